@@ -1,0 +1,164 @@
+/**
+ * Splits a POSIX shell command line into words, the way bash would before running it, so a pasted
+ * curl command can be read back. Nothing is expanded: `$VAR`, globs and `~` stay as written, because
+ * a capture must be read as text, never evaluated.
+ *
+ * Reading stops at the first unquoted control operator (`|`, `;`, `&`, `&&`, `||`), so a trailing
+ * `| jq .` on a documentation example does not turn into extra arguments.
+ */
+
+export class ShellWordsError extends Error {
+  override readonly name = 'ShellWordsError';
+  readonly code = 'SVC_SHELL_WORDS_UNTERMINATED';
+}
+
+const CONTROL_OPERATORS = new Set(['|', ';', '&']);
+
+export function splitShellWords(text: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false; // distinguishes an empty quoted word ('') from no word at all
+  let i = 0;
+
+  const endWord = (): void => {
+    if (inWord) words.push(word);
+    word = '';
+    inWord = false;
+  };
+
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (ch === ' ' || ch === '\t' || ch === '\n' || ch === '\r') {
+      endWord();
+      i += 1;
+    } else if (CONTROL_OPERATORS.has(ch)) {
+      break;
+    } else if (ch === '\\') {
+      const skip = lineContinuationLength(text, i + 1);
+      if (skip > 0) {
+        i += 1 + skip; // backslash-newline joins lines and produces nothing
+      } else {
+        if (i + 1 < text.length) word += text[i + 1];
+        inWord = true;
+        i += 2;
+      }
+    } else if (ch === "'") {
+      const end = text.indexOf("'", i + 1);
+      if (end < 0) throw unterminated('single', text, i);
+      word += text.slice(i + 1, end);
+      inWord = true;
+      i = end + 1;
+    } else if (ch === '"') {
+      const [value, next] = readDoubleQuoted(text, i);
+      word += value;
+      inWord = true;
+      i = next;
+    } else if (ch === '$' && text[i + 1] === "'") {
+      const [value, next] = readAnsiC(text, i);
+      word += value;
+      inWord = true;
+      i = next;
+    } else if (ch === '$' && text[i + 1] === '"') {
+      // $"..." is a locale-translated string; untranslated it is an ordinary double-quoted one.
+      const [value, next] = readDoubleQuoted(text, i + 1);
+      word += value;
+      inWord = true;
+      i = next;
+    } else {
+      word += ch;
+      inWord = true;
+      i += 1;
+    }
+  }
+  endWord();
+  return words;
+}
+
+/** Length of a newline (LF or CRLF) starting at `at`, or 0. */
+function lineContinuationLength(text: string, at: number): number {
+  if (text[at] === '\n') return 1;
+  if (text[at] === '\r' && text[at + 1] === '\n') return 2;
+  return 0;
+}
+
+/** Reads "..." starting at the opening quote; returns the value and the index after the closing quote. */
+function readDoubleQuoted(text: string, open: number): [string, number] {
+  let value = '';
+  let i = open + 1;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (ch === '"') return [value, i + 1];
+    if (ch === '\\') {
+      const skip = lineContinuationLength(text, i + 1);
+      const next = text[i + 1];
+      if (skip > 0) {
+        i += 1 + skip;
+        continue;
+      }
+      // Inside double quotes a backslash only escapes these; before anything else it stays literal.
+      if (next === '"' || next === '\\' || next === '$' || next === '`') {
+        value += next;
+        i += 2;
+        continue;
+      }
+    }
+    value += ch;
+    i += 1;
+  }
+  throw unterminated('double', text, open);
+}
+
+const ANSI_C_SIMPLE: Record<string, string> = {
+  n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v',
+  '\\': '\\', "'": "'", '"': '"', '?': '?',
+};
+
+/** Reads $'...' starting at the `$`; returns the value and the index after the closing quote. */
+function readAnsiC(text: string, dollar: number): [string, number] {
+  let value = '';
+  let i = dollar + 2;
+  while (i < text.length) {
+    const ch = text[i]!;
+    if (ch === "'") return [value, i + 1];
+    if (ch !== '\\' || i + 1 >= text.length) {
+      value += ch;
+      i += 1;
+      continue;
+    }
+    const esc = text[i + 1]!;
+    const simple = ANSI_C_SIMPLE[esc];
+    if (simple !== undefined) {
+      value += simple;
+      i += 2;
+    } else if (esc === 'x' || esc === 'u' || esc === 'U') {
+      const maxDigits = esc === 'x' ? 2 : esc === 'u' ? 4 : 8;
+      const digits = /^[0-9a-fA-F]+/.exec(text.slice(i + 2, i + 2 + maxDigits))?.[0] ?? '';
+      if (digits === '') {
+        value += '\\' + esc; // bash keeps an escape with no digits as written
+      } else {
+        const code = Number.parseInt(digits, 16);
+        value += code <= 0x10ffff ? String.fromCodePoint(code) : '\ufffd';
+      }
+      i += 2 + digits.length;
+    } else if (/[0-7]/.test(esc)) {
+      const digits = /^[0-7]{1,3}/.exec(text.slice(i + 1))![0];
+      value += String.fromCharCode(Number.parseInt(digits, 8) & 0xff);
+      i += 1 + digits.length;
+    } else {
+      value += '\\' + esc;
+      i += 2;
+    }
+  }
+  throw unterminated("ANSI-C ($'...')", text, dollar);
+}
+
+function unterminated(kind: string, text: string, at: number): ShellWordsError {
+  const before = text.slice(0, at);
+  const line = before.split('\n').length;
+  const column = at - before.lastIndexOf('\n');
+  const excerpt = text.slice(at, at + 30).replace(/\r?\n/g, '\\n');
+  return new ShellWordsError(
+    `unterminated ${kind} quote starting at line ${line}, column ${column} (${JSON.stringify(excerpt)}…); ` +
+      'the command was probably cut off when copied: paste it whole',
+  );
+}
