@@ -1,0 +1,241 @@
+import type { JsonNode } from './json-tree.js';
+
+/**
+ * The ways real clients sign something other than the profile's message (P-CLI's list, and a few
+ * more). Ids are a contract: `diagnose --json` reports them.
+ */
+export const VARIANTS = {
+  canonical: 'the profile\'s canonical text and message (P-SIGN-1/2)',
+  'unsorted-keys': 'object keys left in the order they came instead of sorted',
+  'shallow-sorted-keys': 'only the top-level keys sorted; nested objects left unsorted',
+  'escaped-slashes': '"/" written as "\\/" (PHP\'s json_encode default)',
+  'escaped-unicode': 'non-ASCII characters written as \\uXXXX escapes (Python\'s ensure_ascii, PHP)',
+  'html-escaped': '<, > and & written as \\u003c, \\u003e, \\u0026 (Go\'s encoding/json)',
+  'pretty-printed': 'whitespace added between tokens (Python\'s default ", " and ": " separators, or indentation)',
+  'trailing-newline': 'a newline appended after the JSON text',
+  'number-format': 'numbers written otherwise than JavaScript writes them (e.g. 1499.50, 136.0)',
+  'timestamp-milliseconds': 'the timestamp in milliseconds instead of seconds',
+  'timestamp-omitted': 'the payload signed without the timestamp',
+  'timestamp-fractional': 'a fractional timestamp (e.g. Python\'s time.time()) instead of whole seconds',
+  'timestamp-first': 'the timestamp placed before the payload',
+  'uppercase-hex': 'the digest written in upper-case hexadecimal',
+  base64: 'the digest encoded in base64 instead of hexadecimal',
+  'secret-trailing-newline': 'the secret key used with a trailing newline (read from a file or env var)',
+  'secret-untrimmed': 'the secret key used with surrounding whitespace, or trimmed where the given one has it',
+  'hmac-sha1': 'HMAC-SHA1 instead of HMAC-SHA256',
+  'hmac-sha512': 'HMAC-SHA512 instead of HMAC-SHA256',
+  'non-canonical-body': 'the body bytes exactly as sent, which are not the canonical text (P-SIGN-3)',
+  'empty-body-signed-as-json': 'a request without a body signed as "{}" instead of "" (P-SIGN-4)',
+} as const;
+
+export type VariantId = keyof typeof VARIANTS;
+
+/** How to fix each variant, said to the developer whose client produced it. */
+export const FIXES: Partial<Record<VariantId, string>> = {
+  'unsorted-keys': 'sort object keys at every depth before serializing',
+  'shallow-sorted-keys': 'sort keys recursively, nested objects and objects inside arrays too',
+  'escaped-slashes': 'serialize with slashes unescaped (PHP: JSON_UNESCAPED_SLASHES)',
+  'escaped-unicode': 'write non-ASCII as raw UTF-8 (Python: ensure_ascii=False; PHP: JSON_UNESCAPED_UNICODE)',
+  'html-escaped': 'turn HTML escaping off (Go: json.Encoder with SetEscapeHTML(false))',
+  'pretty-printed': 'serialize compactly (Python: separators=(",", ":"))',
+  'trailing-newline': 'sign and send the JSON text without the trailing newline (Go\'s Encoder.Encode adds one)',
+  'number-format': 'write numbers as JavaScript\'s JSON.stringify does (1499.5, 136)',
+  'timestamp-milliseconds': 'use whole seconds: floor(milliseconds / 1000)',
+  'timestamp-omitted': 'sign canonical text + timestamp, not the payload alone',
+  'timestamp-first': 'put the timestamp after the payload text, with no separator',
+  'timestamp-fractional': 'send and sign whole seconds: floor(time.time())',
+  'non-canonical-body': 'serialize the payload canonically (sorted keys, compact), then sign and send those exact bytes',
+  'empty-body-signed-as-json': 'sign the empty string followed by the timestamp when there is no body',
+  'uppercase-hex': 'hex-encode the digest in lower case',
+  base64: 'hex-encode the digest (lower case), not base64',
+  'secret-trailing-newline': 'strip the newline from the secret key where it is loaded',
+  'secret-untrimmed': 'use the secret key exactly as issued, without surrounding whitespace',
+  'hmac-sha1': 'use HMAC-SHA256',
+  'hmac-sha512': 'use HMAC-SHA256',
+};
+
+export type KeyOrder = 'sorted' | 'top-level' | 'as-received';
+export type UnicodeEscape = 'raw' | 'lower' | 'upper';
+export type NumberStyle = 'js' | 'as-received' | 'two-decimals' | 'float-integers';
+export interface Layout {
+  name: string;
+  item: string;
+  key: string;
+  indent: string;
+}
+
+export const LAYOUTS: readonly Layout[] = [
+  { name: 'compact', item: ',', key: ':', indent: '' },
+  { name: 'python', item: ', ', key: ': ', indent: '' },
+  { name: 'colon-space', item: ',', key: ': ', indent: '' },
+  { name: 'indent-2', item: ',', key: ': ', indent: '  ' },
+  { name: 'indent-4', item: ',', key: ': ', indent: '    ' },
+  { name: 'indent-tab', item: ',', key: ': ', indent: '\t' },
+];
+
+export interface TextStyle {
+  keyOrder: KeyOrder;
+  escapeSlashes: boolean;
+  unicode: UnicodeEscape;
+  htmlEscape: boolean;
+  numbers: NumberStyle;
+  layout: Layout;
+  trailingNewline: boolean;
+}
+
+export const CANONICAL_STYLE: TextStyle = {
+  keyOrder: 'sorted',
+  escapeSlashes: false,
+  unicode: 'raw',
+  htmlEscape: false,
+  numbers: 'js',
+  layout: LAYOUTS[0]!,
+  trailingNewline: false,
+};
+
+/** The variant ids a text style stands for (empty for the canonical style). */
+export function styleVariants(style: TextStyle): VariantId[] {
+  const ids: VariantId[] = [];
+  if (style.keyOrder === 'as-received') ids.push('unsorted-keys');
+  if (style.keyOrder === 'top-level') ids.push('shallow-sorted-keys');
+  if (style.escapeSlashes) ids.push('escaped-slashes');
+  if (style.unicode !== 'raw') ids.push('escaped-unicode');
+  if (style.htmlEscape) ids.push('html-escaped');
+  if (style.layout.name !== 'compact') ids.push('pretty-printed');
+  if (style.numbers !== 'js') ids.push('number-format');
+  if (style.trailingNewline) ids.push('trailing-newline');
+  return ids;
+}
+
+/** Writes a parsed body in a given style. With CANONICAL_STYLE this is P-SIGN-1's canonical text. */
+export function writeStyled(root: JsonNode, style: TextStyle): string {
+  const text = writeNode(root, style, 0, '');
+  return style.trailingNewline ? text + '\n' : text;
+}
+
+const AMOUNT_KEY = /amount|price|total|balance/i;
+
+function writeNode(node: JsonNode, style: TextStyle, depth: number, key: string): string {
+  switch (node.kind) {
+    case 'string':
+      return writeString(node.value, style);
+    case 'literal':
+      return node.text;
+    case 'number':
+      return writeNumber(node, style, key);
+    case 'array': {
+      const parts = node.items.map((item) => writeNode(item, style, depth + 1, key));
+      return wrap('[', ']', parts, style.layout, depth);
+    }
+    case 'object': {
+      const sort = style.keyOrder === 'sorted' || (style.keyOrder === 'top-level' && depth === 0);
+      const entries = sort ? [...node.entries].sort(byKey) : node.entries;
+      const parts = entries.map(([name, value]) => writeString(name, style) + style.layout.key + writeNode(value, style, depth + 1, name));
+      return wrap('{', '}', parts, style.layout, depth);
+    }
+  }
+}
+
+function byKey(a: [string, JsonNode], b: [string, JsonNode]): number {
+  // UTF-16 code unit order, as Array.prototype.sort compares strings.
+  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+}
+
+function wrap(open: string, close: string, parts: string[], layout: Layout, depth: number): string {
+  if (parts.length === 0) return open + close;
+  if (layout.indent === '') return open + parts.join(layout.item) + close;
+  const inner = '\n' + layout.indent.repeat(depth + 1);
+  return open + inner + parts.join(layout.item + inner) + '\n' + layout.indent.repeat(depth) + close;
+}
+
+function writeNumber(node: { text: string; value: number }, style: TextStyle, key: string): string {
+  const js = Number.isFinite(node.value) ? String(node.value) : node.text;
+  switch (style.numbers) {
+    case 'js':
+      return js;
+    case 'as-received':
+      return node.text;
+    case 'two-decimals':
+      return AMOUNT_KEY.test(key) ? node.value.toFixed(2) : js;
+    case 'float-integers':
+      return AMOUNT_KEY.test(key) && Number.isInteger(node.value) && !js.includes('e') ? js + '.0' : js;
+  }
+}
+
+function writeString(value: string, style: TextStyle): string {
+  let text = JSON.stringify(value);
+  if (style.escapeSlashes) text = text.replaceAll('/', '\\/');
+  if (style.htmlEscape) {
+    text = text.replace(/[<>&\u2028\u2029]/g, (ch) => '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0'));
+  }
+  if (style.unicode !== 'raw') {
+    const upper = style.unicode === 'upper';
+    text = text.replace(/[^\x00-\x7f]/g, (ch) => {
+      const hex = ch.charCodeAt(0).toString(16).padStart(4, '0');
+      return '\\u' + (upper ? hex.toUpperCase() : hex);
+    });
+  }
+  return text;
+}
+
+/** Every text style worth trying for this body; styles that cannot change the text are skipped. */
+export function candidateStyles(root: JsonNode): TextStyle[] {
+  const features = scan(root);
+  const keyOrders: KeyOrder[] = features.objects ? ['sorted', 'top-level', 'as-received'] : ['sorted'];
+  const slashes = features.slash ? [false, true] : [false];
+  const unicode: UnicodeEscape[] = features.nonAscii ? ['raw', 'lower', 'upper'] : ['raw'];
+  const html = features.html ? [false, true] : [false];
+  const numbers: NumberStyle[] = ['js'];
+  if (features.numberTextDiffers) numbers.push('as-received');
+  if (features.amounts) numbers.push('two-decimals', 'float-integers');
+  const layouts = features.containers ? LAYOUTS : [LAYOUTS[0]!];
+
+  const styles: TextStyle[] = [];
+  for (const keyOrder of keyOrders)
+    for (const escapeSlashes of slashes)
+      for (const u of unicode)
+        for (const htmlEscape of html)
+          for (const n of numbers)
+            for (const layout of layouts)
+              for (const trailingNewline of [false, true])
+                styles.push({ keyOrder, escapeSlashes, unicode: u, htmlEscape, numbers: n, layout, trailingNewline });
+  return styles;
+}
+
+interface Features {
+  objects: boolean;
+  containers: boolean;
+  slash: boolean;
+  nonAscii: boolean;
+  html: boolean;
+  amounts: boolean;
+  numberTextDiffers: boolean;
+}
+
+function scan(root: JsonNode): Features {
+  const f: Features = { objects: false, containers: false, slash: false, nonAscii: false, html: false, amounts: false, numberTextDiffers: false };
+  const visitString = (s: string): void => {
+    if (s.includes('/')) f.slash = true;
+    if (/[^\x00-\x7f]/.test(s)) f.nonAscii = true;
+    if (/[<>&\u2028\u2029]/.test(s)) f.html = true;
+  };
+  const visit = (node: JsonNode, key: string): void => {
+    if (node.kind === 'string') visitString(node.value);
+    else if (node.kind === 'number') {
+      if (AMOUNT_KEY.test(key)) f.amounts = true;
+      if (node.text !== String(node.value)) f.numberTextDiffers = true;
+    } else if (node.kind === 'array') {
+      f.containers = true;
+      node.items.forEach((item) => visit(item, key));
+    } else if (node.kind === 'object') {
+      f.containers = true;
+      if (node.entries.length > 1) f.objects = true;
+      for (const [name, value] of node.entries) {
+        visitString(name);
+        visit(value, name);
+      }
+    }
+  };
+  visit(root, '');
+  return f;
+}
