@@ -1,0 +1,48 @@
+// The interface's two date shapes, as pure validators. The JSON Schemas name them as custom formats
+// ("svc-datetime", "svc-date"); index.ts registers these functions with ajv under those names.
+
+/** Format name of the order record's `created_at` (interface: Order record; P-ORDER-3). */
+export const SVC_DATETIME_FORMAT = 'svc-datetime';
+/** Format name of the payout record's `created_at` (interface: Payout record; P-PAYOUT-2). */
+export const SVC_DATE_FORMAT = 'svc-date';
+
+const DATE_TIME_SHAPE = /^(\d{2})-(\d{2})-(\d{4}) (\d{2}):(\d{2}) (AM|PM)$/;
+const DATE_SHAPE = /^(\d{2})-(\d{2})-(\d{4})$/;
+
+function isLeapYear(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
+function daysInMonth(month: number, year: number): number {
+  if (month === 2) return isLeapYear(year) ? 29 : 28;
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
+}
+
+/** True when day/month/year (already parsed as decimal numbers) name a real Gregorian calendar day. */
+export function isCalendarDate(day: number, month: number, year: number): boolean {
+  if (!Number.isInteger(day) || !Number.isInteger(month) || !Number.isInteger(year)) return false;
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  return day <= daysInMonth(month, year);
+}
+
+/** `DD-MM-YYYY`, a real calendar date (e.g. `29-02-2024` yes, `31-02-2026` no). */
+export function isSvcDate(text: string): boolean {
+  const match = DATE_SHAPE.exec(text);
+  if (match === null) return false;
+  const [, day, month, year] = match;
+  return isCalendarDate(Number(day), Number(month), Number(year));
+}
+
+/**
+ * `DD-MM-YYYY hh:mm AM|PM`: a real calendar date, a 12-hour clock hour 01–12 and a minute 00–59
+ * (e.g. `05-03-2026 09:41 PM` yes, `05-03-2026 13:00 PM` and `05-03-2026 00:15 AM` no).
+ */
+export function isSvcDateTime(text: string): boolean {
+  const match = DATE_TIME_SHAPE.exec(text);
+  if (match === null) return false;
+  const [, day, month, year, hour, minute] = match;
+  const h = Number(hour);
+  const m = Number(minute);
+  if (h < 1 || h > 12 || m > 59) return false;
+  return isCalendarDate(Number(day), Number(month), Number(year));
+}

@@ -1,0 +1,171 @@
+// The kit's JSON Schemas (draft 2020-12), validated with ajv in strict mode. Validation failures are
+// returned as data (ajv's error objects, copied), never thrown: a check decides what a failure means.
+import Ajv2020Module from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { readPackageJson } from '../common/package-root.js';
+import { SVC_DATE_FORMAT, SVC_DATETIME_FORMAT, isSvcDate, isSvcDateTime } from './formats.js';
+
+// ajv and ajv-formats are CommonJS. Under NodeNext a default import is their `module.exports`, which
+// also carries the real export as `.default`; that property is what both TypeScript and Node agree on.
+const Ajv2020 = Ajv2020Module.default;
+const addFormats = addFormatsModule.default;
+type Ajv = InstanceType<typeof Ajv2020>;
+
+const SCHEMA_IDS = [
+  'order-create-request',
+  'create-order-envelope',
+  'order-record',
+  'success-envelope',
+  'error-envelope',
+  'payout-status-error-envelope',
+  'payout-status-request',
+  'payout-record',
+  'payout-status-envelope',
+  'order-lookup-request',
+  'order-status-record',
+  'balance-inquiry-request',
+  'balance-record',
+  'transaction-initiation-request',
+  'config',
+  'report',
+] as const;
+
+/** Name of one schema: `schemas/<id>.schema.json`, `$id` `https://svc-conformance.dev/schemas/<id>.schema.json`. */
+export type SchemaId = (typeof SCHEMA_IDS)[number];
+
+/** Every schema id, in a stable order. */
+export const schemaIds: readonly SchemaId[] = SCHEMA_IDS;
+
+/** One validation failure, as ajv reports it. */
+export interface SchemaError {
+  /** The schema keyword that failed (`required`, `format`, `enum`, `const`, …). */
+  keyword: string;
+  /** JSON Pointer to the failing part of the value; `""` for the value itself. */
+  instancePath: string;
+  /** JSON Pointer (as a URI fragment) to the failing keyword in the schema. */
+  schemaPath: string;
+  /** Keyword-specific detail, e.g. `{ missingProperty }`, `{ allowedValues }`, `{ additionalProperty }`. */
+  params: Record<string, unknown>;
+  message: string;
+}
+
+export type ValidationResult = { valid: true; errors: [] } | { valid: false; errors: SchemaError[] };
+
+/** The `$id` of a schema. */
+export function schemaUri(id: SchemaId): string {
+  return `https://svc-conformance.dev/schemas/${id}.schema.json`;
+}
+
+function schemaPath(id: SchemaId): string {
+  return `schemas/${id}.schema.json`;
+}
+
+function assertSchemaId(id: unknown): asserts id is SchemaId {
+  if (!(SCHEMA_IDS as readonly unknown[]).includes(id)) {
+    throw new TypeError(`schemas: unknown schema id ${JSON.stringify(id)}; known ids: ${SCHEMA_IDS.join(', ')}`);
+  }
+}
+
+const rawSchemas = new Map<SchemaId, Record<string, unknown>>();
+
+function rawSchema(id: SchemaId): Record<string, unknown> {
+  let schema = rawSchemas.get(id);
+  if (schema === undefined) {
+    schema = readPackageJson<Record<string, unknown>>(schemaPath(id));
+    if (schema.$id !== schemaUri(id)) {
+      throw new Error(`schemas: ${schemaPath(id)} has $id ${JSON.stringify(schema.$id)}; expected "${schemaUri(id)}"`);
+    }
+    rawSchemas.set(id, schema);
+  }
+  return schema;
+}
+
+/** The raw schema object of `id` (a copy: changing it changes nothing here). */
+export function loadSchema(id: SchemaId): Record<string, unknown> {
+  assertSchemaId(id);
+  return structuredClone(rawSchema(id));
+}
+
+/**
+ * A fresh ajv configured like this module's: draft 2020-12, strict mode (unknown keywords, formats and
+ * ill-typed keywords fail compilation), all errors collected, the standard formats of ajv-formats and
+ * the interface's `svc-datetime` and `svc-date`. No schema is registered on it.
+ */
+export function createSchemaAjv(): Ajv {
+  const ajv = new Ajv2020({ strict: true, allErrors: true });
+  addFormats(ajv);
+  ajv.addFormat(SVC_DATETIME_FORMAT, { type: 'string', validate: isSvcDateTime });
+  ajv.addFormat(SVC_DATE_FORMAT, { type: 'string', validate: isSvcDate });
+  return ajv;
+}
+
+let sharedAjv: Ajv | undefined;
+const validators = new Map<SchemaId, ValidateFunction>();
+
+// Every schema is registered (not compiled) up front so a `$ref` to another schema's `$id` resolves;
+// each is compiled the first time it is used.
+function ajvWithAllSchemas(): Ajv {
+  if (sharedAjv === undefined) {
+    const ajv = createSchemaAjv();
+    for (const id of SCHEMA_IDS) ajv.addSchema(rawSchema(id));
+    sharedAjv = ajv;
+  }
+  return sharedAjv;
+}
+
+function validatorFor(id: SchemaId): ValidateFunction {
+  let validate = validators.get(id);
+  if (validate === undefined) {
+    validate = ajvWithAllSchemas().getSchema(schemaUri(id));
+    if (validate === undefined) throw new Error(`schemas: ${schemaPath(id)} is not registered with ajv`);
+    validators.set(id, validate);
+  }
+  return validate;
+}
+
+/**
+ * Compiles `id` (and the schemas it references) now instead of on first use. Throws when the schema
+ * breaks a strict-mode rule: that is a defect of the kit, not of the value under test.
+ */
+export function compileSchema(id: SchemaId): void {
+  assertSchemaId(id);
+  validatorFor(id);
+}
+
+function toSchemaError(error: ErrorObject): SchemaError {
+  // A `false` subschema (e.g. `data` on an error envelope) only says "boolean schema is false".
+  const message = error.keyword === 'false schema' ? 'must NOT be present' : (error.message ?? `must pass "${error.keyword}"`);
+  return {
+    keyword: error.keyword,
+    instancePath: error.instancePath,
+    schemaPath: error.schemaPath,
+    params: { ...(error.params as Record<string, unknown>) },
+    message,
+  };
+}
+
+/** Validates `value` against schema `id`. Failures come back as data; only an unknown id throws. */
+export function validateSchema(id: SchemaId, value: unknown): ValidationResult {
+  assertSchemaId(id);
+  const validate = validatorFor(id);
+  if (validate(value)) return { valid: true, errors: [] };
+  return { valid: false, errors: (validate.errors ?? []).map(toSchemaError) };
+}
+
+function detail(error: SchemaError): string {
+  const { additionalProperty, allowedValue, allowedValues } = error.params;
+  if (error.keyword === 'additionalProperties' && typeof additionalProperty === 'string') {
+    return ` (${JSON.stringify(additionalProperty)})`;
+  }
+  if (error.keyword === 'const') return `: ${JSON.stringify(allowedValue)}`;
+  if (error.keyword === 'enum' && Array.isArray(allowedValues) && allowedValues.length <= 8) {
+    return `: ${allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+  }
+  return '';
+}
+
+/** One readable line per error, e.g. `/customer/email: must match format "email"`. */
+export function describeErrors(errors: SchemaError[]): string {
+  return errors.map((error) => `${error.instancePath === '' ? '(root)' : error.instancePath}: ${error.message}${detail(error)}`).join('\n');
+}

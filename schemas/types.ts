@@ -1,0 +1,138 @@
+// TypeScript shapes of the interface's requests and records (interface.md, profile.md P-OPS).
+// The JSON Schemas beside this file are the authority; these types mirror them for callers.
+
+/** The 34 currency codes of the interface's currency table. */
+export const CURRENCIES = [
+  'INR', 'USD', 'EUR', 'GBP', 'AED', 'SGD', 'CAD', 'AUD', 'JPY', 'CNY', 'HKD', 'CHF',
+  'SAR', 'QAR', 'KWD', 'BHD', 'OMR', 'MYR', 'THB', 'IDR', 'PHP', 'ZAR', 'NZD', 'TRY',
+  'BRL', 'MXN', 'KRW', 'DKK', 'SEK', 'NOK', 'PLN', 'CZK', 'HUF', 'ILS',
+] as const;
+export type Currency = (typeof CURRENCIES)[number];
+
+/** The interface's transfer modes table. */
+export const TRANSFER_MODES = ['imps', 'neft', 'rtgs', 'upi', 'ach', 'wire', 'swift', 'sepa'] as const;
+export type TransferMode = (typeof TRANSFER_MODES)[number];
+
+export const PAYOUT_STATES = ['SUCCESS', 'FAILED', 'PROCESSING', 'PENDING', 'REVERSED'] as const;
+export type PayoutState = (typeof PAYOUT_STATES)[number];
+
+/** Order states: UN_PAID from the interface, the rest from P-OPS-1. */
+export const ORDER_STATES = ['UN_PAID', 'PROCESSING', 'PAID', 'FAILED', 'CANCELLED'] as const;
+export type OrderState = (typeof ORDER_STATES)[number];
+
+export type MerchantOrderId = number | string;
+
+export interface Address {
+  line1: string;
+  line2?: string;
+  city: string;
+  state: string;
+  country: string;
+  postal_code: string;
+}
+
+export interface Customer {
+  name: string;
+  email: string;
+  phone: string;
+  address: Address;
+}
+
+export interface OrderCreateRequest {
+  order_id: MerchantOrderId;
+  order_amount: number;
+  order_currency: Currency;
+  order_note?: string;
+  service_type: string;
+  customer: Customer;
+  return_url: string;
+}
+
+export interface OrderRecord {
+  svc_order_id: string;
+  created_at: string;
+  order_id: MerchantOrderId;
+  order_status: OrderState;
+  payment_link: string;
+}
+
+export interface CreateOrderEnvelope {
+  code: string;
+  status: string;
+  message: string;
+  return_data: OrderRecord;
+}
+
+export interface SuccessEnvelope<T> {
+  status: true;
+  code: number;
+  message: string;
+  data: T;
+}
+
+export interface ErrorEnvelope {
+  status: false;
+  code: number;
+  message: string;
+}
+
+export interface PayoutStatusRequest {
+  svc_wallet_id: string;
+  debit_account_type: string;
+  payout_order_id: MerchantOrderId;
+}
+
+export interface PayoutRecord {
+  payout_id: string;
+  payout_order_id: string;
+  wallet_id: string;
+  status: PayoutState;
+  amount: string;
+  currency: Currency;
+  utr_number: string;
+  message: string;
+  amount_debited: 'YES' | 'NO';
+  created_at: string;
+}
+
+/** P-OPS: Order Status and Order Cancel take the merchant order id only. */
+export interface OrderLookupRequest {
+  order_id: MerchantOrderId;
+}
+
+/** P-OPS: the order record of Order Status / Order Cancel. */
+export interface OrderStatusRecord extends OrderRecord {
+  order_amount: string;
+  order_currency: Currency;
+}
+
+export interface BalanceInquiryRequest {
+  svc_wallet_id: string;
+}
+
+export interface BalanceRecord {
+  wallet_id: string;
+  balance: string;
+  currency: Currency;
+}
+
+/** P-OPS: the profile names a `beneficiary` object without fields; this kit's shape for it. */
+export interface Beneficiary {
+  name: string;
+  account_number?: string;
+  ifsc?: string;
+  iban?: string;
+  swift_code?: string;
+  vpa?: string;
+  bank_name?: string;
+}
+
+export interface TransactionInitiationRequest {
+  svc_wallet_id: string;
+  debit_account_type: string;
+  payout_order_id: MerchantOrderId;
+  amount: number;
+  currency: Currency;
+  transfer_mode: TransferMode;
+  beneficiary: Beneficiary;
+}
