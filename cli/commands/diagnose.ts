@@ -1,0 +1,68 @@
+import { authHeaders, CaptureError, parseCapturedRequest } from '../../signer/capture.js';
+import { diagnose, DiagnoseInputError } from '../../signer/diagnose.js';
+import { formatDiagnosis } from '../../signer/diagnose-report.js';
+import { readBody, readText, UsageError, type Io } from '../io.js';
+import type { CommandSpec, ParsedOptions } from '../options.js';
+import { secretOption } from './sign.js';
+
+export const diagnoseCommand: CommandSpec = {
+  name: 'diagnose',
+  summary: 'Says whether a received signature is the profile\'s signature of a body and, if not, which client mistake produced it.',
+  usage: 'svc-conformance diagnose --secret S (--timestamp T --signature SIG [--file F] | --request F) [--json]',
+  options: [
+    { name: 'secret', type: 'string', value: 'S', description: 'secret key the server verifies with; defaults to $SVC_SECRET_KEY' },
+    { name: 'timestamp', type: 'string', value: 'T', description: 'X-TIMESTAMP as sent' },
+    { name: 'signature', type: 'string', value: 'SIG', description: 'X-SIGNATURE as received (hex, or whatever the client sent)' },
+    { name: 'file', type: 'string', value: 'F', description: 'the body as sent (default: stdin)' },
+    { name: 'request', type: 'string', value: 'F', description: 'a captured request instead: raw HTTP/1.1 text or a curl command ("-" for stdin)' },
+    { name: 'api-key', type: 'string', value: 'K', description: 'X-API-KEY as sent, to spot a key and secret of different environments' },
+    { name: 'json', type: 'boolean', description: 'print { "match", "variants", "candidates", "detail" }' },
+  ],
+  details: [
+    'Exit status: 0 the signature matches, 1 it does not, 2 bad input.',
+    'Flags given next to --request override what the capture says.',
+  ],
+  examples: [
+    'svc-conformance diagnose --secret "$SVC_SECRET_KEY" --timestamp 1732147200 --signature 9c1e… --file body.json',
+    'svc-conformance diagnose --secret "$SVC_SECRET_KEY" --request captured.http',
+  ],
+  async run(options, io) {
+    const secret = secretOption(options.secret, io.env, 'diagnose');
+    const input = await gatherInput(options, io);
+    let result;
+    try {
+      result = diagnose({ ...input, secret });
+    } catch (error) {
+      if (error instanceof DiagnoseInputError) throw new UsageError(error.message);
+      throw error;
+    }
+    io.stdout(options.json ? JSON.stringify(result, null, 2) + '\n' : formatDiagnosis(result));
+    return result.match ? 0 : 1;
+  },
+};
+
+async function gatherInput(options: ParsedOptions, io: Io): Promise<{ body: string; timestamp: string; signature: string; apiKey?: string }> {
+  let body: string | undefined;
+  let captured: { apiKey?: string; signature?: string; timestamp?: string } = {};
+  if (typeof options.request === 'string') {
+    const text = await readText(io, 'diagnose', '--request', options.request);
+    try {
+      const request = parseCapturedRequest(text);
+      captured = authHeaders(request);
+      body = request.body;
+    } catch (error) {
+      if (error instanceof CaptureError) throw new UsageError(`diagnose: ${error.message}`);
+      throw error;
+    }
+    if (typeof options.file === 'string') body = await readText(io, 'diagnose', '--file', options.file);
+  } else {
+    body = await readBody(io, 'diagnose', options.file as string | undefined);
+  }
+  const timestamp = (options.timestamp as string | undefined) ?? captured.timestamp;
+  const signature = (options.signature as string | undefined) ?? captured.signature;
+  const from = typeof options.request === 'string' ? ' (the captured request has no such header)' : '';
+  if (timestamp === undefined) throw new UsageError(`diagnose: --timestamp T is required${from}`);
+  if (signature === undefined) throw new UsageError(`diagnose: --signature SIG is required${from}`);
+  const apiKey = (options['api-key'] as string | undefined) ?? captured.apiKey;
+  return { body, timestamp, signature, ...(apiKey !== undefined ? { apiKey } : {}) };
+}

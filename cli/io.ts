@@ -1,0 +1,62 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+
+/** Everything a command touches outside itself, so tests can run commands in-process. */
+export interface Io {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  readStdin(): Promise<Buffer>;
+  stdinIsTTY: boolean;
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+export function processIo(): Io {
+  return {
+    stdout: (text) => void process.stdout.write(text),
+    stderr: (text) => void process.stderr.write(text),
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    },
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    env: process.env,
+    cwd: process.cwd(),
+  };
+}
+
+/** Bad usage, bad config or bad input: one line on stderr, exit code 2. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+  readonly code = 'SVC_USAGE';
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** Reads a file (or stdin for "-") as UTF-8 text, turning every failure into a UsageError that names it. */
+export async function readText(io: Io, command: string, option: string, path: string): Promise<string> {
+  let bytes: Buffer;
+  if (path === '-') {
+    bytes = await io.readStdin();
+  } else {
+    try {
+      bytes = await readFile(resolve(io.cwd, path));
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+      throw new UsageError(`${command}: cannot read ${option} ${path}: ${reason}`);
+    }
+  }
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw new UsageError(`${command}: ${path === '-' ? 'stdin' : path} is not UTF-8 text; the interface's bodies are UTF-8 JSON`);
+  }
+}
+
+/** The body from --file, or from stdin when it is piped; a terminal on stdin would just hang, so say so. */
+export async function readBody(io: Io, command: string, file: string | undefined): Promise<string> {
+  if (file !== undefined) return readText(io, command, '--file', file);
+  if (io.stdinIsTTY) throw new UsageError(`${command}: no body given: pass --file BODY.json, or pipe the body on stdin`);
+  return readText(io, command, 'stdin', '-');
+}

@@ -1,0 +1,64 @@
+import { readPackageJson } from '../common/package-root.js';
+import { diagnoseCommand } from './commands/diagnose.js';
+import { signCommand } from './commands/sign.js';
+import { processIo, UsageError, type Io } from './io.js';
+import { formatHelp, parseOptions, type CommandSpec } from './options.js';
+
+const COMMANDS: CommandSpec[] = [signCommand, diagnoseCommand];
+/** Commands the profile names (P-CLI) that this version does not have yet. */
+const PLANNED = ['run', 'serve', 'verify-client'];
+
+function overview(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
+  return [
+    'Usage: svc-conformance <command> [options]',
+    '',
+    'Contract and conformance kit for the payment-gateway and payout-banking API.',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+    '',
+    'Run `svc-conformance <command> --help` for a command\'s options.',
+  ].join('\n') + '\n';
+}
+
+/** Runs the command line; returns the exit code. Never throws for bad input: it says what to fix. */
+export async function main(argv: string[], io: Io = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    io.stdout(overview());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout(readPackageJson<{ version: string }>('package.json').version + '\n');
+    return 0;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (command === undefined) {
+    const known = COMMANDS.map((c) => c.name).join(', ');
+    io.stderr(
+      PLANNED.includes(name)
+        ? `svc-conformance: \`${name}\` is not available in this version yet; available: ${known}\n`
+        : `svc-conformance: unknown command \`${name}\`; available: ${known} (see svc-conformance --help)\n`,
+    );
+    return 2;
+  }
+  try {
+    const { options, positionals } = parseOptions(command, rest);
+    if (options.help) {
+      io.stdout(formatHelp(command));
+      return 0;
+    }
+    return await command.run(options, io, positionals);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      // Messages start with the command's name: "svc-conformance sign: …".
+      io.stderr(`svc-conformance ${error.message}\n`);
+      return 2;
+    }
+    // A bug in the kit, not the user's input: say so plainly, without a stack unless asked.
+    const detail = io.env.SVC_DEBUG ? `\n${(error as Error).stack}` : ' (set SVC_DEBUG=1 for the stack)';
+    io.stderr(`svc-conformance: internal error: ${(error as Error).message}${detail}\n`);
+    return 70;
+  }
+}

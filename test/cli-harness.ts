@@ -1,0 +1,39 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { main } from '../cli/main.js';
+import type { Io } from '../cli/io.js';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the command in-process with a captured Io: fast, and the same code path as the binary. */
+export async function runCli(argv: string[], options: { stdin?: string; env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
+  let stdout = '';
+  let stderr = '';
+  const io: Io = {
+    stdout: (text) => void (stdout += text),
+    stderr: (text) => void (stderr += text),
+    readStdin: async () => Buffer.from(options.stdin ?? '', 'utf8'),
+    stdinIsTTY: options.stdin === undefined,
+    env: options.env ?? {},
+    cwd: options.cwd ?? process.cwd(),
+  };
+  const code = await main(argv, io);
+  return { code, stdout, stderr };
+}
+
+const BIN = fileURLToPath(new URL('../bin/svc-conformance.js', import.meta.url));
+
+/** Runs the real executable (built by `npm run build`), as a user or a CI script would. */
+export function runBin(argv: string[], options: { stdin?: string; env?: Record<string, string> } = {}): CliResult {
+  const result = spawnSync(process.execPath, [BIN, ...argv], {
+    input: options.stdin ?? '',
+    encoding: 'utf8',
+    env: { PATH: process.env.PATH ?? '', ...options.env },
+    timeout: 20_000,
+  });
+  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}

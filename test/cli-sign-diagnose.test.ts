@@ -1,0 +1,108 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runBin, runCli } from './cli-harness.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-cli-'));
+const vectors = JSON.parse(readFileSync(new URL('../signer/vectors/signing-vectors.json', import.meta.url), 'utf8')) as {
+  vectors: Array<{ id: string; payload: string; secret: string; timestamp: number; canonical: string; message: string; signature: string }>;
+};
+// A realistic Create Order whose return_url has slashes, so escaped slashes change the text.
+const order = vectors.vectors.find((v) => v.id === 'create-order-inr-full')!;
+const bodyFile = join(dir, 'order.json');
+writeFileSync(bodyFile, order.payload);
+const SECRET = order.secret;
+
+describe('svc-conformance sign', () => {
+  it('prints the signature of a vector\'s payload, from a file and from stdin', async () => {
+    const args = ['sign', '--secret', SECRET, '--timestamp', String(order.timestamp)];
+    expect(await runCli([...args, '--file', bodyFile])).toEqual({ code: 0, stdout: order.signature + '\n', stderr: '' });
+    expect((await runCli(args, { stdin: order.payload })).stdout).toBe(order.signature + '\n');
+  });
+
+  it('--json prints canonical, message and signature', async () => {
+    const result = await runCli(['sign', '--secret', SECRET, '--timestamp', String(order.timestamp), '--file', bodyFile, '--json']);
+    expect(JSON.parse(result.stdout)).toEqual({ canonical: order.canonical, message: order.message, signature: order.signature });
+  });
+
+  it('takes the secret from SVC_SECRET_KEY when --secret is absent', async () => {
+    const result = await runCli(['sign', '--timestamp', String(order.timestamp), '--file', bodyFile], { env: { SVC_SECRET_KEY: SECRET } });
+    expect(result.stdout).toBe(order.signature + '\n');
+  });
+
+  it.each<[string, string[], RegExp, string?]>([
+    ['a body that is not JSON', ['--timestamp', '1', '--secret', 's'], /sign: the body in stdin is not JSON/, '{"a":'],
+    ['a missing file', ['--timestamp', '1', '--secret', 's', '--file', '/nonexistent/x.json'], /cannot read --file \/nonexistent\/x.json: no such file/],
+    ['no body on a terminal', ['--timestamp', '1', '--secret', 's'], /no body given: pass --file/],
+    ['a millisecond timestamp', ['--timestamp', '1.5', '--secret', 's'], /not whole UNIX seconds/, '{}'],
+    ['no timestamp', ['--secret', 's'], /--timestamp T is required/, '{}'],
+    ['no secret', ['--timestamp', '1'], /no secret key: pass --secret S or set SVC_SECRET_KEY/, '{}'],
+    ['an unknown option', ['--timestamp', '1', '--secret', 's', '--sekret', 'x'], /unknown option '--sekret'/, '{}'],
+  ])('refuses %s with one line and exit 2', async (_name, args, message, stdin) => {
+    const result = await runCli(['sign', ...args], stdin === undefined ? {} : { stdin });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stdout).toBe('');
+  });
+});
+
+describe('svc-conformance diagnose', () => {
+  const escaped = order.canonical.replaceAll('/', '\\/');
+  const base = ['diagnose', '--secret', SECRET, '--timestamp', String(order.timestamp)];
+
+  it('exits 0 on a match', async () => {
+    const result = await runCli([...base, '--signature', order.signature, '--file', bodyFile]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/✓ signature matches/);
+  });
+
+  it('explains a real mismatch from a curl capture, and --json follows P-CLI', async () => {
+    // A PHP-style client: slashes escaped. Signed with node's crypto directly, not with the kit.
+    const { createHmac } = await import('node:crypto');
+    const signature = createHmac('sha256', SECRET).update(escaped + order.timestamp).digest('hex');
+    const capture = join(dir, 'capture.sh');
+    writeFileSync(
+      capture,
+      `curl -X POST 'http://127.0.0.1:8080/api/v3/pg/order/create' \\\n  -H 'X-API-KEY: pk_test_demo' -H 'X-TIMESTAMP: ${order.timestamp}' \\\n  -H 'X-SIGNATURE: ${signature}' \\\n  --data-raw '${order.canonical.replaceAll("'", "'\\''")}'\n`,
+    );
+    const json = await runCli(['diagnose', '--secret', SECRET, '--request', capture, '--json']);
+    expect(json.code).toBe(1);
+    const parsed = JSON.parse(json.stdout) as { match: boolean; variants: string[]; candidates: unknown[]; detail: Record<string, unknown> };
+    expect(parsed.match).toBe(false);
+    expect(parsed.variants).toEqual(['escaped-slashes']);
+    expect(parsed.detail.divergence).toMatchObject({ byteOffset: Buffer.byteLength(order.canonical.slice(0, order.canonical.indexOf('/'))) });
+    expect(Object.keys(parsed)).toEqual(['match', 'variants', 'candidates', 'detail']);
+    expect(json.stdout).not.toContain(SECRET);
+  });
+
+  it.each<[string, string[], RegExp]>([
+    ['no timestamp', ['--signature', 'ab', '--file', bodyFile], /--timestamp T is required/],
+    ['no signature', ['--timestamp', '1', '--file', bodyFile], /--signature SIG is required/],
+    ['a missing body file', ['--timestamp', '1', '--signature', 'ab', '--file', '/nonexistent/body.json'], /cannot read --file/],
+    ['a timestamp that is not a number', ['--signature', 'ab', '--timestamp', 'soon', '--file', bodyFile], /not a UNIX time/],
+    ['an unreadable capture', ['--request', '-'], /capture:/],
+  ])('refuses %s with exit 2', async (_name, args, message) => {
+    const result = await runCli(['diagnose', '--secret', SECRET, ...args], { stdin: 'hello world' });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr).not.toContain(SECRET);
+  });
+});
+
+describe('the svc-conformance executable', () => {
+  it('runs from bin/ (built by npm run build): help, sign, and exit codes', () => {
+    expect(runBin(['--help']).stdout).toMatch(/Usage: svc-conformance <command>/);
+    const signed = runBin(['sign', '--timestamp', String(order.timestamp), '--file', bodyFile], { env: { SVC_SECRET_KEY: SECRET } });
+    expect(signed).toMatchObject({ code: 0, stdout: order.signature + '\n' });
+    const bad = runBin(['sign', '--timestamp', 'x', '--secret', SECRET], { stdin: '{}' });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('svc-conformance sign: --timestamp "x" is not whole UNIX seconds; use e.g. --timestamp "$(date +%s)"\n');
+  });
+
+  it('says plainly that a command of a later version is not there yet, and rejects unknown ones', () => {
+    expect(runBin(['serve'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/`serve` is not available in this version yet/) });
+    expect(runBin(['frobnicate'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown command `frobnicate`/) });
+  });
+});
