@@ -10,62 +10,105 @@ import { SignerError } from './errors.js';
  * because a signature over a silently altered value is worse than an error.
  */
 export function canonicalize(value: unknown): string {
-  return write(value, '$');
+  const text = write(value);
+  if (text === undefined) throw notJson(value);
+  return text;
 }
 
-function write(value: unknown, path: string): string {
+// Characters JSON.stringify escapes: quote, backslash, C0 controls, and (lone) surrogates.
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+function quote(text: string): string {
+  return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : '"' + text + '"';
+}
+
+// Payloads of one API reuse a few dozen field names; their quoted form is worth remembering.
+const quotedKeys = new Map<string, string>();
+const MAX_QUOTED_KEYS = 4096;
+
+function quoteKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = quote(key);
+    if (quotedKeys.size >= MAX_QUOTED_KEYS) quotedKeys.clear();
+    quotedKeys.set(key, quoted);
+  }
+  return quoted;
+}
+
+// The hot path builds no error context: `undefined` means "not JSON somewhere below", and
+// canonicalize then walks the value once more to say where.
+function write(value: unknown): string | undefined {
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value);
+      return quote(value);
     case 'number':
-      if (!Number.isFinite(value)) throw notJson(path, String(value));
       // String(-0) is "0", as JSON.stringify writes it.
-      return String(value);
+      return Number.isFinite(value) ? String(value) : undefined;
     case 'boolean':
       return value ? 'true' : 'false';
-    case 'object':
+    case 'object': {
       if (value === null) return 'null';
-      if (Array.isArray(value)) return writeArray(value, path);
-      if (!isPlainObject(value)) throw notJson(path, describe(value));
-      return writeObject(value as Record<string, unknown>, path);
+      if (Array.isArray(value)) return writeArray(value);
+      const proto = Object.getPrototypeOf(value) as unknown;
+      if (proto !== Object.prototype && proto !== null) return undefined;
+      return writeObject(value as Record<string, unknown>);
+    }
     default:
-      throw notJson(path, typeof value);
+      return undefined;
   }
 }
 
-function writeArray(items: readonly unknown[], path: string): string {
+function writeArray(items: readonly unknown[]): string | undefined {
   let text = '[';
   for (let i = 0; i < items.length; i++) {
-    if (i > 0) text += ',';
-    text += write(items[i], `${path}[${i}]`);
+    const item = write(items[i]);
+    if (item === undefined) return undefined;
+    text += i === 0 ? item : ',' + item;
   }
   return text + ']';
 }
 
-function writeObject(object: Record<string, unknown>, path: string): string {
+function writeObject(object: Record<string, unknown>): string | undefined {
   const keys = Object.keys(object).sort();
   let text = '{';
-  let first = true;
-  for (const key of keys) {
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
     const member = object[key];
     if (member === undefined) continue;
-    if (!first) text += ',';
-    first = false;
-    text += JSON.stringify(key) + ':' + write(member, `${path}.${key}`);
+    const written = write(member);
+    if (written === undefined) return undefined;
+    text += (text.length === 1 ? '' : ',') + quoteKey(key) + ':' + written;
   }
   return text + '}';
 }
 
-function isPlainObject(value: object): boolean {
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
-}
-
-function describe(value: object): string {
-  return value.constructor?.name ?? 'object';
-}
-
-function notJson(path: string, what: string): SignerError {
+/** Finds the first non-JSON value below `root` and names it with its path. */
+function notJson(root: unknown): SignerError {
+  const find = (value: unknown, path: string): [string, string] | undefined => {
+    if (value !== null && typeof value === 'object') {
+      const proto = Object.getPrototypeOf(value) as unknown;
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          const found = find(value[i], `${path}[${i}]`);
+          if (found) return found;
+        }
+        return undefined;
+      }
+      if (proto !== Object.prototype && proto !== null) return [path, (value as object).constructor?.name ?? 'object'];
+      for (const key of Object.keys(value).sort()) {
+        const member = (value as Record<string, unknown>)[key];
+        if (member === undefined) continue;
+        const found = find(member, `${path}.${key}`);
+        if (found) return found;
+      }
+      return undefined;
+    }
+    if (typeof value === 'number' && !Number.isFinite(value)) return [path, String(value)];
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) return undefined;
+    return [path, typeof value];
+  };
+  const [path, what] = find(root, '$') ?? ['$', 'not a JSON value'];
   const hint = what === 'Date' ? ' (send it as text, e.g. date.toISOString())' : '';
   return new SignerError('SVC_NOT_JSON_VALUE', `canonicalize: the value at ${path} is ${what}, not a JSON value${hint}`);
 }
