@@ -1,0 +1,104 @@
+// Checks that a labelled invalid request is invalid for its labelled reason, and that it differs from
+// the valid request it came from only where its label says. Written apart from the mutation code
+// (own path handling) so that the properties over the generators do not grade their own homework.
+import { isDeepStrictEqual } from 'node:util';
+import { describeErrors, validateSchema, type SchemaError, type SchemaId } from '../../schemas/index.js';
+import type { InvalidRequest } from '../invalidRequest.js';
+
+function pointerOf(path: string): string {
+  return `/${path.split('.').join('/')}`;
+}
+
+function parentAndLeaf(path: string): { parent: string; leaf: string } {
+  const keys = path.split('.');
+  const leaf = keys.pop() ?? '';
+  return { parent: keys.length === 0 ? '' : `/${keys.join('/')}`, leaf };
+}
+
+/** Fields whose schema is a bare `enum`, so a null or mistyped value fails `enum`, not `type`. */
+const ENUM_FIELDS = new Set(['order_currency', 'currency', 'transfer_mode']);
+
+function parses(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function explained(errors: readonly SchemaError[], match: (error: SchemaError) => boolean, want: string): string | undefined {
+  return errors.some(match) ? undefined : `no schema error ${want}; errors were:\n${describeErrors([...errors])}`;
+}
+
+/**
+ * Undefined when `request` breaks schema `id` for the reason its label gives; otherwise what is
+ * wrong. (Text bodies are judged by JSON.parse, since a schema only sees parsed values.)
+ */
+export function labelledReasonProblem(request: InvalidRequest, id: SchemaId): string | undefined {
+  const { defect, body, field } = request;
+  if (defect === 'invalid-json') return body.kind === 'text' && !parses(body.text) ? undefined : 'invalid-json body parses as JSON';
+  if (defect === 'empty-body') return body.kind === 'text' && body.text === '' ? undefined : 'empty-body body is not ""';
+  if (body.kind !== 'json') return `${defect} should carry a JSON body`;
+  const result = validateSchema(id, body.value);
+  if (result.valid) return `${defect} body satisfies the schema`;
+  const errors = result.errors;
+  if (defect === 'top-level-array' || defect === 'top-level-scalar') {
+    const shapeOk = defect === 'top-level-array' ? Array.isArray(body.value) : body.value === null || typeof body.value !== 'object';
+    if (!shapeOk) return `${defect} body has the wrong shape`;
+    return explained(errors, (e) => e.keyword === 'type' && e.instancePath === '', 'of keyword type at the root');
+  }
+  if (field === undefined) return `${defect} names no field`;
+  const pointer = pointerOf(field);
+  switch (defect) {
+    case 'missing-field': {
+      const { parent, leaf } = parentAndLeaf(field);
+      return explained(errors, (e) => e.keyword === 'required' && e.instancePath === parent && e.params.missingProperty === leaf, `'required' of ${leaf} at '${parent}'`);
+    }
+    case 'null-field':
+    case 'wrong-type': {
+      const keywords = ENUM_FIELDS.has(field) ? ['type', 'anyOf', 'oneOf', 'enum'] : ['type', 'anyOf', 'oneOf'];
+      return explained(errors, (e) => keywords.includes(e.keyword) && e.instancePath === pointer, `of keyword ${keywords.join('/')} at ${pointer}`);
+    }
+    case 'bad-amount':
+      return explained(errors, (e) => ['type', 'exclusiveMinimum'].includes(e.keyword) && e.instancePath === pointer, `of keyword type/exclusiveMinimum at ${pointer}`);
+    case 'unknown-currency':
+    case 'unknown-transfer-mode':
+      return explained(errors, (e) => e.keyword === 'enum' && e.instancePath === pointer, `of keyword enum at ${pointer}`);
+  }
+}
+
+function lookup(value: unknown, keys: readonly string[]): { found: boolean; value: unknown } {
+  let node = value;
+  for (const key of keys) {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, key)) return { found: false, value: undefined };
+    node = (node as Record<string, unknown>)[key];
+  }
+  return { found: true, value: node };
+}
+
+function dropped(value: unknown, keys: readonly string[]): unknown {
+  const copy = structuredClone(value);
+  let node = copy as Record<string, unknown>;
+  for (const key of keys.slice(0, -1)) node = node[key] as Record<string, unknown>;
+  delete node[keys[keys.length - 1] ?? ''];
+  return copy;
+}
+
+/**
+ * Undefined when `request` changes `original` only as its label says: the labelled field removed,
+ * set to null, or replaced by a different value, everything else equal; otherwise what differs.
+ */
+export function extraChangeProblem(original: unknown, request: InvalidRequest): string | undefined {
+  const { defect, body, field } = request;
+  if (field === undefined || body.kind !== 'json') return undefined;
+  const keys = field.split('.');
+  const before = lookup(original, keys);
+  const after = lookup(body.value, keys);
+  if (!before.found) return `the original has no field ${field}`;
+  if (!isDeepStrictEqual(dropped(body.value, keys), dropped(original, keys))) return `${defect} changed more than ${field}`;
+  if (defect === 'missing-field') return after.found ? `${field} is still present` : undefined;
+  if (!after.found) return `${field} was removed by ${defect}`;
+  if (defect === 'null-field') return after.value === null ? undefined : `${field} is not null`;
+  return isDeepStrictEqual(after.value, before.value) ? `${field} is unchanged` : undefined;
+}

@@ -1,0 +1,12 @@
+// Public API of the generators: fast-check arbitraries of valid and labelled invalid requests.
+export { orderCreateRequest, type OrderCreateRequestConstraints, type OrderIdKind } from './orderCreateRequest.js';
+export { payoutStatusRequest, type PayoutStatusRequestConstraints } from './payoutStatusRequest.js';
+export { transactionInitiationRequest, type TransactionInitiationRequestConstraints } from './transactionInitiationRequest.js';
+export {
+  BAD_REQUEST, BAD_REQUEST_OR_UNPROCESSABLE, DEFECT_KINDS,
+  type DefectKind, type InvalidRequest, type RequestBody,
+} from './invalidRequest.js';
+export { invalidOrderCreateRequest, type InvalidOrderCreateRequestConstraints } from './invalidOrderCreateRequest.js';
+export { invalidPayoutStatusRequest, type InvalidPayoutStatusRequestConstraints } from './invalidPayoutStatusRequest.js';
+export { invalidTransactionInitiationRequest, type InvalidTransactionInitiationRequestConstraints } from './invalidTransactionInitiationRequest.js';
+export { GeneratorConstraintError } from './_internal/constraints.js';

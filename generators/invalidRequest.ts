@@ -1,0 +1,46 @@
+// The labelled invalid requests of P-ERR-4: each is a valid request with exactly one defect, the
+// defect named, described and paired with the statuses the profile allows for it.
+
+export type DefectKind =
+  | 'missing-field'
+  | 'null-field'
+  | 'wrong-type'
+  | 'bad-amount'
+  | 'unknown-currency'
+  | 'invalid-json'
+  | 'empty-body'
+  | 'top-level-array'
+  | 'top-level-scalar'
+  | 'unknown-transfer-mode';
+
+export const DEFECT_KINDS: readonly DefectKind[] = [
+  'missing-field', 'null-field', 'wrong-type', 'bad-amount', 'unknown-currency',
+  'invalid-json', 'empty-body', 'top-level-array', 'top-level-scalar', 'unknown-transfer-mode',
+];
+
+/**
+ * What to send: a JSON value (the HTTP layer serializes it canonically and signs that), or raw text
+ * for bodies that are not JSON at all (signed as they are, P-ERR-4's last paragraph).
+ */
+export type RequestBody = { kind: 'json'; value: unknown } | { kind: 'text'; text: string };
+
+export interface InvalidRequest {
+  defect: DefectKind;
+  /** Dotted path of the defective field, e.g. 'customer.address.city'; absent for whole-body defects. */
+  field?: string;
+  /** One sentence naming the defect, e.g. "required field customer.address.city is missing". */
+  description: string;
+  /** Statuses P-ERR-4 (and P-PAYOUT-5, P-OPS-3) allow for this defect. */
+  expectedStatuses: readonly number[];
+  body: RequestBody;
+}
+
+/** P-ERR-4: structural defects, missing / null / mistyped fields, unknown transfer mode. */
+export const BAD_REQUEST: readonly number[] = Object.freeze([400]);
+
+/**
+ * P-ERR-4: a bad `order_amount` answers 400 (422 also accepted); an unknown currency 400 or 422.
+ * Also used for null or mistyped amount and currency fields, which the profile's amount and currency
+ * rows cover as well as its "wrong type" row, so either answer is conformant there.
+ */
+export const BAD_REQUEST_OR_UNPROCESSABLE: readonly number[] = Object.freeze([400, 422]);

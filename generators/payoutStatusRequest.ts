@@ -1,0 +1,42 @@
+// Payout Status request bodies (interface: "Payout status request"; profile P-PAYOUT). With no
+// constraints the identifiers are made up, which suits schema and not-found (P-PAYOUT-4) tests;
+// against a target, pass the configured wallet and the fixture payout ids.
+import fc from 'fast-check';
+import type { PayoutStatusRequest } from '../schemas/types.js';
+import { checkNonEmptyString, checkNonEmptyStrings } from './_internal/constraints.js';
+import { payoutOrderIdArbitrary, walletIdArbitrary } from './_internal/identifiers.js';
+
+export interface PayoutStatusRequestConstraints {
+  /** `svc_wallet_id` to send. Default: a made-up wallet id. */
+  walletId?: string;
+  /** `payout_order_id` values to draw from. Default: made-up payout order ids. */
+  payoutOrderIds?: readonly string[];
+  /** `debit_account_type`. Default 'svc_wallet', the value of the interface's sample request. */
+  debitAccountType?: string;
+}
+
+interface ResolvedConstraints {
+  readonly walletId: string | undefined;
+  readonly payoutOrderIds: readonly string[] | undefined;
+  readonly debitAccountType: string;
+}
+
+const API = 'payoutStatusRequest';
+
+function withDefaults(constraints: PayoutStatusRequestConstraints): ResolvedConstraints {
+  return {
+    walletId: checkNonEmptyString(API, 'walletId', constraints.walletId),
+    payoutOrderIds: checkNonEmptyStrings(API, 'payoutOrderIds', constraints.payoutOrderIds),
+    debitAccountType: checkNonEmptyString(API, 'debitAccountType', constraints.debitAccountType, 'svc_wallet'),
+  };
+}
+
+/** Payout Status request bodies that the interface's schema accepts. */
+export function payoutStatusRequest(constraints: PayoutStatusRequestConstraints = {}): fc.Arbitrary<PayoutStatusRequest> {
+  const c = withDefaults(constraints);
+  return fc.record({
+    svc_wallet_id: c.walletId === undefined ? walletIdArbitrary() : fc.constant(c.walletId),
+    debit_account_type: fc.constant(c.debitAccountType),
+    payout_order_id: c.payoutOrderIds === undefined ? payoutOrderIdArbitrary() : fc.constantFrom(...c.payoutOrderIds),
+  });
+}

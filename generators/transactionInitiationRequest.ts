@@ -1,0 +1,75 @@
+// Transaction Initiation request bodies (profile P-OPS, an extension: the interface names the
+// operation but shows no payload). Every transfer mode of the table is reachable, and the
+// beneficiary carries what its mode needs (VPA, account number + IFSC, IBAN, account + BIC).
+import fc from 'fast-check';
+import { CURRENCIES, type Currency, type TransactionInitiationRequest, type TransferMode } from '../schemas/types.js';
+import { amountIn } from './_internal/amounts.js';
+import { beneficiaryFor, usualCurrency } from './_internal/beneficiary.js';
+import {
+  checkCurrencies, checkIdPrefix, checkMaxAmount, checkNonEmptyString, checkTransferModes,
+} from './_internal/constraints.js';
+import { payoutOrderIdArbitrary, walletIdArbitrary } from './_internal/identifiers.js';
+
+export interface TransactionInitiationRequestConstraints {
+  /** `svc_wallet_id` to send. Default: a made-up wallet id. */
+  walletId?: string;
+  /** `debit_account_type`. Default 'svc_wallet'. */
+  debitAccountType?: string;
+  /** Transfer modes to draw from. Default: the interface's whole table. */
+  transferModes?: readonly TransferMode[];
+  /**
+   * Currencies to draw from, whatever the mode (e.g. the wallet's currency). Default: the mode's
+   * usual currency (INR for imps/neft/rtgs/upi, EUR for sepa, USD for ach; any for wire/swift).
+   */
+  currencies?: readonly Currency[];
+  /** `amount` stays strictly below this. Default 1_000_000. */
+  maxAmount?: number;
+  /** Every `payout_order_id` starts with this (e.g. a run id, so reruns do not collide). */
+  payoutOrderIdPrefix?: string;
+}
+
+interface ResolvedConstraints {
+  readonly walletId: string | undefined;
+  readonly debitAccountType: string;
+  readonly transferModes: readonly TransferMode[];
+  readonly currencies: readonly Currency[] | undefined;
+  readonly maxAmount: number;
+  readonly payoutOrderIdPrefix: string | undefined;
+}
+
+const API = 'transactionInitiationRequest';
+
+function withDefaults(constraints: TransactionInitiationRequestConstraints): ResolvedConstraints {
+  return {
+    walletId: checkNonEmptyString(API, 'walletId', constraints.walletId),
+    debitAccountType: checkNonEmptyString(API, 'debitAccountType', constraints.debitAccountType, 'svc_wallet'),
+    transferModes: checkTransferModes(API, 'transferModes', constraints.transferModes),
+    currencies: checkCurrencies(API, 'currencies', constraints.currencies),
+    maxAmount: checkMaxAmount(API, constraints.maxAmount, 1_000_000),
+    payoutOrderIdPrefix: checkIdPrefix(API, 'payoutOrderIdPrefix', constraints.payoutOrderIdPrefix),
+  };
+}
+
+function currencyFor(mode: TransferMode, c: ResolvedConstraints): fc.Arbitrary<Currency> {
+  if (c.currencies !== undefined) return fc.constantFrom(...c.currencies);
+  const usual = usualCurrency(mode);
+  return usual === undefined ? fc.constantFrom(...CURRENCIES) : fc.constant(usual);
+}
+
+/** Transaction Initiation request bodies that the kit's schema accepts. */
+export function transactionInitiationRequest(constraints: TransactionInitiationRequestConstraints = {}): fc.Arbitrary<TransactionInitiationRequest> {
+  const c = withDefaults(constraints);
+  return fc.constantFrom(...c.transferModes).chain((mode) =>
+    currencyFor(mode, c).chain((currency) =>
+      fc.record({
+        svc_wallet_id: c.walletId === undefined ? walletIdArbitrary() : fc.constant(c.walletId),
+        debit_account_type: fc.constant(c.debitAccountType),
+        payout_order_id: payoutOrderIdArbitrary(c.payoutOrderIdPrefix),
+        amount: amountIn(currency, c.maxAmount),
+        currency: fc.constant(currency),
+        transfer_mode: fc.constant(mode),
+        beneficiary: beneficiaryFor(mode),
+      }),
+    ),
+  );
+}
