@@ -8,3 +8,5 @@ export { formatDiagnosis } from './signer/diagnose-report.js';
 export { VARIANTS, type VariantId } from './signer/variants.js';
 export { parseCapturedRequest, authHeaders, headerValue, CaptureError, type CapturedRequest } from './signer/capture.js';
 export * from './schemas/types.js';
+export { validateSchema, loadSchema, describeErrors, schemaIds, type SchemaId, type SchemaError, type ValidationResult } from './schemas/index.js';
+export * from './generators/index.js';
