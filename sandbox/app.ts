@@ -1,0 +1,138 @@
+import { authenticate, ReplayCache } from './auth.js';
+import { OperationError, type OperationContext, type OperationHandler } from './context.js';
+import { errorResponse } from './envelope.js';
+import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options.js';
+import { SandboxStore } from './store.js';
+
+export interface Route {
+  method: 'GET' | 'POST';
+  path: string;
+  handler: OperationHandler;
+  /** Whether the route is an API operation (signed) or a page/control endpoint of its own. */
+  kind: 'operation';
+}
+
+export interface PageRoute {
+  method: 'GET' | 'POST';
+  /** A path prefix, e.g. /checkout/ */
+  prefix: string;
+  kind: 'page';
+  handle(request: Request, rest: string, app: SandboxApp): Promise<Response> | Response;
+}
+
+export interface SandboxApp {
+  readonly options: ResolvedOptions;
+  readonly store: SandboxStore;
+  /** Handles one request: the same code serves a socket and an in-process call. */
+  handle(request: Request): Promise<Response>;
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions: SandboxOptions = {}): SandboxApp {
+  const options = resolveOptions(sandboxOptions);
+  const store = new SandboxStore(options.clock());
+  const replays = new ReplayCache();
+  const operations = new Map(routes.filter((r): r is Route => r.kind === 'operation').map((r) => [r.path, r]));
+  const pages = routes.filter((r): r is PageRoute => r.kind === 'page');
+  const fail = (status: number, message: string) => errorResponse(status, message, options.faults);
+
+  const app: SandboxApp = {
+    options,
+    store,
+    async handle(request) {
+      const started = options.clock();
+      const url = new URL(request.url);
+      let response: Response;
+      try {
+        response = await dispatch(request, url);
+      } catch (error) {
+        // Never a crash and never a stack to the client: the sandbox's own bug is a 500 envelope.
+        options.log(`sandbox: internal error on ${request.method} ${url.pathname}: ${(error as Error).message}`);
+        response = fail(500, 'internal error in the sandbox');
+      }
+      options.log(logLine(request, url, response.status, started, options.clock() - started));
+      return response;
+    },
+  };
+
+  async function dispatch(request: Request, url: URL): Promise<Response> {
+    const route = operations.get(url.pathname);
+    if (route === undefined) {
+      const page = pages.find((p) => url.pathname.startsWith(p.prefix) && p.method === request.method);
+      if (page) return page.handle(request, url.pathname.slice(page.prefix.length), app);
+      return fail(404, `no operation at ${request.method} ${url.pathname}; see the interface's Endpoints`);
+    }
+    if (request.method !== route.method) return fail(405, `${url.pathname} takes ${route.method}`);
+
+    let text: string;
+    try {
+      text = utf8.decode(await request.arrayBuffer());
+    } catch {
+      return fail(400, 'the body is not UTF-8 text');
+    }
+
+    const auth = authenticate(request.headers, text, options, replays);
+    if (!auth.ok) {
+      if (options.faults.has('auth-failure-creates-order') && auth.merchant && url.pathname.endsWith('/order/create')) {
+        await runQuietly(route.handler, text, auth.merchant, request);
+      }
+      if (options.faults.has('auth-failure-html')) {
+        return new Response(`<html><body><h1>${auth.status} Unauthorized</h1></body></html>`, { status: auth.status, headers: { 'content-type': 'text/html' } });
+      }
+      return fail(auth.status, auth.message);
+    }
+
+    const type = request.headers.get('content-type') ?? '';
+    if (!/^application\/json\s*(;|$)/i.test(type)) return fail(400, 'Content-Type must be application/json');
+    if (text.trim() === '') return fail(400, 'the body is empty; send a JSON object');
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch (error) {
+      if (options.faults.has('errors-invalid-json-500')) return fail(500, 'internal error');
+      return fail(400, `the body is not valid JSON: ${(error as Error).message}`);
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) return fail(400, 'the body must be a JSON object');
+
+    try {
+      return await route.handler(context(auth.merchant, body as Record<string, unknown>, request));
+    } catch (error) {
+      if (error instanceof OperationError) {
+        const response = fail(error.status, error.message);
+        for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
+        return response;
+      }
+      throw error;
+    }
+  }
+
+  function context(merchant: OperationContext['merchant'], body: Record<string, unknown>, request: Request): OperationContext {
+    return {
+      merchant,
+      body,
+      store,
+      options,
+      origin: new URL(request.url).origin,
+      fault: (name) => options.faults.has(name),
+      now: options.clock,
+    };
+  }
+
+  async function runQuietly(handler: OperationHandler, text: string, merchant: OperationContext['merchant'], request: Request): Promise<void> {
+    try {
+      await handler(context(merchant, JSON.parse(text) as Record<string, unknown>, request));
+    } catch {
+      // The fault stores what it can; a body that fails validation stores nothing.
+    }
+  }
+
+  return app;
+}
+
+/** One line per request; the API key is shortened and nothing secret is written. */
+function logLine(request: Request, url: URL, status: number, at: number, ms: number): string {
+  const key = request.headers.get('x-api-key') ?? request.headers.get('x-client-id');
+  const who = key ? ` key=${key.slice(0, 8)}…${key.slice(-4)}` : '';
+  return `${new Date(at).toISOString()} ${request.method} ${url.pathname} ${status} ${ms}ms${who}`;
+}

@@ -1,0 +1,58 @@
+import type { FaultName } from './faults.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } });
+}
+
+/**
+ * The general error envelope (P-ERR-1): status false, code equal to the HTTP status, a message.
+ * The envelope faults are applied here, in one place, so each breaks exactly its rule.
+ */
+export function errorResponse(status: number, message: string, faults: ReadonlySet<FaultName>): Response {
+  const body: Record<string, unknown> = {
+    status: faults.has('errors-status-as-text') ? 'false' : false,
+    code: faults.has('errors-code-mismatch') ? 400 : faults.has('errors-code-as-text') ? String(status) : status,
+    message: faults.has('errors-empty-message') ? '' : message,
+  };
+  if (faults.has('errors-text-plain')) {
+    return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  }
+  return jsonResponse(status, body);
+}
+
+/** The general success envelope (interface: Common response envelope). */
+export function successResponse(data: unknown, message: string, status = 200): Response {
+  return jsonResponse(status, { status: true, code: status, message, data });
+}
+
+/** DD-MM-YYYY, UTC. */
+export function formatDate(ms: number): string {
+  const d = new Date(ms);
+  return `${pad(d.getUTCDate())}-${pad(d.getUTCMonth() + 1)}-${d.getUTCFullYear()}`;
+}
+
+/** DD-MM-YYYY hh:mm AM/PM, UTC (P-ORDER-3). */
+export function formatDateTime(ms: number): string {
+  const d = new Date(ms);
+  const hours = d.getUTCHours();
+  const hour12 = hours % 12 === 0 ? 12 : hours % 12;
+  return `${formatDate(ms)} ${pad(hour12)}:${pad(d.getUTCMinutes())} ${hours < 12 ? 'AM' : 'PM'}`;
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+/** Minor units as decimal text with two places: 150000 → "1500.00". */
+export function minorToText(minor: number): string {
+  const sign = minor < 0 ? '-' : '';
+  const abs = Math.abs(minor);
+  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
+}
+
+/** A JSON amount to minor units; amounts are validated positive with at most 2 decimals first. */
+export function amountToMinor(amount: number): number {
+  return Math.round(amount * 100);
+}

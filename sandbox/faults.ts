@@ -1,0 +1,97 @@
+/**
+ * Fault switches: each breaks exactly one profile rule the way real implementations break it, so
+ * that every conformance check can be shown to fail (`serve --fault NAME`, `startSandbox({ faults })`).
+ */
+export interface FaultSpec {
+  /** The profile rule the fault breaks. */
+  rule: string;
+  area: 'auth' | 'sign' | 'env' | 'errors' | 'order' | 'duplicates' | 'payout' | 'operations';
+  description: string;
+}
+
+export const FAULTS = {
+  // Authentication (P-AUTH)
+  'auth-accept-missing-signature': { rule: 'P-AUTH-2', area: 'auth', description: 'a request without X-SIGNATURE is accepted' },
+  'auth-accept-missing-timestamp': { rule: 'P-AUTH-2', area: 'auth', description: 'a request without X-TIMESTAMP is accepted (the signature covers the body alone)' },
+  'auth-accept-unknown-key': { rule: 'P-AUTH-2', area: 'auth', description: 'an unknown X-API-KEY is served as the first merchant' },
+  'auth-ignore-signature': { rule: 'P-AUTH-2', area: 'auth', description: 'any well-formed signature is accepted: the HMAC is never compared' },
+  'auth-signature-prefix-compare': { rule: 'P-AUTH-2', area: 'auth', description: 'only the first 16 hex characters of the signature are compared, so a truncated one passes' },
+  'auth-signature-cache': { rule: 'P-AUTH-2', area: 'auth', description: 'a (timestamp, signature) pair once verified is trusted again without checking the body, so a changed body re-using it passes' },
+  'auth-timestamp-search': { rule: 'P-AUTH-2', area: 'auth', description: 'to tolerate clock skew the HMAC is tried with every timestamp in the window, so a timestamp changed after signing passes' },
+  'auth-no-window': { rule: 'P-AUTH-3', area: 'auth', description: 'timestamps of any age are accepted' },
+  'auth-accept-milliseconds': { rule: 'P-AUTH-2', area: 'auth', description: 'a millisecond timestamp is divided by 1000 and accepted' },
+  'auth-accept-fractional-timestamp': { rule: 'P-AUTH-2', area: 'auth', description: 'a fractional timestamp is truncated and accepted' },
+  'auth-failure-403': { rule: 'P-AUTH-2', area: 'auth', description: 'a signature mismatch answers 403 instead of 401' },
+  'auth-failure-html': { rule: 'P-AUTH-5', area: 'auth', description: 'authentication failures answer an HTML page, not the error envelope' },
+  'auth-failure-creates-order': { rule: 'P-AUTH-5', area: 'auth', description: 'a Create Order refused for its signature is stored anyway' },
+  // Canonical text the server verifies against (P-SIGN)
+  'sign-escaped-slashes': { rule: 'P-SIGN-5', area: 'sign', description: 'the server re-canonicalizes with "/" escaped, refusing bodies with slashes' },
+  'sign-ascii-only': { rule: 'P-SIGN-5', area: 'sign', description: 'the server re-canonicalizes with non-ASCII as \\u escapes, refusing unicode bodies' },
+  'sign-html-escaped': { rule: 'P-SIGN-5', area: 'sign', description: 'the server re-canonicalizes with < > & escaped, refusing bodies that contain them' },
+  // Environments (P-ENV)
+  'env-accept-production-key': { rule: 'P-ENV-1', area: 'env', description: 'a production key (pk_live_) is served by the sandbox' },
+  'env-wallet-404': { rule: 'P-ENV-2', area: 'env', description: 'a wallet of the other environment answers 404 instead of 403' },
+  'env-error-with-data': { rule: 'P-ENV-2', area: 'env', description: 'the wrong-environment 403 of Payout Status carries data' },
+  // Envelopes and codes (P-ERR)
+  'errors-code-mismatch': { rule: 'P-ERR-2', area: 'errors', description: 'error bodies always say code 400, whatever the HTTP status' },
+  'errors-status-as-text': { rule: 'P-ERR-1', area: 'errors', description: 'error bodies carry status "false" as text' },
+  'errors-code-as-text': { rule: 'P-ERR-1', area: 'errors', description: 'error bodies carry code as text ("404")' },
+  'errors-empty-message': { rule: 'P-ERR-1', area: 'errors', description: 'error bodies carry an empty message' },
+  'errors-text-plain': { rule: 'P-ERR-1', area: 'errors', description: 'error responses are labelled Content-Type: text/plain' },
+  'errors-invalid-json-500': { rule: 'P-ERR-3', area: 'errors', description: 'an invalid JSON body answers 500' },
+  'errors-missing-field-500': { rule: 'P-ERR-3', area: 'errors', description: 'a Create Order without customer.address answers 500 (a null dereference)' },
+  'errors-zero-amount-accepted': { rule: 'P-ERR-4', area: 'errors', description: 'order_amount zero or negative is accepted' },
+  'errors-unknown-currency-accepted': { rule: 'P-ERR-4', area: 'errors', description: 'an order_currency outside the table is accepted' },
+  'errors-null-field-accepted': { rule: 'P-ERR-4', area: 'errors', description: 'a required field set to null is accepted' },
+  // Create Order (P-ORDER)
+  'order-create-202': { rule: 'P-ORDER-2', area: 'order', description: 'Create Order answers 202' },
+  'order-code-mismatch': { rule: 'P-ORDER-2', area: 'order', description: 'the create envelope says code "200" whatever the HTTP status (201 here)' },
+  'order-status-uppercase': { rule: 'P-ORDER-2', area: 'order', description: 'the create envelope says status "SUCCESS"' },
+  'order-created-at-24h': { rule: 'P-ORDER-3', area: 'order', description: 'created_at uses a 24-hour clock ("21-11-2026 18:05 PM")' },
+  'order-created-at-iso': { rule: 'P-ORDER-3', area: 'order', description: 'created_at is ISO 8601' },
+  'order-status-pending': { rule: 'P-ORDER-3', area: 'order', description: 'a new order is PENDING instead of UN_PAID' },
+  'order-link-relative': { rule: 'P-ORDER-3', area: 'order', description: 'payment_link is a relative path' },
+  'order-id-reused': { rule: 'P-ORDER-3', area: 'order', description: 'every order gets the same svc_order_id' },
+  'order-id-numeric': { rule: 'P-ORDER-3', area: 'order', description: 'a numeric-looking string order_id comes back as a number, losing leading zeros' },
+  'order-address-optional': { rule: 'P-ORDER-1', area: 'order', description: 'an order without customer.address is accepted' },
+  'order-reject-non-ascii': { rule: 'P-ORDER-4', area: 'order', description: 'customer names with non-ASCII letters are refused with 400' },
+  'order-reject-currencies': { rule: 'P-ORDER-4', area: 'order', description: 'only INR, USD and EUR orders are accepted' },
+  // Duplicates (P-DUP)
+  'dup-allowed': { rule: 'P-DUP-1', area: 'duplicates', description: 'a repeated order_id creates a second order' },
+  'dup-overwrites': { rule: 'P-DUP-1', area: 'duplicates', description: 'a repeated order_id answers 409 but overwrites the first order' },
+  'dup-race': { rule: 'P-DUP-2', area: 'duplicates', description: 'the duplicate check and the insert are not atomic: concurrent creates all succeed' },
+  'dup-global-ids': { rule: 'P-DUP-3', area: 'duplicates', description: 'order ids are unique across merchants, so another merchant\'s id answers 409' },
+  'dup-type-sensitive': { rule: 'P-DUP-4', area: 'duplicates', description: '123 and "123" are different order ids' },
+  // Payout Status (P-PAYOUT)
+  'payout-failed-debited': { rule: 'P-PAYOUT-3', area: 'payout', description: 'a FAILED payout says amount_debited YES' },
+  'payout-failed-utr': { rule: 'P-PAYOUT-3', area: 'payout', description: 'a FAILED payout carries an empty utr_number instead of NA' },
+  'payout-amount-number': { rule: 'P-PAYOUT-1', area: 'payout', description: 'the payout amount is a JSON number, not text' },
+  'payout-status-lowercase': { rule: 'P-PAYOUT-2', area: 'payout', description: 'payout states are lower case ("success")' },
+  'payout-created-at-slashes': { rule: 'P-PAYOUT-2', area: 'payout', description: 'payout created_at is DD/MM/YYYY' },
+  'payout-unknown-200': { rule: 'P-PAYOUT-4', area: 'payout', description: 'an unknown payout answers 200 with status false' },
+  'payout-cross-merchant': { rule: 'P-PAYOUT-4', area: 'payout', description: 'another merchant\'s payout is served' },
+  'payout-missing-field-404': { rule: 'P-PAYOUT-5', area: 'payout', description: 'a Payout Status without payout_order_id answers 404' },
+  // Operations of the profile's extension (P-OPS)
+  'ops-cancel-paid': { rule: 'P-OPS-1', area: 'operations', description: 'a PAID order can be cancelled' },
+  'ops-failed-as-error': { rule: 'P-OPS-3', area: 'operations', description: 'insufficient balance answers a 422 error envelope instead of a FAILED payout record' },
+  'ops-initiate-duplicate': { rule: 'P-OPS-3', area: 'operations', description: 'a repeated payout_order_id initiates a second payout' },
+  'ops-transfer-mode-unchecked': { rule: 'P-OPS-3', area: 'operations', description: 'a transfer_mode outside the table is accepted' },
+  'ops-balance-not-debited': { rule: 'P-OPS-4', area: 'operations', description: 'a successful payout does not lower the balance' },
+  'ops-failed-debits': { rule: 'P-OPS-4', area: 'operations', description: 'a FAILED payout still lowers the balance' },
+} as const satisfies Record<string, FaultSpec>;
+
+export type FaultName = keyof typeof FAULTS;
+export const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
+
+export function isFaultName(name: string): name is FaultName {
+  return Object.hasOwn(FAULTS, name);
+}
+
+/** Checks fault names given by a person; the error lists what exists. */
+export function parseFaults(names: readonly string[]): Set<FaultName> {
+  const unknown = names.filter((n) => !isFaultName(n));
+  if (unknown.length > 0) {
+    throw new RangeError(`unknown fault ${unknown.map((n) => `"${n}"`).join(', ')}; run \`svc-conformance serve --list-faults\` to see them`);
+  }
+  return new Set(names as FaultName[]);
+}

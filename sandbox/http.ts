@@ -1,0 +1,100 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { SandboxApp } from './app.js';
+import { errorResponse } from './envelope.js';
+
+export interface ListenOptions {
+  port?: number;
+  host?: string;
+  /** A client that has not sent its headers, or its whole request, by then is cut off (ms). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  /** An idle keep-alive or half-open connection is closed after this (ms). */
+  idleTimeoutMs?: number;
+}
+
+export interface Listening {
+  server: Server;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** Serves an app on a real socket: node's request in, a standard Request to the app, its Response out. */
+export async function listen(app: SandboxApp, options: ListenOptions = {}): Promise<Listening> {
+  const host = options.host ?? '127.0.0.1';
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  // node enforces the header and request timeouts only when it checks connections; check often enough.
+  const server = createServer({ connectionsCheckingInterval: Math.min(1_000, Math.max(50, headersTimeout / 4)) }, (req, res) => {
+    void respond(app, req, res, host);
+  });
+  server.headersTimeout = headersTimeout;
+  server.requestTimeout = options.requestTimeoutMs ?? 15_000;
+  server.keepAliveTimeout = 5_000;
+  server.setTimeout(options.idleTimeoutMs ?? 20_000, (socket) => socket.destroy());
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    server,
+    baseUrl: `http://${shownHost}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+async function respond(app: SandboxApp, req: IncomingMessage, res: ServerResponse, host: string): Promise<void> {
+  try {
+    const body = await readBody(req, app.options.maxBodyBytes);
+    if (body === 'too-large') {
+      await send(res, errorResponse(400, `the request body is larger than ${app.options.maxBodyBytes} bytes`, app.options.faults), true);
+      return;
+    }
+    const headers = new Headers();
+    for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+    const origin = `http://${req.headers.host ?? host}`;
+    const request = new Request(new URL(req.url ?? '/', origin), {
+      method: req.method ?? 'GET',
+      headers,
+      ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body }),
+    });
+    await send(res, await app.handle(request), false);
+  } catch {
+    // A client that hung up mid-request, or a header node refuses: nothing sensible to answer.
+    if (!res.headersSent) res.writeHead(400).end();
+    else res.destroy();
+  }
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(tooLarge ? 'too-large' : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+async function send(res: ServerResponse, response: Response, closeAfter: boolean): Promise<void> {
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  if (closeAfter) headers.connection = 'close';
+  const bytes = Buffer.from(await response.arrayBuffer());
+  headers['content-length'] = String(bytes.length);
+  res.writeHead(response.status, headers).end(bytes);
+}

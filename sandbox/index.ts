@@ -1,0 +1,70 @@
+import { createApp, type PageRoute, type Route, type SandboxApp } from './app.js';
+import { checkoutRoutes } from './checkout.js';
+import { listen, type ListenOptions } from './http.js';
+import { createOrder, orderCancel, orderStatus } from './operations/orders.js';
+import { balanceInquiry, payoutStatus, settlePayout, transactionInitiation } from './operations/payouts.js';
+import type { SandboxOptions } from './options.js';
+import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B, PAYOUT_FIXTURES, sandboxConfig } from './tenants.js';
+
+/** The interface's two operations and the profile's four (P-OPS defaults), plus the sandbox's own pages. */
+export const OPERATION_PATHS = {
+  createOrder: '/api/v3/pg/order/create',
+  orderStatus: '/api/v3/pg/order/status',
+  orderCancel: '/api/v3/pg/order/cancel',
+  payoutStatus: '/api/v3/banking/payment/status',
+  balanceInquiry: '/api/v3/banking/balance',
+  transactionInitiation: '/api/v3/banking/payment/initiate',
+  settlePayout: '/sandbox/payouts/settle',
+} as const;
+
+const routes: Array<Route | PageRoute> = [
+  { kind: 'operation', method: 'POST', path: OPERATION_PATHS.createOrder, handler: createOrder },
+  { kind: 'operation', method: 'POST', path: OPERATION_PATHS.orderStatus, handler: orderStatus },
+  { kind: 'operation', method: 'POST', path: OPERATION_PATHS.orderCancel, handler: orderCancel },
+  { kind: 'operation', method: 'POST', path: OPERATION_PATHS.payoutStatus, handler: payoutStatus },
+  { kind: 'operation', method: 'POST', path: OPERATION_PATHS.balanceInquiry, handler: balanceInquiry },
+  { kind: 'operation', method: 'POST', path: OPERATION_PATHS.transactionInitiation, handler: transactionInitiation },
+  { kind: 'operation', method: 'POST', path: OPERATION_PATHS.settlePayout, handler: settlePayout },
+  ...checkoutRoutes,
+];
+
+/** An in-process sandbox: `app.handle(new Request(…))` with no socket. */
+export function createSandbox(options: SandboxOptions = {}): SandboxApp {
+  return createApp(routes, options);
+}
+
+export interface StartOptions extends SandboxOptions, ListenOptions {}
+
+export interface RunningSandbox {
+  baseUrl: string;
+  app: SandboxApp;
+  /** A P-CFG config for this sandbox, every optional key filled. */
+  config: ReturnType<typeof sandboxConfig>;
+  fixtures: typeof SANDBOX_FIXTURES;
+  close(): Promise<void>;
+}
+
+/** Demo tenants and fixtures, for people and for code. */
+export const SANDBOX_FIXTURES = {
+  merchant: MERCHANT_A,
+  otherMerchant: MERCHANT_B,
+  productionCredentials: MERCHANT_A_LIVE,
+  payouts: PAYOUT_FIXTURES,
+};
+
+/** Starts the reference sandbox on loopback (port 0: a free port). */
+export async function startSandbox(options: StartOptions = {}): Promise<RunningSandbox> {
+  const app = createSandbox(options);
+  const listening = await listen(app, options);
+  return {
+    baseUrl: listening.baseUrl,
+    app,
+    config: sandboxConfig(listening.baseUrl, app.options.variant.toleranceSeconds),
+    fixtures: SANDBOX_FIXTURES,
+    close: listening.close,
+  };
+}
+
+export { FAULTS, FAULT_NAMES, parseFaults, type FaultName } from './faults.js';
+export { DEFAULT_VARIANT, allVariants, type SandboxVariant, type SandboxOptions } from './options.js';
+export type { SandboxApp } from './app.js';

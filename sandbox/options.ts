@@ -1,0 +1,66 @@
+import type { FaultName } from './faults.js';
+
+/**
+ * The legitimate choices the profile leaves to a server. The conformance suites must pass against
+ * every combination; none of these is a fault.
+ */
+export interface SandboxVariant {
+  /** Create Order answers 200 or 201 (P-ORDER-2). */
+  createStatus: 200 | 201;
+  /** Verify the raw body bytes or a re-canonicalized parse (P-SIGN-6). */
+  verify: 'raw' | 'canonical';
+  /** Refuse a re-sent (timestamp, signature) pair, or allow it (P-AUTH-4). */
+  replay: 'allow' | 'refuse';
+  /** Timestamp window either side of the clock, seconds (P-AUTH-3). */
+  toleranceSeconds: number;
+}
+
+export const DEFAULT_VARIANT: SandboxVariant = { createStatus: 201, verify: 'raw', replay: 'refuse', toleranceSeconds: 300 };
+
+/** Every combination of the variant choices, with the default window and a wider one. */
+export function allVariants(): SandboxVariant[] {
+  const variants: SandboxVariant[] = [];
+  for (const createStatus of [200, 201] as const)
+    for (const verify of ['raw', 'canonical'] as const)
+      for (const replay of ['allow', 'refuse'] as const)
+        for (const toleranceSeconds of [300, 900]) variants.push({ createStatus, verify, replay, toleranceSeconds });
+  return variants;
+}
+
+export interface SandboxOptions {
+  variant?: Partial<SandboxVariant>;
+  faults?: Iterable<FaultName>;
+  /** Milliseconds since the epoch; injected so lifecycles and windows are deterministic in tests. */
+  clock?: () => number;
+  /** One line per request, without secrets. */
+  log?: (line: string) => void;
+  /** Seconds a PROCESSING payout or payment takes to settle (documented sandbox rule). */
+  settleSeconds?: number;
+  /** Largest accepted request body, bytes. */
+  maxBodyBytes?: number;
+}
+
+export interface ResolvedOptions {
+  variant: SandboxVariant;
+  faults: ReadonlySet<FaultName>;
+  clock: () => number;
+  log: (line: string) => void;
+  settleSeconds: number;
+  maxBodyBytes: number;
+}
+
+export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
+  const variant = { ...DEFAULT_VARIANT, ...options.variant };
+  if (![200, 201].includes(variant.createStatus)) throw new RangeError('sandbox: variant.createStatus must be 200 or 201');
+  if (!Number.isInteger(variant.toleranceSeconds) || variant.toleranceSeconds < 1) {
+    throw new RangeError('sandbox: variant.toleranceSeconds must be a whole number of seconds, at least 1');
+  }
+  return {
+    variant,
+    faults: new Set(options.faults ?? []),
+    clock: options.clock ?? Date.now,
+    log: options.log ?? (() => {}),
+    settleSeconds: options.settleSeconds ?? 2,
+    maxBodyBytes: options.maxBodyBytes ?? 64 * 1024,
+  };
+}

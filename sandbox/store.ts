@@ -1,0 +1,115 @@
+import type { Beneficiary, Currency, OrderState, PayoutState, TransferMode } from '../schemas/types.js';
+import { PAYOUT_FIXTURES, WALLETS } from './tenants.js';
+
+export interface Order {
+  merchantId: string;
+  svcOrderId: string;
+  /** order_id as the merchant sent it (number or string); compared as text (P-DUP-4). */
+  orderId: number | string;
+  amountMinor: number;
+  currency: Currency;
+  status: OrderState;
+  createdAt: number;
+  /** When a PROCESSING payment settles to PAID (ms), if it is processing. */
+  settlesAt?: number;
+  paymentMethod?: string;
+  note?: string;
+  returnUrl: string;
+  customerName: string;
+}
+
+export interface Payout {
+  merchantId: string;
+  payoutId: string;
+  payoutOrderId: string;
+  walletId: string;
+  status: PayoutState;
+  amountMinor: number;
+  currency: Currency;
+  utrNumber: string;
+  message: string;
+  amountDebited: boolean;
+  createdAt: number;
+  /** When a PROCESSING payout settles to SUCCESS (ms). */
+  settlesAt?: number;
+  transferMode?: TransferMode;
+  beneficiary?: Beneficiary;
+}
+
+export interface Wallet {
+  id: string;
+  merchantId: string;
+  environment: 'sandbox' | 'production';
+  currency: Currency;
+  balanceMinor: number;
+}
+
+/**
+ * The sandbox's memory. Every read-check-write on it is synchronous, so under Node's single thread
+ * a duplicate check and its insert cannot interleave with another request (P-DUP-2).
+ */
+export class SandboxStore {
+  readonly orders = new Map<string, Order>();
+  readonly payouts = new Map<string, Payout>();
+  readonly wallets = new Map<string, Wallet>();
+  private sequence = 0;
+
+  constructor(now: number) {
+    for (const w of WALLETS) this.wallets.set(w.id, { ...w });
+    for (const seed of PAYOUT_FIXTURES) {
+      const wallet = WALLETS.find((w) => w.merchantId === seed.merchantId && w.environment === 'sandbox')!;
+      const failed = seed.status === 'FAILED';
+      this.payouts.set(key(seed.merchantId, seed.payoutOrderId), {
+        merchantId: seed.merchantId,
+        payoutId: this.nextId('PAY'),
+        payoutOrderId: seed.payoutOrderId,
+        walletId: wallet.id,
+        status: seed.status,
+        amountMinor: seed.amountMinor,
+        currency: wallet.currency,
+        utrNumber: failed ? 'NA' : seed.status === 'SUCCESS' || seed.status === 'REVERSED' ? this.nextUtr() : '',
+        message: seed.message,
+        amountDebited: !failed,
+        createdAt: now - 86_400_000,
+      });
+    }
+  }
+
+  /** Service-side identifiers: readable, unique within this sandbox's life. */
+  nextId(prefix: string): string {
+    this.sequence += 1;
+    return `${prefix}-${String(this.sequence).padStart(8, '0')}`;
+  }
+
+  nextUtr(): string {
+    this.sequence += 1;
+    return `SBXUTR${String(this.sequence).padStart(10, '0')}`;
+  }
+
+  order(merchantId: string, orderId: number | string): Order | undefined {
+    return this.orders.get(key(merchantId, orderId));
+  }
+
+  putOrder(order: Order): void {
+    this.orders.set(key(order.merchantId, order.orderId), order);
+  }
+
+  payout(merchantId: string, payoutOrderId: number | string): Payout | undefined {
+    return this.payouts.get(key(merchantId, payoutOrderId));
+  }
+
+  putPayout(payout: Payout): void {
+    this.payouts.set(key(payout.merchantId, payout.payoutOrderId), payout);
+  }
+
+  /** Finds a payout by any merchant: only for the cross-merchant fault and the control endpoints. */
+  payoutOfAnyMerchant(payoutOrderId: number | string): Payout | undefined {
+    for (const p of this.payouts.values()) if (p.payoutOrderId === String(payoutOrderId)) return p;
+    return undefined;
+  }
+}
+
+/** Identifiers compare as text (P-DUP-4): 123 and "123" are one order. */
+export function key(merchantId: string, id: number | string): string {
+  return `${merchantId}\u0000${String(id)}`;
+}

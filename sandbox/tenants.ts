@@ -1,0 +1,103 @@
+import type { Currency, PayoutState } from '../schemas/types.js';
+
+/** A merchant the sandbox knows. Demo credentials: fixed, so README examples work as written. */
+export interface Merchant {
+  id: string;
+  name: string;
+  apiKey: string;
+  secretKey: string;
+  walletId: string;
+  environment: 'sandbox' | 'production';
+}
+
+export interface WalletSeed {
+  id: string;
+  merchantId: string;
+  environment: 'sandbox' | 'production';
+  currency: Currency;
+  /** Opening balance in minor units (paise, cents). */
+  balanceMinor: number;
+}
+
+export interface PayoutSeed {
+  merchantId: string;
+  payoutOrderId: string;
+  status: PayoutState;
+  amountMinor: number;
+  message: string;
+}
+
+export const MERCHANT_A: Merchant = {
+  id: 'merchant-a',
+  name: 'Demo Merchant A',
+  apiKey: 'pk_test_demo_merchant_a_7c41',
+  secretKey: 'sk_test_demo_merchant_a_secret_3f9b2e',
+  walletId: 'WAL-SBX-A-0001',
+  environment: 'sandbox',
+};
+
+export const MERCHANT_B: Merchant = {
+  id: 'merchant-b',
+  name: 'Demo Merchant B',
+  apiKey: 'pk_test_demo_merchant_b_92d0',
+  secretKey: 'sk_test_demo_merchant_b_secret_a51c07',
+  walletId: 'WAL-SBX-B-0001',
+  environment: 'sandbox',
+};
+
+/** Merchant A's production credentials: the sandbox knows them only to refuse them (P-ENV-1/2). */
+export const MERCHANT_A_LIVE: Merchant = {
+  id: 'merchant-a',
+  name: 'Demo Merchant A (production)',
+  apiKey: 'pk_live_demo_merchant_a_51e8',
+  secretKey: 'sk_live_demo_merchant_a_secret_0d7a44',
+  walletId: 'WAL-LIVE-A-0001',
+  environment: 'production',
+};
+
+export const MERCHANTS: readonly Merchant[] = [MERCHANT_A, MERCHANT_B, MERCHANT_A_LIVE];
+
+export const WALLETS: readonly WalletSeed[] = [
+  { id: MERCHANT_A.walletId, merchantId: MERCHANT_A.id, environment: 'sandbox', currency: 'INR', balanceMinor: 100_000_000 },
+  { id: MERCHANT_B.walletId, merchantId: MERCHANT_B.id, environment: 'sandbox', currency: 'INR', balanceMinor: 50_000_000 },
+  { id: MERCHANT_A_LIVE.walletId, merchantId: MERCHANT_A.id, environment: 'production', currency: 'INR', balanceMinor: 0 },
+];
+
+/** Payouts that exist from the start, one per state, plus one of merchant B (P-CFG fixtures). */
+export const PAYOUT_FIXTURES: readonly PayoutSeed[] = [
+  { merchantId: MERCHANT_A.id, payoutOrderId: 'PO-FIXTURE-SUCCESS', status: 'SUCCESS', amountMinor: 150_000, message: 'Payout completed' },
+  { merchantId: MERCHANT_A.id, payoutOrderId: 'PO-FIXTURE-FAILED', status: 'FAILED', amountMinor: 990_000_000, message: 'Insufficient wallet balance' },
+  { merchantId: MERCHANT_A.id, payoutOrderId: 'PO-FIXTURE-PENDING', status: 'PENDING', amountMinor: 25_050, message: 'Awaiting bank confirmation' },
+  { merchantId: MERCHANT_A.id, payoutOrderId: 'PO-FIXTURE-PROCESSING', status: 'PROCESSING', amountMinor: 75_000, message: 'Payout under processing' },
+  { merchantId: MERCHANT_A.id, payoutOrderId: 'PO-FIXTURE-REVERSED', status: 'REVERSED', amountMinor: 30_000, message: 'Amount returned to wallet' },
+  { merchantId: MERCHANT_B.id, payoutOrderId: 'PO-FIXTURE-B-SUCCESS', status: 'SUCCESS', amountMinor: 99_900, message: 'Payout completed' },
+];
+
+export function merchantByApiKey(apiKey: string): Merchant | undefined {
+  return MERCHANTS.find((m) => m.apiKey === apiKey);
+}
+
+/** A P-CFG config for a sandbox at baseUrl, every optional key filled (serve --config-out). */
+export function sandboxConfig(baseUrl: string, toleranceSeconds: number) {
+  const payouts = Object.fromEntries(
+    PAYOUT_FIXTURES.filter((p) => p.merchantId === MERCHANT_A.id).map((p) => [p.status, p.payoutOrderId]),
+  ) as Record<PayoutState, string>;
+  return {
+    baseUrl,
+    environment: 'sandbox' as const,
+    merchant: { apiKey: MERCHANT_A.apiKey, secretKey: MERCHANT_A.secretKey, walletId: MERCHANT_A.walletId },
+    otherMerchant: { apiKey: MERCHANT_B.apiKey, secretKey: MERCHANT_B.secretKey },
+    otherEnvironment: { apiKey: MERCHANT_A_LIVE.apiKey, walletId: MERCHANT_A_LIVE.walletId },
+    fixtures: { payouts, otherMerchantPayoutOrderId: 'PO-FIXTURE-B-SUCCESS' },
+    profile: {
+      timestampToleranceSeconds: toleranceSeconds,
+      concurrency: 8,
+      operations: {
+        orderStatus: { method: 'POST', path: '/api/v3/pg/order/status' },
+        orderCancel: { method: 'POST', path: '/api/v3/pg/order/cancel' },
+        balanceInquiry: { method: 'POST', path: '/api/v3/banking/balance' },
+        transactionInitiation: { method: 'POST', path: '/api/v3/banking/payment/initiate' },
+      },
+    },
+  };
+}
