@@ -1,0 +1,140 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { parseJsonTree } from '../signer/json-tree.js';
+import { verifyRequest, type VerifyResult } from '../signer/verify.js';
+import { CANONICAL_STYLE, writeStyled, type TextStyle } from '../signer/variants.js';
+import type { ResolvedOptions } from './options.js';
+import { MERCHANTS, type Merchant } from './tenants.js';
+
+export type AuthOutcome =
+  | { ok: true; merchant: Merchant }
+  | { ok: false; status: 401 | 403; message: string; merchant?: Merchant };
+
+/** (timestamp, signature) pairs already accepted, kept for the window: replay refusal is a variant. */
+export class ReplayCache {
+  private readonly seen = new Map<string, number>();
+
+  /** True when the pair was accepted before; remembers it otherwise. */
+  check(timestamp: string, signature: string, expiresAt: number, now: number): boolean {
+    if (this.seen.size > 10_000) for (const [k, until] of this.seen) if (until < now) this.seen.delete(k);
+    const id = `${timestamp}:${signature}`;
+    if (this.seen.has(id)) return true;
+    this.seen.set(id, expiresAt);
+    return false;
+  }
+
+  has(timestamp: string, signature: string): boolean {
+    return this.seen.has(`${timestamp}:${signature}`);
+  }
+}
+
+/**
+ * P-AUTH-1…4 and P-ENV-1 for one request. `body` is the raw text received. The auth and sign faults
+ * of the catalog are applied here and nowhere else.
+ */
+export function authenticate(headers: Headers, body: string, options: ResolvedOptions, replays: ReplayCache): AuthOutcome {
+  const { faults, variant } = options;
+  const apiKey = headers.get('x-api-key') ?? headers.get('x-client-id') ?? undefined;
+  const signature = headers.get('x-signature') ?? undefined;
+  const timestamp = headers.get('x-timestamp') ?? undefined;
+  if (apiKey === undefined || apiKey === '') return refuse('X-API-KEY is missing');
+
+  let merchant = MERCHANTS.find((m) => m.apiKey === apiKey);
+  if (merchant === undefined) {
+    if (!faults.has('auth-accept-unknown-key')) return refuse('invalid API key');
+    merchant = MERCHANTS[0]!;
+  }
+  if (merchant.environment === 'production' && !faults.has('env-accept-production-key')) {
+    return { ok: false, status: 403, message: 'a production API key cannot be used in the sandbox environment' };
+  }
+
+  const nowSeconds = Math.floor(options.clock() / 1000);
+  const lenient = lenientSeconds(timestamp, faults);
+  if (lenient !== undefined && signature !== undefined) {
+    // The bug: the window is checked on converted seconds, the HMAC over the header as sent.
+    const inWindow = Math.abs(nowSeconds - lenient) <= variant.toleranceSeconds;
+    return inWindow && matches(hmac(merchant.secretKey, body + timestamp), signature) ? { ok: true, merchant } : refuseSignature(merchant, options);
+  }
+  if (signature === undefined && faults.has('auth-accept-missing-signature')) return { ok: true, merchant };
+  if (timestamp === undefined && faults.has('auth-accept-missing-timestamp')) {
+    return signature !== undefined && matches(hmac(merchant.secretKey, body), signature) ? { ok: true, merchant } : refuseSignature(merchant, options);
+  }
+
+  if (faults.has('auth-signature-cache') && timestamp !== undefined && signature !== undefined && replays.has(timestamp, signature)) {
+    return { ok: true, merchant };
+  }
+  const result = verify(body, timestamp, signature, merchant, options, nowSeconds);
+  if (!result.ok) {
+    return result.reason === 'signature-mismatch' || result.reason === 'malformed-signature'
+      ? refuseSignature(merchant, options)
+      : { ok: false, status: 401, message: result.message, merchant };
+  }
+  if ((variant.replay === 'refuse' || faults.has('auth-signature-cache')) && replays.check(timestamp!, signature!, (nowSeconds + variant.toleranceSeconds) * 1000, options.clock())) {
+    return { ok: false, status: 401, message: 'this request was already received (replayed timestamp and signature)', merchant };
+  }
+  return { ok: true, merchant };
+}
+
+function verify(body: string, timestamp: string | undefined, signature: string | undefined, merchant: Merchant, options: ResolvedOptions, now: number): VerifyResult {
+  const { faults, variant } = options;
+  const toleranceSeconds = faults.has('auth-no-window') ? Number.MAX_SAFE_INTEGER : variant.toleranceSeconds;
+  const style = faultyStyle(faults);
+  const signedBody = style !== undefined ? restyle(body, style) : body;
+  const mode = style !== undefined ? 'raw' : variant.verify;
+  const result = verifyRequest({ body: signedBody, timestamp, signature, secret: merchant.secretKey, now, toleranceSeconds, mode });
+  if (result.ok || signature === undefined || timestamp === undefined) return result;
+  if (result.reason !== 'signature-mismatch' && result.reason !== 'malformed-signature') return result;
+
+  // Faults that compare less than they should: every check passed but the HMAC comparison itself.
+  const accepted: VerifyResult = { ok: true, timestamp: Number(timestamp) };
+  const expected = (text: string) => hmac(merchant.secretKey, text);
+  if (faults.has('auth-signature-prefix-compare') && signature.length >= 16 && expected(signedBody + timestamp).startsWith(signature.slice(0, 16))) {
+    return accepted;
+  }
+  if (result.reason === 'malformed-signature') return result;
+  if (faults.has('auth-ignore-signature')) return accepted;
+  if (faults.has('auth-timestamp-search')) {
+    for (let t = now - variant.toleranceSeconds; t <= now + variant.toleranceSeconds; t++) {
+      if (matches(expected(signedBody + t), signature)) return accepted;
+    }
+  }
+  return result;
+}
+
+function lenientSeconds(timestamp: string | undefined, faults: ResolvedOptions['faults']): number | undefined {
+  if (timestamp === undefined) return undefined;
+  if (faults.has('auth-accept-milliseconds') && /^\d{13}$/.test(timestamp)) return Math.floor(Number(timestamp) / 1000);
+  if (faults.has('auth-accept-fractional-timestamp') && /^\d+\.\d+$/.test(timestamp)) return Math.floor(Number(timestamp));
+  return undefined;
+}
+
+function refuseSignature(merchant: Merchant, options: ResolvedOptions): AuthOutcome {
+  return { ok: false, status: options.faults.has('auth-failure-403') ? 403 : 401, message: 'signature does not match', merchant };
+}
+
+function refuse(message: string): AuthOutcome {
+  return { ok: false, status: 401, message };
+}
+
+function faultyStyle(faults: ResolvedOptions['faults']): TextStyle | undefined {
+  if (faults.has('sign-escaped-slashes')) return { ...CANONICAL_STYLE, escapeSlashes: true };
+  if (faults.has('sign-ascii-only')) return { ...CANONICAL_STYLE, unicode: 'lower' };
+  if (faults.has('sign-html-escaped')) return { ...CANONICAL_STYLE, htmlEscape: true };
+  return undefined;
+}
+
+/** What a server with a mis-configured serializer re-canonicalizes the body into. */
+function restyle(body: string, style: TextStyle): string {
+  try {
+    return writeStyled(parseJsonTree(body), style);
+  } catch {
+    return body;
+  }
+}
+
+function hmac(secret: string, message: string): string {
+  return createHmac('sha256', secret).update(message, 'utf8').digest('hex');
+}
+
+function matches(expected: string, received: string): boolean {
+  return expected.length === received.length && timingSafeEqual(Buffer.from(expected), Buffer.from(received));
+}

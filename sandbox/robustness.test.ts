@@ -1,0 +1,88 @@
+import { createHmac } from 'node:crypto';
+import { connect } from 'node:net';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATION_PATHS, startSandbox, type RunningSandbox } from './index.js';
+import { MERCHANT_A } from './tenants.js';
+
+const lines: string[] = [];
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, log: (line) => lines.push(line), headersTimeoutMs: 400, requestTimeoutMs: 800, idleTimeoutMs: 600, maxBodyBytes: 8 * 1024 });
+});
+afterAll(() => sandbox.close());
+
+/** Sends a body signed correctly as raw text, so whatever is wrong with it is not authentication. */
+function send(path: string, body: Buffer | string, headers: Record<string, string> = {}): Promise<Response> {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const text = typeof body === 'string' ? body : body.toString('utf8');
+  const signature = createHmac('sha256', MERCHANT_A.secretKey).update(text + timestamp).digest('hex');
+  return fetch(sandbox.baseUrl + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': MERCHANT_A.apiKey, 'x-timestamp': timestamp, 'x-signature': signature, ...headers },
+    body,
+  });
+}
+
+describe('the sandbox under hostile input', () => {
+  it('answers random bytes and random text on every operation with a 4xx envelope, never a 5xx', async () => {
+    const paths = Object.values(OPERATION_PATHS);
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...paths), fc.oneof(fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b)), fc.string({ maxLength: 300, unit: 'binary' }), fc.json()), async (path, body) => {
+        const response = await send(path, body);
+        expect(response.status).toBeGreaterThanOrEqual(400);
+        expect(response.status).toBeLessThan(500);
+        const json = (await response.json()) as { status: unknown; code: unknown };
+        expect(json).toMatchObject({ status: false, code: response.status });
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('refuses a body over the size limit with a clear 400', async () => {
+    const response = await send(OPERATION_PATHS.createOrder, JSON.stringify({ order_note: 'x'.repeat(10_000) }));
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { message: string }).message).toMatch(/larger than 8192 bytes/);
+  });
+
+  it('cuts off a client that never finishes its headers, and one that opens a connection and says nothing', async () => {
+    const closedAfter = (payload: string) =>
+      new Promise<number>((resolve, reject) => {
+        const started = Date.now();
+        const url = new URL(sandbox.baseUrl);
+        const socket = connect(Number(url.port), url.hostname, () => socket.write(payload));
+        socket.on('error', () => {});
+        socket.resume(); // read (and drop) the server's 408, or 'close' never comes
+        socket.on('close', () => resolve(Date.now() - started));
+        setTimeout(() => reject(new Error('the server kept the connection open')), 5_000).unref();
+      });
+    expect(await closedAfter('POST /api/v3/pg/order/create HTTP/1.1\r\nHost: x\r\n')).toBeLessThan(5_000);
+    expect(await closedAfter('')).toBeLessThan(5_000);
+  });
+
+  it('answers a malformed request line without crashing, and keeps serving', async () => {
+    const reply = await new Promise<string>((resolve) => {
+      const url = new URL(sandbox.baseUrl);
+      const socket = connect(Number(url.port), url.hostname, () => socket.write('GARBAGE\r\n\r\n'));
+      let data = '';
+      socket.on('data', (chunk) => (data += chunk.toString()));
+      socket.on('close', () => resolve(data));
+      socket.on('error', () => resolve(data));
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 400/);
+    expect((await send(OPERATION_PATHS.balanceInquiry, JSON.stringify({ svc_wallet_id: MERCHANT_A.walletId }))).status).toBe(200);
+  });
+
+  it('logs one line per request, without secrets or signatures', async () => {
+    lines.length = 0;
+    // A body of its own: the default variant refuses a replay of an earlier test's request.
+    const response = await send(OPERATION_PATHS.balanceInquiry, JSON.stringify({ svc_wallet_id: MERCHANT_A.walletId, note: 'log' }));
+    expect(response.status).toBe(200);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^\S+ POST \/api\/v3\/banking\/balance 200 \d+ms key=pk_test_…/);
+    expect(lines[0]).not.toContain(MERCHANT_A.secretKey);
+    expect(lines[0]).not.toContain(MERCHANT_A.apiKey);
+    expect(lines[0]).not.toMatch(/[0-9a-f]{64}/);
+  });
+});
