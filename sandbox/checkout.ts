@@ -1,0 +1,99 @@
+// The hosted checkout behind Create Order's payment_link (interface: Create Order, Effect). A person
+// or a headless browser picks a payment method and an outcome; the order moves per P-OPS-1:
+// UN_PAID → PAID, FAILED, or PROCESSING (which settles to PAID after `settleSeconds` by the clock).
+// Pages only: the API's authentication does not apply, and nothing here redirects anywhere.
+import type { PageRoute, SandboxApp } from './app.js';
+import {
+  checkoutPage, notFoundPage, notPayablePage, OUTCOMES, PAYMENT_METHODS, resultPage,
+  type CheckoutView, type Outcome, type PaymentMethod,
+} from './checkout-page.js';
+import { minorToText } from './envelope.js';
+import { orderBySvcId, settleOrder } from './operations/orders.js';
+import type { Order } from './store.js';
+import { MERCHANTS } from './tenants.js';
+
+/** The svc_order_id of a checkout path's remainder, or undefined when it cannot be one. */
+function svcOrderIdOf(rest: string): string | undefined {
+  try {
+    const id = decodeURIComponent(rest);
+    return id === '' || id.includes('/') ? undefined : id;
+  } catch {
+    return undefined;
+  }
+}
+
+function viewOf(order: Order, app: SandboxApp): CheckoutView {
+  const merchant = MERCHANTS.find((m) => m.id === order.merchantId);
+  return {
+    svcOrderId: order.svcOrderId,
+    merchantName: merchant?.name ?? order.merchantId,
+    orderId: String(order.orderId),
+    amount: minorToText(order.amountMinor),
+    currency: order.currency,
+    status: order.status,
+    customerName: order.customerName,
+    ...(order.note === undefined ? {} : { note: order.note }),
+    returnUrl: order.returnUrl,
+    ...(order.paymentMethod === undefined ? {} : { paymentMethod: order.paymentMethod }),
+    ...(order.settlesAt === undefined ? {} : { settlesInSeconds: Math.max(0, Math.ceil((order.settlesAt - app.options.clock()) / 1000)) }),
+  };
+}
+
+/** The order a checkout path names, settled by the clock. */
+function findOrder(rest: string, app: SandboxApp): Order | undefined {
+  const id = svcOrderIdOf(rest);
+  const order = id === undefined ? undefined : orderBySvcId(app.store, id);
+  return order === undefined ? undefined : settleOrder(order, app.options.clock());
+}
+
+function isMethod(value: string | null): value is PaymentMethod {
+  return PAYMENT_METHODS.some((m) => m.value === value);
+}
+
+function isOutcome(value: string | null): value is Outcome {
+  return OUTCOMES.some((o) => o.value === value);
+}
+
+/** Moves an UN_PAID order per the chosen outcome (P-OPS-1). */
+export function applyOutcome(order: Order, method: PaymentMethod, outcome: Outcome, now: number, settleSeconds: number): void {
+  order.paymentMethod = method;
+  if (outcome === 'success') order.status = 'PAID';
+  else if (outcome === 'failure') order.status = 'FAILED';
+  else {
+    order.status = 'PROCESSING';
+    order.settlesAt = now + settleSeconds * 1000;
+  }
+}
+
+function showCheckout(rest: string, app: SandboxApp): Response {
+  const order = findOrder(rest, app);
+  if (order === undefined) return notFoundPage(svcOrderIdOf(rest) ?? rest);
+  return checkoutPage(viewOf(order, app));
+}
+
+async function submitCheckout(request: Request, rest: string, app: SandboxApp): Promise<Response> {
+  const order = findOrder(rest, app);
+  if (order === undefined) return notFoundPage(svcOrderIdOf(rest) ?? rest);
+  if (order.status !== 'UN_PAID') return notPayablePage(viewOf(order, app));
+
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) {
+    return checkoutPage(viewOf(order, app), 'Send the payment form as application/x-www-form-urlencoded.', 400);
+  }
+  const form = new URLSearchParams(await request.text());
+  const method = form.get('method');
+  const outcome = form.get('outcome');
+  if (!isMethod(method)) {
+    return checkoutPage(viewOf(order, app), `Choose a payment method: ${PAYMENT_METHODS.map((m) => m.label).join(', ')}.`, 400);
+  }
+  if (!isOutcome(outcome)) {
+    return checkoutPage(viewOf(order, app), `Choose one of: ${OUTCOMES.map((o) => o.label).join(', ')}.`, 400);
+  }
+  applyOutcome(order, method, outcome, app.options.clock(), app.options.settleSeconds);
+  return resultPage(viewOf(order, app));
+}
+
+export const checkoutRoutes: PageRoute[] = [
+  { kind: 'page', method: 'GET', prefix: '/checkout/', handle: (_request, rest, app) => showCheckout(rest, app) },
+  { kind: 'page', method: 'POST', prefix: '/checkout/', handle: (request, rest, app) => submitCheckout(request, rest, app) },
+];

@@ -1,0 +1,122 @@
+// Create Order validation (interface: Order creation request; P-ORDER-1, P-ORDER-4, P-ERR-4), and the
+// fault switches that loosen or tighten it. Each switch changes exactly one part of the check: the
+// request is validated as a copy in which only the tolerated defect is patched to something valid.
+import { CURRENCIES, type Currency } from '../../schemas/types.js';
+import { OperationError, requireSchema, type OperationContext } from '../context.js';
+import type { FaultName } from '../faults.js';
+
+/** What Create Order keeps of a request it accepted. */
+export interface AcceptedOrder {
+  /** As sent: number or string (compared as text, P-DUP-4). */
+  orderId: number | string;
+  amountMinor: number;
+  currency: Currency;
+  note?: string;
+  returnUrl: string;
+  customerName: string;
+}
+
+type Json = Record<string, unknown>;
+
+const PLACEHOLDER_ADDRESS = { line1: 'placeholder', city: 'placeholder', state: 'placeholder', country: 'placeholder', postal_code: '000000' };
+const PLACEHOLDER_CUSTOMER = { name: 'placeholder', email: 'placeholder@example.com', phone: '0000000000', address: PLACEHOLDER_ADDRESS };
+
+/** Every required field of the interface's table, parents before children, with a valid stand-in. */
+const REQUIRED: ReadonlyArray<readonly [path: string, placeholder: unknown]> = [
+  ['order_id', 'placeholder'],
+  ['order_amount', 1],
+  ['order_currency', 'INR'],
+  ['service_type', 'payment'],
+  ['customer', PLACEHOLDER_CUSTOMER],
+  ['return_url', 'https://merchant.example/return'],
+  ['customer.name', 'placeholder'],
+  ['customer.email', 'placeholder@example.com'],
+  ['customer.phone', '0000000000'],
+  ['customer.address', PLACEHOLDER_ADDRESS],
+  ['customer.address.line1', 'placeholder'],
+  ['customer.address.city', 'placeholder'],
+  ['customer.address.state', 'placeholder'],
+  ['customer.address.country', 'placeholder'],
+  ['customer.address.postal_code', '000000'],
+];
+
+/** Only these are served under `order-reject-currencies` (a merchant narrowed by its category). */
+const NARROW_CURRENCIES: readonly string[] = ['INR', 'USD', 'EUR'];
+
+function isObject(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The parent object of a dotted path and the last key, when every segment before it is an object. */
+function slot(root: Json, path: string): { parent: Json; key: string } | undefined {
+  const keys = path.split('.');
+  let parent: unknown = root;
+  for (const key of keys.slice(0, -1)) parent = isObject(parent) ? parent[key] : undefined;
+  return isObject(parent) ? { parent, key: keys[keys.length - 1]! } : undefined;
+}
+
+/**
+ * A copy of the body in which the defects that the active faults tolerate are replaced by valid
+ * values, so the schema sees every other defect exactly as before.
+ */
+function toleratedCopy(body: Json, fault: (name: FaultName) => boolean): Json {
+  const copy = structuredClone(body);
+  if (fault('errors-null-field-accepted')) {
+    for (const [path, placeholder] of REQUIRED) {
+      const at = slot(copy, path);
+      if (at && at.parent[at.key] === null) at.parent[at.key] = structuredClone(placeholder);
+    }
+  }
+  if (fault('errors-zero-amount-accepted') && typeof copy.order_amount === 'number' && copy.order_amount <= 0) {
+    copy.order_amount = 1;
+  }
+  if (fault('errors-unknown-currency-accepted') && typeof copy.order_currency === 'string' && !(CURRENCIES as readonly string[]).includes(copy.order_currency)) {
+    copy.order_currency = 'INR';
+  }
+  if (fault('order-address-optional') && isObject(copy.customer) && copy.customer.address === undefined) {
+    copy.customer.address = structuredClone(PLACEHOLDER_ADDRESS);
+  }
+  return copy;
+}
+
+/** Amounts are kept in minor units: at most two decimals, and small enough to count exactly. */
+function amountInMinorUnits(amount: number): number {
+  const minor = Math.round(amount * 100);
+  if (minor / 100 !== amount) throw new OperationError(400, '/order_amount: must have at most two decimal places');
+  if (!Number.isSafeInteger(minor)) throw new OperationError(400, '/order_amount: is too large');
+  return minor;
+}
+
+/** Validates a Create Order body; throws OperationError (400, 422, or the 500 of a fault). */
+export function validateCreateOrder(ctx: OperationContext): AcceptedOrder {
+  const body = ctx.body;
+  const customer = isObject(body.customer) ? body.customer : undefined;
+
+  // The fault's server reads customer.address.city without a guard: a null dereference.
+  if (ctx.fault('errors-missing-field-500') && customer && customer.address === undefined) {
+    throw new OperationError(500, 'internal server error');
+  }
+
+  requireSchema('order-create-request', toleratedCopy(body, (name) => ctx.fault(name)));
+  const amountMinor = typeof body.order_amount === 'number' ? amountInMinorUnits(body.order_amount) : 0;
+
+  const name = typeof customer?.name === 'string' ? customer.name : '';
+  if (ctx.fault('order-reject-non-ascii') && /[^\x20-\x7e]/.test(name)) {
+    throw new OperationError(400, '/customer/name: must contain only ASCII letters');
+  }
+  const currency = typeof body.order_currency === 'string' ? body.order_currency : 'INR';
+  if (ctx.fault('order-reject-currencies') && !NARROW_CURRENCIES.includes(currency)) {
+    throw new OperationError(422, `/order_currency: ${currency} is not enabled for this merchant; only ${NARROW_CURRENCIES.join(', ')}`);
+  }
+
+  return {
+    // null only under errors-null-field-accepted; the faulty server stores what it was sent
+    orderId: body.order_id as number | string,
+    amountMinor,
+    // outside the table only under errors-unknown-currency-accepted
+    currency: currency as Currency,
+    ...(typeof body.order_note === 'string' ? { note: body.order_note } : {}),
+    returnUrl: typeof body.return_url === 'string' ? body.return_url : '',
+    customerName: name,
+  };
+}

@@ -1,0 +1,170 @@
+// The payment-gateway operations: Create Order (interface: Endpoints / Create Order; P-ORDER, P-DUP)
+// and the profile's Order Status and Order Cancel (P-OPS-1, P-OPS-2). Fault switches of the order,
+// duplicate and operations areas are applied here, each at the one place its rule is decided.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { OperationError, requireSchema, type OperationContext, type OperationHandler } from '../context.js';
+import { formatDate, formatDateTime, jsonResponse, minorToText, successResponse } from '../envelope.js';
+import { key, type Order, type SandboxStore } from '../store.js';
+import { validateCreateOrder, type AcceptedOrder } from './order-validation.js';
+
+/** Where the hosted checkout of an order lives (sandbox/checkout.ts serves it). */
+export function paymentLink(origin: string, svcOrderId: string): string {
+  return `${origin}/checkout/${encodeURIComponent(svcOrderId)}`;
+}
+
+/**
+ * Lazy settlement: a PROCESSING payment becomes PAID once the clock passes its `settlesAt`, seen by
+ * whoever reads the order next (Order Status, Order Cancel, the checkout page).
+ */
+export function settleOrder(order: Order, now: number): Order {
+  if (order.status === 'PROCESSING' && order.settlesAt !== undefined && now >= order.settlesAt) {
+    order.status = 'PAID';
+    delete order.settlesAt;
+  }
+  return order;
+}
+
+/** The order behind a checkout link, whichever merchant owns it. */
+export function orderBySvcId(store: SandboxStore, svcOrderId: string): Order | undefined {
+  for (const order of store.orders.values()) if (order.svcOrderId === svcOrderId) return order;
+  return undefined;
+}
+
+/**
+ * The store key of a merchant's order id. Ids compare as text (P-DUP-4); under `dup-type-sensitive`
+ * the JSON type is part of the key, so 123 and "123" are two orders.
+ */
+function storageKey(ctx: OperationContext, orderId: number | string): string {
+  return ctx.fault('dup-type-sensitive') ? key(ctx.merchant.id, `${typeof orderId}:${String(orderId)}`) : key(ctx.merchant.id, orderId);
+}
+
+/** The order a new order_id collides with (P-DUP-1), or across merchants under `dup-global-ids`. */
+function duplicateOf(ctx: OperationContext, orderId: number | string): Order | undefined {
+  if (ctx.fault('dup-global-ids')) {
+    for (const order of ctx.store.orders.values()) if (String(order.orderId) === String(orderId)) return order;
+    return undefined;
+  }
+  return ctx.store.orders.get(storageKey(ctx, orderId));
+}
+
+function duplicateError(orderId: number | string): OperationError {
+  return new OperationError(409, `order_id ${JSON.stringify(String(orderId))} is already used by another order; a merchant order id must be unique`);
+}
+
+export const createOrder: OperationHandler = async (ctx) => {
+  const accepted = validateCreateOrder(ctx);
+
+  // The check and the insert run in one synchronous stretch, so concurrent creates cannot both pass
+  // the check (P-DUP-2). Under `dup-race` an await between them lets them interleave.
+  const existing = duplicateOf(ctx, accepted.orderId);
+  if (existing !== undefined && !ctx.fault('dup-allowed')) {
+    if (ctx.fault('dup-overwrites')) {
+      existing.amountMinor = accepted.amountMinor;
+      existing.currency = accepted.currency;
+      existing.note = accepted.note;
+    }
+    throw duplicateError(accepted.orderId);
+  }
+  if (ctx.fault('dup-race')) await sleep(5);
+
+  const order = newOrder(ctx, accepted);
+  const storeAt = storageKey(ctx, order.orderId);
+  // Under dup-allowed the second order is kept beside the first; lookups by order_id find the first.
+  ctx.store.orders.set(existing === undefined ? storeAt : `${storeAt}\u0000${order.svcOrderId}`, order);
+  return createdResponse(ctx, order);
+};
+
+function newOrder(ctx: OperationContext, accepted: AcceptedOrder): Order {
+  return {
+    merchantId: ctx.merchant.id,
+    svcOrderId: ctx.fault('order-id-reused') ? 'SVC-00000001' : ctx.store.nextId('SVC'),
+    orderId: accepted.orderId,
+    amountMinor: accepted.amountMinor,
+    currency: accepted.currency,
+    status: 'UN_PAID',
+    createdAt: ctx.now(),
+    ...(accepted.note === undefined ? {} : { note: accepted.note }),
+    returnUrl: accepted.returnUrl,
+    customerName: accepted.customerName,
+  };
+}
+
+/** The create-order envelope (P-ORDER-2) with the order record (P-ORDER-3). */
+function createdResponse(ctx: OperationContext, order: Order): Response {
+  const http = ctx.fault('order-create-202') ? 202 : ctx.fault('order-code-mismatch') ? 201 : ctx.options.variant.createStatus;
+  return jsonResponse(http, {
+    code: ctx.fault('order-code-mismatch') ? '200' : String(http),
+    status: ctx.fault('order-status-uppercase') ? 'SUCCESS' : 'success',
+    message: 'Order created',
+    return_data: {
+      svc_order_id: order.svcOrderId,
+      created_at: createdAtText(ctx, order.createdAt),
+      order_id: ctx.fault('order-id-numeric') && typeof order.orderId === 'string' && /^\d+$/.test(order.orderId) ? Number(order.orderId) : order.orderId,
+      order_status: ctx.fault('order-status-pending') ? 'PENDING' : order.status,
+      payment_link: ctx.fault('order-link-relative') ? `/checkout/${encodeURIComponent(order.svcOrderId)}` : paymentLink(ctx.origin, order.svcOrderId),
+    },
+  });
+}
+
+function createdAtText(ctx: OperationContext, ms: number): string {
+  if (ctx.fault('order-created-at-iso')) return new Date(ms).toISOString();
+  if (ctx.fault('order-created-at-24h')) {
+    // the hour of a 24-hour clock with the AM/PM marker of a 12-hour one: "18:05 PM"
+    const d = new Date(ms);
+    const hh = String(d.getUTCHours()).padStart(2, '0');
+    const mm = String(d.getUTCMinutes()).padStart(2, '0');
+    return `${formatDate(ms)} ${hh}:${mm} ${d.getUTCHours() < 12 ? 'AM' : 'PM'}`;
+  }
+  return formatDateTime(ms);
+}
+
+/** Order Status / Order Cancel `data` (P-OPS table): the order record plus amount and currency. */
+function statusRecord(ctx: OperationContext, order: Order) {
+  return {
+    svc_order_id: order.svcOrderId,
+    created_at: formatDateTime(order.createdAt),
+    order_id: order.orderId,
+    order_status: order.status,
+    payment_link: paymentLink(ctx.origin, order.svcOrderId),
+    order_amount: minorToText(order.amountMinor),
+    order_currency: order.currency,
+  };
+}
+
+/** The order named by a lookup body (`{ order_id }`), settled by the clock; 400 or 404 otherwise. */
+function lookUp(ctx: OperationContext): Order {
+  requireSchema('order-lookup-request', ctx.body);
+  const orderId = ctx.body.order_id as number | string;
+  const order = ctx.store.orders.get(storageKey(ctx, orderId));
+  if (order === undefined) {
+    throw new OperationError(404, `no order with order_id ${JSON.stringify(String(orderId))} for this merchant`);
+  }
+  return settleOrder(order, ctx.now());
+}
+
+export const orderStatus: OperationHandler = (ctx) => successResponse(statusRecord(ctx, lookUp(ctx)), 'Order fetched');
+
+/**
+ * Order Cancel (P-OPS-1): UN_PAID → CANCELLED. A FAILED order (no money moved) may be cancelled too.
+ * PAID and CANCELLED answer 422, and so does PROCESSING: money is in flight and the network, not the
+ * merchant, decides the outcome; the merchant re-queries Order Status and cancels only if it fails.
+ */
+export const orderCancel: OperationHandler = (ctx) => {
+  const order = lookUp(ctx);
+  const refuse = (why: string) => new OperationError(422, `order ${JSON.stringify(String(order.orderId))} cannot be cancelled: ${why}`);
+  switch (order.status) {
+    case 'UN_PAID':
+    case 'FAILED':
+      break;
+    case 'PAID':
+      if (!ctx.fault('ops-cancel-paid')) throw refuse('it is PAID');
+      break;
+    case 'PROCESSING':
+      throw refuse('its payment is PROCESSING; query Order Status until it settles');
+    case 'CANCELLED':
+      throw refuse('it is already CANCELLED');
+  }
+  order.status = 'CANCELLED';
+  delete order.settlesAt;
+  return successResponse(statusRecord(ctx, order), 'Order cancelled');
+};
