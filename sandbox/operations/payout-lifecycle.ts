@@ -1,0 +1,134 @@
+// The sandbox's payout lifecycle: the documented rules that decide a new payout's outcome from its
+// amount (like test card numbers), the clock-driven settlement of PROCESSING payouts, the control
+// endpoint's transitions, and the payout record as the interface's table shows it (P-PAYOUT-1..3).
+import type { PayoutState } from '../../schemas/types.js';
+import { formatDate, minorToText } from '../envelope.js';
+import type { FaultName } from '../faults.js';
+import type { Payout, SandboxStore, Wallet } from '../store.js';
+
+/**
+ * The sandbox payout rules, in the order they are applied to a new payout of X minor units:
+ * 1. X greater than the wallet balance → FAILED "Insufficient wallet balance", nothing debited.
+ * 2. X ending in 13 (e.g. 100.13) → FAILED "Beneficiary bank rejected the transfer", nothing debited.
+ * 3. X ending in 42 (e.g. 100.42) → PENDING, debited; stays PENDING until the control endpoint settles it.
+ * 4. Anything else → PROCESSING, debited; SUCCESS (with a UTR) `settleSeconds` after initiation.
+ */
+export const PAYOUT_MESSAGES = {
+  insufficientBalance: 'Insufficient wallet balance',
+  bankRejected: 'Beneficiary bank rejected the transfer',
+  pending: 'Awaiting bank confirmation',
+  processing: 'Payout under processing',
+  success: 'Payout completed',
+  failedBySettlement: 'Payout failed at the beneficiary bank',
+  reversed: 'Amount returned to wallet',
+} as const;
+
+/** Minor-unit endings that select an outcome (rules 2 and 3). */
+export const REJECTED_ENDING = 13;
+export const PENDING_ENDING = 42;
+
+export interface InitiationOutcome {
+  status: PayoutState;
+  message: string;
+  /** Whether the wallet is debited at initiation. */
+  debited: boolean;
+  /** Why the payout failed at once, if it did: decides which faults apply. */
+  failure?: 'insufficient-balance' | 'bank-rejected';
+}
+
+/** Rules 1–4 above: a pure function of the amount and the balance. */
+export function initiationOutcome(amountMinor: number, balanceMinor: number): InitiationOutcome {
+  if (amountMinor > balanceMinor) {
+    return { status: 'FAILED', message: PAYOUT_MESSAGES.insufficientBalance, debited: false, failure: 'insufficient-balance' };
+  }
+  const ending = amountMinor % 100;
+  if (ending === REJECTED_ENDING) return { status: 'FAILED', message: PAYOUT_MESSAGES.bankRejected, debited: false, failure: 'bank-rejected' };
+  if (ending === PENDING_ENDING) return { status: 'PENDING', message: PAYOUT_MESSAGES.pending, debited: true };
+  return { status: 'PROCESSING', message: PAYOUT_MESSAGES.processing, debited: true };
+}
+
+/**
+ * Rule 4, evaluated lazily: a PROCESSING payout whose settlement time has passed becomes SUCCESS the
+ * first time anything reads it. Fixtures have no settlement time, so they never move on their own.
+ */
+export function settleIfDue(payout: Payout, now: number, store: SandboxStore): void {
+  if (payout.status !== 'PROCESSING' || payout.settlesAt === undefined || now < payout.settlesAt) return;
+  markSuccess(payout, store);
+}
+
+function markSuccess(payout: Payout, store: SandboxStore): void {
+  payout.status = 'SUCCESS';
+  payout.utrNumber = store.nextUtr();
+  payout.message = PAYOUT_MESSAGES.success;
+  delete payout.settlesAt;
+}
+
+export type SettlementTarget = 'SUCCESS' | 'FAILED' | 'REVERSED';
+export const SETTLEMENT_TARGETS: readonly SettlementTarget[] = ['SUCCESS', 'FAILED', 'REVERSED'];
+
+/** Which states the control endpoint may move a payout from, per target state. */
+const ALLOWED_FROM: Readonly<Record<SettlementTarget, readonly PayoutState[]>> = {
+  SUCCESS: ['PENDING', 'PROCESSING'],
+  FAILED: ['PENDING', 'PROCESSING'],
+  REVERSED: ['SUCCESS'],
+};
+
+/**
+ * Applies the control endpoint's transition to `payout`, moving money on `wallet` as the state says:
+ * FAILED refunds the debit (P-OPS-4: a failed payout leaves the balance unchanged), REVERSED credits
+ * the amount back. Returns a refusal reason (a 422) when the transition is not allowed.
+ */
+export function settle(payout: Payout, target: SettlementTarget, wallet: Wallet | undefined, store: SandboxStore, keepFailedDebit: boolean): string | undefined {
+  if (!ALLOWED_FROM[target].includes(payout.status)) {
+    return `a ${payout.status} payout cannot be moved to ${target}; allowed from: ${ALLOWED_FROM[target].join(', ')}`;
+  }
+  switch (target) {
+    case 'SUCCESS':
+      markSuccess(payout, store);
+      break;
+    case 'FAILED':
+      if (payout.amountDebited && wallet !== undefined && !keepFailedDebit) wallet.balanceMinor += payout.amountMinor;
+      payout.status = 'FAILED';
+      payout.amountDebited = false;
+      payout.utrNumber = 'NA';
+      payout.message = PAYOUT_MESSAGES.failedBySettlement;
+      delete payout.settlesAt;
+      break;
+    case 'REVERSED':
+      // The debit did happen (amount_debited stays YES); the reversal is a separate credit.
+      if (wallet !== undefined) wallet.balanceMinor += payout.amountMinor;
+      payout.status = 'REVERSED';
+      payout.message = PAYOUT_MESSAGES.reversed;
+      break;
+  }
+  return undefined;
+}
+
+/**
+ * The record's `wallet_id` is a wallet transaction reference (interface: Payout record), one per
+ * payout: the debit's reference, derived from the payout id (PAY-00000007 → WTX-00000007).
+ */
+export function walletTransactionReference(payoutId: string): string {
+  return `WTX-${payoutId.replace(/^PAY-/, '')}`;
+}
+
+/**
+ * The payout record of the interface's table, every field a string (P-PAYOUT-1..3). The record
+ * faults are applied here, in one place, so each breaks exactly its rule.
+ */
+export function payoutRecord(payout: Payout, fault: (name: FaultName) => boolean): Record<string, unknown> {
+  const failed = payout.status === 'FAILED';
+  const date = formatDate(payout.createdAt);
+  return {
+    payout_id: payout.payoutId,
+    payout_order_id: payout.payoutOrderId,
+    wallet_id: walletTransactionReference(payout.payoutId),
+    status: fault('payout-status-lowercase') ? payout.status.toLowerCase() : payout.status,
+    amount: fault('payout-amount-number') ? payout.amountMinor / 100 : minorToText(payout.amountMinor),
+    currency: payout.currency,
+    utr_number: failed && fault('payout-failed-utr') ? '' : payout.utrNumber,
+    message: payout.message,
+    amount_debited: payout.amountDebited || (failed && fault('payout-failed-debited')) ? 'YES' : 'NO',
+    created_at: fault('payout-created-at-slashes') ? date.replaceAll('-', '/') : date,
+  };
+}

@@ -1,0 +1,164 @@
+// The banking operations of the reference sandbox: Payout Status (interface), Balance Inquiry and
+// Transaction Initiation (profile P-OPS), and the sandbox's own control endpoint that settles a
+// payout. The lifecycle rules themselves live in payout-lifecycle.ts.
+import { describeErrors, validateSchema } from '../../schemas/index.js';
+import type { TransactionInitiationRequest, TransferMode } from '../../schemas/types.js';
+import { OperationError, requireSchema, type OperationContext, type OperationHandler } from '../context.js';
+import { jsonResponse, minorToText, successResponse } from '../envelope.js';
+import type { Payout, Wallet } from '../store.js';
+import {
+  SETTLEMENT_TARGETS, initiationOutcome, payoutRecord, settle, settleIfDue, type SettlementTarget,
+} from './payout-lifecycle.js';
+
+export const WRONG_ENVIRONMENT_WALLET = 'wallet identifier is invalid for the selected environment';
+export const FOREIGN_WALLET = 'wallet identifier is invalid for this merchant';
+export const PAYOUT_NOT_FOUND = 'payout transaction not found';
+/** The sandbox's per-payout limit (interface: payout limits per account are not shown). */
+export const PAYOUT_LIMIT_MINOR = 100_000_000_000_000;
+
+type WalletRefusal = { refused: 'environment' | 'merchant'; message: string };
+
+/**
+ * P-ENV-2, P-ERR-4: the wallet must be one of the merchant's, of the sandbox environment. An unknown
+ * wallet and another merchant's wallet get the same answer, so wallet ids cannot be probed.
+ */
+function lookupWallet(ctx: OperationContext, walletId: string): Wallet | WalletRefusal {
+  const wallet = ctx.store.wallets.get(walletId);
+  if (wallet === undefined || wallet.merchantId !== ctx.merchant.id) return { refused: 'merchant', message: FOREIGN_WALLET };
+  if (wallet.environment !== 'sandbox') return { refused: 'environment', message: WRONG_ENVIRONMENT_WALLET };
+  return wallet;
+}
+
+function requireWallet(ctx: OperationContext, walletId: string): Wallet {
+  const found = lookupWallet(ctx, walletId);
+  if ('refused' in found) throw new OperationError(403, found.message);
+  return found;
+}
+
+/** P-PAYOUT-4: unknown payout → 404 with no data (or, under its fault, a 200 that says 404). */
+function payoutNotFound(ctx: OperationContext): Response {
+  if (ctx.fault('payout-unknown-200')) return jsonResponse(200, { status: false, code: 404, message: PAYOUT_NOT_FOUND });
+  throw new OperationError(404, PAYOUT_NOT_FOUND);
+}
+
+/** Interface: Payout Status; P-PAYOUT-1..5, P-ENV-2. */
+export const payoutStatus: OperationHandler = (ctx) => {
+  const { body } = ctx;
+  // The fault: the id is never checked for presence, so the lookup of `undefined` finds nothing.
+  const idMissingUnchecked = body.payout_order_id === undefined && ctx.fault('payout-missing-field-404');
+  requireSchema('payout-status-request', idMissingUnchecked ? { ...body, payout_order_id: 'unchecked' } : body);
+
+  const wallet = lookupWallet(ctx, body.svc_wallet_id as string);
+  if ('refused' in wallet) {
+    if (wallet.refused === 'environment' && ctx.fault('env-wallet-404')) throw new OperationError(404, 'wallet not found');
+    if (wallet.refused === 'environment' && ctx.fault('env-error-with-data')) {
+      return jsonResponse(403, { status: false, code: 403, message: wallet.message, data: {} });
+    }
+    throw new OperationError(403, wallet.message);
+  }
+  if (idMissingUnchecked) return payoutNotFound(ctx);
+
+  const id = body.payout_order_id as string | number;
+  const payout = ctx.store.payout(ctx.merchant.id, id) ?? (ctx.fault('payout-cross-merchant') ? ctx.store.payoutOfAnyMerchant(id) : undefined);
+  if (payout === undefined) return payoutNotFound(ctx);
+  settleIfDue(payout, ctx.now(), ctx.store);
+  return successResponse(payoutRecord(payout, ctx.fault), 'Payout status fetched successfully');
+};
+
+/** P-OPS: Balance Inquiry, `{ svc_wallet_id }` → `{ wallet_id, balance, currency }`. */
+export const balanceInquiry: OperationHandler = (ctx) => {
+  requireSchema('balance-inquiry-request', ctx.body);
+  const wallet = requireWallet(ctx, ctx.body.svc_wallet_id as string);
+  return successResponse(
+    { wallet_id: wallet.id, balance: minorToText(wallet.balanceMinor), currency: wallet.currency },
+    'Balance fetched successfully',
+  );
+};
+
+/** Schema check of Transaction Initiation; under its fault the transfer mode's table is not consulted. */
+function requireInitiationSchema(ctx: OperationContext): TransactionInitiationRequest {
+  const result = validateSchema('transaction-initiation-request', ctx.body);
+  const errors = result.errors.filter((e) => !(ctx.fault('ops-transfer-mode-unchecked') && e.instancePath === '/transfer_mode' && e.keyword === 'enum'));
+  if (errors.length > 0) throw new OperationError(400, describeErrors(errors.slice(0, 1)));
+  return ctx.body as unknown as TransactionInitiationRequest;
+}
+
+/** Interface (Errors): "invalid amount format" is a 400; more than two decimals is one. */
+function amountInMinorUnits(amount: number): number {
+  const text = String(amount);
+  if (/e/i.test(text) ? amount < 1 : (text.split('.')[1] ?? '').length > 2) {
+    throw new OperationError(400, `amount ${text} has more than 2 decimal places`);
+  }
+  const minor = Math.round(amount * 100);
+  if (minor > PAYOUT_LIMIT_MINOR) {
+    throw new OperationError(422, `amount ${text} exceeds the sandbox's per-payout limit of ${minorToText(PAYOUT_LIMIT_MINOR)}`);
+  }
+  return minor;
+}
+
+/**
+ * P-OPS, P-OPS-3, P-OPS-4: Transaction Initiation. The checks run in this order: schema (400), amount
+ * format (400), wallet (403), duplicate payout_order_id (409), currency of the wallet and the payout
+ * limit (422); then the documented rules of payout-lifecycle.ts decide the outcome. Everything from
+ * the duplicate check to the insert is synchronous, so concurrent duplicates cannot interleave.
+ */
+export const transactionInitiation: OperationHandler = (ctx) => {
+  const request = requireInitiationSchema(ctx);
+  const amountMinor = amountInMinorUnits(request.amount);
+  const wallet = requireWallet(ctx, request.svc_wallet_id);
+  const payoutOrderId = String(request.payout_order_id);
+  if (ctx.store.payout(ctx.merchant.id, payoutOrderId) !== undefined && !ctx.fault('ops-initiate-duplicate')) {
+    throw new OperationError(409, `duplicate payout_order_id: ${payoutOrderId} was already used by this merchant`);
+  }
+  if (request.currency !== wallet.currency) {
+    throw new OperationError(422, `currency not enabled for this wallet: ${request.currency} (this wallet pays out in ${wallet.currency})`);
+  }
+
+  const outcome = initiationOutcome(amountMinor, wallet.balanceMinor);
+  if (outcome.failure === 'insufficient-balance' && ctx.fault('ops-failed-as-error')) {
+    throw new OperationError(422, outcome.message);
+  }
+  const debit = outcome.debited ? !ctx.fault('ops-balance-not-debited') : outcome.failure === 'bank-rejected' && ctx.fault('ops-failed-debits');
+  if (debit) wallet.balanceMinor -= amountMinor;
+
+  const now = ctx.now();
+  const payout: Payout = {
+    merchantId: ctx.merchant.id,
+    payoutId: ctx.store.nextId('PAY'),
+    payoutOrderId,
+    walletId: wallet.id,
+    status: outcome.status,
+    amountMinor,
+    currency: wallet.currency,
+    utrNumber: outcome.status === 'FAILED' ? 'NA' : '',
+    message: outcome.message,
+    amountDebited: outcome.debited,
+    createdAt: now,
+    transferMode: request.transfer_mode as TransferMode,
+    beneficiary: request.beneficiary,
+  };
+  if (outcome.status === 'PROCESSING') payout.settlesAt = now + ctx.options.settleSeconds * 1000;
+  ctx.store.putPayout(payout);
+  return successResponse(payoutRecord(payout, ctx.fault), 'Payout initiated');
+};
+
+/**
+ * The sandbox's control endpoint (POST /sandbox/payouts/settle, signed like the API):
+ * `{ payout_order_id, status: 'SUCCESS' | 'FAILED' | 'REVERSED' }` moves one of the merchant's
+ * PENDING/PROCESSING payouts to SUCCESS or FAILED, or a SUCCESS payout to REVERSED.
+ */
+export const settlePayout: OperationHandler = (ctx) => {
+  const { payout_order_id: id, status } = ctx.body;
+  if (!((typeof id === 'string' && id !== '') || Number.isSafeInteger(id))) {
+    throw new OperationError(400, 'payout_order_id must be an integer or a non-empty string');
+  }
+  if (!(SETTLEMENT_TARGETS as readonly unknown[]).includes(status)) {
+    throw new OperationError(400, `status must be one of ${SETTLEMENT_TARGETS.join(', ')}`);
+  }
+  const payout = ctx.store.payout(ctx.merchant.id, id as string | number);
+  if (payout === undefined) throw new OperationError(404, PAYOUT_NOT_FOUND);
+  settleIfDue(payout, ctx.now(), ctx.store);
+  const refusal = settle(payout, status as SettlementTarget, ctx.store.wallets.get(payout.walletId), ctx.store, ctx.fault('ops-failed-debits'));
+  if (refusal !== undefined) throw new OperationError(422, refusal);
+  return successResponse(payoutRecord(payout, ctx.fault), `Payout moved to ${payout.status}`);
+};
