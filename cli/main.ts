@@ -1,12 +1,13 @@
 import { readPackageJson } from '../common/package-root.js';
 import { diagnoseCommand } from './commands/diagnose.js';
+import { serveCommand } from './commands/serve.js';
 import { signCommand } from './commands/sign.js';
 import { processIo, UsageError, type Io } from './io.js';
 import { formatHelp, parseOptions, type CommandSpec } from './options.js';
 
-const COMMANDS: CommandSpec[] = [signCommand, diagnoseCommand];
+const COMMANDS: CommandSpec[] = [serveCommand, signCommand, diagnoseCommand];
 /** Commands the profile names (P-CLI) that this version does not have yet. */
-const PLANNED = ['run', 'serve', 'verify-client'];
+const PLANNED = ['run', 'verify-client'];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

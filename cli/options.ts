@@ -9,9 +9,11 @@ export interface OptionSpec {
   value?: string;
   description: string;
   required?: boolean;
+  /** May be given more than once; the value is then a list. */
+  multiple?: boolean;
 }
 
-export type ParsedOptions = Record<string, string | boolean | undefined>;
+export type ParsedOptions = Record<string, string | boolean | string[] | undefined>;
 
 export interface CommandSpec {
   name: string;
@@ -34,7 +36,9 @@ export function parseOptions(spec: CommandSpec, argv: string[]): { options: Pars
       args: argv,
       allowPositionals: true,
       strict: true,
-      options: Object.fromEntries(table.map((o) => [o.name, { type: o.type, ...(o.short ? { short: o.short } : {}) }])),
+      options: Object.fromEntries(
+        table.map((o) => [o.name, { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) }]),
+      ),
     });
   } catch (error) {
     throw new UsageError(`${spec.name}: ${cleanParseError((error as Error).message)}; see svc-conformance ${spec.name} --help`);
@@ -56,7 +60,7 @@ function cleanParseError(message: string): string {
 
 export function formatHelp(spec: CommandSpec): string {
   const rows = [...spec.options, HELP].map((o) => {
-    const flag = `${o.short ? `-${o.short}, ` : '    '}--${o.name}${o.value ? ` ${o.value}` : ''}`;
+    const flag = `${o.short ? `-${o.short}, ` : '    '}--${o.name}${o.value ? ` ${o.value}` : ''}${o.multiple ? ' …' : ''}`;
     return [flag, o.description + (o.required ? ' (required)' : '')] as const;
   });
   const width = Math.max(...rows.map(([flag]) => flag.length)) + 2;

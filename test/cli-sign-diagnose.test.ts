@@ -26,6 +26,13 @@ describe('svc-conformance sign', () => {
     expect(JSON.parse(result.stdout)).toEqual({ canonical: order.canonical, message: order.message, signature: order.signature });
   });
 
+  it('--body-out writes the canonical body, the exact bytes to send', async () => {
+    const out = join(dir, 'canonical-body.json');
+    const result = await runCli(['sign', '--secret', SECRET, '--timestamp', String(order.timestamp), '--file', bodyFile, '--body-out', out]);
+    expect(result.stdout).toBe(order.signature + '\n');
+    expect(readFileSync(out, 'utf8')).toBe(order.canonical);
+  });
+
   it('takes the secret from SVC_SECRET_KEY when --secret is absent', async () => {
     const result = await runCli(['sign', '--timestamp', String(order.timestamp), '--file', bodyFile], { env: { SVC_SECRET_KEY: SECRET } });
     expect(result.stdout).toBe(order.signature + '\n');
@@ -102,7 +109,7 @@ describe('the svc-conformance executable', () => {
   });
 
   it('says plainly that a command of a later version is not there yet, and rejects unknown ones', () => {
-    expect(runBin(['serve'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/`serve` is not available in this version yet/) });
+    expect(runBin(['run'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/`run` is not available in this version yet/) });
     expect(runBin(['frobnicate'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown command `frobnicate`/) });
   });
 });

@@ -1,3 +1,5 @@
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { signPayload } from '../../signer/sign.js';
 import { readBody, UsageError } from '../io.js';
 import type { CommandSpec } from '../options.js';
@@ -11,10 +13,11 @@ export const signCommand: CommandSpec = {
     { name: 'timestamp', type: 'string', value: 'T', description: 'UNIX seconds, the X-TIMESTAMP value', required: true },
     { name: 'file', type: 'string', value: 'F', description: 'body file (default: stdin); an empty file signs a request without a body' },
     { name: 'json', type: 'boolean', description: 'print { "canonical", "message", "signature" }' },
+    { name: 'body-out', type: 'string', value: 'F', description: 'also write the canonical body, the exact bytes to send, to F' },
   ],
   details: ['Send the canonical text as the body, byte for byte (P-SIGN-3): `--json` prints it.'],
   examples: [
-    'svc-conformance sign --secret "$SVC_SECRET_KEY" --timestamp "$(date +%s)" --file order.json',
+    'svc-conformance sign --secret "$SVC_SECRET_KEY" --timestamp "$(date +%s)" --file order.json --body-out body.json',
     'echo \'{"order_id":"A-1"}\' | svc-conformance sign --timestamp 1732147200 --json',
   ],
   async run(options, io) {
@@ -31,6 +34,13 @@ export const signCommand: CommandSpec = {
       }
     }
     const signed = signPayload({ payload, timestamp, secret });
+    if (typeof options['body-out'] === 'string') {
+      try {
+        await writeFile(resolve(io.cwd, options['body-out']), signed.canonical);
+      } catch (error) {
+        throw new UsageError(`sign: cannot write --body-out ${options['body-out']}: ${(error as Error).message}`);
+      }
+    }
     io.stdout(options.json ? JSON.stringify(signed) + '\n' : signed.signature + '\n');
     return 0;
   },

@@ -1,0 +1,103 @@
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { FAULTS, FAULT_NAMES, parseFaults, startSandbox, type SandboxVariant } from '../../sandbox/index.js';
+import { UsageError, type Io } from '../io.js';
+import type { CommandSpec, ParsedOptions } from '../options.js';
+
+export const serveCommand: CommandSpec = {
+  name: 'serve',
+  summary: 'Runs the reference sandbox: every operation of the interface and the profile, demo merchants, fault switches.',
+  usage: 'svc-conformance serve [--port N] [--host H] [--config-out F] [--fault NAME]… [variant options]',
+  options: [
+    { name: 'port', type: 'string', value: 'N', description: 'port to listen on (default: a free one)' },
+    { name: 'host', type: 'string', value: 'H', description: 'address to listen on (default: 127.0.0.1)' },
+    { name: 'config-out', type: 'string', value: 'F', description: 'write a P-CFG config for this sandbox to F once it listens' },
+    { name: 'fault', type: 'string', value: 'NAME', multiple: true, description: 'break one profile rule on purpose (see --list-faults)' },
+    { name: 'list-faults', type: 'boolean', description: 'list the fault switches and the rule each breaks, then exit' },
+    { name: 'create-status', type: 'string', value: '200|201', description: 'HTTP status of a created order (default 201)' },
+    { name: 'verify', type: 'string', value: 'raw|canonical', description: 'verify signatures over the raw body or a re-canonicalized parse (default raw)' },
+    { name: 'replay', type: 'string', value: 'allow|refuse', description: 'accept or refuse a re-sent timestamp and signature (default refuse)' },
+    { name: 'tolerance', type: 'string', value: 'SECONDS', description: 'timestamp window either side of the clock (default 300)' },
+    { name: 'quiet', type: 'boolean', description: 'do not log requests' },
+  ],
+  details: ['Stops on Ctrl-C. Requests are logged to stderr, one line each, without secrets.'],
+  examples: ['svc-conformance serve --port 4010 --config-out sandbox.json', 'svc-conformance serve --fault dup-race --fault auth-no-window'],
+  async run(options, io) {
+    if (options['list-faults']) {
+      const width = Math.max(...FAULT_NAMES.map((n) => n.length)) + 2;
+      io.stdout(FAULT_NAMES.map((n) => `${n.padEnd(width)}${FAULTS[n].rule.padEnd(12)}${FAULTS[n].description}`).join('\n') + '\n');
+      return 0;
+    }
+    const settings = readSettings(options);
+    const sandbox = await startSandbox({ ...settings, log: options.quiet ? () => {} : (line) => io.stderr(line + '\n') }).catch((error: Error) => {
+      throw new UsageError(`serve: cannot listen on ${settings.host}:${settings.port}: ${error.message}`);
+    });
+    if (typeof options['config-out'] === 'string') {
+      await writeFile(resolve(io.cwd, options['config-out']), JSON.stringify(sandbox.config, null, 2) + '\n');
+    }
+    io.stdout(banner(sandbox.baseUrl, sandbox.fixtures, settings.faults ?? []));
+    io.stdout('Config for `svc-conformance run --config FILE` (also written by --config-out):\n');
+    io.stdout(JSON.stringify(sandbox.config, null, 2) + '\n');
+    await untilStopped();
+    await sandbox.close();
+    return 0;
+  },
+};
+
+function readSettings(options: ParsedOptions) {
+  const port = options.port === undefined ? 0 : Number(options.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`serve: --port ${String(options.port)} is not a port number (0-65535)`);
+  const host = typeof options.host === 'string' ? options.host : '127.0.0.1';
+  let faults;
+  try {
+    faults = [...parseFaults((options.fault as string[] | undefined) ?? [])];
+  } catch (error) {
+    throw new UsageError(`serve: ${(error as Error).message}`);
+  }
+  const variant: Partial<SandboxVariant> = {};
+  if (options['create-status'] !== undefined) {
+    if (options['create-status'] !== '200' && options['create-status'] !== '201') throw new UsageError('serve: --create-status takes 200 or 201');
+    variant.createStatus = Number(options['create-status']) as 200 | 201;
+  }
+  if (options.verify !== undefined) {
+    if (options.verify !== 'raw' && options.verify !== 'canonical') throw new UsageError('serve: --verify takes raw or canonical');
+    variant.verify = options.verify;
+  }
+  if (options.replay !== undefined) {
+    if (options.replay !== 'allow' && options.replay !== 'refuse') throw new UsageError('serve: --replay takes allow or refuse');
+    variant.replay = options.replay;
+  }
+  if (options.tolerance !== undefined) {
+    const seconds = Number(options.tolerance);
+    if (!Number.isInteger(seconds) || seconds < 1) throw new UsageError('serve: --tolerance takes a whole number of seconds, at least 1');
+    variant.toleranceSeconds = seconds;
+  }
+  return { port, host, faults, variant };
+}
+
+function banner(baseUrl: string, fixtures: Awaited<ReturnType<typeof startSandbox>>['fixtures'], faults: readonly string[]): string {
+  const { merchant, otherMerchant, productionCredentials } = fixtures;
+  return [
+    `svc-conformance reference sandbox listening on ${baseUrl}`,
+    '',
+    'Demo credentials (sandbox only):',
+    `  merchant A    X-API-KEY ${merchant.apiKey}   secret ${merchant.secretKey}   wallet ${merchant.walletId}`,
+    `  merchant B    X-API-KEY ${otherMerchant.apiKey}   secret ${otherMerchant.secretKey}   wallet ${otherMerchant.walletId}`,
+    `  production    X-API-KEY ${productionCredentials.apiKey}   wallet ${productionCredentials.walletId}   (known here only to be refused)`,
+    `  payouts       ${fixtures.payouts.map((p) => `${p.payoutOrderId}`).join(' ')}`,
+    `  faults        ${faults.length > 0 ? faults.join(', ') : 'none'}`,
+    '',
+  ].join('\n') + '\n';
+}
+
+function untilStopped(): Promise<void> {
+  return new Promise((resolveStop) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolveStop();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}

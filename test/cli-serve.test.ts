@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { validateSchema } from '../schemas/index.js';
+import { FAULT_NAMES } from '../sandbox/faults.js';
+import { runCli } from './cli-harness.js';
+
+const BIN = fileURLToPath(new URL('../bin/svc-conformance.js', import.meta.url));
+
+describe('svc-conformance serve', () => {
+  it('prints its base URL and a ready config, writes --config-out, serves signed requests, and stops on SIGTERM', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-serve-'));
+    const configOut = join(dir, 'sandbox.json');
+    const child = spawn(process.execPath, [BIN, 'serve', '--config-out', configOut], { stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      let stdout = '';
+      let stderr = '';
+      child.stderr.on('data', (chunk) => (stderr += chunk));
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk) => {
+          stdout += chunk;
+          if (/\n}\n$/.test(stdout)) resolve();
+        });
+        child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+      });
+      const baseUrl = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1];
+      expect(baseUrl).toBeDefined();
+      const printed = JSON.parse(stdout.slice(stdout.indexOf('{')));
+      expect(validateSchema('config', printed)).toEqual({ valid: true, errors: [] });
+      expect(JSON.parse(readFileSync(configOut, 'utf8'))).toEqual(printed);
+      expect(printed.baseUrl).toBe(baseUrl);
+
+      const body = JSON.stringify({ svc_wallet_id: printed.merchant.walletId });
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const response = await fetch(`${baseUrl}/api/v3/banking/balance`, {
+        method: 'POST',
+        body,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'x-api-key': printed.merchant.apiKey,
+          'x-timestamp': timestamp,
+          'x-signature': createHmac('sha256', printed.merchant.secretKey).update(body + timestamp).digest('hex'),
+        },
+      });
+      expect(response.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(stderr).toMatch(/POST \/api\/v3\/banking\/balance 200/);
+
+      const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exit).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('lists every fault with its rule', async () => {
+    const result = await runCli(['serve', '--list-faults']);
+    expect(result.code).toBe(0);
+    for (const name of FAULT_NAMES) expect(result.stdout).toMatch(new RegExp(`^${name} +P-[A-Z]+-\\d`, 'm'));
+  });
+
+  it.each<[string[], RegExp]>([
+    [['--fault', 'no-such-fault'], /unknown fault "no-such-fault"; run `svc-conformance serve --list-faults`/],
+    [['--port', 'eighty'], /--port eighty is not a port number/],
+    [['--verify', 'sometimes'], /--verify takes raw or canonical/],
+    [['--tolerance', '0'], /--tolerance takes a whole number of seconds/],
+  ])('refuses %j with one line and exit 2', async (args, message) => {
+    const result = await runCli(['serve', ...args]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+  });
+});
