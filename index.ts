@@ -10,3 +10,7 @@ export { parseCapturedRequest, authHeaders, headerValue, CaptureError, type Capt
 export * from './schemas/types.js';
 export { validateSchema, loadSchema, describeErrors, schemaIds, type SchemaId, type SchemaError, type ValidationResult } from './schemas/index.js';
 export * from './generators/index.js';
+export {
+  startSandbox, createSandbox, SANDBOX_FIXTURES, OPERATION_PATHS, FAULTS, FAULT_NAMES, parseFaults, DEFAULT_VARIANT, allVariants,
+  type RunningSandbox, type StartOptions, type SandboxApp, type SandboxVariant, type SandboxOptions, type FaultName,
+} from './sandbox/index.js';
