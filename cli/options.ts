@@ -22,6 +22,8 @@ export interface CommandSpec {
   options: OptionSpec[];
   details?: string[];
   examples?: string[];
+  /** Takes positional arguments (verify-client's COMMAND); others refuse them. */
+  positionals?: boolean;
   run(options: ParsedOptions, io: Io, positionals: string[]): Promise<number>;
 }
 
@@ -45,6 +47,9 @@ export function parseOptions(spec: CommandSpec, argv: string[]): { options: Pars
   }
   const options = parsed.values as ParsedOptions;
   if (options.help) return { options, positionals: parsed.positionals };
+  if (!spec.positionals && parsed.positionals.length > 0) {
+    throw new UsageError(`${spec.name}: unexpected argument "${parsed.positionals[0]}"; options are written --name value (see svc-conformance ${spec.name} --help)`);
+  }
   for (const option of spec.options) {
     if (option.required && options[option.name] === undefined) {
       throw new UsageError(`${spec.name}: --${option.name} ${option.value ?? ''} is required; see svc-conformance ${spec.name} --help`.replace('  ', ' '));

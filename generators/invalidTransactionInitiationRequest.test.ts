@@ -31,14 +31,16 @@ describe('invalidTransactionInitiationRequest (P-ERR-4, P-OPS-3)', () => {
     );
   });
 
-  it('reaches every defect kind and the beneficiary fields each transfer mode requires', () => {
+  it('reaches every defect kind and every required field, the beneficiary object included', () => {
     const requests = fc.sample(invalidTransactionInitiationRequest(), { seed: 42, numRuns: 1_500 });
     expect(new Set(requests.map((r) => r.defect))).toEqual(new Set(DEFECT_KINDS));
     const missingOnly = fc.sample(invalidTransactionInitiationRequest({ defects: ['missing-field'] }), { seed: 42, numRuns: 600 });
     const missing = new Set(missingOnly.map((r) => r.field));
-    for (const field of ['svc_wallet_id', 'amount', 'currency', 'transfer_mode', 'beneficiary', 'beneficiary.name', 'beneficiary.vpa', 'beneficiary.account_number', 'beneficiary.ifsc', 'beneficiary.iban']) {
+    for (const field of ['svc_wallet_id', 'debit_account_type', 'payout_order_id', 'amount', 'currency', 'transfer_mode', 'beneficiary']) {
       expect(missing).toContain(field);
     }
+    // P-OPS names no field inside beneficiary, so no mutation reaches into it.
+    expect([...missing].filter((f) => f?.startsWith('beneficiary.'))).toEqual([]);
     const modes = requests.flatMap((r) => (r.defect === 'unknown-transfer-mode' && r.body.kind === 'json' ? [(r.body.value as { transfer_mode: string }).transfer_mode] : []));
     expect(modes.some((mode) => mode === mode.toUpperCase())).toBe(true);
     expect(modes).toContain('paypal');

@@ -24,8 +24,9 @@ export async function listen(app: SandboxApp, options: ListenOptions = {}): Prom
   const host = options.host ?? '127.0.0.1';
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   // node enforces the header and request timeouts only when it checks connections; check often enough.
+  let listeningOrigin = `http://${host}`;
   const server = createServer({ connectionsCheckingInterval: Math.min(1_000, Math.max(50, headersTimeout / 4)) }, (req, res) => {
-    void respond(app, req, res, host);
+    void respond(app, req, res, listeningOrigin);
   });
   server.headersTimeout = headersTimeout;
   server.requestTimeout = options.requestTimeoutMs ?? 15_000;
@@ -41,6 +42,7 @@ export async function listen(app: SandboxApp, options: ListenOptions = {}): Prom
   });
   const { port } = server.address() as AddressInfo;
   const shownHost = host.includes(':') ? `[${host}]` : host;
+  listeningOrigin = `http://${shownHost}:${port}`;
   return {
     server,
     baseUrl: `http://${shownHost}:${port}`,
@@ -52,7 +54,7 @@ export async function listen(app: SandboxApp, options: ListenOptions = {}): Prom
   };
 }
 
-async function respond(app: SandboxApp, req: IncomingMessage, res: ServerResponse, host: string): Promise<void> {
+async function respond(app: SandboxApp, req: IncomingMessage, res: ServerResponse, listeningOrigin: string): Promise<void> {
   try {
     const body = await readBody(req, app.options.maxBodyBytes);
     if (body === 'too-large') {
@@ -61,7 +63,8 @@ async function respond(app: SandboxApp, req: IncomingMessage, res: ServerRespons
     }
     const headers = new Headers();
     for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
-    const origin = `http://${req.headers.host ?? host}`;
+    // Links point where the client reached us (its Host), or at the listening address without one.
+    const origin = validOrigin(req.headers.host) ?? listeningOrigin;
     const request = new Request(new URL(req.url ?? '/', origin), {
       method: req.method ?? 'GET',
       headers,
@@ -69,10 +72,16 @@ async function respond(app: SandboxApp, req: IncomingMessage, res: ServerRespons
     });
     await send(res, await app.handle(request), false);
   } catch {
-    // A client that hung up mid-request, or a header node refuses: nothing sensible to answer.
-    if (!res.headersSent) res.writeHead(400).end();
-    else res.destroy();
+    // A request the Fetch API cannot represent (a malformed header or target), or a client that hung
+    // up: answer the error envelope if anyone is still listening.
+    if (res.headersSent || res.destroyed) res.destroy();
+    else await send(res, errorResponse(400, 'the request could not be read (malformed header or target)', app.options.faults), true).catch(() => res.destroy());
   }
+}
+
+function validOrigin(host: string | undefined): string | undefined {
+  if (host === undefined || !/^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host)) return undefined;
+  return `http://${host}`;
 }
 
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {

@@ -86,8 +86,8 @@ export function sandboxConfig(baseUrl: string, toleranceSeconds: number) {
     baseUrl,
     environment: 'sandbox' as const,
     merchant: { apiKey: MERCHANT_A.apiKey, secretKey: MERCHANT_A.secretKey, walletId: MERCHANT_A.walletId },
-    otherMerchant: { apiKey: MERCHANT_B.apiKey, secretKey: MERCHANT_B.secretKey },
-    otherEnvironment: { apiKey: MERCHANT_A_LIVE.apiKey, walletId: MERCHANT_A_LIVE.walletId },
+    otherMerchant: { apiKey: MERCHANT_B.apiKey, secretKey: MERCHANT_B.secretKey, walletId: MERCHANT_B.walletId },
+    otherEnvironment: { apiKey: MERCHANT_A_LIVE.apiKey, secretKey: MERCHANT_A_LIVE.secretKey, walletId: MERCHANT_A_LIVE.walletId },
     fixtures: { payouts, otherMerchantPayoutOrderId: 'PO-FIXTURE-B-SUCCESS' },
     profile: {
       timestampToleranceSeconds: toleranceSeconds,

@@ -77,6 +77,7 @@ cases = [
     case("base64 digest", CANONICAL, base64.b64encode(hmac.new(SECRET.encode(), (CANONICAL + str(TS)).encode(), hashlib.sha256).digest()).decode(), ["base64"]),
     case("uppercase hex", CANONICAL, hexsig(CANONICAL + str(TS)).upper(), ["uppercase-hex"]),
     case("secret with trailing newline", CANONICAL, hexsig(CANONICAL + str(TS), SECRET + "\n"), ["secret-trailing-newline"]),
+    case("sha256= prefix", CANONICAL, "sha256=" + hexsig(CANONICAL + str(TS)), ["signature-prefix"]),
     case("sha512", CANONICAL, hmac.new(SECRET.encode(), (CANONICAL + str(TS)).encode(), hashlib.sha512).hexdigest(), ["hmac-sha512"]),
     case("empty body", "", hexsig(str(TS)), ["canonical"]),
     case("empty body signed as {}", "", hexsig("{}" + str(TS)), ["empty-body-signed-as-json"]),

@@ -104,7 +104,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     warnings.push('the body is not JSON; the kit signs such a body as its raw text (P-ERR-4), so that is what was compared');
   }
 
-  const decoded = decodeSignature(input.signature, warnings);
+  const decoded = decodeSignature(input.signature);
   if (decoded === undefined) {
     detail.likelyCauses.push(
       `the signature is not an HMAC digest in hex or base64 (${input.signature.trim().length} characters; HMAC-SHA256 in hex is 64): it was truncated, altered, or is not a signature`,
@@ -182,7 +182,12 @@ function parseBody(body: string): { isJson: boolean; canonical: string; tree?: J
   } catch {
     return { isJson: false, canonical: body };
   }
-  return { isJson: true, canonical: canonicalize(JSON.parse(body)), tree };
+  try {
+    return { isJson: true, canonical: canonicalize(JSON.parse(body)), tree };
+  } catch {
+    // JSON text the profile cannot sign canonically (a number beyond a double, 1e400): compare it raw.
+    return { isJson: false, canonical: body };
+  }
 }
 
 /** The seconds text the profile's message uses for a timestamp as sent. */
@@ -236,27 +241,25 @@ function candidateKeys(secret: string, algorithm: HmacAlgorithm): Array<{ hmac: 
   return secrets.map(([key, labels]) => ({ hmac: new HmacKey(algorithm, key), labels: [...labels, ...algorithmLabels] }));
 }
 
-function decodeSignature(received: string, warnings: string[]): Decoded | undefined {
+function decodeSignature(received: string): Decoded | undefined {
   let text = received.trim();
   const prefixed = /^(?:sha256|sha1|sha512|v1|hmac-sha256)=(.+)$/i.exec(text);
-  if (prefixed) {
-    warnings.push(`the signature carries a "${text.slice(0, text.indexOf('=') + 1)}" prefix; X-SIGNATURE is the bare hex digest`);
-    text = prefixed[1]!;
-  }
+  const prefixLabels: VariantId[] = prefixed ? ['signature-prefix'] : [];
+  if (prefixed) text = prefixed[1]!;
   const algorithmOf = (length: number): HmacAlgorithm | undefined =>
     length === 32 ? 'sha256' : length === 20 ? 'sha1' : length === 64 ? 'sha512' : undefined;
 
   if (/^[0-9a-fA-F]+$/.test(text) && text.length % 2 === 0) {
     const algorithm = algorithmOf(text.length / 2);
     if (algorithm !== undefined) {
-      const labels: VariantId[] = /[A-F]/.test(text) ? ['uppercase-hex'] : [];
+      const labels: VariantId[] = [...prefixLabels, ...(/[A-F]/.test(text) ? (['uppercase-hex'] as const) : [])];
       return { bytes: Buffer.from(text, 'hex'), algorithm, labels };
     }
   }
   if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) {
     const bytes = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
     const algorithm = algorithmOf(bytes.length);
-    if (algorithm !== undefined) return { bytes, algorithm, labels: ['base64'] };
+    if (algorithm !== undefined) return { bytes, algorithm, labels: [...prefixLabels, 'base64'] };
   }
   return undefined;
 }

@@ -33,6 +33,12 @@ describe('svc-conformance serve', () => {
       expect(validateSchema('config', printed)).toEqual({ valid: true, errors: [] });
       expect(JSON.parse(readFileSync(configOut, 'utf8'))).toEqual(printed);
       expect(printed.baseUrl).toBe(baseUrl);
+      // P-CLI: every optional key filled, so no check is skipped against the reference sandbox.
+      expect(Object.keys(printed.otherMerchant).sort()).toEqual(['apiKey', 'secretKey', 'walletId']);
+      expect(Object.keys(printed.otherEnvironment).sort()).toEqual(['apiKey', 'secretKey', 'walletId']);
+      expect(Object.keys(printed.fixtures.payouts).sort()).toEqual(['FAILED', 'PENDING', 'PROCESSING', 'REVERSED', 'SUCCESS']);
+      expect(printed.fixtures.otherMerchantPayoutOrderId).toEqual(expect.any(String));
+      expect(Object.keys(printed.profile.operations).sort()).toEqual(['balanceInquiry', 'orderCancel', 'orderStatus', 'transactionInitiation']);
 
       const body = JSON.stringify({ svc_wallet_id: printed.merchant.walletId });
       const timestamp = String(Math.floor(Date.now() / 1000));
@@ -70,6 +76,7 @@ describe('svc-conformance serve', () => {
     [['--port', 'eighty'], /--port eighty is not a port number/],
     [['--verify', 'sometimes'], /--verify takes raw or canonical/],
     [['--tolerance', '0'], /--tolerance takes a whole number of seconds/],
+    [['--config-out', '/nonexistent-dir/sandbox.json'], /cannot write --config-out \/nonexistent-dir\/sandbox.json/],
   ])('refuses %j with one line and exit 2', async (args, message) => {
     const result = await runCli(['serve', ...args]);
     expect(result.code).toBe(2);

@@ -39,10 +39,13 @@ describe('svc-conformance sign', () => {
   });
 
   it.each<[string, string[], RegExp, string?]>([
-    ['a body that is not JSON', ['--timestamp', '1', '--secret', 's'], /sign: the body in stdin is not JSON/, '{"a":'],
+    ['a body that is not JSON', ['--timestamp', '1', '--secret', 's'], /^svc-conformance sign: the body in stdin is not JSON( \(at character \d+\))?; sign signs JSON bodies only\n$/, '{"a":\n\n  oops'],
     ['a missing file', ['--timestamp', '1', '--secret', 's', '--file', '/nonexistent/x.json'], /cannot read --file \/nonexistent\/x.json: no such file/],
     ['no body on a terminal', ['--timestamp', '1', '--secret', 's'], /no body given: pass --file/],
-    ['a millisecond timestamp', ['--timestamp', '1.5', '--secret', 's'], /not whole UNIX seconds/, '{}'],
+    ['a fractional timestamp', ['--timestamp', '1.5', '--secret', 's'], /not whole UNIX seconds/, '{}'],
+    ['a millisecond timestamp', ['--timestamp', '1732147200123', '--secret', 's'], /looks like milliseconds/, '{}'],
+    ['a number JSON allows but no signer can write', ['--timestamp', '1', '--secret', 's'], /the value at \$\.a is Infinity, not a JSON value/, '{"a":1e400}'],
+    ['a stray argument (a forgotten --file)', ['--timestamp', '1', '--secret', 's', 'body.json'], /unexpected argument "body.json"/, '{}'],
     ['no timestamp', ['--secret', 's'], /--timestamp T is required/, '{}'],
     ['no secret', ['--timestamp', '1'], /no secret key: pass --secret S or set SVC_SECRET_KEY/, '{}'],
     ['an unknown option', ['--timestamp', '1', '--secret', 's', '--sekret', 'x'], /unknown option '--sekret'/, '{}'],
@@ -84,6 +87,15 @@ describe('svc-conformance diagnose', () => {
     expect(json.stdout).not.toContain(SECRET);
   });
 
+  it('shortens the expected signature unless --show-expected: a whole one is a ready-to-send request', async () => {
+    const args = [...base, '--signature', 'ab'.repeat(32), '--file', bodyFile];
+    const short = await runCli(args);
+    expect(short.code).toBe(1);
+    expect(short.stdout).not.toContain(order.signature);
+    expect(short.stdout).toContain(order.signature.slice(0, 12) + '…');
+    expect((await runCli([...args, '--show-expected'])).stdout).toContain(order.signature);
+  });
+
   it.each<[string, string[], RegExp]>([
     ['no timestamp', ['--signature', 'ab', '--file', bodyFile], /--timestamp T is required/],
     ['no signature', ['--timestamp', '1', '--file', bodyFile], /--signature SIG is required/],
@@ -109,7 +121,7 @@ describe('the svc-conformance executable', () => {
   });
 
   it('says plainly that a command of a later version is not there yet, and rejects unknown ones', () => {
-    expect(runBin(['run'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/`run` is not available in this version yet/) });
+    expect(runBin(['verify-client'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/`verify-client` is not available in this version yet/) });
     expect(runBin(['frobnicate'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown command `frobnicate`/) });
   });
 });

@@ -17,6 +17,7 @@ export const diagnoseCommand: CommandSpec = {
     { name: 'request', type: 'string', value: 'F', description: 'a captured request instead: raw HTTP/1.1 text or a curl command ("-" for stdin)' },
     { name: 'api-key', type: 'string', value: 'K', description: 'X-API-KEY as sent, to spot a key and secret of different environments' },
     { name: 'json', type: 'boolean', description: 'print { "match", "variants", "candidates", "detail" }' },
+    { name: 'show-expected', type: 'boolean', description: 'print the whole expected signature (shortened by default: output gets pasted into tickets)' },
   ],
   details: [
     'Exit status: 0 the signature matches, 1 it does not, 2 bad input.',
@@ -35,6 +36,10 @@ export const diagnoseCommand: CommandSpec = {
     } catch (error) {
       if (error instanceof DiagnoseInputError) throw new UsageError(error.message);
       throw error;
+    }
+    if (!options['show-expected']) {
+      // A whole valid signature next to its body and timestamp is a ready-to-send request.
+      result.detail.expectedSignature = result.detail.expectedSignature.slice(0, 12) + '…';
     }
     io.stdout(options.json ? JSON.stringify(result, null, 2) + '\n' : formatDiagnosis(result));
     return result.match ? 0 : 1;

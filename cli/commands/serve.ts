@@ -1,5 +1,6 @@
-import { writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { constants } from 'node:fs';
+import { access, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { FAULTS, FAULT_NAMES, parseFaults, startSandbox, type SandboxVariant } from '../../sandbox/index.js';
 import { UsageError, type Io } from '../io.js';
 import type { CommandSpec, ParsedOptions } from '../options.js';
@@ -29,11 +30,24 @@ export const serveCommand: CommandSpec = {
       return 0;
     }
     const settings = readSettings(options);
+    const configOut = typeof options['config-out'] === 'string' ? resolve(io.cwd, options['config-out']) : undefined;
+    if (configOut !== undefined) {
+      try {
+        await access(dirname(configOut), constants.W_OK);
+      } catch {
+        throw new UsageError(`serve: cannot write --config-out ${String(options['config-out'])}: its folder does not exist or is not writable`);
+      }
+    }
     const sandbox = await startSandbox({ ...settings, log: options.quiet ? () => {} : (line) => io.stderr(line + '\n') }).catch((error: Error) => {
       throw new UsageError(`serve: cannot listen on ${settings.host}:${settings.port}: ${error.message}`);
     });
-    if (typeof options['config-out'] === 'string') {
-      await writeFile(resolve(io.cwd, options['config-out']), JSON.stringify(sandbox.config, null, 2) + '\n');
+    if (configOut !== undefined) {
+      try {
+        await writeFile(configOut, JSON.stringify(sandbox.config, null, 2) + '\n');
+      } catch (error) {
+        await sandbox.close();
+        throw new UsageError(`serve: cannot write --config-out ${String(options['config-out'])}: ${(error as Error).message}`);
+      }
     }
     io.stdout(banner(sandbox.baseUrl, sandbox.fixtures, settings.faults ?? []));
     io.stdout('Config for `svc-conformance run --config FILE` (also written by --config-out):\n');

@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { SignerError } from '../../signer/errors.js';
 import { signPayload } from '../../signer/sign.js';
 import { readBody, UsageError } from '../io.js';
 import type { CommandSpec } from '../options.js';
@@ -30,10 +31,18 @@ export const signCommand: CommandSpec = {
         payload = JSON.parse(text);
       } catch (error) {
         const where = options.file ? String(options.file) : 'stdin';
-        throw new UsageError(`sign: the body in ${where} is not JSON (${(error as Error).message}); sign signs JSON bodies only`);
+        // V8 quotes the body around the error; keep the position only, on one line.
+        const position = /position (\d+)/.exec((error as Error).message)?.[1];
+        throw new UsageError(`sign: the body in ${where} is not JSON${position ? ` (at character ${position})` : ''}; sign signs JSON bodies only`);
       }
     }
-    const signed = signPayload({ payload, timestamp, secret });
+    let signed;
+    try {
+      signed = signPayload({ payload, timestamp, secret });
+    } catch (error) {
+      if (error instanceof SignerError) throw new UsageError(`sign: ${error.message.replace(/^canonicalize: /, '')}`);
+      throw error;
+    }
     if (typeof options['body-out'] === 'string') {
       try {
         await writeFile(resolve(io.cwd, options['body-out']), signed.canonical);
@@ -56,6 +65,9 @@ export function secretOption(value: unknown, env: Record<string, string | undefi
 
 export function timestampOption(value: unknown, command: string): string {
   const text = String(value ?? '');
+  if (/^\d{13,}$/.test(text)) {
+    throw new UsageError(`${command}: --timestamp ${text} looks like milliseconds; X-TIMESTAMP is whole seconds (e.g. "$(date +%s)")`);
+  }
   if (!/^\d+$/.test(text)) {
     throw new UsageError(`${command}: --timestamp ${JSON.stringify(text)} is not whole UNIX seconds; use e.g. --timestamp "$(date +%s)"`);
   }

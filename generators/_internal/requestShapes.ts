@@ -1,5 +1,5 @@
 // The required fields of each request kind, as the mutations see them (interface tables; P-OPS for
-// Transaction Initiation, whose beneficiary needs depend on the transfer mode).
+// Transaction Initiation).
 import type { OrderCreateRequest, PayoutStatusRequest, TransactionInitiationRequest } from '../../schemas/types.js';
 import type { RequestShape, RequiredField } from './mutations.js';
 
@@ -37,6 +37,7 @@ export const PAYOUT_STATUS_SHAPE: RequestShape<PayoutStatusRequest> = {
   requiredFields: () => PAYOUT_STATUS_FIELDS,
 };
 
+// P-OPS names the beneficiary as an object and nothing inside it: only the object itself is required.
 const TRANSACTION_FIELDS: readonly RequiredField[] = [
   { path: 'svc_wallet_id', kind: 'string' },
   { path: 'debit_account_type', kind: 'string' },
@@ -45,26 +46,10 @@ const TRANSACTION_FIELDS: readonly RequiredField[] = [
   { path: 'currency', kind: 'currency' },
   { path: 'transfer_mode', kind: 'transfer-mode' },
   { path: 'beneficiary', kind: 'object' },
-  { path: 'beneficiary.name', kind: 'string' },
 ];
 
-/** Beneficiary fields the mode needs; for ach/wire/swift the one of account_number/iban present. */
-function beneficiaryFields(request: TransactionInitiationRequest): readonly RequiredField[] {
-  const of = (...keys: string[]) => keys.map((key): RequiredField => ({ path: `beneficiary.${key}`, kind: 'string' }));
-  const { beneficiary } = request;
-  switch (request.transfer_mode) {
-    case 'upi': return of('vpa');
-    case 'imps': case 'neft': case 'rtgs': return of('account_number', 'ifsc');
-    case 'sepa': return of('iban');
-    case 'ach': case 'wire': case 'swift': {
-      const present = (['account_number', 'iban'] as const).filter((key) => beneficiary[key] !== undefined);
-      return present.length === 1 ? of(...present) : [];
-    }
-  }
-}
-
 export const TRANSACTION_INITIATION_SHAPE: RequestShape<TransactionInitiationRequest> = {
-  requiredFields: (request) => [...TRANSACTION_FIELDS, ...beneficiaryFields(request)],
+  requiredFields: () => TRANSACTION_FIELDS,
   amountField: 'amount',
   currencyField: 'currency',
   transferModeField: 'transfer_mode',
