@@ -125,7 +125,8 @@ const faultCases: Array<[FaultName, () => Call | Call[], number, number]> = [
   ['sign-escaped-slashes', () => ({ path: STATUS, payload: { ...known, note: 'a/b' } }), 200, 401],
   ['sign-ascii-only', () => ({ path: STATUS, payload: { ...known, note: 'Zoë' } }), 200, 401],
   ['sign-html-escaped', () => ({ path: STATUS, payload: { ...known, note: '<b>&' } }), 200, 401],
-  ['env-accept-production-key', () => ({ ...fresh(), merchant: MERCHANT_A_LIVE }), 403, 200],
+  // The suite holds only the sandbox secret, so the faulty sandbox verifies a production key with it.
+  ['env-accept-production-key', () => ({ ...fresh(), merchant: { apiKey: MERCHANT_A_LIVE.apiKey, secretKey: MERCHANT_A.secretKey } }), 403, 200],
 ];
 
 describe('fault switches of authentication, signing and environments change behaviour', () => {
@@ -137,6 +138,11 @@ describe('fault switches of authentication, signing and environments change beha
       for (const c of calls) last = await call(app, c);
       expect(last!.status, `${fault} ${faults.length ? 'on' : 'off'}`).toBe(expected);
     }
+  });
+
+  it('env-accept-production-key serves the production key as the sandbox account, not with the live secret', async () => {
+    const { app } = sandboxAt({ faults: ['env-accept-production-key'] });
+    expectAuthEnvelope(await call(app, { ...fresh(), merchant: MERCHANT_A_LIVE }));
   });
 
   it('auth-failure-html answers a refused request with HTML, not the envelope (P-AUTH-5)', async () => {
@@ -171,6 +177,17 @@ describe('fault switches of authentication, signing and environments change beha
       const { app } = sandboxAt({ faults });
       expectAuthEnvelope(await call(app, { ...create, signature: '0'.repeat(64) }));
       expect((await call(app, create)).status, faults.join() || 'no fault').toBe(second);
+    }
+  });
+
+  it('never answers 5xx for a signature of the right length in non-ASCII, under the lenient-timestamp faults either', async () => {
+    const odd = 'é'.repeat(64);
+    for (const faults of [[], ['auth-accept-milliseconds'], ['auth-accept-fractional-timestamp'], ['auth-accept-missing-timestamp']] as const) {
+      const { app } = sandboxAt({ faults });
+      const timestamp = faults[0] === 'auth-accept-milliseconds' ? `${now}123` : faults[0] === 'auth-accept-fractional-timestamp' ? `${now}.5` : now;
+      const headers = faults[0] === 'auth-accept-missing-timestamp' ? { 'X-TIMESTAMP': null } : {};
+      const answer = await call(app, { ...fresh(), timestamp, headers, signature: odd });
+      expect(answer.status, faults.join() || 'no fault').toBe(401);
     }
   });
 
