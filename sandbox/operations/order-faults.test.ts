@@ -36,7 +36,12 @@ const CASES: FaultCase[] = [
   {
     fault: 'order-created-at-24h', exchange: 'create at 18:05 UTC: created_at',
     observe: async (s) => { s.advance(8 * 3600 + 5 * 60); return (await created(s)).created_at; },
-    off: '21-11-2026 06:05 PM', on: '21-11-2026 18:05 PM',
+    off: '21-11-2026 06:05 PM', on: '21-11-2026 18:05',
+  },
+  {
+    fault: 'order-created-at-24h', exchange: 'create at 10:00 UTC, before noon: created_at',
+    observe: async (s) => (await created(s)).created_at,
+    off: '21-11-2026 10:00 AM', on: '21-11-2026 10:00',
   },
   { fault: 'order-created-at-iso', exchange: 'create: created_at', observe: async (s) => (await created(s)).created_at, off: '21-11-2026 10:00 AM', on: '2026-11-21T10:00:00.000Z' },
   { fault: 'order-status-pending', exchange: 'create: order_status', observe: async (s) => (await created(s)).order_status, off: 'UN_PAID', on: 'PENDING' },
@@ -97,12 +102,22 @@ const CASES: FaultCase[] = [
     off: 404, on: 200,
   },
   {
-    fault: 'ops-cancel-paid', exchange: 'pay at checkout, then Order Cancel',
+    fault: 'ops-cancel-cancelled', exchange: 'cancel an order, then cancel it again',
     observe: async (s) => {
-      await s.pay(await createdOrder(s, orderBody('F16')), { method: 'upi', outcome: 'success' });
-      return (await s.cancel('F16')).status;
+      await createdOrder(s, orderBody('F16'));
+      expect((await s.cancel('F16')).status).toBe(200);
+      const again = await s.cancel('F16');
+      return [again.status, again.json.data?.order_status];
     },
-    off: 422, on: 200,
+    off: [422, undefined], on: [200, 'CANCELLED'],
+  },
+  {
+    fault: 'ops-cancel-cancelled', exchange: 'pay at checkout, then Order Cancel: PAID stays refused',
+    observe: async (s) => {
+      await s.pay(await createdOrder(s, orderBody('F18')), { method: 'upi', outcome: 'success' });
+      return (await s.cancel('F18')).status;
+    },
+    off: 422, on: 422,
   },
 ];
 

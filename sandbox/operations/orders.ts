@@ -109,11 +109,11 @@ function createdResponse(ctx: OperationContext, order: Order): Response {
 function createdAtText(ctx: OperationContext, ms: number): string {
   if (ctx.fault('order-created-at-iso')) return new Date(ms).toISOString();
   if (ctx.fault('order-created-at-24h')) {
-    // the hour of a 24-hour clock with the AM/PM marker of a 12-hour one: "18:05 PM"
+    // a 24-hour clock with no AM/PM marker: "21-11-2026 18:05", wrong at any time of day
     const d = new Date(ms);
     const hh = String(d.getUTCHours()).padStart(2, '0');
     const mm = String(d.getUTCMinutes()).padStart(2, '0');
-    return `${formatDate(ms)} ${hh}:${mm} ${d.getUTCHours() < 12 ? 'AM' : 'PM'}`;
+    return `${formatDate(ms)} ${hh}:${mm}`;
   }
   return formatDateTime(ms);
 }
@@ -157,12 +157,13 @@ export const orderCancel: OperationHandler = (ctx) => {
     case 'FAILED':
       break;
     case 'PAID':
-      if (!ctx.fault('ops-cancel-paid')) throw refuse('it is PAID');
-      break;
+      throw refuse('it is PAID');
     case 'PROCESSING':
       throw refuse('its payment is PROCESSING; query Order Status until it settles');
     case 'CANCELLED':
-      throw refuse('it is already CANCELLED');
+      // the fault: the cancel is applied again instead of being refused
+      if (!ctx.fault('ops-cancel-cancelled')) throw refuse('it is already CANCELLED');
+      break;
   }
   order.status = 'CANCELLED';
   delete order.settlesAt;

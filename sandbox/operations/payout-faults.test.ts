@@ -88,13 +88,20 @@ const CASES: FaultCase[] = [
     off: 10_000, on: 0,
   },
   {
+    // FAILED by the bank, by settlement, and for insufficient balance: the last is debited before
+    // the funds check, so the balance goes negative
     fault: 'ops-failed-debits',
-    observe: (s) => debitOf(s, async () => {
-      await s.initiate(initiationBody('PO-REJECTED', { amount: 100.13 }));
-      await s.initiate(initiationBody('PO-LATER-FAILED', { amount: 50 }));
-      await s.settle('PO-LATER-FAILED', 'FAILED');
-    }),
-    off: 0, on: 10_013 + 5_000,
+    observe: async (s) => {
+      const debited = await debitOf(s, async () => {
+        await s.initiate(initiationBody('PO-REJECTED', { amount: 100.13 }));
+        await s.initiate(initiationBody('PO-LATER-FAILED', { amount: 50 }));
+        await s.settle('PO-LATER-FAILED', 'FAILED');
+        const broke = await s.initiate(initiationBody('PO-BROKE', { amount: 2_000_000 }));
+        expect(broke.json.data).toMatchObject({ status: 'FAILED', amount_debited: 'NO', utr_number: 'NA' });
+      });
+      return [debited, (await s.balanceAnswer()).json.data.balance];
+    },
+    off: [0, '1000000.00'], on: [10_013 + 5_000 + 200_000_000, '-1000150.13'],
   },
 ];
 
@@ -106,7 +113,7 @@ describe('banking fault switches: each changes exactly its observable answer', (
 
   it('covers every payout, operations (but order cancel) and wallet-environment fault', () => {
     const banking = FAULT_NAMES.filter((name) =>
-      FAULTS[name].area === 'payout' || (FAULTS[name].area === 'operations' && name !== 'ops-cancel-paid') || name.startsWith('env-wallet') || name === 'env-error-with-data');
+      FAULTS[name].area === 'payout' || (FAULTS[name].area === 'operations' && name !== 'ops-cancel-cancelled') || name.startsWith('env-wallet') || name === 'env-error-with-data');
     expect(CASES.map((c) => c.fault).sort()).toEqual(banking.sort());
   });
 });

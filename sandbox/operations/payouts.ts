@@ -118,7 +118,9 @@ export const transactionInitiation: OperationHandler = (ctx) => {
   if (outcome.failure === 'insufficient-balance' && ctx.fault('ops-failed-as-error')) {
     throw new OperationError(422, outcome.message);
   }
-  const debit = outcome.debited ? !ctx.fault('ops-balance-not-debited') : outcome.failure === 'bank-rejected' && ctx.fault('ops-failed-debits');
+  // Under `ops-failed-debits` the debit is taken before the funds check and never restored, so a
+  // payout FAILED for either reason still lowers the balance, which may go negative.
+  const debit = outcome.debited ? !ctx.fault('ops-balance-not-debited') : ctx.fault('ops-failed-debits');
   if (debit) wallet.balanceMinor -= amountMinor;
 
   const now = ctx.now();
