@@ -1,0 +1,48 @@
+// Test support: run checks against a real reference sandbox on loopback, without vitest-in-vitest.
+import { startSandbox, type RunningSandbox, type StartOptions } from '../sandbox/index.js';
+import type { Check } from './check.js';
+import type { TargetConfig } from './config.js';
+import { createRunState, executeCheck, newMeta, type CheckMeta, type RunState } from './context.js';
+import { runNumberAt } from './ids.js';
+import type { RunSettings } from './settings.js';
+
+export interface CheckRun {
+  outcome: 'passed' | 'failed' | 'skipped';
+  meta: CheckMeta;
+}
+
+export interface SandboxTarget {
+  sandbox: RunningSandbox;
+  state: RunState;
+  run(check: Check): Promise<CheckRun>;
+  close(): Promise<void>;
+}
+
+let runCounter = 0;
+
+/** Starts a sandbox (with faults or variants) and a run state pointed at it. */
+export async function sandboxTarget(options: StartOptions = {}, edit: (config: TargetConfig) => TargetConfig = (c) => c, runs = 10): Promise<SandboxTarget> {
+  const sandbox = await startSandbox({ port: 0, ...options });
+  const settings: RunSettings = {
+    config: edit(structuredClone(sandbox.config) as TargetConfig),
+    seed: 42,
+    runs,
+    runNumber: runNumberAt(Date.now()) + runCounter++,
+    allowProduction: false,
+    timeoutMs: 5_000,
+  };
+  const state = createRunState(settings);
+  return {
+    sandbox,
+    state,
+    async run(check) {
+      const meta = newMeta(check);
+      const outcome = await executeCheck(check, state, meta);
+      return { outcome, meta };
+    },
+    async close() {
+      await state.client.close();
+      await sandbox.close();
+    },
+  };
+}

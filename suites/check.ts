@@ -1,0 +1,109 @@
+import { describeErrors, validateSchema, type SchemaId } from '../schemas/index.js';
+import type { OperationKey, OperationLocation, TargetConfig } from './config.js';
+import type { Exchange, SendOptions, TargetClient } from './http.js';
+
+/** A config key a check needs; when absent the check is skipped and the report names the key. */
+export type Need =
+  | 'otherMerchant'
+  | 'otherMerchant.walletId'
+  | 'otherEnvironment.apiKey'
+  | 'otherEnvironment.walletId'
+  | `fixtures.payouts.${'SUCCESS' | 'FAILED' | 'PENDING' | 'PROCESSING' | 'REVERSED'}`
+  | 'fixtures.otherMerchantPayoutOrderId'
+  | `profile.operations.${OperationKey}`;
+
+/** One check: a small named function over one or a few exchanges, proving part of a requirement. */
+export interface Check {
+  /** Stable id, e.g. "auth-missing-signature". */
+  id: string;
+  /** The catalog requirement it checks (suites/catalog.json). */
+  requirement: string;
+  title: string;
+  needs?: readonly Need[];
+  /** A check that creates records: refused against production without --allow-production (P-ENV-3). */
+  creates?: boolean;
+  run(ctx: CheckContext): Promise<void>;
+}
+
+export interface CheckContext {
+  config: TargetConfig;
+  client: TargetClient;
+  seed: number;
+  /** Runs for property checks (--runs). */
+  runs: number;
+  /** Unique, seed-derived identifiers that also carry this run's tag. */
+  ids: IdSource;
+  operation(key: OperationKey): OperationLocation;
+  /** Sends a request and keeps the exchange as evidence of this check. */
+  send(options: SendOptions): Promise<Exchange>;
+  /** Records a finding against another requirement (e.g. an error envelope seen while checking auth). */
+  note(requirement: string, message: string, exchange?: Exchange): void;
+}
+
+export interface IdSource {
+  orderId(hint?: string): string;
+  payoutOrderId(hint?: string): string;
+  /** A fresh order_id that is a JSON integer. */
+  integerOrderId(): number;
+  /** A unique short text, e.g. for order_note, so otherwise equal requests differ. */
+  nonce(): string;
+}
+
+/** A check's verdict against its requirement: what was expected, what came back, how to see it again. */
+export class CheckFailure extends Error {
+  override readonly name = 'CheckFailure';
+  constructor(
+    message: string,
+    readonly details: { expected?: string; actual?: string; exchange?: Exchange; counterexample?: unknown; reproduce?: string } = {},
+  ) {
+    super(message);
+  }
+}
+
+/** A check that cannot run here (a missing config key, production without permission). */
+export class CheckSkipped extends Error {
+  override readonly name = 'CheckSkipped';
+}
+
+/** Describes what came back in a few words: a status, or the transport failure. */
+export function answered(exchange: Exchange): string {
+  if (exchange.error) return exchange.error.message;
+  const r = exchange.response!;
+  const type = r.headers['content-type'] ?? 'no content type';
+  const body = r.json !== undefined ? JSON.stringify(r.json) : JSON.stringify(r.body.slice(0, 200));
+  return `HTTP ${r.status} (${type}) ${body.length > 300 ? body.slice(0, 300) + '…' : body}`;
+}
+
+/** The answer must have one of these statuses. */
+export function expectStatus(exchange: Exchange, statuses: readonly number[], why: string): void {
+  const status = exchange.response?.status;
+  if (status === undefined || !statuses.includes(status)) {
+    throw new CheckFailure(`${why}: expected HTTP ${statuses.join(' or ')}, got ${exchange.error ? 'no answer' : status}`, {
+      expected: `HTTP ${statuses.join(' or ')}`,
+      actual: answered(exchange),
+      exchange,
+    });
+  }
+}
+
+/** The answer's JSON body must satisfy a schema; returns the body. */
+export function expectSchema<T = unknown>(exchange: Exchange, schema: SchemaId, why: string): T {
+  const json = exchange.response?.json;
+  if (json === undefined) {
+    throw new CheckFailure(`${why}: expected a JSON body (${schema}), got ${exchange.error ? 'no answer' : 'no JSON'}`, { expected: schema, actual: answered(exchange), exchange });
+  }
+  const result = validateSchema(schema, json);
+  if (!result.valid) {
+    throw new CheckFailure(`${why}: the body does not match ${schema}: ${describeErrors(result.errors.slice(0, 3)).replaceAll('\n', '; ')}`, {
+      expected: `a body matching schemas/${schema}.schema.json`,
+      actual: answered(exchange),
+      exchange,
+    });
+  }
+  return json as T;
+}
+
+/** A plain condition of a check, with its evidence. */
+export function expectThat(condition: boolean, message: string, details: CheckFailure['details'] = {}): asserts condition {
+  if (!condition) throw new CheckFailure(message, details);
+}

@@ -1,0 +1,122 @@
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { describeErrors, validateSchema } from '../schemas/index.js';
+import type { PayoutState } from '../schemas/types.js';
+
+export type OperationKey = 'orderStatus' | 'orderCancel' | 'balanceInquiry' | 'transactionInitiation';
+export interface OperationLocation {
+  method: 'GET' | 'POST';
+  path: string;
+}
+
+/** P-CFG: how the suites are pointed at a target, after the environment variables are applied. */
+export interface TargetConfig {
+  baseUrl: string;
+  environment: 'sandbox' | 'production';
+  merchant: { apiKey: string; secretKey: string; walletId: string };
+  otherMerchant?: { apiKey: string; secretKey: string; walletId?: string };
+  otherEnvironment?: { apiKey?: string; secretKey?: string; walletId?: string };
+  fixtures?: { payouts?: Partial<Record<PayoutState, string>>; otherMerchantPayoutOrderId?: string };
+  profile?: {
+    timestampToleranceSeconds?: number;
+    concurrency?: number;
+    operations?: Partial<Record<OperationKey, OperationLocation | null>>;
+  };
+}
+
+/** Bad or missing configuration: one line naming the problem and the fix; the command exits 2. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+  readonly code = 'SVC_CONFIG';
+}
+
+const ENV_KEYS = {
+  SVC_BASE_URL: 'baseUrl',
+  SVC_ENVIRONMENT: 'environment',
+  SVC_API_KEY: 'merchant.apiKey',
+  SVC_SECRET_KEY: 'merchant.secretKey',
+  SVC_WALLET_ID: 'merchant.walletId',
+} as const;
+
+/** True when P-CFG's environment variables point the run at a target without a config file. */
+export function envNamesTarget(env: Record<string, string | undefined>): boolean {
+  return Boolean(env.SVC_BASE_URL);
+}
+
+/**
+ * Reads the config file (when given), applies the SVC_* environment variables over it, and
+ * validates the result against schemas/config.schema.json.
+ */
+export async function loadConfig(file: string | undefined, env: Record<string, string | undefined>, cwd: string): Promise<TargetConfig> {
+  let raw: Record<string, unknown> = {};
+  if (file !== undefined) {
+    let text: string;
+    try {
+      text = await readFile(resolve(cwd, file), 'utf8');
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
+      throw new ConfigError(`cannot read config ${file}: ${reason}`);
+    }
+    try {
+      raw = JSON.parse(text) as Record<string, unknown>;
+    } catch (error) {
+      throw new ConfigError(`config ${file} is not JSON: ${(error as Error).message}`);
+    }
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`config ${file} must be a JSON object (see P-CFG)`);
+  }
+  const merged = structuredClone(raw);
+  for (const [name, path] of Object.entries(ENV_KEYS)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') setPath(merged, path, value);
+  }
+  if (merged.environment === undefined && merged.baseUrl !== undefined) merged.environment = inferEnvironment(merged);
+
+  const result = validateSchema('config', merged);
+  if (!result.valid) {
+    const where = file ? `config ${file}` : 'the SVC_* environment variables';
+    const first = describeErrors(result.errors.slice(0, 1));
+    throw new ConfigError(`${where} is invalid: ${first}${hint(first)}`);
+  }
+  return merged as unknown as TargetConfig;
+}
+
+/** Sandbox unless a key says production: the production guard (P-ENV-3) looks at keys too. */
+function inferEnvironment(config: Record<string, unknown>): 'sandbox' | 'production' {
+  const merchant = config.merchant as { apiKey?: string; secretKey?: string } | undefined;
+  return merchant?.apiKey?.startsWith('pk_live_') || merchant?.secretKey?.startsWith('sk_live_') ? 'production' : 'sandbox';
+}
+
+function hint(problem: string): string {
+  if (/merchant/.test(problem) && /required/.test(problem)) return ' (set it in the config file, or SVC_API_KEY, SVC_SECRET_KEY and SVC_WALLET_ID)';
+  if (/baseUrl/.test(problem)) return ' (set "baseUrl" or SVC_BASE_URL to the target, e.g. https://sandbox.example.test)';
+  return '';
+}
+
+function setPath(target: Record<string, unknown>, path: string, value: string): void {
+  const parts = path.split('.');
+  let node = target;
+  for (const part of parts.slice(0, -1)) {
+    if (node[part] === null || typeof node[part] !== 'object') node[part] = {};
+    node = node[part] as Record<string, unknown>;
+  }
+  node[parts.at(-1)!] = value;
+}
+
+/** P-ENV-3: a run that would create records against production needs --allow-production. */
+export function isProduction(config: TargetConfig): boolean {
+  const keys = [config.merchant.apiKey, config.merchant.secretKey];
+  return config.environment === 'production' || keys.some((k) => k.startsWith('pk_live_') || k.startsWith('sk_live_'));
+}
+
+export function toleranceOf(config: TargetConfig): number {
+  return config.profile?.timestampToleranceSeconds ?? 300;
+}
+
+export function concurrencyOf(config: TargetConfig): number {
+  return config.profile?.concurrency ?? 8;
+}
+
+/** A configured extension operation, or undefined (absent or null: the target lacks it). */
+export function operationOf(config: TargetConfig, key: OperationKey): OperationLocation | undefined {
+  return config.profile?.operations?.[key] ?? undefined;
+}

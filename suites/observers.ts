@@ -1,0 +1,45 @@
+import type { Exchange } from './http.js';
+
+export interface Finding {
+  requirement: string;
+  message: string;
+}
+
+/**
+ * Rules that hold for every answer, not one operation (P-ERR-1, P-ERR-2, P-ERR-3): checked on every
+ * exchange of every check, so an envelope slip anywhere is caught where it happens.
+ */
+export function observe(exchange: Exchange): Finding[] {
+  const response = exchange.response;
+  if (response === undefined) return [];
+  const findings: Finding[] = [];
+  const where = `${exchange.request.method} ${new URL(exchange.request.url).pathname} (${exchange.label})`;
+  const type = response.headers['content-type'] ?? '';
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    findings.push({ requirement: 'ERR-CONTENT-TYPE', message: `${where} answered Content-Type ${type ? `"${type}"` : 'none'}, not application/json` });
+  }
+  if (response.status >= 500) {
+    findings.push({ requirement: 'ERR-NO-5XX', message: `${where} answered HTTP ${response.status}` });
+  }
+  const body = response.json as Record<string, unknown> | undefined;
+  const isObject = body !== null && typeof body === 'object' && !Array.isArray(body);
+  if (response.status >= 300) {
+    const problems: string[] = [];
+    if (!isObject) problems.push(response.json === undefined ? 'the body is not JSON' : 'the body is not a JSON object');
+    else {
+      if (body.status !== false) problems.push(`status is ${JSON.stringify(body.status)}, not false`);
+      if (!Number.isInteger(body.code)) problems.push(`code is ${JSON.stringify(body.code)}, not an integer`);
+      if (typeof body.message !== 'string' || body.message === '') problems.push(`message is ${JSON.stringify(body.message)}, not a non-empty string`);
+    }
+    if (problems.length > 0) findings.push({ requirement: 'ERR-ENVELOPE', message: `${where} answered HTTP ${response.status} with ${problems.join('; ')}` });
+  }
+  if (isObject && 'code' in body && (typeof body.status === 'boolean' || body.status === 'success')) {
+    // The general envelope carries code as an integer, the create-order envelope as its text.
+    const code = body.code;
+    const matches = typeof code === 'number' ? code === response.status : code === String(response.status);
+    if (!matches && Number.isInteger(code) === (typeof body.status === 'boolean')) {
+      findings.push({ requirement: 'ERR-CODE-MATCHES-STATUS', message: `${where} answered HTTP ${response.status} with code ${JSON.stringify(code)}` });
+    }
+  }
+  return findings;
+}
