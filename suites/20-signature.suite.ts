@@ -1,0 +1,4 @@
+import { signatureChecks } from './checks/signature.js';
+import { registerChecks } from './vitest-adapter.js';
+
+registerChecks('Signature', signatureChecks);

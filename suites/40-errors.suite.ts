@@ -1,0 +1,4 @@
+import { errorChecks } from './checks/errors.js';
+import { registerChecks } from './vitest-adapter.js';
+
+registerChecks('Errors', errorChecks);

@@ -1,0 +1,4 @@
+import { duplicateChecks } from './checks/duplicates.js';
+import { registerChecks } from './vitest-adapter.js';
+
+registerChecks('Duplicates', duplicateChecks);

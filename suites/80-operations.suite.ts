@@ -1,0 +1,4 @@
+import { operationChecks } from './checks/operations.js';
+import { registerChecks } from './vitest-adapter.js';
+
+registerChecks('Profile operations', operationChecks);

@@ -1,0 +1,42 @@
+// Interface: What the service does / Limits ("credentials and wallet identifiers of the two
+// environments are separate"). Profile: P-ENV-1, P-ENV-2. The suite never holds the other
+// environment's secret, so its key is signed with the merchant's: either way it must be refused.
+import { CheckSkipped, expectSchema, expectStatus, type Check, type CheckContext } from '../check.js';
+import { PAYOUT_STATUS_PATH, sendProbe } from './shared-auth.js';
+
+/** ENV-PRODUCTION-KEY (P-ENV-1): the other environment's API key is refused with 401 or 403. */
+async function refusesOtherEnvironmentKey(ctx: CheckContext): Promise<void> {
+  const apiKey = ctx.config.otherEnvironment?.apiKey;
+  if (apiKey === undefined) throw new CheckSkipped('needs otherEnvironment.apiKey in the config');
+  const exchange = await sendProbe(ctx, "Payout Status with the other environment's API key, signed with the merchant's secret", {
+    as: { apiKey, secretKey: ctx.config.merchant.secretKey },
+  });
+  expectStatus(exchange, [401, 403], "a key of the other environment must be refused");
+}
+
+/**
+ * ENV-WALLET-OTHER-ENVIRONMENT (P-ENV-2): 403, the error envelope, no data. With the SUCCESS fixture
+ * the wallet is the request's only fault; with a made-up payout id a server may fairly look the payout
+ * up first and answer 404, so that answer cannot be judged without the fixture.
+ */
+async function refusesOtherEnvironmentWallet(ctx: CheckContext): Promise<void> {
+  const walletId = ctx.config.otherEnvironment?.walletId;
+  if (walletId === undefined) throw new CheckSkipped('needs otherEnvironment.walletId in the config');
+  const fixture = ctx.config.fixtures?.payouts?.SUCCESS;
+  const payoutOrderId = fixture ?? ctx.ids.payoutOrderId('ENV');
+  const exchange = await ctx.send({
+    label: `Payout Status with the other environment's wallet (${fixture === undefined ? 'an unknown payout' : 'the SUCCESS fixture'})`,
+    path: PAYOUT_STATUS_PATH,
+    payload: { svc_wallet_id: walletId, debit_account_type: 'svc_wallet', payout_order_id: payoutOrderId },
+  });
+  if (fixture === undefined && exchange.response?.status === 404) {
+    throw new CheckSkipped('answered 404 for a made-up payout id; needs fixtures.payouts.SUCCESS to tell a wallet refusal from an unknown payout');
+  }
+  expectStatus(exchange, [403], "a wallet of the other environment");
+  expectSchema(exchange, 'payout-status-error-envelope', 'the 403 of Payout Status is the error envelope without data');
+}
+
+export const environmentChecks: Check[] = [
+  { id: 'env-other-environment-key', requirement: 'ENV-PRODUCTION-KEY', title: "the other environment's API key: 401 or 403", needs: ['otherEnvironment.apiKey'], run: refusesOtherEnvironmentKey },
+  { id: 'env-other-environment-wallet', requirement: 'ENV-WALLET-OTHER-ENVIRONMENT', title: "Payout Status with the other environment's wallet: 403, no data", needs: ['otherEnvironment.walletId'], run: refusesOtherEnvironmentWallet },
+];

@@ -1,0 +1,181 @@
+// Interface: Errors. Profile: P-ERR-1…4, P-ORDER-1. The observers (suites/observers.ts) hold every
+// exchange of the run to P-ERR-1/2/3; the checks here provoke errors on purpose and classify them.
+import { canonicalize } from '../../signer/canonical.js';
+import { invalidOrderCreateRequest, invalidPayoutStatusRequest } from '../../generators/index.js';
+import { answered, CheckFailure, expectSchema, expectStatus, type Check, type CheckContext } from '../check.js';
+import type { Exchange } from '../http.js';
+import { CREATE_ORDER_PATH, PAYOUT_STATUS_PATH, unknownPayoutStatus, validOrder } from './shared-auth.js';
+import {
+  expectNoServerError, fieldCases, noServerErrorProperty, orderDefectProperty, provokeErrors, REQUIRED_ORDER_FIELDS, sweepOrders,
+  withField, wrongTypeFor,
+} from './shared-errors.js';
+
+/** Only answers of 300 and above are judged as errors; a 2xx here is another check's failure. */
+const isError = (exchange: Exchange) => (exchange.response?.status ?? 0) >= 300;
+
+/** ERR-ENVELOPE (P-ERR-1): status false, an integer code, a non-empty message; no data on Payout Status. */
+async function errorsAnswerTheEnvelope(ctx: CheckContext): Promise<void> {
+  for (const exchange of (await provokeErrors(ctx)).filter(isError)) {
+    const schema = exchange.request.url.endsWith(PAYOUT_STATUS_PATH) ? 'payout-status-error-envelope' : 'error-envelope';
+    expectSchema(exchange, schema, `${exchange.label}: a non-2xx answer is the general error envelope`);
+  }
+}
+
+/** ERR-CONTENT-TYPE (P-ERR-1): errors, and a success when a fixture allows one, are application/json. */
+async function answersAreJson(ctx: CheckContext): Promise<void> {
+  const exchanges = await provokeErrors(ctx);
+  const fixture = ctx.config.fixtures?.payouts?.SUCCESS;
+  if (fixture !== undefined) {
+    const payload = { ...unknownPayoutStatus(ctx), payout_order_id: fixture };
+    exchanges.push(await ctx.send({ label: 'Payout Status of the SUCCESS fixture (a 200)', path: PAYOUT_STATUS_PATH, payload }));
+  }
+  for (const exchange of exchanges.filter((x) => x.response !== undefined)) {
+    const type = exchange.response!.headers['content-type'] ?? '';
+    if (!/^application\/json\s*(;|$)/i.test(type)) {
+      throw new CheckFailure(`${exchange.label}: answered Content-Type ${type ? JSON.stringify(type) : 'none'}`, {
+        expected: 'Content-Type: application/json (parameters such as charset allowed)', actual: answered(exchange), exchange,
+      });
+    }
+  }
+}
+
+/** ERR-CODE-MATCHES-STATUS (P-ERR-2): the body's code says the HTTP status. Its JSON type is ERR-ENVELOPE's. */
+async function codeMatchesStatus(ctx: CheckContext): Promise<void> {
+  for (const exchange of (await provokeErrors(ctx)).filter(isError)) {
+    const body = exchange.response!.json as { code?: unknown } | undefined;
+    if (body === null || typeof body !== 'object' || body.code === undefined) continue;
+    if (String(body.code) !== String(exchange.response!.status)) {
+      throw new CheckFailure(`${exchange.label}: HTTP ${exchange.response!.status} with code ${JSON.stringify(body.code)}`, {
+        expected: `code ${exchange.response!.status}`, actual: answered(exchange), exchange,
+      });
+    }
+  }
+}
+
+/** ERR-NO-5XX (P-ERR-3): Create Order without each required field, then every defect kind of the generators. */
+async function noServerErrorForInvalidOrders(ctx: CheckContext): Promise<void> {
+  for (const path of REQUIRED_ORDER_FIELDS) {
+    const order = withField(validOrder(ctx), path, undefined);
+    expectNoServerError(await ctx.send({ label: `Create Order without ${path}`, path: CREATE_ORDER_PATH, payload: order }), `a Create Order without ${path}`);
+  }
+  await noServerErrorProperty(ctx, CREATE_ORDER_PATH, invalidOrderCreateRequest({ orderIdKind: 'string', orderIdPrefix: `ERR-${ctx.ids.nonce()}` }));
+}
+
+/** ERR-NO-5XX (P-ERR-3): every defect kind of the generators on Payout Status. */
+async function noServerErrorForInvalidPayoutStatus(ctx: CheckContext): Promise<void> {
+  await noServerErrorProperty(ctx, PAYOUT_STATUS_PATH, invalidPayoutStatusRequest({ walletId: ctx.config.merchant.walletId }));
+}
+
+/** ERR-INVALID-JSON (P-ERR-4): text that is almost the canonical body but does not parse, signed as sent. */
+async function refusesInvalidJson(ctx: CheckContext): Promise<void> {
+  const order = canonicalize(validOrder(ctx));
+  const status = canonicalize(unknownPayoutStatus(ctx));
+  const cases: Array<[string, string, string]> = [
+    [CREATE_ORDER_PATH, 'cut off in the middle', order.slice(0, Math.floor(order.length / 2))],
+    [CREATE_ORDER_PATH, 'a trailing comma', `${order.slice(0, -1)},}`],
+    [CREATE_ORDER_PATH, 'single quotes', order.replaceAll('"', "'")],
+    [CREATE_ORDER_PATH, 'a bare NaN amount', order.replace(/"order_amount":[^,}]+/, '"order_amount":NaN')],
+    [PAYOUT_STATUS_PATH, 'cut off in the middle', status.slice(0, Math.floor(status.length / 2))],
+  ];
+  for (const [path, how, raw] of cases) {
+    const operation = path === CREATE_ORDER_PATH ? 'Create Order' : 'Payout Status';
+    const exchange = await ctx.send({ label: `${operation} with invalid JSON: ${how}`, path, raw });
+    expectStatus(exchange, [400], `${operation} with invalid JSON (${how})`);
+  }
+}
+
+/** ERR-EMPTY-BODY (P-ERR-4): an empty body, signed as "" + timestamp (P-SIGN-4). */
+async function refusesEmptyBody(ctx: CheckContext): Promise<void> {
+  for (const [path, operation] of [[CREATE_ORDER_PATH, 'Create Order'], [PAYOUT_STATUS_PATH, 'Payout Status']] as const) {
+    expectStatus(await ctx.send({ label: `${operation} with an empty body`, path, raw: '' }), [400], `${operation} with an empty body`);
+  }
+}
+
+/** ERR-NON-OBJECT (P-ERR-4): arrays and scalars at the top level, sent as canonical JSON. */
+async function refusesNonObjectBody(ctx: CheckContext): Promise<void> {
+  const order = validOrder(ctx);
+  const cases: Array<[string, unknown, string]> = [
+    [CREATE_ORDER_PATH, [order], 'an array holding the order'],
+    [CREATE_ORDER_PATH, [], 'an empty array'],
+    [CREATE_ORDER_PATH, canonicalize({ ...order, order_id: ctx.ids.orderId('ERR') }), 'a string holding the encoded order'],
+    [CREATE_ORDER_PATH, 1, 'the number 1'],
+    [CREATE_ORDER_PATH, true, 'true'],
+    [CREATE_ORDER_PATH, null, 'null'],
+    [PAYOUT_STATUS_PATH, [unknownPayoutStatus(ctx)], 'an array holding the request'],
+  ];
+  for (const [path, payload, what] of cases) {
+    const operation = path === CREATE_ORDER_PATH ? 'Create Order' : 'Payout Status';
+    expectStatus(await ctx.send({ label: `${operation} whose body is ${what}`, path, payload }), [400], `${operation} whose body is ${what}`);
+  }
+}
+
+/** ERR-MISSING-FIELD (P-ERR-4, P-ORDER-1): each required field left out in turn, customer.address included. */
+async function refusesEachMissingField(ctx: CheckContext): Promise<void> {
+  await sweepOrders(ctx, fieldCases(ctx, 'is missing', () => undefined));
+}
+
+async function missingFieldProperty(ctx: CheckContext): Promise<void> {
+  await orderDefectProperty(ctx, 'ERR-MISSING-FIELD', ['missing-field']);
+}
+
+/** ERR-NULL-FIELD (P-ERR-4): each required field set to null in turn. */
+async function refusesEachNullField(ctx: CheckContext): Promise<void> {
+  await sweepOrders(ctx, fieldCases(ctx, 'is null', () => null));
+}
+
+async function nullFieldProperty(ctx: CheckContext): Promise<void> {
+  await orderDefectProperty(ctx, 'ERR-NULL-FIELD', ['null-field']);
+}
+
+/** ERR-WRONG-TYPE (P-ERR-4): each required field given a value of another JSON type. */
+async function refusesEachWrongType(ctx: CheckContext): Promise<void> {
+  await sweepOrders(ctx, fieldCases(ctx, 'has the wrong type', wrongTypeFor));
+}
+
+async function wrongTypeProperty(ctx: CheckContext): Promise<void> {
+  await orderDefectProperty(ctx, 'ERR-WRONG-TYPE', ['wrong-type']);
+}
+
+/** ERR-BAD-AMOUNT (P-ERR-4): non-numeric, empty, NaN and Infinity text, zero, negative: 400 or 422. */
+async function refusesBadAmounts(ctx: CheckContext): Promise<void> {
+  const amounts: unknown[] = ['abc', '', 'NaN', 'Infinity', 0, -1, -0.01];
+  await sweepOrders(ctx, amounts.map((amount) => ({
+    description: `order_amount is ${JSON.stringify(amount)}`, order: { ...validOrder(ctx), order_amount: amount }, expected: [400, 422],
+  })));
+}
+
+async function badAmountProperty(ctx: CheckContext): Promise<void> {
+  await orderDefectProperty(ctx, 'ERR-BAD-AMOUNT', ['bad-amount']);
+}
+
+/** ERR-UNKNOWN-CURRENCY (P-ERR-4): codes outside the table, lower case included: 400 or 422. */
+async function refusesUnknownCurrencies(ctx: CheckContext): Promise<void> {
+  await sweepOrders(ctx, ['inr', 'RUB', 'XYZ'].map((currency) => ({
+    description: `order_currency is "${currency}"`, order: { ...validOrder(ctx), order_currency: currency }, expected: [400, 422],
+  })));
+}
+
+async function unknownCurrencyProperty(ctx: CheckContext): Promise<void> {
+  await orderDefectProperty(ctx, 'ERR-UNKNOWN-CURRENCY', ['unknown-currency']);
+}
+
+export const errorChecks: Check[] = [
+  { id: 'err-envelope', requirement: 'ERR-ENVELOPE', title: 'a 401, 400 and 404 answer the general error envelope', run: errorsAnswerTheEnvelope },
+  { id: 'err-content-type', requirement: 'ERR-CONTENT-TYPE', title: 'errors and successes are labelled application/json', run: answersAreJson },
+  { id: 'err-code-matches-status', requirement: 'ERR-CODE-MATCHES-STATUS', title: 'the code of a 401, 400 and 404 equals the HTTP status', run: codeMatchesStatus },
+  { id: 'err-no-5xx-create-order', requirement: 'ERR-NO-5XX', title: 'no malformed Create Order answers a 5xx', run: noServerErrorForInvalidOrders },
+  { id: 'err-no-5xx-payout-status', requirement: 'ERR-NO-5XX', title: 'no malformed Payout Status answers a 5xx', run: noServerErrorForInvalidPayoutStatus },
+  { id: 'err-invalid-json', requirement: 'ERR-INVALID-JSON', title: 'invalid JSON: 400', run: refusesInvalidJson },
+  { id: 'err-empty-body', requirement: 'ERR-EMPTY-BODY', title: 'an empty body: 400', run: refusesEmptyBody },
+  { id: 'err-non-object', requirement: 'ERR-NON-OBJECT', title: 'a top-level array or scalar: 400', run: refusesNonObjectBody },
+  { id: 'err-missing-field', requirement: 'ERR-MISSING-FIELD', title: 'each required Create Order field missing: 400', run: refusesEachMissingField },
+  { id: 'err-missing-field-property', requirement: 'ERR-MISSING-FIELD', title: 'generated orders missing a required field: 400', run: missingFieldProperty },
+  { id: 'err-null-field', requirement: 'ERR-NULL-FIELD', title: 'each required Create Order field null: 400', run: refusesEachNullField },
+  { id: 'err-null-field-property', requirement: 'ERR-NULL-FIELD', title: 'generated orders with a required field null: 400', run: nullFieldProperty },
+  { id: 'err-wrong-type', requirement: 'ERR-WRONG-TYPE', title: 'each required Create Order field of another type: 400', run: refusesEachWrongType },
+  { id: 'err-wrong-type-property', requirement: 'ERR-WRONG-TYPE', title: 'generated orders with a field of another type: 400', run: wrongTypeProperty },
+  { id: 'err-bad-amount', requirement: 'ERR-BAD-AMOUNT', title: 'non-numeric, zero, negative, NaN or Infinity amounts: 400 or 422', run: refusesBadAmounts },
+  { id: 'err-bad-amount-property', requirement: 'ERR-BAD-AMOUNT', title: 'generated orders with a bad amount: 400 or 422', run: badAmountProperty },
+  { id: 'err-unknown-currency', requirement: 'ERR-UNKNOWN-CURRENCY', title: 'currencies outside the table: 400 or 422', run: refusesUnknownCurrencies },
+  { id: 'err-unknown-currency-property', requirement: 'ERR-UNKNOWN-CURRENCY', title: 'generated orders with an unknown currency: 400 or 422', run: unknownCurrencyProperty },
+];

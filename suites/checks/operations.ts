@@ -1,0 +1,210 @@
+// The profile's operations (P-OPS: an extension; each check needs its profile.operations key): Order
+// Status, Order Cancel, Balance Inquiry, Transaction Initiation. Every check that moves or reads the
+// balance is in this file, so they run one after another; the balance checks come before the other
+// payouts, so no earlier payout of this run is still settling while a balance is compared.
+import { CURRENCIES, type Currency } from '../../schemas/types.js';
+import { CheckFailure, CheckSkipped, answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { operationOf } from '../config.js';
+import type { Exchange } from '../http.js';
+import {
+  balanceInquiry, createOrder, decimalEquals, decimalMinus, decimalOf, decimalText, expectData, expectOrderCreated, expectRecord, initiatePayout,
+  orderLookup, payoutRequest, payoutStatus, settledPayout, validOrder, type Decimal,
+} from './requests.js';
+
+type Json = Record<string, unknown>;
+
+/** 1, the amount of the payout whose debit is observed, as an exact decimal. */
+const ONE: Decimal = { units: 1n, scale: 0 };
+
+/** The merchant wallet's balance and currency, read with Balance Inquiry. */
+async function readBalance(ctx: CheckContext, label: string): Promise<{ balance: Decimal; currency: Currency; exchange: Exchange }> {
+  const exchange = await balanceInquiry(ctx, label);
+  const data = expectData(exchange, `${label}: Balance Inquiry must answer the balance`);
+  const balance = decimalOf(data.balance);
+  if (balance === undefined || !(CURRENCIES as readonly unknown[]).includes(data.currency)) {
+    throw new CheckFailure(`${label}: Balance Inquiry answered balance ${JSON.stringify(data.balance)} ${JSON.stringify(data.currency)}, not decimal text and a currency of the table`, { actual: answered(exchange), exchange });
+  }
+  return { balance, currency: data.currency as Currency, exchange };
+}
+
+/** The currency payouts are made in: the wallet's, when Balance Inquiry can tell, else INR. */
+async function payoutCurrency(ctx: CheckContext): Promise<Currency> {
+  return operationOf(ctx.config, 'balanceInquiry') === undefined ? 'INR' : (await readBalance(ctx, 'the wallet\'s currency')).currency;
+}
+
+/** Initiates a payout that must be accepted (a 2xx with a payout record); returns the record. */
+async function initiated(ctx: CheckContext, body: Json, label: string): Promise<{ record: Json; exchange: Exchange }> {
+  const exchange = await initiatePayout(ctx, body, label);
+  const record = expectData(exchange, `${label}: Transaction Initiation must answer a payout record (P-OPS-3)`, [200, 201]);
+  expectRecord(exchange, record, 'payout-record', `${label}: the initiated payout (P-OPS-3, P-PAYOUT-1)`);
+  return { record, exchange };
+}
+
+/** A whole amount above the balance: a payout the wallet cannot cover. */
+function moreThan(balance: Decimal): number {
+  const whole = balance.units < 0n ? 0n : balance.units / 10n ** BigInt(balance.scale);
+  return Number(whole + 1n);
+}
+
+async function orderStatus(ctx: CheckContext): Promise<void> {
+  const body = validOrder(ctx, { order_amount: 310.25, order_currency: 'EUR' });
+  const created = expectOrderCreated(await createOrder(ctx, body, 'create an order of 310.25 EUR'), 'the order must be created');
+  const exchange = await orderLookup(ctx, 'orderStatus', body.order_id, 'Order Status of the new order');
+  expectStatus(exchange, [200], 'Order Status of an existing order must answer 200 (P-OPS)');
+  const record = expectSchema<{ data: Json }>(exchange, 'success-envelope', 'Order Status (P-OPS)').data;
+  expectRecord(exchange, record, 'order-status-record', 'Order Status (P-OPS)');
+  const details = { expected: `order ${JSON.stringify(body.order_id)}, 310.25 EUR, svc_order_id ${JSON.stringify(created.svc_order_id)}`, actual: answered(exchange), exchange };
+  expectThat(String(record.order_id) === String(body.order_id) && record.svc_order_id === created.svc_order_id, 'Order Status must answer the order asked for', details);
+  expectThat(decimalEquals(decimalOf(record.order_amount)!, decimalOf(body.order_amount)!), `order_amount ${JSON.stringify(record.order_amount)} is not the order's 310.25 (P-OPS)`, details);
+  expectThat(record.order_currency === 'EUR', `order_currency ${JSON.stringify(record.order_currency)} is not the order's EUR (P-OPS)`, details);
+}
+
+async function orderStatusUnknown(ctx: CheckContext): Promise<void> {
+  const exchange = await orderLookup(ctx, 'orderStatus', ctx.ids.orderId('NEVER'), 'Order Status of an order_id never used');
+  expectStatus(exchange, [404], 'Order Status of an unknown order must answer 404 (P-OPS-1)');
+}
+
+/** Creates an order and cancels it once; returns its order_id and the cancel exchange. */
+async function createdAndCancelled(ctx: CheckContext): Promise<{ orderId: string | number; exchange: Exchange }> {
+  const body = validOrder(ctx);
+  expectOrderCreated(await createOrder(ctx, body, 'create an order'), 'the order must be created');
+  return { orderId: body.order_id, exchange: await orderLookup(ctx, 'orderCancel', body.order_id, 'Order Cancel of the new UN_PAID order') };
+}
+
+async function cancel(ctx: CheckContext): Promise<void> {
+  const { exchange } = await createdAndCancelled(ctx);
+  expectStatus(exchange, [200], 'Order Cancel of an UN_PAID order must answer 200 (P-OPS-1)');
+  const record = expectSchema<{ data: Json }>(exchange, 'success-envelope', 'Order Cancel (P-OPS)').data;
+  expectRecord(exchange, record, 'order-status-record', 'Order Cancel (P-OPS)');
+  expectThat(record.order_status === 'CANCELLED', `a cancelled order must be CANCELLED, not ${JSON.stringify(record.order_status)} (P-OPS-1)`, { actual: answered(exchange), exchange });
+}
+
+async function cancelAgain(ctx: CheckContext): Promise<void> {
+  const { orderId, exchange } = await createdAndCancelled(ctx);
+  expectStatus(exchange, [200], 'the first Order Cancel of an UN_PAID order must succeed');
+  const again = await orderLookup(ctx, 'orderCancel', orderId, 'Order Cancel of the CANCELLED order');
+  expectStatus(again, [422], 'cancelling a CANCELLED order must answer 422 (P-OPS-1)');
+}
+
+async function cancelUnknown(ctx: CheckContext): Promise<void> {
+  const exchange = await orderLookup(ctx, 'orderCancel', ctx.ids.orderId('NEVER'), 'Order Cancel of an order_id never used');
+  expectStatus(exchange, [404], 'Order Cancel of an unknown order must answer 404 (P-OPS-1)');
+}
+
+async function balance(ctx: CheckContext): Promise<void> {
+  const exchange = await balanceInquiry(ctx, 'Balance Inquiry of the merchant wallet');
+  expectStatus(exchange, [200], 'Balance Inquiry of the merchant\'s wallet must answer 200 (P-OPS)');
+  const record = expectSchema<{ data: Json }>(exchange, 'success-envelope', 'Balance Inquiry (P-OPS)').data;
+  expectRecord(exchange, record, 'balance-record', 'Balance Inquiry (P-OPS)');
+}
+
+async function balanceDebited(ctx: CheckContext): Promise<void> {
+  const before = await readBalance(ctx, 'balance before the payout');
+  const body = payoutRequest(ctx, 1, before.currency);
+  await initiated(ctx, body, `initiate a payout of 1 ${before.currency}`);
+  const settled = await settledPayout(ctx, body.payout_order_id as string, 'Payout Status until the payout settles');
+  if (settled === undefined) throw new CheckSkipped('the payout was still PROCESSING or PENDING after 8 s: the debit of a successful payout could not be observed');
+  if (settled.status !== 'SUCCESS') throw new CheckSkipped(`the payout ended ${String(settled.status)}, not SUCCESS: the debit of a successful payout could not be observed`);
+  const after = await readBalance(ctx, 'balance after the successful payout');
+  expectThat(decimalEquals(decimalMinus(before.balance, after.balance), ONE), `after a successful payout of 1 the balance went from ${decimalText(before.balance)} to ${decimalText(after.balance)} (P-OPS-4)`, {
+    expected: `balance ${decimalText(decimalMinus(before.balance, ONE))}`,
+    actual: answered(after.exchange),
+    exchange: after.exchange,
+  });
+}
+
+/** Initiates a payout of more than the balance; returns the balance before, the request and the answer. */
+async function insufficientPayout(ctx: CheckContext) {
+  const before = await readBalance(ctx, 'balance before the payout');
+  const body = payoutRequest(ctx, moreThan(before.balance), before.currency);
+  const exchange = await initiatePayout(ctx, body, `initiate ${String(body.amount)} ${before.currency}, more than the balance`);
+  return { before, body, exchange };
+}
+
+const PAYOUT_FIELDS = ['payout_id', 'payout_order_id', 'wallet_id', 'status', 'amount', 'currency', 'utr_number', 'message', 'amount_debited', 'created_at'] as const;
+
+async function initiateInsufficient(ctx: CheckContext): Promise<void> {
+  const { body, exchange } = await insufficientPayout(ctx);
+  const record = expectData(exchange, 'insufficient balance must answer a payout record, not an error envelope (P-OPS-3)', [200, 201]);
+  expectRecord(exchange, record, 'payout-record', 'the payout initiated without funds (P-OPS-3)');
+  const details = { expected: 'status FAILED, amount_debited NO, utr_number NA, a reason in message', actual: answered(exchange), exchange };
+  expectThat(record.status === 'FAILED' && record.amount_debited === 'NO' && record.utr_number === 'NA', `a payout beyond the balance must be FAILED with amount_debited NO and utr_number NA (P-OPS-3)`, details);
+  expectThat(typeof record.message === 'string' && record.message !== '', 'a FAILED payout must give its reason in message (P-OPS-3)', details);
+  expectThat(record.payout_order_id === body.payout_order_id, `payout_order_id came back as ${JSON.stringify(record.payout_order_id)} (P-PAYOUT-2)`, details);
+  const status = await payoutStatus(ctx, body.payout_order_id as string, 'Payout Status of the FAILED payout');
+  const later = expectData(status, 'Payout Status of the FAILED payout must answer its record (P-OPS-3)');
+  const differs = PAYOUT_FIELDS.filter((field) => later[field] !== record[field]);
+  expectThat(differs.length === 0, `Payout Status returned a different record: ${differs.map((f) => `${f} ${JSON.stringify(later[f])} (was ${JSON.stringify(record[f])})`).join(', ')} (P-OPS-3)`, {
+    expected: 'the record Transaction Initiation answered',
+    actual: answered(status),
+    exchange: status,
+  });
+}
+
+async function balanceUnchangedOnFailure(ctx: CheckContext): Promise<void> {
+  const { before, body, exchange } = await insufficientPayout(ctx);
+  const status = exchange.response?.status ?? 0;
+  let record = status >= 200 && status <= 299 ? (exchange.response!.json as { data?: Json } | undefined)?.data : undefined;
+  if (record?.status === 'PROCESSING' || record?.status === 'PENDING') record = await settledPayout(ctx, body.payout_order_id as string, 'Payout Status until the payout settles');
+  if (record?.status !== 'FAILED') {
+    throw new CheckSkipped(`a payout beyond the balance did not end FAILED (${record ? `it is ${String(record.status)}` : `answered HTTP ${status}`}; see OPS-INITIATE-INSUFFICIENT), so there is no failed payout to check`);
+  }
+  const after = await readBalance(ctx, 'balance after the FAILED payout');
+  expectThat(decimalEquals(before.balance, after.balance), `a FAILED payout changed the balance from ${decimalText(before.balance)} to ${decimalText(after.balance)} (P-OPS-4)`, {
+    expected: `balance ${decimalText(before.balance)}`,
+    actual: answered(after.exchange),
+    exchange: after.exchange,
+  });
+}
+
+async function initiate(ctx: CheckContext): Promise<void> {
+  const body = payoutRequest(ctx, 1, await payoutCurrency(ctx));
+  const { record, exchange } = await initiated(ctx, body, `initiate a payout of 1 ${String(body.currency)}`);
+  expectThat(record.payout_order_id === body.payout_order_id, `payout_order_id came back as ${JSON.stringify(record.payout_order_id)} (P-PAYOUT-2)`, { actual: answered(exchange), exchange });
+  const status = await payoutStatus(ctx, body.payout_order_id as string, 'Payout Status of the new payout');
+  expectStatus(status, [200], 'Payout Status of an initiated payout must answer 200 (P-OPS-3, P-PAYOUT-1)');
+  const later = expectSchema<{ data: Json }>(status, 'payout-status-envelope', 'Payout Status of the new payout (P-PAYOUT-1)').data;
+  expectThat(later.payout_order_id === body.payout_order_id, `Payout Status answered payout_order_id ${JSON.stringify(later.payout_order_id)}, not the new payout's (P-PAYOUT-2)`, { actual: answered(status), exchange: status });
+}
+
+async function initiateDuplicate(ctx: CheckContext): Promise<void> {
+  const body = payoutRequest(ctx, 1, await payoutCurrency(ctx));
+  await initiated(ctx, body, 'initiate a payout of 1');
+  const again = await initiatePayout(ctx, { ...body, amount: 2 }, 'initiate again with the same payout_order_id');
+  expectStatus(again, [409], 'a repeated payout_order_id must answer 409 (P-OPS-3)');
+}
+
+async function initiateTransferMode(ctx: CheckContext): Promise<void> {
+  const body = payoutRequest(ctx, 1, await payoutCurrency(ctx), { transfer_mode: 'paypal' });
+  const exchange = await initiatePayout(ctx, body, 'initiate with transfer_mode "paypal"');
+  expectStatus(exchange, [400], 'a transfer_mode outside the interface\'s table must answer 400 (P-OPS-3)');
+}
+
+async function initiateOtherEnvironment(ctx: CheckContext): Promise<void> {
+  const body = payoutRequest(ctx, 1, await payoutCurrency(ctx), { svc_wallet_id: ctx.config.otherEnvironment!.walletId });
+  const exchange = await initiatePayout(ctx, body, 'initiate from the other environment\'s wallet');
+  expectStatus(exchange, [403], 'a wallet of the other environment must answer 403 (P-OPS-3, P-ENV-2)');
+}
+
+const BALANCE = 'profile.operations.balanceInquiry' as const;
+const INITIATION = 'profile.operations.transactionInitiation' as const;
+
+export const operationChecks: Check[] = [
+  // balance first: see the note at the top of the file
+  { id: 'ops-balance', requirement: 'OPS-BALANCE', title: 'Balance Inquiry answers wallet_id, decimal balance text and currency', needs: [BALANCE], run: balance },
+  { id: 'ops-balance-debited', requirement: 'OPS-BALANCE-DEBITED', title: 'after a successful payout of 1 the balance is 1 lower', needs: [BALANCE, INITIATION], creates: true, run: balanceDebited },
+  { id: 'ops-balance-unchanged-on-failure', requirement: 'OPS-BALANCE-UNCHANGED-ON-FAILURE', title: 'a payout FAILED for insufficient balance leaves the balance unchanged', needs: [BALANCE, INITIATION], creates: true, run: balanceUnchangedOnFailure },
+  { id: 'ops-initiate-insufficient', requirement: 'OPS-INITIATE-INSUFFICIENT', title: 'a payout beyond the balance is a FAILED record, returned again by Payout Status', needs: [BALANCE, INITIATION], creates: true, run: initiateInsufficient },
+  { id: 'ops-initiate', requirement: 'OPS-INITIATE', title: 'Transaction Initiation answers a payout record and Payout Status finds it', needs: [INITIATION], creates: true, run: initiate },
+  { id: 'ops-initiate-duplicate', requirement: 'OPS-INITIATE-DUPLICATE', title: 'a repeated payout_order_id answers 409', needs: [INITIATION], creates: true, run: initiateDuplicate },
+  { id: 'ops-initiate-transfer-mode', requirement: 'OPS-INITIATE-TRANSFER-MODE', title: 'transfer_mode "paypal" answers 400', needs: [INITIATION], creates: true, run: initiateTransferMode },
+  {
+    id: 'ops-initiate-other-environment', requirement: 'OPS-INITIATE-OTHER-ENVIRONMENT', title: 'a payout from the other environment\'s wallet answers 403',
+    needs: [INITIATION, 'otherEnvironment.walletId'], creates: true, run: initiateOtherEnvironment,
+  },
+  { id: 'ops-order-status', requirement: 'OPS-ORDER-STATUS', title: 'Order Status answers the order with its amount and currency', needs: ['profile.operations.orderStatus'], creates: true, run: orderStatus },
+  { id: 'ops-order-status-unknown', requirement: 'OPS-ORDER-STATUS-UNKNOWN', title: 'Order Status of an unknown order answers 404', needs: ['profile.operations.orderStatus'], run: orderStatusUnknown },
+  { id: 'ops-cancel', requirement: 'OPS-CANCEL', title: 'Order Cancel moves an UN_PAID order to CANCELLED', needs: ['profile.operations.orderCancel'], creates: true, run: cancel },
+  { id: 'ops-cancel-again', requirement: 'OPS-CANCEL-AGAIN', title: 'cancelling a CANCELLED order answers 422', needs: ['profile.operations.orderCancel'], creates: true, run: cancelAgain },
+  { id: 'ops-cancel-unknown', requirement: 'OPS-CANCEL-UNKNOWN', title: 'Order Cancel of an unknown order answers 404', needs: ['profile.operations.orderCancel'], run: cancelUnknown },
+];

@@ -1,0 +1,189 @@
+// Create Order (interface: Endpoints / Create Order, Order record; P-ORDER-1..4): what a server must
+// accept and what its order record must say. Each check creates its own orders with fresh ids.
+import { orderCreateRequest } from '../../generators/index.js';
+import { isSvcDateTime } from '../../schemas/formats.js';
+import { CURRENCIES, type OrderCreateRequest } from '../../schemas/types.js';
+import { CheckSkipped, answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import type { Exchange } from '../http.js';
+import { forAll } from '../property.js';
+import { createOrder, expectOrderCreated, expectSuccess, validOrder, withoutField } from './requests.js';
+
+type Json = Record<string, unknown>;
+
+/** Creates one plain order and returns the request, the exchange and its order record. */
+async function createdOrder(ctx: CheckContext, label: string, overrides: Partial<OrderCreateRequest> = {}) {
+  const body = validOrder(ctx, overrides);
+  const exchange = await createOrder(ctx, body, label);
+  const record = expectOrderCreated(exchange, `${label}: a well-formed order must be created`);
+  return { body, exchange, record };
+}
+
+/** What an answer must be: its description for the report and the test. */
+interface Expected {
+  text: string;
+  test(status: number): boolean;
+}
+const ACCEPTED: Expected = { text: 'a 2xx answer', test: (status) => status >= 200 && status <= 299 };
+const BAD_REQUEST: Expected = { text: 'HTTP 400', test: (status) => status === 400 };
+
+/** Sends each body and fails with every one whose answer is not as expected, not only the first. */
+async function expectEach(ctx: CheckContext, cases: ReadonlyArray<{ what: string; body: unknown }>, expected: Expected, rule: string): Promise<void> {
+  const wrong: Array<{ what: string; exchange: Exchange }> = [];
+  for (const { what, body } of cases) {
+    const exchange = await createOrder(ctx, body, `create ${what}`);
+    if (exchange.response === undefined || !expected.test(exchange.response.status)) wrong.push({ what, exchange });
+  }
+  const first = wrong[0];
+  expectThat(first === undefined, `${rule}: expected ${expected.text} for ${wrong.map((w) => w.what).join(', ')}`, {
+    expected: `${expected.text} for each of ${cases.length} orders`,
+    actual: wrong.map((w) => `${w.what}: ${w.exchange.response?.status ?? 'no answer'}`).join('; ') + (first ? ` (first: ${answered(first.exchange)})` : ''),
+    ...(first ? { exchange: first.exchange } : {}),
+  });
+}
+
+async function successStatus(ctx: CheckContext): Promise<void> {
+  const exchange = await createOrder(ctx, validOrder(ctx), 'create an order');
+  expectStatus(exchange, [200, 201], 'Create Order of a well-formed order must answer 200 or 201 (P-ORDER-2)');
+}
+
+async function successEnvelope(ctx: CheckContext): Promise<void> {
+  const exchange = await createOrder(ctx, validOrder(ctx), 'create an order');
+  expectSuccess(exchange, 'a well-formed order must be created before its envelope can be checked');
+  const http = exchange.response!.status;
+  const body = exchange.response!.json as Json | undefined;
+  const details = { actual: answered(exchange), exchange };
+  expectThat(body !== null && typeof body === 'object', 'the create envelope must be a JSON object (P-ORDER-2)', details);
+  expectThat(body.status === 'success', `the create envelope must say status "success", not ${JSON.stringify(body.status)} (P-ORDER-2)`, { expected: 'status "success"', ...details });
+  expectThat(body.code === String(http), `the create envelope must say code "${http}" (the HTTP status as text), not ${JSON.stringify(body.code)} (P-ORDER-2, P-ERR-2)`, { expected: `code "${http}"`, ...details });
+  expectThat(typeof body.message === 'string', 'the create envelope must carry a message string (P-ORDER-2)', details);
+  expectThat(body.return_data !== null && typeof body.return_data === 'object', 'the create envelope must carry return_data, the order record (P-ORDER-2)', details);
+}
+
+async function distinctSvcOrderIds(ctx: CheckContext): Promise<void> {
+  const first = await createdOrder(ctx, 'create a first order');
+  const second = await createdOrder(ctx, 'create a second order');
+  for (const { record, exchange } of [first, second]) {
+    expectThat(typeof record.svc_order_id === 'string' && record.svc_order_id !== '', `svc_order_id must be a non-empty string, got ${JSON.stringify(record.svc_order_id)} (P-ORDER-3)`, { actual: answered(exchange), exchange });
+  }
+  expectThat(first.record.svc_order_id !== second.record.svc_order_id, `two orders got the same svc_order_id ${JSON.stringify(first.record.svc_order_id)} (P-ORDER-3)`, {
+    expected: 'a distinct svc_order_id per order',
+    actual: answered(second.exchange),
+    exchange: second.exchange,
+  });
+}
+
+async function orderIdEcho(ctx: CheckContext): Promise<void> {
+  // A string of digits with leading zeros must not come back as a number; an integer may come back as text.
+  const ids: Array<string | number> = [ctx.ids.orderId(), `00${ctx.ids.integerOrderId()}`, ctx.ids.integerOrderId()];
+  for (const orderId of ids) {
+    const { record, exchange } = await createdOrder(ctx, `create order_id ${JSON.stringify(orderId)}`, { order_id: orderId });
+    expectThat(String(record.order_id) === String(orderId), `order_id ${JSON.stringify(orderId)} came back as ${JSON.stringify(record.order_id)} (P-ORDER-3: equal as text)`, {
+      expected: `order_id ${JSON.stringify(String(orderId))} (as text)`,
+      actual: answered(exchange),
+      exchange,
+    });
+  }
+}
+
+async function unpaid(ctx: CheckContext): Promise<void> {
+  const { record, exchange } = await createdOrder(ctx, 'create an order');
+  expectThat(record.order_status === 'UN_PAID', `a new order must be UN_PAID, got ${JSON.stringify(record.order_status)} (P-ORDER-3)`, { expected: 'order_status "UN_PAID"', actual: answered(exchange), exchange });
+}
+
+async function createdAt(ctx: CheckContext): Promise<void> {
+  const { record, exchange } = await createdOrder(ctx, 'create an order');
+  const text = record.created_at;
+  expectThat(typeof text === 'string' && isSvcDateTime(text), `created_at ${JSON.stringify(text)} is not DD-MM-YYYY hh:mm AM/PM with a real date and an hour 01-12 (P-ORDER-3)`, {
+    expected: 'e.g. "21-11-2026 06:05 PM"',
+    actual: answered(exchange),
+    exchange,
+  });
+}
+
+/** The URL when `text` is an absolute http(s) URL, else undefined. */
+function absoluteHttpUrl(text: unknown): URL | undefined {
+  if (typeof text !== 'string' || !/^https?:\/\//i.test(text)) return undefined;
+  try {
+    return new URL(text);
+  } catch {
+    return undefined;
+  }
+}
+
+async function paymentLink(ctx: CheckContext): Promise<void> {
+  const { record, exchange } = await createdOrder(ctx, 'create an order');
+  const url = absoluteHttpUrl(record.payment_link);
+  const details = { actual: answered(exchange), exchange };
+  expectThat(url !== undefined, `payment_link ${JSON.stringify(record.payment_link)} is not an absolute http(s) URL (P-ORDER-3)`, { expected: 'an absolute http(s) URL', ...details });
+  if (ctx.config.environment === 'production') {
+    expectThat(url.protocol === 'https:', `payment_link ${JSON.stringify(record.payment_link)} must use https in production (P-ORDER-3)`, { expected: 'an https URL', ...details });
+  }
+}
+
+async function paymentLinkHttps(ctx: CheckContext): Promise<void> {
+  if (!/^https:/i.test(ctx.config.baseUrl)) throw new CheckSkipped('the base URL is not https, so the rule "https when the base URL is https" does not apply');
+  const { record, exchange } = await createdOrder(ctx, 'create an order');
+  expectThat(absoluteHttpUrl(record.payment_link)?.protocol === 'https:', `payment_link ${JSON.stringify(record.payment_link)} should use https, as the base URL does (P-ORDER-3)`, {
+    expected: 'an https URL',
+    actual: answered(exchange),
+    exchange,
+  });
+}
+
+async function generatedAccepted(ctx: CheckContext): Promise<void> {
+  await forAll(ctx, 'ORDER-GENERATED-ACCEPTED', orderCreateRequest(), async (generated) => {
+    // A fresh id of the generated kind, so reruns and shrinking never collide with earlier orders.
+    const orderId = typeof generated.order_id === 'number' ? ctx.ids.integerOrderId() : ctx.ids.orderId('GEN');
+    const exchange = await createOrder(ctx, { ...generated, order_id: orderId }, 'create a generated order');
+    expectSuccess(exchange, 'a well-formed generated order must be accepted (P-ORDER-4)');
+    expectSchema(exchange, 'create-order-envelope', 'the answer to a generated order');
+  });
+}
+
+async function everyCurrency(ctx: CheckContext): Promise<void> {
+  // A whole amount is valid in every currency, those without minor units (JPY, KRW) included.
+  const cases = CURRENCIES.map((currency) => ({ what: `an order in ${currency}`, body: validOrder(ctx, { order_currency: currency, order_amount: 100 }) }));
+  await expectEach(ctx, cases, ACCEPTED, 'every currency of the table must be accepted (P-ORDER-4)');
+}
+
+const NON_ASCII_NAMES = ['José Müller', 'Zoë Łukasiewicz-Ørsted', '山田 太郎', '김지훈', 'محمد عبد الله', 'Nguyễn Thị Hương'] as const;
+
+async function unicodeNames(ctx: CheckContext): Promise<void> {
+  const cases = NON_ASCII_NAMES.map((name) => {
+    const body = validOrder(ctx);
+    return { what: `an order for ${name}`, body: { ...body, customer: { ...body.customer, name } } };
+  });
+  await expectEach(ctx, cases, ACCEPTED, 'customer names in any script must be accepted (P-ORDER-4, P-SIGN-5)');
+}
+
+const REQUIRED_ADDRESS_FIELDS = ['line1', 'city', 'state', 'country', 'postal_code'] as const;
+
+async function addressRequired(ctx: CheckContext): Promise<void> {
+  const cases = [
+    { what: 'an order without customer.address', body: withoutField(validOrder(ctx), 'customer.address') },
+    ...REQUIRED_ADDRESS_FIELDS.map((field) => ({ what: `an order without customer.address.${field}`, body: withoutField(validOrder(ctx), `customer.address.${field}`) })),
+  ];
+  await expectEach(ctx, cases, BAD_REQUEST, 'a missing required address field must be refused (P-ORDER-1, P-ERR-4)');
+}
+
+async function optionalFields(ctx: CheckContext): Promise<void> {
+  const body = withoutField(withoutField(validOrder(ctx), 'order_note'), 'customer.address.line2');
+  const exchange = await createOrder(ctx, body, 'create an order without order_note and customer.address.line2');
+  expectSuccess(exchange, 'order_note and customer.address.line2 are optional (P-ORDER-1)');
+}
+
+export const createOrderChecks: Check[] = [
+  { id: 'create-order-success-status', requirement: 'ORDER-SUCCESS-STATUS', title: 'a well-formed order answers 200 or 201', creates: true, run: successStatus },
+  { id: 'create-order-envelope', requirement: 'ORDER-ENVELOPE', title: 'the create envelope says "success" and the HTTP status as text', creates: true, run: successEnvelope },
+  { id: 'create-order-distinct-svc-order-ids', requirement: 'ORDER-SVC-ORDER-ID', title: 'two orders get distinct non-empty svc_order_ids', creates: true, run: distinctSvcOrderIds },
+  { id: 'create-order-order-id-echo', requirement: 'ORDER-ORDER-ID-ECHO', title: 'order_id comes back equal as text (leading zeros, integers)', creates: true, run: orderIdEcho },
+  { id: 'create-order-un-paid', requirement: 'ORDER-STATUS-UNPAID', title: 'a new order is UN_PAID', creates: true, run: unpaid },
+  { id: 'create-order-created-at', requirement: 'ORDER-CREATED-AT', title: 'created_at is DD-MM-YYYY hh:mm AM/PM, a real date, hour 01-12', creates: true, run: createdAt },
+  { id: 'create-order-payment-link', requirement: 'ORDER-PAYMENT-LINK', title: 'payment_link is an absolute http(s) URL (https in production)', creates: true, run: paymentLink },
+  { id: 'create-order-payment-link-https', requirement: 'ORDER-PAYMENT-LINK-HTTPS', title: 'payment_link uses https when the base URL does', creates: true, run: paymentLinkHttps },
+  { id: 'create-order-generated-accepted', requirement: 'ORDER-GENERATED-ACCEPTED', title: 'generated well-formed orders are accepted (property)', creates: true, run: generatedAccepted },
+  { id: 'create-order-every-currency', requirement: 'ORDER-EVERY-CURRENCY', title: 'an order in each of the 34 currencies is accepted', creates: true, run: everyCurrency },
+  { id: 'create-order-unicode-names', requirement: 'ORDER-UNICODE-NAMES', title: 'customer names in Latin with diacritics, CJK, Hangul and Arabic are accepted', creates: true, run: unicodeNames },
+  { id: 'create-order-address-required', requirement: 'ORDER-ADDRESS-REQUIRED', title: 'an order without the address or one of its required fields answers 400', creates: true, run: addressRequired },
+  { id: 'create-order-optional-fields', requirement: 'ORDER-OPTIONAL-FIELDS', title: 'an order without order_note and address.line2 is accepted', creates: true, run: optionalFields },
+];

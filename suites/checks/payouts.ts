@@ -1,0 +1,100 @@
+// Payout Status (interface: Endpoints / Payout Status, Payout record; P-PAYOUT-1..5, P-ERR-4): the
+// record of each configured fixture payout, and the refusals. Nothing here creates a record.
+import { PAYOUT_STATES, type PayoutState } from '../../schemas/types.js';
+import { CheckSkipped, answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { expectData, expectRecord, payoutStatus, payoutStatusBody, PAYOUT_STATUS_PATH, withoutField } from './requests.js';
+
+/** The configured fixture payouts, state by state. */
+function fixtures(ctx: CheckContext): Array<[PayoutState, string]> {
+  const payouts = ctx.config.fixtures?.payouts ?? {};
+  return PAYOUT_STATES.flatMap((state) => (payouts[state] ? [[state, payouts[state]] as [PayoutState, string]] : []));
+}
+
+/** A payout_order_id for requests whose subject is something else: a fixture when there is one. */
+function somePayoutOrderId(ctx: CheckContext): string {
+  return fixtures(ctx)[0]?.[1] ?? ctx.ids.payoutOrderId();
+}
+
+function payoutInState(state: PayoutState): Check {
+  return {
+    id: `payout-status-${state.toLowerCase()}`,
+    requirement: `PAYOUT-STATE-${state}`,
+    title: `the ${state} fixture answers 200 with a complete payout record in state ${state}`,
+    needs: [`fixtures.payouts.${state}`],
+    async run(ctx) {
+      const id = ctx.config.fixtures!.payouts![state]!;
+      const exchange = await payoutStatus(ctx, id, `Payout Status of the ${state} fixture`);
+      expectStatus(exchange, [200], `Payout Status of an existing payout must answer 200 (P-PAYOUT-1)`);
+      const body = expectSchema<{ data: Record<string, unknown> }>(exchange, 'payout-status-envelope', `Payout Status of the ${state} fixture (P-PAYOUT-1)`);
+      const details = { expected: `status ${state}, payout_order_id ${JSON.stringify(id)}`, actual: answered(exchange), exchange };
+      expectThat(body.data.status === state, `the ${state} fixture ${JSON.stringify(id)} is reported ${JSON.stringify(body.data.status)} (P-PAYOUT-2)`, details);
+      expectThat(body.data.payout_order_id === id, `payout_order_id came back as ${JSON.stringify(body.data.payout_order_id)}, not ${JSON.stringify(id)} (P-PAYOUT-2)`, details);
+    },
+  };
+}
+
+async function recordFormat(ctx: CheckContext): Promise<void> {
+  const configured = fixtures(ctx);
+  if (configured.length === 0) throw new CheckSkipped('needs at least one of fixtures.payouts.<STATE> in the config');
+  for (const [state, id] of configured) {
+    const exchange = await payoutStatus(ctx, id, `Payout Status of the ${state} fixture`);
+    const record = expectData(exchange, `Payout Status of the ${state} fixture must answer its record`);
+    expectRecord(exchange, record, 'payout-record', `the ${state} fixture's record (P-PAYOUT-1, P-PAYOUT-2)`);
+    expectThat(record.payout_order_id === id, `payout_order_id came back as ${JSON.stringify(record.payout_order_id)}, not ${JSON.stringify(id)} (P-PAYOUT-2)`, { actual: answered(exchange), exchange });
+  }
+}
+
+async function failedInvariants(ctx: CheckContext): Promise<void> {
+  const id = ctx.config.fixtures!.payouts!.FAILED!;
+  const exchange = await payoutStatus(ctx, id, 'Payout Status of the FAILED fixture');
+  const record = expectData(exchange, 'Payout Status of the FAILED fixture must answer its record');
+  const details = { expected: 'amount_debited "NO", utr_number "NA", a non-empty message', actual: answered(exchange), exchange };
+  expectThat(record.status === 'FAILED', `the FAILED fixture is reported ${JSON.stringify(record.status)}`, details);
+  expectThat(record.amount_debited === 'NO', `a FAILED payout must say amount_debited "NO", not ${JSON.stringify(record.amount_debited)} (P-PAYOUT-3)`, details);
+  expectThat(record.utr_number === 'NA', `a FAILED payout must say utr_number "NA", not ${JSON.stringify(record.utr_number)} (P-PAYOUT-3)`, details);
+  expectThat(typeof record.message === 'string' && record.message !== '', 'a FAILED payout must give its reason in a non-empty message (P-PAYOUT-3)', details);
+}
+
+async function unknownPayout(ctx: CheckContext): Promise<void> {
+  const exchange = await payoutStatus(ctx, ctx.ids.payoutOrderId('PO-NEVER-MADE'), 'Payout Status of a payout_order_id never used');
+  expectStatus(exchange, [404], 'an unknown payout_order_id must answer 404 (P-PAYOUT-4)');
+  expectSchema(exchange, 'payout-status-error-envelope', 'the 404 of Payout Status carries the error envelope and no data (P-PAYOUT-4)');
+}
+
+async function otherMerchantsPayout(ctx: CheckContext): Promise<void> {
+  const exchange = await payoutStatus(ctx, ctx.config.fixtures!.otherMerchantPayoutOrderId!, 'Payout Status of another merchant\'s payout');
+  expectStatus(exchange, [404], 'another merchant\'s payout must answer 404, as if it did not exist (P-PAYOUT-4)');
+  expectSchema(exchange, 'payout-status-error-envelope', 'the 404 of Payout Status carries the error envelope and no data (P-PAYOUT-4)');
+}
+
+async function unknownWallet(ctx: CheckContext): Promise<void> {
+  const walletId = `WAL-UNKNOWN-${ctx.ids.nonce()}`;
+  const exchange = await payoutStatus(ctx, somePayoutOrderId(ctx), `Payout Status from a made-up wallet ${walletId}`, { walletId });
+  expectStatus(exchange, [403], 'an unknown wallet must answer 403 (P-ERR-4)');
+  expectSchema(exchange, 'payout-status-error-envelope', 'the 403 of Payout Status carries the error envelope and no data (P-ERR-1)');
+}
+
+function missingField(field: 'svc_wallet_id' | 'debit_account_type' | 'payout_order_id', requirement: string): Check {
+  return {
+    id: `payout-status-without-${field.replaceAll('_', '-')}`,
+    requirement,
+    title: `Payout Status without ${field} answers 400`,
+    async run(ctx) {
+      const body = withoutField(payoutStatusBody(ctx, somePayoutOrderId(ctx)), field);
+      const exchange = await ctx.send({ label: `Payout Status without ${field}`, path: PAYOUT_STATUS_PATH, payload: body });
+      expectStatus(exchange, [400], `a Payout Status request without ${field} must answer 400 (P-PAYOUT-5)`);
+    },
+  };
+}
+
+export const payoutStatusChecks: Check[] = [
+  ...PAYOUT_STATES.map(payoutInState),
+  { id: 'payout-record-format', requirement: 'PAYOUT-RECORD-FORMAT', title: 'every fixture\'s record has well-formed values, all strings', run: recordFormat },
+  { id: 'payout-failed-invariants', requirement: 'PAYOUT-FAILED-INVARIANTS', title: 'the FAILED fixture says amount_debited NO, utr_number NA and why', needs: ['fixtures.payouts.FAILED'], run: failedInvariants },
+  { id: 'payout-status-unknown', requirement: 'PAYOUT-UNKNOWN', title: 'an unknown payout_order_id answers 404 with no data', run: unknownPayout },
+  { id: 'payout-status-other-merchant', requirement: 'PAYOUT-OTHER-MERCHANT', title: 'another merchant\'s payout answers 404', needs: ['fixtures.otherMerchantPayoutOrderId'], run: otherMerchantsPayout },
+  { id: 'payout-status-unknown-wallet', requirement: 'PAYOUT-UNKNOWN-WALLET', title: 'a made-up wallet answers 403', run: unknownWallet },
+  missingField('svc_wallet_id', 'PAYOUT-MISSING-WALLET'),
+  missingField('debit_account_type', 'PAYOUT-MISSING-ACCOUNT-TYPE'),
+  missingField('payout_order_id', 'PAYOUT-MISSING-ORDER-ID'),
+];

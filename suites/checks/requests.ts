@@ -1,0 +1,200 @@
+// Request builders shared by the checks: one plain valid body per operation and one small function
+// per send, so a check reads as the exchanges it makes. Every send goes through ctx.send (the one
+// HTTP layer) and carries a label for the report.
+import { describeErrors, validateSchema, type SchemaId } from '../../schemas/index.js';
+import type { Currency, OrderCreateRequest, TransferMode } from '../../schemas/types.js';
+import { CheckFailure, answered, expectStatus, type CheckContext } from '../check.js';
+import type { Credentials, Exchange } from '../http.js';
+
+/** The interface's two fixed paths (Endpoints); the profile's four come from ctx.operation(key). */
+export const CREATE_ORDER_PATH = '/api/v3/pg/order/create';
+export const PAYOUT_STATUS_PATH = '/api/v3/banking/payment/status';
+
+type Json = Record<string, unknown>;
+
+/**
+ * A plain, well-formed Create Order body with a fresh order_id: ASCII text, INR, every optional field
+ * present. Deliberately conservative, so a check about duplicates or records does not also depend on
+ * the breadth the P-ORDER-4 checks cover (currencies, scripts) and a failure lands on one requirement.
+ */
+export function validOrder(ctx: CheckContext, overrides: Partial<OrderCreateRequest> = {}): OrderCreateRequest {
+  return {
+    order_id: ctx.ids.orderId(),
+    order_amount: 250.75,
+    order_currency: 'INR',
+    order_note: `conformance order ${ctx.ids.nonce()}`,
+    service_type: 'payment',
+    customer: {
+      name: 'Meera Nair',
+      email: 'meera.nair@example.org',
+      phone: '9123456780',
+      address: { line1: '4 Residency Road', line2: 'Block C', city: 'Kochi', state: 'Kerala', country: 'IN', postal_code: '682011' },
+    },
+    return_url: 'https://merchant.example.org/orders/return?step=done',
+    ...overrides,
+  };
+}
+
+/** A deep copy of `body` without the field at a dotted path (e.g. "customer.address.city"). */
+export function withoutField(body: object, path: string): Json {
+  const copy = structuredClone(body) as Json;
+  const keys = path.split('.');
+  let parent: unknown = copy;
+  for (const key of keys.slice(0, -1)) parent = (parent as Json | undefined)?.[key];
+  if (parent !== null && typeof parent === 'object') delete (parent as Json)[keys[keys.length - 1]!];
+  return copy;
+}
+
+export function createOrder(ctx: CheckContext, body: unknown, label: string, as?: Credentials): Promise<Exchange> {
+  return ctx.send({ label, path: CREATE_ORDER_PATH, payload: body, ...(as ? { as } : {}) });
+}
+
+/**
+ * The order record of a successful create, else a failure. Any 2xx counts: whether it is 200 or 201
+ * is ORDER-SUCCESS-STATUS's concern, and a check about the record should not fail for it too.
+ */
+export function expectOrderCreated(exchange: Exchange, why: string): Json {
+  expectSuccess(exchange, why);
+  const record = (exchange.response?.json as Json | undefined)?.return_data;
+  if (record === null || typeof record !== 'object' || Array.isArray(record)) {
+    throw new CheckFailure(`${why}: the answer has no return_data object`, { expected: 'return_data = the order record', actual: answered(exchange), exchange });
+  }
+  return record as Json;
+}
+
+/** The answer must be a 2xx. */
+export function expectSuccess(exchange: Exchange, why: string): void {
+  const status = exchange.response?.status;
+  if (status === undefined || status < 200 || status > 299) {
+    throw new CheckFailure(`${why}: expected a 2xx answer, got ${exchange.error ? 'no answer' : `HTTP ${status}`}`, { expected: 'HTTP 2xx', actual: answered(exchange), exchange });
+  }
+}
+
+/** The `data` object of a general success envelope (HTTP 200), else a failure. */
+export function expectData(exchange: Exchange, why: string, statuses: readonly number[] = [200]): Json {
+  expectStatus(exchange, statuses, why);
+  const data = (exchange.response?.json as Json | undefined)?.data;
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    throw new CheckFailure(`${why}: the answer has no data object`, { expected: 'data = the record', actual: answered(exchange), exchange });
+  }
+  return data as Json;
+}
+
+/** A record inside an answer must satisfy a record schema (the envelope is checked separately). */
+export function expectRecord(exchange: Exchange, record: unknown, schema: SchemaId, why: string): void {
+  const result = validateSchema(schema, record);
+  if (!result.valid) {
+    throw new CheckFailure(`${why}: the record does not match ${schema}: ${describeErrors(result.errors.slice(0, 3)).replaceAll('\n', '; ')}`, {
+      expected: `a record matching schemas/${schema}.schema.json`,
+      actual: answered(exchange),
+      exchange,
+    });
+  }
+}
+
+export function payoutStatusBody(ctx: CheckContext, payoutOrderId: string | number, walletId = ctx.config.merchant.walletId): Json {
+  return { svc_wallet_id: walletId, debit_account_type: 'svc_wallet', payout_order_id: payoutOrderId };
+}
+
+export function payoutStatus(ctx: CheckContext, payoutOrderId: string | number, label: string, options: { as?: Credentials; walletId?: string } = {}): Promise<Exchange> {
+  return ctx.send({ label, path: PAYOUT_STATUS_PATH, payload: payoutStatusBody(ctx, payoutOrderId, options.walletId), ...(options.as ? { as: options.as } : {}) });
+}
+
+/** Order Status or Order Cancel of one order_id (P-OPS); skips the check when the key is not configured. */
+export function orderLookup(ctx: CheckContext, key: 'orderStatus' | 'orderCancel', orderId: string | number, label: string): Promise<Exchange> {
+  const { method, path } = ctx.operation(key);
+  return ctx.send({ label, method, path, payload: { order_id: orderId } });
+}
+
+export function balanceInquiry(ctx: CheckContext, label: string): Promise<Exchange> {
+  const { method, path } = ctx.operation('balanceInquiry');
+  return ctx.send({ label, method, path, payload: { svc_wallet_id: ctx.config.merchant.walletId } });
+}
+
+/** A transfer mode usual for a currency, so a server that ties modes to currencies accepts it. */
+function transferModeFor(currency: Currency): TransferMode {
+  if (currency === 'INR') return 'imps';
+  if (currency === 'EUR') return 'sepa';
+  if (currency === 'USD') return 'ach';
+  return 'swift';
+}
+
+/** A well-formed Transaction Initiation body from the merchant's wallet; the beneficiary suits every mode. */
+export function payoutRequest(ctx: CheckContext, amount: number, currency: Currency, overrides: Json = {}): Json {
+  return {
+    svc_wallet_id: ctx.config.merchant.walletId,
+    debit_account_type: 'svc_wallet',
+    payout_order_id: ctx.ids.payoutOrderId(),
+    amount,
+    currency,
+    transfer_mode: transferModeFor(currency),
+    beneficiary: {
+      name: 'Kiran Desai',
+      account_number: '50100234567891',
+      ifsc: 'SBIN0004567',
+      iban: 'DE44500105175407324931',
+      swift_code: 'SBININBB',
+      vpa: 'kiran.desai@upi',
+      bank_name: 'State Bank of India',
+    },
+    ...overrides,
+  };
+}
+
+export function initiatePayout(ctx: CheckContext, body: Json, label: string): Promise<Exchange> {
+  const { method, path } = ctx.operation('transactionInitiation');
+  return ctx.send({ label, method, path, payload: body });
+}
+
+const SETTLING: readonly unknown[] = ['PROCESSING', 'PENDING'];
+
+/**
+ * Re-queries Payout Status until the payout leaves PROCESSING/PENDING (interface: "a payout in
+ * PROCESSING or PENDING is re-queried"). Undefined when it is still settling at the deadline: a
+ * slow bank is not a fault, so callers skip rather than fail.
+ */
+export async function settledPayout(ctx: CheckContext, payoutOrderId: string, label: string, { intervalMs = 250, timeoutMs = 8_000 } = {}): Promise<Json | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const record = expectData(await payoutStatus(ctx, payoutOrderId, label), `${label}: Payout Status of the new payout`);
+    if (!SETTLING.includes(record.status)) return record;
+    if (Date.now() + intervalMs > deadline) return undefined;
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** An exact decimal, value = units / 10^scale: amounts are compared without binary floating point. */
+export interface Decimal {
+  units: bigint;
+  scale: number;
+}
+
+/** Decimal text such as "1500.00" or "-3.5", or a JSON number; undefined for anything else. */
+export function decimalOf(value: unknown): Decimal | undefined {
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+  if (typeof text !== 'string') return undefined;
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+  if (match === null) return undefined;
+  const fraction = match[3] ?? '';
+  const units = BigInt(match[2]! + fraction);
+  return { units: match[1] === '-' ? -units : units, scale: fraction.length };
+}
+
+function unitsAt(d: Decimal, scale: number): bigint {
+  return d.units * 10n ** BigInt(scale - d.scale);
+}
+
+export function decimalMinus(a: Decimal, b: Decimal): Decimal {
+  const scale = Math.max(a.scale, b.scale);
+  return { units: unitsAt(a, scale) - unitsAt(b, scale), scale };
+}
+
+export function decimalEquals(a: Decimal, b: Decimal): boolean {
+  return decimalMinus(a, b).units === 0n;
+}
+
+export function decimalText(d: Decimal): string {
+  const digits = (d.units < 0n ? -d.units : d.units).toString().padStart(d.scale + 1, '0');
+  const whole = d.scale === 0 ? digits : `${digits.slice(0, -d.scale)}.${digits.slice(-d.scale)}`;
+  return d.units < 0n ? `-${whole}` : whole;
+}

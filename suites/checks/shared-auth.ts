@@ -1,0 +1,71 @@
+// Requests and expectations of the Authentication, Signature, Environments and Errors checks, over
+// the shared builders of requests.ts. Every request goes through ctx.send (suites/http.ts).
+import type { PayoutStatusRequest } from '../../schemas/types.js';
+import { answered, CheckFailure, expectStatus, type CheckContext } from '../check.js';
+import type { Credentials, Exchange, SendOptions } from '../http.js';
+import { PAYOUT_STATUS_PATH } from './requests.js';
+
+export { CREATE_ORDER_PATH, expectSuccess, PAYOUT_STATUS_PATH, validOrder } from './requests.js';
+
+/**
+ * A Payout Status of the merchant's own wallet and a payout_order_id never used: harmless, needs no
+ * optional config, and answers 404 once authenticated (P-PAYOUT-4), 401 when refused (P-AUTH-2).
+ */
+export function unknownPayoutStatus(ctx: CheckContext): PayoutStatusRequest {
+  return { svc_wallet_id: ctx.config.merchant.walletId, debit_account_type: 'svc_wallet', payout_order_id: ctx.ids.payoutOrderId('AUTH') };
+}
+
+/** Sends the harmless Payout Status above, with whatever the check changes about its authentication. */
+export function sendProbe(ctx: CheckContext, label: string, options: Omit<SendOptions, 'label' | 'path'> = {}): Promise<Exchange> {
+  return ctx.send({ label, path: PAYOUT_STATUS_PATH, payload: unknownPayoutStatus(ctx), ...options });
+}
+
+/** P-AUTH-2: the request must be refused with 401, nothing else. */
+export function expectRefused(exchange: Exchange, why: string): void {
+  expectStatus(exchange, [401], why);
+}
+
+/**
+ * Authentication let the request through: an answer that is neither 401 (refused) nor 403 (refused
+ * for the environment) nor a 5xx (which proves nothing). The probe's own answer, 404, is not required
+ * here: a slip in Payout Status belongs to its own requirements, not to authentication.
+ */
+export function expectAuthenticated(exchange: Exchange, why: string): void {
+  const status = exchange.response?.status;
+  if (status === undefined || status === 401 || status === 403 || status >= 500) {
+    throw new CheckFailure(`${why}: expected the request to pass authentication, got ${status === undefined ? 'no answer' : `HTTP ${status}`}`, {
+      expected: 'an answer other than 401, 403 or 5xx (the probe answers 404 once authenticated)',
+      actual: answered(exchange),
+      exchange,
+    });
+  }
+}
+
+/** The merchant's key with another secret: the other merchant's when configured, else a made-up one. */
+export function wrongSecretCredentials(ctx: CheckContext): Credentials {
+  const other = ctx.config.otherMerchant?.secretKey;
+  const secretKey = other !== undefined && other !== ctx.config.merchant.secretKey ? other : `${secretPrefix(ctx)}svcconformance_not_the_secret`;
+  return { apiKey: ctx.config.merchant.apiKey, secretKey };
+}
+
+/** An API key no merchant has, in the shape of the merchant's environment. */
+export function unknownKeyCredentials(ctx: CheckContext): Credentials {
+  const prefix = ctx.config.merchant.apiKey.startsWith('pk_live_') ? 'pk_live_' : 'pk_test_';
+  return { apiKey: `${prefix}svcconformance_unknown_${ctx.ids.nonce().toLowerCase()}`, secretKey: ctx.config.merchant.secretKey };
+}
+
+function secretPrefix(ctx: CheckContext): string {
+  return ctx.config.merchant.secretKey.startsWith('sk_live_') ? 'sk_live_' : 'sk_test_';
+}
+
+/** The signature with its last hex character changed (P-AUTH-2: "altered"). */
+export function alterLastCharacter(signature: string): string {
+  const last = signature.slice(-1);
+  return signature.slice(0, -1) + (last === '0' ? '1' : '0');
+}
+
+/** True for hosts that never leave the machine: 127.0.0.0/8, localhost, ::1. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
