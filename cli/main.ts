@@ -1,13 +1,15 @@
 import { readPackageJson } from '../common/package-root.js';
 import { diagnoseCommand } from './commands/diagnose.js';
+import { replayCommand } from './commands/replay.js';
+import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import { signCommand } from './commands/sign.js';
 import { processIo, UsageError, type Io } from './io.js';
 import { formatHelp, parseOptions, type CommandSpec } from './options.js';
 
-const COMMANDS: CommandSpec[] = [serveCommand, signCommand, diagnoseCommand];
+const COMMANDS: CommandSpec[] = [runCommand, serveCommand, signCommand, diagnoseCommand, replayCommand];
 /** Commands the profile names (P-CLI) that this version does not have yet. */
-const PLANNED = ['run', 'verify-client'];
+const PLANNED = ['verify-client'];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

@@ -1,0 +1,62 @@
+import { ConfigError, loadConfig } from '../../suites/config.js';
+import { TargetClient } from '../../suites/http.js';
+import { readText, UsageError } from '../io.js';
+import type { CommandSpec } from '../options.js';
+
+export const replayCommand: CommandSpec = {
+  name: 'replay',
+  summary: 'Resends a request from a report, freshly signed, and prints the answer.',
+  usage: 'svc-conformance replay [--config F] --path P [--method M] [--body JSON | --file F] [--as merchant|otherMerchant]',
+  options: [
+    { name: 'config', type: 'string', value: 'F', description: 'P-CFG config file; SVC_* environment variables override it' },
+    { name: 'path', type: 'string', value: 'P', description: 'operation path, e.g. /api/v3/pg/order/create', required: true },
+    { name: 'method', type: 'string', value: 'M', description: 'POST (default) or GET' },
+    { name: 'body', type: 'string', value: 'JSON', description: 'the body, sent as its canonical text' },
+    { name: 'file', type: 'string', value: 'F', description: 'the body from a file instead' },
+    { name: 'raw', type: 'boolean', description: 'send the body text exactly as given (for malformed bodies), signed as is' },
+    { name: 'as', type: 'string', value: 'WHO', description: 'merchant (default) or otherMerchant, from the config' },
+  ],
+  details: ['Signatures are made afresh with the current time; the output never shows the secret or the signature.'],
+  examples: ["svc-conformance replay --config sandbox.json --path /api/v3/banking/payment/status --body '{\"svc_wallet_id\":\"WAL-SBX-A-0001\",\"debit_account_type\":\"svc_wallet\",\"payout_order_id\":\"PO-FIXTURE-FAILED\"}'"],
+  async run(options, io) {
+    let config;
+    try {
+      config = await loadConfig(options.config as string | undefined, io.env, io.cwd);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new UsageError(`replay: ${error.message}`);
+      throw error;
+    }
+    const method = String(options.method ?? 'POST').toUpperCase();
+    if (method !== 'POST' && method !== 'GET') throw new UsageError('replay: --method takes POST or GET');
+    const text = typeof options.file === 'string' ? await readText(io, 'replay', '--file', options.file) : typeof options.body === 'string' ? options.body : undefined;
+    let payload: unknown;
+    if (text !== undefined && !options.raw && text.trim() !== '') {
+      try {
+        payload = JSON.parse(text);
+      } catch (error) {
+        throw new UsageError(`replay: the body is not JSON (${(error as Error).message}); pass --raw to send it as it is`);
+      }
+    }
+    const as = options.as === 'otherMerchant' ? config.otherMerchant : options.as === undefined || options.as === 'merchant' ? config.merchant : undefined;
+    if (as === undefined) throw new UsageError(`replay: --as ${String(options.as)} is not in the config (merchant or otherMerchant)`);
+
+    const client = new TargetClient(config);
+    try {
+      const exchange = await client.send({
+        label: 'replay',
+        path: String(options.path),
+        method,
+        as,
+        ...(options.raw && text !== undefined ? { raw: text } : payload !== undefined ? { payload } : {}),
+      });
+      if (exchange.error) throw new UsageError(`replay: ${exchange.error.message}`);
+      const r = exchange.response!;
+      io.stdout(`${exchange.request.method} ${exchange.request.url}\n`);
+      io.stdout(`HTTP ${r.status}\n${Object.entries(r.headers).map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n`);
+      io.stdout((r.json !== undefined ? JSON.stringify(r.json, null, 2) : r.body) + '\n');
+      return 0;
+    } finally {
+      await client.close();
+    }
+  },
+};

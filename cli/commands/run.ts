@@ -1,0 +1,114 @@
+import { randomInt } from 'node:crypto';
+import { resolve } from 'node:path';
+import { readPackageJson } from '../../common/package-root.js';
+import { buildReport } from '../../reports/build.js';
+import { summaryLines } from '../../reports/console.js';
+import type { Report } from '../../reports/model.js';
+import { writeReports } from '../../reports/write.js';
+import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
+import { catalog } from '../../suites/catalog.js';
+import { ConfigError, envNamesTarget, isProduction, loadConfig, type TargetConfig } from '../../suites/config.js';
+import { runNumberAt } from '../../suites/ids.js';
+import { preflight } from '../../suites/preflight.js';
+import { runSuites } from '../../suites/run.js';
+import type { RunSettings } from '../../suites/settings.js';
+import { UsageError, type Io } from '../io.js';
+import type { CommandSpec, ParsedOptions } from '../options.js';
+
+export const runCommand: CommandSpec = {
+  name: 'run',
+  summary: 'Runs the conformance suites against a target and writes report.json, junit.xml and report.html.',
+  usage: 'svc-conformance run [--config F] [--report-dir D] [--seed N] [--runs N] [--strict] [--only PREFIX]',
+  options: [
+    { name: 'config', type: 'string', value: 'F', description: 'P-CFG config file; SVC_* environment variables override it' },
+    { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports)' },
+    { name: 'seed', type: 'string', value: 'N', description: 'seed of every generated request (default: random, printed)' },
+    { name: 'runs', type: 'string', value: 'N', description: 'cases per property check (default 20)' },
+    { name: 'strict', type: 'boolean', description: 'a failed SHOULD fails the run too' },
+    { name: 'only', type: 'string', value: 'PREFIX', description: 'only requirements (or checks) whose id starts with PREFIX, e.g. AUTH- or DUP-CONCURRENT' },
+    { name: 'allow-production', type: 'boolean', description: 'let checks that create records run against production (P-ENV-3)' },
+    { name: 'timeout', type: 'string', value: 'SECONDS', description: 'per-request timeout (default 10)' },
+  ],
+  details: [
+    'With no --config and no SVC_BASE_URL it starts the embedded reference sandbox on a free loopback port and certifies that.',
+    'Exit status: 0 no MUST failed (with --strict: no SHOULD either), 1 otherwise, 2 bad usage or config, or an unreachable target.',
+  ],
+  examples: ['svc-conformance run', 'svc-conformance run --config staging.json --strict --report-dir out', 'SVC_BASE_URL=https://sbx.example.test SVC_API_KEY=… SVC_SECRET_KEY=… SVC_WALLET_ID=… svc-conformance run'],
+  async run(options, io) {
+    const numbers = readNumbers(options);
+    const reportDir = resolve(io.cwd, typeof options['report-dir'] === 'string' ? options['report-dir'] : 'svc-reports');
+    const startedAt = new Date();
+    let sandbox: RunningSandbox | undefined;
+    try {
+      let config: TargetConfig;
+      let configHint: string;
+      if (typeof options.config === 'string' || envNamesTarget(io.env)) {
+        try {
+          config = await loadConfig(options.config as string | undefined, io.env, io.cwd);
+        } catch (error) {
+          if (error instanceof ConfigError) throw new UsageError(`run: ${error.message}`);
+          throw error;
+        }
+        configHint = typeof options.config === 'string' ? `--config ${options.config}` : '';
+      } else {
+        sandbox = await startSandbox({ port: 0 });
+        config = sandbox.config as TargetConfig;
+        configHint = '--config sandbox.json';
+        io.stdout(`No target given: certifying the embedded reference sandbox at ${sandbox.baseUrl} (svc-conformance serve --config-out sandbox.json runs it standalone).\n`);
+      }
+
+      const settings: RunSettings = {
+        config,
+        seed: numbers.seed,
+        runs: numbers.runs,
+        runNumber: runNumberAt(startedAt.getTime()),
+        allowProduction: Boolean(options['allow-production']),
+        timeoutMs: numbers.timeoutMs,
+        ...(typeof options.only === 'string' ? { only: options.only } : {}),
+      };
+      const base = {
+        target: { baseUrl: config.baseUrl, environment: config.environment, embeddedSandbox: sandbox !== undefined },
+        seed: settings.seed,
+        runNumber: settings.runNumber,
+        runs: settings.runs,
+        strict: Boolean(options.strict),
+        startedAt,
+        version: readPackageJson<{ version: string }>('package.json').version,
+        configHint,
+      };
+
+      const unreachable = await preflight(config.baseUrl, Math.min(settings.timeoutMs, 5_000));
+      if (unreachable !== undefined) {
+        const report: Report = { ...buildReport({ ...base, results: [], catalog: catalog(), durationMs: Date.now() - startedAt.getTime() }), verdict: 'not conformant', error: unreachable };
+        await writeReports(report, reportDir);
+        throw new UsageError(`run: ${unreachable} (report written to ${reportDir})`);
+      }
+      if (isProduction(config) && !settings.allowProduction) {
+        io.stdout('Target is production: checks that create records are skipped (P-ENV-3); --allow-production runs them.\n');
+      }
+      io.stdout(`svc-conformance run: ${config.baseUrl} (${config.environment}), seed ${settings.seed}, ${settings.runs} cases per property${settings.only ? `, only ${settings.only}` : ''}\n`);
+
+      const suiteRun = await runSuites(settings, (line) => io.stdout(line + '\n'));
+      if (suiteRun.errors.length > 0) throw new Error(`the suites could not run: ${suiteRun.errors[0]}`);
+      const report = buildReport({ ...base, results: suiteRun.results, catalog: catalog(), durationMs: Date.now() - startedAt.getTime() });
+      const files = await writeReports(report, reportDir);
+      io.stdout(summaryLines(report, files).join('\n') + '\n');
+      return report.verdict === 'conformant' ? 0 : 1;
+    } finally {
+      await sandbox?.close();
+    }
+  },
+};
+
+function readNumbers(options: ParsedOptions): { seed: number; runs: number; timeoutMs: number } {
+  const integer = (name: string, value: unknown, min: number, max: number): number => {
+    const n = Number(value);
+    if (!/^\d+$/.test(String(value)) || n < min || n > max) throw new UsageError(`run: --${name} takes a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`);
+    return n;
+  };
+  return {
+    seed: options.seed === undefined ? randomInt(0, 2 ** 31 - 1) : integer('seed', options.seed, 0, 2 ** 31 - 1),
+    runs: options.runs === undefined ? 20 : integer('runs', options.runs, 1, 10_000),
+    timeoutMs: (options.timeout === undefined ? 10 : integer('timeout', options.timeout, 1, 600)) * 1000,
+  };
+}

@@ -1,0 +1,118 @@
+import type { Requirement } from '../suites/catalog.js';
+import type { Exchange } from '../suites/http.js';
+import { curlLine, replayLine } from './curl.js';
+import type { CheckResult, Evidence, Report, RequirementReport } from './model.js';
+
+const MAX_EVIDENCE_PER_REQUIREMENT = 5;
+
+export interface BuildInput {
+  results: readonly CheckResult[];
+  catalog: readonly Requirement[];
+  target: Report['target'];
+  seed: number;
+  runNumber: number;
+  runs: number;
+  strict: boolean;
+  startedAt: Date;
+  durationMs: number;
+  version: string;
+  /** How the run was pointed at its target, for reproduce lines ("--config sandbox.json"). */
+  configHint: string;
+}
+
+/**
+ * The one place where check results become requirement verdicts. A requirement fails when one of
+ * its checks failed or any check saw it broken (an envelope slip noticed elsewhere); it passes when
+ * a check passed and nothing broke it; it is skipped when every check was skipped.
+ */
+export function buildReport(input: BuildInput): Report {
+  const byRequirement = new Map<string, { results: CheckResult[]; findings: Evidence[]; findingCount: number }>();
+  const entry = (id: string) => {
+    let e = byRequirement.get(id);
+    if (e === undefined) byRequirement.set(id, (e = { results: [], findings: [], findingCount: 0 }));
+    return e;
+  };
+  for (const result of input.results) {
+    entry(result.meta.requirement).results.push(result);
+    for (const finding of result.meta.findings) {
+      const e = entry(finding.requirement);
+      e.findingCount += 1;
+      if (e.findings.length < MAX_EVIDENCE_PER_REQUIREMENT) {
+        e.findings.push(evidence(input, finding.requirement, result.meta.check, finding.message, finding.exchange ? [finding.exchange] : []));
+      }
+    }
+  }
+
+  const requirements: RequirementReport[] = [];
+  for (const requirement of input.catalog) {
+    const e = byRequirement.get(requirement.id);
+    if (e === undefined || e.results.length === 0) continue; // not selected by --only
+    const failed = e.results.filter((r) => r.state === 'failed');
+    const passed = e.results.some((r) => r.state === 'passed');
+    const status = failed.length > 0 || e.findingCount > 0 ? 'failed' : passed ? 'passed' : 'skipped';
+    const evidenceList = [
+      ...failed.map((r) => {
+        const f = r.meta.failure!;
+        return {
+          ...evidence(input, requirement.id, r.meta.check, f.message, r.meta.evidence, f.reproduce),
+          ...(f.expected !== undefined ? { expected: f.expected } : {}),
+          ...(f.actual !== undefined ? { actual: f.actual } : {}),
+          ...(f.counterexample !== undefined ? { counterexample: f.counterexample } : {}),
+        };
+      }),
+      ...e.findings,
+    ].slice(0, MAX_EVIDENCE_PER_REQUIREMENT);
+    if (e.findingCount > e.findings.length) {
+      evidenceList.push({ check: '(observers)', message: `…and ${e.findingCount - e.findings.length} more answers broke this requirement`, exchanges: [] });
+    }
+    const skipReason = status === 'skipped' ? e.results.find((r) => r.meta.skipped)?.meta.skipped : undefined;
+    requirements.push({
+      ...requirement,
+      status,
+      checks: e.results.map((r) => ({
+        id: r.meta.check,
+        title: r.meta.title,
+        status: r.state,
+        ...(r.meta.failure ? { message: r.meta.failure.message } : r.meta.skipped ? { message: r.meta.skipped } : {}),
+      })),
+      ...(skipReason !== undefined ? { skipReason } : {}),
+      evidence: evidenceList,
+    });
+  }
+
+  const summary = { passed: 0, failed: 0, warned: 0, skipped: 0 };
+  for (const r of requirements) {
+    if (r.status === 'passed') summary.passed += 1;
+    else if (r.status === 'skipped') summary.skipped += 1;
+    else if (r.level === 'MUST') summary.failed += 1;
+    else if (r.level === 'SHOULD') summary.warned += 1;
+    // A MAY that does not hold is reported, and counted under neither (P-CLI).
+  }
+  const conformant = summary.failed === 0 && (!input.strict || summary.warned === 0);
+  return {
+    tool: { name: 'svc-conformance', version: input.version },
+    target: input.target,
+    seed: input.seed,
+    runNumber: input.runNumber,
+    runs: input.runs,
+    strict: input.strict,
+    startedAt: input.startedAt.toISOString(),
+    durationMs: input.durationMs,
+    verdict: conformant ? 'conformant' : 'not conformant',
+    summary,
+    requirements,
+  };
+}
+
+function evidence(input: BuildInput, requirement: string, check: string, message: string, exchanges: Exchange[], run?: string): Evidence {
+  const first = exchanges[0];
+  return {
+    check,
+    message,
+    exchanges,
+    reproduce: {
+      ...(first ? { curl: curlLine(first), replay: replayLine(first, input.configHint) } : {}),
+      run: run ?? `svc-conformance run ${input.configHint} --seed ${input.seed} --only ${requirement}`.replace(/ {2,}/g, ' '),
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import type { Reporter, TestModule } from 'vitest/node';
+import type { Report } from './model.js';
+
+/** Progress while the suites run: one line per interface section as it finishes. It only observes. */
+export class ConsoleProgress implements Reporter {
+  constructor(private readonly write: (line: string) => void) {}
+
+  onTestModuleEnd(module: TestModule): void {
+    let passed = 0;
+    let failed = 0;
+    let skipped = 0;
+    let section = '';
+    for (const test of module.children.allTests()) {
+      section ||= test.parent.type === 'suite' ? test.parent.name : '';
+      const state = test.result().state;
+      if (state === 'passed') passed++;
+      else if (state === 'failed') failed++;
+      else skipped++;
+    }
+    if (passed + failed + skipped === 0) return;
+    const seconds = ((module.diagnostic().duration ?? 0) / 1000).toFixed(1);
+    const parts = [`${passed} passed`, ...(failed ? [`${failed} failed`] : []), ...(skipped ? [`${skipped} skipped`] : [])];
+    this.write(`  ${(failed ? '✗' : '✓')} ${section.padEnd(20)} ${String(passed + failed + skipped).padStart(3)} checks: ${parts.join(', ')}  (${seconds} s)`);
+  }
+}
+
+/** The short summary after a run: the verdict, the counts, and each failed requirement in one line. */
+export function summaryLines(report: Report, files: readonly string[]): string[] {
+  const { summary } = report;
+  const lines = [
+    '',
+    `${report.verdict === 'conformant' ? '✓ CONFORMANT' : '✗ NOT CONFORMANT'}  ${report.target.baseUrl} (${report.target.environment})`,
+    `  requirements: ${summary.passed} passed, ${summary.failed} MUST failed, ${summary.warned} SHOULD warned, ${summary.skipped} skipped`,
+  ];
+  const broken = report.requirements.filter((r) => r.status === 'failed');
+  for (const r of broken.slice(0, 20)) lines.push(`  ${r.level === 'MUST' ? '✗' : r.level === 'SHOULD' ? '!' : 'i'} ${r.id} (${r.level}) ${r.evidence[0]?.message ?? r.title}`);
+  if (broken.length > 20) lines.push(`  …and ${broken.length - 20} more`);
+  lines.push(`  seed ${report.seed}: rerun the same requests with --seed ${report.seed}`);
+  lines.push(`  reports: ${files.join(', ')}`);
+  return lines;
+}

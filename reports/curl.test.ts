@@ -1,0 +1,151 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Exchange } from '../suites/http.js';
+import { curlLine, replayLine, shellQuote } from './curl.js';
+
+const SIGNATURE = '63987757dfd5196c8eb2547efbdf01c71052e570bae390d9791becf2ea504f4d';
+const HEX64 = /[0-9a-f]{64}/i;
+
+function exchange(body: string, overrides: Partial<Exchange['request']> = {}): Exchange {
+  return {
+    label: 'create order',
+    request: {
+      method: 'POST',
+      url: 'https://pay.example/api/v3/order/create',
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json',
+        'X-API-KEY': 'pk_test_demo',
+        'X-TIMESTAMP': '1732147200',
+        'X-SIGNATURE': '[redacted]',
+      },
+      body,
+      ...overrides,
+    },
+    response: { status: 401, headers: {}, body: '{}' },
+    ms: 12,
+  };
+}
+
+/**
+ * Runs a generated command in bash with `curl` and `svc-conformance` replaced by functions that
+ * print their arguments NUL-separated: what the shell would hand the real programs.
+ */
+function argvOf(command: string): string[] {
+  const script = [
+    `curl() { printf '%s\\0' "$@"; }`,
+    `svc-conformance() { printf '%s\\0' "$@"; }`,
+    `SIG=computed-signature`,
+    command,
+  ].join('\n');
+  const result = spawnSync('bash', ['-c', script], { encoding: 'utf8' });
+  expect(result.stderr).toBe('');
+  expect(result.status).toBe(0);
+  return result.stdout.split('\0').slice(0, -1);
+}
+
+const hasBash = existsSync('/bin/bash') || existsSync('/usr/bin/bash');
+
+const bodies: Array<[string, string]> = [
+  ['canonical JSON', '{"order_amount":250.5,"order_id":"A-1001"}'],
+  ['single quotes', `{"customer":{"name":"O'Brien"},"note":"it's ''quoted'''"}`],
+  ['newlines and tabs', '{"note":"line one\nline two\r\n\tend"}\n'],
+  ['unicode and emoji', '{"name":"Zoë Brandt","city":"東京","mood":"🙂"}'],
+  ['shell metacharacters', '{"x":"$(rm -rf /) `id` $HOME ${PATH} \\\\ \\" ! ; | & > <"}'],
+  ['a backslash before a quote', `{"x":"\\\\'"}`],
+  ['empty', ''],
+];
+
+describe('shellQuote', () => {
+  it.each([
+    ['abc', 'abc'],
+    ['/api/v3/order', '/api/v3/order'],
+    ['', `''`],
+    ['a b', `'a b'`],
+    [`it's`, `'it'\\''s'`],
+    ['$HOME', `'$HOME'`],
+  ])('%j → %s', (input, quoted) => {
+    expect(shellQuote(input)).toBe(quoted);
+  });
+});
+
+describe('curlLine', () => {
+  it.skipIf(!hasBash).each(bodies)('the shell hands curl the body byte for byte: %s', (_name, body) => {
+    const argv = argvOf(curlLine(exchange(body)));
+    const data = argv.indexOf('--data-raw');
+    expect(data).toBeGreaterThan(0);
+    expect(argv[data + 1]).toBe(body);
+    expect(argv.slice(0, 4)).toEqual(['-sS', '-i', '-X', 'POST']);
+    expect(argv[4]).toBe('https://pay.example/api/v3/order/create');
+  });
+
+  it.skipIf(!hasBash)('sends every header as recorded, with X-SIGNATURE taken from $SIG', () => {
+    const argv = argvOf(curlLine(exchange('{}')));
+    const headers = argv.filter((_, i) => argv[i - 1] === '-H');
+    expect(headers).toEqual([
+      'Content-Type: application/json',
+      'Accept: application/json',
+      'X-API-KEY: pk_test_demo',
+      'X-TIMESTAMP: 1732147200',
+      'X-SIGNATURE: computed-signature',
+    ]);
+  });
+
+  it('explains how to compute the signature, with the timestamp that was sent', () => {
+    const lines = curlLine(exchange('{}')).split('\n');
+    expect(lines).toContain('# SIG=$(svc-conformance sign --timestamp 1732147200 --file body.json)');
+    const firstCommand = lines.findIndex((line) => !line.startsWith('#'));
+    expect(lines[firstCommand]).toMatch(/^curl /);
+    expect(lines.slice(0, firstCommand).every((line) => line.startsWith('# '))).toBe(true);
+  });
+
+  it('never carries a signature, even when handed an unredacted one in any header case', () => {
+    for (const name of ['X-SIGNATURE', 'x-signature', 'X-Signature']) {
+      const line = curlLine(exchange('{"a":1}', { headers: { 'X-TIMESTAMP': '1732147200', [name]: SIGNATURE } }));
+      expect(line).not.toMatch(HEX64);
+      expect(line).toContain(`-H "${name}: $SIG"`);
+    }
+  });
+
+  it('leaves the comment out when no signature was sent, and notes redacted secrets and cut bodies', () => {
+    const unsigned = curlLine(exchange('{"key":"[redacted:secret]"}… [120 more characters]', { headers: { 'X-API-KEY': 'pk_test_demo' } }));
+    expect(unsigned).not.toContain('svc-conformance sign');
+    expect(unsigned).toMatch(/^# Values shown as \[redacted…\]/m);
+    expect(unsigned).toMatch(/^# The evidence kept only the start/m);
+  });
+
+  it.skipIf(!hasBash)('keeps a GET without a body free of --data-raw, and a POST without one explicit', () => {
+    const get = argvOf(curlLine(exchange('', { method: 'GET', headers: {} })));
+    expect(get).toEqual(['-sS', '-i', '-X', 'GET', 'https://pay.example/api/v3/order/create']);
+    const post = argvOf(curlLine(exchange('', { headers: {} })));
+    expect(post.slice(-2)).toEqual(['--data-raw', '']);
+  });
+
+  it.skipIf(!hasBash)('drops NUL, which no shell argument can hold, and says so', () => {
+    const line = curlLine(exchange('{"a":"x\0y"}'));
+    expect(line).toMatch(/^# The body held NUL bytes/m);
+    const argv = argvOf(line);
+    expect(argv[argv.indexOf('--data-raw') + 1]).toBe('{"a":"xy"}');
+  });
+});
+
+describe('replayLine', () => {
+  it.skipIf(!hasBash).each(bodies)('the shell hands replay the same method, path and body: %s', (_name, body) => {
+    const argv = argvOf(replayLine(exchange(body), 'my config.json'));
+    const expected = ['replay', '--config', 'my config.json', '--method', 'POST', '--path', '/api/v3/order/create'];
+    expect(argv).toEqual(body === '' ? expected : [...expected, '--body', body]);
+  });
+
+  it('reads like the command a person would type', () => {
+    expect(replayLine(exchange('{"order_id":"A-1"}'))).toBe(
+      `svc-conformance replay --config CONFIG.json --method POST --path /api/v3/order/create --body '{"order_id":"A-1"}'`,
+    );
+  });
+
+  it('keeps the query string and never includes a signature', () => {
+    const line = replayLine(exchange('{}', { url: 'https://pay.example/api/v3/x?a=1&b=2', headers: { 'X-SIGNATURE': SIGNATURE } }));
+    expect(line).toContain(`--path '/api/v3/x?a=1&b=2'`);
+    expect(line).not.toMatch(HEX64);
+  });
+});

@@ -1,0 +1,232 @@
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { catalog } from '../suites/catalog.js';
+import type { Exchange } from '../suites/http.js';
+import { curlLine, replayLine } from './curl.js';
+import { esc, renderHtml } from './html.js';
+import type { Evidence, Report, RequirementReport } from './model.js';
+
+const BASE = 'https://pay.example.com';
+
+function exchange(label: string, path: string, payload: unknown, status: number, answer: string, contentType = 'application/json'): Exchange {
+  return {
+    label,
+    request: {
+      method: 'POST',
+      url: BASE + path,
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-API-KEY': 'pk_test_5f2c', 'X-TIMESTAMP': '1763707212', 'X-SIGNATURE': '[redacted]' },
+      body: JSON.stringify(payload),
+    },
+    response: { status, headers: { 'content-type': contentType, 'content-length': String(answer.length) }, body: answer },
+    ms: 37,
+  };
+}
+
+function evidence(requirement: string, check: string, message: string, exchanges: Exchange[], extra: Partial<Evidence> = {}): Evidence {
+  const first = exchanges[0];
+  return {
+    check,
+    message,
+    exchanges,
+    ...(first ? { reproduce: { curl: curlLine(first), replay: replayLine(first), run: `svc-conformance run --config CONFIG.json --seed 20251121 --only ${requirement}` } } : {}),
+    ...extra,
+  };
+}
+
+const order = { order_id: 'SVC-7f3a-0001', order_amount: 1499.5, order_currency: 'INR', customer: { name: "Zoë O'Brien", email: 'zoe@example.com' } };
+
+/** Outcomes for a few catalog requirements; every other one passed. */
+const outcomes: Record<string, Partial<RequirementReport>> = {
+  'AUTH-MISSING-KEY': {
+    status: 'failed',
+    evidence: [
+      evidence('AUTH-MISSING-KEY', 'auth-missing-key', 'A request without X-API-KEY was accepted', [exchange('create order without X-API-KEY', '/api/v3/pg/order/create', order, 200, '{"status":"success","code":200,"data":{"svc_order_id":"ord_91"}}')], {
+        expected: 'HTTP 401 with an error envelope',
+        actual: 'HTTP 200 (application/json) {"status":"success","code":200,…}',
+      }),
+    ],
+  },
+  'ORDER-CREATED-AT': {
+    status: 'failed',
+    evidence: [
+      evidence('ORDER-CREATED-AT', 'order-created-at', 'created_at "21-11-2025 00:40 AM" has hour 00; the interface writes 12-hour time, 01-12', [
+        exchange('create order (generated #17)', '/api/v3/pg/order/create', { ...order, order_id: 'SVC-7f3a-0017' }, 201, '{"status":"success","code":201,"data":{"created_at":"21-11-2025 00:40 AM","order_id":"SVC-7f3a-0017"}}'),
+      ], {
+        expected: 'DD-MM-YYYY hh:mm AM/PM, hour 01-12',
+        actual: '"21-11-2025 00:40 AM"',
+        counterexample: { seed: 20251121, path: '17:3', order: { ...order, order_id: 'SVC-7f3a-0017' } },
+      }),
+    ],
+  },
+  'ERR-NO-5XX': {
+    status: 'failed',
+    evidence: [
+      evidence('ERR-NO-5XX', 'err-no-5xx-null-amount', 'A null order_amount made the server answer 500 with an HTML page', [
+        exchange('create order with order_amount null', '/api/v3/pg/order/create', { ...order, order_amount: null }, 500, '<html><body><h1>Internal Server Error</h1><script>alert("pwned")</script></body></html>', 'text/html'),
+      ], { expected: 'HTTP 400 with an error envelope', actual: 'HTTP 500 (text/html)' }),
+    ],
+  },
+  'AUTH-HTTPS': { status: 'failed', evidence: [{ check: 'auth-https', message: 'baseUrl uses plain http on a non-loopback host', expected: 'https://…', actual: 'http://pay.example.com', exchanges: [] }] },
+  'AUTH-REPLAY': { status: 'failed', evidence: [evidence('AUTH-REPLAY', 'auth-replay', 'A re-sent request with the same timestamp and signature was accepted again', [exchange('re-send', '/api/v3/pg/order/create', order, 200, '{"status":"success"}')])] },
+};
+
+function fixture(overrides: Partial<Report> = {}): Report {
+  const requirements: RequirementReport[] = catalog().map((r) => {
+    const outcome = outcomes[r.id];
+    const skipReason = r.extension ? `needs profile.operations.${r.id.startsWith('OPS-BALANCE') ? 'balanceInquiry' : 'orderStatus'} in the config` : /^PAYOUT-STATE-(PENDING|REVERSED)$/.test(r.id) ? `needs fixtures.payouts.${r.id.slice(13)} in the config` : undefined;
+    if (!outcome && skipReason) return { ...r, status: 'skipped', skipReason, checks: [], evidence: [] };
+    const status = outcome?.status ?? 'passed';
+    return { ...r, status, checks: [{ id: r.id.toLowerCase(), title: r.title, status }], evidence: [], ...outcome };
+  });
+  const count = (f: (r: RequirementReport) => boolean) => requirements.filter(f).length;
+  return {
+    tool: { name: 'svc-conformance', version: '0.1.0' },
+    target: { baseUrl: BASE, environment: 'sandbox', embeddedSandbox: false },
+    seed: 20251121,
+    runNumber: 1,
+    runs: 1,
+    strict: false,
+    startedAt: '2025-11-21T06:40:12.345Z',
+    durationMs: 83_400,
+    verdict: 'not conformant',
+    summary: {
+      passed: count((r) => r.status === 'passed'),
+      failed: count((r) => r.status === 'failed' && r.level === 'MUST'),
+      warned: count((r) => r.status === 'failed' && r.level === 'SHOULD'),
+      skipped: count((r) => r.status === 'skipped'),
+    },
+    requirements,
+    ...overrides,
+  };
+}
+
+describe('renderHtml', () => {
+  const report = fixture();
+  const html = renderHtml(report);
+
+  it('escapes what the target sent: bodies, headers, messages, labels', () => {
+    const hostile = '<script>alert("x")</script><img src=x onerror=alert(1)>';
+    const attack: Exchange = {
+      label: hostile,
+      request: { method: 'POST', url: `${BASE}/api/v3/"><script>`, headers: { [hostile]: hostile }, body: hostile },
+      response: { status: 500, headers: { 'x-evil': hostile }, body: hostile },
+      ms: 1,
+    };
+    const page = renderHtml(fixture({
+      target: { baseUrl: hostile, environment: 'sandbox', embeddedSandbox: false },
+      requirements: [{ ...report.requirements[0]!, title: hostile, section: hostile, status: 'failed', skipReason: hostile, evidence: [evidence('X', hostile, hostile, [attack], { expected: hostile, actual: hostile, counterexample: { x: hostile } })] }],
+    }));
+    expect(page).not.toMatch(/<script|<img/i);
+    expect(page).toContain('&#60;script&#62;alert(&#34;x&#34;)&#60;/script&#62;');
+    expect(html).not.toMatch(/<script/i);
+    expect(html).toContain('&#60;h1&#62;Internal Server Error&#60;/h1&#62;&#60;script&#62;');
+  });
+
+  it('escapes the five characters that matter, in text and attributes', () => {
+    expect(esc(`<a href="x" title='y'>&amp;</a>`)).toBe('&#60;a href=&#34;x&#34; title=&#39;y&#39;&#62;&#38;amp;&#60;/a&#62;');
+  });
+
+  it('lists every requirement once in the matrix, under its section, with level and rules', () => {
+    const rows = [...html.matchAll(/<tr data-status="(\w+)" class="r-\w+"><td class="id">(?:<a href="#[^"]+">)?([A-Z0-9-]+)/g)];
+    expect(rows.map((m) => m[2])).toEqual(report.requirements.map((r) => r.id));
+    expect(rows.map((m) => m[1])).toEqual(report.requirements.map((r) => r.status));
+    for (const section of new Set(report.requirements.map((r) => r.section))) expect(html).toContain(`<h3>${esc(section)} <span class="tally">`);
+    expect(html).toContain('<td class="rules"><span>P-SIGN-2</span> <span>P-SIGN-3</span> <span>P-AUTH-1</span></td>');
+    expect(html).toContain('<span class="ext">extension</span>');
+  });
+
+  it('gives every failure a card with its evidence, exchanges and reproduce lines', () => {
+    const failed = report.requirements.filter((r) => r.status === 'failed');
+    for (const r of failed) expect(html).toContain(`id="req-${r.id}"`);
+    const exchanges = failed.reduce((n, r) => n + r.evidence.reduce((m, e) => m + e.exchanges.length, 0), 0);
+    expect(html.match(/<details class="exchange">/g)).toHaveLength(exchanges);
+    expect(html).toContain('# SIG=$(svc-conformance sign --timestamp 1763707212 --file body.json)');
+    expect(html).toContain('svc-conformance replay --config CONFIG.json --method POST --path /api/v3/pg/order/create');
+    expect(html).toContain('svc-conformance run --config CONFIG.json --seed 20251121 --only ORDER-CREATED-AT');
+    expect(html).toContain('&#34;path&#34;: &#34;17:3&#34;');
+    expect(html).not.toMatch(/[0-9a-f]{64}/);
+    // Most severe first (MUST, then the SHOULD warning, then the MAY), catalog order within a level.
+    const order = [...html.matchAll(/<article class="failure sev-(\w+)" id="req-([A-Z0-9-]+)"/g)].map((m) => `${m[1]} ${m[2]}`);
+    expect(order).toEqual(['fail AUTH-MISSING-KEY', 'fail ERR-NO-5XX', 'fail ORDER-CREATED-AT', 'warn AUTH-HTTPS', 'info AUTH-REPLAY']);
+  });
+
+  it('says which config key would enable each skipped requirement', () => {
+    expect(html).toContain('<span class="why">Skipped: needs <code>fixtures.payouts.PENDING</code> in the config</span>');
+    expect(html).toContain('<strong>needs <code>profile.operations.balanceInquiry</code> in the config</strong>');
+  });
+
+  it.each([
+    ['not conformant', false, 'Not conformant', '3 MUST requirements failed'],
+    ['conformant', false, 'Conformant', 'Every MUST requirement that ran holds; 1 SHOULD warning to look at.'],
+    ['not conformant', true, 'Not conformant', '3 MUST requirements failed, and 1 SHOULD requirement failed under --strict'],
+  ] as const)('shows the verdict %s (strict %s) with its reason', (verdict, strict, heading, why) => {
+    const page = renderHtml({ ...report, verdict, strict });
+    expect(page).toContain(`<h1>${heading}</h1><p class="why">${esc(why)}</p>`);
+    expect(page).toContain(`<header class="verdict ${verdict === 'conformant' ? 'pass' : 'fail'}"`);
+    expect(page).toContain('<dd>https://pay.example.com</dd>');
+    expect(page).toContain('<dd>20251121</dd>');
+    expect(page).toContain('<dd>2025-11-21 06:40:12 UTC</dd>');
+    expect(page).toContain('<dd>1 min 23 s</dd>');
+  });
+
+  it('is one self-contained page: no external assets and no script', () => {
+    expect(html).not.toMatch(/<(script|link)\b|src=|@import|url\(/i);
+  });
+});
+
+describe('renderHtml in a browser', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-report-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  // Needs the Debian chromium package; playwright-core downloads no browser of its own.
+  it.skipIf(!existsSync('/usr/bin/chromium'))('shows the verdict, opens a failure\'s exchange, filters, and screenshots (needs /usr/bin/chromium)', async () => {
+    const file = join(dir, 'report.html');
+    writeFileSync(file, renderHtml(fixture()));
+    const browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    try {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      const dialogs: string[] = [];
+      page.on('dialog', (dialog) => {
+        dialogs.push(dialog.message());
+        void dialog.dismiss();
+      });
+      await page.goto(pathToFileURL(file).href);
+      const banner = page.locator('#verdict');
+      expect(await banner.isVisible()).toBe(true);
+      expect(await banner.locator('h1').textContent()).toBe('Not conformant');
+
+      const details = page.locator('#req-ERR-NO-5XX details.exchange').first();
+      const responseBody = details.locator('.http pre', { hasText: 'Internal Server Error' });
+      expect(await responseBody.isVisible()).toBe(false);
+      expect(await details.getAttribute('open')).toBeNull();
+      await details.locator('summary').click();
+      expect(await details.getAttribute('open')).not.toBeNull();
+      expect(await responseBody.isVisible()).toBe(true);
+      expect(await responseBody.textContent()).toContain('<script>alert("pwned")</script>');
+      expect(dialogs).toEqual([]);
+
+      // The CSS-only filter: "Failed" hides passing rows and sections without failures.
+      await page.locator('label[for="show-failed"]').click();
+      expect(await page.locator('tr[data-status="passed"]').first().isVisible()).toBe(false);
+      expect(await page.locator('tr[data-status="failed"]').first().isVisible()).toBe(true);
+      await page.locator('label[for="show-all"]').click();
+
+      const shot = join(dir, 'report.png');
+      await page.screenshot({ path: shot, fullPage: true });
+      const png = readFileSync(shot);
+      expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+      expect(statSync(shot).size).toBeGreaterThan(10_000);
+      // To look at the page: SVC_REPORT_SCREENSHOT=/tmp/x.png npx vitest run reports/html.test.ts
+      if (process.env.SVC_REPORT_SCREENSHOT) copyFileSync(shot, process.env.SVC_REPORT_SCREENSHOT);
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,280 @@
+/**
+ * report.html: one self-contained page (inline CSS, no script, no external asset) that shows the
+ * verdict first, then what failed with its evidence and how to reproduce it, then every requirement.
+ * It renders the report model only; statuses and the verdict come from reports/build.ts. Every text
+ * that reaches the page goes through `esc`, because bodies, headers and messages come from the target.
+ */
+import type { Exchange } from '../suites/http.js';
+import { REPORT_CSS } from './html-style.js';
+import type { Evidence, Report, RequirementReport } from './model.js';
+
+/** Escapes text for HTML content and quoted attribute values. */
+export function esc(value: unknown): string {
+  return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** How a requirement's outcome is shown: symbol and word (never colour alone) and a colour class. */
+interface Shown {
+  symbol: string;
+  word: string;
+  css: 'pass' | 'fail' | 'warn' | 'info' | 'skip';
+}
+
+function shown(requirement: RequirementReport, strict: boolean): Shown {
+  if (requirement.status === 'passed') return { symbol: '✓', word: 'Pass', css: 'pass' };
+  if (requirement.status === 'skipped') return { symbol: '–', word: 'Skipped', css: 'skip' };
+  if (requirement.level === 'MUST') return { symbol: '✗', word: 'Fail', css: 'fail' };
+  if (requirement.level === 'SHOULD') return strict ? { symbol: '✗', word: 'Fail (strict)', css: 'fail' } : { symbol: '!', word: 'Warning', css: 'warn' };
+  return { symbol: 'ℹ', word: 'Not held (MAY)', css: 'info' };
+}
+
+function badge(s: Shown): string {
+  return `<span class="badge s-${s.css}">${s.symbol} ${esc(s.word)}</span>`;
+}
+
+function anchor(requirement: RequirementReport): string {
+  return `req-${requirement.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+}
+
+function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+function formatDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : `${date.toISOString().slice(0, 19).replace('T', ' ')} UTC`;
+}
+
+function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  const seconds = Math.round(ms / 1000);
+  return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
+}
+
+function prettyJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** A body as text; JSON laid out over lines for reading (responses only: a request's bytes matter). */
+function bodyText(body: string, pretty: boolean): string {
+  if (!pretty) return body;
+  try {
+    return prettyJson(JSON.parse(body));
+  } catch {
+    return body;
+  }
+}
+
+function pathOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.pathname + parsed.search;
+  } catch {
+    return url;
+  }
+}
+
+function statusClass(status: number): string {
+  return status < 400 ? 'ok' : status < 500 ? 'client' : 'server';
+}
+
+function headersBlock(headers: Record<string, string>): string {
+  const lines = Object.entries(headers).map(([name, value]) => `${esc(name)}: ${esc(value)}`);
+  return lines.length > 0 ? `<pre class="headers">${lines.join('\n')}</pre>` : '';
+}
+
+function exchangeHtml(exchange: Exchange): string {
+  const { request, response, error } = exchange;
+  const outcome = response
+    ? `<span class="code ${statusClass(response.status)}">HTTP ${esc(response.status)}</span>`
+    : `<span class="code error">${esc(error?.code ?? 'no answer')}</span>`;
+  const summary = `<summary><span class="method">${esc(request.method)}</span> <span class="path">${esc(pathOf(request.url))}</span> → ${outcome} <span class="label">${esc(exchange.label)}</span> <span class="ms">${esc(exchange.ms)} ms</span></summary>`;
+  const sent = `<div><h4>Request</h4><div class="block"><pre class="start">${esc(request.method)} ${esc(request.url)}</pre>${headersBlock(request.headers)}${request.body === '' ? '' : `<pre>${esc(request.body)}</pre>`}</div></div>`;
+  let received: string;
+  if (response) {
+    const body = response.body === '' ? '<pre class="why">(empty body)</pre>' : `<pre>${esc(bodyText(response.body, true))}</pre>`;
+    received = `<div><h4>Response</h4><div class="block"><pre class="start">HTTP ${esc(response.status)}</pre>${headersBlock(response.headers)}${body}</div></div>`;
+  } else {
+    received = `<div><h4>No response</h4><div class="block"><pre class="start">${esc(error?.code ?? '')}</pre><pre>${esc(error?.message ?? '')}</pre></div></div>`;
+  }
+  return `<details class="exchange">${summary}<div class="http">${sent}${received}</div></details>`;
+}
+
+function reproduceHtml(reproduce: Evidence['reproduce']): string {
+  if (!reproduce) return '';
+  const blocks: string[] = [];
+  // The one-liners first, visible; the longer curl command (the request exactly as sent) one click away.
+  if (reproduce.replay) blocks.push(`<p>The same request, freshly signed, against your config:</p><pre class="cmd">${esc(reproduce.replay)}</pre>`);
+  if (reproduce.run) blocks.push(`<p>This requirement again, with the same seed:</p><pre class="cmd">${esc(reproduce.run)}</pre>`);
+  if (reproduce.curl) {
+    blocks.push(`<details class="curl"${blocks.length === 0 ? ' open' : ''}><summary>curl: the request as sent (signature redacted; the comment says how to compute it)</summary><pre class="cmd">${esc(reproduce.curl)}</pre></details>`);
+  }
+  return blocks.length > 0 ? `<div class="reproduce"><h4>Reproduce</h4>${blocks.join('')}</div>` : '';
+}
+
+function evidenceHtml(evidence: Evidence): string {
+  const parts = [`<p class="message">${esc(evidence.message)}</p>`, `<p class="check">check <code>${esc(evidence.check)}</code></p>`];
+  if (evidence.expected !== undefined || evidence.actual !== undefined) {
+    parts.push(
+      `<div class="expect"><div class="expected"><h4>Expected</h4><pre>${esc(evidence.expected ?? '—')}</pre></div>` +
+        `<div class="actual"><h4>Actual</h4><pre>${esc(evidence.actual ?? '—')}</pre></div></div>`,
+    );
+  }
+  if (evidence.counterexample !== undefined) {
+    parts.push(`<div class="counterexample"><h4>Counterexample</h4><pre class="block">${esc(prettyJson(evidence.counterexample))}</pre></div>`);
+  }
+  if (evidence.exchanges.length > 0) parts.push(`<h4>Exchanges (${evidence.exchanges.length})</h4>`, ...evidence.exchanges.map(exchangeHtml));
+  parts.push(reproduceHtml(evidence.reproduce));
+  return `<div class="evidence">${parts.join('')}</div>`;
+}
+
+function rules(requirement: RequirementReport): string {
+  return requirement.profile.map((rule) => `<span>${esc(rule)}</span>`).join(' ');
+}
+
+/** A skip reason with its config key set in code type, e.g. "needs <code>fixtures.payouts.PENDING</code> in the config". */
+function skipReasonHtml(reason: string | undefined): string {
+  const match = /^(.*?\bneeds )(\S+)( in the config.*)$/s.exec(reason ?? '');
+  return match ? `${esc(match[1])}<code>${esc(match[2])}</code>${esc(match[3])}` : esc(reason ?? 'no reason recorded');
+}
+
+function metaBadges(requirement: RequirementReport): string {
+  const ext = requirement.extension ? ' <span class="ext" title="rests on the profile\'s P-OPS operations">extension</span>' : '';
+  return `<span class="level ${esc(requirement.level)}">${esc(requirement.level)}</span> <span class="rules">${rules(requirement)}</span>${ext}`;
+}
+
+function failureCard(requirement: RequirementReport, strict: boolean): string {
+  const s = shown(requirement, strict);
+  const header = `<header>${badge(s)} <code class="req-id">${esc(requirement.id)}</code><h3>${esc(requirement.title)}</h3>${metaBadges(requirement)}</header>`;
+  const failedChecks = requirement.checks.filter((c) => c.status === 'failed');
+  const body =
+    requirement.evidence.length > 0
+      ? requirement.evidence.map(evidenceHtml).join('')
+      : `<div class="evidence">${failedChecks.map((c) => `<p class="message">${esc(c.message ?? c.title)}</p><p class="check">check <code>${esc(c.id)}</code></p>`).join('') || '<p class="message">No evidence was recorded.</p>'}</div>`;
+  return `<article class="failure sev-${s.css}" id="${anchor(requirement)}">${header}${body}</article>`;
+}
+
+function matrixRow(requirement: RequirementReport, strict: boolean): string {
+  const id = requirement.status === 'failed' ? `<a href="#${anchor(requirement)}">${esc(requirement.id)}</a>` : esc(requirement.id);
+  const why = requirement.status === 'skipped' ? `<span class="why">Skipped: ${skipReasonHtml(requirement.skipReason)}</span>` : '';
+  const ext = requirement.extension ? ' <span class="ext">extension</span>' : '';
+  return (
+    `<tr data-status="${esc(requirement.status)}" class="r-${shown(requirement, strict).css}"><td class="id">${id}</td><td>${esc(requirement.title)}${ext}${why}</td>` +
+    `<td><span class="level ${esc(requirement.level)}">${esc(requirement.level)}</span></td><td class="rules">${rules(requirement)}</td>` +
+    `<td class="status">${badge(shown(requirement, strict))}</td></tr>`
+  );
+}
+
+const TALLY = [['pass', 'passed'], ['fail', 'failed'], ['warn', 'warned'], ['info', 'MAY not held'], ['skip', 'skipped']] as const;
+
+function matrix(report: Report): string {
+  const sections = new Map<string, RequirementReport[]>();
+  for (const r of report.requirements) sections.set(r.section, [...(sections.get(r.section) ?? []), r]);
+  const groups = [...sections].map(([section, list]) => {
+    const tally = TALLY.map(([css, word]) => [list.filter((r) => shown(r, report.strict).css === css).length, word] as const)
+      .filter(([n]) => n > 0)
+      .map(([n, word]) => `${n} ${word}`)
+      .join(' · ');
+    const rows = list.map((r) => matrixRow(r, report.strict)).join('');
+    return `<div class="group"><h3>${esc(section)} <span class="tally">${tally}</span></h3><table><colgroup><col class="w-id"><col><col class="w-level"><col class="w-rules"><col class="w-status"></colgroup><thead><tr><th>ID</th><th>Requirement</th><th>Level</th><th>Profile rules</th><th>Status</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+  });
+  const filters = ['all', 'failed', 'skipped', 'passed']
+    .map((f) => `<input type="radio" name="show" id="show-${f}"${f === 'all' ? ' checked' : ''}><label for="show-${f}">${f === 'all' ? 'All' : f[0]!.toUpperCase() + f.slice(1)}</label>`)
+    .join('');
+  return `<section id="matrix"><h2>All requirements (${report.requirements.length})</h2><div class="filters" role="group" aria-label="Show">${filters}</div>${groups.join('')}</section>`;
+}
+
+function skippedSummary(report: Report): string {
+  const byReason = new Map<string, string[]>();
+  for (const r of report.requirements.filter((x) => x.status === 'skipped')) {
+    const reason = r.skipReason ?? 'no reason recorded';
+    byReason.set(reason, [...(byReason.get(reason) ?? []), r.id]);
+  }
+  if (byReason.size === 0) return '';
+  const items = [...byReason].map(([reason, ids]) => `<li><strong>${skipReasonHtml(reason)}</strong> <span class="ids">— ${plural(ids.length, 'requirement')}: ${esc(ids.join(', '))}</span></li>`);
+  return `<section class="skips" id="skipped"><h2>Not run: what would enable them</h2><ul>${items.join('')}</ul></section>`;
+}
+
+function counts(report: Report): string {
+  const may = report.requirements.filter((r) => r.level === 'MAY' && r.status === 'failed').length;
+  const cards: Array<[string, number, string, string, string]> = [
+    ['pass', report.summary.passed, 'Passed', 'requirements that hold', '#matrix'],
+    ['fail', report.summary.failed, 'Failed', 'MUST: these fail the run', '#failures'],
+    ['warn', report.summary.warned, 'Warned', report.strict ? 'SHOULD: fail the run (--strict)' : 'SHOULD: warnings only', '#failures'],
+    ['info', may, 'MAY not held', 'information only', '#failures'],
+    ['skip', report.summary.skipped, 'Skipped', 'need more config', '#skipped'],
+  ];
+  const html = cards.map(
+    ([css, n, label, sub, href]) =>
+      `<a class="count c-${css}${n === 0 ? ' zero' : ''}" href="${href}"><span class="n">${n}</span><span class="label">${esc(label)}</span><span class="sub">${esc(sub)}</span></a>`,
+  );
+  return `<nav class="counts" aria-label="Counts">${html.join('')}</nav>`;
+}
+
+function verdictBanner(report: Report): string {
+  const pass = report.verdict === 'conformant';
+  const { failed, warned } = report.summary;
+  let why: string;
+  if (!pass) {
+    why = [failed > 0 ? `${plural(failed, 'MUST requirement')} failed` : '', report.strict && warned > 0 ? `${plural(warned, 'SHOULD requirement')} failed under --strict` : '']
+      .filter(Boolean)
+      .join(', and ') || 'The run did not conform.';
+  } else {
+    why = `Every MUST requirement that ran holds${warned > 0 ? `; ${plural(warned, 'SHOULD warning')} to look at` : ''}.`;
+  }
+  const facts: Array<[string, string]> = [
+    ['Target', report.target.baseUrl + (report.target.embeddedSandbox ? ' (embedded sandbox)' : '')],
+    ['Environment', report.target.environment],
+    ['Seed', String(report.seed)],
+    ['Started', formatDate(report.startedAt)],
+    ['Duration', formatDuration(report.durationMs)],
+    ['Strict', report.strict ? 'yes: SHOULD failures fail the run' : 'no'],
+  ];
+  if (report.runs > 1) facts.push(['Run', `${report.runNumber} of ${report.runs}`]);
+  const dl = facts.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join('');
+  return (
+    `<header class="verdict ${pass ? 'pass' : 'fail'}" id="verdict"><div class="wrap"><div class="mark" aria-hidden="true">${pass ? '✓' : '✗'}</div>` +
+    `<div><p class="eyebrow">${esc(report.tool.name)} ${esc(report.tool.version)} · conformance report</p><h1>${pass ? 'Conformant' : 'Not conformant'}</h1><p class="why">${esc(why)}</p></div>` +
+    `<dl class="facts">${dl}</dl></div></header>`
+  );
+}
+
+const SEVERITY = { fail: 0, warn: 1, info: 2, pass: 3, skip: 3 } as const;
+
+/** Renders the report as one self-contained HTML page. */
+export function renderHtml(report: Report): string {
+  const failures = report.requirements
+    .filter((r) => r.status === 'failed')
+    .map((r, i) => ({ r, i, s: shown(r, report.strict) }))
+    .sort((a, b) => SEVERITY[a.s.css] - SEVERITY[b.s.css] || a.i - b.i)
+    .map(({ r }) => failureCard(r, report.strict));
+  const failureSection = failures.length > 0
+    ? `<section id="failures"><h2>What failed (${failures.length})</h2><p class="note">Most severe first. Open an exchange to see the request and the answer.</p>${failures.join('')}</section>`
+    : '';
+  const title = `${report.verdict === 'conformant' ? 'Conformant' : 'Not conformant'}: ${report.target.baseUrl} · svc-conformance`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title>
+<style>${REPORT_CSS}</style>
+</head>
+<body>
+${verdictBanner(report)}
+<main class="wrap">
+${counts(report)}
+${failureSection}
+${skippedSummary(report)}
+${matrix(report)}
+</main>
+<footer class="wrap">Seed ${esc(report.seed)}: the same seed sends the same requests. Generated by ${esc(report.tool.name)} ${esc(report.tool.version)}; secrets and signatures are redacted.</footer>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,189 @@
+/**
+ * JUnit XML for CI systems (Jenkins, GitLab, GitHub test-report actions): one <testsuite> per
+ * interface section, one <testcase> per requirement. It renders the report model only; statuses
+ * come from reports/build.ts.
+ *
+ * How the levels map, since JUnit knows only pass, failure, error and skipped:
+ * - MUST failed   → <failure type="MUST">: it fails the run.
+ * - SHOULD failed → <failure type="SHOULD">, its message saying whether it fails this run (--strict)
+ *   or only warns. JUnit has no "warning"; a visible red test is how CI dashboards surface one, and
+ *   the run's exit code (P-CLI), not this file, is the gate.
+ * - MAY not held  → a passing testcase with the finding in <system-out>: a MAY is counted under
+ *   neither failed nor warned and never changes the exit code, so a red test would be a false alarm.
+ * - skipped       → <skipped message="needs … in the config"/>.
+ *
+ * Text that XML 1.0 cannot hold (C0 controls other than tab, LF and CR; U+FFFE, U+FFFF; lone
+ * surrogates) is replaced, not dropped: C0 controls by their Control Pictures (U+0000 → ␀), so the
+ * evidence still shows a control character was there, and the rest by U+FFFD.
+ */
+import type { Exchange } from '../suites/http.js';
+import type { Evidence, Report, RequirementReport } from './model.js';
+
+/** Escapes text for XML character data or a double-quoted attribute, replacing what XML 1.0 forbids. */
+export function xmlEscape(text: string, attribute = false): string {
+  let out = '';
+  for (const char of text) {
+    const code = char.codePointAt(0)!;
+    if (char === '&') out += '&amp;';
+    else if (char === '<') out += '&lt;';
+    else if (char === '>') out += '&gt;';
+    else if (attribute && char === '"') out += '&quot;';
+    else if (attribute && char === "'") out += '&apos;';
+    // A parser normalizes literal tab and line breaks in attributes to spaces; references survive.
+    else if (attribute && (char === '\n' || char === '\r' || char === '\t')) out += `&#${code};`;
+    else if (char === '\r') out += '&#13;';
+    else if (code < 0x20 && char !== '\n' && char !== '\t') out += String.fromCodePoint(0x2400 + code);
+    else if ((code >= 0xd800 && code <= 0xdfff) || code === 0xfffe || code === 0xffff) out += '\ufffd';
+    else out += char;
+  }
+  return out;
+}
+
+function attrs(values: Record<string, string | number>): string {
+  return Object.entries(values)
+    .map(([name, value]) => ` ${name}="${xmlEscape(String(value), true)}"`)
+    .join('');
+}
+
+function seconds(ms: number): string {
+  return (Math.max(0, ms) / 1000).toFixed(3);
+}
+
+/** Jenkins' schema wants an ISO date-time without zone or fraction; startedAt is UTC. */
+function junitTimestamp(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toISOString().slice(0, 19);
+}
+
+/** The model has no per-requirement duration; use one if the builder adds it, else 0. */
+function durationOf(requirement: RequirementReport): number {
+  const ms = (requirement as RequirementReport & { durationMs?: unknown }).durationMs;
+  return typeof ms === 'number' && Number.isFinite(ms) ? ms : 0;
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split('\n')
+    .map((line) => (line === '' ? line : prefix + line))
+    .join('\n');
+}
+
+function headerLines(headers: Record<string, string>): string[] {
+  return Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
+}
+
+/** One exchange as plain text: request line, headers, body; then the response or transport error. */
+export function exchangeText(exchange: Exchange): string {
+  const { request, response, error } = exchange;
+  const lines = [`${exchange.label} (${exchange.ms} ms)`, `> ${request.method} ${request.url}`];
+  lines.push(...headerLines(request.headers).map((h) => `> ${h}`));
+  if (request.body !== '') lines.push('>', indent(request.body, '> '));
+  if (error) lines.push(`! ${error.code}: ${error.message}`);
+  if (response) {
+    lines.push(`< HTTP ${response.status}`, ...headerLines(response.headers).map((h) => `< ${h}`));
+    if (response.body !== '') lines.push('<', indent(response.body, '< '));
+  }
+  return lines.join('\n');
+}
+
+function json(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/** The evidence of a failure as the plain text CI tools show beside a failed test. */
+export function evidenceText(evidence: Evidence): string {
+  const parts = [`[${evidence.check}] ${evidence.message}`];
+  if (evidence.expected !== undefined) parts.push(`expected: ${evidence.expected}`);
+  if (evidence.actual !== undefined) parts.push(`actual:   ${evidence.actual}`);
+  if (evidence.counterexample !== undefined) parts.push(`counterexample:\n${indent(json(evidence.counterexample), '  ')}`);
+  for (const exchange of evidence.exchanges) parts.push(indent(exchangeText(exchange), '  '));
+  const { curl, replay, run } = evidence.reproduce ?? {};
+  if (curl || replay || run) {
+    parts.push('reproduce:', ...[curl, replay, run].filter((line): line is string => !!line).map((line) => indent(line, '  ')));
+  }
+  return parts.join('\n');
+}
+
+/** The first line a CI tool shows for a failure: the level's meaning, then what went wrong. */
+function failureMessage(requirement: RequirementReport, strict: boolean): string {
+  const messages = requirement.evidence.map((e) => e.message);
+  if (messages.length === 0) messages.push(...requirement.checks.filter((c) => c.status === 'failed').map((c) => c.message ?? c.title));
+  const first = messages[0] ?? 'the requirement does not hold';
+  const more = messages.length > 1 ? ` (and ${messages.length - 1} more)` : '';
+  const prefix =
+    requirement.level === 'MUST' ? 'MUST' : requirement.level === 'SHOULD' ? (strict ? 'SHOULD (fails the run: --strict)' : 'SHOULD (warning)') : 'MAY (information)';
+  return `${prefix}: ${first}${more}`;
+}
+
+function failureBody(requirement: RequirementReport): string {
+  if (requirement.evidence.length > 0) return requirement.evidence.map(evidenceText).join('\n\n');
+  return requirement.checks.map((c) => `[${c.id}] ${c.status}${c.message ? `: ${c.message}` : ''}`).join('\n');
+}
+
+function testcase(requirement: RequirementReport, strict: boolean): string {
+  const open = `    <testcase${attrs({ classname: requirement.section, name: `${requirement.id} ${requirement.title}`, time: seconds(durationOf(requirement)) })}`;
+  if (requirement.status === 'skipped') {
+    return `${open}>\n      <skipped${attrs({ message: requirement.skipReason ?? 'skipped' })}/>\n    </testcase>`;
+  }
+  if (requirement.status === 'passed') return `${open}/>`;
+  const message = failureMessage(requirement, strict);
+  const body = xmlEscape(failureBody(requirement));
+  if (requirement.level === 'MAY') return `${open}>\n      <system-out>${xmlEscape(message)}\n${body}</system-out>\n    </testcase>`;
+  return `${open}>\n      <failure${attrs({ message, type: requirement.level })}>${body}</failure>\n    </testcase>`;
+}
+
+function isFailure(requirement: RequirementReport): boolean {
+  return requirement.status === 'failed' && requirement.level !== 'MAY';
+}
+
+function properties(report: Report): string {
+  const values: Array<[string, string | number | boolean]> = [
+    ['seed', report.seed],
+    ['target.baseUrl', report.target.baseUrl],
+    ['target.environment', report.target.environment],
+    ['verdict', report.verdict],
+    ['strict', report.strict],
+    ['run', `${report.runNumber} of ${report.runs}`],
+    ['tool', `${report.tool.name} ${report.tool.version}`],
+  ];
+  const rows = values.map(([name, value]) => `      <property${attrs({ name, value: String(value) })}/>`);
+  return `    <properties>\n${rows.join('\n')}\n    </properties>`;
+}
+
+/** Renders the report as a JUnit XML document. */
+export function renderJUnit(report: Report): string {
+  const sections = new Map<string, RequirementReport[]>();
+  for (const requirement of report.requirements) {
+    const list = sections.get(requirement.section) ?? [];
+    list.push(requirement);
+    sections.set(requirement.section, list);
+  }
+  const timestamp = junitTimestamp(report.startedAt);
+  const props = properties(report);
+  const suites = [...sections].map(([section, requirements]) => {
+    const header = attrs({
+      name: section,
+      tests: requirements.length,
+      failures: requirements.filter(isFailure).length,
+      errors: 0,
+      skipped: requirements.filter((r) => r.status === 'skipped').length,
+      time: seconds(requirements.reduce((sum, r) => sum + durationOf(r), 0)),
+      timestamp,
+    });
+    return `  <testsuite${header}>\n${props}\n${requirements.map((r) => testcase(r, report.strict)).join('\n')}\n  </testsuite>`;
+  });
+  const root = attrs({
+    name: `svc-conformance ${report.target.baseUrl}`,
+    tests: report.requirements.length,
+    failures: report.requirements.filter(isFailure).length,
+    errors: 0,
+    skipped: report.requirements.filter((r) => r.status === 'skipped').length,
+    time: seconds(report.durationMs),
+    timestamp,
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${root}>\n${suites.join('\n')}\n</testsuites>\n`;
+}
