@@ -43,6 +43,8 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     async handle(request) {
       const started = options.clock();
       const url = new URL(request.url);
+      // Recording reads the body from a copy; the handlers consume the original.
+      const recorded = options.record ? request.clone().text() : undefined;
       let response: Response;
       try {
         response = await dispatch(request, url);
@@ -52,6 +54,11 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
         response = fail(500, 'internal error in the sandbox');
       }
       options.log(logLine(request, url, response.status, started, options.clock() - started));
+      if (options.record && recorded) {
+        const headers: Array<[string, string]> = [];
+        request.headers.forEach((value, name) => headers.push([name, value]));
+        options.record({ method: request.method, path: url.pathname + url.search, headers, body: await recorded.catch(() => ''), receivedAt: started, status: response.status });
+      }
       return response;
     },
   };

@@ -185,7 +185,7 @@ describe('fault switches of authentication, signing and environments change beha
     for (const faults of [[], ['auth-accept-milliseconds'], ['auth-accept-fractional-timestamp'], ['auth-accept-missing-timestamp']] as const) {
       const { app } = sandboxAt({ faults });
       const timestamp = faults[0] === 'auth-accept-milliseconds' ? `${now}123` : faults[0] === 'auth-accept-fractional-timestamp' ? `${now}.5` : now;
-      const headers = faults[0] === 'auth-accept-missing-timestamp' ? { 'X-TIMESTAMP': null } : {};
+      const headers: Record<string, string | null> = faults[0] === 'auth-accept-missing-timestamp' ? { 'X-TIMESTAMP': null } : {};
       const answer = await call(app, { ...fresh(), timestamp, headers, signature: odd });
       expect(answer.status, faults.join() || 'no fault').toBe(401);
     }

@@ -38,6 +38,18 @@ export interface SandboxOptions {
   settleSeconds?: number;
   /** Largest accepted request body, bytes. */
   maxBodyBytes?: number;
+  /** Sees every request as received and the status answered (recording mode). */
+  record?: (exchange: RecordedExchange) => void;
+}
+
+/** A request as the sandbox received it, unredacted: for recording mode and benchmarks only. */
+export interface RecordedExchange {
+  method: string;
+  path: string;
+  headers: Array<[string, string]>;
+  body: string;
+  receivedAt: number;
+  status: number;
 }
 
 export interface ResolvedOptions {
@@ -47,6 +59,7 @@ export interface ResolvedOptions {
   log: (line: string) => void;
   settleSeconds: number;
   maxBodyBytes: number;
+  record?: (exchange: RecordedExchange) => void;
 }
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
@@ -62,5 +75,6 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     log: options.log ?? (() => {}),
     settleSeconds: options.settleSeconds ?? 2,
     maxBodyBytes: options.maxBodyBytes ?? 64 * 1024,
+    ...(options.record ? { record: options.record } : {}),
   };
 }
