@@ -34,7 +34,7 @@ const suiteStart = performance.now();
 const suiteRun = await runSuites(settingsFor(suiteTarget), () => {});
 buildReport({
   results: suiteRun.results, catalog: catalog(), target: { baseUrl: suiteTarget.baseUrl, environment: 'sandbox', embeddedSandbox: true },
-  seed: 1, runNumber: 0, runs: 20, strict: false, startedAt: new Date(), durationMs: 0, version: 'bench', configHint: '',
+  seed: 1, runNumber: 0, runs: 20, strict: false, startedAt: new Date(), durationMs: 0, version: 'bench',
 });
 const suiteMs = performance.now() - suiteStart;
 await suiteTarget.close();

@@ -16,8 +16,8 @@ export interface BuildInput {
   startedAt: Date;
   durationMs: number;
   version: string;
-  /** How the run was pointed at its target, for reproduce lines ("--config sandbox.json"). */
-  configHint: string;
+  /** How the run was pointed at its target, for reproduce lines: the config file, if any. */
+  configPath?: string;
 }
 
 /**
@@ -54,7 +54,7 @@ export function buildReport(input: BuildInput): Report {
       ...failed.map((r) => {
         const f = r.meta.failure!;
         return {
-          ...evidence(input, requirement.id, r.meta.check, f.message, r.meta.evidence, f.reproduce),
+          ...evidence(input, requirement.id, r.meta.check, f.message, r.meta.evidence),
           ...(f.expected !== undefined ? { expected: f.expected } : {}),
           ...(f.actual !== undefined ? { actual: f.actual } : {}),
           ...(f.counterexample !== undefined ? { counterexample: f.counterexample } : {}),
@@ -104,15 +104,16 @@ export function buildReport(input: BuildInput): Report {
   };
 }
 
-function evidence(input: BuildInput, requirement: string, check: string, message: string, exchanges: Exchange[], run?: string): Evidence {
+function evidence(input: BuildInput, requirement: string, check: string, message: string, exchanges: Exchange[]): Evidence {
   const first = exchanges[0];
   return {
     check,
     message,
     exchanges,
     reproduce: {
-      ...(first ? { curl: curlLine(first), replay: replayLine(first, input.configHint) } : {}),
-      run: run ?? `svc-conformance run ${input.configHint} --seed ${input.seed} --only ${requirement}`.replace(/ {2,}/g, ' '),
+      ...(first ? { curl: curlLine(first), replay: replayLine(first, input.configPath ?? 'CONFIG.json') } : {}),
+      // The same seed regenerates the same cases, so this line reproduces a property's failure too.
+      run: `svc-conformance run${input.configPath ? ` --config ${input.configPath}` : ''} --seed ${input.seed} --only ${requirement}`,
     },
   };
 }

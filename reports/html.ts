@@ -235,7 +235,7 @@ function verdictBanner(report: Report): string {
     ['Duration', formatDuration(report.durationMs)],
     ['Strict', report.strict ? 'yes: SHOULD failures fail the run' : 'no'],
   ];
-  if (report.runs > 1) facts.push(['Run', `${report.runNumber} of ${report.runs}`]);
+  facts.push(['Cases per property', String(report.runs)]);
   const dl = facts.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join('');
   return (
     `<header class="verdict ${pass ? 'pass' : 'fail'}" id="verdict"><div class="wrap"><div class="mark" aria-hidden="true">${pass ? '✓' : '✗'}</div>` +

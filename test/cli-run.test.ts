@@ -69,7 +69,8 @@ describe('svc-conformance run', () => {
     expect(broken.status).toBe('failed');
     expect(broken.evidence[0]!.exchanges.length).toBeGreaterThan(0);
     expect(broken.evidence[0]!.reproduce?.curl).toMatch(/^curl |\ncurl /m);
-    expect(broken.evidence[0]!.reproduce?.replay).toMatch(/^svc-conformance replay --config /);
+    expect(broken.evidence[0]!.reproduce?.replay).toMatch(new RegExp(`^svc-conformance replay --config '?${t.config.replace(/[/.]/g, '\\$&')}'? --method POST --path /api/v3/pg/order/create --body `));
+    expect(broken.evidence[0]!.reproduce?.run).toBe(`svc-conformance run --config ${t.config} --seed ${report(t.dir).seed} --only DUP-CONCURRENT`);
   });
 
   it('counts a failed SHOULD as a warning, and fails the run on it only with --strict', async () => {

@@ -41,7 +41,7 @@ export const runCommand: CommandSpec = {
     let sandbox: RunningSandbox | undefined;
     try {
       let config: TargetConfig;
-      let configHint: string;
+      let configPath: string | undefined;
       if (typeof options.config === 'string' || envNamesTarget(io.env)) {
         try {
           config = await loadConfig(options.config as string | undefined, io.env, io.cwd);
@@ -49,11 +49,11 @@ export const runCommand: CommandSpec = {
           if (error instanceof ConfigError) throw new UsageError(`run: ${error.message}`);
           throw error;
         }
-        configHint = typeof options.config === 'string' ? `--config ${options.config}` : '';
+        configPath = typeof options.config === 'string' ? options.config : undefined;
       } else {
         sandbox = await startSandbox({ port: 0 });
         config = sandbox.config as TargetConfig;
-        configHint = '--config sandbox.json';
+        configPath = 'sandbox.json';
         io.stdout(`No target given: certifying the embedded reference sandbox at ${sandbox.baseUrl} (svc-conformance serve --config-out sandbox.json runs it standalone).\n`);
       }
 
@@ -74,7 +74,7 @@ export const runCommand: CommandSpec = {
         strict: Boolean(options.strict),
         startedAt,
         version: readPackageJson<{ version: string }>('package.json').version,
-        configHint,
+        ...(configPath !== undefined ? { configPath } : {}),
       };
 
       const unreachable = await preflight(config.baseUrl, Math.min(settings.timeoutMs, 5_000));
