@@ -43,7 +43,7 @@ async function pool<T>(items: readonly T[], job: (item: T) => Promise<void>): Pr
 
 afterAll(() => {
   const width = Math.max(...rows.map((r) => r.name.length)) + 2;
-  const lines = rows.map((r) => `${r.ok ? 'ok  ' : 'FAIL'} ${r.name.padEnd(width)} expected ${r.expected.padEnd(34)} exit ${r.exit}  failed: ${r.failed.join(' ') || '-'}`);
+  const lines = rows.map((r) => `${r.ok ? '✓' : '✗'} ${r.name.padEnd(width)} expected ${r.expected.padEnd(34)} exit ${r.exit}  failed: ${r.failed.join(' ') || '-'}`);
   process.stdout.write(`\nConformance proof: ${rows.filter((r) => r.ok).length}/${rows.length} rows as expected\n${lines.join('\n')}\n`);
 });
 
