@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { validateSchema } from '../schemas/index.js';
+import { FAULTS, FAULT_NAMES } from '../sandbox/faults.js';
+import { catalog } from './catalog.js';
+import type { Check } from './check.js';
+import { authenticationChecks } from './checks/authentication.js';
+import { duplicateChecks } from './checks/duplicates.js';
+import { environmentChecks } from './checks/environments.js';
+import { errorChecks } from './checks/errors.js';
+import { operationChecks } from './checks/operations.js';
+import { createOrderChecks } from './checks/orders.js';
+import { payoutStatusChecks } from './checks/payouts.js';
+import { signatureChecks } from './checks/signature.js';
+
+const checks: Check[] = [
+  ...authenticationChecks, ...signatureChecks, ...environmentChecks, ...errorChecks,
+  ...createOrderChecks, ...duplicateChecks, ...payoutStatusChecks, ...operationChecks,
+];
+const requirements = catalog();
+
+describe('the requirement catalog and the checks', () => {
+  it('has 60 or more requirements, ids unique, each citing profile rules', () => {
+    expect(requirements.length).toBeGreaterThanOrEqual(60);
+    expect(new Set(requirements.map((r) => r.id)).size).toBe(requirements.length);
+    for (const r of requirements) expect(r.profile.length, r.id).toBeGreaterThan(0);
+  });
+
+  it('checks every requirement, and every check names a requirement of the catalog', () => {
+    const ids = new Set(requirements.map((r) => r.id));
+    expect(checks.filter((c) => !ids.has(c.requirement)).map((c) => c.id)).toEqual([]);
+    const checked = new Set(checks.map((c) => c.requirement));
+    expect(requirements.filter((r) => !checked.has(r.id)).map((r) => r.id)).toEqual([]);
+    expect(new Set(checks.map((c) => c.id)).size).toBe(checks.length);
+  });
+
+  it('marks the profile-operation requirements as extensions, and only those', () => {
+    for (const r of requirements) expect(r.extension, r.id).toBe(r.section === 'Profile operations' || r.id === 'DUP-FIRST-UNCHANGED');
+  });
+
+  it('maps every sandbox fault to a requirement of the catalog', () => {
+    const ids = new Set(requirements.map((r) => r.id));
+    expect(FAULT_NAMES.filter((f) => !ids.has(FAULTS[f].requirement))).toEqual([]);
+  });
+
+  it('keeps the report schema in step with the report it describes', () => {
+    const example = {
+      target: { baseUrl: 'http://127.0.0.1:1', environment: 'sandbox' }, seed: 1, summary: { passed: 1, failed: 0, warned: 0, skipped: 0 },
+      requirements: [{ id: 'AUTH-ACCEPT', level: 'MUST', status: 'passed', profile: ['P-SIGN-2'], title: 't', evidence: [] }],
+    };
+    expect(validateSchema('report', example).valid).toBe(true);
+  });
+});
