@@ -75,7 +75,7 @@ export function curlLine(exchange: Exchange): string {
 }
 
 /** The path and query of the request, which replay resends against the configured baseUrl. */
-function pathOf(url: string): string {
+export function pathOf(url: string): string {
   try {
     const parsed = new URL(url);
     return parsed.pathname + parsed.search;

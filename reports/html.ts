@@ -4,6 +4,7 @@
  * It renders the report model only; statuses and the verdict come from reports/build.ts. Every text
  * that reaches the page goes through `esc`, because bodies, headers and messages come from the target.
  */
+import { pathOf } from './curl.js';
 import type { Exchange } from '../suites/http.js';
 import { REPORT_CSS } from './html-style.js';
 import type { Evidence, Report, RequirementReport } from './model.js';
@@ -70,14 +71,6 @@ function bodyText(body: string, pretty: boolean): string {
   }
 }
 
-function pathOf(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return parsed.pathname + parsed.search;
-  } catch {
-    return url;
-  }
-}
 
 function statusClass(status: number): string {
   return status < 400 ? 'ok' : status < 500 ? 'client' : 'server';
