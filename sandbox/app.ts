@@ -25,6 +25,11 @@ export interface SandboxApp {
   readonly store: SandboxStore;
   /** Handles one request: the same code serves a socket and an in-process call. */
   handle(request: Request): Promise<Response>;
+  /**
+   * Stops holding answers (a scenario's hang): a held answer goes out at once and later ones are not
+   * held. Resolves once every request in hand has been answered and recorded.
+   */
+  close(): Promise<void>;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -37,31 +42,60 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
   const pages = routes.filter((r): r is PageRoute => r.kind === 'page');
   const fail = (status: number, message: string) => errorResponse(status, message, options.faults);
 
+  // Requests being answered, so close() can wait until each is answered and recorded.
+  const inHand = new Set<Promise<Response>>();
+
   const app: SandboxApp = {
     options,
     store,
-    async handle(request) {
-      const started = options.clock();
-      const url = new URL(request.url);
-      // Recording reads the body from a copy; the handlers consume the original.
-      const recorded = options.record ? request.clone().text() : undefined;
-      let response: Response;
-      try {
-        response = await dispatch(request, url);
-      } catch (error) {
-        // Never a crash and never a stack to the client: the sandbox's own bug is a 500 envelope.
-        options.log(`sandbox: internal error on ${request.method} ${url.pathname}: ${(error as Error).message}`);
-        response = fail(500, 'internal error in the sandbox');
-      }
-      options.log(logLine(request, url, response.status, started, options.clock() - started));
-      if (options.record && recorded) {
-        const headers: Array<[string, string]> = [];
-        request.headers.forEach((value, name) => headers.push([name, value]));
-        options.record({ method: request.method, path: url.pathname + url.search, headers, body: await recorded.catch(() => ''), receivedAt: started, status: response.status });
-      }
-      return response;
+    handle(request) {
+      const answer = answerOne(request);
+      inHand.add(answer);
+      const done = () => void inHand.delete(answer);
+      answer.then(done, done);
+      return answer;
+    },
+    async close() {
+      options.scenarios.releaseHeld();
+      await Promise.allSettled([...inHand]);
     },
   };
+
+  async function answerOne(request: Request): Promise<Response> {
+    const started = options.clock();
+    const url = new URL(request.url);
+    // Recording reads the body from a copy; the handlers consume the original.
+    const recorded = options.record ? request.clone().text() : undefined;
+    let response: Response;
+    try {
+      response = await dispatch(request, url);
+    } catch (error) {
+      // Never a crash and never a stack to the client: the sandbox's own bug is a 500 envelope.
+      options.log(`sandbox: internal error on ${request.method} ${url.pathname}: ${(error as Error).message}`);
+      response = fail(500, 'internal error in the sandbox');
+    }
+    options.log(logLine(request, url, response.status, started, options.clock() - started));
+    if (options.record && recorded) {
+      const headers: Array<[string, string]> = [];
+      request.headers.forEach((value, name) => headers.push([name, value]));
+      const retryAfter = response.headers.get('retry-after');
+      const scenario = options.scenarios.appliedTo(response);
+      const responseBody = await response.clone().text().catch(() => '');
+      options.record({
+        method: request.method,
+        path: url.pathname + url.search,
+        headers,
+        body: await recorded.catch(() => ''),
+        receivedAt: started,
+        respondedAt: options.clock(),
+        status: response.status,
+        responseBody,
+        ...(retryAfter !== null ? { retryAfter } : {}),
+        ...(scenario !== undefined ? { scenario } : {}),
+      });
+    }
+    return response;
+  }
 
   async function dispatch(request: Request, url: URL): Promise<Response> {
     const route = operations.get(url.pathname);
@@ -102,16 +136,20 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return fail(400, 'the body must be a JSON object');
 
-    try {
-      return await route.handler(context(auth.merchant, body as Record<string, unknown>, request));
-    } catch (error) {
-      if (error instanceof OperationError) {
-        const response = fail(error.status, error.message);
-        for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
-        return response;
+    const run = async (): Promise<Response> => {
+      try {
+        return await route.handler(context(auth.merchant, body as Record<string, unknown>, request));
+      } catch (error) {
+        if (error instanceof OperationError) {
+          const response = fail(error.status, error.message);
+          for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
+          return response;
+        }
+        throw error;
       }
-      throw error;
-    }
+    };
+    // Scenarios apply here, after authentication: a refused request leaves them armed.
+    return options.scenarios.around(url.pathname, run, fail);
   }
 
   function context(merchant: OperationContext['merchant'], body: Record<string, unknown>, request: Request): OperationContext {

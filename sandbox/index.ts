@@ -61,10 +61,16 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
     app,
     config: sandboxConfig(listening.baseUrl, app.options.variant.toleranceSeconds),
     fixtures: SANDBOX_FIXTURES,
-    close: listening.close,
+    // Held answers go out (and are recorded) at close: closing never waits out a scenario's hang.
+    close: async () => {
+      const closing = listening.close();
+      await app.close();
+      await closing;
+    },
   };
 }
 
 export { FAULTS, FAULT_NAMES, parseFaults, type FaultName } from './faults.js';
+export { SCENARIOS, SCENARIO_NAMES, DEFAULT_HANG_SECONDS, parseScenarios, type ScenarioName, type ScenarioSpec } from './scenarios.js';
 export { DEFAULT_VARIANT, allVariants, type SandboxVariant, type SandboxOptions } from './options.js';
 export type { SandboxApp } from './app.js';

@@ -1,4 +1,5 @@
 import type { FaultName } from './faults.js';
+import { ScenarioSwitches, type ScenarioName } from './scenarios.js';
 
 /**
  * The legitimate choices the profile leaves to a server. The conformance suites must pass against
@@ -40,6 +41,10 @@ export interface SandboxOptions {
   maxBodyBytes?: number;
   /** Sees every request as received and the status answered (recording mode). */
   record?: (exchange: RecordedExchange) => void;
+  /** Misbehave on purpose, once each, to see a client recover (scenarios.ts). */
+  scenarios?: Iterable<ScenarioName>;
+  /** Seconds `create-order-hang-once` holds its answer (default 30). */
+  hangSeconds?: number;
 }
 
 /** A request as the sandbox received it, unredacted: for recording mode and benchmarks only. */
@@ -49,7 +54,15 @@ export interface RecordedExchange {
   headers: Array<[string, string]>;
   body: string;
   receivedAt: number;
+  /** When the answer was ready to go out (later than receivedAt by any scenario's hang). */
+  respondedAt: number;
   status: number;
+  /** Response headers that matter to judging a client (Retry-After). */
+  retryAfter?: string;
+  /** The answer's body text. */
+  responseBody: string;
+  /** The scenario that shaped this answer (refused it, held it, or decided its outcome). */
+  scenario?: ScenarioName;
 }
 
 export interface ResolvedOptions {
@@ -60,6 +73,9 @@ export interface ResolvedOptions {
   settleSeconds: number;
   maxBodyBytes: number;
   record?: (exchange: RecordedExchange) => void;
+  /** This instance's armed scenarios: each fires once, then the sandbox behaves normally. */
+  scenarios: ScenarioSwitches;
+  hangSeconds: number;
 }
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
@@ -68,6 +84,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   if (!Number.isInteger(variant.toleranceSeconds) || variant.toleranceSeconds < 1) {
     throw new RangeError('sandbox: variant.toleranceSeconds must be a whole number of seconds, at least 1');
   }
+  const scenarios = new ScenarioSwitches(options.scenarios ?? [], options.hangSeconds);
   return {
     variant,
     faults: new Set(options.faults ?? []),
@@ -76,5 +93,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     settleSeconds: options.settleSeconds ?? 2,
     maxBodyBytes: options.maxBodyBytes ?? 64 * 1024,
     ...(options.record ? { record: options.record } : {}),
+    scenarios,
+    hangSeconds: scenarios.hangSeconds,
   };
 }

@@ -1,32 +1,49 @@
 import { constants } from 'node:fs';
 import { access, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { FAULTS, FAULT_NAMES, parseFaults, startSandbox, type SandboxVariant } from '../../sandbox/index.js';
+import {
+  FAULTS, FAULT_NAMES, SCENARIOS, SCENARIO_NAMES, parseFaults, parseScenarios, startSandbox, type SandboxVariant,
+} from '../../sandbox/index.js';
 import { UsageError, type Io } from '../io.js';
 import type { CommandSpec, ParsedOptions } from '../options.js';
 
 export const serveCommand: CommandSpec = {
   name: 'serve',
-  summary: 'Runs the reference sandbox: every operation of the interface and the profile, demo merchants, fault switches.',
-  usage: 'svc-conformance serve [--port N] [--host H] [--config-out F] [--fault NAME]… [variant options]',
+  summary: 'Runs the reference sandbox: every operation of the interface and the profile, demo merchants, fault and scenario switches.',
+  usage: 'svc-conformance serve [--port N] [--host H] [--config-out F] [--fault NAME]… [--scenario NAME]… [variant options]',
   options: [
     { name: 'port', type: 'string', value: 'N', description: 'port to listen on (default: a free one)' },
     { name: 'host', type: 'string', value: 'H', description: 'address to listen on (default: 127.0.0.1)' },
     { name: 'config-out', type: 'string', value: 'F', description: 'write a P-CFG config for this sandbox to F once it listens' },
     { name: 'fault', type: 'string', value: 'NAME', multiple: true, description: 'break one profile rule on purpose (see --list-faults)' },
     { name: 'list-faults', type: 'boolean', description: 'list the fault switches and the rule each breaks, then exit' },
+    { name: 'scenario', type: 'string', value: 'NAME', multiple: true, description: 'misbehave once on purpose, to see a client recover (see --list-scenarios)' },
+    { name: 'list-scenarios', type: 'boolean', description: 'list the scenarios and the client rule each tests, then exit' },
+    { name: 'hang-seconds', type: 'string', value: 'SECONDS', description: 'how long create-order-hang-once holds its answer (default 30)' },
     { name: 'create-status', type: 'string', value: '200|201', description: 'HTTP status of a created order (default 201)' },
     { name: 'verify', type: 'string', value: 'raw|canonical', description: 'verify signatures over the raw body or a re-canonicalized parse (default raw)' },
     { name: 'replay', type: 'string', value: 'allow|refuse', description: 'accept or refuse a re-sent timestamp and signature (default refuse)' },
     { name: 'tolerance', type: 'string', value: 'SECONDS', description: 'timestamp window either side of the clock (default 300)' },
     { name: 'quiet', type: 'boolean', description: 'do not log requests' },
   ],
-  details: ['Stops on Ctrl-C. Requests are logged to stderr, one line each, without secrets.'],
-  examples: ['svc-conformance serve --port 4010 --config-out sandbox.json', 'svc-conformance serve --fault dup-race --fault auth-no-window'],
+  details: [
+    'Stops on Ctrl-C. Requests are logged to stderr, one line each, without secrets.',
+    'A fault breaks a rule for as long as the sandbox runs; a scenario fires once, on the first authenticated request it applies to.',
+  ],
+  examples: [
+    'svc-conformance serve --port 4010 --config-out sandbox.json',
+    'svc-conformance serve --fault dup-race --fault auth-no-window',
+    'svc-conformance serve --scenario create-order-503-once --scenario payout-failed',
+  ],
   async run(options, io) {
     if (options['list-faults']) {
       const width = Math.max(...FAULT_NAMES.map((n) => n.length)) + 2;
       io.stdout(FAULT_NAMES.map((n) => `${n.padEnd(width)}${FAULTS[n].rule.padEnd(12)}${FAULTS[n].description}`).join('\n') + '\n');
+      return 0;
+    }
+    if (options['list-scenarios']) {
+      const width = Math.max(...SCENARIO_NAMES.map((n) => n.length)) + 2;
+      io.stdout(SCENARIO_NAMES.map((n) => `${n.padEnd(width)}${SCENARIOS[n].rules.join(',').padEnd(24)}${SCENARIOS[n].description}`).join('\n') + '\n');
       return 0;
     }
     const settings = readSettings(options);
@@ -49,7 +66,7 @@ export const serveCommand: CommandSpec = {
         throw new UsageError(`serve: cannot write --config-out ${String(options['config-out'])}: ${(error as Error).message}`);
       }
     }
-    io.stdout(banner(sandbox.baseUrl, sandbox.fixtures, settings.faults ?? []));
+    io.stdout(banner(sandbox.baseUrl, sandbox.fixtures, settings.faults, settings.scenarios));
     io.stdout('Config for `svc-conformance run --config FILE` (also written by --config-out):\n');
     io.stdout(JSON.stringify(sandbox.config, null, 2) + '\n');
     await untilStopped();
@@ -67,6 +84,16 @@ function readSettings(options: ParsedOptions) {
     faults = [...parseFaults((options.fault as string[] | undefined) ?? [])];
   } catch (error) {
     throw new UsageError(`serve: ${(error as Error).message}`);
+  }
+  let scenarios;
+  try {
+    scenarios = [...parseScenarios((options.scenario as string[] | undefined) ?? [])];
+  } catch (error) {
+    throw new UsageError(`serve: ${(error as Error).message}`);
+  }
+  const hangSeconds = options['hang-seconds'] === undefined ? undefined : Number(options['hang-seconds']);
+  if (hangSeconds !== undefined && !(Number.isFinite(hangSeconds) && hangSeconds > 0)) {
+    throw new UsageError('serve: --hang-seconds takes a number of seconds above 0');
   }
   const variant: Partial<SandboxVariant> = {};
   if (options['create-status'] !== undefined) {
@@ -86,10 +113,10 @@ function readSettings(options: ParsedOptions) {
     if (!Number.isInteger(seconds) || seconds < 1) throw new UsageError('serve: --tolerance takes a whole number of seconds, at least 1');
     variant.toleranceSeconds = seconds;
   }
-  return { port, host, faults, variant };
+  return { port, host, faults, scenarios, ...(hangSeconds !== undefined ? { hangSeconds } : {}), variant };
 }
 
-function banner(baseUrl: string, fixtures: Awaited<ReturnType<typeof startSandbox>>['fixtures'], faults: readonly string[]): string {
+function banner(baseUrl: string, fixtures: Awaited<ReturnType<typeof startSandbox>>['fixtures'], faults: readonly string[], scenarios: readonly string[]): string {
   const { merchant, otherMerchant, productionCredentials } = fixtures;
   return [
     `svc-conformance reference sandbox listening on ${baseUrl}`,
@@ -100,6 +127,7 @@ function banner(baseUrl: string, fixtures: Awaited<ReturnType<typeof startSandbo
     `  production    X-API-KEY ${productionCredentials.apiKey}   wallet ${productionCredentials.walletId}   (known here only to be refused)`,
     `  payouts       ${fixtures.payouts.map((p) => `${p.payoutOrderId}`).join(' ')}`,
     `  faults        ${faults.length > 0 ? faults.join(', ') : 'none'}`,
+    `  scenarios     ${scenarios.length > 0 ? scenarios.join(', ') : 'none'}`,
     '',
   ].join('\n') + '\n';
 }

@@ -36,11 +36,14 @@ export interface InitiationOutcome {
   failure?: 'insufficient-balance' | 'bank-rejected';
 }
 
+/** Rule 1's outcome; also forced, whatever the amount, by the `payout-failed` scenario. */
+export function insufficientBalanceOutcome(): InitiationOutcome {
+  return { status: 'FAILED', message: PAYOUT_MESSAGES.insufficientBalance, debited: false, failure: 'insufficient-balance' };
+}
+
 /** Rules 1–4 above: a pure function of the amount and the balance. */
 export function initiationOutcome(amountMinor: number, balanceMinor: number): InitiationOutcome {
-  if (amountMinor > balanceMinor) {
-    return { status: 'FAILED', message: PAYOUT_MESSAGES.insufficientBalance, debited: false, failure: 'insufficient-balance' };
-  }
+  if (amountMinor > balanceMinor) return insufficientBalanceOutcome();
   const ending = amountMinor % 100;
   if (ending === REJECTED_ENDING) return { status: 'FAILED', message: PAYOUT_MESSAGES.bankRejected, debited: false, failure: 'bank-rejected' };
   if (ending === PENDING_ENDING) return { status: 'PENDING', message: PAYOUT_MESSAGES.pending, debited: true };

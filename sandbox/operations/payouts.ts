@@ -7,7 +7,7 @@ import { OperationError, requireSchema, type OperationContext, type OperationHan
 import { jsonResponse, minorToText, successResponse } from '../envelope.js';
 import type { Payout, Wallet } from '../store.js';
 import {
-  SETTLEMENT_TARGETS, initiationOutcome, payoutRecord, settle, settleIfDue, type SettlementTarget,
+  SETTLEMENT_TARGETS, initiationOutcome, insufficientBalanceOutcome, payoutRecord, settle, settleIfDue, type SettlementTarget,
 } from './payout-lifecycle.js';
 
 export const WRONG_ENVIRONMENT_WALLET = 'wallet identifier is invalid for the selected environment';
@@ -114,7 +114,9 @@ export const transactionInitiation: OperationHandler = (ctx) => {
     throw new OperationError(422, `currency not enabled for this wallet: ${request.currency} (this wallet pays out in ${wallet.currency})`);
   }
 
-  const outcome = initiationOutcome(amountMinor, wallet.balanceMinor);
+  // The `payout-failed` scenario: this one payout fails as if the wallet were short, whatever its amount.
+  const forcedFailure = ctx.options.scenarios.take('payout-failed');
+  const outcome = forcedFailure ? insufficientBalanceOutcome() : initiationOutcome(amountMinor, wallet.balanceMinor);
   if (outcome.failure === 'insufficient-balance' && ctx.fault('ops-failed-as-error')) {
     throw new OperationError(422, outcome.message);
   }
@@ -141,7 +143,8 @@ export const transactionInitiation: OperationHandler = (ctx) => {
   };
   if (outcome.status === 'PROCESSING') payout.settlesAt = now + ctx.options.settleSeconds * 1000;
   ctx.store.putPayout(payout);
-  return successResponse(payoutRecord(payout, ctx.fault), 'Payout initiated');
+  const response = successResponse(payoutRecord(payout, ctx.fault), 'Payout initiated');
+  return forcedFailure ? ctx.options.scenarios.mark(response, 'payout-failed') : response;
 };
 
 /**

@@ -1,0 +1,173 @@
+/**
+ * Scenario switches: the sandbox misbehaves on purpose, once per sandbox instance, so that a client's
+ * recovery can be judged by the P-CLIENT rules (`serve --scenario NAME`, `verify-client --scenario
+ * NAME`, `startSandbox({ scenarios })`). Unlike a fault, a scenario breaks no server rule: 5xx, 429,
+ * slow answers and failed payouts are things a conforming server may do, and a client must survive.
+ *
+ * Only requests that pass authentication count; a refused request leaves every scenario armed. Each
+ * request consumes at most one scenario, in catalog order, so `create-order-503-once` together with
+ * `create-order-429-once` answers the first Create Order 503 and the second 429.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { OPERATION_PATHS } from './index.js';
+
+export type ScenarioOperation = 'createOrder' | 'transactionInitiation';
+
+export interface ScenarioSpec {
+  /** The operation whose next authenticated request the scenario changes. */
+  operation: ScenarioOperation;
+  /**
+   * How: `refuse` answers an error instead of running the operation (nothing is created); `hold`
+   * runs it and holds the answer for `hangSeconds`; `outcome` changes the result the operation records.
+   */
+  effect: 'refuse' | 'hold' | 'outcome';
+  /** The P-CLIENT rules a client's recovery is judged by, the main one first. */
+  rules: readonly [string, ...string[]];
+  /** The error answered by a `refuse` scenario (the general error envelope). */
+  refusal?: { status: number; message: string; retryAfter?: string };
+  description: string;
+  /** What a conforming client does next. */
+  recovery: string;
+}
+
+export const SCENARIOS = {
+  'create-order-503-once': {
+    operation: 'createOrder',
+    effect: 'refuse',
+    rules: ['P-CLIENT-6'],
+    refusal: { status: 503, message: 'service temporarily unavailable (sandbox scenario create-order-503-once)' },
+    description: 'the first Create Order is answered 503 (the error envelope) and no order is created',
+    recovery: 'asks Order Status for that order_id before creating it again',
+  },
+  'create-order-429-once': {
+    operation: 'createOrder',
+    effect: 'refuse',
+    rules: ['P-CLIENT-7', 'P-CLIENT-6'],
+    refusal: { status: 429, message: 'rate limit exceeded; retry after 1 second (sandbox scenario create-order-429-once)', retryAfter: '1' },
+    description: 'the first Create Order is answered 429 with Retry-After: 1 and no order is created',
+    recovery: 'waits at least 1 second, then asks Order Status before creating the order again',
+  },
+  'create-order-hang-once': {
+    operation: 'createOrder',
+    effect: 'hold',
+    rules: ['P-CLIENT-6'],
+    description: 'the first Create Order that creates an order has its answer held for hangSeconds (default 30), past a client\'s timeout',
+    recovery: 'after its timeout, asks Order Status (which finds the order) instead of creating it again',
+  },
+  'payout-initiate-502-once': {
+    operation: 'transactionInitiation',
+    effect: 'refuse',
+    rules: ['P-CLIENT-6'],
+    refusal: { status: 502, message: 'banking upstream failure (sandbox scenario payout-initiate-502-once)' },
+    description: 'the first Transaction Initiation is answered 502 (banking upstream failure) and no payout is created',
+    recovery: 'asks Payout Status for that payout_order_id before initiating it again',
+  },
+  'payout-failed': {
+    operation: 'transactionInitiation',
+    effect: 'outcome',
+    rules: ['P-CLIENT-6'],
+    description: 'the next initiated payout is FAILED "Insufficient wallet balance" (nothing debited, utr NA), whatever its amount',
+    recovery: 'treats the FAILED record as the outcome; a new attempt uses a fresh payout_order_id',
+  },
+} as const satisfies Record<string, ScenarioSpec>;
+
+export type ScenarioName = keyof typeof SCENARIOS;
+export const SCENARIO_NAMES = Object.keys(SCENARIOS) as ScenarioName[];
+
+/** Seconds a `create-order-hang-once` answer is held unless told otherwise. */
+export const DEFAULT_HANG_SECONDS = 30;
+
+export function isScenarioName(name: string): name is ScenarioName {
+  return Object.hasOwn(SCENARIOS, name);
+}
+
+/** Checks scenario names given by a person; the error lists where to find the ones that exist. */
+export function parseScenarios(names: Iterable<string>): Set<ScenarioName> {
+  const given = [...names];
+  const unknown = given.filter((n) => !isScenarioName(n));
+  if (unknown.length > 0) {
+    throw new RangeError(`unknown scenario ${unknown.map((n) => `"${n}"`).join(', ')}; run \`svc-conformance serve --list-scenarios\` to see them`);
+  }
+  return new Set(given as ScenarioName[]);
+}
+
+/** The paths the scenarios apply to; typed against OPERATION_PATHS, so the compiler keeps them equal. */
+const PATHS: Pick<typeof OPERATION_PATHS, ScenarioOperation> = {
+  createOrder: '/api/v3/pg/order/create',
+  transactionInitiation: '/api/v3/banking/payment/initiate',
+};
+
+/** Builds the general error envelope (the app's, so the envelope faults still apply). */
+export type ErrorAnswer = (status: number, message: string) => Response;
+
+/**
+ * The armed scenarios of one sandbox instance. Each fires once: the app asks `around` to run every
+ * authenticated operation, and an operation handler asks `take` for an `outcome` scenario.
+ */
+export class ScenarioSwitches {
+  private readonly armed: Set<ScenarioName>;
+  private readonly applied = new WeakMap<Response, ScenarioName>();
+  private readonly release = new AbortController();
+
+  constructor(names: Iterable<ScenarioName>, readonly hangSeconds: number = DEFAULT_HANG_SECONDS) {
+    this.armed = parseScenarios(names);
+    if (!Number.isFinite(hangSeconds) || hangSeconds <= 0) throw new RangeError('sandbox: hangSeconds must be a number of seconds above 0');
+  }
+
+  /** The scenarios still waiting to fire. */
+  pending(): ScenarioName[] {
+    return SCENARIO_NAMES.filter((name) => this.armed.has(name));
+  }
+
+  /** True the first time it is asked about an armed scenario, then never again. */
+  take(name: ScenarioName): boolean {
+    return this.armed.delete(name);
+  }
+
+  /** Notes that `response` was shaped by scenario `name`, for the recording. */
+  mark(response: Response, name: ScenarioName): Response {
+    this.applied.set(response, name);
+    return response;
+  }
+
+  /** The scenario that shaped `response`, if any. */
+  appliedTo(response: Response): ScenarioName | undefined {
+    return this.applied.get(response);
+  }
+
+  /**
+   * Runs one authenticated operation at `path` under the armed scenarios: a `refuse` scenario answers
+   * instead of it; a `hold` scenario lets it run and holds a successful answer.
+   */
+  async around(path: string, run: () => Promise<Response>, errorAnswer: ErrorAnswer): Promise<Response> {
+    const refusing = this.armedFor(path, 'refuse');
+    const refusal = refusing === undefined ? undefined : (SCENARIOS[refusing] as ScenarioSpec).refusal;
+    if (refusing !== undefined && refusal !== undefined && this.take(refusing)) {
+      const response = errorAnswer(refusal.status, refusal.message);
+      if (refusal.retryAfter !== undefined) response.headers.set('retry-after', refusal.retryAfter);
+      return this.mark(response, refusing);
+    }
+    const response = await run();
+    const holding = this.armedFor(path, 'hold');
+    if (holding !== undefined && response.ok && this.take(holding)) {
+      await this.hold();
+      return this.mark(response, holding);
+    }
+    return response;
+  }
+
+  /** The first armed scenario, in catalog order, of this effect on the operation at `path`. */
+  private armedFor(path: string, effect: ScenarioSpec['effect']): ScenarioName | undefined {
+    return this.pending().find((name) => SCENARIOS[name].effect === effect && PATHS[SCENARIOS[name].operation] === path);
+  }
+
+  /** Stops holding: a held answer goes out at once, and later ones are not held (sandbox close). */
+  releaseHeld(): void {
+    this.release.abort();
+  }
+
+  private async hold(): Promise<void> {
+    // Other requests go on meanwhile; the timer does not keep the process alive, and close ends it.
+    await sleep(this.hangSeconds * 1000, undefined, { ref: false, signal: this.release.signal }).catch(() => {});
+  }
+}
