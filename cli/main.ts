@@ -4,12 +4,11 @@ import { replayCommand } from './commands/replay.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import { signCommand } from './commands/sign.js';
+import { verifyClientCommand } from './commands/verify-client.js';
 import { processIo, UsageError, type Io } from './io.js';
 import { formatHelp, parseOptions, type CommandSpec } from './options.js';
 
-const COMMANDS: CommandSpec[] = [runCommand, serveCommand, signCommand, diagnoseCommand, replayCommand];
-/** Commands the profile names (P-CLI) that this version does not have yet. */
-const PLANNED = ['verify-client'];
+const COMMANDS: CommandSpec[] = [runCommand, serveCommand, verifyClientCommand, signCommand, diagnoseCommand, replayCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
@@ -39,11 +38,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   const command = COMMANDS.find((c) => c.name === name);
   if (command === undefined) {
     const known = COMMANDS.map((c) => c.name).join(', ');
-    io.stderr(
-      PLANNED.includes(name)
-        ? `svc-conformance: \`${name}\` is not available in this version yet; available: ${known}\n`
-        : `svc-conformance: unknown command \`${name}\`; available: ${known} (see svc-conformance --help)\n`,
-    );
+    io.stderr(`svc-conformance: unknown command \`${name}\`; available: ${known} (see svc-conformance --help)\n`);
     return 2;
   }
   try {

@@ -18,6 +18,8 @@ export interface BuildInput {
   version: string;
   /** How the run was pointed at its target, for reproduce lines: the config file, if any. */
   configPath?: string;
+  /** A client judgement: evidence is the client's own requests, reproduced by this command. */
+  rerunCommand?: string;
 }
 
 /**
@@ -106,6 +108,9 @@ export function buildReport(input: BuildInput): Report {
 
 function evidence(input: BuildInput, requirement: string, check: string, message: string, exchanges: Exchange[]): Evidence {
   const first = exchanges[0];
+  if (input.rerunCommand !== undefined) {
+    return { check, message, exchanges, reproduce: { ...(first ? { curl: curlLine(first) } : {}), run: input.rerunCommand } };
+  }
   return {
     check,
     message,

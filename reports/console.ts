@@ -29,13 +29,13 @@ export function summaryLines(report: Report, files: readonly string[]): string[]
   const { summary } = report;
   const lines = [
     '',
-    `${report.verdict === 'conformant' ? '✓ CONFORMANT' : '✗ NOT CONFORMANT'}  ${report.target.baseUrl} (${report.target.environment})`,
+    `${report.verdict === 'conformant' ? '✓ CONFORMANT' : '✗ NOT CONFORMANT'}  ${report.client ? `client \`${report.client.command}\` (${report.client.requests} requests)` : `${report.target.baseUrl} (${report.target.environment})`}`,
     `  requirements: ${summary.passed} passed, ${summary.failed} MUST failed, ${summary.warned} SHOULD warned, ${summary.skipped} skipped`,
   ];
   const broken = report.requirements.filter((r) => r.status === 'failed');
   for (const r of broken.slice(0, 20)) lines.push(`  ${r.level === 'MUST' ? '✗' : r.level === 'SHOULD' ? '!' : 'i'} ${r.id} (${r.level}) ${r.evidence[0]?.message ?? r.title}`);
   if (broken.length > 20) lines.push(`  …and ${broken.length - 20} more`);
-  lines.push(`  seed ${report.seed}: rerun the same requests with --seed ${report.seed}`);
+  if (!report.client) lines.push(`  seed ${report.seed}: rerun the same requests with --seed ${report.seed}`);
   lines.push(`  reports: ${files.join(', ')}`);
   return lines;
 }

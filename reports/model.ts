@@ -46,4 +46,6 @@ export interface Report {
   requirements: RequirementReport[];
   /** Why the run could not check the target at all (unreachable, hanging), when that happened. */
   error?: string;
+  /** verify-client: the client command judged, and what it did. */
+  client?: { command: string; exitCode: number | null; requests: number; scenarios: string[] };
 }

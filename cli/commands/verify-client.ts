@@ -1,0 +1,136 @@
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { clientCatalog, judgeClient } from '../../clients/judge.js';
+import { readPackageJson } from '../../common/package-root.js';
+import { buildReport } from '../../reports/build.js';
+import { summaryLines } from '../../reports/console.js';
+import type { Report } from '../../reports/model.js';
+import { writeReports } from '../../reports/write.js';
+import { parseScenarios, startSandbox, type ScenarioName } from '../../sandbox/index.js';
+import type { RecordedExchange } from '../../sandbox/options.js';
+import { MERCHANT_A, MERCHANT_A_LIVE } from '../../sandbox/tenants.js';
+import { UsageError, type Io } from '../io.js';
+import type { CommandSpec } from '../options.js';
+
+export const verifyClientCommand: CommandSpec = {
+  name: 'verify-client',
+  summary: 'Runs a client against the recording sandbox and judges the requests it sends by P-CLIENT.',
+  usage: 'svc-conformance verify-client [--scenario S]… [--report-dir D] [--strict] [--timeout SECONDS] -- COMMAND [ARGS…]',
+  positionals: true,
+  options: [
+    { name: 'scenario', type: 'string', value: 'S', multiple: true, description: 'make the sandbox misbehave once, to see the client recover (see serve --list-scenarios)' },
+    { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports)' },
+    { name: 'strict', type: 'boolean', description: 'a broken SHOULD rule fails the run too' },
+    { name: 'timeout', type: 'string', value: 'SECONDS', description: 'stop the client after this long (default 120)' },
+  ],
+  details: [
+    'COMMAND runs with SVC_BASE_URL, SVC_API_KEY, SVC_SECRET_KEY, SVC_WALLET_ID (and SVC_ENVIRONMENT=sandbox) set to the sandbox.',
+    'Exit status: 0 no MUST client rule broken, 1 otherwise (or the client sent nothing, failed, or timed out), 2 bad usage or COMMAND could not start.',
+  ],
+  examples: [
+    'svc-conformance verify-client -- node examples/good-client.mjs',
+    'svc-conformance verify-client --scenario create-order-503-once --scenario payout-failed -- python3 my_client.py',
+  ],
+  async run(options, io, positionals) {
+    if (positionals.length === 0) throw new UsageError('verify-client: give the client command after --, e.g. verify-client -- node my-client.mjs');
+    let scenarios: ScenarioName[];
+    try {
+      scenarios = [...parseScenarios((options.scenario as string[] | undefined) ?? [])];
+    } catch (error) {
+      throw new UsageError(`verify-client: ${(error as Error).message}`);
+    }
+    const timeoutSeconds = options.timeout === undefined ? 120 : Number(options.timeout);
+    if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1) throw new UsageError('verify-client: --timeout takes a whole number of seconds, at least 1');
+    const reportDir = resolve(io.cwd, typeof options['report-dir'] === 'string' ? options['report-dir'] : 'svc-reports');
+    const command = positionals.join(' ');
+
+    const recorded: RecordedExchange[] = [];
+    const sandbox = await startSandbox({ port: 0, scenarios, record: (x) => recorded.push(x) });
+    const startedAt = new Date();
+    let outcome: ClientOutcome;
+    try {
+      io.stdout(`verify-client: running \`${command}\` against the recording sandbox at ${sandbox.baseUrl}${scenarios.length ? ` (scenarios: ${scenarios.join(', ')})` : ''}\n`);
+      outcome = await runClient(positionals, io, {
+        SVC_BASE_URL: sandbox.baseUrl,
+        SVC_API_KEY: MERCHANT_A.apiKey,
+        SVC_SECRET_KEY: MERCHANT_A.secretKey,
+        SVC_WALLET_ID: MERCHANT_A.walletId,
+        SVC_ENVIRONMENT: 'sandbox',
+      }, timeoutSeconds);
+    } finally {
+      await sandbox.close();
+    }
+
+    const { results, apiRequests } = judgeClient({
+      exchanges: recorded,
+      baseUrl: sandbox.baseUrl,
+      merchant: MERCHANT_A,
+      otherEnvironment: { apiKeys: [MERCHANT_A_LIVE.apiKey], walletIds: [MERCHANT_A_LIVE.walletId] },
+      toleranceSeconds: sandbox.app.options.variant.toleranceSeconds,
+    });
+    const scenarioFlags = scenarios.map((s) => `--scenario ${s} `).join('');
+    const built = buildReport({
+      results,
+      catalog: clientCatalog(),
+      target: { baseUrl: sandbox.baseUrl, environment: 'sandbox', embeddedSandbox: true },
+      seed: 0,
+      runNumber: 0,
+      runs: 0,
+      strict: Boolean(options.strict),
+      startedAt,
+      durationMs: Date.now() - startedAt.getTime(),
+      version: readPackageJson<{ version: string }>('package.json').version,
+      rerunCommand: `svc-conformance verify-client ${scenarioFlags}-- ${command}`,
+    });
+    const problem = outcome.problem ?? (apiRequests === 0 ? 'the client sent no request to SVC_BASE_URL' : undefined);
+    const report: Report = {
+      ...built,
+      client: { command, exitCode: outcome.exitCode, requests: apiRequests, scenarios },
+      ...(problem ? { verdict: 'not conformant' as const, error: problem } : {}),
+    };
+    const files = await writeReports(report, reportDir);
+    if (problem) io.stdout(`\n✗ ${problem}\n`);
+    io.stdout(summaryLines(report, files).join('\n') + '\n');
+    return report.verdict === 'conformant' ? 0 : 1;
+  },
+};
+
+interface ClientOutcome {
+  exitCode: number | null;
+  /** Why the client's run itself is not acceptable (it failed, or was stopped). */
+  problem?: string;
+}
+
+/** Runs the client with the sandbox's coordinates; its output is passed through, marked. */
+function runClient(argv: string[], io: Io, env: Record<string, string>, timeoutSeconds: number): Promise<ClientOutcome> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(argv[0]!, argv.slice(1), { cwd: io.cwd, env: { ...io.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const relay = (write: (text: string) => void) => {
+      let pending = '';
+      return (chunk: Buffer) => {
+        pending += chunk.toString('utf8');
+        const lines = pending.split('\n');
+        pending = lines.pop()!;
+        for (const line of lines) write(`  │ ${line}\n`);
+      };
+    };
+    child.stdout.on('data', relay(io.stdout));
+    child.stderr.on('data', relay(io.stderr));
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      child.kill('SIGKILL');
+    }, timeoutSeconds * 1000);
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      const reason = error.code === 'ENOENT' ? 'no such program' : error.message;
+      reject(new UsageError(`verify-client: cannot start \`${argv[0]}\`: ${reason}`));
+    });
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      if (timedOut) resolvePromise({ exitCode: null, problem: `the client did not finish within ${timeoutSeconds} s and was stopped` });
+      else if (code !== 0) resolvePromise({ exitCode: code, problem: `the client exited with status ${code}` });
+      else resolvePromise({ exitCode: 0 });
+    });
+  });
+}

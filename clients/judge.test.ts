@@ -1,0 +1,132 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { RecordedExchange } from '../sandbox/options.js';
+import { MERCHANT_A, MERCHANT_A_LIVE } from '../sandbox/tenants.js';
+import { canonicalize } from '../signer/canonical.js';
+import { clientCatalog, judgeClient } from './judge.js';
+
+const T0 = Date.UTC(2026, 10, 21, 10, 0, 0);
+const ORDER = {
+  order_id: 'ORD-1', order_amount: 10.5, order_currency: 'INR', service_type: 'payment', return_url: 'https://shop.example/r?x=1',
+  customer: { name: 'José', email: 'j@example.com', phone: '+911234567890', address: { line1: '1 Road', city: 'Pune', state: 'MH', country: 'IN', postal_code: '411001' } },
+};
+const PAYOUT = { svc_wallet_id: MERCHANT_A.walletId, debit_account_type: 'svc_wallet', payout_order_id: 'PO-1', amount: 10, currency: 'INR', transfer_mode: 'imps', beneficiary: { name: 'A' } };
+
+interface Step {
+  path: string;
+  payload?: unknown;
+  /** The body text as sent, when not the canonical text of payload. */
+  body?: string;
+  at: number;
+  /** Seconds the answer took. */
+  took?: number;
+  status?: number;
+  response?: unknown;
+  retryAfter?: string;
+  timestamp?: string;
+  headers?: Record<string, string | null>;
+  signWith?: (body: string, timestamp: string) => string;
+}
+
+/** A client's traffic as the sandbox would have recorded it; every request signed correctly unless told. */
+function traffic(steps: Step[]): RecordedExchange[] {
+  return steps.map((s) => {
+    const body = s.body ?? (s.payload === undefined ? '' : canonicalize(s.payload));
+    const receivedAt = T0 + s.at * 1000;
+    const timestamp = s.timestamp ?? String(Math.floor(receivedAt / 1000));
+    const signature = s.signWith ? s.signWith(body, timestamp) : createHmac('sha256', MERCHANT_A.secretKey).update(body + timestamp).digest('hex');
+    const headers: Record<string, string | null> = {
+      'content-type': 'application/json', accept: 'application/json', 'x-api-key': MERCHANT_A.apiKey, 'x-timestamp': timestamp, 'x-signature': signature, ...s.headers,
+    };
+    return {
+      method: 'POST', path: s.path, headers: Object.entries(headers).filter((e): e is [string, string] => e[1] !== null), body, receivedAt,
+      respondedAt: receivedAt + (s.took ?? 0.01) * 1000, status: s.status ?? 200, responseBody: JSON.stringify(s.response ?? {}), ...(s.retryAfter ? { retryAfter: s.retryAfter } : {}),
+    };
+  });
+}
+
+function verdicts(steps: Step[]): Record<string, string> {
+  const { results } = judgeClient({
+    exchanges: traffic(steps), baseUrl: 'http://127.0.0.1:1', merchant: MERCHANT_A,
+    otherEnvironment: { apiKeys: [MERCHANT_A_LIVE.apiKey], walletIds: [MERCHANT_A_LIVE.walletId] }, toleranceSeconds: 300,
+  });
+  return Object.fromEntries(results.map((r) => [r.meta.requirement, r.state + (r.meta.failure ? `: ${r.meta.failure.message}` : '')]));
+}
+
+const CREATE = '/api/v3/pg/order/create';
+const ORDER_STATUS = '/api/v3/pg/order/status';
+const BALANCE = '/api/v3/banking/balance';
+const INITIATE = '/api/v3/banking/payment/initiate';
+const PAYOUT_STATUS = '/api/v3/banking/payment/status';
+
+/** A conforming client's flow, including a 503 and its recovery. */
+const GOOD: Step[] = [
+  { path: CREATE, payload: ORDER, at: 0, status: 503 },
+  { path: ORDER_STATUS, payload: { order_id: 'ORD-1' }, at: 1, status: 404 },
+  { path: CREATE, payload: ORDER, at: 2, status: 201, response: { return_data: { svc_order_id: 'SVC-1' } } },
+  { path: BALANCE, payload: { svc_wallet_id: MERCHANT_A.walletId }, at: 3 },
+  { path: INITIATE, payload: PAYOUT, at: 4, response: { data: { status: 'PROCESSING' } } },
+  { path: PAYOUT_STATUS, payload: { svc_wallet_id: MERCHANT_A.walletId, debit_account_type: 'svc_wallet', payout_order_id: 'PO-1' }, at: 5 },
+];
+
+describe('judging a client by its traffic (P-CLIENT)', () => {
+  it('passes a conforming client on every rule it exercised', () => {
+    const v = verdicts(GOOD);
+    const failed = Object.entries(v).filter(([, s]) => s.startsWith('failed'));
+    expect(failed).toEqual([]);
+    expect(v['CLIENT-RETRY-AFTER-STATUS']).toBe('passed');
+    expect(v['CLIENT-VERIFY-ORDER']).toMatch(/^skipped/);
+  });
+
+  it('judges every requirement of the client catalog', () => {
+    expect(Object.keys(verdicts(GOOD)).sort()).toEqual(clientCatalog().map((r) => r.id).sort());
+  });
+
+  it.each<[string, (steps: Step[]) => Step[], RegExp]>([
+    ['CLIENT-HEADERS', (s) => [{ ...s[3]!, headers: { accept: null } }], /Accept is null/],
+    ['CLIENT-OPERATION', () => [{ path: '/api/v2/order/create', payload: ORDER, at: 0 }], /not an operation/],
+    ['CLIENT-SIGNATURE', () => [{ path: CREATE, payload: ORDER, at: 0, signWith: (b, t) => createHmac('sha256', MERCHANT_A.secretKey).update(b.replaceAll('/', '\\/') + t).digest('hex') }], /diagnose: escaped-slashes/],
+    ['CLIENT-CANONICAL-BODY', () => [{ path: CREATE, payload: ORDER, body: JSON.stringify(ORDER).replaceAll('/', '\\/'), at: 0 }], /not the canonical text.*escaped-slashes/],
+    ['CLIENT-TIMESTAMP-SECONDS', () => [{ path: BALANCE, payload: { svc_wallet_id: 'w' }, at: 0, timestamp: String(T0 + 5) }], /milliseconds/],
+    ['CLIENT-TIMESTAMP-WINDOW', () => [{ path: BALANCE, payload: { svc_wallet_id: 'w' }, at: 0, timestamp: String(T0 / 1000 - 3600) }], /-3600 s from the server's clock/],
+    ['CLIENT-NO-REUSE', () => [{ path: BALANCE, payload: { svc_wallet_id: 'w' }, at: 0 }, { path: BALANCE, payload: { svc_wallet_id: 'w' }, at: 0.5 }], /re-sends the timestamp and signature of request #1/],
+    ['CLIENT-NO-SECRET', () => [{ path: BALANCE, payload: { svc_wallet_id: 'w' }, at: 0, headers: { 'x-secret': MERCHANT_A.secretKey } }], /sends the secret key in header x-secret/],
+    ['CLIENT-ENVIRONMENT', () => [{ path: BALANCE, payload: { svc_wallet_id: MERCHANT_A_LIVE.walletId }, at: 0 }], /production wallet/],
+    ['CLIENT-REQUEST-SCHEMA', () => [{ path: CREATE, payload: { ...ORDER, customer: { name: 'x' } }, at: 0 }], /does not satisfy order-create-request/],
+    ['CLIENT-FRESH-ORDER-ID', () => [{ path: CREATE, payload: ORDER, at: 0, status: 201 }, { path: CREATE, payload: { ...ORDER, order_amount: 99 }, at: 1, status: 409 }], /for a new order, already used by request #1/],
+    ['CLIENT-FRESH-PAYOUT-ID', () => [{ path: INITIATE, payload: PAYOUT, at: 0 }, { path: INITIATE, payload: { ...PAYOUT, amount: 20 }, at: 1, status: 409 }], /for a new payout/],
+    ['CLIENT-RETRY-AFTER-STATUS', () => [{ path: CREATE, payload: ORDER, at: 0, status: 503 }, { path: CREATE, payload: ORDER, at: 0.1, status: 201 }], /answered 503; request #2 repeats it without asking Order Status/],
+    ['CLIENT-BACKOFF-429', () => [{ path: CREATE, payload: ORDER, at: 0, status: 429, retryAfter: '1' }, { path: ORDER_STATUS, payload: { order_id: 'ORD-1' }, at: 0.2, status: 404 }], /after the 429 of request #1/],
+    ['CLIENT-VERIFY-PAYOUT', () => [{ path: INITIATE, payload: PAYOUT, at: 0, response: { data: { status: 'PENDING' } } }], /never asked Payout Status/],
+    ['CLIENT-BALANCE-FIRST', () => [{ path: INITIATE, payload: PAYOUT, at: 0 }], /no Balance Inquiry before it/],
+  ])('%s fails on traffic that breaks it, naming the request', (requirement, make, message) => {
+    expect(verdicts(make(GOOD))[requirement]).toMatch(new RegExp(`^failed: .*${message.source}`));
+  });
+
+  it('treats an answer the client never saw (it moved on first) as a failure in doubt', () => {
+    const hung: Step[] = [
+      { path: CREATE, payload: ORDER, at: 0, took: 30, status: 201 },
+      { path: CREATE, payload: ORDER, at: 3, status: 409 },
+    ];
+    expect(verdicts(hung)['CLIENT-RETRY-AFTER-STATUS']).toMatch(/got no answer \(the client gave up waiting\); request #2 repeats it/);
+    expect(verdicts(hung)['CLIENT-FRESH-ORDER-ID']).toBe('passed');
+    const recovered: Step[] = [hung[0]!, { path: ORDER_STATUS, payload: { order_id: 'ORD-1' }, at: 3 }];
+    expect(verdicts(recovered)['CLIENT-RETRY-AFTER-STATUS']).toBe('passed');
+  });
+
+  it('skips, with the reason, every rule the traffic did not exercise, and judges a silent client as having sent nothing', () => {
+    const v = verdicts([{ path: BALANCE, payload: { svc_wallet_id: MERCHANT_A.walletId }, at: 0 }]);
+    expect(v['CLIENT-FRESH-PAYOUT-ID']).toBe('skipped');
+    expect(Object.values(verdicts([])).every((s) => s === 'skipped')).toBe(true);
+  });
+
+  it('keeps the secret and the signatures out of the evidence', () => {
+    const { results } = judgeClient({
+      exchanges: traffic([{ path: BALANCE, payload: { svc_wallet_id: 'w', note: MERCHANT_A.secretKey }, at: 0, headers: { 'x-secret': MERCHANT_A.secretKey } }]),
+      baseUrl: 'http://127.0.0.1:1', merchant: MERCHANT_A, otherEnvironment: { apiKeys: [], walletIds: [] }, toleranceSeconds: 300,
+    });
+    const text = JSON.stringify(results);
+    expect(text).not.toContain(MERCHANT_A.secretKey);
+    expect(text).not.toMatch(/[0-9a-f]{64}/);
+  });
+});

@@ -1,0 +1,77 @@
+import { readPackageJson } from '../common/package-root.js';
+import type { CheckResult } from '../reports/model.js';
+import type { RecordedExchange } from '../sandbox/options.js';
+import type { Requirement } from '../suites/catalog.js';
+import { redactor } from '../suites/redact.js';
+import * as each from './rules.js';
+import type { JudgeContext, RuleOutcome } from './rules.js';
+import * as across from './sequence-rules.js';
+import { asEvidence, classify } from './traffic.js';
+
+let cached: Requirement[] | undefined;
+
+/** The client requirement catalog (clients/catalog.json), judged from recorded traffic (P-CLIENT). */
+export function clientCatalog(): Requirement[] {
+  cached ??= readPackageJson<{ requirements: Requirement[] }>('clients/catalog.json').requirements;
+  return cached;
+}
+
+const RULES: ReadonlyArray<[string, (ctx: JudgeContext) => RuleOutcome]> = [
+  ['CLIENT-HEADERS', each.headers],
+  ['CLIENT-OPERATION', each.operation],
+  ['CLIENT-SIGNATURE', each.signature],
+  ['CLIENT-CANONICAL-BODY', each.canonicalBody],
+  ['CLIENT-TIMESTAMP-SECONDS', each.timestampSeconds],
+  ['CLIENT-TIMESTAMP-WINDOW', each.timestampWindow],
+  ['CLIENT-NO-REUSE', each.noReuse],
+  ['CLIENT-NO-SECRET', each.noSecret],
+  ['CLIENT-ENVIRONMENT', each.environment],
+  ['CLIENT-REQUEST-SCHEMA', each.requestSchema],
+  ['CLIENT-FRESH-ORDER-ID', across.freshOrderId],
+  ['CLIENT-FRESH-PAYOUT-ID', across.freshPayoutId],
+  ['CLIENT-RETRY-AFTER-STATUS', across.retryAfterStatus],
+  ['CLIENT-BACKOFF-429', across.backoff429],
+  ['CLIENT-VERIFY-PAYOUT', across.verifyPayout],
+  ['CLIENT-VERIFY-ORDER', across.verifyOrder],
+  ['CLIENT-BALANCE-FIRST', across.balanceFirst],
+];
+
+export interface JudgeInput {
+  exchanges: readonly RecordedExchange[];
+  /** Where the client was pointed, for the evidence's URLs. */
+  baseUrl: string;
+  merchant: { apiKey: string; secretKey: string };
+  otherEnvironment: { apiKeys: readonly string[]; walletIds: readonly string[] };
+  toleranceSeconds: number;
+}
+
+/** Judges a client by the requests it sent (P-CLIENT-1…8): one result per client requirement. */
+export function judgeClient(input: JudgeInput): { results: CheckResult[]; apiRequests: number } {
+  const requests = classify(input.exchanges);
+  const ctx: JudgeContext = {
+    requests,
+    api: requests.filter((r) => !r.sandboxPage),
+    secretKey: input.merchant.secretKey,
+    otherEnvironmentKeys: input.otherEnvironment.apiKeys,
+    otherEnvironmentWallets: input.otherEnvironment.walletIds,
+    toleranceSeconds: input.toleranceSeconds,
+  };
+  const redact = redactor({ merchant: { ...input.merchant, walletId: '' } });
+  const titles = new Map(clientCatalog().map((r) => [r.id, r.title]));
+  const results = RULES.map(([requirement, rule]): CheckResult => {
+    const outcome = ctx.api.length === 0 ? ({ status: 'skipped', reason: 'the client sent no request' } as const) : rule(ctx);
+    const meta = { check: requirement.toLowerCase(), requirement, title: titles.get(requirement) ?? requirement, evidence: [], findings: [] };
+    if (outcome.status === 'skipped') return { meta: { ...meta, skipped: outcome.reason }, state: 'skipped', durationMs: 0 };
+    if (outcome.status === 'passed') return { meta, state: 'passed', durationMs: 0 };
+    return {
+      meta: {
+        ...meta,
+        failure: { message: outcome.message, ...(outcome.expected ? { expected: outcome.expected } : {}), ...(outcome.actual ? { actual: outcome.actual } : {}) },
+        evidence: outcome.offending.map((r) => asEvidence(r, input.baseUrl, redact)),
+      },
+      state: 'failed',
+      durationMs: 0,
+    };
+  });
+  return { results, apiRequests: ctx.api.length };
+}

@@ -1,0 +1,157 @@
+import { canonicalize } from '../signer/canonical.js';
+import { diagnose } from '../signer/diagnose.js';
+import { hmacSha256Hex } from '../signer/sign.js';
+import { describeErrors, validateSchema } from '../schemas/index.js';
+import { describe, field, OPERATIONS, type ClientRequest } from './traffic.js';
+
+export interface JudgeContext {
+  requests: ClientRequest[];
+  /** The client's API requests: everything but the sandbox's own pages. */
+  api: ClientRequest[];
+  secretKey: string;
+  /** Identifiers of the other environment, which the sandbox knows only to refuse. */
+  otherEnvironmentKeys: readonly string[];
+  otherEnvironmentWallets: readonly string[];
+  toleranceSeconds: number;
+}
+
+export type RuleOutcome =
+  | { status: 'passed' }
+  | { status: 'skipped'; reason: string }
+  | { status: 'failed'; message: string; offending: ClientRequest[]; expected?: string; actual?: string };
+
+const pass: RuleOutcome = { status: 'passed' };
+
+/** Fails with the first offending request named, and up to five as evidence. */
+function failures(found: Array<[ClientRequest, string]>, expected?: string): RuleOutcome {
+  if (found.length === 0) return pass;
+  const [first, why] = found[0]!;
+  const more = found.length > 1 ? ` (and ${found.length - 1} more request${found.length > 2 ? 's' : ''})` : '';
+  return { status: 'failed', message: `${describe(first)}: ${why}${more}`, offending: found.slice(0, 5).map(([r]) => r), ...(expected ? { expected } : {}), actual: why };
+}
+
+function each(ctx: JudgeContext, test: (r: ClientRequest) => string | undefined, expected?: string): RuleOutcome {
+  return failures(ctx.api.flatMap((r): Array<[ClientRequest, string]> => {
+    const why = test(r);
+    return why === undefined ? [] : [[r, why]];
+  }), expected);
+}
+
+const REQUIRED_HEADERS = ['x-api-key', 'x-signature', 'x-timestamp'] as const;
+
+export function headers(ctx: JudgeContext): RuleOutcome {
+  return each(ctx, (r) => {
+    const missing = REQUIRED_HEADERS.filter((h) => !r.header(h));
+    if (missing.length > 0) return `${missing.map((h) => h.toUpperCase()).join(', ')} missing`;
+    if (!/^application\/json\s*(;|$)/i.test(r.header('content-type') ?? '')) return `Content-Type is ${JSON.stringify(r.header('content-type') ?? null)}, not application/json`;
+    if (!/application\/json/i.test(r.header('accept') ?? '')) return `Accept is ${JSON.stringify(r.header('accept') ?? null)}, not application/json`;
+    return undefined;
+  }, 'X-API-KEY, X-SIGNATURE, X-TIMESTAMP, Content-Type: application/json, Accept: application/json');
+}
+
+export function operation(ctx: JudgeContext): RuleOutcome {
+  return each(ctx, (r) => {
+    if (r.operation === undefined) return `${r.raw.method} ${r.path} is not an operation of the interface or the profile`;
+    if (r.raw.method !== 'POST') return `${OPERATIONS[r.operation].name} takes POST, not ${r.raw.method}`;
+    return undefined;
+  });
+}
+
+/** P-CLIENT-2: the HMAC of exactly the bytes sent; a mismatch is explained by diagnose. */
+export function signature(ctx: JudgeContext): RuleOutcome {
+  return each(ctx, (r) => {
+    const timestamp = r.header('x-timestamp');
+    const sig = r.header('x-signature');
+    if (timestamp === undefined || sig === undefined) return undefined; // CLIENT-HEADERS reports it
+    if (sig === hmacSha256Hex(ctx.secretKey, r.raw.body + timestamp)) return undefined;
+    const apiKey = r.header('x-api-key');
+    try {
+      const d = diagnose({ body: r.raw.body, timestamp, signature: sig, secret: ctx.secretKey, ...(apiKey ? { apiKey } : {}) });
+      return d.variants.length > 0
+        ? `the signature does not cover the bytes sent; diagnose: ${d.variants.join(' + ')}`
+        : `the signature does not cover the bytes sent, and no known variant explains it (${d.detail.likelyCauses[0] ?? 'wrong secret'})`;
+    } catch {
+      return 'the signature does not cover the bytes sent (the timestamp is not a number, so diagnose cannot say more)';
+    }
+  }, 'X-SIGNATURE = hex HMAC-SHA256(secret, body as sent + X-TIMESTAMP)');
+}
+
+/** P-CLIENT-2/P-SIGN-3: the bytes are the canonical text; the variant shows how they are not. */
+export function canonicalBody(ctx: JudgeContext): RuleOutcome {
+  return each(ctx, (r) => {
+    if (r.raw.body === '') return undefined;
+    if (r.json === undefined) return 'the body is not JSON';
+    let canonical: string;
+    try {
+      canonical = canonicalize(r.json);
+    } catch {
+      return 'the body holds a number no signer can write canonically';
+    }
+    if (canonical === r.raw.body) return undefined;
+    // How the text differs: diagnose a signature made over the body as sent.
+    const timestamp = /^\d+$/.test(r.header('x-timestamp') ?? '') ? r.header('x-timestamp')! : '0';
+    const d = diagnose({ body: r.raw.body, timestamp, signature: hmacSha256Hex(ctx.secretKey, r.raw.body + timestamp), secret: ctx.secretKey });
+    const how = d.variants.filter((v) => v !== 'canonical');
+    return `the body is not the canonical text of its payload${how.length > 0 ? `: ${how.join(' + ')}` : ''} (it passes a server verifying raw bytes and fails one that re-canonicalizes)`;
+  }, 'the canonical text: keys sorted, compact, "/" and non-ASCII unescaped (P-SIGN-1)');
+}
+
+export function timestampSeconds(ctx: JudgeContext): RuleOutcome {
+  return each(ctx, (r) => {
+    const ts = r.header('x-timestamp');
+    if (ts === undefined) return undefined;
+    if (/^\d{13,}$/.test(ts)) return `X-TIMESTAMP ${ts} is in milliseconds`;
+    if (!/^\d{1,12}$/.test(ts)) return `X-TIMESTAMP ${JSON.stringify(ts)} is not whole seconds`;
+    return undefined;
+  }, 'whole UNIX seconds, e.g. 1732147200');
+}
+
+export function timestampWindow(ctx: JudgeContext): RuleOutcome {
+  return each(ctx, (r) => {
+    const ts = r.header('x-timestamp');
+    if (ts === undefined || !/^\d{1,12}$/.test(ts)) return undefined;
+    const skew = Number(ts) - Math.floor(r.raw.receivedAt / 1000);
+    return Math.abs(skew) > ctx.toleranceSeconds ? `X-TIMESTAMP is ${skew} s from the server's clock (window ±${ctx.toleranceSeconds} s)` : undefined;
+  });
+}
+
+export function noReuse(ctx: JudgeContext): RuleOutcome {
+  const seen = new Map<string, ClientRequest>();
+  return each(ctx, (r) => {
+    const id = `${r.header('x-timestamp')}\u0000${r.header('x-signature')}`;
+    if (r.header('x-signature') === undefined) return undefined;
+    const earlier = seen.get(id);
+    seen.set(id, earlier ?? r);
+    return earlier ? `re-sends the timestamp and signature of request #${earlier.n}` : undefined;
+  });
+}
+
+export function noSecret(ctx: JudgeContext): RuleOutcome {
+  return failures(ctx.requests.flatMap((r): Array<[ClientRequest, string]> => {
+    const where = [
+      ...r.raw.headers.filter(([, v]) => v.includes(ctx.secretKey)).map(([h]) => `header ${h}`),
+      ...(r.raw.path.includes(ctx.secretKey) ? ['the query'] : []),
+      ...(r.raw.body.includes(ctx.secretKey) ? ['the body'] : []),
+    ];
+    return where.length > 0 ? [[r, `sends the secret key in ${where.join(', ')}`]] : [];
+  }));
+}
+
+export function environment(ctx: JudgeContext): RuleOutcome {
+  return each(ctx, (r) => {
+    const key = r.header('x-api-key') ?? r.header('x-client-id');
+    if (key !== undefined && (key.startsWith('pk_live_') || ctx.otherEnvironmentKeys.includes(key))) return 'uses a production API key against the sandbox';
+    const wallet = field(r.json, 'svc_wallet_id');
+    if (wallet !== undefined && ctx.otherEnvironmentWallets.includes(wallet)) return `uses the production wallet ${wallet} against the sandbox`;
+    return undefined;
+  });
+}
+
+export function requestSchema(ctx: JudgeContext): RuleOutcome {
+  return each(ctx, (r) => {
+    if (r.operation === undefined) return undefined;
+    if (r.json === undefined) return r.raw.body === '' ? 'the body is empty' : 'the body is not JSON';
+    const result = validateSchema(OPERATIONS[r.operation].schema, r.json);
+    return result.valid ? undefined : `the body does not satisfy ${OPERATIONS[r.operation].schema}: ${describeErrors(result.errors.slice(0, 2)).replaceAll('\n', '; ')}`;
+  });
+}

@@ -1,0 +1,130 @@
+import { field, type ClientRequest } from './traffic.js';
+import type { JudgeContext, RuleOutcome } from './rules.js';
+
+const CREATE = '/api/v3/pg/order/create';
+const ORDER_STATUS = '/api/v3/pg/order/status';
+const INITIATE = '/api/v3/banking/payment/initiate';
+const PAYOUT_STATUS = '/api/v3/banking/payment/status';
+const BALANCE = '/api/v3/banking/balance';
+
+function of(ctx: JudgeContext, path: string): ClientRequest[] {
+  return ctx.api.filter((r) => r.operation === path);
+}
+
+function failed(message: string, offending: ClientRequest[], expected?: string): RuleOutcome {
+  return { status: 'failed', message, offending, ...(expected ? { expected } : {}) };
+}
+
+/** The client saw this answer and it said the record was made. */
+function answeredSuccess(r: ClientRequest): boolean {
+  return r.raw.status >= 200 && r.raw.status < 300 && !r.unanswered;
+}
+
+/** Failed in a way P-CLIENT-6 names: a 5xx, a 429, or no answer the client saw. */
+function inDoubt(r: ClientRequest): boolean {
+  return r.raw.status >= 500 || r.raw.status === 429 || r.unanswered;
+}
+
+/** P-CLIENT-6: every new order (or payout) gets a fresh id; a repeat of an unsettled attempt is not new. */
+function freshIds(ctx: JudgeContext, path: string, idField: string, what: string): RuleOutcome {
+  const creates = of(ctx, path);
+  if (creates.length === 0) return { status: 'skipped', reason: `the client sent no ${what === 'order' ? 'Create Order' : 'Transaction Initiation'}` };
+  const made = new Map<string, ClientRequest>();
+  for (const r of creates) {
+    const id = field(r.json, idField);
+    if (id === undefined) continue;
+    const earlier = made.get(id);
+    if (earlier) {
+      return failed(`request #${r.n} uses ${idField} ${JSON.stringify(id)} for a new ${what}, already used by request #${earlier.n}, which succeeded`, [r, earlier], `a fresh ${idField} for every new ${what}`);
+    }
+    if (answeredSuccess(r)) made.set(id, r);
+  }
+  return { status: 'passed' };
+}
+
+export const freshOrderId = (ctx: JudgeContext) => freshIds(ctx, CREATE, 'order_id', 'order');
+export const freshPayoutId = (ctx: JudgeContext) => freshIds(ctx, INITIATE, 'payout_order_id', 'payout');
+
+/** P-CLIENT-6: an attempt in doubt is repeated only after the matching status operation. */
+export function retryAfterStatus(ctx: JudgeContext): RuleOutcome {
+  const pairs: Array<[string, string, string]> = [
+    [CREATE, ORDER_STATUS, 'order_id'],
+    [INITIATE, PAYOUT_STATUS, 'payout_order_id'],
+  ];
+  let doubted = 0;
+  for (const [createPath, statusPath, idField] of pairs) {
+    for (const attempt of of(ctx, createPath).filter(inDoubt)) {
+      doubted++;
+      const id = field(attempt.json, idField);
+      if (id === undefined) continue;
+      const repeat = of(ctx, createPath).find((r) => r.n > attempt.n && field(r.json, idField) === id);
+      if (repeat === undefined) continue;
+      const asked = of(ctx, statusPath).some((s) => s.n > attempt.n && s.n < repeat.n && field(s.json, idField) === id);
+      if (!asked) {
+        const why = attempt.unanswered ? 'got no answer (the client gave up waiting)' : `answered ${attempt.raw.status}`;
+        return failed(
+          `request #${attempt.n} ${why}; request #${repeat.n} repeats it without asking ${statusPath.includes('order') ? 'Order Status' : 'Payout Status'} for ${idField} ${JSON.stringify(id)} first`,
+          [attempt, repeat],
+          'a status query between the failed attempt and its repeat',
+        );
+      }
+    }
+  }
+  return doubted === 0 ? { status: 'skipped', reason: 'no Create Order or Transaction Initiation failed with a 5xx, a 429 or no answer (run with --scenario create-order-503-once to see recovery)' } : { status: 'passed' };
+}
+
+/** P-CLIENT-7 (SHOULD): after a 429, wait, honouring Retry-After (default: at least half a second). */
+export function backoff429(ctx: JudgeContext): RuleOutcome {
+  const limited = ctx.api.filter((r) => r.raw.status === 429);
+  if (limited.length === 0) return { status: 'skipped', reason: 'the client met no 429 (run with --scenario create-order-429-once)' };
+  for (const r of limited) {
+    const next = ctx.api.find((x) => x.n > r.n);
+    if (next === undefined) continue;
+    const waitMs = Number(r.raw.retryAfter ?? '0.5') * 1000;
+    const waited = next.raw.receivedAt - r.raw.respondedAt;
+    if (waited < waitMs - 100) {
+      return failed(`request #${next.n} came ${Math.max(0, Math.round(waited))} ms after the 429 of request #${r.n}, which said Retry-After: ${r.raw.retryAfter ?? '(none)'}`, [r, next], `a wait of ${waitMs} ms`);
+    }
+  }
+  return { status: 'passed' };
+}
+
+/** P-CLIENT-8 (SHOULD): a payout left PROCESSING or PENDING is verified with Payout Status. */
+export function verifyPayout(ctx: JudgeContext): RuleOutcome {
+  const unsettled = of(ctx, INITIATE).filter((r) => {
+    const state = field((r.responseJson as { data?: unknown } | undefined)?.data, 'status');
+    return state === 'PROCESSING' || state === 'PENDING';
+  });
+  if (unsettled.length === 0) return { status: 'skipped', reason: 'no payout of the client was left PROCESSING or PENDING' };
+  for (const r of unsettled) {
+    const id = field(r.json, 'payout_order_id');
+    if (!of(ctx, PAYOUT_STATUS).some((s) => s.n > r.n && field(s.json, 'payout_order_id') === id)) {
+      return failed(`request #${r.n} initiated payout ${JSON.stringify(id)}, left PROCESSING or PENDING, and the client never asked Payout Status`, [r]);
+    }
+  }
+  return { status: 'passed' };
+}
+
+/** P-CLIENT-8 (SHOULD): an order whose customer came back from checkout is verified with Order Status. */
+export function verifyOrder(ctx: JudgeContext): RuleOutcome {
+  const returned = ctx.requests.filter((r) => r.raw.method === 'POST' && r.path.startsWith('/checkout/'));
+  if (returned.length === 0) return { status: 'skipped', reason: 'no customer completed a checkout during the run' };
+  for (const back of returned) {
+    const svcOrderId = decodeURIComponent(back.path.slice('/checkout/'.length));
+    const create = of(ctx, CREATE).find((c) => field((c.responseJson as { return_data?: unknown } | undefined)?.return_data, 'svc_order_id') === svcOrderId);
+    const orderId = create ? field(create.json, 'order_id') : undefined;
+    if (orderId === undefined) continue;
+    if (!of(ctx, ORDER_STATUS).some((s) => s.n > back.n && field(s.json, 'order_id') === orderId)) {
+      return failed(`the customer of order ${JSON.stringify(orderId)} returned from checkout (request #${back.n}) and the client never asked Order Status`, [back]);
+    }
+  }
+  return { status: 'passed' };
+}
+
+/** P-CLIENT-8 (SHOULD): a payout is preceded by a Balance Inquiry. */
+export function balanceFirst(ctx: JudgeContext): RuleOutcome {
+  const payouts = of(ctx, INITIATE);
+  if (payouts.length === 0) return { status: 'skipped', reason: 'the client sent no Transaction Initiation' };
+  const first = payouts[0]!;
+  return of(ctx, BALANCE).some((b) => b.n < first.n) ? { status: 'passed' } : failed(`request #${first.n} initiates a payout with no Balance Inquiry before it`, [first]);
+}

@@ -1,0 +1,93 @@
+import type { RecordedExchange } from '../sandbox/options.js';
+import type { SchemaId } from '../schemas/index.js';
+import type { Exchange } from '../suites/http.js';
+import type { Redact } from '../suites/redact.js';
+
+/** The operations a client may call, by path (interface endpoints and the profile's P-OPS defaults). */
+export const OPERATIONS = {
+  '/api/v3/pg/order/create': { name: 'Create Order', schema: 'order-create-request' },
+  '/api/v3/pg/order/status': { name: 'Order Status', schema: 'order-lookup-request' },
+  '/api/v3/pg/order/cancel': { name: 'Order Cancel', schema: 'order-lookup-request' },
+  '/api/v3/banking/payment/status': { name: 'Payout Status', schema: 'payout-status-request' },
+  '/api/v3/banking/balance': { name: 'Balance Inquiry', schema: 'balance-inquiry-request' },
+  '/api/v3/banking/payment/initiate': { name: 'Transaction Initiation', schema: 'transaction-initiation-request' },
+} as const satisfies Record<string, { name: string; schema: SchemaId }>;
+
+export type OperationPath = keyof typeof OPERATIONS;
+
+/** One request of the client, as judged: what it was, what it said, and what became of it. */
+export interface ClientRequest {
+  /** Position in the client's traffic, from 1. */
+  n: number;
+  raw: RecordedExchange;
+  path: string;
+  operation?: OperationPath;
+  /** The sandbox's own pages (checkout) and control endpoints: not the client's API traffic. */
+  sandboxPage: boolean;
+  header(name: string): string | undefined;
+  /** The parsed body, when it is JSON. */
+  json?: unknown;
+  responseJson?: unknown;
+  /** The client never saw this answer: it sent its next request before the answer was ready. */
+  unanswered: boolean;
+}
+
+export function classify(exchanges: readonly RecordedExchange[]): ClientRequest[] {
+  const ordered = [...exchanges].sort((a, b) => a.receivedAt - b.receivedAt);
+  return ordered.map((raw, i) => {
+    const path = raw.path.split('?')[0]!;
+    const operation = Object.hasOwn(OPERATIONS, path) ? (path as OperationPath) : undefined;
+    const later = ordered.slice(i + 1);
+    return {
+      n: i + 1,
+      raw,
+      path,
+      ...(operation ? { operation } : {}),
+      sandboxPage: path.startsWith('/checkout/') || path.startsWith('/sandbox/'),
+      header: (name: string) => raw.headers.find(([h]) => h.toLowerCase() === name.toLowerCase())?.[1],
+      ...parsed('json', raw.body),
+      ...parsed('responseJson', raw.responseBody),
+      unanswered: later.some((next) => next.receivedAt < raw.respondedAt - 1),
+    };
+  });
+}
+
+function parsed(key: 'json' | 'responseJson', text: string): Record<string, unknown> {
+  if (text.trim() === '') return {};
+  try {
+    return { [key]: JSON.parse(text) };
+  } catch {
+    return {};
+  }
+}
+
+/** A field of a JSON object body, as text (ids compare as text, P-DUP-4). */
+export function field(value: unknown, name: string): string | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const v = (value as Record<string, unknown>)[name];
+  return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
+}
+
+export function describe(r: ClientRequest): string {
+  return `request #${r.n} (${r.operation ? OPERATIONS[r.operation].name : `${r.raw.method} ${r.path}`})`;
+}
+
+/** A recorded request as report evidence: the signature and any secret redacted. */
+export function asEvidence(r: ClientRequest, baseUrl: string, redact: Redact): Exchange {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of r.raw.headers) {
+    if (name === 'host' || name === 'content-length' || name === 'connection') continue;
+    headers[name] = name.toLowerCase() === 'x-signature' ? '[redacted]' : redact(value);
+  }
+  return {
+    label: describe(r),
+    request: { method: r.raw.method, url: baseUrl + r.raw.path, headers, body: redact(r.raw.body) },
+    response: {
+      status: r.raw.status,
+      headers: r.raw.retryAfter !== undefined ? { 'retry-after': r.raw.retryAfter } : {},
+      body: redact(r.raw.responseBody),
+      ...(r.responseJson !== undefined ? { json: JSON.parse(redact(JSON.stringify(r.responseJson))) } : {}),
+    },
+    ms: Math.round(r.raw.respondedAt - r.raw.receivedAt),
+  };
+}
