@@ -14,3 +14,5 @@ export {
   startSandbox, createSandbox, SANDBOX_FIXTURES, OPERATION_PATHS, FAULTS, FAULT_NAMES, parseFaults, DEFAULT_VARIANT, allVariants,
   type RunningSandbox, type StartOptions, type SandboxApp, type SandboxVariant, type SandboxOptions, type FaultName,
 } from './sandbox/index.js';
+export { SCENARIOS, SCENARIO_NAMES, DEFAULT_HANG_SECONDS, parseScenarios, type ScenarioName, type ScenarioSpec } from './sandbox/index.js';
+export { installClientHarness, ClientConformanceError, type ClientHarness, type ClientHarnessOptions } from './clients/harness.js';

@@ -1,0 +1,273 @@
+/**
+ * The in-process client harness: a test installs it for a base URL, the client under test runs its
+ * own code in the same process, and every request it sends to that URL (global fetch or
+ * node:http/https) is answered by the reference sandbox app, with no socket, and recorded. The
+ * recording is judged by the P-CLIENT rules exactly as `svc-conformance verify-client` judges a
+ * client command: the same sandbox, the same judge, the same report.
+ *
+ * Interception is nock's (v14, which hooks both http.ClientRequest and global fetch). nock is loaded
+ * on the first install, not when the library is imported: loading it patches node's HTTP globals.
+ */
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import type nockModule from 'nock';
+import { readPackageJson } from '../common/package-root.js';
+import { buildReport } from '../reports/build.js';
+import type { CheckResult, Report } from '../reports/model.js';
+import type { SandboxApp } from '../sandbox/app.js';
+import { errorResponse } from '../sandbox/envelope.js';
+import { createSandbox, type ScenarioName } from '../sandbox/index.js';
+import type { RecordedExchange } from '../sandbox/options.js';
+import { MERCHANT_A, MERCHANT_A_LIVE } from '../sandbox/tenants.js';
+import { clientCatalog, judgeClient } from './judge.js';
+
+type Nock = typeof nockModule;
+type NockRequest = nockModule.ReplyFnContext['req'];
+
+// Loopback's discard port: nothing listens there, so a client that slips past the interception
+// (one using the undici package directly) is refused on this machine instead of reaching a resolver.
+export const DEFAULT_HARNESS_BASE_URL = 'http://127.0.0.1:9';
+
+export interface ClientHarnessOptions {
+  /** Where the client is pointed; an origin only (no path). Default: a `.test` host that never resolves. */
+  baseUrl?: string;
+  /** Make the sandbox misbehave once each, to see the client recover (as `verify-client --scenario`). */
+  scenarios?: readonly ScenarioName[];
+  /** Seconds `create-order-hang-once` holds its answer (default 30). */
+  hangSeconds?: number;
+  /** Refuse requests to every other host while installed (nock.disableNetConnect); restore() allows them again. */
+  blockOtherHosts?: boolean;
+}
+
+export interface ClientHarnessEnv {
+  SVC_BASE_URL: string;
+  SVC_API_KEY: string;
+  SVC_SECRET_KEY: string;
+  SVC_WALLET_ID: string;
+  SVC_ENVIRONMENT: 'sandbox';
+}
+
+export interface ClientHarness {
+  readonly baseUrl: string;
+  /** The variables verify-client sets for a client command: pass them to the client's configuration. */
+  readonly env: Readonly<ClientHarnessEnv>;
+  /** Merchant A's demo credentials, which the sandbox knows. */
+  readonly credentials: Readonly<{ apiKey: string; secretKey: string; walletId: string }>;
+  /** Every request answered so far, in the order received, unredacted. */
+  requests(): readonly RecordedExchange[];
+  /** The P-CLIENT rules the recorded traffic broke (failed results only, any level). */
+  findings(): CheckResult[];
+  /** The report verify-client would write for this traffic (report.json's shape). */
+  report(options?: { strict?: boolean }): Report;
+  /** Throws ClientConformanceError when a MUST rule is broken (with strict, a SHOULD rule too), or nothing was sent. */
+  assertConformant(options?: { strict?: boolean }): void;
+  /** Removes this harness's interceptors (no one else's), releases held answers and closes the sandbox. */
+  restore(): Promise<void>;
+}
+
+/** The client broke P-CLIENT rules; `findings` holds the failed results, `report` the whole judgement. */
+export class ClientConformanceError extends Error {
+  override readonly name = 'ClientConformanceError';
+  readonly code = 'SVC_CLIENT_NOT_CONFORMANT';
+  constructor(message: string, readonly findings: readonly CheckResult[], readonly report: Report) {
+    super(message);
+  }
+}
+
+const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+const installed = new Set<string>();
+let nockInstance: Nock | undefined;
+
+function loadNock(): Nock {
+  nockInstance ??= createRequire(import.meta.url)('nock') as Nock;
+  // Another test may have called nock.restore(); interception needs it active.
+  if (!nockInstance.isActive()) nockInstance.activate();
+  // nock patches http.request/get and https.request/get on the CommonJS module objects; a client
+  // that imports them by name (`import { request } from 'node:https'`) sees the patch only once the
+  // ESM bindings are synced.
+  syncBuiltinESMExports();
+  return nockInstance;
+}
+
+/** Installs the harness: from now on every request to `baseUrl` is answered by an in-process sandbox. */
+export function installClientHarness(options: ClientHarnessOptions = {}): ClientHarness {
+  const baseUrl = harnessOrigin(options.baseUrl ?? DEFAULT_HARNESS_BASE_URL);
+  if (installed.has(baseUrl)) {
+    throw new Error(`installClientHarness: a harness is already installed for ${baseUrl}; await its restore() first, or give this one another baseUrl`);
+  }
+  const scenarios = [...(options.scenarios ?? [])];
+  const recorded: RecordedExchange[] = [];
+  let app: SandboxApp;
+  try {
+    app = createSandbox({ scenarios, ...(options.hangSeconds !== undefined ? { hangSeconds: options.hangSeconds } : {}), record: (x) => recorded.push(x) });
+  } catch (error) {
+    throw new RangeError(`installClientHarness: ${(error as Error).message.replace(/^sandbox: /, '')}`);
+  }
+
+  const nock = loadNock();
+  const startedAt = new Date();
+  // Answers being given, so judging can refuse to miss one and restore() can wait for them.
+  const answering = new Set<Promise<unknown>>();
+  let restored: Promise<void> | undefined;
+
+  // nock hands a reply function the body parsed as JSON, and throws outside any callback when a JSON
+  // body does not parse. So the raw bytes and headers are taken on the scope's 'request' event, and
+  // the content type is hidden from nock's own parser (the sandbox gets the real headers).
+  // allowUnmocked matters only once the interceptors are removed: the host then goes to the network
+  // again (a `.test` host fails to resolve) instead of getting nock's "no match" error.
+  const received = new WeakMap<NockRequest, { headers: Headers; bytes: Buffer }>();
+  const scope = nock(baseUrl, { allowUnmocked: true }).persist();
+  scope.on('request', (req: NockRequest, _interceptor: unknown, bodyText: string) => {
+    received.set(req, { headers: headersOf(req.headers), bytes: rawBody(req, bodyText) });
+    req.headers = { ...req.headers, 'content-type': 'application/octet-stream' };
+  });
+
+  async function answer(req: NockRequest, path: string): Promise<nockModule.ReplyFnResult> {
+    const seen = received.get(req) ?? { headers: headersOf(req.headers), bytes: Buffer.alloc(0) };
+    const response = await answerWithSandbox(app, new URL(path, baseUrl), req.method, seen);
+    const body = Buffer.from(await response.arrayBuffer());
+    const headers: string[] = [];
+    response.headers.forEach((value, name) => headers.push(name, value));
+    if (!response.headers.has('content-length')) headers.push('content-length', String(body.length));
+    return [response.status, body, headers];
+  }
+  const tracked = (reply: Promise<nockModule.ReplyFnResult>) => {
+    answering.add(reply);
+    const done = () => void answering.delete(reply);
+    reply.then(done, done);
+    return reply;
+  };
+  // One catch-all interceptor per method, kept so that restore() removes exactly these.
+  const interceptors = METHODS.map((method) => {
+    const interceptor = scope.intercept(() => true, method);
+    interceptor.reply(function (this: nockModule.ReplyFnContext, path: string) {
+      return tracked(answer(this.req, path));
+    });
+    return interceptor;
+  });
+  if (options.blockOtherHosts) nock.disableNetConnect();
+  installed.add(baseUrl);
+
+  const judge = (caller: string) => {
+    const waiting = answering.size;
+    if (waiting > 0) {
+      throw new Error(`harness.${caller}(): ${waiting} request${waiting > 1 ? 's are' : ' is'} still waiting for an answer (a scenario holding it?); await harness.restore() first, which releases held answers`);
+    }
+    return judgeClient({
+      exchanges: recorded,
+      baseUrl,
+      merchant: MERCHANT_A,
+      otherEnvironment: { apiKeys: [MERCHANT_A_LIVE.apiKey], walletIds: [MERCHANT_A_LIVE.walletId] },
+      toleranceSeconds: app.options.variant.toleranceSeconds,
+    });
+  };
+
+  /** The judgement verify-client would write for this traffic, and the failed results behind it. */
+  const judgement = (strict: boolean, caller: string): { report: Report; failed: CheckResult[] } => {
+    const { results, apiRequests } = judge(caller);
+    const built = buildReport({
+      results,
+      catalog: clientCatalog(),
+      target: { baseUrl, environment: 'sandbox', embeddedSandbox: true },
+      seed: 0,
+      runNumber: 0,
+      runs: 0,
+      strict,
+      startedAt,
+      durationMs: Date.now() - startedAt.getTime(),
+      version: readPackageJson<{ version: string }>('package.json').version,
+      rerunCommand: `re-run the test that called installClientHarness(${scenarios.length ? `{ scenarios: ${JSON.stringify(scenarios)} }` : ''})`,
+    });
+    const problem = apiRequests === 0 ? `the client sent no request to ${baseUrl}; point it at harness.baseUrl (harness.env.SVC_BASE_URL)` : undefined;
+    const report: Report = {
+      ...built,
+      client: { command: 'in-process (installClientHarness)', exitCode: null, requests: apiRequests, scenarios },
+      ...(problem ? { verdict: 'not conformant' as const, error: problem } : {}),
+    };
+    return { report, failed: results.filter((r) => r.state === 'failed') };
+  };
+
+  return {
+    baseUrl,
+    env: Object.freeze({ SVC_BASE_URL: baseUrl, SVC_API_KEY: MERCHANT_A.apiKey, SVC_SECRET_KEY: MERCHANT_A.secretKey, SVC_WALLET_ID: MERCHANT_A.walletId, SVC_ENVIRONMENT: 'sandbox' }),
+    credentials: Object.freeze({ apiKey: MERCHANT_A.apiKey, secretKey: MERCHANT_A.secretKey, walletId: MERCHANT_A.walletId }),
+    requests: () => [...recorded].sort((a, b) => a.receivedAt - b.receivedAt),
+    findings: () => judge('findings').results.filter((r) => r.state === 'failed'),
+    report: (opts = {}) => judgement(Boolean(opts.strict), 'report').report,
+    assertConformant(opts = {}) {
+      const { report, failed } = judgement(Boolean(opts.strict), 'assertConformant');
+      if (report.verdict !== 'conformant') throw new ClientConformanceError(conformanceMessage(report, failed), failed, report);
+    },
+    restore() {
+      restored ??= (async () => {
+        for (const interceptor of interceptors) nock.removeInterceptor(interceptor);
+        scope.removeAllListeners('request');
+        if (options.blockOtherHosts) nock.enableNetConnect();
+        installed.delete(baseUrl);
+        await app.close();
+        await Promise.allSettled([...answering]);
+      })();
+      return restored;
+    },
+  };
+}
+
+/** The base URL as an origin; anything with a path, query or another scheme is refused. */
+function harnessOrigin(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new RangeError(`installClientHarness: baseUrl ${JSON.stringify(text)} is not a URL; give an origin such as ${DEFAULT_HARNESS_BASE_URL}`);
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '') {
+    throw new RangeError(`installClientHarness: baseUrl must be an http(s) origin with no path or query, such as ${DEFAULT_HARNESS_BASE_URL}; got ${JSON.stringify(text)}`);
+  }
+  return url.origin;
+}
+
+/** One request through the app, as the sandbox's socket layer would pass it (sandbox/http.ts). */
+async function answerWithSandbox(app: SandboxApp, url: URL, method: string, seen: { headers: Headers; bytes: Buffer }): Promise<Response> {
+  if (seen.bytes.length > app.options.maxBodyBytes) {
+    return errorResponse(400, `the request body is larger than ${app.options.maxBodyBytes} bytes`, app.options.faults);
+  }
+  let request: Request;
+  try {
+    request = new Request(url, { method, headers: seen.headers, ...(method === 'GET' || method === 'HEAD' ? {} : { body: seen.bytes }) });
+  } catch {
+    return errorResponse(400, 'the request could not be read (malformed header or target)', app.options.faults);
+  }
+  return app.handle(request);
+}
+
+function headersOf(raw: Record<string, unknown>): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    headers.append(name, Array.isArray(value) ? value.join(', ') : String(value));
+  }
+  return headers;
+}
+
+/**
+ * The exact bytes sent. nock keeps the written chunks on the request (an internal field, so it is
+ * checked); the event's text is the fallback, exact for a UTF-8 body (nock gives other bodies as hex).
+ */
+function rawBody(req: NockRequest, bodyText: string): Buffer {
+  const chunks = (req as unknown as { requestBodyBuffers?: unknown }).requestBodyBuffers;
+  if (Array.isArray(chunks) && chunks.every((c) => Buffer.isBuffer(c))) return Buffer.concat(chunks as Buffer[]);
+  return Buffer.from(bodyText, 'utf8');
+}
+
+function conformanceMessage(report: Report, failed: readonly CheckResult[]): string {
+  const levels = new Map(report.requirements.map((r) => [r.id, r.level]));
+  const counted = (level: string | undefined) => level === 'MUST' || (report.strict && level === 'SHOULD');
+  const lines = failed.map((r) => {
+    const level = levels.get(r.meta.requirement) ?? 'MUST';
+    const note = counted(level) ? '' : level === 'SHOULD' ? ' (a warning; fails only with strict)' : ' (does not fail the test)';
+    return `  ${r.meta.requirement} ${level}: ${(r.meta.failure?.message ?? r.meta.title).replaceAll('\n', ' ')}${note}`;
+  });
+  const head = report.error
+    ? `the client is not conformant: ${report.error}`
+    : `the client is not conformant (P-CLIENT): ${failed.filter((r) => counted(levels.get(r.meta.requirement))).length} rule(s) broken in ${report.client?.requests ?? 0} request(s) to ${report.target.baseUrl}`;
+  return [head, ...lines, 'harness.report() holds the evidence: each offending request and answer, secrets redacted.'].join('\n');
+}
