@@ -54,7 +54,8 @@ export function buildReport(input: BuildInput): Report {
     const status = failed.length > 0 || e.findingCount > 0 ? 'failed' : passed ? 'passed' : 'skipped';
     const evidenceList = [
       ...failed.map((r) => {
-        const f = r.meta.failure!;
+        // A check stopped by the runner (its time budget ran out) has no failure of its own.
+        const f = r.meta.failure ?? { message: 'the check did not finish within its time budget: the target answers too slowly' };
         return {
           ...evidence(input, requirement.id, r.meta.check, f.message, r.meta.evidence),
           ...(f.expected !== undefined ? { expected: f.expected } : {}),
@@ -75,7 +76,7 @@ export function buildReport(input: BuildInput): Report {
         id: r.meta.check,
         title: r.meta.title,
         status: r.state,
-        ...(r.meta.failure ? { message: r.meta.failure.message } : r.meta.skipped ? { message: r.meta.skipped } : {}),
+        ...(r.meta.failure ? { message: r.meta.failure.message } : r.meta.skipped ? { message: r.meta.skipped } : r.state === 'failed' ? { message: 'did not finish within its time budget' } : {}),
       })),
       ...(skipReason !== undefined ? { skipReason } : {}),
       evidence: evidenceList,

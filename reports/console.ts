@@ -1,5 +1,11 @@
 import type { Reporter, TestModule } from 'vitest/node';
+import { catalog } from '../suites/catalog.js';
 import type { Report } from './model.js';
+
+/** A MAY that does not hold is information: it does not make a section fail. */
+function isMay(requirement: string | undefined): boolean {
+  return catalog().find((r) => r.id === requirement)?.level === 'MAY';
+}
 
 /** Progress while the suites run: one line per interface section as it finishes. It only observes. */
 export class ConsoleProgress implements Reporter {
@@ -8,19 +14,21 @@ export class ConsoleProgress implements Reporter {
   onTestModuleEnd(module: TestModule): void {
     let passed = 0;
     let failed = 0;
+    let info = 0;
     let skipped = 0;
     let section = '';
     for (const test of module.children.allTests()) {
       section ||= test.parent.type === 'suite' ? test.parent.name : '';
       const state = test.result().state;
       if (state === 'passed') passed++;
+      else if (state === 'failed' && isMay(test.meta().svc?.requirement)) info++;
       else if (state === 'failed') failed++;
       else skipped++;
     }
-    if (passed + failed + skipped === 0) return;
+    if (passed + failed + info + skipped === 0) return;
     const seconds = ((module.diagnostic().duration ?? 0) / 1000).toFixed(1);
-    const parts = [`${passed} passed`, ...(failed ? [`${failed} failed`] : []), ...(skipped ? [`${skipped} skipped`] : [])];
-    this.write(`  ${(failed ? '✗' : '✓')} ${section.padEnd(20)} ${String(passed + failed + skipped).padStart(3)} checks: ${parts.join(', ')}  (${seconds} s)`);
+    const parts = [`${passed} passed`, ...(failed ? [`${failed} failed`] : []), ...(info ? [`${info} MAY not held`] : []), ...(skipped ? [`${skipped} skipped`] : [])];
+    this.write(`  ${(failed ? '✗' : '✓')} ${section.padEnd(20)} ${String(passed + failed + info + skipped).padStart(3)} checks: ${parts.join(', ')}  (${seconds} s)`);
   }
 }
 

@@ -1,7 +1,7 @@
 import { Agent, request, errors as undiciErrors } from 'undici';
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
-import type { TargetConfig } from './config.js';
+import { toleranceOf, type TargetConfig } from './config.js';
 import { redactor, type Redact } from './redact.js';
 
 export interface Credentials {
@@ -60,6 +60,31 @@ export interface ClientOptions {
 }
 
 const MAX_EVIDENCE_BODY = 8 * 1024;
+/** After this many requests in a row without an answer, stop sending: the target is gone. */
+const MAX_CONSECUTIVE_TIMEOUTS = 3;
+const MAX_RATE_LIMIT_RETRIES = 3;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Retry-After in seconds (or an HTTP date), bounded to 10 s; 1 s when absent or unreadable. */
+export function retryAfterMs(value: string | undefined): number {
+  if (value === undefined) return 1000;
+  const seconds = /^\d+$/.test(value.trim()) ? Number(value) : (Date.parse(value) - Date.now()) / 1000;
+  return Number.isFinite(seconds) ? Math.min(10_000, Math.max(0, seconds * 1000)) : 1000;
+}
+
+/** A GET's fields as a query string (scalars only; the interface shows no GET payloads). */
+function queryOf(payload: unknown): string {
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(payload)) {
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
 
 /**
  * The one HTTP layer of the suites: signs (P-SIGN), sends with timeouts, records each exchange as
@@ -71,6 +96,7 @@ export class TargetClient {
   private readonly timeoutMs: number;
   private readonly now: () => number;
   private readonly used = new Set<string>();
+  private consecutiveTimeouts = 0;
 
   constructor(
     readonly config: TargetConfig,
@@ -92,12 +118,28 @@ export class TargetClient {
   }
 
   async send(options: SendOptions): Promise<Exchange> {
+    let exchange = await this.sendOnce(options);
+    // A rate limit is a legitimate answer (its values are the deployment's): wait as told, then
+    // send the request again, freshly signed. The checks judge the answer that follows.
+    for (let retry = 1; retry <= MAX_RATE_LIMIT_RETRIES && exchange.response?.status === 429; retry++) {
+      await sleep(retryAfterMs(exchange.response.headers['retry-after']));
+      exchange = await this.sendOnce(options);
+      exchange.label = `${options.label} (sent again after ${retry} rate-limit answer${retry > 1 ? 's' : ''})`;
+    }
+    this.options.onExchange?.(exchange);
+    return exchange;
+  }
+
+  private async sendOnce(options: SendOptions): Promise<Exchange> {
     const as = options.as ?? this.config.merchant;
     const method = options.method ?? 'POST';
-    const body = options.raw ?? (options.payload === undefined ? '' : canonicalize(options.payload));
-    const timestamp = options.timestamp === undefined ? this.freshTimestamp(body, as) : String(options.timestamp);
+    // P-SIGN-4: a request without a body signs "" + timestamp; a GET carries its fields in the query.
+    const body = method === 'GET' ? '' : (options.raw ?? (options.payload === undefined ? '' : canonicalize(options.payload)));
+    const query = method === 'GET' ? queryOf(options.payload) : '';
+    const timestamp = options.timestamp === undefined ? await this.freshTimestamp(body, as) : String(options.timestamp);
     const signedText = (options.signedBody ?? body) + (options.signBodyOnly ? '' : (options.signedTimestamp ?? timestamp));
-    let signature = hmacSha256Hex(as.secretKey, signedText);
+    const computed = hmacSha256Hex(as.secretKey, signedText);
+    let signature = computed;
     if (typeof options.signature === 'string') signature = options.signature;
     else if (options.signature) signature = options.signature(signature);
     if (!options.reuse) this.used.add(`${timestamp}\u0000${signature}`);
@@ -107,20 +149,28 @@ export class TargetClient {
     const put = (name: AuthHeader, value: string) => {
       if (!options.omit?.includes(name)) headers[lower ? name.toLowerCase() : name] = value;
     };
-    put('Content-Type', 'application/json');
+    if (method !== 'GET') put('Content-Type', 'application/json');
     put('Accept', 'application/json');
     put('X-API-KEY', as.apiKey);
     put('X-TIMESTAMP', timestamp);
     put('X-SIGNATURE', signature);
 
-    const url = this.config.baseUrl.replace(/\/+$/, '') + options.path;
+    const url = this.config.baseUrl.replace(/\/+$/, '') + options.path + query;
+    // A server that echoes a signature back (in an error message, say) must not leak it into reports.
+    const hide = (text: string) => this.redact(text.replaceAll(signature, '[redacted:signature]').replaceAll(computed, '[redacted:signature]'));
     const started = performance.now();
     const exchange: Exchange = {
       label: options.label,
-      request: { method, url, headers: this.redactHeaders(headers), body: this.evidenceText(body) },
+      request: { method, url: this.redact(url), headers: this.redactHeaders(headers), body: this.evidenceText(body) },
       ms: 0,
     };
+    if (this.consecutiveTimeouts >= MAX_CONSECUTIVE_TIMEOUTS) {
+      exchange.error = { code: 'timeout', message: `not sent: the target did not answer the last ${MAX_CONSECUTIVE_TIMEOUTS} requests within ${this.timeoutMs / 1000} s` };
+      return exchange;
+    }
     try {
+      // One deadline for the whole exchange: undici's own timeouts only bound each wait for a
+      // chunk, so a target trickling a byte at a time would never be cut off by them alone.
       const response = await request(url, {
         method,
         headers,
@@ -128,20 +178,22 @@ export class TargetClient {
         dispatcher: this.agent,
         headersTimeout: this.timeoutMs,
         bodyTimeout: this.timeoutMs,
+        signal: AbortSignal.timeout(this.timeoutMs),
       });
       const text = await response.body.text();
       const responseHeaders: Record<string, string> = {};
       for (const [name, value] of Object.entries(response.headers)) {
-        if (value !== undefined) responseHeaders[name] = this.redact(Array.isArray(value) ? value.join(', ') : value);
+        if (value !== undefined) responseHeaders[name] = hide(Array.isArray(value) ? value.join(', ') : value);
       }
-      exchange.response = { status: response.statusCode, headers: responseHeaders, body: this.evidenceText(text) };
+      exchange.response = { status: response.statusCode, headers: responseHeaders, body: this.evidenceText(hide(text)) };
       const json = parseJson(text);
-      if (json !== undefined) exchange.response.json = JSON.parse(this.redact(JSON.stringify(json)));
+      if (json !== undefined) exchange.response.json = JSON.parse(hide(JSON.stringify(json)));
+      this.consecutiveTimeouts = 0;
     } catch (error) {
       exchange.error = describeTransportError(error, url, this.timeoutMs);
+      this.consecutiveTimeouts = exchange.error.code === 'timeout' ? this.consecutiveTimeouts + 1 : 0;
     }
     exchange.ms = Math.round(performance.now() - started);
-    this.options.onExchange?.(exchange);
     return exchange;
   }
 
@@ -150,17 +202,21 @@ export class TargetClient {
   }
 
   /**
-   * Whole seconds now, stepped back a second at a time if this exact request was already sent in
-   * this second: a (timestamp, signature) pair is never reused (P-CLIENT-3), so a server that refuses
-   * replays (P-AUTH-4) is not tripped by two identical reads.
+   * Whole seconds now. A (timestamp, signature) pair is never reused (P-CLIENT-3), so a server that
+   * refuses replays (P-AUTH-4) is not tripped by two identical reads: a repeat within the second is
+   * stepped back a little, never far from the server's window, and past that waits for the next second.
    */
-  private freshTimestamp(body: string, as: Credentials): string {
-    let seconds = this.nowSeconds();
-    for (let i = 0; i < 60; i++, seconds--) {
-      const candidate = String(seconds);
-      if (!this.used.has(`${candidate}\u0000${hmacSha256Hex(as.secretKey, body + candidate)}`)) return candidate;
+  private async freshTimestamp(body: string, as: Credentials): Promise<string> {
+    // A third of the window (at most a minute): far inside it, and room for a poll loop.
+    const maxStepBack = Math.min(60, Math.floor(toleranceOf(this.config) / 3));
+    for (;;) {
+      const now = this.nowSeconds();
+      for (let seconds = now; seconds >= now - maxStepBack; seconds--) {
+        const candidate = String(seconds);
+        if (!this.used.has(`${candidate}\u0000${hmacSha256Hex(as.secretKey, body + candidate)}`)) return candidate;
+      }
+      await sleep(1000 - (this.now() % 1000) + 5);
     }
-    return String(seconds);
   }
 
   private redactHeaders(headers: Record<string, string>): Record<string, string> {
@@ -190,6 +246,10 @@ export function describeTransportError(error: unknown, url: string, timeoutMs: n
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   if (code === 'ECONNREFUSED') return { code: 'refused', message: `connection refused by ${origin}: is the server running, and is baseUrl right?` };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'unresolved', message: `cannot resolve ${origin}: check the host name in baseUrl` };
+  const name = (error as { name?: string }).name;
+  if (name === 'TimeoutError' || name === 'AbortError' || error instanceof undiciErrors.RequestAbortedError) {
+    return { code: 'timeout', message: `no complete answer from ${origin} within ${timeoutMs / 1000} s: the server hangs or answers too slowly` };
+  }
   if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.ConnectTimeoutError || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
     return { code: 'timeout', message: `no answer from ${origin} within ${timeoutMs / 1000} s: the server hangs or is unreachable` };
   }

@@ -46,7 +46,8 @@ export async function runSuites(settings: RunSettings, progress: (line: string) 
       isolate: false,
       fileParallelism: false,
       sequence: { sequencer: FileNameSequencer },
-      testTimeout: 300_000,
+      // Every request has its own deadline, so a check ends; this only bounds a very slow target.
+      testTimeout: 1_800_000,
       hookTimeout: 60_000,
       passWithNoTests: true,
       silent: true,

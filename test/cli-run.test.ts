@@ -145,7 +145,7 @@ describe('svc-conformance run against a target that is not there or not an API',
     const hang = await server(() => {});
     const result = await runBinAsync(['run', '--timeout', '1', '--report-dir', tempDir()], { env: env(hang), timeoutMs: 30_000 });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/no answer from 127\.0\.0\.1:\d+ within 1 s/);
+    expect(result.stderr).toMatch(/no (complete )?answer from 127\.0\.0\.1:\d+ within 1 s/);
   });
 
   it('fails a target that answers HTML, with clear messages and no crash', async () => {
@@ -171,6 +171,13 @@ describe('svc-conformance run against a target that is not there or not an API',
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('refuses an --only that matches nothing, rather than certifying nothing', async () => {
+    const t = await target();
+    const result = await runBinAsync(['run', '--config', t.config, '--only', 'AUTH_TYPO', '--report-dir', t.dir]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--only AUTH_TYPO matches no requirement or check id/);
   });
 
   it.each([[['--runs', '0']], [['--seed', 'abc']], [['--config', '/nonexistent/c.json']]])('refuses %j with exit 2', async (args) => {

@@ -77,7 +77,7 @@ export const runCommand: CommandSpec = {
         ...(configPath !== undefined ? { configPath } : {}),
       };
 
-      const unreachable = await preflight(config.baseUrl, Math.min(settings.timeoutMs, 5_000));
+      const unreachable = await preflight(config.baseUrl, settings.timeoutMs);
       if (unreachable !== undefined) {
         const report: Report = { ...buildReport({ ...base, results: [], catalog: catalog(), durationMs: Date.now() - startedAt.getTime() }), verdict: 'not conformant', error: unreachable };
         await writeReports(report, reportDir);
@@ -90,6 +90,9 @@ export const runCommand: CommandSpec = {
 
       const suiteRun = await runSuites(settings, (line) => io.stdout(line + '\n'));
       if (suiteRun.errors.length > 0) throw new Error(`the suites could not run: ${suiteRun.errors[0]}`);
+      if (suiteRun.results.length === 0 && settings.only !== undefined) {
+        throw new UsageError(`run: --only ${settings.only} matches no requirement or check id (ids look like AUTH-MISSING-KEY, DUP-; see suites/catalog.json)`);
+      }
       const report = buildReport({ ...base, results: suiteRun.results, catalog: catalog(), durationMs: Date.now() - startedAt.getTime() });
       const files = await writeReports(report, reportDir);
       io.stdout(summaryLines(report, files).join('\n') + '\n');

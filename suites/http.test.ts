@@ -1,0 +1,104 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TargetConfig } from './config.js';
+import { retryAfterMs, TargetClient } from './http.js';
+
+const merchant = { apiKey: 'pk_test_http', secretKey: 'sk_test_http_secret_value', walletId: 'W1' };
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (closers.length) await closers.pop()!();
+});
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+  body: string;
+}
+
+/** A loopback server that records what it gets and answers with `answer`. */
+async function server(answer: (seen: Seen, n: number, res: ServerResponse) => void): Promise<{ client: TargetClient; seen: Seen[] }> {
+  const seen: Seen[] = [];
+  const s = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c)).on('end', () => {
+      const entry = { method: req.method!, url: req.url!, headers: req.headers, body };
+      seen.push(entry);
+      answer(entry, seen.length, res);
+    });
+  });
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  const config: TargetConfig = { baseUrl: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, environment: 'sandbox', merchant };
+  const client = new TargetClient(config, { timeoutMs: 1_000 });
+  closers.push(async () => {
+    await client.close();
+    s.closeAllConnections();
+    await new Promise<void>((resolve) => s.close(() => resolve()));
+  });
+  return { client, seen };
+}
+
+const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+
+describe('the HTTP layer', () => {
+  it('waits out a 429 as Retry-After says, then sends the request again, freshly signed', async () => {
+    const { client, seen } = await server((_s, n, res) => (n === 1 ? json(res, 429, { status: false, code: 429, message: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, { ok: true })));
+    const started = Date.now();
+    const exchange = await client.send({ label: 'probe', path: '/x', payload: { a: 1 } });
+    expect(exchange.response?.status).toBe(200);
+    expect(exchange.label).toBe('probe (sent again after 1 rate-limit answer)');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(seen).toHaveLength(2);
+  });
+
+  it('redacts a signature the server echoes back, in body and headers', async () => {
+    const { client } = await server((s, _n, res) => json(res, 401, { status: false, code: 401, message: `bad signature ${s.headers['x-signature']}` }, { 'x-debug': String(s.headers['x-signature']) }));
+    const exchange = await client.send({ label: 'probe', path: '/x', payload: { a: 1 } });
+    const text = JSON.stringify(exchange);
+    expect(text).not.toMatch(/[0-9a-f]{64}/);
+    expect(exchange.response?.body).toMatch(/\[redacted:signature\]/);
+    expect(exchange.response?.headers['x-debug']).toBe('[redacted:signature]');
+  });
+
+  it('sends a GET with its fields in the query and signs the empty body (P-SIGN-4)', async () => {
+    const { client, seen } = await server((_s, _n, res) => json(res, 200, {}));
+    await client.send({ label: 'probe', path: '/status', method: 'GET', payload: { order_id: 'A 1' } });
+    const request = seen[0]!;
+    expect(request.method).toBe('GET');
+    expect(request.url).toBe('/status?order_id=A+1');
+    expect(request.body).toBe('');
+    expect(request.headers['content-type']).toBeUndefined();
+    const timestamp = String(request.headers['x-timestamp']);
+    expect(request.headers['x-signature']).toBe(createHmac('sha256', merchant.secretKey).update('' + timestamp).digest('hex'));
+  });
+
+  it('cuts off a server that trickles its answer, and stops sending after three requests without one', async () => {
+    const { client, seen } = await server((_s, _n, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const timer = setInterval(() => res.write(' '), 200);
+      res.on('close', () => clearInterval(timer));
+    });
+    const started = Date.now();
+    for (let i = 0; i < 3; i++) expect((await client.send({ label: 'probe', path: '/x', payload: { i } })).error?.code).toBe('timeout');
+    expect(Date.now() - started).toBeLessThan(6_000);
+    const fourth = await client.send({ label: 'probe', path: '/x', payload: { i: 4 } });
+    expect(fourth.error?.message).toMatch(/^not sent: the target did not answer the last 3 requests/);
+    expect(seen).toHaveLength(3);
+  });
+
+  it('never sends one (timestamp, signature) twice, staying near the clock', async () => {
+    const { client, seen } = await server((_s, _n, res) => json(res, 200, {}));
+    for (let i = 0; i < 8; i++) await client.send({ label: 'same read', path: '/x', payload: { same: true } });
+    const pairs = seen.map((s) => `${s.headers['x-timestamp']}:${s.headers['x-signature']}`);
+    expect(new Set(pairs).size).toBe(8);
+    const now = Math.floor(Date.now() / 1000);
+    for (const s of seen) expect(now - Number(s.headers['x-timestamp'])).toBeLessThanOrEqual(7);
+  });
+
+  it.each<[string | undefined, number]>([[undefined, 1000], ['2', 2000], ['600', 10_000], ['soon', 1000]])('reads Retry-After %j as %d ms', (value, ms) => {
+    expect(retryAfterMs(value)).toBe(ms);
+  });
+});
