@@ -72,6 +72,7 @@ export const FAULTS = {
   'payout-created-at-slashes': { rule: 'P-PAYOUT-2', requirement: 'PAYOUT-RECORD-FORMAT', area: 'payout', description: 'payout created_at is DD/MM/YYYY' },
   'payout-unknown-200': { rule: 'P-PAYOUT-4', requirement: 'PAYOUT-UNKNOWN', area: 'payout', description: 'an unknown payout answers 200 with status false' },
   'payout-cross-merchant': { rule: 'P-PAYOUT-4', requirement: 'PAYOUT-OTHER-MERCHANT', area: 'payout', description: 'another merchant\'s payout is served' },
+  'payout-other-merchant-wallet': { rule: 'P-ERR-4', requirement: 'PAYOUT-OTHER-MERCHANT-WALLET', area: 'payout', description: 'a wallet of another merchant is accepted: the wallet is checked for existence only' },
   'payout-missing-field-404': { rule: 'P-PAYOUT-5', requirement: 'PAYOUT-MISSING-ORDER-ID', area: 'payout', description: 'a Payout Status without payout_order_id answers 404' },
   // Operations of the profile's extension (P-OPS)
   'ops-cancel-cancelled': { rule: 'P-OPS-1', requirement: 'OPS-CANCEL-AGAIN', area: 'operations', description: 'a CANCELLED order can be cancelled again (answers 200, not 422)' },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { FAULTS, FAULT_NAMES, type FaultName } from '../faults.js';
-import { MERCHANT_A, MERCHANT_A_LIVE } from '../tenants.js';
+import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../tenants.js';
 import { bankingSandbox, initiationBody, type BankingSandbox } from './payout-test-support.js';
 
 interface FaultCase {
@@ -51,6 +51,15 @@ const CASES: FaultCase[] = [
     fault: 'payout-cross-merchant',
     observe: async (s) => (await s.payoutStatus('PO-FIXTURE-B-SUCCESS')).status,
     off: 404, on: 200,
+  },
+  {
+    // merchant A's own payout asked for from merchant B's wallet
+    fault: 'payout-other-merchant-wallet',
+    observe: async (s) => {
+      const answer = await s.payoutStatus('PO-FIXTURE-SUCCESS', MERCHANT_A, MERCHANT_B.walletId);
+      return [answer.status, answer.json.data?.payout_order_id];
+    },
+    off: [403, undefined], on: [200, 'PO-FIXTURE-SUCCESS'],
   },
   {
     fault: 'payout-missing-field-404',

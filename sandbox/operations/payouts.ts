@@ -20,11 +20,12 @@ type WalletRefusal = { refused: 'environment' | 'merchant'; message: string };
 
 /**
  * P-ENV-2, P-ERR-4: the wallet must be one of the merchant's, of the sandbox environment. An unknown
- * wallet and another merchant's wallet get the same answer, so wallet ids cannot be probed.
+ * wallet and another merchant's wallet get the same answer, so wallet ids cannot be probed. With
+ * `existenceOnly` (Payout Status under its fault) another merchant's wallet passes.
  */
-function lookupWallet(ctx: OperationContext, walletId: string): Wallet | WalletRefusal {
+function lookupWallet(ctx: OperationContext, walletId: string, existenceOnly = false): Wallet | WalletRefusal {
   const wallet = ctx.store.wallets.get(walletId);
-  if (wallet === undefined || wallet.merchantId !== ctx.merchant.id) return { refused: 'merchant', message: FOREIGN_WALLET };
+  if (wallet === undefined || (wallet.merchantId !== ctx.merchant.id && !existenceOnly)) return { refused: 'merchant', message: FOREIGN_WALLET };
   if (wallet.environment !== 'sandbox') return { refused: 'environment', message: WRONG_ENVIRONMENT_WALLET };
   return wallet;
 }
@@ -48,7 +49,7 @@ export const payoutStatus: OperationHandler = (ctx) => {
   const idMissingUnchecked = body.payout_order_id === undefined && ctx.fault('payout-missing-field-404');
   requireSchema('payout-status-request', idMissingUnchecked ? { ...body, payout_order_id: 'unchecked' } : body);
 
-  const wallet = lookupWallet(ctx, body.svc_wallet_id as string);
+  const wallet = lookupWallet(ctx, body.svc_wallet_id as string, ctx.fault('payout-other-merchant-wallet'));
   if ('refused' in wallet) {
     if (wallet.refused === 'environment' && ctx.fault('env-wallet-404')) throw new OperationError(404, 'wallet not found');
     if (wallet.refused === 'environment' && ctx.fault('env-error-with-data')) {

@@ -212,7 +212,7 @@ export const authenticationChecks: Check[] = [
   { id: 'auth-window-expired', requirement: 'AUTH-WINDOW-EXPIRED', title: 'a timestamp window + 600 s old: 401', run: refusesExpiredTimestamp },
   { id: 'auth-window-future', requirement: 'AUTH-WINDOW-FUTURE', title: 'a timestamp window + 600 s ahead: 401', run: refusesFutureTimestamp },
   { id: 'auth-replay', requirement: 'AUTH-REPLAY', title: 'a re-sent request is refused', run: refusesReplay },
-  { id: 'auth-failure-envelope', requirement: 'AUTH-FAILURE-ENVELOPE', title: 'refusals answer the error envelope with code 401', run: authFailureAnswersEnvelope },
+  { id: 'auth-failure-envelope', requirement: 'AUTH-FAILURE-ENVELOPE', title: 'refusals answer the error envelope with code 401', creates: true, run: authFailureAnswersEnvelope },
   { id: 'auth-failure-no-effect', requirement: 'AUTH-FAILURE-NO-EFFECT', title: 'a refused Create Order creates nothing', creates: true, run: authFailureCreatesNothing },
   { id: 'auth-https', requirement: 'AUTH-HTTPS', title: 'the base URL is https, or http on loopback', run: baseUrlUsesHttps },
 ];

@@ -11,23 +11,27 @@ function isSuccess(exchange: Exchange): boolean {
   return status !== undefined && status >= 200 && status <= 299;
 }
 
-/** A second order with the same order_id and every other field different. */
+/**
+ * A second order with the same order_id and other fields different: amount, note and customer. The
+ * currency stays validOrder's INR, since a merchant may have only some currencies enabled and a
+ * refusal for the currency would hide whether the order_id was judged at all.
+ */
 function sameIdOtherwiseDifferent(ctx: CheckContext, orderId: string | number) {
-  const body = validOrder(ctx, { order_id: orderId, order_amount: 999.99, order_currency: 'USD', order_note: `duplicate attempt ${ctx.ids.nonce()}` });
+  const body = validOrder(ctx, { order_id: orderId, order_amount: 999.99, order_currency: 'INR', order_note: `duplicate attempt ${ctx.ids.nonce()}` });
   return { ...body, customer: { ...body.customer, name: 'Someone Else', email: 'someone.else@example.net' } };
 }
 
 async function sequentialDuplicate(ctx: CheckContext): Promise<void> {
   const first = validOrder(ctx);
   expectOrderCreated(await createOrder(ctx, first, 'create an order'), 'the first order must be created');
-  const again = await createOrder(ctx, sameIdOtherwiseDifferent(ctx, first.order_id), 'create again with the same order_id, other fields different');
+  const again = await createOrder(ctx, sameIdOtherwiseDifferent(ctx, first.order_id), 'create again with the same order_id, amount, note and customer different');
   expectStatus(again, [409], 'a second Create Order with a used order_id must answer 409, whatever the other fields (P-DUP-1)');
 }
 
 async function firstUnchanged(ctx: CheckContext): Promise<void> {
   const first = validOrder(ctx, { order_amount: 120.5, order_currency: 'INR' });
   const created = expectOrderCreated(await createOrder(ctx, first, 'create an order of 120.50 INR'), 'the first order must be created');
-  await createOrder(ctx, sameIdOtherwiseDifferent(ctx, first.order_id), 'create again with the same order_id: 999.99 USD');
+  await createOrder(ctx, sameIdOtherwiseDifferent(ctx, first.order_id), 'create again with the same order_id: 999.99 INR');
   const status = await orderLookup(ctx, 'orderStatus', first.order_id, 'Order Status of the first order');
   const record = expectData(status, 'Order Status of the first order must answer its record');
   const details = { expected: `the first order: svc_order_id ${JSON.stringify(created.svc_order_id)}, 120.50 INR`, actual: answered(status), exchange: status };

@@ -10,9 +10,13 @@ function fixtures(ctx: CheckContext): Array<[PayoutState, string]> {
   return PAYOUT_STATES.flatMap((state) => (payouts[state] ? [[state, payouts[state]] as [PayoutState, string]] : []));
 }
 
-/** A payout_order_id for requests whose subject is something else: a fixture when there is one. */
-function somePayoutOrderId(ctx: CheckContext): string {
-  return fixtures(ctx)[0]?.[1] ?? ctx.ids.payoutOrderId();
+/**
+ * A payout_order_id for requests whose subject is something else: a fixture when there is one, so the
+ * request's only defect is the one under test; else a made-up id (`fixture` false).
+ */
+function somePayoutOrderId(ctx: CheckContext): { id: string; fixture: boolean } {
+  const configured = fixtures(ctx)[0]?.[1];
+  return configured === undefined ? { id: ctx.ids.payoutOrderId(), fixture: false } : { id: configured, fixture: true };
 }
 
 function payoutInState(state: PayoutState): Check {
@@ -67,10 +71,31 @@ async function otherMerchantsPayout(ctx: CheckContext): Promise<void> {
   expectSchema(exchange, 'payout-status-error-envelope', 'the 404 of Payout Status carries the error envelope and no data (P-PAYOUT-4)');
 }
 
+/**
+ * PAYOUT-UNKNOWN-WALLET (P-ERR-4): 403. With a fixture payout the wallet is the request's only defect;
+ * with a made-up payout id there are two, and a server may fairly look the payout up first and answer
+ * 404, so that answer cannot be judged without a fixture.
+ */
 async function unknownWallet(ctx: CheckContext): Promise<void> {
   const walletId = `WAL-UNKNOWN-${ctx.ids.nonce()}`;
-  const exchange = await payoutStatus(ctx, somePayoutOrderId(ctx), `Payout Status from a made-up wallet ${walletId}`, { walletId });
+  const payout = somePayoutOrderId(ctx);
+  const exchange = await payoutStatus(ctx, payout.id, `Payout Status from a made-up wallet ${walletId} (${payout.fixture ? 'a fixture payout' : 'an unknown payout'})`, { walletId });
+  if (!payout.fixture && exchange.response?.status === 404) {
+    throw new CheckSkipped('answered 404 for a made-up payout id; needs one of fixtures.payouts.<STATE> in the config to tell a wallet refusal from an unknown payout');
+  }
   expectStatus(exchange, [403], 'an unknown wallet must answer 403 (P-ERR-4)');
+  expectSchema(exchange, 'payout-status-error-envelope', 'the 403 of Payout Status carries the error envelope and no data (P-ERR-1)');
+}
+
+/**
+ * PAYOUT-OTHER-MERCHANT-WALLET (P-ERR-4): the merchant's own SUCCESS fixture asked for from the other
+ * merchant's wallet answers 403. The payout exists and is the merchant's, so the wallet is the only defect.
+ */
+async function otherMerchantsWallet(ctx: CheckContext): Promise<void> {
+  const exchange = await payoutStatus(ctx, ctx.config.fixtures!.payouts!.SUCCESS!, 'Payout Status of the SUCCESS fixture from another merchant\'s wallet', {
+    walletId: ctx.config.otherMerchant!.walletId!,
+  });
+  expectStatus(exchange, [403], 'another merchant\'s wallet must answer 403 (P-ERR-4)');
   expectSchema(exchange, 'payout-status-error-envelope', 'the 403 of Payout Status carries the error envelope and no data (P-ERR-1)');
 }
 
@@ -80,7 +105,9 @@ function missingField(field: 'svc_wallet_id' | 'debit_account_type' | 'payout_or
     requirement,
     title: `Payout Status without ${field} answers 400`,
     async run(ctx) {
-      const body = withoutField(payoutStatusBody(ctx, somePayoutOrderId(ctx)), field);
+      // A missing field is a 400 whatever the id (P-PAYOUT-5), so a 404 is a failure even for a made-up
+      // id; a fixture id, when configured, keeps the missing field the request's only defect all the same.
+      const body = withoutField(payoutStatusBody(ctx, somePayoutOrderId(ctx).id), field);
       const exchange = await ctx.send({ label: `Payout Status without ${field}`, path: PAYOUT_STATUS_PATH, payload: body });
       expectStatus(exchange, [400], `a Payout Status request without ${field} must answer 400 (P-PAYOUT-5)`);
     },
@@ -94,6 +121,10 @@ export const payoutStatusChecks: Check[] = [
   { id: 'payout-status-unknown', requirement: 'PAYOUT-UNKNOWN', title: 'an unknown payout_order_id answers 404 with no data', run: unknownPayout },
   { id: 'payout-status-other-merchant', requirement: 'PAYOUT-OTHER-MERCHANT', title: 'another merchant\'s payout answers 404', needs: ['fixtures.otherMerchantPayoutOrderId'], run: otherMerchantsPayout },
   { id: 'payout-status-unknown-wallet', requirement: 'PAYOUT-UNKNOWN-WALLET', title: 'a made-up wallet answers 403', run: unknownWallet },
+  {
+    id: 'payout-status-other-merchant-wallet', requirement: 'PAYOUT-OTHER-MERCHANT-WALLET', title: 'the SUCCESS fixture asked for from another merchant\'s wallet answers 403',
+    needs: ['otherMerchant.walletId', 'fixtures.payouts.SUCCESS'], run: otherMerchantsWallet,
+  },
   missingField('svc_wallet_id', 'PAYOUT-MISSING-WALLET'),
   missingField('debit_account_type', 'PAYOUT-MISSING-ACCOUNT-TYPE'),
   missingField('payout_order_id', 'PAYOUT-MISSING-ORDER-ID'),
