@@ -90,7 +90,7 @@ describe('judging a client by its traffic (P-CLIENT)', () => {
     ['CLIENT-TIMESTAMP-SECONDS', () => [{ path: BALANCE, payload: { svc_wallet_id: 'w' }, at: 0, timestamp: String(T0 + 5) }], /milliseconds/],
     ['CLIENT-TIMESTAMP-WINDOW', () => [{ path: BALANCE, payload: { svc_wallet_id: 'w' }, at: 0, timestamp: String(T0 / 1000 - 3600) }], /-3600 s from the server's clock/],
     ['CLIENT-NO-REUSE', () => [{ path: BALANCE, payload: { svc_wallet_id: 'w' }, at: 0 }, { path: BALANCE, payload: { svc_wallet_id: 'w' }, at: 0.5 }], /re-sends the timestamp and signature of request #1/],
-    ['CLIENT-NO-SECRET', () => [{ path: BALANCE, payload: { svc_wallet_id: 'w' }, at: 0, headers: { 'x-secret': MERCHANT_A.secretKey } }], /sends the secret key in header x-secret/],
+    ['CLIENT-NO-SECRET', () => [{ path: BALANCE, payload: { svc_wallet_id: 'w' }, at: 0, headers: { 'x-secret': MERCHANT_A.secretKey } }], /sends the secret key \(or an encoding of it\) in header x-secret/],
     ['CLIENT-ENVIRONMENT', () => [{ path: BALANCE, payload: { svc_wallet_id: MERCHANT_A_LIVE.walletId }, at: 0 }], /production wallet/],
     ['CLIENT-REQUEST-SCHEMA', () => [{ path: CREATE, payload: { ...ORDER, customer: { name: 'x' } }, at: 0 }], /does not satisfy order-create-request/],
     ['CLIENT-FRESH-ORDER-ID', () => [{ path: CREATE, payload: ORDER, at: 0, status: 201 }, { path: CREATE, payload: { ...ORDER, order_amount: 99 }, at: 1, status: 409 }], /for a new order, already used by request #1/],
@@ -120,9 +120,33 @@ describe('judging a client by its traffic (P-CLIENT)', () => {
     expect(Object.values(verdicts([])).every((s) => s === 'skipped')).toBe(true);
   });
 
+  it('finds the secret sent encoded, and in the query', () => {
+    const basic = Buffer.from(`${MERCHANT_A.apiKey}:${MERCHANT_A.secretKey}`).toString('base64');
+    expect(verdicts([{ path: BALANCE, payload: { svc_wallet_id: 'w' }, at: 0, headers: { authorization: `Basic ${basic}` } }])['CLIENT-NO-SECRET']).toMatch(/in header authorization/);
+    const base64 = Buffer.from(MERCHANT_A.secretKey).toString('base64');
+    expect(verdicts([{ path: BALANCE, payload: { svc_wallet_id: 'w', token: base64 }, at: 0 }])['CLIENT-NO-SECRET']).toMatch(/in the body/);
+    expect(verdicts([{ path: `${BALANCE}?key=${MERCHANT_A.secretKey}`, payload: { svc_wallet_id: 'w' }, at: 0 }])['CLIENT-NO-SECRET']).toMatch(/in the query/);
+  });
+
+  it('does not take a parallel request for a client giving up, nor for not waiting after a 429', () => {
+    const parallel: Step[] = [
+      { path: CREATE, payload: ORDER, at: 0, took: 2, status: 201 },
+      { path: BALANCE, payload: { svc_wallet_id: MERCHANT_A.walletId }, at: 0.5 },
+      { path: CREATE, payload: { ...ORDER, order_amount: 99 }, at: 3, status: 409 },
+    ];
+    // The first create was answered: reusing its order_id is a new order with a used id, not a retry.
+    expect(verdicts(parallel)['CLIENT-FRESH-ORDER-ID']).toMatch(/^failed: request #3 uses order_id "ORD-1" for a new order/);
+    const inFlight: Step[] = [
+      { path: CREATE, payload: ORDER, at: 0, status: 429, retryAfter: '1', took: 0.05 },
+      { path: BALANCE, payload: { svc_wallet_id: MERCHANT_A.walletId }, at: 0.01 },
+      { path: ORDER_STATUS, payload: { order_id: 'ORD-1' }, at: 1.2, status: 404 },
+    ];
+    expect(verdicts(inFlight)['CLIENT-BACKOFF-429']).toBe('passed');
+  });
+
   it('keeps the secret and the signatures out of the evidence', () => {
     const { results } = judgeClient({
-      exchanges: traffic([{ path: BALANCE, payload: { svc_wallet_id: 'w', note: MERCHANT_A.secretKey }, at: 0, headers: { 'x-secret': MERCHANT_A.secretKey } }]),
+      exchanges: traffic([{ path: `${BALANCE}?secret=${MERCHANT_A.secretKey}`, payload: { svc_wallet_id: 'w', note: MERCHANT_A.secretKey }, at: 0, headers: { 'x-secret': MERCHANT_A.secretKey } }]),
       baseUrl: 'http://127.0.0.1:1', merchant: MERCHANT_A, otherEnvironment: { apiKeys: [], walletIds: [] }, toleranceSeconds: 300,
     });
     const text = JSON.stringify(results);

@@ -126,14 +126,22 @@ export function noReuse(ctx: JudgeContext): RuleOutcome {
   });
 }
 
+/** The secret as a client might send it: as is, URL-encoded, base64, hex, or inside Basic auth. */
+function secretForms(secret: string, apiKey: string): string[] {
+  const b64 = (t: string) => Buffer.from(t, 'utf8').toString('base64');
+  return [secret, encodeURIComponent(secret), b64(secret), b64(secret).replace(/=+$/, ''), Buffer.from(secret, 'utf8').toString('hex'), b64(`${apiKey}:${secret}`)];
+}
+
 export function noSecret(ctx: JudgeContext): RuleOutcome {
   return failures(ctx.requests.flatMap((r): Array<[ClientRequest, string]> => {
+    const forms = secretForms(ctx.secretKey, r.header('x-api-key') ?? '');
+    const has = (text: string) => forms.some((f) => text.includes(f));
     const where = [
-      ...r.raw.headers.filter(([, v]) => v.includes(ctx.secretKey)).map(([h]) => `header ${h}`),
-      ...(r.raw.path.includes(ctx.secretKey) ? ['the query'] : []),
-      ...(r.raw.body.includes(ctx.secretKey) ? ['the body'] : []),
+      ...r.raw.headers.filter(([, v]) => has(v)).map(([h]) => `header ${h}`),
+      ...(has(r.raw.path) ? ['the query'] : []),
+      ...(has(r.raw.body) ? ['the body'] : []),
     ];
-    return where.length > 0 ? [[r, `sends the secret key in ${where.join(', ')}`]] : [];
+    return where.length > 0 ? [[r, `sends the secret key (or an encoding of it) in ${where.join(', ')}`]] : [];
   }));
 }
 

@@ -78,7 +78,8 @@ export function backoff429(ctx: JudgeContext): RuleOutcome {
   const limited = ctx.api.filter((r) => r.raw.status === 429);
   if (limited.length === 0) return { status: 'skipped', reason: 'the client met no 429 (run with --scenario create-order-429-once)' };
   for (const r of limited) {
-    const next = ctx.api.find((x) => x.n > r.n);
+    // The next request the client sent after it had the 429 in hand; one already in flight does not count.
+    const next = ctx.api.find((x) => x.n > r.n && x.raw.receivedAt >= r.raw.respondedAt);
     if (next === undefined) continue;
     const waitMs = Number(r.raw.retryAfter ?? '0.5') * 1000;
     const waited = next.raw.receivedAt - r.raw.respondedAt;

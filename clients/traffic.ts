@@ -47,9 +47,23 @@ export function classify(exchanges: readonly RecordedExchange[]): ClientRequest[
       header: (name: string) => raw.headers.find(([h]) => h.toLowerCase() === name.toLowerCase())?.[1],
       ...parsed('json', raw.body),
       ...parsed('responseJson', raw.responseBody),
-      unanswered: later.some((next) => next.receivedAt < raw.respondedAt - 1),
+      // The client gave up on this answer if it asked about the same order or payout again (a status
+      // query or a repeat) before the answer was ready; an unrelated request sent in parallel says
+      // nothing about it.
+      unanswered: later.some((next) => next.receivedAt < raw.respondedAt - 1 && sameSubject(raw, next)),
     };
   });
+}
+
+/** Two requests about the same order_id or payout_order_id. */
+function sameSubject(a: RecordedExchange, b: RecordedExchange): boolean {
+  const ids = (x: RecordedExchange) => {
+    const json = parsed('json', x.body).json;
+    return [field(json, 'order_id'), field(json, 'payout_order_id')];
+  };
+  const [orderA, payoutA] = ids(a);
+  const [orderB, payoutB] = ids(b);
+  return (orderA !== undefined && orderA === orderB) || (payoutA !== undefined && payoutA === payoutB);
 }
 
 function parsed(key: 'json' | 'responseJson', text: string): Record<string, unknown> {
@@ -81,7 +95,7 @@ export function asEvidence(r: ClientRequest, baseUrl: string, redact: Redact): E
   }
   return {
     label: describe(r),
-    request: { method: r.raw.method, url: baseUrl + r.raw.path, headers, body: redact(r.raw.body) },
+    request: { method: r.raw.method, url: redact(baseUrl + r.raw.path), headers, body: redact(r.raw.body) },
     response: {
       status: r.raw.status,
       headers: r.raw.retryAfter !== undefined ? { 'retry-after': r.raw.retryAfter } : {},

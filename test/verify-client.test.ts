@@ -71,6 +71,28 @@ describe('verify-client on the broken example clients', () => {
 });
 
 describe('verify-client usage', () => {
+  it('stops a client that outlives --timeout, and whatever it started, and still judges what it sent', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-client-'));
+    const started = Date.now();
+    // A conforming flow, then a hang in the foreground and a sleeper left in the background.
+    const result = await runBinAsync(['verify-client', '--timeout', '8', '--report-dir', dir, '--', 'sh', '-c', 'node examples/good-client.mjs; sleep 25 & sleep 25'], { cwd: ROOT, timeoutMs: 60_000 });
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(result.stdout).toMatch(/note: the client did not finish within 8 s and was stopped; its requests until then are judged/);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+    expect(failed(report)).toEqual([]);
+    expect(result.code).toBe(0);
+  });
+
+  it('redacts the secret from what the client prints, and reports its exit status without judging it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-client-'));
+    const result = await runBinAsync(['verify-client', '--timeout', '20', '--report-dir', dir, '--', 'sh', '-c', 'echo "key is $SVC_SECRET_KEY"; node examples/good-client.mjs; exit 3'], { cwd: ROOT, timeoutMs: 60_000 });
+    expect(result.stdout).toMatch(/│ key is \[redacted:secret\]/);
+    expect(result.stdout).not.toMatch(/sk_test_demo_merchant_a_secret/);
+    expect(result.stdout).toMatch(/note: the client exited with status 3/);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).client.exitCode).toBe(3);
+  });
+
   it('fails a client that sends nothing', async () => {
     const { code, report } = await verify(['node', '-e', 'process.exit(0)']);
     expect(code).toBe(1);

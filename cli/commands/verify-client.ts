@@ -6,7 +6,9 @@ import { buildReport } from '../../reports/build.js';
 import { summaryLines } from '../../reports/console.js';
 import type { Report } from '../../reports/model.js';
 import { writeReports } from '../../reports/write.js';
-import { parseScenarios, startSandbox, type ScenarioName } from '../../sandbox/index.js';
+import { shellQuote } from '../../reports/curl.js';
+import { DEFAULT_HANG_SECONDS, parseScenarios, startSandbox, type ScenarioName } from '../../sandbox/index.js';
+import { redactor } from '../../suites/redact.js';
 import type { RecordedExchange } from '../../sandbox/options.js';
 import { MERCHANT_A, MERCHANT_A_LIVE } from '../../sandbox/tenants.js';
 import { UsageError, type Io } from '../io.js';
@@ -25,7 +27,8 @@ export const verifyClientCommand: CommandSpec = {
   ],
   details: [
     'COMMAND runs with SVC_BASE_URL, SVC_API_KEY, SVC_SECRET_KEY, SVC_WALLET_ID (and SVC_ENVIRONMENT=sandbox) set to the sandbox.',
-    'Exit status: 0 no MUST client rule broken, 1 otherwise (or the client sent nothing, failed, or timed out), 2 bad usage or COMMAND could not start.',
+    'Exit status: 0 no MUST client rule broken, 1 otherwise (or the client sent no request at all), 2 bad usage or COMMAND could not start.',
+    'The client\'s own exit status is reported, not judged: a client may stop on a business failure.',
   ],
   examples: [
     'svc-conformance verify-client -- node examples/good-client.mjs',
@@ -42,15 +45,16 @@ export const verifyClientCommand: CommandSpec = {
     const timeoutSeconds = options.timeout === undefined ? 120 : Number(options.timeout);
     if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1) throw new UsageError('verify-client: --timeout takes a whole number of seconds, at least 1');
     const reportDir = resolve(io.cwd, typeof options['report-dir'] === 'string' ? options['report-dir'] : 'svc-reports');
-    const command = positionals.join(' ');
+    const command = positionals.map(shellQuote).join(' ');
 
     const recorded: RecordedExchange[] = [];
-    const sandbox = await startSandbox({ port: 0, scenarios, record: (x) => recorded.push(x) });
+    // Keep idle sockets open past a held answer, so a client's own timeout is what ends the wait.
+    const sandbox = await startSandbox({ port: 0, scenarios, record: (x) => recorded.push(x), idleTimeoutMs: (DEFAULT_HANG_SECONDS + 30) * 1000, requestTimeoutMs: (DEFAULT_HANG_SECONDS + 30) * 1000 });
     const startedAt = new Date();
     let outcome: ClientOutcome;
     try {
       io.stdout(`verify-client: running \`${command}\` against the recording sandbox at ${sandbox.baseUrl}${scenarios.length ? ` (scenarios: ${scenarios.join(', ')})` : ''}\n`);
-      outcome = await runClient(positionals, io, {
+      outcome = await runClient(positionals, io, redactor({ merchant: MERCHANT_A }), {
         SVC_BASE_URL: sandbox.baseUrl,
         SVC_API_KEY: MERCHANT_A.apiKey,
         SVC_SECRET_KEY: MERCHANT_A.secretKey,
@@ -82,7 +86,8 @@ export const verifyClientCommand: CommandSpec = {
       version: readPackageJson<{ version: string }>('package.json').version,
       rerunCommand: `svc-conformance verify-client ${scenarioFlags}-- ${command}`,
     });
-    const problem = outcome.problem ?? (apiRequests === 0 ? 'the client sent no request to SVC_BASE_URL' : undefined);
+    const problem = apiRequests === 0 ? 'the client sent no request to SVC_BASE_URL' : undefined;
+    if (outcome.note) io.stdout(`\nnote: ${outcome.note}\n`);
     const report: Report = {
       ...built,
       client: { command, exitCode: outcome.exitCode, requests: apiRequests, scenarios },
@@ -97,29 +102,39 @@ export const verifyClientCommand: CommandSpec = {
 
 interface ClientOutcome {
   exitCode: number | null;
-  /** Why the client's run itself is not acceptable (it failed, or was stopped). */
-  problem?: string;
+  /** How the client's run ended, when not with status 0: reported, not judged. */
+  note?: string;
 }
 
-/** Runs the client with the sandbox's coordinates; its output is passed through, marked. */
-function runClient(argv: string[], io: Io, env: Record<string, string>, timeoutSeconds: number): Promise<ClientOutcome> {
+/**
+ * Runs the client with the sandbox's coordinates; its output is passed through, marked, with the
+ * secret redacted. It runs in a process group of its own, so a timeout stops what it started too.
+ */
+function runClient(argv: string[], io: Io, redact: (text: string) => string, env: Record<string, string>, timeoutSeconds: number): Promise<ClientOutcome> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: io.cwd, env: { ...io.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(argv[0]!, argv.slice(1), { cwd: io.cwd, env: { ...io.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const relay = (write: (text: string) => void) => {
       let pending = '';
       return (chunk: Buffer) => {
         pending += chunk.toString('utf8');
         const lines = pending.split('\n');
         pending = lines.pop()!;
-        for (const line of lines) write(`  │ ${line}\n`);
+        for (const line of lines) write(`  │ ${redact(line)}\n`);
       };
     };
     child.stdout.on('data', relay(io.stdout));
     child.stderr.on('data', relay(io.stderr));
     let timedOut = false;
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGKILL');
+      killGroup();
     }, timeoutSeconds * 1000);
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
@@ -128,8 +143,12 @@ function runClient(argv: string[], io: Io, env: Record<string, string>, timeoutS
     });
     child.on('exit', (code) => {
       clearTimeout(timer);
-      if (timedOut) resolvePromise({ exitCode: null, problem: `the client did not finish within ${timeoutSeconds} s and was stopped` });
-      else if (code !== 0) resolvePromise({ exitCode: code, problem: `the client exited with status ${code}` });
+      // Whatever the client left running (a server, a sleep) goes with it; its pipes then close.
+      killGroup();
+      child.stdout.destroy();
+      child.stderr.destroy();
+      if (timedOut) resolvePromise({ exitCode: null, note: `the client did not finish within ${timeoutSeconds} s and was stopped; its requests until then are judged` });
+      else if (code !== 0) resolvePromise({ exitCode: code, note: `the client exited with status ${code}` });
       else resolvePromise({ exitCode: 0 });
     });
   });
