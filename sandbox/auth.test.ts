@@ -69,7 +69,7 @@ describe('sandbox authentication (P-AUTH, P-ENV-1)', () => {
     expect(answer.status).toBe(404); // authenticated, then not found
   });
 
-  it('answers 400 when Content-Type is not application/json', async () => {
+  it('sandbox rule (the profile is silent): answers 400 when Content-Type is not application/json', async () => {
     expect((await call(app, { ...fresh(), headers: { 'Content-Type': 'text/plain' } })).status).toBe(400);
   });
 });

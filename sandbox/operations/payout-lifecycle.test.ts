@@ -99,9 +99,9 @@ describe('Transaction Initiation: the documented sandbox rules (P-OPS, P-OPS-3, 
   });
 
   it.each([
-    ['a currency other than the wallet\'s', { currency: 'USD' }, 422, 'currency not enabled for this wallet'],
-    ['more than two decimals', { amount: 10.005 }, 400, 'decimal places'],
-    ['an amount above the per-payout limit', { amount: 1e21 }, 422, 'limit'],
+    ['(sandbox rule) a currency other than the wallet\'s', { currency: 'USD' }, 422, 'currency not enabled for this wallet'],
+    ['(sandbox rule) more than two decimals', { amount: 10.005 }, 400, 'decimal places'],
+    ['(sandbox rule) an amount above the per-payout limit', { amount: 1e21 }, 422, 'limit'],
     ['a transfer mode outside the table', { transfer_mode: 'paypal' }, 400, 'transfer_mode'],
     ['a production wallet', { svc_wallet_id: 'WAL-LIVE-A-0001' }, 403, 'selected environment'],
     ['another merchant\'s wallet', { svc_wallet_id: MERCHANT_B.walletId }, 403, 'this merchant'],
