@@ -34,6 +34,24 @@ export interface SandboxApp {
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
+/**
+ * How deep a request body may nest (a sandbox rule: the interface shows no size limits). The deepest
+ * body of the interface nests 3 levels (customer.address); anything past this answers 400.
+ */
+export const MAX_BODY_DEPTH = 32;
+
+/** Whether a parsed JSON value nests more than `limit` levels, walked without recursion. */
+export function nestedDeeperThan(root: unknown, limit: number): boolean {
+  const pending: Array<[unknown, number]> = [[root, 1]];
+  while (pending.length > 0) {
+    const [value, depth] = pending.pop()!;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(value)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
+
 export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions: SandboxOptions = {}): SandboxApp {
   const options = resolveOptions(sandboxOptions);
   const store = new SandboxStore(options.clock());
@@ -135,6 +153,8 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
       return fail(400, `the body is not valid JSON: ${(error as Error).message}`);
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return fail(400, 'the body must be a JSON object');
+    // Before any handler walks the body recursively: a deep body is a 400, never a stack overflow.
+    if (nestedDeeperThan(body, MAX_BODY_DEPTH)) return fail(400, `the body nests objects or arrays more than ${MAX_BODY_DEPTH} levels deep`);
 
     const run = async (): Promise<Response> => {
       try {

@@ -2,7 +2,9 @@ import { createHmac } from 'node:crypto';
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_BODY_DEPTH } from './app.js';
 import { OPERATION_PATHS, startSandbox, type RunningSandbox } from './index.js';
+import { call, sandboxAt, T0 } from './test-support.js';
 import { MERCHANT_A } from './tenants.js';
 
 const lines: string[] = [];
@@ -84,5 +86,30 @@ describe('the sandbox under hostile input', () => {
     expect(lines[0]).not.toContain(MERCHANT_A.secretKey);
     expect(lines[0]).not.toContain(MERCHANT_A.apiKey);
     expect(lines[0]).not.toMatch(/[0-9a-f]{64}/);
+  });
+});
+
+describe('deeply nested bodies (ERR-NO-5XX for the kit\'s own sandbox)', () => {
+  const nested = (depth: number) => '['.repeat(depth) + '1' + ']'.repeat(depth);
+  const order = (extra: string) => `{"customer":${extra},"order_amount":1,"order_currency":"INR","order_id":"DEEP","return_url":"https://m.example/r","service_type":"payment"}`;
+
+  it.each([
+    ['raw', 5_000], ['canonical', 5_000], ['raw', 200_000], ['canonical', 200_000], ['raw', MAX_BODY_DEPTH], ['canonical', MAX_BODY_DEPTH],
+  ] as const)('verify %s: a correctly signed order nested %i levels deep answers 400, not 500', async (verify, depth) => {
+    const { app } = sandboxAt({ variant: { verify } });
+    // the root object is the first level, so the array starts at the second
+    for (const [i, path] of Object.values(OPERATION_PATHS).entries()) {
+      // a timestamp per request: the same body on the next path must not read as a replay
+      const answer = await call(app, { path, raw: order(nested(depth)), timestamp: Math.floor(T0 / 1000) + i });
+      expect(answer.status, path).toBe(400);
+      expect(answer.json).toMatchObject({ status: false, code: 400, message: expect.stringMatching(/more than 32 levels deep/) });
+    }
+  });
+
+  it('a body exactly at the limit is judged on its content, not its depth', async () => {
+    const { app } = sandboxAt();
+    const answer = await call(app, { path: OPERATION_PATHS.createOrder, raw: order(nested(MAX_BODY_DEPTH - 2)) });
+    expect(answer.status).toBe(400);
+    expect(answer.json.message).not.toMatch(/levels deep/);
   });
 });
