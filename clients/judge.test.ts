@@ -78,6 +78,23 @@ describe('judging a client by its traffic (P-CLIENT)', () => {
     expect(v['CLIENT-VERIFY-ORDER']).toMatch(/^skipped/);
   });
 
+  it('P-AMOUNT: passes a client that sends amounts as decimal strings, with lower-case headers and integer ids', () => {
+    const strings = GOOD.map((step) => {
+      const payload = step.payload as Record<string, unknown> | undefined;
+      if (step.path === CREATE) return { ...step, payload: { ...payload, order_amount: '10.50', order_id: 1001 } };
+      if (step.path === ORDER_STATUS) return { ...step, payload: { order_id: 1001 } };
+      if (step.path === INITIATE) return { ...step, payload: { ...payload, amount: '10.00' } };
+      return step;
+    });
+    const failed = Object.entries(verdicts(strings)).filter(([, s]) => s.startsWith('failed'));
+    expect(failed).toEqual([]);
+  });
+
+  it.each([['1,499.50'], ['₹150'], ['1e3'], ['-5'], ['0.00'], ['']])('P-AMOUNT: an order_amount of %j fails CLIENT-REQUEST-SCHEMA, and only it', (amount) => {
+    const v = verdicts([{ path: CREATE, payload: { ...ORDER, order_amount: amount }, at: 0, status: 400 }]);
+    expect(Object.entries(v).filter(([, s]) => s.startsWith('failed')).map(([id]) => id)).toEqual(['CLIENT-REQUEST-SCHEMA']);
+  });
+
   it('judges every requirement of the client catalog', () => {
     expect(Object.keys(verdicts(GOOD)).sort()).toEqual(clientCatalog().map((r) => r.id).sort());
   });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { requestAmount } from '../schemas/amounts.js';
 import { CURRENCIES } from '../schemas/types.js';
 import { extraChangeProblem, labelledReasonProblem } from './_internal/defectChecks.js';
 import { applicableDefects, invalidVariantsOf } from './_internal/mutations.js';
@@ -27,7 +28,7 @@ describe('invalidOrderCreateRequest (P-ERR-4, P-ORDER-1)', () => {
     );
   });
 
-  it('labels each defect with the statuses of P-ERR-4 and never sends a numeric string as the amount', () => {
+  it('labels each defect with the statuses of P-ERR-4 and never plants a well-formed amount (P-AMOUNT-1) as the defect', () => {
     fc.assert(
       fc.property(invalidOrderCreateRequest(), (request) => {
         expect(labelledReasonProblem(request, 'order-create-request')).toBeUndefined();
@@ -38,7 +39,7 @@ describe('invalidOrderCreateRequest (P-ERR-4, P-ORDER-1)', () => {
         if (request.field !== undefined) expect(request.description).toContain(request.field);
         if (request.body.kind === 'json' && request.field === 'order_amount') {
           const amount = (request.body.value as { order_amount?: unknown }).order_amount;
-          if (typeof amount === 'string') expect(amount).not.toMatch(/^\s*-?\d+(\.\d+)?\s*$/);
+          expect(requestAmount(amount), JSON.stringify(amount)).toBeUndefined();
         }
       }),
       { numRuns: 300 },
@@ -60,7 +61,7 @@ describe('invalidOrderCreateRequest (P-ERR-4, P-ORDER-1)', () => {
     expect(codes.some((code) => (CURRENCIES as readonly string[]).includes(code.toUpperCase()) && code !== code.toUpperCase())).toBe(true);
     expect(codes.some((code) => /^[A-Z]{3}$/.test(code))).toBe(true);
     const amounts = requests.flatMap((r) => (r.defect === 'bad-amount' && r.body.kind === 'json' ? [(r.body.value as { order_amount: unknown }).order_amount] : []));
-    for (const bad of ['abc', 'NaN', 'Infinity', 0]) expect(amounts).toContain(bad);
+    for (const bad of ['abc', '-5', '1e3', '', '0.00', '1,000.00', 'NaN', 'Infinity', 0]) expect(amounts).toContain(bad);
     expect(amounts.some((a) => typeof a === 'number' && a < 0)).toBe(true);
   });
 

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { fakerDE } from '@faker-js/faker';
 import { describe, expect, it } from 'vitest';
 import { describeErrors, validateSchema } from '../schemas/index.js';
-import { CURRENCIES, type OrderCreateRequest } from '../schemas/types.js';
+import { decimalMinus, decimalOf, minorUnitOf, normalized, requestAmount } from '../schemas/amounts.js';
+import { CURRENCIES, type OrderCreateRequest, type RequestAmount } from '../schemas/types.js';
 import { GeneratorConstraintError } from './_internal/constraints.js';
 import { orderCreateRequest, type OrderCreateRequestConstraints } from './orderCreateRequest.js';
 
@@ -11,9 +12,10 @@ function assertSchemaValid(order: OrderCreateRequest): void {
   if (!result.valid) throw new Error(`${describeErrors(result.errors)}\nin ${JSON.stringify(order)}`);
 }
 
-function decimals(n: number): number {
-  const text = String(n);
-  return text.includes('.') ? text.length - text.indexOf('.') - 1 : 0;
+/** The amount's value below `max`, compared exactly (P-AMOUNT-3: by value, whatever the form). */
+function below(amount: RequestAmount, max: number): boolean {
+  const value = requestAmount(amount);
+  return value !== undefined && value.units > 0n && decimalMinus(value, decimalOf(max)!).units < 0n;
 }
 
 describe('orderCreateRequest (P-ORDER-1, P-ORDER-4)', () => {
@@ -21,15 +23,25 @@ describe('orderCreateRequest (P-ORDER-1, P-ORDER-4)', () => {
     fc.assert(fc.property(orderCreateRequest(), assertSchemaValid), { numRuns: 200 });
   });
 
-  it('amounts are > 0, below maxAmount, with at most 2 decimals (none for JPY/KRW)', () => {
+  it('amounts are > 0, below maxAmount, within the currency\'s minor unit, as numbers and as strings (P-AMOUNT)', () => {
+    const forms = new Set<string>();
     fc.assert(
       fc.property(orderCreateRequest({ maxAmount: 5_000 }), ({ order_amount, order_currency }) => {
-        expect(order_amount).toBeGreaterThan(0);
-        expect(order_amount).toBeLessThan(5_000);
-        expect(decimals(order_amount)).toBeLessThanOrEqual(order_currency === 'JPY' || order_currency === 'KRW' ? 0 : 2);
+        forms.add(typeof order_amount);
+        expect(below(order_amount, 5_000), JSON.stringify(order_amount)).toBe(true);
+        expect(normalized(requestAmount(order_amount)!).scale).toBeLessThanOrEqual(minorUnitOf(order_currency));
       }),
       { numRuns: 200 },
     );
+    expect([...forms].sort()).toEqual(['number', 'string']);
+  });
+
+  it('amountForm picks one form', () => {
+    for (const form of ['number', 'string'] as const) {
+      const orders = fc.sample(orderCreateRequest({ amountForm: form }), { seed: 5, numRuns: 50 });
+      expect(new Set(orders.map((o) => typeof o.order_amount))).toEqual(new Set([form]));
+    }
+    expect(() => orderCreateRequest({ amountForm: 'text' as never })).toThrow(/amountForm must be one of/);
   });
 
   it('ids, phones and URLs have realistic shapes', () => {
@@ -54,7 +66,7 @@ describe('orderCreateRequest (P-ORDER-1, P-ORDER-4)', () => {
       fc.property(orderCreateRequest(constraints), (order) => {
         assertSchemaValid(order);
         expect(['JPY', 'EUR']).toContain(order.order_currency);
-        expect(order.order_amount).toBeLessThan(250);
+        expect(below(order.order_amount, 250)).toBe(true);
         expect(['payment', 'subscription']).toContain(order.service_type);
         expect(String(order.order_id)).toMatch(/^RUN7-/);
       }),

@@ -3,8 +3,8 @@
 // absent, customers from many locales and scripts, notes and URLs with `&`, `<`, `>`, `/` and emoji.
 import fc from 'fast-check';
 import { fakerEN_US } from '@faker-js/faker';
-import { CURRENCIES, type Address, type Currency, type Customer, type MerchantOrderId, type OrderCreateRequest } from '../schemas/types.js';
-import { amountIn } from './_internal/amounts.js';
+import { CURRENCIES, type Address, type Currency, type Customer, type MerchantOrderId, type OrderCreateRequest, type RequestAmount } from '../schemas/types.js';
+import { AMOUNT_FORMS, amountIn, type AmountForm } from './_internal/amounts.js';
 import {
   checkCurrencies, checkIdPrefix, checkMaxAmount, checkNonEmptyStrings, checkOneOf, GeneratorConstraintError,
 } from './_internal/constraints.js';
@@ -19,6 +19,8 @@ export interface OrderCreateRequestConstraints {
   orderIdKind?: OrderIdKind;
   /** `order_amount` stays strictly below this. Default 1_000_000. */
   maxAmount?: number;
+  /** JSON form of `order_amount` (P-AMOUNT-1): numbers, decimal strings, or both. Default 'both'. */
+  amountForm?: AmountForm;
   /** Values for `service_type` (the interface does not list them). Default ['payment']. */
   serviceTypes?: readonly string[];
   /** Every string `order_id` starts with this (e.g. a run id, so reruns do not collide). */
@@ -29,6 +31,7 @@ interface ResolvedConstraints {
   readonly currencies: readonly Currency[];
   readonly orderIdKind: OrderIdKind;
   readonly maxAmount: number;
+  readonly amountForm: AmountForm;
   readonly serviceTypes: readonly string[];
   readonly orderIdPrefix: string | undefined;
 }
@@ -45,6 +48,7 @@ function withDefaults(constraints: OrderCreateRequestConstraints): ResolvedConst
     currencies: checkCurrencies(API, 'currencies', constraints.currencies) ?? CURRENCIES,
     orderIdKind,
     maxAmount: checkMaxAmount(API, constraints.maxAmount, 1_000_000),
+    amountForm: checkOneOf(API, 'amountForm', constraints.amountForm, AMOUNT_FORMS, 'both'),
     serviceTypes: checkNonEmptyStrings(API, 'serviceTypes', constraints.serviceTypes) ?? ['payment'],
     orderIdPrefix,
   };
@@ -76,11 +80,11 @@ function orderId(c: ResolvedConstraints): fc.Arbitrary<MerchantOrderId> {
   return fc.oneof(integerOrderId(), stringOrderId(c.orderIdPrefix));
 }
 
-/** The currency first, then an amount with that currency's decimals. */
-function money(c: ResolvedConstraints): fc.Arbitrary<{ currency: Currency; amount: number }> {
+/** The currency first, then an amount within that currency's minor unit (P-AMOUNT-2). */
+function money(c: ResolvedConstraints): fc.Arbitrary<{ currency: Currency; amount: RequestAmount }> {
   return fc
     .constantFrom(...c.currencies)
-    .chain((currency) => amountIn(currency, c.maxAmount).map((amount) => ({ currency, amount })));
+    .chain((currency) => amountIn(currency, c.maxAmount, c.amountForm).map((amount) => ({ currency, amount })));
 }
 
 /** A customer whose name, phone and address come from one locale (the surname sometimes from another). */

@@ -1,8 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeErrors, validateSchema } from '../schemas/index.js';
-import { CURRENCIES, TRANSFER_MODES, type TransactionInitiationRequest } from '../schemas/types.js';
+import { decimalMinus, decimalOf, requestAmount } from '../schemas/amounts.js';
+import { CURRENCIES, TRANSFER_MODES, type RequestAmount, type TransactionInitiationRequest } from '../schemas/types.js';
 import { transactionInitiationRequest, type TransactionInitiationRequestConstraints } from './transactionInitiationRequest.js';
+
+/** Above zero and below `max`, by value (P-AMOUNT-3), whatever the amount's form. */
+function below(amount: RequestAmount, max: number): boolean {
+  const value = requestAmount(amount);
+  return value !== undefined && value.units > 0n && decimalMinus(value, decimalOf(max)!).units < 0n;
+}
 
 function assertSchemaValid(request: TransactionInitiationRequest): void {
   const result = validateSchema('transaction-initiation-request', request);
@@ -43,8 +50,7 @@ describe('transactionInitiationRequest (P-OPS, P-OPS-3)', () => {
       fc.property(transactionInitiationRequest(), (request) => {
         assertSchemaValid(request);
         beneficiaryMatchesMode(request);
-        expect(request.amount).toBeGreaterThan(0);
-        expect(request.amount).toBeLessThan(1_000_000);
+        expect(below(request.amount, 1_000_000), JSON.stringify(request.amount)).toBe(true);
       }),
       { numRuns: 200 },
     );
@@ -68,7 +74,7 @@ describe('transactionInitiationRequest (P-OPS, P-OPS-3)', () => {
         expect(request.svc_wallet_id).toBe('WAL-1');
         expect(['upi', 'sepa']).toContain(request.transfer_mode);
         expect(request.currency).toBe('INR');
-        expect(request.amount).toBeLessThan(10);
+        expect(below(request.amount, 10)).toBe(true);
         expect(String(request.payout_order_id)).toMatch(/^RUN9-/);
       }),
       { numRuns: 100 },

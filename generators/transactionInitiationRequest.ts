@@ -3,10 +3,10 @@
 // beneficiary carries what its mode needs (VPA, account number + IFSC, IBAN, account + BIC).
 import fc from 'fast-check';
 import { CURRENCIES, type Currency, type TransactionInitiationRequest, type TransferMode } from '../schemas/types.js';
-import { amountIn } from './_internal/amounts.js';
+import { AMOUNT_FORMS, amountIn, type AmountForm } from './_internal/amounts.js';
 import { beneficiaryFor, usualCurrency } from './_internal/beneficiary.js';
 import {
-  checkCurrencies, checkIdPrefix, checkMaxAmount, checkNonEmptyString, checkTransferModes,
+  checkCurrencies, checkIdPrefix, checkMaxAmount, checkNonEmptyString, checkOneOf, checkTransferModes,
 } from './_internal/constraints.js';
 import { payoutOrderIdArbitrary, walletIdArbitrary } from './_internal/identifiers.js';
 
@@ -24,6 +24,8 @@ export interface TransactionInitiationRequestConstraints {
   currencies?: readonly Currency[];
   /** `amount` stays strictly below this. Default 1_000_000. */
   maxAmount?: number;
+  /** JSON form of `amount` (P-AMOUNT-1): numbers, decimal strings, or both. Default 'both'. */
+  amountForm?: AmountForm;
   /** Every `payout_order_id` starts with this (e.g. a run id, so reruns do not collide). */
   payoutOrderIdPrefix?: string;
 }
@@ -34,6 +36,7 @@ interface ResolvedConstraints {
   readonly transferModes: readonly TransferMode[];
   readonly currencies: readonly Currency[] | undefined;
   readonly maxAmount: number;
+  readonly amountForm: AmountForm;
   readonly payoutOrderIdPrefix: string | undefined;
 }
 
@@ -46,6 +49,7 @@ function withDefaults(constraints: TransactionInitiationRequestConstraints): Res
     transferModes: checkTransferModes(API, 'transferModes', constraints.transferModes),
     currencies: checkCurrencies(API, 'currencies', constraints.currencies),
     maxAmount: checkMaxAmount(API, constraints.maxAmount, 1_000_000),
+    amountForm: checkOneOf(API, 'amountForm', constraints.amountForm, AMOUNT_FORMS, 'both'),
     payoutOrderIdPrefix: checkIdPrefix(API, 'payoutOrderIdPrefix', constraints.payoutOrderIdPrefix),
   };
 }
@@ -65,7 +69,7 @@ export function transactionInitiationRequest(constraints: TransactionInitiationR
         svc_wallet_id: c.walletId === undefined ? walletIdArbitrary() : fc.constant(c.walletId),
         debit_account_type: fc.constant(c.debitAccountType),
         payout_order_id: payoutOrderIdArbitrary(c.payoutOrderIdPrefix),
-        amount: amountIn(currency, c.maxAmount),
+        amount: amountIn(currency, c.maxAmount, c.amountForm),
         currency: fc.constant(currency),
         transfer_mode: fc.constant(mode),
         beneficiary: beneficiaryFor(mode),

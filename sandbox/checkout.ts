@@ -2,6 +2,7 @@
 // or a headless browser picks a payment method and an outcome; the order moves per P-OPS-1:
 // UN_PAID → PAID, FAILED, or PROCESSING (which settles to PAID after `settleSeconds` by the clock).
 // Pages only: the API's authentication does not apply, and nothing here redirects anywhere.
+import { minorUnitOf } from '../schemas/amounts.js';
 import type { PageRoute, SandboxApp } from './app.js';
 import {
   checkoutPage, notFoundPage, notPayablePage, OUTCOMES, PAYMENT_METHODS, resultPage,
@@ -28,7 +29,7 @@ function viewOf(order: Order, app: SandboxApp): CheckoutView {
     svcOrderId: order.svcOrderId,
     merchantName: merchant?.name ?? order.merchantId,
     orderId: String(order.orderId),
-    amount: minorToText(order.amountMinor),
+    amount: minorToText(order.amountMinor, minorUnitOf(order.currency)),
     currency: order.currency,
     status: order.status,
     customerName: order.customerName,

@@ -1,3 +1,4 @@
+import { decimalText } from '../schemas/amounts.js';
 import type { FaultName } from './faults.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -45,14 +46,7 @@ function pad(n: number): string {
   return String(n).padStart(2, '0');
 }
 
-/** Minor units as decimal text with two places: 150000 → "1500.00". */
-export function minorToText(minor: number): string {
-  const sign = minor < 0 ? '-' : '';
-  const abs = Math.abs(minor);
-  return `${sign}${Math.floor(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
-}
-
-/** A JSON amount to minor units; amounts are validated positive with at most 2 decimals first. */
-export function amountToMinor(amount: number): number {
-  return Math.round(amount * 100);
+/** Minor units as decimal text with the currency's decimals: 150000 → "1500.00"; 1500 with 0 → "1500". */
+export function minorToText(minor: number, decimals: 0 | 2 | 3 = 2): string {
+  return decimalText({ units: BigInt(minor), scale: decimals });
 }

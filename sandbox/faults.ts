@@ -58,6 +58,8 @@ export const FAULTS = {
   'order-address-optional': { rule: 'P-ORDER-1', requirement: 'ORDER-ADDRESS-REQUIRED', area: 'order', description: 'an order without customer.address is accepted' },
   'order-reject-non-ascii': { rule: 'P-ORDER-4', requirement: 'ORDER-UNICODE-NAMES', area: 'order', description: 'customer names with non-ASCII letters are refused with 400' },
   'order-reject-currencies': { rule: 'P-ORDER-4', requirement: 'ORDER-EVERY-CURRENCY', area: 'order', description: 'only INR, USD and EUR orders are accepted' },
+  'order-amount-string-refused': { rule: 'P-AMOUNT-1', requirement: 'ORDER-AMOUNT-FORMS', area: 'order', description: 'an order_amount sent as a decimal string ("1499.50") is refused with 400: only JSON numbers are read' },
+  'order-amount-number-refused': { rule: 'P-AMOUNT-1', requirement: 'ORDER-AMOUNT-FORMS', area: 'order', description: 'an order_amount sent as a JSON number is refused with 400: only decimal strings are read' },
   // Duplicates (P-DUP)
   'dup-allowed': { rule: 'P-DUP-1', requirement: 'DUP-SEQUENTIAL', area: 'duplicates', description: 'a repeated order_id creates a second order' },
   'dup-overwrites': { rule: 'P-DUP-1', requirement: 'DUP-FIRST-UNCHANGED', area: 'duplicates', description: 'a repeated order_id answers 409 but overwrites the first order' },
@@ -78,6 +80,7 @@ export const FAULTS = {
   'ops-cancel-cancelled': { rule: 'P-OPS-1', requirement: 'OPS-CANCEL-AGAIN', area: 'operations', description: 'a CANCELLED order can be cancelled again (answers 200, not 422)' },
   'ops-failed-as-error': { rule: 'P-OPS-3', requirement: 'OPS-INITIATE-INSUFFICIENT', area: 'operations', description: 'insufficient balance answers a 422 error envelope instead of a FAILED payout record' },
   'ops-initiate-duplicate': { rule: 'P-OPS-3', requirement: 'OPS-INITIATE-DUPLICATE', area: 'operations', description: 'a repeated payout_order_id initiates a second payout' },
+  'ops-amount-string-refused': { rule: 'P-AMOUNT-1', requirement: 'OPS-INITIATE-AMOUNT-FORMS', area: 'operations', description: 'a Transaction Initiation amount sent as a decimal string ("150.00") is refused with 400: only JSON numbers are read' },
   'ops-transfer-mode-unchecked': { rule: 'P-OPS-3', requirement: 'OPS-INITIATE-TRANSFER-MODE', area: 'operations', description: 'a transfer_mode outside the table is accepted' },
   'ops-balance-not-debited': { rule: 'P-OPS-4', requirement: 'OPS-BALANCE-DEBITED', area: 'operations', description: 'a successful payout does not lower the balance' },
   'ops-failed-debits': { rule: 'P-OPS-4', requirement: 'OPS-BALANCE-UNCHANGED-ON-FAILURE', area: 'operations', description: 'a FAILED payout still lowers the balance (the debit is taken before the funds check and never restored)' },

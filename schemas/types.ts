@@ -38,9 +38,12 @@ export interface Customer {
   address: Address;
 }
 
+/** An amount in a request (P-AMOUNT-1): a JSON number, or a decimal string such as "150.00". */
+export type RequestAmount = number | string;
+
 export interface OrderCreateRequest {
   order_id: MerchantOrderId;
-  order_amount: number;
+  order_amount: RequestAmount;
   order_currency: Currency;
   order_note?: string;
   service_type: string;
@@ -131,7 +134,7 @@ export interface TransactionInitiationRequest {
   svc_wallet_id: string;
   debit_account_type: string;
   payout_order_id: MerchantOrderId;
-  amount: number;
+  amount: RequestAmount;
   currency: Currency;
   transfer_mode: TransferMode;
   beneficiary: Beneficiary;

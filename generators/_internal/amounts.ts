@@ -1,22 +1,21 @@
-// Amounts as a merchant would send them: > 0, at most two decimals (whole units for currencies
-// without minor units), below a maximum, and spread over magnitudes rather than clustered near it.
+// Amounts as merchants send them (P-AMOUNT-1/2): > 0, below a maximum, never with more decimals than
+// the currency's minor unit, spread over magnitudes rather than clustered near the maximum, and in
+// either of the two forms a client may choose: a JSON number (1499.5) or a decimal string ("1499.50").
 import fc from 'fast-check';
-import type { Currency } from '../../schemas/types.js';
+import { decimalText, minorUnitOf } from '../../schemas/amounts.js';
+import type { Currency, RequestAmount } from '../../schemas/types.js';
 
-/** ISO 4217 currencies of the table with no minor unit. */
-export const ZERO_DECIMAL_CURRENCIES: readonly Currency[] = ['JPY', 'KRW'];
+/** Which JSON form amounts take: numbers, decimal strings, or a mix of both. */
+export type AmountForm = 'number' | 'string' | 'both';
 
-export function decimalsOf(currency: Currency): 0 | 2 {
-  return ZERO_DECIMAL_CURRENCIES.includes(currency) ? 0 : 2;
-}
+export const AMOUNT_FORMS: readonly AmountForm[] = ['number', 'string', 'both'];
 
 /**
- * A positive amount strictly below `maxAmount` (which callers check is > 1 and <= 1e12), with the
- * currency's number of decimals. Drawn in integer minor units, then divided once, so the JSON text
- * of the number never shows more decimals than the currency has.
+ * Positive counts of minor units strictly below `maxAmount` (which callers check is > 1 and
+ * <= 1e12). Drawing integers of the minor unit keeps every amount within the currency's decimals.
  */
-export function amountIn(currency: Currency, maxAmount: number): fc.Arbitrary<number> {
-  const scale = decimalsOf(currency) === 0 ? 1 : 100;
+function minorUnits(digits: number, maxAmount: number): fc.Arbitrary<bigint> {
+  const scale = 10 ** digits;
   let top = Math.ceil(maxAmount * scale) - 1;
   while (top / scale >= maxAmount) top -= 1;
   const upTo = (limit: number) => fc.bigInt({ min: 1n, max: BigInt(Math.max(1, Math.min(top, limit))) });
@@ -27,5 +26,25 @@ export function amountIn(currency: Currency, maxAmount: number): fc.Arbitrary<nu
     // round figures such as 500 or 1200.00
     { arbitrary: upTo(Math.floor(top / (100 * scale))).map((n) => n * 100n * BigInt(scale)), weight: 1 },
   );
-  return units.map((n) => Number(n > BigInt(top) ? BigInt(top) : n) / scale);
+  return units.map((n) => (n > BigInt(top) ? BigInt(top) : n));
+}
+
+/**
+ * The decimal string of `units` minor units: with every decimal of the minor unit ("150.00", as
+ * most payment code writes money) or with trailing zeros dropped ("150.5", "150"). Both are the
+ * same amount (P-AMOUNT-3).
+ */
+function amountText(units: bigint, digits: number, padded: boolean): string {
+  const text = decimalText({ units, scale: digits });
+  return padded || digits === 0 ? text : text.replace(/\.?0+$/, '');
+}
+
+/** A positive amount in `currency` strictly below `maxAmount`, as a number, a string, or either. */
+export function amountIn(currency: Currency, maxAmount: number, form: AmountForm = 'both'): fc.Arbitrary<RequestAmount> {
+  const digits = minorUnitOf(currency);
+  const asNumber = minorUnits(digits, maxAmount).map((n): RequestAmount => Number(n) / 10 ** digits);
+  const asString = fc.tuple(minorUnits(digits, maxAmount), fc.boolean()).map(([n, padded]): RequestAmount => amountText(n, digits, padded));
+  if (form === 'number') return asNumber;
+  if (form === 'string') return asString;
+  return fc.oneof(asNumber, asString);
 }

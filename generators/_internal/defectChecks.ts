@@ -61,7 +61,7 @@ export function labelledReasonProblem(request: InvalidRequest, id: SchemaId): st
       return explained(errors, (e) => keywords.includes(e.keyword) && e.instancePath === pointer, `of keyword ${keywords.join('/')} at ${pointer}`);
     }
     case 'bad-amount':
-      return explained(errors, (e) => ['type', 'exclusiveMinimum'].includes(e.keyword) && e.instancePath === pointer, `of keyword type/exclusiveMinimum at ${pointer}`);
+      return explained(errors, (e) => ['type', 'exclusiveMinimum', 'pattern', 'anyOf'].includes(e.keyword) && e.instancePath === pointer, `of keyword type/exclusiveMinimum/pattern/anyOf at ${pointer}`);
     case 'unknown-currency':
     case 'unknown-transfer-mode':
       return explained(errors, (e) => e.keyword === 'enum' && e.instancePath === pointer, `of keyword enum at ${pointer}`);

@@ -40,13 +40,13 @@ function whole(defect: DefectKind, description: string, body: InvalidRequest['bo
 
 /** What a field of each kind should be, in words. */
 const EXPECTED: Readonly<Record<FieldKind, string>> = {
-  string: 'a string', object: 'an object', id: 'an integer or a string', amount: 'a number',
+  string: 'a string', object: 'an object', id: 'an integer or a string', amount: 'a number or a decimal string',
   currency: 'a currency code', 'transfer-mode': 'a transfer mode',
 };
 
 const ISO_NUMERIC: Readonly<Record<string, number>> = { INR: 356, USD: 840, EUR: 978, GBP: 826, JPY: 392 };
 
-/** Values of another JSON type than the field's; never a numeric string for an amount (undecided). */
+/** Values of another JSON type than the field's; never a numeric string for an amount, which P-AMOUNT-1 allows. */
 function wrongTypes(kind: FieldKind, current: unknown): readonly Replacement[] {
   const asArray = { value: [current], label: 'an array' };
   const asBoolean = { value: true, label: 'a boolean' };
@@ -68,6 +68,10 @@ function wrongTypes(kind: FieldKind, current: unknown): readonly Replacement[] {
   }
 }
 
+/**
+ * Amounts P-AMOUNT-1 does not allow: text that is not a plain positive decimal (signs, exponents,
+ * separators, spaces, other digits), zero and negative values in both forms, NaN and Infinity text.
+ */
 function badAmounts(current: number): readonly Replacement[] {
   return [
     { value: 'abc', label: 'the non-numeric text "abc"' },
@@ -76,6 +80,19 @@ function badAmounts(current: number): readonly Replacement[] {
     { value: 'NaN', label: 'the text "NaN"' },
     { value: 'Infinity', label: 'the text "Infinity"' },
     { value: '-Infinity', label: 'the text "-Infinity"' },
+    { value: '-5', label: 'the negative text "-5"' },
+    { value: `-${current}`, label: `the negative text "-${current}"` },
+    { value: '0', label: 'the zero text "0"' },
+    { value: '0.00', label: 'the zero text "0.00"' },
+    { value: '1e3', label: 'the exponent text "1e3"' },
+    { value: '1,000.00', label: 'the text "1,000.00" with a thousands separator' },
+    { value: '150,50', label: 'the text "150,50" with a decimal comma' },
+    { value: ` ${current}`, label: 'the amount as text with a leading space' },
+    { value: `+${current}`, label: 'the amount as text with a plus sign' },
+    { value: '.5', label: 'the text ".5" without a whole part' },
+    { value: '150.', label: 'the text "150." without decimals after the point' },
+    { value: '0x10', label: 'the hexadecimal text "0x10"' },
+    { value: '\u0661\u0665\u0660', label: 'the amount in Arabic-Indic digits' },
     { value: 0, label: 'zero' },
     { value: -current, label: `negative (${-current})` },
     { value: -0.01, label: 'negative (-0.01)' },
@@ -140,6 +157,7 @@ export function mutationsOf<T extends object>(valid: T, shape: RequestShape<T>, 
           field(defect, path, `field ${path} is ${label} instead of ${EXPECTED[kind]}`, withAt(valid, path, value), lenientField(path))));
     case 'bad-amount': {
       const path = required(shape.amountField, defect);
+      // a valid amount of either form reads as a number: 150, "150.00"
       return fc.constantFrom(...badAmounts(Number(getAt(valid, path)))).map(({ value, label }) =>
         field(defect, path, `${path} is ${label}`, withAt(valid, path, value), true));
     }

@@ -52,6 +52,9 @@ const CASES: FaultCase[] = [
     off: false, on: true,
   },
   { fault: 'order-id-numeric', exchange: 'create with order_id "000123": order_id', observe: async (s) => (await created(s, orderBody('000123'))).order_id, off: '000123', on: 123 },
+  { fault: 'errors-zero-amount-accepted', exchange: 'create with order_amount "0.00"', observe: (s) => statusOf(s, orderBody('F2s', { order_amount: '0.00' })), off: 400, on: 201 },
+  { fault: 'order-amount-string-refused', exchange: 'create with order_amount "1499.50"', observe: (s) => statusOf(s, orderBody('F10', { order_amount: '1499.50' })), off: 201, on: 400 },
+  { fault: 'order-amount-number-refused', exchange: 'create with order_amount 1499.5', observe: (s) => statusOf(s, orderBody('F11', { order_amount: 1499.5 })), off: 201, on: 400 },
   {
     fault: 'order-address-optional', exchange: 'create without customer.address',
     observe: (s) => statusOf(s, edited(orderBody('F9'), 'customer.address', undefined)), off: 400, on: 201,

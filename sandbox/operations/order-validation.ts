@@ -1,14 +1,17 @@
 // Create Order validation (interface: Order creation request; P-ORDER-1, P-ORDER-4, P-ERR-4), and the
 // fault switches that loosen or tighten it. Each switch changes exactly one part of the check: the
 // request is validated as a copy in which only the tolerated defect is patched to something valid.
+import { decimalOf, toMinorUnits } from '../../schemas/amounts.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
 import { OperationError, requireSchema, type OperationContext } from '../context.js';
 import type { FaultName } from '../faults.js';
+import { amountInMinorUnits, refuseAmountForm } from './request-amount.js';
 
 /** What Create Order keeps of a request it accepted. */
 export interface AcceptedOrder {
   /** As sent: number or string (compared as text, P-DUP-4). */
   orderId: number | string;
+  /** In the currency's minor units (P-AMOUNT-2), whichever form it was sent in. */
   amountMinor: number;
   currency: Currency;
   note?: string;
@@ -67,7 +70,7 @@ function toleratedCopy(body: Json, fault: (name: FaultName) => boolean): Json {
       if (at && at.parent[at.key] === null) at.parent[at.key] = structuredClone(placeholder);
     }
   }
-  if (fault('errors-zero-amount-accepted') && typeof copy.order_amount === 'number' && copy.order_amount <= 0) {
+  if (fault('errors-zero-amount-accepted') && zeroOrNegative(copy.order_amount)) {
     copy.order_amount = 1;
   }
   if (fault('errors-unknown-currency-accepted') && typeof copy.order_currency === 'string' && !(CURRENCIES as readonly string[]).includes(copy.order_currency)) {
@@ -79,12 +82,17 @@ function toleratedCopy(body: Json, fault: (name: FaultName) => boolean): Json {
   return copy;
 }
 
-/** Amounts are kept in minor units: at most two decimals, and small enough to count exactly. */
-function amountInMinorUnits(amount: number): number {
-  const minor = Math.round(amount * 100);
-  if (minor / 100 !== amount) throw new OperationError(400, '/order_amount: must have at most two decimal places');
-  if (!Number.isSafeInteger(minor)) throw new OperationError(400, '/order_amount: is too large');
-  return minor;
+/** An amount, in either form, that reads as zero or less ("0", -5, "-0.01"): what one fault accepts. */
+function zeroOrNegative(value: unknown): boolean {
+  const amount = decimalOf(value);
+  return amount !== undefined && amount.units <= 0n;
+}
+
+/** The amount a faulty server stores for a null, zero or negative amount it let through; else undefined. */
+function tolerated(value: unknown, currency: Currency): number | undefined {
+  if (value === null) return 0; // only under errors-null-field-accepted: the schema saw a placeholder
+  if (zeroOrNegative(value)) return Number(toMinorUnits(decimalOf(value)!, currency) ?? 0n); // errors-zero-amount-accepted
+  return undefined;
 }
 
 /** Validates a Create Order body; throws OperationError (400, 422, or the 500 of a fault). */
@@ -97,14 +105,16 @@ export function validateCreateOrder(ctx: OperationContext): AcceptedOrder {
     throw new OperationError(500, 'internal server error');
   }
 
+  refuseAmountForm(ctx, 'order_amount', { string: 'order-amount-string-refused', number: 'order-amount-number-refused' });
   requireSchema('order-create-request', toleratedCopy(body, (name) => ctx.fault(name)));
-  const amountMinor = typeof body.order_amount === 'number' ? amountInMinorUnits(body.order_amount) : 0;
+  // outside the table only under errors-unknown-currency-accepted, read then with two decimals
+  const currency = (typeof body.order_currency === 'string' ? body.order_currency : 'INR') as Currency;
+  const amountMinor = tolerated(body.order_amount, currency) ?? amountInMinorUnits(body.order_amount, currency, 'order_amount');
 
   const name = typeof customer?.name === 'string' ? customer.name : '';
   if (ctx.fault('order-reject-non-ascii') && /[^\x20-\x7e]/.test(name)) {
     throw new OperationError(400, '/customer/name: must contain only ASCII letters');
   }
-  const currency = typeof body.order_currency === 'string' ? body.order_currency : 'INR';
   if (ctx.fault('order-reject-currencies') && !NARROW_CURRENCIES.includes(currency)) {
     throw new OperationError(422, `/order_currency: ${currency} is not enabled for this merchant; only ${NARROW_CURRENCIES.join(', ')}`);
   }
@@ -113,8 +123,7 @@ export function validateCreateOrder(ctx: OperationContext): AcceptedOrder {
     // null only under errors-null-field-accepted; the faulty server stores what it was sent
     orderId: body.order_id as number | string,
     amountMinor,
-    // outside the table only under errors-unknown-currency-accepted
-    currency: currency as Currency,
+    currency,
     ...(typeof body.order_note === 'string' ? { note: body.order_note } : {}),
     returnUrl: typeof body.return_url === 'string' ? body.return_url : '',
     customerName: name,

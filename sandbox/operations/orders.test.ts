@@ -45,8 +45,11 @@ describe('Create Order (interface: Endpoints / Create Order)', () => {
     ['P-ERR-4', 'customer.email', null, '/customer/email'],
     ['P-ERR-4', 'order_amount', 0, '/order_amount'],
     ['P-ERR-4', 'order_amount', -10, '/order_amount'],
-    ['sandbox rule', 'order_amount', '1499.50', '/order_amount'],
-    ['sandbox rule', 'order_amount', 10.005, '/order_amount'],
+    ['P-AMOUNT-1', 'order_amount', '1e3', '/order_amount'],
+    ['P-AMOUNT-1', 'order_amount', '1,499.50', '/order_amount'],
+    ['P-AMOUNT-1', 'order_amount', '-5', '/order_amount'],
+    ['sandbox rule (P-AMOUNT-2 leaves it open)', 'order_amount', 10.005, '/order_amount'],
+    ['sandbox rule (P-AMOUNT-2 leaves it open)', 'order_amount', '10.005', '/order_amount'],
     ['sandbox rule', 'order_amount', 1e300, '/order_amount'],
     ['P-ERR-4', 'order_currency', 'RUB', '/order_currency'],
     ['P-ERR-4', 'order_currency', 'inr', '/order_currency'],
@@ -141,8 +144,17 @@ describe('Order Status (P-OPS)', () => {
     expect(answer.json).toMatchObject({ status: true, code: 200, message: 'Order fetched' });
     expect(answer.json.data).toEqual({
       svc_order_id: svc, created_at: '21-11-2026 10:00 AM', order_id: 'ORD-ST', order_status: 'UN_PAID',
-      payment_link: `${ORIGIN}/checkout/${svc}`, order_amount: '250.00', order_currency: 'JPY',
+      payment_link: `${ORIGIN}/checkout/${svc}`, order_amount: '250', order_currency: 'JPY',
     });
+  });
+
+  it.each([
+    [1499.5, 'INR', '1499.50'], ['1499.50', 'INR', '1499.50'], ['1499.5', 'INR', '1499.50'], ['500', 'INR', '500.00'],
+    ['150.000', 'INR', '150.00'], ['12.345', 'KWD', '12.345'], [12.5, 'KWD', '12.500'], ['250', 'JPY', '250'], [7, 'KRW', '7'],
+  ] as const)('P-AMOUNT: order_amount %j in %s is accepted and read by value; Order Status says %s', async (amount, currency, text) => {
+    const s = orderSandbox();
+    await createdOrder(s, orderBody('ORD-AMT', { order_amount: amount, order_currency: currency }));
+    expect((await s.status('ORD-AMT')).json.data).toMatchObject({ order_amount: text, order_currency: currency });
   });
 
   it('P-OPS-1: an unknown order, or another merchant\'s, answers 404', async () => {

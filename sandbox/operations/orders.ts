@@ -2,6 +2,7 @@
 // and the profile's Order Status and Order Cancel (P-OPS-1, P-OPS-2). Fault switches of the order,
 // duplicate and operations areas are applied here, each at the one place its rule is decided.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { minorUnitOf } from '../../schemas/amounts.js';
 import { OperationError, requireSchema, type OperationContext, type OperationHandler } from '../context.js';
 import { formatDate, formatDateTime, jsonResponse, minorToText, successResponse } from '../envelope.js';
 import { key, type Order, type SandboxStore } from '../store.js';
@@ -126,7 +127,7 @@ function statusRecord(ctx: OperationContext, order: Order) {
     order_id: order.orderId,
     order_status: order.status,
     payment_link: paymentLink(ctx.origin, order.svcOrderId),
-    order_amount: minorToText(order.amountMinor),
+    order_amount: minorToText(order.amountMinor, minorUnitOf(order.currency)),
     order_currency: order.currency,
   };
 }

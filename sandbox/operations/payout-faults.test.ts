@@ -83,6 +83,11 @@ const CASES: FaultCase[] = [
     off: 409, on: 200,
   },
   {
+    fault: 'ops-amount-string-refused',
+    observe: async (s) => (await s.initiate(initiationBody('PO-TEXT', { amount: '100.00' }))).status,
+    off: 200, on: 400,
+  },
+  {
     fault: 'ops-transfer-mode-unchecked',
     observe: async (s) => (await s.initiate(initiationBody('PO-PAYPAL', { transfer_mode: 'paypal' as never }))).status,
     off: 400, on: 200,

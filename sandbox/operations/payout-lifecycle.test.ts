@@ -36,6 +36,14 @@ describe('Transaction Initiation: the documented sandbox rules (P-OPS, P-OPS-3, 
     expect((await sandbox.payoutStatus('PO-BIG')).json.data).toEqual(answer.json.data);
   });
 
+  it.each([['100.00'], ['100'], [100]] as const)('P-AMOUNT: amount %j is accepted and debits 100.00', async (amount) => {
+    const sandbox = bankingSandbox();
+    const answer = await sandbox.initiate(initiationBody('PO-AMT', { amount }));
+    expect(answer.status).toBe(200);
+    expect(answer.json.data.amount).toBe('100.00');
+    expect(await sandbox.balance()).toBe(OPENING_BALANCE - 10_000);
+  });
+
   it('exactly the balance is paid', async () => {
     const sandbox = bankingSandbox();
     expect((await sandbox.initiate(initiationBody('PO-ALL', { amount: 1_000_000 }))).json.data.status).toBe('PROCESSING');
@@ -101,11 +109,13 @@ describe('Transaction Initiation: the documented sandbox rules (P-OPS, P-OPS-3, 
   it.each([
     ['(sandbox rule) a currency other than the wallet\'s', { currency: 'USD' }, 422, 'currency not enabled for this wallet'],
     ['(sandbox rule) more than two decimals', { amount: 10.005 }, 400, 'decimal places'],
-    ['(sandbox rule) an amount above the per-payout limit', { amount: 1e21 }, 422, 'limit'],
+    ['(sandbox rule) an amount above the per-payout limit', { amount: 2e12 }, 422, 'limit'],
+    ['(sandbox rule) an amount too large to count exactly', { amount: '1000000000000000000000' }, 400, 'too large'],
+    ['(P-AMOUNT-1) an amount in exponent text', { amount: '1e3' }, 400, '/amount'],
     ['a transfer mode outside the table', { transfer_mode: 'paypal' }, 400, 'transfer_mode'],
     ['a production wallet', { svc_wallet_id: 'WAL-LIVE-A-0001' }, 403, 'selected environment'],
     ['another merchant\'s wallet', { svc_wallet_id: MERCHANT_B.walletId }, 403, 'this merchant'],
-  ] as const)('%s answers %i and creates nothing', async (_, overrides, status, words) => {
+  ] as const)('%s is refused and creates nothing', async (_, overrides, status, words) => {
     const sandbox = bankingSandbox();
     const answer = await sandbox.initiate(initiationBody('PO-REFUSED', overrides as never));
     expect(answer.status).toBe(status);

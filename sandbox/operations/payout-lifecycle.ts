@@ -1,6 +1,7 @@
 // The sandbox's payout lifecycle: the documented rules that decide a new payout's outcome from its
 // amount (like test card numbers), the clock-driven settlement of PROCESSING payouts, the control
 // endpoint's transitions, and the payout record as the interface's table shows it (P-PAYOUT-1..3).
+import { minorUnitOf } from '../../schemas/amounts.js';
 import type { PayoutState } from '../../schemas/types.js';
 import { formatDate, minorToText } from '../envelope.js';
 import type { FaultName } from '../faults.js';
@@ -127,7 +128,7 @@ export function payoutRecord(payout: Payout, fault: (name: FaultName) => boolean
     payout_order_id: payout.payoutOrderId,
     wallet_id: walletTransactionReference(payout.payoutId),
     status: fault('payout-status-lowercase') ? payout.status.toLowerCase() : payout.status,
-    amount: fault('payout-amount-number') ? payout.amountMinor / 100 : minorToText(payout.amountMinor),
+    amount: fault('payout-amount-number') ? payout.amountMinor / 10 ** minorUnitOf(payout.currency) : minorToText(payout.amountMinor, minorUnitOf(payout.currency)),
     currency: payout.currency,
     utr_number: failed && fault('payout-failed-utr') ? '' : payout.utrNumber,
     message: payout.message,

@@ -6,6 +6,7 @@ import type { TransactionInitiationRequest, TransferMode } from '../../schemas/t
 import { OperationError, requireSchema, type OperationContext, type OperationHandler } from '../context.js';
 import { jsonResponse, minorToText, successResponse } from '../envelope.js';
 import type { Payout, Wallet } from '../store.js';
+import { amountInMinorUnits, refuseAmountForm } from './request-amount.js';
 import {
   SETTLEMENT_TARGETS, initiationOutcome, insufficientBalanceOutcome, payoutRecord, settle, settleIfDue, type SettlementTarget,
 } from './payout-lifecycle.js';
@@ -84,15 +85,11 @@ function requireInitiationSchema(ctx: OperationContext): TransactionInitiationRe
   return ctx.body as unknown as TransactionInitiationRequest;
 }
 
-/** Interface (Errors): "invalid amount format" is a 400; more than two decimals is one. */
-function amountInMinorUnits(amount: number): number {
-  const text = String(amount);
-  if (/e/i.test(text) ? amount < 1 : (text.split('.')[1] ?? '').length > 2) {
-    throw new OperationError(400, `amount ${text} has more than 2 decimal places`);
-  }
-  const minor = Math.round(amount * 100);
+/** The payout amount in minor units (P-AMOUNT: either form, by value); beyond the sandbox's limit a 422. */
+function payoutAmountMinor(ctx: OperationContext, request: TransactionInitiationRequest): number {
+  const minor = amountInMinorUnits(request.amount, request.currency, 'amount');
   if (minor > PAYOUT_LIMIT_MINOR) {
-    throw new OperationError(422, `amount ${text} exceeds the sandbox's per-payout limit of ${minorToText(PAYOUT_LIMIT_MINOR)}`);
+    throw new OperationError(422, `amount ${String(request.amount)} exceeds the sandbox's per-payout limit of ${minorToText(PAYOUT_LIMIT_MINOR)}`);
   }
   return minor;
 }
@@ -104,8 +101,9 @@ function amountInMinorUnits(amount: number): number {
  * the duplicate check to the insert is synchronous, so concurrent duplicates cannot interleave.
  */
 export const transactionInitiation: OperationHandler = (ctx) => {
+  refuseAmountForm(ctx, 'amount', { string: 'ops-amount-string-refused' });
   const request = requireInitiationSchema(ctx);
-  const amountMinor = amountInMinorUnits(request.amount);
+  const amountMinor = payoutAmountMinor(ctx, request);
   const wallet = requireWallet(ctx, request.svc_wallet_id);
   const payoutOrderId = String(request.payout_order_id);
   if (ctx.store.payout(ctx.merchant.id, payoutOrderId) !== undefined && !ctx.fault('ops-initiate-duplicate')) {

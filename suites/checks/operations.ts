@@ -2,6 +2,7 @@
 // Status, Order Cancel, Balance Inquiry, Transaction Initiation. Every check that moves or reads the
 // balance is in this file, so they run one after another; the balance checks come before the other
 // payouts, so no earlier payout of this run is still settling while a balance is compared.
+import { minorUnitOf } from '../../schemas/amounts.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
 import { CheckFailure, CheckSkipped, answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { operationOf } from '../config.js';
@@ -67,7 +68,8 @@ async function orderStatus(ctx: CheckContext): Promise<void> {
   expectRecord(exchange, record, 'order-status-record', 'Order Status (P-OPS)');
   const details = { expected: `order ${JSON.stringify(body.order_id)}, 310.25 INR, svc_order_id ${JSON.stringify(created.svc_order_id)}`, actual: answered(exchange), exchange };
   expectThat(String(record.order_id) === String(body.order_id) && record.svc_order_id === created.svc_order_id, 'Order Status must answer the order asked for', details);
-  expectThat(decimalEquals(decimalOf(record.order_amount)!, decimalOf(body.order_amount)!), `order_amount ${JSON.stringify(record.order_amount)} is not the order's 310.25 (P-OPS)`, details);
+  const amount = decimalOf(record.order_amount);
+  expectThat(amount !== undefined && decimalEquals(amount, decimalOf(body.order_amount)!), `order_amount ${JSON.stringify(record.order_amount)} is not the order's 310.25 (P-OPS)`, details);
   expectThat(record.order_currency === 'INR', `order_currency ${JSON.stringify(record.order_currency)} is not the order's INR (P-OPS)`, details);
 }
 
@@ -179,6 +181,23 @@ async function initiate(ctx: CheckContext): Promise<void> {
   expectThat(later.payout_order_id === body.payout_order_id, `Payout Status answered payout_order_id ${JSON.stringify(later.payout_order_id)}, not the new payout's (P-PAYOUT-2)`, { actual: answered(status), exchange: status });
 }
 
+/**
+ * P-AMOUNT-1/3: 1 as a decimal string with the wallet currency's decimals ("1.00" for INR, "1" for
+ * JPY), accepted and answered as the same amount, compared by value.
+ */
+async function initiateAmountForms(ctx: CheckContext): Promise<void> {
+  const currency = await payoutCurrency(ctx);
+  const amount = decimalText(ONE, minorUnitOf(currency));
+  const body = payoutRequest(ctx, amount, currency);
+  const { record, exchange } = await initiated(ctx, body, `initiate a payout of ${JSON.stringify(amount)} ${currency} (a decimal string)`);
+  const answeredAmount = decimalOf(record.amount);
+  expectThat(answeredAmount !== undefined && decimalEquals(answeredAmount, ONE), `the payout of ${JSON.stringify(amount)} answers amount ${JSON.stringify(record.amount)}, not the same amount (P-AMOUNT-3)`, {
+    expected: `amount equal to ${amount} by value`,
+    actual: answered(exchange),
+    exchange,
+  });
+}
+
 async function initiateDuplicate(ctx: CheckContext): Promise<void> {
   const body = payoutRequest(ctx, 1, await payoutCurrency(ctx));
   await initiated(ctx, body, 'initiate a payout of 1');
@@ -208,6 +227,7 @@ export const operationChecks: Check[] = [
   { id: 'ops-balance-unchanged-on-failure', requirement: 'OPS-BALANCE-UNCHANGED-ON-FAILURE', title: 'a payout FAILED for insufficient balance leaves the balance unchanged', needs: [BALANCE, INITIATION], creates: true, run: balanceUnchangedOnFailure },
   { id: 'ops-initiate-insufficient', requirement: 'OPS-INITIATE-INSUFFICIENT', title: 'a payout beyond the balance is a FAILED record, returned again by Payout Status', needs: [BALANCE, INITIATION], creates: true, run: initiateInsufficient },
   { id: 'ops-initiate', requirement: 'OPS-INITIATE', title: 'Transaction Initiation answers a payout record and Payout Status finds it', needs: [INITIATION], creates: true, run: initiate },
+  { id: 'ops-initiate-amount-forms', requirement: 'OPS-INITIATE-AMOUNT-FORMS', title: 'a payout amount sent as a decimal string is accepted and answered by value', needs: [BALANCE, INITIATION], creates: true, run: initiateAmountForms },
   { id: 'ops-initiate-duplicate', requirement: 'OPS-INITIATE-DUPLICATE', title: 'a repeated payout_order_id answers 409', needs: [INITIATION], creates: true, run: initiateDuplicate },
   { id: 'ops-initiate-transfer-mode', requirement: 'OPS-INITIATE-TRANSFER-MODE', title: 'transfer_mode "paypal" answers 400', needs: [INITIATION], creates: true, run: initiateTransferMode },
   {

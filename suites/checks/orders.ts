@@ -2,7 +2,7 @@
 // accept and what its order record must say. Each check creates its own orders with fresh ids.
 import { orderCreateRequest } from '../../generators/index.js';
 import { isSvcDateTime } from '../../schemas/formats.js';
-import { CURRENCIES, type OrderCreateRequest } from '../../schemas/types.js';
+import { CURRENCIES, type OrderCreateRequest, type RequestAmount } from '../../schemas/types.js';
 import { CheckSkipped, answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
 import { forAll } from '../property.js';
@@ -140,6 +140,19 @@ async function generatedAccepted(ctx: CheckContext): Promise<void> {
   });
 }
 
+/** One amount in each form a client may choose (P-AMOUNT-1); all four are the same kind of order. */
+const AMOUNT_FORMS: ReadonlyArray<readonly [what: string, amount: RequestAmount]> = [
+  ['a JSON number', 1499.5],
+  ['a decimal string with two decimals', '1499.50'],
+  ['a decimal string', '1499.5'],
+  ['a whole-number string', '500'],
+];
+
+async function amountForms(ctx: CheckContext): Promise<void> {
+  const cases = AMOUNT_FORMS.map(([what, amount]) => ({ what: `an order_amount of ${JSON.stringify(amount)} (${what})`, body: validOrder(ctx, { order_amount: amount }) }));
+  await expectEach(ctx, cases, ACCEPTED, 'order_amount must be accepted both as a JSON number and as a decimal string (P-AMOUNT-1)');
+}
+
 async function everyCurrency(ctx: CheckContext): Promise<void> {
   // A whole amount is valid in every currency, those without minor units (JPY, KRW) included.
   const cases = CURRENCIES.map((currency) => ({ what: `an order in ${currency}`, body: validOrder(ctx, { order_currency: currency, order_amount: 100 }) }));
@@ -181,7 +194,8 @@ export const createOrderChecks: Check[] = [
   { id: 'create-order-created-at', requirement: 'ORDER-CREATED-AT', title: 'created_at is DD-MM-YYYY hh:mm AM/PM, a real date, hour 01-12', creates: true, run: createdAt },
   { id: 'create-order-payment-link', requirement: 'ORDER-PAYMENT-LINK', title: 'payment_link is an absolute http(s) URL (https in production)', creates: true, run: paymentLink },
   { id: 'create-order-payment-link-https', requirement: 'ORDER-PAYMENT-LINK-HTTPS', title: 'payment_link uses https when the base URL does', creates: true, run: paymentLinkHttps },
-  { id: 'create-order-generated-accepted', requirement: 'ORDER-GENERATED-ACCEPTED', title: 'generated well-formed orders are accepted (property)', creates: true, run: generatedAccepted },
+  { id: 'create-order-generated-accepted', requirement: 'ORDER-GENERATED-ACCEPTED', title: 'generated well-formed orders are accepted, amounts as numbers and strings (property)', creates: true, run: generatedAccepted },
+  { id: 'create-order-amount-forms', requirement: 'ORDER-AMOUNT-FORMS', title: 'order_amount 1499.5, "1499.50", "1499.5" and "500" are each accepted', creates: true, run: amountForms },
   { id: 'create-order-every-currency', requirement: 'ORDER-EVERY-CURRENCY', title: 'an order in each of the 34 currencies is accepted', creates: true, run: everyCurrency },
   { id: 'create-order-unicode-names', requirement: 'ORDER-UNICODE-NAMES', title: 'customer names in Latin with diacritics, CJK, Hangul and Arabic are accepted', creates: true, run: unicodeNames },
   { id: 'create-order-address-required', requirement: 'ORDER-ADDRESS-REQUIRED', title: 'an order without the address or one of its required fields answers 400', creates: true, run: addressRequired },

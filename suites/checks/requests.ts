@@ -2,7 +2,7 @@
 // per send, so a check reads as the exchanges it makes. Every send goes through ctx.send (the one
 // HTTP layer) and carries a label for the report.
 import { describeErrors, validateSchema, type SchemaId } from '../../schemas/index.js';
-import type { Currency, OrderCreateRequest, TransferMode } from '../../schemas/types.js';
+import type { Currency, OrderCreateRequest, RequestAmount, TransferMode } from '../../schemas/types.js';
 import { CheckFailure, answered, expectStatus, type CheckContext } from '../check.js';
 import type { Credentials, Exchange } from '../http.js';
 
@@ -120,7 +120,7 @@ function transferModeFor(currency: Currency): TransferMode {
 }
 
 /** A well-formed Transaction Initiation body from the merchant's wallet; the beneficiary suits every mode. */
-export function payoutRequest(ctx: CheckContext, amount: number, currency: Currency, overrides: Json = {}): Json {
+export function payoutRequest(ctx: CheckContext, amount: RequestAmount, currency: Currency, overrides: Json = {}): Json {
   return {
     svc_wallet_id: ctx.config.merchant.walletId,
     debit_account_type: 'svc_wallet',
@@ -163,38 +163,5 @@ export async function settledPayout(ctx: CheckContext, payoutOrderId: string, la
   }
 }
 
-/** An exact decimal, value = units / 10^scale: amounts are compared without binary floating point. */
-export interface Decimal {
-  units: bigint;
-  scale: number;
-}
-
-/** Decimal text such as "1500.00" or "-3.5", or a JSON number; undefined for anything else. */
-export function decimalOf(value: unknown): Decimal | undefined {
-  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
-  if (typeof text !== 'string') return undefined;
-  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
-  if (match === null) return undefined;
-  const fraction = match[3] ?? '';
-  const units = BigInt(match[2]! + fraction);
-  return { units: match[1] === '-' ? -units : units, scale: fraction.length };
-}
-
-function unitsAt(d: Decimal, scale: number): bigint {
-  return d.units * 10n ** BigInt(scale - d.scale);
-}
-
-export function decimalMinus(a: Decimal, b: Decimal): Decimal {
-  const scale = Math.max(a.scale, b.scale);
-  return { units: unitsAt(a, scale) - unitsAt(b, scale), scale };
-}
-
-export function decimalEquals(a: Decimal, b: Decimal): boolean {
-  return decimalMinus(a, b).units === 0n;
-}
-
-export function decimalText(d: Decimal): string {
-  const digits = (d.units < 0n ? -d.units : d.units).toString().padStart(d.scale + 1, '0');
-  const whole = d.scale === 0 ? digits : `${digits.slice(0, -d.scale)}.${digits.slice(-d.scale)}`;
-  return d.units < 0n ? `-${whole}` : whole;
-}
+// Amounts are compared by value (P-AMOUNT-3); the exact decimals live with the amount rules.
+export { decimalEquals, decimalMinus, decimalOf, decimalText, type Decimal } from '../../schemas/amounts.js';
