@@ -40,7 +40,32 @@ const ENV_KEYS = {
 
 /** True when P-CFG's environment variables point the run at a target without a config file. */
 export function envNamesTarget(env: Record<string, string | undefined>): boolean {
-  return Boolean(env.SVC_BASE_URL);
+  return Boolean(env.SVC_BASE_URL?.trim());
+}
+
+/**
+ * The SVC_* variables must not be read as "no target": in CI a secret that did not reach the job
+ * arrives as an empty variable, and certifying the embedded sandbox instead would be a false
+ * all-clear. So a variable set but empty, or credentials with no base URL anywhere, is a usage error
+ * naming the variable (never its value) and the fix.
+ */
+export function checkTargetEnv(env: Record<string, string | undefined>, configFile: string | undefined): void {
+  const names = Object.keys(ENV_KEYS) as Array<keyof typeof ENV_KEYS>;
+  const empty = names.filter((name) => env[name] !== undefined && env[name]!.trim() === '');
+  if (empty.length > 0) {
+    const list = empty.join(', ');
+    throw new ConfigError(
+      `${list} ${empty.length > 1 ? 'are' : 'is'} set but empty (a CI secret or variable that did not reach this job?): ` +
+        `give ${empty.length > 1 ? 'them values' : 'it a value'}, or unset ${empty.length > 1 ? 'them' : 'it'}${configFile === undefined ? ' (with no SVC_* variable and no --config, run certifies the kit\'s embedded sandbox)' : ''}`,
+    );
+  }
+  const set = names.filter((name) => env[name] !== undefined);
+  if (configFile === undefined && env.SVC_BASE_URL === undefined && set.length > 0) {
+    throw new ConfigError(
+      `${set.join(', ')} ${set.length > 1 ? 'are' : 'is'} set but SVC_BASE_URL is not: set SVC_BASE_URL (or give --config with a baseUrl) to the deployment to certify, ` +
+        `or unset ${set.length > 1 ? 'them' : 'it'} to certify the kit's embedded sandbox`,
+    );
+  }
 }
 
 /**
@@ -48,6 +73,7 @@ export function envNamesTarget(env: Record<string, string | undefined>): boolean
  * validates the result against schemas/config.schema.json.
  */
 export async function loadConfig(file: string | undefined, env: Record<string, string | undefined>, cwd: string): Promise<TargetConfig> {
+  checkTargetEnv(env, file);
   let raw: Record<string, unknown> = {};
   if (file !== undefined) {
     let text: string;

@@ -43,9 +43,12 @@ describe('svc-conformance run', () => {
     const dir = tempDir();
     const result = await runBinAsync(['run', '--runs', '3', '--seed', '11', '--report-dir', dir]);
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/certifying the embedded reference sandbox/);
+    expect(result.stdout).toMatch(/certifying the kit's own embedded reference sandbox at http:\/\/127\.0\.0\.1:\d+, not a deployment/);
     expect(result.stdout).toMatch(/✓ Authentication +\d+ checks/);
-    expect(result.stdout).toMatch(/✓ CONFORMANT/);
+    // The verdict itself says what was certified, so a log excerpt of it cannot mislead.
+    expect(result.stdout).toMatch(/\n✓ CONFORMANT {2}the kit's own embedded reference sandbox at http:\/\/127\.0\.0\.1:\d+, not a deployment\n/);
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/the kit&#39;s own embedded reference sandbox, not a deployment|the kit's own embedded reference sandbox, not a deployment/);
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<property name="target.embeddedSandbox" value="true"\/>/);
     expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
     const r = report(dir);
     expect(validateSchema('report', r)).toEqual({ valid: true, errors: [] });
@@ -71,6 +74,34 @@ describe('svc-conformance run', () => {
     expect(broken.evidence[0]!.reproduce?.curl).toMatch(/^curl |\ncurl /m);
     expect(broken.evidence[0]!.reproduce?.replay).toMatch(new RegExp(`^svc-conformance replay --config '?${t.config.replace(/[/.]/g, '\\$&')}'? --method POST --path /api/v3/pg/order/create --body `));
     expect(broken.evidence[0]!.reproduce?.run).toBe(`svc-conformance run --config ${t.config} --seed ${report(t.dir).seed} --only DUP-CONCURRENT`);
+  });
+
+  it('names wrong keys once, up front, when every correctly signed request is refused with 401', async () => {
+    const wrongSecret = 'sk_test_not_this_merchants_secret_9d1c';
+    const t = await target({}, (c) => ({ ...c, merchant: { ...c.merchant, secretKey: wrongSecret } }));
+    const result = await runBinAsync(['run', '--config', t.config, '--only', 'ORDER-', '--runs', '2', '--report-dir', t.dir]);
+    expect(result.code).toBe(1);
+    const lines = result.stdout.split('\n');
+    const hint = lines.findIndex((l) => /^ {2}! every one of the \d+ correctly signed requests was refused with 401: check that merchant\.apiKey and merchant\.secretKey/.test(l));
+    expect(hint, result.stdout).toBeGreaterThan(0);
+    expect(lines.filter((l) => /refused with 401: check that/.test(l))).toHaveLength(1);
+    expect(lines[hint - 1]).toMatch(/^✗ NOT CONFORMANT/);
+    expect(hint).toBeLessThan(lines.findIndex((l) => /^ {2}✗ ORDER-/.test(l)));
+    const r = report(t.dir);
+    expect(r.hints).toEqual([expect.stringMatching(/correctly signed requests was refused with 401/)]);
+    expect(validateSchema('report', r).valid).toBe(true);
+    expect(readFileSync(join(t.dir, 'report.html'), 'utf8')).toMatch(/One likely cause:<\/strong> every one of the \d+ correctly signed requests/);
+    for (const text of [result.stdout, result.stderr, ...readdirSync(t.dir).filter((f) => !f.endsWith('.json') || f === 'report.json').map((f) => readFileSync(join(t.dir, f), 'utf8'))]) {
+      expect(text).not.toContain(wrongSecret);
+    }
+  });
+
+  it('gives no such hint when the keys are right, even with a requirement failing', async () => {
+    const t = await target({ faults: ['order-reject-non-ascii'] });
+    const result = await runBinAsync(['run', '--config', t.config, '--only', 'ORDER-', '--runs', '2', '--report-dir', t.dir]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).not.toMatch(/refused with 401/);
+    expect(report(t.dir).hints).toBeUndefined();
   });
 
   it('counts a failed SHOULD as a warning, and fails the run on it only with --strict', async () => {
@@ -171,6 +202,33 @@ describe('svc-conformance run against a target that is not there or not an API',
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
+  // In CI a missing secret arrives as an empty variable: never certify the embedded sandbox then.
+  it.each<[string, Record<string, string>, RegExp]>([
+    ['SVC_BASE_URL empty', { SVC_BASE_URL: '' }, /^svc-conformance run: SVC_BASE_URL is set but empty \(a CI secret or variable that did not reach this job\?\)/],
+    ['SVC_BASE_URL blank', { SVC_BASE_URL: '  ' }, /SVC_BASE_URL is set but empty/],
+    ['SVC_BASE_URL empty, the credentials set', { SVC_BASE_URL: '', SVC_API_KEY: MERCHANT_A.apiKey, SVC_SECRET_KEY: MERCHANT_A.secretKey, SVC_WALLET_ID: MERCHANT_A.walletId }, /SVC_BASE_URL is set but empty/],
+    ['SVC_API_KEY alone', { SVC_API_KEY: MERCHANT_A.apiKey }, /SVC_API_KEY is set but SVC_BASE_URL is not: set SVC_BASE_URL \(or give --config with a baseUrl\)/],
+    ['the credentials without a base URL', { SVC_API_KEY: MERCHANT_A.apiKey, SVC_SECRET_KEY: MERCHANT_A.secretKey, SVC_WALLET_ID: MERCHANT_A.walletId }, /SVC_API_KEY, SVC_SECRET_KEY, SVC_WALLET_ID are set but SVC_BASE_URL is not/],
+    ['SVC_ENVIRONMENT alone', { SVC_ENVIRONMENT: 'sandbox' }, /SVC_ENVIRONMENT is set but SVC_BASE_URL is not/],
+    ['a secret empty next to a base URL', { SVC_BASE_URL: 'http://127.0.0.1:9', SVC_API_KEY: MERCHANT_A.apiKey, SVC_SECRET_KEY: '', SVC_WALLET_ID: MERCHANT_A.walletId }, /SVC_SECRET_KEY is set but empty/],
+  ])('refuses %s with one line and exit 2, before certifying anything', async (_name, env, message) => {
+    const dir = tempDir();
+    const result = await runBinAsync(['run', '--report-dir', dir], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stdout).not.toMatch(/CONFORMANT|certifying/);
+    expect(readdirSync(dir)).toEqual([]);
+    for (const secret of SECRETS) expect(result.stderr).not.toContain(secret);
+  });
+
+  it('takes SVC_* over a config file that names the target', async () => {
+    const t = await target({}, (c) => ({ ...c, merchant: { ...c.merchant, secretKey: 'sk_test_wrong' } }));
+    const result = await runBinAsync(['run', '--config', t.config, '--only', 'AUTH-ACCEPT', '--report-dir', t.dir], { env: { SVC_SECRET_KEY: MERCHANT_A.secretKey } });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(status(report(t.dir), 'AUTH-ACCEPT')).toBe('passed');
   });
 
   it('refuses an --only that matches nothing, rather than certifying nothing', async () => {

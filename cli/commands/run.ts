@@ -7,7 +7,7 @@ import type { Report } from '../../reports/model.js';
 import { writeReports } from '../../reports/write.js';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { catalog } from '../../suites/catalog.js';
-import { ConfigError, envNamesTarget, isProduction, loadConfig, type TargetConfig } from '../../suites/config.js';
+import { checkTargetEnv, ConfigError, envNamesTarget, isProduction, loadConfig, type TargetConfig } from '../../suites/config.js';
 import { runNumberAt } from '../../suites/ids.js';
 import { preflight } from '../../suites/preflight.js';
 import { runSuites } from '../../suites/run.js';
@@ -30,7 +30,8 @@ export const runCommand: CommandSpec = {
     { name: 'timeout', type: 'string', value: 'SECONDS', description: 'per-request timeout (default 10)' },
   ],
   details: [
-    'With no --config and no SVC_BASE_URL it starts the embedded reference sandbox on a free loopback port and certifies that.',
+    'With no --config and no SVC_* variable it starts the embedded reference sandbox on a free loopback port and certifies that, saying so in the verdict and the reports.',
+    'An SVC_* variable set but empty (a CI secret that did not reach the job), or SVC_API_KEY/SVC_SECRET_KEY/SVC_WALLET_ID/SVC_ENVIRONMENT without a base URL, is exit 2: never a silent certification of the embedded sandbox.',
     'Exit status: 0 no MUST failed (with --strict: no SHOULD either), 1 otherwise, 2 bad usage or config, or an unreachable target.',
   ],
   examples: ['svc-conformance run', 'svc-conformance run --config staging.json --strict --report-dir out', 'SVC_BASE_URL=https://sbx.example.test SVC_API_KEY=… SVC_SECRET_KEY=… SVC_WALLET_ID=… svc-conformance run'],
@@ -42,9 +43,16 @@ export const runCommand: CommandSpec = {
     try {
       let config: TargetConfig;
       let configPath: string | undefined;
-      if (typeof options.config === 'string' || envNamesTarget(io.env)) {
+      const configFile = typeof options.config === 'string' ? options.config : undefined;
+      try {
+        checkTargetEnv(io.env, configFile);
+      } catch (error) {
+        if (error instanceof ConfigError) throw new UsageError(`run: ${error.message}`);
+        throw error;
+      }
+      if (configFile !== undefined || envNamesTarget(io.env)) {
         try {
-          config = await loadConfig(options.config as string | undefined, io.env, io.cwd);
+          config = await loadConfig(configFile, io.env, io.cwd);
         } catch (error) {
           if (error instanceof ConfigError) throw new UsageError(`run: ${error.message}`);
           throw error;
@@ -54,7 +62,7 @@ export const runCommand: CommandSpec = {
         sandbox = await startSandbox({ port: 0 });
         config = sandbox.config as TargetConfig;
         configPath = 'sandbox.json';
-        io.stdout(`No target given: certifying the embedded reference sandbox at ${sandbox.baseUrl} (svc-conformance serve --config-out sandbox.json runs it standalone).\n`);
+        io.stdout(`No target given (no --config, no SVC_* variable): certifying the kit's own embedded reference sandbox at ${sandbox.baseUrl}, not a deployment (svc-conformance serve --config-out sandbox.json runs it standalone).\n`);
       }
 
       const settings: RunSettings = {
