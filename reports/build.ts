@@ -92,6 +92,7 @@ export function buildReport(input: BuildInput): Report {
     // A MAY that does not hold is reported, and counted under neither (P-CLI).
   }
   const conformant = summary.failed === 0 && (!input.strict || summary.warned === 0);
+  const hints = runHints(input.results);
   return {
     tool: { name: 'svc-conformance', version: input.version },
     target: input.target,
@@ -103,8 +104,31 @@ export function buildReport(input: BuildInput): Report {
     durationMs: input.durationMs,
     verdict: conformant ? 'conformant' : 'not conformant',
     summary,
+    ...(hints.length > 0 ? { hints } : {}),
     requirements,
   };
+}
+
+/** Fewest plainly signed requests before "all of them were 401" says more than bad luck. */
+const MIN_SIGNED_FOR_HINT = 3;
+
+/**
+ * One cause behind many failures, said once and up front: when every request signed the profile's
+ * way with the configured keys was refused 401, the keys (or their environment) are wrong, not
+ * fifty separate requirements.
+ */
+export function runHints(results: readonly CheckResult[]): string[] {
+  let answered = 0;
+  let refused = 0;
+  for (const r of results) {
+    answered += r.meta.plainlySigned?.answered ?? 0;
+    refused += r.meta.plainlySigned?.refused401 ?? 0;
+  }
+  if (answered < MIN_SIGNED_FOR_HINT || refused < answered) return [];
+  return [
+    `every one of the ${answered} correctly signed requests was refused with 401: check that merchant.apiKey and merchant.secretKey ` +
+      '(SVC_API_KEY, SVC_SECRET_KEY) belong to this environment and merchant; `svc-conformance diagnose` explains a captured request',
+  ];
 }
 
 function evidence(input: BuildInput, requirement: string, check: string, message: string, exchanges: Exchange[]): Evidence {

@@ -32,12 +32,20 @@ export class ConsoleProgress implements Reporter {
   }
 }
 
+/** What the verdict is about, in words that cannot be mistaken for a deployment when it is not one. */
+export function judged(report: Report): string {
+  if (report.client) return `client \`${report.client.command}\` (${report.client.requests} requests)`;
+  if (report.target.embeddedSandbox) return `the kit's own embedded reference sandbox at ${report.target.baseUrl}, not a deployment`;
+  return `${report.target.baseUrl} (${report.target.environment})`;
+}
+
 /** The short summary after a run: the verdict, the counts, and each failed requirement in one line. */
 export function summaryLines(report: Report, files: readonly string[]): string[] {
   const { summary } = report;
   const lines = [
     '',
-    `${report.verdict === 'conformant' ? '✓ CONFORMANT' : '✗ NOT CONFORMANT'}  ${report.client ? `client \`${report.client.command}\` (${report.client.requests} requests)` : `${report.target.baseUrl} (${report.target.environment})`}`,
+    `${report.verdict === 'conformant' ? '✓ CONFORMANT' : '✗ NOT CONFORMANT'}  ${judged(report)}`,
+    ...(report.hints ?? []).map((hint) => `  ! ${hint}`),
     `  requirements: ${summary.passed} passed, ${summary.failed} MUST failed, ${summary.warned} SHOULD warned, ${summary.skipped} skipped`,
   ];
   const broken = report.requirements.filter((r) => r.status === 'failed');

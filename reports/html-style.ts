@@ -33,6 +33,7 @@ h1, h2, h3, h4 { line-height: 1.25; margin: 0; }
 .verdict.pass h1 { color: var(--pass); }
 .verdict.fail h1 { color: var(--fail); }
 .verdict .why { margin: 2px 0 0; font-size: 16px; }
+.verdict .hint { margin: 8px 0 0; padding: 6px 10px; border-left: 4px solid currentColor; background: rgba(255, 255, 255, .55); font-size: 14px; max-width: 60ch; }
 .facts { grid-column: 1 / -1; display: flex; flex-wrap: wrap; gap: 10px 32px; margin: 14px 0 0; }
 .facts div { min-width: 0; }
 .facts dt { color: var(--muted); font-size: 12px; text-transform: uppercase; letter-spacing: .04em; }

@@ -220,8 +220,9 @@ function verdictBanner(report: Report): string {
   } else {
     why = `Every MUST requirement that ran holds${warned > 0 ? `; ${plural(warned, 'SHOULD warning')} to look at` : ''}.`;
   }
+  if (report.target.embeddedSandbox && !report.client) why += ' This run certified the kit\'s own embedded reference sandbox, not a deployment.';
   const facts: Array<[string, string]> = [
-    ['Target', report.target.baseUrl + (report.target.embeddedSandbox ? ' (embedded sandbox)' : '')],
+    ['Target', report.target.embeddedSandbox ? `${report.target.baseUrl}: the kit's own embedded reference sandbox, not a deployment` : report.target.baseUrl],
     ['Environment', report.target.environment],
     ['Seed', String(report.seed)],
     ['Started', formatDate(report.startedAt)],
@@ -230,9 +231,10 @@ function verdictBanner(report: Report): string {
   ];
   facts.push(['Cases per property', String(report.runs)]);
   const dl = facts.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join('');
+  const hints = (report.hints ?? []).map((hint) => `<p class="hint" role="note"><strong>One likely cause:</strong> ${esc(hint)}</p>`).join('');
   return (
     `<header class="verdict ${pass ? 'pass' : 'fail'}" id="verdict"><div class="wrap"><div class="mark" aria-hidden="true">${pass ? '✓' : '✗'}</div>` +
-    `<div><p class="eyebrow">${esc(report.tool.name)} ${esc(report.tool.version)} · conformance report</p><h1>${pass ? 'Conformant' : 'Not conformant'}</h1><p class="why">${esc(why)}</p></div>` +
+    `<div><p class="eyebrow">${esc(report.tool.name)} ${esc(report.tool.version)} · conformance report</p><h1>${pass ? 'Conformant' : 'Not conformant'}</h1><p class="why">${esc(why)}</p>${hints}</div>` +
     `<dl class="facts">${dl}</dl></div></header>`
   );
 }

@@ -43,6 +43,8 @@ export interface Report {
   /** The run's verdict: conformant when no MUST failed (and, with --strict, no SHOULD). */
   verdict: 'conformant' | 'not conformant';
   summary: { passed: number; failed: number; warned: number; skipped: number };
+  /** One cause behind many failures, said once (e.g. every correctly signed request refused with 401). */
+  hints?: string[];
   requirements: RequirementReport[];
   /** Why the run could not check the target at all (unreachable, hanging), when that happened. */
   error?: string;

@@ -1,6 +1,6 @@
 import { CheckFailure, CheckSkipped, type Check, type CheckContext, type Need } from './check.js';
 import { isProduction, operationOf, type OperationKey, type TargetConfig } from './config.js';
-import { TargetClient, type Exchange } from './http.js';
+import { isPlainlySigned, TargetClient, type Exchange } from './http.js';
 import { idSource } from './ids.js';
 import { observe, type Finding } from './observers.js';
 import type { RunSettings } from './settings.js';
@@ -14,6 +14,8 @@ export interface CheckMeta {
   failure?: { message: string; expected?: string; actual?: string; counterexample?: unknown; reproduce?: string };
   evidence: Exchange[];
   findings: Array<Finding & { exchange?: Exchange }>;
+  /** Requests of this check signed plainly with the merchant's keys that got an answer, and how many of those were 401. */
+  plainlySigned?: { answered: number; refused401: number };
 }
 
 // A check's meta travels from the vitest worker to the reporters (task.meta is serialized).
@@ -100,6 +102,11 @@ function checkContext(state: RunState, meta: CheckMeta, exchanges: Exchange[]): 
     async send(options) {
       const exchange = await client.send(options);
       exchanges.push(exchange);
+      if (exchange.response !== undefined && isPlainlySigned(options, settings.config.merchant)) {
+        const tally = (meta.plainlySigned ??= { answered: 0, refused401: 0 });
+        tally.answered += 1;
+        if (exchange.response.status === 401) tally.refused401 += 1;
+      }
       for (const finding of observe(exchange)) meta.findings.push({ ...finding, exchange });
       return exchange;
     },

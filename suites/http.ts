@@ -39,6 +39,19 @@ export interface SendOptions {
   reuse?: boolean;
 }
 
+/**
+ * Whether a request is signed the profile's way with the configured merchant's own keys: a fresh
+ * timestamp, the canonical body, nothing altered, omitted or reused. A server given the right keys
+ * never answers such a request 401, so when every one of them is, the keys are what is wrong.
+ */
+export function isPlainlySigned(options: SendOptions, merchant: Credentials): boolean {
+  const as = options.as ?? merchant;
+  return as.apiKey === merchant.apiKey && as.secretKey === merchant.secretKey
+    && options.raw === undefined && options.timestamp === undefined && options.signedTimestamp === undefined
+    && options.signedBody === undefined && !options.signBodyOnly && options.signature === undefined
+    && (options.omit === undefined || options.omit.length === 0) && !options.reuse;
+}
+
 export interface Exchange {
   label: string;
   request: { method: string; url: string; headers: Record<string, string>; body: string };
