@@ -3,13 +3,14 @@
 
 The diagnose tests read the output (signer/fixtures/client-signatures.json) and must name the
 variants written here by hand. Nothing here uses the kit's code, so the fixture is independent of it.
-Run: python3 scripts/make-client-signatures.py
+Run: python3 scripts/make-client-signatures.py [OUT | -]
 """
 import base64
 import hashlib
 import hmac
 import json
 import pathlib
+import sys
 
 SECRET = "sk_test_diag_5f2c9a"
 TS = 1732147200
@@ -81,10 +82,16 @@ cases = [
     case("sha512", CANONICAL, hmac.new(SECRET.encode(), (CANONICAL + str(TS)).encode(), hashlib.sha512).hexdigest(), ["hmac-sha512"]),
     case("empty body", "", hexsig(str(TS)), ["canonical"]),
     case("empty body signed as {}", "", hexsig("{}" + str(TS)), ["empty-body-signed-as-json"]),
+    # Signs the canonical text, then requests.post(json=order) serializes the dict again for the body.
+    case("python: canonical text signed, json.dumps(order) sent", py_default, hexsig(CANONICAL + str(TS)), ["body-not-canonical"]),
     case("wrong secret", CANONICAL, hexsig(CANONICAL + str(TS), "sk_test_someone_else"), []),
     case("production key with a sandbox secret", CANONICAL, hexsig(CANONICAL + str(TS), "sk_live_prod_secret"), [], api_key="pk_live_9f8e7d"),
 ]
 
-out = pathlib.Path(__file__).resolve().parent.parent / "signer" / "fixtures" / "client-signatures.json"
-out.write_text(json.dumps({"generator": "scripts/make-client-signatures.py", "cases": cases}, indent=2, ensure_ascii=False) + "\n")
-print(f"wrote {len(cases)} cases to {out}")
+text = json.dumps({"generator": "scripts/make-client-signatures.py", "cases": cases}, indent=2, ensure_ascii=False) + "\n"
+target = sys.argv[1] if len(sys.argv) > 1 else str(pathlib.Path(__file__).resolve().parent.parent / "signer" / "fixtures" / "client-signatures.json")
+if target == "-":
+    sys.stdout.write(text)
+else:
+    pathlib.Path(target).write_text(text)
+    print(f"wrote {len(cases)} cases to {target}", file=sys.stderr)

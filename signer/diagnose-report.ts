@@ -13,7 +13,8 @@ export function formatDiagnosis(d: Diagnosis): string {
     lines.push(`✗ signature mismatch, explained by: ${d.variants.join(' + ')}`);
     for (const id of d.variants) lines.push(...describeVariant(id));
     if (detail.divergence !== undefined) lines.push('', ...formatDivergence(detail.divergence));
-    else lines.push('', '  The signed text is the canonical one; the difference is in the key or the digest encoding.');
+    else if (detail.sentDivergence === undefined) lines.push('', '  The signed text is the canonical one; the difference is in the key or the digest encoding.');
+    if (detail.sentDivergence !== undefined) lines.push('', ...formatDivergence(detail.sentDivergence, SENT_LABELS));
     if (d.candidates.length > 0) {
       lines.push('', '  Also consistent with:', ...d.candidates.map((c) => `    ${c.join(' + ')}`));
     }
@@ -39,18 +40,28 @@ function describeVariant(id: VariantId): string[] {
   return [`    ${id}: ${VARIANTS[id]}`, ...(fix ? [`      fix: ${fix}`] : [])];
 }
 
+interface DivergenceLabels {
+  heading: string;
+  expected: string;
+  actual: string;
+}
+
+const SIGNED_LABELS: DivergenceLabels = { heading: 'The client\'s signed text parts from the canonical message', expected: 'canonical', actual: 'client' };
+const SENT_LABELS: DivergenceLabels = { heading: 'The bytes sent part from the text the client signed', expected: 'signed', actual: 'sent' };
+
 /** Shows the bytes around the first difference, one above the other, with a caret under it. */
-export function formatDivergence(div: Divergence): string[] {
+export function formatDivergence(div: Divergence, labels: DivergenceLabels = SIGNED_LABELS): string[] {
   const start = Math.max(0, div.index - WINDOW);
   const lead = start > 0 ? '…' : '';
   const expected = lead + visible(div.expected.slice(start, div.index + WINDOW));
   const actual = lead + visible(div.actual.slice(start, div.index + WINDOW));
   const caret = ' '.repeat(lead.length + div.index - start) + '^';
+  const width = Math.max(labels.expected.length, labels.actual.length) + 2;
   return [
-    `  The client's signed text parts from the canonical message at byte ${div.byteOffset}:`,
-    `    canonical  ${expected}`,
-    `    client     ${actual}`,
-    `               ${caret}`,
+    `  ${labels.heading} at byte ${div.byteOffset}:`,
+    `    ${labels.expected.padEnd(width)}${expected}`,
+    `    ${labels.actual.padEnd(width)}${actual}`,
+    `    ${' '.repeat(width)}${caret}`,
   ];
 }
 

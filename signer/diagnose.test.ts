@@ -1,4 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { diagnose, DiagnoseInputError } from './diagnose.js';
 import { formatDiagnosis } from './diagnose-report.js';
@@ -14,14 +17,75 @@ interface ClientCase {
   apiKey?: string;
 }
 
-const fixture = JSON.parse(readFileSync(new URL('./fixtures/client-signatures.json', import.meta.url), 'utf8')) as { cases: ClientCase[] };
+const FIXTURES = new URL('./fixtures/', import.meta.url);
+const ROOT = new URL('../', import.meta.url).pathname;
+const fixtureFiles = readdirSync(FIXTURES).filter((f) => /^client-signatures.*\.json$/.test(f)).sort();
+const fixtureOf = (file: string) => JSON.parse(readFileSync(new URL(file, FIXTURES), 'utf8')) as { generator: string; cases: ClientCase[] };
+const fixture = fixtureOf('client-signatures.json');
 const base = fixture.cases.find((c) => c.name === 'canonical')!;
 
-describe('diagnose, against signatures made by Python\'s json and hmac modules', () => {
-  it.each(fixture.cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
+describe.each(fixtureFiles)('diagnose, against signatures made by real client code (%s)', (file) => {
+  it.each(fixtureOf(file).cases.map((c) => [c.name, c] as const))('%s', (_name, c) => {
     const d = diagnose(c);
     expect([...d.variants].sort()).toEqual([...c.variants].sort());
     expect(d.match).toBe(c.variants[0] === 'canonical');
+  });
+});
+
+/** Each fixture's generator and the runtime it needs; a runtime missing here is a skip, never a pass. */
+const GENERATORS: Array<[file: string, command: string, args: string[]]> = [
+  ['client-signatures.json', 'python3', ['scripts/make-client-signatures.py', '-']],
+  ['client-signatures-node.json', process.execPath, ['scripts/make-client-signatures.mjs', '-']],
+  ['client-signatures-php.json', 'php', ['scripts/make-client-signatures.php', '-']],
+  ['client-signatures-go.json', 'go', ['run', 'scripts/make-client-signatures.go', '-']],
+];
+const has = (command: string) => spawnSync(command, command === 'go' ? ['version'] : ['--version'], { stdio: 'ignore' }).status === 0;
+
+describe('the fixtures come from their runtimes', () => {
+  it('every fixture file has a generator', () => {
+    expect(fixtureFiles).toEqual(GENERATORS.map(([file]) => file).sort());
+  });
+
+  for (const [file, command, args] of GENERATORS) {
+    // Without the runtime (.ci/run installs php and go) the row is reported skipped, never passed.
+    it.skipIf(!has(command))(`${file} is what ${command} writes today`, () => {
+      // go wants a cache and a GOPATH; CI may run without HOME.
+      const goHome = join(tmpdir(), 'svc-go');
+      const env = { GOCACHE: join(goHome, 'cache'), GOPATH: join(goHome, 'path'), ...process.env };
+      const run = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env });
+      expect(run.status, run.stderr).toBe(0);
+      expect(run.stdout).toBe(readFileSync(new URL(file, FIXTURES), 'utf8'));
+    }, 90_000);
+  }
+});
+
+describe('diagnose never calls a non-canonical body a match (P-SIGN-3)', () => {
+  const nodeCases = fixtureOf('client-signatures-node.json').cases;
+  const falseAllClear = nodeCases.find((c) => c.variants.includes('body-not-canonical'))!;
+
+  it('says the canonical text was signed and other bytes sent, and where they part', () => {
+    const d = diagnose(falseAllClear);
+    expect(d.match).toBe(false);
+    expect(d.variants).toEqual(['body-not-canonical']);
+    expect(d.detail.sentDivergence).toMatchObject({ byteOffset: 2 });
+    expect(d.detail.signedMessage).toBe(d.detail.message);
+    const text = formatDiagnosis(d);
+    expect(text).toMatch(/^✗ signature mismatch, explained by: body-not-canonical\n/);
+    expect(text).toMatch(/The bytes sent part from the text the client signed at byte 2:\n {4}signed  \{"customer/);
+    expect(text).toMatch(/\n {4}sent {4}\{"order_id/);
+    expect(text).not.toMatch(/signature matches/);
+  });
+
+  it('combines with another explanation: milliseconds signed over the canonical text, other bytes sent', () => {
+    const canonical = nodeCases.find((c) => c.variants[0] === 'canonical')!.body;
+    const signature = signText(canonical, `${falseAllClear.timestamp}417`, falseAllClear.secret).signature;
+    const d = diagnose({ ...falseAllClear, signature });
+    expect([...d.variants].sort()).toEqual(['body-not-canonical', 'timestamp-milliseconds']);
+    expect(d.match).toBe(false);
+  });
+
+  it('still matches the canonical text sent as signed, and an empty body', () => {
+    for (const c of fixtureFiles.flatMap((f) => fixtureOf(f).cases).filter((x) => x.variants[0] === 'canonical')) expect(diagnose(c).match, c.name).toBe(true);
   });
 });
 

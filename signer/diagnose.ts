@@ -41,7 +41,10 @@ export interface DiagnosisDetail {
   expectedSignature: string;
   /** The text the client signed, when an explanation was found. */
   signedMessage?: string;
+  /** Where the client's signed message parts from the profile's canonical message. */
   divergence?: Divergence;
+  /** Where the bytes sent part from the payload text the client signed, when they differ (P-SIGN-3). */
+  sentDivergence?: Divergence;
   tried: { texts: number; messages: number };
   warnings: string[];
   /** When nothing explains the signature: what is left, likeliest first. */
@@ -62,6 +65,8 @@ interface Decoded {
 interface Candidate {
   text: string;
   labels: VariantId[];
+  /** The payload text inside the signed message, without the timestamp. */
+  payload?: string;
 }
 
 interface TimestampForm {
@@ -112,7 +117,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     return { match: false, variants: [], candidates: [], detail };
   }
 
-  const texts = candidateTexts(input.body, parsed);
+  const texts = candidateTexts(input.body, parsed, timestamp);
   const keys = candidateKeys(input.secret, decoded.algorithm);
   const forms = timestampForms(timestamp);
   const matches: Candidate[] = [];
@@ -124,18 +129,19 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
       for (const form of forms) {
         tried++;
         if (key.hmac.finish(started, form.value).equals(decoded.bytes)) {
-          matches.push({ text: candidate.text + form.value, labels: [...candidate.labels, ...form.labels, ...key.labels] });
+          matches.push({ text: candidate.text + form.value, payload: candidate.text, labels: [...candidate.labels, ...form.labels, ...key.labels] });
         }
       }
-      // The timestamp placed first, and the payload alone.
+      // The timestamp placed first, and the payload alone (or with the timestamp inside it).
       tried += 2;
       for (const form of forms.slice(0, 1)) {
         if (key.hmac.digest(form.value + candidate.text).equals(decoded.bytes)) {
-          matches.push({ text: form.value + candidate.text, labels: [...candidate.labels, 'timestamp-first', ...form.labels, ...key.labels] });
+          matches.push({ text: form.value + candidate.text, payload: candidate.text, labels: [...candidate.labels, 'timestamp-first', ...form.labels, ...key.labels] });
         }
       }
       if (key.hmac.digest(candidate.text).equals(decoded.bytes)) {
-        matches.push({ text: candidate.text, labels: [...candidate.labels, 'timestamp-omitted', ...key.labels] });
+        const inside: VariantId = candidate.withTimestamp || timestampField(parsed.tree, timestamp) ? 'timestamp-in-body' : 'timestamp-omitted';
+        matches.push({ text: candidate.text, payload: candidate.text, labels: [...candidate.labels.filter((l) => l !== 'timestamp-in-body'), inside, ...key.labels] });
       }
     }
   }
@@ -150,7 +156,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
         tried++;
         const value = String(base + ms);
         if (key.hmac.finish(started, value).equals(decoded.bytes)) {
-          matches.push({ text: candidate.text + value, labels: [...candidate.labels, 'timestamp-milliseconds', ...key.labels] });
+          matches.push({ text: candidate.text + value, payload: candidate.text, labels: [...candidate.labels, 'timestamp-milliseconds', ...key.labels] });
         }
       }
     }
@@ -165,13 +171,33 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   }
   detail.signedMessage = best.text;
   if (best.text !== message) detail.divergence = divergence(message, best.text);
-  const match = best.labels.length === 0;
+  const sentAsSigned = sentBytesVerdict(input.body, parsed, best);
+  if (sentAsSigned.divergence !== undefined) detail.sentDivergence = sentAsSigned.divergence;
+  if (sentAsSigned.warning !== undefined) warnings.push(sentAsSigned.warning);
+  const labels = [...best.labels, ...sentAsSigned.labels];
+  // A match is the profile's signature of the canonical text AND that text sent byte for byte (P-SIGN-3).
+  const match = labels.length === 0;
   return {
     match,
-    variants: match ? ['canonical'] : best.labels,
+    variants: match ? ['canonical'] : labels,
     candidates: explanations.slice(1, 1 + MAX_CANDIDATES).map((c) => c.labels),
     detail,
   };
+}
+
+/**
+ * P-SIGN-3 asks that the bytes sent be the very text signed. A client that signs the canonical text
+ * but lets its HTTP library serialize the payload again sends other bytes: a raw-body server refuses
+ * it, so that is no match (`body-not-canonical`). When the signed text is neither the canonical text
+ * nor the bytes sent, the labels already say how it was written; a note says the bytes differ too.
+ */
+function sentBytesVerdict(body: string, parsed: { isJson: boolean; canonical: string }, best: Candidate): { labels: VariantId[]; divergence?: Divergence; warning?: string } {
+  const signed = best.payload;
+  if (!parsed.isJson || signed === undefined || signed === body) return { labels: [] };
+  const where = divergence(signed, body);
+  if (signed === parsed.canonical) return { labels: ['body-not-canonical'], divergence: where };
+  if (best.labels.includes('timestamp-in-body')) return { labels: [] };
+  return { labels: [], divergence: where, warning: `the bytes sent are not the text the client signed: they part from it at byte ${where.byteOffset}` };
 }
 
 function parseBody(body: string): { isJson: boolean; canonical: string; tree?: JsonNode } {
@@ -216,7 +242,17 @@ function timestampForms(timestamp: string): TimestampForm[] {
   ];
 }
 
-function candidateTexts(body: string, parsed: { canonical: string; tree?: JsonNode }): Candidate[] {
+/** A text the client may have signed, and whether it is the payload with the timestamp put inside. */
+interface SignedText {
+  text: string;
+  labels: VariantId[];
+  withTimestamp?: boolean;
+}
+
+/** Field names clients use for a timestamp they put inside the payload. */
+const TIMESTAMP_FIELDS = ['timestamp', 'ts'] as const;
+
+function candidateTexts(body: string, parsed: { canonical: string; tree?: JsonNode }, timestamp: string): SignedText[] {
   const byText = new Map<string, VariantId[]>();
   const add = (text: string, labels: VariantId[]): void => {
     const known = byText.get(text);
@@ -231,7 +267,25 @@ function candidateTexts(body: string, parsed: { canonical: string; tree?: JsonNo
     // The exact bytes sent, whatever serializer made them (P-SIGN-3 wants the canonical text).
     if (!byText.has(body)) add(body, ['non-canonical-body']);
   }
-  return [...byText].map(([text, labels]) => ({ text, labels })).sort((a, b) => a.labels.length - b.labels.length);
+  const texts: SignedText[] = [...byText].map(([text, labels]) => ({ text, labels }));
+  // The timestamp added to the payload for signing only: the body sent does not carry it.
+  if (parsed.tree?.kind === 'object' && timestampField(parsed.tree, timestamp) === undefined && /^\d{1,13}$/.test(timestamp)) {
+    for (const name of TIMESTAMP_FIELDS) {
+      for (const value of [{ kind: 'number', text: timestamp, value: Number(timestamp) } as const, { kind: 'string', value: timestamp } as const]) {
+        const tree: JsonNode = { kind: 'object', entries: [...parsed.tree.entries, [name, value]] };
+        texts.push({ text: writeStyled(tree, CANONICAL_STYLE), labels: ['timestamp-in-body'], withTimestamp: true });
+      }
+    }
+  }
+  return texts.sort((a, b) => a.labels.length - b.labels.length);
+}
+
+/** The name of a top-level field of the body that holds the timestamp as sent, if there is one. */
+function timestampField(tree: JsonNode | undefined, timestamp: string): string | undefined {
+  if (tree?.kind !== 'object') return undefined;
+  const hit = tree.entries.find(([name, value]) => (TIMESTAMP_FIELDS as readonly string[]).includes(name)
+    && ((value.kind === 'number' && value.text === timestamp) || (value.kind === 'string' && value.value === timestamp)));
+  return hit?.[0];
 }
 
 function candidateKeys(secret: string, algorithm: HmacAlgorithm): Array<{ hmac: HmacKey; labels: VariantId[] }> {
@@ -258,6 +312,15 @@ function decodeSignature(received: string): Decoded | undefined {
   }
   if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) {
     const bytes = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+    // base64 of the hex text (PHP's base64_encode(hash_hmac(…))): 88 characters for SHA-256, the
+    // length of a raw SHA-512 digest in base64 too, so the decoded bytes decide. Random digest bytes
+    // are all hex digits with a probability of about (22/256)^64.
+    const hexText = bytes.toString('latin1');
+    const hexAlgorithm = /^[0-9a-fA-F]+$/.test(hexText) ? algorithmOf(hexText.length / 2) : undefined;
+    if (hexAlgorithm !== undefined) {
+      const upper: VariantId[] = /[A-F]/.test(hexText) ? ['uppercase-hex'] : [];
+      return { bytes: Buffer.from(hexText, 'hex'), algorithm: hexAlgorithm, labels: [...prefixLabels, 'base64-of-hex', ...upper] };
+    }
     const algorithm = algorithmOf(bytes.length);
     if (algorithm !== undefined) return { bytes, algorithm, labels: [...prefixLabels, 'base64'] };
   }
@@ -273,7 +336,7 @@ function rank(matches: Candidate[], encodingLabels: VariantId[]): Candidate[] {
     const id = [...labels].sort().join('+');
     if (seen.has(id)) continue;
     seen.add(id);
-    ranked.push({ text: m.text, labels });
+    ranked.push({ ...m, labels });
   }
   return ranked.sort((a, b) => a.labels.length - b.labels.length);
 }

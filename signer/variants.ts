@@ -11,6 +11,8 @@ export const VARIANTS = {
   'escaped-slashes': '"/" written as "\\/" (PHP\'s json_encode default)',
   'escaped-unicode': 'non-ASCII characters written as \\uXXXX escapes (Python\'s ensure_ascii, PHP)',
   'html-escaped': '<, > and & written as \\u003c, \\u003e, \\u0026 (Go\'s encoding/json)',
+  'escaped-line-terminators': 'U+2028 and U+2029 written as \\u2028 and \\u2029 (Go\'s encoding/json always; PHP\'s json_encode even with JSON_UNESCAPED_UNICODE)',
+  'integer-keys-first': 'keys sorted into a new JavaScript object, which lists integer-like keys ("9", "10") first in numeric order',
   'pretty-printed': 'whitespace added between tokens (Python\'s default ", " and ": " separators, or indentation)',
   'trailing-newline': 'a newline appended after the JSON text',
   'number-format': 'numbers written otherwise than JavaScript writes them (e.g. 1499.50, 136.0)',
@@ -25,7 +27,10 @@ export const VARIANTS = {
   'secret-untrimmed': 'the secret key used with surrounding whitespace, or trimmed where the given one has it',
   'hmac-sha1': 'HMAC-SHA1 instead of HMAC-SHA256',
   'hmac-sha512': 'HMAC-SHA512 instead of HMAC-SHA256',
-  'non-canonical-body': 'the body bytes exactly as sent, which are not the canonical text (P-SIGN-3)',
+  'non-canonical-body': 'the client signed the bytes it sent, but those bytes are not the canonical text (P-SIGN-3): a server that re-canonicalizes refuses it',
+  'body-not-canonical': 'the client signed the canonical text but sent other bytes (P-SIGN-3): a server that verifies the raw body refuses it',
+  'timestamp-in-body': 'the timestamp put inside the JSON payload (a "timestamp" or "ts" field) instead of appended to the text',
+  'base64-of-hex': 'the digest sent as base64 of its hex text, not as hex',
   'empty-body-signed-as-json': 'a request without a body signed as "{}" instead of "" (P-SIGN-4)',
 } as const;
 
@@ -38,6 +43,8 @@ export const FIXES: Partial<Record<VariantId, string>> = {
   'escaped-slashes': 'serialize with slashes unescaped (PHP: JSON_UNESCAPED_SLASHES)',
   'escaped-unicode': 'write non-ASCII as raw UTF-8 (Python: ensure_ascii=False; PHP: JSON_UNESCAPED_UNICODE)',
   'html-escaped': 'turn HTML escaping off (Go: json.Encoder with SetEscapeHTML(false))',
+  'escaped-line-terminators': 'write U+2028/U+2029 raw (PHP: add JSON_UNESCAPED_LINE_TERMINATORS; Go: replace the \\u2028 and \\u2029 escapes with the characters after encoding)',
+  'integer-keys-first': 'serialize from sorted key/value pairs, not from an object rebuilt in sorted order (JavaScript objects put integer-like keys first)',
   'pretty-printed': 'serialize compactly (Python: separators=(",", ":"))',
   'trailing-newline': 'sign and send the JSON text without the trailing newline (Go\'s Encoder.Encode adds one)',
   'number-format': 'write numbers as JavaScript\'s JSON.stringify does (1499.5, 136)',
@@ -46,6 +53,9 @@ export const FIXES: Partial<Record<VariantId, string>> = {
   'timestamp-first': 'put the timestamp after the payload text, with no separator',
   'timestamp-fractional': 'send and sign whole seconds: floor(time.time())',
   'non-canonical-body': 'serialize the payload canonically (sorted keys, compact), then sign and send those exact bytes',
+  'body-not-canonical': 'send the canonical text you signed, byte for byte, as the body; do not let the HTTP library serialize the payload again',
+  'timestamp-in-body': 'leave the payload as it is and sign canonical text + X-TIMESTAMP, appended with no separator',
+  'base64-of-hex': 'send the lower-case hex digest itself in X-SIGNATURE',
   'empty-body-signed-as-json': 'sign the empty string followed by the timestamp when there is no body',
   'uppercase-hex': 'hex-encode the digest in lower case',
   base64: 'hex-encode the digest (lower case), not base64',
@@ -56,7 +66,7 @@ export const FIXES: Partial<Record<VariantId, string>> = {
   'hmac-sha512': 'use HMAC-SHA256',
 };
 
-export type KeyOrder = 'sorted' | 'top-level' | 'as-received';
+export type KeyOrder = 'sorted' | 'top-level' | 'as-received' | 'integer-keys-first';
 export type UnicodeEscape = 'raw' | 'lower' | 'upper';
 export type NumberStyle = 'js' | 'as-received' | 'two-decimals' | 'float-integers';
 export interface Layout {
@@ -80,6 +90,7 @@ export interface TextStyle {
   escapeSlashes: boolean;
   unicode: UnicodeEscape;
   htmlEscape: boolean;
+  lineTerminators: boolean;
   numbers: NumberStyle;
   layout: Layout;
   trailingNewline: boolean;
@@ -90,6 +101,7 @@ export const CANONICAL_STYLE: TextStyle = {
   escapeSlashes: false,
   unicode: 'raw',
   htmlEscape: false,
+  lineTerminators: false,
   numbers: 'js',
   layout: LAYOUTS[0]!,
   trailingNewline: false,
@@ -100,9 +112,11 @@ export function styleVariants(style: TextStyle): VariantId[] {
   const ids: VariantId[] = [];
   if (style.keyOrder === 'as-received') ids.push('unsorted-keys');
   if (style.keyOrder === 'top-level') ids.push('shallow-sorted-keys');
+  if (style.keyOrder === 'integer-keys-first') ids.push('integer-keys-first');
   if (style.escapeSlashes) ids.push('escaped-slashes');
   if (style.unicode !== 'raw') ids.push('escaped-unicode');
   if (style.htmlEscape) ids.push('html-escaped');
+  if (style.lineTerminators) ids.push('escaped-line-terminators');
   if (style.layout.name !== 'compact') ids.push('pretty-printed');
   if (style.numbers !== 'js') ids.push('number-format');
   if (style.trailingNewline) ids.push('trailing-newline');
@@ -130,12 +144,24 @@ function writeNode(node: JsonNode, style: TextStyle, depth: number, key: string)
       return wrap('[', ']', parts, style.layout, depth);
     }
     case 'object': {
-      const sort = style.keyOrder === 'sorted' || (style.keyOrder === 'top-level' && depth === 0);
-      const entries = sort ? [...node.entries].sort(byKey) : node.entries;
+      const sort = style.keyOrder === 'sorted' || style.keyOrder === 'integer-keys-first' || (style.keyOrder === 'top-level' && depth === 0);
+      let entries = sort ? [...node.entries].sort(byKey) : node.entries;
+      if (style.keyOrder === 'integer-keys-first') entries = integerKeysFirst(entries);
       const parts = entries.map(([name, value]) => writeString(name, style) + style.layout.key + writeNode(value, style, depth + 1, name));
       return wrap('{', '}', parts, style.layout, depth);
     }
   }
+}
+
+/** A JavaScript object's own key order: array-index keys first, ascending by value, then the rest as inserted. */
+function integerKeysFirst(entries: Array<[string, JsonNode]>): Array<[string, JsonNode]> {
+  const indexes = entries.filter(([key]) => isArrayIndex(key)).sort((a, b) => Number(a[0]) - Number(b[0]));
+  return [...indexes, ...entries.filter(([key]) => !isArrayIndex(key))];
+}
+
+/** A key JavaScript enumerates before the others: the canonical text of an integer below 2^32 - 1. */
+function isArrayIndex(key: string): boolean {
+  return /^(0|[1-9]\d{0,9})$/.test(key) && Number(key) < 4_294_967_295;
 }
 
 function byKey(a: [string, JsonNode], b: [string, JsonNode]): number {
@@ -168,8 +194,9 @@ function writeString(value: string, style: TextStyle): string {
   let text = JSON.stringify(value);
   if (style.escapeSlashes) text = text.replaceAll('/', '\\/');
   if (style.htmlEscape) {
-    text = text.replace(/[<>&\u2028\u2029]/g, (ch) => '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0'));
+    text = text.replace(/[<>&]/g, (ch) => '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0'));
   }
+  if (style.lineTerminators) text = text.replace(/[\u2028\u2029]/g, (ch) => '\\u' + ch.charCodeAt(0).toString(16));
   if (style.unicode !== 'raw') {
     const upper = style.unicode === 'upper';
     text = text.replace(/[^\x00-\x7f]/g, (ch) => {
@@ -183,10 +210,12 @@ function writeString(value: string, style: TextStyle): string {
 /** Every text style worth trying for this body; styles that cannot change the text are skipped. */
 export function candidateStyles(root: JsonNode): TextStyle[] {
   const features = scan(root);
-  const keyOrders: KeyOrder[] = features.objects ? ['sorted', 'top-level', 'as-received'] : ['sorted'];
+  // Integer-like keys first is the more specific story when it writes the same text as another order.
+  const keyOrders: KeyOrder[] = ['sorted', ...(features.integerKeys ? (['integer-keys-first'] as const) : []), ...(features.objects ? (['top-level', 'as-received'] as const) : [])];
   const slashes = features.slash ? [false, true] : [false];
   const unicode: UnicodeEscape[] = features.nonAscii ? ['raw', 'lower', 'upper'] : ['raw'];
   const html = features.html ? [false, true] : [false];
+  const lineTerminators = features.lineTerminators ? [false, true] : [false];
   const numbers: NumberStyle[] = ['js'];
   if (features.numberTextDiffers) numbers.push('as-received');
   if (features.amounts) numbers.push('two-decimals', 'float-integers');
@@ -197,10 +226,11 @@ export function candidateStyles(root: JsonNode): TextStyle[] {
     for (const escapeSlashes of slashes)
       for (const u of unicode)
         for (const htmlEscape of html)
-          for (const n of numbers)
-            for (const layout of layouts)
-              for (const trailingNewline of [false, true])
-                styles.push({ keyOrder, escapeSlashes, unicode: u, htmlEscape, numbers: n, layout, trailingNewline });
+          for (const escapeLineTerminators of lineTerminators)
+            for (const n of numbers)
+              for (const layout of layouts)
+                for (const trailingNewline of [false, true])
+                  styles.push({ keyOrder, escapeSlashes, unicode: u, htmlEscape, lineTerminators: escapeLineTerminators, numbers: n, layout, trailingNewline });
   return styles;
 }
 
@@ -210,16 +240,21 @@ interface Features {
   slash: boolean;
   nonAscii: boolean;
   html: boolean;
+  lineTerminators: boolean;
+  integerKeys: boolean;
   amounts: boolean;
   numberTextDiffers: boolean;
 }
 
 function scan(root: JsonNode): Features {
-  const f: Features = { objects: false, containers: false, slash: false, nonAscii: false, html: false, amounts: false, numberTextDiffers: false };
+  const f: Features = {
+    objects: false, containers: false, slash: false, nonAscii: false, html: false, lineTerminators: false, integerKeys: false, amounts: false, numberTextDiffers: false,
+  };
   const visitString = (s: string): void => {
     if (s.includes('/')) f.slash = true;
     if (/[^\x00-\x7f]/.test(s)) f.nonAscii = true;
-    if (/[<>&\u2028\u2029]/.test(s)) f.html = true;
+    if (/[<>&]/.test(s)) f.html = true;
+    if (/[\u2028\u2029]/.test(s)) f.lineTerminators = true;
   };
   const visit = (node: JsonNode, key: string): void => {
     if (node.kind === 'string') visitString(node.value);
@@ -234,6 +269,7 @@ function scan(root: JsonNode): Features {
       if (node.entries.length > 1) f.objects = true;
       for (const [name, value] of node.entries) {
         visitString(name);
+        if (isArrayIndex(name)) f.integerKeys = true;
         visit(value, name);
       }
     }

@@ -62,8 +62,10 @@ describe('svc-conformance diagnose', () => {
   const escaped = order.canonical.replaceAll('/', '\\/');
   const base = ['diagnose', '--secret', SECRET, '--timestamp', String(order.timestamp)];
 
-  it('exits 0 on a match', async () => {
-    const result = await runCli([...base, '--signature', order.signature, '--file', bodyFile]);
+  it('exits 0 on a match: the signature of the canonical text, and that text sent', async () => {
+    const canonicalFile = join(dir, 'canonical.json');
+    writeFileSync(canonicalFile, order.canonical);
+    const result = await runCli([...base, '--signature', order.signature, '--file', canonicalFile]);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/✓ signature matches/);
   });
@@ -85,6 +87,36 @@ describe('svc-conformance diagnose', () => {
     expect(parsed.detail.divergence).toMatchObject({ byteOffset: Buffer.byteLength(order.canonical.slice(0, order.canonical.indexOf('/'))) });
     expect(Object.keys(parsed)).toEqual(['match', 'variants', 'candidates', 'detail']);
     expect(json.stdout).not.toContain(SECRET);
+  });
+
+  describe('the commonest "why 401": the canonical text signed, the payload sent in its own key order', () => {
+    // The payload as the client held it (insertion order); the signature over its canonical text.
+    const sent = JSON.stringify(JSON.parse(order.payload));
+    const sentFile = join(dir, 'as-sent.json');
+    writeFileSync(sentFile, sent);
+
+    it('is a mismatch with --file: exit 1, body-not-canonical, and the byte where sent and signed part', async () => {
+      expect(sent).not.toBe(order.canonical);
+      const result = await runCli([...base, '--signature', order.signature, '--file', sentFile]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).not.toMatch(/signature matches/);
+      expect(result.stdout).toMatch(/^✗ signature mismatch, explained by: body-not-canonical\n/);
+      expect(result.stdout).toMatch(/you signed|signed the canonical text but sent other bytes/);
+      expect(result.stdout).toMatch(/The bytes sent part from the text the client signed at byte \d+:\n {4}signed  .*\n {4}sent {4}.*\n {14}\^/);
+    });
+
+    it('is a mismatch with --request (a raw HTTP capture), and --json says so', async () => {
+      const capture = join(dir, 'as-sent.http');
+      writeFileSync(capture, `POST /api/v3/pg/order/create HTTP/1.1\r\nHost: 127.0.0.1:4010\r\nContent-Type: application/json\r\nX-API-KEY: pk_test_demo\r\nX-TIMESTAMP: ${order.timestamp}\r\nX-SIGNATURE: ${order.signature}\r\nContent-Length: ${Buffer.byteLength(sent)}\r\n\r\n${sent}`);
+      const text = await runCli(['diagnose', '--secret', SECRET, '--request', capture]);
+      expect(text.code).toBe(1);
+      expect(text.stdout).toMatch(/explained by: body-not-canonical/);
+      const json = await runCli(['diagnose', '--secret', SECRET, '--request', capture, '--json']);
+      expect(json.code).toBe(1);
+      const parsed = JSON.parse(json.stdout) as { match: boolean; variants: string[]; detail: { sentDivergence?: { byteOffset: number } } };
+      expect(parsed).toMatchObject({ match: false, variants: ['body-not-canonical'] });
+      expect(parsed.detail.sentDivergence?.byteOffset).toBeGreaterThan(0);
+    });
   });
 
   it('shortens the expected signature unless --show-expected: a whole one is a ready-to-send request', async () => {
