@@ -1,6 +1,7 @@
 import { canonicalize } from '../signer/canonical.js';
 import { diagnose } from '../signer/diagnose.js';
 import { hmacSha256Hex } from '../signer/sign.js';
+import { requestAmount } from '../schemas/amounts.js';
 import { describeErrors, validateSchema } from '../schemas/index.js';
 import { describe, field, OPERATIONS, type ClientRequest } from './traffic.js';
 
@@ -160,6 +161,13 @@ export function requestSchema(ctx: JudgeContext): RuleOutcome {
     if (r.operation === undefined) return undefined;
     if (r.json === undefined) return r.raw.body === '' ? 'the body is empty' : 'the body is not JSON';
     const result = validateSchema(OPERATIONS[r.operation].schema, r.json);
-    return result.valid ? undefined : `the body does not satisfy ${OPERATIONS[r.operation].schema}: ${describeErrors(result.errors.slice(0, 2)).replaceAll('\n', '; ')}`;
+    if (result.valid) return undefined;
+    // An amount's two allowed forms make the schema's own words obscure; say it as P-AMOUNT-1 does.
+    const amount = result.errors.find((e) => e.instancePath === '/order_amount' || e.instancePath === '/amount');
+    if (amount !== undefined && field(r.json, amount.instancePath.slice(1)) !== undefined && requestAmount((r.json as Record<string, unknown>)[amount.instancePath.slice(1)]) === undefined) {
+      const name = amount.instancePath.slice(1);
+      return `${name} ${JSON.stringify((r.json as Record<string, unknown>)[name])} is neither a JSON number nor a decimal string greater than zero such as "1499.50" (P-AMOUNT-1)`;
+    }
+    return `the body does not satisfy ${OPERATIONS[r.operation].schema}: ${describeErrors(result.errors.slice(0, 2)).replaceAll('\n', '; ')}`;
   });
 }

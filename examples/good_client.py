@@ -4,7 +4,9 @@
 The same flow as good-client.mjs: Create Order (fresh order_id), Order Status, Balance Inquiry,
 Transaction Initiation (fresh payout_order_id), Payout Status until the payout settles. A create
 that fails with a 5xx, a 429 or no answer is followed by a status query and repeated (the same
-order, the same payout) only if the status query answers 404.
+order, the same payout) only if the status query answers 404. Money is handled as payment code
+usually handles it, with decimal.Decimal, and sent as decimal strings ("2750.25"), which P-AMOUNT-1
+allows; each request opens a new connection (urllib.request).
 
 Reads SVC_BASE_URL, SVC_API_KEY, SVC_SECRET_KEY and SVC_WALLET_ID. millisecond-client.py reuses
 the Client class below with another clock.
@@ -18,6 +20,7 @@ import time
 import urllib.error
 import urllib.request
 import uuid
+from decimal import Decimal
 
 PATHS = {
     "create_order": "/api/v3/pg/order/create",
@@ -150,7 +153,7 @@ def main():
     order_id = f"ORD-{uuid.uuid4()}"
     order = {
         "order_id": order_id,
-        "order_amount": 2750.25,
+        "order_amount": str(Decimal("2750.25")),
         "order_currency": "INR",
         "order_note": "Ceramic mugs ×4 & a teapot <fragile>",
         "service_type": "payment",
@@ -171,19 +174,19 @@ def main():
     status, body, _ = client.send(PATHS["order_status"], {"order_id": order_id})
     log(f"Order Status {order_id} → {describe(status, body)}" + (f": {body['data']['order_status']}" if status == 200 else ""))
 
-    amount = 12.5
+    amount = Decimal("12.50")
     status, body, _ = client.send(PATHS["balance_inquiry"], {"svc_wallet_id": wallet})
     if status != 200:
         log(f"Balance Inquiry → {describe(status, body)}: not paying out without a known balance")
         return
     log(f"Balance Inquiry → 200: {body['data']['balance']} {body['data']['currency']}")
-    if float(body["data"]["balance"]) < amount:
+    if Decimal(body["data"]["balance"]) < amount:
         log(f"Balance Inquiry: less than the payout of {amount}; skipping the payout")
         return
 
     payout_order_id = f"PO-{uuid.uuid4()}"
     status_request = {"svc_wallet_id": wallet, "debit_account_type": "svc_wallet", "payout_order_id": payout_order_id}
-    initiation = dict(status_request, amount=amount, currency="INR", transfer_mode="imps",
+    initiation = dict(status_request, amount=str(amount), currency="INR", transfer_mode="imps",
                       beneficiary={"name": "Ravi Kumar", "account_number": "50100123456789", "ifsc": "ICIC0000042"})
     payout = create_with_recovery(client, f"Transaction Initiation {payout_order_id}", PATHS["transaction_initiation"],
                                   initiation, PATHS["payout_status"], status_request, "data")
