@@ -60,6 +60,8 @@ export function parseOptions(spec: CommandSpec, argv: string[]): { options: Pars
 
 function cleanParseError(message: string): string {
   // node's messages end with advice about "--" that does not apply to these commands.
+  const ambiguous = /^Option '(--[\w-]+)' argument is ambiguous/.exec(message);
+  if (ambiguous) return `${ambiguous[1]} needs a value; a value that starts with a dash is written ${ambiguous[1]}=-…`;
   return message.replace(/\. To specify a positional argument.*$/s, '').replace(/^Unknown option/, 'unknown option').replace(/\.$/, '');
 }
 
@@ -74,4 +76,13 @@ export function formatHelp(spec: CommandSpec): string {
   lines.push('Options:', ...rows.map(([flag, text]) => `  ${flag.padEnd(width)}${text}`));
   if (spec.examples) lines.push('', 'Examples:', ...spec.examples.map((e) => `  ${e}`));
   return lines.join('\n') + '\n';
+}
+
+/** A whole-number option in [min, max], written in plain digits ("1e3", "0x10", "" and "1.5" are refused). */
+export function wholeNumber(command: string, name: string, value: unknown, min: number, max: number): number {
+  const n = Number(value);
+  if (typeof value !== 'string' || !/^\d{1,15}$/.test(value) || n < min || n > max) {
+    throw new UsageError(`${command}: --${name} takes a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`);
+  }
+  return n;
 }

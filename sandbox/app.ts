@@ -1,3 +1,4 @@
+import { nestedDeeperThan } from '../common/json-depth.js';
 import { authenticate, ReplayCache } from './auth.js';
 import { OperationError, type OperationContext, type OperationHandler } from './context.js';
 import { errorResponse } from './envelope.js';
@@ -39,18 +40,6 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  * body of the interface nests 3 levels (customer.address); anything past this answers 400.
  */
 export const MAX_BODY_DEPTH = 32;
-
-/** Whether a parsed JSON value nests more than `limit` levels, walked without recursion. */
-export function nestedDeeperThan(root: unknown, limit: number): boolean {
-  const pending: Array<[unknown, number]> = [[root, 1]];
-  while (pending.length > 0) {
-    const [value, depth] = pending.pop()!;
-    if (value === null || typeof value !== 'object') continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(value)) pending.push([child, depth + 1]);
-  }
-  return false;
-}
 
 export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions: SandboxOptions = {}): SandboxApp {
   const options = resolveOptions(sandboxOptions);

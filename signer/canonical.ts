@@ -10,7 +10,14 @@ import { SignerError } from './errors.js';
  * because a signature over a silently altered value is worse than an error.
  */
 export function canonicalize(value: unknown): string {
-  const text = write(value);
+  let text: string | undefined;
+  try {
+    text = write(value);
+  } catch (error) {
+    // The writer recurses once per level: a value thousands of levels deep exhausts the stack.
+    if (error instanceof RangeError) throw new SignerError('SVC_TOO_DEEP', 'canonicalize: the value nests objects or arrays too deeply (thousands of levels) to be canonicalized');
+    throw error;
+  }
   if (text === undefined) throw notJson(value);
   return text;
 }

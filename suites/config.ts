@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { nestedDeeperThan } from '../common/json-depth.js';
 import { describeErrors, validateSchema } from '../schemas/index.js';
 import type { PayoutState } from '../schemas/types.js';
 
@@ -89,6 +90,8 @@ export async function loadConfig(file: string | undefined, env: Record<string, s
       throw new ConfigError(`config ${file} is not JSON: ${(error as Error).message}`);
     }
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`config ${file} must be a JSON object (see P-CFG)`);
+    // Before anything walks it recursively (the copy below, the schema): a deep file is a config error.
+    if (nestedDeeperThan(raw, MAX_CONFIG_DEPTH)) throw new ConfigError(`config ${file} nests objects or arrays more than ${MAX_CONFIG_DEPTH} levels deep; P-CFG's deepest key has 4`);
   }
   const merged = structuredClone(raw);
   for (const [name, path] of Object.entries(ENV_KEYS)) {
@@ -103,7 +106,29 @@ export async function loadConfig(file: string | undefined, env: Record<string, s
     const first = describeErrors(result.errors.slice(0, 1));
     throw new ConfigError(`${where} is invalid: ${first}${hint(first)}`);
   }
+  const where = file !== undefined && env.SVC_BASE_URL === undefined ? `"baseUrl" in config ${file}` : 'SVC_BASE_URL';
+  checkBaseUrl(merged.baseUrl as string, where);
   return merged as unknown as TargetConfig;
+}
+
+/** Deeper than any P-CFG config could be; the schema refuses the keys long before this. */
+const MAX_CONFIG_DEPTH = 32;
+
+/**
+ * The schema's "uri" format accepts what no HTTP client can use (port 99999, "host:80:80"): the
+ * base URL must parse as the WHATWG URL every request is built from, with a host.
+ */
+function checkBaseUrl(baseUrl: string, where: string): void {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    const port = /^https?:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(baseUrl)?.[1];
+    const why = port !== undefined && Number(port) > 65_535 ? `port ${port} is above 65535` : 'it does not parse as a URL (a second ":port", a space, a bracket?)';
+    throw new ConfigError(`${where} ${JSON.stringify(baseUrl)} is not a usable base URL: ${why}; give e.g. https://sandbox.example.test or http://127.0.0.1:4010`);
+  }
+  if (url.hostname === '') throw new ConfigError(`${where} ${JSON.stringify(baseUrl)} has no host; give e.g. https://sandbox.example.test`);
+  if (url.port === '0') throw new ConfigError(`${where} ${JSON.stringify(baseUrl)} has port 0, which nothing listens on; give the port the target listens on`);
 }
 
 /** Sandbox unless a key says production: the production guard (P-ENV-3) looks at keys too. */

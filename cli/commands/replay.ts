@@ -1,3 +1,5 @@
+import { canonicalize } from '../../signer/canonical.js';
+import { SignerError } from '../../signer/errors.js';
 import { ConfigError, loadConfig } from '../../suites/config.js';
 import { TargetClient } from '../../suites/http.js';
 import { readText, UsageError } from '../io.js';
@@ -40,11 +42,23 @@ export const replayCommand: CommandSpec = {
     const as = options.as === 'otherMerchant' ? config.otherMerchant : options.as === undefined || options.as === 'merchant' ? config.merchant : undefined;
     if (as === undefined) throw new UsageError(`replay: --as ${String(options.as)} is not in the config (merchant or otherMerchant)`);
 
+    const path = String(options.path);
+    if (!path.startsWith('/') || path.startsWith('//') || /[\s#]/.test(path)) {
+      throw new UsageError(`replay: --path ${JSON.stringify(path)} is not a path; give the operation's path from the report, e.g. /api/v3/pg/order/create`);
+    }
+    if (payload !== undefined) {
+      try {
+        canonicalize(payload);
+      } catch (error) {
+        if (error instanceof SignerError) throw new UsageError(`replay: ${error.message.replace(/^canonicalize: /, 'the body: ')}`);
+        throw error;
+      }
+    }
     const client = new TargetClient(config);
     try {
       const exchange = await client.send({
         label: 'replay',
-        path: String(options.path),
+        path,
         method,
         as,
         ...(options.raw && text !== undefined ? { raw: text } : payload !== undefined ? { payload } : {}),

@@ -13,7 +13,7 @@ import { preflight } from '../../suites/preflight.js';
 import { runSuites } from '../../suites/run.js';
 import type { RunSettings } from '../../suites/settings.js';
 import { UsageError, type Io } from '../io.js';
-import type { CommandSpec, ParsedOptions } from '../options.js';
+import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js';
 
 export const runCommand: CommandSpec = {
   name: 'run',
@@ -112,11 +112,7 @@ export const runCommand: CommandSpec = {
 };
 
 function readNumbers(options: ParsedOptions): { seed: number; runs: number; timeoutMs: number } {
-  const integer = (name: string, value: unknown, min: number, max: number): number => {
-    const n = Number(value);
-    if (!/^\d+$/.test(String(value)) || n < min || n > max) throw new UsageError(`run: --${name} takes a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`);
-    return n;
-  };
+  const integer = (name: string, value: unknown, min: number, max: number): number => wholeNumber('run', name, value, min, max);
   return {
     seed: options.seed === undefined ? randomInt(0, 2 ** 31 - 1) : integer('seed', options.seed, 0, 2 ** 31 - 1),
     runs: options.runs === undefined ? 20 : integer('runs', options.runs, 1, 10_000),

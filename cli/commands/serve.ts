@@ -5,7 +5,7 @@ import {
   FAULTS, FAULT_NAMES, SCENARIOS, SCENARIO_NAMES, parseFaults, parseScenarios, startSandbox, type SandboxVariant,
 } from '../../sandbox/index.js';
 import { UsageError, type Io } from '../io.js';
-import type { CommandSpec, ParsedOptions } from '../options.js';
+import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js';
 
 export const serveCommand: CommandSpec = {
   name: 'serve',
@@ -76,8 +76,7 @@ export const serveCommand: CommandSpec = {
 };
 
 function readSettings(options: ParsedOptions) {
-  const port = options.port === undefined ? 0 : Number(options.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`serve: --port ${String(options.port)} is not a port number (0-65535)`);
+  const port = options.port === undefined ? 0 : wholeNumber('serve', 'port', options.port, 0, 65_535);
   const host = typeof options.host === 'string' ? options.host : '127.0.0.1';
   let faults;
   try {
@@ -109,9 +108,7 @@ function readSettings(options: ParsedOptions) {
     variant.replay = options.replay;
   }
   if (options.tolerance !== undefined) {
-    const seconds = Number(options.tolerance);
-    if (!Number.isInteger(seconds) || seconds < 1) throw new UsageError('serve: --tolerance takes a whole number of seconds, at least 1');
-    variant.toleranceSeconds = seconds;
+    variant.toleranceSeconds = wholeNumber('serve', 'tolerance', options.tolerance, 1, 86_400);
   }
   return { port, host, faults, scenarios, ...(hangSeconds !== undefined ? { hangSeconds } : {}), variant };
 }

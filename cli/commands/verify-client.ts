@@ -12,7 +12,7 @@ import { redactor } from '../../suites/redact.js';
 import type { RecordedExchange } from '../../sandbox/options.js';
 import { MERCHANT_A, MERCHANT_A_LIVE } from '../../sandbox/tenants.js';
 import { UsageError, type Io } from '../io.js';
-import type { CommandSpec } from '../options.js';
+import { wholeNumber, type CommandSpec } from '../options.js';
 
 export const verifyClientCommand: CommandSpec = {
   name: 'verify-client',
@@ -42,8 +42,7 @@ export const verifyClientCommand: CommandSpec = {
     } catch (error) {
       throw new UsageError(`verify-client: ${(error as Error).message}`);
     }
-    const timeoutSeconds = options.timeout === undefined ? 120 : Number(options.timeout);
-    if (!Number.isInteger(timeoutSeconds) || timeoutSeconds < 1) throw new UsageError('verify-client: --timeout takes a whole number of seconds, at least 1');
+    const timeoutSeconds = options.timeout === undefined ? 120 : wholeNumber('verify-client', 'timeout', options.timeout, 1, 86_400);
     const reportDir = resolve(io.cwd, typeof options['report-dir'] === 'string' ? options['report-dir'] : 'svc-reports');
     const command = positionals.map(shellQuote).join(' ');
 

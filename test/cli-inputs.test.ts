@@ -1,0 +1,82 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MERCHANT_A } from '../sandbox/tenants.js';
+import { runCli } from './cli-harness.js';
+
+/**
+ * Every input a user controls ends in exit 2 and one line naming it, never exit 70 ("internal
+ * error") and never a stack. Base URLs here are loopback or unusable: nothing leaves the machine.
+ */
+const dir = mkdtempSync(join(tmpdir(), 'svc-inputs-'));
+const file = (name: string, content: string | Buffer): string => {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+};
+const merchant = { apiKey: MERCHANT_A.apiKey, secretKey: MERCHANT_A.secretKey, walletId: MERCHANT_A.walletId };
+const config = (baseUrl: unknown, extra: object = {}): string =>
+  file(`config-${Math.random().toString(36).slice(2)}.json`, JSON.stringify({ baseUrl, environment: 'sandbox', merchant, ...extra }));
+const deep = (levels: number): string => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels);
+mkdirSync(join(dir, 'a-directory'));
+
+const BAD_URLS = [
+  'http://127.0.0.1:99999', 'http://127.0.0.1:80:80', 'http://127.0.0.1:0', 'http://', 'http:///x', 'http://[::1', 'http://127.0.0.1 :4010',
+  'ftp://127.0.0.1', 'not a url', '', ' ', 'http://127.0.0.1:-1', 'http://127.0.0.1:4010/?q=#', 42, null, ['http://127.0.0.1'],
+];
+
+const CASES: Array<[string, string[], Record<string, string>?]> = [
+  ...BAD_URLS.map((url): [string, string[]] => [`run with baseUrl ${JSON.stringify(url)}`, ['run', '--config', config(url), '--report-dir', join(dir, 'r')]]),
+  ...BAD_URLS.filter((u): u is string => typeof u === 'string').map((url): [string, string[], Record<string, string>] => [
+    `run with SVC_BASE_URL=${JSON.stringify(url)}`, ['run', '--report-dir', join(dir, 'r')],
+    { SVC_BASE_URL: url, SVC_API_KEY: merchant.apiKey, SVC_SECRET_KEY: merchant.secretKey, SVC_WALLET_ID: merchant.walletId },
+  ]),
+  ['run with a config nested 100,000 deep', ['run', '--config', file('deep.json', deep(100_000))]],
+  ['run with a config nested 40 deep', ['run', '--config', file('deep40.json', deep(40))]],
+  ['run with a config that is not JSON', ['run', '--config', file('bad.json', '{"baseUrl": ')]],
+  ['run with a config that is an array', ['run', '--config', file('array.json', '[]')]],
+  ['run with a config that is null', ['run', '--config', file('null.json', 'null')]],
+  ['run with a config that is not UTF-8', ['run', '--config', file('latin1.json', Buffer.from([0x7b, 0xff, 0x7d]))]],
+  ['run with a config that is a directory', ['run', '--config', join(dir, 'a-directory')]],
+  ['run with a config that does not exist', ['run', '--config', join(dir, 'missing.json')]],
+  ['run with merchant of the wrong type', ['run', '--config', file('types.json', JSON.stringify({ baseUrl: 'http://127.0.0.1:1', environment: 'sandbox', merchant: 'x' }))]],
+  ['run with a huge string in the config', ['run', '--config', config('http://127.0.0.1:1', { merchant: { ...merchant, apiKey: 'k'.repeat(1_000_000) } })]],
+  ...['-1', '1e3', '0x10', '99999999999', 'NaN', '', '1.5'].flatMap((n): Array<[string, string[]]> => [
+    [`run --seed ${JSON.stringify(n)}`, ['run', '--seed', n]],
+    [`run --runs ${JSON.stringify(n)}`, ['run', '--runs', n]],
+    [`run --timeout ${JSON.stringify(n)}`, ['run', '--timeout', n]],
+    [`sign --timestamp ${JSON.stringify(n)}`, ['sign', '--secret', 'sk_test_x', '--timestamp', n, '--file', file('empty.json', '')]],
+    [`serve --port ${JSON.stringify(n)}`, ['serve', '--port', n]],
+    [`serve --tolerance ${JSON.stringify(n)}`, ['serve', '--tolerance', n]],
+    [`verify-client --timeout ${JSON.stringify(n)}`, ['verify-client', '--timeout', n, '--', 'true']],
+  ]),
+  ['run --unknown-option', ['run', '--no-such-option']],
+  ['run --only with no value', ['run', '--only']],
+  ['sign without a secret', ['sign', '--timestamp', '1', '--file', file('b.json', '{}')]],
+  ['sign a body nested 100,000 deep', ['sign', '--secret', 'sk_test_x', '--timestamp', '1', '--file', file('deep-body.json', deep(100_000))]],
+  ['sign a file that is a directory', ['sign', '--secret', 'sk_test_x', '--timestamp', '1', '--file', join(dir, 'a-directory')]],
+  ['diagnose a body nested 100,000 deep', ['diagnose', '--secret', 'sk_test_x', '--timestamp', '1', '--signature', 'ab', '--file', file('deep-body2.json', deep(100_000))]],
+  ['diagnose a request file of garbage', ['diagnose', '--secret', 'sk_test_x', '--request', file('garbage.http', Buffer.from([0, 1, 2, 0xff]))]],
+  ['diagnose an empty request file', ['diagnose', '--secret', 'sk_test_x', '--request', file('empty.http', '')]],
+  ['replay with a config nested 100,000 deep', ['replay', '--config', join(dir, 'deep.json'), '--path', '/x']],
+  ['replay with baseUrl port 99999', ['replay', '--config', config('http://127.0.0.1:99999'), '--path', '/x']],
+  ['replay with a body nested 100,000 deep', ['replay', '--config', config('http://127.0.0.1:1'), '--path', '/x', '--body', deep(100_000)]],
+  ['replay with a path that is not a path', ['replay', '--config', config('http://127.0.0.1:1'), '--path', 'http://example.test/x']],
+  ['serve --host that is not an address', ['serve', '--host', 'no such host', '--port', '0']],
+  ['serve --config-out into a directory that does not exist', ['serve', '--port', '0', '--config-out', join(dir, 'missing', 'deeper', 'c.json')]],
+  ['verify-client with a program that does not exist', ['verify-client', '--', join(dir, 'no-such-program')]],
+  ['verify-client --scenario unknown', ['verify-client', '--scenario', 'nope', '--', 'true']],
+];
+
+describe('every user input ends in a clear line, never an internal error', () => {
+  it.concurrent.each(CASES)('%s', async (_name, argv, env) => {
+    const result = await runCli(argv, { env: env ?? {}, cwd: dir });
+    expect(result.code, result.stderr).not.toBe(70);
+    expect(result.stderr).not.toMatch(/internal error|\n\s+at [\w.<]+ \(/);
+    if (result.code === 2) {
+      expect(result.stderr.trim().split('\n'), result.stderr).toHaveLength(1);
+      expect(result.stderr.length).toBeLessThan(600);
+    }
+  });
+});
