@@ -52,6 +52,6 @@ export function summaryLines(report: Report, files: readonly string[]): string[]
   for (const r of broken.slice(0, 20)) lines.push(`  ${r.level === 'MUST' ? '✗' : r.level === 'SHOULD' ? '!' : 'i'} ${r.id} (${r.level}) ${r.evidence[0]?.message ?? r.title}`);
   if (broken.length > 20) lines.push(`  …and ${broken.length - 20} more`);
   if (!report.client) lines.push(`  seed ${report.seed}: rerun the same requests with --seed ${report.seed}`);
-  lines.push(`  reports: ${files.join(', ')}`);
+  lines.push(files.length > 0 ? `  reports: ${files.join(', ')}` : '  reports: none written (see the error above)');
   return lines;
 }

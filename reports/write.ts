@@ -1,8 +1,65 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { renderHtml } from './html.js';
 import { renderJUnit } from './junit.js';
 import type { Report } from './model.js';
+
+/** A report folder that cannot take the reports: said before the first request, not after the run. */
+export class ReportDirError extends Error {
+  override readonly name = 'ReportDirError';
+}
+
+/**
+ * Makes sure the reports can be written to `dir` (creating it), by writing and removing a probe
+ * file there. Throws a ReportDirError that names the problem and the fix.
+ */
+export async function prepareReportDir(dir: string): Promise<void> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    throw new ReportDirError(`cannot use report dir ${dir}: ${await whyNotDir(dir, error as NodeJS.ErrnoException)}; choose another with --report-dir`);
+  }
+  const probe = join(dir, `.svc-probe-${process.pid}-${randomBytes(4).toString('hex')}`);
+  try {
+    await (await open(probe, 'wx')).close();
+    await rm(probe, { force: true });
+  } catch (error) {
+    throw new ReportDirError(`cannot write to report dir ${dir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); choose another with --report-dir`);
+  }
+}
+
+async function whyNotDir(dir: string, error: NodeJS.ErrnoException): Promise<string> {
+  if (error.code === 'EEXIST' || error.code === 'ENOTDIR') {
+    // Either dir itself is a file, or one of the folders above it is.
+    for (let path = dir; path !== dirname(path); path = dirname(path)) {
+      const info = await stat(path).catch(() => undefined);
+      if (info !== undefined && !info.isDirectory()) return path === dir ? 'it is a file, not a folder' : `${path} is a file, not a folder`;
+    }
+  }
+  if (error.code === 'EACCES' || error.code === 'EPERM' || error.code === 'EROFS') return 'no permission to create it';
+  return error.code ?? error.message;
+}
+
+/**
+ * Writes a file by writing a temporary file in the same folder and renaming it over the target: a
+ * reader never sees half a report, and a symlink planted at the target is replaced, not followed.
+ */
+async function writeAtomically(path: string, content: string): Promise<void> {
+  const temporary = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    const handle = await open(temporary, 'wx', 0o644);
+    try {
+      await handle.writeFile(content);
+    } finally {
+      await handle.close();
+    }
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
 
 /** Writes report.json (P-CLI), junit.xml and report.html; returns their paths. */
 export async function writeReports(report: Report, dir: string): Promise<string[]> {
@@ -15,7 +72,7 @@ export async function writeReports(report: Report, dir: string): Promise<string[
   const paths: string[] = [];
   for (const [name, content] of files) {
     const path = join(dir, name);
-    await writeFile(path, content);
+    await writeAtomically(path, content);
     paths.push(path);
   }
   return paths;

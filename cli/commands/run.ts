@@ -4,7 +4,6 @@ import { readPackageJson } from '../../common/package-root.js';
 import { buildReport } from '../../reports/build.js';
 import { summaryLines } from '../../reports/console.js';
 import type { Report } from '../../reports/model.js';
-import { writeReports } from '../../reports/write.js';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { catalog } from '../../suites/catalog.js';
 import { checkTargetEnv, ConfigError, envNamesTarget, isProduction, loadConfig, type TargetConfig } from '../../suites/config.js';
@@ -12,7 +11,8 @@ import { runNumberAt } from '../../suites/ids.js';
 import { preflight } from '../../suites/preflight.js';
 import { runSuites } from '../../suites/run.js';
 import type { RunSettings } from '../../suites/settings.js';
-import { UsageError, type Io } from '../io.js';
+import { UsageError } from '../io.js';
+import { usableReportDir, writeReportsOrSay } from '../report-files.js';
 import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js';
 
 export const runCommand: CommandSpec = {
@@ -50,6 +50,7 @@ export const runCommand: CommandSpec = {
         if (error instanceof ConfigError) throw new UsageError(`run: ${error.message}`);
         throw error;
       }
+      await usableReportDir('run', reportDir);
       if (configFile !== undefined || envNamesTarget(io.env)) {
         try {
           config = await loadConfig(configFile, io.env, io.cwd);
@@ -88,8 +89,8 @@ export const runCommand: CommandSpec = {
       const unreachable = await preflight(config.baseUrl, settings.timeoutMs);
       if (unreachable !== undefined) {
         const report: Report = { ...buildReport({ ...base, results: [], catalog: catalog(), durationMs: Date.now() - startedAt.getTime() }), verdict: 'not conformant', error: unreachable };
-        await writeReports(report, reportDir);
-        throw new UsageError(`run: ${unreachable} (report written to ${reportDir})`);
+        const written = await writeReportsOrSay(io, 'run', report, reportDir);
+        throw new UsageError(`run: ${unreachable}${written.length > 0 ? ` (report written to ${reportDir})` : ''}`);
       }
       if (isProduction(config) && !settings.allowProduction) {
         io.stdout('Target is production: checks that create records are skipped (P-ENV-3); --allow-production runs them.\n');
@@ -102,7 +103,7 @@ export const runCommand: CommandSpec = {
         throw new UsageError(`run: --only ${settings.only} matches no requirement or check id (ids look like AUTH-MISSING-KEY, DUP-; see suites/catalog.json)`);
       }
       const report = buildReport({ ...base, results: suiteRun.results, catalog: catalog(), durationMs: Date.now() - startedAt.getTime() });
-      const files = await writeReports(report, reportDir);
+      const files = await writeReportsOrSay(io, 'run', report, reportDir);
       io.stdout(summaryLines(report, files).join('\n') + '\n');
       return report.verdict === 'conformant' ? 0 : 1;
     } finally {

@@ -5,13 +5,13 @@ import { readPackageJson } from '../../common/package-root.js';
 import { buildReport } from '../../reports/build.js';
 import { summaryLines } from '../../reports/console.js';
 import type { Report } from '../../reports/model.js';
-import { writeReports } from '../../reports/write.js';
 import { shellQuote } from '../../reports/curl.js';
 import { DEFAULT_HANG_SECONDS, parseScenarios, startSandbox, type ScenarioName } from '../../sandbox/index.js';
 import { redactor } from '../../suites/redact.js';
 import type { RecordedExchange } from '../../sandbox/options.js';
 import { MERCHANT_A, MERCHANT_A_LIVE } from '../../sandbox/tenants.js';
 import { UsageError, type Io } from '../io.js';
+import { usableReportDir, writeReportsOrSay } from '../report-files.js';
 import { wholeNumber, type CommandSpec } from '../options.js';
 
 export const verifyClientCommand: CommandSpec = {
@@ -45,6 +45,7 @@ export const verifyClientCommand: CommandSpec = {
     const timeoutSeconds = options.timeout === undefined ? 120 : wholeNumber('verify-client', 'timeout', options.timeout, 1, 86_400);
     const reportDir = resolve(io.cwd, typeof options['report-dir'] === 'string' ? options['report-dir'] : 'svc-reports');
     const command = positionals.map(shellQuote).join(' ');
+    await usableReportDir('verify-client', reportDir);
 
     const recorded: RecordedExchange[] = [];
     // Keep idle sockets open past a held answer, so a client's own timeout is what ends the wait.
@@ -92,7 +93,7 @@ export const verifyClientCommand: CommandSpec = {
       client: { command, exitCode: outcome.exitCode, requests: apiRequests, scenarios },
       ...(problem ? { verdict: 'not conformant' as const, error: problem } : {}),
     };
-    const files = await writeReports(report, reportDir);
+    const files = await writeReportsOrSay(io, 'verify-client', report, reportDir);
     if (problem) io.stdout(`\n✗ ${problem}\n`);
     io.stdout(summaryLines(report, files).join('\n') + '\n');
     return report.verdict === 'conformant' ? 0 : 1;

@@ -1,0 +1,26 @@
+import type { Report } from '../reports/model.js';
+import { prepareReportDir, ReportDirError, writeReports } from '../reports/write.js';
+import { UsageError, type Io } from './io.js';
+
+/** The report folder must take the reports before anything is sent: exit 2 now, not exit 70 after the run. */
+export async function usableReportDir(command: string, dir: string): Promise<void> {
+  try {
+    await prepareReportDir(dir);
+  } catch (error) {
+    if (error instanceof ReportDirError) throw new UsageError(`${command}: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
+ * Writes the reports; when that fails after all (a full disk, a folder removed during the run) the
+ * verdict still reaches the console, with one line on stderr saying why there are no report files.
+ */
+export async function writeReportsOrSay(io: Io, command: string, report: Report, dir: string): Promise<string[]> {
+  try {
+    return await writeReports(report, dir);
+  } catch (error) {
+    io.stderr(`svc-conformance ${command}: could not write the reports to ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
+    return [];
+  }
+}

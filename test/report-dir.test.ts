@@ -1,0 +1,54 @@
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runBinAsync, runCli } from './cli-harness.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-report-dir-'));
+writeFileSync(join(dir, 'a-file'), 'not a folder\n');
+
+/** Report folders that cannot take the reports: a file, a folder under a file, a folder nobody may create. */
+const UNUSABLE: Array<[string, string, RegExp]> = [
+  ['a file', join(dir, 'a-file'), /a-file: it is a file, not a folder/],
+  ['under a file', join(dir, 'a-file', 'reports'), /a-file is a file, not a folder/],
+  ['not writable', '/sys/svc-conformance-reports', /no permission to create it/],
+];
+
+describe('a report folder that cannot take the reports is exit 2 before the first request', () => {
+  it.each(UNUSABLE)('run, report dir %s', async (_what, reportDir, reason) => {
+    const result = await runCli(['run', '--report-dir', reportDir], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(reason);
+    expect(result.stderr).toMatch(/choose another with --report-dir\n$/);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    // Nothing was started or sent: no sandbox banner, no run header.
+    expect(result.stdout).toBe('');
+  });
+
+  it.each(UNUSABLE)('verify-client, report dir %s', async (_what, reportDir, reason) => {
+    const marker = join(dir, `client-ran-${Math.random()}`);
+    const result = await runCli(['verify-client', '--report-dir', reportDir, '--', process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(reason);
+    expect(readdirSync(dir)).not.toContain(marker.slice(dir.length + 1));
+  });
+});
+
+describe('reports are written atomically', () => {
+  it('replaces a symlink planted at report.json instead of writing through it, and leaves no temporary file', async () => {
+    const reportDir = join(dir, 'planted');
+    mkdirSync(reportDir);
+    const victim = join(dir, 'victim.txt');
+    writeFileSync(victim, 'precious\n');
+    symlinkSync(victim, join(reportDir, 'report.json'));
+    symlinkSync(victim, join(reportDir, 'junit.xml'));
+
+    const result = await runBinAsync(['run', '--only', 'AUTH-MISSING-KEY', '--seed', '1', '--report-dir', reportDir], { cwd: dir });
+
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+    expect(lstatSync(join(reportDir, 'report.json')).isSymbolicLink()).toBe(false);
+    expect(JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')).verdict).toBe('conformant');
+    expect(readdirSync(reportDir).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
+  });
+});
