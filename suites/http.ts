@@ -2,6 +2,7 @@ import { Agent, request, errors as undiciErrors } from 'undici';
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import { toleranceOf, type TargetConfig } from './config.js';
+import { createRedactor } from '../common/redact.js';
 import { redactor, type Redact } from './redact.js';
 
 export interface Credentials {
@@ -170,7 +171,8 @@ export class TargetClient {
 
     const url = this.config.baseUrl.replace(/\/+$/, '') + options.path + query;
     // A server that echoes a signature back (in an error message, say) must not leak it into reports.
-    const hide = (text: string) => this.redact(text.replaceAll(signature, '[redacted:signature]').replaceAll(computed, '[redacted:signature]'));
+    const hideSignatures = createRedactor({ signatures: [signature, computed] });
+    const hide = (text: string) => this.redact(hideSignatures(text));
     const started = performance.now();
     const exchange: Exchange = {
       label: options.label,

@@ -9,6 +9,7 @@ import { catalog } from '../../suites/catalog.js';
 import { checkTargetEnv, ConfigError, envNamesTarget, isProduction, loadConfig, type TargetConfig } from '../../suites/config.js';
 import { runNumberAt } from '../../suites/ids.js';
 import { preflight } from '../../suites/preflight.js';
+import { redactor } from '../../suites/redact.js';
 import { runSuites } from '../../suites/run.js';
 import type { RunSettings } from '../../suites/settings.js';
 import { UsageError } from '../io.js';
@@ -75,8 +76,10 @@ export const runCommand: CommandSpec = {
         timeoutMs: numbers.timeoutMs,
         ...(typeof options.only === 'string' ? { only: options.only } : {}),
       };
+      // A base URL may carry userinfo (http://user:password@host): never shown, never reported.
+      const shownBaseUrl = redactor(config)(config.baseUrl);
       const base = {
-        target: { baseUrl: config.baseUrl, environment: config.environment, embeddedSandbox: sandbox !== undefined },
+        target: { baseUrl: shownBaseUrl, environment: config.environment, embeddedSandbox: sandbox !== undefined },
         seed: settings.seed,
         runNumber: settings.runNumber,
         runs: settings.runs,
@@ -95,7 +98,7 @@ export const runCommand: CommandSpec = {
       if (isProduction(config) && !settings.allowProduction) {
         io.stdout('Target is production: checks that create records are skipped (P-ENV-3); --allow-production runs them.\n');
       }
-      io.stdout(`svc-conformance run: ${config.baseUrl} (${config.environment}), seed ${settings.seed}, ${settings.runs} cases per property${settings.only ? `, only ${settings.only}` : ''}\n`);
+      io.stdout(`svc-conformance run: ${shownBaseUrl} (${config.environment}), seed ${settings.seed}, ${settings.runs} cases per property${settings.only ? `, only ${settings.only}` : ''}\n`);
 
       const suiteRun = await runSuites(settings, (line) => io.stdout(line + '\n'));
       if (suiteRun.errors.length > 0) throw new Error(`the suites could not run: ${suiteRun.errors[0]}`);

@@ -1,0 +1,47 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { createRedactor, secretForms } from './redact.js';
+
+const SECRET = 'sk_test_9f8e7d6c5b4a3210';
+const KEY = 'pk_test_0123456789';
+const redact = createRedactor({ secrets: [SECRET] });
+const b64 = (text: string) => Buffer.from(text).toString('base64');
+const b64url = (text: string) => Buffer.from(text).toString('base64url');
+const hex = (text: string) => Buffer.from(text).toString('hex');
+
+describe('createRedactor', () => {
+  const leaks: Array<[string, string]> = [
+    ['as is', `the key ${SECRET} was wrong`],
+    ['URL-encoded', `?secret=${encodeURIComponent(SECRET + ' /&')}`],
+    ['URL-encoded, lower-case escapes', `?s=${encodeURIComponent(`${SECRET}/`).replace(/%2F/g, '%2f')}`],
+    ['hex', `digest key ${hex(SECRET)}`],
+    ['hex, upper case', `KEY=${hex(SECRET).toUpperCase()}`],
+    ['base64', `{"k":"${b64(SECRET)}"}`],
+    ['base64url', `token=${b64url(`\u00ff\u00fe${SECRET}`)}`],
+    ['base64 after one byte', `x=${b64(`a${SECRET}`)}`],
+    ['base64 after two bytes', `x=${b64(`ab${SECRET}`)}`],
+    ['Basic auth of key:secret', `Authorization: Basic ${b64(`${KEY}:${SECRET}`)}`],
+    ['Basic auth of other credentials', `authorization: basic ${b64('admin:hunter2')}`],
+    ['URL userinfo', 'baseUrl http://admin:hunter2@127.0.0.1:4010/api'],
+  ];
+
+  it.each(leaks)('removes a secret written %s', (_form, text) => {
+    const out = redact(text);
+    expect(out).toContain('[redacted');
+    for (const form of [SECRET, hex(SECRET), hex(SECRET).toUpperCase(), b64(SECRET).slice(0, 20), 'hunter2']) expect(out.toLowerCase()).not.toContain(form.toLowerCase());
+  });
+
+  it('removes a signature in any letter case, and leaves ordinary text alone', () => {
+    const signature = createHmac('sha256', SECRET).update('{}1732147200').digest('hex');
+    const withSignature = createRedactor({ secrets: [SECRET], signatures: [signature] });
+    expect(withSignature(`got ${signature.toUpperCase()} expected ${signature}`)).toBe('got [redacted:signature] expected [redacted:signature]');
+    const prose = 'Basic checks passed for order 1234567890 at https://sandbox.example.test/api; base64 is fine';
+    expect(withSignature(prose)).toBe(prose);
+  });
+
+  it('keeps every encoded form long enough not to match by chance', () => {
+    const { exact, anyCase } = secretForms(SECRET);
+    for (const form of [...exact, ...anyCase]) expect(form.length).toBeGreaterThanOrEqual(8);
+    expect(exact).toContain(SECRET);
+  });
+});

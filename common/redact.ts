@@ -1,0 +1,81 @@
+/** Rewrites a text so that no secret it knows of survives in any form. */
+export type Redact = (text: string) => string;
+
+/** Encoded forms shorter than this are too likely to occur by chance to be replaced. */
+const MIN_FORM_LENGTH = 8;
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Credentials in an HTTP Basic header or in a URL's userinfo are secrets whatever they hold. */
+const BASIC_AUTH = /\b(Basic)(\s+)[A-Za-z0-9+/_-]{4,}={0,2}/gi;
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>\\]+@/gi;
+
+/** Whether a token after "Basic" decodes to user:password (so prose such as "Basic checks" stays). */
+function isBasicCredential(token: string): boolean {
+  return Buffer.from(token, 'base64').toString('latin1').includes(':');
+}
+
+/**
+ * The base64 text that a secret's bytes produce wherever they sit in a longer encoded value (as in
+ * Basic auth's base64 of "key:secret"): one fragment for each of the three byte alignments, keeping
+ * only the characters that depend on the secret alone.
+ */
+function base64Fragments(bytes: Buffer): string[] {
+  const fragments: string[] = [];
+  for (let offset = 0; offset < 3; offset++) {
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
+    fragments.push(encoded.slice(Math.ceil((offset * 4) / 3), Math.floor(((offset + bytes.length) * 8) / 6)));
+  }
+  return fragments;
+}
+
+/**
+ * Every form in which a secret has been seen to leak: as is, URL-encoded, hex in either case,
+ * base64 and base64url (also inside a longer base64 value such as a Basic credential).
+ * The first list is matched exactly, the second whatever its letter case.
+ */
+export function secretForms(secret: string): { exact: string[]; anyCase: string[] } {
+  const bytes = Buffer.from(secret, 'utf8');
+  const fragments = base64Fragments(bytes);
+  const exact = [secret, ...fragments, ...fragments.map((f) => f.replace(/\+/g, '-').replace(/\//g, '_'))];
+  const urlEncoded = encodeURIComponent(secret);
+  const anyCase = [bytes.toString('hex'), urlEncoded, urlEncoded.replace(/%20/g, '+')];
+  const keep = (forms: string[]) => [...new Set(forms)].filter((form) => form.length >= MIN_FORM_LENGTH || form === secret);
+  return { exact: keep(exact), anyCase: keep(anyCase).filter((form) => !exact.includes(form)) };
+}
+
+export interface RedactorOptions {
+  /** Secret keys: every form of them becomes `[redacted:secret]`. */
+  secrets?: readonly (string | undefined)[];
+  /** Signatures sent or received: replaced in any letter case by `[redacted:signature]`. */
+  signatures?: readonly (string | undefined)[];
+}
+
+/**
+ * The kit's one redactor: console lines, reports, evidence and a client's relayed output all pass
+ * through one of these. Basic credentials and URL userinfo go whatever they contain; secrets go in
+ * every form `secretForms` knows; signatures in any letter case.
+ */
+export function createRedactor(options: RedactorOptions): Redact {
+  const secrets = (options.secrets ?? []).filter((s): s is string => typeof s === 'string' && s.length >= 4);
+  const exact: string[] = [];
+  const anyCase: string[] = [];
+  for (const secret of secrets) {
+    const forms = secretForms(secret);
+    exact.push(...forms.exact);
+    anyCase.push(...forms.anyCase);
+  }
+  const signatures = (options.signatures ?? []).filter((s): s is string => typeof s === 'string' && s.length >= MIN_FORM_LENGTH);
+  // Longest first, so a form is never half-replaced by a shorter one it contains.
+  const pattern = (forms: string[], flags: string) => forms.length === 0 ? undefined : new RegExp([...new Set(forms)].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), flags);
+  const exactPattern = pattern(exact, 'g');
+  const anyCasePattern = pattern(anyCase, 'gi');
+  const signaturePattern = pattern(signatures, 'gi');
+  return (text) => {
+    let out = text.replace(BASIC_AUTH, (match, scheme: string, space: string) => isBasicCredential(match.slice(scheme.length + space.length)) ? `${scheme}${space}[redacted:credentials]` : match).replace(URL_USERINFO, '$1[redacted]@');
+    if (signaturePattern) out = out.replace(signaturePattern, '[redacted:signature]');
+    if (exactPattern) out = out.replace(exactPattern, '[redacted:secret]');
+    if (anyCasePattern) out = out.replace(anyCasePattern, '[redacted:secret]');
+    return out;
+  };
+}

@@ -1,0 +1,110 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MERCHANT_A } from '../sandbox/tenants.js';
+import { runBinAsync } from './cli-harness.js';
+
+/**
+ * A hostile target on loopback echoes, in every answer, the secret in hex, base64 and base64url, the
+ * signature it received in upper case, a Basic credential and a URL with userinfo. None of it may
+ * reach the console or any report, in any of those forms.
+ */
+const SECRET = 'sk_test_hostile_5eCr3t_0123456789';
+const API_KEY = 'pk_test_hostile_0001';
+const PASSWORD = 'hunter2-in-the-url';
+const received: string[] = [];
+let server: Server;
+let port = 0;
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const signature = String(req.headers['x-signature'] ?? '');
+    if (signature) received.push(signature);
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(400, { 'content-type': 'application/json', 'x-echo': signature.toUpperCase() });
+      res.end(JSON.stringify({
+        code: 400,
+        message: `bad signature ${signature.toUpperCase()}; key hex ${Buffer.from(SECRET).toString('hex').toUpperCase()}`,
+        b64: Buffer.from(SECRET).toString('base64'),
+        b64url: Buffer.from(`\u00ff${SECRET}`).toString('base64url'),
+        auth: `Basic ${Buffer.from(`${API_KEY}:${SECRET}`).toString('base64')}`,
+        mirror: `http://admin:${PASSWORD}@127.0.0.1:${port}/`,
+        urlEncoded: encodeURIComponent(`${SECRET}&`),
+      }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+/** Every form of a leaked secret, password or signature, lower-cased for a case-blind search. */
+function leakedForms(): string[] {
+  const forms = [SECRET, PASSWORD, Buffer.from(SECRET).toString('hex'), Buffer.from(SECRET).toString('base64').slice(0, 24), Buffer.from(SECRET).toString('base64url').slice(0, 24)];
+  forms.push(Buffer.from(`${API_KEY}:${SECRET}`).toString('base64').slice(0, 24), encodeURIComponent(SECRET));
+  return [...forms, ...received].map((f) => f.toLowerCase());
+}
+
+function expectNoLeak(outputs: Record<string, string>): void {
+  expect(received.length).toBeGreaterThan(0);
+  for (const [where, text] of Object.entries(outputs)) {
+    const lower = text.toLowerCase();
+    for (const form of leakedForms()) expect(lower.includes(form), `${where} holds ${form}`).toBe(false);
+  }
+}
+
+describe('secrets in other forms never leak', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-leaks-'));
+  const config = () => {
+    const path = join(dir, 'hostile.json');
+    writeFileSync(path, JSON.stringify({
+      baseUrl: `http://admin:${PASSWORD}@127.0.0.1:${port}`,
+      environment: 'sandbox',
+      merchant: { apiKey: API_KEY, secretKey: SECRET, walletId: 'WAL-1' },
+    }));
+    return path;
+  };
+
+  it('run: not on the console, not in report.json, junit.xml or report.html', async () => {
+    const result = await runBinAsync(['run', '--config', config(), '--only', 'AUTH-', '--seed', '7', '--report-dir', join(dir, 'r')], { cwd: dir });
+    expect(result.code).toBe(1);
+    const file = (name: string) => readFileSync(join(dir, 'r', name), 'utf8');
+    expect(file('report.json')).toContain('[redacted:secret]');
+    expectNoLeak({ stdout: result.stdout, stderr: result.stderr, 'report.json': file('report.json'), 'junit.xml': file('junit.xml'), 'report.html': file('report.html') });
+  });
+
+  it('replay: not in what it prints', async () => {
+    const result = await runBinAsync(['replay', '--config', config(), '--path', '/api/v3/pg/order/create', '--body', '{"order_id":"A-1"}'], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('[redacted:signature]');
+    expectNoLeak({ stdout: result.stdout, stderr: result.stderr });
+  });
+
+  it('verify-client: not in the relayed output of a client that prints and sends the secret in other forms, nor in the reports', async () => {
+    const client = join(dir, 'leaky-client.mjs');
+    writeFileSync(client, `
+      const secret = process.env.SVC_SECRET_KEY, key = process.env.SVC_API_KEY;
+      const basic = 'Basic ' + Buffer.from(key + ':' + secret).toString('base64');
+      console.log('secret hex', Buffer.from(secret).toString('hex').toUpperCase());
+      console.error('secret b64', Buffer.from(secret).toString('base64'), basic);
+      await fetch(process.env.SVC_BASE_URL + '/api/v3/pg/order/create', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: basic, 'x-api-key': key, 'x-debug': Buffer.from(secret).toString('hex') },
+        body: JSON.stringify({ debug: Buffer.from(secret).toString('base64url') }),
+      });
+      process.stdout.write('last line without a newline: ' + encodeURIComponent(secret));
+    `);
+    const result = await runBinAsync(['verify-client', '--report-dir', join(dir, 'vc'), '--', process.execPath, client], { cwd: dir });
+    const file = (name: string) => readFileSync(join(dir, 'vc', name), 'utf8');
+    const secret = MERCHANT_A.secretKey;
+    const forms = [secret, Buffer.from(secret).toString('hex'), Buffer.from(secret).toString('base64').slice(0, 24), Buffer.from(secret).toString('base64url').slice(0, 24), Buffer.from(`${MERCHANT_A.apiKey}:${secret}`).toString('base64').slice(0, 24)];
+    expect(result.stdout + result.stderr).toContain('[redacted:secret]');
+    for (const [where, text] of Object.entries({ stdout: result.stdout, stderr: result.stderr, 'report.json': file('report.json'), 'junit.xml': file('junit.xml'), 'report.html': file('report.html') })) {
+      for (const form of forms) expect(text.toLowerCase().includes(form.toLowerCase()), `${where} holds ${form}`).toBe(false);
+    }
+  });
+});
