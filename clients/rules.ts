@@ -23,19 +23,29 @@ export type RuleOutcome =
 
 const pass: RuleOutcome = { status: 'passed' };
 
+/** Offending requests kept as evidence (and explained in full) per rule. */
+const MAX_OFFENDING = 5;
+
 /** Fails with the first offending request named, and up to five as evidence. */
 function failures(found: Array<[ClientRequest, string]>, expected?: string): RuleOutcome {
   if (found.length === 0) return pass;
   const [first, why] = found[0]!;
   const more = found.length > 1 ? ` (and ${found.length - 1} more request${found.length > 2 ? 's' : ''})` : '';
-  return { status: 'failed', message: `${describe(first)}: ${why}${more}`, offending: found.slice(0, 5).map(([r]) => r), ...(expected ? { expected } : {}), actual: why };
+  return { status: 'failed', message: `${describe(first)}: ${why}${more}`, offending: found.slice(0, MAX_OFFENDING).map(([r]) => r), ...(expected ? { expected } : {}), actual: why };
 }
 
-function each(ctx: JudgeContext, test: (r: ClientRequest) => string | undefined, expected?: string): RuleOutcome {
-  return failures(ctx.api.flatMap((r): Array<[ClientRequest, string]> => {
-    const why = test(r);
-    return why === undefined ? [] : [[r, why]];
-  }), expected);
+/**
+ * Applies a test to every request. `explain` is true while the offending requests found so far are
+ * fewer than the evidence keeps: a costly explanation (diagnose) is only worked out for those, so
+ * judging stays linear in the requests however many are wrong.
+ */
+function each(ctx: JudgeContext, test: (r: ClientRequest, explain: boolean) => string | undefined, expected?: string): RuleOutcome {
+  const found: Array<[ClientRequest, string]> = [];
+  for (const r of ctx.api) {
+    const why = test(r, found.length < MAX_OFFENDING);
+    if (why !== undefined) found.push([r, why]);
+  }
+  return failures(found, expected);
 }
 
 const REQUIRED_HEADERS = ['x-api-key', 'x-signature', 'x-timestamp'] as const;
@@ -60,11 +70,12 @@ export function operation(ctx: JudgeContext): RuleOutcome {
 
 /** P-CLIENT-2: the HMAC of exactly the bytes sent; a mismatch is explained by diagnose. */
 export function signature(ctx: JudgeContext): RuleOutcome {
-  return each(ctx, (r) => {
+  return each(ctx, (r, explain) => {
     const timestamp = r.header('x-timestamp');
     const sig = r.header('x-signature');
     if (timestamp === undefined || sig === undefined) return undefined; // CLIENT-HEADERS reports it
     if (sig === hmacSha256Hex(ctx.secretKey, r.raw.body + timestamp)) return undefined;
+    if (!explain) return 'the signature does not cover the bytes sent';
     const apiKey = r.header('x-api-key');
     try {
       const d = diagnose({ body: r.raw.body, timestamp, signature: sig, secret: ctx.secretKey, ...(apiKey ? { apiKey } : {}) });
@@ -79,7 +90,7 @@ export function signature(ctx: JudgeContext): RuleOutcome {
 
 /** P-CLIENT-2/P-SIGN-3: the bytes are the canonical text; the variant shows how they are not. */
 export function canonicalBody(ctx: JudgeContext): RuleOutcome {
-  return each(ctx, (r) => {
+  return each(ctx, (r, explain) => {
     if (r.raw.body === '') return undefined;
     if (r.json === undefined) return 'the body is not JSON';
     let canonical: string;
@@ -89,6 +100,7 @@ export function canonicalBody(ctx: JudgeContext): RuleOutcome {
       return 'the body holds a number no signer can write canonically';
     }
     if (canonical === r.raw.body) return undefined;
+    if (!explain) return 'the body is not the canonical text of its payload';
     // How the text differs: diagnose a signature made over the body as sent.
     const timestamp = /^\d+$/.test(r.header('x-timestamp') ?? '') ? r.header('x-timestamp')! : '0';
     const d = diagnose({ body: r.raw.body, timestamp, signature: hmacSha256Hex(ctx.secretKey, r.raw.body + timestamp), secret: ctx.secretKey });

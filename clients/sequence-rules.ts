@@ -7,8 +7,22 @@ const INITIATE = '/api/v3/banking/payment/initiate';
 const PAYOUT_STATUS = '/api/v3/banking/payment/status';
 const BALANCE = '/api/v3/banking/balance';
 
+const byOperation = new WeakMap<JudgeContext, Map<string, ClientRequest[]>>();
+
+/** A context's requests to one operation, in order; grouped once per context, not once per question. */
 function of(ctx: JudgeContext, path: string): ClientRequest[] {
-  return ctx.api.filter((r) => r.operation === path);
+  let groups = byOperation.get(ctx);
+  if (groups === undefined) {
+    groups = new Map();
+    for (const r of ctx.api) {
+      if (r.operation === undefined) continue;
+      const group = groups.get(r.operation) ?? [];
+      group.push(r);
+      groups.set(r.operation, group);
+    }
+    byOperation.set(ctx, groups);
+  }
+  return groups.get(path) ?? [];
 }
 
 function failed(message: string, offending: ClientRequest[], expected?: string): RuleOutcome {

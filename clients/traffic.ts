@@ -34,10 +34,18 @@ export interface ClientRequest {
 
 export function classify(exchanges: readonly RecordedExchange[]): ClientRequest[] {
   const ordered = [...exchanges].sort((a, b) => a.receivedAt - b.receivedAt);
+  const subjects = ordered.map(subjectOf);
   return ordered.map((raw, i) => {
     const path = raw.path.split('?')[0]!;
     const operation = Object.hasOwn(OPERATIONS, path) ? (path as OperationPath) : undefined;
-    const later = ordered.slice(i + 1);
+    // The client gave up on this answer if it asked about the same order or payout again (a status
+    // query or a repeat) before the answer was ready; an unrelated request sent in parallel says
+    // nothing about it. Requests are in order of receipt, so only those received before the answer
+    // was ready are looked at: linear for a client that waits for its answers.
+    let unanswered = false;
+    for (let j = i + 1; j < ordered.length && ordered[j]!.receivedAt < raw.respondedAt - 1 && !unanswered; j++) {
+      unanswered = sameSubject(subjects[i]!, subjects[j]!);
+    }
     return {
       n: i + 1,
       raw,
@@ -47,22 +55,19 @@ export function classify(exchanges: readonly RecordedExchange[]): ClientRequest[
       header: (name: string) => raw.headers.find(([h]) => h.toLowerCase() === name.toLowerCase())?.[1],
       ...parsed('json', raw.body),
       ...parsed('responseJson', raw.responseBody),
-      // The client gave up on this answer if it asked about the same order or payout again (a status
-      // query or a repeat) before the answer was ready; an unrelated request sent in parallel says
-      // nothing about it.
-      unanswered: later.some((next) => next.receivedAt < raw.respondedAt - 1 && sameSubject(raw, next)),
+      unanswered,
     };
   });
 }
 
+/** The order_id and payout_order_id a request is about, if any. */
+function subjectOf(x: RecordedExchange): [unknown, unknown] {
+  const json = parsed('json', x.body).json;
+  return [field(json, 'order_id'), field(json, 'payout_order_id')];
+}
+
 /** Two requests about the same order_id or payout_order_id. */
-function sameSubject(a: RecordedExchange, b: RecordedExchange): boolean {
-  const ids = (x: RecordedExchange) => {
-    const json = parsed('json', x.body).json;
-    return [field(json, 'order_id'), field(json, 'payout_order_id')];
-  };
-  const [orderA, payoutA] = ids(a);
-  const [orderB, payoutB] = ids(b);
+function sameSubject([orderA, payoutA]: [unknown, unknown], [orderB, payoutB]: [unknown, unknown]): boolean {
   return (orderA !== undefined && orderA === orderB) || (payoutA !== undefined && payoutA === payoutB);
 }
 
