@@ -1,4 +1,5 @@
 import { readPackageJson } from '../common/package-root.js';
+import { visible } from '../common/visible.js';
 import { diagnoseCommand } from './commands/diagnose.js';
 import { replayCommand } from './commands/replay.js';
 import { runCommand } from './commands/run.js';
@@ -51,12 +52,12 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   } catch (error) {
     if (error instanceof UsageError) {
       // Messages start with the command's name: "svc-conformance sign: …".
-      io.stderr(`svc-conformance ${error.message}\n`);
+      io.stderr(`svc-conformance ${visible(error.message)}\n`);
       return 2;
     }
     // A bug in the kit, not the user's input: say so plainly, without a stack unless asked.
     const detail = io.env.SVC_DEBUG ? `\n${(error as Error).stack}` : ' (set SVC_DEBUG=1 for the stack)';
-    io.stderr(`svc-conformance: internal error: ${(error as Error).message}${detail}\n`);
+    io.stderr(`svc-conformance: internal error: ${visible((error as Error).message)}${detail}\n`);
     return 70;
   }
 }

@@ -1,5 +1,6 @@
 import type { Reporter, TestModule } from 'vitest/node';
 import { catalog } from '../suites/catalog.js';
+import { visible } from '../common/visible.js';
 import type { Report } from './model.js';
 
 /** A MAY that does not hold is information: it does not make a section fail. */
@@ -53,5 +54,6 @@ export function summaryLines(report: Report, files: readonly string[]): string[]
   if (broken.length > 20) lines.push(`  …and ${broken.length - 20} more`);
   if (!report.client) lines.push(`  seed ${report.seed}: rerun the same requests with --seed ${report.seed}`);
   lines.push(files.length > 0 ? `  reports: ${files.join(', ')}` : '  reports: none written (see the error above)');
-  return lines;
+  // Messages quote what the target answered: no control or bidi character reaches the terminal.
+  return lines.map((line) => visible(line));
 }

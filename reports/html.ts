@@ -4,6 +4,7 @@
  * It renders the report model only; statuses and the verdict come from reports/build.ts. Every text
  * that reaches the page goes through `esc`, because bodies, headers and messages come from the target.
  */
+import { visible } from '../common/visible.js';
 import { pathOf } from './curl.js';
 import type { Exchange } from '../suites/http.js';
 import { REPORT_CSS } from './html-style.js';
@@ -11,7 +12,8 @@ import type { Evidence, Report, RequirementReport } from './model.js';
 
 /** Escapes text for HTML content and quoted attribute values. */
 export function esc(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  // Control and bidi characters from a target are shown as escapes (a raw U+202E reorders the page).
+  return visible(String(value), { keepNewlines: true }).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** How a requirement's outcome is shown: symbol and word (never colour alone) and a colour class. */

@@ -16,6 +16,7 @@
  * surrogates) is replaced, not dropped: C0 controls by their Control Pictures (U+0000 → ␀), so the
  * evidence still shows a control character was there, and the rest by U+FFFD.
  */
+import { escapeChar, isInvisible } from '../common/visible.js';
 import type { Exchange } from '../suites/http.js';
 import type { Evidence, Report, RequirementReport } from './model.js';
 
@@ -34,6 +35,8 @@ export function xmlEscape(text: string, attribute = false): string {
     else if (char === '\r') out += '&#13;';
     else if (code < 0x20 && char !== '\n' && char !== '\t') out += String.fromCodePoint(0x2400 + code);
     else if ((code >= 0xd800 && code <= 0xdfff) || code === 0xfffe || code === 0xffff) out += '\ufffd';
+    // DEL, C1 and bidi controls are legal XML but act on whoever views the file: shown escaped.
+    else if (isInvisible(char)) out += escapeChar(char);
     else out += char;
   }
   return out;

@@ -1,3 +1,4 @@
+import { visible } from '../../common/visible.js';
 import { canonicalize } from '../../signer/canonical.js';
 import { SignerError } from '../../signer/errors.js';
 import { ConfigError, loadConfig } from '../../suites/config.js';
@@ -65,9 +66,10 @@ export const replayCommand: CommandSpec = {
       });
       if (exchange.error) throw new UsageError(`replay: ${exchange.error.message}`);
       const r = exchange.response!;
-      io.stdout(`${exchange.request.method} ${exchange.request.url}\n`);
-      io.stdout(`HTTP ${r.status}\n${Object.entries(r.headers).map(([k, v]) => `${k}: ${v}`).join('\n')}\n\n`);
-      io.stdout((r.json !== undefined ? JSON.stringify(r.json, null, 2) : r.body) + '\n');
+      // Everything below comes from the target: shown with control and bidi characters escaped.
+      io.stdout(`${exchange.request.method} ${visible(exchange.request.url)}\n`);
+      io.stdout(`HTTP ${r.status}\n${Object.entries(r.headers).map(([k, v]) => `${visible(k)}: ${visible(v)}`).join('\n')}\n\n`);
+      io.stdout(visible(r.json !== undefined ? JSON.stringify(r.json, null, 2) : r.body, { keepNewlines: true }) + '\n');
       return 0;
     } finally {
       await client.close();

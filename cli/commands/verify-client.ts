@@ -1,4 +1,6 @@
 import { spawn } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import { visible } from '../../common/visible.js';
 import { resolve } from 'node:path';
 import { clientCatalog, judgeClient } from '../../clients/judge.js';
 import { readPackageJson } from '../../common/package-root.js';
@@ -100,6 +102,62 @@ export const verifyClientCommand: CommandSpec = {
   },
 };
 
+/** The longest line of a client's output passed on; the rest of it is counted, not kept. */
+const MAX_RELAYED_LINE = 16 * 1024;
+
+/**
+ * Passes a client's output on line by line, marked and redacted. Memory stays bounded whatever the
+ * client prints: a line longer than MAX_RELAYED_LINE is cut, saying how much was left out.
+ */
+export function relayLines(write: (text: string) => void, redact: (text: string) => string): { data(chunk: Buffer): void; end(): void } {
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
+  let dropped = 0;
+  const append = (part: string) => {
+    const room = MAX_RELAYED_LINE - pending.length;
+    if (part.length <= room) pending += part;
+    else {
+      pending += part.slice(0, room);
+      dropped += part.length - room;
+    }
+  };
+  const emit = () => {
+    write(`  │ ${visible(redact(pending))}${dropped > 0 ? ` … [${dropped} more characters of this line not shown]` : ''}\n`);
+    pending = '';
+    dropped = 0;
+  };
+  const take = (text: string) => {
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
+      append(text.slice(start, newline));
+      emit();
+      start = newline + 1;
+    }
+    append(text.slice(start));
+  };
+  return {
+    data: (chunk) => take(decoder.write(chunk)),
+    end: () => {
+      take(decoder.end());
+      if (pending !== '' || dropped > 0) emit();
+    },
+  };
+}
+
+/** Resolves when a pipe has been read to its end, or after a second (a grandchild may hold it open). */
+function drained(stream: NodeJS.ReadableStream & { destroy(): void; readableEnded: boolean }): Promise<void> {
+  return new Promise((resolveDrain) => {
+    const done = () => {
+      clearTimeout(timer);
+      stream.destroy();
+      resolveDrain();
+    };
+    const timer = setTimeout(done, 1000);
+    if (stream.readableEnded) done();
+    else stream.once('end', done).once('close', done);
+  });
+}
+
 interface ClientOutcome {
   exitCode: number | null;
   /** How the client's run ended, when not with status 0: reported, not judged. */
@@ -113,17 +171,10 @@ interface ClientOutcome {
 function runClient(argv: string[], io: Io, redact: (text: string) => string, env: Record<string, string>, timeoutSeconds: number): Promise<ClientOutcome> {
   return new Promise((resolvePromise, reject) => {
     const child = spawn(argv[0]!, argv.slice(1), { cwd: io.cwd, env: { ...io.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    const relay = (write: (text: string) => void) => {
-      let pending = '';
-      return (chunk: Buffer) => {
-        pending += chunk.toString('utf8');
-        const lines = pending.split('\n');
-        pending = lines.pop()!;
-        for (const line of lines) write(`  │ ${redact(line)}\n`);
-      };
-    };
-    child.stdout.on('data', relay(io.stdout));
-    child.stderr.on('data', relay(io.stderr));
+    const out = relayLines(io.stdout, redact);
+    const err = relayLines(io.stderr, redact);
+    child.stdout.on('data', out.data);
+    child.stderr.on('data', err.data);
     let timedOut = false;
     const killGroup = () => {
       try {
@@ -141,12 +192,15 @@ function runClient(argv: string[], io: Io, redact: (text: string) => string, env
       const reason = error.code === 'ENOENT' ? 'no such program' : error.message;
       reject(new UsageError(`verify-client: cannot start \`${argv[0]}\`: ${reason}`));
     });
-    child.on('exit', (code) => {
+    child.on('exit', async (code) => {
       clearTimeout(timer);
       // Whatever the client left running (a server, a sleep) goes with it; its pipes then close.
       killGroup();
-      child.stdout.destroy();
-      child.stderr.destroy();
+      // What the client wrote just before it exited may still be in the pipes: read it to the end
+      // (briefly), then pass on a last line that had no newline.
+      await Promise.all([drained(child.stdout), drained(child.stderr)]);
+      out.end();
+      err.end();
       if (timedOut) resolvePromise({ exitCode: null, note: `the client did not finish within ${timeoutSeconds} s and was stopped; its requests until then are judged` });
       else if (code !== 0) resolvePromise({ exitCode: code, note: `the client exited with status ${code}` });
       else resolvePromise({ exitCode: 0 });
