@@ -58,6 +58,8 @@ async function respond(app: SandboxApp, req: IncomingMessage, res: ServerRespons
   try {
     const body = await readBody(req, app.options.maxBodyBytes);
     if (body === 'too-large') {
+      // The rest of the body is never read (it may be endless): answer, then drop the connection.
+      res.once('finish', () => req.socket.destroy());
       await send(res, errorResponse(400, `the request body is larger than ${app.options.maxBodyBytes} bytes`, app.options.faults), true);
       return;
     }
@@ -84,17 +86,23 @@ function validOrigin(host: string | undefined): string | undefined {
   return `http://${host}`;
 }
 
+/** The request body, or 'too-large' as soon as it passes the limit: nothing past it is read or kept. */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = false;
-    req.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) tooLarge = true;
-      else chunks.push(chunk);
-    });
-    req.on('end', () => resolve(tooLarge ? 'too-large' : Buffer.concat(chunks)));
+      if (size <= limit) {
+        chunks.push(chunk);
+        return;
+      }
+      req.off('data', onData);
+      req.pause();
+      resolve('too-large');
+    };
+    req.on('data', onData);
+    req.on('end', () => resolve(Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }

@@ -74,6 +74,54 @@ export interface ClientOptions {
 }
 
 const MAX_EVIDENCE_BODY = 8 * 1024;
+/** Of an answer's body, this much is kept (to judge and show); the rest is read, counted and dropped. */
+export const MAX_KEPT_BODY = 1024 * 1024;
+/** Past this much, reading stops and the connection is dropped: the target is flooding. */
+export const MAX_READ_BODY = 64 * 1024 * 1024;
+
+export interface BoundedBody {
+  text: string;
+  /** Bytes received in all, kept or not. */
+  receivedBytes: number;
+  /** Only the first MAX_KEPT_BODY bytes were kept. */
+  cut: boolean;
+  /** Reading stopped at MAX_READ_BODY: the body may have been longer still (or endless). */
+  stopped: boolean;
+}
+
+/**
+ * Reads a body keeping at most `keep` bytes, so memory stays bounded whatever a target sends; stops
+ * (destroying the stream) after `stopAfter` bytes in all.
+ */
+export async function readBounded(body: AsyncIterable<Uint8Array> & { destroy?(): unknown }, keep = MAX_KEPT_BODY, stopAfter = MAX_READ_BODY): Promise<BoundedBody> {
+  const kept: Uint8Array[] = [];
+  let keptBytes = 0;
+  let receivedBytes = 0;
+  let stopped = false;
+  for await (const chunk of body) {
+    receivedBytes += chunk.length;
+    if (keptBytes < keep) {
+      const part = chunk.subarray(0, keep - keptBytes);
+      kept.push(part);
+      keptBytes += part.length;
+    }
+    if (receivedBytes >= stopAfter) {
+      stopped = true;
+      body.destroy?.();
+      break;
+    }
+  }
+  // A character cut at the end of what was kept decodes as U+FFFD, not as an error.
+  return { text: new TextDecoder('utf-8').decode(Buffer.concat(kept)), receivedBytes, cut: receivedBytes > keptBytes, stopped };
+}
+
+/** What the evidence says about a body that was not kept whole. */
+export function cutNote(body: BoundedBody): string {
+  const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 0)} MiB`;
+  return body.stopped
+    ? `[the target sent more than ${mib(body.receivedBytes)} and kept sending; the kit kept the first ${mib(MAX_KEPT_BODY)}, stopped reading and closed the connection]`
+    : `[the target sent ${body.receivedBytes} bytes; the kit kept the first ${MAX_KEPT_BODY} and discarded the rest]`;
+}
 /** After this many requests in a row without an answer, stop sending: the target is gone. */
 const MAX_CONSECUTIVE_TIMEOUTS = 3;
 const MAX_RATE_LIMIT_RETRIES = 3;
@@ -195,13 +243,15 @@ export class TargetClient {
         bodyTimeout: this.timeoutMs,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
-      const text = await response.body.text();
+      const bounded = await readBounded(response.body);
+      const text = bounded.text;
       const responseHeaders: Record<string, string> = {};
       for (const [name, value] of Object.entries(response.headers)) {
         if (value !== undefined) responseHeaders[name] = hide(Array.isArray(value) ? value.join(', ') : value);
       }
-      exchange.response = { status: response.statusCode, headers: responseHeaders, body: this.evidenceText(hide(text)) };
-      const json = parseJson(text);
+      exchange.response = { status: response.statusCode, headers: responseHeaders, body: this.evidenceText(hide(text)) + (bounded.cut ? `\n… ${cutNote(bounded)}` : '') };
+      // Half a JSON document is not the answer: a cut body is judged as text only.
+      const json = bounded.cut ? undefined : parseJson(text);
       if (json !== undefined) exchange.response.json = JSON.parse(hide(JSON.stringify(json)));
       this.consecutiveTimeouts = 0;
     } catch (error) {
