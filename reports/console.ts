@@ -1,7 +1,10 @@
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, TestCase, TestModule } from 'vitest/node';
+import { PROGRESS_ANNOTATION } from '../suites/context.js';
 import { catalog } from '../suites/catalog.js';
 import { visible } from '../common/visible.js';
 import type { Report } from './model.js';
+
+type TestAnnotation = Parameters<NonNullable<Reporter['onTestCaseAnnotate']>>[1];
 
 /** A MAY that does not hold is information: it does not make a section fail. */
 function isMay(requirement: string | undefined): boolean {
@@ -11,6 +14,11 @@ function isMay(requirement: string | undefined): boolean {
 /** Progress while the suites run: one line per interface section as it finishes. It only observes. */
 export class ConsoleProgress implements Reporter {
   constructor(private readonly write: (line: string) => void) {}
+
+  /** A check waiting a long time (a target's Retry-After) says so, so the run is not taken for hung. */
+  onTestCaseAnnotate(_test: TestCase, annotation: TestAnnotation): void {
+    if (annotation.type === PROGRESS_ANNOTATION) this.write(`  … ${visible(annotation.message)}`);
+  }
 
   onTestModuleEnd(module: TestModule): void {
     let passed = 0;
@@ -46,6 +54,7 @@ export function summaryLines(report: Report, files: readonly string[]): string[]
   const lines = [
     '',
     `${report.verdict === 'conformant' ? '✓ CONFORMANT' : '✗ NOT CONFORMANT'}  ${judged(report)}`,
+    ...(report.error !== undefined ? [`  ! ${report.error}`] : []),
     ...(report.hints ?? []).map((hint) => `  ! ${hint}`),
     `  requirements: ${summary.passed} passed, ${summary.failed} MUST failed, ${summary.warned} SHOULD warned, ${summary.skipped} skipped`,
   ];

@@ -14,6 +14,8 @@ export interface CheckMeta {
   failure?: { message: string; expected?: string; actual?: string; counterexample?: unknown; reproduce?: string };
   evidence: Exchange[];
   findings: Array<Finding & { exchange?: Exchange }>;
+  /** Set when the run stopped sending during or before this check, and why. */
+  stopped?: string;
   /** Requests of this check signed plainly with the merchant's keys that got an answer, and how many of those were 401. */
   plainlySigned?: { answered: number; refused401: number };
 }
@@ -27,6 +29,9 @@ declare module '@vitest/runner' {
 
 const MAX_EVIDENCE = 6;
 
+/** The vitest annotation type of a progress message (a long wait) from inside a check. */
+export const PROGRESS_ANNOTATION = 'svc-progress';
+
 /** The client and id source of one run, shared by all its checks. */
 export interface RunState {
   settings: RunSettings;
@@ -35,7 +40,11 @@ export interface RunState {
 }
 
 export function createRunState(settings: RunSettings): RunState {
-  return { settings, client: new TargetClient(settings.config, { timeoutMs: settings.timeoutMs }), ids: idSource(settings.seed, settings.runNumber) };
+  const client = new TargetClient(settings.config, {
+    timeoutMs: settings.timeoutMs,
+    ...(settings.deadlineAt !== undefined ? { deadlineAt: settings.deadlineAt, deadlineSource: settings.deadlineSource ?? 'max time' } : {}),
+  });
+  return { settings, client, ids: idSource(settings.seed, settings.runNumber) };
 }
 
 /** Why a check cannot run against this target, or undefined when it can. */
@@ -60,6 +69,12 @@ function hasNeed(config: TargetConfig, need: Need): boolean {
  * The vitest adapter and the kit's own tests both run checks through here.
  */
 export async function executeCheck(check: Check, state: RunState, meta: CheckMeta): Promise<'passed' | 'failed' | 'skipped'> {
+  if (state.client.stopped !== undefined) {
+    // Nothing more is sent once the run has stopped: the check is not run, not failed.
+    meta.stopped = state.client.stopped;
+    meta.skipped = `not run: the run stopped: ${state.client.stopped}`;
+    return 'skipped';
+  }
   const refusal = whyNotRun(check, state.settings);
   if (refusal !== undefined) {
     meta.skipped = refusal;
@@ -70,6 +85,7 @@ export async function executeCheck(check: Check, state: RunState, meta: CheckMet
     await check.run(checkContext(state, meta, exchanges));
     return 'passed';
   } catch (error) {
+    if (state.client.stopped !== undefined) meta.stopped = state.client.stopped;
     if (error instanceof CheckSkipped) {
       meta.skipped = error.message;
       return 'skipped';

@@ -75,7 +75,7 @@ describe('the HTTP layer', () => {
     expect(request.headers['x-signature']).toBe(createHmac('sha256', merchant.secretKey).update('' + timestamp).digest('hex'));
   });
 
-  it('cuts off a server that trickles its answer, and stops sending after three requests without one', async () => {
+  it('cuts off a server that trickles its answer, and stops the run after three requests without one', async () => {
     const { client, seen } = await server((_s, _n, res) => {
       res.writeHead(200, { 'content-type': 'application/json' });
       const timer = setInterval(() => res.write(' '), 200);
@@ -85,7 +85,8 @@ describe('the HTTP layer', () => {
     for (let i = 0; i < 3; i++) expect((await client.send({ label: 'probe', path: '/x', payload: { i } })).error?.code).toBe('timeout');
     expect(Date.now() - started).toBeLessThan(6_000);
     const fourth = await client.send({ label: 'probe', path: '/x', payload: { i: 4 } });
-    expect(fourth.error?.message).toMatch(/^not sent: the target did not answer the last 3 requests/);
+    expect(fourth.error?.code).toBe('stopped');
+    expect(fourth.error?.message).toMatch(/^not sent: the run stopped: the target did not answer, or took more than 0.8 s \(of the 1 s --timeout\), 3 times in a row/);
     expect(seen).toHaveLength(3);
   });
 

@@ -62,7 +62,8 @@ export interface Exchange {
   ms: number;
 }
 
-export type TransportErrorCode = 'refused' | 'timeout' | 'reset' | 'unresolved' | 'other';
+/** 'stopped': not sent, because the run stopped (its time budget spent, or a target that only throttles or stalls). */
+export type TransportErrorCode = 'refused' | 'timeout' | 'reset' | 'unresolved' | 'other' | 'stopped';
 
 export interface ClientOptions {
   /** How long to wait for an answer's headers, and then its body (ms). */
@@ -71,6 +72,10 @@ export interface ClientOptions {
   now?: () => number;
   /** Sees every exchange, redacted, as it completes. */
   onExchange?: (exchange: Exchange) => void;
+  /** When the whole run must end (ms since the epoch, on the `now` clock): nothing is sent after it. */
+  deadlineAt?: number;
+  /** How the budget was given, for the message (e.g. "--max-time 900"). */
+  deadlineSource?: string;
 }
 
 const MAX_EVIDENCE_BODY = 8 * 1024;
@@ -122,9 +127,15 @@ export function cutNote(body: BoundedBody): string {
     ? `[the target sent more than ${mib(body.receivedBytes)} and kept sending; the kit kept the first ${mib(MAX_KEPT_BODY)}, stopped reading and closed the connection]`
     : `[the target sent ${body.receivedBytes} bytes; the kit kept the first ${MAX_KEPT_BODY} and discarded the rest]`;
 }
-/** After this many requests in a row without an answer, stop sending: the target is gone. */
-const MAX_CONSECUTIVE_TIMEOUTS = 3;
+/** After this many answers in a row that came near the timeout, or not at all, the run stops. */
+export const MAX_SLOW_IN_A_ROW = 3;
+/** An answer slower than this share of the timeout counts as near it. */
+const SLOW_SHARE = 0.8;
+/** After this many 429 answers in a row (one request and its three retries), the run stops. */
+export const MAX_RATE_LIMITED_IN_A_ROW = 4;
 const MAX_RATE_LIMIT_RETRIES = 3;
+/** A wait at least this long is announced, so a run that waits is not mistaken for one that hangs. */
+const ANNOUNCED_WAIT_MS = 2_000;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -158,7 +169,12 @@ export class TargetClient {
   private readonly timeoutMs: number;
   private readonly now: () => number;
   private readonly used = new Set<string>();
-  private consecutiveTimeouts = 0;
+  private slowInARow = 0;
+  private rateLimitedInARow = 0;
+  /** Why the run stopped sending, once it has. */
+  private stopReason: string | undefined;
+  /** Told of long waits (a Retry-After), to show as progress. */
+  onWait: ((message: string) => void) | undefined;
 
   constructor(
     readonly config: TargetConfig,
@@ -179,12 +195,23 @@ export class TargetClient {
     return Math.floor(this.now() / 1000);
   }
 
+  /** Why the run stopped sending (its budget, or a target that only throttles or stalls), if it has. */
+  get stopped(): string | undefined {
+    return this.stopReason;
+  }
+
   async send(options: SendOptions): Promise<Exchange> {
     let exchange = await this.sendOnce(options);
     // A rate limit is a legitimate answer (its values are the deployment's): wait as told, then
     // send the request again, freshly signed. The checks judge the answer that follows.
-    for (let retry = 1; retry <= MAX_RATE_LIMIT_RETRIES && exchange.response?.status === 429; retry++) {
-      await sleep(retryAfterMs(exchange.response.headers['retry-after']));
+    for (let retry = 1; retry <= MAX_RATE_LIMIT_RETRIES && exchange.response?.status === 429 && this.stopReason === undefined; retry++) {
+      const wait = retryAfterMs(exchange.response.headers['retry-after']);
+      if (this.options.deadlineAt !== undefined && this.now() + wait >= this.options.deadlineAt) {
+        this.stop(`its time budget (${this.options.deadlineSource ?? 'max time'}) would run out waiting for the target's Retry-After`);
+        break;
+      }
+      if (wait >= ANNOUNCED_WAIT_MS) this.onWait?.(`waiting ${Math.round(wait / 1000)} s: the target answered ${options.label} with 429 (rate limited) ${this.rateLimitedInARow} time${this.rateLimitedInARow > 1 ? 's' : ''} in a row`);
+      await sleep(wait);
       exchange = await this.sendOnce(options);
       exchange.label = `${options.label} (sent again after ${retry} rate-limit answer${retry > 1 ? 's' : ''})`;
     }
@@ -227,8 +254,11 @@ export class TargetClient {
       request: { method, url: this.redact(url), headers: this.redactHeaders(headers), body: this.evidenceText(body) },
       ms: 0,
     };
-    if (this.consecutiveTimeouts >= MAX_CONSECUTIVE_TIMEOUTS) {
-      exchange.error = { code: 'timeout', message: `not sent: the target did not answer the last ${MAX_CONSECUTIVE_TIMEOUTS} requests within ${this.timeoutMs / 1000} s` };
+    if (this.stopReason === undefined && this.options.deadlineAt !== undefined && this.now() >= this.options.deadlineAt) {
+      this.stop(`it reached its time budget (${this.options.deadlineSource ?? 'max time'})`);
+    }
+    if (this.stopReason !== undefined) {
+      exchange.error = { code: 'stopped', message: `not sent: the run stopped: ${this.stopReason}` };
       return exchange;
     }
     try {
@@ -253,17 +283,36 @@ export class TargetClient {
       // Half a JSON document is not the answer: a cut body is judged as text only.
       const json = bounded.cut ? undefined : parseJson(text);
       if (json !== undefined) exchange.response.json = JSON.parse(hide(JSON.stringify(json)));
-      this.consecutiveTimeouts = 0;
     } catch (error) {
       exchange.error = describeTransportError(error, url, this.timeoutMs);
-      this.consecutiveTimeouts = exchange.error.code === 'timeout' ? this.consecutiveTimeouts + 1 : 0;
     }
     exchange.ms = Math.round(performance.now() - started);
+    this.tally(exchange);
     return exchange;
   }
 
   close(): Promise<void> {
     return this.agent.close();
+  }
+
+  private stop(reason: string): void {
+    this.stopReason ??= reason;
+  }
+
+  /**
+   * Streaks that mean the run cannot finish in useful time: answers that come near the timeout or
+   * not at all, and rate limits that do not lift. Any other answer ends a streak.
+   */
+  private tally(exchange: Exchange): void {
+    const slow = exchange.error?.code === 'timeout' || exchange.ms >= this.timeoutMs * SLOW_SHARE;
+    this.slowInARow = slow ? this.slowInARow + 1 : 0;
+    this.rateLimitedInARow = exchange.response?.status === 429 ? this.rateLimitedInARow + 1 : 0;
+    if (this.slowInARow >= MAX_SLOW_IN_A_ROW) {
+      this.stop(`the target did not answer, or took more than ${(this.timeoutMs * SLOW_SHARE) / 1000} s (of the ${this.timeoutMs / 1000} s --timeout), ${this.slowInARow} times in a row`);
+    }
+    if (this.rateLimitedInARow >= MAX_RATE_LIMITED_IN_A_ROW) {
+      this.stop(`the target answered 429 (rate limited) ${this.rateLimitedInARow} times in a row; raise its rate limit for the kit's API key, or run again once it has lifted`);
+    }
   }
 
   /**

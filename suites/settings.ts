@@ -13,6 +13,10 @@ export interface RunSettings {
   only?: string;
   /** Per-request timeout, ms. */
   timeoutMs: number;
+  /** When the whole run must end (ms since the epoch): nothing is sent after it. */
+  deadlineAt?: number;
+  /** The budget as given, e.g. "--max-time 900". */
+  deadlineSource?: string;
 }
 
 declare module 'vitest' {

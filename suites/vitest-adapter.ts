@@ -1,6 +1,6 @@
 import { describe, inject, test } from 'vitest';
 import type { Check } from './check.js';
-import { createRunState, executeCheck, newMeta, type CheckMeta, type RunState } from './context.js';
+import { createRunState, executeCheck, newMeta, PROGRESS_ANNOTATION, type CheckMeta, type RunState } from './context.js';
 
 
 let shared: { key: string; state: RunState } | undefined;
@@ -17,9 +17,11 @@ export function registerChecks(section: string, checks: readonly Check[]): void 
 
   describe(section, () => {
     for (const check of selected) {
-      test(`${check.requirement} ${check.title}`, async ({ task, skip }) => {
+      test(`${check.requirement} ${check.title}`, async ({ task, skip, annotate }) => {
         const meta = newMeta(check);
         task.meta.svc = meta;
+        // Long waits (a Retry-After) reach the console as they start, through vitest's annotations.
+        state.client.onWait = (message) => void annotate(message, PROGRESS_ANNOTATION);
         const outcome = await executeCheck(check, state, meta);
         if (outcome === 'skipped') skip(meta.skipped);
         if (outcome === 'failed') throw new Error(meta.failure?.message ?? 'failed');

@@ -19,7 +19,7 @@ import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js
 export const runCommand: CommandSpec = {
   name: 'run',
   summary: 'Runs the conformance suites against a target and writes report.json, junit.xml and report.html.',
-  usage: 'svc-conformance run [--config F] [--report-dir D] [--seed N] [--runs N] [--strict] [--only PREFIX]',
+  usage: 'svc-conformance run [--config F] [--report-dir D] [--seed N] [--runs N] [--strict] [--only PREFIX] [--timeout S] [--max-time S]',
   options: [
     { name: 'config', type: 'string', value: 'F', description: 'P-CFG config file; SVC_* environment variables override it' },
     { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports)' },
@@ -29,11 +29,13 @@ export const runCommand: CommandSpec = {
     { name: 'only', type: 'string', value: 'PREFIX', description: 'only requirements (or checks) whose id starts with PREFIX, e.g. AUTH- or DUP-CONCURRENT' },
     { name: 'allow-production', type: 'boolean', description: 'let checks that create records run against production (P-ENV-3)' },
     { name: 'timeout', type: 'string', value: 'SECONDS', description: 'per-request timeout (default 10)' },
+    { name: 'max-time', type: 'string', value: 'SECONDS', description: 'time budget of the whole run (default 900); nothing is sent after it' },
   ],
   details: [
     'With no --config and no SVC_* variable it starts the embedded reference sandbox on a free loopback port and certifies that, saying so in the verdict and the reports.',
     'An SVC_* variable set but empty (a CI secret that did not reach the job), or SVC_API_KEY/SVC_SECRET_KEY/SVC_WALLET_ID/SVC_ENVIRONMENT without a base URL, is exit 2: never a silent certification of the embedded sandbox.',
-    'Exit status: 0 no MUST failed (with --strict: no SHOULD either), 1 otherwise, 2 bad usage or config, or an unreachable target.',
+    'The run stops (exit 2, one line naming the cause, reports written) when its --max-time is spent, after 3 answers in a row that came near the --timeout or not at all, or after 4 rate-limited (429) answers in a row.',
+    'Exit status: 0 no MUST failed (with --strict: no SHOULD either), 1 otherwise, 2 bad usage or config, an unreachable target, or a run that had to stop.',
   ],
   examples: ['svc-conformance run', 'svc-conformance run --config staging.json --strict --report-dir out', 'SVC_BASE_URL=https://sbx.example.test SVC_API_KEY=… SVC_SECRET_KEY=… SVC_WALLET_ID=… svc-conformance run'],
   async run(options, io) {
@@ -74,6 +76,8 @@ export const runCommand: CommandSpec = {
         runNumber: runNumberAt(startedAt.getTime()),
         allowProduction: Boolean(options['allow-production']),
         timeoutMs: numbers.timeoutMs,
+        deadlineAt: startedAt.getTime() + numbers.maxTimeMs,
+        deadlineSource: `--max-time ${numbers.maxTimeMs / 1000}`,
         ...(typeof options.only === 'string' ? { only: options.only } : {}),
       };
       // A base URL may carry userinfo (http://user:password@host): never shown, never reported.
@@ -105,9 +109,16 @@ export const runCommand: CommandSpec = {
       if (suiteRun.results.length === 0 && settings.only !== undefined) {
         throw new UsageError(`run: --only ${settings.only} matches no requirement or check id (ids look like AUTH-MISSING-KEY, DUP-; see suites/catalog.json)`);
       }
-      const report = buildReport({ ...base, results: suiteRun.results, catalog: catalog(), durationMs: Date.now() - startedAt.getTime() });
+      const built = buildReport({ ...base, results: suiteRun.results, catalog: catalog(), durationMs: Date.now() - startedAt.getTime() });
+      // A run that had to stop judged only part of the target: never a verdict of its own.
+      const stopped = suiteRun.results.find((r) => r.meta.stopped !== undefined)?.meta.stopped;
+      const report: Report = stopped === undefined ? built : { ...built, verdict: 'not conformant', error: `the run stopped: ${stopped}` };
       const files = await writeReportsOrSay(io, 'run', report, reportDir);
       io.stdout(summaryLines(report, files).join('\n') + '\n');
+      if (stopped !== undefined) {
+        const ran = suiteRun.results.filter((r) => r.state !== 'skipped').length;
+        throw new UsageError(`run: stopped after ${Math.round((Date.now() - startedAt.getTime()) / 1000)} s: ${stopped}; ${ran} of ${suiteRun.results.length} checks ran before it`);
+      }
       return report.verdict === 'conformant' ? 0 : 1;
     } finally {
       await sandbox?.close();
@@ -115,11 +126,15 @@ export const runCommand: CommandSpec = {
   },
 };
 
-function readNumbers(options: ParsedOptions): { seed: number; runs: number; timeoutMs: number } {
+/** A full run takes well under a minute against a healthy target; 15 minutes leaves room for a slow one. */
+const DEFAULT_MAX_TIME_SECONDS = 900;
+
+function readNumbers(options: ParsedOptions): { seed: number; runs: number; timeoutMs: number; maxTimeMs: number } {
   const integer = (name: string, value: unknown, min: number, max: number): number => wholeNumber('run', name, value, min, max);
   return {
     seed: options.seed === undefined ? randomInt(0, 2 ** 31 - 1) : integer('seed', options.seed, 0, 2 ** 31 - 1),
     runs: options.runs === undefined ? 20 : integer('runs', options.runs, 1, 10_000),
     timeoutMs: (options.timeout === undefined ? 10 : integer('timeout', options.timeout, 1, 600)) * 1000,
+    maxTimeMs: (options['max-time'] === undefined ? DEFAULT_MAX_TIME_SECONDS : integer('max-time', options['max-time'], 1, 86_400)) * 1000,
   };
 }

@@ -96,7 +96,6 @@ export const verifyClientCommand: CommandSpec = {
       ...(problem ? { verdict: 'not conformant' as const, error: problem } : {}),
     };
     const files = await writeReportsOrSay(io, 'verify-client', report, reportDir);
-    if (problem) io.stdout(`\n✗ ${problem}\n`);
     io.stdout(summaryLines(report, files).join('\n') + '\n');
     return report.verdict === 'conformant' ? 0 : 1;
   },
