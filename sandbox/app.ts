@@ -43,7 +43,7 @@ export const MAX_BODY_DEPTH = 32;
 
 export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions: SandboxOptions = {}): SandboxApp {
   const options = resolveOptions(sandboxOptions);
-  const store = new SandboxStore(options.clock());
+  const store = new SandboxStore(options.clock(), options.maxRecords);
   const replays = new ReplayCache();
   const operations = new Map(routes.filter((r): r is Route => r.kind === 'operation').map((r) => [r.path, r]));
   const pages = routes.filter((r): r is PageRoute => r.kind === 'page');

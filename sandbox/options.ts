@@ -45,6 +45,8 @@ export interface SandboxOptions {
   scenarios?: Iterable<ScenarioName>;
   /** Seconds `create-order-hang-once` holds its answer (default 30). */
   hangSeconds?: number;
+  /** Orders, and separately payouts, kept at most; past it the oldest is forgotten (default 10,000). */
+  maxRecords?: number;
 }
 
 /** A request as the sandbox received it, unredacted: for recording mode and benchmarks only. */
@@ -76,7 +78,11 @@ export interface ResolvedOptions {
   /** This instance's armed scenarios: each fires once, then the sandbox behaves normally. */
   scenarios: ScenarioSwitches;
   hangSeconds: number;
+  maxRecords: number;
 }
+
+/** Orders and payouts kept, each (about 1.5 KB an order): a long-lived sandbox stays near 30 MB. */
+export const DEFAULT_MAX_RECORDS = 10_000;
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   const variant = { ...DEFAULT_VARIANT, ...options.variant };
@@ -95,5 +101,6 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     ...(options.record ? { record: options.record } : {}),
     scenarios,
     hangSeconds: scenarios.hangSeconds,
+    maxRecords: options.maxRecords ?? DEFAULT_MAX_RECORDS,
   };
 }

@@ -45,21 +45,78 @@ export interface Wallet {
 }
 
 /**
+ * A Map that keeps at most `limit` entries: adding a new key past it forgets the oldest entry that
+ * is not pinned. `onSet` and `onForget` let an index follow it.
+ */
+export class BoundedMap<K, V> extends Map<K, V> {
+  private readonly pinned = new Set<K>();
+
+  constructor(
+    private readonly limit: number,
+    private readonly hooks: { onSet?(value: V): void; onForget?(value: V): void } = {},
+  ) {
+    super();
+  }
+
+  /** Adds an entry that is never forgotten (the seeded fixtures). */
+  pin(key: K, value: V): this {
+    this.pinned.add(key);
+    return this.set(key, value);
+  }
+
+  override set(key: K, value: V): this {
+    const previous = super.get(key);
+    if (previous !== undefined && previous !== value) this.hooks.onForget?.(previous);
+    if (previous === undefined && this.size >= this.limit) {
+      // Insertion order: the first unpinned key is the oldest; the pinned few come first and are skipped.
+      for (const [oldest, forgotten] of this) {
+        if (this.pinned.has(oldest)) continue;
+        super.delete(oldest);
+        this.hooks.onForget?.(forgotten);
+        break;
+      }
+    }
+    super.set(key, value);
+    this.hooks.onSet?.(value);
+    return this;
+  }
+
+  override delete(key: K): boolean {
+    const value = super.get(key);
+    if (value !== undefined) this.hooks.onForget?.(value);
+    this.pinned.delete(key);
+    return super.delete(key);
+  }
+}
+
+/**
  * The sandbox's memory. Every read-check-write on it is synchronous, so under Node's single thread
  * a duplicate check and its insert cannot interleave with another request (P-DUP-2).
+ *
+ * It is bounded: at most `maxRecords` orders and `maxRecords` payouts (the seeded fixtures aside).
+ * Past that the oldest is forgotten: asked about, it is unknown, and its order_id may be used again.
  */
 export class SandboxStore {
-  readonly orders = new Map<string, Order>();
-  readonly payouts = new Map<string, Payout>();
+  /** Orders by service id, for the checkout pages: found in constant time. */
+  private readonly bySvcOrderId = new Map<string, Order>();
+  readonly orders: BoundedMap<string, Order>;
+  readonly payouts: BoundedMap<string, Payout>;
   readonly wallets = new Map<string, Wallet>();
   private sequence = 0;
 
-  constructor(now: number) {
+  constructor(now: number, maxRecords: number) {
+    this.orders = new BoundedMap(maxRecords, {
+      onSet: (order) => this.bySvcOrderId.set(order.svcOrderId, order),
+      onForget: (order) => {
+        if (this.bySvcOrderId.get(order.svcOrderId) === order) this.bySvcOrderId.delete(order.svcOrderId);
+      },
+    });
+    this.payouts = new BoundedMap(maxRecords);
     for (const w of WALLETS) this.wallets.set(w.id, { ...w });
     for (const seed of PAYOUT_FIXTURES) {
       const wallet = WALLETS.find((w) => w.merchantId === seed.merchantId && w.environment === 'sandbox')!;
       const failed = seed.status === 'FAILED';
-      this.payouts.set(key(seed.merchantId, seed.payoutOrderId), {
+      this.payouts.pin(key(seed.merchantId, seed.payoutOrderId), {
         merchantId: seed.merchantId,
         payoutId: this.nextId('PAY'),
         payoutOrderId: seed.payoutOrderId,
@@ -84,6 +141,10 @@ export class SandboxStore {
   nextUtr(): string {
     this.sequence += 1;
     return `SBXUTR${String(this.sequence).padStart(10, '0')}`;
+  }
+
+  orderBySvcId(svcOrderId: string): Order | undefined {
+    return this.bySvcOrderId.get(svcOrderId);
   }
 
   order(merchantId: string, orderId: number | string): Order | undefined {

@@ -27,8 +27,7 @@ export function settleOrder(order: Order, now: number): Order {
 
 /** The order behind a checkout link, whichever merchant owns it. */
 export function orderBySvcId(store: SandboxStore, svcOrderId: string): Order | undefined {
-  for (const order of store.orders.values()) if (order.svcOrderId === svcOrderId) return order;
-  return undefined;
+  return store.orderBySvcId(svcOrderId);
 }
 
 /**
