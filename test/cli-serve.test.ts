@@ -73,9 +73,9 @@ describe('svc-conformance serve', () => {
 
   it.each<[string[], RegExp]>([
     [['--fault', 'no-such-fault'], /unknown fault "no-such-fault"; run `svc-conformance serve --list-faults`/],
-    [['--port', 'eighty'], /--port eighty is not a port number/],
+    [['--port', 'eighty'], /--port takes a whole number from 0 to 65535, not "eighty"/],
     [['--verify', 'sometimes'], /--verify takes raw or canonical/],
-    [['--tolerance', '0'], /--tolerance takes a whole number of seconds/],
+    [['--tolerance', '0'], /--tolerance takes a whole number from 1 to 86400, not "0"/],
     [['--config-out', '/nonexistent-dir/sandbox.json'], /cannot write --config-out \/nonexistent-dir\/sandbox.json/],
   ])('refuses %j with one line and exit 2', async (args, message) => {
     const result = await runCli(['serve', ...args]);
