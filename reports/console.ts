@@ -1,5 +1,5 @@
 import type { Reporter, TestCase, TestModule } from 'vitest/node';
-import { PROGRESS_ANNOTATION } from '../suites/context.js';
+import { PROGRESS_ANNOTATION } from '../common/annotations.js';
 import { catalog } from '../suites/catalog.js';
 import { visible } from '../common/visible.js';
 import type { Report } from './model.js';

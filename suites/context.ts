@@ -29,9 +29,6 @@ declare module '@vitest/runner' {
 
 const MAX_EVIDENCE = 6;
 
-/** The vitest annotation type of a progress message (a long wait) from inside a check. */
-export const PROGRESS_ANNOTATION = 'svc-progress';
-
 /** The client and id source of one run, shared by all its checks. */
 export interface RunState {
   settings: RunSettings;

@@ -1,6 +1,7 @@
 import { describe, inject, test } from 'vitest';
 import type { Check } from './check.js';
-import { createRunState, executeCheck, newMeta, PROGRESS_ANNOTATION, type CheckMeta, type RunState } from './context.js';
+import { PROGRESS_ANNOTATION } from '../common/annotations.js';
+import { createRunState, executeCheck, newMeta, type CheckMeta, type RunState } from './context.js';
 
 
 let shared: { key: string; state: RunState } | undefined;
