@@ -37,7 +37,9 @@ export class ConsoleProgress implements Reporter {
     if (passed + failed + info + skipped === 0) return;
     const seconds = ((module.diagnostic().duration ?? 0) / 1000).toFixed(1);
     const parts = [`${passed} passed`, ...(failed ? [`${failed} failed`] : []), ...(info ? [`${info} MAY not held`] : []), ...(skipped ? [`${skipped} skipped`] : [])];
-    this.write(`  ${(failed ? '✗' : '✓')} ${section.padEnd(20)} ${String(passed + failed + info + skipped).padStart(3)} checks: ${parts.join(', ')}  (${seconds} s)`);
+    // A section whose checks were all skipped (no keys for them, or a run that stopped) passed nothing.
+    const mark = failed ? '✗' : passed + info === 0 ? '–' : '✓';
+    this.write(`  ${mark} ${section.padEnd(20)} ${String(passed + failed + info + skipped).padStart(3)} checks: ${parts.join(', ')}  (${seconds} s)`);
   }
 }
 

@@ -58,6 +58,8 @@ describe('run stops a run that cannot finish in useful time', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toMatch(/ … waiting 2 s: the target answered .+ with 429 \(rate limited\) 1 time in a row/);
     expect(result.stderr).toMatch(/stopped after \d+ s: its time budget \(--max-time 5\) would run out waiting for the target's Retry-After/);
+    // The sections after the stop ran nothing: they are not shown as passed.
+    expect(result.stdout).toMatch(/^  – Profile operations +\d+ checks: 0 passed, \d+ skipped/m);
   }, 60_000);
 
   it('a target whose every answer comes near the timeout: stops after 3 in a row', async () => {
