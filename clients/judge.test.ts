@@ -143,6 +143,11 @@ describe('judging a client by its traffic (P-CLIENT)', () => {
     const base64 = Buffer.from(MERCHANT_A.secretKey).toString('base64');
     expect(verdicts([{ path: BALANCE, payload: { svc_wallet_id: 'w', token: base64 }, at: 0 }])['CLIENT-NO-SECRET']).toMatch(/in the body/);
     expect(verdicts([{ path: `${BALANCE}?key=${MERCHANT_A.secretKey}`, payload: { svc_wallet_id: 'w' }, at: 0 }])['CLIENT-NO-SECRET']).toMatch(/in the query/);
+    // The forms the redactor knows are the forms the judge finds: upper-case hex, base64url.
+    const hexUpper = Buffer.from(MERCHANT_A.secretKey).toString('hex').toUpperCase();
+    expect(verdicts([{ path: BALANCE, payload: { svc_wallet_id: 'w' }, at: 0, headers: { 'x-debug': hexUpper } }])['CLIENT-NO-SECRET']).toMatch(/in header x-debug/);
+    const base64url = Buffer.from(`\u00ff${MERCHANT_A.secretKey}`).toString('base64url');
+    expect(verdicts([{ path: BALANCE, payload: { svc_wallet_id: 'w', token: base64url }, at: 0 }])['CLIENT-NO-SECRET']).toMatch(/in the body/);
   });
 
   it('does not take a parallel request for a client giving up, nor for not waiting after a 429', () => {

@@ -1,3 +1,4 @@
+import { secretFinder } from '../common/redact.js';
 import { canonicalize } from '../signer/canonical.js';
 import { diagnose } from '../signer/diagnose.js';
 import { hmacSha256Hex } from '../signer/sign.js';
@@ -139,16 +140,10 @@ export function noReuse(ctx: JudgeContext): RuleOutcome {
   });
 }
 
-/** The secret as a client might send it: as is, URL-encoded, base64, hex, or inside Basic auth. */
-function secretForms(secret: string, apiKey: string): string[] {
-  const b64 = (t: string) => Buffer.from(t, 'utf8').toString('base64');
-  return [secret, encodeURIComponent(secret), b64(secret), b64(secret).replace(/=+$/, ''), Buffer.from(secret, 'utf8').toString('hex'), b64(`${apiKey}:${secret}`)];
-}
-
+/** P-CLIENT: the secret never on the wire, in any form the redactor knows (as is, URL-encoded, hex, base64, inside Basic auth). */
 export function noSecret(ctx: JudgeContext): RuleOutcome {
+  const has = secretFinder([ctx.secretKey]);
   return failures(ctx.requests.flatMap((r): Array<[ClientRequest, string]> => {
-    const forms = secretForms(ctx.secretKey, r.header('x-api-key') ?? '');
-    const has = (text: string) => forms.some((f) => text.includes(f));
     const where = [
       ...r.raw.headers.filter(([, v]) => has(v)).map(([h]) => `header ${h}`),
       ...(has(r.raw.path) ? ['the query'] : []),

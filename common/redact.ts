@@ -44,6 +44,33 @@ export function secretForms(secret: string): { exact: string[]; anyCase: string[
   return { exact: keep(exact), anyCase: keep(anyCase).filter((form) => !exact.includes(form)) };
 }
 
+/** One regular expression matching any of the texts; the longest first, so none is half-matched. */
+function alternation(texts: string[], flags: string): RegExp | undefined {
+  return texts.length === 0 ? undefined : new RegExp([...new Set(texts)].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), flags);
+}
+
+/** The patterns of every form of the secrets: one matched exactly, one whatever its letter case. */
+function secretPatterns(secrets: readonly (string | undefined)[], flags: '' | 'g'): { exact?: RegExp | undefined; anyCase?: RegExp | undefined } {
+  const exact: string[] = [];
+  const anyCase: string[] = [];
+  for (const secret of secrets) {
+    if (typeof secret !== 'string' || secret.length < 4) continue;
+    const forms = secretForms(secret);
+    exact.push(...forms.exact);
+    anyCase.push(...forms.anyCase);
+  }
+  return { exact: alternation(exact, flags), anyCase: alternation(anyCase, `${flags}i`) };
+}
+
+/**
+ * Whether a text holds a secret in any form the redactor removes: the client judge's test for a
+ * secret sent on the wire (P-CLIENT), so what is judged and what is hidden never disagree.
+ */
+export function secretFinder(secrets: readonly (string | undefined)[]): (text: string) => boolean {
+  const { exact, anyCase } = secretPatterns(secrets, '');
+  return (text) => (exact?.test(text) ?? false) || (anyCase?.test(text) ?? false);
+}
+
 export interface RedactorOptions {
   /** Secret keys: every form of them becomes `[redacted:secret]`. */
   secrets?: readonly (string | undefined)[];
@@ -57,20 +84,9 @@ export interface RedactorOptions {
  * every form `secretForms` knows; signatures in any letter case.
  */
 export function createRedactor(options: RedactorOptions): Redact {
-  const secrets = (options.secrets ?? []).filter((s): s is string => typeof s === 'string' && s.length >= 4);
-  const exact: string[] = [];
-  const anyCase: string[] = [];
-  for (const secret of secrets) {
-    const forms = secretForms(secret);
-    exact.push(...forms.exact);
-    anyCase.push(...forms.anyCase);
-  }
+  const { exact: exactPattern, anyCase: anyCasePattern } = secretPatterns(options.secrets ?? [], 'g');
   const signatures = (options.signatures ?? []).filter((s): s is string => typeof s === 'string' && s.length >= MIN_FORM_LENGTH);
-  // Longest first, so a form is never half-replaced by a shorter one it contains.
-  const pattern = (forms: string[], flags: string) => forms.length === 0 ? undefined : new RegExp([...new Set(forms)].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), flags);
-  const exactPattern = pattern(exact, 'g');
-  const anyCasePattern = pattern(anyCase, 'gi');
-  const signaturePattern = pattern(signatures, 'gi');
+  const signaturePattern = alternation(signatures, 'gi');
   return (text) => {
     let out = text.replace(BASIC_AUTH, (match, scheme: string, space: string) => isBasicCredential(match.slice(scheme.length + space.length)) ? `${scheme}${space}[redacted:credentials]` : match).replace(URL_USERINFO, '$1[redacted]@');
     if (signaturePattern) out = out.replace(signaturePattern, '[redacted:signature]');
