@@ -12,6 +12,14 @@ export function escapeChar(char: string): string {
   return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
+/**
+ * JSON text with every invisible character written as a \u escape: the same JSON value, but a viewer
+ * of the file sees them instead of obeying them (JSON.stringify escapes only C0 itself).
+ */
+export function jsonWithVisibleControls(json: string): string {
+  return json.replace(INVISIBLE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
 /** Whether a single character is one `visible` escapes (newline aside). */
 export function isInvisible(char: string): boolean {
   INVISIBLE.lastIndex = 0;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { jsonWithVisibleControls } from '../common/visible.js';
 import { renderHtml } from './html.js';
 import { renderJUnit } from './junit.js';
 import type { Report } from './model.js';
@@ -61,19 +62,11 @@ async function writeAtomically(path: string, content: string): Promise<void> {
   }
 }
 
-/**
- * report.json with DEL, C1, bidi and separator characters written as \u escapes: the same JSON
- * value, but a viewer of the file sees them instead of obeying them (JSON escapes C0 already).
- */
-export function jsonWithVisibleControls(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) + '\n';
-}
-
 /** Writes report.json (P-CLI), junit.xml and report.html; returns their paths. */
 export async function writeReports(report: Report, dir: string): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   const files: Array<[string, string]> = [
-    ['report.json', jsonWithVisibleControls(report)],
+    ['report.json', jsonWithVisibleControls(JSON.stringify(report, null, 2)) + '\n'],
     ['junit.xml', renderJUnit(report)],
     ['report.html', renderHtml(report)],
   ];

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { StringDecoder } from 'node:string_decoder';
-import { visible } from '../../common/visible.js';
 import { resolve } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import { clientCatalog, judgeClient } from '../../clients/judge.js';
 import { readPackageJson } from '../../common/package-root.js';
+import { visible } from '../../common/visible.js';
 import { buildReport } from '../../reports/build.js';
 import { summaryLines } from '../../reports/console.js';
 import type { Report } from '../../reports/model.js';
