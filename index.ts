@@ -16,3 +16,14 @@ export {
 } from './sandbox/index.js';
 export { SCENARIOS, SCENARIO_NAMES, DEFAULT_HANG_SECONDS, parseScenarios, type ScenarioName, type ScenarioSpec } from './sandbox/index.js';
 export { installClientHarness, ClientConformanceError, type ClientHarness, type ClientHarnessOptions } from './clients/harness.js';
+// Checks as a public API: a team's own checks (config key "checks"), run and reported like the kit's.
+export {
+  defineCheck, defineRequirement, CheckFailure, CheckSkipped, expectStatus, expectSchema, expectThat, answered,
+  type Check, type CheckContext, type IdSource, type Need,
+} from './suites/check.js';
+export { forAll } from './suites/property.js';
+export type { SendOptions, Credentials } from './suites/http.js';
+export type { TargetConfig } from './suites/config.js';
+export type { Exchange, HttpAnswer, TransportError } from './core/exchange.js';
+export type { Requirement, Level, CheckOutcome, CheckResult, Report, RequirementReport, Evidence } from './core/report.js';
+export { OPERATIONS, type Operation, type OperationName } from './core/operations.js';

@@ -1,4 +1,4 @@
-import type { Report } from '../reports/model.js';
+import type { Report } from '../core/report.js';
 import { prepareReportDir, ReportDirError, writeReports } from '../reports/write.js';
 import { UsageError, type Io } from './io.js';
 

@@ -11,8 +11,8 @@
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import type nockModule from 'nock';
 import { readPackageJson } from '../common/package-root.js';
-import { buildReport } from '../reports/build.js';
-import type { CheckResult, Report } from '../reports/model.js';
+import { buildReport } from '../core/verdict.js';
+import type { CheckResult, Report } from '../core/report.js';
 import type { SandboxApp } from '../sandbox/app.js';
 import { errorResponse } from '../sandbox/envelope.js';
 import { createSandbox, type ScenarioName } from '../sandbox/index.js';

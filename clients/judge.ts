@@ -1,7 +1,7 @@
 import { readPackageJson } from '../common/package-root.js';
-import type { CheckResult } from '../reports/model.js';
+import type { CheckResult } from '../core/report.js';
 import type { RecordedExchange } from '../sandbox/options.js';
-import type { Requirement } from '../suites/catalog.js';
+import type { Requirement } from '../core/report.js';
 import { redactor } from '../suites/redact.js';
 import * as each from './rules.js';
 import type { JudgeContext, RuleOutcome } from './rules.js';

@@ -1,6 +1,6 @@
 import type { RecordedExchange } from '../sandbox/options.js';
 import type { SchemaId } from '../schemas/index.js';
-import type { Exchange } from '../suites/http.js';
+import type { Exchange } from '../core/exchange.js';
 import type { Redact } from '../suites/redact.js';
 
 /** The operations a client may call, by path (interface endpoints and the profile's P-OPS defaults). */

@@ -1,45 +1,29 @@
-import type { Reporter, TestCase, TestModule } from 'vitest/node';
-import { PROGRESS_ANNOTATION } from '../common/annotations.js';
-import { catalog } from '../suites/catalog.js';
 import { visible } from '../common/visible.js';
-import type { Report } from './model.js';
+import type { CheckResult, Level, Report } from '../core/report.js';
+import { tallySection } from '../core/verdict.js';
 
-type TestAnnotation = Parameters<NonNullable<Reporter['onTestCaseAnnotate']>>[1];
-
-/** A MAY that does not hold is information: it does not make a section fail. */
-function isMay(requirement: string | undefined): boolean {
-  return catalog().find((r) => r.id === requirement)?.level === 'MAY';
-}
-
-/** Progress while the suites run: one line per interface section as it finishes. It only observes. */
-export class ConsoleProgress implements Reporter {
-  constructor(private readonly write: (line: string) => void) {}
+/** Progress while the checks run: one line per interface section as it finishes. It only renders. */
+export class ConsoleProgress {
+  constructor(
+    private readonly write: (line: string) => void,
+    private readonly levelOf: (requirement: string) => Level | undefined,
+  ) {}
 
   /** A check waiting a long time (a target's Retry-After) says so, so the run is not taken for hung. */
-  onTestCaseAnnotate(_test: TestCase, annotation: TestAnnotation): void {
-    if (annotation.type === PROGRESS_ANNOTATION) this.write(`  … ${visible(annotation.message)}`);
+  onWait(message: string): void {
+    this.write(`  … ${visible(message)}`);
   }
 
-  onTestModuleEnd(module: TestModule): void {
-    let passed = 0;
-    let failed = 0;
-    let info = 0;
-    let skipped = 0;
-    let section = '';
-    for (const test of module.children.allTests()) {
-      section ||= test.parent.type === 'suite' ? test.parent.name : '';
-      const state = test.result().state;
-      if (state === 'passed') passed++;
-      else if (state === 'failed' && isMay(test.meta().svc?.requirement)) info++;
-      else if (state === 'failed') failed++;
-      else skipped++;
-    }
-    if (passed + failed + info + skipped === 0) return;
-    const seconds = ((module.diagnostic().duration ?? 0) / 1000).toFixed(1);
-    const parts = [`${passed} passed`, ...(failed ? [`${failed} failed`] : []), ...(info ? [`${info} MAY not held`] : []), ...(skipped ? [`${skipped} skipped`] : [])];
-    // A section whose checks were all skipped (no keys for them, or a run that stopped) passed nothing.
-    const mark = failed ? '✗' : passed + info === 0 ? '–' : '✓';
-    this.write(`  ${mark} ${section.padEnd(20)} ${String(passed + failed + info + skipped).padStart(3)} checks: ${parts.join(', ')}  (${seconds} s)`);
+  onSectionEnd(section: string, results: readonly CheckResult[], durationMs: number): void {
+    const t = tallySection(results, this.levelOf);
+    const parts = [
+      `${t.passed} passed`,
+      ...(t.failed ? [`${t.failed} failed`] : []),
+      ...(t.mayNotHeld ? [`${t.mayNotHeld} MAY not held`] : []),
+      ...(t.errors ? [`${t.errors} kit error${t.errors > 1 ? 's' : ''}`] : []),
+      ...(t.skipped ? [`${t.skipped} skipped`] : []),
+    ];
+    this.write(`  ${t.mark} ${visible(section).padEnd(20)} ${String(results.length).padStart(3)} checks: ${parts.join(', ')}  (${(durationMs / 1000).toFixed(1)} s)`);
   }
 }
 
@@ -57,6 +41,7 @@ export function summaryLines(report: Report, files: readonly string[]): string[]
     '',
     `${report.verdict === 'conformant' ? '✓ CONFORMANT' : '✗ NOT CONFORMANT'}  ${judged(report)}`,
     ...(report.error !== undefined ? [`  ! ${report.error}`] : []),
+    ...(report.kitErrors ?? []).slice(0, 5).map((e) => `  ! kit error in check ${e.check} (${e.requirement}): ${e.message}; this is the kit's fault, not the target's: please report it`),
     ...(report.hints ?? []).map((hint) => `  ! ${hint}`),
     `  requirements: ${summary.passed} passed, ${summary.failed} MUST failed, ${summary.warned} SHOULD warned, ${summary.skipped} skipped`,
   ];

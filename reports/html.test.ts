@@ -5,10 +5,10 @@ import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { catalog } from '../suites/catalog.js';
-import type { Exchange } from '../suites/http.js';
-import { curlLine, replayLine } from './curl.js';
+import type { Exchange } from '../core/exchange.js';
+import { curlLine, replayLine } from '../core/reproduce.js';
 import { esc, renderHtml } from './html.js';
-import type { Evidence, Report, RequirementReport } from './model.js';
+import type { Evidence, Report, RequirementReport } from '../core/report.js';
 
 const BASE = 'https://pay.example.com';
 

@@ -5,10 +5,10 @@
  * that reaches the page goes through `esc`, because bodies, headers and messages come from the target.
  */
 import { visible } from '../common/visible.js';
-import { pathOf } from './curl.js';
-import type { Exchange } from '../suites/http.js';
+import { pathOf } from '../core/reproduce.js';
+import type { Exchange } from '../core/exchange.js';
 import { REPORT_CSS } from './html-style.js';
-import type { Evidence, Report, RequirementReport } from './model.js';
+import type { Evidence, Report, RequirementReport } from '../core/report.js';
 
 /** Escapes text for HTML content and quoted attribute values. */
 export function esc(value: unknown): string {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../suites/http.js';
+import type { Exchange } from '../core/exchange.js';
 import { renderJUnit, xmlEscape } from './junit.js';
-import type { Report, RequirementReport } from './model.js';
+import type { Report, RequirementReport } from '../core/report.js';
 
 // ---------------------------------------------------------------------------------------------
 // A minimal XML 1.0 reader, enough to prove the output well-formed and read it back: it rejects

@@ -17,8 +17,8 @@
  * evidence still shows a control character was there, and the rest by U+FFFD.
  */
 import { escapeChar, isInvisible } from '../common/visible.js';
-import type { Exchange } from '../suites/http.js';
-import type { Evidence, Report, RequirementReport } from './model.js';
+import type { Exchange } from '../core/exchange.js';
+import type { Evidence, Report, RequirementReport } from '../core/report.js';
 
 /** Escapes text for XML character data or a double-quoted attribute, replacing what XML 1.0 forbids. */
 export function xmlEscape(text: string, attribute = false): string {

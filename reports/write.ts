@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { jsonWithVisibleControls } from '../common/visible.js';
 import { renderHtml } from './html.js';
 import { renderJUnit } from './junit.js';
-import type { Report } from './model.js';
+import type { Report } from '../core/report.js';
 
 /** A report folder that cannot take the reports: said before the first request, not after the run. */
 export class ReportDirError extends Error {

@@ -1,18 +1,7 @@
+import type { Requirement } from '../core/report.js';
 import { readPackageJson } from '../common/package-root.js';
 
-export type Level = 'MUST' | 'SHOULD' | 'MAY';
-
-export interface Requirement {
-  id: string;
-  title: string;
-  level: Level;
-  /** The interface section the requirement belongs to. */
-  section: string;
-  /** The profile rules it rests on. */
-  profile: string[];
-  /** Rests on the profile's P-OPS operations rather than the interface. */
-  extension: boolean;
-}
+export type { Level, Requirement } from '../core/report.js';
 
 let cached: Requirement[] | undefined;
 

@@ -2,12 +2,13 @@
 import { startSandbox, type RunningSandbox, type StartOptions } from '../sandbox/index.js';
 import type { Check } from './check.js';
 import type { TargetConfig } from './config.js';
+import type { CheckOutcome } from '../core/report.js';
 import { createRunState, executeCheck, newMeta, type CheckMeta, type RunState } from './context.js';
 import { runNumberAt } from './ids.js';
 import type { RunSettings } from './settings.js';
 
 export interface CheckRun {
-  outcome: 'passed' | 'failed' | 'skipped';
+  outcome: CheckOutcome;
   meta: CheckMeta;
 }
 

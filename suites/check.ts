@@ -1,6 +1,7 @@
 import { describeErrors, validateSchema, type SchemaId } from '../schemas/index.js';
 import type { OperationKey, OperationLocation, TargetConfig } from './config.js';
 import type { Exchange, SendOptions, TargetClient } from './http.js';
+import type { Requirement } from '../core/report.js';
 
 /** A config key a check needs; when absent the check is skipped and the report names the key. */
 export type Need =
@@ -31,6 +32,10 @@ export interface CheckContext {
   seed: number;
   /** Runs for property checks (--runs). */
   runs: number;
+  /** The check being run (its id, for reproduce lines). */
+  checkId: string;
+  /** fast-check's path of one counterexample to replay (run --replay-path). */
+  replayPath?: string;
   /** Unique, seed-derived identifiers that also carry this run's tag. */
   ids: IdSource;
   operation(key: OperationKey): OperationLocation;
@@ -49,12 +54,18 @@ export interface IdSource {
   nonce(): string;
 }
 
+// Brands, not instanceof: a team's check module may load another copy of the kit (its own
+// node_modules) than the runner does, and its failures must still be failures, not kit errors.
+const FAILURE = Symbol.for('svc-conformance.CheckFailure');
+const SKIPPED = Symbol.for('svc-conformance.CheckSkipped');
+
 /** A check's verdict against its requirement: what was expected, what came back, how to see it again. */
 export class CheckFailure extends Error {
   override readonly name = 'CheckFailure';
+  readonly [FAILURE] = true;
   constructor(
     message: string,
-    readonly details: { expected?: string; actual?: string; exchange?: Exchange; counterexample?: unknown; reproduce?: string } = {},
+    readonly details: { expected?: string; actual?: string; exchange?: Exchange; counterexample?: unknown; reproduce?: string; replayPath?: string } = {},
   ) {
     super(message);
   }
@@ -63,6 +74,15 @@ export class CheckFailure extends Error {
 /** A check that cannot run here (a missing config key, production without permission). */
 export class CheckSkipped extends Error {
   override readonly name = 'CheckSkipped';
+  readonly [SKIPPED] = true;
+}
+
+export function isCheckFailure(error: unknown): error is CheckFailure {
+  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[FAILURE] === true;
+}
+
+export function isCheckSkipped(error: unknown): error is CheckSkipped {
+  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[SKIPPED] === true;
 }
 
 /** Describes what came back in a few words: a status, or the transport failure. */
@@ -106,4 +126,32 @@ export function expectSchema<T = unknown>(exchange: Exchange, schema: SchemaId, 
 /** A plain condition of a check, with its evidence. */
 export function expectThat(condition: boolean, message: string, details: CheckFailure['details'] = {}): asserts condition {
   if (!condition) throw new CheckFailure(message, details);
+}
+
+/** A kit check or a team's own: the same shape, checked when it is made. */
+export function defineCheck(check: Check): Check {
+  const problem = checkShapeProblem(check);
+  if (problem !== undefined) throw new TypeError(`defineCheck: ${problem}`);
+  return Object.freeze({ ...check });
+}
+
+function checkShapeProblem(check: Partial<Check> | null | undefined): string | undefined {
+  if (check === null || typeof check !== 'object') return 'give an object { id, requirement, title, run }';
+  if (typeof check.id !== 'string' || !/^[a-z0-9][a-z0-9._-]*$/i.test(check.id)) return `id ${JSON.stringify(check.id)} must be a non-empty id of letters, digits, ".", "_" or "-"`;
+  if (typeof check.requirement !== 'string' || check.requirement === '') return `check ${check.id}: requirement must name the requirement it checks`;
+  if (typeof check.title !== 'string' || check.title === '') return `check ${check.id}: title must say what it checks`;
+  if (typeof check.run !== 'function') return `check ${check.id}: run must be an async function (ctx) => { … }`;
+  return undefined;
+}
+
+/** A requirement of a team's own (its extension of the interface), checked when it is made. */
+export function defineRequirement(requirement: Omit<Requirement, 'extension' | 'profile'> & Partial<Pick<Requirement, 'extension' | 'profile'>>): Requirement {
+  const r = requirement as Partial<Requirement> | null;
+  if (r === null || typeof r !== 'object') throw new TypeError('defineRequirement: give an object { id, title, level, section }');
+  if (typeof r.id !== 'string' || !/^[A-Z0-9][A-Z0-9-]*$/.test(r.id)) throw new TypeError(`defineRequirement: id ${JSON.stringify(r.id)} must be upper-case letters, digits and "-", e.g. ACME-REFUND-STATUS`);
+  if (typeof r.title !== 'string' || r.title === '') throw new TypeError(`defineRequirement: ${r.id}: title must state the requirement`);
+  if (r.level !== 'MUST' && r.level !== 'SHOULD' && r.level !== 'MAY') throw new TypeError(`defineRequirement: ${r.id}: level must be "MUST", "SHOULD" or "MAY", not ${JSON.stringify(r.level)}`);
+  if (typeof r.section !== 'string' || r.section === '') throw new TypeError(`defineRequirement: ${r.id}: section must name where it belongs, e.g. "Refunds"`);
+  if (r.profile !== undefined && (!Array.isArray(r.profile) || r.profile.some((p) => typeof p !== 'string'))) throw new TypeError(`defineRequirement: ${r.id}: profile must be a list of rule ids`);
+  return Object.freeze({ ...r, profile: r.profile ?? [], extension: r.extension ?? true } as Requirement);
 }

@@ -1,10 +1,14 @@
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { nestedDeeperThan } from '../common/json-depth.js';
+import { setPath } from '../core/predicates.js';
 import { describeErrors, validateSchema } from '../schemas/index.js';
 import type { PayoutState } from '../schemas/types.js';
 
-export type OperationKey = 'orderStatus' | 'orderCancel' | 'balanceInquiry' | 'transactionInitiation';
+import type { ExtensionOperation } from '../core/operations.js';
+
+/** The operations a target may place elsewhere, or lack (P-OPS, P-CFG `profile.operations`). */
+export type OperationKey = ExtensionOperation;
 export interface OperationLocation {
   method: 'GET' | 'POST';
   path: string;
@@ -23,6 +27,8 @@ export interface TargetConfig {
     concurrency?: number;
     operations?: Partial<Record<OperationKey, OperationLocation | null>>;
   };
+  /** A team's own check modules (absolute paths once loaded). */
+  checks?: string[];
 }
 
 /** Bad or missing configuration: one line naming the problem and the fix; the command exits 2. */
@@ -108,6 +114,8 @@ export async function loadConfig(file: string | undefined, env: Record<string, s
   }
   const where = file !== undefined && env.SVC_BASE_URL === undefined ? `"baseUrl" in config ${file}` : 'SVC_BASE_URL';
   checkBaseUrl(merged.baseUrl as string, where);
+  // A team's check modules are named relative to the config file that lists them.
+  if (Array.isArray(merged.checks)) merged.checks = merged.checks.map((path) => resolve(cwd, file === undefined ? '.' : dirname(file), path as string));
   return merged as unknown as TargetConfig;
 }
 
@@ -141,16 +149,6 @@ function hint(problem: string): string {
   if (/merchant/.test(problem) && /required/.test(problem)) return ' (set it in the config file, or SVC_API_KEY, SVC_SECRET_KEY and SVC_WALLET_ID)';
   if (/baseUrl/.test(problem)) return ' (set "baseUrl" or SVC_BASE_URL to the target, e.g. https://sandbox.example.test)';
   return '';
-}
-
-function setPath(target: Record<string, unknown>, path: string, value: string): void {
-  const parts = path.split('.');
-  let node = target;
-  for (const part of parts.slice(0, -1)) {
-    if (node[part] === null || typeof node[part] !== 'object') node[part] = {};
-    node = node[part] as Record<string, unknown>;
-  }
-  node[parts.at(-1)!] = value;
 }
 
 /** P-ENV-3: a run that would create records against production needs --allow-production. */

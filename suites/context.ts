@@ -1,31 +1,13 @@
-import { CheckFailure, CheckSkipped, type Check, type CheckContext, type Need } from './check.js';
+import { CheckSkipped, isCheckFailure, isCheckSkipped, type Check, type CheckContext, type Need } from './check.js';
 import { isProduction, operationOf, type OperationKey, type TargetConfig } from './config.js';
 import { isPlainlySigned, TargetClient, type Exchange } from './http.js';
 import { idSource } from './ids.js';
-import { observe, type Finding } from './observers.js';
+import { getPath } from '../core/predicates.js';
+import type { CheckMeta, CheckOutcome } from '../core/report.js';
+import { observe } from './observers.js';
 import type { RunSettings } from './settings.js';
 
-/** What a check leaves for the reporters: its verdict, evidence and findings for other requirements. */
-export interface CheckMeta {
-  check: string;
-  requirement: string;
-  title: string;
-  skipped?: string;
-  failure?: { message: string; expected?: string; actual?: string; counterexample?: unknown; reproduce?: string };
-  evidence: Exchange[];
-  findings: Array<Finding & { exchange?: Exchange }>;
-  /** Set when the run stopped sending during or before this check, and why. */
-  stopped?: string;
-  /** Requests of this check signed plainly with the merchant's keys that got an answer, and how many of those were 401. */
-  plainlySigned?: { answered: number; refused401: number };
-}
-
-// A check's meta travels from the vitest worker to the reporters (task.meta is serialized).
-declare module '@vitest/runner' {
-  interface TaskMeta {
-    svc?: CheckMeta;
-  }
-}
+export type { CheckMeta } from '../core/report.js';
 
 const MAX_EVIDENCE = 6;
 
@@ -56,16 +38,15 @@ export function whyNotRun(check: Check, settings: RunSettings): string | undefin
 
 function hasNeed(config: TargetConfig, need: Need): boolean {
   if (need.startsWith('profile.operations.')) return operationOf(config, need.slice('profile.operations.'.length) as OperationKey) !== undefined;
-  let node: unknown = config;
-  for (const part of need.split('.')) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+  const node = getPath(config, need);
   return typeof node === 'string' ? node.length > 0 : node !== undefined && node !== null;
 }
 
 /**
- * Runs one check and fills its meta. Returns the outcome; never throws for the target's faults.
- * The vitest adapter and the kit's own tests both run checks through here.
+ * Runs one check and fills its meta. Returns the outcome; never throws. A CheckFailure is a verdict
+ * about the target; any other exception is the kit's own fault ('error'), never blamed on the target.
  */
-export async function executeCheck(check: Check, state: RunState, meta: CheckMeta): Promise<'passed' | 'failed' | 'skipped'> {
+export async function executeCheck(check: Check, state: RunState, meta: CheckMeta): Promise<CheckOutcome> {
   if (state.client.stopped !== undefined) {
     // Nothing more is sent once the run has stopped: the check is not run, not failed.
     meta.stopped = state.client.stopped;
@@ -83,13 +64,18 @@ export async function executeCheck(check: Check, state: RunState, meta: CheckMet
     return 'passed';
   } catch (error) {
     if (state.client.stopped !== undefined) meta.stopped = state.client.stopped;
-    if (error instanceof CheckSkipped) {
+    if (isCheckSkipped(error)) {
       meta.skipped = error.message;
       return 'skipped';
     }
-    const failure = error instanceof CheckFailure ? error : new CheckFailure(`the check could not complete: ${(error as Error).message}`);
-    const { exchange, ...details } = failure.details;
-    meta.failure = { message: failure.message, ...details };
+    if (!isCheckFailure(error)) {
+      const e = error instanceof Error ? error : new Error(String(error));
+      meta.error = { message: `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}`, ...(e.stack !== undefined ? { stack: e.stack } : {}) };
+      meta.evidence = exchanges.slice(-MAX_EVIDENCE);
+      return 'error';
+    }
+    const { exchange, ...details } = error.details;
+    meta.failure = { message: error.message, ...details };
     meta.evidence = [...(exchange ? [exchange] : []), ...exchanges.filter((x) => x !== exchange).slice(-(MAX_EVIDENCE - 1))];
     return 'failed';
   }
@@ -106,6 +92,8 @@ function checkContext(state: RunState, meta: CheckMeta, exchanges: Exchange[]): 
     client,
     seed: settings.seed,
     runs: settings.runs,
+    checkId: meta.check,
+    ...(settings.replayPath !== undefined ? { replayPath: settings.replayPath } : {}),
     ids,
     operation(key) {
       const location = operationOf(settings.config, key);

@@ -1,4 +1,5 @@
 import { Agent, request, errors as undiciErrors } from 'undici';
+import type { Exchange, ExchangeRequest, HttpAnswer, TransportErrorCode } from '../core/exchange.js';
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import { toleranceOf, type TargetConfig } from './config.js';
@@ -53,17 +54,7 @@ export function isPlainlySigned(options: SendOptions, merchant: Credentials): bo
     && (options.omit === undefined || options.omit.length === 0) && !options.reuse;
 }
 
-export interface Exchange {
-  label: string;
-  request: { method: string; url: string; headers: Record<string, string>; body: string };
-  response?: { status: number; headers: Record<string, string>; body: string; json?: unknown };
-  /** A transport failure instead of a response: refused, timed out, reset. */
-  error?: { code: TransportErrorCode; message: string };
-  ms: number;
-}
-
-/** 'stopped': not sent, because the run stopped (its time budget spent, or a target that only throttles or stalls). */
-export type TransportErrorCode = 'refused' | 'timeout' | 'reset' | 'unresolved' | 'other' | 'stopped';
+export type { Exchange, TransportErrorCode } from '../core/exchange.js';
 
 export interface ClientOptions {
   /** How long to wait for an answer's headers, and then its body (ms). */
@@ -249,7 +240,7 @@ export class TargetClient {
     const hideSignatures = createRedactor({ signatures: [signature, computed] });
     const hide = (text: string) => this.redact(hideSignatures(text));
     const started = performance.now();
-    const exchange: Exchange = {
+    const sent: ExchangeRequest = {
       label: options.label,
       request: { method, url: this.redact(url), headers: this.redactHeaders(headers), body: this.evidenceText(body) },
       ms: 0,
@@ -258,9 +249,9 @@ export class TargetClient {
       this.stop(`it reached its time budget (${this.options.deadlineSource ?? 'max time'})`);
     }
     if (this.stopReason !== undefined) {
-      exchange.error = { code: 'stopped', message: `not sent: the run stopped: ${this.stopReason}` };
-      return exchange;
+      return { ...sent, error: { code: 'stopped', message: `not sent: the run stopped: ${this.stopReason}` } };
     }
+    let exchange: Exchange;
     try {
       // One deadline for the whole exchange: undici's own timeouts only bound each wait for a
       // chunk, so a target trickling a byte at a time would never be cut off by them alone.
@@ -279,12 +270,13 @@ export class TargetClient {
       for (const [name, value] of Object.entries(response.headers)) {
         if (value !== undefined) responseHeaders[name] = hide(Array.isArray(value) ? value.join(', ') : value);
       }
-      exchange.response = { status: response.statusCode, headers: responseHeaders, body: this.evidenceText(hide(text)) + (bounded.cut ? `\n… ${cutNote(bounded)}` : '') };
+      const answer: HttpAnswer = { status: response.statusCode, headers: responseHeaders, body: this.evidenceText(hide(text)) + (bounded.cut ? `\n… ${cutNote(bounded)}` : '') };
       // Half a JSON document is not the answer: a cut body is judged as text only.
       const json = bounded.cut ? undefined : parseJson(text);
-      if (json !== undefined) exchange.response.json = JSON.parse(hide(JSON.stringify(json)));
+      if (json !== undefined) answer.json = JSON.parse(hide(JSON.stringify(json)));
+      exchange = { ...sent, response: answer };
     } catch (error) {
-      exchange.error = describeTransportError(error, url, this.timeoutMs);
+      exchange = { ...sent, error: describeTransportError(error, url, this.timeoutMs) };
     }
     exchange.ms = Math.round(performance.now() - started);
     this.tally(exchange);

@@ -1,9 +1,8 @@
-import type { Exchange } from './http.js';
+import type { Exchange } from '../core/exchange.js';
+import { envelopeProblems, isJsonContentType } from '../core/predicates.js';
+import type { Finding } from '../core/report.js';
 
-export interface Finding {
-  requirement: string;
-  message: string;
-}
+export type { Finding } from '../core/report.js';
 
 /**
  * Rules that hold for every answer, not one operation (P-ERR-1, P-ERR-2, P-ERR-3): checked on every
@@ -15,7 +14,7 @@ export function observe(exchange: Exchange): Finding[] {
   const findings: Finding[] = [];
   const where = `${exchange.request.method} ${new URL(exchange.request.url).pathname} (${exchange.label})`;
   const type = response.headers['content-type'] ?? '';
-  if (!/^application\/json\s*(;|$)/i.test(type)) {
+  if (!isJsonContentType(type)) {
     findings.push({ requirement: 'ERR-CONTENT-TYPE', message: `${where} answered Content-Type ${type ? `"${type}"` : 'none'}, not application/json` });
   }
   if (response.status >= 500) {
@@ -24,13 +23,7 @@ export function observe(exchange: Exchange): Finding[] {
   const body = response.json as Record<string, unknown> | undefined;
   const isObject = body !== null && typeof body === 'object' && !Array.isArray(body);
   if (response.status >= 300) {
-    const problems: string[] = [];
-    if (!isObject) problems.push(response.json === undefined ? 'the body is not JSON' : 'the body is not a JSON object');
-    else {
-      if (body.status !== false) problems.push(`status is ${JSON.stringify(body.status)}, not false`);
-      if (!Number.isInteger(body.code)) problems.push(`code is ${JSON.stringify(body.code)}, not an integer`);
-      if (typeof body.message !== 'string' || body.message === '') problems.push(`message is ${JSON.stringify(body.message)}, not a non-empty string`);
-    }
+    const problems = envelopeProblems(response.json);
     if (problems.length > 0) findings.push({ requirement: 'ERR-ENVELOPE', message: `${where} answered HTTP ${response.status} with ${problems.join('; ')}` });
   }
   if (isObject && 'code' in body && (typeof body.status === 'boolean' || body.status === 'success')) {

@@ -1,6 +1,6 @@
 import type { TargetConfig } from './config.js';
 
-/** What `run` hands the suites (through vitest's provide/inject). */
+/** What a run of the suites is given: the target, the seed and the limits. */
 export interface RunSettings {
   config: TargetConfig;
   seed: number;
@@ -9,18 +9,14 @@ export interface RunSettings {
   /** Whole seconds since 2024 at the start of the run: part of every generated id. */
   runNumber: number;
   allowProduction: boolean;
-  /** Only requirements whose id starts with this (or checks whose id does). */
-  only?: string;
+  /** Only requirements (or checks) whose id starts with one of these prefixes. */
+  only?: readonly string[];
+  /** fast-check's path of a shrunk counterexample (with --only and --seed): replays exactly that case. */
+  replayPath?: string;
   /** Per-request timeout, ms. */
   timeoutMs: number;
   /** When the whole run must end (ms since the epoch): nothing is sent after it. */
   deadlineAt?: number;
   /** The budget as given, e.g. "--max-time 900". */
   deadlineSource?: string;
-}
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    svcRun: RunSettings;
-  }
 }

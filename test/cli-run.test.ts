@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Report } from '../reports/model.js';
+import type { Report } from '../core/report.js';
 import { startSandbox, type StartOptions } from '../sandbox/index.js';
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../sandbox/tenants.js';
 import { validateSchema } from '../schemas/index.js';

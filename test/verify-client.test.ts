@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Report } from '../reports/model.js';
+import type { Report } from '../core/report.js';
 import { SCENARIO_NAMES } from '../sandbox/index.js';
 import { runBinAsync, runCli } from './cli-harness.js';
 

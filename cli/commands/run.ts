@@ -1,17 +1,19 @@
 import { randomInt } from 'node:crypto';
 import { resolve } from 'node:path';
 import { readPackageJson } from '../../common/package-root.js';
-import { buildReport } from '../../reports/build.js';
-import { summaryLines } from '../../reports/console.js';
-import type { Report } from '../../reports/model.js';
+import type { Report } from '../../core/report.js';
+import { buildReport, exitCodeOf } from '../../core/verdict.js';
+import { ConsoleProgress, summaryLines } from '../../reports/console.js';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { catalog } from '../../suites/catalog.js';
 import { checkTargetEnv, ConfigError, envNamesTarget, isProduction, loadConfig, type TargetConfig } from '../../suites/config.js';
 import { runNumberAt } from '../../suites/ids.js';
 import { preflight } from '../../suites/preflight.js';
 import { redactor } from '../../suites/redact.js';
-import { runSuites } from '../../suites/run.js';
+import { runChecks } from '../../suites/runner.js';
+import { SECTIONS } from '../../suites/sections.js';
 import type { RunSettings } from '../../suites/settings.js';
+import { loadTeamChecks, type TeamChecks } from '../../suites/team-checks.js';
 import { UsageError } from '../io.js';
 import { usableReportDir, writeReportsOrSay } from '../report-files.js';
 import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js';
@@ -19,14 +21,15 @@ import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js
 export const runCommand: CommandSpec = {
   name: 'run',
   summary: 'Runs the conformance suites against a target and writes report.json, junit.xml and report.html.',
-  usage: 'svc-conformance run [--config F] [--report-dir D] [--seed N] [--runs N] [--strict] [--only PREFIX] [--timeout S] [--max-time S]',
+  usage: 'svc-conformance run [--config F] [--report-dir D] [--seed N] [--runs N] [--strict] [--only PREFIX[,PREFIX…]] [--timeout S] [--max-time S]',
   options: [
     { name: 'config', type: 'string', value: 'F', description: 'P-CFG config file; SVC_* environment variables override it' },
     { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports)' },
     { name: 'seed', type: 'string', value: 'N', description: 'seed of every generated request (default: random, printed)' },
     { name: 'runs', type: 'string', value: 'N', description: 'cases per property check (default 20)' },
     { name: 'strict', type: 'boolean', description: 'a failed SHOULD fails the run too' },
-    { name: 'only', type: 'string', value: 'PREFIX', description: 'only requirements (or checks) whose id starts with PREFIX, e.g. AUTH- or DUP-CONCURRENT' },
+    { name: 'only', type: 'string', value: 'PREFIX', description: 'only requirements (or checks) whose id starts with PREFIX, e.g. AUTH- or DUP-CONCURRENT; several comma-separated' },
+    { name: 'replay-path', type: 'string', value: 'PATH', description: "with --seed and --only: replay exactly the shrunk counterexample of a property (fast-check's path, as the report gives it)" },
     { name: 'allow-production', type: 'boolean', description: 'let checks that create records run against production (P-ENV-3)' },
     { name: 'timeout', type: 'string', value: 'SECONDS', description: 'per-request timeout (default 10)' },
     { name: 'max-time', type: 'string', value: 'SECONDS', description: 'time budget of the whole run (default 900); nothing is sent after it' },
@@ -35,7 +38,9 @@ export const runCommand: CommandSpec = {
     'With no --config and no SVC_* variable it starts the embedded reference sandbox on a free loopback port and certifies that, saying so in the verdict and the reports.',
     'An SVC_* variable set but empty (a CI secret that did not reach the job), or SVC_API_KEY/SVC_SECRET_KEY/SVC_WALLET_ID/SVC_ENVIRONMENT without a base URL, is exit 2: never a silent certification of the embedded sandbox.',
     'The run stops (exit 2, one line naming the cause, reports written) when its --max-time is spent, after 3 answers in a row that came near the --timeout or not at all, or after 4 rate-limited (429) answers in a row.',
-    'Exit status: 0 no MUST failed (with --strict: no SHOULD either), 1 otherwise, 2 bad usage or config, an unreachable target, or a run that had to stop.',
+    'A team\'s own checks, listed under "checks" in the config, run after the kit\'s and appear in every report; `svc-conformance list` shows every requirement and check.',
+    'An exception in a check\'s own code is the kit\'s error, not the target\'s: shown apart (! kit error), the requirement is not judged, and the run exits 2.',
+    'Exit status: 0 no MUST failed (with --strict: no SHOULD either), 1 otherwise, 2 bad usage or config, an unreachable target, a run that had to stop, or a kit error inside a check.',
   ],
   examples: ['svc-conformance run', 'svc-conformance run --config staging.json --strict --report-dir out', 'SVC_BASE_URL=https://sbx.example.test SVC_API_KEY=… SVC_SECRET_KEY=… SVC_WALLET_ID=… svc-conformance run'],
   async run(options, io) {
@@ -69,6 +74,15 @@ export const runCommand: CommandSpec = {
         io.stdout(`No target given (no --config, no SVC_* variable): certifying the kit's own embedded reference sandbox at ${sandbox.baseUrl}, not a deployment (svc-conformance serve --config-out sandbox.json runs it standalone).\n`);
       }
 
+      let team: TeamChecks;
+      try {
+        team = await loadTeamChecks(config);
+      } catch (error) {
+        if (error instanceof ConfigError) throw new UsageError(`run: ${error.message}`);
+        throw error;
+      }
+      const requirements = [...catalog(), ...team.requirements];
+      const only = typeof options.only === 'string' ? options.only.split(',').map((p) => p.trim()).filter((p) => p !== '') : undefined;
       const settings: RunSettings = {
         config,
         seed: numbers.seed,
@@ -78,7 +92,8 @@ export const runCommand: CommandSpec = {
         timeoutMs: numbers.timeoutMs,
         deadlineAt: startedAt.getTime() + numbers.maxTimeMs,
         deadlineSource: `--max-time ${numbers.maxTimeMs / 1000}`,
-        ...(typeof options.only === 'string' ? { only: options.only } : {}),
+        ...(only !== undefined ? { only } : {}),
+        ...(typeof options['replay-path'] === 'string' ? { replayPath: replayPathOf(options['replay-path'], options) } : {}),
       };
       // A base URL may carry userinfo (http://user:password@host): never shown, never reported.
       const shownBaseUrl = redactor(config)(config.baseUrl);
@@ -95,36 +110,47 @@ export const runCommand: CommandSpec = {
 
       const unreachable = await preflight(config.baseUrl, settings.timeoutMs);
       if (unreachable !== undefined) {
-        const report: Report = { ...buildReport({ ...base, results: [], catalog: catalog(), durationMs: Date.now() - startedAt.getTime() }), verdict: 'not conformant', error: unreachable };
+        const report: Report = { ...buildReport({ ...base, results: [], catalog: requirements, durationMs: Date.now() - startedAt.getTime() }), verdict: 'not conformant', error: unreachable };
         const written = await writeReportsOrSay(io, 'run', report, reportDir);
         throw new UsageError(`run: ${unreachable}${written.length > 0 ? ` (report written to ${reportDir})` : ''}`);
       }
       if (isProduction(config) && !settings.allowProduction) {
         io.stdout('Target is production: checks that create records are skipped (P-ENV-3); --allow-production runs them.\n');
       }
-      io.stdout(`svc-conformance run: ${shownBaseUrl} (${config.environment}), seed ${settings.seed}, ${settings.runs} cases per property${settings.only ? `, only ${settings.only}` : ''}\n`);
+      io.stdout(`svc-conformance run: ${shownBaseUrl} (${config.environment}), seed ${settings.seed}, ${settings.runs} cases per property${only ? `, only ${only.join(',')}` : ''}${team.requirements.length > 0 ? `, ${team.sections.reduce((n, s) => n + s.checks.length, 0)} team checks` : ''}\n`);
 
-      const suiteRun = await runSuites(settings, (line) => io.stdout(line + '\n'));
-      if (suiteRun.errors.length > 0) throw new Error(`the suites could not run: ${suiteRun.errors[0]}`);
-      if (suiteRun.results.length === 0 && settings.only !== undefined) {
-        throw new UsageError(`run: --only ${settings.only} matches no requirement or check id (ids look like AUTH-MISSING-KEY, DUP-; see suites/catalog.json)`);
+      const levels = new Map(requirements.map((r) => [r.id, r.level]));
+      const progress = new ConsoleProgress((line) => io.stdout(line + '\n'), (id) => levels.get(id));
+      const results = await runChecks(settings, [...SECTIONS, ...team.sections], progress);
+      if (results.length === 0 && only !== undefined) {
+        throw new UsageError(`run: --only ${only.join(',')} matches no requirement or check id (ids look like AUTH-MISSING-KEY, DUP-; svc-conformance list shows them)`);
       }
-      const built = buildReport({ ...base, results: suiteRun.results, catalog: catalog(), durationMs: Date.now() - startedAt.getTime() });
+      const built = buildReport({ ...base, results, catalog: requirements, durationMs: Date.now() - startedAt.getTime() });
       // A run that had to stop judged only part of the target: never a verdict of its own.
-      const stopped = suiteRun.results.find((r) => r.meta.stopped !== undefined)?.meta.stopped;
+      const stopped = results.find((r) => r.meta.stopped !== undefined)?.meta.stopped;
       const report: Report = stopped === undefined ? built : { ...built, verdict: 'not conformant', error: `the run stopped: ${stopped}` };
       const files = await writeReportsOrSay(io, 'run', report, reportDir);
       io.stdout(summaryLines(report, files).join('\n') + '\n');
       if (stopped !== undefined) {
-        const ran = suiteRun.results.filter((r) => r.state !== 'skipped').length;
-        throw new UsageError(`run: stopped after ${Math.round((Date.now() - startedAt.getTime()) / 1000)} s: ${stopped}; ${ran} of ${suiteRun.results.length} checks ran before it`);
+        const ran = results.filter((r) => r.state !== 'skipped').length;
+        throw new UsageError(`run: stopped after ${Math.round((Date.now() - startedAt.getTime()) / 1000)} s: ${stopped}; ${ran} of ${results.length} checks ran before it`);
       }
-      return report.verdict === 'conformant' ? 0 : 1;
+      if (report.kitErrors !== undefined) {
+        throw new UsageError(`run: the kit failed inside ${report.kitErrors.length} check${report.kitErrors.length > 1 ? 's' : ''} (first: ${report.kitErrors[0]!.check}: ${report.kitErrors[0]!.message}); those requirements were not judged`);
+      }
+      return exitCodeOf(report);
     } finally {
       await sandbox?.close();
     }
   },
 };
+
+/** fast-check's replay path: numbers joined by ':' (e.g. "3:0:1"). Meaningful only for one seed and one property. */
+function replayPathOf(path: string, options: ParsedOptions): string {
+  if (!/^\d+(:\d+)*$/.test(path)) throw new UsageError(`run: --replay-path ${JSON.stringify(path)} is not a fast-check path; copy it from the report, e.g. --replay-path 3:0:1`);
+  if (options.seed === undefined || typeof options.only !== 'string') throw new UsageError('run: --replay-path replays one shrunk case: give it with the --seed and --only of the failure, as the report shows');
+  return path;
+}
 
 /** A full run takes well under a minute against a healthy target; 15 minutes leaves room for a slow one. */
 const DEFAULT_MAX_TIME_SECONDS = 900;

@@ -44,6 +44,7 @@ async function verdict(check: Check, server: Server, edit: (config: TargetConfig
     client: undefined as never,
     seed: 42,
     runs: 3,
+    checkId: 'fair-verdicts',
     ids: idSource(42, 1),
     operation: () => { throw new Error('not used by these checks'); },
     send: async (options) => answer(config, options, server(options)),

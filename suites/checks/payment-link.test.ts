@@ -14,6 +14,7 @@ function stubContext(baseUrl: string, environment: TargetConfig['environment'], 
     client: undefined as never,
     seed: 1,
     runs: 1,
+    checkId: 'payment-link',
     ids: idSource(1, 1),
     operation: () => {
       throw new CheckSkipped('not configured');

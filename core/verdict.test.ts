@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runHints } from './build.js';
-import type { CheckResult } from './model.js';
+import { runHints } from './verdict.js';
+import type { CheckResult } from './report.js';
 
 const result = (answered: number, refused401: number): CheckResult => ({
   meta: { check: 'c', requirement: 'R', title: 't', evidence: [], findings: [], plainlySigned: { answered, refused401 } },

@@ -1,4 +1,4 @@
-import type { Exchange } from '../suites/http.js';
+import type { Exchange } from './exchange.js';
 
 /**
  * Reproduce lines for a recorded exchange: a curl command that sends the same request (its

@@ -1,7 +1,6 @@
-import type { Requirement } from '../suites/catalog.js';
-import type { Exchange } from '../suites/http.js';
-import { curlLine, replayLine } from './curl.js';
-import type { CheckResult, Evidence, Report, RequirementReport } from './model.js';
+import type { Exchange } from './exchange.js';
+import { curlLine, replayLine } from './reproduce.js';
+import type { CheckResult, Evidence, Level, Report, Requirement, RequirementReport } from './report.js';
 
 const MAX_EVIDENCE_PER_REQUIREMENT = 5;
 
@@ -25,7 +24,8 @@ export interface BuildInput {
 /**
  * The one place where check results become requirement verdicts. A requirement fails when one of
  * its checks failed or any check saw it broken (an envelope slip noticed elsewhere); it passes when
- * a check passed and nothing broke it; it is skipped when every check was skipped.
+ * a check passed and nothing broke it and no check of it met a kit error; otherwise it is skipped
+ * (every check skipped, or one could not be judged because the kit itself failed).
  */
 export function buildReport(input: BuildInput): Report {
   const byRequirement = new Map<string, { results: CheckResult[]; findings: Evidence[]; findingCount: number }>();
@@ -51,13 +51,14 @@ export function buildReport(input: BuildInput): Report {
     if (e === undefined || e.results.length === 0) continue; // not selected by --only
     const failed = e.results.filter((r) => r.state === 'failed');
     const passed = e.results.some((r) => r.state === 'passed');
-    const status = failed.length > 0 || e.findingCount > 0 ? 'failed' : passed ? 'passed' : 'skipped';
+    const errored = e.results.find((r) => r.state === 'error');
+    const status = failed.length > 0 || e.findingCount > 0 ? 'failed' : passed && errored === undefined ? 'passed' : 'skipped';
     const evidenceList = [
       ...failed.map((r) => {
         // A check stopped by the runner (its time budget ran out) has no failure of its own.
         const f = r.meta.failure ?? { message: 'the check did not finish within its time budget: the target answers too slowly' };
         return {
-          ...evidence(input, requirement.id, r.meta.check, f.message, r.meta.evidence),
+          ...evidence(input, requirement.id, r.meta.check, f.message, r.meta.evidence, f.replayPath),
           ...(f.expected !== undefined ? { expected: f.expected } : {}),
           ...(f.actual !== undefined ? { actual: f.actual } : {}),
           ...(f.counterexample !== undefined ? { counterexample: f.counterexample } : {}),
@@ -68,7 +69,9 @@ export function buildReport(input: BuildInput): Report {
     if (e.findingCount > e.findings.length) {
       evidenceList.push({ check: '(observers)', message: `…and ${e.findingCount - e.findings.length} more answers broke this requirement`, exchanges: [] });
     }
-    const skipReason = status === 'skipped' ? e.results.find((r) => r.meta.skipped)?.meta.skipped : undefined;
+    const skipReason = status !== 'skipped' ? undefined
+      : errored !== undefined ? `not judged: the kit's own error in check ${errored.meta.check} (${errored.meta.error?.message ?? 'unknown'})`
+      : e.results.find((r) => r.meta.skipped)?.meta.skipped;
     requirements.push({
       ...requirement,
       status,
@@ -76,22 +79,20 @@ export function buildReport(input: BuildInput): Report {
         id: r.meta.check,
         title: r.meta.title,
         status: r.state,
-        ...(r.meta.failure ? { message: r.meta.failure.message } : r.meta.skipped ? { message: r.meta.skipped } : r.state === 'failed' ? { message: 'did not finish within its time budget' } : {}),
+        ...(r.meta.failure ? { message: r.meta.failure.message }
+          : r.meta.error ? { message: `kit error: ${r.meta.error.message}` }
+          : r.meta.skipped ? { message: r.meta.skipped }
+          : r.state === 'failed' ? { message: 'did not finish within its time budget' } : {}),
       })),
       ...(skipReason !== undefined ? { skipReason } : {}),
       evidence: evidenceList,
     });
   }
 
-  const summary = { passed: 0, failed: 0, warned: 0, skipped: 0 };
-  for (const r of requirements) {
-    if (r.status === 'passed') summary.passed += 1;
-    else if (r.status === 'skipped') summary.skipped += 1;
-    else if (r.level === 'MUST') summary.failed += 1;
-    else if (r.level === 'SHOULD') summary.warned += 1;
-    // A MAY that does not hold is reported, and counted under neither (P-CLI).
-  }
-  const conformant = summary.failed === 0 && (!input.strict || summary.warned === 0);
+  const summary = summarize(requirements);
+  const kitErrors = input.results.filter((r) => r.state === 'error').map((r) => ({ check: r.meta.check, requirement: r.meta.requirement, message: r.meta.error?.message ?? 'unknown' }));
+  // A run where the kit itself failed judged only part of the target: it certifies nothing.
+  const conformant = isConformant(summary, input.strict) && kitErrors.length === 0;
   const hints = runHints(input.results);
   return {
     tool: { name: 'svc-conformance', version: input.version },
@@ -105,8 +106,59 @@ export function buildReport(input: BuildInput): Report {
     verdict: conformant ? 'conformant' : 'not conformant',
     summary,
     ...(hints.length > 0 ? { hints } : {}),
+    ...(kitErrors.length > 0 ? { kitErrors } : {}),
     requirements,
   };
+}
+
+/** The P-CLI counts: a SHOULD that fails is warned; a MAY that does not hold is counted under neither. */
+export function summarize(requirements: ReadonlyArray<{ status: RequirementReport['status']; level: Level }>): Report['summary'] {
+  const summary = { passed: 0, failed: 0, warned: 0, skipped: 0 };
+  for (const r of requirements) {
+    if (r.status === 'passed') summary.passed += 1;
+    else if (r.status === 'skipped') summary.skipped += 1;
+    else if (r.level === 'MUST') summary.failed += 1;
+    else if (r.level === 'SHOULD') summary.warned += 1;
+  }
+  return summary;
+}
+
+/** No MUST failed (and, with --strict, no SHOULD). */
+export function isConformant(summary: Report['summary'], strict: boolean): boolean {
+  return summary.failed === 0 && (!strict || summary.warned === 0);
+}
+
+/**
+ * The exit status of a judged run (P-CLI): 2 when it could not judge (it stopped, could not reach the
+ * target, or the kit failed inside a check), 0 when conformant, 1 otherwise.
+ */
+export function exitCodeOf(report: Pick<Report, 'verdict' | 'error' | 'kitErrors'>): 0 | 1 | 2 {
+  if (report.error !== undefined || (report.kitErrors?.length ?? 0) > 0) return 2;
+  return report.verdict === 'conformant' ? 0 : 1;
+}
+
+/** A section's line on the console: its tally and its mark. A MAY that does not hold fails nothing. */
+export interface SectionTally {
+  passed: number;
+  failed: number;
+  mayNotHeld: number;
+  skipped: number;
+  errors: number;
+  /** ✗ something failed, ! the kit failed, – nothing passed (all skipped), ✓ otherwise. */
+  mark: '✗' | '!' | '–' | '✓';
+}
+
+export function tallySection(results: readonly CheckResult[], levelOf: (requirement: string) => Level | undefined): SectionTally {
+  const t = { passed: 0, failed: 0, mayNotHeld: 0, skipped: 0, errors: 0 };
+  for (const r of results) {
+    if (r.state === 'passed') t.passed++;
+    else if (r.state === 'error') t.errors++;
+    else if (r.state === 'failed' && levelOf(r.meta.requirement) === 'MAY') t.mayNotHeld++;
+    else if (r.state === 'failed') t.failed++;
+    else t.skipped++;
+  }
+  const mark = t.failed ? '✗' : t.errors ? '!' : t.passed + t.mayNotHeld === 0 ? '–' : '✓';
+  return { ...t, mark };
 }
 
 /** Fewest plainly signed requests before "all of them were 401" says more than bad luck. */
@@ -131,7 +183,7 @@ export function runHints(results: readonly CheckResult[]): string[] {
   ];
 }
 
-function evidence(input: BuildInput, requirement: string, check: string, message: string, exchanges: Exchange[]): Evidence {
+function evidence(input: BuildInput, requirement: string, check: string, message: string, exchanges: Exchange[], replayPath?: string): Evidence {
   const first = exchanges[0];
   if (input.rerunCommand !== undefined) {
     return { check, message, exchanges, reproduce: { ...(first ? { curl: curlLine(first) } : {}), run: input.rerunCommand } };
@@ -142,8 +194,8 @@ function evidence(input: BuildInput, requirement: string, check: string, message
     exchanges,
     reproduce: {
       ...(first ? { curl: curlLine(first), replay: replayLine(first, input.configPath ?? 'CONFIG.json') } : {}),
-      // The same seed regenerates the same cases, so this line reproduces a property's failure too.
-      run: `svc-conformance run${input.configPath ? ` --config ${input.configPath}` : ''} --seed ${input.seed} --only ${requirement}`,
+      // The same seed regenerates the same cases; a property's shrunk case is replayed by its path.
+      run: `svc-conformance run${input.configPath ? ` --config ${input.configPath}` : ''} --seed ${input.seed} --only ${replayPath !== undefined ? `${check} --replay-path ${replayPath}` : requirement}`,
     },
   };
 }

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { Exchange } from '../suites/http.js';
-import { curlLine, replayLine, shellQuote } from './curl.js';
+import type { Exchange } from './exchange.js';
+import { curlLine, replayLine, shellQuote } from './reproduce.js';
 
 const SIGNATURE = '63987757dfd5196c8eb2547efbdf01c71052e570bae390d9791becf2ea504f4d';
 const HEX64 = /[0-9a-f]{64}/i;

@@ -1,0 +1,39 @@
+/**
+ * Rules every answer of the interface follows, as small pure predicates shared by the suites (judging
+ * a server), the client judge (judging requests) and the sandbox (refusing bad requests).
+ */
+
+/** P-ERR-1 / P-AUTH-1: a JSON content type, parameters such as charset allowed. */
+export function isJsonContentType(value: string | undefined): boolean {
+  return value !== undefined && /^application\/json\s*(;|$)/i.test(value);
+}
+
+/** What is wrong with an error envelope `{ status: false, code: <integer>, message: <text> }` (P-ERR-2), or [] when nothing is. */
+export function envelopeProblems(json: unknown): string[] {
+  if (json === undefined) return ['the body is not JSON'];
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return ['the body is not a JSON object'];
+  const body = json as Record<string, unknown>;
+  const problems: string[] = [];
+  if (body.status !== false) problems.push(`status is ${JSON.stringify(body.status)}, not false`);
+  if (!Number.isInteger(body.code)) problems.push(`code is ${JSON.stringify(body.code)}, not an integer`);
+  if (typeof body.message !== 'string' || body.message === '') problems.push(`message is ${JSON.stringify(body.message)}, not a non-empty string`);
+  return problems;
+}
+
+/** Reads a value at a dotted path ("merchant.apiKey"); undefined where the path leaves the object. */
+export function getPath(root: unknown, path: string): unknown {
+  let node: unknown = root;
+  for (const part of path.split('.')) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+  return node;
+}
+
+/** Sets a value at a dotted path, making the objects on the way. */
+export function setPath(root: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let node = root;
+  for (const part of parts.slice(0, -1)) {
+    const next = node[part];
+    node = (next !== null && typeof next === 'object' ? next : (node[part] = {})) as Record<string, unknown>;
+  }
+  node[parts[parts.length - 1]!] = value;
+}

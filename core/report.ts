@@ -1,0 +1,101 @@
+import type { Exchange } from './exchange.js';
+
+export type Level = 'MUST' | 'SHOULD' | 'MAY';
+
+/** One testable statement of the catalog (suites/catalog.json, or a team's own checks module). */
+export interface Requirement {
+  id: string;
+  title: string;
+  level: Level;
+  /** The interface section the requirement belongs to. */
+  section: string;
+  /** The profile rules it rests on. */
+  profile: string[];
+  /** Rests on the profile's P-OPS operations rather than the interface. */
+  extension: boolean;
+  /** Longer statement, when the title is not all of it. */
+  statement?: string;
+  /** Set for a requirement a team added with its own checks (config key "checks"): the module it came from. */
+  source?: string;
+}
+
+/** Something a check saw about another requirement (an envelope slip noticed while checking auth). */
+export interface Finding {
+  requirement: string;
+  message: string;
+}
+
+/**
+ * How one check ended. 'error' is the kit's own fault (an exception in a check's code, not a verdict
+ * about the target): it is shown apart and makes the run exit 2, never a failed requirement.
+ */
+export type CheckOutcome = 'passed' | 'failed' | 'skipped' | 'error';
+
+/** What a check leaves for the verdict and the reporters: its outcome's reason, evidence and findings. */
+export interface CheckMeta {
+  check: string;
+  requirement: string;
+  title: string;
+  skipped?: string;
+  failure?: { message: string; expected?: string; actual?: string; counterexample?: unknown; reproduce?: string; replayPath?: string };
+  /** The kit's own error inside the check: its message and where it was thrown. */
+  error?: { message: string; stack?: string };
+  evidence: Exchange[];
+  findings: Array<Finding & { exchange?: Exchange }>;
+  /** Set when the run stopped sending during or before this check, and why. */
+  stopped?: string;
+  /** Requests of this check signed plainly with the merchant's keys that got an answer, and how many of those were 401. */
+  plainlySigned?: { answered: number; refused401: number };
+}
+
+/** One check's outcome as the runner saw it. */
+export interface CheckResult {
+  meta: CheckMeta;
+  state: CheckOutcome;
+  durationMs: number;
+}
+
+export type RequirementStatus = 'passed' | 'failed' | 'skipped';
+
+export interface Evidence {
+  check: string;
+  message: string;
+  expected?: string;
+  actual?: string;
+  counterexample?: unknown;
+  /** Commands to see it again: a curl line (signature redacted) and a freshly signed replay. */
+  reproduce?: { curl?: string; replay?: string; run?: string };
+  exchanges: Exchange[];
+}
+
+export interface RequirementReport extends Requirement {
+  status: RequirementStatus;
+  checks: Array<{ id: string; title: string; status: CheckOutcome; message?: string }>;
+  /** Why it was skipped: the config key that would enable it. */
+  skipReason?: string;
+  evidence: Evidence[];
+}
+
+/** report.json (P-CLI), and what every reporter renders. */
+export interface Report {
+  tool: { name: 'svc-conformance'; version: string };
+  target: { baseUrl: string; environment: 'sandbox' | 'production'; embeddedSandbox: boolean };
+  seed: number;
+  runNumber: number;
+  runs: number;
+  strict: boolean;
+  startedAt: string;
+  durationMs: number;
+  /** The run's verdict: conformant when no MUST failed (and, with --strict, no SHOULD). */
+  verdict: 'conformant' | 'not conformant';
+  summary: { passed: number; failed: number; warned: number; skipped: number };
+  /** One cause behind many failures, said once (e.g. every correctly signed request refused with 401). */
+  hints?: string[];
+  requirements: RequirementReport[];
+  /** Checks in which the kit's own code failed (not the target): the run judged less than it claims, exit 2. */
+  kitErrors?: Array<{ check: string; requirement: string; message: string }>;
+  /** Why the run could not check the target at all (unreachable, hanging), when that happened. */
+  error?: string;
+  /** verify-client: the client command judged, and what it did. */
+  client?: { command: string; exitCode: number | null; requests: number; scenarios: string[] };
+}

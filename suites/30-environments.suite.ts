@@ -1,4 +1,0 @@
-import { environmentChecks } from './checks/environments.js';
-import { registerChecks } from './vitest-adapter.js';
-
-registerChecks('Environments', environmentChecks);

@@ -1,4 +1,0 @@
-import { errorChecks } from './checks/errors.js';
-import { registerChecks } from './vitest-adapter.js';
-
-registerChecks('Errors', errorChecks);

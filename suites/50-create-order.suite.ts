@@ -1,4 +1,0 @@
-import { createOrderChecks } from './checks/orders.js';
-import { registerChecks } from './vitest-adapter.js';
-
-registerChecks('Create Order', createOrderChecks);

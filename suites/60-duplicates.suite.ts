@@ -1,4 +1,0 @@
-import { duplicateChecks } from './checks/duplicates.js';
-import { registerChecks } from './vitest-adapter.js';
-
-registerChecks('Duplicates', duplicateChecks);

@@ -1,4 +1,0 @@
-import { operationChecks } from './checks/operations.js';
-import { registerChecks } from './vitest-adapter.js';
-
-registerChecks('Profile operations', operationChecks);

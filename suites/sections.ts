@@ -1,0 +1,27 @@
+import type { Check } from './check.js';
+import { authenticationChecks } from './checks/authentication.js';
+import { duplicateChecks } from './checks/duplicates.js';
+import { environmentChecks } from './checks/environments.js';
+import { errorChecks } from './checks/errors.js';
+import { operationChecks } from './checks/operations.js';
+import { createOrderChecks } from './checks/orders.js';
+import { payoutStatusChecks } from './checks/payouts.js';
+import { signatureChecks } from './checks/signature.js';
+
+/** A group of checks shown together: the interface's sections, in the order a run takes them. */
+export interface Section {
+  name: string;
+  checks: readonly Check[];
+}
+
+/** The kit's own checks, by the interface's sections (P-OPS last: it builds on orders and payouts). */
+export const SECTIONS: readonly Section[] = [
+  { name: 'Authentication', checks: authenticationChecks },
+  { name: 'Signature', checks: signatureChecks },
+  { name: 'Environments', checks: environmentChecks },
+  { name: 'Errors', checks: errorChecks },
+  { name: 'Create Order', checks: createOrderChecks },
+  { name: 'Duplicates', checks: duplicateChecks },
+  { name: 'Payout Status', checks: payoutStatusChecks },
+  { name: 'Profile operations', checks: operationChecks },
+];

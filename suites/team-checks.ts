@@ -1,0 +1,67 @@
+import { pathToFileURL } from 'node:url';
+import type { Requirement } from '../core/report.js';
+import { catalog } from './catalog.js';
+import { defineCheck, defineRequirement, type Check } from './check.js';
+import { ConfigError, type TargetConfig } from './config.js';
+import type { Section } from './sections.js';
+
+/** A team's checks as the run takes them: their sections, and their requirements beside the kit's. */
+export interface TeamChecks {
+  sections: Section[];
+  requirements: Requirement[];
+}
+
+/**
+ * Loads the modules named by the config's "checks". Each exports `requirements` (made with
+ * defineRequirement) and `checks` (made with defineCheck); a check may also rest on one of the kit's
+ * requirements. Anything wrong is a ConfigError naming the module and the fix: the run has not begun.
+ */
+export async function loadTeamChecks(config: Pick<TargetConfig, 'checks'>): Promise<TeamChecks> {
+  const known = new Map(catalog().map((r) => [r.id, r]));
+  const seenChecks = new Set<string>();
+  const requirements: Requirement[] = [];
+  const bySection = new Map<string, Check[]>();
+  for (const path of config.checks ?? []) {
+    let module: Record<string, unknown>;
+    try {
+      module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    } catch (error) {
+      throw new ConfigError(`checks: ${path} could not be loaded: ${firstLine(error)}`);
+    }
+    const where = `checks: ${path}`;
+    const reqs = module.requirements ?? [];
+    const checks = module.checks;
+    if (!Array.isArray(reqs)) throw new ConfigError(`${where} exports "requirements" that is not a list; export const requirements = [defineRequirement({ … })]`);
+    if (!Array.isArray(checks) || checks.length === 0) throw new ConfigError(`${where} exports no "checks"; export const checks = [defineCheck({ id, requirement, title, run })]`);
+    const sectionOf = new Map<string, string>();
+    for (const raw of reqs as unknown[]) {
+      const r = attempt(where, () => defineRequirement(raw as Requirement));
+      if (known.has(r.id)) throw new ConfigError(`${where}: requirement ${r.id} is already defined${known.get(r.id)!.source ? ` by ${known.get(r.id)!.source}` : ' by the kit'}; give it an id of your own (e.g. a team prefix)`);
+      const withSource = { ...r, source: path };
+      known.set(r.id, withSource);
+      requirements.push(withSource);
+      sectionOf.set(r.id, r.section);
+    }
+    for (const raw of checks as unknown[]) {
+      const check = attempt(where, () => defineCheck(raw as Check));
+      if (!known.has(check.requirement)) throw new ConfigError(`${where}: check ${check.id} names requirement ${check.requirement}, which neither the kit nor the module defines`);
+      if (seenChecks.has(check.id)) throw new ConfigError(`${where}: check id ${check.id} is used twice`);
+      seenChecks.add(check.id);
+      const section = sectionOf.get(check.requirement) ?? known.get(check.requirement)!.section;
+      bySection.set(section, [...(bySection.get(section) ?? []), check]);
+    }
+  }
+  return { sections: [...bySection].map(([name, checks]) => ({ name, checks })), requirements };
+}
+
+function attempt<T>(where: string, make: () => T): T {
+  try {
+    return make();
+  } catch (error) {
+    throw new ConfigError(`${where}: ${firstLine(error)}`);
+  }
+}
+
+function firstLine(error: unknown): string {
+  return String((error as Error)?.message ?? error).split('\n')[0]!;
+}

@@ -1,0 +1,111 @@
+// `svc-conformance/vitest`: the conformance checks as vitest tests in a team's own project, under
+// their `vitest run`, their reporters and their CI. One test per check, one describe per section;
+// a failure carries expected and actual, so vitest shows them as a diff. `run` uses the same
+// checks and the same executeCheck through the kit's own small runner (suites/runner.ts).
+import { afterAll, describe, test } from 'vitest';
+import type { Level } from '../core/report.js';
+import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
+import { catalog } from './catalog.js';
+import { ConfigError, loadConfig, type TargetConfig } from './config.js';
+import { createRunState, executeCheck, newMeta } from './context.js';
+import { runNumberAt } from './ids.js';
+import { selected } from './runner.js';
+import { SECTIONS } from './sections.js';
+import type { RunSettings } from './settings.js';
+import { loadTeamChecks } from './team-checks.js';
+
+export interface ConformanceSuiteOptions {
+  /** A P-CFG config file (relative to the working directory), or the config itself. None: the kit's embedded reference sandbox. */
+  config?: string | TargetConfig;
+  /** Seed of every generated request (default: random, shown in each test's name of the suite). */
+  seed?: number;
+  /** Cases per property check (default 20). */
+  runs?: number;
+  /** Only requirements (or checks) whose id starts with one of these. */
+  only?: readonly string[];
+  /** A failed SHOULD fails its test too (as run --strict); otherwise it is annotated and passes. */
+  strict?: boolean;
+  /** Let checks that create records run against production (P-ENV-3). */
+  allowProduction?: boolean;
+  /** Per-request timeout, ms (default 10,000). */
+  timeoutMs?: number;
+  /** The environment SVC_* variables are read from (default process.env). */
+  env?: Record<string, string | undefined>;
+}
+
+/** A check's failure as vitest shows it: the message, and expected/actual for its diff. */
+class ConformanceFailure extends Error {
+  override readonly name = 'CheckFailure';
+  readonly showDiff: boolean;
+  constructor(message: string, readonly expected?: string, readonly actual?: string) {
+    super(message);
+    this.showDiff = expected !== undefined && actual !== undefined;
+  }
+}
+
+/**
+ * Registers the conformance suites in the calling test file: `await conformanceSuite({ config })`.
+ * It loads the config (and the team's checks it lists) before registering, so it is awaited at the
+ * top level of the file. Checks run in order in that file; keep it to one call per file.
+ */
+export async function conformanceSuite(options: ConformanceSuiteOptions = {}): Promise<void> {
+  const env = options.env ?? process.env;
+  let sandbox: RunningSandbox | undefined;
+  let config: TargetConfig;
+  if (typeof options.config === 'object') config = options.config;
+  else if (options.config !== undefined || env.SVC_BASE_URL) config = await loadConfig(options.config, env, process.cwd());
+  else {
+    sandbox = await startSandbox({ port: 0 });
+    config = sandbox.config as TargetConfig;
+  }
+  const team = await loadTeamChecks(config).catch((error: unknown) => {
+    throw error instanceof ConfigError ? new Error(`svc-conformance/vitest: ${error.message}`) : error;
+  });
+  const levels = new Map<string, Level>([...catalog(), ...team.requirements].map((r) => [r.id, r.level]));
+  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const settings: RunSettings = {
+    config,
+    seed,
+    runs: options.runs ?? 20,
+    runNumber: runNumberAt(Date.now()),
+    allowProduction: options.allowProduction ?? false,
+    timeoutMs: options.timeoutMs ?? 10_000,
+    ...(options.only !== undefined ? { only: options.only } : {}),
+  };
+  const state = createRunState(settings);
+  afterAll(async () => {
+    await state.client.close();
+    await sandbox?.close();
+  });
+
+  const target = sandbox !== undefined ? "the kit's embedded sandbox" : config.baseUrl;
+  describe(`svc-conformance against ${target} (seed ${seed})`, () => {
+    for (const section of [...SECTIONS, ...team.sections]) {
+      const checks = section.checks.filter((check) => selected(settings, check));
+      if (checks.length === 0) continue;
+      describe(section.name, () => {
+        for (const check of checks) {
+          test(`${check.requirement} ${check.title}`, async ({ skip, annotate }) => {
+            const meta = newMeta(check);
+            const outcome = await executeCheck(check, state, meta);
+            if (outcome === 'skipped') skip(meta.skipped);
+            if (outcome === 'error') {
+              const error = new Error(`kit error (not the target's fault): ${meta.error?.message}`);
+              if (meta.error?.stack !== undefined) error.stack = meta.error.stack;
+              throw error;
+            }
+            const level = levels.get(check.requirement) ?? 'MUST';
+            const broken = [
+              ...(meta.failure ? [{ level, ...meta.failure }] : []),
+              // An answer that broke another requirement (an error envelope seen while checking auth).
+              ...meta.findings.map((f) => ({ level: levels.get(f.requirement) ?? 'MUST', message: `${f.requirement}: ${f.message}`, expected: undefined, actual: undefined })),
+            ];
+            const fatal = broken.find((b) => b.level === 'MUST' || (b.level === 'SHOULD' && options.strict));
+            for (const b of broken.filter((x) => x !== fatal)) await annotate(`${b.level} not held: ${b.message}`, 'notice');
+            if (fatal !== undefined) throw new ConformanceFailure(fatal.message, fatal.expected, fatal.actual);
+          }, Math.max(60_000, settings.timeoutMs * 20));
+        }
+      });
+    }
+  });
+}
