@@ -1,0 +1,113 @@
+// A team's own checks, loaded from the config's "checks", run beside the kit's and appear in all
+// three reports; a bug in a check is the kit's error (exit 2), never a failed requirement.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Report } from '../core/report.js';
+import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
+import { runCli } from './cli-harness.js';
+import { scratchProject } from './scratch-project.js';
+
+// What a team writes: one requirement that holds on the sandbox, one that does not, one check with a bug.
+const TEAM_MODULE = `
+import { defineCheck, defineRequirement, expectStatus, expectThat } from 'svc-conformance';
+
+export const requirements = [
+  defineRequirement({ id: 'ACME-BALANCE-ANSWERS', title: 'Balance Inquiry answers our wallet with 200', level: 'MUST', section: 'Acme extensions' }),
+  defineRequirement({ id: 'ACME-BALANCE-CURRENCY', title: 'Balance Inquiry names the currency KWD', level: 'MUST', section: 'Acme extensions' }),
+  defineRequirement({ id: 'ACME-BUGGY', title: 'a check whose own code is broken', level: 'MUST', section: 'Acme extensions' }),
+];
+
+const balance = (ctx) => {
+  const { method, path } = ctx.operation('balanceInquiry');
+  return ctx.send({ label: 'acme balance', method, path, payload: { svc_wallet_id: ctx.config.merchant.walletId } });
+};
+
+export const checks = [
+  defineCheck({ id: 'acme-balance-answers', requirement: 'ACME-BALANCE-ANSWERS', title: 'our wallet has a balance', async run(ctx) {
+    expectStatus(await balance(ctx), [200], 'Balance Inquiry of our wallet');
+  } }),
+  defineCheck({ id: 'acme-balance-currency', requirement: 'ACME-BALANCE-CURRENCY', title: 'the balance is in KWD', async run(ctx) {
+    const x = await balance(ctx);
+    const currency = JSON.stringify(x.response?.json?.data?.currency ?? x.response?.json?.currency);
+    expectThat(currency === '"KWD"', 'the wallet currency is not KWD', { expected: '"KWD"', actual: currency, exchange: x });
+  } }),
+  defineCheck({ id: 'acme-buggy', requirement: 'ACME-BUGGY', title: 'reads a field of nothing', async run(ctx) {
+    await balance(ctx);
+    const nothing = undefined;
+    return nothing.field;
+  } }),
+];
+`;
+
+let sandbox: RunningSandbox;
+let dir: string;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, settleSeconds: 0 });
+  dir = scratchProject({
+    'checks/acme.mjs': TEAM_MODULE,
+    'target.json': JSON.stringify({ ...sandbox.config, checks: ['./checks/acme.mjs'] }),
+  });
+});
+afterAll(() => sandbox.close());
+
+const run = (only: string, reportDir: string) =>
+  runCli(['run', '--config', 'target.json', '--seed', '5', '--runs', '2', '--only', only, '--report-dir', reportDir], { cwd: dir });
+
+describe('a team check from the config', () => {
+  it('runs beside the kit\'s checks and shows in report.json, junit.xml and report.html', async () => {
+    const result = await run('ACME-BALANCE,ERR-CONTENT-TYPE', 'out');
+    expect(result.stdout).toMatch(/Acme extensions\s+2 checks: 1 passed, 1 failed/);
+    expect(result.stdout).toMatch(/✗ ACME-BALANCE-CURRENCY \(MUST\) the wallet currency is not KWD/);
+    expect(result.code).toBe(1);
+
+    const report = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8')) as Report;
+    const byId = new Map(report.requirements.map((r) => [r.id, r]));
+    expect(byId.get('ACME-BALANCE-ANSWERS')?.status).toBe('passed');
+    expect(byId.get('ACME-BALANCE-CURRENCY')).toMatchObject({ status: 'failed', level: 'MUST', section: 'Acme extensions', extension: true });
+    expect(byId.get('ACME-BALANCE-CURRENCY')?.evidence[0]).toMatchObject({ expected: '"KWD"', check: 'acme-balance-currency' });
+    expect(byId.get('ERR-CONTENT-TYPE')?.status).toBe('passed'); // the kit's own, in the same run
+
+    const junit = readFileSync(join(dir, 'out', 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testcase[^>]*name="ACME-BALANCE-ANSWERS[^"]*"/);
+    expect(junit).toMatch(/<testcase[^>]*name="ACME-BALANCE-CURRENCY[^"]*"[^>]*>\s*<failure/);
+    const html = readFileSync(join(dir, 'out', 'report.html'), 'utf8');
+    expect(html).toContain('ACME-BALANCE-ANSWERS');
+    expect(html).toContain('ACME-BALANCE-CURRENCY');
+    expect(html).toContain('the wallet currency is not KWD');
+  });
+
+  it('an exception in a check\'s own code is a kit error: shown apart, not judged, exit 2', async () => {
+    const result = await run('ACME-BUGGY', 'buggy');
+    expect(result.code).toBe(2);
+    expect(result.stdout).toMatch(/! Acme extensions\s+1 checks: 0 passed, 1 kit error/);
+    expect(result.stdout).toMatch(/kit error in check acme-buggy \(ACME-BUGGY\): TypeError: .*field/);
+    expect(result.stderr).toMatch(/run: the kit failed inside 1 check/);
+    expect(result.stdout).not.toMatch(/✗ ACME-BUGGY/);
+    const report = JSON.parse(readFileSync(join(dir, 'buggy', 'report.json'), 'utf8')) as Report;
+    expect(report.kitErrors).toEqual([expect.objectContaining({ check: 'acme-buggy', requirement: 'ACME-BUGGY' })]);
+    expect(report.requirements.find((r) => r.id === 'ACME-BUGGY')).toMatchObject({ status: 'skipped', skipReason: expect.stringMatching(/kit's own error/) });
+    expect(report.verdict).toBe('not conformant');
+  });
+
+  it('a module that does not load, or a check naming an unknown requirement, is exit 2 with one line', async () => {
+    const bad = scratchProject({
+      'a.json': JSON.stringify({ ...sandbox.config, checks: ['./missing.mjs'] }),
+      'b.json': JSON.stringify({ ...sandbox.config, checks: ['./b.mjs'] }),
+      'b.mjs': "export const checks = [{ id: 'x', requirement: 'NOPE-1', title: 't', run: async () => {} }];",
+      'c.json': JSON.stringify({ ...sandbox.config, checks: ['./c.mjs'] }),
+      'c.mjs': "export const requirements = [{ id: 'AUTH-MISSING-KEY', title: 't', level: 'MUST', section: 's' }]; export const checks = [{ id: 'x', requirement: 'AUTH-MISSING-KEY', title: 't', run: async () => {} }];",
+    });
+    for (const [file, message] of [
+      ['a.json', /checks: .*missing\.mjs could not be loaded/],
+      ['b.json', /check x names requirement NOPE-1, which neither the kit nor the module defines/],
+      ['c.json', /requirement AUTH-MISSING-KEY is already defined by the kit/],
+    ] as const) {
+      const result = await runCli(['run', '--config', file, '--report-dir', 'out'], { cwd: bad });
+      expect(result.code, file).toBe(2);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(message);
+    }
+  });
+});

@@ -1,0 +1,82 @@
+// `svc-conformance/vitest` in a team's own project: a test file that calls conformanceSuite runs under
+// plain `vitest run` (the team's, with its reporters), passes against a conforming target, and
+// fails against a broken one with vitest's own expected/actual diff.
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
+import { KIT_ROOT, scratchProject } from './scratch-project.js';
+
+const VITEST = join(KIT_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+
+const TEST_FILE = `
+import { conformanceSuite } from 'svc-conformance/vitest';
+
+await conformanceSuite({ config: './target.json', seed: 7, runs: 2, only: ['AUTH-MISSING-', 'ERR-CONTENT-TYPE'] });
+`;
+
+interface JsonResult {
+  numPassedTests: number;
+  numFailedTests: number;
+  testResults: Array<{ assertionResults: Array<{ fullName: string; status: string; failureMessages: string[] }> }>;
+}
+
+/** `vitest run` in the project, as its own CI would call it; the JSON reporter's output and the console. */
+function vitestRun(dir: string): Promise<{ code: number; json: JsonResult; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [VITEST, 'run', '--reporter=json', '--outputFile=result.json', '--reporter=default'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', NO_COLOR: '1', CI: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (c) => (output += c));
+    child.stderr.on('data', (c) => (output += c));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('exit', async (code) => {
+      clearTimeout(timer);
+      try {
+        const { readFileSync } = await import('node:fs');
+        resolve({ code: code ?? -1, json: JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as JsonResult, output });
+      } catch (error) {
+        reject(new Error(`vitest wrote no result (exit ${code}):\n${output}\n${String(error)}`));
+      }
+    });
+  });
+}
+
+let good: RunningSandbox;
+let broken: RunningSandbox;
+beforeAll(async () => {
+  good = await startSandbox({ port: 0 });
+  broken = await startSandbox({ port: 0, faults: ['auth-accept-missing-signature'] });
+});
+afterAll(async () => {
+  await good.close();
+  await broken.close();
+});
+
+describe('svc-conformance/vitest in a scratch project', () => {
+  it('passes under plain vitest run against a conforming target', async () => {
+    const dir = scratchProject({ 'conformance.test.js': TEST_FILE });
+    writeFileSync(join(dir, 'target.json'), JSON.stringify(good.config));
+    const { code, json, output } = await vitestRun(dir);
+    expect(code, output).toBe(0);
+    const names = json.testResults.flatMap((f) => f.assertionResults.map((a) => `${a.status} ${a.fullName}`));
+    expect(names).toContain(`passed svc-conformance against ${good.baseUrl} (seed 7) Authentication AUTH-MISSING-SIGNATURE no X-SIGNATURE: 401`);
+    expect(json.numFailedTests).toBe(0);
+    expect(json.numPassedTests).toBeGreaterThanOrEqual(4);
+  }, 70_000);
+
+  it('fails the check a broken target breaks, with expected and actual as a diff', async () => {
+    const dir = scratchProject({ 'conformance.test.js': TEST_FILE });
+    writeFileSync(join(dir, 'target.json'), JSON.stringify(broken.config));
+    const { code, json, output } = await vitestRun(dir);
+    expect(code).toBe(1);
+    const failed = json.testResults.flatMap((f) => f.assertionResults.filter((a) => a.status === 'failed'));
+    expect(failed.map((a) => a.fullName)).toEqual([expect.stringContaining('AUTH-MISSING-SIGNATURE')]);
+    expect(output).toMatch(/CheckFailure: a request without X-SIGNATURE: expected HTTP 401, got \d+/);
+    expect(output).toMatch(/Expected: "HTTP 401"\s+Received: "HTTP \d+ \(application\/json/);
+  }, 70_000);
+});
