@@ -46,7 +46,12 @@ export function summaryLines(report: Report, files: readonly string[]): string[]
     `  requirements: ${summary.passed} passed, ${summary.failed} MUST failed, ${summary.warned} SHOULD warned, ${summary.skipped} skipped`,
   ];
   const broken = report.requirements.filter((r) => r.status === 'failed');
-  for (const r of broken.slice(0, 20)) lines.push(`  ${r.level === 'MUST' ? '✗' : r.level === 'SHOULD' ? '!' : 'i'} ${r.id} (${r.level}) ${r.evidence[0]?.message ?? r.title}`);
+  for (const r of broken.slice(0, 20)) {
+    lines.push(`  ${r.level === 'MUST' ? '✗' : r.level === 'SHOULD' ? '!' : 'i'} ${r.id} (${r.level}) ${r.evidence[0]?.message ?? r.title}`);
+    // A property's shrunk case: the command that replays exactly it (seed + fast-check path).
+    const replay = r.evidence[0]?.reproduce?.run;
+    if (replay !== undefined && replay.includes('--replay-path')) lines.push(`      replay this case: ${replay}`);
+  }
   if (broken.length > 20) lines.push(`  …and ${broken.length - 20} more`);
   if (!report.client) lines.push(`  seed ${report.seed}: rerun the same requests with --seed ${report.seed}`);
   lines.push(files.length > 0 ? `  reports: ${files.join(', ')}` : '  reports: none written (see the error above)');

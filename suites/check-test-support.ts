@@ -1,4 +1,5 @@
 // Test support: run checks against a real reference sandbox on loopback, without vitest-in-vitest.
+import { virtualClock } from '../core/clock.js';
 import { startSandbox, type RunningSandbox, type StartOptions } from '../sandbox/index.js';
 import type { Check } from './check.js';
 import type { TargetConfig } from './config.js';
@@ -23,12 +24,15 @@ let runCounter = 0;
 
 /** Starts a sandbox (with faults or variants) and a run state pointed at it. */
 export async function sandboxTarget(options: StartOptions = {}, edit: (config: TargetConfig) => TargetConfig = (c) => c, runs = 10): Promise<SandboxTarget> {
-  const sandbox = await startSandbox({ port: 0, ...options });
+  // One virtual clock for both sides: waits for the next second or a settlement take no real time.
+  const clock = virtualClock();
+  const sandbox = await startSandbox({ port: 0, clock: clock.now, ...options });
   const settings: RunSettings = {
+    clock,
     config: edit(structuredClone(sandbox.config) as TargetConfig),
     seed: 42,
     runs,
-    runNumber: runNumberAt(Date.now()) + runCounter++,
+    runNumber: runNumberAt(clock.now()) + runCounter++,
     allowProduction: false,
     timeoutMs: 5_000,
   };

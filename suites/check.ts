@@ -1,6 +1,7 @@
 import { describeErrors, validateSchema, type SchemaId } from '../schemas/index.js';
 import type { OperationKey, OperationLocation, TargetConfig } from './config.js';
 import type { Exchange, SendOptions, TargetClient } from './http.js';
+import type { Clock } from '../core/clock.js';
 import type { Requirement } from '../core/report.js';
 
 /** A config key a check needs; when absent the check is skipped and the report names the key. */
@@ -32,6 +33,8 @@ export interface CheckContext {
   seed: number;
   /** Runs for property checks (--runs). */
   runs: number;
+  /** The run's clock: checks that wait (for a payout to settle) wait on it. */
+  clock: Clock;
   /** The check being run (its id, for reproduce lines). */
   checkId: string;
   /** fast-check's path of one counterexample to replay (run --replay-path). */

@@ -2,6 +2,7 @@ import { CheckSkipped, isCheckFailure, isCheckSkipped, type Check, type CheckCon
 import { isProduction, operationOf, type OperationKey, type TargetConfig } from './config.js';
 import { isPlainlySigned, TargetClient, type Exchange } from './http.js';
 import { idSource } from './ids.js';
+import { systemClock } from '../core/clock.js';
 import { getPath } from '../core/predicates.js';
 import type { CheckMeta, CheckOutcome } from '../core/report.js';
 import { observe } from './observers.js';
@@ -21,6 +22,7 @@ export interface RunState {
 export function createRunState(settings: RunSettings): RunState {
   const client = new TargetClient(settings.config, {
     timeoutMs: settings.timeoutMs,
+    ...(settings.clock !== undefined ? { clock: settings.clock } : {}),
     ...(settings.deadlineAt !== undefined ? { deadlineAt: settings.deadlineAt, deadlineSource: settings.deadlineSource ?? 'max time' } : {}),
   });
   return { settings, client, ids: idSource(settings.seed, settings.runNumber) };
@@ -93,6 +95,7 @@ function checkContext(state: RunState, meta: CheckMeta, exchanges: Exchange[]): 
     seed: settings.seed,
     runs: settings.runs,
     checkId: meta.check,
+    clock: settings.clock ?? systemClock,
     ...(settings.replayPath !== undefined ? { replayPath: settings.replayPath } : {}),
     ids,
     operation(key) {

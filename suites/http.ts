@@ -1,4 +1,5 @@
 import { Agent, request, errors as undiciErrors } from 'undici';
+import { systemClock, type Clock } from '../core/clock.js';
 import type { Exchange, ExchangeRequest, HttpAnswer, TransportErrorCode } from '../core/exchange.js';
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
@@ -59,8 +60,8 @@ export type { Exchange, TransportErrorCode } from '../core/exchange.js';
 export interface ClientOptions {
   /** How long to wait for an answer's headers, and then its body (ms). */
   timeoutMs?: number;
-  /** The client clock, ms; injected for tests. */
-  now?: () => number;
+  /** The client clock; injected to share a virtual clock with an in-process sandbox. Default: the system's. */
+  clock?: Clock;
   /** Sees every exchange, redacted, as it completes. */
   onExchange?: (exchange: Exchange) => void;
   /** When the whole run must end (ms since the epoch, on the `now` clock): nothing is sent after it. */
@@ -128,9 +129,6 @@ const MAX_RATE_LIMIT_RETRIES = 3;
 /** A wait at least this long is announced, so a run that waits is not mistaken for one that hangs. */
 const ANNOUNCED_WAIT_MS = 2_000;
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /** Retry-After in seconds (or an HTTP date), bounded to 10 s; 1 s when absent or unreadable. */
 export function retryAfterMs(value: string | undefined): number {
@@ -158,6 +156,7 @@ export class TargetClient {
   readonly redact: Redact;
   private readonly agent: Agent;
   private readonly timeoutMs: number;
+  private readonly clock: Clock;
   private readonly now: () => number;
   private readonly used = new Set<string>();
   private slowInARow = 0;
@@ -172,7 +171,8 @@ export class TargetClient {
     private readonly options: ClientOptions = {},
   ) {
     this.timeoutMs = options.timeoutMs ?? 10_000;
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? systemClock;
+    this.now = () => this.clock.now();
     this.agent = new Agent({ connections: 32, keepAliveTimeout: 10_000, connect: { timeout: this.timeoutMs } });
     this.redact = redactor(config);
   }
@@ -202,7 +202,7 @@ export class TargetClient {
         break;
       }
       if (wait >= ANNOUNCED_WAIT_MS) this.onWait?.(`waiting ${Math.round(wait / 1000)} s: the target answered ${options.label} with 429 (rate limited) ${this.rateLimitedInARow} time${this.rateLimitedInARow > 1 ? 's' : ''} in a row`);
-      await sleep(wait);
+      await this.clock.sleep(wait);
       exchange = await this.sendOnce(options);
       exchange.label = `${options.label} (sent again after ${retry} rate-limit answer${retry > 1 ? 's' : ''})`;
     }
@@ -321,7 +321,7 @@ export class TargetClient {
         const candidate = String(seconds);
         if (!this.used.has(`${candidate}\u0000${hmacSha256Hex(as.secretKey, body + candidate)}`)) return candidate;
       }
-      await sleep(1000 - (this.now() % 1000) + 5);
+      await this.clock.sleep(1000 - (this.now() % 1000) + 5);
     }
   }
 

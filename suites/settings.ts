@@ -1,3 +1,4 @@
+import type { Clock } from '../core/clock.js';
 import type { TargetConfig } from './config.js';
 
 /** What a run of the suites is given: the target, the seed and the limits. */
@@ -19,4 +20,6 @@ export interface RunSettings {
   deadlineAt?: number;
   /** The budget as given, e.g. "--max-time 900". */
   deadlineSource?: string;
+  /** The run's clock (default the system's); tests share a virtual one with an in-process sandbox. */
+  clock?: Clock;
 }

@@ -8,7 +8,7 @@ import type { Report } from '../core/report.js';
 import { startSandbox, type StartOptions } from '../sandbox/index.js';
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../sandbox/tenants.js';
 import { validateSchema } from '../schemas/index.js';
-import { runBinAsync } from './cli-harness.js';
+import { runBinAsync, runCli } from './cli-harness.js';
 
 const SECRETS = [MERCHANT_A.secretKey, MERCHANT_B.secretKey, MERCHANT_A_LIVE.secretKey];
 const closers: Array<() => Promise<void>> = [];
@@ -150,6 +150,29 @@ describe('svc-conformance run', () => {
     const first = await counterexample();
     expect(first).toHaveProperty('customer');
     expect(await counterexample()).toEqual(first);
+  });
+
+  it('replays exactly the shrunk counterexample from seed and fast-check path, with the command the report and console show', async () => {
+    const t = await target({ faults: ['order-reject-non-ascii'] });
+    const first = await runCli(['run', '--config', t.config, '--only', 'ORDER-GENERATED', '--seed', '2024', '--runs', '30', '--report-dir', t.dir]);
+    const evidence = report(t.dir).requirements.find((q) => q.id === 'ORDER-GENERATED-ACCEPTED')!.evidence[0]!;
+    const command = evidence.reproduce?.run ?? '';
+    expect(command).toMatch(/^svc-conformance run --config \S+ --seed 2024 --only create-order-generated-accepted --replay-path \d+(:\d+)*$/);
+    expect(first.stdout).toContain(command.replace(/^svc-conformance /, ''));
+    const argv = command.split(' ').slice(1);
+    const again = await runCli([...argv, '--report-dir', join(t.dir, 'replayed')]);
+    expect(again.code).toBe(1);
+    const replayed = report(join(t.dir, 'replayed')).requirements.find((q) => q.id === 'ORDER-GENERATED-ACCEPTED')!.evidence[0]!;
+    const { order_id: _a, ...was } = evidence.counterexample as Record<string, unknown>;
+    const { order_id: _b, ...now } = replayed.counterexample as Record<string, unknown>;
+    expect(now).toEqual(was);
+    expect(replayed.message).toMatch(/the case at path \d+(:\d+)*, replayed/);
+  });
+
+  it('refuses a replay path without the seed and check it belongs to', async () => {
+    const result = await runCli(['run', '--replay-path', '3:1']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--replay-path replays one shrunk case: give it with the --seed and --only of the failure/);
   });
 });
 

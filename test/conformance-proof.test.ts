@@ -3,6 +3,7 @@
 // a whole run of every check, in-process (the runner and the verdict `run` uses, without the command
 // around them: test/cli-run.test.ts covers that), against a fresh sandbox whose payouts settle at once.
 import { afterAll, describe, expect, it } from 'vitest';
+import { virtualClock } from '../core/clock.js';
 import type { Report } from '../core/report.js';
 import { buildReport } from '../core/verdict.js';
 import { allVariants, FAULT_NAMES, FAULTS, startSandbox, type FaultName, type SandboxVariant } from '../sandbox/index.js';
@@ -25,11 +26,13 @@ let runCounter = 0;
 
 /** One whole run against a fresh sandbox, judged as `run --strict --runs 3 --seed 20261121` judges. */
 async function certify(options: { variant?: SandboxVariant; faults?: FaultName[] }): Promise<Report> {
-  const sandbox = await startSandbox({ port: 0, settleSeconds: 0, ...options });
+  // The sandbox and the run share a virtual clock: no wait (the next second, a settlement) is real.
+  const clock = virtualClock();
+  const sandbox = await startSandbox({ port: 0, settleSeconds: 0, clock: clock.now, ...options });
   try {
     const config = { ...sandbox.config, profile: { ...sandbox.config.profile, timestampToleranceSeconds: sandbox.app.options.variant.toleranceSeconds } } as TargetConfig;
     const startedAt = new Date();
-    const settings = { config, seed: SEED, runs: 3, runNumber: runNumberAt(startedAt.getTime()) + runCounter++, allowProduction: false, timeoutMs: 10_000 };
+    const settings = { clock, config, seed: SEED, runs: 3, runNumber: runNumberAt(startedAt.getTime()) + runCounter++, allowProduction: false, timeoutMs: 10_000 };
     const results = await runChecks(settings, SECTIONS);
     return buildReport({
       results, catalog: catalog(), target: { baseUrl: sandbox.baseUrl, environment: 'sandbox', embeddedSandbox: false },

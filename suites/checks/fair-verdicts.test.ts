@@ -1,3 +1,4 @@
+import { systemClock } from '../../core/clock.js';
 // Verdicts on answers the reference sandbox never gives but a conforming server may: a request with
 // two defects read the other way round, a parser that reads a bare NaN. The checks must not call
 // those failures, and must still fail the answers the profile forbids. Last, P-ENV-3: every check
@@ -45,6 +46,7 @@ async function verdict(check: Check, server: Server, edit: (config: TargetConfig
     seed: 42,
     runs: 3,
     checkId: 'fair-verdicts',
+    clock: systemClock,
     ids: idSource(42, 1),
     operation: () => { throw new Error('not used by these checks'); },
     send: async (options) => answer(config, options, server(options)),

@@ -1,3 +1,4 @@
+import { systemClock } from '../../core/clock.js';
 // The payment_link checks' https branches, which a plain-http loopback sandbox cannot reach: the
 // checks run here over a stub context whose Create Order answers a chosen payment_link.
 import { describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ function stubContext(baseUrl: string, environment: TargetConfig['environment'], 
     seed: 1,
     runs: 1,
     checkId: 'payment-link',
+    clock: systemClock,
     ids: idSource(1, 1),
     operation: () => {
       throw new CheckSkipped('not configured');

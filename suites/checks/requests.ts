@@ -154,12 +154,12 @@ const SETTLING: readonly unknown[] = ['PROCESSING', 'PENDING'];
  * slow bank is not a fault, so callers skip rather than fail.
  */
 export async function settledPayout(ctx: CheckContext, payoutOrderId: string, label: string, { intervalMs = 250, timeoutMs = 8_000 } = {}): Promise<Json | undefined> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = ctx.clock.now() + timeoutMs;
   for (;;) {
     const record = expectData(await payoutStatus(ctx, payoutOrderId, label), `${label}: Payout Status of the new payout`);
     if (!SETTLING.includes(record.status)) return record;
-    if (Date.now() + intervalMs > deadline) return undefined;
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+    if (ctx.clock.now() + intervalMs > deadline) return undefined;
+    await ctx.clock.sleep(intervalMs);
   }
 }
 

@@ -1,0 +1,27 @@
+/**
+ * Time as the kit uses it: what time it is, and waiting. Injected so that a run against an
+ * in-process sandbox can share one virtual clock with it: waiting for the next second, for a payout
+ * to settle or for a Retry-After then takes no real time, and the proof stays fast and exact.
+ */
+export interface Clock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** A clock that moves only when someone sleeps on it (ms since the epoch, starting at `start`). */
+export function virtualClock(start = Date.now()): Clock {
+  let now = start;
+  return {
+    now: () => now,
+    async sleep(ms) {
+      now += Math.max(0, ms);
+      // Let whatever else is pending run first, as a real wait would.
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+  };
+}
