@@ -12,6 +12,13 @@ export interface Io {
 }
 
 export function processIo(): Io {
+  // Output piped into a reader that stops early (`| head`): the rest has nowhere to go; end quietly.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
   return {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),

@@ -1,6 +1,7 @@
 import { readPackageJson } from '../common/package-root.js';
 import { visible } from '../common/visible.js';
 import { diagnoseCommand } from './commands/diagnose.js';
+import { listCommand } from './commands/list.js';
 import { replayCommand } from './commands/replay.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
@@ -9,7 +10,7 @@ import { verifyClientCommand } from './commands/verify-client.js';
 import { processIo, UsageError, type Io } from './io.js';
 import { formatHelp, parseOptions, type CommandSpec } from './options.js';
 
-const COMMANDS: CommandSpec[] = [runCommand, serveCommand, verifyClientCommand, signCommand, diagnoseCommand, replayCommand];
+const COMMANDS: CommandSpec[] = [runCommand, listCommand, serveCommand, verifyClientCommand, signCommand, diagnoseCommand, replayCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
