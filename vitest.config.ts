@@ -8,5 +8,8 @@ export default defineConfig({
     reporters: ['default', new PlainSummaryReporter()],
     // Property tests run hundreds of cases; keep the default budget generous but finite.
     testTimeout: 30_000,
+    // Both cores of a small CI machine: vitest's default leaves one idle on two. The test files
+    // mostly wait on loopback servers and child processes, so two workers overlap well.
+    maxWorkers: 2,
   },
 });

@@ -5,28 +5,33 @@
 // same order (P-CLIENT-6 holds), signs every request afresh and uses a fresh order_id.
 // Meant for --scenario create-order-429-once.
 import { randomUUID } from 'node:crypto';
-import { PATHS, createClient, createWithRecovery, targetFromEnv } from './lib/client.mjs';
+import { PATHS, createClient, createWithRecovery, runAsScript, targetOf } from './lib/client.mjs';
 import { sampleOrder } from './lib/sample-order.mjs';
 
-const log = (line) => console.log(`[no-backoff-client] ${line}`);
-const client = createClient(targetFromEnv());
+/** The flow against the target in `env` (SVC_* variables); resolves to the exit status the script would have. */
+export async function run(env, { log = (line) => console.log(`[no-backoff-client] ${line}`) } = {}) {
+  const client = createClient(targetOf(env));
 
-const orderId = `ORD-${randomUUID()}`;
-const created = await createWithRecovery(client, {
-  label: `Create Order ${orderId}`,
-  path: PATHS.createOrder,
-  payload: sampleOrder(orderId),
-  statusPath: PATHS.orderStatus,
-  statusPayload: { order_id: orderId },
-  recordOf: (body) => body.return_data,
-  log,
-  backoffMs: () => 0, // the defect: no pause after a 429, whatever Retry-After says
-});
-if (created.failed) {
-  log(`Create Order ${orderId}: gave up (${created.failed.body?.message ?? created.failed.error})`);
-  process.exit(1);
+  const orderId = `ORD-${randomUUID()}`;
+  const created = await createWithRecovery(client, {
+    label: `Create Order ${orderId}`,
+    path: PATHS.createOrder,
+    payload: sampleOrder(orderId),
+    statusPath: PATHS.orderStatus,
+    statusPayload: { order_id: orderId },
+    recordOf: (body) => body.return_data,
+    log,
+    backoffMs: () => 0, // the defect: no pause after a 429, whatever Retry-After says
+  });
+  if (created.failed) {
+    log(`Create Order ${orderId}: gave up (${created.failed.body?.message ?? created.failed.error})`);
+    return 1;
+  }
+  log(`Create Order ${orderId}: ${created.record.order_status}`);
+
+  const status = await client.send(PATHS.orderStatus, { order_id: orderId });
+  log(`Order Status ${orderId} → ${status.status}${status.status === 200 ? `: ${status.body.data.order_status}` : ''}`);
+  return 0;
 }
-log(`Create Order ${orderId}: ${created.record.order_status}`);
 
-const status = await client.send(PATHS.orderStatus, { order_id: orderId });
-log(`Order Status ${orderId} → ${status.status}${status.status === 200 ? `: ${status.body.data.order_status}` : ''}`);
+await runAsScript(import.meta.url, run);

@@ -6,10 +6,9 @@
 // (P-SIGN-6). Everything else conforms: headers, whole-second fresh timestamps, a fresh order_id.
 import { randomUUID } from 'node:crypto';
 import { signText } from 'svc-conformance';
-import { PATHS, createClient, describe, targetFromEnv } from './lib/client.mjs';
+import { PATHS, createClient, describe, runAsScript, targetOf } from './lib/client.mjs';
 import { sampleOrder } from './lib/sample-order.mjs';
 
-const log = (line) => console.log(`[php-style-client] ${line}`);
 
 /** What PHP's json_encode($value) writes with no flags (no JSON_UNESCAPED_SLASHES / _UNICODE). */
 function phpJsonEncode(value) {
@@ -34,25 +33,31 @@ function phpString(text) {
   return `${out}"`;
 }
 
-const target = targetFromEnv();
-const client = createClient(target, {
-  sign: (payload, timestamp, secret) => {
-    const text = phpJsonEncode(payload);
-    return { canonical: text, signature: signText(text, timestamp, secret).signature };
-  },
-});
+/** The flow against the target in `env` (SVC_* variables); resolves to the exit status the script would have. */
+export async function run(env, { log = (line) => console.log(`[php-style-client] ${line}`) } = {}) {
+  const target = targetOf(env);
+  const client = createClient(target, {
+    sign: (payload, timestamp, secret) => {
+      const text = phpJsonEncode(payload);
+      return { canonical: text, signature: signText(text, timestamp, secret).signature };
+    },
+  });
 
-const orderId = `ORD-${randomUUID()}`;
-const order = sampleOrder(orderId, { note: 'Café order / gift' });
-log(`Create Order ${orderId}: body as json_encode writes it: ${phpJsonEncode(order).slice(0, 90)}…`);
-const created = await client.send(PATHS.createOrder, order);
-log(`Create Order ${orderId} → ${describe(created)}${created.body?.message ? ` (${created.body.message})` : ''}`);
-if (created.status < 200 || created.status >= 300) {
-  log('cannot continue without the order');
-  process.exit(1);
+  const orderId = `ORD-${randomUUID()}`;
+  const order = sampleOrder(orderId, { note: 'Café order / gift' });
+  log(`Create Order ${orderId}: body as json_encode writes it: ${phpJsonEncode(order).slice(0, 90)}…`);
+  const created = await client.send(PATHS.createOrder, order);
+  log(`Create Order ${orderId} → ${describe(created)}${created.body?.message ? ` (${created.body.message})` : ''}`);
+  if (created.status < 200 || created.status >= 300) {
+    log('cannot continue without the order');
+    return 1;
+  }
+  log(`Create Order ${orderId}: ${created.body.return_data.order_status}, checkout at ${created.body.return_data.payment_link}`);
+
+  // {"order_id":"ORD-…"}: one key, no "/" and no non-ASCII, so json_encode happens to write it canonically.
+  const status = await client.send(PATHS.orderStatus, { order_id: orderId });
+  log(`Order Status ${orderId} → ${describe(status)}${status.status === 200 ? `: ${status.body.data.order_status}` : ''}`);
+  return 0;
 }
-log(`Create Order ${orderId}: ${created.body.return_data.order_status}, checkout at ${created.body.return_data.payment_link}`);
 
-// {"order_id":"ORD-…"}: one key, no "/" and no non-ASCII, so json_encode happens to write it canonically.
-const status = await client.send(PATHS.orderStatus, { order_id: orderId });
-log(`Order Status ${orderId} → ${describe(status)}${status.status === 200 ? `: ${status.body.data.order_status}` : ''}`);
+await runAsScript(import.meta.url, run);

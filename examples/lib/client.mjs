@@ -2,6 +2,7 @@
 // signs each request with the kit's signer, sends it with a timeout and never throws on an HTTP
 // or transport failure (the flows decide what a failure means). The broken examples pass options
 // to break exactly one rule; the defaults are what the profile asks (P-CLIENT-1..3).
+import { pathToFileURL } from 'node:url';
 import { signPayload } from 'svc-conformance';
 
 export const PATHS = {
@@ -13,19 +14,37 @@ export const PATHS = {
 };
 
 /** The target, from the variables `svc-conformance verify-client` sets; exits 2 when one is missing. */
-export function targetFromEnv() {
-  const names = ['SVC_BASE_URL', 'SVC_API_KEY', 'SVC_SECRET_KEY', 'SVC_WALLET_ID'];
-  const missing = names.filter((name) => !process.env[name]);
+export function targetFromEnv(env = process.env) {
+  const missing = missingTargetVariables(env);
   if (missing.length > 0) {
     console.error(`missing ${missing.join(', ')}: run under \`svc-conformance verify-client -- …\` or export them from \`svc-conformance serve\``);
     process.exit(2);
   }
-  return {
-    baseUrl: process.env.SVC_BASE_URL.replace(/\/+$/, ''),
-    apiKey: process.env.SVC_API_KEY,
-    secretKey: process.env.SVC_SECRET_KEY,
-    walletId: process.env.SVC_WALLET_ID,
-  };
+  return targetOf(env);
+}
+
+const TARGET_VARIABLES = ['SVC_BASE_URL', 'SVC_API_KEY', 'SVC_SECRET_KEY', 'SVC_WALLET_ID'];
+
+function missingTargetVariables(env) {
+  return TARGET_VARIABLES.filter((name) => !env[name]);
+}
+
+/** The target in `env`; throws (for in-process use, e.g. under installClientHarness) when a variable is missing. */
+export function targetOf(env) {
+  const missing = missingTargetVariables(env);
+  if (missing.length > 0) throw new Error(`missing ${missing.join(', ')}`);
+  return { baseUrl: env.SVC_BASE_URL.replace(/\/+$/, ''), apiKey: env.SVC_API_KEY, secretKey: env.SVC_SECRET_KEY, walletId: env.SVC_WALLET_ID };
+}
+
+/**
+ * Runs a flow `run(env)` as the script when the file is the one node was started with: the target
+ * from the environment (exit 2 when missing), and the flow's result as the exit status. Imported,
+ * the file only exports its flow, so a test can run it in-process.
+ */
+export async function runAsScript(moduleUrl, run) {
+  if (process.argv[1] === undefined || moduleUrl !== pathToFileURL(process.argv[1]).href) return;
+  targetFromEnv();
+  process.exitCode = await run(process.env);
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
