@@ -38,6 +38,8 @@ function status(r: Report, id: string): string | undefined {
   return r.requirements.find((q) => q.id === id)?.status;
 }
 
+// Most runs go through main() in-process (the same code as the binary, without a Node start-up);
+// the first test and the unreachable target run the built executable, as a user or CI would.
 describe('svc-conformance run', () => {
   it('certifies the embedded sandbox with no target given, and writes three reports without a secret or signature in them', async () => {
     const dir = tempDir();
@@ -64,7 +66,7 @@ describe('svc-conformance run', () => {
 
   it('fails a sandbox with a fault, naming the broken requirement with evidence and reproduce lines', async () => {
     const t = await target({ faults: ['dup-race'] });
-    const result = await runBinAsync(['run', '--config', t.config, '--runs', '3', '--report-dir', t.dir]);
+    const result = await runCli(['run', '--config', t.config, '--runs', '3', '--report-dir', t.dir]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/✗ NOT CONFORMANT/);
     expect(result.stdout).toMatch(/✗ DUP-CONCURRENT \(MUST\)/);
@@ -79,7 +81,7 @@ describe('svc-conformance run', () => {
   it('names wrong keys once, up front, when every correctly signed request is refused with 401', async () => {
     const wrongSecret = 'sk_test_not_this_merchants_secret_9d1c';
     const t = await target({}, (c) => ({ ...c, merchant: { ...c.merchant, secretKey: wrongSecret } }));
-    const result = await runBinAsync(['run', '--config', t.config, '--only', 'ORDER-', '--runs', '2', '--report-dir', t.dir]);
+    const result = await runCli(['run', '--config', t.config, '--only', 'ORDER-', '--runs', '2', '--report-dir', t.dir]);
     expect(result.code).toBe(1);
     const lines = result.stdout.split('\n');
     const hint = lines.findIndex((l) => /^ {2}! every one of the \d+ correctly signed requests was refused with 401: check that merchant\.apiKey and merchant\.secretKey/.test(l));
@@ -98,7 +100,7 @@ describe('svc-conformance run', () => {
 
   it('gives no such hint when the keys are right, even with a requirement failing', async () => {
     const t = await target({ faults: ['order-reject-non-ascii'] });
-    const result = await runBinAsync(['run', '--config', t.config, '--only', 'ORDER-', '--runs', '2', '--report-dir', t.dir]);
+    const result = await runCli(['run', '--config', t.config, '--only', 'ORDER-', '--runs', '2', '--report-dir', t.dir]);
     expect(result.code).toBe(1);
     expect(result.stdout).not.toMatch(/refused with 401/);
     expect(report(t.dir).hints).toBeUndefined();
@@ -106,23 +108,23 @@ describe('svc-conformance run', () => {
 
   it('counts a failed SHOULD as a warning, and fails the run on it only with --strict', async () => {
     const t = await target({ faults: ['dup-global-ids'] });
-    const lenient = await runBinAsync(['run', '--config', t.config, '--only', 'DUP-', '--report-dir', t.dir]);
+    const lenient = await runCli(['run', '--config', t.config, '--only', 'DUP-', '--report-dir', t.dir]);
     expect(lenient.code).toBe(0);
     expect(report(t.dir).summary).toMatchObject({ failed: 0, warned: 1 });
-    const strict = await runBinAsync(['run', '--config', t.config, '--only', 'DUP-', '--strict', '--report-dir', t.dir]);
+    const strict = await runCli(['run', '--config', t.config, '--only', 'DUP-', '--strict', '--report-dir', t.dir]);
     expect(strict.code).toBe(1);
   });
 
   it('--only runs the requirements with that prefix and nothing else', async () => {
     const t = await target();
-    const result = await runBinAsync(['run', '--config', t.config, '--only', 'AUTH-TIMESTAMP', '--report-dir', t.dir]);
+    const result = await runCli(['run', '--config', t.config, '--only', 'AUTH-TIMESTAMP', '--report-dir', t.dir]);
     expect(result.code).toBe(0);
     expect(report(t.dir).requirements.map((q) => q.id).sort()).toEqual(['AUTH-TIMESTAMP-CHANGED', 'AUTH-TIMESTAMP-EMPTY', 'AUTH-TIMESTAMP-FRACTIONAL', 'AUTH-TIMESTAMP-MILLISECONDS', 'AUTH-TIMESTAMP-NOT-DIGITS']);
   });
 
   it('reports a missing optional key as skipped, naming the key that would enable it', async () => {
     const t = await target({}, (c) => ({ ...c, otherMerchant: undefined }));
-    const result = await runBinAsync(['run', '--config', t.config, '--only', 'DUP-OTHER', '--report-dir', t.dir]);
+    const result = await runCli(['run', '--config', t.config, '--only', 'DUP-OTHER', '--report-dir', t.dir]);
     expect(result.code).toBe(0);
     const skipped = report(t.dir).requirements.find((q) => q.id === 'DUP-OTHER-MERCHANT')!;
     expect(skipped).toMatchObject({ status: 'skipped', skipReason: 'needs otherMerchant in the config' });
@@ -130,10 +132,10 @@ describe('svc-conformance run', () => {
 
   it('skips record-creating checks against production unless --allow-production (P-ENV-3)', async () => {
     const t = await target({}, (c) => ({ ...c, environment: 'production' }));
-    const guarded = await runBinAsync(['run', '--config', t.config, '--only', 'DUP-SEQUENTIAL', '--report-dir', t.dir]);
+    const guarded = await runCli(['run', '--config', t.config, '--only', 'DUP-SEQUENTIAL', '--report-dir', t.dir]);
     expect(guarded.stdout).toMatch(/Target is production: checks that create records are skipped/);
     expect(report(t.dir).requirements[0]).toMatchObject({ id: 'DUP-SEQUENTIAL', status: 'skipped', skipReason: expect.stringMatching(/--allow-production \(P-ENV-3\)/) });
-    const allowed = await runBinAsync(['run', '--config', t.config, '--only', 'DUP-SEQUENTIAL', '--allow-production', '--report-dir', t.dir]);
+    const allowed = await runCli(['run', '--config', t.config, '--only', 'DUP-SEQUENTIAL', '--allow-production', '--report-dir', t.dir]);
     expect(allowed.code).toBe(0);
     expect(status(report(t.dir), 'DUP-SEQUENTIAL')).toBe('passed');
   });
@@ -141,7 +143,7 @@ describe('svc-conformance run', () => {
   it('gives the same shrunk counterexample for the same seed', async () => {
     const counterexample = async () => {
       const t = await target({ faults: ['order-reject-non-ascii'] });
-      await runBinAsync(['run', '--config', t.config, '--only', 'ORDER-GENERATED', '--seed', '2024', '--runs', '30', '--report-dir', t.dir]);
+      await runCli(['run', '--config', t.config, '--only', 'ORDER-GENERATED', '--seed', '2024', '--runs', '30', '--report-dir', t.dir]);
       const evidence = report(t.dir).requirements.find((q) => q.id === 'ORDER-GENERATED-ACCEPTED')!.evidence[0]!;
       // order_id carries the run's own number so reruns against one server never collide; drop it.
       const { order_id: _ignored, ...rest } = evidence.counterexample as Record<string, unknown>;
@@ -197,7 +199,7 @@ describe('svc-conformance run against a target that is not there or not an API',
 
   it('gives up on a target that accepts connections and never answers, quickly and with one line', async () => {
     const hang = await server(() => {});
-    const result = await runBinAsync(['run', '--timeout', '1', '--report-dir', tempDir()], { env: env(hang), timeoutMs: 30_000 });
+    const result = await runCli(['run', '--timeout', '1', '--report-dir', tempDir()], { env: env(hang) });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/no (complete )?answer from 127\.0\.0\.1:\d+ within 1 s/);
   });
@@ -205,7 +207,7 @@ describe('svc-conformance run against a target that is not there or not an API',
   it('fails a target that answers HTML, with clear messages and no crash', async () => {
     const html = await server((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Welcome to nginx!</body></html>'));
     const dir = tempDir();
-    const result = await runBinAsync(['run', '--runs', '2', '--report-dir', dir], { env: env(html) });
+    const result = await runCli(['run', '--runs', '2', '--report-dir', dir], { env: env(html) });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe('');
     const r = report(dir);
@@ -221,7 +223,7 @@ describe('svc-conformance run against a target that is not there or not an API',
   ])('refuses %s with one line and exit 2', async (_name, text, message) => {
     const dir = tempDir();
     writeFileSync(join(dir, 'target.json'), text);
-    const result = await runBinAsync(['run', '--config', join(dir, 'target.json'), '--report-dir', dir]);
+    const result = await runCli(['run', '--config', join(dir, 'target.json'), '--report-dir', dir]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -238,7 +240,7 @@ describe('svc-conformance run against a target that is not there or not an API',
     ['a secret empty next to a base URL', { SVC_BASE_URL: 'http://127.0.0.1:9', SVC_API_KEY: MERCHANT_A.apiKey, SVC_SECRET_KEY: '', SVC_WALLET_ID: MERCHANT_A.walletId }, /SVC_SECRET_KEY is set but empty/],
   ])('refuses %s with one line and exit 2, before certifying anything', async (_name, env, message) => {
     const dir = tempDir();
-    const result = await runBinAsync(['run', '--report-dir', dir], { env });
+    const result = await runCli(['run', '--report-dir', dir], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
@@ -249,20 +251,20 @@ describe('svc-conformance run against a target that is not there or not an API',
 
   it('takes SVC_* over a config file that names the target', async () => {
     const t = await target({}, (c) => ({ ...c, merchant: { ...c.merchant, secretKey: 'sk_test_wrong' } }));
-    const result = await runBinAsync(['run', '--config', t.config, '--only', 'AUTH-ACCEPT', '--report-dir', t.dir], { env: { SVC_SECRET_KEY: MERCHANT_A.secretKey } });
+    const result = await runCli(['run', '--config', t.config, '--only', 'AUTH-ACCEPT', '--report-dir', t.dir], { env: { SVC_SECRET_KEY: MERCHANT_A.secretKey } });
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(status(report(t.dir), 'AUTH-ACCEPT')).toBe('passed');
   });
 
   it('refuses an --only that matches nothing, rather than certifying nothing', async () => {
     const t = await target();
-    const result = await runBinAsync(['run', '--config', t.config, '--only', 'AUTH_TYPO', '--report-dir', t.dir]);
+    const result = await runCli(['run', '--config', t.config, '--only', 'AUTH_TYPO', '--report-dir', t.dir]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--only AUTH_TYPO matches no requirement or check id/);
   });
 
   it.each([[['--runs', '0']], [['--seed', 'abc']], [['--config', '/nonexistent/c.json']]])('refuses %j with exit 2', async (args) => {
-    const result = await runBinAsync(['run', ...args]);
+    const result = await runCli(['run', ...args]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^svc-conformance run: /);
   });
