@@ -10,6 +10,6 @@ export default defineConfig({
     testTimeout: 30_000,
     // Both cores of a small CI machine: vitest's default leaves one idle on two. The test files
     // mostly wait on loopback servers and child processes, so two workers overlap well.
-    maxWorkers: 2,
+    maxWorkers: 3,
   },
 });

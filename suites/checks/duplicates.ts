@@ -4,7 +4,7 @@
 import { answered, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { concurrencyOf } from '../config.js';
 import type { Exchange } from '../http.js';
-import { createOrder, decimalEquals, decimalOf, expectData, expectOrderCreated, expectSuccess, orderLookup, validOrder } from './requests.js';
+import { createOrder, decimalEquals, decimalOf, expectData, expectOrderCreated, expectSuccess, orderLookup, payoutStatus, validOrder } from './requests.js';
 
 function isSuccess(exchange: Exchange): boolean {
   const status = exchange.response?.status;
@@ -46,6 +46,10 @@ async function concurrentDuplicates(ctx: CheckContext): Promise<void> {
   const orderId = ctx.ids.orderId('RACE');
   // Each request differs (its order_note), so replay protection cannot be what refuses them.
   const bodies = Array.from({ length: n }, (_, i) => validOrder(ctx, { order_id: orderId, order_note: `concurrent attempt ${i + 1} ${ctx.ids.nonce()}` }));
+  // Open n connections first (n harmless reads at once), so the creates leave together over open
+  // connections instead of being spread out by n connection handshakes: a narrow race window on the
+  // target must still see them overlap, on a busy machine too.
+  await Promise.all(Array.from({ length: n }, (_, i) => payoutStatus(ctx, ctx.ids.payoutOrderId('WARM'), `connection ${i + 1} of ${n} opened before the race`)));
   const exchanges = await Promise.all(bodies.map((body, i) => createOrder(ctx, body, `concurrent create ${i + 1} of ${n}, one order_id`)));
   const statuses = exchanges.map((x) => x.response?.status ?? 0);
   const succeeded = exchanges.filter(isSuccess);
