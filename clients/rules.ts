@@ -167,7 +167,7 @@ export function requestSchema(ctx: JudgeContext): RuleOutcome {
   return each(ctx, (r) => {
     if (r.operation === undefined) return undefined;
     if (r.json === undefined) return r.raw.body === '' ? 'the body is empty' : 'the body is not JSON';
-    const result = validateSchema(OPERATIONS[r.operation].schema, r.json);
+    const result = validateSchema(OPERATIONS[r.operation].request, r.json);
     if (result.valid) return undefined;
     // An amount's two allowed forms make the schema's own words obscure; say it as P-AMOUNT-1 does.
     const amount = result.errors.find((e) => e.instancePath === '/order_amount' || e.instancePath === '/amount');
@@ -175,6 +175,6 @@ export function requestSchema(ctx: JudgeContext): RuleOutcome {
       const name = amount.instancePath.slice(1);
       return `${name} ${JSON.stringify((r.json as Record<string, unknown>)[name])} is neither a JSON number nor a decimal string greater than zero such as "1499.50" (P-AMOUNT-1)`;
     }
-    return `the body does not satisfy ${OPERATIONS[r.operation].schema}: ${describeErrors(result.errors.slice(0, 2)).replaceAll('\n', '; ')}`;
+    return `the body does not satisfy ${OPERATIONS[r.operation].request}: ${describeErrors(result.errors.slice(0, 2)).replaceAll('\n', '; ')}`;
   });
 }

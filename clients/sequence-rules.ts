@@ -1,11 +1,11 @@
 import { field, type ClientRequest } from './traffic.js';
 import type { JudgeContext, RuleOutcome } from './rules.js';
 
-const CREATE = '/api/v3/pg/order/create';
-const ORDER_STATUS = '/api/v3/pg/order/status';
-const INITIATE = '/api/v3/banking/payment/initiate';
-const PAYOUT_STATUS = '/api/v3/banking/payment/status';
-const BALANCE = '/api/v3/banking/balance';
+const CREATE = 'createOrder';
+const ORDER_STATUS = 'orderStatus';
+const INITIATE = 'transactionInitiation';
+const PAYOUT_STATUS = 'payoutStatus';
+const BALANCE = 'balanceInquiry';
 
 const byOperation = new WeakMap<JudgeContext, Map<string, ClientRequest[]>>();
 

@@ -1,19 +1,10 @@
 import type { RecordedExchange } from '../sandbox/options.js';
-import type { SchemaId } from '../schemas/index.js';
+import { OPERATIONS, operationAtPath, type OperationName } from '../core/operations.js';
 import type { Exchange } from '../core/exchange.js';
 import type { Redact } from '../suites/redact.js';
 
-/** The operations a client may call, by path (interface endpoints and the profile's P-OPS defaults). */
-export const OPERATIONS = {
-  '/api/v3/pg/order/create': { name: 'Create Order', schema: 'order-create-request' },
-  '/api/v3/pg/order/status': { name: 'Order Status', schema: 'order-lookup-request' },
-  '/api/v3/pg/order/cancel': { name: 'Order Cancel', schema: 'order-lookup-request' },
-  '/api/v3/banking/payment/status': { name: 'Payout Status', schema: 'payout-status-request' },
-  '/api/v3/banking/balance': { name: 'Balance Inquiry', schema: 'balance-inquiry-request' },
-  '/api/v3/banking/payment/initiate': { name: 'Transaction Initiation', schema: 'transaction-initiation-request' },
-} as const satisfies Record<string, { name: string; schema: SchemaId }>;
-
-export type OperationPath = keyof typeof OPERATIONS;
+/** The operations a client may call: the interface's and the profile's P-OPS defaults (core/operations.ts). */
+export { OPERATIONS } from '../core/operations.js';
 
 /** One request of the client, as judged: what it was, what it said, and what became of it. */
 export interface ClientRequest {
@@ -21,7 +12,7 @@ export interface ClientRequest {
   n: number;
   raw: RecordedExchange;
   path: string;
-  operation?: OperationPath;
+  operation?: OperationName;
   /** The sandbox's own pages (checkout) and control endpoints: not the client's API traffic. */
   sandboxPage: boolean;
   header(name: string): string | undefined;
@@ -37,7 +28,7 @@ export function classify(exchanges: readonly RecordedExchange[]): ClientRequest[
   const subjects = ordered.map(subjectOf);
   return ordered.map((raw, i) => {
     const path = raw.path.split('?')[0]!;
-    const operation = Object.hasOwn(OPERATIONS, path) ? (path as OperationPath) : undefined;
+    const operation = operationAtPath(path);
     // The client gave up on this answer if it asked about the same order or payout again (a status
     // query or a repeat) before the answer was ready; an unrelated request sent in parallel says
     // nothing about it. Requests are in order of receipt, so only those received before the answer

@@ -85,6 +85,7 @@ export function buildReport(input: BuildInput): Report {
           : r.state === 'failed' ? { message: 'did not finish within its time budget' } : {}),
       })),
       ...(skipReason !== undefined ? { skipReason } : {}),
+      ...(requirement.source === undefined ? { reference: `docs/requirements.md#${requirement.id}` } : {}),
       evidence: evidenceList,
     });
   }

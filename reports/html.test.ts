@@ -135,7 +135,8 @@ describe('renderHtml', () => {
     expect(rows.map((m) => m[2])).toEqual(report.requirements.map((r) => r.id));
     expect(rows.map((m) => m[1])).toEqual(report.requirements.map((r) => r.status));
     for (const section of new Set(report.requirements.map((r) => r.section))) expect(html).toContain(`<h3>${esc(section)} <span class="tally">`);
-    expect(html).toContain('<td class="rules"><span>P-SIGN-2</span> <span>P-SIGN-3</span> <span>P-AUTH-1</span></td>');
+    // Each rule links to its statement in the kit's docs/profile.md.
+    expect(html).toMatch(/<td class="rules"><a href="file:\/\/\/[^"]*\/docs\/profile\.md#P-SIGN-2">P-SIGN-2<\/a> <a href="[^"]*#P-SIGN-3">P-SIGN-3<\/a> <a href="[^"]*#P-AUTH-1">P-AUTH-1<\/a><\/td>/);
     expect(html).toContain('<span class="ext">extension</span>');
   });
 

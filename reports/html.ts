@@ -1,3 +1,6 @@
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { packageRoot } from '../common/package-root.js';
 /**
  * report.html: one self-contained page (inline CSS, no script, no external asset) that shows the
  * verdict first, then what failed with its evidence and how to reproduce it, then every requirement.
@@ -128,8 +131,20 @@ function evidenceHtml(evidence: Evidence): string {
   return `<div class="evidence">${parts.join('')}</div>`;
 }
 
+/** The kit's docs/ folder as a file URL: each requirement and rule links to its full statement. */
+let docsBase: string | undefined;
+function docs(): string {
+  docsBase ??= pathToFileURL(join(packageRoot(), 'docs')).href + '/';
+  return docsBase;
+}
+
 function rules(requirement: RequirementReport): string {
-  return requirement.profile.map((rule) => `<span>${esc(rule)}</span>`).join(' ');
+  return requirement.profile.map((rule) => `<a href="${esc(`${docs()}profile.md#${rule}`)}">${esc(rule)}</a>`).join(' ');
+}
+
+function statementLink(requirement: RequirementReport): string {
+  if (requirement.reference === undefined) return '';
+  return ` <a class="ref" href="${esc(docs() + requirement.reference.replace(/^docs\//, ''))}" title="${esc(requirement.reference)}">statement</a>`;
 }
 
 /** A skip reason with its config key set in code type, e.g. "needs <code>fixtures.payouts.PENDING</code> in the config". */
@@ -140,7 +155,7 @@ function skipReasonHtml(reason: string | undefined): string {
 
 function metaBadges(requirement: RequirementReport): string {
   const ext = requirement.extension ? ' <span class="ext" title="rests on the profile\'s P-OPS operations">extension</span>' : '';
-  return `<span class="level ${esc(requirement.level)}">${esc(requirement.level)}</span> <span class="rules">${rules(requirement)}</span>${ext}`;
+  return `<span class="level ${esc(requirement.level)}">${esc(requirement.level)}</span> <span class="rules">${rules(requirement)}</span>${ext}${statementLink(requirement)}`;
 }
 
 function failureCard(requirement: RequirementReport, strict: boolean): string {
@@ -159,7 +174,7 @@ function matrixRow(requirement: RequirementReport, strict: boolean): string {
   const why = requirement.status === 'skipped' ? `<span class="why">Skipped: ${skipReasonHtml(requirement.skipReason)}</span>` : '';
   const ext = requirement.extension ? ' <span class="ext">extension</span>' : '';
   return (
-    `<tr data-status="${esc(requirement.status)}" class="r-${shown(requirement, strict).css}"><td class="id">${id}</td><td>${esc(requirement.title)}${ext}${why}</td>` +
+    `<tr data-status="${esc(requirement.status)}" class="r-${shown(requirement, strict).css}"><td class="id">${id}</td><td>${esc(requirement.title)}${statementLink(requirement)}${ext}${why}</td>` +
     `<td><span class="level ${esc(requirement.level)}">${esc(requirement.level)}</span></td><td class="rules">${rules(requirement)}</td>` +
     `<td class="status">${badge(shown(requirement, strict))}</td></tr>`
   );

@@ -68,6 +68,9 @@ describe('a team check from the config', () => {
     expect(byId.get('ACME-BALANCE-CURRENCY')).toMatchObject({ status: 'failed', level: 'MUST', section: 'Acme extensions', extension: true });
     expect(byId.get('ACME-BALANCE-CURRENCY')?.evidence[0]).toMatchObject({ expected: '"KWD"', check: 'acme-balance-currency' });
     expect(byId.get('ERR-CONTENT-TYPE')?.status).toBe('passed'); // the kit's own, in the same run
+    // The kit's requirements link to their full statement; a team's own names its module instead.
+    expect(byId.get('ERR-CONTENT-TYPE')?.reference).toBe('docs/requirements.md#ERR-CONTENT-TYPE');
+    expect(byId.get('ACME-BALANCE-ANSWERS')?.reference).toBeUndefined();
 
     const junit = readFileSync(join(dir, 'out', 'junit.xml'), 'utf8');
     expect(junit).toMatch(/<testcase[^>]*name="ACME-BALANCE-ANSWERS[^"]*"/);
@@ -76,6 +79,7 @@ describe('a team check from the config', () => {
     expect(html).toContain('ACME-BALANCE-ANSWERS');
     expect(html).toContain('ACME-BALANCE-CURRENCY');
     expect(html).toContain('the wallet currency is not KWD');
+    expect(html).toMatch(/<a class="ref" href="file:\/\/\/[^"]*\/docs\/requirements\.md#ERR-CONTENT-TYPE"/);
   });
 
   it('an exception in a check\'s own code is a kit error: shown apart, not judged, exit 2', async () => {

@@ -1,3 +1,4 @@
+import { OPERATIONS } from '../../core/operations.js';
 // Request builders shared by the checks: one plain valid body per operation and one small function
 // per send, so a check reads as the exchanges it makes. Every send goes through ctx.send (the one
 // HTTP layer) and carries a label for the report.
@@ -7,8 +8,8 @@ import { CheckFailure, answered, expectStatus, type CheckContext } from '../chec
 import type { Credentials, Exchange } from '../http.js';
 
 /** The interface's two fixed paths (Endpoints); the profile's four come from ctx.operation(key). */
-export const CREATE_ORDER_PATH = '/api/v3/pg/order/create';
-export const PAYOUT_STATUS_PATH = '/api/v3/banking/payment/status';
+export const CREATE_ORDER_PATH = OPERATIONS.createOrder.path;
+export const PAYOUT_STATUS_PATH = OPERATIONS.payoutStatus.path;
 
 type Json = Record<string, unknown>;
 

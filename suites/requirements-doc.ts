@@ -1,0 +1,57 @@
+import type { Requirement } from '../core/report.js';
+import type { Section } from './sections.js';
+
+/** Where a requirement is stated in full, relative to the package root (reports link here). */
+export function requirementReference(id: string): string {
+  return `docs/requirements.md#${id}`;
+}
+
+/** The anchor docs/interface.md gives an interface section: "Create Order" → section-create-order. */
+export function sectionAnchor(section: string): string {
+  return `section-${section.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+}
+
+/**
+ * docs/requirements.md, generated from suites/catalog.json and the checks: each requirement's full
+ * statement, level, profile rules (linked to docs/profile.md), interface section (linked to
+ * docs/interface.md), whether it is an extension, and the checks that prove it. `npm run docs`
+ * writes it; a test fails when the file in the repository is not what this returns.
+ */
+export function requirementsMarkdown(requirements: readonly Requirement[], sections: readonly Section[], description: string): string {
+  const checksOf = new Map<string, string[]>();
+  for (const section of sections) for (const c of section.checks) checksOf.set(c.requirement, [...(checksOf.get(c.requirement) ?? []), `\`${c.id}\`: ${c.title}`]);
+  const counts = { MUST: 0, SHOULD: 0, MAY: 0 };
+  for (const r of requirements) counts[r.level] += 1;
+  const out = [
+    '<!-- Generated from suites/catalog.json by `npm run docs`; do not edit by hand (a test fails when it is stale). -->',
+    '# Requirement reference',
+    '',
+    description,
+    '',
+    `${requirements.length} requirements: ${counts.MUST} MUST, ${counts.SHOULD} SHOULD, ${counts.MAY} MAY. A MUST that fails fails the run; a SHOULD`,
+    'fails it only under `--strict`; a MAY is reported and never fails it. Rules are in [profile.md](profile.md), sections in',
+    '[interface.md](interface.md). `svc-conformance run --only ID` runs one requirement.',
+    '',
+  ];
+  let section = '';
+  for (const r of requirements) {
+    if (r.section !== section) {
+      section = r.section;
+      out.push(`## ${section}`, '');
+    }
+    const rules = r.profile.map((rule) => `[${rule}](profile.md#${rule})`).join(', ') || '—';
+    out.push(
+      `<a id="${r.id}"></a>`,
+      `### ${r.id} (${r.level})`,
+      '',
+      r.statement ?? r.title,
+      '',
+      `- Level: ${r.level}`,
+      `- Profile rules: ${rules}`,
+      `- Interface section: [${r.section}](interface.md#${sectionAnchor(r.section)})${r.extension ? ' (an extension: rests on the profile\'s P-OPS operations, not on the interface alone)' : ''}`,
+      `- Checks: ${(checksOf.get(r.id) ?? []).join('; ') || 'none'}`,
+      '',
+    );
+  }
+  return out.join('\n');
+}
