@@ -4,18 +4,10 @@ import { listen, type ListenOptions } from './http.js';
 import { createOrder, orderCancel, orderStatus } from './operations/orders.js';
 import { balanceInquiry, payoutStatus, settlePayout, transactionInitiation } from './operations/payouts.js';
 import type { SandboxOptions } from './options.js';
+import { OPERATION_PATHS } from './paths.js';
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B, PAYOUT_FIXTURES, sandboxConfig } from './tenants.js';
 
-/** The interface's two operations and the profile's four (P-OPS defaults), plus the sandbox's own pages. */
-export const OPERATION_PATHS = {
-  createOrder: '/api/v3/pg/order/create',
-  orderStatus: '/api/v3/pg/order/status',
-  orderCancel: '/api/v3/pg/order/cancel',
-  payoutStatus: '/api/v3/banking/payment/status',
-  balanceInquiry: '/api/v3/banking/balance',
-  transactionInitiation: '/api/v3/banking/payment/initiate',
-  settlePayout: '/sandbox/payouts/settle',
-} as const;
+export { OPERATION_PATHS } from './paths.js';
 
 const routes: Array<Route | PageRoute> = [
   { kind: 'operation', method: 'POST', path: OPERATION_PATHS.createOrder, handler: createOrder },

@@ -9,7 +9,7 @@
  * `create-order-429-once` answers the first Create Order 503 and the second 429.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { OPERATION_PATHS } from './index.js';
+import { OPERATION_PATHS } from './paths.js';
 
 export type ScenarioOperation = 'createOrder' | 'transactionInitiation';
 
@@ -91,11 +91,8 @@ export function parseScenarios(names: Iterable<string>): Set<ScenarioName> {
   return new Set(given as ScenarioName[]);
 }
 
-/** The paths the scenarios apply to; typed against OPERATION_PATHS, so the compiler keeps them equal. */
-const PATHS: Pick<typeof OPERATION_PATHS, ScenarioOperation> = {
-  createOrder: '/api/v3/pg/order/create',
-  transactionInitiation: '/api/v3/banking/payment/initiate',
-};
+/** The paths the scenarios apply to. */
+const PATHS: Pick<typeof OPERATION_PATHS, ScenarioOperation> = OPERATION_PATHS;
 
 /** Builds the general error envelope (the app's, so the envelope faults still apply). */
 export type ErrorAnswer = (status: number, message: string) => Response;

@@ -1,3 +1,4 @@
+import { OPERATIONS, type OperationName } from '../core/operations.js';
 import type { Currency, PayoutState } from '../schemas/types.js';
 
 /** A merchant the sandbox knows. Demo credentials: fixed, so README examples work as written. */
@@ -93,11 +94,16 @@ export function sandboxConfig(baseUrl: string, toleranceSeconds: number) {
       timestampToleranceSeconds: toleranceSeconds,
       concurrency: 8,
       operations: {
-        orderStatus: { method: 'POST', path: '/api/v3/pg/order/status' },
-        orderCancel: { method: 'POST', path: '/api/v3/pg/order/cancel' },
-        balanceInquiry: { method: 'POST', path: '/api/v3/banking/balance' },
-        transactionInitiation: { method: 'POST', path: '/api/v3/banking/payment/initiate' },
+        orderStatus: located('orderStatus'),
+        orderCancel: located('orderCancel'),
+        balanceInquiry: located('balanceInquiry'),
+        transactionInitiation: located('transactionInitiation'),
       },
     },
   };
+}
+
+/** Where the sandbox serves an extension operation: the profile's default (core/operations.ts). */
+function located(name: OperationName): { method: 'POST'; path: string } {
+  return { method: 'POST', path: OPERATIONS[name].path };
 }

@@ -3,7 +3,7 @@
  * captured request. Only what changes the request is interpreted; other options are skipped, and the
  * options that take a value are listed so their value is not mistaken for the URL.
  */
-import type { CapturedRequest } from './capture.js';
+import type { CapturedRequest } from './captured-request.js';
 import { type CaptureError, quoteExcerpt as quote, unreadable, unsupported } from './capture-error.js';
 import { ShellWordsError, splitShellWords } from './shell-words.js';
 

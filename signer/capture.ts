@@ -3,26 +3,12 @@
  * the timestamp, signature and body from it. Pure: no file, network or clock access.
  */
 import { parseCurlCommand } from './capture-curl.js';
+import type { CapturedRequest } from './captured-request.js';
 import { type CaptureError, quoteExcerpt as quote, unreadable, unsupported } from './capture-error.js';
 
 export { CaptureError, type CaptureErrorCode } from './capture-error.js';
 
-export type CaptureFormat = 'http' | 'curl';
-
-export interface CapturedRequest {
-  format: CaptureFormat;
-  /** Upper-case. For curl: -X if given, else POST when data is given, else GET. */
-  method: string;
-  /** The request-target (http) or the URL (curl), as written. */
-  target: string;
-  /**
-   * In order, names as written. For curl, the headers curl adds by itself for data (Content-Type, and
-   * Accept for --json) follow, unless the command sets or suppresses them.
-   */
-  headers: Array<[name: string, value: string]>;
-  /** The exact body text ("" when none), after Content-Length and chunked framing are applied. */
-  body: string;
-}
+export type { CaptureFormat, CapturedRequest } from './captured-request.js';
 
 /** `curl` after optional leading whitespace and an optional `$ ` prompt. */
 const CURL_START = /^\s*(?:\$[ \t]+)?curl(?:\.exe)?(?=\s|$)/;

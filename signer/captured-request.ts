@@ -1,0 +1,17 @@
+/** A captured request as `diagnose` reads it: the shape both capture parsers (HTTP text, curl) produce. */
+export type CaptureFormat = 'http' | 'curl';
+
+export interface CapturedRequest {
+  format: CaptureFormat;
+  /** Upper-case. For curl: -X if given, else POST when data is given, else GET. */
+  method: string;
+  /** The request-target (http) or the URL (curl), as written. */
+  target: string;
+  /**
+   * In order, names as written. For curl, the headers curl adds by itself for data (Content-Type, and
+   * Accept for --json) follow, unless the command sets or suppresses them.
+   */
+  headers: Array<[name: string, value: string]>;
+  /** The exact body text ("" when none), after Content-Length and chunked framing are applied. */
+  body: string;
+}
