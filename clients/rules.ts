@@ -1,3 +1,4 @@
+import { isJsonContentType } from '../core/predicates.js';
 import { secretFinder } from '../common/redact.js';
 import { canonicalize } from '../signer/canonical.js';
 import { diagnose } from '../signer/diagnose.js';
@@ -55,7 +56,7 @@ export function headers(ctx: JudgeContext): RuleOutcome {
   return each(ctx, (r) => {
     const missing = REQUIRED_HEADERS.filter((h) => !r.header(h));
     if (missing.length > 0) return `${missing.map((h) => h.toUpperCase()).join(', ')} missing`;
-    if (!/^application\/json\s*(;|$)/i.test(r.header('content-type') ?? '')) return `Content-Type is ${JSON.stringify(r.header('content-type') ?? null)}, not application/json`;
+    if (!isJsonContentType(r.header('content-type'))) return `Content-Type is ${JSON.stringify(r.header('content-type') ?? null)}, not application/json`;
     if (!/application\/json/i.test(r.header('accept') ?? '')) return `Accept is ${JSON.stringify(r.header('accept') ?? null)}, not application/json`;
     return undefined;
   }, 'X-API-KEY, X-SIGNATURE, X-TIMESTAMP, Content-Type: application/json, Accept: application/json');

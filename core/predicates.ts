@@ -37,3 +37,17 @@ export function setPath(root: Record<string, unknown>, path: string, value: unkn
   }
   node[parts[parts.length - 1]!] = value;
 }
+
+/** A deep copy of `root` with the value at a dotted path set, or removed when `value` is undefined; objects on the way are made when setting. */
+export function withPath<T>(root: T, path: string, value: unknown): T {
+  const copy = structuredClone(root) as Record<string, unknown>;
+  if (value !== undefined) {
+    setPath(copy, path, value);
+    return copy as T;
+  }
+  const parts = path.split('.');
+  const parent = getPath(copy, parts.slice(0, -1).join('.') || '');
+  const holder = parts.length === 1 ? copy : parent;
+  if (holder !== null && typeof holder === 'object') delete (holder as Record<string, unknown>)[parts[parts.length - 1]!];
+  return copy as T;
+}

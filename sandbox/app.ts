@@ -1,3 +1,4 @@
+import { isJsonContentType } from '../core/predicates.js';
 import { nestedDeeperThan } from '../common/json-depth.js';
 import { authenticate, ReplayCache } from './auth.js';
 import { OperationError, type OperationContext, type OperationHandler } from './context.js';
@@ -132,7 +133,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     }
 
     const type = request.headers.get('content-type') ?? '';
-    if (!/^application\/json\s*(;|$)/i.test(type)) return fail(400, 'Content-Type must be application/json');
+    if (!isJsonContentType(type)) return fail(400, 'Content-Type must be application/json');
     if (text.trim() === '') return fail(400, 'the body is empty; send a JSON object');
     let body: unknown;
     try {

@@ -1,5 +1,6 @@
 // Test support for the payment-gateway tests: a sandbox on a hand-moved clock with one small function
 // per operation (and the checkout form), so each test reads as the exchange it makes.
+import { withPath } from '../../core/predicates.js';
 import { OPERATION_PATHS } from '../index.js';
 import type { SandboxOptions } from '../options.js';
 import { MERCHANT_A, type Merchant } from '../tenants.js';
@@ -28,14 +29,7 @@ export function orderBody(orderId: number | string, overrides: Record<string, un
 
 /** A copy of `body` with the value at a dotted path replaced, or removed when `value` is undefined. */
 export function edited(body: Record<string, unknown>, path: string, value: unknown): Record<string, unknown> {
-  const copy = structuredClone(body);
-  const keys = path.split('.');
-  let parent = copy;
-  for (const k of keys.slice(0, -1)) parent = parent[k] as Record<string, unknown>;
-  const last = keys[keys.length - 1]!;
-  if (value === undefined) delete parent[last];
-  else parent[last] = value;
-  return copy;
+  return withPath(body, path, value);
 }
 
 /**

@@ -1,5 +1,6 @@
 // Interface: Errors. Profile: P-ERR-1…4, P-ORDER-1. The observers (suites/observers.ts) hold every
 // exchange of the run to P-ERR-1/2/3; the checks here provoke errors on purpose and classify them.
+import { isJsonContentType } from '../../core/predicates.js';
 import { canonicalize } from '../../signer/canonical.js';
 import { invalidOrderCreateRequest, invalidPayoutStatusRequest } from '../../generators/index.js';
 import { answered, CheckFailure, expectSchema, expectStatus, type Check, type CheckContext } from '../check.js';
@@ -31,7 +32,7 @@ async function answersAreJson(ctx: CheckContext): Promise<void> {
   }
   for (const exchange of exchanges.filter((x) => x.response !== undefined)) {
     const type = exchange.response!.headers['content-type'] ?? '';
-    if (!/^application\/json\s*(;|$)/i.test(type)) {
+    if (!isJsonContentType(type)) {
       throw new CheckFailure(`${exchange.label}: answered Content-Type ${type ? JSON.stringify(type) : 'none'}`, {
         expected: 'Content-Type: application/json (parameters such as charset allowed)', actual: answered(exchange), exchange,
       });

@@ -1,4 +1,5 @@
 import { OPERATIONS } from '../../core/operations.js';
+import { withPath } from '../../core/predicates.js';
 // Request builders shared by the checks: one plain valid body per operation and one small function
 // per send, so a check reads as the exchanges it makes. Every send goes through ctx.send (the one
 // HTTP layer) and carries a label for the report.
@@ -38,12 +39,7 @@ export function validOrder(ctx: CheckContext, overrides: Partial<OrderCreateRequ
 
 /** A deep copy of `body` without the field at a dotted path (e.g. "customer.address.city"). */
 export function withoutField(body: object, path: string): Json {
-  const copy = structuredClone(body) as Json;
-  const keys = path.split('.');
-  let parent: unknown = copy;
-  for (const key of keys.slice(0, -1)) parent = (parent as Json | undefined)?.[key];
-  if (parent !== null && typeof parent === 'object') delete (parent as Json)[keys[keys.length - 1]!];
-  return copy;
+  return withPath(body as Json, path, undefined);
 }
 
 export function createOrder(ctx: CheckContext, body: unknown, label: string, as?: Credentials): Promise<Exchange> {

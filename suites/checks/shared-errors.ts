@@ -1,5 +1,6 @@
 // Malformed requests for the Errors checks (P-ERR-3, P-ERR-4): fixed sweeps that cover every required
 // field deterministically, and properties over the generators' labelled one-defect mutations.
+import { getPath, withPath } from '../../core/predicates.js';
 import type fc from 'fast-check';
 import { invalidOrderCreateRequest, type DefectKind, type InvalidRequest } from '../../generators/index.js';
 import { answered, CheckFailure, expectStatus, type CheckContext } from '../check.js';
@@ -21,19 +22,10 @@ export function statusesFor(field: string): readonly number[] {
 
 /** A copy of `value` with the dotted `path` set, or removed when `replacement` is undefined. */
 export function withField<T>(value: T, path: string, replacement: unknown): T {
-  const copy = structuredClone(value) as Record<string, unknown>;
-  const keys = path.split('.');
-  let node = copy;
-  for (const key of keys.slice(0, -1)) node = node[key] as Record<string, unknown>;
-  const last = keys.at(-1)!;
-  if (replacement === undefined) delete node[last];
-  else node[last] = replacement;
-  return copy as T;
+  return withPath(value, path, replacement);
 }
 
-function valueAt(value: unknown, path: string): unknown {
-  return path.split('.').reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], value);
-}
+const valueAt = getPath;
 
 /** One fixed malformed Create Order and the statuses P-ERR-4 allows for it. */
 export interface OrderCase {
