@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { catalog } from './catalog.js';
+import { requirementsMarkdown } from './requirements-doc.js';
+import { SECTIONS } from './sections.js';
+
+const root = new URL('../', import.meta.url);
+const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
+
+describe('docs/requirements.md', () => {
+  it('is what suites/catalog.json and the checks generate (run `npm run docs` after changing either)', () => {
+    const description = (JSON.parse(read('suites/catalog.json')) as { description: string }).description;
+    expect(read('docs/requirements.md') === requirementsMarkdown(catalog(), SECTIONS, description), 'docs/requirements.md is stale: run `npm run docs` and commit it').toBe(true);
+  });
+
+  it('links only to rules and sections the other docs define', () => {
+    const text = read('docs/requirements.md');
+    const anchorsIn = (file: string) => new Set([...read(file).matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1]));
+    const profile = anchorsIn('docs/profile.md');
+    const iface = anchorsIn('docs/interface.md');
+    const missing = [...text.matchAll(/\]\((profile|interface)\.md#([^)]+)\)/g)]
+      .filter(([, file, anchor]) => !(file === 'profile' ? profile : iface).has(anchor!))
+      .map(([, file, anchor]) => `${file}.md#${anchor}`);
+    expect([...new Set(missing)]).toEqual([]);
+  });
+
+  it('docs/profile.md states every rule that a server or client requirement cites', () => {
+    const anchors = new Set([...read('docs/profile.md').matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1]));
+    const cited = ['suites/catalog.json', 'clients/catalog.json'].flatMap((file) => (JSON.parse(read(file)) as { requirements: Array<{ profile: string[] }> }).requirements.flatMap((r) => r.profile));
+    expect([...new Set(cited)].filter((rule) => !anchors.has(rule))).toEqual([]);
+  });
+});
