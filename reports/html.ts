@@ -248,7 +248,8 @@ function verdictBanner(report: Report): string {
   ];
   facts.push(['Cases per property', String(report.runs)]);
   const dl = facts.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join('');
-  const hints = (report.hints ?? []).map((hint) => `<p class="hint" role="note"><strong>One likely cause:</strong> ${esc(hint)}</p>`).join('');
+  const hints = (report.hints ?? []).map((hint) => `<p class="hint" role="note"><strong>One likely cause:</strong> ${esc(hint)}</p>`).join('') +
+    (report.kitErrors ?? []).map((e) => `<p class="hint kit-error" role="alert"><strong>Kit error, not the target's fault:</strong> check <code>${esc(e.check)}</code> (${esc(e.requirement)}) failed in the kit's own code: ${esc(e.message)}. That requirement was not judged.</p>`).join('');
   return (
     `<header class="verdict ${pass ? 'pass' : 'fail'}" id="verdict"><div class="wrap"><div class="mark" aria-hidden="true">${pass ? '✓' : '✗'}</div>` +
     `<div><p class="eyebrow">${esc(report.tool.name)} ${esc(report.tool.version)} · conformance report</p><h1>${pass ? 'Conformant' : 'Not conformant'}</h1><p class="why">${esc(why)}</p>${hints}</div>` +

@@ -1,7 +1,7 @@
 /**
  * JUnit XML for CI systems (Jenkins, GitLab, GitHub test-report actions): one <testsuite> per
  * interface section, one <testcase> per requirement. It renders the report model only; statuses
- * come from reports/build.ts.
+ * come from core/verdict.ts.
  *
  * How the levels map, since JUnit knows only pass, failure, error and skipped:
  * - MUST failed   → <failure type="MUST">: it fails the run.
@@ -11,6 +11,8 @@
  * - MAY not held  → a passing testcase with the finding in <system-out>: a MAY is counted under
  *   neither failed nor warned and never changes the exit code, so a red test would be a false alarm.
  * - skipped       → <skipped message="needs … in the config"/>.
+ * - kit error     → <error type="kit">: a check's own code failed, so the requirement was not
+ *   judged; it is the kit's fault, not the target's, and JUnit's error (not failure) says so.
  *
  * Text that XML 1.0 cannot hold (C0 controls other than tab, LF and CR; U+FFFE, U+FFFF; lone
  * surrogates) is replaced, not dropped: C0 controls by their Control Pictures (U+0000 → ␀), so the
@@ -129,6 +131,10 @@ function failureBody(requirement: RequirementReport): string {
 
 function testcase(requirement: RequirementReport, strict: boolean): string {
   const open = `    <testcase${attrs({ classname: requirement.section, name: `${requirement.id} ${requirement.title}`, time: seconds(durationOf(requirement)) })}`;
+  const kitError = requirement.checks.find((c) => c.status === 'error');
+  if (kitError !== undefined && requirement.status !== 'failed') {
+    return `${open}>\n      <error${attrs({ type: 'kit', message: `the kit's own error in check ${kitError.id}, not the target's: ${kitError.message ?? ''}` })}/>\n    </testcase>`;
+  }
   if (requirement.status === 'skipped') {
     return `${open}>\n      <skipped${attrs({ message: requirement.skipReason ?? 'skipped' })}/>\n    </testcase>`;
   }
@@ -141,6 +147,14 @@ function testcase(requirement: RequirementReport, strict: boolean): string {
 
 function isFailure(requirement: RequirementReport): boolean {
   return requirement.status === 'failed' && requirement.level !== 'MAY';
+}
+
+function isKitError(requirement: RequirementReport): boolean {
+  return requirement.status !== 'failed' && requirement.checks.some((c) => c.status === 'error');
+}
+
+function isSkipped(requirement: RequirementReport): boolean {
+  return requirement.status === 'skipped' && !isKitError(requirement);
 }
 
 function properties(report: Report): string {
@@ -174,8 +188,8 @@ export function renderJUnit(report: Report): string {
       name: section,
       tests: requirements.length,
       failures: requirements.filter(isFailure).length,
-      errors: 0,
-      skipped: requirements.filter((r) => r.status === 'skipped').length,
+      errors: requirements.filter(isKitError).length,
+      skipped: requirements.filter(isSkipped).length,
       time: seconds(requirements.reduce((sum, r) => sum + durationOf(r), 0)),
       timestamp,
     });
@@ -185,8 +199,8 @@ export function renderJUnit(report: Report): string {
     name: `svc-conformance ${report.target.baseUrl}`,
     tests: report.requirements.length,
     failures: report.requirements.filter(isFailure).length,
-    errors: 0,
-    skipped: report.requirements.filter((r) => r.status === 'skipped').length,
+    errors: report.requirements.filter(isKitError).length,
+    skipped: report.requirements.filter(isSkipped).length,
     time: seconds(report.durationMs),
     timestamp,
   });

@@ -93,6 +93,10 @@ describe('a team check from the config', () => {
     expect(report.kitErrors).toEqual([expect.objectContaining({ check: 'acme-buggy', requirement: 'ACME-BUGGY' })]);
     expect(report.requirements.find((r) => r.id === 'ACME-BUGGY')).toMatchObject({ status: 'skipped', skipReason: expect.stringMatching(/kit's own error/) });
     expect(report.verdict).toBe('not conformant');
+    const junit = readFileSync(join(dir, 'buggy', 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testcase[^>]*name="ACME-BUGGY[^"]*"[^>]*>\s*<error type="kit" message="the kit&apos;s own error in check acme-buggy, not the target&apos;s: kit error: TypeError/);
+    expect(junit).toMatch(/<testsuites[^>]*errors="1"/);
+    expect(readFileSync(join(dir, 'buggy', 'report.html'), 'utf8')).toMatch(/Kit error, not the target's fault:<\/strong> check <code>acme-buggy<\/code>/);
   });
 
   it('list shows the kit\'s requirements and the team\'s, each with its checks', async () => {
