@@ -5,6 +5,9 @@
  */
 export type Exchange = ExchangeRequest & (Answered | Unanswered);
 
+/** An exchange that got an HTTP answer (what an `expect…` that passed leaves you with). */
+export type AnsweredExchange = ExchangeRequest & Answered;
+
 export interface ExchangeRequest {
   /** What the exchange is for, shown with its evidence. */
   label: string;

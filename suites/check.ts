@@ -2,6 +2,7 @@ import { describeErrors, validateSchema, type SchemaId } from '../schemas/index.
 import type { OperationKey, OperationLocation, TargetConfig } from './config.js';
 import type { Exchange, SendOptions, TargetClient } from './http.js';
 import type { Clock } from '../core/clock.js';
+import type { AnsweredExchange } from '../core/exchange.js';
 import type { Requirement } from '../core/report.js';
 
 /** A config key a check needs; when absent the check is skipped and the report names the key. */
@@ -91,14 +92,14 @@ export function isCheckSkipped(error: unknown): error is CheckSkipped {
 /** Describes what came back in a few words: a status, or the transport failure. */
 export function answered(exchange: Exchange): string {
   if (exchange.error) return exchange.error.message;
-  const r = exchange.response!;
+  const r = exchange.response;
   const type = r.headers['content-type'] ?? 'no content type';
   const body = r.json !== undefined ? JSON.stringify(r.json) : JSON.stringify(r.body.slice(0, 200));
   return `HTTP ${r.status} (${type}) ${body.length > 300 ? body.slice(0, 300) + '…' : body}`;
 }
 
 /** The answer must have one of these statuses. */
-export function expectStatus(exchange: Exchange, statuses: readonly number[], why: string): void {
+export function expectStatus(exchange: Exchange, statuses: readonly number[], why: string): asserts exchange is AnsweredExchange {
   const status = exchange.response?.status;
   if (status === undefined || !statuses.includes(status)) {
     throw new CheckFailure(`${why}: expected HTTP ${statuses.join(' or ')}, got ${exchange.error ? 'no answer' : status}`, {

@@ -65,7 +65,7 @@ export const replayCommand: CommandSpec = {
         ...(options.raw && text !== undefined ? { raw: text } : payload !== undefined ? { payload } : {}),
       });
       if (exchange.error) throw new UsageError(`replay: ${exchange.error.message}`);
-      const r = exchange.response!;
+      const r = exchange.response;
       // Everything below comes from the target: shown with control and bidi characters escaped.
       io.stdout(`${exchange.request.method} ${visible(exchange.request.url)}\n`);
       io.stdout(`HTTP ${r.status}\n${Object.entries(r.headers).map(([k, v]) => `${visible(k)}: ${visible(v)}`).join('\n')}\n\n`);

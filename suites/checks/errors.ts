@@ -30,8 +30,9 @@ async function answersAreJson(ctx: CheckContext): Promise<void> {
     const payload = { ...unknownPayoutStatus(ctx), payout_order_id: fixture };
     exchanges.push(await ctx.send({ label: 'Payout Status of the SUCCESS fixture (a 200)', path: PAYOUT_STATUS_PATH, payload }));
   }
-  for (const exchange of exchanges.filter((x) => x.response !== undefined)) {
-    const type = exchange.response!.headers['content-type'] ?? '';
+  for (const exchange of exchanges) {
+    if (exchange.response === undefined) continue;
+    const type = exchange.response.headers['content-type'] ?? '';
     if (!isJsonContentType(type)) {
       throw new CheckFailure(`${exchange.label}: answered Content-Type ${type ? JSON.stringify(type) : 'none'}`, {
         expected: 'Content-Type: application/json (parameters such as charset allowed)', actual: answered(exchange), exchange,
@@ -43,11 +44,13 @@ async function answersAreJson(ctx: CheckContext): Promise<void> {
 /** ERR-CODE-MATCHES-STATUS (P-ERR-2): the body's code says the HTTP status. Its JSON type is ERR-ENVELOPE's. */
 async function codeMatchesStatus(ctx: CheckContext): Promise<void> {
   for (const exchange of (await provokeErrors(ctx)).filter(isError)) {
-    const body = exchange.response!.json as { code?: unknown } | undefined;
+    const response = exchange.response;
+    if (response === undefined) continue;
+    const body = response.json as { code?: unknown } | undefined;
     if (body === null || typeof body !== 'object' || body.code === undefined) continue;
-    if (String(body.code) !== String(exchange.response!.status)) {
-      throw new CheckFailure(`${exchange.label}: HTTP ${exchange.response!.status} with code ${JSON.stringify(body.code)}`, {
-        expected: `code ${exchange.response!.status}`, actual: answered(exchange), exchange,
+    if (String(body.code) !== String(response.status)) {
+      throw new CheckFailure(`${exchange.label}: HTTP ${response.status} with code ${JSON.stringify(body.code)}`, {
+        expected: `code ${response.status}`, actual: answered(exchange), exchange,
       });
     }
   }

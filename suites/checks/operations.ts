@@ -157,11 +157,11 @@ async function initiateInsufficient(ctx: CheckContext): Promise<void> {
 
 async function balanceUnchangedOnFailure(ctx: CheckContext): Promise<void> {
   const { before, body, exchange } = await insufficientPayout(ctx);
-  const status = exchange.response?.status ?? 0;
-  let record = status >= 200 && status <= 299 ? (exchange.response!.json as { data?: Json } | undefined)?.data : undefined;
+  const response = exchange.response;
+  let record = response !== undefined && response.status >= 200 && response.status <= 299 ? (response.json as { data?: Json } | undefined)?.data : undefined;
   if (record?.status === 'PROCESSING' || record?.status === 'PENDING') record = await settledPayout(ctx, body.payout_order_id as string, 'Payout Status until the payout settles');
   if (record?.status !== 'FAILED') {
-    throw new CheckSkipped(`a payout beyond the balance did not end FAILED (${record ? `it is ${String(record.status)}` : `answered HTTP ${status}`}; see OPS-INITIATE-INSUFFICIENT), so there is no failed payout to check`);
+    throw new CheckSkipped(`a payout beyond the balance did not end FAILED (${record ? `it is ${String(record.status)}` : `answered HTTP ${response?.status ?? 0}`}; see OPS-INITIATE-INSUFFICIENT), so there is no failed payout to check`);
   }
   const after = await readBalance(ctx, 'balance after the FAILED payout');
   expectThat(decimalEquals(before.balance, after.balance), `a FAILED payout changed the balance from ${decimalText(before.balance)} to ${decimalText(after.balance)} (P-OPS-4)`, {

@@ -49,8 +49,8 @@ async function successStatus(ctx: CheckContext): Promise<void> {
 async function successEnvelope(ctx: CheckContext): Promise<void> {
   const exchange = await createOrder(ctx, validOrder(ctx), 'create an order');
   expectSuccess(exchange, 'a well-formed order must be created before its envelope can be checked');
-  const http = exchange.response!.status;
-  const body = exchange.response!.json as Json | undefined;
+  const http = exchange.response.status;
+  const body = exchange.response.json as Json | undefined;
   const details = { actual: answered(exchange), exchange };
   expectThat(body !== null && typeof body === 'object', 'the create envelope must be a JSON object (P-ORDER-2)', details);
   expectThat(body.status === 'success', `the create envelope must say status "success", not ${JSON.stringify(body.status)} (P-ORDER-2)`, { expected: 'status "success"', ...details });

@@ -1,3 +1,4 @@
+import type { AnsweredExchange } from '../../core/exchange.js';
 import { OPERATIONS } from '../../core/operations.js';
 import { withPath } from '../../core/predicates.js';
 // Request builders shared by the checks: one plain valid body per operation and one small function
@@ -60,7 +61,7 @@ export function expectOrderCreated(exchange: Exchange, why: string): Json {
 }
 
 /** The answer must be a 2xx. */
-export function expectSuccess(exchange: Exchange, why: string): void {
+export function expectSuccess(exchange: Exchange, why: string): asserts exchange is AnsweredExchange {
   const status = exchange.response?.status;
   if (status === undefined || status < 200 || status > 299) {
     throw new CheckFailure(`${why}: expected a 2xx answer, got ${exchange.error ? 'no answer' : `HTTP ${status}`}`, { expected: 'HTTP 2xx', actual: answered(exchange), exchange });
