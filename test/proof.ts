@@ -1,0 +1,96 @@
+// The conformance proof's machinery, shared by the two proof files (so vitest runs them on two
+// workers): a whole run of every check, in-process (the runner and the verdict `run` uses, without
+// the command around them: test/cli-run.test.ts covers that), against a fresh sandbox that shares a
+// virtual clock with the run, so no wait (the next second, a settlement) takes real time.
+import { afterAll, expect } from 'vitest';
+import { virtualClock } from '../core/clock.js';
+import type { Report } from '../core/report.js';
+import { buildReport } from '../core/verdict.js';
+import { allVariants, FAULTS, startSandbox, type FaultName, type SandboxVariant } from '../sandbox/index.js';
+import { catalog } from '../suites/catalog.js';
+import type { TargetConfig } from '../suites/config.js';
+import { runNumberAt } from '../suites/ids.js';
+import { runChecks } from '../suites/runner.js';
+import { SECTIONS } from '../suites/sections.js';
+
+/** The fault areas part 1 of the proof takes; part 2 takes the rest. */
+export const FIRST_AREAS: readonly string[] = ['auth', 'sign', 'env', 'errors'];
+
+export interface Row {
+  name: string;
+  expected: string;
+  failed: string[];
+  ok: boolean;
+}
+
+/** This file's rows (each test file loads its own copy of this module). */
+const rows: Row[] = [];
+const SEED = 20261121;
+let runCounter = 0;
+
+/** One whole run against a fresh sandbox, judged as `run --strict --runs 3 --seed 20261121` judges. */
+export async function certify(options: { variant?: SandboxVariant; faults?: FaultName[] }): Promise<Report> {
+  // The sandbox and the run share a virtual clock: no wait (the next second, a settlement) is real.
+  const clock = virtualClock();
+  const sandbox = await startSandbox({ port: 0, settleSeconds: 0, clock: clock.now, ...options });
+  try {
+    const config = { ...sandbox.config, profile: { ...sandbox.config.profile, timestampToleranceSeconds: sandbox.app.options.variant.toleranceSeconds } } as TargetConfig;
+    const startedAt = new Date();
+    const settings = { clock, config, seed: SEED, runs: 3, runNumber: runNumberAt(startedAt.getTime()) + runCounter++, allowProduction: false, timeoutMs: 10_000 };
+    const results = await runChecks(settings, SECTIONS);
+    return buildReport({
+      results, catalog: catalog(), target: { baseUrl: sandbox.baseUrl, environment: 'sandbox', embeddedSandbox: false },
+      seed: SEED, runNumber: settings.runNumber, runs: 3, strict: true, startedAt, durationMs: Date.now() - startedAt.getTime(), version: 'proof',
+    });
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/** Runs jobs a few at a time: each mostly waits on the loopback, so they overlap well in one process. */
+export async function pool<T>(items: readonly T[], job: (item: T) => Promise<void>, width = 4): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: width }, async () => {
+    while (next < items.length) await job(items[next++]!);
+  }));
+}
+
+export const failedIds = (report: Report, levels: readonly string[]) => report.requirements.filter((q) => q.status === 'failed' && levels.includes(q.level)).map((q) => q.id);
+
+/** Prints the rows of this file's proof when it ends. */
+export function printRowsAfterAll(title: string): void {
+  afterAll(() => {
+    const width = Math.max(...rows.map((r) => r.name.length)) + 2;
+    const lines = rows.map((r) => `${r.ok ? '✓' : '✗'} ${r.name.padEnd(width)} expected ${r.expected.padEnd(34)} failed: ${r.failed.join(' ') || '-'}`);
+    process.stdout.write(`\n${title}: ${rows.filter((r) => r.ok).length}/${rows.length} rows as expected\n${lines.join('\n')}\n`);
+  });
+}
+
+
+/** Every legitimate variant: no MUST or SHOULD failure and no kit error, even under --strict. */
+export async function provesVariantsClean(): Promise<void> {
+  const falseAlarms: string[] = [];
+  await pool(allVariants(), async (variant) => {
+    const name = `variant create=${variant.createStatus} verify=${variant.verify} replay=${variant.replay} window=${variant.toleranceSeconds}`;
+    const report = await certify({ variant });
+    const failed = failedIds(report, ['MUST', 'SHOULD']);
+    const ok = report.verdict === 'conformant' && failed.length === 0 && report.kitErrors === undefined && report.summary.warned === 0;
+    rows.push({ name, expected: 'conformant, nothing failed', failed, ok });
+    if (!ok) falseAlarms.push(`${name}: ${failed.join(', ')} ${JSON.stringify(report.kitErrors ?? [])}`);
+  });
+  expect(falseAlarms).toEqual([]);
+}
+
+/** Each fault: the run is not conformant and names the requirement the fault breaks. */
+export async function provesFaultsDetected(faults: readonly FaultName[]): Promise<void> {
+  const undetected: string[] = [];
+  await pool(faults, async (fault) => {
+    const requirement = FAULTS[fault].requirement;
+    const report = await certify({ faults: [fault] });
+    const failed = failedIds(report, ['MUST', 'SHOULD', 'MAY']);
+    const ok = report.verdict === 'not conformant' && failed.includes(requirement) && report.kitErrors === undefined;
+    rows.push({ name: `fault ${fault}`, expected: `${requirement} failed`, failed, ok });
+    if (!ok) undetected.push(`${fault} (${requirement}): ${report.verdict}, failed ${failed.join(', ') || 'nothing'} ${JSON.stringify(report.kitErrors ?? [])}`);
+  });
+  expect(undetected).toEqual([]);
+}
