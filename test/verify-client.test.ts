@@ -134,7 +134,7 @@ describe.concurrent('the broken example clients each fail exactly their rule, wi
   }, 60_000);
 });
 
-describe('verify-client usage', () => {
+describe.concurrent('verify-client usage', () => {
   it('stops a client that outlives --timeout, and whatever it started, and still judges what it sent', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-client-'));
     const started = Date.now();
