@@ -85,6 +85,8 @@ export interface Report {
   seed: number;
   runNumber: number;
   runs: number;
+  /** Requests the run kept in flight at most (run --concurrency); 1: one check at a time. */
+  concurrency?: number;
   strict: boolean;
   startedAt: string;
   durationMs: number;

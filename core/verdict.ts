@@ -11,6 +11,7 @@ export interface BuildInput {
   seed: number;
   runNumber: number;
   runs: number;
+  concurrency?: number;
   strict: boolean;
   startedAt: Date;
   durationMs: number;
@@ -101,6 +102,7 @@ export function buildReport(input: BuildInput): Report {
     seed: input.seed,
     runNumber: input.runNumber,
     runs: input.runs,
+    ...(input.concurrency !== undefined ? { concurrency: input.concurrency } : {}),
     strict: input.strict,
     startedAt: input.startedAt.toISOString(),
     durationMs: input.durationMs,

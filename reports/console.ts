@@ -3,15 +3,34 @@ import type { CheckResult, Level, Report } from '../core/report.js';
 import { tallySection } from '../core/verdict.js';
 
 /** Progress while the checks run: one line per interface section as it finishes. It only renders. */
+/** A progress line at most this often (ms of wall clock), when nothing else was said meanwhile. */
+const PROGRESS_EVERY_MS = 3_000;
+
 export class ConsoleProgress {
   constructor(
     private readonly write: (line: string) => void,
     private readonly levelOf: (requirement: string) => Level | undefined,
   ) {}
 
+  private lastLineAt = performance.now();
+
+  /**
+   * Every few seconds of a long run, how far it is and how many requests are out, so a slow remote
+   * target is seen working; a quick run prints none of these.
+   */
+  onProgress({ done, total, inFlight }: { done: number; total: number; inFlight: number }): void {
+    if (performance.now() - this.lastLineAt < PROGRESS_EVERY_MS || done === total) return;
+    this.say(`  … ${done} of ${total} checks done, ${inFlight} request${inFlight === 1 ? '' : 's'} in flight`);
+  }
+
+  private say(line: string): void {
+    this.lastLineAt = performance.now();
+    this.write(line);
+  }
+
   /** A check waiting a long time (a target's Retry-After) says so, so the run is not taken for hung. */
   onWait(message: string): void {
-    this.write(`  … ${visible(message)}`);
+    this.say(`  … ${visible(message)}`);
   }
 
   onSectionEnd(section: string, results: readonly CheckResult[], durationMs: number): void {
@@ -23,7 +42,7 @@ export class ConsoleProgress {
       ...(t.errors ? [`${t.errors} kit error${t.errors > 1 ? 's' : ''}`] : []),
       ...(t.skipped ? [`${t.skipped} skipped`] : []),
     ];
-    this.write(`  ${t.mark} ${visible(section).padEnd(20)} ${String(results.length).padStart(3)} checks: ${parts.join(', ')}  (${(durationMs / 1000).toFixed(1)} s)`);
+    this.say(`  ${t.mark} ${visible(section).padEnd(20)} ${String(results.length).padStart(3)} checks: ${parts.join(', ')}  (${(durationMs / 1000).toFixed(1)} s)`);
   }
 }
 

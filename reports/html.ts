@@ -247,6 +247,7 @@ function verdictBanner(report: Report): string {
     ['Strict', report.strict ? 'yes: SHOULD failures fail the run' : 'no'],
   ];
   facts.push(['Cases per property', String(report.runs)]);
+  if (report.concurrency !== undefined) facts.push(['Concurrency', report.concurrency === 1 ? 'one request at a time' : `up to ${report.concurrency} requests in flight`]);
   const dl = facts.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join('');
   const hints = (report.hints ?? []).map((hint) => `<p class="hint" role="note"><strong>One likely cause:</strong> ${esc(hint)}</p>`).join('') +
     (report.kitErrors ?? []).map((e) => `<p class="hint kit-error" role="alert"><strong>Kit error, not the target's fault:</strong> check <code>${esc(e.check)}</code> (${esc(e.requirement)}) failed in the kit's own code: ${esc(e.message)}. That requirement was not judged.</p>`).join('');

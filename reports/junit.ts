@@ -167,6 +167,7 @@ function properties(report: Report): string {
     ...(report.hints ?? []).map((hint): [string, string] => ['hint', hint]),
     ['strict', report.strict],
     ['run', `${report.runNumber} of ${report.runs}`],
+    ...(report.concurrency !== undefined ? [['concurrency', report.concurrency] as [string, number]] : []),
     ['tool', `${report.tool.name} ${report.tool.version}`],
   ];
   const rows = values.map(([name, value]) => `      <property${attrs({ name, value: String(value) })}/>`);

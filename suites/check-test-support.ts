@@ -37,12 +37,14 @@ export async function sandboxTarget(options: StartOptions = {}, edit: (config: T
     timeoutMs: 5_000,
   };
   const state = createRunState(settings);
+  // Each run of a check draws its ids from a scope of its own, as in a whole run.
+  let scope = 0;
   return {
     sandbox,
     state,
     async run(check) {
       const meta = newMeta(check);
-      const outcome = await executeCheck(check, state, meta);
+      const outcome = await executeCheck(check, state, meta, scope++);
       return { outcome, meta };
     },
     async close() {

@@ -25,6 +25,13 @@ export interface Check {
   needs?: readonly Need[];
   /** A check that creates records: refused against production without --allow-production (P-ENV-3). */
   creates?: boolean;
+  /**
+   * Checks run side by side (up to the run's concurrency). Checks that share state on the target
+   * (the wallet's balance) name the same lane: they run one after another, in their listed order.
+   */
+  lane?: string;
+  /** Runs with no other request of the run in flight (a race that other traffic would dilute). */
+  alone?: boolean;
   run(ctx: CheckContext): Promise<void>;
 }
 
@@ -34,6 +41,8 @@ export interface CheckContext {
   seed: number;
   /** Runs for property checks (--runs). */
   runs: number;
+  /** How many requests the run keeps in flight at most (--concurrency; 1: one at a time). */
+  concurrency: number;
   /** The run's clock: checks that wait (for a payout to settle) wait on it. */
   clock: Clock;
   /** The check being run (its id, for reproduce lines). */
@@ -47,6 +56,11 @@ export interface CheckContext {
   send(options: SendOptions): Promise<Exchange>;
   /** Records a finding against another requirement (e.g. an error envelope seen while checking auth). */
   note(requirement: string, message: string, exchange?: Exchange): void;
+  /**
+   * Runs `task` for each case of a sweep side by side (within the run's concurrency) and waits for
+   * all; results in the cases' order, and the first failure in that order is the one thrown.
+   */
+  sweep<T, R>(cases: readonly T[], task: (item: T, index: number) => Promise<R>): Promise<R[]>;
 }
 
 export interface IdSource {
@@ -145,6 +159,8 @@ function checkShapeProblem(check: Partial<Check> | null | undefined): string | u
   if (typeof check.requirement !== 'string' || check.requirement === '') return `check ${check.id}: requirement must name the requirement it checks`;
   if (typeof check.title !== 'string' || check.title === '') return `check ${check.id}: title must say what it checks`;
   if (typeof check.run !== 'function') return `check ${check.id}: run must be an async function (ctx) => { … }`;
+  if (check.lane !== undefined && (typeof check.lane !== 'string' || check.lane === '')) return `check ${check.id}: lane must be a non-empty name shared by the checks that must run one after another`;
+  if (check.alone !== undefined && typeof check.alone !== 'boolean') return `check ${check.id}: alone must be true or false`;
   return undefined;
 }
 

@@ -1,7 +1,8 @@
 import { CheckSkipped, isCheckFailure, isCheckSkipped, type Check, type CheckContext, type Need } from './check.js';
-import { isProduction, operationOf, type OperationKey, type TargetConfig } from './config.js';
+import { concurrencyOf, isProduction, operationOf, type OperationKey, type TargetConfig } from './config.js';
 import { isPlainlySigned, TargetClient, type Exchange } from './http.js';
-import { idSource } from './ids.js';
+import { idSource, runSalt } from './ids.js';
+import { Limiter, settleInOrder } from './limiter.js';
 import { systemClock } from '../core/clock.js';
 import { getPath } from '../core/predicates.js';
 import type { CheckMeta, CheckOutcome } from '../core/report.js';
@@ -12,11 +13,19 @@ export type { CheckMeta } from '../core/report.js';
 
 const MAX_EVIDENCE = 6;
 
-/** The client and id source of one run, shared by all its checks. */
+/** The client and limits of one run, shared by all its checks. */
 export interface RunState {
   settings: RunSettings;
   client: TargetClient;
-  ids: ReturnType<typeof idSource>;
+  /** Requests in flight at most: the run's concurrency. */
+  requests: Limiter;
+  /** This run's part of every id (see idSource). */
+  salt: string;
+}
+
+/** The run's concurrency: --concurrency, else the config's profile.concurrency, else 8. */
+export function runConcurrency(settings: RunSettings): number {
+  return settings.concurrency ?? concurrencyOf(settings.config);
 }
 
 export function createRunState(settings: RunSettings): RunState {
@@ -25,7 +34,7 @@ export function createRunState(settings: RunSettings): RunState {
     ...(settings.clock !== undefined ? { clock: settings.clock } : {}),
     ...(settings.deadlineAt !== undefined ? { deadlineAt: settings.deadlineAt, deadlineSource: settings.deadlineSource ?? 'max time' } : {}),
   });
-  return { settings, client, ids: idSource(settings.seed, settings.runNumber) };
+  return { settings, client, requests: new Limiter(runConcurrency(settings)), salt: settings.salt ?? runSalt() };
 }
 
 /** Why a check cannot run against this target, or undefined when it can. */
@@ -48,7 +57,7 @@ function hasNeed(config: TargetConfig, need: Need): boolean {
  * Runs one check and fills its meta. Returns the outcome; never throws. A CheckFailure is a verdict
  * about the target; any other exception is the kit's own fault ('error'), never blamed on the target.
  */
-export async function executeCheck(check: Check, state: RunState, meta: CheckMeta): Promise<CheckOutcome> {
+export async function executeCheck(check: Check, state: RunState, meta: CheckMeta, scope = 0): Promise<CheckOutcome> {
   if (state.client.stopped !== undefined) {
     // Nothing more is sent once the run has stopped: the check is not run, not failed.
     meta.stopped = state.client.stopped;
@@ -61,8 +70,10 @@ export async function executeCheck(check: Check, state: RunState, meta: CheckMet
     return 'skipped';
   }
   const exchanges: Exchange[] = [];
+  // A check that failed while some of its requests were still out leaves holes: only what came back counts.
+  const sent = () => exchanges.filter((x): x is Exchange => x !== undefined);
   try {
-    await check.run(checkContext(state, meta, exchanges));
+    await check.run(checkContext(check, state, meta, exchanges, scope));
     return 'passed';
   } catch (error) {
     if (state.client.stopped !== undefined) meta.stopped = state.client.stopped;
@@ -73,13 +84,18 @@ export async function executeCheck(check: Check, state: RunState, meta: CheckMet
     if (!isCheckFailure(error)) {
       const e = error instanceof Error ? error : new Error(String(error));
       meta.error = { message: `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}`, ...(e.stack !== undefined ? { stack: e.stack } : {}) };
-      meta.evidence = exchanges.slice(-MAX_EVIDENCE);
+      meta.evidence = sent().slice(-MAX_EVIDENCE);
       return 'error';
     }
     const { exchange, ...details } = error.details;
     meta.failure = { message: error.message, ...details };
-    meta.evidence = [...(exchange ? [exchange] : []), ...exchanges.filter((x) => x !== exchange).slice(-(MAX_EVIDENCE - 1))];
+    meta.evidence = [...(exchange ? [exchange] : []), ...sent().filter((x) => x !== exchange).slice(-(MAX_EVIDENCE - 1))];
     return 'failed';
+  } finally {
+    // Findings in the order their requests were sent, whatever order the answers came in.
+    const order = new Map(exchanges.map((x, i) => [x, i]));
+    const place = (f: CheckMeta['findings'][number]) => (f.exchange !== undefined ? (order.get(f.exchange) ?? exchanges.length) : exchanges.length);
+    meta.findings.sort((a, b) => place(a) - place(b));
   }
 }
 
@@ -87,25 +103,36 @@ export function newMeta(check: Check): CheckMeta {
   return { check: check.id, requirement: check.requirement, title: check.title, evidence: [], findings: [] };
 }
 
-function checkContext(state: RunState, meta: CheckMeta, exchanges: Exchange[]): CheckContext {
-  const { settings, client, ids } = state;
+/**
+ * What a check sees. Its exchanges are kept in the order they were sent, not the order they were
+ * answered, so its evidence and findings are the same for a seed whatever the interleaving.
+ */
+function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges: Exchange[], scope: number): CheckContext {
+  const { settings, client } = state;
+  const concurrency = state.requests.max;
+  // A check that runs alone keeps its own requests in flight together (the race needs all of
+  // them at once, even at --concurrency 1); every other request waits for one of the run's slots.
+  const sendLimited = (options: Parameters<TargetClient['send']>[0]) => (check.alone ? client.send(options) : state.requests.run(() => client.send(options)));
   return {
     config: settings.config,
     client,
     seed: settings.seed,
     runs: settings.runs,
+    concurrency,
     checkId: meta.check,
     clock: settings.clock ?? systemClock,
     ...(settings.replayPath !== undefined ? { replayPath: settings.replayPath } : {}),
-    ids,
+    ids: idSource(settings.seed, settings.runNumber, state.salt, scope),
     operation(key) {
       const location = operationOf(settings.config, key);
       if (location === undefined) throw new CheckSkipped(`needs profile.operations.${key} in the config`);
       return location;
     },
     async send(options) {
-      const exchange = await client.send(options);
-      exchanges.push(exchange);
+      const place = exchanges.length;
+      exchanges.length += 1;
+      const exchange = await sendLimited(options);
+      exchanges[place] = exchange;
       if (exchange.response !== undefined && isPlainlySigned(options, settings.config.merchant)) {
         const tally = (meta.plainlySigned ??= { answered: 0, refused401: 0 });
         tally.answered += 1;
@@ -113,6 +140,9 @@ function checkContext(state: RunState, meta: CheckMeta, exchanges: Exchange[]): 
       }
       for (const finding of observe(exchange)) meta.findings.push({ ...finding, exchange });
       return exchange;
+    },
+    sweep(cases, task) {
+      return settleInOrder(cases, concurrency, task);
     },
     note(requirement, message, exchange) {
       meta.findings.push({ requirement, message, ...(exchange ? { exchange } : {}) });

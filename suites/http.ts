@@ -123,9 +123,13 @@ export function cutNote(body: BoundedBody): string {
 export const MAX_SLOW_IN_A_ROW = 3;
 /** An answer slower than this share of the timeout counts as near it. */
 const SLOW_SHARE = 0.8;
-/** After this many 429 answers in a row (one request and its three retries), the run stops. */
+/**
+ * After this many 429 answers in a row to one request (it and its three retries), the run stops.
+ * Counted per request, not across the run: requests sent side by side may each meet the limit once
+ * and go through after their Retry-After, which is a limit that lifts.
+ */
 export const MAX_RATE_LIMITED_IN_A_ROW = 4;
-const MAX_RATE_LIMIT_RETRIES = 3;
+const MAX_RATE_LIMIT_RETRIES = MAX_RATE_LIMITED_IN_A_ROW - 1;
 /** A wait at least this long is announced, so a run that waits is not mistaken for one that hangs. */
 const ANNOUNCED_WAIT_MS = 2_000;
 
@@ -160,7 +164,6 @@ export class TargetClient {
   private readonly now: () => number;
   private readonly used = new Set<string>();
   private slowInARow = 0;
-  private rateLimitedInARow = 0;
   /** Why the run stopped sending, once it has. */
   private stopReason: string | undefined;
   /** Told of long waits (a Retry-After), to show as progress. */
@@ -201,10 +204,13 @@ export class TargetClient {
         this.stop(`its time budget (${this.options.deadlineSource ?? 'max time'}) would run out waiting for the target's Retry-After`);
         break;
       }
-      if (wait >= ANNOUNCED_WAIT_MS) this.onWait?.(`waiting ${Math.round(wait / 1000)} s: the target answered ${options.label} with 429 (rate limited) ${this.rateLimitedInARow} time${this.rateLimitedInARow > 1 ? 's' : ''} in a row`);
+      if (wait >= ANNOUNCED_WAIT_MS) this.onWait?.(`waiting ${Math.round(wait / 1000)} s: the target answered ${options.label} with 429 (rate limited) ${retry} time${retry > 1 ? 's' : ''} in a row`);
       await this.clock.sleep(wait);
       exchange = await this.sendOnce(options);
       exchange.label = `${options.label} (sent again after ${retry} rate-limit answer${retry > 1 ? 's' : ''})`;
+      if (retry === MAX_RATE_LIMIT_RETRIES && exchange.response?.status === 429) {
+        this.stop(`the target answered 429 (rate limited) ${MAX_RATE_LIMITED_IN_A_ROW} times in a row; raise its rate limit for the kit's API key, or run again once it has lifted`);
+      }
     }
     this.options.onExchange?.(exchange);
     return exchange;
@@ -292,18 +298,14 @@ export class TargetClient {
   }
 
   /**
-   * Streaks that mean the run cannot finish in useful time: answers that come near the timeout or
-   * not at all, and rate limits that do not lift. Any other answer ends a streak.
+   * A streak that means the run cannot finish in useful time: answers that come near the timeout or
+   * not at all. Any other answer ends it. (A rate limit that does not lift is judged per request, in send.)
    */
   private tally(exchange: Exchange): void {
     const slow = exchange.error?.code === 'timeout' || exchange.ms >= this.timeoutMs * SLOW_SHARE;
     this.slowInARow = slow ? this.slowInARow + 1 : 0;
-    this.rateLimitedInARow = exchange.response?.status === 429 ? this.rateLimitedInARow + 1 : 0;
     if (this.slowInARow >= MAX_SLOW_IN_A_ROW) {
       this.stop(`the target did not answer, or took more than ${(this.timeoutMs * SLOW_SHARE) / 1000} s (of the ${this.timeoutMs / 1000} s --timeout), ${this.slowInARow} times in a row`);
-    }
-    if (this.rateLimitedInARow >= MAX_RATE_LIMITED_IN_A_ROW) {
-      this.stop(`the target answered 429 (rate limited) ${this.rateLimitedInARow} times in a row; raise its rate limit for the kit's API key, or run again once it has lifted`);
     }
   }
 
@@ -319,7 +321,12 @@ export class TargetClient {
       const now = this.nowSeconds();
       for (let seconds = now; seconds >= now - maxStepBack; seconds--) {
         const candidate = String(seconds);
-        if (!this.used.has(`${candidate}\u0000${hmacSha256Hex(as.secretKey, body + candidate)}`)) return candidate;
+        const pair = `${candidate}\u0000${hmacSha256Hex(as.secretKey, body + candidate)}`;
+        // Taken at once: a request sent beside this one must not pick the same pair.
+        if (!this.used.has(pair)) {
+          this.used.add(pair);
+          return candidate;
+        }
       }
       await this.clock.sleep(1000 - (this.now() % 1000) + 5);
     }

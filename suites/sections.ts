@@ -12,6 +12,8 @@ import { signatureChecks } from './checks/signature.js';
 export interface Section {
   name: string;
   checks: readonly Check[];
+  /** A team's own checks (config "checks"): they start once the kit's have all ended. */
+  team?: boolean;
 }
 
 /** The kit's own checks, by the interface's sections (P-OPS last: it builds on orders and payouts). */

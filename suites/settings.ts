@@ -9,11 +9,15 @@ export interface RunSettings {
   runs: number;
   /** Whole seconds since 2024 at the start of the run: part of every generated id. */
   runNumber: number;
+  /** The run's random part of every id (default: fresh); fixed only to compare two runs' requests. */
+  salt?: string;
   allowProduction: boolean;
   /** Only requirements (or checks) whose id starts with one of these prefixes. */
   only?: readonly string[];
   /** fast-check's path of a shrunk counterexample (with --only and --seed): replays exactly that case. */
   replayPath?: string;
+  /** Requests in flight at most (--concurrency); default the config's profile.concurrency, else 8. 1: one check at a time, in order. */
+  concurrency?: number;
   /** Per-request timeout, ms. */
   timeoutMs: number;
   /** When the whole run must end (ms since the epoch): nothing is sent after it. */

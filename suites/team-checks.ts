@@ -51,7 +51,7 @@ export async function loadTeamChecks(config: Pick<TargetConfig, 'checks'>): Prom
       bySection.set(section, [...(bySection.get(section) ?? []), check]);
     }
   }
-  return { sections: [...bySection].map(([name, checks]) => ({ name, checks })), requirements };
+  return { sections: [...bySection].map(([name, checks]) => ({ name, checks, team: true })), requirements };
 }
 
 function attempt<T>(where: string, make: () => T): T {

@@ -80,14 +80,17 @@ export async function conformanceSuite(options: ConformanceSuiteOptions = {}): P
 
   const target = sandbox !== undefined ? "the kit's embedded sandbox" : config.baseUrl;
   describe(`svc-conformance against ${target} (seed ${seed})`, () => {
-    for (const section of [...SECTIONS, ...team.sections]) {
+    const sections = [...SECTIONS, ...team.sections];
+    // A check's ids come from its place among all checks, as in `run` (see idSource).
+    const scopes = new Map(sections.flatMap((s) => s.checks).map((check, i) => [check, i]));
+    for (const section of sections) {
       const checks = section.checks.filter((check) => selected(settings, check));
       if (checks.length === 0) continue;
       describe(section.name, () => {
         for (const check of checks) {
           test(`${check.requirement} ${check.title}`, async ({ skip, annotate }) => {
             const meta = newMeta(check);
-            const outcome = await executeCheck(check, state, meta);
+            const outcome = await executeCheck(check, state, meta, scopes.get(check));
             if (outcome === 'skipped') skip(meta.skipped);
             if (outcome === 'error') {
               const error = new Error(`kit error (not the target's fault): ${meta.error?.message}`);

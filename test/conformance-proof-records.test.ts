@@ -3,14 +3,14 @@
 // sandbox is covered (checked below). test/proof.ts says how each row runs.
 import { describe, expect, it } from 'vitest';
 import { FAULT_NAMES, FAULTS } from '../sandbox/index.js';
-import { FIRST_AREAS, printRowsAfterAll, provesFaultsDetected } from './proof.js';
+import { CONCURRENCIES, FIRST_AREAS, printRowsAfterAll, provesFaultsDetected } from './proof.js';
 
 const REST = FAULT_NAMES.filter((f) => !FIRST_AREAS.includes(FAULTS[f].area));
 
 printRowsAfterAll('Conformance proof, part 2 (order, duplicates, payout and operations faults)');
 
 describe('the suites against the reference sandbox', () => {
-  it('detect every fault switch of orders, duplicates, payouts and operations', () => provesFaultsDetected(REST), 240_000);
+  it.each(CONCURRENCIES)('detect every fault switch of orders, duplicates, payouts and operations, at concurrency %i', (concurrency) => provesFaultsDetected(REST, concurrency), 240_000);
 
   it('leave no fault out between the two parts', () => {
     expect(REST.length + FAULT_NAMES.filter((f) => FIRST_AREAS.includes(FAULTS[f].area)).length).toBe(FAULT_NAMES.length);

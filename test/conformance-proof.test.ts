@@ -4,12 +4,12 @@
 // rest, so the two run on separate workers. test/proof.ts says how each row runs.
 import { describe, it } from 'vitest';
 import { FAULT_NAMES, FAULTS } from '../sandbox/index.js';
-import { FIRST_AREAS, printRowsAfterAll, provesFaultsDetected, provesVariantsClean } from './proof.js';
+import { CONCURRENCIES, FIRST_AREAS, printRowsAfterAll, provesFaultsDetected, provesVariantsClean } from './proof.js';
 
 printRowsAfterAll('Conformance proof, part 1 (variants; auth, sign, env and errors faults)');
 
 describe('the suites against the reference sandbox', () => {
-  it('pass (no MUST or SHOULD failure, no kit error, even under --strict) in every combination of its legitimate variants', provesVariantsClean, 120_000);
+  it.each(CONCURRENCIES)('pass (no MUST or SHOULD failure, no kit error, even under --strict) in every combination of its legitimate variants, at concurrency %i', provesVariantsClean, 120_000);
 
-  it('detect every fault switch of authentication, signing, environments and errors', () => provesFaultsDetected(FAULT_NAMES.filter((f) => FIRST_AREAS.includes(FAULTS[f].area))), 240_000);
+  it.each(CONCURRENCIES)('detect every fault switch of authentication, signing, environments and errors, at concurrency %i', (concurrency) => provesFaultsDetected(FAULT_NAMES.filter((f) => FIRST_AREAS.includes(FAULTS[f].area)), concurrency), 240_000);
 });

@@ -28,15 +28,21 @@ const rows: Row[] = [];
 const SEED = 20261121;
 let runCounter = 0;
 
-/** One whole run against a fresh sandbox, judged as `run --strict --runs 3 --seed 20261121` judges. */
-export async function certify(options: { variant?: SandboxVariant; faults?: FaultName[] }): Promise<Report> {
+/**
+ * The concurrencies every row is proven at: one request at a time (the checks in their listed
+ * order), and 8 in flight (the default), so no verdict depends on the interleaving.
+ */
+export const CONCURRENCIES = [1, 8] as const;
+
+/** One whole run against a fresh sandbox, judged as `run --strict --runs 3 --seed 20261121 --concurrency N` judges. */
+export async function certify(options: { variant?: SandboxVariant; faults?: FaultName[] }, concurrency: number): Promise<Report> {
   // The sandbox and the run share a virtual clock: no wait (the next second, a settlement) is real.
   const clock = virtualClock();
   const sandbox = await startSandbox({ port: 0, settleSeconds: 0, clock: clock.now, ...options });
   try {
     const config = { ...sandbox.config, profile: { ...sandbox.config.profile, timestampToleranceSeconds: sandbox.app.options.variant.toleranceSeconds } } as TargetConfig;
     const startedAt = new Date();
-    const settings = { clock, config, seed: SEED, runs: 3, runNumber: runNumberAt(startedAt.getTime()) + runCounter++, allowProduction: false, timeoutMs: 10_000 };
+    const settings = { clock, config, seed: SEED, runs: 3, runNumber: runNumberAt(startedAt.getTime()) + runCounter++, allowProduction: false, timeoutMs: 10_000, concurrency };
     const results = await runChecks(settings, SECTIONS);
     return buildReport({
       results, catalog: catalog(), target: { baseUrl: sandbox.baseUrl, environment: 'sandbox', embeddedSandbox: false },
@@ -68,11 +74,11 @@ export function printRowsAfterAll(title: string): void {
 
 
 /** Every legitimate variant: no MUST or SHOULD failure and no kit error, even under --strict. */
-export async function provesVariantsClean(): Promise<void> {
+export async function provesVariantsClean(concurrency: number): Promise<void> {
   const falseAlarms: string[] = [];
   await pool(allVariants(), async (variant) => {
-    const name = `variant create=${variant.createStatus} verify=${variant.verify} replay=${variant.replay} window=${variant.toleranceSeconds}`;
-    const report = await certify({ variant });
+    const name = `variant create=${variant.createStatus} verify=${variant.verify} replay=${variant.replay} window=${variant.toleranceSeconds} c=${concurrency}`;
+    const report = await certify({ variant }, concurrency);
     const failed = failedIds(report, ['MUST', 'SHOULD']);
     const ok = report.verdict === 'conformant' && failed.length === 0 && report.kitErrors === undefined && report.summary.warned === 0;
     rows.push({ name, expected: 'conformant, nothing failed', failed, ok });
@@ -82,14 +88,14 @@ export async function provesVariantsClean(): Promise<void> {
 }
 
 /** Each fault: the run is not conformant and names the requirement the fault breaks. */
-export async function provesFaultsDetected(faults: readonly FaultName[]): Promise<void> {
+export async function provesFaultsDetected(faults: readonly FaultName[], concurrency: number): Promise<void> {
   const undetected: string[] = [];
   await pool(faults, async (fault) => {
     const requirement = FAULTS[fault].requirement;
-    const report = await certify({ faults: [fault] });
+    const report = await certify({ faults: [fault] }, concurrency);
     const failed = failedIds(report, ['MUST', 'SHOULD', 'MAY']);
     const ok = report.verdict === 'not conformant' && failed.includes(requirement) && report.kitErrors === undefined;
-    rows.push({ name: `fault ${fault}`, expected: `${requirement} failed`, failed, ok });
+    rows.push({ name: `fault ${fault} c=${concurrency}`, expected: `${requirement} failed`, failed, ok });
     if (!ok) undetected.push(`${fault} (${requirement}): ${report.verdict}, failed ${failed.join(', ') || 'nothing'} ${JSON.stringify(report.kitErrors ?? [])}`);
   });
   expect(undetected).toEqual([]);

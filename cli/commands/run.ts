@@ -10,6 +10,7 @@ import { checkTargetEnv, ConfigError, envNamesTarget, isProduction, loadConfig, 
 import { runNumberAt } from '../../suites/ids.js';
 import { preflight } from '../../suites/preflight.js';
 import { redactor } from '../../suites/redact.js';
+import { runConcurrency } from '../../suites/context.js';
 import { runChecks } from '../../suites/runner.js';
 import { SECTIONS } from '../../suites/sections.js';
 import type { RunSettings } from '../../suites/settings.js';
@@ -21,7 +22,7 @@ import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js
 export const runCommand: CommandSpec = {
   name: 'run',
   summary: 'Runs the conformance suites against a target and writes report.json, junit.xml and report.html.',
-  usage: 'svc-conformance run [--config F] [--report-dir D] [--seed N] [--runs N] [--strict] [--only PREFIX[,PREFIX…]] [--timeout S] [--max-time S]',
+  usage: 'svc-conformance run [--config F] [--report-dir D] [--seed N] [--runs N] [--strict] [--only PREFIX[,PREFIX…]] [--concurrency N] [--timeout S] [--max-time S]',
   options: [
     { name: 'config', type: 'string', value: 'F', description: 'P-CFG config file; SVC_* environment variables override it' },
     { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports)' },
@@ -31,6 +32,7 @@ export const runCommand: CommandSpec = {
     { name: 'only', type: 'string', value: 'PREFIX', description: 'only requirements (or checks) whose id starts with PREFIX, e.g. AUTH- or DUP-CONCURRENT; several comma-separated' },
     { name: 'replay-path', type: 'string', value: 'PATH', description: "with --seed and --only: replay exactly the shrunk counterexample of a property (fast-check's path, as the report gives it)" },
     { name: 'allow-production', type: 'boolean', description: 'let checks that create records run against production (P-ENV-3)' },
+    { name: 'concurrency', type: 'string', value: 'N', description: "requests in flight at most (default the config's profile.concurrency, else 8); 1 runs the checks one at a time, in order" },
     { name: 'timeout', type: 'string', value: 'SECONDS', description: 'per-request timeout (default 10)' },
     { name: 'max-time', type: 'string', value: 'SECONDS', description: 'time budget of the whole run (default 900); nothing is sent after it' },
   ],
@@ -38,6 +40,7 @@ export const runCommand: CommandSpec = {
     'With no --config and no SVC_* variable it starts the embedded reference sandbox on a free loopback port and certifies that, saying so in the verdict and the reports.',
     'An SVC_* variable set but empty (a CI secret that did not reach the job), or SVC_API_KEY/SVC_SECRET_KEY/SVC_WALLET_ID/SVC_ENVIRONMENT without a base URL, is exit 2: never a silent certification of the embedded sandbox.',
     'The run stops (exit 2, one line naming the cause, reports written) when its --max-time is spent, after 3 answers in a row that came near the --timeout or not at all, or after 4 rate-limited (429) answers in a row.',
+    'Checks run side by side, at most --concurrency requests in flight; the checks that share the wallet\'s balance run one after another, and the concurrent-duplicate race runs with nothing else in flight. A seed gives the same requests and the same report at any concurrency.',
     'A team\'s own checks, listed under "checks" in the config, run after the kit\'s and appear in every report; `svc-conformance list` shows every requirement and check.',
     'An exception in a check\'s own code is the kit\'s error, not the target\'s: shown apart (! kit error), the requirement is not judged, and the run exits 2.',
     'Exit status: 0 no MUST failed (with --strict: no SHOULD either), 1 otherwise, 2 bad usage or config, an unreachable target, a run that had to stop, or a kit error inside a check.',
@@ -93,6 +96,7 @@ export const runCommand: CommandSpec = {
         deadlineAt: startedAt.getTime() + numbers.maxTimeMs,
         deadlineSource: `--max-time ${numbers.maxTimeMs / 1000}`,
         ...(only !== undefined ? { only } : {}),
+        ...(numbers.concurrency !== undefined ? { concurrency: numbers.concurrency } : {}),
         ...(typeof options['replay-path'] === 'string' ? { replayPath: replayPathOf(options['replay-path'], options) } : {}),
       };
       // A base URL may carry userinfo (http://user:password@host): never shown, never reported.
@@ -102,6 +106,7 @@ export const runCommand: CommandSpec = {
         seed: settings.seed,
         runNumber: settings.runNumber,
         runs: settings.runs,
+        concurrency: runConcurrency(settings),
         strict: Boolean(options.strict),
         startedAt,
         version: readPackageJson<{ version: string }>('package.json').version,
@@ -117,7 +122,7 @@ export const runCommand: CommandSpec = {
       if (isProduction(config) && !settings.allowProduction) {
         io.stdout('Target is production: checks that create records are skipped (P-ENV-3); --allow-production runs them.\n');
       }
-      io.stdout(`svc-conformance run: ${shownBaseUrl} (${config.environment}), seed ${settings.seed}, ${settings.runs} cases per property${only ? `, only ${only.join(',')}` : ''}${team.requirements.length > 0 ? `, ${team.sections.reduce((n, s) => n + s.checks.length, 0)} team checks` : ''}\n`);
+      io.stdout(`svc-conformance run: ${shownBaseUrl} (${config.environment}), seed ${settings.seed}, ${settings.runs} cases per property, ${base.concurrency === 1 ? 'one request at a time' : `up to ${base.concurrency} requests in flight`}${only ? `, only ${only.join(',')}` : ''}${team.requirements.length > 0 ? `, ${team.sections.reduce((n, s) => n + s.checks.length, 0)} team checks` : ''}\n`);
 
       const levels = new Map(requirements.map((r) => [r.id, r.level]));
       const progress = new ConsoleProgress((line) => io.stdout(line + '\n'), (id) => levels.get(id));
@@ -155,12 +160,13 @@ function replayPathOf(path: string, options: ParsedOptions): string {
 /** A full run takes well under a minute against a healthy target; 15 minutes leaves room for a slow one. */
 const DEFAULT_MAX_TIME_SECONDS = 900;
 
-function readNumbers(options: ParsedOptions): { seed: number; runs: number; timeoutMs: number; maxTimeMs: number } {
+function readNumbers(options: ParsedOptions): { seed: number; runs: number; timeoutMs: number; maxTimeMs: number; concurrency?: number } {
   const integer = (name: string, value: unknown, min: number, max: number): number => wholeNumber('run', name, value, min, max);
   return {
     seed: options.seed === undefined ? randomInt(0, 2 ** 31 - 1) : integer('seed', options.seed, 0, 2 ** 31 - 1),
     runs: options.runs === undefined ? 20 : integer('runs', options.runs, 1, 10_000),
     timeoutMs: (options.timeout === undefined ? 10 : integer('timeout', options.timeout, 1, 600)) * 1000,
     maxTimeMs: (options['max-time'] === undefined ? DEFAULT_MAX_TIME_SECONDS : integer('max-time', options['max-time'], 1, 86_400)) * 1000,
+    ...(options.concurrency !== undefined ? { concurrency: integer('concurrency', options.concurrency, 1, 64) } : {}),
   };
 }

@@ -10,6 +10,7 @@ import { sandboxTarget } from '../check-test-support.js';
 import type { TargetConfig } from '../config.js';
 import type { Exchange, SendOptions } from '../http.js';
 import { idSource } from '../ids.js';
+import { settleInOrder } from '../limiter.js';
 import { authenticationChecks } from './authentication.js';
 import { duplicateChecks } from './duplicates.js';
 import { environmentChecks } from './environments.js';
@@ -45,6 +46,8 @@ async function verdict(check: Check, server: Server, edit: (config: TargetConfig
     client: undefined as never,
     seed: 42,
     runs: 3,
+    concurrency: 1,
+    sweep: (cases, task) => settleInOrder(cases, 1, task),
     checkId: 'fair-verdicts',
     clock: systemClock,
     ids: idSource(42, 1),

@@ -1,7 +1,9 @@
 // The profile's operations (P-OPS: an extension; each check needs its profile.operations key): Order
-// Status, Order Cancel, Balance Inquiry, Transaction Initiation. Every check that moves or reads the
-// balance is in this file, so they run one after another; the balance checks come before the other
-// payouts, so no earlier payout of this run is still settling while a balance is compared.
+// Status, Order Cancel, Balance Inquiry, Transaction Initiation. Every check that reads or moves
+// the balance is in this file and in the "wallet" lane, so they run one after another (beside the
+// other checks); the balance checks come first in it, so no earlier payout of this run is still
+// settling while a balance is compared, and the lane starts first, so its settlement wait overlaps
+// the rest of the run.
 import { minorUnitOf } from '../../schemas/amounts.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
 import { CheckFailure, CheckSkipped, answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
@@ -219,20 +221,22 @@ async function initiateOtherEnvironment(ctx: CheckContext): Promise<void> {
 
 const BALANCE = 'profile.operations.balanceInquiry' as const;
 const INITIATION = 'profile.operations.transactionInitiation' as const;
+/** The checks that move or compare the merchant wallet's balance. */
+const WALLET = 'wallet';
 
 export const operationChecks: Check[] = [
   // balance first: see the note at the top of the file
-  { id: 'ops-balance', requirement: 'OPS-BALANCE', title: 'Balance Inquiry answers wallet_id, decimal balance text and currency', needs: [BALANCE], run: balance },
-  { id: 'ops-balance-debited', requirement: 'OPS-BALANCE-DEBITED', title: 'after a successful payout of 1 the balance is 1 lower', needs: [BALANCE, INITIATION], creates: true, run: balanceDebited },
-  { id: 'ops-balance-unchanged-on-failure', requirement: 'OPS-BALANCE-UNCHANGED-ON-FAILURE', title: 'a payout FAILED for insufficient balance leaves the balance unchanged', needs: [BALANCE, INITIATION], creates: true, run: balanceUnchangedOnFailure },
-  { id: 'ops-initiate-insufficient', requirement: 'OPS-INITIATE-INSUFFICIENT', title: 'a payout beyond the balance is a FAILED record, returned again by Payout Status', needs: [BALANCE, INITIATION], creates: true, run: initiateInsufficient },
-  { id: 'ops-initiate', requirement: 'OPS-INITIATE', title: 'Transaction Initiation answers a payout record and Payout Status finds it', needs: [INITIATION], creates: true, run: initiate },
-  { id: 'ops-initiate-amount-forms', requirement: 'OPS-INITIATE-AMOUNT-FORMS', title: 'a payout amount sent as a decimal string is accepted and answered by value', needs: [BALANCE, INITIATION], creates: true, run: initiateAmountForms },
-  { id: 'ops-initiate-duplicate', requirement: 'OPS-INITIATE-DUPLICATE', title: 'a repeated payout_order_id answers 409', needs: [INITIATION], creates: true, run: initiateDuplicate },
-  { id: 'ops-initiate-transfer-mode', requirement: 'OPS-INITIATE-TRANSFER-MODE', title: 'transfer_mode "paypal" answers 400', needs: [INITIATION], creates: true, run: initiateTransferMode },
+  { id: 'ops-balance', requirement: 'OPS-BALANCE', title: 'Balance Inquiry answers wallet_id, decimal balance text and currency', needs: [BALANCE], lane: WALLET, run: balance },
+  { id: 'ops-balance-debited', requirement: 'OPS-BALANCE-DEBITED', title: 'after a successful payout of 1 the balance is 1 lower', needs: [BALANCE, INITIATION], creates: true, lane: WALLET, run: balanceDebited },
+  { id: 'ops-balance-unchanged-on-failure', requirement: 'OPS-BALANCE-UNCHANGED-ON-FAILURE', title: 'a payout FAILED for insufficient balance leaves the balance unchanged', needs: [BALANCE, INITIATION], creates: true, lane: WALLET, run: balanceUnchangedOnFailure },
+  { id: 'ops-initiate-insufficient', requirement: 'OPS-INITIATE-INSUFFICIENT', title: 'a payout beyond the balance is a FAILED record, returned again by Payout Status', needs: [BALANCE, INITIATION], creates: true, lane: WALLET, run: initiateInsufficient },
+  { id: 'ops-initiate', requirement: 'OPS-INITIATE', title: 'Transaction Initiation answers a payout record and Payout Status finds it', needs: [INITIATION], creates: true, lane: WALLET, run: initiate },
+  { id: 'ops-initiate-amount-forms', requirement: 'OPS-INITIATE-AMOUNT-FORMS', title: 'a payout amount sent as a decimal string is accepted and answered by value', needs: [BALANCE, INITIATION], creates: true, lane: WALLET, run: initiateAmountForms },
+  { id: 'ops-initiate-duplicate', requirement: 'OPS-INITIATE-DUPLICATE', title: 'a repeated payout_order_id answers 409', needs: [INITIATION], creates: true, lane: WALLET, run: initiateDuplicate },
+  { id: 'ops-initiate-transfer-mode', requirement: 'OPS-INITIATE-TRANSFER-MODE', title: 'transfer_mode "paypal" answers 400', needs: [INITIATION], creates: true, lane: WALLET, run: initiateTransferMode },
   {
     id: 'ops-initiate-other-environment', requirement: 'OPS-INITIATE-OTHER-ENVIRONMENT', title: 'a payout from the other environment\'s wallet answers 403',
-    needs: [INITIATION, 'otherEnvironment.walletId'], creates: true, run: initiateOtherEnvironment,
+    needs: [INITIATION, 'otherEnvironment.walletId'], creates: true, lane: WALLET, run: initiateOtherEnvironment,
   },
   { id: 'ops-order-status', requirement: 'OPS-ORDER-STATUS', title: 'Order Status answers the order with its amount and currency', needs: ['profile.operations.orderStatus'], creates: true, run: orderStatus },
   { id: 'ops-order-status-unknown', requirement: 'OPS-ORDER-STATUS-UNKNOWN', title: 'Order Status of an unknown order answers 404', needs: ['profile.operations.orderStatus'], run: orderStatusUnknown },

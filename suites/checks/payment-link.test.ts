@@ -6,6 +6,7 @@ import { CheckFailure, CheckSkipped, type Check, type CheckContext } from '../ch
 import type { TargetConfig } from '../config.js';
 import type { Exchange } from '../http.js';
 import { idSource } from '../ids.js';
+import { settleInOrder } from '../limiter.js';
 import { createOrderChecks } from './orders.js';
 
 function stubContext(baseUrl: string, environment: TargetConfig['environment'], paymentLink: string): CheckContext {
@@ -15,6 +16,8 @@ function stubContext(baseUrl: string, environment: TargetConfig['environment'], 
     client: undefined as never,
     seed: 1,
     runs: 1,
+    concurrency: 1,
+    sweep: (cases, task) => settleInOrder(cases, 1, task),
     checkId: 'payment-link',
     clock: systemClock,
     ids: idSource(1, 1),

@@ -1,0 +1,42 @@
+/**
+ * At most `max` tasks at once; the rest wait their turn in the order they asked. `inFlight` is what
+ * progress shows.
+ */
+export class Limiter {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(readonly max: number) {
+    if (!Number.isInteger(max) || max < 1) throw new RangeError(`a limit of ${max} tasks at once is not a whole number of at least 1`);
+  }
+
+  get inFlight(): number {
+    return this.active;
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.active += 1;
+    try {
+      return await task();
+    } finally {
+      // The slot passes straight to the next in line, so a newcomer cannot overtake it.
+      const next = this.waiting.shift();
+      if (next !== undefined) next();
+      else this.active -= 1;
+    }
+  }
+}
+
+/**
+ * Runs `task` over every item, up to `max` at once, and waits for all of them. The results come back
+ * in the items' order; when some fail, the first failure in the items' order is thrown (not the
+ * first in time), so a run's verdict does not depend on which answer arrived first.
+ */
+export async function settleInOrder<T, R>(items: readonly T[], max: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const limiter = new Limiter(max);
+  const settled = await Promise.allSettled(items.map((item, index) => limiter.run(() => task(item, index))));
+  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failure !== undefined) throw failure.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<R>).value);
+}

@@ -1,0 +1,159 @@
+// The runner: checks side by side within the run's concurrency, lanes one after another, a check
+// that must run alone with nothing else in flight, results in the listed order, and the same
+// requests and report for a seed whatever the concurrency.
+import { afterAll, describe, expect, it } from 'vitest';
+import { virtualClock } from '../core/clock.js';
+import type { CheckResult } from '../core/report.js';
+import { buildReport } from '../core/verdict.js';
+import { startSandbox } from '../sandbox/index.js';
+import type { RecordedExchange } from '../sandbox/options.js';
+import { catalog } from './catalog.js';
+import { defineCheck, type Check } from './check.js';
+import type { TargetConfig } from './config.js';
+import { runNumberAt } from './ids.js';
+import { runChecks } from './runner.js';
+import { SECTIONS, type Section } from './sections.js';
+import type { RunSettings } from './settings.js';
+
+const config = { baseUrl: 'http://127.0.0.1:9', environment: 'sandbox', merchant: { apiKey: 'pk_test_runner', secretKey: 'sk_test_runner', walletId: 'WAL-1' } } as TargetConfig;
+const settings = (concurrency: number): RunSettings => ({ config, seed: 1, runs: 1, runNumber: 1, allowProduction: false, timeoutMs: 1_000, concurrency });
+
+/** Fake checks that send nothing: each records when it ran, and how many others were running then. */
+function timeline() {
+  const running = new Set<string>();
+  const events: Array<{ id: string; at: 'start' | 'end'; others: string[] }> = [];
+  const check = (id: string, ms: number, extra: Partial<Check> = {}): Check =>
+    defineCheck({
+      id, requirement: 'AUTH-ACCEPT', title: id, ...extra,
+      async run() {
+        events.push({ id, at: 'start', others: [...running] });
+        running.add(id);
+        await new Promise((resolve) => setTimeout(resolve, ms));
+        running.delete(id);
+        events.push({ id, at: 'end', others: [...running] });
+      },
+    });
+  return { check, events };
+}
+
+const ids = (results: readonly CheckResult[]) => results.map((r) => r.meta.check);
+
+describe('runChecks', () => {
+  it('runs checks side by side, up to the concurrency, and returns them in their listed order', async () => {
+    const { check, events } = timeline();
+    const sections: Section[] = [
+      { name: 'A', checks: [check('a1', 40), check('a2', 5)] },
+      { name: 'B', checks: [check('b1', 5), check('b2', 5), check('b3', 5)] },
+    ];
+    const told: string[] = [];
+    const results = await runChecks(settings(3), sections, { onSectionEnd: (name) => told.push(name) });
+    expect(ids(results)).toEqual(['a1', 'a2', 'b1', 'b2', 'b3']);
+    expect(results.every((r) => r.state === 'passed')).toBe(true);
+    // Section B ends before A's slow check, yet is told after it: the console reads in order.
+    expect(told).toEqual(['A', 'B']);
+    const most = Math.max(...events.filter((e) => e.at === 'start').map((e) => e.others.length + 1));
+    expect(most).toBe(3);
+  });
+
+  it('at concurrency 1 runs one check at a time, in the listed order', async () => {
+    const { check, events } = timeline();
+    const sections: Section[] = [{ name: 'A', checks: [check('a1', 10), check('a2', 1), check('a3', 5)] }];
+    await runChecks(settings(1), sections);
+    expect(events.map((e) => `${e.at} ${e.id}`)).toEqual(['start a1', 'end a1', 'start a2', 'end a2', 'start a3', 'end a3']);
+  });
+
+  it('runs the checks of a lane one after another, in order, beside the others', async () => {
+    const { check, events } = timeline();
+    const sections: Section[] = [
+      { name: 'A', checks: [check('free1', 30), check('w1', 10, { lane: 'wallet' }), check('free2', 30)] },
+      { name: 'B', checks: [check('w2', 10, { lane: 'wallet' }), check('w3', 1, { lane: 'wallet' })] },
+    ];
+    const results = await runChecks(settings(8), sections);
+    expect(ids(results)).toEqual(['free1', 'w1', 'free2', 'w2', 'w3']);
+    const lane = events.filter((e) => e.id.startsWith('w'));
+    expect(lane.map((e) => `${e.at} ${e.id}`)).toEqual(['start w1', 'end w1', 'start w2', 'end w2', 'start w3', 'end w3']);
+    expect(lane.every((e) => !e.others.some((o) => o.startsWith('w')))).toBe(true);
+    // …while the free checks ran beside the lane.
+    expect(events.find((e) => e.id === 'w2' && e.at === 'start')!.others.length).toBeGreaterThan(0);
+  });
+
+  it('runs a check marked alone with nothing else running, and a team\'s checks after the kit\'s', async () => {
+    const { check, events } = timeline();
+    const sections: Section[] = [
+      { name: 'A', checks: [check('a1', 10), check('race', 10, { alone: true }), check('a2', 10)] },
+      { name: 'Team', team: true, checks: [check('t1', 5), check('t2', 5)] },
+    ];
+    const results = await runChecks(settings(8), sections);
+    expect(ids(results)).toEqual(['a1', 'race', 'a2', 't1', 't2']);
+    for (const e of events.filter((x) => x.id === 'race')) expect(e.others).toEqual([]);
+    expect(events.filter((e) => e.id === 'race' && e.at === 'start')[0]!.others).toEqual([]);
+    const firstTeamStart = events.findIndex((e) => e.id.startsWith('t'));
+    const lastKitEnd = events.map((e, i) => (!e.id.startsWith('t') && e.at === 'end' ? i : -1)).reduce((a, b) => Math.max(a, b));
+    expect(firstTeamStart).toBeGreaterThan(lastKitEnd);
+    // Nothing of the kit's was running when a team check started.
+    expect(events.filter((e) => e.id.startsWith('t') && e.at === 'start').every((e) => e.others.every((o) => o.startsWith('t')))).toBe(true);
+  });
+
+  it('never has more requests in flight than the concurrency, sweeps included', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const { check } = timeline();
+    const sweeping = (id: string): Check =>
+      defineCheck({
+        id, requirement: 'AUTH-ACCEPT', title: id,
+        async run(ctx) {
+          await ctx.sweep(Array.from({ length: 10 }, (_, i) => i), async () => {
+            inFlight += 1;
+            most = Math.max(most, inFlight);
+            await new Promise((resolve) => setTimeout(resolve, 5));
+            inFlight -= 1;
+          });
+        },
+      });
+    await runChecks(settings(3), [{ name: 'A', checks: [sweeping('s1'), check('x', 1)] }]);
+    expect(most).toBe(3);
+  });
+});
+
+const RUN_NUMBER = runNumberAt(Date.now());
+
+describe('a run is the same for a seed at any concurrency', () => {
+  const sandboxes: Array<{ close(): Promise<void> }> = [];
+  afterAll(() => Promise.all(sandboxes.map((s) => s.close())));
+
+  async function recordRun(concurrency: number) {
+    const clock = virtualClock();
+    const received: RecordedExchange[] = [];
+    // Faults that fail sweeps, properties (shrunk), the duplicates and the wallet lane: evidence to
+    // compare. (Not dup-race: how many of a race's creates land in its window is timing, by design.)
+    const faults = ['errors-null-field-accepted', 'errors-missing-field-500', 'order-reject-currencies', 'auth-failure-html', 'dup-allowed', 'ops-failed-debits'] as const;
+    const sandbox = await startSandbox({ port: 0, settleSeconds: 0, clock: clock.now, record: (x) => received.push(x), faults: [...faults] });
+    sandboxes.push(sandbox);
+    const runNumber = RUN_NUMBER;
+    const run: RunSettings = { clock, config: sandbox.config as TargetConfig, seed: 7, runs: 5, runNumber, salt: 'C0DE', allowProduction: false, timeoutMs: 10_000, concurrency };
+    const results = await runChecks(run, SECTIONS);
+    const report = buildReport({
+      results, catalog: catalog(), target: { baseUrl: 'http://target', environment: 'sandbox', embeddedSandbox: false },
+      seed: 7, runNumber, runs: 5, strict: true, startedAt: new Date(0), durationMs: 0, version: 'test',
+    });
+    // What a request is, apart from when it was sent (its timestamp and so its signature).
+    const requests = received.map((x) => `${x.method} ${x.path} ${x.body}`).sort();
+    return { requests, report, base: sandbox.baseUrl };
+  }
+
+  it('sends the same requests and writes the same report at concurrency 1 and 8', async () => {
+    const one = await recordRun(1);
+    const eight = await recordRun(8);
+    expect(eight.requests.length).toBeGreaterThan(300);
+    expect(eight.requests).toEqual(one.requests);
+    const shape = (run: typeof one) =>
+      run.report.requirements.map((r) => ({
+        id: r.id,
+        status: r.status,
+        evidence: r.evidence.map((e) => ({ check: e.check, message: e.message, requests: (e.exchanges ?? []).map((x) => `${x.label} ${x.request.body}`) })),
+      }));
+    expect(shape(eight)).toEqual(shape(one));
+    // The comparison is of something: the faults left evidence in several requirements.
+    expect(shape(eight).filter((r) => r.status === 'failed').length).toBeGreaterThanOrEqual(5);
+  }, 60_000);
+});
