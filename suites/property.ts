@@ -6,11 +6,24 @@ import { CheckFailure, isCheckFailure, type CheckContext } from './check.js';
  * by fast-check to its smallest input and reported with that input, fast-check's path to it, and a
  * command that replays exactly that case (seed + path, as fast-check users replay a counterexample).
  * An exception that is not a CheckFailure is the kit's own and is passed on as it is.
+ *
+ * Every case is sent first, side by side within the run's concurrency (one at a time at
+ * concurrency 1); only when one fails does fast-check go over them again in order, from the answers
+ * already in hand, and shrink the first failing one, a request at a time. So the requests, the
+ * verdict and the counterexample are the same at any concurrency. A case generated again (an empty body, say) is judged by its first answer and not
+ * sent twice: the same request could only get the same verdict, and sending it again would wait for
+ * a fresh timestamp (a (timestamp, signature) pair is never reused).
  */
 export async function forAll<T>(ctx: CheckContext, requirement: string, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>): Promise<void> {
+  const judge = judgedOnce(predicate);
+  if (ctx.replayPath === undefined) {
+    const cases = fc.sample(arbitrary, { seed: ctx.seed, numRuns: ctx.runs });
+    const failures = await ctx.sweep(cases, async (value) => judge(value).then(() => false, () => true));
+    if (!failures.includes(true)) return;
+  }
   const details = await fc.check(
     fc.asyncProperty(arbitrary, async (value) => {
-      await predicate(value);
+      await judge(value);
     }),
     // Every case runs: each request has its own deadline, so a slow target makes the run slow, not
     // shorter. (A time limit here would pass a property on fewer cases than the report claims.)
@@ -26,4 +39,20 @@ export async function forAll<T>(ctx: CheckContext, requirement: string, arbitrar
     throw new CheckFailure(`${cause.message} ${found}`, { ...cause.details, counterexample: details.counterexample?.[0], reproduce, ...(path ? { replayPath: path } : {}) });
   }
   throw new CheckFailure(`the property was interrupted: ${String(cause ?? 'too many skipped cases')} (${requirement})`, { reproduce });
+}
+
+/** The predicate, run once per distinct case: a case seen again gets the first run's outcome. */
+function judgedOnce<T>(predicate: (value: T) => Promise<void>): (value: T) => Promise<void> {
+  const outcomes = new Map<string, Promise<void>>();
+  return (value) => {
+    const key = fc.stringify(value);
+    let outcome = outcomes.get(key);
+    if (outcome === undefined) {
+      outcome = predicate(value);
+      // Kept as it settles; a rejection is handled by whoever awaits it.
+      outcome.catch(() => {});
+      outcomes.set(key, outcome);
+    }
+    return outcome;
+  };
 }

@@ -58,10 +58,10 @@ async function codeMatchesStatus(ctx: CheckContext): Promise<void> {
 
 /** ERR-NO-5XX (P-ERR-3): Create Order without each required field, then every defect kind of the generators. */
 async function noServerErrorForInvalidOrders(ctx: CheckContext): Promise<void> {
-  for (const path of REQUIRED_ORDER_FIELDS) {
-    const order = withField(validOrder(ctx), path, undefined);
+  const cases = REQUIRED_ORDER_FIELDS.map((path) => ({ path, order: withField(validOrder(ctx), path, undefined) }));
+  await ctx.sweep(cases, async ({ path, order }) => {
     expectNoServerError(await ctx.send({ label: `Create Order without ${path}`, path: CREATE_ORDER_PATH, payload: order }), `a Create Order without ${path}`);
-  }
+  });
   await noServerErrorProperty(ctx, CREATE_ORDER_PATH, invalidOrderCreateRequest({ orderIdKind: 'string', orderIdPrefix: `ERR-${ctx.ids.nonce()}` }));
 }
 
@@ -85,11 +85,11 @@ async function refusesInvalidJson(ctx: CheckContext): Promise<void> {
     [CREATE_ORDER_PATH, 'a bare NaN amount', order.replace(/"order_amount":[^,}]+/, '"order_amount":NaN'), [400, 422]],
     [PAYOUT_STATUS_PATH, 'cut off in the middle', status.slice(0, Math.floor(status.length / 2)), [400]],
   ];
-  for (const [path, how, raw, statuses] of cases) {
+  await ctx.sweep(cases, async ([path, how, raw, statuses]) => {
     const operation = path === CREATE_ORDER_PATH ? 'Create Order' : 'Payout Status';
     const exchange = await ctx.send({ label: `${operation} with invalid JSON: ${how}`, path, raw });
     expectStatus(exchange, statuses, `${operation} with invalid JSON (${how})`);
-  }
+  });
 }
 
 /** ERR-EMPTY-BODY (P-ERR-4): an empty body, signed as "" + timestamp (P-SIGN-4). */
@@ -111,10 +111,10 @@ async function refusesNonObjectBody(ctx: CheckContext): Promise<void> {
     [CREATE_ORDER_PATH, null, 'null'],
     [PAYOUT_STATUS_PATH, [unknownPayoutStatus(ctx)], 'an array holding the request'],
   ];
-  for (const [path, payload, what] of cases) {
+  await ctx.sweep(cases, async ([path, payload, what]) => {
     const operation = path === CREATE_ORDER_PATH ? 'Create Order' : 'Payout Status';
     expectStatus(await ctx.send({ label: `${operation} whose body is ${what}`, path, payload }), [400], `${operation} whose body is ${what}`);
-  }
+  });
 }
 
 /** ERR-MISSING-FIELD (P-ERR-4, P-ORDER-1): each required field left out in turn, customer.address included. */

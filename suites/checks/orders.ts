@@ -28,11 +28,10 @@ const BAD_REQUEST: Expected = { text: 'HTTP 400', test: (status) => status === 4
 
 /** Sends each body and fails with every one whose answer is not as expected, not only the first. */
 async function expectEach(ctx: CheckContext, cases: ReadonlyArray<{ what: string; body: unknown }>, expected: Expected, rule: string): Promise<void> {
-  const wrong: Array<{ what: string; exchange: Exchange }> = [];
-  for (const { what, body } of cases) {
-    const exchange = await createOrder(ctx, body, `create ${what}`);
-    if (exchange.response === undefined || !expected.test(exchange.response.status)) wrong.push({ what, exchange });
-  }
+  const answers = await ctx.sweep(cases, ({ what, body }) => createOrder(ctx, body, `create ${what}`));
+  const wrong = cases
+    .map(({ what }, i) => ({ what, exchange: answers[i]! }))
+    .filter(({ exchange }) => exchange.response === undefined || !expected.test(exchange.response.status));
   const first = wrong[0];
   expectThat(first === undefined, `${rule}: expected ${expected.text} for ${wrong.map((w) => w.what).join(', ')}`, {
     expected: `${expected.text} for each of ${cases.length} orders`,

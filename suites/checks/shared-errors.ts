@@ -36,10 +36,10 @@ export interface OrderCase {
 
 /** Sends each case as a correctly signed Create Order; every answer must be one the case allows. */
 export async function sweepOrders(ctx: CheckContext, cases: readonly OrderCase[]): Promise<void> {
-  for (const { description, order, expected } of cases) {
+  await ctx.sweep(cases, async ({ description, order, expected }) => {
     const exchange = await ctx.send({ label: `Create Order: ${description}`, path: CREATE_ORDER_PATH, payload: order });
     expectStatus(exchange, expected, `a Create Order whose ${description}`);
-  }
+  });
 }
 
 /** Every required field of a plain valid order, in turn replaced by what `make` gives (undefined: removed). */
