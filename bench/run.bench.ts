@@ -1,6 +1,11 @@
-// npm run bench (part 2): a full default run of the suites against the embedded sandbox, and a bare
-// undici loop sending the same requests, in the same process. The ratio is the suite's overhead:
-// the runner, checks, evidence, observers and the report.
+// npm run bench (part 2): the suites' own speed. Each figure is measured 3 times in this run and
+// shown as min and median against its target, as a ratio to a baseline measured beside it:
+//   - the suite in-process against a bare undici loop sending the same requests, equally concurrent;
+//   - a full run through a loopback proxy adding 25 ms each way (50 ms round trip), against its
+//     floor: requests / concurrency x round trip;
+//   - `svc-conformance run --runs 20/100/500` on the embedded sandbox, wall clock, and how the
+//     property checks' cost grows from 100 cases to 500;
+//   - the sandbox's requests per second against a bare Node server's.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -8,58 +13,122 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
 import { buildReport } from '../core/verdict.js';
-import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
+import { startSandbox } from '../sandbox/index.js';
 import type { RecordedExchange } from '../sandbox/options.js';
 import { catalog } from '../suites/catalog.js';
 import type { TargetConfig } from '../suites/config.js';
 import { runNumberAt } from '../suites/ids.js';
 import { runChecks } from '../suites/runner.js';
 import { SECTIONS } from '../suites/sections.js';
+import { startDelayProxy } from './delay-proxy.js';
+import { figure, repeat } from './stats.js';
+import { sandboxThroughput } from './throughput.js';
 
 const BIN = fileURLToPath(new URL('../../bin/svc-conformance.js', import.meta.url));
+const TIMES = 3;
+const CONCURRENCY = 8;
+const ONE_WAY_MS = 25;
 
-// 1. What a user sees: `svc-conformance run` with no target, wall clock, default settings.
-const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
-const started = performance.now();
-const cli = spawnSync(process.execPath, [BIN, 'run', '--seed', '1', '--report-dir', dir], { encoding: 'utf8' });
-const cliSeconds = (performance.now() - started) / 1000;
-if (cli.status !== 0) throw new Error(`the default run did not pass:\n${cli.stdout}\n${cli.stderr}`);
+function settings(config: TargetConfig) {
+  return { config, seed: 1, runs: 20, runNumber: runNumberAt(Date.now()), allowProduction: false, timeoutMs: 10_000, concurrency: CONCURRENCY };
+}
 
-// 2. The suite in-process, recording every request the sandbox receives. Payouts settle at once
-//    here, so waiting for a settlement does not count as overhead.
-const recorded: RecordedExchange[] = [];
-const suiteTarget = await startSandbox({ port: 0, settleSeconds: 0, record: (x) => recorded.push(x) });
-const suiteStart = performance.now();
-const results = await runChecks(settingsFor(suiteTarget), SECTIONS);
-buildReport({
-  results, catalog: catalog(), target: { baseUrl: suiteTarget.baseUrl, environment: 'sandbox', embeddedSandbox: true },
-  seed: 1, runNumber: 0, runs: 20, strict: false, startedAt: new Date(), durationMs: 0, version: 'bench',
-});
-const suiteMs = performance.now() - suiteStart;
-await suiteTarget.close();
-
-// 3. A bare undici loop sending the same requests, one after another, to a fresh sandbox.
-const loopTarget = await startSandbox({ port: 0, settleSeconds: 0 });
-const agent = new Agent({ connections: 8 });
-const loopStart = performance.now();
-for (const x of recorded) {
-  const response = await request(loopTarget.baseUrl + x.path, {
-    method: x.method as 'POST',
-    headers: Object.fromEntries(x.headers.filter(([name]) => name !== 'host' && name !== 'content-length')),
-    ...(x.method === 'GET' ? {} : { body: x.body }),
-    dispatcher: agent,
+// 1. The suite in-process (payouts settle at once, so no settlement wait counts as overhead), then
+//    the same requests sent by a bare undici loop to a fresh sandbox, as many in flight: one at a
+//    time against the suite at --concurrency 1 (the kit's own cost per request), 8 against 8.
+let requestCount = 0;
+async function overheadAt(concurrency: number): Promise<number> {
+  const recorded: RecordedExchange[] = [];
+  const suiteTarget = await startSandbox({ port: 0, settleSeconds: 0, record: (x) => recorded.push(x) });
+  const suiteStart = performance.now();
+  const results = await runChecks({ ...settings(suiteTarget.config as TargetConfig), concurrency }, SECTIONS);
+  buildReport({
+    results, catalog: catalog(), target: { baseUrl: suiteTarget.baseUrl, environment: 'sandbox', embeddedSandbox: true },
+    seed: 1, runNumber: 0, runs: 20, strict: false, startedAt: new Date(), durationMs: 0, version: 'bench',
   });
-  await response.body.text();
-}
-const loopMs = performance.now() - loopStart;
-await agent.close();
-await loopTarget.close();
+  const suiteMs = performance.now() - suiteStart;
+  await suiteTarget.close();
 
-console.log(`full default run (svc-conformance run, embedded sandbox)   ${cliSeconds.toFixed(1)} s   (target: under 60 s)`);
-console.log(`suite in-process, ${recorded.length} requests                       ${suiteMs.toFixed(0).padStart(6)} ms`);
-console.log(`bare undici loop, same ${recorded.length} requests                  ${loopMs.toFixed(0).padStart(6)} ms`);
-console.log(`ratio suite / loop                                        ${(suiteMs / loopMs).toFixed(2)}x   (target: under 1.50x)`);
-
-function settingsFor(sandbox: RunningSandbox) {
-  return { config: sandbox.config as TargetConfig, seed: 1, runs: 20, runNumber: runNumberAt(Date.now()), allowProduction: false, timeoutMs: 10_000 };
+  const loopTarget = await startSandbox({ port: 0, settleSeconds: 0 });
+  const agent = new Agent({ connections: concurrency });
+  let next = 0;
+  const loopStart = performance.now();
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (next < recorded.length) {
+      const x = recorded[next++]!;
+      const response = await request(loopTarget.baseUrl + x.path, {
+        method: x.method as 'POST',
+        headers: Object.fromEntries(x.headers.filter(([name]) => name !== 'host' && name !== 'content-length')),
+        ...(x.method === 'GET' ? {} : { body: x.body }),
+        dispatcher: agent,
+      });
+      await response.body.text();
+    }
+  }));
+  const loopMs = performance.now() - loopStart;
+  await agent.close();
+  await loopTarget.close();
+  requestCount = recorded.length;
+  return suiteMs / loopMs;
 }
+await overheadAt(CONCURRENCY); // warm the JIT and the module cache: the first run pays for both
+const overheadOne = await repeat(TIMES, () => overheadAt(1));
+const overhead = await repeat(TIMES, () => overheadAt(CONCURRENCY));
+
+// 2. Across a network: the embedded sandbox (payouts settle in 2 s, as served) behind the delay proxy.
+const latency: number[] = [];
+let floorSeconds = 0;
+for (let i = 0; i < TIMES; i++) {
+  let count = 0;
+  const target = await startSandbox({ port: 0, record: () => count++ });
+  const proxy = await startDelayProxy(target.baseUrl, ONE_WAY_MS);
+  const started = performance.now();
+  await runChecks(settings({ ...(target.config as TargetConfig), baseUrl: proxy.baseUrl }), SECTIONS);
+  const seconds = (performance.now() - started) / 1000;
+  await proxy.close();
+  await target.close();
+  floorSeconds = (count / CONCURRENCY) * (2 * ONE_WAY_MS) / 1000;
+  latency.push(seconds / floorSeconds);
+}
+
+// 3. What a user waits for: `svc-conformance run --runs N` with no target, wall clock.
+const byRuns = new Map<number, number[]>();
+for (const runs of [20, 100, 500]) {
+  byRuns.set(runs, await repeat(TIMES, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+    const started = performance.now();
+    const cli = spawnSync(process.execPath, [BIN, 'run', '--seed', '1', '--runs', String(runs), '--report-dir', dir], { encoding: 'utf8' });
+    if (cli.status !== 0) throw new Error(`run --runs ${runs} did not pass:\n${cli.stdout}\n${cli.stderr}`);
+    return (performance.now() - started) / 1000;
+  }));
+}
+
+// 3b. How a property's cost grows with --runs: the property checks alone, in-process, at 100 and
+//     500 cases (linear growth: 5x; sweeps among them cost the same at both, so a little less).
+async function propertySeconds(runs: number): Promise<number> {
+  const target = await startSandbox({ port: 0, settleSeconds: 0 });
+  const started = performance.now();
+  await runChecks({ ...settings(target.config as TargetConfig), runs, only: ['ERR-', 'ORDER-GENERATED'] }, SECTIONS);
+  const seconds = (performance.now() - started) / 1000;
+  await target.close();
+  return seconds;
+}
+const growth = await repeat(TIMES, async () => (await propertySeconds(500)) / (await propertySeconds(100)));
+
+// 4. The sandbox against a bare Node server, each in a worker thread of its own.
+const serving = await repeat(TIMES, async () => {
+  const rates = await sandboxThroughput(6_000);
+  return rates.sandbox / rates.bare;
+});
+
+latency.sort((a, b) => a - b);
+const lines = [
+  figure(`suite in-process / bare undici loop (${requestCount} requests, one at a time)`, overheadOne, 'x', { text: '≤ 1.50x', met: (m) => m <= 1.5 }),
+  figure(`suite in-process / bare undici loop (${CONCURRENCY} in flight)`, overhead, 'x', { text: '≤ 1.50x', met: (m) => m <= 1.5 }),
+  figure(`full run, 50 ms round trip / floor (${floorSeconds.toFixed(2)} s)`, latency, 'x', { text: '≤ 2.00x', met: (m) => m <= 2 }),
+  ...[...byRuns].map(([runs, seconds]) =>
+    figure(`svc-conformance run --runs ${runs} (embedded sandbox)`, seconds, ' s', runs === 500 ? { text: 'under 10 s', met: (m) => m < 10 } : runs === 20 ? { text: 'under 60 s', met: (m) => m < 60 } : undefined, 1)),
+  figure('property checks at --runs 500 / at --runs 100 (linear: 5x)', growth, 'x', { text: '≤ 5.00x', met: (m) => m <= 5 }),
+  figure('sandbox requests per second / bare Node server\'s', serving, 'x', { text: '≥ 0.70x', met: (m) => m >= 0.7 }),
+];
+console.log(lines.join('\n'));

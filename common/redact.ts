@@ -9,6 +9,7 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 /** Credentials in an HTTP Basic header or in a URL's userinfo are secrets whatever they hold. */
 const BASIC_AUTH = /\b(Basic)(\s+)[A-Za-z0-9+/_-]{4,}={0,2}/gi;
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>\\]+@/gi;
+const BASIC_WORD = /basic/i;
 
 /** Whether a token after "Basic" decodes to user:password (so prose such as "Basic checks" stays). */
 function isBasicCredential(token: string): boolean {
@@ -88,7 +89,10 @@ export function createRedactor(options: RedactorOptions): Redact {
   const signatures = (options.signatures ?? []).filter((s): s is string => typeof s === 'string' && s.length >= MIN_FORM_LENGTH);
   const signaturePattern = alternation(signatures, 'gi');
   return (text) => {
-    let out = text.replace(BASIC_AUTH, (match, scheme: string, space: string) => isBasicCredential(match.slice(scheme.length + space.length)) ? `${scheme}${space}[redacted:credentials]` : match).replace(URL_USERINFO, '$1[redacted]@');
+    let out = text;
+    // Most texts hold neither: skip those two passes unless the text could (a cheap look first).
+    if (BASIC_WORD.test(out)) out = out.replace(BASIC_AUTH, (match, scheme: string, space: string) => isBasicCredential(match.slice(scheme.length + space.length)) ? `${scheme}${space}[redacted:credentials]` : match);
+    if (out.includes('@')) out = out.replace(URL_USERINFO, '$1[redacted]@');
     if (signaturePattern) out = out.replace(signaturePattern, '[redacted:signature]');
     if (exactPattern) out = out.replace(exactPattern, '[redacted:secret]');
     if (anyCasePattern) out = out.replace(anyCasePattern, '[redacted:secret]');

@@ -54,6 +54,14 @@ describe('the HTTP layer', () => {
     expect(seen).toHaveLength(2);
   });
 
+  it('hides a secret the server echoes back spelled with JSON escapes, in the parsed body too', async () => {
+    const escaped = [...merchant.secretKey].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+    const { client } = await server((_s, _n, res) => res.writeHead(400, { 'content-type': 'application/json' }).end(`{"status":false,"code":400,"message":"key ${escaped}"}`));
+    const exchange = await client.send({ label: 'probe', path: '/x', payload: { a: 1 } });
+    expect((exchange.response?.json as { message: string }).message).toBe('key [redacted:secret]');
+    expect(JSON.stringify(exchange)).not.toContain(merchant.secretKey);
+  });
+
   it('redacts a signature the server echoes back, in body and headers', async () => {
     const { client } = await server((s, _n, res) => json(res, 401, { status: false, code: 401, message: `bad signature ${s.headers['x-signature']}` }, { 'x-debug': String(s.headers['x-signature']) }));
     const exchange = await client.send({ label: 'probe', path: '/x', payload: { a: 1 } });

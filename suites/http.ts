@@ -274,12 +274,18 @@ export class TargetClient {
       const text = bounded.text;
       const responseHeaders: Record<string, string> = {};
       for (const [name, value] of Object.entries(response.headers)) {
-        if (value !== undefined) responseHeaders[name] = hide(Array.isArray(value) ? value.join(', ') : value);
+        if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
       }
-      const answer: HttpAnswer = { status: response.statusCode, headers: responseHeaders, body: this.evidenceText(hide(text)) + (bounded.cut ? `\n… ${cutNote(bounded)}` : '') };
+      // One look over all the values first: usually there is nothing to hide in any of them.
+      const allValues = Object.values(responseHeaders).join('\n');
+      if (hide(allValues) !== allValues) for (const name of Object.keys(responseHeaders)) responseHeaders[name] = hide(responseHeaders[name]!);
+      const hidden = hide(text);
+      const answer: HttpAnswer = { status: response.statusCode, headers: responseHeaders, body: shortened(hidden) + (bounded.cut ? `\n… ${cutNote(bounded)}` : '') };
       // Half a JSON document is not the answer: a cut body is judged as text only.
       const json = bounded.cut ? undefined : parseJson(text);
-      if (json !== undefined) answer.json = JSON.parse(hide(JSON.stringify(json)));
+      // Nothing to hide (the usual case): the parsed body as it is; else parsed again with it hidden.
+      // (A text with escapes may spell a secret as \u0073k_…: that one is always serialized again.)
+      if (json !== undefined) answer.json = hidden === text && !text.includes('\\') ? json : JSON.parse(hide(JSON.stringify(json)));
       exchange = { ...sent, response: answer };
     } catch (error) {
       exchange = { ...sent, error: describeTransportError(error, url, this.timeoutMs) };
@@ -339,9 +345,13 @@ export class TargetClient {
   }
 
   private evidenceText(text: string): string {
-    const redacted = this.redact(text);
-    return redacted.length > MAX_EVIDENCE_BODY ? `${redacted.slice(0, MAX_EVIDENCE_BODY)}… [${redacted.length - MAX_EVIDENCE_BODY} more characters]` : redacted;
+    return shortened(this.redact(text));
   }
+}
+
+/** A text as evidence keeps it: at most MAX_EVIDENCE_BODY characters, saying how many more there were. */
+function shortened(text: string): string {
+  return text.length > MAX_EVIDENCE_BODY ? `${text.slice(0, MAX_EVIDENCE_BODY)}… [${text.length - MAX_EVIDENCE_BODY} more characters]` : text;
 }
 
 function parseJson(text: string): unknown {

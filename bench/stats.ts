@@ -1,0 +1,22 @@
+// How the benches report a figure: each measured several times in the same run, shown as min and
+// median, against its target.
+
+/** Runs `measure` `times` times, one after another; returns the values sorted. */
+export async function repeat(times: number, measure: () => Promise<number>): Promise<number[]> {
+  const values: number[] = [];
+  for (let i = 0; i < times; i++) values.push(await measure());
+  return values.sort((a, b) => a - b);
+}
+
+export function median(sorted: readonly number[]): number {
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** One line: the figure's name, min and median, and its target with a mark for whether the median meets it. */
+export function figure(name: string, sorted: readonly number[], unit: string, target?: { text: string; met: (median: number) => boolean }, digits = 2): string {
+  const m = median(sorted);
+  const values = `min ${sorted[0]!.toFixed(digits)}${unit}  median ${m.toFixed(digits)}${unit}`;
+  const mark = target === undefined ? '' : `   ${target.met(m) ? '✓' : '✗'} target ${target.text}`;
+  return `${name.padEnd(58)} ${values.padEnd(32)}${mark}`;
+}

@@ -1,0 +1,77 @@
+// The sandbox's requests per second against a bare Node HTTP server that reads each body and answers
+// a fixed JSON text, both driven the same way: signed requests (Create Order and Payout Status in
+// turn, each distinct, signed before the clock starts) sent over 8 connections, 8 in flight.
+import { Worker } from 'node:worker_threads';
+import { Agent, request } from 'undici';
+import { OPERATIONS } from '../core/operations.js';
+import { MERCHANT_A } from '../sandbox/tenants.js';
+import { canonicalize } from '../signer/canonical.js';
+import { hmacSha256Hex } from '../signer/sign.js';
+
+interface Prepared {
+  path: string;
+  body: string;
+  headers: Record<string, string>;
+}
+
+let prepared = 0;
+
+/** `count` distinct signed requests: orders to create and payouts to look up, alternately. */
+export function prepareRequests(count: number): Prepared[] {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const run = `${process.pid}-${++prepared}`;
+  return Array.from({ length: count }, (_, n) => {
+    const payload = n % 2 === 0
+      ? {
+          order_id: `TP-${run}-${n}`, order_amount: 250.75, order_currency: 'INR', service_type: 'payment', return_url: 'https://merchant.example.org/r',
+          customer: { name: 'Meera Nair', email: 'meera@example.org', phone: '9123456780', address: { line1: '4 Residency Road', city: 'Kochi', state: 'Kerala', country: 'IN', postal_code: '682011' } },
+        }
+      : { svc_wallet_id: MERCHANT_A.walletId, debit_account_type: 'svc_wallet', payout_order_id: `TP-${run}-${n}` };
+    const body = canonicalize(payload);
+    return {
+      path: n % 2 === 0 ? OPERATIONS.createOrder.path : OPERATIONS.payoutStatus.path,
+      body,
+      headers: { 'content-type': 'application/json', 'x-api-key': MERCHANT_A.apiKey, 'x-timestamp': timestamp, 'x-signature': hmacSha256Hex(MERCHANT_A.secretKey, body + timestamp) },
+    };
+  });
+}
+
+/** Sends every request to baseUrl, `inFlight` at a time; returns requests per second. */
+export async function drive(baseUrl: string, requests: readonly Prepared[], inFlight = 8): Promise<number> {
+  const agent = new Agent({ connections: inFlight });
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: inFlight }, async () => {
+    while (next < requests.length) {
+      const r = requests[next++]!;
+      const response = await request(baseUrl + r.path, { method: 'POST', headers: r.headers, body: r.body, dispatcher: agent });
+      await response.body.text();
+    }
+  }));
+  const seconds = (performance.now() - started) / 1000;
+  await agent.close();
+  return requests.length / seconds;
+}
+
+/**
+ * Requests per second of the sandbox and of a bare Node server, each on fresh requests. Each server
+ * runs in a worker thread of its own (its own core), so the driver's work is not counted against it.
+ */
+export async function sandboxThroughput(count: number): Promise<{ sandbox: number; bare: number }> {
+  const rates: Record<'sandbox' | 'bare', number> = { sandbox: 0, bare: 0 };
+  for (const kind of ['sandbox', 'bare'] as const) {
+    const worker = new Worker(new URL('./throughput-server.js', import.meta.url), { workerData: { kind } });
+    try {
+      const baseUrl = await new Promise<string>((resolve, reject) => {
+        worker.once('message', (message: { baseUrl: string }) => resolve(message.baseUrl));
+        worker.once('error', reject);
+      });
+      // Warm the server (JIT, connections) before measuring.
+      await drive(baseUrl, prepareRequests(1_000));
+      rates[kind] = await drive(baseUrl, prepareRequests(count));
+    } finally {
+      await worker.terminate();
+    }
+  }
+  return rates;
+}
