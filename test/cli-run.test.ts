@@ -171,6 +171,24 @@ describe('svc-conformance run', () => {
     expect(replayed.message).toMatch(/the case at path \d+(:\d+)*, replayed/);
   });
 
+  it('takes --concurrency: records it in every report, and refuses one that is not 1 to 64', async () => {
+    const t = await target();
+    const one = await runCli(['run', '--config', t.config, '--only', 'AUTH-,DUP-', '--concurrency', '1', '--report-dir', t.dir]);
+    expect(one.code, one.stdout + one.stderr).toBe(0);
+    expect(one.stdout).toMatch(/one request at a time/);
+    expect(report(t.dir).concurrency).toBe(1);
+    expect(readFileSync(join(t.dir, 'junit.xml'), 'utf8')).toContain('<property name="concurrency" value="1"/>');
+    expect(readFileSync(join(t.dir, 'report.html'), 'utf8')).toContain('one request at a time');
+    const many = await runCli(['run', '--config', t.config, '--only', 'AUTH-', '--concurrency', '16', '--report-dir', join(t.dir, 'many')]);
+    expect(many.stdout).toMatch(/up to 16 requests in flight/);
+    expect(report(join(t.dir, 'many')).concurrency).toBe(16);
+    for (const bad of ['0', '65', 'lots']) {
+      const refused = await runCli(['run', '--config', t.config, '--concurrency', bad]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toBe(`svc-conformance run: --concurrency takes a whole number from 1 to 64, not ${JSON.stringify(bad)}\n`);
+    }
+  });
+
   it('refuses a replay path without the seed and check it belongs to', async () => {
     const result = await runCli(['run', '--replay-path', '3:1']);
     expect(result.code).toBe(2);
