@@ -11,7 +11,6 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Agent, request } from 'undici';
 import { buildReport } from '../core/verdict.js';
 import { startSandbox } from '../sandbox/index.js';
 import type { RecordedExchange } from '../sandbox/options.js';
@@ -22,7 +21,7 @@ import { runChecks } from '../suites/runner.js';
 import { SECTIONS } from '../suites/sections.js';
 import { startDelayProxy } from './delay-proxy.js';
 import { figure, repeat } from './stats.js';
-import { sandboxThroughput } from './throughput.js';
+import { sandboxThroughput, sendAll } from './throughput.js';
 
 const BIN = fileURLToPath(new URL('../../bin/svc-conformance.js', import.meta.url));
 const TIMES = 3;
@@ -50,23 +49,13 @@ async function overheadAt(concurrency: number): Promise<number> {
   await suiteTarget.close();
 
   const loopTarget = await startSandbox({ port: 0, settleSeconds: 0 });
-  const agent = new Agent({ connections: concurrency });
-  let next = 0;
-  const loopStart = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < recorded.length) {
-      const x = recorded[next++]!;
-      const response = await request(loopTarget.baseUrl + x.path, {
-        method: x.method as 'POST',
-        headers: Object.fromEntries(x.headers.filter(([name]) => name !== 'host' && name !== 'content-length')),
-        ...(x.method === 'GET' ? {} : { body: x.body }),
-        dispatcher: agent,
-      });
-      await response.body.text();
-    }
+  const replayed = recorded.map((x) => ({
+    method: x.method as 'GET' | 'POST',
+    path: x.path,
+    body: x.body,
+    headers: Object.fromEntries(x.headers.filter(([name]) => name !== 'host' && name !== 'content-length')),
   }));
-  const loopMs = performance.now() - loopStart;
-  await agent.close();
+  const loopMs = (await sendAll(loopTarget.baseUrl, replayed, concurrency)) * 1000;
   await loopTarget.close();
   requestCount = recorded.length;
   return suiteMs / loopMs;

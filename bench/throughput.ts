@@ -8,7 +8,8 @@ import { MERCHANT_A } from '../sandbox/tenants.js';
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 
-interface Prepared {
+export interface Prepared {
+  method?: 'GET' | 'POST';
   path: string;
   body: string;
   headers: Record<string, string>;
@@ -36,21 +37,27 @@ export function prepareRequests(count: number): Prepared[] {
   });
 }
 
-/** Sends every request to baseUrl, `inFlight` at a time; returns requests per second. */
-export async function drive(baseUrl: string, requests: readonly Prepared[], inFlight = 8): Promise<number> {
+/** Sends every request to baseUrl with a bare undici loop, `inFlight` at a time; returns the seconds it took. */
+export async function sendAll(baseUrl: string, requests: readonly Prepared[], inFlight: number): Promise<number> {
   const agent = new Agent({ connections: inFlight });
   let next = 0;
   const started = performance.now();
   await Promise.all(Array.from({ length: inFlight }, async () => {
     while (next < requests.length) {
       const r = requests[next++]!;
-      const response = await request(baseUrl + r.path, { method: 'POST', headers: r.headers, body: r.body, dispatcher: agent });
+      const method = r.method ?? 'POST';
+      const response = await request(baseUrl + r.path, { method, headers: r.headers, ...(method === 'GET' ? {} : { body: r.body }), dispatcher: agent });
       await response.body.text();
     }
   }));
   const seconds = (performance.now() - started) / 1000;
   await agent.close();
-  return requests.length / seconds;
+  return seconds;
+}
+
+/** Requests per second of a server at baseUrl, `inFlight` at a time. */
+export async function drive(baseUrl: string, requests: readonly Prepared[], inFlight = 8): Promise<number> {
+  return requests.length / (await sendAll(baseUrl, requests, inFlight));
 }
 
 /**
