@@ -10,9 +10,10 @@ import { CheckFailure, isCheckFailure, type CheckContext } from './check.js';
  * Every case is sent first, side by side within the run's concurrency (one at a time at
  * concurrency 1); only when one fails does fast-check go over them again in order, from the answers
  * already in hand, and shrink the first failing one, a request at a time. So the requests, the
- * verdict and the counterexample are the same at any concurrency. A case generated again (an empty body, say) is judged by its first answer and not
- * sent twice: the same request could only get the same verdict, and sending it again would wait for
- * a fresh timestamp (a (timestamp, signature) pair is never reused).
+ * verdict and the counterexample are the same at any concurrency. A case generated again (an empty
+ * body, say) is judged by its first answer and not sent twice: the same request could only get the
+ * same verdict, and sending it again would wait for a fresh timestamp (a (timestamp, signature)
+ * pair is never reused).
  */
 export async function forAll<T>(ctx: CheckContext, requirement: string, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>): Promise<void> {
   const judge = judgedOnce(predicate);
