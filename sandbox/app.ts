@@ -4,7 +4,11 @@ import { authenticate, ReplayCache } from './auth.js';
 import { OperationError, type OperationContext, type OperationHandler } from './context.js';
 import { errorResponse } from './envelope.js';
 import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options.js';
+import { statusRecord } from './operations/orders.js';
+import { payoutRecord } from './operations/payout-lifecycle.js';
 import { SandboxStore } from './store.js';
+import { Timers } from './timers.js';
+import { WebhookSender } from './webhook-sender.js';
 
 export interface Route {
   method: 'GET' | 'POST';
@@ -25,11 +29,16 @@ export interface PageRoute {
 export interface SandboxApp {
   readonly options: ResolvedOptions;
   readonly store: SandboxStore;
+  /** Delivers the merchants' webhooks (P-HOOK). */
+  readonly webhooks: WebhookSender;
+  /** Runs a task later on the sandbox's clock, unless it has closed by then. */
+  later(ms: number, task: () => void): void;
   /** Handles one request: the same code serves a socket and an in-process call. */
   handle(request: Request): Promise<Response>;
   /**
    * Stops holding answers (a scenario's hang): a held answer goes out at once and later ones are not
-   * held. Resolves once every request in hand has been answered and recorded.
+   * held. Stops its timers and webhook deliveries. Resolves once every request in hand has been
+   * answered and recorded.
    */
   close(): Promise<void>;
 }
@@ -45,6 +54,19 @@ export const MAX_BODY_DEPTH = 32;
 export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions: SandboxOptions = {}): SandboxApp {
   const options = resolveOptions(sandboxOptions);
   const store = new SandboxStore(options.clock(), options.maxRecords);
+  const timers = new Timers(options.timerClock);
+  const webhooks = new WebhookSender(options, timers);
+  const fault = (name: Parameters<OperationContext['fault']>[0]) => options.faults.has(name);
+  // Every change of state fires its event with the record its status operation answers now (P-HOOK-2).
+  store.onChange = (change) => {
+    if ('payout' in change) {
+      const { payout } = change;
+      webhooks.notify({ merchantId: payout.merchantId, subject: 'payout', state: payout.status, record: payoutRecord(payout, fault) });
+    } else {
+      const { order } = change;
+      webhooks.notify({ merchantId: order.merchantId, subject: 'payment', state: order.status, record: statusRecord(order, order.origin) });
+    }
+  };
   const replays = new ReplayCache();
   const operations = new Map(routes.filter((r): r is Route => r.kind === 'operation').map((r) => [r.path, r]));
   const pages = routes.filter((r): r is PageRoute => r.kind === 'page');
@@ -56,6 +78,8 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
   const app: SandboxApp = {
     options,
     store,
+    webhooks,
+    later: (ms, task) => timers.after(ms, task),
     handle(request) {
       const answer = answerOne(request);
       inHand.add(answer);
@@ -65,7 +89,9 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     },
     async close() {
       options.scenarios.releaseHeld();
+      timers.close();
       await Promise.allSettled([...inHand]);
+      await webhooks.close();
     },
   };
 
@@ -169,8 +195,10 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
       store,
       options,
       origin: new URL(request.url).origin,
-      fault: (name) => options.faults.has(name),
+      fault,
       now: options.clock,
+      later: app.later,
+      webhooks,
     };
   }
 

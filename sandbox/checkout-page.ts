@@ -18,6 +18,7 @@ export const OUTCOMES = [
   { value: 'success', label: 'Pay (success)' },
   { value: 'failure', label: 'Simulate failure' },
   { value: 'pending', label: 'Simulate pending network confirmation' },
+  { value: 'expire', label: 'Let the session expire' },
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number]['value'];
 
@@ -50,6 +51,7 @@ const STATE_WORDS: Readonly<Record<OrderState, string>> = {
   PAID: 'Paid',
   FAILED: 'Payment failed',
   CANCELLED: 'Cancelled',
+  EXPIRED: 'Checkout session expired',
 };
 
 const STYLE = `
@@ -178,6 +180,7 @@ const RESULT_HEADINGS: Partial<Record<OrderState, string>> = {
   PAID: 'Payment successful',
   FAILED: 'Payment failed',
   PROCESSING: 'Payment processing',
+  EXPIRED: 'Checkout session expired',
 };
 
 /** POST /checkout/{id}: what happened, and a link back to the merchant's return_url. */

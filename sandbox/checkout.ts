@@ -44,7 +44,7 @@ function viewOf(order: Order, app: SandboxApp): CheckoutView {
 function findOrder(rest: string, app: SandboxApp): Order | undefined {
   const id = svcOrderIdOf(rest);
   const order = id === undefined ? undefined : orderBySvcId(app.store, id);
-  return order === undefined ? undefined : settleOrder(order, app.options.clock());
+  return order === undefined ? undefined : settleOrder(order, app.options.clock(), app.store);
 }
 
 function isMethod(value: string | null): value is PaymentMethod {
@@ -55,15 +55,22 @@ function isOutcome(value: string | null): value is Outcome {
   return OUTCOMES.some((o) => o.value === value);
 }
 
-/** Moves an UN_PAID order per the chosen outcome (P-OPS-1). */
-export function applyOutcome(order: Order, method: PaymentMethod, outcome: Outcome, now: number, settleSeconds: number): void {
+/**
+ * Moves an UN_PAID order per the chosen outcome (P-OPS-1): PAID, FAILED, PROCESSING (settling to
+ * PAID after `settleSeconds`, by a read or the timer, whichever comes first), or EXPIRED (the
+ * session ran out; it cannot be paid or cancelled afterwards). Each change fires its event (P-HOOK-2).
+ */
+export function applyOutcome(order: Order, method: PaymentMethod, outcome: Outcome, app: SandboxApp): void {
   order.paymentMethod = method;
   if (outcome === 'success') order.status = 'PAID';
   else if (outcome === 'failure') order.status = 'FAILED';
+  else if (outcome === 'expire') order.status = 'EXPIRED';
   else {
     order.status = 'PROCESSING';
-    order.settlesAt = now + settleSeconds * 1000;
+    order.settlesAt = app.options.clock() + app.options.settleSeconds * 1000;
+    app.later(app.options.settleSeconds * 1000, () => settleOrder(order, Infinity, app.store));
   }
+  app.store.changed({ order });
 }
 
 function showCheckout(rest: string, app: SandboxApp): Response {
@@ -90,7 +97,7 @@ async function submitCheckout(request: Request, rest: string, app: SandboxApp): 
   if (!isOutcome(outcome)) {
     return checkoutPage(viewOf(order, app), `Choose one of: ${OUTCOMES.map((o) => o.label).join(', ')}.`, 400);
   }
-  applyOutcome(order, method, outcome, app.options.clock(), app.options.settleSeconds);
+  applyOutcome(order, method, outcome, app);
   return resultPage(viewOf(order, app));
 }
 

@@ -3,6 +3,7 @@ import type { FaultName } from './faults.js';
 import type { ResolvedOptions } from './options.js';
 import type { SandboxStore } from './store.js';
 import type { Merchant } from './tenants.js';
+import type { WebhookSender } from './webhook-sender.js';
 
 /** What an operation handler gets: the authenticated merchant, the parsed body, and the sandbox. */
 export interface OperationContext {
@@ -16,6 +17,10 @@ export interface OperationContext {
   fault(name: FaultName): boolean;
   /** Now, in ms, from the injected clock. */
   now(): number;
+  /** Runs a task later on the sandbox's clock (a settlement); nothing runs once the sandbox has closed. */
+  later(ms: number, task: () => void): void;
+  /** Where the merchant's webhooks go (the control endpoint registers them). */
+  webhooks: WebhookSender;
 }
 
 export type OperationHandler = (ctx: OperationContext) => Response | Promise<Response>;

@@ -7,7 +7,7 @@ export interface FaultSpec {
   rule: string;
   /** The catalog requirement (suites/catalog.json) a conformance run must report failed. */
   requirement: string;
-  area: 'auth' | 'sign' | 'env' | 'errors' | 'order' | 'duplicates' | 'payout' | 'operations';
+  area: 'auth' | 'sign' | 'env' | 'errors' | 'order' | 'duplicates' | 'payout' | 'operations' | 'webhooks';
   description: string;
 }
 
@@ -84,6 +84,16 @@ export const FAULTS = {
   'ops-transfer-mode-unchecked': { rule: 'P-OPS-3', requirement: 'OPS-INITIATE-TRANSFER-MODE', area: 'operations', description: 'a transfer_mode outside the table is accepted' },
   'ops-balance-not-debited': { rule: 'P-OPS-4', requirement: 'OPS-BALANCE-DEBITED', area: 'operations', description: 'a successful payout does not lower the balance' },
   'ops-failed-debits': { rule: 'P-OPS-4', requirement: 'OPS-BALANCE-UNCHANGED-ON-FAILURE', area: 'operations', description: 'a FAILED payout still lowers the balance (the debit is taken before the funds check and never restored)' },
+  // The webhook sender (P-HOOK)
+  'hook-no-event-id': { rule: 'P-HOOK-1', requirement: 'HOOK-DELIVERY-HEADERS', area: 'webhooks', description: 'deliveries carry no X-EVENT-ID header (the id is only in the body)' },
+  'hook-non-canonical-body': { rule: 'P-HOOK-1', requirement: 'HOOK-CANONICAL-BODY', area: 'webhooks', description: 'the event is sent as built, keys in insertion order (JSON.stringify), and signed so' },
+  'hook-sign-reserialized': { rule: 'P-HOOK-1', requirement: 'HOOK-SIGNATURE', area: 'webhooks', description: 'the canonical text is sent, but the signature covers a second serialization of the event (keys in insertion order)' },
+  'hook-separate-secret': { rule: 'P-HOOK-1', requirement: 'HOOK-SIGNATURE', area: 'webhooks', description: 'deliveries are signed with a webhook secret of the sender\'s own (whsec_…), not the merchant\'s secret key' },
+  'hook-same-timestamp': { rule: 'P-HOOK-1', requirement: 'HOOK-FRESH-TIMESTAMP', area: 'webhooks', description: 'every retry re-sends the first attempt\'s timestamp and signature (a stored request)' },
+  'hook-created-at-iso': { rule: 'P-HOOK-2', requirement: 'HOOK-EVENT-SHAPE', area: 'webhooks', description: 'the event\'s created_at is ISO 8601 text, not UNIX seconds' },
+  'hook-silent-failures': { rule: 'P-HOOK-2', requirement: 'HOOK-EVENTS-FIRED', area: 'webhooks', description: 'a payout that FAILED is never notified (payout.failed is not sent)' },
+  'hook-no-retry': { rule: 'P-HOOK-3', requirement: 'HOOK-RETRY', area: 'webhooks', description: 'a delivery that is not acknowledged is never retried' },
+  'hook-contradicts-status': { rule: 'P-HOOK-4', requirement: 'HOOK-AGREES-WITH-STATUS', area: 'webhooks', description: 'the bank\'s acceptance of a payout is notified as payout.success while Payout Status still says PROCESSING' },
 } as const satisfies Record<string, FaultSpec>;
 
 export type FaultName = keyof typeof FAULTS;

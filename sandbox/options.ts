@@ -1,4 +1,6 @@
+import { systemClock, type Clock } from '../core/clock.js';
 import type { FaultName } from './faults.js';
+import { SANDBOX_RETRY_DELAYS_SECONDS } from '../core/webhooks.js';
 import { ScenarioSwitches, type ScenarioName } from './scenarios.js';
 
 /**
@@ -31,8 +33,12 @@ export function allVariants(): SandboxVariant[] {
 export interface SandboxOptions {
   variant?: Partial<SandboxVariant>;
   faults?: Iterable<FaultName>;
-  /** Milliseconds since the epoch; injected so lifecycles and windows are deterministic in tests. */
-  clock?: () => number;
+  /**
+   * The sandbox's time: a function giving milliseconds since the epoch (then its timers are real), or
+   * a Clock whose `sleep` its timers wait on too (a test's faster clock). Injected so lifecycles,
+   * windows and webhook retries are deterministic in tests.
+   */
+  clock?: (() => number) | Clock;
   /** One line per request, without secrets. */
   log?: (line: string) => void;
   /** Seconds a PROCESSING payout or payment takes to settle (documented sandbox rule). */
@@ -47,6 +53,12 @@ export interface SandboxOptions {
   hangSeconds?: number;
   /** Orders, and separately payouts, kept at most; past it the oldest is forgotten (default 10,000). */
   maxRecords?: number;
+  /** Registers this URL as every demo merchant's webhook receiver (serve --webhook-url; P-HOOK-5). */
+  webhookUrl?: string;
+  /** Seconds between a failed webhook attempt and the next (default 1, 2, 4, 8: P-HOOK-3). */
+  webhookRetryDelaysSeconds?: readonly number[];
+  /** One line per webhook delivery attempt: event, id, status, ms (default: the request log). */
+  deliveryLog?: (line: string) => void;
 }
 
 /** A request as the sandbox received it, unredacted: for recording mode and benchmarks only. */
@@ -79,6 +91,11 @@ export interface ResolvedOptions {
   scenarios: ScenarioSwitches;
   hangSeconds: number;
   maxRecords: number;
+  /** The clock the sandbox's own timers wait on; undefined: real timers. */
+  timerClock?: Clock;
+  webhookUrl?: string;
+  webhookRetryDelaysSeconds: readonly number[];
+  deliveryLog: (line: string) => void;
 }
 
 /** Orders and payouts kept, each (about 1.5 KB an order): a long-lived sandbox stays near 30 MB. */
@@ -94,7 +111,8 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   return {
     variant,
     faults: new Set(options.faults ?? []),
-    clock: options.clock ?? Date.now,
+    clock: typeof options.clock === 'object' ? options.clock.now : (options.clock ?? Date.now),
+    ...(typeof options.clock === 'object' && options.clock !== systemClock ? { timerClock: options.clock } : {}),
     log: options.log ?? (() => {}),
     settleSeconds: options.settleSeconds ?? 2,
     maxBodyBytes: options.maxBodyBytes ?? 64 * 1024,
@@ -102,5 +120,8 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     scenarios,
     hangSeconds: scenarios.hangSeconds,
     maxRecords: options.maxRecords ?? DEFAULT_MAX_RECORDS,
+    ...(options.webhookUrl !== undefined ? { webhookUrl: options.webhookUrl } : {}),
+    webhookRetryDelaysSeconds: options.webhookRetryDelaysSeconds ?? SANDBOX_RETRY_DELAYS_SECONDS,
+    deliveryLog: options.deliveryLog ?? options.log ?? (() => {}),
   };
 }

@@ -9,4 +9,5 @@ export const OPERATION_PATHS = {
   balanceInquiry: OPERATIONS.balanceInquiry.path,
   transactionInitiation: OPERATIONS.transactionInitiation.path,
   settlePayout: '/sandbox/payouts/settle',
+  registerWebhook: '/sandbox/webhooks',
 } as const;

@@ -14,6 +14,8 @@ export interface Order {
   settlesAt?: number;
   paymentMethod?: string;
   note?: string;
+  /** Where the merchant reached the sandbox when it created the order: the origin of its payment_link. */
+  origin: string;
   returnUrl: string;
   customerName: string;
 }
@@ -103,6 +105,8 @@ export class SandboxStore {
   readonly payouts: BoundedMap<string, Payout>;
   readonly wallets = new Map<string, Wallet>();
   private sequence = 0;
+  /** Told of every change of an order's or a payout's state, after it is made (the webhook sender listens). */
+  onChange: (change: { order: Order } | { payout: Payout }) => void = () => {};
 
   constructor(now: number, maxRecords: number) {
     this.orders = new BoundedMap(maxRecords, {
@@ -130,6 +134,11 @@ export class SandboxStore {
         createdAt: now - 86_400_000,
       });
     }
+  }
+
+  /** An order or a payout changed state: whoever listens is told. */
+  changed(change: { order: Order } | { payout: Payout }): void {
+    this.onChange(change);
   }
 
   /** Service-side identifiers: readable, unique within this sandbox's life. */

@@ -1,4 +1,5 @@
 import { OPERATIONS, type OperationName } from '../core/operations.js';
+import { DEFAULT_RETRY_WITHIN_SECONDS } from '../core/webhooks.js';
 import type { Currency, PayoutState } from '../schemas/types.js';
 
 /** A merchant the sandbox knows. Demo credentials: fixed, so README examples work as written. */
@@ -90,9 +91,12 @@ export function sandboxConfig(baseUrl: string, toleranceSeconds: number) {
     otherMerchant: { apiKey: MERCHANT_B.apiKey, secretKey: MERCHANT_B.secretKey, walletId: MERCHANT_B.walletId },
     otherEnvironment: { apiKey: MERCHANT_A_LIVE.apiKey, secretKey: MERCHANT_A_LIVE.secretKey, walletId: MERCHANT_A_LIVE.walletId },
     fixtures: { payouts, otherMerchantPayoutOrderId: 'PO-FIXTURE-B-SUCCESS' },
+    // No url: the kit registers its receiver with this sandbox itself, for the run (P-HOOK-5).
+    webhooks: { listen: '127.0.0.1:0' },
     profile: {
       timestampToleranceSeconds: toleranceSeconds,
       concurrency: 8,
+      webhooks: { retryWithinSeconds: DEFAULT_RETRY_WITHIN_SECONDS },
       operations: {
         orderStatus: located('orderStatus'),
         orderCancel: located('orderCancel'),

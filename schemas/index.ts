@@ -27,6 +27,7 @@ const SCHEMA_IDS = [
   'balance-inquiry-request',
   'balance-record',
   'transaction-initiation-request',
+  'webhook-event',
   'config',
   'report',
 ] as const;

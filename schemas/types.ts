@@ -16,8 +16,8 @@ export type TransferMode = (typeof TRANSFER_MODES)[number];
 export const PAYOUT_STATES = ['SUCCESS', 'FAILED', 'PROCESSING', 'PENDING', 'REVERSED'] as const;
 export type PayoutState = (typeof PAYOUT_STATES)[number];
 
-/** Order states: UN_PAID from the interface, the rest from P-OPS-1. */
-export const ORDER_STATES = ['UN_PAID', 'PROCESSING', 'PAID', 'FAILED', 'CANCELLED'] as const;
+/** Order states: UN_PAID from the interface, the rest from P-OPS-1 (EXPIRED since profile v1.1, P-HOOK-2). */
+export const ORDER_STATES = ['UN_PAID', 'PROCESSING', 'PAID', 'FAILED', 'CANCELLED', 'EXPIRED'] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
 
 export type MerchantOrderId = number | string;

@@ -14,13 +14,15 @@ export function paymentLink(origin: string, svcOrderId: string): string {
 }
 
 /**
- * Lazy settlement: a PROCESSING payment becomes PAID once the clock passes its `settlesAt`, seen by
- * whoever reads the order next (Order Status, Order Cancel, the checkout page).
+ * Settlement: a PROCESSING payment becomes PAID once the clock passes its `settlesAt`, seen by
+ * whoever reads the order next (Order Status, Order Cancel, the checkout page) or by the timer set
+ * when it started processing (`now` Infinity), whichever comes first; the change is told once.
  */
-export function settleOrder(order: Order, now: number): Order {
+export function settleOrder(order: Order, now: number, store: SandboxStore): Order {
   if (order.status === 'PROCESSING' && order.settlesAt !== undefined && now >= order.settlesAt) {
     order.status = 'PAID';
     delete order.settlesAt;
+    store.changed({ order });
   }
   return order;
 }
@@ -86,6 +88,7 @@ function newOrder(ctx: OperationContext, accepted: AcceptedOrder): Order {
     ...(accepted.note === undefined ? {} : { note: accepted.note }),
     returnUrl: accepted.returnUrl,
     customerName: accepted.customerName,
+    origin: ctx.origin,
   };
 }
 
@@ -118,14 +121,17 @@ function createdAtText(ctx: OperationContext, ms: number): string {
   return formatDateTime(ms);
 }
 
-/** Order Status / Order Cancel `data` (P-OPS table): the order record plus amount and currency. */
-function statusRecord(ctx: OperationContext, order: Order) {
+/**
+ * Order Status / Order Cancel `data` (P-OPS table): the order record plus amount and currency; its
+ * payment_link at `origin` (where the merchant reached the sandbox). Also a payment event's data.
+ */
+export function statusRecord(order: Order, origin: string): Record<string, unknown> {
   return {
     svc_order_id: order.svcOrderId,
     created_at: formatDateTime(order.createdAt),
     order_id: order.orderId,
     order_status: order.status,
-    payment_link: paymentLink(ctx.origin, order.svcOrderId),
+    payment_link: paymentLink(origin, order.svcOrderId),
     order_amount: minorToText(order.amountMinor, minorUnitOf(order.currency)),
     order_currency: order.currency,
   };
@@ -139,15 +145,15 @@ function lookUp(ctx: OperationContext): Order {
   if (order === undefined) {
     throw new OperationError(404, `no order with order_id ${JSON.stringify(String(orderId))} for this merchant`);
   }
-  return settleOrder(order, ctx.now());
+  return settleOrder(order, ctx.now(), ctx.store);
 }
 
-export const orderStatus: OperationHandler = (ctx) => successResponse(statusRecord(ctx, lookUp(ctx)), 'Order fetched');
+export const orderStatus: OperationHandler = (ctx) => successResponse(statusRecord(lookUp(ctx), ctx.origin), 'Order fetched');
 
 /**
  * Order Cancel (P-OPS-1): UN_PAID → CANCELLED. A FAILED order (no money moved) may be cancelled too.
- * PAID and CANCELLED answer 422, and so does PROCESSING: money is in flight and the network, not the
- * merchant, decides the outcome; the merchant re-queries Order Status and cancels only if it fails.
+ * PAID, CANCELLED and EXPIRED answer 422, and so does PROCESSING: money is in flight and the network,
+ * not the merchant, decides the outcome; the merchant re-queries Order Status and cancels only if it fails.
  */
 export const orderCancel: OperationHandler = (ctx) => {
   const order = lookUp(ctx);
@@ -158,6 +164,8 @@ export const orderCancel: OperationHandler = (ctx) => {
       break;
     case 'PAID':
       throw refuse('it is PAID');
+    case 'EXPIRED':
+      throw refuse('its checkout session EXPIRED');
     case 'PROCESSING':
       throw refuse('its payment is PROCESSING; query Order Status until it settles');
     case 'CANCELLED':
@@ -167,5 +175,5 @@ export const orderCancel: OperationHandler = (ctx) => {
   }
   order.status = 'CANCELLED';
   delete order.settlesAt;
-  return successResponse(statusRecord(ctx, order), 'Order cancelled');
+  return successResponse(statusRecord(order, ctx.origin), 'Order cancelled');
 };

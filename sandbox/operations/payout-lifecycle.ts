@@ -60,11 +60,20 @@ export function settleIfDue(payout: Payout, now: number, store: SandboxStore): v
   markSuccess(payout, store);
 }
 
+/**
+ * Rule 4 by the timer set at initiation: the payout settles when its time comes even if nobody reads
+ * it, so its webhook goes out then (P-HOOK). Whichever comes first, a read or the timer, settles it.
+ */
+export function settleWhenDue(payout: Payout, store: SandboxStore): void {
+  if (payout.status === 'PROCESSING' && payout.settlesAt !== undefined) markSuccess(payout, store);
+}
+
 function markSuccess(payout: Payout, store: SandboxStore): void {
   payout.status = 'SUCCESS';
   payout.utrNumber = store.nextUtr();
   payout.message = PAYOUT_MESSAGES.success;
   delete payout.settlesAt;
+  store.changed({ payout });
 }
 
 export type SettlementTarget = 'SUCCESS' | 'FAILED' | 'REVERSED';
@@ -105,6 +114,7 @@ export function settle(payout: Payout, target: SettlementTarget, wallet: Wallet 
       payout.message = PAYOUT_MESSAGES.reversed;
       break;
   }
+  if (target !== 'SUCCESS') store.changed({ payout });
   return undefined;
 }
 

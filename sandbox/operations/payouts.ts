@@ -8,7 +8,7 @@ import { jsonResponse, minorToText, successResponse } from '../envelope.js';
 import type { Payout, Wallet } from '../store.js';
 import { amountInMinorUnits, refuseAmountForm } from './request-amount.js';
 import {
-  SETTLEMENT_TARGETS, initiationOutcome, insufficientBalanceOutcome, payoutRecord, settle, settleIfDue, type SettlementTarget,
+  SETTLEMENT_TARGETS, initiationOutcome, insufficientBalanceOutcome, payoutRecord, settle, settleIfDue, settleWhenDue, type SettlementTarget,
 } from './payout-lifecycle.js';
 
 export const WRONG_ENVIRONMENT_WALLET = 'wallet identifier is invalid for the selected environment';
@@ -140,8 +140,12 @@ export const transactionInitiation: OperationHandler = (ctx) => {
     transferMode: request.transfer_mode as TransferMode,
     beneficiary: request.beneficiary,
   };
-  if (outcome.status === 'PROCESSING') payout.settlesAt = now + ctx.options.settleSeconds * 1000;
+  if (outcome.status === 'PROCESSING') {
+    payout.settlesAt = now + ctx.options.settleSeconds * 1000;
+    ctx.later(ctx.options.settleSeconds * 1000, () => settleWhenDue(payout, ctx.store));
+  }
   ctx.store.putPayout(payout);
+  ctx.store.changed({ payout });
   const response = successResponse(payoutRecord(payout, ctx.fault), 'Payout initiated');
   return forcedFailure ? ctx.options.scenarios.mark(response, 'payout-failed') : response;
 };

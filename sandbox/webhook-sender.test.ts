@@ -1,0 +1,270 @@
+// The sandbox's webhook sender (P-HOOK-1…5) on a real socket: what it delivers, how it retries, and
+// what each sender fault breaks. Signatures are checked here with node's own HMAC over the bytes
+// received, not with the kit's signer. The sandbox and the receiver share a clock 20 times faster
+// than the real one, so the 1, 2, 4 s retries take a fraction of a second.
+import { createHmac } from 'node:crypto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { scaledClock, type Clock } from '../core/clock.js';
+import { KitReceiver, type ReceivedDelivery } from '../webhooks/receiver.js';
+import { startSandbox, type FaultName, type RunningSandbox } from './index.js';
+import { OPERATION_PATHS } from './paths.js';
+import { MERCHANT_A, MERCHANT_B } from './tenants.js';
+import { initiationBody } from './operations/payout-test-support.js';
+
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((x) => x.close()));
+});
+
+interface Setup {
+  sandbox: RunningSandbox;
+  receiver: KitReceiver;
+  clock: Clock;
+  log: string[];
+  post(path: string, payload: unknown, merchant?: typeof MERCHANT_A): Promise<{ status: number; json: any }>;
+  waitFor(match: (d: ReceivedDelivery) => boolean, seconds?: number): Promise<ReceivedDelivery>;
+}
+
+async function setup(faults: FaultName[] = [], register = true): Promise<Setup> {
+  const clock = scaledClock(20);
+  const receiver = await KitReceiver.start({ listen: '127.0.0.1:0', clock });
+  const log: string[] = [];
+  const sandbox = await startSandbox({ port: 0, clock, faults, ...(register ? { webhookUrl: receiver.url } : {}), deliveryLog: (line) => log.push(line) });
+  open.push(sandbox, receiver);
+  let second = 0;
+  return {
+    sandbox, receiver, clock, log,
+    async post(path, payload, merchant = MERCHANT_A) {
+      // A timestamp never used before: the sandbox refuses replays.
+      const timestamp = Math.max(Math.floor(clock.now() / 1000), second + 1);
+      second = timestamp;
+      const body = JSON.stringify(sortKeys(payload));
+      const signature = createHmac('sha256', merchant.secretKey).update(body + timestamp).digest('hex');
+      const response = await fetch(sandbox.baseUrl + path, {
+        method: 'POST', body,
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': merchant.apiKey, 'x-timestamp': String(timestamp), 'x-signature': signature },
+      });
+      return { status: response.status, json: await response.json() };
+    },
+    async waitFor(match, seconds = 30) {
+      const found = await receiver.waitFor(match, clock.now() + seconds * 1000);
+      if (found === undefined) throw new Error(`no matching delivery within ${seconds} s; got ${receiver.deliveries.map((d) => d.body).join('\n')}`);
+      return found;
+    },
+  };
+}
+
+/** Keys sorted at every depth: enough of the canonical text for these ASCII payloads. */
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]));
+  return value;
+}
+
+const eventOf = (d: ReceivedDelivery) => JSON.parse(d.body) as { event_id: string; event: string; created_at: unknown; data: Record<string, unknown> };
+const about = (event: string, payoutOrderId: string) => (d: ReceivedDelivery) => {
+  try {
+    const e = eventOf(d);
+    return e.event === event && e.data.payout_order_id === payoutOrderId;
+  } catch {
+    return false;
+  }
+};
+const hmac = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('hex');
+
+describe('the sandbox delivers webhooks (P-HOOK-1, P-HOOK-2)', () => {
+  it('delivers payout.failed for a payout the bank rejects: canonical body, signed with the merchant\'s secret over the bytes sent', async () => {
+    const s = await setup();
+    const answer = await s.post(OPERATION_PATHS.transactionInitiation, initiationBody('PO-HOOK-1', { amount: 100.13 }));
+    expect(answer.json.data.status).toBe('FAILED');
+    const d = await s.waitFor(about('payout.failed', 'PO-HOOK-1'));
+    expect(d.method).toBe('POST');
+    expect(d.headers['content-type']).toBe('application/json');
+    expect(d.headers['x-signature']).toBe(hmac(MERCHANT_A.secretKey, d.body + d.headers['x-timestamp']));
+    const event = eventOf(d);
+    expect(d.headers['x-event-id']).toBe(event.event_id);
+    expect(d.body).toBe(JSON.stringify(sortKeys(event)));
+    expect(Number.isInteger(event.created_at)).toBe(true);
+    // The record Payout Status answers, field for field.
+    const status = await s.post(OPERATION_PATHS.payoutStatus, { svc_wallet_id: MERCHANT_A.walletId, debit_account_type: 'svc_wallet', payout_order_id: 'PO-HOOK-1' });
+    expect(event.data).toEqual(status.json.data);
+    expect(s.log.some((line) => line.includes(`webhook payout.failed ${event.event_id} attempt 1 200`))).toBe(true);
+  });
+
+  it('notifies payout.processing at initiation and payout.success when the payout settles, though nobody asks', async () => {
+    const s = await setup();
+    await s.post(OPERATION_PATHS.transactionInitiation, initiationBody('PO-HOOK-2', { amount: 25 }));
+    await s.waitFor(about('payout.processing', 'PO-HOOK-2'));
+    const success = eventOf(await s.waitFor(about('payout.success', 'PO-HOOK-2')));
+    expect(success.data.status).toBe('SUCCESS');
+    expect(success.data.utr_number).not.toBe('');
+  });
+
+  it('notifies a control-endpoint reversal as payout.reversed, and sends nothing for a PENDING payout', async () => {
+    const s = await setup();
+    await s.post(OPERATION_PATHS.transactionInitiation, initiationBody('PO-HOOK-3', { amount: 100.42 }));
+    await s.post(OPERATION_PATHS.settlePayout, { payout_order_id: 'PO-HOOK-3', status: 'SUCCESS' });
+    await s.post(OPERATION_PATHS.settlePayout, { payout_order_id: 'PO-HOOK-3', status: 'REVERSED' });
+    await s.waitFor(about('payout.reversed', 'PO-HOOK-3'));
+    const events = s.receiver.deliveries.map((d) => eventOf(d).event);
+    expect(events).toEqual(['payout.success', 'payout.reversed']);
+  });
+
+  it('signs each merchant\'s events with its own secret', async () => {
+    const s = await setup();
+    await s.post(OPERATION_PATHS.transactionInitiation, { ...initiationBody('PO-HOOK-B', { amount: 10.13 }), svc_wallet_id: MERCHANT_B.walletId }, MERCHANT_B);
+    const d = await s.waitFor(about('payout.failed', 'PO-HOOK-B'));
+    expect(d.headers['x-signature']).toBe(hmac(MERCHANT_B.secretKey, d.body + d.headers['x-timestamp']));
+  });
+
+  it('delivers nothing for a merchant without a receiver', async () => {
+    const s = await setup([], false);
+    await s.post(OPERATION_PATHS.transactionInitiation, initiationBody('PO-HOOK-4', { amount: 100.13 }));
+    expect(await s.receiver.waitFor(() => true, s.clock.now() + 2_000)).toBeUndefined();
+  });
+});
+
+describe('retries (P-HOOK-3)', () => {
+  it('retries a failed delivery after 1, 2 and 4 s with the same event and body, each attempt freshly timestamped and signed', async () => {
+    const s = await setup();
+    s.receiver.answerWith((d) => (d.n <= 3 ? 500 : 200));
+    await s.post(OPERATION_PATHS.transactionInitiation, initiationBody('PO-HOOK-5', { amount: 100.13 }));
+    await s.waitFor((d) => d.n === 4);
+    const attempts = s.receiver.deliveries.slice(0, 4);
+    expect(new Set(attempts.map((d) => d.body)).size).toBe(1);
+    expect(new Set(attempts.map((d) => d.headers['x-event-id'])).size).toBe(1);
+    for (const d of attempts) expect(d.headers['x-signature']).toBe(hmac(MERCHANT_A.secretKey, d.body + d.headers['x-timestamp']));
+    const timestamps = attempts.map((d) => Number(d.headers['x-timestamp']));
+    expect(timestamps).toEqual([...timestamps].sort((a, b) => a - b));
+    expect(new Set(timestamps).size).toBe(4);
+    const gaps = attempts.slice(1).map((d, i) => (d.receivedAt - attempts[i]!.receivedAt) / 1000);
+    expect(gaps[0]).toBeGreaterThanOrEqual(0.9);
+    expect(gaps[1]).toBeGreaterThanOrEqual(1.9);
+    expect(gaps[2]).toBeGreaterThanOrEqual(3.9);
+    expect(s.log.filter((line) => line.includes(' 500 ')).length).toBe(3);
+  });
+
+  it('gives up after the fifth attempt, saying so in the delivery log', async () => {
+    const s = await setup();
+    s.receiver.answerWith(() => 503);
+    await s.post(OPERATION_PATHS.transactionInitiation, initiationBody('PO-HOOK-6', { amount: 100.13 }));
+    await s.waitFor((d) => d.n === 5);
+    expect(await s.receiver.waitFor((d) => d.n === 6, s.clock.now() + 20_000)).toBeUndefined();
+    expect(s.log.at(-1)).toMatch(/not acknowledged after 5 attempts; giving up/);
+  });
+});
+
+describe('registration (P-HOOK-5)', () => {
+  it('registers, reads and removes a merchant\'s receiver through the signed control request', async () => {
+    const s = await setup([], false);
+    expect((await s.post(OPERATION_PATHS.registerWebhook, {})).json.data).toEqual({ url: null });
+    const registered = await s.post(OPERATION_PATHS.registerWebhook, { url: s.receiver.url });
+    expect(registered.json.data).toEqual({ url: s.receiver.url, previous_url: null });
+    await s.post(OPERATION_PATHS.transactionInitiation, initiationBody('PO-HOOK-7', { amount: 100.13 }));
+    await s.waitFor(about('payout.failed', 'PO-HOOK-7'));
+    expect((await s.post(OPERATION_PATHS.registerWebhook, { url: null })).json.data).toEqual({ url: null, previous_url: s.receiver.url });
+  });
+
+  it('refuses a URL it could not deliver to, with 400', async () => {
+    const s = await setup([], false);
+    for (const url of ['ftp://hooks.example.test/', 'not a url', 'https://user:pw@hooks.example.test/', 42]) {
+      const answer = await s.post(OPERATION_PATHS.registerWebhook, { url });
+      expect(answer.status, String(url)).toBe(400);
+    }
+  });
+});
+
+describe('the hosted checkout fires payment events (P-HOOK-2, P-OPS-1)', () => {
+  async function order(s: Setup, orderId: string) {
+    const created = await s.post(OPERATION_PATHS.createOrder, {
+      order_id: orderId, order_amount: 99.5, order_currency: 'INR', service_type: 'payment', return_url: 'https://shop.example/return',
+      customer: { name: 'Zoë Brandt', email: 'zoe@example.org', phone: '9123456780', address: { line1: '1 Main St', city: 'Pune', state: 'MH', country: 'IN', postal_code: '411001' } },
+    });
+    return created.json.return_data.payment_link as string;
+  }
+  const pay = (link: string, outcome: string) => fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `method=upi&outcome=${outcome}` });
+  const aboutOrder = (event: string, orderId: string) => (d: ReceivedDelivery) => eventOf(d).event === event && eventOf(d).data.order_id === orderId;
+
+  it('an expired session is payment.expired, and the order can be neither paid nor cancelled afterwards', async () => {
+    const s = await setup();
+    const link = await order(s, 'ORD-HOOK-EXP');
+    expect((await pay(link, 'expire')).status).toBe(200);
+    const event = eventOf(await s.waitFor(aboutOrder('payment.expired', 'ORD-HOOK-EXP')));
+    expect(event.data.order_status).toBe('EXPIRED');
+    expect((await pay(link, 'success')).status).toBe(409);
+    expect((await s.post(OPERATION_PATHS.orderCancel, { order_id: 'ORD-HOOK-EXP' })).status).toBe(422);
+  });
+
+  it('a payment left pending is payment.processing, then payment.success when it settles', async () => {
+    const s = await setup();
+    await pay(await order(s, 'ORD-HOOK-PEND'), 'pending');
+    await s.waitFor(aboutOrder('payment.processing', 'ORD-HOOK-PEND'));
+    const paid = eventOf(await s.waitFor(aboutOrder('payment.success', 'ORD-HOOK-PEND')));
+    expect(paid.data).toMatchObject({ order_status: 'PAID', order_amount: '99.50', order_currency: 'INR' });
+  });
+});
+
+describe('sender faults, each breaking one P-HOOK rule', () => {
+  const failedPayout = async (faults: FaultName[], answer?: (d: Omit<ReceivedDelivery, 'answered'>) => number) => {
+    const s = await setup(faults);
+    if (answer) s.receiver.answerWith(answer);
+    await s.post(OPERATION_PATHS.transactionInitiation, initiationBody('PO-HOOK-F', { amount: 100.13 }));
+    return s;
+  };
+
+  it("'hook-no-event-id': no X-EVENT-ID", async () => {
+    const s = await failedPayout(['hook-no-event-id']);
+    expect((await s.waitFor(() => true)).headers['x-event-id']).toBeUndefined();
+  });
+
+  it("'hook-non-canonical-body': keys in insertion order, signed so", async () => {
+    const s = await failedPayout(['hook-non-canonical-body']);
+    const d = await s.waitFor(() => true);
+    expect(d.body.startsWith('{"event_id":')).toBe(true);
+    expect(d.headers['x-signature']).toBe(hmac(MERCHANT_A.secretKey, d.body + d.headers['x-timestamp']));
+  });
+
+  it("'hook-sign-reserialized': the signature does not cover the bytes sent", async () => {
+    const s = await failedPayout(['hook-sign-reserialized']);
+    const d = await s.waitFor(() => true);
+    expect(d.body).toBe(JSON.stringify(sortKeys(JSON.parse(d.body))));
+    expect(d.headers['x-signature']).not.toBe(hmac(MERCHANT_A.secretKey, d.body + d.headers['x-timestamp']));
+  });
+
+  it("'hook-separate-secret': signed with another secret", async () => {
+    const s = await failedPayout(['hook-separate-secret']);
+    const d = await s.waitFor(() => true);
+    expect(d.headers['x-signature']).not.toBe(hmac(MERCHANT_A.secretKey, d.body + d.headers['x-timestamp']));
+  });
+
+  it("'hook-same-timestamp': every retry carries the first attempt's timestamp and signature", async () => {
+    const s = await failedPayout(['hook-same-timestamp'], (d) => (d.n <= 2 ? 500 : 200));
+    await s.waitFor((d) => d.n === 3);
+    expect(new Set(s.receiver.deliveries.map((d) => `${d.headers['x-timestamp']} ${d.headers['x-signature']}`)).size).toBe(1);
+  });
+
+  it("'hook-created-at-iso': created_at is text", async () => {
+    const s = await failedPayout(['hook-created-at-iso']);
+    expect(eventOf(await s.waitFor(() => true)).created_at).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+  });
+
+  it("'hook-silent-failures': a FAILED payout is not notified", async () => {
+    const s = await failedPayout(['hook-silent-failures']);
+    expect(await s.receiver.waitFor(() => true, s.clock.now() + 3_000)).toBeUndefined();
+  });
+
+  it("'hook-no-retry': one attempt only", async () => {
+    const s = await failedPayout(['hook-no-retry'], () => 500);
+    await s.waitFor(() => true);
+    expect(await s.receiver.waitFor((d) => d.n === 2, s.clock.now() + 5_000)).toBeUndefined();
+  });
+
+  it("'hook-contradicts-status': payout.success while Payout Status says PROCESSING", async () => {
+    const s = await setup(['hook-contradicts-status']);
+    await s.post(OPERATION_PATHS.transactionInitiation, initiationBody('PO-HOOK-C', { amount: 25 }));
+    const d = await s.waitFor(about('payout.success', 'PO-HOOK-C'));
+    expect(eventOf(d).data.status).toBe('SUCCESS');
+    const status = await s.post(OPERATION_PATHS.payoutStatus, { svc_wallet_id: MERCHANT_A.walletId, debit_account_type: 'svc_wallet', payout_order_id: 'PO-HOOK-C' });
+    expect(status.json.data.status).toBe('PROCESSING');
+  });
+});

@@ -1,0 +1,137 @@
+// The reference sandbox's webhook sender (P-HOOK-1…5): every order and payout change the profile
+// names is delivered to the merchant's registered URL, signed with its secret, and retried on
+// failure (1, 2, 4, 8 s) with the same event id and body and a fresh timestamp and signature. The
+// sender faults break one P-HOOK rule each, the way real senders break it, at the one place it is
+// decided here.
+import { randomBytes } from 'node:crypto';
+import { ACK_WITHIN_MS, eventForState, webhookUrlProblem, type WebhookEvent } from '../core/webhooks.js';
+import { canonicalize } from '../signer/canonical.js';
+import { hmacSha256Hex } from '../signer/sign.js';
+import { DeliveryClient, deliveryHeaders, type AttemptResult, type Delivery } from '../webhooks/delivery.js';
+import type { ResolvedOptions } from './options.js';
+import type { Timers } from './timers.js';
+import { MERCHANTS, type Merchant } from './tenants.js';
+
+/** A change of state, and the record its status operation answers now (the event's `data`). */
+export interface StateChange {
+  merchantId: string;
+  subject: 'payment' | 'payout';
+  state: string;
+  record: Record<string, unknown>;
+}
+
+export class WebhookSender {
+  private readonly urls = new Map<string, string>();
+  private readonly client = new DeliveryClient();
+  private readonly inFlight = new Set<Promise<void>>();
+  // Event ids stay unique across sandbox restarts: a receiver that remembers ids must never see one again.
+  private readonly idPrefix = `evt_${randomBytes(4).toString('hex')}`;
+  private sequence = 0;
+  private closed = false;
+
+  constructor(
+    private readonly options: ResolvedOptions,
+    private readonly timers: Timers,
+  ) {
+    if (options.webhookUrl !== undefined) {
+      for (const merchant of MERCHANTS) if (merchant.environment === 'sandbox') this.urls.set(merchant.id, options.webhookUrl);
+    }
+  }
+
+  /** The merchant's receiver, if one is registered. */
+  urlOf(merchantId: string): string | undefined {
+    return this.urls.get(merchantId);
+  }
+
+  /** Registers (or, with null, removes) a merchant's receiver; returns the one it replaces. */
+  register(merchantId: string, url: string | null): string | undefined {
+    if (url !== null) {
+      const problem = webhookUrlProblem(url);
+      if (problem !== undefined) throw new RangeError(`webhook URL ${JSON.stringify(url)} cannot be used: ${problem}`);
+    }
+    const previous = this.urls.get(merchantId);
+    if (url === null) this.urls.delete(merchantId);
+    else this.urls.set(merchantId, url);
+    return previous;
+  }
+
+  /**
+   * Fires the event a change calls for, if any, to the merchant's receiver, if one is registered.
+   * Returns the event's id, or undefined when nothing was sent.
+   */
+  notify(change: StateChange): string | undefined {
+    const fault = (name: Parameters<ResolvedOptions['faults']['has']>[0]) => this.options.faults.has(name);
+    let name = eventForState(change.subject, change.state);
+    let data = change.record;
+    if (name === undefined) return undefined;
+    // The fault: FAILED payouts are never notified (a sender that only reports good news).
+    if (name === 'payout.failed' && fault('hook-silent-failures')) return undefined;
+    // The fault: the bank's acceptance is notified as success while the payout is still PROCESSING.
+    if (name === 'payout.processing' && fault('hook-contradicts-status')) {
+      name = 'payout.success';
+      data = { ...data, status: 'SUCCESS', message: 'Payout completed' };
+    }
+    const url = this.urls.get(change.merchantId);
+    const merchant = MERCHANTS.find((m) => m.id === change.merchantId && m.environment === 'sandbox');
+    if (url === undefined || merchant === undefined || this.closed) return undefined;
+    this.sequence += 1;
+    const createdAt = this.options.clock();
+    const event = {
+      event_id: `${this.idPrefix}${String(this.sequence).padStart(6, '0')}`,
+      event: name,
+      // The fault: created_at as ISO text instead of UNIX seconds.
+      created_at: fault('hook-created-at-iso') ? new Date(createdAt).toISOString() : Math.floor(createdAt / 1000),
+      data,
+    } as WebhookEvent;
+    this.attempt(url, merchant, event, 1, undefined);
+    return event.event_id;
+  }
+
+  /** One attempt; a failure schedules the next after the retry delay, until the delays run out. */
+  private attempt(url: string, merchant: Merchant, event: WebhookEvent, attempt: number, firstTimestamp: number | undefined): void {
+    const now = Math.floor(this.options.clock() / 1000);
+    // The fault: every retry re-sends the first attempt's timestamp and signature (a stored request).
+    const timestamp = firstTimestamp !== undefined && this.options.faults.has('hook-same-timestamp') ? firstTimestamp : now;
+    const delivery = this.signed(merchant, event, timestamp);
+    const sending = this.client.post(url, delivery, ACK_WITHIN_MS).then((result) => {
+      if (this.closed) return;
+      this.logAttempt(event, attempt, result);
+      if (result.status === 200) return;
+      const delays = this.options.webhookRetryDelaysSeconds;
+      if (attempt > delays.length || this.options.faults.has('hook-no-retry')) {
+        this.options.deliveryLog(`webhook ${event.event} ${event.event_id} not acknowledged after ${attempt} attempt${attempt > 1 ? 's' : ''}; giving up`);
+        return;
+      }
+      this.timers.after(delays[attempt - 1]! * 1000, () => this.attempt(url, merchant, event, attempt + 1, firstTimestamp ?? timestamp));
+    });
+    this.inFlight.add(sending);
+    void sending.finally(() => this.inFlight.delete(sending));
+  }
+
+  /** The delivery of P-HOOK-1, or what a sender fault makes of it. */
+  private signed(merchant: Merchant, event: WebhookEvent, timestamp: number): Delivery {
+    const fault = (name: Parameters<ResolvedOptions['faults']['has']>[0]) => this.options.faults.has(name);
+    const asBuilt = JSON.stringify(event);
+    // The fault: the event is sent as built (keys in insertion order), and signed so.
+    const body = fault('hook-non-canonical-body') ? asBuilt : canonicalize(event);
+    // The fault: the signature covers a second serialization of the event, not the bytes sent.
+    const signedText = fault('hook-sign-reserialized') ? asBuilt : body;
+    // The fault: a webhook secret of the sender's own instead of the merchant's secret key.
+    const secret = fault('hook-separate-secret') ? `whsec_${merchant.id}_sandbox` : merchant.secretKey;
+    const signature = hmacSha256Hex(secret, signedText + String(timestamp));
+    return { body, headers: deliveryHeaders(fault('hook-no-event-id') ? undefined : event.event_id, String(timestamp), signature) };
+  }
+
+  private logAttempt(event: WebhookEvent, attempt: number, result: AttemptResult): void {
+    const outcome = result.status !== undefined ? String(result.status) : `no answer (${result.errorMessage ?? result.error})`;
+    this.options.deliveryLog(`${new Date(this.options.clock()).toISOString()} webhook ${event.event} ${event.event_id} attempt ${attempt} ${outcome} ${result.ms}ms`);
+  }
+
+  /** Stops sending: no retry is scheduled after this, and attempts in flight are cut off. */
+  async close(): Promise<void> {
+    this.closed = true;
+    this.client.abort();
+    await Promise.allSettled([...this.inFlight]);
+    await this.client.close();
+  }
+}
