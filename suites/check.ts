@@ -4,6 +4,7 @@ import type { Exchange, SendOptions, TargetClient } from './http.js';
 import type { Clock } from '../core/clock.js';
 import type { AnsweredExchange } from '../core/exchange.js';
 import type { Requirement } from '../core/report.js';
+import type { WebhookSession } from './webhook-session.js';
 
 /** A config key a check needs; when absent the check is skipped and the report names the key. */
 export type Need =
@@ -13,6 +14,7 @@ export type Need =
   | 'otherEnvironment.walletId'
   | `fixtures.payouts.${'SUCCESS' | 'FAILED' | 'PENDING' | 'PROCESSING' | 'REVERSED'}`
   | 'fixtures.otherMerchantPayoutOrderId'
+  | 'webhooks'
   | `profile.operations.${OperationKey}`;
 
 /** One check: a small named function over one or a few exchanges, proving part of a requirement. */
@@ -61,6 +63,12 @@ export interface CheckContext {
    * all; results in the cases' order, and the first failure in that order is the one thrown.
    */
   sweep<T, R>(cases: readonly T[], task: (item: T, index: number) => Promise<R>): Promise<R[]>;
+  /**
+   * The run's webhook session (P-HOOK-5): the kit's receiver, started on first use where
+   * `webhooks.listen` says, with the target told where to deliver. Skips the check when the config
+   * has no `webhooks`, or the target cannot be told.
+   */
+  webhooks(): Promise<WebhookSession>;
 }
 
 export interface IdSource {

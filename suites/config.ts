@@ -6,6 +6,7 @@ import { describeErrors, validateSchema } from '../schemas/index.js';
 import type { PayoutState } from '../schemas/types.js';
 
 import type { ExtensionOperation } from '../core/operations.js';
+import { DEFAULT_RETRY_WITHIN_SECONDS } from '../core/webhooks.js';
 
 /** The operations a target may place elsewhere, or lack (P-OPS, P-CFG `profile.operations`). */
 export type OperationKey = ExtensionOperation;
@@ -22,10 +23,13 @@ export interface TargetConfig {
   otherMerchant?: { apiKey: string; secretKey: string; walletId?: string };
   otherEnvironment?: { apiKey?: string; secretKey?: string; walletId?: string };
   fixtures?: { payouts?: Partial<Record<PayoutState, string>>; otherMerchantPayoutOrderId?: string };
+  /** Where the kit's receiver listens, and the URL the target delivers to (P-HOOK-5). */
+  webhooks?: { listen: string; url?: string };
   profile?: {
     timestampToleranceSeconds?: number;
     concurrency?: number;
     operations?: Partial<Record<OperationKey, OperationLocation | null>>;
+    webhooks?: { retryWithinSeconds?: number };
   };
   /** A team's own check modules (absolute paths once loaded). */
   checks?: string[];
@@ -159,6 +163,11 @@ export function isProduction(config: TargetConfig): boolean {
 
 export function toleranceOf(config: TargetConfig): number {
   return config.profile?.timestampToleranceSeconds ?? 300;
+}
+
+/** P-HOOK-3: the first 3 retries arrive within this long of the first attempt, seconds. */
+export function retryWithinSecondsOf(config: TargetConfig): number {
+  return config.profile?.webhooks?.retryWithinSeconds ?? DEFAULT_RETRY_WITHIN_SECONDS;
 }
 
 export function concurrencyOf(config: TargetConfig): number {

@@ -8,6 +8,7 @@ import { getPath } from '../core/predicates.js';
 import type { CheckMeta, CheckOutcome } from '../core/report.js';
 import { observe } from './observers.js';
 import type { RunSettings } from './settings.js';
+import { openWebhookSession, type OpenSession } from './webhook-session.js';
 
 export type { CheckMeta } from '../core/report.js';
 
@@ -21,6 +22,15 @@ export interface RunState {
   requests: Limiter;
   /** This run's part of every id (see idSource). */
   salt: string;
+  /** The webhook session, once a check has asked for it (ctx.webhooks()). */
+  webhooks?: Promise<OpenSession>;
+}
+
+/** Ends what the run opened: the webhook session (its registration put back), then the client. */
+export async function closeRunState(state: RunState): Promise<void> {
+  const webhooks = await state.webhooks?.catch(() => undefined);
+  await webhooks?.close();
+  await state.client.close();
 }
 
 /** The run's concurrency: --concurrency, else the config's profile.concurrency, else 8. */
@@ -113,6 +123,19 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
   // A check that runs alone keeps its own requests in flight together (the race needs all of
   // them at once, even at --concurrency 1); every other request waits for one of the run's slots.
   const sendLimited = (options: Parameters<TargetClient['send']>[0]) => (check.alone ? client.send(options) : state.requests.run(() => client.send(options)));
+  const send: CheckContext['send'] = async (options) => {
+    const place = exchanges.length;
+    exchanges.length += 1;
+    const exchange = await sendLimited(options);
+    exchanges[place] = exchange;
+    if (exchange.response !== undefined && isPlainlySigned(options, settings.config.merchant)) {
+      const tally = (meta.plainlySigned ??= { answered: 0, refused401: 0 });
+      tally.answered += 1;
+      if (exchange.response.status === 401) tally.refused401 += 1;
+    }
+    for (const finding of observe(exchange)) meta.findings.push({ ...finding, exchange });
+    return exchange;
+  };
   return {
     config: settings.config,
     client,
@@ -128,21 +151,14 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
       if (location === undefined) throw new CheckSkipped(`needs profile.operations.${key} in the config`);
       return location;
     },
-    async send(options) {
-      const place = exchanges.length;
-      exchanges.length += 1;
-      const exchange = await sendLimited(options);
-      exchanges[place] = exchange;
-      if (exchange.response !== undefined && isPlainlySigned(options, settings.config.merchant)) {
-        const tally = (meta.plainlySigned ??= { answered: 0, refused401: 0 });
-        tally.answered += 1;
-        if (exchange.response.status === 401) tally.refused401 += 1;
-      }
-      for (const finding of observe(exchange)) meta.findings.push({ ...finding, exchange });
-      return exchange;
-    },
+    send,
     sweep(cases, task) {
       return settleInOrder(cases, concurrency, task);
+    },
+    async webhooks() {
+      // The first check to ask opens the session (its registration request is that check's evidence).
+      state.webhooks ??= openWebhookSession(settings.config, settings.clock ?? systemClock, send, client);
+      return (await state.webhooks).session;
     },
     note(requirement, message, exchange) {
       meta.findings.push({ requirement, message, ...(exchange ? { exchange } : {}) });

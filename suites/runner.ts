@@ -1,6 +1,6 @@
 import type { CheckResult } from '../core/report.js';
 import type { Check } from './check.js';
-import { createRunState, executeCheck, newMeta } from './context.js';
+import { closeRunState, createRunState, executeCheck, newMeta } from './context.js';
 import type { Section } from './sections.js';
 import type { RunSettings } from './settings.js';
 
@@ -81,7 +81,7 @@ export async function runChecks(settings: RunSettings, sections: readonly Sectio
       }
     }
   } finally {
-    await state.client.close();
+    await closeRunState(state);
   }
   return plan.map((p) => results.get(p)!);
 }

@@ -7,6 +7,7 @@ import { operationChecks } from './checks/operations.js';
 import { createOrderChecks } from './checks/orders.js';
 import { payoutStatusChecks } from './checks/payouts.js';
 import { signatureChecks } from './checks/signature.js';
+import { webhookChecks } from './checks/webhooks.js';
 
 /** A group of checks shown together: the interface's sections, in the order a run takes them. */
 export interface Section {
@@ -16,7 +17,7 @@ export interface Section {
   team?: boolean;
 }
 
-/** The kit's own checks, by the interface's sections (P-OPS last: it builds on orders and payouts). */
+/** The kit's own checks, by the interface's sections (P-OPS and webhooks last: they build on orders and payouts). */
 export const SECTIONS: readonly Section[] = [
   { name: 'Authentication', checks: authenticationChecks },
   { name: 'Signature', checks: signatureChecks },
@@ -26,4 +27,5 @@ export const SECTIONS: readonly Section[] = [
   { name: 'Duplicates', checks: duplicateChecks },
   { name: 'Payout Status', checks: payoutStatusChecks },
   { name: 'Profile operations', checks: operationChecks },
+  { name: 'Webhooks', checks: webhookChecks },
 ];

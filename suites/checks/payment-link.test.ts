@@ -37,6 +37,7 @@ function stubContext(baseUrl: string, environment: TargetConfig['environment'], 
       };
     },
     note() {},
+    webhooks: () => Promise.reject(new Error('no webhooks in this test')),
   };
 }
 

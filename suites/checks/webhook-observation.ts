@@ -1,0 +1,174 @@
+// What the webhook checks judge (P-HOOK-1…4): one observation per run, shared by all of them. The kit
+// initiates two payouts of its own (one that settles, one the wallet cannot cover: P-OPS-3 makes it
+// FAILED on any target), refuses the first delivery about them with 500 three times to see the
+// retries, asks Payout Status right after each event that says a final state, and keeps every
+// delivery its receiver got until the retries are in (or P-HOOK-3's bound has passed).
+import type { Exchange } from '../../core/exchange.js';
+import { isWebhookEventName, MIN_RETRIES, WEBHOOK_EVENTS, type WebhookEventName } from '../../core/webhooks.js';
+import type { Currency } from '../../schemas/types.js';
+import type { ReceivedDelivery } from '../../webhooks/receiver.js';
+import { CheckSkipped, type CheckContext } from '../check.js';
+import type { WebhookSession } from '../webhook-session.js';
+import { balanceInquiry, decimalOf, expectData, initiatePayout, payoutRequest, payoutStatus } from './requests.js';
+
+/** A delivery's body read as an event, as far as it reads. */
+export interface ParsedEvent {
+  eventId?: string;
+  event?: WebhookEventName;
+  /** payout_order_id of a payout event's record, order_id of a payment event's, as text. */
+  subject?: string;
+  /** The state the record in `data` says. */
+  state?: string;
+}
+
+export interface ObservedPayout {
+  payoutOrderId: string;
+  /** The state Transaction Initiation answered. */
+  initiated: string;
+  /** The state Payout Status answered when the observation ended. */
+  ended?: string;
+}
+
+export interface Observation {
+  session: WebhookSession;
+  /** The payouts the observation initiated. */
+  payouts: ObservedPayout[];
+  /** Every delivery the receiver got until the observation ended, in arrival order. */
+  deliveries: ReceivedDelivery[];
+  /** The attempts of the delivery the kit refused to see retries (the first about its payouts), if any came. */
+  probe: ReceivedDelivery[];
+  /** Payout Status asked right after the first attempt of each event of ours that says a final state. */
+  statusAfter: Array<{ delivery: ReceivedDelivery; state: string | undefined; exchange: Exchange }>;
+  /** How long the observation waited, seconds: for messages. */
+  waitedSeconds: number;
+}
+
+/** The delivery refused this many times (answered 500), so the retries can be seen. */
+export const REFUSED_ATTEMPTS = MIN_RETRIES;
+/** After P-HOOK-3's bound, a little longer for an attempt already on its way. */
+const GRACE_MS = 2_000;
+
+export function parseEvent(delivery: Pick<ReceivedDelivery, 'body'>): ParsedEvent {
+  let json: unknown;
+  try {
+    json = JSON.parse(delivery.body);
+  } catch {
+    return {};
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) return {};
+  const e = json as Record<string, unknown>;
+  const parsed: ParsedEvent = {};
+  if (typeof e.event_id === 'string') parsed.eventId = e.event_id;
+  if (isWebhookEventName(e.event)) parsed.event = e.event;
+  const data = e.data as Record<string, unknown> | undefined;
+  if (data !== null && typeof data === 'object' && parsed.event !== undefined) {
+    const payout = WEBHOOK_EVENTS[parsed.event].subject === 'payout';
+    const id = payout ? data.payout_order_id : data.order_id;
+    if (typeof id === 'string' || typeof id === 'number') parsed.subject = String(id);
+    const state = payout ? data.status : data.order_status;
+    if (typeof state === 'string') parsed.state = state;
+  }
+  return parsed;
+}
+
+/** Which attempts belong together: the body's event_id, else the event and its subject. */
+export function attemptGroup(delivery: Pick<ReceivedDelivery, 'body'>): string | undefined {
+  const e = parseEvent(delivery);
+  if (e.eventId !== undefined) return `id:${e.eventId}`;
+  return e.event !== undefined && e.subject !== undefined ? `about:${e.event}:${e.subject}` : undefined;
+}
+
+/** The observation of this run, made by the first webhook check that asks. */
+export function observation(ctx: CheckContext): Promise<Observation> {
+  return ctx.webhooks().then((session) => session.once('payout-events', () => observe(ctx, session)));
+}
+
+async function observe(ctx: CheckContext, session: WebhookSession): Promise<Observation> {
+  const { receiver } = session;
+  const startedAt = ctx.clock.now();
+  const firstSeen = receiver.deliveries.length;
+  const ids = [ctx.ids.payoutOrderId('PO-HOOK'), ctx.ids.payoutOrderId('PO-HOOK')];
+  const ours = (d: Pick<ReceivedDelivery, 'body'>) => ids.includes(parseEvent(d).subject ?? '');
+
+  // The first delivery about the kit's payouts is refused REFUSED_ATTEMPTS times: its retries are P-HOOK-3's evidence.
+  let probe: string | undefined;
+  receiver.answerWith((d) => {
+    const group = ours(d) ? attemptGroup(d) : undefined;
+    if (group === undefined) return 200;
+    probe ??= group;
+    if (group !== probe) return 200;
+    const earlier = receiver.deliveries.filter((x) => attemptGroup(x) === group).length;
+    return earlier < REFUSED_ATTEMPTS ? 500 : 200;
+  });
+
+  const { currency, balance } = await walletOf(ctx);
+  const payouts: ObservedPayout[] = [];
+  for (const [payoutOrderId, amount, why] of [[ids[0]!, 10, 'a payout of 10 that settles'], [ids[1]!, balance + 1000, 'a payout beyond the balance (FAILED, P-OPS-3)']] as const) {
+    const body = payoutRequest(ctx, amount, currency, { payout_order_id: payoutOrderId });
+    const exchange = await initiatePayout(ctx, body, `${why}, to see its webhooks`);
+    const status = exchange.response?.status;
+    if (status === undefined || status < 200 || status > 299) {
+      throw new CheckSkipped(`could not initiate ${why} to observe its webhooks: Transaction Initiation answered ${status ?? exchange.error?.message} (the OPS- requirements judge that)`);
+    }
+    const record = (exchange.response?.json as { data?: { status?: unknown } } | undefined)?.data;
+    payouts.push({ payoutOrderId, initiated: typeof record?.status === 'string' ? record.status : 'unknown' });
+  }
+
+  const statusAfter: Observation['statusAfter'] = [];
+  const asked = new Set<string>();
+  const probeAttempts = () => receiver.deliveries.filter((d) => probe !== undefined && attemptGroup(d) === probe);
+  const acknowledgedFinal = (payout: ObservedPayout) =>
+    receiver.deliveries.some((d) => {
+      const e = parseEvent(d);
+      return d.answered === 200 && e.subject === payout.payoutOrderId && e.event !== undefined && WEBHOOK_EVENTS[e.event].final;
+    });
+  const deadline = () => (probeAttempts()[0]?.receivedAt ?? startedAt) + session.retryWithinMs + GRACE_MS;
+  let seen = firstSeen;
+  for (;;) {
+    // P-HOOK-4: Payout Status right after the first attempt of each event of ours that says a final state.
+    while (seen < receiver.deliveries.length) {
+      const delivery = receiver.deliveries[seen++]!;
+      const e = parseEvent(delivery);
+      const group = attemptGroup(delivery);
+      if (!ours(delivery) || e.event === undefined || !WEBHOOK_EVENTS[e.event].final || group === undefined || asked.has(group)) continue;
+      asked.add(group);
+      const exchange = await payoutStatus(ctx, e.subject!, `Payout Status right after the ${e.event} delivery #${delivery.n} (P-HOOK-4)`);
+      const state = (exchange.response?.json as { data?: { status?: unknown } } | undefined)?.data?.status;
+      statusAfter.push({ delivery, state: typeof state === 'string' ? state : undefined, exchange });
+    }
+    const retriesSeen = probe !== undefined && probeAttempts().length > REFUSED_ATTEMPTS;
+    if (retriesSeen && payouts.every(acknowledgedFinal)) break;
+    const now = ctx.clock.now();
+    if (now >= deadline()) break;
+    await receiver.waitFor((d) => d.n > seen, Math.min(deadline(), now + 1_000));
+  }
+  for (const payout of payouts) {
+    const exchange = await payoutStatus(ctx, payout.payoutOrderId, 'Payout Status when the observation ended');
+    const state = (exchange.response?.json as { data?: { status?: unknown } } | undefined)?.data?.status;
+    if (typeof state === 'string') payout.ended = state;
+  }
+  receiver.answerWith(() => 200);
+  return {
+    session,
+    payouts,
+    deliveries: receiver.deliveries.slice(firstSeen),
+    probe: probeAttempts(),
+    statusAfter,
+    waitedSeconds: Math.round((ctx.clock.now() - startedAt) / 1000),
+  };
+}
+
+/** The wallet's currency and whole balance, read with Balance Inquiry. */
+async function walletOf(ctx: CheckContext): Promise<{ currency: Currency; balance: number }> {
+  const exchange = await balanceInquiry(ctx, "the wallet's balance and currency, before the payouts whose webhooks are observed");
+  let data: Record<string, unknown>;
+  try {
+    data = expectData(exchange, 'Balance Inquiry');
+  } catch {
+    throw new CheckSkipped(`could not read the wallet's balance to plan the payouts whose webhooks are observed: Balance Inquiry answered ${exchange.response?.status ?? exchange.error?.message} (OPS-BALANCE judges that)`);
+  }
+  const balance = decimalOf(data.balance);
+  if (balance === undefined || typeof data.currency !== 'string') throw new CheckSkipped('Balance Inquiry answered no usable balance and currency (OPS-BALANCE judges that)');
+  const whole = balance.units < 0n ? 0 : Number(balance.units / 10n ** BigInt(balance.scale));
+  return { currency: data.currency as Currency, balance: whole };
+}

@@ -1,0 +1,221 @@
+// Webhooks (P-HOOK-1…4, an extension): each check judges one rule over the run's one observation
+// (webhook-observation.ts) of the deliveries the target sent the kit's receiver. They need the
+// config's `webhooks` and the payout operations, create records, and run in the wallet lane: the
+// observation's payouts must not move the balance under another check's feet.
+import { isJsonContentType } from '../../core/predicates.js';
+import { agreesWithStatus, EVENT_ID_HEADER, MIN_RETRIES, WEBHOOK_EVENTS } from '../../core/webhooks.js';
+import type { Exchange } from '../../core/exchange.js';
+import { describeErrors, validateSchema } from '../../schemas/index.js';
+import { canonicalize } from '../../signer/canonical.js';
+import { diagnose } from '../../signer/diagnose.js';
+import { hmacSha256Hex } from '../../signer/sign.js';
+import type { ReceivedDelivery } from '../../webhooks/receiver.js';
+import { CheckFailure, CheckSkipped, type Check, type CheckContext, type Need } from '../check.js';
+import { toleranceOf } from '../config.js';
+import { attemptGroup, observation, parseEvent, REFUSED_ATTEMPTS, type Observation } from './webhook-observation.js';
+
+const NEEDS: readonly Need[] = ['webhooks', 'profile.operations.transactionInitiation', 'profile.operations.balanceInquiry'];
+const HEADER = EVENT_ID_HEADER.toLowerCase();
+
+/** A delivery as evidence: the request the target sent, and the kit's own answer to it. */
+function asExchange(ctx: CheckContext, o: Observation, d: ReceivedDelivery): Exchange {
+  const e = parseEvent(d);
+  const attempts = o.deliveries.filter((x) => attemptGroup(x) !== undefined && attemptGroup(x) === attemptGroup(d));
+  const nth = attempts.indexOf(d) + 1;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(d.headers)) headers[name] = name === 'x-signature' ? '[redacted]' : ctx.client.redact(value);
+  return {
+    label: `delivery #${d.n} to the kit's receiver: ${e.event ?? 'an unreadable event'} ${e.eventId ?? ''}${nth > 1 ? ` (attempt ${nth})` : ''}; the answer is the kit's`.replace('  ', ' '),
+    request: { method: d.method, url: new URL(d.path, o.session.receiver.url).href, headers, body: ctx.client.redact(d.body) },
+    response: { status: d.answered, headers: { 'content-type': 'application/json' }, body: d.answered === 200 ? '{"received":true}' : '{"error":"the conformance kit asks for a retry"}' },
+    ms: 0,
+  };
+}
+
+/** The observation's deliveries, or a skip when none came (HOOK-EVENTS-FIRED says why). */
+async function deliveries(ctx: CheckContext): Promise<{ o: Observation; all: ReceivedDelivery[] }> {
+  const o = await observation(ctx);
+  if (o.deliveries.length === 0) throw new CheckSkipped(`no webhook delivery reached the kit's receiver to judge (HOOK-EVENTS-FIRED says why)`);
+  return { o, all: o.deliveries };
+}
+
+/** Fails on the first delivery a test finds fault with, naming how many more it found. */
+function judgeEach(ctx: CheckContext, o: Observation, list: readonly ReceivedDelivery[], test: (d: ReceivedDelivery) => string | undefined, expected: string): void {
+  const found = list.map((d) => [d, test(d)] as const).filter((f): f is readonly [ReceivedDelivery, string] => f[1] !== undefined);
+  if (found.length === 0) return;
+  const [d, why] = found[0]!;
+  const more = found.length > 1 ? ` (and ${found.length - 1} more of the ${list.length} deliveries)` : '';
+  throw new CheckFailure(`delivery #${d.n}: ${why}${more}`, { expected, actual: why, exchange: asExchange(ctx, o, d) });
+}
+
+async function headers(ctx: CheckContext): Promise<void> {
+  const { o, all } = await deliveries(ctx);
+  judgeEach(ctx, o, all, (d) => {
+    if (d.method !== 'POST') return `the target delivered with ${d.method}, not POST`;
+    const missing = ['x-signature', 'x-timestamp', HEADER].filter((h) => !d.headers[h]);
+    if (missing.length > 0) return `${missing.map((h) => h.toUpperCase()).join(', ')} missing`;
+    if (!isJsonContentType(d.headers['content-type'] ?? '')) return `Content-Type is ${JSON.stringify(d.headers['content-type'] ?? null)}, not application/json`;
+    return undefined;
+  }, `POST with Content-Type: application/json, X-SIGNATURE, X-TIMESTAMP and ${EVENT_ID_HEADER} (P-HOOK-1)`);
+}
+
+async function canonicalBody(ctx: CheckContext): Promise<void> {
+  const { o, all } = await deliveries(ctx);
+  judgeEach(ctx, o, all, (d) => {
+    let json: unknown;
+    try {
+      json = JSON.parse(d.body);
+    } catch {
+      return 'the body is not JSON';
+    }
+    let canonical: string;
+    try {
+      canonical = canonicalize(json);
+    } catch {
+      return 'the body holds a number no signer can write canonically';
+    }
+    if (canonical === d.body) return undefined;
+    const timestamp = /^\d+$/.test(d.headers['x-timestamp'] ?? '') ? d.headers['x-timestamp']! : '0';
+    const secret = ctx.config.merchant.secretKey;
+    const how = diagnose({ body: d.body, timestamp, signature: hmacSha256Hex(secret, d.body + timestamp), secret }).variants.filter((v) => v !== 'canonical');
+    return `the body is not the canonical text of the event${how.length > 0 ? `: ${how.join(' + ')}` : ''}`;
+  }, 'the canonical text of the event: keys sorted, compact, "/" and non-ASCII unescaped (P-SIGN-1)');
+}
+
+async function signature(ctx: CheckContext): Promise<void> {
+  const { o, all } = await deliveries(ctx);
+  const secret = ctx.config.merchant.secretKey;
+  judgeEach(ctx, o, all, (d) => {
+    const timestamp = d.headers['x-timestamp'];
+    const sig = d.headers['x-signature'];
+    if (timestamp === undefined || sig === undefined) return undefined; // HOOK-DELIVERY-HEADERS reports it
+    if (sig === hmacSha256Hex(secret, d.body + timestamp)) return undefined;
+    try {
+      const found = diagnose({ body: d.body, timestamp, signature: sig, secret });
+      return found.variants.length > 0
+        ? `X-SIGNATURE does not cover the body as delivered; diagnose: ${found.variants.join(' + ')}`
+        : "X-SIGNATURE does not cover the body as delivered, and no known variant explains it: is it signed with the merchant's secret key (P-HOOK-1), not another secret?";
+    } catch {
+      return 'X-SIGNATURE does not cover the body as delivered (the timestamp is not a number, so diagnose cannot say more)';
+    }
+  }, "X-SIGNATURE = hex HMAC-SHA256(the merchant's secret key, body as delivered + X-TIMESTAMP) (P-HOOK-1, P-SIGN-2)");
+}
+
+async function freshTimestamp(ctx: CheckContext): Promise<void> {
+  const { o, all } = await deliveries(ctx);
+  const window = toleranceOf(ctx.config);
+  judgeEach(ctx, o, all, (d) => {
+    const ts = d.headers['x-timestamp'];
+    if (ts === undefined) return undefined; // HOOK-DELIVERY-HEADERS reports it
+    if (!/^\d{1,12}$/.test(ts)) return `X-TIMESTAMP ${JSON.stringify(ts)} is not whole UNIX seconds`;
+    const skew = Number(ts) - Math.floor(d.receivedAt / 1000);
+    if (Math.abs(skew) > window) return `X-TIMESTAMP is ${skew} s from the kit's clock when it arrived (window ±${window} s)`;
+    // An attempt 2 s or more after an earlier one of the same event was made later: its timestamp must be too.
+    const group = attemptGroup(d);
+    const earlier = all.find((x) => x.n < d.n && group !== undefined && attemptGroup(x) === group && d.receivedAt - x.receivedAt >= 2_000 && Number(x.headers['x-timestamp']) >= Number(ts));
+    return earlier === undefined ? undefined : `a retry ${((d.receivedAt - earlier.receivedAt) / 1000).toFixed(1)} s after delivery #${earlier.n} carries the same X-TIMESTAMP ${ts}: the retry re-sends a stored request instead of signing afresh`;
+  }, "each attempt's X-TIMESTAMP is the sender's clock at that attempt, with its own signature (P-HOOK-1)");
+}
+
+async function eventShape(ctx: CheckContext): Promise<void> {
+  const { o, all } = await deliveries(ctx);
+  judgeEach(ctx, o, all, (d) => {
+    let json: unknown;
+    try {
+      json = JSON.parse(d.body);
+    } catch {
+      return undefined; // HOOK-CANONICAL-BODY reports it
+    }
+    const result = validateSchema('webhook-event', json);
+    if (!result.valid) return `the event does not match webhook-event: ${describeErrors(result.errors.slice(0, 2)).replaceAll('\n', '; ')}`;
+    const e = parseEvent(d);
+    const header = d.headers[HEADER];
+    if (header !== undefined && header !== e.eventId) return `${EVENT_ID_HEADER} ${JSON.stringify(header)} is not the body's event_id ${JSON.stringify(e.eventId)}`;
+    const expected = WEBHOOK_EVENTS[e.event!].state;
+    if (e.state !== expected) return `a ${e.event} event whose record says ${JSON.stringify(e.state)}, not ${expected}`;
+    return undefined;
+  }, '{ event_id, event, created_at (UNIX seconds), data: the record in the state the event names } (P-HOOK-2)');
+}
+
+async function eventsFired(ctx: CheckContext): Promise<void> {
+  const o = await observation(ctx);
+  const { payouts } = o;
+  const about = (id: string) => o.deliveries.filter((d) => parseEvent(d).subject === id);
+  if (o.deliveries.length === 0) {
+    throw new CheckFailure(`no webhook delivery reached the kit's receiver at ${o.session.receiver.url} within ${o.waitedSeconds} s of initiating two payouts: is ${o.session.url} the merchant's registered webhook URL, and does it reach webhooks.listen?`, {
+      expected: 'payout events for the payouts initiated (P-HOOK-2)',
+      actual: 'no delivery',
+    });
+  }
+  for (const payout of payouts) {
+    const states = new Set([payout.initiated, payout.ended].filter((s): s is string => s !== undefined));
+    for (const state of states) {
+      const name = Object.entries(WEBHOOK_EVENTS).find(([, spec]) => spec.subject === 'payout' && spec.state === state)?.[0];
+      if (name === undefined) continue; // PENDING is not notified
+      const later = state === 'SUCCESS' ? ['payout.success', 'payout.reversed'] : [name];
+      const heard = about(payout.payoutOrderId).some((d) => later.includes(parseEvent(d).event ?? '') && parseEvent(d).state !== undefined);
+      if (!heard) {
+        const got = about(payout.payoutOrderId).map((d) => parseEvent(d).event ?? '?');
+        throw new CheckFailure(`payout ${payout.payoutOrderId} was ${state} (Payout Status) but no ${name} event about it arrived within ${o.waitedSeconds} s${got.length > 0 ? ` (only ${[...new Set(got)].join(', ')})` : ''}`, {
+          expected: `a ${name} delivery (P-HOOK-2)`,
+          actual: got.length > 0 ? got.join(', ') : 'no delivery about it',
+        });
+      }
+    }
+  }
+}
+
+async function retries(ctx: CheckContext): Promise<void> {
+  const o = await observation(ctx);
+  const attempts = o.probe;
+  if (attempts.length === 0) throw new CheckSkipped('no delivery about the payouts the kit initiated arrived to refuse (HOOK-EVENTS-FIRED says why)');
+  const first = attempts[0]!;
+  const within = o.session.retryWithinMs / 1000;
+  const details = (d: ReceivedDelivery) => ({ expected: `${MIN_RETRIES} retries of a delivery answered 500, the same event_id and body, delays not shrinking, the first ${MIN_RETRIES} within ${within} s (P-HOOK-3)`, exchange: asExchange(ctx, o, d) });
+  if (attempts.length <= REFUSED_ATTEMPTS) {
+    const last = attempts.at(-1)!;
+    const sameAbout = o.deliveries.filter((d) => d.n > first.n && parseEvent(d).event === parseEvent(first).event && parseEvent(d).subject === parseEvent(first).subject && attemptGroup(d) !== attemptGroup(first));
+    const hint = sameAbout.length > 0 ? `; delivery #${sameAbout[0]!.n} is about the same ${parseEvent(first).event} with another event_id: a retry keeps the event_id` : '';
+    throw new CheckFailure(`the kit answered delivery #${last.n} with 500 and ${attempts.length === 1 ? 'it was never retried' : `got only ${attempts.length - 1} retr${attempts.length === 2 ? 'y' : 'ies'}`} within ${o.waitedSeconds} s${hint}`, { ...details(last), actual: `${attempts.length} attempt${attempts.length > 1 ? 's' : ''}` });
+  }
+  const changed = attempts.find((d) => d.body !== first.body);
+  if (changed !== undefined) throw new CheckFailure(`delivery #${changed.n} retries #${first.n} with another body: a retry sends the same event`, { ...details(changed), actual: 'another body' });
+  const delays = attempts.slice(1, MIN_RETRIES + 1).map((d, i) => (d.receivedAt - attempts[i]!.receivedAt) / 1000);
+  // Arrival times carry network jitter: a delay counts as shorter only by more than a quarter second and a tenth.
+  const shrank = delays.findIndex((delay, i) => i > 0 && delay < delays[i - 1]! * 0.9 - 0.25);
+  const shown = delays.map((s) => `${s.toFixed(1)} s`).join(', ');
+  if (shrank !== -1) throw new CheckFailure(`the delays between attempts shrank (${shown}): each retry waits no less than the one before`, { ...details(attempts[shrank + 1]!), actual: shown });
+  const third = attempts[MIN_RETRIES]!;
+  const took = (third.receivedAt - first.receivedAt) / 1000;
+  if (took > within) throw new CheckFailure(`the ${MIN_RETRIES}rd retry came ${took.toFixed(1)} s after the first attempt, past profile.webhooks.retryWithinSeconds (${within} s); delays ${shown}`, { ...details(third), actual: `${took.toFixed(1)} s` });
+}
+
+async function agreesWithStatusOperation(ctx: CheckContext): Promise<void> {
+  const o = await observation(ctx);
+  if (o.statusAfter.length === 0) throw new CheckSkipped('no event about the kit\'s payouts said a final state, so none could be compared with Payout Status');
+  for (const { delivery, state, exchange } of o.statusAfter) {
+    const e = parseEvent(delivery);
+    if (state === undefined) throw new CheckFailure(`Payout Status of ${e.subject} right after its ${e.event} delivery #${delivery.n} answered no payout state`, { exchange });
+    if (!agreesWithStatus(e.event!, state)) {
+      throw new CheckFailure(`delivery #${delivery.n} says ${e.event} for payout ${e.subject}, but Payout Status asked right after it answers ${state}: an event never contradicts the status operation`, {
+        expected: `Payout Status ${WEBHOOK_EVENTS[e.event!].state}${e.event === 'payout.success' ? ' (or REVERSED)' : ''} (P-HOOK-4)`,
+        actual: state,
+        exchange,
+      });
+    }
+  }
+}
+
+const WALLET = 'wallet';
+const hook = (id: string, requirement: string, title: string, run: (ctx: CheckContext) => Promise<void>): Check => ({ id, requirement, title, needs: NEEDS, creates: true, lane: WALLET, run });
+
+export const webhookChecks: readonly Check[] = [
+  hook('hook-events-fired', 'HOOK-EVENTS-FIRED', 'a payout that is initiated, settles or fails is notified with its event', eventsFired),
+  hook('hook-delivery-headers', 'HOOK-DELIVERY-HEADERS', 'every delivery is a POST with Content-Type, X-SIGNATURE, X-TIMESTAMP and X-EVENT-ID', headers),
+  hook('hook-canonical-body', 'HOOK-CANONICAL-BODY', 'every delivery\'s body is the canonical text of the event', canonicalBody),
+  hook('hook-signature', 'HOOK-SIGNATURE', 'every delivery is signed with the merchant\'s secret over the body as delivered and X-TIMESTAMP', signature),
+  hook('hook-fresh-timestamp', 'HOOK-FRESH-TIMESTAMP', 'every attempt carries a fresh timestamp within the window, and its own signature', freshTimestamp),
+  hook('hook-event-shape', 'HOOK-EVENT-SHAPE', 'every event has event_id (= X-EVENT-ID), a known name, created_at in seconds and its record in the named state', eventShape),
+  hook('hook-retry', 'HOOK-RETRY', 'a delivery answered 500 is retried at least 3 times with the same event, delays not shrinking, within the bound', retries),
+  hook('hook-agrees-with-status', 'HOOK-AGREES-WITH-STATUS', 'Payout Status asked right after a final-state event answers that state (or a later one)', agreesWithStatusOperation),
+];

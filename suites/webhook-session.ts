@@ -1,0 +1,69 @@
+// A run's webhook session (P-HOOK-5): the kit's receiver, listening where `webhooks.listen` says,
+// and the target told where to deliver. P-CFG's `webhooks.url` names the address the target already
+// delivers to (registered in its developer console); without it the kit registers its receiver
+// itself through the reference sandbox's signed control request, and puts the earlier registration
+// back when the run ends. Opened by the first check that asks, closed with the run.
+import { OPERATION_PATHS } from '../sandbox/paths.js';
+import { KitReceiver } from '../webhooks/receiver.js';
+import { CheckSkipped } from './check.js';
+import { retryWithinSecondsOf, type TargetConfig } from './config.js';
+import type { Exchange, SendOptions, TargetClient } from './http.js';
+import type { Clock } from '../core/clock.js';
+
+export interface WebhookSession {
+  /** The kit's receiver: every delivery it got, and what it answered. */
+  receiver: KitReceiver;
+  /** Where the target delivers (webhooks.url, or the receiver's own address once registered). */
+  url: string;
+  /** P-HOOK-3's bound on the first three retries, ms (profile.webhooks.retryWithinSeconds). */
+  retryWithinMs: number;
+  /** Runs `work` once per run and key; every later caller gets the same promise (checks share one observation). */
+  once<T>(key: string, work: () => Promise<T>): Promise<T>;
+}
+
+export interface OpenSession {
+  session: WebhookSession;
+  close(): Promise<void>;
+}
+
+/** Opens the session; a target the kit cannot register with is a CheckSkipped naming the fix. */
+export async function openWebhookSession(config: TargetConfig, clock: Clock, send: (options: SendOptions) => Promise<Exchange>, client: TargetClient): Promise<OpenSession> {
+  const webhooks = config.webhooks;
+  if (webhooks === undefined) throw new CheckSkipped('needs webhooks in the config');
+  let receiver: KitReceiver;
+  try {
+    receiver = await KitReceiver.start({ listen: webhooks.listen, clock });
+  } catch (error) {
+    throw new CheckSkipped(`${(error as Error).message}; choose another webhooks.listen`);
+  }
+  let restore: (() => Promise<unknown>) | undefined;
+  if (webhooks.url === undefined) {
+    const answer = await send({ label: "register the kit's webhook receiver (the reference sandbox's control request)", path: OPERATION_PATHS.registerWebhook, payload: { url: receiver.url } });
+    const data = (answer.response?.json as { data?: { previous_url?: unknown } } | undefined)?.data;
+    if (answer.response?.status !== 200 || data === undefined) {
+      await receiver.close();
+      throw new CheckSkipped(
+        `webhooks.url is not set and the target did not take the reference sandbox's registration request (POST ${OPERATION_PATHS.registerWebhook} answered ${answer.response?.status ?? answer.error?.message}): ` +
+          'register a URL that reaches webhooks.listen with the target, and give it as webhooks.url',
+      );
+    }
+    const previous = typeof data.previous_url === 'string' ? data.previous_url : null;
+    restore = () => client.send({ label: 'restore the earlier webhook registration', path: OPERATION_PATHS.registerWebhook, payload: { url: previous } });
+  }
+  const shared = new Map<string, Promise<unknown>>();
+  return {
+    session: {
+      receiver,
+      url: webhooks.url ?? receiver.url,
+      retryWithinMs: retryWithinSecondsOf(config) * 1000,
+      once<T>(key: string, work: () => Promise<T>): Promise<T> {
+        if (!shared.has(key)) shared.set(key, work());
+        return shared.get(key) as Promise<T>;
+      },
+    },
+    async close() {
+      await restore?.().catch(() => {});
+      await receiver.close();
+    },
+  };
+}
