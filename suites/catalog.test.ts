@@ -11,10 +11,11 @@ import { operationChecks } from './checks/operations.js';
 import { createOrderChecks } from './checks/orders.js';
 import { payoutStatusChecks } from './checks/payouts.js';
 import { signatureChecks } from './checks/signature.js';
+import { webhookChecks } from './checks/webhooks.js';
 
 const checks: Check[] = [
   ...authenticationChecks, ...signatureChecks, ...environmentChecks, ...errorChecks,
-  ...createOrderChecks, ...duplicateChecks, ...payoutStatusChecks, ...operationChecks,
+  ...createOrderChecks, ...duplicateChecks, ...payoutStatusChecks, ...operationChecks, ...webhookChecks,
 ];
 const requirements = catalog();
 
@@ -33,8 +34,8 @@ describe('the requirement catalog and the checks', () => {
     expect(new Set(checks.map((c) => c.id)).size).toBe(checks.length);
   });
 
-  it('marks the profile-operation requirements as extensions, and only those', () => {
-    for (const r of requirements) expect(r.extension, r.id).toBe(r.section === 'Profile operations' || r.id === 'DUP-FIRST-UNCHANGED');
+  it('marks the profile-operation and webhook requirements as extensions, and only those', () => {
+    for (const r of requirements) expect(r.extension, r.id).toBe(r.section === 'Profile operations' || r.section === 'Webhooks' || r.id === 'DUP-FIRST-UNCHANGED');
   });
 
   it('maps every sandbox fault to a requirement of the catalog', () => {

@@ -4,7 +4,17 @@ import type { Exchange, SendOptions, TargetClient } from './http.js';
 import type { Clock } from '../core/clock.js';
 import type { AnsweredExchange } from '../core/exchange.js';
 import type { Requirement } from '../core/report.js';
-import type { WebhookSession } from './webhook-session.js';
+import type { KitReceiver } from '../webhooks/receiver.js';
+
+/** A run's webhook session (ctx.webhooks()): the kit's receiver and where the target delivers. */
+export interface WebhookSession {
+  /** The kit's receiver: every delivery it got, and what it answered. */
+  receiver: KitReceiver;
+  /** Where the target delivers (webhooks.url, or the receiver's own address once registered). */
+  url: string;
+  /** P-HOOK-3's bound on the first three retries, ms (profile.webhooks.retryWithinSeconds). */
+  retryWithinMs: number;
+}
 
 /** A config key a check needs; when absent the check is skipped and the report names the key. */
 export type Need =
@@ -69,6 +79,12 @@ export interface CheckContext {
    * has no `webhooks`, or the target cannot be told.
    */
   webhooks(): Promise<WebhookSession>;
+  /**
+   * Runs `work` holding a lane: no check of that lane runs meanwhile (e.g. initiating a payout
+   * without moving the balance under the wallet lane's feet), while the rest of this check, before
+   * and after, runs beside them.
+   */
+  exclusive<T>(lane: string, work: () => Promise<T>): Promise<T>;
 }
 
 export interface IdSource {

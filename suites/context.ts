@@ -24,6 +24,15 @@ export interface RunState {
   salt: string;
   /** The webhook session, once a check has asked for it (ctx.webhooks()). */
   webhooks?: Promise<OpenSession>;
+  /** One lock per lane: a lane's checks hold it while they run, ctx.exclusive takes it briefly. */
+  lanes: Map<string, Limiter>;
+}
+
+/** The lock of a lane (made on first use). */
+export function laneLock(state: RunState, lane: string): Limiter {
+  let lock = state.lanes.get(lane);
+  if (lock === undefined) state.lanes.set(lane, (lock = new Limiter(1)));
+  return lock;
 }
 
 /** Ends what the run opened: the webhook session (its registration put back), then the client. */
@@ -44,7 +53,7 @@ export function createRunState(settings: RunSettings): RunState {
     ...(settings.clock !== undefined ? { clock: settings.clock } : {}),
     ...(settings.deadlineAt !== undefined ? { deadlineAt: settings.deadlineAt, deadlineSource: settings.deadlineSource ?? 'max time' } : {}),
   });
-  return { settings, client, requests: new Limiter(runConcurrency(settings)), salt: settings.salt ?? runSalt() };
+  return { settings, client, requests: new Limiter(runConcurrency(settings)), salt: settings.salt ?? runSalt(), lanes: new Map() };
 }
 
 /** Why a check cannot run against this target, or undefined when it can. */
@@ -154,6 +163,10 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
     send,
     sweep(cases, task) {
       return settleInOrder(cases, concurrency, task);
+    },
+    exclusive(lane, work) {
+      // A lane's own check already holds its lane.
+      return check.lane === lane ? work() : laneLock(state, lane).run(work);
     },
     async webhooks() {
       // The first check to ask opens the session (its registration request is that check's evidence).

@@ -1,6 +1,6 @@
 import type { CheckResult } from '../core/report.js';
 import type { Check } from './check.js';
-import { closeRunState, createRunState, executeCheck, newMeta } from './context.js';
+import { closeRunState, createRunState, executeCheck, laneLock, newMeta } from './context.js';
 import type { Section } from './sections.js';
 import type { RunSettings } from './settings.js';
 
@@ -77,7 +77,10 @@ export async function runChecks(settings: RunSettings, sections: readonly Sectio
       const team = (p: Planned) => sections[p.section]!.team === true;
       for (const phase of [plan.filter((p) => !team(p)), plan.filter(team)]) {
         for (const planned of phase.filter((p) => p.check.alone)) await runOne(planned);
-        await sideBySide(phase.filter((p) => !p.check.alone), concurrency, runOne);
+        await sideBySide(phase.filter((p) => !p.check.alone), concurrency, (planned) => {
+          const lane = planned.check.lane;
+          return lane === undefined ? runOne(planned) : laneLock(state, lane).run(() => runOne(planned));
+        });
       }
     }
   } finally {

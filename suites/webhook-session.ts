@@ -5,21 +5,13 @@
 // back when the run ends. Opened by the first check that asks, closed with the run.
 import { OPERATION_PATHS } from '../sandbox/paths.js';
 import { KitReceiver } from '../webhooks/receiver.js';
-import { CheckSkipped } from './check.js';
+
+export type { WebhookSession } from './check.js';
+import { CheckSkipped, type WebhookSession } from './check.js';
 import { retryWithinSecondsOf, type TargetConfig } from './config.js';
 import type { Exchange, SendOptions, TargetClient } from './http.js';
 import type { Clock } from '../core/clock.js';
 
-export interface WebhookSession {
-  /** The kit's receiver: every delivery it got, and what it answered. */
-  receiver: KitReceiver;
-  /** Where the target delivers (webhooks.url, or the receiver's own address once registered). */
-  url: string;
-  /** P-HOOK-3's bound on the first three retries, ms (profile.webhooks.retryWithinSeconds). */
-  retryWithinMs: number;
-  /** Runs `work` once per run and key; every later caller gets the same promise (checks share one observation). */
-  once<T>(key: string, work: () => Promise<T>): Promise<T>;
-}
 
 export interface OpenSession {
   session: WebhookSession;
@@ -50,17 +42,8 @@ export async function openWebhookSession(config: TargetConfig, clock: Clock, sen
     const previous = typeof data.previous_url === 'string' ? data.previous_url : null;
     restore = () => client.send({ label: 'restore the earlier webhook registration', path: OPERATION_PATHS.registerWebhook, payload: { url: previous } });
   }
-  const shared = new Map<string, Promise<unknown>>();
   return {
-    session: {
-      receiver,
-      url: webhooks.url ?? receiver.url,
-      retryWithinMs: retryWithinSecondsOf(config) * 1000,
-      once<T>(key: string, work: () => Promise<T>): Promise<T> {
-        if (!shared.has(key)) shared.set(key, work());
-        return shared.get(key) as Promise<T>;
-      },
-    },
+    session: { receiver, url: webhooks.url ?? receiver.url, retryWithinMs: retryWithinSecondsOf(config) * 1000 },
     async close() {
       await restore?.().catch(() => {});
       await receiver.close();

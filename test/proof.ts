@@ -36,16 +36,16 @@ export const CONCURRENCIES = [1, 8] as const;
 
 /**
  * The proof's clock runs this many times faster than a real one, for the sandbox and the run alike:
- * a settlement (5 s) or the webhook retries (1, 2, 4 s) take a fraction of a second, and waits for
+ * a settlement (6 s) or the webhook retries (1, 2, 4 s) take a fraction of a second, and waits for
  * what happens elsewhere (a delivery) are measured as they would be, only sooner.
  */
-export const CLOCK_FACTOR = 20;
+export const CLOCK_FACTOR = 30;
 
 /** One whole run against a fresh sandbox, judged as `run --strict --runs 3 --seed 20261121 --concurrency N` judges. */
 export async function certify(options: { variant?: SandboxVariant; faults?: FaultName[] }, concurrency: number): Promise<Report> {
   const clock = scaledClock(CLOCK_FACTOR);
-  // Settling takes 5 s of the sandbox's time: long enough that an event the status contradicts is caught in the act.
-  const sandbox = await startSandbox({ port: 0, settleSeconds: 5, clock, ...options });
+  // Settling takes 6 s of the sandbox's time: long enough that an event the status contradicts is caught in the act.
+  const sandbox = await startSandbox({ port: 0, settleSeconds: 6, clock, ...options });
   try {
     const profile = { ...sandbox.config.profile, timestampToleranceSeconds: sandbox.app.options.variant.toleranceSeconds, webhooks: { retryWithinSeconds: 30 } };
     const config = { ...sandbox.config, profile } as TargetConfig;
@@ -62,7 +62,7 @@ export async function certify(options: { variant?: SandboxVariant; faults?: Faul
 }
 
 /** Runs jobs a few at a time: each mostly waits on the loopback, so they overlap well in one process. */
-export async function pool<T>(items: readonly T[], job: (item: T) => Promise<void>, width = 4): Promise<void> {
+export async function pool<T>(items: readonly T[], job: (item: T) => Promise<void>, width = 6): Promise<void> {
   let next = 0;
   await Promise.all(Array.from({ length: width }, async () => {
     while (next < items.length) await job(items[next++]!);

@@ -222,7 +222,8 @@ async function initiateOtherEnvironment(ctx: CheckContext): Promise<void> {
 const BALANCE = 'profile.operations.balanceInquiry' as const;
 const INITIATION = 'profile.operations.transactionInitiation' as const;
 /** The checks that move or compare the merchant wallet's balance. */
-const WALLET = 'wallet';
+/** The lane of the checks that read or move the wallet's balance (webhooks.ts's payouts take it too). */
+export const WALLET = 'wallet';
 
 export const operationChecks: Check[] = [
   // balance first: see the note at the top of the file

@@ -8,7 +8,8 @@ import { isWebhookEventName, MIN_RETRIES, WEBHOOK_EVENTS, type WebhookEventName 
 import type { Currency } from '../../schemas/types.js';
 import type { ReceivedDelivery } from '../../webhooks/receiver.js';
 import { CheckSkipped, type CheckContext } from '../check.js';
-import type { WebhookSession } from '../webhook-session.js';
+import type { WebhookSession } from '../check.js';
+import { WALLET } from './operations.js';
 import { balanceInquiry, decimalOf, expectData, initiatePayout, payoutRequest, payoutStatus } from './requests.js';
 
 /** A delivery's body read as an event, as far as it reads. */
@@ -78,41 +79,38 @@ export function attemptGroup(delivery: Pick<ReceivedDelivery, 'body'>): string |
   return e.event !== undefined && e.subject !== undefined ? `about:${e.event}:${e.subject}` : undefined;
 }
 
-/** The observation of this run, made by the first webhook check that asks. */
+/** One observation per run (its client), made by the first webhook check that asks. */
+const observations = new WeakMap<object, Promise<Observation>>();
+
 export function observation(ctx: CheckContext): Promise<Observation> {
-  return ctx.webhooks().then((session) => session.once('payout-events', () => observe(ctx, session)));
+  let observed = observations.get(ctx.client);
+  if (observed === undefined) observations.set(ctx.client, (observed = observe(ctx)));
+  return observed;
 }
 
-async function observe(ctx: CheckContext, session: WebhookSession): Promise<Observation> {
-  const { receiver } = session;
-  const startedAt = ctx.clock.now();
-  const firstSeen = receiver.deliveries.length;
+async function observe(ctx: CheckContext): Promise<Observation> {
   const ids = [ctx.ids.payoutOrderId('PO-HOOK'), ctx.ids.payoutOrderId('PO-HOOK')];
   const ours = (d: Pick<ReceivedDelivery, 'body'>) => ids.includes(parseEvent(d).subject ?? '');
-
-  // The first delivery about the kit's payouts is refused REFUSED_ATTEMPTS times: its retries are P-HOOK-3's evidence.
   let probe: string | undefined;
-  receiver.answerWith((d) => {
-    const group = ours(d) ? attemptGroup(d) : undefined;
-    if (group === undefined) return 200;
-    probe ??= group;
-    if (group !== probe) return 200;
-    const earlier = receiver.deliveries.filter((x) => attemptGroup(x) === group).length;
-    return earlier < REFUSED_ATTEMPTS ? 500 : 200;
+  // The receiver is opened, and the balance read and moved, holding the wallet lane: no balance
+  // check sees the move, and the waiting that follows runs beside the rest of the run.
+  const { session, payouts, startedAt, firstSeen } = await ctx.exclusive(WALLET, async () => {
+    const session = await ctx.webhooks();
+    const { receiver } = session;
+    // The first delivery about the kit's payouts is refused REFUSED_ATTEMPTS times: its retries are P-HOOK-3's evidence.
+    receiver.answerWith((d) => {
+      const group = ours(d) ? attemptGroup(d) : undefined;
+      if (group === undefined) return 200;
+      probe ??= group;
+      if (group !== probe) return 200;
+      const earlier = receiver.deliveries.filter((x) => attemptGroup(x) === group).length;
+      return earlier < REFUSED_ATTEMPTS ? 500 : 200;
+    });
+    const startedAt = ctx.clock.now();
+    const firstSeen = receiver.deliveries.length;
+    return { session, startedAt, firstSeen, payouts: await initiateObserved(ctx, ids) };
   });
-
-  const { currency, balance } = await walletOf(ctx);
-  const payouts: ObservedPayout[] = [];
-  for (const [payoutOrderId, amount, why] of [[ids[0]!, 10, 'a payout of 10 that settles'], [ids[1]!, balance + 1000, 'a payout beyond the balance (FAILED, P-OPS-3)']] as const) {
-    const body = payoutRequest(ctx, amount, currency, { payout_order_id: payoutOrderId });
-    const exchange = await initiatePayout(ctx, body, `${why}, to see its webhooks`);
-    const status = exchange.response?.status;
-    if (status === undefined || status < 200 || status > 299) {
-      throw new CheckSkipped(`could not initiate ${why} to observe its webhooks: Transaction Initiation answered ${status ?? exchange.error?.message} (the OPS- requirements judge that)`);
-    }
-    const record = (exchange.response?.json as { data?: { status?: unknown } } | undefined)?.data;
-    payouts.push({ payoutOrderId, initiated: typeof record?.status === 'string' ? record.status : 'unknown' });
-  }
+  const { receiver } = session;
 
   const statusAfter: Observation['statusAfter'] = [];
   const asked = new Set<string>();
@@ -156,6 +154,23 @@ async function observe(ctx: CheckContext, session: WebhookSession): Promise<Obse
     statusAfter,
     waitedSeconds: Math.round((ctx.clock.now() - startedAt) / 1000),
   };
+}
+
+/** Initiates the observed payouts: one of 10 that settles, one beyond the balance (FAILED, P-OPS-3). */
+async function initiateObserved(ctx: CheckContext, ids: readonly string[]): Promise<ObservedPayout[]> {
+  const { currency, balance } = await walletOf(ctx);
+  const payouts: ObservedPayout[] = [];
+  for (const [payoutOrderId, amount, why] of [[ids[0]!, 10, 'a payout of 10 that settles'], [ids[1]!, balance + 1000, 'a payout beyond the balance (FAILED, P-OPS-3)']] as const) {
+    const body = payoutRequest(ctx, amount, currency, { payout_order_id: payoutOrderId });
+    const exchange = await initiatePayout(ctx, body, `${why}, to see its webhooks`);
+    const status = exchange.response?.status;
+    if (status === undefined || status < 200 || status > 299) {
+      throw new CheckSkipped(`could not initiate ${why} to observe its webhooks: Transaction Initiation answered ${status ?? exchange.error?.message} (the OPS- requirements judge that)`);
+    }
+    const record = (exchange.response?.json as { data?: { status?: unknown } } | undefined)?.data;
+    payouts.push({ payoutOrderId, initiated: typeof record?.status === 'string' ? record.status : 'unknown' });
+  }
+  return payouts;
 }
 
 /** The wallet's currency and whole balance, read with Balance Inquiry. */

@@ -1,7 +1,8 @@
 // Webhooks (P-HOOK-1…4, an extension): each check judges one rule over the run's one observation
 // (webhook-observation.ts) of the deliveries the target sent the kit's receiver. They need the
-// config's `webhooks` and the payout operations, create records, and run in the wallet lane: the
-// observation's payouts must not move the balance under another check's feet.
+// config's `webhooks` and the payout operations, and create records. They are a lane of their own,
+// started with the run: the observation waits seconds for retries, beside everything else, and
+// holds the wallet lane only while it initiates its payouts.
 import { isJsonContentType } from '../../core/predicates.js';
 import { agreesWithStatus, EVENT_ID_HEADER, MIN_RETRIES, WEBHOOK_EVENTS } from '../../core/webhooks.js';
 import type { Exchange } from '../../core/exchange.js';
@@ -206,8 +207,7 @@ async function agreesWithStatusOperation(ctx: CheckContext): Promise<void> {
   }
 }
 
-const WALLET = 'wallet';
-const hook = (id: string, requirement: string, title: string, run: (ctx: CheckContext) => Promise<void>): Check => ({ id, requirement, title, needs: NEEDS, creates: true, lane: WALLET, run });
+const hook = (id: string, requirement: string, title: string, run: (ctx: CheckContext) => Promise<void>): Check => ({ id, requirement, title, needs: NEEDS, creates: true, lane: 'webhooks', run });
 
 export const webhookChecks: readonly Check[] = [
   hook('hook-events-fired', 'HOOK-EVENTS-FIRED', 'a payout that is initiated, settles or fails is notified with its event', eventsFired),
