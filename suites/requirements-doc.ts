@@ -48,7 +48,7 @@ export function requirementsMarkdown(requirements: readonly Requirement[], secti
       '',
       `- Level: ${r.level}`,
       `- Profile rules: ${rules}`,
-      `- Interface section: [${r.section}](interface.md#${sectionAnchor(r.section)})${r.extension ? ' (an extension: rests on the profile\'s P-OPS operations, not on the interface alone)' : ''}`,
+      `- Interface section: [${r.section}](interface.md#${sectionAnchor(r.section)})${r.extension ? ` (an extension: rests on the profile's ${r.section === 'Webhooks' ? 'P-HOOK webhooks' : 'P-OPS operations'}, not on the interface alone)` : ''}`,
       `- Checks: ${(checksOf.get(r.id) ?? []).join('; ') || 'none'}`,
       '',
     );
