@@ -3,6 +3,7 @@
 // the suite tells it to (200, or a 500 to see a retry). It judges nothing: the checks do.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { Clock } from '../core/clock.js';
 
 /** One delivery attempt as the kit's receiver saw it. */
@@ -47,13 +48,25 @@ export class KitReceiver {
   readonly deliveries: ReceivedDelivery[] = [];
   private policy: AnswerPolicy = () => 200;
   private readonly waiters = new Set<() => void>();
+  /** How late this process's event loop ran: a stall delays when a delivery is seen to arrive. */
+  private readonly loopDelay: IntervalHistogram = monitorEventLoopDelay({ resolution: 10 });
 
   private constructor(
     private readonly server: Server,
     /** http://host:port/webhooks: where a target on this machine reaches the receiver. */
     readonly url: string,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.loopDelay.enable();
+  }
+
+  /**
+   * The longest stall of this process's event loop since the receiver started, in ms of the run's
+   * clock: while it lasted, a delivery could have arrived unseen, so arrival times are uncertain by it.
+   */
+  longestStallMs(): number {
+    return (this.loopDelay.max / 1e6) * (this.clock.factor ?? 1);
+  }
 
   /** Starts listening; rejects with a message that names the address when it cannot. */
   static async start(options: ReceiverOptions): Promise<KitReceiver> {
@@ -104,6 +117,7 @@ export class KitReceiver {
   }
 
   close(): Promise<void> {
+    this.loopDelay.disable();
     return new Promise((resolve) => {
       this.server.close(() => resolve());
       this.server.closeAllConnections();

@@ -42,6 +42,8 @@ export interface Observation {
   statusAfter: Array<{ delivery: ReceivedDelivery; state: string | undefined; exchange: Exchange }>;
   /** How long the observation waited, seconds: for messages. */
   waitedSeconds: number;
+  /** The longest stall of the kit's own event loop meanwhile, seconds of the run's clock: arrival times are uncertain by it. */
+  stallSeconds: number;
 }
 
 /** The delivery refused this many times (answered 500), so the retries can be seen. */
@@ -120,7 +122,7 @@ async function observe(ctx: CheckContext): Promise<Observation> {
       const e = parseEvent(d);
       return d.answered === 200 && e.subject === payout.payoutOrderId && e.event !== undefined && WEBHOOK_EVENTS[e.event].final;
     });
-  const deadline = () => (probeAttempts()[0]?.receivedAt ?? startedAt) + session.retryWithinMs + GRACE_MS;
+  const deadline = () => (probeAttempts()[0]?.receivedAt ?? startedAt) + session.retryWithinMs + GRACE_MS + receiver.longestStallMs();
   let seen = firstSeen;
   for (;;) {
     // P-HOOK-4: Payout Status right after the first attempt of each event of ours that says a final state.
@@ -153,6 +155,7 @@ async function observe(ctx: CheckContext): Promise<Observation> {
     probe: probeAttempts(),
     statusAfter,
     waitedSeconds: Math.round((ctx.clock.now() - startedAt) / 1000),
+    stallSeconds: receiver.longestStallMs() / 1000,
   };
 }
 
