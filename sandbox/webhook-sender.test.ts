@@ -259,6 +259,16 @@ describe('sender faults, each breaking one P-HOOK rule', () => {
     expect(await s.receiver.waitFor((d) => d.n === 2, s.clock.now() + 5_000)).toBeUndefined();
   });
 
+  it("'hook-retry-countdown': each retry comes sooner than the one before", async () => {
+    const s = await failedPayout(['hook-retry-countdown'], () => 500);
+    const first = await s.waitFor(() => true);
+    const same = (d: ReceivedDelivery) => d.headers['x-event-id'] === first.headers['x-event-id'];
+    await s.waitFor((d) => same(d) && s.receiver.deliveries.filter(same).length === 4);
+    const at = s.receiver.deliveries.filter(same).map((d) => d.receivedAt);
+    const gaps = at.slice(1).map((t, i) => (t - at[i]!) / 1000);
+    expect(gaps.map(Math.round)).toEqual([8, 4, 2]);
+  });
+
   it("'hook-contradicts-status': payout.success while Payout Status says PROCESSING", async () => {
     const s = await setup(['hook-contradicts-status']);
     await s.post(OPERATION_PATHS.transactionInitiation, initiationBody('PO-HOOK-C', { amount: 25 }));

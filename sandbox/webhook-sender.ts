@@ -97,7 +97,9 @@ export class WebhookSender {
       if (this.closed) return;
       this.logAttempt(event, attempt, result);
       if (result.status === 200) return;
-      const delays = this.options.webhookRetryDelaysSeconds;
+      const schedule = this.options.webhookRetryDelaysSeconds;
+      // The fault: the schedule read from its end, so each retry comes sooner than the one before.
+      const delays = this.options.faults.has('hook-retry-countdown') ? [...schedule].reverse() : schedule;
       if (attempt > delays.length || this.options.faults.has('hook-no-retry')) {
         this.options.deliveryLog(`webhook ${event.event} ${event.event_id} not acknowledged after ${attempt} attempt${attempt > 1 ? 's' : ''}; giving up`);
         return;
