@@ -6,11 +6,12 @@ import { replayCommand } from './commands/replay.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
 import { signCommand } from './commands/sign.js';
+import { triggerCommand } from './commands/trigger.js';
 import { verifyClientCommand } from './commands/verify-client.js';
 import { processIo, UsageError, type Io } from './io.js';
 import { formatHelp, parseOptions, type CommandSpec } from './options.js';
 
-const COMMANDS: CommandSpec[] = [runCommand, listCommand, serveCommand, verifyClientCommand, signCommand, diagnoseCommand, replayCommand];
+const COMMANDS: CommandSpec[] = [runCommand, listCommand, serveCommand, triggerCommand, verifyClientCommand, signCommand, diagnoseCommand, replayCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

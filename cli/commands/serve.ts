@@ -4,17 +4,19 @@ import { dirname, resolve } from 'node:path';
 import {
   FAULTS, FAULT_NAMES, SCENARIOS, SCENARIO_NAMES, parseFaults, parseScenarios, startSandbox, type SandboxVariant,
 } from '../../sandbox/index.js';
+import { webhookUrlProblem } from '../../core/webhooks.js';
 import { UsageError, type Io } from '../io.js';
 import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js';
 
 export const serveCommand: CommandSpec = {
   name: 'serve',
   summary: 'Runs the reference sandbox: every operation of the interface and the profile, demo merchants, fault and scenario switches.',
-  usage: 'svc-conformance serve [--port N] [--host H] [--config-out F] [--fault NAME]… [--scenario NAME]… [variant options]',
+  usage: 'svc-conformance serve [--port N] [--host H] [--config-out F] [--webhook-url URL] [--fault NAME]… [--scenario NAME]… [variant options]',
   options: [
     { name: 'port', type: 'string', value: 'N', description: 'port to listen on (default: a free one)' },
     { name: 'host', type: 'string', value: 'H', description: 'address to listen on (default: 127.0.0.1)' },
     { name: 'config-out', type: 'string', value: 'F', description: 'write a P-CFG config for this sandbox to F once it listens' },
+    { name: 'webhook-url', type: 'string', value: 'URL', description: 'deliver every demo merchant\'s webhooks (P-HOOK) to URL, logging each attempt' },
     { name: 'fault', type: 'string', value: 'NAME', multiple: true, description: 'break one profile rule on purpose (see --list-faults)' },
     { name: 'list-faults', type: 'boolean', description: 'list the fault switches and the rule each breaks, then exit' },
     { name: 'scenario', type: 'string', value: 'NAME', multiple: true, description: 'misbehave once on purpose, to see a client recover (see --list-scenarios)' },
@@ -29,9 +31,13 @@ export const serveCommand: CommandSpec = {
   details: [
     'Stops on Ctrl-C. Requests are logged to stderr, one line each, without secrets.',
     'A fault breaks a rule for as long as the sandbox runs; a scenario fires once, on the first authenticated request it applies to.',
+    'With --webhook-url, every order and payout change fires its event (P-HOOK-2), signed with the merchant\'s secret and retried',
+    'after 1, 2, 4 and 8 s until answered 200; each attempt is logged to stderr (event, id, attempt, status, ms), even with --quiet.',
+    'Make a change that fires one with svc-conformance trigger EVENT.',
   ],
   examples: [
     'svc-conformance serve --port 4010 --config-out sandbox.json',
+    'svc-conformance serve --port 4010 --config-out sandbox.json --webhook-url http://127.0.0.1:4020/webhooks',
     'svc-conformance serve --fault dup-race --fault auth-no-window',
     'svc-conformance serve --scenario create-order-503-once --scenario payout-failed',
   ],
@@ -55,7 +61,11 @@ export const serveCommand: CommandSpec = {
         throw new UsageError(`serve: cannot write --config-out ${String(options['config-out'])}: its folder does not exist or is not writable`);
       }
     }
-    const sandbox = await startSandbox({ ...settings, log: options.quiet ? () => {} : (line) => io.stderr(line + '\n') }).catch((error: Error) => {
+    const sandbox = await startSandbox({
+      ...settings,
+      log: options.quiet ? () => {} : (line) => io.stderr(line + '\n'),
+      deliveryLog: (line) => io.stderr(line + '\n'),
+    }).catch((error: Error) => {
       throw new UsageError(`serve: cannot listen on ${settings.host}:${settings.port}: ${error.message}`);
     });
     if (configOut !== undefined) {
@@ -66,7 +76,7 @@ export const serveCommand: CommandSpec = {
         throw new UsageError(`serve: cannot write --config-out ${String(options['config-out'])}: ${(error as Error).message}`);
       }
     }
-    io.stdout(banner(sandbox.baseUrl, sandbox.fixtures, settings.faults, settings.scenarios));
+    io.stdout(banner(sandbox.baseUrl, sandbox.fixtures, settings.faults, settings.scenarios, settings.webhookUrl));
     io.stdout('Config for `svc-conformance run --config FILE` (also written by --config-out):\n');
     io.stdout(JSON.stringify(sandbox.config, null, 2) + '\n');
     await untilStopped();
@@ -110,10 +120,13 @@ function readSettings(options: ParsedOptions) {
   if (options.tolerance !== undefined) {
     variant.toleranceSeconds = wholeNumber('serve', 'tolerance', options.tolerance, 1, 86_400);
   }
-  return { port, host, faults, scenarios, ...(hangSeconds !== undefined ? { hangSeconds } : {}), variant };
+  const webhookUrl = typeof options['webhook-url'] === 'string' ? options['webhook-url'] : undefined;
+  const problem = webhookUrl === undefined ? undefined : webhookUrlProblem(webhookUrl);
+  if (problem !== undefined) throw new UsageError(`serve: --webhook-url cannot be used: ${problem}; e.g. --webhook-url http://127.0.0.1:4020/webhooks`);
+  return { port, host, faults, scenarios, ...(hangSeconds !== undefined ? { hangSeconds } : {}), ...(webhookUrl !== undefined ? { webhookUrl } : {}), variant };
 }
 
-function banner(baseUrl: string, fixtures: Awaited<ReturnType<typeof startSandbox>>['fixtures'], faults: readonly string[], scenarios: readonly string[]): string {
+function banner(baseUrl: string, fixtures: Awaited<ReturnType<typeof startSandbox>>['fixtures'], faults: readonly string[], scenarios: readonly string[], webhookUrl: string | undefined): string {
   const { merchant, otherMerchant, productionCredentials } = fixtures;
   return [
     `svc-conformance reference sandbox listening on ${baseUrl}`,
@@ -125,6 +138,7 @@ function banner(baseUrl: string, fixtures: Awaited<ReturnType<typeof startSandbo
     `  payouts       ${fixtures.payouts.map((p) => `${p.payoutOrderId}`).join(' ')}`,
     `  faults        ${faults.length > 0 ? faults.join(', ') : 'none'}`,
     `  scenarios     ${scenarios.length > 0 ? scenarios.join(', ') : 'none'}`,
+    `  webhooks      ${webhookUrl !== undefined ? `${webhookUrl} (merchants A and B; svc-conformance trigger EVENT fires one)` : 'none registered (--webhook-url URL)'}`,
     '',
   ].join('\n') + '\n';
 }

@@ -1,0 +1,194 @@
+// `svc-conformance trigger EVENT`: against a running reference sandbox (`serve`), makes the order or
+// payout change that fires EVENT for the configured merchant, as a developer would by hand (Create
+// Order and the hosted checkout's outcome, or Transaction Initiation and the settle control request),
+// and prints the id. The sandbox then delivers the event to the merchant's registered webhook URL.
+import type { Exchange } from '../../core/exchange.js';
+import { isWebhookEventName, WEBHOOK_EVENT_NAMES, type WebhookEventName } from '../../core/webhooks.js';
+import { OPERATION_PATHS } from '../../sandbox/paths.js';
+import { ConfigError, loadConfig, type TargetConfig } from '../../suites/config.js';
+import { TargetClient, type SendOptions } from '../../suites/http.js';
+import { UsageError, type Io } from '../io.js';
+import type { CommandSpec } from '../options.js';
+
+/** What makes each event fire on the reference sandbox (its documented amounts and outcomes). */
+const HOW: Record<WebhookEventName, string> = {
+  'payment.success': 'Create Order, then the hosted checkout paid',
+  'payment.failed': 'Create Order, then the hosted checkout failed',
+  'payment.processing': 'Create Order, then the hosted checkout pending (it settles to PAID later: payment.success follows)',
+  'payment.expired': 'Create Order, then the hosted checkout session expired',
+  'payout.success': 'Transaction Initiation of 10.00, then settled to SUCCESS (payout.processing comes first)',
+  'payout.failed': 'Transaction Initiation of 10.13, which the beneficiary bank rejects',
+  'payout.processing': 'Transaction Initiation of 10.00 (it settles later: payout.success follows)',
+  'payout.reversed': 'Transaction Initiation of 10.00, settled to SUCCESS, then REVERSED (payout.processing and payout.success come first)',
+};
+
+export const triggerCommand: CommandSpec = {
+  name: 'trigger',
+  summary: 'Makes the change that fires a webhook EVENT on a running reference sandbox (serve), and prints the order or payout id.',
+  usage: 'svc-conformance trigger EVENT [--config F]',
+  positionals: true,
+  options: [
+    { name: 'config', short: 'c', type: 'string', value: 'F', description: 'the sandbox\'s P-CFG config (serve --config-out writes one); SVC_BASE_URL, SVC_API_KEY, SVC_SECRET_KEY and SVC_WALLET_ID override it' },
+  ],
+  details: [
+    'Events:',
+    ...WEBHOOK_EVENT_NAMES.map((name) => `  ${name.padEnd(20)}${HOW[name]}`),
+    '',
+    'The sandbox delivers to the URL given by serve --webhook-url (or registered with POST /sandbox/webhooks)',
+    'and logs each attempt on its console. trigger only drives the reference sandbox: it uses its control requests.',
+  ],
+  examples: [
+    'svc-conformance serve --port 4010 --config-out sandbox.json --webhook-url http://127.0.0.1:4020/webhooks',
+    'svc-conformance trigger payout.failed --config sandbox.json',
+  ],
+  async run(options, io, positionals) {
+    const [event, extra] = positionals;
+    if (event === undefined) throw new UsageError(`trigger: name an EVENT: ${WEBHOOK_EVENT_NAMES.join(', ')}`);
+    if (extra !== undefined) throw new UsageError(`trigger: one EVENT at a time, not "${extra}" too`);
+    if (!isWebhookEventName(event)) throw new UsageError(`trigger: no event "${event}"; the events are ${WEBHOOK_EVENT_NAMES.join(', ')}`);
+    const configFile = typeof options.config === 'string' ? options.config : undefined;
+    if (configFile === undefined && io.env.SVC_BASE_URL === undefined) {
+      throw new UsageError('trigger: name the sandbox with --config F (serve --config-out F writes one) or SVC_BASE_URL with SVC_API_KEY, SVC_SECRET_KEY and SVC_WALLET_ID');
+    }
+    let config: TargetConfig;
+    try {
+      config = await loadConfig(configFile, io.env, io.cwd);
+    } catch (error) {
+      if (error instanceof ConfigError) throw new UsageError(`trigger: ${error.message}`);
+      throw error;
+    }
+    const client = new TargetClient(config, { timeoutMs: 10_000 });
+    try {
+      const registered = await registration(client, config.baseUrl);
+      const result = await fire(client, config, event);
+      io.stdout(`${event}: ${result.kind} ${result.id} (${result.state}); the sandbox delivers ${event} to ${registered ?? 'no URL'}\n`);
+      if (registered === undefined) {
+        io.stderr(`trigger: no webhook URL is registered for merchant ${config.merchant.apiKey.slice(0, 8)}…, so nothing is delivered; start serve with --webhook-url URL\n`);
+      }
+      return 0;
+    } finally {
+      await client.close();
+    }
+  },
+};
+
+/**
+ * Sends a signed request; a 401 is tried again, twice, with another timestamp inside the window.
+ * The same query (the registration, the balance) sent by two triggers within one second has the
+ * same timestamp and signature, which the sandbox refuses as a replay (P-AUTH); wrong keys stay 401.
+ */
+async function send(client: TargetClient, options: SendOptions): Promise<Exchange> {
+  let exchange = await client.send(options);
+  for (let tries = 0; tries < 2 && exchange.response?.status === 401; tries++) {
+    const offset = 1 + Math.floor(Math.random() * 200);
+    exchange = await client.send({ ...options, timestamp: client.nowSeconds() - offset });
+  }
+  return exchange;
+}
+
+/** A refusal that says the target is not (or not a working) reference sandbox: exit 2. */
+function notASandbox(baseUrl: string, what: string, exchange: Exchange): UsageError {
+  const answer = exchange.error !== undefined ? exchange.error.message : `HTTP ${exchange.response.status}${messageOf(exchange) ? ` "${messageOf(exchange)}"` : ''}`;
+  return new UsageError(`trigger: ${what} at ${baseUrl} answered ${answer}; trigger drives the reference sandbox (svc-conformance serve) with the configured merchant's keys`);
+}
+
+function messageOf(exchange: Exchange): string | undefined {
+  const message = (exchange.response?.json as { message?: unknown } | undefined)?.message;
+  return typeof message === 'string' ? message.slice(0, 200) : undefined;
+}
+
+/** The record of a success answer: `data`, or Create Order's `return_data`. */
+function dataOf(exchange: Exchange): Record<string, unknown> | undefined {
+  if (exchange.response === undefined || exchange.response.status < 200 || exchange.response.status > 299) return undefined;
+  const json = exchange.response.json as { data?: unknown; return_data?: unknown } | undefined;
+  const data = json?.data ?? json?.return_data;
+  return data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
+}
+
+/** The merchant's registered webhook URL (undefined: none); refuses a target without the control request. */
+async function registration(client: TargetClient, baseUrl: string): Promise<string | undefined> {
+  const exchange = await send(client, { label: 'the registered webhook URL', path: OPERATION_PATHS.registerWebhook, payload: {} });
+  const data = dataOf(exchange);
+  if (data === undefined || !('url' in data)) throw notASandbox(baseUrl, `the webhook registration control request (POST ${OPERATION_PATHS.registerWebhook})`, exchange);
+  return typeof data.url === 'string' ? data.url : undefined;
+}
+
+interface Fired {
+  kind: 'order_id' | 'payout_order_id';
+  id: string;
+  state: string;
+}
+
+async function fire(client: TargetClient, config: TargetConfig, event: WebhookEventName): Promise<Fired> {
+  const suffix = `${Date.now().toString(36).toUpperCase()}-${Math.random().toString(36).slice(2, 6).toUpperCase()}`;
+  if (event.startsWith('payment.')) {
+    const orderId = `TRG-${suffix}`;
+    const outcome = { 'payment.success': 'success', 'payment.failed': 'failure', 'payment.processing': 'pending', 'payment.expired': 'expire' }[event as 'payment.success'];
+    const created = await send(client, { label: 'Create Order', path: OPERATION_PATHS.createOrder, payload: orderBody(orderId) });
+    const link = dataOf(created)?.payment_link;
+    if (typeof link !== 'string') throw notASandbox(config.baseUrl, 'Create Order', created);
+    const state = await checkout(link, config.baseUrl, outcome);
+    return { kind: 'order_id', id: orderId, state };
+  }
+  const payoutOrderId = `TRG-PO-${suffix}`;
+  const balance = await send(client, { label: 'Balance Inquiry', path: OPERATION_PATHS.balanceInquiry, payload: { svc_wallet_id: config.merchant.walletId, debit_account_type: 'svc_wallet' } });
+  const currency = dataOf(balance)?.currency;
+  if (typeof currency !== 'string') throw notASandbox(config.baseUrl, 'Balance Inquiry', balance);
+  const amount = event === 'payout.failed' ? '10.13' : '10.00';
+  const initiated = await send(client, { label: 'Transaction Initiation', path: OPERATION_PATHS.transactionInitiation, payload: payoutBody(config.merchant.walletId, payoutOrderId, amount, currency) });
+  let state = dataOf(initiated)?.status;
+  if (typeof state !== 'string') throw notASandbox(config.baseUrl, 'Transaction Initiation', initiated);
+  const targets = { 'payout.success': ['SUCCESS'], 'payout.reversed': ['SUCCESS', 'REVERSED'] }[event as 'payout.success'] ?? [];
+  for (const target of targets) {
+    const settled = await send(client, { label: `settle to ${target}`, path: OPERATION_PATHS.settlePayout, payload: { payout_order_id: payoutOrderId, status: target } });
+    state = dataOf(settled)?.status;
+    if (typeof state !== 'string') throw notASandbox(config.baseUrl, `the settle control request (POST ${OPERATION_PATHS.settlePayout})`, settled);
+  }
+  return { kind: 'payout_order_id', id: payoutOrderId, state };
+}
+
+/** Submits the hosted checkout's form, as the customer's browser would; returns the order's state. */
+async function checkout(link: string, baseUrl: string, outcome: string): Promise<string> {
+  // Only the sandbox's own page: a payment_link elsewhere is not followed.
+  if (new URL(link).origin !== new URL(baseUrl).origin) throw new UsageError(`trigger: the payment_link ${new URL(link).origin} is not on ${new URL(baseUrl).origin}; trigger only follows the reference sandbox's own checkout`);
+  const response = await fetch(link, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ method: 'upi', outcome }).toString(),
+    signal: AbortSignal.timeout(10_000),
+  }).catch((error: Error) => {
+    throw new UsageError(`trigger: the hosted checkout at ${new URL(link).origin} did not answer: ${error.message}`);
+  });
+  await response.body?.cancel();
+  if (response.status !== 200) throw new UsageError(`trigger: the hosted checkout answered HTTP ${response.status}; trigger drives the reference sandbox (svc-conformance serve)`);
+  return { success: 'PAID', failure: 'FAILED', pending: 'PROCESSING', expire: 'EXPIRED' }[outcome as 'success'];
+}
+
+function orderBody(orderId: string): Record<string, unknown> {
+  return {
+    order_id: orderId,
+    order_amount: '10.00',
+    order_currency: 'INR',
+    order_note: 'svc-conformance trigger',
+    service_type: 'ecommerce',
+    customer: {
+      name: 'Asha Rao',
+      email: 'asha.rao@example.com',
+      phone: '+919876543210',
+      address: { line1: '12 MG Road', city: 'Bengaluru', state: 'Karnataka', country: 'IN', postal_code: '560001' },
+    },
+    return_url: 'https://merchant.example.com/return',
+  };
+}
+
+function payoutBody(walletId: string, payoutOrderId: string, amount: string, currency: string): Record<string, unknown> {
+  return {
+    svc_wallet_id: walletId,
+    debit_account_type: 'svc_wallet',
+    payout_order_id: payoutOrderId,
+    amount,
+    currency,
+    transfer_mode: currency === 'INR' ? 'imps' : currency === 'EUR' ? 'sepa' : 'swift',
+    beneficiary: { name: 'Ravi Kumar', account_number: '001234567890', ifsc: 'HDFC0000123', iban: 'GB29NWBK60161331926819', swift_code: 'NWBKGB2L' },
+  };
+}
