@@ -8,10 +8,11 @@ import { serveCommand } from './commands/serve.js';
 import { signCommand } from './commands/sign.js';
 import { triggerCommand } from './commands/trigger.js';
 import { verifyClientCommand } from './commands/verify-client.js';
+import { verifyReceiverCommand } from './commands/verify-receiver.js';
 import { processIo, UsageError, type Io } from './io.js';
 import { formatHelp, parseOptions, type CommandSpec } from './options.js';
 
-const COMMANDS: CommandSpec[] = [runCommand, listCommand, serveCommand, triggerCommand, verifyClientCommand, signCommand, diagnoseCommand, replayCommand];
+const COMMANDS: CommandSpec[] = [runCommand, listCommand, serveCommand, triggerCommand, verifyClientCommand, verifyReceiverCommand, signCommand, diagnoseCommand, replayCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

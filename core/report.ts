@@ -102,4 +102,6 @@ export interface Report {
   error?: string;
   /** verify-client: the client command judged, and what it did. */
   client?: { command: string; exitCode: number | null; requests: number; scenarios: string[] };
+  /** verify-receiver (and verify-client --webhook-url): the webhook receiver judged, and how many deliveries it got. */
+  receiver?: { url: string; deliveries: number };
 }

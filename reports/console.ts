@@ -48,7 +48,8 @@ export class ConsoleProgress {
 
 /** What the verdict is about, in words that cannot be mistaken for a deployment when it is not one. */
 export function judged(report: Report): string {
-  if (report.client) return `client \`${report.client.command}\` (${report.client.requests} requests)`;
+  if (report.client) return `client \`${report.client.command}\` (${report.client.requests} requests${report.receiver ? `; its webhook receiver at ${report.receiver.url}, ${report.receiver.deliveries} deliveries` : ''})`;
+  if (report.receiver) return `the webhook receiver at ${report.receiver.url} (${report.receiver.deliveries} deliveries)`;
   if (report.target.embeddedSandbox) return `the kit's own embedded reference sandbox at ${report.target.baseUrl}, not a deployment`;
   return `${report.target.baseUrl} (${report.target.environment})`;
 }
@@ -72,7 +73,7 @@ export function summaryLines(report: Report, files: readonly string[]): string[]
     if (replay !== undefined && replay.includes('--replay-path')) lines.push(`      replay this case: ${replay}`);
   }
   if (broken.length > 20) lines.push(`  …and ${broken.length - 20} more`);
-  if (!report.client) lines.push(`  seed ${report.seed}: rerun the same requests with --seed ${report.seed}`);
+  if (!report.client && !report.receiver) lines.push(`  seed ${report.seed}: rerun the same requests with --seed ${report.seed}`);
   lines.push(files.length > 0 ? `  reports: ${files.join(', ')}` : '  reports: none written (see the error above)');
   // Messages quote what the target answered: no control or bidi character reaches the terminal.
   return lines.map((line) => visible(line));

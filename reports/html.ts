@@ -239,7 +239,7 @@ function verdictBanner(report: Report): string {
   }
   if (report.target.embeddedSandbox && !report.client) why += ' This run certified the kit\'s own embedded reference sandbox, not a deployment.';
   const facts: Array<[string, string]> = [
-    ['Target', report.target.embeddedSandbox ? `${report.target.baseUrl}: the kit's own embedded reference sandbox, not a deployment` : report.target.baseUrl],
+    ['Target', report.receiver && !report.client ? `the webhook receiver at ${report.receiver.url}` : report.target.embeddedSandbox ? `${report.target.baseUrl}: the kit's own embedded reference sandbox, not a deployment` : report.target.baseUrl],
     ['Environment', report.target.environment],
     ['Seed', String(report.seed)],
     ['Started', formatDate(report.startedAt)],

@@ -1,0 +1,98 @@
+// `svc-conformance verify-receiver --url URL`: delivers genuine, redelivered and forged webhook
+// events to a merchant's receiver and judges its answers by P-HOOK-6…8, with the same reports as run.
+import { connect } from 'node:net';
+import { resolve } from 'node:path';
+import { judgeReceiver, receiverCatalog } from '../../clients/receiver-judge.js';
+import { readPackageJson } from '../../common/package-root.js';
+import type { Report } from '../../core/report.js';
+import { buildReport } from '../../core/verdict.js';
+import { webhookUrlProblem } from '../../core/webhooks.js';
+import { summaryLines } from '../../reports/console.js';
+import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../../sandbox/tenants.js';
+import { ConfigError, loadConfig, toleranceOf } from '../../suites/config.js';
+import { UsageError, type Io } from '../io.js';
+import type { CommandSpec } from '../options.js';
+import { usableReportDir, writeReportsOrSay } from '../report-files.js';
+
+export const verifyReceiverCommand: CommandSpec = {
+  name: 'verify-receiver',
+  summary: 'Delivers genuine, redelivered and forged webhook events to a receiver and judges its answers by P-HOOK-6…8.',
+  usage: 'svc-conformance verify-receiver --url URL [--config F] [--report-dir D] [--strict]',
+  options: [
+    { name: 'url', type: 'string', value: 'URL', required: true, description: 'where the receiver listens, e.g. http://127.0.0.1:4020/webhooks' },
+    { name: 'config', short: 'c', type: 'string', value: 'F', description: 'a P-CFG config: merchant.secretKey signs genuine events; otherMerchant and otherEnvironment sign forgeries (default: the embedded sandbox\'s demo merchants)' },
+    { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports)' },
+    { name: 'strict', type: 'boolean', description: 'a broken SHOULD rule fails the run too' },
+  ],
+  details: [
+    'Genuine events (payout and payment records, some holding non-ASCII text and HTML characters) must be answered 200 within 10 s;',
+    'a forgery (no or a wrong signature, another merchant\'s or environment\'s secret, the body or timestamp changed after signing,',
+    'a missing, malformed or 900 s old timestamp, a body that is not JSON) anything but 2xx; a redelivery 200 again.',
+    'Exit status: 0 no MUST broken (with --strict: no SHOULD either), 1 otherwise, 2 bad usage or nothing listens at URL.',
+  ],
+  examples: [
+    'svc-conformance verify-receiver --url http://127.0.0.1:4020/webhooks',
+    'svc-conformance verify-receiver --strict --config acme.json --url https://hooks.acme.test/svc',
+  ],
+  async run(options, io) {
+    const url = String(options.url);
+    const problem = webhookUrlProblem(url);
+    if (problem !== undefined) throw new UsageError(`verify-receiver: --url cannot be used: ${problem}; e.g. --url http://127.0.0.1:4020/webhooks`);
+    const configFile = typeof options.config === 'string' ? options.config : undefined;
+    let keys = { merchant: { secretKey: MERCHANT_A.secretKey }, otherMerchant: { secretKey: MERCHANT_B.secretKey }, otherEnvironment: { secretKey: MERCHANT_A_LIVE.secretKey } as { secretKey?: string } | undefined, toleranceSeconds: 300 };
+    let environment: 'sandbox' | 'production' = 'sandbox';
+    if (configFile !== undefined) {
+      try {
+        const config = await loadConfig(configFile, io.env, io.cwd);
+        environment = config.environment;
+        keys = { merchant: config.merchant, otherMerchant: config.otherMerchant as { secretKey: string }, otherEnvironment: config.otherEnvironment, toleranceSeconds: toleranceOf(config) };
+      } catch (error) {
+        if (error instanceof ConfigError) throw new UsageError(`verify-receiver: ${error.message}`);
+        throw error;
+      }
+    }
+    const reportDir = resolve(io.cwd, typeof options['report-dir'] === 'string' ? options['report-dir'] : 'svc-reports');
+    await usableReportDir('verify-receiver', reportDir);
+    await listening(url);
+
+    io.stdout(`verify-receiver: delivering genuine, redelivered and forged events to ${url}\n`);
+    const startedAt = new Date();
+    const { results, deliveries } = await judgeReceiver({ url, ...keys, onDelivery: (line) => io.stdout(`  ${line}\n`) });
+    const built = buildReport({
+      results,
+      catalog: receiverCatalog(),
+      target: { baseUrl: url, environment, embeddedSandbox: false },
+      seed: 0,
+      runNumber: 0,
+      runs: 0,
+      strict: Boolean(options.strict),
+      startedAt,
+      durationMs: Date.now() - startedAt.getTime(),
+      version: readPackageJson<{ version: string }>('package.json').version,
+      rerunCommand: `svc-conformance verify-receiver${options.strict ? ' --strict' : ''}${configFile ? ` --config ${configFile}` : ''} --url ${url}`,
+    });
+    const report: Report = { ...built, receiver: { url, deliveries } };
+    const files = await writeReportsOrSay(io, 'verify-receiver', report, reportDir);
+    io.stdout(summaryLines(report, files).join('\n') + '\n');
+    return report.verdict === 'conformant' ? 0 : 1;
+  },
+};
+
+/** Resolves once something accepts a TCP connection at the URL's host and port; exit 2 when nothing does. */
+export function listening(url: string, timeoutMs = 3_000): Promise<void> {
+  const { hostname, port, protocol } = new URL(url);
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return new Promise((resolvePromise, reject) => {
+    const socket = connect({ host, port: Number(port || (protocol === 'https:' ? 443 : 80)), timeout: timeoutMs });
+    const fail = (why: string) => {
+      socket.destroy();
+      reject(new UsageError(`verify-receiver: nothing listens at ${url} (${why}); start the receiver first, or check the URL`));
+    };
+    socket.once('connect', () => {
+      socket.destroy();
+      resolvePromise();
+    });
+    socket.once('timeout', () => fail(`no connection within ${timeoutMs / 1000} s`));
+    socket.once('error', (error: NodeJS.ErrnoException) => fail(error.code === 'ECONNREFUSED' ? 'connection refused' : error.code === 'ENOTFOUND' ? `no such host ${host}` : (error.code ?? error.message)));
+  });
+}

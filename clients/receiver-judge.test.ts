@@ -1,0 +1,91 @@
+// The judge's deliveries, seen from the receiver's side by a verifier written here from P-HOOK-1/7:
+// every genuine one is a valid event, canonical and correctly signed; every forgery is refused by
+// it; and a receiver that answers everything 200 fails every refusal requirement.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { validateSchema } from '../schemas/index.js';
+import { canonicalize } from '../signer/canonical.js';
+import { judgeReceiver, type ReceiverJudgement } from './receiver-judge.js';
+
+const SECRET = 'sk_test_receiver_judge_secret';
+const OTHER = 'sk_test_other_merchant_secret';
+const LIVE = 'sk_live_other_environment_secret';
+const seen: Array<{ headers: IncomingHttpHeaders; raw: Buffer }> = [];
+let url = '';
+let judgement: ReceiverJudgement;
+
+/** P-HOOK-7 as a receiver applies it: the status it answers. */
+function independentVerdict(headers: IncomingHttpHeaders, raw: Buffer): number {
+  const timestamp = headers['x-timestamp'];
+  const signature = headers['x-signature'];
+  if (typeof timestamp !== 'string' || !/^\d+$/.test(timestamp) || Math.abs(Number(timestamp) - Date.now() / 1000) > 300) return 401;
+  if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) return 401;
+  const expected = createHmac('sha256', SECRET).update(Buffer.concat([raw, Buffer.from(timestamp)])).digest();
+  if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return 401;
+  try {
+    const event = JSON.parse(raw.toString('utf8'));
+    return event !== null && typeof event === 'object' && !Array.isArray(event) ? 200 : 400;
+  } catch {
+    return 400;
+  }
+}
+
+beforeAll(async () => {
+  // Answers 200 to everything, and keeps what came: the judge must fail it for every refusal.
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      seen.push({ headers: req.headers, raw: Buffer.concat(chunks) });
+      res.writeHead(200).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  judgement = await judgeReceiver({ url, merchant: { secretKey: SECRET }, otherMerchant: { secretKey: OTHER }, otherEnvironment: { secretKey: LIVE } });
+  afterAll(() => new Promise((resolve) => server.close(resolve)));
+});
+
+describe('judgeReceiver', () => {
+  it('delivers genuine events that are valid, canonical and signed, some with non-ASCII and HTML characters, and a redelivery', () => {
+    const genuine = seen.filter((s) => independentVerdict(s.headers, s.raw) === 200);
+    expect(genuine.length).toBe(5);
+    for (const s of genuine) {
+      const event = JSON.parse(s.raw.toString('utf8'));
+      expect(validateSchema('webhook-event', event)).toEqual({ valid: true, errors: [] });
+      expect(s.raw.toString('utf8')).toBe(canonicalize(event));
+      expect(s.headers['x-event-id']).toBe(event.event_id);
+    }
+    const texts = genuine.map((s) => s.raw.toString('utf8'));
+    expect(texts.some((t) => t.includes('Überweisung abgeschlossen'))).toBe(true);
+    expect(texts.some((t) => t.includes('注文-') && t.includes('<b>gift</b> & card'))).toBe(true);
+    // The redelivery: the first event's body again, with a later timestamp and its own signature.
+    const [first, ...rest] = genuine;
+    const again = rest.find((s) => s.raw.equals(first!.raw))!;
+    expect(Number(again.headers['x-timestamp'])).toBeGreaterThan(Number(first!.headers['x-timestamp']));
+    expect(again.headers['x-signature']).not.toBe(first!.headers['x-signature']);
+  });
+
+  it('delivers forgeries that a receiver following P-HOOK-7 refuses: 401 for signatures and timestamps, 400 for a body not JSON', () => {
+    const refused = seen.map((s) => independentVerdict(s.headers, s.raw)).filter((status) => status !== 200);
+    expect(refused.filter((s) => s === 401)).toHaveLength(9);
+    expect(refused.filter((s) => s === 400)).toHaveLength(1);
+  });
+
+  it('fails a receiver that accepts everything on every refusal requirement, and on nothing else', () => {
+    const failed = judgement.results.filter((r) => r.state === 'failed').map((r) => r.meta.requirement).sort();
+    expect(failed).toEqual(['RECEIVER-REFUSE-NON-JSON', 'RECEIVER-REFUSE-OTHER-SECRET', 'RECEIVER-REFUSE-SIGNATURE', 'RECEIVER-REFUSE-TIMESTAMP']);
+    const evidence = JSON.stringify(judgement.results.map((r) => r.meta.evidence));
+    for (const secret of [SECRET, OTHER, LIVE]) expect(evidence).not.toContain(secret);
+    expect(evidence).toContain('"X-SIGNATURE":"[redacted]"');
+  });
+
+  it('leaves the other-secret forgeries out, naming the config keys, when no other secret is known', async () => {
+    const alone = await judgeReceiver({ url, merchant: { secretKey: SECRET } });
+    const other = alone.results.find((r) => r.meta.requirement === 'RECEIVER-REFUSE-OTHER-SECRET')!;
+    expect(other.state).toBe('skipped');
+    expect(other.meta.skipped).toMatch(/otherMerchant\.secretKey.*otherEnvironment\.secretKey/);
+  });
+});

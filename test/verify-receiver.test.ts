@@ -1,0 +1,84 @@
+// The receiver corpus (examples/receivers): the conforming receivers pass verify-receiver --strict,
+// and each broken one fails exactly the requirements of the one rule it breaks. Each receiver is a
+// real process on loopback, judged by the command in-process; the command's refusals follow.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { Report } from '../core/report.js';
+import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../sandbox/tenants.js';
+import { runCli } from './cli-harness.js';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const running: ChildProcess[] = [];
+afterAll(() => running.forEach((child) => child.kill('SIGKILL')));
+
+/** Starts an example receiver on a free port; resolves to its URL once it says it listens. */
+function startReceiver(command: string[]): Promise<string> {
+  const child = spawn(command[0]!, command.slice(1), { cwd: ROOT, env: { PATH: process.env.PATH ?? '', SVC_SECRET_KEY: MERCHANT_A.secretKey, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    child.stderr!.on('data', (chunk) => (err += chunk));
+    child.stdout!.on('data', (chunk) => {
+      out += chunk;
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (url) resolve(url);
+    });
+    child.on('exit', (code) => reject(new Error(`${command.join(' ')} exited ${code}: ${err}`)));
+  });
+}
+
+async function verifyReceiver(url: string, strict: boolean): Promise<{ code: number; report: Report; output: string; files: string }> {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-receiver-'));
+  const result = await runCli(['verify-receiver', ...(strict ? ['--strict'] : []), '--url', url, '--report-dir', dir]);
+  const files = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
+  return { code: result.code, report: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report, output: result.stdout + result.stderr, files };
+}
+
+const failed = (report: Report) => report.requirements.filter((r) => r.status === 'failed').map((r) => r.id).sort();
+
+const CORPUS: Array<{ file: string; command: string[]; rule?: string; fails: string[] }> = [
+  { file: 'good-receiver.mjs', command: ['node', 'examples/receivers/good-receiver.mjs'], fails: [] },
+  { file: 'good_receiver.py', command: ['python3', 'examples/receivers/good_receiver.py'], fails: [] },
+  { file: 'any-signature-receiver.mjs', command: ['node', 'examples/receivers/any-signature-receiver.mjs'], rule: 'P-HOOK-7', fails: ['RECEIVER-REFUSE-OTHER-SECRET', 'RECEIVER-REFUSE-SIGNATURE'] },
+  { file: 'no-window-receiver.py', command: ['python3', 'examples/receivers/no-window-receiver.py'], rule: 'P-HOOK-7', fails: ['RECEIVER-REFUSE-TIMESTAMP'] },
+  { file: 'reserializing-receiver.py', command: ['python3', 'examples/receivers/reserializing-receiver.py'], rule: 'P-HOOK-6', fails: ['RECEIVER-ACK'] },
+  { file: 'redelivery-409-receiver.mjs', command: ['node', 'examples/receivers/redelivery-409-receiver.mjs'], rule: 'P-HOOK-8', fails: ['RECEIVER-REDELIVERY'] },
+  { file: 'slow-ack-receiver.mjs', command: ['node', 'examples/receivers/slow-ack-receiver.mjs'], rule: 'P-HOOK-6', fails: ['RECEIVER-ACK-FAST', 'RECEIVER-ACK-IN-TIME'] },
+];
+
+describe.concurrent('verify-receiver on the example receivers', () => {
+  for (const example of CORPUS) {
+    const good = example.fails.length === 0;
+    it(`${example.file}: ${good ? 'CONFORMANT under --strict' : `fails ${example.rule} only (${example.fails.join(', ')})`}`, async () => {
+      const url = await startReceiver(example.command);
+      const { code, report, output, files } = await verifyReceiver(url, good);
+      expect(failed(report), output).toEqual(example.fails);
+      expect(code).toBe(good ? 0 : 1);
+      expect(report.verdict).toBe(good ? 'conformant' : 'not conformant');
+      expect(report.receiver).toMatchObject({ url, deliveries: expect.any(Number) });
+      for (const id of example.fails) expect(report.requirements.find((r) => r.id === id)!.profile).toContain(example.rule);
+      // P-HOOK-9 is for verify-client to judge; everything else was judged.
+      expect(report.requirements.filter((r) => r.status === 'skipped').map((r) => r.id).sort()).toEqual(example.file.startsWith('slow') ? ['RECEIVER-ACK', 'RECEIVER-CONFIRMS-STATUS', 'RECEIVER-REDELIVERY'] : ['RECEIVER-CONFIRMS-STATUS']);
+      for (const secret of [MERCHANT_A.secretKey, MERCHANT_B.secretKey, MERCHANT_A_LIVE.secretKey]) {
+        expect(output + files).not.toContain(secret);
+        expect(output + files).not.toContain(Buffer.from(secret).toString('base64'));
+      }
+    }, 30_000);
+  }
+});
+
+describe('verify-receiver refuses, exit 2 in one line', () => {
+  it('when nothing listens at the URL, or the URL is not one', async () => {
+    const nothing = await runCli(['verify-receiver', '--url', 'http://127.0.0.1:9/webhooks', '--report-dir', mkdtempSync(join(tmpdir(), 'svc-receiver-'))]);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toBe('svc-conformance verify-receiver: nothing listens at http://127.0.0.1:9/webhooks (connection refused); start the receiver first, or check the URL\n');
+    const ftp = await runCli(['verify-receiver', '--url', 'ftp://127.0.0.1/x']);
+    expect(ftp).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc-conformance verify-receiver: --url cannot be used: it is ftp, not http or https/) });
+    const missing = await runCli(['verify-receiver']);
+    expect(missing).toMatchObject({ code: 2, stderr: expect.stringMatching(/--url URL is required/) });
+  });
+});
