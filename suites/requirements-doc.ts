@@ -17,13 +17,20 @@ export function sectionAnchor(section: string): string {
  * docs/interface.md), whether it is an extension, and the checks that prove it. `npm run docs`
  * writes it; a test fails when the file in the repository is not what this returns.
  */
-export function requirementsMarkdown(requirements: readonly Requirement[], sections: readonly Section[], description: string): string {
+/** A catalog judged by another command than run (verify-client, verify-receiver), listed after the server's. */
+export interface JudgedCatalog {
+  title: string;
+  description: string;
+  requirements: readonly Requirement[];
+}
+
+export function requirementsMarkdown(requirements: readonly Requirement[], sections: readonly Section[], description: string, others: readonly JudgedCatalog[] = []): string {
   const checksOf = new Map<string, string[]>();
   for (const section of sections) for (const c of section.checks) checksOf.set(c.requirement, [...(checksOf.get(c.requirement) ?? []), `\`${c.id}\`: ${c.title}`]);
   const counts = { MUST: 0, SHOULD: 0, MAY: 0 };
   for (const r of requirements) counts[r.level] += 1;
   const out = [
-    '<!-- Generated from suites/catalog.json by `npm run docs`; do not edit by hand (a test fails when it is stale). -->',
+    '<!-- Generated from suites/catalog.json, clients/catalog.json and clients/receiver-catalog.json by `npm run docs`; do not edit by hand (a test fails when it is stale). -->',
     '# Requirement reference',
     '',
     description,
@@ -53,5 +60,22 @@ export function requirementsMarkdown(requirements: readonly Requirement[], secti
       '',
     );
   }
+  for (const other of others) {
+    out.push(`## ${other.title}`, '', other.description, '');
+    for (const r of other.requirements) {
+      const rules = r.profile.map((rule) => `[${rule}](profile.md#${rule})`).join(', ') || '—';
+      out.push(`<a id="${r.id}"></a>`, `### ${r.id} (${r.level})`, '', r.statement ?? r.title, '', `- Level: ${r.level}`, `- Profile rules: ${rules}`, `- Group: ${r.section}${r.extension ? ' (an extension)' : ''}`, '');
+    }
+  }
   return out.join('\n');
+}
+
+/** The client and receiver catalogs as docs/requirements.md lists them, read with `read(path)` from the package root. */
+export function judgedCatalogs(read: (file: string) => { description: string; requirements: Requirement[] }): JudgedCatalog[] {
+  const clients = read('clients/catalog.json');
+  const receivers = read('clients/receiver-catalog.json');
+  return [
+    { title: 'Client requirements (verify-client)', description: clients.description, requirements: clients.requirements },
+    { title: 'Webhook receiver requirements (verify-receiver, verify-client --webhook-url)', description: receivers.description, requirements: receivers.requirements },
+  ];
 }
