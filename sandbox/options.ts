@@ -1,6 +1,7 @@
 import { systemClock, type Clock } from '../core/clock.js';
 import type { FaultName } from './faults.js';
-import { SANDBOX_RETRY_DELAYS_SECONDS } from '../core/webhooks.js';
+import { SANDBOX_RETRY_DELAYS_SECONDS, type WebhookEvent } from '../core/webhooks.js';
+import type { AttemptResult, Delivery } from '../webhooks/delivery.js';
 import { ScenarioSwitches, type ScenarioName } from './scenarios.js';
 
 /**
@@ -59,6 +60,20 @@ export interface SandboxOptions {
   webhookRetryDelaysSeconds?: readonly number[];
   /** One line per webhook delivery attempt: event, id, status, ms (default: the request log). */
   deliveryLog?: (line: string) => void;
+  /** Told of every webhook delivery attempt as it ends: verify-client --webhook-url judges the receiver's confirmations by them. */
+  onDeliveryAttempt?: (attempt: DeliveryAttempt) => void;
+}
+
+/** One webhook delivery attempt of the sandbox, as it ended. */
+export interface DeliveryAttempt {
+  url: string;
+  event: WebhookEvent;
+  /** 1 for the first attempt. */
+  attempt: number;
+  delivery: Delivery;
+  result: AttemptResult;
+  /** When the answer came (or the attempt failed), on the sandbox's clock. */
+  at: number;
 }
 
 /** A request as the sandbox received it, unredacted: for recording mode and benchmarks only. */
@@ -96,6 +111,7 @@ export interface ResolvedOptions {
   webhookUrl?: string;
   webhookRetryDelaysSeconds: readonly number[];
   deliveryLog: (line: string) => void;
+  onDeliveryAttempt?: (attempt: DeliveryAttempt) => void;
 }
 
 /** Orders and payouts kept, each (about 1.5 KB an order): a long-lived sandbox stays near 30 MB. */
@@ -123,5 +139,6 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     ...(options.webhookUrl !== undefined ? { webhookUrl: options.webhookUrl } : {}),
     webhookRetryDelaysSeconds: options.webhookRetryDelaysSeconds ?? SANDBOX_RETRY_DELAYS_SECONDS,
     deliveryLog: options.deliveryLog ?? options.log ?? (() => {}),
+    ...(options.onDeliveryAttempt ? { onDeliveryAttempt: options.onDeliveryAttempt } : {}),
   };
 }

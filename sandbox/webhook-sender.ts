@@ -28,6 +28,8 @@ export class WebhookSender {
   private readonly idPrefix = `evt_${randomBytes(4).toString('hex')}`;
   private sequence = 0;
   private closed = false;
+  /** Retries waiting for their time. */
+  private scheduled = 0;
 
   constructor(
     private readonly options: ResolvedOptions,
@@ -96,6 +98,7 @@ export class WebhookSender {
     const sending = this.client.post(url, delivery, ACK_WITHIN_MS).then((result) => {
       if (this.closed) return;
       this.logAttempt(event, attempt, result);
+      this.options.onDeliveryAttempt?.({ url, event, attempt, delivery, result, at: this.options.clock() });
       if (result.status === 200) return;
       const schedule = this.options.webhookRetryDelaysSeconds;
       // The fault: the schedule read from its end, so each retry comes sooner than the one before.
@@ -104,7 +107,11 @@ export class WebhookSender {
         this.options.deliveryLog(`webhook ${event.event} ${event.event_id} not acknowledged after ${attempt} attempt${attempt > 1 ? 's' : ''}; giving up`);
         return;
       }
-      this.timers.after(delays[attempt - 1]! * 1000, () => this.attempt(url, merchant, event, attempt + 1, firstTimestamp ?? timestamp));
+      this.scheduled += 1;
+      this.timers.after(delays[attempt - 1]! * 1000, () => {
+        this.scheduled -= 1;
+        this.attempt(url, merchant, event, attempt + 1, firstTimestamp ?? timestamp);
+      });
     });
     this.inFlight.add(sending);
     void sending.finally(() => this.inFlight.delete(sending));
@@ -127,6 +134,11 @@ export class WebhookSender {
   private logAttempt(event: WebhookEvent, attempt: number, result: AttemptResult): void {
     const outcome = result.status !== undefined ? String(result.status) : `no answer (${result.errorMessage ?? result.error})`;
     this.options.deliveryLog(`${new Date(this.options.clock()).toISOString()} webhook ${event.event} ${event.event_id} attempt ${attempt} ${outcome} ${result.ms}ms`);
+  }
+
+  /** Whether an attempt is on its way or a retry is waiting for its time. */
+  get busy(): boolean {
+    return this.inFlight.size > 0 || this.scheduled > 0;
   }
 
   /** Stops sending: no retry is scheduled after this, and attempts in flight are cut off. */

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Report } from '../core/report.js';
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../sandbox/tenants.js';
-import { runCli } from './cli-harness.js';
+import { createServer } from 'node:net';
+import { runBinAsync, runCli } from './cli-harness.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const running: ChildProcess[] = [];
@@ -81,4 +82,55 @@ describe('verify-receiver refuses, exit 2 in one line', () => {
     const missing = await runCli(['verify-receiver']);
     expect(missing).toMatchObject({ code: 2, stderr: expect.stringMatching(/--url URL is required/) });
   });
+});
+
+/** A port nothing listens on now (the receiver takes it a moment later). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function verifyClientReceiver(command: string[], strict = true): Promise<{ code: number; report: Report; output: string }> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'svc-client-receiver-'));
+  const url = `http://127.0.0.1:${port}/webhooks`;
+  const result = await runBinAsync(['verify-client', ...(strict ? ['--strict'] : []), '--report-dir', dir, '--webhook-url', url, '--', 'env', `PORT=${port}`, ...command], { cwd: ROOT, timeoutMs: 60_000 });
+  return { code: result.code, report: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report, output: result.stdout + result.stderr };
+}
+
+describe.concurrent('verify-client --webhook-url: the receiver a client starts, and whether it confirms before acting (P-HOOK-9)', () => {
+  it('good-receiver.mjs: starts a payout, confirms every event with Payout Status, CONFORMANT under --strict', async () => {
+    const { code, report, output } = await verifyClientReceiver(['node', 'examples/receivers/good-receiver.mjs']);
+    expect(failed(report), output).toEqual([]);
+    expect(code).toBe(0);
+    expect(report.requirements.find((r) => r.id === 'RECEIVER-CONFIRMS-STATUS')?.status).toBe('passed');
+    expect(report.requirements.find((r) => r.id === 'RECEIVER-REFUSE-SIGNATURE')?.status).toBe('passed');
+    expect(output).toMatch(/\[sandbox\] \S+ webhook payout\.success evt_\S+ attempt 1 200 \d+ms/);
+    expect(output).not.toContain(MERCHANT_A.secretKey);
+  }, 60_000);
+
+  it('trusting-receiver.mjs: acts on the events without asking; fails P-HOOK-9 (and with it P-CLIENT-8), SHOULD rules', async () => {
+    const { code, report, output } = await verifyClientReceiver(['node', 'examples/receivers/trusting-receiver.mjs']);
+    expect(failed(report), output).toEqual(['CLIENT-VERIFY-PAYOUT', 'RECEIVER-CONFIRMS-STATUS']);
+    expect(report.requirements.find((r) => r.id === 'RECEIVER-CONFIRMS-STATUS')?.evidence[0]?.exchanges[0]?.request.headers['X-SIGNATURE']).toBe('[redacted]');
+    expect(code).toBe(1);
+  }, 60_000);
+
+  it('good_receiver.py: confirms the kit\'s events; with no payout of its own, P-HOOK-9 has nothing to judge', async () => {
+    const { code, report, output } = await verifyClientReceiver(['python3', 'examples/receivers/good_receiver.py']);
+    expect(failed(report), output).toEqual([]);
+    expect(code).toBe(0);
+    expect(report.requirements.find((r) => r.id === 'RECEIVER-CONFIRMS-STATUS')?.status).toBe('skipped');
+  }, 60_000);
+
+  it('a client that ends before anything listens at the URL is a failed run that says so', async () => {
+    const { code, report } = await verifyClientReceiver(['node', '-e', '']);
+    expect(code).toBe(1);
+    expect(report.verdict).toBe('not conformant');
+    expect(report.error).toMatch(/^the client ended before anything listened at http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
+  }, 60_000);
 });

@@ -2,6 +2,11 @@ import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { clientCatalog, judgeClient } from '../../clients/judge.js';
+import { judgeConfirmations } from '../../clients/receiver-confirms.js';
+import { CONFIRMS_STATUS, judgeReceiver, receiverCatalog } from '../../clients/receiver-judge.js';
+import { classify } from '../../clients/traffic.js';
+import type { CheckResult } from '../../core/report.js';
+import { webhookUrlProblem } from '../../core/webhooks.js';
 import { readPackageJson } from '../../common/package-root.js';
 import { visible } from '../../common/visible.js';
 import { buildReport } from '../../core/verdict.js';
@@ -10,8 +15,9 @@ import type { Report } from '../../core/report.js';
 import { shellQuote } from '../../core/reproduce.js';
 import { DEFAULT_HANG_SECONDS, parseScenarios, startSandbox, type ScenarioName } from '../../sandbox/index.js';
 import { redactor } from '../../suites/redact.js';
-import type { RecordedExchange } from '../../sandbox/options.js';
-import { MERCHANT_A, MERCHANT_A_LIVE } from '../../sandbox/tenants.js';
+import type { DeliveryAttempt, RecordedExchange } from '../../sandbox/options.js';
+import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../../sandbox/tenants.js';
+import { listening } from './verify-receiver.js';
 import { UsageError, type Io } from '../io.js';
 import { usableReportDir, writeReportsOrSay } from '../report-files.js';
 import { wholeNumber, type CommandSpec } from '../options.js';
@@ -19,10 +25,11 @@ import { wholeNumber, type CommandSpec } from '../options.js';
 export const verifyClientCommand: CommandSpec = {
   name: 'verify-client',
   summary: 'Runs a client against the recording sandbox and judges the requests it sends by P-CLIENT.',
-  usage: 'svc-conformance verify-client [--scenario S]… [--report-dir D] [--strict] [--timeout SECONDS] -- COMMAND [ARGS…]',
+  usage: 'svc-conformance verify-client [--scenario S]… [--webhook-url URL] [--report-dir D] [--strict] [--timeout SECONDS] -- COMMAND [ARGS…]',
   positionals: true,
   options: [
     { name: 'scenario', type: 'string', value: 'S', multiple: true, description: 'make the sandbox misbehave once, to see the client recover (see serve --list-scenarios)' },
+    { name: 'webhook-url', type: 'string', value: 'URL', description: 'where the webhook receiver COMMAND starts listens: it gets the sandbox\'s events and the kit\'s probes, judged by P-HOOK-6…9' },
     { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports)' },
     { name: 'strict', type: 'boolean', description: 'a broken SHOULD rule fails the run too' },
     { name: 'timeout', type: 'string', value: 'SECONDS', description: 'stop the client after this long (default 120)' },
@@ -31,10 +38,13 @@ export const verifyClientCommand: CommandSpec = {
     'COMMAND runs with SVC_BASE_URL, SVC_API_KEY, SVC_SECRET_KEY, SVC_WALLET_ID (and SVC_ENVIRONMENT=sandbox) set to the sandbox.',
     'Exit status: 0 no MUST client rule broken, 1 otherwise (or the client sent no request at all), 2 bad usage or COMMAND could not start.',
     'The client\'s own exit status is reported, not judged: a client may stop on a business failure.',
+    'With --webhook-url, the sandbox delivers its events to URL; once something listens there (within 30 s) the kit delivers genuine,',
+    'redelivered and forged events too (as verify-receiver), and stops COMMAND after 3 quiet seconds with no delivery pending.',
   ],
   examples: [
     'svc-conformance verify-client -- node examples/good-client.mjs',
     'svc-conformance verify-client --scenario create-order-503-once --scenario payout-failed -- python3 my_client.py',
+    'svc-conformance verify-client --webhook-url http://127.0.0.1:4020/webhooks -- env PORT=4020 node examples/receivers/good-receiver.mjs',
   ],
   async run(options, io, positionals) {
     if (positionals.length === 0) throw new UsageError('verify-client: give the client command after --, e.g. verify-client -- node my-client.mjs');
@@ -49,20 +59,39 @@ export const verifyClientCommand: CommandSpec = {
     const command = positionals.map(shellQuote).join(' ');
     await usableReportDir('verify-client', reportDir);
 
+    const webhookUrl = typeof options['webhook-url'] === 'string' ? options['webhook-url'] : undefined;
+    const urlProblem = webhookUrl === undefined ? undefined : webhookUrlProblem(webhookUrl);
+    if (urlProblem !== undefined) throw new UsageError(`verify-client: --webhook-url cannot be used: ${urlProblem}; e.g. --webhook-url http://127.0.0.1:4020/webhooks`);
+
     const recorded: RecordedExchange[] = [];
+    const attempts: DeliveryAttempt[] = [];
     // Keep idle sockets open past a held answer, so a client's own timeout is what ends the wait.
-    const sandbox = await startSandbox({ port: 0, scenarios, record: (x) => recorded.push(x), idleTimeoutMs: (DEFAULT_HANG_SECONDS + 30) * 1000, requestTimeoutMs: (DEFAULT_HANG_SECONDS + 30) * 1000 });
+    const sandbox = await startSandbox({
+      port: 0, scenarios, record: (x) => recorded.push(x), idleTimeoutMs: (DEFAULT_HANG_SECONDS + 30) * 1000, requestTimeoutMs: (DEFAULT_HANG_SECONDS + 30) * 1000,
+      ...(webhookUrl !== undefined ? { webhookUrl, deliveryLog: (line: string) => io.stdout(`  [sandbox] ${line}\n`), onDeliveryAttempt: (a: DeliveryAttempt) => void attempts.push(a) } : {}),
+    });
     const startedAt = new Date();
     let outcome: ClientOutcome;
+    let receiver: { results: CheckResult[]; deliveries: number; problem?: string } | undefined;
     try {
-      io.stdout(`verify-client: running \`${command}\` against the recording sandbox at ${sandbox.baseUrl}${scenarios.length ? ` (scenarios: ${scenarios.join(', ')})` : ''}\n`);
-      outcome = await runClient(positionals, io, redactor({ merchant: MERCHANT_A }), {
+      io.stdout(`verify-client: running \`${command}\` against the recording sandbox at ${sandbox.baseUrl}${scenarios.length ? ` (scenarios: ${scenarios.join(', ')})` : ''}${webhookUrl ? `, its webhooks to ${webhookUrl}` : ''}\n`);
+      const client = runClient(positionals, io, redactor({ merchant: MERCHANT_A }), {
         SVC_BASE_URL: sandbox.baseUrl,
         SVC_API_KEY: MERCHANT_A.apiKey,
         SVC_SECRET_KEY: MERCHANT_A.secretKey,
         SVC_WALLET_ID: MERCHANT_A.walletId,
         SVC_ENVIRONMENT: 'sandbox',
       }, timeoutSeconds);
+      if (webhookUrl !== undefined) {
+        receiver = await judgeClientReceiver(webhookUrl, client, io, Math.min(LISTEN_WITHIN_SECONDS, timeoutSeconds));
+        if (receiver.problem === undefined) {
+          const judgedAt = Date.now();
+          const lastActivity = () => Math.max(recorded.at(-1)?.receivedAt ?? 0, attempts.at(-1)?.at ?? 0, judgedAt);
+          await untilQuiet(client, () => Date.now() - lastActivity() >= QUIET_MS && !sandbox.app.webhooks.busy);
+          client.stop(`the kit stopped the client once its receiver had been judged and ${QUIET_MS / 1000} s passed with no request and no delivery pending`);
+        }
+      }
+      outcome = await client.outcome;
     } finally {
       await sandbox.close();
     }
@@ -74,10 +103,14 @@ export const verifyClientCommand: CommandSpec = {
       otherEnvironment: { apiKeys: [MERCHANT_A_LIVE.apiKey], walletIds: [MERCHANT_A_LIVE.walletId] },
       toleranceSeconds: sandbox.app.options.variant.toleranceSeconds,
     });
-    const scenarioFlags = scenarios.map((s) => `--scenario ${s} `).join('');
+    const scenarioFlags = scenarios.map((s) => `--scenario ${s} `).join('') + (webhookUrl ? `--webhook-url ${webhookUrl} ` : '');
+    if (receiver !== undefined) {
+      const confirms = receiver.problem === undefined ? judgeConfirmations(attempts, classify(recorded), redactor({ merchant: MERCHANT_A })) : undefined;
+      results.push(...receiver.results.map((r) => (r.meta.requirement === CONFIRMS_STATUS && confirms ? confirms : r)));
+    }
     const built = buildReport({
       results,
-      catalog: clientCatalog(),
+      catalog: receiver !== undefined ? [...clientCatalog(), ...receiverCatalog()] : clientCatalog(),
       target: { baseUrl: sandbox.baseUrl, environment: 'sandbox', embeddedSandbox: true },
       seed: 0,
       runNumber: 0,
@@ -88,11 +121,12 @@ export const verifyClientCommand: CommandSpec = {
       version: readPackageJson<{ version: string }>('package.json').version,
       rerunCommand: `svc-conformance verify-client ${scenarioFlags}-- ${command}`,
     });
-    const problem = apiRequests === 0 ? 'the client sent no request to SVC_BASE_URL' : undefined;
+    const problem = receiver?.problem ?? (apiRequests === 0 ? 'the client sent no request to SVC_BASE_URL' : undefined);
     if (outcome.note) io.stdout(`\nnote: ${outcome.note}\n`);
     const report: Report = {
       ...built,
       client: { command, exitCode: outcome.exitCode, requests: apiRequests, scenarios },
+      ...(webhookUrl !== undefined ? { receiver: { url: webhookUrl, deliveries: (receiver?.deliveries ?? 0) + attempts.length } } : {}),
       ...(problem ? { verdict: 'not conformant' as const, error: problem } : {}),
     };
     const files = await writeReportsOrSay(io, 'verify-client', report, reportDir);
@@ -167,8 +201,10 @@ interface ClientOutcome {
  * Runs the client with the sandbox's coordinates; its output is passed through, marked, with the
  * secret redacted. It runs in a process group of its own, so a timeout stops what it started too.
  */
-function runClient(argv: string[], io: Io, redact: (text: string) => string, env: Record<string, string>, timeoutSeconds: number): Promise<ClientOutcome> {
-  return new Promise((resolvePromise, reject) => {
+function runClient(argv: string[], io: Io, redact: (text: string) => string, env: Record<string, string>, timeoutSeconds: number): RunningClient {
+  let stopWith: ((note: string) => void) | undefined;
+  let exited = false;
+  const outcome = new Promise<ClientOutcome>((resolvePromise, reject) => {
     const child = spawn(argv[0]!, argv.slice(1), { cwd: io.cwd, env: { ...io.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     const out = relayLines(io.stdout, redact);
     const err = relayLines(io.stderr, redact);
@@ -182,16 +218,23 @@ function runClient(argv: string[], io: Io, redact: (text: string) => string, env
         child.kill('SIGKILL');
       }
     };
+    let stoppedNote: string | undefined;
     const timer = setTimeout(() => {
       timedOut = true;
       killGroup();
     }, timeoutSeconds * 1000);
+    stopWith = (note) => {
+      if (exited) return;
+      stoppedNote = note;
+      killGroup();
+    };
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       const reason = error.code === 'ENOENT' ? 'no such program' : error.message;
       reject(new UsageError(`verify-client: cannot start \`${argv[0]}\`: ${reason}`));
     });
     child.on('exit', async (code) => {
+      exited = true;
       clearTimeout(timer);
       // Whatever the client left running (a server, a sleep) goes with it; its pipes then close.
       killGroup();
@@ -200,9 +243,51 @@ function runClient(argv: string[], io: Io, redact: (text: string) => string, env
       await Promise.all([drained(child.stdout), drained(child.stderr)]);
       out.end();
       err.end();
-      if (timedOut) resolvePromise({ exitCode: null, note: `the client did not finish within ${timeoutSeconds} s and was stopped; its requests until then are judged` });
+      if (stoppedNote !== undefined) resolvePromise({ exitCode: null, note: stoppedNote });
+      else if (timedOut) resolvePromise({ exitCode: null, note: `the client did not finish within ${timeoutSeconds} s and was stopped; its requests until then are judged` });
       else if (code !== 0) resolvePromise({ exitCode: code, note: `the client exited with status ${code}` });
       else resolvePromise({ exitCode: 0 });
     });
   });
+  void outcome.catch(() => {}).finally(() => (exited = true));
+  return { outcome, stop: (note) => stopWith?.(note), get exited() { return exited; } };
+}
+
+/** A running client command: its outcome once it ends, and a way to end it. */
+interface RunningClient {
+  outcome: Promise<ClientOutcome>;
+  /** Stops the client (its whole process group); the outcome then carries `note`. */
+  stop(note: string): void;
+  readonly exited: boolean;
+}
+
+/** How long verify-client --webhook-url waits for something to listen at the URL. */
+const LISTEN_WITHIN_SECONDS = 30;
+/** With --webhook-url, the client is stopped after this long with no request and no delivery pending. */
+const QUIET_MS = 3_000;
+
+/**
+ * Waits (bounded) until the client's receiver listens, then judges it as verify-receiver does.
+ * When nothing listens in time, or the client ends first, says so as the run's problem.
+ */
+async function judgeClientReceiver(url: string, client: RunningClient, io: Io, withinSeconds: number): Promise<{ results: CheckResult[]; deliveries: number; problem?: string }> {
+  const until = Date.now() + withinSeconds * 1000;
+  let listens = false;
+  while (!listens && !client.exited && Date.now() < until) {
+    listens = await listening(url, 1_000).then(() => true, () => false);
+    if (!listens) await new Promise((r) => setTimeout(r, 200));
+  }
+  if (!listens) {
+    const problem = client.exited ? `the client ended before anything listened at ${url}` : `nothing listened at ${url} within ${withinSeconds} s of starting the client`;
+    const results = receiverCatalog().map((r): CheckResult => ({ meta: { check: r.id.toLowerCase(), requirement: r.id, title: r.title, evidence: [], findings: [], skipped: problem }, state: 'skipped', durationMs: 0 }));
+    return { results, deliveries: 0, problem };
+  }
+  io.stdout(`verify-client: the receiver listens at ${url}; delivering genuine, redelivered and forged events\n`);
+  const judged = await judgeReceiver({ url, merchant: MERCHANT_A, otherMerchant: MERCHANT_B, otherEnvironment: MERCHANT_A_LIVE, onDelivery: (line) => io.stdout(`  [kit] ${line}\n`) });
+  return judged;
+}
+
+/** Resolves when the client has ended or `quiet()` holds, checking five times a second. */
+async function untilQuiet(client: RunningClient, quiet: () => boolean): Promise<void> {
+  while (!client.exited && !quiet()) await new Promise((r) => setTimeout(r, 200));
 }

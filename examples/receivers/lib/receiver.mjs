@@ -27,8 +27,10 @@ const RECONCILE_AFTER_MS = 8000; // no event about our payout by then: ask Payou
  * - redeliveryStatus (200): the answer to an event_id already acknowledged (409 breaks P-HOOK-8).
  * - ackAfterMs (0): above 0, a genuine delivery is processed first and answered that many ms after
  *   it arrived (12 000 breaks P-HOOK-6's 10 seconds).
+ * - confirmEvents (true): false acts on what a genuine event says without asking the status
+ *   operation (breaks P-HOOK-9, seen only in client mode).
  */
-export async function startReceiver({ secret, port = 0, host = '127.0.0.1', log = () => {}, target, checkSignature = true, redeliveryStatus = 200, ackAfterMs = 0 }) {
+export async function startReceiver({ secret, port = 0, host = '127.0.0.1', log = () => {}, target, checkSignature = true, redeliveryStatus = 200, ackAfterMs = 0, confirmEvents = true }) {
   if (!secret) throw new Error('startReceiver: secret is required');
   const seen = new Set(); // acknowledged event_ids, oldest first
   const client = target ? createClient(target) : undefined;
@@ -104,6 +106,7 @@ export async function startReceiver({ secret, port = 0, host = '127.0.0.1', log 
     log(`processing ${event.event} ${event.event_id}: the event says ${kind === 'payout' ? 'payout' : 'order'} ${id} is ${state}`);
     if (kind === 'payout' && typeof id === 'string') notified.add(id);
     if (!client) return;
+    if (!confirmEvents) return log(`acting on the event as it says: ${kind} ${id} is ${state}`);
     if (typeof id !== 'string' || id === '') return log(`processing ${event.event_id}: no ${kind === 'payout' ? 'payout_order_id' : 'order_id'} to confirm`);
     await confirm(kind, id, state);
   }

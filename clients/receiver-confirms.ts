@@ -1,0 +1,59 @@
+// P-HOOK-9, judged in verify-client --webhook-url: after acknowledging a genuine event about one of
+// its own orders or payouts (the sandbox's deliveries: every order and payout there is the client's),
+// the client asks the matching status operation about it. Seen from the deliveries' answers and the
+// client's recorded requests; the kit's own probe events (about nobody's orders) are not counted.
+import type { Exchange } from '../core/exchange.js';
+import type { CheckResult } from '../core/report.js';
+import { WEBHOOK_EVENTS } from '../core/webhooks.js';
+import type { DeliveryAttempt } from '../sandbox/options.js';
+import type { Redact } from '../suites/redact.js';
+import { CONFIRMS_STATUS, receiverCatalog } from './receiver-judge.js';
+import type { ClientRequest } from './traffic.js';
+
+/** One result for RECEIVER-CONFIRMS-STATUS. */
+export function judgeConfirmations(attempts: readonly DeliveryAttempt[], requests: readonly ClientRequest[], redact: Redact): CheckResult {
+  const title = receiverCatalog().find((r) => r.id === CONFIRMS_STATUS)!.title;
+  const meta = { check: CONFIRMS_STATUS.toLowerCase(), requirement: CONFIRMS_STATUS, title, evidence: [], findings: [] };
+  // The first acknowledged attempt of each event.
+  const acknowledged = new Map<string, DeliveryAttempt>();
+  for (const a of [...attempts].sort((x, y) => x.at - y.at)) if (a.result.status === 200 && !acknowledged.has(a.event.event_id)) acknowledged.set(a.event.event_id, a);
+  if (acknowledged.size === 0) {
+    const why = attempts.length === 0 ? 'the client made no order or payout change that fired an event' : 'the receiver acknowledged none of the sandbox\'s events (RECEIVER-ACK says why)';
+    return { meta: { ...meta, skipped: `${why}, so there was nothing to confirm` }, state: 'skipped', durationMs: 0 };
+  }
+  const unconfirmed = [...acknowledged.values()].filter((a) => {
+    const payout = WEBHOOK_EVENTS[a.event.event].subject === 'payout';
+    const subject = String(payout ? a.event.data.payout_order_id : a.event.data.order_id);
+    const startedAt = a.at - a.result.ms;
+    return !requests.some((r) => {
+      if (r.raw.receivedAt < startedAt || r.operation !== (payout ? 'payoutStatus' : 'orderStatus')) return false;
+      const asked = (r.json as Record<string, unknown> | undefined)?.[payout ? 'payout_order_id' : 'order_id'];
+      return asked !== undefined && String(asked) === subject;
+    });
+  });
+  if (unconfirmed.length === 0) return { meta, state: 'passed', durationMs: 0 };
+  const about = (a: DeliveryAttempt) => `${a.event.event} ${a.event.event_id} about ${WEBHOOK_EVENTS[a.event.event].subject === 'payout' ? `payout ${String(a.event.data.payout_order_id)}` : `order ${String(a.event.data.order_id)}`}`;
+  return {
+    meta: {
+      ...meta,
+      failure: {
+        message: `the client acknowledged ${unconfirmed.length} of ${acknowledged.size} events about its own orders and payouts without asking the status operation afterwards: ${unconfirmed.slice(0, 5).map(about).join('; ')}`,
+        expected: 'Order Status or Payout Status about the event\'s subject after acknowledging it (P-HOOK-9)',
+        actual: 'no such request',
+      },
+      evidence: unconfirmed.slice(0, 6).map((a) => asExchange(a, redact)),
+    },
+    state: 'failed',
+    durationMs: 0,
+  };
+}
+
+function asExchange(a: DeliveryAttempt, redact: Redact): Exchange {
+  const headers = Object.fromEntries(Object.entries(a.delivery.headers).map(([k, v]) => [k, k === 'X-SIGNATURE' ? '[redacted]' : redact(v)]));
+  return {
+    label: `the sandbox's delivery of ${a.event.event} ${a.event.event_id} (attempt ${a.attempt}), acknowledged`,
+    request: { method: 'POST', url: a.url, headers, body: redact(a.delivery.body) },
+    ms: a.result.ms,
+    response: { status: a.result.status!, headers: {}, body: redact(a.result.body ?? '') },
+  };
+}
