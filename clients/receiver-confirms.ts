@@ -2,12 +2,11 @@
 // its own orders or payouts (the sandbox's deliveries: every order and payout there is the client's),
 // the client asks the matching status operation about it. Seen from the deliveries' answers and the
 // client's recorded requests; the kit's own probe events (about nobody's orders) are not counted.
-import type { Exchange } from '../core/exchange.js';
 import type { CheckResult } from '../core/report.js';
 import { WEBHOOK_EVENTS } from '../core/webhooks.js';
 import type { DeliveryAttempt } from '../sandbox/options.js';
 import type { Redact } from '../suites/redact.js';
-import { CONFIRMS_STATUS, receiverCatalog } from './receiver-judge.js';
+import { CONFIRMS_STATUS, deliveryExchange, receiverCatalog } from './receiver-judge.js';
 import type { ClientRequest } from './traffic.js';
 
 /** One result for RECEIVER-CONFIRMS-STATUS. */
@@ -41,19 +40,9 @@ export function judgeConfirmations(attempts: readonly DeliveryAttempt[], request
         expected: 'Order Status or Payout Status about the event\'s subject after acknowledging it (P-HOOK-9)',
         actual: 'no such request',
       },
-      evidence: unconfirmed.slice(0, 6).map((a) => asExchange(a, redact)),
+      evidence: unconfirmed.slice(0, 6).map((a) => deliveryExchange(`the sandbox's delivery of ${a.event.event} ${a.event.event_id} (attempt ${a.attempt}), acknowledged`, a.url, a.delivery, a.result, redact)),
     },
     state: 'failed',
     durationMs: 0,
-  };
-}
-
-function asExchange(a: DeliveryAttempt, redact: Redact): Exchange {
-  const headers = Object.fromEntries(Object.entries(a.delivery.headers).map(([k, v]) => [k, k === 'X-SIGNATURE' ? '[redacted]' : redact(v)]));
-  return {
-    label: `the sandbox's delivery of ${a.event.event} ${a.event.event_id} (attempt ${a.attempt}), acknowledged`,
-    request: { method: 'POST', url: a.url, headers, body: redact(a.delivery.body) },
-    ms: a.result.ms,
-    response: { status: a.result.status!, headers: {}, body: redact(a.result.body ?? '') },
   };
 }

@@ -102,7 +102,7 @@ export async function judgeReceiver(input: ReceiverJudgeInput): Promise<Receiver
     await client.close();
   }
   const redact = redactor({ merchant: { apiKey: '', secretKey: input.merchant.secretKey, walletId: '' }, ...(input.otherMerchant ? { otherMerchant: { apiKey: '', ...input.otherMerchant } } : {}), ...(input.otherEnvironment ? { otherEnvironment: input.otherEnvironment } : {}) });
-  const evidence = (probe: Probe): Exchange => asExchange(probe, input.url, redact);
+  const evidence = (probe: Probe): Exchange => deliveryExchange(probe.label, input.url, probe.delivery, probe.result!, redact);
   return { results: judge(probes, evidence, skippedForgeries), deliveries: probes.length };
 }
 
@@ -190,15 +190,15 @@ function forgeries(run: string, seconds: number, input: ReceiverJudgeInput, skip
   return probes;
 }
 
-/** A probe as evidence: the delivery as sent (signature redacted) and the receiver's answer. */
-function asExchange(probe: Probe, url: string, redact: (text: string) => string): Exchange {
-  const headers = Object.fromEntries(Object.entries(probe.delivery.headers).map(([k, v]) => [k, k === 'X-SIGNATURE' ? '[redacted]' : redact(v)]));
-  const request = { method: 'POST', url, headers, body: redact(probe.delivery.body) };
-  const result = probe.result!;
+/** A delivery as evidence: as sent (its signature redacted, secrets too) and the receiver's answer or why there was none. */
+export function deliveryExchange(label: string, url: string, delivery: Delivery, result: AttemptResult, redact: (text: string) => string): Exchange {
+  const headers = Object.fromEntries(Object.entries(delivery.headers).map(([k, v]) => [k, k === 'X-SIGNATURE' ? '[redacted]' : redact(v)]));
+  const request = { method: 'POST', url, headers, body: redact(delivery.body) };
   if (result.status === undefined) {
-    return { label: probe.label, request, ms: result.ms, error: { code: result.error === 'refused' ? 'refused' : result.error === 'timeout' ? 'timeout' : result.error === 'reset' ? 'reset' : 'other', message: result.errorMessage ?? 'no answer' } };
+    const code = result.error === 'refused' || result.error === 'timeout' || result.error === 'reset' ? result.error : 'other';
+    return { label, request, ms: result.ms, error: { code, message: result.errorMessage ?? 'no answer' } };
   }
-  return { label: probe.label, request, ms: result.ms, response: { status: result.status, headers: {}, body: redact(result.body ?? '') } };
+  return { label, request, ms: result.ms, response: { status: result.status, headers: {}, body: redact(result.body ?? '') } };
 }
 
 type Verdict = { status: 'passed' } | { status: 'skipped'; reason: string } | { status: 'failed'; message: string; expected: string; actual: string; offending: Probe[] };

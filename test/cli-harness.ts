@@ -60,3 +60,27 @@ export function runBinAsync(argv: string[], options: { env?: Record<string, stri
     });
   });
 }
+
+/** A `serve` started from bin/ (built): its banner and config as printed, and its stderr so far. */
+export interface ServedSandbox {
+  child: ReturnType<typeof spawn>;
+  /** Everything serve printed until its config was complete. */
+  stdout: string;
+  /** serve's request and delivery log, growing while it runs. */
+  stderr(): string;
+}
+
+/** Starts `svc-conformance serve ARGS` and resolves once it has printed its whole config. */
+export function spawnServe(args: string[]): Promise<ServedSandbox> {
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (chunk) => {
+      stdout += chunk;
+      if (/\n}\n$/.test(stdout)) resolve({ child, stdout, stderr: () => stderr });
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+  });
+}

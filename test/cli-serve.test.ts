@@ -1,32 +1,19 @@
-import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { validateSchema } from '../schemas/index.js';
 import { FAULT_NAMES } from '../sandbox/faults.js';
-import { runCli } from './cli-harness.js';
+import { runCli, spawnServe } from './cli-harness.js';
 
-const BIN = fileURLToPath(new URL('../bin/svc-conformance.js', import.meta.url));
 
 describe('svc-conformance serve', () => {
   it('prints its base URL and a ready config, writes --config-out, serves signed requests, and stops on SIGTERM', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-serve-'));
     const configOut = join(dir, 'sandbox.json');
-    const child = spawn(process.execPath, [BIN, 'serve', '--config-out', configOut], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const { child, stdout, stderr } = await spawnServe(['--config-out', configOut]);
     try {
-      let stdout = '';
-      let stderr = '';
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on('data', (chunk) => {
-          stdout += chunk;
-          if (/\n}\n$/.test(stdout)) resolve();
-        });
-        child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-      });
       const baseUrl = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(stdout)?.[1];
       expect(baseUrl).toBeDefined();
       const printed = JSON.parse(stdout.slice(stdout.indexOf('{')));
@@ -55,7 +42,7 @@ describe('svc-conformance serve', () => {
       });
       expect(response.status).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(stderr).toMatch(/POST \/api\/v3\/banking\/balance 200/);
+      expect(stderr()).toMatch(/POST \/api\/v3\/banking\/balance 200/);
 
       const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
       child.kill('SIGTERM');

@@ -1,18 +1,14 @@
 // serve --webhook-url and trigger EVENT, judged by a receiver written here from the profile's words
 // (P-HOOK-1, P-SIGN-1/2), not by the kit's signer or receiver: a developer's laptop, end to end.
-import { spawn } from 'node:child_process';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../sandbox/index.js';
-import { runCli } from './cli-harness.js';
-
-const BIN = fileURLToPath(new URL('../bin/svc-conformance.js', import.meta.url));
+import { runCli, spawnServe } from './cli-harness.js';
 
 interface Seen {
   headers: Record<string, string | string[] | undefined>;
@@ -66,18 +62,8 @@ describe('serve --webhook-url + trigger', () => {
     const receiver = await independentReceiver();
     closing.push(() => new Promise((r) => receiver.server.close(r)));
     const configOut = join(mkdtempSync(join(tmpdir(), 'svc-trigger-')), 'sandbox.json');
-    const child = spawn(process.execPath, [BIN, 'serve', '--quiet', '--config-out', configOut, '--webhook-url', receiver.url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const { child, stdout, stderr } = await spawnServe(['--quiet', '--config-out', configOut, '--webhook-url', receiver.url]);
     closing.push(async () => child.kill('SIGTERM'));
-    let stdout = '';
-    let stderr = '';
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (chunk) => {
-        stdout += chunk;
-        if (/\n}\n$/.test(stdout)) resolve();
-      });
-      child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
-    });
     expect(stdout).toContain(`webhooks      ${receiver.url}`);
     const config = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { merchant: { secretKey: string } };
 
@@ -100,8 +86,8 @@ describe('serve --webhook-url + trigger', () => {
     expect(event.data).toMatchObject({ payout_order_id: id![1], status: 'FAILED' });
 
     await new Promise((r) => setTimeout(r, 100));
-    expect(stderr).toMatch(new RegExp(`webhook payout\\.failed ${event.event_id} attempt 1 200 \\d+ms`));
-    expect(stderr).not.toContain(config.merchant.secretKey);
+    expect(stderr()).toMatch(new RegExp(`webhook payout\\.failed ${event.event_id} attempt 1 200 \\d+ms`));
+    expect(stderr()).not.toContain(config.merchant.secretKey);
   });
 
   it('fires every event, each about the id it prints', async () => {

@@ -73,12 +73,15 @@ describe.concurrent('verify-receiver on the example receivers', () => {
 });
 
 describe('verify-receiver refuses, exit 2 in one line', () => {
-  it('when nothing listens at the URL, or the URL is not one', async () => {
+  it('when nothing listens at the URL, or the URL is not one (verify-client --webhook-url too)', async () => {
     const nothing = await runCli(['verify-receiver', '--url', 'http://127.0.0.1:9/webhooks', '--report-dir', mkdtempSync(join(tmpdir(), 'svc-receiver-'))]);
     expect(nothing.code).toBe(2);
     expect(nothing.stderr).toBe('svc-conformance verify-receiver: nothing listens at http://127.0.0.1:9/webhooks (connection refused); start the receiver first, or check the URL\n');
     const ftp = await runCli(['verify-receiver', '--url', 'ftp://127.0.0.1/x']);
     expect(ftp).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc-conformance verify-receiver: --url cannot be used: it is ftp, not http or https/) });
+    const userinfo = await runCli(['verify-client', '--webhook-url', 'http://admin:hunter2@127.0.0.1:4020/webhooks', '--', 'node', '-e', '']);
+    expect(userinfo).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc-conformance verify-client: --webhook-url cannot be used: it carries a user name or password/) });
+    expect(userinfo.stderr + userinfo.stdout).not.toContain('hunter2');
     const missing = await runCli(['verify-receiver']);
     expect(missing).toMatchObject({ code: 2, stderr: expect.stringMatching(/--url URL is required/) });
   });
