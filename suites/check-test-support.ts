@@ -34,7 +34,7 @@ export async function sandboxTarget(options: StartOptions = {}, edit: (config: T
   const sandbox = await startSandbox({ port: 0, clock: clock.now, ...options });
   const settings: RunSettings = {
     clock,
-    // Without webhooks: their checks wait on deliveries, which a virtual clock cannot time (webhooks.test.ts has its own).
+    // Without webhooks: their checks wait on deliveries, which a virtual clock cannot time (checks/webhooks.test.ts has its own, on a faster real clock).
     config: edit(withoutWebhooks(structuredClone(sandbox.config) as TargetConfig)),
     seed: 42,
     runs,
