@@ -5,12 +5,14 @@
 import type { CheckResult } from '../core/report.js';
 import { WEBHOOK_EVENTS } from '../core/webhooks.js';
 import type { DeliveryAttempt } from '../sandbox/options.js';
-import type { Redact } from '../suites/redact.js';
+import { createRedactor } from '../common/redact.js';
 import { CONFIRMS_STATUS, deliveryExchange, receiverCatalog } from './receiver-judge.js';
 import type { ClientRequest } from './traffic.js';
 
 /** One result for RECEIVER-CONFIRMS-STATUS. */
-export function judgeConfirmations(attempts: readonly DeliveryAttempt[], requests: readonly ClientRequest[], redact: Redact): CheckResult {
+export function judgeConfirmations(attempts: readonly DeliveryAttempt[], requests: readonly ClientRequest[], secrets: readonly string[]): CheckResult {
+  // Secrets in every form, and the deliveries' signatures, wherever a receiver echoes them back.
+  const redact = createRedactor({ secrets, signatures: attempts.map((a) => a.delivery.headers['X-SIGNATURE']) });
   const title = receiverCatalog().find((r) => r.id === CONFIRMS_STATUS)!.title;
   const meta = { check: CONFIRMS_STATUS.toLowerCase(), requirement: CONFIRMS_STATUS, title, evidence: [], findings: [] };
   // The first acknowledged attempt of each event.

@@ -39,7 +39,8 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       seen.push({ headers: req.headers, raw: Buffer.concat(chunks) });
-      res.writeHead(200).end('{}');
+      // It also echoes the signature it got: the evidence must not carry it back.
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ received: true, signature: req.headers['x-signature'] ?? null }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -80,12 +81,34 @@ describe('judgeReceiver', () => {
     const evidence = JSON.stringify(judgement.results.map((r) => r.meta.evidence));
     for (const secret of [SECRET, OTHER, LIVE]) expect(evidence).not.toContain(secret);
     expect(evidence).toContain('"X-SIGNATURE":"[redacted]"');
+    for (const s of seen) if (typeof s.headers['x-signature'] === 'string') expect(evidence).not.toContain(s.headers['x-signature']);
+    expect(evidence).toContain('[redacted:signature]');
   });
 
-  it('leaves the other-secret forgeries out, naming the config keys, when no other secret is known', async () => {
+  it('leaves the other-secret forgeries out, naming the config keys, when no other secret is known or it is the merchant\'s own', async () => {
     const alone = await judgeReceiver({ url, merchant: { secretKey: SECRET } });
     const other = alone.results.find((r) => r.meta.requirement === 'RECEIVER-REFUSE-OTHER-SECRET')!;
     expect(other.state).toBe('skipped');
     expect(other.meta.skipped).toMatch(/otherMerchant\.secretKey.*otherEnvironment\.secretKey/);
+    // The same secret twice would make the "forgery" genuine, and fail a correct receiver.
+    const same = await judgeReceiver({ url, merchant: { secretKey: SECRET }, otherMerchant: { secretKey: SECRET }, otherEnvironment: { secretKey: SECRET } });
+    const skipped = same.results.find((r) => r.meta.requirement === 'RECEIVER-REFUSE-OTHER-SECRET')!;
+    expect(skipped.state).toBe('skipped');
+    expect(skipped.meta.skipped).toBe("needs another merchant's secret (otherMerchant.secretKey is the merchant's own) and the other environment's secret (otherEnvironment.secretKey is the merchant's own)");
+  });
+
+  it('a receiver that closes the connection fails RECEIVER-ACK, not the timing requirements', async () => {
+    const closer = createServer((req) => req.socket.destroy());
+    await new Promise<void>((resolve) => closer.listen(0, '127.0.0.1', resolve));
+    try {
+      const { results } = await judgeReceiver({ url: `http://127.0.0.1:${(closer.address() as AddressInfo).port}/hooks`, merchant: { secretKey: SECRET } });
+      const state = (id: string) => results.find((r) => r.meta.requirement === id)!;
+      expect(state('RECEIVER-ACK').state).toBe('failed');
+      expect(state('RECEIVER-ACK').meta.failure?.message).toMatch(/^4 of 4 genuine deliveries were not answered 200: genuine .*no answer \(127\.0\.0\.1:\d+ closed the connection without an answer\)/);
+      expect(state('RECEIVER-ACK-IN-TIME').state).toBe('passed');
+      expect(state('RECEIVER-ACK-FAST').state).toBe('passed');
+    } finally {
+      await new Promise((resolve) => closer.close(resolve));
+    }
   });
 });

@@ -266,7 +266,8 @@ describe('sender faults, each breaking one P-HOOK rule', () => {
     await s.waitFor((d) => same(d) && s.receiver.deliveries.filter(same).length === 4);
     const at = s.receiver.deliveries.filter(same).map((d) => d.receivedAt);
     const gaps = at.slice(1).map((t, i) => (t - at[i]!) / 1000);
-    expect(gaps.map(Math.round)).toEqual([8, 4, 2]);
+    // 8, 4 and 2 s, give or take the jitter of a clock 20 times faster than real.
+    [8, 4, 2].forEach((expected, i) => expect(Math.abs(gaps[i]! - expected), `gaps ${gaps.join(', ')}`).toBeLessThan(1.5));
   });
 
   it("'hook-contradicts-status': payout.success while Payout Status says PROCESSING", async () => {

@@ -104,7 +104,7 @@ export class WebhookSender {
       // The fault: the schedule read from its end, so each retry comes sooner than the one before.
       const delays = this.options.faults.has('hook-retry-countdown') ? [...schedule].reverse() : schedule;
       if (attempt > delays.length || this.options.faults.has('hook-no-retry')) {
-        this.options.deliveryLog(`webhook ${event.event} ${event.event_id} not acknowledged after ${attempt} attempt${attempt > 1 ? 's' : ''}; giving up`);
+        this.options.deliveryLog(`${new Date(this.options.clock()).toISOString()} webhook ${event.event} ${event.event_id} not acknowledged after ${attempt} attempt${attempt > 1 ? 's' : ''}; giving up`);
         return;
       }
       this.scheduled += 1;

@@ -82,6 +82,9 @@ describe('verify-receiver refuses, exit 2 in one line', () => {
     const userinfo = await runCli(['verify-client', '--webhook-url', 'http://admin:hunter2@127.0.0.1:4020/webhooks', '--', 'node', '-e', '']);
     expect(userinfo).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc-conformance verify-client: --webhook-url cannot be used: it carries a user name or password/) });
     expect(userinfo.stderr + userinfo.stdout).not.toContain('hunter2');
+    const plain = await startReceiver(['node', 'examples/receivers/good-receiver.mjs']);
+    const tls = await runCli(['verify-receiver', '--url', plain.replace('http:', 'https:'), '--report-dir', mkdtempSync(join(tmpdir(), 'svc-receiver-'))]);
+    expect(tls).toMatchObject({ code: 2, stderr: `svc-conformance verify-receiver: ${plain.replace('http:', 'https:')} answers, but no TLS handshake: is the URL http?\n` });
     const missing = await runCli(['verify-receiver']);
     expect(missing).toMatchObject({ code: 2, stderr: expect.stringMatching(/--url URL is required/) });
   });
@@ -130,10 +133,16 @@ describe.concurrent('verify-client --webhook-url: the receiver a client starts, 
     expect(report.requirements.find((r) => r.id === 'RECEIVER-CONFIRMS-STATUS')?.status).toBe('skipped');
   }, 60_000);
 
-  it('a client that ends before anything listens at the URL is a failed run that says so', async () => {
-    const { code, report } = await verifyClientReceiver(['node', '-e', '']);
-    expect(code).toBe(1);
-    expect(report.verdict).toBe('not conformant');
-    expect(report.error).toMatch(/^the client ended before anything listened at http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
+  it('exit 2 in one line when the client ends before anything listens at the URL, or something else already listens there', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}/webhooks`;
+    const ended = await runBinAsync(['verify-client', '--webhook-url', url, '--', 'node', '-e', ''], { cwd: ROOT, timeoutMs: 30_000 });
+    expect(ended.code).toBe(2);
+    expect(ended.stderr).toBe(`svc-conformance verify-client: the client ended before anything listened at ${url}; does COMMAND start the receiver, on the port of --webhook-url?\n`);
+    // A receiver left over from an earlier run would be judged in place of COMMAND's own.
+    const stale = await startReceiver(['node', 'examples/receivers/good-receiver.mjs']);
+    const taken = await runBinAsync(['verify-client', '--webhook-url', stale, '--', 'node', 'examples/receivers/any-signature-receiver.mjs'], { cwd: ROOT, timeoutMs: 30_000 });
+    expect(taken.code).toBe(2);
+    expect(taken.stderr).toBe(`svc-conformance verify-client: something already listens at ${stale} before COMMAND started; stop it, or give COMMAND and --webhook-url another port\n`);
   }, 60_000);
 });

@@ -98,5 +98,10 @@ function describeFailure(error: unknown, url: string, timeoutMs: number): Pick<A
     return { error: 'timeout', errorMessage: `no answer from ${host} within ${timeoutMs / 1000} s` };
   }
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return { error: 'reset', errorMessage: `${host} closed the connection without an answer` };
-  return { error: 'other', errorMessage: `delivery to ${host} failed: ${(error as Error).message}` };
+  const message = String((error as Error).message ?? error);
+  if (/SSL routines|ERR_SSL_|wrong version number|certificate/i.test(`${code ?? ''} ${message}`)) {
+    return { error: 'other', errorMessage: `the TLS handshake with ${host} failed (${/certificate/i.test(message) ? 'its certificate is not trusted' : 'it does not speak https: is the URL http?'})` };
+  }
+  // One line: a transport's message may hold newlines (OpenSSL's do).
+  return { error: 'other', errorMessage: `delivery to ${host} failed: ${message.replace(/\s+/g, ' ').slice(0, 300)}` };
 }

@@ -61,7 +61,7 @@ export const triggerCommand: CommandSpec = {
     try {
       const registered = await registration(client, config.baseUrl);
       const result = await fire(client, config, event);
-      io.stdout(`${event}: ${result.kind} ${result.id} (${result.state}); the sandbox delivers ${event} to ${registered ?? 'no URL'}\n`);
+      io.stdout(`${event}: ${result.kind} ${result.id} (${result.state}); ${registered !== undefined ? `the sandbox delivers ${event} to ${registered}` : 'no webhook URL is registered, so nothing is delivered'}\n`);
       if (registered === undefined) {
         io.stderr(`trigger: no webhook URL is registered for merchant ${config.merchant.apiKey.slice(0, 8)}…, so nothing is delivered; start serve with --webhook-url URL\n`);
       }
@@ -88,8 +88,8 @@ async function send(client: TargetClient, options: SendOptions): Promise<Exchang
 
 /** A refusal that says the target is not (or not a working) reference sandbox: exit 2. */
 function notASandbox(baseUrl: string, what: string, exchange: Exchange): UsageError {
-  const answer = exchange.error !== undefined ? exchange.error.message : `HTTP ${exchange.response.status}${messageOf(exchange) ? ` "${messageOf(exchange)}"` : ''}`;
-  return new UsageError(`trigger: ${what} at ${baseUrl} answered ${answer}; trigger drives the reference sandbox (svc-conformance serve) with the configured merchant's keys`);
+  const answer = exchange.error !== undefined ? `got no answer (${exchange.error.message.replace(/\s+/g, ' ')})` : `answered HTTP ${exchange.response.status}${messageOf(exchange) ? ` "${messageOf(exchange)}"` : ''}`;
+  return new UsageError(`trigger: ${what} at ${baseUrl} ${answer}; trigger drives the reference sandbox (svc-conformance serve) with the configured merchant's keys`);
 }
 
 function messageOf(exchange: Exchange): string | undefined {

@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { clientCatalog, judgeClient } from '../../clients/judge.js';
 import { judgeConfirmations } from '../../clients/receiver-confirms.js';
-import { CONFIRMS_STATUS, judgeReceiver, receiverCatalog } from '../../clients/receiver-judge.js';
+import { CONFIRMS_STATUS, judgeReceiver, receiverCatalog, type ReceiverJudgement } from '../../clients/receiver-judge.js';
 import { classify } from '../../clients/traffic.js';
 import type { CheckResult } from '../../core/report.js';
 import { webhookUrlProblem } from '../../core/webhooks.js';
@@ -63,6 +63,10 @@ export const verifyClientCommand: CommandSpec = {
     const urlProblem = webhookUrl === undefined ? undefined : webhookUrlProblem(webhookUrl);
     if (urlProblem !== undefined) throw new UsageError(`verify-client: --webhook-url cannot be used: ${urlProblem}; e.g. --webhook-url http://127.0.0.1:4020/webhooks`);
 
+    if (webhookUrl !== undefined && (await listening(webhookUrl, 1_000).then(() => true, () => false))) {
+      throw new UsageError(`verify-client: something already listens at ${webhookUrl} before COMMAND started; stop it, or give COMMAND and --webhook-url another port`);
+    }
+
     const recorded: RecordedExchange[] = [];
     const attempts: DeliveryAttempt[] = [];
     // Keep idle sockets open past a held answer, so a client's own timeout is what ends the wait.
@@ -72,7 +76,7 @@ export const verifyClientCommand: CommandSpec = {
     });
     const startedAt = new Date();
     let outcome: ClientOutcome;
-    let receiver: { results: CheckResult[]; deliveries: number; problem?: string } | undefined;
+    let receiver: ReceiverJudgement | undefined;
     try {
       io.stdout(`verify-client: running \`${command}\` against the recording sandbox at ${sandbox.baseUrl}${scenarios.length ? ` (scenarios: ${scenarios.join(', ')})` : ''}${webhookUrl ? `, its webhooks to ${webhookUrl}` : ''}\n`);
       const client = runClient(positionals, io, redactor({ merchant: MERCHANT_A }), {
@@ -83,13 +87,18 @@ export const verifyClientCommand: CommandSpec = {
         SVC_ENVIRONMENT: 'sandbox',
       }, timeoutSeconds);
       if (webhookUrl !== undefined) {
-        receiver = await judgeClientReceiver(webhookUrl, client, io, Math.min(LISTEN_WITHIN_SECONDS, timeoutSeconds));
-        if (receiver.problem === undefined) {
-          const judgedAt = Date.now();
-          const lastActivity = () => Math.max(recorded.at(-1)?.receivedAt ?? 0, attempts.at(-1)?.at ?? 0, judgedAt);
-          await untilQuiet(client, () => Date.now() - lastActivity() >= QUIET_MS && !sandbox.app.webhooks.busy);
-          client.stop(`the kit stopped the client once its receiver had been judged and ${QUIET_MS / 1000} s passed with no request and no delivery pending`);
+        const judged = await judgeClientReceiver(webhookUrl, client, io, Math.min(LISTEN_WITHIN_SECONDS, timeoutSeconds));
+        if ('problem' in judged) {
+          // Nothing to judge the receiver by: like verify-receiver with nothing at --url, a usage error.
+          client.stop(judged.problem);
+          await client.outcome.catch(() => {});
+          throw new UsageError(`verify-client: ${judged.problem}; does COMMAND start the receiver, on the port of --webhook-url?`);
         }
+        receiver = judged;
+        const judgedAt = Date.now();
+        const lastActivity = () => Math.max(recorded.at(-1)?.receivedAt ?? 0, attempts.at(-1)?.at ?? 0, judgedAt);
+        await untilQuiet(client, () => Date.now() - lastActivity() >= QUIET_MS && !sandbox.app.webhooks.busy);
+        client.stop(`the kit stopped the client once its receiver had been judged and ${QUIET_MS / 1000} s passed with no request and no delivery pending`);
       }
       outcome = await client.outcome;
     } finally {
@@ -105,8 +114,8 @@ export const verifyClientCommand: CommandSpec = {
     });
     const scenarioFlags = scenarios.map((s) => `--scenario ${s} `).join('') + (webhookUrl ? `--webhook-url ${webhookUrl} ` : '');
     if (receiver !== undefined) {
-      const confirms = receiver.problem === undefined ? judgeConfirmations(attempts, classify(recorded), redactor({ merchant: MERCHANT_A })) : undefined;
-      results.push(...receiver.results.map((r) => (r.meta.requirement === CONFIRMS_STATUS && confirms ? confirms : r)));
+      const confirms = judgeConfirmations(attempts, classify(recorded), [MERCHANT_A.secretKey, MERCHANT_B.secretKey, MERCHANT_A_LIVE.secretKey]);
+      results.push(...receiver.results.map((r) => (r.meta.requirement === CONFIRMS_STATUS ? confirms : r)));
     }
     const built = buildReport({
       results,
@@ -121,7 +130,7 @@ export const verifyClientCommand: CommandSpec = {
       version: readPackageJson<{ version: string }>('package.json').version,
       rerunCommand: `svc-conformance verify-client ${scenarioFlags}-- ${command}`,
     });
-    const problem = receiver?.problem ?? (apiRequests === 0 ? 'the client sent no request to SVC_BASE_URL' : undefined);
+    const problem = apiRequests === 0 ? 'the client sent no request to SVC_BASE_URL' : undefined;
     if (outcome.note) io.stdout(`\nnote: ${outcome.note}\n`);
     const report: Report = {
       ...built,
@@ -268,23 +277,18 @@ const QUIET_MS = 3_000;
 
 /**
  * Waits (bounded) until the client's receiver listens, then judges it as verify-receiver does.
- * When nothing listens in time, or the client ends first, says so as the run's problem.
+ * When nothing listens in time, or the client ends first, returns why instead.
  */
-async function judgeClientReceiver(url: string, client: RunningClient, io: Io, withinSeconds: number): Promise<{ results: CheckResult[]; deliveries: number; problem?: string }> {
+async function judgeClientReceiver(url: string, client: RunningClient, io: Io, withinSeconds: number): Promise<ReceiverJudgement | { problem: string }> {
   const until = Date.now() + withinSeconds * 1000;
   let listens = false;
   while (!listens && !client.exited && Date.now() < until) {
     listens = await listening(url, 1_000).then(() => true, () => false);
     if (!listens) await new Promise((r) => setTimeout(r, 200));
   }
-  if (!listens) {
-    const problem = client.exited ? `the client ended before anything listened at ${url}` : `nothing listened at ${url} within ${withinSeconds} s of starting the client`;
-    const results = receiverCatalog().map((r): CheckResult => ({ meta: { check: r.id.toLowerCase(), requirement: r.id, title: r.title, evidence: [], findings: [], skipped: problem }, state: 'skipped', durationMs: 0 }));
-    return { results, deliveries: 0, problem };
-  }
+  if (!listens) return { problem: client.exited ? `the client ended before anything listened at ${url}` : `nothing listened at ${url} within ${withinSeconds} s of starting the client` };
   io.stdout(`verify-client: the receiver listens at ${url}; delivering genuine, redelivered and forged events\n`);
-  const judged = await judgeReceiver({ url, merchant: MERCHANT_A, otherMerchant: MERCHANT_B, otherEnvironment: MERCHANT_A_LIVE, onDelivery: (line) => io.stdout(`  [kit] ${line}\n`) });
-  return judged;
+  return judgeReceiver({ url, merchant: MERCHANT_A, otherMerchant: MERCHANT_B, otherEnvironment: MERCHANT_A_LIVE, onDelivery: (line) => io.stdout(`  [kit] ${line}\n`) });
 }
 
 /** Resolves when the client has ended or `quiet()` holds, checking five times a second. */

@@ -1,6 +1,7 @@
 // `svc-conformance verify-receiver --url URL`: delivers genuine, redelivered and forged webhook
 // events to a merchant's receiver and judges its answers by P-HOOK-6…8, with the same reports as run.
 import { connect } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
 import { resolve } from 'node:path';
 import { judgeReceiver, receiverCatalog } from '../../clients/receiver-judge.js';
 import { readPackageJson } from '../../common/package-root.js';
@@ -39,23 +40,29 @@ export const verifyReceiverCommand: CommandSpec = {
     const problem = webhookUrlProblem(url);
     if (problem !== undefined) throw new UsageError(`verify-receiver: --url cannot be used: ${problem}; e.g. --url http://127.0.0.1:4020/webhooks`);
     const configFile = typeof options.config === 'string' ? options.config : undefined;
+    // Whose secret signs the genuine events, and where it came from (said on the console, never shown).
     let keys = { merchant: { secretKey: MERCHANT_A.secretKey }, otherMerchant: { secretKey: MERCHANT_B.secretKey }, otherEnvironment: { secretKey: MERCHANT_A_LIVE.secretKey } as { secretKey?: string } | undefined, toleranceSeconds: 300 };
+    let signer = "the embedded sandbox's demo merchant A";
     let environment: 'sandbox' | 'production' = 'sandbox';
     if (configFile !== undefined) {
       try {
         const config = await loadConfig(configFile, io.env, io.cwd);
         environment = config.environment;
         keys = { merchant: config.merchant, otherMerchant: config.otherMerchant as { secretKey: string }, otherEnvironment: config.otherEnvironment, toleranceSeconds: toleranceOf(config) };
+        signer = `merchant ${config.merchant.apiKey} of ${configFile}${io.env.SVC_SECRET_KEY ? ' (its secret from SVC_SECRET_KEY)' : ''}`;
       } catch (error) {
         if (error instanceof ConfigError) throw new UsageError(`verify-receiver: ${error.message}`);
         throw error;
       }
+    } else if (io.env.SVC_SECRET_KEY) {
+      keys = { ...keys, merchant: { secretKey: io.env.SVC_SECRET_KEY } };
+      signer = 'SVC_SECRET_KEY';
     }
     const reportDir = resolve(io.cwd, typeof options['report-dir'] === 'string' ? options['report-dir'] : 'svc-reports');
     await usableReportDir('verify-receiver', reportDir);
     await listening(url);
 
-    io.stdout(`verify-receiver: delivering genuine, redelivered and forged events to ${url}\n`);
+    io.stdout(`verify-receiver: delivering genuine, redelivered and forged events to ${url}, genuine ones signed with the secret of ${signer}\n`);
     const startedAt = new Date();
     const { results, deliveries } = await judgeReceiver({ url, ...keys, onDelivery: (line) => io.stdout(`  ${line}\n`) });
     const built = buildReport({
@@ -78,21 +85,35 @@ export const verifyReceiverCommand: CommandSpec = {
   },
 };
 
-/** Resolves once something accepts a TCP connection at the URL's host and port; exit 2 when nothing does. */
+/**
+ * Resolves once something accepts a connection at the URL's host and port (for https, completes a
+ * TLS handshake the deliveries would trust); exit 2 when nothing does.
+ */
 export function listening(url: string, timeoutMs = 3_000): Promise<void> {
   const { hostname, port, protocol } = new URL(url);
   const host = hostname.replace(/^\[|\]$/g, '');
+  const https = protocol === 'https:';
   return new Promise((resolvePromise, reject) => {
-    const socket = connect({ host, port: Number(port || (protocol === 'https:' ? 443 : 80)), timeout: timeoutMs });
+    const where = { host, port: Number(port || (https ? 443 : 80)), timeout: timeoutMs };
+    const socket = https ? tlsConnect({ ...where, servername: /^[\d.:]+$/.test(host) ? undefined : host }) : connect(where);
     const fail = (why: string) => {
       socket.destroy();
       reject(new UsageError(`verify-receiver: nothing listens at ${url} (${why}); start the receiver first, or check the URL`));
     };
-    socket.once('connect', () => {
+    socket.once(https ? 'secureConnect' : 'connect', () => {
       socket.destroy();
       resolvePromise();
     });
     socket.once('timeout', () => fail(`no connection within ${timeoutMs / 1000} s`));
-    socket.once('error', (error: NodeJS.ErrnoException) => fail(error.code === 'ECONNREFUSED' ? 'connection refused' : error.code === 'ENOTFOUND' ? `no such host ${host}` : (error.code ?? error.message)));
+    socket.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ECONNREFUSED') return fail('connection refused');
+      if (error.code === 'ENOTFOUND') return fail(`no such host ${host}`);
+      if (https) {
+        socket.destroy();
+        const why = /certificate|CERT|self.signed/i.test(`${error.code} ${error.message}`) ? 'its TLS certificate is not trusted' : 'no TLS handshake: is the URL http?';
+        return reject(new UsageError(`verify-receiver: ${url} answers, but ${why}`));
+      }
+      return fail(error.code ?? error.message.replace(/\s+/g, ' '));
+    });
   });
 }
