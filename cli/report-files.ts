@@ -1,4 +1,6 @@
-import type { Report } from '../core/report.js';
+import { readPackageJson } from '../common/package-root.js';
+import type { CheckResult, Report, Requirement } from '../core/report.js';
+import { buildReport } from '../core/verdict.js';
 import { prepareReportDir, ReportDirError, writeReports } from '../reports/write.js';
 import { UsageError, type Io } from './io.js';
 
@@ -23,4 +25,19 @@ export async function writeReportsOrSay(io: Io, command: string, report: Report,
     io.stderr(`svc-conformance ${command}: could not write the reports to ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
     return [];
   }
+}
+
+/**
+ * The report of a judgement that has no seed or property cases (verify-client, verify-receiver):
+ * what was judged, by which catalog, started when, and the command that judges it again.
+ */
+export function judgementReport(input: { results: CheckResult[]; catalog: Requirement[]; target: Report['target']; strict: boolean; startedAt: Date; rerunCommand: string }): Report {
+  return buildReport({
+    ...input,
+    seed: 0,
+    runNumber: 0,
+    runs: 0,
+    durationMs: Date.now() - input.startedAt.getTime(),
+    version: readPackageJson<{ version: string }>('package.json').version,
+  });
 }

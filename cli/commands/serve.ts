@@ -5,7 +5,7 @@ import {
   FAULTS, FAULT_NAMES, SCENARIOS, SCENARIO_NAMES, parseFaults, parseScenarios, startSandbox, type SandboxVariant,
 } from '../../sandbox/index.js';
 import { webhookUrlProblem } from '../../core/webhooks.js';
-import { UsageError, type Io } from '../io.js';
+import { UsageError } from '../io.js';
 import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js';
 
 export const serveCommand: CommandSpec = {

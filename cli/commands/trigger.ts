@@ -7,7 +7,7 @@ import { isWebhookEventName, WEBHOOK_EVENT_NAMES, type WebhookEventName } from '
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
 import { ConfigError, loadConfig, type TargetConfig } from '../../suites/config.js';
 import { TargetClient, type SendOptions } from '../../suites/http.js';
-import { UsageError, type Io } from '../io.js';
+import { UsageError } from '../io.js';
 import type { CommandSpec } from '../options.js';
 
 /** What makes each event fire on the reference sandbox (its documented amounts and outcomes). */

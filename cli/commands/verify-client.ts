@@ -5,11 +5,8 @@ import { clientCatalog, judgeClient } from '../../clients/judge.js';
 import { judgeConfirmations } from '../../clients/receiver-confirms.js';
 import { CONFIRMS_STATUS, judgeReceiver, receiverCatalog, type ReceiverJudgement } from '../../clients/receiver-judge.js';
 import { classify } from '../../clients/traffic.js';
-import type { CheckResult } from '../../core/report.js';
 import { webhookUrlProblem } from '../../core/webhooks.js';
-import { readPackageJson } from '../../common/package-root.js';
 import { visible } from '../../common/visible.js';
-import { buildReport } from '../../core/verdict.js';
 import { summaryLines } from '../../reports/console.js';
 import type { Report } from '../../core/report.js';
 import { shellQuote } from '../../core/reproduce.js';
@@ -19,7 +16,7 @@ import type { DeliveryAttempt, RecordedExchange } from '../../sandbox/options.js
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../../sandbox/tenants.js';
 import { listening } from './verify-receiver.js';
 import { UsageError, type Io } from '../io.js';
-import { usableReportDir, writeReportsOrSay } from '../report-files.js';
+import { judgementReport, usableReportDir, writeReportsOrSay } from '../report-files.js';
 import { wholeNumber, type CommandSpec } from '../options.js';
 
 export const verifyClientCommand: CommandSpec = {
@@ -117,17 +114,12 @@ export const verifyClientCommand: CommandSpec = {
       const confirms = judgeConfirmations(attempts, classify(recorded), [MERCHANT_A.secretKey, MERCHANT_B.secretKey, MERCHANT_A_LIVE.secretKey]);
       results.push(...receiver.results.map((r) => (r.meta.requirement === CONFIRMS_STATUS ? confirms : r)));
     }
-    const built = buildReport({
+    const built = judgementReport({
       results,
       catalog: receiver !== undefined ? [...clientCatalog(), ...receiverCatalog()] : clientCatalog(),
       target: { baseUrl: sandbox.baseUrl, environment: 'sandbox', embeddedSandbox: true },
-      seed: 0,
-      runNumber: 0,
-      runs: 0,
       strict: Boolean(options.strict),
       startedAt,
-      durationMs: Date.now() - startedAt.getTime(),
-      version: readPackageJson<{ version: string }>('package.json').version,
       rerunCommand: `svc-conformance verify-client ${scenarioFlags}-- ${command}`,
     });
     const problem = apiRequests === 0 ? 'the client sent no request to SVC_BASE_URL' : undefined;

@@ -4,16 +4,14 @@ import { connect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { resolve } from 'node:path';
 import { judgeReceiver, receiverCatalog } from '../../clients/receiver-judge.js';
-import { readPackageJson } from '../../common/package-root.js';
 import type { Report } from '../../core/report.js';
-import { buildReport } from '../../core/verdict.js';
 import { webhookUrlProblem } from '../../core/webhooks.js';
 import { summaryLines } from '../../reports/console.js';
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../../sandbox/tenants.js';
 import { ConfigError, loadConfig, toleranceOf } from '../../suites/config.js';
-import { UsageError, type Io } from '../io.js';
+import { UsageError } from '../io.js';
 import type { CommandSpec } from '../options.js';
-import { usableReportDir, writeReportsOrSay } from '../report-files.js';
+import { judgementReport, usableReportDir, writeReportsOrSay } from '../report-files.js';
 
 export const verifyReceiverCommand: CommandSpec = {
   name: 'verify-receiver',
@@ -65,17 +63,12 @@ export const verifyReceiverCommand: CommandSpec = {
     io.stdout(`verify-receiver: delivering genuine, redelivered and forged events to ${url}, genuine ones signed with the secret of ${signer}\n`);
     const startedAt = new Date();
     const { results, deliveries } = await judgeReceiver({ url, ...keys, onDelivery: (line) => io.stdout(`  ${line}\n`) });
-    const built = buildReport({
+    const built = judgementReport({
       results,
       catalog: receiverCatalog(),
       target: { baseUrl: url, environment, embeddedSandbox: false },
-      seed: 0,
-      runNumber: 0,
-      runs: 0,
       strict: Boolean(options.strict),
       startedAt,
-      durationMs: Date.now() - startedAt.getTime(),
-      version: readPackageJson<{ version: string }>('package.json').version,
       rerunCommand: `svc-conformance verify-receiver${options.strict ? ' --strict' : ''}${configFile ? ` --config ${configFile}` : ''} --url ${url}`,
     });
     const report: Report = { ...built, receiver: { url, deliveries } };
