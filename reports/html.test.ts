@@ -174,6 +174,19 @@ describe('renderHtml', () => {
     expect(page).toContain('<dd>1 min 23 s</dd>');
   });
 
+  it('shows what a client or receiver judgement judged, with no seed or property cases that do not apply', () => {
+    const client = renderHtml(fixture({ client: { command: 'python3 my_client.py', exitCode: 0, requests: 7, scenarios: ['payout-failed'] } }));
+    expect(client).toContain('<dt>Client</dt><dd>python3 my_client.py</dd>');
+    expect(client).toContain('<dt>Scenarios</dt><dd>payout-failed</dd>');
+    expect(client).not.toContain('<dt>Seed</dt>');
+    expect(client).not.toContain('<dt>Cases per property</dt>');
+    const receiver = renderHtml(fixture({ receiver: { url: 'http://127.0.0.1:4020/webhooks', deliveries: 15 } }));
+    expect(receiver).toContain('<dt>Webhook receiver</dt><dd>http://127.0.0.1:4020/webhooks (15 deliveries)</dd>');
+    expect(receiver).not.toContain('<dt>Seed</dt>');
+    expect(receiver).not.toMatch(/Seed \d+: the same seed/);
+    expect(renderHtml(fixture())).toContain('<dt>Seed</dt>');
+  });
+
   it('is one self-contained page: no external assets and no script', () => {
     expect(html).not.toMatch(/<(script|link)\b|src=|@import|url\(/i);
   });
