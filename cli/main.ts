@@ -9,10 +9,11 @@ import { signCommand } from './commands/sign.js';
 import { triggerCommand } from './commands/trigger.js';
 import { verifyClientCommand } from './commands/verify-client.js';
 import { verifyReceiverCommand } from './commands/verify-receiver.js';
+import { verifyReportCommand } from './commands/verify-report.js';
 import { processIo, UsageError, type Io } from './io.js';
 import { formatHelp, parseOptions, type CommandSpec } from './options.js';
 
-const COMMANDS: CommandSpec[] = [runCommand, listCommand, serveCommand, triggerCommand, verifyClientCommand, verifyReceiverCommand, signCommand, diagnoseCommand, replayCommand];
+const COMMANDS: CommandSpec[] = [runCommand, listCommand, serveCommand, triggerCommand, verifyClientCommand, verifyReceiverCommand, verifyReportCommand, signCommand, diagnoseCommand, replayCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

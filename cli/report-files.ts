@@ -1,6 +1,7 @@
 import { readPackageJson } from '../common/package-root.js';
 import type { CheckResult, Report, Requirement } from '../core/report.js';
 import { buildReport } from '../core/verdict.js';
+import { certification } from '../reports/seal.js';
 import { prepareReportDir, ReportDirError, writeReports } from '../reports/write.js';
 import { UsageError, type Io } from './io.js';
 
@@ -31,13 +32,10 @@ export async function writeReportsOrSay(io: Io, command: string, report: Report,
  * The report of a judgement that has no seed or property cases (verify-client, verify-receiver):
  * what was judged, by which catalog, started when, and the command that judges it again.
  */
-export function judgementReport(input: { results: CheckResult[]; catalog: Requirement[]; target: Report['target']; strict: boolean; startedAt: Date; rerunCommand: string }): Report {
-  return buildReport({
-    ...input,
-    seed: 0,
-    runNumber: 0,
-    runs: 0,
-    durationMs: Date.now() - input.startedAt.getTime(),
-    version: readPackageJson<{ version: string }>('package.json').version,
-  });
+export function judgementReport(input: { results: CheckResult[]; catalog: Requirement[]; target: Report['target']; strict: boolean; startedAt: Date; rerunCommand: string; catalogs: string[]; options: Record<string, unknown> }): Report {
+  const { catalogs, options, ...rest } = input;
+  return {
+    ...buildReport({ ...rest, seed: 0, runNumber: 0, runs: 0, durationMs: Date.now() - input.startedAt.getTime(), version: readPackageJson<{ version: string }>('package.json').version }),
+    certification: certification({ catalogs, options: { strict: input.strict, ...options } }),
+  };
 }

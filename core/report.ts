@@ -104,4 +104,20 @@ export interface Report {
   client?: { command: string; exitCode: number | null; requests: number; scenarios: string[] };
   /** verify-receiver (and verify-client --webhook-url): the webhook receiver judged, and how many deliveries it got. */
   receiver?: { url: string; deliveries: number };
+  /** What judged the target and how: for a person signing the report off. */
+  certification?: Certification;
+  /** SHA-256 over the canonical text of everything else in the report ("sha256:…"), set when it is written; verify-report checks it. */
+  digest?: string;
+}
+
+/** The judging side of a report: profile and catalog versions, the configuration (secrets removed), the options. */
+export interface Certification {
+  /** The conformance profile's version, e.g. "v1.1". */
+  profile: string;
+  /** The requirement catalogs used, each with the SHA-256 of its text ("sha256:…"). */
+  catalogs: Array<{ file: string; digest: string }>;
+  /** The target's configuration with every secret replaced by "[redacted]", and the SHA-256 of its canonical text. */
+  config?: { fingerprint: string; redacted: Record<string, unknown> };
+  /** The command's options that decide what was sent and judged (seed, runs, strict, concurrency, only, …). */
+  options: Record<string, unknown>;
 }

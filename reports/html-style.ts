@@ -49,6 +49,10 @@ h1, h2, h3, h4 { line-height: 1.25; margin: 0; }
 .c-pass { --c: var(--pass); } .c-fail { --c: var(--fail); } .c-warn { --c: var(--warn); } .c-info { --c: var(--info); } .c-skip { --c: var(--skip); }
 
 section { margin: 0 0 32px; }
+.cert dd code { overflow-wrap: anywhere; }
+.signoff { width: 100%; border-collapse: collapse; margin-top: 12px; }
+.signoff th, .signoff td { border: 1px solid #c8ccd2; padding: 6px 8px; text-align: left; }
+.signoff td { height: 34px; }
 section > h2 { font-size: 21px; margin: 0 0 12px; }
 .note { color: var(--muted); margin: -6px 0 12px; }
 

@@ -169,6 +169,9 @@ function properties(report: Report): string {
     ['run', `${report.runNumber} of ${report.runs}`],
     ...(report.concurrency !== undefined ? [['concurrency', report.concurrency] as [string, number]] : []),
     ['tool', `${report.tool.name} ${report.tool.version}`],
+    ...(report.certification ? [['profile', report.certification.profile] as [string, string]] : []),
+    ...(report.certification?.config ? [['config.fingerprint', report.certification.config.fingerprint] as [string, string]] : []),
+    ...(report.digest ? [['digest', report.digest] as [string, string]] : []),
   ];
   const rows = values.map(([name, value]) => `      <property${attrs({ name, value: String(value) })}/>`);
   return `    <properties>\n${rows.join('\n')}\n    </properties>`;

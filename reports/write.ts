@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { jsonWithVisibleControls } from '../common/visible.js';
 import { renderHtml } from './html.js';
 import { renderJUnit } from './junit.js';
+import { reportText, seal } from './seal.js';
 import type { Report } from '../core/report.js';
 
 /** A report folder that cannot take the reports: said before the first request, not after the run. */
@@ -62,11 +62,13 @@ async function writeAtomically(path: string, content: string): Promise<void> {
   }
 }
 
-/** Writes report.json (P-CLI), junit.xml and report.html; returns their paths. */
-export async function writeReports(report: Report, dir: string): Promise<string[]> {
+/** Writes report.json (P-CLI), junit.xml and report.html, the report sealed with its digest; returns their paths. */
+export async function writeReports(unsealed: Report, dir: string): Promise<string[]> {
   await mkdir(dir, { recursive: true });
+  // Sealed as it is written: the digest covers the report as the three files show it.
+  const report = seal(unsealed);
   const files: Array<[string, string]> = [
-    ['report.json', jsonWithVisibleControls(JSON.stringify(report, null, 2)) + '\n'],
+    ['report.json', reportText(report)],
     ['junit.xml', renderJUnit(report)],
     ['report.html', renderHtml(report)],
   ];

@@ -4,6 +4,7 @@ import { readPackageJson } from '../../common/package-root.js';
 import type { Report } from '../../core/report.js';
 import { buildReport, exitCodeOf } from '../../core/verdict.js';
 import { ConsoleProgress, summaryLines } from '../../reports/console.js';
+import { certification } from '../../reports/seal.js';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { catalog } from '../../suites/catalog.js';
 import { checkTargetEnv, ConfigError, envNamesTarget, isProduction, loadConfig, type TargetConfig } from '../../suites/config.js';
@@ -113,9 +114,16 @@ export const runCommand: CommandSpec = {
         ...(configPath !== undefined ? { configPath } : {}),
       };
 
+      // For the person signing the report off: what judged, against which configuration, with which options.
+      const certified = certification({
+        catalogs: ['suites/catalog.json'],
+        options: { seed: settings.seed, runs: settings.runs, strict: base.strict, concurrency: base.concurrency, only: only ?? null, allowProduction: settings.allowProduction, timeoutSeconds: numbers.timeoutMs / 1000, maxTimeSeconds: numbers.maxTimeMs / 1000, embeddedSandbox: sandbox !== undefined },
+        config: JSON.parse(redactor(config)(JSON.stringify(config))),
+      });
+
       const unreachable = await preflight(config.baseUrl, settings.timeoutMs);
       if (unreachable !== undefined) {
-        const report: Report = { ...buildReport({ ...base, results: [], catalog: requirements, durationMs: Date.now() - startedAt.getTime() }), verdict: 'not conformant', error: unreachable };
+        const report: Report = { ...buildReport({ ...base, results: [], catalog: requirements, durationMs: Date.now() - startedAt.getTime() }), verdict: 'not conformant', error: unreachable, certification: certified };
         const written = await writeReportsOrSay(io, 'run', report, reportDir);
         throw new UsageError(`run: ${unreachable}${written.length > 0 ? ` (report written to ${reportDir})` : ''}`);
       }
@@ -130,7 +138,7 @@ export const runCommand: CommandSpec = {
       if (results.length === 0 && only !== undefined) {
         throw new UsageError(`run: --only ${only.join(',')} matches no requirement or check id (ids look like AUTH-MISSING-KEY, DUP-; svc-conformance list shows them)`);
       }
-      const built = buildReport({ ...base, results, catalog: requirements, durationMs: Date.now() - startedAt.getTime() });
+      const built = { ...buildReport({ ...base, results, catalog: requirements, durationMs: Date.now() - startedAt.getTime() }), certification: certified };
       // A run that had to stop judged only part of the target: never a verdict of its own.
       const stopped = results.find((r) => r.meta.stopped !== undefined)?.meta.stopped;
       const report: Report = stopped === undefined ? built : { ...built, verdict: 'not conformant', error: `the run stopped: ${stopped}` };

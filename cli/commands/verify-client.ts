@@ -121,6 +121,8 @@ export const verifyClientCommand: CommandSpec = {
       strict: Boolean(options.strict),
       startedAt,
       rerunCommand: `svc-conformance verify-client ${scenarioFlags}-- ${command}`,
+      catalogs: receiver !== undefined ? ['clients/catalog.json', 'clients/receiver-catalog.json'] : ['clients/catalog.json'],
+      options: { command, scenarios, webhookUrl: webhookUrl ?? null, timeoutSeconds },
     });
     const problem = apiRequests === 0 ? 'the client sent no request to SVC_BASE_URL' : undefined;
     if (outcome.note) io.stdout(`\nnote: ${outcome.note}\n`);

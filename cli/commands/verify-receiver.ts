@@ -70,6 +70,8 @@ export const verifyReceiverCommand: CommandSpec = {
       strict: Boolean(options.strict),
       startedAt,
       rerunCommand: `svc-conformance verify-receiver${options.strict ? ' --strict' : ''}${configFile ? ` --config ${configFile}` : ''} --url ${url}`,
+      catalogs: ['clients/receiver-catalog.json'],
+      options: { url, signedBy: signer, toleranceSeconds: keys.toleranceSeconds },
     });
     const report: Report = { ...built, receiver: { url, deliveries } };
     const files = await writeReportsOrSay(io, 'verify-receiver', report, reportDir);

@@ -1,0 +1,86 @@
+// The certification package: a report sealed with its digest, found altered by any one changed
+// byte, with the configuration's secrets removed before it is fingerprinted, and verify-report's
+// exit codes. The report is a real one: a short run against the reference sandbox.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../sandbox/tenants.js';
+import { runCli } from '../test/cli-harness.js';
+import { checkSeal, configFingerprint } from './seal.js';
+
+let dir = '';
+let text = '';
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'svc-seal-'));
+  const run = await runCli(['run', '--only', 'AUTH-MISSING-SIGNATURE,ORDER-UNICODE-NAMES', '--seed', '7', '--report-dir', dir]);
+  expect(run.code, run.stdout + run.stderr).toBe(0);
+  text = readFileSync(join(dir, 'report.json'), 'utf8');
+}, 60_000);
+
+describe('a sealed report', () => {
+  it('carries the kit, profile and catalog versions, the configuration fingerprint without secrets, the options and the digest', () => {
+    const report = JSON.parse(text);
+    expect(report.tool).toEqual({ name: 'svc-conformance', version: expect.any(String) });
+    expect(report.certification.profile).toBe('v1.1');
+    expect(report.certification.catalogs).toEqual([{ file: 'suites/catalog.json', digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) }]);
+    expect(report.certification.config.fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(report.certification.config.redacted.merchant.secretKey).toBe('[redacted]');
+    expect(report.certification.options).toMatchObject({ seed: 7, runs: 20, strict: false, only: ['AUTH-MISSING-SIGNATURE', 'ORDER-UNICODE-NAMES'] });
+    expect(report.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    for (const secret of [MERCHANT_A.secretKey, MERCHANT_B.secretKey, MERCHANT_A_LIVE.secretKey]) expect(text).not.toContain(secret);
+    expect(checkSeal(text)).toMatchObject({ intact: true });
+    expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toContain(`<property name="digest" value="${report.digest}"/>`);
+    const html = readFileSync(join(dir, 'report.html'), 'utf8');
+    expect(html).toContain(report.digest);
+    expect(html).toContain('<th>Reviewed by</th>');
+  });
+
+  it('is found altered when any one byte changes, wherever it is', () => {
+    const bytes = Buffer.from(text, 'utf8');
+    // Every byte of the file, each changed in turn (one bit or the case bit).
+    const positions = Array.from({ length: bytes.length }, (_, i) => i);
+    const missed = positions.filter((at) => {
+      const altered = Buffer.from(bytes);
+      altered[at] = altered[at]! ^ (at % 2 === 0 ? 0x01 : 0x20);
+      return checkSeal(altered.toString('utf8')).intact;
+    });
+    expect(positions.length).toBeGreaterThan(2000);
+    expect(missed).toEqual([]);
+  });
+
+  it('says why: content against digest, layout, no digest, not JSON', () => {
+    expect(checkSeal(text.replace('"verdict": "conformant"', '"verdict": "not conformant"'))).toMatchObject({ intact: false, why: expect.stringMatching(/does not match its digest/) });
+    expect(checkSeal(text.replace(/\n {2}"seed"/, '\n   "seed"'))).toMatchObject({ intact: false, why: expect.stringMatching(/bytes are not as the kit wrote them/) });
+    const { digest: _digest, ...unsealed } = JSON.parse(text);
+    expect(checkSeal(JSON.stringify(unsealed))).toMatchObject({ intact: false, why: expect.stringMatching(/has no digest/) });
+    expect(checkSeal('<testsuites/>')).toMatchObject({ intact: false, why: expect.stringMatching(/not JSON/) });
+  });
+
+  it('fingerprints a configuration by its content, not its secrets', () => {
+    const config = { baseUrl: 'https://pay.example.test', merchant: { apiKey: 'pk_test_1', secretKey: 'sk_test_one', walletId: 'W1' } };
+    const other = { ...config, merchant: { ...config.merchant, secretKey: 'sk_test_two' } };
+    expect(configFingerprint(config).fingerprint).toBe(configFingerprint(other).fingerprint);
+    expect(configFingerprint({ ...config, baseUrl: 'https://pay2.example.test' }).fingerprint).not.toBe(configFingerprint(config).fingerprint);
+    expect(JSON.stringify(configFingerprint(config))).not.toContain('sk_test_one');
+  });
+});
+
+describe('svc-conformance verify-report', () => {
+  it('0 for an unchanged report (file or folder), 1 for an altered one, 2 for no file', async () => {
+    const intact = await runCli(['verify-report', join(dir, 'report.json')]);
+    expect(intact.code).toBe(0);
+    expect(intact.stdout).toMatch(/^✓ UNCHANGED {2}\S+report\.json: sha256:[0-9a-f]{64}\n {2}svc-conformance \S+, profile v1\.1; conformant \(http:\/\/127\.0\.0\.1:\d+, sandbox\), started /);
+    expect((await runCli(['verify-report', dir])).code).toBe(0);
+
+    const altered = join(mkdtempSync(join(tmpdir(), 'svc-seal-')), 'report.json');
+    writeFileSync(altered, text.replace('"passed": 2', '"passed": 3'));
+    const result = await runCli(['verify-report', altered]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/^✗ ALTERED {2}\S+: its content does not match its digest/);
+
+    expect(await runCli(['verify-report', join(dir, 'nothing.json')])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc-conformance verify-report: no such file /) });
+    expect(await runCli(['verify-report'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/give one report\.json/) });
+  });
+});

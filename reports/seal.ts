@@ -1,0 +1,78 @@
+// A report a person can sign off: what judged it (kit, profile and catalog versions), against what
+// (a fingerprint of the configuration, secrets removed), how (seed and options), and a SHA-256
+// digest over all of it and the evidence, so an edit after the run shows (verify-report).
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { jsonWithVisibleControls } from '../common/visible.js';
+import { packageRoot } from '../common/package-root.js';
+import type { Certification, Report } from '../core/report.js';
+import { canonicalize } from '../signer/canonical.js';
+
+/** The conformance profile the kit implements (docs/profile.md). */
+export const PROFILE_VERSION = 'v1.1';
+
+const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** A catalog file of the kit, named with the SHA-256 of its text: two runs judged by the same requirements show the same. */
+export function catalogVersion(file: string): { file: string; digest: string } {
+  return { file, digest: `sha256:${sha256(readFileSync(join(packageRoot(), file), 'utf8'))}` };
+}
+
+/** Key names whose values are secrets in a P-CFG config: replaced before it is fingerprinted or shown. */
+const SECRET_KEYS = new Set(['secretKey']);
+
+/** The config with every secret replaced, and the SHA-256 of its canonical text (the fingerprint). */
+export function configFingerprint(config: unknown): NonNullable<Certification['config']> {
+  const redacted = JSON.parse(JSON.stringify(config ?? {}, (key, value: unknown) => (SECRET_KEYS.has(key) && typeof value === 'string' ? '[redacted]' : value))) as Record<string, unknown>;
+  return { fingerprint: `sha256:${sha256(canonicalize(redacted))}`, redacted };
+}
+
+/** The certification block for a report: the profile, the catalogs, the options, and the config when there is one. */
+export function certification(input: { catalogs: readonly string[]; options: Record<string, unknown>; config?: unknown }): Certification {
+  return {
+    profile: PROFILE_VERSION,
+    catalogs: input.catalogs.map(catalogVersion),
+    ...(input.config !== undefined ? { config: configFingerprint(input.config) } : {}),
+    options: JSON.parse(JSON.stringify(input.options)) as Record<string, unknown>,
+  };
+}
+
+/** SHA-256 over the canonical text (P-SIGN-1) of the report without its digest. */
+export function digestOf(report: Report): string {
+  const { digest: _digest, ...rest } = report;
+  return `sha256:${sha256(canonicalize(JSON.parse(JSON.stringify(rest))))}`;
+}
+
+/** The report with its digest. */
+export function seal(report: Report): Report {
+  return { ...report, digest: digestOf(report) };
+}
+
+/** report.json as the kit writes it: two-space JSON, invisible characters escaped, one final newline. */
+export function reportText(report: Report): string {
+  return jsonWithVisibleControls(JSON.stringify(report, null, 2)) + '\n';
+}
+
+export type SealCheck =
+  | { intact: true; report: Report }
+  | { intact: false; why: string };
+
+/**
+ * Whether report.json's text is what the kit wrote: JSON, sealed, its digest matching its content,
+ * and its bytes exactly the kit's own writing of that content (so no byte, even of layout, changed).
+ */
+export function checkSeal(text: string): SealCheck {
+  let report: Report;
+  try {
+    report = JSON.parse(text) as Report;
+  } catch {
+    return { intact: false, why: 'it is not JSON (a byte was changed, or it is not a report.json)' };
+  }
+  if (report === null || typeof report !== 'object' || Array.isArray(report)) return { intact: false, why: 'it is not a report (not a JSON object)' };
+  if (typeof report.digest !== 'string') return { intact: false, why: 'it has no digest: it was not written by a kit that seals its reports (0.1.0 from this version on), or the digest was removed' };
+  const expected = digestOf(report);
+  if (expected !== report.digest) return { intact: false, why: `its content does not match its digest (${report.digest} recorded, ${expected} now): it was changed after the run` };
+  if (reportText(report) !== text) return { intact: false, why: 'its content matches its digest, but its bytes are not as the kit wrote them (layout or escapes changed)' };
+  return { intact: true, report };
+}
