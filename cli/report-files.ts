@@ -5,6 +5,11 @@ import { certification } from '../reports/seal.js';
 import { prepareReportDir, ReportDirError, writeReports } from '../reports/write.js';
 import { UsageError, type Io } from './io.js';
 
+/** Where a command's reports go without --report-dir: a folder of its own, so one never overwrites another's. */
+export function defaultReportDir(command: 'run' | 'verify-client' | 'verify-receiver'): string {
+  return `svc-reports/${{ run: 'run', 'verify-client': 'client', 'verify-receiver': 'receiver' }[command]}`;
+}
+
 /** The report folder must take the reports before anything is sent: exit 2 now, not exit 70 after the run. */
 export async function usableReportDir(command: string, dir: string): Promise<void> {
   try {

@@ -14,11 +14,11 @@ export interface RunListener {
   onProgress?(progress: { done: number; total: number; inFlight: number }): void;
 }
 
-/** Whether a check is selected by --only (a requirement or check id prefix; any of several). */
-export function selected(settings: Pick<RunSettings, 'only'>, check: { id: string; requirement: string }): boolean {
-  const only = settings.only;
-  if (only === undefined || only.length === 0) return true;
-  return only.some((prefix) => check.requirement.startsWith(prefix) || check.id.startsWith(prefix));
+/** Whether a check is selected by --only (a requirement or check id prefix; any of several) and not left out by --skip. */
+export function selected(settings: Pick<RunSettings, 'only' | 'skip'>, check: { id: string; requirement: string }): boolean {
+  const matches = (prefixes: readonly string[] | undefined) => prefixes?.some((prefix) => check.requirement.startsWith(prefix) || check.id.startsWith(prefix)) ?? false;
+  if (settings.only !== undefined && settings.only.length > 0 && !matches(settings.only)) return false;
+  return !matches(settings.skip);
 }
 
 /** One check of the run, with its place: in the report's order, and the scope of its ids. */

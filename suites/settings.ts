@@ -14,6 +14,8 @@ export interface RunSettings {
   allowProduction: boolean;
   /** Only requirements (or checks) whose id starts with one of these prefixes. */
   only?: readonly string[];
+  /** Requirement or check id prefixes left out (run --skip), after --only has chosen. */
+  skip?: readonly string[];
   /** fast-check's path of a shrunk counterexample (with --only and --seed): replays exactly that case. */
   replayPath?: string;
   /** Requests in flight at most (--concurrency); default the config's profile.concurrency, else 8. 1: one check at a time, in order. */

@@ -279,7 +279,18 @@ describe('svc-conformance run against a target that is not there or not an API',
     const t = await target();
     const result = await runCli(['run', '--config', t.config, '--only', 'AUTH_TYPO', '--report-dir', t.dir]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/--only AUTH_TYPO matches no requirement or check id/);
+    expect(result.stderr).toMatch(/--only AUTH_TYPO leaves no requirement or check to run/);
+    const all = await runCli(['run', '--config', t.config, '--only', 'DUP-', '--skip', 'DUP', '--report-dir', t.dir]);
+    expect(all.stderr).toMatch(/--only DUP- with --skip DUP leaves no requirement or check to run/);
+  });
+
+  it('takes --only and --skip repeated and comma-separated, the second adding to the first', async () => {
+    const t = await target();
+    const result = await runCli(['run', '--config', t.config, '--only', 'AUTH-MISSING', '--only', 'DUP-SEQUENTIAL,ENV-', '--skip', 'ENV-WALLET', '--skip', 'AUTH-MISSING-SIGNATURE', '--report-dir', t.dir]);
+    expect(result.code, result.stderr).toBe(0);
+    const judged = report(t.dir).requirements.filter((r) => r.checks.length > 0).map((r) => r.id).sort();
+    expect(judged).toEqual(['AUTH-MISSING-KEY', 'AUTH-MISSING-TIMESTAMP', 'DUP-SEQUENTIAL', 'ENV-PRODUCTION-KEY']);
+    expect(result.stdout).toMatch(/only AUTH-MISSING,DUP-SEQUENTIAL,ENV-, skipping ENV-WALLET,AUTH-MISSING-SIGNATURE/);
   });
 
   it.each([[['--runs', '0']], [['--seed', 'abc']], [['--config', '/nonexistent/c.json']]])('refuses %j with exit 2', async (args) => {

@@ -52,3 +52,16 @@ describe('reports are written atomically', () => {
     expect(readdirSync(reportDir).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
   });
 });
+
+describe('default report folders', () => {
+  it('run and verify-client each write to a folder of their own, so neither overwrites the other', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'svc-default-dirs-'));
+    const run = await runCli(['run', '--only', 'AUTH-MISSING-KEY'], { cwd });
+    expect(run.code, run.stderr).toBe(0);
+    const client = await runCli(['verify-client', '--', process.execPath, '-e', ''], { cwd });
+    expect(client.code).toBe(1); // a client that sends nothing is not conformant; its reports are still written
+    expect(readdirSync(join(cwd, 'svc-reports')).sort()).toEqual(['client', 'run']);
+    expect(JSON.parse(readFileSync(join(cwd, 'svc-reports', 'run', 'report.json'), 'utf8')).client).toBeUndefined();
+    expect(JSON.parse(readFileSync(join(cwd, 'svc-reports', 'client', 'report.json'), 'utf8')).client).toBeDefined();
+  }, 30_000);
+});

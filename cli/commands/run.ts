@@ -17,20 +17,21 @@ import { SECTIONS } from '../../suites/sections.js';
 import type { RunSettings } from '../../suites/settings.js';
 import { loadTeamChecks, type TeamChecks } from '../../suites/team-checks.js';
 import { UsageError } from '../io.js';
-import { usableReportDir, writeReportsOrSay } from '../report-files.js';
+import { defaultReportDir, usableReportDir, writeReportsOrSay } from '../report-files.js';
 import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js';
 
 export const runCommand: CommandSpec = {
   name: 'run',
   summary: 'Runs the conformance suites against a target and writes report.json, junit.xml and report.html.',
-  usage: 'svc-conformance run [--config F] [--report-dir D] [--seed N] [--runs N] [--strict] [--only PREFIX[,PREFIX…]] [--concurrency N] [--timeout S] [--max-time S]',
+  usage: 'svc-conformance run [--config F] [--report-dir D] [--seed N] [--runs N] [--strict] [--only PREFIX[,PREFIX…]]… [--skip PREFIX[,PREFIX…]]… [--concurrency N] [--timeout S] [--max-time S]',
   options: [
     { name: 'config', type: 'string', value: 'F', description: 'P-CFG config file; SVC_* environment variables override it' },
-    { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports)' },
+    { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports/run)' },
     { name: 'seed', type: 'string', value: 'N', description: 'seed of every generated request (default: random, printed)' },
     { name: 'runs', type: 'string', value: 'N', description: 'cases per property check (default 20)' },
     { name: 'strict', type: 'boolean', description: 'a failed SHOULD fails the run too' },
-    { name: 'only', type: 'string', value: 'PREFIX', description: 'only requirements (or checks) whose id starts with PREFIX, e.g. AUTH- or DUP-CONCURRENT; several comma-separated' },
+    { name: 'only', type: 'string', value: 'PREFIX', multiple: true, description: 'only requirements (or checks) whose id starts with PREFIX, e.g. AUTH- or DUP-CONCURRENT; repeat it, or comma-separate' },
+    { name: 'skip', type: 'string', value: 'PREFIX', multiple: true, description: 'leave out requirements (or checks) whose id starts with PREFIX, e.g. HOOK-; repeat it, or comma-separate' },
     { name: 'replay-path', type: 'string', value: 'PATH', description: "with --seed and --only: replay exactly the shrunk counterexample of a property (fast-check's path, as the report gives it)" },
     { name: 'allow-production', type: 'boolean', description: 'let checks that create records run against production (P-ENV-3)' },
     { name: 'concurrency', type: 'string', value: 'N', description: "requests in flight at most (default the config's profile.concurrency, else 8); 1 runs the checks one at a time, in order" },
@@ -49,7 +50,7 @@ export const runCommand: CommandSpec = {
   examples: ['svc-conformance run', 'svc-conformance run --config staging.json --strict --report-dir out', 'SVC_BASE_URL=https://sbx.example.test SVC_API_KEY=… SVC_SECRET_KEY=… SVC_WALLET_ID=… svc-conformance run'],
   async run(options, io) {
     const numbers = readNumbers(options);
-    const reportDir = resolve(io.cwd, typeof options['report-dir'] === 'string' ? options['report-dir'] : 'svc-reports');
+    const reportDir = resolve(io.cwd, typeof options['report-dir'] === 'string' ? options['report-dir'] : defaultReportDir('run'));
     const startedAt = new Date();
     let sandbox: RunningSandbox | undefined;
     try {
@@ -86,7 +87,8 @@ export const runCommand: CommandSpec = {
         throw error;
       }
       const requirements = [...catalog(), ...team.requirements];
-      const only = typeof options.only === 'string' ? options.only.split(',').map((p) => p.trim()).filter((p) => p !== '') : undefined;
+      const only = prefixList(options.only);
+      const skip = prefixList(options.skip);
       const settings: RunSettings = {
         config,
         seed: numbers.seed,
@@ -97,6 +99,7 @@ export const runCommand: CommandSpec = {
         deadlineAt: startedAt.getTime() + numbers.maxTimeMs,
         deadlineSource: `--max-time ${numbers.maxTimeMs / 1000}`,
         ...(only !== undefined ? { only } : {}),
+        ...(skip !== undefined ? { skip } : {}),
         ...(numbers.concurrency !== undefined ? { concurrency: numbers.concurrency } : {}),
         ...(typeof options['replay-path'] === 'string' ? { replayPath: replayPathOf(options['replay-path'], options) } : {}),
       };
@@ -117,7 +120,7 @@ export const runCommand: CommandSpec = {
       // For the person signing the report off: what judged, against which configuration, with which options.
       const certified = certification({
         catalogs: ['suites/catalog.json'],
-        options: { seed: settings.seed, runs: settings.runs, strict: base.strict, concurrency: base.concurrency, only: only ?? null, allowProduction: settings.allowProduction, timeoutSeconds: numbers.timeoutMs / 1000, maxTimeSeconds: numbers.maxTimeMs / 1000, embeddedSandbox: sandbox !== undefined },
+        options: { seed: settings.seed, runs: settings.runs, strict: base.strict, concurrency: base.concurrency, only: only ?? null, skip: skip ?? null, allowProduction: settings.allowProduction, timeoutSeconds: numbers.timeoutMs / 1000, maxTimeSeconds: numbers.maxTimeMs / 1000, embeddedSandbox: sandbox !== undefined },
         config: JSON.parse(redactor(config)(JSON.stringify(config))),
       });
 
@@ -130,13 +133,14 @@ export const runCommand: CommandSpec = {
       if (isProduction(config) && !settings.allowProduction) {
         io.stdout('Target is production: checks that create records are skipped (P-ENV-3); --allow-production runs them.\n');
       }
-      io.stdout(`svc-conformance run: ${shownBaseUrl} (${config.environment}), seed ${settings.seed}, ${settings.runs} cases per property, ${base.concurrency === 1 ? 'one request at a time' : `up to ${base.concurrency} requests in flight`}${only ? `, only ${only.join(',')}` : ''}${team.requirements.length > 0 ? `, ${team.sections.reduce((n, s) => n + s.checks.length, 0)} team checks` : ''}\n`);
+      io.stdout(`svc-conformance run: ${shownBaseUrl} (${config.environment}), seed ${settings.seed}, ${settings.runs} cases per property, ${base.concurrency === 1 ? 'one request at a time' : `up to ${base.concurrency} requests in flight`}${only ? `, only ${only.join(',')}` : ''}${skip ? `, skipping ${skip.join(',')}` : ''}${team.requirements.length > 0 ? `, ${team.sections.reduce((n, s) => n + s.checks.length, 0)} team checks` : ''}\n`);
 
       const levels = new Map(requirements.map((r) => [r.id, r.level]));
       const progress = new ConsoleProgress((line) => io.stdout(line + '\n'), (id) => levels.get(id));
       const results = await runChecks(settings, [...SECTIONS, ...team.sections], progress);
-      if (results.length === 0 && only !== undefined) {
-        throw new UsageError(`run: --only ${only.join(',')} matches no requirement or check id (ids look like AUTH-MISSING-KEY, DUP-; svc-conformance list shows them)`);
+      if (results.length === 0 && (only !== undefined || skip !== undefined)) {
+        const chosen = [only ? `--only ${only.join(',')}` : '', skip ? `--skip ${skip.join(',')}` : ''].filter(Boolean).join(' with ');
+        throw new UsageError(`run: ${chosen} leaves no requirement or check to run (ids look like AUTH-MISSING-KEY, DUP-; svc-conformance list shows them)`);
       }
       const built = { ...buildReport({ ...base, results, catalog: requirements, durationMs: Date.now() - startedAt.getTime() }), certification: certified };
       // A run that had to stop judged only part of the target: never a verdict of its own.
@@ -158,10 +162,17 @@ export const runCommand: CommandSpec = {
   },
 };
 
+/** --only or --skip as given: repeated, comma-separated, or both; undefined when absent or empty. */
+function prefixList(value: unknown): string[] | undefined {
+  const given = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+  const prefixes = given.flatMap((v: string) => v.split(',')).map((p) => p.trim()).filter((p) => p !== '');
+  return prefixes.length > 0 ? prefixes : undefined;
+}
+
 /** fast-check's replay path: numbers joined by ':' (e.g. "3:0:1"). Meaningful only for one seed and one property. */
 function replayPathOf(path: string, options: ParsedOptions): string {
   if (!/^\d+(:\d+)*$/.test(path)) throw new UsageError(`run: --replay-path ${JSON.stringify(path)} is not a fast-check path; copy it from the report, e.g. --replay-path 3:0:1`);
-  if (options.seed === undefined || typeof options.only !== 'string') throw new UsageError('run: --replay-path replays one shrunk case: give it with the --seed and --only of the failure, as the report shows');
+  if (options.seed === undefined || prefixList(options.only)?.length !== 1) throw new UsageError('run: --replay-path replays one shrunk case: give it with the --seed and --only of the failure, as the report shows');
   return path;
 }
 

@@ -16,7 +16,7 @@ import type { DeliveryAttempt, RecordedExchange } from '../../sandbox/options.js
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../../sandbox/tenants.js';
 import { listening } from './verify-receiver.js';
 import { UsageError, type Io } from '../io.js';
-import { judgementReport, usableReportDir, writeReportsOrSay } from '../report-files.js';
+import { judgementReport, defaultReportDir, usableReportDir, writeReportsOrSay } from '../report-files.js';
 import { wholeNumber, type CommandSpec } from '../options.js';
 
 export const verifyClientCommand: CommandSpec = {
@@ -27,7 +27,7 @@ export const verifyClientCommand: CommandSpec = {
   options: [
     { name: 'scenario', type: 'string', value: 'S', multiple: true, description: 'make the sandbox misbehave once, to see the client recover (see serve --list-scenarios)' },
     { name: 'webhook-url', type: 'string', value: 'URL', description: 'where the webhook receiver COMMAND starts listens: it gets the sandbox\'s events and the kit\'s probes, judged by P-HOOK-6…9' },
-    { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports)' },
+    { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports/client)' },
     { name: 'strict', type: 'boolean', description: 'a broken SHOULD rule fails the run too' },
     { name: 'timeout', type: 'string', value: 'SECONDS', description: 'stop the client after this long (default 120)' },
   ],
@@ -52,7 +52,7 @@ export const verifyClientCommand: CommandSpec = {
       throw new UsageError(`verify-client: ${(error as Error).message}`);
     }
     const timeoutSeconds = options.timeout === undefined ? 120 : wholeNumber('verify-client', 'timeout', options.timeout, 1, 86_400);
-    const reportDir = resolve(io.cwd, typeof options['report-dir'] === 'string' ? options['report-dir'] : 'svc-reports');
+    const reportDir = resolve(io.cwd, typeof options['report-dir'] === 'string' ? options['report-dir'] : defaultReportDir('verify-client'));
     const command = positionals.map(shellQuote).join(' ');
     await usableReportDir('verify-client', reportDir);
 

@@ -11,7 +11,7 @@ import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../../sandbox/tenants.j
 import { ConfigError, loadConfig, toleranceOf } from '../../suites/config.js';
 import { UsageError } from '../io.js';
 import type { CommandSpec } from '../options.js';
-import { judgementReport, usableReportDir, writeReportsOrSay } from '../report-files.js';
+import { judgementReport, defaultReportDir, usableReportDir, writeReportsOrSay } from '../report-files.js';
 
 export const verifyReceiverCommand: CommandSpec = {
   name: 'verify-receiver',
@@ -20,7 +20,7 @@ export const verifyReceiverCommand: CommandSpec = {
   options: [
     { name: 'url', type: 'string', value: 'URL', required: true, description: 'where the receiver listens, e.g. http://127.0.0.1:4020/webhooks' },
     { name: 'config', short: 'c', type: 'string', value: 'F', description: 'a P-CFG config: merchant.secretKey signs genuine events; otherMerchant and otherEnvironment sign forgeries (default: the embedded sandbox\'s demo merchants)' },
-    { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports)' },
+    { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports/receiver)' },
     { name: 'strict', type: 'boolean', description: 'a broken SHOULD rule fails the run too' },
   ],
   details: [
@@ -56,7 +56,7 @@ export const verifyReceiverCommand: CommandSpec = {
       keys = { ...keys, merchant: { secretKey: io.env.SVC_SECRET_KEY } };
       signer = 'SVC_SECRET_KEY';
     }
-    const reportDir = resolve(io.cwd, typeof options['report-dir'] === 'string' ? options['report-dir'] : 'svc-reports');
+    const reportDir = resolve(io.cwd, typeof options['report-dir'] === 'string' ? options['report-dir'] : defaultReportDir('verify-receiver'));
     await usableReportDir('verify-receiver', reportDir);
     await listening(url);
 

@@ -16,9 +16,9 @@ export const verifyReportCommand: CommandSpec = {
     'requirement and its evidence, the target, the configuration fingerprint and the options. Any changed byte is found.',
     'Exit status: 0 unchanged, 1 altered (or not a sealed report), 2 bad usage or the file cannot be read.',
   ],
-  examples: ['svc-conformance verify-report svc-reports/report.json'],
+  examples: ['svc-conformance verify-report svc-reports/run/report.json'],
   async run(_options, io, positionals) {
-    if (positionals.length !== 1) throw new UsageError('verify-report: give one report.json (or its folder), e.g. verify-report svc-reports/report.json');
+    if (positionals.length !== 1) throw new UsageError('verify-report: give one report.json (or its folder), e.g. verify-report svc-reports/run/report.json');
     let path = resolve(io.cwd, positionals[0]!);
     const info = await stat(path).catch(() => undefined);
     if (info === undefined) throw new UsageError(`verify-report: no such file ${positionals[0]}`);
