@@ -73,6 +73,8 @@ export interface RequirementReport extends Requirement {
   checks: Array<{ id: string; title: string; status: CheckOutcome; message?: string }>;
   /** Why it was skipped: the config key that would enable it. */
   skipReason?: string;
+  /** How long its checks took, ms, added up (they may have run side by side with others). */
+  durationMs?: number;
   /** Where the kit states it in full, relative to the package root (e.g. docs/requirements.md#AUTH-ACCEPT); a team's own has none. */
   reference?: string;
   evidence: Evidence[];

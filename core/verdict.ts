@@ -86,6 +86,7 @@ export function buildReport(input: BuildInput): Report {
           : r.state === 'failed' ? { message: 'did not finish within its time budget' } : {}),
       })),
       ...(skipReason !== undefined ? { skipReason } : {}),
+      durationMs: e.results.reduce((sum, r) => sum + r.durationMs, 0),
       ...(requirement.source === undefined ? { reference: `docs/requirements.md#${requirement.id}` } : {}),
       evidence: evidenceList,
     });

@@ -42,13 +42,13 @@ export class ConsoleProgress {
       ...(t.errors ? [`${t.errors} kit error${t.errors > 1 ? 's' : ''}`] : []),
       ...(t.skipped ? [`${t.skipped} skipped`] : []),
     ];
-    this.say(`  ${t.mark} ${visible(section).padEnd(20)} ${String(results.length).padStart(3)} checks: ${parts.join(', ')}  (${(durationMs / 1000).toFixed(1)} s)`);
+    this.say(`  ${t.mark} ${visible(section).padEnd(20)} ${String(results.length).padStart(3)} check${results.length === 1 ? ' ' : 's'}: ${parts.join(', ')}  (${(durationMs / 1000).toFixed(1)} s)`);
   }
 }
 
 /** What the verdict is about, in words that cannot be mistaken for a deployment when it is not one. */
 export function judged(report: Report): string {
-  if (report.client) return `client \`${report.client.command}\` (${report.client.requests} requests${report.receiver ? `; its webhook receiver at ${report.receiver.url}, ${report.receiver.deliveries} deliveries` : ''})`;
+  if (report.client) return `client \`${report.client.command}\` (${report.client.requests} request${report.client.requests === 1 ? '' : 's'}${report.receiver ? `; its webhook receiver at ${report.receiver.url}, ${report.receiver.deliveries} deliveries` : ''})`;
   if (report.receiver) return `the webhook receiver at ${report.receiver.url} (${report.receiver.deliveries} deliveries)`;
   if (report.target.embeddedSandbox) return `the kit's own embedded reference sandbox at ${report.target.baseUrl}, not a deployment`;
   return `${report.target.baseUrl} (${report.target.environment})`;

@@ -62,7 +62,7 @@ function junitTimestamp(iso: string): string {
 
 /** The model has no per-requirement duration; use one if the builder adds it, else 0. */
 function durationOf(requirement: RequirementReport): number {
-  const ms = (requirement as RequirementReport & { durationMs?: unknown }).durationMs;
+  const ms = requirement.durationMs;
   return typeof ms === 'number' && Number.isFinite(ms) ? ms : 0;
 }
 

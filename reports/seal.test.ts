@@ -11,13 +11,25 @@ import { checkSeal, configFingerprint } from './seal.js';
 
 let dir = '';
 let text = '';
+let stdout = '';
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'svc-seal-'));
   const run = await runCli(['run', '--only', 'AUTH-MISSING-SIGNATURE,ORDER-UNICODE-NAMES', '--seed', '7', '--report-dir', dir]);
   expect(run.code, run.stdout + run.stderr).toBe(0);
   text = readFileSync(join(dir, 'report.json'), 'utf8');
+  stdout = run.stdout;
 }, 60_000);
+
+describe('the run behind it', () => {
+  it('counts in the right number ("1 check") and gives JUnit the time its checks took', () => {
+    expect(stdout).toMatch(/Authentication\s+1 check : 1 passed/);
+    expect(stdout).not.toMatch(/\b1 checks\b/);
+    const times = [...readFileSync(join(dir, 'junit.xml'), 'utf8').matchAll(/<testcase [^>]*name="(AUTH-MISSING-SIGNATURE|ORDER-UNICODE-NAMES)[^"]*" time="([\d.]+)"/g)].map((m) => Number(m[2]));
+    expect(times).toHaveLength(2);
+    for (const t of times) expect(t).toBeGreaterThan(0);
+  });
+});
 
 describe('a sealed report', () => {
   it('carries the kit, profile and catalog versions, the configuration fingerprint without secrets, the options and the digest', () => {
