@@ -65,3 +65,25 @@ describe('default report folders', () => {
     expect(JSON.parse(readFileSync(join(cwd, 'svc-reports', 'client', 'report.json'), 'utf8')).client).toBeDefined();
   }, 30_000);
 });
+
+describe('config discovery', () => {
+  it('run uses ./svc-conformance.json when no --config is given, says so, and SVC_* variables still replace it', async () => {
+    const { startSandbox } = await import('../sandbox/index.js');
+    const sandbox = await startSandbox({ port: 0 });
+    try {
+      const cwd = mkdtempSync(join(tmpdir(), 'svc-discovery-'));
+      writeFileSync(join(cwd, 'svc-conformance.json'), JSON.stringify(sandbox.config));
+      const found = await runCli(['run', '--only', 'AUTH-MISSING-KEY'], { cwd });
+      expect(found.code, found.stderr).toBe(0);
+      expect(found.stderr).toBe('svc-conformance run: using ./svc-conformance.json (found in the working directory; --config names another)\n');
+      const report = JSON.parse(readFileSync(join(cwd, 'svc-reports', 'run', 'report.json'), 'utf8'));
+      expect(report.target).toMatchObject({ baseUrl: sandbox.baseUrl, embeddedSandbox: false });
+      const env = { SVC_BASE_URL: sandbox.baseUrl, SVC_API_KEY: sandbox.config.merchant.apiKey, SVC_SECRET_KEY: sandbox.config.merchant.secretKey, SVC_WALLET_ID: sandbox.config.merchant.walletId };
+      const byEnv = await runCli(['run', '--only', 'AUTH-MISSING-KEY'], { cwd, env });
+      expect(byEnv.code, byEnv.stderr).toBe(0);
+      expect(byEnv.stderr).not.toContain('svc-conformance.json');
+    } finally {
+      await sandbox.close();
+    }
+  }, 30_000);
+});

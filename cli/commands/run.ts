@@ -16,6 +16,7 @@ import { runChecks } from '../../suites/runner.js';
 import { SECTIONS } from '../../suites/sections.js';
 import type { RunSettings } from '../../suites/settings.js';
 import { loadTeamChecks, type TeamChecks } from '../../suites/team-checks.js';
+import { configFileOf } from '../config-file.js';
 import { UsageError } from '../io.js';
 import { defaultReportDir, usableReportDir, writeReportsOrSay } from '../report-files.js';
 import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js';
@@ -25,7 +26,7 @@ export const runCommand: CommandSpec = {
   summary: 'Runs the conformance suites against a target and writes report.json, junit.xml and report.html.',
   usage: 'svc-conformance run [--config F] [--report-dir D] [--seed N] [--runs N] [--strict] [--only PREFIX[,PREFIX…]]… [--skip PREFIX[,PREFIX…]]… [--concurrency N] [--timeout S] [--max-time S]',
   options: [
-    { name: 'config', type: 'string', value: 'F', description: 'P-CFG config file; SVC_* environment variables override it' },
+    { name: 'config', type: 'string', value: 'F', description: 'P-CFG config file (default: ./svc-conformance.json if there is one); SVC_* environment variables override it' },
     { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports/run)' },
     { name: 'seed', type: 'string', value: 'N', description: 'seed of every generated request (default: random, printed)' },
     { name: 'runs', type: 'string', value: 'N', description: 'cases per property check (default 20)' },
@@ -56,7 +57,7 @@ export const runCommand: CommandSpec = {
     try {
       let config: TargetConfig;
       let configPath: string | undefined;
-      const configFile = typeof options.config === 'string' ? options.config : undefined;
+      const configFile = configFileOf('run', options, io);
       try {
         checkTargetEnv(io.env, configFile);
       } catch (error) {
@@ -71,12 +72,12 @@ export const runCommand: CommandSpec = {
           if (error instanceof ConfigError) throw new UsageError(`run: ${error.message}`);
           throw error;
         }
-        configPath = typeof options.config === 'string' ? options.config : undefined;
+        configPath = configFile;
       } else {
         sandbox = await startSandbox({ port: 0 });
         config = sandbox.config as TargetConfig;
         configPath = 'sandbox.json';
-        io.stdout(`No target given (no --config, no SVC_* variable): certifying the kit's own embedded reference sandbox at ${sandbox.baseUrl}, not a deployment (svc-conformance serve --config-out sandbox.json runs it standalone).\n`);
+        io.stdout(`No target given (no --config, no ./svc-conformance.json, no SVC_* variable): certifying the kit's own embedded reference sandbox at ${sandbox.baseUrl}, not a deployment (svc-conformance serve --config-out sandbox.json runs it standalone).\n`);
       }
 
       let team: TeamChecks;

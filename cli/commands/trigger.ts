@@ -7,6 +7,7 @@ import { isWebhookEventName, WEBHOOK_EVENT_NAMES, type WebhookEventName } from '
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
 import { ConfigError, loadConfig, type TargetConfig } from '../../suites/config.js';
 import { TargetClient, type SendOptions } from '../../suites/http.js';
+import { configFileOf } from '../config-file.js';
 import { UsageError } from '../io.js';
 import type { CommandSpec } from '../options.js';
 
@@ -28,7 +29,7 @@ export const triggerCommand: CommandSpec = {
   usage: 'svc-conformance trigger EVENT [--config F]',
   positionals: true,
   options: [
-    { name: 'config', short: 'c', type: 'string', value: 'F', description: 'the sandbox\'s P-CFG config (serve --config-out writes one); SVC_BASE_URL, SVC_API_KEY, SVC_SECRET_KEY and SVC_WALLET_ID override it' },
+    { name: 'config', short: 'c', type: 'string', value: 'F', description: 'the sandbox\'s P-CFG config (serve --config-out writes one; default: ./svc-conformance.json if there is one); SVC_BASE_URL, SVC_API_KEY, SVC_SECRET_KEY and SVC_WALLET_ID override it' },
   ],
   details: [
     'Events:',
@@ -46,9 +47,9 @@ export const triggerCommand: CommandSpec = {
     if (event === undefined) throw new UsageError(`trigger: name an EVENT: ${WEBHOOK_EVENT_NAMES.join(', ')}`);
     if (extra !== undefined) throw new UsageError(`trigger: one EVENT at a time, not "${extra}" too`);
     if (!isWebhookEventName(event)) throw new UsageError(`trigger: no event "${event}"; the events are ${WEBHOOK_EVENT_NAMES.join(', ')}`);
-    const configFile = typeof options.config === 'string' ? options.config : undefined;
+    const configFile = configFileOf('trigger', options, io);
     if (configFile === undefined && io.env.SVC_BASE_URL === undefined) {
-      throw new UsageError('trigger: name the sandbox with --config F (serve --config-out F writes one) or SVC_BASE_URL with SVC_API_KEY, SVC_SECRET_KEY and SVC_WALLET_ID');
+      throw new UsageError('trigger: name the sandbox with --config F (serve --config-out F writes one; ./svc-conformance.json is found by itself) or SVC_BASE_URL with SVC_API_KEY, SVC_SECRET_KEY and SVC_WALLET_ID');
     }
     let config: TargetConfig;
     try {

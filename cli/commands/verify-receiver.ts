@@ -9,6 +9,7 @@ import { webhookUrlProblem } from '../../core/webhooks.js';
 import { summaryLines } from '../../reports/console.js';
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../../sandbox/tenants.js';
 import { ConfigError, loadConfig, toleranceOf } from '../../suites/config.js';
+import { configFileOf } from '../config-file.js';
 import { UsageError } from '../io.js';
 import type { CommandSpec } from '../options.js';
 import { judgementReport, defaultReportDir, usableReportDir, writeReportsOrSay } from '../report-files.js';
@@ -19,7 +20,7 @@ export const verifyReceiverCommand: CommandSpec = {
   usage: 'svc-conformance verify-receiver --url URL [--config F] [--report-dir D] [--strict]',
   options: [
     { name: 'url', type: 'string', value: 'URL', required: true, description: 'where the receiver listens, e.g. http://127.0.0.1:4020/webhooks' },
-    { name: 'config', short: 'c', type: 'string', value: 'F', description: 'a P-CFG config: merchant.secretKey signs genuine events; otherMerchant and otherEnvironment sign forgeries (default: the embedded sandbox\'s demo merchants)' },
+    { name: 'config', short: 'c', type: 'string', value: 'F', description: 'a P-CFG config (default: ./svc-conformance.json if there is one): merchant.secretKey signs genuine events; otherMerchant and otherEnvironment sign forgeries (default: the embedded sandbox\'s demo merchants)' },
     { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports/receiver)' },
     { name: 'strict', type: 'boolean', description: 'a broken SHOULD rule fails the run too' },
   ],
@@ -37,7 +38,7 @@ export const verifyReceiverCommand: CommandSpec = {
     const url = String(options.url);
     const problem = webhookUrlProblem(url);
     if (problem !== undefined) throw new UsageError(`verify-receiver: --url cannot be used: ${problem}; e.g. --url http://127.0.0.1:4020/webhooks`);
-    const configFile = typeof options.config === 'string' ? options.config : undefined;
+    const configFile = configFileOf('verify-receiver', options, io);
     // Whose secret signs the genuine events, and where it came from (said on the console, never shown).
     let keys = { merchant: { secretKey: MERCHANT_A.secretKey }, otherMerchant: { secretKey: MERCHANT_B.secretKey }, otherEnvironment: { secretKey: MERCHANT_A_LIVE.secretKey } as { secretKey?: string } | undefined, toleranceSeconds: 300 };
     let signer = "the embedded sandbox's demo merchant A";
