@@ -1,7 +1,8 @@
 import { readPackageJson } from '../common/package-root.js';
 import type { CheckResult, Report, Requirement } from '../core/report.js';
 import { buildReport } from '../core/verdict.js';
-import { certification } from '../reports/seal.js';
+import { certification, digestOf } from '../reports/seal.js';
+import type { OptionSpec, ParsedOptions } from './options.js';
 import { prepareReportDir, ReportDirError, writeReports } from '../reports/write.js';
 import { UsageError, type Io } from './io.js';
 
@@ -43,4 +44,34 @@ export function judgementReport(input: { results: CheckResult[]; catalog: Requir
     ...buildReport({ ...rest, seed: 0, runNumber: 0, runs: 0, durationMs: Date.now() - input.startedAt.getTime(), version: readPackageJson<{ version: string }>('package.json').version }),
     certification: certification({ catalogs, options: { strict: input.strict, ...options } }),
   };
+}
+
+/** --format: text (the console summary) or json (one JSON object on stdout; everything else on stderr). */
+export const FORMAT_OPTION: OptionSpec = { name: 'format', type: 'string', value: 'text|json', description: 'json: print the summary as one JSON object on stdout, and progress on stderr (default text)' };
+
+/** The chosen format, and the Io the rest of the command writes its console lines to. */
+export function formatOf(command: string, options: ParsedOptions, io: Io): { json: boolean; console: Io } {
+  const format = options.format ?? 'text';
+  if (format !== 'text' && format !== 'json') throw new UsageError(`${command}: --format takes text or json, not ${JSON.stringify(format)}`);
+  return format === 'json' ? { json: true, console: { ...io, stdout: io.stderr } } : { json: false, console: io };
+}
+
+/** The summary as one JSON object: the verdict, the counts, each failed requirement, the report files and the report's digest. */
+export function summaryJson(report: Report, files: readonly string[]): string {
+  const failed = report.requirements
+    .filter((r) => r.status === 'failed')
+    .map((r) => ({ id: r.id, level: r.level, title: r.title, message: r.evidence[0]?.message ?? r.title }));
+  return JSON.stringify({
+    tool: report.tool,
+    verdict: report.verdict,
+    target: report.target,
+    ...(report.client ? { client: report.client } : {}),
+    ...(report.receiver ? { receiver: report.receiver } : {}),
+    ...(report.client || report.receiver ? {} : { seed: report.seed }),
+    summary: report.summary,
+    failed,
+    ...(report.error !== undefined ? { error: report.error } : {}),
+    reports: files,
+    digest: digestOf(report),
+  }) + '\n';
 }

@@ -87,3 +87,17 @@ describe('config discovery', () => {
     }
   }, 30_000);
 });
+
+describe('--format json', () => {
+  it('prints the summary alone on stdout as one JSON object; the progress goes to stderr', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'svc-format-'));
+    const result = await runCli(['run', '--only', 'AUTH-MISSING-KEY', '--format', 'json'], { cwd });
+    expect(result.code, result.stderr).toBe(0);
+    const summary = JSON.parse(result.stdout);
+    expect(summary).toMatchObject({ verdict: 'conformant', summary: { passed: 1, failed: 0 }, failed: [], seed: expect.any(Number), target: { embeddedSandbox: true } });
+    expect(summary.reports).toEqual([join(cwd, 'svc-reports/run/report.json'), join(cwd, 'svc-reports/run/junit.xml'), join(cwd, 'svc-reports/run/report.html')]);
+    expect(summary.digest).toBe(JSON.parse(readFileSync(summary.reports[0], 'utf8')).digest);
+    expect(result.stderr).toMatch(/✓ Authentication\s+1 check : 1 passed/);
+    expect(await runCli(['run', '--format', 'yaml'], { cwd })).toMatchObject({ code: 2, stderr: 'svc-conformance run: --format takes text or json, not "yaml"\n' });
+  }, 30_000);
+});

@@ -18,7 +18,7 @@ import type { RunSettings } from '../../suites/settings.js';
 import { loadTeamChecks, type TeamChecks } from '../../suites/team-checks.js';
 import { configFileOf } from '../config-file.js';
 import { UsageError } from '../io.js';
-import { defaultReportDir, usableReportDir, writeReportsOrSay } from '../report-files.js';
+import { FORMAT_OPTION, formatOf, summaryJson, defaultReportDir, usableReportDir, writeReportsOrSay } from '../report-files.js';
 import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js';
 
 export const runCommand: CommandSpec = {
@@ -28,6 +28,7 @@ export const runCommand: CommandSpec = {
   options: [
     { name: 'config', type: 'string', value: 'F', description: 'P-CFG config file (default: ./svc-conformance.json if there is one); SVC_* environment variables override it' },
     { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports/run)' },
+    FORMAT_OPTION,
     { name: 'seed', type: 'string', value: 'N', description: 'seed of every generated request (default: random, printed)' },
     { name: 'runs', type: 'string', value: 'N', description: 'cases per property check (default 20)' },
     { name: 'strict', type: 'boolean', description: 'a failed SHOULD fails the run too' },
@@ -50,6 +51,10 @@ export const runCommand: CommandSpec = {
   ],
   examples: ['svc-conformance run', 'svc-conformance run --config staging.json --strict --report-dir out', 'SVC_BASE_URL=https://sbx.example.test SVC_API_KEY=… SVC_SECRET_KEY=… SVC_WALLET_ID=… svc-conformance run'],
   async run(options, io) {
+    // --format json: the console lines go to stderr, and stdout gets the summary object alone.
+    const { json, console: out } = formatOf('run', options, io);
+    const print = io.stdout;
+    io = out;
     const numbers = readNumbers(options);
     const reportDir = resolve(io.cwd, typeof options['report-dir'] === 'string' ? options['report-dir'] : defaultReportDir('run'));
     const startedAt = new Date();
@@ -148,7 +153,8 @@ export const runCommand: CommandSpec = {
       const stopped = results.find((r) => r.meta.stopped !== undefined)?.meta.stopped;
       const report: Report = stopped === undefined ? built : { ...built, verdict: 'not conformant', error: `the run stopped: ${stopped}` };
       const files = await writeReportsOrSay(io, 'run', report, reportDir);
-      io.stdout(summaryLines(report, files).join('\n') + '\n');
+      if (json) print(summaryJson(report, files));
+    else io.stdout(summaryLines(report, files).join('\n') + '\n');
       if (stopped !== undefined) {
         const ran = results.filter((r) => r.state !== 'skipped').length;
         throw new UsageError(`run: stopped after ${Math.round((Date.now() - startedAt.getTime()) / 1000)} s: ${stopped}; ${ran} of ${results.length} checks ran before it`);

@@ -16,7 +16,7 @@ import type { DeliveryAttempt, RecordedExchange } from '../../sandbox/options.js
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../../sandbox/tenants.js';
 import { listening } from './verify-receiver.js';
 import { UsageError, type Io } from '../io.js';
-import { judgementReport, defaultReportDir, usableReportDir, writeReportsOrSay } from '../report-files.js';
+import { FORMAT_OPTION, formatOf, summaryJson, judgementReport, defaultReportDir, usableReportDir, writeReportsOrSay } from '../report-files.js';
 import { wholeNumber, type CommandSpec } from '../options.js';
 
 export const verifyClientCommand: CommandSpec = {
@@ -28,6 +28,7 @@ export const verifyClientCommand: CommandSpec = {
     { name: 'scenario', type: 'string', value: 'S', multiple: true, description: 'make the sandbox misbehave once, to see the client recover (see serve --list-scenarios)' },
     { name: 'webhook-url', type: 'string', value: 'URL', description: 'where the webhook receiver COMMAND starts listens: it gets the sandbox\'s events and the kit\'s probes, judged by P-HOOK-6…9' },
     { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports/client)' },
+    FORMAT_OPTION,
     { name: 'strict', type: 'boolean', description: 'a broken SHOULD rule fails the run too' },
     { name: 'timeout', type: 'string', value: 'SECONDS', description: 'stop the client after this long (default 120)' },
   ],
@@ -44,6 +45,10 @@ export const verifyClientCommand: CommandSpec = {
     'svc-conformance verify-client --webhook-url http://127.0.0.1:4020/webhooks -- env PORT=4020 node examples/receivers/good-receiver.mjs',
   ],
   async run(options, io, positionals) {
+    // --format json: the console lines go to stderr, and stdout gets the summary object alone.
+    const { json, console: out } = formatOf('verify-client', options, io);
+    const print = io.stdout;
+    io = out;
     if (positionals.length === 0) throw new UsageError('verify-client: give the client command after --, e.g. verify-client -- node my-client.mjs');
     let scenarios: ScenarioName[];
     try {
@@ -133,7 +138,8 @@ export const verifyClientCommand: CommandSpec = {
       ...(problem ? { verdict: 'not conformant' as const, error: problem } : {}),
     };
     const files = await writeReportsOrSay(io, 'verify-client', report, reportDir);
-    io.stdout(summaryLines(report, files).join('\n') + '\n');
+    if (json) print(summaryJson(report, files));
+    else io.stdout(summaryLines(report, files).join('\n') + '\n');
     return report.verdict === 'conformant' ? 0 : 1;
   },
 };

@@ -12,7 +12,7 @@ import { ConfigError, loadConfig, toleranceOf } from '../../suites/config.js';
 import { configFileOf } from '../config-file.js';
 import { UsageError } from '../io.js';
 import type { CommandSpec } from '../options.js';
-import { judgementReport, defaultReportDir, usableReportDir, writeReportsOrSay } from '../report-files.js';
+import { FORMAT_OPTION, formatOf, summaryJson, judgementReport, defaultReportDir, usableReportDir, writeReportsOrSay } from '../report-files.js';
 
 export const verifyReceiverCommand: CommandSpec = {
   name: 'verify-receiver',
@@ -22,6 +22,7 @@ export const verifyReceiverCommand: CommandSpec = {
     { name: 'url', type: 'string', value: 'URL', required: true, description: 'where the receiver listens, e.g. http://127.0.0.1:4020/webhooks' },
     { name: 'config', short: 'c', type: 'string', value: 'F', description: 'a P-CFG config (default: ./svc-conformance.json if there is one): merchant.secretKey signs genuine events; otherMerchant and otherEnvironment sign forgeries (default: the embedded sandbox\'s demo merchants)' },
     { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports/receiver)' },
+    FORMAT_OPTION,
     { name: 'strict', type: 'boolean', description: 'a broken SHOULD rule fails the run too' },
   ],
   details: [
@@ -35,6 +36,10 @@ export const verifyReceiverCommand: CommandSpec = {
     'svc-conformance verify-receiver --strict --config acme.json --url https://hooks.acme.test/svc',
   ],
   async run(options, io) {
+    // --format json: the console lines go to stderr, and stdout gets the summary object alone.
+    const { json, console: out } = formatOf('verify-receiver', options, io);
+    const print = io.stdout;
+    io = out;
     const url = String(options.url);
     const problem = webhookUrlProblem(url);
     if (problem !== undefined) throw new UsageError(`verify-receiver: --url cannot be used: ${problem}; e.g. --url http://127.0.0.1:4020/webhooks`);
@@ -76,7 +81,8 @@ export const verifyReceiverCommand: CommandSpec = {
     });
     const report: Report = { ...built, receiver: { url, deliveries } };
     const files = await writeReportsOrSay(io, 'verify-receiver', report, reportDir);
-    io.stdout(summaryLines(report, files).join('\n') + '\n');
+    if (json) print(summaryJson(report, files));
+    else io.stdout(summaryLines(report, files).join('\n') + '\n');
     return report.verdict === 'conformant' ? 0 : 1;
   },
 };
