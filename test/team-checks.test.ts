@@ -85,7 +85,7 @@ describe('a team check from the config', () => {
   it('an exception in a check\'s own code is a kit error: shown apart, not judged, exit 2', async () => {
     const result = await run('ACME-BUGGY', 'buggy');
     expect(result.code).toBe(2);
-    expect(result.stdout).toMatch(/! Acme extensions\s+1 checks: 0 passed, 1 kit error/);
+    expect(result.stdout).toMatch(/! Acme extensions\s+1 check : 0 passed, 1 kit error/);
     expect(result.stdout).toMatch(/kit error in check acme-buggy \(ACME-BUGGY\): TypeError: .*field/);
     expect(result.stderr).toMatch(/run: the kit failed inside 1 check/);
     expect(result.stdout).not.toMatch(/✗ ACME-BUGGY/);
