@@ -44,6 +44,8 @@ export interface CheckMeta {
   findings: Array<Finding & { exchange?: Exchange }>;
   /** Set when the run stopped sending during or before this check, and why. */
   stopped?: string;
+  /** How many of the check's exchanges the evidence leaves out (it keeps the last few; run --har FILE records all). */
+  evidenceLeftOut?: number;
   /** Requests of this check signed plainly with the merchant's keys that got an answer, and how many of those were 401. */
   plainlySigned?: { answered: number; refused401: number };
 }
@@ -63,6 +65,8 @@ export interface Evidence {
   expected?: string;
   actual?: string;
   counterexample?: unknown;
+  /** Exchanges of the check that are not shown here (only the last few are kept); run --har FILE records every one. */
+  leftOut?: number;
   /** Commands to see it again: a curl line (signature redacted) and a freshly signed replay. */
   reproduce?: { curl?: string; replay?: string; run?: string };
   exchanges: Exchange[];

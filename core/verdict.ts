@@ -63,6 +63,7 @@ export function buildReport(input: BuildInput): Report {
           ...(f.expected !== undefined ? { expected: f.expected } : {}),
           ...(f.actual !== undefined ? { actual: f.actual } : {}),
           ...(f.counterexample !== undefined ? { counterexample: f.counterexample } : {}),
+          ...(r.meta.evidenceLeftOut !== undefined ? { leftOut: r.meta.evidenceLeftOut } : {}),
         };
       }),
       ...e.findings,

@@ -46,7 +46,7 @@ async function whyNotDir(dir: string, error: NodeJS.ErrnoException): Promise<str
  * Writes a file by writing a temporary file in the same folder and renaming it over the target: a
  * reader never sees half a report, and a symlink planted at the target is replaced, not followed.
  */
-async function writeAtomically(path: string, content: string): Promise<void> {
+export async function writeAtomically(path: string, content: string): Promise<void> {
   const temporary = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
     const handle = await open(temporary, 'wx', 0o644);

@@ -44,6 +44,11 @@ export interface Check {
   lane?: string;
   /** Runs with no other request of the run in flight (a race that other traffic would dilute). */
   alone?: boolean;
+  /**
+   * Keep every exchange of a failure as evidence, not only the last few: for a check whose proof is
+   * the whole set of answers (the concurrent-duplicate race: the one 201 and every other answer).
+   */
+  keepAllEvidence?: boolean;
   run(ctx: CheckContext): Promise<void>;
 }
 

@@ -51,6 +51,7 @@ export function createRunState(settings: RunSettings): RunState {
   const client = new TargetClient(settings.config, {
     timeoutMs: settings.timeoutMs,
     ...(settings.clock !== undefined ? { clock: settings.clock } : {}),
+    ...(settings.onExchange !== undefined ? { onExchange: settings.onExchange } : {}),
     ...(settings.deadlineAt !== undefined ? { deadlineAt: settings.deadlineAt, deadlineSource: settings.deadlineSource ?? 'max time' } : {}),
   });
   return { settings, client, requests: new Limiter(runConcurrency(settings)), salt: settings.salt ?? runSalt(), lanes: new Map() };
@@ -108,7 +109,11 @@ export async function executeCheck(check: Check, state: RunState, meta: CheckMet
     }
     const { exchange, ...details } = error.details;
     meta.failure = { message: error.message, ...details };
-    meta.evidence = [...(exchange ? [exchange] : []), ...sent().filter((x) => x !== exchange).slice(-(MAX_EVIDENCE - 1))];
+    const others = sent().filter((x) => x !== exchange);
+    const kept = check.keepAllEvidence ? others : others.slice(-(MAX_EVIDENCE - 1));
+    meta.evidence = [...(exchange ? [exchange] : []), ...kept];
+    // Said, not silent: how many exchanges of this check the evidence does not show.
+    if (others.length > kept.length) meta.evidenceLeftOut = others.length - kept.length;
     return 'failed';
   } finally {
     // Findings in the order their requests were sent, whatever order the answers came in.

@@ -1,4 +1,5 @@
 import type { Clock } from '../core/clock.js';
+import type { Exchange } from '../core/exchange.js';
 import type { TargetConfig } from './config.js';
 
 /** What a run of the suites is given: the target, the seed and the limits. */
@@ -14,6 +15,8 @@ export interface RunSettings {
   allowProduction: boolean;
   /** Only requirements (or checks) whose id starts with one of these prefixes. */
   only?: readonly string[];
+  /** Sees every exchange of the run, redacted, as it completes (run --har). */
+  onExchange?: (exchange: Exchange) => void;
   /** Requirement or check id prefixes left out (run --skip), after --only has chosen. */
   skip?: readonly string[];
   /** fast-check's path of a shrunk counterexample (with --only and --seed): replays exactly that case. */

@@ -1,10 +1,15 @@
 import { randomInt } from 'node:crypto';
-import { resolve } from 'node:path';
+import { constants } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { readPackageJson } from '../../common/package-root.js';
 import type { Report } from '../../core/report.js';
 import { buildReport, exitCodeOf } from '../../core/verdict.js';
 import { ConsoleProgress, summaryLines } from '../../reports/console.js';
+import type { Exchange } from '../../core/exchange.js';
+import { renderHar, type TimedExchange } from '../../reports/har.js';
 import { certification } from '../../reports/seal.js';
+import { writeAtomically } from '../../reports/write.js';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { catalog } from '../../suites/catalog.js';
 import { checkTargetEnv, ConfigError, envNamesTarget, isProduction, loadConfig, type TargetConfig } from '../../suites/config.js';
@@ -24,7 +29,7 @@ import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js
 export const runCommand: CommandSpec = {
   name: 'run',
   summary: 'Runs the conformance suites against a target and writes report.json, junit.xml and report.html.',
-  usage: 'svc-conformance run [--config F] [--report-dir D] [--seed N] [--runs N] [--strict] [--only PREFIX[,PREFIX…]]… [--skip PREFIX[,PREFIX…]]… [--concurrency N] [--timeout S] [--max-time S]',
+  usage: 'svc-conformance run [--config F] [--report-dir D] [--seed N] [--runs N] [--strict] [--only PREFIX[,PREFIX…]]… [--skip PREFIX[,PREFIX…]]… [--concurrency N] [--timeout S] [--max-time S] [--har FILE]',
   options: [
     { name: 'config', type: 'string', value: 'F', description: 'P-CFG config file (default: ./svc-conformance.json if there is one); SVC_* environment variables override it' },
     { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports/run)' },
@@ -32,6 +37,7 @@ export const runCommand: CommandSpec = {
     { name: 'seed', type: 'string', value: 'N', description: 'seed of every generated request (default: random, printed)' },
     { name: 'runs', type: 'string', value: 'N', description: 'cases per property check (default 20)' },
     { name: 'strict', type: 'boolean', description: 'a failed SHOULD fails the run too' },
+    { name: 'har', type: 'string', value: 'FILE', description: 'also write every exchange of the run to FILE as HAR 1.2 (redacted), for dev tools and proxies' },
     { name: 'only', type: 'string', value: 'PREFIX', multiple: true, description: 'only requirements (or checks) whose id starts with PREFIX, e.g. AUTH- or DUP-CONCURRENT; repeat it, or comma-separate' },
     { name: 'skip', type: 'string', value: 'PREFIX', multiple: true, description: 'leave out requirements (or checks) whose id starts with PREFIX, e.g. HOOK-; repeat it, or comma-separate' },
     { name: 'replay-path', type: 'string', value: 'PATH', description: "with --seed and --only: replay exactly the shrunk counterexample of a property (fast-check's path, as the report gives it)" },
@@ -93,6 +99,10 @@ export const runCommand: CommandSpec = {
         throw error;
       }
       const requirements = [...catalog(), ...team.requirements];
+      // --har: every exchange, kept as the evidence keeps it (redacted), written when the run ends.
+      const harFile = typeof options.har === 'string' ? resolve(io.cwd, options.har) : undefined;
+      const traffic: TimedExchange[] = [];
+      if (harFile !== undefined) await usableHarFile(harFile);
       const only = prefixList(options.only);
       const skip = prefixList(options.skip);
       const settings: RunSettings = {
@@ -108,6 +118,7 @@ export const runCommand: CommandSpec = {
         ...(skip !== undefined ? { skip } : {}),
         ...(numbers.concurrency !== undefined ? { concurrency: numbers.concurrency } : {}),
         ...(typeof options['replay-path'] === 'string' ? { replayPath: replayPathOf(options['replay-path'], options) } : {}),
+        ...(harFile !== undefined ? { onExchange: (exchange: Exchange) => void traffic.push({ exchange, startedAt: Date.now() - exchange.ms }) } : {}),
       };
       // A base URL may carry userinfo (http://user:password@host): never shown, never reported.
       const shownBaseUrl = redactor(config)(config.baseUrl);
@@ -153,6 +164,14 @@ export const runCommand: CommandSpec = {
       const stopped = results.find((r) => r.meta.stopped !== undefined)?.meta.stopped;
       const report: Report = stopped === undefined ? built : { ...built, verdict: 'not conformant', error: `the run stopped: ${stopped}` };
       const files = await writeReportsOrSay(io, 'run', report, reportDir);
+      if (harFile !== undefined) {
+        try {
+          await writeAtomically(harFile, renderHar(traffic, { name: report.tool.name, version: report.tool.version }, `svc-conformance run of ${shownBaseUrl}, seed ${settings.seed}`));
+          files.push(harFile);
+        } catch (error) {
+          io.stderr(`svc-conformance run: could not write --har ${harFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
+        }
+      }
       if (json) print(summaryJson(report, files));
     else io.stdout(summaryLines(report, files).join('\n') + '\n');
       if (stopped !== undefined) {
@@ -168,6 +187,15 @@ export const runCommand: CommandSpec = {
     }
   },
 };
+
+/** The folder of --har must exist and take a file: said before the first request, not after the run. */
+async function usableHarFile(path: string): Promise<void> {
+  try {
+    await access(dirname(path), constants.W_OK);
+  } catch {
+    throw new UsageError(`run: cannot write --har ${path}: its folder does not exist or is not writable`);
+  }
+}
 
 /** --only or --skip as given: repeated, comma-separated, or both; undefined when absent or empty. */
 function prefixList(value: unknown): string[] | undefined {

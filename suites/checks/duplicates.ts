@@ -83,7 +83,7 @@ export const duplicateChecks: Check[] = [
     id: 'duplicate-first-unchanged', requirement: 'DUP-FIRST-UNCHANGED', title: 'after a refused duplicate Order Status shows the first order unchanged',
     needs: ['profile.operations.orderStatus'], creates: true, run: firstUnchanged,
   },
-  { id: 'duplicate-concurrent', requirement: 'DUP-CONCURRENT', title: 'of N concurrent creates of one order_id exactly one succeeds, N-1 answer 409', creates: true, alone: true, run: concurrentDuplicates },
+  { id: 'duplicate-concurrent', requirement: 'DUP-CONCURRENT', title: 'of N concurrent creates of one order_id exactly one succeeds, N-1 answer 409', creates: true, alone: true, keepAllEvidence: true, run: concurrentDuplicates },
   { id: 'duplicate-other-merchant', requirement: 'DUP-OTHER-MERCHANT', title: 'another merchant may use the same order_id', needs: ['otherMerchant'], creates: true, run: otherMerchantSameId },
   { id: 'duplicate-integer-string', requirement: 'DUP-INTEGER-STRING', title: 'order_id 123 then "123" answers 409', creates: true, run: integerThenString },
 ];

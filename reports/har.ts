@@ -1,0 +1,77 @@
+// Every exchange of a run as HAR 1.2 (run --har FILE), so the traffic opens in a browser's dev
+// tools, a proxy or any HAR viewer. The exchanges are the evidence's: secrets and signatures are
+// already redacted, and each body is cut where the evidence cuts it (saying so).
+import { STATUS_CODES } from 'node:http';
+import type { Exchange } from '../core/exchange.js';
+
+/** An exchange and when it was sent (ms since the epoch). */
+export interface TimedExchange {
+  exchange: Exchange;
+  startedAt: number;
+}
+
+type NameValue = { name: string; value: string };
+const pairs = (headers: Record<string, string>): NameValue[] => Object.entries(headers).map(([name, value]) => ({ name, value }));
+const header = (headers: Record<string, string>, name: string): string | undefined => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
+
+function entry({ exchange, startedAt }: TimedExchange) {
+  const { request } = exchange;
+  let queryString: NameValue[] = [];
+  try {
+    queryString = [...new URL(request.url).searchParams].map(([name, value]) => ({ name, value }));
+  } catch {
+    // A URL that does not parse keeps no query string.
+  }
+  const requestSize = Buffer.byteLength(request.body, 'utf8');
+  const answer = exchange.response;
+  const responseSize = answer ? Buffer.byteLength(answer.body, 'utf8') : 0;
+  return {
+    startedDateTime: new Date(startedAt).toISOString(),
+    time: exchange.ms,
+    request: {
+      method: request.method,
+      url: request.url,
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: pairs(request.headers),
+      queryString,
+      ...(request.body !== '' ? { postData: { mimeType: header(request.headers, 'content-type') ?? 'application/json', text: request.body } } : {}),
+      headersSize: -1,
+      bodySize: requestSize,
+    },
+    response: answer
+      ? {
+          status: answer.status,
+          statusText: STATUS_CODES[answer.status] ?? '',
+          httpVersion: 'HTTP/1.1',
+          cookies: [],
+          headers: pairs(answer.headers),
+          content: { size: responseSize, mimeType: header(answer.headers, 'content-type') ?? 'x-unknown', text: answer.body },
+          redirectURL: header(answer.headers, 'location') ?? '',
+          headersSize: -1,
+          bodySize: responseSize,
+        }
+      : {
+          // No answer (refused, timed out, reset): HAR's way is status 0; the reason is a custom field.
+          status: 0,
+          statusText: '',
+          httpVersion: 'HTTP/1.1',
+          cookies: [],
+          headers: [],
+          content: { size: 0, mimeType: 'x-unknown' },
+          redirectURL: '',
+          headersSize: -1,
+          bodySize: -1,
+          _error: exchange.error.message,
+        },
+    cache: {},
+    timings: { send: 0, wait: exchange.ms, receive: 0 },
+    comment: exchange.label,
+  };
+}
+
+/** The HAR 1.2 document of a run's exchanges, in the order they were sent. */
+export function renderHar(exchanges: readonly TimedExchange[], creator: { name: string; version: string }, comment: string): string {
+  const entries = [...exchanges].sort((a, b) => a.startedAt - b.startedAt).map(entry);
+  return JSON.stringify({ log: { version: '1.2', creator, comment, entries } }, null, 1) + '\n';
+}
