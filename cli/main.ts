@@ -2,6 +2,7 @@ import { readPackageJson } from '../common/package-root.js';
 import { visible } from '../common/visible.js';
 import { diagnoseCommand } from './commands/diagnose.js';
 import { listCommand } from './commands/list.js';
+import { openapiCommand } from './commands/openapi.js';
 import { replayCommand } from './commands/replay.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
@@ -13,7 +14,7 @@ import { verifyReportCommand } from './commands/verify-report.js';
 import { processIo, UsageError, type Io } from './io.js';
 import { formatHelp, parseOptions, type CommandSpec } from './options.js';
 
-const COMMANDS: CommandSpec[] = [runCommand, listCommand, serveCommand, triggerCommand, verifyClientCommand, verifyReceiverCommand, verifyReportCommand, signCommand, diagnoseCommand, replayCommand];
+const COMMANDS: CommandSpec[] = [runCommand, listCommand, serveCommand, triggerCommand, verifyClientCommand, verifyReceiverCommand, verifyReportCommand, signCommand, diagnoseCommand, replayCommand, openapiCommand];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;

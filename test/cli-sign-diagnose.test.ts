@@ -153,6 +153,6 @@ describe('the svc-conformance executable', () => {
   });
 
   it('rejects an unknown command, listing the ones there are', () => {
-    expect(runBin(['frobnicate'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown command `frobnicate`; available: run, list, serve, trigger, verify-client, verify-receiver, verify-report, sign, diagnose, replay/) });
+    expect(runBin(['frobnicate'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/unknown command `frobnicate`; available: run, list, serve, trigger, verify-client, verify-receiver, verify-report, sign, diagnose, replay, openapi/) });
   });
 });
