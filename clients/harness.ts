@@ -77,8 +77,21 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as 
 const installed = new Set<string>();
 let nockInstance: Nock | undefined;
 
+/** nock is an optional peer dependency: only the in-process harness needs it. */
+export const NOCK_MISSING = 'installClientHarness needs nock (an optional peer dependency of svc-conformance): npm install --save-dev nock@^14';
+
+/** nock itself, or an error that says how to install it (typed unknown: the published types need no nock). */
+export function requireNock(require: (id: string) => unknown = createRequire(import.meta.url)): unknown {
+  try {
+    return require('nock');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND') throw new Error(NOCK_MISSING);
+    throw error;
+  }
+}
+
 function loadNock(): Nock {
-  nockInstance ??= createRequire(import.meta.url)('nock') as Nock;
+  nockInstance ??= requireNock() as Nock;
   // Another test may have called nock.restore(); interception needs it active.
   if (!nockInstance.isActive()) nockInstance.activate();
   // nock patches http.request/get and https.request/get on the CommonJS module objects; a client
