@@ -134,7 +134,10 @@ describe('renderHtml', () => {
     const rows = [...html.matchAll(/<tr data-status="(\w+)" class="r-\w+"><td class="id">(?:<a href="#[^"]+">)?([A-Z0-9-]+)/g)];
     expect(rows.map((m) => m[2])).toEqual(report.requirements.map((r) => r.id));
     expect(rows.map((m) => m[1])).toEqual(report.requirements.map((r) => r.status));
-    for (const section of new Set(report.requirements.map((r) => r.section))) expect(html).toContain(`<h3>${esc(section)} <span class="tally">`);
+    for (const section of new Set(report.requirements.map((r) => r.section))) {
+      const n = report.requirements.filter((r) => r.section === section).length;
+      expect(html).toContain(`<h3>${esc(section)} <span class="tally">${n} requirement${n === 1 ? '' : 's'}: `);
+    }
     // Each rule links to its statement in the kit's docs/profile.md.
     expect(html).toMatch(/<td class="rules"><a href="file:\/\/\/[^"]*\/docs\/profile\.md#P-SIGN-2">P-SIGN-2<\/a> <a href="[^"]*#P-SIGN-3">P-SIGN-3<\/a> <a href="[^"]*#P-AUTH-1">P-AUTH-1<\/a><\/td>/);
     expect(html).toContain('<span class="ext">extension</span>');

@@ -209,8 +209,10 @@ function matrix(report: Report): string {
       .filter(([n]) => n > 0)
       .map(([n, word]) => `${n} ${word}`)
       .join(' · ');
+    // The console counts a section's checks; here the count is of requirements, and says so.
+    const counted = `${list.length} requirement${list.length === 1 ? '' : 's'}: ${tally}`;
     const rows = list.map((r) => matrixRow(r, report.strict)).join('');
-    return `<div class="group"><h3>${esc(section)} <span class="tally">${tally}</span></h3><table><colgroup><col class="w-id"><col><col class="w-level"><col class="w-rules"><col class="w-status"></colgroup><thead><tr><th>ID</th><th>Requirement</th><th>Level</th><th>Profile rules</th><th>Status</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+    return `<div class="group"><h3>${esc(section)} <span class="tally">${counted}</span></h3><table><colgroup><col class="w-id"><col><col class="w-level"><col class="w-rules"><col class="w-status"></colgroup><thead><tr><th>ID</th><th>Requirement</th><th>Level</th><th>Profile rules</th><th>Status</th></tr></thead><tbody>${rows}</tbody></table></div>`;
   });
   const filters = ['all', 'failed', 'skipped', 'passed']
     .map((f) => `<input type="radio" name="show" id="show-${f}"${f === 'all' ? ' checked' : ''}><label for="show-${f}">${f === 'all' ? 'All' : f[0]!.toUpperCase() + f.slice(1)}</label>`)
