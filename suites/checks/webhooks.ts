@@ -60,15 +60,22 @@ async function headers(ctx: CheckContext): Promise<void> {
   }, `POST with Content-Type: application/json, X-SIGNATURE, X-TIMESTAMP and ${EVENT_ID_HEADER} (P-HOOK-1)`);
 }
 
+const NOT_JSON = Symbol('not JSON');
+
+/** A delivery's body parsed, or NOT_JSON. */
+function bodyJson(d: Pick<ReceivedDelivery, 'body'>): unknown {
+  try {
+    return JSON.parse(d.body);
+  } catch {
+    return NOT_JSON;
+  }
+}
+
 async function canonicalBody(ctx: CheckContext): Promise<void> {
   const { o, all } = await deliveries(ctx);
   judgeEach(ctx, o, all, (d) => {
-    let json: unknown;
-    try {
-      json = JSON.parse(d.body);
-    } catch {
-      return 'the body is not JSON';
-    }
+    const json = bodyJson(d);
+    if (json === NOT_JSON) return 'the body is not JSON';
     let canonical: string;
     try {
       canonical = canonicalize(json);
@@ -121,12 +128,8 @@ async function freshTimestamp(ctx: CheckContext): Promise<void> {
 async function eventShape(ctx: CheckContext): Promise<void> {
   const { o, all } = await deliveries(ctx);
   judgeEach(ctx, o, all, (d) => {
-    let json: unknown;
-    try {
-      json = JSON.parse(d.body);
-    } catch {
-      return undefined; // HOOK-CANONICAL-BODY reports it
-    }
+    const json = bodyJson(d);
+    if (json === NOT_JSON) return undefined; // HOOK-CANONICAL-BODY reports it
     const result = validateSchema('webhook-event', json);
     if (!result.valid) return `the event does not match webhook-event: ${describeErrors(result.errors.slice(0, 2)).replaceAll('\n', '; ')}`;
     const e = parseEvent(d);
