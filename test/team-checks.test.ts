@@ -71,6 +71,9 @@ describe('a team check from the config', () => {
     // The kit's requirements link to their full statement; a team's own names its module instead.
     expect(byId.get('ERR-CONTENT-TYPE')?.reference).toBe('docs/requirements.md#ERR-CONTENT-TYPE');
     expect(byId.get('ACME-BALANCE-ANSWERS')?.reference).toBeUndefined();
+    // The configuration certified names the team's module from the working directory, not by this machine's path.
+    expect(report.certification?.config?.redacted.checks).toEqual(['checks/acme.mjs']);
+    expect(JSON.stringify(report.certification)).not.toContain(dir);
 
     const junit = readFileSync(join(dir, 'out', 'junit.xml'), 'utf8');
     expect(junit).toMatch(/<testcase[^>]*name="ACME-BALANCE-ANSWERS[^"]*"/);

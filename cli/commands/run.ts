@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { readPackageJson } from '../../common/package-root.js';
 import type { Report } from '../../core/report.js';
 import { buildReport, exitCodeOf } from '../../core/verdict.js';
@@ -138,7 +138,8 @@ export const runCommand: CommandSpec = {
       const certified = certification({
         catalogs: ['suites/catalog.json'],
         options: { seed: settings.seed, runs: settings.runs, strict: base.strict, concurrency: base.concurrency, only: only ?? null, skip: skip ?? null, allowProduction: settings.allowProduction, timeoutSeconds: numbers.timeoutMs / 1000, maxTimeSeconds: numbers.maxTimeMs / 1000, embeddedSandbox: sandbox !== undefined },
-        config: JSON.parse(redactor(config)(JSON.stringify(config))),
+        // Team check modules by their path from the working directory: no path of this machine in a report.
+        config: JSON.parse(redactor(config)(JSON.stringify({ ...config, ...(config.checks ? { checks: config.checks.map((p) => relative(io.cwd, p)) } : {}) }))),
       });
 
       const unreachable = await preflight(config.baseUrl, settings.timeoutMs);
