@@ -97,6 +97,26 @@ describe('judgeReceiver', () => {
     expect(skipped.meta.skipped).toBe("needs another merchant's secret (otherMerchant.secretKey is the merchant's own) and the other environment's secret (otherEnvironment.secretKey is the merchant's own)");
   });
 
+  it('a receiver that refuses every forgery, but with 403, fails only the SHOULD on refusal statuses', async () => {
+    const forbidding = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const status = independentVerdict(req.headers, Buffer.concat(chunks));
+        res.writeHead(status === 200 ? 200 : 403).end();
+      });
+    });
+    await new Promise<void>((resolve) => forbidding.listen(0, '127.0.0.1', resolve));
+    try {
+      const { results } = await judgeReceiver({ url: `http://127.0.0.1:${(forbidding.address() as AddressInfo).port}/hooks`, merchant: { secretKey: SECRET }, otherMerchant: { secretKey: OTHER }, otherEnvironment: { secretKey: LIVE } });
+      expect(results.filter((r) => r.state === 'failed').map((r) => r.meta.requirement)).toEqual(['RECEIVER-REFUSAL-STATUS']);
+      const refusal = results.find((r) => r.meta.requirement === 'RECEIVER-REFUSAL-STATUS')!;
+      expect(refusal.meta.failure?.message).toMatch(/^10 refusals were not answered as P-HOOK-7 advises: forged: no X-SIGNATURE: HTTP 403, not 401;.*a body that is not JSON, correctly signed: HTTP 403, not 400$/);
+    } finally {
+      await new Promise((resolve) => forbidding.close(resolve));
+    }
+  });
+
   it('a receiver that closes the connection fails RECEIVER-ACK, not the timing requirements', async () => {
     const closer = createServer((req) => req.socket.destroy());
     await new Promise<void>((resolve) => closer.listen(0, '127.0.0.1', resolve));
