@@ -1,6 +1,8 @@
 import { readPackageJson } from '../common/package-root.js';
 import type { CheckResult, Report, Requirement } from '../core/report.js';
-import { buildReport } from '../core/verdict.js';
+import { buildReport, exitCodeOf, verdictText } from '../core/verdict.js';
+import { visible } from '../common/visible.js';
+import { summaryLines } from '../reports/console.js';
 import { certification, digestOf } from '../reports/seal.js';
 import type { OptionSpec, ParsedOptions } from './options.js';
 import { prepareReportDir, ReportDirError, writeReports } from '../reports/write.js';
@@ -38,13 +40,27 @@ export async function writeReportsOrSay(io: Io, command: string, report: Report,
  * The report of a judgement that has no seed or property cases (verify-client, verify-receiver):
  * what was judged, by which catalog, started when, and the command that judges it again.
  */
-export function judgementReport(input: { results: CheckResult[]; catalog: Requirement[]; target: Report['target']; strict: boolean; startedAt: Date; rerunCommand: string; catalogs: string[]; options: Record<string, unknown> }): Report {
+export function judgementReport(input: { results: CheckResult[]; catalog: Requirement[]; target: Report['target']; strict: boolean; requireAll: boolean; startedAt: Date; rerunCommand: string; catalogs: string[]; options: Record<string, unknown> }): Report {
   const { catalogs, options, ...rest } = input;
   return {
     ...buildReport({ ...rest, seed: 0, runNumber: 0, runs: 0, durationMs: Date.now() - input.startedAt.getTime(), version: readPackageJson<{ version: string }>('package.json').version }),
-    certification: certification({ catalogs, options: { strict: input.strict, ...options } }),
+    certification: certification({ catalogs, options: { strict: input.strict, requireAll: input.requireAll, ...options } }),
   };
 }
+
+/**
+ * Prints the summary (text or --format json) and returns the exit status: the one ending of every
+ * command that judges. An inconclusive run also says why in one line on stderr, as a usage problem does.
+ */
+export function finish(io: Io, print: (text: string) => void, json: boolean, command: string, report: Report, files: readonly string[]): 0 | 1 | 2 {
+  if (json) print(summaryJson(report, files));
+  else io.stdout(summaryLines(report, files).join('\n') + '\n');
+  if (report.verdict === 'inconclusive') io.stderr(`svc-conformance ${command}: ${visible(verdictText(report))}\n`);
+  return exitCodeOf(report);
+}
+
+/** --require-all, the same for every command that judges. */
+export const REQUIRE_ALL_OPTION: OptionSpec = { name: 'require-all', type: 'boolean', description: 'a verdict that judged only part of the requirements (partial) is inconclusive (exit 2), not conformant' };
 
 /** --format: text (the console summary) or json (one JSON object on stdout; everything else on stderr). */
 export const FORMAT_OPTION: OptionSpec = { name: 'format', type: 'string', value: 'text|json', description: 'json: print the summary as one JSON object on stdout, and progress on stderr (default text)' };
@@ -64,13 +80,15 @@ export function summaryJson(report: Report, files: readonly string[]): string {
   return JSON.stringify({
     tool: report.tool,
     verdict: report.verdict,
+    verdictText: verdictText(report),
+    ...(report.reasons !== undefined ? { reasons: report.reasons } : {}),
+    coverage: report.coverage,
     target: report.target,
     ...(report.client ? { client: report.client } : {}),
     ...(report.receiver ? { receiver: report.receiver } : {}),
     ...(report.client || report.receiver ? {} : { seed: report.seed }),
     summary: report.summary,
     failed,
-    ...(report.error !== undefined ? { error: report.error } : {}),
     reports: files,
     digest: digestOf(report),
   }) + '\n';

@@ -177,6 +177,7 @@ export function installClientHarness(options: ClientHarnessOptions = {}): Client
   /** The judgement verify-client would write for this traffic, and the failed results behind it. */
   const judgement = (strict: boolean, caller: string): { report: Report; failed: CheckResult[] } => {
     const { results, apiRequests } = judge(caller);
+    // A client that sent nothing of its own fails CLIENT-SENDS-REQUESTS; the hint says where to point it.
     const built = buildReport({
       results,
       catalog: clientCatalog(),
@@ -190,11 +191,10 @@ export function installClientHarness(options: ClientHarnessOptions = {}): Client
       version: readPackageJson<{ version: string }>('package.json').version,
       rerunCommand: `re-run the test that called installClientHarness(${scenarios.length ? `{ scenarios: ${JSON.stringify(scenarios)} }` : ''})`,
     });
-    const problem = apiRequests === 0 ? `the client sent no request to ${baseUrl}; point it at harness.baseUrl (harness.env.SVC_BASE_URL)` : undefined;
     const report: Report = {
       ...built,
       client: { command: 'in-process (installClientHarness)', exitCode: null, requests: apiRequests, scenarios },
-      ...(problem ? { verdict: 'not conformant' as const, error: problem } : {}),
+      ...(apiRequests === 0 ? { hints: [`the client sent no request to ${baseUrl}; point it at harness.baseUrl (harness.env.SVC_BASE_URL)`] } : {}),
     };
     return { report, failed: results.filter((r) => r.state === 'failed') };
   };
@@ -279,8 +279,8 @@ function conformanceMessage(report: Report, failed: readonly CheckResult[]): str
     const note = counted(level) ? '' : level === 'SHOULD' ? ' (a warning; fails only with strict)' : ' (does not fail the test)';
     return `  ${r.meta.requirement} ${level}: ${(r.meta.failure?.message ?? r.meta.title).replaceAll('\n', ' ')}${note}`;
   });
-  const head = report.error
-    ? `the client is not conformant: ${report.error}`
+  const head = report.hints?.[0] !== undefined
+    ? `the client is not conformant: ${report.hints[0]}`
     : `the client is not conformant (P-CLIENT): ${failed.filter((r) => counted(levels.get(r.meta.requirement))).length} rule(s) broken in ${report.client?.requests ?? 0} request(s) to ${report.target.baseUrl}`;
   return [head, ...lines, 'harness.report() holds the evidence: each offending request and answer, secrets redacted.'].join('\n');
 }

@@ -134,7 +134,10 @@ describe('judging a client by its traffic (P-CLIENT)', () => {
   it('skips, with the reason, every rule the traffic did not exercise, and judges a silent client as having sent nothing', () => {
     const v = verdicts([{ path: BALANCE, payload: { svc_wallet_id: MERCHANT_A.walletId }, at: 0 }]);
     expect(v['CLIENT-FRESH-PAYOUT-ID']).toBe('skipped');
-    expect(Object.values(verdicts([])).every((s) => s === 'skipped')).toBe(true);
+    const silent = verdicts([]);
+    expect(silent['CLIENT-SENDS-REQUESTS']).toBe('failed: the client sent no request of its own to SVC_BASE_URL');
+    expect(Object.entries(silent).filter(([id]) => id !== 'CLIENT-SENDS-REQUESTS').every(([, s]) => s === 'skipped')).toBe(true);
+    expect(v['CLIENT-SENDS-REQUESTS']).toBe('passed');
   });
 
   it('finds the secret sent encoded, and in the query', () => {

@@ -16,6 +16,9 @@ export function clientCatalog(): Requirement[] {
   return cached;
 }
 
+/** Judged apart from the rules: whether there is anything of the client's to judge at all. */
+const SENDS_REQUESTS = 'CLIENT-SENDS-REQUESTS';
+
 const RULES: ReadonlyArray<[string, (ctx: JudgeContext) => RuleOutcome]> = [
   ['CLIENT-HEADERS', each.headers],
   ['CLIENT-OPERATION', each.operation],
@@ -58,6 +61,9 @@ export function judgeClient(input: JudgeInput): { results: CheckResult[]; apiReq
   };
   const redact = redactor({ merchant: { ...input.merchant, walletId: '' } });
   const titles = new Map(clientCatalog().map((r) => [r.id, r.title]));
+  const sent: CheckResult = ctx.api.length > 0
+    ? { meta: { check: 'client-sends-requests', requirement: SENDS_REQUESTS, title: titles.get(SENDS_REQUESTS) ?? SENDS_REQUESTS, evidence: [], findings: [] }, state: 'passed', durationMs: 0 }
+    : { meta: { check: 'client-sends-requests', requirement: SENDS_REQUESTS, title: titles.get(SENDS_REQUESTS) ?? SENDS_REQUESTS, evidence: [], findings: [], failure: { message: 'the client sent no request of its own to SVC_BASE_URL' } }, state: 'failed', durationMs: 0 };
   const results = RULES.map(([requirement, rule]): CheckResult => {
     const outcome = ctx.api.length === 0 ? ({ status: 'skipped', reason: 'the client sent no request' } as const) : rule(ctx);
     const meta = { check: requirement.toLowerCase(), requirement, title: titles.get(requirement) ?? requirement, evidence: [], findings: [] };
@@ -73,5 +79,5 @@ export function judgeClient(input: JudgeInput): { results: CheckResult[]; apiReq
       durationMs: 0,
     };
   });
-  return { results, apiRequests: ctx.api.length };
+  return { results: [sent, ...results], apiRequests: ctx.api.length };
 }

@@ -48,6 +48,18 @@ export interface CheckMeta {
   evidenceLeftOut?: number;
   /** Requests of this check signed plainly with the merchant's keys that got an answer, and how many of those were 401. */
   plainlySigned?: { answered: number; refused401: number };
+  /** The check's rule does not apply to this target (a rule about https when the base URL is http): nothing to judge. */
+  notApplicable?: boolean;
+  /**
+   * Set when the check could not judge what the configuration asked it to (the kit's webhook receiver
+   * could not listen, the target could not be told where to deliver): the run is inconclusive, and why.
+   */
+  inconclusive?: string;
+  /**
+   * Set by the signature-scheme probe when the target accepted a request signed a known wrong way
+   * (the variant's id): every refused request was then the target's fault, not the credentials'.
+   */
+  acceptedVariant?: string;
 }
 
 /** One check's outcome as the runner saw it. */
@@ -77,11 +89,24 @@ export interface RequirementReport extends Requirement {
   checks: Array<{ id: string; title: string; status: CheckOutcome; message?: string }>;
   /** Why it was skipped: the config key that would enable it. */
   skipReason?: string;
+  /** Skipped because its rule does not apply to this target: counted as judged by the coverage. */
+  notApplicable?: boolean;
   /** How long its checks took, ms, added up (they may have run side by side with others). */
   durationMs?: number;
   /** Where the kit states it in full, relative to the package root (e.g. docs/requirements.md#AUTH-ACCEPT); a team's own has none. */
   reference?: string;
   evidence: Evidence[];
+}
+
+/** P-CLI's three verdicts. `inconclusive`: the run could not judge the target (exit 2), and says why. */
+export type Verdict = 'conformant' | 'not-conformant' | 'inconclusive';
+
+/** How much of the catalog the run judged (passed or failed); the rest is named. */
+export interface Coverage {
+  judged: number;
+  total: number;
+  /** Requirements not judged: skipped for a missing config key, left out by --only/--skip, or not judgeable. */
+  notJudged: string[];
 }
 
 /** report.json (P-CLI), and what every reporter renders. */
@@ -96,16 +121,19 @@ export interface Report {
   strict: boolean;
   startedAt: string;
   durationMs: number;
-  /** The run's verdict: conformant when no MUST failed (and, with --strict, no SHOULD). */
-  verdict: 'conformant' | 'not conformant';
+  /** --require-all: a partial verdict is inconclusive. */
+  requireAll?: boolean;
+  /** Decided once, by core/verdict.ts: conformant, not-conformant, or inconclusive (with `reasons`). */
+  verdict: Verdict;
+  /** Why the run could not judge the target: present exactly when the verdict is inconclusive. */
+  reasons?: string[];
+  coverage: Coverage;
   summary: { passed: number; failed: number; warned: number; skipped: number };
   /** One cause behind many failures, said once (e.g. every correctly signed request refused with 401). */
   hints?: string[];
   requirements: RequirementReport[];
   /** Checks in which the kit's own code failed (not the target): the run judged less than it claims, exit 2. */
   kitErrors?: Array<{ check: string; requirement: string; message: string }>;
-  /** Why the run could not check the target at all (unreachable, hanging), when that happened. */
-  error?: string;
   /** verify-client: the client command judged, and what it did. */
   client?: { command: string; exitCode: number | null; requests: number; scenarios: string[] };
   /** verify-receiver (and verify-client --webhook-url): the webhook receiver judged, and how many deliveries it got. */

@@ -1,23 +1,85 @@
+// The verdict's decision table, row by row: each input written here, each expected verdict too.
 import { describe, expect, it } from 'vitest';
-import { runHints } from './verdict.js';
-import type { CheckResult } from './report.js';
+import { buildReport, decideVerdict, exitCodeOf, runHints, verdictText } from './verdict.js';
+import type { CheckMeta, CheckResult, Requirement } from './report.js';
 
-const result = (answered: number, refused401: number): CheckResult => ({
-  meta: { check: 'c', requirement: 'R', title: 't', evidence: [], findings: [], plainlySigned: { answered, refused401 } },
-  state: refused401 > 0 ? 'failed' : 'passed',
-  durationMs: 0,
+const requirement = (id: string, level: Requirement['level'] = 'MUST'): Requirement => ({ id, title: id, level, section: 'S', profile: [], extension: false });
+const CATALOG = [requirement('A'), requirement('B'), requirement('C', 'SHOULD'), requirement('D')];
+
+function result(req: string, state: CheckResult['state'], meta: Partial<CheckMeta> = {}): CheckResult {
+  return {
+    meta: { check: req.toLowerCase(), requirement: req, title: req, evidence: [], findings: [], ...(state === 'failed' ? { failure: { message: `${req} broke` } } : {}), ...(state === 'error' ? { error: { message: 'boom' } } : {}), ...meta },
+    state,
+    durationMs: 0,
+  };
+}
+
+function build(results: CheckResult[], options: { strict?: boolean; requireAll?: boolean; couldNotJudge?: string[] } = {}) {
+  return buildReport({
+    results, catalog: CATALOG, target: { baseUrl: 'http://t', environment: 'sandbox', embeddedSandbox: false },
+    seed: 1, runNumber: 1, runs: 1, strict: options.strict ?? false, startedAt: new Date(0), durationMs: 0, version: 'test',
+    ...(options.requireAll !== undefined ? { requireAll: options.requireAll } : {}),
+    ...(options.couldNotJudge !== undefined ? { couldNotJudge: options.couldNotJudge } : {}),
+  });
+}
+
+const allPass = () => CATALOG.map((r) => result(r.id, 'passed'));
+const signed = (answered: number, refused401: number) => ({ plainlySigned: { answered, refused401 } });
+
+describe('buildReport decides the verdict once', () => {
+  it.each<[string, () => CheckResult[], Parameters<typeof build>[1], string, 0 | 1 | 2]>([
+    ['everything passed', allPass, {}, 'conformant', 0],
+    ['a MUST failed', () => [...allPass().slice(1), result('A', 'failed')], {}, 'not conformant', 1],
+    ['a SHOULD failed, not strict', () => [...allPass().filter((r) => r.meta.requirement !== 'C'), result('C', 'failed')], {}, 'conformant', 0],
+    ['a SHOULD failed, strict', () => [...allPass().filter((r) => r.meta.requirement !== 'C'), result('C', 'failed')], { strict: true }, 'not conformant', 1],
+    ['one requirement skipped for a config key', () => [...allPass().slice(1), result('A', 'skipped', { skipped: 'needs otherMerchant in the config' })], {}, 'conformant, partial: 3 of 4 requirements judged', 0],
+    ['one requirement whose rule does not apply here', () => [...allPass().slice(1), result('A', 'skipped', { skipped: 'not applicable: the base URL is not https', notApplicable: true })], { requireAll: true }, 'conformant', 0],
+    ['one requirement left out (--only)', () => allPass().slice(1), {}, 'conformant, partial: 3 of 4 requirements judged', 0],
+    ['partial under --require-all', () => allPass().slice(1), { requireAll: true }, 'inconclusive: --require-all: only 3 of 4 requirements were judged (not judged: A)', 2],
+    ['complete under --require-all', allPass, { requireAll: true }, 'conformant', 0],
+    ['the target unreachable', () => [], { couldNotJudge: ['the target could not be reached: connection refused'] }, 'inconclusive: the target could not be reached: connection refused', 2],
+    ['the run had to stop, after a MUST failed', () => [result('A', 'failed'), result('B', 'skipped', { stopped: 'it reached its time budget', skipped: 'not run' })], {}, 'inconclusive: the run had to stop: it reached its time budget (1 of 2 checks ran before it)', 2],
+    ['a kit error', () => [...allPass().slice(1), result('A', 'error')], {}, "inconclusive: the kit failed inside a check (first: a: boom); its requirement was not judged: this is the kit's fault, not the target's", 2],
+    ['a kit error, and a MUST failed elsewhere', () => [result('A', 'error'), result('B', 'failed'), result('C', 'passed'), result('D', 'passed')], {}, 'not conformant', 1],
+    ['a configured section could not be judged', () => [...allPass().slice(1), result('A', 'skipped', { inconclusive: "the kit's webhook receiver cannot listen", skipped: 'not judged' })], {}, "inconclusive: the kit's webhook receiver cannot listen", 2],
+    ['a configured section could not be judged, and a MUST failed elsewhere', () => [result('A', 'skipped', { inconclusive: "the kit's webhook receiver cannot listen", skipped: 'not judged' }), result('B', 'failed'), result('C', 'passed'), result('D', 'passed')], {}, 'not conformant', 1],
+    ['every correctly signed request refused 401', () => [result('A', 'failed', signed(2, 2)), result('B', 'failed', signed(3, 3)), result('C', 'passed'), result('D', 'passed')], {}, 'inconclusive: every one of the 5 correctly signed requests was refused with 401, and none signed a known wrong way was accepted: check that merchant.apiKey and merchant.secretKey (SVC_API_KEY, SVC_SECRET_KEY) belong to this environment and merchant; `svc-conformance diagnose` explains a captured request', 2],
+    ['every one refused 401, but a wrong scheme accepted', () => [result('A', 'failed', signed(2, 2)), result('B', 'failed', signed(3, 3)), result('C', 'passed'), result('D', 'failed', { acceptedVariant: 'timestamp-omitted' })], {}, 'not conformant', 1],
+    ['one correctly signed request accepted among them', () => [result('A', 'failed', signed(2, 2)), result('B', 'passed', signed(3, 2)), result('C', 'passed'), result('D', 'passed')], {}, 'not conformant', 1],
+    ['too few correctly signed requests to say', () => [result('A', 'failed', signed(2, 2)), result('B', 'passed'), result('C', 'passed'), result('D', 'passed')], {}, 'not conformant', 1],
+  ])('%s', (_name, results, options, text, exit) => {
+    const report = build(results(), options);
+    expect(verdictText(report)).toBe(text);
+    expect(exitCodeOf(report)).toBe(exit);
+    expect(report.reasons !== undefined).toBe(report.verdict === 'inconclusive');
+  });
+
+  it('counts what it judged, and names what it did not, left out or skipped', () => {
+    const report = build([result('B', 'passed'), result('C', 'failed'), result('D', 'skipped', { skipped: 'needs x' })]);
+    expect(report.coverage).toEqual({ judged: 2, total: 4, notJudged: ['D', 'A'] });
+    expect(report.requirements.map((r) => r.id)).toEqual(['B', 'C', 'D']);
+  });
+
+  it('decides from counts alone: verify-report recomputes it', () => {
+    const summary = { passed: 3, failed: 0, warned: 1, skipped: 0 };
+    const coverage = { judged: 4, total: 4, notJudged: [] };
+    expect(decideVerdict({ summary, coverage, strict: false, requireAll: false })).toEqual({ verdict: 'conformant' });
+    expect(decideVerdict({ summary, coverage, strict: true, requireAll: false })).toEqual({ verdict: 'not-conformant' });
+    expect(decideVerdict({ summary, coverage, strict: false, requireAll: false, wholeRun: ['x'] })).toEqual({ verdict: 'inconclusive', reasons: ['x'] });
+    // A part left unjudged cannot undo a failure elsewhere; a cause that taints the whole run can.
+    expect(decideVerdict({ summary, coverage, strict: true, requireAll: false, part: ['x'] })).toEqual({ verdict: 'not-conformant' });
+    expect(decideVerdict({ summary, coverage, strict: false, requireAll: false, part: ['x'] })).toEqual({ verdict: 'inconclusive', reasons: ['x'] });
+    expect(decideVerdict({ summary, coverage, strict: true, requireAll: false, wholeRun: ['x'] })).toEqual({ verdict: 'inconclusive', reasons: ['x'] });
+  });
 });
 
 describe('runHints: one cause said once', () => {
-  it('names the keys when every plainly signed request was refused 401', () => {
-    expect(runHints([result(2, 2), result(3, 3)])).toEqual([expect.stringMatching(/^every one of the 5 correctly signed requests was refused with 401: check that merchant\.apiKey/)]);
+  it('names the wrong scheme a target accepted when every correctly signed request was refused', () => {
+    const results = [result('A', 'failed', signed(5, 5)), result('D', 'failed', { acceptedVariant: 'timestamp-omitted', failure: { message: 'the target accepts signatures made without X-TIMESTAMP' } })];
+    expect(runHints(results)).toEqual(['every correctly signed request was refused with 401, but one signed a known wrong way was accepted: the target accepts signatures made without X-TIMESTAMP']);
   });
 
-  it.each([
-    ['one accepted among them', [result(2, 2), result(3, 2)]],
-    ['too few to say', [result(2, 2)]],
-    ['none sent', [] as CheckResult[]],
-  ])('says nothing with %s', (_name, results) => {
-    expect(runHints(results)).toEqual([]);
+  it('says nothing when the credentials were taken', () => {
+    expect(runHints([result('A', 'passed', signed(5, 0)), result('D', 'failed', { acceptedVariant: 'x' })])).toEqual([]);
   });
 });

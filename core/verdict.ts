@@ -1,6 +1,6 @@
 import type { Exchange } from './exchange.js';
 import { curlLine, replayLine } from './reproduce.js';
-import type { CheckResult, Evidence, Level, Report, Requirement, RequirementReport } from './report.js';
+import type { CheckResult, Evidence, Level, Report, Requirement, RequirementReport, Verdict } from './report.js';
 
 const MAX_EVIDENCE_PER_REQUIREMENT = 5;
 
@@ -13,6 +13,10 @@ export interface BuildInput {
   runs: number;
   concurrency?: number;
   strict: boolean;
+  /** --require-all: a verdict that judged only part of the catalog is inconclusive. */
+  requireAll?: boolean;
+  /** Why the run could not judge the target, found outside the checks (the target unreachable). */
+  couldNotJudge?: readonly string[];
   startedAt: Date;
   durationMs: number;
   version: string;
@@ -23,10 +27,11 @@ export interface BuildInput {
 }
 
 /**
- * The one place where check results become requirement verdicts. A requirement fails when one of
- * its checks failed or any check saw it broken (an envelope slip noticed elsewhere); it passes when
- * a check passed and nothing broke it and no check of it met a kit error; otherwise it is skipped
- * (every check skipped, or one could not be judged because the kit itself failed).
+ * The one place where check results become requirement statuses and the run's verdict. A requirement
+ * fails when one of its checks failed or any check saw it broken (an envelope slip noticed elsewhere);
+ * it passes when a check passed and nothing broke it and no check of it met a kit error; otherwise it
+ * is skipped (every check skipped, left out by --only/--skip, or not judgeable). The verdict then
+ * follows from the statuses and the reasons the run could not judge (decideVerdict).
  */
 export function buildReport(input: BuildInput): Report {
   const byRequirement = new Map<string, { results: CheckResult[]; findings: Evidence[]; findingCount: number }>();
@@ -47,9 +52,14 @@ export function buildReport(input: BuildInput): Report {
   }
 
   const requirements: RequirementReport[] = [];
+  // Not run at all (left out by --only/--skip): not in the list, but counted and named by the coverage.
+  const leftOut: string[] = [];
   for (const requirement of input.catalog) {
     const e = byRequirement.get(requirement.id);
-    if (e === undefined || e.results.length === 0) continue; // not selected by --only
+    if (e === undefined || e.results.length === 0) {
+      leftOut.push(requirement.id);
+      continue;
+    }
     const failed = e.results.filter((r) => r.state === 'failed');
     const passed = e.results.some((r) => r.state === 'passed');
     const errored = e.results.find((r) => r.state === 'error');
@@ -71,8 +81,12 @@ export function buildReport(input: BuildInput): Report {
     if (e.findingCount > e.findings.length) {
       evidenceList.push({ check: '(observers)', message: `…and ${e.findingCount - e.findings.length} more answers broke this requirement`, exchanges: [] });
     }
+    const notJudgeable = e.results.find((r) => r.meta.inconclusive !== undefined)?.meta.inconclusive;
+    // Every check found its rule does not apply here: nothing to judge, and nothing left unjudged.
+    const notApplicable = status === 'skipped' && errored === undefined && e.results.every((r) => r.meta.notApplicable === true);
     const skipReason = status !== 'skipped' ? undefined
       : errored !== undefined ? `not judged: the kit's own error in check ${errored.meta.check} (${errored.meta.error?.message ?? 'unknown'})`
+      : notJudgeable !== undefined ? `not judged: ${notJudgeable}`
       : e.results.find((r) => r.meta.skipped)?.meta.skipped;
     requirements.push({
       ...requirement,
@@ -87,17 +101,18 @@ export function buildReport(input: BuildInput): Report {
           : r.state === 'failed' ? { message: 'did not finish within its time budget' } : {}),
       })),
       ...(skipReason !== undefined ? { skipReason } : {}),
+      ...(notApplicable ? { notApplicable: true } : {}),
       durationMs: e.results.reduce((sum, r) => sum + r.durationMs, 0),
-      ...(requirement.source === undefined ? { reference: `docs/requirements.md#${requirement.id}` } : {}),
+      ...reference(requirement),
       evidence: evidenceList,
     });
   }
 
   const summary = summarize(requirements);
+  const coverage = coverageOf(requirements, leftOut);
   const kitErrors = input.results.filter((r) => r.state === 'error').map((r) => ({ check: r.meta.check, requirement: r.meta.requirement, message: r.meta.error?.message ?? 'unknown' }));
-  // A run where the kit itself failed judged only part of the target: it certifies nothing.
-  const conformant = isConformant(summary, input.strict) && kitErrors.length === 0;
-  const hints = runHints(input.results);
+  const decided = decideVerdict({ summary, coverage, strict: input.strict, requireAll: input.requireAll ?? false, ...couldNotJudge(input, kitErrors) });
+  const hints = runHints(input.results).filter((hint) => !(decided.reasons ?? []).includes(hint));
   return {
     tool: { name: 'svc-conformance', version: input.version },
     target: input.target,
@@ -106,14 +121,102 @@ export function buildReport(input: BuildInput): Report {
     runs: input.runs,
     ...(input.concurrency !== undefined ? { concurrency: input.concurrency } : {}),
     strict: input.strict,
+    ...(input.requireAll ? { requireAll: true } : {}),
     startedAt: input.startedAt.toISOString(),
     durationMs: input.durationMs,
-    verdict: conformant ? 'conformant' : 'not conformant',
+    verdict: decided.verdict,
+    ...(decided.reasons !== undefined ? { reasons: decided.reasons } : {}),
+    coverage,
     summary,
     ...(hints.length > 0 ? { hints } : {}),
     ...(kitErrors.length > 0 ? { kitErrors } : {}),
     requirements,
   };
+}
+
+function reference(requirement: Requirement): { reference?: string } {
+  return requirement.source === undefined ? { reference: `docs/requirements.md#${requirement.id}` } : {};
+}
+
+/**
+ * Every reason the run could not judge what it was asked to, each said once. Some taint the whole
+ * run: the target unreachable, the run stopping, every correctly signed request refused 401 with no
+ * wrong scheme accepted instead (the credentials). Others leave part of it unjudged: the kit failing
+ * inside a check, a configured section that could not be judged (its webhook receiver could not listen).
+ */
+function couldNotJudge(input: BuildInput, kitErrors: NonNullable<Report['kitErrors']>): { wholeRun: string[]; part: string[] } {
+  const wholeRun = [...(input.couldNotJudge ?? [])];
+  const stopped = input.results.find((r) => r.meta.stopped !== undefined)?.meta.stopped;
+  if (stopped !== undefined) {
+    const ran = input.results.filter((r) => r.state !== 'skipped').length;
+    wholeRun.push(`the run had to stop: ${stopped} (${ran} of ${input.results.length} checks ran before it)`);
+  }
+  const schemeAccepted = input.results.some((r) => r.meta.acceptedVariant !== undefined);
+  if (!schemeAccepted) wholeRun.push(...credentialsRefused(input.results));
+  const part: string[] = [];
+  if (kitErrors.length > 0) {
+    const first = kitErrors[0]!;
+    part.push(`the kit failed inside ${kitErrors.length === 1 ? 'a check' : `${kitErrors.length} checks`} (first: ${first.check}: ${first.message}); ${kitErrors.length === 1 ? 'its requirement was' : 'their requirements were'} not judged: this is the kit's fault, not the target's`);
+  }
+  for (const r of input.results) if (r.meta.inconclusive !== undefined) part.push(r.meta.inconclusive);
+  return { wholeRun: [...new Set(wholeRun)], part: [...new Set(part)] };
+}
+
+/**
+ * What the report says it judged: the requirements passed, failed or not applicable, of all the catalog's. Not judged:
+ * those skipped, then those left out of the run (by --only/--skip), which the report does not list.
+ */
+export function coverageOf(requirements: ReadonlyArray<{ id: string; status: RequirementReport['status']; notApplicable?: boolean }>, leftOut: readonly string[] = []): Report['coverage'] {
+  const skipped = requirements.filter((r) => r.status === 'skipped' && r.notApplicable !== true).map((r) => r.id);
+  return { judged: requirements.length - skipped.length, total: requirements.length + leftOut.length, notJudged: [...skipped, ...leftOut] };
+}
+
+/** The requirements a run left out (by --only/--skip): not judged, and not in its list. */
+export function leftOutOf(report: Pick<Report, 'coverage' | 'requirements'>): string[] {
+  const listed = new Set(report.requirements.map((r) => r.id));
+  return report.coverage.notJudged.filter((id) => !listed.has(id));
+}
+
+/**
+ * P-CLI's verdict, from the counts, the coverage and the reasons the run could not judge. A reason that
+ * taints the whole run makes it inconclusive whatever failed (those failures may be its effect). A
+ * part left unjudged makes it inconclusive unless a MUST (or, with --strict, a SHOULD) failed
+ * elsewhere: what was not judged cannot undo that. So does a partial run under --require-all.
+ * Otherwise: not-conformant when something failed, else conformant (partial when the coverage is).
+ * verify-report recomputes it from a report's own requirements and reasons.
+ */
+export function decideVerdict(input: { summary: Report['summary']; coverage: Report['coverage']; strict: boolean; requireAll: boolean; wholeRun?: readonly string[]; part?: readonly string[] }): { verdict: Verdict; reasons?: string[] } {
+  const conformant = isConformant(input.summary, input.strict);
+  const reasons = [...(input.wholeRun ?? []), ...(conformant ? (input.part ?? []) : [])];
+  if (reasons.length === 0 && conformant && input.requireAll && isPartial(input.coverage)) {
+    reasons.push(`--require-all: only ${input.coverage.judged} of ${input.coverage.total} requirements were judged (${notJudgedText(input.coverage)})`);
+  }
+  if (reasons.length > 0) return { verdict: 'inconclusive', reasons };
+  return { verdict: conformant ? 'conformant' : 'not-conformant' };
+}
+
+export function isPartial(coverage: Report['coverage']): boolean {
+  return coverage.judged < coverage.total;
+}
+
+function notJudgedText(coverage: Report['coverage']): string {
+  const ids = coverage.notJudged;
+  return `not judged: ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ` and ${ids.length - 5} more` : ''}`;
+}
+
+/**
+ * The verdict in words, the same in every form: "conformant", "conformant, partial: 59 of 95
+ * requirements judged", "not conformant", "inconclusive: <first reason>".
+ */
+export function verdictText(report: Pick<Report, 'verdict' | 'coverage' | 'reasons'>): string {
+  if (report.verdict === 'inconclusive') return `inconclusive: ${report.reasons?.[0] ?? 'the run could not judge the target'}`;
+  if (report.verdict === 'not-conformant') return 'not conformant';
+  return isPartial(report.coverage) ? `conformant, ${partialText(report.coverage)}` : 'conformant';
+}
+
+/** "partial: 59 of 95 requirements judged". */
+export function partialText(coverage: Report['coverage']): string {
+  return `partial: ${coverage.judged} of ${coverage.total} requirement${coverage.total === 1 ? '' : 's'} judged`;
 }
 
 /** The P-CLI counts: a SHOULD that fails is warned; a MAY that does not hold is counted under neither. */
@@ -133,13 +236,9 @@ export function isConformant(summary: Report['summary'], strict: boolean): boole
   return summary.failed === 0 && (!strict || summary.warned === 0);
 }
 
-/**
- * The exit status of a judged run (P-CLI): 2 when it could not judge (it stopped, could not reach the
- * target, or the kit failed inside a check), 0 when conformant, 1 otherwise.
- */
-export function exitCodeOf(report: Pick<Report, 'verdict' | 'error' | 'kitErrors'>): 0 | 1 | 2 {
-  if (report.error !== undefined || (report.kitErrors?.length ?? 0) > 0) return 2;
-  return report.verdict === 'conformant' ? 0 : 1;
+/** The exit status of every command that judges (P-CLI): 0 conformant, 1 not conformant, 2 inconclusive. */
+export function exitCodeOf(report: Pick<Report, 'verdict'>): 0 | 1 | 2 {
+  return report.verdict === 'conformant' ? 0 : report.verdict === 'not-conformant' ? 1 : 2;
 }
 
 /** A section's line on the console: its tally and its mark. A MAY that does not hold fails nothing. */
@@ -169,23 +268,45 @@ export function tallySection(results: readonly CheckResult[], levelOf: (requirem
 /** Fewest plainly signed requests before "all of them were 401" says more than bad luck. */
 const MIN_SIGNED_FOR_HINT = 3;
 
-/**
- * One cause behind many failures, said once and up front: when every request signed the profile's
- * way with the configured keys was refused 401, the keys (or their environment) are wrong, not
- * fifty separate requirements.
- */
-export function runHints(results: readonly CheckResult[]): string[] {
+/** How many plainly signed requests got an answer, and how many of those were 401. */
+export function plainlySignedTally(results: readonly CheckResult[]): { answered: number; refused401: number } {
   let answered = 0;
-  let refused = 0;
+  let refused401 = 0;
   for (const r of results) {
     answered += r.meta.plainlySigned?.answered ?? 0;
-    refused += r.meta.plainlySigned?.refused401 ?? 0;
+    refused401 += r.meta.plainlySigned?.refused401 ?? 0;
   }
-  if (answered < MIN_SIGNED_FOR_HINT || refused < answered) return [];
+  return { answered, refused401 };
+}
+
+/** Whether every one of (at least a few) requests signed the profile's way with the configured keys was refused 401. */
+export function everySignedRequestRefused(results: readonly CheckResult[]): boolean {
+  const { answered, refused401 } = plainlySignedTally(results);
+  return answered >= MIN_SIGNED_FOR_HINT && refused401 === answered;
+}
+
+/**
+ * When every request signed the profile's way with the configured keys was refused 401, and no
+ * request signed a known wrong way was accepted either, the keys (or their environment) are what is
+ * wrong: a configuration problem, not fifty separate faults of the target.
+ */
+function credentialsRefused(results: readonly CheckResult[]): string[] {
+  if (!everySignedRequestRefused(results)) return [];
+  const { answered } = plainlySignedTally(results);
   return [
-    `every one of the ${answered} correctly signed requests was refused with 401: check that merchant.apiKey and merchant.secretKey ` +
+    `every one of the ${answered} correctly signed requests was refused with 401, and none signed a known wrong way was accepted: check that merchant.apiKey and merchant.secretKey ` +
       '(SVC_API_KEY, SVC_SECRET_KEY) belong to this environment and merchant; `svc-conformance diagnose` explains a captured request',
   ];
+}
+
+/**
+ * One cause behind many failures, said once and up front: a target that accepted a request signed a
+ * known wrong way (the signature-scheme probe) verifies another scheme than P-SIGN-2.
+ */
+export function runHints(results: readonly CheckResult[]): string[] {
+  const accepted = results.find((r) => r.meta.acceptedVariant !== undefined);
+  if (accepted === undefined || !everySignedRequestRefused(results)) return [];
+  return [`every correctly signed request was refused with 401, but one signed a known wrong way was accepted: ${accepted.meta.failure?.message ?? accepted.meta.acceptedVariant}`];
 }
 
 function evidence(input: BuildInput, requirement: string, check: string, message: string, exchanges: Exchange[], replayPath?: string): Evidence {

@@ -1,6 +1,6 @@
 import { visible } from '../common/visible.js';
 import type { CheckResult, Level, Report } from '../core/report.js';
-import { tallySection } from '../core/verdict.js';
+import { isPartial, leftOutOf, partialText, tallySection } from '../core/verdict.js';
 
 /** Progress while the checks run: one line per interface section as it finishes. It only renders. */
 /** A progress line at most this often (ms of wall clock), when nothing else was said meanwhile. */
@@ -54,16 +54,49 @@ export function judged(report: Report): string {
   return `${report.target.baseUrl} (${report.target.environment})`;
 }
 
+/** The verdict line's mark and words: the same verdict as every other form (core/verdict.ts decides it). */
+export function verdictHeadline(report: Report): string {
+  if (report.verdict === 'inconclusive') return '? INCONCLUSIVE (could not judge)';
+  if (report.verdict === 'not-conformant') return '✗ NOT CONFORMANT';
+  return isPartial(report.coverage) ? `✓ CONFORMANT, ${partialText(report.coverage).toUpperCase()}` : '✓ CONFORMANT';
+}
+
+/** Why requirements were not judged, the commonest reasons first: "30 left out by --only AUTH-; 6 need otherMerchant in the config". */
+export function notJudgedLine(report: Report): string | undefined {
+  const reasons = new Map<string, number>();
+  for (const r of report.requirements) {
+    if (r.status !== 'skipped') continue;
+    const why = (r.skipReason ?? 'skipped').replace(/^not judged: /, '');
+    reasons.set(why, (reasons.get(why) ?? 0) + 1);
+  }
+  const leftOut = leftOutOf(report).length;
+  if (leftOut > 0) reasons.set(`left out of this run by ${selectionText(report)}`, leftOut);
+  if (reasons.size === 0) return undefined;
+  const parts = [...reasons].sort((a, b) => b[1] - a[1]).map(([why, n]) => `${n} ${why}`);
+  return `not judged: ${parts.slice(0, 3).join('; ')}${parts.length > 3 ? `; ${parts.length - 3} other reasons` : ''}`;
+}
+
+/** How a run was narrowed, from its recorded options: "--only AUTH- and --skip AUTH-REPLAY". */
+export function selectionText(report: Pick<Report, 'certification'>): string {
+  const options = report.certification?.options ?? {};
+  const list = (value: unknown) => (Array.isArray(value) && value.length > 0 ? value.join(',') : undefined);
+  const only = list(options.only);
+  const skip = list(options.skip);
+  return [only ? `--only ${only}` : '', skip ? `--skip ${skip}` : ''].filter(Boolean).join(' and ') || 'its options';
+}
+
 /** The short summary after a run: the verdict, the counts, and each failed requirement in one line. */
 export function summaryLines(report: Report, files: readonly string[]): string[] {
   const { summary } = report;
+  const notJudged = notJudgedLine(report);
   const lines = [
     '',
-    `${report.verdict === 'conformant' ? '✓ CONFORMANT' : '✗ NOT CONFORMANT'}  ${judged(report)}`,
-    ...(report.error !== undefined ? [`  ! ${report.error}`] : []),
+    `${verdictHeadline(report)}  ${judged(report)}`,
+    ...(report.reasons ?? []).map((reason) => `  ! could not judge: ${reason}`),
     ...(report.kitErrors ?? []).slice(0, 5).map((e) => `  ! kit error in check ${e.check} (${e.requirement}): ${e.message}; this is the kit's fault, not the target's: please report it`),
     ...(report.hints ?? []).map((hint) => `  ! ${hint}`),
     `  requirements: ${summary.passed} passed, ${summary.failed} MUST failed, ${summary.warned} SHOULD warned, ${summary.skipped} skipped`,
+    ...(notJudged !== undefined && report.verdict === 'conformant' ? [`  ${notJudged}${report.requireAll ? '' : '; --require-all makes a partial run inconclusive'}`] : []),
   ];
   const broken = report.requirements.filter((r) => r.status === 'failed');
   for (const r of broken.slice(0, 20)) {

@@ -32,6 +32,10 @@ h1, h2, h3, h4 { line-height: 1.25; margin: 0; }
 .verdict h1 { font-size: 32px; }
 .verdict.pass h1 { color: var(--pass); }
 .verdict.fail h1 { color: var(--fail); }
+.verdict.unsure { background: linear-gradient(180deg, var(--warn-bg), #fffbea); }
+.verdict.unsure .mark { background: var(--warn); }
+.verdict.unsure h1 { color: var(--warn); }
+.verdict .partial { font-size: 20px; font-weight: 600; color: var(--warn); }
 .verdict .why { margin: 2px 0 0; font-size: 16px; }
 .verdict .hint { margin: 8px 0 0; padding: 6px 10px; border-left: 4px solid currentColor; background: rgba(255, 255, 255, .55); font-size: 14px; max-width: 60ch; }
 .facts { grid-column: 1 / -1; display: flex; flex-wrap: wrap; gap: 10px 32px; margin: 14px 0 0; }

@@ -1,3 +1,4 @@
+import { coverageOf } from '../core/verdict.js';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,7 +93,8 @@ function fixture(overrides: Partial<Report> = {}): Report {
     strict: false,
     startedAt: '2025-11-21T06:40:12.345Z',
     durationMs: 83_400,
-    verdict: 'not conformant',
+    verdict: 'not-conformant',
+    coverage: coverageOf(requirements),
     summary: {
       passed: count((r) => r.status === 'passed'),
       failed: count((r) => r.status === 'failed' && r.level === 'MUST'),
@@ -164,9 +166,9 @@ describe('renderHtml', () => {
   });
 
   it.each([
-    ['not conformant', false, 'Not conformant', '3 MUST requirements failed'],
-    ['conformant', false, 'Conformant', 'Every MUST requirement that ran holds; 1 SHOULD warning to look at.'],
-    ['not conformant', true, 'Not conformant', '3 MUST requirements failed, and 1 SHOULD requirement failed under --strict'],
+    ['not-conformant', false, 'Not conformant', '3 MUST requirements failed'],
+    ['conformant', false, 'Conformant <span class="partial">· partial: 70 of 95 requirements judged</span>', 'Every MUST requirement that ran holds; 1 SHOULD warning to look at. Only 70 of 95 requirements were judged: the rest are listed under "Not judged".'],
+    ['not-conformant', true, 'Not conformant', '3 MUST requirements failed, and 1 SHOULD requirement failed under --strict'],
   ] as const)('shows the verdict %s (strict %s) with its reason', (verdict, strict, heading, why) => {
     const page = renderHtml({ ...report, verdict, strict });
     expect(page).toContain(`<h1>${heading}</h1><p class="why">${esc(why)}</p>`);

@@ -4,7 +4,7 @@ import { packageRoot } from '../common/package-root.js';
 /**
  * report.html: one self-contained page (inline CSS, no script, no external asset) that shows the
  * verdict first, then what failed with its evidence and how to reproduce it, then every requirement.
- * It renders the report model only; statuses and the verdict come from reports/build.ts. Every text
+ * It renders the report model only; statuses and the verdict come from core/verdict.ts. Every text
  * that reaches the page goes through `esc`, because bodies, headers and messages come from the target.
  */
 import { visible } from '../common/visible.js';
@@ -12,6 +12,8 @@ import { pathOf } from '../core/reproduce.js';
 import type { Exchange } from '../core/exchange.js';
 import { REPORT_CSS } from './html-style.js';
 import type { Evidence, Report, RequirementReport } from '../core/report.js';
+import { isPartial, leftOutOf, partialText, verdictText } from '../core/verdict.js';
+import { selectionText } from './console.js';
 
 /** Escapes text for HTML content and quoted attribute values. */
 export function esc(value: unknown): string {
@@ -226,9 +228,11 @@ function skippedSummary(report: Report): string {
     const reason = r.skipReason ?? 'no reason recorded';
     byReason.set(reason, [...(byReason.get(reason) ?? []), r.id]);
   }
+  const leftOut = leftOutOf(report);
+  if (leftOut.length > 0) byReason.set(`left out of this run by ${selectionText(report)}`, leftOut);
   if (byReason.size === 0) return '';
   const items = [...byReason].map(([reason, ids]) => `<li><strong>${skipReasonHtml(reason)}</strong> <span class="ids">— ${plural(ids.length, 'requirement')}: ${esc(ids.join(', '))}</span></li>`);
-  return `<section class="skips" id="skipped"><h2>Not run: what would enable them</h2><ul>${items.join('')}</ul></section>`;
+  return `<section class="skips" id="skipped"><h2>Not judged (${report.coverage.total - report.coverage.judged} of ${report.coverage.total}): why, and what would enable them</h2><ul>${items.join('')}</ul></section>`;
 }
 
 function counts(report: Report): string {
@@ -238,7 +242,7 @@ function counts(report: Report): string {
     ['fail', report.summary.failed, 'Failed', 'MUST: these fail the run', '#failures'],
     ['warn', report.summary.warned, 'Warned', report.strict ? 'SHOULD: fail the run (--strict)' : 'SHOULD: warnings only', '#failures'],
     ['info', may, 'MAY not held', 'information only', '#failures'],
-    ['skip', report.summary.skipped, 'Skipped', 'need more config', '#skipped'],
+    ['skip', report.summary.skipped, 'Not judged', 'skipped or left out', '#skipped'],
   ];
   const html = cards.map(
     ([css, n, label, sub, href]) =>
@@ -247,16 +251,25 @@ function counts(report: Report): string {
   return `<nav class="counts" aria-label="Counts">${html.join('')}</nav>`;
 }
 
+/** The headline's words: the same verdict as every other form (core/verdict.ts decides it). */
+function headline(report: Report): string {
+  return report.verdict === 'conformant' ? 'Conformant' : report.verdict === 'not-conformant' ? 'Not conformant' : 'Inconclusive';
+}
+
 function verdictBanner(report: Report): string {
   const pass = report.verdict === 'conformant';
+  const unsure = report.verdict === 'inconclusive';
   const { failed, warned } = report.summary;
   let why: string;
-  if (!pass) {
+  if (unsure) {
+    why = `The run could not judge the target: ${(report.reasons ?? ['no reason recorded']).join('; ')}. This is not a verdict about the target.`;
+  } else if (!pass) {
     why = [failed > 0 ? `${plural(failed, 'MUST requirement')} failed` : '', report.strict && warned > 0 ? `${plural(warned, 'SHOULD requirement')} failed under --strict` : '']
       .filter(Boolean)
       .join(', and ') || 'The run did not conform.';
   } else {
     why = `Every MUST requirement that ran holds${warned > 0 ? `; ${plural(warned, 'SHOULD warning')} to look at` : ''}.`;
+    if (isPartial(report.coverage)) why += ` Only ${report.coverage.judged} of ${report.coverage.total} requirements were judged: the rest are listed under "Not judged".`;
   }
   if (report.target.embeddedSandbox && !report.client) why += ' This run certified the kit\'s own embedded reference sandbox, not a deployment.';
   // A client's or a receiver's judgement has no seed and no property cases: it shows what was judged instead.
@@ -278,8 +291,8 @@ function verdictBanner(report: Report): string {
   const hints = (report.hints ?? []).map((hint) => `<p class="hint" role="note"><strong>One likely cause:</strong> ${esc(hint)}</p>`).join('') +
     (report.kitErrors ?? []).map((e) => `<p class="hint kit-error" role="alert"><strong>Kit error, not the target's fault:</strong> check <code>${esc(e.check)}</code> (${esc(e.requirement)}) failed in the kit's own code: ${esc(e.message)}. That requirement was not judged.</p>`).join('');
   return (
-    `<header class="verdict ${pass ? 'pass' : 'fail'}" id="verdict"><div class="wrap"><div class="mark" aria-hidden="true">${pass ? '✓' : '✗'}</div>` +
-    `<div><p class="eyebrow">${esc(report.tool.name)} ${esc(report.tool.version)} · conformance report</p><h1>${pass ? 'Conformant' : 'Not conformant'}</h1><p class="why">${esc(why)}</p>${hints}</div>` +
+    `<header class="verdict ${pass ? 'pass' : unsure ? 'unsure' : 'fail'}" id="verdict"><div class="wrap"><div class="mark" aria-hidden="true">${pass ? '✓' : unsure ? '?' : '✗'}</div>` +
+    `<div><p class="eyebrow">${esc(report.tool.name)} ${esc(report.tool.version)} · conformance report</p><h1>${headline(report)}${pass && isPartial(report.coverage) ? ` <span class="partial">· ${esc(partialText(report.coverage))}</span>` : ''}</h1><p class="why">${esc(why)}</p>${hints}</div>` +
     `<dl class="facts">${dl}</dl></div></header>`
   );
 }
@@ -296,7 +309,7 @@ export function renderHtml(report: Report): string {
   const failureSection = failures.length > 0
     ? `<section id="failures"><h2>What failed (${failures.length})</h2><p class="note">Most severe first. Open an exchange to see the request and the answer.</p>${failures.join('')}</section>`
     : '';
-  const title = `${report.verdict === 'conformant' ? 'Conformant' : 'Not conformant'}: ${report.target.baseUrl} · svc-conformance`;
+  const title = `${verdictText(report).replace(/^./, (c) => c.toUpperCase())}: ${report.target.baseUrl} · svc-conformance`;
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -1,3 +1,4 @@
+import { coverageOf } from '../core/verdict.js';
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from '../core/exchange.js';
 import { renderJUnit, xmlEscape } from './junit.js';
@@ -145,7 +146,8 @@ function report(requirements: RequirementReport[], overrides: Partial<Report> = 
     strict: false,
     startedAt: '2025-11-21T06:40:12.345Z',
     durationMs: 5321,
-    verdict: 'not conformant',
+    verdict: 'not-conformant',
+    coverage: coverageOf(requirements),
     summary: { passed: 0, failed: 0, warned: 0, skipped: 0 },
     requirements,
     ...overrides,
@@ -255,7 +257,7 @@ describe('renderJUnit structure', () => {
     const root = parseXml(renderJUnit(report(requirements)));
     for (const suite of kids(root, 'testsuite')) {
       const props = Object.fromEntries(kids(kids(suite, 'properties')[0]!, 'property').map((p) => [p.attrs.name, p.attrs.value]));
-      expect(props).toMatchObject({ seed: '1234', 'target.baseUrl': 'https://pay.example', verdict: 'not conformant', strict: 'false' });
+      expect(props).toMatchObject({ seed: '1234', 'target.baseUrl': 'https://pay.example', verdict: 'not-conformant', strict: 'false' });
     }
   });
 

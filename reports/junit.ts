@@ -21,6 +21,7 @@
 import { escapeChar, isInvisible } from '../common/visible.js';
 import type { Exchange } from '../core/exchange.js';
 import type { Evidence, Report, RequirementReport } from '../core/report.js';
+import { isPartial, partialText, verdictText } from '../core/verdict.js';
 
 /** Escapes text for XML character data or a double-quoted attribute, replacing what XML 1.0 forbids. */
 export function xmlEscape(text: string, attribute = false): string {
@@ -164,6 +165,10 @@ function properties(report: Report): string {
     ['target.environment', report.target.environment],
     ['target.embeddedSandbox', report.target.embeddedSandbox],
     ['verdict', report.verdict],
+    ['verdict.text', verdictText(report)],
+    ['coverage', `${report.coverage.judged} of ${report.coverage.total} requirements judged`],
+    ...(report.verdict === 'conformant' && isPartial(report.coverage) ? [['partial', partialText(report.coverage)] as [string, string]] : []),
+    ...(report.reasons ?? []).map((reason): [string, string] => ['inconclusive.reason', reason]),
     ...(report.hints ?? []).map((hint): [string, string] => ['hint', hint]),
     ['strict', report.strict],
     ['run', `${report.runNumber} of ${report.runs}`],
@@ -177,6 +182,18 @@ function properties(report: Report): string {
   return `    <properties>\n${rows.join('\n')}\n    </properties>`;
 }
 
+/**
+ * An inconclusive run's own testsuite: one testcase whose <error> names why the run could not judge,
+ * so CI counts an error (never a clean "0 tests, 0 failures") and shows the reason.
+ */
+function verdictSuite(report: Report, timestamp: string, props: string): string | undefined {
+  if (report.verdict !== 'inconclusive') return undefined;
+  const reasons = report.reasons ?? ['the run could not judge the target'];
+  const header = attrs({ name: 'Verdict', tests: 1, failures: 0, errors: 1, skipped: 0, time: seconds(0), timestamp });
+  const testcase = `    <testcase${attrs({ classname: 'Verdict', name: 'the run could judge the target', time: seconds(0) })}>\n      <error${attrs({ type: 'inconclusive', message: `inconclusive: ${reasons[0]}` })}>${xmlEscape(reasons.join('\n'))}</error>\n    </testcase>`;
+  return `  <testsuite${header}>\n${props}\n${testcase}\n  </testsuite>`;
+}
+
 /** Renders the report as a JUnit XML document. */
 export function renderJUnit(report: Report): string {
   const sections = new Map<string, RequirementReport[]>();
@@ -187,6 +204,7 @@ export function renderJUnit(report: Report): string {
   }
   const timestamp = junitTimestamp(report.startedAt);
   const props = properties(report);
+  const verdict = verdictSuite(report, timestamp, props);
   const suites = [...sections].map(([section, requirements]) => {
     const header = attrs({
       name: section,
@@ -199,14 +217,15 @@ export function renderJUnit(report: Report): string {
     });
     return `  <testsuite${header}>\n${props}\n${requirements.map((r) => testcase(r, report.strict)).join('\n')}\n  </testsuite>`;
   });
+  const extra = verdict !== undefined ? 1 : 0;
   const root = attrs({
     name: `svc-conformance ${report.target.baseUrl}`,
-    tests: report.requirements.length,
+    tests: report.requirements.length + extra,
     failures: report.requirements.filter(isFailure).length,
-    errors: report.requirements.filter(isKitError).length,
+    errors: report.requirements.filter(isKitError).length + extra,
     skipped: report.requirements.filter(isSkipped).length,
     time: seconds(report.durationMs),
     timestamp,
   });
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${root}>\n${suites.join('\n')}\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${root}>\n${[...(verdict !== undefined ? [verdict] : []), ...suites].join('\n')}\n</testsuites>\n`;
 }

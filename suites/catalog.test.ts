@@ -45,9 +45,14 @@ describe('the requirement catalog and the checks', () => {
 
   it('keeps the report schema in step with the report it describes', () => {
     const example = {
-      target: { baseUrl: 'http://127.0.0.1:1', environment: 'sandbox' }, seed: 1, summary: { passed: 1, failed: 0, warned: 0, skipped: 0 },
+      target: { baseUrl: 'http://127.0.0.1:1', environment: 'sandbox' }, seed: 1, verdict: 'conformant', coverage: { judged: 1, total: 1, notJudged: [] }, summary: { passed: 1, failed: 0, warned: 0, skipped: 0 },
       requirements: [{ id: 'AUTH-ACCEPT', level: 'MUST', status: 'passed', profile: ['P-SIGN-2'], title: 't', evidence: [] }],
     };
     expect(validateSchema('report', example).valid).toBe(true);
+    // An inconclusive verdict says why; any other verdict has no reasons.
+    expect(validateSchema('report', { ...example, verdict: 'inconclusive' }).valid).toBe(false);
+    expect(validateSchema('report', { ...example, verdict: 'inconclusive', reasons: ['the target could not be reached'] }).valid).toBe(true);
+    expect(validateSchema('report', { ...example, reasons: ['why'] }).valid).toBe(false);
+    expect(validateSchema('report', { ...example, verdict: 'not conformant' }).valid).toBe(false);
   });
 });

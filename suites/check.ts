@@ -105,6 +105,7 @@ export interface IdSource {
 // node_modules) than the runner does, and its failures must still be failures, not kit errors.
 const FAILURE = Symbol.for('svc-conformance.CheckFailure');
 const SKIPPED = Symbol.for('svc-conformance.CheckSkipped');
+const INCONCLUSIVE = Symbol.for('svc-conformance.CheckInconclusive');
 
 /** A check's verdict against its requirement: what was expected, what came back, how to see it again. */
 export class CheckFailure extends Error {
@@ -118,10 +119,33 @@ export class CheckFailure extends Error {
   }
 }
 
-/** A check that cannot run here (a missing config key, production without permission). */
+/**
+ * A check that cannot run here (a missing config key, production without permission), or whose rule
+ * does not apply to this target (`notApplicable`: there is nothing to judge, so it counts as judged).
+ */
 export class CheckSkipped extends Error {
   override readonly name = 'CheckSkipped';
   readonly [SKIPPED] = true;
+  constructor(
+    message: string,
+    readonly options: { notApplicable?: boolean } = {},
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * A check that was configured to run but could not judge (the kit's webhook receiver could not listen,
+ * the target could not be told where to deliver): never a pass, never the target's failure; the run
+ * is inconclusive and says why.
+ */
+export class CheckInconclusive extends Error {
+  override readonly name = 'CheckInconclusive';
+  readonly [INCONCLUSIVE] = true;
+}
+
+export function isCheckInconclusive(error: unknown): error is CheckInconclusive {
+  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[INCONCLUSIVE] === true;
 }
 
 export function isCheckFailure(error: unknown): error is CheckFailure {

@@ -1,4 +1,4 @@
-import { CheckSkipped, isCheckFailure, isCheckSkipped, type Check, type CheckContext, type Need } from './check.js';
+import { CheckSkipped, isCheckFailure, isCheckInconclusive, isCheckSkipped, type Check, type CheckContext, type Need } from './check.js';
 import { concurrencyOf, isProduction, operationOf, type OperationKey, type TargetConfig } from './config.js';
 import { isPlainlySigned, TargetClient, type Exchange } from './http.js';
 import { idSource, runSalt } from './ids.js';
@@ -99,6 +99,13 @@ export async function executeCheck(check: Check, state: RunState, meta: CheckMet
     if (state.client.stopped !== undefined) meta.stopped = state.client.stopped;
     if (isCheckSkipped(error)) {
       meta.skipped = error.message;
+      if (error.options?.notApplicable === true) meta.notApplicable = true;
+      return 'skipped';
+    }
+    if (isCheckInconclusive(error)) {
+      meta.inconclusive = error.message;
+      meta.skipped = `not judged: ${error.message}`;
+      meta.evidence = sent().slice(-MAX_EVIDENCE);
       return 'skipped';
     }
     if (!isCheckFailure(error)) {

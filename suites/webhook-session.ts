@@ -7,7 +7,7 @@ import { OPERATION_PATHS } from '../sandbox/paths.js';
 import { KitReceiver } from '../webhooks/receiver.js';
 
 export type { WebhookSession } from './check.js';
-import { CheckSkipped, type WebhookSession } from './check.js';
+import { CheckInconclusive, CheckSkipped, type WebhookSession } from './check.js';
 import { retryWithinSecondsOf, type TargetConfig } from './config.js';
 import type { Exchange, SendOptions, TargetClient } from './http.js';
 import type { Clock } from '../core/clock.js';
@@ -26,7 +26,8 @@ export async function openWebhookSession(config: TargetConfig, clock: Clock, sen
   try {
     receiver = await KitReceiver.start({ listen: webhooks.listen, clock });
   } catch (error) {
-    throw new CheckSkipped(`${(error as Error).message}; choose another webhooks.listen`);
+    // Configured, but nothing can be judged: never a pass, never the target's fault.
+    throw new CheckInconclusive(`the kit's webhook receiver ${(error as Error).message}; choose another webhooks.listen`);
   }
   let restore: (() => Promise<unknown>) | undefined;
   if (webhooks.url === undefined) {
@@ -34,7 +35,7 @@ export async function openWebhookSession(config: TargetConfig, clock: Clock, sen
     const data = (answer.response?.json as { data?: { previous_url?: unknown } } | undefined)?.data;
     if (answer.response?.status !== 200 || data === undefined) {
       await receiver.close();
-      throw new CheckSkipped(
+      throw new CheckInconclusive(
         `webhooks.url is not set and the target did not take the reference sandbox's registration request (POST ${OPERATION_PATHS.registerWebhook} answered ${answer.response?.status ?? answer.error?.message}): ` +
           'register a URL that reaches webhooks.listen with the target, and give it as webhooks.url',
       );

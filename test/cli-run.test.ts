@@ -83,17 +83,19 @@ describe('svc-conformance run', () => {
     const wrongSecret = 'sk_test_not_this_merchants_secret_9d1c';
     const t = await target({}, (c) => ({ ...c, merchant: { ...c.merchant, secretKey: wrongSecret } }));
     const result = await runCli(['run', '--config', t.config, '--only', 'ORDER-', '--runs', '2', '--report-dir', t.dir]);
-    expect(result.code).toBe(1);
+    // A configuration problem, not the target's fault: inconclusive (exit 2), never NOT CONFORMANT.
+    expect(result.code).toBe(2);
     const lines = result.stdout.split('\n');
-    const hint = lines.findIndex((l) => /^ {2}! every one of the \d+ correctly signed requests was refused with 401: check that merchant\.apiKey and merchant\.secretKey/.test(l));
+    const hint = lines.findIndex((l) => /^ {2}! could not judge: every one of the \d+ correctly signed requests was refused with 401, and none signed a known wrong way was accepted: check that merchant\.apiKey and merchant\.secretKey/.test(l));
     expect(hint, result.stdout).toBeGreaterThan(0);
-    expect(lines.filter((l) => /refused with 401: check that/.test(l))).toHaveLength(1);
-    expect(lines[hint - 1]).toMatch(/^✗ NOT CONFORMANT/);
+    expect(lines.filter((l) => /refused with 401, and none/.test(l))).toHaveLength(1);
+    expect(lines[hint - 1]).toMatch(/^\? INCONCLUSIVE/);
     expect(hint).toBeLessThan(lines.findIndex((l) => /^ {2}✗ ORDER-/.test(l)));
+    expect(result.stderr).toMatch(/^svc-conformance run: inconclusive: every one of the \d+ correctly signed requests was refused with 401/);
     const r = report(t.dir);
-    expect(r.hints).toEqual([expect.stringMatching(/correctly signed requests was refused with 401/)]);
+    expect(r).toMatchObject({ verdict: 'inconclusive', reasons: [expect.stringMatching(/correctly signed requests was refused with 401/)] });
     expect(validateSchema('report', r).valid).toBe(true);
-    expect(readFileSync(join(t.dir, 'report.html'), 'utf8')).toMatch(/One likely cause:<\/strong> every one of the \d+ correctly signed requests/);
+    expect(readFileSync(join(t.dir, 'report.html'), 'utf8')).toMatch(/<h1>Inconclusive<\/h1><p class="why">The run could not judge the target: every one of the \d+ correctly signed requests/);
     for (const text of [result.stdout, result.stderr, ...readdirSync(t.dir).filter((f) => !f.endsWith('.json') || f === 'report.json').map((f) => readFileSync(join(t.dir, f), 'utf8'))]) {
       expect(text).not.toContain(wrongSecret);
     }
@@ -212,8 +214,13 @@ describe('svc-conformance run against a target that is not there or not an API',
     const result = await runBinAsync(['run', '--report-dir', dir], { env: env('http://127.0.0.1:9') });
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(/connection refused by 127\.0\.0\.1:9: is the server running, and is baseUrl right\?/);
-    expect(report(dir)).toMatchObject({ verdict: 'not conformant', error: expect.stringMatching(/connection refused/) });
+    expect(result.stderr).toMatch(/^svc-conformance run: inconclusive: the target could not be reached: connection refused by 127\.0\.0\.1:9: is the server running, and is baseUrl right\?/);
+    expect(report(dir)).toMatchObject({ verdict: 'inconclusive', reasons: [expect.stringMatching(/connection refused/)] });
+    // CI sees an error, never an empty pass: JUnit counts it, the HTML headline names it.
+    const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testsuites [^>]*errors="1"/);
+    expect(junit).toMatch(/<error type="inconclusive" message="inconclusive: the target could not be reached: connection refused/);
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/<h1>Inconclusive<\/h1><p class="why">The run could not judge the target: the target could not be reached: connection refused/);
   });
 
   it('gives up on a target that accepts connections and never answers, quickly and with one line', async () => {

@@ -111,7 +111,7 @@ export async function provesFaultsDetected(faults: readonly FaultName[], concurr
     const requirement = FAULTS[fault].requirement;
     const report = await certify({ faults: [fault] }, concurrency);
     const failed = failedIds(report, ['MUST', 'SHOULD', 'MAY']);
-    const ok = report.verdict === 'not conformant' && failed.includes(requirement) && report.kitErrors === undefined;
+    const ok = report.verdict === 'not-conformant' && failed.includes(requirement) && report.kitErrors === undefined;
     rows.push({ name: `fault ${fault} c=${concurrency}`, expected: `${requirement} failed`, failed, ok });
     if (!ok) undetected.push(`${fault} (${requirement}): ${report.verdict}, failed ${failed.join(', ') || 'nothing'} ${JSON.stringify(report.kitErrors ?? [])}`);
   };

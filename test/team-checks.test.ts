@@ -90,15 +90,16 @@ describe('a team check from the config', () => {
     expect(result.code).toBe(2);
     expect(result.stdout).toMatch(/! Acme extensions\s+1 check : 0 passed, 1 kit error/);
     expect(result.stdout).toMatch(/kit error in check acme-buggy \(ACME-BUGGY\): TypeError: .*field/);
-    expect(result.stderr).toMatch(/run: the kit failed inside 1 check/);
+    expect(result.stderr).toMatch(/run: inconclusive: the kit failed inside a check \(first: acme-buggy: TypeError: /);
     expect(result.stdout).not.toMatch(/✗ ACME-BUGGY/);
     const report = JSON.parse(readFileSync(join(dir, 'buggy', 'report.json'), 'utf8')) as Report;
     expect(report.kitErrors).toEqual([expect.objectContaining({ check: 'acme-buggy', requirement: 'ACME-BUGGY' })]);
     expect(report.requirements.find((r) => r.id === 'ACME-BUGGY')).toMatchObject({ status: 'skipped', skipReason: expect.stringMatching(/kit's own error/) });
-    expect(report.verdict).toBe('not conformant');
+    expect(report.verdict).toBe('inconclusive');
     const junit = readFileSync(join(dir, 'buggy', 'junit.xml'), 'utf8');
     expect(junit).toMatch(/<testcase[^>]*name="ACME-BUGGY[^"]*"[^>]*>\s*<error type="kit" message="the kit&apos;s own error in check acme-buggy, not the target&apos;s: kit error: TypeError/);
-    expect(junit).toMatch(/<testsuites[^>]*errors="1"/);
+    // The kit's error, and the verdict's own testcase naming why the run is inconclusive.
+    expect(junit).toMatch(/<testsuites[^>]*errors="2"/);
     expect(readFileSync(join(dir, 'buggy', 'report.html'), 'utf8')).toMatch(/Kit error, not the target's fault:<\/strong> check <code>acme-buggy<\/code>/);
   });
 

@@ -111,7 +111,7 @@ describe.concurrent('the broken example clients each fail exactly their rule, wi
     ['no wait after a 429 (a SHOULD, failing under --strict)', 'no-backoff-client.mjs', ['create-order-429-once'], ['CLIENT-BACKOFF-429'], /after the 429 of request #1, which said Retry-After: 1/],
   ])('%s (node, in-process)', async (_name, example, scenarios, rules, message) => {
     const { report } = await judgeInProcess(example, scenarios);
-    expect(report.verdict).toBe('not conformant');
+    expect(report.verdict).toBe('not-conformant');
     expect(failed(report)).toEqual(rules);
     const broken = report.requirements.find((r) => r.id === rules[0])!;
     expect(broken.evidence[0]!.message).toMatch(message);
@@ -160,7 +160,8 @@ describe.concurrent('verify-client usage', () => {
   it('fails a client that sends nothing', async () => {
     const { code, report } = await verify(['node', '-e', 'process.exit(0)']);
     expect(code).toBe(1);
-    expect(report.error).toBe('the client sent no request to SVC_BASE_URL');
+    expect(report.verdict).toBe('not-conformant');
+    expect(report.requirements.find((r: { id: string }) => r.id === 'CLIENT-SENDS-REQUESTS')).toMatchObject({ status: 'failed', evidence: [{ message: 'the client sent no request of its own to SVC_BASE_URL' }] });
   });
 
   it.each<[string[], RegExp]>([

@@ -59,7 +59,7 @@ describe.concurrent('verify-receiver on the example receivers', () => {
       const { code, report, output, files } = await verifyReceiver(url, good);
       expect(failed(report), output).toEqual(example.fails);
       expect(code).toBe(good ? 0 : 1);
-      expect(report.verdict).toBe(good ? 'conformant' : 'not conformant');
+      expect(report.verdict).toBe(good ? 'conformant' : 'not-conformant');
       expect(report.receiver).toMatchObject({ url, deliveries: expect.any(Number) });
       for (const id of example.fails) expect(report.requirements.find((r) => r.id === id)!.profile).toContain(example.rule);
       // P-HOOK-9 is for verify-client to judge; everything else was judged.

@@ -4,8 +4,8 @@ import { access } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import { readPackageJson } from '../../common/package-root.js';
 import type { Report } from '../../core/report.js';
-import { buildReport, exitCodeOf } from '../../core/verdict.js';
-import { ConsoleProgress, summaryLines } from '../../reports/console.js';
+import { buildReport } from '../../core/verdict.js';
+import { ConsoleProgress } from '../../reports/console.js';
 import type { Exchange } from '../../core/exchange.js';
 import { renderHar, type TimedExchange } from '../../reports/har.js';
 import { certification } from '../../reports/seal.js';
@@ -23,13 +23,13 @@ import type { RunSettings } from '../../suites/settings.js';
 import { loadTeamChecks, type TeamChecks } from '../../suites/team-checks.js';
 import { configFileOf } from '../config-file.js';
 import { UsageError } from '../io.js';
-import { FORMAT_OPTION, formatOf, summaryJson, defaultReportDir, usableReportDir, writeReportsOrSay } from '../report-files.js';
+import { FORMAT_OPTION, REQUIRE_ALL_OPTION, finish, formatOf, defaultReportDir, usableReportDir, writeReportsOrSay } from '../report-files.js';
 import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js';
 
 export const runCommand: CommandSpec = {
   name: 'run',
   summary: 'Runs the conformance suites against a target and writes report.json, junit.xml and report.html.',
-  usage: 'svc-conformance run [--config F] [--report-dir D] [--seed N] [--runs N] [--strict] [--only PREFIX[,PREFIX…]]… [--skip PREFIX[,PREFIX…]]… [--concurrency N] [--timeout S] [--max-time S] [--har FILE]',
+  usage: 'svc-conformance run [--config F] [--report-dir D] [--seed N] [--runs N] [--strict] [--require-all] [--only PREFIX[,PREFIX…]]… [--skip PREFIX[,PREFIX…]]… [--concurrency N] [--timeout S] [--max-time S] [--har FILE]',
   options: [
     { name: 'config', type: 'string', value: 'F', description: 'P-CFG config file (default: ./svc-conformance.json if there is one); SVC_* environment variables override it' },
     { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports/run)' },
@@ -37,6 +37,7 @@ export const runCommand: CommandSpec = {
     { name: 'seed', type: 'string', value: 'N', description: 'seed of every generated request (default: random, printed)' },
     { name: 'runs', type: 'string', value: 'N', description: 'cases per property check (default 20)' },
     { name: 'strict', type: 'boolean', description: 'a failed SHOULD fails the run too' },
+    REQUIRE_ALL_OPTION,
     { name: 'har', type: 'string', value: 'FILE', description: 'also write every exchange of the run to FILE as HAR 1.2 (redacted), for dev tools and proxies' },
     { name: 'only', type: 'string', value: 'PREFIX', multiple: true, description: 'only requirements (or checks) whose id starts with PREFIX, e.g. AUTH- or DUP-CONCURRENT; repeat it, or comma-separate' },
     { name: 'skip', type: 'string', value: 'PREFIX', multiple: true, description: 'leave out requirements (or checks) whose id starts with PREFIX, e.g. HOOK-; repeat it, or comma-separate' },
@@ -53,7 +54,8 @@ export const runCommand: CommandSpec = {
     'Checks run side by side, at most --concurrency requests in flight; the checks that share the wallet\'s balance run one after another, and the concurrent-duplicate race runs with nothing else in flight. A seed gives the same requests and the same report at any concurrency.',
     'A team\'s own checks, listed under "checks" in the config, run after the kit\'s and appear in every report; `svc-conformance list` shows every requirement and check.',
     'An exception in a check\'s own code is the kit\'s error, not the target\'s: shown apart (! kit error), the requirement is not judged, and the run exits 2.',
-    'Exit status: 0 no MUST failed (with --strict: no SHOULD either), 1 otherwise, 2 bad usage or config, an unreachable target, a run that had to stop, or a kit error inside a check.',
+    'A run that judged only part of the catalog (--only, --skip, or a config key missing) is "conformant, partial: N of M requirements judged"; --require-all makes it inconclusive.',
+    'Exit status: 0 conformant (no MUST failed; with --strict, no SHOULD either), 1 not conformant, 2 bad usage or config, or inconclusive: the run could not judge the target (unreachable, it had to stop, its webhook receiver could not listen, every correctly signed request refused with 401, a kit error inside a check), said in every report.',
   ],
   examples: ['svc-conformance run', 'svc-conformance run --config staging.json --strict --report-dir out', 'SVC_BASE_URL=https://sbx.example.test SVC_API_KEY=… SVC_SECRET_KEY=… SVC_WALLET_ID=… svc-conformance run'],
   async run(options, io) {
@@ -129,6 +131,7 @@ export const runCommand: CommandSpec = {
         runs: settings.runs,
         concurrency: runConcurrency(settings),
         strict: Boolean(options.strict),
+        requireAll: Boolean(options['require-all']),
         startedAt,
         version: readPackageJson<{ version: string }>('package.json').version,
         ...(configPath !== undefined ? { configPath } : {}),
@@ -137,16 +140,17 @@ export const runCommand: CommandSpec = {
       // For the person signing the report off: what judged, against which configuration, with which options.
       const certified = certification({
         catalogs: ['suites/catalog.json'],
-        options: { seed: settings.seed, runs: settings.runs, strict: base.strict, concurrency: base.concurrency, only: only ?? null, skip: skip ?? null, allowProduction: settings.allowProduction, timeoutSeconds: numbers.timeoutMs / 1000, maxTimeSeconds: numbers.maxTimeMs / 1000, embeddedSandbox: sandbox !== undefined },
+        options: { seed: settings.seed, runs: settings.runs, strict: base.strict, requireAll: base.requireAll, concurrency: base.concurrency, only: only ?? null, skip: skip ?? null, allowProduction: settings.allowProduction, timeoutSeconds: numbers.timeoutMs / 1000, maxTimeSeconds: numbers.maxTimeMs / 1000, embeddedSandbox: sandbox !== undefined },
         // Team check modules by their path from the working directory: no path of this machine in a report.
         config: JSON.parse(redactor(config)(JSON.stringify({ ...config, ...(config.checks ? { checks: config.checks.map((p) => relative(io.cwd, p)) } : {}) }))),
       });
 
       const unreachable = await preflight(config.baseUrl, settings.timeoutMs);
       if (unreachable !== undefined) {
-        const report: Report = { ...buildReport({ ...base, results: [], catalog: requirements, durationMs: Date.now() - startedAt.getTime() }), verdict: 'not conformant', error: unreachable, certification: certified };
-        const written = await writeReportsOrSay(io, 'run', report, reportDir);
-        throw new UsageError(`run: ${unreachable}${written.length > 0 ? ` (report written to ${reportDir})` : ''}`);
+        // Nothing could be judged: an inconclusive report in every form (exit 2), never an empty pass.
+        const report: Report = { ...buildReport({ ...base, results: [], catalog: requirements, couldNotJudge: [`the target could not be reached: ${unreachable}`], durationMs: Date.now() - startedAt.getTime() }), certification: certified };
+        const files = await writeReportsOrSay(io, 'run', report, reportDir);
+        return finish(io, print, json, 'run', report, files);
       }
       if (isProduction(config) && !settings.allowProduction) {
         io.stdout('Target is production: checks that create records are skipped (P-ENV-3); --allow-production runs them.\n');
@@ -160,10 +164,7 @@ export const runCommand: CommandSpec = {
         const chosen = [only ? `--only ${only.join(',')}` : '', skip ? `--skip ${skip.join(',')}` : ''].filter(Boolean).join(' with ');
         throw new UsageError(`run: ${chosen} leaves no requirement or check to run (ids look like AUTH-MISSING-KEY, DUP-; svc-conformance list shows them)`);
       }
-      const built = { ...buildReport({ ...base, results, catalog: requirements, durationMs: Date.now() - startedAt.getTime() }), certification: certified };
-      // A run that had to stop judged only part of the target: never a verdict of its own.
-      const stopped = results.find((r) => r.meta.stopped !== undefined)?.meta.stopped;
-      const report: Report = stopped === undefined ? built : { ...built, verdict: 'not conformant', error: `the run stopped: ${stopped}` };
+      const report: Report = { ...buildReport({ ...base, results, catalog: requirements, durationMs: Date.now() - startedAt.getTime() }), certification: certified };
       const files = await writeReportsOrSay(io, 'run', report, reportDir);
       if (harFile !== undefined) {
         try {
@@ -173,16 +174,7 @@ export const runCommand: CommandSpec = {
           io.stderr(`svc-conformance run: could not write --har ${harFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
         }
       }
-      if (json) print(summaryJson(report, files));
-    else io.stdout(summaryLines(report, files).join('\n') + '\n');
-      if (stopped !== undefined) {
-        const ran = results.filter((r) => r.state !== 'skipped').length;
-        throw new UsageError(`run: stopped after ${Math.round((Date.now() - startedAt.getTime()) / 1000)} s: ${stopped}; ${ran} of ${results.length} checks ran before it`);
-      }
-      if (report.kitErrors !== undefined) {
-        throw new UsageError(`run: the kit failed inside ${report.kitErrors.length} check${report.kitErrors.length > 1 ? 's' : ''} (first: ${report.kitErrors[0]!.check}: ${report.kitErrors[0]!.message}); those requirements were not judged`);
-      }
-      return exitCodeOf(report);
+      return finish(io, print, json, 'run', report, files);
     } finally {
       await sandbox?.close();
     }

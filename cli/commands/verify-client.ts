@@ -7,7 +7,6 @@ import { CONFIRMS_STATUS, judgeReceiver, receiverCatalog, type ReceiverJudgement
 import { classify } from '../../clients/traffic.js';
 import { webhookUrlProblem } from '../../core/webhooks.js';
 import { visible } from '../../common/visible.js';
-import { summaryLines } from '../../reports/console.js';
 import type { Report } from '../../core/report.js';
 import { shellQuote } from '../../core/reproduce.js';
 import { DEFAULT_HANG_SECONDS, parseScenarios, startSandbox, type ScenarioName } from '../../sandbox/index.js';
@@ -16,13 +15,13 @@ import type { DeliveryAttempt, RecordedExchange } from '../../sandbox/options.js
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../../sandbox/tenants.js';
 import { listening } from './verify-receiver.js';
 import { UsageError, type Io } from '../io.js';
-import { FORMAT_OPTION, formatOf, summaryJson, judgementReport, defaultReportDir, usableReportDir, writeReportsOrSay } from '../report-files.js';
+import { FORMAT_OPTION, REQUIRE_ALL_OPTION, finish, formatOf, judgementReport, defaultReportDir, usableReportDir, writeReportsOrSay } from '../report-files.js';
 import { wholeNumber, type CommandSpec } from '../options.js';
 
 export const verifyClientCommand: CommandSpec = {
   name: 'verify-client',
   summary: 'Runs a client against the recording sandbox and judges the requests it sends by P-CLIENT.',
-  usage: 'svc-conformance verify-client [--scenario S]… [--webhook-url URL] [--report-dir D] [--strict] [--timeout SECONDS] -- COMMAND [ARGS…]',
+  usage: 'svc-conformance verify-client [--scenario S]… [--webhook-url URL] [--report-dir D] [--strict] [--require-all] [--timeout SECONDS] -- COMMAND [ARGS…]',
   positionals: true,
   options: [
     { name: 'scenario', type: 'string', value: 'S', multiple: true, description: 'make the sandbox misbehave once, to see the client recover (see serve --list-scenarios)' },
@@ -30,11 +29,12 @@ export const verifyClientCommand: CommandSpec = {
     { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports/client)' },
     FORMAT_OPTION,
     { name: 'strict', type: 'boolean', description: 'a broken SHOULD rule fails the run too' },
+    REQUIRE_ALL_OPTION,
     { name: 'timeout', type: 'string', value: 'SECONDS', description: 'stop the client after this long (default 120)' },
   ],
   details: [
     'COMMAND runs with SVC_BASE_URL, SVC_API_KEY, SVC_SECRET_KEY, SVC_WALLET_ID (and SVC_ENVIRONMENT=sandbox) set to the sandbox.',
-    'Exit status: 0 no MUST client rule broken, 1 otherwise (or the client sent no request at all), 2 bad usage or COMMAND could not start.',
+    'Exit status: 0 conformant (no MUST client rule broken), 1 not conformant (or the client sent no request of its own), 2 bad usage, COMMAND could not start, or inconclusive.',
     'The client\'s own exit status is reported, not judged: a client may stop on a business failure.',
     'With --webhook-url, the sandbox delivers its events to URL; once something listens there (within 30 s) the kit delivers genuine,',
     'redelivered and forged events too (as verify-receiver), and stops COMMAND after 3 quiet seconds with no delivery pending.',
@@ -124,23 +124,20 @@ export const verifyClientCommand: CommandSpec = {
       catalog: receiver !== undefined ? [...clientCatalog(), ...receiverCatalog()] : clientCatalog(),
       target: { baseUrl: sandbox.baseUrl, environment: 'sandbox', embeddedSandbox: true },
       strict: Boolean(options.strict),
+      requireAll: Boolean(options['require-all']),
       startedAt,
       rerunCommand: `svc-conformance verify-client ${scenarioFlags}-- ${command}`,
       catalogs: receiver !== undefined ? ['clients/catalog.json', 'clients/receiver-catalog.json'] : ['clients/catalog.json'],
       options: { command, scenarios, webhookUrl: webhookUrl ?? null, timeoutSeconds },
     });
-    const problem = apiRequests === 0 ? 'the client sent no request to SVC_BASE_URL' : undefined;
     if (outcome.note) io.stdout(`\nnote: ${outcome.note}\n`);
     const report: Report = {
       ...built,
       client: { command, exitCode: outcome.exitCode, requests: apiRequests, scenarios },
       ...(webhookUrl !== undefined ? { receiver: { url: webhookUrl, deliveries: (receiver?.deliveries ?? 0) + attempts.length } } : {}),
-      ...(problem ? { verdict: 'not conformant' as const, error: problem } : {}),
     };
     const files = await writeReportsOrSay(io, 'verify-client', report, reportDir);
-    if (json) print(summaryJson(report, files));
-    else io.stdout(summaryLines(report, files).join('\n') + '\n');
-    return report.verdict === 'conformant' ? 0 : 1;
+    return finish(io, print, json, 'verify-client', report, files);
   },
 };
 

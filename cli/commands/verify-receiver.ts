@@ -6,30 +6,30 @@ import { resolve } from 'node:path';
 import { judgeReceiver, receiverCatalog } from '../../clients/receiver-judge.js';
 import type { Report } from '../../core/report.js';
 import { webhookUrlProblem } from '../../core/webhooks.js';
-import { summaryLines } from '../../reports/console.js';
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../../sandbox/tenants.js';
 import { ConfigError, loadConfig, toleranceOf } from '../../suites/config.js';
 import { configFileOf } from '../config-file.js';
 import { UsageError } from '../io.js';
 import type { CommandSpec } from '../options.js';
-import { FORMAT_OPTION, formatOf, summaryJson, judgementReport, defaultReportDir, usableReportDir, writeReportsOrSay } from '../report-files.js';
+import { FORMAT_OPTION, REQUIRE_ALL_OPTION, finish, formatOf, judgementReport, defaultReportDir, usableReportDir, writeReportsOrSay } from '../report-files.js';
 
 export const verifyReceiverCommand: CommandSpec = {
   name: 'verify-receiver',
   summary: 'Delivers genuine, redelivered and forged webhook events to a receiver and judges its answers by P-HOOK-6…8.',
-  usage: 'svc-conformance verify-receiver --url URL [--config F] [--report-dir D] [--strict]',
+  usage: 'svc-conformance verify-receiver --url URL [--config F] [--report-dir D] [--strict] [--require-all]',
   options: [
     { name: 'url', type: 'string', value: 'URL', required: true, description: 'where the receiver listens, e.g. http://127.0.0.1:4020/webhooks' },
     { name: 'config', short: 'c', type: 'string', value: 'F', description: 'a P-CFG config (default: ./svc-conformance.json if there is one): merchant.secretKey signs genuine events; otherMerchant and otherEnvironment sign forgeries (default: the embedded sandbox\'s demo merchants)' },
     { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports/receiver)' },
     FORMAT_OPTION,
     { name: 'strict', type: 'boolean', description: 'a broken SHOULD rule fails the run too' },
+    REQUIRE_ALL_OPTION,
   ],
   details: [
     'Genuine events (payout and payment records, some holding non-ASCII text and HTML characters) must be answered 200 within 10 s;',
     'a forgery (no or a wrong signature, another merchant\'s or environment\'s secret, the body or timestamp changed after signing,',
     'a missing, malformed or 900 s old timestamp, a body that is not JSON) anything but 2xx; a redelivery 200 again.',
-    'Exit status: 0 no MUST broken (with --strict: no SHOULD either), 1 otherwise, 2 bad usage or nothing listens at URL.',
+    'Exit status: 0 conformant (no MUST broken; with --strict, no SHOULD either), 1 not conformant, 2 bad usage, nothing listens at URL, or inconclusive.',
   ],
   examples: [
     'svc-conformance verify-receiver --url http://127.0.0.1:4020/webhooks',
@@ -74,6 +74,7 @@ export const verifyReceiverCommand: CommandSpec = {
       catalog: receiverCatalog(),
       target: { baseUrl: url, environment, embeddedSandbox: false },
       strict: Boolean(options.strict),
+      requireAll: Boolean(options['require-all']),
       startedAt,
       rerunCommand: `svc-conformance verify-receiver${options.strict ? ' --strict' : ''}${configFile ? ` --config ${configFile}` : ''} --url ${url}`,
       catalogs: ['clients/receiver-catalog.json'],
@@ -81,9 +82,7 @@ export const verifyReceiverCommand: CommandSpec = {
     });
     const report: Report = { ...built, receiver: { url, deliveries } };
     const files = await writeReportsOrSay(io, 'verify-receiver', report, reportDir);
-    if (json) print(summaryJson(report, files));
-    else io.stdout(summaryLines(report, files).join('\n') + '\n');
-    return report.verdict === 'conformant' ? 0 : 1;
+    return finish(io, print, json, 'verify-receiver', report, files);
   },
 };
 

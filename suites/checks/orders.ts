@@ -120,7 +120,7 @@ async function paymentLink(ctx: CheckContext): Promise<void> {
 }
 
 async function paymentLinkHttps(ctx: CheckContext): Promise<void> {
-  if (!/^https:/i.test(ctx.config.baseUrl)) throw new CheckSkipped('the base URL is not https, so the rule "https when the base URL is https" does not apply');
+  if (!/^https:/i.test(ctx.config.baseUrl)) throw new CheckSkipped('not applicable: the base URL is not https, so the rule "https when the base URL is https" does not apply', { notApplicable: true });
   const { record, exchange } = await createdOrder(ctx, 'create an order');
   expectThat(absoluteHttpUrl(record.payment_link)?.protocol === 'https:', `payment_link ${JSON.stringify(record.payment_link)} should use https, as the base URL does (P-ORDER-3)`, {
     expected: 'an https URL',

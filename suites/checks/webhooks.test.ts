@@ -74,12 +74,12 @@ describe('the webhook checks and their config', () => {
     expect(recorded.filter((x) => x.path === '/sandbox/webhooks')).toEqual([]);
   });
 
-  it('a listen address in use, or a target without the registration request: skipped, saying what to do', async () => {
+  it('a listen address in use, or a target without the registration request: not judged (the run inconclusive), saying what to do', async () => {
     const busy = await listeningServer();
     const sandbox = await sandboxWith();
     const inUse = await judgeWebhooks(sandbox, configOf(sandbox, (c) => (c.webhooks = { listen: `127.0.0.1:${(busy.address() as AddressInfo).port}` })));
     expect(inUse[0]!.outcome).toBe('skipped');
-    expect(inUse[0]!.meta.skipped).toMatch(/cannot listen for webhooks on 127\.0\.0\.1:\d+: the port is in use; choose another webhooks\.listen/);
+    expect(inUse[0]!.meta.inconclusive).toMatch(/^the kit's webhook receiver cannot listen for webhooks on 127\.0\.0\.1:\d+: the port is in use; choose another webhooks\.listen/);
 
     // A target that answers 404 to POST /sandbox/webhooks (not the reference sandbox), and no webhooks.url.
     const config = configOf(sandbox, (c) => {
@@ -88,7 +88,7 @@ describe('the webhook checks and their config', () => {
     });
     const foreign = await judgeWebhooks(sandbox, config);
     expect(foreign[0]!.outcome).toBe('skipped');
-    expect(foreign[0]!.meta.skipped).toMatch(/^webhooks\.url is not set and the target did not take the reference sandbox's registration request \(POST \/sandbox\/webhooks answered 404\): register a URL that reaches webhooks\.listen/);
+    expect(foreign[0]!.meta.inconclusive).toMatch(/^webhooks\.url is not set and the target did not take the reference sandbox's registration request \(POST \/sandbox\/webhooks answered 404\): register a URL that reaches webhooks\.listen/);
     expect(foreign[0]!.meta.skipped).not.toContain(MERCHANT_A.secretKey);
   });
 });
