@@ -48,6 +48,8 @@ export interface CheckMeta {
   evidenceLeftOut?: number;
   /** Requests of this check signed plainly with the merchant's keys that got an answer, and how many of those were 401. */
   plainlySigned?: { answered: number; refused401: number };
+  /** What the check saw that is no verdict but a reader should know (3 stray requests to the kit's webhook listener ignored). */
+  notes?: string[];
   /** The check's rule does not apply to this target (a rule about https when the base URL is http): nothing to judge. */
   notApplicable?: boolean;
   /**
@@ -131,6 +133,8 @@ export interface Report {
   summary: { passed: number; failed: number; warned: number; skipped: number };
   /** One cause behind many failures, said once (e.g. every correctly signed request refused with 401). */
   hints?: string[];
+  /** What the run saw that is no verdict (traffic that was not the target's, ignored and counted), each said once. */
+  notes?: string[];
   requirements: RequirementReport[];
   /** Checks in which the kit's own code failed (not the target): the run judged less than it claims, exit 2. */
   kitErrors?: Array<{ check: string; requirement: string; message: string }>;

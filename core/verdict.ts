@@ -17,6 +17,8 @@ export interface BuildInput {
   requireAll?: boolean;
   /** Why the run could not judge the target, found outside the checks (the target unreachable). */
   couldNotJudge?: readonly string[];
+  /** What the command saw that is no verdict (foreign requests at the recording sandbox, ignored). */
+  notes?: readonly string[];
   startedAt: Date;
   durationMs: number;
   version: string;
@@ -113,6 +115,7 @@ export function buildReport(input: BuildInput): Report {
   const kitErrors = input.results.filter((r) => r.state === 'error').map((r) => ({ check: r.meta.check, requirement: r.meta.requirement, message: r.meta.error?.message ?? 'unknown' }));
   const decided = decideVerdict({ summary, coverage, strict: input.strict, requireAll: input.requireAll ?? false, ...couldNotJudge(input, kitErrors) });
   const hints = runHints(input.results).filter((hint) => !(decided.reasons ?? []).includes(hint));
+  const notes = [...new Set([...(input.notes ?? []), ...input.results.flatMap((r) => r.meta.notes ?? [])])];
   return {
     tool: { name: 'svc-conformance', version: input.version },
     target: input.target,
@@ -129,6 +132,7 @@ export function buildReport(input: BuildInput): Report {
     coverage,
     summary,
     ...(hints.length > 0 ? { hints } : {}),
+    ...(notes.length > 0 ? { notes } : {}),
     ...(kitErrors.length > 0 ? { kitErrors } : {}),
     requirements,
   };

@@ -95,6 +95,7 @@ export function summaryLines(report: Report, files: readonly string[]): string[]
     ...(report.reasons ?? []).map((reason) => `  ! could not judge: ${reason}`),
     ...(report.kitErrors ?? []).slice(0, 5).map((e) => `  ! kit error in check ${e.check} (${e.requirement}): ${e.message}; this is the kit's fault, not the target's: please report it`),
     ...(report.hints ?? []).map((hint) => `  ! ${hint}`),
+    ...(report.notes ?? []).map((note) => `  i ${note}`),
     `  requirements: ${summary.passed} passed, ${summary.failed} MUST failed, ${summary.warned} SHOULD warned, ${summary.skipped} skipped`,
     ...(notJudged !== undefined && report.verdict === 'conformant' ? [`  ${notJudged}${report.requireAll ? '' : '; --require-all makes a partial run inconclusive'}`] : []),
   ];

@@ -289,6 +289,7 @@ function verdictBanner(report: Report): string {
   if (report.concurrency !== undefined) facts.push(['Concurrency', report.concurrency === 1 ? 'one request at a time' : `up to ${report.concurrency} requests in flight`]);
   const dl = facts.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join('');
   const hints = (report.hints ?? []).map((hint) => `<p class="hint" role="note"><strong>One likely cause:</strong> ${esc(hint)}</p>`).join('') +
+    (report.notes ?? []).map((note) => `<p class="hint" role="note"><strong>Note:</strong> ${esc(note)}</p>`).join('') +
     (report.kitErrors ?? []).map((e) => `<p class="hint kit-error" role="alert"><strong>Kit error, not the target's fault:</strong> check <code>${esc(e.check)}</code> (${esc(e.requirement)}) failed in the kit's own code: ${esc(e.message)}. That requirement was not judged.</p>`).join('');
   return (
     `<header class="verdict ${pass ? 'pass' : unsure ? 'unsure' : 'fail'}" id="verdict"><div class="wrap"><div class="mark" aria-hidden="true">${pass ? '✓' : unsure ? '?' : '✗'}</div>` +

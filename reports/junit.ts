@@ -170,6 +170,7 @@ function properties(report: Report): string {
     ...(report.verdict === 'conformant' && isPartial(report.coverage) ? [['partial', partialText(report.coverage)] as [string, string]] : []),
     ...(report.reasons ?? []).map((reason): [string, string] => ['inconclusive.reason', reason]),
     ...(report.hints ?? []).map((hint): [string, string] => ['hint', hint]),
+    ...(report.notes ?? []).map((note): [string, string] => ['note', note]),
     ['strict', report.strict],
     ['run', `${report.runNumber} of ${report.runs}`],
     ...(report.concurrency !== undefined ? [['concurrency', report.concurrency] as [string, number]] : []),
