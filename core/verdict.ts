@@ -62,7 +62,8 @@ export function buildReport(input: BuildInput): Report {
       leftOut.push(requirement.id);
       continue;
     }
-    const failed = e.results.filter((r) => r.state === 'failed');
+    // A wrong signature scheme the target accepted explains the rest: its evidence comes first.
+    const failed = e.results.filter((r) => r.state === 'failed').sort((a, b) => Number(b.meta.acceptedVariant !== undefined) - Number(a.meta.acceptedVariant !== undefined));
     const passed = e.results.some((r) => r.state === 'passed');
     const errored = e.results.find((r) => r.state === 'error');
     const status = failed.length > 0 || e.findingCount > 0 ? 'failed' : passed && errored === undefined ? 'passed' : 'skipped';

@@ -100,6 +100,7 @@ export function summaryLines(report: Report, files: readonly string[]): string[]
     ...(notJudged !== undefined && report.verdict === 'conformant' ? [`  ${notJudged}${report.requireAll ? '' : '; --require-all makes a partial run inconclusive'}`] : []),
   ];
   const broken = report.requirements.filter((r) => r.status === 'failed');
+  if (report.verdict === 'inconclusive' && broken.length > 0) lines.push('  seen before the run could not judge (not a verdict about the target):');
   for (const r of broken.slice(0, 20)) {
     lines.push(`  ${r.level === 'MUST' ? '✗' : r.level === 'SHOULD' ? '!' : 'i'} ${r.id} (${r.level}) ${r.evidence[0]?.message ?? r.title}`);
     // A property's shrunk case: the command that replays exactly it (seed + fast-check path).

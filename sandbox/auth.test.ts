@@ -122,6 +122,14 @@ const faultCases: Array<[FaultName, () => Call | Call[], number, number]> = [
   ['auth-accept-milliseconds', () => ({ ...fresh(), timestamp: `${now}123` }), 401, 200],
   ['auth-accept-fractional-timestamp', () => ({ ...fresh(), timestamp: `${now}.25` }), 401, 200],
   ['auth-failure-403', () => ({ ...fresh(), signature: '0'.repeat(64) }), 401, 403],
+  // A server that computes signatures another way refuses the profile's own: 200 without the fault, 401 with it…
+  ['auth-verify-timestamp-omitted', () => fresh(), 200, 401],
+  ['auth-verify-timestamp-first', () => fresh(), 200, 401],
+  ['auth-verify-base64', () => fresh(), 200, 401],
+  // …and accepts its own scheme, which a correct server refuses.
+  ['auth-verify-timestamp-omitted', () => { const c = fresh(); return { ...c, signature: bodyOnly(c) }; }, 401, 200],
+  ['auth-verify-timestamp-first', () => { const c = fresh(); return { ...c, signature: createHmac('sha256', MERCHANT_A.secretKey).update(`${now}${canonicalize(c.payload)}`).digest('hex') }; }, 401, 200],
+  ['auth-verify-base64', () => { const c = fresh(); return { ...c, signature: createHmac('sha256', MERCHANT_A.secretKey).update(`${canonicalize(c.payload)}${now}`).digest('base64') }; }, 401, 200],
   ['sign-escaped-slashes', () => ({ path: STATUS, payload: { ...known, note: 'a/b' } }), 200, 401],
   ['sign-ascii-only', () => ({ path: STATUS, payload: { ...known, note: 'Zoë' } }), 200, 401],
   ['sign-html-escaped', () => ({ path: STATUS, payload: { ...known, note: '<b>&' } }), 200, 401],

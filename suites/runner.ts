@@ -1,4 +1,6 @@
 import type { CheckResult } from '../core/report.js';
+import { everySignedRequestRefused } from '../core/verdict.js';
+import { signatureSchemeProbe } from './checks/signature-probe.js';
 import type { Check } from './check.js';
 import { closeRunState, createRunState, executeCheck, laneLock, newMeta } from './context.js';
 import type { Section } from './sections.js';
@@ -69,6 +71,7 @@ export async function runChecks(settings: RunSettings, sections: readonly Sectio
     listener.onProgress?.({ done: results.size, total: plan.length, inFlight: state.requests.inFlight });
     tellFinishedSections();
   };
+  const extra: CheckResult[] = [];
   try {
     const concurrency = state.requests.max;
     if (concurrency === 1) {
@@ -83,10 +86,24 @@ export async function runChecks(settings: RunSettings, sections: readonly Sectio
         });
       }
     }
+    // Every correctly signed request refused 401: the keys, or a target signing another way? Ask it.
+    const ran = plan.map((p) => results.get(p)!);
+    if (everySignedRequestRefused(ran)) extra.push(await probeSignatureScheme(state, all.length));
   } finally {
     await closeRunState(state);
   }
-  return plan.map((p) => results.get(p)!);
+  return [...plan.map((p) => results.get(p)!), ...extra];
+}
+
+/** Runs the signature-scheme probe as one more check, noting the variant the target accepted, if any. */
+async function probeSignatureScheme(state: ReturnType<typeof createRunState>, scope: number): Promise<CheckResult> {
+  const probe = signatureSchemeProbe();
+  const meta = newMeta(probe.check);
+  const started = performance.now();
+  const outcome = await executeCheck(probe.check, state, meta, scope);
+  const variant = probe.acceptedVariant();
+  if (variant !== undefined) meta.acceptedVariant = variant;
+  return { meta, state: outcome, durationMs: Math.round(performance.now() - started) };
 }
 
 /**
