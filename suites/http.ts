@@ -42,6 +42,12 @@ export interface SendOptions {
   reuse?: boolean;
 }
 
+/** Whether a request is signed the profile's way over the bytes it sends, with a timestamp the client chose: nothing altered, omitted or reused. */
+function isCorrectlySigned(options: SendOptions): boolean {
+  return options.timestamp === undefined && options.signedTimestamp === undefined && options.signedBody === undefined
+    && !options.signBodyOnly && options.signature === undefined && (options.omit === undefined || options.omit.length === 0) && !options.reuse;
+}
+
 /**
  * Whether a request is signed the profile's way with the configured merchant's own keys: a fresh
  * timestamp, the canonical body, nothing altered, omitted or reused. A server given the right keys
@@ -49,10 +55,7 @@ export interface SendOptions {
  */
 export function isPlainlySigned(options: SendOptions, merchant: Credentials): boolean {
   const as = options.as ?? merchant;
-  return as.apiKey === merchant.apiKey && as.secretKey === merchant.secretKey
-    && options.raw === undefined && options.timestamp === undefined && options.signedTimestamp === undefined
-    && options.signedBody === undefined && !options.signBodyOnly && options.signature === undefined
-    && (options.omit === undefined || options.omit.length === 0) && !options.reuse;
+  return as.apiKey === merchant.apiKey && as.secretKey === merchant.secretKey && options.raw === undefined && isCorrectlySigned(options);
 }
 
 export type { Exchange, TransportErrorCode } from '../core/exchange.js';
@@ -130,6 +133,15 @@ const SLOW_SHARE = 0.8;
  */
 export const MAX_RATE_LIMITED_IN_A_ROW = 4;
 const MAX_RATE_LIMIT_RETRIES = MAX_RATE_LIMITED_IN_A_ROW - 1;
+/**
+ * How many times a correctly signed request refused 401 is sent again with a fresh timestamp. Another
+ * run against the same target may have sent the very same request (a fixture read, a Balance Inquiry:
+ * bodies that allow no variation) in the same second; a target that refuses replays (P-AUTH-4) then
+ * refuses ours. Each resend picks a second at random, so it meets the other run's again only by chance.
+ */
+export const MAX_REPLAY_RESENDS = 3;
+/** Refused this many times with no correctly signed request of those keys ever accepted, the keys are wrong: no more resends. */
+const KEYS_REFUSED_AFTER = 3;
 /** A wait at least this long is announced, so a run that waits is not mistaken for one that hangs. */
 const ANNOUNCED_WAIT_MS = 2_000;
 
@@ -163,6 +175,10 @@ export class TargetClient {
   private readonly clock: Clock;
   private readonly now: () => number;
   private readonly used = new Set<string>();
+  /** Whole seconds when the run began: a timestamp from then on was never used by an earlier run. */
+  private readonly startSecond: number;
+  /** Per API key: correctly signed requests answered other than 401, and answered 401. */
+  private readonly keyAnswers = new Map<string, { accepted: number; refused: number }>();
   private slowInARow = 0;
   /** Why the run stopped sending, once it has. */
   private stopReason: string | undefined;
@@ -178,6 +194,7 @@ export class TargetClient {
     this.now = () => this.clock.now();
     this.agent = new Agent({ connections: 32, keepAliveTimeout: 10_000, connect: { timeout: this.timeoutMs } });
     this.redact = redactor(config);
+    this.startSecond = this.nowSeconds();
   }
 
   /** The profile's signature of a text at a timestamp (P-SIGN-2), for checks that build their own headers. */
@@ -196,6 +213,14 @@ export class TargetClient {
 
   async send(options: SendOptions): Promise<Exchange> {
     let exchange = await this.sendOnce(options);
+    this.tallyKeys(options, exchange);
+    // Refused 401 though correctly signed with keys the target has taken before: perhaps as a replay of
+    // another run's identical request (P-CLI: runs are independent). Sent again, freshly timestamped.
+    for (let again = 1; again <= MAX_REPLAY_RESENDS && this.mayBeReplayed(options, exchange); again++) {
+      exchange = await this.sendOnce(options, true);
+      this.tallyKeys(options, exchange);
+      exchange.label = `${options.label} (sent again with a fresh X-TIMESTAMP: refused 401 ${again === 1 ? 'once' : `${again} times`} though correctly signed, as a target refuses a replay of another run's identical request)`;
+    }
     // A rate limit is a legitimate answer (its values are the deployment's): wait as told, then
     // send the request again, freshly signed. The checks judge the answer that follows.
     for (let retry = 1; retry <= MAX_RATE_LIMIT_RETRIES && exchange.response?.status === 429 && this.stopReason === undefined; retry++) {
@@ -216,13 +241,34 @@ export class TargetClient {
     return exchange;
   }
 
-  private async sendOnce(options: SendOptions): Promise<Exchange> {
+  /**
+   * A 401 to a request signed correctly, with keys of the configuration that have not been shown wrong
+   * (a few refusals and never an acceptance): the refusal may be a replay of another run's request.
+   */
+  private mayBeReplayed(options: SendOptions, exchange: Exchange): boolean {
+    if (exchange.response?.status !== 401 || !isCorrectlySigned(options) || this.stopReason !== undefined) return false;
+    const as = options.as ?? this.config.merchant;
+    const known = [this.config.merchant, this.config.otherMerchant].some((m) => m !== undefined && m.apiKey === as.apiKey && m.secretKey === as.secretKey);
+    const answers = this.keyAnswers.get(as.apiKey);
+    return known && !(answers !== undefined && answers.accepted === 0 && answers.refused >= KEYS_REFUSED_AFTER);
+  }
+
+  private tallyKeys(options: SendOptions, exchange: Exchange): void {
+    if (!isCorrectlySigned(options) || exchange.response === undefined) return;
+    const key = (options.as ?? this.config.merchant).apiKey;
+    const answers = this.keyAnswers.get(key) ?? { accepted: 0, refused: 0 };
+    if (exchange.response.status === 401) answers.refused += 1;
+    else answers.accepted += 1;
+    this.keyAnswers.set(key, answers);
+  }
+
+  private async sendOnce(options: SendOptions, resend = false): Promise<Exchange> {
     const as = options.as ?? this.config.merchant;
     const method = options.method ?? 'POST';
     // P-SIGN-4: a request without a body signs "" + timestamp; a GET carries its fields in the query.
     const body = method === 'GET' ? '' : (options.raw ?? (options.payload === undefined ? '' : canonicalize(options.payload)));
     const query = method === 'GET' ? queryOf(options.payload) : '';
-    const timestamp = options.timestamp === undefined ? await this.freshTimestamp(body, as) : String(options.timestamp);
+    const timestamp = options.timestamp === undefined ? await this.freshTimestamp(body, as, resend) : String(options.timestamp);
     const signedText = (options.signedBody ?? body) + (options.signBodyOnly ? '' : (options.signedTimestamp ?? timestamp));
     const computed = hmacSha256Hex(as.secretKey, signedText);
     let signature = computed;
@@ -316,23 +362,30 @@ export class TargetClient {
   }
 
   /**
-   * Whole seconds now. A (timestamp, signature) pair is never reused (P-CLIENT-3), so a server that
-   * refuses replays (P-AUTH-4) is not tripped by two identical reads: a repeat within the second is
-   * stepped back a little, never far from the server's window, and past that waits for the next second.
+   * Whole seconds for a request. A (timestamp, signature) pair is never reused (P-CLIENT-3), so a server
+   * that refuses replays (P-AUTH-4) is not tripped by two identical reads: the first takes the current
+   * second; a repeat takes a second at random among the free ones of the last half window (at most
+   * 150 s: well inside it, with room for a clock that runs behind), those since this run began first,
+   * since no earlier run used them; a resend after a 401 draws from all of them. Drawn at random, so
+   * another run sending the same body meets the same second only by chance. With none free it waits.
    */
-  private async freshTimestamp(body: string, as: Credentials): Promise<string> {
-    // A third of the window (at most a minute): far inside it, and room for a poll loop.
-    const maxStepBack = Math.min(60, Math.floor(toleranceOf(this.config) / 3));
+  private async freshTimestamp(body: string, as: Credentials, resend: boolean): Promise<string> {
+    const maxStepBack = Math.min(150, Math.floor(toleranceOf(this.config) / 2));
+    const pair = (seconds: number) => `${seconds}\u0000${hmacSha256Hex(as.secretKey, body + String(seconds))}`;
     for (;;) {
       const now = this.nowSeconds();
-      for (let seconds = now; seconds >= now - maxStepBack; seconds--) {
-        const candidate = String(seconds);
-        const pair = `${candidate}\u0000${hmacSha256Hex(as.secretKey, body + candidate)}`;
+      const free: number[] = [];
+      if (!resend && !this.used.has(pair(now))) free.push(now);
+      else {
+        for (let seconds = now - maxStepBack; seconds <= now; seconds++) if (!this.used.has(pair(seconds))) free.push(seconds);
+      }
+      const ours = free.filter((seconds) => seconds >= this.startSecond);
+      const pool = resend || ours.length === 0 ? free : ours;
+      if (pool.length > 0) {
+        const seconds = pool[Math.floor(Math.random() * pool.length)]!;
         // Taken at once: a request sent beside this one must not pick the same pair.
-        if (!this.used.has(pair)) {
-          this.used.add(pair);
-          return candidate;
-        }
+        this.used.add(pair(seconds));
+        return String(seconds);
       }
       await this.clock.sleep(1000 - (this.now() % 1000) + 5);
     }

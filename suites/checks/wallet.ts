@@ -1,0 +1,110 @@
+// What a payout does to the wallet's balance (P-OPS-4, P-MONEY-1), measured so that another run (or
+// the merchant's own traffic) moving the same wallet is never blamed on the target. Each try reads
+// the balance just before and just after the run's own payout. A try whose change is exactly the
+// expected one proves the rule. A change that is not is blamed on the target only when it is
+// reproduced: two tries, each with a payout of its own amount (drawn from the run's ids, so it differs
+// from try to try and from another run's), whose change is the same multiple of their amount (a debit
+// never taken: 0; taken twice: 2; a FAILED payout debited anyway: 1). A fault of the target follows the
+// payout it was given; other activity does not (its payouts are what they are, whatever ours was), so
+// it reproduces that only by chance. Anything else is "not judged: other activity on the wallet",
+// never a failure.
+import { createHash } from 'node:crypto';
+import { minorUnitOf } from '../../schemas/amounts.js';
+import { CURRENCIES, type Currency } from '../../schemas/types.js';
+import { CheckFailure, CheckSkipped, answered, type CheckContext } from '../check.js';
+import type { Exchange } from '../http.js';
+import { balanceInquiry, decimalEquals, decimalMinus, decimalOf, decimalText, expectData, type Decimal } from './requests.js';
+
+export interface Balance {
+  balance: Decimal;
+  currency: Currency;
+  exchange: Exchange;
+}
+
+/** The merchant wallet's balance and currency, read with Balance Inquiry. */
+export async function readBalance(ctx: CheckContext, label: string): Promise<Balance> {
+  const exchange = await balanceInquiry(ctx, label);
+  const data = expectData(exchange, `${label}: Balance Inquiry must answer the balance`);
+  const balance = decimalOf(data.balance);
+  if (balance === undefined || !(CURRENCIES as readonly unknown[]).includes(data.currency)) {
+    throw new CheckFailure(`${label}: Balance Inquiry answered balance ${JSON.stringify(data.balance)} ${JSON.stringify(data.currency)}, not decimal text and a currency of the table`, { actual: answered(exchange), exchange });
+  }
+  return { balance, currency: data.currency as Currency, exchange };
+}
+
+/**
+ * A small payout amount of this run's own, 1 and a fraction in the currency's minor unit (1.37 INR,
+ * 1.254 KWD, 7 JPY): two runs at once pay different amounts, so one's debit cannot pass for the other's.
+ */
+export function ownAmount(ctx: CheckContext, currency: Currency): Decimal {
+  const digest = createHash('sha256').update(ctx.ids.nonce()).digest();
+  const scale = minorUnitOf(currency);
+  if (scale === 0) return { units: BigInt(2 + (digest[0]! % 8)), scale: 0 };
+  const fraction = 1 + (digest.readUInt16BE(0) % (10 ** scale - 1));
+  return { units: 10n ** BigInt(scale) + BigInt(fraction), scale };
+}
+
+/** A Decimal as the JSON number a request carries (exact: at most 3 decimals, far below 2^53). */
+export function amountNumber(d: Decimal): number {
+  return Number(decimalText(d));
+}
+
+/** What one try saw: the balance just before and just after the run's own payout. */
+export interface Try {
+  before: Balance;
+  after: Balance;
+  /** The payout's amount, and the change the rule expects (the amount, or 0 for a payout that FAILED). */
+  amount: Decimal;
+  expected: Decimal;
+}
+
+const change = (t: Try): Decimal => decimalMinus(t.before.balance, t.after.balance);
+const times = (a: Decimal, b: Decimal): Decimal => ({ units: a.units * b.units, scale: a.scale + b.scale });
+
+/**
+ * Two tries missed the same way: the balance changed by the same multiple of each try's own amount.
+ * (Not "by the same error": a steady stream of other payouts gives the same error twice as easily.)
+ */
+function sameMiss(a: Try, b: Try): boolean {
+  return !decimalEquals(a.amount, b.amount) && decimalEquals(times(change(a), b.amount), times(change(b), a.amount));
+}
+
+export const MAX_TRIES = 3;
+
+/**
+ * Runs `attempt` (one payout of the run's own, settled) up to MAX_TRIES times between balance reads.
+ * Returns the first try whose change is exactly the expected one; throws a CheckFailure when two tries
+ * missed the same way, and a CheckSkipped ("not judged: other activity on the wallet") otherwise.
+ */
+export async function balanceChange(
+  ctx: CheckContext,
+  rule: string,
+  attempt: (before: Balance, tryNumber: number) => Promise<{ amount: Decimal; expected: Decimal }>,
+): Promise<Try> {
+  const tries: Try[] = [];
+  for (let n = 1; n <= MAX_TRIES; n++) {
+    const suffix = n === 1 ? '' : ` (try ${n})`;
+    const before = await readBalance(ctx, `balance before the payout${suffix}`);
+    const { amount, expected } = await attempt(before, n);
+    const after = await readBalance(ctx, `balance after the payout${suffix}`);
+    const t: Try = { before, after, amount, expected };
+    if (decimalEquals(change(t), expected)) return t;
+    const reproduced = tries.find((earlier) => sameMiss(earlier, t));
+    tries.push(t);
+    if (reproduced !== undefined) {
+      throw new CheckFailure(`${describe(t)}; an earlier try with another amount missed by the same multiple of it (${rule})`, {
+        expected: `balance ${decimalText(decimalMinus(t.before.balance, t.expected))}`,
+        actual: `${answered(t.after.exchange)}; tries: ${tries.map(describe).join('; ')}`,
+        exchange: t.after.exchange,
+      });
+    }
+  }
+  throw new CheckSkipped(
+    `not judged: other activity on the wallet: the balance moved by amounts this run's own payouts do not explain, differently on each of ${MAX_TRIES} tries ` +
+      `(${tries.map(describe).join('; ')}), so ${rule} could not be judged (P-MONEY-1)`,
+  );
+}
+
+function describe(t: Try): string {
+  return `a payout of ${decimalText(t.amount)} moved the balance from ${decimalText(t.before.balance)} to ${decimalText(t.after.balance)} (expected ${decimalText(decimalMinus(t.before.balance, t.expected))})`;
+}

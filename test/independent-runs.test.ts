@@ -1,0 +1,85 @@
+// P-CLI: runs are independent. Against one reference sandbox that refuses every replayed (timestamp,
+// signature) pair (P-AUTH-4, on), three runs back to back and two at once, all with the same seed
+// (so their fixture reads and Balance Inquiries are the very same bodies), all judge it conformant:
+// no run fails the target for refusing another run's request as a replay, or for a wallet another
+// run moved. (Before: the 2nd and 3rd runs failed 4-8 MUSTs, two at once 8 and 19.)
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildReport } from '../core/verdict.js';
+import type { Report } from '../core/report.js';
+import { DEFAULT_VARIANT, startSandbox, type RunningSandbox } from '../sandbox/index.js';
+import { catalog } from '../suites/catalog.js';
+import type { TargetConfig } from '../suites/config.js';
+import { runNumberAt } from '../suites/ids.js';
+import { runChecks } from '../suites/runner.js';
+import { SECTIONS } from '../suites/sections.js';
+
+const SEED = 20261125;
+let sandbox: RunningSandbox;
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, settleSeconds: 0, variant: { ...DEFAULT_VARIANT, replay: 'refuse' } });
+});
+afterAll(() => sandbox.close());
+
+/** One whole run (webhooks aside: their retries take real seconds), judged as `run --strict` judges. */
+async function run(target: RunningSandbox = sandbox, only?: string[]): Promise<Report> {
+  const { webhooks: _, ...config } = target.config;
+  const startedAt = new Date();
+  const settings = { config: config as TargetConfig, seed: SEED, runs: 5, runNumber: runNumberAt(startedAt.getTime()), allowProduction: false, timeoutMs: 10_000, ...(only ? { only } : {}) };
+  const results = await runChecks(settings, SECTIONS);
+  return buildReport({
+    results, catalog: catalog(), target: { baseUrl: target.baseUrl, environment: 'sandbox', embeddedSandbox: false },
+    seed: SEED, runNumber: settings.runNumber, runs: 5, strict: true, startedAt, durationMs: Date.now() - startedAt.getTime(), version: 'test',
+  });
+}
+
+const failed = (report: Report) => report.requirements.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.evidence[0]?.message ?? ''}`);
+const judged = (report: Report) => report.requirements.filter((r) => r.status !== 'skipped').map((r) => r.id);
+
+describe('runs against one target are independent', () => {
+  it('three runs back to back, one seed: each conformant, each judging as much as the first', async () => {
+    const reports: Report[] = [];
+    for (let i = 0; i < 3; i++) reports.push(await run());
+    for (const report of reports) {
+      expect(failed(report)).toEqual([]);
+      expect(report.verdict).toBe('conformant');
+      expect(judged(report)).toEqual(judged(reports[0]!));
+    }
+    // What the runs had in common: the same fixture reads, sent again and again in the same seconds' reach.
+    expect(judged(reports[0]!)).toEqual(expect.arrayContaining(['PAYOUT-STATE-SUCCESS', 'OPS-BALANCE', 'OPS-BALANCE-DEBITED']));
+  }, 60_000);
+
+  it('two runs at once, one seed: both conformant; a balance another run moved is not judged, never failed', async () => {
+    const [a, b] = await Promise.all([run(), run()]);
+    for (const report of [a!, b!]) {
+      expect(failed(report)).toEqual([]);
+      expect(report.verdict).toBe('conformant');
+      for (const r of report.requirements.filter((q) => q.status === 'skipped' && /^OPS-BALANCE/.test(q.id))) {
+        expect(r.skipReason).toMatch(/^not judged: other activity on the wallet/);
+      }
+    }
+  }, 60_000);
+
+  it("a wallet something else keeps moving: the balance rules are not judged, never failed", async () => {
+    // Whenever the run initiates a payout, 3.00 more leave the same wallet (another payout, not the
+    // run's), between the run's balance reads: every try sees a change its own payout does not explain.
+    let busy: RunningSandbox | undefined;
+    busy = await startSandbox({
+      port: 0, settleSeconds: 0,
+      record: (x) => {
+        const wallet = busy?.app.store.wallets.get(busy.config.merchant.walletId);
+        if (wallet !== undefined && x.path === '/api/v3/banking/payment/initiate') wallet.balanceMinor -= 300;
+      },
+    });
+    try {
+      const report = await run(busy, ['OPS-BALANCE-DEBITED', 'OPS-BALANCE-UNCHANGED-ON-FAILURE']);
+      expect(failed(report)).toEqual([]);
+      const balance = report.requirements.filter((r) => /^OPS-BALANCE-/.test(r.id));
+      expect(balance.map((r) => [r.id, r.status])).toEqual([['OPS-BALANCE-DEBITED', 'skipped'], ['OPS-BALANCE-UNCHANGED-ON-FAILURE', 'skipped']]);
+      for (const r of balance) expect(r.skipReason).toMatch(/^not judged: other activity on the wallet: the balance moved by amounts this run's own payouts do not explain, differently on each of 3 tries/);
+      expect(report.verdict).toBe('conformant');
+    } finally {
+      await busy.close();
+    }
+  }, 60_000);
+});
