@@ -7,6 +7,7 @@ import { certification, digestOf } from '../reports/seal.js';
 import type { OptionSpec, ParsedOptions } from './options.js';
 import { prepareReportDir, ReportDirError, writeReports } from '../reports/write.js';
 import { UsageError, type Io } from './io.js';
+import { publishToGitHubActions } from './github-actions.js';
 
 /** Where a command's reports go without --report-dir: a folder of its own, so one never overwrites another's. */
 export function defaultReportDir(command: 'run' | 'verify-client' | 'verify-receiver'): string {
@@ -51,11 +52,14 @@ export function judgementReport(input: { results: CheckResult[]; catalog: Requir
 /**
  * Prints the summary (text or --format json) and returns the exit status: the one ending of every
  * command that judges. An inconclusive run also says why in one line on stderr, as a usage problem does.
+ * In a GitHub Actions job it also writes the job summary and the annotations (cli/github-actions.ts);
+ * `io` is the console Io, so with --format json those go to stderr and stdout keeps the JSON alone.
  */
 export function finish(io: Io, print: (text: string) => void, json: boolean, command: string, report: Report, files: readonly string[]): 0 | 1 | 2 {
   if (json) print(summaryJson(report, files));
   else io.stdout(summaryLines(report, files).join('\n') + '\n');
   if (report.verdict === 'inconclusive') io.stderr(`svc-conformance ${command}: ${visible(verdictText(report))}\n`);
+  publishToGitHubActions(io, command, report);
   return exitCodeOf(report);
 }
 

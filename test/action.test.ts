@@ -1,64 +1,272 @@
 // The GitHub Action (action.yml): its steps are the documented commands, its inputs reach the gate
 // only through the environment (never interpolated into a script), the gate script runs the
 // commands with the exit codes a job needs, and the README's examples use only inputs it has.
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
+import { startSandbox } from '../sandbox/index.js';
+import { runBinAsync, runCli } from './cli-harness.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-interface Step { uses?: string; run?: string; shell?: string; if?: string; with?: Record<string, unknown>; env?: Record<string, string>; name?: string }
-const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string }>; runs: { using: string; steps: Step[] } };
+interface Step { id?: string; uses?: string; run?: string; shell?: string; if?: string; with?: Record<string, unknown>; env?: Record<string, string>; name?: string }
+const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string; description?: string }>; runs: { using: string; steps: Step[] } };
+const GATE = readFileSync(join(ROOT, 'scripts/gate.sh'), 'utf8');
+const BOOLEAN_INPUTS = ['strict', 'require-all', 'embedded-sandbox', 'attest'];
+const envName = (input: string) => `INPUT_${input.toUpperCase().replace(/-/g, '_')}`;
 
-/** Runs the gate as the action's step does: the inputs as INPUT_* variables, GITHUB_ACTION_PATH at the kit. */
-function gate(inputs: Record<string, string>): { code: number; out: string } {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', GITHUB_ACTION_PATH: ROOT };
-  for (const [name, value] of Object.entries(inputs)) env[`INPUT_${name.toUpperCase().replace(/-/g, '_')}`] = value;
-  const result = spawnSync('bash', [join(ROOT, 'scripts/gate.sh')], { cwd: ROOT, env, encoding: 'utf8', timeout: 60_000 });
-  return { code: result.status ?? -1, out: result.stdout + result.stderr };
+const closers: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const close of closers) await close();
+});
+
+function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), 'svc-action-'));
+}
+
+interface Gated { code: number; stdout: string; out: string }
+
+/**
+ * Runs the gate as the action's step does: the inputs as INPUT_* variables, GITHUB_ACTION_PATH at the
+ * kit, and nothing else of the tests' environment but PATH (no GITHUB_ACTIONS unless `env` sets it).
+ * Asynchronous, so a sandbox started by the test keeps serving while the gate runs.
+ */
+function gate(inputs: Record<string, string>, env: Record<string, string> = {}): Promise<Gated> {
+  const childEnv: Record<string, string> = { PATH: process.env.PATH ?? '', GITHUB_ACTION_PATH: ROOT, ...env };
+  for (const [name, value] of Object.entries(inputs)) childEnv[envName(name)] = value;
+  return new Promise((resolve, reject) => {
+    const child = spawn('bash', [join(ROOT, 'scripts/gate.sh')], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`the gate did not finish in 25 s\n${stdout}\n${stderr}`));
+    }, 25_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, out: stdout + stderr });
+    });
+  });
 }
 
 describe('action.yml', () => {
-  it('is a composite action: Node 20, npm ci of the kit, the gate script, the reports uploaded even when the gate fails', () => {
+  it('is a composite action: Node 20, npm ci of the kit, the gate script, the reports uploaded even when the gate fails, then the attestation', () => {
     expect(action.runs.using).toBe('composite');
-    const [node, install, run, upload] = action.runs.steps;
+    const [node, install, run, upload, attest, ...more] = action.runs.steps;
     expect(node).toMatchObject({ uses: 'actions/setup-node@v4', with: { 'node-version': 20 } });
     expect(install).toMatchObject({ shell: 'bash', run: 'npm ci --prefix "$GITHUB_ACTION_PATH" --no-audit --no-fund' });
-    expect(run).toMatchObject({ shell: 'bash', run: 'bash "$GITHUB_ACTION_PATH/scripts/gate.sh"' });
+    expect(run).toMatchObject({ id: 'gate', shell: 'bash', run: 'bash "$GITHUB_ACTION_PATH/scripts/gate.sh"' });
     expect(upload).toMatchObject({ if: 'always()', uses: 'actions/upload-artifact@v4', with: { path: '${{ inputs.report-dir }}' } });
+    // Even after a failing gate, but only when asked and when the gate named the report it left.
+    expect(attest).toMatchObject({
+      if: "always() && inputs.attest == 'true' && steps.gate.outputs.report != ''",
+      uses: expect.stringMatching(/^actions\/attest-build-provenance@v\d+$/),
+      with: { 'subject-path': '${{ steps.gate.outputs.report }}' },
+    });
+    expect(more).toEqual([]);
   });
 
-  it('passes every input to the gate through the environment, and none into a script', () => {
+  it('declares each input, the boolean ones false by default and saying they take true or false', () => {
+    expect(Object.keys(action.inputs).sort()).toEqual(['artifact-name', 'attest', 'client', 'command', 'config', 'embedded-sandbox', 'only', 'report-dir', 'require-all', 'scenarios', 'sign-key', 'skip', 'strict', 'url', 'webhook-url']);
+    for (const name of BOOLEAN_INPUTS) expect(action.inputs[name], name).toMatchObject({ default: 'false', description: expect.stringContaining('(true or false)') });
+    expect(action.inputs['sign-key']!.description).toMatch(/secrets/);
+    expect(action.inputs.attest!.description).toMatch(/id-token: write, attestations: write, contents: read/);
+  });
+
+  it('passes inputs to the gate through the environment only, each one it passes read by gate.sh, and none into a script', () => {
     const env = action.runs.steps[2]!.env!;
-    for (const name of Object.keys(action.inputs)) expect(env[`INPUT_${name.toUpperCase().replace(/-/g, '_')}`]).toBe(`\${{ inputs.${name} }}`);
-    expect(Object.keys(env)).toHaveLength(Object.keys(action.inputs).length);
+    for (const [variable, value] of Object.entries(env)) {
+      const input = /^\$\{\{ inputs\.([a-z-]+) \}\}$/.exec(value)?.[1];
+      expect(input, variable).toBeDefined();
+      expect(variable).toBe(envName(input!));
+      expect(Object.keys(action.inputs)).toContain(input);
+      expect(GATE, `gate.sh reads ${variable}`).toMatch(new RegExp(`\\$\\{?${variable}\\b`));
+    }
+    // Every input reaches a step: the gate's environment, or another step's with: or if:.
+    const elsewhere = JSON.stringify(action.runs.steps.filter((step) => step.id !== 'gate').map((step) => [step.with, step.if]));
+    for (const name of Object.keys(action.inputs)) expect(env[envName(name)] !== undefined || elsewhere.includes(`inputs.${name}`), name).toBe(true);
     for (const step of action.runs.steps) expect(step.run ?? '').not.toContain('${{');
   });
 });
 
 describe('the gate script', () => {
-  it('run: certifies the target and writes the reports; exit 0', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-action-'));
-    const { code, out } = gate({ command: 'run', only: 'AUTH-MISSING-KEY,AUTH-MISSING-SIGNATURE', 'report-dir': dir });
+  it('run: certifies the target and writes the reports; exit 0', async () => {
+    const dir = tempDir();
+    const { code, out } = await gate({ command: 'run', only: 'AUTH-MISSING-KEY,AUTH-MISSING-SIGNATURE', 'report-dir': dir });
     expect(code, out).toBe(0);
     expect(out).toMatch(/only AUTH-MISSING-KEY,AUTH-MISSING-SIGNATURE/);
     expect(existsSync(join(dir, 'report.json'))).toBe(true);
-  }, 60_000);
+  });
 
-  it('verify-client: a client that breaks a MUST fails the job (exit 1), its scenarios and strict passed on', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-action-'));
-    const { code, out } = gate({ command: 'verify-client', client: 'node examples/instant-retry-client.mjs', scenarios: 'create-order-503-once', strict: 'true', 'report-dir': dir });
+  it('verify-client: a client that breaks a MUST fails the job (exit 1), its scenarios and strict passed on', async () => {
+    const dir = tempDir();
+    const { code, out } = await gate({ command: 'verify-client', client: 'node examples/instant-retry-client.mjs', scenarios: 'create-order-503-once', strict: 'true', 'report-dir': dir });
     expect(code, out).toBe(1);
     expect(out).toMatch(/✗ CLIENT-RETRY-AFTER-STATUS \(MUST\)/);
     expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))).toMatchObject({ strict: true, client: { scenarios: ['create-order-503-once'] } });
-  }, 60_000);
+  });
 
-  it('exit 2 for inputs that cannot make a command', () => {
-    expect(gate({ command: 'verify-receiver' })).toMatchObject({ code: 2, out: 'svc-conformance action: verify-receiver needs the url input\n' });
-    expect(gate({ command: 'verify-client' }).code).toBe(2);
-    expect(gate({ command: 'certify' })).toMatchObject({ code: 2, out: expect.stringMatching(/command is run, verify-client or verify-receiver, not "certify"/) });
+  it.each([
+    [{ command: 'verify-receiver' }, 'verify-receiver needs the url input'],
+    [{ command: 'verify-client' }, 'verify-client needs the client input (the command that runs your client)'],
+    [{ command: 'certify' }, 'command is run, verify-client or verify-receiver, not "certify"'],
+    [{ strict: 'yes' }, 'the strict input takes true or false, not "yes"'],
+    [{ 'require-all': '1' }, 'the require-all input takes true or false, not "1"'],
+    [{ 'embedded-sandbox': 'on' }, 'the embedded-sandbox input takes true or false, not "on"'],
+    [{ attest: 'TRUE' }, 'the attest input takes true or false, not "TRUE"'],
+    [{ strict: 'true\nfalse' }, 'the strict input takes true or false, not "true?false"'],
+    [{ 'embedded-sandbox': 'true', config: 'staging.json' }, "embedded-sandbox: true certifies the kit's own sandbox, but the config input names a target: drop one of them"],
+    [{ command: 'verify-receiver', url: 'http://127.0.0.1:9/webhooks', 'embedded-sandbox': 'true' }, 'embedded-sandbox is an input of run; verify-receiver does not take it'],
+  ])('exit 2, one line, for inputs that cannot make a command: %j', async (inputs, line) => {
+    expect(await gate(inputs, { GITHUB_ACTIONS: 'true' })).toMatchObject({ code: 2, out: `svc-conformance action: ${line}\n` });
+  });
+
+  it('in a job, run with no target is exit 2 (not a green certificate of the kit\'s own sandbox); embedded-sandbox: true runs it on purpose', async () => {
+    expect(await gate({ command: 'run', only: 'AUTH-MISSING-KEY' }, { GITHUB_ACTIONS: 'true' })).toEqual({
+      code: 2,
+      stdout: '',
+      out: "svc-conformance action: no target to certify: give the config input, SVC_BASE_URL (with SVC_API_KEY, SVC_SECRET_KEY, SVC_WALLET_ID) in the step's env, or ./svc-conformance.json; embedded-sandbox: true certifies the kit's own sandbox on purpose\n",
+    });
+    // SVC_BASE_URL set, even empty (a secret that did not reach the job): the kit's own exit 2 names it.
+    const empty = await gate({ command: 'run' }, { GITHUB_ACTIONS: 'true', SVC_BASE_URL: '' });
+    expect(empty.code).toBe(2);
+    expect(empty.out).toMatch(/^svc-conformance run: SVC_BASE_URL is set but empty/);
+    const onPurpose = await gate({ command: 'run', only: 'AUTH-MISSING-KEY', 'embedded-sandbox': 'true', 'report-dir': tempDir() }, { GITHUB_ACTIONS: 'true' });
+    expect(onPurpose.code, onPurpose.out).toBe(0);
+    expect(onPurpose.out).toMatch(/certifying the kit's own embedded reference sandbox/);
+  });
+
+  it('in a job: the job summary holds the verdict, partial, and the counts; the report is named for the attest step', async () => {
+    const dir = tempDir();
+    const summaryFile = join(dir, 'summary.md');
+    const outputFile = join(dir, 'output');
+    writeFileSync(summaryFile, '## an earlier step\n');
+    const { code, out } = await gate(
+      { command: 'run', only: 'AUTH-MISSING-KEY,AUTH-MISSING-SIGNATURE', 'embedded-sandbox': 'true', attest: 'true', 'report-dir': join(dir, 'reports') },
+      { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile, GITHUB_OUTPUT: outputFile },
+    );
+    expect(code, out).toBe(0);
+    const summary = readFileSync(summaryFile, 'utf8');
+    expect(summary).toMatch(/^## an earlier step\n### svc-conformance run\n\n\*\*Verdict: conformant, partial: 2 of \d+ requirements judged\*\*\n/);
+    expect(summary).toContain("Judged: the kit's own embedded reference sandbox at http://127.0.0.1:");
+    expect(summary).toContain('| Passed | MUST failed | SHOULD warned | Skipped |\n| ---: | ---: | ---: | ---: |\n| 2 | 0 | 0 | 0 |\n');
+    expect(summary).toMatch(/\nCoverage: partial: 2 of \d+ requirements judged\n/);
+    expect(out).not.toContain('::error');
+    expect(readFileSync(outputFile, 'utf8')).toBe(`report=${join(dir, 'reports', 'report.json')}\n`);
+  });
+
+  it('in a job, a broken MUST: one ::error annotation on stdout naming it, the summary lists it, exit 1', async () => {
+    const sandbox = await startSandbox({ port: 0, settleSeconds: 0, faults: ['dup-race'] });
+    closers.push(sandbox.close);
+    const dir = tempDir();
+    const config = join(dir, 'target.json');
+    writeFileSync(config, JSON.stringify(sandbox.config));
+    const summaryFile = join(dir, 'summary.md');
+    const { code, stdout, out } = await gate({ command: 'run', config, only: 'DUP-', 'report-dir': join(dir, 'reports') }, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile });
+    expect(code, out).toBe(1);
+    const annotations = out.split('\n').filter((line) => line.startsWith('::'));
+    expect(annotations).toEqual([expect.stringMatching(/^::error title=DUP-CONCURRENT::MUST: \S/)]);
+    expect(stdout).toContain(annotations[0]);
+    const summary = readFileSync(summaryFile, 'utf8');
+    expect(summary).toContain('**Verdict: not conformant**');
+    expect(summary).toMatch(/\n\| DUP-CONCURRENT \| MUST \| \S[^\n]* \|\n/);
+  });
+});
+
+describe('the gate with a sign-key', () => {
+  const key = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  const keyLines = key.split('\n').filter((line) => line !== '' && !line.startsWith('-----'));
+
+  /** A stand-in for the kit's CLI: records its arguments and the key file it was given, prints its environment, exits as told. */
+  function fakeKit(): { kit: string; record: string } {
+    const kit = tempDir();
+    mkdirSync(join(kit, 'bin'));
+    const record = join(kit, 'record.json');
+    writeFileSync(join(kit, 'bin', 'svc-conformance.js'), `
+      const { createHash } = require('node:crypto');
+      const { readFileSync, statSync, writeFileSync } = require('node:fs');
+      const args = process.argv.slice(2);
+      const keyFile = args[args.indexOf('--sign-key') + 1];
+      const mode = statSync(keyFile).mode & 0o777;
+      const digest = createHash('sha256').update(readFileSync(keyFile)).digest('hex');
+      writeFileSync(${JSON.stringify(record)}, JSON.stringify({ args, keyFile, mode, digest }));
+      process.stdout.write(JSON.stringify(process.env) + '\\n');
+      process.exit(Number(process.env.FAKE_KIT_EXIT));
+    `);
+    return { kit, record };
+  }
+
+  it('writes the key to a private file under RUNNER_TEMP, passes --sign-key FILE, removes it whatever the exit; the key in no output and no child environment', async () => {
+    for (const exit of [0, 1]) {
+      const { kit, record } = fakeKit();
+      const runnerTemp = tempDir();
+      const { code, out } = await gate({ command: 'verify-client', client: 'true', 'sign-key': key, 'report-dir': 'out' }, { GITHUB_ACTION_PATH: kit, RUNNER_TEMP: runnerTemp, FAKE_KIT_EXIT: String(exit) });
+      expect(code, out).toBe(exit);
+      const seen = JSON.parse(readFileSync(record, 'utf8')) as { args: string[]; keyFile: string; mode: number; digest: string };
+      expect(seen.args).toEqual(['verify-client', '--report-dir', 'out', '--sign-key', seen.keyFile, '--', 'bash', '-c', 'true']);
+      expect(seen.keyFile.startsWith(runnerTemp + '/')).toBe(true);
+      expect(seen.mode).toBe(0o600);
+      expect(seen.digest).toBe(createHash('sha256').update(key).digest('hex'));
+      expect(readdirSync(runnerTemp)).toEqual([]);
+      for (const line of keyLines) expect(out).not.toContain(line);
+    }
+  });
+
+  it('a bad boolean is refused before the key is written anywhere', async () => {
+    const runnerTemp = tempDir();
+    const { code, out } = await gate({ command: 'run', strict: 'yes', 'sign-key': key }, { RUNNER_TEMP: runnerTemp });
+    expect({ code, out }).toEqual({ code: 2, out: 'svc-conformance action: the strict input takes true or false, not "yes"\n' });
+    expect(readdirSync(runnerTemp)).toEqual([]);
+  });
+});
+
+describe('the GitHub forms of finish()', () => {
+  it('--format json in a job: stdout is the JSON object alone, the annotations go to stderr, the summary to its file', async () => {
+    const sandbox = await startSandbox({ port: 0, settleSeconds: 0, faults: ['dup-race'] });
+    closers.push(sandbox.close);
+    const dir = tempDir();
+    const config = join(dir, 'target.json');
+    writeFileSync(config, JSON.stringify(sandbox.config));
+    const summaryFile = join(dir, 'summary.md');
+    const result = await runCli(['run', '--config', config, '--only', 'DUP-CONCURRENT', '--format', 'json', '--report-dir', join(dir, 'reports')], { cwd: dir, env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile } });
+    expect(result.code, result.stderr).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({ verdict: 'not-conformant', failed: [{ id: 'DUP-CONCURRENT' }] });
+    expect(result.stdout.trimEnd().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^::error title=DUP-CONCURRENT::MUST: /m);
+    expect(readFileSync(summaryFile, 'utf8')).toContain('| DUP-CONCURRENT | MUST |');
+  });
+
+  it('outside a job (GITHUB_ACTIONS not "true") there is neither', async () => {
+    const dir = tempDir();
+    const summaryFile = join(dir, 'summary.md');
+    writeFileSync(summaryFile, '');
+    const result = await runCli(['run', '--only', 'AUTH-MISSING-KEY', '--report-dir', join(dir, 'reports')], { cwd: dir, env: { GITHUB_ACTIONS: 'false', GITHUB_STEP_SUMMARY: summaryFile } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(readFileSync(summaryFile, 'utf8')).toBe('');
+  });
+
+  it("the kit's own test helpers never pass the job's GitHub variables to the CLI they spawn", async () => {
+    const dir = tempDir();
+    const summaryFile = join(dir, 'summary.md');
+    writeFileSync(summaryFile, '');
+    const saved = { GITHUB_ACTIONS: process.env.GITHUB_ACTIONS, GITHUB_STEP_SUMMARY: process.env.GITHUB_STEP_SUMMARY };
+    process.env.GITHUB_ACTIONS = 'true';
+    process.env.GITHUB_STEP_SUMMARY = summaryFile;
+    try {
+      const result = await runBinAsync(['run', '--only', 'AUTH-MISSING-KEY', '--report-dir', join(dir, 'reports')], { cwd: dir, timeoutMs: 25_000 });
+      expect(result.code, result.stderr).toBe(0);
+    } finally {
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+    expect(readFileSync(summaryFile, 'utf8')).toBe('');
   });
 });
 

@@ -27,12 +27,33 @@ export async function runCli(argv: string[], options: { stdin?: string; env?: Re
 
 const BIN = fileURLToPath(new URL('../bin/svc-conformance.js', import.meta.url));
 
+/**
+ * Variables of the job the tests run in that the CLI acts on: inside GitHub Actions, a CLI that
+ * inherited them would write to the real job summary and annotate the kit's own job.
+ */
+const JOB_VARIABLES = ['GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY'] as const;
+
+/**
+ * The environment of a spawned CLI: PATH, and what the test gives it. Nothing else is inherited,
+ * the job's GitHub variables included; a test that wants them sets them on purpose.
+ */
+export function cliEnv(env: Record<string, string> = {}): Record<string, string> {
+  return { PATH: process.env.PATH ?? '', ...env };
+}
+
+/** The whole environment of the tests, less the job's GitHub variables: for a child that needs the rest. */
+export function inheritedEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of JOB_VARIABLES) delete env[name];
+  return env;
+}
+
 /** Runs the real executable (built by `npm run build`), as a user or a CI script would. */
 export function runBin(argv: string[], options: { stdin?: string; env?: Record<string, string> } = {}): CliResult {
   const result = spawnSync(process.execPath, [BIN, ...argv], {
     input: options.stdin ?? '',
     encoding: 'utf8',
-    env: { PATH: process.env.PATH ?? '', ...options.env },
+    env: cliEnv(options.env),
     timeout: 20_000,
   });
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
@@ -43,7 +64,7 @@ export function runBinAsync(argv: string[], options: { env?: Record<string, stri
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...argv], {
       cwd: options.cwd ?? process.cwd(),
-      env: { PATH: process.env.PATH ?? '', ...options.env },
+      env: cliEnv(options.env),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -72,7 +93,7 @@ export interface ServedSandbox {
 
 /** Starts `svc-conformance serve ARGS` and resolves once it has printed its whole config. */
 export function spawnServe(args: string[]): Promise<ServedSandbox> {
-  const child = spawn(process.execPath, [BIN, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: inheritedEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));

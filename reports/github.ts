@@ -1,0 +1,94 @@
+/**
+ * The GitHub Actions forms of a report: a job summary (Markdown for the file GITHUB_STEP_SUMMARY
+ * names) and error annotations (workflow-command lines the runner reads from the step's output).
+ * Pure functions of the report: the verdict and its words come from core/verdict.ts, and messages are
+ * the report's own, already redacted; cli/github-actions.ts decides where they go.
+ */
+import { visible } from '../common/visible.js';
+import type { Report, RequirementReport } from '../core/report.js';
+import { isPartial, partialText, verdictText } from '../core/verdict.js';
+import { judged } from './console.js';
+
+/** Longest message shown in one annotation or summary row; report.json keeps the whole of it. */
+const MAX_MESSAGE = 500;
+
+/** A workflow command's message (its "data"), escaped as GitHub's toolkit does: %, CR and LF. */
+export function escapeCommandData(text: string): string {
+  return text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+/** A workflow command's property value (title=…): the data escapes, and ':' and ',' that would end it. */
+export function escapeCommandProperty(text: string): string {
+  return escapeCommandData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+/** `::name key=value,…::message`, every part escaped, on one line. */
+export function workflowCommand(name: 'error' | 'warning' | 'notice', properties: Record<string, string>, message: string): string {
+  const props = Object.entries(properties).map(([key, value]) => `${key}=${escapeCommandProperty(value)}`).join(',');
+  return `::${name}${props === '' ? '' : ` ${props}`}::${escapeCommandData(message)}`;
+}
+
+/**
+ * Text from a report made inert in GitHub Markdown: one line, control characters shown as escapes,
+ * and every character that could start markup, HTML, a table cell or math backslash-escaped.
+ */
+export function markdownText(text: string): string {
+  return visible(shortened(text)).replace(/[\\`*_[\]<>&|~$]/g, '\\$&');
+}
+
+function shortened(text: string): string {
+  return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE - 1)}…` : text;
+}
+
+/** What a failed requirement's first evidence says, or its title when it has none. */
+function failureMessage(requirement: RequirementReport): string {
+  return requirement.evidence[0]?.message ?? requirement.title;
+}
+
+/** The requirements whose failure fails the job: every MUST, and with --strict every SHOULD. */
+function failing(report: Report): RequirementReport[] {
+  return report.requirements.filter((r) => r.status === 'failed' && (r.level === 'MUST' || (r.level === 'SHOULD' && report.strict)));
+}
+
+/**
+ * One `::error` line per requirement that fails the job (title: its id), and one naming the reason
+ * of an inconclusive run. GitHub shows a step's first few annotations; the job summary lists them all.
+ */
+export function githubAnnotations(report: Report): string[] {
+  const lines = failing(report).map((r) => workflowCommand('error', { title: r.id }, `${r.level}: ${visible(shortened(failureMessage(r)))}`));
+  if (report.verdict === 'inconclusive') {
+    const more = (report.reasons?.length ?? 0) - 1;
+    lines.push(workflowCommand('error', { title: 'svc-conformance: inconclusive' }, visible(shortened(verdictText(report))) + (more > 0 ? ` (and ${more} more reason${more === 1 ? '' : 's'}: see the job summary)` : '')));
+  }
+  return lines;
+}
+
+/** The job summary of one command: the verdict in verdictText's words, the counts, the coverage, why it could not judge, and each failed requirement. */
+export function githubJobSummary(report: Report, command: string): string {
+  const { summary, coverage } = report;
+  const lines = [
+    `### svc-conformance ${markdownText(command)}`,
+    '',
+    `**Verdict: ${markdownText(verdictText(report))}**`,
+    '',
+    `Judged: ${markdownText(judged(report))}${report.client || report.receiver ? '' : ` · seed ${report.seed}`}`,
+    '',
+    '| Passed | MUST failed | SHOULD warned | Skipped |',
+    '| ---: | ---: | ---: | ---: |',
+    `| ${summary.passed} | ${summary.failed} | ${summary.warned} | ${summary.skipped} |`,
+    '',
+    `Coverage: ${isPartial(coverage) ? partialText(coverage) : `all ${coverage.total} requirement${coverage.total === 1 ? '' : 's'} judged`}`,
+  ];
+  if (report.reasons !== undefined && report.reasons.length > 0) {
+    lines.push('', '#### Could not judge', '', ...report.reasons.map((reason) => `- ${markdownText(reason)}`));
+  }
+  if (report.hints !== undefined && report.hints.length > 0) {
+    lines.push('', ...report.hints.map((hint) => `> ${markdownText(hint)}`));
+  }
+  const failed = report.requirements.filter((r) => r.status === 'failed');
+  if (failed.length > 0) {
+    lines.push('', '#### Failed requirements', '', '| Requirement | Level | What failed |', '| --- | --- | --- |');
+    for (const r of failed) lines.push(`| ${markdownText(r.id)} | ${r.level} | ${markdownText(failureMessage(r))} |`);
+  }
+  return lines.join('\n') + '\n\n';
+}
