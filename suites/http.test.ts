@@ -98,15 +98,42 @@ describe('the HTTP layer', () => {
     expect(seen).toHaveLength(3);
   });
 
-  it('never sends one (timestamp, signature) twice, staying near the clock', async () => {
+  it('never sends one (timestamp, signature) twice, staying well inside the window', async () => {
     const { client, seen } = await server((_s, _n, res) => json(res, 200, {}));
-    // The clock's second when sending began: the 8th repeat steps back at most 7 from it (measured
-    // after the sends, a second that ticks over right after them would make it look like 8).
     const startedAt = Math.floor(Date.now() / 1000);
     for (let i = 0; i < 8; i++) await client.send({ label: 'same read', path: '/x', payload: { same: true } });
+    const endedAt = Math.floor(Date.now() / 1000);
     const pairs = seen.map((s) => `${s.headers['x-timestamp']}:${s.headers['x-signature']}`);
     expect(new Set(pairs).size).toBe(8);
-    for (const s of seen) expect(startedAt - Number(s.headers['x-timestamp'])).toBeLessThanOrEqual(7);
+    // The first takes the clock's second; repeats draw from the last half window (150 s of the default ±300).
+    expect(Number(seen[0]!.headers['x-timestamp'])).toBeGreaterThanOrEqual(startedAt);
+    for (const s of seen) {
+      expect(startedAt - Number(s.headers['x-timestamp'])).toBeLessThanOrEqual(150);
+      expect(Number(s.headers['x-timestamp'])).toBeLessThanOrEqual(endedAt);
+    }
+  });
+
+  it("sends a correctly signed request refused 401 again with a fresh timestamp, as another run's replay is refused", async () => {
+    // The target refuses the first arrival of each body (as if another run had sent it in that second).
+    const bodies = new Set<string>();
+    const { client, seen } = await server((s, _n, res) => (bodies.has(s.body) ? json(res, 200, {}) : (bodies.add(s.body), json(res, 401, { status: false, code: 401, message: 'replayed' }))));
+    await client.send({ label: 'accepted first', path: '/x', payload: { warm: 1 } }); // refused, then accepted
+    const x = await client.send({ label: 'a read', path: '/x', payload: { n: 1 } });
+    expect(x.response?.status).toBe(200);
+    expect(x.label).toBe("a read (sent again with a fresh X-TIMESTAMP: refused 401 once though correctly signed, as a target refuses a replay of another run's identical request)");
+    expect(seen.slice(2).map((s) => s.body)).toEqual(['{"n":1}', '{"n":1}']);
+    expect(seen[2]!.headers['x-timestamp']).not.toBe(seen[3]!.headers['x-timestamp']);
+    // A request whose signature is broken on purpose is never sent again: its 401 is the answer judged.
+    const broken = await client.send({ label: 'altered', path: '/x', payload: { n: 2 }, signature: (sig) => sig.replace(/^./, (c) => (c === '0' ? '1' : '0')) });
+    expect(broken.response?.status).toBe(401);
+    expect(seen.filter((s) => s.body === '{"n":2}')).toHaveLength(1);
+  });
+
+  it('stops sending again once the keys are shown wrong: refused every time, never accepted', async () => {
+    const { client, seen } = await server((_s, _n, res) => json(res, 401, { status: false, code: 401, message: 'invalid signature' }));
+    for (let i = 0; i < 5; i++) await client.send({ label: `read ${i}`, path: '/x', payload: { i } });
+    // The first is sent again up to the third refusal of these keys; none after it.
+    expect(seen.map((s) => JSON.parse(s.body).i)).toEqual([0, 0, 0, 1, 2, 3, 4]);
   });
 
   it.each<[string | undefined, number]>([[undefined, 1000], ['2', 2000], ['600', 10_000], ['soon', 1000]])('reads Retry-After %j as %d ms', (value, ms) => {

@@ -13,7 +13,7 @@ import {
   balanceInquiry, createOrder, decimalEquals, decimalOf, decimalText, expectData, expectOrderCreated, expectRecord, initiatePayout,
   orderLookup, payoutRequest, payoutStatus, settledPayout, validOrder, type Decimal,
 } from './requests.js';
-import { amountNumber, balanceChange, ownAmount, readBalance } from './wallet.js';
+import { amountNumber, balanceChange, decimalPlus, ownAmount, readBalance } from './wallet.js';
 
 type Json = Record<string, unknown>;
 
@@ -119,7 +119,7 @@ async function balanceDebited(ctx: CheckContext): Promise<void> {
     const body = payoutRequest(ctx, amountNumber(amount), before.currency);
     await initiated(ctx, body, `initiate a payout of ${decimalText(amount)} ${before.currency}${n > 1 ? ` (try ${n})` : ''}`);
     const settled = await settledPayout(ctx, body.payout_order_id as string, 'Payout Status until the payout settles');
-    if (settled === undefined) throw new CheckSkipped('the payout was still PROCESSING or PENDING after 8 s: the debit of a successful payout could not be observed');
+    if (settled === undefined) throw new CheckSkipped('the payout was still PROCESSING or PENDING after 12 s: the debit of a successful payout could not be observed');
     if (settled.status !== 'SUCCESS') throw new CheckSkipped(`the payout ended ${String(settled.status)}, not SUCCESS: the debit of a successful payout could not be observed`);
     return { amount, expected: amount };
   });
@@ -155,7 +155,9 @@ async function initiateInsufficient(ctx: CheckContext): Promise<void> {
 
 async function balanceUnchangedOnFailure(ctx: CheckContext): Promise<void> {
   await balanceChange(ctx, 'P-OPS-4', async (before) => {
-    const body = payoutRequest(ctx, moreThan(before.balance), before.currency);
+    // Beyond the balance by an amount of this run's own, so each try's payout differs (see wallet.ts).
+    const amount = decimalPlus(before.balance.units < 0n ? { units: 0n, scale: 0 } : before.balance, ownAmount(ctx, before.currency));
+    const body = payoutRequest(ctx, amountNumber(amount), before.currency);
     const exchange = await initiatePayout(ctx, body, `initiate ${String(body.amount)} ${before.currency}, more than the balance`);
     const response = exchange.response;
     let record = response !== undefined && response.status >= 200 && response.status <= 299 ? (response.json as { data?: Json } | undefined)?.data : undefined;
@@ -163,7 +165,7 @@ async function balanceUnchangedOnFailure(ctx: CheckContext): Promise<void> {
     if (record?.status !== 'FAILED') {
       throw new CheckSkipped(`a payout beyond the balance did not end FAILED (${record ? `it is ${String(record.status)}` : `answered HTTP ${response?.status ?? 0}`}; see OPS-INITIATE-INSUFFICIENT), so there is no failed payout to check`);
     }
-    return { amount: { units: BigInt(body.amount as number), scale: 0 }, expected: { units: 0n, scale: 0 } };
+    return { amount, expected: { units: 0n, scale: 0 } };
   });
 }
 

@@ -151,7 +151,7 @@ const SETTLING: readonly unknown[] = ['PROCESSING', 'PENDING'];
  * PROCESSING or PENDING is re-queried"). Undefined when it is still settling at the deadline: a
  * slow bank is not a fault, so callers skip rather than fail.
  */
-export async function settledPayout(ctx: CheckContext, payoutOrderId: string, label: string, { intervalMs = 250, timeoutMs = 8_000 } = {}): Promise<Json | undefined> {
+export async function settledPayout(ctx: CheckContext, payoutOrderId: string, label: string, { intervalMs = 250, timeoutMs = 12_000 } = {}): Promise<Json | undefined> {
   const deadline = ctx.clock.now() + timeoutMs;
   for (;;) {
     const record = expectData(await payoutStatus(ctx, payoutOrderId, label), `${label}: Payout Status of the new payout`);

@@ -58,6 +58,11 @@ export interface Try {
   expected: Decimal;
 }
 
+/** a + b, exactly. */
+export function decimalPlus(a: Decimal, b: Decimal): Decimal {
+  return decimalMinus(a, { units: -b.units, scale: b.scale });
+}
+
 const change = (t: Try): Decimal => decimalMinus(t.before.balance, t.after.balance);
 const times = (a: Decimal, b: Decimal): Decimal => ({ units: a.units * b.units, scale: a.scale + b.scale });
 
