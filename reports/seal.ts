@@ -28,13 +28,15 @@ export function configFingerprint(config: unknown): NonNullable<Certification['c
   return { fingerprint: `sha256:${sha256(canonicalize(redacted))}`, redacted };
 }
 
-/** The certification block for a report: the profile, the catalogs, the options, and the config when there is one. */
-export function certification(input: { catalogs: readonly string[]; options: Record<string, unknown>; config?: unknown }): Certification {
+/** The certification block for a report: the profile, the catalogs, the options, the config when there is one, and the signing key when one signs. */
+export function certification(input: { catalogs: readonly string[]; options: Record<string, unknown>; config?: unknown; signedBy?: Certification['signedBy'] }): Certification {
   return {
     profile: PROFILE_VERSION,
     catalogs: input.catalogs.map(catalogVersion),
     ...(input.config !== undefined ? { config: configFingerprint(input.config) } : {}),
     options: JSON.parse(JSON.stringify(input.options)) as Record<string, unknown>,
+    // Who signs report.json (run --sign-key): recorded here, so the digest covers it.
+    ...(input.signedBy !== undefined ? { signedBy: input.signedBy } : {}),
   };
 }
 
