@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { readPackageJson } from '../common/package-root.js';
 import type { CheckResult, Report, Requirement } from '../core/report.js';
 import { buildReport, exitCodeOf, verdictText } from '../core/verdict.js';
@@ -6,6 +7,7 @@ import { summaryLines } from '../reports/console.js';
 import { certification, digestOf } from '../reports/seal.js';
 import type { OptionSpec, ParsedOptions } from './options.js';
 import { prepareReportDir, ReportDirError, writeReports } from '../reports/write.js';
+import { KeyFileError, readSigningKey, type ReportSigner } from '../reports/signature.js';
 import { UsageError, type Io } from './io.js';
 import { publishToGitHubActions } from './github-actions.js';
 
@@ -28,9 +30,9 @@ export async function usableReportDir(command: string, dir: string): Promise<voi
  * Writes the reports; when that fails after all (a full disk, a folder removed during the run) the
  * verdict still reaches the console, with one line on stderr saying why there are no report files.
  */
-export async function writeReportsOrSay(io: Io, command: string, report: Report, dir: string): Promise<string[]> {
+export async function writeReportsOrSay(io: Io, command: string, report: Report, dir: string, signer?: ReportSigner): Promise<string[]> {
   try {
-    return await writeReports(report, dir);
+    return await writeReports(report, dir, signer);
   } catch (error) {
     io.stderr(`svc-conformance ${command}: could not write the reports to ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
     return [];
@@ -41,12 +43,30 @@ export async function writeReportsOrSay(io: Io, command: string, report: Report,
  * The report of a judgement that has no seed or property cases (verify-client, verify-receiver):
  * what was judged, by which catalog, started when, and the command that judges it again.
  */
-export function judgementReport(input: { results: CheckResult[]; catalog: Requirement[]; target: Report['target']; strict: boolean; requireAll: boolean; startedAt: Date; rerunCommand: string; catalogs: string[]; options: Record<string, unknown> }): Report {
-  const { catalogs, options, ...rest } = input;
+export function judgementReport(input: { results: CheckResult[]; catalog: Requirement[]; target: Report['target']; strict: boolean; requireAll: boolean; startedAt: Date; rerunCommand: string; catalogs: string[]; options: Record<string, unknown>; signer?: ReportSigner | undefined }): Report {
+  const { catalogs, options, signer, ...rest } = input;
   return {
     ...buildReport({ ...rest, seed: 0, runNumber: 0, runs: 0, durationMs: Date.now() - input.startedAt.getTime(), version: readPackageJson<{ version: string }>('package.json').version }),
-    certification: certification({ catalogs, options: { strict: input.strict, requireAll: input.requireAll, ...options } }),
+    certification: certification({ catalogs, options: { strict: input.strict, requireAll: input.requireAll, ...options }, ...(signer !== undefined ? { signedBy: signer.signedBy } : {}) }),
   };
+}
+
+/** --sign-key, the same for every command that judges. */
+export const SIGN_KEY_OPTION: OptionSpec = { name: 'sign-key', type: 'string', value: 'FILE', description: 'sign report.json with this Ed25519 private key (PKCS#8 PEM), writing report.json.sig beside it (verify-report --public-key checks it)' };
+
+/**
+ * The --sign-key key, read and checked before anything is run: a key that cannot sign is exit 2 with
+ * one line naming the problem and how to make a key, never the key itself. Undefined without the option.
+ */
+export async function signerOf(command: string, options: ParsedOptions, io: Io): Promise<ReportSigner | undefined> {
+  const given = options['sign-key'];
+  if (typeof given !== 'string') return undefined;
+  try {
+    return await readSigningKey(resolve(io.cwd, given), given);
+  } catch (error) {
+    if (error instanceof KeyFileError) throw new UsageError(`${command}: ${error.message}`);
+    throw error;
+  }
 }
 
 /**

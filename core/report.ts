@@ -158,4 +158,9 @@ export interface Certification {
   config?: { fingerprint: string; redacted: Record<string, unknown> };
   /** The command's options that decide what was sent and judged (seed, runs, strict, concurrency, only, …). */
   options: Record<string, unknown>;
+  /**
+   * Set when the run signs report.json (--sign-key): the key whose Ed25519 signature report.json.sig
+   * holds, as "sha256:" and the hex SHA-256 of its SPKI DER public key. Recorded before the digest.
+   */
+  signedBy?: { algorithm: 'ed25519'; publicKey: string };
 }

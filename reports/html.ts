@@ -195,10 +195,14 @@ function certificationSection(report: Report): string {
     if (c.config) rows.push(['Configuration (secrets removed)', c.config.fingerprint]);
     const options = Object.entries(c.options).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(', ');
     if (options) rows.push(['Options', options]);
+    if (c.signedBy) rows.push(['Signed by (Ed25519 public key)', c.signedBy.publicKey]);
   }
   if (report.digest) rows.push(['Report digest', report.digest]);
   const dl = rows.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd><code>${esc(v)}</code></dd></div>`).join('');
-  const check = report.digest ? `<p>That report.json is unchanged since the run: <code>svc-conformance verify-report report.json</code> (it recomputes the digest).</p>` : '';
+  // What each check shows, and no more: a digest anyone can recompute; a signature only the key's holder can make.
+  const check = c?.signedBy
+    ? `<p>report.json.sig is the signature of report.json by that key: <code>svc-conformance verify-report report.json --public-key pub.pem</code> shows the report was not changed since the key's holder signed it (not that the run itself was honest).</p>`
+    : report.digest ? `<p>Unsigned: <code>svc-conformance verify-report report.json</code> recomputes the digest, which finds an accidental change, not who wrote the report. A run given <code>--sign-key</code> signs it.</p>` : '';
   const signoff = '<table class="signoff"><thead><tr><th>Reviewed by</th><th>Role</th><th>Date</th><th>Signature</th></tr></thead><tbody><tr><td></td><td></td><td></td><td></td></tr><tr><td></td><td></td><td></td><td></td></tr></tbody></table>';
   return `<section id="certification"><h2>Certification</h2><dl class="facts cert">${dl}</dl>${check}${signoff}</section>`;
 }

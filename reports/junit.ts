@@ -177,6 +177,7 @@ function properties(report: Report): string {
     ['tool', `${report.tool.name} ${report.tool.version}`],
     ...(report.certification ? [['profile', report.certification.profile] as [string, string]] : []),
     ...(report.certification?.config ? [['config.fingerprint', report.certification.config.fingerprint] as [string, string]] : []),
+    ...(report.certification?.signedBy ? [['signedBy', `${report.certification.signedBy.algorithm} ${report.certification.signedBy.publicKey}`] as [string, string]] : []),
     ...(report.digest ? [['digest', report.digest] as [string, string]] : []),
   ];
   const rows = values.map(([name, value]) => `      <property${attrs({ name, value: String(value) })}/>`);

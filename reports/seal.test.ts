@@ -1,6 +1,7 @@
-// The certification package: a report sealed with its digest, found altered by any one changed
-// byte, with the configuration's secrets removed before it is fingerprinted, and verify-report's
-// exit codes. The report is a real one: a short run against the reference sandbox.
+// The certification package: a report sealed with its digest, which finds any one byte changed by
+// accident (not who changed it: test/verify-report.test.ts shows signatures), with the
+// configuration's secrets removed before it is fingerprinted, and verify-report's exit codes. The
+// report is a real one: a short run against the reference sandbox.
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,10 +81,11 @@ describe('a sealed report', () => {
 });
 
 describe('svc-conformance verify-report', () => {
-  it('0 for an unchanged report (file or folder), 1 for an altered one, 2 for no file', async () => {
+  it('0 for a report whose digest matches (file or folder), saying it is unsigned; 1 for an altered one, 2 for no file', async () => {
     const intact = await runCli(['verify-report', join(dir, 'report.json')]);
     expect(intact.code).toBe(0);
-    expect(intact.stdout).toMatch(/^✓ UNCHANGED {2}\S+report\.json: sha256:[0-9a-f]{64}\n {2}svc-conformance \S+, profile v1\.1; conformant \(http:\/\/127\.0\.0\.1:\d+, sandbox\), started /);
+    expect(intact.stdout).toMatch(/^✓ DIGEST MATCHES {2}\S+report\.json: sha256:[0-9a-f]{64}\n {2}svc-conformance \S+, profile v1\.1; conformant \(http:\/\/127\.0\.0\.1:\d+, sandbox\), started /);
+    expect(intact.stdout).toContain('! UNSIGNED  no report.json.sig beside it: a digest finds an accidental change, not who wrote the report');
     expect((await runCli(['verify-report', dir])).code).toBe(0);
 
     const altered = join(mkdtempSync(join(tmpdir(), 'svc-seal-')), 'report.json');

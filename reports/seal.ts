@@ -1,9 +1,11 @@
 // A report a person can sign off: what judged it (kit, profile and catalog versions), against what
 // (a fingerprint of the configuration, secrets removed), how (seed and options), and a SHA-256
-// digest over all of it and the evidence, so an edit after the run shows (verify-report).
+// digest over all of it and the evidence. The digest finds an accidental change (verify-report);
+// anyone can recompute it, so who wrote the report is shown only by a signature (signature.ts).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { nestedDeeperThan } from '../common/json-depth.js';
 import { jsonWithVisibleControls } from '../common/visible.js';
 import { packageRoot } from '../common/package-root.js';
 import type { Certification, Report } from '../core/report.js';
@@ -28,13 +30,15 @@ export function configFingerprint(config: unknown): NonNullable<Certification['c
   return { fingerprint: `sha256:${sha256(canonicalize(redacted))}`, redacted };
 }
 
-/** The certification block for a report: the profile, the catalogs, the options, and the config when there is one. */
-export function certification(input: { catalogs: readonly string[]; options: Record<string, unknown>; config?: unknown }): Certification {
+/** The certification block for a report: the profile, the catalogs, the options, the config when there is one, and the signing key when one signs. */
+export function certification(input: { catalogs: readonly string[]; options: Record<string, unknown>; config?: unknown; signedBy?: Certification['signedBy'] }): Certification {
   return {
     profile: PROFILE_VERSION,
     catalogs: input.catalogs.map(catalogVersion),
     ...(input.config !== undefined ? { config: configFingerprint(input.config) } : {}),
     options: JSON.parse(JSON.stringify(input.options)) as Record<string, unknown>,
+    // Who signs report.json (run --sign-key): recorded here, so the digest covers it.
+    ...(input.signedBy !== undefined ? { signedBy: input.signedBy } : {}),
   };
 }
 
@@ -54,22 +58,44 @@ export function reportText(report: Report): string {
   return jsonWithVisibleControls(JSON.stringify(report, null, 2)) + '\n';
 }
 
+/**
+ * Deepest nesting of objects and arrays a report.json may have. The kit's own reports stay far below
+ * it (a target's JSON answer inside the evidence included); anything deeper is refused before the
+ * recursive digest and layout could exhaust the stack on it.
+ */
+export const MAX_REPORT_DEPTH = 1000;
+
+/** report.json's text as a JSON object, or why it is not a report at all (not JSON, not an object, nested too deep). */
+export function parseReport(text: string): { report: Report } | { notAReport: string } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { notAReport: 'it is not JSON (a byte was changed, or it is not a report.json)' };
+  }
+  if (value === null || typeof value !== 'object') return { notAReport: `it is JSON ${value === null ? 'null' : typeof value}, not an object` };
+  if (Array.isArray(value)) return { notAReport: 'it is a JSON array, not an object' };
+  if (nestedDeeperThan(value, MAX_REPORT_DEPTH)) return { notAReport: `it nests objects or arrays more than ${MAX_REPORT_DEPTH} levels deep; the kit writes no such report` };
+  return { report: value as Report };
+}
+
 export type SealCheck =
   | { intact: true; report: Report }
   | { intact: false; why: string };
 
 /**
  * Whether report.json's text is what the kit wrote: JSON, sealed, its digest matching its content,
- * and its bytes exactly the kit's own writing of that content (so no byte, even of layout, changed).
+ * and its bytes exactly the kit's own writing of that content (so no byte, even of layout, changed
+ * by accident). It cannot show who wrote it: anyone can recompute the digest (see signature.ts).
  */
 export function checkSeal(text: string): SealCheck {
-  let report: Report;
-  try {
-    report = JSON.parse(text) as Report;
-  } catch {
-    return { intact: false, why: 'it is not JSON (a byte was changed, or it is not a report.json)' };
-  }
-  if (report === null || typeof report !== 'object' || Array.isArray(report)) return { intact: false, why: 'it is not a report (not a JSON object)' };
+  const parsed = parseReport(text);
+  if ('notAReport' in parsed) return { intact: false, why: `not a report: ${parsed.notAReport}` };
+  return checkParsedSeal(parsed.report, text);
+}
+
+/** checkSeal for a report already parsed (by parseReport) from `text`. */
+export function checkParsedSeal(report: Report, text: string): SealCheck {
   if (typeof report.digest !== 'string') return { intact: false, why: 'it has no digest: it was not written by a kit that seals its reports (0.1.0 from this version on), or the digest was removed' };
   const expected = digestOf(report);
   if (expected !== report.digest) return { intact: false, why: `its content does not match its digest (${report.digest} recorded, ${expected} now): it was changed after the run` };

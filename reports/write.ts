@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { renderHtml } from './html.js';
 import { renderJUnit } from './junit.js';
 import { reportText, seal } from './seal.js';
+import { signatureFileOf, signatureOf, type ReportSigner } from './signature.js';
 import type { Report } from '../core/report.js';
 
 /** A report folder that cannot take the reports: said before the first request, not after the run. */
@@ -62,21 +63,31 @@ export async function writeAtomically(path: string, content: string): Promise<vo
   }
 }
 
-/** Writes report.json (P-CLI), junit.xml and report.html, the report sealed with its digest; returns their paths. */
-export async function writeReports(unsealed: Report, dir: string): Promise<string[]> {
+/**
+ * Writes report.json (P-CLI), junit.xml and report.html, the report sealed with its digest; returns
+ * their paths. With a signer, report.json.sig follows report.json: the signature of its exact bytes
+ * by the key the report names in certification.signedBy (recorded before the digest, so it is sealed).
+ */
+export async function writeReports(unsealed: Report, dir: string, signer?: ReportSigner): Promise<string[]> {
   await mkdir(dir, { recursive: true });
   // Sealed as it is written: the digest covers the report as the three files show it.
-  const report = seal(unsealed);
+  const report = seal(signer === undefined ? unsealed : signedBy(unsealed, signer));
+  const json = reportText(report);
+  const reportPath = join(dir, 'report.json');
+  // A signature left by an earlier run never sits beside a report it does not sign.
+  await rm(signatureFileOf(reportPath), { force: true });
   const files: Array<[string, string]> = [
-    ['report.json', reportText(report)],
-    ['junit.xml', renderJUnit(report)],
-    ['report.html', renderHtml(report)],
+    [reportPath, json],
+    ...(signer !== undefined ? [[signatureFileOf(reportPath), signatureOf(Buffer.from(json, 'utf8'), signer.key)] as [string, string]] : []),
+    [join(dir, 'junit.xml'), renderJUnit(report)],
+    [join(dir, 'report.html'), renderHtml(report)],
   ];
-  const paths: string[] = [];
-  for (const [name, content] of files) {
-    const path = join(dir, name);
-    await writeAtomically(path, content);
-    paths.push(path);
-  }
-  return paths;
+  for (const [path, content] of files) await writeAtomically(path, content);
+  return files.map(([path]) => path);
+}
+
+/** The report naming the key that signs it; a command that records it earlier (for its printed digest) gets the same report back. */
+function signedBy(report: Report, signer: ReportSigner): Report {
+  if (report.certification === undefined) throw new Error('writeReports: a signed report needs its certification block to name the key');
+  return { ...report, certification: { ...report.certification, signedBy: signer.signedBy } };
 }

@@ -23,13 +23,13 @@ import type { RunSettings } from '../../suites/settings.js';
 import { loadTeamChecks, type TeamChecks } from '../../suites/team-checks.js';
 import { configFileOf } from '../config-file.js';
 import { UsageError } from '../io.js';
-import { FORMAT_OPTION, REQUIRE_ALL_OPTION, finish, formatOf, defaultReportDir, usableReportDir, writeReportsOrSay } from '../report-files.js';
+import { FORMAT_OPTION, REQUIRE_ALL_OPTION, SIGN_KEY_OPTION, finish, formatOf, defaultReportDir, signerOf, usableReportDir, writeReportsOrSay } from '../report-files.js';
 import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js';
 
 export const runCommand: CommandSpec = {
   name: 'run',
   summary: 'Runs the conformance suites against a target and writes report.json, junit.xml and report.html.',
-  usage: 'svc-conformance run [--config F] [--report-dir D] [--seed N] [--runs N] [--strict] [--require-all] [--only PREFIX[,PREFIX…]]… [--skip PREFIX[,PREFIX…]]… [--concurrency N] [--timeout S] [--max-time S] [--har FILE]',
+  usage: 'svc-conformance run [--config F] [--report-dir D] [--seed N] [--runs N] [--strict] [--require-all] [--only PREFIX[,PREFIX…]]… [--skip PREFIX[,PREFIX…]]… [--concurrency N] [--timeout S] [--max-time S] [--har FILE] [--sign-key FILE]',
   options: [
     { name: 'config', type: 'string', value: 'F', description: 'P-CFG config file (default: ./svc-conformance.json if there is one); SVC_* environment variables override it' },
     { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports/run)' },
@@ -38,6 +38,7 @@ export const runCommand: CommandSpec = {
     { name: 'runs', type: 'string', value: 'N', description: 'cases per property check (default 20)' },
     { name: 'strict', type: 'boolean', description: 'a failed SHOULD fails the run too' },
     REQUIRE_ALL_OPTION,
+    SIGN_KEY_OPTION,
     { name: 'har', type: 'string', value: 'FILE', description: 'also write every exchange of the run to FILE as HAR 1.2 (redacted), for dev tools and proxies' },
     { name: 'only', type: 'string', value: 'PREFIX', multiple: true, description: 'only requirements (or checks) whose id starts with PREFIX, e.g. AUTH- or DUP-CONCURRENT; repeat it, or comma-separate' },
     { name: 'skip', type: 'string', value: 'PREFIX', multiple: true, description: 'leave out requirements (or checks) whose id starts with PREFIX, e.g. HOOK-; repeat it, or comma-separate' },
@@ -54,6 +55,7 @@ export const runCommand: CommandSpec = {
     'Checks run side by side, at most --concurrency requests in flight; the checks that share the wallet\'s balance run one after another, and the concurrent-duplicate race runs with nothing else in flight. A seed gives the same requests and the same report at any concurrency.',
     'A team\'s own checks, listed under "checks" in the config, run after the kit\'s and appear in every report; `svc-conformance list` shows every requirement and check.',
     'An exception in a check\'s own code is the kit\'s error, not the target\'s: shown apart (! kit error), the requirement is not judged, and the run exits 2.',
+    'With --sign-key KEY.pem (an Ed25519 private key, PKCS#8 PEM: `openssl genpkey -algorithm ed25519 -out key.pem`) report.json names the key and report.json.sig beside it is its signature; `svc-conformance verify-report DIR --public-key pub.pem` (or openssl) checks it.',
     'A run that judged only part of the catalog (--only, --skip, or a config key missing) is "conformant, partial: N of M requirements judged"; --require-all makes it inconclusive.',
     'Exit status: 0 conformant (no MUST failed; with --strict, no SHOULD either), 1 not conformant, 2 bad usage or config, or inconclusive: the run could not judge the target (unreachable, it had to stop, its webhook receiver could not listen, every correctly signed request refused with 401, a kit error inside a check), said in every report.',
   ],
@@ -78,6 +80,7 @@ export const runCommand: CommandSpec = {
         throw error;
       }
       await usableReportDir('run', reportDir);
+      const reportSigner = await signerOf('run', options, io);
       if (configFile !== undefined || envNamesTarget(io.env)) {
         try {
           config = await loadConfig(configFile, io.env, io.cwd);
@@ -143,13 +146,14 @@ export const runCommand: CommandSpec = {
         options: { seed: settings.seed, runs: settings.runs, strict: base.strict, requireAll: base.requireAll, concurrency: base.concurrency, only: only ?? null, skip: skip ?? null, allowProduction: settings.allowProduction, timeoutSeconds: numbers.timeoutMs / 1000, maxTimeSeconds: numbers.maxTimeMs / 1000, embeddedSandbox: sandbox !== undefined },
         // Team check modules by their path from the working directory: no path of this machine in a report.
         config: JSON.parse(redactor(config)(JSON.stringify({ ...config, ...(config.checks ? { checks: config.checks.map((p) => relative(io.cwd, p)) } : {}) }))),
+        ...(reportSigner !== undefined ? { signedBy: reportSigner.signedBy } : {}),
       });
 
       const unreachable = await preflight(config.baseUrl, settings.timeoutMs);
       if (unreachable !== undefined) {
         // Nothing could be judged: an inconclusive report in every form (exit 2), never an empty pass.
         const report: Report = { ...buildReport({ ...base, results: [], catalog: requirements, couldNotJudge: [`the target could not be reached: ${unreachable}`], durationMs: Date.now() - startedAt.getTime() }), certification: certified };
-        const files = await writeReportsOrSay(io, 'run', report, reportDir);
+        const files = await writeReportsOrSay(io, 'run', report, reportDir, reportSigner);
         return finish(io, print, json, 'run', report, files);
       }
       if (isProduction(config) && !settings.allowProduction) {
@@ -165,7 +169,7 @@ export const runCommand: CommandSpec = {
         throw new UsageError(`run: ${chosen} leaves no requirement or check to run (ids look like AUTH-MISSING-KEY, DUP-; svc-conformance list shows them)`);
       }
       const report: Report = { ...buildReport({ ...base, results, catalog: requirements, durationMs: Date.now() - startedAt.getTime() }), certification: certified };
-      const files = await writeReportsOrSay(io, 'run', report, reportDir);
+      const files = await writeReportsOrSay(io, 'run', report, reportDir, reportSigner);
       if (harFile !== undefined) {
         try {
           await writeAtomically(harFile, renderHar(traffic, { name: report.tool.name, version: report.tool.version }, `svc-conformance run of ${shownBaseUrl}, seed ${settings.seed}`));

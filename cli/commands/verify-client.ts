@@ -15,13 +15,13 @@ import type { DeliveryAttempt, RecordedExchange } from '../../sandbox/options.js
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../../sandbox/tenants.js';
 import { listening } from './verify-receiver.js';
 import { UsageError, type Io } from '../io.js';
-import { FORMAT_OPTION, REQUIRE_ALL_OPTION, finish, formatOf, judgementReport, defaultReportDir, usableReportDir, writeReportsOrSay } from '../report-files.js';
+import { FORMAT_OPTION, REQUIRE_ALL_OPTION, SIGN_KEY_OPTION, finish, formatOf, judgementReport, defaultReportDir, signerOf, usableReportDir, writeReportsOrSay } from '../report-files.js';
 import { wholeNumber, type CommandSpec } from '../options.js';
 
 export const verifyClientCommand: CommandSpec = {
   name: 'verify-client',
   summary: 'Runs a client against the recording sandbox and judges the requests it sends by P-CLIENT.',
-  usage: 'svc-conformance verify-client [--scenario S]… [--webhook-url URL] [--report-dir D] [--strict] [--require-all] [--timeout SECONDS] -- COMMAND [ARGS…]',
+  usage: 'svc-conformance verify-client [--scenario S]… [--webhook-url URL] [--report-dir D] [--strict] [--require-all] [--sign-key FILE] [--timeout SECONDS] -- COMMAND [ARGS…]',
   positionals: true,
   options: [
     { name: 'scenario', type: 'string', value: 'S', multiple: true, description: 'make the sandbox misbehave once, to see the client recover (see serve --list-scenarios)' },
@@ -30,6 +30,7 @@ export const verifyClientCommand: CommandSpec = {
     FORMAT_OPTION,
     { name: 'strict', type: 'boolean', description: 'a broken SHOULD rule fails the run too' },
     REQUIRE_ALL_OPTION,
+    SIGN_KEY_OPTION,
     { name: 'timeout', type: 'string', value: 'SECONDS', description: 'stop the client after this long (default 120)' },
   ],
   details: [
@@ -60,6 +61,7 @@ export const verifyClientCommand: CommandSpec = {
     const reportDir = resolve(io.cwd, typeof options['report-dir'] === 'string' ? options['report-dir'] : defaultReportDir('verify-client'));
     const command = positionals.map(shellQuote).join(' ');
     await usableReportDir('verify-client', reportDir);
+    const reportSigner = await signerOf('verify-client', options, io);
 
     const webhookUrl = typeof options['webhook-url'] === 'string' ? options['webhook-url'] : undefined;
     const urlProblem = webhookUrl === undefined ? undefined : webhookUrlProblem(webhookUrl);
@@ -126,6 +128,7 @@ export const verifyClientCommand: CommandSpec = {
       strict: Boolean(options.strict),
       requireAll: Boolean(options['require-all']),
       startedAt,
+      signer: reportSigner,
       rerunCommand: `svc-conformance verify-client ${scenarioFlags}-- ${command}`,
       catalogs: receiver !== undefined ? ['clients/catalog.json', 'clients/receiver-catalog.json'] : ['clients/catalog.json'],
       options: { command, scenarios, webhookUrl: webhookUrl ?? null, timeoutSeconds },
@@ -136,7 +139,7 @@ export const verifyClientCommand: CommandSpec = {
       client: { command, exitCode: outcome.exitCode, requests: apiRequests, scenarios },
       ...(webhookUrl !== undefined ? { receiver: { url: webhookUrl, deliveries: (receiver?.deliveries ?? 0) + attempts.length } } : {}),
     };
-    const files = await writeReportsOrSay(io, 'verify-client', report, reportDir);
+    const files = await writeReportsOrSay(io, 'verify-client', report, reportDir, reportSigner);
     return finish(io, print, json, 'verify-client', report, files);
   },
 };

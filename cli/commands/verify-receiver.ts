@@ -11,12 +11,12 @@ import { ConfigError, loadConfig, toleranceOf } from '../../suites/config.js';
 import { configFileOf } from '../config-file.js';
 import { UsageError } from '../io.js';
 import type { CommandSpec } from '../options.js';
-import { FORMAT_OPTION, REQUIRE_ALL_OPTION, finish, formatOf, judgementReport, defaultReportDir, usableReportDir, writeReportsOrSay } from '../report-files.js';
+import { FORMAT_OPTION, REQUIRE_ALL_OPTION, SIGN_KEY_OPTION, finish, formatOf, judgementReport, defaultReportDir, signerOf, usableReportDir, writeReportsOrSay } from '../report-files.js';
 
 export const verifyReceiverCommand: CommandSpec = {
   name: 'verify-receiver',
   summary: 'Delivers genuine, redelivered and forged webhook events to a receiver and judges its answers by P-HOOK-6…8.',
-  usage: 'svc-conformance verify-receiver --url URL [--config F] [--report-dir D] [--strict] [--require-all]',
+  usage: 'svc-conformance verify-receiver --url URL [--config F] [--report-dir D] [--strict] [--require-all] [--sign-key FILE]',
   options: [
     { name: 'url', type: 'string', value: 'URL', required: true, description: 'where the receiver listens, e.g. http://127.0.0.1:4020/webhooks' },
     { name: 'config', short: 'c', type: 'string', value: 'F', description: 'a P-CFG config (default: ./svc-conformance.json if there is one): merchant.secretKey signs genuine events; otherMerchant and otherEnvironment sign forgeries (default: the embedded sandbox\'s demo merchants)' },
@@ -24,6 +24,7 @@ export const verifyReceiverCommand: CommandSpec = {
     FORMAT_OPTION,
     { name: 'strict', type: 'boolean', description: 'a broken SHOULD rule fails the run too' },
     REQUIRE_ALL_OPTION,
+    SIGN_KEY_OPTION,
   ],
   details: [
     'Genuine events (payout and payment records, some holding non-ASCII text and HTML characters) must be answered 200 within 10 s;',
@@ -64,6 +65,7 @@ export const verifyReceiverCommand: CommandSpec = {
     }
     const reportDir = resolve(io.cwd, typeof options['report-dir'] === 'string' ? options['report-dir'] : defaultReportDir('verify-receiver'));
     await usableReportDir('verify-receiver', reportDir);
+    const reportSigner = await signerOf('verify-receiver', options, io);
     await listening(url);
 
     io.stdout(`verify-receiver: delivering genuine, redelivered and forged events to ${url}, genuine ones signed with the secret of ${signer}\n`);
@@ -76,12 +78,13 @@ export const verifyReceiverCommand: CommandSpec = {
       strict: Boolean(options.strict),
       requireAll: Boolean(options['require-all']),
       startedAt,
+      signer: reportSigner,
       rerunCommand: `svc-conformance verify-receiver${options.strict ? ' --strict' : ''}${configFile ? ` --config ${configFile}` : ''} --url ${url}`,
       catalogs: ['clients/receiver-catalog.json'],
       options: { url, signedBy: signer, toleranceSeconds: keys.toleranceSeconds },
     });
     const report: Report = { ...built, receiver: { url, deliveries } };
-    const files = await writeReportsOrSay(io, 'verify-receiver', report, reportDir);
+    const files = await writeReportsOrSay(io, 'verify-receiver', report, reportDir, reportSigner);
     return finish(io, print, json, 'verify-receiver', report, files);
   },
 };

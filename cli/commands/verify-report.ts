@@ -1,44 +1,156 @@
-// `svc-conformance verify-report FILE`: whether a report.json is as the kit wrote it, by its digest.
+// `svc-conformance verify-report FILE [--public-key PUB.pem]`: whether a report.json's digest
+// matches, whether its counts and verdict follow from its requirements, and (with a key) whether
+// report.json.sig is its signature. Everything shown from the file is escaped (visible).
 import { readFile, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { checkSeal } from '../../reports/seal.js';
-import { UsageError } from '../io.js';
+import { basename, join, resolve } from 'node:path';
+import { visible } from '../../common/visible.js';
+import { inconsistencies } from '../../core/consistency.js';
+import type { Report } from '../../core/report.js';
+import { checkParsedSeal, parseReport } from '../../reports/seal.js';
+import { checkSignature, KeyFileError, readPublicKey, signatureFileOf } from '../../reports/signature.js';
+import { UsageError, type Io } from '../io.js';
 import type { CommandSpec } from '../options.js';
+
+/** A report is a few MB at most; refuse to read something far larger. */
+const MAX_REPORT_BYTES = 256 * 1024 * 1024;
+/** A signature file holds one line of 88 characters. */
+const MAX_SIGNATURE_BYTES = 4 * 1024;
+/** Inconsistencies shown at most; the rest are counted. */
+const MAX_SHOWN = 20;
+
+const DIGEST_MEANS = 'a digest finds an accidental change, not who wrote the report: anyone can recompute it';
 
 export const verifyReportCommand: CommandSpec = {
   name: 'verify-report',
-  summary: 'Says whether a report.json is unchanged since the run wrote it, by recomputing its SHA-256 digest.',
-  usage: 'svc-conformance verify-report FILE|DIR',
+  summary: "Checks a report.json: its digest, that its counts and verdict follow from its requirements, and with --public-key its signature.",
+  usage: 'svc-conformance verify-report FILE|DIR [--public-key PUB.pem]',
   positionals: true,
-  options: [],
-  details: [
-    'FILE is a report.json (DIR: the report folder holding one). The digest covers everything in it: the verdict, every',
-    'requirement and its evidence, the target, the configuration fingerprint and the options. Any changed byte is found.',
-    'Exit status: 0 unchanged, 1 altered (or not a sealed report), 2 bad usage or the file cannot be read.',
+  options: [
+    { name: 'public-key', type: 'string', value: 'PUB.pem', description: 'the Ed25519 public key (SPKI PEM) of the key that signed the report (run --sign-key): FILE.sig beside FILE must verify with it' },
   ],
-  examples: ['svc-conformance verify-report svc-reports/run/report.json'],
-  async run(_options, io, positionals) {
+  details: [
+    'FILE is a report.json (DIR: the report folder holding one). Always checked: its SHA-256 digest, and that its counts (summary),',
+    'coverage and verdict follow from its requirements; any that does not is named ("summary.failed says 1, the requirements give 0").',
+    'A digest finds an accidental change, not who wrote the report: anyone can recompute it. A run given --sign-key KEY.pem writes',
+    "report.json.sig beside the report, the base64 Ed25519 signature of its exact bytes; --public-key PUB.pem checks it, and says which",
+    'key that is (sha256 of its public key) and whether certification.signedBy names it. A signature shows the report was not changed',
+    'since a holder of the private key signed it; it does not show that the run itself was honest.',
+    'openssl checks the signature without the kit: base64 -d report.json.sig > sig.bin && openssl pkeyutl -verify -pubin -inkey pub.pem -rawin -in report.json -sigfile sig.bin',
+    'Exit status: 0 the digest matches and the report is consistent (with --public-key, and its signature verifies); 1 otherwise,',
+    'or not a report, or no FILE.sig with --public-key; 2 bad usage, FILE cannot be read, or --public-key is not an Ed25519 public key.',
+  ],
+  examples: [
+    'svc-conformance verify-report svc-reports/run/report.json',
+    'svc-conformance verify-report out --public-key pub.pem',
+  ],
+  async run(options, io, positionals) {
     if (positionals.length !== 1) throw new UsageError('verify-report: give one report.json (or its folder), e.g. verify-report svc-reports/run/report.json');
-    let path = resolve(io.cwd, positionals[0]!);
-    const info = await stat(path).catch(() => undefined);
-    if (info === undefined) throw new UsageError(`verify-report: no such file ${positionals[0]}`);
-    if (info.isDirectory()) path = join(path, 'report.json');
+    const publicKey = typeof options['public-key'] === 'string' ? await publicKeyOf(io, options['public-key']) : undefined;
+    const { path, bytes } = await readReportFile(io, positionals[0]!);
+    const shown = visible(path);
+    const sigPath = signatureFileOf(path);
+    const sigName = visible(basename(sigPath));
+
     let text: string;
     try {
-      // A report is a few MB at most; refuse to read something far larger.
-      if ((await stat(path)).size > 256 * 1024 * 1024) throw new UsageError(`verify-report: ${positionals[0]} is over 256 MiB: not a report.json`);
-      text = await readFile(path, 'utf8');
-    } catch (error) {
-      if (error instanceof UsageError) throw error;
-      throw new UsageError(`verify-report: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
-    const check = checkSeal(text);
-    if (!check.intact) {
-      io.stdout(`✗ ALTERED  ${path}: ${check.why}\n`);
+      // Exactly the bytes: a byte-order mark or a broken UTF-8 sequence is a change, not something to smooth over.
+      text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+    } catch {
+      io.stdout(`✗ NOT A REPORT  ${shown}: it is not UTF-8 text\n`);
       return 1;
     }
-    const r = check.report;
-    io.stdout(`✓ UNCHANGED  ${path}: ${r.digest}\n  ${r.tool.name} ${r.tool.version}, profile ${r.certification?.profile ?? 'unknown'}; ${r.verdict} (${r.target.baseUrl}, ${r.target.environment}), started ${r.startedAt}\n`);
-    return 0;
+    const parsed = parseReport(text);
+    if ('notAReport' in parsed) {
+      io.stdout(`✗ NOT A REPORT  ${shown}: ${parsed.notAReport}\n`);
+      return 1;
+    }
+    const report = parsed.report;
+
+    const seal = checkParsedSeal(report, text);
+    io.stdout(seal.intact ? `✓ DIGEST MATCHES  ${shown}: ${visible(String(report.digest))}\n` : `✗ ALTERED  ${shown}: ${visible(seal.why)}\n`);
+    io.stdout(`  ${describe(report)}\n`);
+
+    const problems = inconsistencies(report);
+    if (problems.length === 0) {
+      io.stdout(`✓ CONSISTENT  its counts, coverage and verdict follow from its ${report.requirements.length} requirement${report.requirements.length === 1 ? '' : 's'}\n`);
+    } else {
+      io.stdout(`✗ INCONSISTENT  what it says does not follow from its requirements:\n`);
+      for (const problem of problems.slice(0, MAX_SHOWN)) io.stdout(`  - ${visible(problem)}\n`);
+      if (problems.length > MAX_SHOWN) io.stdout(`  …and ${problems.length - MAX_SHOWN} more\n`);
+    }
+
+    const signature = await readSignatureFile(sigPath);
+    const signedBy = signedByOf(report);
+    let signed = true;
+    if (publicKey === undefined) {
+      if (signature === undefined) io.stdout(`! UNSIGNED  no ${sigName} beside it: ${DIGEST_MEANS}; sign with --sign-key and verify with --public-key\n`);
+      else io.stdout(`! SIGNATURE NOT CHECKED  ${sigName} is present: give --public-key to check it; ${DIGEST_MEANS}\n`);
+      if (signature === undefined && signedBy !== undefined) io.stdout(`  certification.signedBy names ${signedBy}, but there is no ${sigName}\n`);
+    } else {
+      const key = `the key in ${visible(publicKey.shownAs)} (ed25519 ${publicKey.fingerprint})`;
+      if (signature === undefined) {
+        signed = false;
+        io.stdout(`✗ NOT SIGNED  no ${sigName} beside ${shown} to check with ${key}: a run signs its report with --sign-key KEY.pem\n`);
+      } else {
+        const check = typeof signature === 'string' ? checkSignature(bytes, signature, publicKey.key) : { valid: false as const, why: signature.problem };
+        signed = check.valid;
+        io.stdout(check.valid ? `✓ SIGNATURE VERIFIES  ${sigName} is the signature of these exact bytes by ${key}\n` : `✗ SIGNATURE DOES NOT VERIFY  ${sigName}, checked with ${key}: ${check.why}\n`);
+      }
+      io.stdout(`  ${signedBy === undefined ? 'certification.signedBy names no key' : signedBy === `ed25519 ${publicKey.fingerprint}` ? 'certification.signedBy names this key' : `certification.signedBy names another key: ${signedBy}`}\n`);
+    }
+    return seal.intact && problems.length === 0 && signed ? 0 : 1;
   },
 };
+
+/** --public-key read and checked before the report: a bad key file is bad usage (exit 2). */
+async function publicKeyOf(io: Io, given: string): Promise<Awaited<ReturnType<typeof readPublicKey>> & { shownAs: string }> {
+  try {
+    return { ...(await readPublicKey(resolve(io.cwd, given), given)), shownAs: given };
+  } catch (error) {
+    if (error instanceof KeyFileError) throw new UsageError(`verify-report: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The report's path (FILE, or DIR/report.json) and its exact bytes, read bounded. */
+async function readReportFile(io: Io, given: string): Promise<{ path: string; bytes: Buffer }> {
+  let path = resolve(io.cwd, given);
+  const info = await stat(path).catch(() => undefined);
+  if (info === undefined) throw new UsageError(`verify-report: no such file ${given}`);
+  if (info.isDirectory()) path = join(path, 'report.json');
+  try {
+    if ((await stat(path)).size > MAX_REPORT_BYTES) throw new UsageError(`verify-report: ${given} is over 256 MiB: not a report.json`);
+    return { path, bytes: await readFile(path) };
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`verify-report: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+/** report.json.sig's text; undefined when there is none; a problem when it is there but cannot be a signature. */
+async function readSignatureFile(path: string): Promise<string | { problem: string } | undefined> {
+  const info = await stat(path).catch(() => undefined);
+  if (info === undefined) return undefined;
+  if (!info.isFile() || info.size > MAX_SIGNATURE_BYTES) return { problem: 'it is not a signature file (a signature is one line of 88 characters)' };
+  try {
+    return await readFile(path, 'latin1');
+  } catch (error) {
+    return { problem: `it cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+  }
+}
+
+/** "ed25519 sha256:…" as certification.signedBy records it, escaped; undefined when it records none. */
+function signedByOf(report: Report): string | undefined {
+  const signedBy = (report.certification as { signedBy?: unknown } | undefined)?.signedBy as Record<string, unknown> | undefined;
+  if (signedBy === null || typeof signedBy !== 'object') return undefined;
+  return visible(`${String(signedBy.algorithm)} ${String(signedBy.publicKey)}`);
+}
+
+/** What the report says of itself, in one line, every part of it from the file escaped. */
+function describe(report: Report): string {
+  const text = (value: unknown) => visible(typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : 'unknown');
+  const r = report as unknown as { tool?: { name?: unknown; version?: unknown }; certification?: { profile?: unknown }; target?: { baseUrl?: unknown; environment?: unknown }; reasons?: unknown };
+  const reason = Array.isArray(r.reasons) ? (r.reasons as unknown[])[0] : undefined;
+  const verdict = report.verdict === 'inconclusive' && reason !== undefined ? `inconclusive: ${text(reason)}` : text(report.verdict);
+  return `${text(r.tool?.name)} ${text(r.tool?.version)}, profile ${text(r.certification?.profile)}; ${verdict} (${text(r.target?.baseUrl)}, ${text(r.target?.environment)}), started ${text(report.startedAt)}`;
+}
