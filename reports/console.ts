@@ -65,7 +65,7 @@ export function verdictHeadline(report: Report): string {
 export function notJudgedLine(report: Report): string | undefined {
   const reasons = new Map<string, number>();
   for (const r of report.requirements) {
-    if (r.status !== 'skipped') continue;
+    if (r.status !== 'skipped' || r.notApplicable === true) continue;
     const why = (r.skipReason ?? 'skipped').replace(/^not judged: /, '');
     reasons.set(why, (reasons.get(why) ?? 0) + 1);
   }

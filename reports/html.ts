@@ -228,7 +228,7 @@ function matrix(report: Report): string {
 
 function skippedSummary(report: Report): string {
   const byReason = new Map<string, string[]>();
-  for (const r of report.requirements.filter((x) => x.status === 'skipped')) {
+  for (const r of report.requirements.filter((x) => x.status === 'skipped' && x.notApplicable !== true)) {
     const reason = r.skipReason ?? 'no reason recorded';
     byReason.set(reason, [...(byReason.get(reason) ?? []), r.id]);
   }
