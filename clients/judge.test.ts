@@ -120,6 +120,18 @@ describe('judging a client by its traffic (P-CLIENT)', () => {
     expect(verdicts(make(GOOD))[requirement]).toMatch(new RegExp(`^failed: .*${message.source}`));
   });
 
+  it('judges the bytes as sent: a UTF-8 byte-order mark before a body signed without it fails the signature and the canonical body, naming the mark', () => {
+    const bom = (step: Step): Step => ({ ...step, body: `\ufeff${canonicalize(step.payload)}`, signWith: (b, t) => createHmac('sha256', MERCHANT_A.secretKey).update(b.replace(/^\ufeff/, '') + t).digest('hex') });
+    const v = verdicts(GOOD.map(bom));
+    expect(Object.entries(v).filter(([, s]) => s.startsWith('failed')).map(([id]) => id).sort()).toEqual(['CLIENT-CANONICAL-BODY', 'CLIENT-SIGNATURE']);
+    expect(v['CLIENT-SIGNATURE']).toMatch(/^failed: request #1 \(Create Order\): .*byte-order mark \(EF BB BF\)/);
+    expect(v['CLIENT-CANONICAL-BODY']).toMatch(/^failed: request #1 \(Create Order\): .*byte-order mark \(EF BB BF\)/);
+    // Signed over the mark too: the signature covers the bytes sent, the body is still not canonical.
+    const signedWithMark = verdicts(GOOD.map((step) => ({ ...step, body: `\ufeff${canonicalize(step.payload)}` })));
+    expect(signedWithMark['CLIENT-SIGNATURE']).toBe('passed');
+    expect(signedWithMark['CLIENT-CANONICAL-BODY']).toMatch(/byte-order mark/);
+  });
+
   it('treats an answer the client never saw (it moved on first) as a failure in doubt', () => {
     const hung: Step[] = [
       { path: CREATE, payload: ORDER, at: 0, took: 30, status: 201 },

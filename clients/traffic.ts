@@ -2,6 +2,7 @@ import type { RecordedExchange } from '../sandbox/options.js';
 import { OPERATIONS, operationAtPath, type OperationName } from '../core/operations.js';
 import type { Exchange } from '../core/exchange.js';
 import type { Redact } from '../suites/redact.js';
+import { BYTE_ORDER_MARK } from '../common/utf8.js';
 
 /** The operations a client may call: the interface's and the profile's P-OPS defaults (core/operations.ts). */
 export { OPERATIONS } from '../core/operations.js';
@@ -62,13 +63,22 @@ function sameSubject([orderA, payoutA]: [unknown, unknown], [orderB, payoutB]: [
   return (orderA !== undefined && orderA === orderB) || (payoutA !== undefined && payoutA === payoutB);
 }
 
+/**
+ * The parsed JSON of a body. A request body's leading byte-order mark is stepped over: the payload is
+ * still read (ids, schema), while the rules that judge bytes (signature, canonical body) see the mark.
+ */
 function parsed(key: 'json' | 'responseJson', text: string): Record<string, unknown> {
   if (text.trim() === '') return {};
   try {
-    return { [key]: JSON.parse(text) };
+    return { [key]: JSON.parse(key === 'json' ? withoutByteOrderMark(text) : text) };
   } catch {
     return {};
   }
+}
+
+/** The body after a leading UTF-8 byte-order mark, if it begins with one. */
+export function withoutByteOrderMark(body: string): string {
+  return body.startsWith(BYTE_ORDER_MARK) ? body.slice(BYTE_ORDER_MARK.length) : body;
 }
 
 /** A field of a JSON object body, as text (ids compare as text, P-DUP-4). */

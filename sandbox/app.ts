@@ -1,5 +1,6 @@
 import { isJsonContentType } from '../core/predicates.js';
 import { nestedDeeperThan } from '../common/json-depth.js';
+import { strictTextAsSent, textAsSent } from '../common/utf8.js';
 import { authenticate, ReplayCache } from './auth.js';
 import { OperationError, type OperationContext, type OperationHandler } from './context.js';
 import { errorResponse } from './envelope.js';
@@ -42,8 +43,6 @@ export interface SandboxApp {
    */
   close(): Promise<void>;
 }
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * How deep a request body may nest (a sandbox rule: the interface shows no size limits). The deepest
@@ -98,8 +97,8 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
   async function answerOne(request: Request): Promise<Response> {
     const started = options.clock();
     const url = new URL(request.url);
-    // Recording reads the body from a copy; the handlers consume the original.
-    const recorded = options.record ? request.clone().text() : undefined;
+    // Recording reads the body from a copy, as the bytes were sent (a byte-order mark kept); the handlers consume the original.
+    const recorded = options.record ? request.clone().arrayBuffer().then(textAsSent) : undefined;
     let response: Response;
     try {
       response = await dispatch(request, url);
@@ -142,7 +141,8 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
 
     let text: string;
     try {
-      text = utf8.decode(await request.arrayBuffer());
+      // The bytes as sent, a leading byte-order mark included: the signature must cover exactly them.
+      text = strictTextAsSent(await request.arrayBuffer());
     } catch {
       return fail(400, 'the body is not UTF-8 text');
     }

@@ -109,6 +109,7 @@ describe.concurrent('the broken example clients each fail exactly their rule, wi
     ['a reused order id', 'reused-order-id-client.mjs', [], ['CLIENT-FRESH-ORDER-ID'], /for a new order, already used by request #1/],
     ['an amount written with a thousands separator', 'formatted-amount-client.mjs', [], ['CLIENT-REQUEST-SCHEMA'], /order_amount "1,499\.50" is neither a JSON number nor a decimal string greater than zero/],
     ['no wait after a 429 (a SHOULD, failing under --strict)', 'no-backoff-client.mjs', ['create-order-429-once'], ['CLIENT-BACKOFF-429'], /after the 429 of request #1, which said Retry-After: 1/],
+    ['a byte-order mark before every body', 'byte-order-mark-client.mjs', [], ['CLIENT-CANONICAL-BODY', 'CLIENT-SIGNATURE'], /begins with a UTF-8 byte-order mark \(EF BB BF\)/],
   ])('%s (node, in-process)', async (_name, example, scenarios, rules, message) => {
     const { report } = await judgeInProcess(example, scenarios);
     expect(report.verdict).toBe('not-conformant');
@@ -124,6 +125,17 @@ describe.concurrent('the broken example clients each fail exactly their rule, wi
     expect(report.verdict).toBe('conformant');
     expect(report.summary).toMatchObject({ failed: 0, warned: 1 });
   });
+
+  it('a byte-order mark before every body (node, through the command): the sandbox verifies the bytes as sent and answers 401', async () => {
+    const { code, report, output } = await verify(['node', 'examples/byte-order-mark-client.mjs']);
+    expect(code, output).toBe(1);
+    expect(report.verdict).toBe('not-conformant');
+    expect(failed(report)).toEqual(['CLIENT-CANONICAL-BODY', 'CLIENT-SIGNATURE']);
+    const signature = report.requirements.find((r) => r.id === 'CLIENT-SIGNATURE')!.evidence[0]!;
+    expect(signature.message).toMatch(/request #1 \(Create Order\): the signature does not cover the bytes sent: they begin with a UTF-8 byte-order mark \(EF BB BF\) that was not signed/);
+    expect(signature.exchanges[0]!.response?.status).toBe(401);
+    expect(output).toMatch(/✗ CLIENT-CANONICAL-BODY \(MUST\) request #1 \(Create Order\): the body begins with a UTF-8 byte-order mark/);
+  }, 60_000);
 
   it.skipIf(!present('python3'))('millisecond timestamps (python, through the command)', async () => {
     const { code, report, output } = await verify(['python3', 'examples/millisecond-client.py']);
