@@ -26,6 +26,8 @@ interface Step {
   timestamp?: string;
   headers?: Record<string, string | null>;
   signWith?: (body: string, timestamp: string) => string;
+  /** The sandbox's number of the connection it came on. */
+  connection?: number;
 }
 
 /** A client's traffic as the sandbox would have recorded it; every request signed correctly unless told. */
@@ -41,6 +43,7 @@ function traffic(steps: Step[]): RecordedExchange[] {
     return {
       method: 'POST', path: s.path, headers: Object.entries(headers).filter((e): e is [string, string] => e[1] !== null), body, receivedAt,
       respondedAt: receivedAt + (s.took ?? 0.01) * 1000, status: s.status ?? 200, responseBody: JSON.stringify(s.response ?? {}), ...(s.retryAfter ? { retryAfter: s.retryAfter } : {}),
+      ...(s.connection !== undefined ? { connection: s.connection } : {}),
     };
   });
 }
@@ -179,6 +182,56 @@ describe('judging a client by its traffic (P-CLIENT)', () => {
       { path: ORDER_STATUS, payload: { order_id: 'ORD-1' }, at: 1.2, status: 404 },
     ];
     expect(verdicts(inFlight)['CLIENT-BACKOFF-429']).toBe('passed');
+  });
+
+  describe('CLIENT-BACKOFF-429 judges only what the client could have sent after reading the 429', () => {
+    const other = (n: number) => ({ ...ORDER, order_id: `ORD-${n}` });
+    // Request #1 is answered 429 5 ms after it arrived; Retry-After: 1.
+    const limited: Step = { path: CREATE, payload: ORDER, at: 0, status: 429, retryAfter: '1', took: 0.005 };
+    const recovery: Step[] = [
+      { path: ORDER_STATUS, payload: { order_id: 'ORD-1' }, at: 1.1, status: 404 },
+      { path: CREATE, payload: ORDER, at: 1.2, status: 201 },
+    ];
+
+    it('passes a concurrent client: creates of other orders already on the wire when the 429 was answered', () => {
+      const concurrent: Step[] = [
+        limited,
+        { path: CREATE, payload: other(2), at: 0.002, status: 201 }, // arrived before the 429 was answered
+        { path: CREATE, payload: other(3), at: 0.03, status: 201 }, // 25 ms after it: sent before the client could read it
+        { path: CREATE, payload: other(4), at: 0.08, status: 201 }, // 75 ms after it, still within the bound
+        ...recovery,
+      ];
+      expect(verdicts(concurrent)['CLIENT-BACKOFF-429']).toBe('passed');
+    });
+
+    it('passes requests that waited in the sandbox\'s own queue: begun long after the 429, but arrived with it', () => {
+      const queued: Step[] = [
+        limited,
+        { path: CREATE, payload: other(2), at: 0.004, status: 201, took: 0.5 }, // the sandbox's first create: schemas compiled
+        { path: CREATE, payload: other(3), at: 0.51, status: 201 }, // begun 6 ms after it ended: it was waiting
+        { path: CREATE, payload: other(4), at: 0.525, status: 201 },
+        ...recovery,
+      ];
+      expect(verdicts(queued)['CLIENT-BACKOFF-429']).toBe('passed');
+    });
+
+    it('warns on a pool that keeps sending over its keep-alive connections: each request came after the answer before it', () => {
+      // Connection 2 carries a new create every 12 ms, each sent once the one before was answered.
+      const pool: Step[] = [{ ...limited, connection: 1 }];
+      for (let i = 0; i < 12; i++) pool.push({ path: CREATE, payload: other(10 + i), at: 0.002 + i * 0.012, status: 201, connection: 2 });
+      expect(verdicts([...pool, ...recovery])['CLIENT-BACKOFF-429']).toMatch(/^failed: request #11 came 1\d\d ms after the 429 of request #1/);
+      // The same traffic with no connection known: the queue alone cannot tell it apart from requests waiting.
+      expect(verdicts([limited, ...pool.slice(1).map(({ connection: _, ...step }) => step), ...recovery])['CLIENT-BACKOFF-429']).toBe('passed');
+    });
+
+    it.each<[string, Step]>([
+      ['a retry of the same order at once', { path: CREATE, payload: ORDER, at: 0.02, status: 201 }],
+      ['a status query about that order at once', { path: ORDER_STATUS, payload: { order_id: 'ORD-1' }, at: 0.02, status: 404 }],
+      ['a new create well after the 429 was answered, without waiting', { path: CREATE, payload: other(5), at: 0.4, status: 201 }],
+      ['a Balance Inquiry well after the 429 was answered', { path: BALANCE, payload: { svc_wallet_id: MERCHANT_A.walletId }, at: 0.3 }],
+    ])('warns on %s', (_name, reaction) => {
+      expect(verdicts([limited, reaction, ...recovery])['CLIENT-BACKOFF-429']).toMatch(/^failed: request #2 came \d+ ms after the 429 of request #1, which said Retry-After: 1/);
+    });
   });
 
   it('keeps the secret and the signatures out of the evidence', () => {

@@ -34,14 +34,23 @@ export interface SandboxApp {
   readonly webhooks: WebhookSender;
   /** Runs a task later on the sandbox's clock, unless it has closed by then. */
   later(ms: number, task: () => void): void;
-  /** Handles one request: the same code serves a socket and an in-process call. */
-  handle(request: Request): Promise<Response>;
+  /**
+   * Handles one request: the same code serves a socket and an in-process call. `received` says what
+   * the socket layer knows beyond the Request (recorded with it).
+   */
+  handle(request: Request, received?: ReceivedOn): Promise<Response>;
   /**
    * Stops holding answers (a scenario's hang): a held answer goes out at once and later ones are not
    * held. Stops its timers and webhook deliveries. Resolves once every request in hand has been
    * answered and recorded.
    */
   close(): Promise<void>;
+}
+
+/** What the socket layer knows of a request beyond the Request itself. */
+export interface ReceivedOn {
+  /** The connection it came on, numbered from 1 in the order the listener accepted them. */
+  connection: number;
 }
 
 /**
@@ -79,8 +88,8 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     store,
     webhooks,
     later: (ms, task) => timers.after(ms, task),
-    handle(request) {
-      const answer = answerOne(request);
+    handle(request, received) {
+      const answer = answerOne(request, received);
       inHand.add(answer);
       const done = () => void inHand.delete(answer);
       answer.then(done, done);
@@ -94,7 +103,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     },
   };
 
-  async function answerOne(request: Request): Promise<Response> {
+  async function answerOne(request: Request, received: ReceivedOn | undefined): Promise<Response> {
     const started = options.clock();
     const url = new URL(request.url);
     // Recording reads the body from a copy, as the bytes were sent (a byte-order mark kept); the handlers consume the original.
@@ -125,6 +134,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
         responseBody,
         ...(retryAfter !== null ? { retryAfter } : {}),
         ...(scenario !== undefined ? { scenario } : {}),
+        ...(received !== undefined ? { connection: received.connection } : {}),
       });
     }
     return response;

@@ -92,6 +92,11 @@ export interface RecordedExchange {
   responseBody: string;
   /** The scenario that shaped this answer (refused it, held it, or decided its outcome). */
   scenario?: ScenarioName;
+  /**
+   * The connection it came on, numbered from 1 (absent in-process). A client sends a request on a
+   * connection only after the answer before it on that connection (HTTP/1.1 without pipelining).
+   */
+  connection?: number;
 }
 
 export interface ResolvedOptions {

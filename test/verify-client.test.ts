@@ -120,6 +120,13 @@ describe.concurrent('the broken example clients each fail exactly their rule, wi
     expect(JSON.stringify(report)).not.toMatch(/sk_test_demo_merchant_a_secret/);
   });
 
+  it('passes a client with four creates in flight when one is answered 429: the others were on the wire already (--strict, through the command)', async () => {
+    const { code, report, output } = await verify(['node', 'test/clients/concurrent-creates-client.mjs'], ['create-order-429-once']);
+    expect(failed(report), output).toEqual([]);
+    expect(report.requirements.find((r) => r.id === 'CLIENT-BACKOFF-429')?.status).toBe('passed');
+    expect(code).toBe(0);
+  }, 60_000);
+
   it('passes the no-backoff client without --strict: a broken SHOULD only warns', async () => {
     const { report } = await judgeInProcess('no-backoff-client.mjs', ['create-order-429-once'], false);
     expect(report.verdict).toBe('conformant');
