@@ -61,7 +61,7 @@ export const MAX_BODY_DEPTH = 32;
 
 export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions: SandboxOptions = {}): SandboxApp {
   const options = resolveOptions(sandboxOptions);
-  const store = new SandboxStore(options.clock(), options.maxRecords);
+  const store = new SandboxStore(options.clock(), options.maxRecords, options.wallets);
   const timers = new Timers(options.timerClock);
   const webhooks = new WebhookSender(options, timers);
   const fault = (name: Parameters<OperationContext['fault']>[0]) => options.faults.has(name);
@@ -195,7 +195,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
       }
     };
     // Scenarios apply here, after authentication: a refused request leaves them armed.
-    return options.scenarios.around(url.pathname, run, fail);
+    return options.scenarios.around(url.pathname, auth.merchant.id, run, fail);
   }
 
   function context(merchant: OperationContext['merchant'], body: Record<string, unknown>, request: Request): OperationContext {
