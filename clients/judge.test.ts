@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { RecordedExchange } from '../sandbox/options.js';
-import { MERCHANT_A, MERCHANT_A_LIVE } from '../sandbox/tenants.js';
+import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../sandbox/tenants.js';
 import { canonicalize } from '../signer/canonical.js';
 import { clientCatalog, judgeClient } from './judge.js';
 
@@ -231,6 +231,52 @@ describe('judging a client by its traffic (P-CLIENT)', () => {
       ['a Balance Inquiry well after the 429 was answered', { path: BALANCE, payload: { svc_wallet_id: MERCHANT_A.walletId }, at: 0.3 }],
     ])('warns on %s', (_name, reaction) => {
       expect(verdicts([limited, reaction, ...recovery])['CLIENT-BACKOFF-429']).toMatch(/^failed: request #2 came \d+ ms after the 429 of request #1, which said Retry-After: 1/);
+    });
+  });
+
+  describe("judge: 'own' (verify-client): only the client's requests, by the keys of the run", () => {
+    const asB = { 'x-api-key': MERCHANT_B.apiKey };
+    const signedByB = (b: string, t: string) => createHmac('sha256', MERCHANT_B.secretKey).update(b + t).digest('hex');
+    const judgeOwn = (steps: Step[]) => judgeClient({
+      exchanges: traffic(steps), baseUrl: 'http://127.0.0.1:1', merchant: MERCHANT_A,
+      otherEnvironment: { apiKeys: [MERCHANT_A_LIVE.apiKey], walletIds: [MERCHANT_A_LIVE.walletId] }, toleranceSeconds: 300, judge: 'own',
+    });
+    const states = (j: ReturnType<typeof judgeOwn>) => Object.fromEntries(j.results.map((r) => [r.meta.requirement, r.state + (r.meta.failure ? `: ${r.meta.failure.message}` : '')]));
+
+    it('sets another merchant\'s requests aside, counted and noted, and judges the rest as if they were alone', () => {
+      const foreign: Step[] = [
+        { path: BALANCE, payload: { svc_wallet_id: MERCHANT_B.walletId }, at: 0.5, headers: asB, signWith: signedByB },
+        { path: CREATE, payload: { ...ORDER, order_id: 'B-1' }, at: 2.5, headers: asB, signWith: signedByB, status: 201 },
+        { path: '/wp-login.php', at: 3.5, headers: { 'x-api-key': null, 'x-signature': null, 'x-timestamp': null }, status: 404 },
+      ];
+      const judged = judgeOwn([...GOOD, ...foreign]);
+      expect(judged).toMatchObject({ apiRequests: GOOD.length, foreignRequests: 3, notes: ['3 requests not from the client (neither with the API key of this run nor signed with its secret) were not judged; 2 of them carry a demo merchant\'s API key, which is public: a client must use SVC_API_KEY and SVC_SECRET_KEY, new for every run'] });
+      expect(states(judged)).toEqual(verdicts(GOOD));
+    });
+
+    it('fails a client that sent nothing of its own, whatever else arrived', () => {
+      const judged = judgeOwn([{ path: BALANCE, payload: { svc_wallet_id: MERCHANT_B.walletId }, at: 0, headers: asB, signWith: signedByB }]);
+      expect(states(judged)['CLIENT-SENDS-REQUESTS']).toBe('failed: the client sent no request of its own to SVC_BASE_URL');
+      expect(judged.notes).toEqual([expect.stringMatching(/^1 request not from the client .* was not judged; it carries a demo merchant's API key/)]);
+    });
+
+    it.each<[string, Step, string[]]>([
+      ['X-API-KEY forgotten, signed with the secret of the run', { path: BALANCE, payload: { svc_wallet_id: MERCHANT_A.walletId }, at: 0, headers: { 'x-api-key': null } }, ['CLIENT-HEADERS']],
+      ['X-API-KEY forgotten and the body pretty-printed (diagnose finds the secret)', { path: BALANCE, payload: { svc_wallet_id: MERCHANT_A.walletId }, body: JSON.stringify({ svc_wallet_id: MERCHANT_A.walletId }, null, 2), at: 0, headers: { 'x-api-key': null }, signWith: (_b, t) => createHmac('sha256', MERCHANT_A.secretKey).update(JSON.stringify({ svc_wallet_id: MERCHANT_A.walletId }, null, 2) + t).digest('hex') }, ['CLIENT-CANONICAL-BODY', 'CLIENT-HEADERS']],
+      ['another merchant\'s key, signed with the secret of the run', { path: BALANCE, payload: { svc_wallet_id: MERCHANT_A.walletId }, at: 0, headers: asB }, []],
+      ['no signature, but the secret of the run in a header', { path: BALANCE, payload: { svc_wallet_id: 'w' }, at: 0, headers: { 'x-api-key': null, 'x-signature': null, authorization: `Bearer ${MERCHANT_A.secretKey}` } }, ['CLIENT-HEADERS', 'CLIENT-NO-SECRET']],
+    ])('judges a request as the client\'s: %s', (_name, step, failing) => {
+      const judged = judgeOwn([step]);
+      expect(judged).toMatchObject({ apiRequests: 1, foreignRequests: 0, notes: [] });
+      expect(judged.results.filter((r) => r.state === 'failed').map((r) => r.meta.requirement).sort()).toEqual(failing);
+    });
+
+    it('takes the checkout page of an order the client created for its customer\'s, and another\'s for foreign', () => {
+      const created: Step = { path: CREATE, payload: ORDER, at: 0, status: 201, response: { return_data: { svc_order_id: 'SVC-1' } } };
+      const page = (svcOrderId: string, at: number): Step => ({ path: `/checkout/${svcOrderId}`, at, headers: { 'x-api-key': null, 'x-signature': null, 'x-timestamp': null, 'content-type': 'application/x-www-form-urlencoded' } });
+      const judged = judgeOwn([created, page('SVC-1', 1), page('SVC-9', 2)]);
+      expect(judged.foreignRequests).toBe(1);
+      expect(states(judged)['CLIENT-VERIFY-ORDER']).toMatch(/^failed: the customer of order "ORD-1" returned from checkout \(request #2\)/);
     });
   });
 
