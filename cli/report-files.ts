@@ -43,7 +43,7 @@ export async function writeReportsOrSay(io: Io, command: string, report: Report,
  * The report of a judgement that has no seed or property cases (verify-client, verify-receiver):
  * what was judged, by which catalog, started when, and the command that judges it again.
  */
-export function judgementReport(input: { results: CheckResult[]; catalog: Requirement[]; target: Report['target']; strict: boolean; requireAll: boolean; startedAt: Date; rerunCommand: string; catalogs: string[]; options: Record<string, unknown>; signer?: ReportSigner | undefined }): Report {
+export function judgementReport(input: { results: CheckResult[]; catalog: Requirement[]; target: Report['target']; strict: boolean; requireAll: boolean; startedAt: Date; rerunCommand: string; catalogs: string[]; options: Record<string, unknown>; notes?: readonly string[]; signer?: ReportSigner | undefined }): Report {
   const { catalogs, options, signer, ...rest } = input;
   return {
     ...buildReport({ ...rest, seed: 0, runNumber: 0, runs: 0, durationMs: Date.now() - input.startedAt.getTime(), version: readPackageJson<{ version: string }>('package.json').version }),
@@ -112,6 +112,7 @@ export function summaryJson(report: Report, files: readonly string[]): string {
     ...(report.receiver ? { receiver: report.receiver } : {}),
     ...(report.client || report.receiver ? {} : { seed: report.seed }),
     summary: report.summary,
+    ...(report.notes !== undefined ? { notes: report.notes } : {}),
     failed,
     reports: files,
     digest: digestOf(report),

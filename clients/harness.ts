@@ -7,6 +7,10 @@
  *
  * Interception is nock's (v14, which hooks both http.ClientRequest and global fetch). nock is loaded
  * on the first install, not when the library is imported: loading it patches node's HTTP globals.
+ *
+ * Unlike verify-client, the harness keeps demo merchant A's credentials and judges every request it
+ * answers: nothing outside the test's own process can reach an in-process sandbox, so there is no
+ * foreign traffic to tell apart, and a test that configured its client with the demo keys keeps working.
  */
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import type nockModule from 'nock';

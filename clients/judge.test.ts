@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { RecordedExchange } from '../sandbox/options.js';
-import { MERCHANT_A, MERCHANT_A_LIVE } from '../sandbox/tenants.js';
+import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../sandbox/tenants.js';
 import { canonicalize } from '../signer/canonical.js';
 import { clientCatalog, judgeClient } from './judge.js';
 
@@ -26,6 +26,8 @@ interface Step {
   timestamp?: string;
   headers?: Record<string, string | null>;
   signWith?: (body: string, timestamp: string) => string;
+  /** The sandbox's number of the connection it came on. */
+  connection?: number;
 }
 
 /** A client's traffic as the sandbox would have recorded it; every request signed correctly unless told. */
@@ -41,6 +43,7 @@ function traffic(steps: Step[]): RecordedExchange[] {
     return {
       method: 'POST', path: s.path, headers: Object.entries(headers).filter((e): e is [string, string] => e[1] !== null), body, receivedAt,
       respondedAt: receivedAt + (s.took ?? 0.01) * 1000, status: s.status ?? 200, responseBody: JSON.stringify(s.response ?? {}), ...(s.retryAfter ? { retryAfter: s.retryAfter } : {}),
+      ...(s.connection !== undefined ? { connection: s.connection } : {}),
     };
   });
 }
@@ -120,6 +123,18 @@ describe('judging a client by its traffic (P-CLIENT)', () => {
     expect(verdicts(make(GOOD))[requirement]).toMatch(new RegExp(`^failed: .*${message.source}`));
   });
 
+  it('judges the bytes as sent: a UTF-8 byte-order mark before a body signed without it fails the signature and the canonical body, naming the mark', () => {
+    const bom = (step: Step): Step => ({ ...step, body: `\ufeff${canonicalize(step.payload)}`, signWith: (b, t) => createHmac('sha256', MERCHANT_A.secretKey).update(b.replace(/^\ufeff/, '') + t).digest('hex') });
+    const v = verdicts(GOOD.map(bom));
+    expect(Object.entries(v).filter(([, s]) => s.startsWith('failed')).map(([id]) => id).sort()).toEqual(['CLIENT-CANONICAL-BODY', 'CLIENT-SIGNATURE']);
+    expect(v['CLIENT-SIGNATURE']).toMatch(/^failed: request #1 \(Create Order\): .*byte-order mark \(EF BB BF\)/);
+    expect(v['CLIENT-CANONICAL-BODY']).toMatch(/^failed: request #1 \(Create Order\): .*byte-order mark \(EF BB BF\)/);
+    // Signed over the mark too: the signature covers the bytes sent, the body is still not canonical.
+    const signedWithMark = verdicts(GOOD.map((step) => ({ ...step, body: `\ufeff${canonicalize(step.payload)}` })));
+    expect(signedWithMark['CLIENT-SIGNATURE']).toBe('passed');
+    expect(signedWithMark['CLIENT-CANONICAL-BODY']).toMatch(/byte-order mark/);
+  });
+
   it('treats an answer the client never saw (it moved on first) as a failure in doubt', () => {
     const hung: Step[] = [
       { path: CREATE, payload: ORDER, at: 0, took: 30, status: 201 },
@@ -167,6 +182,102 @@ describe('judging a client by its traffic (P-CLIENT)', () => {
       { path: ORDER_STATUS, payload: { order_id: 'ORD-1' }, at: 1.2, status: 404 },
     ];
     expect(verdicts(inFlight)['CLIENT-BACKOFF-429']).toBe('passed');
+  });
+
+  describe('CLIENT-BACKOFF-429 judges only what the client could have sent after reading the 429', () => {
+    const other = (n: number) => ({ ...ORDER, order_id: `ORD-${n}` });
+    // Request #1 is answered 429 5 ms after it arrived; Retry-After: 1.
+    const limited: Step = { path: CREATE, payload: ORDER, at: 0, status: 429, retryAfter: '1', took: 0.005 };
+    const recovery: Step[] = [
+      { path: ORDER_STATUS, payload: { order_id: 'ORD-1' }, at: 1.1, status: 404 },
+      { path: CREATE, payload: ORDER, at: 1.2, status: 201 },
+    ];
+
+    it('passes a concurrent client: creates of other orders already on the wire when the 429 was answered', () => {
+      const concurrent: Step[] = [
+        limited,
+        { path: CREATE, payload: other(2), at: 0.002, status: 201 }, // arrived before the 429 was answered
+        { path: CREATE, payload: other(3), at: 0.03, status: 201 }, // 25 ms after it: sent before the client could read it
+        { path: CREATE, payload: other(4), at: 0.08, status: 201 }, // 75 ms after it, still within the bound
+        ...recovery,
+      ];
+      expect(verdicts(concurrent)['CLIENT-BACKOFF-429']).toBe('passed');
+    });
+
+    it('passes requests that waited in the sandbox\'s own queue: begun long after the 429, but arrived with it', () => {
+      const queued: Step[] = [
+        limited,
+        { path: CREATE, payload: other(2), at: 0.004, status: 201, took: 0.5 }, // the sandbox's first create: schemas compiled
+        { path: CREATE, payload: other(3), at: 0.51, status: 201 }, // begun 6 ms after it ended: it was waiting
+        { path: CREATE, payload: other(4), at: 0.525, status: 201 },
+        ...recovery,
+      ];
+      expect(verdicts(queued)['CLIENT-BACKOFF-429']).toBe('passed');
+    });
+
+    it('warns on a pool that keeps sending over its keep-alive connections: each request came after the answer before it', () => {
+      // Connection 2 carries a new create every 12 ms, each sent once the one before was answered.
+      const pool: Step[] = [{ ...limited, connection: 1 }];
+      for (let i = 0; i < 12; i++) pool.push({ path: CREATE, payload: other(10 + i), at: 0.002 + i * 0.012, status: 201, connection: 2 });
+      expect(verdicts([...pool, ...recovery])['CLIENT-BACKOFF-429']).toMatch(/^failed: request #11 came 1\d\d ms after the 429 of request #1/);
+      // The same traffic with no connection known: the queue alone cannot tell it apart from requests waiting.
+      expect(verdicts([limited, ...pool.slice(1).map(({ connection: _, ...step }) => step), ...recovery])['CLIENT-BACKOFF-429']).toBe('passed');
+    });
+
+    it.each<[string, Step]>([
+      ['a retry of the same order at once', { path: CREATE, payload: ORDER, at: 0.02, status: 201 }],
+      ['a status query about that order at once', { path: ORDER_STATUS, payload: { order_id: 'ORD-1' }, at: 0.02, status: 404 }],
+      ['a new create well after the 429 was answered, without waiting', { path: CREATE, payload: other(5), at: 0.4, status: 201 }],
+      ['a Balance Inquiry well after the 429 was answered', { path: BALANCE, payload: { svc_wallet_id: MERCHANT_A.walletId }, at: 0.3 }],
+    ])('warns on %s', (_name, reaction) => {
+      expect(verdicts([limited, reaction, ...recovery])['CLIENT-BACKOFF-429']).toMatch(/^failed: request #2 came \d+ ms after the 429 of request #1, which said Retry-After: 1/);
+    });
+  });
+
+  describe("judge: 'own' (verify-client): only the client's requests, by the keys of the run", () => {
+    const asB = { 'x-api-key': MERCHANT_B.apiKey };
+    const signedByB = (b: string, t: string) => createHmac('sha256', MERCHANT_B.secretKey).update(b + t).digest('hex');
+    const judgeOwn = (steps: Step[]) => judgeClient({
+      exchanges: traffic(steps), baseUrl: 'http://127.0.0.1:1', merchant: MERCHANT_A,
+      otherEnvironment: { apiKeys: [MERCHANT_A_LIVE.apiKey], walletIds: [MERCHANT_A_LIVE.walletId] }, toleranceSeconds: 300, judge: 'own',
+    });
+    const states = (j: ReturnType<typeof judgeOwn>) => Object.fromEntries(j.results.map((r) => [r.meta.requirement, r.state + (r.meta.failure ? `: ${r.meta.failure.message}` : '')]));
+
+    it('sets another merchant\'s requests aside, counted and noted, and judges the rest as if they were alone', () => {
+      const foreign: Step[] = [
+        { path: BALANCE, payload: { svc_wallet_id: MERCHANT_B.walletId }, at: 0.5, headers: asB, signWith: signedByB },
+        { path: CREATE, payload: { ...ORDER, order_id: 'B-1' }, at: 2.5, headers: asB, signWith: signedByB, status: 201 },
+        { path: '/wp-login.php', at: 3.5, headers: { 'x-api-key': null, 'x-signature': null, 'x-timestamp': null }, status: 404 },
+      ];
+      const judged = judgeOwn([...GOOD, ...foreign]);
+      expect(judged).toMatchObject({ apiRequests: GOOD.length, foreignRequests: 3, notes: ['3 requests not from the client (neither with the API key of this run nor signed with its secret) were not judged; 2 of them carry a demo merchant\'s API key, which is public: a client must use SVC_API_KEY and SVC_SECRET_KEY, new for every run'] });
+      expect(states(judged)).toEqual(verdicts(GOOD));
+    });
+
+    it('fails a client that sent nothing of its own, whatever else arrived', () => {
+      const judged = judgeOwn([{ path: BALANCE, payload: { svc_wallet_id: MERCHANT_B.walletId }, at: 0, headers: asB, signWith: signedByB }]);
+      expect(states(judged)['CLIENT-SENDS-REQUESTS']).toBe('failed: the client sent no request of its own to SVC_BASE_URL');
+      expect(judged.notes).toEqual([expect.stringMatching(/^1 request not from the client .* was not judged; it carries a demo merchant's API key/)]);
+    });
+
+    it.each<[string, Step, string[]]>([
+      ['X-API-KEY forgotten, signed with the secret of the run', { path: BALANCE, payload: { svc_wallet_id: MERCHANT_A.walletId }, at: 0, headers: { 'x-api-key': null } }, ['CLIENT-HEADERS']],
+      ['X-API-KEY forgotten and the body pretty-printed (diagnose finds the secret)', { path: BALANCE, payload: { svc_wallet_id: MERCHANT_A.walletId }, body: JSON.stringify({ svc_wallet_id: MERCHANT_A.walletId }, null, 2), at: 0, headers: { 'x-api-key': null }, signWith: (_b, t) => createHmac('sha256', MERCHANT_A.secretKey).update(JSON.stringify({ svc_wallet_id: MERCHANT_A.walletId }, null, 2) + t).digest('hex') }, ['CLIENT-CANONICAL-BODY', 'CLIENT-HEADERS']],
+      ['another merchant\'s key, signed with the secret of the run', { path: BALANCE, payload: { svc_wallet_id: MERCHANT_A.walletId }, at: 0, headers: asB }, []],
+      ['no signature, but the secret of the run in a header', { path: BALANCE, payload: { svc_wallet_id: 'w' }, at: 0, headers: { 'x-api-key': null, 'x-signature': null, authorization: `Bearer ${MERCHANT_A.secretKey}` } }, ['CLIENT-HEADERS', 'CLIENT-NO-SECRET']],
+    ])('judges a request as the client\'s: %s', (_name, step, failing) => {
+      const judged = judgeOwn([step]);
+      expect(judged).toMatchObject({ apiRequests: 1, foreignRequests: 0, notes: [] });
+      expect(judged.results.filter((r) => r.state === 'failed').map((r) => r.meta.requirement).sort()).toEqual(failing);
+    });
+
+    it('takes the checkout page of an order the client created for its customer\'s, and another\'s for foreign', () => {
+      const created: Step = { path: CREATE, payload: ORDER, at: 0, status: 201, response: { return_data: { svc_order_id: 'SVC-1' } } };
+      const page = (svcOrderId: string, at: number): Step => ({ path: `/checkout/${svcOrderId}`, at, headers: { 'x-api-key': null, 'x-signature': null, 'x-timestamp': null, 'content-type': 'application/x-www-form-urlencoded' } });
+      const judged = judgeOwn([created, page('SVC-1', 1), page('SVC-9', 2)]);
+      expect(judged.foreignRequests).toBe(1);
+      expect(states(judged)['CLIENT-VERIFY-ORDER']).toMatch(/^failed: the customer of order "ORD-1" returned from checkout \(request #2\)/);
+    });
   });
 
   it('keeps the secret and the signatures out of the evidence', () => {

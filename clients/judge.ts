@@ -6,7 +6,8 @@ import { redactor } from '../suites/redact.js';
 import * as each from './rules.js';
 import type { JudgeContext, RuleOutcome } from './rules.js';
 import * as across from './sequence-rules.js';
-import { asEvidence, classify } from './traffic.js';
+import { foreignNote, ownTraffic } from './own-traffic.js';
+import { asEvidence, classify, type ClientRequest } from './traffic.js';
 
 let cached: Requirement[] | undefined;
 
@@ -46,11 +47,33 @@ export interface JudgeInput {
   merchant: { apiKey: string; secretKey: string };
   otherEnvironment: { apiKeys: readonly string[]; walletIds: readonly string[] };
   toleranceSeconds: number;
+  /**
+   * Whose requests are judged. 'own' (verify-client, whose client has keys made for the run): only
+   * those with the merchant's API key or signed with its secret (own-traffic.ts); the rest are
+   * counted and noted, never judged. 'all' (default; the in-process harness, which nothing outside
+   * the test's own process can reach): every request.
+   */
+  judge?: 'own' | 'all';
 }
 
-/** Judges a client by the requests it sent (P-CLIENT-1…8): one result per client requirement. */
-export function judgeClient(input: JudgeInput): { results: CheckResult[]; apiRequests: number } {
-  const requests = classify(input.exchanges);
+export interface ClientJudgement {
+  /** One result per client requirement. */
+  results: CheckResult[];
+  /** The client's API requests (its checkout pages aside). */
+  apiRequests: number;
+  /** Every request of the client, classified. */
+  requests: ClientRequest[];
+  /** Requests that were not the client's: counted, not judged. */
+  foreignRequests: number;
+  /** What the report says that is no verdict (the foreign requests). */
+  notes: string[];
+}
+
+/** Judges a client by the requests it sent (P-CLIENT-1…8). */
+export function judgeClient(input: JudgeInput): ClientJudgement {
+  const { own, foreign } = input.judge === 'own' ? ownTraffic(input.exchanges, input.merchant) : { own: input.exchanges, foreign: [] };
+  // Everything the sandbox handled tells when the client's requests can have arrived (traffic.ts).
+  const requests = classify(own, input.exchanges);
   const ctx: JudgeContext = {
     requests,
     api: requests.filter((r) => !r.sandboxPage),
@@ -79,5 +102,6 @@ export function judgeClient(input: JudgeInput): { results: CheckResult[]; apiReq
       durationMs: 0,
     };
   });
-  return { results: [sent, ...results], apiRequests: ctx.api.length };
+  const note = foreignNote(foreign);
+  return { results: [sent, ...results], apiRequests: ctx.api.length, requests, foreignRequests: foreign.length, notes: note === undefined ? [] : [note] };
 }

@@ -5,7 +5,7 @@ import { diagnose } from '../signer/diagnose.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import { requestAmount } from '../schemas/amounts.js';
 import { describeErrors, validateSchema } from '../schemas/index.js';
-import { describe, field, OPERATIONS, type ClientRequest } from './traffic.js';
+import { describe, field, OPERATIONS, withoutByteOrderMark, type ClientRequest } from './traffic.js';
 
 export interface JudgeContext {
   requests: ClientRequest[];
@@ -50,6 +50,9 @@ function each(ctx: JudgeContext, test: (r: ClientRequest, explain: boolean) => s
   return failures(found, expected);
 }
 
+/** How the evidence names a leading EF BB BF, which a default UTF-8 decoder hides. */
+const BYTE_ORDER_MARK_TEXT = 'UTF-8 byte-order mark (EF BB BF)';
+
 const REQUIRED_HEADERS = ['x-api-key', 'x-signature', 'x-timestamp'] as const;
 
 export function headers(ctx: JudgeContext): RuleOutcome {
@@ -77,13 +80,18 @@ export function signature(ctx: JudgeContext): RuleOutcome {
     const sig = r.header('x-signature');
     if (timestamp === undefined || sig === undefined) return undefined; // CLIENT-HEADERS reports it
     if (sig === hmacSha256Hex(ctx.secretKey, r.raw.body + timestamp)) return undefined;
+    // A byte-order mark before the body: diagnose explains the text after it; the mark is said here.
+    const text = withoutByteOrderMark(r.raw.body);
+    const mark = text !== r.raw.body;
+    if (mark && sig === hmacSha256Hex(ctx.secretKey, text + timestamp)) return `the signature does not cover the bytes sent: they begin with a ${BYTE_ORDER_MARK_TEXT} that was not signed, so a server verifying the bytes it receives refuses the request`;
     if (!explain) return 'the signature does not cover the bytes sent';
     const apiKey = r.header('x-api-key');
+    const before = mark ? `; they begin with a ${BYTE_ORDER_MARK_TEXT}` : '';
     try {
-      const d = diagnose({ body: r.raw.body, timestamp, signature: sig, secret: ctx.secretKey, ...(apiKey ? { apiKey } : {}) });
+      const d = diagnose({ body: text, timestamp, signature: sig, secret: ctx.secretKey, ...(apiKey ? { apiKey } : {}) });
       return d.variants.length > 0
-        ? `the signature does not cover the bytes sent; diagnose: ${d.variants.join(' + ')}`
-        : `the signature does not cover the bytes sent, and no known variant explains it (${d.detail.likelyCauses[0] ?? 'wrong secret'})`;
+        ? `the signature does not cover the bytes sent${before}; diagnose: ${d.variants.join(' + ')}`
+        : `the signature does not cover the bytes sent${before}, and no known variant explains it (${d.detail.likelyCauses[0] ?? 'wrong secret'})`;
     } catch {
       return 'the signature does not cover the bytes sent (the timestamp is not a number, so diagnose cannot say more)';
     }
@@ -102,12 +110,16 @@ export function canonicalBody(ctx: JudgeContext): RuleOutcome {
       return 'the body holds a number no signer can write canonically';
     }
     if (canonical === r.raw.body) return undefined;
-    if (!explain) return 'the body is not the canonical text of its payload';
+    const text = withoutByteOrderMark(r.raw.body);
+    const mark = text !== r.raw.body ? `the body begins with a ${BYTE_ORDER_MARK_TEXT} before its JSON text, so the bytes sent are not the canonical text` : undefined;
+    if (canonical === text) return mark;
+    if (!explain) return mark ?? 'the body is not the canonical text of its payload';
     // How the text differs: diagnose a signature made over the body as sent.
     const timestamp = /^\d+$/.test(r.header('x-timestamp') ?? '') ? r.header('x-timestamp')! : '0';
-    const d = diagnose({ body: r.raw.body, timestamp, signature: hmacSha256Hex(ctx.secretKey, r.raw.body + timestamp), secret: ctx.secretKey });
+    const d = diagnose({ body: text, timestamp, signature: hmacSha256Hex(ctx.secretKey, text + timestamp), secret: ctx.secretKey });
     const how = d.variants.filter((v) => v !== 'canonical');
-    return `the body is not the canonical text of its payload${how.length > 0 ? `: ${how.join(' + ')}` : ''} (it passes a server verifying raw bytes and fails one that re-canonicalizes)`;
+    const notCanonical = `the body is not the canonical text of its payload${how.length > 0 ? `: ${how.join(' + ')}` : ''}`;
+    return mark ? `${mark}; after it, ${notCanonical}` : `${notCanonical} (it passes a server verifying raw bytes and fails one that re-canonicalizes)`;
   }, 'the canonical text: keys sorted, compact, "/" and non-ASCII unescaped (P-SIGN-1)');
 }
 

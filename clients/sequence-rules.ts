@@ -1,4 +1,4 @@
-import { field, type ClientRequest } from './traffic.js';
+import { aboutTheSame, field, type ClientRequest } from './traffic.js';
 import type { JudgeContext, RuleOutcome } from './rules.js';
 
 const CREATE = 'createOrder';
@@ -87,13 +87,30 @@ export function retryAfterStatus(ctx: JudgeContext): RuleOutcome {
   return doubted === 0 ? { status: 'skipped', reason: 'no Create Order or Transaction Initiation failed with a 5xx, a 429 or no answer (run with --scenario create-order-503-once to see recovery)' } : { status: 'passed' };
 }
 
-/** P-CLIENT-7 (SHOULD): after a 429, wait, honouring Retry-After (default: at least half a second). */
+/**
+ * How long after a 429 was answered a request about another order or payout may still be one the
+ * client sent before it read the 429. Between the answer and the client's reading it lie the
+ * loopback round trip (under 1 ms) and the client's own event loop (a GC pause, a loaded CI machine:
+ * tens of ms); a request sent meanwhile was already on the wire. 100 ms covers that several times
+ * over and stays well under the shortest wait judged (Retry-After: 1 s, less 100 ms of slack; 400 ms
+ * without Retry-After), so a client that does not wait is still seen by its next request about
+ * another order that comes any later, and always by a status query or a repeat of the limited one.
+ */
+export const IN_FLIGHT_MS = 100;
+
+/**
+ * P-CLIENT-7 (SHOULD): after a 429, wait, honouring Retry-After (default: at least half a second).
+ * Judged only from the client's reaction: the first request about the same order (a status query, a
+ * repeat) answered after the 429, or about anything else that cannot have reached the sandbox
+ * within IN_FLIGHT_MS of the 429's answer (traffic.ts: its earliest arrival, the sandbox's own
+ * queue allowed for). Requests already in flight say nothing about waiting.
+ */
 export function backoff429(ctx: JudgeContext): RuleOutcome {
   const limited = ctx.api.filter((r) => r.raw.status === 429);
   if (limited.length === 0) return { status: 'skipped', reason: 'the client met no 429 (run with --scenario create-order-429-once)' };
   for (const r of limited) {
-    // The next request the client sent after it had the 429 in hand; one already in flight does not count.
-    const next = ctx.api.find((x) => x.n > r.n && x.raw.receivedAt >= r.raw.respondedAt);
+    const answeredAt = r.raw.respondedAt;
+    const next = ctx.api.find((x) => x.n > r.n && x.raw.receivedAt >= answeredAt && (aboutTheSame(x, r) || x.earliestArrival > answeredAt + IN_FLIGHT_MS));
     if (next === undefined) continue;
     const waitMs = Number(r.raw.retryAfter ?? '0.5') * 1000;
     const waited = next.raw.receivedAt - r.raw.respondedAt;

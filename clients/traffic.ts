@@ -2,6 +2,8 @@ import type { RecordedExchange } from '../sandbox/options.js';
 import { OPERATIONS, operationAtPath, type OperationName } from '../core/operations.js';
 import type { Exchange } from '../core/exchange.js';
 import type { Redact } from '../suites/redact.js';
+import { BYTE_ORDER_MARK } from '../common/utf8.js';
+import { SCENARIOS } from '../sandbox/scenarios.js';
 
 /** The operations a client may call: the interface's and the profile's P-OPS defaults (core/operations.ts). */
 export { OPERATIONS } from '../core/operations.js';
@@ -21,11 +23,18 @@ export interface ClientRequest {
   responseJson?: unknown;
   /** The client never saw this answer: it sent its next request before the answer was ready. */
   unanswered: boolean;
+  /** The earliest it can have reached the sandbox, ms (earliestArrivals). */
+  earliestArrival: number;
 }
 
-export function classify(exchanges: readonly RecordedExchange[]): ClientRequest[] {
+/**
+ * The client's requests, in order of receipt. `all` is everything the sandbox handled meanwhile
+ * (the client's requests and any others): what kept it busy tells when a request can have arrived.
+ */
+export function classify(exchanges: readonly RecordedExchange[], all: readonly RecordedExchange[] = exchanges): ClientRequest[] {
   const ordered = [...exchanges].sort((a, b) => a.receivedAt - b.receivedAt);
   const subjects = ordered.map(subjectOf);
+  const arrivals = earliestArrivals(all);
   return ordered.map((raw, i) => {
     const path = raw.path.split('?')[0]!;
     const operation = operationAtPath(path);
@@ -47,8 +56,50 @@ export function classify(exchanges: readonly RecordedExchange[]): ClientRequest[
       ...parsed('json', raw.body),
       ...parsed('responseJson', raw.responseBody),
       unanswered,
+      earliestArrival: arrivals.get(raw) ?? raw.receivedAt,
     };
   });
+}
+
+/**
+ * How long the sandbox may pause between finishing one request and beginning the next while it is
+ * still working through requests that wait for it: a few ms, tens on a loaded CI machine. A longer
+ * pause means it was idle, and the next request arrived when it was begun.
+ */
+export const QUEUE_GAP_MS = 20;
+
+/**
+ * When each request can have reached the sandbox at the earliest. `receivedAt` is when the sandbox
+ * began on it, which is later than its arrival while the sandbox was busy with others (it works on
+ * one request at a time; its first Create Order compiles schemas for hundreds of ms): then it may
+ * have been waiting since that busy stretch began. On a connection that carried an earlier request
+ * it cannot have been sent before that one's answer (HTTP/1.1 without pipelining), so a client that
+ * keeps the sandbox busy over keep-alive connections is not taken for one with requests waiting.
+ */
+function earliestArrivals(all: readonly RecordedExchange[]): Map<RecordedExchange, number> {
+  const ordered = [...all].sort((a, b) => a.receivedAt - b.receivedAt);
+  const earliest = new Map<RecordedExchange, number>();
+  const lastAnswerOn = new Map<number, number>();
+  let busySince = -Infinity;
+  let busyUntil = -Infinity;
+  for (const x of ordered) {
+    if (x.receivedAt > busyUntil + QUEUE_GAP_MS) busySince = x.receivedAt;
+    const previousAnswer = x.connection === undefined ? undefined : lastAnswerOn.get(x.connection);
+    earliest.set(x, Math.min(x.receivedAt, Math.max(busySince, previousAnswer ?? -Infinity)));
+    // A held answer (a scenario's hang) waits on a timer: the sandbox is free meanwhile.
+    busyUntil = Math.max(busyUntil, held(x) ? x.receivedAt : x.respondedAt);
+    if (x.connection !== undefined) lastAnswerOn.set(x.connection, Math.max(lastAnswerOn.get(x.connection) ?? -Infinity, x.respondedAt));
+  }
+  return earliest;
+}
+
+function held(x: RecordedExchange): boolean {
+  return x.scenario !== undefined && SCENARIOS[x.scenario].effect === 'hold';
+}
+
+/** Two requests about the same order_id or payout_order_id (a status query about it, or a repeat). */
+export function aboutTheSame(a: ClientRequest, b: ClientRequest): boolean {
+  return sameSubject([field(a.json, 'order_id'), field(a.json, 'payout_order_id')], [field(b.json, 'order_id'), field(b.json, 'payout_order_id')]);
 }
 
 /** The order_id and payout_order_id a request is about, if any. */
@@ -62,13 +113,22 @@ function sameSubject([orderA, payoutA]: [unknown, unknown], [orderB, payoutB]: [
   return (orderA !== undefined && orderA === orderB) || (payoutA !== undefined && payoutA === payoutB);
 }
 
+/**
+ * The parsed JSON of a body. A request body's leading byte-order mark is stepped over: the payload is
+ * still read (ids, schema), while the rules that judge bytes (signature, canonical body) see the mark.
+ */
 function parsed(key: 'json' | 'responseJson', text: string): Record<string, unknown> {
   if (text.trim() === '') return {};
   try {
-    return { [key]: JSON.parse(text) };
+    return { [key]: JSON.parse(key === 'json' ? withoutByteOrderMark(text) : text) };
   } catch {
     return {};
   }
+}
+
+/** The body after a leading UTF-8 byte-order mark, if it begins with one. */
+export function withoutByteOrderMark(body: string): string {
+  return body.startsWith(BYTE_ORDER_MARK) ? body.slice(BYTE_ORDER_MARK.length) : body;
 }
 
 /** A field of a JSON object body, as text (ids compare as text, P-DUP-4). */

@@ -138,8 +138,11 @@ export interface Report {
   requirements: RequirementReport[];
   /** Checks in which the kit's own code failed (not the target): the run judged less than it claims, exit 2. */
   kitErrors?: Array<{ check: string; requirement: string; message: string }>;
-  /** verify-client: the client command judged, and what it did. */
-  client?: { command: string; exitCode: number | null; requests: number; scenarios: string[] };
+  /**
+   * verify-client: the client command judged, and what it did. `requests` are the client's own (the
+   * API key or secret of the run); `foreignRequests`, when some came, others that were not judged.
+   */
+  client?: { command: string; exitCode: number | null; requests: number; foreignRequests?: number; scenarios: string[] };
   /** verify-receiver (and verify-client --webhook-url): the webhook receiver judged, and how many deliveries it got. */
   receiver?: { url: string; deliveries: number };
   /** What judged the target and how: for a person signing the report off. */

@@ -281,6 +281,7 @@ function verdictBanner(report: Report): string {
   const facts: Array<[string, string]> = [];
   if (report.client) {
     facts.push(['Client', report.client.command], ['Requests judged', String(report.client.requests)], ['Scenarios', report.client.scenarios.join(', ') || 'none']);
+    if (report.client.foreignRequests) facts.push(['Requests not from the client (not judged)', String(report.client.foreignRequests)]);
     facts.push(['Client exit status', report.client.exitCode === null ? 'stopped by the kit' : String(report.client.exitCode)]);
   }
   if (report.receiver) facts.push(['Webhook receiver', `${report.receiver.url} (${report.receiver.deliveries} deliveries)`]);

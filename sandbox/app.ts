@@ -1,5 +1,6 @@
 import { isJsonContentType } from '../core/predicates.js';
 import { nestedDeeperThan } from '../common/json-depth.js';
+import { strictTextAsSent, textAsSent } from '../common/utf8.js';
 import { authenticate, ReplayCache } from './auth.js';
 import { OperationError, type OperationContext, type OperationHandler } from './context.js';
 import { errorResponse } from './envelope.js';
@@ -33,8 +34,11 @@ export interface SandboxApp {
   readonly webhooks: WebhookSender;
   /** Runs a task later on the sandbox's clock, unless it has closed by then. */
   later(ms: number, task: () => void): void;
-  /** Handles one request: the same code serves a socket and an in-process call. */
-  handle(request: Request): Promise<Response>;
+  /**
+   * Handles one request: the same code serves a socket and an in-process call. `received` says what
+   * the socket layer knows beyond the Request (recorded with it).
+   */
+  handle(request: Request, received?: ReceivedOn): Promise<Response>;
   /**
    * Stops holding answers (a scenario's hang): a held answer goes out at once and later ones are not
    * held. Stops its timers and webhook deliveries. Resolves once every request in hand has been
@@ -43,7 +47,11 @@ export interface SandboxApp {
   close(): Promise<void>;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+/** What the socket layer knows of a request beyond the Request itself. */
+export interface ReceivedOn {
+  /** The connection it came on, numbered from 1 in the order the listener accepted them. */
+  connection: number;
+}
 
 /**
  * How deep a request body may nest (a sandbox rule: the interface shows no size limits). The deepest
@@ -53,7 +61,7 @@ export const MAX_BODY_DEPTH = 32;
 
 export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions: SandboxOptions = {}): SandboxApp {
   const options = resolveOptions(sandboxOptions);
-  const store = new SandboxStore(options.clock(), options.maxRecords);
+  const store = new SandboxStore(options.clock(), options.maxRecords, options.wallets);
   const timers = new Timers(options.timerClock);
   const webhooks = new WebhookSender(options, timers);
   const fault = (name: Parameters<OperationContext['fault']>[0]) => options.faults.has(name);
@@ -80,8 +88,8 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     store,
     webhooks,
     later: (ms, task) => timers.after(ms, task),
-    handle(request) {
-      const answer = answerOne(request);
+    handle(request, received) {
+      const answer = answerOne(request, received);
       inHand.add(answer);
       const done = () => void inHand.delete(answer);
       answer.then(done, done);
@@ -95,11 +103,11 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     },
   };
 
-  async function answerOne(request: Request): Promise<Response> {
+  async function answerOne(request: Request, received: ReceivedOn | undefined): Promise<Response> {
     const started = options.clock();
     const url = new URL(request.url);
-    // Recording reads the body from a copy; the handlers consume the original.
-    const recorded = options.record ? request.clone().text() : undefined;
+    // Recording reads the body from a copy, as the bytes were sent (a byte-order mark kept); the handlers consume the original.
+    const recorded = options.record ? request.clone().arrayBuffer().then(textAsSent) : undefined;
     let response: Response;
     try {
       response = await dispatch(request, url);
@@ -126,6 +134,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
         responseBody,
         ...(retryAfter !== null ? { retryAfter } : {}),
         ...(scenario !== undefined ? { scenario } : {}),
+        ...(received !== undefined ? { connection: received.connection } : {}),
       });
     }
     return response;
@@ -142,7 +151,8 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
 
     let text: string;
     try {
-      text = utf8.decode(await request.arrayBuffer());
+      // The bytes as sent, a leading byte-order mark included: the signature must cover exactly them.
+      text = strictTextAsSent(await request.arrayBuffer());
     } catch {
       return fail(400, 'the body is not UTF-8 text');
     }
@@ -185,7 +195,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
       }
     };
     // Scenarios apply here, after authentication: a refused request leaves them armed.
-    return options.scenarios.around(url.pathname, run, fail);
+    return options.scenarios.around(url.pathname, auth.merchant.id, run, fail);
   }
 
   function context(merchant: OperationContext['merchant'], body: Record<string, unknown>, request: Request): OperationContext {

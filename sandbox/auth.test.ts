@@ -5,7 +5,8 @@ import { signPayload } from '../signer/sign.js';
 import type { FaultName } from './faults.js';
 import type { SandboxVariant } from './options.js';
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from './tenants.js';
-import { call, sandboxAt, T0, type Call } from './test-support.js';
+import type { RecordedExchange } from './options.js';
+import { call, ORIGIN, sandboxAt, T0, type Call } from './test-support.js';
 
 const STATUS = '/api/v3/banking/payment/status';
 const known = { svc_wallet_id: MERCHANT_A.walletId, debit_account_type: 'svc_wallet', payout_order_id: 'PO-FIXTURE-SUCCESS' };
@@ -94,6 +95,20 @@ describe('sandbox variants of authentication (P-AUTH-4, P-SIGN-6)', () => {
     const sendPretty = (app: ReturnType<typeof variant>) => call(app, { path: STATUS, raw: pretty, signature });
     expect((await sendPretty(variant({ verify: 'raw' }))).status).toBe(401);
     expect((await sendPretty(variant({ verify: 'canonical' }))).status).toBe(200);
+  });
+
+  it('verifies the bytes as sent: a UTF-8 byte-order mark before a body signed without it is refused, and recorded', async () => {
+    const c = fresh();
+    const text = canonicalize(c.payload);
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]);
+    const headers = { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': MERCHANT_A.apiKey, 'x-timestamp': String(now), 'x-signature': sign(c.payload) };
+    for (const verify of ['raw', 'canonical'] as const) {
+      const recorded: RecordedExchange[] = [];
+      const { app } = sandboxAt({ variant: { verify }, record: (x) => recorded.push(x) });
+      const answer = await app.handle(new Request(`${ORIGIN}${STATUS}`, { method: 'POST', headers, body: bytes }));
+      expect(answer.status, verify).toBe(401);
+      expect(recorded[0]?.body, verify).toBe(`\ufeff${text}`);
+    }
   });
 
   it('uses the configured window', async () => {

@@ -3,7 +3,7 @@ import { parseJsonTree } from '../signer/json-tree.js';
 import { verifyRequest, type VerifyResult } from '../signer/verify.js';
 import { CANONICAL_STYLE, writeStyled, type TextStyle } from '../signer/variants.js';
 import type { ResolvedOptions } from './options.js';
-import { MERCHANTS, type Merchant } from './tenants.js';
+import type { Merchant } from './tenants.js';
 
 export type AuthOutcome =
   | { ok: true; merchant: Merchant }
@@ -49,10 +49,11 @@ export function authenticate(headers: Headers, body: string, options: ResolvedOp
   const timestamp = headers.get('x-timestamp') ?? undefined;
   if (apiKey === undefined || apiKey === '') return refuse('X-API-KEY is missing');
 
-  let merchant = MERCHANTS.find((m) => m.apiKey === apiKey);
+  const merchants = options.merchants;
+  let merchant = merchants.find((m) => m.apiKey === apiKey);
   if (merchant === undefined) {
     if (!faults.has('auth-accept-unknown-key')) return refuse('invalid API key');
-    merchant = MERCHANTS[0]!;
+    merchant = merchants[0]!;
   }
   if (merchant.environment === 'production') {
     if (!faults.has('env-accept-production-key')) {
@@ -60,7 +61,7 @@ export function authenticate(headers: Headers, body: string, options: ResolvedOp
     }
     // The fault: the key is mapped to its owner's sandbox account, whose secret then verifies it.
     const owner = merchant.id;
-    merchant = MERCHANTS.find((m) => m.id === owner && m.environment === 'sandbox') ?? merchant;
+    merchant = merchants.find((m) => m.id === owner && m.environment === 'sandbox') ?? merchant;
   }
 
   const nowSeconds = Math.floor(options.clock() / 1000);

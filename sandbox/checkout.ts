@@ -11,7 +11,6 @@ import {
 import { minorToText } from './envelope.js';
 import { orderBySvcId, settleOrder } from './operations/orders.js';
 import type { Order } from './store.js';
-import { MERCHANTS } from './tenants.js';
 
 /** The svc_order_id of a checkout path's remainder, or undefined when it cannot be one. */
 function svcOrderIdOf(rest: string): string | undefined {
@@ -24,7 +23,7 @@ function svcOrderIdOf(rest: string): string | undefined {
 }
 
 function viewOf(order: Order, app: SandboxApp): CheckoutView {
-  const merchant = MERCHANTS.find((m) => m.id === order.merchantId);
+  const merchant = app.options.merchants.find((m) => m.id === order.merchantId);
   return {
     svcOrderId: order.svcOrderId,
     merchantName: merchant?.name ?? order.merchantId,

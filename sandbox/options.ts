@@ -3,6 +3,7 @@ import type { FaultName } from './faults.js';
 import { SANDBOX_RETRY_DELAYS_SECONDS, type WebhookEvent } from '../core/webhooks.js';
 import type { AttemptResult, Delivery } from '../webhooks/delivery.js';
 import { ScenarioSwitches, type ScenarioName } from './scenarios.js';
+import { tenantsWith, type Merchant, type WalletSeed } from './tenants.js';
 
 /**
  * The legitimate choices the profile leaves to a server. The conformance suites must pass against
@@ -50,6 +51,16 @@ export interface SandboxOptions {
   record?: (exchange: RecordedExchange) => void;
   /** Misbehave on purpose, once each, to see a client recover (scenarios.ts). */
   scenarios?: Iterable<ScenarioName>;
+  /**
+   * The id of the one merchant whose requests the scenarios apply to (verify-client: the merchant of
+   * the run), so that no other traffic uses them up. Default: any merchant's.
+   */
+  scenarioMerchant?: string;
+  /**
+   * Merchants besides the demo ones (verify-client: a merchant made for the run, tenants.ts
+   * runMerchant), each with a sandbox wallet holding what demo merchant A's holds.
+   */
+  merchants?: readonly Merchant[];
   /** Seconds `create-order-hang-once` holds its answer (default 30). */
   hangSeconds?: number;
   /** Orders, and separately payouts, kept at most; past it the oldest is forgotten (default 10,000). */
@@ -92,6 +103,11 @@ export interface RecordedExchange {
   responseBody: string;
   /** The scenario that shaped this answer (refused it, held it, or decided its outcome). */
   scenario?: ScenarioName;
+  /**
+   * The connection it came on, numbered from 1 (absent in-process). A client sends a request on a
+   * connection only after the answer before it on that connection (HTTP/1.1 without pipelining).
+   */
+  connection?: number;
 }
 
 export interface ResolvedOptions {
@@ -104,6 +120,9 @@ export interface ResolvedOptions {
   record?: (exchange: RecordedExchange) => void;
   /** This instance's armed scenarios: each fires once, then the sandbox behaves normally. */
   scenarios: ScenarioSwitches;
+  /** Every merchant this sandbox knows (the demo ones first), and their wallets as they open. */
+  merchants: readonly Merchant[];
+  wallets: readonly WalletSeed[];
   hangSeconds: number;
   maxRecords: number;
   /** The clock the sandbox's own timers wait on; undefined: real timers. */
@@ -123,7 +142,11 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   if (!Number.isInteger(variant.toleranceSeconds) || variant.toleranceSeconds < 1) {
     throw new RangeError('sandbox: variant.toleranceSeconds must be a whole number of seconds, at least 1');
   }
-  const scenarios = new ScenarioSwitches(options.scenarios ?? [], options.hangSeconds);
+  const { merchants, wallets } = tenantsWith(options.merchants ?? []);
+  if (options.scenarioMerchant !== undefined && !merchants.some((m) => m.id === options.scenarioMerchant && m.environment === 'sandbox')) {
+    throw new RangeError(`sandbox: scenarioMerchant ${JSON.stringify(options.scenarioMerchant)} is not a merchant of this sandbox`);
+  }
+  const scenarios = new ScenarioSwitches(options.scenarios ?? [], options.hangSeconds, options.scenarioMerchant);
   return {
     variant,
     faults: new Set(options.faults ?? []),
@@ -134,6 +157,8 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     maxBodyBytes: options.maxBodyBytes ?? 64 * 1024,
     ...(options.record ? { record: options.record } : {}),
     scenarios,
+    merchants,
+    wallets,
     hangSeconds: scenarios.hangSeconds,
     maxRecords: options.maxRecords ?? DEFAULT_MAX_RECORDS,
     ...(options.webhookUrl !== undefined ? { webhookUrl: options.webhookUrl } : {}),

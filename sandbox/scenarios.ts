@@ -4,7 +4,8 @@
  * NAME`, `startSandbox({ scenarios })`). Unlike a fault, a scenario breaks no server rule: 5xx, 429,
  * slow answers and failed payouts are things a conforming server may do, and a client must survive.
  *
- * Only requests that pass authentication count; a refused request leaves every scenario armed. Each
+ * Only requests that pass authentication count (with `scenarioMerchant`, only that merchant's); a
+ * refused request leaves every scenario armed. Each
  * request consumes at most one scenario, in catalog order, so `create-order-503-once` together with
  * `create-order-429-once` answers the first Create Order 503 and the second 429.
  */
@@ -106,7 +107,11 @@ export class ScenarioSwitches {
   private readonly applied = new WeakMap<Response, ScenarioName>();
   private readonly release = new AbortController();
 
-  constructor(names: Iterable<ScenarioName>, readonly hangSeconds: number = DEFAULT_HANG_SECONDS) {
+  /**
+   * `onlyFor`: the id of the one merchant whose requests the scenarios apply to; others' leave them
+   * armed (verify-client: foreign traffic never uses up the client's scenario).
+   */
+  constructor(names: Iterable<ScenarioName>, readonly hangSeconds: number = DEFAULT_HANG_SECONDS, private readonly onlyFor?: string) {
     this.armed = parseScenarios(names);
     if (!Number.isFinite(hangSeconds) || hangSeconds <= 0) throw new RangeError('sandbox: hangSeconds must be a number of seconds above 0');
   }
@@ -116,8 +121,9 @@ export class ScenarioSwitches {
     return SCENARIO_NAMES.filter((name) => this.armed.has(name));
   }
 
-  /** True the first time it is asked about an armed scenario, then never again. */
-  take(name: ScenarioName): boolean {
+  /** True the first time it is asked about an armed scenario for a request of `merchantId`, then never again. */
+  take(name: ScenarioName, merchantId: string): boolean {
+    if (this.onlyFor !== undefined && merchantId !== this.onlyFor) return false;
     return this.armed.delete(name);
   }
 
@@ -133,20 +139,20 @@ export class ScenarioSwitches {
   }
 
   /**
-   * Runs one authenticated operation at `path` under the armed scenarios: a `refuse` scenario answers
-   * instead of it; a `hold` scenario lets it run and holds a successful answer.
+   * Runs one authenticated operation of `merchantId` at `path` under the armed scenarios: a `refuse`
+   * scenario answers instead of it; a `hold` scenario lets it run and holds a successful answer.
    */
-  async around(path: string, run: () => Promise<Response>, errorAnswer: ErrorAnswer): Promise<Response> {
+  async around(path: string, merchantId: string, run: () => Promise<Response>, errorAnswer: ErrorAnswer): Promise<Response> {
     const refusing = this.armedFor(path, 'refuse');
     const refusal = refusing === undefined ? undefined : (SCENARIOS[refusing] as ScenarioSpec).refusal;
-    if (refusing !== undefined && refusal !== undefined && this.take(refusing)) {
+    if (refusing !== undefined && refusal !== undefined && this.take(refusing, merchantId)) {
       const response = errorAnswer(refusal.status, refusal.message);
       if (refusal.retryAfter !== undefined) response.headers.set('retry-after', refusal.retryAfter);
       return this.mark(response, refusing);
     }
     const response = await run();
     const holding = this.armedFor(path, 'hold');
-    if (holding !== undefined && response.ok && this.take(holding)) {
+    if (holding !== undefined && response.ok && this.take(holding, merchantId)) {
       await this.hold();
       return this.mark(response, holding);
     }

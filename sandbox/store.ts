@@ -1,5 +1,5 @@
 import type { Beneficiary, Currency, OrderState, PayoutState, TransferMode } from '../schemas/types.js';
-import { PAYOUT_FIXTURES, WALLETS } from './tenants.js';
+import { PAYOUT_FIXTURES, WALLETS, type WalletSeed } from './tenants.js';
 
 export interface Order {
   merchantId: string;
@@ -108,7 +108,8 @@ export class SandboxStore {
   /** Told of every change of an order's or a payout's state, after it is made (the webhook sender listens). */
   onChange: (change: { order: Order } | { payout: Payout }) => void = () => {};
 
-  constructor(now: number, maxRecords: number) {
+  /** `wallets`: every wallet as it opens (default: the demo merchants'). */
+  constructor(now: number, maxRecords: number, wallets: readonly WalletSeed[] = WALLETS) {
     this.orders = new BoundedMap(maxRecords, {
       onSet: (order) => this.bySvcOrderId.set(order.svcOrderId, order),
       onForget: (order) => {
@@ -116,7 +117,7 @@ export class SandboxStore {
       },
     });
     this.payouts = new BoundedMap(maxRecords);
-    for (const w of WALLETS) this.wallets.set(w.id, { ...w });
+    for (const w of wallets) this.wallets.set(w.id, { ...w });
     for (const seed of PAYOUT_FIXTURES) {
       const wallet = WALLETS.find((w) => w.merchantId === seed.merchantId && w.environment === 'sandbox')!;
       const failed = seed.status === 'FAILED';

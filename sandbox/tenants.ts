@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { OPERATIONS, type OperationName } from '../core/operations.js';
 import { DEFAULT_RETRY_WITHIN_SECONDS } from '../core/webhooks.js';
 import type { Currency, PayoutState } from '../schemas/types.js';
@@ -59,8 +60,11 @@ export const MERCHANT_A_LIVE: Merchant = {
 
 export const MERCHANTS: readonly Merchant[] = [MERCHANT_A, MERCHANT_B, MERCHANT_A_LIVE];
 
+/** Demo merchant A's opening balance, minor units (1,000,000.00 INR); a merchant of a run gets the same. */
+const OPENING_BALANCE_MINOR = 100_000_000;
+
 export const WALLETS: readonly WalletSeed[] = [
-  { id: MERCHANT_A.walletId, merchantId: MERCHANT_A.id, environment: 'sandbox', currency: 'INR', balanceMinor: 100_000_000 },
+  { id: MERCHANT_A.walletId, merchantId: MERCHANT_A.id, environment: 'sandbox', currency: 'INR', balanceMinor: OPENING_BALANCE_MINOR },
   { id: MERCHANT_B.walletId, merchantId: MERCHANT_B.id, environment: 'sandbox', currency: 'INR', balanceMinor: 50_000_000 },
   { id: MERCHANT_A_LIVE.walletId, merchantId: MERCHANT_A.id, environment: 'production', currency: 'INR', balanceMinor: 0 },
 ];
@@ -74,6 +78,48 @@ export const PAYOUT_FIXTURES: readonly PayoutSeed[] = [
   { merchantId: MERCHANT_A.id, payoutOrderId: 'PO-FIXTURE-REVERSED', status: 'REVERSED', amountMinor: 30_000, message: 'Amount returned to wallet' },
   { merchantId: MERCHANT_B.id, payoutOrderId: 'PO-FIXTURE-B-SUCCESS', status: 'SUCCESS', amountMinor: 99_900, message: 'Payout completed' },
 ];
+
+/**
+ * A merchant made for one run (verify-client gives its client these keys): random sandbox keys and a
+ * wallet of its own, known only to the sandbox it is given to (`merchants`). Unlike the demo keys,
+ * which the README prints, only the client under test holds them. `random` is injected for tests.
+ */
+export function runMerchant(random: (size: number) => Uint8Array = randomBytes): Merchant {
+  const hex = (size: number) => Buffer.from(random(size)).toString('hex');
+  const id = hex(8);
+  return {
+    id: `run-${id}`,
+    name: 'Merchant of this run',
+    apiKey: `pk_test_run_${hex(16)}`,
+    secretKey: `sk_test_run_${hex(32)}`,
+    walletId: `WAL-SBX-RUN-${id.toUpperCase()}`,
+    environment: 'sandbox',
+  };
+}
+
+/**
+ * The merchants and wallets of a sandbox: the demo ones, then `extra` (each with a sandbox wallet
+ * holding what demo merchant A's does). An extra merchant must be a sandbox one, and share no id,
+ * API key or wallet with another.
+ */
+export function tenantsWith(extra: readonly Merchant[]): { merchants: readonly Merchant[]; wallets: readonly WalletSeed[] } {
+  if (extra.length === 0) return { merchants: MERCHANTS, wallets: WALLETS };
+  const merchants = [...MERCHANTS];
+  const wallets = [...WALLETS];
+  for (const m of extra) {
+    const name = JSON.stringify(m.id);
+    const refuse = (why: string) => new RangeError(`sandbox: merchants: ${why}`);
+    if (m.environment !== 'sandbox' || !m.apiKey.startsWith('pk_test_') || !m.secretKey.startsWith('sk_test_')) {
+      throw refuse(`${name} must be a sandbox merchant (environment "sandbox", pk_test_ and sk_test_ keys)`);
+    }
+    if (merchants.some((k) => k.id === m.id)) throw refuse(`the id ${name} is already one of this sandbox's merchants`);
+    if (merchants.some((k) => k.apiKey === m.apiKey)) throw refuse(`the API key of ${name} is already another merchant's`);
+    if (wallets.some((w) => w.id === m.walletId)) throw refuse(`the wallet ${JSON.stringify(m.walletId)} of ${name} is already another merchant's`);
+    merchants.push(m);
+    wallets.push({ id: m.walletId, merchantId: m.id, environment: 'sandbox', currency: 'INR', balanceMinor: OPENING_BALANCE_MINOR });
+  }
+  return { merchants, wallets };
+}
 
 export function merchantByApiKey(apiKey: string): Merchant | undefined {
   return MERCHANTS.find((m) => m.apiKey === apiKey);

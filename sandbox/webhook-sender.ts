@@ -10,7 +10,7 @@ import { hmacSha256Hex } from '../signer/sign.js';
 import { DeliveryClient, deliveryHeaders, type AttemptResult, type Delivery } from '../webhooks/delivery.js';
 import type { ResolvedOptions } from './options.js';
 import type { Timers } from './timers.js';
-import { MERCHANTS, type Merchant } from './tenants.js';
+import type { Merchant } from './tenants.js';
 
 /** A change of state, and the record its status operation answers now (the event's `data`). */
 export interface StateChange {
@@ -36,7 +36,7 @@ export class WebhookSender {
     private readonly timers: Timers,
   ) {
     if (options.webhookUrl !== undefined) {
-      for (const merchant of MERCHANTS) if (merchant.environment === 'sandbox') this.urls.set(merchant.id, options.webhookUrl);
+      for (const merchant of options.merchants) if (merchant.environment === 'sandbox') this.urls.set(merchant.id, options.webhookUrl);
     }
   }
 
@@ -74,7 +74,7 @@ export class WebhookSender {
       data = { ...data, status: 'SUCCESS', message: 'Payout completed' };
     }
     const url = this.urls.get(change.merchantId);
-    const merchant = MERCHANTS.find((m) => m.id === change.merchantId && m.environment === 'sandbox');
+    const merchant = this.options.merchants.find((m) => m.id === change.merchantId && m.environment === 'sandbox');
     if (url === undefined || merchant === undefined || this.closed) return undefined;
     this.sequence += 1;
     const createdAt = this.options.clock();

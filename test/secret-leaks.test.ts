@@ -4,7 +4,6 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MERCHANT_A } from '../sandbox/tenants.js';
 import { runBinAsync } from './cli-harness.js';
 
 /**
@@ -86,9 +85,12 @@ describe('secrets in other forms never leak', () => {
 
   it('verify-client: not in the relayed output of a client that prints and sends the secret in other forms, nor in the reports', async () => {
     const client = join(dir, 'leaky-client.mjs');
+    const secretFile = join(dir, 'secret-of-the-run');
     writeFileSync(client, `
       const secret = process.env.SVC_SECRET_KEY, key = process.env.SVC_API_KEY;
+      (await import('node:fs')).writeFileSync(${JSON.stringify(secretFile)}, secret);
       const basic = 'Basic ' + Buffer.from(key + ':' + secret).toString('base64');
+      console.log('api key', key);
       console.log('secret hex', Buffer.from(secret).toString('hex').toUpperCase());
       console.error('secret b64', Buffer.from(secret).toString('base64'), basic);
       await fetch(process.env.SVC_BASE_URL + '/api/v3/pg/order/create', {
@@ -100,8 +102,11 @@ describe('secrets in other forms never leak', () => {
     `);
     const result = await runBinAsync(['verify-client', '--report-dir', join(dir, 'vc'), '--', process.execPath, client], { cwd: dir });
     const file = (name: string) => readFileSync(join(dir, 'vc', name), 'utf8');
-    const secret = MERCHANT_A.secretKey;
-    const forms = [secret, Buffer.from(secret).toString('hex'), Buffer.from(secret).toString('base64').slice(0, 24), Buffer.from(secret).toString('base64url').slice(0, 24), Buffer.from(`${MERCHANT_A.apiKey}:${secret}`).toString('base64').slice(0, 24)];
+    // The client's keys are made for the run: the secret it was given is the one that must not show.
+    const secret = readFileSync(secretFile, 'utf8');
+    expect(secret).toMatch(/^sk_test_run_/);
+    const apiKey = /│ api key (\S+)/.exec(result.stdout)?.[1] ?? '';
+    const forms = [secret, Buffer.from(secret).toString('hex'), Buffer.from(secret).toString('base64').slice(0, 24), Buffer.from(secret).toString('base64url').slice(0, 24), Buffer.from(`${apiKey}:${secret}`).toString('base64').slice(0, 24)];
     expect(result.stdout + result.stderr).toContain('[redacted:secret]');
     for (const [where, text] of Object.entries({ stdout: result.stdout, stderr: result.stderr, 'report.json': file('report.json'), 'junit.xml': file('junit.xml'), 'report.html': file('report.html') })) {
       for (const form of forms) expect(text.toLowerCase().includes(form.toLowerCase()), `${where} holds ${form}`).toBe(false);

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installClientHarness } from '../clients/harness.js';
 import type { Report } from '../core/report.js';
 import { SCENARIO_NAMES, type ScenarioName } from '../sandbox/index.js';
+import { MERCHANT_A } from '../sandbox/tenants.js';
 import { runBinAsync, runCli } from './cli-harness.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -109,6 +110,7 @@ describe.concurrent('the broken example clients each fail exactly their rule, wi
     ['a reused order id', 'reused-order-id-client.mjs', [], ['CLIENT-FRESH-ORDER-ID'], /for a new order, already used by request #1/],
     ['an amount written with a thousands separator', 'formatted-amount-client.mjs', [], ['CLIENT-REQUEST-SCHEMA'], /order_amount "1,499\.50" is neither a JSON number nor a decimal string greater than zero/],
     ['no wait after a 429 (a SHOULD, failing under --strict)', 'no-backoff-client.mjs', ['create-order-429-once'], ['CLIENT-BACKOFF-429'], /after the 429 of request #1, which said Retry-After: 1/],
+    ['a byte-order mark before every body', 'byte-order-mark-client.mjs', [], ['CLIENT-CANONICAL-BODY', 'CLIENT-SIGNATURE'], /begins with a UTF-8 byte-order mark \(EF BB BF\)/],
   ])('%s (node, in-process)', async (_name, example, scenarios, rules, message) => {
     const { report } = await judgeInProcess(example, scenarios);
     expect(report.verdict).toBe('not-conformant');
@@ -119,11 +121,29 @@ describe.concurrent('the broken example clients each fail exactly their rule, wi
     expect(JSON.stringify(report)).not.toMatch(/sk_test_demo_merchant_a_secret/);
   });
 
+  it('passes a client with four creates in flight when one is answered 429: the others were on the wire already (--strict, through the command)', async () => {
+    const { code, report, output } = await verify(['node', 'test/clients/concurrent-creates-client.mjs'], ['create-order-429-once']);
+    expect(failed(report), output).toEqual([]);
+    expect(report.requirements.find((r) => r.id === 'CLIENT-BACKOFF-429')?.status).toBe('passed');
+    expect(code).toBe(0);
+  }, 60_000);
+
   it('passes the no-backoff client without --strict: a broken SHOULD only warns', async () => {
     const { report } = await judgeInProcess('no-backoff-client.mjs', ['create-order-429-once'], false);
     expect(report.verdict).toBe('conformant');
     expect(report.summary).toMatchObject({ failed: 0, warned: 1 });
   });
+
+  it('a byte-order mark before every body (node, through the command): the sandbox verifies the bytes as sent and answers 401', async () => {
+    const { code, report, output } = await verify(['node', 'examples/byte-order-mark-client.mjs']);
+    expect(code, output).toBe(1);
+    expect(report.verdict).toBe('not-conformant');
+    expect(failed(report)).toEqual(['CLIENT-CANONICAL-BODY', 'CLIENT-SIGNATURE']);
+    const signature = report.requirements.find((r) => r.id === 'CLIENT-SIGNATURE')!.evidence[0]!;
+    expect(signature.message).toMatch(/request #1 \(Create Order\): the signature does not cover the bytes sent: they begin with a UTF-8 byte-order mark \(EF BB BF\) that was not signed/);
+    expect(signature.exchanges[0]!.response?.status).toBe(401);
+    expect(output).toMatch(/✗ CLIENT-CANONICAL-BODY \(MUST\) request #1 \(Create Order\): the body begins with a UTF-8 byte-order mark/);
+  }, 60_000);
 
   it.skipIf(!present('python3'))('millisecond timestamps (python, through the command)', async () => {
     const { code, report, output } = await verify(['python3', 'examples/millisecond-client.py']);
@@ -132,6 +152,76 @@ describe.concurrent('the broken example clients each fail exactly their rule, wi
     expect(report.requirements.find((r) => r.id === 'CLIENT-TIMESTAMP-SECONDS')!.evidence[0]!.message).toMatch(/is in milliseconds/);
     expect(output).toMatch(/✗ NOT CONFORMANT/);
   }, 60_000);
+});
+
+/**
+ * A node -e script that sends one request signed with demo merchant A's keys (the README prints them):
+ * traffic that reaches the recording sandbox but is not the client's.
+ */
+function foreignRequest(path: string, payload: unknown): string[] {
+  return ['node', '-e', `
+    const { createHmac } = require('node:crypto');
+    const body = ${JSON.stringify(JSON.stringify(payload))}, timestamp = String(Math.floor(Date.now() / 1000));
+    const signature = createHmac('sha256', ${JSON.stringify(MERCHANT_A.secretKey)}).update(body + timestamp).digest('hex');
+    fetch(process.env.SVC_BASE_URL + ${JSON.stringify(path)}, { method: 'POST', body,
+      headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': ${JSON.stringify(MERCHANT_A.apiKey)}, 'x-timestamp': timestamp, 'x-signature': signature } })
+      .then((r) => console.log('foreign request answered', r.status));`];
+}
+const shellWords = (argv: string[]) => argv.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
+
+describe.concurrent('verify-client judges only the client\'s own requests, made with keys of the run', () => {
+  it('fails a client that sends nothing of its own, though a request signed with the demo keys arrived; that one is noted (JSON, JUnit, HTML), not judged', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-client-'));
+    const result = await runBinAsync(['verify-client', '--format', 'json', '--report-dir', dir, '--', ...foreignRequest('/api/v3/banking/balance', { svc_wallet_id: MERCHANT_A.walletId })], { cwd: ROOT, timeoutMs: 60_000 });
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+    expect(result.stderr).toMatch(/│ foreign request answered 200/);
+    expect(result.code).toBe(1);
+    expect(report.verdict).toBe('not-conformant');
+    expect(failed(report)).toEqual(['CLIENT-SENDS-REQUESTS']);
+    expect(report.client).toMatchObject({ requests: 0, foreignRequests: 1 });
+    const note = /1 request not from the client \(neither with the API key of this run nor signed with its secret\) was not judged; it carries a demo merchant's API key/;
+    expect(report.notes).toEqual([expect.stringMatching(note)]);
+    expect(JSON.parse(result.stdout)).toMatchObject({ verdict: 'not-conformant', notes: report.notes, client: { requests: 0, foreignRequests: 1 } });
+    const forms = { 'junit.xml': readFileSync(join(dir, 'junit.xml'), 'utf8').replaceAll('&apos;', "'"), 'report.html': readFileSync(join(dir, 'report.html'), 'utf8').replaceAll('&#39;', "'") };
+    for (const [form, text] of Object.entries(forms)) {
+      expect(text, form).toMatch(note);
+    }
+  });
+
+  it('gives the client keys and a wallet made for the run, new every time, and redacts that secret everywhere', async () => {
+    const runs = await Promise.all([1, 2].map(async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-client-'));
+      const secretFile = join(dir, 'secret');
+      const script = `echo "key $SVC_API_KEY wallet $SVC_WALLET_ID"; printf %s "$SVC_SECRET_KEY" > ${secretFile}; echo "secret $SVC_SECRET_KEY"; node examples/good-client.mjs`;
+      const result = await runBinAsync(['verify-client', '--strict', '--report-dir', join(dir, 'r'), '--', 'sh', '-c', script], { cwd: ROOT, timeoutMs: 60_000 });
+      const [, apiKey, walletId] = /│ key (\S+) wallet (\S+)/.exec(result.stdout) ?? [];
+      return { result, apiKey, walletId, secret: readFileSync(secretFile, 'utf8'), files: ['report.json', 'junit.xml', 'report.html'].map((f) => readFileSync(join(dir, 'r', f), 'utf8')) };
+    }));
+    for (const { result, apiKey, walletId, secret, files } of runs) {
+      expect(result.code, result.stdout).toBe(0);
+      expect(apiKey).toMatch(/^pk_test_run_/);
+      expect(walletId).toMatch(/^WAL-SBX-RUN-/);
+      expect(secret).toMatch(/^sk_test_run_/);
+      expect(result.stdout).toMatch(/│ secret \[redacted:secret\]/);
+      for (const text of [result.stdout, result.stderr, ...files]) expect(text).not.toContain(secret);
+    }
+    expect(runs[0]!.apiKey).not.toBe(runs[1]!.apiKey);
+    expect(runs[0]!.secret).not.toBe(runs[1]!.secret);
+  });
+
+  it('keeps a scenario for the client: a foreign Create Order first does not use up create-order-503-once', async () => {
+    const foreign = shellWords(foreignRequest('/api/v3/pg/order/create', {
+      order_id: 'FOREIGN-1', order_amount: 10, order_currency: 'INR', service_type: 'payment', return_url: 'https://shop.example/r',
+      customer: { name: 'A', email: 'a@example.com', phone: '+911234567890', address: { line1: '1', city: 'Pune', state: 'MH', country: 'IN', postal_code: '411001' } },
+    }));
+    const { code, report, output } = await verify(['sh', '-c', `${foreign} && node examples/good-client.mjs`], ['create-order-503-once']);
+    expect(output).toMatch(/│ foreign request answered 201/);
+    expect(failed(report), output).toEqual([]);
+    expect(report.requirements.find((r) => r.id === 'CLIENT-RETRY-AFTER-STATUS')?.status).toBe('passed');
+    expect(report.notes).toEqual([expect.stringMatching(/^1 request not from the client/)]);
+    expect(output).toMatch(/^ {2}i 1 request not from the client \(neither with the API key of this run nor signed with its secret\) was not judged/m);
+    expect(code).toBe(0);
+  });
 });
 
 describe.concurrent('verify-client usage', () => {

@@ -4,15 +4,14 @@ import { StringDecoder } from 'node:string_decoder';
 import { clientCatalog, judgeClient } from '../../clients/judge.js';
 import { judgeConfirmations } from '../../clients/receiver-confirms.js';
 import { CONFIRMS_STATUS, judgeReceiver, receiverCatalog, type ReceiverJudgement } from '../../clients/receiver-judge.js';
-import { classify } from '../../clients/traffic.js';
 import { webhookUrlProblem } from '../../core/webhooks.js';
 import { visible } from '../../common/visible.js';
 import type { Report } from '../../core/report.js';
 import { shellQuote } from '../../core/reproduce.js';
 import { DEFAULT_HANG_SECONDS, parseScenarios, startSandbox, type ScenarioName } from '../../sandbox/index.js';
-import { redactor } from '../../suites/redact.js';
+import { createRedactor } from '../../common/redact.js';
 import type { DeliveryAttempt, RecordedExchange } from '../../sandbox/options.js';
-import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../../sandbox/tenants.js';
+import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B, runMerchant, type Merchant } from '../../sandbox/tenants.js';
 import { listening } from './verify-receiver.js';
 import { UsageError, type Io } from '../io.js';
 import { FORMAT_OPTION, REQUIRE_ALL_OPTION, SIGN_KEY_OPTION, finish, formatOf, judgementReport, defaultReportDir, signerOf, usableReportDir, writeReportsOrSay } from '../report-files.js';
@@ -34,7 +33,8 @@ export const verifyClientCommand: CommandSpec = {
     { name: 'timeout', type: 'string', value: 'SECONDS', description: 'stop the client after this long (default 120)' },
   ],
   details: [
-    'COMMAND runs with SVC_BASE_URL, SVC_API_KEY, SVC_SECRET_KEY, SVC_WALLET_ID (and SVC_ENVIRONMENT=sandbox) set to the sandbox.',
+    'COMMAND runs with SVC_BASE_URL, SVC_API_KEY, SVC_SECRET_KEY, SVC_WALLET_ID (and SVC_ENVIRONMENT=sandbox) set to the sandbox, with keys and a wallet made for this run.',
+    'Only the client\'s own requests are judged (this run\'s API key, or signed with its secret); others that reach the sandbox are counted in a note.',
     'Exit status: 0 conformant (no MUST client rule broken), 1 not conformant (or the client sent no request of its own), 2 bad usage, COMMAND could not start, or inconclusive.',
     'The client\'s own exit status is reported, not judged: a client may stop on a business failure.',
     'With --webhook-url, the sandbox delivers its events to URL; once something listens there (within 30 s) the kit delivers genuine,',
@@ -73,25 +73,31 @@ export const verifyClientCommand: CommandSpec = {
 
     const recorded: RecordedExchange[] = [];
     const attempts: DeliveryAttempt[] = [];
+    // Keys and a wallet that only this run's client holds: a request with any other key is not its
+    // own (the demo keys are public), and no such request can use up one of its scenarios.
+    const merchant = runMerchant();
     // Keep idle sockets open past a held answer, so a client's own timeout is what ends the wait.
     const sandbox = await startSandbox({
-      port: 0, scenarios, record: (x) => recorded.push(x), idleTimeoutMs: (DEFAULT_HANG_SECONDS + 30) * 1000, requestTimeoutMs: (DEFAULT_HANG_SECONDS + 30) * 1000,
-      ...(webhookUrl !== undefined ? { webhookUrl, deliveryLog: (line: string) => io.stdout(`  [sandbox] ${line}\n`), onDeliveryAttempt: (a: DeliveryAttempt) => void attempts.push(a) } : {}),
+      port: 0, scenarios, merchants: [merchant], scenarioMerchant: merchant.id, record: (x) => recorded.push(x),
+      idleTimeoutMs: (DEFAULT_HANG_SECONDS + 30) * 1000, requestTimeoutMs: (DEFAULT_HANG_SECONDS + 30) * 1000,
+      ...(webhookUrl !== undefined ? { deliveryLog: (line: string) => io.stdout(`  [sandbox] ${line}\n`), onDeliveryAttempt: (a: DeliveryAttempt) => void attempts.push(a) } : {}),
     });
+    // The client's receiver gets the events of the client's own merchant only.
+    if (webhookUrl !== undefined) sandbox.app.webhooks.register(merchant.id, webhookUrl);
     const startedAt = new Date();
     let outcome: ClientOutcome;
     let receiver: ReceiverJudgement | undefined;
     try {
       io.stdout(`verify-client: running \`${command}\` against the recording sandbox at ${sandbox.baseUrl}${scenarios.length ? ` (scenarios: ${scenarios.join(', ')})` : ''}${webhookUrl ? `, its webhooks to ${webhookUrl}` : ''}\n`);
-      const client = runClient(positionals, io, redactor({ merchant: MERCHANT_A }), {
+      const client = runClient(positionals, io, createRedactor({ secrets: [merchant.secretKey, ...DEMO_SECRETS] }), {
         SVC_BASE_URL: sandbox.baseUrl,
-        SVC_API_KEY: MERCHANT_A.apiKey,
-        SVC_SECRET_KEY: MERCHANT_A.secretKey,
-        SVC_WALLET_ID: MERCHANT_A.walletId,
+        SVC_API_KEY: merchant.apiKey,
+        SVC_SECRET_KEY: merchant.secretKey,
+        SVC_WALLET_ID: merchant.walletId,
         SVC_ENVIRONMENT: 'sandbox',
       }, timeoutSeconds);
       if (webhookUrl !== undefined) {
-        const judged = await judgeClientReceiver(webhookUrl, client, io, Math.min(LISTEN_WITHIN_SECONDS, timeoutSeconds));
+        const judged = await judgeClientReceiver(webhookUrl, merchant, client, io, Math.min(LISTEN_WITHIN_SECONDS, timeoutSeconds));
         if ('problem' in judged) {
           // Nothing to judge the receiver by: like verify-receiver with nothing at --url, a usage error.
           client.stop(judged.problem);
@@ -109,16 +115,17 @@ export const verifyClientCommand: CommandSpec = {
       await sandbox.close();
     }
 
-    const { results, apiRequests } = judgeClient({
+    const { results, apiRequests, requests, foreignRequests, notes } = judgeClient({
       exchanges: recorded,
       baseUrl: sandbox.baseUrl,
-      merchant: MERCHANT_A,
+      merchant,
       otherEnvironment: { apiKeys: [MERCHANT_A_LIVE.apiKey], walletIds: [MERCHANT_A_LIVE.walletId] },
       toleranceSeconds: sandbox.app.options.variant.toleranceSeconds,
+      judge: 'own',
     });
     const scenarioFlags = scenarios.map((s) => `--scenario ${s} `).join('') + (webhookUrl ? `--webhook-url ${webhookUrl} ` : '');
     if (receiver !== undefined) {
-      const confirms = judgeConfirmations(attempts, classify(recorded), [MERCHANT_A.secretKey, MERCHANT_B.secretKey, MERCHANT_A_LIVE.secretKey]);
+      const confirms = judgeConfirmations(attempts, requests, [merchant.secretKey, ...DEMO_SECRETS]);
       results.push(...receiver.results.map((r) => (r.meta.requirement === CONFIRMS_STATUS ? confirms : r)));
     }
     const built = judgementReport({
@@ -130,13 +137,14 @@ export const verifyClientCommand: CommandSpec = {
       startedAt,
       signer: reportSigner,
       rerunCommand: `svc-conformance verify-client ${scenarioFlags}-- ${command}`,
+      notes,
       catalogs: receiver !== undefined ? ['clients/catalog.json', 'clients/receiver-catalog.json'] : ['clients/catalog.json'],
       options: { command, scenarios, webhookUrl: webhookUrl ?? null, timeoutSeconds },
     });
     if (outcome.note) io.stdout(`\nnote: ${outcome.note}\n`);
     const report: Report = {
       ...built,
-      client: { command, exitCode: outcome.exitCode, requests: apiRequests, scenarios },
+      client: { command, exitCode: outcome.exitCode, requests: apiRequests, ...(foreignRequests > 0 ? { foreignRequests } : {}), scenarios },
       ...(webhookUrl !== undefined ? { receiver: { url: webhookUrl, deliveries: (receiver?.deliveries ?? 0) + attempts.length } } : {}),
     };
     const files = await writeReportsOrSay(io, 'verify-client', report, reportDir, reportSigner);
@@ -270,6 +278,9 @@ interface RunningClient {
   readonly exited: boolean;
 }
 
+/** The demo merchants' secrets: public, but redacted like the run's wherever a client prints them. */
+const DEMO_SECRETS = [MERCHANT_A.secretKey, MERCHANT_B.secretKey, MERCHANT_A_LIVE.secretKey];
+
 /** How long verify-client --webhook-url waits for something to listen at the URL. */
 const LISTEN_WITHIN_SECONDS = 30;
 /** With --webhook-url, the client is stopped after this long with no request and no delivery pending. */
@@ -279,7 +290,7 @@ const QUIET_MS = 3_000;
  * Waits (bounded) until the client's receiver listens, then judges it as verify-receiver does.
  * When nothing listens in time, or the client ends first, returns why instead.
  */
-async function judgeClientReceiver(url: string, client: RunningClient, io: Io, withinSeconds: number): Promise<ReceiverJudgement | { problem: string }> {
+async function judgeClientReceiver(url: string, merchant: Merchant, client: RunningClient, io: Io, withinSeconds: number): Promise<ReceiverJudgement | { problem: string }> {
   const until = Date.now() + withinSeconds * 1000;
   let listens = false;
   while (!listens && !client.exited && Date.now() < until) {
@@ -288,7 +299,9 @@ async function judgeClientReceiver(url: string, client: RunningClient, io: Io, w
   }
   if (!listens) return { problem: client.exited ? `the client ended before anything listened at ${url}` : `nothing listened at ${url} within ${withinSeconds} s of starting the client` };
   io.stdout(`verify-client: the receiver listens at ${url}; delivering genuine, redelivered and forged events\n`);
-  return judgeReceiver({ url, merchant: MERCHANT_A, otherMerchant: MERCHANT_B, otherEnvironment: MERCHANT_A_LIVE, onDelivery: (line) => io.stdout(`  [kit] ${line}\n`) });
+  // Genuine events are signed with the run's secret, the one the client was given; a forgery with
+  // demo merchant A's, which anyone can read in the README.
+  return judgeReceiver({ url, merchant, otherMerchant: MERCHANT_A, otherEnvironment: MERCHANT_A_LIVE, onDelivery: (line) => io.stdout(`  [kit] ${line}\n`) });
 }
 
 /** Resolves when the client has ended or `quiet()` holds, checking five times a second. */

@@ -54,8 +54,9 @@ export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * - timeoutMs: how long to wait for an answer (default 3000).
  * - sign(payload, timestamp, secret) → { canonical, signature }: defaults to the profile's signer;
  *   the text it returns is sent byte for byte.
+ * - encode(text) → the bytes sent for that text: defaults to its UTF-8 bytes, nothing added.
  */
-export function createClient(target, { timeoutMs = 3000, sign = defaultSign } = {}) {
+export function createClient(target, { timeoutMs = 3000, sign = defaultSign, encode = (text) => Buffer.from(text, 'utf8') } = {}) {
   // (timestamp, signature) pairs already sent: an identical body in the same second would repeat a
   // pair (P-CLIENT-3), so such a request waits for the next second instead.
   const sentPairs = new Set();
@@ -86,7 +87,7 @@ export function createClient(target, { timeoutMs = 3000, sign = defaultSign } = 
           'X-TIMESTAMP': String(timestamp),
           'X-SIGNATURE': signature,
         },
-        body: Buffer.from(canonical, 'utf8'),
+        body: encode(canonical),
         signal: AbortSignal.timeout(timeoutMs),
       });
       const text = await response.text();

@@ -114,7 +114,7 @@ export const transactionInitiation: OperationHandler = (ctx) => {
   }
 
   // The `payout-failed` scenario: this one payout fails as if the wallet were short, whatever its amount.
-  const forcedFailure = ctx.options.scenarios.take('payout-failed');
+  const forcedFailure = ctx.options.scenarios.take('payout-failed', ctx.merchant.id);
   const outcome = forcedFailure ? insufficientBalanceOutcome() : initiationOutcome(amountMinor, wallet.balanceMinor);
   if (outcome.failure === 'insufficient-balance' && ctx.fault('ops-failed-as-error')) {
     throw new OperationError(422, outcome.message);

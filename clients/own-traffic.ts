@@ -1,0 +1,97 @@
+// Which recorded requests are the client's own. verify-client gives its client keys made for the run
+// (sandbox/tenants.ts runMerchant); anything else that reaches the recording sandbox (a request with
+// the demo merchants' keys, which the README prints; a scanner; another tool on the machine) is no
+// evidence about the client, for or against it: it is counted and said, never judged.
+import { secretFinder } from '../common/redact.js';
+import type { RecordedExchange } from '../sandbox/options.js';
+import { MERCHANTS } from '../sandbox/tenants.js';
+import { diagnose } from '../signer/diagnose.js';
+import { hmacSha256Hex } from '../signer/sign.js';
+import { field, withoutByteOrderMark } from './traffic.js';
+
+/** Requests with no API key whose signature is explained with diagnose at most: the rest are only compared plainly. */
+const MAX_DIAGNOSED = 20;
+
+export interface OwnTraffic {
+  own: RecordedExchange[];
+  foreign: RecordedExchange[];
+}
+
+/**
+ * Splits the recording into the client's requests and foreign ones. A request is the client's when it
+ * carries the run's API key (X-API-KEY, or the x-client-id alias), or when it is signed with the
+ * run's secret (as sent, or in a way diagnose explains) or carries that secret: only the client holds
+ * it, so a request that forgot X-API-KEY is still the client's, and fails CLIENT-HEADERS. A checkout
+ * page of an order the client created is its customer's, and so the client's too.
+ */
+export function ownTraffic(exchanges: readonly RecordedExchange[], merchant: { apiKey: string; secretKey: string }): OwnTraffic {
+  const holdsSecret = secretFinder([merchant.secretKey]);
+  let diagnosed = 0;
+  const signedWithSecret = (x: RecordedExchange, hasKey: boolean): boolean => {
+    const timestamp = header(x, 'x-timestamp');
+    const signature = header(x, 'x-signature');
+    if (timestamp === undefined || signature === undefined) return false;
+    const text = withoutByteOrderMark(x.body);
+    if ([x.body, text].some((body) => hmacSha256Hex(merchant.secretKey, body + timestamp) === signature)) return true;
+    // Another merchant's key says whose the request is; with none, a known signing mistake still shows the secret.
+    if (hasKey || diagnosed >= MAX_DIAGNOSED) return false;
+    diagnosed++;
+    try {
+      return diagnose({ body: text, timestamp, signature, secret: merchant.secretKey }).variants.length > 0;
+    } catch {
+      return false; // a timestamp diagnose cannot read
+    }
+  };
+  const isOwnRequest = (x: RecordedExchange): boolean => {
+    const key = header(x, 'x-api-key') ?? header(x, 'x-client-id');
+    if (key === merchant.apiKey) return true;
+    return signedWithSecret(x, key !== undefined && key !== '') || holdsSecret(x.body) || holdsSecret(x.path) || x.headers.some(([, value]) => holdsSecret(value));
+  };
+
+  const own: RecordedExchange[] = [];
+  const foreign: RecordedExchange[] = [];
+  const pages: RecordedExchange[] = [];
+  for (const x of exchanges) {
+    if (x.path.startsWith('/checkout/')) pages.push(x);
+    else (isOwnRequest(x) ? own : foreign).push(x);
+  }
+  // The orders the client created, by the service's id: their checkout pages are its customer's.
+  const ordersOfClient = new Set(own.map((x) => field(parseJson(x.responseBody)?.return_data, 'svc_order_id')).filter((id) => id !== undefined));
+  for (const page of pages) {
+    const svcOrderId = safeDecode(page.path.slice('/checkout/'.length).split(/[/?]/)[0]!);
+    (ordersOfClient.has(svcOrderId) || isOwnRequest(page) ? own : foreign).push(page);
+  }
+  return { own, foreign };
+}
+
+/** The report's line about foreign requests, or undefined when there were none. */
+export function foreignNote(foreign: readonly RecordedExchange[]): string | undefined {
+  if (foreign.length === 0) return undefined;
+  const one = foreign.length === 1;
+  const demoKeys = new Set(MERCHANTS.map((m) => m.apiKey));
+  const demo = foreign.filter((x) => demoKeys.has(header(x, 'x-api-key') ?? header(x, 'x-client-id') ?? '')).length;
+  const why = demo === 0 ? ''
+    : `; ${one ? 'it carries' : demo === foreign.length ? 'they carry' : `${demo} of them carry`} a demo merchant's API key, which is public: a client must use SVC_API_KEY and SVC_SECRET_KEY, new for every run`;
+  return `${foreign.length} request${one ? '' : 's'} not from the client (neither with the API key of this run nor signed with its secret) ${one ? 'was' : 'were'} not judged${why}`;
+}
+
+function header(x: RecordedExchange, name: string): string | undefined {
+  return x.headers.find(([h]) => h.toLowerCase() === name)?.[1];
+}
+
+function parseJson(text: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
