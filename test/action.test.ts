@@ -217,6 +217,20 @@ describe('the gate with a sign-key', () => {
     }
   });
 
+  it('with the kit itself: the report is signed, and the signature verifies against the public key', async () => {
+    const pair = generateKeyPairSync('ed25519');
+    const pem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+    const dir = tempDir();
+    const publicKey = join(dir, 'pub.pem');
+    writeFileSync(publicKey, pair.publicKey.export({ type: 'spki', format: 'pem' }).toString());
+    const reports = join(dir, 'reports');
+    const { code, out } = await gate({ command: 'run', 'embedded-sandbox': 'true', only: 'AUTH-MISSING-KEY', 'sign-key': pem, 'report-dir': reports }, { GITHUB_ACTIONS: 'true', RUNNER_TEMP: tempDir() });
+    expect(code, out).toBe(0);
+    expect(readdirSync(reports).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.json.sig']);
+    const verified = await runCli(['verify-report', join(reports, 'report.json'), '--public-key', publicKey]);
+    expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+  });
+
   it('a bad boolean is refused before the key is written anywhere', async () => {
     const runnerTemp = tempDir();
     const { code, out } = await gate({ command: 'run', strict: 'yes', 'sign-key': key }, { RUNNER_TEMP: runnerTemp });
