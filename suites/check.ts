@@ -73,6 +73,8 @@ export interface CheckContext {
   send(options: SendOptions): Promise<Exchange>;
   /** Records a finding against another requirement (e.g. an error envelope seen while checking auth). */
   note(requirement: string, message: string, exchange?: Exchange): void;
+  /** Says what the check saw that is no verdict (stray requests to the kit's webhook listener, ignored): report.notes, said once. */
+  notice(text: string): void;
   /**
    * Runs `task` for each case of a sweep side by side (within the run's concurrency) and waits for
    * all; results in the cases' order, and the first failure in that order is the one thrown.

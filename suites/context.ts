@@ -188,5 +188,9 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
     note(requirement, message, exchange) {
       meta.findings.push({ requirement, message, ...(exchange ? { exchange } : {}) });
     },
+    notice(text) {
+      meta.notes ??= [];
+      if (!meta.notes.includes(text)) meta.notes.push(text);
+    },
   };
 }

@@ -24,7 +24,7 @@ export async function openWebhookSession(config: TargetConfig, clock: Clock, sen
   if (webhooks === undefined) throw new CheckSkipped('needs webhooks in the config');
   let receiver: KitReceiver;
   try {
-    receiver = await KitReceiver.start({ listen: webhooks.listen, clock });
+    receiver = await KitReceiver.start({ listen: webhooks.listen, clock, alsoPaths: pathOf(webhooks.url) });
   } catch (error) {
     // Configured, but nothing can be judged: never a pass, never the target's fault.
     throw new CheckInconclusive(`the kit's webhook receiver ${(error as Error).message}; choose another webhooks.listen`);
@@ -50,4 +50,14 @@ export async function openWebhookSession(config: TargetConfig, clock: Clock, sen
       await receiver.close();
     },
   };
+}
+
+/** webhooks.url's path, which a tunnel that keeps the path forwards as it is: the listener takes deliveries there too. */
+function pathOf(url: string | undefined): string[] {
+  if (url === undefined) return [];
+  try {
+    return [new URL(url).pathname];
+  } catch {
+    return [];
+  }
 }

@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -304,5 +304,36 @@ describe('svc-conformance run against a target that is not there or not an API',
     const result = await runCli(['run', ...args]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^svc-conformance run: /);
+  });
+});
+
+describe('svc-conformance run whose webhook receiver cannot listen', () => {
+  /** A plain TCP socket holding a loopback port, as another program would. */
+  async function heldPort(): Promise<number> {
+    const holder = createNetServer();
+    await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise<void>((resolve) => holder.close(() => resolve())));
+    return (holder.address() as AddressInfo).port;
+  }
+
+  // A sender with two MUST faults that a listening receiver would catch: nothing of that may read as a pass.
+  it.each([[[] as string[]], [['--strict']]])('is inconclusive (exit 2) %j, even against a faulty sender, naming the port and the fix in every form', async (extra) => {
+    const port = await heldPort();
+    const t = await target({ faults: ['hook-no-event-id', 'hook-separate-secret'] }, (c) => ({ ...c, webhooks: { listen: `127.0.0.1:${port}` } }));
+    const result = await runBinAsync(['run', '--config', t.config, '--only', 'HOOK-', ...extra, '--report-dir', t.dir]);
+    const reason = `the kit's webhook receiver cannot listen for webhooks on 127.0.0.1:${port}: the port is in use; choose another webhooks.listen`;
+    expect(result.code, result.stdout + result.stderr).toBe(2);
+    expect(result.stdout).toMatch(/only HOOK-/);
+    expect(result.stdout).toMatch(/\n\? INCONCLUSIVE \(could not judge\) {2}http:\/\/127\.0\.0\.1:\d+ \(sandbox\)\n/);
+    expect(result.stdout).toContain(`\n  ! could not judge: ${reason}\n`);
+    expect(result.stderr).toBe(`svc-conformance run: inconclusive: ${reason}\n`);
+    const r = report(t.dir);
+    expect(r).toMatchObject({ verdict: 'inconclusive', reasons: [reason], summary: { passed: 0, failed: 0 }, coverage: { judged: 0 } });
+    expect(r.requirements.map((q) => `${q.id} ${q.status}`)).toEqual(['HOOK-EVENTS-FIRED', 'HOOK-DELIVERY-HEADERS', 'HOOK-CANONICAL-BODY', 'HOOK-SIGNATURE', 'HOOK-FRESH-TIMESTAMP', 'HOOK-EVENT-SHAPE', 'HOOK-RETRY', 'HOOK-AGREES-WITH-STATUS'].map((id) => `${id} skipped`));
+    const junit = readFileSync(join(t.dir, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testsuites [^>]*failures="0" errors="1"/);
+    const xmlReason = reason.replaceAll("'", '&apos;');
+    expect(junit).toContain(`<testcase classname="Verdict" name="the run could judge the target" time="0.000">\n      <error type="inconclusive" message="inconclusive: ${xmlReason}">${reason}</error>`);
+    expect(readFileSync(join(t.dir, 'report.html'), 'utf8')).toContain(`<h1>Inconclusive</h1><p class="why">The run could not judge the target: ${reason.replaceAll("'", '&#39;')}.`);
   });
 });

@@ -1,10 +1,13 @@
-// The kit's own webhook receiver: listens where P-CFG's `webhooks.listen` says, keeps every delivery
+// The kit's own webhook receiver: listens where P-CFG's `webhooks.listen` says, keeps each delivery
 // as it arrived (headers, the exact body bytes as text, when, on the run's clock) and answers what
-// the suite tells it to (200, or a 500 to see a retry). It judges nothing: the checks do.
+// the suite tells it to (200, or a 500 to see a retry). It judges nothing: the checks do. What it
+// keeps is only what the target sent: any other request on its socket (a health check, a tunnel's
+// probe) is a stray, answered at once, counted and never handed to the checks (see strayReason).
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { Clock } from '../core/clock.js';
+import { EVENT_ID_HEADER } from '../core/webhooks.js';
 
 /** One delivery attempt as the kit's receiver saw it. */
 export interface ReceivedDelivery {
@@ -28,11 +31,83 @@ export interface ReceivedDelivery {
 export type AnswerPolicy = (delivery: Omit<ReceivedDelivery, 'answered'>) => number;
 
 export const MAX_DELIVERY_BODY = 1024 * 1024;
+/** Deliveries kept for the checks; later ones are answered and counted, not kept (a run sees a few dozen). */
+export const MAX_KEPT_DELIVERIES = 1_000;
+/** The path of the receiver's own URL: where the kit registers it. */
+export const RECEIVER_PATH = '/webhooks';
+
+/** The headers of a webhook delivery (P-HOOK-1), which a health check or a probe does not send. */
+const DELIVERY_HEADERS = ['x-signature', 'x-timestamp', EVENT_ID_HEADER.toLowerCase()];
+/** How many strays are described (method and path); the rest are only counted. */
+const DESCRIBED_STRAYS = 5;
+
+/** Why a request to the listener is not a delivery it keeps. */
+export type StrayReason = 'another path' | 'not POST' | 'no delivery headers and no event';
+
+/** A request that was not a delivery: answered, counted, never judged. */
+export interface StrayRequest {
+  method: string;
+  /** Its path without the query (which may carry a token), printable ASCII, at most 80 characters. */
+  path: string;
+  why: StrayReason;
+  /** It carried a delivery header: a delivery sent to another path, or with another method. */
+  marked: boolean;
+}
+
+/** What the listener got that the checks do not see, so far. */
+export interface StrayTally {
+  /** Requests that were not deliveries. */
+  strays: number;
+  /** The first few of them. */
+  described: readonly StrayRequest[];
+  /** The first that carried a delivery header: a delivery sent to another path, or with another method. */
+  misdirected?: StrayRequest;
+  /** How many deliveries the receiver keeps at most. */
+  keptAtMost: number;
+  /** Deliveries past that: answered 200 and counted, not kept, so not judged. */
+  deliveriesNotKept: number;
+}
 
 export interface ReceiverOptions {
   /** "host:port" as P-CFG's webhooks.listen writes it ("127.0.0.1:0": a free port). */
   listen: string;
   clock: Clock;
+  /**
+   * Paths that also take deliveries besides RECEIVER_PATH: webhooks.url's, which a tunnel that keeps
+   * the path forwards as it is.
+   */
+  alsoPaths?: readonly string[];
+  /** Deliveries kept at most (default MAX_KEPT_DELIVERIES). */
+  keepAtMost?: number;
+}
+
+/**
+ * Whether a request may be a delivery (undefined), or why not, from its method and path, before its
+ * body is read. Only a POST to one of the listener's paths is; anything else (a GET / health check,
+ * a tunnel's probe elsewhere) is a stray.
+ */
+export function strayReason(method: string, pathname: string, paths: ReadonlySet<string>): StrayReason | undefined {
+  if (!paths.has(pathname)) return 'another path';
+  return method === 'POST' ? undefined : 'not POST';
+}
+
+/**
+ * A POST to the listener's path that carries no mark of a delivery: none of X-SIGNATURE, X-TIMESTAMP
+ * or X-EVENT-ID, and a body that is not even an event (a JSON object with `event` or `event_id`).
+ * Such a request is a stray, not a sender's fault: a faulty sender still breaks P-HOOK-1 in a way the
+ * checks can see (it omits one header or signs wrongly, but sends the event), while a request that
+ * carries nothing of P-HOOK cannot be told apart from a local process posting there and is not judged.
+ * A sender whose every delivery is like that is still caught: no event arrives (HOOK-EVENTS-FIRED).
+ */
+export function bearsNoDeliveryMark(headers: Readonly<Record<string, string>>, body: string): boolean {
+  if (DELIVERY_HEADERS.some((name) => headers[name] !== undefined)) return false;
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    return true;
+  }
+  return json === null || typeof json !== 'object' || Array.isArray(json) || !('event' in json || 'event_id' in json);
 }
 
 /** `host:port` (an IPv6 host in brackets) as P-CFG's webhooks.listen writes it, or why it is not one. */
@@ -45,7 +120,9 @@ export function parseListen(listen: string): { host: string; port: number } | st
 }
 
 export class KitReceiver {
+  /** The deliveries the target sent, in arrival order: at most keepAtMost (MAX_KEPT_DELIVERIES). */
   readonly deliveries: ReceivedDelivery[] = [];
+  private readonly tally: { strays: number; described: StrayRequest[]; misdirected?: StrayRequest; deliveriesNotKept: number } = { strays: 0, described: [], deliveriesNotKept: 0 };
   private policy: AnswerPolicy = () => 200;
   private readonly waiters = new Set<() => void>();
   /** How late this process's event loop ran: a stall delays when a delivery is seen to arrive. */
@@ -56,6 +133,9 @@ export class KitReceiver {
     /** http://host:port/webhooks: where a target on this machine reaches the receiver. */
     readonly url: string,
     private readonly clock: Clock,
+    /** The paths that take deliveries. */
+    private readonly paths: ReadonlySet<string>,
+    private readonly keepAtMost: number,
   ) {
     this.loopDelay.enable();
   }
@@ -75,7 +155,7 @@ export class KitReceiver {
     let receiver: KitReceiver | undefined;
     const server = createServer((req, res) => {
       void receiver!.take(req).then(
-        ({ answered }) => res.writeHead(answered, { 'content-type': 'application/json', connection: 'close' }).end(answered === 200 ? '{"received":true}' : '{"error":"the conformance kit asks for a retry"}'),
+        ({ status, body, headers }) => res.writeHead(status, { 'content-type': 'application/json', connection: 'close', ...headers }).end(body),
         () => res.destroy(),
       );
     });
@@ -89,8 +169,14 @@ export class KitReceiver {
     });
     const { port } = server.address() as AddressInfo;
     const host = where.host.includes(':') ? `[${where.host}]` : where.host === '0.0.0.0' ? '127.0.0.1' : where.host;
-    receiver = new KitReceiver(server, `http://${host}:${port}/webhooks`, options.clock);
+    receiver = new KitReceiver(server, `http://${host}:${port}${RECEIVER_PATH}`, options.clock, new Set([RECEIVER_PATH, ...(options.alsoPaths ?? [])]), options.keepAtMost ?? MAX_KEPT_DELIVERIES);
     return receiver;
+  }
+
+  /** What the listener got that is not in `deliveries`, so far. */
+  strays(): StrayTally {
+    const { strays, described, misdirected, deliveriesNotKept } = this.tally;
+    return { strays, described: [...described], ...(misdirected !== undefined ? { misdirected } : {}), keptAtMost: this.keepAtMost, deliveriesNotKept };
   }
 
   /** From now on, deliveries are answered as `policy` says. */
@@ -124,37 +210,84 @@ export class KitReceiver {
     });
   }
 
-  private async take(req: IncomingMessage): Promise<ReceivedDelivery> {
+  /** Reads one request and decides its answer: a delivery's is the policy's, a stray's says why it was ignored. */
+  private async take(req: IncomingMessage): Promise<Answer> {
     const receivedAt = this.clock.now();
-    const kept: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      if (size < MAX_DELIVERY_BODY) kept.push(chunk.subarray(0, MAX_DELIVERY_BODY - size));
-      size += chunk.length;
-      if (size > 64 * MAX_DELIVERY_BODY) {
-        req.destroy();
-        break;
-      }
-    }
+    const method = req.method ?? '';
+    const path = req.url ?? '';
+    const pathname = pathnameOf(path);
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    const seen = {
-      n: this.deliveries.length + 1,
-      receivedAt,
-      method: req.method ?? '',
-      path: req.url ?? '',
-      headers,
-      body: new TextDecoder('utf-8').decode(Buffer.concat(kept)),
-      cut: size > MAX_DELIVERY_BODY,
-    };
+    const early = strayReason(method, pathname, this.paths);
+    if (early !== undefined) {
+      // Answered at once, its body (if any) discarded unread: a stray never waits on the kit.
+      req.resume();
+      return this.stray({ method, pathname, why: early, headers });
+    }
+    const { body, cut } = await readBounded(req);
+    if (bearsNoDeliveryMark(headers, body)) return this.stray({ method, pathname, why: 'no delivery headers and no event', headers });
+    if (this.deliveries.length >= this.keepAtMost) {
+      this.tally.deliveriesNotKept += 1;
+      return answerOf(200);
+    }
+    const seen = { n: this.deliveries.length + 1, receivedAt, method, path, headers, body, cut };
     let status = 500;
     try {
       status = this.policy(seen);
     } finally {
-      const delivery = { ...seen, answered: status };
-      this.deliveries.push(delivery);
+      this.deliveries.push({ ...seen, answered: status });
       for (const wake of this.waiters) wake();
     }
-    return { ...seen, answered: status };
+    return answerOf(status);
   }
+
+  private stray(request: { method: string; pathname: string; why: StrayReason; headers: Record<string, string> }): Answer {
+    this.tally.strays += 1;
+    const marked = DELIVERY_HEADERS.some((name) => request.headers[name] !== undefined);
+    const stray: StrayRequest = { method: shown(request.method, 10), path: shown(request.pathname, 80), why: request.why, marked };
+    if (this.tally.described.length < DESCRIBED_STRAYS) this.tally.described.push(stray);
+    if (marked) this.tally.misdirected ??= stray;
+    const takes = [...this.paths].map((p) => `POST ${p}`).join(' or ');
+    const error = `not a webhook delivery (${request.why}): the conformance kit's listener takes ${takes} from the target and ignores anything else`;
+    if (request.why === 'another path') return { status: 404, body: JSON.stringify({ error }) };
+    if (request.why === 'not POST') return { status: 405, body: JSON.stringify({ error }), headers: { allow: 'POST' } };
+    return { status: 400, body: JSON.stringify({ error }) };
+  }
+}
+
+/** What the listener answers: a status, a small JSON body, and any extra header. */
+interface Answer {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+function answerOf(status: number): Answer {
+  return { status, body: status === 200 ? '{"received":true}' : '{"error":"the conformance kit asks for a retry"}' };
+}
+
+/** The path of a request target, without its query: compared as sent, so "//x/webhooks" is not "/webhooks". */
+function pathnameOf(target: string): string {
+  return target.replace(/[?#].*$/s, '');
+}
+
+/** Text a stray sent, safe to print in a report: printable ASCII, at most `max` characters. */
+function shown(text: string, max: number): string {
+  const printable = text.replace(/[^\x20-\x7e]/g, '?');
+  return printable.length > max ? `${printable.slice(0, max - 1)}…` : printable;
+}
+
+/** The body as UTF-8 text, at most MAX_DELIVERY_BODY bytes of it; past 64 times that, reading stops. */
+async function readBounded(req: IncomingMessage): Promise<{ body: string; cut: boolean }> {
+  const kept: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    if (size < MAX_DELIVERY_BODY) kept.push(chunk.subarray(0, MAX_DELIVERY_BODY - size));
+    size += chunk.length;
+    if (size > 64 * MAX_DELIVERY_BODY) {
+      req.destroy();
+      break;
+    }
+  }
+  return { body: new TextDecoder('utf-8').decode(Buffer.concat(kept)), cut: size > MAX_DELIVERY_BODY };
 }

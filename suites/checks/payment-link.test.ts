@@ -37,6 +37,7 @@ function stubContext(baseUrl: string, environment: TargetConfig['environment'], 
       };
     },
     note() {},
+    notice() {},
     exclusive: (_lane, work) => work(),
     webhooks: () => Promise.reject(new Error('no webhooks in this test')),
   };

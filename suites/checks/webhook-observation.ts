@@ -6,7 +6,7 @@
 import type { Exchange } from '../../core/exchange.js';
 import { isWebhookEventName, MIN_RETRIES, WEBHOOK_EVENTS, type WebhookEventName } from '../../core/webhooks.js';
 import type { Currency } from '../../schemas/types.js';
-import type { ReceivedDelivery } from '../../webhooks/receiver.js';
+import type { ReceivedDelivery, StrayTally } from '../../webhooks/receiver.js';
 import { CheckSkipped, type CheckContext } from '../check.js';
 import type { WebhookSession } from '../check.js';
 import { WALLET } from './operations.js';
@@ -44,6 +44,8 @@ export interface Observation {
   waitedSeconds: number;
   /** The longest stall of the kit's own event loop meanwhile, seconds of the run's clock: arrival times are uncertain by it. */
   stallSeconds: number;
+  /** What the listener got until the observation ended that is not among the deliveries: strays, deliveries past its limit. */
+  unseen: StrayTally;
 }
 
 /** The delivery refused this many times (answered 500), so the retries can be seen. */
@@ -156,7 +158,26 @@ async function observe(ctx: CheckContext): Promise<Observation> {
     statusAfter,
     waitedSeconds: Math.round((ctx.clock.now() - startedAt) / 1000),
     stallSeconds: receiver.longestStallMs() / 1000,
+    unseen: receiver.strays(),
   };
+}
+
+/**
+ * What the observation saw that is no verdict, for report.notes: the same text from every check
+ * that reads it, so the report says it once.
+ */
+export function observationNotes(o: Pick<Observation, 'unseen'>): string[] {
+  const { strays, described, keptAtMost, deliveriesNotKept } = o.unseen;
+  const notes: string[] = [];
+  if (strays > 0) {
+    const listed = described.map((s) => `${s.method} ${s.path} (${s.why}${s.marked ? ', with delivery headers' : ''})`).join(', ');
+    const more = strays > described.length ? ` and ${strays - described.length} more` : '';
+    notes.push(`${strays} stray request${strays === 1 ? '' : 's'} to the kit's webhook listener ${strays === 1 ? 'was' : 'were'} ignored, not judged as the target's deliveries: ${listed}${more}`);
+  }
+  if (deliveriesNotKept > 0) {
+    notes.push(`the kit's webhook listener kept the first ${keptAtMost} deliveries and judged those; ${deliveriesNotKept} more were acknowledged with 200 but neither kept nor judged`);
+  }
+  return notes;
 }
 
 /** Initiates the observed payouts: one of 10 that settles, one beyond the balance (FAILED, P-OPS-3). */

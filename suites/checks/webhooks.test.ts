@@ -2,11 +2,13 @@
 // clock 20 times faster (deliveries and retries are real network traffic, so a virtual clock
 // cannot time them): no key, the kit registering its own receiver and putting the earlier
 // registration back, a target already delivering to webhooks.url (a tunnel), a listen address in
-// use, and a target without the sandbox's registration request.
+// use, a target without the sandbox's registration request, and traffic at the listener that is not
+// the target's (strays: ignored and counted, never judged).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { scaledClock } from '../../core/clock.js';
+import { buildReport } from '../../core/verdict.js';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import type { RecordedExchange } from '../../sandbox/options.js';
 import { MERCHANT_A } from '../../sandbox/tenants.js';
@@ -90,6 +92,64 @@ describe('the webhook checks and their config', () => {
     expect(foreign[0]!.outcome).toBe('skipped');
     expect(foreign[0]!.meta.inconclusive).toMatch(/^webhooks\.url is not set and the target did not take the reference sandbox's registration request \(POST \/sandbox\/webhooks answered 404\): register a URL that reaches webhooks\.listen/);
     expect(foreign[0]!.meta.skipped).not.toContain(MERCHANT_A.secretKey);
+  });
+});
+
+describe('traffic that is not the target\'s at the kit\'s webhook listener', () => {
+  it('a stray GET /, a POST to another path and an unmarked POST during the run: ignored, counted in a note, a conforming sender still passes', async () => {
+    // The listener's port is picked in advance, so the strays know where to go.
+    const port = await freePort();
+    const strays: Array<Promise<{ status: number; type: string | null; body: string }>> = [];
+    const stray = (path: string, init: RequestInit = {}) =>
+      strays.push(fetch(`http://127.0.0.1:${port}${path}`, { ...init, signal: AbortSignal.timeout(5_000) }).then(async (r) => ({ status: r.status, type: r.headers.get('content-type'), body: await r.text() })));
+    // Sent when the sandbox has refused-delivered the first event about the kit's payouts: the
+    // observation is then waiting for its retries (seconds of the run's clock), so they arrive during it.
+    let sent = false;
+    const sandbox = await sandboxWith({
+      deliveryLog: (line) => {
+        if (sent || !/ attempt 1 500 /.test(line)) return;
+        sent = true;
+        stray('/'); // a health check
+        stray('/health', { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }); // a tunnel's probe
+        stray('/webhooks', { method: 'POST', body: 'ping' }); // no X-SIGNATURE, X-TIMESTAMP or X-EVENT-ID, and no event
+      },
+    });
+    const results = await judgeWebhooks(sandbox, configOf(sandbox, (c) => (c.webhooks = { listen: `127.0.0.1:${port}` })));
+    expect(sent).toBe(true);
+    const byId = Object.fromEntries(results.map((r) => [r.id, r]));
+    expect(results.filter((r) => r.outcome !== 'passed').map((r) => `${r.id}: ${r.meta.failure?.message ?? r.meta.skipped}`)).toEqual([]);
+    expect(byId['HOOK-DELIVERY-HEADERS']!.outcome).toBe('passed');
+    expect(byId['HOOK-CANONICAL-BODY']!.outcome).toBe('passed');
+    const answers = await Promise.all(strays);
+    expect(answers.map((a) => a.status)).toEqual([404, 404, 400]);
+    for (const a of answers) {
+      expect(a.type).toBe('application/json');
+      expect(JSON.parse(a.body)).toMatchObject({ error: expect.stringMatching(/not a webhook delivery/) });
+    }
+    // Said once in the report, however many checks saw it.
+    const notes = buildReport({ results: results.map((r) => ({ meta: r.meta, state: r.outcome, durationMs: 0 })), catalog: [], target: { baseUrl: sandbox.baseUrl, environment: 'sandbox', embeddedSandbox: false }, seed: 7, runNumber: 1, runs: 3, strict: false, startedAt: new Date(), durationMs: 0, version: 'test' }).notes;
+    expect(notes).toEqual([
+      "3 stray requests to the kit's webhook listener were ignored, not judged as the target's deliveries: GET / (another path), POST /health (another path), POST /webhooks (no delivery headers and no event)",
+    ]);
+  });
+
+  it("a sender's own faults are still its own: deliveries without X-EVENT-ID, signed with another secret, fail HOOK-DELIVERY-HEADERS and HOOK-SIGNATURE", async () => {
+    const sandbox = await sandboxWith({ faults: ['hook-no-event-id', 'hook-separate-secret'] });
+    const results = await judgeWebhooks(sandbox, configOf(sandbox));
+    expect(results.filter((r) => r.outcome === 'failed').map((r) => r.id)).toEqual(['HOOK-DELIVERY-HEADERS', 'HOOK-SIGNATURE']);
+    expect(results.find((r) => r.id === 'HOOK-DELIVERY-HEADERS')!.meta.failure?.message).toMatch(/^delivery #\d+: X-EVENT-ID missing/);
+    expect(results.flatMap((r) => r.meta.notes ?? [])).toEqual([]);
+  });
+
+  it('deliveries that reach the listener at another path (a proxy that rewrites it): not judged, not blamed on the target', async () => {
+    const port = await freePort();
+    // The target delivers to webhooks.url; what is in front of the listener hands them on at /rewritten.
+    const sandbox = await sandboxWith({ webhookUrl: `http://127.0.0.1:${port}/rewritten` });
+    const results = await judgeWebhooks(sandbox, configOf(sandbox, (c) => (c.webhooks = { listen: `127.0.0.1:${port}`, url: 'https://hooks.example.test/svc' })));
+    const fired = results.find((r) => r.id === 'HOOK-EVENTS-FIRED')!;
+    expect(fired.outcome).toBe('skipped');
+    expect(fired.meta.inconclusive).toMatch(/^no webhook delivery reached the kit's receiver at http:\/\/127\.0\.0\.1:\d+\/webhooks within \d+ s of initiating two payouts, but POST \/rewritten came with delivery headers and was ignored: does the tunnel or proxy in front of webhooks\.listen change the path\? The listener takes deliveries at \/webhooks and at the path of webhooks\.url$/);
+    expect(results.filter((r) => r.outcome === 'failed').map((r) => r.id)).toEqual([]);
   });
 });
 

@@ -11,9 +11,9 @@ import { canonicalize } from '../../signer/canonical.js';
 import { diagnose } from '../../signer/diagnose.js';
 import { hmacSha256Hex } from '../../signer/sign.js';
 import type { ReceivedDelivery } from '../../webhooks/receiver.js';
-import { CheckFailure, CheckSkipped, type Check, type CheckContext, type Need } from '../check.js';
+import { CheckFailure, CheckInconclusive, CheckSkipped, type Check, type CheckContext, type Need } from '../check.js';
 import { toleranceOf } from '../config.js';
-import { attemptGroup, observation, parseEvent, REFUSED_ATTEMPTS, type Observation } from './webhook-observation.js';
+import { attemptGroup, observation, observationNotes, parseEvent, REFUSED_ATTEMPTS, type Observation } from './webhook-observation.js';
 
 const NEEDS: readonly Need[] = ['webhooks', 'profile.operations.transactionInitiation', 'profile.operations.balanceInquiry'];
 const HEADER = EVENT_ID_HEADER.toLowerCase();
@@ -33,9 +33,26 @@ function asExchange(ctx: CheckContext, o: Observation, d: ReceivedDelivery): Exc
   };
 }
 
+/** The run's observation, with what it saw that is no verdict (strays ignored) said in the report's notes. */
+async function observed(ctx: CheckContext): Promise<Observation> {
+  const o = await observation(ctx);
+  for (const note of observationNotes(o)) ctx.notice(note);
+  return o;
+}
+
+/**
+ * Evidence the check looked for and did not find: the target's failure, unless the listener had
+ * stopped keeping deliveries (past its limit), when it may be among those: then not judged.
+ */
+function missing(o: Observation, message: string, details: ConstructorParameters<typeof CheckFailure>[1]): Error {
+  const { keptAtMost, deliveriesNotKept } = o.unseen;
+  if (deliveriesNotKept === 0) return new CheckFailure(message, details);
+  return new CheckInconclusive(`${message}; but the kit's webhook listener kept only the first ${keptAtMost} deliveries (${deliveriesNotKept} more came), so it may be among those`);
+}
+
 /** The observation's deliveries, or a skip when none came (HOOK-EVENTS-FIRED says why). */
 async function deliveries(ctx: CheckContext): Promise<{ o: Observation; all: ReceivedDelivery[] }> {
-  const o = await observation(ctx);
+  const o = await observed(ctx);
   if (o.deliveries.length === 0) throw new CheckSkipped(`no webhook delivery reached the kit's receiver to judge (HOOK-EVENTS-FIRED says why)`);
   return { o, all: o.deliveries };
 }
@@ -51,8 +68,8 @@ function judgeEach(ctx: CheckContext, o: Observation, list: readonly ReceivedDel
 
 async function headers(ctx: CheckContext): Promise<void> {
   const { o, all } = await deliveries(ctx);
+  // Every delivery kept is a POST to the listener's path: anything else was a stray, never judged.
   judgeEach(ctx, o, all, (d) => {
-    if (d.method !== 'POST') return `the target delivered with ${d.method}, not POST`;
     const missing = ['x-signature', 'x-timestamp', HEADER].filter((h) => !d.headers[h]);
     if (missing.length > 0) return `${missing.map((h) => h.toUpperCase()).join(', ')} missing`;
     if (!isJsonContentType(d.headers['content-type'] ?? '')) return `Content-Type is ${JSON.stringify(d.headers['content-type'] ?? null)}, not application/json`;
@@ -142,13 +159,20 @@ async function eventShape(ctx: CheckContext): Promise<void> {
 }
 
 async function eventsFired(ctx: CheckContext): Promise<void> {
-  const o = await observation(ctx);
+  const o = await observed(ctx);
   const { payouts } = o;
   const about = (id: string) => o.deliveries.filter((d) => parseEvent(d).subject === id);
   if (o.deliveries.length === 0) {
-    throw new CheckFailure(`no webhook delivery reached the kit's receiver at ${o.session.receiver.url} within ${o.waitedSeconds} s of initiating two payouts: is ${o.session.url} the merchant's registered webhook URL, and does it reach webhooks.listen?`, {
+    const none = `no webhook delivery reached the kit's receiver at ${o.session.receiver.url} within ${o.waitedSeconds} s of initiating two payouts`;
+    const stray = o.unseen.misdirected;
+    // Deliveries that reach the listener at another path: what is in front of it rewrites the path, not the target's fault.
+    if (stray?.why === 'another path') {
+      throw new CheckInconclusive(`${none}, but ${stray.method} ${stray.path} came with delivery headers and was ignored: does the tunnel or proxy in front of webhooks.listen change the path? The listener takes deliveries at ${new URL(o.session.receiver.url).pathname}${o.session.url !== o.session.receiver.url ? ' and at the path of webhooks.url' : ''}`);
+    }
+    const misdirected = stray === undefined ? '' : `; ${stray.method} ${stray.path} came with delivery headers and was ignored: a delivery is a POST (P-HOOK-1)`;
+    throw missing(o, `${none}: is ${o.session.url} the merchant's registered webhook URL, and does it reach webhooks.listen?${misdirected}`, {
       expected: 'payout events for the payouts initiated (P-HOOK-2)',
-      actual: 'no delivery',
+      actual: stray === undefined ? 'no delivery' : `${stray.method} ${stray.path}`,
     });
   }
   for (const payout of payouts) {
@@ -160,7 +184,7 @@ async function eventsFired(ctx: CheckContext): Promise<void> {
       const heard = about(payout.payoutOrderId).some((d) => later.includes(parseEvent(d).event ?? '') && parseEvent(d).state !== undefined);
       if (!heard) {
         const got = about(payout.payoutOrderId).map((d) => parseEvent(d).event ?? '?');
-        throw new CheckFailure(`payout ${payout.payoutOrderId} was ${state} (Payout Status) but no ${name} event about it arrived within ${o.waitedSeconds} s${got.length > 0 ? ` (only ${[...new Set(got)].join(', ')})` : ''}`, {
+        throw missing(o, `payout ${payout.payoutOrderId} was ${state} (Payout Status) but no ${name} event about it arrived within ${o.waitedSeconds} s${got.length > 0 ? ` (only ${[...new Set(got)].join(', ')})` : ''}`, {
           expected: `a ${name} delivery (P-HOOK-2)`,
           actual: got.length > 0 ? got.join(', ') : 'no delivery about it',
         });
@@ -170,7 +194,7 @@ async function eventsFired(ctx: CheckContext): Promise<void> {
 }
 
 async function retries(ctx: CheckContext): Promise<void> {
-  const o = await observation(ctx);
+  const o = await observed(ctx);
   const attempts = o.probe;
   if (attempts.length === 0) throw new CheckSkipped('no delivery about the payouts the kit initiated arrived to refuse (HOOK-EVENTS-FIRED says why)');
   const first = attempts[0]!;
@@ -180,7 +204,7 @@ async function retries(ctx: CheckContext): Promise<void> {
     const last = attempts.at(-1)!;
     const sameAbout = o.deliveries.filter((d) => d.n > first.n && parseEvent(d).event === parseEvent(first).event && parseEvent(d).subject === parseEvent(first).subject && attemptGroup(d) !== attemptGroup(first));
     const hint = sameAbout.length > 0 ? `; delivery #${sameAbout[0]!.n} is about the same ${parseEvent(first).event} with another event_id: a retry keeps the event_id` : '';
-    throw new CheckFailure(`the kit answered delivery #${last.n} with 500 and ${attempts.length === 1 ? 'it was never retried' : `got only ${attempts.length - 1} retr${attempts.length === 2 ? 'y' : 'ies'}`} within ${o.waitedSeconds} s${hint}`, { ...details(last), actual: `${attempts.length} attempt${attempts.length > 1 ? 's' : ''}` });
+    throw missing(o, `the kit answered delivery #${last.n} with 500 and ${attempts.length === 1 ? 'it was never retried' : `got only ${attempts.length - 1} retr${attempts.length === 2 ? 'y' : 'ies'}`} within ${o.waitedSeconds} s${hint}`, { ...details(last), actual: `${attempts.length} attempt${attempts.length > 1 ? 's' : ''}` });
   }
   const changed = attempts.find((d) => d.body !== first.body);
   if (changed !== undefined) throw new CheckFailure(`delivery #${changed.n} retries #${first.n} with another body: a retry sends the same event`, { ...details(changed), actual: 'another body' });
@@ -211,7 +235,7 @@ async function retries(ctx: CheckContext): Promise<void> {
 }
 
 async function agreesWithStatusOperation(ctx: CheckContext): Promise<void> {
-  const o = await observation(ctx);
+  const o = await observed(ctx);
   if (o.statusAfter.length === 0) throw new CheckSkipped('no event about the kit\'s payouts said a final state, so none could be compared with Payout Status');
   for (const { delivery, state, exchange } of o.statusAfter) {
     const e = parseEvent(delivery);
