@@ -66,7 +66,9 @@ export function notJudgedLine(report: Report): string | undefined {
   const reasons = new Map<string, number>();
   for (const r of report.requirements) {
     if (r.status !== 'skipped' || r.notApplicable === true) continue;
-    const why = (r.skipReason ?? 'skipped').replace(/^not judged: /, '');
+    // The reason's head: the details (each try of a wallet rule, say) are in the report.
+    const full = (r.skipReason ?? 'skipped').replace(/^not judged: /, '');
+    const why = full.length > 90 ? `${full.slice(0, 90).replace(/[\s,;:(]+\S*$/, '')}…` : full;
     reasons.set(why, (reasons.get(why) ?? 0) + 1);
   }
   const leftOut = leftOutOf(report).length;

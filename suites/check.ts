@@ -14,6 +14,11 @@ export interface WebhookSession {
   url: string;
   /** P-HOOK-3's bound on the first three retries, ms (profile.webhooks.retryWithinSeconds). */
   retryWithinMs: number;
+  /**
+   * When the kit registered its receiver itself (the reference sandbox's control request): the URL
+   * registered for the merchant now (null: none; undefined: the target did not say).
+   */
+  registered?: () => Promise<string | null | undefined>;
 }
 
 /** A config key a check needs; when absent the check is skipped and the report names the key. */

@@ -30,6 +30,7 @@ export async function openWebhookSession(config: TargetConfig, clock: Clock, sen
     throw new CheckInconclusive(`the kit's webhook receiver ${(error as Error).message}; choose another webhooks.listen`);
   }
   let restore: (() => Promise<unknown>) | undefined;
+  let registered: (() => Promise<string | null | undefined>) | undefined;
   if (webhooks.url === undefined) {
     const answer = await send({ label: "register the kit's webhook receiver (the reference sandbox's control request)", path: OPERATION_PATHS.registerWebhook, payload: { url: receiver.url } });
     const data = (answer.response?.json as { data?: { previous_url?: unknown } } | undefined)?.data;
@@ -41,10 +42,20 @@ export async function openWebhookSession(config: TargetConfig, clock: Clock, sen
       );
     }
     const previous = typeof data.previous_url === 'string' ? data.previous_url : null;
-    restore = () => client.send({ label: 'restore the earlier webhook registration', path: OPERATION_PATHS.registerWebhook, payload: { url: previous } });
+    // The merchant has one registration: another run against this target may take it meanwhile.
+    registered = async () => {
+      const now = await client.send({ label: "the merchant's webhook registration now", path: OPERATION_PATHS.registerWebhook, payload: {} });
+      const url = (now.response?.json as { data?: { url?: unknown } } | undefined)?.data?.url;
+      return now.response?.status === 200 ? (typeof url === 'string' ? url : null) : undefined;
+    };
+    restore = async () => {
+      // Put back only what the kit replaced: a registration someone else made meanwhile is theirs.
+      if ((await registered!()) !== receiver.url) return;
+      await client.send({ label: 'restore the earlier webhook registration', path: OPERATION_PATHS.registerWebhook, payload: { url: previous } });
+    };
   }
   return {
-    session: { receiver, url: webhooks.url ?? receiver.url, retryWithinMs: retryWithinSecondsOf(config) * 1000 },
+    session: { receiver, url: webhooks.url ?? receiver.url, retryWithinMs: retryWithinSecondsOf(config) * 1000, ...(registered !== undefined ? { registered } : {}) },
     async close() {
       await restore?.().catch(() => {});
       await receiver.close();

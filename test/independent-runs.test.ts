@@ -22,8 +22,9 @@ beforeAll(async () => {
 afterAll(() => sandbox.close());
 
 /** One whole run (webhooks aside: their retries take real seconds), judged as `run --strict` judges. */
-async function run(target: RunningSandbox = sandbox, only?: string[]): Promise<Report> {
-  const { webhooks: _, ...config } = target.config;
+async function run(target: RunningSandbox = sandbox, only?: string[], withWebhooks = false): Promise<Report> {
+  const { webhooks, ...rest } = target.config;
+  const config = withWebhooks ? { ...rest, webhooks } : rest;
   const startedAt = new Date();
   const settings = { config: config as TargetConfig, seed: SEED, runs: 5, runNumber: runNumberAt(startedAt.getTime()), allowProduction: false, timeoutMs: 10_000, ...(only ? { only } : {}) };
   const results = await runChecks(settings, SECTIONS);
@@ -80,6 +81,21 @@ describe('runs against one target are independent', () => {
       expect(report.verdict).toBe('conformant');
     } finally {
       await busy.close();
+    }
+  }, 60_000);
+
+  it('two runs at once watching one merchant\'s webhooks: the one whose registration was taken is inconclusive, never failed', async () => {
+    // The merchant has one webhook URL: each run registers its own receiver, and the other's events go there.
+    const shared = await startSandbox({ port: 0, settleSeconds: 1 });
+    try {
+      const reports = await Promise.all([run(shared, ['HOOK-'], true), run(shared, ['HOOK-'], true)]);
+      for (const report of reports) {
+        expect(failed(report)).toEqual([]);
+        expect(['conformant', 'inconclusive']).toContain(report.verdict);
+        for (const reason of report.reasons ?? []) expect(reason).toMatch(/another run against this target took it, so deliveries went elsewhere/);
+      }
+    } finally {
+      await shared.close();
     }
   }, 60_000);
 });

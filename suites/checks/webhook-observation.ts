@@ -46,6 +46,8 @@ export interface Observation {
   stallSeconds: number;
   /** What the listener got until the observation ended that is not among the deliveries: strays, deliveries past its limit. */
   unseen: StrayTally;
+  /** The merchant's webhook registration as seen when it was no longer the kit's receiver (another run took it), if it ever was not. */
+  takenBy?: string | null;
 }
 
 /** The delivery refused this many times (answered 500), so the retries can be seen. */
@@ -126,7 +128,16 @@ async function observe(ctx: CheckContext): Promise<Observation> {
     });
   const deadline = () => (probeAttempts()[0]?.receivedAt ?? startedAt) + session.retryWithinMs + GRACE_MS + receiver.longestStallMs();
   let seen = firstSeen;
+  let takenBy: string | null | undefined;
+  // Another run against the same target may register its own receiver for the merchant meanwhile
+  // (and put the registration back when it ends): deliveries about our payouts then go elsewhere.
+  const watchRegistration = async () => {
+    if (takenBy !== undefined || session.registered === undefined) return;
+    const now = await session.registered();
+    if (now !== undefined && now !== receiver.url) takenBy = now;
+  };
   for (;;) {
+    await watchRegistration();
     // P-HOOK-4: Payout Status right after the first attempt of each event of ours that says a final state.
     while (seen < receiver.deliveries.length) {
       const delivery = receiver.deliveries[seen++]!;
@@ -140,6 +151,8 @@ async function observe(ctx: CheckContext): Promise<Observation> {
     }
     const retriesSeen = probe !== undefined && probeAttempts().length > REFUSED_ATTEMPTS;
     if (retriesSeen && payouts.every(acknowledgedFinal)) break;
+    // Deliveries go elsewhere now: waiting for the rest would only run out the clock.
+    if (takenBy !== undefined) break;
     const now = ctx.clock.now();
     if (now >= deadline()) break;
     await receiver.waitFor((d) => d.n > seen, Math.min(deadline(), now + 1_000));
@@ -149,8 +162,10 @@ async function observe(ctx: CheckContext): Promise<Observation> {
     const state = (exchange.response?.json as { data?: { status?: unknown } } | undefined)?.data?.status;
     if (typeof state === 'string') payout.ended = state;
   }
+  await watchRegistration();
   receiver.answerWith(() => 200);
   return {
+    ...(takenBy !== undefined ? { takenBy } : {}),
     session,
     payouts,
     deliveries: receiver.deliveries.slice(firstSeen),

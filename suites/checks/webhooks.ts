@@ -46,6 +46,12 @@ async function observed(ctx: CheckContext): Promise<Observation> {
  */
 function missing(o: Observation, message: string, details: ConstructorParameters<typeof CheckFailure>[1]): Error {
   const { keptAtMost, deliveriesNotKept } = o.unseen;
+  if (o.takenBy !== undefined) {
+    return new CheckInconclusive(
+      `${message}; but the merchant's webhook registration stopped being the kit's receiver during the observation (it became ${o.takenBy === null ? 'none' : JSON.stringify(o.takenBy)}): ` +
+        'another run against this target took it, so deliveries went elsewhere; run the webhook checks of one merchant one at a time',
+    );
+  }
   if (deliveriesNotKept === 0) return new CheckFailure(message, details);
   return new CheckInconclusive(`${message}; but the kit's webhook listener kept only the first ${keptAtMost} deliveries (${deliveriesNotKept} more came), so it may be among those`);
 }
