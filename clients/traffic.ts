@@ -74,7 +74,9 @@ export const QUEUE_GAP_MS = 20;
  * one request at a time; its first Create Order compiles schemas for hundreds of ms): then it may
  * have been waiting since that busy stretch began. On a connection that carried an earlier request
  * it cannot have been sent before that one's answer (HTTP/1.1 without pipelining), so a client that
- * keeps the sandbox busy over keep-alive connections is not taken for one with requests waiting.
+ * keeps the sandbox busy over keep-alive connections is not taken for one with requests waiting. The
+ * first request on a connection may have been written as soon as the connection was accepted: on a
+ * loaded machine the sandbox reads it much later (hundreds of ms), but it was on the wire by then.
  */
 function earliestArrivals(all: readonly RecordedExchange[]): Map<RecordedExchange, number> {
   const ordered = [...all].sort((a, b) => a.receivedAt - b.receivedAt);
@@ -85,7 +87,8 @@ function earliestArrivals(all: readonly RecordedExchange[]): Map<RecordedExchang
   for (const x of ordered) {
     if (x.receivedAt > busyUntil + QUEUE_GAP_MS) busySince = x.receivedAt;
     const previousAnswer = x.connection === undefined ? undefined : lastAnswerOn.get(x.connection);
-    earliest.set(x, Math.min(x.receivedAt, Math.max(busySince, previousAnswer ?? -Infinity)));
+    const sentFrom = previousAnswer !== undefined ? Math.max(busySince, previousAnswer) : Math.min(busySince, x.connectedAt ?? Infinity);
+    earliest.set(x, Math.min(x.receivedAt, sentFrom));
     // A held answer (a scenario's hang) waits on a timer: the sandbox is free meanwhile.
     busyUntil = Math.max(busyUntil, held(x) ? x.receivedAt : x.respondedAt);
     if (x.connection !== undefined) lastAnswerOn.set(x.connection, Math.max(lastAnswerOn.get(x.connection) ?? -Infinity, x.respondedAt));

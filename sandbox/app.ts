@@ -51,6 +51,8 @@ export interface SandboxApp {
 export interface ReceivedOn {
   /** The connection it came on, numbered from 1 in the order the listener accepted them. */
   connection: number;
+  /** When the listener accepted that connection, on the sandbox's clock. */
+  connectedAt: number;
 }
 
 /**
@@ -134,7 +136,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
         responseBody,
         ...(retryAfter !== null ? { retryAfter } : {}),
         ...(scenario !== undefined ? { scenario } : {}),
-        ...(received !== undefined ? { connection: received.connection } : {}),
+        ...(received !== undefined ? { connection: received.connection, connectedAt: received.connectedAt } : {}),
       });
     }
     return response;

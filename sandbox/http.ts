@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { SandboxApp } from './app.js';
+import type { ReceivedOn, SandboxApp } from './app.js';
 import { errorResponse } from './envelope.js';
 
 export interface ListenOptions {
@@ -26,12 +26,13 @@ export async function listen(app: SandboxApp, options: ListenOptions = {}): Prom
   // node enforces the header and request timeouts only when it checks connections; check often enough.
   let listeningOrigin = `http://${host}`;
   // Connections numbered as accepted, so a recording can tell one keep-alive connection's requests apart.
-  const connections = new WeakMap<Socket, number>();
+  // When each was accepted: a request first on its connection may have been written right after.
+  const connections = new WeakMap<Socket, ReceivedOn>();
   let accepted = 0;
   const server = createServer({ connectionsCheckingInterval: Math.min(1_000, Math.max(50, headersTimeout / 4)) }, (req, res) => {
-    void respond(app, req, res, listeningOrigin, connections.get(req.socket) ?? 0);
+    void respond(app, req, res, listeningOrigin, connections.get(req.socket) ?? { connection: 0, connectedAt: app.options.clock() });
   });
-  server.on('connection', (socket: Socket) => void connections.set(socket, ++accepted));
+  server.on('connection', (socket: Socket) => void connections.set(socket, { connection: ++accepted, connectedAt: app.options.clock() }));
   server.headersTimeout = headersTimeout;
   server.requestTimeout = options.requestTimeoutMs ?? 15_000;
   server.keepAliveTimeout = 5_000;
@@ -58,7 +59,7 @@ export async function listen(app: SandboxApp, options: ListenOptions = {}): Prom
   };
 }
 
-async function respond(app: SandboxApp, req: IncomingMessage, res: ServerResponse, listeningOrigin: string, connection: number): Promise<void> {
+async function respond(app: SandboxApp, req: IncomingMessage, res: ServerResponse, listeningOrigin: string, received: ReceivedOn): Promise<void> {
   try {
     const body = await readBody(req, app.options.maxBodyBytes);
     if (body === 'too-large') {
@@ -76,7 +77,7 @@ async function respond(app: SandboxApp, req: IncomingMessage, res: ServerRespons
       headers,
       ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body }),
     });
-    await send(res, await app.handle(request, { connection }), false);
+    await send(res, await app.handle(request, received), false);
   } catch {
     // A request the Fetch API cannot represent (a malformed header or target), or a client that hung
     // up: answer the error envelope if anyone is still listening.

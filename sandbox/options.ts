@@ -108,6 +108,8 @@ export interface RecordedExchange {
    * connection only after the answer before it on that connection (HTTP/1.1 without pipelining).
    */
   connection?: number;
+  /** When that connection was accepted: a client that opens a connection writes its request at once. */
+  connectedAt?: number;
 }
 
 export interface ResolvedOptions {

@@ -119,8 +119,8 @@ async function balanceDebited(ctx: CheckContext): Promise<void> {
     const body = payoutRequest(ctx, amountNumber(amount), before.currency);
     await initiated(ctx, body, `initiate a payout of ${decimalText(amount)} ${before.currency}${n > 1 ? ` (try ${n})` : ''}`);
     const settled = await settledPayout(ctx, body.payout_order_id as string, 'Payout Status until the payout settles');
-    if (settled === undefined) throw new CheckSkipped('the payout was still PROCESSING or PENDING after 12 s: the debit of a successful payout could not be observed');
-    if (settled.status !== 'SUCCESS') throw new CheckSkipped(`the payout ended ${String(settled.status)}, not SUCCESS: the debit of a successful payout could not be observed`);
+    if (settled === undefined) return { unusable: 'the payout was still PROCESSING or PENDING after 12 s: the debit of a successful payout could not be observed' };
+    if (settled.status !== 'SUCCESS') return { unusable: `the payout ended ${String(settled.status)}, not SUCCESS: the debit of a successful payout could not be observed` };
     return { amount, expected: amount };
   });
 }
@@ -163,7 +163,7 @@ async function balanceUnchangedOnFailure(ctx: CheckContext): Promise<void> {
     let record = response !== undefined && response.status >= 200 && response.status <= 299 ? (response.json as { data?: Json } | undefined)?.data : undefined;
     if (record?.status === 'PROCESSING' || record?.status === 'PENDING') record = await settledPayout(ctx, body.payout_order_id as string, 'Payout Status until the payout settles');
     if (record?.status !== 'FAILED') {
-      throw new CheckSkipped(`a payout beyond the balance did not end FAILED (${record ? `it is ${String(record.status)}` : `answered HTTP ${response?.status ?? 0}`}; see OPS-INITIATE-INSUFFICIENT), so there is no failed payout to check`);
+      return { unusable: `a payout beyond the balance did not end FAILED (${record ? `it is ${String(record.status)}` : `answered HTTP ${response?.status ?? 0}`}; see OPS-INITIATE-INSUFFICIENT), so there is no failed payout to check` };
     }
     return { amount, expected: { units: 0n, scale: 0 } };
   });

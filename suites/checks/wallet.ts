@@ -84,13 +84,20 @@ export const MAX_TRIES = 3;
 export async function balanceChange(
   ctx: CheckContext,
   rule: string,
-  attempt: (before: Balance, tryNumber: number) => Promise<{ amount: Decimal; expected: Decimal }>,
+  attempt: (before: Balance, tryNumber: number) => Promise<{ amount: Decimal; expected: Decimal } | { unusable: string }>,
 ): Promise<Try> {
   const tries: Try[] = [];
+  let unusable: string | undefined;
   for (let n = 1; n <= MAX_TRIES; n++) {
     const suffix = n === 1 ? '' : ` (try ${n})`;
     const before = await readBalance(ctx, `balance before the payout${suffix}`);
-    const { amount, expected } = await attempt(before, n);
+    const outcome = await attempt(before, n);
+    // A payout that did not end as the rule needs (a bank that refused this amount): another amount, another try.
+    if ('unusable' in outcome) {
+      unusable = outcome.unusable;
+      continue;
+    }
+    const { amount, expected } = outcome;
     const after = await readBalance(ctx, `balance after the payout${suffix}`);
     const t: Try = { before, after, amount, expected };
     if (decimalEquals(change(t), expected)) return t;
@@ -104,8 +111,9 @@ export async function balanceChange(
       });
     }
   }
+  if (tries.length === 0) throw new CheckSkipped(`${unusable ?? 'no try could be made'} (on each of ${MAX_TRIES} tries, each with another amount)`);
   throw new CheckSkipped(
-    `not judged: other activity on the wallet: the balance moved by amounts this run's own payouts do not explain, differently on each of ${MAX_TRIES} tries ` +
+    `not judged: other activity on the wallet: the balance moved by amounts this run's own payouts do not explain, differently on each of ${tries.length} tries ` +
       `(${tries.map(describe).join('; ')}), so ${rule} could not be judged (P-MONEY-1)`,
   );
 }
