@@ -61,6 +61,14 @@ describe('KitReceiver: deliveries kept, strays counted', () => {
     });
   }
 
+  it('keeps a body as its bytes came: a leading byte-order mark is not dropped, so the checks see what a receiver verifying raw bytes sees', async () => {
+    const r = await receiver();
+    const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(EVENT)]);
+    const answer = await fetch(r.url, { method: 'POST', headers: SIGNED, body: bytes, signal: AbortSignal.timeout(5_000) });
+    expect(answer.status).toBe(200);
+    expect(r.deliveries.map((d) => d.body)).toEqual([`\ufeff${EVENT}`]);
+  });
+
   it("takes webhooks.url's path as well (a tunnel that keeps the path), and nothing else", async () => {
     const r = await receiver({ alsoPaths: ['/svc'] });
     const origin = new URL(r.url).origin;

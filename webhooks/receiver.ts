@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { Clock } from '../core/clock.js';
 import { EVENT_ID_HEADER } from '../core/webhooks.js';
+import { textAsSent } from '../common/utf8.js';
 
 /** One delivery attempt as the kit's receiver saw it. */
 export interface ReceivedDelivery {
@@ -289,5 +290,5 @@ async function readBounded(req: IncomingMessage): Promise<{ body: string; cut: b
       break;
     }
   }
-  return { body: new TextDecoder('utf-8').decode(Buffer.concat(kept)), cut: size > MAX_DELIVERY_BODY };
+  return { body: textAsSent(Buffer.concat(kept)), cut: size > MAX_DELIVERY_BODY };
 }
