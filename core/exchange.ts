@@ -14,6 +14,8 @@ export interface ExchangeRequest {
   request: { method: string; url: string; headers: Record<string, string>; body: string };
   /** How long it took, ms. */
   ms: number;
+  /** Sent again this many times after a 401, as a target refuses a replay of another run's identical request. */
+  resent?: number;
 }
 
 export interface HttpAnswer {

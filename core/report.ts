@@ -50,6 +50,10 @@ export interface CheckMeta {
   plainlySigned?: { answered: number; refused401: number };
   /** What the check saw that is no verdict but a reader should know (3 stray requests to the kit's webhook listener ignored). */
   notes?: string[];
+  /** Its correctly signed requests sent again after a 401 (a possible replay of another run's), and how many of those were then taken. */
+  resent?: { sent: number; accepted: number };
+  /** Its requests signed wrong or not at all on purpose that the target took past authentication (2xx, 404, 409, 422). */
+  wronglySignedAccepted?: number;
   /** The check's rule does not apply to this target (a rule about https when the base URL is http): nothing to judge. */
   notApplicable?: boolean;
   /**

@@ -45,6 +45,7 @@ describe('buildReport decides the verdict once', () => {
     ['a configured section could not be judged, and a MUST failed elsewhere', () => [result('A', 'skipped', { inconclusive: "the kit's webhook receiver cannot listen", skipped: 'not judged' }), result('B', 'failed'), result('C', 'passed'), result('D', 'passed')], {}, 'not conformant', 1],
     ['every correctly signed request refused 401', () => [result('A', 'failed', signed(2, 2)), result('B', 'failed', signed(3, 3)), result('C', 'passed'), result('D', 'passed')], {}, 'inconclusive: every one of the 5 correctly signed requests was refused with 401, and none signed a known wrong way was accepted: check that merchant.apiKey and merchant.secretKey (SVC_API_KEY, SVC_SECRET_KEY) belong to this environment and merchant; `svc-conformance diagnose` explains a captured request', 2],
     ['every one refused 401, but a wrong scheme accepted', () => [result('A', 'failed', signed(2, 2)), result('B', 'failed', signed(3, 3)), result('C', 'passed'), result('D', 'failed', { acceptedVariant: 'timestamp-omitted' })], {}, 'not conformant', 1],
+    ['every one refused 401, but an unsigned request taken past authentication', () => [result('A', 'failed', signed(2, 2)), result('B', 'failed', signed(3, 3)), result('C', 'passed'), result('D', 'failed', { wronglySignedAccepted: 1 })], {}, 'not conformant', 1],
     ['one correctly signed request accepted among them', () => [result('A', 'failed', signed(2, 2)), result('B', 'passed', signed(3, 2)), result('C', 'passed'), result('D', 'passed')], {}, 'not conformant', 1],
     ['too few correctly signed requests to say', () => [result('A', 'failed', signed(2, 2)), result('B', 'passed'), result('C', 'passed'), result('D', 'passed')], {}, 'not conformant', 1],
   ])('%s', (_name, results, options, text, exit) => {
@@ -77,6 +78,16 @@ describe('runHints: one cause said once', () => {
   it('names the wrong scheme a target accepted when every correctly signed request was refused', () => {
     const results = [result('A', 'failed', signed(5, 5)), result('D', 'failed', { acceptedVariant: 'timestamp-omitted', failure: { message: 'the target accepts signatures made without X-TIMESTAMP' } })];
     expect(runHints(results)).toEqual(['every correctly signed request was refused with 401, but one signed a known wrong way was accepted: the target accepts signatures made without X-TIMESTAMP']);
+  });
+
+  it('names the requirements whose wrongly signed requests were taken, when no correctly signed one was', () => {
+    const results = [result('A', 'failed', signed(5, 5)), result('D', 'failed', { wronglySignedAccepted: 2 })];
+    expect(runHints(results)).toEqual(['every correctly signed request was refused with 401, but requests signed wrong or not at all were taken (D): the target authenticates another way than the profile\'s, whatever the keys']);
+  });
+
+  it('says once how many requests were sent again after a 401, and how many were then taken', () => {
+    const report = build([result('A', 'passed', { resent: { sent: 2, accepted: 2 } }), result('B', 'passed', { resent: { sent: 1, accepted: 0 } }), result('C', 'passed'), result('D', 'passed')]);
+    expect(report.notes).toEqual(["3 correctly signed requests were refused 401 and sent again with a fresh X-TIMESTAMP, as a target refuses a replay of another run's identical request (a fixture read, a Balance Inquiry); 2 were then accepted, the rest are judged as refused"]);
   });
 
   it('says nothing when the credentials were taken', () => {

@@ -116,7 +116,7 @@ export function buildReport(input: BuildInput): Report {
   const kitErrors = input.results.filter((r) => r.state === 'error').map((r) => ({ check: r.meta.check, requirement: r.meta.requirement, message: r.meta.error?.message ?? 'unknown' }));
   const decided = decideVerdict({ summary, coverage, strict: input.strict, requireAll: input.requireAll ?? false, ...couldNotJudge(input, kitErrors) });
   const hints = runHints(input.results).filter((hint) => !(decided.reasons ?? []).includes(hint));
-  const notes = [...new Set([...(input.notes ?? []), ...input.results.flatMap((r) => r.meta.notes ?? [])])];
+  const notes = [...new Set([...(input.notes ?? []), ...input.results.flatMap((r) => r.meta.notes ?? []), ...resendNote(input.results)])];
   return {
     tool: { name: 'svc-conformance', version: input.version },
     target: input.target,
@@ -156,8 +156,7 @@ function couldNotJudge(input: BuildInput, kitErrors: NonNullable<Report['kitErro
     const ran = input.results.filter((r) => r.state !== 'skipped').length;
     wholeRun.push(`the run had to stop: ${stopped} (${ran} of ${input.results.length} checks ran before it)`);
   }
-  const schemeAccepted = input.results.some((r) => r.meta.acceptedVariant !== undefined);
-  if (!schemeAccepted) wholeRun.push(...credentialsRefused(input.results));
+  if (!authenticatesOtherwise(input.results)) wholeRun.push(...credentialsRefused(input.results));
   const part: string[] = [];
   if (kitErrors.length > 0) {
     const first = kitErrors[0]!;
@@ -305,13 +304,39 @@ function credentialsRefused(results: readonly CheckResult[]): string[] {
 }
 
 /**
- * One cause behind many failures, said once and up front: a target that accepted a request signed a
- * known wrong way (the signature-scheme probe) verifies another scheme than P-SIGN-2.
+ * Whether the target took a request signed wrong or not at all past authentication: then refusing
+ * the correctly signed ones is its own doing too (it authenticates another way), whatever the keys.
+ */
+function authenticatesOtherwise(results: readonly CheckResult[]): boolean {
+  return results.some((r) => r.meta.acceptedVariant !== undefined || (r.meta.wronglySignedAccepted ?? 0) > 0);
+}
+
+/**
+ * One cause behind many failures, said once and up front: a target that refused every correctly
+ * signed request but took one signed a known wrong way (the probe), or not at all, verifies another
+ * scheme than P-SIGN-2.
  */
 export function runHints(results: readonly CheckResult[]): string[] {
+  if (!everySignedRequestRefused(results) || !authenticatesOtherwise(results)) return [];
   const accepted = results.find((r) => r.meta.acceptedVariant !== undefined);
-  if (accepted === undefined || !everySignedRequestRefused(results)) return [];
-  return [`every correctly signed request was refused with 401, but one signed a known wrong way was accepted: ${accepted.meta.failure?.message ?? accepted.meta.acceptedVariant}`];
+  if (accepted !== undefined) return [`every correctly signed request was refused with 401, but one signed a known wrong way was accepted: ${accepted.meta.failure?.message ?? accepted.meta.acceptedVariant}`];
+  const taken = results.filter((r) => (r.meta.wronglySignedAccepted ?? 0) > 0).map((r) => r.meta.requirement);
+  return [`every correctly signed request was refused with 401, but requests signed wrong or not at all were taken (${[...new Set(taken)].join(', ')}): the target authenticates another way than the profile's, whatever the keys`];
+}
+
+/** Said once: how many correctly signed requests were sent again after a 401, and how many were then taken. */
+function resendNote(results: readonly CheckResult[]): string[] {
+  let sent = 0;
+  let accepted = 0;
+  for (const r of results) {
+    sent += r.meta.resent?.sent ?? 0;
+    accepted += r.meta.resent?.accepted ?? 0;
+  }
+  if (sent === 0) return [];
+  return [
+    `${sent} correctly signed request${sent === 1 ? ' was' : 's were'} refused 401 and sent again with a fresh X-TIMESTAMP, as a target refuses a replay of another run's identical request ` +
+      `(a fixture read, a Balance Inquiry); ${accepted} ${accepted === 1 ? 'was' : 'were'} then accepted${accepted < sent ? ', the rest are judged as refused' : ''}`,
+  ];
 }
 
 function evidence(input: BuildInput, requirement: string, check: string, message: string, exchanges: Exchange[], replayPath?: string): Evidence {

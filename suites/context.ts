@@ -1,7 +1,7 @@
 import { CheckSkipped, isCheckFailure, isCheckInconclusive, isCheckSkipped, type Check, type CheckContext, type Need } from './check.js';
 import { concurrencyOf, isProduction, operationOf, type OperationKey, type TargetConfig } from './config.js';
-import { isPlainlySigned, TargetClient, type Exchange } from './http.js';
-import { idSource, runSalt } from './ids.js';
+import { isMisSigned, isPlainlySigned, TargetClient, type Exchange } from './http.js';
+import { idSource, runSalt, runTag } from './ids.js';
 import { Limiter, settleInOrder } from './limiter.js';
 import { systemClock } from '../core/clock.js';
 import { getPath } from '../core/predicates.js';
@@ -48,13 +48,15 @@ export function runConcurrency(settings: RunSettings): number {
 }
 
 export function createRunState(settings: RunSettings): RunState {
+  const salt = settings.salt ?? runSalt();
   const client = new TargetClient(settings.config, {
+    ownMark: runTag(settings.runNumber, salt),
     timeoutMs: settings.timeoutMs,
     ...(settings.clock !== undefined ? { clock: settings.clock } : {}),
     ...(settings.onExchange !== undefined ? { onExchange: settings.onExchange } : {}),
     ...(settings.deadlineAt !== undefined ? { deadlineAt: settings.deadlineAt, deadlineSource: settings.deadlineSource ?? 'max time' } : {}),
   });
-  return { settings, client, requests: new Limiter(runConcurrency(settings)), salt: settings.salt ?? runSalt(), lanes: new Map() };
+  return { settings, client, requests: new Limiter(runConcurrency(settings)), salt, lanes: new Map() };
 }
 
 /** Why a check cannot run against this target, or undefined when it can. */
@@ -153,6 +155,16 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
       const tally = (meta.plainlySigned ??= { answered: 0, refused401: 0 });
       tally.answered += 1;
       if (exchange.response.status === 401) tally.refused401 += 1;
+    }
+    if (exchange.resent !== undefined) {
+      const tally = (meta.resent ??= { sent: 0, accepted: 0 });
+      tally.sent += 1;
+      if (exchange.response !== undefined && exchange.response.status !== 401) tally.accepted += 1;
+    }
+    // Signed wrong (or not at all) on purpose, and taken past authentication: the target's own doing, whatever the keys.
+    const status = exchange.response?.status;
+    if (status !== undefined && isMisSigned(options) && ((status >= 200 && status < 300) || status === 404 || status === 409 || status === 422)) {
+      meta.wronglySignedAccepted = (meta.wronglySignedAccepted ?? 0) + 1;
     }
     for (const finding of observe(exchange)) meta.findings.push({ ...finding, exchange });
     return exchange;

@@ -129,6 +129,29 @@ describe('the HTTP layer', () => {
     expect(seen.filter((s) => s.body === '{"n":2}')).toHaveLength(1);
   });
 
+  it("never sends again a body with this run's own ids: no other run sent it, so its 401 is the answer judged", async () => {
+    const s = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => json(res, req.headers['x-api-key'] === merchant.apiKey && seen++ > 0 ? 401 : 200, {}));
+    });
+    let seen = 0;
+    await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+    const client = new TargetClient({ baseUrl: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, environment: 'sandbox', merchant }, { timeoutMs: 1_000, ownMark: 'RUN7F3A' });
+    closers.push(async () => {
+      await client.close();
+      s.closeAllConnections();
+      await new Promise<void>((resolve) => s.close(() => resolve()));
+    });
+    await client.send({ label: 'accepted', path: '/x', payload: { warm: 1 } });
+    const own = await client.send({ label: 'a payout of this run', path: '/x', payload: { payout_order_id: 'PO-RUN7F3A-1' } });
+    expect(own.response?.status).toBe(401);
+    expect(own.resent).toBeUndefined();
+    expect(seen).toBe(2);
+    // A body another run may send too (no id of this run) is sent again.
+    const shared = await client.send({ label: 'a Balance Inquiry', path: '/x', payload: { svc_wallet_id: 'W1' } });
+    expect(shared.resent).toBe(3);
+  });
+
   it('stops sending again once the keys are shown wrong: refused every time, never accepted', async () => {
     const { client, seen } = await server((_s, _n, res) => json(res, 401, { status: false, code: 401, message: 'invalid signature' }));
     for (let i = 0; i < 5; i++) await client.send({ label: `read ${i}`, path: '/x', payload: { i } });

@@ -49,6 +49,15 @@ function isCorrectlySigned(options: SendOptions): boolean {
 }
 
 /**
+ * Whether a request is deliberately signed wrong or not at all (a header left out, the signature
+ * replaced or altered, the body or the timestamp changed after signing, the body signed alone).
+ */
+export function isMisSigned(options: SendOptions): boolean {
+  return options.signature !== undefined || options.signedBody !== undefined || options.signedTimestamp !== undefined || options.signBodyOnly === true
+    || (options.omit ?? []).some((header) => header === 'X-API-KEY' || header === 'X-SIGNATURE' || header === 'X-TIMESTAMP');
+}
+
+/**
  * Whether a request is signed the profile's way with the configured merchant's own keys: a fresh
  * timestamp, the canonical body, nothing altered, omitted or reused. A server given the right keys
  * never answers such a request 401, so when every one of them is, the keys are what is wrong.
@@ -71,6 +80,8 @@ export interface ClientOptions {
   deadlineAt?: number;
   /** How the budget was given, for the message (e.g. "--max-time 900"). */
   deadlineSource?: string;
+  /** Text every id of this run carries (its run tag): a body holding it cannot be another run's request. */
+  ownMark?: string;
 }
 
 const MAX_EVIDENCE_BODY = 8 * 1024;
@@ -220,6 +231,7 @@ export class TargetClient {
       exchange = await this.sendOnce(options, true);
       this.tallyKeys(options, exchange);
       exchange.label = `${options.label} (sent again with a fresh X-TIMESTAMP: refused 401 ${again === 1 ? 'once' : `${again} times`} though correctly signed, as a target refuses a replay of another run's identical request)`;
+      exchange.resent = again;
     }
     // A rate limit is a legitimate answer (its values are the deployment's): wait as told, then
     // send the request again, freshly signed. The checks judge the answer that follows.
@@ -243,10 +255,13 @@ export class TargetClient {
 
   /**
    * A 401 to a request signed correctly, with keys of the configuration that have not been shown wrong
-   * (a few refusals and never an acceptance): the refusal may be a replay of another run's request.
+   * (a few refusals and never an acceptance), whose body another run may have sent too: the refusal
+   * may be a replay of that run's request. A body with this run's own ids cannot be: its 401 stands.
    */
   private mayBeReplayed(options: SendOptions, exchange: Exchange): boolean {
     if (exchange.response?.status !== 401 || !isCorrectlySigned(options) || this.stopReason !== undefined) return false;
+    const body = options.raw ?? (options.payload === undefined ? '' : canonicalize(options.payload));
+    if (this.options.ownMark !== undefined && body.includes(this.options.ownMark)) return false;
     const as = options.as ?? this.config.merchant;
     const known = [this.config.merchant, this.config.otherMerchant].some((m) => m !== undefined && m.apiKey === as.apiKey && m.secretKey === as.secretKey);
     const answers = this.keyAnswers.get(as.apiKey);

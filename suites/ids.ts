@@ -12,7 +12,7 @@ import type { IdSource } from './check.js';
  */
 export function idSource(seed: number, runNumber: number, salt = runSalt(), scope = 0): IdSource {
   // The salt keeps two runs started in the same second (parallel CI jobs, one seed) apart.
-  const tag = runNumber.toString(36).toUpperCase() + salt;
+  const tag = runTag(runNumber, salt);
   const seedTag = seed.toString(36).toUpperCase();
   const scopeTag = scope.toString(36).toUpperCase();
   let counter = 0;
@@ -24,6 +24,11 @@ export function idSource(seed: number, runNumber: number, salt = runSalt(), scop
     integerOrderId: () => runNumber * 100_000 + ((parseInt(salt, 16) * 7 + scope * 1000 + next()) % 100_000),
     nonce: () => `${tag}-${scopeTag}-${next()}`,
   };
+}
+
+/** The part of every text id that is this run's own: no other run's request carries it. */
+export function runTag(runNumber: number, salt: string): string {
+  return runNumber.toString(36).toUpperCase() + salt;
 }
 
 /** Four hex digits, fresh for each run. */

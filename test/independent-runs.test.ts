@@ -62,14 +62,16 @@ describe('runs against one target are independent', () => {
   }, 60_000);
 
   it("a wallet something else keeps moving: the balance rules are not judged, never failed", async () => {
-    // Whenever the run initiates a payout, 3.00 more leave the same wallet (another payout, not the
-    // run's), between the run's balance reads: every try sees a change its own payout does not explain.
+    // Whenever the run initiates a payout, another payout (not the run's, of an amount of its own)
+    // leaves the same wallet between the run's balance reads: every try sees a change its own payout
+    // does not explain, and no two the same way.
     let busy: RunningSandbox | undefined;
+    const others = [300, 417, 250, 1_999, 733, 5_021];
     busy = await startSandbox({
       port: 0, settleSeconds: 0,
       record: (x) => {
         const wallet = busy?.app.store.wallets.get(busy.config.merchant.walletId);
-        if (wallet !== undefined && x.path === '/api/v3/banking/payment/initiate') wallet.balanceMinor -= 300;
+        if (wallet !== undefined && x.path === '/api/v3/banking/payment/initiate') wallet.balanceMinor -= others.shift() ?? 100;
       },
     });
     try {
@@ -96,6 +98,32 @@ describe('runs against one target are independent', () => {
       }
     } finally {
       await shared.close();
+    }
+  }, 60_000);
+
+  // The other side: a target whose debits are wrong the same way on every payout is still failed,
+  // whatever the amounts the tries drew. (Emulated: the sandbox debits the amount; the hook corrects it.)
+  it.each<[string, (amountMinor: number) => number]>([
+    ['a debit cut to whole units (every payout takes 1.00)', (amount) => amount - 100],
+    ['a fee of 0.50 on every payout', () => -50],
+    ['every payout debited twice', (amount) => -amount],
+  ])('a target with %s: OPS-BALANCE-DEBITED fails', async (_name, correction) => {
+    let faulty: RunningSandbox | undefined;
+    faulty = await startSandbox({
+      port: 0, settleSeconds: 0,
+      record: (x) => {
+        const wallet = faulty?.app.store.wallets.get(faulty.config.merchant.walletId);
+        if (wallet === undefined || x.path !== '/api/v3/banking/payment/initiate' || x.status >= 300) return;
+        const amount = Math.round(Number((JSON.parse(x.body) as { amount: number | string }).amount) * 100);
+        if (amount <= wallet.balanceMinor + amount) wallet.balanceMinor += correction(amount);
+      },
+    });
+    try {
+      const report = await run(faulty, ['OPS-BALANCE-DEBITED']);
+      expect(report.requirements.find((r) => r.id === 'OPS-BALANCE-DEBITED')).toMatchObject({ status: 'failed', evidence: [{ message: expect.stringMatching(/an earlier try with another amount missed the same way \(P-OPS-4\)$/) }] });
+      expect(report.verdict).toBe('not-conformant');
+    } finally {
+      await faulty.close();
     }
   }, 60_000);
 });

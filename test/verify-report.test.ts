@@ -89,7 +89,7 @@ describe('the genuine signed report', () => {
     const result = await runCli(['verify-report', genuine, '--public-key', PUB]);
     const fingerprint = (JSON.parse(genuineText) as Report).certification!.signedBy!.publicKey;
     expect(result.code, result.stdout).toBe(0);
-    expect(result.stdout).toMatch(/^✓ DIGEST MATCHES {2}\S+report\.json: sha256:[0-9a-f]{64}\n {2}svc-conformance \S+, profile v1\.1; not-conformant \(http:\/\/127\.0\.0\.1:\d+, sandbox\), started /);
+    expect(result.stdout).toMatch(/^✓ DIGEST MATCHES {2}\S+report\.json: sha256:[0-9a-f]{64}\n {2}svc-conformance \S+, profile v1\.1; not conformant \(http:\/\/127\.0\.0\.1:\d+, sandbox\), started /);
     expect(result.stdout).toContain('✓ CONSISTENT  its counts, coverage and verdict follow from its 5 requirements\n');
     expect(result.stdout).toContain(`✓ SIGNATURE VERIFIES  report.json.sig is the signature of these exact bytes by the key in ${PUB} (ed25519 ${fingerprint})\n  certification.signedBy names this key\n`);
   });
@@ -118,6 +118,17 @@ describe('the genuine signed report', () => {
     expect(good.stdout).toMatch(/Signature Verified Successfully/);
     expect(verify(join(folderWith(forged({ fixCounts: true }), { signature: false }), 'report.json')).status).not.toBe(0);
   });
+});
+
+describe('what a verified report says it certified', () => {
+  it("a narrowed run of the embedded sandbox: 'partial', and the kit's own sandbox named, as every other form says", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-narrow-signed-'));
+    const run = await runCli(['run', '--only', 'AUTH-MISSING-KEY', '--seed', '7', '--sign-key', KEY, '--report-dir', dir]);
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const result = await runCli(['verify-report', dir, '--public-key', PUB]);
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toMatch(/; conformant, partial: 1 of \d+ requirements judged \(the kit's own embedded reference sandbox, not a deployment, http:\/\/127\.0\.0\.1:\d+, sandbox\)/);
+  }, 60_000);
 });
 
 describe("the issue's forgery: DUP-CONCURRENT flipped to passed, the verdict to conformant, the digest recomputed", () => {

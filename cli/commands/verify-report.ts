@@ -3,6 +3,7 @@
 // report.json.sig is its signature. Everything shown from the file is escaped (visible).
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
+import { verdictText } from '../../core/verdict.js';
 import { visible } from '../../common/visible.js';
 import { inconsistencies } from '../../core/consistency.js';
 import type { Report } from '../../core/report.js';
@@ -149,8 +150,11 @@ function signedByOf(report: Report): string | undefined {
 /** What the report says of itself, in one line, every part of it from the file escaped. */
 function describe(report: Report): string {
   const text = (value: unknown) => visible(typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : 'unknown');
-  const r = report as unknown as { tool?: { name?: unknown; version?: unknown }; certification?: { profile?: unknown }; target?: { baseUrl?: unknown; environment?: unknown }; reasons?: unknown };
-  const reason = Array.isArray(r.reasons) ? (r.reasons as unknown[])[0] : undefined;
-  const verdict = report.verdict === 'inconclusive' && reason !== undefined ? `inconclusive: ${text(reason)}` : text(report.verdict);
-  return `${text(r.tool?.name)} ${text(r.tool?.version)}, profile ${text(r.certification?.profile)}; ${verdict} (${text(r.target?.baseUrl)}, ${text(r.target?.environment)}), started ${text(report.startedAt)}`;
+  const r = report as unknown as { tool?: { name?: unknown; version?: unknown }; certification?: { profile?: unknown }; target?: { baseUrl?: unknown; environment?: unknown; embeddedSandbox?: unknown }; reasons?: unknown; coverage?: { judged?: unknown; total?: unknown } };
+  // The verdict in the words every other form uses ("conformant, partial: 12 of 95 requirements judged"),
+  // when the report holds what they are made of; else its bare word.
+  const wellFormed = typeof r.coverage?.judged === 'number' && typeof r.coverage?.total === 'number' && (report.verdict !== 'inconclusive' || Array.isArray(r.reasons));
+  const verdict = wellFormed ? visible(verdictText(report)) : text(report.verdict);
+  const what = r.target?.embeddedSandbox === true ? "the kit's own embedded reference sandbox, not a deployment, " : '';
+  return `${text(r.tool?.name)} ${text(r.tool?.version)}, profile ${text(r.certification?.profile)}; ${verdict} (${what}${text(r.target?.baseUrl)}, ${text(r.target?.environment)}), started ${text(report.startedAt)}`;
 }

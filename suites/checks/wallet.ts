@@ -3,11 +3,12 @@
 // the balance just before and just after the run's own payout. A try whose change is exactly the
 // expected one proves the rule. A change that is not is blamed on the target only when it is
 // reproduced: two tries, each with a payout of its own amount (drawn from the run's ids, so it differs
-// from try to try and from another run's), whose change is the same multiple of their amount (a debit
-// never taken: 0; taken twice: 2; a FAILED payout debited anyway: 1). A fault of the target follows the
-// payout it was given; other activity does not (its payouts are what they are, whatever ours was), so
-// it reproduces that only by chance. Anything else is "not judged: other activity on the wallet",
-// never a failure.
+// from try to try and from another run's), that miss in the same way: the change the same multiple of
+// the amount (a debit never taken: 0; taken twice: 2; a FAILED payout debited anyway: 1), the same
+// amount off (a fee), or the very same change whatever the amount (a debit cut to whole units of a
+// fixed size). A fault of the target does the same to each payout it is given; other activity (another
+// run's payouts, of amounts of its own, at times of its own) matches one of these only by chance.
+// Anything else is "not judged: other activity on the wallet" (P-MONEY-1), never a failure.
 import { createHash } from 'node:crypto';
 import { minorUnitOf } from '../../schemas/amounts.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
@@ -66,12 +67,12 @@ export function decimalPlus(a: Decimal, b: Decimal): Decimal {
 const change = (t: Try): Decimal => decimalMinus(t.before.balance, t.after.balance);
 const times = (a: Decimal, b: Decimal): Decimal => ({ units: a.units * b.units, scale: a.scale + b.scale });
 
-/**
- * Two tries missed the same way: the balance changed by the same multiple of each try's own amount.
- * (Not "by the same error": a steady stream of other payouts gives the same error twice as easily.)
- */
+/** Two tries, each with its own amount, missed the same way: the same multiple of it, the same amount off, or the same change. */
 function sameMiss(a: Try, b: Try): boolean {
-  return !decimalEquals(a.amount, b.amount) && decimalEquals(times(change(a), b.amount), times(change(b), a.amount));
+  if (decimalEquals(a.amount, b.amount)) return false;
+  const sameMultiple = decimalEquals(times(change(a), b.amount), times(change(b), a.amount));
+  const sameError = decimalEquals(decimalMinus(change(a), a.expected), decimalMinus(change(b), b.expected));
+  return sameMultiple || sameError || decimalEquals(change(a), change(b));
 }
 
 export const MAX_TRIES = 3;
@@ -104,7 +105,7 @@ export async function balanceChange(
     const reproduced = tries.find((earlier) => sameMiss(earlier, t));
     tries.push(t);
     if (reproduced !== undefined) {
-      throw new CheckFailure(`${describe(t)}; an earlier try with another amount missed by the same multiple of it (${rule})`, {
+      throw new CheckFailure(`${describe(t)}; an earlier try with another amount missed the same way (${rule})`, {
         expected: `balance ${decimalText(decimalMinus(t.before.balance, t.expected))}`,
         actual: `${answered(t.after.exchange)}; tries: ${tries.map(describe).join('; ')}`,
         exchange: t.after.exchange,
