@@ -88,7 +88,8 @@ function earliestArrivals(all: readonly RecordedExchange[]): Map<RecordedExchang
     if (x.receivedAt > busyUntil + QUEUE_GAP_MS) busySince = x.receivedAt;
     const previousAnswer = x.connection === undefined ? undefined : lastAnswerOn.get(x.connection);
     const sentFrom = previousAnswer !== undefined ? Math.max(busySince, previousAnswer) : Math.min(busySince, x.connectedAt ?? Infinity);
-    earliest.set(x, Math.min(x.receivedAt, sentFrom));
+    // A stall of the sandbox's own event loop (a loaded machine) delays when a request is read by as much.
+    earliest.set(x, Math.min(x.receivedAt - (x.stalledMs ?? 0), sentFrom));
     // A held answer (a scenario's hang) waits on a timer: the sandbox is free meanwhile.
     busyUntil = Math.max(busyUntil, held(x) ? x.receivedAt : x.respondedAt);
     if (x.connection !== undefined) lastAnswerOn.set(x.connection, Math.max(lastAnswerOn.get(x.connection) ?? -Infinity, x.respondedAt));

@@ -53,6 +53,8 @@ export interface ReceivedOn {
   connection: number;
   /** When the listener accepted that connection, on the sandbox's clock. */
   connectedAt: number;
+  /** The longest recent stall of the sandbox's event loop, ms: the request may have arrived that much before it was read. */
+  stalledMs?: number;
 }
 
 /**
@@ -136,7 +138,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
         responseBody,
         ...(retryAfter !== null ? { retryAfter } : {}),
         ...(scenario !== undefined ? { scenario } : {}),
-        ...(received !== undefined ? { connection: received.connection, connectedAt: received.connectedAt } : {}),
+        ...(received !== undefined ? { connection: received.connection, connectedAt: received.connectedAt, ...(received.stalledMs ? { stalledMs: Math.round(received.stalledMs) } : {}) } : {}),
       });
     }
     return response;

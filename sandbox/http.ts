@@ -19,6 +19,36 @@ export interface Listening {
   close(): Promise<void>;
 }
 
+/** How often the stall watch looks at the event loop, ms. */
+const STALL_TICK_MS = 20;
+/** How far back a stall is said to delay a request read now, ms. */
+const STALL_MEMORY_MS = 1_500;
+
+/**
+ * The longest recent stall of this process's event loop (a loaded machine, a garbage collection): a
+ * request read now may have arrived that much earlier. Judging a client's timing allows for it.
+ */
+function stallWatch(): { recent(): number; stop(): void } {
+  const stalls: Array<{ at: number; ms: number }> = [];
+  let last = performance.now();
+  const timer = setInterval(() => {
+    const now = performance.now();
+    const late = now - last - STALL_TICK_MS;
+    last = now;
+    if (late > 5) stalls.push({ at: now, ms: late });
+    while (stalls.length > 0 && stalls[0]!.at < now - STALL_MEMORY_MS) stalls.shift();
+  }, STALL_TICK_MS);
+  timer.unref();
+  return {
+    recent: () => {
+      // The current tick may be running late right now: count it too.
+      const ongoing = performance.now() - last - STALL_TICK_MS;
+      return Math.max(0, ongoing, ...stalls.filter((s) => s.at >= performance.now() - STALL_MEMORY_MS).map((s) => s.ms));
+    },
+    stop: () => clearInterval(timer),
+  };
+}
+
 /** Serves an app on a real socket: node's request in, a standard Request to the app, its Response out. */
 export async function listen(app: SandboxApp, options: ListenOptions = {}): Promise<Listening> {
   const host = options.host ?? '127.0.0.1';
@@ -29,9 +59,12 @@ export async function listen(app: SandboxApp, options: ListenOptions = {}): Prom
   // When each was accepted: a request first on its connection may have been written right after.
   const connections = new WeakMap<Socket, ReceivedOn>();
   let accepted = 0;
+  const stalls = stallWatch();
   const server = createServer({ connectionsCheckingInterval: Math.min(1_000, Math.max(50, headersTimeout / 4)) }, (req, res) => {
-    void respond(app, req, res, listeningOrigin, connections.get(req.socket) ?? { connection: 0, connectedAt: app.options.clock() });
+    const on = connections.get(req.socket) ?? { connection: 0, connectedAt: app.options.clock() };
+    void respond(app, req, res, listeningOrigin, { ...on, stalledMs: stalls.recent() });
   });
+  server.once('close', () => stalls.stop());
   server.on('connection', (socket: Socket) => void connections.set(socket, { connection: ++accepted, connectedAt: app.options.clock() }));
   server.headersTimeout = headersTimeout;
   server.requestTimeout = options.requestTimeoutMs ?? 15_000;

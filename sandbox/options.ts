@@ -110,6 +110,8 @@ export interface RecordedExchange {
   connection?: number;
   /** When that connection was accepted: a client that opens a connection writes its request at once. */
   connectedAt?: number;
+  /** The longest recent stall of the sandbox's event loop when it read the request (ms): it may have arrived that much earlier. */
+  stalledMs?: number;
 }
 
 export interface ResolvedOptions {

