@@ -54,6 +54,16 @@ function gate(inputs: Record<string, string>, env: Record<string, string> = {}):
   });
 }
 
+/** A reference sandbox with a duplicate race (DUP-CONCURRENT fails), its config file, and where a job summary would go. */
+async function raceTarget(): Promise<{ dir: string; config: string; summaryFile: string }> {
+  const sandbox = await startSandbox({ port: 0, settleSeconds: 0, faults: ['dup-race'] });
+  closers.push(sandbox.close);
+  const dir = tempDir();
+  const config = join(dir, 'target.json');
+  writeFileSync(config, JSON.stringify(sandbox.config));
+  return { dir, config, summaryFile: join(dir, 'summary.md') };
+}
+
 describe('action.yml', () => {
   it('is a composite action: Node 20, npm ci of the kit, the gate script, the reports uploaded even when the gate fails, then the attestation', () => {
     expect(action.runs.using).toBe('composite');
@@ -161,12 +171,7 @@ describe('the gate script', () => {
   });
 
   it('in a job, a broken MUST: one ::error annotation on stdout naming it, the summary lists it, exit 1', async () => {
-    const sandbox = await startSandbox({ port: 0, settleSeconds: 0, faults: ['dup-race'] });
-    closers.push(sandbox.close);
-    const dir = tempDir();
-    const config = join(dir, 'target.json');
-    writeFileSync(config, JSON.stringify(sandbox.config));
-    const summaryFile = join(dir, 'summary.md');
+    const { dir, config, summaryFile } = await raceTarget();
     const { code, stdout, out } = await gate({ command: 'run', config, only: 'DUP-', 'report-dir': join(dir, 'reports') }, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile });
     expect(code, out).toBe(1);
     const annotations = out.split('\n').filter((line) => line.startsWith('::'));
@@ -241,12 +246,7 @@ describe('the gate with a sign-key', () => {
 
 describe('the GitHub forms of finish()', () => {
   it('--format json in a job: stdout is the JSON object alone, the annotations go to stderr, the summary to its file', async () => {
-    const sandbox = await startSandbox({ port: 0, settleSeconds: 0, faults: ['dup-race'] });
-    closers.push(sandbox.close);
-    const dir = tempDir();
-    const config = join(dir, 'target.json');
-    writeFileSync(config, JSON.stringify(sandbox.config));
-    const summaryFile = join(dir, 'summary.md');
+    const { dir, config, summaryFile } = await raceTarget();
     const result = await runCli(['run', '--config', config, '--only', 'DUP-CONCURRENT', '--format', 'json', '--report-dir', join(dir, 'reports')], { cwd: dir, env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile } });
     expect(result.code, result.stderr).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({ verdict: 'not-conformant', failed: [{ id: 'DUP-CONCURRENT' }] });

@@ -1,7 +1,7 @@
 // One verdict, every form: the console, report.json's --format json summary, the HTML headline,
 // JUnit and the GitHub job summary and annotations all say what core/verdict.ts decided, with its
 // reason, for each kind of verdict. And the narrowed runs of the issue, end to end.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +14,6 @@ import { renderHtml } from '../reports/html.js';
 import { renderJUnit } from '../reports/junit.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
 import { runBinAsync } from './cli-harness.js';
-import { writeFileSync } from 'node:fs';
 
 const requirement = (id: string, level: Requirement['level'] = 'MUST'): Requirement => ({ id, title: `${id} holds`, level, section: 'Section', profile: ['P-AUTH-2'], extension: false });
 const CATALOG = [requirement('AUTH-A'), requirement('AUTH-B'), requirement('AUTH-C', 'SHOULD')];
