@@ -7,7 +7,7 @@ export interface FaultSpec {
   rule: string;
   /** The catalog requirement (suites/catalog.json) a conformance run must report failed. */
   requirement: string;
-  area: 'auth' | 'sign' | 'env' | 'errors' | 'order' | 'duplicates' | 'payout' | 'operations' | 'webhooks';
+  area: 'auth' | 'sign' | 'env' | 'errors' | 'order' | 'duplicates' | 'payout' | 'operations' | 'webhooks' | 'wire' | 'edges' | 'money' | 'tenants' | 'state';
   description: string;
 }
 
@@ -87,6 +87,12 @@ export const FAULTS = {
   'ops-transfer-mode-unchecked': { rule: 'P-OPS-3', requirement: 'OPS-INITIATE-TRANSFER-MODE', area: 'operations', description: 'a transfer_mode outside the table is accepted' },
   'ops-balance-not-debited': { rule: 'P-OPS-4', requirement: 'OPS-BALANCE-DEBITED', area: 'operations', description: 'a successful payout does not lower the balance' },
   'ops-failed-debits': { rule: 'P-OPS-4', requirement: 'OPS-BALANCE-UNCHANGED-ON-FAILURE', area: 'operations', description: 'a FAILED payout still lowers the balance (the debit is taken before the funds check and never restored)' },
+  // The wire and the edges of amounts, identifiers and text (v1.2: P-HTTP, P-AMOUNT-4, P-DUP-5, P-ERR-3)
+  // (wire and edges faults go here)
+  // The wallet, isolation and races (v1.2: P-MONEY-2..4, P-TENANT, P-OPS-5)
+  // (money, tenants and races faults go here)
+  // Records over time (v1.2: P-STATE, P-MONEY-1, P-DUP-5 permanence)
+  // (state faults go here)
   // The webhook sender (P-HOOK)
   'hook-no-event-id': { rule: 'P-HOOK-1', requirement: 'HOOK-DELIVERY-HEADERS', area: 'webhooks', description: 'deliveries carry no X-EVENT-ID header (the id is only in the body)' },
   'hook-non-canonical-body': { rule: 'P-HOOK-1', requirement: 'HOOK-CANONICAL-BODY', area: 'webhooks', description: 'the event is sent as built, keys in insertion order (JSON.stringify), and signed so' },

@@ -18,17 +18,39 @@ export interface SandboxVariant {
   replay: 'allow' | 'refuse';
   /** Timestamp window either side of the clock, seconds (P-AUTH-3). */
   toleranceSeconds: number;
+  /** When a payout's amount leaves the wallet: as it is initiated, or as it settles SUCCESS (P-OPS-4, P-MONEY-1). */
+  debitAt: 'initiation' | 'settlement';
+  /** What another method than the operation's gets on its path: 405 or 404, each with the error envelope (P-HTTP-1). */
+  otherMethod: 405 | 404;
+  /** An identifier longer than 64 characters: kept whole, or refused with 400 (P-DUP-5). */
+  longIds: 'keep' | 'refuse';
 }
 
-export const DEFAULT_VARIANT: SandboxVariant = { createStatus: 201, verify: 'raw', replay: 'refuse', toleranceSeconds: 300 };
+export const DEFAULT_VARIANT: SandboxVariant = {
+  createStatus: 201, verify: 'raw', replay: 'refuse', toleranceSeconds: 300, debitAt: 'initiation', otherMethod: 405, longIds: 'keep',
+};
 
-/** Every combination of the variant choices, with the default window and a wider one. */
+/**
+ * The variants the proof certifies: every combination of the first four choices (16), with the
+ * later choices laid over them so that each of their values meets each value of every other choice
+ * (a pairwise cover, not the whole product: 16 runs rather than 128).
+ */
 export function allVariants(): SandboxVariant[] {
   const variants: SandboxVariant[] = [];
   for (const createStatus of [200, 201] as const)
     for (const verify of ['raw', 'canonical'] as const)
       for (const replay of ['allow', 'refuse'] as const)
-        for (const toleranceSeconds of [300, 900]) variants.push({ createStatus, verify, replay, toleranceSeconds });
+        for (const toleranceSeconds of [300, 900]) {
+          const i = variants.length;
+          // Bits 0-3 of i are the four choices above; parities of pairs of them pick the later ones, so every pair of values meets.
+          const bit = (n: number) => (i >> n) & 1;
+          variants.push({
+            createStatus, verify, replay, toleranceSeconds,
+            debitAt: bit(0) ^ bit(1) ? 'settlement' : 'initiation',
+            otherMethod: bit(1) ^ bit(2) ? 404 : 405,
+            longIds: bit(0) ^ bit(2) ^ bit(3) ? 'refuse' : 'keep',
+          });
+        }
   return variants;
 }
 

@@ -92,7 +92,7 @@ export function printRowsAfterAll(title: string): void {
 export async function provesVariantsClean(concurrency: number): Promise<void> {
   const falseAlarms: string[] = [];
   await pool(allVariants(), async (variant) => {
-    const name = `variant create=${variant.createStatus} verify=${variant.verify} replay=${variant.replay} window=${variant.toleranceSeconds} c=${concurrency}`;
+    const name = `variant create=${variant.createStatus} verify=${variant.verify} replay=${variant.replay} window=${variant.toleranceSeconds} debit=${variant.debitAt} method=${variant.otherMethod} longIds=${variant.longIds} c=${concurrency}`;
     const report = await certify({ variant }, concurrency);
     const failed = failedIds(report, ['MUST', 'SHOULD']);
     const ok = report.verdict === 'conformant' && failed.length === 0 && report.kitErrors === undefined && report.summary.warned === 0;
