@@ -12,6 +12,19 @@ export function sectionAnchor(section: string): string {
 }
 
 /**
+ * Groups of requirements that are the profile's own (v1.2) rather than a section of the interface:
+ * the doc links them to the first rule of their family in docs/profile.md.
+ */
+const PROFILE_GROUPS: Readonly<Record<string, string>> = { 'Records over time': 'P-STATE-1', Wallet: 'P-MONEY-1', Isolation: 'P-TENANT-1', Wire: 'P-HTTP-1' };
+
+function groupLine(r: Requirement): string {
+  const extension = r.extension ? ` (an extension: rests on the profile's ${r.section === 'Webhooks' ? 'P-HOOK webhooks' : 'P-OPS operations'}, not on the interface alone)` : '';
+  const rule = PROFILE_GROUPS[r.section];
+  if (rule !== undefined) return `- Group: ${r.section}, the profile's [${rule.replace(/-\d+$/, '')}](profile.md#${rule})${extension}`;
+  return `- Interface section: [${r.section}](interface.md#${sectionAnchor(r.section)})${extension}`;
+}
+
+/**
  * docs/requirements.md, generated from suites/catalog.json and the checks: each requirement's full
  * statement, level, profile rules (linked to docs/profile.md), interface section (linked to
  * docs/interface.md), whether it is an extension, and the checks that prove it. `npm run docs`
@@ -55,7 +68,7 @@ export function requirementsMarkdown(requirements: readonly Requirement[], secti
       '',
       `- Level: ${r.level}`,
       `- Profile rules: ${rules}`,
-      `- Interface section: [${r.section}](interface.md#${sectionAnchor(r.section)})${r.extension ? ` (an extension: rests on the profile's ${r.section === 'Webhooks' ? 'P-HOOK webhooks' : 'P-OPS operations'}, not on the interface alone)` : ''}`,
+      groupLine(r),
       `- Checks: ${(checksOf.get(r.id) ?? []).join('; ') || 'none'}`,
       '',
     );
