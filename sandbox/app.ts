@@ -163,7 +163,10 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
 
     const auth = authenticate(request.headers, text, options, replays);
     if (!auth.ok) {
-      if (options.faults.has('auth-failure-creates-order') && auth.merchant && url.pathname.endsWith('/order/create')) {
+      // The faults that let a request refused for its signature take effect anyway (P-AUTH-5).
+      const effectAnyway = (options.faults.has('auth-failure-creates-order') && url.pathname.endsWith('/order/create'))
+        || (options.faults.has('auth-failure-cancels-order') && url.pathname.endsWith('/order/cancel'));
+      if (effectAnyway && auth.merchant) {
         await runQuietly(route.handler, text, auth.merchant, request);
       }
       if (options.faults.has('auth-failure-html')) {

@@ -91,6 +91,16 @@ export const FAULTS = {
   // (wire and edges faults go here)
   // The wallet, isolation and races (v1.2: P-MONEY-2..4, P-TENANT, P-OPS-5)
   // (money, tenants and races faults go here)
+  'money-exact-balance-refused': { rule: 'P-MONEY-2', requirement: 'MONEY-EXACT-BALANCE', area: 'money', description: 'the funds check is amount >= balance, so a payout of exactly the whole balance is FAILED for insufficient balance' },
+  'money-overdraft-race': { rule: 'P-MONEY-3', requirement: 'MONEY-NO-OVERDRAFT', area: 'money', description: 'the funds check and the debit are separated by an await, so concurrent payouts all pass the check and overdraw the wallet' },
+  'money-duplicate-debits': { rule: 'P-MONEY-4', requirement: 'MONEY-REFUSED-NO-EFFECT', area: 'money', description: 'a duplicate payout_order_id is refused 409 after its amount was debited, and the debit is kept' },
+  'ops-initiate-race': { rule: 'P-OPS-5', requirement: 'OPS-INITIATE-CONCURRENT', area: 'operations', description: 'the duplicate payout_order_id check and the insert are separated by an await: concurrent initiations of one id are all accepted and debited' },
+  'ops-cancel-race': { rule: 'P-OPS-1', requirement: 'OPS-CANCEL-CONCURRENT', area: 'operations', description: 'Order Cancel reads the order, awaits, then writes: concurrent cancels of one UN_PAID order all answer 200' },
+  'tenant-order-status': { rule: 'P-TENANT-1', requirement: 'TENANT-ORDER-STATUS', area: 'tenants', description: 'Order Status looks orders up by order_id across merchants, so another merchant\'s order is shown' },
+  'tenant-order-cancel': { rule: 'P-TENANT-1', requirement: 'TENANT-ORDER-CANCEL', area: 'tenants', description: 'Order Cancel looks orders up by order_id across merchants, so another merchant\'s order is cancelled' },
+  'tenant-balance': { rule: 'P-TENANT-1', requirement: 'TENANT-BALANCE', area: 'tenants', description: 'Balance Inquiry checks the wallet for existence only, so another merchant\'s balance is shown' },
+  'tenant-initiate': { rule: 'P-TENANT-1', requirement: 'TENANT-INITIATE', area: 'tenants', description: 'Transaction Initiation checks the wallet for existence only, so it pays from another merchant\'s wallet' },
+  'auth-failure-cancels-order': { rule: 'P-AUTH-5', requirement: 'AUTH-FAILURE-NO-EFFECT', area: 'auth', description: 'an Order Cancel refused for its signature cancels the order anyway' },
   // Records over time (v1.2: P-STATE, P-MONEY-1, P-DUP-5 permanence)
   // (state faults go here)
   // The webhook sender (P-HOOK)

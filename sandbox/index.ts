@@ -3,6 +3,7 @@ import { checkoutRoutes } from './checkout.js';
 import { listen, type ListenOptions } from './http.js';
 import { createOrder, orderCancel, orderStatus } from './operations/orders.js';
 import { balanceInquiry, payoutStatus, settlePayout, transactionInitiation } from './operations/payouts.js';
+import { openSpareWallet } from './operations/spare-wallets.js';
 import { registerWebhook } from './operations/webhook-registration.js';
 import type { SandboxOptions } from './options.js';
 import { OPERATION_PATHS } from './paths.js';
@@ -19,6 +20,7 @@ const routes: Array<Route | PageRoute> = [
   { kind: 'operation', method: 'POST', path: OPERATION_PATHS.transactionInitiation, handler: transactionInitiation },
   { kind: 'operation', method: 'POST', path: OPERATION_PATHS.settlePayout, handler: settlePayout },
   { kind: 'operation', method: 'POST', path: OPERATION_PATHS.registerWebhook, handler: registerWebhook },
+  { kind: 'operation', method: 'POST', path: OPERATION_PATHS.spareWallet, handler: openSpareWallet },
   ...checkoutRoutes,
 ];
 

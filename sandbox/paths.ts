@@ -10,4 +10,5 @@ export const OPERATION_PATHS = {
   transactionInitiation: OPERATIONS.transactionInitiation.path,
   settlePayout: '/sandbox/payouts/settle',
   registerWebhook: '/sandbox/webhooks',
+  spareWallet: '/sandbox/wallets',
 } as const;

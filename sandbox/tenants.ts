@@ -136,6 +136,8 @@ export function sandboxConfig(baseUrl: string, toleranceSeconds: number) {
     merchant: { apiKey: MERCHANT_A.apiKey, secretKey: MERCHANT_A.secretKey, walletId: MERCHANT_A.walletId },
     otherMerchant: { apiKey: MERCHANT_B.apiKey, secretKey: MERCHANT_B.secretKey, walletId: MERCHANT_B.walletId },
     otherEnvironment: { apiKey: MERCHANT_A_LIVE.apiKey, secretKey: MERCHANT_A_LIVE.secretKey, walletId: MERCHANT_A_LIVE.walletId },
+    // No spareWallet: a drained wallet is spent after one run, and two runs sharing one would disturb
+    // each other; against this sandbox the suite opens a fresh spare wallet per run (POST /sandbox/wallets).
     fixtures: { payouts, otherMerchantPayoutOrderId: 'PO-FIXTURE-B-SUCCESS' },
     // No url: the kit registers its receiver with this sandbox itself, for the run (P-HOOK-5).
     webhooks: { listen: '127.0.0.1:0' },

@@ -3,7 +3,11 @@ import { validateSchema } from '../schemas/index.js';
 import { FAULTS, FAULT_NAMES } from '../sandbox/faults.js';
 import { catalog } from './catalog.js';
 import type { Check } from './check.js';
+import { authEffectChecks } from './checks/auth-effects.js';
 import { authenticationChecks } from './checks/authentication.js';
+import { moneyChecks } from './checks/money.js';
+import { raceChecks } from './checks/races.js';
+import { tenantChecks } from './checks/tenants.js';
 import { duplicateChecks } from './checks/duplicates.js';
 import { environmentChecks } from './checks/environments.js';
 import { errorChecks } from './checks/errors.js';
@@ -16,6 +20,7 @@ import { webhookChecks } from './checks/webhooks.js';
 const checks: Check[] = [
   ...authenticationChecks, ...signatureChecks, ...environmentChecks, ...errorChecks,
   ...createOrderChecks, ...duplicateChecks, ...payoutStatusChecks, ...operationChecks, ...webhookChecks,
+  ...authEffectChecks, ...moneyChecks, ...raceChecks, ...tenantChecks,
 ];
 const requirements = catalog();
 

@@ -29,6 +29,7 @@ export type Need =
   | 'otherEnvironment.walletId'
   | `fixtures.payouts.${'SUCCESS' | 'FAILED' | 'PENDING' | 'PROCESSING' | 'REVERSED'}`
   | 'fixtures.otherMerchantPayoutOrderId'
+  | 'fixtures.spareWallet'
   | 'webhooks'
   | `profile.operations.${OperationKey}`;
 

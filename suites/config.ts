@@ -22,7 +22,7 @@ export interface TargetConfig {
   merchant: { apiKey: string; secretKey: string; walletId: string };
   otherMerchant?: { apiKey: string; secretKey: string; walletId?: string };
   otherEnvironment?: { apiKey?: string; secretKey?: string; walletId?: string };
-  fixtures?: { payouts?: Partial<Record<PayoutState, string>>; otherMerchantPayoutOrderId?: string };
+  fixtures?: { payouts?: Partial<Record<PayoutState, string>>; otherMerchantPayoutOrderId?: string; spareWallet?: string };
   /** Where the kit's receiver listens, and the URL the target delivers to (P-HOOK-5). */
   webhooks?: { listen: string; url?: string };
   profile?: {

@@ -1,12 +1,16 @@
 import type { Check } from './check.js';
+import { authEffectChecks } from './checks/auth-effects.js';
 import { authenticationChecks } from './checks/authentication.js';
 import { duplicateChecks } from './checks/duplicates.js';
 import { environmentChecks } from './checks/environments.js';
 import { errorChecks } from './checks/errors.js';
 import { operationChecks } from './checks/operations.js';
+import { moneyChecks } from './checks/money.js';
 import { createOrderChecks } from './checks/orders.js';
 import { payoutStatusChecks } from './checks/payouts.js';
+import { raceChecks } from './checks/races.js';
 import { signatureChecks } from './checks/signature.js';
+import { tenantChecks } from './checks/tenants.js';
 import { webhookChecks } from './checks/webhooks.js';
 
 /** A group of checks shown together: the interface's sections, in the order a run takes them. */
@@ -19,13 +23,18 @@ export interface Section {
 
 /** The kit's own checks, by the interface's sections (P-OPS and webhooks last: they build on orders and payouts). */
 export const SECTIONS: readonly Section[] = [
-  { name: 'Authentication', checks: authenticationChecks },
+  { name: 'Authentication', checks: [...authenticationChecks, ...authEffectChecks] },
   { name: 'Signature', checks: signatureChecks },
   { name: 'Environments', checks: environmentChecks },
   { name: 'Errors', checks: errorChecks },
   { name: 'Create Order', checks: createOrderChecks },
   { name: 'Duplicates', checks: duplicateChecks },
   { name: 'Payout Status', checks: payoutStatusChecks },
-  { name: 'Profile operations', checks: operationChecks },
+  // Wallet before Profile operations, and the races before the other operation checks: a check that
+  // measures the merchant's balance must come before, in the wallet lane, the payouts that other
+  // checks leave settling (run one at a time, the checks go in this order).
+  { name: 'Wallet', checks: moneyChecks },
+  { name: 'Profile operations', checks: [...raceChecks, ...operationChecks] },
+  { name: 'Isolation', checks: tenantChecks },
   { name: 'Webhooks', checks: webhookChecks },
 ];

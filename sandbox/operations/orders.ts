@@ -137,26 +137,35 @@ export function statusRecord(order: Order, origin: string): Record<string, unkno
   };
 }
 
-/** The order named by a lookup body (`{ order_id }`), settled by the clock; 400 or 404 otherwise. */
-function lookUp(ctx: OperationContext): Order {
+/**
+ * The order named by a lookup body (`{ order_id }`), settled by the clock; 400 or 404 otherwise.
+ * `anyMerchant` is a tenant fault's: the order looked up by order_id alone, as a query that forgets
+ * the merchant does, when this merchant has none of that id.
+ */
+function lookUp(ctx: OperationContext, anyMerchant = false): Order {
   requireSchema('order-lookup-request', ctx.body);
   const orderId = ctx.body.order_id as number | string;
-  const order = ctx.store.orders.get(storageKey(ctx, orderId));
+  const order = ctx.store.orders.get(storageKey(ctx, orderId)) ?? (anyMerchant ? orderOfAnyMerchant(ctx.store, orderId) : undefined);
   if (order === undefined) {
     throw new OperationError(404, `no order with order_id ${JSON.stringify(String(orderId))} for this merchant`);
   }
   return settleOrder(order, ctx.now(), ctx.store);
 }
 
-export const orderStatus: OperationHandler = (ctx) => successResponse(statusRecord(lookUp(ctx), ctx.origin), 'Order fetched');
+function orderOfAnyMerchant(store: SandboxStore, orderId: number | string): Order | undefined {
+  for (const order of store.orders.values()) if (String(order.orderId) === String(orderId)) return order;
+  return undefined;
+}
+
+export const orderStatus: OperationHandler = (ctx) => successResponse(statusRecord(lookUp(ctx, ctx.fault('tenant-order-status')), ctx.origin), 'Order fetched');
 
 /**
  * Order Cancel (P-OPS-1): UN_PAID → CANCELLED. A FAILED order (no money moved) may be cancelled too.
  * PAID, CANCELLED and EXPIRED answer 422, and so does PROCESSING: money is in flight and the network,
  * not the merchant, decides the outcome; the merchant re-queries Order Status and cancels only if it fails.
  */
-export const orderCancel: OperationHandler = (ctx) => {
-  const order = lookUp(ctx);
+export const orderCancel: OperationHandler = async (ctx) => {
+  const order = lookUp(ctx, ctx.fault('tenant-order-cancel'));
   const refuse = (why: string) => new OperationError(422, `order ${JSON.stringify(String(order.orderId))} cannot be cancelled: ${why}`);
   switch (order.status) {
     case 'UN_PAID':
@@ -173,6 +182,9 @@ export const orderCancel: OperationHandler = (ctx) => {
       if (!ctx.fault('ops-cancel-cancelled')) throw refuse('it is already CANCELLED');
       break;
   }
+  // The read, the state check and the write are one synchronous stretch, so of concurrent cancels
+  // one wins (P-OPS-1). The fault reads, awaits (a slow write path), then writes: they all win.
+  if (ctx.fault('ops-cancel-race')) await sleep(5);
   order.status = 'CANCELLED';
   delete order.settlesAt;
   return successResponse(statusRecord(order, ctx.origin), 'Order cancelled');

@@ -68,7 +68,33 @@ export function settleWhenDue(payout: Payout, store: SandboxStore): void {
   if (payout.status === 'PROCESSING' && payout.settlesAt !== undefined) markSuccess(payout, store);
 }
 
+/**
+ * Payouts accepted under the variant debitAt 'settlement' whose amount has not left the wallet yet:
+ * it leaves when they settle SUCCESS, and never when they fail. Until then the funds check of a new
+ * payout counts them as reserved (reservedMinor), as a server that debits late must, or concurrent
+ * payouts would overdraw the wallet (P-MONEY-3).
+ */
+const awaitingDebit = new WeakSet<Payout>();
+
+/** Marks a new payout's debit as due at settlement (debitAt 'settlement'). */
+export function debitAtSettlement(payout: Payout): void {
+  awaitingDebit.add(payout);
+}
+
+/** The amounts of the wallet's payouts still in flight whose debit waits for their settlement, minor units. */
+export function reservedMinor(store: SandboxStore, walletId: string): number {
+  let reserved = 0;
+  for (const p of store.payouts.values()) if (p.walletId === walletId && awaitingDebit.has(p)) reserved += p.amountMinor;
+  return reserved;
+}
+
 function markSuccess(payout: Payout, store: SandboxStore): void {
+  if (awaitingDebit.delete(payout)) {
+    // debitAt 'settlement': the amount leaves the wallet now, and the record says so from now on.
+    const wallet = store.wallets.get(payout.walletId);
+    if (wallet !== undefined) wallet.balanceMinor -= payout.amountMinor;
+    payout.amountDebited = true;
+  }
   payout.status = 'SUCCESS';
   payout.utrNumber = store.nextUtr();
   payout.message = PAYOUT_MESSAGES.success;
@@ -100,6 +126,8 @@ export function settle(payout: Payout, target: SettlementTarget, wallet: Wallet 
       markSuccess(payout, store);
       break;
     case 'FAILED':
+      // A payout whose debit waited for settlement took nothing: nothing to give back.
+      awaitingDebit.delete(payout);
       if (payout.amountDebited && wallet !== undefined && !keepFailedDebit) wallet.balanceMinor += payout.amountMinor;
       payout.status = 'FAILED';
       payout.amountDebited = false;

@@ -1,6 +1,7 @@
 // The banking operations of the reference sandbox: Payout Status (interface), Balance Inquiry and
 // Transaction Initiation (profile P-OPS), and the sandbox's own control endpoint that settles a
 // payout. The lifecycle rules themselves live in payout-lifecycle.ts.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { describeErrors, validateSchema } from '../../schemas/index.js';
 import type { TransactionInitiationRequest, TransferMode } from '../../schemas/types.js';
 import { OperationError, requireSchema, type OperationContext, type OperationHandler } from '../context.js';
@@ -8,7 +9,8 @@ import { jsonResponse, minorToText, successResponse } from '../envelope.js';
 import type { Payout, Wallet } from '../store.js';
 import { amountInMinorUnits, refuseAmountForm } from './request-amount.js';
 import {
-  SETTLEMENT_TARGETS, initiationOutcome, insufficientBalanceOutcome, payoutRecord, settle, settleIfDue, settleWhenDue, type SettlementTarget,
+  SETTLEMENT_TARGETS, debitAtSettlement, initiationOutcome, insufficientBalanceOutcome, payoutRecord, reservedMinor, settle, settleIfDue, settleWhenDue,
+  type SettlementTarget,
 } from './payout-lifecycle.js';
 
 export const WRONG_ENVIRONMENT_WALLET = 'wallet identifier is invalid for the selected environment';
@@ -29,12 +31,6 @@ function lookupWallet(ctx: OperationContext, walletId: string, existenceOnly = f
   if (wallet === undefined || (wallet.merchantId !== ctx.merchant.id && !existenceOnly)) return { refused: 'merchant', message: FOREIGN_WALLET };
   if (wallet.environment !== 'sandbox') return { refused: 'environment', message: WRONG_ENVIRONMENT_WALLET };
   return wallet;
-}
-
-function requireWallet(ctx: OperationContext, walletId: string): Wallet {
-  const found = lookupWallet(ctx, walletId);
-  if ('refused' in found) throw new OperationError(403, found.message);
-  return found;
 }
 
 /** P-PAYOUT-4: unknown payout → 404 with no data (or, under its fault, a 200 that says 404). */
@@ -70,7 +66,10 @@ export const payoutStatus: OperationHandler = (ctx) => {
 /** P-OPS: Balance Inquiry, `{ svc_wallet_id }` → `{ wallet_id, balance, currency }`. */
 export const balanceInquiry: OperationHandler = (ctx) => {
   requireSchema('balance-inquiry-request', ctx.body);
-  const wallet = requireWallet(ctx, ctx.body.svc_wallet_id as string);
+  // `tenant-balance`: the wallet is checked for existence only, so another merchant's balance is shown.
+  const found = lookupWallet(ctx, ctx.body.svc_wallet_id as string, ctx.fault('tenant-balance'));
+  if ('refused' in found) throw new OperationError(403, found.message);
+  const wallet = found;
   return successResponse(
     { wallet_id: wallet.id, balance: minorToText(wallet.balanceMinor), currency: wallet.currency },
     'Balance fetched successfully',
@@ -98,31 +97,43 @@ function payoutAmountMinor(ctx: OperationContext, request: TransactionInitiation
  * P-OPS, P-OPS-3, P-OPS-4: Transaction Initiation. The checks run in this order: schema (400), amount
  * format (400), wallet (403), duplicate payout_order_id (409), currency of the wallet and the payout
  * limit (422); then the documented rules of payout-lifecycle.ts decide the outcome. Everything from
- * the duplicate check to the insert is synchronous, so concurrent duplicates cannot interleave.
+ * the duplicate check to the insert, the funds check and the debit included, is synchronous, so
+ * concurrent initiations cannot interleave (P-OPS-5, P-MONEY-3); each race fault puts an await in it.
  */
-export const transactionInitiation: OperationHandler = (ctx) => {
+export const transactionInitiation: OperationHandler = async (ctx) => {
   refuseAmountForm(ctx, 'amount', { string: 'ops-amount-string-refused' });
   const request = requireInitiationSchema(ctx);
   const amountMinor = payoutAmountMinor(ctx, request);
-  const wallet = requireWallet(ctx, request.svc_wallet_id);
+  const wallet = lookupWallet(ctx, request.svc_wallet_id, ctx.fault('tenant-initiate'));
+  if ('refused' in wallet) throw new OperationError(403, wallet.message);
   const payoutOrderId = String(request.payout_order_id);
   if (ctx.store.payout(ctx.merchant.id, payoutOrderId) !== undefined && !ctx.fault('ops-initiate-duplicate')) {
+    // The fault: the debit is taken before the duplicate is noticed, and the refusal does not give it back.
+    if (ctx.fault('money-duplicate-debits') && amountMinor <= wallet.balanceMinor) wallet.balanceMinor -= amountMinor;
     throw new OperationError(409, `duplicate payout_order_id: ${payoutOrderId} was already used by this merchant`);
   }
   if (request.currency !== wallet.currency) {
     throw new OperationError(422, `currency not enabled for this wallet: ${request.currency} (this wallet pays out in ${wallet.currency})`);
   }
+  // The fault: the duplicate check and the insert are apart, so concurrent initiations of one id all pass it.
+  if (ctx.fault('ops-initiate-race')) await sleep(5);
 
+  const settlementDebit = ctx.options.variant.debitAt === 'settlement';
+  // What the wallet can still pay: its balance less what payouts in flight will take when they settle.
+  const available = wallet.balanceMinor - (settlementDebit ? reservedMinor(ctx.store, wallet.id) : 0);
   // The `payout-failed` scenario: this one payout fails as if the wallet were short, whatever its amount.
   const forcedFailure = ctx.options.scenarios.take('payout-failed', ctx.merchant.id);
-  const outcome = forcedFailure ? insufficientBalanceOutcome() : initiationOutcome(amountMinor, wallet.balanceMinor);
+  // `money-exact-balance-refused` compares amount >= balance: the whole balance counts as too much.
+  const outcome = forcedFailure ? insufficientBalanceOutcome() : initiationOutcome(amountMinor, ctx.fault('money-exact-balance-refused') ? available - 1 : available);
   if (outcome.failure === 'insufficient-balance' && ctx.fault('ops-failed-as-error')) {
     throw new OperationError(422, outcome.message);
   }
+  // The fault: the funds check and the debit are apart, so concurrent payouts all pass the check.
+  if (ctx.fault('money-overdraft-race')) await sleep(5);
   // Under `ops-failed-debits` the debit is taken before the funds check and never restored, so a
   // payout FAILED for either reason still lowers the balance, which may go negative.
   const debit = outcome.debited ? !ctx.fault('ops-balance-not-debited') : ctx.fault('ops-failed-debits');
-  if (debit) wallet.balanceMinor -= amountMinor;
+  if (debit && !(outcome.debited && settlementDebit)) wallet.balanceMinor -= amountMinor;
 
   const now = ctx.now();
   const payout: Payout = {
@@ -135,11 +146,13 @@ export const transactionInitiation: OperationHandler = (ctx) => {
     currency: wallet.currency,
     utrNumber: outcome.status === 'FAILED' ? 'NA' : '',
     message: outcome.message,
-    amountDebited: outcome.debited,
+    // debitAt 'settlement': the record says NO until the payout settles SUCCESS (P-OPS-4).
+    amountDebited: outcome.debited && !settlementDebit,
     createdAt: now,
     transferMode: request.transfer_mode as TransferMode,
     beneficiary: request.beneficiary,
   };
+  if (outcome.debited && settlementDebit && !ctx.fault('ops-balance-not-debited')) debitAtSettlement(payout);
   if (outcome.status === 'PROCESSING') {
     payout.settlesAt = now + ctx.options.settleSeconds * 1000;
     ctx.later(ctx.options.settleSeconds * 1000, () => settleWhenDue(payout, ctx.store));

@@ -7,12 +7,13 @@ import { catalog } from '../catalog.js';
 import type { Check } from '../check.js';
 import { sandboxTarget, type CheckRun } from '../check-test-support.js';
 import type { TargetConfig } from '../config.js';
+import { authEffectChecks } from './auth-effects.js';
 import { authenticationChecks } from './authentication.js';
 import { environmentChecks } from './environments.js';
 import { errorChecks } from './errors.js';
 import { signatureChecks } from './signature.js';
 
-const CHECKS: readonly Check[] = [...authenticationChecks, ...signatureChecks, ...environmentChecks, ...errorChecks];
+const CHECKS: readonly Check[] = [...authenticationChecks, ...authEffectChecks, ...signatureChecks, ...environmentChecks, ...errorChecks];
 const SECTIONS = /^(AUTH|SIGN|ENV|ERR)-/;
 /** Requirements the observers also judge on every exchange of every check. */
 const OBSERVED = new Set(['ERR-ENVELOPE', 'ERR-CONTENT-TYPE', 'ERR-CODE-MATCHES-STATUS', 'ERR-NO-5XX']);

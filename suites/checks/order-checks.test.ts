@@ -11,8 +11,9 @@ import { duplicateChecks } from './duplicates.js';
 import { operationChecks } from './operations.js';
 import { createOrderChecks } from './orders.js';
 import { payoutStatusChecks } from './payouts.js';
+import { raceChecks } from './races.js';
 
-const CHECKS: readonly Check[] = [...createOrderChecks, ...duplicateChecks, ...payoutStatusChecks, ...operationChecks];
+const CHECKS: readonly Check[] = [...createOrderChecks, ...duplicateChecks, ...payoutStatusChecks, ...operationChecks, ...raceChecks];
 const SECTIONS = ['ORDER-', 'DUP-', 'PAYOUT-', 'OPS-'];
 const ours = (requirement: string) => SECTIONS.some((prefix) => requirement.startsWith(prefix));
 

@@ -1,0 +1,51 @@
+// AUTH-FAILURE-NO-EFFECT on the profile's operations (P-AUTH-5 v1.2: every operation, P-MONEY-4): a
+// request refused for its signature cancels nothing and pays nothing. authentication.ts holds the
+// Create Order case; these need the P-OPS operations, so they are kept with what they rest on.
+import { answered, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { createOrder, decimalText, expectData, expectOrderCreated, initiatePayout, orderLookup, payoutRequest, payoutStatus, validOrder } from './requests.js';
+import { WALLET } from './operations.js';
+import { alterLastCharacter, expectRefused } from './shared-auth.js';
+import { amountNumber, balanceChange, ownAmount } from './wallet.js';
+
+/** An Order Cancel signed wrong is refused, and the order is still UN_PAID. */
+async function refusedCancelCancelsNothing(ctx: CheckContext): Promise<void> {
+  const body = validOrder(ctx);
+  expectOrderCreated(await createOrder(ctx, body, 'create an order'), 'the order must be created');
+  const { method, path } = ctx.operation('orderCancel');
+  const refused = await ctx.send({ label: 'Order Cancel with an altered signature', method, path, payload: { order_id: body.order_id }, signature: alterLastCharacter });
+  expectRefused(refused, 'an Order Cancel with an altered signature');
+  const status = await orderLookup(ctx, 'orderStatus', body.order_id, 'Order Status after the refused cancel');
+  const record = expectData(status, 'Order Status of the order must answer it');
+  expectThat(record.order_status === 'UN_PAID', `after an Order Cancel refused with 401 the order is ${JSON.stringify(record.order_status)}, not UN_PAID (P-AUTH-5)`, {
+    expected: 'order_status UN_PAID', actual: answered(status), exchange: status,
+  });
+}
+
+/**
+ * A Transaction Initiation signed wrong is refused, its payout_order_id is unknown afterwards, and
+ * the balance did not move (judged as wallet.ts judges a change, with this try's own amount).
+ */
+async function refusedInitiationPaysNothing(ctx: CheckContext): Promise<void> {
+  await balanceChange(ctx, 'P-AUTH-5', async (before, n) => {
+    const amount = ownAmount(ctx, before.currency);
+    const body = payoutRequest(ctx, amountNumber(amount), before.currency);
+    const { method, path } = ctx.operation('transactionInitiation');
+    const suffix = n > 1 ? ` (try ${n})` : '';
+    const refused = await ctx.send({ label: `Transaction Initiation of ${decimalText(amount)} with an altered signature${suffix}`, method, path, payload: body, signature: alterLastCharacter });
+    expectRefused(refused, 'a Transaction Initiation with an altered signature');
+    const status = await payoutStatus(ctx, body.payout_order_id as string, `Payout Status of the refused payout's payout_order_id${suffix}`);
+    expectStatus(status, [404], 'after a Transaction Initiation refused with 401 its payout_order_id must be unknown: no payout was made (P-AUTH-5)');
+    return { amount, expected: { units: 0n, scale: 0 } };
+  });
+}
+
+export const authEffectChecks: Check[] = [
+  {
+    id: 'auth-failure-no-cancel', requirement: 'AUTH-FAILURE-NO-EFFECT', title: 'a refused Order Cancel cancels nothing',
+    needs: ['profile.operations.orderCancel', 'profile.operations.orderStatus'], creates: true, run: refusedCancelCancelsNothing,
+  },
+  {
+    id: 'auth-failure-no-payout', requirement: 'AUTH-FAILURE-NO-EFFECT', title: 'a refused Transaction Initiation pays nothing',
+    needs: ['profile.operations.balanceInquiry', 'profile.operations.transactionInitiation'], creates: true, lane: WALLET, run: refusedInitiationPaysNothing,
+  },
+];

@@ -1,0 +1,89 @@
+// The wallet, isolation, race and refused-request checks, run against real reference sandboxes on
+// loopback: each passes a correct sandbox whether it debits at initiation or at settlement, each of
+// their faults makes a check of its requirement fail, and without a spare wallet the drain checks are
+// skipped naming fixtures.spareWallet.
+import { describe, expect, it } from 'vitest';
+import { FAULTS, type FaultName, type SandboxVariant } from '../../sandbox/index.js';
+import type { Check } from '../check.js';
+import { sandboxTarget } from '../check-test-support.js';
+import { authEffectChecks } from './auth-effects.js';
+import { moneyChecks } from './money.js';
+import { raceChecks } from './races.js';
+import { tenantChecks } from './tenants.js';
+
+const CHECKS: readonly Check[] = [...moneyChecks, ...raceChecks, ...tenantChecks, ...authEffectChecks];
+
+const OUR_FAULTS: FaultName[] = [
+  'money-exact-balance-refused', 'money-overdraft-race', 'money-duplicate-debits', 'ops-initiate-race', 'ops-cancel-race',
+  'tenant-order-status', 'tenant-order-cancel', 'tenant-balance', 'tenant-initiate', 'auth-failure-cancels-order',
+];
+
+describe('no false alarms: every check passes a correct sandbox, debiting at initiation or at settlement', () => {
+  it.concurrent.each([['initiation'], ['settlement']] as const)('debitAt %s', async (debitAt) => {
+    const variant: Partial<SandboxVariant> = { debitAt };
+    const target = await sandboxTarget({ variant, settleSeconds: 6 });
+    try {
+      const verdicts: string[] = [];
+      for (const check of CHECKS) {
+        const { outcome, meta } = await target.run(check);
+        if (outcome !== 'passed') verdicts.push(`${check.id}: ${outcome} (${meta.failure?.message ?? meta.skipped ?? meta.error?.message})`);
+        for (const finding of meta.findings) verdicts.push(`${check.id}: finding ${finding.requirement}: ${finding.message}`);
+      }
+      expect(verdicts).toEqual([]);
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
+});
+
+describe('detection: each fault fails a check of its requirement', () => {
+  it.concurrent.each(OUR_FAULTS.map((name) => [name, FAULTS[name].requirement] as const))('fault %s fails %s', async (fault, requirement) => {
+    const checks = CHECKS.filter((c) => c.requirement === requirement);
+    expect(checks.length, `no check for ${requirement}`).toBeGreaterThan(0);
+    const target = await sandboxTarget({ faults: [fault] });
+    try {
+      const outcomes: string[] = [];
+      for (const check of checks) {
+        const { outcome, meta } = await target.run(check);
+        outcomes.push(`${check.id}: ${outcome} ${meta.failure?.message ?? meta.skipped ?? meta.error?.message ?? ''}`);
+      }
+      expect(outcomes.some((o) => o.includes(': failed ')), outcomes.join('; ')).toBe(true);
+    } finally {
+      await target.close();
+    }
+  }, 60_000);
+});
+
+describe('the spare wallet', () => {
+  it('a configured fixtures.spareWallet is used; without it and without the control request the drain checks are skipped, naming the key', async () => {
+    const target = await sandboxTarget({}, (config) => ({ ...config, baseUrl: config.baseUrl }));
+    try {
+      // A fixture: a spare wallet the sandbox opened beforehand, named in the config.
+      const opened = await target.state.client.send({ label: 'open a spare wallet', path: '/sandbox/wallets', payload: { balance: '40.50' } });
+      expect(opened.response?.status).toBe(201);
+      const walletId = (opened.response?.json as { data: { wallet_id: string } }).data.wallet_id;
+      target.state.settings.config.fixtures = { ...target.state.settings.config.fixtures, spareWallet: walletId };
+      for (const check of moneyChecks.slice(0, 2)) expect((await target.run(check)).outcome, check.id).toBe('passed');
+      expect(target.sandbox.app.store.wallets.get(walletId)!.balanceMinor).toBe(0);
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('a target that does not open one skips them naming fixtures.spareWallet', async () => {
+    // A sandbox whose control path is not served stands in for a real deployment: its unknown path answers 404.
+    const target = await sandboxTarget();
+    try {
+      target.state.client.send = ((original) => (options: Parameters<typeof original>[0]) =>
+        original({ ...options, path: options.path === '/sandbox/wallets' ? '/no/such/path' : options.path }))(target.state.client.send.bind(target.state.client));
+      for (const check of moneyChecks.slice(0, 2)) {
+        const { outcome, meta } = await target.run(check);
+        expect(outcome).toBe('skipped');
+        expect(meta.skipped).toMatch(/^needs fixtures\.spareWallet in the config/);
+        expect(meta.findings).toEqual([]);
+      }
+    } finally {
+      await target.close();
+    }
+  });
+});
