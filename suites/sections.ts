@@ -3,6 +3,7 @@ import { authenticationChecks } from './checks/authentication.js';
 import { duplicateChecks } from './checks/duplicates.js';
 import { environmentChecks } from './checks/environments.js';
 import { errorChecks } from './checks/errors.js';
+import { modelChecks } from './checks/model.js';
 import { operationChecks } from './checks/operations.js';
 import { createOrderChecks } from './checks/orders.js';
 import { payoutStatusChecks } from './checks/payouts.js';
@@ -27,5 +28,6 @@ export const SECTIONS: readonly Section[] = [
   { name: 'Duplicates', checks: duplicateChecks },
   { name: 'Payout Status', checks: payoutStatusChecks },
   { name: 'Profile operations', checks: operationChecks },
+  { name: 'Records over time', checks: modelChecks },
   { name: 'Webhooks', checks: webhookChecks },
 ];
