@@ -68,7 +68,9 @@ export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void
     if (outcome.notJudged !== undefined) judged.notJudged.push(outcome.notJudged);
     else if (outcome.breach === undefined) judged.count += 1;
     else {
-      const confirmed = await confirm(ctx, rule, fixed[index]!, outcome, `0:${index}`, `fixed sequence ${index + 1} of ${fixed.length}`);
+      const shorter = await shortest(outcome, run);
+      const path = shorter.codes.length < outcome.codes.length ? `1:${shorter.codes.join(':')}` : `0:${index}`;
+      const confirmed = await confirm(ctx, rule, decode(shorter.codes), shorter, path, `fixed sequence ${index + 1} of ${fixed.length}${path.startsWith('1:') ? ', shortened' : ''}`);
       if (confirmed) throw confirmed;
       judged.disturbed += 1;
     }
@@ -105,6 +107,20 @@ export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void
     const why = judged.disturbed > 0 ? 'other activity on the wallet: every balance move that the run\'s own payouts did not explain went away on a re-run' : `the model could not follow the target: ${judged.notJudged[0] ?? 'no sequence ran'}`;
     throw new CheckSkipped(`not judged: ${why} (${rule})`);
   }
+}
+
+/**
+ * A fixed sequence that breaks a rule, shortened as fast-check shrinks commands: each command after
+ * the first (which makes the record) is dropped in turn, and kept out when the rest still breaks it.
+ */
+async function shortest(outcome: Outcome, run: (s: readonly ModelCommand[]) => Promise<Outcome>): Promise<Outcome> {
+  let best = outcome;
+  for (let i = best.codes.length - 2; i >= 1; i--) {
+    const codes = best.codes.filter((_, j) => j !== i);
+    const tried = await run(decode(codes));
+    if (tried.breach?.rule === outcome.breach!.rule) best = tried;
+  }
+  return best;
 }
 
 async function inOrder(sequences: readonly ModelCommand[][], run: (s: ModelCommand[]) => Promise<Outcome>): Promise<Outcome[]> {
