@@ -7,6 +7,7 @@ import { authenticationChecks } from './checks/authentication.js';
 import { duplicateChecks } from './checks/duplicates.js';
 import { environmentChecks } from './checks/environments.js';
 import { errorChecks } from './checks/errors.js';
+import { modelChecks } from './checks/model.js';
 import { operationChecks } from './checks/operations.js';
 import { createOrderChecks } from './checks/orders.js';
 import { payoutStatusChecks } from './checks/payouts.js';
@@ -16,6 +17,7 @@ import { webhookChecks } from './checks/webhooks.js';
 const checks: Check[] = [
   ...authenticationChecks, ...signatureChecks, ...environmentChecks, ...errorChecks,
   ...createOrderChecks, ...duplicateChecks, ...payoutStatusChecks, ...operationChecks, ...webhookChecks,
+  ...modelChecks,
 ];
 const requirements = catalog();
 
