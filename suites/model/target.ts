@@ -52,25 +52,33 @@ export class NotJudged extends Error {
  */
 export class Real {
   readonly steps: Step[] = [];
-  private readonly orderIds = new Map<number, string>();
-  private readonly payoutIds = new Map<number, string>();
+  /**
+   * The check's context with ids of this sequence's own: one draw from the run's ids when the sequence
+   * starts, numbered on from there. Sequences run side by side, so drawing from the run's ids as they
+   * go would give each a different id at another concurrency; this way a seed sends the same requests.
+   */
+  readonly ctx: CheckContext;
+  /** This sequence's part of every id it sends (it carries the run's tag). */
+  private readonly base: string;
 
   constructor(
-    readonly ctx: CheckContext,
+    ctx: CheckContext,
     readonly rule: ModelRule,
     readonly facts: TargetFacts,
-  ) {}
+  ) {
+    const base = (this.base = ctx.ids.nonce());
+    let n = 0;
+    const next = (hint: string) => `${hint}-${base}-${++n}`;
+    this.ctx = { ...ctx, ids: { orderId: (hint = 'ORD') => next(hint), payoutOrderId: (hint = 'PO') => next(hint), integerOrderId: ctx.ids.integerOrderId, nonce: () => next('N') } };
+  }
 
+  /** A slot's id names its slot: order#2 is MDL-…-O2, whenever the sequence first uses it. */
   orderId(slot: number): string {
-    let id = this.orderIds.get(slot);
-    if (id === undefined) this.orderIds.set(slot, (id = this.ctx.ids.orderId('MDL')));
-    return id;
+    return `MDL-${this.base}-O${slot + 1}`;
   }
 
   payoutOrderId(slot: number): string {
-    let id = this.payoutIds.get(slot);
-    if (id === undefined) this.payoutIds.set(slot, (id = this.ctx.ids.payoutOrderId('MDLPO')));
-    return id;
+    return `MDLPO-${this.base}-P${slot + 1}`;
   }
 
   /** Throws the breach when it is this check's rule; the other rules are other checks' to judge. */
@@ -172,7 +180,8 @@ async function isReferenceSandbox(ctx: CheckContext): Promise<boolean> {
   const exchange = await ctx.client.send({
     label: 'is the target a reference sandbox? (its settle control request, for a payout never made)',
     path: OPERATION_PATHS.settlePayout,
-    payload: { payout_order_id: ctx.ids.payoutOrderId('PROBE'), status: 'SUCCESS' },
+    // The same id whichever check asks first, so a run's requests do not depend on the order checks run in.
+    payload: { payout_order_id: 'SVC-CONFORMANCE-SANDBOX-PROBE', status: 'SUCCESS' },
   });
   const body = exchange.response?.json as { status?: unknown; code?: unknown; message?: unknown } | undefined;
   return exchange.response?.status === 404 && body?.status === false && body.code === 404 && body.message === 'payout transaction not found';
