@@ -37,7 +37,7 @@ export interface CheckMeta {
   requirement: string;
   title: string;
   skipped?: string;
-  failure?: { message: string; expected?: string; actual?: string; counterexample?: unknown; reproduce?: string; replayPath?: string };
+  failure?: { message: string; expected?: string; actual?: string; counterexample?: unknown; steps?: string[]; reproduce?: string; replayPath?: string };
   /** The kit's own error inside the check: its message and where it was thrown. */
   error?: { message: string; stack?: string };
   evidence: Exchange[];
@@ -83,6 +83,8 @@ export interface Evidence {
   expected?: string;
   actual?: string;
   counterexample?: unknown;
+  /** A model check's shortest failing sequence, one numbered step a line: the request and its answer. */
+  steps?: string[];
   /** Exchanges of the check that are not shown here (only the last few are kept); run --har FILE records every one. */
   leftOut?: number;
   /** Commands to see it again: a curl line (signature redacted) and a freshly signed replay. */

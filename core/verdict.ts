@@ -76,6 +76,7 @@ export function buildReport(input: BuildInput): Report {
           ...(f.expected !== undefined ? { expected: f.expected } : {}),
           ...(f.actual !== undefined ? { actual: f.actual } : {}),
           ...(f.counterexample !== undefined ? { counterexample: f.counterexample } : {}),
+          ...(f.steps !== undefined ? { steps: f.steps } : {}),
           ...(r.meta.evidenceLeftOut !== undefined ? { leftOut: r.meta.evidenceLeftOut } : {}),
         };
       }),

@@ -107,6 +107,7 @@ export function summaryLines(report: Report, files: readonly string[]): string[]
     lines.push(`  ${r.level === 'MUST' ? '✗' : r.level === 'SHOULD' ? '!' : 'i'} ${r.id} (${r.level}) ${r.evidence[0]?.message ?? r.title}`);
     // A property's shrunk case: the command that replays exactly it (seed + fast-check path).
     const replay = r.evidence[0]?.reproduce?.run;
+    for (const step of r.evidence[0]?.steps ?? []) lines.push(`      ${step}`);
     if (replay !== undefined && replay.includes('--replay-path')) lines.push(`      replay this case: ${replay}`);
   }
   if (broken.length > 20) lines.push(`  …and ${broken.length - 20} more`);

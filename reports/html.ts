@@ -128,6 +128,9 @@ function evidenceHtml(evidence: Evidence): string {
   if (evidence.counterexample !== undefined) {
     parts.push(`<div class="counterexample"><h4>Counterexample</h4><pre class="block">${esc(prettyJson(evidence.counterexample))}</pre></div>`);
   }
+  if (evidence.steps !== undefined) {
+    parts.push(`<div class="counterexample"><h4>Shortest failing sequence</h4><ol class="steps">${evidence.steps.map((step) => `<li>${esc(step.replace(/^\d+\. /, ''))}</li>`).join('')}</ol></div>`);
+  }
   if (evidence.exchanges.length > 0) parts.push(`<h4>Exchanges (${evidence.exchanges.length})</h4>`, ...evidence.exchanges.map(exchangeHtml));
   if (evidence.leftOut !== undefined) parts.push(`<p class="hint" role="note">${evidence.leftOut} earlier exchange${evidence.leftOut === 1 ? '' : 's'} of this check ${evidence.leftOut === 1 ? 'is' : 'are'} not shown; <code>run --har FILE</code> records every exchange of a run.</p>`);
   parts.push(reproduceHtml(evidence.reproduce));

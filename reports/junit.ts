@@ -106,6 +106,7 @@ export function evidenceText(evidence: Evidence): string {
   if (evidence.expected !== undefined) parts.push(`expected: ${evidence.expected}`);
   if (evidence.actual !== undefined) parts.push(`actual:   ${evidence.actual}`);
   if (evidence.counterexample !== undefined) parts.push(`counterexample:\n${indent(json(evidence.counterexample), '  ')}`);
+  if (evidence.steps !== undefined) parts.push(`steps:\n${indent(evidence.steps.join('\n'), '  ')}`);
   for (const exchange of evidence.exchanges) parts.push(indent(exchangeText(exchange), '  '));
   const { curl, replay, run } = evidence.reproduce ?? {};
   if (curl || replay || run) {

@@ -36,7 +36,7 @@ describe('a sealed report', () => {
   it('carries the kit, profile and catalog versions, the configuration fingerprint without secrets, the options and the digest', () => {
     const report = JSON.parse(text);
     expect(report.tool).toEqual({ name: 'svc-conformance', version: expect.any(String) });
-    expect(report.certification.profile).toBe('v1.1');
+    expect(report.certification.profile).toBe('v1.2');
     expect(report.certification.catalogs).toEqual([{ file: 'suites/catalog.json', digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) }]);
     expect(report.certification.config.fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(report.certification.config.redacted.merchant.secretKey).toBe('[redacted]');

@@ -12,7 +12,7 @@ import type { Certification, Report } from '../core/report.js';
 import { canonicalize } from '../signer/canonical.js';
 
 /** The conformance profile the kit implements (docs/profile.md). */
-export const PROFILE_VERSION = 'v1.1';
+export const PROFILE_VERSION = 'v1.2';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 

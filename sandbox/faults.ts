@@ -103,6 +103,11 @@ export const FAULTS = {
   'auth-failure-cancels-order': { rule: 'P-AUTH-5', requirement: 'AUTH-FAILURE-NO-EFFECT', area: 'auth', description: 'an Order Cancel refused for its signature cancels the order anyway' },
   // Records over time (v1.2: P-STATE, P-MONEY-1, P-DUP-5 permanence)
   // (state faults go here)
+  'state-paid-cancellable': { rule: 'P-STATE-1', requirement: 'STATE-ORDER-LIFECYCLE', area: 'state', description: 'a PAID order can be cancelled: Order Cancel answers 200 and the order reads CANCELLED' },
+  'state-payout-reopens': { rule: 'P-STATE-2', requirement: 'STATE-PAYOUT-LIFECYCLE', area: 'state', description: 'a FAILED payout reads PROCESSING again on later Payout Status (a retry queue that reopens it)' },
+  'state-payout-id-reallocated': { rule: 'P-STATE-3', requirement: 'STATE-READS-AGREE', area: 'state', description: 'the payout_id Transaction Initiation answers is not the one stored: Payout Status shows another payout_id (and wallet_id)' },
+  'money-reversal-not-refunded': { rule: 'P-MONEY-1', requirement: 'MONEY-CONSERVATION', area: 'state', description: 'a payout moved to REVERSED does not return its amount to the wallet' },
+  'dup-id-freed-on-cancel': { rule: 'P-DUP-5', requirement: 'DUP-PERMANENT', area: 'state', description: 'a cancelled order\'s order_id can be used again: Create Order replaces the cancelled order' },
   // The webhook sender (P-HOOK)
   'hook-no-event-id': { rule: 'P-HOOK-1', requirement: 'HOOK-DELIVERY-HEADERS', area: 'webhooks', description: 'deliveries carry no X-EVENT-ID header (the id is only in the body)' },
   'hook-non-canonical-body': { rule: 'P-HOOK-1', requirement: 'HOOK-CANONICAL-BODY', area: 'webhooks', description: 'the event is sent as built, keys in insertion order (JSON.stringify), and signed so' },

@@ -33,8 +33,8 @@ describe('a sandbox past its record bound', () => {
     expect((await s.status('BOUND-5')).status).toBe(200);
     expect((await s.page(ids[0]!)).status).toBe(404);
     expect((await s.page(ids[4]!)).status).toBe(200);
-    // A forgotten order's id may be used again: documented, not a duplicate the sandbox still knows.
-    expect((await s.create(orderBody('BOUND-1'))).status).toBe(201);
+    // A forgotten order's id stays used (P-DUP-5: identifiers are permanent, however many records came after).
+    expect((await s.create(orderBody('BOUND-1'))).status).toBe(409);
   });
 
   it('never forgets the seeded payout fixtures', () => {

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Beneficiary, Currency, OrderState, PayoutState, TransferMode } from '../schemas/types.js';
 import { PAYOUT_FIXTURES, WALLETS, type WalletSeed } from './tenants.js';
 
@@ -96,7 +97,9 @@ export class BoundedMap<K, V> extends Map<K, V> {
  * a duplicate check and its insert cannot interleave with another request (P-DUP-2).
  *
  * It is bounded: at most `maxRecords` orders and `maxRecords` payouts (the seeded fixtures aside).
- * Past that the oldest is forgotten: asked about, it is unknown, and its order_id may be used again.
+ * Past that the oldest is forgotten: asked about, it is unknown. Its identifier stays used (P-DUP-5:
+ * identifiers are permanent): the store keeps a short digest of every forgotten one, 8 bytes each
+ * instead of a whole record, so a long-lived sandbox still refuses it with 409.
  */
 export class SandboxStore {
   /** Orders by service id, for the checkout pages: found in constant time. */
@@ -104,6 +107,9 @@ export class SandboxStore {
   readonly orders: BoundedMap<string, Order>;
   readonly payouts: BoundedMap<string, Payout>;
   readonly wallets = new Map<string, Wallet>();
+  /** Digests of the keys of forgotten orders and payouts: their identifiers stay used (P-DUP-5). */
+  private readonly forgottenOrderIds = new Set<string>();
+  private readonly forgottenPayoutIds = new Set<string>();
   private sequence = 0;
   /** Told of every change of an order's or a payout's state, after it is made (the webhook sender listens). */
   onChange: (change: { order: Order } | { payout: Payout }) => void = () => {};
@@ -114,9 +120,10 @@ export class SandboxStore {
       onSet: (order) => this.bySvcOrderId.set(order.svcOrderId, order),
       onForget: (order) => {
         if (this.bySvcOrderId.get(order.svcOrderId) === order) this.bySvcOrderId.delete(order.svcOrderId);
+        this.forgottenOrderIds.add(digest(key(order.merchantId, order.orderId)));
       },
     });
-    this.payouts = new BoundedMap(maxRecords);
+    this.payouts = new BoundedMap(maxRecords, { onForget: (payout) => this.forgottenPayoutIds.add(digest(key(payout.merchantId, payout.payoutOrderId))) });
     for (const w of wallets) this.wallets.set(w.id, { ...w });
     for (const seed of PAYOUT_FIXTURES) {
       const wallet = WALLETS.find((w) => w.merchantId === seed.merchantId && w.environment === 'sandbox')!;
@@ -161,6 +168,16 @@ export class SandboxStore {
     return this.orders.get(key(merchantId, orderId));
   }
 
+  /** Whether a merchant's order_id belonged to an order that has since been forgotten (it stays used). */
+  orderIdForgotten(merchantId: string, orderId: number | string): boolean {
+    return this.forgottenOrderIds.has(digest(key(merchantId, orderId)));
+  }
+
+  /** Whether a merchant's payout_order_id belonged to a payout that has since been forgotten (it stays used). */
+  payoutIdForgotten(merchantId: string, payoutOrderId: number | string): boolean {
+    return this.forgottenPayoutIds.has(digest(key(merchantId, payoutOrderId)));
+  }
+
   putOrder(order: Order): void {
     this.orders.set(key(order.merchantId, order.orderId), order);
   }
@@ -183,4 +200,9 @@ export class SandboxStore {
 /** Identifiers compare as text (P-DUP-4): 123 and "123" are one order. */
 export function key(merchantId: string, id: number | string): string {
   return `${merchantId}\u0000${String(id)}`;
+}
+
+/** 8 bytes of SHA-256: enough to tell ids apart (a clash refuses one fresh id with 409, once in 2^64). */
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }

@@ -95,7 +95,7 @@ export function openApiDocument(server?: string): Record<string, unknown> {
     openapi: '3.1.0',
     info: {
       title: 'Payment gateway and payout banking API',
-      version: 'profile v1.1',
+      version: 'profile v1.2',
       description: `The published interface and the conformance profile's extension operations (P-OPS) and webhooks (P-HOOK), as svc-conformance checks them. ${SIGNATURE_SCHEME} Two string formats are the kit's own: ${SVC_DATETIME_FORMAT} (DD-MM-YYYY hh:mm AM/PM) and ${SVC_DATE_FORMAT} (DD-MM-YYYY), each a real calendar date; a tool that does not know them checks their pattern alone.`,
     },
     ...(server !== undefined ? { servers: [{ url: server }] } : {}),

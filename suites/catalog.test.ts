@@ -11,6 +11,7 @@ import { tenantChecks } from './checks/tenants.js';
 import { duplicateChecks } from './checks/duplicates.js';
 import { environmentChecks } from './checks/environments.js';
 import { errorChecks } from './checks/errors.js';
+import { modelChecks } from './checks/model.js';
 import { operationChecks } from './checks/operations.js';
 import { createOrderChecks } from './checks/orders.js';
 import { payoutStatusChecks } from './checks/payouts.js';
@@ -21,6 +22,7 @@ const checks: Check[] = [
   ...authenticationChecks, ...signatureChecks, ...environmentChecks, ...errorChecks,
   ...createOrderChecks, ...duplicateChecks, ...payoutStatusChecks, ...operationChecks, ...webhookChecks,
   ...authEffectChecks, ...moneyChecks, ...raceChecks, ...tenantChecks,
+  ...modelChecks,
 ];
 const requirements = catalog();
 

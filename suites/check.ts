@@ -121,7 +121,7 @@ export class CheckFailure extends Error {
   readonly [FAILURE] = true;
   constructor(
     message: string,
-    readonly details: { expected?: string; actual?: string; exchange?: Exchange; counterexample?: unknown; reproduce?: string; replayPath?: string } = {},
+    readonly details: { expected?: string; actual?: string; exchange?: Exchange; counterexample?: unknown; steps?: string[]; reproduce?: string; replayPath?: string } = {},
   ) {
     super(message);
   }

@@ -40,12 +40,17 @@ export interface SendOptions {
   headerCase?: 'interface' | 'lower';
   /** Allow the same (timestamp, signature) as an earlier request: only the replay check wants it. */
   reuse?: boolean;
+  /**
+   * A form a person's browser submits (the reference sandbox's hosted checkout): sent unsigned as
+   * application/x-www-form-urlencoded, as a browser sends it; its answer is a page, not an operation's.
+   */
+  form?: Record<string, string>;
 }
 
 /** Whether a request is signed the profile's way over the bytes it sends, with a timestamp the client chose: nothing altered, omitted or reused. */
 function isCorrectlySigned(options: SendOptions): boolean {
   return options.timestamp === undefined && options.signedTimestamp === undefined && options.signedBody === undefined
-    && !options.signBodyOnly && options.signature === undefined && (options.omit === undefined || options.omit.length === 0) && !options.reuse;
+    && !options.signBodyOnly && options.signature === undefined && (options.omit === undefined || options.omit.length === 0) && !options.reuse && options.form === undefined;
 }
 
 /**
@@ -281,26 +286,33 @@ export class TargetClient {
     const as = options.as ?? this.config.merchant;
     const method = options.method ?? 'POST';
     // P-SIGN-4: a request without a body signs "" + timestamp; a GET carries its fields in the query.
-    const body = method === 'GET' ? '' : (options.raw ?? (options.payload === undefined ? '' : canonicalize(options.payload)));
+    const form = options.form !== undefined ? new URLSearchParams(options.form).toString() : undefined;
+    const body = method === 'GET' ? '' : (form ?? options.raw ?? (options.payload === undefined ? '' : canonicalize(options.payload)));
     const query = method === 'GET' ? queryOf(options.payload) : '';
-    const timestamp = options.timestamp === undefined ? await this.freshTimestamp(body, as, resend) : String(options.timestamp);
+    // A form is a browser's: no key, no timestamp, no signature (and no timestamp to wait for).
+    const timestamp = form !== undefined ? '' : options.timestamp === undefined ? await this.freshTimestamp(body, as, resend) : String(options.timestamp);
     const signedText = (options.signedBody ?? body) + (options.signBodyOnly ? '' : (options.signedTimestamp ?? timestamp));
     const computed = hmacSha256Hex(as.secretKey, signedText);
     let signature = computed;
     if (typeof options.signature === 'string') signature = options.signature;
     else if (options.signature) signature = options.signature(signature);
-    if (!options.reuse) this.used.add(`${timestamp}\u0000${signature}`);
+    if (!options.reuse && form === undefined) this.used.add(`${timestamp}\u0000${signature}`);
 
     const lower = options.headerCase === 'lower';
     const headers: Record<string, string> = {};
     const put = (name: AuthHeader, value: string) => {
       if (!options.omit?.includes(name)) headers[lower ? name.toLowerCase() : name] = value;
     };
-    if (method !== 'GET') put('Content-Type', 'application/json');
-    put('Accept', 'application/json');
-    put('X-API-KEY', as.apiKey);
-    put('X-TIMESTAMP', timestamp);
-    put('X-SIGNATURE', signature);
+    if (form !== undefined) {
+      headers['Content-Type'] = 'application/x-www-form-urlencoded';
+      headers.Accept = 'text/html';
+    } else {
+      if (method !== 'GET') put('Content-Type', 'application/json');
+      put('Accept', 'application/json');
+      put('X-API-KEY', as.apiKey);
+      put('X-TIMESTAMP', timestamp);
+      put('X-SIGNATURE', signature);
+    }
 
     const url = this.config.baseUrl.replace(/\/+$/, '') + options.path + query;
     // A server that echoes a signature back (in an error message, say) must not leak it into reports.

@@ -4,6 +4,7 @@ import { authenticationChecks } from './checks/authentication.js';
 import { duplicateChecks } from './checks/duplicates.js';
 import { environmentChecks } from './checks/environments.js';
 import { errorChecks } from './checks/errors.js';
+import { modelChecks } from './checks/model.js';
 import { operationChecks } from './checks/operations.js';
 import { moneyChecks } from './checks/money.js';
 import { createOrderChecks } from './checks/orders.js';
@@ -36,5 +37,6 @@ export const SECTIONS: readonly Section[] = [
   { name: 'Wallet', checks: moneyChecks },
   { name: 'Profile operations', checks: [...raceChecks, ...operationChecks] },
   { name: 'Isolation', checks: tenantChecks },
+  { name: 'Records over time', checks: modelChecks },
   { name: 'Webhooks', checks: webhookChecks },
 ];

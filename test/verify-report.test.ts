@@ -237,7 +237,7 @@ describe('a file that is not a report, or says hostile things', () => {
     report.requirements[0]!.status = 'skipped';
     const result = await runCli(['verify-report', folderWith(reportText(seal(report)), { signature: false })]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('svc-conformance 9.9.9\\x1b[2J, profile v1.1; inconclusive: the target\\x1b[31m said so\\u2066 (http://evil.test/\\x1b]0;pwned\\x07\\u202eedoc, sandbox)');
+    expect(result.stdout).toContain('svc-conformance 9.9.9\\x1b[2J, profile v1.2; inconclusive: the target\\x1b[31m said so\\u2066 (http://evil.test/\\x1b]0;pwned\\x07\\u202eedoc, sandbox)');
     expect(result.stdout).toContain('DUP-\\x1b[8mHIDDEN');
     expect(result.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
   });

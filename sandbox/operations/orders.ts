@@ -59,7 +59,9 @@ export const createOrder: OperationHandler = async (ctx) => {
   // The check and the insert run in one synchronous stretch, so concurrent creates cannot both pass
   // the check (P-DUP-2). Under `dup-race` an await between them lets them interleave.
   const existing = duplicateOf(ctx, accepted.orderId);
-  if (existing !== undefined && !ctx.fault('dup-allowed')) {
+  // Under `dup-id-freed-on-cancel` a cancelled order no longer holds its order_id: the new one replaces it.
+  const freed = existing?.status === 'CANCELLED' && ctx.fault('dup-id-freed-on-cancel');
+  if (existing !== undefined && !freed && !ctx.fault('dup-allowed')) {
     if (ctx.fault('dup-overwrites')) {
       existing.amountMinor = accepted.amountMinor;
       existing.currency = accepted.currency;
@@ -67,12 +69,14 @@ export const createOrder: OperationHandler = async (ctx) => {
     }
     throw duplicateError(accepted.orderId);
   }
+  // A forgotten order's order_id stays used (P-DUP-5), however many orders came after it.
+  if (existing === undefined && ctx.store.orderIdForgotten(ctx.merchant.id, accepted.orderId)) throw duplicateError(accepted.orderId);
   if (ctx.fault('dup-race')) await sleep(5);
 
   const order = newOrder(ctx, accepted);
   const storeAt = storageKey(ctx, order.orderId);
   // Under dup-allowed the second order is kept beside the first; lookups by order_id find the first.
-  ctx.store.orders.set(existing === undefined ? storeAt : `${storeAt}\u0000${order.svcOrderId}`, order);
+  ctx.store.orders.set(existing === undefined || freed ? storeAt : `${storeAt}\u0000${order.svcOrderId}`, order);
   return createdResponse(ctx, order);
 };
 
@@ -172,7 +176,9 @@ export const orderCancel: OperationHandler = async (ctx) => {
     case 'FAILED':
       break;
     case 'PAID':
-      throw refuse('it is PAID');
+      // the fault: a cancel of a PAID order goes through (P-STATE-1: PAID is final)
+      if (!ctx.fault('state-paid-cancellable')) throw refuse('it is PAID');
+      break;
     case 'EXPIRED':
       throw refuse('its checkout session EXPIRED');
     case 'PROCESSING':

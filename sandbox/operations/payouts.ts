@@ -60,7 +60,9 @@ export const payoutStatus: OperationHandler = (ctx) => {
   const payout = ctx.store.payout(ctx.merchant.id, id) ?? (ctx.fault('payout-cross-merchant') ? ctx.store.payoutOfAnyMerchant(id) : undefined);
   if (payout === undefined) return payoutNotFound(ctx);
   settleIfDue(payout, ctx.now(), ctx.store);
-  return successResponse(payoutRecord(payout, ctx.fault), 'Payout status fetched successfully');
+  // Under `state-payout-reopens` a retry queue has taken the FAILED payout up again: it reads PROCESSING.
+  const shown = payout.status === 'FAILED' && ctx.fault('state-payout-reopens') ? { ...payout, status: 'PROCESSING' as const, utrNumber: '', message: 'Payout re-queued for retry' } : payout;
+  return successResponse(payoutRecord(shown, ctx.fault), 'Payout status fetched successfully');
 };
 
 /** P-OPS: Balance Inquiry, `{ svc_wallet_id }` → `{ wallet_id, balance, currency }`. */
@@ -107,7 +109,9 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
   const wallet = lookupWallet(ctx, request.svc_wallet_id, ctx.fault('tenant-initiate'));
   if ('refused' in wallet) throw new OperationError(403, wallet.message);
   const payoutOrderId = String(request.payout_order_id);
-  if (ctx.store.payout(ctx.merchant.id, payoutOrderId) !== undefined && !ctx.fault('ops-initiate-duplicate')) {
+  // A forgotten payout's payout_order_id stays used too (P-DUP-5).
+  const used = ctx.store.payout(ctx.merchant.id, payoutOrderId) !== undefined || ctx.store.payoutIdForgotten(ctx.merchant.id, payoutOrderId);
+  if (used && !ctx.fault('ops-initiate-duplicate')) {
     // The fault: the debit is taken before the duplicate is noticed, and the refusal does not give it back.
     if (ctx.fault('money-duplicate-debits') && amountMinor <= wallet.balanceMinor) wallet.balanceMinor -= amountMinor;
     throw new OperationError(409, `duplicate payout_order_id: ${payoutOrderId} was already used by this merchant`);
@@ -159,7 +163,9 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
   }
   ctx.store.putPayout(payout);
   ctx.store.changed({ payout });
-  const response = successResponse(payoutRecord(payout, ctx.fault), 'Payout initiated');
+  // Under `state-payout-id-reallocated` the answer carries a payout_id drawn again, not the one stored.
+  const answered = ctx.fault('state-payout-id-reallocated') ? { ...payout, payoutId: ctx.store.nextId('PAY') } : payout;
+  const response = successResponse(payoutRecord(answered, ctx.fault), 'Payout initiated');
   return forcedFailure ? ctx.options.scenarios.mark(response, 'payout-failed') : response;
 };
 
@@ -181,5 +187,8 @@ export const settlePayout: OperationHandler = (ctx) => {
   settleIfDue(payout, ctx.now(), ctx.store);
   const refusal = settle(payout, status as SettlementTarget, ctx.store.wallets.get(payout.walletId), ctx.store, ctx.fault('ops-failed-debits'));
   if (refusal !== undefined) throw new OperationError(422, refusal);
+  // Under `money-reversal-not-refunded` the reversal's credit never reaches the wallet.
+  const wallet = ctx.store.wallets.get(payout.walletId);
+  if (status === 'REVERSED' && wallet !== undefined && ctx.fault('money-reversal-not-refunded')) wallet.balanceMinor -= payout.amountMinor;
   return successResponse(payoutRecord(payout, ctx.fault), `Payout moved to ${payout.status}`);
 };

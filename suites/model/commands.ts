@@ -1,0 +1,262 @@
+// The model's commands, one per operation (and, on a reference sandbox, per control request), each
+// a fast-check AsyncCommand: `check` says when it applies to the model, `run` sends it, judges the
+// answer against the model by every rule (target.ts throws only the check's own), and moves the model
+// on. A command names its record by slot, so a sequence is a list of small codes that replays exactly.
+import type fc from 'fast-check';
+import { answered } from '../check.js';
+import { decimalEquals, decimalOf, decimalText, validOrder } from '../checks/requests.js';
+import type { Exchange } from '../http.js';
+import {
+  changedPayoutFields, emptyModel, expectedBalance, isFinalOrderState, orderDisagreements, orderMayMove, payoutMayMove, SLOTS,
+  type Model, type PayoutRecord,
+} from './model.js';
+import { briefly, NotJudged, ownPayoutAmount, type Real } from './target.js';
+
+type Json = Record<string, unknown>;
+
+export const KINDS = [
+  'createOrder', 'createOrderUsedId', 'orderStatus', 'orderCancel', 'checkoutPay', 'checkoutFail', 'checkoutExpire',
+  'initiate', 'initiateRejected', 'initiateUsedId', 'payoutStatus', 'settleSuccess', 'settleFailed', 'settleReversed', 'balance',
+] as const;
+export type Kind = (typeof KINDS)[number];
+
+/** The commands only a reference sandbox takes (its checkout page and settle control request). */
+export const SANDBOX_ONLY: readonly Kind[] = ['checkoutPay', 'checkoutFail', 'checkoutExpire', 'settleSuccess', 'settleFailed', 'settleReversed'];
+
+/** Minor-unit endings of payout amounts: the sandbox processes the first and its bank rejects the second. */
+const PROCESSED_ENDING = 25;
+const REJECTED_ENDING = 13;
+
+const dataOf = (exchange: Exchange, key = 'data'): Json | undefined => {
+  const value = (exchange.response?.json as Json | undefined)?.[key];
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
+};
+const statusOf = (exchange: Exchange) => exchange.response?.status ?? 0;
+const isSuccess = (exchange: Exchange) => statusOf(exchange) >= 200 && statusOf(exchange) <= 299;
+
+export class ModelCommand implements fc.AsyncCommand<Model, Real, false> {
+  constructor(
+    readonly kind: Kind,
+    readonly slot: number,
+  ) {}
+
+  /** The command as one number: a replay path is a list of them. */
+  get code(): number {
+    return KINDS.indexOf(this.kind) * SLOTS + this.slot;
+  }
+
+  static decode(code: number): ModelCommand | undefined {
+    const kind = KINDS[Math.floor(code / SLOTS)];
+    return kind === undefined || code < 0 ? undefined : new ModelCommand(kind, code % SLOTS);
+  }
+
+  check(m: Readonly<Model>): boolean {
+    if (SANDBOX_ONLY.includes(this.kind) && !m.sandbox) return false;
+    const order = m.orders[this.slot];
+    const payout = m.payouts[this.slot];
+    switch (this.kind) {
+      case 'createOrder':
+        return order === undefined;
+      case 'checkoutPay':
+      case 'checkoutFail':
+      case 'checkoutExpire':
+        return order?.checkoutPath !== undefined;
+      case 'createOrderUsedId':
+      case 'orderStatus':
+      case 'orderCancel':
+        return order !== undefined;
+      case 'initiate':
+      case 'initiateRejected':
+        return payout === undefined;
+      case 'balance':
+        return m.startBalance !== undefined;
+      default:
+        return payout !== undefined;
+    }
+  }
+
+  async run(m: Model, r: Real): Promise<void> {
+    await RUN[this.kind](m, r, this.slot);
+  }
+
+  toString(): string {
+    return this.kind === 'balance' ? 'balance' : `${this.kind} #${this.slot + 1}`;
+  }
+}
+
+const orderName = (slot: number) => `order#${slot + 1}`;
+const payoutName = (slot: number) => `payout#${slot + 1}`;
+
+/** What each command does: send, judge, move the model on. */
+const RUN: Record<Kind, (m: Model, r: Real, slot: number) => Promise<void>> = {
+  async createOrder(m, r, slot) {
+    const amount = 120.5 + slot;
+    const body = validOrder(r.ctx, { order_id: r.orderId(slot), order_amount: amount, order_currency: 'INR' });
+    const exchange = await r.send(`Create Order ${orderName(slot)}`, 'createOrder', body as unknown as Json);
+    const record = isSuccess(exchange) ? dataOf(exchange, 'return_data') : undefined;
+    r.step(`Create Order ${orderName(slot)} → ${briefly(exchange, record?.order_status)}`, exchange);
+    if (record === undefined) throw new NotJudged(`Create Order of a new order answered ${answered(exchange)}`);
+    const state = typeof record.order_status === 'string' ? record.order_status : 'UN_PAID';
+    r.judge('STATE-ORDER-LIFECYCLE', state === 'UN_PAID', () => `a new order starts ${JSON.stringify(record.order_status)}, not UN_PAID (P-STATE-1)`, exchange);
+    m.orders[slot] = { orderId: r.orderId(slot), written: { svcOrderId: record.svc_order_id, createdAt: record.created_at, amount: decimalOf(amount)!, currency: 'INR' }, state, ...checkoutPathOf(r, record) };
+  },
+
+  async createOrderUsedId(m, r, slot) {
+    const order = m.orders[slot]!;
+    const body = validOrder(r.ctx, { order_id: order.orderId, order_amount: 999.99, order_currency: 'INR' });
+    const exchange = await r.send(`Create Order again with ${orderName(slot)}'s order_id`, 'createOrder', body as unknown as Json);
+    const record = isSuccess(exchange) ? dataOf(exchange, 'return_data') : undefined;
+    r.step(`Create Order with ${orderName(slot)}'s order_id (the order is ${order.state}) → ${briefly(exchange, record?.order_status)}`, exchange);
+    r.judge('DUP-PERMANENT', statusOf(exchange) === 409, () => `Create Order with the order_id of an order now ${order.state} answered ${briefly(exchange)}, not 409 (P-DUP-5: an identifier once used stays used, whatever became of its record)`, exchange);
+    // Taken all the same: the id now names the new order, and later reads are compared with it.
+    if (record !== undefined) m.orders[slot] = { orderId: order.orderId, written: { svcOrderId: record.svc_order_id, createdAt: record.created_at, amount: decimalOf(999.99)!, currency: 'INR' }, state: String(record.order_status), ...checkoutPathOf(r, record) };
+  },
+
+  async orderStatus(m, r, slot) {
+    const order = m.orders[slot]!;
+    const exchange = await r.send(`Order Status ${orderName(slot)}`, 'orderStatus', { order_id: order.orderId });
+    const record = statusOf(exchange) === 200 ? dataOf(exchange) : undefined;
+    r.step(`Order Status ${orderName(slot)} → ${briefly(exchange, record?.order_status)}`, exchange);
+    if (statusOf(exchange) === 404) r.judge('STATE-READS-AGREE', false, () => `Order Status of ${orderName(slot)}, which Create Order made, answered 404 (P-STATE-3)`, exchange);
+    if (record === undefined) throw new NotJudged(`Order Status answered ${answered(exchange)}`);
+    const differs = orderDisagreements(order, record);
+    r.judge('STATE-READS-AGREE', differs.length === 0, () => `Order Status of ${orderName(slot)} disagrees with what Create Order answered: ${differs.join(', ')} (P-STATE-3)`, exchange);
+    const state = String(record.order_status);
+    r.judge('STATE-ORDER-LIFECYCLE', orderMayMove(order.state, state), () => `${orderName(slot)} read ${state} after ${order.state}${isFinalOrderState(order.state) ? ` (${order.state} is final)` : ''} (P-STATE-1)`, exchange);
+    order.state = state;
+  },
+
+  async orderCancel(m, r, slot) {
+    const order = m.orders[slot]!;
+    const before = order.state;
+    const exchange = await r.send(`Order Cancel ${orderName(slot)}`, 'orderCancel', { order_id: order.orderId });
+    const record = statusOf(exchange) === 200 ? dataOf(exchange) : undefined;
+    r.step(`Order Cancel ${orderName(slot)} (it was ${before}) → ${briefly(exchange, record?.order_status)}`, exchange);
+    const status = statusOf(exchange);
+    if (status === 404) r.judge('STATE-READS-AGREE', false, () => `Order Cancel of ${orderName(slot)}, which Create Order made, answered 404 (P-STATE-3)`, exchange);
+    if (status === 422) return; // refused: nothing changed (a final order must be refused so; a moving one may be)
+    if (record === undefined) throw new NotJudged(`Order Cancel answered ${answered(exchange)}`);
+    r.judge('STATE-ORDER-LIFECYCLE', !isFinalOrderState(before), () => `Order Cancel of a ${before} order answered 200 ${String(record.order_status)}: ${before} is final, a cancel of it must answer 422 (P-STATE-1)`, exchange);
+    r.judge('STATE-ORDER-LIFECYCLE', record.order_status === 'CANCELLED', () => `Order Cancel answered 200 with the order ${JSON.stringify(record.order_status)}, not CANCELLED (P-STATE-1, P-OPS-1)`, exchange);
+    order.state = String(record.order_status);
+  },
+
+  checkoutPay: (m, r, slot) => checkout(m, r, slot, 'success', 'PAID'),
+  checkoutFail: (m, r, slot) => checkout(m, r, slot, 'failure', 'FAILED'),
+  checkoutExpire: (m, r, slot) => checkout(m, r, slot, 'expire', 'EXPIRED'),
+
+  initiate: (m, r, slot) => initiate(m, r, slot, PROCESSED_ENDING),
+  initiateRejected: (m, r, slot) => initiate(m, r, slot, REJECTED_ENDING),
+
+  async initiateUsedId(m, r, slot) {
+    const payout = m.payouts[slot]!;
+    const amount = ownPayoutAmount(r.ctx, r.facts.currency, PROCESSED_ENDING);
+    const exchange = await r.send(`Transaction Initiation again with ${payoutName(slot)}'s payout_order_id`, 'transactionInitiation', r.payoutBody(slot, amount));
+    const record = isSuccess(exchange) ? dataOf(exchange) : undefined;
+    r.step(`Transaction Initiation of ${decimalText(amount)} with ${payoutName(slot)}'s payout_order_id (the payout is ${String(payout.last.status)}) → ${briefly(exchange, record?.status)}`, exchange);
+    r.judge('DUP-PERMANENT', statusOf(exchange) === 409, () => `Transaction Initiation with the payout_order_id of a payout now ${String(payout.last.status)} answered ${briefly(exchange)}, not 409 (P-DUP-5, P-OPS-3)`, exchange);
+    // Taken all the same: the id now names the new payout (what it did to the balance, the money rule sees).
+    if (record !== undefined) m.payouts[slot] = { payoutOrderId: payout.payoutOrderId, written: record, last: record };
+  },
+
+  async payoutStatus(m, r, slot) {
+    await readPayout(m, r, slot, `Payout Status ${payoutName(slot)}`);
+  },
+
+  settleSuccess: (m, r, slot) => settle(m, r, slot, 'SUCCESS'),
+  settleFailed: (m, r, slot) => settle(m, r, slot, 'FAILED'),
+  settleReversed: (m, r, slot) => settle(m, r, slot, 'REVERSED'),
+
+  async balance(m, r) {
+    // A payout of the run's own that may still move (settle by itself) is read just before and just
+    // after the balance: when one moved in between, the balance cannot be set against the records.
+    const moving = m.payouts.flatMap((p, slot) => (p !== undefined && !['FAILED', 'REVERSED'].includes(String(p.last.status)) ? [slot] : []));
+    for (const slot of moving) await readPayout(m, r, slot, `Payout Status ${payoutName(slot)} (before the balance)`);
+    const seen = moving.map((slot) => moneyState(m.payouts[slot]!));
+    const { exchange, balance } = await readBalance(r, 'Balance Inquiry');
+    for (const slot of moving) await readPayout(m, r, slot, `Payout Status ${payoutName(slot)} (after the balance)`);
+    const expected = expectedBalance(m)!;
+    const unchanged = moving.every((slot, i) => moneyState(m.payouts[slot]!) === seen[i]);
+    r.step(`Balance Inquiry → ${briefly(exchange)} ${decimalText(balance)} (the model expects ${decimalText(expected)}${unchanged ? '' : '; a payout moved meanwhile, not compared'})`, exchange);
+    if (!unchanged) return;
+    r.judge('MONEY-CONSERVATION', decimalEquals(balance, expected), () => `the balance is ${decimalText(balance)}, but the run's own payouts explain ${decimalText(expected)}: the start ${decimalText(m.startBalance!)} less those amount_debited YES, plus those REVERSED (P-MONEY-1)`, exchange);
+  },
+};
+
+function checkoutPathOf(r: Real, record: Json): { checkoutPath?: string } {
+  try {
+    const link = new URL(String(record.payment_link));
+    // Only the target's own checkout page is followed.
+    return link.origin === new URL(r.ctx.config.baseUrl).origin ? { checkoutPath: link.pathname } : {};
+  } catch {
+    return {};
+  }
+}
+
+async function checkout(m: Model, r: Real, slot: number, outcome: 'success' | 'failure' | 'expire', state: string): Promise<void> {
+  const order = m.orders[slot]!;
+  const word = { success: 'pay', failure: 'fail', expire: 'expire' }[outcome];
+  const exchange = await r.checkout(`checkout ${word} ${orderName(slot)} (the sandbox's hosted checkout)`, order.checkoutPath!, outcome);
+  const took = statusOf(exchange) === 200;
+  r.step(`checkout ${word} ${orderName(slot)} (it was ${order.state}) → ${briefly(exchange)}${took ? ` (now ${state})` : ' (not taken)'}`, exchange);
+  if (took) order.state = state;
+}
+
+async function initiate(m: Model, r: Real, slot: number, ending: number): Promise<void> {
+  const amount = ownPayoutAmount(r.ctx, r.facts.currency, ending);
+  const body = r.payoutBody(slot, amount);
+  const exchange = await r.send(`Transaction Initiation ${payoutName(slot)}`, 'transactionInitiation', body);
+  const record = isSuccess(exchange) ? dataOf(exchange) : undefined;
+  r.step(`Transaction Initiation ${payoutName(slot)} of ${decimalText(amount)} ${r.facts.currency} → ${briefly(exchange, record?.status)}${record ? ` amount_debited ${String(record.amount_debited)}` : ''}`, exchange);
+  if (record === undefined) throw new NotJudged(`Transaction Initiation of a new payout answered ${answered(exchange)}`);
+  const answeredAmount = decimalOf(record.amount);
+  const agrees = String(record.payout_order_id) === body.payout_order_id && answeredAmount !== undefined && decimalEquals(answeredAmount, amount) && record.currency === body.currency;
+  r.judge('STATE-READS-AGREE', agrees, () => `Transaction Initiation answered payout_order_id ${JSON.stringify(record.payout_order_id)}, amount ${JSON.stringify(record.amount)}, currency ${JSON.stringify(record.currency)} for a payout of ${decimalText(amount)} ${String(body.currency)} (P-STATE-3)`, exchange);
+  m.payouts[slot] = { payoutOrderId: String(body.payout_order_id), written: record, last: record };
+}
+
+/** Payout Status of one payout, judged as a read (P-STATE-2, P-STATE-3); the model moves on to it. */
+async function readPayout(m: Model, r: Real, slot: number, label: string): Promise<void> {
+  const payout = m.payouts[slot]!;
+  const exchange = await r.send(label, 'payoutStatus', r.payoutStatusBody(slot));
+  const record = statusOf(exchange) === 200 ? dataOf(exchange) : undefined;
+  r.step(`${label} → ${briefly(exchange, record?.status)}${record ? ` amount_debited ${String(record.amount_debited)}` : ''}`, exchange);
+  if (statusOf(exchange) === 404) r.judge('STATE-READS-AGREE', false, () => `Payout Status of ${payoutName(slot)}, which Transaction Initiation made, answered 404 (P-STATE-3)`, exchange);
+  if (record === undefined) throw new NotJudged(`Payout Status answered ${answered(exchange)}`);
+  judgeRecord(payout, record, r, slot, exchange);
+}
+
+function judgeRecord(payout: PayoutRecord, record: Json, r: Real, slot: number, exchange: Exchange): void {
+  const before = String(payout.last.status);
+  const now = String(record.status);
+  r.judge('STATE-PAYOUT-LIFECYCLE', payoutMayMove(before, now), () => `${payoutName(slot)} read ${now} after ${before}: payout states move forward only${before === 'FAILED' || before === 'REVERSED' ? `, and ${before} is final` : ''} (P-STATE-2)`, exchange);
+  const changed = payout.read === undefined ? [] : changedPayoutFields(payout.read, record);
+  r.judge('STATE-PAYOUT-LIFECYCLE', changed.length === 0, () => `${payoutName(slot)}'s ${changed.map((f) => `${f} changed from ${JSON.stringify(payout.read![f])} to ${JSON.stringify(record[f])}`).join(', ')} between two reads (P-STATE-2: they never change)`, exchange);
+  const differs = changedPayoutFields(payout.written, record);
+  r.judge('STATE-READS-AGREE', differs.length === 0, () => `Payout Status of ${payoutName(slot)} shows ${differs.map((f) => `${f} ${JSON.stringify(record[f])}`).join(', ')}, but Transaction Initiation answered ${differs.map((f) => JSON.stringify(payout.written[f])).join(', ')} (P-STATE-3)`, exchange);
+  payout.last = record;
+  payout.read = record;
+}
+
+async function settle(m: Model, r: Real, slot: number, target: 'SUCCESS' | 'FAILED' | 'REVERSED'): Promise<void> {
+  const payout = m.payouts[slot]!;
+  const exchange = await r.settle(`settle ${payoutName(slot)} to ${target} (the sandbox's control request)`, payout.payoutOrderId, target);
+  const record = statusOf(exchange) === 200 ? dataOf(exchange) : undefined;
+  r.step(`settle ${payoutName(slot)} to ${target} (it was ${String(payout.last.status)}) → ${briefly(exchange, record?.status)}${record ? '' : ' (not taken)'}`, exchange);
+  // The control request answers the record as it now is: judged as a read.
+  if (record !== undefined) judgeRecord(payout, record, r, slot, exchange);
+}
+
+/** The part of a payout record the balance depends on. */
+function moneyState(payout: PayoutRecord): string {
+  return `${String(payout.last.status)}/${String(payout.last.amount_debited)}`;
+}
+
+export async function readBalance(r: Real, label: string): Promise<{ exchange: Exchange; balance: import('../checks/requests.js').Decimal }> {
+  const exchange = await r.send(label, 'balanceInquiry', { svc_wallet_id: r.facts.walletId });
+  const balance = statusOf(exchange) === 200 ? decimalOf(dataOf(exchange)?.balance) : undefined;
+  if (balance === undefined) throw new NotJudged(`Balance Inquiry answered ${answered(exchange)}`);
+  return { exchange, balance };
+}
+
+export { emptyModel };

@@ -1,0 +1,196 @@
+// The target side of the model: the requests its commands send (each through ctx.send, the one HTTP
+// layer), the numbered steps a failure is reported with, and what is learnt once per run about the
+// target: whether it is a reference sandbox (whose control requests may then be sent), and the wallet
+// the run's payouts draw on.
+import { createHash } from 'node:crypto';
+import { minorUnitOf } from '../../schemas/amounts.js';
+import { CURRENCIES, type Currency } from '../../schemas/types.js';
+import { CheckSkipped, type CheckContext } from '../check.js';
+import { operationOf } from '../config.js';
+import type { Exchange } from '../http.js';
+import { OPERATION_PATHS } from '../../sandbox/paths.js';
+import { decimalOf, decimalText, payoutRequest, type Decimal } from '../checks/requests.js';
+import type { ModelRule } from './model.js';
+
+type Json = Record<string, unknown>;
+
+/** What the model knows of the target for the whole run. */
+export interface TargetFacts {
+  sandbox: boolean;
+  walletId: string;
+  currency: Currency;
+  /** How the wallet was chosen, for the report. */
+  wallet: 'own' | 'merchant';
+}
+
+/** One numbered step of a sequence: what was sent and what came back, as the report shows it. */
+export interface Step {
+  text: string;
+  exchange?: Exchange;
+}
+
+/** A rule broken at a step: the model's verdict, carried out of fast-check's run as an exception. */
+export class ModelBreach extends Error {
+  override readonly name = 'ModelBreach';
+  constructor(
+    readonly rule: ModelRule,
+    message: string,
+    readonly exchange?: Exchange,
+  ) {
+    super(message);
+  }
+}
+
+/** A sequence the model cannot follow (an answer it has no rule for): never the target's failure. */
+export class NotJudged extends Error {
+  override readonly name = 'NotJudged';
+}
+
+/**
+ * One sequence's connection to the target: its fresh ids per slot (drawn on first use, so a replayed
+ * sequence uses this run's own ids), the steps it took, and the rule its check asserts.
+ */
+export class Real {
+  readonly steps: Step[] = [];
+  /**
+   * The check's context with ids of this sequence's own: one draw from the run's ids when the sequence
+   * starts, numbered on from there. Sequences run side by side, so drawing from the run's ids as they
+   * go would give each a different id at another concurrency; this way a seed sends the same requests.
+   */
+  readonly ctx: CheckContext;
+  /** This sequence's part of every id it sends (it carries the run's tag). */
+  private readonly base: string;
+
+  constructor(
+    ctx: CheckContext,
+    readonly rule: ModelRule,
+    readonly facts: TargetFacts,
+  ) {
+    const base = (this.base = ctx.ids.nonce());
+    let n = 0;
+    const next = (hint: string) => `${hint}-${base}-${++n}`;
+    this.ctx = { ...ctx, ids: { orderId: (hint = 'ORD') => next(hint), payoutOrderId: (hint = 'PO') => next(hint), integerOrderId: ctx.ids.integerOrderId, nonce: () => next('N') } };
+  }
+
+  /** A slot's id names its slot: order#2 is MDL-…-O2, whenever the sequence first uses it. */
+  orderId(slot: number): string {
+    return `MDL-${this.base}-O${slot + 1}`;
+  }
+
+  payoutOrderId(slot: number): string {
+    return `MDLPO-${this.base}-P${slot + 1}`;
+  }
+
+  /** Throws the breach when it is this check's rule; the other rules are other checks' to judge. */
+  judge(rule: ModelRule, holds: boolean, message: () => string, exchange?: Exchange): void {
+    if (!holds && rule === this.rule) throw new ModelBreach(rule, `${message()} (${rule})`, exchange);
+  }
+
+  step(text: string, exchange?: Exchange): void {
+    this.steps.push({ text, ...(exchange !== undefined ? { exchange } : {}) });
+  }
+
+  send(label: string, key: 'orderStatus' | 'orderCancel' | 'balanceInquiry' | 'transactionInitiation' | 'createOrder' | 'payoutStatus', payload: Json): Promise<Exchange> {
+    if (key === 'createOrder' || key === 'payoutStatus') return this.ctx.send({ label, path: OPERATION_PATHS[key], payload });
+    const { method, path } = this.ctx.operation(key);
+    return this.ctx.send({ label, method, path, payload });
+  }
+
+  /** The sandbox's control request moving a payout (sandbox/operations/payouts.ts). */
+  settle(label: string, payoutOrderId: string, status: 'SUCCESS' | 'FAILED' | 'REVERSED'): Promise<Exchange> {
+    return this.ctx.send({ label, path: OPERATION_PATHS.settlePayout, payload: { payout_order_id: payoutOrderId, status } });
+  }
+
+  /** The hosted checkout's form, submitted as the customer's browser would (sandbox/checkout.ts). */
+  checkout(label: string, paymentLinkPath: string, outcome: 'success' | 'failure' | 'expire'): Promise<Exchange> {
+    return this.ctx.send({ label, path: paymentLinkPath, form: { method: 'upi', outcome } });
+  }
+
+  payoutBody(slot: number, amount: Decimal, overrides: Json = {}): Json {
+    return payoutRequest(this.ctx, decimalText(amount), this.facts.currency, { svc_wallet_id: this.facts.walletId, payout_order_id: this.payoutOrderId(slot), ...overrides });
+  }
+
+  payoutStatusBody(slot: number): Json {
+    return { svc_wallet_id: this.facts.walletId, debit_account_type: 'svc_wallet', payout_order_id: this.payoutOrderId(slot) };
+  }
+}
+
+/** The status and, in a few words, the record of an answer: "201 UN_PAID", "409", "no answer". */
+export function briefly(exchange: Exchange, state?: unknown): string {
+  if (exchange.response === undefined) return `no answer (${exchange.error?.message ?? 'transport error'})`;
+  return `${exchange.response.status}${typeof state === 'string' ? ` ${state}` : ''}`;
+}
+
+/**
+ * A payout amount of this run's own (so another run's debit cannot pass for it): a whole part from
+ * the run's ids and minor units ending as asked. The reference sandbox decides a payout's outcome by
+ * the ending (13: the bank rejects it; anything else but 42 processes); elsewhere it is just an amount.
+ */
+export function ownPayoutAmount(ctx: CheckContext, currency: Currency, ending: number): Decimal {
+  const digest = createHash('sha256').update(ctx.ids.nonce()).digest();
+  const scale = minorUnitOf(currency);
+  const whole = BigInt(2 + (digest[0]! % 40));
+  if (scale < 2) return { units: whole * 10n ** BigInt(scale), scale };
+  return { units: whole * 10n ** BigInt(scale) + BigInt(ending) * 10n ** BigInt(scale - 2), scale };
+}
+
+/** Per run (its client): whether the target is a reference sandbox, and the wallet payouts draw on. */
+const sandboxOfRun = new WeakMap<object, Promise<boolean>>();
+const walletOfRun = new WeakMap<object, Promise<Omit<TargetFacts, 'sandbox'>>>();
+
+/** Learnt once per run by the first check that asks; a failure to learn is not kept, so the next asks again. */
+function once<T>(cache: WeakMap<object, Promise<T>>, ctx: CheckContext, learn: () => Promise<T>): Promise<T> {
+  let promise = cache.get(ctx.client);
+  if (promise === undefined) {
+    cache.set(ctx.client, (promise = learn()));
+    promise.catch(() => cache.delete(ctx.client));
+  }
+  return promise;
+}
+
+/** What the model knows of the target; `needsWallet` false (orders only) reads no balance. */
+export async function targetFacts(ctx: CheckContext, needsWallet: boolean): Promise<TargetFacts> {
+  const sandbox = await once(sandboxOfRun, ctx, () => isReferenceSandbox(ctx));
+  if (!needsWallet) return { sandbox, walletId: ctx.config.merchant.walletId, currency: 'INR', wallet: 'merchant' };
+  return { sandbox, ...(await once(walletOfRun, ctx, () => learnWallet(ctx, sandbox))) };
+}
+
+async function learnWallet(ctx: CheckContext, sandbox: boolean): Promise<Omit<TargetFacts, 'sandbox'>> {
+  const own = sandbox ? await ownWallet(ctx) : undefined;
+  if (own !== undefined) return { ...own, wallet: 'own' };
+  if (operationOf(ctx.config, 'balanceInquiry') === undefined) {
+    throw new CheckSkipped('needs profile.operations.balanceInquiry in the config, to learn the wallet\'s currency before initiating payouts in it');
+  }
+  const { method, path } = ctx.operation('balanceInquiry');
+  const exchange = await ctx.send({ label: "the wallet's currency (Balance Inquiry)", method, path, payload: { svc_wallet_id: ctx.config.merchant.walletId } });
+  const currency = (exchange.response?.json as { data?: Json } | undefined)?.data?.currency;
+  if (exchange.response?.status !== 200 || !(CURRENCIES as readonly unknown[]).includes(currency)) {
+    throw new CheckSkipped(`not judged: Balance Inquiry answered ${briefly(exchange)} without a currency of the table, so the model cannot make payouts in the wallet's currency (see OPS-BALANCE)`);
+  }
+  return { walletId: ctx.config.merchant.walletId, currency: currency as Currency, wallet: 'merchant' };
+}
+
+/**
+ * Whether the target is a reference sandbox: its settle control request, asked about a payout that
+ * was never made, answers as the sandbox's does (404, "payout transaction not found"). Sent once per
+ * run, through the client directly: it is no operation of the interface, so the run's observers
+ * must not judge another server's answer to it.
+ */
+async function isReferenceSandbox(ctx: CheckContext): Promise<boolean> {
+  const exchange = await ctx.client.send({
+    label: 'is the target a reference sandbox? (its settle control request, for a payout never made)',
+    path: OPERATION_PATHS.settlePayout,
+    // The same id whichever check asks first, so a run's requests do not depend on the order checks run in.
+    payload: { payout_order_id: 'SVC-CONFORMANCE-SANDBOX-PROBE', status: 'SUCCESS' },
+  });
+  const body = exchange.response?.json as { status?: unknown; code?: unknown; message?: unknown } | undefined;
+  return exchange.response?.status === 404 && body?.status === false && body.code === 404 && body.message === 'payout transaction not found';
+}
+
+/** A wallet of the run's own from the sandbox's control request (POST /sandbox/wallets), if it has one. */
+async function ownWallet(ctx: CheckContext): Promise<{ walletId: string; currency: Currency } | undefined> {
+  const exchange = await ctx.client.send({ label: 'a wallet of the run\'s own (the sandbox\'s control request)', path: '/sandbox/wallets', payload: { balance: '100000.00' } });
+  const data = (exchange.response?.json as { data?: Json } | undefined)?.data;
+  const ok = exchange.response?.status === 201 && typeof data?.wallet_id === 'string' && (CURRENCIES as readonly unknown[]).includes(data.currency) && decimalOf(data.balance) !== undefined;
+  return ok ? { walletId: data!.wallet_id as string, currency: data!.currency as Currency } : undefined;
+}
