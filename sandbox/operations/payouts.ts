@@ -3,6 +3,7 @@
 // payout. The lifecycle rules themselves live in payout-lifecycle.ts.
 import { describeErrors, validateSchema } from '../../schemas/index.js';
 import type { TransactionInitiationRequest, TransferMode } from '../../schemas/types.js';
+import { refuseLongId } from './identifiers.js';
 import { OperationError, requireSchema, type OperationContext, type OperationHandler } from '../context.js';
 import { jsonResponse, minorToText, successResponse } from '../envelope.js';
 import type { Payout, Wallet } from '../store.js';
@@ -103,6 +104,7 @@ function payoutAmountMinor(ctx: OperationContext, request: TransactionInitiation
 export const transactionInitiation: OperationHandler = (ctx) => {
   refuseAmountForm(ctx, 'amount', { string: 'ops-amount-string-refused' });
   const request = requireInitiationSchema(ctx);
+  refuseLongId(ctx, 'payout_order_id', request.payout_order_id);
   const amountMinor = payoutAmountMinor(ctx, request);
   const wallet = requireWallet(ctx, request.svc_wallet_id);
   const payoutOrderId = String(request.payout_order_id);
