@@ -1,6 +1,7 @@
 import type { Check } from './check.js';
 import { authenticationChecks } from './checks/authentication.js';
 import { duplicateChecks } from './checks/duplicates.js';
+import { edgeChecks } from './checks/edges.js';
 import { environmentChecks } from './checks/environments.js';
 import { errorChecks } from './checks/errors.js';
 import { operationChecks } from './checks/operations.js';
@@ -8,6 +9,7 @@ import { createOrderChecks } from './checks/orders.js';
 import { payoutStatusChecks } from './checks/payouts.js';
 import { signatureChecks } from './checks/signature.js';
 import { webhookChecks } from './checks/webhooks.js';
+import { wireChecks } from './checks/wire.js';
 
 /** A group of checks shown together: the interface's sections, in the order a run takes them. */
 export interface Section {
@@ -23,6 +25,8 @@ export const SECTIONS: readonly Section[] = [
   { name: 'Signature', checks: signatureChecks },
   { name: 'Environments', checks: environmentChecks },
   { name: 'Errors', checks: errorChecks },
+  { name: 'Wire', checks: wireChecks },
+  { name: 'Edges', checks: edgeChecks },
   { name: 'Create Order', checks: createOrderChecks },
   { name: 'Duplicates', checks: duplicateChecks },
   { name: 'Payout Status', checks: payoutStatusChecks },
