@@ -5,7 +5,6 @@
 // the kit's own (TargetClient.signatureOf, its redactor); nothing else builds requests this way.
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
-import { canonicalize } from '../signer/canonical.js';
 import type { Exchange } from './http.js';
 import type { CheckContext } from './check.js';
 
@@ -209,9 +208,4 @@ export async function twoOnOneConnection(ctx: CheckContext, first: RawRequest, s
   } finally {
     connection.close();
   }
-}
-
-/** A payload's body text as the kit sends it (P-SIGN-3). */
-export function bodyOf(payload: unknown): string {
-  return canonicalize(payload);
 }

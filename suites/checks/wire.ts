@@ -9,14 +9,14 @@ import { operationOf, type OperationKey } from '../config.js';
 import { postReadToClose, rawEvidence, twoOnOneConnection, type RawAnswer, type RawRequest } from '../raw-http.js';
 import { CREATE_ORDER_PATH, expectOrderCreated, PAYOUT_STATUS_PATH, validOrder } from './requests.js';
 
-type Method = 'GET' | 'PUT' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
- * The other methods tried on each path. OPTIONS is left out on purpose: HTTP defines it as a question
- * about the path (RFC 9110 §9.3.7), and CORS middleware answers it 204 with `Allow`, which is right; HEAD
- * is left out because its answer has no body to hold an envelope.
+ * The methods tried on each path, less the operation's own. OPTIONS is left out on purpose: HTTP
+ * defines it as a question about the path (RFC 9110 §9.3.7), and CORS middleware answers it 204 with
+ * `Allow`, which is right; HEAD is left out because its answer has no body to hold an envelope.
  */
-const OTHER_METHODS: readonly Method[] = ['GET', 'PUT', 'PATCH', 'DELETE'];
+const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** Every operation path the target serves: the interface's two, and each configured extension (P-OPS). */
 function operationPaths(ctx: CheckContext): Array<{ name: string; method: string; path: string }> {
@@ -37,7 +37,7 @@ function operationPaths(ctx: CheckContext): Array<{ name: string; method: string
  * error envelope whose code is the status.
  */
 async function otherMethods(ctx: CheckContext): Promise<void> {
-  const cases = operationPaths(ctx).flatMap((op) => OTHER_METHODS.filter((m) => m !== op.method).map((method) => ({ ...op, method, own: op.method })));
+  const cases = operationPaths(ctx).flatMap((op) => METHODS.filter((m) => m !== op.method).map((method) => ({ ...op, method, own: op.method })));
   await ctx.sweep(cases, async ({ name, path, method, own }) => {
     const exchange = await ctx.send({ label: `${method} ${path} (${name} takes ${own})`, method, path, payload: { order_id: ctx.ids.orderId('METHOD') } });
     const why = `${method} on ${name}'s path (${own} ${path})`;
