@@ -8,6 +8,7 @@ import { OPERATION_PATHS, startSandbox } from '../index.js';
 import type { SandboxOptions } from '../options.js';
 import { call, signedRequest, T0 } from '../test-support.js';
 import { orderBody, orderSandbox, type OrderSandbox } from './order-test-support.js';
+import { bankingSandbox, initiationBody } from './payout-test-support.js';
 
 const created = async (s: OrderSandbox, body: Record<string, unknown>) => {
   const answer = await s.create(body);
@@ -73,6 +74,13 @@ describe('the wire and the edges, as v1.2 asks', () => {
     const refusing = orderSandbox({ variant: { longIds: 'refuse' } });
     expect((await refusing.create(orderBody(LONG_ID))).status).toBe(400);
     expect((await refusing.create(orderBody('x'.repeat(64)))).status).toBe(201);
+  });
+
+  it('a payout_order_id longer than 64 characters is kept whole, or refused with 400 under the variant', async () => {
+    const keeping = await bankingSandbox().initiate(initiationBody(LONG_ID));
+    expect([keeping.status, keeping.json.data.payout_order_id]).toEqual([200, LONG_ID]);
+    const refused = await bankingSandbox({ variant: { longIds: 'refuse' } }).initiate(initiationBody(LONG_ID));
+    expect([refused.status, refused.json.message]).toEqual([400, '/payout_order_id: at most 64 characters']);
   });
 
   it('Content-Length is the answer\'s length in bytes, non-ASCII included, on a real socket', async () => {
