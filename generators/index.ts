@@ -10,3 +10,4 @@ export { invalidOrderCreateRequest, type InvalidOrderCreateRequestConstraints } 
 export { invalidPayoutStatusRequest, type InvalidPayoutStatusRequestConstraints } from './invalidPayoutStatusRequest.js';
 export { invalidTransactionInitiationRequest, type InvalidTransactionInitiationRequestConstraints } from './invalidTransactionInitiationRequest.js';
 export { GeneratorConstraintError } from './_internal/constraints.js';
+export { edgeSet, type AmountEdge, type EdgeSet, type IdentifierBase, type IdentifierEdge, type TextEdge } from './edges.js';

@@ -1,4 +1,5 @@
 import { isJsonContentType } from '../core/predicates.js';
+import { firstDuplicateKey } from '../common/json-duplicate-keys.js';
 import { nestedDeeperThan } from '../common/json-depth.js';
 import { strictTextAsSent, textAsSent } from '../common/utf8.js';
 import { authenticate, ReplayCache } from './auth.js';
@@ -151,7 +152,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
       if (page) return page.handle(request, url.pathname.slice(page.prefix.length), app);
       return fail(404, `no operation at ${request.method} ${url.pathname}; see the interface's Endpoints`);
     }
-    if (request.method !== route.method) return fail(405, `${url.pathname} takes ${route.method}`);
+    if (request.method !== route.method) return otherMethod(request.method, url.pathname, route.method);
 
     let text: string;
     try {
@@ -177,6 +178,8 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
 
     const type = request.headers.get('content-type') ?? '';
     if (!isJsonContentType(type)) return fail(400, 'Content-Type must be application/json');
+    // The fault: the header compared as a string, as a hand-written check does (P-HTTP-2).
+    if (options.faults.has('http-media-type-exact') && type !== 'application/json') return fail(415, `Content-Type must be exactly application/json, not ${type}`);
     if (text.trim() === '') return fail(400, 'the body is empty; send a JSON object');
     let body: unknown;
     try {
@@ -186,6 +189,9 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
       return fail(400, `the body is not valid JSON: ${(error as Error).message}`);
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return fail(400, 'the body must be a JSON object');
+    // P-HTTP-4: JSON.parse kept the last of a repeated key; the signature covered a text with both.
+    const repeated = options.faults.has('http-repeated-key-last-wins') ? undefined : firstDuplicateKey(text);
+    if (repeated !== undefined) return fail(400, `the body repeats the key ${JSON.stringify(repeated.key)} in the object at ${JSON.stringify(repeated.pointer)}; send each key once`);
     // Before any handler walks the body recursively: a deep body is a 400, never a stack overflow.
     if (nestedDeeperThan(body, MAX_BODY_DEPTH)) return fail(400, `the body nests objects or arrays more than ${MAX_BODY_DEPTH} levels deep`);
 
@@ -203,6 +209,25 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     };
     // Scenarios apply here, after authentication: a refused request leaves them armed.
     return options.scenarios.around(url.pathname, auth.merchant.id, run, fail);
+  }
+
+  /**
+   * Another method than the operation's on its path (P-HTTP-1): the variant's 405 (saying which
+   * method the path takes) or 404, always the error envelope; under `http-method-html` the HTML page
+   * a web framework's default handler answers.
+   */
+  function otherMethod(method: string, path: string, allowed: string): Response {
+    const status = options.variant.otherMethod;
+    if (options.faults.has('http-method-html')) {
+      const title = status === 405 ? '405 Method Not Allowed' : '404 Not Found';
+      return new Response(`<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`, {
+        status, headers: { 'content-type': 'text/html; charset=utf-8', ...(status === 405 ? { allow: allowed } : {}) },
+      });
+    }
+    if (status === 404) return fail(404, `no operation at ${method} ${path}; see the interface's Endpoints`);
+    const response = fail(405, `${path} takes ${allowed}, not ${method}`);
+    response.headers.set('allow', allowed);
+    return response;
   }
 
   function context(merchant: OperationContext['merchant'], body: Record<string, unknown>, request: Request): OperationContext {

@@ -85,6 +85,10 @@ export function authenticate(headers: Headers, body: string, options: ResolvedOp
       ? refuseSignature(merchant, options)
       : { ok: false, status: 401, message: result.message, merchant };
   }
+  // The fault: a window checked as `now - timestamp <= tolerance` alone, so any time ahead is refused.
+  if (faults.has('auth-window-past-only') && Number(timestamp) > nowSeconds) {
+    return { ok: false, status: 401, message: 'X-TIMESTAMP is in the future', merchant };
+  }
   if ((variant.replay === 'refuse' || faults.has('auth-signature-cache')) && replays.check(timestamp!, signature!, (Number(timestamp) + variant.toleranceSeconds) * 1000, options.clock())) {
     return { ok: false, status: 401, message: 'this request was already received (replayed timestamp and signature)', merchant };
   }

@@ -89,6 +89,18 @@ export const FAULTS = {
   'ops-failed-debits': { rule: 'P-OPS-4', requirement: 'OPS-BALANCE-UNCHANGED-ON-FAILURE', area: 'operations', description: 'a FAILED payout still lowers the balance (the debit is taken before the funds check and never restored)' },
   // The wire and the edges of amounts, identifiers and text (v1.2: P-HTTP, P-AMOUNT-4, P-DUP-5, P-ERR-3)
   // (wire and edges faults go here)
+  'http-method-html': { rule: 'P-HTTP-1', requirement: 'HTTP-OTHER-METHODS', area: 'wire', description: 'another method on an operation\'s path answers the web framework\'s own HTML 405 (or 404) page, not the error envelope' },
+  'http-media-type-exact': { rule: 'P-HTTP-2', requirement: 'HTTP-MEDIA-TYPE', area: 'wire', description: 'Content-Type is compared as an exact string: "application/json; charset=utf-8" or "Application/JSON" is refused with 415' },
+  'http-content-length-chars': { rule: 'P-HTTP-3', requirement: 'HTTP-CONTENT-LENGTH', area: 'wire', description: 'Content-Length is set from the text\'s length in UTF-16 characters, not bytes: an answer with non-ASCII text says it is shorter than it is' },
+  'http-repeated-key-last-wins': { rule: 'P-HTTP-4', requirement: 'HTTP-REPEATED-KEYS', area: 'wire', description: 'a body that repeats a key is accepted, the parser keeping the last value' },
+  'auth-window-past-only': { rule: 'P-AUTH-3', requirement: 'AUTH-WINDOW-AHEAD', area: 'auth', description: 'a timestamp ahead of the server\'s clock is refused with 401, even a second ahead: only the past side of the window is allowed' },
+  'amount-zero-string-accepted': { rule: 'P-AMOUNT-4', requirement: 'AMOUNT-ZERO-REFUSED', area: 'edges', description: 'an order_amount of zero spelled as a string ("0.00", "-0.00") is accepted: the text is checked for its form, the value never compared with zero' },
+  'amount-three-decimals-truncated': { rule: 'P-AMOUNT-4', requirement: 'AMOUNT-KEPT-EXACTLY', area: 'edges', description: 'order amounts in a 3-decimal currency (KWD, BHD, OMR) are stored cut to 2 decimals (a DECIMAL(…,2) column)' },
+  'amount-large-int32': { rule: 'P-AMOUNT-4', requirement: 'AMOUNT-LARGE', area: 'edges', description: 'order amounts are stored as minor units modulo 2^31 (a 32-bit integer column): 99999999.99 reads back as 14100654.07' },
+  'dup-id-case-insensitive': { rule: 'P-DUP-5', requirement: 'DUP-EXACT-IDS', area: 'edges', description: 'order ids compare without case (a case-insensitive collation): "ABC-1" and "abc-1" are one order, the second answers 409' },
+  'dup-id-truncated': { rule: 'P-DUP-5', requirement: 'DUP-EXACT-IDS', area: 'edges', description: 'order ids longer than 64 characters are silently cut to 64 (a VARCHAR(64) column) and echoed cut' },
+  'errors-astral-500': { rule: 'P-ERR-3', requirement: 'ERR-NO-5XX', area: 'edges', description: 'a customer name with a character outside the Basic Multilingual Plane (an emoji) answers 500 (a 3-byte utf8 column)' },
+  'errors-line-separator-500': { rule: 'P-ERR-3', requirement: 'ERR-NO-5XX', area: 'edges', description: 'U+2028 or U+2029 in a name, note or address answers 500 (the text is embedded in a script and ends it)' },
   // The wallet, isolation and races (v1.2: P-MONEY-2..4, P-TENANT, P-OPS-5)
   // (money, tenants and races faults go here)
   'money-exact-balance-refused': { rule: 'P-MONEY-2', requirement: 'MONEY-EXACT-BALANCE', area: 'money', description: 'the funds check is amount >= balance, so a payout of exactly the whole balance is FAILED for insufficient balance' },

@@ -110,7 +110,7 @@ async function respond(app: SandboxApp, req: IncomingMessage, res: ServerRespons
       headers,
       ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body }),
     });
-    await send(res, await app.handle(request, received), false);
+    await send(res, await app.handle(request, received), false, app.options.faults.has('http-content-length-chars'));
   } catch {
     // A request the Fetch API cannot represent (a malformed header or target), or a client that hung
     // up: answer the error envelope if anyone is still listening.
@@ -145,11 +145,16 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
   });
 }
 
-async function send(res: ServerResponse, response: Response, closeAfter: boolean): Promise<void> {
+/**
+ * Writes an answer with its Content-Length in bytes (P-HTTP-3). Under `http-content-length-chars`
+ * the length is the text's UTF-16 length, as a server writes that sets it from `string.length`: the
+ * same for ASCII, short for any other text, whose tail the client then reads as the next answer.
+ */
+async function send(res: ServerResponse, response: Response, closeAfter: boolean, lengthInCharacters = false): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, name) => (headers[name] = value));
   if (closeAfter) headers.connection = 'close';
   const bytes = Buffer.from(await response.arrayBuffer());
-  headers['content-length'] = String(bytes.length);
+  headers['content-length'] = String(lengthInCharacters ? bytes.toString('utf8').length : bytes.length);
   res.writeHead(response.status, headers).end(bytes);
 }

@@ -17,12 +17,15 @@ import { createOrderChecks } from './checks/orders.js';
 import { payoutStatusChecks } from './checks/payouts.js';
 import { signatureChecks } from './checks/signature.js';
 import { webhookChecks } from './checks/webhooks.js';
+import { edgeChecks } from './checks/edges.js';
+import { wireChecks } from './checks/wire.js';
 
 const checks: Check[] = [
   ...authenticationChecks, ...signatureChecks, ...environmentChecks, ...errorChecks,
   ...createOrderChecks, ...duplicateChecks, ...payoutStatusChecks, ...operationChecks, ...webhookChecks,
   ...authEffectChecks, ...moneyChecks, ...raceChecks, ...tenantChecks,
   ...modelChecks,
+  ...wireChecks, ...edgeChecks,
 ];
 const requirements = catalog();
 

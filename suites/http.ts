@@ -18,7 +18,10 @@ export interface SendOptions {
   /** What the exchange is for, shown with its evidence. */
   label: string;
   path: string;
-  method?: 'GET' | 'POST';
+  /** POST by default; PUT, PATCH and DELETE only to see how a path answers another method (P-HTTP-1). */
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Content-Type as sent, in place of `application/json` (P-HTTP-2: a charset parameter, another letter case). */
+  contentType?: string;
   /** A JSON payload, sent as its canonical text (P-SIGN-3)… */
   payload?: unknown;
   /** …or a body text sent and signed exactly as given (malformed bodies, P-ERR-4). */
@@ -307,7 +310,7 @@ export class TargetClient {
       headers['Content-Type'] = 'application/x-www-form-urlencoded';
       headers.Accept = 'text/html';
     } else {
-      if (method !== 'GET') put('Content-Type', 'application/json');
+      if (method !== 'GET') put('Content-Type', options.contentType ?? 'application/json');
       put('Accept', 'application/json');
       put('X-API-KEY', as.apiKey);
       put('X-TIMESTAMP', timestamp);

@@ -2,6 +2,7 @@ import type { Check } from './check.js';
 import { authEffectChecks } from './checks/auth-effects.js';
 import { authenticationChecks } from './checks/authentication.js';
 import { duplicateChecks } from './checks/duplicates.js';
+import { edgeChecks } from './checks/edges.js';
 import { environmentChecks } from './checks/environments.js';
 import { errorChecks } from './checks/errors.js';
 import { modelChecks } from './checks/model.js';
@@ -13,6 +14,7 @@ import { raceChecks } from './checks/races.js';
 import { signatureChecks } from './checks/signature.js';
 import { tenantChecks } from './checks/tenants.js';
 import { webhookChecks } from './checks/webhooks.js';
+import { wireChecks } from './checks/wire.js';
 
 /** A group of checks shown together: the interface's sections, in the order a run takes them. */
 export interface Section {
@@ -28,6 +30,8 @@ export const SECTIONS: readonly Section[] = [
   { name: 'Signature', checks: signatureChecks },
   { name: 'Environments', checks: environmentChecks },
   { name: 'Errors', checks: errorChecks },
+  { name: 'Wire', checks: wireChecks },
+  { name: 'Edges', checks: edgeChecks },
   { name: 'Create Order', checks: createOrderChecks },
   { name: 'Duplicates', checks: duplicateChecks },
   { name: 'Payout Status', checks: payoutStatusChecks },

@@ -1,10 +1,11 @@
 // Create Order validation (interface: Order creation request; P-ORDER-1, P-ORDER-4, P-ERR-4), and the
 // fault switches that loosen or tighten it. Each switch changes exactly one part of the check: the
 // request is validated as a copy in which only the tolerated defect is patched to something valid.
-import { decimalOf, toMinorUnits } from '../../schemas/amounts.js';
+import { decimalOf, minorUnitOf, toMinorUnits } from '../../schemas/amounts.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
 import { OperationError, requireSchema, type OperationContext } from '../context.js';
 import type { FaultName } from '../faults.js';
+import { refuseLongId, storedOrderId } from './identifiers.js';
 import { amountInMinorUnits, refuseAmountForm } from './request-amount.js';
 
 /** What Create Order keeps of a request it accepted. */
@@ -73,6 +74,9 @@ function toleratedCopy(body: Json, fault: (name: FaultName) => boolean): Json {
   if (fault('errors-zero-amount-accepted') && zeroOrNegative(copy.order_amount)) {
     copy.order_amount = 1;
   }
+  if (fault('amount-zero-string-accepted') && zeroText(copy.order_amount)) {
+    copy.order_amount = 1;
+  }
   if (fault('errors-unknown-currency-accepted') && typeof copy.order_currency === 'string' && !(CURRENCIES as readonly string[]).includes(copy.order_currency)) {
     copy.order_currency = 'INR';
   }
@@ -88,10 +92,16 @@ function zeroOrNegative(value: unknown): boolean {
   return amount !== undefined && amount.units <= 0n;
 }
 
+/** Zero spelled as a decimal string, signed or not ("0.00", "-0.00"): what `amount-zero-string-accepted` lets through. */
+function zeroText(value: unknown): boolean {
+  return typeof value === 'string' && /^-?0+(\.0+)?$/.test(value);
+}
+
 /** The amount a faulty server stores for a null, zero or negative amount it let through; else undefined. */
 function tolerated(value: unknown, currency: Currency): number | undefined {
   if (value === null) return 0; // only under errors-null-field-accepted: the schema saw a placeholder
   if (zeroOrNegative(value)) return Number(toMinorUnits(decimalOf(value)!, currency) ?? 0n); // errors-zero-amount-accepted
+  if (zeroText(value)) return 0; // amount-zero-string-accepted
   return undefined;
 }
 
@@ -107,9 +117,11 @@ export function validateCreateOrder(ctx: OperationContext): AcceptedOrder {
 
   refuseAmountForm(ctx, 'order_amount', { string: 'order-amount-string-refused', number: 'order-amount-number-refused' });
   requireSchema('order-create-request', toleratedCopy(body, (name) => ctx.fault(name)));
+  refuseLongId(ctx, 'order_id', body.order_id);
+  crashOnEdgeText(ctx, customer);
   // outside the table only under errors-unknown-currency-accepted, read then with two decimals
   const currency = (typeof body.order_currency === 'string' ? body.order_currency : 'INR') as Currency;
-  const amountMinor = tolerated(body.order_amount, currency) ?? amountInMinorUnits(body.order_amount, currency, 'order_amount');
+  const amountMinor = storedAmount(ctx, tolerated(body.order_amount, currency) ?? amountInMinorUnits(body.order_amount, currency, 'order_amount'), currency);
 
   const name = typeof customer?.name === 'string' ? customer.name : '';
   if (ctx.fault('order-reject-non-ascii') && /[^\x20-\x7e]/.test(name)) {
@@ -121,11 +133,41 @@ export function validateCreateOrder(ctx: OperationContext): AcceptedOrder {
 
   return {
     // null only under errors-null-field-accepted; the faulty server stores what it was sent
-    orderId: body.order_id as number | string,
+    orderId: storedOrderId(ctx, body.order_id as number | string),
     amountMinor,
     currency,
     ...(typeof body.order_note === 'string' ? { note: body.order_note } : {}),
     returnUrl: typeof body.return_url === 'string' ? body.return_url : '',
     customerName: name,
   };
+}
+
+/**
+ * The amount as stored. Exact (P-AMOUNT-4) but for two faults: `amount-three-decimals-truncated`
+ * (a DECIMAL(…,2) column cuts KWD, BHD and OMR amounts to two decimals) and `amount-large-int32`
+ * (minor units kept in a signed 32-bit integer, which wraps past 2^31 - 1).
+ */
+function storedAmount(ctx: OperationContext, minor: number, currency: Currency): number {
+  if (ctx.fault('amount-three-decimals-truncated') && minorUnitOf(currency) === 3) return minor - (minor % 10);
+  if (ctx.fault('amount-large-int32')) return minor % 2 ** 31;
+  return minor;
+}
+
+const LINE_SEPARATORS = /[\u2028\u2029]/;
+const ASTRAL = /[\u{10000}-\u{10FFFF}]/u;
+
+/**
+ * The two text faults of P-ERR-3, each a 500 as the server's crash would answer it:
+ * `errors-astral-500` (a name column in a 3-byte utf8 charset, which cannot hold an emoji) and
+ * `errors-line-separator-500` (a template that embeds text in a script, where U+2028/U+2029 end it).
+ */
+function crashOnEdgeText(ctx: OperationContext, customer: Json | undefined): void {
+  if (ctx.fault('errors-astral-500') && typeof customer?.name === 'string' && ASTRAL.test(customer.name)) {
+    throw new OperationError(500, 'internal server error');
+  }
+  if (ctx.fault('errors-line-separator-500')) {
+    const address = isObject(customer?.address) ? customer.address : {};
+    const texts = [ctx.body.order_note, customer?.name, ...Object.values(address)];
+    if (texts.some((text) => typeof text === 'string' && LINE_SEPARATORS.test(text))) throw new OperationError(500, 'internal server error');
+  }
 }

@@ -6,6 +6,7 @@ import { minorUnitOf } from '../../schemas/amounts.js';
 import { OperationError, requireSchema, type OperationContext, type OperationHandler } from '../context.js';
 import { formatDate, formatDateTime, jsonResponse, minorToText, successResponse } from '../envelope.js';
 import { key, type Order, type SandboxStore } from '../store.js';
+import { comparedOrderId } from './identifiers.js';
 import { validateCreateOrder, type AcceptedOrder } from './order-validation.js';
 
 /** Where the hosted checkout of an order lives (sandbox/checkout.ts serves it). */
@@ -37,13 +38,14 @@ export function orderBySvcId(store: SandboxStore, svcOrderId: string): Order | u
  * the JSON type is part of the key, so 123 and "123" are two orders.
  */
 function storageKey(ctx: OperationContext, orderId: number | string): string {
-  return ctx.fault('dup-type-sensitive') ? key(ctx.merchant.id, `${typeof orderId}:${String(orderId)}`) : key(ctx.merchant.id, orderId);
+  const text = comparedOrderId(ctx, orderId);
+  return ctx.fault('dup-type-sensitive') ? key(ctx.merchant.id, `${typeof orderId}:${text}`) : key(ctx.merchant.id, text);
 }
 
 /** The order a new order_id collides with (P-DUP-1), or across merchants under `dup-global-ids`. */
 function duplicateOf(ctx: OperationContext, orderId: number | string): Order | undefined {
   if (ctx.fault('dup-global-ids')) {
-    for (const order of ctx.store.orders.values()) if (String(order.orderId) === String(orderId)) return order;
+    for (const order of ctx.store.orders.values()) if (comparedOrderId(ctx, order.orderId) === comparedOrderId(ctx, orderId)) return order;
     return undefined;
   }
   return ctx.store.orders.get(storageKey(ctx, orderId));

@@ -4,6 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeErrors, validateSchema } from '../../schemas/index.js';
 import type { TransactionInitiationRequest, TransferMode } from '../../schemas/types.js';
+import { refuseLongId } from './identifiers.js';
 import { OperationError, requireSchema, type OperationContext, type OperationHandler } from '../context.js';
 import { jsonResponse, minorToText, successResponse } from '../envelope.js';
 import type { Payout, Wallet } from '../store.js';
@@ -105,6 +106,7 @@ function payoutAmountMinor(ctx: OperationContext, request: TransactionInitiation
 export const transactionInitiation: OperationHandler = async (ctx) => {
   refuseAmountForm(ctx, 'amount', { string: 'ops-amount-string-refused' });
   const request = requireInitiationSchema(ctx);
+  refuseLongId(ctx, 'payout_order_id', request.payout_order_id);
   const amountMinor = payoutAmountMinor(ctx, request);
   const wallet = lookupWallet(ctx, request.svc_wallet_id, ctx.fault('tenant-initiate'));
   if ('refused' in wallet) throw new OperationError(403, wallet.message);

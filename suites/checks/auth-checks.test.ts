@@ -9,11 +9,13 @@ import { sandboxTarget, type CheckRun } from '../check-test-support.js';
 import type { TargetConfig } from '../config.js';
 import { authEffectChecks } from './auth-effects.js';
 import { authenticationChecks } from './authentication.js';
+import { edgeChecks } from './edges.js';
 import { environmentChecks } from './environments.js';
 import { errorChecks } from './errors.js';
 import { signatureChecks } from './signature.js';
 
-const CHECKS: readonly Check[] = [...authenticationChecks, ...authEffectChecks, ...signatureChecks, ...environmentChecks, ...errorChecks];
+// ERR-NO-5XX over the text edges is checked among the edges (checks/edges.ts); its faults are of this section.
+const CHECKS: readonly Check[] = [...authenticationChecks, ...authEffectChecks, ...signatureChecks, ...environmentChecks, ...errorChecks, ...edgeChecks.filter((c) => c.requirement === 'ERR-NO-5XX')];
 const SECTIONS = /^(AUTH|SIGN|ENV|ERR)-/;
 /** Requirements the observers also judge on every exchange of every check. */
 const OBSERVED = new Set(['ERR-ENVELOPE', 'ERR-CONTENT-TYPE', 'ERR-CODE-MATCHES-STATUS', 'ERR-NO-5XX']);

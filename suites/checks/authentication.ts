@@ -129,6 +129,14 @@ async function acceptsRecentTimestamp(ctx: CheckContext): Promise<void> {
   expectAuthenticated(exchange, 'a timestamp 30 seconds old must be accepted');
 }
 
+/** AUTH-WINDOW-AHEAD (P-AUTH-3, SHOULD): 30 seconds ahead, a client whose clock runs a little fast. */
+async function acceptsTimestampAhead(ctx: CheckContext): Promise<void> {
+  // A window narrower than 30 s (profile.timestampToleranceSeconds) is the deployment's to set: then 30 s ahead is outside it.
+  if (toleranceOf(ctx.config) < 30) throw new CheckSkipped(`the configured window is ${toleranceOf(ctx.config)} s, narrower than 30 s`, { notApplicable: true });
+  const exchange = await sendProbe(ctx, 'Payout Status with a timestamp 30 s ahead', { timestamp: ctx.client.nowSeconds() + 30 });
+  expectAuthenticated(exchange, 'a timestamp 30 seconds ahead must be accepted');
+}
+
 /** AUTH-WINDOW-EXPIRED (P-AUTH-3): older than the window by 600 s. */
 async function refusesExpiredTimestamp(ctx: CheckContext): Promise<void> {
   const age = toleranceOf(ctx.config) + 600;
@@ -209,6 +217,7 @@ export const authenticationChecks: Check[] = [
   { id: 'auth-timestamp-milliseconds', requirement: 'AUTH-TIMESTAMP-MILLISECONDS', title: 'timestamp in milliseconds: 401', run: refusesMillisecondTimestamp },
   { id: 'auth-timestamp-empty', requirement: 'AUTH-TIMESTAMP-EMPTY', title: 'empty timestamp: 401', run: refusesEmptyTimestamp },
   { id: 'auth-window-recent', requirement: 'AUTH-WINDOW-RECENT', title: 'a timestamp 30 s old is accepted', run: acceptsRecentTimestamp },
+  { id: 'auth-window-ahead', requirement: 'AUTH-WINDOW-AHEAD', title: 'a timestamp 30 s ahead is accepted', run: acceptsTimestampAhead },
   { id: 'auth-window-expired', requirement: 'AUTH-WINDOW-EXPIRED', title: 'a timestamp window + 600 s old: 401', run: refusesExpiredTimestamp },
   { id: 'auth-window-future', requirement: 'AUTH-WINDOW-FUTURE', title: 'a timestamp window + 600 s ahead: 401', run: refusesFutureTimestamp },
   { id: 'auth-replay', requirement: 'AUTH-REPLAY', title: 'a re-sent request is refused', run: refusesReplay },

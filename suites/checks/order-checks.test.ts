@@ -8,12 +8,14 @@ import type { Check } from '../check.js';
 import { sandboxTarget } from '../check-test-support.js';
 import type { TargetConfig } from '../config.js';
 import { duplicateChecks } from './duplicates.js';
+import { edgeChecks } from './edges.js';
 import { operationChecks } from './operations.js';
 import { createOrderChecks } from './orders.js';
 import { payoutStatusChecks } from './payouts.js';
 import { raceChecks } from './races.js';
 
-const CHECKS: readonly Check[] = [...createOrderChecks, ...duplicateChecks, ...payoutStatusChecks, ...operationChecks, ...raceChecks];
+// DUP-EXACT-IDS is checked among the edges (checks/edges.ts), with the identifier edges it rests on.
+const CHECKS: readonly Check[] = [...createOrderChecks, ...duplicateChecks, ...payoutStatusChecks, ...operationChecks, ...raceChecks, ...edgeChecks.filter((c) => c.requirement.startsWith('DUP-'))];
 const SECTIONS = ['ORDER-', 'DUP-', 'PAYOUT-', 'OPS-'];
 const ours = (requirement: string) => SECTIONS.some((prefix) => requirement.startsWith(prefix));
 

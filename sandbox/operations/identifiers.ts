@@ -1,0 +1,31 @@
+// Merchant identifiers (order_id, payout_order_id) as P-DUP-5 has them: exact text, nothing trimmed,
+// case kept, nothing cut. The interface shows no length limit; the variant's `longIds` is the
+// sandbox's choice for a long one (kept whole, or refused with 400). Two faults break the rule the way
+// databases do: a case-insensitive collation, and a VARCHAR(64) that cuts what it stores.
+import { OperationError, type OperationContext } from '../context.js';
+
+/** Past this many characters an identifier is "long" (variant `longIds: 'refuse'`, fault `dup-id-truncated`). */
+export const LONG_ID_CHARACTERS = 64;
+
+/** Characters as a person counts them: code points, so an emoji is one. */
+function characters(text: string): number {
+  return [...text].length;
+}
+
+/** Under variant `longIds: 'refuse'`, a 400 for an identifier longer than the limit (P-DUP-5). */
+export function refuseLongId(ctx: OperationContext, field: 'order_id' | 'payout_order_id', id: unknown): void {
+  if (ctx.options.variant.longIds === 'refuse' && typeof id === 'string' && characters(id) > LONG_ID_CHARACTERS) {
+    throw new OperationError(400, `/${field}: at most ${LONG_ID_CHARACTERS} characters`);
+  }
+}
+
+/** The order_id as stored: as sent, or under `dup-id-truncated` cut to the column's 64 characters. */
+export function storedOrderId(ctx: OperationContext, id: number | string): number | string {
+  if (ctx.fault('dup-id-truncated') && typeof id === 'string' && characters(id) > LONG_ID_CHARACTERS) return [...id].slice(0, LONG_ID_CHARACTERS).join('');
+  return id;
+}
+
+/** The text an order_id is compared by: itself (P-DUP-4/5), or folded to lower case under `dup-id-case-insensitive`. */
+export function comparedOrderId(ctx: OperationContext, id: number | string): string {
+  return ctx.fault('dup-id-case-insensitive') ? String(id).toLowerCase() : String(id);
+}

@@ -1,0 +1,149 @@
+// The wire (profile P-HTTP, v1.2): what any HTTP client meets before the operations themselves:
+// methods other than the operation's, the request's media type written as Java, .NET and PHP clients
+// write it, Content-Length in bytes, and a body that repeats a key.
+import { OPERATIONS } from '../../core/operations.js';
+import { envelopeProblems, isJsonContentType } from '../../core/predicates.js';
+import { canonicalize } from '../../signer/canonical.js';
+import { answered, CheckFailure, CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { operationOf, type OperationKey } from '../config.js';
+import { postReadToClose, rawEvidence, twoOnOneConnection, type RawAnswer, type RawRequest } from '../raw-http.js';
+import { CREATE_ORDER_PATH, expectOrderCreated, PAYOUT_STATUS_PATH, validOrder } from './requests.js';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * The methods tried on each path, less the operation's own. OPTIONS is left out on purpose: HTTP
+ * defines it as a question about the path (RFC 9110 §9.3.7), and CORS middleware answers it 204 with
+ * `Allow`, which is right; HEAD is left out because its answer has no body to hold an envelope.
+ */
+const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/** Every operation path the target serves: the interface's two, and each configured extension (P-OPS). */
+function operationPaths(ctx: CheckContext): Array<{ name: string; method: string; path: string }> {
+  const paths: Array<{ name: string; method: string; path: string }> = [
+    { name: OPERATIONS.createOrder.name, method: 'POST', path: CREATE_ORDER_PATH },
+    { name: OPERATIONS.payoutStatus.name, method: 'POST', path: PAYOUT_STATUS_PATH },
+  ];
+  for (const key of ['orderStatus', 'orderCancel', 'balanceInquiry', 'transactionInitiation'] as const satisfies readonly OperationKey[]) {
+    const location = operationOf(ctx.config, key);
+    if (location !== undefined) paths.push({ name: OPERATIONS[key].name, method: location.method, path: location.path });
+  }
+  return paths;
+}
+
+/**
+ * HTTP-OTHER-METHODS (P-HTTP-1, P-ERR-1): each other method on each operation path, correctly signed
+ * with a harmless body of this run's own (an order_id never used), answers 405 or 404 with the JSON
+ * error envelope whose code is the status.
+ */
+async function otherMethods(ctx: CheckContext): Promise<void> {
+  const cases = operationPaths(ctx).flatMap((op) => METHODS.filter((m) => m !== op.method).map((method) => ({ ...op, method, own: op.method })));
+  await ctx.sweep(cases, async ({ name, path, method, own }) => {
+    const exchange = await ctx.send({ label: `${method} ${path} (${name} takes ${own})`, method, path, payload: { order_id: ctx.ids.orderId('METHOD') } });
+    const why = `${method} on ${name}'s path (${own} ${path})`;
+    expectStatus(exchange, [405, 404], `${why} must answer 405 or 404 (P-HTTP-1)`);
+    const type = exchange.response.headers['content-type'];
+    const problems = [
+      ...(isJsonContentType(type) ? [] : [`Content-Type is ${JSON.stringify(type ?? null)}, not application/json`]),
+      ...envelopeProblems(exchange.response.json),
+    ];
+    const code = (exchange.response.json as { code?: unknown } | undefined)?.code;
+    if (problems.length === 0 && code !== exchange.response.status) problems.push(`code is ${JSON.stringify(code)}, not the HTTP status ${exchange.response.status}`);
+    expectThat(problems.length === 0, `${why}: the answer is not the JSON error envelope: ${problems.join('; ')} (P-HTTP-1, P-ERR-1)`, {
+      expected: `HTTP 405 or 404, Content-Type application/json, { "status": false, "code": <the status>, "message": "…" }`,
+      actual: answered(exchange),
+      exchange,
+    });
+  });
+}
+
+/** The media types of P-HTTP-2 that a server must take: a charset parameter, and other letter case. */
+const MEDIA_TYPES = ['application/json; charset=utf-8', 'Application/JSON'] as const;
+
+/** HTTP-MEDIA-TYPE (P-HTTP-2): a correctly signed Create Order labelled each way is created. */
+async function mediaTypes(ctx: CheckContext): Promise<void> {
+  await ctx.sweep(MEDIA_TYPES, async (contentType) => {
+    const exchange = await ctx.send({ label: `Create Order with Content-Type: ${contentType}`, path: CREATE_ORDER_PATH, payload: validOrder(ctx), contentType });
+    expectOrderCreated(exchange, `a Create Order with Content-Type "${contentType}" must be accepted: media types are case-insensitive and may carry parameters (P-HTTP-2)`);
+  });
+}
+
+/**
+ * HTTP-REPEATED-KEYS (P-HTTP-4, SHOULD): a correctly signed Create Order whose text holds order_id
+ * twice is refused with 400. A 401 is not judged: a server that verifies a re-canonicalized parse
+ * (P-SIGN-6) cannot match a signature over a text with a repeated key, so it refuses before any
+ * parser decides, and whether its parser would keep one value cannot be seen.
+ */
+async function repeatedKeys(ctx: CheckContext): Promise<void> {
+  const order = validOrder(ctx);
+  const second = ctx.ids.orderId('REPEAT');
+  const text = canonicalize(order);
+  const first = `"order_id":${JSON.stringify(order.order_id)}`;
+  const raw = text.replace(first, `${first},"order_id":${JSON.stringify(second)}`);
+  const exchange = await ctx.send({ label: 'Create Order whose body holds order_id twice', path: CREATE_ORDER_PATH, raw });
+  if (exchange.response?.status === 401) {
+    throw new CheckSkipped('not judged: the body with a repeated key was refused at authentication (401), as a server that verifies a re-canonicalized parse does (P-SIGN-6); whether its parser would take the body cannot be seen');
+  }
+  expectStatus(exchange, [400], 'a body in which an object repeats a key must be refused with 400 (P-HTTP-4)');
+}
+
+/** Whether bytes hold anything past ASCII: only then can a character count differ from a byte count. */
+function nonAscii(bytes: Buffer): boolean {
+  return bytes.some((byte) => byte > 0x7f);
+}
+
+/** The Content-Length an answer said, checked against the bytes that came; undefined when none was sent. */
+function lengthProblem(answer: RawAnswer): string | undefined {
+  const said = answer.headers['content-length'];
+  if (said === undefined) return undefined;
+  return Number(said) === answer.body.length ? undefined : `Content-Length says ${said} but ${answer.body.length} bytes came before the connection closed`;
+}
+
+/**
+ * HTTP-CONTENT-LENGTH (P-HTTP-3). (1) Answers holding non-ASCII text, read to the connection's close
+ * whatever Content-Length says: a Create Order whose order_id has non-ASCII letters (its answer echoes
+ * the id, P-ORDER-3), and, where Order Status is configured, that order read back. (2) After an error
+ * answer (400 for invalid JSON, P-ERR-4) the same connection takes another request, unless the error
+ * said `Connection: close`.
+ */
+async function contentLength(ctx: CheckContext): Promise<void> {
+  const orderId = `${ctx.ids.orderId('CL')}-Grüße-✓`;
+  const requests: RawRequest[] = [{ label: 'Create Order with a non-ASCII order_id, read to the close', path: CREATE_ORDER_PATH, body: canonicalize(validOrder(ctx, { order_id: orderId })) }];
+  const status = operationOf(ctx.config, 'orderStatus');
+  if (status !== undefined && status.method === 'POST') requests.push({ label: 'Order Status of that order, read to the close', path: status.path, body: canonicalize({ order_id: orderId }) });
+  let judgedNonAscii = 0;
+  for (const request of requests) {
+    const { answer, evidence } = await postReadToClose(ctx, request);
+    if (answer === undefined) throw new CheckFailure(`${request.label}: no complete HTTP answer came before the connection closed`, { expected: 'an HTTP answer', actual: answered(evidence), exchange: evidence });
+    const problem = lengthProblem(answer);
+    expectThat(problem === undefined, `${request.label}: ${problem} (P-HTTP-3: Content-Length counts bytes, not characters)`, {
+      expected: `Content-Length: ${answer.body.length}`, actual: `Content-Length: ${answer.headers['content-length']}`, exchange: evidence,
+    });
+    if (answer.headers['content-length'] !== undefined && nonAscii(answer.body)) judgedNonAscii++;
+  }
+
+  const broken: RawRequest = { label: 'Create Order with invalid JSON, on a kept-alive connection', path: CREATE_ORDER_PATH, body: '{"order_id":' };
+  const next: RawRequest = { label: 'Create Order on the same connection, after the error', path: CREATE_ORDER_PATH, body: canonicalize(validOrder(ctx)) };
+  const pair = await twoOnOneConnection(ctx, broken, next);
+  if (pair.first === undefined) {
+    const evidence = rawEvidence(ctx, broken, undefined);
+    throw new CheckFailure(`${broken.label}: no complete HTTP answer (P-HTTP-3)`, { expected: 'an error answer', actual: answered(evidence), exchange: evidence });
+  }
+  if (pair.sentSecond && pair.second === undefined) {
+    const evidence = rawEvidence(ctx, next, undefined, 'the connection closed without an answer, though the error before it did not say Connection: close');
+    throw new CheckFailure('after an error answer without Connection: close, the connection did not take another request (P-HTTP-3)', {
+      expected: 'an answer to the second request, or Connection: close on the error', actual: answered(evidence), exchange: evidence,
+    });
+  }
+  if (judgedNonAscii === 0) {
+    throw new CheckSkipped('not judged: no answer that said its Content-Length held non-ASCII text (the order_id was refused, or escaped as \\u), so a count of characters cannot be told from one of bytes');
+  }
+}
+
+export const wireChecks: Check[] = [
+  { id: 'http-other-methods', requirement: 'HTTP-OTHER-METHODS', title: 'GET, PUT, PATCH and DELETE on every operation path answer 405 or 404 with the JSON error envelope', run: otherMethods },
+  { id: 'http-media-type', requirement: 'HTTP-MEDIA-TYPE', title: 'Create Order labelled "application/json; charset=utf-8" or "Application/JSON" is accepted', creates: true, run: mediaTypes },
+  { id: 'http-content-length', requirement: 'HTTP-CONTENT-LENGTH', title: 'Content-Length of non-ASCII answers is their byte length; a connection stays usable after an error or is closed', creates: true, run: contentLength },
+  { id: 'http-repeated-keys', requirement: 'HTTP-REPEATED-KEYS', title: 'a body that repeats order_id is refused with 400', creates: true, run: repeatedKeys },
+];
+
