@@ -84,7 +84,7 @@ describe('svc-conformance verify-report', () => {
   it('0 for a report whose digest matches (file or folder), saying it is unsigned; 1 for an altered one, 2 for no file', async () => {
     const intact = await runCli(['verify-report', join(dir, 'report.json')]);
     expect(intact.code).toBe(0);
-    expect(intact.stdout).toMatch(/^✓ DIGEST MATCHES {2}\S+report\.json: sha256:[0-9a-f]{64}\n {2}svc-conformance \S+, profile v1\.1; conformant, partial: 2 of \d+ requirements judged \(the kit's own embedded reference sandbox, not a deployment, http:\/\/127\.0\.0\.1:\d+, sandbox\), started /);
+    expect(intact.stdout).toMatch(/^✓ DIGEST MATCHES {2}\S+report\.json: sha256:[0-9a-f]{64}\n {2}svc-conformance \S+, profile v1\.2; conformant, partial: 2 of \d+ requirements judged \(the kit's own embedded reference sandbox, not a deployment, http:\/\/127\.0\.0\.1:\d+, sandbox\), started /);
     expect(intact.stdout).toContain('! UNSIGNED  no report.json.sig beside it: a digest finds an accidental change, not who wrote the report');
     expect((await runCli(['verify-report', dir])).code).toBe(0);
 

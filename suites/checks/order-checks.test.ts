@@ -9,13 +9,18 @@ import { sandboxTarget } from '../check-test-support.js';
 import type { TargetConfig } from '../config.js';
 import { duplicateChecks } from './duplicates.js';
 import { edgeChecks } from './edges.js';
+import { modelChecks } from './model.js';
 import { operationChecks } from './operations.js';
 import { createOrderChecks } from './orders.js';
 import { payoutStatusChecks } from './payouts.js';
 import { raceChecks } from './races.js';
 
-// DUP-EXACT-IDS is checked among the edges (checks/edges.ts), with the identifier edges it rests on.
-const CHECKS: readonly Check[] = [...createOrderChecks, ...duplicateChecks, ...payoutStatusChecks, ...operationChecks, ...raceChecks, ...edgeChecks.filter((c) => c.requirement.startsWith('DUP-'))];
+// DUP-EXACT-IDS is checked among the edges (checks/edges.ts), with the identifier edges it rests on;
+// DUP-PERMANENT by the model (checks/model.ts), over sequences that end a record before its id is used again.
+const CHECKS: readonly Check[] = [
+  ...createOrderChecks, ...duplicateChecks, ...payoutStatusChecks, ...operationChecks, ...raceChecks,
+  ...edgeChecks.filter((c) => c.requirement.startsWith('DUP-')), ...modelChecks.filter((c) => c.requirement.startsWith('DUP-')),
+];
 const SECTIONS = ['ORDER-', 'DUP-', 'PAYOUT-', 'OPS-'];
 const ours = (requirement: string) => SECTIONS.some((prefix) => requirement.startsWith(prefix));
 
