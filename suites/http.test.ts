@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TargetConfig } from './config.js';
-import { retryAfterMs, TargetClient } from './http.js';
+import { MAX_REPLAY_RESENDS, retryAfterMs, TargetClient } from './http.js';
 
 const merchant = { apiKey: 'pk_test_http', secretKey: 'sk_test_http_secret_value', walletId: 'W1' };
 const closers: Array<() => Promise<void>> = [];
@@ -149,7 +149,7 @@ describe('the HTTP layer', () => {
     expect(seen).toBe(2);
     // A body another run may send too (no id of this run) is sent again.
     const shared = await client.send({ label: 'a Balance Inquiry', path: '/x', payload: { svc_wallet_id: 'W1' } });
-    expect(shared.resent).toBe(3);
+    expect(shared.resent).toBe(MAX_REPLAY_RESENDS);
   });
 
   it('stops sending again once the keys are shown wrong: refused every time, never accepted', async () => {

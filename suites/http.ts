@@ -158,7 +158,7 @@ const MAX_RATE_LIMIT_RETRIES = MAX_RATE_LIMITED_IN_A_ROW - 1;
  * bodies that allow no variation) in the same second; a target that refuses replays (P-AUTH-4) then
  * refuses ours. Each resend picks a second at random, so it meets the other run's again only by chance.
  */
-export const MAX_REPLAY_RESENDS = 3;
+export const MAX_REPLAY_RESENDS = 5;
 /** Refused this many times with no correctly signed request of those keys ever accepted, the keys are wrong: no more resends. */
 const KEYS_REFUSED_AFTER = 3;
 /** A wait at least this long is announced, so a run that waits is not mistaken for one that hangs. */
@@ -396,11 +396,15 @@ export class TargetClient {
    * that refuses replays (P-AUTH-4) is not tripped by two identical reads: the first takes the current
    * second; a repeat takes a second at random among the free ones of the last half window (at most
    * 150 s: well inside it, with room for a clock that runs behind), those since this run began first,
-   * since no earlier run used them; a resend after a 401 draws from all of them. Drawn at random, so
-   * another run sending the same body meets the same second only by chance. With none free it waits.
+   * since no earlier run used them. A resend after a 401 draws from all of the window but its last
+   * minute (240 s of the default 300): runs just before this one, or beside it, sending the same read
+   * again and again (a Balance Inquiry of the merchant's wallet) may have taken many of the last 150
+   * seconds, and a wider pool meets them less often. Drawn at random, so another run sending the same
+   * body meets the same second only by chance. With none free it waits.
    */
   private async freshTimestamp(body: string, as: Credentials, resend: boolean): Promise<string> {
-    const maxStepBack = Math.min(150, Math.floor(toleranceOf(this.config) / 2));
+    const tolerance = toleranceOf(this.config);
+    const maxStepBack = resend ? Math.max(Math.min(150, Math.floor(tolerance / 2)), tolerance - 60) : Math.min(150, Math.floor(tolerance / 2));
     const pair = (seconds: number) => `${seconds}\u0000${hmacSha256Hex(as.secretKey, body + String(seconds))}`;
     for (;;) {
       const now = this.nowSeconds();

@@ -11,7 +11,7 @@ import { answered, CheckInconclusive, CheckSkipped, expectStatus, expectThat, ty
 import { operationOf } from '../config.js';
 import type { Exchange } from '../http.js';
 import { createOrder, decimalEquals, decimalOf, expectData, initiatePayout, orderLookup, payoutRequest, validOrder } from './requests.js';
-import { readBalance } from './wallet.js';
+import { walletCurrency } from './wallet.js';
 
 type Json = Record<string, unknown>;
 
@@ -53,7 +53,7 @@ async function zeroRefused(ctx: CheckContext): Promise<void> {
     expectStatus(exchange, AMOUNT_REFUSED, `order_amount ${spellings} is zero and must be refused (P-AMOUNT-4)`);
   });
   if (operationOf(ctx.config, 'transactionInitiation') === undefined) return;
-  const currency: Currency = operationOf(ctx.config, 'balanceInquiry') === undefined ? 'INR' : (await readBalance(ctx, 'the wallet\'s currency')).currency;
+  const currency: Currency = operationOf(ctx.config, 'balanceInquiry') === undefined ? 'INR' : await walletCurrency(ctx);
   await ctx.sweep(zeros, async ({ amount, spellings }) => {
     const exchange = await initiatePayout(ctx, payoutRequest(ctx, amount, currency), `Transaction Initiation with amount ${spellings} ${currency}`);
     expectStatus(exchange, AMOUNT_REFUSED, `a payout amount ${spellings} is zero and must be refused (P-AMOUNT-4)`);

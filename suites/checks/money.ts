@@ -11,7 +11,7 @@ import type { Exchange } from '../http.js';
 import { decimalMinus, decimalOf, decimalText, expectData, initiatePayout, payoutRequest, payoutStatus, type Decimal } from './requests.js';
 import { WALLET } from './operations.js';
 import { spareWallet } from './spare-wallet.js';
-import { amountNumber, balanceChange, decimalPlus, ownAmount, readBalance } from './wallet.js';
+import { amountNumber, balanceChange, decimalPlus, ownAmount, walletCurrency } from './wallet.js';
 
 type Json = Record<string, unknown>;
 
@@ -131,7 +131,7 @@ const PAYOUT_FIELDS = ['payout_id', 'payout_order_id', 'status', 'amount', 'curr
  * the first payout as it was.
  */
 async function refusedMovesNothing(ctx: CheckContext): Promise<void> {
-  const currency = (await readBalance(ctx, 'the wallet\'s currency')).currency;
+  const currency = await walletCurrency(ctx);
   const first = payoutRequest(ctx, amountNumber(ownAmount(ctx, currency)), currency);
   const firstAnswer = await initiatePayout(ctx, first, 'the first payout, whose payout_order_id the duplicates reuse');
   recordOf(firstAnswer, 'the first payout must be accepted');

@@ -13,33 +13,12 @@ import {
   balanceInquiry, createOrder, decimalEquals, decimalOf, decimalText, expectData, expectOrderCreated, expectRecord, initiatePayout,
   orderLookup, payoutRequest, payoutStatus, settledPayout, validOrder, type Decimal,
 } from './requests.js';
-import { amountNumber, balanceChange, decimalPlus, ownAmount, readBalance } from './wallet.js';
+import { amountNumber, balanceChange, decimalPlus, ownAmount, readBalance, walletCurrency } from './wallet.js';
 
 type Json = Record<string, unknown>;
 
 /** 1, the amount of the payout whose debit is observed, as an exact decimal. */
 const ONE: Decimal = { units: 1n, scale: 0 };
-
-/** The wallet's currency once a check of the run has read it (per run: its client). */
-const currencies = new WeakMap<object, Currency>();
-
-/**
- * The currency payouts are made in: the wallet's, read with Balance Inquiry once a run (the first
- * initiation check reads it; it does not change). Every read of one body is a request another run may
- * send in the same second: fewer of them, fewer replays to work around. Without Balance Inquiry the
- * check is skipped rather than guessing: a payout in another currency than the wallet's is refused
- * (422), and that refusal is not what the check is about.
- */
-async function payoutCurrency(ctx: CheckContext): Promise<Currency> {
-  if (operationOf(ctx.config, 'balanceInquiry') === undefined) {
-    throw new CheckSkipped('needs profile.operations.balanceInquiry in the config, to learn the wallet\'s currency before initiating a payout in it');
-  }
-  const known = currencies.get(ctx.client);
-  if (known !== undefined) return known;
-  const { currency } = await readBalance(ctx, 'the wallet\'s currency');
-  currencies.set(ctx.client, currency);
-  return currency;
-}
 
 /** Initiates a payout that must be accepted (a 2xx with a payout record); returns the record. */
 async function initiated(ctx: CheckContext, body: Json, label: string): Promise<{ record: Json; exchange: Exchange }> {
@@ -170,7 +149,7 @@ async function balanceUnchangedOnFailure(ctx: CheckContext): Promise<void> {
 }
 
 async function initiate(ctx: CheckContext): Promise<void> {
-  const body = payoutRequest(ctx, 1, await payoutCurrency(ctx));
+  const body = payoutRequest(ctx, 1, await walletCurrency(ctx));
   const { record, exchange } = await initiated(ctx, body, `initiate a payout of 1 ${String(body.currency)}`);
   expectThat(record.payout_order_id === body.payout_order_id, `payout_order_id came back as ${JSON.stringify(record.payout_order_id)} (P-PAYOUT-2)`, { actual: answered(exchange), exchange });
   const status = await payoutStatus(ctx, body.payout_order_id as string, 'Payout Status of the new payout');
@@ -184,7 +163,7 @@ async function initiate(ctx: CheckContext): Promise<void> {
  * JPY), accepted and answered as the same amount, compared by value.
  */
 async function initiateAmountForms(ctx: CheckContext): Promise<void> {
-  const currency = await payoutCurrency(ctx);
+  const currency = await walletCurrency(ctx);
   const amount = decimalText(ONE, minorUnitOf(currency));
   const body = payoutRequest(ctx, amount, currency);
   const { record, exchange } = await initiated(ctx, body, `initiate a payout of ${JSON.stringify(amount)} ${currency} (a decimal string)`);
@@ -197,20 +176,20 @@ async function initiateAmountForms(ctx: CheckContext): Promise<void> {
 }
 
 async function initiateDuplicate(ctx: CheckContext): Promise<void> {
-  const body = payoutRequest(ctx, 1, await payoutCurrency(ctx));
+  const body = payoutRequest(ctx, 1, await walletCurrency(ctx));
   await initiated(ctx, body, 'initiate a payout of 1');
   const again = await initiatePayout(ctx, { ...body, amount: 2 }, 'initiate again with the same payout_order_id');
   expectStatus(again, [409], 'a repeated payout_order_id must answer 409 (P-OPS-3)');
 }
 
 async function initiateTransferMode(ctx: CheckContext): Promise<void> {
-  const body = payoutRequest(ctx, 1, await payoutCurrency(ctx), { transfer_mode: 'paypal' });
+  const body = payoutRequest(ctx, 1, await walletCurrency(ctx), { transfer_mode: 'paypal' });
   const exchange = await initiatePayout(ctx, body, 'initiate with transfer_mode "paypal"');
   expectStatus(exchange, [400], 'a transfer_mode outside the interface\'s table must answer 400 (P-OPS-3)');
 }
 
 async function initiateOtherEnvironment(ctx: CheckContext): Promise<void> {
-  const body = payoutRequest(ctx, 1, await payoutCurrency(ctx), { svc_wallet_id: ctx.config.otherEnvironment!.walletId });
+  const body = payoutRequest(ctx, 1, await walletCurrency(ctx), { svc_wallet_id: ctx.config.otherEnvironment!.walletId });
   const exchange = await initiatePayout(ctx, body, 'initiate from the other environment\'s wallet');
   expectStatus(exchange, [403], 'a wallet of the other environment must answer 403 (P-OPS-3, P-ENV-2)');
 }

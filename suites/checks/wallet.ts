@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { minorUnitOf } from '../../schemas/amounts.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
 import { CheckFailure, CheckSkipped, answered, type CheckContext } from '../check.js';
+import { operationOf } from '../config.js';
 import type { Exchange } from '../http.js';
 import { balanceInquiry, decimalEquals, decimalMinus, decimalOf, decimalText, expectData, type Decimal } from './requests.js';
 
@@ -31,6 +32,27 @@ export async function readBalance(ctx: CheckContext, label: string): Promise<Bal
     throw new CheckFailure(`${label}: Balance Inquiry answered balance ${JSON.stringify(data.balance)} ${JSON.stringify(data.currency)}, not decimal text and a currency of the table`, { actual: answered(exchange), exchange });
   }
   return { balance, currency: data.currency as Currency, exchange };
+}
+
+/** The wallet's currency once a check of the run has read it (per run: its client). */
+const currencies = new WeakMap<object, Currency>();
+
+/**
+ * The currency payouts are made in: the merchant wallet's, read with Balance Inquiry once a run (the
+ * first check that needs it reads it; it does not change). Every read of one body is a request another
+ * run may send in the same second: fewer of them, fewer replays to work around. Without Balance
+ * Inquiry the check is skipped rather than guessing: a payout in another currency than the wallet's
+ * is refused (422), and that refusal is not what the check is about.
+ */
+export async function walletCurrency(ctx: CheckContext): Promise<Currency> {
+  if (operationOf(ctx.config, 'balanceInquiry') === undefined) {
+    throw new CheckSkipped('needs profile.operations.balanceInquiry in the config, to learn the wallet\'s currency before initiating a payout in it');
+  }
+  const known = currencies.get(ctx.client);
+  if (known !== undefined) return known;
+  const { currency } = await readBalance(ctx, 'the wallet\'s currency');
+  currencies.set(ctx.client, currency);
+  return currency;
 }
 
 /**

@@ -6,10 +6,10 @@ import { createHash } from 'node:crypto';
 import { minorUnitOf } from '../../schemas/amounts.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
 import { CheckSkipped, type CheckContext } from '../check.js';
-import { operationOf } from '../config.js';
 import type { Exchange } from '../http.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
 import { decimalOf, decimalText, payoutRequest, type Decimal } from '../checks/requests.js';
+import { walletCurrency } from '../checks/wallet.js';
 import type { ModelRule } from './model.js';
 
 type Json = Record<string, unknown>;
@@ -158,16 +158,9 @@ export async function targetFacts(ctx: CheckContext, needsWallet: boolean): Prom
 async function learnWallet(ctx: CheckContext, sandbox: boolean): Promise<Omit<TargetFacts, 'sandbox'>> {
   const own = sandbox ? await ownWallet(ctx) : undefined;
   if (own !== undefined) return { ...own, wallet: 'own' };
-  if (operationOf(ctx.config, 'balanceInquiry') === undefined) {
-    throw new CheckSkipped('needs profile.operations.balanceInquiry in the config, to learn the wallet\'s currency before initiating payouts in it');
-  }
-  const { method, path } = ctx.operation('balanceInquiry');
-  const exchange = await ctx.send({ label: "the wallet's currency (Balance Inquiry)", method, path, payload: { svc_wallet_id: ctx.config.merchant.walletId } });
-  const currency = (exchange.response?.json as { data?: Json } | undefined)?.data?.currency;
-  if (exchange.response?.status !== 200 || !(CURRENCIES as readonly unknown[]).includes(currency)) {
-    throw new CheckSkipped(`not judged: Balance Inquiry answered ${briefly(exchange)} without a currency of the table, so the model cannot make payouts in the wallet's currency (see OPS-BALANCE)`);
-  }
-  return { walletId: ctx.config.merchant.walletId, currency: currency as Currency, wallet: 'merchant' };
+  // The run's one read of the merchant wallet's currency (shared: every identical read is one more another run may replay).
+  const currency = await walletCurrency(ctx);
+  return { walletId: ctx.config.merchant.walletId, currency, wallet: 'merchant' };
 }
 
 /**
