@@ -10,7 +10,7 @@ const REST = FAULT_NAMES.filter((f) => !FIRST_AREAS.includes(FAULTS[f].area) && 
 printRowsAfterAll('Conformance proof, part 2 (order, duplicates, payout and operations faults)');
 
 describe('the suites against the reference sandbox', () => {
-  it.each(CONCURRENCIES)('detect every fault switch of orders, duplicates, payouts and operations, at concurrency %i', (concurrency) => provesFaultsDetected(REST, concurrency), 240_000);
+  it.each(CONCURRENCIES)('detect every fault switch of orders, duplicates, payouts and operations (each at one of the two concurrencies, in turn): those at concurrency %i', (concurrency) => provesFaultsDetected(REST, concurrency), 240_000);
 
   it('leave no fault out between the three parts', () => {
     const elsewhere = FAULT_NAMES.filter((f) => FIRST_AREAS.includes(FAULTS[f].area) || DEPTH_AREAS.includes(FAULTS[f].area));

@@ -17,9 +17,6 @@ import { amountNumber, balanceChange, decimalPlus, ownAmount, readBalance, walle
 
 type Json = Record<string, unknown>;
 
-/** 1, the amount of the payout whose debit is observed, as an exact decimal. */
-const ONE: Decimal = { units: 1n, scale: 0 };
-
 /** Initiates a payout that must be accepted (a 2xx with a payout record); returns the record. */
 async function initiated(ctx: CheckContext, body: Json, label: string): Promise<{ record: Json; exchange: Exchange }> {
   const exchange = await initiatePayout(ctx, body, label);
@@ -148,9 +145,20 @@ async function balanceUnchangedOnFailure(ctx: CheckContext): Promise<void> {
   });
 }
 
+/**
+ * A payout amount of this run's own for a payout that is accepted (never a constant such as 1: another
+ * run's accepted payouts of one fixed amount would move the balance alike in each try of a wallet
+ * rule, which wallet.ts then could not tell from a fault of the target).
+ */
+async function ownPayout(ctx: CheckContext): Promise<{ currency: Currency; amount: Decimal }> {
+  const currency = await walletCurrency(ctx);
+  return { currency, amount: ownAmount(ctx, currency) };
+}
+
 async function initiate(ctx: CheckContext): Promise<void> {
-  const body = payoutRequest(ctx, 1, await walletCurrency(ctx));
-  const { record, exchange } = await initiated(ctx, body, `initiate a payout of 1 ${String(body.currency)}`);
+  const { currency, amount } = await ownPayout(ctx);
+  const body = payoutRequest(ctx, amountNumber(amount), currency);
+  const { record, exchange } = await initiated(ctx, body, `initiate a payout of ${decimalText(amount)} ${currency}`);
   expectThat(record.payout_order_id === body.payout_order_id, `payout_order_id came back as ${JSON.stringify(record.payout_order_id)} (P-PAYOUT-2)`, { actual: answered(exchange), exchange });
   const status = await payoutStatus(ctx, body.payout_order_id as string, 'Payout Status of the new payout');
   expectStatus(status, [200], 'Payout Status of an initiated payout must answer 200 (P-OPS-3, P-PAYOUT-1)');
@@ -159,16 +167,16 @@ async function initiate(ctx: CheckContext): Promise<void> {
 }
 
 /**
- * P-AMOUNT-1/3: 1 as a decimal string with the wallet currency's decimals ("1.00" for INR, "1" for
- * JPY), accepted and answered as the same amount, compared by value.
+ * P-AMOUNT-1/3: an amount of the run's own as a decimal string with the wallet currency's decimals
+ * ("1.37" for INR, "7" for JPY), accepted and answered as the same amount, compared by value.
  */
 async function initiateAmountForms(ctx: CheckContext): Promise<void> {
-  const currency = await walletCurrency(ctx);
-  const amount = decimalText(ONE, minorUnitOf(currency));
+  const { currency, amount: own } = await ownPayout(ctx);
+  const amount = decimalText(own, minorUnitOf(currency));
   const body = payoutRequest(ctx, amount, currency);
   const { record, exchange } = await initiated(ctx, body, `initiate a payout of ${JSON.stringify(amount)} ${currency} (a decimal string)`);
   const answeredAmount = decimalOf(record.amount);
-  expectThat(answeredAmount !== undefined && decimalEquals(answeredAmount, ONE), `the payout of ${JSON.stringify(amount)} answers amount ${JSON.stringify(record.amount)}, not the same amount (P-AMOUNT-3)`, {
+  expectThat(answeredAmount !== undefined && decimalEquals(answeredAmount, own), `the payout of ${JSON.stringify(amount)} answers amount ${JSON.stringify(record.amount)}, not the same amount (P-AMOUNT-3)`, {
     expected: `amount equal to ${amount} by value`,
     actual: answered(exchange),
     exchange,
@@ -176,8 +184,9 @@ async function initiateAmountForms(ctx: CheckContext): Promise<void> {
 }
 
 async function initiateDuplicate(ctx: CheckContext): Promise<void> {
-  const body = payoutRequest(ctx, 1, await walletCurrency(ctx));
-  await initiated(ctx, body, 'initiate a payout of 1');
+  const { currency, amount } = await ownPayout(ctx);
+  const body = payoutRequest(ctx, amountNumber(amount), currency);
+  await initiated(ctx, body, `initiate a payout of ${decimalText(amount)}`);
   const again = await initiatePayout(ctx, { ...body, amount: 2 }, 'initiate again with the same payout_order_id');
   expectStatus(again, [409], 'a repeated payout_order_id must answer 409 (P-OPS-3)');
 }
