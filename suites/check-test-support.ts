@@ -1,5 +1,5 @@
 // Test support: run checks against a real reference sandbox on loopback, without vitest-in-vitest.
-import { virtualClock } from '../core/clock.js';
+import { virtualClock, type Clock } from '../core/clock.js';
 import { startSandbox, type RunningSandbox, type StartOptions } from '../sandbox/index.js';
 import type { Check } from './check.js';
 import type { TargetConfig } from './config.js';
@@ -27,10 +27,12 @@ function withoutWebhooks(config: TargetConfig): TargetConfig {
   return config;
 }
 
-/** Starts a sandbox (with faults or variants) and a run state pointed at it. */
-export async function sandboxTarget(options: StartOptions = {}, edit: (config: TargetConfig) => TargetConfig = (c) => c, runs = 10): Promise<SandboxTarget> {
-  // One virtual clock for both sides: waits for the next second or a settlement take no real time.
-  const clock = virtualClock();
+/**
+ * Starts a sandbox (with faults or variants) and a run state pointed at it. `clock` is the run's; a
+ * test that gives one also gives the sandbox its side of the same time (options.clock).
+ */
+export async function sandboxTarget(options: StartOptions = {}, edit: (config: TargetConfig) => TargetConfig = (c) => c, runs = 10, clock: Clock = virtualClock()): Promise<SandboxTarget> {
+  // One virtual clock for both sides by default: waits for the next second or a settlement take no real time.
   const sandbox = await startSandbox({ port: 0, clock: clock.now, ...options });
   const settings: RunSettings = {
     clock,

@@ -7,7 +7,7 @@ import { answered } from '../check.js';
 import { decimalEquals, decimalOf, decimalText, validOrder } from '../checks/requests.js';
 import type { Exchange } from '../http.js';
 import {
-  changedPayoutFields, emptyModel, expectedBalance, isFinalOrderState, orderDisagreements, orderMayMove, payoutMayMove, SLOTS,
+  awaitsSettlement, changedPayoutFields, emptyModel, expectedBalance, isFinalOrderState, orderDisagreements, orderMayMove, payoutMayMove, SLOTS,
   type Model, type PayoutRecord,
 } from './model.js';
 import { briefly, NotJudged, ownPayoutAmount, type Real } from './target.js';
@@ -156,7 +156,10 @@ const RUN: Record<Kind, (m: Model, r: Real, slot: number) => Promise<void>> = {
     r.step(`Transaction Initiation of ${decimalText(amount)} with ${payoutName(slot)}'s payout_order_id (the payout is ${String(payout.last.status)}) → ${briefly(exchange, record?.status)}`, exchange);
     r.judge('DUP-PERMANENT', statusOf(exchange) === 409, () => `Transaction Initiation with the payout_order_id of a payout now ${String(payout.last.status)} answered ${briefly(exchange)}, not 409 (P-DUP-5, P-OPS-3)`, exchange);
     // Taken all the same: the id now names the new payout (what it did to the balance, the money rule sees).
-    if (record !== undefined) m.payouts[slot] = { payoutOrderId: payout.payoutOrderId, written: record, last: record };
+    if (record !== undefined) {
+      m.payouts[slot] = { payoutOrderId: payout.payoutOrderId, written: record, last: record };
+      r.notePayout(payout.payoutOrderId, record);
+    }
   },
 
   async payoutStatus(m, r, slot) {
@@ -170,16 +173,22 @@ const RUN: Record<Kind, (m: Model, r: Real, slot: number) => Promise<void>> = {
   async balance(m, r) {
     // A payout of the run's own that may still move (settle by itself) is read just before and just
     // after the balance: when one moved in between, the balance cannot be set against the records.
+    // The earlier sequences' payouts still to settle are read so too: their settlement is theirs to explain.
     const moving = m.payouts.flatMap((p, slot) => (p !== undefined && !['FAILED', 'REVERSED'].includes(String(p.last.status)) ? [slot] : []));
-    for (const slot of moving) await readPayout(m, r, slot, `Payout Status ${payoutName(slot)} (before the balance)`);
-    const seen = moving.map((slot) => moneyState(m.payouts[slot]!));
+    const earlier = m.inherited.filter((p) => awaitsSettlement(p.last));
+    const readAll = async (when: string) => {
+      for (const slot of moving) await readPayout(m, r, slot, `Payout Status ${payoutName(slot)} (${when} the balance)`);
+      for (const payout of earlier) payout.last = await readEarlierPayout(r, payout.payoutOrderId, `${when} the balance`);
+      return [...moving.map((slot) => moneyState(m.payouts[slot]!.last)), ...earlier.map((p) => moneyState(p.last))];
+    };
+    const seen = await readAll('before');
     const { exchange, balance } = await readBalance(r, 'Balance Inquiry');
-    for (const slot of moving) await readPayout(m, r, slot, `Payout Status ${payoutName(slot)} (after the balance)`);
+    const unchanged = (await readAll('after')).every((state, i) => state === seen[i]);
     const expected = expectedBalance(m)!;
-    const unchanged = moving.every((slot, i) => moneyState(m.payouts[slot]!) === seen[i]);
     r.step(`Balance Inquiry → ${briefly(exchange)} ${decimalText(balance)} (the model expects ${decimalText(expected)}${unchanged ? '' : '; a payout moved meanwhile, not compared'})`, exchange);
     if (!unchanged) return;
-    r.judge('MONEY-CONSERVATION', decimalEquals(balance, expected), () => `the balance is ${decimalText(balance)}, but the run's own payouts explain ${decimalText(expected)}: the start ${decimalText(m.startBalance!)} less those amount_debited YES, plus those REVERSED (P-MONEY-1)`, exchange);
+    const inherited = m.inherited.length > 0 ? `, and what ${m.inherited.length} earlier sequence(s)' payout(s) still to settle at the start did since` : '';
+    r.judge('MONEY-CONSERVATION', decimalEquals(balance, expected), () => `the balance is ${decimalText(balance)}, but the run's own payouts explain ${decimalText(expected)}: the start ${decimalText(m.startBalance!)} less those amount_debited YES, plus those REVERSED${inherited} (P-MONEY-1)`, exchange);
   },
 };
 
@@ -213,6 +222,7 @@ async function initiate(m: Model, r: Real, slot: number, ending: number): Promis
   const agrees = String(record.payout_order_id) === body.payout_order_id && answeredAmount !== undefined && decimalEquals(answeredAmount, amount) && record.currency === body.currency;
   r.judge('STATE-READS-AGREE', agrees, () => `Transaction Initiation answered payout_order_id ${JSON.stringify(record.payout_order_id)}, amount ${JSON.stringify(record.amount)}, currency ${JSON.stringify(record.currency)} for a payout of ${decimalText(amount)} ${String(body.currency)} (P-STATE-3)`, exchange);
   m.payouts[slot] = { payoutOrderId: String(body.payout_order_id), written: record, last: record };
+  r.notePayout(String(body.payout_order_id), record);
 }
 
 /** Payout Status of one payout, judged as a read (P-STATE-2, P-STATE-3); the model moves on to it. */
@@ -236,6 +246,7 @@ function judgeRecord(payout: PayoutRecord, record: Json, r: Real, slot: number, 
   r.judge('STATE-READS-AGREE', differs.length === 0, () => `Payout Status of ${payoutName(slot)} shows ${differs.map((f) => `${f} ${JSON.stringify(record[f])}`).join(', ')}, but Transaction Initiation answered ${differs.map((f) => JSON.stringify(payout.written[f])).join(', ')} (P-STATE-3)`, exchange);
   payout.last = record;
   payout.read = record;
+  r.notePayout(payout.payoutOrderId, record);
 }
 
 async function settle(m: Model, r: Real, slot: number, target: 'SUCCESS' | 'FAILED' | 'REVERSED'): Promise<void> {
@@ -248,8 +259,26 @@ async function settle(m: Model, r: Real, slot: number, target: 'SUCCESS' | 'FAIL
 }
 
 /** The part of a payout record the balance depends on. */
-function moneyState(payout: PayoutRecord): string {
-  return `${String(payout.last.status)}/${String(payout.last.amount_debited)}`;
+export function moneyState(record: Record<string, unknown>): string {
+  return `${String(record.status)}/${String(record.amount_debited)}`;
+}
+
+/**
+ * Payout Status of a payout an earlier sequence of the run made on the wallet (the money rule counts
+ * its settlement). Only the money is read from it: its lifecycle is the sequence's that made it.
+ */
+export async function readEarlierPayout(r: Real, payoutOrderId: string, when: string): Promise<Json> {
+  const label = `Payout Status ${payoutOrderId} (an earlier sequence's payout, ${when})`;
+  const exchange = await r.send(label, 'payoutStatus', r.payoutStatusBodyOf(payoutOrderId));
+  const record = statusOf(exchange) === 200 ? dataOf(exchange) : undefined;
+  r.step(`${label} → ${briefly(exchange, record?.status)}${record ? ` amount_debited ${String(record.amount_debited)}` : ''}`, exchange);
+  if (record === undefined) {
+    // Forgotten: one payout the model cannot read must not leave every later sequence unjudged.
+    r.forgetPayout(payoutOrderId);
+    throw new NotJudged(`Payout Status of an earlier sequence's payout answered ${answered(exchange)}`);
+  }
+  r.notePayout(payoutOrderId, record);
+  return record;
 }
 
 export async function readBalance(r: Real, label: string): Promise<{ exchange: Exchange; balance: import('../checks/requests.js').Decimal }> {

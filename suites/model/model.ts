@@ -33,6 +33,19 @@ export interface PayoutRecord {
   read?: Json;
 }
 
+/**
+ * A payout of the run's own that an earlier sequence made on the wallet (this check's or another model
+ * check's) and that had not settled when this sequence started: its settlement moves the balance
+ * during this sequence, by exactly what its record then says (P-MONEY-1 counts every own payout).
+ */
+export interface InheritedPayout {
+  payoutOrderId: string;
+  /** Its record as read just before and just after the start balance: what the start already includes. */
+  atStart: Json;
+  /** The last record a read showed. */
+  last: Json;
+}
+
 export interface Model {
   orders: (OrderRecord | undefined)[];
   payouts: (PayoutRecord | undefined)[];
@@ -40,10 +53,21 @@ export interface Model {
   sandbox: boolean;
   /** Whether this sequence reads the balance (the money rule): its start, read before the first command. */
   startBalance?: Decimal;
+  /** The money rule's sequences: earlier payouts still to settle at the start (empty otherwise). */
+  inherited: InheritedPayout[];
 }
 
 export function emptyModel(sandbox: boolean): Model {
-  return { orders: Array.from({ length: SLOTS }, () => undefined), payouts: Array.from({ length: SLOTS }, () => undefined), sandbox };
+  return { orders: Array.from({ length: SLOTS }, () => undefined), payouts: Array.from({ length: SLOTS }, () => undefined), sandbox, inherited: [] };
+}
+
+/**
+ * Whether a payout's settlement is still to come (PENDING or PROCESSING): until it settles it may move
+ * the balance by itself, with no request of the run's (a debit taken at settlement, a refund of a
+ * failure). Once settled only a reversal is left, which P-MONEY-1 leaves to the not-judged path.
+ */
+export function awaitsSettlement(record: Json): boolean {
+  return record.status === 'PENDING' || record.status === 'PROCESSING';
 }
 
 // P-STATE-1: PAID, CANCELLED and EXPIRED are final; nothing goes back to UN_PAID.
@@ -103,19 +127,27 @@ export function orderDisagreements(order: OrderRecord, read: Json): string[] {
   return out;
 }
 
+const ZERO: Decimal = { units: 0n, scale: 0 };
+
+/** What a payout record says it did to the balance: its amount out once debited, back once REVERSED. */
+function balanceChange(record: Json): Decimal {
+  const amount = decimalOf(record.amount);
+  if (amount === undefined) return ZERO;
+  let change = ZERO;
+  if (record.amount_debited === 'YES') change = decimalMinus(change, amount);
+  if (record.status === 'REVERSED') change = decimalPlus(change, amount);
+  return change;
+}
+
 /**
  * P-MONEY-1: the balance the model expects now: the start, less every own payout whose record says
- * amount_debited YES, plus every one that became REVERSED (its amount returned), exactly.
+ * amount_debited YES, plus every one that became REVERSED (its amount returned), exactly. An inherited
+ * payout counts only for what its record says changed since the start (the start already holds the rest).
  */
 export function expectedBalance(model: Model): Decimal | undefined {
   if (model.startBalance === undefined) return undefined;
   let balance = model.startBalance;
-  for (const payout of model.payouts) {
-    if (payout === undefined) continue;
-    const amount = decimalOf(payout.last.amount);
-    if (amount === undefined) continue;
-    if (payout.last.amount_debited === 'YES') balance = decimalMinus(balance, amount);
-    if (payout.last.status === 'REVERSED') balance = decimalPlus(balance, amount);
-  }
+  for (const payout of model.payouts) if (payout !== undefined) balance = decimalPlus(balance, balanceChange(payout.last));
+  for (const payout of model.inherited) balance = decimalPlus(balance, decimalMinus(balanceChange(payout.last), balanceChange(payout.atStart)));
   return balance;
 }

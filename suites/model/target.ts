@@ -10,7 +10,7 @@ import type { Exchange } from '../http.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
 import { decimalOf, decimalText, payoutRequest, type Decimal } from '../checks/requests.js';
 import { walletCurrency } from '../checks/wallet.js';
-import type { ModelRule } from './model.js';
+import { awaitsSettlement, type ModelRule } from './model.js';
 
 type Json = Record<string, unknown>;
 
@@ -111,8 +111,48 @@ export class Real {
   }
 
   payoutStatusBody(slot: number): Json {
-    return { svc_wallet_id: this.facts.walletId, debit_account_type: 'svc_wallet', payout_order_id: this.payoutOrderId(slot) };
+    return this.payoutStatusBodyOf(this.payoutOrderId(slot));
   }
+
+  /** Payout Status of any payout of the run's on the wallet (an earlier sequence's, by its id). */
+  payoutStatusBodyOf(payoutOrderId: string): Json {
+    return { svc_wallet_id: this.facts.walletId, debit_account_type: 'svc_wallet', payout_order_id: payoutOrderId };
+  }
+
+  /**
+   * Tells the run what a payout of its own now shows: kept among the wallet's unsettled payouts while
+   * it awaits settlement, so that a later sequence of the money rule can count its settlement.
+   */
+  notePayout(payoutOrderId: string, record: Json): void {
+    const unsettled = unsettledPayouts(this.ctx, this.facts.walletId);
+    if (awaitsSettlement(record)) unsettled.set(payoutOrderId, record);
+    else unsettled.delete(payoutOrderId);
+  }
+
+  /** Stops following a payout the model could not read (its later moves fall to the not-judged path). */
+  forgetPayout(payoutOrderId: string): void {
+    unsettledPayouts(this.ctx, this.facts.walletId).delete(payoutOrderId);
+  }
+
+  /** The run's own payouts on the wallet that had not settled when last seen, by payout_order_id. */
+  unsettledPayouts(): ReadonlyMap<string, Json> {
+    return unsettledPayouts(this.ctx, this.facts.walletId);
+  }
+}
+
+/**
+ * Per run (its client) and per wallet: the run's own payouts last seen PENDING or PROCESSING. Every
+ * model check that makes payouts draws on the one wallet, one check after another in the wallet lane,
+ * so a payout made by one sequence may settle during a later one, of this check or the next.
+ */
+const unsettledOfRun = new WeakMap<object, Map<string, Map<string, Json>>>();
+
+function unsettledPayouts(ctx: CheckContext, walletId: string): Map<string, Json> {
+  let wallets = unsettledOfRun.get(ctx.client);
+  if (wallets === undefined) unsettledOfRun.set(ctx.client, (wallets = new Map()));
+  let payouts = wallets.get(walletId);
+  if (payouts === undefined) wallets.set(walletId, (payouts = new Map()));
+  return payouts;
 }
 
 /** The status and, in a few words, the record of an answer: "201 UN_PAID", "409", "no answer". */
