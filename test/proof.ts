@@ -52,10 +52,13 @@ export function faultsAt(faults: readonly FaultName[], concurrency: number): Fau
 export const CLOCK_FACTOR = 30;
 
 /**
- * Faults judged by timing that jitter would hide at CLOCK_FACTOR (HOOK-RETRY allows a quarter of a
- * real second per gap, which is 7.5 s on the proof's clock): their rows run on a slower one.
+ * Faults judged by timing that jitter would hide at CLOCK_FACTOR: their rows run on a slower one.
+ * HOOK-RETRY allows a quarter of a real second per gap, which is 7.5 s on the proof's clock; a
+ * payout.success sent while Payout Status still says PROCESSING is caught only while the payout has
+ * not settled, 6 s of the sandbox's time, which is 200 ms on the proof's clock: a loaded machine
+ * asks later than that.
  */
-const SLOWER_CLOCK: Partial<Record<FaultName, number>> = { 'hook-retry-countdown': 3 };
+const SLOWER_CLOCK: Partial<Record<FaultName, number>> = { 'hook-retry-countdown': 3, 'hook-contradicts-status': 3 };
 
 /** One whole run against a fresh sandbox, judged as `run --strict --runs 3 --seed 20261121 --concurrency N` judges. */
 export async function certify(options: { variant?: SandboxVariant; faults?: FaultName[] }, concurrency: number): Promise<Report> {
