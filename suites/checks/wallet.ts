@@ -15,7 +15,7 @@ import { CURRENCIES, type Currency } from '../../schemas/types.js';
 import { CheckFailure, CheckSkipped, answered, type CheckContext } from '../check.js';
 import { operationOf } from '../config.js';
 import type { Exchange } from '../http.js';
-import { balanceInquiry, decimalEquals, decimalMinus, decimalOf, decimalText, expectData, type Decimal } from './requests.js';
+import { balanceInquiry, decimalEquals, decimalMinus, decimalOf, decimalText, expectData, type Decimal, type WalletRef } from './requests.js';
 
 export interface Balance {
   balance: Decimal;
@@ -23,9 +23,9 @@ export interface Balance {
   exchange: Exchange;
 }
 
-/** The merchant wallet's balance and currency, read with Balance Inquiry. */
-export async function readBalance(ctx: CheckContext, label: string): Promise<Balance> {
-  const exchange = await balanceInquiry(ctx, label);
+/** A wallet's balance and currency, read with Balance Inquiry: the merchant's own wallet unless `wallet` names another. */
+export async function readBalance(ctx: CheckContext, label: string, wallet: WalletRef = {}): Promise<Balance> {
+  const exchange = await balanceInquiry(ctx, label, wallet);
   const data = expectData(exchange, `${label}: Balance Inquiry must answer the balance`);
   const balance = decimalOf(data.balance);
   if (balance === undefined || !(CURRENCIES as readonly unknown[]).includes(data.currency)) {
