@@ -40,6 +40,8 @@ function recordOf(exchange: Exchange, why: string): Json {
 /** Whether a record says its amount has not left the wallet yet (P-OPS-4: the debit may wait for settlement). */
 const undebited = (record: Json): boolean => record.amount_debited !== 'YES';
 const SETTLING: readonly unknown[] = ['PROCESSING', 'PENDING'];
+/** One wait for a batch of payouts to settle, shared by all of them, so N payouts cost 12 s and not N × 12 s. */
+const SETTLE_WAIT_MS = 12_000;
 
 /**
  * This run's payouts, per spare wallet, that were last seen in flight with their debit still to come.
@@ -58,13 +60,14 @@ function inFlightOn(ctx: CheckContext, walletId: string): Set<string> {
 }
 
 /**
- * Waits (bounded, settledPayout's 12 s each) for this run's in-flight payouts on the wallet whose debit
+ * Waits (12 s in all) for this run's in-flight payouts on the wallet whose debit
  * is still to come; returns the payout_order_ids still in flight after that, and forgets the others.
  */
 async function stillInFlight(ctx: CheckContext, walletId: string, label: string): Promise<string[]> {
   const ids = inFlightOn(ctx, walletId);
+  const deadline = ctx.clock.now() + SETTLE_WAIT_MS;
   for (const id of [...ids]) {
-    const record = await settledPayout(ctx, id, label, { walletId });
+    const record = await settledPayout(ctx, id, label, { walletId, timeoutMs: Math.max(0, deadline - ctx.clock.now()) });
     if (record !== undefined) ids.delete(id);
   }
   return [...ids];
@@ -143,9 +146,11 @@ async function noOverdraft(ctx: CheckContext): Promise<void> {
   // A payout whose record says amount_debited YES has taken its debit: the balance shows it now. One
   // that says NO takes it when it settles, so only those are waited for (bounded).
   const unsettled: string[] = [];
+  const deadline = ctx.clock.now() + SETTLE_WAIT_MS;
   for (const record of accepted.filter(undebited)) {
     const id = String(record.payout_order_id);
-    if ((await settledPayout(ctx, id, 'Payout Status until the accepted payout settles', { walletId })) === undefined) unsettled.push(id);
+    const settled = await settledPayout(ctx, id, 'Payout Status until the accepted payout settles', { walletId, timeoutMs: Math.max(0, deadline - ctx.clock.now()) });
+    if (settled === undefined) unsettled.push(id);
   }
   const after = await spareBalance(ctx, walletId, unsettled.length === 0 ? 'the spare wallet\'s balance once the debits were taken' : 'the spare wallet\'s balance, payouts still in flight');
   expectThat(after.balance.units >= 0n, `after ${n} concurrent payouts the spare wallet's balance is ${decimalText(after.balance)}: overdrawn (P-MONEY-3)`, {
