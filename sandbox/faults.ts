@@ -112,6 +112,7 @@ export const FAULTS = {
   'tenant-order-cancel': { rule: 'P-TENANT-1', requirement: 'TENANT-ORDER-CANCEL', area: 'tenants', description: 'Order Cancel looks orders up by order_id across merchants, so another merchant\'s order is cancelled' },
   'tenant-balance': { rule: 'P-TENANT-1', requirement: 'TENANT-BALANCE', area: 'tenants', description: 'Balance Inquiry checks the wallet for existence only, so another merchant\'s balance is shown' },
   'tenant-initiate': { rule: 'P-TENANT-1', requirement: 'TENANT-INITIATE', area: 'tenants', description: 'Transaction Initiation checks the wallet for existence only, so it pays from another merchant\'s wallet' },
+  'tenant-initiate-fee': { rule: 'P-TENANT-1', requirement: 'TENANT-INITIATE', area: 'tenants', description: 'a payout from another merchant\'s wallet answers 403, but only after that wallet was charged the amount and a fee' },
   'auth-failure-cancels-order': { rule: 'P-AUTH-5', requirement: 'AUTH-FAILURE-NO-EFFECT', area: 'auth', description: 'an Order Cancel refused for its signature cancels the order anyway' },
   // Records over time (v1.2: P-STATE, P-MONEY-1, P-DUP-5 permanence)
   // (state faults go here)

@@ -108,6 +108,16 @@ const CASES: FaultCase[] = [
     off: [403, 50_000_000], on: [200, 49_990_000],
   },
   {
+    fault: 'tenant-initiate-fee',
+    observe: async (faults) => {
+      const s = bankingSandbox({ faults });
+      const answer = await s.initiate(initiationBody('PO-FEE-FROM-B', { svc_wallet_id: MERCHANT_B.walletId }));
+      return [answer.status, await s.balance(MERCHANT_B)];
+    },
+    // Refused either way; under the fault the wallet lost 100.00 and a fee of 2.50.
+    off: [403, 50_000_000], on: [403, 49_989_750],
+  },
+  {
     fault: 'auth-failure-cancels-order',
     observe: async (faults) => {
       const s = orderSandbox({ faults });

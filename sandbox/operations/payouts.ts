@@ -19,6 +19,8 @@ export const FOREIGN_WALLET = 'wallet identifier is invalid for this merchant';
 export const PAYOUT_NOT_FOUND = 'payout transaction not found';
 /** The sandbox's per-payout limit (interface: payout limits per account are not shown). */
 export const PAYOUT_LIMIT_MINOR = 100_000_000_000_000;
+/** The fee the `tenant-initiate-fee` fault charges on top of the amount, minor units. */
+const REFUSAL_FEE_MINOR = 250;
 
 type WalletRefusal = { refused: 'environment' | 'merchant'; message: string };
 
@@ -109,7 +111,12 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
   refuseLongId(ctx, 'payout_order_id', request.payout_order_id);
   const amountMinor = payoutAmountMinor(ctx, request);
   const wallet = lookupWallet(ctx, request.svc_wallet_id, ctx.fault('tenant-initiate'));
-  if ('refused' in wallet) throw new OperationError(403, wallet.message);
+  if ('refused' in wallet) {
+    // The fault: the refusal comes after another merchant's wallet was charged the amount and a fee.
+    const foreign = ctx.store.wallets.get(request.svc_wallet_id);
+    if (wallet.refused === 'merchant' && foreign !== undefined && ctx.fault('tenant-initiate-fee')) foreign.balanceMinor -= amountMinor + REFUSAL_FEE_MINOR;
+    throw new OperationError(403, wallet.message);
+  }
   const payoutOrderId = String(request.payout_order_id);
   // A forgotten payout's payout_order_id stays used too (P-DUP-5).
   const used = ctx.store.payout(ctx.merchant.id, payoutOrderId) !== undefined || ctx.store.payoutIdForgotten(ctx.merchant.id, payoutOrderId);

@@ -3,13 +3,7 @@
 // order; it is per merchant, and compared as text.
 import { answered, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { concurrencyOf } from '../config.js';
-import type { Exchange } from '../http.js';
-import { createOrder, decimalEquals, decimalOf, expectData, expectOrderCreated, expectSuccess, orderLookup, payoutStatus, validOrder } from './requests.js';
-
-function isSuccess(exchange: Exchange): boolean {
-  const status = exchange.response?.status;
-  return status !== undefined && status >= 200 && status <= 299;
-}
+import { createOrder, decimalEquals, decimalOf, expectData, expectOrderCreated, expectSuccess, isSuccess, orderLookup, payoutStatus, validOrder } from './requests.js';
 
 /**
  * A second order with the same order_id and other fields different: amount, note and customer. The

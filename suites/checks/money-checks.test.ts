@@ -15,7 +15,7 @@ const CHECKS: readonly Check[] = [...moneyChecks, ...raceChecks, ...tenantChecks
 
 const OUR_FAULTS: FaultName[] = [
   'money-exact-balance-refused', 'money-overdraft-race', 'money-duplicate-debits', 'ops-initiate-race', 'ops-cancel-race',
-  'tenant-order-status', 'tenant-order-cancel', 'tenant-balance', 'tenant-initiate', 'auth-failure-cancels-order',
+  'tenant-order-status', 'tenant-order-cancel', 'tenant-balance', 'tenant-initiate', 'tenant-initiate-fee', 'auth-failure-cancels-order',
 ];
 
 describe('no false alarms: every check passes a correct sandbox, debiting at initiation or at settlement', () => {

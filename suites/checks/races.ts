@@ -4,10 +4,8 @@
 import { answered, expectSchema, expectThat, type Check, type CheckContext } from '../check.js';
 import { concurrencyOf } from '../config.js';
 import type { Exchange } from '../http.js';
-import { createOrder, decimalText, expectOrderCreated, initiatePayout, orderLookup, payoutRequest, payoutStatus, settledPayout, validOrder } from './requests.js';
+import { createOrder, decimalText, expectOrderCreated, initiatePayout, isSuccess, orderLookup, payoutRequest, payoutStatus, settledPayout, validOrder } from './requests.js';
 import { amountNumber, balanceChange, ownAmount } from './wallet.js';
-
-const isSuccess = (x: Exchange) => (x.response?.status ?? 0) >= 200 && (x.response?.status ?? 0) <= 299;
 
 /** n harmless reads at once, so n connections are open before the race. */
 async function warmConnections(ctx: CheckContext, n: number): Promise<void> {
@@ -46,9 +44,13 @@ async function concurrentInitiations(ctx: CheckContext): Promise<void> {
     await warmConnections(ctx, n);
     const suffix = tryNumber > 1 ? ` (try ${tryNumber})` : '';
     const exchanges = await Promise.all(bodies.map((body, i) => initiatePayout(ctx, body, `concurrent initiation ${i + 1} of ${n}, one payout_order_id, ${decimalText(amount)}${suffix}`)));
-    expectOneWinner(exchanges, 409, 'Transaction Initiations with one new payout_order_id', 'P-OPS-5');
+    const winner = expectOneWinner(exchanges, 409, 'Transaction Initiations with one new payout_order_id', 'P-OPS-5');
+    // A record that says amount_debited YES has taken its debit: the balance can be judged at once. One
+    // that says NO takes it when it settles (P-OPS-4), so only then is settlement waited for.
+    const initiated = (winner.response?.json as { data?: { status?: unknown; amount_debited?: unknown } } | undefined)?.data;
+    if (initiated?.amount_debited === 'YES' && initiated.status !== 'FAILED') return { amount, expected: amount };
     const settled = await settledPayout(ctx, payoutOrderId, 'Payout Status until the accepted payout settles');
-    if (settled === undefined) return { unusable: 'the accepted payout was still PROCESSING or PENDING after 12 s: its debit could not be observed' };
+    if (settled === undefined) return { unusable: 'the accepted payout was still PROCESSING or PENDING with amount_debited NO after 12 s: its debit could not be observed' };
     if (settled.status !== 'SUCCESS') return { unusable: `the accepted payout ended ${String(settled.status)}, not SUCCESS: its debit could not be observed` };
     return { amount, expected: amount };
   });

@@ -60,6 +60,12 @@ export function expectOrderCreated(exchange: Exchange, why: string): Json {
   return record as Json;
 }
 
+/** Whether the answer is a 2xx (which one is ORDER-SUCCESS-STATUS's concern); no answer is not a success. */
+export function isSuccess(exchange: Exchange): boolean {
+  const status = exchange.response?.status;
+  return status !== undefined && status >= 200 && status <= 299;
+}
+
 /** The answer must be a 2xx. */
 export function expectSuccess(exchange: Exchange, why: string): asserts exchange is AnsweredExchange {
   const status = exchange.response?.status;
@@ -104,9 +110,15 @@ export function orderLookup(ctx: CheckContext, key: 'orderStatus' | 'orderCancel
   return ctx.send({ label, method, path, payload: { order_id: orderId } });
 }
 
-export function balanceInquiry(ctx: CheckContext, label: string): Promise<Exchange> {
+/** Which wallet a read is about, and as whom: the merchant's own wallet by default, else a spare wallet or the other merchant's. */
+export interface WalletRef {
+  walletId?: string;
+  as?: Credentials;
+}
+
+export function balanceInquiry(ctx: CheckContext, label: string, { walletId = ctx.config.merchant.walletId, as }: WalletRef = {}): Promise<Exchange> {
   const { method, path } = ctx.operation('balanceInquiry');
-  return ctx.send({ label, method, path, payload: { svc_wallet_id: ctx.config.merchant.walletId } });
+  return ctx.send({ label, method, path, payload: { svc_wallet_id: walletId }, ...(as ? { as } : {}) });
 }
 
 /** A transfer mode usual for a currency, so a server that ties modes to currencies accepts it. */
@@ -151,10 +163,10 @@ const SETTLING: readonly unknown[] = ['PROCESSING', 'PENDING'];
  * PROCESSING or PENDING is re-queried"). Undefined when it is still settling at the deadline: a
  * slow bank is not a fault, so callers skip rather than fail.
  */
-export async function settledPayout(ctx: CheckContext, payoutOrderId: string, label: string, { intervalMs = 250, timeoutMs = 12_000 } = {}): Promise<Json | undefined> {
+export async function settledPayout(ctx: CheckContext, payoutOrderId: string, label: string, { intervalMs = 250, timeoutMs = 12_000, walletId }: { intervalMs?: number; timeoutMs?: number; walletId?: string } = {}): Promise<Json | undefined> {
   const deadline = ctx.clock.now() + timeoutMs;
   for (;;) {
-    const record = expectData(await payoutStatus(ctx, payoutOrderId, label), `${label}: Payout Status of the new payout`);
+    const record = expectData(await payoutStatus(ctx, payoutOrderId, label, walletId === undefined ? {} : { walletId }), `${label}: Payout Status of the payout`);
     if (!SETTLING.includes(record.status)) return record;
     if (ctx.clock.now() + intervalMs > deadline) return undefined;
     await ctx.clock.sleep(intervalMs);

@@ -15,7 +15,7 @@ import { CURRENCIES, type Currency } from '../../schemas/types.js';
 import { CheckFailure, CheckSkipped, answered, type CheckContext } from '../check.js';
 import { operationOf } from '../config.js';
 import type { Exchange } from '../http.js';
-import { balanceInquiry, decimalEquals, decimalMinus, decimalOf, decimalText, expectData, type Decimal } from './requests.js';
+import { balanceInquiry, decimalEquals, decimalMinus, decimalOf, decimalText, expectData, type Decimal, type WalletRef } from './requests.js';
 
 export interface Balance {
   balance: Decimal;
@@ -23,9 +23,9 @@ export interface Balance {
   exchange: Exchange;
 }
 
-/** The merchant wallet's balance and currency, read with Balance Inquiry. */
-export async function readBalance(ctx: CheckContext, label: string): Promise<Balance> {
-  const exchange = await balanceInquiry(ctx, label);
+/** A wallet's balance and currency, read with Balance Inquiry: the merchant's own wallet unless `wallet` names another. */
+export async function readBalance(ctx: CheckContext, label: string, wallet: WalletRef = {}): Promise<Balance> {
+  const exchange = await balanceInquiry(ctx, label, wallet);
   const data = expectData(exchange, `${label}: Balance Inquiry must answer the balance`);
   const balance = decimalOf(data.balance);
   if (balance === undefined || !(CURRENCIES as readonly unknown[]).includes(data.currency)) {
@@ -94,13 +94,16 @@ function sameMiss(a: Try, b: Try): boolean {
   if (decimalEquals(a.amount, b.amount)) return false;
   const sameMultiple = decimalEquals(times(change(a), b.amount), times(change(b), a.amount));
   const sameError = decimalEquals(decimalMinus(change(a), a.expected), decimalMinus(change(b), b.expected));
-  return sameMultiple || sameError || decimalEquals(change(a), change(b));
+  // The same amount off the payout's own amount: a refused payout (expected 0) debited anyway with a fee on top.
+  const sameFeeOnAmount = decimalEquals(decimalMinus(change(a), a.amount), decimalMinus(change(b), b.amount));
+  return sameMultiple || sameError || sameFeeOnAmount || decimalEquals(change(a), change(b));
 }
 
 export const MAX_TRIES = 3;
 
 /**
- * Runs `attempt` (one payout of the run's own, settled) up to MAX_TRIES times between balance reads.
+ * Runs `attempt` (one payout of the run's own, settled) up to MAX_TRIES times between balance reads
+ * of `wallet` (the merchant's own unless named).
  * Returns the first try whose change is exactly the expected one; throws a CheckFailure when two tries
  * missed the same way, and a CheckSkipped ("not judged: other activity on the wallet") otherwise.
  */
@@ -108,12 +111,13 @@ export async function balanceChange(
   ctx: CheckContext,
   rule: string,
   attempt: (before: Balance, tryNumber: number) => Promise<{ amount: Decimal; expected: Decimal } | { unusable: string }>,
+  wallet: WalletRef = {},
 ): Promise<Try> {
   const tries: Try[] = [];
   let unusable: string | undefined;
   for (let n = 1; n <= MAX_TRIES; n++) {
     const suffix = n === 1 ? '' : ` (try ${n})`;
-    const before = await readBalance(ctx, `balance before the payout${suffix}`);
+    const before = await readBalance(ctx, `balance before the payout${suffix}`, wallet);
     const outcome = await attempt(before, n);
     // A payout that did not end as the rule needs (a bank that refused this amount): another amount, another try.
     if ('unusable' in outcome) {
@@ -121,7 +125,7 @@ export async function balanceChange(
       continue;
     }
     const { amount, expected } = outcome;
-    const after = await readBalance(ctx, `balance after the payout${suffix}`);
+    const after = await readBalance(ctx, `balance after the payout${suffix}`, wallet);
     const t: Try = { before, after, amount, expected };
     if (decimalEquals(change(t), expected)) return t;
     const reproduced = tries.find((earlier) => sameMiss(earlier, t));
