@@ -100,10 +100,10 @@ const TEXTS: readonly TextEdge[] = [
 ];
 
 /**
- * The edge set. It takes the run's seed only to say, in its signature, that the seed changes nothing:
- * every run tries every edge. Amounts use each currency's own decimals (P-AMOUNT-2).
+ * The edge set: a constant, with no seed to take, because every run tries every edge. Amounts use
+ * each currency's own decimals (P-AMOUNT-2).
  */
-export function edgeSet(_seed?: number): EdgeSet {
+export function edgeSet(): EdgeSet {
   return { amounts: [...ZERO, ...EXACT, ...LARGE], identifiers: IDENTIFIERS, texts: TEXTS };
 }
 

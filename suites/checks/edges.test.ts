@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { FAULTS, type FaultName } from '../../sandbox/faults.js';
 import type { TargetConfig } from '../config.js';
 import { edgeChecks } from './edges.js';
-import { outcomes, runAgainst } from './wire-edges-support.js';
+import { outcomes, runAgainst } from './wire-edges-test-support.js';
 
 const ALL_PASSED = Object.fromEntries(edgeChecks.map((c) => [c.id, 'passed']));
 
