@@ -83,8 +83,20 @@ const LARGE: readonly AmountEdge[] = [
   ...bothForms('large', '42949672.96', 'INR', '2^32 minor units'),
 ];
 
+/**
+ * Lengths of long ids, each one past a column width databases commonly use: VARCHAR(64), VARCHAR(255)
+ * and VARCHAR(1024). An id that stops short of a width cannot show that the width cuts it.
+ */
+export const LONG_ID_LENGTHS = [65, 256, 1025] as const;
+
+/** This run's id padded to exactly `length` characters (ASCII, so characters and bytes agree). */
+function longId(text: string, length: number): string {
+  if (text.length + 1 >= length) throw new Error(`edgeSet: the base id ${JSON.stringify(text)} is too long for a long id of ${length} characters`);
+  return `${text}-${'L0ng'.repeat(Math.ceil(length / 4))}`.slice(0, length);
+}
+
 const IDENTIFIERS: readonly IdentifierEdge[] = [
-  { label: 'an order_id of more than 200 characters', class: 'long', ids: (base) => [`${base.text}-${'L0ng'.repeat(50)}`] },
+  { label: `ids of ${LONG_ID_LENGTHS.join(', ')} characters (past VARCHAR(64), VARCHAR(255) and VARCHAR(1024))`, class: 'long', ids: (base) => LONG_ID_LENGTHS.map((length) => longId(base.text, length)) },
   { label: 'case variants "AbC…" and "abc…": two distinct ids', class: 'case', ids: (base) => [`AbC-${base.text}`, `abc-${base.text}`.toLowerCase()] },
   { label: 'a numeric-looking string with leading zeros', class: 'leading-zeros', ids: (base) => [`000${base.integer}`] },
   { label: 'an integer order_id', class: 'integer', ids: (base) => [base.integer] },
@@ -100,10 +112,10 @@ const TEXTS: readonly TextEdge[] = [
 ];
 
 /**
- * The edge set. It takes the run's seed only to say, in its signature, that the seed changes nothing:
- * every run tries every edge. Amounts use each currency's own decimals (P-AMOUNT-2).
+ * The edge set: a constant, with no seed to take, because every run tries every edge. Amounts use
+ * each currency's own decimals (P-AMOUNT-2).
  */
-export function edgeSet(_seed?: number): EdgeSet {
+export function edgeSet(): EdgeSet {
   return { amounts: [...ZERO, ...EXACT, ...LARGE], identifiers: IDENTIFIERS, texts: TEXTS };
 }
 

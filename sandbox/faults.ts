@@ -99,6 +99,7 @@ export const FAULTS = {
   'amount-large-int32': { rule: 'P-AMOUNT-4', requirement: 'AMOUNT-LARGE', area: 'edges', description: 'order amounts are stored as minor units modulo 2^31 (a 32-bit integer column): 99999999.99 reads back as 14100654.07' },
   'dup-id-case-insensitive': { rule: 'P-DUP-5', requirement: 'DUP-EXACT-IDS', area: 'edges', description: 'order ids compare without case (a case-insensitive collation): "ABC-1" and "abc-1" are one order, the second answers 409' },
   'dup-id-truncated': { rule: 'P-DUP-5', requirement: 'DUP-EXACT-IDS', area: 'edges', description: 'order ids longer than 64 characters are silently cut to 64 (a VARCHAR(64) column) and echoed cut' },
+  'dup-id-truncated-255': { rule: 'P-DUP-5', requirement: 'DUP-EXACT-IDS', area: 'edges', description: 'order ids longer than 255 characters are silently cut to 255 (a VARCHAR(255) column, the commonest default) and echoed cut' },
   'errors-astral-500': { rule: 'P-ERR-3', requirement: 'ERR-NO-5XX', area: 'edges', description: 'a customer name with a character outside the Basic Multilingual Plane (an emoji) answers 500 (a 3-byte utf8 column)' },
   'errors-line-separator-500': { rule: 'P-ERR-3', requirement: 'ERR-NO-5XX', area: 'edges', description: 'U+2028 or U+2029 in a name, note or address answers 500 (the text is embedded in a script and ends it)' },
   // The wallet, isolation and races (v1.2: P-MONEY-2..4, P-TENANT, P-OPS-5)

@@ -5,6 +5,7 @@
 // the kit's own (TargetClient.signatureOf, its redactor); nothing else builds requests this way.
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
+import { createRedactor } from '../common/redact.js';
 import type { Exchange } from './http.js';
 import type { CheckContext } from './check.js';
 
@@ -12,11 +13,18 @@ import type { CheckContext } from './check.js';
 const MAX_RAW_BYTES = 1024 * 1024;
 const TIMEOUT_MS = 10_000;
 
+export interface RawOptions {
+  /** How long the socket may stay silent before the kit gives up on it (ms); default 10 s. */
+  timeoutMs?: number;
+}
+
 export interface RawRequest {
   label: string;
   path: string;
   /** The body text, sent as given and signed (canonical text of a payload, or a malformed body). */
   body: string;
+  /** The signature it was sent with, once sent: hidden from its evidence, as TargetClient hides its own. */
+  signature?: string;
 }
 
 /** One answer as it came off the wire. */
@@ -28,38 +36,56 @@ export interface RawAnswer {
   body: Buffer;
 }
 
-/** The request's head and body, signed as the profile signs (P-SIGN-2), fresh timestamp. */
+/**
+ * The path a request goes to: the base URL's own path, then the operation's, as TargetClient joins
+ * them (a base URL such as https://host/sandbox serves its operations under /sandbox).
+ */
+export function targetPath(baseUrl: string, path: string): string {
+  return new URL(baseUrl).pathname.replace(/\/+$/, '') + path;
+}
+
+/**
+ * The request's head and body, signed as the profile signs (P-SIGN-2), fresh timestamp. The signature
+ * is kept on the request so its evidence can hide it.
+ */
 function requestBytes(ctx: CheckContext, request: RawRequest, host: string, close: boolean): Buffer {
   const timestamp = String(ctx.client.nowSeconds());
   const body = Buffer.from(request.body, 'utf8');
+  request.signature = ctx.client.signatureOf(request.body, timestamp);
   const head = [
-    `POST ${request.path} HTTP/1.1`, `Host: ${host}`, 'Content-Type: application/json', 'Accept: application/json',
-    `X-API-KEY: ${ctx.config.merchant.apiKey}`, `X-TIMESTAMP: ${timestamp}`, `X-SIGNATURE: ${ctx.client.signatureOf(request.body, timestamp)}`,
+    `POST ${targetPath(ctx.config.baseUrl, request.path)} HTTP/1.1`, `Host: ${host}`, 'Content-Type: application/json', 'Accept: application/json',
+    `X-API-KEY: ${ctx.config.merchant.apiKey}`, `X-TIMESTAMP: ${timestamp}`, `X-SIGNATURE: ${request.signature}`,
     `Content-Length: ${body.length}`, `Connection: ${close ? 'close' : 'keep-alive'}`,
   ];
   return Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), body]);
 }
 
-/** The exchange as evidence, redacted as every other (the signature never shown). */
+/**
+ * The exchange as evidence, redacted as every other: secrets by the run's redactor, and the signature
+ * sent wherever a server echoes it (a header or the body), as TargetClient.send hides its own.
+ */
 export function rawEvidence(ctx: CheckContext, request: RawRequest, answer: RawAnswer | undefined, problem?: string): Exchange {
+  const hideSignature = createRedactor({ signatures: [request.signature] });
+  const hide = (text: string) => ctx.client.redact(hideSignature(text));
   const sent = {
     label: request.label,
     request: {
-      method: 'POST', url: ctx.client.redact(ctx.config.baseUrl.replace(/\/+$/, '') + request.path),
-      headers: { 'Content-Type': 'application/json', 'X-API-KEY': ctx.client.redact(ctx.config.merchant.apiKey), 'X-SIGNATURE': '[redacted]' },
-      body: ctx.client.redact(request.body),
+      method: 'POST', url: hide(ctx.config.baseUrl.replace(/\/+$/, '') + request.path),
+      headers: { 'Content-Type': 'application/json', 'X-API-KEY': hide(ctx.config.merchant.apiKey), 'X-SIGNATURE': '[redacted]' },
+      body: hide(request.body),
     },
     ms: 0,
   };
-  if (answer === undefined) return { ...sent, error: { code: 'reset', message: problem ?? 'no complete HTTP answer' } };
-  const text = ctx.client.redact(answer.body.toString('utf8'));
+  if (answer === undefined) return { ...sent, error: { code: 'reset', message: hide(problem ?? 'no complete HTTP answer') } };
+  const headers = Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, hide(value)]));
+  const text = hide(answer.body.toString('utf8'));
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
     json = undefined;
   }
-  return { ...sent, response: { status: answer.status, headers: answer.headers, body: text.slice(0, 8192), ...(json !== undefined ? { json } : {}) } };
+  return { ...sent, response: { status: answer.status, headers, body: text.slice(0, 8192), ...(json !== undefined ? { json } : {}) } };
 }
 
 /** A socket to the target, plain or TLS as its base URL says, with every byte it receives collected. */
@@ -70,9 +96,9 @@ class RawConnection {
   private wake: (() => void) | undefined;
   readonly host: string;
 
-  private constructor(private readonly socket: Socket, host: string) {
+  private constructor(private readonly socket: Socket, host: string, timeoutMs: number) {
     this.host = host;
-    socket.setTimeout(TIMEOUT_MS, () => socket.destroy(new Error(`no answer within ${TIMEOUT_MS / 1000} s`)));
+    socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`the connection stayed silent for ${timeoutMs / 1000} s`)));
     socket.on('data', (chunk: Buffer) => {
       if (this.buffer.length + chunk.length > MAX_RAW_BYTES) socket.destroy(new Error('the answer is larger than 1 MiB'));
       else this.buffer = Buffer.concat([this.buffer, chunk]);
@@ -83,7 +109,7 @@ class RawConnection {
     socket.on('error', (error) => { this.failure = error; this.ended = true; this.wake?.(); });
   }
 
-  static open(baseUrl: string): Promise<RawConnection> {
+  static open(baseUrl: string, timeoutMs = TIMEOUT_MS): Promise<RawConnection> {
     const url = new URL(baseUrl);
     const tls = url.protocol === 'https:';
     const port = Number(url.port || (tls ? 443 : 80));
@@ -92,7 +118,7 @@ class RawConnection {
       const socket = tls ? connectTls({ host: hostname, port, servername: hostname }) : connectTcp(port, hostname);
       socket.once(tls ? 'secureConnect' : 'connect', () => {
         socket.off('error', reject);
-        resolve(new RawConnection(socket, url.host));
+        resolve(new RawConnection(socket, url.host, timeoutMs));
       });
       socket.once('error', reject);
     });
@@ -137,14 +163,24 @@ class RawConnection {
     }
   }
 
-  /** The next answer with its body read to the connection's close, whatever Content-Length says. */
-  async answerToClose(): Promise<RawAnswer | undefined> {
+  /**
+   * The next answer with its body read to the connection's close, whatever Content-Length says. A
+   * close or a reset ends the answer: what came is what was sent. Any other end (the kit's own silence
+   * timeout, a proxy that keeps the connection open after `Connection: close`, another socket error)
+   * says nothing about bytes still to come: the bytes are judged only if the answer they make is already
+   * complete (the head, and as many bytes as Content-Length says, or the last chunk); else not judged.
+   */
+  async answerToClose(): Promise<ReadToClose> {
     const head = await this.head();
-    if (head === undefined) return undefined;
+    if (head === undefined) return this.failure !== undefined && !isReset(this.failure) ? { unjudged: `no complete HTTP head came (${this.failure.message})` } : {};
     while (await this.more());
-    if (this.failure !== undefined && !/ECONNRESET/.test(this.failure.message)) return undefined;
-    const body = /chunked/i.test(head.headers['transfer-encoding'] ?? '') ? dechunked(this.buffer) : this.buffer;
-    return { ...head, body };
+    const chunked = /chunked/i.test(head.headers['transfer-encoding'] ?? '');
+    if (this.failure !== undefined && !isReset(this.failure)) {
+      const said = Number(head.headers['content-length']);
+      const complete = chunked ? this.buffer.indexOf('0\r\n\r\n') >= 0 : Number.isInteger(said) && this.buffer.length >= said;
+      if (!complete) return { unjudged: `the connection ended without closing (${this.failure.message}) before the answer's ${chunked ? 'last chunk' : 'Content-Length bytes'} had come` };
+    }
+    return { answer: { ...head, body: chunked ? dechunked(this.buffer) : this.buffer } };
   }
 
   /** The next answer framed as it says (Content-Length, or chunked), leaving the connection open. */
@@ -166,6 +202,20 @@ class RawConnection {
   }
 }
 
+/** A reset ends an answer as a close does: the server is done sending. */
+function isReset(error: Error): boolean {
+  return (error as { code?: string }).code === 'ECONNRESET' || /ECONNRESET/.test(error.message);
+}
+
+/**
+ * An answer read to the close; or none, with `unjudged` saying why the kit cannot tell when the
+ * connection ended some other way than a close before the answer was complete.
+ */
+export interface ReadToClose {
+  answer?: RawAnswer;
+  unjudged?: string;
+}
+
 /** A chunked body's data (RFC 9112 §7.1), as far as it is well-formed. */
 function dechunked(raw: Buffer): Buffer {
   const parts: Buffer[] = [];
@@ -182,12 +232,12 @@ function dechunked(raw: Buffer): Buffer {
 }
 
 /** One signed POST with `Connection: close`, its answer read to the close: the bytes that really came. */
-export async function postReadToClose(ctx: CheckContext, request: RawRequest): Promise<{ answer: RawAnswer | undefined; evidence: Exchange }> {
-  const connection = await RawConnection.open(ctx.config.baseUrl);
+export async function postReadToClose(ctx: CheckContext, request: RawRequest, options: RawOptions = {}): Promise<ReadToClose & { evidence: Exchange }> {
+  const connection = await RawConnection.open(ctx.config.baseUrl, options.timeoutMs);
   try {
     connection.write(requestBytes(ctx, request, connection.host, true));
-    const answer = await connection.answerToClose();
-    return { answer, evidence: rawEvidence(ctx, request, answer) };
+    const read = await connection.answerToClose();
+    return { ...read, evidence: rawEvidence(ctx, request, read.answer, read.unjudged) };
   } finally {
     connection.close();
   }
@@ -197,12 +247,12 @@ export async function postReadToClose(ctx: CheckContext, request: RawRequest): P
  * Two signed POSTs on one connection: the first kept alive, the second (sent only if the first answer
  * did not say `Connection: close`) closing it. Says what each got.
  */
-export async function twoOnOneConnection(ctx: CheckContext, first: RawRequest, second: RawRequest): Promise<{ first: RawAnswer | undefined; second: RawAnswer | undefined; sentSecond: boolean }> {
-  const connection = await RawConnection.open(ctx.config.baseUrl);
+export async function twoOnOneConnection(ctx: CheckContext, first: RawRequest, second: RawRequest, options: RawOptions = {}): Promise<{ first: RawAnswer | undefined; second: ReadToClose; sentSecond: boolean }> {
+  const connection = await RawConnection.open(ctx.config.baseUrl, options.timeoutMs);
   try {
     connection.write(requestBytes(ctx, first, connection.host, false));
     const firstAnswer = await connection.framedAnswer();
-    if (firstAnswer === undefined || /\bclose\b/i.test(firstAnswer.headers.connection ?? '')) return { first: firstAnswer, second: undefined, sentSecond: false };
+    if (firstAnswer === undefined || /\bclose\b/i.test(firstAnswer.headers.connection ?? '')) return { first: firstAnswer, second: {}, sentSecond: false };
     connection.write(requestBytes(ctx, second, connection.host, true));
     return { first: firstAnswer, second: await connection.answerToClose(), sentSecond: true };
   } finally {

@@ -1,7 +1,8 @@
 // Merchant identifiers (order_id, payout_order_id) as P-DUP-5 has them: exact text, nothing trimmed,
 // case kept, nothing cut. The interface shows no length limit; the variant's `longIds` is the
-// sandbox's choice for a long one (kept whole, or refused with 400). Two faults break the rule the way
-// databases do: a case-insensitive collation, and a VARCHAR(64) that cuts what it stores.
+// sandbox's choice for a long one (kept whole, or refused with 400). Three faults break the rule the
+// way databases do: a case-insensitive collation, and a VARCHAR(64) or a VARCHAR(255) that cuts what
+// it stores.
 import { OperationError, type OperationContext } from '../context.js';
 
 /** Past this many characters an identifier is "long" (variant `longIds: 'refuse'`, fault `dup-id-truncated`). */
@@ -19,10 +20,17 @@ export function refuseLongId(ctx: OperationContext, field: 'order_id' | 'payout_
   }
 }
 
-/** The order_id as stored: as sent, or under `dup-id-truncated` cut to the column's 64 characters. */
+/** The column width of `dup-id-truncated-255`: VARCHAR(255), which an id of 200-odd characters never reaches. */
+export const VARCHAR_255 = 255;
+
+/**
+ * The order_id as stored: as sent, or cut to the column's width under `dup-id-truncated` (64
+ * characters) or `dup-id-truncated-255` (255).
+ */
 export function storedOrderId(ctx: OperationContext, id: number | string): number | string {
-  if (ctx.fault('dup-id-truncated') && typeof id === 'string' && characters(id) > LONG_ID_CHARACTERS) return [...id].slice(0, LONG_ID_CHARACTERS).join('');
-  return id;
+  if (typeof id !== 'string') return id;
+  const width = ctx.fault('dup-id-truncated') ? LONG_ID_CHARACTERS : ctx.fault('dup-id-truncated-255') ? VARCHAR_255 : undefined;
+  return width !== undefined && characters(id) > width ? [...id].slice(0, width).join('') : id;
 }
 
 /** The text an order_id is compared by: itself (P-DUP-4/5), or folded to lower case under `dup-id-case-insensitive`. */

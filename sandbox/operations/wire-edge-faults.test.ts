@@ -20,6 +20,7 @@ const amountReadBack = async (s: OrderSandbox, id: string, order_amount: unknown
   return (await s.status(id)).json.data.order_amount;
 };
 const LONG_ID = `LONG-${'x'.repeat(200)}`;
+const LONGER_ID = `LONG-${'x'.repeat(300)}`;
 
 /** Another method on an operation's path, correctly signed: the status, content type and body. */
 async function otherMethod(s: OrderSandbox, method: string): Promise<string> {
@@ -116,6 +117,7 @@ const CASES: FaultCase[] = [
   { fault: 'amount-large-int32', observe: (s) => amountReadBack(s, 'F-L', 99999999.99), off: '99999999.99', on: '14100654.07' },
   { fault: 'dup-id-case-insensitive', observe: async (s) => [(await s.create(orderBody('F-Case'))).status, (await s.create(orderBody('f-case'))).status], off: [201, 201], on: [201, 409] },
   { fault: 'dup-id-truncated', observe: async (s) => String((await created(s, orderBody(LONG_ID))).order_id).length, off: LONG_ID.length, on: 64 },
+  { fault: 'dup-id-truncated-255', observe: async (s) => [String((await created(s, orderBody(LONG_ID))).order_id).length, String((await created(s, orderBody(LONGER_ID))).order_id).length], off: [LONG_ID.length, LONGER_ID.length], on: [LONG_ID.length, 255] },
   { fault: 'errors-astral-500', observe: (s) => s.create(orderBody('F-AS', { customer: { ...(orderBody('x').customer as object), name: 'Ana 🌸 Silva' } })).then((a) => a.status), off: 201, on: 500 },
   { fault: 'errors-line-separator-500', observe: (s) => s.create(orderBody('F-LS', { order_note: 'line\u2028two\u2029' })).then((a) => a.status), off: 201, on: 500 },
 ];

@@ -1,11 +1,12 @@
 // The Edges checks against the reference sandbox: each passes on the default sandbox and on the
 // variants v1.2 added (another method answered 404; long ids refused; debit at settlement), each fails,
 // naming its requirement, under the fault that breaks its rule, and none needs a seed to find its edge.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { FAULTS, type FaultName } from '../../sandbox/faults.js';
 import type { TargetConfig } from '../config.js';
 import { edgeChecks } from './edges.js';
-import { outcomes, runAgainst } from './wire-edges-support.js';
+import { outcomes, runAgainst } from './wire-edges-test-support.js';
 
 const ALL_PASSED = Object.fromEntries(edgeChecks.map((c) => [c.id, 'passed']));
 
@@ -29,6 +30,7 @@ const FAULTS_HERE: Array<[FaultName, RegExp]> = [
   ['amount-large-int32', /99999999\.99 INR .*answers "14100654\.07"/],
   ['dup-id-case-insensitive', /HTTP 409: the two ids were taken for one/],
   ['dup-id-truncated', /came back as 64 characters/],
+  ['dup-id-truncated-255', /order_id of 256 characters came back as 255 characters/],
   ['errors-astral-500', /customer\.name = characters outside the BMP .* answered HTTP 500/],
   ['errors-line-separator-500', /U\+2028 .* answered HTTP 500/],
 ];
@@ -60,5 +62,88 @@ describe('without the extension operations', () => {
   it('an amount stored altered cannot be seen without a read-back: not judged, never passed', async () => {
     const ended = await runAgainst(edgeChecks.filter((c) => c.requirement === 'AMOUNT-LARGE'), { faults: ['amount-large-int32'] }, withoutOperations);
     expect(ended.map((e) => e.outcome)).toEqual(['skipped']);
+  }, 30_000);
+});
+
+/**
+ * A front before the sandbox that may answer a request itself (`refuse`) or rewrite an answer's JSON
+ * (`rewrite`), as a gateway or a faulty server between the kit and the sandbox would. Its `edit`
+ * points a run's config at it.
+ */
+async function front(options: { refuse?: (path: string, body: Record<string, unknown>) => boolean; rewrite?: (path: string, json: Record<string, any>) => void }) {
+  let upstream = '';
+  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    let json: Record<string, unknown> = {};
+    try { json = JSON.parse(body.toString('utf8')); } catch { /* not JSON: forwarded as it is */ }
+    if (options.refuse?.(req.url ?? '', json)) {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: false, code: 400, message: 'refused by the front' }));
+      return;
+    }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
+    const answer = await fetch(upstream + (req.url ?? ''), { method: req.method!, headers, ...(['GET', 'HEAD'].includes(req.method!) ? {} : { body }) });
+    let text = await answer.text();
+    if (options.rewrite && text.startsWith('{')) {
+      const parsed = JSON.parse(text);
+      options.rewrite(req.url ?? '', parsed);
+      text = JSON.stringify(parsed);
+    }
+    const out: Record<string, string> = {};
+    answer.headers.forEach((v, k) => { if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-encoding'].includes(k)) out[k] = v; });
+    res.writeHead(answer.status, { ...out, 'content-length': String(Buffer.byteLength(text)) });
+    res.end(text);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return {
+    edit: (config: TargetConfig): TargetConfig => {
+      upstream = config.baseUrl.replace(/\/+$/, '');
+      return { ...config, baseUrl: url };
+    },
+    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+  };
+}
+
+describe('DUP-EXACT-IDS judges each part on its own', () => {
+  const exactIds = edgeChecks.filter((c) => c.requirement === 'DUP-EXACT-IDS');
+
+  it('the case pair cannot be judged (its first order refused): the long ids are still judged, and a VARCHAR(255) cut still fails', async () => {
+    const gate = await front({ refuse: (path, body) => path.endsWith('/order/create') && String(body.order_id).startsWith('AbC-') });
+    try {
+      const ended = await runAgainst(exactIds, { faults: ['dup-id-truncated-255'] }, gate.edit);
+      expect(ended.map((e) => e.outcome)).toEqual(['failed']);
+      expect(ended[0]!.why).toMatch(/came back as 255 characters/);
+    } finally {
+      await gate.close();
+    }
+  }, 30_000);
+
+  it('with only the case pair unjudged and the rest conformant: passed (something was judged), not skipped', async () => {
+    const gate = await front({ refuse: (path, body) => path.endsWith('/order/create') && String(body.order_id).startsWith('AbC-') });
+    try {
+      const ended = await runAgainst(exactIds, {}, gate.edit);
+      expect(ended.map((e) => e.outcome)).toEqual(['passed']);
+    } finally {
+      await gate.close();
+    }
+  }, 30_000);
+
+  it('a payout_order_id kept cut to 255 characters (Payout Status answers it cut) fails', async () => {
+    const cut = await front({
+      rewrite: (path, json) => {
+        if (path.endsWith('/payment/status') && typeof json.data?.payout_order_id === 'string') json.data.payout_order_id = json.data.payout_order_id.slice(0, 255);
+      },
+    });
+    try {
+      const ended = await runAgainst(exactIds, {}, cut.edit);
+      expect(ended.map((e) => e.outcome)).toEqual(['failed']);
+      expect(ended[0]!.why).toMatch(/Payout Status of the payout_order_id of 256 characters answers payout_order_id of 255 characters/);
+    } finally {
+      await cut.close();
+    }
   }, 30_000);
 });

@@ -7,11 +7,11 @@ import { edgeSet, type AmountEdge } from '../../generators/edges.js';
 import { minorUnitOf } from '../../schemas/amounts.js';
 import type { Currency, MerchantOrderId, OrderCreateRequest } from '../../schemas/types.js';
 import { canonicalize } from '../../signer/canonical.js';
-import { answered, CheckInconclusive, CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { answered, CheckInconclusive, CheckSkipped, expectStatus, expectThat, isCheckSkipped, type Check, type CheckContext } from '../check.js';
 import { operationOf } from '../config.js';
 import type { Exchange } from '../http.js';
-import { createOrder, decimalEquals, decimalOf, expectData, initiatePayout, orderLookup, payoutRequest, validOrder } from './requests.js';
-import { walletCurrency } from './wallet.js';
+import { createOrder, decimalEquals, decimalOf, expectData, initiatePayout, orderLookup, payoutRequest, payoutStatus, validOrder } from './requests.js';
+import { amountNumber, ownAmount, walletCurrency } from './wallet.js';
 
 type Json = Record<string, unknown>;
 
@@ -149,20 +149,8 @@ async function distinctPair(ctx: CheckContext, [first, second]: readonly Merchan
   });
 }
 
-/**
- * DUP-EXACT-IDS (P-DUP-5): case variants are two orders; a trailing-space variant is another order or
- * refused 400, never a 409 against the first; a leading-zero text and the integer it reads as are two
- * orders (P-DUP-4 equates only 123 and "123"); an id of more than 200 characters is refused 400 or
- * echoed, and read back where Order Status is configured, whole.
- */
-async function exactIds(ctx: CheckContext): Promise<void> {
-  const edgeIds = (cls: string) => EDGES.identifiers.find((e) => e.class === cls)!.ids({ text: ctx.ids.orderId(cls.toUpperCase()), integer: ctx.ids.integerOrderId() });
-  await distinctPair(ctx, edgeIds('case'), 'the same id in other letter case', false);
-  await distinctPair(ctx, edgeIds('trailing-space'), 'the same id with a trailing space', true);
-  const integer = edgeIds('integer')[0] as number;
-  await distinctPair(ctx, [integer, `000${integer}`], 'the integer\'s digits with leading zeros', false);
-
-  const [long] = edgeIds('long') as [string];
+/** An order_id past a column width: refused 400, or created, echoed and read back (where Order Status is configured) whole. */
+async function longOrderId(ctx: CheckContext, long: string): Promise<void> {
   const created = await createWithId(ctx, long, `Create Order with an order_id of ${long.length} characters`);
   if (created.response?.status === 400) return;
   expectThat(isSuccess(created), `an order_id of ${long.length} characters answered ${created.response ? `HTTP ${created.response.status}` : 'nothing'}: expected the order, or 400 (P-DUP-5)`, {
@@ -173,8 +161,71 @@ async function exactIds(ctx: CheckContext): Promise<void> {
     expected: `order_id of ${long.length} characters`, actual: answered(created), exchange: created,
   });
   if (operationOf(ctx.config, 'orderStatus') === undefined) return;
-  const { record, exchange } = await readBack(ctx, long, 'Order Status of the long order_id');
-  expectThat(record.order_id === long, `Order Status of the long order_id answers order_id ${JSON.stringify(record.order_id)}, not the id whole (P-DUP-5)`, { actual: answered(exchange), exchange });
+  const { record, exchange } = await readBack(ctx, long, `Order Status of the order_id of ${long.length} characters`);
+  expectThat(record.order_id === long, `Order Status of the order_id of ${long.length} characters answers order_id ${JSON.stringify(record.order_id)}, not the id whole (P-DUP-5)`, { actual: answered(exchange), exchange });
+}
+
+/**
+ * A payout_order_id past a column width, on a payout of this run's own small amount in the wallet's
+ * currency (so a refusal is about the id, not the money): refused 400, or initiated and read back
+ * whole by Payout Status. A 409 means the server took it for an earlier, shorter id of this run (the
+ * three share their first 64 characters): cut. Any other refusal is not about the id: not judged.
+ */
+async function longPayoutOrderId(ctx: CheckContext, long: string): Promise<void> {
+  const currency = await walletCurrency(ctx);
+  const label = `Transaction Initiation with a payout_order_id of ${long.length} characters`;
+  const initiated = await initiatePayout(ctx, payoutRequest(ctx, amountNumber(ownAmount(ctx, currency)), currency, { payout_order_id: long }), label);
+  const status = initiated.response?.status;
+  if (status === 400) return;
+  if (status === 409) {
+    expectThat(false, `${label} answered 409: the id was taken for another of this run's, which differs from it only past 64 characters, so it was cut (P-DUP-5)`, {
+      expected: 'a new payout, or 400', actual: answered(initiated), exchange: initiated,
+    });
+  }
+  if (!isSuccess(initiated)) throw new CheckSkipped(`not judged: ${label} was refused (${status === undefined ? 'no answer' : `HTTP ${status}`}) for something other than its id`);
+  const echoed = (initiated.response?.json as { data?: Json } | undefined)?.data?.payout_order_id;
+  expectThat(echoed === undefined || echoed === long, `${label} echoed payout_order_id of ${String(echoed).length} characters: it must be stored and echoed whole (P-DUP-5)`, {
+    expected: `payout_order_id of ${long.length} characters`, actual: answered(initiated), exchange: initiated,
+  });
+  const read = await payoutStatus(ctx, long, `Payout Status of the payout_order_id of ${long.length} characters`);
+  const record = expectData(read, `Payout Status must find the payout initiated with a payout_order_id of ${long.length} characters by that id whole (P-DUP-5)`);
+  expectThat(record.payout_order_id === long, `Payout Status of the payout_order_id of ${long.length} characters answers payout_order_id of ${String(record.payout_order_id).length} characters, not the id whole (P-DUP-5)`, {
+    expected: `payout_order_id of ${long.length} characters`, actual: answered(read), exchange: read,
+  });
+}
+
+/**
+ * DUP-EXACT-IDS (P-DUP-5): case variants are two orders; a trailing-space variant is another order or
+ * refused 400, never a 409 against the first; a leading-zero text and the integer it reads as are two
+ * orders (P-DUP-4 equates only 123 and "123"); ids of 65, 256 and 1025 characters (each past a common
+ * column width) are refused 400 or kept whole: order_ids, and payout_order_ids where Transaction
+ * Initiation is configured. Each part is judged on its own: one that cannot be judged (its first order
+ * refused, no wallet currency to pay in) leaves the others judged; only when none is, is the check.
+ */
+async function exactIds(ctx: CheckContext): Promise<void> {
+  const edge = (cls: string) => EDGES.identifiers.find((e) => e.class === cls)!;
+  const edgeIds = (cls: string) => edge(cls).ids({ text: ctx.ids.orderId(cls.toUpperCase()), integer: ctx.ids.integerOrderId() });
+  const unjudged: string[] = [];
+  let judged = 0;
+  const part = async (judge: () => Promise<void>): Promise<void> => {
+    try {
+      await judge();
+      judged++;
+    } catch (error) {
+      if (!isCheckSkipped(error)) throw error;
+      unjudged.push(error.message.replace(/^not judged: /, ''));
+    }
+  };
+  await part(() => distinctPair(ctx, edgeIds('case'), 'the same id in other letter case', false));
+  await part(() => distinctPair(ctx, edgeIds('trailing-space'), 'the same id with a trailing space', true));
+  const integer = edgeIds('integer')[0] as number;
+  await part(() => distinctPair(ctx, [integer, `000${integer}`], 'the integer\'s digits with leading zeros', false));
+  for (const long of edgeIds('long') as string[]) await part(() => longOrderId(ctx, long));
+  if (operationOf(ctx.config, 'transactionInitiation') !== undefined) {
+    const longPayoutIds = edge('long').ids({ text: ctx.ids.payoutOrderId('LONG'), integer: ctx.ids.integerOrderId() }) as string[];
+    for (const long of longPayoutIds) await part(() => longPayoutOrderId(ctx, long));
+  }
+  if (judged === 0) throw new CheckSkipped(`not judged: ${unjudged.join('; ')}`);
 }
 
 /** Where a text edge goes: the fields a customer or a merchant writes. */
@@ -208,6 +259,6 @@ export const edgeChecks: Check[] = [
   { id: 'edges-amount-zero', requirement: 'AMOUNT-ZERO-REFUSED', title: 'zero as 0, 0.0, 0.00, "0", "0.00" and "-0.00" is refused on Create Order and Transaction Initiation', creates: true, run: zeroRefused },
   { id: 'edges-amount-kept-exactly', requirement: 'AMOUNT-KEPT-EXACTLY', title: 'exact amounts in JPY, KRW, INR, USD, EUR, KWD, BHD and OMR, as numbers and strings, read back equal by Order Status', needs: ['profile.operations.orderStatus'], creates: true, run: keptExactly },
   { id: 'edges-amount-large', requirement: 'AMOUNT-LARGE', title: '99999999.99 and amounts past 2^31 and 2^32 minor units are created and kept, or refused 400/422, never 5xx', creates: true, run: largeAmounts },
-  { id: 'edges-exact-ids', requirement: 'DUP-EXACT-IDS', title: 'case, trailing-space and leading-zero variants are distinct orders; an id of 200+ characters is refused 400 or kept whole', creates: true, run: exactIds },
+  { id: 'edges-exact-ids', requirement: 'DUP-EXACT-IDS', title: 'case, trailing-space and leading-zero variants are distinct orders; order_ids and payout_order_ids of 65, 256 and 1025 characters are refused 400 or kept whole', creates: true, run: exactIds },
   { id: 'edges-texts-no-5xx', requirement: 'ERR-NO-5XX', title: 'emoji, U+2028/U+2029, bidi controls, HTML characters and a 400-character name in a name, note or address never answer 5xx', creates: true, run: textsNo5xx },
 ];

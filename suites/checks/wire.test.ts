@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { FAULTS, type FaultName } from '../../sandbox/faults.js';
 import { authenticationChecks } from './authentication.js';
 import { wireChecks } from './wire.js';
-import { outcomes, runAgainst } from './wire-edges-support.js';
+import { outcomes, runAgainst } from './wire-edges-test-support.js';
 
 const AHEAD = authenticationChecks.filter((c) => c.requirement === 'AUTH-WINDOW-AHEAD');
 const CHECKS = [...wireChecks, ...AHEAD];

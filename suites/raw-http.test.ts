@@ -1,0 +1,158 @@
+// The hand-written HTTP of HTTP-CONTENT-LENGTH (suites/raw-http.ts) against small loopback servers:
+// it goes where TargetClient goes (the base URL's own path first), hides the signature wherever a
+// server echoes it, and judges an answer that came whole even when the connection stays open.
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Check, CheckContext } from './check.js';
+import { sandboxTarget } from './check-test-support.js';
+import { contentLength } from './checks/wire.js';
+import { postReadToClose, type RawRequest } from './raw-http.js';
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  while (closers.length > 0) await closers.pop()!();
+});
+
+/** Listens on loopback; closed after the test, with every socket it holds. */
+async function listen(server: Server): Promise<string> {
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => new Promise((resolve) => {
+    for (const socket of sockets) socket.destroy();
+    server.close(() => resolve());
+  }));
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+/** Runs `body` with a check context whose base URL is `baseUrl` (the sandbox behind it is unused unless proxied to). */
+async function withContext(baseUrl: (sandboxUrl: string) => Promise<string> | string, body: (ctx: CheckContext) => Promise<void>): Promise<{ outcome: string; why?: string }> {
+  let target: Awaited<ReturnType<typeof sandboxTarget>> | undefined;
+  let url = '';
+  target = await sandboxTarget({}, (config) => {
+    url = config.baseUrl;
+    return config;
+  }, 3);
+  try {
+    target.state.settings.config.baseUrl = await baseUrl(url);
+    const check: Check = { id: 'raw-http-probe', requirement: 'HTTP-CONTENT-LENGTH', title: 'probe', run: body };
+    const { outcome, meta } = await target.run(check);
+    const why = meta.failure?.message ?? meta.skipped ?? meta.error?.message;
+    return { outcome, ...(why !== undefined ? { why } : {}) };
+  } finally {
+    await target.close();
+  }
+}
+
+/** A front that serves the sandbox only under /gw (as a gateway mounts an API), 404 everywhere else; the paths it saw. */
+async function prefixedFront(upstream: string, seen: string[]): Promise<string> {
+  const server = createHttpServer(async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    seen.push(req.url ?? '');
+    if (!(req.url ?? '').startsWith('/gw/')) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: false, code: 404, message: 'not under /gw' }));
+      return;
+    }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
+    const answer = await fetch(upstream + (req.url ?? '').slice('/gw'.length), { method: req.method!, headers, ...(req.method === 'GET' ? {} : { body: Buffer.concat(chunks) }) });
+    const out: Record<string, string> = {};
+    answer.headers.forEach((v, k) => { if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k)) out[k] = v; });
+    const bytes = Buffer.from(await answer.arrayBuffer());
+    res.writeHead(answer.status, { ...out, 'content-length': String(bytes.length) });
+    res.end(bytes);
+  });
+  return listen(server as unknown as Server);
+}
+
+describe('the raw requests go where TargetClient goes', () => {
+  it('a base URL with a path (https://host/gw) is kept: HTTP-CONTENT-LENGTH posts under it, never to the host\'s root', async () => {
+    const seen: string[] = [];
+    const ended = await withContext(async (sandboxUrl) => `${await prefixedFront(sandboxUrl, seen)}/gw`, (ctx) => contentLength(ctx));
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.filter((path) => !path.startsWith('/gw/'))).toEqual([]);
+    expect(ended).toEqual({ outcome: 'passed' });
+  }, 30_000);
+});
+
+describe('the evidence never shows the signature', () => {
+  it('a server that echoes X-SIGNATURE in a header and in its body (in upper case too): hidden in both', async () => {
+    const server = createHttpServer((req, res) => {
+      const signature = String(req.headers['x-signature']);
+      res.writeHead(401, { 'content-type': 'application/json', 'x-signature': signature, 'x-seen': `sig=${signature.toUpperCase()}` });
+      res.end(JSON.stringify({ status: false, code: 401, message: `signature ${signature} does not match` }));
+    });
+    const url = await listen(server as unknown as Server);
+    const request: RawRequest = { label: 'probe', path: '/api/v3/pg/order/create', body: '{"order_id":"X"}' };
+    let text = '';
+    const ended = await withContext(() => url, async (ctx) => {
+      const { answer, evidence } = await postReadToClose(ctx, request);
+      expect(answer?.status).toBe(401);
+      text = JSON.stringify(evidence);
+    });
+    expect(ended.outcome).toBe('passed');
+    expect(request.signature).toMatch(/^[0-9a-f]{64}$/);
+    expect(text).not.toContain(request.signature);
+    expect(text.toLowerCase()).not.toContain(request.signature);
+    expect(text).toContain('[redacted:signature]');
+  }, 30_000);
+});
+
+/**
+ * A server that answers every request on a connection with `answer` and never closes it: a proxy that
+ * keeps the connection open after `Connection: close`.
+ */
+async function keepsOpen(answer: (n: number) => Buffer): Promise<string> {
+  let n = 0;
+  const server = createTcpServer((socket) => {
+    socket.on('data', (data) => {
+      const requests = data.toString('latin1').split(/(?=POST \/)/).filter((part) => part.startsWith('POST /')).length;
+      for (let i = 0; i < requests; i++) socket.write(answer(n++));
+    });
+  });
+  return listen(server);
+}
+
+function httpAnswer(status: number, body: string, contentLength = Buffer.byteLength(body)): Buffer {
+  return Buffer.from(`HTTP/1.1 ${status} X\r\nContent-Type: application/json\r\nContent-Length: ${contentLength}\r\n\r\n${body}`, 'utf8');
+}
+
+describe('an answer read to the close, from a server that does not close', () => {
+  const body = JSON.stringify({ status: true, code: 201, message: 'Grüße ✓', data: { order_id: 'Grüße-✓' } });
+
+  it('the whole answer came (head and Content-Length bytes): its bytes are judged when the kit\'s own timeout ends the wait', async () => {
+    const url = await keepsOpen(() => httpAnswer(201, body));
+    const ended = await withContext(() => url, async (ctx) => {
+      const read = await postReadToClose(ctx, { label: 'probe', path: '/x', body: '{}' }, { timeoutMs: 150 });
+      expect(read.unjudged).toBeUndefined();
+      expect(read.answer?.body.length).toBe(Buffer.byteLength(body));
+    });
+    expect(ended).toEqual({ outcome: 'passed' });
+  }, 30_000);
+
+  it('fewer bytes than Content-Length when the wait ends: not judged, never "no complete answer"', async () => {
+    const url = await keepsOpen(() => httpAnswer(201, body, Buffer.byteLength(body) + 50));
+    const ended = await withContext(() => url, async (ctx) => {
+      const read = await postReadToClose(ctx, { label: 'probe', path: '/x', body: '{}' }, { timeoutMs: 150 });
+      expect(read.answer).toBeUndefined();
+      expect(read.unjudged).toMatch(/Content-Length bytes/);
+    });
+    expect(ended).toEqual({ outcome: 'passed' });
+  }, 30_000);
+
+  it('HTTP-CONTENT-LENGTH passes a right byte count, and fails a count of characters, with the connection held open', async () => {
+    const right = await keepsOpen(() => httpAnswer(201, body));
+    expect(await withContext(() => right, (ctx) => contentLength(ctx, { timeoutMs: 150 }))).toEqual({ outcome: 'passed' });
+    const chars = await keepsOpen(() => httpAnswer(201, body, body.length));
+    const ended = await withContext(() => chars, (ctx) => contentLength(ctx, { timeoutMs: 150 }));
+    expect(ended.outcome).toBe('failed');
+    expect(ended.why).toMatch(/Content-Length says \d+ but \d+ bytes came/);
+  }, 30_000);
+
+});
