@@ -2,7 +2,7 @@ import type { Check } from './check.js';
 import { authEffectChecks } from './checks/auth-effects.js';
 import { authenticationChecks } from './checks/authentication.js';
 import { duplicateChecks } from './checks/duplicates.js';
-import { edgeChecks } from './checks/edges.js';
+import { edgeChecks, longPayoutIdChecks } from './checks/edges.js';
 import { environmentChecks } from './checks/environments.js';
 import { errorChecks } from './checks/errors.js';
 import { modelChecks } from './checks/model.js';
@@ -39,7 +39,7 @@ export const SECTIONS: readonly Section[] = [
   // measures the merchant's balance must come before, in the wallet lane, the payouts that other
   // checks leave settling (run one at a time, the checks go in this order).
   { name: 'Wallet', checks: moneyChecks },
-  { name: 'Profile operations', checks: [...raceChecks, ...operationChecks] },
+  { name: 'Profile operations', checks: [...raceChecks, ...operationChecks, ...longPayoutIdChecks] },
   { name: 'Isolation', checks: tenantChecks },
   { name: 'Records over time', checks: modelChecks },
   { name: 'Webhooks', checks: webhookChecks },

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { describe, expect, it } from 'vitest';
 import { FAULTS, type FaultName } from '../../sandbox/faults.js';
 import type { TargetConfig } from '../config.js';
-import { edgeChecks } from './edges.js';
+import { edgeChecks, longPayoutIdChecks } from './edges.js';
 import { outcomes, runAgainst } from './wire-edges-test-support.js';
 
 const ALL_PASSED = Object.fromEntries(edgeChecks.map((c) => [c.id, 'passed']));
@@ -139,7 +139,7 @@ describe('DUP-EXACT-IDS judges each part on its own', () => {
       },
     });
     try {
-      const ended = await runAgainst(exactIds, {}, cut.edit);
+      const ended = await runAgainst(longPayoutIdChecks, {}, cut.edit);
       expect(ended.map((e) => e.outcome)).toEqual(['failed']);
       expect(ended[0]!.why).toMatch(/Payout Status of the payout_order_id of 256 characters answers payout_order_id of 255 characters/);
     } finally {

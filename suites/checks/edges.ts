@@ -10,7 +10,8 @@ import { canonicalize } from '../../signer/canonical.js';
 import { answered, CheckInconclusive, CheckSkipped, expectStatus, expectThat, isCheckSkipped, type Check, type CheckContext } from '../check.js';
 import { operationOf } from '../config.js';
 import type { Exchange } from '../http.js';
-import { createOrder, decimalEquals, decimalOf, expectData, initiatePayout, orderLookup, payoutRequest, payoutStatus, validOrder } from './requests.js';
+import { createOrder, decimalEquals, decimalOf, expectData, initiatePayout, isSuccess, orderLookup, payoutRequest, payoutStatus, validOrder } from './requests.js';
+import { WALLET } from './operations.js';
 import { amountNumber, ownAmount, walletCurrency } from './wallet.js';
 
 type Json = Record<string, unknown>;
@@ -20,10 +21,6 @@ const AMOUNT_REFUSED = [400, 422] as const;
 
 const EDGES = edgeSet();
 
-function isSuccess(exchange: Exchange): boolean {
-  const status = exchange.response?.status;
-  return status !== undefined && status >= 200 && status <= 299;
-}
 
 /**
  * Zero spellings that reach the wire as different texts: the numbers 0, 0.0 and 0.00 are all written
@@ -198,8 +195,8 @@ async function longPayoutOrderId(ctx: CheckContext, long: string): Promise<void>
  * DUP-EXACT-IDS (P-DUP-5): case variants are two orders; a trailing-space variant is another order or
  * refused 400, never a 409 against the first; a leading-zero text and the integer it reads as are two
  * orders (P-DUP-4 equates only 123 and "123"); ids of 65, 256 and 1025 characters (each past a common
- * column width) are refused 400 or kept whole: order_ids, and payout_order_ids where Transaction
- * Initiation is configured. Each part is judged on its own: one that cannot be judged (its first order
+ * column width) are refused 400 or kept whole (order_ids here; payout_order_ids in
+ * edges-long-payout-ids). Each part is judged on its own: one that cannot be judged (its first order
  * refused, no wallet currency to pay in) leaves the others judged; only when none is, is the check.
  */
 async function exactIds(ctx: CheckContext): Promise<void> {
@@ -221,12 +218,37 @@ async function exactIds(ctx: CheckContext): Promise<void> {
   const integer = edgeIds('integer')[0] as number;
   await part(() => distinctPair(ctx, [integer, `000${integer}`], 'the integer\'s digits with leading zeros', false));
   for (const long of edgeIds('long') as string[]) await part(() => longOrderId(ctx, long));
-  if (operationOf(ctx.config, 'transactionInitiation') !== undefined) {
-    const longPayoutIds = edge('long').ids({ text: ctx.ids.payoutOrderId('LONG'), integer: ctx.ids.integerOrderId() }) as string[];
-    for (const long of longPayoutIds) await part(() => longPayoutOrderId(ctx, long));
+  if (judged === 0) throw new CheckSkipped(`not judged: ${unjudged.join('; ')}`);
+}
+
+/**
+ * DUP-EXACT-IDS (P-DUP-5) for payout_order_ids of 65, 256 and 1025 characters. A check of its own, in
+ * the wallet lane after the balance checks: its payouts move the merchant's wallet, and one made beside
+ * a balance check (or settling during one) would be "other activity" to it.
+ */
+async function exactPayoutIds(ctx: CheckContext): Promise<void> {
+  const longs = EDGES.identifiers.find((e) => e.class === 'long')!.ids({ text: ctx.ids.payoutOrderId('LONG'), integer: ctx.ids.integerOrderId() }) as string[];
+  const unjudged: string[] = [];
+  let judged = 0;
+  for (const long of longs) {
+    try {
+      await longPayoutOrderId(ctx, long);
+      judged++;
+    } catch (error) {
+      if (!isCheckSkipped(error)) throw error;
+      unjudged.push(error.message.replace(/^not judged: /, ''));
+    }
   }
   if (judged === 0) throw new CheckSkipped(`not judged: ${unjudged.join('; ')}`);
 }
+
+/** The long payout_order_ids, listed after the operation checks (suites/sections.ts): they pay from the wallet. */
+export const longPayoutIdChecks: Check[] = [
+  {
+    id: 'edges-long-payout-ids', requirement: 'DUP-EXACT-IDS', title: 'payout_order_ids of 65, 256 and 1025 characters are refused with 400 or kept and read back whole',
+    needs: ['profile.operations.transactionInitiation', 'profile.operations.balanceInquiry'], creates: true, lane: WALLET, run: exactPayoutIds,
+  },
+];
 
 /** Where a text edge goes: the fields a customer or a merchant writes. */
 const TEXT_FIELDS = ['customer.name', 'order_note', 'customer.address.line1'] as const;
