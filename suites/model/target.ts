@@ -8,6 +8,7 @@ import { CURRENCIES, type Currency } from '../../schemas/types.js';
 import { CheckSkipped, type CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
+import { isReferenceSandbox } from '../reference-sandbox.js';
 import { decimalOf, decimalText, payoutRequest, type Decimal } from '../checks/requests.js';
 import { walletCurrency } from '../checks/wallet.js';
 import { awaitsSettlement, type ModelRule } from './model.js';
@@ -174,8 +175,7 @@ export function ownPayoutAmount(ctx: CheckContext, currency: Currency, ending: n
   return { units: whole * 10n ** BigInt(scale) + BigInt(ending) * 10n ** BigInt(scale - 2), scale };
 }
 
-/** Per run (its client): whether the target is a reference sandbox, and the wallet payouts draw on. */
-const sandboxOfRun = new WeakMap<object, Promise<boolean>>();
+/** Per run (its client): the wallet payouts draw on. */
 const walletOfRun = new WeakMap<object, Promise<Omit<TargetFacts, 'sandbox'>>>();
 
 /** Learnt once per run by the first check that asks; a failure to learn is not kept, so the next asks again. */
@@ -190,7 +190,8 @@ function once<T>(cache: WeakMap<object, Promise<T>>, ctx: CheckContext, learn: (
 
 /** What the model knows of the target; `needsWallet` false (orders only) reads no balance. */
 export async function targetFacts(ctx: CheckContext, needsWallet: boolean): Promise<TargetFacts> {
-  const sandbox = await once(sandboxOfRun, ctx, () => isReferenceSandbox(ctx));
+  // Decided once per run for every check (reference-sandbox.ts): control requests only when it says so.
+  const sandbox = await isReferenceSandbox(ctx);
   if (!needsWallet) return { sandbox, walletId: ctx.config.merchant.walletId, currency: 'INR', wallet: 'merchant' };
   return { sandbox, ...(await once(walletOfRun, ctx, () => learnWallet(ctx, sandbox))) };
 }
@@ -203,26 +204,9 @@ async function learnWallet(ctx: CheckContext, sandbox: boolean): Promise<Omit<Ta
   return { walletId: ctx.config.merchant.walletId, currency, wallet: 'merchant' };
 }
 
-/**
- * Whether the target is a reference sandbox: its settle control request, asked about a payout that
- * was never made, answers as the sandbox's does (404, "payout transaction not found"). Sent once per
- * run, through the client directly: it is no operation of the interface, so the run's observers
- * must not judge another server's answer to it.
- */
-async function isReferenceSandbox(ctx: CheckContext): Promise<boolean> {
-  const exchange = await ctx.client.send({
-    label: 'is the target a reference sandbox? (its settle control request, for a payout never made)',
-    path: OPERATION_PATHS.settlePayout,
-    // The same id whichever check asks first, so a run's requests do not depend on the order checks run in.
-    payload: { payout_order_id: 'SVC-CONFORMANCE-SANDBOX-PROBE', status: 'SUCCESS' },
-  });
-  const body = exchange.response?.json as { status?: unknown; code?: unknown; message?: unknown } | undefined;
-  return exchange.response?.status === 404 && body?.status === false && body.code === 404 && body.message === 'payout transaction not found';
-}
-
 /** A wallet of the run's own from the sandbox's control request (POST /sandbox/wallets), if it has one. */
 async function ownWallet(ctx: CheckContext): Promise<{ walletId: string; currency: Currency } | undefined> {
-  const exchange = await ctx.client.send({ label: 'a wallet of the run\'s own (the sandbox\'s control request)', path: '/sandbox/wallets', payload: { balance: '100000.00' } });
+  const exchange = await ctx.client.send({ label: 'a wallet of the run\'s own (the sandbox\'s control request)', path: OPERATION_PATHS.spareWallet, payload: { balance: '100000.00' } });
   const data = (exchange.response?.json as { data?: Json } | undefined)?.data;
   const ok = exchange.response?.status === 201 && typeof data?.wallet_id === 'string' && (CURRENCIES as readonly unknown[]).includes(data.currency) && decimalOf(data.balance) !== undefined;
   return ok ? { walletId: data!.wallet_id as string, currency: data!.currency as Currency } : undefined;
