@@ -11,6 +11,8 @@ import type { SandboxTarget } from '../check-test-support.js';
 import type { TargetConfig } from '../config.js';
 import { createRunState, executeCheck, newMeta } from '../context.js';
 import { runNumberAt } from '../ids.js';
+import { OPERATION_PATHS } from '../../sandbox/paths.js';
+import { decimalMinus, decimalOf, decimalText } from '../checks/requests.js';
 
 export interface RealFront {
   sandbox: RunningSandbox;
@@ -23,10 +25,19 @@ export interface RealFront {
 
 let runCounter = 0;
 
-export async function realFront(options: StartOptions = {}, clock: Clock = virtualClock()): Promise<RealFront> {
+export interface FrontOptions {
+  /**
+   * Other activity on the merchant's wallet, as another run's payouts would make it: the minor units
+   * gone from the balance by the time the front answers its n-th Balance Inquiry (1-based, cumulative).
+   */
+  otherActivity?: (n: number) => bigint;
+}
+
+export async function realFront(options: StartOptions = {}, clock: Clock = virtualClock(), front: FrontOptions = {}): Promise<RealFront> {
   const sandbox = await startSandbox({ port: 0, clock: clock.now, ...options });
   const upstream = new URL(sandbox.config.baseUrl).origin;
   const controlRequests: string[] = [];
+  let balanceReads = 0;
   const server = createServer((req, res) => void forward(req, res));
   async function forward(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = [];
@@ -44,8 +55,10 @@ export async function realFront(options: StartOptions = {}, clock: Clock = virtu
     answer.headers.forEach((value, name) => {
       if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name)) out[name] = value;
     });
+    let body: Buffer = Buffer.from(await answer.arrayBuffer());
+    if (front.otherActivity !== undefined && req.url === OPERATION_PATHS.balanceInquiry && answer.status === 200) body = lowered(body, front.otherActivity(++balanceReads));
     res.writeHead(answer.status, out);
-    res.end(Buffer.from(await answer.arrayBuffer()));
+    res.end(body);
   }
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -78,4 +91,11 @@ export async function realFront(options: StartOptions = {}, clock: Clock = virtu
       await sandbox.close();
     },
   };
+}
+
+/** A Balance Inquiry answer with `minor` minor units (of two decimals) taken off its balance. */
+function lowered(body: Buffer, minor: bigint): Buffer {
+  const json = JSON.parse(body.toString('utf8')) as { data: { balance: string } };
+  json.data.balance = decimalText(decimalMinus(decimalOf(json.data.balance)!, { units: minor, scale: 2 }));
+  return Buffer.from(JSON.stringify(json));
 }

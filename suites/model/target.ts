@@ -37,9 +37,18 @@ export class ModelBreach extends Error {
     readonly rule: ModelRule,
     message: string,
     readonly exchange?: Exchange,
+    /** A money miss (P-MONEY-1): the balance against the one expected, and the sequence's own amounts, to compare with a re-run's. */
+    readonly miss?: MoneyMiss,
   ) {
     super(message);
   }
+}
+
+/** A balance that the sequence's own payouts do not explain: the one seen, the one expected, and the amounts the sequence sent. */
+export interface MoneyMiss {
+  expected: Decimal;
+  actual: Decimal;
+  amounts: readonly Decimal[];
 }
 
 /** A sequence the model cannot follow (an answer it has no rule for): never the target's failure. */
@@ -61,6 +70,8 @@ export class Real {
   readonly ctx: CheckContext;
   /** This sequence's part of every id it sends (it carries the run's tag). */
   private readonly base: string;
+  /** The amounts of the payouts this sequence asked for. */
+  private readonly sent: Decimal[] = [];
 
   constructor(
     ctx: CheckContext,
@@ -83,8 +94,13 @@ export class Real {
   }
 
   /** Throws the breach when it is this check's rule; the other rules are other checks' to judge. */
-  judge(rule: ModelRule, holds: boolean, message: () => string, exchange?: Exchange): void {
-    if (!holds && rule === this.rule) throw new ModelBreach(rule, `${message()} (${rule})`, exchange);
+  judge(rule: ModelRule, holds: boolean, message: () => string, exchange?: Exchange, miss?: () => MoneyMiss): void {
+    if (!holds && rule === this.rule) throw new ModelBreach(rule, `${message()} (${rule})`, exchange, miss?.());
+  }
+
+  /** Every payout amount this sequence asked for, in order (a refused duplicate's included): a money miss is measured against them. */
+  get ownAmounts(): readonly Decimal[] {
+    return [...this.sent];
   }
 
   step(text: string, exchange?: Exchange): void {
@@ -108,6 +124,7 @@ export class Real {
   }
 
   payoutBody(slot: number, amount: Decimal, overrides: Json = {}): Json {
+    this.sent.push(amount);
     return payoutRequest(this.ctx, decimalText(amount), this.facts.currency, { svc_wallet_id: this.facts.walletId, payout_order_id: this.payoutOrderId(slot), ...overrides });
   }
 
@@ -162,17 +179,25 @@ export function briefly(exchange: Exchange, state?: unknown): string {
   return `${exchange.response.status}${typeof state === 'string' ? ` ${state}` : ''}`;
 }
 
+/** The endings the reference sandbox gives a meaning (13: the bank rejects it; 42: it stays PENDING). */
+const MEANINGFUL_ENDINGS = [13, 42];
+
 /**
- * A payout amount of this run's own (so another run's debit cannot pass for it): a whole part from
- * the run's ids and minor units ending as asked. The reference sandbox decides a payout's outcome by
- * the ending (13: the bank rejects it; anything else but 42 processes); elsewhere it is just an amount.
+ * A payout amount of this run's own (so another run's debit cannot pass for it): a whole part and
+ * minor units from the run's ids. The reference sandbox decides a payout's outcome by the ending (13:
+ * the bank rejects it; 42: it stays PENDING; anything else processes), so `ending` is either one of
+ * those or 'processed': any other ending, drawn too, so that amounts differ in thousands of ways
+ * (another run's payouts then miss the balance by an amount of this run's only by rare chance).
+ * Elsewhere it is just an amount.
  */
-export function ownPayoutAmount(ctx: CheckContext, currency: Currency, ending: number): Decimal {
+export function ownPayoutAmount(ctx: CheckContext, currency: Currency, ending: number | 'processed'): Decimal {
   const digest = createHash('sha256').update(ctx.ids.nonce()).digest();
   const scale = minorUnitOf(currency);
   const whole = BigInt(2 + (digest[0]! % 40));
   if (scale < 2) return { units: whole * 10n ** BigInt(scale), scale };
-  return { units: whole * 10n ** BigInt(scale) + BigInt(ending) * 10n ** BigInt(scale - 2), scale };
+  let minor = ending === 'processed' ? digest[1]! % 100 : ending;
+  if (ending === 'processed' && MEANINGFUL_ENDINGS.includes(minor)) minor += 1;
+  return { units: whole * 10n ** BigInt(scale) + BigInt(minor) * 10n ** BigInt(scale - 2), scale };
 }
 
 /** Per run (its client): the wallet payouts draw on. */
