@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { virtualClock } from '../../core/clock.js';
 import type { FaultName } from '../../sandbox/index.js';
+import { OPERATION_PATHS } from '../../sandbox/paths.js';
 import { modelChecks } from '../checks/model.js';
 import { realFront, type FrontOptions } from './real-front-support.js';
 
@@ -75,5 +76,12 @@ describe('the model rules off the sandbox', () => {
     const result = await runOnFront(byRequirement(requirement), fault === undefined ? [] : [fault]);
     expect({ outcome: result.outcome, why: result.why }).toEqual({ outcome: 'passed', why: undefined });
     expect(result.meta.notes).toEqual([expect.stringMatching(notice)]);
+  }, 60_000);
+
+  // A deployment that refuses every cancel: no order reaches a final state, so whether final states
+  // stay final was never seen (before: passed).
+  it('STATE-ORDER-LIFECYCLE with no final state reached is not judged', async () => {
+    const result = await runOnFront(byRequirement('STATE-ORDER-LIFECYCLE'), [], 42, { refuse: [OPERATION_PATHS.orderCancel] });
+    expect({ outcome: result.outcome, why: result.why }).toEqual({ outcome: 'skipped', why: expect.stringMatching(/^not judged: no sequence reached order PAID, order CANCELLED, order EXPIRED/) });
   }, 60_000);
 });

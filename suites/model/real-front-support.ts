@@ -31,6 +31,8 @@ export interface FrontOptions {
    * gone from the balance by the time the front answers its n-th Balance Inquiry (1-based, cumulative).
    */
   otherActivity?: (n: number) => bigint;
+  /** Paths the deployment refuses with 422 (a target whose records never move where the model would take them). */
+  refuse?: readonly string[];
 }
 
 export async function realFront(options: StartOptions = {}, clock: Clock = virtualClock(), front: FrontOptions = {}): Promise<RealFront> {
@@ -46,6 +48,11 @@ export async function realFront(options: StartOptions = {}, clock: Clock = virtu
       controlRequests.push(req.url!);
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ status: false, code: 404, message: 'Not Found' }));
+      return;
+    }
+    if (front.refuse?.includes(req.url ?? '')) {
+      res.writeHead(422, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: false, code: 422, message: 'refused by this deployment' }));
       return;
     }
     const headers: Record<string, string> = {};
