@@ -1,7 +1,7 @@
 // The target side of the model: the requests its commands send (each through ctx.send, the one HTTP
 // layer), the numbered steps a failure is reported with, and what is learnt once per run about the
-// target: whether it is a reference sandbox (whose control requests may then be sent), and the wallet
-// the run's payouts draw on.
+// target: whether it is a reference sandbox (asked of suites/reference-sandbox.ts, which alone decides
+// whether control requests may be sent), and the wallet the run's payouts draw on.
 import { createHash } from 'node:crypto';
 import { minorUnitOf } from '../../schemas/amounts.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
