@@ -86,11 +86,17 @@ export function decimalPlus(a: Decimal, b: Decimal): Decimal {
   return decimalMinus(a, { units: -b.units, scale: b.scale });
 }
 
-const change = (t: Try): Decimal => decimalMinus(t.before.balance, t.after.balance);
+/** What sameMiss compares of a try: the balance around it, its own amount and the change expected. */
+export type MissShape = Pick<Try, 'amount' | 'expected'> & { before: Pick<Balance, 'balance'>; after: Pick<Balance, 'balance'> };
+
+const change = (t: MissShape): Decimal => decimalMinus(t.before.balance, t.after.balance);
 const times = (a: Decimal, b: Decimal): Decimal => ({ units: a.units * b.units, scale: a.scale + b.scale });
 
-/** Two tries, each with its own amount, missed the same way: the same multiple of it, the same amount off, or the same change. */
-function sameMiss(a: Try, b: Try): boolean {
+/**
+ * Two tries, each with its own amount, missed the same way: the same multiple of it, the same amount
+ * off, or the same change. Exported for the model's money rule, which confirms a miss by this rule too.
+ */
+export function sameMiss(a: MissShape, b: MissShape): boolean {
   if (decimalEquals(a.amount, b.amount)) return false;
   const sameMultiple = decimalEquals(times(change(a), b.amount), times(change(b), a.amount));
   const sameError = decimalEquals(decimalMinus(change(a), a.expected), decimalMinus(change(b), b.expected));

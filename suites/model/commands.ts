@@ -23,8 +23,8 @@ export type Kind = (typeof KINDS)[number];
 /** The commands only a reference sandbox takes (its checkout page and settle control request). */
 export const SANDBOX_ONLY: readonly Kind[] = ['checkoutPay', 'checkoutFail', 'checkoutExpire', 'settleSuccess', 'settleFailed', 'settleReversed'];
 
-/** Minor-unit endings of payout amounts: the sandbox processes the first and its bank rejects the second. */
-const PROCESSED_ENDING = 25;
+/** Minor-unit endings of payout amounts: the sandbox processes any but a few (drawn per payout), and its bank rejects 13. */
+const PROCESSED_ENDING = 'processed';
 const REJECTED_ENDING = 13;
 
 const dataOf = (exchange: Exchange, key = 'data'): Json | undefined => {
@@ -188,7 +188,8 @@ const RUN: Record<Kind, (m: Model, r: Real, slot: number) => Promise<void>> = {
     r.step(`Balance Inquiry → ${briefly(exchange)} ${decimalText(balance)} (the model expects ${decimalText(expected)}${unchanged ? '' : '; a payout moved meanwhile, not compared'})`, exchange);
     if (!unchanged) return;
     const inherited = m.inherited.length > 0 ? `, and what ${m.inherited.length} earlier sequence(s)' payout(s) still to settle at the start did since` : '';
-    r.judge('MONEY-CONSERVATION', decimalEquals(balance, expected), () => `the balance is ${decimalText(balance)}, but the run's own payouts explain ${decimalText(expected)}: the start ${decimalText(m.startBalance!)} less those amount_debited YES, plus those REVERSED${inherited} (P-MONEY-1)`, exchange);
+    const miss = () => ({ expected, actual: balance, amounts: r.ownAmounts });
+    r.judge('MONEY-CONSERVATION', decimalEquals(balance, expected), () => `the balance is ${decimalText(balance)}, but the run's own payouts explain ${decimalText(expected)}: the start ${decimalText(m.startBalance!)} less those amount_debited YES, plus those REVERSED${inherited} (P-MONEY-1)`, exchange, miss);
   },
 };
 
@@ -211,7 +212,7 @@ async function checkout(m: Model, r: Real, slot: number, outcome: 'success' | 'f
   if (took) order.state = state;
 }
 
-async function initiate(m: Model, r: Real, slot: number, ending: number): Promise<void> {
+async function initiate(m: Model, r: Real, slot: number, ending: number | 'processed'): Promise<void> {
   const amount = ownPayoutAmount(r.ctx, r.facts.currency, ending);
   const body = r.payoutBody(slot, amount);
   const exchange = await r.send(`Transaction Initiation ${payoutName(slot)}`, 'transactionInitiation', body);

@@ -7,8 +7,10 @@ import fc from 'fast-check';
 import { CheckFailure, CheckSkipped, type CheckContext } from '../check.js';
 import { ModelCommand, SANDBOX_ONLY, type Kind } from './commands.js';
 import { emptyModel, SLOTS, type Model, type ModelRule } from './model.js';
-import { readBalanceInto, sequencePlan } from './plans.js';
-import { ModelBreach, NotJudged, Real, targetFacts, type Step, type TargetFacts } from './target.js';
+import type { Decimal } from '../checks/requests.js';
+import { decimalPlus, MAX_TRIES, sameMiss } from '../checks/wallet.js';
+import { readBalanceInto, sequencePlan, type SequencePlan } from './plans.js';
+import { ModelBreach, NotJudged, Real, targetFacts, type MoneyMiss, type Step, type TargetFacts } from './target.js';
 
 /** A sequence's longest random length: short sequences shrink fast and read well. */
 export const MAX_COMMANDS = 8;
@@ -22,7 +24,7 @@ interface Outcome {
 }
 
 /** Runs one sequence of commands on fresh records (fast-check's model runner: a command runs when its check holds). */
-async function runSequence(ctx: CheckContext, rule: ModelRule, facts: TargetFacts, commands: Iterable<ModelCommand>): Promise<Outcome> {
+async function runSequence(ctx: CheckContext, rule: ModelRule, facts: TargetFacts, commands: Iterable<ModelCommand>, reached = new Set<string>()): Promise<Outcome> {
   const real = new Real(ctx, rule, facts);
   const ran: number[] = [];
   const tracked = [...commands].map((command) => ({
@@ -30,6 +32,7 @@ async function runSequence(ctx: CheckContext, rule: ModelRule, facts: TargetFact
     run: async (m: Model, r: Real) => {
       ran.push(command.code);
       await command.run(m, r);
+      noteReached(m, reached);
     },
     toString: () => command.toString(),
   }));
@@ -47,6 +50,12 @@ async function runSequence(ctx: CheckContext, rule: ModelRule, facts: TargetFact
   }
 }
 
+/** The states the records of a sequence have shown so far (`order:PAID`, `payout:REVERSED`). */
+function noteReached(m: Readonly<Model>, reached: Set<string>): void {
+  for (const order of m.orders) if (order !== undefined) reached.add(`order:${order.state}`);
+  for (const payout of m.payouts) if (payout !== undefined) reached.add(`payout:${String(payout.last.status)}`);
+}
+
 const decode = (codes: readonly number[]) => codes.map((code) => ModelCommand.decode(code)).filter((c): c is ModelCommand => c !== undefined);
 
 /** The rule's model check: fixed sequences, then random ones; throws its verdict. */
@@ -55,7 +64,8 @@ export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void
   const facts = await targetFacts(ctx, plan.payouts);
   const usable = (kind: Kind) => facts.sandbox || !SANDBOX_ONLY.includes(kind);
   const fixed = plan.fixed.filter((sequence) => sequence.every((command) => usable(command.kind)));
-  const run = (commands: Iterable<ModelCommand>) => runSequence(ctx, rule, facts, commands);
+  const reached = new Set<string>();
+  const run = (commands: Iterable<ModelCommand>) => runSequence(ctx, rule, facts, commands, reached);
 
   if (ctx.replayPath !== undefined) return replay(ctx, rule, fixed, run);
 
@@ -102,11 +112,29 @@ export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void
     judged.disturbed += 1;
   }
 
-  if (judged.disturbed > 0) ctx.notice(`${rule}: ${judged.disturbed} sequence(s) saw the balance move in a way that did not reproduce on a re-run: other activity on the wallet, not judged (P-MONEY-1)`);
-  if (judged.count === 0) {
-    const why = judged.disturbed > 0 ? 'other activity on the wallet: every balance move that the run\'s own payouts did not explain went away on a re-run' : `the model could not follow the target: ${judged.notJudged[0] ?? 'no sequence ran'}`;
-    throw new CheckSkipped(`not judged: ${why} (${rule})`);
+  // P-MONEY-1: a balance move that the run's own payouts do not explain, and that a re-run did not
+  // repeat the same way, is other activity on the wallet: the requirement is reported not judged, not
+  // passed on the sequences that happened to stay clear of it.
+  if (judged.disturbed > 0) {
+    throw new CheckSkipped(`not judged: other activity on the wallet: ${judged.disturbed} sequence(s) saw the balance move by amounts the run's own payouts do not explain, and a re-run with other amounts did not miss the same way (${rule}, P-MONEY-1)`);
   }
+  if (judged.count === 0) throw new CheckSkipped(`not judged: the model could not follow the target: ${judged.notJudged[0] ?? 'no sequence ran'} (${rule})`);
+  judgeReach(ctx, rule, plan, reached);
+}
+
+/**
+ * Off the reference sandbox only the target moves records to most final states: a rule is judged on
+ * the states its sequences reached, the rest are named; a rule whose point is those states, none of
+ * them reached, was not exercised and is not judged (a pass would claim what was never seen).
+ */
+function judgeReach(ctx: CheckContext, rule: ModelRule, plan: SequencePlan, reached: ReadonlySet<string>): void {
+  if (plan.aims === undefined) return;
+  const missing = plan.aims.states.filter((state) => !reached.has(state));
+  if (missing.length === 0) return;
+  const named = missing.map((state) => state.replace(':', ' ')).join(', ');
+  const why = 'the model moves records there only through the reference sandbox\'s checkout and settle control requests, and the target did not move them there itself';
+  if (plan.aims.needed && missing.length === plan.aims.states.length) throw new CheckSkipped(`not judged: no sequence reached ${named}, the states ${rule} is about (${why})`);
+  ctx.notice(`${rule}: judged on the states the run reached; never reached: ${named} (${why}), so what the rule says of them was not judged`);
 }
 
 /**
@@ -131,18 +159,48 @@ async function inOrder(sequences: readonly ModelCommand[][], run: (s: ModelComma
 
 /**
  * Runs a failing sequence once more: its exchanges are the failure's evidence. A rule that only the
- * balance shows (P-MONEY-1) is failed only when the re-run misses at the same step again: another
- * run's payouts on the wallet would not do that twice. The other rules judge the run's own records,
- * which nothing else touches: what was seen stands, reproduced or not.
+ * balance shows (P-MONEY-1) is failed only when a re-run misses the same way (undefined otherwise:
+ * the caller reports it not judged). The other rules judge the run's own records, which nothing else
+ * touches: what was seen stands, reproduced or not.
  */
 async function confirm(ctx: CheckContext, rule: ModelRule, sequence: readonly ModelCommand[], seen: Outcome, path: string, what: string): Promise<CheckFailure | undefined> {
-  const again = await runSequence(ctx, rule, await targetFacts(ctx, sequencePlan(rule).payouts), sequence);
+  const facts = await targetFacts(ctx, sequencePlan(rule).payouts);
   // The same command, not the same step count: a money sequence reads as many earlier payouts as are
   // still settling when it runs, so its steps differ from run to run while its commands do not.
-  const same = again.breach !== undefined && again.codes.length === seen.codes.length;
-  if (rule === 'MONEY-CONSERVATION') return same ? failure(ctx, again, path, what) : undefined;
-  return same ? failure(ctx, again, path, what) : failure(ctx, seen, path, `${what}; a re-run did not show it again`);
+  const atSameCommand = (again: Outcome) => again.breach !== undefined && again.codes.length === seen.codes.length;
+  if (rule !== 'MONEY-CONSERVATION') {
+    const again = await runSequence(ctx, rule, facts, sequence);
+    return atSameCommand(again) ? failure(ctx, again, path, what) : failure(ctx, seen, path, `${what}; a re-run did not show it again`);
+  }
+  // The balance is shared with whatever else uses the wallet (another run at once): a miss is the
+  // target's only when a re-run, with amounts of its own, misses the same way as wallet.ts judges it
+  // (the same multiple of the sequence's amounts, the same amount off, or the same change). Another
+  // run's payouts match that only by chance. Up to MAX_TRIES runs in all, as wallet.ts tries.
+  const misses = seen.breach?.miss !== undefined ? [seen.breach.miss] : [];
+  for (let tries = 1; tries < MAX_TRIES; tries++) {
+    const again = await runSequence(ctx, rule, facts, sequence);
+    const miss = again.breach?.miss;
+    if (miss === undefined || !atSameCommand(again)) continue;
+    if (misses.some((earlier) => sameMoneyMiss(earlier, miss))) return failure(ctx, again, path, `${what}; a re-run with other amounts missed the same way`);
+    misses.push(miss);
+  }
+  return undefined;
 }
+
+/**
+ * Two runs of one money sequence missed the same way, in wallet.ts's sense (sameMiss), with the
+ * discrepancy (expected balance less the one seen) as the change: the same multiple of one of the
+ * sequence's own amounts (the same command's in both runs: a duplicate debited, a reversal never
+ * refunded) or of their sum, or the same amount off.
+ */
+function sameMoneyMiss(a: MoneyMiss, b: MoneyMiss): boolean {
+  const candidates = (m: MoneyMiss) => [...m.amounts, m.amounts.reduce(decimalPlus, NONE)];
+  const shape = (m: MoneyMiss, amount: Decimal) => ({ amount, expected: NONE, before: { balance: m.expected }, after: { balance: m.actual } });
+  const theirs = candidates(b);
+  return a.amounts.length === b.amounts.length && candidates(a).some((amount, i) => sameMiss(shape(a, amount), shape(b, theirs[i]!)));
+}
+
+const NONE: Decimal = { units: 0n, scale: 0 };
 
 /** The verdict: the breach, the numbered steps, and the line that replays exactly this sequence. */
 function failure(ctx: CheckContext, outcome: Outcome, path: string, what: string): CheckFailure {

@@ -13,6 +13,12 @@ export interface SequencePlan {
   payouts: boolean;
   fixed: ModelCommand[][];
   random: Kind[];
+  /**
+   * The record states the rule speaks of (`order:PAID`, `payout:REVERSED`). Off the reference sandbox
+   * only the target itself moves records there, so a run may never reach some: those are named in a
+   * notice, and when `needed` and none was reached the rule's point was never exercised (not judged).
+   */
+  aims?: { states: readonly string[]; needed: boolean };
 }
 
 /** [start, a, b, close] on slot 0 for every ordered pair (a, b) of `middle`. */
@@ -26,6 +32,9 @@ const PAYOUT_KINDS: readonly Kind[] = ['initiate', 'initiateRejected', 'initiate
 /** One sequence on slot 0. */
 const sequence = (...kinds: Kind[]) => kinds.map((kind) => new ModelCommand(kind, 0));
 
+/** Payout sequences with no control request, which any target runs: each fixed set needs some, or off the sandbox its rule is judged by random sequences alone. */
+const EVERY_TARGET_PAYOUT_READS = [sequence('initiate', 'payoutStatus'), sequence('initiate', 'payoutStatus', 'payoutStatus')];
+
 /**
  * The fixed sets are kept small (every model check runs in every run, and the proof runs every fault):
  * each pairs the commands that move its rule's records, and a few sequences reach what the pairs do not.
@@ -34,12 +43,23 @@ export function sequencePlan(rule: ModelRule): SequencePlan {
   switch (rule) {
     case 'STATE-ORDER-LIFECYCLE':
       // cancel, pay and expire, in every order: each ends in a final state the other must not move
-      return { payouts: false, fixed: pairs('createOrder', ['orderCancel', 'checkoutPay', 'checkoutExpire'], 'orderStatus'), random: ORDER_KINDS.filter((k) => k !== 'createOrderUsedId') };
+      // and, for every target, a read before and after a cancel (the pairs need the sandbox's checkout but one)
+      return {
+        payouts: false,
+        fixed: [...pairs('createOrder', ['orderCancel', 'checkoutPay', 'checkoutExpire'], 'orderStatus'), sequence('createOrder', 'orderStatus', 'orderCancel', 'orderStatus')],
+        random: ORDER_KINDS.filter((k) => k !== 'createOrderUsedId'),
+        aims: { states: ['order:PAID', 'order:CANCELLED', 'order:EXPIRED'], needed: true },
+      };
     case 'STATE-PAYOUT-LIFECYCLE':
       return {
         payouts: true,
-        fixed: [...pairs('initiate', ['settleSuccess', 'settleFailed'], 'payoutStatus'), sequence('initiate', 'settleSuccess', 'settleReversed', 'payoutStatus'), sequence('initiateRejected', 'settleSuccess', 'payoutStatus')],
+        fixed: [
+          ...pairs('initiate', ['settleSuccess', 'settleFailed'], 'payoutStatus'), sequence('initiate', 'settleSuccess', 'settleReversed', 'payoutStatus'), sequence('initiateRejected', 'settleSuccess', 'payoutStatus'),
+          // Sequences every target runs (no settle control request): reads that may only move forward.
+          ...EVERY_TARGET_PAYOUT_READS,
+        ],
         random: PAYOUT_KINDS.filter((k) => k !== 'initiateUsedId'),
+        aims: { states: ['payout:FAILED', 'payout:REVERSED'], needed: false },
       };
     case 'STATE-READS-AGREE':
       return {
@@ -47,14 +67,21 @@ export function sequencePlan(rule: ModelRule): SequencePlan {
         fixed: [
           sequence('createOrder', 'checkoutPay', 'createOrderUsedId', 'orderStatus'), sequence('createOrder', 'orderCancel', 'orderStatus'),
           sequence('initiate', 'settleSuccess', 'initiateUsedId', 'payoutStatus'), sequence('initiate', 'settleFailed', 'payoutStatus'),
+          // Every target: a payout read back as written, and after a refused duplicate.
+          ...EVERY_TARGET_PAYOUT_READS, sequence('initiate', 'initiateUsedId', 'payoutStatus'),
         ],
         random: [...ORDER_KINDS, ...PAYOUT_KINDS],
       };
     case 'MONEY-CONSERVATION':
       return {
         payouts: true,
-        fixed: [...pairs('initiate', ['settleSuccess', 'settleFailed'], 'balance'), sequence('initiate', 'settleSuccess', 'settleReversed', 'balance'), sequence('initiate', 'initiateUsedId', 'balance')],
+        fixed: [
+          ...pairs('initiate', ['settleSuccess', 'settleFailed'], 'balance'), sequence('initiate', 'settleSuccess', 'settleReversed', 'balance'), sequence('initiate', 'initiateUsedId', 'balance'),
+          // Every target: the debit of one payout, as its record says it stands.
+          sequence('initiate', 'payoutStatus', 'balance'),
+        ],
         random: [...PAYOUT_KINDS, 'balance'],
+        aims: { states: ['payout:REVERSED'], needed: false },
       };
     case 'DUP-PERMANENT':
       return {
@@ -62,8 +89,11 @@ export function sequencePlan(rule: ModelRule): SequencePlan {
         fixed: [
           sequence('createOrder', 'orderCancel', 'createOrderUsedId'), sequence('createOrder', 'checkoutPay', 'createOrderUsedId'), sequence('createOrder', 'checkoutExpire', 'createOrderUsedId'),
           sequence('initiate', 'settleFailed', 'initiateUsedId'), sequence('initiateRejected', 'initiateUsedId'), sequence('initiate', 'settleSuccess', 'settleReversed', 'initiateUsedId'),
+          // Every target: a payout's id once it has been read (settled, perhaps, by the target itself).
+          sequence('initiateRejected', 'payoutStatus', 'initiateUsedId'),
         ],
         random: [...ORDER_KINDS, ...PAYOUT_KINDS],
+        aims: { states: ['order:CANCELLED', 'order:PAID', 'order:EXPIRED', 'payout:FAILED', 'payout:REVERSED'], needed: true },
       };
   }
 }

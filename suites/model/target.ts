@@ -1,13 +1,14 @@
 // The target side of the model: the requests its commands send (each through ctx.send, the one HTTP
 // layer), the numbered steps a failure is reported with, and what is learnt once per run about the
-// target: whether it is a reference sandbox (whose control requests may then be sent), and the wallet
-// the run's payouts draw on.
+// target: whether it is a reference sandbox (asked of suites/reference-sandbox.ts, which alone decides
+// whether control requests may be sent), and the wallet the run's payouts draw on.
 import { createHash } from 'node:crypto';
 import { minorUnitOf } from '../../schemas/amounts.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
 import { CheckSkipped, type CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
+import { isReferenceSandbox } from '../reference-sandbox.js';
 import { decimalOf, decimalText, payoutRequest, type Decimal } from '../checks/requests.js';
 import { walletCurrency } from '../checks/wallet.js';
 import { awaitsSettlement, type ModelRule } from './model.js';
@@ -36,9 +37,18 @@ export class ModelBreach extends Error {
     readonly rule: ModelRule,
     message: string,
     readonly exchange?: Exchange,
+    /** A money miss (P-MONEY-1): the balance against the one expected, and the sequence's own amounts, to compare with a re-run's. */
+    readonly miss?: MoneyMiss,
   ) {
     super(message);
   }
+}
+
+/** A balance that the sequence's own payouts do not explain: the one seen, the one expected, and the amounts the sequence sent. */
+export interface MoneyMiss {
+  expected: Decimal;
+  actual: Decimal;
+  amounts: readonly Decimal[];
 }
 
 /** A sequence the model cannot follow (an answer it has no rule for): never the target's failure. */
@@ -60,6 +70,8 @@ export class Real {
   readonly ctx: CheckContext;
   /** This sequence's part of every id it sends (it carries the run's tag). */
   private readonly base: string;
+  /** The amounts of the payouts this sequence asked for. */
+  private readonly sent: Decimal[] = [];
 
   constructor(
     ctx: CheckContext,
@@ -82,8 +94,13 @@ export class Real {
   }
 
   /** Throws the breach when it is this check's rule; the other rules are other checks' to judge. */
-  judge(rule: ModelRule, holds: boolean, message: () => string, exchange?: Exchange): void {
-    if (!holds && rule === this.rule) throw new ModelBreach(rule, `${message()} (${rule})`, exchange);
+  judge(rule: ModelRule, holds: boolean, message: () => string, exchange?: Exchange, miss?: () => MoneyMiss): void {
+    if (!holds && rule === this.rule) throw new ModelBreach(rule, `${message()} (${rule})`, exchange, miss?.());
+  }
+
+  /** Every payout amount this sequence asked for, in order (a refused duplicate's included): a money miss is measured against them. */
+  get ownAmounts(): readonly Decimal[] {
+    return [...this.sent];
   }
 
   step(text: string, exchange?: Exchange): void {
@@ -107,6 +124,7 @@ export class Real {
   }
 
   payoutBody(slot: number, amount: Decimal, overrides: Json = {}): Json {
+    this.sent.push(amount);
     return payoutRequest(this.ctx, decimalText(amount), this.facts.currency, { svc_wallet_id: this.facts.walletId, payout_order_id: this.payoutOrderId(slot), ...overrides });
   }
 
@@ -161,21 +179,28 @@ export function briefly(exchange: Exchange, state?: unknown): string {
   return `${exchange.response.status}${typeof state === 'string' ? ` ${state}` : ''}`;
 }
 
+/** The endings the reference sandbox gives a meaning (13: the bank rejects it; 42: it stays PENDING). */
+const MEANINGFUL_ENDINGS = [13, 42];
+
 /**
- * A payout amount of this run's own (so another run's debit cannot pass for it): a whole part from
- * the run's ids and minor units ending as asked. The reference sandbox decides a payout's outcome by
- * the ending (13: the bank rejects it; anything else but 42 processes); elsewhere it is just an amount.
+ * A payout amount of this run's own (so another run's debit cannot pass for it): a whole part and
+ * minor units from the run's ids. The reference sandbox decides a payout's outcome by the ending (13:
+ * the bank rejects it; 42: it stays PENDING; anything else processes), so `ending` is either one of
+ * those or 'processed': any other ending, drawn too, so that amounts differ in thousands of ways
+ * (another run's payouts then miss the balance by an amount of this run's only by rare chance).
+ * Elsewhere it is just an amount.
  */
-export function ownPayoutAmount(ctx: CheckContext, currency: Currency, ending: number): Decimal {
+export function ownPayoutAmount(ctx: CheckContext, currency: Currency, ending: number | 'processed'): Decimal {
   const digest = createHash('sha256').update(ctx.ids.nonce()).digest();
   const scale = minorUnitOf(currency);
   const whole = BigInt(2 + (digest[0]! % 40));
   if (scale < 2) return { units: whole * 10n ** BigInt(scale), scale };
-  return { units: whole * 10n ** BigInt(scale) + BigInt(ending) * 10n ** BigInt(scale - 2), scale };
+  let minor = ending === 'processed' ? digest[1]! % 100 : ending;
+  if (ending === 'processed' && MEANINGFUL_ENDINGS.includes(minor)) minor += 1;
+  return { units: whole * 10n ** BigInt(scale) + BigInt(minor) * 10n ** BigInt(scale - 2), scale };
 }
 
-/** Per run (its client): whether the target is a reference sandbox, and the wallet payouts draw on. */
-const sandboxOfRun = new WeakMap<object, Promise<boolean>>();
+/** Per run (its client): the wallet payouts draw on. */
 const walletOfRun = new WeakMap<object, Promise<Omit<TargetFacts, 'sandbox'>>>();
 
 /** Learnt once per run by the first check that asks; a failure to learn is not kept, so the next asks again. */
@@ -190,7 +215,8 @@ function once<T>(cache: WeakMap<object, Promise<T>>, ctx: CheckContext, learn: (
 
 /** What the model knows of the target; `needsWallet` false (orders only) reads no balance. */
 export async function targetFacts(ctx: CheckContext, needsWallet: boolean): Promise<TargetFacts> {
-  const sandbox = await once(sandboxOfRun, ctx, () => isReferenceSandbox(ctx));
+  // Decided once per run for every check (reference-sandbox.ts): control requests only when it says so.
+  const sandbox = await isReferenceSandbox(ctx);
   if (!needsWallet) return { sandbox, walletId: ctx.config.merchant.walletId, currency: 'INR', wallet: 'merchant' };
   return { sandbox, ...(await once(walletOfRun, ctx, () => learnWallet(ctx, sandbox))) };
 }
@@ -203,26 +229,9 @@ async function learnWallet(ctx: CheckContext, sandbox: boolean): Promise<Omit<Ta
   return { walletId: ctx.config.merchant.walletId, currency, wallet: 'merchant' };
 }
 
-/**
- * Whether the target is a reference sandbox: its settle control request, asked about a payout that
- * was never made, answers as the sandbox's does (404, "payout transaction not found"). Sent once per
- * run, through the client directly: it is no operation of the interface, so the run's observers
- * must not judge another server's answer to it.
- */
-async function isReferenceSandbox(ctx: CheckContext): Promise<boolean> {
-  const exchange = await ctx.client.send({
-    label: 'is the target a reference sandbox? (its settle control request, for a payout never made)',
-    path: OPERATION_PATHS.settlePayout,
-    // The same id whichever check asks first, so a run's requests do not depend on the order checks run in.
-    payload: { payout_order_id: 'SVC-CONFORMANCE-SANDBOX-PROBE', status: 'SUCCESS' },
-  });
-  const body = exchange.response?.json as { status?: unknown; code?: unknown; message?: unknown } | undefined;
-  return exchange.response?.status === 404 && body?.status === false && body.code === 404 && body.message === 'payout transaction not found';
-}
-
 /** A wallet of the run's own from the sandbox's control request (POST /sandbox/wallets), if it has one. */
 async function ownWallet(ctx: CheckContext): Promise<{ walletId: string; currency: Currency } | undefined> {
-  const exchange = await ctx.client.send({ label: 'a wallet of the run\'s own (the sandbox\'s control request)', path: '/sandbox/wallets', payload: { balance: '100000.00' } });
+  const exchange = await ctx.client.send({ label: 'a wallet of the run\'s own (the sandbox\'s control request)', path: OPERATION_PATHS.spareWallet, payload: { balance: '100000.00' } });
   const data = (exchange.response?.json as { data?: Json } | undefined)?.data;
   const ok = exchange.response?.status === 201 && typeof data?.wallet_id === 'string' && (CURRENCIES as readonly unknown[]).includes(data.currency) && decimalOf(data.balance) !== undefined;
   return ok ? { walletId: data!.wallet_id as string, currency: data!.currency as Currency } : undefined;
