@@ -4,7 +4,7 @@
 // on. A command names its record by slot, so a sequence is a list of small codes that replays exactly.
 import type fc from 'fast-check';
 import { answered } from '../check.js';
-import { decimalEquals, decimalOf, decimalText, validOrder } from '../checks/requests.js';
+import { decimalEquals, decimalOf, decimalText, isSuccess, validOrder } from '../checks/requests.js';
 import type { Exchange } from '../http.js';
 import {
   awaitsSettlement, changedPayoutFields, emptyModel, expectedBalance, isFinalOrderState, orderDisagreements, orderMayMove, payoutMayMove, SLOTS,
@@ -32,7 +32,6 @@ const dataOf = (exchange: Exchange, key = 'data'): Json | undefined => {
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
 };
 const statusOf = (exchange: Exchange) => exchange.response?.status ?? 0;
-const isSuccess = (exchange: Exchange) => statusOf(exchange) >= 200 && statusOf(exchange) <= 299;
 
 export class ModelCommand implements fc.AsyncCommand<Model, Real, false> {
   constructor(
