@@ -141,8 +141,10 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
   if (outcome.failure === 'insufficient-balance' && ctx.fault('ops-failed-as-error')) {
     throw new OperationError(422, outcome.message);
   }
-  // The fault: the funds check and the debit are apart, so concurrent payouts all pass the check.
-  if (ctx.fault('money-overdraft-race')) await sleep(5);
+  // The fault: the funds check and the debit are apart, so concurrent payouts all pass the check. The
+  // window is 50 ms (a slow ledger write): at 5 ms, on a loaded machine, too few of a burst of eight
+  // arrived inside it to overdraw a wallet that three of them fill.
+  if (ctx.fault('money-overdraft-race')) await sleep(50);
   // Under `ops-failed-debits` the debit is taken before the funds check and never restored, so a
   // payout FAILED for either reason still lowers the balance, which may go negative.
   const debit = outcome.debited ? !ctx.fault('ops-balance-not-debited') : ctx.fault('ops-failed-debits');
