@@ -116,10 +116,12 @@ export async function executeCheck(check: Check, state: RunState, meta: CheckMet
       meta.evidence = sent().slice(-MAX_EVIDENCE);
       return 'error';
     }
-    const { exchange, ...details } = error.details;
+    const { exchange, exchanges: own, ...details } = error.details;
     meta.failure = { message: error.message, ...details };
     const others = sent().filter((x) => x !== exchange);
-    const kept = check.keepAllEvidence ? others : others.slice(-(MAX_EVIDENCE - 1));
+    // A failure that names its exchanges (a model sequence, run again cleanly) is shown by those alone.
+    const chosen = own === undefined ? undefined : others.filter((x) => own.includes(x));
+    const kept = chosen ?? (check.keepAllEvidence ? others : others.slice(-(MAX_EVIDENCE - 1)));
     meta.evidence = [...(exchange ? [exchange] : []), ...kept];
     // Said, not silent: how many exchanges of this check the evidence does not show.
     if (others.length > kept.length) meta.evidenceLeftOut = others.length - kept.length;

@@ -211,6 +211,8 @@ function failure(ctx: CheckContext, outcome: Outcome, path: string, what: string
     expected: 'every answer as the model allows',
     actual: steps[steps.length - 1] ?? breach.message,
     ...(breach.exchange !== undefined ? { exchange: breach.exchange } : {}),
+    // The evidence is the sequence's own exchanges, step by step, not whatever the check sent last.
+    exchanges: outcome.steps.flatMap((step) => (step.exchange !== undefined ? [step.exchange] : [])),
     steps,
     reproduce,
     replayPath: path,
