@@ -60,8 +60,16 @@ export const CLOCK_FACTOR = 30;
  */
 const SLOWER_CLOCK: Partial<Record<FaultName, number>> = { 'hook-retry-countdown': 3, 'hook-contradicts-status': 3 };
 
-/** One whole run against a fresh sandbox, judged as `run --strict --runs 3 --seed 20261121 --concurrency N` judges. */
+/**
+ * Random cases per property and random model sequences per model check. A variant is certified with
+ * three (more random cases, more chances of a false alarm); a fault is proven with one: what catches it
+ * must be the fixed edges and fixed sequences every run tries, not the luck of a random case.
+ */
+const RUNS = { variant: 3, fault: 1 } as const;
+
+/** One whole run against a fresh sandbox, judged as `run --strict --runs R --seed 20261121 --concurrency N` judges (R: RUNS). */
 export async function certify(options: { variant?: SandboxVariant; faults?: FaultName[] }, concurrency: number): Promise<Report> {
+  const runs = options.faults !== undefined && options.faults.length > 0 ? RUNS.fault : RUNS.variant;
   const slower = options.faults?.map((fault) => SLOWER_CLOCK[fault]).find((factor) => factor !== undefined);
   const clock = scaledClock(slower ?? CLOCK_FACTOR);
   // Settling takes 6 s of the sandbox's time: long enough that an event the status contradicts is caught in the act.
@@ -74,11 +82,11 @@ export async function certify(options: { variant?: SandboxVariant; faults?: Faul
     const profile = { ...sandbox.config.profile, timestampToleranceSeconds: sandbox.app.options.variant.toleranceSeconds, webhooks: { retryWithinSeconds: 300 } };
     const config = { ...sandbox.config, profile } as TargetConfig;
     const startedAt = new Date();
-    const settings = { clock, config, seed: SEED, runs: 3, runNumber: runNumberAt(startedAt.getTime()) + runCounter++, allowProduction: false, timeoutMs: 10_000, concurrency };
+    const settings = { clock, config, seed: SEED, runs, runNumber: runNumberAt(startedAt.getTime()) + runCounter++, allowProduction: false, timeoutMs: 10_000, concurrency };
     const results = await runChecks(settings, SECTIONS);
     return buildReport({
       results, catalog: catalog(), target: { baseUrl: sandbox.baseUrl, environment: 'sandbox', embeddedSandbox: false },
-      seed: SEED, runNumber: settings.runNumber, runs: 3, strict: true, startedAt, durationMs: Date.now() - startedAt.getTime(), version: 'proof',
+      seed: SEED, runNumber: settings.runNumber, runs, strict: true, startedAt, durationMs: Date.now() - startedAt.getTime(), version: 'proof',
     });
   } finally {
     await sandbox.close();
