@@ -56,6 +56,13 @@ export async function walletCurrency(ctx: CheckContext): Promise<Currency> {
 }
 
 /**
+ * The last two minor-unit digits the reference sandbox gives a meaning (13: its bank rejects the
+ * payout; 42: it stays PENDING until settled by hand). An amount of the kit's own avoids them, so a
+ * payout meant to settle does: elsewhere they are just amounts.
+ */
+export const SANDBOX_OUTCOME_ENDINGS: readonly number[] = [13, 42];
+
+/**
  * A small payout amount of this run's own, 1 and a fraction in the currency's minor unit (1.37 INR,
  * 1.254 KWD, 7 JPY): two runs at once pay different amounts, so one's debit cannot pass for the other's.
  */
@@ -64,7 +71,8 @@ export function ownAmount(ctx: CheckContext, currency: Currency): Decimal {
   const scale = minorUnitOf(currency);
   if (scale === 0) return { units: BigInt(2 + (digest[0]! % 8)), scale: 0 };
   const fraction = 1 + (digest.readUInt16BE(0) % (10 ** scale - 1));
-  return { units: 10n ** BigInt(scale) + BigInt(fraction), scale };
+  const units = 10n ** BigInt(scale) + BigInt(fraction);
+  return { units: SANDBOX_OUTCOME_ENDINGS.includes(Number(units % 100n)) ? units + 1n : units, scale };
 }
 
 /** A Decimal as the JSON number a request carries (exact: at most 3 decimals, far below 2^53). */

@@ -10,7 +10,7 @@ import type { Exchange } from '../http.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
 import { isReferenceSandbox } from '../reference-sandbox.js';
 import { decimalOf, decimalText, payoutRequest, type Decimal } from '../checks/requests.js';
-import { walletCurrency } from '../checks/wallet.js';
+import { SANDBOX_OUTCOME_ENDINGS, walletCurrency } from '../checks/wallet.js';
 import { awaitsSettlement, type ModelRule } from './model.js';
 
 type Json = Record<string, unknown>;
@@ -179,9 +179,6 @@ export function briefly(exchange: Exchange, state?: unknown): string {
   return `${exchange.response.status}${typeof state === 'string' ? ` ${state}` : ''}`;
 }
 
-/** The endings the reference sandbox gives a meaning (13: the bank rejects it; 42: it stays PENDING). */
-const MEANINGFUL_ENDINGS = [13, 42];
-
 /**
  * A payout amount of this run's own (so another run's debit cannot pass for it): a whole part and
  * minor units from the run's ids. The reference sandbox decides a payout's outcome by the ending (13:
@@ -196,7 +193,7 @@ export function ownPayoutAmount(ctx: CheckContext, currency: Currency, ending: n
   const whole = BigInt(2 + (digest[0]! % 40));
   if (scale < 2) return { units: whole * 10n ** BigInt(scale), scale };
   let minor = ending === 'processed' ? digest[1]! % 100 : ending;
-  if (ending === 'processed' && MEANINGFUL_ENDINGS.includes(minor)) minor += 1;
+  if (ending === 'processed' && SANDBOX_OUTCOME_ENDINGS.includes(minor)) minor += 1;
   return { units: whole * 10n ** BigInt(scale) + BigInt(minor) * 10n ** BigInt(scale - 2), scale };
 }
 
