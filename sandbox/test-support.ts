@@ -2,6 +2,7 @@
 import { createHmac } from 'node:crypto';
 import { canonicalize } from '../signer/canonical.js';
 import type { SandboxApp } from './app.js';
+import type { FaultName } from './faults.js';
 import { createSandbox } from './index.js';
 import type { SandboxOptions } from './options.js';
 import { MERCHANT_A, type Merchant } from './tenants.js';
@@ -69,4 +70,13 @@ export function sandboxAt(options: SandboxOptions = {}): { app: SandboxApp; adva
   let now = T0;
   const app = createSandbox({ clock: () => now, ...options });
   return { app, advance: (seconds) => void (now += seconds * 1000) };
+}
+
+/** A fault's case in a fault test: a short sequence on a fresh sandbox, observed with the fault off and on. */
+export interface FaultCase {
+  fault: FaultName;
+  /** Runs the sequence on a fresh sandbox with these faults; returns what a client observes. */
+  observe(faults: FaultName[]): Promise<unknown>;
+  off: unknown;
+  on: unknown;
 }

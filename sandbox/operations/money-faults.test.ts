@@ -9,6 +9,7 @@ import { MERCHANT_A, MERCHANT_B } from '../tenants.js';
 import { createdOrder, orderBody, orderSandbox } from './order-test-support.js';
 import { bankingSandbox, initiationBody, minorOf, type BankingSandbox } from './payout-test-support.js';
 import { MAX_SPARE_WALLETS } from './spare-wallets.js';
+import type { FaultCase } from '../test-support.js';
 
 /** Opens a spare wallet of merchant A with `balance`; answers its id. */
 async function spare(s: BankingSandbox, balance: unknown = '25'): Promise<string> {
@@ -19,12 +20,6 @@ async function spare(s: BankingSandbox, balance: unknown = '25'): Promise<string
 
 const spareBalance = async (s: BankingSandbox, walletId: string) => minorOf((await s.balanceAnswer(walletId)).json.data.balance);
 
-interface FaultCase {
-  fault: FaultName;
-  observe(faults: FaultName[]): Promise<unknown>;
-  off: unknown;
-  on: unknown;
-}
 
 const CASES: FaultCase[] = [
   {

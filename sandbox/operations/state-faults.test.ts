@@ -5,14 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { FAULTS, FAULT_NAMES, type FaultName } from '../faults.js';
 import { createdOrder, orderBody, orderSandbox } from './order-test-support.js';
 import { bankingSandbox, initiationBody } from './payout-test-support.js';
+import type { FaultCase } from '../test-support.js';
 
-interface FaultCase {
-  fault: FaultName;
-  /** A short sequence on a fresh sandbox; returns what a client observes. */
-  observe(faults: FaultName[]): Promise<unknown>;
-  off: unknown;
-  on: unknown;
-}
 
 const CASES: FaultCase[] = [
   {
