@@ -100,7 +100,7 @@ export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void
         throw outcome.breach;
       }
     }),
-    { seed: ctx.seed, numRuns: ctx.runs },
+    { seed: ctx.seed, numRuns: randomSequences(ctx.runs) },
   );
   if (details.failed) {
     if (!(details.errorInstance instanceof ModelBreach)) throw details.errorInstance;
@@ -201,6 +201,15 @@ function sameMoneyMiss(a: MoneyMiss, b: MoneyMiss): boolean {
 }
 
 const NONE: Decimal = { units: 0n, scale: 0 };
+
+/**
+ * Random sequences per model check for `--runs N`: a quarter of N, at least one. A sequence of up to
+ * MAX_COMMANDS commands sends about as many requests as four cases of a property, so the model part
+ * grows with --runs as the properties do, and `--runs 500` stays a run, not an afternoon.
+ */
+export function randomSequences(runs: number): number {
+  return Math.max(1, Math.ceil(runs / 4));
+}
 
 /** The verdict: the breach, the numbered steps, and the line that replays exactly this sequence. */
 function failure(ctx: CheckContext, outcome: Outcome, path: string, what: string): CheckFailure {
