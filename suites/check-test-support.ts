@@ -27,6 +27,16 @@ function withoutWebhooks(config: TargetConfig): TargetConfig {
   return config;
 }
 
+/** Runs one check at a time on a run state; each run of a check draws its ids from a scope of its own, as in a whole run. */
+export function checkRunner(state: RunState): SandboxTarget['run'] {
+  let scope = 0;
+  return async (check) => {
+    const meta = newMeta(check);
+    const outcome = await executeCheck(check, state, meta, scope++);
+    return { outcome, meta };
+  };
+}
+
 /**
  * Starts a sandbox (with faults or variants) and a run state pointed at it. `clock` is the run's; a
  * test that gives one also gives the sandbox its side of the same time (options.clock).
@@ -45,16 +55,10 @@ export async function sandboxTarget(options: StartOptions = {}, edit: (config: T
     timeoutMs: 5_000,
   };
   const state = createRunState(settings);
-  // Each run of a check draws its ids from a scope of its own, as in a whole run.
-  let scope = 0;
   return {
     sandbox,
     state,
-    async run(check) {
-      const meta = newMeta(check);
-      const outcome = await executeCheck(check, state, meta, scope++);
-      return { outcome, meta };
-    },
+    run: checkRunner(state),
     async close() {
       await state.client.close();
       await sandbox.close();

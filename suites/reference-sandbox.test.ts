@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { sandboxTarget } from './check-test-support.js';
 import { moneyChecks } from './checks/money.js';
 import { modelChecks } from './checks/model.js';
-import { realFront } from './model/real-front-support.js';
+import { realFront } from './model/real-front-test-support.js';
 import { isReferenceSandbox } from './reference-sandbox.js';
 
 const spareWalletChecks = moneyChecks.filter((c) => c.id === 'money-no-overdraft' || c.id === 'money-exact-balance');

@@ -1,5 +1,5 @@
 // The model checks against a real deployment: the reference sandbox behind a front with no control
-// paths (real-front-support.ts), so no settle, no checkout, and the merchant's own wallet, which other
+// paths (real-front-test-support.ts), so no settle, no checkout, and the merchant's own wallet, which other
 // activity may move. P-MONEY-1: such activity is reported not judged, never failed and never passed;
 // a real fault still fails. P-STATE: off the sandbox the fixed sequences still judge every rule, and
 // the states never reached are named, not claimed.
@@ -8,7 +8,7 @@ import { virtualClock } from '../../core/clock.js';
 import type { FaultName } from '../../sandbox/index.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
 import { modelChecks } from '../checks/model.js';
-import { realFront, type FrontOptions } from './real-front-support.js';
+import { realFront, type FrontOptions } from './real-front-test-support.js';
 
 const byRequirement = (requirement: string) => modelChecks.find((c) => c.requirement === requirement)!;
 const money = byRequirement('MONEY-CONSERVATION');

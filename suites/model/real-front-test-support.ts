@@ -7,9 +7,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { virtualClock, type Clock } from '../../core/clock.js';
 import { startSandbox, type RunningSandbox, type StartOptions } from '../../sandbox/index.js';
-import type { SandboxTarget } from '../check-test-support.js';
+import { checkRunner, type SandboxTarget } from '../check-test-support.js';
 import type { TargetConfig } from '../config.js';
-import { createRunState, executeCheck, newMeta } from '../context.js';
+import { createRunState } from '../context.js';
 import { runNumberAt } from '../ids.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
 import { decimalMinus, decimalOf, decimalText } from '../checks/requests.js';
@@ -80,14 +80,10 @@ export async function realFront(options: StartOptions = {}, clock: Clock = virtu
       if (config.fixtures !== undefined) delete config.fixtures.spareWallet;
       const state = createRunState({ clock, config: edit({ ...config, baseUrl }), seed, runs, runNumber: runNumberAt(clock.now()) + runCounter++, allowProduction: false, timeoutMs: 5_000 });
       states.push(state.client);
-      let scope = 0;
       return {
         sandbox,
         state,
-        async run(check) {
-          const meta = newMeta(check);
-          return { outcome: await executeCheck(check, state, meta, scope++), meta };
-        },
+        run: checkRunner(state),
         close: () => state.client.close(),
       };
     },
