@@ -76,10 +76,14 @@ function webhook(event: (typeof WEBHOOK_EVENT_NAMES)[number]) {
   const header = (name: string, description: string) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } });
   return {
     post: {
+      // Unique beside the API's own operation ids: payment.success → paymentSuccessWebhook.
+      operationId: `${event.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase())}Webhook`,
       summary: `${event}: the ${spec.subject === 'payout' ? 'payout' : 'order'} is ${spec.state}`,
       description: `Delivered to the merchant's webhook URL; retried with the same event_id until answered 200 within 10 s (P-HOOK-3). The status operation, not the event, decides final state (P-HOOK-4).`,
+      // The receiver authenticates a delivery by its X-SIGNATURE: declared as the webhook's security, as an
+      // operation's X-API-KEY is, so a tool (or a linter) does not take the webhooks for open endpoints.
+      security: [{ webhookSignature: [] }],
       parameters: [
-        header('X-SIGNATURE', 'HMAC-SHA256 (lower-case hex) of the body bytes + X-TIMESTAMP, keyed with the merchant\'s secret key'),
         header('X-TIMESTAMP', 'UNIX seconds of this attempt'),
         header('X-EVENT-ID', 'the event_id, the same on every attempt'),
       ],
@@ -96,9 +100,12 @@ export function openApiDocument(server?: string): Record<string, unknown> {
     info: {
       title: 'Payment gateway and payout banking API',
       version: 'profile v1.2',
+      // The document is generated from the kit's schemas, and published under the kit's licence.
+      license: { name: 'MIT', identifier: 'MIT' },
       description: `The published interface and the conformance profile's extension operations (P-OPS) and webhooks (P-HOOK), as svc-conformance checks them. ${SIGNATURE_SCHEME} Two string formats are the kit's own: ${SVC_DATETIME_FORMAT} (DD-MM-YYYY hh:mm AM/PM) and ${SVC_DATE_FORMAT} (DD-MM-YYYY), each a real calendar date; a tool that does not know them checks their pattern alone.`,
     },
-    ...(server !== undefined ? { servers: [{ url: server }] } : {}),
+    // Without a server a tool has nowhere to send and a linter refuses the document: a placeholder to fill in.
+    servers: [server !== undefined ? { url: server } : { url: '{baseUrl}', description: 'your deployment (svc-conformance openapi --server URL names it)', variables: { baseUrl: { default: 'https://sandbox.example.test' } } }],
     tags: [
       { name: 'Interface', description: 'Operations the interface shows' },
       { name: 'Profile extension (P-OPS)', description: 'Operations the interface names; the profile fills in paths and records' },
@@ -107,7 +114,10 @@ export function openApiDocument(server?: string): Record<string, unknown> {
     webhooks: Object.fromEntries(WEBHOOK_EVENT_NAMES.map((event) => [event, webhook(event)])),
     components: {
       schemas: Object.fromEntries(API_SCHEMAS.map((id) => [id, component(id)])),
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: SIGNATURE_SCHEME } },
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: SIGNATURE_SCHEME },
+        webhookSignature: { type: 'apiKey', in: 'header', name: 'X-SIGNATURE', description: 'A webhook delivery\'s signature (P-HOOK-1): HMAC-SHA256 (lower-case hex) of the body bytes + X-TIMESTAMP, keyed with the receiving merchant\'s secret key; the receiver verifies it and answers 401 when it does not match.' },
+      },
       parameters: {
         XTimestamp: { name: 'X-TIMESTAMP', in: 'header', required: true, description: 'UNIX seconds, within the server\'s window (±300 s by default)', schema: { type: 'string', pattern: '^[0-9]+$' } },
         XSignature: { name: 'X-SIGNATURE', in: 'header', required: true, description: 'HMAC-SHA256 (lower-case hex) of the body bytes + X-TIMESTAMP, keyed with the merchant\'s secret key', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },

@@ -1,7 +1,8 @@
 // svc-conformance openapi: a valid OpenAPI 3.1 document (by @readme/openapi-parser, a maintained
 // validator, which is first shown refusing a broken one), whose schemas give the kit's own verdict
 // on every example of schemas/examples/.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileErrors, validate } from '@readme/openapi-parser';
@@ -17,8 +18,8 @@ const Ajv2020 = Ajv2020Module.default;
 const addFormats = addFormatsModule.default;
 const ROOT = new URL('..', import.meta.url).pathname;
 
-async function printed(): Promise<Record<string, any>> {
-  const result = await runCli(['openapi', '--server', 'https://sandbox.example.test']);
+async function printed(options: string[] = ['--server', 'https://sandbox.example.test']): Promise<Record<string, any>> {
+  const result = await runCli(['openapi', ...options]);
   expect(result.code, result.stderr).toBe(0);
   return JSON.parse(result.stdout);
 }
@@ -40,6 +41,36 @@ describe('svc-conformance openapi', () => {
     expect(Object.keys(doc.webhooks)).toHaveLength(8);
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-KEY', description: expect.stringMatching(/HMAC-SHA256.*X-TIMESTAMP/) });
     expect(doc.servers).toEqual([{ url: 'https://sandbox.example.test' }]);
+  });
+
+  // Redocly's recommended rules, as a team's API pipeline would run them on the document (offline:
+  // the CLI is a dev dependency, one bundled file; telemetry and the update check are turned off).
+  function redoclyLint(doc: Record<string, unknown>): { code: number | null; problems: Array<{ ruleId: string; message: string }> } {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-redocly-'));
+    writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc, null, 2));
+    const lint = spawnSync(process.execPath, [join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--extends=recommended', '--format=json', 'openapi.json'], {
+      cwd: dir, encoding: 'utf8', timeout: 30_000, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    });
+    const problems = (JSON.parse(lint.stdout) as { problems: Array<{ ruleId: string; message: string }> }).problems;
+    return { code: lint.status, problems: problems.map(({ ruleId, message }) => ({ ruleId, message })) };
+  }
+
+  it("passes Redocly's recommended rules, with --server and without it; the linter is shown refusing a document without servers", async () => {
+    expect(redoclyLint(await printed())).toEqual({ code: 0, problems: [] });
+    const placeholder = await printed([]);
+    expect(placeholder.servers).toEqual([expect.objectContaining({ url: '{baseUrl}', variables: { baseUrl: { default: 'https://sandbox.example.test' } } })]);
+    expect(redoclyLint(placeholder)).toEqual({ code: 0, problems: [] });
+    const { servers: _servers, ...serverless } = await printed();
+    expect(redoclyLint(serverless)).toMatchObject({ code: 1, problems: [expect.objectContaining({ ruleId: 'no-empty-servers' })] });
+  }, 30_000);
+
+  it('declares the signature of every webhook as its security, as an operation declares X-API-KEY', async () => {
+    const doc = await printed();
+    expect(doc.components.securitySchemes.webhookSignature).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-SIGNATURE' });
+    for (const [event, hook] of Object.entries<any>(doc.webhooks)) {
+      expect(hook.post.security, event).toEqual([{ webhookSignature: [] }]);
+      expect(hook.post.operationId, event).toMatch(/^(payment|payout)[A-Z][a-z]+Webhook$/);
+    }
   });
 
   it("gives the kit's own verdict on every example of the request, envelope and record schemas", async () => {
