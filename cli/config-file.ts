@@ -18,3 +18,8 @@ export function configFileOf(command: string, options: ParsedOptions, io: Io): s
   io.stderr(`svc-conformance ${command}: using ./${DISCOVERED_CONFIG} (found in the working directory; --config names another)\n`);
   return DISCOVERED_CONFIG;
 }
+
+/** The config file was found in the working directory, not named: the code it lists ("checks") does not run unasked. */
+export function wasDiscovered(options: ParsedOptions, configFile: string | undefined): boolean {
+  return configFile !== undefined && typeof options.config !== 'string';
+}

@@ -1,3 +1,4 @@
+import type { CheckCodeError } from './check-error.js';
 import type { Exchange } from './exchange.js';
 
 export type Level = 'MUST' | 'SHOULD' | 'MAY';
@@ -38,8 +39,8 @@ export interface CheckMeta {
   title: string;
   skipped?: string;
   failure?: { message: string; expected?: string; actual?: string; counterexample?: unknown; steps?: string[]; reproduce?: string; replayPath?: string };
-  /** The kit's own error inside the check: its message and where it was thrown. */
-  error?: { message: string; stack?: string };
+  /** An exception in the check's own code: its message, where it was thrown, and the team module that holds the check, if a team's. */
+  error?: { message: string; stack?: string; module?: string };
   evidence: Exchange[];
   findings: Array<Finding & { exchange?: Exchange }>;
   /** Set when the run stopped sending during or before this check, and why. */
@@ -142,8 +143,11 @@ export interface Report {
   /** What the run saw that is no verdict (traffic that was not the target's, ignored and counted), each said once. */
   notes?: string[];
   requirements: RequirementReport[];
-  /** Checks in which the kit's own code failed (not the target): the run judged less than it claims, exit 2. */
-  kitErrors?: Array<{ check: string; requirement: string; message: string }>;
+  /**
+   * Checks whose own code threw (never the target's fault): the kit's, or a team check's when `module`
+   * names its module. The run judged less than it claims, exit 2.
+   */
+  kitErrors?: CheckCodeError[];
   /**
    * verify-client: the client command judged, and what it did. `requests` are the client's own (the
    * API key or secret of the run); `foreignRequests`, when some came, others that were not judged.

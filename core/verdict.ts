@@ -1,3 +1,4 @@
+import { thrownIn, whoFixes, type CheckCodeError } from './check-error.js';
 import type { Exchange } from './exchange.js';
 import { curlLine, replayLine } from './reproduce.js';
 import type { CheckResult, Evidence, Level, Report, Requirement, RequirementReport, Verdict } from './report.js';
@@ -89,6 +90,7 @@ export function buildReport(input: BuildInput): Report {
     // Every check found its rule does not apply here: nothing to judge, and nothing left unjudged.
     const notApplicable = status === 'skipped' && errored === undefined && e.results.every((r) => r.meta.notApplicable === true);
     const skipReason = status !== 'skipped' ? undefined
+      : errored?.meta.error?.module !== undefined ? `not judged: ${thrownIn(codeError(errored))}`
       : errored !== undefined ? `not judged: the kit's own error in check ${errored.meta.check} (${errored.meta.error?.message ?? 'unknown'})`
       : notJudgeable !== undefined ? `not judged: ${notJudgeable}`
       : e.results.find((r) => r.meta.skipped)?.meta.skipped;
@@ -100,7 +102,7 @@ export function buildReport(input: BuildInput): Report {
         title: r.meta.title,
         status: r.state,
         ...(r.meta.failure ? { message: r.meta.failure.message }
-          : r.meta.error ? { message: `kit error: ${r.meta.error.message}` }
+          : r.meta.error ? { message: r.meta.error.module !== undefined ? `threw in ${r.meta.error.module}: ${r.meta.error.message}` : `kit error: ${r.meta.error.message}` }
           : r.meta.skipped ? { message: r.meta.skipped }
           : r.state === 'failed' ? { message: 'did not finish within its time budget' } : {}),
       })),
@@ -114,7 +116,7 @@ export function buildReport(input: BuildInput): Report {
 
   const summary = summarize(requirements);
   const coverage = coverageOf(requirements, leftOut);
-  const kitErrors = input.results.filter((r) => r.state === 'error').map((r) => ({ check: r.meta.check, requirement: r.meta.requirement, message: r.meta.error?.message ?? 'unknown' }));
+  const kitErrors = input.results.filter((r) => r.state === 'error').map(codeError);
   const decided = decideVerdict({ summary, coverage, strict: input.strict, requireAll: input.requireAll ?? false, ...couldNotJudge(input, kitErrors) });
   const hints = runHints(input.results).filter((hint) => !(decided.reasons ?? []).includes(hint));
   const notes = [...new Set([...(input.notes ?? []), ...input.results.flatMap((r) => r.meta.notes ?? []), ...resendNote(input.results)])];
@@ -144,6 +146,12 @@ function reference(requirement: Requirement): { reference?: string } {
   return requirement.source === undefined ? { reference: `docs/requirements.md#${requirement.id}` } : {};
 }
 
+/** A check whose own code threw, as the report names it: with its team module, when it is a team's. */
+function codeError(r: CheckResult): CheckCodeError {
+  const module = r.meta.error?.module;
+  return { check: r.meta.check, requirement: r.meta.requirement, message: r.meta.error?.message ?? 'unknown', ...(module !== undefined ? { module } : {}) };
+}
+
 /**
  * Every reason the run could not judge what it was asked to, each said once. Some taint the whole
  * run: the target unreachable, the run stopping, every correctly signed request refused 401 with no
@@ -159,9 +167,15 @@ function couldNotJudge(input: BuildInput, kitErrors: NonNullable<Report['kitErro
   }
   if (!authenticatesOtherwise(input.results)) wholeRun.push(...credentialsRefused(input.results));
   const part: string[] = [];
-  if (kitErrors.length > 0) {
-    const first = kitErrors[0]!;
-    part.push(`the kit failed inside ${kitErrors.length === 1 ? 'a check' : `${kitErrors.length} checks`} (first: ${first.check}: ${first.message}); ${kitErrors.length === 1 ? 'its requirement was' : 'their requirements were'} not judged: this is the kit's fault, not the target's`);
+  const kits = kitErrors.filter((e) => e.module === undefined);
+  if (kits.length > 0) {
+    const first = kits[0]!;
+    part.push(`the kit failed inside ${kits.length === 1 ? 'a check' : `${kits.length} checks`} (first: ${first.check}: ${first.message}); ${kits.length === 1 ? 'its requirement was' : 'their requirements were'} not judged: this is the kit's fault, not the target's`);
+  }
+  const teams = kitErrors.filter((e) => e.module !== undefined);
+  if (teams.length > 0) {
+    const first = teams[0]!;
+    part.push(`${teams.length === 1 ? 'a team check' : `${teams.length} team checks`} threw (first: ${thrownIn(first)}); ${teams.length === 1 ? 'its requirement was' : 'their requirements were'} not judged: ${whoFixes(first)}`);
   }
   for (const r of input.results) if (r.meta.inconclusive !== undefined) part.push(r.meta.inconclusive);
   return { wholeRun: [...new Set(wholeRun)], part: [...new Set(part)] };

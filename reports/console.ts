@@ -1,4 +1,5 @@
 import { visible } from '../common/visible.js';
+import { thrownIn, whoFixes } from '../core/check-error.js';
 import type { CheckResult, Level, Report } from '../core/report.js';
 import { isPartial, leftOutOf, partialText, tallySection } from '../core/verdict.js';
 
@@ -39,7 +40,8 @@ export class ConsoleProgress {
       `${t.passed} passed`,
       ...(t.failed ? [`${t.failed} failed`] : []),
       ...(t.mayNotHeld ? [`${t.mayNotHeld} MAY not held`] : []),
-      ...(t.errors ? [`${t.errors} kit error${t.errors > 1 ? 's' : ''}`] : []),
+      // A team module's exception is its own, not the kit's: the tally names whose code threw.
+      ...(t.errors ? [`${t.errors} ${results.some((r) => r.state === 'error' && r.meta.error?.module === undefined) ? 'kit' : 'team check'} error${t.errors > 1 ? 's' : ''}`] : []),
       ...(t.skipped ? [`${t.skipped} skipped`] : []),
     ];
     this.say(`  ${t.mark} ${visible(section).padEnd(20)} ${String(results.length).padStart(3)} check${results.length === 1 ? ' ' : 's'}: ${parts.join(', ')}  (${(durationMs / 1000).toFixed(1)} s)`);
@@ -95,7 +97,7 @@ export function summaryLines(report: Report, files: readonly string[]): string[]
     '',
     `${verdictHeadline(report)}  ${judged(report)}`,
     ...(report.reasons ?? []).map((reason) => `  ! could not judge: ${reason}`),
-    ...(report.kitErrors ?? []).slice(0, 5).map((e) => `  ! kit error in check ${e.check} (${e.requirement}): ${e.message}; this is the kit's fault, not the target's: please report it`),
+    ...(report.kitErrors ?? []).slice(0, 5).map((e) => `  ! ${thrownIn(e)} (${e.requirement}); ${whoFixes(e)}`),
     ...(report.hints ?? []).map((hint) => `  ! ${hint}`),
     ...(report.notes ?? []).map((note) => `  i ${note}`),
     `  requirements: ${summary.passed} passed, ${summary.failed} MUST failed, ${summary.warned} SHOULD warned, ${summary.skipped} skipped`,

@@ -11,6 +11,7 @@ import { visible } from '../common/visible.js';
 import { pathOf } from '../core/reproduce.js';
 import type { Exchange } from '../core/exchange.js';
 import { REPORT_CSS } from './html-style.js';
+import { thrownIn, whoFixes } from '../core/check-error.js';
 import type { Evidence, Report, RequirementReport } from '../core/report.js';
 import { isPartial, leftOutOf, partialText, verdictText } from '../core/verdict.js';
 import { selectionText } from './console.js';
@@ -298,7 +299,9 @@ function verdictBanner(report: Report): string {
   const dl = facts.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join('');
   const hints = (report.hints ?? []).map((hint) => `<p class="hint" role="note"><strong>One likely cause:</strong> ${esc(hint)}</p>`).join('') +
     (report.notes ?? []).map((note) => `<p class="hint" role="note"><strong>Note:</strong> ${esc(note)}</p>`).join('') +
-    (report.kitErrors ?? []).map((e) => `<p class="hint kit-error" role="alert"><strong>Kit error, not the target's fault:</strong> check <code>${esc(e.check)}</code> (${esc(e.requirement)}) failed in the kit's own code: ${esc(e.message)}. That requirement was not judged.</p>`).join('');
+    (report.kitErrors ?? []).map((e) => e.module !== undefined
+      ? `<p class="hint kit-error" role="alert"><strong>A team check's own error, not the target's fault:</strong> ${esc(thrownIn(e))}. That requirement (${esc(e.requirement)}) was not judged: ${esc(whoFixes(e))}.</p>`
+      : `<p class="hint kit-error" role="alert"><strong>Kit error, not the target's fault:</strong> check <code>${esc(e.check)}</code> (${esc(e.requirement)}) failed in the kit's own code: ${esc(e.message)}. That requirement was not judged.</p>`).join('');
   return (
     `<header class="verdict ${pass ? 'pass' : unsure ? 'unsure' : 'fail'}" id="verdict"><div class="wrap"><div class="mark" aria-hidden="true">${pass ? '✓' : unsure ? '?' : '✗'}</div>` +
     `<div><p class="eyebrow">${esc(report.tool.name)} ${esc(report.tool.version)} · conformance report</p><h1>${headline(report)}${pass && isPartial(report.coverage) ? ` <span class="partial">· ${esc(partialText(report.coverage))}</span>` : ''}</h1><p class="why">${esc(why)}</p>${hints}</div>` +

@@ -20,6 +20,7 @@
  */
 import { escapeChar, isInvisible } from '../common/visible.js';
 import type { Exchange } from '../core/exchange.js';
+import { thrownIn, whoFixes } from '../core/check-error.js';
 import type { Evidence, Report, RequirementReport } from '../core/report.js';
 import { isPartial, partialText, verdictText } from '../core/verdict.js';
 
@@ -131,10 +132,12 @@ function failureBody(requirement: RequirementReport): string {
   return requirement.checks.map((c) => `[${c.id}] ${c.status}${c.message ? `: ${c.message}` : ''}`).join('\n');
 }
 
-function testcase(requirement: RequirementReport, strict: boolean): string {
+function testcase(requirement: RequirementReport, strict: boolean, thrown: Report['kitErrors'] = []): string {
   const open = `    <testcase${attrs({ classname: requirement.section, name: `${requirement.id} ${requirement.title}`, time: seconds(durationOf(requirement)) })}`;
   const kitError = requirement.checks.find((c) => c.status === 'error');
   if (kitError !== undefined && requirement.status !== 'failed') {
+    const team = thrown.find((e) => e.check === kitError.id && e.module !== undefined);
+    if (team !== undefined) return `${open}>\n      <error${attrs({ type: 'team-check', message: `${thrownIn(team)}; ${whoFixes(team)}` })}/>\n    </testcase>`;
     return `${open}>\n      <error${attrs({ type: 'kit', message: `the kit's own error in check ${kitError.id}, not the target's: ${kitError.message ?? ''}` })}/>\n    </testcase>`;
   }
   if (requirement.status === 'skipped') {
@@ -218,7 +221,7 @@ export function renderJUnit(report: Report): string {
       time: seconds(requirements.reduce((sum, r) => sum + durationOf(r), 0)),
       timestamp,
     });
-    return `  <testsuite${header}>\n${props}\n${requirements.map((r) => testcase(r, report.strict)).join('\n')}\n  </testsuite>`;
+    return `  <testsuite${header}>\n${props}\n${requirements.map((r) => testcase(r, report.strict, report.kitErrors)).join('\n')}\n  </testsuite>`;
   });
   const extra = verdict !== undefined ? 1 : 0;
   const root = attrs({

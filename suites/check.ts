@@ -55,6 +55,8 @@ export interface Check {
    * the whole set of answers (the concurrent-duplicate race: the one 201 and every other answer).
    */
   keepAllEvidence?: boolean;
+  /** A team's check: its module's path from the working directory (./checks/foo.mjs), set when it is loaded; the kit's have none. */
+  module?: string;
   run(ctx: CheckContext): Promise<void>;
 }
 

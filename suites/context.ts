@@ -112,7 +112,8 @@ export async function executeCheck(check: Check, state: RunState, meta: CheckMet
     }
     if (!isCheckFailure(error)) {
       const e = error instanceof Error ? error : new Error(String(error));
-      meta.error = { message: `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}`, ...(e.stack !== undefined ? { stack: e.stack } : {}) };
+      // A team's check names its module: the team fixes it, not the kit (core/check-error.ts).
+      meta.error = { message: `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}`, ...(e.stack !== undefined ? { stack: e.stack } : {}), ...(check.module !== undefined ? { module: check.module } : {}) };
       meta.evidence = sent().slice(-MAX_EVIDENCE);
       return 'error';
     }

@@ -1,3 +1,4 @@
+import { isAbsolute, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Requirement } from '../core/report.js';
 import { catalog } from './catalog.js';
@@ -11,17 +12,39 @@ export interface TeamChecks {
   requirements: Requirement[];
 }
 
+/** How a team's modules are loaded: from where they are shown, and who is told of each. */
+export interface LoadTeamChecksOptions {
+  /** The working directory module paths are shown from (default: the process's). */
+  cwd?: string;
+  /** Told of each module before it is imported, in one line: the module runs as code. */
+  say?: (line: string) => void;
+  /**
+   * The config was found in the working directory, not named (./svc-conformance.json): its modules
+   * are refused unless `allowChecks`, so a checked-out repository does not run its code unasked.
+   */
+  discoveredConfig?: string;
+  allowChecks?: boolean;
+}
+
 /**
  * Loads the modules named by the config's "checks". Each exports `requirements` (made with
  * defineRequirement) and `checks` (made with defineCheck); a check may also rest on one of the kit's
  * requirements. Anything wrong is a ConfigError naming the module and the fix: the run has not begun.
+ * A module is code run with the caller's environment (its secrets too): each is said as it loads.
  */
-export async function loadTeamChecks(config: Pick<TargetConfig, 'checks'>): Promise<TeamChecks> {
+export async function loadTeamChecks(config: Pick<TargetConfig, 'checks'>, options: LoadTeamChecksOptions = {}): Promise<TeamChecks> {
+  const paths = config.checks ?? [];
+  const cwd = options.cwd ?? process.cwd();
+  if (paths.length > 0 && options.discoveredConfig !== undefined && options.allowChecks !== true) {
+    throw new ConfigError(`./${options.discoveredConfig} (found in the working directory, not named with --config) lists ${paths.length} team check module${paths.length === 1 ? '' : 's'} under "checks", code that would run with your environment and its secrets: --allow-checks runs ${paths.length === 1 ? 'it' : 'them'}, or name the file with --config`);
+  }
   const known = new Map(catalog().map((r) => [r.id, r]));
   const seenChecks = new Set<string>();
   const requirements: Requirement[] = [];
   const bySection = new Map<string, Check[]>();
-  for (const path of config.checks ?? []) {
+  for (const path of paths) {
+    const shown = shownModulePath(path, cwd);
+    options.say?.(`loading team checks from ${shown} (a module of code, run with this process's environment)`);
     let module: Record<string, unknown>;
     try {
       module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
@@ -43,7 +66,8 @@ export async function loadTeamChecks(config: Pick<TargetConfig, 'checks'>): Prom
       sectionOf.set(r.id, r.section);
     }
     for (const raw of checks as unknown[]) {
-      const check = attempt(where, () => defineCheck(raw as Check));
+      // The module's path goes with each check, so an exception in its code names the module, not the kit.
+      const check = Object.freeze({ ...attempt(where, () => defineCheck(raw as Check)), module: shown });
       if (!known.has(check.requirement)) throw new ConfigError(`${where}: check ${check.id} names requirement ${check.requirement}, which neither the kit nor the module defines`);
       if (seenChecks.has(check.id)) throw new ConfigError(`${where}: check id ${check.id} is used twice`);
       seenChecks.add(check.id);
@@ -52,6 +76,12 @@ export async function loadTeamChecks(config: Pick<TargetConfig, 'checks'>): Prom
     }
   }
   return { sections: [...bySection].map(([name, checks]) => ({ name, checks, team: true })), requirements };
+}
+
+/** A module's path as a person types it from the working directory (./checks/foo.mjs), else as it is. */
+function shownModulePath(path: string, cwd: string): string {
+  const from = relative(cwd, path);
+  return from === '' || from.startsWith('..') || isAbsolute(from) ? path : `./${from}`;
 }
 
 function attempt<T>(where: string, make: () => T): T {

@@ -3,6 +3,7 @@
 // a failure carries expected and actual, so vitest shows them as a diff. `run` uses the same
 // checks and the same executeCheck through the kit's own small runner (suites/runner.ts).
 import { afterAll, describe, test } from 'vitest';
+import { thrownIn, whoFixes } from '../core/check-error.js';
 import type { Level } from '../core/report.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
 import { catalog } from './catalog.js';
@@ -93,7 +94,8 @@ export async function conformanceSuite(options: ConformanceSuiteOptions = {}): P
             const outcome = await executeCheck(check, state, meta, scopes.get(check));
             if (outcome === 'skipped') skip(meta.skipped);
             if (outcome === 'error') {
-              const error = new Error(`kit error (not the target's fault): ${meta.error?.message}`);
+              const thrown = { check: check.id, requirement: check.requirement, message: meta.error?.message ?? 'unknown', ...(check.module !== undefined ? { module: check.module } : {}) };
+              const error = new Error(check.module !== undefined ? `${thrownIn(thrown)}; ${whoFixes(thrown)}` : `kit error (not the target's fault): ${meta.error?.message}`);
               if (meta.error?.stack !== undefined) error.stack = meta.error.stack;
               throw error;
             }

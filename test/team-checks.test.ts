@@ -1,6 +1,8 @@
 // A team's own checks, loaded from the config's "checks", run beside the kit's and appear in all
-// three reports; a bug in a check is the kit's error (exit 2), never a failed requirement.
-import { readFileSync } from 'node:fs';
+// three reports; a bug in a check is blamed on its module (exit 2), never a failed requirement nor
+// the kit's. The modules are code: each is named as it loads, and a config found in the working
+// directory (not named) runs none of them without --allow-checks.
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report } from '../core/report.js';
@@ -85,22 +87,53 @@ describe('a team check from the config', () => {
     expect(html).toMatch(/<a class="ref" href="file:\/\/\/[^"]*\/docs\/requirements\.md#ERR-CONTENT-TYPE"/);
   });
 
-  it('an exception in a check\'s own code is a kit error: shown apart, not judged, exit 2', async () => {
+  it('an exception in a team check\'s own code names its module, not the kit: shown apart, not judged, exit 2', async () => {
     const result = await run('ACME-BUGGY', 'buggy');
     expect(result.code).toBe(2);
-    expect(result.stdout).toMatch(/! Acme extensions\s+1 check : 0 passed, 1 kit error/);
-    expect(result.stdout).toMatch(/kit error in check acme-buggy \(ACME-BUGGY\): TypeError: .*field/);
-    expect(result.stderr).toMatch(/run: inconclusive: the kit failed inside a check \(first: acme-buggy: TypeError: /);
+    expect(result.stdout).toMatch(/! Acme extensions\s+1 check : 0 passed, 1 team check error/);
+    expect(result.stdout).toMatch(/! team check acme-buggy in \.\/checks\/acme\.mjs threw: TypeError: .*field.* \(ACME-BUGGY\); the team module's fault, not the target's nor the kit's: fix \.\/checks\/acme\.mjs/);
+    expect(result.stdout + result.stderr).not.toMatch(/kit error|please report it|kit's fault|kit failed/);
+    expect(result.stderr).toMatch(/run: inconclusive: a team check threw \(first: team check acme-buggy in \.\/checks\/acme\.mjs threw: TypeError: /);
     expect(result.stdout).not.toMatch(/✗ ACME-BUGGY/);
     const report = JSON.parse(readFileSync(join(dir, 'buggy', 'report.json'), 'utf8')) as Report;
-    expect(report.kitErrors).toEqual([expect.objectContaining({ check: 'acme-buggy', requirement: 'ACME-BUGGY' })]);
-    expect(report.requirements.find((r) => r.id === 'ACME-BUGGY')).toMatchObject({ status: 'skipped', skipReason: expect.stringMatching(/kit's own error/) });
+    expect(report.kitErrors).toEqual([expect.objectContaining({ check: 'acme-buggy', requirement: 'ACME-BUGGY', module: './checks/acme.mjs' })]);
+    expect(report.requirements.find((r) => r.id === 'ACME-BUGGY')).toMatchObject({ status: 'skipped', skipReason: 'not judged: team check acme-buggy in ./checks/acme.mjs threw: ' + report.kitErrors![0]!.message });
     expect(report.verdict).toBe('inconclusive');
     const junit = readFileSync(join(dir, 'buggy', 'junit.xml'), 'utf8');
-    expect(junit).toMatch(/<testcase[^>]*name="ACME-BUGGY[^"]*"[^>]*>\s*<error type="kit" message="the kit&apos;s own error in check acme-buggy, not the target&apos;s: kit error: TypeError/);
-    // The kit's error, and the verdict's own testcase naming why the run is inconclusive.
+    expect(junit).toMatch(/<testcase[^>]*name="ACME-BUGGY[^"]*"[^>]*>\s*<error type="team-check" message="team check acme-buggy in \.\/checks\/acme\.mjs threw: TypeError/);
+    // The module's error, and the verdict's own testcase naming why the run is inconclusive.
     expect(junit).toMatch(/<testsuites[^>]*errors="2"/);
-    expect(readFileSync(join(dir, 'buggy', 'report.html'), 'utf8')).toMatch(/Kit error, not the target's fault:<\/strong> check <code>acme-buggy<\/code>/);
+    const html = readFileSync(join(dir, 'buggy', 'report.html'), 'utf8');
+    expect(html).toMatch(/A team check's own error, not the target's fault:<\/strong> team check acme-buggy in \.\/checks\/acme\.mjs threw/);
+    expect(html).not.toContain('Kit error');
+  });
+
+  it('names each module as it loads: it is code, run with the caller\'s environment', async () => {
+    const result = await run('ACME-BALANCE-ANSWERS', 'named');
+    expect(result.stdout).toContain("svc-conformance run: loading team checks from ./checks/acme.mjs (a module of code, run with this process's environment)\n");
+  });
+
+  it('refuses the modules of a ./svc-conformance.json found, not named (exit 2, one line), unless --allow-checks', async () => {
+    const found = scratchProject({
+      'checks/acme.mjs': TEAM_MODULE,
+      // Were the module run, this file would appear: a refusal must come before any import.
+      'checks/loud.mjs': "import { writeFileSync } from 'node:fs'; writeFileSync(new URL('../imported', import.meta.url), 'yes'); export { checks, requirements } from './acme.mjs';",
+      'svc-conformance.json': JSON.stringify({ ...sandbox.config, checks: ['./checks/loud.mjs'] }),
+    });
+    const refused = await runCli(['run', '--only', 'ACME-BALANCE-ANSWERS', '--report-dir', 'out'], { cwd: found });
+    expect(refused.code).toBe(2);
+    const lines = refused.stderr.trim().split('\n').filter((line) => !line.includes('using ./svc-conformance.json'));
+    expect(lines).toEqual([expect.stringMatching(/^svc-conformance run: .*\.\/svc-conformance\.json \(found in the working directory, not named with --config\) lists 1 team check module under "checks".*--allow-checks runs it/)]);
+    expect(existsSync(join(found, 'imported'))).toBe(false);
+
+    const allowed = await runCli(['run', '--allow-checks', '--only', 'ACME-BALANCE-ANSWERS', '--report-dir', 'out'], { cwd: found });
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect(allowed.stdout).toContain('loading team checks from ./checks/loud.mjs');
+    expect(existsSync(join(found, 'imported'))).toBe(true);
+    // Named with --config, the same file is what the caller asked for: its modules run, each named.
+    const named = await runCli(['run', '--config', 'svc-conformance.json', '--only', 'ACME-BALANCE-ANSWERS', '--report-dir', 'out2'], { cwd: found });
+    expect(named.code, named.stderr).toBe(0);
+    expect(named.stdout).toContain('loading team checks from ./checks/loud.mjs');
   });
 
   it('list shows the kit\'s requirements and the team\'s, each with its checks', async () => {

@@ -20,7 +20,7 @@ export const listCommand: CommandSpec = {
     if (typeof options.config === 'string') {
       try {
         const config = await loadConfig(options.config, {}, io.cwd);
-        team = await loadTeamChecks(config);
+        team = await loadTeamChecks(config, { cwd: io.cwd, say: (line) => io.stderr(`svc-conformance list: ${line}\n`) });
       } catch (error) {
         if (error instanceof ConfigError) throw new UsageError(`list: ${error.message}`);
         throw error;

@@ -21,7 +21,7 @@ import { runChecks } from '../../suites/runner.js';
 import { SECTIONS } from '../../suites/sections.js';
 import type { RunSettings } from '../../suites/settings.js';
 import { loadTeamChecks, type TeamChecks } from '../../suites/team-checks.js';
-import { configFileOf } from '../config-file.js';
+import { configFileOf, wasDiscovered } from '../config-file.js';
 import { UsageError } from '../io.js';
 import { FORMAT_OPTION, REQUIRE_ALL_OPTION, SIGN_KEY_OPTION, finish, formatOf, defaultReportDir, signerOf, usableReportDir, writeReportsOrSay } from '../report-files.js';
 import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js';
@@ -43,6 +43,7 @@ export const runCommand: CommandSpec = {
     { name: 'only', type: 'string', value: 'PREFIX', multiple: true, description: 'only requirements (or checks) whose id starts with PREFIX, e.g. AUTH- or DUP-CONCURRENT; repeat it, or comma-separate' },
     { name: 'skip', type: 'string', value: 'PREFIX', multiple: true, description: 'leave out requirements (or checks) whose id starts with PREFIX, e.g. HOOK-; repeat it, or comma-separate' },
     { name: 'replay-path', type: 'string', value: 'PATH', description: "with --seed and --only: replay exactly the shrunk counterexample of a property (fast-check's path, as the report gives it)" },
+    { name: 'allow-checks', type: 'boolean', description: 'run the team check modules ("checks") of a ./svc-conformance.json found, not named with --config: they are code, run with your environment' },
     { name: 'allow-production', type: 'boolean', description: 'let checks that create records run against production (P-ENV-3)' },
     { name: 'concurrency', type: 'string', value: 'N', description: "requests in flight at most (default the config's profile.concurrency, else 8); 1 runs the checks one at a time, in order" },
     { name: 'timeout', type: 'string', value: 'SECONDS', description: 'per-request timeout (default 10)' },
@@ -54,7 +55,8 @@ export const runCommand: CommandSpec = {
     'The run stops (exit 2, one line naming the cause, reports written) when its --max-time is spent, after 3 answers in a row that came near the --timeout or not at all, or after 4 rate-limited (429) answers in a row.',
     'Checks run side by side, at most --concurrency requests in flight; the checks that share the wallet\'s balance run one after another, and the concurrent-duplicate race runs with nothing else in flight. A seed gives the same requests and the same report at any concurrency.',
     'A team\'s own checks, listed under "checks" in the config, run after the kit\'s and appear in every report; `svc-conformance list` shows every requirement and check.',
-    'An exception in a check\'s own code is the kit\'s error, not the target\'s: shown apart (! kit error), the requirement is not judged, and the run exits 2.',
+    'A team\'s check modules are code run with your environment (secrets included): each is named as it loads, and those of a ./svc-conformance.json found rather than named with --config run only with --allow-checks.',
+    'An exception in a check\'s own code is not the target\'s fault: shown apart (! kit error, or ! team check … in its module), the requirement is not judged, and the run exits 2.',
     'With --sign-key KEY.pem (an Ed25519 private key, PKCS#8 PEM: `openssl genpkey -algorithm ed25519 -out key.pem`) report.json names the key and report.json.sig beside it is its signature; `svc-conformance verify-report DIR --public-key pub.pem` (or openssl) checks it.',
     'A run that judged only part of the catalog (--only, --skip, or a config key missing) is "conformant, partial: N of M requirements judged"; --require-all makes it inconclusive.',
     'Exit status: 0 conformant (no MUST failed; with --strict, no SHOULD either), 1 not conformant, 2 bad usage or config, or inconclusive: the run could not judge the target (unreachable, it had to stop, its webhook receiver could not listen, every correctly signed request refused with 401, a kit error inside a check), said in every report.',
@@ -98,7 +100,12 @@ export const runCommand: CommandSpec = {
 
       let team: TeamChecks;
       try {
-        team = await loadTeamChecks(config);
+        team = await loadTeamChecks(config, {
+          cwd: io.cwd,
+          say: (line) => io.stdout(`svc-conformance run: ${line}\n`),
+          ...(wasDiscovered(options, configFile) ? { discoveredConfig: configFile } : {}),
+          allowChecks: Boolean(options['allow-checks']),
+        });
       } catch (error) {
         if (error instanceof ConfigError) throw new UsageError(`run: ${error.message}`);
         throw error;
