@@ -1,0 +1,109 @@
+// What `npm publish` would put on the registry, and a team's project that installs it. The tarball is
+// packed once (from the dist/ the build made); its file list is judged, then it is installed with
+// npm into a scratch project and its command and both entries are used from there.
+//
+// Offline, npm cannot install the tarball's dependencies itself (it asks the registry for their
+// metadata even when the packages are in its cache), so the scratch project's node_modules has them
+// linked from this repository's first, as a lockfile install would leave them; npm then installs the
+// tarball beside them, links its bin, and keeps them. vitest is linked in as the team's own, being an
+// optional peer.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { KIT_ROOT } from './scratch-project.js';
+
+interface PackageJson {
+  name: string;
+  version: string;
+  main: string;
+  types: string;
+  bin: Record<string, string>;
+  repository?: { type: string; url: string };
+  engines?: { node?: string };
+  dependencies: Record<string, string>;
+  exports: Record<string, string | { types?: string; default: string }>;
+}
+
+const pkg = JSON.parse(readFileSync(join(KIT_ROOT, 'package.json'), 'utf8')) as PackageJson;
+let work: string;
+let tarball: string;
+let packed: string[];
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'svc-pack-'));
+  // --ignore-scripts: `prepare` would build again; the tests run on the dist/ already built.
+  const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: KIT_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const [info] = JSON.parse(out) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  tarball = join(work, info!.filename);
+  packed = info!.files.map((f) => f.path);
+}, 30_000);
+
+describe('the packed tarball', () => {
+  it('holds no tests, test support, bench, source maps or build state', () => {
+    const strays = packed.filter((path) =>
+      /\.test\.|(^|\/)test\/|test-support|(^|\/)bench\/|\.map$|\.tsbuildinfo$|^scripts\/|^examples\//.test(path) || (path.endsWith('.ts') && !path.endsWith('.d.ts')));
+    expect(strays).toEqual([]);
+  });
+
+  it('holds README, LICENSE, the bin, main and types, and every target of "exports" (with types for each code entry)', () => {
+    const has = new Set(packed);
+    for (const file of ['README.md', 'LICENSE', 'package.json', ...Object.values(pkg.bin), pkg.main, pkg.types]) expect(has.has(file.replace(/^\.\//, '')), file).toBe(true);
+    for (const [subpath, target] of Object.entries(pkg.exports)) {
+      const targets = typeof target === 'string' ? [target] : [target.default, target.types];
+      if (typeof target !== 'string' || target.endsWith('.js')) expect(typeof target === 'object' && target.types, `${subpath} names its types`).toMatch(/\.d\.ts$/);
+      for (const file of targets as string[]) {
+        // A wildcard subpath ("./schemas/*.json") must match every file of its kind the repository has.
+        const wanted = file.includes('*') ? readdirSync(join(KIT_ROOT, dirname(file))).filter((name) => name.endsWith(file.split('*')[1]!)).map((name) => join(dirname(file), name)) : [file];
+        expect(wanted.length, `${subpath}: ${file}`).toBeGreaterThan(0);
+        for (const one of wanted) expect(has.has(one.replace(/^\.\//, '')), `${subpath}: ${one}`).toBe(true);
+      }
+    }
+  });
+
+  it('names its repository and the Node versions it runs on', () => {
+    expect(pkg.repository).toMatchObject({ type: 'git', url: expect.stringMatching(/^git\+https:\/\/.+\.git$/) });
+    expect(pkg.engines?.node).toMatch(/^>=20\./);
+  });
+});
+
+describe('installed into a team\'s project from the tarball', () => {
+  let project: string;
+
+  beforeAll(() => {
+    project = join(work, 'team-project');
+    mkdirSync(join(project, 'node_modules', '@types'), { recursive: true });
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'team-project', private: true, type: 'module' }));
+    for (const name of [...Object.keys(pkg.dependencies), 'vitest']) {
+      mkdirSync(dirname(join(project, 'node_modules', name)), { recursive: true });
+      symlinkSync(join(KIT_ROOT, 'node_modules', name), join(project, 'node_modules', name), 'dir');
+    }
+    const install = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', tarball], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+    expect(install.status, install.stderr).toBe(0);
+    // npm prunes what the project does not list: vitest is the team's own devDependency, linked again.
+    if (!existsSync(join(project, 'node_modules', 'vitest'))) symlinkSync(join(KIT_ROOT, 'node_modules', 'vitest'), join(project, 'node_modules', 'vitest'), 'dir');
+  }, 60_000);
+
+  it('runs its command through the bin npm linked: --help, and list reading the catalogs it ships', () => {
+    const bin = join(project, 'node_modules', '.bin', 'svc-conformance');
+    const help = spawnSync(bin, ['--help'], { cwd: project, encoding: 'utf8', timeout: 20_000 });
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: svc-conformance <command>/);
+    const list = spawnSync(bin, ['list', '--json'], { cwd: project, encoding: 'utf8', timeout: 20_000 });
+    expect(list.status, list.stderr).toBe(0);
+    expect((JSON.parse(list.stdout) as { requirements: unknown[] }).requirements.length).toBeGreaterThan(100);
+  });
+
+  it('imports svc-conformance (its schemas shipped) and svc-conformance/vitest', () => {
+    const script = [
+      "const kit = await import('svc-conformance');",
+      "const { conformanceSuite } = await import('svc-conformance/vitest');",
+      "const vectors = await import('svc-conformance/vectors/signing-vectors.json', { with: { type: 'json' } });",
+      "console.log(JSON.stringify({ suite: typeof conformanceSuite, sign: typeof kit.signPayload, valid: kit.validateSchema('error-envelope', {}).valid, vectors: typeof vectors.default }));",
+    ].join('\n');
+    const imported = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8', timeout: 20_000 });
+    expect(imported.status, imported.stderr).toBe(0);
+    expect(JSON.parse(imported.stdout)).toEqual({ suite: 'function', sign: 'function', valid: false, vectors: 'object' });
+  });
+});
