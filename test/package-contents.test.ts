@@ -29,6 +29,7 @@ interface PackageJson {
 const pkg = JSON.parse(readFileSync(join(KIT_ROOT, 'package.json'), 'utf8')) as PackageJson;
 let work: string;
 let tarball: string;
+let tarballName: string;
 let packed: string[];
 
 beforeAll(() => {
@@ -36,7 +37,8 @@ beforeAll(() => {
   // --ignore-scripts: `prepare` would build again; the tests run on the dist/ already built.
   const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: KIT_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   const [info] = JSON.parse(out) as Array<{ filename: string; files: Array<{ path: string }> }>;
-  tarball = join(work, info!.filename);
+  tarballName = info!.filename;
+  tarball = join(work, tarballName);
   packed = info!.files.map((f) => f.path);
 }, 30_000);
 
@@ -65,6 +67,12 @@ describe('the packed tarball', () => {
   it('names its repository and the Node versions it runs on', () => {
     expect(pkg.repository).toMatchObject({ type: 'git', url: expect.stringMatching(/^git\+https:\/\/.+\.git$/) });
     expect(pkg.engines?.node).toMatch(/^>=20\./);
+  });
+
+  it("is what the README's install section installs: this version's tarball, this version's tag", () => {
+    const readme = readFileSync(join(KIT_ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain(`npm install --save-dev ./${tarballName}`);
+    expect(readme).toMatch(new RegExp(`npm install --save-dev 'git\\+https://[^']+\\.git#v${pkg.version.replaceAll('.', '\\.')}'`));
   });
 });
 
