@@ -96,7 +96,9 @@ export async function conformanceSuite(options: ConformanceSuiteOptions = {}): P
             if (outcome === 'error') {
               const thrown = { check: check.id, requirement: check.requirement, message: meta.error?.message ?? 'unknown', ...(check.module !== undefined ? { module: check.module } : {}) };
               const error = new Error(check.module !== undefined ? `${thrownIn(thrown)}; ${whoFixes(thrown)}` : `kit error (not the target's fault): ${meta.error?.message}`);
-              if (meta.error?.stack !== undefined) error.stack = meta.error.stack;
+              // Where it was thrown, under this message: vitest shows the stack, whose first line would
+              // otherwise be the bare exception, blaming no one.
+              if (meta.error?.stack !== undefined) error.stack = [`Error: ${error.message}`, ...meta.error.stack.split('\n').filter((line) => line.startsWith('    at '))].join('\n');
               throw error;
             }
             const level = levels.get(check.requirement) ?? 'MUST';

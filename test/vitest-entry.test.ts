@@ -79,4 +79,21 @@ describe('svc-conformance/vitest in a scratch project', () => {
     expect(output).toMatch(/CheckFailure: a request without X-SIGNATURE: expected HTTP 401, got \d+/);
     expect(output).toMatch(/Expected: "HTTP 401"\s+Received: "HTTP \d+ \(application\/json/);
   }, 70_000);
+
+  it("blames an exception in a team check's code on its module, not on the kit", async () => {
+    const dir = scratchProject({
+      'conformance.test.js': "import { conformanceSuite } from 'svc-conformance/vitest';\nawait conformanceSuite({ config: './target.json', seed: 7, only: ['ACME-'] });\n",
+      'checks/buggy.mjs': [
+        "import { defineCheck, defineRequirement } from 'svc-conformance';",
+        "export const requirements = [defineRequirement({ id: 'ACME-BUGGY', title: 'a broken check', level: 'MUST', section: 'Acme' })];",
+        "export const checks = [defineCheck({ id: 'acme-buggy', requirement: 'ACME-BUGGY', title: 'reads a field of nothing', async run() { return undefined.field; } })];",
+      ].join('\n'),
+    });
+    writeFileSync(join(dir, 'target.json'), JSON.stringify({ ...good.config, checks: ['./checks/buggy.mjs'] }));
+    const { code, json, output } = await vitestRun(dir);
+    expect(code, output).toBe(1);
+    const failed = json.testResults.flatMap((f) => f.assertionResults.filter((a) => a.status === 'failed'));
+    expect(failed.map((a) => a.failureMessages.join('\n'))).toEqual([expect.stringMatching(/team check acme-buggy in \.\/checks\/buggy\.mjs threw: TypeError: .*fix \.\/checks\/buggy\.mjs/)]);
+    expect(output).not.toMatch(/kit error/);
+  }, 70_000);
 });
