@@ -11,6 +11,7 @@ import { CheckInconclusive, CheckSkipped, type WebhookSession } from './check.js
 import { retryWithinSecondsOf, type TargetConfig } from './config.js';
 import type { Exchange, SendOptions, TargetClient } from './http.js';
 import type { Clock } from '../core/clock.js';
+import type { RunHold } from './settings.js';
 
 
 export interface OpenSession {
@@ -19,7 +20,7 @@ export interface OpenSession {
 }
 
 /** Opens the session; a target the kit cannot register with is a CheckSkipped naming the fix. */
-export async function openWebhookSession(config: TargetConfig, clock: Clock, send: (options: SendOptions) => Promise<Exchange>, client: TargetClient): Promise<OpenSession> {
+export async function openWebhookSession(config: TargetConfig, clock: Clock, send: (options: SendOptions) => Promise<Exchange>, client: TargetClient, hold?: RunHold): Promise<OpenSession> {
   const webhooks = config.webhooks;
   if (webhooks === undefined) throw new CheckSkipped('needs webhooks in the config');
   let receiver: KitReceiver;
@@ -54,11 +55,24 @@ export async function openWebhookSession(config: TargetConfig, clock: Clock, sen
       await client.send({ label: 'restore the earlier webhook registration', path: OPERATION_PATHS.registerWebhook, payload: { url: previous } });
     };
   }
+  // Closed once, whether the run ends or is interrupted first (then the run's own close finds it done).
+  let closing: Promise<void> | undefined;
+  const closeOnce = () =>
+    (closing ??= (async () => {
+      await restore?.().catch(() => {});
+      await receiver.close();
+    })());
+  const release = hold?.(
+    restore !== undefined
+      ? { done: "restored the target's webhook registration and closed the kit's webhook receiver", failed: "could not restore the target's webhook registration (the kit's receiver is gone; register yours again)" }
+      : { done: "closed the kit's webhook receiver", failed: "could not close the kit's webhook receiver" },
+    closeOnce,
+  );
   return {
     session: { receiver, url: webhooks.url ?? receiver.url, retryWithinMs: retryWithinSecondsOf(config) * 1000, ...(registered !== undefined ? { registered } : {}) },
     async close() {
-      await restore?.().catch(() => {});
-      await receiver.close();
+      release?.();
+      await closeOnce();
     },
   };
 }
