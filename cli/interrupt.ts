@@ -20,7 +20,10 @@ export interface Held {
 export interface Interrupts {
   /** Aborted, its reason the signal's name, once the command is interrupted. */
   readonly signal: AbortSignal;
-  /** Registers how to undo something held (idempotent: it may run twice); returns the release for when the command undid it itself. */
+  /**
+   * Registers how to undo something held (idempotent: it may run twice); an undo that resolves to
+   * a string is said as that instead of `what.done`. Returns the release for when the command undid it itself.
+   */
   hold(what: Held, undo: () => Promise<unknown> | unknown): () => void;
 }
 
@@ -52,18 +55,20 @@ export class InterruptRegistry implements Interrupts {
     const said: string[] = [];
     // Newest first: a run restores the target's registration before it closes the sandbox that is its target.
     for (let entry = this.held.pop(); entry !== undefined; entry = this.held.pop()) {
-      said.push((await within(this.boundMs, entry.undo)) ? entry.what.done : entry.what.failed);
+      const outcome = await within(this.boundMs, entry.undo);
+      // An undo may say what it came to instead (it found nothing of its own to put back).
+      said.push(outcome.finished ? (typeof outcome.value === 'string' ? outcome.value : entry.what.done) : entry.what.failed);
     }
     return said;
   }
 }
 
-/** True when `work` finished within `ms`; false when it threw or ran out of time. */
-async function within(ms: number, work: () => Promise<unknown> | unknown): Promise<boolean> {
+/** Whether `work` finished within `ms` (not when it threw or ran out of time), and what it returned. */
+async function within(ms: number, work: () => Promise<unknown> | unknown): Promise<{ finished: boolean; value?: unknown }> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<false>((resolveLate) => (timer = setTimeout(() => resolveLate(false), ms)));
+  const late = new Promise<{ finished: false }>((resolveLate) => (timer = setTimeout(() => resolveLate({ finished: false }), ms)));
   try {
-    return await Promise.race([Promise.resolve().then(work).then(() => true, () => false), late]);
+    return await Promise.race([Promise.resolve().then(work).then((value) => ({ finished: true, value }), () => ({ finished: false })), late]);
   } finally {
     clearTimeout(timer);
   }

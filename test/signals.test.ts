@@ -99,6 +99,22 @@ describe('run interrupted while it holds the target\'s webhook registration', ()
   });
   afterAll(() => sandbox.close());
 
+  /** `run --only HOOK-`, interrupted once its receiver has taken the registration (bounded: 10 s). */
+  async function interruptedHoldingRegistration(dir: string, meanwhile: () => void = () => {}) {
+    sandbox.app.webhooks.register(MERCHANT_A.id, EARLIER);
+    let interrupt: ((signal: InterruptSignal) => Promise<void>) | undefined;
+    const running = runCli(['run', '--config', 'target.json', '--only', 'HOOK-', '--report-dir', 'reports'], {
+      cwd: dir,
+      onInterrupt: (handler) => ((interrupt = handler), () => {}),
+    });
+    for (let i = 0; i < 200 && sandbox.app.webhooks.urlOf(MERCHANT_A.id) === EARLIER; i++) await new Promise((r) => setTimeout(r, 50));
+    const taken = sandbox.app.webhooks.urlOf(MERCHANT_A.id);
+    expect(taken).not.toBe(EARLIER);
+    meanwhile();
+    await interrupt!('SIGINT');
+    return { result: await running, taken };
+  }
+
   it('restores the registration, removes the previous reports (they no longer verify), exit 130', async () => {
     const dir = scratch();
     writeFileSync(join(dir, 'target.json'), JSON.stringify(sandbox.config));
@@ -107,21 +123,7 @@ describe('run interrupted while it holds the target\'s webhook registration', ()
     expect(previous.code).toBe(0);
     expect((await runCli(['verify-report', 'reports'], { cwd: dir })).code).toBe(0);
 
-    sandbox.app.webhooks.register(MERCHANT_A.id, EARLIER);
-    let interrupt: ((signal: InterruptSignal) => Promise<void>) | undefined;
-    const running = runCli(['run', '--config', 'target.json', '--only', 'HOOK-', '--report-dir', 'reports'], {
-      cwd: dir,
-      onInterrupt: (handler) => {
-        interrupt = handler;
-        return () => (interrupt = undefined);
-      },
-    });
-    // Interrupted once the run's receiver has taken the registration (bounded: 10 s).
-    for (let i = 0; i < 200 && sandbox.app.webhooks.urlOf(MERCHANT_A.id) === EARLIER; i++) await new Promise((r) => setTimeout(r, 50));
-    const taken = sandbox.app.webhooks.urlOf(MERCHANT_A.id);
-    expect(taken).not.toBe(EARLIER);
-    await interrupt!('SIGINT');
-    const result = await running;
+    const { result, taken } = await interruptedHoldingRegistration(dir);
 
     expect(result.code).toBe(130);
     // One line; its parts in the order they were done (a registration answered during the cleanup comes last).
@@ -133,6 +135,17 @@ describe('run interrupted while it holds the target\'s webhook registration', ()
     expect(existsSync(join(dir, 'reports', 'report.json'))).toBe(false);
     const verified = await runCli(['verify-report', 'reports'], { cwd: dir });
     expect(verified.code).not.toBe(0);
+  }, 30_000);
+
+  it('leaves a registration someone else made during the run, and says so instead of "restored"', async () => {
+    const dir = scratch();
+    writeFileSync(join(dir, 'target.json'), JSON.stringify(sandbox.config));
+    const THEIRS = 'http://127.0.0.1:9/registered-meanwhile';
+    const { result } = await interruptedHoldingRegistration(dir, () => sandbox.app.webhooks.register(MERCHANT_A.id, THEIRS));
+    expect(result.code).toBe(130);
+    expect(result.stderr).toContain("left the target's webhook registration to whoever changed it during the run, closed the kit's webhook receiver");
+    expect(result.stderr).not.toContain('restored');
+    expect(sandbox.app.webhooks.urlOf(MERCHANT_A.id)).toBe(THEIRS);
   }, 30_000);
 });
 
