@@ -3,7 +3,7 @@
 // webhook registration pointing at the kit's dead receiver, and the previous run's reports in the
 // folder, still verifying. After: what a command holds is undone, one line says what, exit 130.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -89,6 +89,42 @@ describe('verify-client interrupted, the built CLI as a real process', () => {
     expect(stdout).not.toMatch(/conformant/);
     expect(existsSync(join(dir, 'out', 'report.json'))).toBe(false);
   }, 20_000);
+});
+
+describe('run interrupted, the built CLI as a real process', () => {
+  it('SIGTERM mid-run: exit 130, the embedded sandbox closed, the previous reports removed, one line', async () => {
+    const dir = scratch();
+    const out = join(dir, 'out');
+    mkdirSync(out);
+    writeFileSync(join(out, 'report.json'), JSON.stringify({ tool: { name: 'svc-conformance', version: '0' }, verdict: 'conformant' }));
+    const kit = spawn(process.execPath, [BIN, 'run', '--report-dir', 'out'], { cwd: dir, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    kit.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolveExit) => kit.on('exit', resolveExit));
+    // Interrupted once the embedded sandbox listens.
+    await new Promise<void>((resolveStarted, reject) => {
+      const timer = setTimeout(() => reject(new Error(`run did not start the embedded sandbox within 15 s:\n${stdout}\n${stderr}`)), 15_000);
+      kit.stdout.on('data', (chunk) => {
+        stdout += chunk;
+        if (/reference sandbox at http:\/\/[\d.:]+/.test(stdout)) {
+          clearTimeout(timer);
+          resolveStarted();
+        }
+      });
+    });
+    const baseUrl = /reference sandbox at (http:\/\/[\d.:]+)/.exec(stdout)![1]!;
+    kit.kill('SIGTERM');
+    const timer = setTimeout(() => kit.kill('SIGKILL'), 10_000);
+    const code = await exited;
+    clearTimeout(timer);
+    expect(code).toBe(130);
+    expect(stderr).toMatch(/^svc-conformance run: interrupted \(SIGTERM\): [^\n]+\n$/m);
+    expect(stderr).toContain('closed the embedded sandbox');
+    expect(stderr).toContain('removed the previous reports in out');
+    expect(existsSync(join(out, 'report.json'))).toBe(false);
+    expect(await portFree(Number(new URL(baseUrl).port))).toBe(true);
+  }, 30_000);
 });
 
 describe('run interrupted while it holds the target\'s webhook registration', () => {
