@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import type { InterruptSignal, InterruptSource, Interrupts } from './interrupt.js';
 
 /** Everything a command touches outside itself, so tests can run commands in-process. */
 export interface Io {
@@ -9,6 +10,10 @@ export interface Io {
   stdinIsTTY: boolean;
   env: Record<string, string | undefined>;
   cwd: string;
+  /** Where SIGINT and SIGTERM come from; without it a command is never interrupted. */
+  onInterrupt?: InterruptSource;
+  /** Set by main() for the command it runs: where the command registers what it holds (cli/interrupt.ts). */
+  interrupts?: Interrupts;
 }
 
 export function processIo(): Io {
@@ -30,6 +35,22 @@ export function processIo(): Io {
     stdinIsTTY: Boolean(process.stdin.isTTY),
     env: process.env,
     cwd: process.cwd(),
+    onInterrupt(interrupted) {
+      let cleaning = false;
+      const listener = (signal: InterruptSignal) => {
+        // A second Ctrl-C while the first one's cleanup runs: the user wants out now.
+        if (cleaning) process.exit(130);
+        cleaning = true;
+        // Whatever the command still had in flight (a run's remaining checks) ends with the process.
+        void interrupted(signal).finally(() => process.exit(130));
+      };
+      process.on('SIGINT', listener);
+      process.on('SIGTERM', listener);
+      return () => {
+        process.off('SIGINT', listener);
+        process.off('SIGTERM', listener);
+      };
+    },
   };
 }
 

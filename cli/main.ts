@@ -11,6 +11,7 @@ import { triggerCommand } from './commands/trigger.js';
 import { verifyClientCommand } from './commands/verify-client.js';
 import { verifyReceiverCommand } from './commands/verify-receiver.js';
 import { verifyReportCommand } from './commands/verify-report.js';
+import { InterruptRegistry, interruptedLine, type InterruptSignal } from './interrupt.js';
 import { processIo, UsageError, type Io } from './io.js';
 import { formatHelp, parseOptions, type CommandSpec } from './options.js';
 
@@ -53,7 +54,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
       io.stdout(formatHelp(command));
       return 0;
     }
-    return await command.run(options, io, positionals);
+    return await runInterruptibly(command, options, positionals, io);
   } catch (error) {
     if (error instanceof UsageError) {
       // Messages start with the command's name: "svc-conformance sign: …".
@@ -64,5 +65,40 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     const detail = io.env.SVC_DEBUG ? `\n${(error as Error).stack}` : ' (set SVC_DEBUG=1 for the stack)';
     io.stderr(`svc-conformance: internal error: ${visible((error as Error).message)}${detail}\n`);
     return 70;
+  }
+}
+
+/**
+ * Runs the command with its own interrupts: on SIGINT or SIGTERM what it holds is undone (newest
+ * first, each bounded), one line says what was cleaned up, and the exit status is 130. From the
+ * interrupt on, whatever the command still does is not heard: no output, and its own ending (a
+ * verdict, an error) does not count.
+ */
+async function runInterruptibly(command: CommandSpec, options: Parameters<CommandSpec['run']>[0], positionals: string[], io: Io): Promise<number> {
+  const interrupts = new InterruptRegistry();
+  const quietOnceInterrupted = (write: (text: string) => void) => (text: string) => {
+    if (!interrupts.signal.aborted) write(text);
+  };
+  const commandIo: Io = { ...io, stdout: quietOnceInterrupted(io.stdout), stderr: quietOnceInterrupted(io.stderr), interrupts };
+  let interrupted: Promise<number> | undefined;
+  let stopListening: (() => void) | undefined;
+  const onInterrupt = new Promise<number>((resolveInterrupt) => {
+    stopListening = io.onInterrupt?.((signal: InterruptSignal) => {
+      interrupted ??= interrupts.interrupt(signal).then((said) => {
+        io.stderr(interruptedLine(command.name, signal, said));
+        return 130;
+      });
+      resolveInterrupt(interrupted);
+      return interrupted.then(() => {});
+    });
+  });
+  try {
+    const ending = command.run(options, commandIo, positionals).then(
+      (code) => interrupted ?? code,
+      (error: unknown) => interrupted ?? Promise.reject(error),
+    );
+    return await Promise.race([ending, onInterrupt]);
+  } finally {
+    stopListening?.();
   }
 }

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { readPackageJson } from '../common/package-root.js';
 import type { CheckResult, Report, Requirement } from '../core/report.js';
 import { buildReport, exitCodeOf, verdictText } from '../core/verdict.js';
@@ -6,8 +6,9 @@ import { visible } from '../common/visible.js';
 import { summaryLines } from '../reports/console.js';
 import { certification, digestOf } from '../reports/seal.js';
 import type { OptionSpec, ParsedOptions } from './options.js';
-import { prepareReportDir, ReportDirError, writeReports } from '../reports/write.js';
+import { prepareReportDir, removeReports, ReportDirError, writeReports } from '../reports/write.js';
 import { KeyFileError, readSigningKey, type ReportSigner } from '../reports/signature.js';
+import { interruptsOf } from './interrupt.js';
 import { UsageError, type Io } from './io.js';
 import { publishToGitHubActions } from './github-actions.js';
 
@@ -16,14 +17,24 @@ export function defaultReportDir(command: 'run' | 'verify-client' | 'verify-rece
   return `svc-reports/${{ run: 'run', 'verify-client': 'client', 'verify-receiver': 'receiver' }[command]}`;
 }
 
-/** The report folder must take the reports before anything is sent: exit 2 now, not exit 70 after the run. */
-export async function usableReportDir(command: string, dir: string): Promise<void> {
+/**
+ * The report folder must take the reports before anything is sent: exit 2 now, not exit 70 after
+ * the run. An earlier run's reports are removed from it then: a run that ends without its own
+ * (interrupted, killed, an error) must not leave the last verdict there, still verifying.
+ */
+export async function usableReportDir(command: string, dir: string, io: Io): Promise<void> {
   try {
     await prepareReportDir(dir);
   } catch (error) {
     if (error instanceof ReportDirError) throw new UsageError(`${command}: ${error.message}`);
     throw error;
   }
+  const removed = await removeReports(dir);
+  // Interrupted: also remove whatever reports a write racing the interrupt left.
+  const fromCwd = relative(io.cwd, dir);
+  const shown = fromCwd === '' ? '.' : fromCwd.startsWith('..') ? dir : fromCwd;
+  const done = removed.length > 0 ? `removed the previous reports in ${shown}` : `left no reports in ${shown}`;
+  interruptsOf(io).hold({ done, failed: `could not remove the reports in ${shown}` }, () => removeReports(dir));
 }
 
 /**
@@ -31,6 +42,8 @@ export async function usableReportDir(command: string, dir: string): Promise<voi
  * verdict still reaches the console, with one line on stderr saying why there are no report files.
  */
 export async function writeReportsOrSay(io: Io, command: string, report: Report, dir: string, signer?: ReportSigner): Promise<string[]> {
+  // An interrupted command's verdict is not written: main() has already ended it with 130.
+  if (interruptsOf(io).signal.aborted) return [];
   try {
     return await writeReports(report, dir, signer);
   } catch (error) {
@@ -76,6 +89,8 @@ export async function signerOf(command: string, options: ParsedOptions, io: Io):
  * `io` is the console Io, so with --format json those go to stderr and stdout keeps the JSON alone.
  */
 export function finish(io: Io, print: (text: string) => void, json: boolean, command: string, report: Report, files: readonly string[]): 0 | 1 | 2 {
+  // Interrupted: main() has ended the command with 130; its verdict goes nowhere, the job summary included.
+  if (interruptsOf(io).signal.aborted) return 2;
   if (json) print(summaryJson(report, files));
   else io.stdout(summaryLines(report, files).join('\n') + '\n');
   if (report.verdict === 'inconclusive') io.stderr(`svc-conformance ${command}: ${visible(verdictText(report))}\n`);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { renderHtml } from './html.js';
 import { renderJUnit } from './junit.js';
@@ -90,4 +90,37 @@ export async function writeReports(unsealed: Report, dir: string, signer?: Repor
 function signedBy(report: Report, signer: ReportSigner): Report {
   if (report.certification === undefined) throw new Error('writeReports: a signed report needs its certification block to name the key');
   return { ...report, certification: { ...report.certification, signedBy: signer.signedBy } };
+}
+
+/** The files writeReports writes into a report folder. */
+const REPORT_FILES = ['report.json', 'report.json.sig', 'junit.xml', 'report.html'] as const;
+
+/**
+ * Removes an earlier run's reports from `dir`, so that a run which ends without writing its own
+ * (interrupted, killed, stopped by an error) leaves no verdict behind that is not its own. Only the
+ * kit's: when report.json is not an svc-conformance report, nothing is touched (a folder such as "."
+ * may hold a junit.xml of something else). Returns the names removed.
+ */
+export async function removeReports(dir: string): Promise<string[]> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, 'report.json'), 'utf8');
+  } catch {
+    return [];
+  }
+  let toolName: unknown;
+  try {
+    toolName = (JSON.parse(text) as { tool?: { name?: unknown } } | null)?.tool?.name;
+  } catch {
+    return [];
+  }
+  if (toolName !== 'svc-conformance') return [];
+  const removed: string[] = [];
+  for (const name of REPORT_FILES) {
+    const path = join(dir, name);
+    if ((await stat(path).catch(() => undefined)) === undefined) continue;
+    await rm(path, { force: true });
+    removed.push(name);
+  }
+  return removed;
 }

@@ -52,17 +52,20 @@ export const SANDBOX_FIXTURES = {
 export async function startSandbox(options: StartOptions = {}): Promise<RunningSandbox> {
   const app = createSandbox(options);
   const listening = await listen(app, options);
+  let closed: Promise<void> | undefined;
   return {
     baseUrl: listening.baseUrl,
     app,
     config: sandboxConfig(listening.baseUrl, app.options.variant.toleranceSeconds),
     fixtures: SANDBOX_FIXTURES,
     // Held answers go out (and are recorded) at close: closing never waits out a scenario's hang.
-    close: async () => {
-      const closing = listening.close();
-      await app.close();
-      await closing;
-    },
+    // Closing twice is closing once: an interrupt's cleanup and the command's own may meet.
+    close: () =>
+      (closed ??= (async () => {
+        const closing = listening.close();
+        await app.close();
+        await closing;
+      })()),
   };
 }
 

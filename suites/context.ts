@@ -198,7 +198,7 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
     },
     async webhooks() {
       // The first check to ask opens the session (its registration request is that check's evidence).
-      state.webhooks ??= openWebhookSession(settings.config, settings.clock ?? systemClock, send, client);
+      state.webhooks ??= openWebhookSession(settings.config, settings.clock ?? systemClock, send, client, settings.hold);
       return (await state.webhooks).session;
     },
     note(requirement, message, exchange) {

@@ -31,4 +31,12 @@ export interface RunSettings {
   deadlineSource?: string;
   /** The run's clock (default the system's); tests share a virtual one with an in-process sandbox. */
   clock?: Clock;
+  /**
+   * Registers how to undo something the run holds at the target (its webhook registration) should
+   * the run be interrupted (Ctrl-C, kill); returns the release for when the run undid it itself.
+   */
+  hold?: RunHold;
 }
+
+/** The shape of RunSettings.hold (the CLI's interrupts, cli/interrupt.ts, have one). */
+export type RunHold = (what: { done: string; failed: string }, undo: () => Promise<unknown>) => () => void;

@@ -11,6 +11,7 @@ import { CheckInconclusive, CheckSkipped, type WebhookSession } from './check.js
 import { retryWithinSecondsOf, type TargetConfig } from './config.js';
 import type { Exchange, SendOptions, TargetClient } from './http.js';
 import type { Clock } from '../core/clock.js';
+import type { RunHold } from './settings.js';
 
 
 export interface OpenSession {
@@ -19,7 +20,7 @@ export interface OpenSession {
 }
 
 /** Opens the session; a target the kit cannot register with is a CheckSkipped naming the fix. */
-export async function openWebhookSession(config: TargetConfig, clock: Clock, send: (options: SendOptions) => Promise<Exchange>, client: TargetClient): Promise<OpenSession> {
+export async function openWebhookSession(config: TargetConfig, clock: Clock, send: (options: SendOptions) => Promise<Exchange>, client: TargetClient, hold?: RunHold): Promise<OpenSession> {
   const webhooks = config.webhooks;
   if (webhooks === undefined) throw new CheckSkipped('needs webhooks in the config');
   let receiver: KitReceiver;
@@ -29,7 +30,8 @@ export async function openWebhookSession(config: TargetConfig, clock: Clock, sen
     // Configured, but nothing can be judged: never a pass, never the target's fault.
     throw new CheckInconclusive(`the kit's webhook receiver ${(error as Error).message}; choose another webhooks.listen`);
   }
-  let restore: (() => Promise<unknown>) | undefined;
+  /** Puts the earlier registration back; says so when it finds the registration changed by someone else. */
+  let restore: (() => Promise<string | undefined>) | undefined;
   let registered: (() => Promise<string | null | undefined>) | undefined;
   if (webhooks.url === undefined) {
     const answer = await send({ label: "register the kit's webhook receiver (the reference sandbox's control request)", path: OPERATION_PATHS.registerWebhook, payload: { url: receiver.url } });
@@ -50,15 +52,36 @@ export async function openWebhookSession(config: TargetConfig, clock: Clock, sen
     };
     restore = async () => {
       // Put back only what the kit replaced: a registration someone else made meanwhile is theirs.
-      if ((await registered!()) !== receiver.url) return;
-      await client.send({ label: 'restore the earlier webhook registration', path: OPERATION_PATHS.registerWebhook, payload: { url: previous } });
+      const now = await registered!();
+      if (now === undefined) throw new Error('the target did not say where it delivers now');
+      if (now !== receiver.url) return "left the target's webhook registration to whoever changed it during the run";
+      const put = await client.send({ label: 'restore the earlier webhook registration', path: OPERATION_PATHS.registerWebhook, payload: { url: previous } });
+      if (put.response?.status !== 200) throw new Error(`the target answered ${put.response?.status ?? put.error?.message}`);
+      return undefined;
     };
   }
+  // Closed once, whether the run ends or is interrupted first (then the run's own close finds it done).
+  let closing: Promise<string | undefined> | undefined;
+  const closeOnce = () =>
+    (closing ??= (async () => {
+      let failed: unknown;
+      const left = await restore?.().catch((error: unknown) => void (failed = error));
+      await receiver.close();
+      // Said by an interrupt as "could not restore…"; the run's own ending goes on without it, as before.
+      if (failed !== undefined) throw failed;
+      return left === undefined ? undefined : `${left}, closed the kit's webhook receiver`;
+    })());
+  const release = hold?.(
+    restore !== undefined
+      ? { done: "restored the target's webhook registration and closed the kit's webhook receiver", failed: "could not restore the target's webhook registration (the kit's receiver is gone; register yours again)" }
+      : { done: "closed the kit's webhook receiver", failed: "could not close the kit's webhook receiver" },
+    closeOnce,
+  );
   return {
     session: { receiver, url: webhooks.url ?? receiver.url, retryWithinMs: retryWithinSecondsOf(config) * 1000, ...(registered !== undefined ? { registered } : {}) },
     async close() {
-      await restore?.().catch(() => {});
-      await receiver.close();
+      release?.();
+      await closeOnce().catch(() => {});
     },
   };
 }

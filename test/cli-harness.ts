@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { main } from '../cli/main.js';
+import type { InterruptSource } from '../cli/interrupt.js';
 import type { Io } from '../cli/io.js';
 
 export interface CliResult {
@@ -10,7 +11,7 @@ export interface CliResult {
 }
 
 /** Runs the command in-process with a captured Io: fast, and the same code path as the binary. */
-export async function runCli(argv: string[], options: { stdin?: string; env?: Record<string, string>; cwd?: string } = {}): Promise<CliResult> {
+export async function runCli(argv: string[], options: { stdin?: string; env?: Record<string, string>; cwd?: string; onInterrupt?: InterruptSource } = {}): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const io: Io = {
@@ -20,12 +21,13 @@ export async function runCli(argv: string[], options: { stdin?: string; env?: Re
     stdinIsTTY: options.stdin === undefined,
     env: options.env ?? {},
     cwd: options.cwd ?? process.cwd(),
+    ...(options.onInterrupt !== undefined ? { onInterrupt: options.onInterrupt } : {}),
   };
   const code = await main(argv, io);
   return { code, stdout, stderr };
 }
 
-const BIN = fileURLToPath(new URL('../bin/svc-conformance.js', import.meta.url));
+export const BIN = fileURLToPath(new URL('../bin/svc-conformance.js', import.meta.url));
 
 /**
  * Variables of the job the tests run in that the CLI acts on: inside GitHub Actions, a CLI that

@@ -46,7 +46,9 @@ describe('svc-conformance serve', () => {
 
       const exit = new Promise<number | null>((resolve) => child.on('exit', resolve));
       child.kill('SIGTERM');
-      expect(await exit).toBe(0);
+      // Stopped as every command is (cli/interrupt.ts): its sandbox closed, said in one line, 130.
+      expect(await exit).toBe(130);
+      expect(stderr()).toMatch(/svc-conformance serve: interrupted \(SIGTERM\): closed the reference sandbox\n$/);
     } finally {
       child.kill('SIGKILL');
     }

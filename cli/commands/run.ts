@@ -22,6 +22,7 @@ import { SECTIONS } from '../../suites/sections.js';
 import type { RunSettings } from '../../suites/settings.js';
 import { loadTeamChecks, type TeamChecks } from '../../suites/team-checks.js';
 import { configFileOf, wasDiscovered } from '../config-file.js';
+import { interruptsOf } from '../interrupt.js';
 import { UsageError } from '../io.js';
 import { FORMAT_OPTION, REQUIRE_ALL_OPTION, SIGN_KEY_OPTION, finish, formatOf, defaultReportDir, signerOf, usableReportDir, writeReportsOrSay } from '../report-files.js';
 import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js';
@@ -59,6 +60,7 @@ export const runCommand: CommandSpec = {
     'An exception in a check\'s own code is not the target\'s fault: shown apart (! kit error, or ! team check … in its module), the requirement is not judged, and the run exits 2.',
     'With --sign-key KEY.pem (an Ed25519 private key, PKCS#8 PEM: `openssl genpkey -algorithm ed25519 -out key.pem`) report.json names the key and report.json.sig beside it is its signature; `svc-conformance verify-report DIR --public-key pub.pem` (or openssl) checks it.',
     'A run that judged only part of the catalog (--only, --skip, or a config key missing) is "conformant, partial: N of M requirements judged"; --require-all makes it inconclusive.',
+    'Ctrl-C or SIGTERM: exit 130, one line saying what was cleaned up (the webhook registration the run replaced put back, its receiver and the embedded sandbox closed). The previous reports in the report folder are removed when the command starts: one that ends without its own leaves none that verify.',
     'Exit status: 0 conformant (no MUST failed; with --strict, no SHOULD either), 1 not conformant, 2 bad usage or config, or inconclusive: the run could not judge the target (unreachable, it had to stop, its webhook receiver could not listen, every correctly signed request refused with 401, a kit error inside a check), said in every report.',
   ],
   examples: ['svc-conformance run', 'svc-conformance run --config staging.json --strict --report-dir out', 'SVC_BASE_URL=https://sbx.example.test SVC_API_KEY=… SVC_SECRET_KEY=… SVC_WALLET_ID=… svc-conformance run'],
@@ -67,10 +69,12 @@ export const runCommand: CommandSpec = {
     const { json, console: out } = formatOf('run', options, io);
     const print = io.stdout;
     io = out;
+    const interrupts = interruptsOf(io);
     const numbers = readNumbers(options);
     const reportDir = resolve(io.cwd, typeof options['report-dir'] === 'string' ? options['report-dir'] : defaultReportDir('run'));
     const startedAt = new Date();
     let sandbox: RunningSandbox | undefined;
+    let releaseSandbox: (() => void) | undefined;
     try {
       let config: TargetConfig;
       let configPath: string | undefined;
@@ -81,7 +85,7 @@ export const runCommand: CommandSpec = {
         if (error instanceof ConfigError) throw new UsageError(`run: ${error.message}`);
         throw error;
       }
-      await usableReportDir('run', reportDir);
+      await usableReportDir('run', reportDir, io);
       const reportSigner = await signerOf('run', options, io);
       if (configFile !== undefined || envNamesTarget(io.env)) {
         try {
@@ -93,6 +97,8 @@ export const runCommand: CommandSpec = {
         configPath = configFile;
       } else {
         sandbox = await startSandbox({ port: 0 });
+        const embedded = sandbox;
+        releaseSandbox = interrupts.hold({ done: 'closed the embedded sandbox', failed: 'could not close the embedded sandbox' }, () => embedded.close());
         config = sandbox.config as TargetConfig;
         configPath = 'sandbox.json';
         io.stdout(`No target given (no --config, no ./svc-conformance.json, no SVC_* variable): certifying the kit's own embedded reference sandbox at ${sandbox.baseUrl}, not a deployment (svc-conformance serve --config-out sandbox.json runs it standalone).\n`);
@@ -131,6 +137,7 @@ export const runCommand: CommandSpec = {
         ...(numbers.concurrency !== undefined ? { concurrency: numbers.concurrency } : {}),
         ...(typeof options['replay-path'] === 'string' ? { replayPath: replayPathOf(options['replay-path'], options) } : {}),
         ...(harFile !== undefined ? { onExchange: (exchange: Exchange) => void traffic.push({ exchange, startedAt: Date.now() - exchange.ms }) } : {}),
+        hold: (what, undo) => interrupts.hold(what, undo),
       };
       // A base URL may carry userinfo (http://user:password@host): never shown, never reported.
       const shownBaseUrl = redactor(config)(config.baseUrl);
@@ -187,6 +194,7 @@ export const runCommand: CommandSpec = {
       }
       return finish(io, print, json, 'run', report, files);
     } finally {
+      releaseSandbox?.();
       await sandbox?.close();
     }
   },

@@ -5,6 +5,7 @@ import {
   FAULTS, FAULT_NAMES, SCENARIOS, SCENARIO_NAMES, parseFaults, parseScenarios, startSandbox, type SandboxVariant,
 } from '../../sandbox/index.js';
 import { webhookUrlProblem } from '../../core/webhooks.js';
+import { interruptsOf } from '../interrupt.js';
 import { UsageError } from '../io.js';
 import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js';
 
@@ -29,7 +30,7 @@ export const serveCommand: CommandSpec = {
     { name: 'quiet', type: 'boolean', description: 'do not log requests' },
   ],
   details: [
-    'Stops on Ctrl-C. Requests are logged to stderr, one line each, without secrets.',
+    'Stops on Ctrl-C or SIGTERM (exit 130, saying so). Requests are logged to stderr, one line each, without secrets.',
     'A fault breaks a rule for as long as the sandbox runs; a scenario fires once, on the first authenticated request it applies to.',
     'With --webhook-url, every order and payout change fires its event (P-HOOK-2), signed with the merchant\'s secret and retried',
     'after 1, 2, 4 and 8 s until answered 200; each attempt is logged to stderr (event, id, attempt, status, ms), even with --quiet.',
@@ -79,9 +80,11 @@ export const serveCommand: CommandSpec = {
     io.stdout(banner(sandbox.baseUrl, sandbox.fixtures, settings.faults, settings.scenarios, settings.webhookUrl));
     io.stdout('Config for `svc-conformance run --config FILE` (also written by --config-out):\n');
     io.stdout(JSON.stringify(sandbox.config, null, 2) + '\n');
-    await untilStopped();
-    await sandbox.close();
-    return 0;
+    // Ctrl-C or kill is how serve ends: main() closes the sandbox, says so, and exits 130.
+    const interrupts = interruptsOf(io);
+    interrupts.hold({ done: 'closed the reference sandbox', failed: 'could not close the reference sandbox' }, () => sandbox.close());
+    await new Promise((resolveStop) => interrupts.signal.addEventListener('abort', resolveStop, { once: true }));
+    return 130;
   },
 };
 
@@ -141,16 +144,4 @@ function banner(baseUrl: string, fixtures: Awaited<ReturnType<typeof startSandbo
     `  webhooks      ${webhookUrl !== undefined ? `${webhookUrl} (merchants A and B; svc-conformance trigger EVENT fires one)` : 'none registered (--webhook-url URL)'}`,
     '',
   ].join('\n') + '\n';
-}
-
-function untilStopped(): Promise<void> {
-  return new Promise((resolveStop) => {
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      resolveStop();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
 }

@@ -13,6 +13,7 @@ import { createRedactor } from '../../common/redact.js';
 import type { DeliveryAttempt, RecordedExchange } from '../../sandbox/options.js';
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B, runMerchant, type Merchant } from '../../sandbox/tenants.js';
 import { listening } from './verify-receiver.js';
+import { interruptsOf } from '../interrupt.js';
 import { UsageError, type Io } from '../io.js';
 import { FORMAT_OPTION, REQUIRE_ALL_OPTION, SIGN_KEY_OPTION, finish, formatOf, judgementReport, defaultReportDir, signerOf, usableReportDir, writeReportsOrSay } from '../report-files.js';
 import { wholeNumber, type CommandSpec } from '../options.js';
@@ -36,6 +37,7 @@ export const verifyClientCommand: CommandSpec = {
     'COMMAND runs with SVC_BASE_URL, SVC_API_KEY, SVC_SECRET_KEY, SVC_WALLET_ID (and SVC_ENVIRONMENT=sandbox) set to the sandbox, with keys and a wallet made for this run.',
     'Only the client\'s own requests are judged (this run\'s API key, or signed with its secret); others that reach the sandbox are counted in a note.',
     'Exit status: 0 conformant (no MUST client rule broken), 1 not conformant (or the client sent no request of its own), 2 bad usage, COMMAND could not start, or inconclusive.',
+    'Ctrl-C or SIGTERM: exit 130, one line saying what was cleaned up (the client\'s whole process group stopped, SIGTERM then SIGKILL after 2 s; the sandbox closed). The previous reports in the report folder are removed when the command starts: one that ends without its own leaves none that verify.',
     'The client\'s own exit status is reported, not judged: a client may stop on a business failure.',
     'With --webhook-url, the sandbox delivers its events to URL; once something listens there (within 30 s) the kit delivers genuine,',
     'redelivered and forged events too (as verify-receiver), and stops COMMAND after 3 quiet seconds with no delivery pending.',
@@ -60,7 +62,7 @@ export const verifyClientCommand: CommandSpec = {
     const timeoutSeconds = options.timeout === undefined ? 120 : wholeNumber('verify-client', 'timeout', options.timeout, 1, 86_400);
     const reportDir = resolve(io.cwd, typeof options['report-dir'] === 'string' ? options['report-dir'] : defaultReportDir('verify-client'));
     const command = positionals.map(shellQuote).join(' ');
-    await usableReportDir('verify-client', reportDir);
+    await usableReportDir('verify-client', reportDir, io);
     const reportSigner = await signerOf('verify-client', options, io);
 
     const webhookUrl = typeof options['webhook-url'] === 'string' ? options['webhook-url'] : undefined;
@@ -82,6 +84,8 @@ export const verifyClientCommand: CommandSpec = {
       idleTimeoutMs: (DEFAULT_HANG_SECONDS + 30) * 1000, requestTimeoutMs: (DEFAULT_HANG_SECONDS + 30) * 1000,
       ...(webhookUrl !== undefined ? { deliveryLog: (line: string) => io.stdout(`  [sandbox] ${line}\n`), onDeliveryAttempt: (a: DeliveryAttempt) => void attempts.push(a) } : {}),
     });
+    const interrupts = interruptsOf(io);
+    const releaseSandbox = interrupts.hold({ done: 'closed the recording sandbox', failed: 'could not close the recording sandbox' }, () => sandbox.close());
     // The client's receiver gets the events of the client's own merchant only.
     if (webhookUrl !== undefined) sandbox.app.webhooks.register(merchant.id, webhookUrl);
     const startedAt = new Date();
@@ -96,6 +100,9 @@ export const verifyClientCommand: CommandSpec = {
         SVC_WALLET_ID: merchant.walletId,
         SVC_ENVIRONMENT: 'sandbox',
       }, timeoutSeconds);
+      // Interrupted: the client and all it started go (its receiver too), so its ports are free again.
+      const releaseClient = interrupts.hold({ done: "stopped the client's process group", failed: "could not stop the client's process group" }, () => client.terminate());
+      void client.outcome.then(releaseClient, releaseClient);
       if (webhookUrl !== undefined) {
         const judged = await judgeClientReceiver(webhookUrl, merchant, client, io, Math.min(LISTEN_WITHIN_SECONDS, timeoutSeconds));
         if ('problem' in judged) {
@@ -112,6 +119,7 @@ export const verifyClientCommand: CommandSpec = {
       }
       outcome = await client.outcome;
     } finally {
+      releaseSandbox();
       await sandbox.close();
     }
 
@@ -220,6 +228,7 @@ interface ClientOutcome {
  */
 function runClient(argv: string[], io: Io, redact: (text: string) => string, env: Record<string, string>, timeoutSeconds: number): RunningClient {
   let stopWith: ((note: string) => void) | undefined;
+  let terminateWith: (() => Promise<void>) | undefined;
   let exited = false;
   const outcome = new Promise<ClientOutcome>((resolvePromise, reject) => {
     const child = spawn(argv[0]!, argv.slice(1), { cwd: io.cwd, env: { ...io.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -228,13 +237,14 @@ function runClient(argv: string[], io: Io, redact: (text: string) => string, env
     child.stdout.on('data', out.data);
     child.stderr.on('data', err.data);
     let timedOut = false;
-    const killGroup = () => {
+    const signalGroup = (signal: NodeJS.Signals) => {
       try {
-        process.kill(-child.pid!, 'SIGKILL');
+        process.kill(-child.pid!, signal);
       } catch {
-        child.kill('SIGKILL');
+        child.kill(signal);
       }
     };
+    const killGroup = () => signalGroup('SIGKILL');
     let stoppedNote: string | undefined;
     const timer = setTimeout(() => {
       timedOut = true;
@@ -244,6 +254,15 @@ function runClient(argv: string[], io: Io, redact: (text: string) => string, env
       if (exited) return;
       stoppedNote = note;
       killGroup();
+    };
+    terminateWith = async () => {
+      // Asked to stop (Ctrl-C, kill): a chance to shut down cleanly, then no more chances.
+      stoppedNote = 'the kit was interrupted';
+      signalGroup('SIGTERM');
+      const until = Date.now() + TERMINATE_GRACE_MS;
+      while (groupAlive(child.pid!) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      killGroup();
+      await outcome.catch(() => {});
     };
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
@@ -267,7 +286,20 @@ function runClient(argv: string[], io: Io, redact: (text: string) => string, env
     });
   });
   void outcome.catch(() => {}).finally(() => (exited = true));
-  return { outcome, stop: (note) => stopWith?.(note), get exited() { return exited; } };
+  return { outcome, stop: (note) => stopWith?.(note), terminate: async () => terminateWith?.(), get exited() { return exited; } };
+}
+
+/** How long an interrupted client's process group has to end on SIGTERM before it gets SIGKILL. */
+const TERMINATE_GRACE_MS = 2_000;
+
+/** Whether any process of the group led by `pid` is still there. */
+function groupAlive(pid: number): boolean {
+  try {
+    process.kill(-pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A running client command: its outcome once it ends, and a way to end it. */
@@ -275,6 +307,8 @@ interface RunningClient {
   outcome: Promise<ClientOutcome>;
   /** Stops the client (its whole process group); the outcome then carries `note`. */
   stop(note: string): void;
+  /** Stops the whole process group, SIGTERM then SIGKILL after a grace; resolves once the client has ended. */
+  terminate(): Promise<void>;
   readonly exited: boolean;
 }
 

@@ -1,0 +1,88 @@
+// Ctrl-C and kill. While a command holds something outside itself (a client's process group, a
+// listening port, the target's webhook registration, a report folder), it registers how to undo it
+// here. On SIGINT or SIGTERM main() undoes everything still held, newest first, each within a
+// bound, says in one line what was cleaned up, and exits 130. Commands never listen to signals.
+
+export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+
+/**
+ * Where interrupts come from: the process's signals (processIo), or a test's hand. `interrupted`
+ * resolves once the cleanup is done and said; the returned function stops listening.
+ */
+export type InterruptSource = (interrupted: (signal: InterruptSignal) => Promise<void>) => () => void;
+
+/** What a held thing's cleanup is said as: done (past tense), or when it failed or ran out of time. */
+export interface Held {
+  done: string;
+  failed: string;
+}
+
+export interface Interrupts {
+  /** Aborted, its reason the signal's name, once the command is interrupted. */
+  readonly signal: AbortSignal;
+  /**
+   * Registers how to undo something held (idempotent: it may run twice); an undo that resolves to
+   * a string is said as that instead of `what.done`. Returns the release for when the command undid it itself.
+   */
+  hold(what: Held, undo: () => Promise<unknown> | unknown): () => void;
+}
+
+/** How long one cleanup may take: a target that does not answer must not keep an interrupted kit alive. */
+export const CLEANUP_BOUND_MS = 5_000;
+
+export class InterruptRegistry implements Interrupts {
+  private readonly controller = new AbortController();
+  private readonly held: Array<{ what: Held; undo: () => Promise<unknown> | unknown }> = [];
+  readonly signal: AbortSignal = this.controller.signal;
+
+  constructor(private readonly boundMs = CLEANUP_BOUND_MS) {}
+
+  hold(what: Held, undo: () => Promise<unknown> | unknown): () => void {
+    const entry = { what, undo };
+    this.held.push(entry);
+    return () => {
+      // Once interrupted the cleanup owns what was held, and says it: a command that reaches its own
+      // cleanup at the same moment (its client just stopped) does not take it back. Its undo runs twice then.
+      if (this.signal.aborted) return;
+      const at = this.held.indexOf(entry);
+      if (at !== -1) this.held.splice(at, 1);
+    };
+  }
+
+  /** Aborts the signal, then undoes what is still held, newest first; returns what each cleanup came to. */
+  async interrupt(signal: InterruptSignal): Promise<string[]> {
+    this.controller.abort(signal);
+    const said: string[] = [];
+    // Newest first: a run restores the target's registration before it closes the sandbox that is its target.
+    for (let entry = this.held.pop(); entry !== undefined; entry = this.held.pop()) {
+      const outcome = await within(this.boundMs, entry.undo);
+      // An undo may say what it came to instead (it found nothing of its own to put back).
+      said.push(outcome.finished ? (typeof outcome.value === 'string' ? outcome.value : entry.what.done) : entry.what.failed);
+    }
+    return said;
+  }
+}
+
+/** Whether `work` finished within `ms` (not when it threw or ran out of time), and what it returned. */
+async function within(ms: number, work: () => Promise<unknown> | unknown): Promise<{ finished: boolean; value?: unknown }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<{ finished: false }>((resolveLate) => (timer = setTimeout(() => resolveLate({ finished: false }), ms)));
+  try {
+    return await Promise.race([Promise.resolve().then(work).then((value) => ({ finished: true, value }), () => ({ finished: false })), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Interrupts that never come: for a command run outside main() (a library caller, a unit test). */
+const NEVER: Interrupts = { signal: new AbortController().signal, hold: () => () => {} };
+
+/** The command's interrupts (main() gives every command its own), or ones that never come. */
+export function interruptsOf(io: { interrupts?: Interrupts }): Interrupts {
+  return io.interrupts ?? NEVER;
+}
+
+/** The one line an interrupted command ends with. */
+export function interruptedLine(command: string, signal: InterruptSignal, said: readonly string[]): string {
+  return `svc-conformance ${command}: interrupted (${signal}): ${said.length > 0 ? said.join(', ') : 'nothing was held, nothing to clean up'}\n`;
+}

@@ -1,0 +1,234 @@
+// Ctrl-C and kill (issue 22, point 1). Before: verify-client interrupted exited 130 with the client,
+// its child and its listener still running (the port held); run interrupted left the target's
+// webhook registration pointing at the kit's dead receiver, and the previous run's reports in the
+// folder, still verifying. After: what a command holds is undone, one line says what, exit 130.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InterruptSignal } from '../cli/interrupt.js';
+import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
+import { MERCHANT_A } from '../sandbox/tenants.js';
+import { BIN, cliEnv, runCli } from './cli-harness.js';
+
+const scratch = () => mkdtempSync(join(tmpdir(), 'svc-signals-'));
+
+/**
+ * A client that starts a child (one that ignores SIGTERM, so only the kit's SIGKILL ends it) and a
+ * listener, says so, and then waits: what a backend script that runs a worker and a server does.
+ */
+const CLIENT = `
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
+const child = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)"], { stdio: 'ignore' });
+const server = createServer((req, res) => res.end('busy')).listen(0, '127.0.0.1', () => {
+  console.log('ready child=' + child.pid + ' port=' + server.address().port);
+});
+`;
+
+/** Gone, or a zombie nobody reaped yet (this container's PID 1 does not reap orphans): it runs no more. */
+function stillRuns(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Whether the test can listen on the port again (the kit left nothing holding it). */
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolvePort) => {
+    const server = createServer();
+    server.once('error', () => resolvePort(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolvePort(true)));
+  });
+}
+
+describe('verify-client interrupted, the built CLI as a real process', () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s: exit 130, the client\'s child and its listener gone, one line saying so', async (signal) => {
+    const dir = scratch();
+    writeFileSync(join(dir, 'client.mjs'), CLIENT);
+    const kit = spawn(process.execPath, [BIN, 'verify-client', '--report-dir', 'out', '--', process.execPath, 'client.mjs'], { cwd: dir, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    kit.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) => kit.on('exit', (code, by) => resolveExit({ code, signal: by })));
+    const ready = await new Promise<{ child: number; port: number }>((resolveReady, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the client did not say ready within 10 s:\n${stdout}\n${stderr}`)), 10_000);
+      kit.stdout.on('data', (chunk) => {
+        stdout += chunk;
+        const seen = /ready child=(\d+) port=(\d+)/.exec(stdout);
+        if (seen) {
+          clearTimeout(timer);
+          resolveReady({ child: Number(seen[1]), port: Number(seen[2]) });
+        }
+      });
+    });
+    expect(stillRuns(ready.child)).toBe(true);
+    expect(await portFree(ready.port)).toBe(false);
+
+    const sentAt = Date.now();
+    kit.kill(signal);
+    const timer = setTimeout(() => kit.kill('SIGKILL'), 10_000);
+    const { code } = await exited;
+    clearTimeout(timer);
+    expect(code).toBe(130);
+    expect(Date.now() - sentAt).toBeLessThan(6_000);
+    expect(stderr).toContain(`svc-conformance verify-client: interrupted (${signal}): stopped the client's process group, closed the recording sandbox, left no reports in out\n`);
+    expect(stillRuns(ready.child)).toBe(false);
+    expect(await portFree(ready.port)).toBe(true);
+    // No verdict of an interrupted run, on the console or on disk.
+    expect(stdout).not.toMatch(/conformant/);
+    expect(existsSync(join(dir, 'out', 'report.json'))).toBe(false);
+  }, 20_000);
+});
+
+describe('run interrupted, the built CLI as a real process', () => {
+  it('SIGTERM mid-run: exit 130, the embedded sandbox closed, the previous reports removed, one line', async () => {
+    const dir = scratch();
+    const out = join(dir, 'out');
+    mkdirSync(out);
+    writeFileSync(join(out, 'report.json'), JSON.stringify({ tool: { name: 'svc-conformance', version: '0' }, verdict: 'conformant' }));
+    const kit = spawn(process.execPath, [BIN, 'run', '--report-dir', 'out'], { cwd: dir, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    kit.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolveExit) => kit.on('exit', resolveExit));
+    // Interrupted once the embedded sandbox listens.
+    await new Promise<void>((resolveStarted, reject) => {
+      const timer = setTimeout(() => reject(new Error(`run did not start the embedded sandbox within 15 s:\n${stdout}\n${stderr}`)), 15_000);
+      kit.stdout.on('data', (chunk) => {
+        stdout += chunk;
+        if (/reference sandbox at http:\/\/[\d.:]+/.test(stdout)) {
+          clearTimeout(timer);
+          resolveStarted();
+        }
+      });
+    });
+    const baseUrl = /reference sandbox at (http:\/\/[\d.:]+)/.exec(stdout)![1]!;
+    kit.kill('SIGTERM');
+    const timer = setTimeout(() => kit.kill('SIGKILL'), 10_000);
+    const code = await exited;
+    clearTimeout(timer);
+    expect(code).toBe(130);
+    expect(stderr).toMatch(/^svc-conformance run: interrupted \(SIGTERM\): [^\n]+\n$/m);
+    expect(stderr).toContain('closed the embedded sandbox');
+    expect(stderr).toContain('removed the previous reports in out');
+    expect(existsSync(join(out, 'report.json'))).toBe(false);
+    expect(await portFree(Number(new URL(baseUrl).port))).toBe(true);
+  }, 30_000);
+});
+
+describe('run interrupted while it holds the target\'s webhook registration', () => {
+  let sandbox: RunningSandbox;
+  const EARLIER = 'http://127.0.0.1:9/earlier-receiver';
+  beforeAll(async () => {
+    sandbox = await startSandbox({ port: 0, settleSeconds: 0 });
+  });
+  afterAll(() => sandbox.close());
+
+  /** `run --only HOOK-`, interrupted once its receiver has taken the registration (bounded: 10 s). */
+  async function interruptedHoldingRegistration(dir: string, meanwhile: () => void = () => {}) {
+    sandbox.app.webhooks.register(MERCHANT_A.id, EARLIER);
+    let interrupt: ((signal: InterruptSignal) => Promise<void>) | undefined;
+    const running = runCli(['run', '--config', 'target.json', '--only', 'HOOK-', '--report-dir', 'reports'], {
+      cwd: dir,
+      onInterrupt: (handler) => ((interrupt = handler), () => {}),
+    });
+    for (let i = 0; i < 200 && sandbox.app.webhooks.urlOf(MERCHANT_A.id) === EARLIER; i++) await new Promise((r) => setTimeout(r, 50));
+    const taken = sandbox.app.webhooks.urlOf(MERCHANT_A.id);
+    expect(taken).not.toBe(EARLIER);
+    meanwhile();
+    await interrupt!('SIGINT');
+    return { result: await running, taken };
+  }
+
+  it('restores the registration, removes the previous reports (they no longer verify), exit 130', async () => {
+    const dir = scratch();
+    writeFileSync(join(dir, 'target.json'), JSON.stringify(sandbox.config));
+    // The previous run: conformant, and its report verifies.
+    const previous = await runCli(['run', '--config', 'target.json', '--only', 'AUTH-MISSING-KEY', '--report-dir', 'reports'], { cwd: dir });
+    expect(previous.code).toBe(0);
+    expect((await runCli(['verify-report', 'reports'], { cwd: dir })).code).toBe(0);
+
+    const { result, taken } = await interruptedHoldingRegistration(dir);
+
+    expect(result.code).toBe(130);
+    // One line; its parts in the order they were done (a registration answered during the cleanup comes last).
+    expect(result.stderr).toMatch(/^svc-conformance run: interrupted \(SIGINT\): [^\n]+\n$/);
+    expect(result.stderr).toContain("restored the target's webhook registration and closed the kit's webhook receiver");
+    expect(result.stderr).toContain('removed the previous reports in reports');
+    expect(sandbox.app.webhooks.urlOf(MERCHANT_A.id)).toBe(EARLIER);
+    expect(await portFree(Number(new URL(taken!).port))).toBe(true);
+    expect(existsSync(join(dir, 'reports', 'report.json'))).toBe(false);
+    const verified = await runCli(['verify-report', 'reports'], { cwd: dir });
+    expect(verified.code).not.toBe(0);
+  }, 30_000);
+
+  it('leaves a registration someone else made during the run, and says so instead of "restored"', async () => {
+    const dir = scratch();
+    writeFileSync(join(dir, 'target.json'), JSON.stringify(sandbox.config));
+    const THEIRS = 'http://127.0.0.1:9/registered-meanwhile';
+    const { result } = await interruptedHoldingRegistration(dir, () => sandbox.app.webhooks.register(MERCHANT_A.id, THEIRS));
+    expect(result.code).toBe(130);
+    expect(result.stderr).toContain("left the target's webhook registration to whoever changed it during the run, closed the kit's webhook receiver");
+    expect(result.stderr).not.toContain('restored');
+    expect(sandbox.app.webhooks.urlOf(MERCHANT_A.id)).toBe(THEIRS);
+  }, 30_000);
+});
+
+describe('verify-receiver interrupted while a delivery waits for its answer', () => {
+  it('exit 130, one line, and no verdict written or printed', async () => {
+    const dir = scratch();
+    // A receiver that never answers: the kit is mid-delivery when it is interrupted.
+    let delivered!: () => void;
+    const firstDelivery = new Promise<void>((resolveDelivery) => (delivered = resolveDelivery));
+    const receiver = createHttpServer(() => delivered());
+    await new Promise<void>((resolveListen) => receiver.listen(0, '127.0.0.1', resolveListen));
+    const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/webhooks`;
+    try {
+      let interrupt: ((signal: InterruptSignal) => Promise<void>) | undefined;
+      const running = runCli(['verify-receiver', '--url', url, '--report-dir', 'out'], { cwd: dir, onInterrupt: (handler) => ((interrupt = handler), () => {}) });
+      await firstDelivery;
+      await interrupt!('SIGTERM');
+      const result = await running;
+      expect(result.code).toBe(130);
+      expect(result.stderr).toBe('svc-conformance verify-receiver: interrupted (SIGTERM): left no reports in out\n');
+      expect(result.stdout).not.toMatch(/conformant/);
+      expect(existsSync(join(dir, 'out', 'report.json'))).toBe(false);
+    } finally {
+      receiver.closeAllConnections();
+      receiver.close();
+    }
+  }, 15_000);
+});
+
+describe('a judging command clears the previous reports when it starts', () => {
+  const NOTHING_LISTENS = 'http://127.0.0.1:9/webhooks';
+
+  it("removes the kit's earlier reports even when it then ends without its own (here: exit 2, nothing listens)", async () => {
+    const dir = scratch();
+    const earlier = { 'report.json': JSON.stringify({ tool: { name: 'svc-conformance', version: '0' }, verdict: 'conformant' }), 'report.json.sig': 'sig', 'junit.xml': '<testsuites/>', 'report.html': '<html></html>' };
+    for (const [name, text] of Object.entries(earlier)) writeFileSync(join(dir, name), text);
+    const result = await runCli(['verify-receiver', '--url', NOTHING_LISTENS, '--report-dir', dir]);
+    expect(result.code).toBe(2);
+    for (const name of Object.keys(earlier)) expect(existsSync(join(dir, name))).toBe(false);
+  });
+
+  it('leaves a folder alone whose report.json is not one of the kit\'s (a --report-dir . beside other tools\' files)', async () => {
+    const dir = scratch();
+    const theirs = { 'report.json': JSON.stringify({ tool: 'another-tool' }), 'junit.xml': '<testsuites name="theirs"/>' };
+    for (const [name, text] of Object.entries(theirs)) writeFileSync(join(dir, name), text);
+    const result = await runCli(['verify-receiver', '--url', NOTHING_LISTENS, '--report-dir', dir]);
+    expect(result.code).toBe(2);
+    for (const [name, text] of Object.entries(theirs)) expect(readFileSync(join(dir, name), 'utf8')).toBe(text);
+  });
+});
