@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { nestedDeeperThan } from '../common/json-depth.js';
 import { setPath } from '../core/predicates.js';
 import { describeErrors, validateSchema } from '../schemas/index.js';
+import { JsonTreeError, parseJsonTree } from '../signer/json-tree.js';
 import type { PayoutState } from '../schemas/types.js';
 
 import type { ExtensionOperation } from '../core/operations.js';
@@ -96,8 +97,8 @@ export async function loadConfig(file: string | undefined, env: Record<string, s
     }
     try {
       raw = JSON.parse(text) as Record<string, unknown>;
-    } catch (error) {
-      throw new ConfigError(`config ${file} is not JSON: ${(error as Error).message}`);
+    } catch {
+      throw new ConfigError(`config ${file} is not JSON${jsonErrorPlace(text)}; see P-CFG for its shape (svc-conformance serve --config-out writes an example)`);
     }
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`config ${file} must be a JSON object (see P-CFG)`);
     // Before anything walks it recursively (the copy below, the schema): a deep file is a config error.
@@ -121,6 +122,25 @@ export async function loadConfig(file: string | undefined, env: Record<string, s
   // A team's check modules are named relative to the config file that lists them.
   if (Array.isArray(merged.checks)) merged.checks = merged.checks.map((path) => resolve(cwd, file === undefined ? '.' : dirname(file), path as string));
   return merged as unknown as TargetConfig;
+}
+
+/**
+ * Where a text JSON.parse refused stops being JSON, as " (line L, column C)", or "" when that cannot
+ * be told. Never JSON.parse's own message: V8 quotes the text around the error, and a config or a
+ * body holds secrets ("Unexpected token 's', "sk_live_TO"…").
+ */
+export function jsonErrorPlace(text: string): string {
+  let offset: number;
+  try {
+    parseJsonTree(text);
+    return '';
+  } catch (error) {
+    // A RangeError: nested too deep for the parser's recursion; the place is then not said.
+    if (!(error instanceof JsonTreeError)) return '';
+    offset = error.offset;
+  }
+  const lines = text.slice(0, offset).split('\n');
+  return ` (line ${lines.length}, column ${lines.at(-1)!.length + 1})`;
 }
 
 /** Deeper than any P-CFG config could be; the schema refuses the keys long before this. */

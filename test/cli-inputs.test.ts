@@ -80,3 +80,22 @@ describe('every user input ends in a clear line, never an internal error', () =>
     }
   });
 });
+
+describe('a file that is not JSON is placed by line and column, never quoted', () => {
+  // JSON.parse's message quotes the text around the error: here, the secret.
+  const leaky = '{\n  "baseUrl": "http://127.0.0.1:1",\n  "merchant": { "secretKey": sk_live_TOPSECRET }\n}\n';
+  it.each<[string, (path: string) => string[], string]>([
+    ['run --config', (path) => ['run', '--config', path], `svc-conformance run: config ${join(dir, 'leaky.json')} is not JSON (line 3, column 30); see P-CFG for its shape (svc-conformance serve --config-out writes an example)\n`],
+    ['replay --file', (path) => ['replay', '--config', config('http://127.0.0.1:1'), '--path', '/x', '--file', path], 'svc-conformance replay: the body is not JSON (line 3, column 30); pass --raw to send it as it is\n'],
+    ['sign --file', (path) => ['sign', '--secret', 'sk_test_x', '--timestamp', '1', '--file', path], `svc-conformance sign: the body in ${join(dir, 'leaky.json')} is not JSON (line 3, column 30); sign signs JSON bodies only\n`],
+  ])('%s', async (_name, argv, expected) => {
+    const result = await runCli(argv(file('leaky.json', leaky)), { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(expected);
+  });
+
+  it('run --config of a truncated file places the end of the file', async () => {
+    const result = await runCli(['run', '--config', file('truncated.json', '{"baseUrl": ')], { cwd: dir });
+    expect(result.stderr).toMatch(/truncated\.json is not JSON \(line 1, column 13\)/);
+  });
+});
