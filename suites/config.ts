@@ -161,6 +161,12 @@ function checkBaseUrl(baseUrl: string, where: string): void {
   }
   if (url.hostname === '') throw new ConfigError(`${where} ${JSON.stringify(baseUrl)} has no host; give e.g. https://sandbox.example.test`);
   if (url.port === '0') throw new ConfigError(`${where} ${JSON.stringify(baseUrl)} has port 0, which nothing listens on; give the port the target listens on`);
+  // Each operation's path is appended to the base URL: after a query it would land in the query
+  // (…?k=…/api/v3/…). The query is not shown: it may carry a key.
+  if (/[?#]/.test(baseUrl)) {
+    const base = `${url.origin}${url.pathname.replace(/\/$/, '')}`;
+    throw new ConfigError(`${where} has a query or fragment after ${base}: operation paths are appended to the base URL, so give it without "?…" or "#…", e.g. ${base}`);
+  }
 }
 
 /** Sandbox unless a key says production: the production guard (P-ENV-3) looks at keys too. */

@@ -99,3 +99,20 @@ describe('a file that is not JSON is placed by line and column, never quoted', (
     expect(result.stderr).toMatch(/truncated\.json is not JSON \(line 1, column 13\)/);
   });
 });
+
+describe('a base URL with a query or fragment is refused, the query not shown', () => {
+  it.each<[string, string, string]>([
+    ['a query', 'http://127.0.0.1:1/gw/?k=sk_test_HIDDEN', 'http://127.0.0.1:1/gw'],
+    ['a fragment', 'http://127.0.0.1:1#sk_test_HIDDEN', 'http://127.0.0.1:1'],
+    ['an empty query', 'http://127.0.0.1:1/?', 'http://127.0.0.1:1'],
+  ])('baseUrl with %s', async (_what, baseUrl, base) => {
+    const path = config(baseUrl);
+    const fromFile = await runCli(['run', '--config', path, '--report-dir', join(dir, 'r')], { cwd: dir });
+    expect(fromFile).toMatchObject({ code: 2, stdout: '' });
+    expect(fromFile.stderr).toBe(`svc-conformance run: "baseUrl" in config ${path} has a query or fragment after ${base}: operation paths are appended to the base URL, so give it without "?…" or "#…", e.g. ${base}\n`);
+    const fromEnv = await runCli(['run', '--report-dir', join(dir, 'r')], { cwd: dir, env: { SVC_BASE_URL: baseUrl, SVC_API_KEY: merchant.apiKey, SVC_SECRET_KEY: merchant.secretKey, SVC_WALLET_ID: merchant.walletId } });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toMatch(/^svc-conformance run: SVC_BASE_URL has a query or fragment after/);
+    expect(fromEnv.stderr).not.toContain('HIDDEN');
+  });
+});
