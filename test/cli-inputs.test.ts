@@ -1,4 +1,6 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -114,5 +116,21 @@ describe('a base URL with a query or fragment is refused, the query not shown', 
     expect(fromEnv.code).toBe(2);
     expect(fromEnv.stderr).toMatch(/^svc-conformance run: SVC_BASE_URL has a query or fragment after/);
     expect(fromEnv.stderr).not.toContain('HIDDEN');
+  });
+});
+
+describe('https:// to a server that speaks plain HTTP', () => {
+  it('says the server does not speak TLS and suggests http://, without OpenSSL\'s text', async () => {
+    const server = createServer((_request, response) => response.end('plain'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const result = await runCli(['run', '--config', config(`https://${host}`), '--report-dir', join(dir, 'tls')], { cwd: dir });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(new RegExp(`the target could not be reached: the server at https://${host.replace(/\./g, '\\.')} does not speak TLS: did you mean http://${host.replace(/\./g, '\\.')}\\?`));
+      expect(result.stderr).not.toMatch(/SSL routines|openssl/i);
+    } finally {
+      server.close();
+    }
   });
 });
