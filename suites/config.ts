@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { nestedDeeperThan } from '../common/json-depth.js';
 import { setPath } from '../core/predicates.js';
-import { describeErrors, validateSchema } from '../schemas/index.js';
+import { describeErrors, loadSchema, validateSchema } from '../schemas/index.js';
 import { JsonTreeError, parseJsonTree } from '../signer/json-tree.js';
 import type { PayoutState } from '../schemas/types.js';
 
@@ -103,6 +103,14 @@ export async function loadConfig(file: string | undefined, env: Record<string, s
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`config ${file} must be a JSON object (see P-CFG)`);
     // Before anything walks it recursively (the copy below, the schema): a deep file is a config error.
     if (nestedDeeperThan(raw, MAX_CONFIG_DEPTH)) throw new ConfigError(`config ${file} nests objects or arrays more than ${MAX_CONFIG_DEPTH} levels deep; P-CFG's deepest key has 4`);
+    const misplaced = misplacedKeys(raw);
+    if (misplaced.length > 0) {
+      const [first] = misplaced;
+      throw new ConfigError(
+        `config ${file} has ${misplaced.map(({ key, section }) => `"${key}" where it belongs under "${section}"`).join(', ')}: ` +
+          `P-CFG nests them, e.g. { "${first!.section}": { "${first!.key}": … } }`,
+      );
+    }
   }
   const merged = structuredClone(raw);
   for (const [name, path] of Object.entries(ENV_KEYS)) {
@@ -141,6 +149,21 @@ export function jsonErrorPlace(text: string): string {
   }
   const lines = text.slice(0, offset).split('\n');
   return ` (line ${lines.length}, column ${lines.at(-1)!.length + 1})`;
+}
+
+/**
+ * Top-level keys of a config that P-CFG puts in a section ("apiKey" flat beside "baseUrl" instead
+ * of under "merchant"), each with the first section of the schema that has it. Read from the schema,
+ * so the advice follows it; the schema alone says only "must NOT have additional properties".
+ */
+function misplacedKeys(config: Record<string, unknown>): Array<{ key: string; section: string }> {
+  const sections = (loadSchema('config').properties ?? {}) as Record<string, { properties?: Record<string, unknown> }>;
+  return Object.keys(config)
+    .filter((key) => !Object.hasOwn(sections, key))
+    .flatMap((key) => {
+      const section = Object.keys(sections).find((name) => Object.hasOwn(sections[name]!.properties ?? {}, key));
+      return section === undefined ? [] : [{ key, section }];
+    });
 }
 
 /** Deeper than any P-CFG config could be; the schema refuses the keys long before this. */

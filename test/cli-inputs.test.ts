@@ -134,3 +134,22 @@ describe('https:// to a server that speaks plain HTTP', () => {
     }
   });
 });
+
+describe('a flat config names the section each key belongs under', () => {
+  it.each<[string, object, string]>([
+    // The README's CI example once listed "apiKey, walletId" as if they were top-level keys.
+    ['merchant keys at the top level', { apiKey: merchant.apiKey, walletId: merchant.walletId }, '"apiKey" where it belongs under "merchant", "walletId" where it belongs under "merchant": P-CFG nests them, e.g. { "merchant": { "apiKey": … } }'],
+    ['a webhooks key at the top level', { merchant, listen: '127.0.0.1:0' }, '"listen" where it belongs under "webhooks": P-CFG nests them, e.g. { "webhooks": { "listen": … } }'],
+    ['a profile key at the top level', { merchant, concurrency: 4 }, '"concurrency" where it belongs under "profile": P-CFG nests them, e.g. { "profile": { "concurrency": … } }'],
+  ])('%s', async (_what, keys, advice) => {
+    const path = file(`flat-${Math.random().toString(36).slice(2)}.json`, JSON.stringify({ baseUrl: 'http://127.0.0.1:1', environment: 'sandbox', ...keys }));
+    const result = await runCli(['run', '--config', path], { cwd: dir, env: { SVC_SECRET_KEY: merchant.secretKey } });
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toBe(`svc-conformance run: config ${path} has ${advice}\n`);
+  });
+
+  it('a key that belongs nowhere keeps the schema\'s message', async () => {
+    const result = await runCli(['run', '--config', config('http://127.0.0.1:1', { colour: 'blue' })], { cwd: dir });
+    expect(result.stderr).toMatch(/must NOT have additional properties \("colour"\)/);
+  });
+});
