@@ -153,3 +153,10 @@ describe('a flat config names the section each key belongs under', () => {
     expect(result.stderr).toMatch(/must NOT have additional properties \("colour"\)/);
   });
 });
+
+describe('run --har naming a folder', () => {
+  it('is exit 2 with one line before anything starts, not exit 0 with no HAR after the run', async () => {
+    const result = await runCli(['run', '--har', join(dir, 'a-directory'), '--report-dir', join(dir, 'har-reports')], { cwd: dir });
+    expect(result).toEqual({ code: 2, stdout: '', stderr: `svc-conformance run: --har ${join(dir, 'a-directory')} is a folder; give a file name, e.g. --har ${join(dir, 'a-directory', 'run.har')}\n` });
+  });
+});
