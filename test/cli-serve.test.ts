@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -68,5 +68,21 @@ describe('svc-conformance serve', () => {
     const result = await runCli(['serve', ...args]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
+  });
+});
+
+describe('serve --config-out', () => {
+  it('refuses a symbolic link (it would write the demo secrets into its target) and a folder, exit 2, before listening', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-serve-out-'));
+    const victim = join(dir, 'victim.txt');
+    writeFileSync(victim, 'precious\n');
+    symlinkSync(victim, join(dir, 'link.json'));
+    const linked = await runCli(['serve', '--config-out', join(dir, 'link.json')]);
+    expect(linked).toEqual({ code: 2, stdout: '', stderr: `svc-conformance serve: --config-out ${join(dir, 'link.json')} is a symbolic link; the sandbox does not write through links: remove it or give another file\n` });
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+
+    mkdirSync(join(dir, 'folder'));
+    const folder = await runCli(['serve', '--config-out', join(dir, 'folder')]);
+    expect(folder).toEqual({ code: 2, stdout: '', stderr: `svc-conformance serve: --config-out ${join(dir, 'folder')} is a folder; give a file name, e.g. --config-out ${join(dir, 'folder', 'sandbox.json')}\n` });
   });
 });
