@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { access, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import {
-  FAULTS, FAULT_NAMES, SCENARIOS, SCENARIO_NAMES, parseFaults, parseScenarios, startSandbox, type SandboxVariant,
+  FAULTS, FAULT_NAMES, MAX_HANG_SECONDS, SCENARIOS, SCENARIO_NAMES, parseFaults, parseScenarios, startSandbox, type SandboxVariant,
 } from '../../sandbox/index.js';
 import { webhookUrlProblem } from '../../core/webhooks.js';
 import { UsageError } from '../io.js';
@@ -21,7 +21,7 @@ export const serveCommand: CommandSpec = {
     { name: 'list-faults', type: 'boolean', description: 'list the fault switches and the rule each breaks, then exit' },
     { name: 'scenario', type: 'string', value: 'NAME', multiple: true, description: 'misbehave once on purpose, to see a client recover (see --list-scenarios)' },
     { name: 'list-scenarios', type: 'boolean', description: 'list the scenarios and the client rule each tests, then exit' },
-    { name: 'hang-seconds', type: 'string', value: 'SECONDS', description: 'how long create-order-hang-once holds its answer (default 30)' },
+    { name: 'hang-seconds', type: 'string', value: 'SECONDS', description: 'how long create-order-hang-once holds its answer, up to 86400 (default 30)' },
     { name: 'create-status', type: 'string', value: '200|201', description: 'HTTP status of a created order (default 201)' },
     { name: 'verify', type: 'string', value: 'raw|canonical', description: 'verify signatures over the raw body or a re-canonicalized parse (default raw)' },
     { name: 'replay', type: 'string', value: 'allow|refuse', description: 'accept or refuse a re-sent timestamp and signature (default refuse)' },
@@ -101,8 +101,8 @@ function readSettings(options: ParsedOptions) {
     throw new UsageError(`serve: ${(error as Error).message}`);
   }
   const hangSeconds = options['hang-seconds'] === undefined ? undefined : Number(options['hang-seconds']);
-  if (hangSeconds !== undefined && !(Number.isFinite(hangSeconds) && hangSeconds > 0)) {
-    throw new UsageError('serve: --hang-seconds takes a number of seconds above 0');
+  if (hangSeconds !== undefined && !(hangSeconds > 0 && hangSeconds <= MAX_HANG_SECONDS)) {
+    throw new UsageError(`serve: --hang-seconds takes a number of seconds above 0 and at most ${MAX_HANG_SECONDS} (a day), not ${JSON.stringify(options['hang-seconds'])}`);
   }
   const variant: Partial<SandboxVariant> = {};
   if (options['create-status'] !== undefined) {
