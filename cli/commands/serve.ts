@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
-import { access, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { access, lstat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { writeAtomically } from '../../reports/write.js';
 import {
   FAULTS, FAULT_NAMES, MAX_HANG_SECONDS, SCENARIOS, SCENARIO_NAMES, parseFaults, parseScenarios, startSandbox, type SandboxVariant,
 } from '../../sandbox/index.js';
@@ -54,13 +55,7 @@ export const serveCommand: CommandSpec = {
     }
     const settings = readSettings(options);
     const configOut = typeof options['config-out'] === 'string' ? resolve(io.cwd, options['config-out']) : undefined;
-    if (configOut !== undefined) {
-      try {
-        await access(dirname(configOut), constants.W_OK);
-      } catch {
-        throw new UsageError(`serve: cannot write --config-out ${String(options['config-out'])}: its folder does not exist or is not writable`);
-      }
-    }
+    if (configOut !== undefined) await usableConfigOut(configOut, String(options['config-out']));
     const sandbox = await startSandbox({
       ...settings,
       log: options.quiet ? () => {} : (line) => io.stderr(line + '\n'),
@@ -70,7 +65,8 @@ export const serveCommand: CommandSpec = {
     });
     if (configOut !== undefined) {
       try {
-        await writeFile(configOut, JSON.stringify(sandbox.config, null, 2) + '\n');
+        // Renamed into place: a link planted after the check above is replaced, never written through.
+        await writeAtomically(configOut, JSON.stringify(sandbox.config, null, 2) + '\n');
       } catch (error) {
         await sandbox.close();
         throw new UsageError(`serve: cannot write --config-out ${String(options['config-out'])}: ${(error as Error).message}`);
@@ -84,6 +80,21 @@ export const serveCommand: CommandSpec = {
     return 0;
   },
 };
+
+/**
+ * --config-out gets the demo secrets: a symbolic link there would put them in whatever file it points
+ * to (overwriting it), so it is refused, as is a folder, before the sandbox starts.
+ */
+async function usableConfigOut(path: string, given: string): Promise<void> {
+  const info = await lstat(path).catch(() => undefined);
+  if (info?.isSymbolicLink()) throw new UsageError(`serve: --config-out ${given} is a symbolic link; the sandbox does not write through links: remove it or give another file`);
+  if (info?.isDirectory()) throw new UsageError(`serve: --config-out ${given} is a folder; give a file name, e.g. --config-out ${join(given, 'sandbox.json')}`);
+  try {
+    await access(dirname(path), constants.W_OK);
+  } catch {
+    throw new UsageError(`serve: cannot write --config-out ${given}: its folder does not exist or is not writable`);
+  }
+}
 
 function readSettings(options: ParsedOptions) {
   const port = options.port === undefined ? 0 : wholeNumber('serve', 'port', options.port, 0, 65_535);
