@@ -5,6 +5,7 @@ import { writeAtomically } from '../../reports/write.js';
 import {
   FAULTS, FAULT_NAMES, MAX_HANG_SECONDS, SCENARIOS, SCENARIO_NAMES, parseFaults, parseScenarios, startSandbox, type SandboxVariant,
 } from '../../sandbox/index.js';
+import { isLoopbackHost } from '../../core/loopback.js';
 import { webhookUrlProblem } from '../../core/webhooks.js';
 import { UsageError } from '../io.js';
 import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js';
@@ -12,12 +13,13 @@ import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js
 export const serveCommand: CommandSpec = {
   name: 'serve',
   summary: 'Runs the reference sandbox: every operation of the interface and the profile, demo merchants, fault and scenario switches.',
-  usage: 'svc-conformance serve [--port N] [--host H] [--config-out F] [--webhook-url URL] [--fault NAME]… [--scenario NAME]… [variant options]',
+  usage: 'svc-conformance serve [--port N] [--host H] [--config-out F] [--webhook-url URL] [--allow-remote-webhooks] [--fault NAME]… [--scenario NAME]… [variant options]',
   options: [
     { name: 'port', type: 'string', value: 'N', description: 'port to listen on (default: a free one)' },
     { name: 'host', type: 'string', value: 'H', description: 'address to listen on (default: 127.0.0.1)' },
     { name: 'config-out', type: 'string', value: 'F', description: 'write a P-CFG config for this sandbox to F once it listens' },
     { name: 'webhook-url', type: 'string', value: 'URL', description: 'deliver every demo merchant\'s webhooks (P-HOOK) to URL, logging each attempt' },
+    { name: 'allow-remote-webhooks', type: 'boolean', description: 'let the registration control request (POST /sandbox/webhooks) name a receiver off this machine (default: loopback only)' },
     { name: 'fault', type: 'string', value: 'NAME', multiple: true, description: 'break one profile rule on purpose (see --list-faults)' },
     { name: 'list-faults', type: 'boolean', description: 'list the fault switches and the rule each breaks, then exit' },
     { name: 'scenario', type: 'string', value: 'NAME', multiple: true, description: 'misbehave once on purpose, to see a client recover (see --list-scenarios)' },
@@ -35,6 +37,7 @@ export const serveCommand: CommandSpec = {
     'With --webhook-url, every order and payout change fires its event (P-HOOK-2), signed with the merchant\'s secret and retried',
     'after 1, 2, 4 and 8 s until answered 200; each attempt is logged to stderr (event, id, attempt, status, ms), even with --quiet.',
     'Make a change that fires one with svc-conformance trigger EVENT.',
+    'The demo credentials are public: a --host other than loopback is warned about, and POST /sandbox/webhooks registers only a loopback URL (127.0.0.0/8, ::1, localhost) unless --allow-remote-webhooks.',
   ],
   examples: [
     'svc-conformance serve --port 4010 --config-out sandbox.json',
@@ -72,6 +75,8 @@ export const serveCommand: CommandSpec = {
         throw new UsageError(`serve: cannot write --config-out ${String(options['config-out'])}: ${(error as Error).message}`);
       }
     }
+    const exposed = bindWarning(settings.host);
+    if (exposed !== undefined) io.stderr(`svc-conformance serve: ${exposed}\n`);
     io.stdout(banner(sandbox.baseUrl, sandbox.fixtures, settings.faults, settings.scenarios, settings.webhookUrl));
     io.stdout('Config for `svc-conformance run --config FILE` (also written by --config-out):\n');
     io.stdout(JSON.stringify(sandbox.config, null, 2) + '\n');
@@ -134,7 +139,14 @@ function readSettings(options: ParsedOptions) {
   const webhookUrl = typeof options['webhook-url'] === 'string' ? options['webhook-url'] : undefined;
   const problem = webhookUrl === undefined ? undefined : webhookUrlProblem(webhookUrl);
   if (problem !== undefined) throw new UsageError(`serve: --webhook-url cannot be used: ${problem}; e.g. --webhook-url http://127.0.0.1:4020/webhooks`);
-  return { port, host, faults, scenarios, ...(hangSeconds !== undefined ? { hangSeconds } : {}), ...(webhookUrl !== undefined ? { webhookUrl } : {}), variant };
+  const allowRemoteWebhooks = Boolean(options['allow-remote-webhooks']);
+  return { port, host, allowRemoteWebhooks, faults, scenarios, ...(hangSeconds !== undefined ? { hangSeconds } : {}), ...(webhookUrl !== undefined ? { webhookUrl } : {}), variant };
+}
+
+/** The warning for a bind address other machines can reach, or undefined on loopback. */
+export function bindWarning(host: string): string | undefined {
+  if (isLoopbackHost(host)) return undefined;
+  return `warning: listening on ${host}, reachable from other machines; anyone who reaches it can use the public demo credentials (--host 127.0.0.1 keeps it on this machine)`;
 }
 
 function banner(baseUrl: string, fixtures: Awaited<ReturnType<typeof startSandbox>>['fixtures'], faults: readonly string[], scenarios: readonly string[], webhookUrl: string | undefined): string {
