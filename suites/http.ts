@@ -1,4 +1,5 @@
 import { Agent, request, errors as undiciErrors } from 'undici';
+import { tlsProblemOf } from '../core/tls.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Exchange, ExchangeRequest, HttpAnswer, TransportErrorCode } from '../core/exchange.js';
 import { canonicalize } from '../signer/canonical.js';
@@ -469,12 +470,7 @@ export function describeTransportError(error: unknown, url: string, timeoutMs: n
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || error instanceof undiciErrors.SocketError) {
     return { code: 'reset', message: `${origin} closed the connection without a complete HTTP answer` };
   }
-  // OpenSSL's own text ("…:SSL routines:ssl3_get_record:wrong version number:…") tells no one what to do.
-  if (code === 'ERR_SSL_WRONG_VERSION_NUMBER' || code === 'ERR_SSL_PACKET_LENGTH_TOO_LONG') {
-    return { code: 'other', message: `the server at https://${origin} does not speak TLS: did you mean http://${origin}?` };
-  }
-  if (typeof code === 'string' && code.startsWith('ERR_SSL_')) {
-    return { code: 'other', message: `the TLS handshake with ${origin} failed (${(error as { reason?: string }).reason ?? code})` };
-  }
+  const tls = tlsProblemOf(error);
+  if (tls === 'not-tls') return { code: 'other', message: `the server at https://${origin} does not speak TLS: did you mean http://${origin}?` };
   return { code: 'other', message: `request to ${origin} failed: ${(error as Error).message}` };
 }
