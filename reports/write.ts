@@ -18,7 +18,7 @@ export class ReportDirError extends Error {
  */
 export async function prepareReportDir(dir: string): Promise<void> {
   try {
-    await mkdir(dir, { recursive: true });
+    await makeFolders(dir);
   } catch (error) {
     throw new ReportDirError(`cannot use report dir ${dir}: ${await whyNotDir(dir, error as NodeJS.ErrnoException)}; choose another with --report-dir`);
   }
@@ -40,7 +40,24 @@ async function whyNotDir(dir: string, error: NodeJS.ErrnoException): Promise<str
     }
   }
   if (error.code === 'EACCES' || error.code === 'EPERM' || error.code === 'EROFS') return 'no permission to create it';
+  if (error.code === 'ENOENT') return 'its file system does not take new folders there (ENOENT)';
   return error.code ?? error.message;
+}
+
+/**
+ * `mkdir -p`, one folder at a time. Node's recursive mkdir never returns where the system answers
+ * ENOENT for a folder whose parent exists (/proc/x): it retries the parent and the folder forever.
+ */
+async function makeFolders(dir: string): Promise<void> {
+  const missing: string[] = [];
+  // Anything but "no such file" (a file in the way, no permission) is left for mkdir below to say.
+  for (let path = dir; !(await stat(path).then(() => true, (error: NodeJS.ErrnoException) => error.code !== 'ENOENT')); path = dirname(path)) {
+    missing.unshift(path);
+    if (dirname(path) === path) break;
+  }
+  for (const folder of missing) await mkdir(folder).catch((error: NodeJS.ErrnoException) => { if (error.code !== 'EEXIST') throw error; });
+  // Says EEXIST when dir is a file: whyNotDir turns that into "it is a file".
+  await mkdir(dir, { recursive: true });
 }
 
 /**
@@ -69,7 +86,7 @@ export async function writeAtomically(path: string, content: string): Promise<vo
  * by the key the report names in certification.signedBy (recorded before the digest, so it is sealed).
  */
 export async function writeReports(unsealed: Report, dir: string, signer?: ReportSigner): Promise<string[]> {
-  await mkdir(dir, { recursive: true });
+  await makeFolders(dir);
   // Sealed as it is written: the digest covers the report as the three files show it.
   const report = seal(signer === undefined ? unsealed : signedBy(unsealed, signer));
   const json = reportText(report);

@@ -89,6 +89,12 @@ export interface SandboxOptions {
   maxRecords?: number;
   /** Registers this URL as every demo merchant's webhook receiver (serve --webhook-url; P-HOOK-5). */
   webhookUrl?: string;
+  /**
+   * Lets the registration control request name a receiver off this machine (serve
+   * --allow-remote-webhooks). Off by default: the demo credentials are public, and anyone holding
+   * them could otherwise point the sandbox's deliveries at any host (link-local, internal).
+   */
+  allowRemoteWebhooks?: boolean;
   /** Seconds between a failed webhook attempt and the next (default 1, 2, 4, 8: P-HOOK-3). */
   webhookRetryDelaysSeconds?: readonly number[];
   /** One line per webhook delivery attempt: event, id, status, ms (default: the request log). */
@@ -154,6 +160,7 @@ export interface ResolvedOptions {
   /** The clock the sandbox's own timers wait on; undefined: real timers. */
   timerClock?: Clock;
   webhookUrl?: string;
+  allowRemoteWebhooks: boolean;
   webhookRetryDelaysSeconds: readonly number[];
   deliveryLog: (line: string) => void;
   onDeliveryAttempt?: (attempt: DeliveryAttempt) => void;
@@ -188,6 +195,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     hangSeconds: scenarios.hangSeconds,
     maxRecords: options.maxRecords ?? DEFAULT_MAX_RECORDS,
     ...(options.webhookUrl !== undefined ? { webhookUrl: options.webhookUrl } : {}),
+    allowRemoteWebhooks: options.allowRemoteWebhooks ?? false,
     webhookRetryDelaysSeconds: options.webhookRetryDelaysSeconds ?? SANDBOX_RETRY_DELAYS_SECONDS,
     deliveryLog: options.deliveryLog ?? options.log ?? (() => {}),
     ...(options.onDeliveryAttempt ? { onDeliveryAttempt: options.onDeliveryAttempt } : {}),

@@ -38,6 +38,7 @@ describe('the scenario catalog', () => {
     expect(() => parseScenarios(['nope'])).toThrow(/unknown scenario "nope"; run `svc-conformance serve --list-scenarios`/);
     expect(() => sandboxAt({ scenarios: ['nope' as ScenarioName] })).toThrow(/--list-scenarios/);
     expect(() => sandboxAt({ hangSeconds: 0 })).toThrow(/hangSeconds/);
+    expect(() => sandboxAt({ hangSeconds: 3_000_000 })).toThrow(/hangSeconds must be a number of seconds above 0 and at most 86400/);
   });
 });
 

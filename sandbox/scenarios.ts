@@ -77,6 +77,11 @@ export const SCENARIO_NAMES = Object.keys(SCENARIOS) as ScenarioName[];
 
 /** Seconds a `create-order-hang-once` answer is held unless told otherwise. */
 export const DEFAULT_HANG_SECONDS = 30;
+/**
+ * The longest hold: a day. Timers fire at once past 2^31-1 ms (about 24.8 days), so a larger hold
+ * would not hold at all; nothing a client's timeout needs comes near a day.
+ */
+export const MAX_HANG_SECONDS = 86_400;
 
 export function isScenarioName(name: string): name is ScenarioName {
   return Object.hasOwn(SCENARIOS, name);
@@ -113,7 +118,7 @@ export class ScenarioSwitches {
    */
   constructor(names: Iterable<ScenarioName>, readonly hangSeconds: number = DEFAULT_HANG_SECONDS, private readonly onlyFor?: string) {
     this.armed = parseScenarios(names);
-    if (!Number.isFinite(hangSeconds) || hangSeconds <= 0) throw new RangeError('sandbox: hangSeconds must be a number of seconds above 0');
+    if (!(hangSeconds > 0 && hangSeconds <= MAX_HANG_SECONDS)) throw new RangeError(`sandbox: hangSeconds must be a number of seconds above 0 and at most ${MAX_HANG_SECONDS}`);
   }
 
   /** The scenarios still waiting to fire. */

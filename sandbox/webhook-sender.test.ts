@@ -25,11 +25,11 @@ interface Setup {
   waitFor(match: (d: ReceivedDelivery) => boolean, seconds?: number): Promise<ReceivedDelivery>;
 }
 
-async function setup(faults: FaultName[] = [], register = true): Promise<Setup> {
+async function setup(faults: FaultName[] = [], register = true, allowRemoteWebhooks = false): Promise<Setup> {
   const clock = scaledClock(20);
   const receiver = await KitReceiver.start({ listen: '127.0.0.1:0', clock });
   const log: string[] = [];
-  const sandbox = await startSandbox({ port: 0, clock, faults, ...(register ? { webhookUrl: receiver.url } : {}), deliveryLog: (line) => log.push(line) });
+  const sandbox = await startSandbox({ port: 0, clock, faults, allowRemoteWebhooks, ...(register ? { webhookUrl: receiver.url } : {}), deliveryLog: (line) => log.push(line) });
   open.push(sandbox, receiver);
   let second = 0;
   return {
@@ -171,6 +171,28 @@ describe('registration (P-HOOK-5)', () => {
       const answer = await s.post(OPERATION_PATHS.registerWebhook, { url });
       expect(answer.status, String(url)).toBe(400);
     }
+  });
+});
+
+describe('registration is loopback only unless allowed (the demo credentials are public)', () => {
+  it('refuses a URL off this machine with 403 and the error envelope, registering nothing', async () => {
+    const s = await setup([], false);
+    for (const url of ['http://169.254.169.254/latest/meta-data', 'https://hooks.example.test/svc', 'http://10.0.0.1:8080/hooks', 'http://0.0.0.0:9/', 'http://localhost.example.test/']) {
+      const answer = await s.post(OPERATION_PATHS.registerWebhook, { url });
+      expect(answer.status, url).toBe(403);
+      expect(answer.json).toEqual({ status: false, code: 403, message: 'url must be on this machine (127.0.0.0/8, ::1 or localhost): the demo credentials are public, so this sandbox delivers elsewhere only when started with serve --allow-remote-webhooks' });
+    }
+    expect((await s.post(OPERATION_PATHS.registerWebhook, {})).json.data).toEqual({ url: null });
+  });
+
+  it('takes any loopback URL, and a remote one when allowRemoteWebhooks is set', async () => {
+    const s = await setup([], false);
+    // 2130706433 is 127.0.0.1 written as one number: the URL parser's reading is what is judged.
+    for (const url of ['http://127.0.0.1:9/hooks', 'http://127.9.9.9:9/', 'http://localhost:9/', 'http://[::1]:9/', 'http://2130706433:9/']) {
+      expect((await s.post(OPERATION_PATHS.registerWebhook, { url })).status, url).toBe(200);
+    }
+    const open = await setup([], false, true);
+    expect((await open.post(OPERATION_PATHS.registerWebhook, { url: 'https://hooks.example.test/svc' })).json.data).toEqual({ url: 'https://hooks.example.test/svc', previous_url: null });
   });
 });
 

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { nestedDeeperThan } from '../common/json-depth.js';
 import { setPath } from '../core/predicates.js';
-import { describeErrors, validateSchema } from '../schemas/index.js';
+import { describeErrors, loadSchema, validateSchema } from '../schemas/index.js';
+import { JsonTreeError, parseJsonTree } from '../signer/json-tree.js';
 import type { PayoutState } from '../schemas/types.js';
 
 import type { ExtensionOperation } from '../core/operations.js';
@@ -96,12 +97,20 @@ export async function loadConfig(file: string | undefined, env: Record<string, s
     }
     try {
       raw = JSON.parse(text) as Record<string, unknown>;
-    } catch (error) {
-      throw new ConfigError(`config ${file} is not JSON: ${(error as Error).message}`);
+    } catch {
+      throw new ConfigError(`config ${file} is not JSON${jsonErrorPlace(text)}; see P-CFG for its shape (svc-conformance serve --config-out writes an example)`);
     }
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`config ${file} must be a JSON object (see P-CFG)`);
     // Before anything walks it recursively (the copy below, the schema): a deep file is a config error.
     if (nestedDeeperThan(raw, MAX_CONFIG_DEPTH)) throw new ConfigError(`config ${file} nests objects or arrays more than ${MAX_CONFIG_DEPTH} levels deep; P-CFG's deepest key has 4`);
+    const misplaced = misplacedKeys(raw);
+    if (misplaced.length > 0) {
+      const [first] = misplaced;
+      throw new ConfigError(
+        `config ${file} has ${misplaced.map(({ key, section }) => `"${key}" where it belongs under "${section}"`).join(', ')}: ` +
+          `P-CFG nests them, e.g. { "${first!.section}": { "${first!.key}": … } }`,
+      );
+    }
   }
   const merged = structuredClone(raw);
   for (const [name, path] of Object.entries(ENV_KEYS)) {
@@ -123,6 +132,40 @@ export async function loadConfig(file: string | undefined, env: Record<string, s
   return merged as unknown as TargetConfig;
 }
 
+/**
+ * Where a text JSON.parse refused stops being JSON, as " (line L, column C)", or "" when that cannot
+ * be told. Never JSON.parse's own message: V8 quotes the text around the error, and a config or a
+ * body holds secrets ("Unexpected token 's', "sk_live_TO"…").
+ */
+export function jsonErrorPlace(text: string): string {
+  let offset: number;
+  try {
+    parseJsonTree(text);
+    return '';
+  } catch (error) {
+    // A RangeError: nested too deep for the parser's recursion; the place is then not said.
+    if (!(error instanceof JsonTreeError)) return '';
+    offset = error.offset;
+  }
+  const lines = text.slice(0, offset).split('\n');
+  return ` (line ${lines.length}, column ${lines.at(-1)!.length + 1})`;
+}
+
+/**
+ * Top-level keys of a config that P-CFG puts in a section ("apiKey" flat beside "baseUrl" instead
+ * of under "merchant"), each with the first section of the schema that has it. Read from the schema,
+ * so the advice follows it; the schema alone says only "must NOT have additional properties".
+ */
+function misplacedKeys(config: Record<string, unknown>): Array<{ key: string; section: string }> {
+  const sections = (loadSchema('config').properties ?? {}) as Record<string, { properties?: Record<string, unknown> }>;
+  return Object.keys(config)
+    .filter((key) => !Object.hasOwn(sections, key))
+    .flatMap((key) => {
+      const section = Object.keys(sections).find((name) => Object.hasOwn(sections[name]!.properties ?? {}, key));
+      return section === undefined ? [] : [{ key, section }];
+    });
+}
+
 /** Deeper than any P-CFG config could be; the schema refuses the keys long before this. */
 const MAX_CONFIG_DEPTH = 32;
 
@@ -141,6 +184,12 @@ function checkBaseUrl(baseUrl: string, where: string): void {
   }
   if (url.hostname === '') throw new ConfigError(`${where} ${JSON.stringify(baseUrl)} has no host; give e.g. https://sandbox.example.test`);
   if (url.port === '0') throw new ConfigError(`${where} ${JSON.stringify(baseUrl)} has port 0, which nothing listens on; give the port the target listens on`);
+  // Each operation's path is appended to the base URL: after a query it would land in the query
+  // (…?k=…/api/v3/…). The query is not shown: it may carry a key.
+  if (/[?#]/.test(baseUrl)) {
+    const base = `${url.origin}${url.pathname.replace(/\/$/, '')}`;
+    throw new ConfigError(`${where} has a query or fragment after ${base}: operation paths are appended to the base URL, so give it without "?…" or "#…", e.g. ${base}`);
+  }
 }
 
 /** Sandbox unless a key says production: the production guard (P-ENV-3) looks at keys too. */

@@ -1,4 +1,5 @@
 import { Agent, request, errors as undiciErrors } from 'undici';
+import { tlsProblemOf } from '../core/tls.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Exchange, ExchangeRequest, HttpAnswer, TransportErrorCode } from '../core/exchange.js';
 import { canonicalize } from '../signer/canonical.js';
@@ -469,5 +470,7 @@ export function describeTransportError(error: unknown, url: string, timeoutMs: n
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || error instanceof undiciErrors.SocketError) {
     return { code: 'reset', message: `${origin} closed the connection without a complete HTTP answer` };
   }
+  const tls = tlsProblemOf(error);
+  if (tls === 'not-tls') return { code: 'other', message: `the server at https://${origin} does not speak TLS: did you mean http://${origin}?` };
   return { code: 'other', message: `request to ${origin} failed: ${(error as Error).message}` };
 }

@@ -1,4 +1,6 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -78,5 +80,83 @@ describe('every user input ends in a clear line, never an internal error', () =>
       expect(result.stderr.trim().split('\n'), result.stderr).toHaveLength(1);
       expect(result.stderr.length).toBeLessThan(600);
     }
+  });
+});
+
+describe('a file that is not JSON is placed by line and column, never quoted', () => {
+  // JSON.parse's message quotes the text around the error: here, the secret.
+  const leaky = '{\n  "baseUrl": "http://127.0.0.1:1",\n  "merchant": { "secretKey": sk_live_TOPSECRET }\n}\n';
+  it.each<[string, (path: string) => string[], string]>([
+    ['run --config', (path) => ['run', '--config', path], `svc-conformance run: config ${join(dir, 'leaky.json')} is not JSON (line 3, column 30); see P-CFG for its shape (svc-conformance serve --config-out writes an example)\n`],
+    ['replay --file', (path) => ['replay', '--config', config('http://127.0.0.1:1'), '--path', '/x', '--file', path], 'svc-conformance replay: the body is not JSON (line 3, column 30); pass --raw to send it as it is\n'],
+    ['sign --file', (path) => ['sign', '--secret', 'sk_test_x', '--timestamp', '1', '--file', path], `svc-conformance sign: the body in ${join(dir, 'leaky.json')} is not JSON (line 3, column 30); sign signs JSON bodies only\n`],
+  ])('%s', async (_name, argv, expected) => {
+    const result = await runCli(argv(file('leaky.json', leaky)), { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(expected);
+  });
+
+  it('run --config of a truncated file places the end of the file', async () => {
+    const result = await runCli(['run', '--config', file('truncated.json', '{"baseUrl": ')], { cwd: dir });
+    expect(result.stderr).toMatch(/truncated\.json is not JSON \(line 1, column 13\)/);
+  });
+});
+
+describe('a base URL with a query or fragment is refused, the query not shown', () => {
+  it.each<[string, string, string]>([
+    ['a query', 'http://127.0.0.1:1/gw/?k=sk_test_HIDDEN', 'http://127.0.0.1:1/gw'],
+    ['a fragment', 'http://127.0.0.1:1#sk_test_HIDDEN', 'http://127.0.0.1:1'],
+    ['an empty query', 'http://127.0.0.1:1/?', 'http://127.0.0.1:1'],
+  ])('baseUrl with %s', async (_what, baseUrl, base) => {
+    const path = config(baseUrl);
+    const fromFile = await runCli(['run', '--config', path, '--report-dir', join(dir, 'r')], { cwd: dir });
+    expect(fromFile).toMatchObject({ code: 2, stdout: '' });
+    expect(fromFile.stderr).toBe(`svc-conformance run: "baseUrl" in config ${path} has a query or fragment after ${base}: operation paths are appended to the base URL, so give it without "?…" or "#…", e.g. ${base}\n`);
+    const fromEnv = await runCli(['run', '--report-dir', join(dir, 'r')], { cwd: dir, env: { SVC_BASE_URL: baseUrl, SVC_API_KEY: merchant.apiKey, SVC_SECRET_KEY: merchant.secretKey, SVC_WALLET_ID: merchant.walletId } });
+    expect(fromEnv.code).toBe(2);
+    expect(fromEnv.stderr).toMatch(/^svc-conformance run: SVC_BASE_URL has a query or fragment after/);
+    expect(fromEnv.stderr).not.toContain('HIDDEN');
+  });
+});
+
+describe('https:// to a server that speaks plain HTTP', () => {
+  it('says the server does not speak TLS and suggests http://, without OpenSSL\'s text', async () => {
+    const server = createServer((_request, response) => response.end('plain'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const result = await runCli(['run', '--config', config(`https://${host}`), '--report-dir', join(dir, 'tls')], { cwd: dir });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(new RegExp(`the target could not be reached: the server at https://${host.replace(/\./g, '\\.')} does not speak TLS: did you mean http://${host.replace(/\./g, '\\.')}\\?`));
+      expect(result.stderr).not.toMatch(/SSL routines|openssl/i);
+    } finally {
+      server.close();
+    }
+  });
+});
+
+describe('a flat config names the section each key belongs under', () => {
+  it.each<[string, object, string]>([
+    // The README's CI example once listed "apiKey, walletId" as if they were top-level keys.
+    ['merchant keys at the top level', { apiKey: merchant.apiKey, walletId: merchant.walletId }, '"apiKey" where it belongs under "merchant", "walletId" where it belongs under "merchant": P-CFG nests them, e.g. { "merchant": { "apiKey": … } }'],
+    ['a webhooks key at the top level', { merchant, listen: '127.0.0.1:0' }, '"listen" where it belongs under "webhooks": P-CFG nests them, e.g. { "webhooks": { "listen": … } }'],
+    ['a profile key at the top level', { merchant, concurrency: 4 }, '"concurrency" where it belongs under "profile": P-CFG nests them, e.g. { "profile": { "concurrency": … } }'],
+  ])('%s', async (_what, keys, advice) => {
+    const path = file(`flat-${Math.random().toString(36).slice(2)}.json`, JSON.stringify({ baseUrl: 'http://127.0.0.1:1', environment: 'sandbox', ...keys }));
+    const result = await runCli(['run', '--config', path], { cwd: dir, env: { SVC_SECRET_KEY: merchant.secretKey } });
+    expect(result).toMatchObject({ code: 2, stdout: '' });
+    expect(result.stderr).toBe(`svc-conformance run: config ${path} has ${advice}\n`);
+  });
+
+  it('a key that belongs nowhere keeps the schema\'s message', async () => {
+    const result = await runCli(['run', '--config', config('http://127.0.0.1:1', { colour: 'blue' })], { cwd: dir });
+    expect(result.stderr).toMatch(/must NOT have additional properties \("colour"\)/);
+  });
+});
+
+describe('run --har naming a folder', () => {
+  it('is exit 2 with one line before anything starts, not exit 0 with no HAR after the run', async () => {
+    const result = await runCli(['run', '--har', join(dir, 'a-directory'), '--report-dir', join(dir, 'har-reports')], { cwd: dir });
+    expect(result).toEqual({ code: 2, stdout: '', stderr: `svc-conformance run: --har ${join(dir, 'a-directory')} is a folder; give a file name, e.g. --har ${join(dir, 'a-directory', 'run.har')}\n` });
   });
 });

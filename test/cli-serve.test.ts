@@ -1,10 +1,11 @@
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { validateSchema } from '../schemas/index.js';
 import { FAULT_NAMES } from '../sandbox/faults.js';
+import { bindWarning } from '../cli/commands/serve.js';
 import { runCli, spawnServe } from './cli-harness.js';
 
 
@@ -70,5 +71,53 @@ describe('svc-conformance serve', () => {
     const result = await runCli(['serve', ...args]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(message);
+  });
+});
+
+describe('serve --config-out', () => {
+  it('refuses a symbolic link (it would write the demo secrets into its target) and a folder, exit 2, before listening', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-serve-out-'));
+    const victim = join(dir, 'victim.txt');
+    writeFileSync(victim, 'precious\n');
+    symlinkSync(victim, join(dir, 'link.json'));
+    const linked = await runCli(['serve', '--config-out', join(dir, 'link.json')]);
+    expect(linked).toEqual({ code: 2, stdout: '', stderr: `svc-conformance serve: --config-out ${join(dir, 'link.json')} is a symbolic link; the sandbox does not write through links: remove it or give another file\n` });
+    expect(readFileSync(victim, 'utf8')).toBe('precious\n');
+
+    mkdirSync(join(dir, 'folder'));
+    const folder = await runCli(['serve', '--config-out', join(dir, 'folder')]);
+    expect(folder).toEqual({ code: 2, stdout: '', stderr: `svc-conformance serve: --config-out ${join(dir, 'folder')} is a folder; give a file name, e.g. --config-out ${join(dir, 'folder', 'sandbox.json')}\n` });
+  });
+});
+
+describe('serve on a reachable address', () => {
+  // The tests bind loopback only: the decision is checked here, the wiring with the flag below.
+  it.each(['0.0.0.0', '::', '192.168.1.20', 'sandbox.internal.example'])('warns when --host %s lets other machines in', (host) => {
+    expect(bindWarning(host)).toBe(`warning: listening on ${host}, reachable from other machines; anyone who reaches it can use the public demo credentials (--host 127.0.0.1 keeps it on this machine)`);
+  });
+
+  it.each(['127.0.0.1', '127.0.0.2', 'localhost', '::1'])('stays quiet on loopback --host %s', (host) => {
+    expect(bindWarning(host)).toBeUndefined();
+  });
+
+  it('--allow-remote-webhooks lets the registration control request name another host, with no bind warning on loopback', async () => {
+    const { child, stdout, stderr } = await spawnServe(['--allow-remote-webhooks', '--quiet']);
+    try {
+      const printed = JSON.parse(stdout.slice(stdout.indexOf('{')));
+      const body = JSON.stringify({ url: 'https://hooks.example.test/svc' });
+      const timestamp = String(Math.floor(Date.now() / 1000));
+      const response = await fetch(`${printed.baseUrl}/sandbox/webhooks`, {
+        method: 'POST',
+        body,
+        headers: {
+          'content-type': 'application/json', accept: 'application/json', 'x-api-key': printed.merchant.apiKey, 'x-timestamp': timestamp,
+          'x-signature': createHmac('sha256', printed.merchant.secretKey).update(body + timestamp).digest('hex'),
+        },
+      });
+      expect(response.status).toBe(200);
+      expect(stderr()).not.toMatch(/warning/);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });

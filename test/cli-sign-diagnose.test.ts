@@ -39,7 +39,7 @@ describe('svc-conformance sign', () => {
   });
 
   it.each<[string, string[], RegExp, string?]>([
-    ['a body that is not JSON', ['--timestamp', '1', '--secret', 's'], /^svc-conformance sign: the body in stdin is not JSON( \(at character \d+\))?; sign signs JSON bodies only\n$/, '{"a":\n\n  oops'],
+    ['a body that is not JSON', ['--timestamp', '1', '--secret', 's'], /^svc-conformance sign: the body in stdin is not JSON \(line 3, column 3\); sign signs JSON bodies only\n$/, '{"a":\n\n  oops'],
     ['a missing file', ['--timestamp', '1', '--secret', 's', '--file', '/nonexistent/x.json'], /cannot read --file \/nonexistent\/x.json: no such file/],
     ['no body on a terminal', ['--timestamp', '1', '--secret', 's'], /no body given: pass --file/],
     ['a fractional timestamp', ['--timestamp', '1.5', '--secret', 's'], /not whole UNIX seconds/, '{}'],

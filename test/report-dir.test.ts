@@ -12,6 +12,8 @@ const UNUSABLE: Array<[string, string, RegExp]> = [
   ['a file', join(dir, 'a-file'), /a-file: it is a file, not a folder/],
   ['under a file', join(dir, 'a-file', 'reports'), /a-file is a file, not a folder/],
   ['not writable', '/sys/svc-conformance-reports', /no permission to create it/],
+  // Node's recursive mkdir loops forever on it: the folder is made one level at a time.
+  ['on procfs', '/proc/svc-conformance-reports/deeper', /\/proc\/svc-conformance-reports\/deeper: its file system does not take new folders there/],
 ];
 
 describe('a report folder that cannot take the reports is exit 2 before the first request', () => {

@@ -2,6 +2,7 @@
 // sandbox sends its events with it and verify-receiver its genuine and forged ones, so both speak
 // the same wire format, with the same timeout and the same bounded read of the answer.
 import { Agent, request } from 'undici';
+import { tlsProblemOf } from '../core/tls.js';
 import { EVENT_ID_HEADER, type WebhookEvent } from '../core/webhooks.js';
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
@@ -99,8 +100,9 @@ function describeFailure(error: unknown, url: string, timeoutMs: number): Pick<A
   }
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return { error: 'reset', errorMessage: `${host} closed the connection without an answer` };
   const message = String((error as Error).message ?? error);
-  if (/SSL routines|ERR_SSL_|wrong version number|certificate/i.test(`${code ?? ''} ${message}`)) {
-    return { error: 'other', errorMessage: `the TLS handshake with ${host} failed (${/certificate/i.test(message) ? 'its certificate is not trusted' : 'it does not speak https: is the URL http?'})` };
+  const tls = tlsProblemOf(error);
+  if (tls !== undefined) {
+    return { error: 'other', errorMessage: `the TLS handshake with ${host} failed (${tls === 'untrusted-certificate' ? 'its certificate is not trusted' : 'it does not speak https: is the URL http?'})` };
   }
   // One line: a transport's message may hold newlines (OpenSSL's do).
   return { error: 'other', errorMessage: `delivery to ${host} failed: ${message.replace(/\s+/g, ' ').slice(0, 300)}` };

@@ -1,7 +1,7 @@
 import { visible } from '../../common/visible.js';
 import { canonicalize } from '../../signer/canonical.js';
 import { SignerError } from '../../signer/errors.js';
-import { ConfigError, loadConfig } from '../../suites/config.js';
+import { ConfigError, jsonErrorPlace, loadConfig } from '../../suites/config.js';
 import { TargetClient } from '../../suites/http.js';
 import { readText, UsageError } from '../io.js';
 import type { CommandSpec } from '../options.js';
@@ -36,8 +36,8 @@ export const replayCommand: CommandSpec = {
     if (text !== undefined && !options.raw && text.trim() !== '') {
       try {
         payload = JSON.parse(text);
-      } catch (error) {
-        throw new UsageError(`replay: the body is not JSON (${(error as Error).message}); pass --raw to send it as it is`);
+      } catch {
+        throw new UsageError(`replay: the body is not JSON${jsonErrorPlace(text)}; pass --raw to send it as it is`);
       }
     }
     const as = options.as === 'otherMerchant' ? config.otherMerchant : options.as === undefined || options.as === 'merchant' ? config.merchant : undefined;

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
-import { dirname, relative, resolve } from 'node:path';
+import { access, stat } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
 import { readPackageJson } from '../../common/package-root.js';
 import type { Report } from '../../core/report.js';
 import { buildReport } from '../../core/verdict.js';
@@ -86,6 +86,8 @@ export const runCommand: CommandSpec = {
         throw error;
       }
       await usableReportDir('run', reportDir, io);
+      const harFile = typeof options.har === 'string' ? resolve(io.cwd, options.har) : undefined;
+      if (harFile !== undefined) await usableHarFile(harFile);
       const reportSigner = await signerOf('run', options, io);
       if (configFile !== undefined || envNamesTarget(io.env)) {
         try {
@@ -118,9 +120,7 @@ export const runCommand: CommandSpec = {
       }
       const requirements = [...catalog(), ...team.requirements];
       // --har: every exchange, kept as the evidence keeps it (redacted), written when the run ends.
-      const harFile = typeof options.har === 'string' ? resolve(io.cwd, options.har) : undefined;
       const traffic: TimedExchange[] = [];
-      if (harFile !== undefined) await usableHarFile(harFile);
       const only = prefixList(options.only);
       const skip = prefixList(options.skip);
       const settings: RunSettings = {
@@ -200,8 +200,12 @@ export const runCommand: CommandSpec = {
   },
 };
 
-/** The folder of --har must exist and take a file: said before the first request, not after the run. */
+/** --har must name a file whose folder exists and takes it: said before the first request, not after the run. */
 async function usableHarFile(path: string): Promise<void> {
+  // Written by renaming a temporary file over it, which fails on a folder only after the run.
+  if ((await stat(path).catch(() => undefined))?.isDirectory()) {
+    throw new UsageError(`run: --har ${path} is a folder; give a file name, e.g. --har ${join(path, 'run.har')}`);
+  }
   try {
     await access(dirname(path), constants.W_OK);
   } catch {

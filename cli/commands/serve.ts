@@ -1,9 +1,11 @@
 import { constants } from 'node:fs';
-import { access, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { access, lstat } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { writeAtomically } from '../../reports/write.js';
 import {
-  FAULTS, FAULT_NAMES, SCENARIOS, SCENARIO_NAMES, parseFaults, parseScenarios, startSandbox, type SandboxVariant,
+  FAULTS, FAULT_NAMES, MAX_HANG_SECONDS, SCENARIOS, SCENARIO_NAMES, parseFaults, parseScenarios, startSandbox, type SandboxVariant,
 } from '../../sandbox/index.js';
+import { isLoopbackHost } from '../../core/loopback.js';
 import { webhookUrlProblem } from '../../core/webhooks.js';
 import { interruptsOf } from '../interrupt.js';
 import { UsageError } from '../io.js';
@@ -12,17 +14,18 @@ import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js
 export const serveCommand: CommandSpec = {
   name: 'serve',
   summary: 'Runs the reference sandbox: every operation of the interface and the profile, demo merchants, fault and scenario switches.',
-  usage: 'svc-conformance serve [--port N] [--host H] [--config-out F] [--webhook-url URL] [--fault NAME]… [--scenario NAME]… [variant options]',
+  usage: 'svc-conformance serve [--port N] [--host H] [--config-out F] [--webhook-url URL] [--allow-remote-webhooks] [--fault NAME]… [--scenario NAME]… [variant options]',
   options: [
     { name: 'port', type: 'string', value: 'N', description: 'port to listen on (default: a free one)' },
     { name: 'host', type: 'string', value: 'H', description: 'address to listen on (default: 127.0.0.1)' },
     { name: 'config-out', type: 'string', value: 'F', description: 'write a P-CFG config for this sandbox to F once it listens' },
     { name: 'webhook-url', type: 'string', value: 'URL', description: 'deliver every demo merchant\'s webhooks (P-HOOK) to URL, logging each attempt' },
+    { name: 'allow-remote-webhooks', type: 'boolean', description: 'let the registration control request (POST /sandbox/webhooks) name a receiver off this machine (default: loopback only)' },
     { name: 'fault', type: 'string', value: 'NAME', multiple: true, description: 'break one profile rule on purpose (see --list-faults)' },
     { name: 'list-faults', type: 'boolean', description: 'list the fault switches and the rule each breaks, then exit' },
     { name: 'scenario', type: 'string', value: 'NAME', multiple: true, description: 'misbehave once on purpose, to see a client recover (see --list-scenarios)' },
     { name: 'list-scenarios', type: 'boolean', description: 'list the scenarios and the client rule each tests, then exit' },
-    { name: 'hang-seconds', type: 'string', value: 'SECONDS', description: 'how long create-order-hang-once holds its answer (default 30)' },
+    { name: 'hang-seconds', type: 'string', value: 'SECONDS', description: 'how long create-order-hang-once holds its answer, up to 86400 (default 30)' },
     { name: 'create-status', type: 'string', value: '200|201', description: 'HTTP status of a created order (default 201)' },
     { name: 'verify', type: 'string', value: 'raw|canonical', description: 'verify signatures over the raw body or a re-canonicalized parse (default raw)' },
     { name: 'replay', type: 'string', value: 'allow|refuse', description: 'accept or refuse a re-sent timestamp and signature (default refuse)' },
@@ -35,6 +38,7 @@ export const serveCommand: CommandSpec = {
     'With --webhook-url, every order and payout change fires its event (P-HOOK-2), signed with the merchant\'s secret and retried',
     'after 1, 2, 4 and 8 s until answered 200; each attempt is logged to stderr (event, id, attempt, status, ms), even with --quiet.',
     'Make a change that fires one with svc-conformance trigger EVENT.',
+    'The demo credentials are public: a --host other than loopback is warned about, and POST /sandbox/webhooks registers only a loopback URL (127.0.0.0/8, ::1, localhost) unless --allow-remote-webhooks.',
   ],
   examples: [
     'svc-conformance serve --port 4010 --config-out sandbox.json',
@@ -55,13 +59,7 @@ export const serveCommand: CommandSpec = {
     }
     const settings = readSettings(options);
     const configOut = typeof options['config-out'] === 'string' ? resolve(io.cwd, options['config-out']) : undefined;
-    if (configOut !== undefined) {
-      try {
-        await access(dirname(configOut), constants.W_OK);
-      } catch {
-        throw new UsageError(`serve: cannot write --config-out ${String(options['config-out'])}: its folder does not exist or is not writable`);
-      }
-    }
+    if (configOut !== undefined) await usableConfigOut(configOut, String(options['config-out']));
     const sandbox = await startSandbox({
       ...settings,
       log: options.quiet ? () => {} : (line) => io.stderr(line + '\n'),
@@ -71,12 +69,15 @@ export const serveCommand: CommandSpec = {
     });
     if (configOut !== undefined) {
       try {
-        await writeFile(configOut, JSON.stringify(sandbox.config, null, 2) + '\n');
+        // Renamed into place: a link planted after the check above is replaced, never written through.
+        await writeAtomically(configOut, JSON.stringify(sandbox.config, null, 2) + '\n');
       } catch (error) {
         await sandbox.close();
         throw new UsageError(`serve: cannot write --config-out ${String(options['config-out'])}: ${(error as Error).message}`);
       }
     }
+    const exposed = bindWarning(settings.host);
+    if (exposed !== undefined) io.stderr(`svc-conformance serve: ${exposed}\n`);
     io.stdout(banner(sandbox.baseUrl, sandbox.fixtures, settings.faults, settings.scenarios, settings.webhookUrl));
     io.stdout('Config for `svc-conformance run --config FILE` (also written by --config-out):\n');
     io.stdout(JSON.stringify(sandbox.config, null, 2) + '\n');
@@ -87,6 +88,21 @@ export const serveCommand: CommandSpec = {
     return 130;
   },
 };
+
+/**
+ * --config-out gets the demo secrets: a symbolic link there would put them in whatever file it points
+ * to (overwriting it), so it is refused, as is a folder, before the sandbox starts.
+ */
+async function usableConfigOut(path: string, given: string): Promise<void> {
+  const info = await lstat(path).catch(() => undefined);
+  if (info?.isSymbolicLink()) throw new UsageError(`serve: --config-out ${given} is a symbolic link; the sandbox does not write through links: remove it or give another file`);
+  if (info?.isDirectory()) throw new UsageError(`serve: --config-out ${given} is a folder; give a file name, e.g. --config-out ${join(given, 'sandbox.json')}`);
+  try {
+    await access(dirname(path), constants.W_OK);
+  } catch {
+    throw new UsageError(`serve: cannot write --config-out ${given}: its folder does not exist or is not writable`);
+  }
+}
 
 function readSettings(options: ParsedOptions) {
   const port = options.port === undefined ? 0 : wholeNumber('serve', 'port', options.port, 0, 65_535);
@@ -104,8 +120,8 @@ function readSettings(options: ParsedOptions) {
     throw new UsageError(`serve: ${(error as Error).message}`);
   }
   const hangSeconds = options['hang-seconds'] === undefined ? undefined : Number(options['hang-seconds']);
-  if (hangSeconds !== undefined && !(Number.isFinite(hangSeconds) && hangSeconds > 0)) {
-    throw new UsageError('serve: --hang-seconds takes a number of seconds above 0');
+  if (hangSeconds !== undefined && !(hangSeconds > 0 && hangSeconds <= MAX_HANG_SECONDS)) {
+    throw new UsageError(`serve: --hang-seconds takes a number of seconds above 0 and at most ${MAX_HANG_SECONDS} (a day), not ${JSON.stringify(options['hang-seconds'])}`);
   }
   const variant: Partial<SandboxVariant> = {};
   if (options['create-status'] !== undefined) {
@@ -126,7 +142,14 @@ function readSettings(options: ParsedOptions) {
   const webhookUrl = typeof options['webhook-url'] === 'string' ? options['webhook-url'] : undefined;
   const problem = webhookUrl === undefined ? undefined : webhookUrlProblem(webhookUrl);
   if (problem !== undefined) throw new UsageError(`serve: --webhook-url cannot be used: ${problem}; e.g. --webhook-url http://127.0.0.1:4020/webhooks`);
-  return { port, host, faults, scenarios, ...(hangSeconds !== undefined ? { hangSeconds } : {}), ...(webhookUrl !== undefined ? { webhookUrl } : {}), variant };
+  const allowRemoteWebhooks = Boolean(options['allow-remote-webhooks']);
+  return { port, host, allowRemoteWebhooks, faults, scenarios, ...(hangSeconds !== undefined ? { hangSeconds } : {}), ...(webhookUrl !== undefined ? { webhookUrl } : {}), variant };
+}
+
+/** The warning for a bind address other machines can reach, or undefined on loopback. */
+export function bindWarning(host: string): string | undefined {
+  if (isLoopbackHost(host)) return undefined;
+  return `warning: listening on ${host}, reachable from other machines; anyone who reaches it can use the public demo credentials (--host 127.0.0.1 keeps it on this machine)`;
 }
 
 function banner(baseUrl: string, fixtures: Awaited<ReturnType<typeof startSandbox>>['fixtures'], faults: readonly string[], scenarios: readonly string[], webhookUrl: string | undefined): string {

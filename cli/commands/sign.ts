@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { SignerError } from '../../signer/errors.js';
 import { signPayload } from '../../signer/sign.js';
+import { jsonErrorPlace } from '../../suites/config.js';
 import { readBody, UsageError } from '../io.js';
 import type { CommandSpec } from '../options.js';
 
@@ -29,11 +30,9 @@ export const signCommand: CommandSpec = {
     if (text.trim() !== '') {
       try {
         payload = JSON.parse(text);
-      } catch (error) {
+      } catch {
         const where = options.file ? String(options.file) : 'stdin';
-        // V8 quotes the body around the error; keep the position only, on one line.
-        const position = /position (\d+)/.exec((error as Error).message)?.[1];
-        throw new UsageError(`sign: the body in ${where} is not JSON${position ? ` (at character ${position})` : ''}; sign signs JSON bodies only`);
+        throw new UsageError(`sign: the body in ${where} is not JSON${jsonErrorPlace(text)}; sign signs JSON bodies only`);
       }
     }
     let signed;

@@ -3,6 +3,7 @@
 import { connect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { resolve } from 'node:path';
+import { tlsProblemOf } from '../../core/tls.js';
 import { CONFIRMS_STATUS, judgeReceiver, receiverCatalog } from '../../clients/receiver-judge.js';
 import type { Report } from '../../core/report.js';
 import { webhookUrlProblem } from '../../core/webhooks.js';
@@ -119,7 +120,7 @@ export function listening(url: string, timeoutMs = 3_000): Promise<void> {
       if (error.code === 'ENOTFOUND') return fail(`no such host ${host}`);
       if (https) {
         socket.destroy();
-        const why = /certificate|CERT|self.signed/i.test(`${error.code} ${error.message}`) ? 'its TLS certificate is not trusted' : 'no TLS handshake: is the URL http?';
+        const why = tlsProblemOf(error) === 'untrusted-certificate' ? 'its TLS certificate is not trusted' : 'no TLS handshake: is the URL http?';
         return reject(new UsageError(`verify-receiver: ${url} answers, but ${why}`));
       }
       return fail(error.code ?? error.message.replace(/\s+/g, ' '));

@@ -1,6 +1,7 @@
 // The sandbox's control endpoint for webhook registration (P-HOOK-5: the interface leaves it to the
 // developer console). POST /sandbox/webhooks, signed like the API, as the merchant whose receiver it
 // is: `{ "url": "https://…" }` registers, `{ "url": null }` removes, `{}` only asks.
+import { isLoopbackHost } from '../../core/loopback.js';
 import { webhookUrlProblem } from '../../core/webhooks.js';
 import { OperationError, type OperationHandler } from '../context.js';
 import { successResponse } from '../envelope.js';
@@ -16,6 +17,11 @@ export const registerWebhook: OperationHandler = (ctx) => {
   if (typeof url === 'string') {
     const problem = webhookUrlProblem(url);
     if (problem !== undefined) throw new OperationError(400, `url cannot be used: ${problem}`);
+    // Sandbox policy, not a profile rule: the conformance run registers its loopback receiver, and a
+    // target that refuses the control request is not judged on it (suites/webhook-session.ts).
+    if (!ctx.options.allowRemoteWebhooks && !isLoopbackHost(new URL(url).hostname)) {
+      throw new OperationError(403, 'url must be on this machine (127.0.0.0/8, ::1 or localhost): the demo credentials are public, so this sandbox delivers elsewhere only when started with serve --allow-remote-webhooks');
+    }
   }
   const previous = ctx.webhooks.register(ctx.merchant.id, url);
   return successResponse({ url: url ?? null, previous_url: previous ?? null }, url === null ? 'Webhook registration removed' : 'Webhook registered');

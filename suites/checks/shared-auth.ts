@@ -64,8 +64,4 @@ export function alterLastCharacter(signature: string): string {
   return signature.slice(0, -1) + (last === '0' ? '1' : '0');
 }
 
-/** True for hosts that never leave the machine: 127.0.0.0/8, localhost, ::1. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
+export { isLoopbackHost } from '../../core/loopback.js';

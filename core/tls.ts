@@ -1,0 +1,17 @@
+/**
+ * What a failed TLS connection says about the server, from Node's error, or undefined when the error
+ * is not a TLS one. OpenSSL's own text ("…:SSL routines:ssl3_get_record:wrong version number:…")
+ * tells no one what to do; each caller turns this into a line that does. One rule for the kit's
+ * requests, its webhook deliveries and verify-receiver's first connection.
+ */
+export type TlsProblem = 'untrusted-certificate' | 'not-tls';
+
+export function tlsProblemOf(error: unknown): TlsProblem | undefined {
+  if (error === null || typeof error !== 'object') return undefined;
+  const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
+  const text = `${typeof code === 'string' ? code : ''} ${String((error as { message?: unknown }).message ?? '')}`;
+  if (/certificate|CERT_|self.signed/i.test(text)) return 'untrusted-certificate';
+  // A plain-HTTP server answers the TLS hello with "HTTP/1.1 400…", which OpenSSL reads as a record of an unknown version.
+  if (/ERR_SSL_|SSL routines|wrong version number/i.test(text)) return 'not-tls';
+  return undefined;
+}
