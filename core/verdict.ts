@@ -1,5 +1,5 @@
 import type { Exchange } from './exchange.js';
-import { curlLine, replayLine } from './reproduce.js';
+import { curlLine, isDeliberate, replayLine, shellQuote, triggerLine } from './reproduce.js';
 import type { CheckResult, Evidence, Level, Report, Requirement, RequirementReport, Verdict } from './report.js';
 
 const MAX_EVIDENCE_PER_REQUIREMENT = 5;
@@ -24,6 +24,8 @@ export interface BuildInput {
   version: string;
   /** How the run was pointed at its target, for reproduce lines: the config file, if any. */
   configPath?: string;
+  /** The command that starts the embedded sandbox again (it stopped with the run), so configPath points at a live one. */
+  sandboxCommand?: string;
   /** A client judgement: evidence is the client's own requests, reproduced by this command. */
   rerunCommand?: string;
 }
@@ -340,19 +342,30 @@ function resendNote(results: readonly CheckResult[]): string[] {
   ];
 }
 
+/**
+ * The reproduce lines of one piece of evidence, chosen by what its first exchange was. A webhook
+ * delivery is made again by `trigger` (the kit's receiver is gone; the delivery as received stays in
+ * the evidence). A request sent wrong on purpose is sent again by the curl line, its defect rebuilt:
+ * a replay line would sign it afresh, so it is left out. Any other request gets both.
+ */
 function evidence(input: BuildInput, requirement: string, check: string, message: string, exchanges: Exchange[], replayPath?: string): Evidence {
   const first = exchanges[0];
   if (input.rerunCommand !== undefined) {
     return { check, message, exchanges, reproduce: { ...(first ? { curl: curlLine(first) } : {}), run: input.rerunCommand } };
   }
+  const config = input.configPath ?? 'CONFIG.json';
+  let lines: NonNullable<Evidence['reproduce']> = {};
+  if (first?.delivery !== undefined) lines = { trigger: triggerLine(first.delivery.event, config) };
+  else if (first !== undefined) lines = { curl: curlLine(first), ...(isDeliberate(first) ? {} : { replay: replayLine(first, config) }) };
   return {
     check,
     message,
     exchanges,
     reproduce: {
-      ...(first ? { curl: curlLine(first), replay: replayLine(first, input.configPath ?? 'CONFIG.json') } : {}),
+      ...(input.sandboxCommand !== undefined ? { sandbox: input.sandboxCommand } : {}),
+      ...lines,
       // The same seed regenerates the same cases; a property's shrunk case is replayed by its path.
-      run: `svc-conformance run${input.configPath ? ` --config ${input.configPath}` : ''} --seed ${input.seed} --only ${replayPath !== undefined ? `${check} --replay-path ${replayPath}` : requirement}`,
+      run: `svc-conformance run${input.configPath ? ` --config ${shellQuote(input.configPath)}` : ''} --seed ${input.seed} --only ${replayPath !== undefined ? `${check} --replay-path ${replayPath}` : requirement}`,
     },
   };
 }

@@ -30,6 +30,8 @@ function asExchange(ctx: CheckContext, o: Observation, d: ReceivedDelivery): Exc
     request: { method: d.method, url: new URL(d.path, o.session.receiver.url).href, headers, body: ctx.client.redact(d.body) },
     response: { status: d.answered, headers: { 'content-type': 'application/json' }, body: d.answered === 200 ? '{"received":true}' : '{"error":"the conformance kit asks for a retry"}' },
     ms: 0,
+    // What `trigger` needs to make the target send this event again: the reproduce line of a delivery.
+    delivery: e.event !== undefined ? { event: e.event } : {},
   };
 }
 
