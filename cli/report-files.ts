@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { readPackageJson } from '../common/package-root.js';
 import type { CheckResult, Report, Requirement } from '../core/report.js';
 import { buildReport, exitCodeOf, verdictText } from '../core/verdict.js';
@@ -6,7 +6,8 @@ import { visible } from '../common/visible.js';
 import { summaryLines } from '../reports/console.js';
 import { certification, digestOf } from '../reports/seal.js';
 import type { OptionSpec, ParsedOptions } from './options.js';
-import { prepareReportDir, ReportDirError, writeReports } from '../reports/write.js';
+import { prepareReportDir, ReportDirError, writeAtomically, writeReports } from '../reports/write.js';
+import { shellQuote } from '../core/reproduce.js';
 import { KeyFileError, readSigningKey, type ReportSigner } from '../reports/signature.js';
 import { UsageError, type Io } from './io.js';
 import { publishToGitHubActions } from './github-actions.js';
@@ -24,6 +25,23 @@ export async function usableReportDir(command: string, dir: string): Promise<voi
     if (error instanceof ReportDirError) throw new UsageError(`${command}: ${error.message}`);
     throw error;
   }
+}
+
+/**
+ * The embedded sandbox stops with the run, so reproduce lines cannot cite it as it was: its config
+ * (the public demo credentials, as `serve --config-out` writes them) goes into the report folder as
+ * sandbox.json, and the lines first start a sandbox on the same port with `serve`, which writes that
+ * same file again. Returns the path to cite, as given from the working directory, and that command.
+ */
+export async function embeddedSandboxAgain(io: Io, command: string, dir: string, sandbox: { baseUrl: string; config: unknown }): Promise<{ configPath: string; command: string }> {
+  const file = join(dir, 'sandbox.json');
+  const configPath = relative(io.cwd, file) || file;
+  try {
+    await writeAtomically(file, JSON.stringify(sandbox.config, null, 2) + '\n');
+  } catch (error) {
+    io.stderr(`svc-conformance ${command}: could not write ${configPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; the serve line of each reproduce writes it\n`);
+  }
+  return { configPath, command: `svc-conformance serve --port ${new URL(sandbox.baseUrl).port} --config-out ${shellQuote(configPath)}` };
 }
 
 /**
