@@ -8,6 +8,8 @@ import { certification, digestOf } from '../reports/seal.js';
 import type { OptionSpec, ParsedOptions } from './options.js';
 import { prepareReportDir, ReportDirError, writeAtomically, writeReports } from '../reports/write.js';
 import { shellQuote } from '../core/reproduce.js';
+import type { TargetConfig } from '../suites/config.js';
+import { redactor } from '../suites/redact.js';
 import { KeyFileError, readSigningKey, type ReportSigner } from '../reports/signature.js';
 import { UsageError, type Io } from './io.js';
 import { publishToGitHubActions } from './github-actions.js';
@@ -28,16 +30,18 @@ export async function usableReportDir(command: string, dir: string): Promise<voi
 }
 
 /**
- * The embedded sandbox stops with the run, so reproduce lines cannot cite it as it was: its config
- * (the public demo credentials, as `serve --config-out` writes them) goes into the report folder as
- * sandbox.json, and the lines first start a sandbox on the same port with `serve`, which writes that
- * same file again. Returns the path to cite, as given from the working directory, and that command.
+ * The embedded sandbox stops with the run, so reproduce lines cannot cite it as it was: the config
+ * the run used goes into the report folder as sandbox.json, and the lines first start a sandbox on
+ * the same port with `serve --config-out` that same file, which writes it again whole. Its secret
+ * keys are the sandbox's public demo keys, but a report folder is uploaded and scanned like any
+ * report, so they are written redacted: serve puts them back. Returns the path to cite, as given
+ * from the working directory, and that command.
  */
-export async function embeddedSandboxAgain(io: Io, command: string, dir: string, sandbox: { baseUrl: string; config: unknown }): Promise<{ configPath: string; command: string }> {
+export async function embeddedSandboxAgain(io: Io, command: string, dir: string, sandbox: { baseUrl: string; config: TargetConfig }): Promise<{ configPath: string; command: string }> {
   const file = join(dir, 'sandbox.json');
   const configPath = relative(io.cwd, file) || file;
   try {
-    await writeAtomically(file, JSON.stringify(sandbox.config, null, 2) + '\n');
+    await writeAtomically(file, redactor(sandbox.config)(JSON.stringify(sandbox.config, null, 2)) + '\n');
   } catch (error) {
     io.stderr(`svc-conformance ${command}: could not write ${configPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; the serve line of each reproduce writes it\n`);
   }

@@ -93,7 +93,7 @@ export const runCommand: CommandSpec = {
       } else {
         sandbox = await startSandbox({ port: 0 });
         config = sandbox.config as TargetConfig;
-        const again = await embeddedSandboxAgain(io, 'run', reportDir, sandbox);
+        const again = await embeddedSandboxAgain(io, 'run', reportDir, { baseUrl: sandbox.baseUrl, config });
         configPath = again.configPath;
         sandboxCommand = again.command;
         io.stdout(`No target given (no --config, no ./svc-conformance.json, no SVC_* variable): certifying the kit's own embedded reference sandbox at ${sandbox.baseUrl}, not a deployment (it stops with the run; \`${again.command}\` runs it again, standalone).\n`);
