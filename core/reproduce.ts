@@ -107,8 +107,8 @@ function signingNote(exchange: Exchange, signing: Signing): string[] {
   const secret = typeof signing.secret === 'object' ? 'a made-up secret, shown' : `$${SECRET_VARIABLES[signing.secret as keyof typeof SECRET_VARIABLES]} (${signing.secret}.secretKey of the config)`;
   if (!rebuildable(signing)) {
     return [
-      `Sent on purpose as: ${exchange.label}. Its X-SIGNATURE was made another way and is not shown (it may stand for a secret);`,
-      'the line below signs the profile\'s way instead, so it does not send that defect.',
+      `Sent on purpose as: ${exchange.label}. Its X-SIGNATURE was made another way and is not shown (it may stand for a secret):`,
+      'set SIG to such a signature (and X-TIMESTAMP to a fresh one) first, or the line does not send that defect.',
     ];
   }
   const what = signing.deliberate ? `the same defect again (${exchange.label})` : 'the request again as sent';
