@@ -37,7 +37,7 @@ export interface CheckMeta {
   requirement: string;
   title: string;
   skipped?: string;
-  failure?: { message: string; expected?: string; actual?: string; counterexample?: unknown; steps?: string[]; reproduce?: string; replayPath?: string };
+  failure?: { message: string; expected?: string; actual?: string; counterexample?: unknown; steps?: string[]; reproduce?: string; replayPath?: string; webhookEvent?: string };
   /** The kit's own error inside the check: its message and where it was thrown. */
   error?: { message: string; stack?: string };
   evidence: Exchange[];

@@ -74,7 +74,7 @@ export function buildReport(input: BuildInput): Report {
         // A check stopped by the runner (its time budget ran out) has no failure of its own.
         const f = r.meta.failure ?? { message: 'the check did not finish within its time budget: the target answers too slowly' };
         return {
-          ...evidence(input, requirement.id, r.meta.check, f.message, r.meta.evidence, f.replayPath),
+          ...evidence(input, requirement.id, r.meta.check, f.message, r.meta.evidence, f.replayPath, f.webhookEvent),
           ...(f.expected !== undefined ? { expected: f.expected } : {}),
           ...(f.actual !== undefined ? { actual: f.actual } : {}),
           ...(f.counterexample !== undefined ? { counterexample: f.counterexample } : {}),
@@ -345,10 +345,11 @@ function resendNote(results: readonly CheckResult[]): string[] {
 /**
  * The reproduce lines of one piece of evidence, chosen by what its first exchange was. A webhook
  * delivery is made again by `trigger` (the kit's receiver is gone; the delivery as received stays in
- * the evidence). A request sent wrong on purpose is sent again by the curl line, its defect rebuilt:
- * a replay line would sign it afresh, so it is left out. Any other request gets both.
+ * the evidence), and so is an event that never came (the requests that should have fired it would
+ * only be refused as duplicates now). A request sent wrong on purpose is sent again by the curl
+ * line, its defect rebuilt: a replay line would sign it afresh, so it is left out. Any other request gets both.
  */
-function evidence(input: BuildInput, requirement: string, check: string, message: string, exchanges: Exchange[], replayPath?: string): Evidence {
+function evidence(input: BuildInput, requirement: string, check: string, message: string, exchanges: Exchange[], replayPath?: string, webhookEvent?: string): Evidence {
   const first = exchanges[0];
   if (input.rerunCommand !== undefined) {
     return { check, message, exchanges, reproduce: { ...(first ? { curl: curlLine(first) } : {}), run: input.rerunCommand } };
@@ -356,6 +357,7 @@ function evidence(input: BuildInput, requirement: string, check: string, message
   const config = input.configPath ?? 'CONFIG.json';
   let lines: NonNullable<Evidence['reproduce']> = {};
   if (first?.delivery !== undefined) lines = { trigger: triggerLine(first.delivery.event, config) };
+  else if (webhookEvent !== undefined) lines = { trigger: triggerLine(webhookEvent, config) };
   else if (first !== undefined) lines = { curl: curlLine(first), ...(isDeliberate(first) ? {} : { replay: replayLine(first, config) }) };
   return {
     check,

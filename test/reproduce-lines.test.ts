@@ -77,8 +77,10 @@ async function faultySandbox(options: StartOptions): Promise<{ dir: string; conf
   closers.push(sandbox.close);
   const dir = mkdtempSync(join(tmpdir(), 'svc-repro-'));
   const configFile = join(dir, 'target.json');
-  writeFileSync(configFile, JSON.stringify(sandbox.config));
-  return { dir, configFile, config: sandbox.config };
+  // The webhook observation waits this long for retries (real seconds): the least the config allows.
+  const config = { ...sandbox.config, profile: { ...sandbox.config.profile, webhooks: { retryWithinSeconds: 1 } } };
+  writeFileSync(configFile, JSON.stringify(config));
+  return { dir, configFile, config };
 }
 
 /** Runs one requirement against the target and returns its first evidence, which must be a failure. */
@@ -140,19 +142,56 @@ describe('a request sent wrong on purpose: the curl line sends the same defect, 
   });
 });
 
-describe('a webhook delivery: the trigger line makes the target send the same delivery again', () => {
-  it('HOOK-DELIVERY-HEADERS against hook-no-event-id: the delivery trigger causes lacks X-EVENT-ID too', async () => {
-    const received: IncomingHttpHeaders[] = [];
-    const listener = createServer((request, response) => {
-      request.resume();
-      request.on('end', () => {
-        received.push(request.headers);
-        response.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
-      });
+/** A webhook receiver of the test's own, where the sandbox delivers once the run has given its registration back. */
+async function ownReceiver(): Promise<{ url: string; received: Array<{ headers: IncomingHttpHeaders; event?: string }> }> {
+  const received: Array<{ headers: IncomingHttpHeaders; event?: string }> = [];
+  const listener = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      let event: string | undefined;
+      try {
+        event = (JSON.parse(body) as { event?: string }).event;
+      } catch {
+        event = undefined;
+      }
+      received.push({ headers: request.headers, ...(event !== undefined ? { event } : {}) });
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{"received":true}');
     });
-    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
-    closers.push(() => new Promise<void>((resolve) => listener.close(() => resolve())));
-    const webhookUrl = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/hooks`;
+  });
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  closers.push(() => new Promise<void>((resolve) => listener.close(() => resolve())));
+  return { url: `http://127.0.0.1:${(listener.address() as AddressInfo).port}/hooks`, received };
+}
+
+/** Waits (5 s at most) until the receiver has a delivery the test is waiting for. */
+async function until(found: () => boolean): Promise<void> {
+  for (let waited = 0; !found() && waited < 50; waited++) await new Promise((r) => setTimeout(r, 100));
+}
+
+describe('a webhook delivery: the trigger line makes the target send the same delivery again', () => {
+  it('HOOK-EVENTS-FIRED against hook-silent-failures: the event that never came is triggered, and does not come again', async () => {
+    const { url, received } = await ownReceiver();
+    const t = await faultySandbox({ faults: ['hook-silent-failures'], webhookUrl: url });
+    const evidence = await failureOf(t, 'HOOK-EVENTS-FIRED');
+    const { trigger, curl, replay } = evidence.reproduce!;
+    // The requests that should have fired it would only be refused as duplicates now: no curl, no replay.
+    expect(curl).toBeUndefined();
+    expect(replay).toBeUndefined();
+    expect(trigger).toMatch(/^svc-conformance trigger payout\.failed --config /);
+    const fired = await bash(trigger!.replace(/--config \S+/, `--config ${t.configFile}`));
+    expect(fired.code, fired.stderr).toBe(0);
+    // A later event that does come, so the absence of the first is seen without waiting for a schedule.
+    const control = await bash(`svc-conformance trigger payout.processing --config ${t.configFile}`);
+    expect(control.code, control.stderr).toBe(0);
+    await until(() => received.some((d) => d.event === 'payout.processing'));
+    expect(received.map((d) => d.event)).toContain('payout.processing');
+    expect(received.map((d) => d.event)).not.toContain('payout.failed');
+  });
+
+  it('HOOK-DELIVERY-HEADERS against hook-no-event-id: the delivery trigger causes lacks X-EVENT-ID too', async () => {
+    const { url: webhookUrl, received: deliveries } = await ownReceiver();
+    const received = { get length() { return deliveries.length; }, at: (i: number) => deliveries.at(i)?.headers };
     const t = await faultySandbox({ faults: ['hook-no-event-id'], webhookUrl });
     const evidence = await failureOf(t, 'HOOK-DELIVERY-HEADERS');
     const { trigger, curl, replay } = evidence.reproduce!;
@@ -163,7 +202,7 @@ describe('a webhook delivery: the trigger line makes the target send the same de
     const before = received.length;
     const fired = await bash(trigger!.replace(/--config \S+/, `--config ${t.configFile}`));
     expect(fired.code).toBe(0);
-    for (let waited = 0; received.length === before && waited < 50; waited++) await new Promise((r) => setTimeout(r, 100));
+    await until(() => received.length > before);
     expect(received.length).toBeGreaterThan(before);
     expect(received.at(-1)!['x-signature']).toBeDefined();
     expect(received.at(-1)!['x-event-id']).toBeUndefined();

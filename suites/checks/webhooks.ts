@@ -181,6 +181,8 @@ async function eventsFired(ctx: CheckContext): Promise<void> {
     throw missing(o, `${none}: is ${o.session.url} the merchant's registered webhook URL, and does it reach webhooks.listen?${misdirected}`, {
       expected: 'payout events for the payouts initiated (P-HOOK-2)',
       actual: stray === undefined ? 'no delivery' : `${stray.method} ${stray.path}`,
+      // A payout that settles fires payout.processing, then payout.success: trigger makes one.
+      webhookEvent: 'payout.success',
     });
   }
   for (const payout of payouts) {
@@ -195,6 +197,7 @@ async function eventsFired(ctx: CheckContext): Promise<void> {
         throw missing(o, `payout ${payout.payoutOrderId} was ${state} (Payout Status) but no ${name} event about it arrived within ${o.waitedSeconds} s${got.length > 0 ? ` (only ${[...new Set(got)].join(', ')})` : ''}`, {
           expected: `a ${name} delivery (P-HOOK-2)`,
           actual: got.length > 0 ? got.join(', ') : 'no delivery about it',
+          webhookEvent: name,
         });
       }
     }
