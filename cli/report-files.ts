@@ -1,4 +1,4 @@
-import { relative, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { readPackageJson } from '../common/package-root.js';
 import type { CheckResult, Report, Requirement } from '../core/report.js';
 import { buildReport, exitCodeOf, verdictText } from '../core/verdict.js';
@@ -6,7 +6,10 @@ import { visible } from '../common/visible.js';
 import { summaryLines } from '../reports/console.js';
 import { certification, digestOf } from '../reports/seal.js';
 import type { OptionSpec, ParsedOptions } from './options.js';
-import { prepareReportDir, removeReports, ReportDirError, writeReports } from '../reports/write.js';
+import { prepareReportDir, removeReports, ReportDirError, writeAtomically, writeReports } from '../reports/write.js';
+import { shellQuote } from '../core/reproduce.js';
+import type { TargetConfig } from '../suites/config.js';
+import { redactor } from '../suites/redact.js';
 import { KeyFileError, readSigningKey, type ReportSigner } from '../reports/signature.js';
 import { interruptsOf } from './interrupt.js';
 import { UsageError, type Io } from './io.js';
@@ -35,6 +38,25 @@ export async function usableReportDir(command: string, dir: string, io: Io): Pro
   const shown = fromCwd === '' ? '.' : fromCwd.startsWith('..') ? dir : fromCwd;
   const done = removed.length > 0 ? `removed the previous reports in ${shown}` : `left no reports in ${shown}`;
   interruptsOf(io).hold({ done, failed: `could not remove the reports in ${shown}` }, () => removeReports(dir));
+}
+
+/**
+ * The embedded sandbox stops with the run, so reproduce lines cannot cite it as it was: the config
+ * the run used goes into the report folder as sandbox.json, and the lines first start a sandbox on
+ * the same port with `serve --config-out` that same file, which writes it again whole. Its secret
+ * keys are the sandbox's public demo keys, but a report folder is uploaded and scanned like any
+ * report, so they are written redacted: serve puts them back. Returns the path to cite, as given
+ * from the working directory, and that command.
+ */
+export async function embeddedSandboxAgain(io: Io, command: string, dir: string, sandbox: { baseUrl: string; config: TargetConfig }): Promise<{ configPath: string; command: string }> {
+  const file = join(dir, 'sandbox.json');
+  const configPath = relative(io.cwd, file) || file;
+  try {
+    await writeAtomically(file, redactor(sandbox.config)(JSON.stringify(sandbox.config, null, 2)) + '\n');
+  } catch (error) {
+    io.stderr(`svc-conformance ${command}: could not write ${configPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; the serve line of each reproduce writes it\n`);
+  }
+  return { configPath, command: `svc-conformance serve --port ${new URL(sandbox.baseUrl).port} --config-out ${shellQuote(configPath)}` };
 }
 
 /**

@@ -16,6 +16,32 @@ export interface ExchangeRequest {
   ms: number;
   /** Sent again this many times after a 401, as a target refuses a replay of another run's identical request. */
   resent?: number;
+  /** How a signed request was signed: what a reproduce line needs to sign it the same way (right or wrong) again. */
+  signing?: Signing;
+  /** Set on a webhook delivery the kit's receiver got from the target: its event, which `trigger` makes the target send again. */
+  delivery?: { event?: string };
+}
+
+/**
+ * How the kit signed a request, with nothing secret in it: whose secret, which texts, and what was
+ * done to the signature afterwards. A reproduce line rebuilds the same signature (or the same defect)
+ * with a fresh X-TIMESTAMP, since a recorded one ages out of the server's window or is refused as a replay.
+ */
+export interface Signing {
+  /** The client clock's whole seconds when it was sent: X-TIMESTAMP is rebuilt relative to it. */
+  sentAt: number;
+  /** X-TIMESTAMP as made (also when the request left the header out). */
+  timestamp: string;
+  /** Whose secret made the signature: a configured one, by its config key, a made-up one (no secret, shown), or one that cannot be shown. */
+  secret: 'merchant' | 'otherMerchant' | 'otherEnvironment' | 'unshown' | { madeUp: string };
+  /** Signed or sent wrong or not at all on purpose (a negative-auth probe): a reproduce line must not sign it afresh. */
+  deliberate: boolean;
+  /** The text signed in place of the body sent (a body changed after signing). */
+  signedBody?: string;
+  /** The timestamp text signed in place of X-TIMESTAMP ('' : the body alone was signed). */
+  signedTimestamp?: string;
+  /** What was done to the computed signature: cut to its first characters, its last one changed, or replaced by one made another way. */
+  edit?: { truncatedTo: number } | 'last-character-changed' | 'replaced';
 }
 
 export interface HttpAnswer {

@@ -38,7 +38,7 @@ export interface CheckMeta {
   requirement: string;
   title: string;
   skipped?: string;
-  failure?: { message: string; expected?: string; actual?: string; counterexample?: unknown; steps?: string[]; reproduce?: string; replayPath?: string };
+  failure?: { message: string; expected?: string; actual?: string; counterexample?: unknown; steps?: string[]; reproduce?: string; replayPath?: string; webhookEvent?: string };
   /** An exception in the check's own code: its message, where it was thrown, and the team module that holds the check, if a team's. */
   error?: { message: string; stack?: string; module?: string };
   evidence: Exchange[];
@@ -88,8 +88,13 @@ export interface Evidence {
   steps?: string[];
   /** Exchanges of the check that are not shown here (only the last few are kept); run --har FILE records every one. */
   leftOut?: number;
-  /** Commands to see it again: a curl line (signature redacted) and a freshly signed replay. */
-  reproduce?: { curl?: string; replay?: string; run?: string };
+  /**
+   * Commands to see it again: a curl line (its signature, or a deliberate defect, rebuilt for now from
+   * the secret's environment variable), a freshly signed replay (not for a request sent wrong on
+   * purpose), a trigger that makes the target send a webhook delivery again, the check run again, and,
+   * when the run certified its embedded sandbox, the command that starts that sandbox again first.
+   */
+  reproduce?: { curl?: string; replay?: string; run?: string; trigger?: string; sandbox?: string };
   exchanges: Exchange[];
 }
 

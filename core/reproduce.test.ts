@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from './exchange.js';
-import { curlLine, replayLine, shellQuote } from './reproduce.js';
+import { curlLine, replayLine, shellQuote, timestampWord, triggerLine } from './reproduce.js';
+import type { Signing } from './exchange.js';
 
 const SIGNATURE = '63987757dfd5196c8eb2547efbdf01c71052e570bae390d9791becf2ea504f4d';
 const HEX64 = /[0-9a-f]{64}/i;
@@ -147,5 +149,82 @@ describe('replayLine', () => {
     const line = replayLine(exchange('{}', { url: 'https://pay.example/api/v3/x?a=1&b=2', headers: { 'X-SIGNATURE': SIGNATURE } }));
     expect(line).toContain(`--path '/api/v3/x?a=1&b=2'`);
     expect(line).not.toMatch(HEX64);
+  });
+});
+
+/** What bash makes of a word with NOW set: the X-TIMESTAMP a rebuilt line sends. */
+function evaluated(word: string, now: number): string {
+  const result = spawnSync('bash', ['-c', `NOW=${now}; printf %s ${word}`], { encoding: 'utf8' });
+  expect(result.stderr).toBe('');
+  return result.stdout;
+}
+
+describe('timestampWord', () => {
+  const SENT_AT = 1732147200;
+  const LATER = SENT_AT + 3600;
+  it.skipIf(!hasBash).each([
+    ['the moment it was sent', '1732147200', '1732150800'],
+    ['30 s old', '1732147170', '1732150770'],
+    ['window + 600 s ahead', '1732148100', '1732151700'],
+    ['milliseconds', '1732147200250', '1732150800250'],
+    ['letters after it', '1732147200abc', '1732150800abc'],
+    ['a sign before it, read a second before sending', '+1732147199', '+1732150799'],
+    ['fractional', '1732147200.5', '1732150800.5'],
+    ['hexadecimal', `0x${SENT_AT.toString(16)}`, `0x${LATER.toString(16)}`],
+    ['empty', '', ''],
+    ['no time in it', 'yesterday $HOME', 'yesterday $HOME'],
+  ])('%s: %j stays as far from the moment the line runs', (_name, sent, atLater) => {
+    expect(evaluated(timestampWord(sent, SENT_AT), LATER)).toBe(atLater);
+  });
+});
+
+describe('curlLine of a request the kit signed', () => {
+  const SECRET = 'sk_test_never_in_a_line';
+  const signed = (signing: Partial<Signing>, headers: Record<string, string> = {}): Exchange => ({
+    ...exchange('{"a":1}', { headers: { 'X-API-KEY': 'pk_test_demo', 'X-TIMESTAMP': '1732147200', 'X-SIGNATURE': '[redacted]', ...headers } }),
+    signing: { sentAt: 1732147200, timestamp: '1732147200', secret: 'merchant', deliberate: false, ...signing },
+  });
+  /** The X-SIGNATURE and X-TIMESTAMP the line sends when run at NOW with the secret in its variable. */
+  function sentBy(line: string, now: number): { signature: string | undefined; timestamp: string | undefined } {
+    const script = [`date() { echo ${now}; }`, 'curl() { printf \'%s\\0\' "$@"; }', line].join('\n');
+    const result = spawnSync('bash', ['-c', script], { encoding: 'utf8', env: { ...process.env, SVC_SECRET_KEY: SECRET, SVC_OTHER_SECRET_KEY: 'sk_test_other' } });
+    expect(result.stderr).toBe('');
+    const headers = result.stdout.split('\0').filter((_, i, all) => all[i - 1] === '-H');
+    const value = (name: string) => headers.find((h) => h.startsWith(`${name}: `))?.slice(name.length + 2);
+    return { signature: value('X-SIGNATURE'), timestamp: value('X-TIMESTAMP') };
+  }
+  const hmac = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('hex');
+  const NOW = 1732150800;
+
+  it.skipIf(!hasBash)('signs the body and a fresh X-TIMESTAMP with the secret from its variable, which the line never holds', () => {
+    const line = curlLine(signed({}));
+    expect(line).not.toContain(SECRET);
+    expect(sentBy(line, NOW)).toEqual({ signature: hmac(SECRET, `{"a":1}${NOW}`), timestamp: String(NOW) });
+  });
+
+  it.skipIf(!hasBash).each([
+    ['cut to 32 characters', { deliberate: true, edit: { truncatedTo: 32 } }, (right: string) => right.slice(0, 32)],
+    ['its last character changed', { deliberate: true, edit: 'last-character-changed' }, (right: string) => right.slice(0, -1) + (right.endsWith('0') ? '1' : '0')],
+    ['another secret', { deliberate: true, secret: 'otherMerchant' }, () => hmac('sk_test_other', `{"a":1}${NOW}`)],
+    ['a made-up secret', { deliberate: true, secret: { madeUp: 'sk_test_made_up' } }, () => hmac('sk_test_made_up', `{"a":1}${NOW}`)],
+    ['another body signed', { deliberate: true, signedBody: '{"a":2}' }, () => hmac(SECRET, `{"a":2}${NOW}`)],
+    ['the body alone signed', { deliberate: true, signedTimestamp: '' }, () => hmac(SECRET, '{"a":1}')],
+    ['signed at t, sent at t-5', { deliberate: true, timestamp: '1732147195', signedTimestamp: '1732147200' }, () => hmac(SECRET, `{"a":1}${NOW}`)],
+  ] as Array<[string, Partial<Signing>, (right: string) => string]>)('rebuilds the defect for now: %s', (_name, signing, expected) => {
+    const sent = sentBy(curlLine(signed(signing)), NOW);
+    expect(sent.signature).toBe(expected(hmac(SECRET, `{"a":1}${sent.timestamp}`)));
+  });
+
+  it('keeps a signature made another way out, and says the line does not send that defect', () => {
+    const line = curlLine(signed({ deliberate: true, edit: 'replaced' }));
+    expect(line).toMatch(/does not send that defect/);
+    expect(line).not.toContain('openssl');
+  });
+});
+
+describe('triggerLine', () => {
+  it('names the event and the config', () => {
+    expect(triggerLine('payout.failed', 'out/sandbox.json')).toBe('svc-conformance trigger payout.failed --config out/sandbox.json');
+    expect(triggerLine(undefined)).toBe('svc-conformance trigger EVENT --config CONFIG.json');
   });
 });

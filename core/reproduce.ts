@@ -1,9 +1,10 @@
-import type { Exchange } from './exchange.js';
+import type { Exchange, Signing } from './exchange.js';
 
 /**
- * Reproduce lines for a recorded exchange: a curl command that sends the same request (its
- * signature stays redacted, so the command says how to compute one) and a `svc-conformance replay`
- * command that resends the same body freshly signed. Both are pure functions of the exchange.
+ * Reproduce lines for a recorded exchange: a curl command that sends the same request, its signature
+ * (or the defect a check put in it on purpose) rebuilt for the moment it runs, and a
+ * `svc-conformance replay` command that resends the same body freshly signed. Both are pure
+ * functions of the exchange.
  */
 
 /** Characters a POSIX shell takes literally outside quotes. */
@@ -33,12 +34,98 @@ function headerValue(headers: Record<string, string>, name: string): string | un
   return key === undefined ? undefined : headers[key];
 }
 
+/** The shell variable each configured secret is read from (P-CFG names the merchant's SVC_SECRET_KEY). */
+const SECRET_VARIABLES = { merchant: 'SVC_SECRET_KEY', otherMerchant: 'SVC_OTHER_SECRET_KEY', otherEnvironment: 'SVC_OTHER_ENVIRONMENT_SECRET_KEY' } as const;
+
+/** A text inside a double-quoted shell word: only $, `, " and \ are special there. */
+function inDoubleQuotes(text: string): string {
+  return text.replace(/\0/g, '').replace(/[$`"\\]/g, '\\$&');
+}
+
+/** NOW, or NOW shifted by a number of seconds, as shell arithmetic. */
+function nowPlus(offset: number): string {
+  return offset === 0 ? '$NOW' : `$((NOW${offset > 0 ? '+' : '-'}${Math.abs(offset)}))`;
+}
+
+/**
+ * X-TIMESTAMP as a shell word that means the same relative to the moment the line runs ($NOW) as the
+ * recorded text did to the moment it was sent: 30 s old stays 30 s old, "<now>abc" stays "<now>abc",
+ * milliseconds stay milliseconds. A text that holds no time stays as it was.
+ */
+export function timestampWord(text: string, sentAt: number): string {
+  if (text === '') return "''";
+  const WITHIN = 10 * 86_400;
+  if (/^\d+$/.test(text)) {
+    const value = Number(text);
+    if (Math.abs(value - sentAt) <= WITHIN) return `"${nowPlus(value - sentAt)}"`;
+    const millis = value - sentAt * 1000;
+    if (Math.abs(millis) <= WITHIN * 1000) return `"$((NOW*1000${millis >= 0 ? '+' : '-'}${Math.abs(millis)}))"`;
+  }
+  // A check reads the clock a moment before the request is sent: look a few seconds back.
+  for (let back = 0; back <= 5; back++) {
+    const seconds = sentAt - back;
+    const hex = `0x${seconds.toString(16)}`;
+    if (text.includes(hex)) return `"${text.split(hex).map(inDoubleQuotes).join(`0x$(printf %x ${nowPlus(-back)})`)}"`;
+    if (text.includes(String(seconds))) return `"${text.split(String(seconds)).map(inDoubleQuotes).join(back === 0 ? '${NOW}' : nowPlus(-back))}"`;
+  }
+  return shellQuote(text);
+}
+
+/** Whether a line can rebuild the request's signature, or its defect, without being given a secret. */
+function rebuildable(signing: Signing): boolean {
+  return signing.edit !== 'replaced' && signing.secret !== 'unshown';
+}
+
+/**
+ * The lines that set TS and SIG as the kit made them, moved to the moment the line runs: the same
+ * secret (read from its variable), the same texts signed, the same change made to the signature.
+ */
+function signingScript(signing: Signing, headers: Record<string, string>): string[] {
+  const lines = ['NOW=$(date +%s)', `TS=${timestampWord(signing.timestamp, signing.sentAt)}`];
+  if (!Object.keys(headers).some(isSignatureHeader)) return lines;
+  let signedBody = '"$BODY"';
+  if (signing.signedBody !== undefined) {
+    lines.push(`SIGNED_BODY=${shellQuote(signing.signedBody)}`);
+    signedBody = '"$SIGNED_BODY"';
+  }
+  let signedTimestamp = '"$TS"';
+  if (signing.signedTimestamp === '') signedTimestamp = '';
+  else if (signing.signedTimestamp !== undefined) {
+    lines.push(`SIGNED_TS=${timestampWord(signing.signedTimestamp, signing.sentAt)}`);
+    signedTimestamp = '"$SIGNED_TS"';
+  }
+  const secret = typeof signing.secret === 'object' ? shellQuote(signing.secret.madeUp) : `"$${SECRET_VARIABLES[signing.secret as keyof typeof SECRET_VARIABLES]}"`;
+  lines.push(`SIG=$(printf %s ${signedBody}${signedTimestamp} | openssl dgst -sha256 -hmac ${secret} | sed 's/^.*= //')`);
+  const edit = signing.edit;
+  if (edit === 'last-character-changed') lines.push('[ "${SIG: -1}" = 0 ] && SIG=${SIG%?}1 || SIG=${SIG%?}0');
+  else if (typeof edit === 'object') lines.push(`SIG=\${SIG:0:${edit.truncatedTo}}`);
+  return lines;
+}
+
+/** The first comment line: what the command sends, and what it needs. */
+function signingNote(exchange: Exchange, signing: Signing): string[] {
+  const secret = typeof signing.secret === 'object' ? 'a made-up secret, shown' : `$${SECRET_VARIABLES[signing.secret as keyof typeof SECRET_VARIABLES]} (${signing.secret}.secretKey of the config)`;
+  if (!rebuildable(signing)) {
+    return [
+      `Sent on purpose as: ${exchange.label}. Its X-SIGNATURE was made another way and is not shown (it may stand for a secret):`,
+      'set SIG to such a signature (and X-TIMESTAMP to a fresh one) first, or the line does not send that defect.',
+    ];
+  }
+  const what = signing.deliberate ? `the same defect again (${exchange.label})` : 'the request again as sent';
+  const rebuilt = ['X-TIMESTAMP', 'X-SIGNATURE'].filter((name) => headerValue(exchange.request.headers, name) !== undefined);
+  if (rebuilt.length === 0) return [`Sends ${what}.`];
+  const signed = rebuilt.includes('X-SIGNATURE') ? `, with the secret from ${secret}; needs bash and openssl` : '';
+  return [`Sends ${what}: ${rebuilt.join(' and ')} rebuilt for the moment it runs as the kit made ${rebuilt.length > 1 ? 'them' : 'it'}${signed}.`];
+}
+
 /** The caveats a reader needs before pasting the command: each becomes a `#` line above it. */
 function curlNotes(exchange: Exchange): string[] {
   const { headers, body } = exchange.request;
   const notes: string[] = [];
-  const signed = Object.keys(headers).some(isSignatureHeader);
-  if (signed) {
+  const signing = exchange.signing;
+  if (signing !== undefined) notes.push(...signingNote(exchange, signing));
+  else if (Object.keys(headers).some(isSignatureHeader)) {
+    // An exchange recorded without how it was signed (a client's own request): say how to compute one.
     const timestamp = headerValue(headers, 'X-TIMESTAMP');
     const stamp = timestamp !== undefined && /^\d+$/.test(timestamp) ? timestamp : '"$(date +%s)"';
     notes.push(
@@ -58,20 +145,33 @@ function curlNotes(exchange: Exchange): string[] {
 }
 
 /**
- * A copy-pasteable curl command for the request as it was sent: method, URL, every header as sent
- * (X-SIGNATURE as "$SIG", explained in comment lines above), and the body with --data-raw, which
- * unlike --data neither strips newlines nor reads `@file`.
+ * A copy-pasteable command for the request: method, URL, every header as sent and the body with
+ * --data-raw, which unlike --data neither strips newlines nor reads `@file`. A request the kit signed
+ * gets its X-TIMESTAMP and X-SIGNATURE rebuilt for the moment the command runs, exactly as the kit
+ * made them, a deliberate defect included (a header left out stays out); the secret comes from its
+ * environment variable, never from the line.
  */
 export function curlLine(exchange: Exchange): string {
   const { method, url, headers, body } = exchange.request;
+  const signing = exchange.signing;
+  const script = signing !== undefined && rebuildable(signing);
   const parts = [`curl -sS -i -X ${shellQuote(method)} ${shellQuote(url)}`];
   for (const [name, value] of Object.entries(headers)) {
-    // Only the header name goes into the double-quoted word, so nothing but $SIG is expanded.
-    if (isSignatureHeader(name)) parts.push(`-H "${name.replace(/[^A-Za-z0-9-]/g, '')}: $SIG"`);
+    // Only the header name goes into the double-quoted word, so nothing but $SIG or $TS is expanded.
+    const safeName = name.replace(/[^A-Za-z0-9-]/g, '');
+    if (isSignatureHeader(name)) parts.push(`-H "${safeName}: $SIG"`);
+    else if (script && name.toLowerCase() === 'x-timestamp') parts.push(`-H "${safeName}: $TS"`);
     else parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   }
-  if (body !== '' || method.toUpperCase() !== 'GET') parts.push(`--data-raw ${shellQuote(body)}`);
-  return [...curlNotes(exchange), parts.join(' \\\n  ')].join('\n');
+  const sendsBody = body !== '' || method.toUpperCase() !== 'GET';
+  if (sendsBody) parts.push(script ? '--data-raw "$BODY"' : `--data-raw ${shellQuote(body)}`);
+  const setup = script ? [`BODY=${shellQuote(body)}`, ...signingScript(signing, headers)] : [];
+  return [...curlNotes(exchange), ...setup, parts.join(' \\\n  ')].join('\n');
+}
+
+/** Whether the exchange was sent wrong on purpose: then only a line that sends the same defect reproduces it. */
+export function isDeliberate(exchange: Exchange): boolean {
+  return exchange.signing?.deliberate === true;
 }
 
 /** The path and query of the request, which replay resends against the configured baseUrl. */
@@ -91,7 +191,17 @@ export function pathOf(url: string): string {
  */
 export function replayLine(exchange: Exchange, configHint = 'CONFIG.json'): string {
   const { method, url, body } = exchange.request;
+  const signing = exchange.signing;
   const words = ['svc-conformance replay', `--config ${shellQuote(configHint)}`, `--method ${shellQuote(method)}`, `--path ${shellQuote(pathOf(url))}`];
+  if (signing?.secret === 'otherMerchant') words.push('--as otherMerchant');
   if (body !== '') words.push(`--body ${shellQuote(body)}`);
   return words.join(' ');
+}
+
+/**
+ * A `svc-conformance trigger` command that makes the target send the event of a failed webhook
+ * delivery again, to whatever webhook URL it has registered then (the kit's receiver closed with the run).
+ */
+export function triggerLine(event: string | undefined, configHint = 'CONFIG.json'): string {
+  return `svc-conformance trigger ${event === undefined ? 'EVENT' : shellQuote(event)} --config ${shellQuote(configHint)}`;
 }

@@ -94,3 +94,38 @@ describe('runHints: one cause said once', () => {
     expect(runHints([result('A', 'passed', signed(5, 0)), result('D', 'failed', { acceptedVariant: 'x' })])).toEqual([]);
   });
 });
+
+describe('the reproduce lines of a failure follow what its first exchange was', () => {
+  const request = { method: 'POST', url: 'http://127.0.0.1:4010/api/v3/banking/payment/status', headers: { 'X-API-KEY': 'pk_test_a', 'X-TIMESTAMP': '100', 'X-SIGNATURE': '[redacted]' }, body: '{}' };
+  const answered = { response: { status: 200, headers: {}, body: '{}' }, ms: 1 };
+  const signing = (deliberate: boolean) => ({ sentAt: 100, timestamp: '100', secret: 'merchant' as const, deliberate });
+  const lines = (exchange: CheckMeta['evidence'][number], input: { configPath?: string; sandboxCommand?: string } = {}) =>
+    buildReport({
+      results: [result('A', 'failed', { evidence: [exchange] })], catalog: CATALOG, target: { baseUrl: 'http://127.0.0.1:4010', environment: 'sandbox', embeddedSandbox: input.sandboxCommand !== undefined },
+      seed: 7, runNumber: 1, runs: 1, strict: false, startedAt: new Date(0), durationMs: 0, version: 'test', ...input,
+    }).requirements.find((r) => r.id === 'A')!.evidence[0]!.reproduce!;
+
+  it('a request signed right: curl and replay', () => {
+    expect(Object.keys(lines({ label: 'read', request, ...answered, signing: signing(false) }))).toEqual(['curl', 'replay', 'run']);
+  });
+  it('a request sent wrong on purpose: curl only, no replay that would sign it right', () => {
+    expect(Object.keys(lines({ label: 'cut signature', request, ...answered, signing: signing(true) }))).toEqual(['curl', 'run']);
+  });
+  it("a webhook delivery: the trigger of its event, no curl to the kit's closed listener", () => {
+    const reproduce = lines({ label: 'delivery #1', request, ...answered, delivery: { event: 'payout.failed' } }, { configPath: 'out/sandbox.json' });
+    expect(reproduce).toEqual({ trigger: 'svc-conformance trigger payout.failed --config out/sandbox.json', run: 'svc-conformance run --config out/sandbox.json --seed 7 --only A' });
+  });
+  it('a webhook event that never came: the trigger of that event, not the requests that should have fired it', () => {
+    const reproduce = buildReport({
+      results: [result('A', 'failed', { evidence: [{ label: 'initiate', request, ...answered, signing: signing(false) }], failure: { message: 'no payout.failed', webhookEvent: 'payout.failed' } })],
+      catalog: CATALOG, target: { baseUrl: 'http://127.0.0.1:4010', environment: 'sandbox', embeddedSandbox: false }, seed: 7, runNumber: 1, runs: 1, strict: false, startedAt: new Date(0), durationMs: 0, version: 'test', configPath: 'c.json',
+    }).requirements.find((r) => r.id === 'A')!.evidence[0]!.reproduce!;
+    expect(reproduce).toEqual({ trigger: 'svc-conformance trigger payout.failed --config c.json', run: 'svc-conformance run --config c.json --seed 7 --only A' });
+  });
+  it('the embedded sandbox: the line that starts it again comes first, and every line cites the config it writes', () => {
+    const reproduce = lines({ label: 'read', request, ...answered, signing: signing(false) }, { configPath: 'out/sandbox.json', sandboxCommand: 'svc-conformance serve --port 4010 --config-out out/sandbox.json' });
+    expect(Object.keys(reproduce)[0]).toBe('sandbox');
+    expect(reproduce.replay).toContain('--config out/sandbox.json');
+    expect(reproduce.run).toContain('--config out/sandbox.json');
+  });
+});

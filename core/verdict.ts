@@ -1,6 +1,6 @@
 import { thrownIn, whoFixes, type CheckCodeError } from './check-error.js';
 import type { Exchange } from './exchange.js';
-import { curlLine, replayLine } from './reproduce.js';
+import { curlLine, isDeliberate, replayLine, shellQuote, triggerLine } from './reproduce.js';
 import type { CheckResult, Evidence, Level, Report, Requirement, RequirementReport, Verdict } from './report.js';
 
 const MAX_EVIDENCE_PER_REQUIREMENT = 5;
@@ -25,6 +25,8 @@ export interface BuildInput {
   version: string;
   /** How the run was pointed at its target, for reproduce lines: the config file, if any. */
   configPath?: string;
+  /** The command that starts the embedded sandbox again (it stopped with the run), so configPath points at a live one. */
+  sandboxCommand?: string;
   /** A client judgement: evidence is the client's own requests, reproduced by this command. */
   rerunCommand?: string;
 }
@@ -73,7 +75,7 @@ export function buildReport(input: BuildInput): Report {
         // A check stopped by the runner (its time budget ran out) has no failure of its own.
         const f = r.meta.failure ?? { message: 'the check did not finish within its time budget: the target answers too slowly' };
         return {
-          ...evidence(input, requirement.id, r.meta.check, f.message, r.meta.evidence, f.replayPath),
+          ...evidence(input, requirement.id, r.meta.check, f.message, r.meta.evidence, f.replayPath, f.webhookEvent),
           ...(f.expected !== undefined ? { expected: f.expected } : {}),
           ...(f.actual !== undefined ? { actual: f.actual } : {}),
           ...(f.counterexample !== undefined ? { counterexample: f.counterexample } : {}),
@@ -354,19 +356,32 @@ function resendNote(results: readonly CheckResult[]): string[] {
   ];
 }
 
-function evidence(input: BuildInput, requirement: string, check: string, message: string, exchanges: Exchange[], replayPath?: string): Evidence {
+/**
+ * The reproduce lines of one piece of evidence, chosen by what its first exchange was. A webhook
+ * delivery is made again by `trigger` (the kit's receiver is gone; the delivery as received stays in
+ * the evidence), and so is an event that never came (the requests that should have fired it would
+ * only be refused as duplicates now). A request sent wrong on purpose is sent again by the curl
+ * line, its defect rebuilt: a replay line would sign it afresh, so it is left out. Any other request gets both.
+ */
+function evidence(input: BuildInput, requirement: string, check: string, message: string, exchanges: Exchange[], replayPath?: string, webhookEvent?: string): Evidence {
   const first = exchanges[0];
   if (input.rerunCommand !== undefined) {
     return { check, message, exchanges, reproduce: { ...(first ? { curl: curlLine(first) } : {}), run: input.rerunCommand } };
   }
+  const config = input.configPath ?? 'CONFIG.json';
+  let lines: NonNullable<Evidence['reproduce']> = {};
+  if (first?.delivery !== undefined) lines = { trigger: triggerLine(first.delivery.event, config) };
+  else if (webhookEvent !== undefined) lines = { trigger: triggerLine(webhookEvent, config) };
+  else if (first !== undefined) lines = { curl: curlLine(first), ...(isDeliberate(first) ? {} : { replay: replayLine(first, config) }) };
   return {
     check,
     message,
     exchanges,
     reproduce: {
-      ...(first ? { curl: curlLine(first), replay: replayLine(first, input.configPath ?? 'CONFIG.json') } : {}),
+      ...(input.sandboxCommand !== undefined ? { sandbox: input.sandboxCommand } : {}),
+      ...lines,
       // The same seed regenerates the same cases; a property's shrunk case is replayed by its path.
-      run: `svc-conformance run${input.configPath ? ` --config ${input.configPath}` : ''} --seed ${input.seed} --only ${replayPath !== undefined ? `${check} --replay-path ${replayPath}` : requirement}`,
+      run: `svc-conformance run${input.configPath ? ` --config ${shellQuote(input.configPath)}` : ''} --seed ${input.seed} --only ${replayPath !== undefined ? `${check} --replay-path ${replayPath}` : requirement}`,
     },
   };
 }

@@ -109,10 +109,10 @@ export function evidenceText(evidence: Evidence): string {
   if (evidence.counterexample !== undefined) parts.push(`counterexample:\n${indent(json(evidence.counterexample), '  ')}`);
   if (evidence.steps !== undefined) parts.push(`steps:\n${indent(evidence.steps.join('\n'), '  ')}`);
   for (const exchange of evidence.exchanges) parts.push(indent(exchangeText(exchange), '  '));
-  const { curl, replay, run } = evidence.reproduce ?? {};
-  if (curl || replay || run) {
-    parts.push('reproduce:', ...[curl, replay, run].filter((line): line is string => !!line).map((line) => indent(line, '  ')));
-  }
+  // The sandbox line first: the others need the sandbox it starts.
+  const { sandbox, trigger, curl, replay, run } = evidence.reproduce ?? {};
+  const lines = [sandbox, trigger, curl, replay, run].filter((line): line is string => !!line);
+  if (lines.length > 0) parts.push('reproduce:', ...lines.map((line) => indent(line, '  ')));
   return parts.join('\n');
 }
 

@@ -123,7 +123,7 @@ export class CheckFailure extends Error {
   readonly [FAILURE] = true;
   constructor(
     message: string,
-    readonly details: { expected?: string; actual?: string; exchange?: Exchange; /** The exchanges that are the whole evidence, in order (a model failure: its sequence's), instead of the check's last few. */ exchanges?: readonly Exchange[]; counterexample?: unknown; steps?: string[]; reproduce?: string; replayPath?: string } = {},
+    readonly details: { expected?: string; actual?: string; exchange?: Exchange; /** The exchanges that are the whole evidence, in order (a model failure: its sequence's), instead of the check's last few. */ exchanges?: readonly Exchange[]; counterexample?: unknown; steps?: string[]; reproduce?: string; replayPath?: string; /** A webhook event the target did not send as it should: reproduced by `trigger` of it. */ webhookEvent?: string } = {},
   ) {
     super(message);
   }

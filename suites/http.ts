@@ -1,7 +1,7 @@
 import { Agent, request, errors as undiciErrors } from 'undici';
 import { tlsProblemOf } from '../core/tls.js';
 import { systemClock, type Clock } from '../core/clock.js';
-import type { Exchange, ExchangeRequest, HttpAnswer, TransportErrorCode } from '../core/exchange.js';
+import type { Exchange, ExchangeRequest, HttpAnswer, Signing, TransportErrorCode } from '../core/exchange.js';
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import { toleranceOf, type TargetConfig } from './config.js';
@@ -327,6 +327,7 @@ export class TargetClient {
       label: options.label,
       request: { method, url: this.redact(url), headers: this.redactHeaders(headers), body: this.evidenceText(body) },
       ms: 0,
+      ...(form === undefined ? { signing: this.signingOf(options, as, timestamp, computed, signature) } : {}),
     };
     if (this.stopReason === undefined && this.options.deadlineAt !== undefined && this.now() >= this.options.deadlineAt) {
       this.stop(`it reached its time budget (${this.options.deadlineSource ?? 'max time'})`);
@@ -424,6 +425,36 @@ export class TargetClient {
       }
       await this.clock.sleep(1000 - (this.now() % 1000) + 5);
     }
+  }
+
+  /**
+   * How this request was signed, for a reproduce line: nothing secret, only whose secret (by its config
+   * key; a made-up one is no secret and is kept), the texts signed, and what was done to the signature.
+   */
+  private signingOf(options: SendOptions, as: Credentials, timestamp: string, computed: string, signature: string): Signing {
+    const configured = (['merchant', 'otherMerchant', 'otherEnvironment'] as const).find((key) => {
+      const keys = this.config[key];
+      return keys !== undefined && keys.apiKey === as.apiKey && keys.secretKey === as.secretKey;
+    });
+    const secretOwner = (['merchant', 'otherMerchant', 'otherEnvironment'] as const).find((key) => this.config[key]?.secretKey === as.secretKey);
+    // A secret of the config under another key, or anything the redactor would hide, is never written down.
+    const secret = secretOwner ?? (this.redact(as.secretKey) === as.secretKey ? { madeUp: as.secretKey } : 'unshown');
+    let edit: Signing['edit'];
+    if (signature !== computed) {
+      if (typeof options.signature === 'function' && signature.length < computed.length && computed.startsWith(signature)) edit = { truncatedTo: signature.length };
+      else if (typeof options.signature === 'function' && signature.length === computed.length && signature.slice(0, -1) === computed.slice(0, -1)) edit = 'last-character-changed';
+      else edit = 'replaced';
+    }
+    return {
+      sentAt: this.nowSeconds(),
+      timestamp,
+      secret,
+      // A key and secret not of a merchant replay can sign as, or a chosen timestamp, is part of what the check judges.
+      deliberate: isMisSigned(options) || (configured !== 'merchant' && configured !== 'otherMerchant') || options.timestamp !== undefined,
+      ...(options.signedBody !== undefined ? { signedBody: this.evidenceText(options.signedBody) } : {}),
+      ...(options.signBodyOnly ? { signedTimestamp: '' } : options.signedTimestamp !== undefined ? { signedTimestamp: options.signedTimestamp } : {}),
+      ...(edit !== undefined ? { edit } : {}),
+    };
   }
 
   private redactHeaders(headers: Record<string, string>): Record<string, string> {

@@ -231,7 +231,7 @@ describe('the gate with a sign-key', () => {
     const reports = join(dir, 'reports');
     const { code, out } = await gate({ command: 'run', 'embedded-sandbox': 'true', only: 'AUTH-MISSING-KEY', 'sign-key': pem, 'report-dir': reports }, { GITHUB_ACTIONS: 'true', RUNNER_TEMP: tempDir() });
     expect(code, out).toBe(0);
-    expect(readdirSync(reports).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.json.sig']);
+    expect(readdirSync(reports).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.json.sig', 'sandbox.json']);
     const verified = await runCli(['verify-report', join(reports, 'report.json'), '--public-key', publicKey]);
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
   });

@@ -51,7 +51,8 @@ describe('svc-conformance run', () => {
     expect(result.stdout).toMatch(/\n✓ CONFORMANT {2}the kit's own embedded reference sandbox at http:\/\/127\.0\.0\.1:\d+, not a deployment\n/);
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/the kit&#39;s own embedded reference sandbox, not a deployment|the kit's own embedded reference sandbox, not a deployment/);
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<property name="target.embeddedSandbox" value="true"\/>/);
-    expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
+    // sandbox.json: the config the reproduce lines cite (its demo keys redacted; checked below with the rest).
+    expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'sandbox.json']);
     const r = report(dir);
     expect(validateSchema('report', r)).toEqual({ valid: true, errors: [] });
     expect(r).toMatchObject({ seed: 11, verdict: 'conformant', target: { environment: 'sandbox', embeddedSandbox: true } });

@@ -51,7 +51,7 @@ describe('reports are written atomically', () => {
     expect(readFileSync(victim, 'utf8')).toBe('precious\n');
     expect(lstatSync(join(reportDir, 'report.json')).isSymbolicLink()).toBe(false);
     expect(JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')).verdict).toBe('conformant');
-    expect(readdirSync(reportDir).sort()).toEqual(['junit.xml', 'report.html', 'report.json']);
+    expect(readdirSync(reportDir).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'sandbox.json']);
   });
 });
 

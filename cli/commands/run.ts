@@ -24,7 +24,7 @@ import { loadTeamChecks, type TeamChecks } from '../../suites/team-checks.js';
 import { configFileOf, wasDiscovered } from '../config-file.js';
 import { interruptsOf } from '../interrupt.js';
 import { UsageError } from '../io.js';
-import { FORMAT_OPTION, REQUIRE_ALL_OPTION, SIGN_KEY_OPTION, finish, formatOf, defaultReportDir, signerOf, usableReportDir, writeReportsOrSay } from '../report-files.js';
+import { FORMAT_OPTION, REQUIRE_ALL_OPTION, SIGN_KEY_OPTION, embeddedSandboxAgain, finish, formatOf, defaultReportDir, signerOf, usableReportDir, writeReportsOrSay } from '../report-files.js';
 import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js';
 
 export const runCommand: CommandSpec = {
@@ -78,6 +78,7 @@ export const runCommand: CommandSpec = {
     try {
       let config: TargetConfig;
       let configPath: string | undefined;
+      let sandboxCommand: string | undefined;
       const configFile = configFileOf('run', options, io);
       try {
         checkTargetEnv(io.env, configFile);
@@ -102,8 +103,10 @@ export const runCommand: CommandSpec = {
         const embedded = sandbox;
         releaseSandbox = interrupts.hold({ done: 'closed the embedded sandbox', failed: 'could not close the embedded sandbox' }, () => embedded.close());
         config = sandbox.config as TargetConfig;
-        configPath = 'sandbox.json';
-        io.stdout(`No target given (no --config, no ./svc-conformance.json, no SVC_* variable): certifying the kit's own embedded reference sandbox at ${sandbox.baseUrl}, not a deployment (svc-conformance serve --config-out sandbox.json runs it standalone).\n`);
+        const again = await embeddedSandboxAgain(io, 'run', reportDir, { baseUrl: sandbox.baseUrl, config });
+        configPath = again.configPath;
+        sandboxCommand = again.command;
+        io.stdout(`No target given (no --config, no ./svc-conformance.json, no SVC_* variable): certifying the kit's own embedded reference sandbox at ${sandbox.baseUrl}, not a deployment (it stops with the run; \`${again.command}\` runs it again, standalone).\n`);
       }
 
       let team: TeamChecks;
@@ -152,6 +155,7 @@ export const runCommand: CommandSpec = {
         startedAt,
         version: readPackageJson<{ version: string }>('package.json').version,
         ...(configPath !== undefined ? { configPath } : {}),
+        ...(sandboxCommand !== undefined ? { sandboxCommand } : {}),
       };
 
       // For the person signing the report off: what judged, against which configuration, with which options.

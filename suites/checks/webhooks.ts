@@ -30,6 +30,8 @@ function asExchange(ctx: CheckContext, o: Observation, d: ReceivedDelivery): Exc
     request: { method: d.method, url: new URL(d.path, o.session.receiver.url).href, headers, body: ctx.client.redact(d.body) },
     response: { status: d.answered, headers: { 'content-type': 'application/json' }, body: d.answered === 200 ? '{"received":true}' : '{"error":"the conformance kit asks for a retry"}' },
     ms: 0,
+    // What `trigger` needs to make the target send this event again: the reproduce line of a delivery.
+    delivery: e.event !== undefined ? { event: e.event } : {},
   };
 }
 
@@ -179,6 +181,8 @@ async function eventsFired(ctx: CheckContext): Promise<void> {
     throw missing(o, `${none}: is ${o.session.url} the merchant's registered webhook URL, and does it reach webhooks.listen?${misdirected}`, {
       expected: 'payout events for the payouts initiated (P-HOOK-2)',
       actual: stray === undefined ? 'no delivery' : `${stray.method} ${stray.path}`,
+      // A payout that settles fires payout.processing, then payout.success: trigger makes one.
+      webhookEvent: 'payout.success',
     });
   }
   for (const payout of payouts) {
@@ -193,6 +197,7 @@ async function eventsFired(ctx: CheckContext): Promise<void> {
         throw missing(o, `payout ${payout.payoutOrderId} was ${state} (Payout Status) but no ${name} event about it arrived within ${o.waitedSeconds} s${got.length > 0 ? ` (only ${[...new Set(got)].join(', ')})` : ''}`, {
           expected: `a ${name} delivery (P-HOOK-2)`,
           actual: got.length > 0 ? got.join(', ') : 'no delivery about it',
+          webhookEvent: name,
         });
       }
     }
