@@ -3,7 +3,7 @@
 // config's `webhooks` and the payout operations, and create records. They are a lane of their own,
 // started with the run: the observation waits seconds for retries, beside everything else, and
 // holds the wallet lane only while it initiates its payouts.
-import { isJsonContentType } from '../../core/predicates.js';
+import { headerIsNot, isJsonContentType } from '../../core/predicates.js';
 import { agreesWithStatus, EVENT_ID_HEADER, MIN_RETRIES, WEBHOOK_EVENTS } from '../../core/webhooks.js';
 import type { Exchange } from '../../core/exchange.js';
 import { webhookBuiltOrder } from '../../schemas/field-order.js';
@@ -81,7 +81,7 @@ async function headers(ctx: CheckContext): Promise<void> {
   judgeEach(ctx, o, all, (d) => {
     const missing = ['x-signature', 'x-timestamp', HEADER].filter((h) => !d.headers[h]);
     if (missing.length > 0) return `${missing.map((h) => h.toUpperCase()).join(', ')} missing`;
-    if (!isJsonContentType(d.headers['content-type'] ?? '')) return `Content-Type is ${JSON.stringify(d.headers['content-type'] ?? null)}, not application/json`;
+    if (!isJsonContentType(d.headers['content-type'] ?? '')) return headerIsNot('Content-Type', d.headers['content-type'], 'application/json');
     return undefined;
   }, `POST with Content-Type: application/json, X-SIGNATURE, X-TIMESTAMP and ${EVENT_ID_HEADER} (P-HOOK-1)`);
 }
