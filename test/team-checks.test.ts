@@ -82,7 +82,7 @@ describe('a team check from the config', () => {
     expect(html).toContain('ACME-BALANCE-ANSWERS');
     expect(html).toContain('ACME-BALANCE-CURRENCY');
     expect(html).toContain('the wallet currency is not KWD');
-    expect(html).toMatch(/<a class="ref" href="file:\/\/\/[^"]*\/docs\/requirements\.md#ERR-CONTENT-TYPE"/);
+    expect(html).not.toContain('file://');
   });
 
   it('an exception in a check\'s own code is a kit error: shown apart, not judged, exit 2', async () => {
