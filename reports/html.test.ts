@@ -151,7 +151,7 @@ describe('renderHtml', () => {
     for (const [, target] of html.matchAll(/href="#([^"]+)"/g)) expect(html, target).toContain(`id="${target}"`);
     const cited = new Set(report.requirements.flatMap((r) => r.profile));
     expect(html).toContain(`<h2>Profile rules cited (${cited.size})</h2>`);
-    expect(html).toContain('<div id="rule-P-SIGN-2"><dt>P-SIGN-2</dt><dd>P-SIGN-2 (MUST) The signed message is the canonical text immediately followed by the timestamp&#39;s decimal text, with nothing between them.');
+    expect(html).toContain('<div id="rule-P-SIGN-2"><dt>P-SIGN-2</dt><dd>(MUST) The signed message is the canonical text immediately followed by the timestamp&#39;s decimal text, with nothing between them.');
     const statement = 'A client is judged by the requests it sends, & <nothing> else.';
     const failed = report.requirements.find((r) => r.id === 'AUTH-MISSING-KEY')!;
     const page = renderHtml({ ...report, requirements: report.requirements.map((r) => (r === failed ? { ...r, statement } : r)) });
@@ -210,6 +210,7 @@ describe('renderHtml', () => {
     const receiver = renderHtml(fixture({ receiver: { url: 'http://127.0.0.1:4020/webhooks', deliveries: 15 } }));
     expect(receiver).toContain('<dt>Webhook receiver</dt><dd>http://127.0.0.1:4020/webhooks (15 deliveries)</dd>');
     expect(receiver).not.toContain('<dt>Seed</dt>');
+    expect(renderHtml(fixture({ receiver: { url: 'http://127.0.0.1:4020/webhooks', deliveries: 1 } }))).toContain('<dd>http://127.0.0.1:4020/webhooks (1 delivery)</dd>');
     expect(receiver).not.toMatch(/Seed \d+: the same seed/);
     expect(renderHtml(fixture())).toContain('<dt>Seed</dt>');
   });

@@ -4,6 +4,7 @@
  * It renders the report model only; statuses and the verdict come from core/verdict.ts. Every text
  * that reaches the page goes through `esc`, because bodies, headers and messages come from the target.
  */
+import { plural } from '../common/plural.js';
 import { visible } from '../common/visible.js';
 import { pathOf } from '../core/reproduce.js';
 import type { Exchange } from '../core/exchange.js';
@@ -40,10 +41,6 @@ function badge(s: Shown): string {
 
 function anchor(requirement: RequirementReport): string {
   return `req-${requirement.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 function formatDate(iso: string): string {
@@ -229,7 +226,7 @@ function matrix(report: Report): string {
       .map(([n, word]) => `${n} ${word}`)
       .join(' · ');
     // The console counts a section's checks; here the count is of requirements, and says so.
-    const counted = `${list.length} requirement${list.length === 1 ? '' : 's'}: ${tally}`;
+    const counted = `${plural(list.length, 'requirement')}: ${tally}`;
     const rows = list.map((r) => matrixRow(r, report.strict)).join('');
     return `<div class="group"><h3>${esc(section)} <span class="tally">${counted}</span></h3><table><colgroup><col class="w-id"><col><col class="w-level"><col class="w-rules"><col class="w-status"></colgroup><thead><tr><th>ID</th><th>Requirement</th><th>Level</th><th>Profile rules</th><th>Status</th></tr></thead><tbody>${rows}</tbody></table></div>`;
   });
@@ -287,7 +284,7 @@ function verdictBanner(report: Report): string {
     why = why === '' ? 'The run did not conform.' : `${why}.`;
   } else {
     why = `Every MUST requirement that ran holds${warned > 0 ? `; ${plural(warned, 'SHOULD warning')} to look at` : ''}.`;
-    if (isPartial(report.coverage)) why += ` Only ${report.coverage.judged} of ${report.coverage.total} requirements were judged: the rest are listed under "Not judged".`;
+    if (isPartial(report.coverage)) why += ` Only ${report.coverage.judged} of ${plural(report.coverage.total, 'requirement')} were judged: the rest are listed under "Not judged".`;
   }
   if (report.target.embeddedSandbox && !report.client) why += ' This run certified the kit\'s own embedded reference sandbox, not a deployment.';
   // A client's or a receiver's judgement has no seed and no property cases: it shows what was judged instead.
@@ -298,7 +295,7 @@ function verdictBanner(report: Report): string {
     if (report.client.foreignRequests) facts.push(['Requests not from the client (not judged)', String(report.client.foreignRequests)]);
     facts.push(['Client exit status', report.client.exitCode === null ? 'stopped by the kit' : String(report.client.exitCode)]);
   }
-  if (report.receiver) facts.push(['Webhook receiver', `${report.receiver.url} (${report.receiver.deliveries} deliveries)`]);
+  if (report.receiver) facts.push(['Webhook receiver', `${report.receiver.url} (${plural(report.receiver.deliveries, 'delivery', 'deliveries')})`]);
   if (!judgement) facts.push(['Target', report.target.embeddedSandbox ? `${report.target.baseUrl}: the kit's own embedded reference sandbox, not a deployment` : report.target.baseUrl]);
   if (report.client) facts.push(['Sandbox', `${report.target.baseUrl}: the kit's recording sandbox`]);
   facts.push(['Environment', report.target.environment]);

@@ -25,7 +25,8 @@ export function parseRuleTexts(markdown: string): Map<string, string> {
     // A list item goes on over the indented lines below it.
     const parts = [item[2]!];
     while (i + 1 < lines.length && /^ {2}\S/.test(lines[i + 1]!)) parts.push(lines[++i]!);
-    texts.set(item[1]!, plain(parts.join(' ')));
+    // The text without its own id, which the report shows beside it.
+    texts.set(item[1]!, plain(parts.join(' ')).replace(`${item[1]!} `, ''));
   }
   return texts;
 }

@@ -1,4 +1,5 @@
 import { clientCatalog } from '../../clients/judge.js';
+import { plural } from '../../common/plural.js';
 import { receiverCatalog } from '../../clients/receiver-judge.js';
 import { loadConfig, ConfigError } from '../../suites/config.js';
 import { catalog } from '../../suites/catalog.js';
@@ -15,8 +16,6 @@ const KINDS = {
   receiver: { judgedBy: 'verify-receiver', heading: 'Webhook receiver requirements' },
 } as const;
 type Kind = keyof typeof KINDS;
-
-const plural = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 /** The kinds --kind names (a comma-separated list), or all of them. */
 function kindsOf(option: unknown): Kind[] {
