@@ -215,6 +215,10 @@ describe('renderHtml', () => {
     expect(renderHtml(fixture())).toContain('<dt>Seed</dt>');
   });
 
+  it('says which signatures it redacts: the kit\'s own, not a webhook sender\'s, which is evidence', () => {
+    expect(html).toContain('secrets and the signatures the kit made are redacted (a webhook delivery\'s own X-SIGNATURE is shown: it is what HOOK-SIGNATURE judges).</footer>');
+  });
+
   it('is one self-contained page: no external assets and no script', () => {
     expect(html).not.toMatch(/<(script|link)\b|src=|@import|url\(/i);
   });
