@@ -203,7 +203,7 @@ function sentBytesVerdict(body: string, parsed: { isJson: boolean; canonical: st
   const where = divergence(signed, body);
   if (signed === parsed.canonical) return { labels: ['body-not-canonical'], divergence: where };
   if (best.labels.includes('timestamp-in-body')) return { labels: [] };
-  return { labels: [], divergence: where, warning: `the bytes sent are not the text the client signed: they part from it at byte ${where.byteOffset}` };
+  return { labels: [], divergence: where, warning: `the bytes sent are not the text the sender signed: they part from it at byte ${where.byteOffset}` };
 }
 
 function parseBody(body: string): { isJson: boolean; canonical: string; tree?: JsonNode } {

@@ -102,7 +102,7 @@ describe('svc-conformance diagnose', () => {
       expect(result.stdout).not.toMatch(/signature matches/);
       expect(result.stdout).toMatch(/^✗ signature mismatch, explained by: body-not-canonical\n/);
       expect(result.stdout).toMatch(/you signed|signed the canonical text but sent other bytes/);
-      expect(result.stdout).toMatch(/The bytes sent part from the text the client signed at byte \d+:\n {4}signed  .*\n {4}sent {4}.*\n {14}\^/);
+      expect(result.stdout).toMatch(/The bytes sent part from the text the sender signed at byte \d+:\n {4}signed  .*\n {4}sent {4}.*\n {14}\^/);
     });
 
     it('is a mismatch with --request (a raw HTTP capture), and --json says so', async () => {
