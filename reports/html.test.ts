@@ -152,6 +152,7 @@ describe('renderHtml', () => {
     const cited = new Set(report.requirements.flatMap((r) => r.profile));
     expect(html).toContain(`<h2>Profile rules cited (${cited.size})</h2>`);
     expect(html).toContain('<div id="rule-P-SIGN-2"><dt>P-SIGN-2</dt><dd>(MUST) The signed message is the canonical text immediately followed by the timestamp&#39;s decimal text, with nothing between them.');
+    expect(html).toContain('<div id="rule-P-DUP-4"><dt>P-DUP-4</dt><dd>(SHOULD) Identifiers are compared as text: <code>123</code> and <code>&#34;123&#34;</code> are one and the same <code>order_id</code>.</dd></div>');
     const statement = 'A client is judged by the requests it sends, & <nothing> else.';
     const failed = report.requirements.find((r) => r.id === 'AUTH-MISSING-KEY')!;
     const page = renderHtml({ ...report, requirements: report.requirements.map((r) => (r === failed ? { ...r, statement } : r)) });

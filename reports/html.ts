@@ -156,7 +156,8 @@ function rulesSection(report: Report): string {
   const texts = [...ruleTexts()].filter(([rule]) => cited.has(rule));
   if (texts.length === 0) return '';
   const profile = report.certification?.profile ?? 'the conformance profile';
-  const items = texts.map(([rule, text]) => `<div id="${ruleAnchor(rule)}"><dt>${esc(rule)}</dt><dd>${esc(text)}</dd></div>`).join('');
+  // The profile's `code spans` set as code; esc leaves backticks alone, so this adds no markup of the text's own.
+  const items = texts.map(([rule, text]) => `<div id="${ruleAnchor(rule)}"><dt>${esc(rule)}</dt><dd>${esc(text).replace(/`([^`]+)`/g, '<code>$1</code>')}</dd></div>`).join('');
   return `<section id="rules"><h2>Profile rules cited (${texts.length})</h2><p class="note">As ${esc(profile)} states them, from the docs shipped with ${esc(report.tool.name)} ${esc(report.tool.version)}.</p><dl class="rule-texts">${items}</dl></section>`;
 }
 
