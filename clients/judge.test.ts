@@ -103,7 +103,7 @@ describe('judging a client by its traffic (P-CLIENT)', () => {
   });
 
   it.each<[string, (steps: Step[]) => Step[], RegExp]>([
-    ['CLIENT-HEADERS', (s) => [{ ...s[3]!, headers: { accept: null } }], /Accept is null/],
+    ['CLIENT-HEADERS', (s) => [{ ...s[3]!, headers: { accept: null } }], /no Accept header \(application\/json wanted\)/],
     ['CLIENT-OPERATION', () => [{ path: '/api/v2/order/create', payload: ORDER, at: 0 }], /not an operation/],
     ['CLIENT-SIGNATURE', () => [{ path: CREATE, payload: ORDER, at: 0, signWith: (b, t) => createHmac('sha256', MERCHANT_A.secretKey).update(b.replaceAll('/', '\\/') + t).digest('hex') }], /diagnose: escaped-slashes/],
     ['CLIENT-CANONICAL-BODY', () => [{ path: CREATE, payload: ORDER, body: JSON.stringify(ORDER).replaceAll('/', '\\/'), at: 0 }], /not the canonical text.*escaped-slashes/],
@@ -121,6 +121,17 @@ describe('judging a client by its traffic (P-CLIENT)', () => {
     ['CLIENT-BALANCE-FIRST', () => [{ path: INITIATE, payload: PAYOUT, at: 0 }], /no Balance Inquiry before it/],
   ])('%s fails on traffic that breaks it, naming the request', (requirement, make, message) => {
     expect(verdicts(make(GOOD))[requirement]).toMatch(new RegExp(`^failed: .*${message.source}`));
+  });
+
+  it('says what a non-canonical body meets from what happened: signed as sent, a raw-bytes server takes it; signed canonical and sent otherwise, the sandbox answered 401', () => {
+    const sent = JSON.stringify(ORDER).replaceAll('/', '\\/');
+    const signedAsSent = verdicts([{ path: CREATE, payload: ORDER, body: sent, at: 0, status: 201 }]);
+    expect(signedAsSent['CLIENT-CANONICAL-BODY']).toMatch(/its signature covers these bytes: a server verifying raw bytes takes it \(the sandbox, which verifies the raw bytes, answered 201\), one that re-canonicalizes refuses it\)$/);
+    const signedCanonical = verdicts([{ path: CREATE, payload: ORDER, body: sent, at: 0, status: 401, signWith: (_b, t) => createHmac('sha256', MERCHANT_A.secretKey).update(canonicalize(ORDER) + t).digest('hex') }]);
+    expect(signedCanonical['CLIENT-SIGNATURE']).toMatch(/diagnose: body-not-canonical/);
+    expect(signedCanonical['CLIENT-CANONICAL-BODY']).toMatch(/its signature covers the canonical text, not these bytes: a server verifying raw bytes refuses it \(the sandbox, which verifies the raw bytes, answered 401\), one that re-canonicalizes takes it\)$/);
+    const signedOtherwise = verdicts([{ path: CREATE, payload: ORDER, body: sent, at: 0, status: 401, signWith: () => 'ab'.repeat(32) }]);
+    expect(signedOtherwise['CLIENT-CANONICAL-BODY']).toMatch(/its signature covers neither these bytes nor the canonical text \(CLIENT-SIGNATURE says what it covers\): servers of either kind refuse it; the sandbox, which verifies the raw bytes, answered 401\)$/);
   });
 
   it('judges the bytes as sent: a UTF-8 byte-order mark before a body signed without it fails the signature and the canonical body, naming the mark', () => {

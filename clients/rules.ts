@@ -1,4 +1,4 @@
-import { isJsonContentType } from '../core/predicates.js';
+import { headerIsNot, isJsonContentType } from '../core/predicates.js';
 import { secretFinder } from '../common/redact.js';
 import { canonicalize } from '../signer/canonical.js';
 import { diagnose } from '../signer/diagnose.js';
@@ -59,8 +59,8 @@ export function headers(ctx: JudgeContext): RuleOutcome {
   return each(ctx, (r) => {
     const missing = REQUIRED_HEADERS.filter((h) => !r.header(h));
     if (missing.length > 0) return `${missing.map((h) => h.toUpperCase()).join(', ')} missing`;
-    if (!isJsonContentType(r.header('content-type'))) return `Content-Type is ${JSON.stringify(r.header('content-type') ?? null)}, not application/json`;
-    if (!/application\/json/i.test(r.header('accept') ?? '')) return `Accept is ${JSON.stringify(r.header('accept') ?? null)}, not application/json`;
+    if (!isJsonContentType(r.header('content-type'))) return headerIsNot('Content-Type', r.header('content-type'), 'application/json');
+    if (!/application\/json/i.test(r.header('accept') ?? '')) return headerIsNot('Accept', r.header('accept'), 'application/json');
     return undefined;
   }, 'X-API-KEY, X-SIGNATURE, X-TIMESTAMP, Content-Type: application/json, Accept: application/json');
 }
@@ -119,8 +119,23 @@ export function canonicalBody(ctx: JudgeContext): RuleOutcome {
     const d = diagnose({ body: text, timestamp, signature: hmacSha256Hex(ctx.secretKey, text + timestamp), secret: ctx.secretKey });
     const how = d.variants.filter((v) => v !== 'canonical');
     const notCanonical = `the body is not the canonical text of its payload${how.length > 0 ? `: ${how.join(' + ')}` : ''}`;
-    return mark ? `${mark}; after it, ${notCanonical}` : `${notCanonical} (it passes a server verifying raw bytes and fails one that re-canonicalizes)`;
+    return mark ? `${mark}; after it, ${notCanonical}` : `${notCanonical} (${whatServersDo(r, ctx.secretKey, canonical)})`;
   }, 'the canonical text: keys sorted, compact, "/" and non-ASCII unescaped (P-SIGN-1)');
+}
+
+/**
+ * What servers make of a body that is not the canonical text, said from what the signature covers:
+ * the bytes sent pass a server verifying raw bytes (as the sandbox does), the canonical text one that
+ * re-canonicalizes; the sandbox's own answer is what happened.
+ */
+function whatServersDo(r: ClientRequest, secretKey: string, canonical: string): string {
+  const timestamp = r.header('x-timestamp');
+  const sig = r.header('x-signature');
+  const sandbox = `the sandbox, which verifies the raw bytes, answered ${r.raw.status}`;
+  if (timestamp === undefined || sig === undefined) return `unsigned, so no server takes it; ${sandbox}`;
+  if (sig === hmacSha256Hex(secretKey, r.raw.body + timestamp)) return `its signature covers these bytes: a server verifying raw bytes takes it (${sandbox}), one that re-canonicalizes refuses it`;
+  if (sig === hmacSha256Hex(secretKey, canonical + timestamp)) return `its signature covers the canonical text, not these bytes: a server verifying raw bytes refuses it (${sandbox}), one that re-canonicalizes takes it`;
+  return `its signature covers neither these bytes nor the canonical text (CLIENT-SIGNATURE says what it covers): servers of either kind refuse it; ${sandbox}`;
 }
 
 export function timestampSeconds(ctx: JudgeContext): RuleOutcome {

@@ -1,11 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { envelopeProblems, getPath, isJsonContentType, setPath, withPath } from './predicates.js';
+import { envelopeProblems, getPath, headerIsNot, isJsonContentType, setPath, withPath } from './predicates.js';
 
 describe('isJsonContentType', () => {
   it.each([
     ['application/json', true], ['application/json; charset=utf-8', true], ['Application/JSON;charset=UTF-8', true],
     ['application/json-patch+json', false], ['text/json', false], ['text/html', false], ['', false], [undefined, false],
   ])('%j → %s', (value, expected) => expect(isJsonContentType(value)).toBe(expected));
+});
+
+describe('headerIsNot', () => {
+  it('says a missing header is missing, not null, and quotes one that is there', () => {
+    expect(headerIsNot('Accept', undefined, 'application/json')).toBe('no Accept header (application/json wanted)');
+    expect(headerIsNot('Accept', '', 'application/json')).toBe('Accept is "", not application/json');
+    expect(headerIsNot('Content-Type', 'text/plain', 'application/json')).toBe('Content-Type is "text/plain", not application/json');
+  });
 });
 
 describe('envelopeProblems', () => {

@@ -8,6 +8,11 @@ export function isJsonContentType(value: string | undefined): boolean {
   return value !== undefined && /^application\/json\s*(;|$)/i.test(value);
 }
 
+/** A header that is not what a rule wants, said plainly: "no Accept header", never "Accept is null". */
+export function headerIsNot(name: string, value: string | undefined, wanted: string): string {
+  return value === undefined ? `no ${name} header (${wanted} wanted)` : `${name} is ${JSON.stringify(value)}, not ${wanted}`;
+}
+
 /** What is wrong with an error envelope `{ status: false, code: <integer>, message: <text> }` (P-ERR-2), or [] when nothing is. */
 export function envelopeProblems(json: unknown): string[] {
   if (json === undefined) return ['the body is not JSON'];

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ConsoleProgress } from './console.js';
+import type { Report } from '../core/report.js';
+import { ConsoleProgress, judged } from './console.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -21,5 +22,16 @@ describe('ConsoleProgress', () => {
     progress.onProgress({ done: 90, total: 90, inFlight: 0 });
     expect(lines.at(-1)).toBe('  … 89 of 90 checks done, 1 request in flight');
     expect(lines).toHaveLength(2);
+  });
+});
+
+describe('judged', () => {
+  const base = { target: { baseUrl: 'http://127.0.0.1:4010', environment: 'sandbox', embeddedSandbox: false } } as Report;
+
+  it('counts in the singular for one: "1 request", "1 delivery"', () => {
+    expect(judged({ ...base, client: { command: 'node c.mjs', exitCode: 0, requests: 1, scenarios: [] }, receiver: { url: 'http://127.0.0.1:4020/hooks', deliveries: 1 } }))
+      .toBe('client `node c.mjs` (1 request; its webhook receiver at http://127.0.0.1:4020/hooks, 1 delivery)');
+    expect(judged({ ...base, receiver: { url: 'http://127.0.0.1:4020/hooks', deliveries: 1 } })).toBe('the webhook receiver at http://127.0.0.1:4020/hooks (1 delivery)');
+    expect(judged({ ...base, receiver: { url: 'http://127.0.0.1:4020/hooks', deliveries: 2 } })).toBe('the webhook receiver at http://127.0.0.1:4020/hooks (2 deliveries)');
   });
 });

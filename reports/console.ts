@@ -1,3 +1,4 @@
+import { plural } from '../common/plural.js';
 import { visible } from '../common/visible.js';
 import { thrownIn, whoFixes } from '../core/check-error.js';
 import type { CheckResult, Level, Report } from '../core/report.js';
@@ -50,8 +51,8 @@ export class ConsoleProgress {
 
 /** What the verdict is about, in words that cannot be mistaken for a deployment when it is not one. */
 export function judged(report: Report): string {
-  if (report.client) return `client \`${report.client.command}\` (${report.client.requests} request${report.client.requests === 1 ? '' : 's'}${report.receiver ? `; its webhook receiver at ${report.receiver.url}, ${report.receiver.deliveries} deliveries` : ''})`;
-  if (report.receiver) return `the webhook receiver at ${report.receiver.url} (${report.receiver.deliveries} deliveries)`;
+  if (report.client) return `client \`${report.client.command}\` (${plural(report.client.requests, 'request')}${report.receiver ? `; its webhook receiver at ${report.receiver.url}, ${plural(report.receiver.deliveries, 'delivery', 'deliveries')}` : ''})`;
+  if (report.receiver) return `the webhook receiver at ${report.receiver.url} (${plural(report.receiver.deliveries, 'delivery', 'deliveries')})`;
   if (report.target.embeddedSandbox) return `the kit's own embedded reference sandbox at ${report.target.baseUrl}, not a deployment`;
   return `${report.target.baseUrl} (${report.target.environment})`;
 }

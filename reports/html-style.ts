@@ -72,6 +72,11 @@ section > h2 { font-size: 21px; margin: 0 0 12px; }
 .ext { font-size: 11.5px; font-weight: 700; border-radius: 4px; padding: 0 6px; color: #6e40c9; background: #f1ebfd; border: 1px solid #d8c8f7; }
 .rules { color: var(--muted); font-family: var(--mono); font-size: 12px; }
 .rules span { white-space: nowrap; }
+.statement { margin: 6px 0 0; color: var(--muted); font-size: 14px; max-width: 80ch; }
+.rule-texts > div { margin: 0 0 10px; scroll-margin-top: 12px; }
+.rule-texts dt { font-family: var(--mono); font-weight: 600; }
+.rule-texts dd { margin: 2px 0 0 0; max-width: 90ch; }
+.rule-texts > div:target { background: rgba(255, 214, 0, .18); }
 
 /* Skipped: what to add to the config */
 .skips { background: var(--card); border: 1px solid var(--line); border-radius: 8px; padding: 14px 18px; }

@@ -140,9 +140,23 @@ describe('renderHtml', () => {
       const n = report.requirements.filter((r) => r.section === section).length;
       expect(html).toContain(`<h3>${esc(section)} <span class="tally">${n} requirement${n === 1 ? '' : 's'}: `);
     }
-    // Each rule links to its statement in the kit's docs/profile.md.
-    expect(html).toMatch(/<td class="rules"><a href="file:\/\/\/[^"]*\/docs\/profile\.md#P-SIGN-2">P-SIGN-2<\/a> <a href="[^"]*#P-SIGN-3">P-SIGN-3<\/a> <a href="[^"]*#P-AUTH-1">P-AUTH-1<\/a><\/td>/);
+    // Each rule links to its text in the page itself.
+    expect(html).toContain('<td class="rules"><a href="#rule-P-SIGN-2">P-SIGN-2</a> <a href="#rule-P-SIGN-3">P-SIGN-3</a> <a href="#rule-P-AUTH-1">P-AUTH-1</a></td>');
     expect(html).toContain('<span class="ext">extension</span>');
+  });
+
+  it('carries each requirement\'s statement and every cited rule\'s text, and links nowhere outside the page (a CI artifact has no docs beside it)', () => {
+    expect(html).not.toMatch(/file:|href="(?!#)/);
+    // Every in-page link lands on something in the page.
+    for (const [, target] of html.matchAll(/href="#([^"]+)"/g)) expect(html, target).toContain(`id="${target}"`);
+    const cited = new Set(report.requirements.flatMap((r) => r.profile));
+    expect(html).toContain(`<h2>Profile rules cited (${cited.size})</h2>`);
+    expect(html).toContain('<div id="rule-P-SIGN-2"><dt>P-SIGN-2</dt><dd>(MUST) The signed message is the canonical text immediately followed by the timestamp&#39;s decimal text, with nothing between them.');
+    expect(html).toContain('<div id="rule-P-DUP-4"><dt>P-DUP-4</dt><dd>(SHOULD) Identifiers are compared as text: <code>123</code> and <code>&#34;123&#34;</code> are one and the same <code>order_id</code>.</dd></div>');
+    const statement = 'A client is judged by the requests it sends, & <nothing> else.';
+    const failed = report.requirements.find((r) => r.id === 'AUTH-MISSING-KEY')!;
+    const page = renderHtml({ ...report, requirements: report.requirements.map((r) => (r === failed ? { ...r, statement } : r)) });
+    expect(page.match(new RegExp(`<p class="statement">${esc(statement)}</p>`, 'g'))).toHaveLength(2); // its failure card and its row
   });
 
   it('gives every failure a card with its evidence, exchanges and reproduce lines', () => {
@@ -160,6 +174,12 @@ describe('renderHtml', () => {
     expect(order).toEqual(['fail AUTH-MISSING-KEY', 'fail ERR-NO-5XX', 'fail ORDER-CREATED-AT', 'warn AUTH-HTTPS', 'info AUTH-REPLAY']);
   });
 
+  it('says what the failure cards count, in the words of the counts above them', () => {
+    expect(html).toContain('<span class="n">3</span><span class="label">Failed</span>');
+    expect(html).toContain('<h2>Failures and warnings (5)</h2><p class="note">3 MUST requirements failed, 1 SHOULD requirement warned and 1 MAY requirement not held, most severe first.');
+    expect(renderHtml({ ...report, strict: true })).toContain('3 MUST requirements failed, 1 SHOULD requirement failed under --strict and 1 MAY requirement not held, most severe first.');
+  });
+
   it('says which config key would enable each skipped requirement', () => {
     expect(html).toContain('<span class="why">Skipped: needs <code>fixtures.payouts.PENDING</code> in the config</span>');
     expect(html).toContain('<strong>needs <code>profile.operations.balanceInquiry</code> in the config</strong>');
@@ -169,9 +189,9 @@ describe('renderHtml', () => {
   const total = catalog().length;
   const judged = total - report.requirements.filter((q) => q.status === 'skipped').length;
   it.each([
-    ['not-conformant', false, 'Not conformant', '3 MUST requirements failed'],
+    ['not-conformant', false, 'Not conformant', '3 MUST requirements failed.'],
     ['conformant', false, `Conformant <span class="partial">· partial: ${judged} of ${total} requirements judged</span>`, `Every MUST requirement that ran holds; 1 SHOULD warning to look at. Only ${judged} of ${total} requirements were judged: the rest are listed under "Not judged".`],
-    ['not-conformant', true, 'Not conformant', '3 MUST requirements failed, and 1 SHOULD requirement failed under --strict'],
+    ['not-conformant', true, 'Not conformant', '3 MUST requirements failed, and 1 SHOULD requirement failed under --strict.'],
   ] as const)('shows the verdict %s (strict %s) with its reason', (verdict, strict, heading, why) => {
     const page = renderHtml({ ...report, verdict, strict });
     expect(page).toContain(`<h1>${heading}</h1><p class="why">${esc(why)}</p>`);
@@ -191,8 +211,13 @@ describe('renderHtml', () => {
     const receiver = renderHtml(fixture({ receiver: { url: 'http://127.0.0.1:4020/webhooks', deliveries: 15 } }));
     expect(receiver).toContain('<dt>Webhook receiver</dt><dd>http://127.0.0.1:4020/webhooks (15 deliveries)</dd>');
     expect(receiver).not.toContain('<dt>Seed</dt>');
+    expect(renderHtml(fixture({ receiver: { url: 'http://127.0.0.1:4020/webhooks', deliveries: 1 } }))).toContain('<dd>http://127.0.0.1:4020/webhooks (1 delivery)</dd>');
     expect(receiver).not.toMatch(/Seed \d+: the same seed/);
     expect(renderHtml(fixture())).toContain('<dt>Seed</dt>');
+  });
+
+  it('says which signatures it redacts: the kit\'s own, not a webhook sender\'s, which is evidence', () => {
+    expect(html).toContain('secrets and the signatures the kit made are redacted (a webhook delivery\'s own X-SIGNATURE is shown: it is what HOOK-SIGNATURE judges).</footer>');
   });
 
   it('is one self-contained page: no external assets and no script', () => {

@@ -1,17 +1,16 @@
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { packageRoot } from '../common/package-root.js';
 /**
  * report.html: one self-contained page (inline CSS, no script, no external asset) that shows the
  * verdict first, then what failed with its evidence and how to reproduce it, then every requirement.
  * It renders the report model only; statuses and the verdict come from core/verdict.ts. Every text
  * that reaches the page goes through `esc`, because bodies, headers and messages come from the target.
  */
+import { plural } from '../common/plural.js';
 import { visible } from '../common/visible.js';
 import { pathOf } from '../core/reproduce.js';
 import type { Exchange } from '../core/exchange.js';
 import { REPORT_CSS } from './html-style.js';
 import { thrownIn, whoFixes } from '../core/check-error.js';
+import { ruleTexts } from './rule-text.js';
 import type { Evidence, Report, RequirementReport } from '../core/report.js';
 import { isPartial, leftOutOf, partialText, verdictText } from '../core/verdict.js';
 import { selectionText } from './console.js';
@@ -43,10 +42,6 @@ function badge(s: Shown): string {
 
 function anchor(requirement: RequirementReport): string {
   return `req-${requirement.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-}
-
-function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 function formatDate(iso: string): string {
@@ -140,20 +135,33 @@ function evidenceHtml(evidence: Evidence): string {
   return `<div class="evidence">${parts.join('')}</div>`;
 }
 
-/** The kit's docs/ folder as a file URL: each requirement and rule links to its full statement. */
-let docsBase: string | undefined;
-function docs(): string {
-  docsBase ??= pathToFileURL(join(packageRoot(), 'docs')).href + '/';
-  return docsBase;
+/**
+ * The page carries each rule's text itself (the section "Profile rules cited"), and each rule id links
+ * there: a report is read from a CI artifact, where no link to the machine that ran it resolves.
+ */
+function ruleAnchor(rule: string): string {
+  return `rule-${rule.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 }
 
 function rules(requirement: RequirementReport): string {
-  return requirement.profile.map((rule) => `<a href="${esc(`${docs()}profile.md#${rule}`)}">${esc(rule)}</a>`).join(' ');
+  const texts = ruleTexts();
+  return requirement.profile.map((rule) => (texts.has(rule) ? `<a href="#${ruleAnchor(rule)}">${esc(rule)}</a>` : esc(rule))).join(' ');
 }
 
-function statementLink(requirement: RequirementReport): string {
-  if (requirement.reference === undefined) return '';
-  return ` <a class="ref" href="${esc(docs() + requirement.reference.replace(/^docs\//, ''))}" title="${esc(requirement.reference)}">statement</a>`;
+/** The requirement's longer statement, when the title is not all of it. */
+function statementHtml(requirement: RequirementReport): string {
+  return requirement.statement === undefined ? '' : `<p class="statement">${esc(requirement.statement)}</p>`;
+}
+
+/** Every profile rule the report's requirements cite, with its text, in the profile's order. */
+function rulesSection(report: Report): string {
+  const cited = new Set(report.requirements.flatMap((r) => r.profile));
+  const texts = [...ruleTexts()].filter(([rule]) => cited.has(rule));
+  if (texts.length === 0) return '';
+  const profile = report.certification?.profile ?? 'the conformance profile';
+  // The profile's `code spans` set as code; esc leaves backticks alone, so this adds no markup of the text's own.
+  const items = texts.map(([rule, text]) => `<div id="${ruleAnchor(rule)}"><dt>${esc(rule)}</dt><dd>${esc(text).replace(/`([^`]+)`/g, '<code>$1</code>')}</dd></div>`).join('');
+  return `<section id="rules"><h2>Profile rules cited (${texts.length})</h2><p class="note">As ${esc(profile)} states them, from the docs shipped with ${esc(report.tool.name)} ${esc(report.tool.version)}.</p><dl class="rule-texts">${items}</dl></section>`;
 }
 
 /** A skip reason with its config key set in code type, e.g. "needs <code>fixtures.payouts.PENDING</code> in the config". */
@@ -164,12 +172,12 @@ function skipReasonHtml(reason: string | undefined): string {
 
 function metaBadges(requirement: RequirementReport): string {
   const ext = requirement.extension ? ' <span class="ext" title="rests on the profile\'s P-OPS operations">extension</span>' : '';
-  return `<span class="level ${esc(requirement.level)}">${esc(requirement.level)}</span> <span class="rules">${rules(requirement)}</span>${ext}${statementLink(requirement)}`;
+  return `<span class="level ${esc(requirement.level)}">${esc(requirement.level)}</span> <span class="rules">${rules(requirement)}</span>${ext}`;
 }
 
 function failureCard(requirement: RequirementReport, strict: boolean): string {
   const s = shown(requirement, strict);
-  const header = `<header>${badge(s)} <code class="req-id">${esc(requirement.id)}</code><h3>${esc(requirement.title)}</h3>${metaBadges(requirement)}</header>`;
+  const header = `<header>${badge(s)} <code class="req-id">${esc(requirement.id)}</code><h3>${esc(requirement.title)}</h3>${metaBadges(requirement)}${statementHtml(requirement)}</header>`;
   const failedChecks = requirement.checks.filter((c) => c.status === 'failed');
   const body =
     requirement.evidence.length > 0
@@ -183,7 +191,7 @@ function matrixRow(requirement: RequirementReport, strict: boolean): string {
   const why = requirement.status === 'skipped' ? `<span class="why">Skipped: ${skipReasonHtml(requirement.skipReason)}</span>` : '';
   const ext = requirement.extension ? ' <span class="ext">extension</span>' : '';
   return (
-    `<tr data-status="${esc(requirement.status)}" class="r-${shown(requirement, strict).css}"><td class="id">${id}</td><td>${esc(requirement.title)}${statementLink(requirement)}${ext}${why}</td>` +
+    `<tr data-status="${esc(requirement.status)}" class="r-${shown(requirement, strict).css}"><td class="id">${id}</td><td>${esc(requirement.title)}${ext}${statementHtml(requirement)}${why}</td>` +
     `<td><span class="level ${esc(requirement.level)}">${esc(requirement.level)}</span></td><td class="rules">${rules(requirement)}</td>` +
     `<td class="status">${badge(shown(requirement, strict))}</td></tr>`
   );
@@ -222,7 +230,7 @@ function matrix(report: Report): string {
       .map(([n, word]) => `${n} ${word}`)
       .join(' · ');
     // The console counts a section's checks; here the count is of requirements, and says so.
-    const counted = `${list.length} requirement${list.length === 1 ? '' : 's'}: ${tally}`;
+    const counted = `${plural(list.length, 'requirement')}: ${tally}`;
     const rows = list.map((r) => matrixRow(r, report.strict)).join('');
     return `<div class="group"><h3>${esc(section)} <span class="tally">${counted}</span></h3><table><colgroup><col class="w-id"><col><col class="w-level"><col class="w-rules"><col class="w-status"></colgroup><thead><tr><th>ID</th><th>Requirement</th><th>Level</th><th>Profile rules</th><th>Status</th></tr></thead><tbody>${rows}</tbody></table></div>`;
   });
@@ -276,10 +284,11 @@ function verdictBanner(report: Report): string {
   } else if (!pass) {
     why = [failed > 0 ? `${plural(failed, 'MUST requirement')} failed` : '', report.strict && warned > 0 ? `${plural(warned, 'SHOULD requirement')} failed under --strict` : '']
       .filter(Boolean)
-      .join(', and ') || 'The run did not conform.';
+      .join(', and ');
+    why = why === '' ? 'The run did not conform.' : `${why}.`;
   } else {
     why = `Every MUST requirement that ran holds${warned > 0 ? `; ${plural(warned, 'SHOULD warning')} to look at` : ''}.`;
-    if (isPartial(report.coverage)) why += ` Only ${report.coverage.judged} of ${report.coverage.total} requirements were judged: the rest are listed under "Not judged".`;
+    if (isPartial(report.coverage)) why += ` Only ${report.coverage.judged} of ${plural(report.coverage.total, 'requirement')} were judged: the rest are listed under "Not judged".`;
   }
   if (report.target.embeddedSandbox && !report.client) why += ' This run certified the kit\'s own embedded reference sandbox, not a deployment.';
   // A client's or a receiver's judgement has no seed and no property cases: it shows what was judged instead.
@@ -290,7 +299,7 @@ function verdictBanner(report: Report): string {
     if (report.client.foreignRequests) facts.push(['Requests not from the client (not judged)', String(report.client.foreignRequests)]);
     facts.push(['Client exit status', report.client.exitCode === null ? 'stopped by the kit' : String(report.client.exitCode)]);
   }
-  if (report.receiver) facts.push(['Webhook receiver', `${report.receiver.url} (${report.receiver.deliveries} deliveries)`]);
+  if (report.receiver) facts.push(['Webhook receiver', `${report.receiver.url} (${plural(report.receiver.deliveries, 'delivery', 'deliveries')})`]);
   if (!judgement) facts.push(['Target', report.target.embeddedSandbox ? `${report.target.baseUrl}: the kit's own embedded reference sandbox, not a deployment` : report.target.baseUrl]);
   if (report.client) facts.push(['Sandbox', `${report.target.baseUrl}: the kit's recording sandbox`]);
   facts.push(['Environment', report.target.environment]);
@@ -313,6 +322,22 @@ function verdictBanner(report: Report): string {
 
 const SEVERITY = { fail: 0, warn: 1, info: 2, pass: 3, skip: 3 } as const;
 
+/**
+ * What the failure cards count, by the counts above them: every requirement that does not hold, of
+ * which only the MUST ones are "Failed" (the SHOULD ones are "Warned", or failed under --strict).
+ */
+function failureBreakdown(report: Report): string {
+  const failed = report.requirements.filter((r) => r.status === 'failed');
+  const of = (level: RequirementReport['level']) => failed.filter((r) => r.level === level).length;
+  const should = of('SHOULD');
+  const parts = [
+    of('MUST') > 0 ? `${plural(of('MUST'), 'MUST requirement')} failed` : '',
+    should > 0 ? `${plural(should, 'SHOULD requirement')} ${report.strict ? 'failed under --strict' : 'warned'}` : '',
+    of('MAY') > 0 ? `${plural(of('MAY'), 'MAY requirement')} not held` : '',
+  ].filter(Boolean);
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts[0] ?? '';
+}
+
 /** Renders the report as one self-contained HTML page. */
 export function renderHtml(report: Report): string {
   const failures = report.requirements
@@ -321,7 +346,7 @@ export function renderHtml(report: Report): string {
     .sort((a, b) => SEVERITY[a.s.css] - SEVERITY[b.s.css] || a.i - b.i)
     .map(({ r }) => failureCard(r, report.strict));
   const failureSection = failures.length > 0
-    ? `<section id="failures"><h2>What failed (${failures.length})</h2><p class="note">Most severe first. Open an exchange to see the request and the answer.</p>${failures.join('')}</section>`
+    ? `<section id="failures"><h2>Failures and warnings (${failures.length})</h2><p class="note">${esc(failureBreakdown(report))}, most severe first. Open an exchange to see the request and the answer.</p>${failures.join('')}</section>`
     : '';
   const title = `${verdictText(report).replace(/^./, (c) => c.toUpperCase())}: ${report.target.baseUrl} · svc-conformance`;
   return `<!doctype html>
@@ -339,9 +364,10 @@ ${counts(report)}
 ${failureSection}
 ${skippedSummary(report)}
 ${matrix(report)}
+${rulesSection(report)}
 ${certificationSection(report)}
 </main>
-<footer class="wrap">${report.client || report.receiver ? '' : `Seed ${esc(report.seed)}: the same seed sends the same requests. `}Generated by ${esc(report.tool.name)} ${esc(report.tool.version)}; secrets and signatures are redacted.</footer>
+<footer class="wrap">${report.client || report.receiver ? '' : `Seed ${esc(report.seed)}: the same seed sends the same requests. `}Generated by ${esc(report.tool.name)} ${esc(report.tool.version)}; secrets and the signatures the kit made are redacted (a webhook delivery's own X-SIGNATURE is shown: it is what HOOK-SIGNATURE judges).</footer>
 </body>
 </html>
 `;

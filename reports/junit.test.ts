@@ -261,6 +261,15 @@ describe('renderJUnit structure', () => {
     }
   });
 
+  it('says the run number and the cases per property apart, never as one "run N of M"', () => {
+    const suite = kids(parseXml(renderJUnit(report(requirements, { runNumber: 91546831, runs: 20 }))), 'testsuite')[0]!;
+    const props = Object.fromEntries(kids(kids(suite, 'properties')[0]!, 'property').map((p) => [p.attrs.name, p.attrs.value]));
+    expect(props).toMatchObject({ runNumber: '91546831', casesPerProperty: '20' });
+    expect(props.run).toBeUndefined();
+    const one = kids(parseXml(renderJUnit(report([requirement('AUTH-ACCEPT')]))), 'testsuite')[0]!;
+    expect(kids(kids(one, 'properties')[0]!, 'property').find((p) => p.attrs.name === 'coverage')?.attrs.value).toBe('1 of 1 requirement judged');
+  });
+
   it('writes the evidence: expectation, exchange and reproduce lines, with the signature redacted', () => {
     const root = parseXml(renderJUnit(report([failing('AUTH-MISSING-KEY', 'expected 401, got 200')])));
     const body = textOf(kids(kids(kids(root, 'testsuite')[0]!, 'testcase')[0]!, 'failure')[0]!);

@@ -18,6 +18,7 @@
  * surrogates) is replaced, not dropped: C0 controls by their Control Pictures (U+0000 → ␀), so the
  * evidence still shows a control character was there, and the rest by U+FFFD.
  */
+import { plural } from '../common/plural.js';
 import { escapeChar, isInvisible } from '../common/visible.js';
 import type { Exchange } from '../core/exchange.js';
 import { thrownIn, whoFixes } from '../core/check-error.js';
@@ -170,13 +171,15 @@ function properties(report: Report): string {
     ['target.embeddedSandbox', report.target.embeddedSandbox],
     ['verdict', report.verdict],
     ['verdict.text', verdictText(report)],
-    ['coverage', `${report.coverage.judged} of ${report.coverage.total} requirements judged`],
+    ['coverage', `${report.coverage.judged} of ${plural(report.coverage.total, 'requirement')} judged`],
     ...(report.verdict === 'conformant' && isPartial(report.coverage) ? [['partial', partialText(report.coverage)] as [string, string]] : []),
     ...(report.reasons ?? []).map((reason): [string, string] => ['inconclusive.reason', reason]),
     ...(report.hints ?? []).map((hint): [string, string] => ['hint', hint]),
     ...(report.notes ?? []).map((note): [string, string] => ['note', note]),
     ['strict', report.strict],
-    ['run', `${report.runNumber} of ${report.runs}`],
+    // Two numbers that read as one ("run 91546831 of 20") when put together: said apart.
+    ['runNumber', report.runNumber],
+    ['casesPerProperty', report.runs],
     ...(report.concurrency !== undefined ? [['concurrency', report.concurrency] as [string, number]] : []),
     ['tool', `${report.tool.name} ${report.tool.version}`],
     ...(report.certification ? [['profile', report.certification.profile] as [string, string]] : []),

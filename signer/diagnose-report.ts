@@ -19,7 +19,7 @@ export function formatDiagnosis(d: Diagnosis): string {
       lines.push('', '  Also consistent with:', ...d.candidates.map((c) => `    ${c.join(' + ')}`));
     }
   } else {
-    lines.push('✗ signature mismatch, and no known client variant explains it');
+    lines.push('✗ signature mismatch, and no known variant explains it');
     lines.push(
       `  Ruled out: ${detail.tried.texts} serializations of the body (key order, escaping, whitespace, number format,`,
       `  trailing newline) × timestamp placement and units × secret forms: ${detail.tried.messages} signed messages.`,
@@ -46,8 +46,9 @@ interface DivergenceLabels {
   actual: string;
 }
 
-const SIGNED_LABELS: DivergenceLabels = { heading: 'The client\'s signed text parts from the canonical message', expected: 'canonical', actual: 'client' };
-const SENT_LABELS: DivergenceLabels = { heading: 'The bytes sent part from the text the client signed', expected: 'signed', actual: 'sent' };
+// "Sender": the client of a request or the gateway of a webhook delivery; diagnose explains both.
+const SIGNED_LABELS: DivergenceLabels = { heading: 'The sender\'s signed text parts from the canonical message', expected: 'canonical', actual: 'sender' };
+const SENT_LABELS: DivergenceLabels = { heading: 'The bytes sent part from the text the sender signed', expected: 'signed', actual: 'sent' };
 
 /** Shows the bytes around the first difference, one above the other, with a caret under it. */
 export function formatDivergence(div: Divergence, labels: DivergenceLabels = SIGNED_LABELS): string[] {

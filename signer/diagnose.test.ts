@@ -71,7 +71,7 @@ describe('diagnose never calls a non-canonical body a match (P-SIGN-3)', () => {
     expect(d.detail.signedMessage).toBe(d.detail.message);
     const text = formatDiagnosis(d);
     expect(text).toMatch(/^✗ signature mismatch, explained by: body-not-canonical\n/);
-    expect(text).toMatch(/The bytes sent part from the text the client signed at byte 2:\n {4}signed  \{"customer/);
+    expect(text).toMatch(/The bytes sent part from the text the sender signed at byte 2:\n {4}signed  \{"customer/);
     expect(text).toMatch(/\n {4}sent {4}\{"order_id/);
     expect(text).not.toMatch(/signature matches/);
   });
@@ -128,7 +128,7 @@ describe('diagnose, against variants made here by other means', () => {
     const text = formatDiagnosis(run(canonical.replaceAll('/', '\\/')));
     expect(text).toContain('escaped-slashes');
     expect(text).toContain('canonical  …');
-    expect(text).toMatch(/client {5}….*https:\\\//);
+    expect(text).toMatch(/sender {5}….*https:\\\//);
     expect(text).toMatch(/\n {15} *\^\n/);
   });
 

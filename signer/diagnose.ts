@@ -1,7 +1,7 @@
 import { canonicalize } from './canonical.js';
 import { HmacKey, type HmacAlgorithm } from './hmac.js';
 import { parseJsonTree, type JsonNode } from './json-tree.js';
-import { CANONICAL_STYLE, candidateStyles, styleVariants, writeStyled, type VariantId } from './variants.js';
+import { CANONICAL_STYLE, candidateStyles, inBuiltOrder, styleVariants, writeStyled, type FieldOrder, type VariantId } from './variants.js';
 
 export interface DiagnoseInput {
   /** The body as the client sent it ("" for a request without a body). */
@@ -13,6 +13,12 @@ export interface DiagnoseInput {
   secret: string;
   /** X-API-KEY when known, to spot a key and a secret of different environments. */
   apiKey?: string;
+  /**
+   * The order a sender builds its objects in, when the body is not its own serialization: a webhook
+   * is delivered as canonical text, so the order its sender built the event in (the documented one,
+   * P-HOOK-2) is lost from the body, and a signature over that order is "unsorted-keys" all the same.
+   */
+  builtOrder?: FieldOrder;
 }
 
 export interface Divergence {
@@ -117,7 +123,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
     return { match: false, variants: [], candidates: [], detail };
   }
 
-  const texts = candidateTexts(input.body, parsed, timestamp);
+  const texts = candidateTexts(input.body, parsed, timestamp, input.builtOrder);
   const keys = candidateKeys(input.secret, decoded.algorithm);
   const forms = timestampForms(timestamp);
   const matches: Candidate[] = [];
@@ -197,7 +203,7 @@ function sentBytesVerdict(body: string, parsed: { isJson: boolean; canonical: st
   const where = divergence(signed, body);
   if (signed === parsed.canonical) return { labels: ['body-not-canonical'], divergence: where };
   if (best.labels.includes('timestamp-in-body')) return { labels: [] };
-  return { labels: [], divergence: where, warning: `the bytes sent are not the text the client signed: they part from it at byte ${where.byteOffset}` };
+  return { labels: [], divergence: where, warning: `the bytes sent are not the text the sender signed: they part from it at byte ${where.byteOffset}` };
 }
 
 function parseBody(body: string): { isJson: boolean; canonical: string; tree?: JsonNode } {
@@ -252,7 +258,7 @@ interface SignedText {
 /** Field names clients use for a timestamp they put inside the payload. */
 const TIMESTAMP_FIELDS = ['timestamp', 'ts'] as const;
 
-function candidateTexts(body: string, parsed: { canonical: string; tree?: JsonNode }, timestamp: string): SignedText[] {
+function candidateTexts(body: string, parsed: { canonical: string; tree?: JsonNode }, timestamp: string, builtOrder?: FieldOrder): SignedText[] {
   const byText = new Map<string, VariantId[]>();
   const add = (text: string, labels: VariantId[]): void => {
     const known = byText.get(text);
@@ -264,6 +270,12 @@ function candidateTexts(body: string, parsed: { canonical: string; tree?: JsonNo
     add(parsed.canonical + '\n', ['trailing-newline']);
   } else {
     for (const style of candidateStyles(parsed.tree)) add(writeStyled(parsed.tree, style), styleVariants(style));
+    if (builtOrder !== undefined) {
+      // The keys in the order the sender built them, instead of the order they came: only the
+      // styles that keep an object's order can tell it apart.
+      const built = inBuiltOrder(parsed.tree, builtOrder);
+      for (const style of candidateStyles(built)) if (style.keyOrder === 'as-received' || style.keyOrder === 'top-level') add(writeStyled(built, style), styleVariants(style));
+    }
     // The exact bytes sent, whatever serializer made them (P-SIGN-3 wants the canonical text).
     if (!byText.has(body)) add(body, ['non-canonical-body']);
   }

@@ -66,6 +66,27 @@ export const FIXES: Partial<Record<VariantId, string>> = {
   'hmac-sha512': 'use HMAC-SHA256',
 };
 
+/** The order a sender writes an object's keys in, and the order of the objects inside it, by key. */
+export interface FieldOrder {
+  keys: readonly string[];
+  fields?: Readonly<Record<string, FieldOrder>>;
+}
+
+/**
+ * The tree with each object's keys in a sender's build order: the keys the order names first, in its
+ * order, then the others in the order they came.
+ */
+export function inBuiltOrder(node: JsonNode, order: FieldOrder | undefined): JsonNode {
+  if (order === undefined || node.kind !== 'object') return node;
+  const rank = (key: string) => {
+    const at = order.keys.indexOf(key);
+    return at === -1 ? order.keys.length : at;
+  };
+  // Array.prototype.sort is stable: keys the order does not name keep the order they came in.
+  const entries = [...node.entries].sort((a, b) => rank(a[0]) - rank(b[0]));
+  return { kind: 'object', entries: entries.map(([key, value]) => [key, inBuiltOrder(value, order.fields?.[key])]) };
+}
+
 export type KeyOrder = 'sorted' | 'top-level' | 'as-received' | 'integer-keys-first';
 export type UnicodeEscape = 'raw' | 'lower' | 'upper';
 export type NumberStyle = 'js' | 'as-received' | 'two-decimals' | 'float-integers';

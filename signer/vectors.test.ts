@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { canonicalize } from './canonical.js';
 import { signPayload } from './sign.js';
+import { PROFILE_VERSION } from '../reports/seal.js';
 
 /**
  * The published signing vectors (signer/vectors/signing-vectors.json) are written by hand and signed
@@ -33,6 +34,11 @@ const file = JSON.parse(
 const vectors = file.vectors;
 
 describe('signing vectors file', () => {
+  it('names the profile version the kit certifies against', () => {
+    expect(file.profile).toBe(`svc-conformance profile ${PROFILE_VERSION}, P-SIGN-1/2/4`);
+    expect(readFileSync(new URL('./vectors/README.md', import.meta.url), 'utf8')).toContain(`svc-conformance profile ${PROFILE_VERSION}\n`);
+  });
+
   it('holds at least 40 vectors', () => {
     expect(vectors.length).toBeGreaterThanOrEqual(40);
   });

@@ -102,7 +102,7 @@ describe('svc-conformance diagnose', () => {
       expect(result.stdout).not.toMatch(/signature matches/);
       expect(result.stdout).toMatch(/^✗ signature mismatch, explained by: body-not-canonical\n/);
       expect(result.stdout).toMatch(/you signed|signed the canonical text but sent other bytes/);
-      expect(result.stdout).toMatch(/The bytes sent part from the text the client signed at byte \d+:\n {4}signed  .*\n {4}sent {4}.*\n {14}\^/);
+      expect(result.stdout).toMatch(/The bytes sent part from the text the sender signed at byte \d+:\n {4}signed  .*\n {4}sent {4}.*\n {14}\^/);
     });
 
     it('is a mismatch with --request (a raw HTTP capture), and --json says so', async () => {
@@ -117,6 +117,23 @@ describe('svc-conformance diagnose', () => {
       expect(parsed).toMatchObject({ match: false, variants: ['body-not-canonical'] });
       expect(parsed.detail.sentDivergence?.byteOffset).toBeGreaterThan(0);
     });
+  });
+
+  it('explains a webhook sender that delivers the canonical text but signs the event as it built it, with the same variants', async () => {
+    // Fields in P-HOOK-2's order, data in the payout record's: a sender that signs JSON.stringify(event).
+    const event = {
+      event_id: 'evt_000042', event: 'payout.failed', created_at: 1763707212,
+      data: { payout_id: 'PAY-1', payout_order_id: 'PO-1', wallet_id: 'WTR-1', status: 'FAILED', amount: '10.00', currency: 'INR', utr_number: '', message: 'Beneficiary bank rejected', amount_debited: 'NO', created_at: '2025-11-21 10:00:12' },
+    };
+    const delivered = JSON.stringify(JSON.parse(JSON.stringify(event), (_key, value: unknown) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? Object.fromEntries(Object.entries(value).sort(([a], [b]) => (a < b ? -1 : 1))) : value)));
+    const { createHmac } = await import('node:crypto');
+    const signature = createHmac('sha256', SECRET).update(JSON.stringify(event) + '1763707215').digest('hex');
+    const capture = join(dir, 'delivery.http');
+    writeFileSync(capture, `POST /webhooks HTTP/1.1\r\nHost: 127.0.0.1:4010\r\nContent-Type: application/json\r\nX-EVENT-ID: evt_000042\r\nX-TIMESTAMP: 1763707215\r\nX-SIGNATURE: ${signature}\r\n\r\n${delivered}`);
+    const json = await runCli(['diagnose', '--secret', SECRET, '--request', capture, '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ match: false, variants: ['unsorted-keys'] });
+    expect((await runCli(['diagnose', '--secret', SECRET, '--request', capture])).stdout).toMatch(/^✗ signature mismatch, explained by: unsorted-keys\n/);
   });
 
   it('shortens the expected signature unless --show-expected: a whole one is a ready-to-send request', async () => {

@@ -115,8 +115,10 @@ describe('the evidence', () => {
     const exchanges = race.evidence[0]!.exchanges;
     const creates = exchanges.filter((x) => x.request.url.endsWith('/order/create'));
     expect(creates.length).toBeGreaterThanOrEqual(8);
+    expect(creates).toHaveLength(exchanges.length);
     expect(creates.filter((x) => x.response?.status === 201).length).toBeGreaterThan(1);
-    expect(race.evidence[0]!.leftOut).toBeUndefined();
+    // The warm-up reads that opened the race's connections are left out, and said to be.
+    expect(race.evidence[0]!.leftOut).toBe(creates.length);
   });
 
   it('says how many exchanges of a check it leaves out', async () => {

@@ -1,3 +1,4 @@
+import { webhookBuiltOrder } from '../../schemas/field-order.js';
 import { authHeaders, CaptureError, parseCapturedRequest } from '../../signer/capture.js';
 import { diagnose, DiagnoseInputError } from '../../signer/diagnose.js';
 import { formatDiagnosis } from '../../signer/diagnose-report.js';
@@ -7,7 +8,7 @@ import { secretOption } from './sign.js';
 
 export const diagnoseCommand: CommandSpec = {
   name: 'diagnose',
-  summary: 'Says whether a received signature is the profile\'s signature of a body and, if not, which client mistake produced it.',
+  summary: 'Says whether a received signature (of a request or a webhook delivery) is the profile\'s signature of a body and, if not, which mistake produced it.',
   usage: 'svc-conformance diagnose --secret S (--timestamp T --signature SIG [--file F] | --request F) [--json]',
   options: [
     { name: 'secret', type: 'string', value: 'S', description: 'secret key the server verifies with; defaults to $SVC_SECRET_KEY' },
@@ -32,7 +33,9 @@ export const diagnoseCommand: CommandSpec = {
     const input = await gatherInput(options, io);
     let result;
     try {
-      result = diagnose({ ...input, secret });
+      // A webhook delivery's body is canonical text: the order its sender built the event in is tried too.
+      const builtOrder = webhookBuiltOrder(input.body);
+      result = diagnose({ ...input, secret, ...(builtOrder !== undefined ? { builtOrder } : {}) });
     } catch (error) {
       if (error instanceof DiagnoseInputError) throw new UsageError(error.message);
       throw error;

@@ -3,6 +3,7 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { readPackageJson } from '../../common/package-root.js';
+import { plural } from '../../common/plural.js';
 import type { Report } from '../../core/report.js';
 import { buildReport } from '../../core/verdict.js';
 import { ConsoleProgress } from '../../reports/console.js';
@@ -177,7 +178,7 @@ export const runCommand: CommandSpec = {
       if (isProduction(config) && !settings.allowProduction) {
         io.stdout('Target is production: checks that create records are skipped (P-ENV-3); --allow-production runs them.\n');
       }
-      io.stdout(`svc-conformance run: ${shownBaseUrl} (${config.environment}), seed ${settings.seed}, ${settings.runs} cases per property, ${base.concurrency === 1 ? 'one request at a time' : `up to ${base.concurrency} requests in flight`}${only ? `, only ${only.join(',')}` : ''}${skip ? `, skipping ${skip.join(',')}` : ''}${team.requirements.length > 0 ? `, ${team.sections.reduce((n, s) => n + s.checks.length, 0)} team checks` : ''}\n`);
+      io.stdout(`svc-conformance run: ${shownBaseUrl} (${config.environment}), seed ${settings.seed}, ${plural(settings.runs, 'case')} per property, ${base.concurrency === 1 ? 'one request at a time' : `up to ${base.concurrency} requests in flight`}${only ? `, only ${only.join(',')}` : ''}${skip ? `, skipping ${skip.join(',')}` : ''}${team.requirements.length > 0 ? `, ${team.sections.reduce((n, s) => n + s.checks.length, 0)} team checks` : ''}\n`);
 
       const levels = new Map(requirements.map((r) => [r.id, r.level]));
       const progress = new ConsoleProgress((line) => io.stdout(line + '\n'), (id) => levels.get(id));

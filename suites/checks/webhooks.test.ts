@@ -4,6 +4,7 @@
 // registration back, a target already delivering to webhooks.url (a tunnel), a listen address in
 // use, a target without the sandbox's registration request, and traffic at the listener that is not
 // the target's (strays: ignored and counted, never judged).
+import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -139,6 +140,19 @@ describe('traffic that is not the target\'s at the kit\'s webhook listener', () 
     expect(results.filter((r) => r.outcome === 'failed').map((r) => r.id)).toEqual(['HOOK-DELIVERY-HEADERS', 'HOOK-SIGNATURE']);
     expect(results.find((r) => r.id === 'HOOK-DELIVERY-HEADERS')!.meta.failure?.message).toMatch(/^delivery #\d+: X-EVENT-ID missing/);
     expect(results.flatMap((r) => r.meta.notes ?? [])).toEqual([]);
+  });
+
+  it("HOOK-SIGNATURE's evidence is the target's own X-SIGNATURE, and a sender that signs the event as it built it is explained, not \"no known variant\"", async () => {
+    const sandbox = await sandboxWith({ faults: ['hook-sign-reserialized'] });
+    const results = await judgeWebhooks(sandbox, configOf(sandbox));
+    const { failure, evidence } = results.find((r) => r.id === 'HOOK-SIGNATURE')!.meta;
+    expect(failure!.message).toMatch(/^delivery #\d+: X-SIGNATURE \(shown in the evidence\) does not cover the body as delivered \(the kit's HMAC of it begins [0-9a-f]{12}…\); diagnose: unsorted-keys/);
+    const sent = evidence[0]!.request;
+    expect(sent.headers['x-signature']).toMatch(/^[0-9a-f]{64}$/);
+    // Only the start of the kit's own HMAC, never one that signs the body as delivered.
+    const expected = createHmac('sha256', MERCHANT_A.secretKey).update(sent.body + sent.headers['x-timestamp']).digest('hex');
+    expect(failure!.message).not.toContain(expected);
+    expect(JSON.stringify({ failure, evidence })).not.toContain(MERCHANT_A.secretKey);
   });
 
   it('deliveries that reach the listener at another path (a proxy that rewrites it): not judged, not blamed on the target', async () => {

@@ -3,9 +3,10 @@
 // config's `webhooks` and the payout operations, and create records. They are a lane of their own,
 // started with the run: the observation waits seconds for retries, beside everything else, and
 // holds the wallet lane only while it initiates its payouts.
-import { isJsonContentType } from '../../core/predicates.js';
+import { headerIsNot, isJsonContentType } from '../../core/predicates.js';
 import { agreesWithStatus, EVENT_ID_HEADER, MIN_RETRIES, WEBHOOK_EVENTS } from '../../core/webhooks.js';
 import type { Exchange } from '../../core/exchange.js';
+import { webhookBuiltOrder } from '../../schemas/field-order.js';
 import { describeErrors, validateSchema } from '../../schemas/index.js';
 import { canonicalize } from '../../signer/canonical.js';
 import { diagnose } from '../../signer/diagnose.js';
@@ -24,7 +25,9 @@ function asExchange(ctx: CheckContext, o: Observation, d: ReceivedDelivery): Exc
   const attempts = o.deliveries.filter((x) => attemptGroup(x) !== undefined && attemptGroup(x) === attemptGroup(d));
   const nth = attempts.indexOf(d) + 1;
   const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(d.headers)) headers[name] = name === 'x-signature' ? '[redacted]' : ctx.client.redact(value);
+  // The target's own X-SIGNATURE stays: it is the evidence HOOK-SIGNATURE judges, and an HMAC is not
+  // the secret (a sender that put the secret itself there is still caught by the redactor).
+  for (const [name, value] of Object.entries(d.headers)) headers[name] = ctx.client.redact(value);
   return {
     label: `delivery #${d.n} to the kit's receiver: ${e.event ?? 'an unreadable event'} ${e.eventId ?? ''}${nth > 1 ? ` (attempt ${nth})` : ''}; the answer is the kit's`.replace('  ', ' '),
     request: { method: d.method, url: new URL(d.path, o.session.receiver.url).href, headers, body: ctx.client.redact(d.body) },
@@ -80,12 +83,14 @@ async function headers(ctx: CheckContext): Promise<void> {
   judgeEach(ctx, o, all, (d) => {
     const missing = ['x-signature', 'x-timestamp', HEADER].filter((h) => !d.headers[h]);
     if (missing.length > 0) return `${missing.map((h) => h.toUpperCase()).join(', ')} missing`;
-    if (!isJsonContentType(d.headers['content-type'] ?? '')) return `Content-Type is ${JSON.stringify(d.headers['content-type'] ?? null)}, not application/json`;
+    if (!isJsonContentType(d.headers['content-type'] ?? '')) return headerIsNot('Content-Type', d.headers['content-type'], 'application/json');
     return undefined;
   }, `POST with Content-Type: application/json, X-SIGNATURE, X-TIMESTAMP and ${EVENT_ID_HEADER} (P-HOOK-1)`);
 }
 
 const NOT_JSON = Symbol('not JSON');
+/** Hex digits of the kit's expected webhook signature shown in HOOK-SIGNATURE's message. */
+const EXPECTED_SHOWN = 12;
 
 /** A delivery's body parsed, or NOT_JSON. */
 function bodyJson(d: Pick<ReceivedDelivery, 'body'>): unknown {
@@ -122,14 +127,19 @@ async function signature(ctx: CheckContext): Promise<void> {
     const timestamp = d.headers['x-timestamp'];
     const sig = d.headers['x-signature'];
     if (timestamp === undefined || sig === undefined) return undefined; // HOOK-DELIVERY-HEADERS reports it
-    if (sig === hmacSha256Hex(secret, d.body + timestamp)) return undefined;
+    const expected = hmacSha256Hex(secret, d.body + timestamp);
+    if (sig === expected) return undefined;
+    // Only the start of the kit's own HMAC is shown: enough to compare with a sender's, never a
+    // signature someone holding the report could put on a forged delivery.
+    const sent = `X-SIGNATURE (shown in the evidence) does not cover the body as delivered (the kit's HMAC of it begins ${expected.slice(0, EXPECTED_SHOWN)}…)`;
     try {
-      const found = diagnose({ body: d.body, timestamp, signature: sig, secret });
+      const builtOrder = webhookBuiltOrder(d.body);
+      const found = diagnose({ body: d.body, timestamp, signature: sig, secret, ...(builtOrder !== undefined ? { builtOrder } : {}) });
       return found.variants.length > 0
-        ? `X-SIGNATURE does not cover the body as delivered; diagnose: ${found.variants.join(' + ')}`
-        : "X-SIGNATURE does not cover the body as delivered, and no known variant explains it: is it signed with the merchant's secret key (P-HOOK-1), not another secret?";
+        ? `${sent}; diagnose: ${found.variants.join(' + ')}`
+        : `${sent}, and no known variant explains it: is it signed with the merchant's secret key (P-HOOK-1), not another secret?`;
     } catch {
-      return 'X-SIGNATURE does not cover the body as delivered (the timestamp is not a number, so diagnose cannot say more)';
+      return `${sent} (the timestamp is not a number, so diagnose cannot say more)`;
     }
   }, "X-SIGNATURE = hex HMAC-SHA256(the merchant's secret key, body as delivered + X-TIMESTAMP) (P-HOOK-1, P-SIGN-2)");
 }

@@ -2,7 +2,7 @@
 // methods other than the operation's, the request's media type written as Java, .NET and PHP clients
 // write it, Content-Length in bytes, and a body that repeats a key.
 import { OPERATIONS } from '../../core/operations.js';
-import { envelopeProblems, isJsonContentType } from '../../core/predicates.js';
+import { envelopeProblems, headerIsNot, isJsonContentType } from '../../core/predicates.js';
 import { canonicalize } from '../../signer/canonical.js';
 import { answered, CheckFailure, CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { operationOf, type OperationKey } from '../config.js';
@@ -44,7 +44,7 @@ async function otherMethods(ctx: CheckContext): Promise<void> {
     expectStatus(exchange, [405, 404], `${why} must answer 405 or 404 (P-HTTP-1)`);
     const type = exchange.response.headers['content-type'];
     const problems = [
-      ...(isJsonContentType(type) ? [] : [`Content-Type is ${JSON.stringify(type ?? null)}, not application/json`]),
+      ...(isJsonContentType(type) ? [] : [headerIsNot('Content-Type', type, 'application/json')]),
       ...envelopeProblems(exchange.response.json),
     ];
     const code = (exchange.response.json as { code?: unknown } | undefined)?.code;

@@ -1,0 +1,30 @@
+import type { FieldOrder } from '../signer/variants.js';
+import { loadSchema, type SchemaId } from './index.js';
+
+/** A schema's properties in the order it documents them: those of the schema it builds on ($ref) first. */
+function documentedKeys(id: SchemaId): string[] {
+  const schema = loadSchema(id);
+  const base = typeof schema.$ref === 'string' ? documentedKeys(schema.$ref.replace(/\.schema\.json$/, '') as SchemaId) : [];
+  const own = Object.keys((schema.properties ?? {}) as Record<string, unknown>);
+  return [...new Set([...base, ...own])];
+}
+
+/**
+ * The order a webhook sender builds an event in: P-HOOK-2's fields as webhook-event documents them,
+ * and `data` as its record's schema does. A delivery arrives as canonical text, so a sender that signs
+ * a second serialization of the event it built signs this order; diagnose tries it. Undefined for a
+ * body that is not a webhook event.
+ */
+export function webhookBuiltOrder(body: string): FieldOrder | undefined {
+  let event: unknown;
+  try {
+    event = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (typeof event !== 'object' || event === null || Array.isArray(event)) return undefined;
+  const { event: name, event_id: id } = event as Record<string, unknown>;
+  if (typeof name !== 'string' || typeof id !== 'string') return undefined;
+  const record: SchemaId | undefined = name.startsWith('payout.') ? 'payout-record' : name.startsWith('payment.') ? 'order-status-record' : undefined;
+  return { keys: documentedKeys('webhook-event'), ...(record !== undefined ? { fields: { data: { keys: documentedKeys(record) } } } : {}) };
+}
