@@ -159,6 +159,14 @@ describe('renderHtml', () => {
     expect(page.match(new RegExp(`<p class="statement">${esc(statement)}</p>`, 'g'))).toHaveLength(2); // its failure card and its row
   });
 
+  it('links each count to a section the page has: a clean run with only not-applicable skips has no failures or "not judged" section', () => {
+    const clean = fixture().requirements.map((r, i): RequirementReport => (i === 0 ? { ...r, status: 'skipped', notApplicable: true, skipReason: 'not applicable', evidence: [] } : { ...r, status: 'passed', evidence: [] }));
+    const page = renderHtml(fixture({ verdict: 'conformant', requirements: clean, summary: { passed: clean.length - 1, failed: 0, warned: 0, skipped: 1 } }));
+    expect(page).not.toContain('id="failures"');
+    expect(page).not.toContain('id="skipped"');
+    for (const [, target] of page.matchAll(/href="#([^"]+)"/g)) expect(page, target).toContain(`id="${target}"`);
+  });
+
   it('gives every failure a card with its evidence, exchanges and reproduce lines', () => {
     const failed = report.requirements.filter((r) => r.status === 'failed');
     for (const r of failed) expect(html).toContain(`id="req-${r.id}"`);

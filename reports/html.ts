@@ -262,9 +262,12 @@ function counts(report: Report): string {
     ['info', may, 'MAY not held', 'information only', '#failures'],
     ['skip', report.summary.skipped, 'Not judged', 'skipped or left out', '#skipped'],
   ];
+  // A card links to its section only where the page has one (no failures, or only not-applicable
+  // skips, leave theirs out): otherwise to the matrix, which lists every requirement.
+  const present = (href: string): string => (href === '#failures' && !report.requirements.some((r) => r.status === 'failed')) || (href === '#skipped' && skippedSummary(report) === '') ? '#matrix' : href;
   const html = cards.map(
     ([css, n, label, sub, href]) =>
-      `<a class="count c-${css}${n === 0 ? ' zero' : ''}" href="${href}"><span class="n">${n}</span><span class="label">${esc(label)}</span><span class="sub">${esc(sub)}</span></a>`,
+      `<a class="count c-${css}${n === 0 ? ' zero' : ''}" href="${present(href)}"><span class="n">${n}</span><span class="label">${esc(label)}</span><span class="sub">${esc(sub)}</span></a>`,
   );
   return `<nav class="counts" aria-label="Counts">${html.join('')}</nav>`;
 }
