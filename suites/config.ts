@@ -90,7 +90,8 @@ export async function loadConfig(file: string | undefined, env: Record<string, s
   if (file !== undefined) {
     let text: string;
     try {
-      text = await readFile(resolve(cwd, file), 'utf8');
+      // A byte-order mark, as some Windows editors write, is not part of the JSON (RFC 8259 lets a reader ignore it).
+      text = (await readFile(resolve(cwd, file), 'utf8')).replace(/^\uFEFF/, '');
     } catch (error) {
       const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
       throw new ConfigError(`cannot read config ${file}: ${reason}`);
@@ -121,9 +122,9 @@ export async function loadConfig(file: string | undefined, env: Record<string, s
 
   const result = validateSchema('config', merged);
   if (!result.valid) {
-    const where = file ? `config ${file}` : 'the SVC_* environment variables';
+    const where = file ? `config ${file} is` : 'the SVC_* environment variables are';
     const first = describeErrors(result.errors.slice(0, 1));
-    throw new ConfigError(`${where} is invalid: ${first}${hint(first)}`);
+    throw new ConfigError(`${where} invalid: ${first}${hint(first)}`);
   }
   const where = file !== undefined && env.SVC_BASE_URL === undefined ? `"baseUrl" in config ${file}` : 'SVC_BASE_URL';
   checkBaseUrl(merged.baseUrl as string, where);

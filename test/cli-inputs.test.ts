@@ -102,6 +102,23 @@ describe('a file that is not JSON is placed by line and column, never quoted', (
   });
 });
 
+describe('a config written with a byte-order mark (as some Windows editors save JSON) is read as the JSON it is', () => {
+  it('run --config of a BOM-prefixed file goes on to judge the config, not "not JSON"', async () => {
+    const text = JSON.stringify({ baseUrl: 'http://127.0.0.1:1?k=1', environment: 'sandbox', merchant });
+    const result = await runCli(['run', '--config', file('bom.json', '\uFEFF' + text), '--report-dir', join(dir, 'r')], { cwd: dir });
+    // The file is parsed: what is refused is its base URL's query, a later check than the JSON's.
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/bom\.json.*query/);
+    expect(result.stderr).not.toMatch(/not JSON/);
+  });
+
+  it('an invalid config from SVC_* variables alone says they "are" invalid', async () => {
+    const result = await runCli(['run', '--report-dir', join(dir, 'r')], { cwd: dir, env: { SVC_BASE_URL: 'http://127.0.0.1:1', SVC_API_KEY: merchant.apiKey, SVC_SECRET_KEY: merchant.secretKey, SVC_WALLET_ID: merchant.walletId, SVC_ENVIRONMENT: 'staging-ish' } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/the SVC_\* environment variables are invalid: /);
+  });
+});
+
 describe('a base URL with a query or fragment is refused, the query not shown', () => {
   it.each<[string, string, string]>([
     ['a query', 'http://127.0.0.1:1/gw/?k=sk_test_HIDDEN', 'http://127.0.0.1:1/gw'],
