@@ -15,7 +15,7 @@ const ROOT = new URL('..', import.meta.url).pathname;
 interface Step { id?: string; uses?: string; run?: string; shell?: string; if?: string; with?: Record<string, unknown>; env?: Record<string, string>; name?: string }
 const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string; description?: string }>; runs: { using: string; steps: Step[] } };
 const GATE = readFileSync(join(ROOT, 'scripts/gate.sh'), 'utf8');
-const BOOLEAN_INPUTS = ['strict', 'require-all', 'embedded-sandbox', 'attest'];
+const BOOLEAN_INPUTS = ['strict', 'require-all', 'embedded-sandbox', 'allow-checks', 'attest'];
 const envName = (input: string) => `INPUT_${input.toUpperCase().replace(/-/g, '_')}`;
 
 const closers: Array<() => Promise<void>> = [];
@@ -82,7 +82,7 @@ describe('action.yml', () => {
   });
 
   it('declares each input, the boolean ones false by default and saying they take true or false', () => {
-    expect(Object.keys(action.inputs).sort()).toEqual(['artifact-name', 'attest', 'client', 'command', 'config', 'embedded-sandbox', 'only', 'report-dir', 'require-all', 'scenarios', 'sign-key', 'skip', 'strict', 'url', 'webhook-url']);
+    expect(Object.keys(action.inputs).sort()).toEqual(['allow-checks', 'artifact-name', 'attest', 'client', 'command', 'config', 'embedded-sandbox', 'only', 'report-dir', 'require-all', 'scenarios', 'sign-key', 'skip', 'strict', 'url', 'webhook-url']);
     for (const name of BOOLEAN_INPUTS) expect(action.inputs[name], name).toMatchObject({ default: 'false', description: expect.stringContaining('(true or false)') });
     expect(action.inputs['sign-key']!.description).toMatch(/secrets/);
     expect(action.inputs.attest!.description).toMatch(/id-token: write, attestations: write, contents: read/);
@@ -234,6 +234,16 @@ describe('the gate with a sign-key', () => {
     expect(readdirSync(reports).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.json.sig', 'sandbox.json']);
     const verified = await runCli(['verify-report', join(reports, 'report.json'), '--public-key', publicKey]);
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+  });
+
+  it('allow-checks: true passes --allow-checks to run (a found config\'s team modules are code: run only when asked)', async () => {
+    for (const [input, passed] of [['true', true], ['false', false], ['', false]] as const) {
+      const { kit, record } = fakeKit();
+      const { code, out } = await gate({ command: 'run', 'allow-checks': input, 'sign-key': key }, { GITHUB_ACTION_PATH: kit, RUNNER_TEMP: tempDir(), FAKE_KIT_EXIT: '0' });
+      expect(code, out).toBe(0);
+      const { args } = JSON.parse(readFileSync(record, 'utf8')) as { args: string[] };
+      expect(args.includes('--allow-checks'), input).toBe(passed);
+    }
   });
 
   it('a bad boolean is refused before the key is written anywhere', async () => {
