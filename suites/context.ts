@@ -25,6 +25,8 @@ export interface RunState {
   salt: string;
   /** The webhook session, once a check has asked for it (ctx.webhooks()). */
   webhooks?: Promise<OpenSession>;
+  /** The check that opened it: how the session ended (a registration not put back) is said among its notes. */
+  webhooksOpenedBy?: CheckMeta;
   /** One lock per lane: a lane's checks hold it while they run, ctx.exclusive takes it briefly. */
   lanes: Map<string, Limiter>;
 }
@@ -36,10 +38,15 @@ export function laneLock(state: RunState, lane: string): Limiter {
   return lock;
 }
 
-/** Ends what the run opened: the webhook session (its registration put back), then the client. */
+/**
+ * Ends what the run opened: the webhook session (its registration put back), then the client. What a
+ * person must know of it (a registration the target would not take back) becomes a note of the
+ * check that opened the session, and so of the report: no verdict of the target's.
+ */
 export async function closeRunState(state: RunState): Promise<void> {
   const webhooks = await state.webhooks?.catch(() => undefined);
-  await webhooks?.close();
+  const said = await webhooks?.close();
+  if (said !== undefined && state.webhooksOpenedBy !== undefined) (state.webhooksOpenedBy.notes ??= []).push(said);
   await state.client.close();
 }
 
@@ -226,7 +233,10 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
     },
     async webhooks() {
       // The first check to ask opens the session (its registration request is that check's evidence).
-      state.webhooks ??= openWebhookSession(settings.config, settings.clock ?? systemClock, send, client, settings.hold);
+      if (state.webhooks === undefined) {
+        state.webhooksOpenedBy = meta;
+        state.webhooks = openWebhookSession(settings.config, settings.clock ?? systemClock, send, client, settings.hold);
+      }
       return (await state.webhooks).session;
     },
     note(requirement, message, exchange) {
