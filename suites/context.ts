@@ -7,6 +7,7 @@ import { systemClock } from '../core/clock.js';
 import { getPath } from '../core/predicates.js';
 import type { CheckMeta, CheckOutcome } from '../core/report.js';
 import { observe } from './observers.js';
+import type { Redact } from './redact.js';
 import type { RunSettings } from './settings.js';
 import { openWebhookSession, type OpenSession } from './webhook-session.js';
 
@@ -24,6 +25,8 @@ export interface RunState {
   salt: string;
   /** The webhook session, once a check has asked for it (ctx.webhooks()). */
   webhooks?: Promise<OpenSession>;
+  /** The check that opened it: how the session ended (a registration not put back) is said among its notes. */
+  webhooksOpenedBy?: CheckMeta;
   /** One lock per lane: a lane's checks hold it while they run, ctx.exclusive takes it briefly. */
   lanes: Map<string, Limiter>;
 }
@@ -35,10 +38,15 @@ export function laneLock(state: RunState, lane: string): Limiter {
   return lock;
 }
 
-/** Ends what the run opened: the webhook session (its registration put back), then the client. */
+/**
+ * Ends what the run opened: the webhook session (its registration put back), then the client. What a
+ * person must know of it (a registration the target would not take back) becomes a note of the
+ * check that opened the session, and so of the report: no verdict of the target's.
+ */
 export async function closeRunState(state: RunState): Promise<void> {
   const webhooks = await state.webhooks?.catch(() => undefined);
-  await webhooks?.close();
+  const said = await webhooks?.close();
+  if (said !== undefined && state.webhooksOpenedBy !== undefined) (state.webhooksOpenedBy.notes ??= []).push(said);
   await state.client.close();
 }
 
@@ -99,26 +107,29 @@ export async function executeCheck(check: Check, state: RunState, meta: CheckMet
     return 'passed';
   } catch (error) {
     if (state.client.stopped !== undefined) meta.stopped = state.client.stopped;
+    // What a check throws is text its own code wrote (a team's module, or the kit's), which may hold a
+    // secret it was handed: every message, stack and detail is kept only as the run's redactor leaves it.
+    const redact = state.client.redact;
     if (isCheckSkipped(error)) {
-      meta.skipped = error.message;
+      meta.skipped = redact(error.message);
       if (error.options?.notApplicable === true) meta.notApplicable = true;
       return 'skipped';
     }
     if (isCheckInconclusive(error)) {
-      meta.inconclusive = error.message;
-      meta.skipped = `not judged: ${error.message}`;
+      meta.inconclusive = redact(error.message);
+      meta.skipped = `not judged: ${meta.inconclusive}`;
       meta.evidence = sent().slice(-MAX_EVIDENCE);
       return 'skipped';
     }
     if (!isCheckFailure(error)) {
       const e = error instanceof Error ? error : new Error(String(error));
       // A team's check names its module: the team fixes it, not the kit (core/check-error.ts).
-      meta.error = { message: `${e.name === 'Error' ? '' : `${e.name}: `}${e.message}`, ...(e.stack !== undefined ? { stack: e.stack } : {}), ...(check.module !== undefined ? { module: check.module } : {}) };
+      meta.error = { message: redact(`${e.name === 'Error' ? '' : `${e.name}: `}${e.message}`), ...(e.stack !== undefined ? { stack: redact(e.stack) } : {}), ...(check.module !== undefined ? { module: check.module } : {}) };
       meta.evidence = sent().slice(-MAX_EVIDENCE);
       return 'error';
     }
     const { exchange, exchanges: own, ...details } = error.details;
-    meta.failure = { message: error.message, ...details };
+    meta.failure = redactedFailure({ message: error.message, ...details }, redact);
     const others = sent().filter((x) => x !== exchange);
     // A failure that names its exchanges (a model sequence, run again cleanly) is shown by those alone.
     const chosen = own === undefined ? undefined : others.filter((x) => own.includes(x));
@@ -133,6 +144,30 @@ export async function executeCheck(check: Check, state: RunState, meta: CheckMet
     const place = (f: CheckMeta['findings'][number]) => (f.exchange !== undefined ? (order.get(f.exchange) ?? exchanges.length) : exchanges.length);
     meta.findings.sort((a, b) => place(a) - place(b));
   }
+}
+
+/** A failure as kept: its texts redacted (a counterexample too, as the JSON it is reported as). */
+function redactedFailure(failure: NonNullable<CheckMeta['failure']>, redact: Redact): NonNullable<CheckMeta['failure']> {
+  const { message, expected, actual, steps, reproduce, counterexample } = failure;
+  return {
+    ...failure,
+    message: redact(message),
+    ...(expected !== undefined ? { expected: redact(expected) } : {}),
+    ...(actual !== undefined ? { actual: redact(actual) } : {}),
+    ...(steps !== undefined ? { steps: steps.map(redact) } : {}),
+    ...(reproduce !== undefined ? { reproduce: redact(reproduce) } : {}),
+    ...(counterexample !== undefined ? { counterexample: redactedJson(counterexample, redact) } : {}),
+  };
+}
+
+/** A JSON value with every string in it redacted (keys too); anything JSON cannot hold is left as it is. */
+function redactedJson(value: unknown, redact: Redact): unknown {
+  if (typeof value === 'string') return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactedJson(item, redact));
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key), redactedJson(item, redact)]));
+  }
+  return value;
 }
 
 export function newMeta(check: Check): CheckMeta {
@@ -198,13 +233,17 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
     },
     async webhooks() {
       // The first check to ask opens the session (its registration request is that check's evidence).
-      state.webhooks ??= openWebhookSession(settings.config, settings.clock ?? systemClock, send, client, settings.hold);
+      if (state.webhooks === undefined) {
+        state.webhooksOpenedBy = meta;
+        state.webhooks = openWebhookSession(settings.config, settings.clock ?? systemClock, send, client, settings.hold);
+      }
       return (await state.webhooks).session;
     },
     note(requirement, message, exchange) {
-      meta.findings.push({ requirement, message, ...(exchange ? { exchange } : {}) });
+      meta.findings.push({ requirement, message: client.redact(message), ...(exchange ? { exchange } : {}) });
     },
-    notice(text) {
+    notice(said) {
+      const text = client.redact(said);
       meta.notes ??= [];
       if (!meta.notes.includes(text)) meta.notes.push(text);
     },

@@ -4,6 +4,7 @@ import type { Requirement } from '../core/report.js';
 import { catalog } from './catalog.js';
 import { defineCheck, defineRequirement, type Check } from './check.js';
 import { ConfigError, type TargetConfig } from './config.js';
+import { redactor, type Redact } from './redact.js';
 import type { Section } from './sections.js';
 
 /** A team's checks as the run takes them: their sections, and their requirements beside the kit's. */
@@ -32,9 +33,11 @@ export interface LoadTeamChecksOptions {
  * requirements. Anything wrong is a ConfigError naming the module and the fix: the run has not begun.
  * A module is code run with the caller's environment (its secrets too): each is said as it loads.
  */
-export async function loadTeamChecks(config: Pick<TargetConfig, 'checks'>, options: LoadTeamChecksOptions = {}): Promise<TeamChecks> {
+export async function loadTeamChecks(config: Pick<TargetConfig, 'checks' | 'merchant' | 'otherMerchant' | 'otherEnvironment'>, options: LoadTeamChecksOptions = {}): Promise<TeamChecks> {
   const paths = config.checks ?? [];
   const cwd = options.cwd ?? process.cwd();
+  // A module's errors are its own text, which may quote a secret it read: each is said only redacted.
+  const redact = redactor(config);
   if (paths.length > 0 && options.discoveredConfig !== undefined && options.allowChecks !== true) {
     throw new ConfigError(`./${options.discoveredConfig} (found in the working directory, not named with --config) lists ${paths.length} team check module${paths.length === 1 ? '' : 's'} under "checks", code that would run with your environment and its secrets: --allow-checks runs ${paths.length === 1 ? 'it' : 'them'}, or name the file with --config`);
   }
@@ -49,7 +52,7 @@ export async function loadTeamChecks(config: Pick<TargetConfig, 'checks'>, optio
     try {
       module = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
     } catch (error) {
-      throw new ConfigError(`checks: ${path} could not be loaded: ${firstLine(error)}`);
+      throw new ConfigError(`checks: ${path} could not be loaded: ${redact(firstLine(error))}`);
     }
     const where = `checks: ${path}`;
     const reqs = module.requirements ?? [];
@@ -58,7 +61,7 @@ export async function loadTeamChecks(config: Pick<TargetConfig, 'checks'>, optio
     if (!Array.isArray(checks) || checks.length === 0) throw new ConfigError(`${where} exports no "checks"; export const checks = [defineCheck({ id, requirement, title, run })]`);
     const sectionOf = new Map<string, string>();
     for (const raw of reqs as unknown[]) {
-      const r = attempt(where, () => defineRequirement(raw as Requirement));
+      const r = attempt(where, redact, () => defineRequirement(raw as Requirement));
       if (known.has(r.id)) throw new ConfigError(`${where}: requirement ${r.id} is already defined${known.get(r.id)!.source ? ` by ${known.get(r.id)!.source}` : ' by the kit'}; give it an id of your own (e.g. a team prefix)`);
       const withSource = { ...r, source: path };
       known.set(r.id, withSource);
@@ -67,7 +70,7 @@ export async function loadTeamChecks(config: Pick<TargetConfig, 'checks'>, optio
     }
     for (const raw of checks as unknown[]) {
       // The module's path goes with each check, so an exception in its code names the module, not the kit.
-      const check = Object.freeze({ ...attempt(where, () => defineCheck(raw as Check)), module: shown });
+      const check = Object.freeze({ ...attempt(where, redact, () => defineCheck(raw as Check)), module: shown });
       if (!known.has(check.requirement)) throw new ConfigError(`${where}: check ${check.id} names requirement ${check.requirement}, which neither the kit nor the module defines`);
       if (seenChecks.has(check.id)) throw new ConfigError(`${where}: check id ${check.id} is used twice`);
       seenChecks.add(check.id);
@@ -84,11 +87,11 @@ function shownModulePath(path: string, cwd: string): string {
   return from === '' || from.startsWith('..') || isAbsolute(from) ? path : `./${from}`;
 }
 
-function attempt<T>(where: string, make: () => T): T {
+function attempt<T>(where: string, redact: Redact, make: () => T): T {
   try {
     return make();
   } catch (error) {
-    throw new ConfigError(`${where}: ${firstLine(error)}`);
+    throw new ConfigError(`${where}: ${redact(firstLine(error))}`);
   }
 }
 

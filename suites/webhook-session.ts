@@ -16,7 +16,8 @@ import type { RunHold } from './settings.js';
 
 export interface OpenSession {
   session: WebhookSession;
-  close(): Promise<void>;
+  /** Ends the session; resolves to what a person must know of how it ended (a registration not put back), if anything. */
+  close(): Promise<string | undefined>;
 }
 
 /** Opens the session; a target the kit cannot register with is a CheckSkipped naming the fix. */
@@ -33,6 +34,8 @@ export async function openWebhookSession(config: TargetConfig, clock: Clock, sen
   /** Puts the earlier registration back; says so when it finds the registration changed by someone else. */
   let restore: (() => Promise<string | undefined>) | undefined;
   let registered: (() => Promise<string | null | undefined>) | undefined;
+  /** The registration the kit replaced, put back at the end (null: there was none). */
+  let previous: string | null = null;
   if (webhooks.url === undefined) {
     const answer = await send({ label: "register the kit's webhook receiver (the reference sandbox's control request)", path: OPERATION_PATHS.registerWebhook, payload: { url: receiver.url } });
     const data = (answer.response?.json as { data?: { previous_url?: unknown } } | undefined)?.data;
@@ -43,7 +46,7 @@ export async function openWebhookSession(config: TargetConfig, clock: Clock, sen
           'register a URL that reaches webhooks.listen with the target, and give it as webhooks.url',
       );
     }
-    const previous = typeof data.previous_url === 'string' ? data.previous_url : null;
+    previous = typeof data.previous_url === 'string' ? data.previous_url : null;
     // The merchant has one registration: another run against this target may take it meanwhile.
     registered = async () => {
       const now = await client.send({ label: "the merchant's webhook registration now", path: OPERATION_PATHS.registerWebhook, payload: {} });
@@ -61,27 +64,34 @@ export async function openWebhookSession(config: TargetConfig, clock: Clock, sen
     };
   }
   // Closed once, whether the run ends or is interrupted first (then the run's own close finds it done).
-  let closing: Promise<string | undefined> | undefined;
+  let closing: Promise<{ left?: string; failed?: unknown }> | undefined;
   const closeOnce = () =>
     (closing ??= (async () => {
       let failed: unknown;
       const left = await restore?.().catch((error: unknown) => void (failed = error));
       await receiver.close();
-      // Said by an interrupt as "could not restore…"; the run's own ending goes on without it, as before.
-      if (failed !== undefined) throw failed;
-      return left === undefined ? undefined : `${left}, closed the kit's webhook receiver`;
+      return { ...(left !== undefined ? { left } : {}), ...(failed !== undefined ? { failed } : {}) };
     })());
   const release = hold?.(
     restore !== undefined
       ? { done: "restored the target's webhook registration and closed the kit's webhook receiver", failed: "could not restore the target's webhook registration (the kit's receiver is gone; register yours again)" }
       : { done: "closed the kit's webhook receiver", failed: "could not close the kit's webhook receiver" },
-    closeOnce,
+    async () => {
+      // Said by the interrupt as its "could not restore…" when the restore failed.
+      const { left, failed } = await closeOnce();
+      if (failed !== undefined) throw failed;
+      return left === undefined ? undefined : `${left}, closed the kit's webhook receiver`;
+    },
   );
   return {
     session: { receiver, url: webhooks.url ?? receiver.url, retryWithinMs: retryWithinSecondsOf(config) * 1000, ...(registered !== undefined ? { registered } : {}) },
     async close() {
       release?.();
-      await closeOnce().catch(() => {});
+      const { left, failed } = await closeOnce();
+      // A run that ended normally says it too: the target would otherwise deliver to a closed port, unseen.
+      if (failed === undefined) return left;
+      const earlier = previous === null ? 'remove it' : `register ${client.redact(previous)} again`;
+      return `could not restore the webhook registration (${client.redact((failed as Error)?.message ?? String(failed))}): the target may still deliver to the kit's closed receiver ${receiver.url}; ${earlier}`;
     },
   };
 }

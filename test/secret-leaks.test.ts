@@ -4,7 +4,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runBinAsync } from './cli-harness.js';
+import { runBinAsync, runCli } from './cli-harness.js';
+import { scratchProject } from './scratch-project.js';
 
 /**
  * A hostile target on loopback echoes, in every answer, the secret in hex, base64 and base64url, the
@@ -111,5 +112,50 @@ describe('secrets in other forms never leak', () => {
     for (const [where, text] of Object.entries({ stdout: result.stdout, stderr: result.stderr, 'report.json': file('report.json'), 'junit.xml': file('junit.xml'), 'report.html': file('report.html') })) {
       for (const form of forms) expect(text.toLowerCase().includes(form.toLowerCase()), `${where} holds ${form}`).toBe(false);
     }
+  });
+
+  // A team's check is code the kit cannot vet: what it throws (message, stack, a failure's expected and
+  // actual, a skip's reason) may hold the secret it was handed, and is kept only as the redactor leaves it.
+  it('run: not from what a team check throws, nor from a team module that fails to load', async () => {
+    const project = scratchProject({
+      'chk.mjs': `
+        import { defineCheck, defineRequirement, expectThat, CheckSkipped } from 'svc-conformance';
+        const forms = (s) => s + ' ' + Buffer.from(s).toString('base64') + ' ' + Buffer.from(s).toString('hex');
+        export const requirements = [
+          defineRequirement({ id: 'ACME-THROWS', title: 'a check whose code throws', level: 'MUST', section: 'Acme' }),
+          defineRequirement({ id: 'ACME-FAILS', title: 'a check that fails', level: 'MUST', section: 'Acme' }),
+          defineRequirement({ id: 'ACME-SKIPS', title: 'a check that skips', level: 'MUST', section: 'Acme' }),
+        ];
+        export const checks = [
+          defineCheck({ id: 'acme-throws', requirement: 'ACME-THROWS', title: 'throws', async run(ctx) {
+            await ctx.send({ label: 'any', method: 'POST', path: '/api/v3/pg/order/create', payload: {} });
+            throw new TypeError('bad ' + forms(ctx.config.merchant.secretKey));
+          } }),
+          defineCheck({ id: 'acme-fails', requirement: 'ACME-FAILS', title: 'fails', async run(ctx) {
+            const s = ctx.config.merchant.secretKey;
+            expectThat(false, 'not ' + forms(s), { expected: forms(s), actual: forms(s), reproduce: 'curl ' + forms(s) });
+          } }),
+          defineCheck({ id: 'acme-skips', requirement: 'ACME-SKIPS', title: 'skips', async run(ctx) {
+            throw new CheckSkipped('cannot ' + forms(ctx.config.merchant.secretKey));
+          } }),
+        ];
+      `,
+      'top.mjs': `throw new Error('boom with ' + ${JSON.stringify(SECRET)} + ' ' + ${JSON.stringify(Buffer.from(SECRET).toString('base64'))});`,
+    });
+    const target = (module: string) => {
+      const path = join(project, `target-${module}.json`);
+      writeFileSync(path, JSON.stringify({ baseUrl: `http://127.0.0.1:${port}`, environment: 'sandbox', merchant: { apiKey: API_KEY, secretKey: SECRET, walletId: 'WAL-1' }, checks: [`./${module}.mjs`] }));
+      return path;
+    };
+    const ran = await runCli(['run', '--config', target('chk'), '--only', 'ACME', '--seed', '7', '--report-dir', 'o'], { cwd: project });
+    expect(ran.code, ran.stderr).toBe(1); // ACME-FAILS, a MUST, failed
+    const file = (name: string) => readFileSync(join(project, 'o', name), 'utf8');
+    expect(file('report.json')).toContain('[redacted:secret]');
+    expectNoLeak({ stdout: ran.stdout, stderr: ran.stderr, 'report.json': file('report.json'), 'junit.xml': file('junit.xml'), 'report.html': file('report.html') });
+
+    const loaded = await runCli(['run', '--config', target('top'), '--report-dir', 'o2'], { cwd: project });
+    expect(loaded.code).toBe(2);
+    expect(loaded.stderr).toMatch(/top\.mjs could not be loaded: boom with \[redacted:secret\]/);
+    expectNoLeak({ stdout: loaded.stdout, stderr: loaded.stderr });
   });
 });

@@ -38,7 +38,7 @@ export const serveCommand: CommandSpec = {
     'With --webhook-url, every order and payout change fires its event (P-HOOK-2), signed with the merchant\'s secret and retried',
     'after 1, 2, 4 and 8 s until answered 200; each attempt is logged to stderr (event, id, attempt, status, ms), even with --quiet.',
     'Make a change that fires one with svc-conformance trigger EVENT.',
-    'The demo credentials are public: a --host other than loopback is warned about, and POST /sandbox/webhooks registers only a loopback URL (127.0.0.0/8, ::1, localhost) unless --allow-remote-webhooks.',
+    'The demo credentials are public: a --host or --webhook-url other than loopback is warned about, and POST /sandbox/webhooks registers only a loopback URL (127.0.0.0/8, ::1, localhost) or the --webhook-url given, unless --allow-remote-webhooks.',
   ],
   examples: [
     'svc-conformance serve --port 4010 --config-out sandbox.json',
@@ -76,8 +76,9 @@ export const serveCommand: CommandSpec = {
         throw new UsageError(`serve: cannot write --config-out ${String(options['config-out'])}: ${(error as Error).message}`);
       }
     }
-    const exposed = bindWarning(settings.host);
-    if (exposed !== undefined) io.stderr(`svc-conformance serve: ${exposed}\n`);
+    for (const warning of [bindWarning(settings.host), settings.webhookUrl === undefined ? undefined : webhookUrlWarning(settings.webhookUrl)]) {
+      if (warning !== undefined) io.stderr(`svc-conformance serve: ${warning}\n`);
+    }
     io.stdout(banner(sandbox.baseUrl, sandbox.fixtures, settings.faults, settings.scenarios, settings.webhookUrl));
     io.stdout('Config for `svc-conformance run --config FILE` (also written by --config-out):\n');
     io.stdout(JSON.stringify(sandbox.config, null, 2) + '\n');
@@ -150,6 +151,15 @@ function readSettings(options: ParsedOptions) {
 export function bindWarning(host: string): string | undefined {
   if (isLoopbackHost(host)) return undefined;
   return `warning: listening on ${host}, reachable from other machines; anyone who reaches it can use the public demo credentials (--host 127.0.0.1 keeps it on this machine)`;
+}
+
+/**
+ * The warning for a --webhook-url off this machine, or undefined on loopback: the sandbox signs its
+ * deliveries with the public demo secrets and sends them there (and takes that URL back from anyone).
+ */
+export function webhookUrlWarning(url: string): string | undefined {
+  if (isLoopbackHost(new URL(url).hostname)) return undefined;
+  return `warning: --webhook-url ${url} is not on this machine: every demo merchant's webhooks, signed with the public demo secrets, are delivered there`;
 }
 
 function banner(baseUrl: string, fixtures: Awaited<ReturnType<typeof startSandbox>>['fixtures'], faults: readonly string[], scenarios: readonly string[], webhookUrl: string | undefined): string {

@@ -18,11 +18,17 @@ export const registerWebhook: OperationHandler = (ctx) => {
     const problem = webhookUrlProblem(url);
     if (problem !== undefined) throw new OperationError(400, `url cannot be used: ${problem}`);
     // Sandbox policy, not a profile rule: the conformance run registers its loopback receiver, and a
-    // target that refuses the control request is not judged on it (suites/webhook-session.ts).
-    if (!ctx.options.allowRemoteWebhooks && !isLoopbackHost(new URL(url).hostname)) {
+    // target that refuses the control request is not judged on it (suites/webhook-session.ts). The
+    // URL the operator gave (serve --webhook-url) was chosen already: a run puts it back when it ends.
+    if (!ctx.options.allowRemoteWebhooks && !isLoopbackHost(new URL(url).hostname) && !isOperatorsUrl(url, ctx.options.webhookUrl)) {
       throw new OperationError(403, 'url must be on this machine (127.0.0.0/8, ::1 or localhost): the demo credentials are public, so this sandbox delivers elsewhere only when started with serve --allow-remote-webhooks');
     }
   }
   const previous = ctx.webhooks.register(ctx.merchant.id, url);
   return successResponse({ url: url ?? null, previous_url: previous ?? null }, url === null ? 'Webhook registration removed' : 'Webhook registered');
 };
+
+/** Whether the URL is the one the sandbox was started with (serve --webhook-url), however it is spelled. */
+function isOperatorsUrl(url: string, operators: string | undefined): boolean {
+  return operators !== undefined && new URL(url).href === new URL(operators).href;
+}
