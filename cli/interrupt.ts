@@ -1,9 +1,22 @@
 // Ctrl-C and kill. While a command holds something outside itself (a client's process group, a
 // listening port, the target's webhook registration, a report folder), it registers how to undo it
-// here. On SIGINT or SIGTERM main() undoes everything still held, newest first, each within a
-// bound, says in one line what was cleaned up, and exits 130. Commands never listen to signals.
+// here. On SIGINT, SIGTERM or SIGHUP, or when its output is closed under it (EPIPE), main() undoes
+// everything still held, newest first, each within a bound, says in one line what was cleaned up,
+// and exits non-zero (exitStatusOf). Commands never listen to signals.
 
-export type InterruptSignal = 'SIGINT' | 'SIGTERM';
+/** What ends a command early: a signal, or EPIPE, a write to an output whose reader went away (`| head -1`). */
+export type InterruptSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'EPIPE';
+
+/**
+ * The exit status each ending gives. Ctrl-C and kill: 130, as documented since the first release.
+ * A closed terminal: 129 (128 + SIGHUP, as a shell reports it). A closed output: 141 (128 + SIGPIPE),
+ * what any Unix tool cut off by `| head` gives, so `set -o pipefail` sees that the verdict never
+ * arrived; not 2, which says the command line or the config was wrong, and not the verdict's own
+ * status, as nobody read the verdict.
+ */
+export function exitStatusOf(signal: InterruptSignal): number {
+  return { SIGINT: 130, SIGTERM: 130, SIGHUP: 129, EPIPE: 141 }[signal];
+}
 
 /**
  * Where interrupts come from: the process's signals (processIo), or a test's hand. `interrupted`
@@ -84,5 +97,6 @@ export function interruptsOf(io: { interrupts?: Interrupts }): Interrupts {
 
 /** The one line an interrupted command ends with. */
 export function interruptedLine(command: string, signal: InterruptSignal, said: readonly string[]): string {
-  return `svc-conformance ${command}: interrupted (${signal}): ${said.length > 0 ? said.join(', ') : 'nothing was held, nothing to clean up'}\n`;
+  const cause = signal === 'EPIPE' ? 'EPIPE: its output was closed' : signal;
+  return `svc-conformance ${command}: interrupted (${cause}): ${said.length > 0 ? said.join(', ') : 'nothing was held, nothing to clean up'}\n`;
 }

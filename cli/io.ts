@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { InterruptSignal, InterruptSource, Interrupts } from './interrupt.js';
+import { exitStatusOf, type InterruptSignal, type InterruptSource, type Interrupts } from './interrupt.js';
 
 /** Everything a command touches outside itself, so tests can run commands in-process. */
 export interface Io {
@@ -10,18 +10,22 @@ export interface Io {
   stdinIsTTY: boolean;
   env: Record<string, string | undefined>;
   cwd: string;
-  /** Where SIGINT and SIGTERM come from; without it a command is never interrupted. */
+  /** Where SIGINT, SIGTERM, SIGHUP and a closed output (EPIPE) come from; without it a command is never interrupted. */
   onInterrupt?: InterruptSource;
   /** Set by main() for the command it runs: where the command registers what it holds (cli/interrupt.ts). */
   interrupts?: Interrupts;
 }
 
 export function processIo(): Io {
-  // Output piped into a reader that stops early (`| head`): the rest has nowhere to go; end quietly.
+  // The running command's interrupt listener; none before main() starts one or after it ends.
+  let current: ((signal: InterruptSignal) => void) | undefined;
+  // Output piped into a reader that stopped early (`| head`): the rest has nowhere to go. It ends the
+  // command as a signal does, so what it holds (a client's process group, a registration) is undone first.
   for (const stream of [process.stdout, process.stderr]) {
     stream.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw error;
+      if (error.code !== 'EPIPE') throw error;
+      if (current !== undefined) current('EPIPE');
+      else process.exit(exitStatusOf('EPIPE'));
     });
   }
   return {
@@ -38,17 +42,22 @@ export function processIo(): Io {
     onInterrupt(interrupted) {
       let cleaning = false;
       const listener = (signal: InterruptSignal) => {
-        // A second Ctrl-C while the first one's cleanup runs: the user wants out now.
-        if (cleaning) process.exit(130);
+        if (cleaning) {
+          // A second Ctrl-C while the first one's cleanup runs: the user wants out now. A second
+          // EPIPE (the cleanup's line to a closed stderr too) is no such wish: the cleanup goes on.
+          if (signal !== 'EPIPE') process.exit(exitStatusOf(signal));
+          return;
+        }
         cleaning = true;
         // Whatever the command still had in flight (a run's remaining checks) ends with the process.
-        void interrupted(signal).finally(() => process.exit(130));
+        void interrupted(signal).finally(() => process.exit(exitStatusOf(signal)));
       };
-      process.on('SIGINT', listener);
-      process.on('SIGTERM', listener);
+      const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+      for (const signal of signals) process.on(signal, listener);
+      current = listener;
       return () => {
-        process.off('SIGINT', listener);
-        process.off('SIGTERM', listener);
+        for (const signal of signals) process.off(signal, listener);
+        if (current === listener) current = undefined;
       };
     },
   };

@@ -11,7 +11,7 @@ import { triggerCommand } from './commands/trigger.js';
 import { verifyClientCommand } from './commands/verify-client.js';
 import { verifyReceiverCommand } from './commands/verify-receiver.js';
 import { verifyReportCommand } from './commands/verify-report.js';
-import { InterruptRegistry, interruptedLine, type InterruptSignal } from './interrupt.js';
+import { exitStatusOf, InterruptRegistry, interruptedLine, type InterruptSignal } from './interrupt.js';
 import { processIo, UsageError, type Io } from './io.js';
 import { formatHelp, parseOptions, type CommandSpec } from './options.js';
 
@@ -69,8 +69,9 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
 }
 
 /**
- * Runs the command with its own interrupts: on SIGINT or SIGTERM what it holds is undone (newest
- * first, each bounded), one line says what was cleaned up, and the exit status is 130. From the
+ * Runs the command with its own interrupts: on SIGINT, SIGTERM, SIGHUP or a closed output what it
+ * holds is undone (newest first, each bounded), one line says what was cleaned up, and the exit
+ * status is the interrupt's (exitStatusOf: 130 for Ctrl-C and kill). From the
  * interrupt on, whatever the command still does is not heard: no output, and its own ending (a
  * verdict, an error) does not count.
  */
@@ -85,8 +86,10 @@ async function runInterruptibly(command: CommandSpec, options: Parameters<Comman
   const onInterrupt = new Promise<number>((resolveInterrupt) => {
     stopListening = io.onInterrupt?.((signal: InterruptSignal) => {
       interrupted ??= interrupts.interrupt(signal).then((said) => {
-        io.stderr(interruptedLine(command.name, signal, said));
-        return 130;
+        // A reader that stopped early (`list | head -1`) from a command that held nothing: as with any
+        // Unix tool, only the status says it; a line would be noise on every such pipe.
+        if (signal !== 'EPIPE' || said.length > 0) io.stderr(interruptedLine(command.name, signal, said));
+        return exitStatusOf(signal);
       });
       resolveInterrupt(interrupted);
       return interrupted.then(() => {});

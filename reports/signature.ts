@@ -115,6 +115,11 @@ export function signatureOf(bytes: Uint8Array, key: KeyObject): string {
 /** An Ed25519 signature is 64 bytes: 88 base64 characters, the last two "=". */
 const SIGNATURE_BASE64 = /^[A-Za-z0-9+/]{86}==$/;
 
+/** Whether a file's text has the form of report.json.sig (whatever key made it). */
+export function looksLikeSignature(text: string): boolean {
+  return SIGNATURE_BASE64.test(text.trim());
+}
+
 /** Whether report.json.sig's text is a signature of exactly these bytes by this public key; if not, why. */
 export function checkSignature(bytes: Uint8Array, signatureText: string, publicKey: KeyObject): { valid: true } | { valid: false; why: string } {
   const base64 = signatureText.trim();

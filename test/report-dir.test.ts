@@ -1,4 +1,5 @@
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -102,4 +103,67 @@ describe('--format json', () => {
     expect(result.stderr).toMatch(/✓ Authentication\s+1 check : 1 passed/);
     expect(await runCli(['run', '--format', 'yaml'], { cwd })).toMatchObject({ code: 2, stderr: 'svc-conformance run: --format takes text or json, not "yaml"\n' });
   }, 30_000);
+});
+
+describe('--report-dir . beside the user\'s own files', () => {
+  const NOTHING_LISTENS = 'http://127.0.0.1:9/webhooks';
+
+  /** A folder holding a genuine signed report of the kit (and the sandbox.json its run writes). */
+  async function withKitReports(): Promise<string> {
+    const cwd = mkdtempSync(join(tmpdir(), 'svc-dot-'));
+    writeFileSync(join(cwd, 'key.pem'), generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const run = await runCli(['run', '--only', 'AUTH-MISSING-KEY', '--sign-key', 'key.pem', '--report-dir', '.'], { cwd });
+    expect(run.code, run.stderr).toBe(0);
+    return cwd;
+  }
+
+  // Before: a run with no target overwrote the project's own sandbox.json with the embedded sandbox's config.
+  it("refuses to replace a sandbox.json the kit did not write, in one line, and replaces the kit's own", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'svc-dot-'));
+    const theirs = JSON.stringify({ baseUrl: 'https://sbx.example.test', merchant: { apiKey: 'pk_theirs', walletId: 'W-1' } });
+    writeFileSync(join(cwd, 'sandbox.json'), theirs);
+    const refused = await runCli(['run', '--only', 'AUTH-MISSING-KEY', '--report-dir', '.'], { cwd });
+    expect(refused).toMatchObject({ code: 2, stderr: "svc-conformance run: sandbox.json is not a config the kit wrote, and the run writes the embedded sandbox's config there for its reproduce lines; move it, or choose another folder with --report-dir\n" });
+    expect(readFileSync(join(cwd, 'sandbox.json'), 'utf8')).toBe(theirs);
+    expect(existsSync(join(cwd, 'report.json'))).toBe(false);
+
+    // A sandbox.json of the kit's (the last run's) is the one the reproduce lines cite: replaced, silently.
+    const again = await withKitReports();
+    const rerun = await runCli(['run', '--only', 'AUTH-MISSING-KEY', '--report-dir', '.'], { cwd: again });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr).toBe('');
+  }, 30_000);
+
+  // Before: once a kit report.json was there, any junit.xml and report.html were removed, another tool's too.
+  it("removes at the start only the files that are the kit's, each recognised by its content", async () => {
+    const cwd = await withKitReports();
+    expect(readdirSync(cwd).sort()).toEqual(['junit.xml', 'key.pem', 'report.html', 'report.json', 'report.json.sig', 'sandbox.json']);
+    const kitOnly = await runCli(['verify-receiver', '--url', NOTHING_LISTENS, '--report-dir', '.'], { cwd });
+    expect(kitOnly.code).toBe(2);
+    expect(readdirSync(cwd).sort()).toEqual(['key.pem', 'sandbox.json']);
+
+    const mixed = await withKitReports();
+    const theirs = { 'junit.xml': '<?xml version="1.0"?>\n<testsuites name="jest tests"/>\n', 'report.html': '<!doctype html><p>coverage</p>\n', 'report.json.sig': 'signed by another tool\n' };
+    for (const [name, text] of Object.entries(theirs)) writeFileSync(join(mixed, name), text);
+    const result = await runCli(['verify-receiver', '--url', NOTHING_LISTENS, '--report-dir', '.'], { cwd: mixed });
+    expect(result.code).toBe(2);
+    expect(existsSync(join(mixed, 'report.json'))).toBe(false);
+    for (const [name, text] of Object.entries(theirs)) expect(readFileSync(join(mixed, name), 'utf8')).toBe(text);
+  }, 30_000);
+
+  // Before: "internal error: Path is a directory: rm returned EISDIR", exit 70.
+  it.each(['report.html', 'junit.xml', 'report.json.sig', 'report.json'])('a folder named %s among the kit\'s reports: exit 2, one line, before the run', async (name) => {
+    const cwd = await withKitReports();
+    rmSync(join(cwd, name));
+    mkdirSync(join(cwd, name));
+    const result = await runCli(['run', '--only', 'AUTH-MISSING-KEY', '--report-dir', '.'], { cwd });
+    expect(result).toEqual({ code: 2, stdout: '', stderr: `svc-conformance run: cannot use report dir ${cwd}: ${name} there is a folder, and the reports are written as a file of that name; move it, or choose another with --report-dir\n` });
+  }, 30_000);
+
+  it('a folder named sandbox.json: exit 2, one line', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'svc-dot-'));
+    mkdirSync(join(cwd, 'sandbox.json'));
+    const result = await runCli(['run', '--only', 'AUTH-MISSING-KEY', '--report-dir', '.'], { cwd });
+    expect(result).toMatchObject({ code: 2, stderr: "svc-conformance run: sandbox.json is a folder, and the run writes the embedded sandbox's config there for its reproduce lines; move it, or choose another folder with --report-dir\n" });
+  });
 });

@@ -2,28 +2,68 @@
 // its child and its listener still running (the port held); run interrupted left the target's
 // webhook registration pointing at the kit's dead receiver, and the previous run's reports in the
 // folder, still verifying. After: what a command holds is undone, one line says what, exit 130.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Readable } from 'node:stream';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { InterruptSignal } from '../cli/interrupt.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
 import { MERCHANT_A } from '../sandbox/tenants.js';
 import { BIN, cliEnv, runCli } from './cli-harness.js';
 
-const scratch = () => mkdtempSync(join(tmpdir(), 'svc-signals-'));
+const scratches: string[] = [];
+const scratch = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-signals-'));
+  scratches.push(dir);
+  return dir;
+};
+
+/** The kits a test spawned: each is killed after the test, whatever happened in it. */
+const kits: ChildProcess[] = [];
+const spawnKit = (args: string[], cwd: string): ChildProcessByStdio<null, Readable, Readable> => {
+  const kit = spawn(process.execPath, [BIN, ...args], { cwd, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  kits.push(kit);
+  return kit;
+};
+
+// Whatever a test left running goes with it, also when the kit's own cleanup failed (the case under
+// test): the kit, then each client's process group (the kit starts it as a group of its own, so its
+// id is the client's pid) and the client's child, by the ids the client wrote first thing.
+afterEach(() => {
+  for (const kit of kits.splice(0)) if (kit.exitCode === null && kit.signalCode === null) kit.kill('SIGKILL');
+  for (const dir of scratches.splice(0)) {
+    let pids: number[];
+    try {
+      pids = readFileSync(join(dir, 'client.pids'), 'utf8').trim().split(' ').map(Number);
+    } catch {
+      continue;
+    }
+    const [client, child] = pids;
+    for (const target of [-client!, client!, child!]) {
+      try {
+        process.kill(target, 'SIGKILL');
+      } catch {
+        // Already gone: the kit's cleanup worked.
+      }
+    }
+  }
+});
 
 /**
  * A client that starts a child (one that ignores SIGTERM, so only the kit's SIGKILL ends it) and a
  * listener, says so, and then waits: what a backend script that runs a worker and a server does.
+ * It writes its and its child's ids first, so the test can end them whatever the kit does.
  */
 const CLIENT = `
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 const child = spawn(process.execPath, ['-e', "process.on('SIGTERM', () => {}); setInterval(() => {}, 1000)"], { stdio: 'ignore' });
+writeFileSync('client.pids', process.pid + ' ' + child.pid);
 const server = createServer((req, res) => res.end('busy')).listen(0, '127.0.0.1', () => {
   console.log('ready child=' + child.pid + ' port=' + server.address().port);
 });
@@ -52,41 +92,64 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-describe('verify-client interrupted, the built CLI as a real process', () => {
-  it.each(['SIGINT', 'SIGTERM'] as const)('%s: exit 130, the client\'s child and its listener gone, one line saying so', async (signal) => {
-    const dir = scratch();
-    writeFileSync(join(dir, 'client.mjs'), CLIENT);
-    const kit = spawn(process.execPath, [BIN, 'verify-client', '--report-dir', 'out', '--', process.execPath, 'client.mjs'], { cwd: dir, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    kit.stderr.on('data', (chunk) => (stderr += chunk));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) => kit.on('exit', (code, by) => resolveExit({ code, signal: by })));
-    const ready = await new Promise<{ child: number; port: number }>((resolveReady, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the client did not say ready within 10 s:\n${stdout}\n${stderr}`)), 10_000);
-      kit.stdout.on('data', (chunk) => {
-        stdout += chunk;
-        const seen = /ready child=(\d+) port=(\d+)/.exec(stdout);
-        if (seen) {
-          clearTimeout(timer);
-          resolveReady({ child: Number(seen[1]), port: Number(seen[2]) });
-        }
-      });
+/** verify-client of `client` in a scratch folder, the built CLI as a real process, until the client says ready. */
+async function verifyClientStarted(client: string) {
+  const dir = scratch();
+  writeFileSync(join(dir, 'client.mjs'), client);
+  const kit = spawnKit(['verify-client', '--report-dir', 'out', '--', process.execPath, 'client.mjs'], dir);
+  let stdout = '';
+  let stderr = '';
+  kit.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) => kit.on('exit', (code, by) => resolveExit({ code, signal: by })));
+  const ready = await new Promise<{ child: number; port: number }>((resolveReady, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the client did not say ready within 10 s:\n${stdout}\n${stderr}`)), 10_000);
+    kit.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      const seen = /ready child=(\d+) port=(\d+)/.exec(stdout);
+      if (seen) {
+        clearTimeout(timer);
+        resolveReady({ child: Number(seen[1]), port: Number(seen[2]) });
+      }
     });
-    expect(stillRuns(ready.child)).toBe(true);
-    expect(await portFree(ready.port)).toBe(false);
+  });
+  expect(stillRuns(ready.child)).toBe(true);
+  expect(await portFree(ready.port)).toBe(false);
+  return { dir, kit, exited, ready, stdout: () => stdout, stderr: () => stderr };
+}
 
+describe('verify-client interrupted, the built CLI as a real process', () => {
+  // SIGHUP is the terminal closed under the kit. Before: Node's default, death by SIGHUP, the client left running.
+  it.each([['SIGINT', 130], ['SIGTERM', 130], ['SIGHUP', 129]] as const)('%s: exit %i, the client\'s child and its listener gone, one line saying so', async (signal, status) => {
+    const { dir, kit, exited, ready, stdout, stderr } = await verifyClientStarted(CLIENT);
     const sentAt = Date.now();
     kit.kill(signal);
     const timer = setTimeout(() => kit.kill('SIGKILL'), 10_000);
     const { code } = await exited;
     clearTimeout(timer);
-    expect(code).toBe(130);
+    expect(code).toBe(status);
     expect(Date.now() - sentAt).toBeLessThan(6_000);
-    expect(stderr).toContain(`svc-conformance verify-client: interrupted (${signal}): stopped the client's process group, closed the recording sandbox, left no reports in out\n`);
+    expect(stderr()).toContain(`svc-conformance verify-client: interrupted (${signal}): stopped the client's process group, closed the recording sandbox, left no reports in out\n`);
     expect(stillRuns(ready.child)).toBe(false);
     expect(await portFree(ready.port)).toBe(true);
     // No verdict of an interrupted run, on the console or on disk.
-    expect(stdout).not.toMatch(/conformant/);
+    expect(stdout()).not.toMatch(/conformant/);
+    expect(existsSync(join(dir, 'out', 'report.json'))).toBe(false);
+  }, 20_000);
+
+  // `verify-client -- ./backend.sh | head -1`. Before: exit 0 without a verdict, and the client's
+  // listener and its TERM-ignoring child left running. 141 is what `| head` gives any Unix tool.
+  it('its output closed (EPIPE): exit 141, the same cleanup, one line saying so', async () => {
+    // A client that keeps talking, as backends do: the kit passes it on, and so writes to the closed pipe.
+    const { dir, kit, exited, ready, stdout, stderr } = await verifyClientStarted(CLIENT + "setInterval(() => console.log('working'), 50);\n");
+    kit.stdout.destroy();
+    const timer = setTimeout(() => kit.kill('SIGKILL'), 10_000);
+    const { code } = await exited;
+    clearTimeout(timer);
+    expect(code).toBe(141);
+    expect(stderr()).toContain("svc-conformance verify-client: interrupted (EPIPE: its output was closed): stopped the client's process group, closed the recording sandbox, left no reports in out\n");
+    expect(stillRuns(ready.child)).toBe(false);
+    expect(await portFree(ready.port)).toBe(true);
+    expect(stdout()).not.toMatch(/conformant/);
     expect(existsSync(join(dir, 'out', 'report.json'))).toBe(false);
   }, 20_000);
 });
@@ -97,7 +160,7 @@ describe('run interrupted, the built CLI as a real process', () => {
     const out = join(dir, 'out');
     mkdirSync(out);
     writeFileSync(join(out, 'report.json'), JSON.stringify({ tool: { name: 'svc-conformance', version: '0' }, verdict: 'conformant' }));
-    const kit = spawn(process.execPath, [BIN, 'run', '--report-dir', 'out'], { cwd: dir, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const kit = spawnKit(['run', '--report-dir', 'out'], dir);
     let stdout = '';
     let stderr = '';
     kit.stderr.on('data', (chunk) => (stderr += chunk));
@@ -214,15 +277,7 @@ describe('verify-receiver interrupted while a delivery waits for its answer', ()
 describe('a judging command clears the previous reports when it starts', () => {
   const NOTHING_LISTENS = 'http://127.0.0.1:9/webhooks';
 
-  it("removes the kit's earlier reports even when it then ends without its own (here: exit 2, nothing listens)", async () => {
-    const dir = scratch();
-    const earlier = { 'report.json': JSON.stringify({ tool: { name: 'svc-conformance', version: '0' }, verdict: 'conformant' }), 'report.json.sig': 'sig', 'junit.xml': '<testsuites/>', 'report.html': '<html></html>' };
-    for (const [name, text] of Object.entries(earlier)) writeFileSync(join(dir, name), text);
-    const result = await runCli(['verify-receiver', '--url', NOTHING_LISTENS, '--report-dir', dir]);
-    expect(result.code).toBe(2);
-    for (const name of Object.keys(earlier)) expect(existsSync(join(dir, name))).toBe(false);
-  });
-
+  // The kit's own earlier reports, genuine ones, each recognised and removed: test/report-dir.test.ts.
   it('leaves a folder alone whose report.json is not one of the kit\'s (a --report-dir . beside other tools\' files)', async () => {
     const dir = scratch();
     const theirs = { 'report.json': JSON.stringify({ tool: 'another-tool' }), 'junit.xml': '<testsuites name="theirs"/>' };
