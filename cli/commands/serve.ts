@@ -33,7 +33,7 @@ export const serveCommand: CommandSpec = {
     { name: 'quiet', type: 'boolean', description: 'do not log requests' },
   ],
   details: [
-    'Stops on Ctrl-C or SIGTERM (exit 130, saying so). Requests are logged to stderr, one line each, without secrets.',
+    'Stops on Ctrl-C or SIGTERM (exit 130), or SIGHUP (129), saying so. Requests are logged to stderr, one line each, without secrets.',
     'A fault breaks a rule for as long as the sandbox runs; a scenario fires once, on the first authenticated request it applies to.',
     'With --webhook-url, every order and payout change fires its event (P-HOOK-2), signed with the merchant\'s secret and retried',
     'after 1, 2, 4 and 8 s until answered 200; each attempt is logged to stderr (event, id, attempt, status, ms), even with --quiet.',

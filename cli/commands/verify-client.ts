@@ -37,7 +37,7 @@ export const verifyClientCommand: CommandSpec = {
     'COMMAND runs with SVC_BASE_URL, SVC_API_KEY, SVC_SECRET_KEY, SVC_WALLET_ID (and SVC_ENVIRONMENT=sandbox) set to the sandbox, with keys and a wallet made for this run.',
     'Only the client\'s own requests are judged (this run\'s API key, or signed with its secret); others that reach the sandbox are counted in a note.',
     'Exit status: 0 conformant (no MUST client rule broken), 1 not conformant (or the client sent no request of its own), 2 bad usage, COMMAND could not start, or inconclusive.',
-    'Ctrl-C or SIGTERM: exit 130, one line saying what was cleaned up (the client\'s whole process group stopped, SIGTERM then SIGKILL after 2 s; the sandbox closed). The previous reports in the report folder are removed when the command starts: one that ends without its own leaves none that verify.',
+    'Ctrl-C or SIGTERM (exit 130), a closed terminal (SIGHUP, 129) or a closed output pipe (141): one line saying what was cleaned up (the client\'s whole process group stopped, SIGTERM then SIGKILL after 2 s; the sandbox closed). The kit\'s previous reports in the report folder (recognised by their content; files of other tools are left alone) are removed when the command starts: one that ends without its own leaves none that verify.',
     'The client\'s own exit status is reported, not judged: a client may stop on a business failure.',
     'With --webhook-url, the sandbox delivers its events to URL; once something listens there (within 30 s) the kit delivers genuine,',
     'redelivered and forged events too (as verify-receiver), and stops COMMAND after 3 quiet seconds with no delivery pending.',

@@ -31,7 +31,7 @@ export const verifyReceiverCommand: CommandSpec = {
     'Genuine events (payout and payment records, some holding non-ASCII text and HTML characters) must be answered 200 within 10 s;',
     'a forgery (no or a wrong signature, another merchant\'s or environment\'s secret, the body or timestamp changed after signing,',
     'a missing, malformed or 900 s old timestamp, a body that is not JSON) anything but 2xx; a redelivery 200 again.',
-    'Ctrl-C or SIGTERM: exit 130, one line saying what was cleaned up. The previous reports in the report folder are removed when the command starts: one that ends without its own leaves none that verify.',
+    'Ctrl-C or SIGTERM (exit 130), a closed terminal (SIGHUP, 129) or a closed output pipe (141): one line saying what was cleaned up. The kit\'s previous reports in the report folder (recognised by their content; files of other tools are left alone) are removed when the command starts: one that ends without its own leaves none that verify.',
     'Exit status: 0 conformant (no MUST broken; with --strict, no SHOULD either), 1 not conformant, 2 bad usage, nothing listens at URL, or inconclusive.',
   ],
   examples: [
