@@ -215,6 +215,25 @@ describe('curlLine of a request the kit signed', () => {
     expect(sent.signature).toBe(expected(hmac(SECRET, `{"a":1}${sent.timestamp}`)));
   });
 
+  it.skipIf(!hasBash).each([
+    ['merchant', {}, 'SVC_SECRET_KEY'],
+    ['another merchant', { deliberate: true, secret: 'otherMerchant' }, 'SVC_OTHER_SECRET_KEY'],
+    ['another merchant, its last character changed', { deliberate: true, secret: 'otherMerchant', edit: 'last-character-changed' }, 'SVC_OTHER_SECRET_KEY'],
+    ['the other environment, cut short', { deliberate: true, secret: 'otherEnvironment', edit: { truncatedTo: 32 } }, 'SVC_OTHER_ENVIRONMENT_SECRET_KEY'],
+  ] as Array<[string, Partial<Signing>, string]>)('stops, naming the variable, when the secret of %s is not set: nothing is sent signed with an empty key', (_name, signing, variable) => {
+    const line = curlLine(signed(signing));
+    for (const env of [{}, { [variable]: '' }]) {
+      const script = [`date() { echo ${NOW}; }`, 'curl() { echo CURL-RAN; }', line].join('\n');
+      const others = Object.fromEntries(['SVC_SECRET_KEY', 'SVC_OTHER_SECRET_KEY', 'SVC_OTHER_ENVIRONMENT_SECRET_KEY'].filter((v) => v !== variable).map((v) => [v, 'sk_test_set']));
+      const inherited = { ...process.env };
+      delete inherited[variable];
+      const result = spawnSync('bash', ['-c', script], { encoding: 'utf8', env: { ...inherited, ...others, ...env } });
+      expect(result.stdout).not.toContain('CURL-RAN');
+      expect(result.status).not.toBe(0);
+      expect(result.stderr).toContain(`${variable}: set ${variable} to `);
+    }
+  });
+
   it('keeps a signature made another way out, and says the line does not send that defect', () => {
     const line = curlLine(signed({ deliberate: true, edit: 'replaced' }));
     expect(line).toMatch(/does not send that defect/);

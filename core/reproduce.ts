@@ -36,6 +36,20 @@ function headerValue(headers: Record<string, string>, name: string): string | un
 
 /** The shell variable each configured secret is read from (P-CFG names the merchant's SVC_SECRET_KEY). */
 const SECRET_VARIABLES = { merchant: 'SVC_SECRET_KEY', otherMerchant: 'SVC_OTHER_SECRET_KEY', otherEnvironment: 'SVC_OTHER_ENVIRONMENT_SECRET_KEY' } as const;
+const SECRET_OWNERS = { merchant: 'the merchant', otherMerchant: 'the other merchant', otherEnvironment: 'the other environment' } as const;
+
+/**
+ * A secret's variable as the signing line reads it: unset or empty, bash stops there with a line
+ * saying what to set, where openssl would sign with an empty key and the request would fail for that.
+ */
+function secretWord(who: keyof typeof SECRET_VARIABLES): string {
+  const name = SECRET_VARIABLES[who];
+  // No ' in the message: bash reads one inside ${…:?…} as a quote, even within double quotes.
+  return `"\${${name}:?set ${name} to the secret key of ${SECRET_OWNERS[who]} (${who}.secretKey of the config)}"`;
+}
+
+/** X-SIGNATURE as the curl line sends it: a signature the line above could not compute (no secret) stops the command. */
+const SIGNATURE_WORD = '${SIG:?no signature was computed: see the error above}';
 
 /** A text inside a double-quoted shell word: only $, `, " and \ are special there. */
 function inDoubleQuotes(text: string): string {
@@ -94,10 +108,11 @@ function signingScript(signing: Signing, headers: Record<string, string>): strin
     lines.push(`SIGNED_TS=${timestampWord(signing.signedTimestamp, signing.sentAt)}`);
     signedTimestamp = '"$SIGNED_TS"';
   }
-  const secret = typeof signing.secret === 'object' ? shellQuote(signing.secret.madeUp) : `"$${SECRET_VARIABLES[signing.secret as keyof typeof SECRET_VARIABLES]}"`;
+  const secret = typeof signing.secret === 'object' ? shellQuote(signing.secret.madeUp) : secretWord(signing.secret as keyof typeof SECRET_VARIABLES);
   lines.push(`SIG=$(printf %s ${signedBody}${signedTimestamp} | openssl dgst -sha256 -hmac ${secret} | sed 's/^.*= //')`);
   const edit = signing.edit;
-  if (edit === 'last-character-changed') lines.push('[ "${SIG: -1}" = 0 ] && SIG=${SIG%?}1 || SIG=${SIG%?}0');
+  // An empty SIG (no secret) stays empty, so the curl line refuses to send it.
+  if (edit === 'last-character-changed') lines.push(`case $SIG in '') ;; *0) SIG=\${SIG%?}1 ;; *) SIG=\${SIG%?}0 ;; esac`);
   else if (typeof edit === 'object') lines.push(`SIG=\${SIG:0:${edit.truncatedTo}}`);
   return lines;
 }
@@ -159,7 +174,7 @@ export function curlLine(exchange: Exchange): string {
   for (const [name, value] of Object.entries(headers)) {
     // Only the header name goes into the double-quoted word, so nothing but $SIG or $TS is expanded.
     const safeName = name.replace(/[^A-Za-z0-9-]/g, '');
-    if (isSignatureHeader(name)) parts.push(`-H "${safeName}: $SIG"`);
+    if (isSignatureHeader(name)) parts.push(`-H "${safeName}: ${script ? SIGNATURE_WORD : '$SIG'}"`);
     else if (script && name.toLowerCase() === 'x-timestamp') parts.push(`-H "${safeName}: $TS"`);
     else parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   }
