@@ -50,7 +50,7 @@ function argvOf(command: string): string[] {
 const hasBash = existsSync('/bin/bash') || existsSync('/usr/bin/bash');
 
 const bodies: Array<[string, string]> = [
-  ['canonical JSON', '{"order_amount":250.5,"order_id":"A-1001"}'],
+  ['canonical JSON', '{"order_id":"A-1001","order_note":250.5}'],
   ['single quotes', `{"customer":{"name":"O'Brien"},"note":"it's ''quoted'''"}`],
   ['newlines and tabs', '{"note":"line one\nline two\r\n\tend"}\n'],
   ['unicode and emoji', '{"name":"Zoë Brandt","city":"東京","mood":"🙂"}'],
@@ -232,6 +232,30 @@ describe('curlLine of a request the kit signed', () => {
       expect(result.status).not.toBe(0);
       expect(result.stderr).toContain(`${variable}: set ${variable} to `);
     }
+  });
+
+  it.skipIf(!hasBash)('gives a created record a fresh id each run, a number staying a number, and signs the body it sends', () => {
+    for (const [body, field] of [['{"order_id":"A-1","order_amount":"1.00"}', 'order_id'], ['{"order_id":12345,"order_amount":"1.00"}', 'order_id'], ['{"payout_order_id":"PO-1","amount":1}', 'payout_order_id']] as const) {
+      const line = curlLine({ ...signed({}), request: { ...signed({}).request, body } });
+      const run = () => {
+        const result = spawnSync('bash', ['-c', [`date() { echo ${NOW}; }`, 'curl() { printf \'%s\\0\' "$@"; }', line].join('\n')], { encoding: 'utf8', env: { ...process.env, SVC_SECRET_KEY: SECRET } });
+        const argv = result.stdout.split('\0');
+        const sent = argv[argv.indexOf('--data-raw') + 1]!;
+        expect(argv).toContain(`X-SIGNATURE: ${hmac(SECRET, `${sent}${NOW}`)}`);
+        return (JSON.parse(sent) as Record<string, unknown>)[field];
+      };
+      const [first, second] = [run(), run()];
+      expect(first).not.toEqual(second);
+      expect(typeof first).toBe(typeof JSON.parse(body)[field]);
+      if (typeof first === 'string') expect(first.startsWith(`${JSON.parse(body)[field]}-`)).toBe(true);
+    }
+  });
+
+  it('keeps the id of a create whose failure was its 409, and says why', () => {
+    const duplicate: Exchange = { ...signed({}), request: { ...signed({}).request, body: '{"order_id":"A-1","order_amount":"1.00"}' }, response: { status: 409, headers: {}, body: '{}' } };
+    const line = curlLine(duplicate);
+    expect(line).toContain(`BODY='{"order_id":"A-1","order_amount":"1.00"}'`);
+    expect(line).toMatch(/same order_id again on purpose/);
   });
 
   it('keeps a signature made another way out, and says the line does not send that defect', () => {

@@ -1,3 +1,4 @@
+import { createdIdOf, freshIdPieces, type CreatedId } from './created-id.js';
 import type { Exchange, Signing } from './exchange.js';
 
 /**
@@ -94,12 +95,12 @@ function rebuildable(signing: Signing): boolean {
  * The lines that set TS and SIG as the kit made them, moved to the moment the line runs: the same
  * secret (read from its variable), the same texts signed, the same change made to the signature.
  */
-function signingScript(signing: Signing, headers: Record<string, string>): string[] {
+function signingScript(signing: Signing, headers: Record<string, string>, bodyWord: (text: string) => string): string[] {
   const lines = ['NOW=$(date +%s)', `TS=${timestampWord(signing.timestamp, signing.sentAt)}`];
   if (!Object.keys(headers).some(isSignatureHeader)) return lines;
   let signedBody = '"$BODY"';
   if (signing.signedBody !== undefined) {
-    lines.push(`SIGNED_BODY=${shellQuote(signing.signedBody)}`);
+    lines.push(`SIGNED_BODY=${bodyWord(signing.signedBody)}`);
     signedBody = '"$SIGNED_BODY"';
   }
   let signedTimestamp = '"$TS"';
@@ -133,10 +134,21 @@ function signingNote(exchange: Exchange, signing: Signing): string[] {
   return [`Sends ${what}: ${rebuilt.join(' and ')} rebuilt for the moment it runs as the kit made ${rebuilt.length > 1 ? 'them' : 'it'}${signed}.`];
 }
 
+/** What a line does with the id of the record its request creates: made fresh, kept on purpose, or left to the reader. */
+type IdHandling = { id: CreatedId; how: 'fresh' | 'kept' | 'yours' } | undefined;
+
+function idNote(handling: IdHandling): string[] {
+  if (handling === undefined) return [];
+  const { field } = handling.id;
+  if (handling.how === 'fresh') return [`Puts a fresh ${field} in the body ($FRESH, from the clock): the same one again would only be refused as a duplicate (409).`];
+  if (handling.how === 'kept') return [`Sends the same ${field} again on purpose: the answer that failed was this 409 for it.`];
+  return [`This request creates a record: sent with the same ${field} again it is only refused as a duplicate (409). Put a fresh ${field} in the body (and sign that body) first.`];
+}
+
 /** The caveats a reader needs before pasting the command: each becomes a `#` line above it. */
-function curlNotes(exchange: Exchange): string[] {
+function curlNotes(exchange: Exchange, handling: IdHandling): string[] {
   const { headers, body } = exchange.request;
-  const notes: string[] = [];
+  const notes: string[] = [...idNote(handling)];
   const signing = exchange.signing;
   if (signing !== undefined) notes.push(...signingNote(exchange, signing));
   else if (Object.keys(headers).some(isSignatureHeader)) {
@@ -159,17 +171,46 @@ function curlNotes(exchange: Exchange): string[] {
   return notes.map((note) => `# ${note.replace(/[\r\n]+/g, ' ')}`);
 }
 
+/** A shell word for the text with its created id replaced by `fresh` (a shell expansion of digits). */
+function freshWord(text: string, id: CreatedId, fresh: string): string {
+  const word = freshIdPieces(text, id).map((piece) => (piece === '' ? '' : shellQuote(piece))).join(fresh);
+  return word === '' ? "''" : word;
+}
+
+/** Whether the request creates a record whose id, sent again, would be a duplicate; and what the line does about it. */
+function idHandling(exchange: Exchange, script: boolean, inSequence: boolean): IdHandling {
+  const id = createdIdOf(exchange.request.body);
+  if (id === undefined) return undefined;
+  // A 409 on its own is the duplicate answer that failed: a fresh id would be created, not refused.
+  if (exchange.response?.status === 409 && !inSequence) return { id, how: 'kept' };
+  return { id, how: script ? 'fresh' : 'yours' };
+}
+
 /**
  * A copy-pasteable command for the request: method, URL, every header as sent and the body with
  * --data-raw, which unlike --data neither strips newlines nor reads `@file`. A request the kit signed
  * gets its X-TIMESTAMP and X-SIGNATURE rebuilt for the moment the command runs, exactly as the kit
  * made them, a deliberate defect included (a header left out stays out); the secret comes from its
- * environment variable, never from the line.
+ * environment variable, never from the line. A request that creates a record gets a fresh id.
+ *
+ * `earlier` are the requests of the same evidence that created the same id before it (a refused
+ * Create Order that stored the order anyway, then the 409): they are sent first, with the one fresh id.
  */
-export function curlLine(exchange: Exchange): string {
+export function curlLine(exchange: Exchange, earlier: readonly Exchange[] = []): string {
+  const sequence = [...earlier, exchange];
+  const handlings = sequence.map((e) => idHandling(e, e.signing !== undefined && rebuildable(e.signing), earlier.length > 0));
+  const lines = handlings.some((h) => h?.how === 'fresh') ? ['FRESH=$(date +%s)$RANDOM'] : [];
+  if (earlier.length > 0) lines.push(`# Sends the ${sequence.length} requests of this evidence one after another, as the kit did.`);
+  // An answer's body ends without a newline: each next request starts on a line of its own.
+  sequence.forEach((e, i) => lines.push(...(i > 0 ? ['echo'] : []), requestLines(e, handlings[i])));
+  return lines.join('\n');
+}
+
+function requestLines(exchange: Exchange, handling: IdHandling): string {
   const { method, url, headers, body } = exchange.request;
   const signing = exchange.signing;
   const script = signing !== undefined && rebuildable(signing);
+  const bodyWord = (text: string) => (handling?.how === 'fresh' ? freshWord(text, handling.id, '"$FRESH"') : shellQuote(text));
   const parts = [`curl -sS -i -X ${shellQuote(method)} ${shellQuote(url)}`];
   for (const [name, value] of Object.entries(headers)) {
     // Only the header name goes into the double-quoted word, so nothing but $SIG or $TS is expanded.
@@ -180,8 +221,8 @@ export function curlLine(exchange: Exchange): string {
   }
   const sendsBody = body !== '' || method.toUpperCase() !== 'GET';
   if (sendsBody) parts.push(script ? '--data-raw "$BODY"' : `--data-raw ${shellQuote(body)}`);
-  const setup = script ? [`BODY=${shellQuote(body)}`, ...signingScript(signing, headers)] : [];
-  return [...curlNotes(exchange), ...setup, parts.join(' \\\n  ')].join('\n');
+  const setup = script ? [`BODY=${bodyWord(body)}`, ...signingScript(signing, headers, bodyWord)] : [];
+  return [...curlNotes(exchange, handling), ...setup, parts.join(' \\\n  ')].join('\n');
 }
 
 /** Whether the exchange was sent wrong on purpose: then only a line that sends the same defect reproduces it. */
@@ -209,7 +250,11 @@ export function replayLine(exchange: Exchange, configHint = 'CONFIG.json'): stri
   const signing = exchange.signing;
   const words = ['svc-conformance replay', `--config ${shellQuote(configHint)}`, `--method ${shellQuote(method)}`, `--path ${shellQuote(pathOf(url))}`];
   if (signing?.secret === 'otherMerchant') words.push('--as otherMerchant');
-  if (body !== '') words.push(`--body ${shellQuote(body)}`);
+  if (body !== '') {
+    // A record's id sent again is a duplicate (409): the replay creates under a fresh one, unless the 409 is what failed.
+    const id = createdIdOf(body);
+    words.push(`--body ${id !== undefined && exchange.response?.status !== 409 ? freshWord(body, id, '"$(date +%s)$RANDOM"') : shellQuote(body)}`);
+  }
   return words.join(' ');
 }
 

@@ -142,6 +142,55 @@ describe('a request sent wrong on purpose: the curl line sends the same defect, 
   });
 });
 
+/** Every failure of one requirement's evidence, by the check that saw it. */
+async function failuresOf(t: { dir: string; configFile: string }, requirement: string): Promise<Map<string, Evidence>> {
+  await failureOf(t, requirement);
+  const report = JSON.parse(readFileSync(join(t.dir, 'out', 'report.json'), 'utf8')) as Report;
+  return new Map(report.requirements.find((q) => q.id === requirement)!.evidence.map((e) => [e.check, e]));
+}
+
+describe('a request that creates a record: the line sends it under a fresh id, so it is not refused as a duplicate', () => {
+  it('AUTH-FAILURE-NO-EFFECT against auth-ignore-signature: Create Order and Transaction Initiation, altered, are taken again each time', async () => {
+    const t = await faultySandbox({ faults: ['auth-ignore-signature'] });
+    const evidence = await failuresOf(t, 'AUTH-FAILURE-NO-EFFECT');
+    for (const [check, status] of [['auth-failure-no-effect', 201], ['auth-failure-no-payout', 200]] as const) {
+      const { curl, replay } = evidence.get(check)!.reproduce!;
+      expect(replay).toBeUndefined();
+      expect(evidence.get(check)!.exchanges[0]!.response!.status).toBe(status);
+      for (let time = 1; time <= 2; time++) {
+        const sent = await bash(curl!, secretsOf(t.config));
+        expect(sent.stderr).toBe('');
+        expect(curlStatus(sent.stdout), `${check}, sent a ${time === 1 ? 'first' : 'second'} time: ${sent.stdout}`).toBe(status);
+      }
+    }
+  });
+
+  it('AUTH-FAILURE-NO-EFFECT against auth-failure-creates-order: the refused create, then the 409 it leaves, under one fresh order_id', async () => {
+    const t = await faultySandbox({ faults: ['auth-failure-creates-order'] });
+    const { curl, replay } = (await failuresOf(t, 'AUTH-FAILURE-NO-EFFECT')).get('auth-failure-no-effect')!.reproduce!;
+    expect(replay).toBeUndefined();
+    for (let time = 1; time <= 2; time++) {
+      const sent = await bash(curl!, secretsOf(t.config));
+      expect(sent.stderr).toBe('');
+      const statuses = [...sent.stdout.matchAll(/^HTTP\/[\d.]+ (\d{3})/gm)].map((m) => Number(m[1]));
+      expect(statuses, sent.stdout).toEqual([401, 409]);
+    }
+  });
+
+  it('a Create Order that failed otherwise: its replay line creates under a fresh order_id each time', async () => {
+    const t = await faultySandbox({ faults: ['order-create-202'] });
+    const evidence = await failureOf(t, 'ORDER-SUCCESS-STATUS');
+    expect(evidence.exchanges[0]!.response!.status).toBe(202);
+    const { replay, curl } = evidence.reproduce!;
+    for (let time = 1; time <= 2; time++) {
+      const replayed = await bash(replay!.replace(/--config \S+/, `--config ${t.configFile}`));
+      expect(replayed.stdout, `sent a ${time === 1 ? 'first' : 'second'} time`).toMatch(/^HTTP 202$/m);
+      const sent = await bash(curl!, secretsOf(t.config));
+      expect(curlStatus(sent.stdout), sent.stdout).toBe(202);
+    }
+  });
+});
+
 /** A webhook receiver of the test's own, where the sandbox delivers once the run has given its registration back. */
 async function ownReceiver(): Promise<{ url: string; received: Array<{ headers: IncomingHttpHeaders; event?: string }> }> {
   const received: Array<{ headers: IncomingHttpHeaders; event?: string }> = [];
