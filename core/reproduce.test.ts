@@ -267,7 +267,9 @@ describe('curlLine of a request the kit signed', () => {
 
 describe('triggerLine', () => {
   it('names the event and the config', () => {
-    expect(triggerLine('payout.failed', 'out/sandbox.json')).toBe('svc-conformance trigger payout.failed --config out/sandbox.json');
-    expect(triggerLine(undefined)).toBe('svc-conformance trigger EVENT --config CONFIG.json');
+    expect(triggerLine('payout.failed', 'out/sandbox.json')).toMatch(/^svc-conformance trigger payout\.failed --config out\/sandbox\.json --to http:\/\/127\.0\.0\.1:4020\/webhooks$/m);
+    expect(triggerLine(undefined)).toMatch(/^svc-conformance trigger EVENT --config CONFIG\.json --to /m);
+    // The receiver to start first listens where --to points.
+    expect(triggerLine('payout.failed')).toMatch(/^# First, in another terminal, .*: nc -l 127\.0\.0\.1 4020$/m);
   });
 });

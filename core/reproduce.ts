@@ -258,10 +258,18 @@ export function replayLine(exchange: Exchange, configHint = 'CONFIG.json'): stri
   return words.join(' ');
 }
 
+/** Where a trigger line delivers: a receiver the reader starts on this machine first (the kit's closed with the run). */
+export const TRIGGER_RECEIVER = { port: 4020, url: 'http://127.0.0.1:4020/webhooks' } as const;
+
 /**
  * A `svc-conformance trigger` command that makes the target send the event of a failed webhook
- * delivery again, to whatever webhook URL it has registered then (the kit's receiver closed with the run).
+ * delivery again, to a receiver the reader starts first (the kit's closed with the run, and the target
+ * may have no URL registered at all): trigger registers it while it runs, then puts the earlier one back.
  */
 export function triggerLine(event: string | undefined, configHint = 'CONFIG.json'): string {
-  return `svc-conformance trigger ${event === undefined ? 'EVENT' : shellQuote(event)} --config ${shellQuote(configHint)}`;
+  return [
+    `# First, in another terminal, a receiver that prints the delivery as it comes (method, headers, body): nc -l 127.0.0.1 ${TRIGGER_RECEIVER.port}`,
+    '# (nc never answers, so the target sends it again later; or point --to at a receiver of your own).',
+    `svc-conformance trigger ${event === undefined ? 'EVENT' : shellQuote(event)} --config ${shellQuote(configHint)} --to ${TRIGGER_RECEIVER.url}`,
+  ].join('\n');
 }

@@ -221,17 +221,18 @@ async function until(found: () => boolean): Promise<void> {
 describe('a webhook delivery: the trigger line makes the target send the same delivery again', () => {
   it('HOOK-EVENTS-FIRED against hook-silent-failures: the event that never came is triggered, and does not come again', async () => {
     const { url, received } = await ownReceiver();
-    const t = await faultySandbox({ faults: ['hook-silent-failures'], webhookUrl: url });
+    // No webhook URL registered after the run: the line's --to is what makes a delivery reach a receiver.
+    const t = await faultySandbox({ faults: ['hook-silent-failures'] });
     const evidence = await failureOf(t, 'HOOK-EVENTS-FIRED');
     const { trigger, curl, replay } = evidence.reproduce!;
     // The requests that should have fired it would only be refused as duplicates now: no curl, no replay.
     expect(curl).toBeUndefined();
     expect(replay).toBeUndefined();
-    expect(trigger).toMatch(/^svc-conformance trigger payout\.failed --config /);
-    const fired = await bash(trigger!.replace(/--config \S+/, `--config ${t.configFile}`));
+    expect(trigger).toMatch(/^svc-conformance trigger payout\.failed --config \S+ --to /m);
+    const fired = await bash(trigger!.replace(/--config \S+/, `--config ${t.configFile}`).replace(/--to http\S+/, `--to ${url}`));
     expect(fired.code, fired.stderr).toBe(0);
     // A later event that does come, so the absence of the first is seen without waiting for a schedule.
-    const control = await bash(`svc-conformance trigger payout.processing --config ${t.configFile}`);
+    const control = await bash(`svc-conformance trigger payout.processing --config ${t.configFile} --to ${url}`);
     expect(control.code, control.stderr).toBe(0);
     await until(() => received.some((d) => d.event === 'payout.processing'));
     expect(received.map((d) => d.event)).toContain('payout.processing');
@@ -241,7 +242,7 @@ describe('a webhook delivery: the trigger line makes the target send the same de
   it('HOOK-DELIVERY-HEADERS against hook-no-event-id: the delivery trigger causes lacks X-EVENT-ID too', async () => {
     const { url: webhookUrl, received: deliveries } = await ownReceiver();
     const received = { get length() { return deliveries.length; }, at: (i: number) => deliveries.at(i)?.headers };
-    const t = await faultySandbox({ faults: ['hook-no-event-id'], webhookUrl });
+    const t = await faultySandbox({ faults: ['hook-no-event-id'] });
     const evidence = await failureOf(t, 'HOOK-DELIVERY-HEADERS');
     const { trigger, curl, replay } = evidence.reproduce!;
     expect(curl).toBeUndefined();
@@ -249,12 +250,15 @@ describe('a webhook delivery: the trigger line makes the target send the same de
     // The delivery as received is the evidence: the header the target left out is missing there.
     expect(Object.keys(evidence.exchanges[0]!.request.headers).map((h) => h.toLowerCase())).not.toContain('x-event-id');
     const before = received.length;
-    const fired = await bash(trigger!.replace(/--config \S+/, `--config ${t.configFile}`));
-    expect(fired.code).toBe(0);
+    const fired = await bash(trigger!.replace(/--config \S+/, `--config ${t.configFile}`).replace(/--to http\S+/, `--to ${webhookUrl}`));
+    expect(fired.code, fired.stderr).toBe(0);
     await until(() => received.length > before);
-    expect(received.length).toBeGreaterThan(before);
+    expect(received.length, `${trigger}\n${fired.stdout}${fired.stderr}`).toBeGreaterThan(before);
     expect(received.at(-1)!['x-signature']).toBeDefined();
     expect(received.at(-1)!['x-event-id']).toBeUndefined();
+    // trigger put the registration back as it found it: none.
+    const after = await bash(`svc-conformance trigger payout.processing --config ${t.configFile}`);
+    expect(after.stderr).toMatch(/no webhook URL is registered/);
   });
 });
 
