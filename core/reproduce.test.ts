@@ -50,7 +50,7 @@ function argvOf(command: string): string[] {
 const hasBash = existsSync('/bin/bash') || existsSync('/usr/bin/bash');
 
 const bodies: Array<[string, string]> = [
-  ['canonical JSON', '{"order_amount":250.5,"order_id":"A-1001"}'],
+  ['canonical JSON', '{"order_id":"A-1001","order_note":250.5}'],
   ['single quotes', `{"customer":{"name":"O'Brien"},"note":"it's ''quoted'''"}`],
   ['newlines and tabs', '{"note":"line one\nline two\r\n\tend"}\n'],
   ['unicode and emoji', '{"name":"Zoë Brandt","city":"東京","mood":"🙂"}'],
@@ -215,6 +215,49 @@ describe('curlLine of a request the kit signed', () => {
     expect(sent.signature).toBe(expected(hmac(SECRET, `{"a":1}${sent.timestamp}`)));
   });
 
+  it.skipIf(!hasBash).each([
+    ['merchant', {}, 'SVC_SECRET_KEY'],
+    ['another merchant', { deliberate: true, secret: 'otherMerchant' }, 'SVC_OTHER_SECRET_KEY'],
+    ['another merchant, its last character changed', { deliberate: true, secret: 'otherMerchant', edit: 'last-character-changed' }, 'SVC_OTHER_SECRET_KEY'],
+    ['the other environment, cut short', { deliberate: true, secret: 'otherEnvironment', edit: { truncatedTo: 32 } }, 'SVC_OTHER_ENVIRONMENT_SECRET_KEY'],
+  ] as Array<[string, Partial<Signing>, string]>)('stops, naming the variable, when the secret of %s is not set: nothing is sent signed with an empty key', (_name, signing, variable) => {
+    const line = curlLine(signed(signing));
+    for (const env of [{}, { [variable]: '' }]) {
+      const script = [`date() { echo ${NOW}; }`, 'curl() { echo CURL-RAN; }', line].join('\n');
+      const others = Object.fromEntries(['SVC_SECRET_KEY', 'SVC_OTHER_SECRET_KEY', 'SVC_OTHER_ENVIRONMENT_SECRET_KEY'].filter((v) => v !== variable).map((v) => [v, 'sk_test_set']));
+      const inherited = { ...process.env };
+      delete inherited[variable];
+      const result = spawnSync('bash', ['-c', script], { encoding: 'utf8', env: { ...inherited, ...others, ...env } });
+      expect(result.stdout).not.toContain('CURL-RAN');
+      expect(result.status).not.toBe(0);
+      expect(result.stderr).toContain(`${variable}: set ${variable} to `);
+    }
+  });
+
+  it.skipIf(!hasBash)('gives a created record a fresh id each run, a number staying a number, and signs the body it sends', () => {
+    for (const [body, field] of [['{"order_id":"A-1","order_amount":"1.00"}', 'order_id'], ['{"order_id":12345,"order_amount":"1.00"}', 'order_id'], ['{"payout_order_id":"PO-1","amount":1}', 'payout_order_id']] as const) {
+      const line = curlLine({ ...signed({}), request: { ...signed({}).request, body } });
+      const run = () => {
+        const result = spawnSync('bash', ['-c', [`date() { echo ${NOW}; }`, 'curl() { printf \'%s\\0\' "$@"; }', line].join('\n')], { encoding: 'utf8', env: { ...process.env, SVC_SECRET_KEY: SECRET } });
+        const argv = result.stdout.split('\0');
+        const sent = argv[argv.indexOf('--data-raw') + 1]!;
+        expect(argv).toContain(`X-SIGNATURE: ${hmac(SECRET, `${sent}${NOW}`)}`);
+        return (JSON.parse(sent) as Record<string, unknown>)[field];
+      };
+      const [first, second] = [run(), run()];
+      expect(first).not.toEqual(second);
+      expect(typeof first).toBe(typeof JSON.parse(body)[field]);
+      if (typeof first === 'string') expect(first.startsWith(`${JSON.parse(body)[field]}-`)).toBe(true);
+    }
+  });
+
+  it('keeps the id of a create whose failure was its 409, and says why', () => {
+    const duplicate: Exchange = { ...signed({}), request: { ...signed({}).request, body: '{"order_id":"A-1","order_amount":"1.00"}' }, response: { status: 409, headers: {}, body: '{}' } };
+    const line = curlLine(duplicate);
+    expect(line).toContain(`BODY='{"order_id":"A-1","order_amount":"1.00"}'`);
+    expect(line).toMatch(/same order_id again on purpose/);
+  });
+
   it('keeps a signature made another way out, and says the line does not send that defect', () => {
     const line = curlLine(signed({ deliberate: true, edit: 'replaced' }));
     expect(line).toMatch(/does not send that defect/);
@@ -224,7 +267,9 @@ describe('curlLine of a request the kit signed', () => {
 
 describe('triggerLine', () => {
   it('names the event and the config', () => {
-    expect(triggerLine('payout.failed', 'out/sandbox.json')).toBe('svc-conformance trigger payout.failed --config out/sandbox.json');
-    expect(triggerLine(undefined)).toBe('svc-conformance trigger EVENT --config CONFIG.json');
+    expect(triggerLine('payout.failed', 'out/sandbox.json')).toMatch(/^svc-conformance trigger payout\.failed --config out\/sandbox\.json --to http:\/\/127\.0\.0\.1:4020\/webhooks$/m);
+    expect(triggerLine(undefined)).toMatch(/^svc-conformance trigger EVENT --config CONFIG\.json --to /m);
+    // The receiver to start first listens where --to points.
+    expect(triggerLine('payout.failed')).toMatch(/^# First, in another terminal, .*: nc -l 127\.0\.0\.1 4020$/m);
   });
 });

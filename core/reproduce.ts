@@ -1,3 +1,4 @@
+import { createdIdOf, freshIdPieces, type CreatedId } from './created-id.js';
 import type { Exchange, Signing } from './exchange.js';
 
 /**
@@ -36,6 +37,20 @@ function headerValue(headers: Record<string, string>, name: string): string | un
 
 /** The shell variable each configured secret is read from (P-CFG names the merchant's SVC_SECRET_KEY). */
 const SECRET_VARIABLES = { merchant: 'SVC_SECRET_KEY', otherMerchant: 'SVC_OTHER_SECRET_KEY', otherEnvironment: 'SVC_OTHER_ENVIRONMENT_SECRET_KEY' } as const;
+const SECRET_OWNERS = { merchant: 'the merchant', otherMerchant: 'the other merchant', otherEnvironment: 'the other environment' } as const;
+
+/**
+ * A secret's variable as the signing line reads it: unset or empty, bash stops there with a line
+ * saying what to set, where openssl would sign with an empty key and the request would fail for that.
+ */
+function secretWord(who: keyof typeof SECRET_VARIABLES): string {
+  const name = SECRET_VARIABLES[who];
+  // No ' in the message: bash reads one inside ${…:?…} as a quote, even within double quotes.
+  return `"\${${name}:?set ${name} to the secret key of ${SECRET_OWNERS[who]} (${who}.secretKey of the config)}"`;
+}
+
+/** X-SIGNATURE as the curl line sends it: a signature the line above could not compute (no secret) stops the command. */
+const SIGNATURE_WORD = '${SIG:?no signature was computed: see the error above}';
 
 /** A text inside a double-quoted shell word: only $, `, " and \ are special there. */
 function inDoubleQuotes(text: string): string {
@@ -80,12 +95,12 @@ function rebuildable(signing: Signing): boolean {
  * The lines that set TS and SIG as the kit made them, moved to the moment the line runs: the same
  * secret (read from its variable), the same texts signed, the same change made to the signature.
  */
-function signingScript(signing: Signing, headers: Record<string, string>): string[] {
+function signingScript(signing: Signing, headers: Record<string, string>, bodyWord: (text: string) => string): string[] {
   const lines = ['NOW=$(date +%s)', `TS=${timestampWord(signing.timestamp, signing.sentAt)}`];
   if (!Object.keys(headers).some(isSignatureHeader)) return lines;
   let signedBody = '"$BODY"';
   if (signing.signedBody !== undefined) {
-    lines.push(`SIGNED_BODY=${shellQuote(signing.signedBody)}`);
+    lines.push(`SIGNED_BODY=${bodyWord(signing.signedBody)}`);
     signedBody = '"$SIGNED_BODY"';
   }
   let signedTimestamp = '"$TS"';
@@ -94,10 +109,11 @@ function signingScript(signing: Signing, headers: Record<string, string>): strin
     lines.push(`SIGNED_TS=${timestampWord(signing.signedTimestamp, signing.sentAt)}`);
     signedTimestamp = '"$SIGNED_TS"';
   }
-  const secret = typeof signing.secret === 'object' ? shellQuote(signing.secret.madeUp) : `"$${SECRET_VARIABLES[signing.secret as keyof typeof SECRET_VARIABLES]}"`;
+  const secret = typeof signing.secret === 'object' ? shellQuote(signing.secret.madeUp) : secretWord(signing.secret as keyof typeof SECRET_VARIABLES);
   lines.push(`SIG=$(printf %s ${signedBody}${signedTimestamp} | openssl dgst -sha256 -hmac ${secret} | sed 's/^.*= //')`);
   const edit = signing.edit;
-  if (edit === 'last-character-changed') lines.push('[ "${SIG: -1}" = 0 ] && SIG=${SIG%?}1 || SIG=${SIG%?}0');
+  // An empty SIG (no secret) stays empty, so the curl line refuses to send it.
+  if (edit === 'last-character-changed') lines.push(`case $SIG in '') ;; *0) SIG=\${SIG%?}1 ;; *) SIG=\${SIG%?}0 ;; esac`);
   else if (typeof edit === 'object') lines.push(`SIG=\${SIG:0:${edit.truncatedTo}}`);
   return lines;
 }
@@ -118,10 +134,21 @@ function signingNote(exchange: Exchange, signing: Signing): string[] {
   return [`Sends ${what}: ${rebuilt.join(' and ')} rebuilt for the moment it runs as the kit made ${rebuilt.length > 1 ? 'them' : 'it'}${signed}.`];
 }
 
+/** What a line does with the id of the record its request creates: made fresh, kept on purpose, or left to the reader. */
+type IdHandling = { id: CreatedId; how: 'fresh' | 'kept' | 'yours' } | undefined;
+
+function idNote(handling: IdHandling): string[] {
+  if (handling === undefined) return [];
+  const { field } = handling.id;
+  if (handling.how === 'fresh') return [`Puts a fresh ${field} in the body ($FRESH, from the clock): the same one again would only be refused as a duplicate (409).`];
+  if (handling.how === 'kept') return [`Sends the same ${field} again on purpose: the answer that failed was this 409 for it.`];
+  return [`This request creates a record: sent with the same ${field} again it is only refused as a duplicate (409). Put a fresh ${field} in the body (and sign that body) first.`];
+}
+
 /** The caveats a reader needs before pasting the command: each becomes a `#` line above it. */
-function curlNotes(exchange: Exchange): string[] {
+function curlNotes(exchange: Exchange, handling: IdHandling): string[] {
   const { headers, body } = exchange.request;
-  const notes: string[] = [];
+  const notes: string[] = [...idNote(handling)];
   const signing = exchange.signing;
   if (signing !== undefined) notes.push(...signingNote(exchange, signing));
   else if (Object.keys(headers).some(isSignatureHeader)) {
@@ -144,29 +171,58 @@ function curlNotes(exchange: Exchange): string[] {
   return notes.map((note) => `# ${note.replace(/[\r\n]+/g, ' ')}`);
 }
 
+/** A shell word for the text with its created id replaced by `fresh` (a shell expansion of digits). */
+function freshWord(text: string, id: CreatedId, fresh: string): string {
+  const word = freshIdPieces(text, id).map((piece) => (piece === '' ? '' : shellQuote(piece))).join(fresh);
+  return word === '' ? "''" : word;
+}
+
+/** Whether the request creates a record whose id, sent again, would be a duplicate; and what the line does about it. */
+function idHandling(exchange: Exchange, script: boolean, inSequence: boolean): IdHandling {
+  const id = createdIdOf(exchange.request.body);
+  if (id === undefined) return undefined;
+  // A 409 on its own is the duplicate answer that failed: a fresh id would be created, not refused.
+  if (exchange.response?.status === 409 && !inSequence) return { id, how: 'kept' };
+  return { id, how: script ? 'fresh' : 'yours' };
+}
+
 /**
  * A copy-pasteable command for the request: method, URL, every header as sent and the body with
  * --data-raw, which unlike --data neither strips newlines nor reads `@file`. A request the kit signed
  * gets its X-TIMESTAMP and X-SIGNATURE rebuilt for the moment the command runs, exactly as the kit
  * made them, a deliberate defect included (a header left out stays out); the secret comes from its
- * environment variable, never from the line.
+ * environment variable, never from the line. A request that creates a record gets a fresh id.
+ *
+ * `earlier` are the requests of the same evidence that created the same id before it (a refused
+ * Create Order that stored the order anyway, then the 409): they are sent first, with the one fresh id.
  */
-export function curlLine(exchange: Exchange): string {
+export function curlLine(exchange: Exchange, earlier: readonly Exchange[] = []): string {
+  const sequence = [...earlier, exchange];
+  const handlings = sequence.map((e) => idHandling(e, e.signing !== undefined && rebuildable(e.signing), earlier.length > 0));
+  const lines = handlings.some((h) => h?.how === 'fresh') ? ['FRESH=$(date +%s)$RANDOM'] : [];
+  if (earlier.length > 0) lines.push(`# Sends the ${sequence.length} requests of this evidence one after another, as the kit did.`);
+  // An answer's body ends without a newline: each next request starts on a line of its own.
+  sequence.forEach((e, i) => lines.push(...(i > 0 ? ['echo'] : []), requestLines(e, handlings[i])));
+  return lines.join('\n');
+}
+
+function requestLines(exchange: Exchange, handling: IdHandling): string {
   const { method, url, headers, body } = exchange.request;
   const signing = exchange.signing;
   const script = signing !== undefined && rebuildable(signing);
+  const bodyWord = (text: string) => (handling?.how === 'fresh' ? freshWord(text, handling.id, '"$FRESH"') : shellQuote(text));
   const parts = [`curl -sS -i -X ${shellQuote(method)} ${shellQuote(url)}`];
   for (const [name, value] of Object.entries(headers)) {
     // Only the header name goes into the double-quoted word, so nothing but $SIG or $TS is expanded.
     const safeName = name.replace(/[^A-Za-z0-9-]/g, '');
-    if (isSignatureHeader(name)) parts.push(`-H "${safeName}: $SIG"`);
+    if (isSignatureHeader(name)) parts.push(`-H "${safeName}: ${script ? SIGNATURE_WORD : '$SIG'}"`);
     else if (script && name.toLowerCase() === 'x-timestamp') parts.push(`-H "${safeName}: $TS"`);
     else parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   }
   const sendsBody = body !== '' || method.toUpperCase() !== 'GET';
   if (sendsBody) parts.push(script ? '--data-raw "$BODY"' : `--data-raw ${shellQuote(body)}`);
-  const setup = script ? [`BODY=${shellQuote(body)}`, ...signingScript(signing, headers)] : [];
-  return [...curlNotes(exchange), ...setup, parts.join(' \\\n  ')].join('\n');
+  const setup = script ? [`BODY=${bodyWord(body)}`, ...signingScript(signing, headers, bodyWord)] : [];
+  return [...curlNotes(exchange, handling), ...setup, parts.join(' \\\n  ')].join('\n');
 }
 
 /** Whether the exchange was sent wrong on purpose: then only a line that sends the same defect reproduces it. */
@@ -194,14 +250,26 @@ export function replayLine(exchange: Exchange, configHint = 'CONFIG.json'): stri
   const signing = exchange.signing;
   const words = ['svc-conformance replay', `--config ${shellQuote(configHint)}`, `--method ${shellQuote(method)}`, `--path ${shellQuote(pathOf(url))}`];
   if (signing?.secret === 'otherMerchant') words.push('--as otherMerchant');
-  if (body !== '') words.push(`--body ${shellQuote(body)}`);
+  if (body !== '') {
+    // A record's id sent again is a duplicate (409): the replay creates under a fresh one, unless the 409 is what failed.
+    const id = createdIdOf(body);
+    words.push(`--body ${id !== undefined && exchange.response?.status !== 409 ? freshWord(body, id, '"$(date +%s)$RANDOM"') : shellQuote(body)}`);
+  }
   return words.join(' ');
 }
 
+/** Where a trigger line delivers: a receiver the reader starts on this machine first (the kit's closed with the run). */
+export const TRIGGER_RECEIVER = { port: 4020, url: 'http://127.0.0.1:4020/webhooks' } as const;
+
 /**
  * A `svc-conformance trigger` command that makes the target send the event of a failed webhook
- * delivery again, to whatever webhook URL it has registered then (the kit's receiver closed with the run).
+ * delivery again, to a receiver the reader starts first (the kit's closed with the run, and the target
+ * may have no URL registered at all): trigger registers it while it runs, then puts the earlier one back.
  */
 export function triggerLine(event: string | undefined, configHint = 'CONFIG.json'): string {
-  return `svc-conformance trigger ${event === undefined ? 'EVENT' : shellQuote(event)} --config ${shellQuote(configHint)}`;
+  return [
+    `# First, in another terminal, a receiver that prints the delivery as it comes (method, headers, body): nc -l 127.0.0.1 ${TRIGGER_RECEIVER.port}`,
+    '# (nc never answers, so the target sends it again later; or point --to at a receiver of your own).',
+    `svc-conformance trigger ${event === undefined ? 'EVENT' : shellQuote(event)} --config ${shellQuote(configHint)} --to ${TRIGGER_RECEIVER.url}`,
+  ].join('\n');
 }

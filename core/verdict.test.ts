@@ -113,14 +113,14 @@ describe('the reproduce lines of a failure follow what its first exchange was', 
   });
   it("a webhook delivery: the trigger of its event, no curl to the kit's closed listener", () => {
     const reproduce = lines({ label: 'delivery #1', request, ...answered, delivery: { event: 'payout.failed' } }, { configPath: 'out/sandbox.json' });
-    expect(reproduce).toEqual({ trigger: 'svc-conformance trigger payout.failed --config out/sandbox.json', run: 'svc-conformance run --config out/sandbox.json --seed 7 --only A' });
+    expect(reproduce).toEqual({ trigger: expect.stringMatching(/^svc-conformance trigger payout\.failed --config out\/sandbox\.json --to http:\/\/127\.0\.0\.1:\d+\//m), run: 'svc-conformance run --config out/sandbox.json --seed 7 --only A' });
   });
   it('a webhook event that never came: the trigger of that event, not the requests that should have fired it', () => {
     const reproduce = buildReport({
       results: [result('A', 'failed', { evidence: [{ label: 'initiate', request, ...answered, signing: signing(false) }], failure: { message: 'no payout.failed', webhookEvent: 'payout.failed' } })],
       catalog: CATALOG, target: { baseUrl: 'http://127.0.0.1:4010', environment: 'sandbox', embeddedSandbox: false }, seed: 7, runNumber: 1, runs: 1, strict: false, startedAt: new Date(0), durationMs: 0, version: 'test', configPath: 'c.json',
     }).requirements.find((r) => r.id === 'A')!.evidence[0]!.reproduce!;
-    expect(reproduce).toEqual({ trigger: 'svc-conformance trigger payout.failed --config c.json', run: 'svc-conformance run --config c.json --seed 7 --only A' });
+    expect(reproduce).toEqual({ trigger: expect.stringMatching(/^svc-conformance trigger payout\.failed --config c\.json --to http:\/\/127\.0\.0\.1:\d+\//m), run: 'svc-conformance run --config c.json --seed 7 --only A' });
   });
   it('the embedded sandbox: the line that starts it again comes first, and every line cites the config it writes', () => {
     const reproduce = lines({ label: 'read', request, ...answered, signing: signing(false) }, { configPath: 'out/sandbox.json', sandboxCommand: 'svc-conformance serve --port 4010 --config-out out/sandbox.json' });

@@ -1,4 +1,5 @@
 import { thrownIn, whoFixes, type CheckCodeError } from './check-error.js';
+import { createdIdOf } from './created-id.js';
 import type { Exchange } from './exchange.js';
 import { curlLine, isDeliberate, replayLine, shellQuote, triggerLine } from './reproduce.js';
 import type { CheckResult, Evidence, Level, Report, Requirement, RequirementReport, Verdict } from './report.js';
@@ -357,6 +358,20 @@ function resendNote(results: readonly CheckResult[]): string[] {
 }
 
 /**
+ * The other requests of the evidence that created the same record as the failing one (the same
+ * order_id or payout_order_id): a refused Create Order that stored it anyway, before the 409 that
+ * shows it. The evidence lists them after the failing one, in the order they were sent.
+ */
+function sameRecordBefore(first: Exchange, others: readonly Exchange[]): Exchange[] {
+  const id = createdIdOf(first.request.body);
+  if (id === undefined) return [];
+  return others.filter((e) => {
+    const other = createdIdOf(e.request.body);
+    return other?.field === id.field && other.text === id.text && e.request.url === first.request.url;
+  });
+}
+
+/**
  * The reproduce lines of one piece of evidence, chosen by what its first exchange was. A webhook
  * delivery is made again by `trigger` (the kit's receiver is gone; the delivery as received stays in
  * the evidence), and so is an event that never came (the requests that should have fired it would
@@ -372,7 +387,11 @@ function evidence(input: BuildInput, requirement: string, check: string, message
   let lines: NonNullable<Evidence['reproduce']> = {};
   if (first?.delivery !== undefined) lines = { trigger: triggerLine(first.delivery.event, config) };
   else if (webhookEvent !== undefined) lines = { trigger: triggerLine(webhookEvent, config) };
-  else if (first !== undefined) lines = { curl: curlLine(first), ...(isDeliberate(first) ? {} : { replay: replayLine(first, config) }) };
+  else if (first !== undefined) {
+    const earlier = sameRecordBefore(first, exchanges.slice(1));
+    // A replay line sends one request: where the failure took the earlier ones too, only the curl script shows it.
+    lines = { curl: curlLine(first, earlier), ...(isDeliberate(first) || earlier.length > 0 ? {} : { replay: replayLine(first, config) }) };
+  }
   return {
     check,
     message,

@@ -142,6 +142,55 @@ describe('a request sent wrong on purpose: the curl line sends the same defect, 
   });
 });
 
+/** Every failure of one requirement's evidence, by the check that saw it. */
+async function failuresOf(t: { dir: string; configFile: string }, requirement: string): Promise<Map<string, Evidence>> {
+  await failureOf(t, requirement);
+  const report = JSON.parse(readFileSync(join(t.dir, 'out', 'report.json'), 'utf8')) as Report;
+  return new Map(report.requirements.find((q) => q.id === requirement)!.evidence.map((e) => [e.check, e]));
+}
+
+describe('a request that creates a record: the line sends it under a fresh id, so it is not refused as a duplicate', () => {
+  it('AUTH-FAILURE-NO-EFFECT against auth-ignore-signature: Create Order and Transaction Initiation, altered, are taken again each time', async () => {
+    const t = await faultySandbox({ faults: ['auth-ignore-signature'] });
+    const evidence = await failuresOf(t, 'AUTH-FAILURE-NO-EFFECT');
+    for (const [check, status] of [['auth-failure-no-effect', 201], ['auth-failure-no-payout', 200]] as const) {
+      const { curl, replay } = evidence.get(check)!.reproduce!;
+      expect(replay).toBeUndefined();
+      expect(evidence.get(check)!.exchanges[0]!.response!.status).toBe(status);
+      for (let time = 1; time <= 2; time++) {
+        const sent = await bash(curl!, secretsOf(t.config));
+        expect(sent.stderr).toBe('');
+        expect(curlStatus(sent.stdout), `${check}, sent a ${time === 1 ? 'first' : 'second'} time: ${sent.stdout}`).toBe(status);
+      }
+    }
+  });
+
+  it('AUTH-FAILURE-NO-EFFECT against auth-failure-creates-order: the refused create, then the 409 it leaves, under one fresh order_id', async () => {
+    const t = await faultySandbox({ faults: ['auth-failure-creates-order'] });
+    const { curl, replay } = (await failuresOf(t, 'AUTH-FAILURE-NO-EFFECT')).get('auth-failure-no-effect')!.reproduce!;
+    expect(replay).toBeUndefined();
+    for (let time = 1; time <= 2; time++) {
+      const sent = await bash(curl!, secretsOf(t.config));
+      expect(sent.stderr).toBe('');
+      const statuses = [...sent.stdout.matchAll(/^HTTP\/[\d.]+ (\d{3})/gm)].map((m) => Number(m[1]));
+      expect(statuses, sent.stdout).toEqual([401, 409]);
+    }
+  });
+
+  it('a Create Order that failed otherwise: its replay line creates under a fresh order_id each time', async () => {
+    const t = await faultySandbox({ faults: ['order-create-202'] });
+    const evidence = await failureOf(t, 'ORDER-SUCCESS-STATUS');
+    expect(evidence.exchanges[0]!.response!.status).toBe(202);
+    const { replay, curl } = evidence.reproduce!;
+    for (let time = 1; time <= 2; time++) {
+      const replayed = await bash(replay!.replace(/--config \S+/, `--config ${t.configFile}`));
+      expect(replayed.stdout, `sent a ${time === 1 ? 'first' : 'second'} time`).toMatch(/^HTTP 202$/m);
+      const sent = await bash(curl!, secretsOf(t.config));
+      expect(curlStatus(sent.stdout), sent.stdout).toBe(202);
+    }
+  });
+});
+
 /** A webhook receiver of the test's own, where the sandbox delivers once the run has given its registration back. */
 async function ownReceiver(): Promise<{ url: string; received: Array<{ headers: IncomingHttpHeaders; event?: string }> }> {
   const received: Array<{ headers: IncomingHttpHeaders; event?: string }> = [];
@@ -172,17 +221,18 @@ async function until(found: () => boolean): Promise<void> {
 describe('a webhook delivery: the trigger line makes the target send the same delivery again', () => {
   it('HOOK-EVENTS-FIRED against hook-silent-failures: the event that never came is triggered, and does not come again', async () => {
     const { url, received } = await ownReceiver();
-    const t = await faultySandbox({ faults: ['hook-silent-failures'], webhookUrl: url });
+    // No webhook URL registered after the run: the line's --to is what makes a delivery reach a receiver.
+    const t = await faultySandbox({ faults: ['hook-silent-failures'] });
     const evidence = await failureOf(t, 'HOOK-EVENTS-FIRED');
     const { trigger, curl, replay } = evidence.reproduce!;
     // The requests that should have fired it would only be refused as duplicates now: no curl, no replay.
     expect(curl).toBeUndefined();
     expect(replay).toBeUndefined();
-    expect(trigger).toMatch(/^svc-conformance trigger payout\.failed --config /);
-    const fired = await bash(trigger!.replace(/--config \S+/, `--config ${t.configFile}`));
+    expect(trigger).toMatch(/^svc-conformance trigger payout\.failed --config \S+ --to /m);
+    const fired = await bash(trigger!.replace(/--config \S+/, `--config ${t.configFile}`).replace(/--to http\S+/, `--to ${url}`));
     expect(fired.code, fired.stderr).toBe(0);
     // A later event that does come, so the absence of the first is seen without waiting for a schedule.
-    const control = await bash(`svc-conformance trigger payout.processing --config ${t.configFile}`);
+    const control = await bash(`svc-conformance trigger payout.processing --config ${t.configFile} --to ${url}`);
     expect(control.code, control.stderr).toBe(0);
     await until(() => received.some((d) => d.event === 'payout.processing'));
     expect(received.map((d) => d.event)).toContain('payout.processing');
@@ -192,7 +242,7 @@ describe('a webhook delivery: the trigger line makes the target send the same de
   it('HOOK-DELIVERY-HEADERS against hook-no-event-id: the delivery trigger causes lacks X-EVENT-ID too', async () => {
     const { url: webhookUrl, received: deliveries } = await ownReceiver();
     const received = { get length() { return deliveries.length; }, at: (i: number) => deliveries.at(i)?.headers };
-    const t = await faultySandbox({ faults: ['hook-no-event-id'], webhookUrl });
+    const t = await faultySandbox({ faults: ['hook-no-event-id'] });
     const evidence = await failureOf(t, 'HOOK-DELIVERY-HEADERS');
     const { trigger, curl, replay } = evidence.reproduce!;
     expect(curl).toBeUndefined();
@@ -200,12 +250,15 @@ describe('a webhook delivery: the trigger line makes the target send the same de
     // The delivery as received is the evidence: the header the target left out is missing there.
     expect(Object.keys(evidence.exchanges[0]!.request.headers).map((h) => h.toLowerCase())).not.toContain('x-event-id');
     const before = received.length;
-    const fired = await bash(trigger!.replace(/--config \S+/, `--config ${t.configFile}`));
-    expect(fired.code).toBe(0);
+    const fired = await bash(trigger!.replace(/--config \S+/, `--config ${t.configFile}`).replace(/--to http\S+/, `--to ${webhookUrl}`));
+    expect(fired.code, fired.stderr).toBe(0);
     await until(() => received.length > before);
-    expect(received.length).toBeGreaterThan(before);
+    expect(received.length, `${trigger}\n${fired.stdout}${fired.stderr}`).toBeGreaterThan(before);
     expect(received.at(-1)!['x-signature']).toBeDefined();
     expect(received.at(-1)!['x-event-id']).toBeUndefined();
+    // trigger put the registration back as it found it: none.
+    const after = await bash(`svc-conformance trigger payout.processing --config ${t.configFile}`);
+    expect(after.stderr).toMatch(/no webhook URL is registered/);
   });
 });
 

@@ -26,9 +26,10 @@ const HOW: Record<WebhookEventName, string> = {
 export const triggerCommand: CommandSpec = {
   name: 'trigger',
   summary: 'Makes the change that fires a webhook EVENT on a running reference sandbox (serve), and prints the order or payout id.',
-  usage: 'svc-conformance trigger EVENT [--config F]',
+  usage: 'svc-conformance trigger EVENT [--config F] [--to URL]',
   positionals: true,
   options: [
+    { name: 'to', type: 'string', value: 'URL', description: 'deliver this event to URL (a loopback receiver unless serve --allow-remote-webhooks): registered while trigger runs, the earlier registration put back after' },
     { name: 'config', short: 'c', type: 'string', value: 'F', description: 'the sandbox\'s P-CFG config (serve --config-out writes one; default: ./svc-conformance.json if there is one); SVC_BASE_URL, SVC_API_KEY, SVC_SECRET_KEY and SVC_WALLET_ID override it' },
   ],
   details: [
@@ -58,13 +59,17 @@ export const triggerCommand: CommandSpec = {
       if (error instanceof ConfigError) throw new UsageError(`trigger: ${error.message}`);
       throw error;
     }
+    const to = typeof options.to === 'string' ? receiverUrl(options.to) : undefined;
     const client = new TargetClient(config, { timeoutMs: 10_000 });
     try {
-      const registered = await registration(client, config.baseUrl);
-      const result = await fire(client, config, event);
+      const earlier = await registration(client, config.baseUrl);
+      if (to !== undefined) await register(client, config.baseUrl, to);
+      const registered = to ?? earlier;
+      // The sandbox takes the URL when the event fires, retries included: the earlier one can come back at once.
+      const result = await fire(client, config, event).finally(() => (to !== undefined && to !== earlier ? register(client, config.baseUrl, earlier ?? null) : undefined));
       io.stdout(`${event}: ${result.kind} ${result.id} (${result.state}); ${registered !== undefined ? `the sandbox delivers ${event} to ${registered}` : 'no webhook URL is registered, so nothing is delivered'}\n`);
       if (registered === undefined) {
-        io.stderr(`trigger: no webhook URL is registered for merchant ${config.merchant.apiKey.slice(0, 8)}…, so nothing is delivered; start serve with --webhook-url URL\n`);
+        io.stderr(`trigger: no webhook URL is registered for merchant ${config.merchant.apiKey.slice(0, 8)}…, so nothing is delivered; give --to URL (or start serve with --webhook-url URL)\n`);
       }
       return 0;
     } finally {
@@ -112,6 +117,25 @@ async function registration(client: TargetClient, baseUrl: string): Promise<stri
   const data = dataOf(exchange);
   if (data === undefined || !('url' in data)) throw notASandbox(baseUrl, `the webhook registration control request (POST ${OPERATION_PATHS.registerWebhook})`, exchange);
   return typeof data.url === 'string' ? data.url : undefined;
+}
+
+/** --to as given: an http(s) URL, or one clear line. */
+function receiverUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`trigger: --to takes the receiver's URL, e.g. http://127.0.0.1:4020/webhooks, not "${text.slice(0, 100)}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`trigger: --to takes an http(s) URL, not ${url.protocol}`);
+  return url.href;
+}
+
+/** Registers the merchant's webhook URL (null: none) with the sandbox's control request; its refusal is said as it gave it. */
+async function register(client: TargetClient, baseUrl: string, url: string | null): Promise<void> {
+  const exchange = await send(client, { label: 'register the webhook URL', path: OPERATION_PATHS.registerWebhook, payload: { url } });
+  if (exchange.response?.status === 400 || exchange.response?.status === 403) throw new UsageError(`trigger: the sandbox refused the webhook URL ${url}: ${messageOf(exchange) ?? `HTTP ${exchange.response.status}`}`);
+  if (dataOf(exchange) === undefined) throw notASandbox(baseUrl, `the webhook registration control request (POST ${OPERATION_PATHS.registerWebhook})`, exchange);
 }
 
 interface Fired {

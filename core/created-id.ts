@@ -1,0 +1,53 @@
+/**
+ * The id of the record a request creates, for reproduce lines. Create Order and Transaction
+ * Initiation make a record under the merchant's `order_id` / `payout_order_id`; sent again with the
+ * same id they are only refused as duplicates (409, P-DUP-1, P-OPS-3), so a line that is to send what
+ * failed puts a fresh id in its place. Known by the body (P-OPS): requests that merely name an id
+ * (Order Status, Order Cancel, Payout Status) refer to an existing record and carry no amount.
+ */
+
+export interface CreatedId {
+  field: 'order_id' | 'payout_order_id';
+  /** The value as the body's JSON text wrote it: a quoted string or a number. */
+  text: string;
+}
+
+/** `"field": value` at any depth; a string value with its escapes, or a number. */
+function fieldPattern(field: string): RegExp {
+  return new RegExp(`("${field}"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*"|-?\\d+(?:\\.\\d+)?(?:[eE][+-]?\\d+)?)`, 'g');
+}
+
+/** The created record's id in a request body, if the body is one of a request that creates a record. */
+export function createdIdOf(body: string): CreatedId | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  const field = 'order_id' in parsed && 'order_amount' in parsed ? 'order_id' : 'payout_order_id' in parsed && 'amount' in parsed ? 'payout_order_id' : undefined;
+  if (field === undefined) return undefined;
+  const text = fieldPattern(field).exec(body)?.[2];
+  return text === undefined ? undefined : { field, text };
+}
+
+/**
+ * The text with each `"field": <the id>` made fresh, as the literal pieces around the places where a
+ * fresh value (a shell expansion, digits only) goes: text = pieces[0] + fresh + pieces[1] + … A string
+ * id keeps its text and gains `-<fresh>`, so it still reads as the kit's; a number id becomes the digits.
+ */
+export function freshIdPieces(text: string, id: CreatedId): string[] {
+  const isString = id.text.startsWith('"');
+  const pieces = [''];
+  let last = 0;
+  for (const match of text.matchAll(fieldPattern(id.field))) {
+    if (match[2] !== id.text) continue;
+    const start = match.index + match[1]!.length;
+    pieces[pieces.length - 1] += text.slice(last, start) + (isString ? `${id.text.slice(0, -1)}-` : '');
+    pieces.push(isString ? '"' : '');
+    last = start + id.text.length;
+  }
+  pieces[pieces.length - 1] += text.slice(last);
+  return pieces;
+}
