@@ -106,7 +106,7 @@ function reproduceHtml(reproduce: Evidence['reproduce']): string {
   const blocks: string[] = [];
   // The one-liners first, visible; the longer curl command (the request exactly as sent) one click away.
   if (reproduce.sandbox) blocks.push(`<p>The run's embedded sandbox stopped with it: start it again first (in another terminal), for the lines below:</p><pre class="cmd">${esc(reproduce.sandbox)}</pre>`);
-  if (reproduce.trigger) blocks.push(`<p>Makes the target send this event again, to the webhook URL it has registered now (the delivery as received is above):</p><pre class="cmd">${esc(reproduce.trigger)}</pre>`);
+  if (reproduce.trigger) blocks.push(`<p>Makes the target send this event again, to the receiver named by <code>--to</code>, started first (the delivery as received is above):</p><pre class="cmd">${esc(reproduce.trigger)}</pre>`);
   if (reproduce.replay) blocks.push(`<p>The same request, freshly signed, against your config:</p><pre class="cmd">${esc(reproduce.replay)}</pre>`);
   if (reproduce.run) blocks.push(`<p>This requirement again, with the same seed:</p><pre class="cmd">${esc(reproduce.run)}</pre>`);
   if (reproduce.curl) {

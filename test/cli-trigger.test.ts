@@ -104,6 +104,25 @@ describe('serve --webhook-url + trigger', () => {
     }
   });
 
+  it('--to: a URL that is not http(s), or one the sandbox refuses (not on this machine), is one line, exit 2, and leaves the registration as it was', async () => {
+    const receiver = await independentReceiver();
+    closing.push(() => new Promise((r) => receiver.server.close(r)));
+    const sandbox = await startSandbox({ port: 0, webhookUrl: receiver.url });
+    closing.push(() => sandbox.close());
+    const env = { SVC_BASE_URL: sandbox.baseUrl, SVC_API_KEY: sandbox.config.merchant.apiKey, SVC_SECRET_KEY: sandbox.config.merchant.secretKey, SVC_WALLET_ID: sandbox.config.merchant.walletId };
+    for (const [to, reason] of [['ftp://127.0.0.1/hooks', /--to/], ['http://10.1.2.3/hooks', /10\.1\.2\.3/]] as const) {
+      const refused = await runCli(['trigger', 'payout.failed', '--to', to], { env });
+      expect(refused.code, refused.stdout + refused.stderr).toBe(2);
+      expect(refused.stderr).toMatch(reason);
+      expect(refused.stderr.trimEnd().split('\n'), refused.stderr).toHaveLength(1);
+    }
+    // The registration is still the operator's: a plain trigger delivers there.
+    const result = await runCli(['trigger', 'payout.failed'], { env });
+    expect(result.code, result.stderr).toBe(0);
+    const [, id] = /payout_order_id (\S+) /.exec(result.stdout)!;
+    await receiver.waitFor((s) => eventOf(s).event === 'payout.failed' && eventOf(s).data.payout_order_id === id);
+  });
+
   it('refuses, exit 2 in one line: no event, an unknown one, no target, a target that is not the reference sandbox', async () => {
     expect(await runCli(['trigger'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc-conformance trigger: name an EVENT: payment\.success, .*\n$/) });
     expect(await runCli(['trigger', 'payout.done'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc-conformance trigger: no event "payout\.done"; the events are /) });
