@@ -1,7 +1,6 @@
 // The GitHub Action (action.yml): its steps are the documented commands, its inputs reach the gate
 // only through the environment (never interpolated into a script), the gate script runs the
 // commands with the exit codes a job needs, and the README's examples use only inputs it has.
-import { spawn } from 'node:child_process';
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { startSandbox } from '../sandbox/index.js';
-import { runBinAsync, runCli } from './cli-harness.js';
+import { runBinAsync, runCli, spawnAsync } from './cli-harness.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 interface Step { id?: string; uses?: string; run?: string; shell?: string; if?: string; with?: Record<string, unknown>; env?: Record<string, string>; name?: string }
@@ -37,21 +36,7 @@ interface Gated { code: number; stdout: string; out: string }
 function gate(inputs: Record<string, string>, env: Record<string, string> = {}): Promise<Gated> {
   const childEnv: Record<string, string> = { PATH: process.env.PATH ?? '', GITHUB_ACTION_PATH: ROOT, ...env };
   for (const [name, value] of Object.entries(inputs)) childEnv[envName(name)] = value;
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', [join(ROOT, 'scripts/gate.sh')], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the gate did not finish in 25 s\n${stdout}\n${stderr}`));
-    }, 25_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, out: stdout + stderr });
-    });
-  });
+  return spawnAsync('bash', [join(ROOT, 'scripts/gate.sh')], { cwd: ROOT, env: childEnv, timeoutMs: 25_000 }).then(({ code, stdout, stderr }) => ({ code, stdout, out: stdout + stderr }));
 }
 
 /** A reference sandbox with a duplicate race (DUP-CONCURRENT fails), its config file, and where a job summary would go. */

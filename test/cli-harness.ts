@@ -61,27 +61,31 @@ export function runBin(argv: string[], options: { stdin?: string; env?: Record<s
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** Runs the real executable without blocking the test's event loop (servers in the test keep serving). */
-export function runBinAsync(argv: string[], options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+/**
+ * Runs a program without blocking the test's event loop (servers in the test keep serving), with a
+ * time limit after which it is killed and the test told what it printed.
+ */
+export function spawnAsync(command: string, args: readonly string[], options: { env: Record<string, string>; cwd?: string; timeoutMs: number }): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...argv], {
-      cwd: options.cwd ?? process.cwd(),
-      env: cliEnv(options.env),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(command, args, { cwd: options.cwd ?? process.cwd(), env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`svc-conformance ${argv.join(' ')} did not finish in ${options.timeoutMs ?? 120_000} ms\n${stdout}\n${stderr}`));
-    }, options.timeoutMs ?? 120_000);
+      reject(new Error(`${command} ${args.join(' ')} did not finish in ${options.timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, options.timeoutMs);
     child.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ code: code ?? -1, stdout, stderr });
     });
   });
+}
+
+/** Runs the real executable without blocking the test's event loop. */
+export function runBinAsync(argv: string[], options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+  return spawnAsync(process.execPath, [BIN, ...argv], { env: cliEnv(options.env), ...(options.cwd !== undefined ? { cwd: options.cwd } : {}), timeoutMs: options.timeoutMs ?? 120_000 });
 }
 
 /** A `serve` started from bin/ (built): its banner and config as printed, and its stderr so far. */

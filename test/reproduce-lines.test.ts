@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Evidence, Report } from '../core/report.js';
 import { startSandbox, type FaultName, type StartOptions } from '../sandbox/index.js';
 import { redactor } from '../suites/redact.js';
-import { cliEnv, runCli } from './cli-harness.js';
+import { cliEnv, runCli, spawnAsync } from './cli-harness.js';
 
 const BIN = fileURLToPath(new URL('../bin/svc-conformance.js', import.meta.url));
 const closers: Array<() => Promise<void> | void> = [];
@@ -48,21 +48,7 @@ const PATH_WITH_KIT = `${kitOnPath()}:${cliEnv().PATH}`;
 
 /** Runs a reproduce line in bash without blocking the in-process sandbox that answers it. */
 function bash(line: string, env: Record<string, string> = {}, cwd = process.cwd()): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', line], { cwd, env: { PATH: PATH_WITH_KIT, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`did not finish in 20 s: ${line}\n${stdout}\n${stderr}`));
-    }, 20_000);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? -1, stdout, stderr });
-    });
-  });
+  return spawnAsync('bash', ['-c', line], { cwd, env: { PATH: PATH_WITH_KIT, ...env }, timeoutMs: 20_000 });
 }
 
 /** The HTTP status curl -i printed (the last one: curl shows a 100 Continue first, if any). */
