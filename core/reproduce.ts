@@ -200,7 +200,8 @@ export function curlLine(exchange: Exchange, earlier: readonly Exchange[] = []):
   const sequence = [...earlier, exchange];
   const handlings = sequence.map((e) => idHandling(e, e.signing !== undefined && rebuildable(e.signing), earlier.length > 0));
   const lines = handlings.some((h) => h?.how === 'fresh') ? ['FRESH=$(date +%s)$RANDOM'] : [];
-  if (earlier.length > 0) lines.push(`# Sends the ${sequence.length} requests of this evidence one after another, as the kit did.`);
+  // The evidence does not say whether the kit sent them in turn or at once: a race sent in turn may not show.
+  if (earlier.length > 0) lines.push(`# Sends the ${sequence.length} requests of this evidence one after another. Where the kit sent them at once (a race), in turn they may not show it: the run line below sends them as the kit did.`);
   // An answer's body ends without a newline: each next request starts on a line of its own.
   sequence.forEach((e, i) => lines.push(...(i > 0 ? ['echo'] : []), requestLines(e, handlings[i])));
   return lines.join('\n');
