@@ -224,8 +224,8 @@ describe('renderHtml', () => {
     expect(renderHtml(fixture())).toContain('<dt>Seed</dt>');
   });
 
-  it('says which signatures it redacts: the kit\'s own, not a webhook sender\'s, which is evidence', () => {
-    expect(html).toContain('secrets and the signatures the kit made are redacted (a webhook delivery\'s own X-SIGNATURE is shown: it is what HOOK-SIGNATURE judges).</footer>');
+  it('says which signatures it redacts: the kit\'s own and any right one, not a webhook sender\'s wrong one, which is evidence', () => {
+    expect(html).toContain('secrets, the signatures the kit made and any right signature are redacted (a webhook delivery\'s wrong X-SIGNATURE is shown: it is what HOOK-SIGNATURE judges).</footer>');
   });
 
   it('is one self-contained page: no external assets and no script', () => {

@@ -142,6 +142,15 @@ describe('traffic that is not the target\'s at the kit\'s webhook listener', () 
     expect(results.flatMap((r) => r.meta.notes ?? [])).toEqual([]);
   });
 
+  it('a rightly signed delivery in the evidence of another failure has its X-SIGNATURE redacted: anyone holding the report could send it to a receiver again', async () => {
+    const sandbox = await sandboxWith({ faults: ['hook-no-event-id'] });
+    const results = await judgeWebhooks(sandbox, configOf(sandbox));
+    const { evidence } = results.find((r) => r.id === 'HOOK-DELIVERY-HEADERS')!.meta;
+    const sent = evidence[0]!.request;
+    expect(sent.headers['x-timestamp']).toMatch(/^\d+$/);
+    expect(sent.headers['x-signature']).toBe('[redacted]');
+  });
+
   it("HOOK-SIGNATURE's evidence is the target's own X-SIGNATURE, and a sender that signs the event as it built it is explained, not \"no known variant\"", async () => {
     const sandbox = await sandboxWith({ faults: ['hook-sign-reserialized'] });
     const results = await judgeWebhooks(sandbox, configOf(sandbox));

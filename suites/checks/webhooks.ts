@@ -25,9 +25,11 @@ function asExchange(ctx: CheckContext, o: Observation, d: ReceivedDelivery): Exc
   const attempts = o.deliveries.filter((x) => attemptGroup(x) !== undefined && attemptGroup(x) === attemptGroup(d));
   const nth = attempts.indexOf(d) + 1;
   const headers: Record<string, string> = {};
-  // The target's own X-SIGNATURE stays: it is the evidence HOOK-SIGNATURE judges, and an HMAC is not
-  // the secret (a sender that put the secret itself there is still caught by the redactor).
-  for (const [name, value] of Object.entries(d.headers)) headers[name] = ctx.client.redact(value);
+  // A wrong X-SIGNATURE stays: it is the evidence HOOK-SIGNATURE judges, and an HMAC is not the secret
+  // (a sender that put the secret itself there is still caught by the redactor). A right one is
+  // redacted: in a report of another failure it would be a delivery anyone could send a receiver again.
+  const valid = (value: string) => d.headers['x-timestamp'] !== undefined && value === hmacSha256Hex(ctx.config.merchant.secretKey, d.body + d.headers['x-timestamp']);
+  for (const [name, value] of Object.entries(d.headers)) headers[name] = name === 'x-signature' && valid(value) ? '[redacted]' : ctx.client.redact(value);
   return {
     label: `delivery #${d.n} to the kit's receiver: ${e.event ?? 'an unreadable event'} ${e.eventId ?? ''}${nth > 1 ? ` (attempt ${nth})` : ''}; the answer is the kit's`.replace('  ', ' '),
     request: { method: d.method, url: new URL(d.path, o.session.receiver.url).href, headers, body: ctx.client.redact(d.body) },
