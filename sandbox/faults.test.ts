@@ -24,6 +24,12 @@ describe('the fault catalog', () => {
     expect(untested, 'faults never switched on in a sandbox test').toEqual([]);
   });
 
+  it('is counted rightly where the README counts it', () => {
+    const readme = readFileSync(join(here, '..', 'README.md'), 'utf8');
+    expect(readme).toMatch(/`serve --list-faults` lists all \d+ /);
+    expect(readme).toContain(`\`serve --list-faults\` lists all ${FAULT_NAMES.length} `);
+  });
+
   it('refuses an unknown fault name, pointing at the list', () => {
     expect(() => parseFaults(['dup-race', 'nope'])).toThrow(/unknown fault "nope"; run `svc-conformance serve --list-faults`/);
   });
