@@ -88,6 +88,14 @@ describe('serve --config-out', () => {
     const folder = await runCli(['serve', '--config-out', join(dir, 'folder')]);
     expect(folder).toEqual({ code: 2, stdout: '', stderr: `svc-conformance serve: --config-out ${join(dir, 'folder')} is a folder; give a file name, e.g. --config-out ${join(dir, 'folder', 'sandbox.json')}\n` });
   });
+
+  it('a folder the system will not write in (procfs) is one line naming the file given, not the temporary file it tried', async () => {
+    const refused = await runCli(['serve', '--port', '0', '--config-out', '/proc/sandbox.json']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^svc-conformance serve: cannot write --config-out \/proc\/sandbox\.json: /);
+    expect(refused.stderr).not.toMatch(/\.tmp|sandbox\.json\.\d/);
+    expect(refused.stderr.trimEnd().split('\n')).toHaveLength(1);
+  });
 });
 
 describe('serve on a reachable address', () => {

@@ -73,7 +73,9 @@ export const serveCommand: CommandSpec = {
         await writeAtomically(configOut, JSON.stringify(sandbox.config, null, 2) + '\n');
       } catch (error) {
         await sandbox.close();
-        throw new UsageError(`serve: cannot write --config-out ${String(options['config-out'])}: ${(error as Error).message}`);
+        // The error's own text names the temporary file it was writing, not the one the user gave.
+        const code = (error as NodeJS.ErrnoException).code;
+        throw new UsageError(`serve: cannot write --config-out ${String(options['config-out'])}: ${code !== undefined ? `the system refused (${code}); give a file in a folder you can write` : (error as Error).message}`);
       }
     }
     for (const warning of [bindWarning(settings.host), settings.webhookUrl === undefined ? undefined : webhookUrlWarning(settings.webhookUrl)]) {
