@@ -12,6 +12,8 @@ const hex = (text: string) => Buffer.from(text).toString('hex');
 describe('createRedactor', () => {
   const leaks: Array<[string, string]> = [
     ['as is', `the key ${SECRET} was wrong`],
+    ['upper-cased by the code that wrote it', `ERROR: ${SECRET.toUpperCase()}`],
+    ['in mixed case', `key=${SECRET.slice(0, 8).toUpperCase()}${SECRET.slice(8)}`],
     ['URL-encoded', `?secret=${encodeURIComponent(SECRET + ' /&')}`],
     ['URL-encoded, lower-case escapes', `?s=${encodeURIComponent(`${SECRET}/`).replace(/%2F/g, '%2f')}`],
     ['hex', `digest key ${hex(SECRET)}`],
@@ -42,6 +44,10 @@ describe('createRedactor', () => {
   it('keeps every encoded form long enough not to match by chance', () => {
     const { exact, anyCase } = secretForms(SECRET);
     for (const form of [...exact, ...anyCase]) expect(form.length).toBeGreaterThanOrEqual(8);
-    expect(exact).toContain(SECRET);
+    expect(anyCase).toContain(SECRET);
+    // Base64's letter case is its content: the same letters in another case are other bytes, left alone.
+    expect(exact).toContain(b64(SECRET));
+    expect(anyCase).not.toContain(b64(SECRET));
+    expect(redact(`x=${b64(SECRET).toLowerCase()}`)).toBe(`x=${b64(SECRET).toLowerCase()}`);
   });
 });

@@ -33,14 +33,16 @@ function base64Fragments(bytes: Buffer): string[] {
 /**
  * Every form in which a secret has been seen to leak: as is, URL-encoded, hex in either case,
  * base64 and base64url (also inside a longer base64 value such as a Basic credential).
- * The first list is matched exactly, the second whatever its letter case.
+ * The first list is matched exactly (base64's letter case is its content: another case is other
+ * bytes), the second whatever its letter case: the secret itself (code that upper-cases a message
+ * still leaks it), hex and URL escapes, whose case carries no meaning.
  */
 export function secretForms(secret: string): { exact: string[]; anyCase: string[] } {
   const bytes = Buffer.from(secret, 'utf8');
   const fragments = base64Fragments(bytes);
-  const exact = [secret, ...fragments, ...fragments.map((f) => f.replace(/\+/g, '-').replace(/\//g, '_'))];
+  const exact = [...fragments, ...fragments.map((f) => f.replace(/\+/g, '-').replace(/\//g, '_'))];
   const urlEncoded = encodeURIComponent(secret);
-  const anyCase = [bytes.toString('hex'), urlEncoded, urlEncoded.replace(/%20/g, '+')];
+  const anyCase = [secret, bytes.toString('hex'), urlEncoded, urlEncoded.replace(/%20/g, '+')];
   const keep = (forms: string[]) => [...new Set(forms)].filter((form) => form.length >= MIN_FORM_LENGTH || form === secret);
   return { exact: keep(exact), anyCase: keep(anyCase).filter((form) => !exact.includes(form)) };
 }

@@ -146,18 +146,34 @@ export async function executeCheck(check: Check, state: RunState, meta: CheckMet
   }
 }
 
-/** A failure as kept: its texts redacted (a counterexample too, as the JSON it is reported as). */
+/**
+ * A failure as kept: its texts redacted (a counterexample too, as the JSON it is reported as). A team's
+ * check in plain JavaScript may give an object where a text belongs (`expected: { k: 1 }`): it is kept
+ * as its JSON text, so the run goes on and the reports show it.
+ */
 function redactedFailure(failure: NonNullable<CheckMeta['failure']>, redact: Redact): NonNullable<CheckMeta['failure']> {
   const { message, expected, actual, steps, reproduce, counterexample } = failure;
+  const text = (value: unknown) => redact(textOf(value));
   return {
     ...failure,
-    message: redact(message),
-    ...(expected !== undefined ? { expected: redact(expected) } : {}),
-    ...(actual !== undefined ? { actual: redact(actual) } : {}),
-    ...(steps !== undefined ? { steps: steps.map(redact) } : {}),
-    ...(reproduce !== undefined ? { reproduce: redact(reproduce) } : {}),
+    message: text(message),
+    ...(expected !== undefined ? { expected: text(expected) } : {}),
+    ...(actual !== undefined ? { actual: text(actual) } : {}),
+    ...(steps !== undefined ? { steps: (Array.isArray(steps) ? (steps as unknown[]) : [steps]).map(text) } : {}),
+    ...(reproduce !== undefined ? { reproduce: text(reproduce) } : {}),
     ...(counterexample !== undefined ? { counterexample: redactedJson(counterexample, redact) } : {}),
   };
+}
+
+/** A value given where a text belongs, as text: a string as it is, anything else as its JSON (or, failing that, String()). */
+function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    // A cycle or a BigInt: JSON cannot hold it.
+    return String(value);
+  }
 }
 
 /** A JSON value with every string in it redacted (keys too); anything JSON cannot hold is left as it is. */

@@ -232,6 +232,8 @@ export class TargetClient {
   }
 
   async send(options: SendOptions): Promise<Exchange> {
+    // A label is a check's own text (a team's may hold the secret it was handed): shown only redacted.
+    const label = this.redact(options.label);
     let exchange = await this.sendOnce(options);
     this.tallyKeys(options, exchange);
     // Refused 401 though correctly signed with keys the target has taken before: perhaps as a replay of
@@ -239,7 +241,7 @@ export class TargetClient {
     for (let again = 1; again <= MAX_REPLAY_RESENDS && this.mayBeReplayed(options, exchange); again++) {
       exchange = await this.sendOnce(options, true);
       this.tallyKeys(options, exchange);
-      exchange.label = `${options.label} (sent again with a fresh X-TIMESTAMP: refused 401 ${again === 1 ? 'once' : `${again} times`} though correctly signed, as a target refuses a replay of another run's identical request)`;
+      exchange.label = `${label} (sent again with a fresh X-TIMESTAMP: refused 401 ${again === 1 ? 'once' : `${again} times`} though correctly signed, as a target refuses a replay of another run's identical request)`;
       exchange.resent = again;
     }
     // A rate limit is a legitimate answer (its values are the deployment's): wait as told, then
@@ -250,10 +252,10 @@ export class TargetClient {
         this.stop(`its time budget (${this.options.deadlineSource ?? 'max time'}) would run out waiting for the target's Retry-After`);
         break;
       }
-      if (wait >= ANNOUNCED_WAIT_MS) this.onWait?.(`waiting ${Math.round(wait / 1000)} s: the target answered ${options.label} with 429 (rate limited) ${retry} time${retry > 1 ? 's' : ''} in a row`);
+      if (wait >= ANNOUNCED_WAIT_MS) this.onWait?.(`waiting ${Math.round(wait / 1000)} s: the target answered ${label} with 429 (rate limited) ${retry} time${retry > 1 ? 's' : ''} in a row`);
       await this.clock.sleep(wait);
       exchange = await this.sendOnce(options);
-      exchange.label = `${options.label} (sent again after ${retry} rate-limit answer${retry > 1 ? 's' : ''})`;
+      exchange.label = `${label} (sent again after ${retry} rate-limit answer${retry > 1 ? 's' : ''})`;
       if (retry === MAX_RATE_LIMIT_RETRIES && exchange.response?.status === 429) {
         this.stop(`the target answered 429 (rate limited) ${MAX_RATE_LIMITED_IN_A_ROW} times in a row; raise its rate limit for the kit's API key, or run again once it has lifted`);
       }
@@ -324,7 +326,7 @@ export class TargetClient {
     const hide = (text: string) => this.redact(hideSignatures(text));
     const started = performance.now();
     const sent: ExchangeRequest = {
-      label: options.label,
+      label: this.redact(options.label),
       request: { method, url: this.redact(url), headers: this.redactHeaders(headers), body: this.evidenceText(body) },
       ms: 0,
       ...(form === undefined ? { signing: this.signingOf(options, as, timestamp, computed, signature) } : {}),
@@ -445,14 +447,16 @@ export class TargetClient {
       else if (typeof options.signature === 'function' && signature.length === computed.length && signature.slice(0, -1) === computed.slice(0, -1)) edit = 'last-character-changed';
       else edit = 'replaced';
     }
+    // Timestamps are texts a check chose (a team's may pass its secret as one): kept only redacted,
+    // so the reproduce lines built from them are clean too. A made-up secret is kept only if nothing in it is hidden (above).
     return {
       sentAt: this.nowSeconds(),
-      timestamp,
+      timestamp: this.redact(timestamp),
       secret,
       // A key and secret not of a merchant replay can sign as, or a chosen timestamp, is part of what the check judges.
       deliberate: isMisSigned(options) || (configured !== 'merchant' && configured !== 'otherMerchant') || options.timestamp !== undefined,
       ...(options.signedBody !== undefined ? { signedBody: this.evidenceText(options.signedBody) } : {}),
-      ...(options.signBodyOnly ? { signedTimestamp: '' } : options.signedTimestamp !== undefined ? { signedTimestamp: options.signedTimestamp } : {}),
+      ...(options.signBodyOnly ? { signedTimestamp: '' } : options.signedTimestamp !== undefined ? { signedTimestamp: this.redact(options.signedTimestamp) } : {}),
       ...(edit !== undefined ? { edit } : {}),
     };
   }

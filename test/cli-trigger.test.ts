@@ -123,6 +123,30 @@ describe('serve --webhook-url + trigger', () => {
     await receiver.waitFor((s) => eventOf(s).event === 'payout.failed' && eventOf(s).data.payout_order_id === id);
   });
 
+  it('says no credential: not a URL\'s password (the sandbox\'s or --to\'s), nor a --to value that is not a URL', async () => {
+    const receiver = await independentReceiver();
+    closing.push(() => new Promise((r) => receiver.server.close(r)));
+    const sandbox = await startSandbox({ port: 0 });
+    closing.push(() => sandbox.close());
+    const env = { SVC_BASE_URL: sandbox.baseUrl, SVC_API_KEY: sandbox.config.merchant.apiKey, SVC_SECRET_KEY: sandbox.config.merchant.secretKey, SVC_WALLET_ID: sandbox.config.merchant.walletId };
+    const said = (r: { stdout: string; stderr: string }) => r.stdout + r.stderr;
+
+    const unreachable = await runCli(['trigger', 'payout.processing', '--to', receiver.url], { env: { ...env, SVC_BASE_URL: 'http://admin:hunter2pass@127.0.0.1:1' } });
+    expect(unreachable.code).toBe(2);
+    expect(unreachable.stderr).toMatch(/^svc-conformance trigger: the webhook registration control request .* at http:\/\/\[redacted\]@127\.0\.0\.1:1 got no answer/);
+    expect(said(unreachable)).not.toContain('hunter2pass');
+
+    const withPassword = await runCli(['trigger', 'payout.processing', '--to', receiver.url.replace('http://', 'http://bob:topsecretpw@')], { env });
+    // The sandbox refuses a webhook URL with credentials; the refusal names the URL, its password hidden.
+    expect(withPassword.code).toBe(2);
+    expect(withPassword.stderr).toMatch(/^svc-conformance trigger: the sandbox refused the webhook URL http:\/\/\[redacted\]@127\.0\.0\.1:\d+\/hooks: /);
+    expect(said(withPassword)).not.toContain('topsecretpw');
+
+    const secretAsTo = await runCli(['trigger', 'payout.processing', '--to', sandbox.config.merchant.secretKey], { env });
+    expect(secretAsTo).toMatchObject({ code: 2, stderr: "svc-conformance trigger: --to takes the receiver's URL, e.g. http://127.0.0.1:4020/webhooks; what was given is not a URL\n" });
+    expect(said(secretAsTo)).not.toContain(sandbox.config.merchant.secretKey);
+  });
+
   it('refuses, exit 2 in one line: no event, an unknown one, no target, a target that is not the reference sandbox', async () => {
     expect(await runCli(['trigger'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc-conformance trigger: name an EVENT: payment\.success, .*\n$/) });
     expect(await runCli(['trigger', 'payout.done'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc-conformance trigger: no event "payout\.done"; the events are /) });

@@ -158,4 +158,44 @@ describe('secrets in other forms never leak', () => {
     expect(loaded.stderr).toMatch(/top\.mjs could not be loaded: boom with \[redacted:secret\]/);
     expectNoLeak({ stdout: loaded.stdout, stderr: loaded.stderr });
   });
+  // What a team's check hands ctx.send (a label, a timestamp, texts to sign, made-up keys) and what it
+  // throws in other letter case or as objects: the run goes on, and none of it shows the secret.
+  it('run: not from a team check\'s send options, an upper-cased message, or details given as objects (which do not crash the run)', async () => {
+    const project = scratchProject({
+      'leak.mjs': `
+        import { defineCheck, defineRequirement, expectThat } from 'svc-conformance';
+        export const requirements = [
+          defineRequirement({ id: 'LEAK-SEND', title: 'a request whose label and signing hold the secret', level: 'MUST', section: 'Leak' }),
+          defineRequirement({ id: 'LEAK-UPPER', title: 'a message upper-cased', level: 'MUST', section: 'Leak' }),
+          defineRequirement({ id: 'LEAK-OBJECTS', title: 'details given as objects', level: 'MUST', section: 'Leak' }),
+        ];
+        export const checks = [
+          defineCheck({ id: 'leak-send', requirement: 'LEAK-SEND', title: 'send', async run(ctx) {
+            const s = ctx.config.merchant.secretKey;
+            await ctx.send({ label: 'made-up keys', path: '/api/v3/pg/order/create', payload: {}, as: { apiKey: 'pk_made_up', secretKey: s.toUpperCase() } });
+            await ctx.send({ label: 'signed ' + s, path: '/api/v3/pg/order/create', payload: {}, signedTimestamp: s.toUpperCase(), signedBody: 'body ' + s });
+            const x = await ctx.send({ label: 'order with ' + s, path: '/api/v3/pg/order/create', payload: {}, timestamp: s });
+            expectThat(false, 'refused', { exchange: x });
+          } }),
+          defineCheck({ id: 'leak-upper', requirement: 'LEAK-UPPER', title: 'upper', async run(ctx) {
+            throw new Error(ctx.config.merchant.secretKey.toUpperCase());
+          } }),
+          defineCheck({ id: 'leak-objects', requirement: 'LEAK-OBJECTS', title: 'objects', async run(ctx) {
+            expectThat(false, 'x', { expected: { k: 1, s: ctx.config.merchant.secretKey }, actual: [1] });
+          } }),
+        ];
+      `,
+      'tc.json': JSON.stringify({ baseUrl: `http://127.0.0.1:${port}`, environment: 'sandbox', merchant: { apiKey: API_KEY, secretKey: SECRET, walletId: 'WAL-1' }, checks: ['./leak.mjs'] }),
+    });
+    const ran = await runCli(['run', '--config', 'tc.json', '--only', 'LEAK-', '--seed', '7', '--report-dir', 'out', '--har', 'out/x.har'], { cwd: project });
+    expect(ran.stderr).not.toMatch(/internal error/);
+    expect(ran.code, ran.stderr).toBe(1); // MUSTs failed (a failure outranks the team check that threw)
+    const file = (name: string) => readFileSync(join(project, 'out', name), 'utf8');
+    const report = JSON.parse(file('report.json')) as { requirements: Array<{ id: string; status: string; evidence: Array<{ expected?: string; actual?: string; label?: string }> }> };
+    // Objects where texts belong are kept as their JSON, redacted.
+    expect(report.requirements.find((r) => r.id === 'LEAK-OBJECTS')).toMatchObject({ status: 'failed', evidence: [{ expected: '{"k":1,"s":"[redacted:secret]"}', actual: '[1]' }] });
+    expect(file('report.json')).toContain('order with [redacted:secret]');
+    expect(file('x.har')).toContain('order with [redacted:secret]');
+    expectNoLeak({ stdout: ran.stdout, stderr: ran.stderr, 'report.json': file('report.json'), 'junit.xml': file('junit.xml'), 'report.html': file('report.html'), 'x.har': file('x.har') });
+  });
 });

@@ -59,19 +59,25 @@ export const triggerCommand: CommandSpec = {
       if (error instanceof ConfigError) throw new UsageError(`trigger: ${error.message}`);
       throw error;
     }
-    const to = typeof options.to === 'string' ? receiverUrl(options.to) : undefined;
     const client = new TargetClient(config, { timeoutMs: 10_000 });
+    // What trigger says names URLs (the sandbox's, --to, the registered one) and echoes the sandbox's
+    // messages: each line passes through the run's redactor, as run's do (userinfo, the secret in any form).
+    const redact = client.redact;
     try {
+      const to = typeof options.to === 'string' ? receiverUrl(options.to) : undefined;
       const earlier = await registration(client, config.baseUrl);
       if (to !== undefined) await register(client, config.baseUrl, to);
       const registered = to ?? earlier;
       // The sandbox takes the URL when the event fires, retries included: the earlier one can come back at once.
       const result = await fire(client, config, event).finally(() => (to !== undefined && to !== earlier ? register(client, config.baseUrl, earlier ?? null) : undefined));
-      io.stdout(`${event}: ${result.kind} ${result.id} (${result.state}); ${registered !== undefined ? `the sandbox delivers ${event} to ${registered}` : 'no webhook URL is registered, so nothing is delivered'}\n`);
+      io.stdout(redact(`${event}: ${result.kind} ${result.id} (${result.state}); ${registered !== undefined ? `the sandbox delivers ${event} to ${registered}` : 'no webhook URL is registered, so nothing is delivered'}\n`));
       if (registered === undefined) {
-        io.stderr(`trigger: no webhook URL is registered for merchant ${config.merchant.apiKey.slice(0, 8)}…, so nothing is delivered; give --to URL (or start serve with --webhook-url URL)\n`);
+        io.stderr(redact(`trigger: no webhook URL is registered for merchant ${config.merchant.apiKey.slice(0, 8)}…, so nothing is delivered; give --to URL (or start serve with --webhook-url URL)\n`));
       }
       return 0;
+    } catch (error) {
+      if (error instanceof UsageError) throw new UsageError(redact(error.message));
+      throw error;
     } finally {
       await client.close();
     }
@@ -125,7 +131,8 @@ function receiverUrl(text: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`trigger: --to takes the receiver's URL, e.g. http://127.0.0.1:4020/webhooks, not "${text.slice(0, 100)}"`);
+    // Not echoed: a value that is not a URL may be anything pasted by mistake (a secret, say).
+    throw new UsageError(`trigger: --to takes the receiver's URL, e.g. http://127.0.0.1:4020/webhooks; what was given is not a URL`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`trigger: --to takes an http(s) URL, not ${url.protocol}`);
   return url.href;
