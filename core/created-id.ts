@@ -5,6 +5,7 @@
  * failed puts a fresh id in its place. Known by the body (P-OPS): requests that merely name an id
  * (Order Status, Order Cancel, Payout Status) refer to an existing record and carry no amount.
  */
+import { OPERATIONS } from './operations.js';
 
 export interface CreatedId {
   field: 'order_id' | 'payout_order_id';
@@ -30,6 +31,28 @@ export function createdIdOf(body: string): CreatedId | undefined {
   if (field === undefined) return undefined;
   const text = fieldPattern(field).exec(body)?.[2];
   return text === undefined ? undefined : { field, text };
+}
+
+/**
+ * The id of the record a request changes by naming it (Order Cancel, P-OPS-1): the run has changed
+ * that record (it is CANCELLED now), so a line sending the request again must act on a fresh one.
+ * Known by the operation's path; reads (Order Status, Payout Status) change nothing and are not listed.
+ */
+export function changedIdOf(request: { url: string; body: string }): CreatedId | undefined {
+  let path: string;
+  try {
+    path = new URL(request.url).pathname;
+  } catch {
+    return undefined;
+  }
+  if (!path.endsWith(OPERATIONS.orderCancel.path)) return undefined;
+  const text = fieldPattern('order_id').exec(request.body)?.[2];
+  return text === undefined ? undefined : { field: 'order_id', text };
+}
+
+/** Whether two ids name the same record: the same field and the same JSON text. */
+export function sameId(a: CreatedId | undefined, b: CreatedId | undefined): boolean {
+  return a !== undefined && b !== undefined && a.field === b.field && a.text === b.text;
 }
 
 /**

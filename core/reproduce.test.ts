@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from './exchange.js';
-import { curlLine, replayLine, shellQuote, timestampWord, triggerLine } from './reproduce.js';
+import { curlLine, RECEIVER_COMMAND, replayLine, scriptPlan, shellQuote, timestampWord, triggerLine } from './reproduce.js';
 import type { Signing } from './exchange.js';
 
 const SIGNATURE = '63987757dfd5196c8eb2547efbdf01c71052e570bae390d9791becf2ea504f4d';
@@ -251,6 +251,12 @@ describe('curlLine of a request the kit signed', () => {
     }
   });
 
+  it.skipIf(!hasBash)('stamps a request signed right at NOW, not the second before it that the kit read its clock: pasted at once it never repeats the run\'s timestamp', () => {
+    const line = curlLine(signed({ sentAt: 1732147201, timestamp: '1732147200' }));
+    // Run the second after the kit sent it: NOW-1 would be the run's own timestamp for the same body, a replay.
+    expect(sentBy(line, 1732147201).timestamp).toBe('1732147201');
+  });
+
   it('keeps the id of a create whose failure was its 409, and says why', () => {
     const duplicate: Exchange = { ...signed({}), request: { ...signed({}).request, body: '{"order_id":"A-1","order_amount":"1.00"}' }, response: { status: 409, headers: {}, body: '{}' } };
     const line = curlLine(duplicate);
@@ -265,11 +271,63 @@ describe('curlLine of a request the kit signed', () => {
   });
 });
 
+describe('scriptPlan: what a curl script sends beside the failing request', () => {
+  const signing: Signing = { sentAt: 1732147200, timestamp: '1732147200', secret: 'merchant', deliberate: false };
+  const create = (body: string, overrides: Partial<Signing> = {}): Exchange => ({ ...exchange(body), signing: { ...signing, ...overrides } });
+  const order = '{"order_id":"A-1","order_amount":"1.00","order_note":"1"}';
+
+  it('sends the same create, signed right, at once with it (a race); a second create changed on purpose, or refused, in turn before it', () => {
+    const raced = create('{"order_id":"A-1","order_amount":"1.00","order_note":"2"}');
+    expect(scriptPlan(create(order), [raced])).toEqual({ before: [], alongside: [raced] });
+    const otherAmount = create('{"order_id":"A-1","order_amount":"999.99"}');
+    expect(scriptPlan(create(order), [otherAmount])).toEqual({ before: [otherAmount], alongside: [] });
+    const refused = create(order, { deliberate: true, edit: 'last-character-changed' });
+    expect(scriptPlan(create(order), [refused])).toEqual({ before: [refused], alongside: [] });
+    const otherMerchant = create(order, { secret: 'otherMerchant' });
+    expect(scriptPlan(create(order), [otherMerchant])).toEqual({ before: [otherMerchant], alongside: [] });
+  });
+
+  it('makes a fresh record first for an Order Cancel, or says only the run line reproduces it', () => {
+    const cancel = (overrides: Partial<Signing> = {}): Exchange => ({ ...create('{"order_id":"A-1"}', overrides), request: { ...exchange('{"order_id":"A-1"}').request, url: 'https://pay.example/api/v3/pg/order/cancel' } });
+    const maker = create(order);
+    const again = cancel();
+    expect(scriptPlan(cancel(), [maker, again])).toEqual({ before: [maker], alongside: [again] });
+    expect(scriptPlan(cancel({ deliberate: true, edit: 'last-character-changed' }), [again, maker])).toEqual({ before: [maker], alongside: [] });
+    expect(scriptPlan(cancel(), [again])).toEqual({ before: [], alongside: [], recordChanged: true });
+    expect(curlLine(cancel(), scriptPlan(cancel(), [again]))).toMatch(/^# The run changed the record .* only the run line below reproduces the failure\.$/m);
+    // A read changes nothing: it is sent again alone.
+    const status = { ...cancel(), request: { ...cancel().request, url: 'https://pay.example/api/v3/pg/order/status' } };
+    expect(scriptPlan(status, [maker])).toEqual({ before: [], alongside: [] });
+  });
+});
+
 describe('triggerLine', () => {
   it('names the event and the config', () => {
     expect(triggerLine('payout.failed', 'out/sandbox.json')).toMatch(/^svc-conformance trigger payout\.failed --config out\/sandbox\.json --to http:\/\/127\.0\.0\.1:4020\/webhooks$/m);
     expect(triggerLine(undefined)).toMatch(/^svc-conformance trigger EVENT --config CONFIG\.json --to /m);
     // The receiver to start first listens where --to points.
-    expect(triggerLine('payout.failed')).toMatch(/^# First, in another terminal, .*: nc -l 127\.0\.0\.1 4020$/m);
+    expect(triggerLine('payout.failed')).toContain(`# ${RECEIVER_COMMAND}\n`);
+    expect(RECEIVER_COMMAND).toContain('.listen(4020, "127.0.0.1")');
+  });
+
+  it('its receiver, run as written (on a free port here), prints the method, headers and body of a delivery and answers 200', async () => {
+    // Only the port changes: 0, and the one given printed, so the test holds no fixed port.
+    const command = RECEIVER_COMMAND.replace('.listen(4020, "127.0.0.1")', '.listen(0, "127.0.0.1", function () { console.log("PORT", this.address().port); })');
+    expect(command).not.toBe(RECEIVER_COMMAND);
+    const receiver = spawn('bash', ['-c', `exec ${command}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      let out = '';
+      receiver.stdout.on('data', (chunk) => (out += chunk));
+      for (let waited = 0; !/PORT \d+/.test(out) && waited < 50; waited++) await new Promise((r) => setTimeout(r, 100));
+      const port = /PORT (\d+)/.exec(out)![1];
+      const answer = await fetch(`http://127.0.0.1:${port}/webhooks`, { method: 'POST', headers: { 'X-EVENT-ID': 'evt_1' }, body: '{"event":"payout.failed"}' });
+      expect(answer.status).toBe(200);
+      for (let waited = 0; !out.includes('payout.failed') && waited < 50; waited++) await new Promise((r) => setTimeout(r, 100));
+      expect(out).toContain('POST /webhooks');
+      expect(out).toContain("'x-event-id': 'evt_1'");
+      expect(out).toContain('{"event":"payout.failed"}');
+    } finally {
+      receiver.kill('SIGTERM');
+    }
   });
 });

@@ -1,4 +1,4 @@
-import { createdIdOf, freshIdPieces, type CreatedId } from './created-id.js';
+import { changedIdOf, createdIdOf, freshIdPieces, sameId, type CreatedId } from './created-id.js';
 import type { Exchange, Signing } from './exchange.js';
 
 /**
@@ -50,7 +50,9 @@ function secretWord(who: keyof typeof SECRET_VARIABLES): string {
 }
 
 /** X-SIGNATURE as the curl line sends it: a signature the line above could not compute (no secret) stops the command. */
-const SIGNATURE_WORD = '${SIG:?no signature was computed: see the error above}';
+function signatureWord(n: string): string {
+  return `\${SIG${n}:?no signature was computed: see the error above}`;
+}
 
 /** A text inside a double-quoted shell word: only $, `, " and \ are special there. */
 function inDoubleQuotes(text: string): string {
@@ -92,29 +94,44 @@ function rebuildable(signing: Signing): boolean {
 }
 
 /**
+ * Whether X-TIMESTAMP of a request signed right lagged the moment it was sent only because the kit
+ * read its clock a moment before (a second or a few). The lag is no part of the request, and a line
+ * that kept it (NOW-1) and ran at once could send the run's own timestamp for the same body again,
+ * refused as a replay (401): such a line stamps NOW, later than anything the run sent. (A body made
+ * fresh is never the run's: there the kit's offsets stay, which keeps identical raced requests apart.)
+ */
+function stampedJustBefore(signing: Signing): boolean {
+  if (signing.deliberate || signing.signedTimestamp !== undefined || !/^\d+$/.test(signing.timestamp)) return false;
+  const lag = signing.sentAt - Number(signing.timestamp);
+  return lag > 0 && lag <= 5;
+}
+
+/**
  * The lines that set TS and SIG as the kit made them, moved to the moment the line runs: the same
  * secret (read from its variable), the same texts signed, the same change made to the signature.
+ * `n` ends each variable's name, so requests prepared one after another and sent at once keep theirs apart.
  */
-function signingScript(signing: Signing, headers: Record<string, string>, bodyWord: (text: string) => string): string[] {
-  const lines = ['NOW=$(date +%s)', `TS=${timestampWord(signing.timestamp, signing.sentAt)}`];
+function signingScript(signing: Signing, headers: Record<string, string>, bodyWord: (text: string) => string, n: string, runsBody: boolean): string[] {
+  const lines = ['NOW=$(date +%s)', `TS${n}=${runsBody && stampedJustBefore(signing) ? '"$NOW"' : timestampWord(signing.timestamp, signing.sentAt)}`];
   if (!Object.keys(headers).some(isSignatureHeader)) return lines;
-  let signedBody = '"$BODY"';
+  let signedBody = `"$BODY${n}"`;
   if (signing.signedBody !== undefined) {
-    lines.push(`SIGNED_BODY=${bodyWord(signing.signedBody)}`);
-    signedBody = '"$SIGNED_BODY"';
+    lines.push(`SIGNED_BODY${n}=${bodyWord(signing.signedBody)}`);
+    signedBody = `"$SIGNED_BODY${n}"`;
   }
-  let signedTimestamp = '"$TS"';
+  let signedTimestamp = `"$TS${n}"`;
   if (signing.signedTimestamp === '') signedTimestamp = '';
   else if (signing.signedTimestamp !== undefined) {
-    lines.push(`SIGNED_TS=${timestampWord(signing.signedTimestamp, signing.sentAt)}`);
-    signedTimestamp = '"$SIGNED_TS"';
+    lines.push(`SIGNED_TS${n}=${timestampWord(signing.signedTimestamp, signing.sentAt)}`);
+    signedTimestamp = `"$SIGNED_TS${n}"`;
   }
   const secret = typeof signing.secret === 'object' ? shellQuote(signing.secret.madeUp) : secretWord(signing.secret as keyof typeof SECRET_VARIABLES);
-  lines.push(`SIG=$(printf %s ${signedBody}${signedTimestamp} | openssl dgst -sha256 -hmac ${secret} | sed 's/^.*= //')`);
+  const sig = `SIG${n}`;
+  lines.push(`${sig}=$(printf %s ${signedBody}${signedTimestamp} | openssl dgst -sha256 -hmac ${secret} | sed 's/^.*= //')`);
   const edit = signing.edit;
   // An empty SIG (no secret) stays empty, so the curl line refuses to send it.
-  if (edit === 'last-character-changed') lines.push(`case $SIG in '') ;; *0) SIG=\${SIG%?}1 ;; *) SIG=\${SIG%?}0 ;; esac`);
-  else if (typeof edit === 'object') lines.push(`SIG=\${SIG:0:${edit.truncatedTo}}`);
+  if (edit === 'last-character-changed') lines.push(`case $${sig} in '') ;; *0) ${sig}=\${${sig}%?}1 ;; *) ${sig}=\${${sig}%?}0 ;; esac`);
+  else if (typeof edit === 'object') lines.push(`${sig}=\${${sig}:0:${edit.truncatedTo}}`);
   return lines;
 }
 
@@ -135,12 +152,13 @@ function signingNote(exchange: Exchange, signing: Signing): string[] {
 }
 
 /** What a line does with the id of the record its request creates: made fresh, kept on purpose, or left to the reader. */
-type IdHandling = { id: CreatedId; how: 'fresh' | 'kept' | 'yours' } | undefined;
+type IdHandling = { id: CreatedId; how: 'fresh' | 'kept' | 'yours' | 'made above' } | undefined;
 
 function idNote(handling: IdHandling): string[] {
   if (handling === undefined) return [];
   const { field } = handling.id;
   if (handling.how === 'fresh') return [`Puts a fresh ${field} in the body ($FRESH, from the clock): the same one again would only be refused as a duplicate (409).`];
+  if (handling.how === 'made above') return [`Acts on the record the request above just made (its ${field} made fresh with $FRESH): the run's own one is changed by now.`];
   if (handling.how === 'kept') return [`Sends the same ${field} again on purpose: the answer that failed was this 409 for it.`];
   return [`This request creates a record: sent with the same ${field} again it is only refused as a duplicate (409). Put a fresh ${field} in the body (and sign that body) first.`];
 }
@@ -187,43 +205,141 @@ function idHandling(exchange: Exchange, script: boolean, inSequence: boolean): I
 }
 
 /**
+ * What a curl script sends beside the failing request, from the rest of its evidence: the requests
+ * that made the record it is about, sent first and in turn, and the same request sent with it at
+ * once (a race). `recordChanged`: the request changes a record the run changed already, and nothing
+ * in the evidence makes a fresh one, so only the run line reproduces it.
+ */
+export interface ScriptPlan {
+  before: readonly Exchange[];
+  alongside: readonly Exchange[];
+  recordChanged?: boolean;
+}
+
+const ALONE: ScriptPlan = { before: [], alongside: [] };
+
+function signedRight(exchange: Exchange): boolean {
+  return exchange.signing !== undefined && !exchange.signing.deliberate && rebuildable(exchange.signing);
+}
+
+/** The amount a create asks for, as its JSON says it. */
+function amountOf(body: string): unknown {
+  try {
+    const parsed = JSON.parse(body) as { order_amount?: unknown; amount?: unknown };
+    return parsed.order_amount ?? parsed.amount;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether two requests are one create sent several times: one URL, one id, one amount, both signed
+ * right with one secret. A race sends such creates at once (DUP-CONCURRENT, OPS-INITIATE-CONCURRENT);
+ * a check that sends a second create on purpose changes it (another amount, a refused signature),
+ * and there the order matters.
+ */
+function sameCreate(a: Exchange, b: Exchange): boolean {
+  return (
+    a.request.url === b.request.url &&
+    sameId(createdIdOf(a.request.body), createdIdOf(b.request.body)) &&
+    signedRight(a) &&
+    signedRight(b) &&
+    JSON.stringify(a.signing!.secret) === JSON.stringify(b.signing!.secret) &&
+    amountOf(a.request.body) === amountOf(b.request.body)
+  );
+}
+
+/** What the script for `first` sends beside it, from the other requests of its evidence (in the order they were sent). */
+export function scriptPlan(first: Exchange, others: readonly Exchange[]): ScriptPlan {
+  const created = createdIdOf(first.request.body);
+  if (created !== undefined) {
+    const same = others.filter((e) => e.request.url === first.request.url && sameId(createdIdOf(e.request.body), created));
+    if (same.length === 0) return ALONE;
+    return same.every((e) => sameCreate(e, first)) ? { before: [], alongside: same } : { before: same, alongside: [] };
+  }
+  const changed = changedIdOf(first.request);
+  if (changed === undefined) return ALONE;
+  // The record is made afresh by the create of the evidence that made it, signed right, under $FRESH.
+  const maker = others.find((e) => signedRight(e) && sameId(createdIdOf(e.request.body), changed));
+  if (maker === undefined || first.signing === undefined || !rebuildable(first.signing)) return { ...ALONE, recordChanged: true };
+  // The same request, signed right, sent with it: concurrent cancels of one order (OPS-CANCEL-CONCURRENT).
+  const alongside = signedRight(first) ? others.filter((e) => e.request.url === first.request.url && e.request.body === first.request.body && signedRight(e)) : [];
+  return { before: [maker], alongside };
+}
+
+/**
  * A copy-pasteable command for the request: method, URL, every header as sent and the body with
  * --data-raw, which unlike --data neither strips newlines nor reads `@file`. A request the kit signed
  * gets its X-TIMESTAMP and X-SIGNATURE rebuilt for the moment the command runs, exactly as the kit
  * made them, a deliberate defect included (a header left out stays out); the secret comes from its
  * environment variable, never from the line. A request that creates a record gets a fresh id.
  *
- * `earlier` are the requests of the same evidence that created the same id before it (a refused
- * Create Order that stored the order anyway, then the 409): they are sent first, with the one fresh id.
+ * With a plan (see scriptPlan) it is a script: the requests that make the record first, in turn, under
+ * one fresh id (a refused Create Order that stored the order anyway, then the 409; the create an
+ * Order Cancel acts on); then the failing request, and the same request again at once where the kit
+ * raced them.
  */
-export function curlLine(exchange: Exchange, earlier: readonly Exchange[] = []): string {
-  const sequence = [...earlier, exchange];
-  const handlings = sequence.map((e) => idHandling(e, e.signing !== undefined && rebuildable(e.signing), earlier.length > 0));
-  const lines = handlings.some((h) => h?.how === 'fresh') ? ['FRESH=$(date +%s)$RANDOM'] : [];
-  // The evidence does not say whether the kit sent them in turn or at once: a race sent in turn may not show.
-  if (earlier.length > 0) lines.push(`# Sends the ${sequence.length} requests of this evidence one after another. Where the kit sent them at once (a race), in turn they may not show it: the run line below sends them as the kit did.`);
+export function curlLine(exchange: Exchange, plan: ScriptPlan = ALONE): string {
+  const inSequence = plan.before.length + plan.alongside.length > 0;
+  const changed = plan.before.length > 0 ? changedIdOf(exchange.request) : undefined;
+  const handlingOf = (e: Exchange): IdHandling =>
+    changed !== undefined && e !== plan.before[0] ? { id: changed, how: 'made above' } : idHandling(e, e.signing !== undefined && rebuildable(e.signing), inSequence);
+  const group = [exchange, ...plan.alongside];
+  const handlings = [...plan.before, ...group].map(handlingOf);
+  const lines = handlings.some((h) => h !== undefined && h.how !== 'kept' && h.how !== 'yours') ? ['FRESH=$(date +%s)$RANDOM'] : [];
+  if (plan.recordChanged) lines.push('# The run changed the record this request acts on, and its evidence holds no request that makes a fresh one: sent again it is answered for the changed record, so only the run line below reproduces the failure.');
+  if (plan.before.length > 0 && plan.alongside.length === 0) lines.push(`# Sends the ${plan.before.length + 1} requests of this evidence one after another, in the order the kit sent them: each next one is about the record the one before made.`);
   // An answer's body ends without a newline: each next request starts on a line of its own.
-  sequence.forEach((e, i) => lines.push(...(i > 0 ? ['echo'] : []), requestLines(e, handlings[i])));
+  plan.before.forEach((e, i) => lines.push(...(i > 0 ? ['echo'] : []), requestLines(e, handlingOf(e))));
+  if (plan.before.length > 0) lines.push('echo');
+  if (plan.alongside.length === 0) lines.push(requestLines(exchange, handlingOf(exchange)));
+  else lines.push(...raceLines(group, group.map(handlingOf)));
   return lines.join('\n');
 }
 
+/**
+ * The same request sent several times at once, as the kit raced them: each signed first, in turn
+ * (openssl takes a while), then every curl started in the background together, each answer to a file
+ * of its own, printed in order once all are back. Sent one after another, a target may answer them
+ * rightly (201, then 409s) and hide the race.
+ */
+function raceLines(group: readonly Exchange[], handlings: readonly IdHandling[]): string[] {
+  const lines = [`# Sends these ${group.length} requests at once, as the kit did (a race): all are prepared first, then sent together; their answers are printed in order once all are back. A race may not show on every try: run it a few times.`];
+  const commands: string[] = [];
+  group.forEach((e, i) => {
+    const parts = requestParts(e, handlings[i], `_${i + 1}`);
+    // The same notes would say the same thing again for each copy.
+    lines.push(...(i === 0 ? parts.notes : []), ...parts.setup);
+    commands.push(`${parts.command} >"$OUT/${i + 1}" 2>&1 &`);
+  });
+  const numbers = group.map((_, i) => i + 1).join(' ');
+  return [...lines, 'OUT=$(mktemp -d)', ...commands, 'wait', `for i in ${numbers}; do cat "$OUT/$i"; echo; done`, 'rm -r "$OUT"'];
+}
+
 function requestLines(exchange: Exchange, handling: IdHandling): string {
+  const { notes, setup, command } = requestParts(exchange, handling, '');
+  return [...notes, ...setup, command].join('\n');
+}
+
+/** One request of a script: its `#` notes, the lines that set its body and signature, and the curl command. */
+function requestParts(exchange: Exchange, handling: IdHandling, n: string): { notes: string[]; setup: string[]; command: string } {
   const { method, url, headers, body } = exchange.request;
   const signing = exchange.signing;
   const script = signing !== undefined && rebuildable(signing);
-  const bodyWord = (text: string) => (handling?.how === 'fresh' ? freshWord(text, handling.id, '"$FRESH"') : shellQuote(text));
+  const fresh = handling !== undefined && handling.how !== 'kept' && handling.how !== 'yours';
+  const bodyWord = (text: string) => (fresh ? freshWord(text, handling.id, '"$FRESH"') : shellQuote(text));
   const parts = [`curl -sS -i -X ${shellQuote(method)} ${shellQuote(url)}`];
   for (const [name, value] of Object.entries(headers)) {
     // Only the header name goes into the double-quoted word, so nothing but $SIG or $TS is expanded.
     const safeName = name.replace(/[^A-Za-z0-9-]/g, '');
-    if (isSignatureHeader(name)) parts.push(`-H "${safeName}: ${script ? SIGNATURE_WORD : '$SIG'}"`);
-    else if (script && name.toLowerCase() === 'x-timestamp') parts.push(`-H "${safeName}: $TS"`);
+    if (isSignatureHeader(name)) parts.push(`-H "${safeName}: ${script ? signatureWord(n) : '$SIG'}"`);
+    else if (script && name.toLowerCase() === 'x-timestamp') parts.push(`-H "${safeName}: $TS${n}"`);
     else parts.push(`-H ${shellQuote(`${name}: ${value}`)}`);
   }
   const sendsBody = body !== '' || method.toUpperCase() !== 'GET';
-  if (sendsBody) parts.push(script ? '--data-raw "$BODY"' : `--data-raw ${shellQuote(body)}`);
-  const setup = script ? [`BODY=${bodyWord(body)}`, ...signingScript(signing, headers, bodyWord)] : [];
-  return [...curlNotes(exchange, handling), ...setup, parts.join(' \\\n  ')].join('\n');
+  if (sendsBody) parts.push(script ? `--data-raw "$BODY${n}"` : `--data-raw ${shellQuote(body)}`);
+  const setup = script ? [`BODY${n}=${bodyWord(body)}`, ...signingScript(signing, headers, bodyWord, n, !fresh)] : [];
+  return { notes: curlNotes(exchange, handling), setup, command: parts.join(' \\\n  ') };
 }
 
 /** Whether the exchange was sent wrong on purpose: then only a line that sends the same defect reproduces it. */
@@ -263,14 +379,24 @@ export function replayLine(exchange: Exchange, configHint = 'CONFIG.json'): stri
 export const TRIGGER_RECEIVER = { port: 4020, url: 'http://127.0.0.1:4020/webhooks' } as const;
 
 /**
+ * The receiver a trigger line asks the reader to start: node, which is wherever the kit is (netcat's
+ * listen syntax differs between its BSD and traditional versions, and nc never answers, so the
+ * target would send the delivery again and again).
+ */
+export const RECEIVER_COMMAND =
+  `node -e 'require("http").createServer((q, s) => { let b = ""; q.on("data", (c) => (b += c)).on("end", () => { console.log(q.method, q.url, q.headers, b); s.end("ok"); }); })` +
+  `.listen(${TRIGGER_RECEIVER.port}, "127.0.0.1")'`;
+
+/**
  * A `svc-conformance trigger` command that makes the target send the event of a failed webhook
  * delivery again, to a receiver the reader starts first (the kit's closed with the run, and the target
  * may have no URL registered at all): trigger registers it while it runs, then puts the earlier one back.
  */
 export function triggerLine(event: string | undefined, configHint = 'CONFIG.json'): string {
   return [
-    `# First, in another terminal, a receiver that prints the delivery as it comes (method, headers, body): nc -l 127.0.0.1 ${TRIGGER_RECEIVER.port}`,
-    '# (nc never answers, so the target sends it again later; or point --to at a receiver of your own).',
+    '# First, in another terminal, a receiver that prints each delivery as it comes (method, headers, body) and answers 200:',
+    `# ${RECEIVER_COMMAND}`,
+    '# (or point --to at a receiver of your own).',
     `svc-conformance trigger ${event === undefined ? 'EVENT' : shellQuote(event)} --config ${shellQuote(configHint)} --to ${TRIGGER_RECEIVER.url}`,
   ].join('\n');
 }

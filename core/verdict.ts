@@ -1,7 +1,6 @@
 import { thrownIn, whoFixes, type CheckCodeError } from './check-error.js';
-import { createdIdOf } from './created-id.js';
 import type { Exchange } from './exchange.js';
-import { curlLine, isDeliberate, replayLine, shellQuote, triggerLine } from './reproduce.js';
+import { curlLine, isDeliberate, replayLine, scriptPlan, shellQuote, triggerLine } from './reproduce.js';
 import type { CheckResult, Evidence, Level, Report, Requirement, RequirementReport, Verdict } from './report.js';
 
 const MAX_EVIDENCE_PER_REQUIREMENT = 5;
@@ -358,20 +357,6 @@ function resendNote(results: readonly CheckResult[]): string[] {
 }
 
 /**
- * The other requests of the evidence that created the same record as the failing one (the same
- * order_id or payout_order_id): a refused Create Order that stored it anyway, before the 409 that
- * shows it. The evidence lists them after the failing one, in the order they were sent.
- */
-function sameRecordBefore(first: Exchange, others: readonly Exchange[]): Exchange[] {
-  const id = createdIdOf(first.request.body);
-  if (id === undefined) return [];
-  return others.filter((e) => {
-    const other = createdIdOf(e.request.body);
-    return other?.field === id.field && other.text === id.text && e.request.url === first.request.url;
-  });
-}
-
-/**
  * The reproduce lines of one piece of evidence, chosen by what its first exchange was. A webhook
  * delivery is made again by `trigger` (the kit's receiver is gone; the delivery as received stays in
  * the evidence), and so is an event that never came (the requests that should have fired it would
@@ -388,9 +373,11 @@ function evidence(input: BuildInput, requirement: string, check: string, message
   if (first?.delivery !== undefined) lines = { trigger: triggerLine(first.delivery.event, config) };
   else if (webhookEvent !== undefined) lines = { trigger: triggerLine(webhookEvent, config) };
   else if (first !== undefined) {
-    const earlier = sameRecordBefore(first, exchanges.slice(1));
-    // A replay line sends one request: where the failure took the earlier ones too, only the curl script shows it.
-    lines = { curl: curlLine(first, earlier), ...(isDeliberate(first) || earlier.length > 0 ? {} : { replay: replayLine(first, config) }) };
+    const plan = scriptPlan(first, exchanges.slice(1));
+    // A replay line sends one request: where the failure took others too (a record made first, a race),
+    // or acted on a record the run changed, only the curl script (or the run line) shows it.
+    const single = plan.before.length === 0 && plan.alongside.length === 0 && plan.recordChanged !== true;
+    lines = { curl: curlLine(first, plan), ...(isDeliberate(first) || !single ? {} : { replay: replayLine(first, config) }) };
   }
   return {
     check,

@@ -57,6 +57,11 @@ function curlStatus(output: string): number | undefined {
   return statuses.at(-1);
 }
 
+/** Every HTTP status curl -i printed, in order. */
+function curlStatuses(output: string): number[] {
+  return [...output.matchAll(/^HTTP\/[\d.]+ (\d{3})/gm)].map((m) => Number(m[1]));
+}
+
 /** A faulty sandbox on loopback, its config in a file; payouts settle at once to keep runs short. */
 async function faultySandbox(options: StartOptions): Promise<{ dir: string; configFile: string; config: ReturnType<typeof JSON.parse> }> {
   const sandbox = await startSandbox({ port: 0, settleSeconds: 0, ...options });
@@ -158,8 +163,19 @@ describe('a request that creates a record: the line sends it under a fresh id, s
     for (let time = 1; time <= 2; time++) {
       const sent = await bash(curl!, secretsOf(t.config));
       expect(sent.stderr).toBe('');
-      const statuses = [...sent.stdout.matchAll(/^HTTP\/[\d.]+ (\d{3})/gm)].map((m) => Number(m[1]));
-      expect(statuses, sent.stdout).toEqual([401, 409]);
+      expect(curlStatuses(sent.stdout), sent.stdout).toEqual([401, 409]);
+    }
+  });
+
+  it('AUTH-FAILURE-NO-EFFECT against auth-ignore-signature: the altered Order Cancel acts on a fresh order the script creates first, not the one the run cancelled', async () => {
+    const t = await faultySandbox({ faults: ['auth-ignore-signature'] });
+    const { curl, replay } = (await failuresOf(t, 'AUTH-FAILURE-NO-EFFECT')).get('auth-failure-no-cancel')!.reproduce!;
+    expect(replay).toBeUndefined();
+    for (let time = 1; time <= 2; time++) {
+      const sent = await bash(curl!, secretsOf(t.config));
+      expect(sent.stderr).toBe('');
+      // The create, then the cancel with the altered signature taken (200), not "already CANCELLED" (422).
+      expect(curlStatuses(sent.stdout), sent.stdout).toEqual([201, 200]);
     }
   });
 
@@ -174,6 +190,44 @@ describe('a request that creates a record: the line sends it under a fresh id, s
       const sent = await bash(curl!, secretsOf(t.config));
       expect(curlStatus(sent.stdout), sent.stdout).toBe(202);
     }
+  });
+});
+
+describe('a race: the script sends the raced requests at once again, so the race can show', () => {
+  /** Runs the script until the race shows, four times at most (it need not show on every try); each try's statuses. */
+  async function tries(curl: string, config: Parameters<typeof secretsOf>[0], shown: (statuses: number[]) => boolean): Promise<number[][]> {
+    const seen: number[][] = [];
+    while (seen.length < 4 && !seen.some(shown)) {
+      const sent = await bash(curl, secretsOf(config));
+      expect(sent.stderr).toBe('');
+      seen.push(curlStatuses(sent.stdout));
+    }
+    return seen;
+  }
+
+  it.each([
+    ['dup-race', 'DUP-CONCURRENT', 201],
+    ['ops-initiate-race', 'OPS-INITIATE-CONCURRENT', 200],
+  ] as Array<[FaultName, string, number]>)('%s (%s): the 8 creates under one fresh id, more than one of them taken', async (fault, requirement, success) => {
+    const t = await faultySandbox({ faults: [fault] });
+    const evidence = await failureOf(t, requirement);
+    const { curl, replay } = evidence.reproduce!;
+    expect(replay).toBeUndefined();
+    const raced = (statuses: number[]) => statuses.filter((s) => s === success).length > 1;
+    const seen = await tries(curl!, t.config, raced);
+    for (const statuses of seen) expect(statuses).toHaveLength(8);
+    expect(seen.some(raced), JSON.stringify(seen)).toBe(true);
+  });
+
+  it('ops-cancel-race (OPS-CANCEL-CONCURRENT): a fresh order created first, then the 8 cancels of it at once, more than one answered 200', async () => {
+    const t = await faultySandbox({ faults: ['ops-cancel-race'] });
+    const { curl, replay } = (await failureOf(t, 'OPS-CANCEL-CONCURRENT')).reproduce!;
+    expect(replay).toBeUndefined();
+    const raced = (statuses: number[]) => statuses.slice(1).filter((s) => s === 200).length > 1;
+    const seen = await tries(curl!, t.config, raced);
+    for (const statuses of seen) expect(statuses[0]).toBe(201);
+    for (const statuses of seen) expect(statuses).toHaveLength(9);
+    expect(seen.some(raced), JSON.stringify(seen)).toBe(true);
   });
 });
 
