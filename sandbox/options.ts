@@ -67,6 +67,12 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** Seconds a PROCESSING payout or payment takes to settle (documented sandbox rule). */
   settleSeconds?: number;
+  /**
+   * Milliseconds a race fault (dup-race, ops-initiate-race, ops-cancel-race) waits between its check
+   * and its write (default 5). A test whose racing requests come from separate processes widens it,
+   * so they overlap on a loaded machine too.
+   */
+  raceWindowMs?: number;
   /** Largest accepted request body, bytes. */
   maxBodyBytes?: number;
   /** Sees every request as received and the status answered (recording mode). */
@@ -148,6 +154,7 @@ export interface ResolvedOptions {
   clock: () => number;
   log: (line: string) => void;
   settleSeconds: number;
+  raceWindowMs: number;
   maxBodyBytes: number;
   record?: (exchange: RecordedExchange) => void;
   /** This instance's armed scenarios: each fires once, then the sandbox behaves normally. */
@@ -187,6 +194,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     ...(typeof options.clock === 'object' && options.clock !== systemClock ? { timerClock: options.clock } : {}),
     log: options.log ?? (() => {}),
     settleSeconds: options.settleSeconds ?? 2,
+    raceWindowMs: options.raceWindowMs ?? 5,
     maxBodyBytes: options.maxBodyBytes ?? 64 * 1024,
     ...(options.record ? { record: options.record } : {}),
     scenarios,

@@ -73,7 +73,7 @@ export const createOrder: OperationHandler = async (ctx) => {
   }
   // A forgotten order's order_id stays used (P-DUP-5), however many orders came after it.
   if (existing === undefined && ctx.store.orderIdForgotten(ctx.merchant.id, accepted.orderId)) throw duplicateError(accepted.orderId);
-  if (ctx.fault('dup-race')) await sleep(5);
+  if (ctx.fault('dup-race')) await sleep(ctx.options.raceWindowMs);
 
   const order = newOrder(ctx, accepted);
   const storeAt = storageKey(ctx, order.orderId);
@@ -192,7 +192,7 @@ export const orderCancel: OperationHandler = async (ctx) => {
   }
   // The read, the state check and the write are one synchronous stretch, so of concurrent cancels
   // one wins (P-OPS-1). The fault reads, awaits (a slow write path), then writes: they all win.
-  if (ctx.fault('ops-cancel-race')) await sleep(5);
+  if (ctx.fault('ops-cancel-race')) await sleep(ctx.options.raceWindowMs);
   order.status = 'CANCELLED';
   delete order.settlesAt;
   return successResponse(statusRecord(order, ctx.origin), 'Order cancelled');

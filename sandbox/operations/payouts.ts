@@ -129,7 +129,7 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
     throw new OperationError(422, `currency not enabled for this wallet: ${request.currency} (this wallet pays out in ${wallet.currency})`);
   }
   // The fault: the duplicate check and the insert are apart, so concurrent initiations of one id all pass it.
-  if (ctx.fault('ops-initiate-race')) await sleep(5);
+  if (ctx.fault('ops-initiate-race')) await sleep(ctx.options.raceWindowMs);
 
   const settlementDebit = ctx.options.variant.debitAt === 'settlement';
   // What the wallet can still pay: its balance less what payouts in flight will take when they settle.
