@@ -77,9 +77,9 @@ describe('svc-conformance run', () => {
     expect(broken.evidence[0]!.exchanges.length).toBeGreaterThan(0);
     expect(broken.evidence[0]!.reproduce?.curl).toMatch(/^curl |\ncurl /m);
     // The race's creates share one order_id: one replayed request cannot show it, so there is no replay
-    // line; the curl script sends them in turn and says the run line is what sends them at once.
+    // line; the curl script sends them all at once, as the kit did (test/reproduce-lines runs it).
     expect(broken.evidence[0]!.reproduce?.replay).toBeUndefined();
-    expect(broken.evidence[0]!.reproduce?.curl).toMatch(/one after another\. Where the kit sent them at once \(a race\), in turn they may not show it: the run line below/);
+    expect(broken.evidence[0]!.reproduce?.curl).toMatch(/^# Sends these \d+ requests at once, as the kit did \(a race\)/m);
     expect(broken.evidence[0]!.reproduce?.run).toBe(`svc-conformance run --config ${t.config} --seed ${report(t.dir).seed} --only DUP-CONCURRENT`);
   });
 
