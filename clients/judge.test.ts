@@ -123,6 +123,20 @@ describe('judging a client by its traffic (P-CLIENT)', () => {
     expect(verdicts(make(GOOD))[requirement]).toMatch(new RegExp(`^failed: .*${message.source}`));
   });
 
+  it("shows a client's wrong X-SIGNATURE in the evidence (what CLIENT-SIGNATURE judges) and redacts a right one (a request anyone holding the report could send again)", () => {
+    const evidenceOf = (steps: Step[], requirement: string) => judgeClient({
+      exchanges: traffic(steps), baseUrl: 'http://127.0.0.1:1', merchant: MERCHANT_A,
+      otherEnvironment: { apiKeys: [MERCHANT_A_LIVE.apiKey], walletIds: [MERCHANT_A_LIVE.walletId] }, toleranceSeconds: 300,
+    }).results.find((r) => r.meta.requirement === requirement)!.meta.evidence[0]!.request.headers;
+    const wrong = createHmac('sha256', MERCHANT_A.secretKey).update('not the body').digest('hex');
+    expect(evidenceOf([{ path: CREATE, payload: ORDER, at: 0, signWith: () => wrong }], 'CLIENT-SIGNATURE')['x-signature']).toBe(wrong);
+    // Signed right over the bytes sent, and over the canonical text of bytes sent otherwise: both redacted.
+    expect(evidenceOf([{ path: CREATE, payload: ORDER, at: 0, headers: { accept: null } }], 'CLIENT-HEADERS')['x-signature']).toBe('[redacted]');
+    const sent = JSON.stringify(ORDER, null, 1);
+    const canonicalSigned = evidenceOf([{ path: CREATE, payload: ORDER, body: sent, at: 0, signWith: (_b, t) => createHmac('sha256', MERCHANT_A.secretKey).update(canonicalize(ORDER) + t).digest('hex') }], 'CLIENT-CANONICAL-BODY');
+    expect(canonicalSigned['x-signature']).toBe('[redacted]');
+  });
+
   it('says what a non-canonical body meets from what happened: signed as sent, a raw-bytes server takes it; signed canonical and sent otherwise, the sandbox answered 401', () => {
     const sent = JSON.stringify(ORDER).replaceAll('/', '\\/');
     const signedAsSent = verdicts([{ path: CREATE, payload: ORDER, body: sent, at: 0, status: 201 }]);

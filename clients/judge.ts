@@ -96,7 +96,7 @@ export function judgeClient(input: JudgeInput): ClientJudgement {
       meta: {
         ...meta,
         failure: { message: outcome.message, ...(outcome.expected ? { expected: outcome.expected } : {}), ...(outcome.actual ? { actual: outcome.actual } : {}) },
-        evidence: outcome.offending.map((r) => asEvidence(r, input.baseUrl, redact)),
+        evidence: outcome.offending.map((r) => asEvidence(r, input.baseUrl, redact, input.merchant.secretKey)),
       },
       state: 'failed',
       durationMs: 0,

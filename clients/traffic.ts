@@ -4,6 +4,8 @@ import type { Exchange } from '../core/exchange.js';
 import type { Redact } from '../suites/redact.js';
 import { BYTE_ORDER_MARK } from '../common/utf8.js';
 import { SCENARIOS } from '../sandbox/scenarios.js';
+import { canonicalize } from '../signer/canonical.js';
+import { hmacSha256Hex } from '../signer/sign.js';
 
 /** The operations a client may call: the interface's and the profile's P-OPS defaults (core/operations.ts). */
 export { OPERATIONS } from '../core/operations.js';
@@ -146,12 +148,30 @@ export function describe(r: ClientRequest): string {
   return `request #${r.n} (${r.operation ? OPERATIONS[r.operation].name : `${r.raw.method} ${r.path}`})`;
 }
 
-/** A recorded request as report evidence: the signature and any secret redacted. */
-export function asEvidence(r: ClientRequest, baseUrl: string, redact: Redact): Exchange {
+/**
+ * Whether X-SIGNATURE is one a server of either kind would take: over the bytes sent, or over their
+ * canonical text. Such a signature is a request anyone holding the report could send again.
+ */
+function isRightSignature(r: ClientRequest, signature: string, secretKey: string): boolean {
+  const timestamp = r.raw.headers.find(([name]) => name.toLowerCase() === 'x-timestamp')?.[1];
+  if (timestamp === undefined) return false;
+  if (signature === hmacSha256Hex(secretKey, r.raw.body + timestamp)) return true;
+  try {
+    return signature === hmacSha256Hex(secretKey, canonicalize(JSON.parse(r.raw.body)) + timestamp);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A recorded request as report evidence, any secret redacted. The client's X-SIGNATURE is shown when
+ * it is wrong (it is what CLIENT-SIGNATURE judges, and diagnose needs it) and redacted when it is right.
+ */
+export function asEvidence(r: ClientRequest, baseUrl: string, redact: Redact, secretKey: string): Exchange {
   const headers: Record<string, string> = {};
   for (const [name, value] of r.raw.headers) {
     if (name === 'host' || name === 'content-length' || name === 'connection') continue;
-    headers[name] = name.toLowerCase() === 'x-signature' ? '[redacted]' : redact(value);
+    headers[name] = name.toLowerCase() === 'x-signature' && isRightSignature(r, value, secretKey) ? '[redacted]' : redact(value);
   }
   return {
     label: describe(r),
