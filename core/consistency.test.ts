@@ -112,8 +112,8 @@ describe('inconsistencies', () => {
     const requireAll = genuine({ requireAll: true });
     expect(requireAll.verdict).toBe('inconclusive');
     expect(inconsistencies(requireAll)).toEqual([]);
-    const passed = { ...requireAll, verdict: 'conformant' as const, reasons: undefined };
-    delete passed.reasons;
+    const { reasons: _reasons, ...withoutReasons } = requireAll;
+    const passed = { ...withoutReasons, verdict: 'conformant' as const };
     expect(inconsistencies(passed)).toEqual(['verdict says conformant, the requirements give inconclusive (0 MUST failed, and --require-all with 3 of 5 judged)']);
   });
 });

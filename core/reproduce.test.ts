@@ -258,7 +258,8 @@ describe('curlLine of a request the kit signed', () => {
   });
 
   it('keeps the id of a create whose failure was its 409, and says why', () => {
-    const duplicate: Exchange = { ...signed({}), request: { ...signed({}).request, body: '{"order_id":"A-1","order_amount":"1.00"}' }, response: { status: 409, headers: {}, body: '{}' } };
+    const { error: _error, ...base } = signed({});
+    const duplicate: Exchange = { ...base, request: { ...base.request, body: '{"order_id":"A-1","order_amount":"1.00"}' }, response: { status: 409, headers: {}, body: '{}' } };
     const line = curlLine(duplicate);
     expect(line).toContain(`BODY='{"order_id":"A-1","order_amount":"1.00"}'`);
     expect(line).toMatch(/same order_id again on purpose/);

@@ -115,7 +115,7 @@ export const runCommand: CommandSpec = {
         team = await loadTeamChecks(config, {
           cwd: io.cwd,
           say: (line) => io.stdout(`svc-conformance run: ${line}\n`),
-          ...(wasDiscovered(options, configFile) ? { discoveredConfig: configFile } : {}),
+          ...(configFile !== undefined && wasDiscovered(options, configFile) ? { discoveredConfig: configFile } : {}),
           allowChecks: Boolean(options['allow-checks']),
         });
       } catch (error) {

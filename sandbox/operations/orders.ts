@@ -67,7 +67,8 @@ export const createOrder: OperationHandler = async (ctx) => {
     if (ctx.fault('dup-overwrites')) {
       existing.amountMinor = accepted.amountMinor;
       existing.currency = accepted.currency;
-      existing.note = accepted.note;
+      if (accepted.note !== undefined) existing.note = accepted.note;
+      else delete existing.note;
     }
     throw duplicateError(accepted.orderId);
   }

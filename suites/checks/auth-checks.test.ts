@@ -98,7 +98,7 @@ describe('every fault of these areas is caught by a check of its requirement', (
 });
 
 describe('with only the required config keys', () => {
-  const minimal = (config: TargetConfig): TargetConfig => ({ baseUrl: config.baseUrl, environment: config.environment, merchant: config.merchant, profile: config.profile });
+  const minimal = (config: TargetConfig): TargetConfig => ({ baseUrl: config.baseUrl, environment: config.environment, merchant: config.merchant, ...(config.profile !== undefined ? { profile: config.profile } : {}) });
 
   it('checks that need an optional key are skipped naming it; the others still pass', async () => {
     const target = await sandboxTarget({}, minimal, RUNS);

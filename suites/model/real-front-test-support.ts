@@ -57,7 +57,8 @@ export async function realFront(options: StartOptions = {}, clock: Clock = virtu
     }
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers[name] = value;
-    const answer = await fetch(upstream + req.url, { method: req.method, headers, ...(['GET', 'HEAD'].includes(req.method!) ? {} : { body: Buffer.concat(chunks) }) });
+    const method = req.method ?? 'GET';
+    const answer = await fetch(upstream + req.url, { method, headers, ...(['GET', 'HEAD'].includes(method) ? {} : { body: Buffer.concat(chunks) }) });
     const out: Record<string, string> = {};
     answer.headers.forEach((value, name) => {
       if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name)) out[name] = value;
