@@ -1,4 +1,5 @@
 import { canonicalize } from './canonical.js';
+import { SignerError } from './errors.js';
 import { HmacKey, type HmacAlgorithm } from './hmac.js';
 import { parseJsonTree, type JsonNode } from './json-tree.js';
 import { CANONICAL_STYLE, candidateStyles, inBuiltOrder, styleVariants, writeStyled, type FieldOrder, type VariantId } from './variants.js';
@@ -206,17 +207,22 @@ function sentBytesVerdict(body: string, parsed: { isJson: boolean; canonical: st
   return { labels: [], divergence: where, warning: `the bytes sent are not the text the sender signed: they part from it at byte ${where.byteOffset}` };
 }
 
+const TOO_DEEP = 'diagnose: the body nests objects or arrays too deeply (thousands of levels) to be canonicalized, so no signature of it can be explained';
+
 function parseBody(body: string): { isJson: boolean; canonical: string; tree?: JsonNode } {
   if (body === '') return { isJson: false, canonical: '' };
   let tree: JsonNode;
   try {
     tree = parseJsonTree(body);
-  } catch {
+  } catch (error) {
+    // Nested beyond the parser's recursion: JSON, but none the kit can canonicalize, so not "not JSON".
+    if (error instanceof RangeError) throw new DiagnoseInputError(TOO_DEEP);
     return { isJson: false, canonical: body };
   }
   try {
     return { isJson: true, canonical: canonicalize(JSON.parse(body)), tree };
-  } catch {
+  } catch (error) {
+    if (error instanceof SignerError && error.code === 'SVC_TOO_DEEP') throw new DiagnoseInputError(TOO_DEEP);
     // JSON text the profile cannot sign canonically (a number beyond a double, 1e400): compare it raw.
     return { isJson: false, canonical: body };
   }
