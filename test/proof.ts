@@ -13,9 +13,11 @@ import { runNumberAt } from '../suites/ids.js';
 import { runChecks } from '../suites/runner.js';
 import { SECTIONS } from '../suites/sections.js';
 
-/** The fault areas part 1 of the proof takes; part 3 takes those of v1.2's rules; part 2 takes the rest. */
+/** The fault areas part 1 of the proof takes; part 3 takes those of v1.2's rules; part 2 those of records (below). */
 export const FIRST_AREAS: readonly string[] = ['auth', 'sign', 'env', 'errors'];
 export const DEPTH_AREAS: readonly string[] = ['wire', 'edges', 'money', 'tenants', 'state'];
+/** Part 2's areas: orders, duplicates, payouts, the profile's operations and webhooks. */
+export const RECORD_AREAS: readonly string[] = ['order', 'duplicates', 'payout', 'operations', 'webhooks'];
 
 export interface Row {
   name: string;
