@@ -9,7 +9,7 @@ import type { CheckResult, Requirement } from '../core/report.js';
 import { ACK_SHOULD_WITHIN_MS, ACK_WITHIN_MS, type WebhookEvent } from '../core/webhooks.js';
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
-import { createRedactor } from '../common/redact.js';
+import { createRedactor, evidenceHeaders } from '../common/redact.js';
 import { DeliveryClient, deliveryHeaders, signedDelivery, type AttemptResult, type Delivery } from '../webhooks/delivery.js';
 
 let cached: Requirement[] | undefined;
@@ -199,7 +199,7 @@ function forgeries(run: string, seconds: number, input: ReceiverJudgeInput, skip
 
 /** A delivery as evidence: as sent (its signature redacted, secrets too) and the receiver's answer or why there was none. */
 export function deliveryExchange(label: string, url: string, delivery: Delivery, result: AttemptResult, redact: (text: string) => string): Exchange {
-  const headers = Object.fromEntries(Object.entries(delivery.headers).map(([k, v]) => [k, k === 'X-SIGNATURE' ? '[redacted]' : redact(v)]));
+  const headers = evidenceHeaders(Object.entries(delivery.headers), redact);
   const request = { method: 'POST', url, headers, body: redact(delivery.body) };
   if (result.status === undefined) {
     const code = result.error === 'refused' || result.error === 'timeout' || result.error === 'reset' ? result.error : 'other';

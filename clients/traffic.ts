@@ -2,6 +2,7 @@ import type { RecordedExchange } from '../sandbox/options.js';
 import { OPERATIONS, operationAtPath, type OperationName } from '../core/operations.js';
 import type { Exchange } from '../core/exchange.js';
 import type { Redact } from '../suites/redact.js';
+import { evidenceHeaders } from '../common/redact.js';
 import { BYTE_ORDER_MARK } from '../common/utf8.js';
 import { SCENARIOS } from '../sandbox/scenarios.js';
 import { canonicalize } from '../signer/canonical.js';
@@ -168,11 +169,8 @@ function isRightSignature(r: ClientRequest, signature: string, secretKey: string
  * it is wrong (it is what CLIENT-SIGNATURE judges, and diagnose needs it) and redacted when it is right.
  */
 export function asEvidence(r: ClientRequest, baseUrl: string, redact: Redact, secretKey: string): Exchange {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of r.raw.headers) {
-    if (name === 'host' || name === 'content-length' || name === 'connection') continue;
-    headers[name] = name.toLowerCase() === 'x-signature' && isRightSignature(r, value, secretKey) ? '[redacted]' : redact(value);
-  }
+  const sent = r.raw.headers.filter(([name]) => name !== 'host' && name !== 'content-length' && name !== 'connection');
+  const headers = evidenceHeaders(sent, redact, (signature) => !isRightSignature(r, signature, secretKey));
   return {
     label: describe(r),
     request: { method: r.raw.method, url: redact(baseUrl + r.raw.path), headers, body: redact(r.raw.body) },

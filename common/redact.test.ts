@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createRedactor, secretForms } from './redact.js';
+import { createRedactor, evidenceHeaders, secretForms } from './redact.js';
 
 const SECRET = 'sk_test_9f8e7d6c5b4a3210';
 const KEY = 'pk_test_0123456789';
@@ -49,5 +49,20 @@ describe('createRedactor', () => {
     expect(exact).toContain(b64(SECRET));
     expect(anyCase).not.toContain(b64(SECRET));
     expect(redact(`x=${b64(SECRET).toLowerCase()}`)).toBe(`x=${b64(SECRET).toLowerCase()}`);
+  });
+});
+
+describe('evidenceHeaders', () => {
+  it('redacts X-SIGNATURE in any letter case, and every value through the redactor', () => {
+    for (const name of ['X-SIGNATURE', 'x-signature', 'X-Signature']) {
+      expect(evidenceHeaders([[name, 'ab'.repeat(32)], ['authorization', `Bearer ${SECRET}`]], redact)).toEqual({ [name]: '[redacted]', authorization: 'Bearer [redacted:secret]' });
+    }
+  });
+
+  it('shows a signature only where the caller says it is the evidence, still through the redactor', () => {
+    const wrong = (signature: string) => signature.startsWith('00');
+    expect(evidenceHeaders([['x-signature', '00ff']], redact, wrong)).toEqual({ 'x-signature': '00ff' });
+    expect(evidenceHeaders([['x-signature', 'ffff']], redact, wrong)).toEqual({ 'x-signature': '[redacted]' });
+    expect(evidenceHeaders([['x-signature', SECRET]], redact, () => true)).toEqual({ 'x-signature': '[redacted:secret]' });
   });
 });

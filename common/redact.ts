@@ -101,3 +101,14 @@ export function createRedactor(options: RedactorOptions): Redact {
     return out;
   };
 }
+
+/**
+ * Headers as evidence: each value through the redactor, and X-SIGNATURE (any letter case) as
+ * `[redacted]` unless `shown` says this one is the evidence (a wrong signature is; a right one would be
+ * a request anyone holding the report could send again).
+ */
+export function evidenceHeaders(headers: Iterable<readonly [string, string]>, redact: Redact, shown: (signature: string) => boolean = () => false): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of headers) out[name] = name.toLowerCase() === 'x-signature' && !shown(value) ? '[redacted]' : redact(value);
+  return out;
+}

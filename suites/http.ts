@@ -5,7 +5,7 @@ import type { Exchange, ExchangeRequest, HttpAnswer, Signing, TransportErrorCode
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import { toleranceOf, type TargetConfig } from './config.js';
-import { createRedactor } from '../common/redact.js';
+import { createRedactor, evidenceHeaders } from '../common/redact.js';
 import { redactor, type Redact } from './redact.js';
 
 export interface Credentials {
@@ -462,9 +462,7 @@ export class TargetClient {
   }
 
   private redactHeaders(headers: Record<string, string>): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const [name, value] of Object.entries(headers)) out[name] = name.toLowerCase() === 'x-signature' ? '[redacted]' : this.redact(value);
-    return out;
+    return evidenceHeaders(Object.entries(headers), this.redact);
   }
 
   private evidenceText(text: string): string {

@@ -6,6 +6,7 @@
 import { headerIsNot, isJsonContentType } from '../../core/predicates.js';
 import { agreesWithStatus, EVENT_ID_HEADER, MIN_RETRIES, WEBHOOK_EVENTS } from '../../core/webhooks.js';
 import type { Exchange } from '../../core/exchange.js';
+import { evidenceHeaders } from '../../common/redact.js';
 import { webhookBuiltOrder } from '../../schemas/field-order.js';
 import { describeErrors, validateSchema } from '../../schemas/index.js';
 import { canonicalize } from '../../signer/canonical.js';
@@ -24,12 +25,11 @@ function asExchange(ctx: CheckContext, o: Observation, d: ReceivedDelivery): Exc
   const e = parseEvent(d);
   const attempts = o.deliveries.filter((x) => attemptGroup(x) !== undefined && attemptGroup(x) === attemptGroup(d));
   const nth = attempts.indexOf(d) + 1;
-  const headers: Record<string, string> = {};
   // A wrong X-SIGNATURE stays: it is the evidence HOOK-SIGNATURE judges, and an HMAC is not the secret
   // (a sender that put the secret itself there is still caught by the redactor). A right one is
   // redacted: in a report of another failure it would be a delivery anyone could send a receiver again.
   const valid = (value: string) => d.headers['x-timestamp'] !== undefined && value === hmacSha256Hex(ctx.config.merchant.secretKey, d.body + d.headers['x-timestamp']);
-  for (const [name, value] of Object.entries(d.headers)) headers[name] = name === 'x-signature' && valid(value) ? '[redacted]' : ctx.client.redact(value);
+  const headers = evidenceHeaders(Object.entries(d.headers), ctx.client.redact, (signature) => !valid(signature));
   return {
     label: `delivery #${d.n} to the kit's receiver: ${e.event ?? 'an unreadable event'} ${e.eventId ?? ''}${nth > 1 ? ` (attempt ${nth})` : ''}; the answer is the kit's`.replace('  ', ' '),
     request: { method: d.method, url: new URL(d.path, o.session.receiver.url).href, headers, body: ctx.client.redact(d.body) },
