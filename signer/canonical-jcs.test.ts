@@ -123,4 +123,9 @@ describe('canonicalize is RFC 8785 (JCS) on I-JSON values (P-SIGN-1)', () => {
     expect(canonicalize({ s: '\uD800' })).toBe('{"s":"\\ud800"}');
     expect(() => jcs({ s: '\uD800' })).toThrow('Lone surrogate');
   });
+
+  it('differs from JCS only outside I-JSON: a body text that repeats a key is signed with its last value', () => {
+    // What `svc-conformance sign` does with such a text (it parses it with JSON.parse); I-JSON has no repeated keys.
+    expect(canonicalize(JSON.parse('{"a":1,"b":0,"a":2}'))).toBe('{"a":2,"b":0}');
+  });
 });
