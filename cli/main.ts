@@ -1,5 +1,6 @@
 import { readPackageJson } from '../common/package-root.js';
 import { visible } from '../common/visible.js';
+import { ConfigError } from '../suites/config.js';
 import { diagnoseCommand } from './commands/diagnose.js';
 import { listCommand } from './commands/list.js';
 import { openapiCommand } from './commands/openapi.js';
@@ -59,6 +60,11 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     if (error instanceof UsageError) {
       // Messages start with the command's name: "svc-conformance sign: …".
       io.stderr(`svc-conformance ${visible(error.message)}\n`);
+      return 2;
+    }
+    // A config that cannot be used is the user's to fix (exit 2), whichever command read it.
+    if (error instanceof ConfigError) {
+      io.stderr(`svc-conformance ${command.name}: ${visible(error.message)}\n`);
       return 2;
     }
     // A bug in the kit, not the user's input: say so plainly, without a stack unless asked.

@@ -1,7 +1,7 @@
 import { clientCatalog } from '../../clients/judge.js';
 import { plural } from '../../common/plural.js';
 import { receiverCatalog } from '../../clients/receiver-judge.js';
-import { loadConfig, ConfigError } from '../../suites/config.js';
+import { loadConfig } from '../../suites/config.js';
 import { catalog } from '../../suites/catalog.js';
 import { SECTIONS } from '../../suites/sections.js';
 import { loadTeamChecks, type TeamChecks } from '../../suites/team-checks.js';
@@ -41,13 +41,8 @@ export const listCommand: CommandSpec = {
     const kinds = kindsOf(options.kind);
     let team: TeamChecks = { sections: [], requirements: [] };
     if (typeof options.config === 'string') {
-      try {
-        const config = await loadConfig(options.config, {}, io.cwd);
-        team = await loadTeamChecks(config, { cwd: io.cwd, say: (line) => io.stderr(`svc-conformance list: ${line}\n`) });
-      } catch (error) {
-        if (error instanceof ConfigError) throw new UsageError(`list: ${error.message}`);
-        throw error;
-      }
+      const config = await loadConfig(options.config, {}, io.cwd);
+      team = await loadTeamChecks(config, { cwd: io.cwd, say: (line) => io.stderr(`svc-conformance list: ${line}\n`) });
     }
     const checksOf = new Map<string, Array<{ id: string; title: string }>>();
     for (const section of [...SECTIONS, ...team.sections]) {

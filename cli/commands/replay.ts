@@ -1,7 +1,7 @@
 import { visible } from '../../common/visible.js';
 import { canonicalize } from '../../signer/canonical.js';
 import { SignerError } from '../../signer/errors.js';
-import { ConfigError, jsonErrorPlace, loadConfig } from '../../suites/config.js';
+import { jsonErrorPlace, loadConfig } from '../../suites/config.js';
 import { TargetClient } from '../../suites/http.js';
 import { readText, UsageError } from '../io.js';
 import type { CommandSpec } from '../options.js';
@@ -22,13 +22,7 @@ export const replayCommand: CommandSpec = {
   details: ['Signatures are made afresh with the current time; the output never shows the secret or the signature.'],
   examples: ["svc-conformance replay --config sandbox.json --path /api/v3/banking/payment/status --body '{\"svc_wallet_id\":\"WAL-SBX-A-0001\",\"debit_account_type\":\"svc_wallet\",\"payout_order_id\":\"PO-FIXTURE-FAILED\"}'"],
   async run(options, io) {
-    let config;
-    try {
-      config = await loadConfig(options.config as string | undefined, io.env, io.cwd);
-    } catch (error) {
-      if (error instanceof ConfigError) throw new UsageError(`replay: ${error.message}`);
-      throw error;
-    }
+    const config = await loadConfig(options.config as string | undefined, io.env, io.cwd);
     const method = String(options.method ?? 'POST').toUpperCase();
     if (method !== 'POST' && method !== 'GET') throw new UsageError('replay: --method takes POST or GET');
     const text = typeof options.file === 'string' ? await readText(io, 'replay', '--file', options.file) : typeof options.body === 'string' ? options.body : undefined;

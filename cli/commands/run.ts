@@ -13,7 +13,7 @@ import { certification } from '../../reports/seal.js';
 import { writeAtomically } from '../../reports/write.js';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
 import { catalog } from '../../suites/catalog.js';
-import { checkTargetEnv, ConfigError, envNamesTarget, isProduction, loadConfig, type TargetConfig } from '../../suites/config.js';
+import { checkTargetEnv, envNamesTarget, isProduction, loadConfig, type TargetConfig } from '../../suites/config.js';
 import { runNumberAt } from '../../suites/ids.js';
 import { preflight } from '../../suites/preflight.js';
 import { redactor } from '../../suites/redact.js';
@@ -81,23 +81,13 @@ export const runCommand: CommandSpec = {
       let configPath: string | undefined;
       let sandboxCommand: string | undefined;
       const configFile = configFileOf('run', options, io);
-      try {
-        checkTargetEnv(io.env, configFile);
-      } catch (error) {
-        if (error instanceof ConfigError) throw new UsageError(`run: ${error.message}`);
-        throw error;
-      }
+      checkTargetEnv(io.env, configFile);
       await usableReportDir('run', reportDir, io);
       const harFile = typeof options.har === 'string' ? resolve(io.cwd, options.har) : undefined;
       if (harFile !== undefined) await usableHarFile(harFile);
       const reportSigner = await signerOf('run', options, io);
       if (configFile !== undefined || envNamesTarget(io.env)) {
-        try {
-          config = await loadConfig(configFile, io.env, io.cwd);
-        } catch (error) {
-          if (error instanceof ConfigError) throw new UsageError(`run: ${error.message}`);
-          throw error;
-        }
+        config = await loadConfig(configFile, io.env, io.cwd);
         configPath = configFile;
       } else {
         sandbox = await startSandbox({ port: 0 });
@@ -110,18 +100,12 @@ export const runCommand: CommandSpec = {
         io.stdout(`No target given (no --config, no ./svc-conformance.json, no SVC_* variable): certifying the kit's own embedded reference sandbox at ${sandbox.baseUrl}, not a deployment (it stops with the run; \`${again.command}\` runs it again, standalone).\n`);
       }
 
-      let team: TeamChecks;
-      try {
-        team = await loadTeamChecks(config, {
-          cwd: io.cwd,
-          say: (line) => io.stdout(`svc-conformance run: ${line}\n`),
-          ...(configFile !== undefined && wasDiscovered(options, configFile) ? { discoveredConfig: configFile } : {}),
-          allowChecks: Boolean(options['allow-checks']),
-        });
-      } catch (error) {
-        if (error instanceof ConfigError) throw new UsageError(`run: ${error.message}`);
-        throw error;
-      }
+      const team: TeamChecks = await loadTeamChecks(config, {
+        cwd: io.cwd,
+        say: (line) => io.stdout(`svc-conformance run: ${line}\n`),
+        ...(configFile !== undefined && wasDiscovered(options, configFile) ? { discoveredConfig: configFile } : {}),
+        allowChecks: Boolean(options['allow-checks']),
+      });
       const requirements = [...catalog(), ...team.requirements];
       // --har: every exchange, kept as the evidence keeps it (redacted), written when the run ends.
       const traffic: TimedExchange[] = [];

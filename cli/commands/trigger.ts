@@ -5,7 +5,7 @@
 import type { Exchange } from '../../core/exchange.js';
 import { isWebhookEventName, WEBHOOK_EVENT_NAMES, type WebhookEventName } from '../../core/webhooks.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
-import { ConfigError, loadConfig, type TargetConfig } from '../../suites/config.js';
+import { loadConfig, type TargetConfig } from '../../suites/config.js';
 import { TargetClient, type SendOptions } from '../../suites/http.js';
 import { configFileOf } from '../config-file.js';
 import { UsageError } from '../io.js';
@@ -52,13 +52,7 @@ export const triggerCommand: CommandSpec = {
     if (configFile === undefined && io.env.SVC_BASE_URL === undefined) {
       throw new UsageError('trigger: name the sandbox with --config F (serve --config-out F writes one; ./svc-conformance.json is found by itself) or SVC_BASE_URL with SVC_API_KEY, SVC_SECRET_KEY and SVC_WALLET_ID');
     }
-    let config: TargetConfig;
-    try {
-      config = await loadConfig(configFile, io.env, io.cwd);
-    } catch (error) {
-      if (error instanceof ConfigError) throw new UsageError(`trigger: ${error.message}`);
-      throw error;
-    }
+    const config: TargetConfig = await loadConfig(configFile, io.env, io.cwd);
     const client = new TargetClient(config, { timeoutMs: 10_000 });
     // What trigger says names URLs (the sandbox's, --to, the registered one) and echoes the sandbox's
     // messages: each line passes through the run's redactor, as run's do (userinfo, the secret in any form).

@@ -8,7 +8,7 @@ import { CONFIRMS_STATUS, judgeReceiver, receiverCatalog } from '../../clients/r
 import type { Report } from '../../core/report.js';
 import { webhookUrlProblem } from '../../core/webhooks.js';
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../../sandbox/tenants.js';
-import { ConfigError, loadConfig, toleranceOf } from '../../suites/config.js';
+import { loadConfig, toleranceOf } from '../../suites/config.js';
 import { configFileOf } from '../config-file.js';
 import { UsageError } from '../io.js';
 import type { CommandSpec } from '../options.js';
@@ -52,15 +52,10 @@ export const verifyReceiverCommand: CommandSpec = {
     let signer = "the embedded sandbox's demo merchant A";
     let environment: 'sandbox' | 'production' = 'sandbox';
     if (configFile !== undefined) {
-      try {
-        const config = await loadConfig(configFile, io.env, io.cwd);
-        environment = config.environment;
-        keys = { merchant: config.merchant, otherMerchant: config.otherMerchant as { secretKey: string }, otherEnvironment: config.otherEnvironment, toleranceSeconds: toleranceOf(config) };
-        signer = `merchant ${config.merchant.apiKey} of ${configFile}${io.env.SVC_SECRET_KEY ? ' (its secret from SVC_SECRET_KEY)' : ''}`;
-      } catch (error) {
-        if (error instanceof ConfigError) throw new UsageError(`verify-receiver: ${error.message}`);
-        throw error;
-      }
+      const config = await loadConfig(configFile, io.env, io.cwd);
+      environment = config.environment;
+      keys = { merchant: config.merchant, otherMerchant: config.otherMerchant as { secretKey: string }, otherEnvironment: config.otherEnvironment, toleranceSeconds: toleranceOf(config) };
+      signer = `merchant ${config.merchant.apiKey} of ${configFile}${io.env.SVC_SECRET_KEY ? ' (its secret from SVC_SECRET_KEY)' : ''}`;
     } else if (io.env.SVC_SECRET_KEY) {
       keys = { ...keys, merchant: { secretKey: io.env.SVC_SECRET_KEY } };
       signer = 'SVC_SECRET_KEY';
