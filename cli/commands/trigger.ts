@@ -5,6 +5,8 @@
 import type { Exchange } from '../../core/exchange.js';
 import { isWebhookEventName, WEBHOOK_EVENT_NAMES, type WebhookEventName } from '../../core/webhooks.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
+import { CURRENCIES, type Currency } from '../../schemas/types.js';
+import { transferModeFor } from '../../suites/checks/requests.js';
 import { loadConfig, type TargetConfig } from '../../suites/config.js';
 import { TargetClient, type SendOptions } from '../../suites/http.js';
 import { configFileOf } from '../config-file.js';
@@ -159,7 +161,7 @@ async function fire(client: TargetClient, config: TargetConfig, event: WebhookEv
   const payoutOrderId = `TRG-PO-${suffix}`;
   const balance = await send(client, { label: 'Balance Inquiry', path: OPERATION_PATHS.balanceInquiry, payload: { svc_wallet_id: config.merchant.walletId, debit_account_type: 'svc_wallet' } });
   const currency = dataOf(balance)?.currency;
-  if (typeof currency !== 'string') throw notASandbox(config.baseUrl, 'Balance Inquiry', balance);
+  if (!isCurrency(currency)) throw notASandbox(config.baseUrl, 'Balance Inquiry', balance);
   const amount = event === 'payout.failed' ? '10.13' : '10.00';
   const initiated = await send(client, { label: 'Transaction Initiation', path: OPERATION_PATHS.transactionInitiation, payload: payoutBody(config.merchant.walletId, payoutOrderId, amount, currency) });
   let state = dataOf(initiated)?.status;
@@ -207,14 +209,19 @@ function orderBody(orderId: string): Record<string, unknown> {
   };
 }
 
-function payoutBody(walletId: string, payoutOrderId: string, amount: string, currency: string): Record<string, unknown> {
+function isCurrency(value: unknown): value is Currency {
+  return typeof value === 'string' && (CURRENCIES as readonly string[]).includes(value);
+}
+
+function payoutBody(walletId: string, payoutOrderId: string, amount: string, currency: Currency): Record<string, unknown> {
   return {
     svc_wallet_id: walletId,
     debit_account_type: 'svc_wallet',
     payout_order_id: payoutOrderId,
     amount,
     currency,
-    transfer_mode: currency === 'INR' ? 'imps' : currency === 'EUR' ? 'sepa' : 'swift',
+    // The kit's own choice for a currency, the same as its checks make.
+    transfer_mode: transferModeFor(currency),
     beneficiary: { name: 'Ravi Kumar', account_number: '001234567890', ifsc: 'HDFC0000123', iban: 'GB29NWBK60161331926819', swift_code: 'NWBKGB2L' },
   };
 }

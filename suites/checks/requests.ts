@@ -122,7 +122,7 @@ export function balanceInquiry(ctx: CheckContext, label: string, { walletId = ct
 }
 
 /** A transfer mode usual for a currency, so a server that ties modes to currencies accepts it. */
-function transferModeFor(currency: Currency): TransferMode {
+export function transferModeFor(currency: Currency): TransferMode {
   if (currency === 'INR') return 'imps';
   if (currency === 'EUR') return 'sepa';
   if (currency === 'USD') return 'ach';
