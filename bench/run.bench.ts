@@ -29,7 +29,15 @@ const CONCURRENCY = 8;
 const ONE_WAY_MS = 25;
 
 function settings(config: TargetConfig) {
-  return { config, seed: 1, runs: 20, runNumber: runNumberAt(Date.now()), allowProduction: false, timeoutMs: 10_000, concurrency: CONCURRENCY };
+  return {
+    config,
+    seed: 1,
+    runs: 20,
+    runNumber: runNumberAt(Date.now()),
+    allowProduction: false,
+    timeoutMs: 10_000,
+    concurrency: CONCURRENCY,
+  };
 }
 
 // 1. The suite in-process (payouts settle at once, so no settlement wait counts as overhead), then
@@ -42,8 +50,16 @@ async function overheadAt(concurrency: number): Promise<number> {
   const suiteStart = performance.now();
   const results = await runChecks({ ...settings(suiteTarget.config as TargetConfig), concurrency }, SECTIONS);
   buildReport({
-    results, catalog: catalog(), target: { baseUrl: suiteTarget.baseUrl, environment: 'sandbox', embeddedSandbox: true },
-    seed: 1, runNumber: 0, runs: 20, strict: false, startedAt: new Date(), durationMs: 0, version: 'bench',
+    results,
+    catalog: catalog(),
+    target: { baseUrl: suiteTarget.baseUrl, environment: 'sandbox', embeddedSandbox: true },
+    seed: 1,
+    runNumber: 0,
+    runs: 20,
+    strict: false,
+    startedAt: new Date(),
+    durationMs: 0,
+    version: 'bench',
   });
   const suiteMs = performance.now() - suiteStart;
   await suiteTarget.close();
@@ -76,20 +92,25 @@ for (let i = 0; i < TIMES; i++) {
   const seconds = (performance.now() - started) / 1000;
   await proxy.close();
   await target.close();
-  floorSeconds = (count / CONCURRENCY) * (2 * ONE_WAY_MS) / 1000;
+  floorSeconds = ((count / CONCURRENCY) * (2 * ONE_WAY_MS)) / 1000;
   latency.push(seconds / floorSeconds);
 }
 
 // 3. What a user waits for: `svc-conformance run --runs N` with no target, wall clock.
 const byRuns = new Map<number, number[]>();
 for (const runs of [20, 100, 500]) {
-  byRuns.set(runs, await repeat(TIMES, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
-    const started = performance.now();
-    const cli = spawnSync(process.execPath, [BIN, 'run', '--seed', '1', '--runs', String(runs), '--report-dir', dir], { encoding: 'utf8' });
-    if (cli.status !== 0) throw new Error(`run --runs ${runs} did not pass:\n${cli.stdout}\n${cli.stderr}`);
-    return (performance.now() - started) / 1000;
-  }));
+  byRuns.set(
+    runs,
+    await repeat(TIMES, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
+      const started = performance.now();
+      const cli = spawnSync(process.execPath, [BIN, 'run', '--seed', '1', '--runs', String(runs), '--report-dir', dir], {
+        encoding: 'utf8',
+      });
+      if (cli.status !== 0) throw new Error(`run --runs ${runs} did not pass:\n${cli.stdout}\n${cli.stderr}`);
+      return (performance.now() - started) / 1000;
+    }),
+  );
 }
 
 // 3b. How a property's cost grows with --runs: the property checks alone, in-process, at 100 and
@@ -112,12 +133,22 @@ const serving = await repeat(TIMES, async () => {
 
 latency.sort((a, b) => a - b);
 const lines = [
-  figure(`suite in-process / bare undici loop (${requestCount} requests, one at a time)`, overheadOne, 'x', { text: '≤ 1.50x', met: (m) => m <= 1.5 }),
+  figure(`suite in-process / bare undici loop (${requestCount} requests, one at a time)`, overheadOne, 'x', {
+    text: '≤ 1.50x',
+    met: (m) => m <= 1.5,
+  }),
   figure(`suite in-process / bare undici loop (${CONCURRENCY} in flight)`, overhead, 'x', { text: '≤ 1.50x', met: (m) => m <= 1.5 }),
   figure(`full run, 50 ms round trip / floor (${floorSeconds.toFixed(2)} s)`, latency, 'x', { text: '≤ 2.00x', met: (m) => m <= 2 }),
   ...[...byRuns].map(([runs, seconds]) =>
-    figure(`svc-conformance run --runs ${runs} (embedded sandbox)`, seconds, ' s', runs === 500 ? { text: 'under 10 s', met: (m) => m < 10 } : runs === 20 ? { text: 'under 60 s', met: (m) => m < 60 } : undefined, 1)),
+    figure(
+      `svc-conformance run --runs ${runs} (embedded sandbox)`,
+      seconds,
+      ' s',
+      runs === 500 ? { text: 'under 10 s', met: (m) => m < 10 } : runs === 20 ? { text: 'under 60 s', met: (m) => m < 60 } : undefined,
+      1,
+    ),
+  ),
   figure('property checks at --runs 500 / at --runs 100 (linear: 5x)', growth, 'x', { text: '≤ 5.00x', met: (m) => m <= 5 }),
-  figure('sandbox requests per second / bare Node server\'s', serving, 'x', { text: '≥ 0.70x', met: (m) => m >= 0.7 }),
+  figure("sandbox requests per second / bare Node server's", serving, 'x', { text: '≥ 0.70x', met: (m) => m >= 0.7 }),
 ];
 console.log(lines.join('\n'));

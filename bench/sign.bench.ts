@@ -22,7 +22,9 @@ const order = {
 };
 
 function baseline(): string {
-  return createHmac('sha256', secret).update(JSON.stringify(order) + timestamp).digest('hex');
+  return createHmac('sha256', secret)
+    .update(JSON.stringify(order) + timestamp)
+    .digest('hex');
 }
 
 function signer(): string {
@@ -64,7 +66,9 @@ console.log(`  ratio signer / baseline               ${(sign / base).toFixed(2)}
 // diagnose: the worst case is a signature nothing explains, which tries every text and every millisecond.
 const good = signPayload({ payload: order, timestamp, secret });
 const wrong = createHmac('sha256', 'sk_test_someone_else').update(good.message).digest('hex');
-const escaped = createHmac('sha256', secret).update(good.canonical.replaceAll('/', '\\/') + timestamp).digest('hex');
+const escaped = createHmac('sha256', secret)
+  .update(good.canonical.replaceAll('/', '\\/') + timestamp)
+  .digest('hex');
 const diagnoseMs = (signature: string): number => {
   const samples: number[] = [];
   for (let i = 0; i < 7; i++) {

@@ -14,7 +14,13 @@ export function median(sorted: readonly number[]): number {
 }
 
 /** One line: the figure's name, min and median, and its target with a mark for whether the median meets it. */
-export function figure(name: string, sorted: readonly number[], unit: string, target?: { text: string; met: (median: number) => boolean }, digits = 2): string {
+export function figure(
+  name: string,
+  sorted: readonly number[],
+  unit: string,
+  target?: { text: string; met: (median: number) => boolean },
+  digits = 2,
+): string {
   const m = median(sorted);
   const values = `min ${sorted[0]!.toFixed(digits)}${unit}  median ${m.toFixed(digits)}${unit}`;
   const mark = target === undefined ? '' : `   ${target.met(m) ? '✓' : '✗'} target ${target.text}`;

@@ -5,7 +5,12 @@ import type { AddressInfo } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
 import { startSandbox } from '../sandbox/index.js';
 
-const FIXED = JSON.stringify({ code: '200', status: 'success', message: 'ok', data: { payout_order_id: 'X', status: 'SUCCESS', amount: '1.00' } });
+const FIXED = JSON.stringify({
+  code: '200',
+  status: 'success',
+  message: 'ok',
+  data: { payout_order_id: 'X', status: 'SUCCESS', amount: '1.00' },
+});
 
 if ((workerData as { kind: string }).kind === 'sandbox') {
   const sandbox = await startSandbox({ port: 0 });

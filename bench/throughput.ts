@@ -22,17 +22,32 @@ export function prepareRequests(count: number): Prepared[] {
   const timestamp = String(Math.floor(Date.now() / 1000));
   const run = `${process.pid}-${++prepared}`;
   return Array.from({ length: count }, (_, n) => {
-    const payload = n % 2 === 0
-      ? {
-          order_id: `TP-${run}-${n}`, order_amount: 250.75, order_currency: 'INR', service_type: 'payment', return_url: 'https://merchant.example.org/r',
-          customer: { name: 'Meera Nair', email: 'meera@example.org', phone: '9123456780', address: { line1: '4 Residency Road', city: 'Kochi', state: 'Kerala', country: 'IN', postal_code: '682011' } },
-        }
-      : { svc_wallet_id: MERCHANT_A.walletId, debit_account_type: 'svc_wallet', payout_order_id: `TP-${run}-${n}` };
+    const payload =
+      n % 2 === 0
+        ? {
+            order_id: `TP-${run}-${n}`,
+            order_amount: 250.75,
+            order_currency: 'INR',
+            service_type: 'payment',
+            return_url: 'https://merchant.example.org/r',
+            customer: {
+              name: 'Meera Nair',
+              email: 'meera@example.org',
+              phone: '9123456780',
+              address: { line1: '4 Residency Road', city: 'Kochi', state: 'Kerala', country: 'IN', postal_code: '682011' },
+            },
+          }
+        : { svc_wallet_id: MERCHANT_A.walletId, debit_account_type: 'svc_wallet', payout_order_id: `TP-${run}-${n}` };
     const body = canonicalize(payload);
     return {
       path: n % 2 === 0 ? OPERATIONS.createOrder.path : OPERATIONS.payoutStatus.path,
       body,
-      headers: { 'content-type': 'application/json', 'x-api-key': MERCHANT_A.apiKey, 'x-timestamp': timestamp, 'x-signature': hmacSha256Hex(MERCHANT_A.secretKey, body + timestamp) },
+      headers: {
+        'content-type': 'application/json',
+        'x-api-key': MERCHANT_A.apiKey,
+        'x-timestamp': timestamp,
+        'x-signature': hmacSha256Hex(MERCHANT_A.secretKey, body + timestamp),
+      },
     };
   });
 }
@@ -42,14 +57,21 @@ export async function sendAll(baseUrl: string, requests: readonly Prepared[], in
   const agent = new Agent({ connections: inFlight });
   let next = 0;
   const started = performance.now();
-  await Promise.all(Array.from({ length: inFlight }, async () => {
-    while (next < requests.length) {
-      const r = requests[next++]!;
-      const method = r.method ?? 'POST';
-      const response = await request(baseUrl + r.path, { method, headers: r.headers, ...(method === 'GET' ? {} : { body: r.body }), dispatcher: agent });
-      await response.body.text();
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < requests.length) {
+        const r = requests[next++]!;
+        const method = r.method ?? 'POST';
+        const response = await request(baseUrl + r.path, {
+          method,
+          headers: r.headers,
+          ...(method === 'GET' ? {} : { body: r.body }),
+          dispatcher: agent,
+        });
+        await response.body.text();
+      }
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   await agent.close();
   return seconds;

@@ -18,7 +18,9 @@ export function publishToGitHubActions(io: Io, command: string, report: Report):
     try {
       appendFileSync(resolve(io.cwd, summaryFile), githubJobSummary(report, command));
     } catch (error) {
-      io.stderr(`svc-conformance ${command}: could not append the job summary to GITHUB_STEP_SUMMARY: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
+      io.stderr(
+        `svc-conformance ${command}: could not append the job summary to GITHUB_STEP_SUMMARY: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`,
+      );
     }
   }
   for (const line of githubAnnotations(report)) io.stdout(line + '\n');

@@ -36,15 +36,24 @@ describe('InterruptRegistry', () => {
   });
 
   it('says it in one line, also when nothing was held', () => {
-    expect(interruptedLine('sign', 'SIGINT', [])).toBe('svc-conformance sign: interrupted (SIGINT): nothing was held, nothing to clean up\n');
+    expect(interruptedLine('sign', 'SIGINT', [])).toBe(
+      'svc-conformance sign: interrupted (SIGINT): nothing was held, nothing to clean up\n',
+    );
     expect(interruptedLine('run', 'SIGTERM', ['a', 'b'])).toBe('svc-conformance run: interrupted (SIGTERM): a, b\n');
-    expect(interruptedLine('verify-client', 'EPIPE', ['a'])).toBe('svc-conformance verify-client: interrupted (EPIPE: its output was closed): a\n');
+    expect(interruptedLine('verify-client', 'EPIPE', ['a'])).toBe(
+      'svc-conformance verify-client: interrupted (EPIPE: its output was closed): a\n',
+    );
   });
 });
 
 describe('exitStatusOf', () => {
   // Ctrl-C and kill as documented; a closed terminal and a closed pipe as a shell reports the signal (128 + its number).
-  it.each([['SIGINT', 130], ['SIGTERM', 130], ['SIGHUP', 129], ['EPIPE', 141]] as const)('%s: %i', (signal, status) => {
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 130],
+    ['SIGHUP', 129],
+    ['EPIPE', 141],
+  ] as const)('%s: %i', (signal, status) => {
     expect(exitStatusOf(signal)).toBe(status);
   });
 });

@@ -81,7 +81,15 @@ async function within(ms: number, work: () => Promise<unknown> | unknown): Promi
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<{ finished: false }>((resolveLate) => (timer = setTimeout(() => resolveLate({ finished: false }), ms)));
   try {
-    return await Promise.race([Promise.resolve().then(work).then((value) => ({ finished: true, value }), () => ({ finished: false })), late]);
+    return await Promise.race([
+      Promise.resolve()
+        .then(work)
+        .then(
+          (value) => ({ finished: true, value }),
+          () => ({ finished: false }),
+        ),
+      late,
+    ]);
   } finally {
     clearTimeout(timer);
   }

@@ -16,20 +16,34 @@ import { exitStatusOf, InterruptRegistry, interruptedLine, type InterruptSignal 
 import { processIo, UsageError, type Io } from './io.js';
 import { formatHelp, parseOptions, type CommandSpec } from './options.js';
 
-const COMMANDS: CommandSpec[] = [runCommand, listCommand, serveCommand, triggerCommand, verifyClientCommand, verifyReceiverCommand, verifyReportCommand, signCommand, diagnoseCommand, replayCommand, openapiCommand];
+const COMMANDS: CommandSpec[] = [
+  runCommand,
+  listCommand,
+  serveCommand,
+  triggerCommand,
+  verifyClientCommand,
+  verifyReceiverCommand,
+  verifyReportCommand,
+  signCommand,
+  diagnoseCommand,
+  replayCommand,
+  openapiCommand,
+];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
-  return [
-    'Usage: svc-conformance <command> [options]',
-    '',
-    'Contract and conformance kit for the payment-gateway and payout-banking API.',
-    '',
-    'Commands:',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
-    '',
-    'Run `svc-conformance <command> --help` for a command\'s options.',
-  ].join('\n') + '\n';
+  return (
+    [
+      'Usage: svc-conformance <command> [options]',
+      '',
+      'Contract and conformance kit for the payment-gateway and payout-banking API.',
+      '',
+      'Commands:',
+      ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}${c.summary}`),
+      '',
+      "Run `svc-conformance <command> --help` for a command's options.",
+    ].join('\n') + '\n'
+  );
 }
 
 /** Runs the command line; returns the exit code. Never throws for bad input: it says what to fix. */
@@ -81,7 +95,12 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
  * interrupt on, whatever the command still does is not heard: no output, and its own ending (a
  * verdict, an error) does not count.
  */
-async function runInterruptibly(command: CommandSpec, options: Parameters<CommandSpec['run']>[0], positionals: string[], io: Io): Promise<number> {
+async function runInterruptibly(
+  command: CommandSpec,
+  options: Parameters<CommandSpec['run']>[0],
+  positionals: string[],
+  io: Io,
+): Promise<number> {
   const interrupts = new InterruptRegistry();
   const quietOnceInterrupted = (write: (text: string) => void) => (text: string) => {
     if (!interrupts.signal.aborted) write(text);

@@ -48,11 +48,15 @@ export function parseOptions(spec: CommandSpec, argv: string[]): { options: Pars
   const options = parsed.values as ParsedOptions;
   if (options.help) return { options, positionals: parsed.positionals };
   if (!spec.positionals && parsed.positionals.length > 0) {
-    throw new UsageError(`${spec.name}: unexpected argument "${parsed.positionals[0]}"; options are written --name value (see svc-conformance ${spec.name} --help)`);
+    throw new UsageError(
+      `${spec.name}: unexpected argument "${parsed.positionals[0]}"; options are written --name value (see svc-conformance ${spec.name} --help)`,
+    );
   }
   for (const option of spec.options) {
     if (option.required && options[option.name] === undefined) {
-      throw new UsageError(`${spec.name}: --${option.name} ${option.value ?? ''} is required; see svc-conformance ${spec.name} --help`.replace('  ', ' '));
+      throw new UsageError(
+        `${spec.name}: --${option.name} ${option.value ?? ''} is required; see svc-conformance ${spec.name} --help`.replace('  ', ' '),
+      );
     }
   }
   return { options, positionals: parsed.positionals };
@@ -62,7 +66,10 @@ function cleanParseError(message: string): string {
   // node's messages end with advice about "--" that does not apply to these commands.
   const ambiguous = /^Option '(--[\w-]+)' argument is ambiguous/.exec(message);
   if (ambiguous) return `${ambiguous[1]} needs a value; a value that starts with a dash is written ${ambiguous[1]}=-…`;
-  return message.replace(/\. To specify a positional argument.*$/s, '').replace(/^Unknown option/, 'unknown option').replace(/\.$/, '');
+  return message
+    .replace(/\. To specify a positional argument.*$/s, '')
+    .replace(/^Unknown option/, 'unknown option')
+    .replace(/\.$/, '');
 }
 
 export function formatHelp(spec: CommandSpec): string {

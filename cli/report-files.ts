@@ -49,18 +49,28 @@ export async function usableReportDir(command: string, dir: string, io: Io): Pro
  * report, so they are written redacted: serve puts them back. Returns the path to cite, as given
  * from the working directory, and that command.
  */
-export async function embeddedSandboxAgain(io: Io, command: string, dir: string, sandbox: { baseUrl: string; config: TargetConfig }): Promise<{ configPath: string; command: string }> {
+export async function embeddedSandboxAgain(
+  io: Io,
+  command: string,
+  dir: string,
+  sandbox: { baseUrl: string; config: TargetConfig },
+): Promise<{ configPath: string; command: string }> {
   const file = join(dir, 'sandbox.json');
   const configPath = relative(io.cwd, file) || file;
   // A sandbox.json the kit did not write (a --report-dir . holding the project's own) is refused, not
   // replaced, nor dodged by another name: the reproduce lines' `serve --config-out` would replace
   // whatever file they cite, and another folder is one option away.
   const notTheKits = await whyNotTheKits(file, sandbox.config);
-  if (notTheKits !== undefined) throw new UsageError(`${command}: ${configPath} ${notTheKits}, and the run writes the embedded sandbox's config there for its reproduce lines; move it, or choose another folder with --report-dir`);
+  if (notTheKits !== undefined)
+    throw new UsageError(
+      `${command}: ${configPath} ${notTheKits}, and the run writes the embedded sandbox's config there for its reproduce lines; move it, or choose another folder with --report-dir`,
+    );
   try {
     await writeAtomically(file, redactor(sandbox.config)(JSON.stringify(sandbox.config, null, 2)) + '\n');
   } catch (error) {
-    io.stderr(`svc-conformance ${command}: could not write ${configPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; the serve line of each reproduce writes it\n`);
+    io.stderr(
+      `svc-conformance ${command}: could not write ${configPath}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; the serve line of each reproduce writes it\n`,
+    );
   }
   return { configPath, command: `svc-conformance serve --port ${new URL(sandbox.baseUrl).port} --config-out ${shellQuote(configPath)}` };
 }
@@ -95,7 +105,9 @@ export async function writeReportsOrSay(io: Io, command: string, report: Report,
   try {
     return await writeReports(report, dir, signer);
   } catch (error) {
-    io.stderr(`svc-conformance ${command}: could not write the reports to ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
+    io.stderr(
+      `svc-conformance ${command}: could not write the reports to ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`,
+    );
     return [];
   }
 }
@@ -104,16 +116,45 @@ export async function writeReportsOrSay(io: Io, command: string, report: Report,
  * The report of a judgement that has no seed or property cases (verify-client, verify-receiver):
  * what was judged, by which catalog, started when, and the command that judges it again.
  */
-export function judgementReport(input: { results: CheckResult[]; catalog: Requirement[]; target: Report['target']; strict: boolean; requireAll: boolean; startedAt: Date; rerunCommand: string; catalogs: string[]; options: Record<string, unknown>; notes?: readonly string[]; signer?: ReportSigner | undefined }): Report {
+export function judgementReport(input: {
+  results: CheckResult[];
+  catalog: Requirement[];
+  target: Report['target'];
+  strict: boolean;
+  requireAll: boolean;
+  startedAt: Date;
+  rerunCommand: string;
+  catalogs: string[];
+  options: Record<string, unknown>;
+  notes?: readonly string[];
+  signer?: ReportSigner | undefined;
+}): Report {
   const { catalogs, options, signer, ...rest } = input;
   return {
-    ...buildReport({ ...rest, seed: 0, runNumber: 0, runs: 0, durationMs: Date.now() - input.startedAt.getTime(), version: readPackageJson<{ version: string }>('package.json').version }),
-    certification: certification({ catalogs, options: { strict: input.strict, requireAll: input.requireAll, ...options }, ...(signer !== undefined ? { signedBy: signer.signedBy } : {}) }),
+    ...buildReport({
+      ...rest,
+      seed: 0,
+      runNumber: 0,
+      runs: 0,
+      durationMs: Date.now() - input.startedAt.getTime(),
+      version: readPackageJson<{ version: string }>('package.json').version,
+    }),
+    certification: certification({
+      catalogs,
+      options: { strict: input.strict, requireAll: input.requireAll, ...options },
+      ...(signer !== undefined ? { signedBy: signer.signedBy } : {}),
+    }),
   };
 }
 
 /** --sign-key, the same for every command that judges. */
-export const SIGN_KEY_OPTION: OptionSpec = { name: 'sign-key', type: 'string', value: 'FILE', description: 'sign report.json with this Ed25519 private key (PKCS#8 PEM), writing report.json.sig beside it (verify-report --public-key checks it)' };
+export const SIGN_KEY_OPTION: OptionSpec = {
+  name: 'sign-key',
+  type: 'string',
+  value: 'FILE',
+  description:
+    'sign report.json with this Ed25519 private key (PKCS#8 PEM), writing report.json.sig beside it (verify-report --public-key checks it)',
+};
 
 /**
  * The --sign-key key, read and checked before anything is run: a key that cannot sign is exit 2 with
@@ -136,7 +177,14 @@ export async function signerOf(command: string, options: ParsedOptions, io: Io):
  * In a GitHub Actions job it also writes the job summary and the annotations (cli/github-actions.ts);
  * `io` is the console Io, so with --format json those go to stderr and stdout keeps the JSON alone.
  */
-export function finish(io: Io, print: (text: string) => void, json: boolean, command: string, report: Report, files: readonly string[]): 0 | 1 | 2 {
+export function finish(
+  io: Io,
+  print: (text: string) => void,
+  json: boolean,
+  command: string,
+  report: Report,
+  files: readonly string[],
+): 0 | 1 | 2 {
   // Interrupted: main() has ended the command with 130; its verdict goes nowhere, the job summary included.
   if (interruptsOf(io).signal.aborted) return 2;
   if (json) print(summaryJson(report, files));
@@ -147,15 +195,25 @@ export function finish(io: Io, print: (text: string) => void, json: boolean, com
 }
 
 /** --require-all, the same for every command that judges. */
-export const REQUIRE_ALL_OPTION: OptionSpec = { name: 'require-all', type: 'boolean', description: 'a verdict that judged only part of the requirements (partial) is inconclusive (exit 2), not conformant' };
+export const REQUIRE_ALL_OPTION: OptionSpec = {
+  name: 'require-all',
+  type: 'boolean',
+  description: 'a verdict that judged only part of the requirements (partial) is inconclusive (exit 2), not conformant',
+};
 
 /** --format: text (the console summary) or json (one JSON object on stdout; everything else on stderr). */
-export const FORMAT_OPTION: OptionSpec = { name: 'format', type: 'string', value: 'text|json', description: 'json: print the summary as one JSON object on stdout, and progress on stderr (default text)' };
+export const FORMAT_OPTION: OptionSpec = {
+  name: 'format',
+  type: 'string',
+  value: 'text|json',
+  description: 'json: print the summary as one JSON object on stdout, and progress on stderr (default text)',
+};
 
 /** The chosen format, and the Io the rest of the command writes its console lines to. */
 export function formatOf(command: string, options: ParsedOptions, io: Io): { json: boolean; console: Io } {
   const format = options.format ?? 'text';
-  if (format !== 'text' && format !== 'json') throw new UsageError(`${command}: --format takes text or json, not ${JSON.stringify(format)}`);
+  if (format !== 'text' && format !== 'json')
+    throw new UsageError(`${command}: --format takes text or json, not ${JSON.stringify(format)}`);
   return format === 'json' ? { json: true, console: { ...io, stdout: io.stderr } } : { json: false, console: io };
 }
 
@@ -164,20 +222,22 @@ export function summaryJson(report: Report, files: readonly string[]): string {
   const failed = report.requirements
     .filter((r) => r.status === 'failed')
     .map((r) => ({ id: r.id, level: r.level, title: r.title, message: r.evidence[0]?.message ?? r.title }));
-  return JSON.stringify({
-    tool: report.tool,
-    verdict: report.verdict,
-    verdictText: verdictText(report),
-    ...(report.reasons !== undefined ? { reasons: report.reasons } : {}),
-    coverage: report.coverage,
-    target: report.target,
-    ...(report.client ? { client: report.client } : {}),
-    ...(report.receiver ? { receiver: report.receiver } : {}),
-    ...(report.client || report.receiver ? {} : { seed: report.seed }),
-    summary: report.summary,
-    ...(report.notes !== undefined ? { notes: report.notes } : {}),
-    failed,
-    reports: files,
-    digest: digestOf(report),
-  }) + '\n';
+  return (
+    JSON.stringify({
+      tool: report.tool,
+      verdict: report.verdict,
+      verdictText: verdictText(report),
+      ...(report.reasons !== undefined ? { reasons: report.reasons } : {}),
+      coverage: report.coverage,
+      target: report.target,
+      ...(report.client ? { client: report.client } : {}),
+      ...(report.receiver ? { receiver: report.receiver } : {}),
+      ...(report.client || report.receiver ? {} : { seed: report.seed }),
+      summary: report.summary,
+      ...(report.notes !== undefined ? { notes: report.notes } : {}),
+      failed,
+      reports: files,
+      digest: digestOf(report),
+    }) + '\n'
+  );
 }

@@ -18,8 +18,17 @@ const INITIATE = '/api/v3/banking/payment/initiate';
 const PAYOUT_STATUS = '/api/v3/banking/payment/status';
 
 const order = (orderId: string, amount = 1499.5) => ({
-  order_id: orderId, order_amount: amount, order_currency: 'INR', order_note: 'Two notebooks', service_type: 'payment',
-  customer: { name: 'José Müller', email: 'jose@example.com', phone: '+919812345678', address: { line1: '12 MG Road', city: 'Pune', state: 'MH', country: 'IN', postal_code: '411001' } },
+  order_id: orderId,
+  order_amount: amount,
+  order_currency: 'INR',
+  order_note: 'Two notebooks',
+  service_type: 'payment',
+  customer: {
+    name: 'José Müller',
+    email: 'jose@example.com',
+    phone: '+919812345678',
+    address: { line1: '12 MG Road', city: 'Pune', state: 'MH', country: 'IN', postal_code: '411001' },
+  },
   return_url: `https://shop.example/checkout/return?order=${orderId}`,
 });
 
@@ -45,11 +54,20 @@ function fetchClient(baseUrl: string) {
     try {
       const response = await fetch(baseUrl + path, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json', 'X-API-KEY': MERCHANT_A.apiKey, 'X-TIMESTAMP': timestamp, 'X-SIGNATURE': signed.signature },
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json',
+          'X-API-KEY': MERCHANT_A.apiKey,
+          'X-TIMESTAMP': timestamp,
+          'X-SIGNATURE': signed.signature,
+        },
         body: text,
         signal: AbortSignal.timeout(o.timeoutMs ?? 3000),
       });
-      return { status: response.status, json: (await response.json().catch(() => null)) as { message?: string; data?: Record<string, unknown> } | null };
+      return {
+        status: response.status,
+        json: (await response.json().catch(() => null)) as { message?: string; data?: Record<string, unknown> } | null,
+      };
     } catch {
       return { status: 0, json: null };
     }
@@ -57,9 +75,19 @@ function fetchClient(baseUrl: string) {
 }
 
 const judgeLikeVerifyClient = (exchanges: readonly RecordedExchange[], baseUrl: string) =>
-  judgeClient({ exchanges, baseUrl, merchant: MERCHANT_A, otherEnvironment: { apiKeys: [MERCHANT_A_LIVE.apiKey], walletIds: [MERCHANT_A_LIVE.walletId] }, toleranceSeconds: 300 }).results;
+  judgeClient({
+    exchanges,
+    baseUrl,
+    merchant: MERCHANT_A,
+    otherEnvironment: { apiKeys: [MERCHANT_A_LIVE.apiKey], walletIds: [MERCHANT_A_LIVE.walletId] },
+    toleranceSeconds: 300,
+  }).results;
 
-const failedIds = (results: ReturnType<ClientHarness['findings']>) => results.filter((r) => r.state === 'failed').map((r) => r.meta.requirement).sort();
+const failedIds = (results: ReturnType<ClientHarness['findings']>) =>
+  results
+    .filter((r) => r.state === 'failed')
+    .map((r) => r.meta.requirement)
+    .sort();
 
 /** Throws what assertConformant throws, as a value. */
 function conformanceError(harness: ClientHarness, strict = false): ClientConformanceError {
@@ -88,7 +116,13 @@ describe('installClientHarness: a client judged in-process by P-CLIENT', () => {
     expect((await send(BALANCE, { svc_wallet_id: harness.credentials.walletId })).status).toBe(200);
     const payoutOrderId = `PO-${crypto.randomUUID()}`;
     const payout = { svc_wallet_id: harness.credentials.walletId, debit_account_type: 'svc_wallet', payout_order_id: payoutOrderId };
-    const initiated = await send(INITIATE, { ...payout, amount: 10, currency: 'INR', transfer_mode: 'imps', beneficiary: { name: 'Asha Traders', account_number: '001234567890', ifsc: 'HDFC0001234' } });
+    const initiated = await send(INITIATE, {
+      ...payout,
+      amount: 10,
+      currency: 'INR',
+      transfer_mode: 'imps',
+      beneficiary: { name: 'Asha Traders', account_number: '001234567890', ifsc: 'HDFC0001234' },
+    });
     expect(initiated.status).toBe(200);
     expect((await send(PAYOUT_STATUS, payout)).status).toBe(200);
 
@@ -142,13 +176,26 @@ describe('installClientHarness: a client judged in-process by P-CLIENT', () => {
     const text = canonicalize({ svc_wallet_id: MERCHANT_A.walletId });
     const timestamp = Math.floor(Date.now() / 1000);
     const answer = await new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
-      const req = request(`${harness!.baseUrl}${BALANCE}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': MERCHANT_A.apiKey, 'x-timestamp': String(timestamp), 'x-signature': signText(text, timestamp, MERCHANT_A.secretKey).signature },
-      }, (res: http.IncomingMessage) => {
-        let body = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk)).on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body }));
-      });
+      const req = request(
+        `${harness!.baseUrl}${BALANCE}`,
+        {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json',
+            'x-api-key': MERCHANT_A.apiKey,
+            'x-timestamp': String(timestamp),
+            'x-signature': signText(text, timestamp, MERCHANT_A.secretKey).signature,
+          },
+        },
+        (res: http.IncomingMessage) => {
+          let body = '';
+          res
+            .setEncoding('utf8')
+            .on('data', (chunk: string) => (body += chunk))
+            .on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body }));
+        },
+      );
       req.on('error', reject);
       req.write(text.slice(0, 5)); // two chunks: the recording is the bytes, however they were written
       req.end(text.slice(5));
@@ -179,7 +226,9 @@ describe('installClientHarness: a client judged in-process by P-CLIENT', () => {
     const send = fetchClient(harness.baseUrl);
     await send(CREATE, order('ORD-AGAIN'));
     await send(CREATE, order('ORD-AGAIN'));
-    expect(conformanceError(harness).message).toMatch(/^ {2}CLIENT-RETRY-AFTER-STATUS MUST: request #1 answered 503; request #2 repeats it/m);
+    expect(conformanceError(harness).message).toMatch(
+      /^ {2}CLIENT-RETRY-AFTER-STATUS MUST: request #1 answered 503; request #2 repeats it/m,
+    );
   });
 
   it('fails on a broken SHOULD rule only when strict: no wait after a 429', async () => {
@@ -198,13 +247,20 @@ describe('installClientHarness: a client judged in-process by P-CLIENT', () => {
     expect(() => harness!.findings()).toThrow(/1 request is still waiting for an answer.*restore\(\)/);
     expect((await send(ORDER_STATUS, { order_id: 'ORD-HANG' })).status).toBe(200);
     await harness.restore();
-    expect(harness.requests().map((r) => [r.path, r.scenario])).toEqual([[CREATE, 'create-order-hang-once'], [ORDER_STATUS, undefined]]);
+    expect(harness.requests().map((r) => [r.path, r.scenario])).toEqual([
+      [CREATE, 'create-order-hang-once'],
+      [ORDER_STATUS, undefined],
+    ]);
     harness.assertConformant({ strict: true });
   });
 
   it('hands the sandbox a body nock could not parse, and records it as sent', async () => {
     harness = installClientHarness();
-    const response = await fetch(`${harness.baseUrl}${CREATE}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"order_id": ' });
+    const response = await fetch(`${harness.baseUrl}${CREATE}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"order_id": ',
+    });
     expect(response.status).toBe(401);
     expect(harness.requests()[0]?.body).toBe('{"order_id": ');
     expect(failedIds(harness.findings())).toContain('CLIENT-CANONICAL-BODY');
@@ -216,8 +272,12 @@ describe('installClientHarness: a client judged in-process by P-CLIENT', () => {
   });
 
   it('refuses a base URL with a path, an unknown scenario and a second harness on the same URL', () => {
-    expect(() => installClientHarness({ baseUrl: 'https://x.test/api' })).toThrow(/^installClientHarness: baseUrl must be an http\(s\) origin/);
-    expect(() => installClientHarness({ scenarios: ['create-order-500-once' as 'payout-failed'] })).toThrow(/^installClientHarness: unknown scenario "create-order-500-once"/);
+    expect(() => installClientHarness({ baseUrl: 'https://x.test/api' })).toThrow(
+      /^installClientHarness: baseUrl must be an http\(s\) origin/,
+    );
+    expect(() => installClientHarness({ scenarios: ['create-order-500-once' as 'payout-failed'] })).toThrow(
+      /^installClientHarness: unknown scenario "create-order-500-once"/,
+    );
     harness = installClientHarness();
     expect(() => installClientHarness()).toThrow(/already installed for http:\/\/127\.0\.0\.1:9/);
   });
@@ -232,7 +292,7 @@ describe('restore()', () => {
     return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
   }
 
-  it('removes its own interceptors only: the real server answers again, another test\'s mock stays', async () => {
+  it("removes its own interceptors only: the real server answers again, another test's mock stays", async () => {
     const real = await localServer('the real server');
     try {
       const other = nock('http://127.0.0.1:9').get('/still').reply(200, 'still here');
@@ -254,7 +314,10 @@ describe('restore()', () => {
     const elsewhere = await localServer('elsewhere');
     try {
       harness = installClientHarness({ blockOtherHosts: true });
-      const blocked = await fetch(elsewhere.url).then(() => undefined, (e: Error & { cause?: { code?: string } }) => e.cause?.code ?? (e as { code?: string }).code);
+      const blocked = await fetch(elsewhere.url).then(
+        () => undefined,
+        (e: Error & { cause?: { code?: string } }) => e.cause?.code ?? (e as { code?: string }).code,
+      );
       expect(blocked).toBe('ENETUNREACH'); // nock's NetConnectNotAllowedError
       await harness.restore();
       expect(await (await fetch(elsewhere.url)).text()).toBe('elsewhere');

@@ -72,7 +72,11 @@ export interface ClientHarness {
 export class ClientConformanceError extends Error {
   override readonly name = 'ClientConformanceError';
   readonly code = 'SVC_CLIENT_NOT_CONFORMANT';
-  constructor(message: string, readonly findings: readonly CheckResult[], readonly report: Report) {
+  constructor(
+    message: string,
+    readonly findings: readonly CheckResult[],
+    readonly report: Report,
+  ) {
     super(message);
   }
 }
@@ -82,7 +86,8 @@ const installed = new Set<string>();
 let nockInstance: Nock | undefined;
 
 /** nock is an optional peer dependency: only the in-process harness needs it. */
-export const NOCK_MISSING = 'installClientHarness needs nock (an optional peer dependency of svc-conformance): npm install --save-dev nock@^14';
+export const NOCK_MISSING =
+  'installClientHarness needs nock (an optional peer dependency of svc-conformance): npm install --save-dev nock@^14';
 
 /** nock itself, or an error that says how to install it (typed unknown: the published types need no nock). */
 export function requireNock(require: (id: string) => unknown = createRequire(import.meta.url)): unknown {
@@ -109,13 +114,19 @@ function loadNock(): Nock {
 export function installClientHarness(options: ClientHarnessOptions = {}): ClientHarness {
   const baseUrl = harnessOrigin(options.baseUrl ?? DEFAULT_HARNESS_BASE_URL);
   if (installed.has(baseUrl)) {
-    throw new Error(`installClientHarness: a harness is already installed for ${baseUrl}; await its restore() first, or give this one another baseUrl`);
+    throw new Error(
+      `installClientHarness: a harness is already installed for ${baseUrl}; await its restore() first, or give this one another baseUrl`,
+    );
   }
   const scenarios = [...(options.scenarios ?? [])];
   const recorded: RecordedExchange[] = [];
   let app: SandboxApp;
   try {
-    app = createSandbox({ scenarios, ...(options.hangSeconds !== undefined ? { hangSeconds: options.hangSeconds } : {}), record: (x) => recorded.push(x) });
+    app = createSandbox({
+      scenarios,
+      ...(options.hangSeconds !== undefined ? { hangSeconds: options.hangSeconds } : {}),
+      record: (x) => recorded.push(x),
+    });
   } catch (error) {
     throw new RangeError(`installClientHarness: ${(error as Error).message.replace(/^sandbox: /, '')}`);
   }
@@ -167,7 +178,9 @@ export function installClientHarness(options: ClientHarnessOptions = {}): Client
   const judge = (caller: string) => {
     const waiting = answering.size;
     if (waiting > 0) {
-      throw new Error(`harness.${caller}(): ${waiting} request${waiting > 1 ? 's are' : ' is'} still waiting for an answer (a scenario holding it?); await harness.restore() first, which releases held answers`);
+      throw new Error(
+        `harness.${caller}(): ${waiting} request${waiting > 1 ? 's are' : ' is'} still waiting for an answer (a scenario holding it?); await harness.restore() first, which releases held answers`,
+      );
     }
     return judgeClient({
       exchanges: recorded,
@@ -198,14 +211,22 @@ export function installClientHarness(options: ClientHarnessOptions = {}): Client
     const report: Report = {
       ...built,
       client: { command: 'in-process (installClientHarness)', exitCode: null, requests: apiRequests, scenarios },
-      ...(apiRequests === 0 ? { hints: [`the client sent no request to ${baseUrl}; point it at harness.baseUrl (harness.env.SVC_BASE_URL)`] } : {}),
+      ...(apiRequests === 0
+        ? { hints: [`the client sent no request to ${baseUrl}; point it at harness.baseUrl (harness.env.SVC_BASE_URL)`] }
+        : {}),
     };
     return { report, failed: results.filter((r) => r.state === 'failed') };
   };
 
   return {
     baseUrl,
-    env: Object.freeze({ SVC_BASE_URL: baseUrl, SVC_API_KEY: MERCHANT_A.apiKey, SVC_SECRET_KEY: MERCHANT_A.secretKey, SVC_WALLET_ID: MERCHANT_A.walletId, SVC_ENVIRONMENT: 'sandbox' }),
+    env: Object.freeze({
+      SVC_BASE_URL: baseUrl,
+      SVC_API_KEY: MERCHANT_A.apiKey,
+      SVC_SECRET_KEY: MERCHANT_A.secretKey,
+      SVC_WALLET_ID: MERCHANT_A.walletId,
+      SVC_ENVIRONMENT: 'sandbox',
+    }),
     credentials: Object.freeze({ apiKey: MERCHANT_A.apiKey, secretKey: MERCHANT_A.secretKey, walletId: MERCHANT_A.walletId }),
     requests: () => [...recorded].sort((a, b) => a.receivedAt - b.receivedAt),
     findings: () => judge('findings').results.filter((r) => r.state === 'failed'),
@@ -234,10 +255,20 @@ function harnessOrigin(text: string): string {
   try {
     url = new URL(text);
   } catch {
-    throw new RangeError(`installClientHarness: baseUrl ${JSON.stringify(text)} is not a URL; give an origin such as ${DEFAULT_HARNESS_BASE_URL}`);
+    throw new RangeError(
+      `installClientHarness: baseUrl ${JSON.stringify(text)} is not a URL; give an origin such as ${DEFAULT_HARNESS_BASE_URL}`,
+    );
   }
-  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.pathname !== '/' || url.search !== '' || url.hash !== '' || url.username !== '') {
-    throw new RangeError(`installClientHarness: baseUrl must be an http(s) origin with no path or query, such as ${DEFAULT_HARNESS_BASE_URL}; got ${JSON.stringify(text)}`);
+  if (
+    (url.protocol !== 'https:' && url.protocol !== 'http:') ||
+    url.pathname !== '/' ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    url.username !== ''
+  ) {
+    throw new RangeError(
+      `installClientHarness: baseUrl must be an http(s) origin with no path or query, such as ${DEFAULT_HARNESS_BASE_URL}; got ${JSON.stringify(text)}`,
+    );
   }
   return url.origin;
 }
@@ -283,8 +314,9 @@ function conformanceMessage(report: Report, failed: readonly CheckResult[]): str
     const note = counted(level) ? '' : level === 'SHOULD' ? ' (a warning; fails only with strict)' : ' (does not fail the test)';
     return `  ${r.meta.requirement} ${level}: ${(r.meta.failure?.message ?? r.meta.title).replaceAll('\n', ' ')}${note}`;
   });
-  const head = report.hints?.[0] !== undefined
-    ? `the client is not conformant: ${report.hints[0]}`
-    : `the client is not conformant (P-CLIENT): ${failed.filter((r) => counted(levels.get(r.meta.requirement))).length} rule(s) broken in ${report.client?.requests ?? 0} request(s) to ${report.target.baseUrl}`;
+  const head =
+    report.hints?.[0] !== undefined
+      ? `the client is not conformant: ${report.hints[0]}`
+      : `the client is not conformant (P-CLIENT): ${failed.filter((r) => counted(levels.get(r.meta.requirement))).length} rule(s) broken in ${report.client?.requests ?? 0} request(s) to ${report.target.baseUrl}`;
   return [head, ...lines, 'harness.report() holds the evidence: each offending request and answer, secrets redacted.'].join('\n');
 }

@@ -84,18 +84,50 @@ export function judgeClient(input: JudgeInput): ClientJudgement {
   };
   const redact = redactor({ merchant: { ...input.merchant, walletId: '' } });
   const titles = new Map(clientCatalog().map((r) => [r.id, r.title]));
-  const sent: CheckResult = ctx.api.length > 0
-    ? { meta: { check: 'client-sends-requests', requirement: SENDS_REQUESTS, title: titles.get(SENDS_REQUESTS) ?? SENDS_REQUESTS, evidence: [], findings: [] }, state: 'passed', durationMs: 0 }
-    : { meta: { check: 'client-sends-requests', requirement: SENDS_REQUESTS, title: titles.get(SENDS_REQUESTS) ?? SENDS_REQUESTS, evidence: [], findings: [], failure: { message: 'the client sent no request of its own to SVC_BASE_URL' } }, state: 'failed', durationMs: 0 };
+  const sent: CheckResult =
+    ctx.api.length > 0
+      ? {
+          meta: {
+            check: 'client-sends-requests',
+            requirement: SENDS_REQUESTS,
+            title: titles.get(SENDS_REQUESTS) ?? SENDS_REQUESTS,
+            evidence: [],
+            findings: [],
+          },
+          state: 'passed',
+          durationMs: 0,
+        }
+      : {
+          meta: {
+            check: 'client-sends-requests',
+            requirement: SENDS_REQUESTS,
+            title: titles.get(SENDS_REQUESTS) ?? SENDS_REQUESTS,
+            evidence: [],
+            findings: [],
+            failure: { message: 'the client sent no request of its own to SVC_BASE_URL' },
+          },
+          state: 'failed',
+          durationMs: 0,
+        };
   const results = RULES.map(([requirement, rule]): CheckResult => {
     const outcome = ctx.api.length === 0 ? ({ status: 'skipped', reason: 'the client sent no request' } as const) : rule(ctx);
-    const meta = { check: requirement.toLowerCase(), requirement, title: titles.get(requirement) ?? requirement, evidence: [], findings: [] };
+    const meta = {
+      check: requirement.toLowerCase(),
+      requirement,
+      title: titles.get(requirement) ?? requirement,
+      evidence: [],
+      findings: [],
+    };
     if (outcome.status === 'skipped') return { meta: { ...meta, skipped: outcome.reason }, state: 'skipped', durationMs: 0 };
     if (outcome.status === 'passed') return { meta, state: 'passed', durationMs: 0 };
     return {
       meta: {
         ...meta,
-        failure: { message: outcome.message, ...(outcome.expected ? { expected: outcome.expected } : {}), ...(outcome.actual ? { actual: outcome.actual } : {}) },
+        failure: {
+          message: outcome.message,
+          ...(outcome.expected ? { expected: outcome.expected } : {}),
+          ...(outcome.actual ? { actual: outcome.actual } : {}),
+        },
         evidence: outcome.offending.map((r) => asEvidence(r, input.baseUrl, redact, input.merchant.secretKey)),
       },
       state: 'failed',
@@ -103,5 +135,11 @@ export function judgeClient(input: JudgeInput): ClientJudgement {
     };
   });
   const note = foreignNote(foreign);
-  return { results: [sent, ...results], apiRequests: ctx.api.length, requests, foreignRequests: foreign.length, notes: note === undefined ? [] : [note] };
+  return {
+    results: [sent, ...results],
+    apiRequests: ctx.api.length,
+    requests,
+    foreignRequests: foreign.length,
+    notes: note === undefined ? [] : [note],
+  };
 }

@@ -45,7 +45,12 @@ export function ownTraffic(exchanges: readonly RecordedExchange[], merchant: { a
   const isOwnRequest = (x: RecordedExchange): boolean => {
     const key = header(x, 'x-api-key') ?? header(x, 'x-client-id');
     if (key === merchant.apiKey) return true;
-    return signedWithSecret(x, key !== undefined && key !== '') || holdsSecret(x.body) || holdsSecret(x.path) || x.headers.some(([, value]) => holdsSecret(value));
+    return (
+      signedWithSecret(x, key !== undefined && key !== '') ||
+      holdsSecret(x.body) ||
+      holdsSecret(x.path) ||
+      x.headers.some(([, value]) => holdsSecret(value))
+    );
   };
 
   const own: RecordedExchange[] = [];
@@ -56,7 +61,9 @@ export function ownTraffic(exchanges: readonly RecordedExchange[], merchant: { a
     else (isOwnRequest(x) ? own : foreign).push(x);
   }
   // The orders the client created, by the service's id: their checkout pages are its customer's.
-  const ordersOfClient = new Set(own.map((x) => field(parseJson(x.responseBody)?.return_data, 'svc_order_id')).filter((id) => id !== undefined));
+  const ordersOfClient = new Set(
+    own.map((x) => field(parseJson(x.responseBody)?.return_data, 'svc_order_id')).filter((id) => id !== undefined),
+  );
   for (const page of pages) {
     const svcOrderId = safeDecode(page.path.slice('/checkout/'.length).split(/[/?]/)[0]!);
     (ordersOfClient.has(svcOrderId) || isOwnRequest(page) ? own : foreign).push(page);
@@ -70,8 +77,10 @@ export function foreignNote(foreign: readonly RecordedExchange[]): string | unde
   const one = foreign.length === 1;
   const demoKeys = new Set(MERCHANTS.map((m) => m.apiKey));
   const demo = foreign.filter((x) => demoKeys.has(header(x, 'x-api-key') ?? header(x, 'x-client-id') ?? '')).length;
-  const why = demo === 0 ? ''
-    : `; ${one ? 'it carries' : demo === foreign.length ? 'they carry' : `${demo} of them carry`} a demo merchant's API key, which is public: a client must use SVC_API_KEY and SVC_SECRET_KEY, new for every run`;
+  const why =
+    demo === 0
+      ? ''
+      : `; ${one ? 'it carries' : demo === foreign.length ? 'they carry' : `${demo} of them carry`} a demo merchant's API key, which is public: a client must use SVC_API_KEY and SVC_SECRET_KEY, new for every run`;
   return `${foreign.length} request${one ? '' : 's'} not from the client (neither with the API key of this run nor signed with its secret) ${one ? 'was' : 'were'} not judged${why}`;
 }
 

@@ -10,16 +10,24 @@ import { CONFIRMS_STATUS, deliveryExchange, receiverCatalog } from './receiver-j
 import type { ClientRequest } from './traffic.js';
 
 /** One result for RECEIVER-CONFIRMS-STATUS. */
-export function judgeConfirmations(attempts: readonly DeliveryAttempt[], requests: readonly ClientRequest[], secrets: readonly string[]): CheckResult {
+export function judgeConfirmations(
+  attempts: readonly DeliveryAttempt[],
+  requests: readonly ClientRequest[],
+  secrets: readonly string[],
+): CheckResult {
   // Secrets in every form, and the deliveries' signatures, wherever a receiver echoes them back.
   const redact = createRedactor({ secrets, signatures: attempts.map((a) => a.delivery.headers['X-SIGNATURE']) });
   const title = receiverCatalog().find((r) => r.id === CONFIRMS_STATUS)!.title;
   const meta = { check: CONFIRMS_STATUS.toLowerCase(), requirement: CONFIRMS_STATUS, title, evidence: [], findings: [] };
   // The first acknowledged attempt of each event.
   const acknowledged = new Map<string, DeliveryAttempt>();
-  for (const a of [...attempts].sort((x, y) => x.at - y.at)) if (a.result.status === 200 && !acknowledged.has(a.event.event_id)) acknowledged.set(a.event.event_id, a);
+  for (const a of [...attempts].sort((x, y) => x.at - y.at))
+    if (a.result.status === 200 && !acknowledged.has(a.event.event_id)) acknowledged.set(a.event.event_id, a);
   if (acknowledged.size === 0) {
-    const why = attempts.length === 0 ? 'the client made no order or payout change that fired an event' : 'the receiver acknowledged none of the sandbox\'s events (RECEIVER-ACK says why)';
+    const why =
+      attempts.length === 0
+        ? 'the client made no order or payout change that fired an event'
+        : "the receiver acknowledged none of the sandbox's events (RECEIVER-ACK says why)";
     return { meta: { ...meta, skipped: `${why}, so there was nothing to confirm` }, state: 'skipped', durationMs: 0 };
   }
   const unconfirmed = [...acknowledged.values()].filter((a) => {
@@ -33,16 +41,27 @@ export function judgeConfirmations(attempts: readonly DeliveryAttempt[], request
     });
   });
   if (unconfirmed.length === 0) return { meta, state: 'passed', durationMs: 0 };
-  const about = (a: DeliveryAttempt) => `${a.event.event} ${a.event.event_id} about ${WEBHOOK_EVENTS[a.event.event].subject === 'payout' ? `payout ${String(a.event.data.payout_order_id)}` : `order ${String(a.event.data.order_id)}`}`;
+  const about = (a: DeliveryAttempt) =>
+    `${a.event.event} ${a.event.event_id} about ${WEBHOOK_EVENTS[a.event.event].subject === 'payout' ? `payout ${String(a.event.data.payout_order_id)}` : `order ${String(a.event.data.order_id)}`}`;
   return {
     meta: {
       ...meta,
       failure: {
         message: `the client acknowledged ${unconfirmed.length} of ${acknowledged.size} events about its own orders and payouts without asking the status operation afterwards: ${unconfirmed.slice(0, 5).map(about).join('; ')}`,
-        expected: 'Order Status or Payout Status about the event\'s subject after acknowledging it (P-HOOK-9)',
+        expected: "Order Status or Payout Status about the event's subject after acknowledging it (P-HOOK-9)",
         actual: 'no such request',
       },
-      evidence: unconfirmed.slice(0, 6).map((a) => deliveryExchange(`the sandbox's delivery of ${a.event.event} ${a.event.event_id} (attempt ${a.attempt}), acknowledged`, a.url, a.delivery, a.result, redact)),
+      evidence: unconfirmed
+        .slice(0, 6)
+        .map((a) =>
+          deliveryExchange(
+            `the sandbox's delivery of ${a.event.event} ${a.event.event_id} (attempt ${a.attempt}), acknowledged`,
+            a.url,
+            a.delivery,
+            a.result,
+            redact,
+          ),
+        ),
     },
     state: 'failed',
     durationMs: 0,

@@ -22,7 +22,9 @@ function independentVerdict(headers: IncomingHttpHeaders, raw: Buffer): number {
   const signature = headers['x-signature'];
   if (typeof timestamp !== 'string' || !/^\d+$/.test(timestamp) || Math.abs(Number(timestamp) - Date.now() / 1000) > 300) return 401;
   if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/.test(signature)) return 401;
-  const expected = createHmac('sha256', SECRET).update(Buffer.concat([raw, Buffer.from(timestamp)])).digest();
+  const expected = createHmac('sha256', SECRET)
+    .update(Buffer.concat([raw, Buffer.from(timestamp)]))
+    .digest();
   if (!timingSafeEqual(expected, Buffer.from(signature, 'hex'))) return 401;
   try {
     const event = JSON.parse(raw.toString('utf8'));
@@ -40,12 +42,19 @@ beforeAll(async () => {
     req.on('end', () => {
       seen.push({ headers: req.headers, raw: Buffer.concat(chunks) });
       // It also echoes the signature it got: the evidence must not carry it back.
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ received: true, signature: req.headers['x-signature'] ?? null }));
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ received: true, signature: req.headers['x-signature'] ?? null }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
-  judgement = await judgeReceiver({ url, merchant: { secretKey: SECRET }, otherMerchant: { secretKey: OTHER }, otherEnvironment: { secretKey: LIVE } });
+  judgement = await judgeReceiver({
+    url,
+    merchant: { secretKey: SECRET },
+    otherMerchant: { secretKey: OTHER },
+    otherEnvironment: { secretKey: LIVE },
+  });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 });
 
@@ -76,8 +85,16 @@ describe('judgeReceiver', () => {
   });
 
   it('fails a receiver that accepts everything on every refusal requirement, and on nothing else', () => {
-    const failed = judgement.results.filter((r) => r.state === 'failed').map((r) => r.meta.requirement).sort();
-    expect(failed).toEqual(['RECEIVER-REFUSE-NON-JSON', 'RECEIVER-REFUSE-OTHER-SECRET', 'RECEIVER-REFUSE-SIGNATURE', 'RECEIVER-REFUSE-TIMESTAMP']);
+    const failed = judgement.results
+      .filter((r) => r.state === 'failed')
+      .map((r) => r.meta.requirement)
+      .sort();
+    expect(failed).toEqual([
+      'RECEIVER-REFUSE-NON-JSON',
+      'RECEIVER-REFUSE-OTHER-SECRET',
+      'RECEIVER-REFUSE-SIGNATURE',
+      'RECEIVER-REFUSE-TIMESTAMP',
+    ]);
     const evidence = JSON.stringify(judgement.results.map((r) => r.meta.evidence));
     for (const secret of [SECRET, OTHER, LIVE]) expect(evidence).not.toContain(secret);
     expect(evidence).toContain('"X-SIGNATURE":"[redacted]"');
@@ -85,16 +102,23 @@ describe('judgeReceiver', () => {
     expect(evidence).toContain('[redacted:signature]');
   });
 
-  it('leaves the other-secret forgeries out, naming the config keys, when no other secret is known or it is the merchant\'s own', async () => {
+  it("leaves the other-secret forgeries out, naming the config keys, when no other secret is known or it is the merchant's own", async () => {
     const alone = await judgeReceiver({ url, merchant: { secretKey: SECRET } });
     const other = alone.results.find((r) => r.meta.requirement === 'RECEIVER-REFUSE-OTHER-SECRET')!;
     expect(other.state).toBe('skipped');
     expect(other.meta.skipped).toMatch(/otherMerchant\.secretKey.*otherEnvironment\.secretKey/);
     // The same secret twice would make the "forgery" genuine, and fail a correct receiver.
-    const same = await judgeReceiver({ url, merchant: { secretKey: SECRET }, otherMerchant: { secretKey: SECRET }, otherEnvironment: { secretKey: SECRET } });
+    const same = await judgeReceiver({
+      url,
+      merchant: { secretKey: SECRET },
+      otherMerchant: { secretKey: SECRET },
+      otherEnvironment: { secretKey: SECRET },
+    });
     const skipped = same.results.find((r) => r.meta.requirement === 'RECEIVER-REFUSE-OTHER-SECRET')!;
     expect(skipped.state).toBe('skipped');
-    expect(skipped.meta.skipped).toBe("needs another merchant's secret (otherMerchant.secretKey is the merchant's own) and the other environment's secret (otherEnvironment.secretKey is the merchant's own)");
+    expect(skipped.meta.skipped).toBe(
+      "needs another merchant's secret (otherMerchant.secretKey is the merchant's own) and the other environment's secret (otherEnvironment.secretKey is the merchant's own)",
+    );
   });
 
   it('a receiver that refuses every forgery, but with 403, fails only the SHOULD on refusal statuses', async () => {
@@ -108,10 +132,17 @@ describe('judgeReceiver', () => {
     });
     await new Promise<void>((resolve) => forbidding.listen(0, '127.0.0.1', resolve));
     try {
-      const { results } = await judgeReceiver({ url: `http://127.0.0.1:${(forbidding.address() as AddressInfo).port}/hooks`, merchant: { secretKey: SECRET }, otherMerchant: { secretKey: OTHER }, otherEnvironment: { secretKey: LIVE } });
+      const { results } = await judgeReceiver({
+        url: `http://127.0.0.1:${(forbidding.address() as AddressInfo).port}/hooks`,
+        merchant: { secretKey: SECRET },
+        otherMerchant: { secretKey: OTHER },
+        otherEnvironment: { secretKey: LIVE },
+      });
       expect(results.filter((r) => r.state === 'failed').map((r) => r.meta.requirement)).toEqual(['RECEIVER-REFUSAL-STATUS']);
       const refusal = results.find((r) => r.meta.requirement === 'RECEIVER-REFUSAL-STATUS')!;
-      expect(refusal.meta.failure?.message).toMatch(/^10 refusals were not answered as P-HOOK-7 advises: forged: no X-SIGNATURE: HTTP 403, not 401;.*a body that is not JSON, correctly signed: HTTP 403, not 400$/);
+      expect(refusal.meta.failure?.message).toMatch(
+        /^10 refusals were not answered as P-HOOK-7 advises: forged: no X-SIGNATURE: HTTP 403, not 401;.*a body that is not JSON, correctly signed: HTTP 403, not 400$/,
+      );
     } finally {
       await new Promise((resolve) => forbidding.close(resolve));
     }
@@ -121,10 +152,15 @@ describe('judgeReceiver', () => {
     const closer = createServer((req) => req.socket.destroy());
     await new Promise<void>((resolve) => closer.listen(0, '127.0.0.1', resolve));
     try {
-      const { results } = await judgeReceiver({ url: `http://127.0.0.1:${(closer.address() as AddressInfo).port}/hooks`, merchant: { secretKey: SECRET } });
+      const { results } = await judgeReceiver({
+        url: `http://127.0.0.1:${(closer.address() as AddressInfo).port}/hooks`,
+        merchant: { secretKey: SECRET },
+      });
       const state = (id: string) => results.find((r) => r.meta.requirement === id)!;
       expect(state('RECEIVER-ACK').state).toBe('failed');
-      expect(state('RECEIVER-ACK').meta.failure?.message).toMatch(/^4 of 4 genuine deliveries were not answered 200: genuine .*no answer \(127\.0\.0\.1:\d+ closed the connection without an answer\)/);
+      expect(state('RECEIVER-ACK').meta.failure?.message).toMatch(
+        /^4 of 4 genuine deliveries were not answered 200: genuine .*no answer \(127\.0\.0\.1:\d+ closed the connection without an answer\)/,
+      );
       expect(state('RECEIVER-ACK-IN-TIME').state).toBe('passed');
       expect(state('RECEIVER-ACK-FAST').state).toBe('passed');
     } finally {

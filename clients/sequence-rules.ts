@@ -42,14 +42,19 @@ function inDoubt(r: ClientRequest): boolean {
 /** P-CLIENT-6: every new order (or payout) gets a fresh id; a repeat of an unsettled attempt is not new. */
 function freshIds(ctx: JudgeContext, path: string, idField: string, what: string): RuleOutcome {
   const creates = of(ctx, path);
-  if (creates.length === 0) return { status: 'skipped', reason: `the client sent no ${what === 'order' ? 'Create Order' : 'Transaction Initiation'}` };
+  if (creates.length === 0)
+    return { status: 'skipped', reason: `the client sent no ${what === 'order' ? 'Create Order' : 'Transaction Initiation'}` };
   const made = new Map<string, ClientRequest>();
   for (const r of creates) {
     const id = field(r.json, idField);
     if (id === undefined) continue;
     const earlier = made.get(id);
     if (earlier) {
-      return failed(`request #${r.n} uses ${idField} ${JSON.stringify(id)} for a new ${what}, already used by request #${earlier.n}, which succeeded`, [r, earlier], `a fresh ${idField} for every new ${what}`);
+      return failed(
+        `request #${r.n} uses ${idField} ${JSON.stringify(id)} for a new ${what}, already used by request #${earlier.n}, which succeeded`,
+        [r, earlier],
+        `a fresh ${idField} for every new ${what}`,
+      );
     }
     if (answeredSuccess(r)) made.set(id, r);
   }
@@ -84,7 +89,13 @@ export function retryAfterStatus(ctx: JudgeContext): RuleOutcome {
       }
     }
   }
-  return doubted === 0 ? { status: 'skipped', reason: 'no Create Order or Transaction Initiation failed with a 5xx, a 429 or no answer (run with --scenario create-order-503-once to see recovery)' } : { status: 'passed' };
+  return doubted === 0
+    ? {
+        status: 'skipped',
+        reason:
+          'no Create Order or Transaction Initiation failed with a 5xx, a 429 or no answer (run with --scenario create-order-503-once to see recovery)',
+      }
+    : { status: 'passed' };
 }
 
 /**
@@ -110,12 +121,18 @@ export function backoff429(ctx: JudgeContext): RuleOutcome {
   if (limited.length === 0) return { status: 'skipped', reason: 'the client met no 429 (run with --scenario create-order-429-once)' };
   for (const r of limited) {
     const answeredAt = r.raw.respondedAt;
-    const next = ctx.api.find((x) => x.n > r.n && x.raw.receivedAt >= answeredAt && (aboutTheSame(x, r) || x.earliestArrival > answeredAt + IN_FLIGHT_MS));
+    const next = ctx.api.find(
+      (x) => x.n > r.n && x.raw.receivedAt >= answeredAt && (aboutTheSame(x, r) || x.earliestArrival > answeredAt + IN_FLIGHT_MS),
+    );
     if (next === undefined) continue;
     const waitMs = Number(r.raw.retryAfter ?? '0.5') * 1000;
     const waited = next.raw.receivedAt - r.raw.respondedAt;
     if (waited < waitMs - 100) {
-      return failed(`request #${next.n} came ${Math.max(0, Math.round(waited))} ms after the 429 of request #${r.n}, which said Retry-After: ${r.raw.retryAfter ?? '(none)'}`, [r, next], `a wait of ${waitMs} ms`);
+      return failed(
+        `request #${next.n} came ${Math.max(0, Math.round(waited))} ms after the 429 of request #${r.n}, which said Retry-After: ${r.raw.retryAfter ?? '(none)'}`,
+        [r, next],
+        `a wait of ${waitMs} ms`,
+      );
     }
   }
   return { status: 'passed' };
@@ -131,7 +148,10 @@ export function verifyPayout(ctx: JudgeContext): RuleOutcome {
   for (const r of unsettled) {
     const id = field(r.json, 'payout_order_id');
     if (!of(ctx, PAYOUT_STATUS).some((s) => s.n > r.n && field(s.json, 'payout_order_id') === id)) {
-      return failed(`request #${r.n} initiated payout ${JSON.stringify(id)}, left PROCESSING or PENDING, and the client never asked Payout Status`, [r]);
+      return failed(
+        `request #${r.n} initiated payout ${JSON.stringify(id)}, left PROCESSING or PENDING, and the client never asked Payout Status`,
+        [r],
+      );
     }
   }
   return { status: 'passed' };
@@ -143,11 +163,16 @@ export function verifyOrder(ctx: JudgeContext): RuleOutcome {
   if (returned.length === 0) return { status: 'skipped', reason: 'no customer completed a checkout during the run' };
   for (const back of returned) {
     const svcOrderId = decodeURIComponent(back.path.slice('/checkout/'.length));
-    const create = of(ctx, CREATE).find((c) => field((c.responseJson as { return_data?: unknown } | undefined)?.return_data, 'svc_order_id') === svcOrderId);
+    const create = of(ctx, CREATE).find(
+      (c) => field((c.responseJson as { return_data?: unknown } | undefined)?.return_data, 'svc_order_id') === svcOrderId,
+    );
     const orderId = create ? field(create.json, 'order_id') : undefined;
     if (orderId === undefined) continue;
     if (!of(ctx, ORDER_STATUS).some((s) => s.n > back.n && field(s.json, 'order_id') === orderId)) {
-      return failed(`the customer of order ${JSON.stringify(orderId)} returned from checkout (request #${back.n}) and the client never asked Order Status`, [back]);
+      return failed(
+        `the customer of order ${JSON.stringify(orderId)} returned from checkout (request #${back.n}) and the client never asked Order Status`,
+        [back],
+      );
     }
   }
   return { status: 'passed' };
@@ -158,5 +183,7 @@ export function balanceFirst(ctx: JudgeContext): RuleOutcome {
   const payouts = of(ctx, INITIATE);
   if (payouts.length === 0) return { status: 'skipped', reason: 'the client sent no Transaction Initiation' };
   const first = payouts[0]!;
-  return of(ctx, BALANCE).some((b) => b.n < first.n) ? { status: 'passed' } : failed(`request #${first.n} initiates a payout with no Balance Inquiry before it`, [first]);
+  return of(ctx, BALANCE).some((b) => b.n < first.n)
+    ? { status: 'passed' }
+    : failed(`request #${first.n} initiates a payout with no Balance Inquiry before it`, [first]);
 }

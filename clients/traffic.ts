@@ -106,7 +106,10 @@ function held(x: RecordedExchange): boolean {
 
 /** Two requests about the same order_id or payout_order_id (a status query about it, or a repeat). */
 export function aboutTheSame(a: ClientRequest, b: ClientRequest): boolean {
-  return sameSubject([field(a.json, 'order_id'), field(a.json, 'payout_order_id')], [field(b.json, 'order_id'), field(b.json, 'payout_order_id')]);
+  return sameSubject(
+    [field(a.json, 'order_id'), field(a.json, 'payout_order_id')],
+    [field(b.json, 'order_id'), field(b.json, 'payout_order_id')],
+  );
 }
 
 /** The order_id and payout_order_id a request is about, if any. */

@@ -30,13 +30,16 @@ describe('createRedactor', () => {
   it.each(leaks)('removes a secret written %s', (_form, text) => {
     const out = redact(text);
     expect(out).toContain('[redacted');
-    for (const form of [SECRET, hex(SECRET), hex(SECRET).toUpperCase(), b64(SECRET).slice(0, 20), 'hunter2']) expect(out.toLowerCase()).not.toContain(form.toLowerCase());
+    for (const form of [SECRET, hex(SECRET), hex(SECRET).toUpperCase(), b64(SECRET).slice(0, 20), 'hunter2'])
+      expect(out.toLowerCase()).not.toContain(form.toLowerCase());
   });
 
   it('removes a signature in any letter case, and leaves ordinary text alone', () => {
     const signature = createHmac('sha256', SECRET).update('{}1732147200').digest('hex');
     const withSignature = createRedactor({ secrets: [SECRET], signatures: [signature] });
-    expect(withSignature(`got ${signature.toUpperCase()} expected ${signature}`)).toBe('got [redacted:signature] expected [redacted:signature]');
+    expect(withSignature(`got ${signature.toUpperCase()} expected ${signature}`)).toBe(
+      'got [redacted:signature] expected [redacted:signature]',
+    );
     const prose = 'Basic checks passed for order 1234567890 at https://sandbox.example.test/api; base64 is fine';
     expect(withSignature(prose)).toBe(prose);
   });
@@ -55,7 +58,15 @@ describe('createRedactor', () => {
 describe('evidenceHeaders', () => {
   it('redacts X-SIGNATURE in any letter case, and every value through the redactor', () => {
     for (const name of ['X-SIGNATURE', 'x-signature', 'X-Signature']) {
-      expect(evidenceHeaders([[name, 'ab'.repeat(32)], ['authorization', `Bearer ${SECRET}`]], redact)).toEqual({ [name]: '[redacted]', authorization: 'Bearer [redacted:secret]' });
+      expect(
+        evidenceHeaders(
+          [
+            [name, 'ab'.repeat(32)],
+            ['authorization', `Bearer ${SECRET}`],
+          ],
+          redact,
+        ),
+      ).toEqual({ [name]: '[redacted]', authorization: 'Bearer [redacted:secret]' });
     }
   });
 

@@ -49,11 +49,22 @@ export function secretForms(secret: string): { exact: string[]; anyCase: string[
 
 /** One regular expression matching any of the texts; the longest first, so none is half-matched. */
 function alternation(texts: string[], flags: string): RegExp | undefined {
-  return texts.length === 0 ? undefined : new RegExp([...new Set(texts)].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), flags);
+  return texts.length === 0
+    ? undefined
+    : new RegExp(
+        [...new Set(texts)]
+          .sort((a, b) => b.length - a.length)
+          .map(escapeRegExp)
+          .join('|'),
+        flags,
+      );
 }
 
 /** The patterns of every form of the secrets: one matched exactly, one whatever its letter case. */
-function secretPatterns(secrets: readonly (string | undefined)[], flags: '' | 'g'): { exact?: RegExp | undefined; anyCase?: RegExp | undefined } {
+function secretPatterns(
+  secrets: readonly (string | undefined)[],
+  flags: '' | 'g',
+): { exact?: RegExp | undefined; anyCase?: RegExp | undefined } {
   const exact: string[] = [];
   const anyCase: string[] = [];
   for (const secret of secrets) {
@@ -93,7 +104,10 @@ export function createRedactor(options: RedactorOptions): Redact {
   return (text) => {
     let out = text;
     // Most texts hold neither: skip those two passes unless the text could (a cheap look first).
-    if (BASIC_WORD.test(out)) out = out.replace(BASIC_AUTH, (match, scheme: string, space: string) => isBasicCredential(match.slice(scheme.length + space.length)) ? `${scheme}${space}[redacted:credentials]` : match);
+    if (BASIC_WORD.test(out))
+      out = out.replace(BASIC_AUTH, (match, scheme: string, space: string) =>
+        isBasicCredential(match.slice(scheme.length + space.length)) ? `${scheme}${space}[redacted:credentials]` : match,
+      );
     if (out.includes('@')) out = out.replace(URL_USERINFO, '$1[redacted]@');
     if (signaturePattern) out = out.replace(signaturePattern, '[redacted:signature]');
     if (exactPattern) out = out.replace(exactPattern, '[redacted:secret]');
@@ -107,7 +121,11 @@ export function createRedactor(options: RedactorOptions): Redact {
  * `[redacted]` unless `shown` says this one is the evidence (a wrong signature is; a right one would be
  * a request anyone holding the report could send again).
  */
-export function evidenceHeaders(headers: Iterable<readonly [string, string]>, redact: Redact, shown: (signature: string) => boolean = () => false): Record<string, string> {
+export function evidenceHeaders(
+  headers: Iterable<readonly [string, string]>,
+  redact: Redact,
+  shown: (signature: string) => boolean = () => false,
+): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [name, value] of headers) out[name] = name.toLowerCase() === 'x-signature' && !shown(value) ? '[redacted]' : redact(value);
   return out;

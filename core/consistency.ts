@@ -32,7 +32,8 @@ export function inconsistencies(report: Report): string[] {
 
   const summary = summarize(requirements);
   for (const key of COUNTS) {
-    if (report.summary[key] !== summary[key]) problems.push(`summary.${key} says ${report.summary[key]}, the requirements give ${summary[key]}`);
+    if (report.summary[key] !== summary[key])
+      problems.push(`summary.${key} says ${report.summary[key]}, the requirements give ${summary[key]}`);
   }
 
   const notJudged = new Set<string>();
@@ -42,26 +43,39 @@ export function inconsistencies(report: Report): string[] {
   }
   const leftOut = [...new Set(leftOutOf(report))];
   const coverage = coverageOf(requirements, leftOut);
-  if (report.coverage.judged !== coverage.judged) problems.push(`coverage.judged says ${report.coverage.judged}, the requirements give ${coverage.judged} (passed, failed or not applicable)`);
-  if (report.coverage.total !== coverage.total) problems.push(`coverage.total says ${report.coverage.total}, the requirements give ${coverage.total} (${requirements.length} listed, ${leftOut.length} left out)`);
+  if (report.coverage.judged !== coverage.judged)
+    problems.push(
+      `coverage.judged says ${report.coverage.judged}, the requirements give ${coverage.judged} (passed, failed or not applicable)`,
+    );
+  if (report.coverage.total !== coverage.total)
+    problems.push(
+      `coverage.total says ${report.coverage.total}, the requirements give ${coverage.total} (${requirements.length} listed, ${leftOut.length} left out)`,
+    );
   for (const r of requirements) {
     const judged = r.status !== 'skipped' || r.notApplicable === true;
     if (!judged && !notJudged.has(r.id)) problems.push(`${r.id} is skipped, but coverage.notJudged does not name it`);
-    if (judged && notJudged.has(r.id)) problems.push(`${r.id} is ${r.notApplicable === true ? 'not applicable' : r.status}, but coverage.notJudged names it`);
+    if (judged && notJudged.has(r.id))
+      problems.push(`${r.id} is ${r.notApplicable === true ? 'not applicable' : r.status}, but coverage.notJudged names it`);
   }
 
   const requireAll = report.requireAll ?? false;
   const options = isObject(report.certification) && isObject(report.certification.options) ? report.certification.options : {};
-  if (typeof options.strict === 'boolean' && options.strict !== report.strict) problems.push(`strict says ${report.strict}, certification.options.strict says ${options.strict}`);
-  if (typeof options.requireAll === 'boolean' && options.requireAll !== requireAll) problems.push(`requireAll says ${requireAll}, certification.options.requireAll says ${options.requireAll}`);
+  if (typeof options.strict === 'boolean' && options.strict !== report.strict)
+    problems.push(`strict says ${report.strict}, certification.options.strict says ${options.strict}`);
+  if (typeof options.requireAll === 'boolean' && options.requireAll !== requireAll)
+    problems.push(`requireAll says ${requireAll}, certification.options.requireAll says ${options.requireAll}`);
 
   if (report.verdict === 'inconclusive') {
     // Why a run could not judge comes from what happened during it: only its presence can be checked.
     if (report.reasons === undefined || report.reasons.length === 0) problems.push('verdict says inconclusive, but no reasons say why');
   } else {
-    if (report.reasons !== undefined) problems.push(`verdict says ${report.verdict}, but reasons are given (they belong to an inconclusive verdict only)`);
+    if (report.reasons !== undefined)
+      problems.push(`verdict says ${report.verdict}, but reasons are given (they belong to an inconclusive verdict only)`);
     const expected = decideVerdict({ summary, coverage, strict: report.strict, requireAll }).verdict;
-    if (expected !== report.verdict) problems.push(`verdict says ${report.verdict}, the requirements give ${expected} (${verdictGround(summary, coverage, report.strict, requireAll)})`);
+    if (expected !== report.verdict)
+      problems.push(
+        `verdict says ${report.verdict}, the requirements give ${expected} (${verdictGround(summary, coverage, report.strict, requireAll)})`,
+      );
   }
   return problems;
 }
@@ -83,14 +97,20 @@ function shapeProblems(report: Report): string[] {
   (r.requirements as unknown[]).forEach((entry, at) => {
     if (!isObject(entry) || typeof entry.id !== 'string') problems.push(`requirements[${at}] has no id`);
     else {
-      if (!STATUSES.has(entry.status as string)) problems.push(`${entry.id}'s status is ${JSON.stringify(entry.status)}, not passed, failed or skipped`);
-      if (!LEVELS.has(entry.level as string)) problems.push(`${entry.id}'s level is ${JSON.stringify(entry.level)}, not MUST, SHOULD or MAY`);
-      if (entry.notApplicable !== undefined && typeof entry.notApplicable !== 'boolean') problems.push(`${entry.id}'s notApplicable is not true or false`);
+      if (!STATUSES.has(entry.status as string))
+        problems.push(`${entry.id}'s status is ${JSON.stringify(entry.status)}, not passed, failed or skipped`);
+      if (!LEVELS.has(entry.level as string))
+        problems.push(`${entry.id}'s level is ${JSON.stringify(entry.level)}, not MUST, SHOULD or MAY`);
+      if (entry.notApplicable !== undefined && typeof entry.notApplicable !== 'boolean')
+        problems.push(`${entry.id}'s notApplicable is not true or false`);
     }
   });
-  if (!isObject(r.summary) || !COUNTS.every((key) => isCount((r.summary as Record<string, unknown>)[key]))) problems.push('summary is missing or not four counts (passed, failed, warned, skipped)');
-  if (!isObject(r.coverage) || !isCount(r.coverage.judged) || !isCount(r.coverage.total) || !isStringList(r.coverage.notJudged)) problems.push('coverage is missing or not {judged, total, notJudged}');
-  if (!VERDICTS.has(r.verdict as string)) problems.push(`verdict is ${JSON.stringify(r.verdict)}, not conformant, not-conformant or inconclusive`);
+  if (!isObject(r.summary) || !COUNTS.every((key) => isCount((r.summary as Record<string, unknown>)[key])))
+    problems.push('summary is missing or not four counts (passed, failed, warned, skipped)');
+  if (!isObject(r.coverage) || !isCount(r.coverage.judged) || !isCount(r.coverage.total) || !isStringList(r.coverage.notJudged))
+    problems.push('coverage is missing or not {judged, total, notJudged}');
+  if (!VERDICTS.has(r.verdict as string))
+    problems.push(`verdict is ${JSON.stringify(r.verdict)}, not conformant, not-conformant or inconclusive`);
   if (r.reasons !== undefined && !isStringList(r.reasons)) problems.push('reasons is not a list of sentences');
   if (typeof r.strict !== 'boolean') problems.push('strict is missing or not true or false');
   if (r.requireAll !== undefined && typeof r.requireAll !== 'boolean') problems.push('requireAll is not true or false');

@@ -27,7 +27,12 @@ export function createdIdOf(body: string): CreatedId | undefined {
     return undefined;
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
-  const field = 'order_id' in parsed && 'order_amount' in parsed ? 'order_id' : 'payout_order_id' in parsed && 'amount' in parsed ? 'payout_order_id' : undefined;
+  const field =
+    'order_id' in parsed && 'order_amount' in parsed
+      ? 'order_id'
+      : 'payout_order_id' in parsed && 'amount' in parsed
+        ? 'payout_order_id'
+        : undefined;
   if (field === undefined) return undefined;
   const text = fieldPattern(field).exec(body)?.[2];
   return text === undefined ? undefined : { field, text };

@@ -4,12 +4,54 @@
  * Schema ids are the file names under schemas/ (`schemas/<id>.schema.json`).
  */
 export const OPERATIONS = {
-  createOrder: { name: 'Create Order', method: 'POST', path: '/api/v3/pg/order/create', request: 'order-create-request', record: 'create-order-envelope', extension: false },
-  orderStatus: { name: 'Order Status', method: 'POST', path: '/api/v3/pg/order/status', request: 'order-lookup-request', record: 'order-status-record', extension: true },
-  orderCancel: { name: 'Order Cancel', method: 'POST', path: '/api/v3/pg/order/cancel', request: 'order-lookup-request', record: 'order-status-record', extension: true },
-  payoutStatus: { name: 'Payout Status', method: 'POST', path: '/api/v3/banking/payment/status', request: 'payout-status-request', record: 'payout-status-envelope', extension: false },
-  balanceInquiry: { name: 'Balance Inquiry', method: 'POST', path: '/api/v3/banking/balance', request: 'balance-inquiry-request', record: 'balance-record', extension: true },
-  transactionInitiation: { name: 'Transaction Initiation', method: 'POST', path: '/api/v3/banking/payment/initiate', request: 'transaction-initiation-request', record: 'payout-record', extension: true },
+  createOrder: {
+    name: 'Create Order',
+    method: 'POST',
+    path: '/api/v3/pg/order/create',
+    request: 'order-create-request',
+    record: 'create-order-envelope',
+    extension: false,
+  },
+  orderStatus: {
+    name: 'Order Status',
+    method: 'POST',
+    path: '/api/v3/pg/order/status',
+    request: 'order-lookup-request',
+    record: 'order-status-record',
+    extension: true,
+  },
+  orderCancel: {
+    name: 'Order Cancel',
+    method: 'POST',
+    path: '/api/v3/pg/order/cancel',
+    request: 'order-lookup-request',
+    record: 'order-status-record',
+    extension: true,
+  },
+  payoutStatus: {
+    name: 'Payout Status',
+    method: 'POST',
+    path: '/api/v3/banking/payment/status',
+    request: 'payout-status-request',
+    record: 'payout-status-envelope',
+    extension: false,
+  },
+  balanceInquiry: {
+    name: 'Balance Inquiry',
+    method: 'POST',
+    path: '/api/v3/banking/balance',
+    request: 'balance-inquiry-request',
+    record: 'balance-record',
+    extension: true,
+  },
+  transactionInitiation: {
+    name: 'Transaction Initiation',
+    method: 'POST',
+    path: '/api/v3/banking/payment/initiate',
+    request: 'transaction-initiation-request',
+    record: 'payout-record',
+    extension: true,
+  },
 } as const satisfies Record<string, Operation>;
 
 export interface Operation {

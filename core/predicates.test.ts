@@ -3,8 +3,14 @@ import { envelopeProblems, getPath, headerIsNot, isJsonContentType, setPath, wit
 
 describe('isJsonContentType', () => {
   it.each([
-    ['application/json', true], ['application/json; charset=utf-8', true], ['Application/JSON;charset=UTF-8', true],
-    ['application/json-patch+json', false], ['text/json', false], ['text/html', false], ['', false], [undefined, false],
+    ['application/json', true],
+    ['application/json; charset=utf-8', true],
+    ['Application/JSON;charset=UTF-8', true],
+    ['application/json-patch+json', false],
+    ['text/json', false],
+    ['text/html', false],
+    ['', false],
+    [undefined, false],
   ])('%j → %s', (value, expected) => expect(isJsonContentType(value)).toBe(expected));
 });
 
@@ -22,7 +28,9 @@ describe('envelopeProblems', () => {
     expect(envelopeProblems(undefined)).toEqual(['the body is not JSON']);
     expect(envelopeProblems([1])).toEqual(['the body is not a JSON object']);
     expect(envelopeProblems({ status: 'false', code: '404', message: '' })).toEqual([
-      'status is "false", not false', 'code is "404", not an integer', 'message is "", not a non-empty string',
+      'status is "false", not false',
+      'code is "404", not an integer',
+      'message is "", not a non-empty string',
     ]);
   });
 });

@@ -21,14 +21,16 @@ export function envelopeProblems(json: unknown): string[] {
   const problems: string[] = [];
   if (body.status !== false) problems.push(`status is ${JSON.stringify(body.status)}, not false`);
   if (!Number.isInteger(body.code)) problems.push(`code is ${JSON.stringify(body.code)}, not an integer`);
-  if (typeof body.message !== 'string' || body.message === '') problems.push(`message is ${JSON.stringify(body.message)}, not a non-empty string`);
+  if (typeof body.message !== 'string' || body.message === '')
+    problems.push(`message is ${JSON.stringify(body.message)}, not a non-empty string`);
   return problems;
 }
 
 /** Reads a value at a dotted path ("merchant.apiKey"); undefined where the path leaves the object. */
 export function getPath(root: unknown, path: string): unknown {
   let node: unknown = root;
-  for (const part of path.split('.')) node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
+  for (const part of path.split('.'))
+    node = node !== null && typeof node === 'object' ? (node as Record<string, unknown>)[part] : undefined;
   return node;
 }
 

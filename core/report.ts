@@ -38,7 +38,16 @@ export interface CheckMeta {
   requirement: string;
   title: string;
   skipped?: string;
-  failure?: { message: string; expected?: string; actual?: string; counterexample?: unknown; steps?: string[]; reproduce?: string; replayPath?: string; webhookEvent?: string };
+  failure?: {
+    message: string;
+    expected?: string;
+    actual?: string;
+    counterexample?: unknown;
+    steps?: string[];
+    reproduce?: string;
+    replayPath?: string;
+    webhookEvent?: string;
+  };
   /** An exception in the check's own code: its message, where it was thrown, and the team module that holds the check, if a team's. */
   error?: { message: string; stack?: string; module?: string };
   evidence: Exchange[];

@@ -35,12 +35,9 @@ function exchange(body: string, overrides: Partial<Exchange['request']> = {}): E
  * print their arguments NUL-separated: what the shell would hand the real programs.
  */
 function argvOf(command: string): string[] {
-  const script = [
-    `curl() { printf '%s\\0' "$@"; }`,
-    `svc-conformance() { printf '%s\\0' "$@"; }`,
-    `SIG=computed-signature`,
-    command,
-  ].join('\n');
+  const script = [`curl() { printf '%s\\0' "$@"; }`, `svc-conformance() { printf '%s\\0' "$@"; }`, `SIG=computed-signature`, command].join(
+    '\n',
+  );
   const result = spawnSync('bash', ['-c', script], { encoding: 'utf8' });
   expect(result.stderr).toBe('');
   expect(result.status).toBe(0);
@@ -181,13 +178,18 @@ describe('timestampWord', () => {
 describe('curlLine of a request the kit signed', () => {
   const SECRET = 'sk_test_never_in_a_line';
   const signed = (signing: Partial<Signing>, headers: Record<string, string> = {}): Exchange => ({
-    ...exchange('{"a":1}', { headers: { 'X-API-KEY': 'pk_test_demo', 'X-TIMESTAMP': '1732147200', 'X-SIGNATURE': '[redacted]', ...headers } }),
+    ...exchange('{"a":1}', {
+      headers: { 'X-API-KEY': 'pk_test_demo', 'X-TIMESTAMP': '1732147200', 'X-SIGNATURE': '[redacted]', ...headers },
+    }),
     signing: { sentAt: 1732147200, timestamp: '1732147200', secret: 'merchant', deliberate: false, ...signing },
   });
   /** The X-SIGNATURE and X-TIMESTAMP the line sends when run at NOW with the secret in its variable. */
   function sentBy(line: string, now: number): { signature: string | undefined; timestamp: string | undefined } {
     const script = [`date() { echo ${now}; }`, 'curl() { printf \'%s\\0\' "$@"; }', line].join('\n');
-    const result = spawnSync('bash', ['-c', script], { encoding: 'utf8', env: { ...process.env, SVC_SECRET_KEY: SECRET, SVC_OTHER_SECRET_KEY: 'sk_test_other' } });
+    const result = spawnSync('bash', ['-c', script], {
+      encoding: 'utf8',
+      env: { ...process.env, SVC_SECRET_KEY: SECRET, SVC_OTHER_SECRET_KEY: 'sk_test_other' },
+    });
     expect(result.stderr).toBe('');
     const headers = result.stdout.split('\0').filter((_, i, all) => all[i - 1] === '-H');
     const value = (name: string) => headers.find((h) => h.startsWith(`${name}: `))?.slice(name.length + 2);
@@ -204,12 +206,20 @@ describe('curlLine of a request the kit signed', () => {
 
   it.skipIf(!hasBash).each([
     ['cut to 32 characters', { deliberate: true, edit: { truncatedTo: 32 } }, (right: string) => right.slice(0, 32)],
-    ['its last character changed', { deliberate: true, edit: 'last-character-changed' }, (right: string) => right.slice(0, -1) + (right.endsWith('0') ? '1' : '0')],
+    [
+      'its last character changed',
+      { deliberate: true, edit: 'last-character-changed' },
+      (right: string) => right.slice(0, -1) + (right.endsWith('0') ? '1' : '0'),
+    ],
     ['another secret', { deliberate: true, secret: 'otherMerchant' }, () => hmac('sk_test_other', `{"a":1}${NOW}`)],
     ['a made-up secret', { deliberate: true, secret: { madeUp: 'sk_test_made_up' } }, () => hmac('sk_test_made_up', `{"a":1}${NOW}`)],
     ['another body signed', { deliberate: true, signedBody: '{"a":2}' }, () => hmac(SECRET, `{"a":2}${NOW}`)],
     ['the body alone signed', { deliberate: true, signedTimestamp: '' }, () => hmac(SECRET, '{"a":1}')],
-    ['signed at t, sent at t-5', { deliberate: true, timestamp: '1732147195', signedTimestamp: '1732147200' }, () => hmac(SECRET, `{"a":1}${NOW}`)],
+    [
+      'signed at t, sent at t-5',
+      { deliberate: true, timestamp: '1732147195', signedTimestamp: '1732147200' },
+      () => hmac(SECRET, `{"a":1}${NOW}`),
+    ],
   ] as Array<[string, Partial<Signing>, (right: string) => string]>)('rebuilds the defect for now: %s', (_name, signing, expected) => {
     const sent = sentBy(curlLine(signed(signing)), NOW);
     expect(sent.signature).toBe(expected(hmac(SECRET, `{"a":1}${sent.timestamp}`)));
@@ -218,27 +228,49 @@ describe('curlLine of a request the kit signed', () => {
   it.skipIf(!hasBash).each([
     ['merchant', {}, 'SVC_SECRET_KEY'],
     ['another merchant', { deliberate: true, secret: 'otherMerchant' }, 'SVC_OTHER_SECRET_KEY'],
-    ['another merchant, its last character changed', { deliberate: true, secret: 'otherMerchant', edit: 'last-character-changed' }, 'SVC_OTHER_SECRET_KEY'],
-    ['the other environment, cut short', { deliberate: true, secret: 'otherEnvironment', edit: { truncatedTo: 32 } }, 'SVC_OTHER_ENVIRONMENT_SECRET_KEY'],
-  ] as Array<[string, Partial<Signing>, string]>)('stops, naming the variable, when the secret of %s is not set: nothing is sent signed with an empty key', (_name, signing, variable) => {
-    const line = curlLine(signed(signing));
-    for (const env of [{}, { [variable]: '' }]) {
-      const script = [`date() { echo ${NOW}; }`, 'curl() { echo CURL-RAN; }', line].join('\n');
-      const others = Object.fromEntries(['SVC_SECRET_KEY', 'SVC_OTHER_SECRET_KEY', 'SVC_OTHER_ENVIRONMENT_SECRET_KEY'].filter((v) => v !== variable).map((v) => [v, 'sk_test_set']));
-      const inherited = { ...process.env };
-      delete inherited[variable];
-      const result = spawnSync('bash', ['-c', script], { encoding: 'utf8', env: { ...inherited, ...others, ...env } });
-      expect(result.stdout).not.toContain('CURL-RAN');
-      expect(result.status).not.toBe(0);
-      expect(result.stderr).toContain(`${variable}: set ${variable} to `);
-    }
-  });
+    [
+      'another merchant, its last character changed',
+      { deliberate: true, secret: 'otherMerchant', edit: 'last-character-changed' },
+      'SVC_OTHER_SECRET_KEY',
+    ],
+    [
+      'the other environment, cut short',
+      { deliberate: true, secret: 'otherEnvironment', edit: { truncatedTo: 32 } },
+      'SVC_OTHER_ENVIRONMENT_SECRET_KEY',
+    ],
+  ] as Array<[string, Partial<Signing>, string]>)(
+    'stops, naming the variable, when the secret of %s is not set: nothing is sent signed with an empty key',
+    (_name, signing, variable) => {
+      const line = curlLine(signed(signing));
+      for (const env of [{}, { [variable]: '' }]) {
+        const script = [`date() { echo ${NOW}; }`, 'curl() { echo CURL-RAN; }', line].join('\n');
+        const others = Object.fromEntries(
+          ['SVC_SECRET_KEY', 'SVC_OTHER_SECRET_KEY', 'SVC_OTHER_ENVIRONMENT_SECRET_KEY']
+            .filter((v) => v !== variable)
+            .map((v) => [v, 'sk_test_set']),
+        );
+        const inherited = { ...process.env };
+        delete inherited[variable];
+        const result = spawnSync('bash', ['-c', script], { encoding: 'utf8', env: { ...inherited, ...others, ...env } });
+        expect(result.stdout).not.toContain('CURL-RAN');
+        expect(result.status).not.toBe(0);
+        expect(result.stderr).toContain(`${variable}: set ${variable} to `);
+      }
+    },
+  );
 
   it.skipIf(!hasBash)('gives a created record a fresh id each run, a number staying a number, and signs the body it sends', () => {
-    for (const [body, field] of [['{"order_id":"A-1","order_amount":"1.00"}', 'order_id'], ['{"order_id":12345,"order_amount":"1.00"}', 'order_id'], ['{"payout_order_id":"PO-1","amount":1}', 'payout_order_id']] as const) {
+    for (const [body, field] of [
+      ['{"order_id":"A-1","order_amount":"1.00"}', 'order_id'],
+      ['{"order_id":12345,"order_amount":"1.00"}', 'order_id'],
+      ['{"payout_order_id":"PO-1","amount":1}', 'payout_order_id'],
+    ] as const) {
       const line = curlLine({ ...signed({}), request: { ...signed({}).request, body } });
       const run = () => {
-        const result = spawnSync('bash', ['-c', [`date() { echo ${NOW}; }`, 'curl() { printf \'%s\\0\' "$@"; }', line].join('\n')], { encoding: 'utf8', env: { ...process.env, SVC_SECRET_KEY: SECRET } });
+        const result = spawnSync('bash', ['-c', [`date() { echo ${NOW}; }`, 'curl() { printf \'%s\\0\' "$@"; }', line].join('\n')], {
+          encoding: 'utf8',
+          env: { ...process.env, SVC_SECRET_KEY: SECRET },
+        });
         const argv = result.stdout.split('\0');
         const sent = argv[argv.indexOf('--data-raw') + 1]!;
         expect(argv).toContain(`X-SIGNATURE: ${hmac(SECRET, `${sent}${NOW}`)}`);
@@ -251,15 +283,22 @@ describe('curlLine of a request the kit signed', () => {
     }
   });
 
-  it.skipIf(!hasBash)('stamps a request signed right at NOW, not the second before it that the kit read its clock: pasted at once it never repeats the run\'s timestamp', () => {
-    const line = curlLine(signed({ sentAt: 1732147201, timestamp: '1732147200' }));
-    // Run the second after the kit sent it: NOW-1 would be the run's own timestamp for the same body, a replay.
-    expect(sentBy(line, 1732147201).timestamp).toBe('1732147201');
-  });
+  it.skipIf(!hasBash)(
+    "stamps a request signed right at NOW, not the second before it that the kit read its clock: pasted at once it never repeats the run's timestamp",
+    () => {
+      const line = curlLine(signed({ sentAt: 1732147201, timestamp: '1732147200' }));
+      // Run the second after the kit sent it: NOW-1 would be the run's own timestamp for the same body, a replay.
+      expect(sentBy(line, 1732147201).timestamp).toBe('1732147201');
+    },
+  );
 
   it('keeps the id of a create whose failure was its 409, and says why', () => {
     const { error: _error, ...base } = signed({});
-    const duplicate: Exchange = { ...base, request: { ...base.request, body: '{"order_id":"A-1","order_amount":"1.00"}' }, response: { status: 409, headers: {}, body: '{}' } };
+    const duplicate: Exchange = {
+      ...base,
+      request: { ...base.request, body: '{"order_id":"A-1","order_amount":"1.00"}' },
+      response: { status: 409, headers: {}, body: '{}' },
+    };
     const line = curlLine(duplicate);
     expect(line).toContain(`BODY='{"order_id":"A-1","order_amount":"1.00"}'`);
     expect(line).toMatch(/same order_id again on purpose/);
@@ -274,7 +313,10 @@ describe('curlLine of a request the kit signed', () => {
 
 describe('scriptPlan: what a curl script sends beside the failing request', () => {
   const signing: Signing = { sentAt: 1732147200, timestamp: '1732147200', secret: 'merchant', deliberate: false };
-  const create = (body: string, overrides: Partial<Signing> = {}): Exchange => ({ ...exchange(body), signing: { ...signing, ...overrides } });
+  const create = (body: string, overrides: Partial<Signing> = {}): Exchange => ({
+    ...exchange(body),
+    signing: { ...signing, ...overrides },
+  });
   const order = '{"order_id":"A-1","order_amount":"1.00","order_note":"1"}';
 
   it('sends the same create, signed right, at once with it (a race); a second create changed on purpose, or refused, in turn before it', () => {
@@ -289,13 +331,21 @@ describe('scriptPlan: what a curl script sends beside the failing request', () =
   });
 
   it('makes a fresh record first for an Order Cancel, or says only the run line reproduces it', () => {
-    const cancel = (overrides: Partial<Signing> = {}): Exchange => ({ ...create('{"order_id":"A-1"}', overrides), request: { ...exchange('{"order_id":"A-1"}').request, url: 'https://pay.example/api/v3/pg/order/cancel' } });
+    const cancel = (overrides: Partial<Signing> = {}): Exchange => ({
+      ...create('{"order_id":"A-1"}', overrides),
+      request: { ...exchange('{"order_id":"A-1"}').request, url: 'https://pay.example/api/v3/pg/order/cancel' },
+    });
     const maker = create(order);
     const again = cancel();
     expect(scriptPlan(cancel(), [maker, again])).toEqual({ before: [maker], alongside: [again] });
-    expect(scriptPlan(cancel({ deliberate: true, edit: 'last-character-changed' }), [again, maker])).toEqual({ before: [maker], alongside: [] });
+    expect(scriptPlan(cancel({ deliberate: true, edit: 'last-character-changed' }), [again, maker])).toEqual({
+      before: [maker],
+      alongside: [],
+    });
     expect(scriptPlan(cancel(), [again])).toEqual({ before: [], alongside: [], recordChanged: true });
-    expect(curlLine(cancel(), scriptPlan(cancel(), [again]))).toMatch(/^# The run changed the record .* only the run line below reproduces the failure\.$/m);
+    expect(curlLine(cancel(), scriptPlan(cancel(), [again]))).toMatch(
+      /^# The run changed the record .* only the run line below reproduces the failure\.$/m,
+    );
     // A read changes nothing: it is sent again alone.
     const status = { ...cancel(), request: { ...cancel().request, url: 'https://pay.example/api/v3/pg/order/status' } };
     expect(scriptPlan(status, [maker])).toEqual({ before: [], alongside: [] });
@@ -304,7 +354,9 @@ describe('scriptPlan: what a curl script sends beside the failing request', () =
 
 describe('triggerLine', () => {
   it('names the event and the config', () => {
-    expect(triggerLine('payout.failed', 'out/sandbox.json')).toMatch(/^svc-conformance trigger payout\.failed --config out\/sandbox\.json --to http:\/\/127\.0\.0\.1:4020\/webhooks$/m);
+    expect(triggerLine('payout.failed', 'out/sandbox.json')).toMatch(
+      /^svc-conformance trigger payout\.failed --config out\/sandbox\.json --to http:\/\/127\.0\.0\.1:4020\/webhooks$/m,
+    );
     expect(triggerLine(undefined)).toMatch(/^svc-conformance trigger EVENT --config CONFIG\.json --to /m);
     // The receiver to start first listens where --to points.
     expect(triggerLine('payout.failed')).toContain(`# ${RECEIVER_COMMAND}\n`);
@@ -313,7 +365,10 @@ describe('triggerLine', () => {
 
   it('its receiver, run as written (on a free port here), prints the method, headers and body of a delivery and answers 200', async () => {
     // Only the port changes: 0, and the one given printed, so the test holds no fixed port.
-    const command = RECEIVER_COMMAND.replace('.listen(4020, "127.0.0.1")', '.listen(0, "127.0.0.1", function () { console.log("PORT", this.address().port); })');
+    const command = RECEIVER_COMMAND.replace(
+      '.listen(4020, "127.0.0.1")',
+      '.listen(0, "127.0.0.1", function () { console.log("PORT", this.address().port); })',
+    );
     expect(command).not.toBe(RECEIVER_COMMAND);
     const receiver = spawn('bash', ['-c', `exec ${command}`], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
@@ -321,7 +376,11 @@ describe('triggerLine', () => {
       receiver.stdout.on('data', (chunk) => (out += chunk));
       for (let waited = 0; !/PORT \d+/.test(out) && waited < 50; waited++) await new Promise((r) => setTimeout(r, 100));
       const port = /PORT (\d+)/.exec(out)![1];
-      const answer = await fetch(`http://127.0.0.1:${port}/webhooks`, { method: 'POST', headers: { 'X-EVENT-ID': 'evt_1' }, body: '{"event":"payout.failed"}' });
+      const answer = await fetch(`http://127.0.0.1:${port}/webhooks`, {
+        method: 'POST',
+        headers: { 'X-EVENT-ID': 'evt_1' },
+        body: '{"event":"payout.failed"}',
+      });
       expect(answer.status).toBe(200);
       for (let waited = 0; !out.includes('payout.failed') && waited < 50; waited++) await new Promise((r) => setTimeout(r, 100));
       expect(out).toContain('POST /webhooks');

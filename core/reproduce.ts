@@ -36,7 +36,11 @@ function headerValue(headers: Record<string, string>, name: string): string | un
 }
 
 /** The shell variable each configured secret is read from (P-CFG names the merchant's SVC_SECRET_KEY). */
-const SECRET_VARIABLES = { merchant: 'SVC_SECRET_KEY', otherMerchant: 'SVC_OTHER_SECRET_KEY', otherEnvironment: 'SVC_OTHER_ENVIRONMENT_SECRET_KEY' } as const;
+const SECRET_VARIABLES = {
+  merchant: 'SVC_SECRET_KEY',
+  otherMerchant: 'SVC_OTHER_SECRET_KEY',
+  otherEnvironment: 'SVC_OTHER_ENVIRONMENT_SECRET_KEY',
+} as const;
 const SECRET_OWNERS = { merchant: 'the merchant', otherMerchant: 'the other merchant', otherEnvironment: 'the other environment' } as const;
 
 /**
@@ -82,8 +86,16 @@ export function timestampWord(text: string, sentAt: number): string {
   for (let back = 0; back <= 5; back++) {
     const seconds = sentAt - back;
     const hex = `0x${seconds.toString(16)}`;
-    if (text.includes(hex)) return `"${text.split(hex).map(inDoubleQuotes).join(`0x$(printf %x ${nowPlus(-back)})`)}"`;
-    if (text.includes(String(seconds))) return `"${text.split(String(seconds)).map(inDoubleQuotes).join(back === 0 ? '${NOW}' : nowPlus(-back))}"`;
+    if (text.includes(hex))
+      return `"${text
+        .split(hex)
+        .map(inDoubleQuotes)
+        .join(`0x$(printf %x ${nowPlus(-back)})`)}"`;
+    if (text.includes(String(seconds)))
+      return `"${text
+        .split(String(seconds))
+        .map(inDoubleQuotes)
+        .join(back === 0 ? '${NOW}' : nowPlus(-back))}"`;
   }
   return shellQuote(text);
 }
@@ -111,8 +123,17 @@ function stampedJustBefore(signing: Signing): boolean {
  * secret (read from its variable), the same texts signed, the same change made to the signature.
  * `n` ends each variable's name, so requests prepared one after another and sent at once keep theirs apart.
  */
-function signingScript(signing: Signing, headers: Record<string, string>, bodyWord: (text: string) => string, n: string, runsBody: boolean): string[] {
-  const lines = ['NOW=$(date +%s)', `TS${n}=${runsBody && stampedJustBefore(signing) ? '"$NOW"' : timestampWord(signing.timestamp, signing.sentAt)}`];
+function signingScript(
+  signing: Signing,
+  headers: Record<string, string>,
+  bodyWord: (text: string) => string,
+  n: string,
+  runsBody: boolean,
+): string[] {
+  const lines = [
+    'NOW=$(date +%s)',
+    `TS${n}=${runsBody && stampedJustBefore(signing) ? '"$NOW"' : timestampWord(signing.timestamp, signing.sentAt)}`,
+  ];
   if (!Object.keys(headers).some(isSignatureHeader)) return lines;
   let signedBody = `"$BODY${n}"`;
   if (signing.signedBody !== undefined) {
@@ -125,7 +146,8 @@ function signingScript(signing: Signing, headers: Record<string, string>, bodyWo
     lines.push(`SIGNED_TS${n}=${timestampWord(signing.signedTimestamp, signing.sentAt)}`);
     signedTimestamp = `"$SIGNED_TS${n}"`;
   }
-  const secret = typeof signing.secret === 'object' ? shellQuote(signing.secret.madeUp) : secretWord(signing.secret as keyof typeof SECRET_VARIABLES);
+  const secret =
+    typeof signing.secret === 'object' ? shellQuote(signing.secret.madeUp) : secretWord(signing.secret as keyof typeof SECRET_VARIABLES);
   const sig = `SIG${n}`;
   lines.push(`${sig}=$(printf %s ${signedBody}${signedTimestamp} | openssl dgst -sha256 -hmac ${secret} | sed 's/^.*= //')`);
   const edit = signing.edit;
@@ -137,7 +159,10 @@ function signingScript(signing: Signing, headers: Record<string, string>, bodyWo
 
 /** The first comment line: what the command sends, and what it needs. */
 function signingNote(exchange: Exchange, signing: Signing): string[] {
-  const secret = typeof signing.secret === 'object' ? 'a made-up secret, shown' : `$${SECRET_VARIABLES[signing.secret as keyof typeof SECRET_VARIABLES]} (${signing.secret}.secretKey of the config)`;
+  const secret =
+    typeof signing.secret === 'object'
+      ? 'a made-up secret, shown'
+      : `$${SECRET_VARIABLES[signing.secret as keyof typeof SECRET_VARIABLES]} (${signing.secret}.secretKey of the config)`;
   if (!rebuildable(signing)) {
     return [
       `Sent on purpose as: ${exchange.label}. Its X-SIGNATURE was made another way and is not shown (it may stand for a secret):`,
@@ -148,7 +173,9 @@ function signingNote(exchange: Exchange, signing: Signing): string[] {
   const rebuilt = ['X-TIMESTAMP', 'X-SIGNATURE'].filter((name) => headerValue(exchange.request.headers, name) !== undefined);
   if (rebuilt.length === 0) return [`Sends ${what}.`];
   const signed = rebuilt.includes('X-SIGNATURE') ? `, with the secret from ${secret}; needs bash and openssl` : '';
-  return [`Sends ${what}: ${rebuilt.join(' and ')} rebuilt for the moment it runs as the kit made ${rebuilt.length > 1 ? 'them' : 'it'}${signed}.`];
+  return [
+    `Sends ${what}: ${rebuilt.join(' and ')} rebuilt for the moment it runs as the kit made ${rebuilt.length > 1 ? 'them' : 'it'}${signed}.`,
+  ];
 }
 
 /** What a line does with the id of the record its request creates: made fresh, kept on purpose, or left to the reader. */
@@ -157,10 +184,14 @@ type IdHandling = { id: CreatedId; how: 'fresh' | 'kept' | 'yours' | 'made above
 function idNote(handling: IdHandling): string[] {
   if (handling === undefined) return [];
   const { field } = handling.id;
-  if (handling.how === 'fresh') return [`Puts a fresh ${field} in the body ($FRESH, from the clock): the same one again would only be refused as a duplicate (409).`];
-  if (handling.how === 'made above') return [`Acts on the record the request above just made (its ${field} made fresh with $FRESH): the run's own one is changed by now.`];
+  if (handling.how === 'fresh')
+    return [`Puts a fresh ${field} in the body ($FRESH, from the clock): the same one again would only be refused as a duplicate (409).`];
+  if (handling.how === 'made above')
+    return [`Acts on the record the request above just made (its ${field} made fresh with $FRESH): the run's own one is changed by now.`];
   if (handling.how === 'kept') return [`Sends the same ${field} again on purpose: the answer that failed was this 409 for it.`];
-  return [`This request creates a record: sent with the same ${field} again it is only refused as a duplicate (409). Put a fresh ${field} in the body (and sign that body) first.`];
+  return [
+    `This request creates a record: sent with the same ${field} again it is only refused as a duplicate (409). Put a fresh ${field} in the body (and sign that body) first.`,
+  ];
 }
 
 /** The caveats a reader needs before pasting the command: each becomes a `#` line above it. */
@@ -191,7 +222,9 @@ function curlNotes(exchange: Exchange, handling: IdHandling): string[] {
 
 /** A shell word for the text with its created id replaced by `fresh` (a shell expansion of digits). */
 function freshWord(text: string, id: CreatedId, fresh: string): string {
-  const word = freshIdPieces(text, id).map((piece) => (piece === '' ? '' : shellQuote(piece))).join(fresh);
+  const word = freshIdPieces(text, id)
+    .map((piece) => (piece === '' ? '' : shellQuote(piece)))
+    .join(fresh);
   return word === '' ? "''" : word;
 }
 
@@ -263,7 +296,9 @@ export function scriptPlan(first: Exchange, others: readonly Exchange[]): Script
   const maker = others.find((e) => signedRight(e) && sameId(createdIdOf(e.request.body), changed));
   if (maker === undefined || first.signing === undefined || !rebuildable(first.signing)) return { ...ALONE, recordChanged: true };
   // The same request, signed right, sent with it: concurrent cancels of one order (OPS-CANCEL-CONCURRENT).
-  const alongside = signedRight(first) ? others.filter((e) => e.request.url === first.request.url && e.request.body === first.request.body && signedRight(e)) : [];
+  const alongside = signedRight(first)
+    ? others.filter((e) => e.request.url === first.request.url && e.request.body === first.request.body && signedRight(e))
+    : [];
   return { before: [maker], alongside };
 }
 
@@ -283,12 +318,20 @@ export function curlLine(exchange: Exchange, plan: ScriptPlan = ALONE): string {
   const inSequence = plan.before.length + plan.alongside.length > 0;
   const changed = plan.before.length > 0 ? changedIdOf(exchange.request) : undefined;
   const handlingOf = (e: Exchange): IdHandling =>
-    changed !== undefined && e !== plan.before[0] ? { id: changed, how: 'made above' } : idHandling(e, e.signing !== undefined && rebuildable(e.signing), inSequence);
+    changed !== undefined && e !== plan.before[0]
+      ? { id: changed, how: 'made above' }
+      : idHandling(e, e.signing !== undefined && rebuildable(e.signing), inSequence);
   const group = [exchange, ...plan.alongside];
   const handlings = [...plan.before, ...group].map(handlingOf);
   const lines = handlings.some((h) => h !== undefined && h.how !== 'kept' && h.how !== 'yours') ? ['FRESH=$(date +%s)$RANDOM'] : [];
-  if (plan.recordChanged) lines.push('# The run changed the record this request acts on, and its evidence holds no request that makes a fresh one: sent again it is answered for the changed record, so only the run line below reproduces the failure.');
-  if (plan.before.length > 0 && plan.alongside.length === 0) lines.push(`# Sends the ${plan.before.length + 1} requests of this evidence one after another, in the order the kit sent them: each next one is about the record the one before made.`);
+  if (plan.recordChanged)
+    lines.push(
+      '# The run changed the record this request acts on, and its evidence holds no request that makes a fresh one: sent again it is answered for the changed record, so only the run line below reproduces the failure.',
+    );
+  if (plan.before.length > 0 && plan.alongside.length === 0)
+    lines.push(
+      `# Sends the ${plan.before.length + 1} requests of this evidence one after another, in the order the kit sent them: each next one is about the record the one before made.`,
+    );
   // An answer's body ends without a newline: each next request starts on a line of its own.
   plan.before.forEach((e, i) => lines.push(...(i > 0 ? ['echo'] : []), requestLines(e, handlingOf(e))));
   if (plan.before.length > 0) lines.push('echo');
@@ -304,7 +347,9 @@ export function curlLine(exchange: Exchange, plan: ScriptPlan = ALONE): string {
  * rightly (201, then 409s) and hide the race.
  */
 function raceLines(group: readonly Exchange[], handlings: readonly IdHandling[]): string[] {
-  const lines = [`# Sends these ${group.length} requests at once, as the kit did (a race): all are prepared first, then sent together; their answers are printed in order once all are back. A race may not show on every try: run it a few times.`];
+  const lines = [
+    `# Sends these ${group.length} requests at once, as the kit did (a race): all are prepared first, then sent together; their answers are printed in order once all are back. A race may not show on every try: run it a few times.`,
+  ];
   const commands: string[] = [];
   group.forEach((e, i) => {
     const parts = requestParts(e, handlings[i], `_${i + 1}`);
@@ -365,12 +410,19 @@ export function pathOf(url: string): string {
 export function replayLine(exchange: Exchange, configHint = 'CONFIG.json'): string {
   const { method, url, body } = exchange.request;
   const signing = exchange.signing;
-  const words = ['svc-conformance replay', `--config ${shellQuote(configHint)}`, `--method ${shellQuote(method)}`, `--path ${shellQuote(pathOf(url))}`];
+  const words = [
+    'svc-conformance replay',
+    `--config ${shellQuote(configHint)}`,
+    `--method ${shellQuote(method)}`,
+    `--path ${shellQuote(pathOf(url))}`,
+  ];
   if (signing?.secret === 'otherMerchant') words.push('--as otherMerchant');
   if (body !== '') {
     // A record's id sent again is a duplicate (409): the replay creates under a fresh one, unless the 409 is what failed.
     const id = createdIdOf(body);
-    words.push(`--body ${id !== undefined && exchange.response?.status !== 409 ? freshWord(body, id, '"$(date +%s)$RANDOM"') : shellQuote(body)}`);
+    words.push(
+      `--body ${id !== undefined && exchange.response?.status !== 409 ? freshWord(body, id, '"$(date +%s)$RANDOM"') : shellQuote(body)}`,
+    );
   }
   return words.join(' ');
 }

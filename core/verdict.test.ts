@@ -3,12 +3,28 @@ import { describe, expect, it } from 'vitest';
 import { buildReport, decideVerdict, exitCodeOf, runHints, verdictText } from './verdict.js';
 import type { CheckMeta, CheckResult, Requirement } from './report.js';
 
-const requirement = (id: string, level: Requirement['level'] = 'MUST'): Requirement => ({ id, title: id, level, section: 'S', profile: [], extension: false });
+const requirement = (id: string, level: Requirement['level'] = 'MUST'): Requirement => ({
+  id,
+  title: id,
+  level,
+  section: 'S',
+  profile: [],
+  extension: false,
+});
 const CATALOG = [requirement('A'), requirement('B'), requirement('C', 'SHOULD'), requirement('D')];
 
 function result(req: string, state: CheckResult['state'], meta: Partial<CheckMeta> = {}): CheckResult {
   return {
-    meta: { check: req.toLowerCase(), requirement: req, title: req, evidence: [], findings: [], ...(state === 'failed' ? { failure: { message: `${req} broke` } } : {}), ...(state === 'error' ? { error: { message: 'boom' } } : {}), ...meta },
+    meta: {
+      check: req.toLowerCase(),
+      requirement: req,
+      title: req,
+      evidence: [],
+      findings: [],
+      ...(state === 'failed' ? { failure: { message: `${req} broke` } } : {}),
+      ...(state === 'error' ? { error: { message: 'boom' } } : {}),
+      ...meta,
+    },
     state,
     durationMs: 0,
   };
@@ -16,8 +32,16 @@ function result(req: string, state: CheckResult['state'], meta: Partial<CheckMet
 
 function build(results: CheckResult[], options: { strict?: boolean; requireAll?: boolean; couldNotJudge?: string[] } = {}) {
   return buildReport({
-    results, catalog: CATALOG, target: { baseUrl: 'http://t', environment: 'sandbox', embeddedSandbox: false },
-    seed: 1, runNumber: 1, runs: 1, strict: options.strict ?? false, startedAt: new Date(0), durationMs: 0, version: 'test',
+    results,
+    catalog: CATALOG,
+    target: { baseUrl: 'http://t', environment: 'sandbox', embeddedSandbox: false },
+    seed: 1,
+    runNumber: 1,
+    runs: 1,
+    strict: options.strict ?? false,
+    startedAt: new Date(0),
+    durationMs: 0,
+    version: 'test',
     ...(options.requireAll !== undefined ? { requireAll: options.requireAll } : {}),
     ...(options.couldNotJudge !== undefined ? { couldNotJudge: options.couldNotJudge } : {}),
   });
@@ -30,24 +54,138 @@ describe('buildReport decides the verdict once', () => {
   it.each<[string, () => CheckResult[], Parameters<typeof build>[1], string, 0 | 1 | 2]>([
     ['everything passed', allPass, {}, 'conformant', 0],
     ['a MUST failed', () => [...allPass().slice(1), result('A', 'failed')], {}, 'not conformant', 1],
-    ['a SHOULD failed, not strict', () => [...allPass().filter((r) => r.meta.requirement !== 'C'), result('C', 'failed')], {}, 'conformant', 0],
-    ['a SHOULD failed, strict', () => [...allPass().filter((r) => r.meta.requirement !== 'C'), result('C', 'failed')], { strict: true }, 'not conformant', 1],
-    ['one requirement skipped for a config key', () => [...allPass().slice(1), result('A', 'skipped', { skipped: 'needs otherMerchant in the config' })], {}, 'conformant, partial: 3 of 4 requirements judged', 0],
-    ['one requirement whose rule does not apply here', () => [...allPass().slice(1), result('A', 'skipped', { skipped: 'not applicable: the base URL is not https', notApplicable: true })], { requireAll: true }, 'conformant', 0],
+    [
+      'a SHOULD failed, not strict',
+      () => [...allPass().filter((r) => r.meta.requirement !== 'C'), result('C', 'failed')],
+      {},
+      'conformant',
+      0,
+    ],
+    [
+      'a SHOULD failed, strict',
+      () => [...allPass().filter((r) => r.meta.requirement !== 'C'), result('C', 'failed')],
+      { strict: true },
+      'not conformant',
+      1,
+    ],
+    [
+      'one requirement skipped for a config key',
+      () => [...allPass().slice(1), result('A', 'skipped', { skipped: 'needs otherMerchant in the config' })],
+      {},
+      'conformant, partial: 3 of 4 requirements judged',
+      0,
+    ],
+    [
+      'one requirement whose rule does not apply here',
+      () => [...allPass().slice(1), result('A', 'skipped', { skipped: 'not applicable: the base URL is not https', notApplicable: true })],
+      { requireAll: true },
+      'conformant',
+      0,
+    ],
     ['one requirement left out (--only)', () => allPass().slice(1), {}, 'conformant, partial: 3 of 4 requirements judged', 0],
-    ['partial under --require-all', () => allPass().slice(1), { requireAll: true }, 'inconclusive: --require-all: only 3 of 4 requirements were judged (not judged: A)', 2],
+    [
+      'partial under --require-all',
+      () => allPass().slice(1),
+      { requireAll: true },
+      'inconclusive: --require-all: only 3 of 4 requirements were judged (not judged: A)',
+      2,
+    ],
     ['complete under --require-all', allPass, { requireAll: true }, 'conformant', 0],
-    ['the target unreachable', () => [], { couldNotJudge: ['the target could not be reached: connection refused'] }, 'inconclusive: the target could not be reached: connection refused', 2],
-    ['the run had to stop, after a MUST failed', () => [result('A', 'failed'), result('B', 'skipped', { stopped: 'it reached its time budget', skipped: 'not run' })], {}, 'inconclusive: the run had to stop: it reached its time budget (1 of 2 checks ran before it)', 2],
-    ['a kit error', () => [...allPass().slice(1), result('A', 'error')], {}, "inconclusive: the kit failed inside a check (first: a: boom); its requirement was not judged: this is the kit's fault, not the target's", 2],
-    ['a kit error, and a MUST failed elsewhere', () => [result('A', 'error'), result('B', 'failed'), result('C', 'passed'), result('D', 'passed')], {}, 'not conformant', 1],
-    ['a configured section could not be judged', () => [...allPass().slice(1), result('A', 'skipped', { inconclusive: "the kit's webhook receiver cannot listen", skipped: 'not judged' })], {}, "inconclusive: the kit's webhook receiver cannot listen", 2],
-    ['a configured section could not be judged, and a MUST failed elsewhere', () => [result('A', 'skipped', { inconclusive: "the kit's webhook receiver cannot listen", skipped: 'not judged' }), result('B', 'failed'), result('C', 'passed'), result('D', 'passed')], {}, 'not conformant', 1],
-    ['every correctly signed request refused 401', () => [result('A', 'failed', signed(2, 2)), result('B', 'failed', signed(3, 3)), result('C', 'passed'), result('D', 'passed')], {}, 'inconclusive: every one of the 5 correctly signed requests was refused with 401, and none signed a known wrong way was accepted: check that merchant.apiKey and merchant.secretKey (SVC_API_KEY, SVC_SECRET_KEY) belong to this environment and merchant; `svc-conformance diagnose` explains a captured request', 2],
-    ['every one refused 401, but a wrong scheme accepted', () => [result('A', 'failed', signed(2, 2)), result('B', 'failed', signed(3, 3)), result('C', 'passed'), result('D', 'failed', { acceptedVariant: 'timestamp-omitted' })], {}, 'not conformant', 1],
-    ['every one refused 401, but an unsigned request taken past authentication', () => [result('A', 'failed', signed(2, 2)), result('B', 'failed', signed(3, 3)), result('C', 'passed'), result('D', 'failed', { wronglySignedAccepted: 1 })], {}, 'not conformant', 1],
-    ['one correctly signed request accepted among them', () => [result('A', 'failed', signed(2, 2)), result('B', 'passed', signed(3, 2)), result('C', 'passed'), result('D', 'passed')], {}, 'not conformant', 1],
-    ['too few correctly signed requests to say', () => [result('A', 'failed', signed(2, 2)), result('B', 'passed'), result('C', 'passed'), result('D', 'passed')], {}, 'not conformant', 1],
+    [
+      'the target unreachable',
+      () => [],
+      { couldNotJudge: ['the target could not be reached: connection refused'] },
+      'inconclusive: the target could not be reached: connection refused',
+      2,
+    ],
+    [
+      'the run had to stop, after a MUST failed',
+      () => [result('A', 'failed'), result('B', 'skipped', { stopped: 'it reached its time budget', skipped: 'not run' })],
+      {},
+      'inconclusive: the run had to stop: it reached its time budget (1 of 2 checks ran before it)',
+      2,
+    ],
+    [
+      'a kit error',
+      () => [...allPass().slice(1), result('A', 'error')],
+      {},
+      "inconclusive: the kit failed inside a check (first: a: boom); its requirement was not judged: this is the kit's fault, not the target's",
+      2,
+    ],
+    [
+      'a kit error, and a MUST failed elsewhere',
+      () => [result('A', 'error'), result('B', 'failed'), result('C', 'passed'), result('D', 'passed')],
+      {},
+      'not conformant',
+      1,
+    ],
+    [
+      'a configured section could not be judged',
+      () => [
+        ...allPass().slice(1),
+        result('A', 'skipped', { inconclusive: "the kit's webhook receiver cannot listen", skipped: 'not judged' }),
+      ],
+      {},
+      "inconclusive: the kit's webhook receiver cannot listen",
+      2,
+    ],
+    [
+      'a configured section could not be judged, and a MUST failed elsewhere',
+      () => [
+        result('A', 'skipped', { inconclusive: "the kit's webhook receiver cannot listen", skipped: 'not judged' }),
+        result('B', 'failed'),
+        result('C', 'passed'),
+        result('D', 'passed'),
+      ],
+      {},
+      'not conformant',
+      1,
+    ],
+    [
+      'every correctly signed request refused 401',
+      () => [result('A', 'failed', signed(2, 2)), result('B', 'failed', signed(3, 3)), result('C', 'passed'), result('D', 'passed')],
+      {},
+      'inconclusive: every one of the 5 correctly signed requests was refused with 401, and none signed a known wrong way was accepted: check that merchant.apiKey and merchant.secretKey (SVC_API_KEY, SVC_SECRET_KEY) belong to this environment and merchant; `svc-conformance diagnose` explains a captured request',
+      2,
+    ],
+    [
+      'every one refused 401, but a wrong scheme accepted',
+      () => [
+        result('A', 'failed', signed(2, 2)),
+        result('B', 'failed', signed(3, 3)),
+        result('C', 'passed'),
+        result('D', 'failed', { acceptedVariant: 'timestamp-omitted' }),
+      ],
+      {},
+      'not conformant',
+      1,
+    ],
+    [
+      'every one refused 401, but an unsigned request taken past authentication',
+      () => [
+        result('A', 'failed', signed(2, 2)),
+        result('B', 'failed', signed(3, 3)),
+        result('C', 'passed'),
+        result('D', 'failed', { wronglySignedAccepted: 1 }),
+      ],
+      {},
+      'not conformant',
+      1,
+    ],
+    [
+      'one correctly signed request accepted among them',
+      () => [result('A', 'failed', signed(2, 2)), result('B', 'passed', signed(3, 2)), result('C', 'passed'), result('D', 'passed')],
+      {},
+      'not conformant',
+      1,
+    ],
+    [
+      'too few correctly signed requests to say',
+      () => [result('A', 'failed', signed(2, 2)), result('B', 'passed'), result('C', 'passed'), result('D', 'passed')],
+      {},
+      'not conformant',
+      1,
+    ],
   ])('%s', (_name, results, options, text, exit) => {
     const report = build(results(), options);
     expect(verdictText(report)).toBe(text);
@@ -66,28 +204,54 @@ describe('buildReport decides the verdict once', () => {
     const coverage = { judged: 4, total: 4, notJudged: [] };
     expect(decideVerdict({ summary, coverage, strict: false, requireAll: false })).toEqual({ verdict: 'conformant' });
     expect(decideVerdict({ summary, coverage, strict: true, requireAll: false })).toEqual({ verdict: 'not-conformant' });
-    expect(decideVerdict({ summary, coverage, strict: false, requireAll: false, wholeRun: ['x'] })).toEqual({ verdict: 'inconclusive', reasons: ['x'] });
+    expect(decideVerdict({ summary, coverage, strict: false, requireAll: false, wholeRun: ['x'] })).toEqual({
+      verdict: 'inconclusive',
+      reasons: ['x'],
+    });
     // A part left unjudged cannot undo a failure elsewhere; a cause that taints the whole run can.
     expect(decideVerdict({ summary, coverage, strict: true, requireAll: false, part: ['x'] })).toEqual({ verdict: 'not-conformant' });
-    expect(decideVerdict({ summary, coverage, strict: false, requireAll: false, part: ['x'] })).toEqual({ verdict: 'inconclusive', reasons: ['x'] });
-    expect(decideVerdict({ summary, coverage, strict: true, requireAll: false, wholeRun: ['x'] })).toEqual({ verdict: 'inconclusive', reasons: ['x'] });
+    expect(decideVerdict({ summary, coverage, strict: false, requireAll: false, part: ['x'] })).toEqual({
+      verdict: 'inconclusive',
+      reasons: ['x'],
+    });
+    expect(decideVerdict({ summary, coverage, strict: true, requireAll: false, wholeRun: ['x'] })).toEqual({
+      verdict: 'inconclusive',
+      reasons: ['x'],
+    });
   });
 });
 
 describe('runHints: one cause said once', () => {
   it('names the wrong scheme a target accepted when every correctly signed request was refused', () => {
-    const results = [result('A', 'failed', signed(5, 5)), result('D', 'failed', { acceptedVariant: 'timestamp-omitted', failure: { message: 'the target accepts signatures made without X-TIMESTAMP' } })];
-    expect(runHints(results)).toEqual(['every correctly signed request was refused with 401, but one signed a known wrong way was accepted: the target accepts signatures made without X-TIMESTAMP']);
+    const results = [
+      result('A', 'failed', signed(5, 5)),
+      result('D', 'failed', {
+        acceptedVariant: 'timestamp-omitted',
+        failure: { message: 'the target accepts signatures made without X-TIMESTAMP' },
+      }),
+    ];
+    expect(runHints(results)).toEqual([
+      'every correctly signed request was refused with 401, but one signed a known wrong way was accepted: the target accepts signatures made without X-TIMESTAMP',
+    ]);
   });
 
   it('names the requirements whose wrongly signed requests were taken, when no correctly signed one was', () => {
     const results = [result('A', 'failed', signed(5, 5)), result('D', 'failed', { wronglySignedAccepted: 2 })];
-    expect(runHints(results)).toEqual(['every correctly signed request was refused with 401, but requests signed wrong or not at all were taken (D): the target authenticates another way than the profile\'s, whatever the keys']);
+    expect(runHints(results)).toEqual([
+      "every correctly signed request was refused with 401, but requests signed wrong or not at all were taken (D): the target authenticates another way than the profile's, whatever the keys",
+    ]);
   });
 
   it('says once how many requests were sent again after a 401, and how many were then taken', () => {
-    const report = build([result('A', 'passed', { resent: { sent: 2, accepted: 2 } }), result('B', 'passed', { resent: { sent: 1, accepted: 0 } }), result('C', 'passed'), result('D', 'passed')]);
-    expect(report.notes).toEqual(["3 correctly signed requests were refused 401 and sent again with a fresh X-TIMESTAMP, as a target refuses a replay of another run's identical request (a fixture read, a Balance Inquiry); 2 were then accepted, the rest are judged as refused"]);
+    const report = build([
+      result('A', 'passed', { resent: { sent: 2, accepted: 2 } }),
+      result('B', 'passed', { resent: { sent: 1, accepted: 0 } }),
+      result('C', 'passed'),
+      result('D', 'passed'),
+    ]);
+    expect(report.notes).toEqual([
+      "3 correctly signed requests were refused 401 and sent again with a fresh X-TIMESTAMP, as a target refuses a replay of another run's identical request (a fixture read, a Balance Inquiry); 2 were then accepted, the rest are judged as refused",
+    ]);
   });
 
   it('says nothing when the credentials were taken', () => {
@@ -96,13 +260,27 @@ describe('runHints: one cause said once', () => {
 });
 
 describe('the reproduce lines of a failure follow what its first exchange was', () => {
-  const request = { method: 'POST', url: 'http://127.0.0.1:4010/api/v3/banking/payment/status', headers: { 'X-API-KEY': 'pk_test_a', 'X-TIMESTAMP': '100', 'X-SIGNATURE': '[redacted]' }, body: '{}' };
+  const request = {
+    method: 'POST',
+    url: 'http://127.0.0.1:4010/api/v3/banking/payment/status',
+    headers: { 'X-API-KEY': 'pk_test_a', 'X-TIMESTAMP': '100', 'X-SIGNATURE': '[redacted]' },
+    body: '{}',
+  };
   const answered = { response: { status: 200, headers: {}, body: '{}' }, ms: 1 };
   const signing = (deliberate: boolean) => ({ sentAt: 100, timestamp: '100', secret: 'merchant' as const, deliberate });
   const lines = (exchange: CheckMeta['evidence'][number], input: { configPath?: string; sandboxCommand?: string } = {}) =>
     buildReport({
-      results: [result('A', 'failed', { evidence: [exchange] })], catalog: CATALOG, target: { baseUrl: 'http://127.0.0.1:4010', environment: 'sandbox', embeddedSandbox: input.sandboxCommand !== undefined },
-      seed: 7, runNumber: 1, runs: 1, strict: false, startedAt: new Date(0), durationMs: 0, version: 'test', ...input,
+      results: [result('A', 'failed', { evidence: [exchange] })],
+      catalog: CATALOG,
+      target: { baseUrl: 'http://127.0.0.1:4010', environment: 'sandbox', embeddedSandbox: input.sandboxCommand !== undefined },
+      seed: 7,
+      runNumber: 1,
+      runs: 1,
+      strict: false,
+      startedAt: new Date(0),
+      durationMs: 0,
+      version: 'test',
+      ...input,
     }).requirements.find((r) => r.id === 'A')!.evidence[0]!.reproduce!;
 
   it('a request signed right: curl and replay', () => {
@@ -112,18 +290,46 @@ describe('the reproduce lines of a failure follow what its first exchange was', 
     expect(Object.keys(lines({ label: 'cut signature', request, ...answered, signing: signing(true) }))).toEqual(['curl', 'run']);
   });
   it("a webhook delivery: the trigger of its event, no curl to the kit's closed listener", () => {
-    const reproduce = lines({ label: 'delivery #1', request, ...answered, delivery: { event: 'payout.failed' } }, { configPath: 'out/sandbox.json' });
-    expect(reproduce).toEqual({ trigger: expect.stringMatching(/^svc-conformance trigger payout\.failed --config out\/sandbox\.json --to http:\/\/127\.0\.0\.1:\d+\//m), run: 'svc-conformance run --config out/sandbox.json --seed 7 --only A' });
+    const reproduce = lines(
+      { label: 'delivery #1', request, ...answered, delivery: { event: 'payout.failed' } },
+      { configPath: 'out/sandbox.json' },
+    );
+    expect(reproduce).toEqual({
+      trigger: expect.stringMatching(
+        /^svc-conformance trigger payout\.failed --config out\/sandbox\.json --to http:\/\/127\.0\.0\.1:\d+\//m,
+      ),
+      run: 'svc-conformance run --config out/sandbox.json --seed 7 --only A',
+    });
   });
   it('a webhook event that never came: the trigger of that event, not the requests that should have fired it', () => {
     const reproduce = buildReport({
-      results: [result('A', 'failed', { evidence: [{ label: 'initiate', request, ...answered, signing: signing(false) }], failure: { message: 'no payout.failed', webhookEvent: 'payout.failed' } })],
-      catalog: CATALOG, target: { baseUrl: 'http://127.0.0.1:4010', environment: 'sandbox', embeddedSandbox: false }, seed: 7, runNumber: 1, runs: 1, strict: false, startedAt: new Date(0), durationMs: 0, version: 'test', configPath: 'c.json',
+      results: [
+        result('A', 'failed', {
+          evidence: [{ label: 'initiate', request, ...answered, signing: signing(false) }],
+          failure: { message: 'no payout.failed', webhookEvent: 'payout.failed' },
+        }),
+      ],
+      catalog: CATALOG,
+      target: { baseUrl: 'http://127.0.0.1:4010', environment: 'sandbox', embeddedSandbox: false },
+      seed: 7,
+      runNumber: 1,
+      runs: 1,
+      strict: false,
+      startedAt: new Date(0),
+      durationMs: 0,
+      version: 'test',
+      configPath: 'c.json',
     }).requirements.find((r) => r.id === 'A')!.evidence[0]!.reproduce!;
-    expect(reproduce).toEqual({ trigger: expect.stringMatching(/^svc-conformance trigger payout\.failed --config c\.json --to http:\/\/127\.0\.0\.1:\d+\//m), run: 'svc-conformance run --config c.json --seed 7 --only A' });
+    expect(reproduce).toEqual({
+      trigger: expect.stringMatching(/^svc-conformance trigger payout\.failed --config c\.json --to http:\/\/127\.0\.0\.1:\d+\//m),
+      run: 'svc-conformance run --config c.json --seed 7 --only A',
+    });
   });
   it('the embedded sandbox: the line that starts it again comes first, and every line cites the config it writes', () => {
-    const reproduce = lines({ label: 'read', request, ...answered, signing: signing(false) }, { configPath: 'out/sandbox.json', sandboxCommand: 'svc-conformance serve --port 4010 --config-out out/sandbox.json' });
+    const reproduce = lines(
+      { label: 'read', request, ...answered, signing: signing(false) },
+      { configPath: 'out/sandbox.json', sandboxCommand: 'svc-conformance serve --port 4010 --config-out out/sandbox.json' },
+    );
     expect(Object.keys(reproduce)[0]).toBe('sandbox');
     expect(reproduce.replay).toContain('--config out/sandbox.json');
     expect(reproduce.run).toContain('--config out/sandbox.json');

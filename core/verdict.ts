@@ -51,7 +51,9 @@ export function buildReport(input: BuildInput): Report {
       const e = entry(finding.requirement);
       e.findingCount += 1;
       if (e.findings.length < MAX_EVIDENCE_PER_REQUIREMENT) {
-        e.findings.push(evidence(input, finding.requirement, result.meta.check, finding.message, finding.exchange ? [finding.exchange] : []));
+        e.findings.push(
+          evidence(input, finding.requirement, result.meta.check, finding.message, finding.exchange ? [finding.exchange] : []),
+        );
       }
     }
   }
@@ -66,7 +68,9 @@ export function buildReport(input: BuildInput): Report {
       continue;
     }
     // A wrong signature scheme the target accepted explains the rest: its evidence comes first.
-    const failed = e.results.filter((r) => r.state === 'failed').sort((a, b) => Number(b.meta.acceptedVariant !== undefined) - Number(a.meta.acceptedVariant !== undefined));
+    const failed = e.results
+      .filter((r) => r.state === 'failed')
+      .sort((a, b) => Number(b.meta.acceptedVariant !== undefined) - Number(a.meta.acceptedVariant !== undefined));
     const passed = e.results.some((r) => r.state === 'passed');
     const errored = e.results.find((r) => r.state === 'error');
     const status = failed.length > 0 || e.findingCount > 0 ? 'failed' : passed && errored === undefined ? 'passed' : 'skipped';
@@ -86,16 +90,25 @@ export function buildReport(input: BuildInput): Report {
       ...e.findings,
     ].slice(0, MAX_EVIDENCE_PER_REQUIREMENT);
     if (e.findingCount > e.findings.length) {
-      evidenceList.push({ check: '(observers)', message: `…and ${e.findingCount - e.findings.length} more answers broke this requirement`, exchanges: [] });
+      evidenceList.push({
+        check: '(observers)',
+        message: `…and ${e.findingCount - e.findings.length} more answers broke this requirement`,
+        exchanges: [],
+      });
     }
     const notJudgeable = e.results.find((r) => r.meta.inconclusive !== undefined)?.meta.inconclusive;
     // Every check found its rule does not apply here: nothing to judge, and nothing left unjudged.
     const notApplicable = status === 'skipped' && errored === undefined && e.results.every((r) => r.meta.notApplicable === true);
-    const skipReason = status !== 'skipped' ? undefined
-      : errored?.meta.error?.module !== undefined ? `not judged: ${thrownIn(codeError(errored))}`
-      : errored !== undefined ? `not judged: the kit's own error in check ${errored.meta.check} (${errored.meta.error?.message ?? 'unknown'})`
-      : notJudgeable !== undefined ? `not judged: ${notJudgeable}`
-      : e.results.find((r) => r.meta.skipped)?.meta.skipped;
+    const skipReason =
+      status !== 'skipped'
+        ? undefined
+        : errored?.meta.error?.module !== undefined
+          ? `not judged: ${thrownIn(codeError(errored))}`
+          : errored !== undefined
+            ? `not judged: the kit's own error in check ${errored.meta.check} (${errored.meta.error?.message ?? 'unknown'})`
+            : notJudgeable !== undefined
+              ? `not judged: ${notJudgeable}`
+              : e.results.find((r) => r.meta.skipped)?.meta.skipped;
     requirements.push({
       ...requirement,
       status,
@@ -103,10 +116,20 @@ export function buildReport(input: BuildInput): Report {
         id: r.meta.check,
         title: r.meta.title,
         status: r.state,
-        ...(r.meta.failure ? { message: r.meta.failure.message }
-          : r.meta.error ? { message: r.meta.error.module !== undefined ? `threw in ${r.meta.error.module}: ${r.meta.error.message}` : `kit error: ${r.meta.error.message}` }
-          : r.meta.skipped ? { message: r.meta.skipped }
-          : r.state === 'failed' ? { message: 'did not finish within its time budget' } : {}),
+        ...(r.meta.failure
+          ? { message: r.meta.failure.message }
+          : r.meta.error
+            ? {
+                message:
+                  r.meta.error.module !== undefined
+                    ? `threw in ${r.meta.error.module}: ${r.meta.error.message}`
+                    : `kit error: ${r.meta.error.message}`,
+              }
+            : r.meta.skipped
+              ? { message: r.meta.skipped }
+              : r.state === 'failed'
+                ? { message: 'did not finish within its time budget' }
+                : {}),
       })),
       ...(skipReason !== undefined ? { skipReason } : {}),
       ...(notApplicable ? { notApplicable: true } : {}),
@@ -119,7 +142,13 @@ export function buildReport(input: BuildInput): Report {
   const summary = summarize(requirements);
   const coverage = coverageOf(requirements, leftOut);
   const kitErrors = input.results.filter((r) => r.state === 'error').map(codeError);
-  const decided = decideVerdict({ summary, coverage, strict: input.strict, requireAll: input.requireAll ?? false, ...couldNotJudge(input, kitErrors) });
+  const decided = decideVerdict({
+    summary,
+    coverage,
+    strict: input.strict,
+    requireAll: input.requireAll ?? false,
+    ...couldNotJudge(input, kitErrors),
+  });
   const hints = runHints(input.results).filter((hint) => !(decided.reasons ?? []).includes(hint));
   const notes = [...new Set([...(input.notes ?? []), ...input.results.flatMap((r) => r.meta.notes ?? []), ...resendNote(input.results)])];
   return {
@@ -151,7 +180,12 @@ function reference(requirement: Requirement): { reference?: string } {
 /** A check whose own code threw, as the report names it: with its team module, when it is a team's. */
 function codeError(r: CheckResult): CheckCodeError {
   const module = r.meta.error?.module;
-  return { check: r.meta.check, requirement: r.meta.requirement, message: r.meta.error?.message ?? 'unknown', ...(module !== undefined ? { module } : {}) };
+  return {
+    check: r.meta.check,
+    requirement: r.meta.requirement,
+    message: r.meta.error?.message ?? 'unknown',
+    ...(module !== undefined ? { module } : {}),
+  };
 }
 
 /**
@@ -172,12 +206,16 @@ function couldNotJudge(input: BuildInput, kitErrors: NonNullable<Report['kitErro
   const kits = kitErrors.filter((e) => e.module === undefined);
   if (kits.length > 0) {
     const first = kits[0]!;
-    part.push(`the kit failed inside ${kits.length === 1 ? 'a check' : `${kits.length} checks`} (first: ${first.check}: ${first.message}); ${kits.length === 1 ? 'its requirement was' : 'their requirements were'} not judged: this is the kit's fault, not the target's`);
+    part.push(
+      `the kit failed inside ${kits.length === 1 ? 'a check' : `${kits.length} checks`} (first: ${first.check}: ${first.message}); ${kits.length === 1 ? 'its requirement was' : 'their requirements were'} not judged: this is the kit's fault, not the target's`,
+    );
   }
   const teams = kitErrors.filter((e) => e.module !== undefined);
   if (teams.length > 0) {
     const first = teams[0]!;
-    part.push(`${teams.length === 1 ? 'a team check' : `${teams.length} team checks`} threw (first: ${thrownIn(first)}); ${teams.length === 1 ? 'its requirement was' : 'their requirements were'} not judged: ${whoFixes(first)}`);
+    part.push(
+      `${teams.length === 1 ? 'a team check' : `${teams.length} team checks`} threw (first: ${thrownIn(first)}); ${teams.length === 1 ? 'its requirement was' : 'their requirements were'} not judged: ${whoFixes(first)}`,
+    );
   }
   for (const r of input.results) if (r.meta.inconclusive !== undefined) part.push(r.meta.inconclusive);
   return { wholeRun: [...new Set(wholeRun)], part: [...new Set(part)] };
@@ -187,7 +225,10 @@ function couldNotJudge(input: BuildInput, kitErrors: NonNullable<Report['kitErro
  * What the report says it judged: the requirements passed, failed or not applicable, of all the catalog's. Not judged:
  * those skipped, then those left out of the run (by --only/--skip), which the report does not list.
  */
-export function coverageOf(requirements: ReadonlyArray<{ id: string; status: RequirementReport['status']; notApplicable?: boolean }>, leftOut: readonly string[] = []): Report['coverage'] {
+export function coverageOf(
+  requirements: ReadonlyArray<{ id: string; status: RequirementReport['status']; notApplicable?: boolean }>,
+  leftOut: readonly string[] = [],
+): Report['coverage'] {
   const skipped = requirements.filter((r) => r.status === 'skipped' && r.notApplicable !== true).map((r) => r.id);
   return { judged: requirements.length - skipped.length, total: requirements.length + leftOut.length, notJudged: [...skipped, ...leftOut] };
 }
@@ -206,11 +247,20 @@ export function leftOutOf(report: Pick<Report, 'coverage' | 'requirements'>): st
  * Otherwise: not-conformant when something failed, else conformant (partial when the coverage is).
  * verify-report recomputes it from a report's own requirements and reasons.
  */
-export function decideVerdict(input: { summary: Report['summary']; coverage: Report['coverage']; strict: boolean; requireAll: boolean; wholeRun?: readonly string[]; part?: readonly string[] }): { verdict: Verdict; reasons?: string[] } {
+export function decideVerdict(input: {
+  summary: Report['summary'];
+  coverage: Report['coverage'];
+  strict: boolean;
+  requireAll: boolean;
+  wholeRun?: readonly string[];
+  part?: readonly string[];
+}): { verdict: Verdict; reasons?: string[] } {
   const conformant = isConformant(input.summary, input.strict);
   const reasons = [...(input.wholeRun ?? []), ...(conformant ? (input.part ?? []) : [])];
   if (reasons.length === 0 && conformant && input.requireAll && isPartial(input.coverage)) {
-    reasons.push(`--require-all: only ${input.coverage.judged} of ${input.coverage.total} requirements were judged (${notJudgedText(input.coverage)})`);
+    reasons.push(
+      `--require-all: only ${input.coverage.judged} of ${input.coverage.total} requirements were judged (${notJudgedText(input.coverage)})`,
+    );
   }
   if (reasons.length > 0) return { verdict: 'inconclusive', reasons };
   return { verdict: conformant ? 'conformant' : 'not-conformant' };
@@ -336,9 +386,14 @@ function authenticatesOtherwise(results: readonly CheckResult[]): boolean {
 export function runHints(results: readonly CheckResult[]): string[] {
   if (!everySignedRequestRefused(results) || !authenticatesOtherwise(results)) return [];
   const accepted = results.find((r) => r.meta.acceptedVariant !== undefined);
-  if (accepted !== undefined) return [`every correctly signed request was refused with 401, but one signed a known wrong way was accepted: ${accepted.meta.failure?.message ?? accepted.meta.acceptedVariant}`];
+  if (accepted !== undefined)
+    return [
+      `every correctly signed request was refused with 401, but one signed a known wrong way was accepted: ${accepted.meta.failure?.message ?? accepted.meta.acceptedVariant}`,
+    ];
   const taken = results.filter((r) => (r.meta.wronglySignedAccepted ?? 0) > 0).map((r) => r.meta.requirement);
-  return [`every correctly signed request was refused with 401, but requests signed wrong or not at all were taken (${[...new Set(taken)].join(', ')}): the target authenticates another way than the profile's, whatever the keys`];
+  return [
+    `every correctly signed request was refused with 401, but requests signed wrong or not at all were taken (${[...new Set(taken)].join(', ')}): the target authenticates another way than the profile's, whatever the keys`,
+  ];
 }
 
 /** Said once: how many correctly signed requests were sent again after a 401, and how many were then taken. */
@@ -363,7 +418,15 @@ function resendNote(results: readonly CheckResult[]): string[] {
  * only be refused as duplicates now). A request sent wrong on purpose is sent again by the curl
  * line, its defect rebuilt: a replay line would sign it afresh, so it is left out. Any other request gets both.
  */
-function evidence(input: BuildInput, requirement: string, check: string, message: string, exchanges: Exchange[], replayPath?: string, webhookEvent?: string): Evidence {
+function evidence(
+  input: BuildInput,
+  requirement: string,
+  check: string,
+  message: string,
+  exchanges: Exchange[],
+  replayPath?: string,
+  webhookEvent?: string,
+): Evidence {
   const first = exchanges[0];
   if (input.rerunCommand !== undefined) {
     return { check, message, exchanges, reproduce: { ...(first ? { curl: curlLine(first) } : {}), run: input.rerunCommand } };

@@ -83,6 +83,7 @@ export function webhookUrlProblem(url: string): string | undefined {
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `it is ${parsed.protocol.replace(':', '')}, not http or https`;
   if (parsed.hostname === '') return 'it has no host';
-  if (parsed.username !== '' || parsed.password !== '') return 'it carries a user name or password; put credentials nowhere in a webhook URL';
+  if (parsed.username !== '' || parsed.password !== '')
+    return 'it carries a user name or password; put credentials nowhere in a webhook URL';
   return undefined;
 }

@@ -17,7 +17,9 @@ export async function run(env, { log = (line) => console.log(`[byte-order-mark-c
 
   const orderId = `ORD-${randomUUID()}`;
   const created = await client.send(PATHS.createOrder, sampleOrder(orderId));
-  log(`Create Order ${orderId} (body sent as UTF-8 with a byte-order mark) → ${describe(created)}${created.body?.message ? ` (${created.body.message})` : ''}`);
+  log(
+    `Create Order ${orderId} (body sent as UTF-8 with a byte-order mark) → ${describe(created)}${created.body?.message ? ` (${created.body.message})` : ''}`,
+  );
   if (created.status < 200 || created.status >= 300) {
     log('cannot continue without the order');
     return 1;

@@ -15,7 +15,9 @@ export async function run(env, { log = (line) => console.log(`[formatted-amount-
   const displayed = new Intl.NumberFormat('en-IN', { minimumFractionDigits: 2 }).format(1499.5); // the defect: "1,499.50"
 
   const created = await client.send(PATHS.createOrder, sampleOrder(orderId, { amount: displayed }));
-  log(`Create Order ${orderId} (amount ${JSON.stringify(displayed)}) → ${describe(created)}${created.body?.message ? ` (${created.body.message})` : ''}`);
+  log(
+    `Create Order ${orderId} (amount ${JSON.stringify(displayed)}) → ${describe(created)}${created.body?.message ? ` (${created.body.message})` : ''}`,
+  );
   const status = await client.send(PATHS.orderStatus, { order_id: orderId });
   log(`Order Status ${orderId} → ${describe(status)}`);
   return 0;

@@ -18,7 +18,12 @@ const POLL_FOR_MS = 6000;
 export async function runGoodClient(env, { log = (line) => console.log(`[good-client] ${line}`) } = {}) {
   const missing = ['SVC_BASE_URL', 'SVC_API_KEY', 'SVC_SECRET_KEY', 'SVC_WALLET_ID'].filter((name) => !env[name]);
   if (missing.length > 0) throw new Error(`runGoodClient: missing ${missing.join(', ')}`);
-  const target = { baseUrl: env.SVC_BASE_URL.replace(/\/+$/, ''), apiKey: env.SVC_API_KEY, secretKey: env.SVC_SECRET_KEY, walletId: env.SVC_WALLET_ID };
+  const target = {
+    baseUrl: env.SVC_BASE_URL.replace(/\/+$/, ''),
+    apiKey: env.SVC_API_KEY,
+    secretKey: env.SVC_SECRET_KEY,
+    walletId: env.SVC_WALLET_ID,
+  };
   const client = createClient(target, { timeoutMs: 3000 });
 
   // 1. Create Order, with a fresh order_id.
@@ -89,7 +94,9 @@ export async function runGoodClient(env, { log = (line) => console.log(`[good-cl
     log,
   });
   if (initiated.failed) {
-    log(`Transaction Initiation ${payoutOrderId}: gave up (${describe(initiated.failed)}: ${initiated.failed.body?.message ?? 'no message'})`);
+    log(
+      `Transaction Initiation ${payoutOrderId}: gave up (${describe(initiated.failed)}: ${initiated.failed.body?.message ?? 'no message'})`,
+    );
     return 1;
   }
 
@@ -98,7 +105,11 @@ export async function runGoodClient(env, { log = (line) => console.log(`[good-cl
   let payout = initiated.record;
   log(`Transaction Initiation ${payoutOrderId}: ${payout.status} (${payout.message})`);
   const deadline = Date.now() + POLL_FOR_MS;
-  for (let first = true; first || ((payout.status === 'PROCESSING' || payout.status === 'PENDING') && Date.now() < deadline); first = false) {
+  for (
+    let first = true;
+    first || ((payout.status === 'PROCESSING' || payout.status === 'PENDING') && Date.now() < deadline);
+    first = false
+  ) {
     if (!first) await sleep(POLL_EVERY_MS);
     const polled = await client.send(PATHS.payoutStatus, payoutStatusRequest);
     log(`Payout Status ${payoutOrderId} → ${describe(polled)}${polled.status === 200 ? `: ${polled.body.data.status}` : ''}`);
@@ -106,7 +117,8 @@ export async function runGoodClient(env, { log = (line) => console.log(`[good-cl
   }
 
   if (payout.status === 'SUCCESS') log(`payout ${payoutOrderId} settled: UTR ${payout.utr_number}`);
-  else if (payout.status === 'FAILED') log(`payout ${payoutOrderId} FAILED: ${payout.message} (debited: ${payout.amount_debited}); nothing to reconcile`);
+  else if (payout.status === 'FAILED')
+    log(`payout ${payoutOrderId} FAILED: ${payout.message} (debited: ${payout.amount_debited}); nothing to reconcile`);
   else log(`payout ${payoutOrderId} still ${payout.status}; left for the next reconciliation run`);
   return 0;
 }

@@ -9,7 +9,6 @@ import { signText } from 'svc-conformance';
 import { PATHS, createClient, describe, runAsScript, targetOf } from './lib/client.mjs';
 import { sampleOrder } from './lib/sample-order.mjs';
 
-
 /** What PHP's json_encode($value) writes with no flags (no JSON_UNESCAPED_SLASHES / _UNICODE). */
 function phpJsonEncode(value) {
   if (value === null) return 'null';
@@ -17,7 +16,9 @@ function phpJsonEncode(value) {
   if (typeof value === 'number') return String(value); // serialize_precision = -1: shortest form
   if (typeof value === 'string') return phpString(value);
   if (Array.isArray(value)) return `[${value.map(phpJsonEncode).join(',')}]`;
-  return `{${Object.entries(value).map(([k, v]) => `${phpString(k)}:${phpJsonEncode(v)}`).join(',')}}`;
+  return `{${Object.entries(value)
+    .map(([k, v]) => `${phpString(k)}:${phpJsonEncode(v)}`)
+    .join(',')}}`;
 }
 
 function phpString(text) {

@@ -16,7 +16,9 @@ export async function run(env, { log = (line) => console.log(`[reused-order-id-c
   log(`Create Order ${ORDER_ID} (notebooks, 1499.5) → ${describe(first)}${first.body?.message ? ` (${first.body.message})` : ''}`);
   if (first.status >= 200 && first.status < 300) {
     const status = await client.send(PATHS.orderStatus, { order_id: ORDER_ID });
-    log(`Order Status ${ORDER_ID} → ${describe(status)}${status.status === 200 ? `: ${status.body.data.order_status}, ${status.body.data.order_amount}` : ''}`);
+    log(
+      `Order Status ${ORDER_ID} → ${describe(status)}${status.status === 200 ? `: ${status.body.data.order_status}, ${status.body.data.order_amount}` : ''}`,
+    );
   }
 
   const second = await client.send(PATHS.createOrder, sampleOrder(ORDER_ID, { amount: 320.75, note: 'Fountain pen refill' }));

@@ -15,24 +15,34 @@ describe('edgeSet', () => {
   });
 
   it('holds every zero spelling of P-AMOUNT-4', () => {
-    expect(edgeSet().amounts.filter((e) => e.class === 'zero').map((e) => e.spelled)).toEqual(['0', '0.0', '0.00', '"0"', '"0.00"', '"-0.00"']);
+    expect(
+      edgeSet()
+        .amounts.filter((e) => e.class === 'zero')
+        .map((e) => e.spelled),
+    ).toEqual(['0', '0.0', '0.00', '"0"', '"0.00"', '"-0.00"']);
   });
 
   it('holds exact amounts in 0-, 2- and 3-decimal currencies, each as a number and as a string, within the minor unit', () => {
     const exact = edgeSet().amounts.filter((e) => e.class === 'exact');
     for (const currency of ['JPY', 'KRW', 'INR', 'USD', 'KWD', 'BHD', 'OMR']) expect(exact.some((e) => e.currency === currency)).toBe(true);
     expect(exact.filter((e) => typeof e.amount === 'number').length).toBe(exact.filter((e) => typeof e.amount === 'string').length);
-    expect(edgeSet().amounts.filter((e) => e.class !== 'zero').every(fitsMinorUnit)).toBe(true);
+    expect(
+      edgeSet()
+        .amounts.filter((e) => e.class !== 'zero')
+        .every(fitsMinorUnit),
+    ).toBe(true);
   });
 
   it('holds the largest amounts and values past 2^31 minor units, as numbers and strings', () => {
-    const large = edgeSet().amounts.filter((e) => e.class === 'large').map((e) => e.amount);
+    const large = edgeSet()
+      .amounts.filter((e) => e.class === 'large')
+      .map((e) => e.amount);
     expect(large).toEqual(expect.arrayContaining([99999999.99, '99999999.99', 21474836.48, '21474836.48']));
     // The number is written exactly as its text: no float noise reaches the wire.
     expect(canonicalize({ a: 99999999.99 })).toBe('{"a":99999999.99}');
   });
 
-  it('holds each identifier class, built from this run\'s own ids', () => {
+  it("holds each identifier class, built from this run's own ids", () => {
     const ids = Object.fromEntries(edgeSet().identifiers.map((e) => [e.class, e.ids({ text: 'ORD-X', integer: 77 })]));
     // Each just past a common column width: VARCHAR(64), VARCHAR(255), VARCHAR(1024).
     expect(ids.long!.map((id) => String(id).length)).toEqual([65, 256, 1025]);

@@ -91,13 +91,22 @@ export const LONG_ID_LENGTHS = [65, 256, 1025] as const;
 
 /** This run's id padded to exactly `length` characters (ASCII, so characters and bytes agree). */
 function longId(text: string, length: number): string {
-  if (text.length + 1 >= length) throw new Error(`edgeSet: the base id ${JSON.stringify(text)} is too long for a long id of ${length} characters`);
+  if (text.length + 1 >= length)
+    throw new Error(`edgeSet: the base id ${JSON.stringify(text)} is too long for a long id of ${length} characters`);
   return `${text}-${'L0ng'.repeat(Math.ceil(length / 4))}`.slice(0, length);
 }
 
 const IDENTIFIERS: readonly IdentifierEdge[] = [
-  { label: `ids of ${LONG_ID_LENGTHS.join(', ')} characters (past VARCHAR(64), VARCHAR(255) and VARCHAR(1024))`, class: 'long', ids: (base) => LONG_ID_LENGTHS.map((length) => longId(base.text, length)) },
-  { label: 'case variants "AbC…" and "abc…": two distinct ids', class: 'case', ids: (base) => [`AbC-${base.text}`, `abc-${base.text}`.toLowerCase()] },
+  {
+    label: `ids of ${LONG_ID_LENGTHS.join(', ')} characters (past VARCHAR(64), VARCHAR(255) and VARCHAR(1024))`,
+    class: 'long',
+    ids: (base) => LONG_ID_LENGTHS.map((length) => longId(base.text, length)),
+  },
+  {
+    label: 'case variants "AbC…" and "abc…": two distinct ids',
+    class: 'case',
+    ids: (base) => [`AbC-${base.text}`, `abc-${base.text}`.toLowerCase()],
+  },
   { label: 'a numeric-looking string with leading zeros', class: 'leading-zeros', ids: (base) => [`000${base.integer}`] },
   { label: 'an integer order_id', class: 'integer', ids: (base) => [base.integer] },
   { label: 'ids differing only by a trailing space', class: 'trailing-space', ids: (base) => [`${base.text}-TS`, `${base.text}-TS `] },
@@ -108,7 +117,14 @@ const TEXTS: readonly TextEdge[] = [
   { label: 'U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR', class: 'line-separators', text: 'Flat 4\u2028Block B\u2029Rear' },
   { label: 'bidi controls U+202E and U+2066…U+2069', class: 'bidi', text: 'Noor \u202Eاحمد\u202C \u2066Khan\u2069' },
   { label: 'HTML characters < > & " \'', class: 'html', text: '<b>O\'Brien & "Sons"</b> <script>x</script>' },
-  { label: 'a name of several hundred characters', class: 'long-name', text: Array.from({ length: 40 }, (_, i) => `Name${i}`).join(' ').padEnd(400, ' Long').trim() },
+  {
+    label: 'a name of several hundred characters',
+    class: 'long-name',
+    text: Array.from({ length: 40 }, (_, i) => `Name${i}`)
+      .join(' ')
+      .padEnd(400, ' Long')
+      .trim(),
+  },
 ];
 
 /**

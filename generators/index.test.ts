@@ -5,8 +5,12 @@ import * as generators from './index.js';
 describe('generators index', () => {
   it('exports each public arbitrary, built with default constraints', () => {
     const arbitraries: fc.Arbitrary<unknown>[] = [
-      generators.orderCreateRequest(), generators.payoutStatusRequest(), generators.transactionInitiationRequest(),
-      generators.invalidOrderCreateRequest(), generators.invalidPayoutStatusRequest(), generators.invalidTransactionInitiationRequest(),
+      generators.orderCreateRequest(),
+      generators.payoutStatusRequest(),
+      generators.transactionInitiationRequest(),
+      generators.invalidOrderCreateRequest(),
+      generators.invalidPayoutStatusRequest(),
+      generators.invalidTransactionInitiationRequest(),
     ];
     for (const arbitrary of arbitraries) expect(fc.sample(arbitrary, { seed: 1, numRuns: 3 })).toHaveLength(3);
     expect(generators.DEFECT_KINDS).toHaveLength(10);

@@ -3,11 +3,18 @@ export { orderCreateRequest, type OrderCreateRequestConstraints, type OrderIdKin
 export { payoutStatusRequest, type PayoutStatusRequestConstraints } from './payoutStatusRequest.js';
 export { transactionInitiationRequest, type TransactionInitiationRequestConstraints } from './transactionInitiationRequest.js';
 export {
-  BAD_REQUEST, BAD_REQUEST_OR_UNPROCESSABLE, DEFECT_KINDS,
-  type DefectKind, type InvalidRequest, type RequestBody,
+  BAD_REQUEST,
+  BAD_REQUEST_OR_UNPROCESSABLE,
+  DEFECT_KINDS,
+  type DefectKind,
+  type InvalidRequest,
+  type RequestBody,
 } from './invalidRequest.js';
 export { invalidOrderCreateRequest, type InvalidOrderCreateRequestConstraints } from './invalidOrderCreateRequest.js';
 export { invalidPayoutStatusRequest, type InvalidPayoutStatusRequestConstraints } from './invalidPayoutStatusRequest.js';
-export { invalidTransactionInitiationRequest, type InvalidTransactionInitiationRequestConstraints } from './invalidTransactionInitiationRequest.js';
+export {
+  invalidTransactionInitiationRequest,
+  type InvalidTransactionInitiationRequestConstraints,
+} from './invalidTransactionInitiationRequest.js';
 export { GeneratorConstraintError } from './_internal/constraints.js';
 export { edgeSet, type AmountEdge, type EdgeSet, type IdentifierBase, type IdentifierEdge, type TextEdge } from './edges.js';

@@ -14,8 +14,16 @@ export type DefectKind =
   | 'unknown-transfer-mode';
 
 export const DEFECT_KINDS: readonly DefectKind[] = [
-  'missing-field', 'null-field', 'wrong-type', 'bad-amount', 'unknown-currency',
-  'invalid-json', 'empty-body', 'top-level-array', 'top-level-scalar', 'unknown-transfer-mode',
+  'missing-field',
+  'null-field',
+  'wrong-type',
+  'bad-amount',
+  'unknown-currency',
+  'invalid-json',
+  'empty-body',
+  'top-level-array',
+  'top-level-scalar',
+  'unknown-transfer-mode',
 ];
 
 /**

@@ -3,14 +3,21 @@ import { describe, expect, it } from 'vitest';
 import { extraChangeProblem, labelledReasonProblem } from './_internal/defectChecks.js';
 import { applicableDefects, invalidVariantsOf } from './_internal/mutations.js';
 import { TRANSACTION_INITIATION_SHAPE } from './_internal/requestShapes.js';
-import { invalidTransactionInitiationRequest, type InvalidTransactionInitiationRequestConstraints } from './invalidTransactionInitiationRequest.js';
+import {
+  invalidTransactionInitiationRequest,
+  type InvalidTransactionInitiationRequestConstraints,
+} from './invalidTransactionInitiationRequest.js';
 import { DEFECT_KINDS } from './invalidRequest.js';
 import { transactionInitiationRequest } from './transactionInitiationRequest.js';
 
 describe('invalidTransactionInitiationRequest (P-ERR-4, P-OPS-3)', () => {
   it('each mutation breaks the schema for its labelled reason and changes only what its label says', () => {
     const pairs = transactionInitiationRequest().chain((request) =>
-      invalidVariantsOf(request, TRANSACTION_INITIATION_SHAPE, applicableDefects(TRANSACTION_INITIATION_SHAPE)).map((mutant) => ({ request, mutant })));
+      invalidVariantsOf(request, TRANSACTION_INITIATION_SHAPE, applicableDefects(TRANSACTION_INITIATION_SHAPE)).map((mutant) => ({
+        request,
+        mutant,
+      })),
+    );
     fc.assert(
       fc.property(pairs, ({ request, mutant }) => {
         expect(labelledReasonProblem(mutant, 'transaction-initiation-request')).toBeUndefined();
@@ -41,13 +48,17 @@ describe('invalidTransactionInitiationRequest (P-ERR-4, P-OPS-3)', () => {
     }
     // P-OPS names no field inside beneficiary, so no mutation reaches into it.
     expect([...missing].filter((f) => f?.startsWith('beneficiary.'))).toEqual([]);
-    const modes = requests.flatMap((r) => (r.defect === 'unknown-transfer-mode' && r.body.kind === 'json' ? [(r.body.value as { transfer_mode: string }).transfer_mode] : []));
+    const modes = requests.flatMap((r) =>
+      r.defect === 'unknown-transfer-mode' && r.body.kind === 'json' ? [(r.body.value as { transfer_mode: string }).transfer_mode] : [],
+    );
     expect(modes.some((mode) => mode === mode.toUpperCase())).toBe(true);
     expect(modes).toContain('paypal');
   });
 
   it('is deterministic for a seed', () => {
-    expect(fc.sample(invalidTransactionInitiationRequest(), { seed: 42, numRuns: 20 })).toEqual(fc.sample(invalidTransactionInitiationRequest(), { seed: 42, numRuns: 20 }));
+    expect(fc.sample(invalidTransactionInitiationRequest(), { seed: 42, numRuns: 20 })).toEqual(
+      fc.sample(invalidTransactionInitiationRequest(), { seed: 42, numRuns: 20 }),
+    );
   });
 
   it.each<[string, InvalidTransactionInitiationRequestConstraints]>([

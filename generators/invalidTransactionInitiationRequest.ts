@@ -14,7 +14,9 @@ export interface InvalidTransactionInitiationRequestConstraints extends Transact
 
 const API = 'invalidTransactionInitiationRequest';
 
-export function invalidTransactionInitiationRequest(constraints: InvalidTransactionInitiationRequestConstraints = {}): fc.Arbitrary<InvalidRequest> {
+export function invalidTransactionInitiationRequest(
+  constraints: InvalidTransactionInitiationRequestConstraints = {},
+): fc.Arbitrary<InvalidRequest> {
   const { defects, ...requestConstraints } = constraints;
   const kinds = checkDefects(API, defects, applicableDefects(TRANSACTION_INITIATION_SHAPE));
   const valid = underApiName(API, () => transactionInitiationRequest(requestConstraints));

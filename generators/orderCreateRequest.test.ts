@@ -23,7 +23,7 @@ describe('orderCreateRequest (P-ORDER-1, P-ORDER-4)', () => {
     fc.assert(fc.property(orderCreateRequest(), assertSchemaValid), { numRuns: 200 });
   });
 
-  it('amounts are > 0, below maxAmount, within the currency\'s minor unit, as numbers and as strings (P-AMOUNT)', () => {
+  it("amounts are > 0, below maxAmount, within the currency's minor unit, as numbers and as strings (P-AMOUNT)", () => {
     const forms = new Set<string>();
     fc.assert(
       fc.property(orderCreateRequest({ maxAmount: 5_000 }), ({ order_amount, order_currency }) => {
@@ -61,7 +61,12 @@ describe('orderCreateRequest (P-ORDER-1, P-ORDER-4)', () => {
   });
 
   it('honours its constraints', () => {
-    const constraints: OrderCreateRequestConstraints = { currencies: ['JPY', 'EUR'], maxAmount: 250, serviceTypes: ['payment', 'subscription'], orderIdPrefix: 'RUN7' };
+    const constraints: OrderCreateRequestConstraints = {
+      currencies: ['JPY', 'EUR'],
+      maxAmount: 250,
+      serviceTypes: ['payment', 'subscription'],
+      orderIdPrefix: 'RUN7',
+    };
     fc.assert(
       fc.property(orderCreateRequest(constraints), (order) => {
         assertSchemaValid(order);
@@ -72,8 +77,10 @@ describe('orderCreateRequest (P-ORDER-1, P-ORDER-4)', () => {
       }),
       { numRuns: 100 },
     );
-    for (const order of fc.sample(orderCreateRequest({ orderIdKind: 'integer' }), { seed: 3, numRuns: 50 })) expect(typeof order.order_id).toBe('number');
-    for (const order of fc.sample(orderCreateRequest({ orderIdKind: 'string' }), { seed: 3, numRuns: 50 })) expect(typeof order.order_id).toBe('string');
+    for (const order of fc.sample(orderCreateRequest({ orderIdKind: 'integer' }), { seed: 3, numRuns: 50 }))
+      expect(typeof order.order_id).toBe('number');
+    for (const order of fc.sample(orderCreateRequest({ orderIdKind: 'string' }), { seed: 3, numRuns: 50 }))
+      expect(typeof order.order_id).toBe('string');
   });
 
   it('reaches every currency, both order_id kinds, optional fields present and absent, non-ASCII names and P-SIGN-5 characters', () => {

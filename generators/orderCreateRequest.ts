@@ -3,10 +3,23 @@
 // absent, customers from many locales and scripts, notes and URLs with `&`, `<`, `>`, `/` and emoji.
 import fc from 'fast-check';
 import { fakerEN_US } from '@faker-js/faker';
-import { CURRENCIES, type Address, type Currency, type Customer, type MerchantOrderId, type OrderCreateRequest, type RequestAmount } from '../schemas/types.js';
+import {
+  CURRENCIES,
+  type Address,
+  type Currency,
+  type Customer,
+  type MerchantOrderId,
+  type OrderCreateRequest,
+  type RequestAmount,
+} from '../schemas/types.js';
 import { AMOUNT_FORMS, amountIn, type AmountForm } from './_internal/amounts.js';
 import {
-  checkCurrencies, checkIdPrefix, checkMaxAmount, checkNonEmptyStrings, checkOneOf, GeneratorConstraintError,
+  checkCurrencies,
+  checkIdPrefix,
+  checkMaxAmount,
+  checkNonEmptyStrings,
+  checkOneOf,
+  GeneratorConstraintError,
 } from './_internal/constraints.js';
 import { alphanumericString, digitsOf, drawWith, fakerSeed, LATIN_LOCALES, LOCALES, type LocaleProfile } from './_internal/seededFaker.js';
 
@@ -40,7 +53,13 @@ const API = 'orderCreateRequest';
 
 function withDefaults(constraints: OrderCreateRequestConstraints): ResolvedConstraints {
   const orderIdPrefix = checkIdPrefix(API, 'orderIdPrefix', constraints.orderIdPrefix);
-  const orderIdKind = checkOneOf(API, 'orderIdKind', constraints.orderIdKind, ['integer', 'string', 'both'], orderIdPrefix === undefined ? 'both' : 'string');
+  const orderIdKind = checkOneOf(
+    API,
+    'orderIdKind',
+    constraints.orderIdKind,
+    ['integer', 'string', 'both'],
+    orderIdPrefix === undefined ? 'both' : 'string',
+  );
   if (orderIdPrefix !== undefined && orderIdKind === 'integer') {
     throw new GeneratorConstraintError(API, "orderIdPrefix applies to string order ids and cannot be combined with orderIdKind 'integer'");
   }
@@ -68,9 +87,10 @@ function stringOrderId(prefix: string | undefined): fc.Arbitrary<string> {
   const dated = fc
     .tuple(head, fc.integer({ min: 2020, max: 2030 }), fc.integer({ min: 1, max: 99_999 }))
     .map(([h, year, serial]) => `${h}-${year}-${String(serial).padStart(5, '0')}`);
-  const plain = prefix === undefined
-    ? alphanumericString(6, 24)
-    : alphanumericString(6, 16, 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789').map((tail) => `${prefix}-${tail}`);
+  const plain =
+    prefix === undefined
+      ? alphanumericString(6, 24)
+      : alphanumericString(6, 16, 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789').map((tail) => `${prefix}-${tail}`);
   return fc.oneof(dated, plain);
 }
 
@@ -100,7 +120,8 @@ function customer(): fc.Arbitrary<Customer> {
     })
     .map(({ locale, surnameLocale, seed, withLine2, internationalPhone, countryAsCode }) => {
       // José Müller: sometimes a first name of one locale and a surname of another
-      const surname = surnameLocale === undefined || !locale.latin ? undefined : drawWith(surnameLocale.faker, seed, (g) => g.person.lastName());
+      const surname =
+        surnameLocale === undefined || !locale.latin ? undefined : drawWith(surnameLocale.faker, seed, (g) => g.person.lastName());
       return drawWith(locale.faker, seed, (f): Customer => {
         const name = surname === undefined ? f.person.fullName() : `${f.person.firstName()} ${surname}`;
         const email = f.internet.email();
@@ -122,7 +143,28 @@ function customer(): fc.Arbitrary<Customer> {
 }
 
 /** Characters a signer must keep as they are (P-SIGN-1, P-SIGN-5). */
-const NOTE_MARKS = ['&', '<', '>', '/', '"', "'", '<b>gift</b>', 'A&B', 'R&D', '1/2', '"fragile"', "O'Neil", '→', '€', '₹', '🎁', '🚚', '✅', '👍🏽', '🇮🇳'] as const;
+const NOTE_MARKS = [
+  '&',
+  '<',
+  '>',
+  '/',
+  '"',
+  "'",
+  '<b>gift</b>',
+  'A&B',
+  'R&D',
+  '1/2',
+  '"fragile"',
+  "O'Neil",
+  '→',
+  '€',
+  '₹',
+  '🎁',
+  '🚚',
+  '✅',
+  '👍🏽',
+  '🇮🇳',
+] as const;
 
 function orderNote(): fc.Arbitrary<string> {
   return fc
@@ -133,14 +175,23 @@ function orderNote(): fc.Arbitrary<string> {
       marks: fc.array(fc.tuple(fc.constantFrom(...NOTE_MARKS), fc.nat()), { maxLength: 4 }),
     })
     .map(({ locale, seed, sentence, marks }) => {
-      const text = drawWith(locale.faker, seed, (f) => (sentence ? f.lorem.sentence({ min: 3, max: 10 }) : `Order of ${f.commerce.productName()}`));
+      const text = drawWith(locale.faker, seed, (f) =>
+        sentence ? f.lorem.sentence({ min: 3, max: 10 }) : `Order of ${f.commerce.productName()}`,
+      );
       const words = text.split(' ');
       for (const [mark, at] of marks) words.splice(at % (words.length + 1), 0, mark);
       return words.join(' ');
     });
 }
 
-const RETURN_PATHS = ['/checkout/return', '/payments/callback', '/orders/{id}/complete', '/shop/thank-you', '/api/v1/pg/return', '/de/kasse/danke'] as const;
+const RETURN_PATHS = [
+  '/checkout/return',
+  '/payments/callback',
+  '/orders/{id}/complete',
+  '/shop/thank-you',
+  '/api/v1/pg/return',
+  '/de/kasse/danke',
+] as const;
 
 /** An https URL with a path and a query string, often with several `&`-separated parameters. */
 function returnUrl(orderIdValue: MerchantOrderId, seed: number, locale: LocaleProfile): string {
@@ -148,7 +199,13 @@ function returnUrl(orderIdValue: MerchantOrderId, seed: number, locale: LocalePr
     const path = f.helpers.arrayElement(RETURN_PATHS).replace('{id}', encodeURIComponent(String(orderIdValue)));
     const params: Array<[string, string]> = [['order_id', String(orderIdValue)]];
     const extra = f.helpers.arrayElements(
-      [['ref', f.string.alphanumeric(10)], ['lang', locale.id.slice(0, 2)], ['utm_source', 'newsletter'], ['next', '/account/orders'], ['note', 'A&B']],
+      [
+        ['ref', f.string.alphanumeric(10)],
+        ['lang', locale.id.slice(0, 2)],
+        ['utm_source', 'newsletter'],
+        ['next', '/account/orders'],
+        ['note', 'A&B'],
+      ],
       { min: 0, max: 3 },
     );
     const query = [...params, ...extra].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&');
@@ -172,13 +229,15 @@ export function orderCreateRequest(constraints: OrderCreateRequestConstraints = 
       urlSeed: fakerSeed(),
       urlLocale: fc.constantFrom(...LOCALES),
     })
-    .map(({ order_id, money: { currency, amount }, order_note, service_type, customer: who, urlSeed, urlLocale }): OrderCreateRequest => ({
-      order_id,
-      order_amount: amount,
-      order_currency: currency,
-      ...(order_note === undefined ? {} : { order_note }),
-      service_type,
-      customer: who,
-      return_url: returnUrl(order_id, urlSeed, urlLocale),
-    }));
+    .map(
+      ({ order_id, money: { currency, amount }, order_note, service_type, customer: who, urlSeed, urlLocale }): OrderCreateRequest => ({
+        order_id,
+        order_amount: amount,
+        order_currency: currency,
+        ...(order_note === undefined ? {} : { order_note }),
+        service_type,
+        customer: who,
+        return_url: returnUrl(order_id, urlSeed, urlLocale),
+      }),
+    );
 }

@@ -28,7 +28,9 @@ describe('payoutStatusRequest (interface: Payout status request; P-PAYOUT)', () 
   });
 
   it('is deterministic for a seed', () => {
-    expect(fc.sample(payoutStatusRequest(), { seed: 42, numRuns: 20 })).toEqual(fc.sample(payoutStatusRequest(), { seed: 42, numRuns: 20 }));
+    expect(fc.sample(payoutStatusRequest(), { seed: 42, numRuns: 20 })).toEqual(
+      fc.sample(payoutStatusRequest(), { seed: 42, numRuns: 20 }),
+    );
   });
 
   it.each<[string, PayoutStatusRequestConstraints]>([

@@ -24,7 +24,9 @@ function beneficiaryMatchesMode({ transfer_mode: mode, beneficiary: b, currency 
       expect(b.vpa).toMatch(/^[a-z0-9._-]+@[a-z]+$/);
       expect(currency).toBe('INR');
       break;
-    case 'imps': case 'neft': case 'rtgs':
+    case 'imps':
+    case 'neft':
+    case 'rtgs':
       expect(b.ifsc).toMatch(/^[A-Z]{4}0[A-Z0-9]{6}$/);
       expect(b.account_number).toMatch(/^\d{9,18}$/);
       expect(currency).toBe('INR');
@@ -37,7 +39,8 @@ function beneficiaryMatchesMode({ transfer_mode: mode, beneficiary: b, currency 
       expect(b.account_number).toMatch(/^\d{8,17}$/);
       expect(currency).toBe('USD');
       break;
-    case 'wire': case 'swift':
+    case 'wire':
+    case 'swift':
       expect(b.swift_code).toMatch(/^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/);
       expect((b.account_number === undefined) !== (b.iban === undefined)).toBe(true);
       break;
@@ -66,7 +69,12 @@ describe('transactionInitiationRequest (P-OPS, P-OPS-3)', () => {
 
   it('honours its constraints', () => {
     const constraints: TransactionInitiationRequestConstraints = {
-      walletId: 'WAL-1', debitAccountType: 'svc_wallet', transferModes: ['upi', 'sepa'], currencies: ['INR'], maxAmount: 10, payoutOrderIdPrefix: 'RUN9',
+      walletId: 'WAL-1',
+      debitAccountType: 'svc_wallet',
+      transferModes: ['upi', 'sepa'],
+      currencies: ['INR'],
+      maxAmount: 10,
+      payoutOrderIdPrefix: 'RUN9',
     };
     fc.assert(
       fc.property(transactionInitiationRequest(constraints), (request) => {
@@ -82,7 +90,9 @@ describe('transactionInitiationRequest (P-OPS, P-OPS-3)', () => {
   });
 
   it('is deterministic for a seed', () => {
-    expect(fc.sample(transactionInitiationRequest(), { seed: 42, numRuns: 20 })).toEqual(fc.sample(transactionInitiationRequest(), { seed: 42, numRuns: 20 }));
+    expect(fc.sample(transactionInitiationRequest(), { seed: 42, numRuns: 20 })).toEqual(
+      fc.sample(transactionInitiationRequest(), { seed: 42, numRuns: 20 }),
+    );
   });
 
   it.each<[string, TransactionInitiationRequestConstraints]>([

@@ -6,7 +6,12 @@ import { CURRENCIES, type Currency, type TransactionInitiationRequest, type Tran
 import { AMOUNT_FORMS, amountIn, type AmountForm } from './_internal/amounts.js';
 import { beneficiaryFor, usualCurrency } from './_internal/beneficiary.js';
 import {
-  checkCurrencies, checkIdPrefix, checkMaxAmount, checkNonEmptyString, checkOneOf, checkTransferModes,
+  checkCurrencies,
+  checkIdPrefix,
+  checkMaxAmount,
+  checkNonEmptyString,
+  checkOneOf,
+  checkTransferModes,
 } from './_internal/constraints.js';
 import { payoutOrderIdArbitrary, walletIdArbitrary } from './_internal/identifiers.js';
 
@@ -61,7 +66,9 @@ function currencyFor(mode: TransferMode, c: ResolvedConstraints): fc.Arbitrary<C
 }
 
 /** Transaction Initiation request bodies that the kit's schema accepts. */
-export function transactionInitiationRequest(constraints: TransactionInitiationRequestConstraints = {}): fc.Arbitrary<TransactionInitiationRequest> {
+export function transactionInitiationRequest(
+  constraints: TransactionInitiationRequestConstraints = {},
+): fc.Arbitrary<TransactionInitiationRequest> {
   const c = withDefaults(constraints);
   return fc.constantFrom(...c.transferModes).chain((mode) =>
     currencyFor(mode, c).chain((currency) =>

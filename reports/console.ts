@@ -42,17 +42,25 @@ export class ConsoleProgress {
       ...(t.failed ? [`${t.failed} failed`] : []),
       ...(t.mayNotHeld ? [`${t.mayNotHeld} MAY not held`] : []),
       // A team module's exception is its own, not the kit's: the tally names whose code threw.
-      ...(t.errors ? [`${t.errors} ${results.some((r) => r.state === 'error' && r.meta.error?.module === undefined) ? 'kit' : 'team check'} error${t.errors > 1 ? 's' : ''}`] : []),
+      ...(t.errors
+        ? [
+            `${t.errors} ${results.some((r) => r.state === 'error' && r.meta.error?.module === undefined) ? 'kit' : 'team check'} error${t.errors > 1 ? 's' : ''}`,
+          ]
+        : []),
       ...(t.skipped ? [`${t.skipped} skipped`] : []),
     ];
-    this.say(`  ${t.mark} ${visible(section).padEnd(20)} ${String(results.length).padStart(3)} check${results.length === 1 ? ' ' : 's'}: ${parts.join(', ')}  (${(durationMs / 1000).toFixed(1)} s)`);
+    this.say(
+      `  ${t.mark} ${visible(section).padEnd(20)} ${String(results.length).padStart(3)} check${results.length === 1 ? ' ' : 's'}: ${parts.join(', ')}  (${(durationMs / 1000).toFixed(1)} s)`,
+    );
   }
 }
 
 /** What the verdict is about, in words that cannot be mistaken for a deployment when it is not one. */
 export function judged(report: Report): string {
-  if (report.client) return `client \`${report.client.command}\` (${plural(report.client.requests, 'request')}${report.receiver ? `; its webhook receiver at ${report.receiver.url}, ${plural(report.receiver.deliveries, 'delivery', 'deliveries')}` : ''})`;
-  if (report.receiver) return `the webhook receiver at ${report.receiver.url} (${plural(report.receiver.deliveries, 'delivery', 'deliveries')})`;
+  if (report.client)
+    return `client \`${report.client.command}\` (${plural(report.client.requests, 'request')}${report.receiver ? `; its webhook receiver at ${report.receiver.url}, ${plural(report.receiver.deliveries, 'delivery', 'deliveries')}` : ''})`;
+  if (report.receiver)
+    return `the webhook receiver at ${report.receiver.url} (${plural(report.receiver.deliveries, 'delivery', 'deliveries')})`;
   if (report.target.embeddedSandbox) return `the kit's own embedded reference sandbox at ${report.target.baseUrl}, not a deployment`;
   return `${report.target.baseUrl} (${report.target.environment})`;
 }
@@ -102,12 +110,17 @@ export function summaryLines(report: Report, files: readonly string[]): string[]
     ...(report.hints ?? []).map((hint) => `  ! ${hint}`),
     ...(report.notes ?? []).map((note) => `  i ${note}`),
     `  requirements: ${summary.passed} passed, ${summary.failed} MUST failed, ${summary.warned} SHOULD warned, ${summary.skipped} skipped`,
-    ...(notJudged !== undefined && report.verdict === 'conformant' ? [`  ${notJudged}${report.requireAll ? '' : '; --require-all makes a partial run inconclusive'}`] : []),
+    ...(notJudged !== undefined && report.verdict === 'conformant'
+      ? [`  ${notJudged}${report.requireAll ? '' : '; --require-all makes a partial run inconclusive'}`]
+      : []),
   ];
   const broken = report.requirements.filter((r) => r.status === 'failed');
-  if (report.verdict === 'inconclusive' && broken.length > 0) lines.push('  seen before the run could not judge (not a verdict about the target):');
+  if (report.verdict === 'inconclusive' && broken.length > 0)
+    lines.push('  seen before the run could not judge (not a verdict about the target):');
   for (const r of broken.slice(0, 20)) {
-    lines.push(`  ${r.level === 'MUST' ? '✗' : r.level === 'SHOULD' ? '!' : 'i'} ${r.id} (${r.level}) ${r.evidence[0]?.message ?? r.title}`);
+    lines.push(
+      `  ${r.level === 'MUST' ? '✗' : r.level === 'SHOULD' ? '!' : 'i'} ${r.id} (${r.level}) ${r.evidence[0]?.message ?? r.title}`,
+    );
     // A property's shrunk case: the command that replays exactly it (seed + fast-check path).
     const replay = r.evidence[0]?.reproduce?.run;
     for (const step of r.evidence[0]?.steps ?? []) lines.push(`      ${step}`);

@@ -6,22 +6,39 @@ import { escapeCommandData, escapeCommandProperty, githubAnnotations, githubJobS
 
 function requirement(id: string, level: Level, status: RequirementReport['status'], message?: string): RequirementReport {
   return {
-    id, title: `title of ${id}`, level, section: 'Duplicates', profile: ['P-DUP-1'], extension: false, status, checks: [],
+    id,
+    title: `title of ${id}`,
+    level,
+    section: 'Duplicates',
+    profile: ['P-DUP-1'],
+    extension: false,
+    status,
+    checks: [],
     evidence: message === undefined ? [] : [{ check: id.toLowerCase(), message, exchanges: [] }],
   };
 }
 
 /** A report whose counts, coverage and verdict come from core/verdict.ts, as a run's do. */
-function report(requirements: RequirementReport[], options: { strict?: boolean; leftOut?: string[]; couldNotJudge?: string[] } = {}): Report {
+function report(
+  requirements: RequirementReport[],
+  options: { strict?: boolean; leftOut?: string[]; couldNotJudge?: string[] } = {},
+): Report {
   const summary = summarize(requirements);
   const coverage = coverageOf(requirements, options.leftOut);
   const strict = options.strict ?? false;
   return {
     tool: { name: 'svc-conformance', version: '0.1.0' },
     target: { baseUrl: 'https://pay.example', environment: 'sandbox', embeddedSandbox: false },
-    seed: 1234, runNumber: 1, runs: 1, strict, startedAt: '2025-11-21T06:40:12.345Z', durationMs: 5321,
+    seed: 1234,
+    runNumber: 1,
+    runs: 1,
+    strict,
+    startedAt: '2025-11-21T06:40:12.345Z',
+    durationMs: 5321,
     ...decideVerdict({ summary, coverage, strict, requireAll: false, wholeRun: options.couldNotJudge ?? [] }),
-    coverage, summary, requirements,
+    coverage,
+    summary,
+    requirements,
   };
 }
 
@@ -43,11 +60,13 @@ describe('workflow-command escaping', () => {
   });
 
   it('a property always reads back as it was, and never holds what ends it (":", ",", a line break)', () => {
-    fc.assert(fc.property(fc.string({ unit: fc.constantFrom('%', '0', 'A', 'D', '3', '2', 'C', ':', ',', '\r', '\n', 'x') }), (text) => {
-      const escaped = escapeCommandProperty(text);
-      expect(escaped).not.toMatch(/[:,\r\n]/);
-      expect(unescapeProperty(escaped)).toBe(text);
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom('%', '0', 'A', 'D', '3', '2', 'C', ':', ',', '\r', '\n', 'x') }), (text) => {
+        const escaped = escapeCommandProperty(text);
+        expect(escaped).not.toMatch(/[:,\r\n]/);
+        expect(unescapeProperty(escaped)).toBe(text);
+      }),
+    );
   });
 
   it('builds one line: ::name key=value,…::message', () => {
@@ -71,12 +90,19 @@ describe('githubAnnotations', () => {
   });
 
   it('with --strict a failed SHOULD fails the job too, and is annotated', () => {
-    expect(githubAnnotations(report(requirements, { strict: true })).map((line) => line.split('::')[1])).toEqual(['error title=DUP-CONCURRENT', 'error title=DUP-GLOBAL']);
+    expect(githubAnnotations(report(requirements, { strict: true })).map((line) => line.split('::')[1])).toEqual([
+      'error title=DUP-CONCURRENT',
+      'error title=DUP-GLOBAL',
+    ]);
   });
 
   it('an inconclusive run: one ::error naming its reason, and how many more there are', () => {
-    const r = report([requirement('DUP-SEQUENTIAL', 'MUST', 'passed')], { couldNotJudge: ['the target could not be reached: ECONNREFUSED', 'the run had to stop: --max-time 900'] });
-    expect(githubAnnotations(r)).toEqual(['::error title=svc-conformance%3A inconclusive::inconclusive: the target could not be reached: ECONNREFUSED (and 1 more reason: see the job summary)']);
+    const r = report([requirement('DUP-SEQUENTIAL', 'MUST', 'passed')], {
+      couldNotJudge: ['the target could not be reached: ECONNREFUSED', 'the run had to stop: --max-time 900'],
+    });
+    expect(githubAnnotations(r)).toEqual([
+      '::error title=svc-conformance%3A inconclusive::inconclusive: the target could not be reached: ECONNREFUSED (and 1 more reason: see the job summary)',
+    ]);
   });
 
   it('a conformant run has none', () => {
@@ -85,42 +111,59 @@ describe('githubAnnotations', () => {
 });
 
 describe('githubJobSummary', () => {
-  it('a partial conformant run: the verdict in verdictText\'s words, the counts and the coverage', () => {
-    const summary = githubJobSummary(report([requirement('DUP-SEQUENTIAL', 'MUST', 'passed'), requirement('DUP-GLOBAL', 'SHOULD', 'passed')], { leftOut: ['AUTH-MISSING-KEY', 'AUTH-REPLAY', 'ORDER-CREATE'] }), 'run');
-    expect(summary).toBe([
-      '### svc-conformance run',
-      '',
-      '**Verdict: conformant, partial: 2 of 5 requirements judged**',
-      '',
-      'Judged: https://pay.example (sandbox) · seed 1234',
-      '',
-      '| Passed | MUST failed | SHOULD warned | Skipped |',
-      '| ---: | ---: | ---: | ---: |',
-      '| 2 | 0 | 0 | 0 |',
-      '',
-      'Coverage: partial: 2 of 5 requirements judged',
-      '',
-      '',
-    ].join('\n'));
+  it("a partial conformant run: the verdict in verdictText's words, the counts and the coverage", () => {
+    const summary = githubJobSummary(
+      report([requirement('DUP-SEQUENTIAL', 'MUST', 'passed'), requirement('DUP-GLOBAL', 'SHOULD', 'passed')], {
+        leftOut: ['AUTH-MISSING-KEY', 'AUTH-REPLAY', 'ORDER-CREATE'],
+      }),
+      'run',
+    );
+    expect(summary).toBe(
+      [
+        '### svc-conformance run',
+        '',
+        '**Verdict: conformant, partial: 2 of 5 requirements judged**',
+        '',
+        'Judged: https://pay.example (sandbox) · seed 1234',
+        '',
+        '| Passed | MUST failed | SHOULD warned | Skipped |',
+        '| ---: | ---: | ---: | ---: |',
+        '| 2 | 0 | 0 | 0 |',
+        '',
+        'Coverage: partial: 2 of 5 requirements judged',
+        '',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('a not conformant run lists every failed requirement with its level and message, the message inert', () => {
-    const summary = githubJobSummary(report([
-      requirement('DUP-CONCURRENT', 'MUST', 'failed', 'both got 201 | <img src=x> [link](https://evil.example) $x$ `code`'),
-      requirement('DUP-GLOBAL', 'SHOULD', 'failed', 'order ids are not global'),
-    ]), 'run');
+    const summary = githubJobSummary(
+      report([
+        requirement('DUP-CONCURRENT', 'MUST', 'failed', 'both got 201 | <img src=x> [link](https://evil.example) $x$ `code`'),
+        requirement('DUP-GLOBAL', 'SHOULD', 'failed', 'order ids are not global'),
+      ]),
+      'run',
+    );
     expect(summary).toContain('**Verdict: not conformant**');
     expect(summary).toContain('| 0 | 1 | 1 | 0 |');
     expect(summary).toContain('Coverage: all 2 requirements judged');
-    expect(summary).toContain('| Requirement | Level | What failed |\n| --- | --- | --- |\n'
-      + '| DUP-CONCURRENT | MUST | both got 201 \\| \\<img src=x\\> \\[link\\](https://evil.example) \\$x\\$ \\`code\\` |\n'
-      + '| DUP-GLOBAL | SHOULD | order ids are not global |\n');
+    expect(summary).toContain(
+      '| Requirement | Level | What failed |\n| --- | --- | --- |\n' +
+        '| DUP-CONCURRENT | MUST | both got 201 \\| \\<img src=x\\> \\[link\\](https://evil.example) \\$x\\$ \\`code\\` |\n' +
+        '| DUP-GLOBAL | SHOULD | order ids are not global |\n',
+    );
   });
 
   it('an inconclusive run says every reason it could not judge', () => {
-    const summary = githubJobSummary(report([], { couldNotJudge: ['the target could not be reached: ECONNREFUSED', 'the run had to stop: --max-time 900'] }), 'verify-receiver');
+    const summary = githubJobSummary(
+      report([], { couldNotJudge: ['the target could not be reached: ECONNREFUSED', 'the run had to stop: --max-time 900'] }),
+      'verify-receiver',
+    );
     expect(summary).toContain('**Verdict: inconclusive: the target could not be reached: ECONNREFUSED**');
-    expect(summary).toContain('#### Could not judge\n\n- the target could not be reached: ECONNREFUSED\n- the run had to stop: --max-time 900\n');
+    expect(summary).toContain(
+      '#### Could not judge\n\n- the target could not be reached: ECONNREFUSED\n- the run had to stop: --max-time 900\n',
+    );
   });
 });
 

@@ -24,7 +24,9 @@ export function escapeCommandProperty(text: string): string {
 
 /** `::name key=value,…::message`, every part escaped, on one line. */
 export function workflowCommand(name: 'error' | 'warning' | 'notice', properties: Record<string, string>, message: string): string {
-  const props = Object.entries(properties).map(([key, value]) => `${key}=${escapeCommandProperty(value)}`).join(',');
+  const props = Object.entries(properties)
+    .map(([key, value]) => `${key}=${escapeCommandProperty(value)}`)
+    .join(',');
   return `::${name}${props === '' ? '' : ` ${props}`}::${escapeCommandData(message)}`;
 }
 
@@ -55,10 +57,19 @@ function failing(report: Report): RequirementReport[] {
  * of an inconclusive run. GitHub shows a step's first few annotations; the job summary lists them all.
  */
 export function githubAnnotations(report: Report): string[] {
-  const lines = failing(report).map((r) => workflowCommand('error', { title: r.id }, `${r.level}: ${visible(shortened(failureMessage(r)))}`));
+  const lines = failing(report).map((r) =>
+    workflowCommand('error', { title: r.id }, `${r.level}: ${visible(shortened(failureMessage(r)))}`),
+  );
   if (report.verdict === 'inconclusive') {
     const more = (report.reasons?.length ?? 0) - 1;
-    lines.push(workflowCommand('error', { title: 'svc-conformance: inconclusive' }, visible(shortened(verdictText(report))) + (more > 0 ? ` (and ${more} more reason${more === 1 ? '' : 's'}: see the job summary)` : '')));
+    lines.push(
+      workflowCommand(
+        'error',
+        { title: 'svc-conformance: inconclusive' },
+        visible(shortened(verdictText(report))) +
+          (more > 0 ? ` (and ${more} more reason${more === 1 ? '' : 's'}: see the job summary)` : ''),
+      ),
+    );
   }
   return lines;
 }

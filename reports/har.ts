@@ -12,7 +12,8 @@ export interface TimedExchange {
 
 type NameValue = { name: string; value: string };
 const pairs = (headers: Record<string, string>): NameValue[] => Object.entries(headers).map(([name, value]) => ({ name, value }));
-const header = (headers: Record<string, string>, name: string): string | undefined => Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
+const header = (headers: Record<string, string>, name: string): string | undefined =>
+  Object.entries(headers).find(([k]) => k.toLowerCase() === name)?.[1];
 
 function entry({ exchange, startedAt }: TimedExchange) {
   const { request } = exchange;
@@ -35,7 +36,9 @@ function entry({ exchange, startedAt }: TimedExchange) {
       cookies: [],
       headers: pairs(request.headers),
       queryString,
-      ...(request.body !== '' ? { postData: { mimeType: header(request.headers, 'content-type') ?? 'application/json', text: request.body } } : {}),
+      ...(request.body !== ''
+        ? { postData: { mimeType: header(request.headers, 'content-type') ?? 'application/json', text: request.body } }
+        : {}),
       headersSize: -1,
       bodySize: requestSize,
     },

@@ -32,7 +32,8 @@ function shown(requirement: RequirementReport, strict: boolean): Shown {
   if (requirement.status === 'passed') return { symbol: '✓', word: 'Pass', css: 'pass' };
   if (requirement.status === 'skipped') return { symbol: '–', word: 'Skipped', css: 'skip' };
   if (requirement.level === 'MUST') return { symbol: '✗', word: 'Fail', css: 'fail' };
-  if (requirement.level === 'SHOULD') return strict ? { symbol: '✗', word: 'Fail (strict)', css: 'fail' } : { symbol: '!', word: 'Warning', css: 'warn' };
+  if (requirement.level === 'SHOULD')
+    return strict ? { symbol: '✗', word: 'Fail (strict)', css: 'fail' } : { symbol: '!', word: 'Warning', css: 'warn' };
   return { symbol: 'ℹ', word: 'Not held (MAY)', css: 'info' };
 }
 
@@ -74,7 +75,6 @@ function bodyText(body: string, pretty: boolean): string {
   }
 }
 
-
 function statusClass(status: number): string {
   return status < 400 ? 'ok' : status < 500 ? 'client' : 'server';
 }
@@ -105,12 +105,21 @@ function reproduceHtml(reproduce: Evidence['reproduce']): string {
   if (!reproduce) return '';
   const blocks: string[] = [];
   // The one-liners first, visible; the longer curl command (the request exactly as sent) one click away.
-  if (reproduce.sandbox) blocks.push(`<p>The run's embedded sandbox stopped with it: start it again first (in another terminal), for the lines below:</p><pre class="cmd">${esc(reproduce.sandbox)}</pre>`);
-  if (reproduce.trigger) blocks.push(`<p>Makes the target send this event again, to the receiver named by <code>--to</code>, started first (the delivery as received is above):</p><pre class="cmd">${esc(reproduce.trigger)}</pre>`);
-  if (reproduce.replay) blocks.push(`<p>The same request, freshly signed, against your config:</p><pre class="cmd">${esc(reproduce.replay)}</pre>`);
+  if (reproduce.sandbox)
+    blocks.push(
+      `<p>The run's embedded sandbox stopped with it: start it again first (in another terminal), for the lines below:</p><pre class="cmd">${esc(reproduce.sandbox)}</pre>`,
+    );
+  if (reproduce.trigger)
+    blocks.push(
+      `<p>Makes the target send this event again, to the receiver named by <code>--to</code>, started first (the delivery as received is above):</p><pre class="cmd">${esc(reproduce.trigger)}</pre>`,
+    );
+  if (reproduce.replay)
+    blocks.push(`<p>The same request, freshly signed, against your config:</p><pre class="cmd">${esc(reproduce.replay)}</pre>`);
   if (reproduce.run) blocks.push(`<p>This requirement again, with the same seed:</p><pre class="cmd">${esc(reproduce.run)}</pre>`);
   if (reproduce.curl) {
-    blocks.push(`<details class="curl"${blocks.length === 0 ? ' open' : ''}><summary>curl: the request as sent, its signature (or its deliberate defect) rebuilt for now from the secret's environment variable</summary><pre class="cmd">${esc(reproduce.curl)}</pre></details>`);
+    blocks.push(
+      `<details class="curl"${blocks.length === 0 ? ' open' : ''}><summary>curl: the request as sent, its signature (or its deliberate defect) rebuilt for now from the secret's environment variable</summary><pre class="cmd">${esc(reproduce.curl)}</pre></details>`,
+    );
   }
   return blocks.length > 0 ? `<div class="reproduce"><h4>Reproduce</h4>${blocks.join('')}</div>` : '';
 }
@@ -124,13 +133,21 @@ function evidenceHtml(evidence: Evidence): string {
     );
   }
   if (evidence.counterexample !== undefined) {
-    parts.push(`<div class="counterexample"><h4>Counterexample</h4><pre class="block">${esc(prettyJson(evidence.counterexample))}</pre></div>`);
+    parts.push(
+      `<div class="counterexample"><h4>Counterexample</h4><pre class="block">${esc(prettyJson(evidence.counterexample))}</pre></div>`,
+    );
   }
   if (evidence.steps !== undefined) {
-    parts.push(`<div class="counterexample"><h4>Shortest failing sequence</h4><ol class="steps">${evidence.steps.map((step) => `<li>${esc(step.replace(/^\d+\. /, ''))}</li>`).join('')}</ol></div>`);
+    parts.push(
+      `<div class="counterexample"><h4>Shortest failing sequence</h4><ol class="steps">${evidence.steps.map((step) => `<li>${esc(step.replace(/^\d+\. /, ''))}</li>`).join('')}</ol></div>`,
+    );
   }
-  if (evidence.exchanges.length > 0) parts.push(`<h4>Exchanges (${evidence.exchanges.length})</h4>`, ...evidence.exchanges.map(exchangeHtml));
-  if (evidence.leftOut !== undefined) parts.push(`<p class="hint" role="note">${evidence.leftOut} earlier exchange${evidence.leftOut === 1 ? '' : 's'} of this check ${evidence.leftOut === 1 ? 'is' : 'are'} not shown; <code>run --har FILE</code> records every exchange of a run.</p>`);
+  if (evidence.exchanges.length > 0)
+    parts.push(`<h4>Exchanges (${evidence.exchanges.length})</h4>`, ...evidence.exchanges.map(exchangeHtml));
+  if (evidence.leftOut !== undefined)
+    parts.push(
+      `<p class="hint" role="note">${evidence.leftOut} earlier exchange${evidence.leftOut === 1 ? '' : 's'} of this check ${evidence.leftOut === 1 ? 'is' : 'are'} not shown; <code>run --har FILE</code> records every exchange of a run.</p>`,
+    );
   parts.push(reproduceHtml(evidence.reproduce));
   return `<div class="evidence">${parts.join('')}</div>`;
 }
@@ -160,7 +177,12 @@ function rulesSection(report: Report): string {
   if (texts.length === 0) return '';
   const profile = report.certification?.profile ?? 'the conformance profile';
   // The profile's `code spans` set as code; esc leaves backticks alone, so this adds no markup of the text's own.
-  const items = texts.map(([rule, text]) => `<div id="${ruleAnchor(rule)}"><dt>${esc(rule)}</dt><dd>${esc(text).replace(/`([^`]+)`/g, '<code>$1</code>')}</dd></div>`).join('');
+  const items = texts
+    .map(
+      ([rule, text]) =>
+        `<div id="${ruleAnchor(rule)}"><dt>${esc(rule)}</dt><dd>${esc(text).replace(/`([^`]+)`/g, '<code>$1</code>')}</dd></div>`,
+    )
+    .join('');
   return `<section id="rules"><h2>Profile rules cited (${texts.length})</h2><p class="note">As ${esc(profile)} states them, from the docs shipped with ${esc(report.tool.name)} ${esc(report.tool.version)}.</p><dl class="rule-texts">${items}</dl></section>`;
 }
 
@@ -197,7 +219,13 @@ function matrixRow(requirement: RequirementReport, strict: boolean): string {
   );
 }
 
-const TALLY = [['pass', 'passed'], ['fail', 'failed'], ['warn', 'warned'], ['info', 'MAY not held'], ['skip', 'skipped']] as const;
+const TALLY = [
+  ['pass', 'passed'],
+  ['fail', 'failed'],
+  ['warn', 'warned'],
+  ['info', 'MAY not held'],
+  ['skip', 'skipped'],
+] as const;
 
 /** What judged the report and how, its digest, and a block for the people who sign it off. */
 function certificationSection(report: Report): string {
@@ -207,7 +235,9 @@ function certificationSection(report: Report): string {
     rows.push(['Profile', c.profile]);
     for (const catalog of c.catalogs) rows.push([`Catalog ${catalog.file}`, catalog.digest]);
     if (c.config) rows.push(['Configuration (secrets removed)', c.config.fingerprint]);
-    const options = Object.entries(c.options).map(([k, v]) => `${k} ${JSON.stringify(v)}`).join(', ');
+    const options = Object.entries(c.options)
+      .map(([k, v]) => `${k} ${JSON.stringify(v)}`)
+      .join(', ');
     if (options) rows.push(['Options', options]);
     if (c.signedBy) rows.push(['Signed by (Ed25519 public key)', c.signedBy.publicKey]);
   }
@@ -216,8 +246,11 @@ function certificationSection(report: Report): string {
   // What each check shows, and no more: a digest anyone can recompute; a signature only the key's holder can make.
   const check = c?.signedBy
     ? `<p>report.json.sig is the signature of report.json by that key: <code>svc-conformance verify-report report.json --public-key pub.pem</code> shows the report was not changed since the key's holder signed it (not that the run itself was honest).</p>`
-    : report.digest ? `<p>Unsigned: <code>svc-conformance verify-report report.json</code> recomputes the digest, which finds an accidental change, not who wrote the report. A run given <code>--sign-key</code> signs it.</p>` : '';
-  const signoff = '<table class="signoff"><thead><tr><th>Reviewed by</th><th>Role</th><th>Date</th><th>Signature</th></tr></thead><tbody><tr><td></td><td></td><td></td><td></td></tr><tr><td></td><td></td><td></td><td></td></tr></tbody></table>';
+    : report.digest
+      ? `<p>Unsigned: <code>svc-conformance verify-report report.json</code> recomputes the digest, which finds an accidental change, not who wrote the report. A run given <code>--sign-key</code> signs it.</p>`
+      : '';
+  const signoff =
+    '<table class="signoff"><thead><tr><th>Reviewed by</th><th>Role</th><th>Date</th><th>Signature</th></tr></thead><tbody><tr><td></td><td></td><td></td><td></td></tr><tr><td></td><td></td><td></td><td></td></tr></tbody></table>';
   return `<section id="certification"><h2>Certification</h2><dl class="facts cert">${dl}</dl>${check}${signoff}</section>`;
 }
 
@@ -235,7 +268,10 @@ function matrix(report: Report): string {
     return `<div class="group"><h3>${esc(section)} <span class="tally">${counted}</span></h3><table><colgroup><col class="w-id"><col><col class="w-level"><col class="w-rules"><col class="w-status"></colgroup><thead><tr><th>ID</th><th>Requirement</th><th>Level</th><th>Profile rules</th><th>Status</th></tr></thead><tbody>${rows}</tbody></table></div>`;
   });
   const filters = ['all', 'failed', 'skipped', 'passed']
-    .map((f) => `<input type="radio" name="show" id="show-${f}"${f === 'all' ? ' checked' : ''}><label for="show-${f}">${f === 'all' ? 'All' : f[0]!.toUpperCase() + f.slice(1)}</label>`)
+    .map(
+      (f) =>
+        `<input type="radio" name="show" id="show-${f}"${f === 'all' ? ' checked' : ''}><label for="show-${f}">${f === 'all' ? 'All' : f[0]!.toUpperCase() + f.slice(1)}</label>`,
+    )
     .join('');
   return `<section id="matrix"><h2>All requirements (${report.requirements.length})</h2><div class="filters" role="group" aria-label="Show">${filters}</div>${groups.join('')}</section>`;
 }
@@ -249,7 +285,10 @@ function skippedSummary(report: Report): string {
   const leftOut = leftOutOf(report);
   if (leftOut.length > 0) byReason.set(`left out of this run by ${selectionText(report)}`, leftOut);
   if (byReason.size === 0) return '';
-  const items = [...byReason].map(([reason, ids]) => `<li><strong>${skipReasonHtml(reason)}</strong> <span class="ids">— ${plural(ids.length, 'requirement')}: ${esc(ids.join(', '))}</span></li>`);
+  const items = [...byReason].map(
+    ([reason, ids]) =>
+      `<li><strong>${skipReasonHtml(reason)}</strong> <span class="ids">— ${plural(ids.length, 'requirement')}: ${esc(ids.join(', '))}</span></li>`,
+  );
   return `<section class="skips" id="skipped"><h2>Not judged (${report.coverage.total - report.coverage.judged} of ${report.coverage.total}): why, and what would enable them</h2><ul>${items.join('')}</ul></section>`;
 }
 
@@ -264,7 +303,11 @@ function counts(report: Report): string {
   ];
   // A card links to its section only where the page has one (no failures, or only not-applicable
   // skips, leave theirs out): otherwise to the matrix, which lists every requirement.
-  const present = (href: string): string => (href === '#failures' && !report.requirements.some((r) => r.status === 'failed')) || (href === '#skipped' && skippedSummary(report) === '') ? '#matrix' : href;
+  const present = (href: string): string =>
+    (href === '#failures' && !report.requirements.some((r) => r.status === 'failed')) ||
+    (href === '#skipped' && skippedSummary(report) === '')
+      ? '#matrix'
+      : href;
   const html = cards.map(
     ([css, n, label, sub, href]) =>
       `<a class="count c-${css}${n === 0 ? ' zero' : ''}" href="${present(href)}"><span class="n">${n}</span><span class="label">${esc(label)}</span><span class="sub">${esc(sub)}</span></a>`,
@@ -285,37 +328,63 @@ function verdictBanner(report: Report): string {
   if (unsure) {
     why = `The run could not judge the target: ${(report.reasons ?? ['no reason recorded']).join('; ')}. This is not a verdict about the target.`;
   } else if (!pass) {
-    why = [failed > 0 ? `${plural(failed, 'MUST requirement')} failed` : '', report.strict && warned > 0 ? `${plural(warned, 'SHOULD requirement')} failed under --strict` : '']
+    why = [
+      failed > 0 ? `${plural(failed, 'MUST requirement')} failed` : '',
+      report.strict && warned > 0 ? `${plural(warned, 'SHOULD requirement')} failed under --strict` : '',
+    ]
       .filter(Boolean)
       .join(', and ');
     why = why === '' ? 'The run did not conform.' : `${why}.`;
   } else {
     why = `Every MUST requirement that ran holds${warned > 0 ? `; ${plural(warned, 'SHOULD warning')} to look at` : ''}.`;
-    if (isPartial(report.coverage)) why += ` Only ${report.coverage.judged} of ${plural(report.coverage.total, 'requirement')} were judged: the rest are listed under "Not judged".`;
+    if (isPartial(report.coverage))
+      why += ` Only ${report.coverage.judged} of ${plural(report.coverage.total, 'requirement')} were judged: the rest are listed under "Not judged".`;
   }
-  if (report.target.embeddedSandbox && !report.client) why += ' This run certified the kit\'s own embedded reference sandbox, not a deployment.';
+  if (report.target.embeddedSandbox && !report.client)
+    why += " This run certified the kit's own embedded reference sandbox, not a deployment.";
   // A client's or a receiver's judgement has no seed and no property cases: it shows what was judged instead.
   const judgement = report.client !== undefined || report.receiver !== undefined;
   const facts: Array<[string, string]> = [];
   if (report.client) {
-    facts.push(['Client', report.client.command], ['Requests judged', String(report.client.requests)], ['Scenarios', report.client.scenarios.join(', ') || 'none']);
+    facts.push(
+      ['Client', report.client.command],
+      ['Requests judged', String(report.client.requests)],
+      ['Scenarios', report.client.scenarios.join(', ') || 'none'],
+    );
     if (report.client.foreignRequests) facts.push(['Requests not from the client (not judged)', String(report.client.foreignRequests)]);
     facts.push(['Client exit status', report.client.exitCode === null ? 'stopped by the kit' : String(report.client.exitCode)]);
   }
-  if (report.receiver) facts.push(['Webhook receiver', `${report.receiver.url} (${plural(report.receiver.deliveries, 'delivery', 'deliveries')})`]);
-  if (!judgement) facts.push(['Target', report.target.embeddedSandbox ? `${report.target.baseUrl}: the kit's own embedded reference sandbox, not a deployment` : report.target.baseUrl]);
+  if (report.receiver)
+    facts.push(['Webhook receiver', `${report.receiver.url} (${plural(report.receiver.deliveries, 'delivery', 'deliveries')})`]);
+  if (!judgement)
+    facts.push([
+      'Target',
+      report.target.embeddedSandbox
+        ? `${report.target.baseUrl}: the kit's own embedded reference sandbox, not a deployment`
+        : report.target.baseUrl,
+    ]);
   if (report.client) facts.push(['Sandbox', `${report.target.baseUrl}: the kit's recording sandbox`]);
   facts.push(['Environment', report.target.environment]);
   if (!judgement) facts.push(['Seed', String(report.seed)]);
-  facts.push(['Started', formatDate(report.startedAt)], ['Duration', formatDuration(report.durationMs)], ['Strict', report.strict ? 'yes: SHOULD failures fail the run' : 'no']);
+  facts.push(
+    ['Started', formatDate(report.startedAt)],
+    ['Duration', formatDuration(report.durationMs)],
+    ['Strict', report.strict ? 'yes: SHOULD failures fail the run' : 'no'],
+  );
   if (!judgement) facts.push(['Cases per property', String(report.runs)]);
-  if (report.concurrency !== undefined) facts.push(['Concurrency', report.concurrency === 1 ? 'one request at a time' : `up to ${report.concurrency} requests in flight`]);
+  if (report.concurrency !== undefined)
+    facts.push(['Concurrency', report.concurrency === 1 ? 'one request at a time' : `up to ${report.concurrency} requests in flight`]);
   const dl = facts.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join('');
-  const hints = (report.hints ?? []).map((hint) => `<p class="hint" role="note"><strong>One likely cause:</strong> ${esc(hint)}</p>`).join('') +
+  const hints =
+    (report.hints ?? []).map((hint) => `<p class="hint" role="note"><strong>One likely cause:</strong> ${esc(hint)}</p>`).join('') +
     (report.notes ?? []).map((note) => `<p class="hint" role="note"><strong>Note:</strong> ${esc(note)}</p>`).join('') +
-    (report.kitErrors ?? []).map((e) => e.module !== undefined
-      ? `<p class="hint kit-error" role="alert"><strong>A team check's own error, not the target's fault:</strong> ${esc(thrownIn(e))}. That requirement (${esc(e.requirement)}) was not judged: ${esc(whoFixes(e))}.</p>`
-      : `<p class="hint kit-error" role="alert"><strong>Kit error, not the target's fault:</strong> check <code>${esc(e.check)}</code> (${esc(e.requirement)}) failed in the kit's own code: ${esc(e.message)}. That requirement was not judged.</p>`).join('');
+    (report.kitErrors ?? [])
+      .map((e) =>
+        e.module !== undefined
+          ? `<p class="hint kit-error" role="alert"><strong>A team check's own error, not the target's fault:</strong> ${esc(thrownIn(e))}. That requirement (${esc(e.requirement)}) was not judged: ${esc(whoFixes(e))}.</p>`
+          : `<p class="hint kit-error" role="alert"><strong>Kit error, not the target's fault:</strong> check <code>${esc(e.check)}</code> (${esc(e.requirement)}) failed in the kit's own code: ${esc(e.message)}. That requirement was not judged.</p>`,
+      )
+      .join('');
   return (
     `<header class="verdict ${pass ? 'pass' : unsure ? 'unsure' : 'fail'}" id="verdict"><div class="wrap"><div class="mark" aria-hidden="true">${pass ? '✓' : unsure ? '?' : '✗'}</div>` +
     `<div><p class="eyebrow">${esc(report.tool.name)} ${esc(report.tool.version)} · conformance report</p><h1>${headline(report)}${pass && isPartial(report.coverage) ? ` <span class="partial">· ${esc(partialText(report.coverage))}</span>` : ''}</h1><p class="why">${esc(why)}</p>${hints}</div>` +
@@ -338,7 +407,7 @@ function failureBreakdown(report: Report): string {
     should > 0 ? `${plural(should, 'SHOULD requirement')} ${report.strict ? 'failed under --strict' : 'warned'}` : '',
     of('MAY') > 0 ? `${plural(of('MAY'), 'MAY requirement')} not held` : '',
   ].filter(Boolean);
-  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : parts[0] ?? '';
+  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
 }
 
 /** Renders the report as one self-contained HTML page. */
@@ -348,9 +417,10 @@ export function renderHtml(report: Report): string {
     .map((r, i) => ({ r, i, s: shown(r, report.strict) }))
     .sort((a, b) => SEVERITY[a.s.css] - SEVERITY[b.s.css] || a.i - b.i)
     .map(({ r }) => failureCard(r, report.strict));
-  const failureSection = failures.length > 0
-    ? `<section id="failures"><h2>Failures and warnings (${failures.length})</h2><p class="note">${esc(failureBreakdown(report))}, most severe first. Open an exchange to see the request and the answer.</p>${failures.join('')}</section>`
-    : '';
+  const failureSection =
+    failures.length > 0
+      ? `<section id="failures"><h2>Failures and warnings (${failures.length})</h2><p class="note">${esc(failureBreakdown(report))}, most severe first. Open an exchange to see the request and the answer.</p>${failures.join('')}</section>`
+      : '';
   const title = `${verdictText(report).replace(/^./, (c) => c.toUpperCase())}: ${report.target.baseUrl} · svc-conformance`;
   return `<!doctype html>
 <html lang="en">

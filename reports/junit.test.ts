@@ -61,7 +61,7 @@ function parseXml(source: string): XmlElement {
     const node: XmlElement = { name: name(), attrs: {}, children: [] };
     for (;;) {
       skipSpace();
-      if (text.startsWith('/>', pos)) return (pos += 2), node;
+      if (text.startsWith('/>', pos)) return ((pos += 2), node);
       if (text[pos] === '>') break;
       const attr = name();
       skipSpace();
@@ -117,21 +117,46 @@ const textOf = (node: XmlElement) => node.children.filter((c): c is string => ty
 function exchange(responseBody: string): Exchange {
   return {
     label: 'create order',
-    request: { method: 'POST', url: 'https://pay.example/api/v3/order', headers: { 'X-API-KEY': 'pk_test_1', 'X-SIGNATURE': '[redacted]' }, body: '{"order_id":"A-1"}' },
+    request: {
+      method: 'POST',
+      url: 'https://pay.example/api/v3/order',
+      headers: { 'X-API-KEY': 'pk_test_1', 'X-SIGNATURE': '[redacted]' },
+      body: '{"order_id":"A-1"}',
+    },
     response: { status: 500, headers: { 'content-type': 'text/html' }, body: responseBody },
     ms: 42,
   };
 }
 
 function requirement(id: string, overrides: Partial<RequirementReport> = {}): RequirementReport {
-  return { id, title: `title of ${id}`, level: 'MUST', section: 'Authentication', profile: ['P-AUTH-2'], extension: false, status: 'passed', checks: [], evidence: [], ...overrides };
+  return {
+    id,
+    title: `title of ${id}`,
+    level: 'MUST',
+    section: 'Authentication',
+    profile: ['P-AUTH-2'],
+    extension: false,
+    status: 'passed',
+    checks: [],
+    evidence: [],
+    ...overrides,
+  };
 }
 
 function failing(id: string, message: string, overrides: Partial<RequirementReport> = {}): RequirementReport {
   return requirement(id, {
     status: 'failed',
     checks: [{ id: id.toLowerCase(), title: 'a check', status: 'failed', message }],
-    evidence: [{ check: id.toLowerCase(), message, expected: '401', actual: '500', exchanges: [exchange(message)], reproduce: { curl: 'curl -X POST …', replay: 'svc-conformance replay …' } }],
+    evidence: [
+      {
+        check: id.toLowerCase(),
+        message,
+        expected: '401',
+        actual: '500',
+        exchanges: [exchange(message)],
+        reproduce: { curl: 'curl -X POST …', replay: 'svc-conformance replay …' },
+      },
+    ],
     ...overrides,
   });
 }
@@ -192,11 +217,14 @@ const nasty: Array<[string, string, string]> = [
 describe('renderJUnit escaping', () => {
   it.each(nasty)('round-trips %s in attributes and text', (_name, input, expected) => {
     const xml = renderJUnit(
-      report([
-        failing('ERR-1', input, { title: input }),
-        requirement('ERR-2', { status: 'skipped', skipReason: input }),
-        failing('ERR-3', input, { level: 'MAY' }),
-      ], { target: { baseUrl: input, environment: 'sandbox', embeddedSandbox: false } }),
+      report(
+        [
+          failing('ERR-1', input, { title: input }),
+          requirement('ERR-2', { status: 'skipped', skipReason: input }),
+          failing('ERR-3', input, { level: 'MAY' }),
+        ],
+        { target: { baseUrl: input, environment: 'sandbox', embeddedSandbox: false } },
+      ),
     );
     const root = parseXml(xml);
     const suite = kids(root, 'testsuite')[0]!;
@@ -234,7 +262,14 @@ describe('renderJUnit structure', () => {
   ])('one testsuite per section with its counts (%s)', (_name, strict, shouldMessage) => {
     const root = parseXml(renderJUnit(report(requirements, { strict })));
     expect(root.name).toBe('testsuites');
-    expect(root.attrs).toMatchObject({ tests: '6', failures: '2', skipped: '1', errors: '0', time: '5.321', timestamp: '2025-11-21T06:40:12' });
+    expect(root.attrs).toMatchObject({
+      tests: '6',
+      failures: '2',
+      skipped: '1',
+      errors: '0',
+      time: '5.321',
+      timestamp: '2025-11-21T06:40:12',
+    });
     const suites = kids(root, 'testsuite');
     expect(suites.map((s) => [s.attrs.name, s.attrs.tests, s.attrs.failures, s.attrs.skipped])).toEqual([
       ['Authentication', '2', '1', '0'],
@@ -253,7 +288,7 @@ describe('renderJUnit structure', () => {
     expect(textOf(kids(cases[4]!, 'system-out')[0]!)).toMatch(/^MAY \(information\): content type text\/html/);
   });
 
-  it('puts seed, target and verdict in every suite\'s properties', () => {
+  it("puts seed, target and verdict in every suite's properties", () => {
     const root = parseXml(renderJUnit(report(requirements)));
     for (const suite of kids(root, 'testsuite')) {
       const props = Object.fromEntries(kids(kids(suite, 'properties')[0]!, 'property').map((p) => [p.attrs.name, p.attrs.value]));
@@ -267,7 +302,9 @@ describe('renderJUnit structure', () => {
     expect(props).toMatchObject({ runNumber: '91546831', casesPerProperty: '20' });
     expect(props.run).toBeUndefined();
     const one = kids(parseXml(renderJUnit(report([requirement('AUTH-ACCEPT')]))), 'testsuite')[0]!;
-    expect(kids(kids(one, 'properties')[0]!, 'property').find((p) => p.attrs.name === 'coverage')?.attrs.value).toBe('1 of 1 requirement judged');
+    expect(kids(kids(one, 'properties')[0]!, 'property').find((p) => p.attrs.name === 'coverage')?.attrs.value).toBe(
+      '1 of 1 requirement judged',
+    );
   });
 
   it('writes the evidence: expectation, exchange and reproduce lines, with the signature redacted', () => {
@@ -282,7 +319,10 @@ describe('renderJUnit structure', () => {
   });
 
   it('names a failure from its failed checks when it carries no evidence, and renders an empty report', () => {
-    const bare = failing('DUP-1', 'ignored', { evidence: [], checks: [{ id: 'dup-1', title: 'duplicate', status: 'failed', message: 'second order accepted' }] });
+    const bare = failing('DUP-1', 'ignored', {
+      evidence: [],
+      checks: [{ id: 'dup-1', title: 'duplicate', status: 'failed', message: 'second order accepted' }],
+    });
     const root = parseXml(renderJUnit(report([bare])));
     expect(kids(kids(kids(root, 'testsuite')[0]!, 'testcase')[0]!, 'failure')[0]!.attrs.message).toBe('MUST: second order accepted');
     expect(kids(parseXml(renderJUnit(report([]))), 'testsuite')).toEqual([]);

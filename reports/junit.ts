@@ -124,7 +124,13 @@ function failureMessage(requirement: RequirementReport, strict: boolean): string
   const first = messages[0] ?? 'the requirement does not hold';
   const more = messages.length > 1 ? ` (and ${messages.length - 1} more)` : '';
   const prefix =
-    requirement.level === 'MUST' ? 'MUST' : requirement.level === 'SHOULD' ? (strict ? 'SHOULD (fails the run: --strict)' : 'SHOULD (warning)') : 'MAY (information)';
+    requirement.level === 'MUST'
+      ? 'MUST'
+      : requirement.level === 'SHOULD'
+        ? strict
+          ? 'SHOULD (fails the run: --strict)'
+          : 'SHOULD (warning)'
+        : 'MAY (information)';
   return `${prefix}: ${first}${more}`;
 }
 
@@ -138,7 +144,8 @@ function testcase(requirement: RequirementReport, strict: boolean, thrown: Repor
   const kitError = requirement.checks.find((c) => c.status === 'error');
   if (kitError !== undefined && requirement.status !== 'failed') {
     const team = thrown.find((e) => e.check === kitError.id && e.module !== undefined);
-    if (team !== undefined) return `${open}>\n      <error${attrs({ type: 'team-check', message: `${thrownIn(team)}; ${whoFixes(team)}` })}/>\n    </testcase>`;
+    if (team !== undefined)
+      return `${open}>\n      <error${attrs({ type: 'team-check', message: `${thrownIn(team)}; ${whoFixes(team)}` })}/>\n    </testcase>`;
     return `${open}>\n      <error${attrs({ type: 'kit', message: `the kit's own error in check ${kitError.id}, not the target's: ${kitError.message ?? ''}` })}/>\n    </testcase>`;
   }
   if (requirement.status === 'skipped') {
@@ -172,7 +179,9 @@ function properties(report: Report): string {
     ['verdict', report.verdict],
     ['verdict.text', verdictText(report)],
     ['coverage', `${report.coverage.judged} of ${plural(report.coverage.total, 'requirement')} judged`],
-    ...(report.verdict === 'conformant' && isPartial(report.coverage) ? [['partial', partialText(report.coverage)] as [string, string]] : []),
+    ...(report.verdict === 'conformant' && isPartial(report.coverage)
+      ? [['partial', partialText(report.coverage)] as [string, string]]
+      : []),
     ...(report.reasons ?? []).map((reason): [string, string] => ['inconclusive.reason', reason]),
     ...(report.hints ?? []).map((hint): [string, string] => ['hint', hint]),
     ...(report.notes ?? []).map((note): [string, string] => ['note', note]),
@@ -184,7 +193,9 @@ function properties(report: Report): string {
     ['tool', `${report.tool.name} ${report.tool.version}`],
     ...(report.certification ? [['profile', report.certification.profile] as [string, string]] : []),
     ...(report.certification?.config ? [['config.fingerprint', report.certification.config.fingerprint] as [string, string]] : []),
-    ...(report.certification?.signedBy ? [['signedBy', `${report.certification.signedBy.algorithm} ${report.certification.signedBy.publicKey}`] as [string, string]] : []),
+    ...(report.certification?.signedBy
+      ? [['signedBy', `${report.certification.signedBy.algorithm} ${report.certification.signedBy.publicKey}`] as [string, string]]
+      : []),
     ...(report.digest ? [['digest', report.digest] as [string, string]] : []),
   ];
   const rows = values.map(([name, value]) => `      <property${attrs({ name, value: String(value) })}/>`);

@@ -10,7 +10,12 @@ let cached: ReadonlyMap<string, string> | undefined;
 
 /** Markdown made plain: links to their words, emphasis and anchors dropped; code spans kept as written. */
 function plain(markdown: string): string {
-  return markdown.replace(/<a id="[^"]*"><\/a>/g, '').replace(/\[([^\]]+)\]\([^)]*\)/g, '$1').replace(/\*\*/g, '').replace(/\s+/g, ' ').trim();
+  return markdown
+    .replace(/<a id="[^"]*"><\/a>/g, '')
+    .replace(/\[([^\]]+)\]\([^)]*\)/g, '$1')
+    .replace(/\*\*/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** Each rule's text by id, from a profile written as docs/profile.md is: a list item or a heading per rule. */

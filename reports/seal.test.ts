@@ -26,7 +26,11 @@ describe('the run behind it', () => {
   it('counts in the right number ("1 check") and gives JUnit the time its checks took', () => {
     expect(stdout).toMatch(/Authentication\s+1 check : 1 passed/);
     expect(stdout).not.toMatch(/\b1 checks\b/);
-    const times = [...readFileSync(join(dir, 'junit.xml'), 'utf8').matchAll(/<testcase [^>]*name="(AUTH-MISSING-SIGNATURE|ORDER-UNICODE-NAMES)[^"]*" time="([\d.]+)"/g)].map((m) => Number(m[2]));
+    const times = [
+      ...readFileSync(join(dir, 'junit.xml'), 'utf8').matchAll(
+        /<testcase [^>]*name="(AUTH-MISSING-SIGNATURE|ORDER-UNICODE-NAMES)[^"]*" time="([\d.]+)"/g,
+      ),
+    ].map((m) => Number(m[2]));
     expect(times).toHaveLength(2);
     for (const t of times) expect(t).toBeGreaterThan(0);
   });
@@ -37,10 +41,17 @@ describe('a sealed report', () => {
     const report = JSON.parse(text);
     expect(report.tool).toEqual({ name: 'svc-conformance', version: expect.any(String) });
     expect(report.certification.profile).toBe('v1.2');
-    expect(report.certification.catalogs).toEqual([{ file: 'suites/catalog.json', digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) }]);
+    expect(report.certification.catalogs).toEqual([
+      { file: 'suites/catalog.json', digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
+    ]);
     expect(report.certification.config.fingerprint).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(report.certification.config.redacted.merchant.secretKey).toBe('[redacted]');
-    expect(report.certification.options).toMatchObject({ seed: 7, runs: 20, strict: false, only: ['AUTH-MISSING-SIGNATURE', 'ORDER-UNICODE-NAMES'] });
+    expect(report.certification.options).toMatchObject({
+      seed: 7,
+      runs: 20,
+      strict: false,
+      only: ['AUTH-MISSING-SIGNATURE', 'ORDER-UNICODE-NAMES'],
+    });
     expect(report.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     for (const secret of [MERCHANT_A.secretKey, MERCHANT_B.secretKey, MERCHANT_A_LIVE.secretKey]) expect(text).not.toContain(secret);
     expect(checkSeal(text)).toMatchObject({ intact: true });
@@ -64,8 +75,14 @@ describe('a sealed report', () => {
   });
 
   it('says why: content against digest, layout, no digest, not JSON', () => {
-    expect(checkSeal(text.replace('"verdict": "conformant"', '"verdict": "not conformant"'))).toMatchObject({ intact: false, why: expect.stringMatching(/does not match its digest/) });
-    expect(checkSeal(text.replace(/\n {2}"seed"/, '\n   "seed"'))).toMatchObject({ intact: false, why: expect.stringMatching(/bytes are not as the kit wrote them/) });
+    expect(checkSeal(text.replace('"verdict": "conformant"', '"verdict": "not conformant"'))).toMatchObject({
+      intact: false,
+      why: expect.stringMatching(/does not match its digest/),
+    });
+    expect(checkSeal(text.replace(/\n {2}"seed"/, '\n   "seed"'))).toMatchObject({
+      intact: false,
+      why: expect.stringMatching(/bytes are not as the kit wrote them/),
+    });
     const { digest: _digest, ...unsealed } = JSON.parse(text);
     expect(checkSeal(JSON.stringify(unsealed))).toMatchObject({ intact: false, why: expect.stringMatching(/has no digest/) });
     expect(checkSeal('<testsuites/>')).toMatchObject({ intact: false, why: expect.stringMatching(/not JSON/) });
@@ -75,7 +92,9 @@ describe('a sealed report', () => {
     const config = { baseUrl: 'https://pay.example.test', merchant: { apiKey: 'pk_test_1', secretKey: 'sk_test_one', walletId: 'W1' } };
     const other = { ...config, merchant: { ...config.merchant, secretKey: 'sk_test_two' } };
     expect(configFingerprint(config).fingerprint).toBe(configFingerprint(other).fingerprint);
-    expect(configFingerprint({ ...config, baseUrl: 'https://pay2.example.test' }).fingerprint).not.toBe(configFingerprint(config).fingerprint);
+    expect(configFingerprint({ ...config, baseUrl: 'https://pay2.example.test' }).fingerprint).not.toBe(
+      configFingerprint(config).fingerprint,
+    );
     expect(JSON.stringify(configFingerprint(config))).not.toContain('sk_test_one');
   });
 });
@@ -84,8 +103,12 @@ describe('svc-conformance verify-report', () => {
   it('0 for a report whose digest matches (file or folder), saying it is unsigned; 1 for an altered one, 2 for no file', async () => {
     const intact = await runCli(['verify-report', join(dir, 'report.json')]);
     expect(intact.code).toBe(0);
-    expect(intact.stdout).toMatch(/^✓ DIGEST MATCHES {2}\S+report\.json: sha256:[0-9a-f]{64}\n {2}svc-conformance \S+, profile v1\.2; conformant, partial: 2 of \d+ requirements judged \(the kit's own embedded reference sandbox, not a deployment, http:\/\/127\.0\.0\.1:\d+, sandbox\), started /);
-    expect(intact.stdout).toContain('! UNSIGNED  no report.json.sig beside it: a digest finds an accidental change, not who wrote the report');
+    expect(intact.stdout).toMatch(
+      /^✓ DIGEST MATCHES {2}\S+report\.json: sha256:[0-9a-f]{64}\n {2}svc-conformance \S+, profile v1\.2; conformant, partial: 2 of \d+ requirements judged \(the kit's own embedded reference sandbox, not a deployment, http:\/\/127\.0\.0\.1:\d+, sandbox\), started /,
+    );
+    expect(intact.stdout).toContain(
+      '! UNSIGNED  no report.json.sig beside it: a digest finds an accidental change, not who wrote the report',
+    );
     expect((await runCli(['verify-report', dir])).code).toBe(0);
 
     const altered = join(mkdtempSync(join(tmpdir(), 'svc-seal-')), 'report.json');
@@ -94,7 +117,10 @@ describe('svc-conformance verify-report', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^✗ ALTERED {2}\S+: its content does not match its digest/);
 
-    expect(await runCli(['verify-report', join(dir, 'nothing.json')])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc-conformance verify-report: no such file /) });
+    expect(await runCli(['verify-report', join(dir, 'nothing.json')])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^svc-conformance verify-report: no such file /),
+    });
     expect(await runCli(['verify-report'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/give one report\.json/) });
   });
 });

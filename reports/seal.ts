@@ -26,12 +26,19 @@ const SECRET_KEYS = new Set(['secretKey']);
 
 /** The config with every secret replaced, and the SHA-256 of its canonical text (the fingerprint). */
 export function configFingerprint(config: unknown): NonNullable<Certification['config']> {
-  const redacted = JSON.parse(JSON.stringify(config ?? {}, (key, value: unknown) => (SECRET_KEYS.has(key) && typeof value === 'string' ? '[redacted]' : value))) as Record<string, unknown>;
+  const redacted = JSON.parse(
+    JSON.stringify(config ?? {}, (key, value: unknown) => (SECRET_KEYS.has(key) && typeof value === 'string' ? '[redacted]' : value)),
+  ) as Record<string, unknown>;
   return { fingerprint: `sha256:${sha256(canonicalize(redacted))}`, redacted };
 }
 
 /** The certification block for a report: the profile, the catalogs, the options, the config when there is one, and the signing key when one signs. */
-export function certification(input: { catalogs: readonly string[]; options: Record<string, unknown>; config?: unknown; signedBy?: Certification['signedBy'] }): Certification {
+export function certification(input: {
+  catalogs: readonly string[];
+  options: Record<string, unknown>;
+  config?: unknown;
+  signedBy?: Certification['signedBy'];
+}): Certification {
   return {
     profile: PROFILE_VERSION,
     catalogs: input.catalogs.map(catalogVersion),
@@ -73,15 +80,15 @@ export function parseReport(text: string): { report: Report } | { notAReport: st
   } catch {
     return { notAReport: 'it is not JSON (a byte was changed, or it is not a report.json)' };
   }
-  if (value === null || typeof value !== 'object') return { notAReport: `it is JSON ${value === null ? 'null' : typeof value}, not an object` };
+  if (value === null || typeof value !== 'object')
+    return { notAReport: `it is JSON ${value === null ? 'null' : typeof value}, not an object` };
   if (Array.isArray(value)) return { notAReport: 'it is a JSON array, not an object' };
-  if (nestedDeeperThan(value, MAX_REPORT_DEPTH)) return { notAReport: `it nests objects or arrays more than ${MAX_REPORT_DEPTH} levels deep; the kit writes no such report` };
+  if (nestedDeeperThan(value, MAX_REPORT_DEPTH))
+    return { notAReport: `it nests objects or arrays more than ${MAX_REPORT_DEPTH} levels deep; the kit writes no such report` };
   return { report: value as Report };
 }
 
-export type SealCheck =
-  | { intact: true; report: Report }
-  | { intact: false; why: string };
+export type SealCheck = { intact: true; report: Report } | { intact: false; why: string };
 
 /**
  * Whether report.json's text is what the kit wrote: JSON, sealed, its digest matching its content,
@@ -96,9 +103,21 @@ export function checkSeal(text: string): SealCheck {
 
 /** checkSeal for a report already parsed (by parseReport) from `text`. */
 export function checkParsedSeal(report: Report, text: string): SealCheck {
-  if (typeof report.digest !== 'string') return { intact: false, why: 'it has no digest: it was not written by a kit that seals its reports (0.1.0 from this version on), or the digest was removed' };
+  if (typeof report.digest !== 'string')
+    return {
+      intact: false,
+      why: 'it has no digest: it was not written by a kit that seals its reports (0.1.0 from this version on), or the digest was removed',
+    };
   const expected = digestOf(report);
-  if (expected !== report.digest) return { intact: false, why: `its content does not match its digest (${report.digest} recorded, ${expected} now): it was changed after the run` };
-  if (reportText(report) !== text) return { intact: false, why: 'its content matches its digest, but its bytes are not as the kit wrote them (layout or escapes changed)' };
+  if (expected !== report.digest)
+    return {
+      intact: false,
+      why: `its content does not match its digest (${report.digest} recorded, ${expected} now): it was changed after the run`,
+    };
+  if (reportText(report) !== text)
+    return {
+      intact: false,
+      why: 'its content matches its digest, but its bytes are not as the kit wrote them (layout or escapes changed)',
+    };
   return { intact: true, report };
 }

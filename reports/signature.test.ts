@@ -28,7 +28,10 @@ const KEYS = {
   rsa: file('rsa.pem', rsa.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string),
   rsaPublic: file('rsa-pub.pem', rsa.publicKey.export({ type: 'spki', format: 'pem' }) as string),
   ec: file('ec.pem', ec.privateKey.export({ type: 'sec1', format: 'pem' }) as string),
-  encrypted: file('encrypted.pem', ed25519.privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'pass' }) as string),
+  encrypted: file(
+    'encrypted.pem',
+    ed25519.privateKey.export({ type: 'pkcs8', format: 'pem', cipher: 'aes-256-cbc', passphrase: 'pass' }) as string,
+  ),
   garbage: file('garbage.pem', 'not a key at all\n'),
   unknownPem: file('unknown.pem', '-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA\n-----END OPENSSH PRIVATE KEY-----\n'),
   missing: join(dir, 'missing.pem'),
@@ -42,9 +45,17 @@ const KEY_MATERIAL = Object.values(KEYS)
   .filter((line) => /^[A-Za-z0-9+/=]{16,}$/.test(line));
 
 const SIGN_KEY_CASES: Array<{ key: keyof typeof KEYS; code: KeyFileErrorCode; says: RegExp }> = [
-  { key: 'rsa', code: 'SVC_KEY_NOT_ED25519', says: /--sign-key \S+rsa\.pem holds a key of type RSA, not Ed25519; .*openssl genpkey -algorithm ed25519 -out key\.pem/ },
+  {
+    key: 'rsa',
+    code: 'SVC_KEY_NOT_ED25519',
+    says: /--sign-key \S+rsa\.pem holds a key of type RSA, not Ed25519; .*openssl genpkey -algorithm ed25519 -out key\.pem/,
+  },
   { key: 'ec', code: 'SVC_KEY_NOT_ED25519', says: /holds a key of type EC, not Ed25519/ },
-  { key: 'ed25519Public', code: 'SVC_KEY_WRONG_KIND', says: /--sign-key \S+pub\.pem holds a public key; it takes the private key .*verify-report --public-key takes the public one/ },
+  {
+    key: 'ed25519Public',
+    code: 'SVC_KEY_WRONG_KIND',
+    says: /--sign-key \S+pub\.pem holds a public key; it takes the private key .*verify-report --public-key takes the public one/,
+  },
   { key: 'encrypted', code: 'SVC_KEY_ENCRYPTED', says: /is encrypted with a passphrase; it takes an unencrypted key/ },
   { key: 'garbage', code: 'SVC_KEY_NOT_PEM', says: /is not a PEM key file .*openssl genpkey -algorithm ed25519/ },
   { key: 'unknownPem', code: 'SVC_KEY_UNKNOWN_PEM', says: /is PEM \("BEGIN OPENSSH PRIVATE KEY"\) but not a private key the kit can read/ },
@@ -53,7 +64,11 @@ const SIGN_KEY_CASES: Array<{ key: keyof typeof KEYS; code: KeyFileErrorCode; sa
 ];
 
 const PUBLIC_KEY_CASES: Array<{ key: keyof typeof KEYS; code: KeyFileErrorCode; says: RegExp }> = [
-  { key: 'ed25519', code: 'SVC_KEY_WRONG_KIND', says: /--public-key \S+key\.pem holds a private key; give its public key \(`openssl pkey -in key\.pem -pubout -out pub\.pem`\)/ },
+  {
+    key: 'ed25519',
+    code: 'SVC_KEY_WRONG_KIND',
+    says: /--public-key \S+key\.pem holds a private key; give its public key \(`openssl pkey -in key\.pem -pubout -out pub\.pem`\)/,
+  },
   { key: 'rsaPublic', code: 'SVC_KEY_NOT_ED25519', says: /holds a key of type RSA, not Ed25519/ },
   { key: 'garbage', code: 'SVC_KEY_NOT_PEM', says: /is not a PEM key file/ },
   { key: 'missing', code: 'SVC_KEY_UNREADABLE', says: /cannot read --public-key \S+ \(no such file\)/ },
@@ -69,7 +84,10 @@ describe('readSigningKey', () => {
 
   for (const { key, code, says } of SIGN_KEY_CASES) {
     it(`refuses ${key}: ${code}, one line, no key material`, async () => {
-      const error = await readSigningKey(KEYS[key]).then(() => undefined, (e: Error & { code: string }) => e);
+      const error = await readSigningKey(KEYS[key]).then(
+        () => undefined,
+        (e: Error & { code: string }) => e,
+      );
       expect(error).toMatchObject({ name: 'KeyFileError', code });
       expect(error!.message).toMatch(says);
       expect(error!.message).not.toContain('\n');
@@ -85,7 +103,10 @@ describe('readPublicKey', () => {
 
   for (const { key, code, says } of PUBLIC_KEY_CASES) {
     it(`refuses ${key}: ${code}, one line, no key material`, async () => {
-      const error = await readPublicKey(KEYS[key]).then(() => undefined, (e: Error & { code: string }) => e);
+      const error = await readPublicKey(KEYS[key]).then(
+        () => undefined,
+        (e: Error & { code: string }) => e,
+      );
       expect(error).toMatchObject({ name: 'KeyFileError', code });
       expect(error!.message).toMatch(says);
       expect(error!.message).not.toContain('\n');
@@ -106,9 +127,18 @@ describe('signatureOf and checkSignature', () => {
   it('does not verify a changed byte, another key or something that is no signature, and says which', () => {
     const changed = Buffer.from(bytes);
     changed[3] = changed[3]! ^ 0x01;
-    expect(checkSignature(changed, signature, ed25519.publicKey)).toMatchObject({ valid: false, why: expect.stringMatching(/does not verify with this key/) });
-    expect(checkSignature(bytes, signature, generateKeyPairSync('ed25519').publicKey)).toMatchObject({ valid: false, why: expect.stringMatching(/does not verify/) });
-    expect(checkSignature(bytes, 'c2lnbmF0dXJl\n', ed25519.publicKey)).toMatchObject({ valid: false, why: expect.stringMatching(/not a base64 Ed25519 signature/) });
+    expect(checkSignature(changed, signature, ed25519.publicKey)).toMatchObject({
+      valid: false,
+      why: expect.stringMatching(/does not verify with this key/),
+    });
+    expect(checkSignature(bytes, signature, generateKeyPairSync('ed25519').publicKey)).toMatchObject({
+      valid: false,
+      why: expect.stringMatching(/does not verify/),
+    });
+    expect(checkSignature(bytes, 'c2lnbmF0dXJl\n', ed25519.publicKey)).toMatchObject({
+      valid: false,
+      why: expect.stringMatching(/not a base64 Ed25519 signature/),
+    });
   });
 });
 
@@ -117,7 +147,15 @@ describe('writeReports with a signer', () => {
     ...buildReport({
       results: [{ meta: { check: 'a-check', requirement: 'A', title: 'a', evidence: [], findings: [] }, state: 'passed', durationMs: 1 }],
       catalog: [{ id: 'A', title: 'a', level: 'MUST', section: 'S', profile: [], extension: false }],
-      target: { baseUrl: 'http://127.0.0.1:1', environment: 'sandbox', embeddedSandbox: false }, seed: 1, runNumber: 1, runs: 1, strict: false, startedAt: new Date(0), durationMs: 0, version: '0.0.0' }),
+      target: { baseUrl: 'http://127.0.0.1:1', environment: 'sandbox', embeddedSandbox: false },
+      seed: 1,
+      runNumber: 1,
+      runs: 1,
+      strict: false,
+      startedAt: new Date(0),
+      durationMs: 0,
+      version: '0.0.0',
+    }),
     certification: certification({ catalogs: [], options: {} }),
   });
 
@@ -130,7 +168,9 @@ describe('writeReports with a signer', () => {
     const written = checkSeal(bytes.toString('utf8'));
     expect(written).toMatchObject({ intact: true, report: { certification: { signedBy: signer.signedBy } } });
     expect(checkSignature(bytes, readFileSync(join(out, 'report.json.sig'), 'utf8'), ed25519.publicKey)).toEqual({ valid: true });
-    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain(`<property name="signedBy" value="ed25519 ${signer.signedBy.publicKey}"/>`);
+    expect(readFileSync(join(out, 'junit.xml'), 'utf8')).toContain(
+      `<property name="signedBy" value="ed25519 ${signer.signedBy.publicKey}"/>`,
+    );
     expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain(signer.signedBy.publicKey);
 
     // An unsigned report in the same folder: the old signature would sit beside a report it does not sign.

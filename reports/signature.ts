@@ -7,17 +7,25 @@ import { readFile } from 'node:fs/promises';
 import type { Certification } from '../core/report.js';
 
 /** How to make a key pair, said by every message about a key file. */
-export const MAKE_A_KEY = 'make one with `openssl genpkey -algorithm ed25519 -out key.pem` (its public key: `openssl pkey -in key.pem -pubout -out pub.pem`)';
+export const MAKE_A_KEY =
+  'make one with `openssl genpkey -algorithm ed25519 -out key.pem` (its public key: `openssl pkey -in key.pem -pubout -out pub.pem`)';
 
 /** How the public key that verify-report takes is made from the signer's private key. */
-const PUBLIC_KEY_OF = "it takes the signer's Ed25519 public key in SPKI PEM, made from the private key with `openssl pkey -in key.pem -pubout -out pub.pem`";
+const PUBLIC_KEY_OF =
+  "it takes the signer's Ed25519 public key in SPKI PEM, made from the private key with `openssl pkey -in key.pem -pubout -out pub.pem`";
 
 /** Where a report's signature goes: beside it, its name and ".sig". */
 export function signatureFileOf(reportPath: string): string {
   return `${reportPath}.sig`;
 }
 
-export type KeyFileErrorCode = 'SVC_KEY_UNREADABLE' | 'SVC_KEY_NOT_PEM' | 'SVC_KEY_WRONG_KIND' | 'SVC_KEY_ENCRYPTED' | 'SVC_KEY_NOT_ED25519' | 'SVC_KEY_UNKNOWN_PEM';
+export type KeyFileErrorCode =
+  | 'SVC_KEY_UNREADABLE'
+  | 'SVC_KEY_NOT_PEM'
+  | 'SVC_KEY_WRONG_KIND'
+  | 'SVC_KEY_ENCRYPTED'
+  | 'SVC_KEY_NOT_ED25519'
+  | 'SVC_KEY_UNKNOWN_PEM';
 
 /** A key file that cannot sign or verify reports; the message names the file, the problem and the fix, never the key. */
 export class KeyFileError extends Error {
@@ -42,7 +50,9 @@ export interface ReportSigner {
 /** "sha256:" and the hex SHA-256 of the public key's SPKI DER (of a private key: of its public key). */
 export function keyFingerprint(key: KeyObject): string {
   const publicKey = key.type === 'private' ? createPublicKey(key) : key;
-  return `sha256:${createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('hex')}`;
+  return `sha256:${createHash('sha256')
+    .update(publicKey.export({ type: 'spki', format: 'der' }))
+    .digest('hex')}`;
 }
 
 /** A PEM key file is a few hundred bytes; refuse to read something far larger. */
@@ -55,15 +65,25 @@ const MAX_KEY_FILE_BYTES = 64 * 1024;
 export async function readSigningKey(path: string, shownAs: string = path): Promise<ReportSigner> {
   const where = `--sign-key ${shownAs}`;
   const { text, label } = await readPem(path, where, MAKE_A_KEY);
-  if (label === 'ENCRYPTED PRIVATE KEY') throw new KeyFileError('SVC_KEY_ENCRYPTED', `${where} is encrypted with a passphrase; it takes an unencrypted key, kept in the CI's secrets (decrypt it with \`openssl pkey -in key.pem -out plain.pem\`), or ${MAKE_A_KEY}`);
+  if (label === 'ENCRYPTED PRIVATE KEY')
+    throw new KeyFileError(
+      'SVC_KEY_ENCRYPTED',
+      `${where} is encrypted with a passphrase; it takes an unencrypted key, kept in the CI's secrets (decrypt it with \`openssl pkey -in key.pem -out plain.pem\`), or ${MAKE_A_KEY}`,
+    );
   if (label === 'PUBLIC KEY' || label === 'CERTIFICATE') {
-    throw new KeyFileError('SVC_KEY_WRONG_KIND', `${where} holds a ${label === 'PUBLIC KEY' ? 'public key' : 'certificate'}; it takes the private key ("BEGIN PRIVATE KEY"), and verify-report --public-key takes the public one: ${MAKE_A_KEY}`);
+    throw new KeyFileError(
+      'SVC_KEY_WRONG_KIND',
+      `${where} holds a ${label === 'PUBLIC KEY' ? 'public key' : 'certificate'}; it takes the private key ("BEGIN PRIVATE KEY"), and verify-report --public-key takes the public one: ${MAKE_A_KEY}`,
+    );
   }
   let key: KeyObject;
   try {
     key = createPrivateKey({ key: text, format: 'pem' });
   } catch {
-    throw new KeyFileError('SVC_KEY_UNKNOWN_PEM', `${where} is PEM ("BEGIN ${label}") but not a private key the kit can read; it takes an Ed25519 private key in PKCS#8 PEM: ${MAKE_A_KEY}`);
+    throw new KeyFileError(
+      'SVC_KEY_UNKNOWN_PEM',
+      `${where} is PEM ("BEGIN ${label}") but not a private key the kit can read; it takes an Ed25519 private key in PKCS#8 PEM: ${MAKE_A_KEY}`,
+    );
   }
   if (key.asymmetricKeyType !== 'ed25519') throw notEd25519(where, key, MAKE_A_KEY);
   return { key, signedBy: { algorithm: 'ed25519', publicKey: keyFingerprint(key) } };
@@ -74,14 +94,20 @@ export async function readPublicKey(path: string, shownAs: string = path): Promi
   const where = `--public-key ${shownAs}`;
   const { text, label } = await readPem(path, where, PUBLIC_KEY_OF);
   if (label.endsWith('PRIVATE KEY')) {
-    throw new KeyFileError('SVC_KEY_WRONG_KIND', `${where} holds a private key; give its public key (\`openssl pkey -in key.pem -pubout -out pub.pem\`) and keep the private key secret`);
+    throw new KeyFileError(
+      'SVC_KEY_WRONG_KIND',
+      `${where} holds a private key; give its public key (\`openssl pkey -in key.pem -pubout -out pub.pem\`) and keep the private key secret`,
+    );
   }
   if (label === 'CERTIFICATE') throw new KeyFileError('SVC_KEY_WRONG_KIND', `${where} holds a certificate; ${PUBLIC_KEY_OF}`);
   let key: KeyObject;
   try {
     key = createPublicKey({ key: text, format: 'pem' });
   } catch {
-    throw new KeyFileError('SVC_KEY_UNKNOWN_PEM', `${where} is PEM ("BEGIN ${label}") but not a public key the kit can read; ${PUBLIC_KEY_OF}`);
+    throw new KeyFileError(
+      'SVC_KEY_UNKNOWN_PEM',
+      `${where} is PEM ("BEGIN ${label}") but not a public key the kit can read; ${PUBLIC_KEY_OF}`,
+    );
   }
   if (key.asymmetricKeyType !== 'ed25519') throw notEd25519(where, key, PUBLIC_KEY_OF);
   return { key, fingerprint: keyFingerprint(key) };
@@ -89,7 +115,10 @@ export async function readPublicKey(path: string, shownAs: string = path): Promi
 
 function notEd25519(where: string, key: KeyObject, fix: string): KeyFileError {
   const kind = (key.asymmetricKeyType ?? 'unknown').toUpperCase();
-  return new KeyFileError('SVC_KEY_NOT_ED25519', `${where} holds a key of type ${kind}, not Ed25519; reports are signed with Ed25519: ${fix}`);
+  return new KeyFileError(
+    'SVC_KEY_NOT_ED25519',
+    `${where} holds a key of type ${kind}, not Ed25519; reports are signed with Ed25519: ${fix}`,
+  );
 }
 
 /** The file's text and its first PEM label ("PRIVATE KEY"); never its content in a message. */
@@ -99,11 +128,19 @@ async function readPem(path: string, where: string, fix: string): Promise<{ text
     bytes = await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a folder' : code === 'EACCES' || code === 'EPERM' ? 'no permission to read it' : (code ?? 'unreadable');
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'it is a folder'
+          : code === 'EACCES' || code === 'EPERM'
+            ? 'no permission to read it'
+            : (code ?? 'unreadable');
     throw new KeyFileError('SVC_KEY_UNREADABLE', `cannot read ${where} (${why}); ${fix}`);
   }
   const label = bytes.length > MAX_KEY_FILE_BYTES ? undefined : /-----BEGIN ([A-Z0-9 ]{1,64})-----/.exec(bytes.toString('latin1'))?.[1];
-  if (label === undefined) throw new KeyFileError('SVC_KEY_NOT_PEM', `${where} is not a PEM key file (no "-----BEGIN …-----" line); ${fix}`);
+  if (label === undefined)
+    throw new KeyFileError('SVC_KEY_NOT_PEM', `${where} is not a PEM key file (no "-----BEGIN …-----" line); ${fix}`);
   return { text: bytes.toString('latin1'), label };
 }
 
@@ -121,11 +158,18 @@ export function looksLikeSignature(text: string): boolean {
 }
 
 /** Whether report.json.sig's text is a signature of exactly these bytes by this public key; if not, why. */
-export function checkSignature(bytes: Uint8Array, signatureText: string, publicKey: KeyObject): { valid: true } | { valid: false; why: string } {
+export function checkSignature(
+  bytes: Uint8Array,
+  signatureText: string,
+  publicKey: KeyObject,
+): { valid: true } | { valid: false; why: string } {
   const base64 = signatureText.trim();
   if (!SIGNATURE_BASE64.test(base64)) return { valid: false, why: 'it is not a base64 Ed25519 signature (88 characters, 64 bytes)' };
   if (!verify(null, bytes, publicKey, Buffer.from(base64, 'base64'))) {
-    return { valid: false, why: 'the signature does not verify with this key: the report was changed after it was signed, or another key signed it' };
+    return {
+      valid: false,
+      why: 'the signature does not verify with this key: the report was changed after it was signed, or another key signed it',
+    };
   }
   return { valid: true };
 }

@@ -127,7 +127,10 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
       request.headers.forEach((value, name) => headers.push([name, value]));
       const retryAfter = response.headers.get('retry-after');
       const scenario = options.scenarios.appliedTo(response);
-      const responseBody = await response.clone().text().catch(() => '');
+      const responseBody = await response
+        .clone()
+        .text()
+        .catch(() => '');
       options.record({
         method: request.method,
         path: url.pathname + url.search,
@@ -139,7 +142,13 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
         responseBody,
         ...(retryAfter !== null ? { retryAfter } : {}),
         ...(scenario !== undefined ? { scenario } : {}),
-        ...(received !== undefined ? { connection: received.connection, connectedAt: received.connectedAt, ...(received.stalledMs ? { stalledMs: Math.round(received.stalledMs) } : {}) } : {}),
+        ...(received !== undefined
+          ? {
+              connection: received.connection,
+              connectedAt: received.connectedAt,
+              ...(received.stalledMs ? { stalledMs: Math.round(received.stalledMs) } : {}),
+            }
+          : {}),
       });
     }
     return response;
@@ -165,13 +174,17 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     const auth = authenticate(request.headers, text, options, replays);
     if (!auth.ok) {
       // The faults that let a request refused for its signature take effect anyway (P-AUTH-5).
-      const effectAnyway = (options.faults.has('auth-failure-creates-order') && url.pathname.endsWith('/order/create'))
-        || (options.faults.has('auth-failure-cancels-order') && url.pathname.endsWith('/order/cancel'));
+      const effectAnyway =
+        (options.faults.has('auth-failure-creates-order') && url.pathname.endsWith('/order/create')) ||
+        (options.faults.has('auth-failure-cancels-order') && url.pathname.endsWith('/order/cancel'));
       if (effectAnyway && auth.merchant) {
         await runQuietly(route.handler, text, auth.merchant, request);
       }
       if (options.faults.has('auth-failure-html')) {
-        return new Response(`<html><body><h1>${auth.status} Unauthorized</h1></body></html>`, { status: auth.status, headers: { 'content-type': 'text/html' } });
+        return new Response(`<html><body><h1>${auth.status} Unauthorized</h1></body></html>`, {
+          status: auth.status,
+          headers: { 'content-type': 'text/html' },
+        });
       }
       return fail(auth.status, auth.message);
     }
@@ -179,7 +192,8 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     const type = request.headers.get('content-type') ?? '';
     if (!isJsonContentType(type)) return fail(400, 'Content-Type must be application/json');
     // The fault: the header compared as a string, as a hand-written check does (P-HTTP-2).
-    if (options.faults.has('http-media-type-exact') && type !== 'application/json') return fail(415, `Content-Type must be exactly application/json, not ${type}`);
+    if (options.faults.has('http-media-type-exact') && type !== 'application/json')
+      return fail(415, `Content-Type must be exactly application/json, not ${type}`);
     if (text.trim() === '') return fail(400, 'the body is empty; send a JSON object');
     let body: unknown;
     try {
@@ -191,9 +205,14 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return fail(400, 'the body must be a JSON object');
     // P-HTTP-4: JSON.parse kept the last of a repeated key; the signature covered a text with both.
     const repeated = options.faults.has('http-repeated-key-last-wins') ? undefined : firstDuplicateKey(text);
-    if (repeated !== undefined) return fail(400, `the body repeats the key ${JSON.stringify(repeated.key)} in the object at ${JSON.stringify(repeated.pointer)}; send each key once`);
+    if (repeated !== undefined)
+      return fail(
+        400,
+        `the body repeats the key ${JSON.stringify(repeated.key)} in the object at ${JSON.stringify(repeated.pointer)}; send each key once`,
+      );
     // Before any handler walks the body recursively: a deep body is a 400, never a stack overflow.
-    if (nestedDeeperThan(body, MAX_BODY_DEPTH)) return fail(400, `the body nests objects or arrays more than ${MAX_BODY_DEPTH} levels deep`);
+    if (nestedDeeperThan(body, MAX_BODY_DEPTH))
+      return fail(400, `the body nests objects or arrays more than ${MAX_BODY_DEPTH} levels deep`);
 
     const run = async (): Promise<Response> => {
       try {
@@ -221,7 +240,8 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     if (options.faults.has('http-method-html')) {
       const title = status === 405 ? '405 Method Not Allowed' : '404 Not Found';
       return new Response(`<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`, {
-        status, headers: { 'content-type': 'text/html; charset=utf-8', ...(status === 405 ? { allow: allowed } : {}) },
+        status,
+        headers: { 'content-type': 'text/html; charset=utf-8', ...(status === 405 ? { allow: allowed } : {}) },
       });
     }
     if (status === 404) return fail(404, `no operation at ${method} ${path}; see the interface's Endpoints`);
@@ -244,7 +264,12 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     };
   }
 
-  async function runQuietly(handler: OperationHandler, text: string, merchant: OperationContext['merchant'], request: Request): Promise<void> {
+  async function runQuietly(
+    handler: OperationHandler,
+    text: string,
+    merchant: OperationContext['merchant'],
+    request: Request,
+  ): Promise<void> {
     try {
       await handler(context(merchant, JSON.parse(text) as Record<string, unknown>, request));
     } catch {

@@ -34,7 +34,14 @@ describe('sandbox authentication (P-AUTH, P-ENV-1)', () => {
     expect((await call(app, fresh())).status).toBe(200);
     const lower = fresh();
     const signed = signPayload({ payload: lower.payload, timestamp: now, secret: MERCHANT_A.secretKey });
-    const headers = { 'X-API-KEY': null, 'X-TIMESTAMP': null, 'X-SIGNATURE': null, 'x-client-id': MERCHANT_A.apiKey, 'x-timestamp': String(now), 'x-signature': signed.signature };
+    const headers = {
+      'X-API-KEY': null,
+      'X-TIMESTAMP': null,
+      'X-SIGNATURE': null,
+      'x-client-id': MERCHANT_A.apiKey,
+      'x-timestamp': String(now),
+      'x-signature': signed.signature,
+    };
     expect((await call(app, { ...lower, headers })).status).toBe(200);
   });
 
@@ -45,10 +52,35 @@ describe('sandbox authentication (P-AUTH, P-ENV-1)', () => {
     ['X-TIMESTAMP missing', () => ({ ...fresh(), headers: { 'X-TIMESTAMP': null } })],
     ['an unknown API key', () => ({ ...fresh(), merchant: { apiKey: 'pk_test_nobody', secretKey: MERCHANT_A.secretKey } })],
     ['the wrong secret', () => ({ ...fresh(), merchant: { apiKey: MERCHANT_A.apiKey, secretKey: MERCHANT_B.secretKey } })],
-    ['the payload changed after signing', () => { const c = fresh(); return { ...c, signature: sign({ ...(c.payload as object), note: 'other' }) }; }],
-    ['the timestamp changed after signing', () => { const c = fresh(); return { ...c, signature: sign(c.payload, now - 1) }; }],
-    ['a truncated signature', () => { const c = fresh(); return { ...c, signature: sign(c.payload).slice(0, 32) }; }],
-    ['an altered signature', () => { const c = fresh(); const s = sign(c.payload); return { ...c, signature: (s[0] === '0' ? '1' : '0') + s.slice(1) }; }],
+    [
+      'the payload changed after signing',
+      () => {
+        const c = fresh();
+        return { ...c, signature: sign({ ...(c.payload as object), note: 'other' }) };
+      },
+    ],
+    [
+      'the timestamp changed after signing',
+      () => {
+        const c = fresh();
+        return { ...c, signature: sign(c.payload, now - 1) };
+      },
+    ],
+    [
+      'a truncated signature',
+      () => {
+        const c = fresh();
+        return { ...c, signature: sign(c.payload).slice(0, 32) };
+      },
+    ],
+    [
+      'an altered signature',
+      () => {
+        const c = fresh();
+        const s = sign(c.payload);
+        return { ...c, signature: (s[0] === '0' ? '1' : '0') + s.slice(1) };
+      },
+    ],
     ['a timestamp with letters', () => ({ ...fresh(), timestamp: `${now}x` })],
     ['a fractional timestamp', () => ({ ...fresh(), timestamp: `${now}.5` })],
     ['a millisecond timestamp', () => ({ ...fresh(), timestamp: `${now}000` })],
@@ -101,7 +133,13 @@ describe('sandbox variants of authentication (P-AUTH-4, P-SIGN-6)', () => {
     const c = fresh();
     const text = canonicalize(c.payload);
     const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]);
-    const headers = { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': MERCHANT_A.apiKey, 'x-timestamp': String(now), 'x-signature': sign(c.payload) };
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'x-api-key': MERCHANT_A.apiKey,
+      'x-timestamp': String(now),
+      'x-signature': sign(c.payload),
+    };
     for (const verify of ['raw', 'canonical'] as const) {
       const recorded: RecordedExchange[] = [];
       const { app } = sandboxAt({ variant: { verify }, record: (x) => recorded.push(x) });
@@ -127,12 +165,44 @@ describe('sandbox variants of authentication (P-AUTH-4, P-SIGN-6)', () => {
  */
 const faultCases: Array<[FaultName, () => Call | Call[], number, number]> = [
   ['auth-accept-missing-signature', () => ({ ...fresh(), headers: { 'X-SIGNATURE': null } }), 401, 200],
-  ['auth-accept-missing-timestamp', () => { const c = fresh(); return { ...c, headers: { 'X-TIMESTAMP': null }, signature: bodyOnly(c) }; }, 401, 200],
+  [
+    'auth-accept-missing-timestamp',
+    () => {
+      const c = fresh();
+      return { ...c, headers: { 'X-TIMESTAMP': null }, signature: bodyOnly(c) };
+    },
+    401,
+    200,
+  ],
   ['auth-accept-unknown-key', () => ({ ...fresh(), merchant: { apiKey: 'pk_test_nobody', secretKey: MERCHANT_A.secretKey } }), 401, 200],
   ['auth-ignore-signature', () => ({ ...fresh(), signature: 'f'.repeat(64) }), 401, 200],
-  ['auth-signature-prefix-compare', () => { const c = fresh(); return { ...c, signature: signed(c).slice(0, 16) }; }, 401, 200],
-  ['auth-signature-cache', () => { const c = fresh(); return [c, { ...c, payload: { ...(c.payload as object), note: 'changed' }, signature: signed(c) }]; }, 401, 200],
-  ['auth-timestamp-search', () => { const c = fresh(); return { ...c, timestamp: now - 5, signature: signed(c) }; }, 401, 200],
+  [
+    'auth-signature-prefix-compare',
+    () => {
+      const c = fresh();
+      return { ...c, signature: signed(c).slice(0, 16) };
+    },
+    401,
+    200,
+  ],
+  [
+    'auth-signature-cache',
+    () => {
+      const c = fresh();
+      return [c, { ...c, payload: { ...(c.payload as object), note: 'changed' }, signature: signed(c) }];
+    },
+    401,
+    200,
+  ],
+  [
+    'auth-timestamp-search',
+    () => {
+      const c = fresh();
+      return { ...c, timestamp: now - 5, signature: signed(c) };
+    },
+    401,
+    200,
+  ],
   ['auth-no-window', () => ({ ...fresh(), timestamp: now - 86_400 }), 401, 200],
   ['auth-accept-milliseconds', () => ({ ...fresh(), timestamp: `${now}123` }), 401, 200],
   ['auth-accept-fractional-timestamp', () => ({ ...fresh(), timestamp: `${now}.25` }), 401, 200],
@@ -142,19 +212,61 @@ const faultCases: Array<[FaultName, () => Call | Call[], number, number]> = [
   ['auth-verify-timestamp-first', () => fresh(), 200, 401],
   ['auth-verify-base64', () => fresh(), 200, 401],
   // …and accepts its own scheme, which a correct server refuses.
-  ['auth-verify-timestamp-omitted', () => { const c = fresh(); return { ...c, signature: bodyOnly(c) }; }, 401, 200],
-  ['auth-verify-timestamp-first', () => { const c = fresh(); return { ...c, signature: createHmac('sha256', MERCHANT_A.secretKey).update(`${now}${canonicalize(c.payload)}`).digest('hex') }; }, 401, 200],
-  ['auth-verify-base64', () => { const c = fresh(); return { ...c, signature: createHmac('sha256', MERCHANT_A.secretKey).update(`${canonicalize(c.payload)}${now}`).digest('base64') }; }, 401, 200],
+  [
+    'auth-verify-timestamp-omitted',
+    () => {
+      const c = fresh();
+      return { ...c, signature: bodyOnly(c) };
+    },
+    401,
+    200,
+  ],
+  [
+    'auth-verify-timestamp-first',
+    () => {
+      const c = fresh();
+      return {
+        ...c,
+        signature: createHmac('sha256', MERCHANT_A.secretKey)
+          .update(`${now}${canonicalize(c.payload)}`)
+          .digest('hex'),
+      };
+    },
+    401,
+    200,
+  ],
+  [
+    'auth-verify-base64',
+    () => {
+      const c = fresh();
+      return {
+        ...c,
+        signature: createHmac('sha256', MERCHANT_A.secretKey)
+          .update(`${canonicalize(c.payload)}${now}`)
+          .digest('base64'),
+      };
+    },
+    401,
+    200,
+  ],
   ['sign-escaped-slashes', () => ({ path: STATUS, payload: { ...known, note: 'a/b' } }), 200, 401],
   ['sign-ascii-only', () => ({ path: STATUS, payload: { ...known, note: 'Zoë' } }), 200, 401],
   ['sign-html-escaped', () => ({ path: STATUS, payload: { ...known, note: '<b>&' } }), 200, 401],
   // The suite holds only the sandbox secret, so the faulty sandbox verifies a production key with it.
-  ['env-accept-production-key', () => ({ ...fresh(), merchant: { apiKey: MERCHANT_A_LIVE.apiKey, secretKey: MERCHANT_A.secretKey } }), 403, 200],
+  [
+    'env-accept-production-key',
+    () => ({ ...fresh(), merchant: { apiKey: MERCHANT_A_LIVE.apiKey, secretKey: MERCHANT_A.secretKey } }),
+    403,
+    200,
+  ],
 ];
 
 describe('fault switches of authentication, signing and environments change behaviour', () => {
   it.each(faultCases)('%s: %d without the fault, %d with it', async (fault, make, without, withFault) => {
-    for (const [faults, expected] of [[[], without], [[fault], withFault]] as const) {
+    for (const [faults, expected] of [
+      [[], without],
+      [[fault], withFault],
+    ] as const) {
       const { app } = sandboxAt({ faults });
       const calls = [make()].flat();
       let last;
@@ -192,11 +304,23 @@ describe('fault switches of authentication, signing and environments change beha
 
   it('auth-failure-creates-order stores an order whose create was refused (P-AUTH-5)', async () => {
     const order = {
-      order_id: 'AUTH-FAIL-1', order_amount: 10, order_currency: 'INR', service_type: 'payment', return_url: 'https://shop.example/r',
-      customer: { name: 'A', email: 'a@example.com', phone: '+911234567890', address: { line1: '1', city: 'Pune', state: 'MH', country: 'IN', postal_code: '411001' } },
+      order_id: 'AUTH-FAIL-1',
+      order_amount: 10,
+      order_currency: 'INR',
+      service_type: 'payment',
+      return_url: 'https://shop.example/r',
+      customer: {
+        name: 'A',
+        email: 'a@example.com',
+        phone: '+911234567890',
+        address: { line1: '1', city: 'Pune', state: 'MH', country: 'IN', postal_code: '411001' },
+      },
     };
     const create = { path: '/api/v3/pg/order/create', payload: order };
-    for (const [faults, second] of [[[], 201], [['auth-failure-creates-order'], 409]] as const) {
+    for (const [faults, second] of [
+      [[], 201],
+      [['auth-failure-creates-order'], 409],
+    ] as const) {
       const { app } = sandboxAt({ faults });
       expectAuthEnvelope(await call(app, { ...create, signature: '0'.repeat(64) }));
       expect((await call(app, create)).status, faults.join() || 'no fault').toBe(second);
@@ -205,9 +329,15 @@ describe('fault switches of authentication, signing and environments change beha
 
   it('never answers 5xx for a signature of the right length in non-ASCII, under the lenient-timestamp faults either', async () => {
     const odd = 'é'.repeat(64);
-    for (const faults of [[], ['auth-accept-milliseconds'], ['auth-accept-fractional-timestamp'], ['auth-accept-missing-timestamp']] as const) {
+    for (const faults of [
+      [],
+      ['auth-accept-milliseconds'],
+      ['auth-accept-fractional-timestamp'],
+      ['auth-accept-missing-timestamp'],
+    ] as const) {
       const { app } = sandboxAt({ faults });
-      const timestamp = faults[0] === 'auth-accept-milliseconds' ? `${now}123` : faults[0] === 'auth-accept-fractional-timestamp' ? `${now}.5` : now;
+      const timestamp =
+        faults[0] === 'auth-accept-milliseconds' ? `${now}123` : faults[0] === 'auth-accept-fractional-timestamp' ? `${now}.5` : now;
       const headers: Record<string, string | null> = faults[0] === 'auth-accept-missing-timestamp' ? { 'X-TIMESTAMP': null } : {};
       const answer = await call(app, { ...fresh(), timestamp, headers, signature: odd });
       expect(answer.status, faults.join() || 'no fault').toBe(401);

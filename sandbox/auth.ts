@@ -5,9 +5,7 @@ import { CANONICAL_STYLE, writeStyled, type TextStyle } from '../signer/variants
 import type { ResolvedOptions } from './options.js';
 import type { Merchant } from './tenants.js';
 
-export type AuthOutcome =
-  | { ok: true; merchant: Merchant }
-  | { ok: false; status: 401 | 403; message: string; merchant?: Merchant };
+export type AuthOutcome = { ok: true; merchant: Merchant } | { ok: false; status: 401 | 403; message: string; merchant?: Merchant };
 
 /**
  * (timestamp, signature) pairs already accepted (replay refusal is a variant). A pair is kept until
@@ -69,11 +67,15 @@ export function authenticate(headers: Headers, body: string, options: ResolvedOp
   if (lenient !== undefined && signature !== undefined) {
     // The bug: the window is checked on converted seconds, the HMAC over the header as sent.
     const inWindow = Math.abs(nowSeconds - lenient) <= variant.toleranceSeconds;
-    return inWindow && matches(hmac(merchant.secretKey, body + timestamp), signature) ? { ok: true, merchant } : refuseSignature(merchant, options);
+    return inWindow && matches(hmac(merchant.secretKey, body + timestamp), signature)
+      ? { ok: true, merchant }
+      : refuseSignature(merchant, options);
   }
   if (signature === undefined && faults.has('auth-accept-missing-signature')) return { ok: true, merchant };
   if (timestamp === undefined && faults.has('auth-accept-missing-timestamp')) {
-    return signature !== undefined && matches(hmac(merchant.secretKey, body), signature) ? { ok: true, merchant } : refuseSignature(merchant, options);
+    return signature !== undefined && matches(hmac(merchant.secretKey, body), signature)
+      ? { ok: true, merchant }
+      : refuseSignature(merchant, options);
   }
 
   if (faults.has('auth-signature-cache') && timestamp !== undefined && signature !== undefined && replays.has(timestamp, signature)) {
@@ -89,13 +91,23 @@ export function authenticate(headers: Headers, body: string, options: ResolvedOp
   if (faults.has('auth-window-past-only') && Number(timestamp) > nowSeconds) {
     return { ok: false, status: 401, message: 'X-TIMESTAMP is in the future', merchant };
   }
-  if ((variant.replay === 'refuse' || faults.has('auth-signature-cache')) && replays.check(timestamp!, signature!, (Number(timestamp) + variant.toleranceSeconds) * 1000, options.clock())) {
+  if (
+    (variant.replay === 'refuse' || faults.has('auth-signature-cache')) &&
+    replays.check(timestamp!, signature!, (Number(timestamp) + variant.toleranceSeconds) * 1000, options.clock())
+  ) {
     return { ok: false, status: 401, message: 'this request was already received (replayed timestamp and signature)', merchant };
   }
   return { ok: true, merchant };
 }
 
-function verify(body: string, timestamp: string | undefined, signature: string | undefined, merchant: Merchant, options: ResolvedOptions, now: number): VerifyResult {
+function verify(
+  body: string,
+  timestamp: string | undefined,
+  signature: string | undefined,
+  merchant: Merchant,
+  options: ResolvedOptions,
+  now: number,
+): VerifyResult {
   const { faults, variant } = options;
   const toleranceSeconds = faults.has('auth-no-window') ? Number.MAX_SAFE_INTEGER : variant.toleranceSeconds;
   const style = faultyStyle(faults);
@@ -103,9 +115,16 @@ function verify(body: string, timestamp: string | undefined, signature: string |
   const mode = style !== undefined ? 'raw' : variant.verify;
   const result = verifyRequest({ body: signedBody, timestamp, signature, secret: merchant.secretKey, now, toleranceSeconds, mode });
   const scheme = faultyScheme(faults);
-  if (scheme !== undefined && signature !== undefined && timestamp !== undefined && (result.ok || result.reason === 'signature-mismatch' || result.reason === 'malformed-signature')) {
+  if (
+    scheme !== undefined &&
+    signature !== undefined &&
+    timestamp !== undefined &&
+    (result.ok || result.reason === 'signature-mismatch' || result.reason === 'malformed-signature')
+  ) {
     // The fault: the window and the timestamp's form are checked as they should be, the HMAC another way.
-    return sameText(scheme(merchant.secretKey, body, timestamp), signature) ? { ok: true, timestamp: Number(timestamp) } : { ok: false, reason: 'signature-mismatch', message: 'signature does not match' };
+    return sameText(scheme(merchant.secretKey, body, timestamp), signature)
+      ? { ok: true, timestamp: Number(timestamp) }
+      : { ok: false, reason: 'signature-mismatch', message: 'signature does not match' };
   }
   if (result.ok || signature === undefined || timestamp === undefined) return result;
   if (result.reason !== 'signature-mismatch' && result.reason !== 'malformed-signature') return result;
@@ -113,7 +132,11 @@ function verify(body: string, timestamp: string | undefined, signature: string |
   // Faults that compare less than they should: every check passed but the HMAC comparison itself.
   const accepted: VerifyResult = { ok: true, timestamp: Number(timestamp) };
   const expected = (text: string) => hmac(merchant.secretKey, text);
-  if (faults.has('auth-signature-prefix-compare') && signature.length >= 16 && expected(signedBody + timestamp).startsWith(signature.slice(0, 16))) {
+  if (
+    faults.has('auth-signature-prefix-compare') &&
+    signature.length >= 16 &&
+    expected(signedBody + timestamp).startsWith(signature.slice(0, 16))
+  ) {
     return accepted;
   }
   if (result.reason === 'malformed-signature') return result;
@@ -145,7 +168,11 @@ function refuse(message: string): AuthOutcome {
 function faultyScheme(faults: ResolvedOptions['faults']): ((secret: string, body: string, timestamp: string) => string) | undefined {
   if (faults.has('auth-verify-timestamp-omitted')) return (secret, body) => hmac(secret, body);
   if (faults.has('auth-verify-timestamp-first')) return (secret, body, timestamp) => hmac(secret, timestamp + body);
-  if (faults.has('auth-verify-base64')) return (secret, body, timestamp) => createHmac('sha256', secret).update(body + timestamp, 'utf8').digest('base64');
+  if (faults.has('auth-verify-base64'))
+    return (secret, body, timestamp) =>
+      createHmac('sha256', secret)
+        .update(body + timestamp, 'utf8')
+        .digest('base64');
   return undefined;
 }
 

@@ -108,7 +108,8 @@ ${content}
     status,
     headers: {
       'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+      'content-security-policy':
+        "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
       'cache-control': 'no-store',
       'referrer-policy': 'no-referrer',
       'x-content-type-options': 'nosniff',
@@ -170,10 +171,14 @@ function pendingNote(view: CheckoutView): string {
 /** GET /checkout/{id}: the order and, while it is UN_PAID, the payment form. */
 export function checkoutPage(view: CheckoutView, error?: string, status = 200): Response {
   const payable = view.status === 'UN_PAID';
-  return htmlPage(status, `Pay ${view.merchantName}`, `<h1>${payable ? 'Complete your payment' : 'Order status'}</h1>
+  return htmlPage(
+    status,
+    `Pay ${view.merchantName}`,
+    `<h1>${payable ? 'Complete your payment' : 'Order status'}</h1>
 ${error === undefined ? '' : `<p class="error" role="alert">${escapeHtml(error)}</p>`}
 ${summary(view)}
-${payable ? payForm(view) : `${pendingNote(view)}${returnLink(view)}`}`);
+${payable ? payForm(view) : `${pendingNote(view)}${returnLink(view)}`}`,
+  );
 }
 
 const RESULT_HEADINGS: Partial<Record<OrderState, string>> = {
@@ -186,21 +191,33 @@ const RESULT_HEADINGS: Partial<Record<OrderState, string>> = {
 /** POST /checkout/{id}: what happened, and a link back to the merchant's return_url. */
 export function resultPage(view: CheckoutView): Response {
   const heading = RESULT_HEADINGS[view.status] ?? 'Order status';
-  return htmlPage(200, heading, `<h1>${escapeHtml(heading)}</h1>
+  return htmlPage(
+    200,
+    heading,
+    `<h1>${escapeHtml(heading)}</h1>
 ${summary(view)}
 ${pendingNote(view)}
-${returnLink(view)}`);
+${returnLink(view)}`,
+  );
 }
 
 /** POST on an order that is no longer UN_PAID (409): says its state. */
 export function notPayablePage(view: CheckoutView): Response {
-  return htmlPage(409, 'Order not payable', `<h1>This order cannot be paid</h1>
+  return htmlPage(
+    409,
+    'Order not payable',
+    `<h1>This order cannot be paid</h1>
 <p class="error" role="alert">The order is ${view.status} (${escapeHtml(STATE_WORDS[view.status])}); only an UN_PAID order takes a payment.</p>
 ${summary(view)}
-${returnLink(view)}`);
+${returnLink(view)}`,
+  );
 }
 
 export function notFoundPage(svcOrderId: string): Response {
-  return htmlPage(404, 'Checkout not found', `<h1>Checkout not found</h1>
-<p>There is no order <code>${escapeHtml(svcOrderId)}</code> in this sandbox. Checkout links come from Create Order's <code>payment_link</code>.</p>`);
+  return htmlPage(
+    404,
+    'Checkout not found',
+    `<h1>Checkout not found</h1>
+<p>There is no order <code>${escapeHtml(svcOrderId)}</code> in this sandbox. Checkout links come from Create Order's <code>payment_link</code>.</p>`,
+  );
 }

@@ -24,7 +24,11 @@ describe('escapeHtml', () => {
 describe('GET /checkout/{svc_order_id}', () => {
   it('shows order id, amount, currency, status and the payment form, with merchant text escaped', async () => {
     const s = orderSandbox();
-    const body = edited(orderBody('ORD-<1>&', { order_note: NASTY_NOTE, order_amount: 2500.05, order_currency: 'EUR' }), 'customer.name', NASTY_NAME);
+    const body = edited(
+      orderBody('ORD-<1>&', { order_note: NASTY_NOTE, order_amount: 2500.05, order_currency: 'EUR' }),
+      'customer.name',
+      NASTY_NAME,
+    );
     const page = await s.page(await createdOrder(s, body));
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -51,7 +55,7 @@ describe('GET /checkout/{svc_order_id}', () => {
     expect(page.html).toContain('SVC-&lt;b&gt;nope');
   });
 
-  it('shows a paid order\'s state and no form', async () => {
+  it("shows a paid order's state and no form", async () => {
     const s = orderSandbox();
     const svc = await createdOrder(s, orderBody('ORD-PAID'));
     await s.pay(svc, { method: 'card', outcome: 'success' });
@@ -125,52 +129,65 @@ describe('POST /checkout/{svc_order_id}', () => {
 });
 
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 describe('checkout in a real browser', () => {
-  it.skipIf(!existsSync(CHROMIUM))(`a customer pays with UPI in headless Chromium, then Order Status says PAID (skipped when ${CHROMIUM} is absent)`, async () => {
-    const sandbox = await startSandbox({ port: 0 });
-    const shots = await mkdtemp(join(tmpdir(), 'svc-checkout-'));
-    let browser: Browser | undefined;
-    // A signed call over the socket: signed like the in-process ones, sent to the real base URL.
-    const send = async (path: string, payload: unknown) => {
-      const signed = signedRequest(sandbox.app, { path, payload });
-      const response = await fetch(sandbox.baseUrl + path, { method: 'POST', headers: signed.headers, body: await signed.text() });
-      return { status: response.status, json: (await response.json()) as any };
-    };
-    try {
-      const body = orderBody('ORD-BROWSER', { order_note: NASTY_NOTE });
-      const created = await send(OPERATION_PATHS.createOrder, body);
-      expect(created.status).toBe(201);
-      const link: string = created.json.return_data.payment_link;
-      expect(link.startsWith(`${sandbox.baseUrl}/checkout/`)).toBe(true);
+  it.skipIf(!existsSync(CHROMIUM))(
+    `a customer pays with UPI in headless Chromium, then Order Status says PAID (skipped when ${CHROMIUM} is absent)`,
+    async () => {
+      const sandbox = await startSandbox({ port: 0 });
+      const shots = await mkdtemp(join(tmpdir(), 'svc-checkout-'));
+      let browser: Browser | undefined;
+      // A signed call over the socket: signed like the in-process ones, sent to the real base URL.
+      const send = async (path: string, payload: unknown) => {
+        const signed = signedRequest(sandbox.app, { path, payload });
+        const response = await fetch(sandbox.baseUrl + path, { method: 'POST', headers: signed.headers, body: await signed.text() });
+        return { status: response.status, json: (await response.json()) as any };
+      };
+      try {
+        const body = orderBody('ORD-BROWSER', { order_note: NASTY_NOTE });
+        const created = await send(OPERATION_PATHS.createOrder, body);
+        expect(created.status).toBe(201);
+        const link: string = created.json.return_data.payment_link;
+        expect(link.startsWith(`${sandbox.baseUrl}/checkout/`)).toBe(true);
 
-      browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-      const page = await browser.newPage();
-      // Only the loopback sandbox may be reached; anything else (the return_url included) is refused.
-      await page.route('**/*', (route) => (route.request().url().startsWith(`${sandbox.baseUrl}/`) ? route.continue() : route.abort()));
-      await page.goto(link);
-      expect(await page.title()).toBe('Pay Demo Merchant A');
-      expect(await page.getByText(NASTY_NOTE).count()).toBe(1);
-      await page.getByLabel('UPI').check();
-      await page.getByRole('button', { name: 'Pay (success)' }).click();
-      await page.getByRole('heading', { name: 'Payment successful' }).waitFor({ timeout: 10_000 });
-      expect(page.url()).toBe(link);
-      expect(await page.getByRole('link', { name: /Return to/ }).getAttribute('href')).toBe(body.return_url);
+        browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+        const page = await browser.newPage();
+        // Only the loopback sandbox may be reached; anything else (the return_url included) is refused.
+        await page.route('**/*', (route) => (route.request().url().startsWith(`${sandbox.baseUrl}/`) ? route.continue() : route.abort()));
+        await page.goto(link);
+        expect(await page.title()).toBe('Pay Demo Merchant A');
+        expect(await page.getByText(NASTY_NOTE).count()).toBe(1);
+        await page.getByLabel('UPI').check();
+        await page.getByRole('button', { name: 'Pay (success)' }).click();
+        await page.getByRole('heading', { name: 'Payment successful' }).waitFor({ timeout: 10_000 });
+        expect(page.url()).toBe(link);
+        expect(await page.getByRole('link', { name: /Return to/ }).getAttribute('href')).toBe(body.return_url);
 
-      const shot = join(shots, 'checkout-result.png');
-      await page.screenshot({ path: shot, fullPage: true });
-      const png = await readFile(shot);
-      expect(png.length).toBeGreaterThan(1000);
-      expect(png.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+        const shot = join(shots, 'checkout-result.png');
+        await page.screenshot({ path: shot, fullPage: true });
+        const png = await readFile(shot);
+        expect(png.length).toBeGreaterThan(1000);
+        expect(png.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
 
-      const status = await send(OPERATION_PATHS.orderStatus, { order_id: 'ORD-BROWSER' });
-      expect(status.json.data).toMatchObject({ order_status: 'PAID', order_id: 'ORD-BROWSER' });
-    } finally {
-      await browser?.close();
-      await sandbox.close();
-      await rm(shots, { recursive: true, force: true });
-    }
-  }, 60_000);
+        const status = await send(OPERATION_PATHS.orderStatus, { order_id: 'ORD-BROWSER' });
+        expect(status.json.data).toMatchObject({ order_status: 'PAID', order_id: 'ORD-BROWSER' });
+      } finally {
+        await browser?.close();
+        await sandbox.close();
+        await rm(shots, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });

@@ -5,8 +5,15 @@
 import { minorUnitOf } from '../schemas/amounts.js';
 import type { PageRoute, SandboxApp } from './app.js';
 import {
-  checkoutPage, notFoundPage, notPayablePage, OUTCOMES, PAYMENT_METHODS, resultPage,
-  type CheckoutView, type Outcome, type PaymentMethod,
+  checkoutPage,
+  notFoundPage,
+  notPayablePage,
+  OUTCOMES,
+  PAYMENT_METHODS,
+  resultPage,
+  type CheckoutView,
+  type Outcome,
+  type PaymentMethod,
 } from './checkout-page.js';
 import { minorToText } from './envelope.js';
 import { orderBySvcId, settleOrder } from './operations/orders.js';

@@ -8,7 +8,13 @@ const here = fileURLToPath(new URL('.', import.meta.url));
 
 function testSources(dir: string): string {
   return readdirSync(dir, { withFileTypes: true })
-    .map((entry) => (entry.isDirectory() ? testSources(join(dir, entry.name)) : entry.name.endsWith('.test.ts') && entry.name !== 'faults.test.ts' ? readFileSync(join(dir, entry.name), 'utf8') : ''))
+    .map((entry) =>
+      entry.isDirectory()
+        ? testSources(join(dir, entry.name))
+        : entry.name.endsWith('.test.ts') && entry.name !== 'faults.test.ts'
+          ? readFileSync(join(dir, entry.name), 'utf8')
+          : '',
+    )
     .join('\n');
 }
 
@@ -18,7 +24,7 @@ describe('the fault catalog', () => {
     for (const name of FAULT_NAMES) expect(FAULTS[name].rule, name).toMatch(/^P-[A-Z]+-\d+$/);
   });
 
-  it('has a behaviour test for every fault in the sandbox\'s own tests', () => {
+  it("has a behaviour test for every fault in the sandbox's own tests", () => {
     const sources = testSources(here);
     const untested = FAULT_NAMES.filter((name) => !sources.includes(`'${name}'`));
     expect(untested, 'faults never switched on in a sandbox test').toEqual([]);

@@ -92,7 +92,13 @@ export async function listen(app: SandboxApp, options: ListenOptions = {}): Prom
   };
 }
 
-async function respond(app: SandboxApp, req: IncomingMessage, res: ServerResponse, listeningOrigin: string, received: ReceivedOn): Promise<void> {
+async function respond(
+  app: SandboxApp,
+  req: IncomingMessage,
+  res: ServerResponse,
+  listeningOrigin: string,
+  received: ReceivedOn,
+): Promise<void> {
   try {
     const body = await readBody(req, app.options.maxBodyBytes);
     if (body === 'too-large') {
@@ -115,7 +121,10 @@ async function respond(app: SandboxApp, req: IncomingMessage, res: ServerRespons
     // A request the Fetch API cannot represent (a malformed header or target), or a client that hung
     // up: answer the error envelope if anyone is still listening.
     if (res.headersSent || res.destroyed) res.destroy();
-    else await send(res, errorResponse(400, 'the request could not be read (malformed header or target)', app.options.faults), true).catch(() => res.destroy());
+    else
+      await send(res, errorResponse(400, 'the request could not be read (malformed header or target)', app.options.faults), true).catch(
+        () => res.destroy(),
+      );
   }
 }
 

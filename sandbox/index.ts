@@ -70,6 +70,14 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
 }
 
 export { FAULTS, FAULT_NAMES, parseFaults, type FaultName } from './faults.js';
-export { SCENARIOS, SCENARIO_NAMES, DEFAULT_HANG_SECONDS, MAX_HANG_SECONDS, parseScenarios, type ScenarioName, type ScenarioSpec } from './scenarios.js';
+export {
+  SCENARIOS,
+  SCENARIO_NAMES,
+  DEFAULT_HANG_SECONDS,
+  MAX_HANG_SECONDS,
+  parseScenarios,
+  type ScenarioName,
+  type ScenarioSpec,
+} from './scenarios.js';
 export { DEFAULT_VARIANT, allVariants, type SandboxVariant, type SandboxOptions } from './options.js';
 export type { SandboxApp } from './app.js';

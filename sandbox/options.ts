@@ -27,7 +27,13 @@ export interface SandboxVariant {
 }
 
 export const DEFAULT_VARIANT: SandboxVariant = {
-  createStatus: 201, verify: 'raw', replay: 'refuse', toleranceSeconds: 300, debitAt: 'initiation', otherMethod: 405, longIds: 'keep',
+  createStatus: 201,
+  verify: 'raw',
+  replay: 'refuse',
+  toleranceSeconds: 300,
+  debitAt: 'initiation',
+  otherMethod: 405,
+  longIds: 'keep',
 };
 
 /**
@@ -45,7 +51,10 @@ export function allVariants(): SandboxVariant[] {
           // Bits 0-3 of i are the four choices above; parities of pairs of them pick the later ones, so every pair of values meets.
           const bit = (n: number) => (i >> n) & 1;
           variants.push({
-            createStatus, verify, replay, toleranceSeconds,
+            createStatus,
+            verify,
+            replay,
+            toleranceSeconds,
             debitAt: bit(0) ^ bit(1) ? 'settlement' : 'initiation',
             otherMethod: bit(1) ^ bit(2) ? 404 : 405,
             longIds: bit(0) ^ bit(2) ^ bit(3) ? 'refuse' : 'keep',

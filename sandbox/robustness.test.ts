@@ -11,7 +11,14 @@ const lines: string[] = [];
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, log: (line) => lines.push(line), headersTimeoutMs: 400, requestTimeoutMs: 800, idleTimeoutMs: 600, maxBodyBytes: 8 * 1024 });
+  sandbox = await startSandbox({
+    port: 0,
+    log: (line) => lines.push(line),
+    headersTimeoutMs: 400,
+    requestTimeoutMs: 800,
+    idleTimeoutMs: 600,
+    maxBodyBytes: 8 * 1024,
+  });
 });
 afterAll(() => sandbox.close());
 
@@ -19,10 +26,19 @@ afterAll(() => sandbox.close());
 function send(path: string, body: Buffer | string, headers: Record<string, string> = {}): Promise<Response> {
   const timestamp = String(Math.floor(Date.now() / 1000));
   const text = typeof body === 'string' ? body : body.toString('utf8');
-  const signature = createHmac('sha256', MERCHANT_A.secretKey).update(text + timestamp).digest('hex');
+  const signature = createHmac('sha256', MERCHANT_A.secretKey)
+    .update(text + timestamp)
+    .digest('hex');
   return fetch(sandbox.baseUrl + path, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': MERCHANT_A.apiKey, 'x-timestamp': timestamp, 'x-signature': signature, ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'x-api-key': MERCHANT_A.apiKey,
+      'x-timestamp': timestamp,
+      'x-signature': signature,
+      ...headers,
+    },
     body,
   });
 }
@@ -31,7 +47,12 @@ function send(path: string, body: Buffer | string, headers: Record<string, strin
 function asksOrRegisters(body: Buffer | string): boolean {
   try {
     const json: unknown = JSON.parse(typeof body === 'string' ? body : body.toString('utf8'));
-    return json !== null && typeof json === 'object' && !Array.isArray(json) && Object.entries(json).every(([key, value]) => key === 'url' && value === null);
+    return (
+      json !== null &&
+      typeof json === 'object' &&
+      !Array.isArray(json) &&
+      Object.entries(json).every(([key, value]) => key === 'url' && value === null)
+    );
   } catch {
     return false;
   }
@@ -41,18 +62,26 @@ describe('the sandbox under hostile input', () => {
   it('answers random bytes and random text on every operation with a 4xx envelope, never a 5xx', async () => {
     const paths = Object.values(OPERATION_PATHS);
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...paths), fc.oneof(fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b)), fc.string({ maxLength: 300, unit: 'binary' }), fc.json()), async (path, body) => {
-        const response = await send(path, body);
-        if (path === OPERATION_PATHS.registerWebhook && asksOrRegisters(body)) {
-          // `{}` and `{ "url": null }` are valid control requests (P-HOOK-5): asking, and removing a registration.
-          expect(response.status).toBe(200);
-          return;
-        }
-        expect(response.status).toBeGreaterThanOrEqual(400);
-        expect(response.status).toBeLessThan(500);
-        const json = (await response.json()) as { status: unknown; code: unknown };
-        expect(json).toMatchObject({ status: false, code: response.status });
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...paths),
+        fc.oneof(
+          fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b)),
+          fc.string({ maxLength: 300, unit: 'binary' }),
+          fc.json(),
+        ),
+        async (path, body) => {
+          const response = await send(path, body);
+          if (path === OPERATION_PATHS.registerWebhook && asksOrRegisters(body)) {
+            // `{}` and `{ "url": null }` are valid control requests (P-HOOK-5): asking, and removing a registration.
+            expect(response.status).toBe(200);
+            return;
+          }
+          expect(response.status).toBeGreaterThanOrEqual(400);
+          expect(response.status).toBeLessThan(500);
+          const json = (await response.json()) as { status: unknown; code: unknown };
+          expect(json).toMatchObject({ status: false, code: response.status });
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -104,12 +133,18 @@ describe('the sandbox under hostile input', () => {
   });
 });
 
-describe('deeply nested bodies (ERR-NO-5XX for the kit\'s own sandbox)', () => {
+describe("deeply nested bodies (ERR-NO-5XX for the kit's own sandbox)", () => {
   const nested = (depth: number) => '['.repeat(depth) + '1' + ']'.repeat(depth);
-  const order = (extra: string) => `{"customer":${extra},"order_amount":1,"order_currency":"INR","order_id":"DEEP","return_url":"https://m.example/r","service_type":"payment"}`;
+  const order = (extra: string) =>
+    `{"customer":${extra},"order_amount":1,"order_currency":"INR","order_id":"DEEP","return_url":"https://m.example/r","service_type":"payment"}`;
 
   it.each([
-    ['raw', 5_000], ['canonical', 5_000], ['raw', 200_000], ['canonical', 200_000], ['raw', MAX_BODY_DEPTH], ['canonical', MAX_BODY_DEPTH],
+    ['raw', 5_000],
+    ['canonical', 5_000],
+    ['raw', 200_000],
+    ['canonical', 200_000],
+    ['raw', MAX_BODY_DEPTH],
+    ['canonical', MAX_BODY_DEPTH],
   ] as const)('verify %s: a correctly signed order nested %i levels deep answers 400, not 500', async (verify, depth) => {
     const { app } = sandboxAt({ variant: { verify } });
     // the root object is the first level, so the array starts at the second

@@ -10,10 +10,19 @@ describe('svc-conformance serve --scenario', () => {
   });
 
   it.each<[string[], RegExp]>([
-    [['--scenario', 'nope'], /^svc-conformance serve: unknown scenario "nope"; run `svc-conformance serve --list-scenarios` to see them\n$/],
-    [['--scenario', 'create-order-hang-once', '--hang-seconds', '0'], /^svc-conformance serve: --hang-seconds takes a number of seconds above 0 and at most 86400 \(a day\), not "0"\n$/],
+    [
+      ['--scenario', 'nope'],
+      /^svc-conformance serve: unknown scenario "nope"; run `svc-conformance serve --list-scenarios` to see them\n$/,
+    ],
+    [
+      ['--scenario', 'create-order-hang-once', '--hang-seconds', '0'],
+      /^svc-conformance serve: --hang-seconds takes a number of seconds above 0 and at most 86400 \(a day\), not "0"\n$/,
+    ],
     // Past 2^31-1 ms a timer fires at once: this "hang" would not hang at all.
-    [['--scenario', 'create-order-hang-once', '--hang-seconds', '3000000'], /^svc-conformance serve: --hang-seconds takes a number of seconds above 0 and at most 86400 \(a day\), not "3000000"\n$/],
+    [
+      ['--scenario', 'create-order-hang-once', '--hang-seconds', '3000000'],
+      /^svc-conformance serve: --hang-seconds takes a number of seconds above 0 and at most 86400 \(a day\), not "3000000"\n$/,
+    ],
     [['--hang-seconds', 'Infinity'], /--hang-seconds takes a number of seconds above 0 and at most 86400/],
   ])('refuses %j with one line and exit 2', async (args, message) => {
     const result = await runCli(['serve', ...args]);

@@ -13,14 +13,19 @@ import { call, sandboxAt, signedRequest, type Answer } from './test-support.js';
  */
 function scenarioSandbox(scenarios: ScenarioName[], options: SandboxOptions = {}) {
   const { app } = sandboxAt({ ...options, scenarios, variant: { replay: 'allow' } });
-  const balance = async () => minorOf((await call(app, { path: OPERATION_PATHS.balanceInquiry, payload: { svc_wallet_id: MERCHANT_A.walletId } })).json.data.balance);
+  const balance = async () =>
+    minorOf((await call(app, { path: OPERATION_PATHS.balanceInquiry, payload: { svc_wallet_id: MERCHANT_A.walletId } })).json.data.balance);
   return {
     app,
     create: (orderId: string): Promise<Answer> => call(app, { path: OPERATION_PATHS.createOrder, payload: orderBody(orderId) }),
     orderStatus: (orderId: string): Promise<Answer> => call(app, { path: OPERATION_PATHS.orderStatus, payload: { order_id: orderId } }),
-    initiate: (payoutOrderId: string, amount = 100): Promise<Answer> => call(app, { path: OPERATION_PATHS.transactionInitiation, payload: initiationBody(payoutOrderId, { amount }) }),
+    initiate: (payoutOrderId: string, amount = 100): Promise<Answer> =>
+      call(app, { path: OPERATION_PATHS.transactionInitiation, payload: initiationBody(payoutOrderId, { amount }) }),
     payoutStatus: (payoutOrderId: string): Promise<Answer> =>
-      call(app, { path: OPERATION_PATHS.payoutStatus, payload: { svc_wallet_id: MERCHANT_A.walletId, debit_account_type: 'svc_wallet', payout_order_id: payoutOrderId } }),
+      call(app, {
+        path: OPERATION_PATHS.payoutStatus,
+        payload: { svc_wallet_id: MERCHANT_A.walletId, debit_account_type: 'svc_wallet', payout_order_id: payoutOrderId },
+      }),
     balance,
   };
 }
@@ -67,7 +72,9 @@ describe('P-CLIENT-6, P-CLIENT-7: Create Order refused once', () => {
 
   it('a request refused by authentication, or to another operation, leaves the scenario armed', async () => {
     const s = scenarioSandbox(['create-order-503-once']);
-    expect((await call(s.app, { path: OPERATION_PATHS.createOrder, payload: orderBody('ord-1'), signature: '0'.repeat(64) })).status).toBe(401);
+    expect((await call(s.app, { path: OPERATION_PATHS.createOrder, payload: orderBody('ord-1'), signature: '0'.repeat(64) })).status).toBe(
+      401,
+    );
     expect((await s.orderStatus('ord-1')).status).toBe(404);
     expect((await s.create('ord-1')).status).toBe(503);
     expect((await s.create('ord-1')).status).toBe(201);
@@ -100,10 +107,18 @@ describe('P-CLIENT-6: Transaction Initiation refused once, and a payout that fai
     const s = scenarioSandbox(['payout-failed']);
     const before = await s.balance();
     // A request refused for its content initiates nothing, so it does not consume the scenario.
-    expect((await call(s.app, { path: OPERATION_PATHS.transactionInitiation, payload: initiationBody('po-0', { amount: -1 }) })).status).toBe(400);
+    expect(
+      (await call(s.app, { path: OPERATION_PATHS.transactionInitiation, payload: initiationBody('po-0', { amount: -1 }) })).status,
+    ).toBe(400);
     const failed = await s.initiate('po-1', 1);
     expect(failed.status).toBe(200);
-    expect(failed.json.data).toMatchObject({ status: 'FAILED', amount_debited: 'NO', utr_number: 'NA', message: 'Insufficient wallet balance', amount: '1.00' });
+    expect(failed.json.data).toMatchObject({
+      status: 'FAILED',
+      amount_debited: 'NO',
+      utr_number: 'NA',
+      message: 'Insufficient wallet balance',
+      amount: '1.00',
+    });
     expect((await s.payoutStatus('po-1')).json.data).toMatchObject({ status: 'FAILED', amount_debited: 'NO', utr_number: 'NA' });
     expect(await s.balance()).toBe(before);
     expect((await s.initiate('po-2', 1)).json.data.status).toBe('PROCESSING');
@@ -133,14 +148,19 @@ describe('scenarios combined', () => {
     expect((await s.initiate('po-2')).json.data.status).toBe('PROCESSING');
   });
 
-  it('tags each recorded exchange a scenario shaped with the scenario\'s name', async () => {
+  it("tags each recorded exchange a scenario shaped with the scenario's name", async () => {
     const recorded: RecordedExchange[] = [];
     const s = scenarioSandbox(['create-order-503-once', 'payout-failed'], { record: (x) => recorded.push(x) });
     await s.create('ord-1');
     await s.create('ord-1');
     await s.initiate('po-1');
     await s.initiate('po-2');
-    expect(recorded.map((x) => [x.status, x.scenario])).toEqual([[503, 'create-order-503-once'], [201, undefined], [200, 'payout-failed'], [200, undefined]]);
+    expect(recorded.map((x) => [x.status, x.scenario])).toEqual([
+      [503, 'create-order-503-once'],
+      [201, undefined],
+      [200, 'payout-failed'],
+      [200, undefined],
+    ]);
   });
 });
 
@@ -172,7 +192,12 @@ describe('P-CLIENT-6: create-order-hang-once', () => {
     const sandbox = await startSandbox({ port: 0, scenarios: ['create-order-hang-once'], hangSeconds: 1, record: (x) => recorded.push(x) });
     const send = async (path: string, payload: unknown, timeoutMs = 5_000) => {
       const request = signedRequest(sandbox.app, { path, payload });
-      return fetch(sandbox.baseUrl + path, { method: 'POST', headers: request.headers, body: await request.text(), signal: AbortSignal.timeout(timeoutMs) });
+      return fetch(sandbox.baseUrl + path, {
+        method: 'POST',
+        headers: request.headers,
+        body: await request.text(),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
     };
     try {
       await expect(send(OPERATION_PATHS.createOrder, orderBody('ord-1'), 300)).rejects.toThrow(/timeout|aborted/i);
@@ -194,10 +219,22 @@ describe('P-CLIENT-6: create-order-hang-once', () => {
 
   it('close() does not wait out a hang, and still records the held exchange', async () => {
     const recorded: RecordedExchange[] = [];
-    const sandbox = await startSandbox({ port: 0, scenarios: ['create-order-hang-once'], hangSeconds: 30, record: (x) => recorded.push(x) });
+    const sandbox = await startSandbox({
+      port: 0,
+      scenarios: ['create-order-hang-once'],
+      hangSeconds: 30,
+      record: (x) => recorded.push(x),
+    });
     const request = signedRequest(sandbox.app, { path: OPERATION_PATHS.createOrder, payload: orderBody('ord-1') });
     const body = await request.text();
-    await expect(fetch(sandbox.baseUrl + OPERATION_PATHS.createOrder, { method: 'POST', headers: request.headers, body, signal: AbortSignal.timeout(200) })).rejects.toThrow();
+    await expect(
+      fetch(sandbox.baseUrl + OPERATION_PATHS.createOrder, {
+        method: 'POST',
+        headers: request.headers,
+        body,
+        signal: AbortSignal.timeout(200),
+      }),
+    ).rejects.toThrow();
     const closing = Date.now();
     await sandbox.close();
     expect(Date.now() - closing).toBeLessThan(2_000);

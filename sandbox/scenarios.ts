@@ -44,7 +44,11 @@ export const SCENARIOS = {
     operation: 'createOrder',
     effect: 'refuse',
     rules: ['P-CLIENT-7', 'P-CLIENT-6'],
-    refusal: { status: 429, message: 'rate limit exceeded; retry after 1 second (sandbox scenario create-order-429-once)', retryAfter: '1' },
+    refusal: {
+      status: 429,
+      message: 'rate limit exceeded; retry after 1 second (sandbox scenario create-order-429-once)',
+      retryAfter: '1',
+    },
     description: 'the first Create Order is answered 429 with Retry-After: 1 and no order is created',
     recovery: 'waits at least 1 second, then asks Order Status before creating the order again',
   },
@@ -52,7 +56,7 @@ export const SCENARIOS = {
     operation: 'createOrder',
     effect: 'hold',
     rules: ['P-CLIENT-6'],
-    description: 'the first Create Order that creates an order has its answer held for hangSeconds (default 30), past a client\'s timeout',
+    description: "the first Create Order that creates an order has its answer held for hangSeconds (default 30), past a client's timeout",
     recovery: 'after its timeout, asks Order Status (which finds the order) instead of creating it again',
   },
   'payout-initiate-502-once': {
@@ -92,7 +96,9 @@ export function parseScenarios(names: Iterable<string>): Set<ScenarioName> {
   const given = [...names];
   const unknown = given.filter((n) => !isScenarioName(n));
   if (unknown.length > 0) {
-    throw new RangeError(`unknown scenario ${unknown.map((n) => `"${n}"`).join(', ')}; run \`svc-conformance serve --list-scenarios\` to see them`);
+    throw new RangeError(
+      `unknown scenario ${unknown.map((n) => `"${n}"`).join(', ')}; run \`svc-conformance serve --list-scenarios\` to see them`,
+    );
   }
   return new Set(given as ScenarioName[]);
 }
@@ -116,9 +122,14 @@ export class ScenarioSwitches {
    * `onlyFor`: the id of the one merchant whose requests the scenarios apply to; others' leave them
    * armed (verify-client: foreign traffic never uses up the client's scenario).
    */
-  constructor(names: Iterable<ScenarioName>, readonly hangSeconds: number = DEFAULT_HANG_SECONDS, private readonly onlyFor?: string) {
+  constructor(
+    names: Iterable<ScenarioName>,
+    readonly hangSeconds: number = DEFAULT_HANG_SECONDS,
+    private readonly onlyFor?: string,
+  ) {
     this.armed = parseScenarios(names);
-    if (!(hangSeconds > 0 && hangSeconds <= MAX_HANG_SECONDS)) throw new RangeError(`sandbox: hangSeconds must be a number of seconds above 0 and at most ${MAX_HANG_SECONDS}`);
+    if (!(hangSeconds > 0 && hangSeconds <= MAX_HANG_SECONDS))
+      throw new RangeError(`sandbox: hangSeconds must be a number of seconds above 0 and at most ${MAX_HANG_SECONDS}`);
   }
 
   /** The scenarios still waiting to fire. */

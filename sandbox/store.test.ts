@@ -40,7 +40,8 @@ describe('a sandbox past its record bound', () => {
   it('never forgets the seeded payout fixtures', () => {
     const s = orderSandbox({ maxRecords: 1 });
     const payouts = s.app.store.payouts;
-    for (let n = 0; n < 5; n++) payouts.set(`extra-${n}`, { ...s.app.store.payout(MERCHANT_A.id, PAYOUT_FIXTURES[0]!.payoutOrderId)!, payoutOrderId: `X-${n}` });
+    for (let n = 0; n < 5; n++)
+      payouts.set(`extra-${n}`, { ...s.app.store.payout(MERCHANT_A.id, PAYOUT_FIXTURES[0]!.payoutOrderId)!, payoutOrderId: `X-${n}` });
     for (const fixture of PAYOUT_FIXTURES) expect(s.app.store.payout(fixture.merchantId, fixture.payoutOrderId)).toBeDefined();
   });
 

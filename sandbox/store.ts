@@ -123,7 +123,9 @@ export class SandboxStore {
         this.forgottenOrderIds.add(digest(key(order.merchantId, order.orderId)));
       },
     });
-    this.payouts = new BoundedMap(maxRecords, { onForget: (payout) => this.forgottenPayoutIds.add(digest(key(payout.merchantId, payout.payoutOrderId))) });
+    this.payouts = new BoundedMap(maxRecords, {
+      onForget: (payout) => this.forgottenPayoutIds.add(digest(key(payout.merchantId, payout.payoutOrderId))),
+    });
     for (const w of wallets) this.wallets.set(w.id, { ...w });
     for (const seed of PAYOUT_FIXTURES) {
       const wallet = WALLETS.find((w) => w.merchantId === seed.merchantId && w.environment === 'sandbox')!;

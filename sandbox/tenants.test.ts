@@ -9,7 +9,12 @@ describe('runMerchant: a merchant made for one run (verify-client)', () => {
   it('has fresh sandbox keys and a wallet of its own, every time', () => {
     const one = runMerchant();
     const two = runMerchant();
-    expect(one).toMatchObject({ environment: 'sandbox', apiKey: expect.stringMatching(/^pk_test_run_[0-9a-f]{32}$/), secretKey: expect.stringMatching(/^sk_test_run_[0-9a-f]{64}$/), walletId: expect.stringMatching(/^WAL-SBX-RUN-[0-9A-F]{16}$/) });
+    expect(one).toMatchObject({
+      environment: 'sandbox',
+      apiKey: expect.stringMatching(/^pk_test_run_[0-9a-f]{32}$/),
+      secretKey: expect.stringMatching(/^sk_test_run_[0-9a-f]{64}$/),
+      walletId: expect.stringMatching(/^WAL-SBX-RUN-[0-9A-F]{16}$/),
+    });
     for (const key of ['id', 'apiKey', 'secretKey', 'walletId'] as const) {
       expect(one[key], key).not.toBe(two[key]);
       expect([MERCHANT_A[key], MERCHANT_B[key]], key).not.toContain(one[key]);
@@ -27,13 +32,21 @@ describe('createSandbox({ merchants }): merchants besides the demo ones', () => 
   const balanceOf = async (app: ReturnType<typeof sandboxAt>['app'], who: Merchant, walletId = who.walletId) =>
     call(app, { path: OPERATION_PATHS.balanceInquiry, payload: { svc_wallet_id: walletId }, merchant: who });
 
-  it('serves the extra merchant with a wallet holding what demo merchant A\'s holds, and the demo merchants as before', async () => {
+  it("serves the extra merchant with a wallet holding what demo merchant A's holds, and the demo merchants as before", async () => {
     const { app } = sandboxAt({ merchants: [run], variant: { replay: 'allow' } });
     const own = await balanceOf(app, run);
     expect(own.status).toBe(200);
     expect(own.json.data).toEqual({ ...(await balanceOf(app, MERCHANT_A)).json.data, wallet_id: run.walletId });
     expect((await call(app, { path: OPERATION_PATHS.createOrder, payload: orderBody('RUN-1'), merchant: run })).status).toBe(201);
-    expect((await call(app, { path: OPERATION_PATHS.transactionInitiation, payload: initiationBody('RUN-PO-1', { svc_wallet_id: run.walletId }), merchant: run })).status).toBe(200);
+    expect(
+      (
+        await call(app, {
+          path: OPERATION_PATHS.transactionInitiation,
+          payload: initiationBody('RUN-PO-1', { svc_wallet_id: run.walletId }),
+          merchant: run,
+        })
+      ).status,
+    ).toBe(200);
     // Isolated like any two merchants (P-TENANT): neither uses the other's wallet or sees its order.
     expect((await balanceOf(app, run, MERCHANT_A.walletId)).status).toBe(403);
     expect((await balanceOf(app, MERCHANT_A, run.walletId)).status).toBe(403);
@@ -51,7 +64,7 @@ describe('createSandbox({ merchants }): merchants besides the demo ones', () => 
   });
 
   it.each<[string, Merchant, RegExp]>([
-    ['a demo merchant\'s API key', { ...runMerchant(), apiKey: MERCHANT_A.apiKey }, /^sandbox: merchants: .* API key .* already/],
+    ["a demo merchant's API key", { ...runMerchant(), apiKey: MERCHANT_A.apiKey }, /^sandbox: merchants: .* API key .* already/],
     ['a demo wallet', { ...runMerchant(), walletId: MERCHANT_B.walletId }, /^sandbox: merchants: .* wallet .* already/],
     ['a production key', { ...runMerchant(), apiKey: 'pk_live_x', environment: 'production' }, /^sandbox: merchants: .* sandbox merchant/],
     ['the live demo merchant', MERCHANT_A_LIVE, /^sandbox: merchants: /],
@@ -60,18 +73,30 @@ describe('createSandbox({ merchants }): merchants besides the demo ones', () => 
   });
 });
 
-describe('createSandbox({ scenarioMerchant }): scenarios only for one merchant\'s requests', () => {
+describe("createSandbox({ scenarioMerchant }): scenarios only for one merchant's requests", () => {
   const run = runMerchant();
 
-  it('leaves a scenario armed through another merchant\'s requests, and applies it to that merchant\'s first', async () => {
+  it("leaves a scenario armed through another merchant's requests, and applies it to that merchant's first", async () => {
     const { app } = sandboxAt({ merchants: [run], scenarios: ['create-order-503-once', 'payout-failed'], scenarioMerchant: run.id });
     expect((await call(app, { path: OPERATION_PATHS.createOrder, payload: orderBody('A-1') })).status).toBe(201);
-    expect((await call(app, { path: OPERATION_PATHS.transactionInitiation, payload: initiationBody('A-PO-1') })).json.data.status).not.toBe('FAILED');
+    expect((await call(app, { path: OPERATION_PATHS.transactionInitiation, payload: initiationBody('A-PO-1') })).json.data.status).not.toBe(
+      'FAILED',
+    );
     expect((await call(app, { path: OPERATION_PATHS.createOrder, payload: orderBody('RUN-1'), merchant: run })).status).toBe(503);
-    expect((await call(app, { path: OPERATION_PATHS.transactionInitiation, payload: initiationBody('RUN-PO-1', { svc_wallet_id: run.walletId }), merchant: run })).json.data.status).toBe('FAILED');
+    expect(
+      (
+        await call(app, {
+          path: OPERATION_PATHS.transactionInitiation,
+          payload: initiationBody('RUN-PO-1', { svc_wallet_id: run.walletId }),
+          merchant: run,
+        })
+      ).json.data.status,
+    ).toBe('FAILED');
   });
 
   it('refuses a merchant the sandbox does not know', () => {
-    expect(() => sandboxAt({ scenarios: ['create-order-503-once'], scenarioMerchant: 'nobody' })).toThrow(/^sandbox: scenarioMerchant "nobody" is not a merchant of this sandbox/);
+    expect(() => sandboxAt({ scenarios: ['create-order-503-once'], scenarioMerchant: 'nobody' })).toThrow(
+      /^sandbox: scenarioMerchant "nobody" is not a merchant of this sandbox/,
+    );
   });
 });

@@ -72,10 +72,34 @@ export const WALLETS: readonly WalletSeed[] = [
 /** Payouts that exist from the start, one per state, plus one of merchant B (P-CFG fixtures). */
 export const PAYOUT_FIXTURES: readonly PayoutSeed[] = [
   { merchantId: MERCHANT_A.id, payoutOrderId: 'PO-FIXTURE-SUCCESS', status: 'SUCCESS', amountMinor: 150_000, message: 'Payout completed' },
-  { merchantId: MERCHANT_A.id, payoutOrderId: 'PO-FIXTURE-FAILED', status: 'FAILED', amountMinor: 990_000_000, message: 'Insufficient wallet balance' },
-  { merchantId: MERCHANT_A.id, payoutOrderId: 'PO-FIXTURE-PENDING', status: 'PENDING', amountMinor: 25_050, message: 'Awaiting bank confirmation' },
-  { merchantId: MERCHANT_A.id, payoutOrderId: 'PO-FIXTURE-PROCESSING', status: 'PROCESSING', amountMinor: 75_000, message: 'Payout under processing' },
-  { merchantId: MERCHANT_A.id, payoutOrderId: 'PO-FIXTURE-REVERSED', status: 'REVERSED', amountMinor: 30_000, message: 'Amount returned to wallet' },
+  {
+    merchantId: MERCHANT_A.id,
+    payoutOrderId: 'PO-FIXTURE-FAILED',
+    status: 'FAILED',
+    amountMinor: 990_000_000,
+    message: 'Insufficient wallet balance',
+  },
+  {
+    merchantId: MERCHANT_A.id,
+    payoutOrderId: 'PO-FIXTURE-PENDING',
+    status: 'PENDING',
+    amountMinor: 25_050,
+    message: 'Awaiting bank confirmation',
+  },
+  {
+    merchantId: MERCHANT_A.id,
+    payoutOrderId: 'PO-FIXTURE-PROCESSING',
+    status: 'PROCESSING',
+    amountMinor: 75_000,
+    message: 'Payout under processing',
+  },
+  {
+    merchantId: MERCHANT_A.id,
+    payoutOrderId: 'PO-FIXTURE-REVERSED',
+    status: 'REVERSED',
+    amountMinor: 30_000,
+    message: 'Amount returned to wallet',
+  },
   { merchantId: MERCHANT_B.id, payoutOrderId: 'PO-FIXTURE-B-SUCCESS', status: 'SUCCESS', amountMinor: 99_900, message: 'Payout completed' },
 ];
 
@@ -114,7 +138,8 @@ export function tenantsWith(extra: readonly Merchant[]): { merchants: readonly M
     }
     if (merchants.some((k) => k.id === m.id)) throw refuse(`the id ${name} is already one of this sandbox's merchants`);
     if (merchants.some((k) => k.apiKey === m.apiKey)) throw refuse(`the API key of ${name} is already another merchant's`);
-    if (wallets.some((w) => w.id === m.walletId)) throw refuse(`the wallet ${JSON.stringify(m.walletId)} of ${name} is already another merchant's`);
+    if (wallets.some((w) => w.id === m.walletId))
+      throw refuse(`the wallet ${JSON.stringify(m.walletId)} of ${name} is already another merchant's`);
     merchants.push(m);
     wallets.push({ id: m.walletId, merchantId: m.id, environment: 'sandbox', currency: 'INR', balanceMinor: OPENING_BALANCE_MINOR });
   }

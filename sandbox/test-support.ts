@@ -30,7 +30,12 @@ export function signedRequest(app: SandboxApp, call: Call): Request {
   const timestamp = call.timestamp ?? Math.floor(app.options.clock() / 1000);
   // Signed here with node's HMAC directly, so malformed timestamps ("1.5", "") can be signed too.
   const body = call.raw ?? (call.payload === undefined ? '' : canonicalize(call.payload));
-  const signed = { canonical: body, signature: createHmac('sha256', merchant.secretKey).update(body + String(timestamp)).digest('hex') };
+  const signed = {
+    canonical: body,
+    signature: createHmac('sha256', merchant.secretKey)
+      .update(body + String(timestamp))
+      .digest('hex'),
+  };
   const headers: Record<string, string> = {
     'Content-Type': 'application/json',
     Accept: 'application/json',

@@ -16,10 +16,13 @@ export class Timers {
   after(ms: number, task: () => void): void {
     if (this.closed) return;
     if (this.clock === undefined) {
-      const timer = setTimeout(() => {
-        this.pending.delete(timer);
-        if (!this.closed) task();
-      }, Math.max(0, ms));
+      const timer = setTimeout(
+        () => {
+          this.pending.delete(timer);
+          if (!this.closed) task();
+        },
+        Math.max(0, ms),
+      );
       this.pending.add(timer);
       return;
     }

@@ -29,26 +29,46 @@ async function setup(faults: FaultName[] = [], register = true, allowRemoteWebho
   const clock = scaledClock(20);
   const receiver = await KitReceiver.start({ listen: '127.0.0.1:0', clock });
   const log: string[] = [];
-  const sandbox = await startSandbox({ port: 0, clock, faults, allowRemoteWebhooks, ...(register ? { webhookUrl: receiver.url } : {}), deliveryLog: (line) => log.push(line) });
+  const sandbox = await startSandbox({
+    port: 0,
+    clock,
+    faults,
+    allowRemoteWebhooks,
+    ...(register ? { webhookUrl: receiver.url } : {}),
+    deliveryLog: (line) => log.push(line),
+  });
   open.push(sandbox, receiver);
   let second = 0;
   return {
-    sandbox, receiver, clock, log,
+    sandbox,
+    receiver,
+    clock,
+    log,
     async post(path, payload, merchant = MERCHANT_A) {
       // A timestamp never used before: the sandbox refuses replays.
       const timestamp = Math.max(Math.floor(clock.now() / 1000), second + 1);
       second = timestamp;
       const body = JSON.stringify(sortKeys(payload));
-      const signature = createHmac('sha256', merchant.secretKey).update(body + timestamp).digest('hex');
+      const signature = createHmac('sha256', merchant.secretKey)
+        .update(body + timestamp)
+        .digest('hex');
       const response = await fetch(sandbox.baseUrl + path, {
-        method: 'POST', body,
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': merchant.apiKey, 'x-timestamp': String(timestamp), 'x-signature': signature },
+        method: 'POST',
+        body,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'x-api-key': merchant.apiKey,
+          'x-timestamp': String(timestamp),
+          'x-signature': signature,
+        },
       });
       return { status: response.status, json: await response.json() };
     },
     async waitFor(match, seconds = 30) {
       const found = await receiver.waitFor(match, clock.now() + seconds * 1000);
-      if (found === undefined) throw new Error(`no matching delivery within ${seconds} s; got ${receiver.deliveries.map((d) => d.body).join('\n')}`);
+      if (found === undefined)
+        throw new Error(`no matching delivery within ${seconds} s; got ${receiver.deliveries.map((d) => d.body).join('\n')}`);
       return found;
     },
   };
@@ -57,11 +77,17 @@ async function setup(faults: FaultName[] = [], register = true, allowRemoteWebho
 /** Keys sorted at every depth: enough of the canonical text for these ASCII payloads. */
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
-  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortKeys((value as Record<string, unknown>)[k])]),
+    );
   return value;
 }
 
-const eventOf = (d: ReceivedDelivery) => JSON.parse(d.body) as { event_id: string; event: string; created_at: unknown; data: Record<string, unknown> };
+const eventOf = (d: ReceivedDelivery) =>
+  JSON.parse(d.body) as { event_id: string; event: string; created_at: unknown; data: Record<string, unknown> };
 const about = (event: string, payoutOrderId: string) => (d: ReceivedDelivery) => {
   try {
     const e = eventOf(d);
@@ -73,7 +99,7 @@ const about = (event: string, payoutOrderId: string) => (d: ReceivedDelivery) =>
 const hmac = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('hex');
 
 describe('the sandbox delivers webhooks (P-HOOK-1, P-HOOK-2)', () => {
-  it('delivers payout.failed for a payout the bank rejects: canonical body, signed with the merchant\'s secret over the bytes sent', async () => {
+  it("delivers payout.failed for a payout the bank rejects: canonical body, signed with the merchant's secret over the bytes sent", async () => {
     const s = await setup();
     const answer = await s.post(OPERATION_PATHS.transactionInitiation, initiationBody('PO-HOOK-1', { amount: 100.13 }));
     expect(answer.json.data.status).toBe('FAILED');
@@ -86,7 +112,11 @@ describe('the sandbox delivers webhooks (P-HOOK-1, P-HOOK-2)', () => {
     expect(d.body).toBe(JSON.stringify(sortKeys(event)));
     expect(Number.isInteger(event.created_at)).toBe(true);
     // The record Payout Status answers, field for field.
-    const status = await s.post(OPERATION_PATHS.payoutStatus, { svc_wallet_id: MERCHANT_A.walletId, debit_account_type: 'svc_wallet', payout_order_id: 'PO-HOOK-1' });
+    const status = await s.post(OPERATION_PATHS.payoutStatus, {
+      svc_wallet_id: MERCHANT_A.walletId,
+      debit_account_type: 'svc_wallet',
+      payout_order_id: 'PO-HOOK-1',
+    });
     expect(event.data).toEqual(status.json.data);
     expect(s.log.some((line) => line.includes(`webhook payout.failed ${event.event_id} attempt 1 200`))).toBe(true);
   });
@@ -110,9 +140,13 @@ describe('the sandbox delivers webhooks (P-HOOK-1, P-HOOK-2)', () => {
     expect(events).toEqual(['payout.success', 'payout.reversed']);
   });
 
-  it('signs each merchant\'s events with its own secret', async () => {
+  it("signs each merchant's events with its own secret", async () => {
     const s = await setup();
-    await s.post(OPERATION_PATHS.transactionInitiation, { ...initiationBody('PO-HOOK-B', { amount: 10.13 }), svc_wallet_id: MERCHANT_B.walletId }, MERCHANT_B);
+    await s.post(
+      OPERATION_PATHS.transactionInitiation,
+      { ...initiationBody('PO-HOOK-B', { amount: 10.13 }), svc_wallet_id: MERCHANT_B.walletId },
+      MERCHANT_B,
+    );
     const d = await s.waitFor(about('payout.failed', 'PO-HOOK-B'));
     expect(d.headers['x-signature']).toBe(hmac(MERCHANT_B.secretKey, d.body + d.headers['x-timestamp']));
   });
@@ -155,7 +189,7 @@ describe('retries (P-HOOK-3)', () => {
 });
 
 describe('registration (P-HOOK-5)', () => {
-  it('registers, reads and removes a merchant\'s receiver through the signed control request', async () => {
+  it("registers, reads and removes a merchant's receiver through the signed control request", async () => {
     const s = await setup([], false);
     expect((await s.post(OPERATION_PATHS.registerWebhook, {})).json.data).toEqual({ url: null });
     const registered = await s.post(OPERATION_PATHS.registerWebhook, { url: s.receiver.url });
@@ -177,10 +211,21 @@ describe('registration (P-HOOK-5)', () => {
 describe('registration is loopback only unless allowed (the demo credentials are public)', () => {
   it('refuses a URL off this machine with 403 and the error envelope, registering nothing', async () => {
     const s = await setup([], false);
-    for (const url of ['http://169.254.169.254/latest/meta-data', 'https://hooks.example.test/svc', 'http://10.0.0.1:8080/hooks', 'http://0.0.0.0:9/', 'http://localhost.example.test/']) {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data',
+      'https://hooks.example.test/svc',
+      'http://10.0.0.1:8080/hooks',
+      'http://0.0.0.0:9/',
+      'http://localhost.example.test/',
+    ]) {
       const answer = await s.post(OPERATION_PATHS.registerWebhook, { url });
       expect(answer.status, url).toBe(403);
-      expect(answer.json).toEqual({ status: false, code: 403, message: 'url must be on this machine (127.0.0.0/8, ::1 or localhost): the demo credentials are public, so this sandbox delivers elsewhere only when started with serve --allow-remote-webhooks' });
+      expect(answer.json).toEqual({
+        status: false,
+        code: 403,
+        message:
+          'url must be on this machine (127.0.0.0/8, ::1 or localhost): the demo credentials are public, so this sandbox delivers elsewhere only when started with serve --allow-remote-webhooks',
+      });
     }
     expect((await s.post(OPERATION_PATHS.registerWebhook, {})).json.data).toEqual({ url: null });
   });
@@ -188,24 +233,48 @@ describe('registration is loopback only unless allowed (the demo credentials are
   it('takes any loopback URL, and a remote one when allowRemoteWebhooks is set', async () => {
     const s = await setup([], false);
     // 2130706433 is 127.0.0.1 written as one number: the URL parser's reading is what is judged.
-    for (const url of ['http://127.0.0.1:9/hooks', 'http://127.9.9.9:9/', 'http://localhost:9/', 'http://[::1]:9/', 'http://2130706433:9/']) {
+    for (const url of [
+      'http://127.0.0.1:9/hooks',
+      'http://127.9.9.9:9/',
+      'http://localhost:9/',
+      'http://[::1]:9/',
+      'http://2130706433:9/',
+    ]) {
       expect((await s.post(OPERATION_PATHS.registerWebhook, { url })).status, url).toBe(200);
     }
     const open = await setup([], false, true);
-    expect((await open.post(OPERATION_PATHS.registerWebhook, { url: 'https://hooks.example.test/svc' })).json.data).toEqual({ url: 'https://hooks.example.test/svc', previous_url: null });
+    expect((await open.post(OPERATION_PATHS.registerWebhook, { url: 'https://hooks.example.test/svc' })).json.data).toEqual({
+      url: 'https://hooks.example.test/svc',
+      previous_url: null,
+    });
   });
 });
 
 describe('the hosted checkout fires payment events (P-HOOK-2, P-OPS-1)', () => {
   async function order(s: Setup, orderId: string) {
     const created = await s.post(OPERATION_PATHS.createOrder, {
-      order_id: orderId, order_amount: 99.5, order_currency: 'INR', service_type: 'payment', return_url: 'https://shop.example/return',
-      customer: { name: 'Zoë Brandt', email: 'zoe@example.org', phone: '9123456780', address: { line1: '1 Main St', city: 'Pune', state: 'MH', country: 'IN', postal_code: '411001' } },
+      order_id: orderId,
+      order_amount: 99.5,
+      order_currency: 'INR',
+      service_type: 'payment',
+      return_url: 'https://shop.example/return',
+      customer: {
+        name: 'Zoë Brandt',
+        email: 'zoe@example.org',
+        phone: '9123456780',
+        address: { line1: '1 Main St', city: 'Pune', state: 'MH', country: 'IN', postal_code: '411001' },
+      },
     });
     return created.json.return_data.payment_link as string;
   }
-  const pay = (link: string, outcome: string) => fetch(link, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `method=upi&outcome=${outcome}` });
-  const aboutOrder = (event: string, orderId: string) => (d: ReceivedDelivery) => eventOf(d).event === event && eventOf(d).data.order_id === orderId;
+  const pay = (link: string, outcome: string) =>
+    fetch(link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `method=upi&outcome=${outcome}`,
+    });
+  const aboutOrder = (event: string, orderId: string) => (d: ReceivedDelivery) =>
+    eventOf(d).event === event && eventOf(d).data.order_id === orderId;
 
   it('an expired session is payment.expired, and the order can be neither paid nor cancelled afterwards', async () => {
     const s = await setup();
@@ -297,7 +366,11 @@ describe('sender faults, each breaking one P-HOOK rule', () => {
     await s.post(OPERATION_PATHS.transactionInitiation, initiationBody('PO-HOOK-C', { amount: 25 }));
     const d = await s.waitFor(about('payout.success', 'PO-HOOK-C'));
     expect(eventOf(d).data.status).toBe('SUCCESS');
-    const status = await s.post(OPERATION_PATHS.payoutStatus, { svc_wallet_id: MERCHANT_A.walletId, debit_account_type: 'svc_wallet', payout_order_id: 'PO-HOOK-C' });
+    const status = await s.post(OPERATION_PATHS.payoutStatus, {
+      svc_wallet_id: MERCHANT_A.walletId,
+      debit_account_type: 'svc_wallet',
+      payout_order_id: 'PO-HOOK-C',
+    });
     expect(status.json.data.status).toBe('PROCESSING');
   });
 });

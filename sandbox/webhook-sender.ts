@@ -104,7 +104,9 @@ export class WebhookSender {
       // The fault: the schedule read from its end, so each retry comes sooner than the one before.
       const delays = this.options.faults.has('hook-retry-countdown') ? [...schedule].reverse() : schedule;
       if (attempt > delays.length || this.options.faults.has('hook-no-retry')) {
-        this.options.deliveryLog(`${new Date(this.options.clock()).toISOString()} webhook ${event.event} ${event.event_id} not acknowledged after ${attempt} attempt${attempt > 1 ? 's' : ''}; giving up`);
+        this.options.deliveryLog(
+          `${new Date(this.options.clock()).toISOString()} webhook ${event.event} ${event.event_id} not acknowledged after ${attempt} attempt${attempt > 1 ? 's' : ''}; giving up`,
+        );
         return;
       }
       this.scheduled += 1;
@@ -133,7 +135,9 @@ export class WebhookSender {
 
   private logAttempt(event: WebhookEvent, attempt: number, result: AttemptResult): void {
     const outcome = result.status !== undefined ? String(result.status) : `no answer (${result.errorMessage ?? result.error})`;
-    this.options.deliveryLog(`${new Date(this.options.clock()).toISOString()} webhook ${event.event} ${event.event_id} attempt ${attempt} ${outcome} ${result.ms}ms`);
+    this.options.deliveryLog(
+      `${new Date(this.options.clock()).toISOString()} webhook ${event.event} ${event.event_id} attempt ${attempt} ${outcome} ${result.ms}ms`,
+    );
   }
 
   /** Whether an attempt is on its way or a retry is waiting for its time. */

@@ -25,6 +25,10 @@ export function webhookBuiltOrder(body: string): FieldOrder | undefined {
   if (typeof event !== 'object' || event === null || Array.isArray(event)) return undefined;
   const { event: name, event_id: id } = event as Record<string, unknown>;
   if (typeof name !== 'string' || typeof id !== 'string') return undefined;
-  const record: SchemaId | undefined = name.startsWith('payout.') ? 'payout-record' : name.startsWith('payment.') ? 'order-status-record' : undefined;
+  const record: SchemaId | undefined = name.startsWith('payout.')
+    ? 'payout-record'
+    : name.startsWith('payment.')
+      ? 'order-status-record'
+      : undefined;
   return { keys: documentedKeys('webhook-event'), ...(record !== undefined ? { fields: { data: { keys: documentedKeys(record) } } } : {}) };
 }

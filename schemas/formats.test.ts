@@ -44,12 +44,9 @@ describe('isSvcDate (DD-MM-YYYY, interface: Payout record)', () => {
 });
 
 describe('isSvcDateTime (DD-MM-YYYY hh:mm AM/PM, P-ORDER-3)', () => {
-  it.each(['05-03-2026 09:41 PM', '29-02-2024 12:00 AM', '31-12-2026 01:59 PM', '01-01-2026 12:30 PM'])(
-    'accepts %j',
-    (text) => {
-      expect(isSvcDateTime(text)).toBe(true);
-    },
-  );
+  it.each(['05-03-2026 09:41 PM', '29-02-2024 12:00 AM', '31-12-2026 01:59 PM', '01-01-2026 12:30 PM'])('accepts %j', (text) => {
+    expect(isSvcDateTime(text)).toBe(true);
+  });
 
   it.each([
     '05-03-2026 13:00 PM', // hour beyond the 12-hour clock

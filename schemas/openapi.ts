@@ -8,12 +8,12 @@ import { SVC_DATE_FORMAT, SVC_DATETIME_FORMAT } from './formats.js';
 import { loadSchema, schemaIds, type SchemaId } from './index.js';
 
 const SIGNATURE_SCHEME = [
-  'Every request carries `X-API-KEY` (the merchant\'s public key), `X-TIMESTAMP` (UNIX seconds, within ±300 s of the',
-  'server\'s clock) and `X-SIGNATURE`: the lower-case hex HMAC-SHA256, keyed with the merchant\'s secret key, of the',
-  'request body\'s exact bytes followed by the X-TIMESTAMP text. The body is the canonical text of the payload',
+  "Every request carries `X-API-KEY` (the merchant's public key), `X-TIMESTAMP` (UNIX seconds, within ±300 s of the",
+  "server's clock) and `X-SIGNATURE`: the lower-case hex HMAC-SHA256, keyed with the merchant's secret key, of the",
+  "request body's exact bytes followed by the X-TIMESTAMP text. The body is the canonical text of the payload",
   '(P-SIGN-1: object keys sorted by code point at every depth, no whitespace, strings as JSON.stringify writes',
   'them, non-ASCII as itself, numbers in their shortest form). A (timestamp, signature) pair is used once.',
-  'Webhooks are signed the same way with the receiving merchant\'s secret key (P-HOOK-1).',
+  "Webhooks are signed the same way with the receiving merchant's secret key (P-HOOK-1).",
 ].join(' ');
 
 /** The schemas a document needs: every schema but the kit's own config and report. */
@@ -52,7 +52,12 @@ function operation(name: OperationName) {
       operationId: name,
       summary: op.name,
       tags: [op.extension ? 'Profile extension (P-OPS)' : 'Interface'],
-      ...(op.extension ? { description: 'An extension: the interface names this operation without showing its path or record; the conformance profile (P-OPS) fills them in, and a deployment may serve it at another path.' } : {}),
+      ...(op.extension
+        ? {
+            description:
+              'An extension: the interface names this operation without showing its path or record; the conformance profile (P-OPS) fills them in, and a deployment may serve it at another path.',
+          }
+        : {}),
       'x-svc-extension': op.extension,
       parameters: [{ $ref: '#/components/parameters/XTimestamp' }, { $ref: '#/components/parameters/XSignature' }],
       security: [{ apiKey: [] }],
@@ -64,7 +69,7 @@ function operation(name: OperationName) {
         '401': errorResponse('Authentication failed: key, timestamp or signature (P-AUTH)'),
         '404': errorResponse('No such order, payout or wallet for this merchant'),
         '409': errorResponse('A duplicate order_id or payout_order_id (P-DUP)'),
-        '422': errorResponse('The request cannot be carried out in the record\'s state'),
+        '422': errorResponse("The request cannot be carried out in the record's state"),
         '429': errorResponse('Too many requests; Retry-After may say how long to wait'),
       },
     },
@@ -83,12 +88,12 @@ function webhook(event: (typeof WEBHOOK_EVENT_NAMES)[number]) {
       // The receiver authenticates a delivery by its X-SIGNATURE: declared as the webhook's security, as an
       // operation's X-API-KEY is, so a tool (or a linter) does not take the webhooks for open endpoints.
       security: [{ webhookSignature: [] }],
-      parameters: [
-        header('X-TIMESTAMP', 'UNIX seconds of this attempt'),
-        header('X-EVENT-ID', 'the event_id, the same on every attempt'),
-      ],
+      parameters: [header('X-TIMESTAMP', 'UNIX seconds of this attempt'), header('X-EVENT-ID', 'the event_id, the same on every attempt')],
       requestBody: { required: true, content: { 'application/json': { schema: ref('webhook-event') } } },
-      responses: { '200': { description: 'Acknowledged (also for a redelivery)' }, '401': { description: 'Refused: a signature or timestamp that does not verify' } },
+      responses: {
+        '200': { description: 'Acknowledged (also for a redelivery)' },
+        '401': { description: 'Refused: a signature or timestamp that does not verify' },
+      },
     },
   };
 }
@@ -105,7 +110,15 @@ export function openApiDocument(server?: string): Record<string, unknown> {
       description: `The published interface and the conformance profile's extension operations (P-OPS) and webhooks (P-HOOK), as svc-conformance checks them. ${SIGNATURE_SCHEME} Two string formats are the kit's own: ${SVC_DATETIME_FORMAT} (DD-MM-YYYY hh:mm AM/PM) and ${SVC_DATE_FORMAT} (DD-MM-YYYY), each a real calendar date; a tool that does not know them checks their pattern alone.`,
     },
     // Without a server a tool has nowhere to send and a linter refuses the document: a placeholder to fill in.
-    servers: [server !== undefined ? { url: server } : { url: '{baseUrl}', description: 'your deployment (svc-conformance openapi --server URL names it)', variables: { baseUrl: { default: 'https://sandbox.example.test' } } }],
+    servers: [
+      server !== undefined
+        ? { url: server }
+        : {
+            url: '{baseUrl}',
+            description: 'your deployment (svc-conformance openapi --server URL names it)',
+            variables: { baseUrl: { default: 'https://sandbox.example.test' } },
+          },
+    ],
     tags: [
       { name: 'Interface', description: 'Operations the interface shows' },
       { name: 'Profile extension (P-OPS)', description: 'Operations the interface names; the profile fills in paths and records' },
@@ -116,11 +129,29 @@ export function openApiDocument(server?: string): Record<string, unknown> {
       schemas: Object.fromEntries(API_SCHEMAS.map((id) => [id, component(id)])),
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: SIGNATURE_SCHEME },
-        webhookSignature: { type: 'apiKey', in: 'header', name: 'X-SIGNATURE', description: 'A webhook delivery\'s signature (P-HOOK-1): HMAC-SHA256 (lower-case hex) of the body bytes + X-TIMESTAMP, keyed with the receiving merchant\'s secret key; the receiver verifies it and answers 401 when it does not match.' },
+        webhookSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-SIGNATURE',
+          description:
+            "A webhook delivery's signature (P-HOOK-1): HMAC-SHA256 (lower-case hex) of the body bytes + X-TIMESTAMP, keyed with the receiving merchant's secret key; the receiver verifies it and answers 401 when it does not match.",
+        },
       },
       parameters: {
-        XTimestamp: { name: 'X-TIMESTAMP', in: 'header', required: true, description: 'UNIX seconds, within the server\'s window (±300 s by default)', schema: { type: 'string', pattern: '^[0-9]+$' } },
-        XSignature: { name: 'X-SIGNATURE', in: 'header', required: true, description: 'HMAC-SHA256 (lower-case hex) of the body bytes + X-TIMESTAMP, keyed with the merchant\'s secret key', schema: { type: 'string', pattern: '^[0-9a-f]{64}$' } },
+        XTimestamp: {
+          name: 'X-TIMESTAMP',
+          in: 'header',
+          required: true,
+          description: "UNIX seconds, within the server's window (±300 s by default)",
+          schema: { type: 'string', pattern: '^[0-9]+$' },
+        },
+        XSignature: {
+          name: 'X-SIGNATURE',
+          in: 'header',
+          required: true,
+          description: "HMAC-SHA256 (lower-case hex) of the body bytes + X-TIMESTAMP, keyed with the merchant's secret key",
+          schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+        },
       },
     },
   };

@@ -123,9 +123,7 @@ describe('examples', () => {
       expect(result.errors.length, report).toBeGreaterThan(0);
       if (example.error !== undefined) {
         const planted = example.error;
-        const hit = result.errors.some(
-          (e: SchemaError) => e.instancePath === planted.instancePath && e.keyword === planted.keyword,
-        );
+        const hit = result.errors.some((e: SchemaError) => e.instancePath === planted.instancePath && e.keyword === planted.keyword);
         expect(hit, `${report}\nexpected an error ${JSON.stringify(planted)}`).toBe(true);
       }
     });
@@ -179,7 +177,10 @@ describe('validateSchema and describeErrors', () => {
     });
     expect(describeErrors(config.errors)).toBe('(root): must NOT have additional properties ("profle")');
     const envelope = validateSchema('payout-status-error-envelope', { status: true, code: 404, message: 'x', data: {} });
-    expect(describeErrors(envelope.errors).split('\n')).toEqual(['/status: must be equal to constant: false', '/data: must NOT be present']);
+    expect(describeErrors(envelope.errors).split('\n')).toEqual([
+      '/status: must be equal to constant: false',
+      '/data: must NOT be present',
+    ]);
   });
 
   it('refuses an unknown schema id', () => {

@@ -26,9 +26,13 @@ function stream(res, mib, sized) {
 const answers = {
   large: (res) => stream(res, 100, true),
   endless: (res) => stream(res, 4096, false),
-  'rate-limited': (res) => res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '10' }).end('{"code":429,"message":"slow down"}'),
+  'rate-limited': (res) =>
+    res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '10' }).end('{"code":429,"message":"slow down"}'),
   slow: (res) => setTimeout(() => res.writeHead(400, { 'content-type': 'application/json' }).end('{"code":400,"message":"no"}'), 9_000),
-  escapes: (res) => res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('refused \u001b]0;pwned\u0007\u001b[2J\u202eevil\u202c\u009b31m'),
+  escapes: (res) =>
+    res
+      .writeHead(400, { 'content-type': 'text/plain; charset=utf-8' })
+      .end('refused \u001b]0;pwned\u0007\u001b[2J\u202eevil\u202c\u009b31m'),
 };
 if (!(mode in answers)) {
   console.error(`usage: node scripts/hostile-target.mjs ${Object.keys(answers).join('|')} PORT`);

@@ -30,7 +30,10 @@ const ORDER = {
 function canonical(value) {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(value[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }
@@ -56,21 +59,56 @@ const SORTED_OBJECT = JSON.stringify(sortedObject(ORDER));
 const cases = [
   { name: 'node: a correct canonicalizer', body: CANONICAL, signature: sig(CANONICAL + TS), variants: ['canonical'] },
   // Sort into a new object and stringify it: "10" and "9" come first, at every depth.
-  { name: 'node: keys sorted into a new object, then JSON.stringify', body: SORTED_OBJECT, signature: sig(SORTED_OBJECT + TS), variants: ['integer-keys-first'] },
+  {
+    name: 'node: keys sorted into a new object, then JSON.stringify',
+    body: SORTED_OBJECT,
+    signature: sig(SORTED_OBJECT + TS),
+    variants: ['integer-keys-first'],
+  },
   // Signs the canonical text, then fetch(..., { body: JSON.stringify(order) }) sends the object again.
-  { name: 'node: canonical text signed, JSON.stringify(order) sent', body: AS_BUILT, signature: sig(CANONICAL + TS), variants: ['body-not-canonical'] },
+  {
+    name: 'node: canonical text signed, JSON.stringify(order) sent',
+    body: AS_BUILT,
+    signature: sig(CANONICAL + TS),
+    variants: ['body-not-canonical'],
+  },
   { name: 'node: HMAC-SHA512 in hex', body: CANONICAL, signature: hmac('sha512', CANONICAL + TS), variants: ['hmac-sha512'] },
-  { name: 'node: HMAC-SHA512 in base64', body: CANONICAL, signature: hmac('sha512', CANONICAL + TS, 'base64'), variants: ['hmac-sha512', 'base64'] },
+  {
+    name: 'node: HMAC-SHA512 in base64',
+    body: CANONICAL,
+    signature: hmac('sha512', CANONICAL + TS, 'base64'),
+    variants: ['hmac-sha512', 'base64'],
+  },
   { name: 'node: HMAC-SHA1 in hex', body: CANONICAL, signature: hmac('sha1', CANONICAL + TS), variants: ['hmac-sha1'] },
-  { name: 'node: HMAC-SHA1 in base64url', body: CANONICAL, signature: hmac('sha1', CANONICAL + TS, 'base64url'), variants: ['hmac-sha1', 'base64'] },
-  { name: 'node: HMAC-SHA512 over an object rebuilt in sorted order', body: SORTED_OBJECT, signature: hmac('sha512', SORTED_OBJECT + TS), variants: ['integer-keys-first', 'hmac-sha512'] },
+  {
+    name: 'node: HMAC-SHA1 in base64url',
+    body: CANONICAL,
+    signature: hmac('sha1', CANONICAL + TS, 'base64url'),
+    variants: ['hmac-sha1', 'base64'],
+  },
+  {
+    name: 'node: HMAC-SHA512 over an object rebuilt in sorted order',
+    body: SORTED_OBJECT,
+    signature: hmac('sha512', SORTED_OBJECT + TS),
+    variants: ['integer-keys-first', 'hmac-sha512'],
+  },
   // The timestamp as a field of the payload, sent along, and the canonical text signed alone.
   (() => {
     const withTs = canonical({ ...ORDER, timestamp: Number(TS) });
-    return { name: 'node: timestamp put in the payload as a number and sent', body: withTs, signature: sig(withTs), variants: ['timestamp-in-body'] };
+    return {
+      name: 'node: timestamp put in the payload as a number and sent',
+      body: withTs,
+      signature: sig(withTs),
+      variants: ['timestamp-in-body'],
+    };
   })(),
   // The timestamp added as a field for signing only; the body sent is the plain payload.
-  { name: 'node: timestamp added as "ts" for signing only', body: CANONICAL, signature: sig(canonical({ ...ORDER, ts: TS })), variants: ['timestamp-in-body'] },
+  {
+    name: 'node: timestamp added as "ts" for signing only',
+    body: CANONICAL,
+    signature: sig(canonical({ ...ORDER, ts: TS })),
+    variants: ['timestamp-in-body'],
+  },
 ].map((c) => ({ name: c.name, body: c.body, timestamp: TS, secret: SECRET, signature: c.signature, variants: c.variants }));
 
 const text = JSON.stringify({ generator: 'scripts/make-client-signatures.mjs', runtime: 'node', cases }, null, 2) + '\n';

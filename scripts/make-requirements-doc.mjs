@@ -7,5 +7,8 @@ import { SECTIONS } from '../dist/suites/sections.js';
 const root = new URL('..', import.meta.url);
 const read = (file) => JSON.parse(readFileSync(new URL(file, root), 'utf8'));
 const catalog = read('suites/catalog.json');
-writeFileSync(new URL('docs/requirements.md', root), requirementsMarkdown(catalog.requirements, SECTIONS, catalog.description, judgedCatalogs(read)));
+writeFileSync(
+  new URL('docs/requirements.md', root),
+  requirementsMarkdown(catalog.requirements, SECTIONS, catalog.description, judgedCatalogs(read)),
+);
 console.log('wrote docs/requirements.md');

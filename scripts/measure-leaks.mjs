@@ -21,22 +21,27 @@ const server = createServer((req, res) => {
   req.resume();
   req.on('end', () => {
     res.writeHead(400, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({
-      message: `signature ${signature.toUpperCase()}, key hex ${Buffer.from(SECRET).toString('hex')}`,
-      key: base64(SECRET),
-      authorization: `Basic ${base64(`${KEY}:${SECRET}`)}`,
-    }));
+    res.end(
+      JSON.stringify({
+        message: `signature ${signature.toUpperCase()}, key hex ${Buffer.from(SECRET).toString('hex')}`,
+        key: base64(SECRET),
+        authorization: `Basic ${base64(`${KEY}:${SECRET}`)}`,
+      }),
+    );
   });
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-leaks-'));
 const config = join(dir, 'target.json');
-writeFileSync(config, JSON.stringify({
-  baseUrl: `http://admin:${PASSWORD}@127.0.0.1:${server.address().port}`,
-  environment: 'sandbox',
-  merchant: { apiKey: KEY, secretKey: SECRET, walletId: 'WAL-1' },
-}));
+writeFileSync(
+  config,
+  JSON.stringify({
+    baseUrl: `http://admin:${PASSWORD}@127.0.0.1:${server.address().port}`,
+    environment: 'sandbox',
+    merchant: { apiKey: KEY, secretKey: SECRET, walletId: 'WAL-1' },
+  }),
+);
 const reports = join(dir, 'reports');
 const child = spawn(process.execPath, [bin, 'run', '--config', config, '--only', 'AUTH-', '--seed', '7', '--report-dir', reports]);
 let output = '';

@@ -19,7 +19,15 @@ describe('canonicalize (P-SIGN-1)', () => {
     // Integer-like keys are left out: JS objects would reorder them, which is the model's blind spot.
     const key = fc.string({ unit: 'grapheme-composite' }).filter((k) => !/^(0|[1-9]\d*)$/.test(k));
     const json = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: 'small' }, fc.constant(null), fc.boolean(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string({ unit: 'binary' }), tie('array'), tie('object')),
+      value: fc.oneof(
+        { depthSize: 'small' },
+        fc.constant(null),
+        fc.boolean(),
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.string({ unit: 'binary' }),
+        tie('array'),
+        tie('object'),
+      ),
       array: fc.array(tie('value'), { maxLength: 4 }),
       object: fc.dictionary(key, tie('value'), { maxKeys: 5 }),
     })).value;
@@ -43,7 +51,7 @@ describe('canonicalize (P-SIGN-1)', () => {
   });
 
   it('sorts keys by UTF-16 code units at every depth, including integer-like keys as text', () => {
-    const value = { b: 1, a: { '9': true, '10': false, B: [{ z: 0, y: 0 }] }, '😀': 1, 'ﬁ': 2 };
+    const value = { b: 1, a: { '9': true, '10': false, B: [{ z: 0, y: 0 }] }, '😀': 1, ﬁ: 2 };
     expect(canonicalize(value)).toBe('{"a":{"10":false,"9":true,"B":[{"y":0,"z":0}]},"b":1,"😀":1,"ﬁ":2}');
   });
 

@@ -15,7 +15,11 @@ export function canonicalize(value: unknown): string {
     text = write(value);
   } catch (error) {
     // The writer recurses once per level: a value thousands of levels deep exhausts the stack.
-    if (error instanceof RangeError) throw new SignerError('SVC_TOO_DEEP', 'canonicalize: the value nests objects or arrays too deeply (thousands of levels) to be canonicalized');
+    if (error instanceof RangeError)
+      throw new SignerError(
+        'SVC_TOO_DEEP',
+        'canonicalize: the value nests objects or arrays too deeply (thousands of levels) to be canonicalized',
+      );
     throw error;
   }
   if (text === undefined) throw notJson(value);

@@ -9,14 +9,36 @@ import { ShellWordsError, splitShellWords } from './shell-words.js';
 
 const utf8 = new TextEncoder();
 
-
 /** Short options that take a value, by their long name. Others listed here are flags that matter. */
 const SHORT_OPTIONS: Record<string, string> = {
-  X: 'request', H: 'header', d: 'data', F: 'form', T: 'upload-file', G: 'get', I: 'head',
-  A: 'user-agent', b: 'cookie', c: 'cookie-jar', C: 'continue-at', D: 'dump-header', e: 'referer',
-  E: 'cert', K: 'config', m: 'max-time', o: 'output', P: 'ftp-port', Q: 'quote', r: 'range',
-  t: 'telnet-option', u: 'user', U: 'proxy-user', w: 'write-out', x: 'proxy', y: 'speed-time',
-  Y: 'speed-limit', z: 'time-cond',
+  X: 'request',
+  H: 'header',
+  d: 'data',
+  F: 'form',
+  T: 'upload-file',
+  G: 'get',
+  I: 'head',
+  A: 'user-agent',
+  b: 'cookie',
+  c: 'cookie-jar',
+  C: 'continue-at',
+  D: 'dump-header',
+  e: 'referer',
+  E: 'cert',
+  K: 'config',
+  m: 'max-time',
+  o: 'output',
+  P: 'ftp-port',
+  Q: 'quote',
+  r: 'range',
+  t: 'telnet-option',
+  u: 'user',
+  U: 'proxy-user',
+  w: 'write-out',
+  x: 'proxy',
+  y: 'speed-time',
+  Y: 'speed-limit',
+  z: 'time-cond',
 };
 
 /** Long options that take a value. An unknown option is taken as a flag, so this list errs long. */
@@ -66,9 +88,13 @@ export function parseCurlCommand(command: string): CapturedRequest {
     else if (option === 'get') get = true;
     else if (option === 'head') head = true;
     else if (option === 'form' || option === 'form-string') {
-      throw unsupported(`curl ${option === 'form' ? '-F' : '--form-string'} sends a multipart body whose boundary is random; send the signed JSON with --json or -d instead`);
+      throw unsupported(
+        `curl ${option === 'form' ? '-F' : '--form-string'} sends a multipart body whose boundary is random; send the signed JSON with --json or -d instead`,
+      );
     } else if (option === 'upload-file') {
-      throw unsupported(`curl -T ${value} reads the body from a file, which a capture cannot see; paste the file contents inline with -d '...' or pass the body with --file`);
+      throw unsupported(
+        `curl -T ${value} reads the body from a file, which a capture cannot see; paste the file contents inline with -d '...' or pass the body with --file`,
+      );
     } else if (DATA_OPTIONS.has(option)) {
       const piece = curlDataPiece(option, value);
       // curl joins -d pieces with '&' but appends --json pieces as they are.
@@ -122,8 +148,13 @@ export function parseCurlCommand(command: string): CapturedRequest {
     data = undefined;
   }
   const implied: Array<[string, string]> = json
-    ? [['Content-Type', 'application/json'], ['Accept', 'application/json']]
-    : data !== undefined ? [['Content-Type', 'application/x-www-form-urlencoded']] : [];
+    ? [
+        ['Content-Type', 'application/json'],
+        ['Accept', 'application/json'],
+      ]
+    : data !== undefined
+      ? [['Content-Type', 'application/x-www-form-urlencoded']]
+      : [];
   for (const [name, value] of implied) {
     const lower = name.toLowerCase();
     if (!removed.has(lower) && !headers.some(([n]) => n.toLowerCase() === lower)) headers.push([name, value]);

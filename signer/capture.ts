@@ -110,7 +110,9 @@ function notARequestLine(line: string): CaptureError {
   if (/^HTTP\/\d/.test(line)) {
     return unreadable(`the first line ${quote(line)} starts an HTTP response, not a request; paste the request that was sent`);
   }
-  const hint = /^\s*[[{]/.test(line) ? '; this looks like a body alone: paste the whole request (request line, headers, a blank line, the body)' : '';
+  const hint = /^\s*[[{]/.test(line)
+    ? '; this looks like a body alone: paste the whole request (request line, headers, a blank line, the body)'
+    : '';
   return unreadable(`the first line is not an HTTP request line (expected ${EXAMPLE_REQUEST_LINE}, got ${quote(line)})${hint}`);
 }
 
@@ -164,7 +166,8 @@ function decodeChunked(rest: string): string {
     chunks.push(bytes.subarray(pos, pos + length));
     pos += length;
     if (bytes[pos] === 0x0d && bytes[pos + 1] === 0x0a) pos += 2;
-    else if (bytes[pos] === 0x0a) pos += 1; // pasted captures often lose their CRs
+    else if (bytes[pos] === 0x0a)
+      pos += 1; // pasted captures often lose their CRs
     else if (pos < bytes.length) {
       throw unreadable(`chunked body: the ${length}-byte chunk is not followed by a line break; check its size (bytes, in hex)`);
     }

@@ -8,12 +8,13 @@ export function formatDiagnosis(d: Diagnosis): string {
   const lines: string[] = [];
   const { detail } = d;
   if (d.match) {
-    lines.push('✓ signature matches: it is the profile\'s signature of this body and timestamp (P-SIGN-2)');
+    lines.push("✓ signature matches: it is the profile's signature of this body and timestamp (P-SIGN-2)");
   } else if (d.variants.length > 0) {
     lines.push(`✗ signature mismatch, explained by: ${d.variants.join(' + ')}`);
     for (const id of d.variants) lines.push(...describeVariant(id));
     if (detail.divergence !== undefined) lines.push('', ...formatDivergence(detail.divergence));
-    else if (detail.sentDivergence === undefined) lines.push('', '  The signed text is the canonical one; the difference is in the key or the digest encoding.');
+    else if (detail.sentDivergence === undefined)
+      lines.push('', '  The signed text is the canonical one; the difference is in the key or the digest encoding.');
     if (detail.sentDivergence !== undefined) lines.push('', ...formatDivergence(detail.sentDivergence, SENT_LABELS));
     if (d.candidates.length > 0) {
       lines.push('', '  Also consistent with:', ...d.candidates.map((c) => `    ${c.join(' + ')}`));
@@ -47,8 +48,16 @@ interface DivergenceLabels {
 }
 
 // "Sender": the client of a request or the gateway of a webhook delivery; diagnose explains both.
-const SIGNED_LABELS: DivergenceLabels = { heading: 'The sender\'s signed text parts from the canonical message', expected: 'canonical', actual: 'sender' };
-const SENT_LABELS: DivergenceLabels = { heading: 'The bytes sent part from the text the sender signed', expected: 'signed', actual: 'sent' };
+const SIGNED_LABELS: DivergenceLabels = {
+  heading: "The sender's signed text parts from the canonical message",
+  expected: 'canonical',
+  actual: 'sender',
+};
+const SENT_LABELS: DivergenceLabels = {
+  heading: 'The bytes sent part from the text the sender signed',
+  expected: 'signed',
+  actual: 'sent',
+};
 
 /** Shows the bytes around the first difference, one above the other, with a caret under it. */
 export function formatDivergence(div: Divergence, labels: DivergenceLabels = SIGNED_LABELS): string[] {

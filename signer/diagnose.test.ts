@@ -19,7 +19,9 @@ interface ClientCase {
 
 const FIXTURES = new URL('./fixtures/', import.meta.url);
 const ROOT = new URL('../', import.meta.url).pathname;
-const fixtureFiles = readdirSync(FIXTURES).filter((f) => /^client-signatures.*\.json$/.test(f)).sort();
+const fixtureFiles = readdirSync(FIXTURES)
+  .filter((f) => /^client-signatures.*\.json$/.test(f))
+  .sort();
 const fixtureOf = (file: string) => JSON.parse(readFileSync(new URL(file, FIXTURES), 'utf8')) as { generator: string; cases: ClientCase[] };
 const fixture = fixtureOf('client-signatures.json');
 const base = fixture.cases.find((c) => c.name === 'canonical')!;
@@ -48,14 +50,18 @@ describe('the fixtures come from their runtimes', () => {
 
   for (const [file, command, args] of GENERATORS) {
     // Without the runtime (.ci/run installs php and go) the row is reported skipped, never passed.
-    it.skipIf(!has(command))(`${file} is what ${command} writes today`, () => {
-      // go wants a cache and a GOPATH; CI may run without HOME.
-      const goHome = join(tmpdir(), 'svc-go');
-      const env = { GOCACHE: join(goHome, 'cache'), GOPATH: join(goHome, 'path'), ...process.env };
-      const run = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env });
-      expect(run.status, run.stderr).toBe(0);
-      expect(run.stdout).toBe(readFileSync(new URL(file, FIXTURES), 'utf8'));
-    }, 90_000);
+    it.skipIf(!has(command))(
+      `${file} is what ${command} writes today`,
+      () => {
+        // go wants a cache and a GOPATH; CI may run without HOME.
+        const goHome = join(tmpdir(), 'svc-go');
+        const env = { GOCACHE: join(goHome, 'cache'), GOPATH: join(goHome, 'path'), ...process.env };
+        const run = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8', timeout: 60_000, env });
+        expect(run.status, run.stderr).toBe(0);
+        expect(run.stdout).toBe(readFileSync(new URL(file, FIXTURES), 'utf8'));
+      },
+      90_000,
+    );
   }
 });
 
@@ -85,7 +91,8 @@ describe('diagnose never calls a non-canonical body a match (P-SIGN-3)', () => {
   });
 
   it('still matches the canonical text sent as signed, and an empty body', () => {
-    for (const c of fixtureFiles.flatMap((f) => fixtureOf(f).cases).filter((x) => x.variants[0] === 'canonical')) expect(diagnose(c).match, c.name).toBe(true);
+    for (const c of fixtureFiles.flatMap((f) => fixtureOf(f).cases).filter((x) => x.variants[0] === 'canonical'))
+      expect(diagnose(c).match, c.name).toBe(true);
   });
 });
 
@@ -100,7 +107,7 @@ describe('diagnose, against variants made here by other means', () => {
     expect(d.detail.divergence?.byteOffset).toBe(Buffer.byteLength(canonical.slice(0, canonical.indexOf('/'))));
   });
 
-  it('names Go\'s HTML escaping', () => {
+  it("names Go's HTML escaping", () => {
     const goText = canonical.replaceAll('<', '\\u003c').replaceAll('>', '\\u003e').replaceAll('&', '\\u0026');
     expect(run(goText).variants).toEqual(['html-escaped']);
   });

@@ -93,7 +93,9 @@ const MILLISECOND_TEXTS = 24;
 export function diagnose(input: DiagnoseInput): Diagnosis {
   const timestamp = input.timestamp.trim();
   if (!/^\d+(\.\d+)?$/.test(timestamp)) {
-    throw new DiagnoseInputError(`diagnose: timestamp ${JSON.stringify(input.timestamp)} is not a UNIX time; pass X-TIMESTAMP exactly as sent`);
+    throw new DiagnoseInputError(
+      `diagnose: timestamp ${JSON.stringify(input.timestamp)} is not a UNIX time; pass X-TIMESTAMP exactly as sent`,
+    );
   }
   if (input.secret === '') throw new DiagnoseInputError('diagnose: the secret key is empty');
 
@@ -136,19 +138,32 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
       for (const form of forms) {
         tried++;
         if (key.hmac.finish(started, form.value).equals(decoded.bytes)) {
-          matches.push({ text: candidate.text + form.value, payload: candidate.text, labels: [...candidate.labels, ...form.labels, ...key.labels] });
+          matches.push({
+            text: candidate.text + form.value,
+            payload: candidate.text,
+            labels: [...candidate.labels, ...form.labels, ...key.labels],
+          });
         }
       }
       // The timestamp placed first, and the payload alone (or with the timestamp inside it).
       tried += 2;
       for (const form of forms.slice(0, 1)) {
         if (key.hmac.digest(form.value + candidate.text).equals(decoded.bytes)) {
-          matches.push({ text: form.value + candidate.text, payload: candidate.text, labels: [...candidate.labels, 'timestamp-first', ...form.labels, ...key.labels] });
+          matches.push({
+            text: form.value + candidate.text,
+            payload: candidate.text,
+            labels: [...candidate.labels, 'timestamp-first', ...form.labels, ...key.labels],
+          });
         }
       }
       if (key.hmac.digest(candidate.text).equals(decoded.bytes)) {
-        const inside: VariantId = candidate.withTimestamp || timestampField(parsed.tree, timestamp) ? 'timestamp-in-body' : 'timestamp-omitted';
-        matches.push({ text: candidate.text, payload: candidate.text, labels: [...candidate.labels.filter((l) => l !== 'timestamp-in-body'), inside, ...key.labels] });
+        const inside: VariantId =
+          candidate.withTimestamp || timestampField(parsed.tree, timestamp) ? 'timestamp-in-body' : 'timestamp-omitted';
+        matches.push({
+          text: candidate.text,
+          payload: candidate.text,
+          labels: [...candidate.labels.filter((l) => l !== 'timestamp-in-body'), inside, ...key.labels],
+        });
       }
     }
   }
@@ -163,7 +178,11 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
         tried++;
         const value = String(base + ms);
         if (key.hmac.finish(started, value).equals(decoded.bytes)) {
-          matches.push({ text: candidate.text + value, payload: candidate.text, labels: [...candidate.labels, 'timestamp-milliseconds', ...key.labels] });
+          matches.push({
+            text: candidate.text + value,
+            payload: candidate.text,
+            labels: [...candidate.labels, 'timestamp-milliseconds', ...key.labels],
+          });
         }
       }
     }
@@ -198,16 +217,25 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
  * it, so that is no match (`body-not-canonical`). When the signed text is neither the canonical text
  * nor the bytes sent, the labels already say how it was written; a note says the bytes differ too.
  */
-function sentBytesVerdict(body: string, parsed: { isJson: boolean; canonical: string }, best: Candidate): { labels: VariantId[]; divergence?: Divergence; warning?: string } {
+function sentBytesVerdict(
+  body: string,
+  parsed: { isJson: boolean; canonical: string },
+  best: Candidate,
+): { labels: VariantId[]; divergence?: Divergence; warning?: string } {
   const signed = best.payload;
   if (!parsed.isJson || signed === undefined || signed === body) return { labels: [] };
   const where = divergence(signed, body);
   if (signed === parsed.canonical) return { labels: ['body-not-canonical'], divergence: where };
   if (best.labels.includes('timestamp-in-body')) return { labels: [] };
-  return { labels: [], divergence: where, warning: `the bytes sent are not the text the sender signed: they part from it at byte ${where.byteOffset}` };
+  return {
+    labels: [],
+    divergence: where,
+    warning: `the bytes sent are not the text the sender signed: they part from it at byte ${where.byteOffset}`,
+  };
 }
 
-const TOO_DEEP = 'diagnose: the body nests objects or arrays too deeply (thousands of levels) to be canonicalized, so no signature of it can be explained';
+const TOO_DEEP =
+  'diagnose: the body nests objects or arrays too deeply (thousands of levels) to be canonicalized, so no signature of it can be explained';
 
 function parseBody(body: string): { isJson: boolean; canonical: string; tree?: JsonNode } {
   if (body === '') return { isJson: false, canonical: '' };
@@ -264,7 +292,12 @@ interface SignedText {
 /** Field names clients use for a timestamp they put inside the payload. */
 const TIMESTAMP_FIELDS = ['timestamp', 'ts'] as const;
 
-function candidateTexts(body: string, parsed: { canonical: string; tree?: JsonNode }, timestamp: string, builtOrder?: FieldOrder): SignedText[] {
+function candidateTexts(
+  body: string,
+  parsed: { canonical: string; tree?: JsonNode },
+  timestamp: string,
+  builtOrder?: FieldOrder,
+): SignedText[] {
   const byText = new Map<string, VariantId[]>();
   const add = (text: string, labels: VariantId[]): void => {
     const known = byText.get(text);
@@ -280,7 +313,8 @@ function candidateTexts(body: string, parsed: { canonical: string; tree?: JsonNo
       // The keys in the order the sender built them, instead of the order they came: only the
       // styles that keep an object's order can tell it apart.
       const built = inBuiltOrder(parsed.tree, builtOrder);
-      for (const style of candidateStyles(built)) if (style.keyOrder === 'as-received' || style.keyOrder === 'top-level') add(writeStyled(built, style), styleVariants(style));
+      for (const style of candidateStyles(built))
+        if (style.keyOrder === 'as-received' || style.keyOrder === 'top-level') add(writeStyled(built, style), styleVariants(style));
     }
     // The exact bytes sent, whatever serializer made them (P-SIGN-3 wants the canonical text).
     if (!byText.has(body)) add(body, ['non-canonical-body']);
@@ -289,7 +323,10 @@ function candidateTexts(body: string, parsed: { canonical: string; tree?: JsonNo
   // The timestamp added to the payload for signing only: the body sent does not carry it.
   if (parsed.tree?.kind === 'object' && timestampField(parsed.tree, timestamp) === undefined && /^\d{1,13}$/.test(timestamp)) {
     for (const name of TIMESTAMP_FIELDS) {
-      for (const value of [{ kind: 'number', text: timestamp, value: Number(timestamp) } as const, { kind: 'string', value: timestamp } as const]) {
+      for (const value of [
+        { kind: 'number', text: timestamp, value: Number(timestamp) } as const,
+        { kind: 'string', value: timestamp } as const,
+      ]) {
         const tree: JsonNode = { kind: 'object', entries: [...parsed.tree.entries, [name, value]] };
         texts.push({ text: writeStyled(tree, CANONICAL_STYLE), labels: ['timestamp-in-body'], withTimestamp: true });
       }
@@ -301,14 +338,21 @@ function candidateTexts(body: string, parsed: { canonical: string; tree?: JsonNo
 /** The name of a top-level field of the body that holds the timestamp as sent, if there is one. */
 function timestampField(tree: JsonNode | undefined, timestamp: string): string | undefined {
   if (tree?.kind !== 'object') return undefined;
-  const hit = tree.entries.find(([name, value]) => (TIMESTAMP_FIELDS as readonly string[]).includes(name)
-    && ((value.kind === 'number' && value.text === timestamp) || (value.kind === 'string' && value.value === timestamp)));
+  const hit = tree.entries.find(
+    ([name, value]) =>
+      (TIMESTAMP_FIELDS as readonly string[]).includes(name) &&
+      ((value.kind === 'number' && value.text === timestamp) || (value.kind === 'string' && value.value === timestamp)),
+  );
   return hit?.[0];
 }
 
 function candidateKeys(secret: string, algorithm: HmacAlgorithm): Array<{ hmac: HmacKey; labels: VariantId[] }> {
   const algorithmLabels: VariantId[] = algorithm === 'sha1' ? ['hmac-sha1'] : algorithm === 'sha512' ? ['hmac-sha512'] : [];
-  const secrets: Array<[string, VariantId[]]> = [[secret, []], [secret + '\n', ['secret-trailing-newline']], [secret + '\r\n', ['secret-trailing-newline']]];
+  const secrets: Array<[string, VariantId[]]> = [
+    [secret, []],
+    [secret + '\n', ['secret-trailing-newline']],
+    [secret + '\r\n', ['secret-trailing-newline']],
+  ];
   if (secret.trim() !== secret) secrets.push([secret.trim(), ['secret-untrimmed']]);
   return secrets.map(([key, labels]) => ({ hmac: new HmacKey(algorithm, key), labels: [...labels, ...algorithmLabels] }));
 }
@@ -370,9 +414,11 @@ function likelyCauses(input: DiagnoseInput, isJson: boolean): string[] {
   const keyEnv = environmentOf(input.apiKey, 'pk');
   const secretEnv = environmentOf(input.secret, 'sk');
   if (keyEnv !== undefined && secretEnv !== undefined && keyEnv !== secretEnv) {
-    causes.push(`environment mix-up: the API key is ${keyEnv} (pk_${keyEnv === 'production' ? 'live' : 'test'}_…) but the secret is ${secretEnv}; use the secret issued with that key`);
+    causes.push(
+      `environment mix-up: the API key is ${keyEnv} (pk_${keyEnv === 'production' ? 'live' : 'test'}_…) but the secret is ${secretEnv}; use the secret issued with that key`,
+    );
   }
-  causes.push('a different secret key: another merchant\'s, the other environment\'s, or one rotated since');
+  causes.push("a different secret key: another merchant's, the other environment's, or one rotated since");
   causes.push(
     isJson
       ? 'the body changed between signing and sending (a field added or edited, or re-serialized by a framework or proxy)'

@@ -89,8 +89,14 @@ export function parseJsonTree(text: string): JsonNode {
         at++;
         entries.push([key, readValue()]);
         skipWhitespace();
-        if (text[at] === ',') { at++; continue; }
-        if (text[at] === '}') { at++; return { kind: 'object', entries }; }
+        if (text[at] === ',') {
+          at++;
+          continue;
+        }
+        if (text[at] === '}') {
+          at++;
+          return { kind: 'object', entries };
+        }
         fail('expected "," or "}"');
       }
     }
@@ -105,8 +111,14 @@ export function parseJsonTree(text: string): JsonNode {
       for (;;) {
         items.push(readValue());
         skipWhitespace();
-        if (text[at] === ',') { at++; continue; }
-        if (text[at] === ']') { at++; return { kind: 'array', items }; }
+        if (text[at] === ',') {
+          at++;
+          continue;
+        }
+        if (text[at] === ']') {
+          at++;
+          return { kind: 'array', items };
+        }
         fail('expected "," or "]"');
       }
     }

@@ -109,8 +109,19 @@ function readDoubleQuoted(text: string, open: number): [string, number] {
 }
 
 const ANSI_C_SIMPLE: Record<string, string> = {
-  n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v',
-  '\\': '\\', "'": "'", '"': '"', '?': '?',
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  a: '\x07',
+  b: '\b',
+  e: '\x1b',
+  E: '\x1b',
+  f: '\f',
+  v: '\v',
+  '\\': '\\',
+  "'": "'",
+  '"': '"',
+  '?': '?',
 };
 
 /** Reads $'...' starting at the `$`; returns the value and the index after the closing quote. */

@@ -5,20 +5,21 @@ import type { JsonNode } from './json-tree.js';
  * more). Ids are a contract: `diagnose --json` reports them.
  */
 export const VARIANTS = {
-  canonical: 'the profile\'s canonical text and message (P-SIGN-1/2)',
+  canonical: "the profile's canonical text and message (P-SIGN-1/2)",
   'unsorted-keys': 'object keys left in the order they came instead of sorted',
   'shallow-sorted-keys': 'only the top-level keys sorted; nested objects left unsorted',
   'escaped-slashes': '"/" written as "\\/" (PHP\'s json_encode default)',
-  'escaped-unicode': 'non-ASCII characters written as \\uXXXX escapes (Python\'s ensure_ascii, PHP)',
-  'html-escaped': '<, > and & written as \\u003c, \\u003e, \\u0026 (Go\'s encoding/json)',
-  'escaped-line-terminators': 'U+2028 and U+2029 written as \\u2028 and \\u2029 (Go\'s encoding/json always; PHP\'s json_encode even with JSON_UNESCAPED_UNICODE)',
+  'escaped-unicode': "non-ASCII characters written as \\uXXXX escapes (Python's ensure_ascii, PHP)",
+  'html-escaped': "<, > and & written as \\u003c, \\u003e, \\u0026 (Go's encoding/json)",
+  'escaped-line-terminators':
+    "U+2028 and U+2029 written as \\u2028 and \\u2029 (Go's encoding/json always; PHP's json_encode even with JSON_UNESCAPED_UNICODE)",
   'integer-keys-first': 'keys sorted into a new JavaScript object, which lists integer-like keys ("9", "10") first in numeric order',
   'pretty-printed': 'whitespace added between tokens (Python\'s default ", " and ": " separators, or indentation)',
   'trailing-newline': 'a newline appended after the JSON text',
   'number-format': 'numbers written otherwise than JavaScript writes them (e.g. 1499.50, 136.0)',
   'timestamp-milliseconds': 'the timestamp in milliseconds instead of seconds',
   'timestamp-omitted': 'the payload signed without the timestamp',
-  'timestamp-fractional': 'a fractional timestamp (e.g. Python\'s time.time()) instead of whole seconds',
+  'timestamp-fractional': "a fractional timestamp (e.g. Python's time.time()) instead of whole seconds",
   'timestamp-first': 'the timestamp placed before the payload',
   'uppercase-hex': 'the digest written in upper-case hexadecimal',
   base64: 'the digest encoded in base64 instead of hexadecimal',
@@ -27,8 +28,10 @@ export const VARIANTS = {
   'secret-untrimmed': 'the secret key used with surrounding whitespace, or trimmed where the given one has it',
   'hmac-sha1': 'HMAC-SHA1 instead of HMAC-SHA256',
   'hmac-sha512': 'HMAC-SHA512 instead of HMAC-SHA256',
-  'non-canonical-body': 'the client signed the bytes it sent, but those bytes are not the canonical text (P-SIGN-3): a server that re-canonicalizes refuses it',
-  'body-not-canonical': 'the client signed the canonical text but sent other bytes (P-SIGN-3): a server that verifies the raw body refuses it',
+  'non-canonical-body':
+    'the client signed the bytes it sent, but those bytes are not the canonical text (P-SIGN-3): a server that re-canonicalizes refuses it',
+  'body-not-canonical':
+    'the client signed the canonical text but sent other bytes (P-SIGN-3): a server that verifies the raw body refuses it',
   'timestamp-in-body': 'the timestamp put inside the JSON payload (a "timestamp" or "ts" field) instead of appended to the text',
   'base64-of-hex': 'the digest sent as base64 of its hex text, not as hex',
   'empty-body-signed-as-json': 'a request without a body signed as "{}" instead of "" (P-SIGN-4)',
@@ -43,17 +46,20 @@ export const FIXES: Partial<Record<VariantId, string>> = {
   'escaped-slashes': 'serialize with slashes unescaped (PHP: JSON_UNESCAPED_SLASHES)',
   'escaped-unicode': 'write non-ASCII as raw UTF-8 (Python: ensure_ascii=False; PHP: JSON_UNESCAPED_UNICODE)',
   'html-escaped': 'turn HTML escaping off (Go: json.Encoder with SetEscapeHTML(false))',
-  'escaped-line-terminators': 'write U+2028/U+2029 raw (PHP: add JSON_UNESCAPED_LINE_TERMINATORS; Go: replace the \\u2028 and \\u2029 escapes with the characters after encoding)',
-  'integer-keys-first': 'serialize from sorted key/value pairs, not from an object rebuilt in sorted order (JavaScript objects put integer-like keys first)',
+  'escaped-line-terminators':
+    'write U+2028/U+2029 raw (PHP: add JSON_UNESCAPED_LINE_TERMINATORS; Go: replace the \\u2028 and \\u2029 escapes with the characters after encoding)',
+  'integer-keys-first':
+    'serialize from sorted key/value pairs, not from an object rebuilt in sorted order (JavaScript objects put integer-like keys first)',
   'pretty-printed': 'serialize compactly (Python: separators=(",", ":"))',
-  'trailing-newline': 'sign and send the JSON text without the trailing newline (Go\'s Encoder.Encode adds one)',
-  'number-format': 'write numbers as JavaScript\'s JSON.stringify does (1499.5, 136)',
+  'trailing-newline': "sign and send the JSON text without the trailing newline (Go's Encoder.Encode adds one)",
+  'number-format': "write numbers as JavaScript's JSON.stringify does (1499.5, 136)",
   'timestamp-milliseconds': 'use whole seconds: floor(milliseconds / 1000)',
   'timestamp-omitted': 'sign canonical text + timestamp, not the payload alone',
   'timestamp-first': 'put the timestamp after the payload text, with no separator',
   'timestamp-fractional': 'send and sign whole seconds: floor(time.time())',
   'non-canonical-body': 'serialize the payload canonically (sorted keys, compact), then sign and send those exact bytes',
-  'body-not-canonical': 'send the canonical text you signed, byte for byte, as the body; do not let the HTTP library serialize the payload again',
+  'body-not-canonical':
+    'send the canonical text you signed, byte for byte, as the body; do not let the HTTP library serialize the payload again',
   'timestamp-in-body': 'leave the payload as it is and sign canonical text + X-TIMESTAMP, appended with no separator',
   'base64-of-hex': 'send the lower-case hex digest itself in X-SIGNATURE',
   'empty-body-signed-as-json': 'sign the empty string followed by the timestamp when there is no body',
@@ -165,7 +171,8 @@ function writeNode(node: JsonNode, style: TextStyle, depth: number, key: string)
       return wrap('[', ']', parts, style.layout, depth);
     }
     case 'object': {
-      const sort = style.keyOrder === 'sorted' || style.keyOrder === 'integer-keys-first' || (style.keyOrder === 'top-level' && depth === 0);
+      const sort =
+        style.keyOrder === 'sorted' || style.keyOrder === 'integer-keys-first' || (style.keyOrder === 'top-level' && depth === 0);
       let entries = sort ? [...node.entries].sort(byKey) : node.entries;
       if (style.keyOrder === 'integer-keys-first') entries = integerKeysFirst(entries);
       const parts = entries.map(([name, value]) => writeString(name, style) + style.layout.key + writeNode(value, style, depth + 1, name));
@@ -232,7 +239,11 @@ function writeString(value: string, style: TextStyle): string {
 export function candidateStyles(root: JsonNode): TextStyle[] {
   const features = scan(root);
   // Integer-like keys first is the more specific story when it writes the same text as another order.
-  const keyOrders: KeyOrder[] = ['sorted', ...(features.integerKeys ? (['integer-keys-first'] as const) : []), ...(features.objects ? (['top-level', 'as-received'] as const) : [])];
+  const keyOrders: KeyOrder[] = [
+    'sorted',
+    ...(features.integerKeys ? (['integer-keys-first'] as const) : []),
+    ...(features.objects ? (['top-level', 'as-received'] as const) : []),
+  ];
   const slashes = features.slash ? [false, true] : [false];
   const unicode: UnicodeEscape[] = features.nonAscii ? ['raw', 'lower', 'upper'] : ['raw'];
   const html = features.html ? [false, true] : [false];
@@ -251,7 +262,16 @@ export function candidateStyles(root: JsonNode): TextStyle[] {
             for (const n of numbers)
               for (const layout of layouts)
                 for (const trailingNewline of [false, true])
-                  styles.push({ keyOrder, escapeSlashes, unicode: u, htmlEscape, lineTerminators: escapeLineTerminators, numbers: n, layout, trailingNewline });
+                  styles.push({
+                    keyOrder,
+                    escapeSlashes,
+                    unicode: u,
+                    htmlEscape,
+                    lineTerminators: escapeLineTerminators,
+                    numbers: n,
+                    layout,
+                    trailingNewline,
+                  });
   return styles;
 }
 
@@ -269,7 +289,15 @@ interface Features {
 
 function scan(root: JsonNode): Features {
   const f: Features = {
-    objects: false, containers: false, slash: false, nonAscii: false, html: false, lineTerminators: false, integerKeys: false, amounts: false, numberTextDiffers: false,
+    objects: false,
+    containers: false,
+    slash: false,
+    nonAscii: false,
+    html: false,
+    lineTerminators: false,
+    integerKeys: false,
+    amounts: false,
+    numberTextDiffers: false,
   };
   const visitString = (s: string): void => {
     if (s.includes('/')) f.slash = true;

@@ -28,9 +28,7 @@ interface VectorFile {
   vectors: Vector[];
 }
 
-const file = JSON.parse(
-  readFileSync(new URL('./vectors/signing-vectors.json', import.meta.url), 'utf8'),
-) as VectorFile;
+const file = JSON.parse(readFileSync(new URL('./vectors/signing-vectors.json', import.meta.url), 'utf8')) as VectorFile;
 const vectors = file.vectors;
 
 describe('signing vectors file', () => {

@@ -33,9 +33,7 @@ export type VerifyFailure =
   | 'malformed-signature'
   | 'signature-mismatch';
 
-export type VerifyResult =
-  | { ok: true; timestamp: number }
-  | { ok: false; reason: VerifyFailure; message: string };
+export type VerifyResult = { ok: true; timestamp: number } | { ok: false; reason: VerifyFailure; message: string };
 
 const SIGNATURE_SHAPE = /^[0-9a-f]{64}$/;
 

@@ -21,11 +21,22 @@ import { edgeChecks } from './checks/edges.js';
 import { wireChecks } from './checks/wire.js';
 
 const checks: Check[] = [
-  ...authenticationChecks, ...signatureChecks, ...environmentChecks, ...errorChecks,
-  ...createOrderChecks, ...duplicateChecks, ...payoutStatusChecks, ...operationChecks, ...webhookChecks,
-  ...authEffectChecks, ...moneyChecks, ...raceChecks, ...tenantChecks,
+  ...authenticationChecks,
+  ...signatureChecks,
+  ...environmentChecks,
+  ...errorChecks,
+  ...createOrderChecks,
+  ...duplicateChecks,
+  ...payoutStatusChecks,
+  ...operationChecks,
+  ...webhookChecks,
+  ...authEffectChecks,
+  ...moneyChecks,
+  ...raceChecks,
+  ...tenantChecks,
   ...modelChecks,
-  ...wireChecks, ...edgeChecks,
+  ...wireChecks,
+  ...edgeChecks,
 ];
 const requirements = catalog();
 
@@ -47,7 +58,8 @@ describe('the requirement catalog and the checks', () => {
   it('marks the profile-operation and webhook requirements as extensions, and only those', () => {
     const extensionSections = ['Profile operations', 'Webhooks', 'Records over time', 'Wallet', 'Isolation'];
     const extensionElsewhere = ['DUP-FIRST-UNCHANGED', 'DUP-PERMANENT', 'AMOUNT-KEPT-EXACTLY'];
-    for (const r of requirements) expect(r.extension, r.id).toBe(extensionSections.includes(r.section) || extensionElsewhere.includes(r.id));
+    for (const r of requirements)
+      expect(r.extension, r.id).toBe(extensionSections.includes(r.section) || extensionElsewhere.includes(r.id));
   });
 
   it('maps every sandbox fault to a requirement of the catalog', () => {
@@ -57,13 +69,19 @@ describe('the requirement catalog and the checks', () => {
 
   it('keeps the report schema in step with the report it describes', () => {
     const example = {
-      target: { baseUrl: 'http://127.0.0.1:1', environment: 'sandbox' }, seed: 1, verdict: 'conformant', coverage: { judged: 1, total: 1, notJudged: [] }, summary: { passed: 1, failed: 0, warned: 0, skipped: 0 },
+      target: { baseUrl: 'http://127.0.0.1:1', environment: 'sandbox' },
+      seed: 1,
+      verdict: 'conformant',
+      coverage: { judged: 1, total: 1, notJudged: [] },
+      summary: { passed: 1, failed: 0, warned: 0, skipped: 0 },
       requirements: [{ id: 'AUTH-ACCEPT', level: 'MUST', status: 'passed', profile: ['P-SIGN-2'], title: 't', evidence: [] }],
     };
     expect(validateSchema('report', example).valid).toBe(true);
     // An inconclusive verdict says why; any other verdict has no reasons.
     expect(validateSchema('report', { ...example, verdict: 'inconclusive' }).valid).toBe(false);
-    expect(validateSchema('report', { ...example, verdict: 'inconclusive', reasons: ['the target could not be reached'] }).valid).toBe(true);
+    expect(validateSchema('report', { ...example, verdict: 'inconclusive', reasons: ['the target could not be reached'] }).valid).toBe(
+      true,
+    );
     expect(validateSchema('report', { ...example, reasons: ['why'] }).valid).toBe(false);
     expect(validateSchema('report', { ...example, verdict: 'not conformant' }).valid).toBe(false);
   });

@@ -41,7 +41,12 @@ export function checkRunner(state: RunState): SandboxTarget['run'] {
  * Starts a sandbox (with faults or variants) and a run state pointed at it. `clock` is the run's; a
  * test that gives one also gives the sandbox its side of the same time (options.clock).
  */
-export async function sandboxTarget(options: StartOptions = {}, edit: (config: TargetConfig) => TargetConfig = (c) => c, runs = 10, clock: Clock = virtualClock()): Promise<SandboxTarget> {
+export async function sandboxTarget(
+  options: StartOptions = {},
+  edit: (config: TargetConfig) => TargetConfig = (c) => c,
+  runs = 10,
+  clock: Clock = virtualClock(),
+): Promise<SandboxTarget> {
   // One virtual clock for both sides by default: waits for the next second or a settlement take no real time.
   const sandbox = await startSandbox({ port: 0, clock: clock.now, ...options });
   const settings: RunSettings = {

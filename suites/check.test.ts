@@ -28,11 +28,18 @@ describe('defineCheck', () => {
 
 describe('defineRequirement', () => {
   it('defaults a team requirement to an extension with no rules', () => {
-    expect(defineRequirement({ id: 'ACME-ONE', title: 'one', level: 'SHOULD', section: 'Acme' })).toMatchObject({ extension: true, profile: [] });
+    expect(defineRequirement({ id: 'ACME-ONE', title: 'one', level: 'SHOULD', section: 'Acme' })).toMatchObject({
+      extension: true,
+      profile: [],
+    });
   });
 
   it.each<[string, unknown, RegExp]>([
-    ['a lower-case id', { id: 'acme-one', title: 't', level: 'MUST', section: 'Acme' }, /^defineRequirement: id "acme-one" must be upper-case/],
+    [
+      'a lower-case id',
+      { id: 'acme-one', title: 't', level: 'MUST', section: 'Acme' },
+      /^defineRequirement: id "acme-one" must be upper-case/,
+    ],
     ['an unknown level', { id: 'ACME-ONE', title: 't', level: 'MUSTN', section: 'Acme' }, /level must be "MUST", "SHOULD" or "MAY"/],
     ['no section', { id: 'ACME-ONE', title: 't', level: 'MAY' }, /section must name where it belongs/],
   ])('refuses %s', (_what, shape, message) => {

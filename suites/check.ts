@@ -123,7 +123,17 @@ export class CheckFailure extends Error {
   readonly [FAILURE] = true;
   constructor(
     message: string,
-    readonly details: { expected?: string; actual?: string; exchange?: Exchange; /** The exchanges that are the whole evidence, in order (a model failure: its sequence's), instead of the check's last few. */ exchanges?: readonly Exchange[]; counterexample?: unknown; steps?: string[]; reproduce?: string; replayPath?: string; /** A webhook event the target did not send as it should: reproduced by `trigger` of it. */ webhookEvent?: string } = {},
+    readonly details: {
+      expected?: string;
+      actual?: string;
+      exchange?: Exchange /** The exchanges that are the whole evidence, in order (a model failure: its sequence's), instead of the check's last few. */;
+      exchanges?: readonly Exchange[];
+      counterexample?: unknown;
+      steps?: string[];
+      reproduce?: string;
+      replayPath?: string /** A webhook event the target did not send as it should: reproduced by `trigger` of it. */;
+      webhookEvent?: string;
+    } = {},
   ) {
     super(message);
   }
@@ -191,15 +201,22 @@ export function expectStatus(exchange: Exchange, statuses: readonly number[], wh
 export function expectSchema<T = unknown>(exchange: Exchange, schema: SchemaId, why: string): T {
   const json = exchange.response?.json;
   if (json === undefined) {
-    throw new CheckFailure(`${why}: expected a JSON body (${schema}), got ${exchange.error ? 'no answer' : 'no JSON'}`, { expected: schema, actual: answered(exchange), exchange });
-  }
-  const result = validateSchema(schema, json);
-  if (!result.valid) {
-    throw new CheckFailure(`${why}: the body does not match ${schema}: ${describeErrors(result.errors.slice(0, 3)).replaceAll('\n', '; ')}`, {
-      expected: `a body matching schemas/${schema}.schema.json`,
+    throw new CheckFailure(`${why}: expected a JSON body (${schema}), got ${exchange.error ? 'no answer' : 'no JSON'}`, {
+      expected: schema,
       actual: answered(exchange),
       exchange,
     });
+  }
+  const result = validateSchema(schema, json);
+  if (!result.valid) {
+    throw new CheckFailure(
+      `${why}: the body does not match ${schema}: ${describeErrors(result.errors.slice(0, 3)).replaceAll('\n', '; ')}`,
+      {
+        expected: `a body matching schemas/${schema}.schema.json`,
+        actual: answered(exchange),
+        exchange,
+      },
+    );
   }
   return json as T;
 }
@@ -218,23 +235,34 @@ export function defineCheck(check: Check): Check {
 
 function checkShapeProblem(check: Partial<Check> | null | undefined): string | undefined {
   if (check === null || typeof check !== 'object') return 'give an object { id, requirement, title, run }';
-  if (typeof check.id !== 'string' || !/^[a-z0-9][a-z0-9._-]*$/i.test(check.id)) return `id ${JSON.stringify(check.id)} must be a non-empty id of letters, digits, ".", "_" or "-"`;
-  if (typeof check.requirement !== 'string' || check.requirement === '') return `check ${check.id}: requirement must name the requirement it checks`;
+  if (typeof check.id !== 'string' || !/^[a-z0-9][a-z0-9._-]*$/i.test(check.id))
+    return `id ${JSON.stringify(check.id)} must be a non-empty id of letters, digits, ".", "_" or "-"`;
+  if (typeof check.requirement !== 'string' || check.requirement === '')
+    return `check ${check.id}: requirement must name the requirement it checks`;
   if (typeof check.title !== 'string' || check.title === '') return `check ${check.id}: title must say what it checks`;
   if (typeof check.run !== 'function') return `check ${check.id}: run must be an async function (ctx) => { … }`;
-  if (check.lane !== undefined && (typeof check.lane !== 'string' || check.lane === '')) return `check ${check.id}: lane must be a non-empty name shared by the checks that must run one after another`;
+  if (check.lane !== undefined && (typeof check.lane !== 'string' || check.lane === ''))
+    return `check ${check.id}: lane must be a non-empty name shared by the checks that must run one after another`;
   if (check.alone !== undefined && typeof check.alone !== 'boolean') return `check ${check.id}: alone must be true or false`;
   return undefined;
 }
 
 /** A requirement of a team's own (its extension of the interface), checked when it is made. */
-export function defineRequirement(requirement: Omit<Requirement, 'extension' | 'profile'> & Partial<Pick<Requirement, 'extension' | 'profile'>>): Requirement {
+export function defineRequirement(
+  requirement: Omit<Requirement, 'extension' | 'profile'> & Partial<Pick<Requirement, 'extension' | 'profile'>>,
+): Requirement {
   const r = requirement as Partial<Requirement> | null;
   if (r === null || typeof r !== 'object') throw new TypeError('defineRequirement: give an object { id, title, level, section }');
-  if (typeof r.id !== 'string' || !/^[A-Z0-9][A-Z0-9-]*$/.test(r.id)) throw new TypeError(`defineRequirement: id ${JSON.stringify(r.id)} must be upper-case letters, digits and "-", e.g. ACME-REFUND-STATUS`);
+  if (typeof r.id !== 'string' || !/^[A-Z0-9][A-Z0-9-]*$/.test(r.id))
+    throw new TypeError(
+      `defineRequirement: id ${JSON.stringify(r.id)} must be upper-case letters, digits and "-", e.g. ACME-REFUND-STATUS`,
+    );
   if (typeof r.title !== 'string' || r.title === '') throw new TypeError(`defineRequirement: ${r.id}: title must state the requirement`);
-  if (r.level !== 'MUST' && r.level !== 'SHOULD' && r.level !== 'MAY') throw new TypeError(`defineRequirement: ${r.id}: level must be "MUST", "SHOULD" or "MAY", not ${JSON.stringify(r.level)}`);
-  if (typeof r.section !== 'string' || r.section === '') throw new TypeError(`defineRequirement: ${r.id}: section must name where it belongs, e.g. "Refunds"`);
-  if (r.profile !== undefined && (!Array.isArray(r.profile) || r.profile.some((p) => typeof p !== 'string'))) throw new TypeError(`defineRequirement: ${r.id}: profile must be a list of rule ids`);
+  if (r.level !== 'MUST' && r.level !== 'SHOULD' && r.level !== 'MAY')
+    throw new TypeError(`defineRequirement: ${r.id}: level must be "MUST", "SHOULD" or "MAY", not ${JSON.stringify(r.level)}`);
+  if (typeof r.section !== 'string' || r.section === '')
+    throw new TypeError(`defineRequirement: ${r.id}: section must name where it belongs, e.g. "Refunds"`);
+  if (r.profile !== undefined && (!Array.isArray(r.profile) || r.profile.some((p) => typeof p !== 'string')))
+    throw new TypeError(`defineRequirement: ${r.id}: profile must be a list of rule ids`);
   return Object.freeze({ ...r, profile: r.profile ?? [], extension: r.extension ?? true } as Requirement);
 }

@@ -68,7 +68,7 @@ export function checkTargetEnv(env: Record<string, string | undefined>, configFi
     const list = empty.join(', ');
     throw new ConfigError(
       `${list} ${empty.length > 1 ? 'are' : 'is'} set but empty (a CI secret or variable that did not reach this job?): ` +
-        `give ${empty.length > 1 ? 'them values' : 'it a value'}, or unset ${empty.length > 1 ? 'them' : 'it'}${configFile === undefined ? ' (with no SVC_* variable and no --config, run certifies the kit\'s embedded sandbox)' : ''}`,
+        `give ${empty.length > 1 ? 'them values' : 'it a value'}, or unset ${empty.length > 1 ? 'them' : 'it'}${configFile === undefined ? " (with no SVC_* variable and no --config, run certifies the kit's embedded sandbox)" : ''}`,
     );
   }
   const set = names.filter((name) => env[name] !== undefined);
@@ -99,11 +99,15 @@ export async function loadConfig(file: string | undefined, env: Record<string, s
     try {
       raw = JSON.parse(text) as Record<string, unknown>;
     } catch {
-      throw new ConfigError(`config ${file} is not JSON${jsonErrorPlace(text)}; see P-CFG for its shape (svc-conformance serve --config-out writes an example)`);
+      throw new ConfigError(
+        `config ${file} is not JSON${jsonErrorPlace(text)}; see P-CFG for its shape (svc-conformance serve --config-out writes an example)`,
+      );
     }
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`config ${file} must be a JSON object (see P-CFG)`);
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+      throw new ConfigError(`config ${file} must be a JSON object (see P-CFG)`);
     // Before anything walks it recursively (the copy below, the schema): a deep file is a config error.
-    if (nestedDeeperThan(raw, MAX_CONFIG_DEPTH)) throw new ConfigError(`config ${file} nests objects or arrays more than ${MAX_CONFIG_DEPTH} levels deep; P-CFG's deepest key has 4`);
+    if (nestedDeeperThan(raw, MAX_CONFIG_DEPTH))
+      throw new ConfigError(`config ${file} nests objects or arrays more than ${MAX_CONFIG_DEPTH} levels deep; P-CFG's deepest key has 4`);
     const misplaced = misplacedKeys(raw);
     if (misplaced.length > 0) {
       const [first] = misplaced;
@@ -129,7 +133,8 @@ export async function loadConfig(file: string | undefined, env: Record<string, s
   const where = file !== undefined && env.SVC_BASE_URL === undefined ? `"baseUrl" in config ${file}` : 'SVC_BASE_URL';
   checkBaseUrl(merged.baseUrl as string, where);
   // A team's check modules are named relative to the config file that lists them.
-  if (Array.isArray(merged.checks)) merged.checks = merged.checks.map((path) => resolve(cwd, file === undefined ? '.' : dirname(file), path as string));
+  if (Array.isArray(merged.checks))
+    merged.checks = merged.checks.map((path) => resolve(cwd, file === undefined ? '.' : dirname(file), path as string));
   return merged as unknown as TargetConfig;
 }
 
@@ -180,16 +185,24 @@ function checkBaseUrl(baseUrl: string, where: string): void {
     url = new URL(baseUrl);
   } catch {
     const port = /^https?:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(baseUrl)?.[1];
-    const why = port !== undefined && Number(port) > 65_535 ? `port ${port} is above 65535` : 'it does not parse as a URL (a second ":port", a space, a bracket?)';
-    throw new ConfigError(`${where} ${JSON.stringify(baseUrl)} is not a usable base URL: ${why}; give e.g. https://sandbox.example.test or http://127.0.0.1:4010`);
+    const why =
+      port !== undefined && Number(port) > 65_535
+        ? `port ${port} is above 65535`
+        : 'it does not parse as a URL (a second ":port", a space, a bracket?)';
+    throw new ConfigError(
+      `${where} ${JSON.stringify(baseUrl)} is not a usable base URL: ${why}; give e.g. https://sandbox.example.test or http://127.0.0.1:4010`,
+    );
   }
   if (url.hostname === '') throw new ConfigError(`${where} ${JSON.stringify(baseUrl)} has no host; give e.g. https://sandbox.example.test`);
-  if (url.port === '0') throw new ConfigError(`${where} ${JSON.stringify(baseUrl)} has port 0, which nothing listens on; give the port the target listens on`);
+  if (url.port === '0')
+    throw new ConfigError(`${where} ${JSON.stringify(baseUrl)} has port 0, which nothing listens on; give the port the target listens on`);
   // Each operation's path is appended to the base URL: after a query it would land in the query
   // (…?k=…/api/v3/…). The query is not shown: it may carry a key.
   if (/[?#]/.test(baseUrl)) {
     const base = `${url.origin}${url.pathname.replace(/\/$/, '')}`;
-    throw new ConfigError(`${where} has a query or fragment after ${base}: operation paths are appended to the base URL, so give it without "?…" or "#…", e.g. ${base}`);
+    throw new ConfigError(
+      `${where} has a query or fragment after ${base}: operation paths are appended to the base URL, so give it without "?…" or "#…", e.g. ${base}`,
+    );
   }
 }
 
@@ -200,7 +213,8 @@ function inferEnvironment(config: Record<string, unknown>): 'sandbox' | 'product
 }
 
 function hint(problem: string): string {
-  if (/merchant/.test(problem) && /required/.test(problem)) return ' (set it in the config file, or SVC_API_KEY, SVC_SECRET_KEY and SVC_WALLET_ID)';
+  if (/merchant/.test(problem) && /required/.test(problem))
+    return ' (set it in the config file, or SVC_API_KEY, SVC_SECRET_KEY and SVC_WALLET_ID)';
   if (/baseUrl/.test(problem)) return ' (set "baseUrl" or SVC_BASE_URL to the target, e.g. https://sandbox.example.test)';
   return '';
 }

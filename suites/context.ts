@@ -62,7 +62,9 @@ export function createRunState(settings: RunSettings): RunState {
     timeoutMs: settings.timeoutMs,
     ...(settings.clock !== undefined ? { clock: settings.clock } : {}),
     ...(settings.onExchange !== undefined ? { onExchange: settings.onExchange } : {}),
-    ...(settings.deadlineAt !== undefined ? { deadlineAt: settings.deadlineAt, deadlineSource: settings.deadlineSource ?? 'max time' } : {}),
+    ...(settings.deadlineAt !== undefined
+      ? { deadlineAt: settings.deadlineAt, deadlineSource: settings.deadlineSource ?? 'max time' }
+      : {}),
   });
   return { settings, client, requests: new Limiter(runConcurrency(settings)), salt, lanes: new Map() };
 }
@@ -78,7 +80,8 @@ export function whyNotRun(check: Check, settings: RunSettings): string | undefin
 }
 
 function hasNeed(config: TargetConfig, need: Need): boolean {
-  if (need.startsWith('profile.operations.')) return operationOf(config, need.slice('profile.operations.'.length) as OperationKey) !== undefined;
+  if (need.startsWith('profile.operations.'))
+    return operationOf(config, need.slice('profile.operations.'.length) as OperationKey) !== undefined;
   const node = getPath(config, need);
   return typeof node === 'string' ? node.length > 0 : node !== undefined && node !== null;
 }
@@ -124,7 +127,11 @@ export async function executeCheck(check: Check, state: RunState, meta: CheckMet
     if (!isCheckFailure(error)) {
       const e = error instanceof Error ? error : new Error(String(error));
       // A team's check names its module: the team fixes it, not the kit (core/check-error.ts).
-      meta.error = { message: redact(`${e.name === 'Error' ? '' : `${e.name}: `}${e.message}`), ...(e.stack !== undefined ? { stack: redact(e.stack) } : {}), ...(check.module !== undefined ? { module: check.module } : {}) };
+      meta.error = {
+        message: redact(`${e.name === 'Error' ? '' : `${e.name}: `}${e.message}`),
+        ...(e.stack !== undefined ? { stack: redact(e.stack) } : {}),
+        ...(check.module !== undefined ? { module: check.module } : {}),
+      };
       meta.evidence = sent().slice(-MAX_EVIDENCE);
       return 'error';
     }
@@ -141,7 +148,8 @@ export async function executeCheck(check: Check, state: RunState, meta: CheckMet
   } finally {
     // Findings in the order their requests were sent, whatever order the answers came in.
     const order = new Map(exchanges.map((x, i) => [x, i]));
-    const place = (f: CheckMeta['findings'][number]) => (f.exchange !== undefined ? (order.get(f.exchange) ?? exchanges.length) : exchanges.length);
+    const place = (f: CheckMeta['findings'][number]) =>
+      f.exchange !== undefined ? (order.get(f.exchange) ?? exchanges.length) : exchanges.length;
     meta.findings.sort((a, b) => place(a) - place(b));
   }
 }
@@ -199,7 +207,8 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
   const concurrency = state.requests.max;
   // A check that runs alone keeps its own requests in flight together (the race needs all of
   // them at once, even at --concurrency 1); every other request waits for one of the run's slots.
-  const sendLimited = (options: Parameters<TargetClient['send']>[0]) => (check.alone ? client.send(options) : state.requests.run(() => client.send(options)));
+  const sendLimited = (options: Parameters<TargetClient['send']>[0]) =>
+    check.alone ? client.send(options) : state.requests.run(() => client.send(options));
   const send: CheckContext['send'] = async (options) => {
     const place = exchanges.length;
     exchanges.length += 1;
@@ -217,7 +226,11 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
     }
     // Signed wrong (or not at all) on purpose, and taken past authentication: the target's own doing, whatever the keys.
     const status = exchange.response?.status;
-    if (status !== undefined && isMisSigned(options) && ((status >= 200 && status < 300) || status === 404 || status === 409 || status === 422)) {
+    if (
+      status !== undefined &&
+      isMisSigned(options) &&
+      ((status >= 200 && status < 300) || status === 404 || status === 409 || status === 422)
+    ) {
       meta.wronglySignedAccepted = (meta.wronglySignedAccepted ?? 0) + 1;
     }
     // A form's answer is a page (the sandbox's hosted checkout), not an operation's: no envelope rule applies.

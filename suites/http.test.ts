@@ -23,11 +23,13 @@ async function server(answer: (seen: Seen, n: number, res: ServerResponse) => vo
   const seen: Seen[] = [];
   const s = createServer((req, res) => {
     let body = '';
-    req.on('data', (c) => (body += c)).on('end', () => {
-      const entry = { method: req.method!, url: req.url!, headers: req.headers, body };
-      seen.push(entry);
-      answer(entry, seen.length, res);
-    });
+    req
+      .on('data', (c) => (body += c))
+      .on('end', () => {
+        const entry = { method: req.method!, url: req.url!, headers: req.headers, body };
+        seen.push(entry);
+        answer(entry, seen.length, res);
+      });
   });
   await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
   const config: TargetConfig = { baseUrl: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, environment: 'sandbox', merchant };
@@ -45,7 +47,9 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 
 describe('the HTTP layer', () => {
   it('waits out a 429 as Retry-After says, then sends the request again, freshly signed', async () => {
-    const { client, seen } = await server((_s, n, res) => (n === 1 ? json(res, 429, { status: false, code: 429, message: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, { ok: true })));
+    const { client, seen } = await server((_s, n, res) =>
+      n === 1 ? json(res, 429, { status: false, code: 429, message: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, { ok: true }),
+    );
     const started = Date.now();
     const exchange = await client.send({ label: 'probe', path: '/x', payload: { a: 1 } });
     expect(exchange.response?.status).toBe(200);
@@ -56,14 +60,23 @@ describe('the HTTP layer', () => {
 
   it('hides a secret the server echoes back spelled with JSON escapes, in the parsed body too', async () => {
     const escaped = [...merchant.secretKey].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
-    const { client } = await server((_s, _n, res) => res.writeHead(400, { 'content-type': 'application/json' }).end(`{"status":false,"code":400,"message":"key ${escaped}"}`));
+    const { client } = await server((_s, _n, res) =>
+      res.writeHead(400, { 'content-type': 'application/json' }).end(`{"status":false,"code":400,"message":"key ${escaped}"}`),
+    );
     const exchange = await client.send({ label: 'probe', path: '/x', payload: { a: 1 } });
     expect((exchange.response?.json as { message: string }).message).toBe('key [redacted:secret]');
     expect(JSON.stringify(exchange)).not.toContain(merchant.secretKey);
   });
 
   it('redacts a signature the server echoes back, in body and headers', async () => {
-    const { client } = await server((s, _n, res) => json(res, 401, { status: false, code: 401, message: `bad signature ${s.headers['x-signature']}` }, { 'x-debug': String(s.headers['x-signature']) }));
+    const { client } = await server((s, _n, res) =>
+      json(
+        res,
+        401,
+        { status: false, code: 401, message: `bad signature ${s.headers['x-signature']}` },
+        { 'x-debug': String(s.headers['x-signature']) },
+      ),
+    );
     const exchange = await client.send({ label: 'probe', path: '/x', payload: { a: 1 } });
     const text = JSON.stringify(exchange);
     expect(text).not.toMatch(/[0-9a-f]{64}/);
@@ -80,7 +93,11 @@ describe('the HTTP layer', () => {
     expect(request.body).toBe('');
     expect(request.headers['content-type']).toBeUndefined();
     const timestamp = String(request.headers['x-timestamp']);
-    expect(request.headers['x-signature']).toBe(createHmac('sha256', merchant.secretKey).update('' + timestamp).digest('hex'));
+    expect(request.headers['x-signature']).toBe(
+      createHmac('sha256', merchant.secretKey)
+        .update('' + timestamp)
+        .digest('hex'),
+    );
   });
 
   it('cuts off a server that trickles its answer, and stops the run after three requests without one', async () => {
@@ -94,7 +111,9 @@ describe('the HTTP layer', () => {
     expect(Date.now() - started).toBeLessThan(6_000);
     const fourth = await client.send({ label: 'probe', path: '/x', payload: { i: 4 } });
     expect(fourth.error?.code).toBe('stopped');
-    expect(fourth.error?.message).toMatch(/^not sent: the run stopped: the target did not answer, or took more than 0.8 s \(of the 1 s --timeout\), 3 times in a row/);
+    expect(fourth.error?.message).toMatch(
+      /^not sent: the run stopped: the target did not answer, or took more than 0.8 s \(of the 1 s --timeout\), 3 times in a row/,
+    );
     expect(seen).toHaveLength(3);
   });
 
@@ -116,15 +135,24 @@ describe('the HTTP layer', () => {
   it("sends a correctly signed request refused 401 again with a fresh timestamp, as another run's replay is refused", async () => {
     // The target refuses the first arrival of each body (as if another run had sent it in that second).
     const bodies = new Set<string>();
-    const { client, seen } = await server((s, _n, res) => (bodies.has(s.body) ? json(res, 200, {}) : (bodies.add(s.body), json(res, 401, { status: false, code: 401, message: 'replayed' }))));
+    const { client, seen } = await server((s, _n, res) =>
+      bodies.has(s.body) ? json(res, 200, {}) : (bodies.add(s.body), json(res, 401, { status: false, code: 401, message: 'replayed' })),
+    );
     await client.send({ label: 'accepted first', path: '/x', payload: { warm: 1 } }); // refused, then accepted
     const x = await client.send({ label: 'a read', path: '/x', payload: { n: 1 } });
     expect(x.response?.status).toBe(200);
-    expect(x.label).toBe("a read (sent again with a fresh X-TIMESTAMP: refused 401 once though correctly signed, as a target refuses a replay of another run's identical request)");
+    expect(x.label).toBe(
+      "a read (sent again with a fresh X-TIMESTAMP: refused 401 once though correctly signed, as a target refuses a replay of another run's identical request)",
+    );
     expect(seen.slice(2).map((s) => s.body)).toEqual(['{"n":1}', '{"n":1}']);
     expect(seen[2]!.headers['x-timestamp']).not.toBe(seen[3]!.headers['x-timestamp']);
     // A request whose signature is broken on purpose is never sent again: its 401 is the answer judged.
-    const broken = await client.send({ label: 'altered', path: '/x', payload: { n: 2 }, signature: (sig) => sig.replace(/^./, (c) => (c === '0' ? '1' : '0')) });
+    const broken = await client.send({
+      label: 'altered',
+      path: '/x',
+      payload: { n: 2 },
+      signature: (sig) => sig.replace(/^./, (c) => (c === '0' ? '1' : '0')),
+    });
     expect(broken.response?.status).toBe(401);
     expect(seen.filter((s) => s.body === '{"n":2}')).toHaveLength(1);
   });
@@ -136,7 +164,10 @@ describe('the HTTP layer', () => {
     });
     let seen = 0;
     await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-    const client = new TargetClient({ baseUrl: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, environment: 'sandbox', merchant }, { timeoutMs: 1_000, ownMark: 'RUN7F3A' });
+    const client = new TargetClient(
+      { baseUrl: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, environment: 'sandbox', merchant },
+      { timeoutMs: 1_000, ownMark: 'RUN7F3A' },
+    );
     closers.push(async () => {
       await client.close();
       s.closeAllConnections();
@@ -159,7 +190,12 @@ describe('the HTTP layer', () => {
     expect(seen.map((s) => JSON.parse(s.body).i)).toEqual([0, 0, 0, 1, 2, 3, 4]);
   });
 
-  it.each<[string | undefined, number]>([[undefined, 1000], ['2', 2000], ['600', 10_000], ['soon', 1000]])('reads Retry-After %j as %d ms', (value, ms) => {
+  it.each<[string | undefined, number]>([
+    [undefined, 1000],
+    ['2', 2000],
+    ['600', 10_000],
+    ['soon', 1000],
+  ])('reads Retry-After %j as %d ms', (value, ms) => {
     expect(retryAfterMs(value)).toBe(ms);
   });
 });

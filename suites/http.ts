@@ -53,8 +53,16 @@ export interface SendOptions {
 
 /** Whether a request is signed the profile's way over the bytes it sends, with a timestamp the client chose: nothing altered, omitted or reused. */
 function isCorrectlySigned(options: SendOptions): boolean {
-  return options.timestamp === undefined && options.signedTimestamp === undefined && options.signedBody === undefined
-    && !options.signBodyOnly && options.signature === undefined && (options.omit === undefined || options.omit.length === 0) && !options.reuse && options.form === undefined;
+  return (
+    options.timestamp === undefined &&
+    options.signedTimestamp === undefined &&
+    options.signedBody === undefined &&
+    !options.signBodyOnly &&
+    options.signature === undefined &&
+    (options.omit === undefined || options.omit.length === 0) &&
+    !options.reuse &&
+    options.form === undefined
+  );
 }
 
 /**
@@ -62,8 +70,13 @@ function isCorrectlySigned(options: SendOptions): boolean {
  * replaced or altered, the body or the timestamp changed after signing, the body signed alone).
  */
 export function isMisSigned(options: SendOptions): boolean {
-  return options.signature !== undefined || options.signedBody !== undefined || options.signedTimestamp !== undefined || options.signBodyOnly === true
-    || (options.omit ?? []).some((header) => header === 'X-API-KEY' || header === 'X-SIGNATURE' || header === 'X-TIMESTAMP');
+  return (
+    options.signature !== undefined ||
+    options.signedBody !== undefined ||
+    options.signedTimestamp !== undefined ||
+    options.signBodyOnly === true ||
+    (options.omit ?? []).some((header) => header === 'X-API-KEY' || header === 'X-SIGNATURE' || header === 'X-TIMESTAMP')
+  );
 }
 
 /**
@@ -113,7 +126,11 @@ export interface BoundedBody {
  * Reads a body keeping at most `keep` bytes, so memory stays bounded whatever a target sends; stops
  * (destroying the stream) after `stopAfter` bytes in all.
  */
-export async function readBounded(body: AsyncIterable<Uint8Array> & { destroy?(): unknown }, keep = MAX_KEPT_BODY, stopAfter = MAX_READ_BODY): Promise<BoundedBody> {
+export async function readBounded(
+  body: AsyncIterable<Uint8Array> & { destroy?(): unknown },
+  keep = MAX_KEPT_BODY,
+  stopAfter = MAX_READ_BODY,
+): Promise<BoundedBody> {
   const kept: Uint8Array[] = [];
   let keptBytes = 0;
   let receivedBytes = 0;
@@ -164,7 +181,6 @@ export const MAX_REPLAY_RESENDS = 5;
 const KEYS_REFUSED_AFTER = 3;
 /** A wait at least this long is announced, so a run that waits is not mistaken for one that hangs. */
 const ANNOUNCED_WAIT_MS = 2_000;
-
 
 /** Retry-After in seconds (or an HTTP date), bounded to 10 s; 1 s when absent or unreadable. */
 export function retryAfterMs(value: string | undefined): number {
@@ -252,12 +268,17 @@ export class TargetClient {
         this.stop(`its time budget (${this.options.deadlineSource ?? 'max time'}) would run out waiting for the target's Retry-After`);
         break;
       }
-      if (wait >= ANNOUNCED_WAIT_MS) this.onWait?.(`waiting ${Math.round(wait / 1000)} s: the target answered ${label} with 429 (rate limited) ${retry} time${retry > 1 ? 's' : ''} in a row`);
+      if (wait >= ANNOUNCED_WAIT_MS)
+        this.onWait?.(
+          `waiting ${Math.round(wait / 1000)} s: the target answered ${label} with 429 (rate limited) ${retry} time${retry > 1 ? 's' : ''} in a row`,
+        );
       await this.clock.sleep(wait);
       exchange = await this.sendOnce(options);
       exchange.label = `${label} (sent again after ${retry} rate-limit answer${retry > 1 ? 's' : ''})`;
       if (retry === MAX_RATE_LIMIT_RETRIES && exchange.response?.status === 429) {
-        this.stop(`the target answered 429 (rate limited) ${MAX_RATE_LIMITED_IN_A_ROW} times in a row; raise its rate limit for the kit's API key, or run again once it has lifted`);
+        this.stop(
+          `the target answered 429 (rate limited) ${MAX_RATE_LIMITED_IN_A_ROW} times in a row; raise its rate limit for the kit's API key, or run again once it has lifted`,
+        );
       }
     }
     this.options.onExchange?.(exchange);
@@ -274,7 +295,9 @@ export class TargetClient {
     const body = options.raw ?? (options.payload === undefined ? '' : canonicalize(options.payload));
     if (this.options.ownMark !== undefined && body.includes(this.options.ownMark)) return false;
     const as = options.as ?? this.config.merchant;
-    const known = [this.config.merchant, this.config.otherMerchant].some((m) => m !== undefined && m.apiKey === as.apiKey && m.secretKey === as.secretKey);
+    const known = [this.config.merchant, this.config.otherMerchant].some(
+      (m) => m !== undefined && m.apiKey === as.apiKey && m.secretKey === as.secretKey,
+    );
     const answers = this.keyAnswers.get(as.apiKey);
     return known && !(answers !== undefined && answers.accepted === 0 && answers.refused >= KEYS_REFUSED_AFTER);
   }
@@ -296,7 +319,8 @@ export class TargetClient {
     const body = method === 'GET' ? '' : (form ?? options.raw ?? (options.payload === undefined ? '' : canonicalize(options.payload)));
     const query = method === 'GET' ? queryOf(options.payload) : '';
     // A form is a browser's: no key, no timestamp, no signature (and no timestamp to wait for).
-    const timestamp = form !== undefined ? '' : options.timestamp === undefined ? await this.freshTimestamp(body, as, resend) : String(options.timestamp);
+    const timestamp =
+      form !== undefined ? '' : options.timestamp === undefined ? await this.freshTimestamp(body, as, resend) : String(options.timestamp);
     const signedText = (options.signedBody ?? body) + (options.signBodyOnly ? '' : (options.signedTimestamp ?? timestamp));
     const computed = hmacSha256Hex(as.secretKey, signedText);
     let signature = computed;
@@ -358,9 +382,14 @@ export class TargetClient {
       }
       // One look over all the values first: usually there is nothing to hide in any of them.
       const allValues = Object.values(responseHeaders).join('\n');
-      if (hide(allValues) !== allValues) for (const name of Object.keys(responseHeaders)) responseHeaders[name] = hide(responseHeaders[name]!);
+      if (hide(allValues) !== allValues)
+        for (const name of Object.keys(responseHeaders)) responseHeaders[name] = hide(responseHeaders[name]!);
       const hidden = hide(text);
-      const answer: HttpAnswer = { status: response.statusCode, headers: responseHeaders, body: shortened(hidden) + (bounded.cut ? `\n… ${cutNote(bounded)}` : '') };
+      const answer: HttpAnswer = {
+        status: response.statusCode,
+        headers: responseHeaders,
+        body: shortened(hidden) + (bounded.cut ? `\n… ${cutNote(bounded)}` : ''),
+      };
       // Half a JSON document is not the answer: a cut body is judged as text only.
       const json = bounded.cut ? undefined : parseJson(text);
       // Nothing to hide (the usual case): the parsed body as it is; else parsed again with it hidden.
@@ -391,7 +420,9 @@ export class TargetClient {
     const slow = exchange.error?.code === 'timeout' || exchange.ms >= this.timeoutMs * SLOW_SHARE;
     this.slowInARow = slow ? this.slowInARow + 1 : 0;
     if (this.slowInARow >= MAX_SLOW_IN_A_ROW) {
-      this.stop(`the target did not answer, or took more than ${(this.timeoutMs * SLOW_SHARE) / 1000} s (of the ${this.timeoutMs / 1000} s --timeout), ${this.slowInARow} times in a row`);
+      this.stop(
+        `the target did not answer, or took more than ${(this.timeoutMs * SLOW_SHARE) / 1000} s (of the ${this.timeoutMs / 1000} s --timeout), ${this.slowInARow} times in a row`,
+      );
     }
   }
 
@@ -408,7 +439,9 @@ export class TargetClient {
    */
   private async freshTimestamp(body: string, as: Credentials, resend: boolean): Promise<string> {
     const tolerance = toleranceOf(this.config);
-    const maxStepBack = resend ? Math.max(Math.min(150, Math.floor(tolerance / 2)), tolerance - 60) : Math.min(150, Math.floor(tolerance / 2));
+    const maxStepBack = resend
+      ? Math.max(Math.min(150, Math.floor(tolerance / 2)), tolerance - 60)
+      : Math.min(150, Math.floor(tolerance / 2));
     const pair = (seconds: number) => `${seconds}\u0000${hmacSha256Hex(as.secretKey, body + String(seconds))}`;
     for (;;) {
       const now = this.nowSeconds();
@@ -438,13 +471,21 @@ export class TargetClient {
       const keys = this.config[key];
       return keys !== undefined && keys.apiKey === as.apiKey && keys.secretKey === as.secretKey;
     });
-    const secretOwner = (['merchant', 'otherMerchant', 'otherEnvironment'] as const).find((key) => this.config[key]?.secretKey === as.secretKey);
+    const secretOwner = (['merchant', 'otherMerchant', 'otherEnvironment'] as const).find(
+      (key) => this.config[key]?.secretKey === as.secretKey,
+    );
     // A secret of the config under another key, or anything the redactor would hide, is never written down.
     const secret = secretOwner ?? (this.redact(as.secretKey) === as.secretKey ? { madeUp: as.secretKey } : 'unshown');
     let edit: Signing['edit'];
     if (signature !== computed) {
-      if (typeof options.signature === 'function' && signature.length < computed.length && computed.startsWith(signature)) edit = { truncatedTo: signature.length };
-      else if (typeof options.signature === 'function' && signature.length === computed.length && signature.slice(0, -1) === computed.slice(0, -1)) edit = 'last-character-changed';
+      if (typeof options.signature === 'function' && signature.length < computed.length && computed.startsWith(signature))
+        edit = { truncatedTo: signature.length };
+      else if (
+        typeof options.signature === 'function' &&
+        signature.length === computed.length &&
+        signature.slice(0, -1) === computed.slice(0, -1)
+      )
+        edit = 'last-character-changed';
       else edit = 'replaced';
     }
     // Timestamps are texts a check chose (a team's may pass its secret as one): kept only redacted,
@@ -456,7 +497,11 @@ export class TargetClient {
       // A key and secret not of a merchant replay can sign as, or a chosen timestamp, is part of what the check judges.
       deliberate: isMisSigned(options) || (configured !== 'merchant' && configured !== 'otherMerchant') || options.timestamp !== undefined,
       ...(options.signedBody !== undefined ? { signedBody: this.evidenceText(options.signedBody) } : {}),
-      ...(options.signBodyOnly ? { signedTimestamp: '' } : options.signedTimestamp !== undefined ? { signedTimestamp: this.redact(options.signedTimestamp) } : {}),
+      ...(options.signBodyOnly
+        ? { signedTimestamp: '' }
+        : options.signedTimestamp !== undefined
+          ? { signedTimestamp: this.redact(options.signedTimestamp) }
+          : {}),
       ...(edit !== undefined ? { edit } : {}),
     };
   }
@@ -472,7 +517,9 @@ export class TargetClient {
 
 /** A text as evidence keeps it: at most MAX_EVIDENCE_BODY characters, saying how many more there were. */
 function shortened(text: string): string {
-  return text.length > MAX_EVIDENCE_BODY ? `${text.slice(0, MAX_EVIDENCE_BODY)}… [${text.length - MAX_EVIDENCE_BODY} more characters]` : text;
+  return text.length > MAX_EVIDENCE_BODY
+    ? `${text.slice(0, MAX_EVIDENCE_BODY)}… [${text.length - MAX_EVIDENCE_BODY} more characters]`
+    : text;
 }
 
 function parseJson(text: string): unknown {
@@ -488,13 +535,23 @@ function parseJson(text: string): unknown {
 export function describeTransportError(error: unknown, url: string, timeoutMs: number): { code: TransportErrorCode; message: string } {
   const origin = new URL(url).host;
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-  if (code === 'ECONNREFUSED') return { code: 'refused', message: `connection refused by ${origin}: is the server running, and is baseUrl right?` };
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { code: 'unresolved', message: `cannot resolve ${origin}: check the host name in baseUrl` };
+  if (code === 'ECONNREFUSED')
+    return { code: 'refused', message: `connection refused by ${origin}: is the server running, and is baseUrl right?` };
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return { code: 'unresolved', message: `cannot resolve ${origin}: check the host name in baseUrl` };
   const name = (error as { name?: string }).name;
   if (name === 'TimeoutError' || name === 'AbortError' || error instanceof undiciErrors.RequestAbortedError) {
-    return { code: 'timeout', message: `no complete answer from ${origin} within ${timeoutMs / 1000} s: the server hangs or answers too slowly` };
+    return {
+      code: 'timeout',
+      message: `no complete answer from ${origin} within ${timeoutMs / 1000} s: the server hangs or answers too slowly`,
+    };
   }
-  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.ConnectTimeoutError || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (
+    error instanceof undiciErrors.HeadersTimeoutError ||
+    error instanceof undiciErrors.ConnectTimeoutError ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT'
+  ) {
     return { code: 'timeout', message: `no answer from ${origin} within ${timeoutMs / 1000} s: the server hangs or is unreachable` };
   }
   if (error instanceof undiciErrors.BodyTimeoutError || code === 'UND_ERR_BODY_TIMEOUT') {
@@ -504,6 +561,7 @@ export function describeTransportError(error: unknown, url: string, timeoutMs: n
     return { code: 'reset', message: `${origin} closed the connection without a complete HTTP answer` };
   }
   const tls = tlsProblemOf(error);
-  if (tls === 'not-tls') return { code: 'other', message: `the server at https://${origin} does not speak TLS: did you mean http://${origin}?` };
+  if (tls === 'not-tls')
+    return { code: 'other', message: `the server at https://${origin} does not speak TLS: did you mean http://${origin}?` };
   return { code: 'other', message: `request to ${origin} failed: ${(error as Error).message}` };
 }

@@ -8,13 +8,17 @@ describe('Limiter', () => {
     const limiter = new Limiter(2);
     let now = 0;
     let most = 0;
-    const done = await Promise.all(Array.from({ length: 7 }, (_, i) => limiter.run(async () => {
-      now += 1;
-      most = Math.max(most, now, limiter.inFlight);
-      await pause(2);
-      now -= 1;
-      return i;
-    })));
+    const done = await Promise.all(
+      Array.from({ length: 7 }, (_, i) =>
+        limiter.run(async () => {
+          now += 1;
+          most = Math.max(most, now, limiter.inFlight);
+          await pause(2);
+          now -= 1;
+          return i;
+        }),
+      ),
+    );
     expect(done).toEqual([0, 1, 2, 3, 4, 5, 6]);
     expect(most).toBe(2);
     expect(limiter.inFlight).toBe(0);
@@ -27,11 +31,11 @@ describe('Limiter', () => {
 });
 
 describe('settleInOrder', () => {
-  it('returns results in the items\' order, whatever order they end in', async () => {
+  it("returns results in the items' order, whatever order they end in", async () => {
     expect(await settleInOrder([30, 1, 10], 3, async (ms, i) => (await pause(ms), i))).toEqual([0, 1, 2]);
   });
 
-  it('throws the first failure in the items\' order, not the first in time, after every task has ended', async () => {
+  it("throws the first failure in the items' order, not the first in time, after every task has ended", async () => {
     const ended: number[] = [];
     const failing = settleInOrder([20, 1, 5], 3, async (ms, i) => {
       await pause(ms);

@@ -9,7 +9,12 @@ import { describeTransportError } from './http.js';
  */
 export async function preflight(baseUrl: string, timeoutMs: number): Promise<string | undefined> {
   try {
-    const response = await request(baseUrl, { method: 'GET', headersTimeout: timeoutMs, bodyTimeout: timeoutMs, signal: AbortSignal.timeout(timeoutMs) });
+    const response = await request(baseUrl, {
+      method: 'GET',
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     await response.body.dump({ limit: 64 * 1024 }).catch(() => {});
     return undefined;
   } catch (error) {

@@ -8,7 +8,10 @@ import { forAll } from './property.js';
 
 function context(concurrency: number, runs: number, replayPath?: string): CheckContext {
   return {
-    seed: 4242, runs, concurrency, checkId: 'prop-check',
+    seed: 4242,
+    runs,
+    concurrency,
+    checkId: 'prop-check',
     sweep: (cases, task) => settleInOrder(cases, concurrency, task),
     ...(replayPath !== undefined ? { replayPath } : {}),
   } as Partial<CheckContext> as CheckContext;
@@ -26,7 +29,10 @@ function judged(fails: (n: number) => boolean) {
 }
 
 async function failureOf(run: Promise<void>): Promise<CheckFailure> {
-  const error = await run.then(() => undefined, (e: unknown) => e);
+  const error = await run.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!isCheckFailure(error)) throw new Error(`expected a CheckFailure, got ${String(error)}`);
   return error;
 }
@@ -59,14 +65,16 @@ describe('forAll', () => {
     const first = judged((n) => n > 300);
     const failure = await failureOf(forAll(context(8, 40), 'REQ', fc.integer({ min: 0, max: 1000 }), first.predicate));
     const replay = judged((n) => n > 300);
-    const again = await failureOf(forAll(context(8, 40, failure.details.replayPath), 'REQ', fc.integer({ min: 0, max: 1000 }), replay.predicate));
+    const again = await failureOf(
+      forAll(context(8, 40, failure.details.replayPath), 'REQ', fc.integer({ min: 0, max: 1000 }), replay.predicate),
+    );
     expect(replay.sent[0]).toBe(301);
     expect(replay.sent.every((n) => n <= 301)).toBe(true);
     expect(replay.sent.length).toBeLessThan(first.sent.length);
     expect(again.details.counterexample).toBe(301);
   });
 
-  it('passes on an exception that is not a CheckFailure: the kit\'s own error', async () => {
+  it("passes on an exception that is not a CheckFailure: the kit's own error", async () => {
     const run = forAll(context(8, 10), 'REQ', fc.integer(), async () => {
       throw new TypeError('a bug in the check');
     });

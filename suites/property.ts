@@ -15,11 +15,21 @@ import { CheckFailure, isCheckFailure, type CheckContext } from './check.js';
  * same verdict, and sending it again would wait for a fresh timestamp (a (timestamp, signature)
  * pair is never reused).
  */
-export async function forAll<T>(ctx: CheckContext, requirement: string, arbitrary: fc.Arbitrary<T>, predicate: (value: T) => Promise<void>): Promise<void> {
+export async function forAll<T>(
+  ctx: CheckContext,
+  requirement: string,
+  arbitrary: fc.Arbitrary<T>,
+  predicate: (value: T) => Promise<void>,
+): Promise<void> {
   const judge = judgedOnce(predicate);
   if (ctx.replayPath === undefined) {
     const cases = fc.sample(arbitrary, { seed: ctx.seed, numRuns: ctx.runs });
-    const failures = await ctx.sweep(cases, async (value) => judge(value).then(() => false, () => true));
+    const failures = await ctx.sweep(cases, async (value) =>
+      judge(value).then(
+        () => false,
+        () => true,
+      ),
+    );
     if (!failures.includes(true)) return;
   }
   const details = await fc.check(
@@ -35,9 +45,17 @@ export async function forAll<T>(ctx: CheckContext, requirement: string, arbitrar
   if (details.counterexample !== null && !isCheckFailure(cause)) throw cause;
   const path = details.counterexamplePath ?? undefined;
   const reproduce = `svc-conformance run --seed ${ctx.seed} --only ${ctx.checkId}${path ? ` --replay-path ${path}` : ''}`;
-  const found = ctx.replayPath !== undefined ? `(the case at path ${ctx.replayPath}, replayed)` : `(smallest failing input after ${details.numShrinks} shrinks, path ${path ?? 'unknown'})`;
+  const found =
+    ctx.replayPath !== undefined
+      ? `(the case at path ${ctx.replayPath}, replayed)`
+      : `(smallest failing input after ${details.numShrinks} shrinks, path ${path ?? 'unknown'})`;
   if (isCheckFailure(cause)) {
-    throw new CheckFailure(`${cause.message} ${found}`, { ...cause.details, counterexample: details.counterexample?.[0], reproduce, ...(path ? { replayPath: path } : {}) });
+    throw new CheckFailure(`${cause.message} ${found}`, {
+      ...cause.details,
+      counterexample: details.counterexample?.[0],
+      reproduce,
+      ...(path ? { replayPath: path } : {}),
+    });
   }
   throw new CheckFailure(`the property was interrupted: ${String(cause ?? 'too many skipped cases')} (${requirement})`, { reproduce });
 }

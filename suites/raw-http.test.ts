@@ -22,21 +22,31 @@ async function listen(server: Server): Promise<string> {
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise((resolve) => {
-    for (const socket of sockets) socket.destroy();
-    server.close(() => resolve());
-  }));
+  closers.push(
+    () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  );
   return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
 }
 
 /** Runs `body` with a check context whose base URL is `baseUrl` (the sandbox behind it is unused unless proxied to). */
-async function withContext(baseUrl: (sandboxUrl: string) => Promise<string> | string, body: (ctx: CheckContext) => Promise<void>): Promise<{ outcome: string; why?: string }> {
+async function withContext(
+  baseUrl: (sandboxUrl: string) => Promise<string> | string,
+  body: (ctx: CheckContext) => Promise<void>,
+): Promise<{ outcome: string; why?: string }> {
   let target: Awaited<ReturnType<typeof sandboxTarget>> | undefined;
   let url = '';
-  target = await sandboxTarget({}, (config) => {
-    url = config.baseUrl;
-    return config;
-  }, 3);
+  target = await sandboxTarget(
+    {},
+    (config) => {
+      url = config.baseUrl;
+      return config;
+    },
+    3,
+  );
   try {
     target.state.settings.config.baseUrl = await baseUrl(url);
     const check: Check = { id: 'raw-http-probe', requirement: 'HTTP-CONTENT-LENGTH', title: 'probe', run: body };
@@ -60,10 +70,17 @@ async function prefixedFront(upstream: string, seen: string[]): Promise<string> 
       return;
     }
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
-    const answer = await fetch(upstream + (req.url ?? '').slice('/gw'.length), { method: req.method!, headers, ...(req.method === 'GET' ? {} : { body: Buffer.concat(chunks) }) });
+    for (const [k, v] of Object.entries(req.headers))
+      if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
+    const answer = await fetch(upstream + (req.url ?? '').slice('/gw'.length), {
+      method: req.method!,
+      headers,
+      ...(req.method === 'GET' ? {} : { body: Buffer.concat(chunks) }),
+    });
     const out: Record<string, string> = {};
-    answer.headers.forEach((v, k) => { if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k)) out[k] = v; });
+    answer.headers.forEach((v, k) => {
+      if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(k)) out[k] = v;
+    });
     const bytes = Buffer.from(await answer.arrayBuffer());
     res.writeHead(answer.status, { ...out, 'content-length': String(bytes.length) });
     res.end(bytes);
@@ -72,9 +89,12 @@ async function prefixedFront(upstream: string, seen: string[]): Promise<string> 
 }
 
 describe('the raw requests go where TargetClient goes', () => {
-  it('a base URL with a path (https://host/gw) is kept: HTTP-CONTENT-LENGTH posts under it, never to the host\'s root', async () => {
+  it("a base URL with a path (https://host/gw) is kept: HTTP-CONTENT-LENGTH posts under it, never to the host's root", async () => {
     const seen: string[] = [];
-    const ended = await withContext(async (sandboxUrl) => `${await prefixedFront(sandboxUrl, seen)}/gw`, (ctx) => contentLength(ctx));
+    const ended = await withContext(
+      async (sandboxUrl) => `${await prefixedFront(sandboxUrl, seen)}/gw`,
+      (ctx) => contentLength(ctx),
+    );
     expect(seen.length).toBeGreaterThan(0);
     expect(seen.filter((path) => !path.startsWith('/gw/'))).toEqual([]);
     expect(ended).toEqual({ outcome: 'passed' });
@@ -91,11 +111,14 @@ describe('the evidence never shows the signature', () => {
     const url = await listen(server as unknown as Server);
     const request: RawRequest = { label: 'probe', path: '/api/v3/pg/order/create', body: '{"order_id":"X"}' };
     let text = '';
-    const ended = await withContext(() => url, async (ctx) => {
-      const { answer, evidence } = await postReadToClose(ctx, request);
-      expect(answer?.status).toBe(401);
-      text = JSON.stringify(evidence);
-    });
+    const ended = await withContext(
+      () => url,
+      async (ctx) => {
+        const { answer, evidence } = await postReadToClose(ctx, request);
+        expect(answer?.status).toBe(401);
+        text = JSON.stringify(evidence);
+      },
+    );
     expect(ended.outcome).toBe('passed');
     expect(request.signature).toMatch(/^[0-9a-f]{64}$/);
     expect(text).not.toContain(request.signature);
@@ -112,7 +135,10 @@ async function keepsOpen(answer: (n: number) => Buffer): Promise<string> {
   let n = 0;
   const server = createTcpServer((socket) => {
     socket.on('data', (data) => {
-      const requests = data.toString('latin1').split(/(?=POST \/)/).filter((part) => part.startsWith('POST /')).length;
+      const requests = data
+        .toString('latin1')
+        .split(/(?=POST \/)/)
+        .filter((part) => part.startsWith('POST /')).length;
       for (let i = 0; i < requests; i++) socket.write(answer(n++));
     });
   });
@@ -126,33 +152,46 @@ function httpAnswer(status: number, body: string, contentLength = Buffer.byteLen
 describe('an answer read to the close, from a server that does not close', () => {
   const body = JSON.stringify({ status: true, code: 201, message: 'Grüße ✓', data: { order_id: 'Grüße-✓' } });
 
-  it('the whole answer came (head and Content-Length bytes): its bytes are judged when the kit\'s own timeout ends the wait', async () => {
+  it("the whole answer came (head and Content-Length bytes): its bytes are judged when the kit's own timeout ends the wait", async () => {
     const url = await keepsOpen(() => httpAnswer(201, body));
-    const ended = await withContext(() => url, async (ctx) => {
-      const read = await postReadToClose(ctx, { label: 'probe', path: '/x', body: '{}' }, { timeoutMs: 150 });
-      expect(read.unjudged).toBeUndefined();
-      expect(read.answer?.body.length).toBe(Buffer.byteLength(body));
-    });
+    const ended = await withContext(
+      () => url,
+      async (ctx) => {
+        const read = await postReadToClose(ctx, { label: 'probe', path: '/x', body: '{}' }, { timeoutMs: 150 });
+        expect(read.unjudged).toBeUndefined();
+        expect(read.answer?.body.length).toBe(Buffer.byteLength(body));
+      },
+    );
     expect(ended).toEqual({ outcome: 'passed' });
   }, 30_000);
 
   it('fewer bytes than Content-Length when the wait ends: not judged, never "no complete answer"', async () => {
     const url = await keepsOpen(() => httpAnswer(201, body, Buffer.byteLength(body) + 50));
-    const ended = await withContext(() => url, async (ctx) => {
-      const read = await postReadToClose(ctx, { label: 'probe', path: '/x', body: '{}' }, { timeoutMs: 150 });
-      expect(read.answer).toBeUndefined();
-      expect(read.unjudged).toMatch(/Content-Length bytes/);
-    });
+    const ended = await withContext(
+      () => url,
+      async (ctx) => {
+        const read = await postReadToClose(ctx, { label: 'probe', path: '/x', body: '{}' }, { timeoutMs: 150 });
+        expect(read.answer).toBeUndefined();
+        expect(read.unjudged).toMatch(/Content-Length bytes/);
+      },
+    );
     expect(ended).toEqual({ outcome: 'passed' });
   }, 30_000);
 
   it('HTTP-CONTENT-LENGTH passes a right byte count, and fails a count of characters, with the connection held open', async () => {
     const right = await keepsOpen(() => httpAnswer(201, body));
-    expect(await withContext(() => right, (ctx) => contentLength(ctx, { timeoutMs: 150 }))).toEqual({ outcome: 'passed' });
+    expect(
+      await withContext(
+        () => right,
+        (ctx) => contentLength(ctx, { timeoutMs: 150 }),
+      ),
+    ).toEqual({ outcome: 'passed' });
     const chars = await keepsOpen(() => httpAnswer(201, body, body.length));
-    const ended = await withContext(() => chars, (ctx) => contentLength(ctx, { timeoutMs: 150 }));
+    const ended = await withContext(
+      () => chars,
+      (ctx) => contentLength(ctx, { timeoutMs: 150 }),
+    );
     expect(ended.outcome).toBe('failed');
     expect(ended.why).toMatch(/Content-Length says \d+ but \d+ bytes came/);
   }, 30_000);
-
 });

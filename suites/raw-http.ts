@@ -53,9 +53,15 @@ function requestBytes(ctx: CheckContext, request: RawRequest, host: string, clos
   const body = Buffer.from(request.body, 'utf8');
   request.signature = ctx.client.signatureOf(request.body, timestamp);
   const head = [
-    `POST ${targetPath(ctx.config.baseUrl, request.path)} HTTP/1.1`, `Host: ${host}`, 'Content-Type: application/json', 'Accept: application/json',
-    `X-API-KEY: ${ctx.config.merchant.apiKey}`, `X-TIMESTAMP: ${timestamp}`, `X-SIGNATURE: ${request.signature}`,
-    `Content-Length: ${body.length}`, `Connection: ${close ? 'close' : 'keep-alive'}`,
+    `POST ${targetPath(ctx.config.baseUrl, request.path)} HTTP/1.1`,
+    `Host: ${host}`,
+    'Content-Type: application/json',
+    'Accept: application/json',
+    `X-API-KEY: ${ctx.config.merchant.apiKey}`,
+    `X-TIMESTAMP: ${timestamp}`,
+    `X-SIGNATURE: ${request.signature}`,
+    `Content-Length: ${body.length}`,
+    `Connection: ${close ? 'close' : 'keep-alive'}`,
   ];
   return Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), body]);
 }
@@ -70,7 +76,8 @@ export function rawEvidence(ctx: CheckContext, request: RawRequest, answer: RawA
   const sent = {
     label: request.label,
     request: {
-      method: 'POST', url: hide(ctx.config.baseUrl.replace(/\/+$/, '') + request.path),
+      method: 'POST',
+      url: hide(ctx.config.baseUrl.replace(/\/+$/, '') + request.path),
       headers: { 'Content-Type': 'application/json', 'X-API-KEY': hide(ctx.config.merchant.apiKey), 'X-SIGNATURE': '[redacted]' },
       body: hide(request.body),
     },
@@ -96,7 +103,11 @@ class RawConnection {
   private wake: (() => void) | undefined;
   readonly host: string;
 
-  private constructor(private readonly socket: Socket, host: string, timeoutMs: number) {
+  private constructor(
+    private readonly socket: Socket,
+    host: string,
+    timeoutMs: number,
+  ) {
     this.host = host;
     socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`the connection stayed silent for ${timeoutMs / 1000} s`)));
     socket.on('data', (chunk: Buffer) => {
@@ -104,9 +115,19 @@ class RawConnection {
       else this.buffer = Buffer.concat([this.buffer, chunk]);
       this.wake?.();
     });
-    socket.on('end', () => { this.ended = true; this.wake?.(); });
-    socket.on('close', () => { this.ended = true; this.wake?.(); });
-    socket.on('error', (error) => { this.failure = error; this.ended = true; this.wake?.(); });
+    socket.on('end', () => {
+      this.ended = true;
+      this.wake?.();
+    });
+    socket.on('close', () => {
+      this.ended = true;
+      this.wake?.();
+    });
+    socket.on('error', (error) => {
+      this.failure = error;
+      this.ended = true;
+      this.wake?.();
+    });
   }
 
   static open(baseUrl: string, timeoutMs = TIMEOUT_MS): Promise<RawConnection> {
@@ -172,13 +193,19 @@ class RawConnection {
    */
   async answerToClose(): Promise<ReadToClose> {
     const head = await this.head();
-    if (head === undefined) return this.failure !== undefined && !isReset(this.failure) ? { unjudged: `no complete HTTP head came (${this.failure.message})` } : {};
+    if (head === undefined)
+      return this.failure !== undefined && !isReset(this.failure)
+        ? { unjudged: `no complete HTTP head came (${this.failure.message})` }
+        : {};
     while (await this.more());
     const chunked = /chunked/i.test(head.headers['transfer-encoding'] ?? '');
     if (this.failure !== undefined && !isReset(this.failure)) {
       const said = Number(head.headers['content-length']);
       const complete = chunked ? this.buffer.indexOf('0\r\n\r\n') >= 0 : Number.isInteger(said) && this.buffer.length >= said;
-      if (!complete) return { unjudged: `the connection ended without closing (${this.failure.message}) before the answer's ${chunked ? 'last chunk' : 'Content-Length bytes'} had come` };
+      if (!complete)
+        return {
+          unjudged: `the connection ended without closing (${this.failure.message}) before the answer's ${chunked ? 'last chunk' : 'Content-Length bytes'} had come`,
+        };
     }
     return { answer: { ...head, body: chunked ? dechunked(this.buffer) : this.buffer } };
   }
@@ -232,7 +259,11 @@ function dechunked(raw: Buffer): Buffer {
 }
 
 /** One signed POST with `Connection: close`, its answer read to the close: the bytes that really came. */
-export async function postReadToClose(ctx: CheckContext, request: RawRequest, options: RawOptions = {}): Promise<ReadToClose & { evidence: Exchange }> {
+export async function postReadToClose(
+  ctx: CheckContext,
+  request: RawRequest,
+  options: RawOptions = {},
+): Promise<ReadToClose & { evidence: Exchange }> {
   const connection = await RawConnection.open(ctx.config.baseUrl, options.timeoutMs);
   try {
     connection.write(requestBytes(ctx, request, connection.host, true));
@@ -247,12 +278,18 @@ export async function postReadToClose(ctx: CheckContext, request: RawRequest, op
  * Two signed POSTs on one connection: the first kept alive, the second (sent only if the first answer
  * did not say `Connection: close`) closing it. Says what each got.
  */
-export async function twoOnOneConnection(ctx: CheckContext, first: RawRequest, second: RawRequest, options: RawOptions = {}): Promise<{ first: RawAnswer | undefined; second: ReadToClose; sentSecond: boolean }> {
+export async function twoOnOneConnection(
+  ctx: CheckContext,
+  first: RawRequest,
+  second: RawRequest,
+  options: RawOptions = {},
+): Promise<{ first: RawAnswer | undefined; second: ReadToClose; sentSecond: boolean }> {
   const connection = await RawConnection.open(ctx.config.baseUrl, options.timeoutMs);
   try {
     connection.write(requestBytes(ctx, first, connection.host, false));
     const firstAnswer = await connection.framedAnswer();
-    if (firstAnswer === undefined || /\bclose\b/i.test(firstAnswer.headers.connection ?? '')) return { first: firstAnswer, second: {}, sentSecond: false };
+    if (firstAnswer === undefined || /\bclose\b/i.test(firstAnswer.headers.connection ?? ''))
+      return { first: firstAnswer, second: {}, sentSecond: false };
     connection.write(requestBytes(ctx, second, connection.host, true));
     return { first: firstAnswer, second: await connection.answerToClose(), sentSecond: true };
   } finally {

@@ -18,7 +18,11 @@ describe('the reference sandbox, decided once per run', () => {
       for (const check of [...modelChecks, ...spareWalletChecks]) {
         const { outcome, meta } = await target.run(check);
         expect({ check: check.id, error: meta.error?.message }).toEqual({ check: check.id, error: undefined });
-        if (spareWalletChecks.includes(check)) expect({ outcome, skipped: meta.skipped }).toEqual({ outcome: 'skipped', skipped: expect.stringMatching(/^needs fixtures\.spareWallet/) });
+        if (spareWalletChecks.includes(check))
+          expect({ outcome, skipped: meta.skipped }).toEqual({
+            outcome: 'skipped',
+            skipped: expect.stringMatching(/^needs fixtures\.spareWallet/),
+          });
       }
       expect(front.controlRequests).toEqual(['/sandbox/payouts/settle']);
     } finally {
@@ -37,15 +41,23 @@ describe('the reference sandbox, decided once per run', () => {
     }
   });
 
-  it('against the sandbox, spare wallets are opened and the model\'s control commands run', async () => {
-    const target = await sandboxTarget({}, (config) => {
-      if (config.fixtures !== undefined) delete config.fixtures.spareWallet;
-      return config;
-    }, 1);
+  it("against the sandbox, spare wallets are opened and the model's control commands run", async () => {
+    const target = await sandboxTarget(
+      {},
+      (config) => {
+        if (config.fixtures !== undefined) delete config.fixtures.spareWallet;
+        return config;
+      },
+      1,
+    );
     try {
       for (const check of spareWalletChecks) {
         const { outcome, meta } = await target.run(check);
-        expect({ check: check.id, outcome, why: meta.failure?.message ?? meta.skipped ?? meta.error?.message }).toEqual({ check: check.id, outcome: 'passed', why: undefined });
+        expect({ check: check.id, outcome, why: meta.failure?.message ?? meta.skipped ?? meta.error?.message }).toEqual({
+          check: check.id,
+          outcome: 'passed',
+          why: undefined,
+        });
       }
       const lifecycle = modelChecks.find((c) => c.id === 'model-order-lifecycle')!;
       const { outcome, meta } = await target.run(lifecycle);

@@ -38,5 +38,7 @@ async function probe(ctx: Pick<CheckContext, 'client'>): Promise<boolean> {
     payload: { payout_order_id: SANDBOX_PROBE_PAYOUT_ORDER_ID, status: 'SUCCESS' },
   });
   const body = exchange.response?.json as { status?: unknown; code?: unknown; message?: unknown } | undefined;
-  return exchange.response?.status === 404 && body?.status === false && body.code === 404 && body.message === 'payout transaction not found';
+  return (
+    exchange.response?.status === 404 && body?.status === false && body.code === 404 && body.message === 'payout transaction not found'
+  );
 }

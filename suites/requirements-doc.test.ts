@@ -10,7 +10,16 @@ const read = (path: string) => readFileSync(new URL(path, root), 'utf8');
 describe('docs/requirements.md', () => {
   it('is what suites/catalog.json and the checks generate (run `npm run docs` after changing either)', () => {
     const description = (JSON.parse(read('suites/catalog.json')) as { description: string }).description;
-    expect(read('docs/requirements.md') === requirementsMarkdown(catalog(), SECTIONS, description, judgedCatalogs((file) => JSON.parse(read(file)))), 'docs/requirements.md is stale: run `npm run docs` and commit it').toBe(true);
+    expect(
+      read('docs/requirements.md') ===
+        requirementsMarkdown(
+          catalog(),
+          SECTIONS,
+          description,
+          judgedCatalogs((file) => JSON.parse(read(file))),
+        ),
+      'docs/requirements.md is stale: run `npm run docs` and commit it',
+    ).toBe(true);
   });
 
   it('links only to rules and sections the other docs define', () => {
@@ -24,15 +33,19 @@ describe('docs/requirements.md', () => {
     expect([...new Set(missing)]).toEqual([]);
   });
 
-  it('states every requirement a report links to: the server\'s, the client\'s and the receiver\'s', () => {
+  it("states every requirement a report links to: the server's, the client's and the receiver's", () => {
     const anchors = new Set([...read('docs/requirements.md').matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1]));
-    const ids = ['suites/catalog.json', 'clients/catalog.json', 'clients/receiver-catalog.json'].flatMap((file) => (JSON.parse(read(file)) as { requirements: Array<{ id: string }> }).requirements.map((r) => r.id));
+    const ids = ['suites/catalog.json', 'clients/catalog.json', 'clients/receiver-catalog.json'].flatMap((file) =>
+      (JSON.parse(read(file)) as { requirements: Array<{ id: string }> }).requirements.map((r) => r.id),
+    );
     expect(ids.filter((id) => !anchors.has(id))).toEqual([]);
   });
 
   it('docs/profile.md states every rule that a server or client requirement cites', () => {
     const anchors = new Set([...read('docs/profile.md').matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1]));
-    const cited = ['suites/catalog.json', 'clients/catalog.json', 'clients/receiver-catalog.json'].flatMap((file) => (JSON.parse(read(file)) as { requirements: Array<{ profile: string[] }> }).requirements.flatMap((r) => r.profile));
+    const cited = ['suites/catalog.json', 'clients/catalog.json', 'clients/receiver-catalog.json'].flatMap((file) =>
+      (JSON.parse(read(file)) as { requirements: Array<{ profile: string[] }> }).requirements.flatMap((r) => r.profile),
+    );
     expect([...new Set(cited)].filter((rule) => !anchors.has(rule))).toEqual([]);
   });
 });

@@ -8,17 +8,27 @@ export function requirementReference(id: string): string {
 
 /** The anchor docs/interface.md gives an interface section: "Create Order" → section-create-order. */
 export function sectionAnchor(section: string): string {
-  return `section-${section.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+  return `section-${section
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')}`;
 }
 
 /**
  * Groups of requirements that are the profile's own (v1.2) rather than a section of the interface:
  * the doc links them to the first rule of their family in docs/profile.md.
  */
-const PROFILE_GROUPS: Readonly<Record<string, string>> = { 'Records over time': 'P-STATE-1', Wallet: 'P-MONEY-1', Isolation: 'P-TENANT-1', Wire: 'P-HTTP-1' };
+const PROFILE_GROUPS: Readonly<Record<string, string>> = {
+  'Records over time': 'P-STATE-1',
+  Wallet: 'P-MONEY-1',
+  Isolation: 'P-TENANT-1',
+  Wire: 'P-HTTP-1',
+};
 
 function groupLine(r: Requirement): string {
-  const extension = r.extension ? ` (an extension: rests on the profile's ${r.section === 'Webhooks' ? 'P-HOOK webhooks' : 'P-OPS operations'}, not on the interface alone)` : '';
+  const extension = r.extension
+    ? ` (an extension: rests on the profile's ${r.section === 'Webhooks' ? 'P-HOOK webhooks' : 'P-OPS operations'}, not on the interface alone)`
+    : '';
   const rule = PROFILE_GROUPS[r.section];
   if (rule !== undefined) return `- Group: ${r.section}, the profile's [${rule.replace(/-\d+$/, '')}](profile.md#${rule})${extension}`;
   return `- Interface section: [${r.section}](interface.md#${sectionAnchor(r.section)})${extension}`;
@@ -37,9 +47,15 @@ export interface JudgedCatalog {
   requirements: readonly Requirement[];
 }
 
-export function requirementsMarkdown(requirements: readonly Requirement[], sections: readonly Section[], description: string, others: readonly JudgedCatalog[] = []): string {
+export function requirementsMarkdown(
+  requirements: readonly Requirement[],
+  sections: readonly Section[],
+  description: string,
+  others: readonly JudgedCatalog[] = [],
+): string {
   const checksOf = new Map<string, string[]>();
-  for (const section of sections) for (const c of section.checks) checksOf.set(c.requirement, [...(checksOf.get(c.requirement) ?? []), `\`${c.id}\`: ${c.title}`]);
+  for (const section of sections)
+    for (const c of section.checks) checksOf.set(c.requirement, [...(checksOf.get(c.requirement) ?? []), `\`${c.id}\`: ${c.title}`]);
   const counts = { MUST: 0, SHOULD: 0, MAY: 0 };
   for (const r of requirements) counts[r.level] += 1;
   const out = [
@@ -77,7 +93,17 @@ export function requirementsMarkdown(requirements: readonly Requirement[], secti
     out.push(`## ${other.title}`, '', other.description, '');
     for (const r of other.requirements) {
       const rules = r.profile.map((rule) => `[${rule}](profile.md#${rule})`).join(', ') || '—';
-      out.push(`<a id="${r.id}"></a>`, `### ${r.id} (${r.level})`, '', r.statement ?? r.title, '', `- Level: ${r.level}`, `- Profile rules: ${rules}`, `- Group: ${r.section}${r.extension ? ' (an extension)' : ''}`, '');
+      out.push(
+        `<a id="${r.id}"></a>`,
+        `### ${r.id} (${r.level})`,
+        '',
+        r.statement ?? r.title,
+        '',
+        `- Level: ${r.level}`,
+        `- Profile rules: ${rules}`,
+        `- Group: ${r.section}${r.extension ? ' (an extension)' : ''}`,
+        '',
+      );
     }
   }
   return out.join('\n');
@@ -89,6 +115,10 @@ export function judgedCatalogs(read: (file: string) => { description: string; re
   const receivers = read('clients/receiver-catalog.json');
   return [
     { title: 'Client requirements (verify-client)', description: clients.description, requirements: clients.requirements },
-    { title: 'Webhook receiver requirements (verify-receiver, verify-client --webhook-url)', description: receivers.description, requirements: receivers.requirements },
+    {
+      title: 'Webhook receiver requirements (verify-receiver, verify-client --webhook-url)',
+      description: receivers.description,
+      requirements: receivers.requirements,
+    },
   ];
 }

@@ -15,8 +15,20 @@ import { runChecks } from './runner.js';
 import { SECTIONS, type Section } from './sections.js';
 import type { RunSettings } from './settings.js';
 
-const config = { baseUrl: 'http://127.0.0.1:9', environment: 'sandbox', merchant: { apiKey: 'pk_test_runner', secretKey: 'sk_test_runner', walletId: 'WAL-1' } } as TargetConfig;
-const settings = (concurrency: number): RunSettings => ({ config, seed: 1, runs: 1, runNumber: 1, allowProduction: false, timeoutMs: 1_000, concurrency });
+const config = {
+  baseUrl: 'http://127.0.0.1:9',
+  environment: 'sandbox',
+  merchant: { apiKey: 'pk_test_runner', secretKey: 'sk_test_runner', walletId: 'WAL-1' },
+} as TargetConfig;
+const settings = (concurrency: number): RunSettings => ({
+  config,
+  seed: 1,
+  runs: 1,
+  runNumber: 1,
+  allowProduction: false,
+  timeoutMs: 1_000,
+  concurrency,
+});
 
 /** Fake checks that send nothing: each records when it ran, and how many others were running then. */
 function timeline() {
@@ -24,7 +36,10 @@ function timeline() {
   const events: Array<{ id: string; at: 'start' | 'end'; others: string[] }> = [];
   const check = (id: string, ms: number, extra: Partial<Check> = {}): Check =>
     defineCheck({
-      id, requirement: 'AUTH-ACCEPT', title: id, ...extra,
+      id,
+      requirement: 'AUTH-ACCEPT',
+      title: id,
+      ...extra,
       async run() {
         events.push({ id, at: 'start', others: [...running] });
         running.add(id);
@@ -77,7 +92,7 @@ describe('runChecks', () => {
     expect(events.find((e) => e.id === 'w2' && e.at === 'start')!.others.length).toBeGreaterThan(0);
   });
 
-  it('runs a check marked alone with nothing else running, and a team\'s checks after the kit\'s', async () => {
+  it("runs a check marked alone with nothing else running, and a team's checks after the kit's", async () => {
     const { check, events } = timeline();
     const sections: Section[] = [
       { name: 'A', checks: [check('a1', 10), check('race', 10, { alone: true }), check('a2', 10)] },
@@ -91,7 +106,9 @@ describe('runChecks', () => {
     const lastKitEnd = events.map((e, i) => (!e.id.startsWith('t') && e.at === 'end' ? i : -1)).reduce((a, b) => Math.max(a, b));
     expect(firstTeamStart).toBeGreaterThan(lastKitEnd);
     // Nothing of the kit's was running when a team check started.
-    expect(events.filter((e) => e.id.startsWith('t') && e.at === 'start').every((e) => e.others.every((o) => o.startsWith('t')))).toBe(true);
+    expect(events.filter((e) => e.id.startsWith('t') && e.at === 'start').every((e) => e.others.every((o) => o.startsWith('t')))).toBe(
+      true,
+    );
   });
 
   it('never has more requests in flight than the concurrency, sweeps included', async () => {
@@ -100,14 +117,19 @@ describe('runChecks', () => {
     const { check } = timeline();
     const sweeping = (id: string): Check =>
       defineCheck({
-        id, requirement: 'AUTH-ACCEPT', title: id,
+        id,
+        requirement: 'AUTH-ACCEPT',
+        title: id,
         async run(ctx) {
-          await ctx.sweep(Array.from({ length: 10 }, (_, i) => i), async () => {
-            inFlight += 1;
-            most = Math.max(most, inFlight);
-            await new Promise((resolve) => setTimeout(resolve, 5));
-            inFlight -= 1;
-          });
+          await ctx.sweep(
+            Array.from({ length: 10 }, (_, i) => i),
+            async () => {
+              inFlight += 1;
+              most = Math.max(most, inFlight);
+              await new Promise((resolve) => setTimeout(resolve, 5));
+              inFlight -= 1;
+            },
+          );
         },
       });
     await runChecks(settings(3), [{ name: 'A', checks: [sweeping('s1'), check('x', 1)] }]);
@@ -126,22 +148,58 @@ describe('a run is the same for a seed at any concurrency', () => {
     const received: RecordedExchange[] = [];
     // Faults that fail sweeps, properties (shrunk), the duplicates and the wallet lane: evidence to
     // compare. (Not dup-race: how many of a race's creates land in its window is timing, by design.)
-    const faults = ['errors-null-field-accepted', 'errors-missing-field-500', 'order-reject-currencies', 'auth-failure-html', 'dup-allowed', 'ops-failed-debits'] as const;
-    const sandbox = await startSandbox({ port: 0, settleSeconds: 0, clock: clock.now, record: (x) => received.push(x), faults: [...faults] });
+    const faults = [
+      'errors-null-field-accepted',
+      'errors-missing-field-500',
+      'order-reject-currencies',
+      'auth-failure-html',
+      'dup-allowed',
+      'ops-failed-debits',
+    ] as const;
+    const sandbox = await startSandbox({
+      port: 0,
+      settleSeconds: 0,
+      clock: clock.now,
+      record: (x) => received.push(x),
+      faults: [...faults],
+    });
     sandboxes.push(sandbox);
     const runNumber = RUN_NUMBER;
     // Without webhooks: their observation waits on deliveries, which a virtual clock cannot time.
     const { webhooks: _, ...config } = sandbox.config;
-    const run: RunSettings = { clock, config: config as TargetConfig, seed: 7, runs: 5, runNumber, salt: 'C0DE', allowProduction: false, timeoutMs: 10_000, concurrency };
+    const run: RunSettings = {
+      clock,
+      config: config as TargetConfig,
+      seed: 7,
+      runs: 5,
+      runNumber,
+      salt: 'C0DE',
+      allowProduction: false,
+      timeoutMs: 10_000,
+      concurrency,
+    };
     const results = await runChecks(run, SECTIONS);
     const report = buildReport({
-      results, catalog: catalog(), target: { baseUrl: 'http://target', environment: 'sandbox', embeddedSandbox: false },
-      seed: 7, runNumber, runs: 5, strict: true, startedAt: new Date(0), durationMs: 0, version: 'test',
+      results,
+      catalog: catalog(),
+      target: { baseUrl: 'http://target', environment: 'sandbox', embeddedSandbox: false },
+      seed: 7,
+      runNumber,
+      runs: 5,
+      strict: true,
+      startedAt: new Date(0),
+      durationMs: 0,
+      version: 'test',
     });
     // What a request is, apart from when it was sent (its timestamp and so its signature), and apart
     // from the ids the sandbox hands out in arrival order (a checkout page's path carries its svc_order_id;
     // a spare wallet opened for a check is named by the sandbox).
-    const requests = received.map((x) => `${x.method} ${x.path.replace(/^\/checkout\/SVC-\d+$/, '/checkout/SVC-…')} ${x.body.replace(/WAL-SBX-SPARE-W-\d+/g, 'WAL-SBX-SPARE-W-…')}`).sort();
+    const requests = received
+      .map(
+        (x) =>
+          `${x.method} ${x.path.replace(/^\/checkout\/SVC-\d+$/, '/checkout/SVC-…')} ${x.body.replace(/WAL-SBX-SPARE-W-\d+/g, 'WAL-SBX-SPARE-W-…')}`,
+      )
+      .sort();
     return { requests, report, base: sandbox.baseUrl };
   }
 
@@ -154,7 +212,11 @@ describe('a run is the same for a seed at any concurrency', () => {
       run.report.requirements.map((r) => ({
         id: r.id,
         status: r.status,
-        evidence: r.evidence.map((e) => ({ check: e.check, message: e.message, requests: (e.exchanges ?? []).map((x) => `${x.label} ${x.request.body.replace(/WAL-SBX-SPARE-W-\d+/g, 'WAL-SBX-SPARE-W-…')}`) })),
+        evidence: r.evidence.map((e) => ({
+          check: e.check,
+          message: e.message,
+          requests: (e.exchanges ?? []).map((x) => `${x.label} ${x.request.body.replace(/WAL-SBX-SPARE-W-\d+/g, 'WAL-SBX-SPARE-W-…')}`),
+        })),
       }));
     expect(shape(eight)).toEqual(shape(one));
     // The comparison is of something: the faults left evidence in several requirements.

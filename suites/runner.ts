@@ -18,7 +18,8 @@ export interface RunListener {
 
 /** Whether a check is selected by --only (a requirement or check id prefix; any of several) and not left out by --skip. */
 export function selected(settings: Pick<RunSettings, 'only' | 'skip'>, check: { id: string; requirement: string }): boolean {
-  const matches = (prefixes: readonly string[] | undefined) => prefixes?.some((prefix) => check.requirement.startsWith(prefix) || check.id.startsWith(prefix)) ?? false;
+  const matches = (prefixes: readonly string[] | undefined) =>
+    prefixes?.some((prefix) => check.requirement.startsWith(prefix) || check.id.startsWith(prefix)) ?? false;
   if (settings.only !== undefined && settings.only.length > 0 && !matches(settings.only)) return false;
   return !matches(settings.skip);
 }
@@ -56,7 +57,11 @@ export async function runChecks(settings: RunSettings, sections: readonly Sectio
       if (own.some((p) => !results.has(p))) return;
       if (own.length === 0) continue;
       const time = sectionTimes[told]!;
-      listener.onSectionEnd?.(sections[told]!.name, own.map((p) => results.get(p)!), time.end - time.start);
+      listener.onSectionEnd?.(
+        sections[told]!.name,
+        own.map((p) => results.get(p)!),
+        time.end - time.start,
+      );
     }
   };
   const runOne = async (planned: Planned) => {
@@ -80,10 +85,14 @@ export async function runChecks(settings: RunSettings, sections: readonly Sectio
       const team = (p: Planned) => sections[p.section]!.team === true;
       for (const phase of [plan.filter((p) => !team(p)), plan.filter(team)]) {
         for (const planned of phase.filter((p) => p.check.alone)) await runOne(planned);
-        await sideBySide(phase.filter((p) => !p.check.alone), concurrency, (planned) => {
-          const lane = planned.check.lane;
-          return lane === undefined ? runOne(planned) : laneLock(state, lane).run(() => runOne(planned));
-        });
+        await sideBySide(
+          phase.filter((p) => !p.check.alone),
+          concurrency,
+          (planned) => {
+            const lane = planned.check.lane;
+            return lane === undefined ? runOne(planned) : laneLock(state, lane).run(() => runOne(planned));
+          },
+        );
       }
     }
     // Every correctly signed request refused 401: the keys, or a target signing another way? Ask it.

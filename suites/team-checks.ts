@@ -33,13 +33,18 @@ export interface LoadTeamChecksOptions {
  * requirements. Anything wrong is a ConfigError naming the module and the fix: the run has not begun.
  * A module is code run with the caller's environment (its secrets too): each is said as it loads.
  */
-export async function loadTeamChecks(config: Pick<TargetConfig, 'checks' | 'merchant' | 'otherMerchant' | 'otherEnvironment'>, options: LoadTeamChecksOptions = {}): Promise<TeamChecks> {
+export async function loadTeamChecks(
+  config: Pick<TargetConfig, 'checks' | 'merchant' | 'otherMerchant' | 'otherEnvironment'>,
+  options: LoadTeamChecksOptions = {},
+): Promise<TeamChecks> {
   const paths = config.checks ?? [];
   const cwd = options.cwd ?? process.cwd();
   // A module's errors are its own text, which may quote a secret it read: each is said only redacted.
   const redact = redactor(config);
   if (paths.length > 0 && options.discoveredConfig !== undefined && options.allowChecks !== true) {
-    throw new ConfigError(`./${options.discoveredConfig} (found in the working directory, not named with --config) lists ${paths.length} team check module${paths.length === 1 ? '' : 's'} under "checks", code that would run with your environment and its secrets: --allow-checks runs ${paths.length === 1 ? 'it' : 'them'}, or name the file with --config`);
+    throw new ConfigError(
+      `./${options.discoveredConfig} (found in the working directory, not named with --config) lists ${paths.length} team check module${paths.length === 1 ? '' : 's'} under "checks", code that would run with your environment and its secrets: --allow-checks runs ${paths.length === 1 ? 'it' : 'them'}, or name the file with --config`,
+    );
   }
   const known = new Map(catalog().map((r) => [r.id, r]));
   const seenChecks = new Set<string>();
@@ -57,12 +62,17 @@ export async function loadTeamChecks(config: Pick<TargetConfig, 'checks' | 'merc
     const where = `checks: ${path}`;
     const reqs = module.requirements ?? [];
     const checks = module.checks;
-    if (!Array.isArray(reqs)) throw new ConfigError(`${where} exports "requirements" that is not a list; export const requirements = [defineRequirement({ … })]`);
-    if (!Array.isArray(checks) || checks.length === 0) throw new ConfigError(`${where} exports no "checks"; export const checks = [defineCheck({ id, requirement, title, run })]`);
+    if (!Array.isArray(reqs))
+      throw new ConfigError(`${where} exports "requirements" that is not a list; export const requirements = [defineRequirement({ … })]`);
+    if (!Array.isArray(checks) || checks.length === 0)
+      throw new ConfigError(`${where} exports no "checks"; export const checks = [defineCheck({ id, requirement, title, run })]`);
     const sectionOf = new Map<string, string>();
     for (const raw of reqs as unknown[]) {
       const r = attempt(where, redact, () => defineRequirement(raw as Requirement));
-      if (known.has(r.id)) throw new ConfigError(`${where}: requirement ${r.id} is already defined${known.get(r.id)!.source ? ` by ${known.get(r.id)!.source}` : ' by the kit'}; give it an id of your own (e.g. a team prefix)`);
+      if (known.has(r.id))
+        throw new ConfigError(
+          `${where}: requirement ${r.id} is already defined${known.get(r.id)!.source ? ` by ${known.get(r.id)!.source}` : ' by the kit'}; give it an id of your own (e.g. a team prefix)`,
+        );
       const withSource = { ...r, source: path };
       known.set(r.id, withSource);
       requirements.push(withSource);
@@ -71,7 +81,10 @@ export async function loadTeamChecks(config: Pick<TargetConfig, 'checks' | 'merc
     for (const raw of checks as unknown[]) {
       // The module's path goes with each check, so an exception in its code names the module, not the kit.
       const check = Object.freeze({ ...attempt(where, redact, () => defineCheck(raw as Check)), module: shown });
-      if (!known.has(check.requirement)) throw new ConfigError(`${where}: check ${check.id} names requirement ${check.requirement}, which neither the kit nor the module defines`);
+      if (!known.has(check.requirement))
+        throw new ConfigError(
+          `${where}: check ${check.id} names requirement ${check.requirement}, which neither the kit nor the module defines`,
+        );
       if (seenChecks.has(check.id)) throw new ConfigError(`${where}: check id ${check.id} is used twice`);
       seenChecks.add(check.id);
       const section = sectionOf.get(check.requirement) ?? known.get(check.requirement)!.section;

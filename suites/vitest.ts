@@ -38,7 +38,11 @@ export interface ConformanceSuiteOptions {
 class ConformanceFailure extends Error {
   override readonly name = 'CheckFailure';
   readonly showDiff: boolean;
-  constructor(message: string, readonly expected?: string, readonly actual?: string) {
+  constructor(
+    message: string,
+    readonly expected?: string,
+    readonly actual?: string,
+  ) {
     super(message);
     this.showDiff = expected !== undefined && actual !== undefined;
   }
@@ -89,28 +93,50 @@ export async function conformanceSuite(options: ConformanceSuiteOptions = {}): P
       if (checks.length === 0) continue;
       describe(section.name, () => {
         for (const check of checks) {
-          test(`${check.requirement} ${check.title}`, async ({ skip, annotate }) => {
-            const meta = newMeta(check);
-            const outcome = await executeCheck(check, state, meta, scopes.get(check));
-            if (outcome === 'skipped') skip(meta.skipped);
-            if (outcome === 'error') {
-              const thrown = { check: check.id, requirement: check.requirement, message: meta.error?.message ?? 'unknown', ...(check.module !== undefined ? { module: check.module } : {}) };
-              const error = new Error(check.module !== undefined ? `${thrownIn(thrown)}; ${whoFixes(thrown)}` : `kit error (not the target's fault): ${meta.error?.message}`);
-              // Where it was thrown, under this message: vitest shows the stack, whose first line would
-              // otherwise be the bare exception, blaming no one.
-              if (meta.error?.stack !== undefined) error.stack = [`Error: ${error.message}`, ...meta.error.stack.split('\n').filter((line) => line.startsWith('    at '))].join('\n');
-              throw error;
-            }
-            const level = levels.get(check.requirement) ?? 'MUST';
-            const broken = [
-              ...(meta.failure ? [{ level, ...meta.failure }] : []),
-              // An answer that broke another requirement (an error envelope seen while checking auth).
-              ...meta.findings.map((f) => ({ level: levels.get(f.requirement) ?? 'MUST', message: `${f.requirement}: ${f.message}`, expected: undefined, actual: undefined })),
-            ];
-            const fatal = broken.find((b) => b.level === 'MUST' || (b.level === 'SHOULD' && options.strict));
-            for (const b of broken.filter((x) => x !== fatal)) await annotate(`${b.level} not held: ${b.message}`, 'notice');
-            if (fatal !== undefined) throw new ConformanceFailure(fatal.message, fatal.expected, fatal.actual);
-          }, Math.max(60_000, settings.timeoutMs * 20));
+          test(
+            `${check.requirement} ${check.title}`,
+            async ({ skip, annotate }) => {
+              const meta = newMeta(check);
+              const outcome = await executeCheck(check, state, meta, scopes.get(check));
+              if (outcome === 'skipped') skip(meta.skipped);
+              if (outcome === 'error') {
+                const thrown = {
+                  check: check.id,
+                  requirement: check.requirement,
+                  message: meta.error?.message ?? 'unknown',
+                  ...(check.module !== undefined ? { module: check.module } : {}),
+                };
+                const error = new Error(
+                  check.module !== undefined
+                    ? `${thrownIn(thrown)}; ${whoFixes(thrown)}`
+                    : `kit error (not the target's fault): ${meta.error?.message}`,
+                );
+                // Where it was thrown, under this message: vitest shows the stack, whose first line would
+                // otherwise be the bare exception, blaming no one.
+                if (meta.error?.stack !== undefined)
+                  error.stack = [
+                    `Error: ${error.message}`,
+                    ...meta.error.stack.split('\n').filter((line) => line.startsWith('    at ')),
+                  ].join('\n');
+                throw error;
+              }
+              const level = levels.get(check.requirement) ?? 'MUST';
+              const broken = [
+                ...(meta.failure ? [{ level, ...meta.failure }] : []),
+                // An answer that broke another requirement (an error envelope seen while checking auth).
+                ...meta.findings.map((f) => ({
+                  level: levels.get(f.requirement) ?? 'MUST',
+                  message: `${f.requirement}: ${f.message}`,
+                  expected: undefined,
+                  actual: undefined,
+                })),
+              ];
+              const fatal = broken.find((b) => b.level === 'MUST' || (b.level === 'SHOULD' && options.strict));
+              for (const b of broken.filter((x) => x !== fatal)) await annotate(`${b.level} not held: ${b.message}`, 'notice');
+              if (fatal !== undefined) throw new ConformanceFailure(fatal.message, fatal.expected, fatal.actual);
+            },
+            Math.max(60_000, settings.timeoutMs * 20),
+          );
         }
       });
     }

@@ -13,7 +13,6 @@ import type { Exchange, SendOptions, TargetClient } from './http.js';
 import type { Clock } from '../core/clock.js';
 import type { RunHold } from './settings.js';
 
-
 export interface OpenSession {
   session: WebhookSession;
   /** Ends the session; resolves to what a person must know of how it ended (a registration not put back), if anything. */
@@ -21,7 +20,13 @@ export interface OpenSession {
 }
 
 /** Opens the session; a target the kit cannot register with is a CheckSkipped naming the fix. */
-export async function openWebhookSession(config: TargetConfig, clock: Clock, send: (options: SendOptions) => Promise<Exchange>, client: TargetClient, hold?: RunHold): Promise<OpenSession> {
+export async function openWebhookSession(
+  config: TargetConfig,
+  clock: Clock,
+  send: (options: SendOptions) => Promise<Exchange>,
+  client: TargetClient,
+  hold?: RunHold,
+): Promise<OpenSession> {
   const webhooks = config.webhooks;
   if (webhooks === undefined) throw new CheckSkipped('needs webhooks in the config');
   let receiver: KitReceiver;
@@ -37,7 +42,11 @@ export async function openWebhookSession(config: TargetConfig, clock: Clock, sen
   /** The registration the kit replaced, put back at the end (null: there was none). */
   let previous: string | null = null;
   if (webhooks.url === undefined) {
-    const answer = await send({ label: "register the kit's webhook receiver (the reference sandbox's control request)", path: OPERATION_PATHS.registerWebhook, payload: { url: receiver.url } });
+    const answer = await send({
+      label: "register the kit's webhook receiver (the reference sandbox's control request)",
+      path: OPERATION_PATHS.registerWebhook,
+      payload: { url: receiver.url },
+    });
     const data = (answer.response?.json as { data?: { previous_url?: unknown } } | undefined)?.data;
     if (answer.response?.status !== 200 || data === undefined) {
       await receiver.close();
@@ -49,7 +58,11 @@ export async function openWebhookSession(config: TargetConfig, clock: Clock, sen
     previous = typeof data.previous_url === 'string' ? data.previous_url : null;
     // The merchant has one registration: another run against this target may take it meanwhile.
     registered = async () => {
-      const now = await client.send({ label: "the merchant's webhook registration now", path: OPERATION_PATHS.registerWebhook, payload: {} });
+      const now = await client.send({
+        label: "the merchant's webhook registration now",
+        path: OPERATION_PATHS.registerWebhook,
+        payload: {},
+      });
       const url = (now.response?.json as { data?: { url?: unknown } } | undefined)?.data?.url;
       return now.response?.status === 200 ? (typeof url === 'string' ? url : null) : undefined;
     };
@@ -58,7 +71,11 @@ export async function openWebhookSession(config: TargetConfig, clock: Clock, sen
       const now = await registered!();
       if (now === undefined) throw new Error('the target did not say where it delivers now');
       if (now !== receiver.url) return "left the target's webhook registration to whoever changed it during the run";
-      const put = await client.send({ label: 'restore the earlier webhook registration', path: OPERATION_PATHS.registerWebhook, payload: { url: previous } });
+      const put = await client.send({
+        label: 'restore the earlier webhook registration',
+        path: OPERATION_PATHS.registerWebhook,
+        payload: { url: previous },
+      });
       if (put.response?.status !== 200) throw new Error(`the target answered ${put.response?.status ?? put.error?.message}`);
       return undefined;
     };
@@ -74,7 +91,10 @@ export async function openWebhookSession(config: TargetConfig, clock: Clock, sen
     })());
   const release = hold?.(
     restore !== undefined
-      ? { done: "restored the target's webhook registration and closed the kit's webhook receiver", failed: "could not restore the target's webhook registration (the kit's receiver is gone; register yours again)" }
+      ? {
+          done: "restored the target's webhook registration and closed the kit's webhook receiver",
+          failed: "could not restore the target's webhook registration (the kit's receiver is gone; register yours again)",
+        }
       : { done: "closed the kit's webhook receiver", failed: "could not close the kit's webhook receiver" },
     async () => {
       // Said by the interrupt as its "could not restore…" when the restore failed.
@@ -84,7 +104,12 @@ export async function openWebhookSession(config: TargetConfig, clock: Clock, sen
     },
   );
   return {
-    session: { receiver, url: webhooks.url ?? receiver.url, retryWithinMs: retryWithinSecondsOf(config) * 1000, ...(registered !== undefined ? { registered } : {}) },
+    session: {
+      receiver,
+      url: webhooks.url ?? receiver.url,
+      retryWithinMs: retryWithinSecondsOf(config) * 1000,
+      ...(registered !== undefined ? { registered } : {}),
+    },
     async close() {
       release?.();
       const { left, failed } = await closeOnce();

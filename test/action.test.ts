@@ -11,8 +11,20 @@ import { startSandbox } from '../sandbox/index.js';
 import { runBinAsync, runCli, spawnAsync } from './cli-harness.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-interface Step { id?: string; uses?: string; run?: string; shell?: string; if?: string; with?: Record<string, unknown>; env?: Record<string, string>; name?: string }
-const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as { inputs: Record<string, { default?: string; description?: string }>; runs: { using: string; steps: Step[] } };
+interface Step {
+  id?: string;
+  uses?: string;
+  run?: string;
+  shell?: string;
+  if?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, string>;
+  name?: string;
+}
+const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
+  inputs: Record<string, { default?: string; description?: string }>;
+  runs: { using: string; steps: Step[] };
+};
 const GATE = readFileSync(join(ROOT, 'scripts/gate.sh'), 'utf8');
 const BOOLEAN_INPUTS = ['strict', 'require-all', 'embedded-sandbox', 'allow-checks', 'attest'];
 const envName = (input: string) => `INPUT_${input.toUpperCase().replace(/-/g, '_')}`;
@@ -26,7 +38,11 @@ function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'svc-action-'));
 }
 
-interface Gated { code: number; stdout: string; out: string }
+interface Gated {
+  code: number;
+  stdout: string;
+  out: string;
+}
 
 /**
  * Runs the gate as the action's step does: the inputs as INPUT_* variables, GITHUB_ACTION_PATH at the
@@ -36,7 +52,9 @@ interface Gated { code: number; stdout: string; out: string }
 function gate(inputs: Record<string, string>, env: Record<string, string> = {}): Promise<Gated> {
   const childEnv: Record<string, string> = { PATH: process.env.PATH ?? '', GITHUB_ACTION_PATH: ROOT, ...env };
   for (const [name, value] of Object.entries(inputs)) childEnv[envName(name)] = value;
-  return spawnAsync('bash', [join(ROOT, 'scripts/gate.sh')], { cwd: ROOT, env: childEnv, timeoutMs: 25_000 }).then(({ code, stdout, stderr }) => ({ code, stdout, out: stdout + stderr }));
+  return spawnAsync('bash', [join(ROOT, 'scripts/gate.sh')], { cwd: ROOT, env: childEnv, timeoutMs: 25_000 }).then(
+    ({ code, stdout, stderr }) => ({ code, stdout, out: stdout + stderr }),
+  );
 }
 
 /** A reference sandbox with a duplicate race (DUP-CONCURRENT fails), its config file, and where a job summary would go. */
@@ -67,8 +85,26 @@ describe('action.yml', () => {
   });
 
   it('declares each input, the boolean ones false by default and saying they take true or false', () => {
-    expect(Object.keys(action.inputs).sort()).toEqual(['allow-checks', 'artifact-name', 'attest', 'client', 'command', 'config', 'embedded-sandbox', 'only', 'report-dir', 'require-all', 'scenarios', 'sign-key', 'skip', 'strict', 'url', 'webhook-url']);
-    for (const name of BOOLEAN_INPUTS) expect(action.inputs[name], name).toMatchObject({ default: 'false', description: expect.stringContaining('(true or false)') });
+    expect(Object.keys(action.inputs).sort()).toEqual([
+      'allow-checks',
+      'artifact-name',
+      'attest',
+      'client',
+      'command',
+      'config',
+      'embedded-sandbox',
+      'only',
+      'report-dir',
+      'require-all',
+      'scenarios',
+      'sign-key',
+      'skip',
+      'strict',
+      'url',
+      'webhook-url',
+    ]);
+    for (const name of BOOLEAN_INPUTS)
+      expect(action.inputs[name], name).toMatchObject({ default: 'false', description: expect.stringContaining('(true or false)') });
     expect(action.inputs['sign-key']!.description).toMatch(/secrets/);
     expect(action.inputs.attest!.description).toMatch(/id-token: write, attestations: write, contents: read/);
   });
@@ -84,7 +120,8 @@ describe('action.yml', () => {
     }
     // Every input reaches a step: the gate's environment, or another step's with: or if:.
     const elsewhere = JSON.stringify(action.runs.steps.filter((step) => step.id !== 'gate').map((step) => [step.with, step.if]));
-    for (const name of Object.keys(action.inputs)) expect(env[envName(name)] !== undefined || elsewhere.includes(`inputs.${name}`), name).toBe(true);
+    for (const name of Object.keys(action.inputs))
+      expect(env[envName(name)] !== undefined || elsewhere.includes(`inputs.${name}`), name).toBe(true);
     for (const step of action.runs.steps) expect(step.run ?? '').not.toContain('${{');
   });
 });
@@ -100,10 +137,19 @@ describe('the gate script', () => {
 
   it('verify-client: a client that breaks a MUST fails the job (exit 1), its scenarios and strict passed on', async () => {
     const dir = tempDir();
-    const { code, out } = await gate({ command: 'verify-client', client: 'node examples/instant-retry-client.mjs', scenarios: 'create-order-503-once', strict: 'true', 'report-dir': dir });
+    const { code, out } = await gate({
+      command: 'verify-client',
+      client: 'node examples/instant-retry-client.mjs',
+      scenarios: 'create-order-503-once',
+      strict: 'true',
+      'report-dir': dir,
+    });
     expect(code, out).toBe(1);
     expect(out).toMatch(/✗ CLIENT-RETRY-AFTER-STATUS \(MUST\)/);
-    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))).toMatchObject({ strict: true, client: { scenarios: ['create-order-503-once'] } });
+    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'))).toMatchObject({
+      strict: true,
+      client: { scenarios: ['create-order-503-once'] },
+    });
   });
 
   it.each([
@@ -115,13 +161,19 @@ describe('the gate script', () => {
     [{ 'embedded-sandbox': 'on' }, 'the embedded-sandbox input takes true or false, not "on"'],
     [{ attest: 'TRUE' }, 'the attest input takes true or false, not "TRUE"'],
     [{ strict: 'true\nfalse' }, 'the strict input takes true or false, not "true?false"'],
-    [{ 'embedded-sandbox': 'true', config: 'staging.json' }, "embedded-sandbox: true certifies the kit's own sandbox, but the config input names a target: drop one of them"],
-    [{ command: 'verify-receiver', url: 'http://127.0.0.1:9/webhooks', 'embedded-sandbox': 'true' }, 'embedded-sandbox is an input of run; verify-receiver does not take it'],
+    [
+      { 'embedded-sandbox': 'true', config: 'staging.json' },
+      "embedded-sandbox: true certifies the kit's own sandbox, but the config input names a target: drop one of them",
+    ],
+    [
+      { command: 'verify-receiver', url: 'http://127.0.0.1:9/webhooks', 'embedded-sandbox': 'true' },
+      'embedded-sandbox is an input of run; verify-receiver does not take it',
+    ],
   ])('exit 2, one line, for inputs that cannot make a command: %j', async (inputs, line) => {
     expect(await gate(inputs, { GITHUB_ACTIONS: 'true' })).toMatchObject({ code: 2, out: `svc-conformance action: ${line}\n` });
   });
 
-  it('in a job, run with no target is exit 2 (not a green certificate of the kit\'s own sandbox); embedded-sandbox: true runs it on purpose', async () => {
+  it("in a job, run with no target is exit 2 (not a green certificate of the kit's own sandbox); embedded-sandbox: true runs it on purpose", async () => {
     expect(await gate({ command: 'run', only: 'AUTH-MISSING-KEY' }, { GITHUB_ACTIONS: 'true' })).toEqual({
       code: 2,
       stdout: '',
@@ -131,7 +183,10 @@ describe('the gate script', () => {
     const empty = await gate({ command: 'run' }, { GITHUB_ACTIONS: 'true', SVC_BASE_URL: '' });
     expect(empty.code).toBe(2);
     expect(empty.out).toMatch(/^svc-conformance run: SVC_BASE_URL is set but empty/);
-    const onPurpose = await gate({ command: 'run', only: 'AUTH-MISSING-KEY', 'embedded-sandbox': 'true', 'report-dir': tempDir() }, { GITHUB_ACTIONS: 'true' });
+    const onPurpose = await gate(
+      { command: 'run', only: 'AUTH-MISSING-KEY', 'embedded-sandbox': 'true', 'report-dir': tempDir() },
+      { GITHUB_ACTIONS: 'true' },
+    );
     expect(onPurpose.code, onPurpose.out).toBe(0);
     expect(onPurpose.out).toMatch(/certifying the kit's own embedded reference sandbox/);
   });
@@ -142,12 +197,20 @@ describe('the gate script', () => {
     const outputFile = join(dir, 'output');
     writeFileSync(summaryFile, '## an earlier step\n');
     const { code, out } = await gate(
-      { command: 'run', only: 'AUTH-MISSING-KEY,AUTH-MISSING-SIGNATURE', 'embedded-sandbox': 'true', attest: 'true', 'report-dir': join(dir, 'reports') },
+      {
+        command: 'run',
+        only: 'AUTH-MISSING-KEY,AUTH-MISSING-SIGNATURE',
+        'embedded-sandbox': 'true',
+        attest: 'true',
+        'report-dir': join(dir, 'reports'),
+      },
       { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile, GITHUB_OUTPUT: outputFile },
     );
     expect(code, out).toBe(0);
     const summary = readFileSync(summaryFile, 'utf8');
-    expect(summary).toMatch(/^## an earlier step\n### svc-conformance run\n\n\*\*Verdict: conformant, partial: 2 of \d+ requirements judged\*\*\n/);
+    expect(summary).toMatch(
+      /^## an earlier step\n### svc-conformance run\n\n\*\*Verdict: conformant, partial: 2 of \d+ requirements judged\*\*\n/,
+    );
     expect(summary).toContain("Judged: the kit's own embedded reference sandbox at http://127.0.0.1:");
     expect(summary).toContain('| Passed | MUST failed | SHOULD warned | Skipped |\n| ---: | ---: | ---: | ---: |\n| 2 | 0 | 0 | 0 |\n');
     expect(summary).toMatch(/\nCoverage: partial: 2 of \d+ requirements judged\n/);
@@ -157,7 +220,10 @@ describe('the gate script', () => {
 
   it('in a job, a broken MUST: one ::error annotation on stdout naming it, the summary lists it, exit 1', async () => {
     const { dir, config, summaryFile } = await raceTarget();
-    const { code, stdout, out } = await gate({ command: 'run', config, only: 'DUP-', 'report-dir': join(dir, 'reports') }, { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile });
+    const { code, stdout, out } = await gate(
+      { command: 'run', config, only: 'DUP-', 'report-dir': join(dir, 'reports') },
+      { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile },
+    );
     expect(code, out).toBe(1);
     const annotations = out.split('\n').filter((line) => line.startsWith('::'));
     expect(annotations).toEqual([expect.stringMatching(/^::error title=DUP-CONCURRENT::MUST: \S/)]);
@@ -177,7 +243,9 @@ describe('the gate with a sign-key', () => {
     const kit = tempDir();
     mkdirSync(join(kit, 'bin'));
     const record = join(kit, 'record.json');
-    writeFileSync(join(kit, 'bin', 'svc-conformance.js'), `
+    writeFileSync(
+      join(kit, 'bin', 'svc-conformance.js'),
+      `
       const { createHash } = require('node:crypto');
       const { readFileSync, statSync, writeFileSync } = require('node:fs');
       const args = process.argv.slice(2);
@@ -187,7 +255,8 @@ describe('the gate with a sign-key', () => {
       writeFileSync(${JSON.stringify(record)}, JSON.stringify({ args, keyFile, mode, digest }));
       process.stdout.write(JSON.stringify(process.env) + '\\n');
       process.exit(Number(process.env.FAKE_KIT_EXIT));
-    `);
+    `,
+    );
     return { kit, record };
   }
 
@@ -195,7 +264,10 @@ describe('the gate with a sign-key', () => {
     for (const exit of [0, 1]) {
       const { kit, record } = fakeKit();
       const runnerTemp = tempDir();
-      const { code, out } = await gate({ command: 'verify-client', client: 'true', 'sign-key': key, 'report-dir': 'out' }, { GITHUB_ACTION_PATH: kit, RUNNER_TEMP: runnerTemp, FAKE_KIT_EXIT: String(exit) });
+      const { code, out } = await gate(
+        { command: 'verify-client', client: 'true', 'sign-key': key, 'report-dir': 'out' },
+        { GITHUB_ACTION_PATH: kit, RUNNER_TEMP: runnerTemp, FAKE_KIT_EXIT: String(exit) },
+      );
       expect(code, out).toBe(exit);
       const seen = JSON.parse(readFileSync(record, 'utf8')) as { args: string[]; keyFile: string; mode: number; digest: string };
       expect(seen.args).toEqual(['verify-client', '--report-dir', 'out', '--sign-key', seen.keyFile, '--', 'bash', '-c', 'true']);
@@ -214,17 +286,27 @@ describe('the gate with a sign-key', () => {
     const publicKey = join(dir, 'pub.pem');
     writeFileSync(publicKey, pair.publicKey.export({ type: 'spki', format: 'pem' }).toString());
     const reports = join(dir, 'reports');
-    const { code, out } = await gate({ command: 'run', 'embedded-sandbox': 'true', only: 'AUTH-MISSING-KEY', 'sign-key': pem, 'report-dir': reports }, { GITHUB_ACTIONS: 'true', RUNNER_TEMP: tempDir() });
+    const { code, out } = await gate(
+      { command: 'run', 'embedded-sandbox': 'true', only: 'AUTH-MISSING-KEY', 'sign-key': pem, 'report-dir': reports },
+      { GITHUB_ACTIONS: 'true', RUNNER_TEMP: tempDir() },
+    );
     expect(code, out).toBe(0);
     expect(readdirSync(reports).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.json.sig', 'sandbox.json']);
     const verified = await runCli(['verify-report', join(reports, 'report.json'), '--public-key', publicKey]);
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
   });
 
-  it('allow-checks: true passes --allow-checks to run (a found config\'s team modules are code: run only when asked)', async () => {
-    for (const [input, passed] of [['true', true], ['false', false], ['', false]] as const) {
+  it("allow-checks: true passes --allow-checks to run (a found config's team modules are code: run only when asked)", async () => {
+    for (const [input, passed] of [
+      ['true', true],
+      ['false', false],
+      ['', false],
+    ] as const) {
       const { kit, record } = fakeKit();
-      const { code, out } = await gate({ command: 'run', 'allow-checks': input, 'sign-key': key }, { GITHUB_ACTION_PATH: kit, RUNNER_TEMP: tempDir(), FAKE_KIT_EXIT: '0' });
+      const { code, out } = await gate(
+        { command: 'run', 'allow-checks': input, 'sign-key': key },
+        { GITHUB_ACTION_PATH: kit, RUNNER_TEMP: tempDir(), FAKE_KIT_EXIT: '0' },
+      );
       expect(code, out).toBe(0);
       const { args } = JSON.parse(readFileSync(record, 'utf8')) as { args: string[] };
       expect(args.includes('--allow-checks'), input).toBe(passed);
@@ -242,7 +324,10 @@ describe('the gate with a sign-key', () => {
 describe('the GitHub forms of finish()', () => {
   it('--format json in a job: stdout is the JSON object alone, the annotations go to stderr, the summary to its file', async () => {
     const { dir, config, summaryFile } = await raceTarget();
-    const result = await runCli(['run', '--config', config, '--only', 'DUP-CONCURRENT', '--format', 'json', '--report-dir', join(dir, 'reports')], { cwd: dir, env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile } });
+    const result = await runCli(
+      ['run', '--config', config, '--only', 'DUP-CONCURRENT', '--format', 'json', '--report-dir', join(dir, 'reports')],
+      { cwd: dir, env: { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile } },
+    );
     expect(result.code, result.stderr).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({ verdict: 'not-conformant', failed: [{ id: 'DUP-CONCURRENT' }] });
     expect(result.stdout.trimEnd().split('\n')).toHaveLength(1);
@@ -254,7 +339,10 @@ describe('the GitHub forms of finish()', () => {
     const dir = tempDir();
     const summaryFile = join(dir, 'summary.md');
     writeFileSync(summaryFile, '');
-    const result = await runCli(['run', '--only', 'AUTH-MISSING-KEY', '--report-dir', join(dir, 'reports')], { cwd: dir, env: { GITHUB_ACTIONS: 'false', GITHUB_STEP_SUMMARY: summaryFile } });
+    const result = await runCli(['run', '--only', 'AUTH-MISSING-KEY', '--report-dir', join(dir, 'reports')], {
+      cwd: dir,
+      env: { GITHUB_ACTIONS: 'false', GITHUB_STEP_SUMMARY: summaryFile },
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(readFileSync(summaryFile, 'utf8')).toBe('');
   });
@@ -267,7 +355,10 @@ describe('the GitHub forms of finish()', () => {
     process.env.GITHUB_ACTIONS = 'true';
     process.env.GITHUB_STEP_SUMMARY = summaryFile;
     try {
-      const result = await runBinAsync(['run', '--only', 'AUTH-MISSING-KEY', '--report-dir', join(dir, 'reports')], { cwd: dir, timeoutMs: 25_000 });
+      const result = await runBinAsync(['run', '--only', 'AUTH-MISSING-KEY', '--report-dir', join(dir, 'reports')], {
+        cwd: dir,
+        timeoutMs: 25_000,
+      });
       expect(result.code, result.stderr).toBe(0);
     } finally {
       for (const [name, value] of Object.entries(saved)) {

@@ -11,7 +11,10 @@ export interface CliResult {
 }
 
 /** Runs the command in-process with a captured Io: fast, and the same code path as the binary. */
-export async function runCli(argv: string[], options: { stdin?: string; env?: Record<string, string>; cwd?: string; onInterrupt?: InterruptSource } = {}): Promise<CliResult> {
+export async function runCli(
+  argv: string[],
+  options: { stdin?: string; env?: Record<string, string>; cwd?: string; onInterrupt?: InterruptSource } = {},
+): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const io: Io = {
@@ -65,7 +68,11 @@ export function runBin(argv: string[], options: { stdin?: string; env?: Record<s
  * Runs a program without blocking the test's event loop (servers in the test keep serving), with a
  * time limit after which it is killed and the test told what it printed.
  */
-export function spawnAsync(command: string, args: readonly string[], options: { env: Record<string, string>; cwd?: string; timeoutMs: number }): Promise<CliResult> {
+export function spawnAsync(
+  command: string,
+  args: readonly string[],
+  options: { env: Record<string, string>; cwd?: string; timeoutMs: number },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd ?? process.cwd(), env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -84,8 +91,15 @@ export function spawnAsync(command: string, args: readonly string[], options: { 
 }
 
 /** Runs the real executable without blocking the test's event loop. */
-export function runBinAsync(argv: string[], options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {}): Promise<CliResult> {
-  return spawnAsync(process.execPath, [BIN, ...argv], { env: cliEnv(options.env), ...(options.cwd !== undefined ? { cwd: options.cwd } : {}), timeoutMs: options.timeoutMs ?? 120_000 });
+export function runBinAsync(
+  argv: string[],
+  options: { env?: Record<string, string>; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliResult> {
+  return spawnAsync(process.execPath, [BIN, ...argv], {
+    env: cliEnv(options.env),
+    ...(options.cwd !== undefined ? { cwd: options.cwd } : {}),
+    timeoutMs: options.timeoutMs ?? 120_000,
+  });
 }
 
 /** A `serve` started from bin/ (built): its banner and config as printed, and its stderr so far. */

@@ -21,7 +21,11 @@ describe('svc-conformance list', () => {
     ]);
     expect(result.stdout).toMatch(/\n {2}MUST {3}CLIENT-HEADERS {2}Every request carries X-API-KEY/);
     expect(result.stdout).toMatch(/\n {2}MUST {3}RECEIVER-[A-Z-]+ {2}/);
-    expect(result.stdout).toMatch(new RegExp(`\\n${catalog().length} server requirements \\(\\d+ checks\\), ${clientCatalog().length} client requirements, ${receiverCatalog().length} receiver requirements\\n$`));
+    expect(result.stdout).toMatch(
+      new RegExp(
+        `\\n${catalog().length} server requirements \\(\\d+ checks\\), ${clientCatalog().length} client requirements, ${receiverCatalog().length} receiver requirements\\n$`,
+      ),
+    );
   });
 
   it('--kind picks catalogs, in text and in --json', async () => {
@@ -30,7 +34,9 @@ describe('svc-conformance list', () => {
     expect(client.stdout).not.toMatch(/== Server|== Webhook|AUTH-ACCEPT|RECEIVER-/);
     const json = JSON.parse((await runCli(['list', '--kind', 'receiver,client', '--json'])).stdout) as Listed;
     expect(json.requirements.map((r) => r.id)).toEqual([...clientCatalog(), ...receiverCatalog()].map((r) => r.id));
-    expect(new Set(json.requirements.map((r) => `${r.kind} ${r.judgedBy}`))).toEqual(new Set(['client verify-client', 'receiver verify-receiver']));
+    expect(new Set(json.requirements.map((r) => `${r.kind} ${r.judgedBy}`))).toEqual(
+      new Set(['client verify-client', 'receiver verify-receiver']),
+    );
   });
 
   it('refuses an unknown --kind with one line naming the kinds, exit 2', async () => {

@@ -48,8 +48,12 @@ describe('svc-conformance run', () => {
     expect(result.stdout).toMatch(/certifying the kit's own embedded reference sandbox at http:\/\/127\.0\.0\.1:\d+, not a deployment/);
     expect(result.stdout).toMatch(/✓ Authentication +\d+ checks/);
     // The verdict itself says what was certified, so a log excerpt of it cannot mislead.
-    expect(result.stdout).toMatch(/\n✓ CONFORMANT {2}the kit's own embedded reference sandbox at http:\/\/127\.0\.0\.1:\d+, not a deployment\n/);
-    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/the kit&#39;s own embedded reference sandbox, not a deployment|the kit's own embedded reference sandbox, not a deployment/);
+    expect(result.stdout).toMatch(
+      /\n✓ CONFORMANT {2}the kit's own embedded reference sandbox at http:\/\/127\.0\.0\.1:\d+, not a deployment\n/,
+    );
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(
+      /the kit&#39;s own embedded reference sandbox, not a deployment|the kit's own embedded reference sandbox, not a deployment/,
+    );
     expect(readFileSync(join(dir, 'junit.xml'), 'utf8')).toMatch(/<property name="target.embeddedSandbox" value="true"\/>/);
     // sandbox.json: the config the reproduce lines cite (its demo keys redacted; checked below with the rest).
     expect(readdirSync(dir).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'sandbox.json']);
@@ -80,7 +84,9 @@ describe('svc-conformance run', () => {
     // line; the curl script sends them all at once, as the kit did (test/reproduce-lines runs it).
     expect(broken.evidence[0]!.reproduce?.replay).toBeUndefined();
     expect(broken.evidence[0]!.reproduce?.curl).toMatch(/^# Sends these \d+ requests at once, as the kit did \(a race\)/m);
-    expect(broken.evidence[0]!.reproduce?.run).toBe(`svc-conformance run --config ${t.config} --seed ${report(t.dir).seed} --only DUP-CONCURRENT`);
+    expect(broken.evidence[0]!.reproduce?.run).toBe(
+      `svc-conformance run --config ${t.config} --seed ${report(t.dir).seed} --only DUP-CONCURRENT`,
+    );
   });
 
   it('names wrong keys once, up front, when every correctly signed request is refused with 401', async () => {
@@ -90,17 +96,34 @@ describe('svc-conformance run', () => {
     // A configuration problem, not the target's fault: inconclusive (exit 2), never NOT CONFORMANT.
     expect(result.code).toBe(2);
     const lines = result.stdout.split('\n');
-    const hint = lines.findIndex((l) => /^ {2}! could not judge: every one of the \d+ correctly signed requests was refused with 401, and none signed a known wrong way was accepted: check that merchant\.apiKey and merchant\.secretKey/.test(l));
+    const hint = lines.findIndex((l) =>
+      /^ {2}! could not judge: every one of the \d+ correctly signed requests was refused with 401, and none signed a known wrong way was accepted: check that merchant\.apiKey and merchant\.secretKey/.test(
+        l,
+      ),
+    );
     expect(hint, result.stdout).toBeGreaterThan(0);
     expect(lines.filter((l) => /refused with 401, and none/.test(l))).toHaveLength(1);
     expect(lines[hint - 1]).toMatch(/^\? INCONCLUSIVE/);
     expect(hint).toBeLessThan(lines.findIndex((l) => /^ {2}✗ ORDER-/.test(l)));
-    expect(result.stderr).toMatch(/^svc-conformance run: inconclusive: every one of the \d+ correctly signed requests was refused with 401/);
+    expect(result.stderr).toMatch(
+      /^svc-conformance run: inconclusive: every one of the \d+ correctly signed requests was refused with 401/,
+    );
     const r = report(t.dir);
-    expect(r).toMatchObject({ verdict: 'inconclusive', reasons: [expect.stringMatching(/correctly signed requests was refused with 401/)] });
+    expect(r).toMatchObject({
+      verdict: 'inconclusive',
+      reasons: [expect.stringMatching(/correctly signed requests was refused with 401/)],
+    });
     expect(validateSchema('report', r).valid).toBe(true);
-    expect(readFileSync(join(t.dir, 'report.html'), 'utf8')).toMatch(/<h1>Inconclusive<\/h1><p class="why">The run could not judge the target: every one of the \d+ correctly signed requests/);
-    for (const text of [result.stdout, result.stderr, ...readdirSync(t.dir).filter((f) => !f.endsWith('.json') || f === 'report.json').map((f) => readFileSync(join(t.dir, f), 'utf8'))]) {
+    expect(readFileSync(join(t.dir, 'report.html'), 'utf8')).toMatch(
+      /<h1>Inconclusive<\/h1><p class="why">The run could not judge the target: every one of the \d+ correctly signed requests/,
+    );
+    for (const text of [
+      result.stdout,
+      result.stderr,
+      ...readdirSync(t.dir)
+        .filter((f) => !f.endsWith('.json') || f === 'report.json')
+        .map((f) => readFileSync(join(t.dir, f), 'utf8')),
+    ]) {
       expect(text).not.toContain(wrongSecret);
     }
   });
@@ -126,7 +149,17 @@ describe('svc-conformance run', () => {
     const t = await target();
     const result = await runCli(['run', '--config', t.config, '--only', 'AUTH-TIMESTAMP', '--report-dir', t.dir]);
     expect(result.code).toBe(0);
-    expect(report(t.dir).requirements.map((q) => q.id).sort()).toEqual(['AUTH-TIMESTAMP-CHANGED', 'AUTH-TIMESTAMP-EMPTY', 'AUTH-TIMESTAMP-FRACTIONAL', 'AUTH-TIMESTAMP-MILLISECONDS', 'AUTH-TIMESTAMP-NOT-DIGITS']);
+    expect(
+      report(t.dir)
+        .requirements.map((q) => q.id)
+        .sort(),
+    ).toEqual([
+      'AUTH-TIMESTAMP-CHANGED',
+      'AUTH-TIMESTAMP-EMPTY',
+      'AUTH-TIMESTAMP-FRACTIONAL',
+      'AUTH-TIMESTAMP-MILLISECONDS',
+      'AUTH-TIMESTAMP-NOT-DIGITS',
+    ]);
   });
 
   it('reports a missing optional key as skipped, naming the key that would enable it', async () => {
@@ -141,7 +174,11 @@ describe('svc-conformance run', () => {
     const t = await target({}, (c) => ({ ...c, environment: 'production' }));
     const guarded = await runCli(['run', '--config', t.config, '--only', 'DUP-SEQUENTIAL', '--report-dir', t.dir]);
     expect(guarded.stdout).toMatch(/Target is production: checks that create records are skipped/);
-    expect(report(t.dir).requirements[0]).toMatchObject({ id: 'DUP-SEQUENTIAL', status: 'skipped', skipReason: expect.stringMatching(/--allow-production \(P-ENV-3\)/) });
+    expect(report(t.dir).requirements[0]).toMatchObject({
+      id: 'DUP-SEQUENTIAL',
+      status: 'skipped',
+      skipReason: expect.stringMatching(/--allow-production \(P-ENV-3\)/),
+    });
     const allowed = await runCli(['run', '--config', t.config, '--only', 'DUP-SEQUENTIAL', '--allow-production', '--report-dir', t.dir]);
     expect(allowed.code).toBe(0);
     expect(status(report(t.dir), 'DUP-SEQUENTIAL')).toBe('passed');
@@ -163,10 +200,24 @@ describe('svc-conformance run', () => {
 
   it('replays exactly the shrunk counterexample from seed and fast-check path, with the command the report and console show', async () => {
     const t = await target({ faults: ['order-reject-non-ascii'] });
-    const first = await runCli(['run', '--config', t.config, '--only', 'ORDER-GENERATED', '--seed', '2024', '--runs', '30', '--report-dir', t.dir]);
+    const first = await runCli([
+      'run',
+      '--config',
+      t.config,
+      '--only',
+      'ORDER-GENERATED',
+      '--seed',
+      '2024',
+      '--runs',
+      '30',
+      '--report-dir',
+      t.dir,
+    ]);
     const evidence = report(t.dir).requirements.find((q) => q.id === 'ORDER-GENERATED-ACCEPTED')!.evidence[0]!;
     const command = evidence.reproduce?.run ?? '';
-    expect(command).toMatch(/^svc-conformance run --config \S+ --seed 2024 --only create-order-generated-accepted --replay-path \d+(:\d+)*$/);
+    expect(command).toMatch(
+      /^svc-conformance run --config \S+ --seed 2024 --only create-order-generated-accepted --replay-path \d+(:\d+)*$/,
+    );
     expect(first.stdout).toContain(command.replace(/^svc-conformance /, ''));
     const argv = command.split(' ').slice(1);
     const again = await runCli([...argv, '--report-dir', join(t.dir, 'replayed')]);
@@ -207,10 +258,21 @@ describe('svc-conformance run against a target that is not there or not an API',
   async function server(handler: Parameters<typeof createServer>[1]): Promise<string> {
     const s: Server = createServer(handler);
     await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
-    closers.push(() => new Promise<void>((resolve) => { s.closeAllConnections(); s.close(() => resolve()); }));
+    closers.push(
+      () =>
+        new Promise<void>((resolve) => {
+          s.closeAllConnections();
+          s.close(() => resolve());
+        }),
+    );
     return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
   }
-  const env = (baseUrl: string) => ({ SVC_BASE_URL: baseUrl, SVC_API_KEY: MERCHANT_A.apiKey, SVC_SECRET_KEY: MERCHANT_A.secretKey, SVC_WALLET_ID: MERCHANT_A.walletId });
+  const env = (baseUrl: string) => ({
+    SVC_BASE_URL: baseUrl,
+    SVC_API_KEY: MERCHANT_A.apiKey,
+    SVC_SECRET_KEY: MERCHANT_A.secretKey,
+    SVC_WALLET_ID: MERCHANT_A.walletId,
+  });
 
   it('says in one line that nothing listens, exits 2, and records the failure', async () => {
     const dir = tempDir();
@@ -218,13 +280,17 @@ describe('svc-conformance run against a target that is not there or not an API',
     const result = await runBinAsync(['run', '--report-dir', dir], { env: env('http://127.0.0.1:9') });
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(/^svc-conformance run: inconclusive: the target could not be reached: connection refused by 127\.0\.0\.1:9: is the server running, and is baseUrl right\?/);
+    expect(result.stderr).toMatch(
+      /^svc-conformance run: inconclusive: the target could not be reached: connection refused by 127\.0\.0\.1:9: is the server running, and is baseUrl right\?/,
+    );
     expect(report(dir)).toMatchObject({ verdict: 'inconclusive', reasons: [expect.stringMatching(/connection refused/)] });
     // CI sees an error, never an empty pass: JUnit counts it, the HTML headline names it.
     const junit = readFileSync(join(dir, 'junit.xml'), 'utf8');
     expect(junit).toMatch(/<testsuites [^>]*errors="1"/);
     expect(junit).toMatch(/<error type="inconclusive" message="inconclusive: the target could not be reached: connection refused/);
-    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(/<h1>Inconclusive<\/h1><p class="why">The run could not judge the target: the target could not be reached: connection refused/);
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toMatch(
+      /<h1>Inconclusive<\/h1><p class="why">The run could not judge the target: the target could not be reached: connection refused/,
+    );
   });
 
   it('gives up on a target that accepts connections and never answers, quickly and with one line', async () => {
@@ -235,7 +301,9 @@ describe('svc-conformance run against a target that is not there or not an API',
   });
 
   it('fails a target that answers HTML, with clear messages and no crash', async () => {
-    const html = await server((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Welcome to nginx!</body></html>'));
+    const html = await server((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Welcome to nginx!</body></html>'),
+    );
     const dir = tempDir();
     const result = await runCli(['run', '--runs', '2', '--report-dir', dir], { env: env(html) });
     expect(result.code).toBe(1);
@@ -248,8 +316,21 @@ describe('svc-conformance run against a target that is not there or not an API',
 
   it.each<[string, string, RegExp]>([
     ['a config that is not JSON', '{"baseUrl": ', /config .*target\.json is not JSON/],
-    ['a config with a typo in a key', JSON.stringify({ baseUrl: 'http://127.0.0.1:1', environment: 'sandbox', merchant: { apiKey: 'a', secretKey: 's', walletId: 'w' }, profle: {} }), /is invalid: \(root\): must NOT have additional properties \("profle"\)/],
-    ['a config without the merchant', JSON.stringify({ baseUrl: 'http://127.0.0.1:1', environment: 'sandbox' }), /merchant.*SVC_API_KEY, SVC_SECRET_KEY and SVC_WALLET_ID/],
+    [
+      'a config with a typo in a key',
+      JSON.stringify({
+        baseUrl: 'http://127.0.0.1:1',
+        environment: 'sandbox',
+        merchant: { apiKey: 'a', secretKey: 's', walletId: 'w' },
+        profle: {},
+      }),
+      /is invalid: \(root\): must NOT have additional properties \("profle"\)/,
+    ],
+    [
+      'a config without the merchant',
+      JSON.stringify({ baseUrl: 'http://127.0.0.1:1', environment: 'sandbox' }),
+      /merchant.*SVC_API_KEY, SVC_SECRET_KEY and SVC_WALLET_ID/,
+    ],
   ])('refuses %s with one line and exit 2', async (_name, text, message) => {
     const dir = tempDir();
     writeFileSync(join(dir, 'target.json'), text);
@@ -261,13 +342,33 @@ describe('svc-conformance run against a target that is not there or not an API',
 
   // In CI a missing secret arrives as an empty variable: never certify the embedded sandbox then.
   it.each<[string, Record<string, string>, RegExp]>([
-    ['SVC_BASE_URL empty', { SVC_BASE_URL: '' }, /^svc-conformance run: SVC_BASE_URL is set but empty \(a CI secret or variable that did not reach this job\?\)/],
+    [
+      'SVC_BASE_URL empty',
+      { SVC_BASE_URL: '' },
+      /^svc-conformance run: SVC_BASE_URL is set but empty \(a CI secret or variable that did not reach this job\?\)/,
+    ],
     ['SVC_BASE_URL blank', { SVC_BASE_URL: '  ' }, /SVC_BASE_URL is set but empty/],
-    ['SVC_BASE_URL empty, the credentials set', { SVC_BASE_URL: '', SVC_API_KEY: MERCHANT_A.apiKey, SVC_SECRET_KEY: MERCHANT_A.secretKey, SVC_WALLET_ID: MERCHANT_A.walletId }, /SVC_BASE_URL is set but empty/],
-    ['SVC_API_KEY alone', { SVC_API_KEY: MERCHANT_A.apiKey }, /SVC_API_KEY is set but SVC_BASE_URL is not: set SVC_BASE_URL \(or give --config with a baseUrl\)/],
-    ['the credentials without a base URL', { SVC_API_KEY: MERCHANT_A.apiKey, SVC_SECRET_KEY: MERCHANT_A.secretKey, SVC_WALLET_ID: MERCHANT_A.walletId }, /SVC_API_KEY, SVC_SECRET_KEY, SVC_WALLET_ID are set but SVC_BASE_URL is not/],
+    [
+      'SVC_BASE_URL empty, the credentials set',
+      { SVC_BASE_URL: '', SVC_API_KEY: MERCHANT_A.apiKey, SVC_SECRET_KEY: MERCHANT_A.secretKey, SVC_WALLET_ID: MERCHANT_A.walletId },
+      /SVC_BASE_URL is set but empty/,
+    ],
+    [
+      'SVC_API_KEY alone',
+      { SVC_API_KEY: MERCHANT_A.apiKey },
+      /SVC_API_KEY is set but SVC_BASE_URL is not: set SVC_BASE_URL \(or give --config with a baseUrl\)/,
+    ],
+    [
+      'the credentials without a base URL',
+      { SVC_API_KEY: MERCHANT_A.apiKey, SVC_SECRET_KEY: MERCHANT_A.secretKey, SVC_WALLET_ID: MERCHANT_A.walletId },
+      /SVC_API_KEY, SVC_SECRET_KEY, SVC_WALLET_ID are set but SVC_BASE_URL is not/,
+    ],
     ['SVC_ENVIRONMENT alone', { SVC_ENVIRONMENT: 'sandbox' }, /SVC_ENVIRONMENT is set but SVC_BASE_URL is not/],
-    ['a secret empty next to a base URL', { SVC_BASE_URL: 'http://127.0.0.1:9', SVC_API_KEY: MERCHANT_A.apiKey, SVC_SECRET_KEY: '', SVC_WALLET_ID: MERCHANT_A.walletId }, /SVC_SECRET_KEY is set but empty/],
+    [
+      'a secret empty next to a base URL',
+      { SVC_BASE_URL: 'http://127.0.0.1:9', SVC_API_KEY: MERCHANT_A.apiKey, SVC_SECRET_KEY: '', SVC_WALLET_ID: MERCHANT_A.walletId },
+      /SVC_SECRET_KEY is set but empty/,
+    ],
   ])('refuses %s with one line and exit 2, before certifying anything', async (_name, env, message) => {
     const dir = tempDir();
     const result = await runCli(['run', '--report-dir', dir], { env });
@@ -281,7 +382,9 @@ describe('svc-conformance run against a target that is not there or not an API',
 
   it('takes SVC_* over a config file that names the target', async () => {
     const t = await target({}, (c) => ({ ...c, merchant: { ...c.merchant, secretKey: 'sk_test_wrong' } }));
-    const result = await runCli(['run', '--config', t.config, '--only', 'AUTH-ACCEPT', '--report-dir', t.dir], { env: { SVC_SECRET_KEY: MERCHANT_A.secretKey } });
+    const result = await runCli(['run', '--config', t.config, '--only', 'AUTH-ACCEPT', '--report-dir', t.dir], {
+      env: { SVC_SECRET_KEY: MERCHANT_A.secretKey },
+    });
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(status(report(t.dir), 'AUTH-ACCEPT')).toBe('passed');
   });
@@ -297,9 +400,26 @@ describe('svc-conformance run against a target that is not there or not an API',
 
   it('takes --only and --skip repeated and comma-separated, the second adding to the first', async () => {
     const t = await target();
-    const result = await runCli(['run', '--config', t.config, '--only', 'AUTH-MISSING', '--only', 'DUP-SEQUENTIAL,ENV-', '--skip', 'ENV-WALLET', '--skip', 'AUTH-MISSING-SIGNATURE', '--report-dir', t.dir]);
+    const result = await runCli([
+      'run',
+      '--config',
+      t.config,
+      '--only',
+      'AUTH-MISSING',
+      '--only',
+      'DUP-SEQUENTIAL,ENV-',
+      '--skip',
+      'ENV-WALLET',
+      '--skip',
+      'AUTH-MISSING-SIGNATURE',
+      '--report-dir',
+      t.dir,
+    ]);
     expect(result.code, result.stderr).toBe(0);
-    const judged = report(t.dir).requirements.filter((r) => r.checks.length > 0).map((r) => r.id).sort();
+    const judged = report(t.dir)
+      .requirements.filter((r) => r.checks.length > 0)
+      .map((r) => r.id)
+      .sort();
     expect(judged).toEqual(['AUTH-MISSING-KEY', 'AUTH-MISSING-TIMESTAMP', 'DUP-SEQUENTIAL', 'ENV-PRODUCTION-KEY']);
     expect(result.stdout).toMatch(/only AUTH-MISSING,DUP-SEQUENTIAL,ENV-, skipping ENV-WALLET,AUTH-MISSING-SIGNATURE/);
   });
@@ -321,23 +441,44 @@ describe('svc-conformance run whose webhook receiver cannot listen', () => {
   }
 
   // A sender with two MUST faults that a listening receiver would catch: nothing of that may read as a pass.
-  it.each([[[] as string[]], [['--strict']]])('is inconclusive (exit 2) %j, even against a faulty sender, naming the port and the fix in every form', async (extra) => {
-    const port = await heldPort();
-    const t = await target({ faults: ['hook-no-event-id', 'hook-separate-secret'] }, (c) => ({ ...c, webhooks: { listen: `127.0.0.1:${port}` } }));
-    const result = await runBinAsync(['run', '--config', t.config, '--only', 'HOOK-', ...extra, '--report-dir', t.dir]);
-    const reason = `the kit's webhook receiver cannot listen for webhooks on 127.0.0.1:${port}: the port is in use; choose another webhooks.listen`;
-    expect(result.code, result.stdout + result.stderr).toBe(2);
-    expect(result.stdout).toMatch(/only HOOK-/);
-    expect(result.stdout).toMatch(/\n\? INCONCLUSIVE \(could not judge\) {2}http:\/\/127\.0\.0\.1:\d+ \(sandbox\)\n/);
-    expect(result.stdout).toContain(`\n  ! could not judge: ${reason}\n`);
-    expect(result.stderr).toBe(`svc-conformance run: inconclusive: ${reason}\n`);
-    const r = report(t.dir);
-    expect(r).toMatchObject({ verdict: 'inconclusive', reasons: [reason], summary: { passed: 0, failed: 0 }, coverage: { judged: 0 } });
-    expect(r.requirements.map((q) => `${q.id} ${q.status}`)).toEqual(['HOOK-EVENTS-FIRED', 'HOOK-DELIVERY-HEADERS', 'HOOK-CANONICAL-BODY', 'HOOK-SIGNATURE', 'HOOK-FRESH-TIMESTAMP', 'HOOK-EVENT-SHAPE', 'HOOK-RETRY', 'HOOK-AGREES-WITH-STATUS'].map((id) => `${id} skipped`));
-    const junit = readFileSync(join(t.dir, 'junit.xml'), 'utf8');
-    expect(junit).toMatch(/<testsuites [^>]*failures="0" errors="1"/);
-    const xmlReason = reason.replaceAll("'", '&apos;');
-    expect(junit).toContain(`<testcase classname="Verdict" name="the run could judge the target" time="0.000">\n      <error type="inconclusive" message="inconclusive: ${xmlReason}">${reason}</error>`);
-    expect(readFileSync(join(t.dir, 'report.html'), 'utf8')).toContain(`<h1>Inconclusive</h1><p class="why">The run could not judge the target: ${reason.replaceAll("'", '&#39;')}.`);
-  });
+  it.each([[[] as string[]], [['--strict']]])(
+    'is inconclusive (exit 2) %j, even against a faulty sender, naming the port and the fix in every form',
+    async (extra) => {
+      const port = await heldPort();
+      const t = await target({ faults: ['hook-no-event-id', 'hook-separate-secret'] }, (c) => ({
+        ...c,
+        webhooks: { listen: `127.0.0.1:${port}` },
+      }));
+      const result = await runBinAsync(['run', '--config', t.config, '--only', 'HOOK-', ...extra, '--report-dir', t.dir]);
+      const reason = `the kit's webhook receiver cannot listen for webhooks on 127.0.0.1:${port}: the port is in use; choose another webhooks.listen`;
+      expect(result.code, result.stdout + result.stderr).toBe(2);
+      expect(result.stdout).toMatch(/only HOOK-/);
+      expect(result.stdout).toMatch(/\n\? INCONCLUSIVE \(could not judge\) {2}http:\/\/127\.0\.0\.1:\d+ \(sandbox\)\n/);
+      expect(result.stdout).toContain(`\n  ! could not judge: ${reason}\n`);
+      expect(result.stderr).toBe(`svc-conformance run: inconclusive: ${reason}\n`);
+      const r = report(t.dir);
+      expect(r).toMatchObject({ verdict: 'inconclusive', reasons: [reason], summary: { passed: 0, failed: 0 }, coverage: { judged: 0 } });
+      expect(r.requirements.map((q) => `${q.id} ${q.status}`)).toEqual(
+        [
+          'HOOK-EVENTS-FIRED',
+          'HOOK-DELIVERY-HEADERS',
+          'HOOK-CANONICAL-BODY',
+          'HOOK-SIGNATURE',
+          'HOOK-FRESH-TIMESTAMP',
+          'HOOK-EVENT-SHAPE',
+          'HOOK-RETRY',
+          'HOOK-AGREES-WITH-STATUS',
+        ].map((id) => `${id} skipped`),
+      );
+      const junit = readFileSync(join(t.dir, 'junit.xml'), 'utf8');
+      expect(junit).toMatch(/<testsuites [^>]*failures="0" errors="1"/);
+      const xmlReason = reason.replaceAll("'", '&apos;');
+      expect(junit).toContain(
+        `<testcase classname="Verdict" name="the run could judge the target" time="0.000">\n      <error type="inconclusive" message="inconclusive: ${xmlReason}">${reason}</error>`,
+      );
+      expect(readFileSync(join(t.dir, 'report.html'), 'utf8')).toContain(
+        `<h1>Inconclusive</h1><p class="why">The run could not judge the target: ${reason.replaceAll("'", '&#39;')}.`,
+      );
+    },
+  );
 });

@@ -8,7 +8,6 @@ import { FAULT_NAMES } from '../sandbox/faults.js';
 import { bindWarning } from '../cli/commands/serve.js';
 import { runCli, spawnServe } from './cli-harness.js';
 
-
 describe('svc-conformance serve', () => {
   it('prints its base URL and a ready config, writes --config-out, serves signed requests, and stops on SIGTERM', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-serve-'));
@@ -26,7 +25,12 @@ describe('svc-conformance serve', () => {
       expect(Object.keys(printed.otherEnvironment).sort()).toEqual(['apiKey', 'secretKey', 'walletId']);
       expect(Object.keys(printed.fixtures.payouts).sort()).toEqual(['FAILED', 'PENDING', 'PROCESSING', 'REVERSED', 'SUCCESS']);
       expect(printed.fixtures.otherMerchantPayoutOrderId).toEqual(expect.any(String));
-      expect(Object.keys(printed.profile.operations).sort()).toEqual(['balanceInquiry', 'orderCancel', 'orderStatus', 'transactionInitiation']);
+      expect(Object.keys(printed.profile.operations).sort()).toEqual([
+        'balanceInquiry',
+        'orderCancel',
+        'orderStatus',
+        'transactionInitiation',
+      ]);
 
       const body = JSON.stringify({ svc_wallet_id: printed.merchant.walletId });
       const timestamp = String(Math.floor(Date.now() / 1000));
@@ -38,7 +42,9 @@ describe('svc-conformance serve', () => {
           accept: 'application/json',
           'x-api-key': printed.merchant.apiKey,
           'x-timestamp': timestamp,
-          'x-signature': createHmac('sha256', printed.merchant.secretKey).update(body + timestamp).digest('hex'),
+          'x-signature': createHmac('sha256', printed.merchant.secretKey)
+            .update(body + timestamp)
+            .digest('hex'),
         },
       });
       expect(response.status).toBe(200);
@@ -81,12 +87,20 @@ describe('serve --config-out', () => {
     writeFileSync(victim, 'precious\n');
     symlinkSync(victim, join(dir, 'link.json'));
     const linked = await runCli(['serve', '--config-out', join(dir, 'link.json')]);
-    expect(linked).toEqual({ code: 2, stdout: '', stderr: `svc-conformance serve: --config-out ${join(dir, 'link.json')} is a symbolic link; the sandbox does not write through links: remove it or give another file\n` });
+    expect(linked).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `svc-conformance serve: --config-out ${join(dir, 'link.json')} is a symbolic link; the sandbox does not write through links: remove it or give another file\n`,
+    });
     expect(readFileSync(victim, 'utf8')).toBe('precious\n');
 
     mkdirSync(join(dir, 'folder'));
     const folder = await runCli(['serve', '--config-out', join(dir, 'folder')]);
-    expect(folder).toEqual({ code: 2, stdout: '', stderr: `svc-conformance serve: --config-out ${join(dir, 'folder')} is a folder; give a file name, e.g. --config-out ${join(dir, 'folder', 'sandbox.json')}\n` });
+    expect(folder).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `svc-conformance serve: --config-out ${join(dir, 'folder')} is a folder; give a file name, e.g. --config-out ${join(dir, 'folder', 'sandbox.json')}\n`,
+    });
   });
 
   it('a folder the system will not write in (procfs) is one line naming the file given, not the temporary file it tried', async () => {
@@ -101,7 +115,9 @@ describe('serve --config-out', () => {
 describe('serve on a reachable address', () => {
   // The tests bind loopback only: the decision is checked here, the wiring with the flag below.
   it.each(['0.0.0.0', '::', '192.168.1.20', 'sandbox.internal.example'])('warns when --host %s lets other machines in', (host) => {
-    expect(bindWarning(host)).toBe(`warning: listening on ${host}, reachable from other machines; anyone who reaches it can use the public demo credentials (--host 127.0.0.1 keeps it on this machine)`);
+    expect(bindWarning(host)).toBe(
+      `warning: listening on ${host}, reachable from other machines; anyone who reaches it can use the public demo credentials (--host 127.0.0.1 keeps it on this machine)`,
+    );
   });
 
   it.each(['127.0.0.1', '127.0.0.2', 'localhost', '::1'])('stays quiet on loopback --host %s', (host) => {
@@ -118,8 +134,13 @@ describe('serve on a reachable address', () => {
         method: 'POST',
         body,
         headers: {
-          'content-type': 'application/json', accept: 'application/json', 'x-api-key': printed.merchant.apiKey, 'x-timestamp': timestamp,
-          'x-signature': createHmac('sha256', printed.merchant.secretKey).update(body + timestamp).digest('hex'),
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'x-api-key': printed.merchant.apiKey,
+          'x-timestamp': timestamp,
+          'x-signature': createHmac('sha256', printed.merchant.secretKey)
+            .update(body + timestamp)
+            .digest('hex'),
         },
       });
       expect(response.status).toBe(200);

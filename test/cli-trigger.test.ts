@@ -16,7 +16,12 @@ interface Seen {
 }
 
 /** A plain Node receiver that keeps every delivery's raw bytes and answers 200. */
-async function independentReceiver(): Promise<{ url: string; seen: Seen[]; server: Server; waitFor(match: (s: Seen) => boolean, ms?: number): Promise<Seen> }> {
+async function independentReceiver(): Promise<{
+  url: string;
+  seen: Seen[];
+  server: Server;
+  waitFor(match: (s: Seen) => boolean, ms?: number): Promise<Seen>;
+}> {
   const seen: Seen[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -29,7 +34,9 @@ async function independentReceiver(): Promise<{ url: string; seen: Seen[]; serve
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
   return {
-    url, seen, server,
+    url,
+    seen,
+    server,
     async waitFor(match, ms = 10_000) {
       const until = Date.now() + ms;
       for (;;) {
@@ -46,12 +53,16 @@ async function independentReceiver(): Promise<{ url: string; seen: Seen[]; serve
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }
 
-const eventOf = (s: Seen) => JSON.parse(s.raw.toString('utf8')) as { event_id: string; event: string; created_at: unknown; data: Record<string, unknown> };
+const eventOf = (s: Seen) =>
+  JSON.parse(s.raw.toString('utf8')) as { event_id: string; event: string; created_at: unknown; data: Record<string, unknown> };
 const closing: Array<() => Promise<unknown>> = [];
 afterAll(async () => {
   for (const close of closing) await close();
@@ -76,7 +87,9 @@ describe('serve --webhook-url + trigger', () => {
     const delivery = await receiver.waitFor((s) => eventOf(s).event === 'payout.failed');
     const event = eventOf(delivery);
     const timestamp = String(delivery.headers['x-timestamp']);
-    const expected = createHmac('sha256', config.merchant.secretKey).update(Buffer.concat([delivery.raw, Buffer.from(timestamp)])).digest();
+    const expected = createHmac('sha256', config.merchant.secretKey)
+      .update(Buffer.concat([delivery.raw, Buffer.from(timestamp)]))
+      .digest();
     expect(timingSafeEqual(Buffer.from(String(delivery.headers['x-signature']), 'hex'), expected)).toBe(true);
     expect(delivery.raw.toString('utf8')).toBe(canonical(event));
     expect(delivery.headers['content-type']).toMatch(/^application\/json/);
@@ -95,8 +108,22 @@ describe('serve --webhook-url + trigger', () => {
     closing.push(() => new Promise((r) => receiver.server.close(r)));
     const sandbox = await startSandbox({ port: 0, webhookUrl: receiver.url });
     closing.push(() => sandbox.close());
-    const env = { SVC_BASE_URL: sandbox.baseUrl, SVC_API_KEY: sandbox.config.merchant.apiKey, SVC_SECRET_KEY: sandbox.config.merchant.secretKey, SVC_WALLET_ID: sandbox.config.merchant.walletId };
-    for (const name of ['payment.success', 'payment.failed', 'payment.processing', 'payment.expired', 'payout.success', 'payout.failed', 'payout.processing', 'payout.reversed']) {
+    const env = {
+      SVC_BASE_URL: sandbox.baseUrl,
+      SVC_API_KEY: sandbox.config.merchant.apiKey,
+      SVC_SECRET_KEY: sandbox.config.merchant.secretKey,
+      SVC_WALLET_ID: sandbox.config.merchant.walletId,
+    };
+    for (const name of [
+      'payment.success',
+      'payment.failed',
+      'payment.processing',
+      'payment.expired',
+      'payout.success',
+      'payout.failed',
+      'payout.processing',
+      'payout.reversed',
+    ]) {
       const result = await runCli(['trigger', name], { env });
       expect(result.code, result.stderr).toBe(0);
       const [, kind, id] = /: (order_id|payout_order_id) (\S+) /.exec(result.stdout)!;
@@ -109,8 +136,16 @@ describe('serve --webhook-url + trigger', () => {
     closing.push(() => new Promise((r) => receiver.server.close(r)));
     const sandbox = await startSandbox({ port: 0, webhookUrl: receiver.url });
     closing.push(() => sandbox.close());
-    const env = { SVC_BASE_URL: sandbox.baseUrl, SVC_API_KEY: sandbox.config.merchant.apiKey, SVC_SECRET_KEY: sandbox.config.merchant.secretKey, SVC_WALLET_ID: sandbox.config.merchant.walletId };
-    for (const [to, reason] of [['ftp://127.0.0.1/hooks', /--to/], ['http://10.1.2.3/hooks', /10\.1\.2\.3/]] as const) {
+    const env = {
+      SVC_BASE_URL: sandbox.baseUrl,
+      SVC_API_KEY: sandbox.config.merchant.apiKey,
+      SVC_SECRET_KEY: sandbox.config.merchant.secretKey,
+      SVC_WALLET_ID: sandbox.config.merchant.walletId,
+    };
+    for (const [to, reason] of [
+      ['ftp://127.0.0.1/hooks', /--to/],
+      ['http://10.1.2.3/hooks', /10\.1\.2\.3/],
+    ] as const) {
       const refused = await runCli(['trigger', 'payout.failed', '--to', to], { env });
       expect(refused.code, refused.stdout + refused.stderr).toBe(2);
       expect(refused.stderr).toMatch(reason);
@@ -123,41 +158,77 @@ describe('serve --webhook-url + trigger', () => {
     await receiver.waitFor((s) => eventOf(s).event === 'payout.failed' && eventOf(s).data.payout_order_id === id);
   });
 
-  it('says no credential: not a URL\'s password (the sandbox\'s or --to\'s), nor a --to value that is not a URL', async () => {
+  it("says no credential: not a URL's password (the sandbox's or --to's), nor a --to value that is not a URL", async () => {
     const receiver = await independentReceiver();
     closing.push(() => new Promise((r) => receiver.server.close(r)));
     const sandbox = await startSandbox({ port: 0 });
     closing.push(() => sandbox.close());
-    const env = { SVC_BASE_URL: sandbox.baseUrl, SVC_API_KEY: sandbox.config.merchant.apiKey, SVC_SECRET_KEY: sandbox.config.merchant.secretKey, SVC_WALLET_ID: sandbox.config.merchant.walletId };
+    const env = {
+      SVC_BASE_URL: sandbox.baseUrl,
+      SVC_API_KEY: sandbox.config.merchant.apiKey,
+      SVC_SECRET_KEY: sandbox.config.merchant.secretKey,
+      SVC_WALLET_ID: sandbox.config.merchant.walletId,
+    };
     const said = (r: { stdout: string; stderr: string }) => r.stdout + r.stderr;
 
-    const unreachable = await runCli(['trigger', 'payout.processing', '--to', receiver.url], { env: { ...env, SVC_BASE_URL: 'http://admin:hunter2pass@127.0.0.1:1' } });
+    const unreachable = await runCli(['trigger', 'payout.processing', '--to', receiver.url], {
+      env: { ...env, SVC_BASE_URL: 'http://admin:hunter2pass@127.0.0.1:1' },
+    });
     expect(unreachable.code).toBe(2);
-    expect(unreachable.stderr).toMatch(/^svc-conformance trigger: the webhook registration control request .* at http:\/\/\[redacted\]@127\.0\.0\.1:1 got no answer/);
+    expect(unreachable.stderr).toMatch(
+      /^svc-conformance trigger: the webhook registration control request .* at http:\/\/\[redacted\]@127\.0\.0\.1:1 got no answer/,
+    );
     expect(said(unreachable)).not.toContain('hunter2pass');
 
-    const withPassword = await runCli(['trigger', 'payout.processing', '--to', receiver.url.replace('http://', 'http://bob:topsecretpw@')], { env });
+    const withPassword = await runCli(
+      ['trigger', 'payout.processing', '--to', receiver.url.replace('http://', 'http://bob:topsecretpw@')],
+      { env },
+    );
     // The sandbox refuses a webhook URL with credentials; the refusal names the URL, its password hidden.
     expect(withPassword.code).toBe(2);
-    expect(withPassword.stderr).toMatch(/^svc-conformance trigger: the sandbox refused the webhook URL http:\/\/\[redacted\]@127\.0\.0\.1:\d+\/hooks: /);
+    expect(withPassword.stderr).toMatch(
+      /^svc-conformance trigger: the sandbox refused the webhook URL http:\/\/\[redacted\]@127\.0\.0\.1:\d+\/hooks: /,
+    );
     expect(said(withPassword)).not.toContain('topsecretpw');
 
     const secretAsTo = await runCli(['trigger', 'payout.processing', '--to', sandbox.config.merchant.secretKey], { env });
-    expect(secretAsTo).toMatchObject({ code: 2, stderr: "svc-conformance trigger: --to takes the receiver's URL, e.g. http://127.0.0.1:4020/webhooks; what was given is not a URL\n" });
+    expect(secretAsTo).toMatchObject({
+      code: 2,
+      stderr: "svc-conformance trigger: --to takes the receiver's URL, e.g. http://127.0.0.1:4020/webhooks; what was given is not a URL\n",
+    });
     expect(said(secretAsTo)).not.toContain(sandbox.config.merchant.secretKey);
   });
 
   it('refuses, exit 2 in one line: no event, an unknown one, no target, a target that is not the reference sandbox', async () => {
-    expect(await runCli(['trigger'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc-conformance trigger: name an EVENT: payment\.success, .*\n$/) });
-    expect(await runCli(['trigger', 'payout.done'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc-conformance trigger: no event "payout\.done"; the events are /) });
-    expect(await runCli(['trigger', 'payout.failed'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc-conformance trigger: name the sandbox with --config F/) });
-    expect(await runCli(['serve', '--webhook-url', 'ftp://127.0.0.1/hooks'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc-conformance serve: --webhook-url cannot be used: it is ftp, not http or https; e\.g\. /) });
+    expect(await runCli(['trigger'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^svc-conformance trigger: name an EVENT: payment\.success, .*\n$/),
+    });
+    expect(await runCli(['trigger', 'payout.done'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^svc-conformance trigger: no event "payout\.done"; the events are /),
+    });
+    expect(await runCli(['trigger', 'payout.failed'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^svc-conformance trigger: name the sandbox with --config F/),
+    });
+    expect(await runCli(['serve', '--webhook-url', 'ftp://127.0.0.1/hooks'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^svc-conformance serve: --webhook-url cannot be used: it is ftp, not http or https; e\.g\. /),
+    });
     const other = await independentReceiver();
     closing.push(() => new Promise((r) => other.server.close(r)));
-    const env = { SVC_BASE_URL: other.url.replace('/hooks', ''), SVC_API_KEY: 'pk_test_x', SVC_SECRET_KEY: 'sk_test_hidden_value', SVC_WALLET_ID: 'w' };
+    const env = {
+      SVC_BASE_URL: other.url.replace('/hooks', ''),
+      SVC_API_KEY: 'pk_test_x',
+      SVC_SECRET_KEY: 'sk_test_hidden_value',
+      SVC_WALLET_ID: 'w',
+    };
     const refused = await runCli(['trigger', 'payout.failed'], { env });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/^svc-conformance trigger: the webhook registration control request \(POST \/sandbox\/webhooks\) at http:\/\/127\.0\.0\.1:\d+ answered HTTP 200; trigger drives the reference sandbox/);
+    expect(refused.stderr).toMatch(
+      /^svc-conformance trigger: the webhook registration control request \(POST \/sandbox\/webhooks\) at http:\/\/127\.0\.0\.1:\d+ answered HTTP 200; trigger drives the reference sandbox/,
+    );
     expect(refused.stderr.split('\n')).toHaveLength(2);
     expect(refused.stderr).not.toContain('sk_test_hidden_value');
   });

@@ -10,7 +10,11 @@ const DEPTH = FAULT_NAMES.filter((f) => DEPTH_AREAS.includes(FAULTS[f].area));
 printRowsAfterAll('Conformance proof, part 3 (wire, edges, wallet, isolation and state faults)');
 
 describe('the suites against the reference sandbox', () => {
-  it.each(CONCURRENCIES)('detect every fault switch of the wire, the edges, the wallet, isolation and records over time (each at one of the two concurrencies, in turn): those at concurrency %i', (concurrency) => provesFaultsDetected(DEPTH, concurrency), 240_000);
+  it.each(CONCURRENCIES)(
+    'detect every fault switch of the wire, the edges, the wallet, isolation and records over time (each at one of the two concurrencies, in turn): those at concurrency %i',
+    (concurrency) => provesFaultsDetected(DEPTH, concurrency),
+    240_000,
+  );
 
   it('has a fault for each of those areas', () => {
     expect(DEPTH_AREAS.filter((area) => !DEPTH.some((f) => FAULTS[f].area === area))).toEqual([]);

@@ -10,7 +10,11 @@ const REST = FAULT_NAMES.filter((f) => RECORD_AREAS.includes(FAULTS[f].area));
 printRowsAfterAll('Conformance proof, part 2 (order, duplicates, payout and operations faults)');
 
 describe('the suites against the reference sandbox', () => {
-  it.each(CONCURRENCIES)('detect every fault switch of orders, duplicates, payouts and operations (each at one of the two concurrencies, in turn): those at concurrency %i', (concurrency) => provesFaultsDetected(REST, concurrency), 240_000);
+  it.each(CONCURRENCIES)(
+    'detect every fault switch of orders, duplicates, payouts and operations (each at one of the two concurrencies, in turn): those at concurrency %i',
+    (concurrency) => provesFaultsDetected(REST, concurrency),
+    240_000,
+  );
 
   it('leave no fault out between the three parts, and run none twice', () => {
     // Each part names its areas: a fault of an area no part names (a new one) is caught here.

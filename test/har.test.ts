@@ -40,24 +40,56 @@ const HAR_SCHEMA = {
                 type: 'object',
                 required: ['method', 'url', 'httpVersion', 'cookies', 'headers', 'queryString', 'headersSize', 'bodySize'],
                 properties: {
-                  method: { type: 'string' }, url: { type: 'string', format: 'uri' }, httpVersion: { type: 'string' },
-                  cookies: { type: 'array' }, headers: { type: 'array', items: nameValue }, queryString: { type: 'array', items: nameValue },
-                  postData: { type: 'object', required: ['mimeType', 'text'], properties: { mimeType: { type: 'string' }, text: { type: 'string' } } },
-                  headersSize: { type: 'integer' }, bodySize: { type: 'integer' },
+                  method: { type: 'string' },
+                  url: { type: 'string', format: 'uri' },
+                  httpVersion: { type: 'string' },
+                  cookies: { type: 'array' },
+                  headers: { type: 'array', items: nameValue },
+                  queryString: { type: 'array', items: nameValue },
+                  postData: {
+                    type: 'object',
+                    required: ['mimeType', 'text'],
+                    properties: { mimeType: { type: 'string' }, text: { type: 'string' } },
+                  },
+                  headersSize: { type: 'integer' },
+                  bodySize: { type: 'integer' },
                 },
               },
               response: {
                 type: 'object',
-                required: ['status', 'statusText', 'httpVersion', 'cookies', 'headers', 'content', 'redirectURL', 'headersSize', 'bodySize'],
+                required: [
+                  'status',
+                  'statusText',
+                  'httpVersion',
+                  'cookies',
+                  'headers',
+                  'content',
+                  'redirectURL',
+                  'headersSize',
+                  'bodySize',
+                ],
                 properties: {
-                  status: { type: 'integer' }, statusText: { type: 'string' }, httpVersion: { type: 'string' }, cookies: { type: 'array' },
+                  status: { type: 'integer' },
+                  statusText: { type: 'string' },
+                  httpVersion: { type: 'string' },
+                  cookies: { type: 'array' },
                   headers: { type: 'array', items: nameValue },
-                  content: { type: 'object', required: ['size', 'mimeType'], properties: { size: { type: 'integer' }, mimeType: { type: 'string' }, text: { type: 'string' } } },
-                  redirectURL: { type: 'string' }, headersSize: { type: 'integer' }, bodySize: { type: 'integer' },
+                  content: {
+                    type: 'object',
+                    required: ['size', 'mimeType'],
+                    properties: { size: { type: 'integer' }, mimeType: { type: 'string' }, text: { type: 'string' } },
+                  },
+                  redirectURL: { type: 'string' },
+                  headersSize: { type: 'integer' },
+                  bodySize: { type: 'integer' },
                 },
               },
               cache: { type: 'object' },
-              timings: { type: 'object', required: ['send', 'wait', 'receive'], properties: { send: { type: 'number' }, wait: { type: 'number' }, receive: { type: 'number' } } },
+              timings: {
+                type: 'object',
+                required: ['send', 'wait', 'receive'],
+                properties: { send: { type: 'number' }, wait: { type: 'number' }, receive: { type: 'number' } },
+              },
             },
           },
         },
@@ -75,7 +107,10 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, faults: ['dup-race'] });
   dir = mkdtempSync(join(tmpdir(), 'svc-har-'));
   writeFileSync(join(dir, 'target.json'), JSON.stringify(sandbox.config));
-  const result = await runCli(['run', '--config', 'target.json', '--only', 'DUP-CONCURRENT,AUTH-MISSING', '--har', 'traffic.har', '--report-dir', 'out'], { cwd: dir });
+  const result = await runCli(
+    ['run', '--config', 'target.json', '--only', 'DUP-CONCURRENT,AUTH-MISSING', '--har', 'traffic.har', '--report-dir', 'out'],
+    { cwd: dir },
+  );
   expect(result.code, result.stderr).toBe(1);
   expect(result.stdout).toContain(join(dir, 'traffic.har'));
   har = JSON.parse(readFileSync(join(dir, 'traffic.har'), 'utf8'));
@@ -97,14 +132,19 @@ describe('run --har', () => {
   it('is redacted as the evidence is', () => {
     const text = readFileSync(join(dir, 'traffic.har'), 'utf8');
     expect(text).not.toContain(sandbox.config.merchant.secretKey);
-    const signatures = har.log.entries.flatMap((e) => e.request.headers.filter((h) => h.name.toLowerCase() === 'x-signature').map((h) => h.value));
+    const signatures = har.log.entries.flatMap((e) =>
+      e.request.headers.filter((h) => h.name.toLowerCase() === 'x-signature').map((h) => h.value),
+    );
     expect(signatures.length).toBeGreaterThan(0);
     expect(new Set(signatures)).toEqual(new Set(['[redacted]']));
   });
 
   it('refuses, before the run, a --har whose folder does not exist', async () => {
     const result = await runCli(['run', '--config', 'target.json', '--har', 'no/such/folder/x.har'], { cwd: dir });
-    expect(result).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc-conformance run: cannot write --har \S+x\.har: its folder does not exist or is not writable\n$/) });
+    expect(result).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^svc-conformance run: cannot write --har \S+x\.har: its folder does not exist or is not writable\n$/),
+    });
   });
 });
 
@@ -125,9 +165,16 @@ describe('the evidence', () => {
     const target = await sandboxTarget();
     try {
       const many: Check = {
-        id: 'many-requests', requirement: 'AUTH-ACCEPT', title: 'nine requests, then a failure',
+        id: 'many-requests',
+        requirement: 'AUTH-ACCEPT',
+        title: 'nine requests, then a failure',
         async run(ctx) {
-          for (let i = 0; i < 9; i++) await ctx.send({ label: `balance ${i}`, path: '/api/v3/banking/balance', payload: { svc_wallet_id: ctx.config.merchant.walletId, debit_account_type: 'svc_wallet' } });
+          for (let i = 0; i < 9; i++)
+            await ctx.send({
+              label: `balance ${i}`,
+              path: '/api/v3/banking/balance',
+              payload: { svc_wallet_id: ctx.config.merchant.walletId, debit_account_type: 'svc_wallet' },
+            });
           throw new CheckFailure('it failed after nine requests');
         },
       };

@@ -45,7 +45,14 @@ async function hostile(mode: 'medium' | 'large' | 'endless'): Promise<string> {
 
 function configFor(dir: string, baseUrl: string): string {
   const path = join(dir, 'target.json');
-  writeFileSync(path, JSON.stringify({ baseUrl, environment: 'sandbox', merchant: { apiKey: MERCHANT_A.apiKey, secretKey: MERCHANT_A.secretKey, walletId: MERCHANT_A.walletId } }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      baseUrl,
+      environment: 'sandbox',
+      merchant: { apiKey: MERCHANT_A.apiKey, secretKey: MERCHANT_A.secretKey, walletId: MERCHANT_A.walletId },
+    }),
+  );
   return path;
 }
 
@@ -65,7 +72,10 @@ describe('a target answering huge or endless bodies is read with a cap', () => {
     'run against %s finishes, in bounded memory, and says in the evidence what it discarded',
     async (_what, target, note) => {
       const dir = mkdtempSync(join(tmpdir(), 'svc-bodies-'));
-      const result = await runBinAsync(['run', '--config', configFor(dir, target()), '--only', 'AUTH-MISSING-KEY', '--seed', '1', '--report-dir', join(dir, 'r')], { cwd: dir, env: HEAP });
+      const result = await runBinAsync(
+        ['run', '--config', configFor(dir, target()), '--only', 'AUTH-MISSING-KEY', '--seed', '1', '--report-dir', join(dir, 'r')],
+        { cwd: dir, env: HEAP },
+      );
       expect(result.code, result.stderr).toBe(1);
       const report = readFileSync(join(dir, 'r', 'report.json'), 'utf8');
       expect(report).toMatch(note);
@@ -76,7 +86,10 @@ describe('a target answering huge or endless bodies is read with a cap', () => {
 
   it('replay prints the kept part and the note, not the whole body', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-bodies-'));
-    const result = await runBinAsync(['replay', '--config', configFor(dir, endless), '--path', '/api/v3/pg/order/create', '--body', '{}'], { cwd: dir, env: HEAP });
+    const result = await runBinAsync(['replay', '--config', configFor(dir, endless), '--path', '/api/v3/pg/order/create', '--body', '{}'], {
+      cwd: dir,
+      env: HEAP,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout.length).toBeLessThan(64 * 1024);
     expect(result.stdout).toMatch(/stopped reading and closed the connection/);
@@ -88,7 +101,9 @@ describe("verify-client's recording sandbox and a client sending an endless body
     const dir = mkdtempSync(join(tmpdir(), 'svc-bodies-'));
     const client = join(dir, 'flood.mjs');
     // Sends up to 512 MiB in chunks, stopping when an answer arrives: the test is bounded either way.
-    writeFileSync(client, `
+    writeFileSync(
+      client,
+      `
       import { request } from 'node:http';
       const url = new URL(process.env.SVC_BASE_URL + '/api/v3/pg/order/create');
       const block = Buffer.alloc(1 << 20, 'q');
@@ -98,8 +113,12 @@ describe("verify-client's recording sandbox and a client sending an endless body
       req.on('error', () => { if (!answered) console.log('connection dropped after', sent, 'MiB'); });
       const pump = () => { while (!answered && sent < 512) { sent++; if (!req.write(block)) return void req.once('drain', pump); } req.end(); };
       pump();
-    `);
-    const result = await runBinAsync(['verify-client', '--report-dir', join(dir, 'r'), '--', process.execPath, client], { cwd: dir, env: HEAP });
+    `,
+    );
+    const result = await runBinAsync(['verify-client', '--report-dir', join(dir, 'r'), '--', process.execPath, client], {
+      cwd: dir,
+      env: HEAP,
+    });
     const said = /(?:answer 400 after|connection dropped after) (\d+) MiB/.exec(result.stdout);
     expect(said, result.stdout + result.stderr).not.toBeNull();
     expect(Number(said![1])).toBeLessThan(64);

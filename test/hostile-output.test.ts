@@ -33,7 +33,14 @@ describe('control and bidi characters from a target never reach a terminal or a 
   const dir = mkdtempSync(join(tmpdir(), 'svc-escapes-'));
   const config = () => {
     const path = join(dir, 'target.json');
-    writeFileSync(path, JSON.stringify({ baseUrl, environment: 'sandbox', merchant: { apiKey: MERCHANT_A.apiKey, secretKey: MERCHANT_A.secretKey, walletId: MERCHANT_A.walletId } }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        baseUrl,
+        environment: 'sandbox',
+        merchant: { apiKey: MERCHANT_A.apiKey, secretKey: MERCHANT_A.secretKey, walletId: MERCHANT_A.walletId },
+      }),
+    );
     return path;
   };
 
@@ -51,10 +58,18 @@ describe('control and bidi characters from a target never reach a terminal or a 
   });
 
   it('run: the console and all three reports show them escaped; report.json keeps the value', async () => {
-    const result = await runBinAsync(['run', '--config', config(), '--only', 'AUTH-', '--seed', '3', '--report-dir', join(dir, 'r')], { cwd: dir });
+    const result = await runBinAsync(['run', '--config', config(), '--only', 'AUTH-', '--seed', '3', '--report-dir', join(dir, 'r')], {
+      cwd: dir,
+    });
     expect(result.code).toBe(1);
     const file = (name: string) => readFileSync(join(dir, 'r', name), 'utf8');
-    for (const [where, text] of Object.entries({ stdout: result.stdout, stderr: result.stderr, 'report.json': file('report.json'), 'junit.xml': file('junit.xml'), 'report.html': file('report.html') })) {
+    for (const [where, text] of Object.entries({
+      stdout: result.stdout,
+      stderr: result.stderr,
+      'report.json': file('report.json'),
+      'junit.xml': file('junit.xml'),
+      'report.html': file('report.html'),
+    })) {
       expect(RAW.test(text), `${where} holds a raw control or bidi character`).toBe(false);
     }
     expect(file('report.html')).toContain('\\x1b]0;pwned');
@@ -66,7 +81,13 @@ describe('control and bidi characters from a target never reach a terminal or a 
 describe("verify-client's relay of a client's output", () => {
   const collect = () => {
     const lines: string[] = [];
-    return { lines, relay: relayLines((text) => lines.push(text), (text) => text) };
+    return {
+      lines,
+      relay: relayLines(
+        (text) => lines.push(text),
+        (text) => text,
+      ),
+    };
   };
 
   it('passes on a last line that has no newline', () => {
@@ -101,13 +122,16 @@ describe("verify-client's relay of a client's output", () => {
   it('end to end: a client whose last line has no newline, and one that prints 64 MiB without one', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-relay-'));
     const client = join(dir, 'client.mjs');
-    writeFileSync(client, `
+    writeFileSync(
+      client,
+      `
       await fetch(process.env.SVC_BASE_URL + '/api/v3/banking/balance', { method: 'POST' }).catch(() => {});
       const block = 'y'.repeat(1 << 20);
       for (let i = 0; i < 64; i++) process.stderr.write(block);
       process.stderr.write('\\n');
       process.stdout.write('the last words, no newline');
-    `);
+    `,
+    );
     const result = await runBinAsync(['verify-client', '--report-dir', join(dir, 'r'), '--', process.execPath, client], { cwd: dir });
     expect(result.stdout).toContain('  │ the last words, no newline\n');
     expect(result.stderr.length).toBeLessThan(64 * 1024);

@@ -26,15 +26,32 @@ async function run(target: RunningSandbox = sandbox, only?: string[], withWebhoo
   const { webhooks, ...rest } = target.config;
   const config = withWebhooks ? { ...rest, webhooks } : rest;
   const startedAt = new Date();
-  const settings = { config: config as TargetConfig, seed: SEED, runs: 5, runNumber: runNumberAt(startedAt.getTime()), allowProduction: false, timeoutMs: 10_000, ...(only ? { only } : {}) };
+  const settings = {
+    config: config as TargetConfig,
+    seed: SEED,
+    runs: 5,
+    runNumber: runNumberAt(startedAt.getTime()),
+    allowProduction: false,
+    timeoutMs: 10_000,
+    ...(only ? { only } : {}),
+  };
   const results = await runChecks(settings, SECTIONS);
   return buildReport({
-    results, catalog: catalog(), target: { baseUrl: target.baseUrl, environment: 'sandbox', embeddedSandbox: false },
-    seed: SEED, runNumber: settings.runNumber, runs: 5, strict: true, startedAt, durationMs: Date.now() - startedAt.getTime(), version: 'test',
+    results,
+    catalog: catalog(),
+    target: { baseUrl: target.baseUrl, environment: 'sandbox', embeddedSandbox: false },
+    seed: SEED,
+    runNumber: settings.runNumber,
+    runs: 5,
+    strict: true,
+    startedAt,
+    durationMs: Date.now() - startedAt.getTime(),
+    version: 'test',
   });
 }
 
-const failed = (report: Report) => report.requirements.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.evidence[0]?.message ?? ''}`);
+const failed = (report: Report) =>
+  report.requirements.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.evidence[0]?.message ?? ''}`);
 const judged = (report: Report) => report.requirements.filter((r) => r.status !== 'skipped').map((r) => r.id);
 
 describe('runs against one target are independent', () => {
@@ -61,14 +78,15 @@ describe('runs against one target are independent', () => {
     }
   }, 60_000);
 
-  it("a wallet something else keeps moving: the balance rules are not judged, never failed", async () => {
+  it('a wallet something else keeps moving: the balance rules are not judged, never failed', async () => {
     // Whenever the run initiates a payout, another payout (not the run's, of an amount of its own)
     // leaves the same wallet between the run's balance reads: every try sees a change its own payout
     // does not explain, and no two the same way.
     let busy: RunningSandbox | undefined;
     const others = [300, 417, 250, 1_999, 733, 5_021];
     busy = await startSandbox({
-      port: 0, settleSeconds: 0,
+      port: 0,
+      settleSeconds: 0,
       record: (x) => {
         const wallet = busy?.app.store.wallets.get(busy.config.merchant.walletId);
         if (wallet !== undefined && x.path === '/api/v3/banking/payment/initiate') wallet.balanceMinor -= others.shift() ?? 100;
@@ -78,15 +96,21 @@ describe('runs against one target are independent', () => {
       const report = await run(busy, ['OPS-BALANCE-DEBITED', 'OPS-BALANCE-UNCHANGED-ON-FAILURE']);
       expect(failed(report)).toEqual([]);
       const balance = report.requirements.filter((r) => /^OPS-BALANCE-/.test(r.id));
-      expect(balance.map((r) => [r.id, r.status])).toEqual([['OPS-BALANCE-DEBITED', 'skipped'], ['OPS-BALANCE-UNCHANGED-ON-FAILURE', 'skipped']]);
-      for (const r of balance) expect(r.skipReason).toMatch(/^not judged: other activity on the wallet: the balance moved by amounts this run's own payouts do not explain, differently on each of 3 tries/);
+      expect(balance.map((r) => [r.id, r.status])).toEqual([
+        ['OPS-BALANCE-DEBITED', 'skipped'],
+        ['OPS-BALANCE-UNCHANGED-ON-FAILURE', 'skipped'],
+      ]);
+      for (const r of balance)
+        expect(r.skipReason).toMatch(
+          /^not judged: other activity on the wallet: the balance moved by amounts this run's own payouts do not explain, differently on each of 3 tries/,
+        );
       expect(report.verdict).toBe('conformant');
     } finally {
       await busy.close();
     }
   }, 60_000);
 
-  it('two runs at once watching one merchant\'s webhooks: the one whose registration was taken is inconclusive, never failed', async () => {
+  it("two runs at once watching one merchant's webhooks: the one whose registration was taken is inconclusive, never failed", async () => {
     // The merchant has one webhook URL: each run registers its own receiver, and the other's events go there.
     const shared = await startSandbox({ port: 0, settleSeconds: 1 });
     try {
@@ -94,7 +118,8 @@ describe('runs against one target are independent', () => {
       for (const report of reports) {
         expect(failed(report)).toEqual([]);
         expect(['conformant', 'inconclusive']).toContain(report.verdict);
-        for (const reason of report.reasons ?? []) expect(reason).toMatch(/another run against this target took it, so deliveries went elsewhere/);
+        for (const reason of report.reasons ?? [])
+          expect(reason).toMatch(/another run against this target took it, so deliveries went elsewhere/);
       }
     } finally {
       await shared.close();
@@ -107,23 +132,31 @@ describe('runs against one target are independent', () => {
     ['a debit cut to whole units (every payout takes 1.00)', (amount) => amount - 100],
     ['a fee of 0.50 on every payout', () => -50],
     ['every payout debited twice', (amount) => -amount],
-  ])('a target with %s: OPS-BALANCE-DEBITED fails', async (_name, correction) => {
-    let faulty: RunningSandbox | undefined;
-    faulty = await startSandbox({
-      port: 0, settleSeconds: 0,
-      record: (x) => {
-        const wallet = faulty?.app.store.wallets.get(faulty.config.merchant.walletId);
-        if (wallet === undefined || x.path !== '/api/v3/banking/payment/initiate' || x.status >= 300) return;
-        const amount = Math.round(Number((JSON.parse(x.body) as { amount: number | string }).amount) * 100);
-        if (amount <= wallet.balanceMinor + amount) wallet.balanceMinor += correction(amount);
-      },
-    });
-    try {
-      const report = await run(faulty, ['OPS-BALANCE-DEBITED']);
-      expect(report.requirements.find((r) => r.id === 'OPS-BALANCE-DEBITED')).toMatchObject({ status: 'failed', evidence: [{ message: expect.stringMatching(/an earlier try with another amount missed the same way \(P-OPS-4\)$/) }] });
-      expect(report.verdict).toBe('not-conformant');
-    } finally {
-      await faulty.close();
-    }
-  }, 60_000);
+  ])(
+    'a target with %s: OPS-BALANCE-DEBITED fails',
+    async (_name, correction) => {
+      let faulty: RunningSandbox | undefined;
+      faulty = await startSandbox({
+        port: 0,
+        settleSeconds: 0,
+        record: (x) => {
+          const wallet = faulty?.app.store.wallets.get(faulty.config.merchant.walletId);
+          if (wallet === undefined || x.path !== '/api/v3/banking/payment/initiate' || x.status >= 300) return;
+          const amount = Math.round(Number((JSON.parse(x.body) as { amount: number | string }).amount) * 100);
+          if (amount <= wallet.balanceMinor + amount) wallet.balanceMinor += correction(amount);
+        },
+      });
+      try {
+        const report = await run(faulty, ['OPS-BALANCE-DEBITED']);
+        expect(report.requirements.find((r) => r.id === 'OPS-BALANCE-DEBITED')).toMatchObject({
+          status: 'failed',
+          evidence: [{ message: expect.stringMatching(/an earlier try with another amount missed the same way \(P-OPS-4\)$/) }],
+        });
+        expect(report.verdict).toBe('not-conformant');
+      } finally {
+        await faulty.close();
+      }
+    },
+    60_000,
+  );
 });

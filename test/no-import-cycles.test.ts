@@ -20,7 +20,9 @@ describe('the import graph', () => {
   });
 
   it('core/ imports nothing of the kit but core/', () => {
-    const leaks = [...graph].filter(([file]) => file.startsWith('core/')).flatMap(([file, targets]) => targets.filter((t) => !t.startsWith('core/')).map((t) => `${file} -> ${t}`));
+    const leaks = [...graph]
+      .filter(([file]) => file.startsWith('core/'))
+      .flatMap(([file, targets]) => targets.filter((t) => !t.startsWith('core/')).map((t) => `${file} -> ${t}`));
     expect(leaks).toEqual([]);
   });
 

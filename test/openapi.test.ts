@@ -31,15 +31,23 @@ describe('svc-conformance openapi', () => {
     const result = await validate(structuredClone(doc) as Parameters<typeof validate>[0]);
     expect(result.valid, compileErrors(result)).toBe(true);
     const broken = structuredClone(doc);
-    broken.paths['/api/v3/pg/order/create'].post.requestBody.content['application/json'].schema = { $ref: '#/components/schemas/no-such-schema' };
+    broken.paths['/api/v3/pg/order/create'].post.requestBody.content['application/json'].schema = {
+      $ref: '#/components/schemas/no-such-schema',
+    };
     expect((await validate(broken as Parameters<typeof validate>[0])).valid).toBe(false);
   });
 
   it('has every operation (extensions marked), every webhook event, and the signature scheme', async () => {
     const doc = await printed();
-    for (const op of Object.values(OPERATIONS)) expect(doc.paths[op.path].post).toMatchObject({ summary: op.name, 'x-svc-extension': op.extension });
+    for (const op of Object.values(OPERATIONS))
+      expect(doc.paths[op.path].post).toMatchObject({ summary: op.name, 'x-svc-extension': op.extension });
     expect(Object.keys(doc.webhooks)).toHaveLength(8);
-    expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-API-KEY', description: expect.stringMatching(/HMAC-SHA256.*X-TIMESTAMP/) });
+    expect(doc.components.securitySchemes.apiKey).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'X-API-KEY',
+      description: expect.stringMatching(/HMAC-SHA256.*X-TIMESTAMP/),
+    });
     expect(doc.servers).toEqual([{ url: 'https://sandbox.example.test' }]);
   });
 
@@ -48,9 +56,16 @@ describe('svc-conformance openapi', () => {
   function redoclyLint(doc: Record<string, unknown>): { code: number | null; problems: Array<{ ruleId: string; message: string }> } {
     const dir = mkdtempSync(join(tmpdir(), 'svc-redocly-'));
     writeFileSync(join(dir, 'openapi.json'), JSON.stringify(doc, null, 2));
-    const lint = spawnSync(process.execPath, [join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--extends=recommended', '--format=json', 'openapi.json'], {
-      cwd: dir, encoding: 'utf8', timeout: 30_000, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    });
+    const lint = spawnSync(
+      process.execPath,
+      [join(ROOT, 'node_modules/@redocly/cli/bin/cli.js'), 'lint', '--extends=recommended', '--format=json', 'openapi.json'],
+      {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 30_000,
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      },
+    );
     const problems = (JSON.parse(lint.stdout) as { problems: Array<{ ruleId: string; message: string }> }).problems;
     return { code: lint.status, problems: problems.map(({ ruleId, message }) => ({ ruleId, message })) };
   }
@@ -58,7 +73,9 @@ describe('svc-conformance openapi', () => {
   it("passes Redocly's recommended rules, with --server and without it; the linter is shown refusing a document without servers", async () => {
     expect(redoclyLint(await printed())).toEqual({ code: 0, problems: [] });
     const placeholder = await printed([]);
-    expect(placeholder.servers).toEqual([expect.objectContaining({ url: '{baseUrl}', variables: { baseUrl: { default: 'https://sandbox.example.test' } } })]);
+    expect(placeholder.servers).toEqual([
+      expect.objectContaining({ url: '{baseUrl}', variables: { baseUrl: { default: 'https://sandbox.example.test' } } }),
+    ]);
     expect(redoclyLint(placeholder)).toEqual({ code: 0, problems: [] });
     const { servers: _servers, ...serverless } = await printed();
     expect(redoclyLint(serverless)).toMatchObject({ code: 1, problems: [expect.objectContaining({ ruleId: 'no-empty-servers' })] });
@@ -82,10 +99,17 @@ describe('svc-conformance openapi', () => {
     ajv.addFormat(SVC_DATETIME_FORMAT, { type: 'string', validate: isSvcDateTime });
     ajv.addFormat(SVC_DATE_FORMAT, { type: 'string', validate: isSvcDate });
     ajv.addSchema({ ...doc, $id: 'https://openapi.test/doc.json' });
-    const ids = new Set<SchemaId>(['webhook-event', 'error-envelope', ...Object.values(OPERATIONS).flatMap((op) => [op.request, op.record] as SchemaId[])]);
+    const ids = new Set<SchemaId>([
+      'webhook-event',
+      'error-envelope',
+      ...Object.values(OPERATIONS).flatMap((op) => [op.request, op.record] as SchemaId[]),
+    ]);
     let compared = 0;
     for (const id of ids) {
-      const examples = JSON.parse(readFileSync(join(ROOT, 'schemas/examples', `${id}.json`), 'utf8')) as Array<{ description: string; data: unknown }>;
+      const examples = JSON.parse(readFileSync(join(ROOT, 'schemas/examples', `${id}.json`), 'utf8')) as Array<{
+        description: string;
+        data: unknown;
+      }>;
       const check = ajv.getSchema(`https://openapi.test/doc.json#/components/schemas/${id}`)!;
       for (const example of examples) {
         expect(check(example.data), `${id}: ${example.description}`).toBe(validateSchema(id, example.data).valid);
@@ -99,6 +123,9 @@ describe('svc-conformance openapi', () => {
     const out = join(mkdtempSync(join(tmpdir(), 'svc-openapi-')), 'openapi.json');
     expect((await runCli(['openapi', '--out', out])).code).toBe(0);
     expect(JSON.parse(readFileSync(out, 'utf8')).openapi).toBe('3.1.0');
-    expect(await runCli(['openapi', '--server', 'not a url'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--server "not a url" is not a URL/) });
+    expect(await runCli(['openapi', '--server', 'not a url'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/--server "not a url" is not a URL/),
+    });
   });
 });

@@ -35,7 +35,11 @@ let packed: string[];
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'svc-pack-'));
   // --ignore-scripts: `prepare` would build again; the tests run on the dist/ already built.
-  const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: KIT_ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], {
+    cwd: KIT_ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const [info] = JSON.parse(out) as Array<{ filename: string; files: Array<{ path: string }> }>;
   tarballName = info!.filename;
   tarball = join(work, tarballName);
@@ -44,20 +48,29 @@ beforeAll(() => {
 
 describe('the packed tarball', () => {
   it('holds no tests, test support, bench, source maps or build state', () => {
-    const strays = packed.filter((path) =>
-      /\.test\.|(^|\/)test\/|test-support|(^|\/)bench\/|\.map$|\.tsbuildinfo$|^scripts\/|^examples\//.test(path) || (path.endsWith('.ts') && !path.endsWith('.d.ts')));
+    const strays = packed.filter(
+      (path) =>
+        /\.test\.|(^|\/)test\/|test-support|(^|\/)bench\/|\.map$|\.tsbuildinfo$|^scripts\/|^examples\//.test(path) ||
+        (path.endsWith('.ts') && !path.endsWith('.d.ts')),
+    );
     expect(strays).toEqual([]);
   });
 
   it('holds README, LICENSE, the bin, main and types, and every target of "exports" (with types for each code entry)', () => {
     const has = new Set(packed);
-    for (const file of ['README.md', 'LICENSE', 'package.json', ...Object.values(pkg.bin), pkg.main, pkg.types]) expect(has.has(file.replace(/^\.\//, '')), file).toBe(true);
+    for (const file of ['README.md', 'LICENSE', 'package.json', ...Object.values(pkg.bin), pkg.main, pkg.types])
+      expect(has.has(file.replace(/^\.\//, '')), file).toBe(true);
     for (const [subpath, target] of Object.entries(pkg.exports)) {
       const targets = typeof target === 'string' ? [target] : [target.default, target.types];
-      if (typeof target !== 'string' || target.endsWith('.js')) expect(typeof target === 'object' && target.types, `${subpath} names its types`).toMatch(/\.d\.ts$/);
+      if (typeof target !== 'string' || target.endsWith('.js'))
+        expect(typeof target === 'object' && target.types, `${subpath} names its types`).toMatch(/\.d\.ts$/);
       for (const file of targets as string[]) {
         // A wildcard subpath ("./schemas/*.json") must match every file of its kind the repository has.
-        const wanted = file.includes('*') ? readdirSync(join(KIT_ROOT, dirname(file))).filter((name) => name.endsWith(file.split('*')[1]!)).map((name) => join(dirname(file), name)) : [file];
+        const wanted = file.includes('*')
+          ? readdirSync(join(KIT_ROOT, dirname(file)))
+              .filter((name) => name.endsWith(file.split('*')[1]!))
+              .map((name) => join(dirname(file), name))
+          : [file];
         expect(wanted.length, `${subpath}: ${file}`).toBeGreaterThan(0);
         for (const one of wanted) expect(has.has(one.replace(/^\.\//, '')), `${subpath}: ${one}`).toBe(true);
       }
@@ -76,7 +89,7 @@ describe('the packed tarball', () => {
   });
 });
 
-describe('installed into a team\'s project from the tarball', () => {
+describe("installed into a team's project from the tarball", () => {
   let project: string;
 
   beforeAll(() => {
@@ -87,10 +100,15 @@ describe('installed into a team\'s project from the tarball', () => {
       mkdirSync(dirname(join(project, 'node_modules', name)), { recursive: true });
       symlinkSync(join(KIT_ROOT, 'node_modules', name), join(project, 'node_modules', name), 'dir');
     }
-    const install = spawnSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', tarball], { cwd: project, encoding: 'utf8', timeout: 60_000 });
+    const install = spawnSync(
+      'npm',
+      ['install', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--no-package-lock', tarball],
+      { cwd: project, encoding: 'utf8', timeout: 60_000 },
+    );
     expect(install.status, install.stderr).toBe(0);
     // npm prunes what the project does not list: vitest is the team's own devDependency, linked again.
-    if (!existsSync(join(project, 'node_modules', 'vitest'))) symlinkSync(join(KIT_ROOT, 'node_modules', 'vitest'), join(project, 'node_modules', 'vitest'), 'dir');
+    if (!existsSync(join(project, 'node_modules', 'vitest')))
+      symlinkSync(join(KIT_ROOT, 'node_modules', 'vitest'), join(project, 'node_modules', 'vitest'), 'dir');
   }, 60_000);
 
   it('runs its command through the bin npm linked: --help, and list reading the catalogs it ships', () => {
@@ -110,7 +128,11 @@ describe('installed into a team\'s project from the tarball', () => {
       "const vectors = await import('svc-conformance/vectors/signing-vectors.json', { with: { type: 'json' } });",
       "console.log(JSON.stringify({ suite: typeof conformanceSuite, sign: typeof kit.signPayload, valid: kit.validateSchema('error-envelope', {}).valid, vectors: typeof vectors.default }));",
     ].join('\n');
-    const imported = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8', timeout: 20_000 });
+    const imported = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     expect(imported.status, imported.stderr).toBe(0);
     expect(JSON.parse(imported.stdout)).toEqual({ suite: 'function', sign: 'function', valid: false, vectors: 'object' });
   });

@@ -9,7 +9,10 @@ import { NOCK_MISSING, requireNock } from '../clients/harness.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
-  dependencies: Record<string, string>; devDependencies: Record<string, string>; peerDependencies: Record<string, string>; peerDependenciesMeta: Record<string, { optional?: boolean }>;
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
 };
 
 function files(dir: string, ending: string): string[] {
@@ -53,7 +56,8 @@ describe('the published package', () => {
     expect(pkg.dependencies['@types/node']).toBeDefined();
     const strays: string[] = [];
     for (const file of files(join(ROOT, 'dist'), '.d.ts')) {
-      for (const name of packagesOf(readFileSync(file, 'utf8'))) if (pkg.dependencies[name] === undefined && name !== 'vitest') strays.push(`${relative(ROOT, file)}: ${name}`);
+      for (const name of packagesOf(readFileSync(file, 'utf8')))
+        if (pkg.dependencies[name] === undefined && name !== 'vitest') strays.push(`${relative(ROOT, file)}: ${name}`);
     }
     expect(strays).toEqual([]);
   });

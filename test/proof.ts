@@ -81,14 +81,35 @@ export async function certify(options: { variant?: SandboxVariant; faults?: Faul
     // seconds): on a loaded machine every timer of a process that runs six whole runs at once fires
     // late, and the first three retries (1, 2 and 4 s apart) arrived 60 to 110 s apart on the proof's
     // clock. No fault breaks the bound itself; hook-no-retry and hook-retry-countdown break the rule.
-    const profile = { ...sandbox.config.profile, timestampToleranceSeconds: sandbox.app.options.variant.toleranceSeconds, webhooks: { retryWithinSeconds: 300 } };
+    const profile = {
+      ...sandbox.config.profile,
+      timestampToleranceSeconds: sandbox.app.options.variant.toleranceSeconds,
+      webhooks: { retryWithinSeconds: 300 },
+    };
     const config = { ...sandbox.config, profile } as TargetConfig;
     const startedAt = new Date();
-    const settings = { clock, config, seed: SEED, runs, runNumber: runNumberAt(startedAt.getTime()) + runCounter++, allowProduction: false, timeoutMs: 10_000, concurrency };
+    const settings = {
+      clock,
+      config,
+      seed: SEED,
+      runs,
+      runNumber: runNumberAt(startedAt.getTime()) + runCounter++,
+      allowProduction: false,
+      timeoutMs: 10_000,
+      concurrency,
+    };
     const results = await runChecks(settings, SECTIONS);
     return buildReport({
-      results, catalog: catalog(), target: { baseUrl: sandbox.baseUrl, environment: 'sandbox', embeddedSandbox: false },
-      seed: SEED, runNumber: settings.runNumber, runs, strict: true, startedAt, durationMs: Date.now() - startedAt.getTime(), version: 'proof',
+      results,
+      catalog: catalog(),
+      target: { baseUrl: sandbox.baseUrl, environment: 'sandbox', embeddedSandbox: false },
+      seed: SEED,
+      runNumber: settings.runNumber,
+      runs,
+      strict: true,
+      startedAt,
+      durationMs: Date.now() - startedAt.getTime(),
+      version: 'proof',
     });
   } finally {
     await sandbox.close();
@@ -98,22 +119,26 @@ export async function certify(options: { variant?: SandboxVariant; faults?: Faul
 /** Runs jobs a few at a time: each mostly waits on the loopback, so they overlap well in one process. */
 export async function pool<T>(items: readonly T[], job: (item: T) => Promise<void>, width = 6): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await job(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await job(items[next++]!);
+    }),
+  );
 }
 
-export const failedIds = (report: Report, levels: readonly string[]) => report.requirements.filter((q) => q.status === 'failed' && levels.includes(q.level)).map((q) => q.id);
+export const failedIds = (report: Report, levels: readonly string[]) =>
+  report.requirements.filter((q) => q.status === 'failed' && levels.includes(q.level)).map((q) => q.id);
 
 /** Prints the rows of this file's proof when it ends. */
 export function printRowsAfterAll(title: string): void {
   afterAll(() => {
     const width = Math.max(...rows.map((r) => r.name.length)) + 2;
-    const lines = rows.map((r) => `${r.ok ? '✓' : '✗'} ${r.name.padEnd(width)} expected ${r.expected.padEnd(34)} failed: ${r.failed.join(' ') || '-'}`);
+    const lines = rows.map(
+      (r) => `${r.ok ? '✓' : '✗'} ${r.name.padEnd(width)} expected ${r.expected.padEnd(34)} failed: ${r.failed.join(' ') || '-'}`,
+    );
     process.stdout.write(`\n${title}: ${rows.filter((r) => r.ok).length}/${rows.length} rows as expected\n${lines.join('\n')}\n`);
   });
 }
-
 
 /** Every legitimate variant: no MUST or SHOULD failure and no kit error, even under --strict. */
 /**
@@ -158,10 +183,19 @@ export async function provesFaultsDetected(all: readonly FaultName[], concurrenc
     const failed = failedIds(report, ['MUST', 'SHOULD', 'MAY']);
     const ok = report.verdict === 'not-conformant' && failed.includes(requirement) && report.kitErrors === undefined;
     rows.push({ name: `fault ${fault} c=${concurrency}`, expected: `${requirement} failed`, failed, ok });
-    if (!ok) undetected.push(`${fault} (${requirement}): ${report.verdict}, failed ${failed.join(', ') || 'nothing'} ${JSON.stringify(report.kitErrors ?? [])}`);
+    if (!ok)
+      undetected.push(
+        `${fault} (${requirement}): ${report.verdict}, failed ${failed.join(', ') || 'nothing'} ${JSON.stringify(report.kitErrors ?? [])}`,
+      );
   };
   // Faults judged by timing run after the others, on their slower clock, beside each other only.
-  await pool(faults.filter((fault) => SLOWER_CLOCK[fault] === undefined), prove);
-  await pool(faults.filter((fault) => SLOWER_CLOCK[fault] !== undefined), prove);
+  await pool(
+    faults.filter((fault) => SLOWER_CLOCK[fault] === undefined),
+    prove,
+  );
+  await pool(
+    faults.filter((fault) => SLOWER_CLOCK[fault] !== undefined),
+    prove,
+  );
   expect(undetected).toEqual([]);
 }

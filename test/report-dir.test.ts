@@ -14,7 +14,11 @@ const UNUSABLE: Array<[string, string, RegExp]> = [
   ['under a file', join(dir, 'a-file', 'reports'), /a-file is a file, not a folder/],
   ['not writable', '/sys/svc-conformance-reports', /no permission to create it/],
   // Node's recursive mkdir loops forever on it: the folder is made one level at a time.
-  ['on procfs', '/proc/svc-conformance-reports/deeper', /\/proc\/svc-conformance-reports\/deeper: its file system does not take new folders there/],
+  [
+    'on procfs',
+    '/proc/svc-conformance-reports/deeper',
+    /\/proc\/svc-conformance-reports\/deeper: its file system does not take new folders there/,
+  ],
 ];
 
 describe('a report folder that cannot take the reports is exit 2 before the first request', () => {
@@ -30,7 +34,18 @@ describe('a report folder that cannot take the reports is exit 2 before the firs
 
   it.each(UNUSABLE)('verify-client, report dir %s', async (_what, reportDir, reason) => {
     const marker = join(dir, `client-ran-${Math.random()}`);
-    const result = await runCli(['verify-client', '--report-dir', reportDir, '--', process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`], { cwd: dir });
+    const result = await runCli(
+      [
+        'verify-client',
+        '--report-dir',
+        reportDir,
+        '--',
+        process.execPath,
+        '-e',
+        `require('fs').writeFileSync(${JSON.stringify(marker)}, '')`,
+      ],
+      { cwd: dir },
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(reason);
     expect(readdirSync(dir)).not.toContain(marker.slice(dir.length + 1));
@@ -78,10 +93,17 @@ describe('config discovery', () => {
       writeFileSync(join(cwd, 'svc-conformance.json'), JSON.stringify(sandbox.config));
       const found = await runCli(['run', '--only', 'AUTH-MISSING-KEY'], { cwd });
       expect(found.code, found.stderr).toBe(0);
-      expect(found.stderr).toBe('svc-conformance run: using ./svc-conformance.json (found in the working directory; --config names another)\n');
+      expect(found.stderr).toBe(
+        'svc-conformance run: using ./svc-conformance.json (found in the working directory; --config names another)\n',
+      );
       const report = JSON.parse(readFileSync(join(cwd, 'svc-reports', 'run', 'report.json'), 'utf8'));
       expect(report.target).toMatchObject({ baseUrl: sandbox.baseUrl, embeddedSandbox: false });
-      const env = { SVC_BASE_URL: sandbox.baseUrl, SVC_API_KEY: sandbox.config.merchant.apiKey, SVC_SECRET_KEY: sandbox.config.merchant.secretKey, SVC_WALLET_ID: sandbox.config.merchant.walletId };
+      const env = {
+        SVC_BASE_URL: sandbox.baseUrl,
+        SVC_API_KEY: sandbox.config.merchant.apiKey,
+        SVC_SECRET_KEY: sandbox.config.merchant.secretKey,
+        SVC_WALLET_ID: sandbox.config.merchant.walletId,
+      };
       const byEnv = await runCli(['run', '--only', 'AUTH-MISSING-KEY'], { cwd, env });
       expect(byEnv.code, byEnv.stderr).toBe(0);
       expect(byEnv.stderr).not.toContain('svc-conformance.json');
@@ -97,15 +119,28 @@ describe('--format json', () => {
     const result = await runCli(['run', '--only', 'AUTH-MISSING-KEY', '--format', 'json'], { cwd });
     expect(result.code, result.stderr).toBe(0);
     const summary = JSON.parse(result.stdout);
-    expect(summary).toMatchObject({ verdict: 'conformant', summary: { passed: 1, failed: 0 }, failed: [], seed: expect.any(Number), target: { embeddedSandbox: true } });
-    expect(summary.reports).toEqual([join(cwd, 'svc-reports/run/report.json'), join(cwd, 'svc-reports/run/junit.xml'), join(cwd, 'svc-reports/run/report.html')]);
+    expect(summary).toMatchObject({
+      verdict: 'conformant',
+      summary: { passed: 1, failed: 0 },
+      failed: [],
+      seed: expect.any(Number),
+      target: { embeddedSandbox: true },
+    });
+    expect(summary.reports).toEqual([
+      join(cwd, 'svc-reports/run/report.json'),
+      join(cwd, 'svc-reports/run/junit.xml'),
+      join(cwd, 'svc-reports/run/report.html'),
+    ]);
     expect(summary.digest).toBe(JSON.parse(readFileSync(summary.reports[0], 'utf8')).digest);
     expect(result.stderr).toMatch(/✓ Authentication\s+1 check : 1 passed/);
-    expect(await runCli(['run', '--format', 'yaml'], { cwd })).toMatchObject({ code: 2, stderr: 'svc-conformance run: --format takes text or json, not "yaml"\n' });
+    expect(await runCli(['run', '--format', 'yaml'], { cwd })).toMatchObject({
+      code: 2,
+      stderr: 'svc-conformance run: --format takes text or json, not "yaml"\n',
+    });
   }, 30_000);
 });
 
-describe('--report-dir . beside the user\'s own files', () => {
+describe("--report-dir . beside the user's own files", () => {
   const NOTHING_LISTENS = 'http://127.0.0.1:9/webhooks';
 
   /** A folder holding a genuine signed report of the kit (and the sandbox.json its run writes). */
@@ -123,7 +158,11 @@ describe('--report-dir . beside the user\'s own files', () => {
     const theirs = JSON.stringify({ baseUrl: 'https://sbx.example.test', merchant: { apiKey: 'pk_theirs', walletId: 'W-1' } });
     writeFileSync(join(cwd, 'sandbox.json'), theirs);
     const refused = await runCli(['run', '--only', 'AUTH-MISSING-KEY', '--report-dir', '.'], { cwd });
-    expect(refused).toMatchObject({ code: 2, stderr: "svc-conformance run: sandbox.json is not a config the kit wrote, and the run writes the embedded sandbox's config there for its reproduce lines; move it, or choose another folder with --report-dir\n" });
+    expect(refused).toMatchObject({
+      code: 2,
+      stderr:
+        "svc-conformance run: sandbox.json is not a config the kit wrote, and the run writes the embedded sandbox's config there for its reproduce lines; move it, or choose another folder with --report-dir\n",
+    });
     expect(readFileSync(join(cwd, 'sandbox.json'), 'utf8')).toBe(theirs);
     expect(existsSync(join(cwd, 'report.json'))).toBe(false);
 
@@ -143,7 +182,11 @@ describe('--report-dir . beside the user\'s own files', () => {
     expect(readdirSync(cwd).sort()).toEqual(['key.pem', 'sandbox.json']);
 
     const mixed = await withKitReports();
-    const theirs = { 'junit.xml': '<?xml version="1.0"?>\n<testsuites name="jest tests"/>\n', 'report.html': '<!doctype html><p>coverage</p>\n', 'report.json.sig': 'signed by another tool\n' };
+    const theirs = {
+      'junit.xml': '<?xml version="1.0"?>\n<testsuites name="jest tests"/>\n',
+      'report.html': '<!doctype html><p>coverage</p>\n',
+      'report.json.sig': 'signed by another tool\n',
+    };
     for (const [name, text] of Object.entries(theirs)) writeFileSync(join(mixed, name), text);
     const result = await runCli(['verify-receiver', '--url', NOTHING_LISTENS, '--report-dir', '.'], { cwd: mixed });
     expect(result.code).toBe(2);
@@ -152,18 +195,30 @@ describe('--report-dir . beside the user\'s own files', () => {
   }, 30_000);
 
   // Before: "internal error: Path is a directory: rm returned EISDIR", exit 70.
-  it.each(['report.html', 'junit.xml', 'report.json.sig', 'report.json'])('a folder named %s among the kit\'s reports: exit 2, one line, before the run', async (name) => {
-    const cwd = await withKitReports();
-    rmSync(join(cwd, name));
-    mkdirSync(join(cwd, name));
-    const result = await runCli(['run', '--only', 'AUTH-MISSING-KEY', '--report-dir', '.'], { cwd });
-    expect(result).toEqual({ code: 2, stdout: '', stderr: `svc-conformance run: cannot use report dir ${cwd}: ${name} there is a folder, and the reports are written as a file of that name; move it, or choose another with --report-dir\n` });
-  }, 30_000);
+  it.each(['report.html', 'junit.xml', 'report.json.sig', 'report.json'])(
+    "a folder named %s among the kit's reports: exit 2, one line, before the run",
+    async (name) => {
+      const cwd = await withKitReports();
+      rmSync(join(cwd, name));
+      mkdirSync(join(cwd, name));
+      const result = await runCli(['run', '--only', 'AUTH-MISSING-KEY', '--report-dir', '.'], { cwd });
+      expect(result).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `svc-conformance run: cannot use report dir ${cwd}: ${name} there is a folder, and the reports are written as a file of that name; move it, or choose another with --report-dir\n`,
+      });
+    },
+    30_000,
+  );
 
   it('a folder named sandbox.json: exit 2, one line', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'svc-dot-'));
     mkdirSync(join(cwd, 'sandbox.json'));
     const result = await runCli(['run', '--only', 'AUTH-MISSING-KEY', '--report-dir', '.'], { cwd });
-    expect(result).toMatchObject({ code: 2, stderr: "svc-conformance run: sandbox.json is a folder, and the run writes the embedded sandbox's config there for its reproduce lines; move it, or choose another folder with --report-dir\n" });
+    expect(result).toMatchObject({
+      code: 2,
+      stderr:
+        "svc-conformance run: sandbox.json is a folder, and the run writes the embedded sandbox's config there for its reproduce lines; move it, or choose another folder with --report-dir\n",
+    });
   });
 });

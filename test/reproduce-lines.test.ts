@@ -28,7 +28,10 @@ function kitOnPath(): string {
   // The shell's clock, injected: `date +%s` says $LINE_NOW when a test sets it, so a line run right
   // after the kit's own request does not fall into that request's second (a replay to the sandbox).
   const date = join(dir, 'date');
-  writeFileSync(date, `#!/bin/sh\nif [ "$1" = +%s ] && [ -n "$LINE_NOW" ]; then echo "$LINE_NOW"; else exec ${JSON.stringify(which('date'))} "$@"; fi\n`);
+  writeFileSync(
+    date,
+    `#!/bin/sh\nif [ "$1" = +%s ] && [ -n "$LINE_NOW" ]; then echo "$LINE_NOW"; else exec ${JSON.stringify(which('date'))} "$@"; fi\n`,
+  );
   chmodSync(date, 0o755);
   return dir;
 }
@@ -47,7 +50,11 @@ function lineNow(): Record<string, string> {
 const PATH_WITH_KIT = `${kitOnPath()}:${cliEnv().PATH}`;
 
 /** Runs a reproduce line in bash without blocking the in-process sandbox that answers it. */
-function bash(line: string, env: Record<string, string> = {}, cwd = process.cwd()): Promise<{ code: number; stdout: string; stderr: string }> {
+function bash(
+  line: string,
+  env: Record<string, string> = {},
+  cwd = process.cwd(),
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return spawnAsync('bash', ['-c', line], { cwd, env: { PATH: PATH_WITH_KIT, ...env }, timeoutMs: 20_000 });
 }
 
@@ -144,7 +151,10 @@ describe('a request that creates a record: the line sends it under a fresh id, s
   it('AUTH-FAILURE-NO-EFFECT against auth-ignore-signature: Create Order and Transaction Initiation, altered, are taken again each time', async () => {
     const t = await faultySandbox({ faults: ['auth-ignore-signature'] });
     const evidence = await failuresOf(t, 'AUTH-FAILURE-NO-EFFECT');
-    for (const [check, status] of [['auth-failure-no-effect', 201], ['auth-failure-no-payout', 200]] as const) {
+    for (const [check, status] of [
+      ['auth-failure-no-effect', 201],
+      ['auth-failure-no-payout', 200],
+    ] as const) {
       const { curl, replay } = evidence.get(check)!.reproduce!;
       expect(replay).toBeUndefined();
       expect(evidence.get(check)!.exchanges[0]!.response!.status).toBe(status);
@@ -212,16 +222,19 @@ describe('a race: the script sends the raced requests at once again, so the race
   it.each([
     ['dup-race', 'DUP-CONCURRENT', 201],
     ['ops-initiate-race', 'OPS-INITIATE-CONCURRENT', 200],
-  ] as Array<[FaultName, string, number]>)('%s (%s): the 8 creates under one fresh id, more than one of them taken', async (fault, requirement, success) => {
-    const t = await faultySandbox({ faults: [fault], raceWindowMs: RACE_WINDOW_MS });
-    const evidence = await failureOf(t, requirement);
-    const { curl, replay } = evidence.reproduce!;
-    expect(replay).toBeUndefined();
-    const raced = (statuses: number[]) => statuses.filter((s) => s === success).length > 1;
-    const seen = await tries(curl!, t.config, raced);
-    for (const statuses of seen) expect(statuses).toHaveLength(8);
-    expect(seen.some(raced), JSON.stringify(seen)).toBe(true);
-  });
+  ] as Array<[FaultName, string, number]>)(
+    '%s (%s): the 8 creates under one fresh id, more than one of them taken',
+    async (fault, requirement, success) => {
+      const t = await faultySandbox({ faults: [fault], raceWindowMs: RACE_WINDOW_MS });
+      const evidence = await failureOf(t, requirement);
+      const { curl, replay } = evidence.reproduce!;
+      expect(replay).toBeUndefined();
+      const raced = (statuses: number[]) => statuses.filter((s) => s === success).length > 1;
+      const seen = await tries(curl!, t.config, raced);
+      for (const statuses of seen) expect(statuses).toHaveLength(8);
+      expect(seen.some(raced), JSON.stringify(seen)).toBe(true);
+    },
+  );
 
   it('ops-cancel-race (OPS-CANCEL-CONCURRENT): a fresh order created first, then the 8 cancels of it at once, more than one answered 200', async () => {
     const t = await faultySandbox({ faults: ['ops-cancel-race'], raceWindowMs: RACE_WINDOW_MS });
@@ -285,7 +298,12 @@ describe('a webhook delivery: the trigger line makes the target send the same de
 
   it('HOOK-DELIVERY-HEADERS against hook-no-event-id: the delivery trigger causes lacks X-EVENT-ID too', async () => {
     const { url: webhookUrl, received: deliveries } = await ownReceiver();
-    const received = { get length() { return deliveries.length; }, at: (i: number) => deliveries.at(i)?.headers };
+    const received = {
+      get length() {
+        return deliveries.length;
+      },
+      at: (i: number) => deliveries.at(i)?.headers,
+    };
     const t = await faultySandbox({ faults: ['hook-no-event-id'] });
     const evidence = await failureOf(t, 'HOOK-DELIVERY-HEADERS');
     const { trigger, curl, replay } = evidence.reproduce!;
@@ -322,7 +340,11 @@ describe('the embedded sandbox: the cited config is in the report folder, and th
     // The embedded sandbox stopped with the run: nothing answers at the cited baseUrl until serve runs.
     const replay = `svc-conformance replay --config out/sandbox.json --path /api/v3/banking/payment/status --body '{"svc_wallet_id":"${config.merchant.walletId}","debit_account_type":"svc_wallet","payout_order_id":"${config.fixtures.payouts.SUCCESS}"}'`;
     expect((await bash(replay, {}, cwd)).stdout).not.toMatch(/^HTTP 200$/m);
-    const serve = spawn('bash', ['-c', `exec ${serveLine} --quiet`], { cwd, env: { PATH: PATH_WITH_KIT }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const serve = spawn('bash', ['-c', `exec ${serveLine} --quiet`], {
+      cwd,
+      env: { PATH: PATH_WITH_KIT },
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     closers.push(() => void serve.kill('SIGTERM'));
     await new Promise<void>((resolve, reject) => {
       let out = '';

@@ -13,7 +13,17 @@ import { runCli } from './cli-harness.js';
  * writes its reports, which say it stopped.
  */
 const servers: Server[] = [];
-afterAll(() => Promise.all(servers.map((s) => new Promise<void>((resolve) => { s.closeAllConnections(); s.close(() => resolve()); }))));
+afterAll(() =>
+  Promise.all(
+    servers.map(
+      (s) =>
+        new Promise<void>((resolve) => {
+          s.closeAllConnections();
+          s.close(() => resolve());
+        }),
+    ),
+  ),
+);
 
 async function target(answer: (res: import('node:http').ServerResponse, preflight: boolean) => void): Promise<string> {
   const server = createServer((req, res) => {
@@ -24,7 +34,14 @@ async function target(answer: (res: import('node:http').ServerResponse, prefligh
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const dir = mkdtempSync(join(tmpdir(), 'svc-deadline-'));
   const config = join(dir, 'target.json');
-  writeFileSync(config, JSON.stringify({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, environment: 'sandbox', merchant: { apiKey: MERCHANT_A.apiKey, secretKey: MERCHANT_A.secretKey, walletId: MERCHANT_A.walletId } }));
+  writeFileSync(
+    config,
+    JSON.stringify({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      environment: 'sandbox',
+      merchant: { apiKey: MERCHANT_A.apiKey, secretKey: MERCHANT_A.secretKey, walletId: MERCHANT_A.walletId },
+    }),
+  );
   return config;
 }
 
@@ -37,7 +54,11 @@ async function run(config: string, ...flags: string[]) {
   const reportDir = join(config, '..', 'r');
   const started = Date.now();
   const result = await runCli(['run', '--config', config, '--seed', '1', '--report-dir', reportDir, ...flags]);
-  return { ...result, seconds: (Date.now() - started) / 1000, report: JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { verdict: string; reasons?: string[] } };
+  return {
+    ...result,
+    seconds: (Date.now() - started) / 1000,
+    report: JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { verdict: string; reasons?: string[] },
+  };
 }
 
 describe.concurrent('run stops a run that cannot finish in useful time', () => {
@@ -46,7 +67,9 @@ describe.concurrent('run stops a run that cannot finish in useful time', () => {
     const result = await run(config);
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);
-    expect(result.stderr).toMatch(/^svc-conformance run: inconclusive: the run had to stop: the target answered 429 \(rate limited\) 4 times in a row; raise its rate limit/);
+    expect(result.stderr).toMatch(
+      /^svc-conformance run: inconclusive: the run had to stop: the target answered 429 \(rate limited\) 4 times in a row; raise its rate limit/,
+    );
     expect(result.report.verdict).toBe('inconclusive');
     expect(result.report.reasons).toEqual([expect.stringMatching(/^the run had to stop: the target answered 429/)]);
     expect(result.seconds).toBeLessThan(30);
@@ -57,7 +80,9 @@ describe.concurrent('run stops a run that cannot finish in useful time', () => {
     const result = await run(config, '--max-time', '5');
     expect(result.code).toBe(2);
     expect(result.stdout).toMatch(/ … waiting 2 s: the target answered .+ with 429 \(rate limited\) 1 time in a row/);
-    expect(result.stderr).toMatch(/inconclusive: the run had to stop: its time budget \(--max-time 5\) would run out waiting for the target's Retry-After/);
+    expect(result.stderr).toMatch(
+      /inconclusive: the run had to stop: its time budget \(--max-time 5\) would run out waiting for the target's Retry-After/,
+    );
     // The sections after the stop ran nothing: they are not shown as passed.
     expect(result.stdout).toMatch(/^  – Profile operations +\d+ checks: 0 passed, \d+ skipped/m);
   }, 60_000);
@@ -66,7 +91,9 @@ describe.concurrent('run stops a run that cannot finish in useful time', () => {
     const config = await target((res, preflight) => (preflight ? json(res, 404) : setTimeout(() => json(res, 400), 1_700)));
     const result = await run(config, '--timeout', '2');
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/inconclusive: the run had to stop: the target did not answer, or took more than 1.6 s \(of the 2 s --timeout\), 3 times in a row/);
+    expect(result.stderr).toMatch(
+      /inconclusive: the run had to stop: the target did not answer, or took more than 1.6 s \(of the 2 s --timeout\), 3 times in a row/,
+    );
     expect(result.seconds).toBeLessThan(20);
   }, 60_000);
 
@@ -74,7 +101,9 @@ describe.concurrent('run stops a run that cannot finish in useful time', () => {
     const config = await target((res) => setTimeout(() => json(res, 400), 250));
     const result = await run(config, '--max-time', '3');
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/inconclusive: the run had to stop: it reached its time budget \(--max-time 3\) \(\d+ of \d+ checks ran before it\)/);
+    expect(result.stderr).toMatch(
+      /inconclusive: the run had to stop: it reached its time budget \(--max-time 3\) \(\d+ of \d+ checks ran before it\)/,
+    );
     expect(result.seconds).toBeLessThan(15);
   }, 60_000);
 });

@@ -26,15 +26,17 @@ beforeAll(async () => {
     req.resume();
     req.on('end', () => {
       res.writeHead(400, { 'content-type': 'application/json', 'x-echo': signature.toUpperCase() });
-      res.end(JSON.stringify({
-        code: 400,
-        message: `bad signature ${signature.toUpperCase()}; key hex ${Buffer.from(SECRET).toString('hex').toUpperCase()}`,
-        b64: Buffer.from(SECRET).toString('base64'),
-        b64url: Buffer.from(`\u00ff${SECRET}`).toString('base64url'),
-        auth: `Basic ${Buffer.from(`${API_KEY}:${SECRET}`).toString('base64')}`,
-        mirror: `http://admin:${PASSWORD}@127.0.0.1:${port}/`,
-        urlEncoded: encodeURIComponent(`${SECRET}&`),
-      }));
+      res.end(
+        JSON.stringify({
+          code: 400,
+          message: `bad signature ${signature.toUpperCase()}; key hex ${Buffer.from(SECRET).toString('hex').toUpperCase()}`,
+          b64: Buffer.from(SECRET).toString('base64'),
+          b64url: Buffer.from(`\u00ff${SECRET}`).toString('base64url'),
+          auth: `Basic ${Buffer.from(`${API_KEY}:${SECRET}`).toString('base64')}`,
+          mirror: `http://admin:${PASSWORD}@127.0.0.1:${port}/`,
+          urlEncoded: encodeURIComponent(`${SECRET}&`),
+        }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -44,7 +46,13 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 /** Every form of a leaked secret, password or signature, lower-cased for a case-blind search. */
 function leakedForms(): string[] {
-  const forms = [SECRET, PASSWORD, Buffer.from(SECRET).toString('hex'), Buffer.from(SECRET).toString('base64').slice(0, 24), Buffer.from(SECRET).toString('base64url').slice(0, 24)];
+  const forms = [
+    SECRET,
+    PASSWORD,
+    Buffer.from(SECRET).toString('hex'),
+    Buffer.from(SECRET).toString('base64').slice(0, 24),
+    Buffer.from(SECRET).toString('base64url').slice(0, 24),
+  ];
   forms.push(Buffer.from(`${API_KEY}:${SECRET}`).toString('base64').slice(0, 24), encodeURIComponent(SECRET));
   return [...forms, ...received].map((f) => f.toLowerCase());
 }
@@ -61,24 +69,38 @@ describe('secrets in other forms never leak', () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-leaks-'));
   const config = () => {
     const path = join(dir, 'hostile.json');
-    writeFileSync(path, JSON.stringify({
-      baseUrl: `http://admin:${PASSWORD}@127.0.0.1:${port}`,
-      environment: 'sandbox',
-      merchant: { apiKey: API_KEY, secretKey: SECRET, walletId: 'WAL-1' },
-    }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        baseUrl: `http://admin:${PASSWORD}@127.0.0.1:${port}`,
+        environment: 'sandbox',
+        merchant: { apiKey: API_KEY, secretKey: SECRET, walletId: 'WAL-1' },
+      }),
+    );
     return path;
   };
 
   it('run: not on the console, not in report.json, junit.xml or report.html', async () => {
-    const result = await runBinAsync(['run', '--config', config(), '--only', 'AUTH-', '--seed', '7', '--report-dir', join(dir, 'r')], { cwd: dir });
+    const result = await runBinAsync(['run', '--config', config(), '--only', 'AUTH-', '--seed', '7', '--report-dir', join(dir, 'r')], {
+      cwd: dir,
+    });
     expect(result.code).toBe(1);
     const file = (name: string) => readFileSync(join(dir, 'r', name), 'utf8');
     expect(file('report.json')).toContain('[redacted:secret]');
-    expectNoLeak({ stdout: result.stdout, stderr: result.stderr, 'report.json': file('report.json'), 'junit.xml': file('junit.xml'), 'report.html': file('report.html') });
+    expectNoLeak({
+      stdout: result.stdout,
+      stderr: result.stderr,
+      'report.json': file('report.json'),
+      'junit.xml': file('junit.xml'),
+      'report.html': file('report.html'),
+    });
   });
 
   it('replay: not in what it prints', async () => {
-    const result = await runBinAsync(['replay', '--config', config(), '--path', '/api/v3/pg/order/create', '--body', '{"order_id":"A-1"}'], { cwd: dir });
+    const result = await runBinAsync(
+      ['replay', '--config', config(), '--path', '/api/v3/pg/order/create', '--body', '{"order_id":"A-1"}'],
+      { cwd: dir },
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('[redacted:signature]');
     expectNoLeak({ stdout: result.stdout, stderr: result.stderr });
@@ -87,7 +109,9 @@ describe('secrets in other forms never leak', () => {
   it('verify-client: not in the relayed output of a client that prints and sends the secret in other forms, nor in the reports', async () => {
     const client = join(dir, 'leaky-client.mjs');
     const secretFile = join(dir, 'secret-of-the-run');
-    writeFileSync(client, `
+    writeFileSync(
+      client,
+      `
       const secret = process.env.SVC_SECRET_KEY, key = process.env.SVC_API_KEY;
       (await import('node:fs')).writeFileSync(${JSON.stringify(secretFile)}, secret);
       const basic = 'Basic ' + Buffer.from(key + ':' + secret).toString('base64');
@@ -100,16 +124,29 @@ describe('secrets in other forms never leak', () => {
         body: JSON.stringify({ debug: Buffer.from(secret).toString('base64url') }),
       });
       process.stdout.write('last line without a newline: ' + encodeURIComponent(secret));
-    `);
+    `,
+    );
     const result = await runBinAsync(['verify-client', '--report-dir', join(dir, 'vc'), '--', process.execPath, client], { cwd: dir });
     const file = (name: string) => readFileSync(join(dir, 'vc', name), 'utf8');
     // The client's keys are made for the run: the secret it was given is the one that must not show.
     const secret = readFileSync(secretFile, 'utf8');
     expect(secret).toMatch(/^sk_test_run_/);
     const apiKey = /│ api key (\S+)/.exec(result.stdout)?.[1] ?? '';
-    const forms = [secret, Buffer.from(secret).toString('hex'), Buffer.from(secret).toString('base64').slice(0, 24), Buffer.from(secret).toString('base64url').slice(0, 24), Buffer.from(`${apiKey}:${secret}`).toString('base64').slice(0, 24)];
+    const forms = [
+      secret,
+      Buffer.from(secret).toString('hex'),
+      Buffer.from(secret).toString('base64').slice(0, 24),
+      Buffer.from(secret).toString('base64url').slice(0, 24),
+      Buffer.from(`${apiKey}:${secret}`).toString('base64').slice(0, 24),
+    ];
     expect(result.stdout + result.stderr).toContain('[redacted:secret]');
-    for (const [where, text] of Object.entries({ stdout: result.stdout, stderr: result.stderr, 'report.json': file('report.json'), 'junit.xml': file('junit.xml'), 'report.html': file('report.html') })) {
+    for (const [where, text] of Object.entries({
+      stdout: result.stdout,
+      stderr: result.stderr,
+      'report.json': file('report.json'),
+      'junit.xml': file('junit.xml'),
+      'report.html': file('report.html'),
+    })) {
       for (const form of forms) expect(text.toLowerCase().includes(form.toLowerCase()), `${where} holds ${form}`).toBe(false);
     }
   });
@@ -144,14 +181,28 @@ describe('secrets in other forms never leak', () => {
     });
     const target = (module: string) => {
       const path = join(project, `target-${module}.json`);
-      writeFileSync(path, JSON.stringify({ baseUrl: `http://127.0.0.1:${port}`, environment: 'sandbox', merchant: { apiKey: API_KEY, secretKey: SECRET, walletId: 'WAL-1' }, checks: [`./${module}.mjs`] }));
+      writeFileSync(
+        path,
+        JSON.stringify({
+          baseUrl: `http://127.0.0.1:${port}`,
+          environment: 'sandbox',
+          merchant: { apiKey: API_KEY, secretKey: SECRET, walletId: 'WAL-1' },
+          checks: [`./${module}.mjs`],
+        }),
+      );
       return path;
     };
     const ran = await runCli(['run', '--config', target('chk'), '--only', 'ACME', '--seed', '7', '--report-dir', 'o'], { cwd: project });
     expect(ran.code, ran.stderr).toBe(1); // ACME-FAILS, a MUST, failed
     const file = (name: string) => readFileSync(join(project, 'o', name), 'utf8');
     expect(file('report.json')).toContain('[redacted:secret]');
-    expectNoLeak({ stdout: ran.stdout, stderr: ran.stderr, 'report.json': file('report.json'), 'junit.xml': file('junit.xml'), 'report.html': file('report.html') });
+    expectNoLeak({
+      stdout: ran.stdout,
+      stderr: ran.stderr,
+      'report.json': file('report.json'),
+      'junit.xml': file('junit.xml'),
+      'report.html': file('report.html'),
+    });
 
     const loaded = await runCli(['run', '--config', target('top'), '--report-dir', 'o2'], { cwd: project });
     expect(loaded.code).toBe(2);
@@ -160,7 +211,7 @@ describe('secrets in other forms never leak', () => {
   });
   // What a team's check hands ctx.send (a label, a timestamp, texts to sign, made-up keys) and what it
   // throws in other letter case or as objects: the run goes on, and none of it shows the secret.
-  it('run: not from a team check\'s send options, an upper-cased message, or details given as objects (which do not crash the run)', async () => {
+  it("run: not from a team check's send options, an upper-cased message, or details given as objects (which do not crash the run)", async () => {
     const project = scratchProject({
       'leak.mjs': `
         import { defineCheck, defineRequirement, expectThat } from 'svc-conformance';
@@ -185,17 +236,37 @@ describe('secrets in other forms never leak', () => {
           } }),
         ];
       `,
-      'tc.json': JSON.stringify({ baseUrl: `http://127.0.0.1:${port}`, environment: 'sandbox', merchant: { apiKey: API_KEY, secretKey: SECRET, walletId: 'WAL-1' }, checks: ['./leak.mjs'] }),
+      'tc.json': JSON.stringify({
+        baseUrl: `http://127.0.0.1:${port}`,
+        environment: 'sandbox',
+        merchant: { apiKey: API_KEY, secretKey: SECRET, walletId: 'WAL-1' },
+        checks: ['./leak.mjs'],
+      }),
     });
-    const ran = await runCli(['run', '--config', 'tc.json', '--only', 'LEAK-', '--seed', '7', '--report-dir', 'out', '--har', 'out/x.har'], { cwd: project });
+    const ran = await runCli(
+      ['run', '--config', 'tc.json', '--only', 'LEAK-', '--seed', '7', '--report-dir', 'out', '--har', 'out/x.har'],
+      { cwd: project },
+    );
     expect(ran.stderr).not.toMatch(/internal error/);
     expect(ran.code, ran.stderr).toBe(1); // MUSTs failed (a failure outranks the team check that threw)
     const file = (name: string) => readFileSync(join(project, 'out', name), 'utf8');
-    const report = JSON.parse(file('report.json')) as { requirements: Array<{ id: string; status: string; evidence: Array<{ expected?: string; actual?: string; label?: string }> }> };
+    const report = JSON.parse(file('report.json')) as {
+      requirements: Array<{ id: string; status: string; evidence: Array<{ expected?: string; actual?: string; label?: string }> }>;
+    };
     // Objects where texts belong are kept as their JSON, redacted.
-    expect(report.requirements.find((r) => r.id === 'LEAK-OBJECTS')).toMatchObject({ status: 'failed', evidence: [{ expected: '{"k":1,"s":"[redacted:secret]"}', actual: '[1]' }] });
+    expect(report.requirements.find((r) => r.id === 'LEAK-OBJECTS')).toMatchObject({
+      status: 'failed',
+      evidence: [{ expected: '{"k":1,"s":"[redacted:secret]"}', actual: '[1]' }],
+    });
     expect(file('report.json')).toContain('order with [redacted:secret]');
     expect(file('x.har')).toContain('order with [redacted:secret]');
-    expectNoLeak({ stdout: ran.stdout, stderr: ran.stderr, 'report.json': file('report.json'), 'junit.xml': file('junit.xml'), 'report.html': file('report.html'), 'x.har': file('x.har') });
+    expectNoLeak({
+      stdout: ran.stdout,
+      stderr: ran.stderr,
+      'report.json': file('report.json'),
+      'junit.xml': file('junit.xml'),
+      'report.html': file('report.html'),
+      'x.har': file('x.har'),
+    });
   });
 });

@@ -100,7 +100,9 @@ async function verifyClientStarted(client: string) {
   let stdout = '';
   let stderr = '';
   kit.stderr.on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) => kit.on('exit', (code, by) => resolveExit({ code, signal: by })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) =>
+    kit.on('exit', (code, by) => resolveExit({ code, signal: by })),
+  );
   const ready = await new Promise<{ child: number; port: number }>((resolveReady, reject) => {
     const timer = setTimeout(() => reject(new Error(`the client did not say ready within 10 s:\n${stdout}\n${stderr}`)), 10_000);
     kit.stdout.on('data', (chunk) => {
@@ -119,34 +121,48 @@ async function verifyClientStarted(client: string) {
 
 describe('verify-client interrupted, the built CLI as a real process', () => {
   // SIGHUP is the terminal closed under the kit. Before: Node's default, death by SIGHUP, the client left running.
-  it.each([['SIGINT', 130], ['SIGTERM', 130], ['SIGHUP', 129]] as const)('%s: exit %i, the client\'s child and its listener gone, one line saying so', async (signal, status) => {
-    const { dir, kit, exited, ready, stdout, stderr } = await verifyClientStarted(CLIENT);
-    const sentAt = Date.now();
-    kit.kill(signal);
-    const timer = setTimeout(() => kit.kill('SIGKILL'), 10_000);
-    const { code } = await exited;
-    clearTimeout(timer);
-    expect(code).toBe(status);
-    expect(Date.now() - sentAt).toBeLessThan(6_000);
-    expect(stderr()).toContain(`svc-conformance verify-client: interrupted (${signal}): stopped the client's process group, closed the recording sandbox, left no reports in out\n`);
-    expect(stillRuns(ready.child)).toBe(false);
-    expect(await portFree(ready.port)).toBe(true);
-    // No verdict of an interrupted run, on the console or on disk.
-    expect(stdout()).not.toMatch(/conformant/);
-    expect(existsSync(join(dir, 'out', 'report.json'))).toBe(false);
-  }, 20_000);
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 130],
+    ['SIGHUP', 129],
+  ] as const)(
+    "%s: exit %i, the client's child and its listener gone, one line saying so",
+    async (signal, status) => {
+      const { dir, kit, exited, ready, stdout, stderr } = await verifyClientStarted(CLIENT);
+      const sentAt = Date.now();
+      kit.kill(signal);
+      const timer = setTimeout(() => kit.kill('SIGKILL'), 10_000);
+      const { code } = await exited;
+      clearTimeout(timer);
+      expect(code).toBe(status);
+      expect(Date.now() - sentAt).toBeLessThan(6_000);
+      expect(stderr()).toContain(
+        `svc-conformance verify-client: interrupted (${signal}): stopped the client's process group, closed the recording sandbox, left no reports in out\n`,
+      );
+      expect(stillRuns(ready.child)).toBe(false);
+      expect(await portFree(ready.port)).toBe(true);
+      // No verdict of an interrupted run, on the console or on disk.
+      expect(stdout()).not.toMatch(/conformant/);
+      expect(existsSync(join(dir, 'out', 'report.json'))).toBe(false);
+    },
+    20_000,
+  );
 
   // `verify-client -- ./backend.sh | head -1`. Before: exit 0 without a verdict, and the client's
   // listener and its TERM-ignoring child left running. 141 is what `| head` gives any Unix tool.
   it('its output closed (EPIPE): exit 141, the same cleanup, one line saying so', async () => {
     // A client that keeps talking, as backends do: the kit passes it on, and so writes to the closed pipe.
-    const { dir, kit, exited, ready, stdout, stderr } = await verifyClientStarted(CLIENT + "setInterval(() => console.log('working'), 50);\n");
+    const { dir, kit, exited, ready, stdout, stderr } = await verifyClientStarted(
+      CLIENT + "setInterval(() => console.log('working'), 50);\n",
+    );
     kit.stdout.destroy();
     const timer = setTimeout(() => kit.kill('SIGKILL'), 10_000);
     const { code } = await exited;
     clearTimeout(timer);
     expect(code).toBe(141);
-    expect(stderr()).toContain("svc-conformance verify-client: interrupted (EPIPE: its output was closed): stopped the client's process group, closed the recording sandbox, left no reports in out\n");
+    expect(stderr()).toContain(
+      "svc-conformance verify-client: interrupted (EPIPE: its output was closed): stopped the client's process group, closed the recording sandbox, left no reports in out\n",
+    );
     expect(stillRuns(ready.child)).toBe(false);
     expect(await portFree(ready.port)).toBe(true);
     expect(stdout()).not.toMatch(/conformant/);
@@ -167,7 +183,10 @@ describe('run interrupted, the built CLI as a real process', () => {
     const exited = new Promise<number | null>((resolveExit) => kit.on('exit', resolveExit));
     // Interrupted once the embedded sandbox listens.
     await new Promise<void>((resolveStarted, reject) => {
-      const timer = setTimeout(() => reject(new Error(`run did not start the embedded sandbox within 15 s:\n${stdout}\n${stderr}`)), 15_000);
+      const timer = setTimeout(
+        () => reject(new Error(`run did not start the embedded sandbox within 15 s:\n${stdout}\n${stderr}`)),
+        15_000,
+      );
       kit.stdout.on('data', (chunk) => {
         stdout += chunk;
         if (/reference sandbox at http:\/\/[\d.:]+/.test(stdout)) {
@@ -190,7 +209,7 @@ describe('run interrupted, the built CLI as a real process', () => {
   }, 30_000);
 });
 
-describe('run interrupted while it holds the target\'s webhook registration', () => {
+describe("run interrupted while it holds the target's webhook registration", () => {
   let sandbox: RunningSandbox;
   const EARLIER = 'http://127.0.0.1:9/earlier-receiver';
   beforeAll(async () => {
@@ -218,7 +237,9 @@ describe('run interrupted while it holds the target\'s webhook registration', ()
     const dir = scratch();
     writeFileSync(join(dir, 'target.json'), JSON.stringify(sandbox.config));
     // The previous run: conformant, and its report verifies.
-    const previous = await runCli(['run', '--config', 'target.json', '--only', 'AUTH-MISSING-KEY', '--report-dir', 'reports'], { cwd: dir });
+    const previous = await runCli(['run', '--config', 'target.json', '--only', 'AUTH-MISSING-KEY', '--report-dir', 'reports'], {
+      cwd: dir,
+    });
     expect(previous.code).toBe(0);
     expect((await runCli(['verify-report', 'reports'], { cwd: dir })).code).toBe(0);
 
@@ -242,7 +263,9 @@ describe('run interrupted while it holds the target\'s webhook registration', ()
     const THEIRS = 'http://127.0.0.1:9/registered-meanwhile';
     const { result } = await interruptedHoldingRegistration(dir, () => sandbox.app.webhooks.register(MERCHANT_A.id, THEIRS));
     expect(result.code).toBe(130);
-    expect(result.stderr).toContain("left the target's webhook registration to whoever changed it during the run, closed the kit's webhook receiver");
+    expect(result.stderr).toContain(
+      "left the target's webhook registration to whoever changed it during the run, closed the kit's webhook receiver",
+    );
     expect(result.stderr).not.toContain('restored');
     expect(sandbox.app.webhooks.urlOf(MERCHANT_A.id)).toBe(THEIRS);
   }, 30_000);
@@ -259,7 +282,10 @@ describe('verify-receiver interrupted while a delivery waits for its answer', ()
     const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/webhooks`;
     try {
       let interrupt: ((signal: InterruptSignal) => Promise<void>) | undefined;
-      const running = runCli(['verify-receiver', '--url', url, '--report-dir', 'out'], { cwd: dir, onInterrupt: (handler) => ((interrupt = handler), () => {}) });
+      const running = runCli(['verify-receiver', '--url', url, '--report-dir', 'out'], {
+        cwd: dir,
+        onInterrupt: (handler) => ((interrupt = handler), () => {}),
+      });
       await firstDelivery;
       await interrupt!('SIGTERM');
       const result = await running;
@@ -278,7 +304,7 @@ describe('a judging command clears the previous reports when it starts', () => {
   const NOTHING_LISTENS = 'http://127.0.0.1:9/webhooks';
 
   // The kit's own earlier reports, genuine ones, each recognised and removed: test/report-dir.test.ts.
-  it('leaves a folder alone whose report.json is not one of the kit\'s (a --report-dir . beside other tools\' files)', async () => {
+  it("leaves a folder alone whose report.json is not one of the kit's (a --report-dir . beside other tools' files)", async () => {
     const dir = scratch();
     const theirs = { 'report.json': JSON.stringify({ tool: 'another-tool' }), 'junit.xml': '<testsuites name="theirs"/>' };
     for (const [name, text] of Object.entries(theirs)) writeFileSync(join(dir, name), text);

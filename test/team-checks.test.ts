@@ -58,7 +58,7 @@ const run = (only: string, reportDir: string) =>
   runCli(['run', '--config', 'target.json', '--seed', '5', '--runs', '2', '--only', only, '--report-dir', reportDir], { cwd: dir });
 
 describe('a team check from the config', () => {
-  it('runs beside the kit\'s checks and shows in report.json, junit.xml and report.html', async () => {
+  it("runs beside the kit's checks and shows in report.json, junit.xml and report.html", async () => {
     const result = await run('ACME-BALANCE,ERR-CONTENT-TYPE', 'out');
     expect(result.stdout).toMatch(/Acme extensions\s+2 checks: 1 passed, 1 failed/);
     expect(result.stdout).toMatch(/✗ ACME-BALANCE-CURRENCY \(MUST\) the wallet currency is not KWD/);
@@ -67,7 +67,12 @@ describe('a team check from the config', () => {
     const report = JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8')) as Report;
     const byId = new Map(report.requirements.map((r) => [r.id, r]));
     expect(byId.get('ACME-BALANCE-ANSWERS')?.status).toBe('passed');
-    expect(byId.get('ACME-BALANCE-CURRENCY')).toMatchObject({ status: 'failed', level: 'MUST', section: 'Acme extensions', extension: true });
+    expect(byId.get('ACME-BALANCE-CURRENCY')).toMatchObject({
+      status: 'failed',
+      level: 'MUST',
+      section: 'Acme extensions',
+      extension: true,
+    });
     expect(byId.get('ACME-BALANCE-CURRENCY')?.evidence[0]).toMatchObject({ expected: '"KWD"', check: 'acme-balance-currency' });
     expect(byId.get('ERR-CONTENT-TYPE')?.status).toBe('passed'); // the kit's own, in the same run
     // The kit's requirements link to their full statement; a team's own names its module instead.
@@ -87,43 +92,66 @@ describe('a team check from the config', () => {
     expect(html).not.toContain('file://');
   });
 
-  it('an exception in a team check\'s own code names its module, not the kit: shown apart, not judged, exit 2', async () => {
+  it("an exception in a team check's own code names its module, not the kit: shown apart, not judged, exit 2", async () => {
     const result = await run('ACME-BUGGY', 'buggy');
     expect(result.code).toBe(2);
     expect(result.stdout).toMatch(/! Acme extensions\s+1 check : 0 passed, 1 team check error/);
-    expect(result.stdout).toMatch(/! team check acme-buggy in \.\/checks\/acme\.mjs threw: TypeError: .*field.* \(ACME-BUGGY\); the team module's fault, not the target's nor the kit's: fix \.\/checks\/acme\.mjs/);
+    expect(result.stdout).toMatch(
+      /! team check acme-buggy in \.\/checks\/acme\.mjs threw: TypeError: .*field.* \(ACME-BUGGY\); the team module's fault, not the target's nor the kit's: fix \.\/checks\/acme\.mjs/,
+    );
     expect(result.stdout + result.stderr).not.toMatch(/kit error|please report it|kit's fault|kit failed/);
-    expect(result.stderr).toMatch(/run: inconclusive: a team check threw \(first: team check acme-buggy in \.\/checks\/acme\.mjs threw: TypeError: /);
+    expect(result.stderr).toMatch(
+      /run: inconclusive: a team check threw \(first: team check acme-buggy in \.\/checks\/acme\.mjs threw: TypeError: /,
+    );
     expect(result.stdout).not.toMatch(/✗ ACME-BUGGY/);
     const report = JSON.parse(readFileSync(join(dir, 'buggy', 'report.json'), 'utf8')) as Report;
-    expect(report.kitErrors).toEqual([expect.objectContaining({ check: 'acme-buggy', requirement: 'ACME-BUGGY', module: './checks/acme.mjs' })]);
-    expect(report.requirements.find((r) => r.id === 'ACME-BUGGY')).toMatchObject({ status: 'skipped', skipReason: 'not judged: team check acme-buggy in ./checks/acme.mjs threw: ' + report.kitErrors![0]!.message });
+    expect(report.kitErrors).toEqual([
+      expect.objectContaining({ check: 'acme-buggy', requirement: 'ACME-BUGGY', module: './checks/acme.mjs' }),
+    ]);
+    expect(report.requirements.find((r) => r.id === 'ACME-BUGGY')).toMatchObject({
+      status: 'skipped',
+      skipReason: 'not judged: team check acme-buggy in ./checks/acme.mjs threw: ' + report.kitErrors![0]!.message,
+    });
     expect(report.verdict).toBe('inconclusive');
     const junit = readFileSync(join(dir, 'buggy', 'junit.xml'), 'utf8');
-    expect(junit).toMatch(/<testcase[^>]*name="ACME-BUGGY[^"]*"[^>]*>\s*<error type="team-check" message="team check acme-buggy in \.\/checks\/acme\.mjs threw: TypeError/);
+    expect(junit).toMatch(
+      /<testcase[^>]*name="ACME-BUGGY[^"]*"[^>]*>\s*<error type="team-check" message="team check acme-buggy in \.\/checks\/acme\.mjs threw: TypeError/,
+    );
     // The module's error, and the verdict's own testcase naming why the run is inconclusive.
     expect(junit).toMatch(/<testsuites[^>]*errors="2"/);
     const html = readFileSync(join(dir, 'buggy', 'report.html'), 'utf8');
-    expect(html).toMatch(/A team check's own error, not the target's fault:<\/strong> team check acme-buggy in \.\/checks\/acme\.mjs threw/);
+    expect(html).toMatch(
+      /A team check's own error, not the target's fault:<\/strong> team check acme-buggy in \.\/checks\/acme\.mjs threw/,
+    );
     expect(html).not.toContain('Kit error');
   });
 
-  it('names each module as it loads: it is code, run with the caller\'s environment', async () => {
+  it("names each module as it loads: it is code, run with the caller's environment", async () => {
     const result = await run('ACME-BALANCE-ANSWERS', 'named');
-    expect(result.stdout).toContain("svc-conformance run: loading team checks from ./checks/acme.mjs (a module of code, run with this process's environment)\n");
+    expect(result.stdout).toContain(
+      "svc-conformance run: loading team checks from ./checks/acme.mjs (a module of code, run with this process's environment)\n",
+    );
   });
 
   it('refuses the modules of a ./svc-conformance.json found, not named (exit 2, one line), unless --allow-checks', async () => {
     const found = scratchProject({
       'checks/acme.mjs': TEAM_MODULE,
       // Were the module run, this file would appear: a refusal must come before any import.
-      'checks/loud.mjs': "import { writeFileSync } from 'node:fs'; writeFileSync(new URL('../imported', import.meta.url), 'yes'); export { checks, requirements } from './acme.mjs';",
+      'checks/loud.mjs':
+        "import { writeFileSync } from 'node:fs'; writeFileSync(new URL('../imported', import.meta.url), 'yes'); export { checks, requirements } from './acme.mjs';",
       'svc-conformance.json': JSON.stringify({ ...sandbox.config, checks: ['./checks/loud.mjs'] }),
     });
     const refused = await runCli(['run', '--only', 'ACME-BALANCE-ANSWERS', '--report-dir', 'out'], { cwd: found });
     expect(refused.code).toBe(2);
-    const lines = refused.stderr.trim().split('\n').filter((line) => !line.includes('using ./svc-conformance.json'));
-    expect(lines).toEqual([expect.stringMatching(/^svc-conformance run: .*\.\/svc-conformance\.json \(found in the working directory, not named with --config\) lists 1 team check module under "checks".*--allow-checks runs it/)]);
+    const lines = refused.stderr
+      .trim()
+      .split('\n')
+      .filter((line) => !line.includes('using ./svc-conformance.json'));
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^svc-conformance run: .*\.\/svc-conformance\.json \(found in the working directory, not named with --config\) lists 1 team check module under "checks".*--allow-checks runs it/,
+      ),
+    ]);
     expect(existsSync(join(found, 'imported'))).toBe(false);
 
     const allowed = await runCli(['run', '--allow-checks', '--only', 'ACME-BALANCE-ANSWERS', '--report-dir', 'out'], { cwd: found });
@@ -131,18 +159,24 @@ describe('a team check from the config', () => {
     expect(allowed.stdout).toContain('loading team checks from ./checks/loud.mjs');
     expect(existsSync(join(found, 'imported'))).toBe(true);
     // Named with --config, the same file is what the caller asked for: its modules run, each named.
-    const named = await runCli(['run', '--config', 'svc-conformance.json', '--only', 'ACME-BALANCE-ANSWERS', '--report-dir', 'out2'], { cwd: found });
+    const named = await runCli(['run', '--config', 'svc-conformance.json', '--only', 'ACME-BALANCE-ANSWERS', '--report-dir', 'out2'], {
+      cwd: found,
+    });
     expect(named.code, named.stderr).toBe(0);
     expect(named.stdout).toContain('loading team checks from ./checks/loud.mjs');
   });
 
-  it('list shows the kit\'s requirements and the team\'s, each with its checks', async () => {
+  it("list shows the kit's requirements and the team's, each with its checks", async () => {
     const plain = await runCli(['list'], { cwd: dir });
     expect(plain.code).toBe(0);
-    expect(plain.stdout).toMatch(/MUST\s+AUTH-MISSING-KEY {2}A request without X-API-KEY is refused with 401 {2}\[P-AUTH-2\]\n\s+check auth-missing-key: /);
+    expect(plain.stdout).toMatch(
+      /MUST\s+AUTH-MISSING-KEY {2}A request without X-API-KEY is refused with 401 {2}\[P-AUTH-2\]\n\s+check auth-missing-key: /,
+    );
     expect(plain.stdout).not.toContain('ACME-');
     const withTeam = await runCli(['list', '--config', 'target.json', '--json'], { cwd: dir });
-    const listed = JSON.parse(withTeam.stdout) as { requirements: Array<{ id: string; kind: string; source?: string; checks: Array<{ id: string }> }> };
+    const listed = JSON.parse(withTeam.stdout) as {
+      requirements: Array<{ id: string; kind: string; source?: string; checks: Array<{ id: string }> }>;
+    };
     const acme = listed.requirements.find((r) => r.id === 'ACME-BALANCE-CURRENCY');
     expect(acme?.checks).toEqual([expect.objectContaining({ id: 'acme-balance-currency' })]);
     expect(acme?.source).toMatch(/checks\/acme\.mjs$/);
@@ -155,7 +189,8 @@ describe('a team check from the config', () => {
       'b.json': JSON.stringify({ ...sandbox.config, checks: ['./b.mjs'] }),
       'b.mjs': "export const checks = [{ id: 'x', requirement: 'NOPE-1', title: 't', run: async () => {} }];",
       'c.json': JSON.stringify({ ...sandbox.config, checks: ['./c.mjs'] }),
-      'c.mjs': "export const requirements = [{ id: 'AUTH-MISSING-KEY', title: 't', level: 'MUST', section: 's' }]; export const checks = [{ id: 'x', requirement: 'AUTH-MISSING-KEY', title: 't', run: async () => {} }];",
+      'c.mjs':
+        "export const requirements = [{ id: 'AUTH-MISSING-KEY', title: 't', level: 'MUST', section: 's' }]; export const checks = [{ id: 'x', requirement: 'AUTH-MISSING-KEY', title: 't', run: async () => {} }];",
     });
     for (const [file, message] of [
       ['a.json', /checks: .*missing\.mjs could not be loaded/],

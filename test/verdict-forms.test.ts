@@ -15,30 +15,75 @@ import { renderJUnit } from '../reports/junit.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
 import { runBinAsync } from './cli-harness.js';
 
-const requirement = (id: string, level: Requirement['level'] = 'MUST'): Requirement => ({ id, title: `${id} holds`, level, section: 'Section', profile: ['P-AUTH-2'], extension: false });
+const requirement = (id: string, level: Requirement['level'] = 'MUST'): Requirement => ({
+  id,
+  title: `${id} holds`,
+  level,
+  section: 'Section',
+  profile: ['P-AUTH-2'],
+  extension: false,
+});
 const CATALOG = [requirement('AUTH-A'), requirement('AUTH-B'), requirement('AUTH-C', 'SHOULD')];
 const result = (id: string, state: CheckResult['state'], meta: Partial<CheckResult['meta']> = {}): CheckResult => ({
-  meta: { check: id.toLowerCase(), requirement: id, title: id, evidence: [], findings: [], ...(state === 'failed' ? { failure: { message: `${id} broke` } } : {}), ...meta },
+  meta: {
+    check: id.toLowerCase(),
+    requirement: id,
+    title: id,
+    evidence: [],
+    findings: [],
+    ...(state === 'failed' ? { failure: { message: `${id} broke` } } : {}),
+    ...meta,
+  },
   state,
   durationMs: 1,
 });
 
 function report(results: CheckResult[], couldNotJudge?: string[]): Report {
   return buildReport({
-    results, catalog: CATALOG, target: { baseUrl: 'https://pay.example', environment: 'sandbox', embeddedSandbox: false },
-    seed: 1, runNumber: 1, runs: 1, strict: false, startedAt: new Date(0), durationMs: 10, version: 'test',
+    results,
+    catalog: CATALOG,
+    target: { baseUrl: 'https://pay.example', environment: 'sandbox', embeddedSandbox: false },
+    seed: 1,
+    runNumber: 1,
+    runs: 1,
+    strict: false,
+    startedAt: new Date(0),
+    durationMs: 10,
+    version: 'test',
     ...(couldNotJudge ? { couldNotJudge } : {}),
   });
 }
 
 const CASES: Array<[string, Report, { headline: RegExp; html: string; junit: RegExp; reason?: string }]> = [
-  ['conformant', report([result('AUTH-A', 'passed'), result('AUTH-B', 'passed'), result('AUTH-C', 'passed')]), { headline: /^✓ CONFORMANT {2}/, html: '<h1>Conformant</h1>', junit: /<testsuites [^>]*failures="0" errors="0"/ }],
-  ['conformant, partial', report([result('AUTH-A', 'passed'), result('AUTH-C', 'passed')]), { headline: /^✓ CONFORMANT, PARTIAL: 2 OF 3 REQUIREMENTS JUDGED {2}/, html: '<h1>Conformant <span class="partial">· partial: 2 of 3 requirements judged</span></h1>', junit: /<property name="partial" value="partial: 2 of 3 requirements judged"\/>/ }],
-  ['not conformant', report([result('AUTH-A', 'failed'), result('AUTH-B', 'passed'), result('AUTH-C', 'passed')]), { headline: /^✗ NOT CONFORMANT {2}/, html: '<h1>Not conformant</h1>', junit: /<testsuites [^>]*failures="1" errors="0"/ }],
-  ['inconclusive', report([], ['the target could not be reached: connection refused by pay.example']), {
-    headline: /^\? INCONCLUSIVE \(could not judge\) {2}/, html: '<h1>Inconclusive</h1>', junit: /<testsuites [^>]*tests="1" failures="0" errors="1"/,
-    reason: 'the target could not be reached: connection refused by pay.example',
-  }],
+  [
+    'conformant',
+    report([result('AUTH-A', 'passed'), result('AUTH-B', 'passed'), result('AUTH-C', 'passed')]),
+    { headline: /^✓ CONFORMANT {2}/, html: '<h1>Conformant</h1>', junit: /<testsuites [^>]*failures="0" errors="0"/ },
+  ],
+  [
+    'conformant, partial',
+    report([result('AUTH-A', 'passed'), result('AUTH-C', 'passed')]),
+    {
+      headline: /^✓ CONFORMANT, PARTIAL: 2 OF 3 REQUIREMENTS JUDGED {2}/,
+      html: '<h1>Conformant <span class="partial">· partial: 2 of 3 requirements judged</span></h1>',
+      junit: /<property name="partial" value="partial: 2 of 3 requirements judged"\/>/,
+    },
+  ],
+  [
+    'not conformant',
+    report([result('AUTH-A', 'failed'), result('AUTH-B', 'passed'), result('AUTH-C', 'passed')]),
+    { headline: /^✗ NOT CONFORMANT {2}/, html: '<h1>Not conformant</h1>', junit: /<testsuites [^>]*failures="1" errors="0"/ },
+  ],
+  [
+    'inconclusive',
+    report([], ['the target could not be reached: connection refused by pay.example']),
+    {
+      headline: /^\? INCONCLUSIVE \(could not judge\) {2}/,
+      html: '<h1>Inconclusive</h1>',
+      junit: /<testsuites [^>]*tests="1" failures="0" errors="1"/,
+      reason: 'the target could not be reached: connection refused by pay.example',
+    },
+  ],
 ];
 
 describe('every form says the one verdict and its reason', () => {
@@ -50,7 +95,9 @@ describe('every form says the one verdict and its reason', () => {
     expect(json).toMatchObject({ verdict: r.verdict, verdictText: text, coverage: r.coverage });
     const html = renderHtml(r);
     expect(html).toContain(expected.html);
-    expect(html).toContain(`<title>${text.replace(/^./, (c) => c.toUpperCase()).replace(/'/g, '&#39;')}: https://pay.example · svc-conformance</title>`);
+    expect(html).toContain(
+      `<title>${text.replace(/^./, (c) => c.toUpperCase()).replace(/'/g, '&#39;')}: https://pay.example · svc-conformance</title>`,
+    );
     const junit = renderJUnit(r);
     expect(junit).toMatch(expected.junit);
     expect(junit).toContain(`<property name="verdict" value="${r.verdict}"/>`);
@@ -89,15 +136,19 @@ describe('a narrowed run never passes for a full certificate', () => {
     [['--only', 'DUP-SEQUENTIAL'], 0, /^✓ CONFORMANT, PARTIAL: 1 OF \d+ REQUIREMENTS JUDGED/m, 'AUTH-ACCEPT'],
     [['--only', 'DUP-SEQUENTIAL', '--require-all'], 2, /^\? INCONCLUSIVE \(could not judge\)/m, 'AUTH-ACCEPT'],
     [['--only', 'DUP-'], 1, /^✗ NOT CONFORMANT/m, 'AUTH-ACCEPT'],
-  ] as const)('against a server with a duplicate race, run %j: exit %i', async (args, code, headline, notJudged) => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-narrowed-out-'));
-    const run = await runBinAsync(['run', '--config', config, '--runs', '2', '--report-dir', dir, ...args]);
-    expect(run.code, run.stdout + run.stderr).toBe(code);
-    expect(run.stdout).toMatch(headline);
-    const written = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
-    expect(written.coverage.judged).toBeLessThan(written.coverage.total);
-    expect(written.coverage.notJudged).toContain(notJudged);
-    if (code === 0) expect(run.stdout).toMatch(/not judged: (.*; )?\d+ left out of this run by --(only|skip) /);
-    if (code === 2) expect(written.reasons).toEqual([expect.stringMatching(/^--require-all: only 1 of \d+ requirements were judged/)]);
-  }, 60_000);
+  ] as const)(
+    'against a server with a duplicate race, run %j: exit %i',
+    async (args, code, headline, notJudged) => {
+      const dir = mkdtempSync(join(tmpdir(), 'svc-narrowed-out-'));
+      const run = await runBinAsync(['run', '--config', config, '--runs', '2', '--report-dir', dir, ...args]);
+      expect(run.code, run.stdout + run.stderr).toBe(code);
+      expect(run.stdout).toMatch(headline);
+      const written = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+      expect(written.coverage.judged).toBeLessThan(written.coverage.total);
+      expect(written.coverage.notJudged).toContain(notJudged);
+      if (code === 0) expect(run.stdout).toMatch(/not judged: (.*; )?\d+ left out of this run by --(only|skip) /);
+      if (code === 2) expect(written.reasons).toEqual([expect.stringMatching(/^--require-all: only 1 of \d+ requirements were judged/)]);
+    },
+    60_000,
+  );
 });

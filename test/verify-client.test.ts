@@ -15,18 +15,38 @@ import { runBinAsync, runCli } from './cli-harness.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 
-async function verify(client: string[], scenarios: readonly string[] = [], strict = true): Promise<{ code: number; report: Report; output: string }> {
+async function verify(
+  client: string[],
+  scenarios: readonly string[] = [],
+  strict = true,
+): Promise<{ code: number; report: Report; output: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-client-'));
-  const args = ['verify-client', ...scenarios.flatMap((s) => ['--scenario', s]), ...(strict ? ['--strict'] : []), '--report-dir', dir, '--', ...client];
+  const args = [
+    'verify-client',
+    ...scenarios.flatMap((s) => ['--scenario', s]),
+    ...(strict ? ['--strict'] : []),
+    '--report-dir',
+    dir,
+    '--',
+    ...client,
+  ];
   const result = await runBinAsync(args, { cwd: ROOT, timeoutMs: 90_000 });
-  return { code: result.code, report: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report, output: result.stdout + result.stderr };
+  return {
+    code: result.code,
+    report: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report,
+    output: result.stdout + result.stderr,
+  };
 }
 
 type Flow = (env: Record<string, string>, options: { log: (line: string) => void }) => Promise<number>;
 let harnesses = 0;
 
 /** A Node example's flow run in-process under the harness, judged as verify-client judges it. */
-async function judgeInProcess(example: string, scenarios: readonly ScenarioName[] = [], strict = true): Promise<{ exit: number; report: Report; log: string[] }> {
+async function judgeInProcess(
+  example: string,
+  scenarios: readonly ScenarioName[] = [],
+  strict = true,
+): Promise<{ exit: number; report: Report; log: string[] }> {
   const module = (await import(`../examples/${example}`)) as Record<string, unknown>;
   const flow = (module.run ?? module.runGoodClient) as Flow;
   const harness = installClientHarness({ baseUrl: `http://client-${++harnesses}.test`, scenarios, hangSeconds: 5 });
@@ -40,7 +60,10 @@ async function judgeInProcess(example: string, scenarios: readonly ScenarioName[
 }
 
 function failed(report: Report): string[] {
-  return report.requirements.filter((r) => r.status === 'failed').map((r) => r.id).sort();
+  return report.requirements
+    .filter((r) => r.status === 'failed')
+    .map((r) => r.id)
+    .sort();
 }
 
 const present = (command: string) => spawnSync(command, command === 'go' ? ['version'] : ['--version'], { stdio: 'ignore' }).status === 0;
@@ -51,7 +74,9 @@ const verdictOf = (ok: boolean, report: Report) => (ok ? '✓ CONFORMANT' : `✗
 afterAll(() => {
   if (matrix.length === 0) return;
   const lines = matrix.map((m) => `${m.client.padEnd(8)} ${m.scenario.padEnd(64)} ${m.verdict}`);
-  process.stdout.write(`\nClient corpus (--strict): ${matrix.filter((m) => m.verdict === '✓ CONFORMANT').length}/${matrix.length} conformant\n${lines.join('\n')}\n`);
+  process.stdout.write(
+    `\nClient corpus (--strict): ${matrix.filter((m) => m.verdict === '✓ CONFORMANT').length}/${matrix.length} conformant\n${lines.join('\n')}\n`,
+  );
 });
 
 describe.concurrent('the Node client, in-process: CONFORMANT under every scenario, with --strict', () => {
@@ -65,7 +90,8 @@ describe.concurrent('the Node client, in-process: CONFORMANT under every scenari
       expect(report.verdict).toBe('conformant');
       expect(exit).toBe(0);
       expect(report.client?.requests).toBeGreaterThanOrEqual(5);
-      if (scenarios.includes('create-order-503-once')) expect(report.requirements.find((r) => r.id === 'CLIENT-RETRY-AFTER-STATUS')?.status).toBe('passed');
+      if (scenarios.includes('create-order-503-once'))
+        expect(report.requirements.find((r) => r.id === 'CLIENT-RETRY-AFTER-STATUS')?.status).toBe('passed');
     }, 30_000);
   }
 });
@@ -84,7 +110,9 @@ beforeAll(() => {
   goClient = join(dir, 'good_client');
   const goHome = join(tmpdir(), 'svc-go');
   const built = spawnSync('go', ['build', '-o', goClient, 'examples/good_client.go'], {
-    cwd: ROOT, encoding: 'utf8', env: { GOCACHE: join(goHome, 'cache'), GOPATH: join(goHome, 'path'), ...process.env },
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { GOCACHE: join(goHome, 'cache'), GOPATH: join(goHome, 'path'), ...process.env },
   });
   if (built.status !== 0) throw new Error(`go build examples/good_client.go failed:\n${built.stderr}`);
 }, 120_000);
@@ -92,25 +120,63 @@ beforeAll(() => {
 describe.concurrent('verify-client on the other languages: one run each, every scenario at once, CONFORMANT with --strict', () => {
   for (const [name, runtime, command] of OTHER_CLIENTS) {
     // A runtime missing here (.ci/run installs php and go) reports the row skipped, never passed.
-    it.skipIf(!present(runtime))(name, async () => {
-      const { code, report, output } = await verify(command(), SCENARIO_NAMES);
-      matrix.push({ client: runtime === 'python3' ? 'python' : runtime, scenario: 'every scenario at once', verdict: verdictOf(code === 0 && failed(report).length === 0, report) });
-      expect(failed(report), output).toEqual([]);
-      expect(code, output).toBe(0);
-      expect(report.client?.requests).toBeGreaterThanOrEqual(5);
-      expect(report.client?.scenarios).toEqual([...SCENARIO_NAMES]);
-    }, 90_000);
+    it.skipIf(!present(runtime))(
+      name,
+      async () => {
+        const { code, report, output } = await verify(command(), SCENARIO_NAMES);
+        matrix.push({
+          client: runtime === 'python3' ? 'python' : runtime,
+          scenario: 'every scenario at once',
+          verdict: verdictOf(code === 0 && failed(report).length === 0, report),
+        });
+        expect(failed(report), output).toEqual([]);
+        expect(code, output).toBe(0);
+        expect(report.client?.requests).toBeGreaterThanOrEqual(5);
+        expect(report.client?.scenarios).toEqual([...SCENARIO_NAMES]);
+      },
+      90_000,
+    );
   }
 });
 
 describe.concurrent('the broken example clients each fail exactly their rule, with the evidence', () => {
   it.each<[string, string, ScenarioName[], string[], RegExp]>([
-    ['a PHP-style body (\\/ and \\u00e9, keys unsorted)', 'php-style-client.mjs', [], ['CLIENT-CANONICAL-BODY'], /unsorted-keys \+ escaped-slashes \+ escaped-unicode/],
-    ['an instant retry after a 503', 'instant-retry-client.mjs', ['create-order-503-once'], ['CLIENT-RETRY-AFTER-STATUS'], /answered 503; request #2 repeats it without asking Order Status/],
+    [
+      'a PHP-style body (\\/ and \\u00e9, keys unsorted)',
+      'php-style-client.mjs',
+      [],
+      ['CLIENT-CANONICAL-BODY'],
+      /unsorted-keys \+ escaped-slashes \+ escaped-unicode/,
+    ],
+    [
+      'an instant retry after a 503',
+      'instant-retry-client.mjs',
+      ['create-order-503-once'],
+      ['CLIENT-RETRY-AFTER-STATUS'],
+      /answered 503; request #2 repeats it without asking Order Status/,
+    ],
     ['a reused order id', 'reused-order-id-client.mjs', [], ['CLIENT-FRESH-ORDER-ID'], /for a new order, already used by request #1/],
-    ['an amount written with a thousands separator', 'formatted-amount-client.mjs', [], ['CLIENT-REQUEST-SCHEMA'], /order_amount "1,499\.50" is neither a JSON number nor a decimal string greater than zero/],
-    ['no wait after a 429 (a SHOULD, failing under --strict)', 'no-backoff-client.mjs', ['create-order-429-once'], ['CLIENT-BACKOFF-429'], /after the 429 of request #1, which said Retry-After: 1/],
-    ['a byte-order mark before every body', 'byte-order-mark-client.mjs', [], ['CLIENT-CANONICAL-BODY', 'CLIENT-SIGNATURE'], /begins with a UTF-8 byte-order mark \(EF BB BF\)/],
+    [
+      'an amount written with a thousands separator',
+      'formatted-amount-client.mjs',
+      [],
+      ['CLIENT-REQUEST-SCHEMA'],
+      /order_amount "1,499\.50" is neither a JSON number nor a decimal string greater than zero/,
+    ],
+    [
+      'no wait after a 429 (a SHOULD, failing under --strict)',
+      'no-backoff-client.mjs',
+      ['create-order-429-once'],
+      ['CLIENT-BACKOFF-429'],
+      /after the 429 of request #1, which said Retry-After: 1/,
+    ],
+    [
+      'a byte-order mark before every body',
+      'byte-order-mark-client.mjs',
+      [],
+      ['CLIENT-CANONICAL-BODY', 'CLIENT-SIGNATURE'],
+      /begins with a UTF-8 byte-order mark \(EF BB BF\)/,
+    ],
   ])('%s (node, in-process)', async (_name, example, scenarios, rules, message) => {
     const { report } = await judgeInProcess(example, scenarios);
     expect(report.verdict).toBe('not-conformant');
@@ -126,7 +192,10 @@ describe.concurrent('the broken example clients each fail exactly their rule, wi
   // ("passes a concurrent client"), where a loaded CI machine cannot move it.
   it('runs a client with four creates in flight when one is answered 429: conformant, no MUST broken, all ten requests judged', async () => {
     const { code, report, output } = await verify(['node', 'test/clients/concurrent-creates-client.mjs'], ['create-order-429-once'], false);
-    expect(failed(report).filter((id) => id !== 'CLIENT-BACKOFF-429'), output).toEqual([]);
+    expect(
+      failed(report).filter((id) => id !== 'CLIENT-BACKOFF-429'),
+      output,
+    ).toEqual([]);
     expect(report.summary.failed).toBe(0);
     expect(code).toBe(0);
     expect(report.client?.requests).toBe(10);
@@ -144,18 +213,24 @@ describe.concurrent('the broken example clients each fail exactly their rule, wi
     expect(report.verdict).toBe('not-conformant');
     expect(failed(report)).toEqual(['CLIENT-CANONICAL-BODY', 'CLIENT-SIGNATURE']);
     const signature = report.requirements.find((r) => r.id === 'CLIENT-SIGNATURE')!.evidence[0]!;
-    expect(signature.message).toMatch(/request #1 \(Create Order\): the signature does not cover the bytes sent: they begin with a UTF-8 byte-order mark \(EF BB BF\) that was not signed/);
+    expect(signature.message).toMatch(
+      /request #1 \(Create Order\): the signature does not cover the bytes sent: they begin with a UTF-8 byte-order mark \(EF BB BF\) that was not signed/,
+    );
     expect(signature.exchanges[0]!.response?.status).toBe(401);
     expect(output).toMatch(/✗ CLIENT-CANONICAL-BODY \(MUST\) request #1 \(Create Order\): the body begins with a UTF-8 byte-order mark/);
   }, 60_000);
 
-  it.skipIf(!present('python3'))('millisecond timestamps (python, through the command)', async () => {
-    const { code, report, output } = await verify(['python3', 'examples/millisecond-client.py']);
-    expect(code).toBe(1);
-    expect(failed(report)).toEqual(['CLIENT-TIMESTAMP-SECONDS']);
-    expect(report.requirements.find((r) => r.id === 'CLIENT-TIMESTAMP-SECONDS')!.evidence[0]!.message).toMatch(/is in milliseconds/);
-    expect(output).toMatch(/✗ NOT CONFORMANT/);
-  }, 60_000);
+  it.skipIf(!present('python3'))(
+    'millisecond timestamps (python, through the command)',
+    async () => {
+      const { code, report, output } = await verify(['python3', 'examples/millisecond-client.py']);
+      expect(code).toBe(1);
+      expect(failed(report)).toEqual(['CLIENT-TIMESTAMP-SECONDS']);
+      expect(report.requirements.find((r) => r.id === 'CLIENT-TIMESTAMP-SECONDS')!.evidence[0]!.message).toMatch(/is in milliseconds/);
+      expect(output).toMatch(/✗ NOT CONFORMANT/);
+    },
+    60_000,
+  );
 });
 
 /**
@@ -163,44 +238,78 @@ describe.concurrent('the broken example clients each fail exactly their rule, wi
  * traffic that reaches the recording sandbox but is not the client's.
  */
 function foreignRequest(path: string, payload: unknown): string[] {
-  return ['node', '-e', `
+  return [
+    'node',
+    '-e',
+    `
     const { createHmac } = require('node:crypto');
     const body = ${JSON.stringify(JSON.stringify(payload))}, timestamp = String(Math.floor(Date.now() / 1000));
     const signature = createHmac('sha256', ${JSON.stringify(MERCHANT_A.secretKey)}).update(body + timestamp).digest('hex');
     fetch(process.env.SVC_BASE_URL + ${JSON.stringify(path)}, { method: 'POST', body,
       headers: { 'content-type': 'application/json', accept: 'application/json', 'x-api-key': ${JSON.stringify(MERCHANT_A.apiKey)}, 'x-timestamp': timestamp, 'x-signature': signature } })
-      .then((r) => console.log('foreign request answered', r.status));`];
+      .then((r) => console.log('foreign request answered', r.status));`,
+  ];
 }
 const shellWords = (argv: string[]) => argv.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ');
 
-describe.concurrent('verify-client judges only the client\'s own requests, made with keys of the run', () => {
+describe.concurrent("verify-client judges only the client's own requests, made with keys of the run", () => {
   it('fails a client that sends nothing of its own, though a request signed with the demo keys arrived; that one is noted (JSON, JUnit, HTML), not judged', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-client-'));
-    const result = await runBinAsync(['verify-client', '--format', 'json', '--report-dir', dir, '--', ...foreignRequest('/api/v3/banking/balance', { svc_wallet_id: MERCHANT_A.walletId })], { cwd: ROOT, timeoutMs: 60_000 });
+    const result = await runBinAsync(
+      [
+        'verify-client',
+        '--format',
+        'json',
+        '--report-dir',
+        dir,
+        '--',
+        ...foreignRequest('/api/v3/banking/balance', { svc_wallet_id: MERCHANT_A.walletId }),
+      ],
+      { cwd: ROOT, timeoutMs: 60_000 },
+    );
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
     expect(result.stderr).toMatch(/│ foreign request answered 200/);
     expect(result.code).toBe(1);
     expect(report.verdict).toBe('not-conformant');
     expect(failed(report)).toEqual(['CLIENT-SENDS-REQUESTS']);
     expect(report.client).toMatchObject({ requests: 0, foreignRequests: 1 });
-    const note = /1 request not from the client \(neither with the API key of this run nor signed with its secret\) was not judged; it carries a demo merchant's API key/;
+    const note =
+      /1 request not from the client \(neither with the API key of this run nor signed with its secret\) was not judged; it carries a demo merchant's API key/;
     expect(report.notes).toEqual([expect.stringMatching(note)]);
-    expect(JSON.parse(result.stdout)).toMatchObject({ verdict: 'not-conformant', notes: report.notes, client: { requests: 0, foreignRequests: 1 } });
-    const forms = { 'junit.xml': readFileSync(join(dir, 'junit.xml'), 'utf8').replaceAll('&apos;', "'"), 'report.html': readFileSync(join(dir, 'report.html'), 'utf8').replaceAll('&#39;', "'") };
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      verdict: 'not-conformant',
+      notes: report.notes,
+      client: { requests: 0, foreignRequests: 1 },
+    });
+    const forms = {
+      'junit.xml': readFileSync(join(dir, 'junit.xml'), 'utf8').replaceAll('&apos;', "'"),
+      'report.html': readFileSync(join(dir, 'report.html'), 'utf8').replaceAll('&#39;', "'"),
+    };
     for (const [form, text] of Object.entries(forms)) {
       expect(text, form).toMatch(note);
     }
   });
 
   it('gives the client keys and a wallet made for the run, new every time, and redacts that secret everywhere', async () => {
-    const runs = await Promise.all([1, 2].map(async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'svc-client-'));
-      const secretFile = join(dir, 'secret');
-      const script = `echo "key $SVC_API_KEY wallet $SVC_WALLET_ID"; printf %s "$SVC_SECRET_KEY" > ${secretFile}; echo "secret $SVC_SECRET_KEY"; node examples/good-client.mjs`;
-      const result = await runBinAsync(['verify-client', '--strict', '--report-dir', join(dir, 'r'), '--', 'sh', '-c', script], { cwd: ROOT, timeoutMs: 60_000 });
-      const [, apiKey, walletId] = /│ key (\S+) wallet (\S+)/.exec(result.stdout) ?? [];
-      return { result, apiKey, walletId, secret: readFileSync(secretFile, 'utf8'), files: ['report.json', 'junit.xml', 'report.html'].map((f) => readFileSync(join(dir, 'r', f), 'utf8')) };
-    }));
+    const runs = await Promise.all(
+      [1, 2].map(async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'svc-client-'));
+        const secretFile = join(dir, 'secret');
+        const script = `echo "key $SVC_API_KEY wallet $SVC_WALLET_ID"; printf %s "$SVC_SECRET_KEY" > ${secretFile}; echo "secret $SVC_SECRET_KEY"; node examples/good-client.mjs`;
+        const result = await runBinAsync(['verify-client', '--strict', '--report-dir', join(dir, 'r'), '--', 'sh', '-c', script], {
+          cwd: ROOT,
+          timeoutMs: 60_000,
+        });
+        const [, apiKey, walletId] = /│ key (\S+) wallet (\S+)/.exec(result.stdout) ?? [];
+        return {
+          result,
+          apiKey,
+          walletId,
+          secret: readFileSync(secretFile, 'utf8'),
+          files: ['report.json', 'junit.xml', 'report.html'].map((f) => readFileSync(join(dir, 'r', f), 'utf8')),
+        };
+      }),
+    );
     for (const { result, apiKey, walletId, secret, files } of runs) {
       expect(result.code, result.stdout).toBe(0);
       expect(apiKey).toMatch(/^pk_test_run_/);
@@ -214,16 +323,29 @@ describe.concurrent('verify-client judges only the client\'s own requests, made 
   });
 
   it('keeps a scenario for the client: a foreign Create Order first does not use up create-order-503-once', async () => {
-    const foreign = shellWords(foreignRequest('/api/v3/pg/order/create', {
-      order_id: 'FOREIGN-1', order_amount: 10, order_currency: 'INR', service_type: 'payment', return_url: 'https://shop.example/r',
-      customer: { name: 'A', email: 'a@example.com', phone: '+911234567890', address: { line1: '1', city: 'Pune', state: 'MH', country: 'IN', postal_code: '411001' } },
-    }));
+    const foreign = shellWords(
+      foreignRequest('/api/v3/pg/order/create', {
+        order_id: 'FOREIGN-1',
+        order_amount: 10,
+        order_currency: 'INR',
+        service_type: 'payment',
+        return_url: 'https://shop.example/r',
+        customer: {
+          name: 'A',
+          email: 'a@example.com',
+          phone: '+911234567890',
+          address: { line1: '1', city: 'Pune', state: 'MH', country: 'IN', postal_code: '411001' },
+        },
+      }),
+    );
     const { code, report, output } = await verify(['sh', '-c', `${foreign} && node examples/good-client.mjs`], ['create-order-503-once']);
     expect(output).toMatch(/│ foreign request answered 201/);
     expect(failed(report), output).toEqual([]);
     expect(report.requirements.find((r) => r.id === 'CLIENT-RETRY-AFTER-STATUS')?.status).toBe('passed');
     expect(report.notes).toEqual([expect.stringMatching(/^1 request not from the client/)]);
-    expect(output).toMatch(/^ {2}i 1 request not from the client \(neither with the API key of this run nor signed with its secret\) was not judged/m);
+    expect(output).toMatch(
+      /^ {2}i 1 request not from the client \(neither with the API key of this run nor signed with its secret\) was not judged/m,
+    );
     expect(code).toBe(0);
   });
 });
@@ -233,7 +355,10 @@ describe.concurrent('verify-client usage', () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-client-'));
     const started = Date.now();
     // A conforming flow, then a hang in the foreground and a sleeper left in the background.
-    const result = await runBinAsync(['verify-client', '--timeout', '8', '--report-dir', dir, '--', 'sh', '-c', 'node examples/good-client.mjs; sleep 25 & sleep 25'], { cwd: ROOT, timeoutMs: 60_000 });
+    const result = await runBinAsync(
+      ['verify-client', '--timeout', '8', '--report-dir', dir, '--', 'sh', '-c', 'node examples/good-client.mjs; sleep 25 & sleep 25'],
+      { cwd: ROOT, timeoutMs: 60_000 },
+    );
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(result.stdout).toMatch(/note: the client did not finish within 8 s and was stopped; its requests until then are judged/);
     const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
@@ -243,7 +368,20 @@ describe.concurrent('verify-client usage', () => {
 
   it('redacts the secret from what the client prints, and reports its exit status without judging it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-client-'));
-    const result = await runBinAsync(['verify-client', '--timeout', '20', '--report-dir', dir, '--', 'sh', '-c', 'echo "key is $SVC_SECRET_KEY"; node examples/good-client.mjs; exit 3'], { cwd: ROOT, timeoutMs: 60_000 });
+    const result = await runBinAsync(
+      [
+        'verify-client',
+        '--timeout',
+        '20',
+        '--report-dir',
+        dir,
+        '--',
+        'sh',
+        '-c',
+        'echo "key is $SVC_SECRET_KEY"; node examples/good-client.mjs; exit 3',
+      ],
+      { cwd: ROOT, timeoutMs: 60_000 },
+    );
     expect(result.stdout).toMatch(/│ key is \[redacted:secret\]/);
     expect(result.stdout).not.toMatch(/sk_test_demo_merchant_a_secret/);
     expect(result.stdout).toMatch(/note: the client exited with status 3/);
@@ -255,7 +393,10 @@ describe.concurrent('verify-client usage', () => {
     const { code, report } = await verify(['node', '-e', 'process.exit(0)']);
     expect(code).toBe(1);
     expect(report.verdict).toBe('not-conformant');
-    expect(report.requirements.find((r: { id: string }) => r.id === 'CLIENT-SENDS-REQUESTS')).toMatchObject({ status: 'failed', evidence: [{ message: 'the client sent no request of its own to SVC_BASE_URL' }] });
+    expect(report.requirements.find((r: { id: string }) => r.id === 'CLIENT-SENDS-REQUESTS')).toMatchObject({
+      status: 'failed',
+      evidence: [{ message: 'the client sent no request of its own to SVC_BASE_URL' }],
+    });
   });
 
   it.each<[string[], RegExp]>([

@@ -17,7 +17,11 @@ afterAll(() => running.forEach((child) => child.kill('SIGKILL')));
 
 /** Starts an example receiver on a free port; resolves to its URL once it says it listens. */
 function startReceiver(command: string[]): Promise<string> {
-  const child = spawn(command[0]!, command.slice(1), { cwd: ROOT, env: { PATH: process.env.PATH ?? '', SVC_SECRET_KEY: MERCHANT_A.secretKey, PORT: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command[0]!, command.slice(1), {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', SVC_SECRET_KEY: MERCHANT_A.secretKey, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
@@ -35,20 +39,56 @@ function startReceiver(command: string[]): Promise<string> {
 async function verifyReceiver(url: string, strict: boolean): Promise<{ code: number; report: Report; output: string; files: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-receiver-'));
   const result = await runCli(['verify-receiver', ...(strict ? ['--strict'] : []), '--url', url, '--report-dir', dir]);
-  const files = readdirSync(dir).map((f) => readFileSync(join(dir, f), 'utf8')).join('\n');
-  return { code: result.code, report: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report, output: result.stdout + result.stderr, files };
+  const files = readdirSync(dir)
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n');
+  return {
+    code: result.code,
+    report: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report,
+    output: result.stdout + result.stderr,
+    files,
+  };
 }
 
-const failed = (report: Report) => report.requirements.filter((r) => r.status === 'failed').map((r) => r.id).sort();
+const failed = (report: Report) =>
+  report.requirements
+    .filter((r) => r.status === 'failed')
+    .map((r) => r.id)
+    .sort();
 
 const CORPUS: Array<{ file: string; command: string[]; rule?: string; fails: string[] }> = [
   { file: 'good-receiver.mjs', command: ['node', 'examples/receivers/good-receiver.mjs'], fails: [] },
   { file: 'good_receiver.py', command: ['python3', 'examples/receivers/good_receiver.py'], fails: [] },
-  { file: 'any-signature-receiver.mjs', command: ['node', 'examples/receivers/any-signature-receiver.mjs'], rule: 'P-HOOK-7', fails: ['RECEIVER-REFUSE-OTHER-SECRET', 'RECEIVER-REFUSE-SIGNATURE'] },
-  { file: 'no-window-receiver.py', command: ['python3', 'examples/receivers/no-window-receiver.py'], rule: 'P-HOOK-7', fails: ['RECEIVER-REFUSE-TIMESTAMP'] },
-  { file: 'reserializing-receiver.py', command: ['python3', 'examples/receivers/reserializing-receiver.py'], rule: 'P-HOOK-6', fails: ['RECEIVER-ACK'] },
-  { file: 'redelivery-409-receiver.mjs', command: ['node', 'examples/receivers/redelivery-409-receiver.mjs'], rule: 'P-HOOK-8', fails: ['RECEIVER-REDELIVERY'] },
-  { file: 'slow-ack-receiver.mjs', command: ['node', 'examples/receivers/slow-ack-receiver.mjs'], rule: 'P-HOOK-6', fails: ['RECEIVER-ACK-FAST', 'RECEIVER-ACK-IN-TIME'] },
+  {
+    file: 'any-signature-receiver.mjs',
+    command: ['node', 'examples/receivers/any-signature-receiver.mjs'],
+    rule: 'P-HOOK-7',
+    fails: ['RECEIVER-REFUSE-OTHER-SECRET', 'RECEIVER-REFUSE-SIGNATURE'],
+  },
+  {
+    file: 'no-window-receiver.py',
+    command: ['python3', 'examples/receivers/no-window-receiver.py'],
+    rule: 'P-HOOK-7',
+    fails: ['RECEIVER-REFUSE-TIMESTAMP'],
+  },
+  {
+    file: 'reserializing-receiver.py',
+    command: ['python3', 'examples/receivers/reserializing-receiver.py'],
+    rule: 'P-HOOK-6',
+    fails: ['RECEIVER-ACK'],
+  },
+  {
+    file: 'redelivery-409-receiver.mjs',
+    command: ['node', 'examples/receivers/redelivery-409-receiver.mjs'],
+    rule: 'P-HOOK-8',
+    fails: ['RECEIVER-REDELIVERY'],
+  },
+  {
+    file: 'slow-ack-receiver.mjs',
+    command: ['node', 'examples/receivers/slow-ack-receiver.mjs'],
+    rule: 'P-HOOK-6',
+    fails: ['RECEIVER-ACK-FAST', 'RECEIVER-ACK-IN-TIME'],
+  },
 ];
 
 describe.concurrent('verify-receiver on the example receivers', () => {
@@ -64,7 +104,12 @@ describe.concurrent('verify-receiver on the example receivers', () => {
       for (const id of example.fails) expect(report.requirements.find((r) => r.id === id)!.profile).toContain(example.rule);
       // P-HOOK-9 is for verify-client to judge (not in this command's catalog); everything else was judged.
       expect(report.requirements.map((r) => r.id)).not.toContain('RECEIVER-CONFIRMS-STATUS');
-      expect(report.requirements.filter((r) => r.status === 'skipped').map((r) => r.id).sort()).toEqual(example.file.startsWith('slow') ? ['RECEIVER-ACK', 'RECEIVER-REDELIVERY'] : []);
+      expect(
+        report.requirements
+          .filter((r) => r.status === 'skipped')
+          .map((r) => r.id)
+          .sort(),
+      ).toEqual(example.file.startsWith('slow') ? ['RECEIVER-ACK', 'RECEIVER-REDELIVERY'] : []);
       if (good) expect(report.coverage).toEqual({ judged: 9, total: 9, notJudged: [] });
       for (const secret of [MERCHANT_A.secretKey, MERCHANT_B.secretKey, MERCHANT_A_LIVE.secretKey]) {
         expect(output + files).not.toContain(secret);
@@ -76,17 +121,48 @@ describe.concurrent('verify-receiver on the example receivers', () => {
 
 describe('verify-receiver refuses, exit 2 in one line', () => {
   it('when nothing listens at the URL, or the URL is not one (verify-client --webhook-url too)', async () => {
-    const nothing = await runCli(['verify-receiver', '--url', 'http://127.0.0.1:9/webhooks', '--report-dir', mkdtempSync(join(tmpdir(), 'svc-receiver-'))]);
+    const nothing = await runCli([
+      'verify-receiver',
+      '--url',
+      'http://127.0.0.1:9/webhooks',
+      '--report-dir',
+      mkdtempSync(join(tmpdir(), 'svc-receiver-')),
+    ]);
     expect(nothing.code).toBe(2);
-    expect(nothing.stderr).toBe('svc-conformance verify-receiver: nothing listens at http://127.0.0.1:9/webhooks (connection refused); start the receiver first, or check the URL\n');
+    expect(nothing.stderr).toBe(
+      'svc-conformance verify-receiver: nothing listens at http://127.0.0.1:9/webhooks (connection refused); start the receiver first, or check the URL\n',
+    );
     const ftp = await runCli(['verify-receiver', '--url', 'ftp://127.0.0.1/x']);
-    expect(ftp).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc-conformance verify-receiver: --url cannot be used: it is ftp, not http or https/) });
-    const userinfo = await runCli(['verify-client', '--webhook-url', 'http://admin:hunter2@127.0.0.1:4020/webhooks', '--', 'node', '-e', '']);
-    expect(userinfo).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc-conformance verify-client: --webhook-url cannot be used: it carries a user name or password/) });
+    expect(ftp).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^svc-conformance verify-receiver: --url cannot be used: it is ftp, not http or https/),
+    });
+    const userinfo = await runCli([
+      'verify-client',
+      '--webhook-url',
+      'http://admin:hunter2@127.0.0.1:4020/webhooks',
+      '--',
+      'node',
+      '-e',
+      '',
+    ]);
+    expect(userinfo).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^svc-conformance verify-client: --webhook-url cannot be used: it carries a user name or password/),
+    });
     expect(userinfo.stderr + userinfo.stdout).not.toContain('hunter2');
     const plain = await startReceiver(['node', 'examples/receivers/good-receiver.mjs']);
-    const tls = await runCli(['verify-receiver', '--url', plain.replace('http:', 'https:'), '--report-dir', mkdtempSync(join(tmpdir(), 'svc-receiver-'))]);
-    expect(tls).toMatchObject({ code: 2, stderr: `svc-conformance verify-receiver: ${plain.replace('http:', 'https:')} answers, but no TLS handshake: is the URL http?\n` });
+    const tls = await runCli([
+      'verify-receiver',
+      '--url',
+      plain.replace('http:', 'https:'),
+      '--report-dir',
+      mkdtempSync(join(tmpdir(), 'svc-receiver-')),
+    ]);
+    expect(tls).toMatchObject({
+      code: 2,
+      stderr: `svc-conformance verify-receiver: ${plain.replace('http:', 'https:')} answers, but no TLS handshake: is the URL http?\n`,
+    });
     const missing = await runCli(['verify-receiver']);
     expect(missing).toMatchObject({ code: 2, stderr: expect.stringMatching(/--url URL is required/) });
   });
@@ -106,8 +182,15 @@ async function verifyClientReceiver(command: string[], strict = true): Promise<{
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'svc-client-receiver-'));
   const url = `http://127.0.0.1:${port}/webhooks`;
-  const result = await runBinAsync(['verify-client', ...(strict ? ['--strict'] : []), '--report-dir', dir, '--webhook-url', url, '--', 'env', `PORT=${port}`, ...command], { cwd: ROOT, timeoutMs: 60_000 });
-  return { code: result.code, report: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report, output: result.stdout + result.stderr };
+  const result = await runBinAsync(
+    ['verify-client', ...(strict ? ['--strict'] : []), '--report-dir', dir, '--webhook-url', url, '--', 'env', `PORT=${port}`, ...command],
+    { cwd: ROOT, timeoutMs: 60_000 },
+  );
+  return {
+    code: result.code,
+    report: JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report,
+    output: result.stdout + result.stderr,
+  };
 }
 
 describe.concurrent('verify-client --webhook-url: the receiver a client starts, and whether it confirms before acting (P-HOOK-9)', () => {
@@ -124,11 +207,13 @@ describe.concurrent('verify-client --webhook-url: the receiver a client starts, 
   it('trusting-receiver.mjs: acts on the events without asking; fails P-HOOK-9 (and with it P-CLIENT-8), SHOULD rules', async () => {
     const { code, report, output } = await verifyClientReceiver(['node', 'examples/receivers/trusting-receiver.mjs']);
     expect(failed(report), output).toEqual(['CLIENT-VERIFY-PAYOUT', 'RECEIVER-CONFIRMS-STATUS']);
-    expect(report.requirements.find((r) => r.id === 'RECEIVER-CONFIRMS-STATUS')?.evidence[0]?.exchanges[0]?.request.headers['X-SIGNATURE']).toBe('[redacted]');
+    expect(
+      report.requirements.find((r) => r.id === 'RECEIVER-CONFIRMS-STATUS')?.evidence[0]?.exchanges[0]?.request.headers['X-SIGNATURE'],
+    ).toBe('[redacted]');
     expect(code).toBe(1);
   }, 60_000);
 
-  it('good_receiver.py: confirms the kit\'s events; with no payout of its own, P-HOOK-9 has nothing to judge', async () => {
+  it("good_receiver.py: confirms the kit's events; with no payout of its own, P-HOOK-9 has nothing to judge", async () => {
     const { code, report, output } = await verifyClientReceiver(['python3', 'examples/receivers/good_receiver.py']);
     expect(failed(report), output).toEqual([]);
     expect(code).toBe(0);
@@ -140,11 +225,18 @@ describe.concurrent('verify-client --webhook-url: the receiver a client starts, 
     const url = `http://127.0.0.1:${port}/webhooks`;
     const ended = await runBinAsync(['verify-client', '--webhook-url', url, '--', 'node', '-e', ''], { cwd: ROOT, timeoutMs: 30_000 });
     expect(ended.code).toBe(2);
-    expect(ended.stderr).toBe(`svc-conformance verify-client: the client ended before anything listened at ${url}; does COMMAND start the receiver, on the port of --webhook-url?\n`);
+    expect(ended.stderr).toBe(
+      `svc-conformance verify-client: the client ended before anything listened at ${url}; does COMMAND start the receiver, on the port of --webhook-url?\n`,
+    );
     // A receiver left over from an earlier run would be judged in place of COMMAND's own.
     const stale = await startReceiver(['node', 'examples/receivers/good-receiver.mjs']);
-    const taken = await runBinAsync(['verify-client', '--webhook-url', stale, '--', 'node', 'examples/receivers/any-signature-receiver.mjs'], { cwd: ROOT, timeoutMs: 30_000 });
+    const taken = await runBinAsync(
+      ['verify-client', '--webhook-url', stale, '--', 'node', 'examples/receivers/any-signature-receiver.mjs'],
+      { cwd: ROOT, timeoutMs: 30_000 },
+    );
     expect(taken.code).toBe(2);
-    expect(taken.stderr).toBe(`svc-conformance verify-client: something already listens at ${stale} before COMMAND started; stop it, or give COMMAND and --webhook-url another port\n`);
+    expect(taken.stderr).toBe(
+      `svc-conformance verify-client: something already listens at ${stale} before COMMAND started; stop it, or give COMMAND and --webhook-url another port\n`,
+    );
   }, 60_000);
 });

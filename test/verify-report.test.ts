@@ -29,11 +29,17 @@ const signing = generateKeyPairSync('ed25519');
 const KEY = write(keys, 'key.pem', signing.privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
 const PUB = write(keys, 'pub.pem', signing.publicKey.export({ type: 'spki', format: 'pem' }) as string);
 const OTHER_PUB = write(keys, 'other-pub.pem', generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }) as string);
-const RSA = write(keys, 'rsa.pem', generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
+const RSA = write(
+  keys,
+  'rsa.pem',
+  generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+);
 const GARBAGE = write(keys, 'garbage.pem', 'this is no key\n');
 const MISSING = join(keys, 'missing.pem');
 /** Every base64 line of the key files: none may reach the console. */
-const KEY_MATERIAL = [KEY, PUB, RSA].flatMap((path) => readFileSync(path, 'utf8').split('\n')).filter((line) => /^[A-Za-z0-9+/=]{16,}$/.test(line));
+const KEY_MATERIAL = [KEY, PUB, RSA]
+  .flatMap((path) => readFileSync(path, 'utf8').split('\n'))
+  .filter((line) => /^[A-Za-z0-9+/=]{16,}$/.test(line));
 
 let sandbox: RunningSandbox;
 let genuine = '';
@@ -44,7 +50,23 @@ beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, settleSeconds: 0, faults: ['dup-race'] });
   const config = write(keys, 'target.json', JSON.stringify(sandbox.config));
   genuine = mkdtempSync(join(tmpdir(), 'svc-signed-run-'));
-  const run = await runCli(['run', '--config', config, '--only', 'DUP-', '--runs', '3', '--seed', '7', '--sign-key', KEY, '--report-dir', genuine, '--format', 'json']);
+  const run = await runCli([
+    'run',
+    '--config',
+    config,
+    '--only',
+    'DUP-',
+    '--runs',
+    '3',
+    '--seed',
+    '7',
+    '--sign-key',
+    KEY,
+    '--report-dir',
+    genuine,
+    '--format',
+    'json',
+  ]);
   expect(run.code, run.stdout + run.stderr).toBe(1);
   runJson = JSON.parse(run.stdout);
   genuineText = readFileSync(join(genuine, 'report.json'), 'utf8');
@@ -77,7 +99,11 @@ describe('the genuine signed report', () => {
   it('fails DUP-CONCURRENT, names its key, and lists report.json.sig among the reports', () => {
     const report = JSON.parse(genuineText) as Report;
     expect(report.requirements.find((r) => r.id === 'DUP-CONCURRENT')?.status).toBe('failed');
-    expect(report).toMatchObject({ verdict: 'not-conformant', summary: { failed: 1 }, certification: { signedBy: { algorithm: 'ed25519', publicKey: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) } } });
+    expect(report).toMatchObject({
+      verdict: 'not-conformant',
+      summary: { failed: 1 },
+      certification: { signedBy: { algorithm: 'ed25519', publicKey: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) } },
+    });
     expect(validateSchema('report', report)).toEqual({ valid: true, errors: [] });
     expect(readdirSync(genuine).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.json.sig']);
     // The digest printed is the digest written: signedBy was in the report before it was sealed.
@@ -89,22 +115,30 @@ describe('the genuine signed report', () => {
     const result = await runCli(['verify-report', genuine, '--public-key', PUB]);
     const fingerprint = (JSON.parse(genuineText) as Report).certification!.signedBy!.publicKey;
     expect(result.code, result.stdout).toBe(0);
-    expect(result.stdout).toMatch(/^✓ DIGEST MATCHES {2}\S+report\.json: sha256:[0-9a-f]{64}\n {2}svc-conformance \S+, profile v1\.2; not conformant \(http:\/\/127\.0\.0\.1:\d+, sandbox\), started /);
+    expect(result.stdout).toMatch(
+      /^✓ DIGEST MATCHES {2}\S+report\.json: sha256:[0-9a-f]{64}\n {2}svc-conformance \S+, profile v1\.2; not conformant \(http:\/\/127\.0\.0\.1:\d+, sandbox\), started /,
+    );
     const listed = (JSON.parse(readFileSync(join(genuine, 'report.json'), 'utf8')) as { requirements: unknown[] }).requirements.length;
     expect(result.stdout).toContain(`✓ CONSISTENT  its counts, coverage and verdict follow from its ${listed} requirements\n`);
-    expect(result.stdout).toContain(`✓ SIGNATURE VERIFIES  report.json.sig is the signature of these exact bytes by the key in ${PUB} (ed25519 ${fingerprint})\n  certification.signedBy names this key\n`);
+    expect(result.stdout).toContain(
+      `✓ SIGNATURE VERIFIES  report.json.sig is the signature of these exact bytes by the key in ${PUB} (ed25519 ${fingerprint})\n  certification.signedBy names this key\n`,
+    );
   });
 
   it('without a key: exit 0, saying the signature is there and not checked, and what a digest does not show', async () => {
     const result = await runCli(['verify-report', join(genuine, 'report.json')]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain('! SIGNATURE NOT CHECKED  report.json.sig is present: give --public-key to check it; a digest finds an accidental change, not who wrote the report: anyone can recompute it\n');
+    expect(result.stdout).toContain(
+      '! SIGNATURE NOT CHECKED  report.json.sig is present: give --public-key to check it; a digest finds an accidental change, not who wrote the report: anyone can recompute it\n',
+    );
   });
 
   it('with a wrong public key: exit 1, the signature does not verify, and the key is not the one signedBy names', async () => {
     const result = await runCli(['verify-report', genuine, '--public-key', OTHER_PUB]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/✗ SIGNATURE DOES NOT VERIFY {2}report\.json\.sig, checked with the key in \S+other-pub\.pem \(ed25519 sha256:[0-9a-f]{64}\): the signature does not verify with this key/);
+    expect(result.stdout).toMatch(
+      /✗ SIGNATURE DOES NOT VERIFY {2}report\.json\.sig, checked with the key in \S+other-pub\.pem \(ed25519 sha256:[0-9a-f]{64}\): the signature does not verify with this key/,
+    );
     expect(result.stdout).toMatch(/certification\.signedBy names another key: ed25519 sha256:[0-9a-f]{64}/);
   });
 
@@ -113,7 +147,8 @@ describe('the genuine signed report', () => {
   it.skipIf(noOpenssl !== '')(`openssl verifies report.json.sig without the kit${noOpenssl ? ` (${noOpenssl})` : ''}`, () => {
     const sig = join(keys, 'sig.bin');
     writeFileSync(sig, Buffer.from(readFileSync(join(genuine, 'report.json.sig'), 'utf8'), 'base64'));
-    const verify = (report: string) => spawnSync('openssl', ['pkeyutl', '-verify', '-pubin', '-inkey', PUB, '-rawin', '-in', report, '-sigfile', sig], { encoding: 'utf8' });
+    const verify = (report: string) =>
+      spawnSync('openssl', ['pkeyutl', '-verify', '-pubin', '-inkey', PUB, '-rawin', '-in', report, '-sigfile', sig], { encoding: 'utf8' });
     const good = verify(join(genuine, 'report.json'));
     expect(good.status, good.stdout + good.stderr).toBe(0);
     expect(good.stdout).toMatch(/Signature Verified Successfully/);
@@ -128,7 +163,9 @@ describe('what a verified report says it certified', () => {
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const result = await runCli(['verify-report', dir, '--public-key', PUB]);
     expect(result.code, result.stdout).toBe(0);
-    expect(result.stdout).toMatch(/; conformant, partial: 1 of \d+ requirements judged \(the kit's own embedded reference sandbox, not a deployment, http:\/\/127\.0\.0\.1:\d+, sandbox\)/);
+    expect(result.stdout).toMatch(
+      /; conformant, partial: 1 of \d+ requirements judged \(the kit's own embedded reference sandbox, not a deployment, http:\/\/127\.0\.0\.1:\d+, sandbox\)/,
+    );
   }, 60_000);
 });
 
@@ -148,14 +185,18 @@ describe("the issue's forgery: DUP-CONCURRENT flipped to passed, the verdict to 
     const result = await runCli(['verify-report', folderWith(forged({ fixCounts: true }), { signature: false })]);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain('✓ CONSISTENT');
-    expect(result.stdout).toContain('! UNSIGNED  no report.json.sig beside it: a digest finds an accidental change, not who wrote the report: anyone can recompute it; sign with --sign-key and verify with --public-key\n');
+    expect(result.stdout).toContain(
+      '! UNSIGNED  no report.json.sig beside it: a digest finds an accidental change, not who wrote the report: anyone can recompute it; sign with --sign-key and verify with --public-key\n',
+    );
     expect(result.stdout).toMatch(/certification\.signedBy names ed25519 sha256:[0-9a-f]{64}, but there is no report\.json\.sig/);
   });
 
   it('with --public-key: exit 1, whether the genuine signature is kept beside it or removed', async () => {
     const kept = await runCli(['verify-report', folderWith(forged({ fixCounts: true }), { signature: true }), '--public-key', PUB]);
     expect(kept.code).toBe(1);
-    expect(kept.stdout).toMatch(/✗ SIGNATURE DOES NOT VERIFY {2}report\.json\.sig, checked with the key in \S+pub\.pem \(ed25519 sha256:[0-9a-f]{64}\): the signature does not verify with this key: the report was changed after it was signed/);
+    expect(kept.stdout).toMatch(
+      /✗ SIGNATURE DOES NOT VERIFY {2}report\.json\.sig, checked with the key in \S+pub\.pem \(ed25519 sha256:[0-9a-f]{64}\): the signature does not verify with this key: the report was changed after it was signed/,
+    );
     const removed = await runCli(['verify-report', folderWith(forged({ fixCounts: true }), { signature: false }), '--public-key', PUB]);
     expect(removed.code).toBe(1);
     expect(removed.stdout).toMatch(/✗ NOT SIGNED {2}no report\.json\.sig beside \S+report\.json to check with the key in /);
@@ -164,7 +205,11 @@ describe("the issue's forgery: DUP-CONCURRENT flipped to passed, the verdict to 
 
 describe('--sign-key refuses a key that cannot sign, before anything runs: exit 2, one line, no key material', () => {
   const CASES: Array<[string, string, RegExp]> = [
-    ['an RSA key', RSA, /--sign-key \S+rsa\.pem holds a key of type RSA, not Ed25519; reports are signed with Ed25519: make one with `openssl genpkey -algorithm ed25519 -out key\.pem`/],
+    [
+      'an RSA key',
+      RSA,
+      /--sign-key \S+rsa\.pem holds a key of type RSA, not Ed25519; reports are signed with Ed25519: make one with `openssl genpkey -algorithm ed25519 -out key\.pem`/,
+    ],
     ['a public key', PUB, /--sign-key \S+pub\.pem holds a public key; it takes the private key/],
     ['garbage', GARBAGE, /--sign-key \S+garbage\.pem is not a PEM key file/],
     ['a missing file', MISSING, /cannot read --sign-key \S+missing\.pem \(no such file\)/],
@@ -181,18 +226,48 @@ describe('--sign-key refuses a key that cannot sign, before anything runs: exit 
       oneLine(await runCli(['run', '--only', 'DUP-', '--sign-key', key, '--report-dir', dir]), 'run', says);
       // The client never starts: it would leave a file behind.
       const ran = join(dir, 'client-ran');
-      oneLine(await runCli(['verify-client', '--sign-key', key, '--report-dir', dir, '--', process.execPath, '-e', `require('fs').writeFileSync(${JSON.stringify(ran)}, '')`]), 'verify-client', says);
+      oneLine(
+        await runCli([
+          'verify-client',
+          '--sign-key',
+          key,
+          '--report-dir',
+          dir,
+          '--',
+          process.execPath,
+          '-e',
+          `require('fs').writeFileSync(${JSON.stringify(ran)}, '')`,
+        ]),
+        'verify-client',
+        says,
+      );
       expect(existsSync(ran)).toBe(false);
       // Said before the receiver is even looked for (nothing listens at port 1).
-      oneLine(await runCli(['verify-receiver', '--url', 'http://127.0.0.1:1/webhooks', '--sign-key', key, '--report-dir', dir]), 'verify-receiver', says);
+      oneLine(
+        await runCli(['verify-receiver', '--url', 'http://127.0.0.1:1/webhooks', '--sign-key', key, '--report-dir', dir]),
+        'verify-receiver',
+        says,
+      );
       expect(readdirSync(dir)).toEqual([]);
     });
   }
 
   it('verify-report --public-key with a private key, garbage or no file: exit 2, one line', async () => {
-    expect(await runCli(['verify-report', genuine, '--public-key', KEY])).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^svc-conformance verify-report: --public-key \S+key\.pem holds a private key; give its public key[^\n]*\n$/) });
-    expect(await runCli(['verify-report', genuine, '--public-key', GARBAGE])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc-conformance verify-report: --public-key \S+garbage\.pem is not a PEM key file[^\n]*\n$/) });
-    expect(await runCli(['verify-report', genuine, '--public-key', MISSING])).toMatchObject({ code: 2, stderr: expect.stringMatching(/^svc-conformance verify-report: cannot read --public-key \S+missing\.pem \(no such file\)[^\n]*\n$/) });
+    expect(await runCli(['verify-report', genuine, '--public-key', KEY])).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringMatching(
+        /^svc-conformance verify-report: --public-key \S+key\.pem holds a private key; give its public key[^\n]*\n$/,
+      ),
+    });
+    expect(await runCli(['verify-report', genuine, '--public-key', GARBAGE])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^svc-conformance verify-report: --public-key \S+garbage\.pem is not a PEM key file[^\n]*\n$/),
+    });
+    expect(await runCli(['verify-report', genuine, '--public-key', MISSING])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^svc-conformance verify-report: cannot read --public-key \S+missing\.pem \(no such file\)[^\n]*\n$/),
+    });
   });
 });
 
@@ -208,7 +283,15 @@ describe('verify-client and verify-receiver sign their reports too', () => {
     receiver = createServer((_req, res) => res.end('ok'));
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const hooks = mkdtempSync(join(tmpdir(), 'svc-signed-receiver-'));
-    const judged = await runCli(['verify-receiver', '--url', `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`, '--sign-key', KEY, '--report-dir', hooks]);
+    const judged = await runCli([
+      'verify-receiver',
+      '--url',
+      `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/webhooks`,
+      '--sign-key',
+      KEY,
+      '--report-dir',
+      hooks,
+    ]);
     expect(judged.code, judged.stdout + judged.stderr).toBe(1);
     for (const dir of [client, hooks]) {
       const result = await runCli(['verify-report', dir, '--public-key', PUB]);
@@ -222,11 +305,20 @@ describe('a file that is not a report, or says hostile things', () => {
   it('a JSON array 200,000 levels deep: exit 1, not a report (never a stack overflow, exit 70)', async () => {
     const deep = '['.repeat(200_000) + ']'.repeat(200_000);
     const bare = await runCli(['verify-report', write(mkdtempSync(join(tmpdir(), 'svc-deep-')), 'report.json', deep)]);
-    expect(bare).toMatchObject({ code: 1, stdout: expect.stringMatching(/^✗ NOT A REPORT {2}\S+report\.json: it is a JSON array, not an object\n$/) });
+    expect(bare).toMatchObject({
+      code: 1,
+      stdout: expect.stringMatching(/^✗ NOT A REPORT {2}\S+report\.json: it is a JSON array, not an object\n$/),
+    });
     // The same array inside a report's own fields, where the digest's recursion would meet it.
     const inside = `{"digest": "sha256:${'0'.repeat(64)}", "requirements": ${deep}}`;
     const nested = await runCli(['verify-report', write(mkdtempSync(join(tmpdir(), 'svc-deep-')), 'report.json', inside)]);
-    expect(nested).toMatchObject({ code: 1, stdout: expect.stringMatching(/^✗ NOT A REPORT {2}\S+report\.json: it nests objects or arrays more than 1000 levels deep; the kit writes no such report\n$/), stderr: '' });
+    expect(nested).toMatchObject({
+      code: 1,
+      stdout: expect.stringMatching(
+        /^✗ NOT A REPORT {2}\S+report\.json: it nests objects or arrays more than 1000 levels deep; the kit writes no such report\n$/,
+      ),
+      stderr: '',
+    });
   });
 
   it('control and bidi characters from the file are shown escaped, sealed or not', async () => {
@@ -240,7 +332,9 @@ describe('a file that is not a report, or says hostile things', () => {
     report.requirements[0]!.status = 'skipped';
     const result = await runCli(['verify-report', folderWith(reportText(seal(report)), { signature: false })]);
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('svc-conformance 9.9.9\\x1b[2J, profile v1.2; inconclusive: the target\\x1b[31m said so\\u2066 (http://evil.test/\\x1b]0;pwned\\x07\\u202eedoc, sandbox)');
+    expect(result.stdout).toContain(
+      'svc-conformance 9.9.9\\x1b[2J, profile v1.2; inconclusive: the target\\x1b[31m said so\\u2066 (http://evil.test/\\x1b]0;pwned\\x07\\u202eedoc, sandbox)',
+    );
     expect(result.stdout).toContain('DUP-\\x1b[8mHIDDEN');
     expect(result.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
   });

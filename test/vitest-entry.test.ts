@@ -64,7 +64,9 @@ describe('svc-conformance/vitest in a scratch project', () => {
     const { code, json, output } = await vitestRun(dir);
     expect(code, output).toBe(0);
     const names = json.testResults.flatMap((f) => f.assertionResults.map((a) => `${a.status} ${a.fullName}`));
-    expect(names).toContain(`passed svc-conformance against ${good.baseUrl} (seed 7) Authentication AUTH-MISSING-SIGNATURE no X-SIGNATURE: 401`);
+    expect(names).toContain(
+      `passed svc-conformance against ${good.baseUrl} (seed 7) Authentication AUTH-MISSING-SIGNATURE no X-SIGNATURE: 401`,
+    );
     expect(json.numFailedTests).toBe(0);
     expect(json.numPassedTests).toBeGreaterThanOrEqual(4);
   }, 70_000);
@@ -82,7 +84,8 @@ describe('svc-conformance/vitest in a scratch project', () => {
 
   it("blames an exception in a team check's code on its module, not on the kit", async () => {
     const dir = scratchProject({
-      'conformance.test.js': "import { conformanceSuite } from 'svc-conformance/vitest';\nawait conformanceSuite({ config: './target.json', seed: 7, only: ['ACME-'] });\n",
+      'conformance.test.js':
+        "import { conformanceSuite } from 'svc-conformance/vitest';\nawait conformanceSuite({ config: './target.json', seed: 7, only: ['ACME-'] });\n",
       'checks/buggy.mjs': [
         "import { defineCheck, defineRequirement } from 'svc-conformance';",
         "export const requirements = [defineRequirement({ id: 'ACME-BUGGY', title: 'a broken check', level: 'MUST', section: 'Acme' })];",
@@ -93,7 +96,9 @@ describe('svc-conformance/vitest in a scratch project', () => {
     const { code, json, output } = await vitestRun(dir);
     expect(code, output).toBe(1);
     const failed = json.testResults.flatMap((f) => f.assertionResults.filter((a) => a.status === 'failed'));
-    expect(failed.map((a) => a.failureMessages.join('\n'))).toEqual([expect.stringMatching(/team check acme-buggy in \.\/checks\/buggy\.mjs threw: TypeError: .*fix \.\/checks\/buggy\.mjs/)]);
+    expect(failed.map((a) => a.failureMessages.join('\n'))).toEqual([
+      expect.stringMatching(/team check acme-buggy in \.\/checks\/buggy\.mjs threw: TypeError: .*fix \.\/checks\/buggy\.mjs/),
+    ]);
     expect(output).not.toMatch(/kit error/);
   }, 70_000);
 });

@@ -24,15 +24,19 @@ async function target(options: StartOptions): Promise<{ sandbox: RunningSandbox;
   const sandbox = await startSandbox({ port: 0, settleSeconds: 0, log: () => {}, deliveryLog: () => {}, ...options });
   open.push(sandbox);
   const dir = mkdtempSync(join(tmpdir(), 'svc-registration-'));
-  writeFileSync(join(dir, 'target.json'), JSON.stringify({ ...sandbox.config, profile: { ...sandbox.config.profile, webhooks: { retryWithinSeconds: 1 } } }));
+  writeFileSync(
+    join(dir, 'target.json'),
+    JSON.stringify({ ...sandbox.config, profile: { ...sandbox.config.profile, webhooks: { retryWithinSeconds: 1 } } }),
+  );
   return { sandbox, dir };
 }
 
-const runHooks = (dir: string) => runCli(['run', '--config', 'target.json', '--only', 'HOOK-SIGNATURE', '--runs', '1', '--report-dir', 'out'], { cwd: dir });
+const runHooks = (dir: string) =>
+  runCli(['run', '--config', 'target.json', '--only', 'HOOK-SIGNATURE', '--runs', '1', '--report-dir', 'out'], { cwd: dir });
 const notesOf = (dir: string) => (JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8')) as Report).notes ?? [];
 
 describe('a normal run gives the webhook registration back', () => {
-  it('to the non-loopback URL the sandbox\'s operator gave (serve --webhook-url), which the sandbox takes back', async () => {
+  it("to the non-loopback URL the sandbox's operator gave (serve --webhook-url), which the sandbox takes back", async () => {
     const { sandbox, dir } = await target({ webhookUrl: OPERATORS_URL });
     const result = await runHooks(dir);
     expect(result.code, result.stdout + result.stderr).toBe(0);
@@ -41,13 +45,14 @@ describe('a normal run gives the webhook registration back', () => {
     expect(notesOf(dir)).toEqual([]);
   }, 30_000);
 
-  it('and says so, in the report and on the console, when the target refuses to take it back: a note, not the target\'s failure', async () => {
+  it("and says so, in the report and on the console, when the target refuses to take it back: a note, not the target's failure", async () => {
     // Registered elsewhere (a developer console), not by the operator's --webhook-url: the control request may not name it.
     const { sandbox, dir } = await target({});
     sandbox.app.webhooks.register(MERCHANT_A.id, OPERATORS_URL);
     const result = await runHooks(dir);
     expect(result.code, result.stdout + result.stderr).toBe(0);
-    const note = /could not restore the webhook registration \(the target answered 403\): the target may still deliver to the kit's closed receiver http:\/\/127\.0\.0\.1:\d+\/webhooks; register http:\/\/10\.9\.9\.9\/hook again/;
+    const note =
+      /could not restore the webhook registration \(the target answered 403\): the target may still deliver to the kit's closed receiver http:\/\/127\.0\.0\.1:\d+\/webhooks; register http:\/\/10\.9\.9\.9\/hook again/;
     expect(result.stdout).toMatch(new RegExp(`  i ${note.source}`));
     expect(notesOf(dir)).toEqual([expect.stringMatching(note)]);
     expect(sandbox.app.webhooks.urlOf(MERCHANT_A.id)).not.toBe(OPERATORS_URL);
@@ -55,9 +60,14 @@ describe('a normal run gives the webhook registration back', () => {
 });
 
 describe('serve --webhook-url off this machine', () => {
-  it.each(['http://10.9.9.9/hook', 'https://hooks.example.test/svc', 'http://169.254.169.254/'])('warns of %s: the public demo credentials\' deliveries go there', (url) => {
-    expect(webhookUrlWarning(url)).toBe(`warning: --webhook-url ${url} is not on this machine: every demo merchant's webhooks, signed with the public demo secrets, are delivered there`);
-  });
+  it.each(['http://10.9.9.9/hook', 'https://hooks.example.test/svc', 'http://169.254.169.254/'])(
+    "warns of %s: the public demo credentials' deliveries go there",
+    (url) => {
+      expect(webhookUrlWarning(url)).toBe(
+        `warning: --webhook-url ${url} is not on this machine: every demo merchant's webhooks, signed with the public demo secrets, are delivered there`,
+      );
+    },
+  );
 
   it.each(['http://127.0.0.1:4020/webhooks', 'http://localhost:9/', 'http://[::1]:9/'])('stays quiet on loopback %s', (url) => {
     expect(webhookUrlWarning(url)).toBeUndefined();

@@ -23,7 +23,11 @@ export function signedDelivery(event: WebhookEvent, secret: string, timestamp: n
 }
 
 /** A delivery's headers; a part left undefined is left out (a forgery that lacks it). */
-export function deliveryHeaders(eventId: string | undefined, timestamp: string | undefined, signature: string | undefined): Record<string, string> {
+export function deliveryHeaders(
+  eventId: string | undefined,
+  timestamp: string | undefined,
+  signature: string | undefined,
+): Record<string, string> {
   const headers: Record<string, string> = { 'Content-Type': 'application/json' };
   if (signature !== undefined) headers['X-SIGNATURE'] = signature;
   if (timestamp !== undefined) headers['X-TIMESTAMP'] = timestamp;
@@ -95,14 +99,24 @@ function describeFailure(error: unknown, url: string, timeoutMs: number): Pick<A
   const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
   const name = (error as { name?: string }).name;
   if (code === 'ECONNREFUSED') return { error: 'refused', errorMessage: `connection refused by ${host}` };
-  if (name === 'TimeoutError' || name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if (
+    name === 'TimeoutError' ||
+    name === 'AbortError' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT' ||
+    code === 'UND_ERR_CONNECT_TIMEOUT'
+  ) {
     return { error: 'timeout', errorMessage: `no answer from ${host} within ${timeoutMs / 1000} s` };
   }
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return { error: 'reset', errorMessage: `${host} closed the connection without an answer` };
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET')
+    return { error: 'reset', errorMessage: `${host} closed the connection without an answer` };
   const message = String((error as Error).message ?? error);
   const tls = tlsProblemOf(error);
   if (tls !== undefined) {
-    return { error: 'other', errorMessage: `the TLS handshake with ${host} failed (${tls === 'untrusted-certificate' ? 'its certificate is not trusted' : 'it does not speak https: is the URL http?'})` };
+    return {
+      error: 'other',
+      errorMessage: `the TLS handshake with ${host} failed (${tls === 'untrusted-certificate' ? 'its certificate is not trusted' : 'it does not speak https: is the URL http?'})`,
+    };
   }
   // One line: a transport's message may hold newlines (OpenSSL's do).
   return { error: 'other', errorMessage: `delivery to ${host} failed: ${message.replace(/\s+/g, ' ').slice(0, 300)}` };

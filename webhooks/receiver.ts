@@ -123,7 +123,11 @@ export function parseListen(listen: string): { host: string; port: number } | st
 export class KitReceiver {
   /** The deliveries the target sent, in arrival order: at most keepAtMost (MAX_KEPT_DELIVERIES). */
   readonly deliveries: ReceivedDelivery[] = [];
-  private readonly tally: { strays: number; described: StrayRequest[]; misdirected?: StrayRequest; deliveriesNotKept: number } = { strays: 0, described: [], deliveriesNotKept: 0 };
+  private readonly tally: { strays: number; described: StrayRequest[]; misdirected?: StrayRequest; deliveriesNotKept: number } = {
+    strays: 0,
+    described: [],
+    deliveriesNotKept: 0,
+  };
   private policy: AnswerPolicy = () => 200;
   private readonly waiters = new Set<() => void>();
   /** How late this process's event loop ran: a stall delays when a delivery is seen to arrive. */
@@ -156,7 +160,8 @@ export class KitReceiver {
     let receiver: KitReceiver | undefined;
     const server = createServer((req, res) => {
       void receiver!.take(req).then(
-        ({ status, body, headers }) => res.writeHead(status, { 'content-type': 'application/json', connection: 'close', ...headers }).end(body),
+        ({ status, body, headers }) =>
+          res.writeHead(status, { 'content-type': 'application/json', connection: 'close', ...headers }).end(body),
         () => res.destroy(),
       );
     });
@@ -164,20 +169,36 @@ export class KitReceiver {
     server.requestTimeout = 15_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', (error: NodeJS.ErrnoException) =>
-        reject(new Error(`cannot listen for webhooks on ${options.listen}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : error.code === 'EADDRNOTAVAIL' ? 'no such local address' : error.message}`)),
+        reject(
+          new Error(
+            `cannot listen for webhooks on ${options.listen}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : error.code === 'EADDRNOTAVAIL' ? 'no such local address' : error.message}`,
+          ),
+        ),
       );
       server.listen(where.port, where.host, () => resolve());
     });
     const { port } = server.address() as AddressInfo;
     const host = where.host.includes(':') ? `[${where.host}]` : where.host === '0.0.0.0' ? '127.0.0.1' : where.host;
-    receiver = new KitReceiver(server, `http://${host}:${port}${RECEIVER_PATH}`, options.clock, new Set([RECEIVER_PATH, ...(options.alsoPaths ?? [])]), options.keepAtMost ?? MAX_KEPT_DELIVERIES);
+    receiver = new KitReceiver(
+      server,
+      `http://${host}:${port}${RECEIVER_PATH}`,
+      options.clock,
+      new Set([RECEIVER_PATH, ...(options.alsoPaths ?? [])]),
+      options.keepAtMost ?? MAX_KEPT_DELIVERIES,
+    );
     return receiver;
   }
 
   /** What the listener got that is not in `deliveries`, so far. */
   strays(): StrayTally {
     const { strays, described, misdirected, deliveriesNotKept } = this.tally;
-    return { strays, described: [...described], ...(misdirected !== undefined ? { misdirected } : {}), keptAtMost: this.keepAtMost, deliveriesNotKept };
+    return {
+      strays,
+      described: [...described],
+      ...(misdirected !== undefined ? { misdirected } : {}),
+      keptAtMost: this.keepAtMost,
+      deliveriesNotKept,
+    };
   }
 
   /** From now on, deliveries are answered as `policy` says. */
@@ -218,7 +239,8 @@ export class KitReceiver {
     const path = req.url ?? '';
     const pathname = pathnameOf(path);
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    for (const [name, value] of Object.entries(req.headers))
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
     const early = strayReason(method, pathname, this.paths);
     if (early !== undefined) {
       // Answered at once, its body (if any) discarded unread: a stray never waits on the kit.

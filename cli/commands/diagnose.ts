@@ -8,17 +8,27 @@ import { secretOption } from './sign.js';
 
 export const diagnoseCommand: CommandSpec = {
   name: 'diagnose',
-  summary: 'Says whether a received signature (of a request or a webhook delivery) is the profile\'s signature of a body and, if not, which mistake produced it.',
+  summary:
+    "Says whether a received signature (of a request or a webhook delivery) is the profile's signature of a body and, if not, which mistake produced it.",
   usage: 'svc-conformance diagnose --secret S (--timestamp T --signature SIG [--file F] | --request F) [--json]',
   options: [
     { name: 'secret', type: 'string', value: 'S', description: 'secret key the server verifies with; defaults to $SVC_SECRET_KEY' },
     { name: 'timestamp', type: 'string', value: 'T', description: 'X-TIMESTAMP as sent' },
     { name: 'signature', type: 'string', value: 'SIG', description: 'X-SIGNATURE as received (hex, or whatever the client sent)' },
     { name: 'file', type: 'string', value: 'F', description: 'the body as sent (default: stdin)' },
-    { name: 'request', type: 'string', value: 'F', description: 'a captured request instead: raw HTTP/1.1 text or a curl command ("-" for stdin)' },
+    {
+      name: 'request',
+      type: 'string',
+      value: 'F',
+      description: 'a captured request instead: raw HTTP/1.1 text or a curl command ("-" for stdin)',
+    },
     { name: 'api-key', type: 'string', value: 'K', description: 'X-API-KEY as sent, to spot a key and secret of different environments' },
     { name: 'json', type: 'boolean', description: 'print { "match", "variants", "candidates", "detail" }' },
-    { name: 'show-expected', type: 'boolean', description: 'print the whole expected signature (shortened by default: output gets pasted into tickets)' },
+    {
+      name: 'show-expected',
+      type: 'boolean',
+      description: 'print the whole expected signature (shortened by default: output gets pasted into tickets)',
+    },
   ],
   details: [
     'Exit status: 0 the signature matches, 1 it does not, 2 bad input.',
@@ -49,7 +59,10 @@ export const diagnoseCommand: CommandSpec = {
   },
 };
 
-async function gatherInput(options: ParsedOptions, io: Io): Promise<{ body: string; timestamp: string; signature: string; apiKey?: string }> {
+async function gatherInput(
+  options: ParsedOptions,
+  io: Io,
+): Promise<{ body: string; timestamp: string; signature: string; apiKey?: string }> {
   let body: string | undefined;
   let captured: { apiKey?: string; signature?: string; timestamp?: string } = {};
   if (typeof options.request === 'string') {

@@ -20,18 +20,29 @@ type Kind = keyof typeof KINDS;
 /** The kinds --kind names (a comma-separated list), or all of them. */
 function kindsOf(option: unknown): Kind[] {
   if (typeof option !== 'string') return Object.keys(KINDS) as Kind[];
-  const named = option.split(',').map((k) => k.trim()).filter(Boolean);
+  const named = option
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
   const unknown = named.filter((k) => !(k in KINDS));
-  if (unknown.length > 0 || named.length === 0) throw new UsageError(`list: --kind ${JSON.stringify(option)} is not one of ${Object.keys(KINDS).join(', ')}; e.g. --kind client`);
+  if (unknown.length > 0 || named.length === 0)
+    throw new UsageError(`list: --kind ${JSON.stringify(option)} is not one of ${Object.keys(KINDS).join(', ')}; e.g. --kind client`);
   return (Object.keys(KINDS) as Kind[]).filter((k) => named.includes(k));
 }
 
 export const listCommand: CommandSpec = {
   name: 'list',
-  summary: 'Lists every requirement (level, id, title, profile rules): a server\'s with the checks that prove it, a client\'s and a webhook receiver\'s.',
+  summary:
+    "Lists every requirement (level, id, title, profile rules): a server's with the checks that prove it, a client's and a webhook receiver's.",
   usage: 'svc-conformance list [--kind server,client,receiver] [--config F] [--json]',
   options: [
-    { name: 'kind', type: 'string', value: 'K', description: 'only these catalogs, comma-separated: server (judged by run), client (verify-client), receiver (verify-receiver); default all' },
+    {
+      name: 'kind',
+      type: 'string',
+      value: 'K',
+      description:
+        'only these catalogs, comma-separated: server (judged by run), client (verify-client), receiver (verify-receiver); default all',
+    },
     { name: 'config', type: 'string', value: 'F', description: 'a P-CFG config whose "checks" add a team\'s own requirements and checks' },
     { name: 'json', type: 'boolean', description: 'print { requirements: [{ …, kind, judgedBy, checks: [{ id, title }] }] } instead' },
   ],
@@ -46,16 +57,26 @@ export const listCommand: CommandSpec = {
     }
     const checksOf = new Map<string, Array<{ id: string; title: string }>>();
     for (const section of [...SECTIONS, ...team.sections]) {
-      for (const check of section.checks) checksOf.set(check.requirement, [...(checksOf.get(check.requirement) ?? []), { id: check.id, title: check.title }]);
+      for (const check of section.checks)
+        checksOf.set(check.requirement, [...(checksOf.get(check.requirement) ?? []), { id: check.id, title: check.title }]);
     }
-    const catalogs: Record<Kind, Requirement[]> = { server: [...catalog(), ...team.requirements], client: clientCatalog(), receiver: receiverCatalog() };
-    const listed = kinds.map((kind) => ({ kind, requirements: catalogs[kind].map((r) => ({ ...r, kind, judgedBy: KINDS[kind].judgedBy, checks: checksOf.get(r.id) ?? [] })) }));
+    const catalogs: Record<Kind, Requirement[]> = {
+      server: [...catalog(), ...team.requirements],
+      client: clientCatalog(),
+      receiver: receiverCatalog(),
+    };
+    const listed = kinds.map((kind) => ({
+      kind,
+      requirements: catalogs[kind].map((r) => ({ ...r, kind, judgedBy: KINDS[kind].judgedBy, checks: checksOf.get(r.id) ?? [] })),
+    }));
     if (options.json) {
       io.stdout(JSON.stringify({ requirements: listed.flatMap((l) => l.requirements) }, null, 2) + '\n');
       return 0;
     }
     for (const [i, { kind, requirements }] of listed.entries()) {
-      io.stdout(`${i === 0 ? '' : '\n'}== ${KINDS[kind].heading} (${plural(requirements.length, 'requirement')}, judged by svc-conformance ${KINDS[kind].judgedBy})\n`);
+      io.stdout(
+        `${i === 0 ? '' : '\n'}== ${KINDS[kind].heading} (${plural(requirements.length, 'requirement')}, judged by svc-conformance ${KINDS[kind].judgedBy})\n`,
+      );
       let section = '';
       for (const r of requirements) {
         if (r.section !== section) io.stdout(`\n${(section = r.section)}\n`);

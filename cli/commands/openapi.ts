@@ -7,17 +7,25 @@ import type { CommandSpec } from '../options.js';
 
 export const openapiCommand: CommandSpec = {
   name: 'openapi',
-  summary: 'Prints the interface and the profile\'s extension operations and webhooks as an OpenAPI 3.1 document (JSON).',
+  summary: "Prints the interface and the profile's extension operations and webhooks as an OpenAPI 3.1 document (JSON).",
   usage: 'svc-conformance openapi [--server URL] [--out FILE]',
   options: [
-    { name: 'server', type: 'string', value: 'URL', description: 'the base URL to name under servers (default: a {baseUrl} placeholder to fill in)' },
+    {
+      name: 'server',
+      type: 'string',
+      value: 'URL',
+      description: 'the base URL to name under servers (default: a {baseUrl} placeholder to fill in)',
+    },
     { name: 'out', type: 'string', value: 'FILE', description: 'write it to FILE instead of stdout' },
   ],
-  details: ['Built from the same operation table and JSON Schemas the kit checks with; the signature scheme is described under components.securitySchemes, a webhook\'s X-SIGNATURE as its security. It passes `npx @redocly/cli lint --extends=recommended`.'],
+  details: [
+    "Built from the same operation table and JSON Schemas the kit checks with; the signature scheme is described under components.securitySchemes, a webhook's X-SIGNATURE as its security. It passes `npx @redocly/cli lint --extends=recommended`.",
+  ],
   examples: ['svc-conformance openapi --server https://sandbox.example.test --out openapi.json'],
   async run(options, io) {
     const server = typeof options.server === 'string' ? options.server : undefined;
-    if (server !== undefined && !URL.canParse(server)) throw new UsageError(`openapi: --server ${JSON.stringify(server)} is not a URL, e.g. https://sandbox.example.test`);
+    if (server !== undefined && !URL.canParse(server))
+      throw new UsageError(`openapi: --server ${JSON.stringify(server)} is not a URL, e.g. https://sandbox.example.test`);
     const text = JSON.stringify(openApiDocument(server), null, 2) + '\n';
     if (typeof options.out !== 'string') {
       io.stdout(text);
@@ -27,7 +35,9 @@ export const openapiCommand: CommandSpec = {
     try {
       await writeAtomically(path, text);
     } catch (error) {
-      throw new UsageError(`openapi: cannot write --out ${options.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      throw new UsageError(
+        `openapi: cannot write --out ${options.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      );
     }
     io.stdout(`wrote ${path}\n`);
     return 0;

@@ -20,12 +20,19 @@ export const replayCommand: CommandSpec = {
     { name: 'as', type: 'string', value: 'WHO', description: 'merchant (default) or otherMerchant, from the config' },
   ],
   details: ['Signatures are made afresh with the current time; the output never shows the secret or the signature.'],
-  examples: ["svc-conformance replay --config sandbox.json --path /api/v3/banking/payment/status --body '{\"svc_wallet_id\":\"WAL-SBX-A-0001\",\"debit_account_type\":\"svc_wallet\",\"payout_order_id\":\"PO-FIXTURE-FAILED\"}'"],
+  examples: [
+    'svc-conformance replay --config sandbox.json --path /api/v3/banking/payment/status --body \'{"svc_wallet_id":"WAL-SBX-A-0001","debit_account_type":"svc_wallet","payout_order_id":"PO-FIXTURE-FAILED"}\'',
+  ],
   async run(options, io) {
     const config = await loadConfig(options.config as string | undefined, io.env, io.cwd);
     const method = String(options.method ?? 'POST').toUpperCase();
     if (method !== 'POST' && method !== 'GET') throw new UsageError('replay: --method takes POST or GET');
-    const text = typeof options.file === 'string' ? await readText(io, 'replay', '--file', options.file) : typeof options.body === 'string' ? options.body : undefined;
+    const text =
+      typeof options.file === 'string'
+        ? await readText(io, 'replay', '--file', options.file)
+        : typeof options.body === 'string'
+          ? options.body
+          : undefined;
     let payload: unknown;
     if (text !== undefined && !options.raw && text.trim() !== '') {
       try {
@@ -34,12 +41,19 @@ export const replayCommand: CommandSpec = {
         throw new UsageError(`replay: the body is not JSON${jsonErrorPlace(text)}; pass --raw to send it as it is`);
       }
     }
-    const as = options.as === 'otherMerchant' ? config.otherMerchant : options.as === undefined || options.as === 'merchant' ? config.merchant : undefined;
+    const as =
+      options.as === 'otherMerchant'
+        ? config.otherMerchant
+        : options.as === undefined || options.as === 'merchant'
+          ? config.merchant
+          : undefined;
     if (as === undefined) throw new UsageError(`replay: --as ${String(options.as)} is not in the config (merchant or otherMerchant)`);
 
     const path = String(options.path);
     if (!path.startsWith('/') || path.startsWith('//') || /[\s#]/.test(path)) {
-      throw new UsageError(`replay: --path ${JSON.stringify(path)} is not a path; give the operation's path from the report, e.g. /api/v3/pg/order/create`);
+      throw new UsageError(
+        `replay: --path ${JSON.stringify(path)} is not a path; give the operation's path from the report, e.g. /api/v3/pg/order/create`,
+      );
     }
     if (payload !== undefined) {
       try {
@@ -62,7 +76,11 @@ export const replayCommand: CommandSpec = {
       const r = exchange.response;
       // Everything below comes from the target: shown with control and bidi characters escaped.
       io.stdout(`${exchange.request.method} ${visible(exchange.request.url)}\n`);
-      io.stdout(`HTTP ${r.status}\n${Object.entries(r.headers).map(([k, v]) => `${visible(k)}: ${visible(v)}`).join('\n')}\n\n`);
+      io.stdout(
+        `HTTP ${r.status}\n${Object.entries(r.headers)
+          .map(([k, v]) => `${visible(k)}: ${visible(v)}`)
+          .join('\n')}\n\n`,
+      );
       io.stdout(visible(r.json !== undefined ? JSON.stringify(r.json, null, 2) : r.body, { keepNewlines: true }) + '\n');
       return 0;
     } finally {

@@ -25,15 +25,32 @@ import { loadTeamChecks, type TeamChecks } from '../../suites/team-checks.js';
 import { configFileOf, wasDiscovered } from '../config-file.js';
 import { interruptsOf } from '../interrupt.js';
 import { UsageError } from '../io.js';
-import { FORMAT_OPTION, REQUIRE_ALL_OPTION, SIGN_KEY_OPTION, embeddedSandboxAgain, finish, formatOf, defaultReportDir, signerOf, usableReportDir, writeReportsOrSay } from '../report-files.js';
+import {
+  FORMAT_OPTION,
+  REQUIRE_ALL_OPTION,
+  SIGN_KEY_OPTION,
+  embeddedSandboxAgain,
+  finish,
+  formatOf,
+  defaultReportDir,
+  signerOf,
+  usableReportDir,
+  writeReportsOrSay,
+} from '../report-files.js';
 import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js';
 
 export const runCommand: CommandSpec = {
   name: 'run',
   summary: 'Runs the conformance suites against a target and writes report.json, junit.xml and report.html.',
-  usage: 'svc-conformance run [--config F] [--report-dir D] [--seed N] [--runs N] [--strict] [--require-all] [--only PREFIX[,PREFIX…]]… [--skip PREFIX[,PREFIX…]]… [--concurrency N] [--timeout S] [--max-time S] [--har FILE] [--sign-key FILE]',
+  usage:
+    'svc-conformance run [--config F] [--report-dir D] [--seed N] [--runs N] [--strict] [--require-all] [--only PREFIX[,PREFIX…]]… [--skip PREFIX[,PREFIX…]]… [--concurrency N] [--timeout S] [--max-time S] [--har FILE] [--sign-key FILE]',
   options: [
-    { name: 'config', type: 'string', value: 'F', description: 'P-CFG config file (default: ./svc-conformance.json if there is one); SVC_* environment variables override it' },
+    {
+      name: 'config',
+      type: 'string',
+      value: 'F',
+      description: 'P-CFG config file (default: ./svc-conformance.json if there is one); SVC_* environment variables override it',
+    },
     { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports/run)' },
     FORMAT_OPTION,
     { name: 'seed', type: 'string', value: 'N', description: 'seed of every generated request (default: random, printed)' },
@@ -41,30 +58,73 @@ export const runCommand: CommandSpec = {
     { name: 'strict', type: 'boolean', description: 'a failed SHOULD fails the run too' },
     REQUIRE_ALL_OPTION,
     SIGN_KEY_OPTION,
-    { name: 'har', type: 'string', value: 'FILE', description: 'also write every exchange of the run to FILE as HAR 1.2 (redacted), for dev tools and proxies' },
-    { name: 'only', type: 'string', value: 'PREFIX', multiple: true, description: 'only requirements (or checks) whose id starts with PREFIX, e.g. AUTH- or DUP-CONCURRENT; repeat it, or comma-separate' },
-    { name: 'skip', type: 'string', value: 'PREFIX', multiple: true, description: 'leave out requirements (or checks) whose id starts with PREFIX, e.g. HOOK-; repeat it, or comma-separate' },
-    { name: 'replay-path', type: 'string', value: 'PATH', description: "with --seed and --only: replay exactly the shrunk counterexample of a property (fast-check's path, as the report gives it)" },
-    { name: 'allow-checks', type: 'boolean', description: 'run the team check modules ("checks") of a ./svc-conformance.json found, not named with --config: they are code, run with your environment' },
+    {
+      name: 'har',
+      type: 'string',
+      value: 'FILE',
+      description: 'also write every exchange of the run to FILE as HAR 1.2 (redacted), for dev tools and proxies',
+    },
+    {
+      name: 'only',
+      type: 'string',
+      value: 'PREFIX',
+      multiple: true,
+      description: 'only requirements (or checks) whose id starts with PREFIX, e.g. AUTH- or DUP-CONCURRENT; repeat it, or comma-separate',
+    },
+    {
+      name: 'skip',
+      type: 'string',
+      value: 'PREFIX',
+      multiple: true,
+      description: 'leave out requirements (or checks) whose id starts with PREFIX, e.g. HOOK-; repeat it, or comma-separate',
+    },
+    {
+      name: 'replay-path',
+      type: 'string',
+      value: 'PATH',
+      description:
+        "with --seed and --only: replay exactly the shrunk counterexample of a property (fast-check's path, as the report gives it)",
+    },
+    {
+      name: 'allow-checks',
+      type: 'boolean',
+      description:
+        'run the team check modules ("checks") of a ./svc-conformance.json found, not named with --config: they are code, run with your environment',
+    },
     { name: 'allow-production', type: 'boolean', description: 'let checks that create records run against production (P-ENV-3)' },
-    { name: 'concurrency', type: 'string', value: 'N', description: "requests in flight at most (default the config's profile.concurrency, else 8); 1 runs the checks one at a time, in order" },
+    {
+      name: 'concurrency',
+      type: 'string',
+      value: 'N',
+      description:
+        "requests in flight at most (default the config's profile.concurrency, else 8); 1 runs the checks one at a time, in order",
+    },
     { name: 'timeout', type: 'string', value: 'SECONDS', description: 'per-request timeout (default 10)' },
-    { name: 'max-time', type: 'string', value: 'SECONDS', description: 'time budget of the whole run (default 900); nothing is sent after it' },
+    {
+      name: 'max-time',
+      type: 'string',
+      value: 'SECONDS',
+      description: 'time budget of the whole run (default 900); nothing is sent after it',
+    },
   ],
   details: [
     'With no --config and no SVC_* variable it starts the embedded reference sandbox on a free loopback port and certifies that, saying so in the verdict and the reports.',
     'An SVC_* variable set but empty (a CI secret that did not reach the job), or SVC_API_KEY/SVC_SECRET_KEY/SVC_WALLET_ID/SVC_ENVIRONMENT without a base URL, is exit 2: never a silent certification of the embedded sandbox.',
     'The run stops (exit 2, one line naming the cause, reports written) when its --max-time is spent, after 3 answers in a row that came near the --timeout or not at all, or after 4 rate-limited (429) answers in a row.',
-    'Checks run side by side, at most --concurrency requests in flight; the checks that share the wallet\'s balance run one after another, and the concurrent-duplicate race runs with nothing else in flight. A seed gives the same requests and the same report at any concurrency.',
+    "Checks run side by side, at most --concurrency requests in flight; the checks that share the wallet's balance run one after another, and the concurrent-duplicate race runs with nothing else in flight. A seed gives the same requests and the same report at any concurrency.",
     'A team\'s own checks, listed under "checks" in the config, run after the kit\'s and appear in every report; `svc-conformance list` shows every requirement and check.',
-    'A team\'s check modules are code run with your environment (secrets included): each is named as it loads, and those of a ./svc-conformance.json found rather than named with --config run only with --allow-checks.',
-    'An exception in a check\'s own code is not the target\'s fault: shown apart (! kit error, or ! team check … in its module), the requirement is not judged, and the run exits 2.',
+    "A team's check modules are code run with your environment (secrets included): each is named as it loads, and those of a ./svc-conformance.json found rather than named with --config run only with --allow-checks.",
+    "An exception in a check's own code is not the target's fault: shown apart (! kit error, or ! team check … in its module), the requirement is not judged, and the run exits 2.",
     'With --sign-key KEY.pem (an Ed25519 private key, PKCS#8 PEM: `openssl genpkey -algorithm ed25519 -out key.pem`) report.json names the key and report.json.sig beside it is its signature; `svc-conformance verify-report DIR --public-key pub.pem` (or openssl) checks it.',
     'A run that judged only part of the catalog (--only, --skip, or a config key missing) is "conformant, partial: N of M requirements judged"; --require-all makes it inconclusive.',
-    'Ctrl-C or SIGTERM (exit 130), a closed terminal (SIGHUP, 129) or a closed output pipe (141): one line saying what was cleaned up (the webhook registration the run replaced put back, its receiver and the embedded sandbox closed). The kit\'s previous reports in the report folder (recognised by their content; files of other tools are left alone) are removed when the command starts: one that ends without its own leaves none that verify.',
+    "Ctrl-C or SIGTERM (exit 130), a closed terminal (SIGHUP, 129) or a closed output pipe (141): one line saying what was cleaned up (the webhook registration the run replaced put back, its receiver and the embedded sandbox closed). The kit's previous reports in the report folder (recognised by their content; files of other tools are left alone) are removed when the command starts: one that ends without its own leaves none that verify.",
     'Exit status: 0 conformant (no MUST failed; with --strict, no SHOULD either), 1 not conformant, 2 bad usage or config, or inconclusive: the run could not judge the target (unreachable, it had to stop, its webhook receiver could not listen, every correctly signed request refused with 401, a kit error inside a check), said in every report.',
   ],
-  examples: ['svc-conformance run', 'svc-conformance run --config staging.json --strict --report-dir out', 'SVC_BASE_URL=https://sbx.example.test SVC_API_KEY=… SVC_SECRET_KEY=… SVC_WALLET_ID=… svc-conformance run'],
+  examples: [
+    'svc-conformance run',
+    'svc-conformance run --config staging.json --strict --report-dir out',
+    'SVC_BASE_URL=https://sbx.example.test SVC_API_KEY=… SVC_SECRET_KEY=… SVC_WALLET_ID=… svc-conformance run',
+  ],
   async run(options, io) {
     // --format json: the console lines go to stderr, and stdout gets the summary object alone.
     const { json, console: out } = formatOf('run', options, io);
@@ -92,12 +152,16 @@ export const runCommand: CommandSpec = {
       } else {
         sandbox = await startSandbox({ port: 0 });
         const embedded = sandbox;
-        releaseSandbox = interrupts.hold({ done: 'closed the embedded sandbox', failed: 'could not close the embedded sandbox' }, () => embedded.close());
+        releaseSandbox = interrupts.hold({ done: 'closed the embedded sandbox', failed: 'could not close the embedded sandbox' }, () =>
+          embedded.close(),
+        );
         config = sandbox.config as TargetConfig;
         const again = await embeddedSandboxAgain(io, 'run', reportDir, { baseUrl: sandbox.baseUrl, config });
         configPath = again.configPath;
         sandboxCommand = again.command;
-        io.stdout(`No target given (no --config, no ./svc-conformance.json, no SVC_* variable): certifying the kit's own embedded reference sandbox at ${sandbox.baseUrl}, not a deployment (it stops with the run; \`${again.command}\` runs it again, standalone).\n`);
+        io.stdout(
+          `No target given (no --config, no ./svc-conformance.json, no SVC_* variable): certifying the kit's own embedded reference sandbox at ${sandbox.baseUrl}, not a deployment (it stops with the run; \`${again.command}\` runs it again, standalone).\n`,
+        );
       }
 
       const team: TeamChecks = await loadTeamChecks(config, {
@@ -124,7 +188,9 @@ export const runCommand: CommandSpec = {
         ...(skip !== undefined ? { skip } : {}),
         ...(numbers.concurrency !== undefined ? { concurrency: numbers.concurrency } : {}),
         ...(typeof options['replay-path'] === 'string' ? { replayPath: replayPathOf(options['replay-path'], options) } : {}),
-        ...(harFile !== undefined ? { onExchange: (exchange: Exchange) => void traffic.push({ exchange, startedAt: Date.now() - exchange.ms }) } : {}),
+        ...(harFile !== undefined
+          ? { onExchange: (exchange: Exchange) => void traffic.push({ exchange, startedAt: Date.now() - exchange.ms }) }
+          : {}),
         hold: (what, undo) => interrupts.hold(what, undo),
       };
       // A base URL may carry userinfo (http://user:password@host): never shown, never reported.
@@ -146,39 +212,83 @@ export const runCommand: CommandSpec = {
       // For the person signing the report off: what judged, against which configuration, with which options.
       const certified = certification({
         catalogs: ['suites/catalog.json'],
-        options: { seed: settings.seed, runs: settings.runs, strict: base.strict, requireAll: base.requireAll, concurrency: base.concurrency, only: only ?? null, skip: skip ?? null, allowProduction: settings.allowProduction, timeoutSeconds: numbers.timeoutMs / 1000, maxTimeSeconds: numbers.maxTimeMs / 1000, embeddedSandbox: sandbox !== undefined },
+        options: {
+          seed: settings.seed,
+          runs: settings.runs,
+          strict: base.strict,
+          requireAll: base.requireAll,
+          concurrency: base.concurrency,
+          only: only ?? null,
+          skip: skip ?? null,
+          allowProduction: settings.allowProduction,
+          timeoutSeconds: numbers.timeoutMs / 1000,
+          maxTimeSeconds: numbers.maxTimeMs / 1000,
+          embeddedSandbox: sandbox !== undefined,
+        },
         // Team check modules by their path from the working directory: no path of this machine in a report.
-        config: JSON.parse(redactor(config)(JSON.stringify({ ...config, ...(config.checks ? { checks: config.checks.map((p) => relative(io.cwd, p)) } : {}) }))),
+        config: JSON.parse(
+          redactor(config)(
+            JSON.stringify({ ...config, ...(config.checks ? { checks: config.checks.map((p) => relative(io.cwd, p)) } : {}) }),
+          ),
+        ),
         ...(reportSigner !== undefined ? { signedBy: reportSigner.signedBy } : {}),
       });
 
       const unreachable = await preflight(config.baseUrl, settings.timeoutMs);
       if (unreachable !== undefined) {
         // Nothing could be judged: an inconclusive report in every form (exit 2), never an empty pass.
-        const report: Report = { ...buildReport({ ...base, results: [], catalog: requirements, couldNotJudge: [`the target could not be reached: ${unreachable}`], durationMs: Date.now() - startedAt.getTime() }), certification: certified };
+        const report: Report = {
+          ...buildReport({
+            ...base,
+            results: [],
+            catalog: requirements,
+            couldNotJudge: [`the target could not be reached: ${unreachable}`],
+            durationMs: Date.now() - startedAt.getTime(),
+          }),
+          certification: certified,
+        };
         const files = await writeReportsOrSay(io, 'run', report, reportDir, reportSigner);
         return finish(io, print, json, 'run', report, files);
       }
       if (isProduction(config) && !settings.allowProduction) {
         io.stdout('Target is production: checks that create records are skipped (P-ENV-3); --allow-production runs them.\n');
       }
-      io.stdout(`svc-conformance run: ${shownBaseUrl} (${config.environment}), seed ${settings.seed}, ${plural(settings.runs, 'case')} per property, ${base.concurrency === 1 ? 'one request at a time' : `up to ${base.concurrency} requests in flight`}${only ? `, only ${only.join(',')}` : ''}${skip ? `, skipping ${skip.join(',')}` : ''}${team.requirements.length > 0 ? `, ${team.sections.reduce((n, s) => n + s.checks.length, 0)} team checks` : ''}\n`);
+      io.stdout(
+        `svc-conformance run: ${shownBaseUrl} (${config.environment}), seed ${settings.seed}, ${plural(settings.runs, 'case')} per property, ${base.concurrency === 1 ? 'one request at a time' : `up to ${base.concurrency} requests in flight`}${only ? `, only ${only.join(',')}` : ''}${skip ? `, skipping ${skip.join(',')}` : ''}${team.requirements.length > 0 ? `, ${team.sections.reduce((n, s) => n + s.checks.length, 0)} team checks` : ''}\n`,
+      );
 
       const levels = new Map(requirements.map((r) => [r.id, r.level]));
-      const progress = new ConsoleProgress((line) => io.stdout(line + '\n'), (id) => levels.get(id));
+      const progress = new ConsoleProgress(
+        (line) => io.stdout(line + '\n'),
+        (id) => levels.get(id),
+      );
       const results = await runChecks(settings, [...SECTIONS, ...team.sections], progress);
       if (results.length === 0 && (only !== undefined || skip !== undefined)) {
         const chosen = [only ? `--only ${only.join(',')}` : '', skip ? `--skip ${skip.join(',')}` : ''].filter(Boolean).join(' with ');
-        throw new UsageError(`run: ${chosen} leaves no requirement or check to run (ids look like AUTH-MISSING-KEY, DUP-; svc-conformance list shows them)`);
+        throw new UsageError(
+          `run: ${chosen} leaves no requirement or check to run (ids look like AUTH-MISSING-KEY, DUP-; svc-conformance list shows them)`,
+        );
       }
-      const report: Report = { ...buildReport({ ...base, results, catalog: requirements, durationMs: Date.now() - startedAt.getTime() }), certification: certified };
+      const report: Report = {
+        ...buildReport({ ...base, results, catalog: requirements, durationMs: Date.now() - startedAt.getTime() }),
+        certification: certified,
+      };
       const files = await writeReportsOrSay(io, 'run', report, reportDir, reportSigner);
       if (harFile !== undefined) {
         try {
-          await writeAtomically(harFile, renderHar(traffic, { name: report.tool.name, version: report.tool.version }, `svc-conformance run of ${shownBaseUrl}, seed ${settings.seed}`));
+          await writeAtomically(
+            harFile,
+            renderHar(
+              traffic,
+              { name: report.tool.name, version: report.tool.version },
+              `svc-conformance run of ${shownBaseUrl}, seed ${settings.seed}`,
+            ),
+          );
           files.push(harFile);
         } catch (error) {
-          io.stderr(`svc-conformance run: could not write --har ${harFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`);
+          io.stderr(
+            `svc-conformance run: could not write --har ${harFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`,
+          );
         }
       }
       return finish(io, print, json, 'run', report, files);
@@ -205,14 +315,23 @@ async function usableHarFile(path: string): Promise<void> {
 /** --only or --skip as given: repeated, comma-separated, or both; undefined when absent or empty. */
 function prefixList(value: unknown): string[] | undefined {
   const given = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
-  const prefixes = given.flatMap((v: string) => v.split(',')).map((p) => p.trim()).filter((p) => p !== '');
+  const prefixes = given
+    .flatMap((v: string) => v.split(','))
+    .map((p) => p.trim())
+    .filter((p) => p !== '');
   return prefixes.length > 0 ? prefixes : undefined;
 }
 
 /** fast-check's replay path: numbers joined by ':' (e.g. "3:0:1"). Meaningful only for one seed and one property. */
 function replayPathOf(path: string, options: ParsedOptions): string {
-  if (!/^\d+(:\d+)*$/.test(path)) throw new UsageError(`run: --replay-path ${JSON.stringify(path)} is not a fast-check path; copy it from the report, e.g. --replay-path 3:0:1`);
-  if (options.seed === undefined || prefixList(options.only)?.length !== 1) throw new UsageError('run: --replay-path replays one shrunk case: give it with the --seed and --only of the failure, as the report shows');
+  if (!/^\d+(:\d+)*$/.test(path))
+    throw new UsageError(
+      `run: --replay-path ${JSON.stringify(path)} is not a fast-check path; copy it from the report, e.g. --replay-path 3:0:1`,
+    );
+  if (options.seed === undefined || prefixList(options.only)?.length !== 1)
+    throw new UsageError(
+      'run: --replay-path replays one shrunk case: give it with the --seed and --only of the failure, as the report shows',
+    );
   return path;
 }
 

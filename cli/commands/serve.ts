@@ -3,7 +3,15 @@ import { access, lstat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { writeAtomically } from '../../reports/write.js';
 import {
-  FAULTS, FAULT_NAMES, MAX_HANG_SECONDS, SCENARIOS, SCENARIO_NAMES, parseFaults, parseScenarios, startSandbox, type SandboxVariant,
+  FAULTS,
+  FAULT_NAMES,
+  MAX_HANG_SECONDS,
+  SCENARIOS,
+  SCENARIO_NAMES,
+  parseFaults,
+  parseScenarios,
+  startSandbox,
+  type SandboxVariant,
 } from '../../sandbox/index.js';
 import { isLoopbackHost } from '../../core/loopback.js';
 import { webhookUrlProblem } from '../../core/webhooks.js';
@@ -14,28 +22,60 @@ import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js
 export const serveCommand: CommandSpec = {
   name: 'serve',
   summary: 'Runs the reference sandbox: every operation of the interface and the profile, demo merchants, fault and scenario switches.',
-  usage: 'svc-conformance serve [--port N] [--host H] [--config-out F] [--webhook-url URL] [--allow-remote-webhooks] [--fault NAME]… [--scenario NAME]… [variant options]',
+  usage:
+    'svc-conformance serve [--port N] [--host H] [--config-out F] [--webhook-url URL] [--allow-remote-webhooks] [--fault NAME]… [--scenario NAME]… [variant options]',
   options: [
     { name: 'port', type: 'string', value: 'N', description: 'port to listen on (default: a free one)' },
     { name: 'host', type: 'string', value: 'H', description: 'address to listen on (default: 127.0.0.1)' },
     { name: 'config-out', type: 'string', value: 'F', description: 'write a P-CFG config for this sandbox to F once it listens' },
-    { name: 'webhook-url', type: 'string', value: 'URL', description: 'deliver every demo merchant\'s webhooks (P-HOOK) to URL, logging each attempt' },
-    { name: 'allow-remote-webhooks', type: 'boolean', description: 'let the registration control request (POST /sandbox/webhooks) name a receiver off this machine (default: loopback only)' },
+    {
+      name: 'webhook-url',
+      type: 'string',
+      value: 'URL',
+      description: "deliver every demo merchant's webhooks (P-HOOK) to URL, logging each attempt",
+    },
+    {
+      name: 'allow-remote-webhooks',
+      type: 'boolean',
+      description:
+        'let the registration control request (POST /sandbox/webhooks) name a receiver off this machine (default: loopback only)',
+    },
     { name: 'fault', type: 'string', value: 'NAME', multiple: true, description: 'break one profile rule on purpose (see --list-faults)' },
     { name: 'list-faults', type: 'boolean', description: 'list the fault switches and the rule each breaks, then exit' },
-    { name: 'scenario', type: 'string', value: 'NAME', multiple: true, description: 'misbehave once on purpose, to see a client recover (see --list-scenarios)' },
+    {
+      name: 'scenario',
+      type: 'string',
+      value: 'NAME',
+      multiple: true,
+      description: 'misbehave once on purpose, to see a client recover (see --list-scenarios)',
+    },
     { name: 'list-scenarios', type: 'boolean', description: 'list the scenarios and the client rule each tests, then exit' },
-    { name: 'hang-seconds', type: 'string', value: 'SECONDS', description: 'how long create-order-hang-once holds its answer, up to 86400 (default 30)' },
+    {
+      name: 'hang-seconds',
+      type: 'string',
+      value: 'SECONDS',
+      description: 'how long create-order-hang-once holds its answer, up to 86400 (default 30)',
+    },
     { name: 'create-status', type: 'string', value: '200|201', description: 'HTTP status of a created order (default 201)' },
-    { name: 'verify', type: 'string', value: 'raw|canonical', description: 'verify signatures over the raw body or a re-canonicalized parse (default raw)' },
-    { name: 'replay', type: 'string', value: 'allow|refuse', description: 'accept or refuse a re-sent timestamp and signature (default refuse)' },
+    {
+      name: 'verify',
+      type: 'string',
+      value: 'raw|canonical',
+      description: 'verify signatures over the raw body or a re-canonicalized parse (default raw)',
+    },
+    {
+      name: 'replay',
+      type: 'string',
+      value: 'allow|refuse',
+      description: 'accept or refuse a re-sent timestamp and signature (default refuse)',
+    },
     { name: 'tolerance', type: 'string', value: 'SECONDS', description: 'timestamp window either side of the clock (default 300)' },
     { name: 'quiet', type: 'boolean', description: 'do not log requests' },
   ],
   details: [
     'Stops on Ctrl-C or SIGTERM (exit 130), or SIGHUP (129), saying so. Requests are logged to stderr, one line each, without secrets.',
     'A fault breaks a rule for as long as the sandbox runs; a scenario fires once, on the first authenticated request it applies to.',
-    'With --webhook-url, every order and payout change fires its event (P-HOOK-2), signed with the merchant\'s secret and retried',
+    "With --webhook-url, every order and payout change fires its event (P-HOOK-2), signed with the merchant's secret and retried",
     'after 1, 2, 4 and 8 s until answered 200; each attempt is logged to stderr (event, id, attempt, status, ms), even with --quiet.',
     'Make a change that fires one with svc-conformance trigger EVENT.',
     'The demo credentials are public: a --host or --webhook-url other than loopback is warned about, and POST /sandbox/webhooks registers only a loopback URL (127.0.0.0/8, ::1, localhost) or the --webhook-url given, unless --allow-remote-webhooks.',
@@ -54,7 +94,10 @@ export const serveCommand: CommandSpec = {
     }
     if (options['list-scenarios']) {
       const width = Math.max(...SCENARIO_NAMES.map((n) => n.length)) + 2;
-      io.stdout(SCENARIO_NAMES.map((n) => `${n.padEnd(width)}${SCENARIOS[n].rules.join(',').padEnd(24)}${SCENARIOS[n].description}`).join('\n') + '\n');
+      io.stdout(
+        SCENARIO_NAMES.map((n) => `${n.padEnd(width)}${SCENARIOS[n].rules.join(',').padEnd(24)}${SCENARIOS[n].description}`).join('\n') +
+          '\n',
+      );
       return 0;
     }
     const settings = readSettings(options);
@@ -75,10 +118,15 @@ export const serveCommand: CommandSpec = {
         await sandbox.close();
         // The error's own text names the temporary file it was writing, not the one the user gave.
         const code = (error as NodeJS.ErrnoException).code;
-        throw new UsageError(`serve: cannot write --config-out ${String(options['config-out'])}: ${code !== undefined ? `the system refused (${code}); give a file in a folder you can write` : (error as Error).message}`);
+        throw new UsageError(
+          `serve: cannot write --config-out ${String(options['config-out'])}: ${code !== undefined ? `the system refused (${code}); give a file in a folder you can write` : (error as Error).message}`,
+        );
       }
     }
-    for (const warning of [bindWarning(settings.host), settings.webhookUrl === undefined ? undefined : webhookUrlWarning(settings.webhookUrl)]) {
+    for (const warning of [
+      bindWarning(settings.host),
+      settings.webhookUrl === undefined ? undefined : webhookUrlWarning(settings.webhookUrl),
+    ]) {
       if (warning !== undefined) io.stderr(`svc-conformance serve: ${warning}\n`);
     }
     io.stdout(banner(sandbox.baseUrl, sandbox.fixtures, settings.faults, settings.scenarios, settings.webhookUrl));
@@ -98,8 +146,12 @@ export const serveCommand: CommandSpec = {
  */
 async function usableConfigOut(path: string, given: string): Promise<void> {
   const info = await lstat(path).catch(() => undefined);
-  if (info?.isSymbolicLink()) throw new UsageError(`serve: --config-out ${given} is a symbolic link; the sandbox does not write through links: remove it or give another file`);
-  if (info?.isDirectory()) throw new UsageError(`serve: --config-out ${given} is a folder; give a file name, e.g. --config-out ${join(given, 'sandbox.json')}`);
+  if (info?.isSymbolicLink())
+    throw new UsageError(
+      `serve: --config-out ${given} is a symbolic link; the sandbox does not write through links: remove it or give another file`,
+    );
+  if (info?.isDirectory())
+    throw new UsageError(`serve: --config-out ${given} is a folder; give a file name, e.g. --config-out ${join(given, 'sandbox.json')}`);
   try {
     await access(dirname(path), constants.W_OK);
   } catch {
@@ -124,11 +176,14 @@ function readSettings(options: ParsedOptions) {
   }
   const hangSeconds = options['hang-seconds'] === undefined ? undefined : Number(options['hang-seconds']);
   if (hangSeconds !== undefined && !(hangSeconds > 0 && hangSeconds <= MAX_HANG_SECONDS)) {
-    throw new UsageError(`serve: --hang-seconds takes a number of seconds above 0 and at most ${MAX_HANG_SECONDS} (a day), not ${JSON.stringify(options['hang-seconds'])}`);
+    throw new UsageError(
+      `serve: --hang-seconds takes a number of seconds above 0 and at most ${MAX_HANG_SECONDS} (a day), not ${JSON.stringify(options['hang-seconds'])}`,
+    );
   }
   const variant: Partial<SandboxVariant> = {};
   if (options['create-status'] !== undefined) {
-    if (options['create-status'] !== '200' && options['create-status'] !== '201') throw new UsageError('serve: --create-status takes 200 or 201');
+    if (options['create-status'] !== '200' && options['create-status'] !== '201')
+      throw new UsageError('serve: --create-status takes 200 or 201');
     variant.createStatus = Number(options['create-status']) as 200 | 201;
   }
   if (options.verify !== undefined) {
@@ -144,9 +199,19 @@ function readSettings(options: ParsedOptions) {
   }
   const webhookUrl = typeof options['webhook-url'] === 'string' ? options['webhook-url'] : undefined;
   const problem = webhookUrl === undefined ? undefined : webhookUrlProblem(webhookUrl);
-  if (problem !== undefined) throw new UsageError(`serve: --webhook-url cannot be used: ${problem}; e.g. --webhook-url http://127.0.0.1:4020/webhooks`);
+  if (problem !== undefined)
+    throw new UsageError(`serve: --webhook-url cannot be used: ${problem}; e.g. --webhook-url http://127.0.0.1:4020/webhooks`);
   const allowRemoteWebhooks = Boolean(options['allow-remote-webhooks']);
-  return { port, host, allowRemoteWebhooks, faults, scenarios, ...(hangSeconds !== undefined ? { hangSeconds } : {}), ...(webhookUrl !== undefined ? { webhookUrl } : {}), variant };
+  return {
+    port,
+    host,
+    allowRemoteWebhooks,
+    faults,
+    scenarios,
+    ...(hangSeconds !== undefined ? { hangSeconds } : {}),
+    ...(webhookUrl !== undefined ? { webhookUrl } : {}),
+    variant,
+  };
 }
 
 /** The warning for a bind address other machines can reach, or undefined on loopback. */
@@ -164,19 +229,27 @@ export function webhookUrlWarning(url: string): string | undefined {
   return `warning: --webhook-url ${url} is not on this machine: every demo merchant's webhooks, signed with the public demo secrets, are delivered there`;
 }
 
-function banner(baseUrl: string, fixtures: Awaited<ReturnType<typeof startSandbox>>['fixtures'], faults: readonly string[], scenarios: readonly string[], webhookUrl: string | undefined): string {
+function banner(
+  baseUrl: string,
+  fixtures: Awaited<ReturnType<typeof startSandbox>>['fixtures'],
+  faults: readonly string[],
+  scenarios: readonly string[],
+  webhookUrl: string | undefined,
+): string {
   const { merchant, otherMerchant, productionCredentials } = fixtures;
-  return [
-    `svc-conformance reference sandbox listening on ${baseUrl}`,
-    '',
-    'Demo credentials (sandbox only):',
-    `  merchant A    X-API-KEY ${merchant.apiKey}   secret ${merchant.secretKey}   wallet ${merchant.walletId}`,
-    `  merchant B    X-API-KEY ${otherMerchant.apiKey}   secret ${otherMerchant.secretKey}   wallet ${otherMerchant.walletId}`,
-    `  production    X-API-KEY ${productionCredentials.apiKey}   wallet ${productionCredentials.walletId}   (known here only to be refused)`,
-    `  payouts       ${fixtures.payouts.map((p) => `${p.payoutOrderId}`).join(' ')}`,
-    `  faults        ${faults.length > 0 ? faults.join(', ') : 'none'}`,
-    `  scenarios     ${scenarios.length > 0 ? scenarios.join(', ') : 'none'}`,
-    `  webhooks      ${webhookUrl !== undefined ? `${webhookUrl} (merchants A and B; svc-conformance trigger EVENT fires one)` : 'none registered (--webhook-url URL)'}`,
-    '',
-  ].join('\n') + '\n';
+  return (
+    [
+      `svc-conformance reference sandbox listening on ${baseUrl}`,
+      '',
+      'Demo credentials (sandbox only):',
+      `  merchant A    X-API-KEY ${merchant.apiKey}   secret ${merchant.secretKey}   wallet ${merchant.walletId}`,
+      `  merchant B    X-API-KEY ${otherMerchant.apiKey}   secret ${otherMerchant.secretKey}   wallet ${otherMerchant.walletId}`,
+      `  production    X-API-KEY ${productionCredentials.apiKey}   wallet ${productionCredentials.walletId}   (known here only to be refused)`,
+      `  payouts       ${fixtures.payouts.map((p) => `${p.payoutOrderId}`).join(' ')}`,
+      `  faults        ${faults.length > 0 ? faults.join(', ') : 'none'}`,
+      `  scenarios     ${scenarios.length > 0 ? scenarios.join(', ') : 'none'}`,
+      `  webhooks      ${webhookUrl !== undefined ? `${webhookUrl} (merchants A and B; svc-conformance trigger EVENT fires one)` : 'none registered (--webhook-url URL)'}`,
+      '',
+    ].join('\n') + '\n'
+  );
 }

@@ -8,7 +8,7 @@ import type { CommandSpec } from '../options.js';
 
 export const signCommand: CommandSpec = {
   name: 'sign',
-  summary: 'Prints the profile\'s signature (P-SIGN-2) of a JSON body: HMAC-SHA256 of canonical text + timestamp.',
+  summary: "Prints the profile's signature (P-SIGN-2) of a JSON body: HMAC-SHA256 of canonical text + timestamp.",
   usage: 'svc-conformance sign --secret S --timestamp T [--file F] [--json]',
   options: [
     { name: 'secret', type: 'string', value: 'S', description: 'secret key (sk_test_…); defaults to $SVC_SECRET_KEY' },

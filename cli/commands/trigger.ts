@@ -31,8 +31,21 @@ export const triggerCommand: CommandSpec = {
   usage: 'svc-conformance trigger EVENT [--config F] [--to URL]',
   positionals: true,
   options: [
-    { name: 'to', type: 'string', value: 'URL', description: 'deliver this event to URL (a loopback receiver unless serve --allow-remote-webhooks): registered while trigger runs, the earlier registration put back after' },
-    { name: 'config', short: 'c', type: 'string', value: 'F', description: 'the sandbox\'s P-CFG config (serve --config-out writes one; default: ./svc-conformance.json if there is one); SVC_BASE_URL, SVC_API_KEY, SVC_SECRET_KEY and SVC_WALLET_ID override it' },
+    {
+      name: 'to',
+      type: 'string',
+      value: 'URL',
+      description:
+        'deliver this event to URL (a loopback receiver unless serve --allow-remote-webhooks): registered while trigger runs, the earlier registration put back after',
+    },
+    {
+      name: 'config',
+      short: 'c',
+      type: 'string',
+      value: 'F',
+      description:
+        "the sandbox's P-CFG config (serve --config-out writes one; default: ./svc-conformance.json if there is one); SVC_BASE_URL, SVC_API_KEY, SVC_SECRET_KEY and SVC_WALLET_ID override it",
+    },
   ],
   details: [
     'Events:',
@@ -52,7 +65,9 @@ export const triggerCommand: CommandSpec = {
     if (!isWebhookEventName(event)) throw new UsageError(`trigger: no event "${event}"; the events are ${WEBHOOK_EVENT_NAMES.join(', ')}`);
     const configFile = configFileOf('trigger', options, io);
     if (configFile === undefined && io.env.SVC_BASE_URL === undefined) {
-      throw new UsageError('trigger: name the sandbox with --config F (serve --config-out F writes one; ./svc-conformance.json is found by itself) or SVC_BASE_URL with SVC_API_KEY, SVC_SECRET_KEY and SVC_WALLET_ID');
+      throw new UsageError(
+        'trigger: name the sandbox with --config F (serve --config-out F writes one; ./svc-conformance.json is found by itself) or SVC_BASE_URL with SVC_API_KEY, SVC_SECRET_KEY and SVC_WALLET_ID',
+      );
     }
     const config: TargetConfig = await loadConfig(configFile, io.env, io.cwd);
     const client = new TargetClient(config, { timeoutMs: 10_000 });
@@ -65,10 +80,20 @@ export const triggerCommand: CommandSpec = {
       if (to !== undefined) await register(client, config.baseUrl, to);
       const registered = to ?? earlier;
       // The sandbox takes the URL when the event fires, retries included: the earlier one can come back at once.
-      const result = await fire(client, config, event).finally(() => (to !== undefined && to !== earlier ? register(client, config.baseUrl, earlier ?? null) : undefined));
-      io.stdout(redact(`${event}: ${result.kind} ${result.id} (${result.state}); ${registered !== undefined ? `the sandbox delivers ${event} to ${registered}` : 'no webhook URL is registered, so nothing is delivered'}\n`));
+      const result = await fire(client, config, event).finally(() =>
+        to !== undefined && to !== earlier ? register(client, config.baseUrl, earlier ?? null) : undefined,
+      );
+      io.stdout(
+        redact(
+          `${event}: ${result.kind} ${result.id} (${result.state}); ${registered !== undefined ? `the sandbox delivers ${event} to ${registered}` : 'no webhook URL is registered, so nothing is delivered'}\n`,
+        ),
+      );
       if (registered === undefined) {
-        io.stderr(redact(`trigger: no webhook URL is registered for merchant ${config.merchant.apiKey.slice(0, 8)}…, so nothing is delivered; give --to URL (or start serve with --webhook-url URL)\n`));
+        io.stderr(
+          redact(
+            `trigger: no webhook URL is registered for merchant ${config.merchant.apiKey.slice(0, 8)}…, so nothing is delivered; give --to URL (or start serve with --webhook-url URL)\n`,
+          ),
+        );
       }
       return 0;
     } catch (error) {
@@ -96,8 +121,13 @@ async function send(client: TargetClient, options: SendOptions): Promise<Exchang
 
 /** A refusal that says the target is not (or not a working) reference sandbox: exit 2. */
 function notASandbox(baseUrl: string, what: string, exchange: Exchange): UsageError {
-  const answer = exchange.error !== undefined ? `got no answer (${exchange.error.message.replace(/\s+/g, ' ')})` : `answered HTTP ${exchange.response.status}${messageOf(exchange) ? ` "${messageOf(exchange)}"` : ''}`;
-  return new UsageError(`trigger: ${what} at ${baseUrl} ${answer}; trigger drives the reference sandbox (svc-conformance serve) with the configured merchant's keys`);
+  const answer =
+    exchange.error !== undefined
+      ? `got no answer (${exchange.error.message.replace(/\s+/g, ' ')})`
+      : `answered HTTP ${exchange.response.status}${messageOf(exchange) ? ` "${messageOf(exchange)}"` : ''}`;
+  return new UsageError(
+    `trigger: ${what} at ${baseUrl} ${answer}; trigger drives the reference sandbox (svc-conformance serve) with the configured merchant's keys`,
+  );
 }
 
 function messageOf(exchange: Exchange): string | undefined {
@@ -117,7 +147,8 @@ function dataOf(exchange: Exchange): Record<string, unknown> | undefined {
 async function registration(client: TargetClient, baseUrl: string): Promise<string | undefined> {
   const exchange = await send(client, { label: 'the registered webhook URL', path: OPERATION_PATHS.registerWebhook, payload: {} });
   const data = dataOf(exchange);
-  if (data === undefined || !('url' in data)) throw notASandbox(baseUrl, `the webhook registration control request (POST ${OPERATION_PATHS.registerWebhook})`, exchange);
+  if (data === undefined || !('url' in data))
+    throw notASandbox(baseUrl, `the webhook registration control request (POST ${OPERATION_PATHS.registerWebhook})`, exchange);
   return typeof data.url === 'string' ? data.url : undefined;
 }
 
@@ -130,15 +161,20 @@ function receiverUrl(text: string): string {
     // Not echoed: a value that is not a URL may be anything pasted by mistake (a secret, say).
     throw new UsageError(`trigger: --to takes the receiver's URL, e.g. http://127.0.0.1:4020/webhooks; what was given is not a URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`trigger: --to takes an http(s) URL, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`trigger: --to takes an http(s) URL, not ${url.protocol}`);
   return url.href;
 }
 
 /** Registers the merchant's webhook URL (null: none) with the sandbox's control request; its refusal is said as it gave it. */
 async function register(client: TargetClient, baseUrl: string, url: string | null): Promise<void> {
   const exchange = await send(client, { label: 'register the webhook URL', path: OPERATION_PATHS.registerWebhook, payload: { url } });
-  if (exchange.response?.status === 400 || exchange.response?.status === 403) throw new UsageError(`trigger: the sandbox refused the webhook URL ${url}: ${messageOf(exchange) ?? `HTTP ${exchange.response.status}`}`);
-  if (dataOf(exchange) === undefined) throw notASandbox(baseUrl, `the webhook registration control request (POST ${OPERATION_PATHS.registerWebhook})`, exchange);
+  if (exchange.response?.status === 400 || exchange.response?.status === 403)
+    throw new UsageError(
+      `trigger: the sandbox refused the webhook URL ${url}: ${messageOf(exchange) ?? `HTTP ${exchange.response.status}`}`,
+    );
+  if (dataOf(exchange) === undefined)
+    throw notASandbox(baseUrl, `the webhook registration control request (POST ${OPERATION_PATHS.registerWebhook})`, exchange);
 }
 
 interface Fired {
@@ -151,7 +187,12 @@ async function fire(client: TargetClient, config: TargetConfig, event: WebhookEv
   const suffix = `${Date.now().toString(36).toUpperCase()}-${Math.random().toString(36).slice(2, 6).toUpperCase()}`;
   if (event.startsWith('payment.')) {
     const orderId = `TRG-${suffix}`;
-    const outcome = { 'payment.success': 'success', 'payment.failed': 'failure', 'payment.processing': 'pending', 'payment.expired': 'expire' }[event as 'payment.success'];
+    const outcome = {
+      'payment.success': 'success',
+      'payment.failed': 'failure',
+      'payment.processing': 'pending',
+      'payment.expired': 'expire',
+    }[event as 'payment.success'];
     const created = await send(client, { label: 'Create Order', path: OPERATION_PATHS.createOrder, payload: orderBody(orderId) });
     const link = dataOf(created)?.payment_link;
     if (typeof link !== 'string') throw notASandbox(config.baseUrl, 'Create Order', created);
@@ -159,18 +200,31 @@ async function fire(client: TargetClient, config: TargetConfig, event: WebhookEv
     return { kind: 'order_id', id: orderId, state };
   }
   const payoutOrderId = `TRG-PO-${suffix}`;
-  const balance = await send(client, { label: 'Balance Inquiry', path: OPERATION_PATHS.balanceInquiry, payload: { svc_wallet_id: config.merchant.walletId, debit_account_type: 'svc_wallet' } });
+  const balance = await send(client, {
+    label: 'Balance Inquiry',
+    path: OPERATION_PATHS.balanceInquiry,
+    payload: { svc_wallet_id: config.merchant.walletId, debit_account_type: 'svc_wallet' },
+  });
   const currency = dataOf(balance)?.currency;
   if (!isCurrency(currency)) throw notASandbox(config.baseUrl, 'Balance Inquiry', balance);
   const amount = event === 'payout.failed' ? '10.13' : '10.00';
-  const initiated = await send(client, { label: 'Transaction Initiation', path: OPERATION_PATHS.transactionInitiation, payload: payoutBody(config.merchant.walletId, payoutOrderId, amount, currency) });
+  const initiated = await send(client, {
+    label: 'Transaction Initiation',
+    path: OPERATION_PATHS.transactionInitiation,
+    payload: payoutBody(config.merchant.walletId, payoutOrderId, amount, currency),
+  });
   let state = dataOf(initiated)?.status;
   if (typeof state !== 'string') throw notASandbox(config.baseUrl, 'Transaction Initiation', initiated);
   const targets = { 'payout.success': ['SUCCESS'], 'payout.reversed': ['SUCCESS', 'REVERSED'] }[event as 'payout.success'] ?? [];
   for (const target of targets) {
-    const settled = await send(client, { label: `settle to ${target}`, path: OPERATION_PATHS.settlePayout, payload: { payout_order_id: payoutOrderId, status: target } });
+    const settled = await send(client, {
+      label: `settle to ${target}`,
+      path: OPERATION_PATHS.settlePayout,
+      payload: { payout_order_id: payoutOrderId, status: target },
+    });
     state = dataOf(settled)?.status;
-    if (typeof state !== 'string') throw notASandbox(config.baseUrl, `the settle control request (POST ${OPERATION_PATHS.settlePayout})`, settled);
+    if (typeof state !== 'string')
+      throw notASandbox(config.baseUrl, `the settle control request (POST ${OPERATION_PATHS.settlePayout})`, settled);
   }
   return { kind: 'payout_order_id', id: payoutOrderId, state };
 }
@@ -178,7 +232,10 @@ async function fire(client: TargetClient, config: TargetConfig, event: WebhookEv
 /** Submits the hosted checkout's form, as the customer's browser would; returns the order's state. */
 async function checkout(link: string, baseUrl: string, outcome: string): Promise<string> {
   // Only the sandbox's own page: a payment_link elsewhere is not followed.
-  if (new URL(link).origin !== new URL(baseUrl).origin) throw new UsageError(`trigger: the payment_link ${new URL(link).origin} is not on ${new URL(baseUrl).origin}; trigger only follows the reference sandbox's own checkout`);
+  if (new URL(link).origin !== new URL(baseUrl).origin)
+    throw new UsageError(
+      `trigger: the payment_link ${new URL(link).origin} is not on ${new URL(baseUrl).origin}; trigger only follows the reference sandbox's own checkout`,
+    );
   const response = await fetch(link, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -188,7 +245,10 @@ async function checkout(link: string, baseUrl: string, outcome: string): Promise
     throw new UsageError(`trigger: the hosted checkout at ${new URL(link).origin} did not answer: ${error.message}`);
   });
   await response.body?.cancel();
-  if (response.status !== 200) throw new UsageError(`trigger: the hosted checkout answered HTTP ${response.status}; trigger drives the reference sandbox (svc-conformance serve)`);
+  if (response.status !== 200)
+    throw new UsageError(
+      `trigger: the hosted checkout answered HTTP ${response.status}; trigger drives the reference sandbox (svc-conformance serve)`,
+    );
   return { success: 'PAID', failure: 'FAILED', pending: 'PROCESSING', expire: 'EXPIRED' }[outcome as 'success'];
 }
 
@@ -222,6 +282,12 @@ function payoutBody(walletId: string, payoutOrderId: string, amount: string, cur
     currency,
     // The kit's own choice for a currency, the same as its checks make.
     transfer_mode: transferModeFor(currency),
-    beneficiary: { name: 'Ravi Kumar', account_number: '001234567890', ifsc: 'HDFC0000123', iban: 'GB29NWBK60161331926819', swift_code: 'NWBKGB2L' },
+    beneficiary: {
+      name: 'Ravi Kumar',
+      account_number: '001234567890',
+      ifsc: 'HDFC0000123',
+      iban: 'GB29NWBK60161331926819',
+      swift_code: 'NWBKGB2L',
+    },
   };
 }

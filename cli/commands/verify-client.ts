@@ -15,17 +15,41 @@ import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B, runMerchant, type Merchant } f
 import { listening } from './verify-receiver.js';
 import { interruptsOf } from '../interrupt.js';
 import { UsageError, type Io } from '../io.js';
-import { FORMAT_OPTION, REQUIRE_ALL_OPTION, SIGN_KEY_OPTION, finish, formatOf, judgementReport, defaultReportDir, signerOf, usableReportDir, writeReportsOrSay } from '../report-files.js';
+import {
+  FORMAT_OPTION,
+  REQUIRE_ALL_OPTION,
+  SIGN_KEY_OPTION,
+  finish,
+  formatOf,
+  judgementReport,
+  defaultReportDir,
+  signerOf,
+  usableReportDir,
+  writeReportsOrSay,
+} from '../report-files.js';
 import { wholeNumber, type CommandSpec } from '../options.js';
 
 export const verifyClientCommand: CommandSpec = {
   name: 'verify-client',
   summary: 'Runs a client against the recording sandbox and judges the requests it sends by P-CLIENT.',
-  usage: 'svc-conformance verify-client [--scenario S]… [--webhook-url URL] [--report-dir D] [--strict] [--require-all] [--sign-key FILE] [--timeout SECONDS] -- COMMAND [ARGS…]',
+  usage:
+    'svc-conformance verify-client [--scenario S]… [--webhook-url URL] [--report-dir D] [--strict] [--require-all] [--sign-key FILE] [--timeout SECONDS] -- COMMAND [ARGS…]',
   positionals: true,
   options: [
-    { name: 'scenario', type: 'string', value: 'S', multiple: true, description: 'make the sandbox misbehave once, to see the client recover (see serve --list-scenarios)' },
-    { name: 'webhook-url', type: 'string', value: 'URL', description: 'where the webhook receiver COMMAND starts listens: it gets the sandbox\'s events and the kit\'s probes, judged by P-HOOK-6…9' },
+    {
+      name: 'scenario',
+      type: 'string',
+      value: 'S',
+      multiple: true,
+      description: 'make the sandbox misbehave once, to see the client recover (see serve --list-scenarios)',
+    },
+    {
+      name: 'webhook-url',
+      type: 'string',
+      value: 'URL',
+      description:
+        "where the webhook receiver COMMAND starts listens: it gets the sandbox's events and the kit's probes, judged by P-HOOK-6…9",
+    },
     { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports/client)' },
     FORMAT_OPTION,
     { name: 'strict', type: 'boolean', description: 'a broken SHOULD rule fails the run too' },
@@ -35,10 +59,10 @@ export const verifyClientCommand: CommandSpec = {
   ],
   details: [
     'COMMAND runs with SVC_BASE_URL, SVC_API_KEY, SVC_SECRET_KEY, SVC_WALLET_ID (and SVC_ENVIRONMENT=sandbox) set to the sandbox, with keys and a wallet made for this run.',
-    'Only the client\'s own requests are judged (this run\'s API key, or signed with its secret); others that reach the sandbox are counted in a note.',
+    "Only the client's own requests are judged (this run's API key, or signed with its secret); others that reach the sandbox are counted in a note.",
     'Exit status: 0 conformant (no MUST client rule broken), 1 not conformant (or the client sent no request of its own), 2 bad usage, COMMAND could not start, or inconclusive.',
-    'Ctrl-C or SIGTERM (exit 130), a closed terminal (SIGHUP, 129) or a closed output pipe (141): one line saying what was cleaned up (the client\'s whole process group stopped, SIGTERM then SIGKILL after 2 s; the sandbox closed). The kit\'s previous reports in the report folder (recognised by their content; files of other tools are left alone) are removed when the command starts: one that ends without its own leaves none that verify.',
-    'The client\'s own exit status is reported, not judged: a client may stop on a business failure.',
+    "Ctrl-C or SIGTERM (exit 130), a closed terminal (SIGHUP, 129) or a closed output pipe (141): one line saying what was cleaned up (the client's whole process group stopped, SIGTERM then SIGKILL after 2 s; the sandbox closed). The kit's previous reports in the report folder (recognised by their content; files of other tools are left alone) are removed when the command starts: one that ends without its own leaves none that verify.",
+    "The client's own exit status is reported, not judged: a client may stop on a business failure.",
     'With --webhook-url, the sandbox delivers its events to URL; once something listens there (within 30 s) the kit delivers genuine,',
     'redelivered and forged events too (as verify-receiver), and stops COMMAND after 3 quiet seconds with no delivery pending.',
   ],
@@ -52,7 +76,8 @@ export const verifyClientCommand: CommandSpec = {
     const { json, console: out } = formatOf('verify-client', options, io);
     const print = io.stdout;
     io = out;
-    if (positionals.length === 0) throw new UsageError('verify-client: give the client command after --, e.g. verify-client -- node my-client.mjs');
+    if (positionals.length === 0)
+      throw new UsageError('verify-client: give the client command after --, e.g. verify-client -- node my-client.mjs');
     let scenarios: ScenarioName[];
     try {
       scenarios = [...parseScenarios((options.scenario as string[] | undefined) ?? [])];
@@ -60,17 +85,29 @@ export const verifyClientCommand: CommandSpec = {
       throw new UsageError(`verify-client: ${(error as Error).message}`);
     }
     const timeoutSeconds = options.timeout === undefined ? 120 : wholeNumber('verify-client', 'timeout', options.timeout, 1, 86_400);
-    const reportDir = resolve(io.cwd, typeof options['report-dir'] === 'string' ? options['report-dir'] : defaultReportDir('verify-client'));
+    const reportDir = resolve(
+      io.cwd,
+      typeof options['report-dir'] === 'string' ? options['report-dir'] : defaultReportDir('verify-client'),
+    );
     const command = positionals.map(shellQuote).join(' ');
     await usableReportDir('verify-client', reportDir, io);
     const reportSigner = await signerOf('verify-client', options, io);
 
     const webhookUrl = typeof options['webhook-url'] === 'string' ? options['webhook-url'] : undefined;
     const urlProblem = webhookUrl === undefined ? undefined : webhookUrlProblem(webhookUrl);
-    if (urlProblem !== undefined) throw new UsageError(`verify-client: --webhook-url cannot be used: ${urlProblem}; e.g. --webhook-url http://127.0.0.1:4020/webhooks`);
+    if (urlProblem !== undefined)
+      throw new UsageError(`verify-client: --webhook-url cannot be used: ${urlProblem}; e.g. --webhook-url http://127.0.0.1:4020/webhooks`);
 
-    if (webhookUrl !== undefined && (await listening(webhookUrl, 1_000).then(() => true, () => false))) {
-      throw new UsageError(`verify-client: something already listens at ${webhookUrl} before COMMAND started; stop it, or give COMMAND and --webhook-url another port`);
+    if (
+      webhookUrl !== undefined &&
+      (await listening(webhookUrl, 1_000).then(
+        () => true,
+        () => false,
+      ))
+    ) {
+      throw new UsageError(
+        `verify-client: something already listens at ${webhookUrl} before COMMAND started; stop it, or give COMMAND and --webhook-url another port`,
+      );
     }
 
     const recorded: RecordedExchange[] = [];
@@ -80,28 +117,51 @@ export const verifyClientCommand: CommandSpec = {
     const merchant = runMerchant();
     // Keep idle sockets open past a held answer, so a client's own timeout is what ends the wait.
     const sandbox = await startSandbox({
-      port: 0, scenarios, merchants: [merchant], scenarioMerchant: merchant.id, record: (x) => recorded.push(x),
-      idleTimeoutMs: (DEFAULT_HANG_SECONDS + 30) * 1000, requestTimeoutMs: (DEFAULT_HANG_SECONDS + 30) * 1000,
-      ...(webhookUrl !== undefined ? { deliveryLog: (line: string) => io.stdout(`  [sandbox] ${line}\n`), onDeliveryAttempt: (a: DeliveryAttempt) => void attempts.push(a) } : {}),
+      port: 0,
+      scenarios,
+      merchants: [merchant],
+      scenarioMerchant: merchant.id,
+      record: (x) => recorded.push(x),
+      idleTimeoutMs: (DEFAULT_HANG_SECONDS + 30) * 1000,
+      requestTimeoutMs: (DEFAULT_HANG_SECONDS + 30) * 1000,
+      ...(webhookUrl !== undefined
+        ? {
+            deliveryLog: (line: string) => io.stdout(`  [sandbox] ${line}\n`),
+            onDeliveryAttempt: (a: DeliveryAttempt) => void attempts.push(a),
+          }
+        : {}),
     });
     const interrupts = interruptsOf(io);
-    const releaseSandbox = interrupts.hold({ done: 'closed the recording sandbox', failed: 'could not close the recording sandbox' }, () => sandbox.close());
+    const releaseSandbox = interrupts.hold({ done: 'closed the recording sandbox', failed: 'could not close the recording sandbox' }, () =>
+      sandbox.close(),
+    );
     // The client's receiver gets the events of the client's own merchant only.
     if (webhookUrl !== undefined) sandbox.app.webhooks.register(merchant.id, webhookUrl);
     const startedAt = new Date();
     let outcome: ClientOutcome;
     let receiver: ReceiverJudgement | undefined;
     try {
-      io.stdout(`verify-client: running \`${command}\` against the recording sandbox at ${sandbox.baseUrl}${scenarios.length ? ` (scenarios: ${scenarios.join(', ')})` : ''}${webhookUrl ? `, its webhooks to ${webhookUrl}` : ''}\n`);
-      const client = runClient(positionals, io, createRedactor({ secrets: [merchant.secretKey, ...DEMO_SECRETS] }), {
-        SVC_BASE_URL: sandbox.baseUrl,
-        SVC_API_KEY: merchant.apiKey,
-        SVC_SECRET_KEY: merchant.secretKey,
-        SVC_WALLET_ID: merchant.walletId,
-        SVC_ENVIRONMENT: 'sandbox',
-      }, timeoutSeconds);
+      io.stdout(
+        `verify-client: running \`${command}\` against the recording sandbox at ${sandbox.baseUrl}${scenarios.length ? ` (scenarios: ${scenarios.join(', ')})` : ''}${webhookUrl ? `, its webhooks to ${webhookUrl}` : ''}\n`,
+      );
+      const client = runClient(
+        positionals,
+        io,
+        createRedactor({ secrets: [merchant.secretKey, ...DEMO_SECRETS] }),
+        {
+          SVC_BASE_URL: sandbox.baseUrl,
+          SVC_API_KEY: merchant.apiKey,
+          SVC_SECRET_KEY: merchant.secretKey,
+          SVC_WALLET_ID: merchant.walletId,
+          SVC_ENVIRONMENT: 'sandbox',
+        },
+        timeoutSeconds,
+      );
       // Interrupted: the client and all it started go (its receiver too), so its ports are free again.
-      const releaseClient = interrupts.hold({ done: "stopped the client's process group", failed: "could not stop the client's process group" }, () => client.terminate());
+      const releaseClient = interrupts.hold(
+        { done: "stopped the client's process group", failed: "could not stop the client's process group" },
+        () => client.terminate(),
+      );
       void client.outcome.then(releaseClient, releaseClient);
       if (webhookUrl !== undefined) {
         const judged = await judgeClientReceiver(webhookUrl, merchant, client, io, Math.min(LISTEN_WITHIN_SECONDS, timeoutSeconds));
@@ -115,7 +175,9 @@ export const verifyClientCommand: CommandSpec = {
         const judgedAt = Date.now();
         const lastActivity = () => Math.max(recorded.at(-1)?.receivedAt ?? 0, attempts.at(-1)?.at ?? 0, judgedAt);
         await untilQuiet(client, () => Date.now() - lastActivity() >= QUIET_MS && !sandbox.app.webhooks.busy);
-        client.stop(`the kit stopped the client once its receiver had been judged and ${QUIET_MS / 1000} s passed with no request and no delivery pending`);
+        client.stop(
+          `the kit stopped the client once its receiver had been judged and ${QUIET_MS / 1000} s passed with no request and no delivery pending`,
+        );
       }
       outcome = await client.outcome;
     } finally {
@@ -152,7 +214,13 @@ export const verifyClientCommand: CommandSpec = {
     if (outcome.note) io.stdout(`\nnote: ${outcome.note}\n`);
     const report: Report = {
       ...built,
-      client: { command, exitCode: outcome.exitCode, requests: apiRequests, ...(foreignRequests > 0 ? { foreignRequests } : {}), scenarios },
+      client: {
+        command,
+        exitCode: outcome.exitCode,
+        requests: apiRequests,
+        ...(foreignRequests > 0 ? { foreignRequests } : {}),
+        scenarios,
+      },
       ...(webhookUrl !== undefined ? { receiver: { url: webhookUrl, deliveries: (receiver?.deliveries ?? 0) + attempts.length } } : {}),
     };
     const files = await writeReportsOrSay(io, 'verify-client', report, reportDir, reportSigner);
@@ -226,12 +294,23 @@ interface ClientOutcome {
  * Runs the client with the sandbox's coordinates; its output is passed through, marked, with the
  * secret redacted. It runs in a process group of its own, so a timeout stops what it started too.
  */
-function runClient(argv: string[], io: Io, redact: (text: string) => string, env: Record<string, string>, timeoutSeconds: number): RunningClient {
+function runClient(
+  argv: string[],
+  io: Io,
+  redact: (text: string) => string,
+  env: Record<string, string>,
+  timeoutSeconds: number,
+): RunningClient {
   let stopWith: ((note: string) => void) | undefined;
   let terminateWith: (() => Promise<void>) | undefined;
   let exited = false;
   const outcome = new Promise<ClientOutcome>((resolvePromise, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { cwd: io.cwd, env: { ...io.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(argv[0]!, argv.slice(1), {
+      cwd: io.cwd,
+      env: { ...io.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     const out = relayLines(io.stdout, redact);
     const err = relayLines(io.stderr, redact);
     child.stdout.on('data', out.data);
@@ -280,13 +359,24 @@ function runClient(argv: string[], io: Io, redact: (text: string) => string, env
       out.end();
       err.end();
       if (stoppedNote !== undefined) resolvePromise({ exitCode: null, note: stoppedNote });
-      else if (timedOut) resolvePromise({ exitCode: null, note: `the client did not finish within ${timeoutSeconds} s and was stopped; its requests until then are judged` });
+      else if (timedOut)
+        resolvePromise({
+          exitCode: null,
+          note: `the client did not finish within ${timeoutSeconds} s and was stopped; its requests until then are judged`,
+        });
       else if (code !== 0) resolvePromise({ exitCode: code, note: `the client exited with status ${code}` });
       else resolvePromise({ exitCode: 0 });
     });
   });
   void outcome.catch(() => {}).finally(() => (exited = true));
-  return { outcome, stop: (note) => stopWith?.(note), terminate: async () => terminateWith?.(), get exited() { return exited; } };
+  return {
+    outcome,
+    stop: (note) => stopWith?.(note),
+    terminate: async () => terminateWith?.(),
+    get exited() {
+      return exited;
+    },
+  };
 }
 
 /** How long an interrupted client's process group has to end on SIGTERM before it gets SIGKILL. */
@@ -324,18 +414,38 @@ const QUIET_MS = 3_000;
  * Waits (bounded) until the client's receiver listens, then judges it as verify-receiver does.
  * When nothing listens in time, or the client ends first, returns why instead.
  */
-async function judgeClientReceiver(url: string, merchant: Merchant, client: RunningClient, io: Io, withinSeconds: number): Promise<ReceiverJudgement | { problem: string }> {
+async function judgeClientReceiver(
+  url: string,
+  merchant: Merchant,
+  client: RunningClient,
+  io: Io,
+  withinSeconds: number,
+): Promise<ReceiverJudgement | { problem: string }> {
   const until = Date.now() + withinSeconds * 1000;
   let listens = false;
   while (!listens && !client.exited && Date.now() < until) {
-    listens = await listening(url, 1_000).then(() => true, () => false);
+    listens = await listening(url, 1_000).then(
+      () => true,
+      () => false,
+    );
     if (!listens) await new Promise((r) => setTimeout(r, 200));
   }
-  if (!listens) return { problem: client.exited ? `the client ended before anything listened at ${url}` : `nothing listened at ${url} within ${withinSeconds} s of starting the client` };
+  if (!listens)
+    return {
+      problem: client.exited
+        ? `the client ended before anything listened at ${url}`
+        : `nothing listened at ${url} within ${withinSeconds} s of starting the client`,
+    };
   io.stdout(`verify-client: the receiver listens at ${url}; delivering genuine, redelivered and forged events\n`);
   // Genuine events are signed with the run's secret, the one the client was given; a forgery with
   // demo merchant A's, which anyone can read in the README.
-  return judgeReceiver({ url, merchant, otherMerchant: MERCHANT_A, otherEnvironment: MERCHANT_A_LIVE, onDelivery: (line) => io.stdout(`  [kit] ${line}\n`) });
+  return judgeReceiver({
+    url,
+    merchant,
+    otherMerchant: MERCHANT_A,
+    otherEnvironment: MERCHANT_A_LIVE,
+    onDelivery: (line) => io.stdout(`  [kit] ${line}\n`),
+  });
 }
 
 /** Resolves when the client has ended or `quiet()` holds, checking five times a second. */

@@ -12,15 +12,39 @@ import { loadConfig, toleranceOf } from '../../suites/config.js';
 import { configFileOf } from '../config-file.js';
 import { UsageError } from '../io.js';
 import type { CommandSpec } from '../options.js';
-import { FORMAT_OPTION, REQUIRE_ALL_OPTION, SIGN_KEY_OPTION, finish, formatOf, judgementReport, defaultReportDir, signerOf, usableReportDir, writeReportsOrSay } from '../report-files.js';
+import {
+  FORMAT_OPTION,
+  REQUIRE_ALL_OPTION,
+  SIGN_KEY_OPTION,
+  finish,
+  formatOf,
+  judgementReport,
+  defaultReportDir,
+  signerOf,
+  usableReportDir,
+  writeReportsOrSay,
+} from '../report-files.js';
 
 export const verifyReceiverCommand: CommandSpec = {
   name: 'verify-receiver',
   summary: 'Delivers genuine, redelivered and forged webhook events to a receiver and judges its answers by P-HOOK-6…8.',
   usage: 'svc-conformance verify-receiver --url URL [--config F] [--report-dir D] [--strict] [--require-all] [--sign-key FILE]',
   options: [
-    { name: 'url', type: 'string', value: 'URL', required: true, description: 'where the receiver listens, e.g. http://127.0.0.1:4020/webhooks' },
-    { name: 'config', short: 'c', type: 'string', value: 'F', description: 'a P-CFG config (default: ./svc-conformance.json if there is one): merchant.secretKey signs genuine events; otherMerchant and otherEnvironment sign forgeries (default: the embedded sandbox\'s demo merchants)' },
+    {
+      name: 'url',
+      type: 'string',
+      value: 'URL',
+      required: true,
+      description: 'where the receiver listens, e.g. http://127.0.0.1:4020/webhooks',
+    },
+    {
+      name: 'config',
+      short: 'c',
+      type: 'string',
+      value: 'F',
+      description:
+        "a P-CFG config (default: ./svc-conformance.json if there is one): merchant.secretKey signs genuine events; otherMerchant and otherEnvironment sign forgeries (default: the embedded sandbox's demo merchants)",
+    },
     { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports/receiver)' },
     FORMAT_OPTION,
     { name: 'strict', type: 'boolean', description: 'a broken SHOULD rule fails the run too' },
@@ -29,9 +53,9 @@ export const verifyReceiverCommand: CommandSpec = {
   ],
   details: [
     'Genuine events (payout and payment records, some holding non-ASCII text and HTML characters) must be answered 200 within 10 s;',
-    'a forgery (no or a wrong signature, another merchant\'s or environment\'s secret, the body or timestamp changed after signing,',
+    "a forgery (no or a wrong signature, another merchant's or environment's secret, the body or timestamp changed after signing,",
     'a missing, malformed or 900 s old timestamp, a body that is not JSON) anything but 2xx; a redelivery 200 again.',
-    'Ctrl-C or SIGTERM (exit 130), a closed terminal (SIGHUP, 129) or a closed output pipe (141): one line saying what was cleaned up. The kit\'s previous reports in the report folder (recognised by their content; files of other tools are left alone) are removed when the command starts: one that ends without its own leaves none that verify.',
+    "Ctrl-C or SIGTERM (exit 130), a closed terminal (SIGHUP, 129) or a closed output pipe (141): one line saying what was cleaned up. The kit's previous reports in the report folder (recognised by their content; files of other tools are left alone) are removed when the command starts: one that ends without its own leaves none that verify.",
     'Exit status: 0 conformant (no MUST broken; with --strict, no SHOULD either), 1 not conformant, 2 bad usage, nothing listens at URL, or inconclusive.',
   ],
   examples: [
@@ -45,27 +69,43 @@ export const verifyReceiverCommand: CommandSpec = {
     io = out;
     const url = String(options.url);
     const problem = webhookUrlProblem(url);
-    if (problem !== undefined) throw new UsageError(`verify-receiver: --url cannot be used: ${problem}; e.g. --url http://127.0.0.1:4020/webhooks`);
+    if (problem !== undefined)
+      throw new UsageError(`verify-receiver: --url cannot be used: ${problem}; e.g. --url http://127.0.0.1:4020/webhooks`);
     const configFile = configFileOf('verify-receiver', options, io);
     // Whose secret signs the genuine events, and where it came from (said on the console, never shown).
-    let keys = { merchant: { secretKey: MERCHANT_A.secretKey }, otherMerchant: { secretKey: MERCHANT_B.secretKey }, otherEnvironment: { secretKey: MERCHANT_A_LIVE.secretKey } as { secretKey?: string } | undefined, toleranceSeconds: 300 };
+    let keys = {
+      merchant: { secretKey: MERCHANT_A.secretKey },
+      otherMerchant: { secretKey: MERCHANT_B.secretKey },
+      otherEnvironment: { secretKey: MERCHANT_A_LIVE.secretKey } as { secretKey?: string } | undefined,
+      toleranceSeconds: 300,
+    };
     let signer = "the embedded sandbox's demo merchant A";
     let environment: 'sandbox' | 'production' = 'sandbox';
     if (configFile !== undefined) {
       const config = await loadConfig(configFile, io.env, io.cwd);
       environment = config.environment;
-      keys = { merchant: config.merchant, otherMerchant: config.otherMerchant as { secretKey: string }, otherEnvironment: config.otherEnvironment, toleranceSeconds: toleranceOf(config) };
+      keys = {
+        merchant: config.merchant,
+        otherMerchant: config.otherMerchant as { secretKey: string },
+        otherEnvironment: config.otherEnvironment,
+        toleranceSeconds: toleranceOf(config),
+      };
       signer = `merchant ${config.merchant.apiKey} of ${configFile}${io.env.SVC_SECRET_KEY ? ' (its secret from SVC_SECRET_KEY)' : ''}`;
     } else if (io.env.SVC_SECRET_KEY) {
       keys = { ...keys, merchant: { secretKey: io.env.SVC_SECRET_KEY } };
       signer = 'SVC_SECRET_KEY';
     }
-    const reportDir = resolve(io.cwd, typeof options['report-dir'] === 'string' ? options['report-dir'] : defaultReportDir('verify-receiver'));
+    const reportDir = resolve(
+      io.cwd,
+      typeof options['report-dir'] === 'string' ? options['report-dir'] : defaultReportDir('verify-receiver'),
+    );
     await usableReportDir('verify-receiver', reportDir, io);
     const reportSigner = await signerOf('verify-receiver', options, io);
     await listening(url);
 
-    io.stdout(`verify-receiver: delivering genuine, redelivered and forged events to ${url}, genuine ones signed with the secret of ${signer}\n`);
+    io.stdout(
+      `verify-receiver: delivering genuine, redelivered and forged events to ${url}, genuine ones signed with the secret of ${signer}\n`,
+    );
     const startedAt = new Date();
     const judged = await judgeReceiver({ url, ...keys, onDelivery: (line) => io.stdout(`  ${line}\n`) });
     // P-HOOK-9 (confirming with a status query) shows only in a client's own requests: verify-client
@@ -115,7 +155,8 @@ export function listening(url: string, timeoutMs = 3_000): Promise<void> {
       if (error.code === 'ENOTFOUND') return fail(`no such host ${host}`);
       if (https) {
         socket.destroy();
-        const why = tlsProblemOf(error) === 'untrusted-certificate' ? 'its TLS certificate is not trusted' : 'no TLS handshake: is the URL http?';
+        const why =
+          tlsProblemOf(error) === 'untrusted-certificate' ? 'its TLS certificate is not trusted' : 'no TLS handshake: is the URL http?';
         return reject(new UsageError(`verify-receiver: ${url} answers, but ${why}`));
       }
       return fail(error.code ?? error.message.replace(/\s+/g, ' '));

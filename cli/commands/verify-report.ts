@@ -23,29 +23,34 @@ const DIGEST_MEANS = 'a digest finds an accidental change, not who wrote the rep
 
 export const verifyReportCommand: CommandSpec = {
   name: 'verify-report',
-  summary: "Checks a report.json: its digest, that its counts and verdict follow from its requirements, and with --public-key its signature.",
+  summary:
+    'Checks a report.json: its digest, that its counts and verdict follow from its requirements, and with --public-key its signature.',
   usage: 'svc-conformance verify-report FILE|DIR [--public-key PUB.pem]',
   positionals: true,
   options: [
-    { name: 'public-key', type: 'string', value: 'PUB.pem', description: 'the Ed25519 public key (SPKI PEM) of the key that signed the report (run --sign-key): FILE.sig beside FILE must verify with it' },
+    {
+      name: 'public-key',
+      type: 'string',
+      value: 'PUB.pem',
+      description:
+        'the Ed25519 public key (SPKI PEM) of the key that signed the report (run --sign-key): FILE.sig beside FILE must verify with it',
+    },
   ],
   details: [
     'FILE is a report.json (DIR: the report folder holding one). Always checked: its SHA-256 digest, and that its counts (summary),',
     'coverage and verdict follow from its requirements; any that does not is named ("summary.failed says 1, the requirements give 0").',
     'A digest finds an accidental change, not who wrote the report: anyone can recompute it. A run given --sign-key KEY.pem writes',
-    "report.json.sig beside the report, the base64 Ed25519 signature of its exact bytes; --public-key PUB.pem checks it, and says which",
+    'report.json.sig beside the report, the base64 Ed25519 signature of its exact bytes; --public-key PUB.pem checks it, and says which',
     'key that is (sha256 of its public key) and whether certification.signedBy names it. A signature shows the report was not changed',
     'since a holder of the private key signed it; it does not show that the run itself was honest.',
     'openssl checks the signature without the kit: base64 -d report.json.sig > sig.bin && openssl pkeyutl -verify -pubin -inkey pub.pem -rawin -in report.json -sigfile sig.bin',
     'Exit status: 0 the digest matches and the report is consistent (with --public-key, and its signature verifies); 1 otherwise,',
     'or not a report, or no FILE.sig with --public-key; 2 bad usage, FILE cannot be read, or --public-key is not an Ed25519 public key.',
   ],
-  examples: [
-    'svc-conformance verify-report svc-reports/run/report.json',
-    'svc-conformance verify-report out --public-key pub.pem',
-  ],
+  examples: ['svc-conformance verify-report svc-reports/run/report.json', 'svc-conformance verify-report out --public-key pub.pem'],
   async run(options, io, positionals) {
-    if (positionals.length !== 1) throw new UsageError('verify-report: give one report.json (or its folder), e.g. verify-report svc-reports/run/report.json');
+    if (positionals.length !== 1)
+      throw new UsageError('verify-report: give one report.json (or its folder), e.g. verify-report svc-reports/run/report.json');
     const publicKey = typeof options['public-key'] === 'string' ? await publicKeyOf(io, options['public-key']) : undefined;
     const { path, bytes } = await readReportFile(io, positionals[0]!);
     const shown = visible(path);
@@ -68,12 +73,16 @@ export const verifyReportCommand: CommandSpec = {
     const report = parsed.report;
 
     const seal = checkParsedSeal(report, text);
-    io.stdout(seal.intact ? `✓ DIGEST MATCHES  ${shown}: ${visible(String(report.digest))}\n` : `✗ ALTERED  ${shown}: ${visible(seal.why)}\n`);
+    io.stdout(
+      seal.intact ? `✓ DIGEST MATCHES  ${shown}: ${visible(String(report.digest))}\n` : `✗ ALTERED  ${shown}: ${visible(seal.why)}\n`,
+    );
     io.stdout(`  ${describe(report)}\n`);
 
     const problems = inconsistencies(report);
     if (problems.length === 0) {
-      io.stdout(`✓ CONSISTENT  its counts, coverage and verdict follow from its ${report.requirements.length} requirement${report.requirements.length === 1 ? '' : 's'}\n`);
+      io.stdout(
+        `✓ CONSISTENT  its counts, coverage and verdict follow from its ${report.requirements.length} requirement${report.requirements.length === 1 ? '' : 's'}\n`,
+      );
     } else {
       io.stdout(`✗ INCONSISTENT  what it says does not follow from its requirements:\n`);
       for (const problem of problems.slice(0, MAX_SHOWN)) io.stdout(`  - ${visible(problem)}\n`);
@@ -84,20 +93,31 @@ export const verifyReportCommand: CommandSpec = {
     const signedBy = signedByOf(report);
     let signed = true;
     if (publicKey === undefined) {
-      if (signature === undefined) io.stdout(`! UNSIGNED  no ${sigName} beside it: ${DIGEST_MEANS}; sign with --sign-key and verify with --public-key\n`);
+      if (signature === undefined)
+        io.stdout(`! UNSIGNED  no ${sigName} beside it: ${DIGEST_MEANS}; sign with --sign-key and verify with --public-key\n`);
       else io.stdout(`! SIGNATURE NOT CHECKED  ${sigName} is present: give --public-key to check it; ${DIGEST_MEANS}\n`);
-      if (signature === undefined && signedBy !== undefined) io.stdout(`  certification.signedBy names ${signedBy}, but there is no ${sigName}\n`);
+      if (signature === undefined && signedBy !== undefined)
+        io.stdout(`  certification.signedBy names ${signedBy}, but there is no ${sigName}\n`);
     } else {
       const key = `the key in ${visible(publicKey.shownAs)} (ed25519 ${publicKey.fingerprint})`;
       if (signature === undefined) {
         signed = false;
         io.stdout(`✗ NOT SIGNED  no ${sigName} beside ${shown} to check with ${key}: a run signs its report with --sign-key KEY.pem\n`);
       } else {
-        const check = typeof signature === 'string' ? checkSignature(bytes, signature, publicKey.key) : { valid: false as const, why: signature.problem };
+        const check =
+          typeof signature === 'string'
+            ? checkSignature(bytes, signature, publicKey.key)
+            : { valid: false as const, why: signature.problem };
         signed = check.valid;
-        io.stdout(check.valid ? `✓ SIGNATURE VERIFIES  ${sigName} is the signature of these exact bytes by ${key}\n` : `✗ SIGNATURE DOES NOT VERIFY  ${sigName}, checked with ${key}: ${check.why}\n`);
+        io.stdout(
+          check.valid
+            ? `✓ SIGNATURE VERIFIES  ${sigName} is the signature of these exact bytes by ${key}\n`
+            : `✗ SIGNATURE DOES NOT VERIFY  ${sigName}, checked with ${key}: ${check.why}\n`,
+        );
       }
-      io.stdout(`  ${signedBy === undefined ? 'certification.signedBy names no key' : signedBy === `ed25519 ${publicKey.fingerprint}` ? 'certification.signedBy names this key' : `certification.signedBy names another key: ${signedBy}`}\n`);
+      io.stdout(
+        `  ${signedBy === undefined ? 'certification.signedBy names no key' : signedBy === `ed25519 ${publicKey.fingerprint}` ? 'certification.signedBy names this key' : `certification.signedBy names another key: ${signedBy}`}\n`,
+      );
     }
     return seal.intact && problems.length === 0 && signed ? 0 : 1;
   },
@@ -132,7 +152,8 @@ async function readReportFile(io: Io, given: string): Promise<{ path: string; by
 async function readSignatureFile(path: string): Promise<string | { problem: string } | undefined> {
   const info = await stat(path).catch(() => undefined);
   if (info === undefined) return undefined;
-  if (!info.isFile() || info.size > MAX_SIGNATURE_BYTES) return { problem: 'it is not a signature file (a signature is one line of 88 characters)' };
+  if (!info.isFile() || info.size > MAX_SIGNATURE_BYTES)
+    return { problem: 'it is not a signature file (a signature is one line of 88 characters)' };
   try {
     return await readFile(path, 'latin1');
   } catch (error) {
@@ -149,11 +170,21 @@ function signedByOf(report: Report): string | undefined {
 
 /** What the report says of itself, in one line, every part of it from the file escaped. */
 function describe(report: Report): string {
-  const text = (value: unknown) => visible(typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : 'unknown');
-  const r = report as unknown as { tool?: { name?: unknown; version?: unknown }; certification?: { profile?: unknown }; target?: { baseUrl?: unknown; environment?: unknown; embeddedSandbox?: unknown }; reasons?: unknown; coverage?: { judged?: unknown; total?: unknown } };
+  const text = (value: unknown) =>
+    visible(typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : 'unknown');
+  const r = report as unknown as {
+    tool?: { name?: unknown; version?: unknown };
+    certification?: { profile?: unknown };
+    target?: { baseUrl?: unknown; environment?: unknown; embeddedSandbox?: unknown };
+    reasons?: unknown;
+    coverage?: { judged?: unknown; total?: unknown };
+  };
   // The verdict in the words every other form uses ("conformant, partial: 12 of 95 requirements judged"),
   // when the report holds what they are made of; else its bare word.
-  const wellFormed = typeof r.coverage?.judged === 'number' && typeof r.coverage?.total === 'number' && (report.verdict !== 'inconclusive' || Array.isArray(r.reasons));
+  const wellFormed =
+    typeof r.coverage?.judged === 'number' &&
+    typeof r.coverage?.total === 'number' &&
+    (report.verdict !== 'inconclusive' || Array.isArray(r.reasons));
   const verdict = wellFormed ? visible(verdictText(report)) : text(report.verdict);
   const what = r.target?.embeddedSandbox === true ? "the kit's own embedded reference sandbox, not a deployment, " : '';
   return `${text(r.tool?.name)} ${text(r.tool?.version)}, profile ${text(r.certification?.profile)}; ${verdict} (${what}${text(r.target?.baseUrl)}, ${text(r.target?.environment)}), started ${text(report.startedAt)}`;

@@ -17,7 +17,9 @@ export const PATHS = {
 export function targetFromEnv(env = process.env) {
   const missing = missingTargetVariables(env);
   if (missing.length > 0) {
-    console.error(`missing ${missing.join(', ')}: run under \`svc-conformance verify-client -- …\` or export them from \`svc-conformance serve\``);
+    console.error(
+      `missing ${missing.join(', ')}: run under \`svc-conformance verify-client -- …\` or export them from \`svc-conformance serve\``,
+    );
     process.exit(2);
   }
   return targetOf(env);
@@ -33,7 +35,12 @@ function missingTargetVariables(env) {
 export function targetOf(env) {
   const missing = missingTargetVariables(env);
   if (missing.length > 0) throw new Error(`missing ${missing.join(', ')}`);
-  return { baseUrl: env.SVC_BASE_URL.replace(/\/+$/, ''), apiKey: env.SVC_API_KEY, secretKey: env.SVC_SECRET_KEY, walletId: env.SVC_WALLET_ID };
+  return {
+    baseUrl: env.SVC_BASE_URL.replace(/\/+$/, ''),
+    apiKey: env.SVC_API_KEY,
+    secretKey: env.SVC_SECRET_KEY,
+    walletId: env.SVC_WALLET_ID,
+  };
 }
 
 /**
@@ -100,7 +107,10 @@ export function createClient(target, { timeoutMs = 3000, sign = defaultSign, enc
       return { status: response.status, body, retryAfterSeconds: retryAfterSeconds(response.headers.get('retry-after')) };
     } catch (error) {
       const timedOut = error?.name === 'TimeoutError' || error?.name === 'AbortError';
-      return { status: 0, error: timedOut ? `no answer within ${timeoutMs} ms` : `transport error: ${error?.cause?.code ?? error?.message}` };
+      return {
+        status: 0,
+        error: timedOut ? `no answer within ${timeoutMs} ms` : `transport error: ${error?.cause?.code ?? error?.message}`,
+      };
     }
   }
 
@@ -136,7 +146,10 @@ export function isRecoverable(result) {
  * only when the status says the record does not exist (404). Resolves to
  * { record, created: result } on success, or { failed: result } when it gives up.
  */
-export async function createWithRecovery(client, { label, path, payload, statusPath, statusPayload, recordOf, log, backoffMs = defaultBackoff, attempts = 3 }) {
+export async function createWithRecovery(
+  client,
+  { label, path, payload, statusPath, statusPayload, recordOf, log, backoffMs = defaultBackoff, attempts = 3 },
+) {
   let result;
   for (let attempt = 1; attempt <= attempts; attempt += 1) {
     result = await client.send(path, payload);

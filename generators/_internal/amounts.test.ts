@@ -11,7 +11,8 @@ function fits(amount: RequestAmount, currency: (typeof CURRENCIES)[number], max:
   if (value.units <= 0n) return `${JSON.stringify(amount)} is not above zero`;
   if (decimalMinus(value, decimalOf(max)!).units >= 0n) return `${JSON.stringify(amount)} is not below ${max}`;
   if (normalized(value).scale > minorUnitOf(currency)) return `${JSON.stringify(amount)} has more decimals than ${currency}'s minor unit`;
-  if (typeof amount === 'string' && (amount.split('.')[1] ?? '').length > minorUnitOf(currency)) return `${JSON.stringify(amount)} is written with more decimals than ${currency} has`;
+  if (typeof amount === 'string' && (amount.split('.')[1] ?? '').length > minorUnitOf(currency))
+    return `${JSON.stringify(amount)} is written with more decimals than ${currency} has`;
   return undefined;
 }
 
@@ -23,10 +24,16 @@ describe('amountIn (P-AMOUNT-1, P-AMOUNT-2)', () => {
   ])('form %s: every amount is well-formed, in (0, max), within the minor unit; forms drawn: %j', (form, forms) => {
     const seen = new Set<string>();
     fc.assert(
-      fc.property(fc.constantFrom(...CURRENCIES).chain((c) => fc.tuple(fc.constant(c), fc.constantFrom(2, 999.5, 1e6, 1e12))).chain(([c, max]) => fc.tuple(fc.constant(c), fc.constant(max), amountIn(c, max, form))), ([currency, max, amount]) => {
-        seen.add(typeof amount);
-        expect(fits(amount, currency, max)).toBeUndefined();
-      }),
+      fc.property(
+        fc
+          .constantFrom(...CURRENCIES)
+          .chain((c) => fc.tuple(fc.constant(c), fc.constantFrom(2, 999.5, 1e6, 1e12)))
+          .chain(([c, max]) => fc.tuple(fc.constant(c), fc.constant(max), amountIn(c, max, form))),
+        ([currency, max, amount]) => {
+          seen.add(typeof amount);
+          expect(fits(amount, currency, max)).toBeUndefined();
+        },
+      ),
       { numRuns: 500 },
     );
     expect([...seen].sort()).toEqual([...forms]);
@@ -40,8 +47,16 @@ describe('amountIn (P-AMOUNT-1, P-AMOUNT-2)', () => {
   });
 
   it('uses three decimals for KWD, BHD and OMR and none for JPY and KRW', () => {
-    for (const [currency, digits] of [['KWD', 3], ['BHD', 3], ['OMR', 3], ['JPY', 0], ['KRW', 0]] as const) {
-      const scales = fc.sample(amountIn(currency, 1e6, 'string'), { seed: 3, numRuns: 300 }).map((a) => (String(a).split('.')[1] ?? '').length);
+    for (const [currency, digits] of [
+      ['KWD', 3],
+      ['BHD', 3],
+      ['OMR', 3],
+      ['JPY', 0],
+      ['KRW', 0],
+    ] as const) {
+      const scales = fc
+        .sample(amountIn(currency, 1e6, 'string'), { seed: 3, numRuns: 300 })
+        .map((a) => (String(a).split('.')[1] ?? '').length);
       expect(Math.max(...scales), currency).toBe(digits);
     }
   });

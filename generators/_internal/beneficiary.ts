@@ -5,22 +5,35 @@ import { fakerEN_IN, fakerEN_US, type Faker } from '@faker-js/faker';
 import type { Beneficiary, Currency, TransferMode } from '../../schemas/types.js';
 import { digitString, drawWith, fakerSeed, localeById } from './seededFaker.js';
 
-interface IndianBank { readonly ifscPrefix: string; readonly name: string }
+interface IndianBank {
+  readonly ifscPrefix: string;
+  readonly name: string;
+}
 
 const INDIAN_BANKS: readonly IndianBank[] = [
-  { ifscPrefix: 'HDFC', name: 'HDFC Bank' }, { ifscPrefix: 'ICIC', name: 'ICICI Bank' },
-  { ifscPrefix: 'SBIN', name: 'State Bank of India' }, { ifscPrefix: 'UTIB', name: 'Axis Bank' },
-  { ifscPrefix: 'KKBK', name: 'Kotak Mahindra Bank' }, { ifscPrefix: 'PUNB', name: 'Punjab National Bank' },
-  { ifscPrefix: 'BARB', name: 'Bank of Baroda' }, { ifscPrefix: 'YESB', name: 'Yes Bank' },
-  { ifscPrefix: 'IDFB', name: 'IDFC First Bank' }, { ifscPrefix: 'CNRB', name: 'Canara Bank' },
+  { ifscPrefix: 'HDFC', name: 'HDFC Bank' },
+  { ifscPrefix: 'ICIC', name: 'ICICI Bank' },
+  { ifscPrefix: 'SBIN', name: 'State Bank of India' },
+  { ifscPrefix: 'UTIB', name: 'Axis Bank' },
+  { ifscPrefix: 'KKBK', name: 'Kotak Mahindra Bank' },
+  { ifscPrefix: 'PUNB', name: 'Punjab National Bank' },
+  { ifscPrefix: 'BARB', name: 'Bank of Baroda' },
+  { ifscPrefix: 'YESB', name: 'Yes Bank' },
+  { ifscPrefix: 'IDFB', name: 'IDFC First Bank' },
+  { ifscPrefix: 'CNRB', name: 'Canara Bank' },
 ];
 
 const UPI_HANDLES = ['okaxis', 'oksbi', 'okhdfcbank', 'okicici', 'ybl', 'paytm', 'ibl', 'axl', 'upi'] as const;
 
 /** A bank abroad: BIC parts, whether its country uses IBANs, and a faker locale for names there. */
 interface ForeignBank {
-  readonly bank: string; readonly country: string; readonly location: string;
-  readonly name: string; readonly iban: boolean; readonly sepa: boolean; readonly locale: string;
+  readonly bank: string;
+  readonly country: string;
+  readonly location: string;
+  readonly name: string;
+  readonly iban: boolean;
+  readonly sepa: boolean;
+  readonly locale: string;
 }
 
 const FOREIGN_BANKS: readonly ForeignBank[] = [
@@ -46,10 +59,17 @@ const US_BANKS = ['JPMorgan Chase Bank', 'Bank of America', 'Wells Fargo Bank', 
 /** The currency a merchant would typically pay out in for a mode; undefined: any currency. */
 export function usualCurrency(mode: TransferMode): Currency | undefined {
   switch (mode) {
-    case 'imps': case 'neft': case 'rtgs': case 'upi': return 'INR';
-    case 'sepa': return 'EUR';
-    case 'ach': return 'USD';
-    default: return undefined;
+    case 'imps':
+    case 'neft':
+    case 'rtgs':
+    case 'upi':
+      return 'INR';
+    case 'sepa':
+      return 'EUR';
+    case 'ach':
+      return 'USD';
+    default:
+      return undefined;
   }
 }
 
@@ -65,20 +85,29 @@ function optional<K extends keyof Beneficiary>(key: K, value: Beneficiary[K], pr
 function upiBeneficiary(): fc.Arbitrary<Beneficiary> {
   return fc
     .record({ seed: fakerSeed(), business: fc.boolean(), byMobile: fc.boolean(), handle: fc.constantFrom(...UPI_HANDLES) })
-    .map(({ seed, business, byMobile, handle }) => drawWith(fakerEN_IN, seed, (f) => {
-      const name = payeeName(f, business);
-      const user = byMobile
-        ? `9${f.string.numeric(9)}`
-        : f.internet.username().toLowerCase().replace(/[^a-z0-9._-]/g, '') || f.string.alpha({ length: 8, casing: 'lower' });
-      return { name, vpa: `${user}@${handle}` };
-    }));
+    .map(({ seed, business, byMobile, handle }) =>
+      drawWith(fakerEN_IN, seed, (f) => {
+        const name = payeeName(f, business);
+        const user = byMobile
+          ? `9${f.string.numeric(9)}`
+          : f.internet
+              .username()
+              .toLowerCase()
+              .replace(/[^a-z0-9._-]/g, '') || f.string.alpha({ length: 8, casing: 'lower' });
+        return { name, vpa: `${user}@${handle}` };
+      }),
+    );
 }
 
 function indianBankBeneficiary(): fc.Arbitrary<Beneficiary> {
   return fc
     .record({
-      seed: fakerSeed(), business: fc.boolean(), bank: fc.constantFrom(...INDIAN_BANKS),
-      accountNumber: digitString(9, 18), branch: digitString(6, 6), withBankName: fc.boolean(),
+      seed: fakerSeed(),
+      business: fc.boolean(),
+      bank: fc.constantFrom(...INDIAN_BANKS),
+      accountNumber: digitString(9, 18),
+      branch: digitString(6, 6),
+      withBankName: fc.boolean(),
     })
     .map(({ seed, business, bank, accountNumber, branch, withBankName }) => ({
       name: drawWith(fakerEN_IN, seed, (f) => payeeName(f, business)),
@@ -95,20 +124,32 @@ function bicOf(bank: ForeignBank, withBranch: boolean): string {
 function sepaBeneficiary(): fc.Arbitrary<Beneficiary> {
   return fc
     .record({
-      seed: fakerSeed(), business: fc.boolean(), bank: fc.constantFrom(...FOREIGN_BANKS.filter((b) => b.sepa)),
-      withBic: fc.boolean(), withBranch: fc.boolean(), withBankName: fc.boolean(),
+      seed: fakerSeed(),
+      business: fc.boolean(),
+      bank: fc.constantFrom(...FOREIGN_BANKS.filter((b) => b.sepa)),
+      withBic: fc.boolean(),
+      withBranch: fc.boolean(),
+      withBankName: fc.boolean(),
     })
-    .map(({ seed, business, bank, withBic, withBranch, withBankName }) => drawWith(localeById(bank.locale).faker, seed, (f) => ({
-      name: payeeName(f, business),
-      iban: f.finance.iban({ countryCode: bank.country }),
-      ...optional('swift_code', bicOf(bank, withBranch), withBic),
-      ...optional('bank_name', bank.name, withBankName),
-    })));
+    .map(({ seed, business, bank, withBic, withBranch, withBankName }) =>
+      drawWith(localeById(bank.locale).faker, seed, (f) => ({
+        name: payeeName(f, business),
+        iban: f.finance.iban({ countryCode: bank.country }),
+        ...optional('swift_code', bicOf(bank, withBranch), withBic),
+        ...optional('bank_name', bank.name, withBankName),
+      })),
+    );
 }
 
 function achBeneficiary(): fc.Arbitrary<Beneficiary> {
   return fc
-    .record({ seed: fakerSeed(), business: fc.boolean(), accountNumber: digitString(8, 17), bank: fc.constantFrom(...US_BANKS), withBankName: fc.boolean() })
+    .record({
+      seed: fakerSeed(),
+      business: fc.boolean(),
+      accountNumber: digitString(8, 17),
+      bank: fc.constantFrom(...US_BANKS),
+      withBankName: fc.boolean(),
+    })
     .map(({ seed, business, accountNumber, bank, withBankName }) => ({
       name: drawWith(fakerEN_US, seed, (f) => payeeName(f, business)),
       account_number: accountNumber,
@@ -119,22 +160,38 @@ function achBeneficiary(): fc.Arbitrary<Beneficiary> {
 /** wire and swift: a BIC always; an IBAN where the bank's country uses them, else an account number. */
 function internationalBeneficiary(): fc.Arbitrary<Beneficiary> {
   return fc
-    .record({ seed: fakerSeed(), business: fc.boolean(), bank: fc.constantFrom(...FOREIGN_BANKS), accountNumber: digitString(8, 20), withBranch: fc.boolean() })
-    .map(({ seed, business, bank, accountNumber, withBranch }) => drawWith(localeById(bank.locale).faker, seed, (f) => ({
-      name: payeeName(f, business),
-      ...(bank.iban ? { iban: f.finance.iban({ countryCode: bank.country }) } : { account_number: accountNumber }),
-      swift_code: bicOf(bank, withBranch),
-      bank_name: bank.name,
-    })));
+    .record({
+      seed: fakerSeed(),
+      business: fc.boolean(),
+      bank: fc.constantFrom(...FOREIGN_BANKS),
+      accountNumber: digitString(8, 20),
+      withBranch: fc.boolean(),
+    })
+    .map(({ seed, business, bank, accountNumber, withBranch }) =>
+      drawWith(localeById(bank.locale).faker, seed, (f) => ({
+        name: payeeName(f, business),
+        ...(bank.iban ? { iban: f.finance.iban({ countryCode: bank.country }) } : { account_number: accountNumber }),
+        swift_code: bicOf(bank, withBranch),
+        bank_name: bank.name,
+      })),
+    );
 }
 
 /** A beneficiary carrying the fields `mode` needs. */
 export function beneficiaryFor(mode: TransferMode): fc.Arbitrary<Beneficiary> {
   switch (mode) {
-    case 'upi': return upiBeneficiary();
-    case 'imps': case 'neft': case 'rtgs': return indianBankBeneficiary();
-    case 'sepa': return sepaBeneficiary();
-    case 'ach': return achBeneficiary();
-    case 'wire': case 'swift': return internationalBeneficiary();
+    case 'upi':
+      return upiBeneficiary();
+    case 'imps':
+    case 'neft':
+    case 'rtgs':
+      return indianBankBeneficiary();
+    case 'sepa':
+      return sepaBeneficiary();
+    case 'ach':
+      return achBeneficiary();
+    case 'wire':
+    case 'swift':
+      return internationalBeneficiary();
   }
 }

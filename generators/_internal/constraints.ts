@@ -82,7 +82,10 @@ export const MAX_AMOUNT_LIMIT = 1e12;
 export function checkMaxAmount(api: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 1 || value > MAX_AMOUNT_LIMIT) {
-    throw new GeneratorConstraintError(api, `maxAmount must be a finite number greater than 1 and at most ${MAX_AMOUNT_LIMIT} (got ${show(value)})`);
+    throw new GeneratorConstraintError(
+      api,
+      `maxAmount must be a finite number greater than 1 and at most ${MAX_AMOUNT_LIMIT} (got ${show(value)})`,
+    );
   }
   return value;
 }

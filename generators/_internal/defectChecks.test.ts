@@ -4,8 +4,16 @@ import type { InvalidRequest } from '../invalidRequest.js';
 import { extraChangeProblem, labelledReasonProblem } from './defectChecks.js';
 
 const order = {
-  order_id: 'ORD-2026-00042', order_amount: 100.5, order_currency: 'INR', service_type: 'payment',
-  customer: { name: 'José Müller', email: 'jose@example.com', phone: '+919876543210', address: { line1: 'MG Road 1', city: 'Pune', state: 'MH', country: 'IN', postal_code: '411001' } },
+  order_id: 'ORD-2026-00042',
+  order_amount: 100.5,
+  order_currency: 'INR',
+  service_type: 'payment',
+  customer: {
+    name: 'José Müller',
+    email: 'jose@example.com',
+    phone: '+919876543210',
+    address: { line1: 'MG Road 1', city: 'Pune', state: 'MH', country: 'IN', postal_code: '411001' },
+  },
   return_url: 'https://shop.example/return?a=1&b=2',
 };
 
@@ -20,16 +28,27 @@ function request(defect: InvalidRequest['defect'], field: string | undefined, va
 describe('labelledReasonProblem', () => {
   it('accepts a defect the schema reports at the labelled place', () => {
     const { city: _, ...address } = order.customer.address;
-    expect(labelledReasonProblem(request('missing-field', 'customer.address.city', { ...order, customer: { ...order.customer, address } }), 'order-create-request')).toBeUndefined();
+    expect(
+      labelledReasonProblem(
+        request('missing-field', 'customer.address.city', { ...order, customer: { ...order.customer, address } }),
+        'order-create-request',
+      ),
+    ).toBeUndefined();
     expect(labelledReasonProblem(request('null-field', 'customer.address.city', withCity(null)), 'order-create-request')).toBeUndefined();
     expect(labelledReasonProblem(request('top-level-scalar', undefined, 'text'), 'order-create-request')).toBeUndefined();
   });
 
   it('flags a body that is valid, or invalid for another reason than its label', () => {
     expect(labelledReasonProblem(request('null-field', 'customer.address.city', order), 'order-create-request')).toMatch(/satisfies/);
-    expect(labelledReasonProblem(request('null-field', 'customer.address.state', withCity(null)), 'order-create-request')).toMatch(/no schema error/);
-    expect(labelledReasonProblem(request('unknown-currency', 'order_currency', { ...order, order_amount: 0 }), 'order-create-request')).toMatch(/no schema error/);
-    expect(labelledReasonProblem({ ...request('invalid-json', undefined, null), body: { kind: 'text', text: '{}' } }, 'order-create-request')).toMatch(/parses/);
+    expect(labelledReasonProblem(request('null-field', 'customer.address.state', withCity(null)), 'order-create-request')).toMatch(
+      /no schema error/,
+    );
+    expect(
+      labelledReasonProblem(request('unknown-currency', 'order_currency', { ...order, order_amount: 0 }), 'order-create-request'),
+    ).toMatch(/no schema error/);
+    expect(
+      labelledReasonProblem({ ...request('invalid-json', undefined, null), body: { kind: 'text', text: '{}' } }, 'order-create-request'),
+    ).toMatch(/parses/);
   });
 });
 

@@ -53,15 +53,27 @@ export function labelledReasonProblem(request: InvalidRequest, id: SchemaId): st
   switch (defect) {
     case 'missing-field': {
       const { parent, leaf } = parentAndLeaf(field);
-      return explained(errors, (e) => e.keyword === 'required' && e.instancePath === parent && e.params.missingProperty === leaf, `'required' of ${leaf} at '${parent}'`);
+      return explained(
+        errors,
+        (e) => e.keyword === 'required' && e.instancePath === parent && e.params.missingProperty === leaf,
+        `'required' of ${leaf} at '${parent}'`,
+      );
     }
     case 'null-field':
     case 'wrong-type': {
       const keywords = ENUM_FIELDS.has(field) ? ['type', 'anyOf', 'oneOf', 'enum'] : ['type', 'anyOf', 'oneOf'];
-      return explained(errors, (e) => keywords.includes(e.keyword) && e.instancePath === pointer, `of keyword ${keywords.join('/')} at ${pointer}`);
+      return explained(
+        errors,
+        (e) => keywords.includes(e.keyword) && e.instancePath === pointer,
+        `of keyword ${keywords.join('/')} at ${pointer}`,
+      );
     }
     case 'bad-amount':
-      return explained(errors, (e) => ['type', 'exclusiveMinimum', 'pattern', 'anyOf'].includes(e.keyword) && e.instancePath === pointer, `of keyword type/exclusiveMinimum/pattern/anyOf at ${pointer}`);
+      return explained(
+        errors,
+        (e) => ['type', 'exclusiveMinimum', 'pattern', 'anyOf'].includes(e.keyword) && e.instancePath === pointer,
+        `of keyword type/exclusiveMinimum/pattern/anyOf at ${pointer}`,
+      );
     case 'unknown-currency':
     case 'unknown-transfer-mode':
       return explained(errors, (e) => e.keyword === 'enum' && e.instancePath === pointer, `of keyword enum at ${pointer}`);

@@ -13,7 +13,8 @@ export function walletIdArbitrary(): fc.Arbitrary<string> {
 export function payoutOrderIdArbitrary(prefix?: string): fc.Arbitrary<string> {
   const head = prefix === undefined ? fc.constantFrom('PAYOUT', 'PO', 'WD', 'VENDOR') : fc.constant(prefix);
   return fc.oneof(
-    fc.tuple(head, fc.integer({ min: 2020, max: 2030 }), fc.integer({ min: 1, max: 999_999 }))
+    fc
+      .tuple(head, fc.integer({ min: 2020, max: 2030 }), fc.integer({ min: 1, max: 999_999 }))
       .map(([h, year, serial]) => `${h}-${year}-${String(serial).padStart(6, '0')}`),
     fc.tuple(head, alphanumericString(8, 16, UPPER_ALPHANUMERIC)).map(([h, tail]) => `${h}-${tail}`),
   );

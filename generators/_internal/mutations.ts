@@ -2,9 +2,7 @@
 // one field removed, nulled or replaced, or the whole body replaced by non-object or non-JSON text.
 import fc from 'fast-check';
 import { CURRENCIES } from '../../schemas/types.js';
-import {
-  BAD_REQUEST, BAD_REQUEST_OR_UNPROCESSABLE, DEFECT_KINDS, type DefectKind, type InvalidRequest,
-} from '../invalidRequest.js';
+import { BAD_REQUEST, BAD_REQUEST_OR_UNPROCESSABLE, DEFECT_KINDS, type DefectKind, type InvalidRequest } from '../invalidRequest.js';
 import { GeneratorConstraintError } from './constraints.js';
 import { getAt, sortedJson, withAt, withoutAt } from './json.js';
 
@@ -31,7 +29,13 @@ interface Replacement {
 }
 
 function field(defect: DefectKind, path: string, description: string, value: unknown, lenient: boolean): InvalidRequest {
-  return { defect, field: path, description, expectedStatuses: lenient ? BAD_REQUEST_OR_UNPROCESSABLE : BAD_REQUEST, body: { kind: 'json', value } };
+  return {
+    defect,
+    field: path,
+    description,
+    expectedStatuses: lenient ? BAD_REQUEST_OR_UNPROCESSABLE : BAD_REQUEST,
+    body: { kind: 'json', value },
+  };
 }
 
 function whole(defect: DefectKind, description: string, body: InvalidRequest['body']): InvalidRequest {
@@ -40,8 +44,12 @@ function whole(defect: DefectKind, description: string, body: InvalidRequest['bo
 
 /** What a field of each kind should be, in words. */
 const EXPECTED: Readonly<Record<FieldKind, string>> = {
-  string: 'a string', object: 'an object', id: 'an integer or a string', amount: 'a number or a decimal string',
-  currency: 'a currency code', 'transfer-mode': 'a transfer mode',
+  string: 'a string',
+  object: 'an object',
+  id: 'an integer or a string',
+  amount: 'a number or a decimal string',
+  currency: 'a currency code',
+  'transfer-mode': 'a transfer mode',
 };
 
 const ISO_NUMERIC: Readonly<Record<string, number>> = { INR: 356, USD: 840, EUR: 978, GBP: 826, JPY: 392 };
@@ -137,7 +145,10 @@ function invalidJsonTexts<T extends object>(value: T, shape: RequestShape<T>): f
     fc.constant({ text: `${text.slice(0, -1)},}`, how: 'a trailing comma after the last member' }),
     fc.constant({ text: text.replaceAll('"', "'"), how: 'single quotes instead of double quotes' }),
     fc.constant({ text: `{${firstKey}${text.slice(firstKey.length + 3)}`, how: `the key ${firstKey} unquoted` }),
-    fc.constant({ text: sortedJson(withAt(value, literalAt, MARKER)).replace(`"${MARKER}"`, literal), how: `the bare literal ${literal} as ${literalAt}` }),
+    fc.constant({
+      text: sortedJson(withAt(value, literalAt, MARKER)).replace(`"${MARKER}"`, literal),
+      how: `the bare literal ${literal} as ${literalAt}`,
+    }),
     fc.constant({ text: `{/* retry */${text.slice(1)}`, how: 'a comment' }),
   );
 }
@@ -148,28 +159,41 @@ export function mutationsOf<T extends object>(valid: T, shape: RequestShape<T>, 
   const lenientField = (path: string) => path === shape.amountField || path === shape.currencyField;
   switch (defect) {
     case 'missing-field':
-      return fc.constantFrom(...fields).map(({ path }) => field(defect, path, `required field ${path} is missing`, withoutAt(valid, path), false));
+      return fc
+        .constantFrom(...fields)
+        .map(({ path }) => field(defect, path, `required field ${path} is missing`, withoutAt(valid, path), false));
     case 'null-field':
-      return fc.constantFrom(...fields).map(({ path }) => field(defect, path, `required field ${path} is null`, withAt(valid, path, null), lenientField(path)));
+      return fc
+        .constantFrom(...fields)
+        .map(({ path }) => field(defect, path, `required field ${path} is null`, withAt(valid, path, null), lenientField(path)));
     case 'wrong-type':
-      return fc.constantFrom(...fields).chain(({ path, kind }) =>
-        fc.constantFrom(...wrongTypes(kind, getAt(valid, path))).map(({ value, label }) =>
-          field(defect, path, `field ${path} is ${label} instead of ${EXPECTED[kind]}`, withAt(valid, path, value), lenientField(path))));
+      return fc
+        .constantFrom(...fields)
+        .chain(({ path, kind }) =>
+          fc
+            .constantFrom(...wrongTypes(kind, getAt(valid, path)))
+            .map(({ value, label }) =>
+              field(defect, path, `field ${path} is ${label} instead of ${EXPECTED[kind]}`, withAt(valid, path, value), lenientField(path)),
+            ),
+        );
     case 'bad-amount': {
       const path = required(shape.amountField, defect);
       // a valid amount of either form reads as a number: 150, "150.00"
-      return fc.constantFrom(...badAmounts(Number(getAt(valid, path)))).map(({ value, label }) =>
-        field(defect, path, `${path} is ${label}`, withAt(valid, path, value), true));
+      return fc
+        .constantFrom(...badAmounts(Number(getAt(valid, path))))
+        .map(({ value, label }) => field(defect, path, `${path} is ${label}`, withAt(valid, path, value), true));
     }
     case 'unknown-currency': {
       const path = required(shape.currencyField, defect);
       return unknownCurrencies(String(getAt(valid, path))).map((code) =>
-        field(defect, path, `${path} "${code}" is not in the interface's currency table`, withAt(valid, path, code), true));
+        field(defect, path, `${path} "${code}" is not in the interface's currency table`, withAt(valid, path, code), true),
+      );
     }
     case 'unknown-transfer-mode': {
       const path = required(shape.transferModeField, defect);
       return unknownTransferModes(String(getAt(valid, path))).map((mode) =>
-        field(defect, path, `${path} "${mode}" is not in the interface's transfer mode table`, withAt(valid, path, mode), false));
+        field(defect, path, `${path} "${mode}" is not in the interface's transfer mode table`, withAt(valid, path, mode), false),
+      );
     }
     case 'invalid-json':
       return invalidJsonTexts(valid, shape).map(({ text, how }) => whole(defect, `body is not valid JSON: ${how}`, { kind: 'text', text }));
@@ -182,7 +206,10 @@ export function mutationsOf<T extends object>(valid: T, shape: RequestShape<T>, 
       );
     case 'top-level-scalar':
       return fc.constantFrom(
-        whole(defect, 'body is a JSON string holding the encoded request (double-encoded), not an object', { kind: 'json', value: sortedJson(valid) }),
+        whole(defect, 'body is a JSON string holding the encoded request (double-encoded), not an object', {
+          kind: 'json',
+          value: sortedJson(valid),
+        }),
         whole(defect, 'body is the number 1, not an object', { kind: 'json', value: 1 }),
         whole(defect, 'body is true, not an object', { kind: 'json', value: true }),
         whole(defect, 'body is null, not an object', { kind: 'json', value: null }),
@@ -196,22 +223,29 @@ function required(path: string | undefined, defect: DefectKind): string {
 }
 
 /** One defect, drawn from `defects`, applied to `valid`. */
-export function invalidVariantsOf<T extends object>(valid: T, shape: RequestShape<T>, defects: readonly DefectKind[]): fc.Arbitrary<InvalidRequest> {
+export function invalidVariantsOf<T extends object>(
+  valid: T,
+  shape: RequestShape<T>,
+  defects: readonly DefectKind[],
+): fc.Arbitrary<InvalidRequest> {
   return fc.constantFrom(...defects).chain((defect) => mutationsOf(valid, shape, defect));
 }
 
 /** The defect kinds that apply to a request kind. */
 export function applicableDefects(shape: RequestShape<never>): readonly DefectKind[] {
-  return DEFECT_KINDS.filter((defect) =>
-    (defect !== 'bad-amount' || shape.amountField !== undefined)
-    && (defect !== 'unknown-currency' || shape.currencyField !== undefined)
-    && (defect !== 'unknown-transfer-mode' || shape.transferModeField !== undefined));
+  return DEFECT_KINDS.filter(
+    (defect) =>
+      (defect !== 'bad-amount' || shape.amountField !== undefined) &&
+      (defect !== 'unknown-currency' || shape.currencyField !== undefined) &&
+      (defect !== 'unknown-transfer-mode' || shape.transferModeField !== undefined),
+  );
 }
 
 /** Checks a `defects` constraint against the kinds that apply; default: all of them. */
 export function checkDefects(api: string, value: readonly unknown[] | undefined, applicable: readonly DefectKind[]): readonly DefectKind[] {
   if (value === undefined) return applicable;
-  if (!Array.isArray(value) || value.length === 0) throw new GeneratorConstraintError(api, 'defects must be a non-empty list of defect kinds');
+  if (!Array.isArray(value) || value.length === 0)
+    throw new GeneratorConstraintError(api, 'defects must be a non-empty list of defect kinds');
   for (const defect of value) {
     if (!(applicable as readonly unknown[]).includes(defect)) {
       throw new GeneratorConstraintError(api, `defects contains ${JSON.stringify(defect)}, which is not one of ${applicable.join(', ')}`);

@@ -3,8 +3,22 @@
 // seed and path, so runs replay; faker's own state between calls never matters.
 import fc from 'fast-check';
 import {
-  fakerAR, fakerDE, fakerDE_CH, fakerEN_GB, fakerEN_IN, fakerEN_US, fakerES, fakerFR, fakerJA,
-  fakerKO, fakerPL, fakerPT_BR, fakerTR, fakerVI, fakerZH_CN, type Faker,
+  fakerAR,
+  fakerDE,
+  fakerDE_CH,
+  fakerEN_GB,
+  fakerEN_IN,
+  fakerEN_US,
+  fakerES,
+  fakerFR,
+  fakerJA,
+  fakerKO,
+  fakerPL,
+  fakerPT_BR,
+  fakerTR,
+  fakerVI,
+  fakerZH_CN,
+  type Faker,
 } from '@faker-js/faker';
 
 /** A faker locale together with the country it describes (faker's own country() is random). */
@@ -66,6 +80,10 @@ export function digitString(min: number, max: number): fc.Arbitrary<string> {
 }
 
 /** A string of `min`..`max` ASCII letters and digits. */
-export function alphanumericString(min: number, max: number, alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'): fc.Arbitrary<string> {
+export function alphanumericString(
+  min: number,
+  max: number,
+  alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789',
+): fc.Arbitrary<string> {
   return fc.string({ unit: fc.constantFrom(...alphabet), minLength: min, maxLength: max });
 }

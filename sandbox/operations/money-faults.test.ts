@@ -20,7 +20,6 @@ async function spare(s: BankingSandbox, balance: unknown = '25'): Promise<string
 
 const spareBalance = async (s: BankingSandbox, walletId: string) => minorOf((await s.balanceAnswer(walletId)).json.data.balance);
 
-
 const CASES: FaultCase[] = [
   {
     fault: 'money-exact-balance-refused',
@@ -29,17 +28,21 @@ const CASES: FaultCase[] = [
       const walletId = await spare(s, '25.00');
       return (await s.initiate(initiationBody('PO-ALL', { svc_wallet_id: walletId, amount: 25 }))).json.data.status;
     },
-    off: 'PROCESSING', on: 'FAILED',
+    off: 'PROCESSING',
+    on: 'FAILED',
   },
   {
     fault: 'money-overdraft-race',
     observe: async (faults) => {
       const s = bankingSandbox({ faults });
       const walletId = await spare(s, '25.00');
-      const answers = await Promise.all([1, 2, 3, 4].map((i) => s.initiate(initiationBody(`PO-RACE-${i}`, { svc_wallet_id: walletId, amount: 10 }))));
+      const answers = await Promise.all(
+        [1, 2, 3, 4].map((i) => s.initiate(initiationBody(`PO-RACE-${i}`, { svc_wallet_id: walletId, amount: 10 }))),
+      );
       return [answers.filter((a) => a.json.data.status !== 'FAILED').length, await spareBalance(s, walletId)];
     },
-    off: [2, 500], on: [4, -1500],
+    off: [2, 500],
+    on: [4, -1500],
   },
   {
     fault: 'money-duplicate-debits',
@@ -50,7 +53,8 @@ const CASES: FaultCase[] = [
       const again = await s.initiate(initiationBody('PO-ONCE', { amount: 7 }));
       return [again.status, before - (await s.balance())];
     },
-    off: [409, 0], on: [409, 700],
+    off: [409, 0],
+    on: [409, 700],
   },
   {
     fault: 'ops-initiate-race',
@@ -59,7 +63,8 @@ const CASES: FaultCase[] = [
       const answers = await Promise.all([1, 2, 3].map(() => s.initiate(initiationBody('PO-SAME'))));
       return answers.map((a) => a.status).sort();
     },
-    off: [200, 409, 409], on: [200, 200, 200],
+    off: [200, 409, 409],
+    on: [200, 200, 200],
   },
   {
     fault: 'ops-cancel-race',
@@ -68,7 +73,8 @@ const CASES: FaultCase[] = [
       await createdOrder(s, orderBody('ORD-RACE'));
       return (await Promise.all([1, 2, 3].map(() => s.cancel('ORD-RACE')))).map((a) => a.status).sort();
     },
-    off: [200, 422, 422], on: [200, 200, 200],
+    off: [200, 422, 422],
+    on: [200, 200, 200],
   },
   {
     fault: 'tenant-order-status',
@@ -77,21 +83,28 @@ const CASES: FaultCase[] = [
       await createdOrder(s, orderBody('ORD-OF-B'), MERCHANT_B);
       return [(await s.status('ORD-OF-B')).status, (await s.cancel('ORD-OF-B')).status];
     },
-    off: [404, 404], on: [200, 404],
+    off: [404, 404],
+    on: [200, 404],
   },
   {
     fault: 'tenant-order-cancel',
     observe: async (faults) => {
       const s = orderSandbox({ faults });
       await createdOrder(s, orderBody('ORD-OF-B'), MERCHANT_B);
-      return [(await s.status('ORD-OF-B')).status, (await s.cancel('ORD-OF-B')).status, (await s.status('ORD-OF-B', MERCHANT_B)).json.data.order_status];
+      return [
+        (await s.status('ORD-OF-B')).status,
+        (await s.cancel('ORD-OF-B')).status,
+        (await s.status('ORD-OF-B', MERCHANT_B)).json.data.order_status,
+      ];
     },
-    off: [404, 404, 'UN_PAID'], on: [404, 200, 'CANCELLED'],
+    off: [404, 404, 'UN_PAID'],
+    on: [404, 200, 'CANCELLED'],
   },
   {
     fault: 'tenant-balance',
     observe: async (faults) => (await bankingSandbox({ faults }).balanceAnswer(MERCHANT_B.walletId)).status,
-    off: 403, on: 200,
+    off: 403,
+    on: 200,
   },
   {
     fault: 'tenant-initiate',
@@ -100,7 +113,8 @@ const CASES: FaultCase[] = [
       const answer = await s.initiate(initiationBody('PO-FROM-B', { svc_wallet_id: MERCHANT_B.walletId }));
       return [answer.status, await s.balance(MERCHANT_B)];
     },
-    off: [403, 50_000_000], on: [200, 49_990_000],
+    off: [403, 50_000_000],
+    on: [200, 49_990_000],
   },
   {
     fault: 'tenant-initiate-fee',
@@ -110,17 +124,23 @@ const CASES: FaultCase[] = [
       return [answer.status, await s.balance(MERCHANT_B)];
     },
     // Refused either way; under the fault the wallet lost 100.00 and a fee of 2.50.
-    off: [403, 50_000_000], on: [403, 49_989_750],
+    off: [403, 50_000_000],
+    on: [403, 49_989_750],
   },
   {
     fault: 'auth-failure-cancels-order',
     observe: async (faults) => {
       const s = orderSandbox({ faults });
       await createdOrder(s, orderBody('ORD-SIGNED-WRONG'));
-      const refused = await call(s.app, { path: OPERATION_PATHS.orderCancel, payload: { order_id: 'ORD-SIGNED-WRONG' }, signature: '0'.repeat(64) });
+      const refused = await call(s.app, {
+        path: OPERATION_PATHS.orderCancel,
+        payload: { order_id: 'ORD-SIGNED-WRONG' },
+        signature: '0'.repeat(64),
+      });
       return [refused.status, (await s.status('ORD-SIGNED-WRONG')).json.data.order_status];
     },
-    off: [401, 'UN_PAID'], on: [401, 'CANCELLED'],
+    off: [401, 'UN_PAID'],
+    on: [401, 'CANCELLED'],
   },
 ];
 
@@ -132,7 +152,7 @@ describe('wallet, isolation and race fault switches: each changes exactly its ob
 });
 
 describe('POST /sandbox/wallets: a spare wallet of the merchant', () => {
-  it('opens a wallet in the merchant\'s currency with the balance asked for, that only its merchant sees', async () => {
+  it("opens a wallet in the merchant's currency with the balance asked for, that only its merchant sees", async () => {
     const s = bankingSandbox();
     const answer = await call(s.app, { path: OPERATION_PATHS.spareWallet, payload: { balance: 12.34 } });
     expect(answer.status).toBe(201);
@@ -177,7 +197,9 @@ describe('variant debitAt settlement (P-OPS-4, P-MONEY-3)', () => {
   it('counts payouts in flight as reserved, so concurrent payouts cannot overdraw', async () => {
     const s = bankingSandbox({ variant: { debitAt: 'settlement' }, settleSeconds: 5 });
     const walletId = await spare(s, '25.00');
-    const answers = await Promise.all([1, 2, 3, 4].map((i) => s.initiate(initiationBody(`PO-R-${i}`, { svc_wallet_id: walletId, amount: 10 }))));
+    const answers = await Promise.all(
+      [1, 2, 3, 4].map((i) => s.initiate(initiationBody(`PO-R-${i}`, { svc_wallet_id: walletId, amount: 10 }))),
+    );
     expect(answers.map((a) => a.json.data.status).sort()).toEqual(['FAILED', 'FAILED', 'PROCESSING', 'PROCESSING']);
     s.advance(5);
     for (const i of [1, 2, 3, 4]) await s.payoutStatus(`PO-R-${i}`);

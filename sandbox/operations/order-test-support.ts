@@ -62,12 +62,18 @@ export function orderSandbox(options: SandboxOptions = {}) {
       return { status: response.status, html: await response.text(), headers: response.headers };
     },
     /** Submit the checkout form as a browser does (form-encoded). */
-    async pay(svcOrderId: string, fields: Record<string, string>, contentType = 'application/x-www-form-urlencoded'): Promise<{ status: number; html: string; headers: Headers }> {
-      const response = await app.handle(new Request(`${ORIGIN}/checkout/${svcOrderId}`, {
-        method: 'POST',
-        headers: { 'content-type': contentType },
-        body: new URLSearchParams(fields).toString(),
-      }));
+    async pay(
+      svcOrderId: string,
+      fields: Record<string, string>,
+      contentType = 'application/x-www-form-urlencoded',
+    ): Promise<{ status: number; html: string; headers: Headers }> {
+      const response = await app.handle(
+        new Request(`${ORIGIN}/checkout/${svcOrderId}`, {
+          method: 'POST',
+          headers: { 'content-type': contentType },
+          body: new URLSearchParams(fields).toString(),
+        }),
+      );
       return { status: response.status, html: await response.text(), headers: response.headers };
     },
   };

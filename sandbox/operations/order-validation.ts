@@ -22,7 +22,13 @@ export interface AcceptedOrder {
 
 type Json = Record<string, unknown>;
 
-const PLACEHOLDER_ADDRESS = { line1: 'placeholder', city: 'placeholder', state: 'placeholder', country: 'placeholder', postal_code: '000000' };
+const PLACEHOLDER_ADDRESS = {
+  line1: 'placeholder',
+  city: 'placeholder',
+  state: 'placeholder',
+  country: 'placeholder',
+  postal_code: '000000',
+};
 const PLACEHOLDER_CUSTOMER = { name: 'placeholder', email: 'placeholder@example.com', phone: '0000000000', address: PLACEHOLDER_ADDRESS };
 
 /** Every required field of the interface's table, parents before children, with a valid stand-in. */
@@ -77,7 +83,11 @@ function toleratedCopy(body: Json, fault: (name: FaultName) => boolean): Json {
   if (fault('amount-zero-string-accepted') && zeroText(copy.order_amount)) {
     copy.order_amount = 1;
   }
-  if (fault('errors-unknown-currency-accepted') && typeof copy.order_currency === 'string' && !(CURRENCIES as readonly string[]).includes(copy.order_currency)) {
+  if (
+    fault('errors-unknown-currency-accepted') &&
+    typeof copy.order_currency === 'string' &&
+    !(CURRENCIES as readonly string[]).includes(copy.order_currency)
+  ) {
     copy.order_currency = 'INR';
   }
   if (fault('order-address-optional') && isObject(copy.customer) && copy.customer.address === undefined) {
@@ -116,12 +126,19 @@ export function validateCreateOrder(ctx: OperationContext): AcceptedOrder {
   }
 
   refuseAmountForm(ctx, 'order_amount', { string: 'order-amount-string-refused', number: 'order-amount-number-refused' });
-  requireSchema('order-create-request', toleratedCopy(body, (name) => ctx.fault(name)));
+  requireSchema(
+    'order-create-request',
+    toleratedCopy(body, (name) => ctx.fault(name)),
+  );
   refuseLongId(ctx, 'order_id', body.order_id);
   crashOnEdgeText(ctx, customer);
   // outside the table only under errors-unknown-currency-accepted, read then with two decimals
   const currency = (typeof body.order_currency === 'string' ? body.order_currency : 'INR') as Currency;
-  const amountMinor = storedAmount(ctx, tolerated(body.order_amount, currency) ?? amountInMinorUnits(body.order_amount, currency, 'order_amount'), currency);
+  const amountMinor = storedAmount(
+    ctx,
+    tolerated(body.order_amount, currency) ?? amountInMinorUnits(body.order_amount, currency, 'order_amount'),
+    currency,
+  );
 
   const name = typeof customer?.name === 'string' ? customer.name : '';
   if (ctx.fault('order-reject-non-ascii') && /[^\x20-\x7e]/.test(name)) {
@@ -168,6 +185,7 @@ function crashOnEdgeText(ctx: OperationContext, customer: Json | undefined): voi
   if (ctx.fault('errors-line-separator-500')) {
     const address = isObject(customer?.address) ? customer.address : {};
     const texts = [ctx.body.order_note, customer?.name, ...Object.values(address)];
-    if (texts.some((text) => typeof text === 'string' && LINE_SEPARATORS.test(text))) throw new OperationError(500, 'internal server error');
+    if (texts.some((text) => typeof text === 'string' && LINE_SEPARATORS.test(text)))
+      throw new OperationError(500, 'internal server error');
   }
 }

@@ -9,17 +9,20 @@ import { ORIGIN } from '../test-support.js';
 import { createdOrder, edited, orderBody, orderSandbox } from './order-test-support.js';
 
 describe('Create Order (interface: Endpoints / Create Order)', () => {
-  it.each([201, 200] as const)('P-ORDER-2/3: answers HTTP %i with the create-order envelope and an UN_PAID record', async (createStatus) => {
-    const s = orderSandbox({ variant: { createStatus } });
-    const answer = await s.create(orderBody('ORD-1'));
-    expect(answer.status).toBe(createStatus);
-    expect(answer.contentType).toMatch(/^application\/json/);
-    expect(validateSchema('create-order-envelope', answer.json)).toEqual({ valid: true, errors: [] });
-    expect(answer.json).toMatchObject({ code: String(createStatus), status: 'success', message: 'Order created' });
-    const record = answer.json.return_data;
-    expect(record).toMatchObject({ order_id: 'ORD-1', order_status: 'UN_PAID', created_at: '21-11-2026 10:00 AM' });
-    expect(record.payment_link).toBe(`${ORIGIN}/checkout/${record.svc_order_id}`);
-  });
+  it.each([201, 200] as const)(
+    'P-ORDER-2/3: answers HTTP %i with the create-order envelope and an UN_PAID record',
+    async (createStatus) => {
+      const s = orderSandbox({ variant: { createStatus } });
+      const answer = await s.create(orderBody('ORD-1'));
+      expect(answer.status).toBe(createStatus);
+      expect(answer.contentType).toMatch(/^application\/json/);
+      expect(validateSchema('create-order-envelope', answer.json)).toEqual({ valid: true, errors: [] });
+      expect(answer.json).toMatchObject({ code: String(createStatus), status: 'success', message: 'Order created' });
+      const record = answer.json.return_data;
+      expect(record).toMatchObject({ order_id: 'ORD-1', order_status: 'UN_PAID', created_at: '21-11-2026 10:00 AM' });
+      expect(record.payment_link).toBe(`${ORIGIN}/checkout/${record.svc_order_id}`);
+    },
+  );
 
   it('P-ORDER-3: svc_order_id is distinct per order and order_id comes back as sent', async () => {
     const s = orderSandbox();
@@ -32,7 +35,10 @@ describe('Create Order (interface: Endpoints / Create Order)', () => {
 
   it('P-SIGN-5: accepts non-ASCII names and notes with & < > and quotes', async () => {
     const s = orderSandbox();
-    const body = orderBody('ORD-UNI', { order_note: '<b>gift</b> & "fragile" for O\'Neil 🎁', customer: { ...(orderBody(0).customer as object), name: 'José Müller 李雷' } });
+    const body = orderBody('ORD-UNI', {
+      order_note: '<b>gift</b> & "fragile" for O\'Neil 🎁',
+      customer: { ...(orderBody(0).customer as object), name: 'José Müller 李雷' },
+    });
     expect((await s.create(body)).status).toBe(201);
   });
 
@@ -107,7 +113,12 @@ describe('Duplicates (P-DUP)', () => {
     expect(again.status).toBe(409);
     expect(again.json).toMatchObject({ status: false, code: 409 });
     const status = await s.status('ORD-DUP');
-    expect(status.json.data).toMatchObject({ svc_order_id: first, order_amount: '1499.50', order_currency: 'INR', order_status: 'UN_PAID' });
+    expect(status.json.data).toMatchObject({
+      svc_order_id: first,
+      order_amount: '1499.50',
+      order_currency: 'INR',
+      order_status: 'UN_PAID',
+    });
   });
 
   it('P-DUP-2: of 8 concurrent creates with one new id exactly one succeeds and 7 answer 409', async () => {
@@ -143,21 +154,33 @@ describe('Order Status (P-OPS)', () => {
     expect(validateSchema('order-status-record', answer.json.data).errors).toEqual([]);
     expect(answer.json).toMatchObject({ status: true, code: 200, message: 'Order fetched' });
     expect(answer.json.data).toEqual({
-      svc_order_id: svc, created_at: '21-11-2026 10:00 AM', order_id: 'ORD-ST', order_status: 'UN_PAID',
-      payment_link: `${ORIGIN}/checkout/${svc}`, order_amount: '250', order_currency: 'JPY',
+      svc_order_id: svc,
+      created_at: '21-11-2026 10:00 AM',
+      order_id: 'ORD-ST',
+      order_status: 'UN_PAID',
+      payment_link: `${ORIGIN}/checkout/${svc}`,
+      order_amount: '250',
+      order_currency: 'JPY',
     });
   });
 
   it.each([
-    [1499.5, 'INR', '1499.50'], ['1499.50', 'INR', '1499.50'], ['1499.5', 'INR', '1499.50'], ['500', 'INR', '500.00'],
-    ['150.000', 'INR', '150.00'], ['12.345', 'KWD', '12.345'], [12.5, 'KWD', '12.500'], ['250', 'JPY', '250'], [7, 'KRW', '7'],
+    [1499.5, 'INR', '1499.50'],
+    ['1499.50', 'INR', '1499.50'],
+    ['1499.5', 'INR', '1499.50'],
+    ['500', 'INR', '500.00'],
+    ['150.000', 'INR', '150.00'],
+    ['12.345', 'KWD', '12.345'],
+    [12.5, 'KWD', '12.500'],
+    ['250', 'JPY', '250'],
+    [7, 'KRW', '7'],
   ] as const)('P-AMOUNT: order_amount %j in %s is accepted and read by value; Order Status says %s', async (amount, currency, text) => {
     const s = orderSandbox();
     await createdOrder(s, orderBody('ORD-AMT', { order_amount: amount, order_currency: currency }));
     expect((await s.status('ORD-AMT')).json.data).toMatchObject({ order_amount: text, order_currency: currency });
   });
 
-  it('P-OPS-1: an unknown order, or another merchant\'s, answers 404', async () => {
+  it("P-OPS-1: an unknown order, or another merchant's, answers 404", async () => {
     const s = orderSandbox();
     await createdOrder(s, orderBody('ORD-A-ONLY'));
     for (const answer of [await s.status('ORD-NOPE'), await s.status('ORD-A-ONLY', MERCHANT_B)]) {
@@ -166,11 +189,14 @@ describe('Order Status (P-OPS)', () => {
     }
   });
 
-  it.each([[{}], [{ order_id: null }], [{ order_id: '' }], [{ order_id: 1.5 }], [{ order_id: ['x'] }]])('P-ERR-4: lookup body %j answers 400', async (payload) => {
-    const s = orderSandbox();
-    expect((await s.lookup('orderStatus', payload)).status).toBe(400);
-    expect((await s.lookup('orderCancel', payload)).status).toBe(400);
-  });
+  it.each([[{}], [{ order_id: null }], [{ order_id: '' }], [{ order_id: 1.5 }], [{ order_id: ['x'] }]])(
+    'P-ERR-4: lookup body %j answers 400',
+    async (payload) => {
+      const s = orderSandbox();
+      expect((await s.lookup('orderStatus', payload)).status).toBe(400);
+      expect((await s.lookup('orderCancel', payload)).status).toBe(400);
+    },
+  );
 
   it('P-OPS-1: a PROCESSING payment reads PAID once settleSeconds have passed on the clock', async () => {
     const s = orderSandbox({ settleSeconds: 30 });
@@ -199,7 +225,11 @@ describe('Order Cancel (P-OPS-1)', () => {
     const answer = await s.cancel('ORD-C');
     expect(answer.status).toBe(200);
     expect(validateSchema('order-status-record', answer.json.data).errors).toEqual([]);
-    expect(answer.json).toMatchObject({ status: true, code: 200, data: { svc_order_id: svc, order_id: 'ORD-C', order_status: 'CANCELLED', order_amount: '1499.50' } });
+    expect(answer.json).toMatchObject({
+      status: true,
+      code: 200,
+      data: { svc_order_id: svc, order_id: 'ORD-C', order_status: 'CANCELLED', order_amount: '1499.50' },
+    });
     expect((await s.status('ORD-C')).json.data.order_status).toBe('CANCELLED');
   });
 

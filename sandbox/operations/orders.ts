@@ -52,7 +52,10 @@ function duplicateOf(ctx: OperationContext, orderId: number | string): Order | u
 }
 
 function duplicateError(orderId: number | string): OperationError {
-  return new OperationError(409, `order_id ${JSON.stringify(String(orderId))} is already used by another order; a merchant order id must be unique`);
+  return new OperationError(
+    409,
+    `order_id ${JSON.stringify(String(orderId))} is already used by another order; a merchant order id must be unique`,
+  );
 }
 
 export const createOrder: OperationHandler = async (ctx) => {
@@ -109,9 +112,14 @@ function createdResponse(ctx: OperationContext, order: Order): Response {
     return_data: {
       svc_order_id: order.svcOrderId,
       created_at: createdAtText(ctx, order.createdAt),
-      order_id: ctx.fault('order-id-numeric') && typeof order.orderId === 'string' && /^\d+$/.test(order.orderId) ? Number(order.orderId) : order.orderId,
+      order_id:
+        ctx.fault('order-id-numeric') && typeof order.orderId === 'string' && /^\d+$/.test(order.orderId)
+          ? Number(order.orderId)
+          : order.orderId,
       order_status: ctx.fault('order-status-pending') ? 'PENDING' : order.status,
-      payment_link: ctx.fault('order-link-relative') ? `/checkout/${encodeURIComponent(order.svcOrderId)}` : paymentLink(ctx.origin, order.svcOrderId),
+      payment_link: ctx.fault('order-link-relative')
+        ? `/checkout/${encodeURIComponent(order.svcOrderId)}`
+        : paymentLink(ctx.origin, order.svcOrderId),
     },
   });
 }
@@ -164,7 +172,8 @@ function orderOfAnyMerchant(store: SandboxStore, orderId: number | string): Orde
   return undefined;
 }
 
-export const orderStatus: OperationHandler = (ctx) => successResponse(statusRecord(lookUp(ctx, ctx.fault('tenant-order-status')), ctx.origin), 'Order fetched');
+export const orderStatus: OperationHandler = (ctx) =>
+  successResponse(statusRecord(lookUp(ctx, ctx.fault('tenant-order-status')), ctx.origin), 'Order fetched');
 
 /**
  * Order Cancel (P-OPS-1): UN_PAID → CANCELLED. A FAILED order (no money moved) may be cancelled too.

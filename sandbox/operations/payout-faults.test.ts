@@ -18,13 +18,17 @@ async function debitOf(sandbox: BankingSandbox, run: () => Promise<unknown>): Pr
   return before - (await sandbox.balance());
 }
 
-const fixture = (field: string, id = 'PO-FIXTURE-FAILED') => async (s: BankingSandbox) => (await s.payoutStatus(id)).json.data[field];
+const fixture =
+  (field: string, id = 'PO-FIXTURE-FAILED') =>
+  async (s: BankingSandbox) =>
+    (await s.payoutStatus(id)).json.data[field];
 
 const CASES: FaultCase[] = [
   {
     fault: 'env-wallet-404',
     observe: async (s) => (await s.payoutStatus('PO-FIXTURE-SUCCESS', MERCHANT_A, MERCHANT_A_LIVE.walletId)).status,
-    off: 403, on: 404,
+    off: 403,
+    on: 404,
   },
   {
     fault: 'env-error-with-data',
@@ -32,7 +36,8 @@ const CASES: FaultCase[] = [
       const answer = await s.payoutStatus('PO-FIXTURE-SUCCESS', MERCHANT_A, MERCHANT_A_LIVE.walletId);
       return [answer.status, 'data' in answer.json];
     },
-    off: [403, false], on: [403, true],
+    off: [403, false],
+    on: [403, true],
   },
   { fault: 'payout-failed-debited', observe: fixture('amount_debited'), off: 'NO', on: 'YES' },
   { fault: 'payout-failed-utr', observe: fixture('utr_number'), off: 'NA', on: '' },
@@ -45,12 +50,14 @@ const CASES: FaultCase[] = [
       const answer = await s.payoutStatus('PO-NEVER-MADE');
       return [answer.status, answer.json.status, answer.json.code];
     },
-    off: [404, false, 404], on: [200, false, 404],
+    off: [404, false, 404],
+    on: [200, false, 404],
   },
   {
     fault: 'payout-cross-merchant',
     observe: async (s) => (await s.payoutStatus('PO-FIXTURE-B-SUCCESS')).status,
-    off: 404, on: 200,
+    off: 404,
+    on: 200,
   },
   {
     // merchant A's own payout asked for from merchant B's wallet
@@ -59,12 +66,14 @@ const CASES: FaultCase[] = [
       const answer = await s.payoutStatus('PO-FIXTURE-SUCCESS', MERCHANT_A, MERCHANT_B.walletId);
       return [answer.status, answer.json.data?.payout_order_id];
     },
-    off: [403, undefined], on: [200, 'PO-FIXTURE-SUCCESS'],
+    off: [403, undefined],
+    on: [200, 'PO-FIXTURE-SUCCESS'],
   },
   {
     fault: 'payout-missing-field-404',
     observe: async (s) => (await s.statusPayload({ svc_wallet_id: MERCHANT_A.walletId, debit_account_type: 'svc_wallet' })).status,
-    off: 400, on: 404,
+    off: 400,
+    on: 404,
   },
   {
     fault: 'ops-failed-as-error',
@@ -72,7 +81,8 @@ const CASES: FaultCase[] = [
       const answer = await s.initiate(initiationBody('PO-BIG', { amount: 2_000_000 }));
       return [answer.status, answer.json.data?.status];
     },
-    off: [200, 'FAILED'], on: [422, undefined],
+    off: [200, 'FAILED'],
+    on: [422, undefined],
   },
   {
     fault: 'ops-initiate-duplicate',
@@ -80,26 +90,31 @@ const CASES: FaultCase[] = [
       await s.initiate(initiationBody('PO-TWICE'));
       return (await s.initiate(initiationBody('PO-TWICE', { amount: 200 }))).status;
     },
-    off: 409, on: 200,
+    off: 409,
+    on: 200,
   },
   {
     fault: 'ops-amount-string-refused',
     observe: async (s) => (await s.initiate(initiationBody('PO-TEXT', { amount: '100.00' }))).status,
-    off: 200, on: 400,
+    off: 200,
+    on: 400,
   },
   {
     fault: 'ops-transfer-mode-unchecked',
     observe: async (s) => (await s.initiate(initiationBody('PO-PAYPAL', { transfer_mode: 'paypal' as never }))).status,
-    off: 400, on: 200,
+    off: 400,
+    on: 200,
   },
   {
     fault: 'ops-balance-not-debited',
-    observe: (s) => debitOf(s, async () => {
-      await s.initiate(initiationBody('PO-PAID', { amount: 100 }));
-      s.advance(2);
-      expect((await s.payoutStatus('PO-PAID')).json.data.status).toBe('SUCCESS');
-    }),
-    off: 10_000, on: 0,
+    observe: (s) =>
+      debitOf(s, async () => {
+        await s.initiate(initiationBody('PO-PAID', { amount: 100 }));
+        s.advance(2);
+        expect((await s.payoutStatus('PO-PAID')).json.data.status).toBe('SUCCESS');
+      }),
+    off: 10_000,
+    on: 0,
   },
   {
     // FAILED by the bank, by settlement, and for insufficient balance: the last is debited before
@@ -115,7 +130,8 @@ const CASES: FaultCase[] = [
       });
       return [debited, (await s.balanceAnswer()).json.data.balance];
     },
-    off: [0, '1000000.00'], on: [10_013 + 5_000 + 200_000_000, '-1000150.13'],
+    off: [0, '1000000.00'],
+    on: [10_013 + 5_000 + 200_000_000, '-1000150.13'],
   },
 ];
 
@@ -126,8 +142,13 @@ describe('banking fault switches: each changes exactly its observable answer', (
   });
 
   it('covers every payout, operations (but order cancel and the races: money-faults.test.ts) and wallet-environment fault', () => {
-    const banking = FAULT_NAMES.filter((name) =>
-      FAULTS[name].area === 'payout' || (FAULTS[name].area === 'operations' && !['ops-cancel-cancelled', 'ops-initiate-race', 'ops-cancel-race'].includes(name)) || name.startsWith('env-wallet') || name === 'env-error-with-data');
+    const banking = FAULT_NAMES.filter(
+      (name) =>
+        FAULTS[name].area === 'payout' ||
+        (FAULTS[name].area === 'operations' && !['ops-cancel-cancelled', 'ops-initiate-race', 'ops-cancel-race'].includes(name)) ||
+        name.startsWith('env-wallet') ||
+        name === 'env-error-with-data',
+    );
     expect(CASES.map((c) => c.fault).sort()).toEqual(banking.sort());
   });
 });

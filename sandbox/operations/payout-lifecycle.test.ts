@@ -12,14 +12,26 @@ describe('Transaction Initiation: the documented sandbox rules (P-OPS, P-OPS-3, 
     expect(answer.status).toBe(200);
     expect(validateSchema('payout-status-envelope', answer.json).valid).toBe(true);
     expect(answer.json.message).toBe('Payout initiated');
-    expect(answer.json.data).toMatchObject({ payout_order_id: 'PO-1', status: 'PROCESSING', amount: '1499.50', amount_debited: 'YES', utr_number: '', created_at: '21-11-2026' });
+    expect(answer.json.data).toMatchObject({
+      payout_order_id: 'PO-1',
+      status: 'PROCESSING',
+      amount: '1499.50',
+      amount_debited: 'YES',
+      utr_number: '',
+      created_at: '21-11-2026',
+    });
     expect(await sandbox.balance()).toBe(OPENING_BALANCE - 149_950);
 
     sandbox.advance(4);
     expect((await sandbox.payoutStatus('PO-1')).json.data.status).toBe('PROCESSING');
     sandbox.advance(1);
     const settled = (await sandbox.payoutStatus('PO-1')).json.data;
-    expect(settled).toMatchObject({ status: 'SUCCESS', amount_debited: 'YES', message: 'Payout completed', payout_id: answer.json.data.payout_id });
+    expect(settled).toMatchObject({
+      status: 'SUCCESS',
+      amount_debited: 'YES',
+      message: 'Payout completed',
+      payout_id: answer.json.data.payout_id,
+    });
     expect(settled.utr_number).toMatch(/^SBXUTR\d{10}$/);
     // P-OPS-4: after a successful payout of X the balance is lower by X, once.
     expect(await sandbox.balance()).toBe(OPENING_BALANCE - 149_950);
@@ -30,7 +42,12 @@ describe('Transaction Initiation: the documented sandbox rules (P-OPS, P-OPS-3, 
     const sandbox = bankingSandbox();
     const answer = await sandbox.initiate(initiationBody('PO-BIG', { amount: 1_000_000.01 }));
     expect(answer.status).toBe(200);
-    expect(answer.json.data).toMatchObject({ status: 'FAILED', message: 'Insufficient wallet balance', amount_debited: 'NO', utr_number: 'NA' });
+    expect(answer.json.data).toMatchObject({
+      status: 'FAILED',
+      message: 'Insufficient wallet balance',
+      amount_debited: 'NO',
+      utr_number: 'NA',
+    });
     expect(await sandbox.balance()).toBe(OPENING_BALANCE);
     // A later Payout Status of that payout_order_id returns the same record.
     expect((await sandbox.payoutStatus('PO-BIG')).json.data).toEqual(answer.json.data);
@@ -53,13 +70,21 @@ describe('Transaction Initiation: the documented sandbox rules (P-OPS, P-OPS-3, 
   it('an amount ending in .13 is FAILED by the beneficiary bank, balance unchanged', async () => {
     const sandbox = bankingSandbox();
     const answer = await sandbox.initiate(initiationBody('PO-13', { amount: 100.13 }));
-    expect(answer.json.data).toMatchObject({ status: 'FAILED', message: 'Beneficiary bank rejected the transfer', amount_debited: 'NO', utr_number: 'NA' });
+    expect(answer.json.data).toMatchObject({
+      status: 'FAILED',
+      message: 'Beneficiary bank rejected the transfer',
+      amount_debited: 'NO',
+      utr_number: 'NA',
+    });
     expect(await sandbox.balance()).toBe(OPENING_BALANCE);
   });
 
   it('an amount ending in .42 stays PENDING until the control endpoint settles it', async () => {
     const sandbox = bankingSandbox();
-    expect((await sandbox.initiate(initiationBody('PO-42', { amount: 250.42 }))).json.data).toMatchObject({ status: 'PENDING', amount_debited: 'YES' });
+    expect((await sandbox.initiate(initiationBody('PO-42', { amount: 250.42 }))).json.data).toMatchObject({
+      status: 'PENDING',
+      amount_debited: 'YES',
+    });
     sandbox.advance(86_400);
     expect((await sandbox.payoutStatus('PO-42')).json.data.status).toBe('PENDING');
     expect(await sandbox.balance()).toBe(OPENING_BALANCE - 25_042);
@@ -98,7 +123,9 @@ describe('Transaction Initiation: the documented sandbox rules (P-OPS, P-OPS-3, 
   it('a repeated payout_order_id answers 409 and changes nothing; another merchant may use it', async () => {
     const sandbox = bankingSandbox();
     const first = await sandbox.initiate(initiationBody('PO-DUP', { amount: 10 }));
-    const again = await sandbox.initiate(initiationBody('PO-DUP', { amount: 20, transfer_mode: 'upi', beneficiary: { name: 'A', vpa: 'a@okaxis' } }));
+    const again = await sandbox.initiate(
+      initiationBody('PO-DUP', { amount: 20, transfer_mode: 'upi', beneficiary: { name: 'A', vpa: 'a@okaxis' } }),
+    );
     expect(again.status).toBe(409);
     expect(again.json).toMatchObject({ status: false, code: 409 });
     expect((await sandbox.payoutStatus('PO-DUP')).json.data).toEqual(first.json.data);
@@ -107,14 +134,14 @@ describe('Transaction Initiation: the documented sandbox rules (P-OPS, P-OPS-3, 
   });
 
   it.each([
-    ['(sandbox rule) a currency other than the wallet\'s', { currency: 'USD' }, 422, 'currency not enabled for this wallet'],
+    ["(sandbox rule) a currency other than the wallet's", { currency: 'USD' }, 422, 'currency not enabled for this wallet'],
     ['(sandbox rule) more than two decimals', { amount: 10.005 }, 400, 'decimal places'],
     ['(sandbox rule) an amount above the per-payout limit', { amount: 2e12 }, 422, 'limit'],
     ['(sandbox rule) an amount too large to count exactly', { amount: '1000000000000000000000' }, 400, 'too large'],
     ['(P-AMOUNT-1) an amount in exponent text', { amount: '1e3' }, 400, '/amount'],
     ['a transfer mode outside the table', { transfer_mode: 'paypal' }, 400, 'transfer_mode'],
     ['a production wallet', { svc_wallet_id: 'WAL-LIVE-A-0001' }, 403, 'selected environment'],
-    ['another merchant\'s wallet', { svc_wallet_id: MERCHANT_B.walletId }, 403, 'this merchant'],
+    ["another merchant's wallet", { svc_wallet_id: MERCHANT_B.walletId }, 403, 'this merchant'],
   ] as const)('%s is refused and creates nothing', async (_, overrides, status, words) => {
     const sandbox = bankingSandbox();
     const answer = await sandbox.initiate(initiationBody('PO-REFUSED', overrides as never));
@@ -127,7 +154,12 @@ describe('Transaction Initiation: the documented sandbox rules (P-OPS, P-OPS-3, 
 
 describe('the control endpoint POST /sandbox/payouts/settle', () => {
   it.each([
-    ['SUCCESS', 'SUCCESS'], ['SUCCESS', 'FAILED'], ['FAILED', 'SUCCESS'], ['FAILED', 'REVERSED'], ['PENDING', 'REVERSED'], ['REVERSED', 'REVERSED'],
+    ['SUCCESS', 'SUCCESS'],
+    ['SUCCESS', 'FAILED'],
+    ['FAILED', 'SUCCESS'],
+    ['FAILED', 'REVERSED'],
+    ['PENDING', 'REVERSED'],
+    ['REVERSED', 'REVERSED'],
   ] as const)('refuses %s → %s with 422', async (from, to) => {
     const answer = await bankingSandbox().settle(`PO-FIXTURE-${from}`, to);
     expect(answer.status).toBe(422);

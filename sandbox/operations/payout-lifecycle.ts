@@ -46,7 +46,8 @@ export function insufficientBalanceOutcome(): InitiationOutcome {
 export function initiationOutcome(amountMinor: number, balanceMinor: number): InitiationOutcome {
   if (amountMinor > balanceMinor) return insufficientBalanceOutcome();
   const ending = amountMinor % 100;
-  if (ending === REJECTED_ENDING) return { status: 'FAILED', message: PAYOUT_MESSAGES.bankRejected, debited: false, failure: 'bank-rejected' };
+  if (ending === REJECTED_ENDING)
+    return { status: 'FAILED', message: PAYOUT_MESSAGES.bankRejected, debited: false, failure: 'bank-rejected' };
   if (ending === PENDING_ENDING) return { status: 'PENDING', message: PAYOUT_MESSAGES.pending, debited: true };
   return { status: 'PROCESSING', message: PAYOUT_MESSAGES.processing, debited: true };
 }
@@ -117,7 +118,13 @@ const ALLOWED_FROM: Readonly<Record<SettlementTarget, readonly PayoutState[]>> =
  * FAILED refunds the debit (P-OPS-4: a failed payout leaves the balance unchanged), REVERSED credits
  * the amount back. Returns a refusal reason (a 422) when the transition is not allowed.
  */
-export function settle(payout: Payout, target: SettlementTarget, wallet: Wallet | undefined, store: SandboxStore, keepFailedDebit: boolean): string | undefined {
+export function settle(
+  payout: Payout,
+  target: SettlementTarget,
+  wallet: Wallet | undefined,
+  store: SandboxStore,
+  keepFailedDebit: boolean,
+): string | undefined {
   if (!ALLOWED_FROM[target].includes(payout.status)) {
     return `a ${payout.status} payout cannot be moved to ${target}; allowed from: ${ALLOWED_FROM[target].join(', ')}`;
   }
@@ -166,7 +173,9 @@ export function payoutRecord(payout: Payout, fault: (name: FaultName) => boolean
     payout_order_id: payout.payoutOrderId,
     wallet_id: walletTransactionReference(payout.payoutId),
     status: fault('payout-status-lowercase') ? payout.status.toLowerCase() : payout.status,
-    amount: fault('payout-amount-number') ? payout.amountMinor / 10 ** minorUnitOf(payout.currency) : minorToText(payout.amountMinor, minorUnitOf(payout.currency)),
+    amount: fault('payout-amount-number')
+      ? payout.amountMinor / 10 ** minorUnitOf(payout.currency)
+      : minorToText(payout.amountMinor, minorUnitOf(payout.currency)),
     currency: payout.currency,
     utr_number: failed && fault('payout-failed-utr') ? '' : payout.utrNumber,
     message: payout.message,

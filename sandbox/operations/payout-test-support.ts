@@ -9,7 +9,10 @@ import { call, sandboxAt, type Answer } from '../test-support.js';
 export type Who = Pick<Merchant, 'apiKey' | 'secretKey' | 'walletId'>;
 
 /** A valid IMPS payout of merchant A: tests override what they are about. */
-export function initiationBody(payoutOrderId: string | number, overrides: Partial<TransactionInitiationRequest> = {}): Record<string, unknown> {
+export function initiationBody(
+  payoutOrderId: string | number,
+  overrides: Partial<TransactionInitiationRequest> = {},
+): Record<string, unknown> {
   return {
     svc_wallet_id: MERCHANT_A.walletId,
     debit_account_type: 'svc_wallet',

@@ -32,7 +32,10 @@ describe('Payout Status: fixtures (interface: Payout Status; P-PAYOUT-1, P-PAYOU
     const record = answer.json.data;
     expect(Object.values(record).every((v) => typeof v === 'string')).toBe(true);
     expect(record).toMatchObject({
-      payout_order_id: fixture.payoutOrderId, status: fixture.status, currency: 'INR', message: fixture.message,
+      payout_order_id: fixture.payoutOrderId,
+      status: fixture.status,
+      currency: 'INR',
+      message: fixture.message,
       created_at: '20-11-2026',
     });
     expect(minorOf(record.amount)).toBe(fixture.amountMinor);
@@ -47,7 +50,12 @@ describe('Payout Status: fixtures (interface: Payout Status; P-PAYOUT-1, P-PAYOU
 
   it('SUCCESS and REVERSED fixtures carry a UTR; PENDING and PROCESSING none yet', async () => {
     const sandbox = bankingSandbox();
-    for (const [state, utr] of [['SUCCESS', /^SBXUTR\d{10}$/], ['REVERSED', /^SBXUTR\d{10}$/], ['PENDING', /^$/], ['PROCESSING', /^$/]] as const) {
+    for (const [state, utr] of [
+      ['SUCCESS', /^SBXUTR\d{10}$/],
+      ['REVERSED', /^SBXUTR\d{10}$/],
+      ['PENDING', /^$/],
+      ['PROCESSING', /^$/],
+    ] as const) {
       expect((await sandbox.payoutStatus(`PO-FIXTURE-${state}`)).json.data.utr_number).toMatch(utr);
     }
   });
@@ -80,12 +88,19 @@ describe('Payout Status: refusals (P-PAYOUT-4, P-PAYOUT-5, P-ENV-2, P-ERR-4)', (
     expect(answer.json.message).toBe('wallet identifier is invalid for the selected environment');
   });
 
-  it.each([['an unknown wallet', 'WAL-NOBODY'], ["another merchant's wallet", MERCHANT_B.walletId]])('%s answers 403 with no data', async (_, wallet) => {
+  it.each([
+    ['an unknown wallet', 'WAL-NOBODY'],
+    ["another merchant's wallet", MERCHANT_B.walletId],
+  ])('%s answers 403 with no data', async (_, wallet) => {
     expectPayoutError(await bankingSandbox().payoutStatus('PO-FIXTURE-SUCCESS', MERCHANT_A, wallet), 403);
   });
 
   it.each(['svc_wallet_id', 'debit_account_type', 'payout_order_id'])('a request without %s answers 400', async (field) => {
-    const payload: Record<string, unknown> = { svc_wallet_id: MERCHANT_A.walletId, debit_account_type: 'svc_wallet', payout_order_id: 'PO-FIXTURE-SUCCESS' };
+    const payload: Record<string, unknown> = {
+      svc_wallet_id: MERCHANT_A.walletId,
+      debit_account_type: 'svc_wallet',
+      payout_order_id: 'PO-FIXTURE-SUCCESS',
+    };
     delete payload[field];
     const answer = await bankingSandbox().statusPayload(payload);
     expectPayoutError(answer, 400);
@@ -94,12 +109,14 @@ describe('Payout Status: refusals (P-PAYOUT-4, P-PAYOUT-5, P-ENV-2, P-ERR-4)', (
 
   it(`answers every invalidPayoutStatusRequest with one of its expected statuses (seed ${SEED})`, async () => {
     const sandbox = bankingSandbox();
-    const requests = invalidPayoutStatusRequest({ walletId: MERCHANT_A.walletId, payoutOrderIds: ['PO-FIXTURE-SUCCESS', 'PO-FIXTURE-FAILED'] });
+    const requests = invalidPayoutStatusRequest({
+      walletId: MERCHANT_A.walletId,
+      payoutOrderIds: ['PO-FIXTURE-SUCCESS', 'PO-FIXTURE-FAILED'],
+    });
     await fc.assert(
       fc.asyncProperty(requests, async (invalid) => {
-        const answer = invalid.body.kind === 'text'
-          ? await sandbox.statusRaw(invalid.body.text)
-          : await sandbox.statusPayload(invalid.body.value);
+        const answer =
+          invalid.body.kind === 'text' ? await sandbox.statusRaw(invalid.body.text) : await sandbox.statusPayload(invalid.body.value);
         expect(invalid.expectedStatuses, invalid.description).toContain(answer.status);
         expectPayoutError(answer, answer.status);
       }),
@@ -117,13 +134,15 @@ describe('Balance Inquiry (P-OPS)', () => {
     expect(answer.json.data).toEqual({ wallet_id: MERCHANT_A.walletId, balance: '1000000.00', currency: 'INR' });
   });
 
-  it.each([['a production wallet', MERCHANT_A_LIVE.walletId], ['an unknown wallet', 'WAL-NOBODY'], ["another merchant's wallet", MERCHANT_B.walletId]])(
-    '%s answers 403', async (_, wallet) => {
-      const answer = await bankingSandbox().balanceAnswer(wallet);
-      expect(answer.status).toBe(403);
-      expectSchema('error-envelope', answer.json);
-    },
-  );
+  it.each([
+    ['a production wallet', MERCHANT_A_LIVE.walletId],
+    ['an unknown wallet', 'WAL-NOBODY'],
+    ["another merchant's wallet", MERCHANT_B.walletId],
+  ])('%s answers 403', async (_, wallet) => {
+    const answer = await bankingSandbox().balanceAnswer(wallet);
+    expect(answer.status).toBe(403);
+    expectSchema('error-envelope', answer.json);
+  });
 
   it('a request without svc_wallet_id answers 400', async () => {
     const answer = await bankingSandbox().balancePayload({ wallet_id: MERCHANT_A.walletId });
@@ -137,7 +156,12 @@ describe(`Transaction Initiation: generated requests (P-OPS, P-OPS-3, P-ERR-3; s
     const sandbox = bankingSandbox();
     const seen = new Set<TransferMode>();
     let counter = 0;
-    const requests = transactionInitiationRequest({ walletId: MERCHANT_A.walletId, currencies: ['INR'], maxAmount: 1000, payoutOrderIdPrefix: 'MODES' });
+    const requests = transactionInitiationRequest({
+      walletId: MERCHANT_A.walletId,
+      currencies: ['INR'],
+      maxAmount: 1000,
+      payoutOrderIdPrefix: 'MODES',
+    });
     await fc.assert(
       fc.asyncProperty(requests, async (request) => {
         counter += 1;
@@ -158,7 +182,8 @@ describe(`Transaction Initiation: generated requests (P-OPS, P-OPS-3, P-ERR-3; s
     const requests = invalidTransactionInitiationRequest({ walletId: MERCHANT_A.walletId, currencies: ['INR'], maxAmount: 1000 });
     await fc.assert(
       fc.asyncProperty(requests, async (invalid) => {
-        const answer = invalid.body.kind === 'text' ? await sandbox.initiateRaw(invalid.body.text) : await sandbox.initiate(invalid.body.value);
+        const answer =
+          invalid.body.kind === 'text' ? await sandbox.initiateRaw(invalid.body.text) : await sandbox.initiate(invalid.body.value);
         expect(invalid.expectedStatuses, `${invalid.description}: ${answer.text}`).toContain(answer.status);
         expectSchema('error-envelope', answer.json);
       }),

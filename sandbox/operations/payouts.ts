@@ -10,7 +10,15 @@ import { jsonResponse, minorToText, successResponse } from '../envelope.js';
 import type { Payout, Wallet } from '../store.js';
 import { amountInMinorUnits, refuseAmountForm } from './request-amount.js';
 import {
-  SETTLEMENT_TARGETS, debitAtSettlement, initiationOutcome, insufficientBalanceOutcome, payoutRecord, reservedMinor, settle, settleIfDue, settleWhenDue,
+  SETTLEMENT_TARGETS,
+  debitAtSettlement,
+  initiationOutcome,
+  insufficientBalanceOutcome,
+  payoutRecord,
+  reservedMinor,
+  settle,
+  settleIfDue,
+  settleWhenDue,
   type SettlementTarget,
 } from './payout-lifecycle.js';
 
@@ -31,7 +39,8 @@ type WalletRefusal = { refused: 'environment' | 'merchant'; message: string };
  */
 function lookupWallet(ctx: OperationContext, walletId: string, existenceOnly = false): Wallet | WalletRefusal {
   const wallet = ctx.store.wallets.get(walletId);
-  if (wallet === undefined || (wallet.merchantId !== ctx.merchant.id && !existenceOnly)) return { refused: 'merchant', message: FOREIGN_WALLET };
+  if (wallet === undefined || (wallet.merchantId !== ctx.merchant.id && !existenceOnly))
+    return { refused: 'merchant', message: FOREIGN_WALLET };
   if (wallet.environment !== 'sandbox') return { refused: 'environment', message: WRONG_ENVIRONMENT_WALLET };
   return wallet;
 }
@@ -60,11 +69,15 @@ export const payoutStatus: OperationHandler = (ctx) => {
   if (idMissingUnchecked) return payoutNotFound(ctx);
 
   const id = body.payout_order_id as string | number;
-  const payout = ctx.store.payout(ctx.merchant.id, id) ?? (ctx.fault('payout-cross-merchant') ? ctx.store.payoutOfAnyMerchant(id) : undefined);
+  const payout =
+    ctx.store.payout(ctx.merchant.id, id) ?? (ctx.fault('payout-cross-merchant') ? ctx.store.payoutOfAnyMerchant(id) : undefined);
   if (payout === undefined) return payoutNotFound(ctx);
   settleIfDue(payout, ctx.now(), ctx.store);
   // Under `state-payout-reopens` a retry queue has taken the FAILED payout up again: it reads PROCESSING.
-  const shown = payout.status === 'FAILED' && ctx.fault('state-payout-reopens') ? { ...payout, status: 'PROCESSING' as const, utrNumber: '', message: 'Payout re-queued for retry' } : payout;
+  const shown =
+    payout.status === 'FAILED' && ctx.fault('state-payout-reopens')
+      ? { ...payout, status: 'PROCESSING' as const, utrNumber: '', message: 'Payout re-queued for retry' }
+      : payout;
   return successResponse(payoutRecord(shown, ctx.fault), 'Payout status fetched successfully');
 };
 
@@ -84,7 +97,9 @@ export const balanceInquiry: OperationHandler = (ctx) => {
 /** Schema check of Transaction Initiation; under its fault the transfer mode's table is not consulted. */
 function requireInitiationSchema(ctx: OperationContext): TransactionInitiationRequest {
   const result = validateSchema('transaction-initiation-request', ctx.body);
-  const errors = result.errors.filter((e) => !(ctx.fault('ops-transfer-mode-unchecked') && e.instancePath === '/transfer_mode' && e.keyword === 'enum'));
+  const errors = result.errors.filter(
+    (e) => !(ctx.fault('ops-transfer-mode-unchecked') && e.instancePath === '/transfer_mode' && e.keyword === 'enum'),
+  );
   if (errors.length > 0) throw new OperationError(400, describeErrors(errors.slice(0, 1)));
   return ctx.body as unknown as TransactionInitiationRequest;
 }
@@ -93,7 +108,10 @@ function requireInitiationSchema(ctx: OperationContext): TransactionInitiationRe
 function payoutAmountMinor(ctx: OperationContext, request: TransactionInitiationRequest): number {
   const minor = amountInMinorUnits(request.amount, request.currency, 'amount');
   if (minor > PAYOUT_LIMIT_MINOR) {
-    throw new OperationError(422, `amount ${String(request.amount)} exceeds the sandbox's per-payout limit of ${minorToText(PAYOUT_LIMIT_MINOR)}`);
+    throw new OperationError(
+      422,
+      `amount ${String(request.amount)} exceeds the sandbox's per-payout limit of ${minorToText(PAYOUT_LIMIT_MINOR)}`,
+    );
   }
   return minor;
 }
@@ -114,12 +132,14 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
   if ('refused' in wallet) {
     // The fault: the refusal comes after another merchant's wallet was charged the amount and a fee.
     const foreign = ctx.store.wallets.get(request.svc_wallet_id);
-    if (wallet.refused === 'merchant' && foreign !== undefined && ctx.fault('tenant-initiate-fee')) foreign.balanceMinor -= amountMinor + REFUSAL_FEE_MINOR;
+    if (wallet.refused === 'merchant' && foreign !== undefined && ctx.fault('tenant-initiate-fee'))
+      foreign.balanceMinor -= amountMinor + REFUSAL_FEE_MINOR;
     throw new OperationError(403, wallet.message);
   }
   const payoutOrderId = String(request.payout_order_id);
   // A forgotten payout's payout_order_id stays used too (P-DUP-5).
-  const used = ctx.store.payout(ctx.merchant.id, payoutOrderId) !== undefined || ctx.store.payoutIdForgotten(ctx.merchant.id, payoutOrderId);
+  const used =
+    ctx.store.payout(ctx.merchant.id, payoutOrderId) !== undefined || ctx.store.payoutIdForgotten(ctx.merchant.id, payoutOrderId);
   if (used && !ctx.fault('ops-initiate-duplicate')) {
     // The fault: the debit is taken before the duplicate is noticed, and the refusal does not give it back.
     if (ctx.fault('money-duplicate-debits') && amountMinor <= wallet.balanceMinor) wallet.balanceMinor -= amountMinor;
@@ -137,7 +157,9 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
   // The `payout-failed` scenario: this one payout fails as if the wallet were short, whatever its amount.
   const forcedFailure = ctx.options.scenarios.take('payout-failed', ctx.merchant.id);
   // `money-exact-balance-refused` compares amount >= balance: the whole balance counts as too much.
-  const outcome = forcedFailure ? insufficientBalanceOutcome() : initiationOutcome(amountMinor, ctx.fault('money-exact-balance-refused') ? available - 1 : available);
+  const outcome = forcedFailure
+    ? insufficientBalanceOutcome()
+    : initiationOutcome(amountMinor, ctx.fault('money-exact-balance-refused') ? available - 1 : available);
   if (outcome.failure === 'insufficient-balance' && ctx.fault('ops-failed-as-error')) {
     throw new OperationError(422, outcome.message);
   }
@@ -196,7 +218,13 @@ export const settlePayout: OperationHandler = (ctx) => {
   const payout = ctx.store.payout(ctx.merchant.id, id as string | number);
   if (payout === undefined) throw new OperationError(404, PAYOUT_NOT_FOUND);
   settleIfDue(payout, ctx.now(), ctx.store);
-  const refusal = settle(payout, status as SettlementTarget, ctx.store.wallets.get(payout.walletId), ctx.store, ctx.fault('ops-failed-debits'));
+  const refusal = settle(
+    payout,
+    status as SettlementTarget,
+    ctx.store.wallets.get(payout.walletId),
+    ctx.store,
+    ctx.fault('ops-failed-debits'),
+  );
   if (refusal !== undefined) throw new OperationError(422, refusal);
   // Under `money-reversal-not-refunded` the reversal's credit never reaches the wallet.
   const wallet = ctx.store.wallets.get(payout.walletId);

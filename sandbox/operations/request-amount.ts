@@ -17,7 +17,10 @@ export function amountInMinorUnits(value: unknown, currency: Currency, field: st
   const minor = toMinorUnits(amount, currency);
   if (minor === undefined) {
     const digits = minorUnitOf(currency);
-    throw new OperationError(400, `/${field}: ${currency} amounts have ${digits === 0 ? 'no decimal places' : `at most ${digits} decimal places`}`);
+    throw new OperationError(
+      400,
+      `/${field}: ${currency} amounts have ${digits === 0 ? 'no decimal places' : `at most ${digits} decimal places`}`,
+    );
   }
   if (minor > BigInt(Number.MAX_SAFE_INTEGER)) throw new OperationError(400, `/${field}: is too large`);
   return Number(minor);

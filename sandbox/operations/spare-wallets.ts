@@ -25,10 +25,12 @@ function sparesOf(store: SandboxStore, merchantId: string): string[] {
 
 export const openSpareWallet: OperationHandler = (ctx) => {
   const extra = Object.keys(ctx.body).filter((key) => key !== 'balance' && key !== 'currency');
-  if (extra.length > 0) throw new OperationError(400, `unknown field ${extra[0]}; the body is { "balance": "12.34", "currency": "INR" } (currency optional)`);
+  if (extra.length > 0)
+    throw new OperationError(400, `unknown field ${extra[0]}; the body is { "balance": "12.34", "currency": "INR" } (currency optional)`);
   const main = ctx.store.wallets.get(ctx.merchant.walletId);
   const currency = ctx.body.currency ?? main?.currency ?? 'INR';
-  if (!(CURRENCIES as readonly unknown[]).includes(currency)) throw new OperationError(400, `/currency: must be a currency of the interface's table`);
+  if (!(CURRENCIES as readonly unknown[]).includes(currency))
+    throw new OperationError(400, `/currency: must be a currency of the interface's table`);
   // A positive decimal (text or number) with at most the currency's decimals, as a payout amount is read.
   const balanceMinor = amountInMinorUnits(ctx.body.balance, currency as Currency, 'balance');
 

@@ -7,7 +7,6 @@ import { createdOrder, orderBody, orderSandbox } from './order-test-support.js';
 import { bankingSandbox, initiationBody } from './payout-test-support.js';
 import type { FaultCase } from '../test-support.js';
 
-
 const CASES: FaultCase[] = [
   {
     fault: 'state-paid-cancellable',
@@ -18,7 +17,8 @@ const CASES: FaultCase[] = [
       const cancel = await s.cancel('PAID-1');
       return [cancel.status, (await s.status('PAID-1')).json.data.order_status];
     },
-    off: [422, 'PAID'], on: [200, 'CANCELLED'],
+    off: [422, 'PAID'],
+    on: [200, 'CANCELLED'],
   },
   {
     fault: 'state-payout-reopens',
@@ -28,7 +28,8 @@ const CASES: FaultCase[] = [
       const first = (await s.initiate(initiationBody('PO-REJ', { amount: 100.13 }))).json.data.status;
       return [first, (await s.payoutStatus('PO-REJ')).json.data.status];
     },
-    off: ['FAILED', 'FAILED'], on: ['FAILED', 'PROCESSING'],
+    off: ['FAILED', 'FAILED'],
+    on: ['FAILED', 'PROCESSING'],
   },
   {
     fault: 'state-payout-id-reallocated',
@@ -37,7 +38,8 @@ const CASES: FaultCase[] = [
       const answered = (await s.initiate(initiationBody('PO-ID'))).json.data.payout_id;
       return answered === (await s.payoutStatus('PO-ID')).json.data.payout_id;
     },
-    off: true, on: false,
+    off: true,
+    on: false,
   },
   {
     fault: 'money-reversal-not-refunded',
@@ -49,7 +51,8 @@ const CASES: FaultCase[] = [
       await s.settle('PO-REV', 'REVERSED');
       return before - (await s.balance());
     },
-    off: 0, on: 10_000,
+    off: 0,
+    on: 10_000,
   },
   {
     fault: 'dup-id-freed-on-cancel',
@@ -59,7 +62,8 @@ const CASES: FaultCase[] = [
       await s.cancel('CAN-1');
       return (await s.create(orderBody('CAN-1'))).status;
     },
-    off: 409, on: 201,
+    off: 409,
+    on: 201,
   },
 ];
 

@@ -9,11 +9,13 @@ import { successResponse } from '../envelope.js';
 export const registerWebhook: OperationHandler = (ctx) => {
   const { url } = ctx.body;
   const extra = Object.keys(ctx.body).filter((key) => key !== 'url');
-  if (extra.length > 0) throw new OperationError(400, `unknown field ${extra[0]}; the body is { "url": "https://…" }, { "url": null } or {}`);
+  if (extra.length > 0)
+    throw new OperationError(400, `unknown field ${extra[0]}; the body is { "url": "https://…" }, { "url": null } or {}`);
   if (!('url' in ctx.body)) {
     return successResponse({ url: ctx.webhooks.urlOf(ctx.merchant.id) ?? null }, 'Webhook registration fetched');
   }
-  if (url !== null && typeof url !== 'string') throw new OperationError(400, 'url must be an http(s) URL, or null to remove the registration');
+  if (url !== null && typeof url !== 'string')
+    throw new OperationError(400, 'url must be an http(s) URL, or null to remove the registration');
   if (typeof url === 'string') {
     const problem = webhookUrlProblem(url);
     if (problem !== undefined) throw new OperationError(400, `url cannot be used: ${problem}`);
@@ -21,11 +23,17 @@ export const registerWebhook: OperationHandler = (ctx) => {
     // target that refuses the control request is not judged on it (suites/webhook-session.ts). The
     // URL the operator gave (serve --webhook-url) was chosen already: a run puts it back when it ends.
     if (!ctx.options.allowRemoteWebhooks && !isLoopbackHost(new URL(url).hostname) && !isOperatorsUrl(url, ctx.options.webhookUrl)) {
-      throw new OperationError(403, 'url must be on this machine (127.0.0.0/8, ::1 or localhost): the demo credentials are public, so this sandbox delivers elsewhere only when started with serve --allow-remote-webhooks');
+      throw new OperationError(
+        403,
+        'url must be on this machine (127.0.0.0/8, ::1 or localhost): the demo credentials are public, so this sandbox delivers elsewhere only when started with serve --allow-remote-webhooks',
+      );
     }
   }
   const previous = ctx.webhooks.register(ctx.merchant.id, url);
-  return successResponse({ url: url ?? null, previous_url: previous ?? null }, url === null ? 'Webhook registration removed' : 'Webhook registered');
+  return successResponse(
+    { url: url ?? null, previous_url: previous ?? null },
+    url === null ? 'Webhook registration removed' : 'Webhook registered',
+  );
 };
 
 /** Whether the URL is the one the sandbox was started with (serve --webhook-url), however it is spelled. */

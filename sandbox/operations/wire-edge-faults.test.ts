@@ -25,29 +25,41 @@ const LONGER_ID = `LONG-${'x'.repeat(300)}`;
 /** Another method on an operation's path, correctly signed: the status, content type and body. */
 async function otherMethod(s: OrderSandbox, method: string): Promise<string> {
   const signed = signedRequest(s.app, { path: OPERATION_PATHS.orderStatus, payload: { order_id: 'M-1' } });
-  const response = await s.app.handle(new Request(signed.url, { method, headers: signed.headers, ...(method === 'GET' ? {} : { body: await signed.text() }) }));
+  const response = await s.app.handle(
+    new Request(signed.url, { method, headers: signed.headers, ...(method === 'GET' ? {} : { body: await signed.text() }) }),
+  );
   return `${response.status} ${response.headers.get('content-type')} ${await response.text()}`;
 }
 
 describe('the wire and the edges, as v1.2 asks', () => {
   it('another method on an operation path answers 405 with the envelope and Allow, or 404 under the variant', async () => {
     for (const method of ['GET', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']) {
-      expect(await otherMethod(orderSandbox(), method)).toBe(`405 application/json; charset=utf-8 {"status":false,"code":405,"message":"/api/v3/pg/order/status takes POST, not ${method}"}`);
-      expect(await otherMethod(orderSandbox({ variant: { otherMethod: 404 } }), method)).toMatch(/^404 application\/json; charset=utf-8 \{"status":false,"code":404,"message":"no operation at /);
+      expect(await otherMethod(orderSandbox(), method)).toBe(
+        `405 application/json; charset=utf-8 {"status":false,"code":405,"message":"/api/v3/pg/order/status takes POST, not ${method}"}`,
+      );
+      expect(await otherMethod(orderSandbox({ variant: { otherMethod: 404 } }), method)).toMatch(
+        /^404 application\/json; charset=utf-8 \{"status":false,"code":404,"message":"no operation at /,
+      );
     }
   });
 
   it('Content-Type application/json is taken with parameters and in any letter case', async () => {
     const s = orderSandbox();
     for (const [i, type] of ['application/json; charset=utf-8', 'Application/JSON', 'APPLICATION/JSON;charset=UTF-8'].entries()) {
-      expect((await call(s.app, { path: OPERATION_PATHS.createOrder, payload: orderBody(`MT-${i}`), headers: { 'Content-Type': type } })).status).toBe(201);
+      expect(
+        (await call(s.app, { path: OPERATION_PATHS.createOrder, payload: orderBody(`MT-${i}`), headers: { 'Content-Type': type } })).status,
+      ).toBe(201);
     }
-    expect((await call(s.app, { path: OPERATION_PATHS.createOrder, payload: orderBody('MT-X'), headers: { 'Content-Type': 'text/plain' } })).status).toBe(400);
+    expect(
+      (await call(s.app, { path: OPERATION_PATHS.createOrder, payload: orderBody('MT-X'), headers: { 'Content-Type': 'text/plain' } }))
+        .status,
+    ).toBe(400);
   });
 
   it('a body that repeats a key is refused with 400, at any depth', async () => {
     const s = orderSandbox();
-    const top = '{"customer":{"address":{"city":"Kochi","country":"IN","line1":"1 Road","postal_code":"682011","state":"Kerala"},"email":"a@example.org","name":"A","phone":"9123456780"},"order_amount":1,"order_currency":"INR","order_id":"RK-1","order_id":"RK-2","return_url":"https://m.example/r","service_type":"payment"}';
+    const top =
+      '{"customer":{"address":{"city":"Kochi","country":"IN","line1":"1 Road","postal_code":"682011","state":"Kerala"},"email":"a@example.org","name":"A","phone":"9123456780"},"order_amount":1,"order_currency":"INR","order_id":"RK-1","order_id":"RK-2","return_url":"https://m.example/r","service_type":"payment"}';
     const answer = await s.createRaw(top);
     expect(answer.status).toBe(400);
     expect(answer.json.message).toContain('"order_id"');
@@ -58,11 +70,21 @@ describe('the wire and the edges, as v1.2 asks', () => {
   it('amounts are kept exactly in 0-, 2- and 3-decimal currencies, as numbers and as strings', async () => {
     const s = orderSandbox();
     const cases: Array<[unknown, string, string]> = [
-      [1234, 'JPY', '1234'], ['1234', 'KRW', '1234'], [0.07, 'INR', '0.07'], ['1499.99', 'INR', '1499.99'], [19.99, 'USD', '19.99'],
-      [1.005, 'KWD', '1.005'], ['0.001', 'BHD', '0.001'], [123.457, 'OMR', '123.457'], [99999999.99, 'INR', '99999999.99'], ['21474836.48', 'INR', '21474836.48'],
+      [1234, 'JPY', '1234'],
+      ['1234', 'KRW', '1234'],
+      [0.07, 'INR', '0.07'],
+      ['1499.99', 'INR', '1499.99'],
+      [19.99, 'USD', '19.99'],
+      [1.005, 'KWD', '1.005'],
+      ['0.001', 'BHD', '0.001'],
+      [123.457, 'OMR', '123.457'],
+      [99999999.99, 'INR', '99999999.99'],
+      ['21474836.48', 'INR', '21474836.48'],
     ];
-    for (const [i, [amount, currency, expected]] of cases.entries()) expect(await amountReadBack(s, `AX-${i}`, amount, currency)).toBe(expected);
-    for (const [i, zero] of [0, 0.0, '0', '0.00', '-0.00', '0.000'].entries()) expect((await s.create(orderBody(`Z-${i}`, { order_amount: zero }))).status).toBe(400);
+    for (const [i, [amount, currency, expected]] of cases.entries())
+      expect(await amountReadBack(s, `AX-${i}`, amount, currency)).toBe(expected);
+    for (const [i, zero] of [0, 0.0, '0', '0.00', '-0.00', '0.000'].entries())
+      expect((await s.create(orderBody(`Z-${i}`, { order_amount: zero }))).status).toBe(400);
   });
 
   it('identifiers are exact: case kept, a trailing space distinct, a long one kept whole or refused under the variant', async () => {
@@ -84,7 +106,7 @@ describe('the wire and the edges, as v1.2 asks', () => {
     expect([refused.status, refused.json.message]).toEqual([400, '/payout_order_id: at most 64 characters']);
   });
 
-  it('Content-Length is the answer\'s length in bytes, non-ASCII included, on a real socket', async () => {
+  it("Content-Length is the answer's length in bytes, non-ASCII included, on a real socket", async () => {
     const sandbox = await startSandbox({ port: 0, clock: () => T0, variant: { replay: 'allow' } });
     try {
       const { length, bytes } = await rawCreate(sandbox.baseUrl, orderBody('CL-Grüße-✓'));
@@ -104,22 +126,91 @@ interface FaultCase {
 }
 
 const CASES: FaultCase[] = [
-  { fault: 'http-method-html', observe: async (s) => (await otherMethod(s, 'PUT')).split(';')[0], off: '405 application/json', on: '405 text/html' },
-  { fault: 'http-method-html', observe: async (s) => (await otherMethod(s, 'DELETE')).split(';')[0], off: '404 application/json', on: '404 text/html', options: { variant: { otherMethod: 404 } } },
   {
-    fault: 'http-media-type-exact', observe: async (s) => (await call(s.app, { path: OPERATION_PATHS.createOrder, payload: orderBody('F-MT'), headers: { 'Content-Type': 'application/json; charset=utf-8' } })).status,
-    off: 201, on: 415,
+    fault: 'http-method-html',
+    observe: async (s) => (await otherMethod(s, 'PUT')).split(';')[0],
+    off: '405 application/json',
+    on: '405 text/html',
   },
-  { fault: 'http-repeated-key-last-wins', observe: async (s) => (await s.createRaw(JSON.stringify(orderBody('F-RK1')).replace('"order_id":"F-RK1"', '"order_id":"F-RK1","order_id":"F-RK2"'))).status, off: 400, on: 201 },
-  { fault: 'auth-window-past-only', observe: async (s) => (await call(s.app, { path: OPERATION_PATHS.createOrder, payload: orderBody('F-AH'), timestamp: T0 / 1000 + 30 })).status, off: 201, on: 401 },
-  { fault: 'amount-zero-string-accepted', observe: async (s) => [(await s.create(orderBody('F-Z1', { order_amount: '0.00' }))).status, (await s.create(orderBody('F-Z2', { order_amount: '-0.00' }))).status], off: [400, 400], on: [201, 201] },
+  {
+    fault: 'http-method-html',
+    observe: async (s) => (await otherMethod(s, 'DELETE')).split(';')[0],
+    off: '404 application/json',
+    on: '404 text/html',
+    options: { variant: { otherMethod: 404 } },
+  },
+  {
+    fault: 'http-media-type-exact',
+    observe: async (s) =>
+      (
+        await call(s.app, {
+          path: OPERATION_PATHS.createOrder,
+          payload: orderBody('F-MT'),
+          headers: { 'Content-Type': 'application/json; charset=utf-8' },
+        })
+      ).status,
+    off: 201,
+    on: 415,
+  },
+  {
+    fault: 'http-repeated-key-last-wins',
+    observe: async (s) =>
+      (await s.createRaw(JSON.stringify(orderBody('F-RK1')).replace('"order_id":"F-RK1"', '"order_id":"F-RK1","order_id":"F-RK2"'))).status,
+    off: 400,
+    on: 201,
+  },
+  {
+    fault: 'auth-window-past-only',
+    observe: async (s) =>
+      (await call(s.app, { path: OPERATION_PATHS.createOrder, payload: orderBody('F-AH'), timestamp: T0 / 1000 + 30 })).status,
+    off: 201,
+    on: 401,
+  },
+  {
+    fault: 'amount-zero-string-accepted',
+    observe: async (s) => [
+      (await s.create(orderBody('F-Z1', { order_amount: '0.00' }))).status,
+      (await s.create(orderBody('F-Z2', { order_amount: '-0.00' }))).status,
+    ],
+    off: [400, 400],
+    on: [201, 201],
+  },
   { fault: 'amount-three-decimals-truncated', observe: (s) => amountReadBack(s, 'F-3D', '12.345', 'KWD'), off: '12.345', on: '12.340' },
   { fault: 'amount-large-int32', observe: (s) => amountReadBack(s, 'F-L', 99999999.99), off: '99999999.99', on: '14100654.07' },
-  { fault: 'dup-id-case-insensitive', observe: async (s) => [(await s.create(orderBody('F-Case'))).status, (await s.create(orderBody('f-case'))).status], off: [201, 201], on: [201, 409] },
-  { fault: 'dup-id-truncated', observe: async (s) => String((await created(s, orderBody(LONG_ID))).order_id).length, off: LONG_ID.length, on: 64 },
-  { fault: 'dup-id-truncated-255', observe: async (s) => [String((await created(s, orderBody(LONG_ID))).order_id).length, String((await created(s, orderBody(LONGER_ID))).order_id).length], off: [LONG_ID.length, LONGER_ID.length], on: [LONG_ID.length, 255] },
-  { fault: 'errors-astral-500', observe: (s) => s.create(orderBody('F-AS', { customer: { ...(orderBody('x').customer as object), name: 'Ana 🌸 Silva' } })).then((a) => a.status), off: 201, on: 500 },
-  { fault: 'errors-line-separator-500', observe: (s) => s.create(orderBody('F-LS', { order_note: 'line\u2028two\u2029' })).then((a) => a.status), off: 201, on: 500 },
+  {
+    fault: 'dup-id-case-insensitive',
+    observe: async (s) => [(await s.create(orderBody('F-Case'))).status, (await s.create(orderBody('f-case'))).status],
+    off: [201, 201],
+    on: [201, 409],
+  },
+  {
+    fault: 'dup-id-truncated',
+    observe: async (s) => String((await created(s, orderBody(LONG_ID))).order_id).length,
+    off: LONG_ID.length,
+    on: 64,
+  },
+  {
+    fault: 'dup-id-truncated-255',
+    observe: async (s) => [
+      String((await created(s, orderBody(LONG_ID))).order_id).length,
+      String((await created(s, orderBody(LONGER_ID))).order_id).length,
+    ],
+    off: [LONG_ID.length, LONGER_ID.length],
+    on: [LONG_ID.length, 255],
+  },
+  {
+    fault: 'errors-astral-500',
+    observe: (s) =>
+      s.create(orderBody('F-AS', { customer: { ...(orderBody('x').customer as object), name: 'Ana 🌸 Silva' } })).then((a) => a.status),
+    off: 201,
+    on: 500,
+  },
+  {
+    fault: 'errors-line-separator-500',
+    observe: (s) => s.create(orderBody('F-LS', { order_note: 'line\u2028two\u2029' })).then((a) => a.status),
+    off: 201,
+    on: 500,
+  },
 ];
 
 describe('wire and edges fault switches', () => {
@@ -141,7 +232,9 @@ describe('wire and edges fault switches', () => {
   });
 
   it('every wire and edges fault has a case here', () => {
-    const ours = (Object.keys(FAULTS) as FaultName[]).filter((f) => ['wire', 'edges'].includes(FAULTS[f].area) || f === 'auth-window-past-only');
+    const ours = (Object.keys(FAULTS) as FaultName[]).filter(
+      (f) => ['wire', 'edges'].includes(FAULTS[f].area) || f === 'auth-window-past-only',
+    );
     expect(new Set([...CASES.map((c) => c.fault), 'http-content-length-chars'])).toEqual(new Set(ours));
   });
 });
@@ -151,7 +244,12 @@ async function rawCreate(baseUrl: string, payload: unknown): Promise<{ length: n
   const { port } = new URL(baseUrl);
   const request = signedRequest({ options: { clock: () => T0 } } as never, { path: OPERATION_PATHS.createOrder, payload });
   const body = Buffer.from(await request.text());
-  const head = [`POST ${OPERATION_PATHS.createOrder} HTTP/1.1`, `Host: 127.0.0.1:${port}`, 'Connection: close', `Content-Length: ${body.length}`];
+  const head = [
+    `POST ${OPERATION_PATHS.createOrder} HTTP/1.1`,
+    `Host: 127.0.0.1:${port}`,
+    'Connection: close',
+    `Content-Length: ${body.length}`,
+  ];
   request.headers.forEach((value, name) => head.push(`${name}: ${value}`));
   const raw = await new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];

@@ -15,7 +15,14 @@ import { errorChecks } from './errors.js';
 import { signatureChecks } from './signature.js';
 
 // ERR-NO-5XX over the text edges is checked among the edges (checks/edges.ts); its faults are of this section.
-const CHECKS: readonly Check[] = [...authenticationChecks, ...authEffectChecks, ...signatureChecks, ...environmentChecks, ...errorChecks, ...edgeChecks.filter((c) => c.requirement === 'ERR-NO-5XX')];
+const CHECKS: readonly Check[] = [
+  ...authenticationChecks,
+  ...authEffectChecks,
+  ...signatureChecks,
+  ...environmentChecks,
+  ...errorChecks,
+  ...edgeChecks.filter((c) => c.requirement === 'ERR-NO-5XX'),
+];
 const SECTIONS = /^(AUTH|SIGN|ENV|ERR)-/;
 /** Requirements the observers also judge on every exchange of every check. */
 const OBSERVED = new Set(['ERR-ENVELOPE', 'ERR-CONTENT-TYPE', 'ERR-CODE-MATCHES-STATUS', 'ERR-NO-5XX']);
@@ -25,7 +32,11 @@ describe('the checks of Authentication, Signature, Environments and Errors', () 
   it('cover every requirement of those sections, and name only catalog requirements', () => {
     const ids = new Set(catalog().map((r) => r.id));
     const covered = new Set(CHECKS.map((c) => c.requirement));
-    expect(catalog().filter((r) => SECTIONS.test(r.id) && !covered.has(r.id)).map((r) => r.id)).toEqual([]);
+    expect(
+      catalog()
+        .filter((r) => SECTIONS.test(r.id) && !covered.has(r.id))
+        .map((r) => r.id),
+    ).toEqual([]);
     expect(CHECKS.filter((c) => !ids.has(c.requirement) || !SECTIONS.test(c.requirement)).map((c) => c.id)).toEqual([]);
     expect(new Set(CHECKS.map((c) => c.id)).size).toBe(CHECKS.length);
   });
@@ -45,21 +56,31 @@ function expectedOutcome(check: Check, variant: SandboxVariant): CheckRun['outco
 }
 
 describe('no false alarms against the sandbox in every legitimate variant', () => {
-  it.each(allVariants().map((v) => [variantName(v), v] as const))('%s', async (_name, variant) => {
-    const target = await sandboxTarget({ variant }, withWindow(variant.toleranceSeconds), RUNS);
-    try {
-      const surprises: unknown[] = [];
-      for (const check of CHECKS) {
-        const { outcome, meta } = await target.run(check);
-        if (outcome !== expectedOutcome(check, variant) || meta.findings.length > 0) {
-          surprises.push({ check: check.id, outcome, skipped: meta.skipped, failure: meta.failure?.message, findings: meta.findings.map((f) => f.message) });
+  it.each(allVariants().map((v) => [variantName(v), v] as const))(
+    '%s',
+    async (_name, variant) => {
+      const target = await sandboxTarget({ variant }, withWindow(variant.toleranceSeconds), RUNS);
+      try {
+        const surprises: unknown[] = [];
+        for (const check of CHECKS) {
+          const { outcome, meta } = await target.run(check);
+          if (outcome !== expectedOutcome(check, variant) || meta.findings.length > 0) {
+            surprises.push({
+              check: check.id,
+              outcome,
+              skipped: meta.skipped,
+              failure: meta.failure?.message,
+              findings: meta.findings.map((f) => f.message),
+            });
+          }
         }
+        expect(surprises).toEqual([]);
+      } finally {
+        await target.close();
       }
-      expect(surprises).toEqual([]);
-    } finally {
-      await target.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });
 
 const FAULTS_OF_THESE_AREAS = FAULT_NAMES.filter((name) => SECTIONS.test(FAULTS[name].requirement));
@@ -67,7 +88,9 @@ const FAULTS_OF_THESE_AREAS = FAULT_NAMES.filter((name) => SECTIONS.test(FAULTS[
 /** What a report could leak: every configured secret, and anything shaped like a signature. */
 function leaks(run: CheckRun, config: TargetConfig): string[] {
   const text = JSON.stringify({ failure: run.meta.failure, evidence: run.meta.evidence, findings: run.meta.findings });
-  const secrets = [config.merchant.secretKey, config.otherMerchant?.secretKey, config.otherEnvironment?.secretKey].filter((s): s is string => Boolean(s));
+  const secrets = [config.merchant.secretKey, config.otherMerchant?.secretKey, config.otherEnvironment?.secretKey].filter(
+    (s): s is string => Boolean(s),
+  );
   return [...secrets.filter((s) => text.includes(s)).map(() => 'a secret key'), ...(text.match(/[0-9a-f]{64}/gi) ?? [])];
 }
 
@@ -76,29 +99,40 @@ describe('every fault of these areas is caught by a check of its requirement', (
     expect(FAULTS_OF_THESE_AREAS.length).toBeGreaterThan(20);
   });
 
-  it.each(FAULTS_OF_THESE_AREAS.map((name) => [name, FAULTS[name].requirement] as const))('%s → %s', async (fault: FaultName, requirement) => {
-    const target = await sandboxTarget({ faults: [fault] }, (c) => c, RUNS);
-    try {
-      // For the observed requirements every check's exchanges count, so all of them run.
-      const candidates = OBSERVED.has(requirement) ? CHECKS : CHECKS.filter((c) => c.requirement === requirement);
-      const runs: CheckRun[] = [];
-      for (const check of candidates) runs.push(await target.run(check));
-      const failedOwn = runs.filter((r) => r.meta.requirement === requirement && r.outcome === 'failed').map((r) => r.meta.check);
-      const observed = OBSERVED.has(requirement) ? runs.filter((r) => r.meta.findings.some((f) => f.requirement === requirement)) : [];
-      expect(failedOwn.length + observed.length, `no check caught ${fault}`).toBeGreaterThan(0);
-      // Evidence is what the report shows; a failure that sent requests must keep them.
-      expect(runs.filter((r) => r.outcome === 'failed' && r.meta.evidence.length === 0).map((r) => r.meta.check)).toEqual([]);
-      // A failing check keeps its evidence for the report: it must carry no secret and no signature.
-      const leaked = runs.filter((r) => r.outcome === 'failed' || r.meta.findings.length > 0).flatMap((r) => leaks(r, target.state.settings.config).map((l) => `${r.meta.check}: ${l}`));
-      expect(leaked).toEqual([]);
-    } finally {
-      await target.close();
-    }
-  }, 60_000);
+  it.each(FAULTS_OF_THESE_AREAS.map((name) => [name, FAULTS[name].requirement] as const))(
+    '%s → %s',
+    async (fault: FaultName, requirement) => {
+      const target = await sandboxTarget({ faults: [fault] }, (c) => c, RUNS);
+      try {
+        // For the observed requirements every check's exchanges count, so all of them run.
+        const candidates = OBSERVED.has(requirement) ? CHECKS : CHECKS.filter((c) => c.requirement === requirement);
+        const runs: CheckRun[] = [];
+        for (const check of candidates) runs.push(await target.run(check));
+        const failedOwn = runs.filter((r) => r.meta.requirement === requirement && r.outcome === 'failed').map((r) => r.meta.check);
+        const observed = OBSERVED.has(requirement) ? runs.filter((r) => r.meta.findings.some((f) => f.requirement === requirement)) : [];
+        expect(failedOwn.length + observed.length, `no check caught ${fault}`).toBeGreaterThan(0);
+        // Evidence is what the report shows; a failure that sent requests must keep them.
+        expect(runs.filter((r) => r.outcome === 'failed' && r.meta.evidence.length === 0).map((r) => r.meta.check)).toEqual([]);
+        // A failing check keeps its evidence for the report: it must carry no secret and no signature.
+        const leaked = runs
+          .filter((r) => r.outcome === 'failed' || r.meta.findings.length > 0)
+          .flatMap((r) => leaks(r, target.state.settings.config).map((l) => `${r.meta.check}: ${l}`));
+        expect(leaked).toEqual([]);
+      } finally {
+        await target.close();
+      }
+    },
+    60_000,
+  );
 });
 
 describe('with only the required config keys', () => {
-  const minimal = (config: TargetConfig): TargetConfig => ({ baseUrl: config.baseUrl, environment: config.environment, merchant: config.merchant, ...(config.profile !== undefined ? { profile: config.profile } : {}) });
+  const minimal = (config: TargetConfig): TargetConfig => ({
+    baseUrl: config.baseUrl,
+    environment: config.environment,
+    merchant: config.merchant,
+    ...(config.profile !== undefined ? { profile: config.profile } : {}),
+  });
 
   it('checks that need an optional key are skipped naming it; the others still pass', async () => {
     const target = await sandboxTarget({}, minimal, RUNS);
@@ -106,7 +140,8 @@ describe('with only the required config keys', () => {
       const outcomes: Record<string, string> = {};
       for (const check of CHECKS) {
         const { outcome, meta } = await target.run(check);
-        outcomes[check.id] = outcome === 'skipped' ? `skipped: ${meta.skipped}` : outcome === 'failed' ? `failed: ${meta.failure?.message}` : outcome;
+        outcomes[check.id] =
+          outcome === 'skipped' ? `skipped: ${meta.skipped}` : outcome === 'failed' ? `failed: ${meta.failure?.message}` : outcome;
       }
       const notPassed = Object.fromEntries(Object.entries(outcomes).filter(([, outcome]) => outcome !== 'passed'));
       expect(notPassed).toEqual({

@@ -2,7 +2,17 @@
 // request refused for its signature cancels nothing and pays nothing. authentication.ts holds the
 // Create Order case; these need the P-OPS operations, so they are kept with what they rest on.
 import { answered, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
-import { createOrder, decimalText, expectData, expectOrderCreated, initiatePayout, orderLookup, payoutRequest, payoutStatus, validOrder } from './requests.js';
+import {
+  createOrder,
+  decimalText,
+  expectData,
+  expectOrderCreated,
+  initiatePayout,
+  orderLookup,
+  payoutRequest,
+  payoutStatus,
+  validOrder,
+} from './requests.js';
 import { WALLET } from './operations.js';
 import { alterLastCharacter, expectRefused } from './shared-auth.js';
 import { amountNumber, balanceChange, ownAmount } from './wallet.js';
@@ -12,13 +22,25 @@ async function refusedCancelCancelsNothing(ctx: CheckContext): Promise<void> {
   const body = validOrder(ctx);
   expectOrderCreated(await createOrder(ctx, body, 'create an order'), 'the order must be created');
   const { method, path } = ctx.operation('orderCancel');
-  const refused = await ctx.send({ label: 'Order Cancel with an altered signature', method, path, payload: { order_id: body.order_id }, signature: alterLastCharacter });
+  const refused = await ctx.send({
+    label: 'Order Cancel with an altered signature',
+    method,
+    path,
+    payload: { order_id: body.order_id },
+    signature: alterLastCharacter,
+  });
   expectRefused(refused, 'an Order Cancel with an altered signature');
   const status = await orderLookup(ctx, 'orderStatus', body.order_id, 'Order Status after the refused cancel');
   const record = expectData(status, 'Order Status of the order must answer it');
-  expectThat(record.order_status === 'UN_PAID', `after an Order Cancel refused with 401 the order is ${JSON.stringify(record.order_status)}, not UN_PAID (P-AUTH-5)`, {
-    expected: 'order_status UN_PAID', actual: answered(status), exchange: status,
-  });
+  expectThat(
+    record.order_status === 'UN_PAID',
+    `after an Order Cancel refused with 401 the order is ${JSON.stringify(record.order_status)}, not UN_PAID (P-AUTH-5)`,
+    {
+      expected: 'order_status UN_PAID',
+      actual: answered(status),
+      exchange: status,
+    },
+  );
 }
 
 /**
@@ -31,21 +53,44 @@ async function refusedInitiationPaysNothing(ctx: CheckContext): Promise<void> {
     const body = payoutRequest(ctx, amountNumber(amount), before.currency);
     const { method, path } = ctx.operation('transactionInitiation');
     const suffix = n > 1 ? ` (try ${n})` : '';
-    const refused = await ctx.send({ label: `Transaction Initiation of ${decimalText(amount)} with an altered signature${suffix}`, method, path, payload: body, signature: alterLastCharacter });
+    const refused = await ctx.send({
+      label: `Transaction Initiation of ${decimalText(amount)} with an altered signature${suffix}`,
+      method,
+      path,
+      payload: body,
+      signature: alterLastCharacter,
+    });
     expectRefused(refused, 'a Transaction Initiation with an altered signature');
-    const status = await payoutStatus(ctx, body.payout_order_id as string, `Payout Status of the refused payout's payout_order_id${suffix}`);
-    expectStatus(status, [404], 'after a Transaction Initiation refused with 401 its payout_order_id must be unknown: no payout was made (P-AUTH-5)');
+    const status = await payoutStatus(
+      ctx,
+      body.payout_order_id as string,
+      `Payout Status of the refused payout's payout_order_id${suffix}`,
+    );
+    expectStatus(
+      status,
+      [404],
+      'after a Transaction Initiation refused with 401 its payout_order_id must be unknown: no payout was made (P-AUTH-5)',
+    );
     return { amount, expected: { units: 0n, scale: 0 } };
   });
 }
 
 export const authEffectChecks: Check[] = [
   {
-    id: 'auth-failure-no-cancel', requirement: 'AUTH-FAILURE-NO-EFFECT', title: 'a refused Order Cancel cancels nothing',
-    needs: ['profile.operations.orderCancel', 'profile.operations.orderStatus'], creates: true, run: refusedCancelCancelsNothing,
+    id: 'auth-failure-no-cancel',
+    requirement: 'AUTH-FAILURE-NO-EFFECT',
+    title: 'a refused Order Cancel cancels nothing',
+    needs: ['profile.operations.orderCancel', 'profile.operations.orderStatus'],
+    creates: true,
+    run: refusedCancelCancelsNothing,
   },
   {
-    id: 'auth-failure-no-payout', requirement: 'AUTH-FAILURE-NO-EFFECT', title: 'a refused Transaction Initiation pays nothing',
-    needs: ['profile.operations.balanceInquiry', 'profile.operations.transactionInitiation'], creates: true, lane: WALLET, run: refusedInitiationPaysNothing,
+    id: 'auth-failure-no-payout',
+    requirement: 'AUTH-FAILURE-NO-EFFECT',
+    title: 'a refused Transaction Initiation pays nothing',
+    needs: ['profile.operations.balanceInquiry', 'profile.operations.transactionInitiation'],
+    creates: true,
+    lane: WALLET,
+    run: refusedInitiationPaysNothing,
   },
 ];

@@ -4,8 +4,18 @@ import { canonicalize } from '../../signer/canonical.js';
 import { answered, CheckFailure, CheckSkipped, expectSchema, expectThat, type Check, type CheckContext } from '../check.js';
 import { toleranceOf } from '../config.js';
 import {
-  alterLastCharacter, CREATE_ORDER_PATH, expectAuthenticated, expectRefused, expectSuccess, isLoopbackHost, PAYOUT_STATUS_PATH,
-  sendProbe, unknownKeyCredentials, unknownPayoutStatus, validOrder, wrongSecretCredentials,
+  alterLastCharacter,
+  CREATE_ORDER_PATH,
+  expectAuthenticated,
+  expectRefused,
+  expectSuccess,
+  isLoopbackHost,
+  PAYOUT_STATUS_PATH,
+  sendProbe,
+  unknownKeyCredentials,
+  unknownPayoutStatus,
+  validOrder,
+  wrongSecretCredentials,
 } from './shared-auth.js';
 
 /** AUTH-ACCEPT (P-SIGN-2, P-SIGN-3, P-AUTH-1): a correctly signed read of a known payout succeeds. */
@@ -41,7 +51,10 @@ async function refusesMissingSignature(ctx: CheckContext): Promise<void> {
 
 /** AUTH-MISSING-TIMESTAMP (P-AUTH-2): a client that leaves the timestamp out signs the body alone. */
 async function refusesMissingTimestamp(ctx: CheckContext): Promise<void> {
-  const exchange = await sendProbe(ctx, 'Payout Status without X-TIMESTAMP, the body alone signed', { omit: ['X-TIMESTAMP'], signBodyOnly: true });
+  const exchange = await sendProbe(ctx, 'Payout Status without X-TIMESTAMP, the body alone signed', {
+    omit: ['X-TIMESTAMP'],
+    signBodyOnly: true,
+  });
   expectRefused(exchange, 'a request without X-TIMESTAMP');
 }
 
@@ -52,7 +65,10 @@ async function refusesUnknownApiKey(ctx: CheckContext): Promise<void> {
 
 /** AUTH-WRONG-SECRET (P-AUTH-2): the merchant's key, signed with another secret. */
 async function refusesWrongSecret(ctx: CheckContext): Promise<void> {
-  expectRefused(await sendProbe(ctx, "Payout Status signed with another secret than the merchant's", { as: wrongSecretCredentials(ctx) }), 'a signature made with another secret');
+  expectRefused(
+    await sendProbe(ctx, "Payout Status signed with another secret than the merchant's", { as: wrongSecretCredentials(ctx) }),
+    'a signature made with another secret',
+  );
 }
 
 /** AUTH-PAYLOAD-CHANGED (P-AUTH-2, P-SIGN-3): one body signed, another sent. */
@@ -66,10 +82,17 @@ async function refusesChangedPayload(ctx: CheckContext): Promise<void> {
 async function refusesChangedPayloadReusingSignature(ctx: CheckContext): Promise<void> {
   const original = unknownPayoutStatus(ctx);
   const timestamp = ctx.client.nowSeconds();
-  const first = await ctx.send({ label: 'Payout Status, signed correctly (its signature is re-used next)', path: PAYOUT_STATUS_PATH, payload: original, timestamp });
+  const first = await ctx.send({
+    label: 'Payout Status, signed correctly (its signature is re-used next)',
+    path: PAYOUT_STATUS_PATH,
+    payload: original,
+    timestamp,
+  });
   expectAuthenticated(first, 'the original request must pass authentication before its signature can be re-used');
   const changed = await sendProbe(ctx, "another Payout Status body sent with the first request's timestamp and signature", {
-    timestamp, signedBody: canonicalize(original), reuse: true,
+    timestamp,
+    signedBody: canonicalize(original),
+    reuse: true,
   });
   expectRefused(changed, 'a changed body re-using an accepted timestamp and signature');
 }
@@ -77,13 +100,18 @@ async function refusesChangedPayloadReusingSignature(ctx: CheckContext): Promise
 /** AUTH-TIMESTAMP-CHANGED (P-AUTH-2): signed at t, sent with t − 5, still inside the window. */
 async function refusesChangedTimestamp(ctx: CheckContext): Promise<void> {
   const signedAt = ctx.client.nowSeconds();
-  const exchange = await sendProbe(ctx, 'Payout Status signed at t, sent with X-TIMESTAMP t-5', { timestamp: signedAt - 5, signedTimestamp: String(signedAt) });
+  const exchange = await sendProbe(ctx, 'Payout Status signed at t, sent with X-TIMESTAMP t-5', {
+    timestamp: signedAt - 5,
+    signedTimestamp: String(signedAt),
+  });
   expectRefused(exchange, 'a timestamp changed after signing');
 }
 
 /** AUTH-SIGNATURE-TRUNCATED (P-AUTH-2): the first 32 of 64 hex characters. */
 async function refusesTruncatedSignature(ctx: CheckContext): Promise<void> {
-  const exchange = await sendProbe(ctx, 'Payout Status with the signature cut to its first 32 characters', { signature: (s) => s.slice(0, 32) });
+  const exchange = await sendProbe(ctx, 'Payout Status with the signature cut to its first 32 characters', {
+    signature: (s) => s.slice(0, 32),
+  });
   expectRefused(exchange, 'a truncated signature');
 }
 
@@ -96,7 +124,9 @@ async function refusesAlteredSignature(ctx: CheckContext): Promise<void> {
 /** Sends each malformed timestamp signed with that same text, as a client making the mistake would. */
 async function refusesTimestamps(ctx: CheckContext, what: string, texts: readonly string[]): Promise<void> {
   for (const text of texts) {
-    const exchange = await sendProbe(ctx, `Payout Status with ${what} X-TIMESTAMP ${JSON.stringify(text)}, signed with it`, { timestamp: text });
+    const exchange = await sendProbe(ctx, `Payout Status with ${what} X-TIMESTAMP ${JSON.stringify(text)}, signed with it`, {
+      timestamp: text,
+    });
     expectRefused(exchange, `${what} timestamp ${JSON.stringify(text)}`);
   }
 }
@@ -132,7 +162,8 @@ async function acceptsRecentTimestamp(ctx: CheckContext): Promise<void> {
 /** AUTH-WINDOW-AHEAD (P-AUTH-3, SHOULD): 30 seconds ahead, a client whose clock runs a little fast. */
 async function acceptsTimestampAhead(ctx: CheckContext): Promise<void> {
   // A window narrower than 30 s (profile.timestampToleranceSeconds) is the deployment's to set: then 30 s ahead is outside it.
-  if (toleranceOf(ctx.config) < 30) throw new CheckSkipped(`the configured window is ${toleranceOf(ctx.config)} s, narrower than 30 s`, { notApplicable: true });
+  if (toleranceOf(ctx.config) < 30)
+    throw new CheckSkipped(`the configured window is ${toleranceOf(ctx.config)} s, narrower than 30 s`, { notApplicable: true });
   const exchange = await sendProbe(ctx, 'Payout Status with a timestamp 30 s ahead', { timestamp: ctx.client.nowSeconds() + 30 });
   expectAuthenticated(exchange, 'a timestamp 30 seconds ahead must be accepted');
 }
@@ -160,9 +191,14 @@ async function refusesReplay(ctx: CheckContext): Promise<void> {
   expectAuthenticated(first, 'the original request must pass authentication before it can be replayed');
   const replay = await send('the same Payout Status re-sent: same body, timestamp and signature');
   if (replay.response?.status === 401) return;
-  throw new CheckFailure('a re-sent request with the same timestamp and signature was not refused (P-AUTH-4 allows this; information only)', {
-    expected: 'HTTP 401', actual: answered(replay), exchange: replay,
-  });
+  throw new CheckFailure(
+    'a re-sent request with the same timestamp and signature was not refused (P-AUTH-4 allows this; information only)',
+    {
+      expected: 'HTTP 401',
+      actual: answered(replay),
+      exchange: replay,
+    },
+  );
 }
 
 /** AUTH-FAILURE-ENVELOPE (P-AUTH-5, P-ERR-1): refusals answer the general error envelope with code 401. */
@@ -170,20 +206,38 @@ async function authFailureAnswersEnvelope(ctx: CheckContext): Promise<void> {
   const refusals = [
     await sendProbe(ctx, 'Payout Status with an altered signature', { signature: alterLastCharacter }),
     await sendProbe(ctx, 'Payout Status without X-API-KEY', { omit: ['X-API-KEY'] }),
-    await ctx.send({ label: 'Create Order with an altered signature', path: CREATE_ORDER_PATH, payload: validOrder(ctx), signature: alterLastCharacter }),
+    await ctx.send({
+      label: 'Create Order with an altered signature',
+      path: CREATE_ORDER_PATH,
+      payload: validOrder(ctx),
+      signature: alterLastCharacter,
+    }),
   ];
   for (const exchange of refusals) {
     expectRefused(exchange, exchange.label);
     const schema = exchange.request.url.endsWith(PAYOUT_STATUS_PATH) ? 'payout-status-error-envelope' : 'error-envelope';
-    const body = expectSchema<{ code: unknown }>(exchange, schema, `${exchange.label}: an authentication failure answers the error envelope`);
-    expectThat(body.code === 401, `${exchange.label}: the envelope's code is ${JSON.stringify(body.code)}, not 401`, { expected: 'code 401', actual: answered(exchange), exchange });
+    const body = expectSchema<{ code: unknown }>(
+      exchange,
+      schema,
+      `${exchange.label}: an authentication failure answers the error envelope`,
+    );
+    expectThat(body.code === 401, `${exchange.label}: the envelope's code is ${JSON.stringify(body.code)}, not 401`, {
+      expected: 'code 401',
+      actual: answered(exchange),
+      exchange,
+    });
   }
 }
 
 /** AUTH-FAILURE-NO-EFFECT (P-AUTH-5): a refused Create Order leaves its order_id unused. */
 async function authFailureCreatesNothing(ctx: CheckContext): Promise<void> {
   const order = validOrder(ctx);
-  const refused = await ctx.send({ label: 'Create Order with an altered signature', path: CREATE_ORDER_PATH, payload: order, signature: alterLastCharacter });
+  const refused = await ctx.send({
+    label: 'Create Order with an altered signature',
+    path: CREATE_ORDER_PATH,
+    payload: order,
+    signature: alterLastCharacter,
+  });
   expectRefused(refused, 'a Create Order with an altered signature');
   const created = await ctx.send({ label: 'the same Create Order, correctly signed', path: CREATE_ORDER_PATH, payload: order });
   expectSuccess(created, 'the same order correctly signed must be created, since the refused one created nothing (a 409 means it did)');
@@ -194,34 +248,114 @@ async function baseUrlUsesHttps(ctx: CheckContext): Promise<void> {
   const url = new URL(ctx.config.baseUrl);
   const fine = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));
   expectThat(fine, `the base URL ${url.origin} is not https (plain http is acceptable only on a loopback host)`, {
-    expected: 'an https base URL, or http on 127.0.0.0/8, localhost or ::1', actual: url.origin,
+    expected: 'an https base URL, or http on 127.0.0.0/8, localhost or ::1',
+    actual: url.origin,
   });
 }
 
 export const authenticationChecks: Check[] = [
-  { id: 'auth-accept-payout-status', requirement: 'AUTH-ACCEPT', title: 'a correctly signed Payout Status of a known payout succeeds', needs: ['fixtures.payouts.SUCCESS'], run: acceptsSignedPayoutStatus },
-  { id: 'auth-accept-create-order', requirement: 'AUTH-ACCEPT', title: 'a correctly signed Create Order succeeds', creates: true, run: acceptsSignedCreateOrder },
-  { id: 'auth-header-case', requirement: 'AUTH-HEADER-CASE', title: 'lower-case header names are accepted', run: acceptsLowerCaseHeaderNames },
+  {
+    id: 'auth-accept-payout-status',
+    requirement: 'AUTH-ACCEPT',
+    title: 'a correctly signed Payout Status of a known payout succeeds',
+    needs: ['fixtures.payouts.SUCCESS'],
+    run: acceptsSignedPayoutStatus,
+  },
+  {
+    id: 'auth-accept-create-order',
+    requirement: 'AUTH-ACCEPT',
+    title: 'a correctly signed Create Order succeeds',
+    creates: true,
+    run: acceptsSignedCreateOrder,
+  },
+  {
+    id: 'auth-header-case',
+    requirement: 'AUTH-HEADER-CASE',
+    title: 'lower-case header names are accepted',
+    run: acceptsLowerCaseHeaderNames,
+  },
   { id: 'auth-missing-key', requirement: 'AUTH-MISSING-KEY', title: 'no X-API-KEY: 401', run: refusesMissingApiKey },
   { id: 'auth-missing-signature', requirement: 'AUTH-MISSING-SIGNATURE', title: 'no X-SIGNATURE: 401', run: refusesMissingSignature },
-  { id: 'auth-missing-timestamp', requirement: 'AUTH-MISSING-TIMESTAMP', title: 'no X-TIMESTAMP, body alone signed: 401', run: refusesMissingTimestamp },
+  {
+    id: 'auth-missing-timestamp',
+    requirement: 'AUTH-MISSING-TIMESTAMP',
+    title: 'no X-TIMESTAMP, body alone signed: 401',
+    run: refusesMissingTimestamp,
+  },
   { id: 'auth-unknown-key', requirement: 'AUTH-UNKNOWN-KEY', title: 'an unknown API key: 401', run: refusesUnknownApiKey },
   { id: 'auth-wrong-secret', requirement: 'AUTH-WRONG-SECRET', title: 'signed with another secret: 401', run: refusesWrongSecret },
   { id: 'auth-payload-changed', requirement: 'AUTH-PAYLOAD-CHANGED', title: 'body changed after signing: 401', run: refusesChangedPayload },
-  { id: 'auth-payload-changed-reused', requirement: 'AUTH-PAYLOAD-CHANGED-REUSED', title: "another body with an accepted request's timestamp and signature: 401", run: refusesChangedPayloadReusingSignature },
-  { id: 'auth-timestamp-changed', requirement: 'AUTH-TIMESTAMP-CHANGED', title: 'timestamp changed after signing: 401', run: refusesChangedTimestamp },
-  { id: 'auth-signature-truncated', requirement: 'AUTH-SIGNATURE-TRUNCATED', title: 'signature cut to 32 characters: 401', run: refusesTruncatedSignature },
-  { id: 'auth-signature-altered', requirement: 'AUTH-SIGNATURE-ALTERED', title: 'last signature character changed: 401', run: refusesAlteredSignature },
-  { id: 'auth-timestamp-not-digits', requirement: 'AUTH-TIMESTAMP-NOT-DIGITS', title: 'timestamp with letters, a sign or hex: 401', run: refusesNonDigitTimestamp },
-  { id: 'auth-timestamp-fractional', requirement: 'AUTH-TIMESTAMP-FRACTIONAL', title: 'fractional timestamp: 401', run: refusesFractionalTimestamp },
-  { id: 'auth-timestamp-milliseconds', requirement: 'AUTH-TIMESTAMP-MILLISECONDS', title: 'timestamp in milliseconds: 401', run: refusesMillisecondTimestamp },
+  {
+    id: 'auth-payload-changed-reused',
+    requirement: 'AUTH-PAYLOAD-CHANGED-REUSED',
+    title: "another body with an accepted request's timestamp and signature: 401",
+    run: refusesChangedPayloadReusingSignature,
+  },
+  {
+    id: 'auth-timestamp-changed',
+    requirement: 'AUTH-TIMESTAMP-CHANGED',
+    title: 'timestamp changed after signing: 401',
+    run: refusesChangedTimestamp,
+  },
+  {
+    id: 'auth-signature-truncated',
+    requirement: 'AUTH-SIGNATURE-TRUNCATED',
+    title: 'signature cut to 32 characters: 401',
+    run: refusesTruncatedSignature,
+  },
+  {
+    id: 'auth-signature-altered',
+    requirement: 'AUTH-SIGNATURE-ALTERED',
+    title: 'last signature character changed: 401',
+    run: refusesAlteredSignature,
+  },
+  {
+    id: 'auth-timestamp-not-digits',
+    requirement: 'AUTH-TIMESTAMP-NOT-DIGITS',
+    title: 'timestamp with letters, a sign or hex: 401',
+    run: refusesNonDigitTimestamp,
+  },
+  {
+    id: 'auth-timestamp-fractional',
+    requirement: 'AUTH-TIMESTAMP-FRACTIONAL',
+    title: 'fractional timestamp: 401',
+    run: refusesFractionalTimestamp,
+  },
+  {
+    id: 'auth-timestamp-milliseconds',
+    requirement: 'AUTH-TIMESTAMP-MILLISECONDS',
+    title: 'timestamp in milliseconds: 401',
+    run: refusesMillisecondTimestamp,
+  },
   { id: 'auth-timestamp-empty', requirement: 'AUTH-TIMESTAMP-EMPTY', title: 'empty timestamp: 401', run: refusesEmptyTimestamp },
   { id: 'auth-window-recent', requirement: 'AUTH-WINDOW-RECENT', title: 'a timestamp 30 s old is accepted', run: acceptsRecentTimestamp },
   { id: 'auth-window-ahead', requirement: 'AUTH-WINDOW-AHEAD', title: 'a timestamp 30 s ahead is accepted', run: acceptsTimestampAhead },
-  { id: 'auth-window-expired', requirement: 'AUTH-WINDOW-EXPIRED', title: 'a timestamp window + 600 s old: 401', run: refusesExpiredTimestamp },
-  { id: 'auth-window-future', requirement: 'AUTH-WINDOW-FUTURE', title: 'a timestamp window + 600 s ahead: 401', run: refusesFutureTimestamp },
+  {
+    id: 'auth-window-expired',
+    requirement: 'AUTH-WINDOW-EXPIRED',
+    title: 'a timestamp window + 600 s old: 401',
+    run: refusesExpiredTimestamp,
+  },
+  {
+    id: 'auth-window-future',
+    requirement: 'AUTH-WINDOW-FUTURE',
+    title: 'a timestamp window + 600 s ahead: 401',
+    run: refusesFutureTimestamp,
+  },
   { id: 'auth-replay', requirement: 'AUTH-REPLAY', title: 'a re-sent request is refused', run: refusesReplay },
-  { id: 'auth-failure-envelope', requirement: 'AUTH-FAILURE-ENVELOPE', title: 'refusals answer the error envelope with code 401', creates: true, run: authFailureAnswersEnvelope },
-  { id: 'auth-failure-no-effect', requirement: 'AUTH-FAILURE-NO-EFFECT', title: 'a refused Create Order creates nothing', creates: true, run: authFailureCreatesNothing },
+  {
+    id: 'auth-failure-envelope',
+    requirement: 'AUTH-FAILURE-ENVELOPE',
+    title: 'refusals answer the error envelope with code 401',
+    creates: true,
+    run: authFailureAnswersEnvelope,
+  },
+  {
+    id: 'auth-failure-no-effect',
+    requirement: 'AUTH-FAILURE-NO-EFFECT',
+    title: 'a refused Create Order creates nothing',
+    creates: true,
+    run: authFailureCreatesNothing,
+  },
   { id: 'auth-https', requirement: 'AUTH-HTTPS', title: 'the base URL is https, or http on loopback', run: baseUrlUsesHttps },
 ];

@@ -17,7 +17,15 @@ describe('DUP-CONCURRENT', () => {
     const sandbox = await startSandbox({ port: 0, faults: ['dup-race'] });
     open.push(() => sandbox.close());
     const check = duplicateChecks.find((c) => c.requirement === 'DUP-CONCURRENT')!;
-    const state = createRunState({ clock: systemClock, config: structuredClone(sandbox.config) as TargetConfig, seed: 7, runs: 1, runNumber: 1, allowProduction: false, timeoutMs: 5_000 });
+    const state = createRunState({
+      clock: systemClock,
+      config: structuredClone(sandbox.config) as TargetConfig,
+      seed: 7,
+      runs: 1,
+      runNumber: 1,
+      allowProduction: false,
+      timeoutMs: 5_000,
+    });
     const meta = newMeta(check);
     try {
       expect(await executeCheck(check, state, meta, 0)).toBe('failed');

@@ -3,7 +3,18 @@
 // order; it is per merchant, and compared as text.
 import { answered, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { concurrencyOf } from '../config.js';
-import { createOrder, decimalEquals, decimalOf, expectData, expectOrderCreated, expectSuccess, isSuccess, orderLookup, payoutStatus, validOrder } from './requests.js';
+import {
+  createOrder,
+  decimalEquals,
+  decimalOf,
+  expectData,
+  expectOrderCreated,
+  expectSuccess,
+  isSuccess,
+  orderLookup,
+  payoutStatus,
+  validOrder,
+} from './requests.js';
 
 /**
  * A second order with the same order_id and other fields different: amount, note and customer. The
@@ -11,14 +22,23 @@ import { createOrder, decimalEquals, decimalOf, expectData, expectOrderCreated, 
  * refusal for the currency would hide whether the order_id was judged at all.
  */
 function sameIdOtherwiseDifferent(ctx: CheckContext, orderId: string | number) {
-  const body = validOrder(ctx, { order_id: orderId, order_amount: 999.99, order_currency: 'INR', order_note: `duplicate attempt ${ctx.ids.nonce()}` });
+  const body = validOrder(ctx, {
+    order_id: orderId,
+    order_amount: 999.99,
+    order_currency: 'INR',
+    order_note: `duplicate attempt ${ctx.ids.nonce()}`,
+  });
   return { ...body, customer: { ...body.customer, name: 'Someone Else', email: 'someone.else@example.net' } };
 }
 
 async function sequentialDuplicate(ctx: CheckContext): Promise<void> {
   const first = validOrder(ctx);
   expectOrderCreated(await createOrder(ctx, first, 'create an order'), 'the first order must be created');
-  const again = await createOrder(ctx, sameIdOtherwiseDifferent(ctx, first.order_id), 'create again with the same order_id, amount, note and customer different');
+  const again = await createOrder(
+    ctx,
+    sameIdOtherwiseDifferent(ctx, first.order_id),
+    'create again with the same order_id, amount, note and customer different',
+  );
   expectStatus(again, [409], 'a second Create Order with a used order_id must answer 409, whatever the other fields (P-DUP-1)');
 }
 
@@ -28,22 +48,44 @@ async function firstUnchanged(ctx: CheckContext): Promise<void> {
   await createOrder(ctx, sameIdOtherwiseDifferent(ctx, first.order_id), 'create again with the same order_id: 999.99 INR');
   const status = await orderLookup(ctx, 'orderStatus', first.order_id, 'Order Status of the first order');
   const record = expectData(status, 'Order Status of the first order must answer its record');
-  const details = { expected: `the first order: svc_order_id ${JSON.stringify(created.svc_order_id)}, 120.50 INR`, actual: answered(status), exchange: status };
+  const details = {
+    expected: `the first order: svc_order_id ${JSON.stringify(created.svc_order_id)}, 120.50 INR`,
+    actual: answered(status),
+    exchange: status,
+  };
   const amount = decimalOf(record.order_amount);
-  expectThat(amount !== undefined && decimalEquals(amount, decimalOf(first.order_amount)!), `after a refused duplicate the order's amount is ${JSON.stringify(record.order_amount)}, not 120.50 (P-DUP-1, P-OPS-2)`, details);
-  expectThat(record.order_currency === 'INR', `after a refused duplicate the order's currency is ${JSON.stringify(record.order_currency)}, not INR (P-DUP-1, P-OPS-2)`, details);
-  expectThat(record.svc_order_id === created.svc_order_id, `after a refused duplicate Order Status shows svc_order_id ${JSON.stringify(record.svc_order_id)}, not the first order's (P-DUP-1, P-OPS-2)`, details);
+  expectThat(
+    amount !== undefined && decimalEquals(amount, decimalOf(first.order_amount)!),
+    `after a refused duplicate the order's amount is ${JSON.stringify(record.order_amount)}, not 120.50 (P-DUP-1, P-OPS-2)`,
+    details,
+  );
+  expectThat(
+    record.order_currency === 'INR',
+    `after a refused duplicate the order's currency is ${JSON.stringify(record.order_currency)}, not INR (P-DUP-1, P-OPS-2)`,
+    details,
+  );
+  expectThat(
+    record.svc_order_id === created.svc_order_id,
+    `after a refused duplicate Order Status shows svc_order_id ${JSON.stringify(record.svc_order_id)}, not the first order's (P-DUP-1, P-OPS-2)`,
+    details,
+  );
 }
 
 async function concurrentDuplicates(ctx: CheckContext): Promise<void> {
   const n = concurrencyOf(ctx.config);
   const orderId = ctx.ids.orderId('RACE');
   // Each request differs (its order_note), so replay protection cannot be what refuses them.
-  const bodies = Array.from({ length: n }, (_, i) => validOrder(ctx, { order_id: orderId, order_note: `concurrent attempt ${i + 1} ${ctx.ids.nonce()}` }));
+  const bodies = Array.from({ length: n }, (_, i) =>
+    validOrder(ctx, { order_id: orderId, order_note: `concurrent attempt ${i + 1} ${ctx.ids.nonce()}` }),
+  );
   // Open n connections first (n harmless reads at once), so the creates leave together over open
   // connections instead of being spread out by n connection handshakes: a narrow race window on the
   // target must still see them overlap, on a busy machine too.
-  await Promise.all(Array.from({ length: n }, (_, i) => payoutStatus(ctx, ctx.ids.payoutOrderId('WARM'), `connection ${i + 1} of ${n} opened before the race`)));
+  await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      payoutStatus(ctx, ctx.ids.payoutOrderId('WARM'), `connection ${i + 1} of ${n} opened before the race`),
+    ),
+  );
   const exchanges = await Promise.all(bodies.map((body, i) => createOrder(ctx, body, `concurrent create ${i + 1} of ${n}, one order_id`)));
   const statuses = exchanges.map((x) => x.response?.status ?? 0);
   const succeeded = exchanges.filter(isSuccess);
@@ -51,35 +93,78 @@ async function concurrentDuplicates(ctx: CheckContext): Promise<void> {
   // The evidence: an answer that is neither, or else the second success.
   const evidence = exchanges.find((x) => !isSuccess(x) && x.response?.status !== 409) ?? succeeded[1] ?? exchanges[0]!;
   // The evidence is the race alone: the warm-up reads sent before it would read as part of it.
-  expectThat(succeeded.length === 1 && conflicts === n - 1, `of ${n} concurrent creates with one new order_id, ${succeeded.length} succeeded and ${conflicts} answered 409 (P-DUP-2)`, {
-    expected: `exactly 1 success and ${n - 1} × 409`,
-    actual: `statuses ${statuses.join(', ')}`,
-    exchange: evidence,
-    exchanges,
-  });
+  expectThat(
+    succeeded.length === 1 && conflicts === n - 1,
+    `of ${n} concurrent creates with one new order_id, ${succeeded.length} succeeded and ${conflicts} answered 409 (P-DUP-2)`,
+    {
+      expected: `exactly 1 success and ${n - 1} × 409`,
+      actual: `statuses ${statuses.join(', ')}`,
+      exchange: evidence,
+      exchanges,
+    },
+  );
 }
 
 async function otherMerchantSameId(ctx: CheckContext): Promise<void> {
   const first = validOrder(ctx);
   expectOrderCreated(await createOrder(ctx, first, 'create an order'), 'the first order must be created');
-  const other = await createOrder(ctx, validOrder(ctx, { order_id: first.order_id }), 'the other merchant creates the same order_id', ctx.config.otherMerchant!);
-  expectSuccess(other, 'another merchant\'s order with the same order_id should be accepted: ids are unique per merchant (P-DUP-3)');
+  const other = await createOrder(
+    ctx,
+    validOrder(ctx, { order_id: first.order_id }),
+    'the other merchant creates the same order_id',
+    ctx.config.otherMerchant!,
+  );
+  expectSuccess(other, "another merchant's order with the same order_id should be accepted: ids are unique per merchant (P-DUP-3)");
 }
 
 async function integerThenString(ctx: CheckContext): Promise<void> {
   const orderId = ctx.ids.integerOrderId();
-  expectOrderCreated(await createOrder(ctx, validOrder(ctx, { order_id: orderId }), `create order_id ${orderId} (integer)`), 'the integer order must be created');
+  expectOrderCreated(
+    await createOrder(ctx, validOrder(ctx, { order_id: orderId }), `create order_id ${orderId} (integer)`),
+    'the integer order must be created',
+  );
   const again = await createOrder(ctx, validOrder(ctx, { order_id: String(orderId) }), `create order_id "${orderId}" (string)`);
   expectStatus(again, [409], `order_id "${orderId}" should be a duplicate of ${orderId}: ids compare as text (P-DUP-4)`);
 }
 
 export const duplicateChecks: Check[] = [
-  { id: 'duplicate-sequential', requirement: 'DUP-SEQUENTIAL', title: 'a used order_id with other fields different answers 409', creates: true, run: sequentialDuplicate },
   {
-    id: 'duplicate-first-unchanged', requirement: 'DUP-FIRST-UNCHANGED', title: 'after a refused duplicate Order Status shows the first order unchanged',
-    needs: ['profile.operations.orderStatus'], creates: true, run: firstUnchanged,
+    id: 'duplicate-sequential',
+    requirement: 'DUP-SEQUENTIAL',
+    title: 'a used order_id with other fields different answers 409',
+    creates: true,
+    run: sequentialDuplicate,
   },
-  { id: 'duplicate-concurrent', requirement: 'DUP-CONCURRENT', title: 'of N concurrent creates of one order_id exactly one succeeds, N-1 answer 409', creates: true, alone: true, keepAllEvidence: true, run: concurrentDuplicates },
-  { id: 'duplicate-other-merchant', requirement: 'DUP-OTHER-MERCHANT', title: 'another merchant may use the same order_id', needs: ['otherMerchant'], creates: true, run: otherMerchantSameId },
-  { id: 'duplicate-integer-string', requirement: 'DUP-INTEGER-STRING', title: 'order_id 123 then "123" answers 409', creates: true, run: integerThenString },
+  {
+    id: 'duplicate-first-unchanged',
+    requirement: 'DUP-FIRST-UNCHANGED',
+    title: 'after a refused duplicate Order Status shows the first order unchanged',
+    needs: ['profile.operations.orderStatus'],
+    creates: true,
+    run: firstUnchanged,
+  },
+  {
+    id: 'duplicate-concurrent',
+    requirement: 'DUP-CONCURRENT',
+    title: 'of N concurrent creates of one order_id exactly one succeeds, N-1 answer 409',
+    creates: true,
+    alone: true,
+    keepAllEvidence: true,
+    run: concurrentDuplicates,
+  },
+  {
+    id: 'duplicate-other-merchant',
+    requirement: 'DUP-OTHER-MERCHANT',
+    title: 'another merchant may use the same order_id',
+    needs: ['otherMerchant'],
+    creates: true,
+    run: otherMerchantSameId,
+  },
+  {
+    id: 'duplicate-integer-string',
+    requirement: 'DUP-INTEGER-STRING',
+    title: 'order_id 123 then "123" answers 409',
+    creates: true,
+    run: integerThenString,
+  },
 ];

@@ -15,12 +15,19 @@ describe('no false alarm against the sandbox', () => {
     ['the default variant', {}],
     ['another method answered 404', { otherMethod: 404 as const }],
     ['long ids refused', { longIds: 'refuse' as const }],
-    ['debit at settlement, canonical verification, 200 on create', { debitAt: 'settlement' as const, verify: 'canonical' as const, createStatus: 200 as const }],
-  ])('%s', async (_name, variant) => {
-    const ended = await runAgainst(edgeChecks, { variant });
-    expect(ended.filter((e) => e.outcome !== 'passed')).toEqual([]);
-    expect(outcomes(ended)).toEqual(ALL_PASSED);
-  }, 30_000);
+    [
+      'debit at settlement, canonical verification, 200 on create',
+      { debitAt: 'settlement' as const, verify: 'canonical' as const, createStatus: 200 as const },
+    ],
+  ])(
+    '%s',
+    async (_name, variant) => {
+      const ended = await runAgainst(edgeChecks, { variant });
+      expect(ended.filter((e) => e.outcome !== 'passed')).toEqual([]);
+      expect(outcomes(ended)).toEqual(ALL_PASSED);
+    },
+    30_000,
+  );
 });
 
 /** Each fault, and what the failure must say: caught for the reason the fault gives, not by accident. */
@@ -36,20 +43,31 @@ const FAULTS_HERE: Array<[FaultName, RegExp]> = [
 ];
 
 describe('each fault is caught by the check of its requirement', () => {
-  it.each(FAULTS_HERE.map(([f, why]) => [f, FAULTS[f].requirement, why] as const))('%s → %s', async (fault, requirement, why) => {
-    const ended = await runAgainst(edgeChecks.filter((c) => c.requirement === requirement), { faults: [fault] });
-    expect(ended.map((e) => `${e.requirement} ${e.outcome}`)).toEqual([`${requirement} failed`]);
-    expect(ended[0]!.why).toMatch(why);
-  }, 30_000);
+  it.each(FAULTS_HERE.map(([f, why]) => [f, FAULTS[f].requirement, why] as const))(
+    '%s → %s',
+    async (fault, requirement, why) => {
+      const ended = await runAgainst(
+        edgeChecks.filter((c) => c.requirement === requirement),
+        { faults: [fault] },
+      );
+      expect(ended.map((e) => `${e.requirement} ${e.outcome}`)).toEqual([`${requirement} failed`]);
+      expect(ended[0]!.why).toMatch(why);
+    },
+    30_000,
+  );
 
   it('under long ids refused, the long id is refused before dup-id-truncated could cut it: conformant, so it passes', async () => {
-    const ended = await runAgainst(edgeChecks.filter((c) => c.requirement === 'DUP-EXACT-IDS'), { variant: { longIds: 'refuse' }, faults: ['dup-id-truncated'] });
+    const ended = await runAgainst(
+      edgeChecks.filter((c) => c.requirement === 'DUP-EXACT-IDS'),
+      { variant: { longIds: 'refuse' }, faults: ['dup-id-truncated'] },
+    );
     expect(ended.map((e) => e.outcome)).toEqual(['passed']);
   }, 30_000);
 });
 
 const withoutOperations = (config: TargetConfig): TargetConfig => ({
-  ...config, profile: { ...config.profile, operations: { orderStatus: null, orderCancel: null, balanceInquiry: null, transactionInitiation: null } },
+  ...config,
+  profile: { ...config.profile, operations: { orderStatus: null, orderCancel: null, balanceInquiry: null, transactionInitiation: null } },
 });
 
 describe('without the extension operations', () => {
@@ -60,7 +78,11 @@ describe('without the extension operations', () => {
   }, 30_000);
 
   it('an amount stored altered cannot be seen without a read-back: not judged, never passed', async () => {
-    const ended = await runAgainst(edgeChecks.filter((c) => c.requirement === 'AMOUNT-LARGE'), { faults: ['amount-large-int32'] }, withoutOperations);
+    const ended = await runAgainst(
+      edgeChecks.filter((c) => c.requirement === 'AMOUNT-LARGE'),
+      { faults: ['amount-large-int32'] },
+      withoutOperations,
+    );
     expect(ended.map((e) => e.outcome)).toEqual(['skipped']);
   }, 30_000);
 });
@@ -70,22 +92,34 @@ describe('without the extension operations', () => {
  * (`rewrite`), as a gateway or a faulty server between the kit and the sandbox would. Its `edit`
  * points a run's config at it.
  */
-async function front(options: { refuse?: (path: string, body: Record<string, unknown>) => boolean; rewrite?: (path: string, json: Record<string, any>) => void }) {
+async function front(options: {
+  refuse?: (path: string, body: Record<string, unknown>) => boolean;
+  rewrite?: (path: string, json: Record<string, any>) => void;
+}) {
   let upstream = '';
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
     let json: Record<string, unknown> = {};
-    try { json = JSON.parse(body.toString('utf8')); } catch { /* not JSON: forwarded as it is */ }
+    try {
+      json = JSON.parse(body.toString('utf8'));
+    } catch {
+      /* not JSON: forwarded as it is */
+    }
     if (options.refuse?.(req.url ?? '', json)) {
       res.writeHead(400, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ status: false, code: 400, message: 'refused by the front' }));
       return;
     }
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
-    const answer = await fetch(upstream + (req.url ?? ''), { method: req.method!, headers, ...(['GET', 'HEAD'].includes(req.method!) ? {} : { body }) });
+    for (const [k, v] of Object.entries(req.headers))
+      if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
+    const answer = await fetch(upstream + (req.url ?? ''), {
+      method: req.method!,
+      headers,
+      ...(['GET', 'HEAD'].includes(req.method!) ? {} : { body }),
+    });
     let text = await answer.text();
     if (options.rewrite && text.startsWith('{')) {
       const parsed = JSON.parse(text);
@@ -93,7 +127,9 @@ async function front(options: { refuse?: (path: string, body: Record<string, unk
       text = JSON.stringify(parsed);
     }
     const out: Record<string, string> = {};
-    answer.headers.forEach((v, k) => { if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-encoding'].includes(k)) out[k] = v; });
+    answer.headers.forEach((v, k) => {
+      if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'content-encoding'].includes(k)) out[k] = v;
+    });
     res.writeHead(answer.status, { ...out, 'content-length': String(Buffer.byteLength(text)) });
     res.end(text);
   });
@@ -104,7 +140,11 @@ async function front(options: { refuse?: (path: string, body: Record<string, unk
       upstream = config.baseUrl.replace(/\/+$/, '');
       return { ...config, baseUrl: url };
     },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -135,7 +175,8 @@ describe('DUP-EXACT-IDS judges each part on its own', () => {
   it('a payout_order_id kept cut to 255 characters (Payout Status answers it cut) fails', async () => {
     const cut = await front({
       rewrite: (path, json) => {
-        if (path.endsWith('/payment/status') && typeof json.data?.payout_order_id === 'string') json.data.payout_order_id = json.data.payout_order_id.slice(0, 255);
+        if (path.endsWith('/payment/status') && typeof json.data?.payout_order_id === 'string')
+          json.data.payout_order_id = json.data.payout_order_id.slice(0, 255);
       },
     });
     try {

@@ -7,10 +7,30 @@ import { edgeSet, type AmountEdge } from '../../generators/edges.js';
 import { minorUnitOf } from '../../schemas/amounts.js';
 import type { Currency, MerchantOrderId, OrderCreateRequest } from '../../schemas/types.js';
 import { canonicalize } from '../../signer/canonical.js';
-import { answered, CheckInconclusive, CheckSkipped, expectStatus, expectThat, isCheckSkipped, type Check, type CheckContext } from '../check.js';
+import {
+  answered,
+  CheckInconclusive,
+  CheckSkipped,
+  expectStatus,
+  expectThat,
+  isCheckSkipped,
+  type Check,
+  type CheckContext,
+} from '../check.js';
 import { operationOf } from '../config.js';
 import type { Exchange } from '../http.js';
-import { createOrder, decimalEquals, decimalOf, expectData, initiatePayout, isSuccess, orderLookup, payoutRequest, payoutStatus, validOrder } from './requests.js';
+import {
+  createOrder,
+  decimalEquals,
+  decimalOf,
+  expectData,
+  initiatePayout,
+  isSuccess,
+  orderLookup,
+  payoutRequest,
+  payoutStatus,
+  validOrder,
+} from './requests.js';
 import { WALLET } from './operations.js';
 import { amountNumber, ownAmount, walletCurrency } from './wallet.js';
 
@@ -20,7 +40,6 @@ type Json = Record<string, unknown>;
 const AMOUNT_REFUSED = [400, 422] as const;
 
 const EDGES = edgeSet();
-
 
 /**
  * Zero spellings that reach the wire as different texts: the numbers 0, 0.0 and 0.00 are all written
@@ -52,7 +71,11 @@ async function zeroRefused(ctx: CheckContext): Promise<void> {
   if (operationOf(ctx.config, 'transactionInitiation') === undefined) return;
   const currency: Currency = operationOf(ctx.config, 'balanceInquiry') === undefined ? 'INR' : await walletCurrency(ctx);
   await ctx.sweep(zeros, async ({ amount, spellings }) => {
-    const exchange = await initiatePayout(ctx, payoutRequest(ctx, amount, currency), `Transaction Initiation with amount ${spellings} ${currency}`);
+    const exchange = await initiatePayout(
+      ctx,
+      payoutRequest(ctx, amount, currency),
+      `Transaction Initiation with amount ${spellings} ${currency}`,
+    );
     expectStatus(exchange, AMOUNT_REFUSED, `a payout amount ${spellings} is zero and must be refused (P-AMOUNT-4)`);
   });
 }
@@ -67,10 +90,15 @@ async function readBack(ctx: CheckContext, orderId: MerchantOrderId, label: stri
 function expectAmountKept(edge: AmountEdge, record: Json, exchange: Exchange, rule: string): void {
   const kept = decimalOf(record.order_amount);
   const sent = decimalOf(edge.amount)!;
-  expectThat(kept !== undefined && decimalEquals(kept, sent) && record.order_currency === edge.currency,
-    `${edge.label}: Order Status answers ${JSON.stringify(record.order_amount)} ${JSON.stringify(record.order_currency)}, not the amount sent (${rule})`, {
-      expected: `order_amount equal by value to ${String(edge.amount)}, order_currency ${edge.currency}`, actual: answered(exchange), exchange,
-    });
+  expectThat(
+    kept !== undefined && decimalEquals(kept, sent) && record.order_currency === edge.currency,
+    `${edge.label}: Order Status answers ${JSON.stringify(record.order_amount)} ${JSON.stringify(record.order_currency)}, not the amount sent (${rule})`,
+    {
+      expected: `order_amount equal by value to ${String(edge.amount)}, order_currency ${edge.currency}`,
+      actual: answered(exchange),
+      exchange,
+    },
+  );
 }
 
 /**
@@ -92,7 +120,9 @@ async function keptExactly(ctx: CheckContext): Promise<void> {
   });
   const unjudged = ([0, 2, 3] as const).filter((digits) => !judged.includes(digits));
   if (unjudged.length > 0) {
-    throw new CheckSkipped(`not judged for ${unjudged.map((d) => `${d}-decimal`).join(' and ')} currencies: every order in them was refused (see ORDER-EVERY-CURRENCY)`);
+    throw new CheckSkipped(
+      `not judged for ${unjudged.map((d) => `${d}-decimal`).join(' and ')} currencies: every order in them was refused (see ORDER-EVERY-CURRENCY)`,
+    );
   }
 }
 
@@ -103,21 +133,30 @@ async function keptExactly(ctx: CheckContext): Promise<void> {
  */
 async function largeAmounts(ctx: CheckContext): Promise<void> {
   const canReadBack = operationOf(ctx.config, 'orderStatus') !== undefined;
-  const accepted = await ctx.sweep(EDGES.amounts.filter((e) => e.class === 'large'), async (edge) => {
-    const body = validOrder(ctx, { order_amount: edge.amount, order_currency: edge.currency });
-    const created = await createOrder(ctx, body, `Create Order of ${edge.label}`);
-    if (created.error) throw new CheckInconclusive(`not judged: Create Order of ${edge.label} got no answer (${created.error.message})`);
-    if (!isSuccess(created)) {
-      expectStatus(created, AMOUNT_REFUSED, `Create Order of ${edge.label} must be created or refused with 400 or 422, never 5xx (P-AMOUNT-4)`);
+  const accepted = await ctx.sweep(
+    EDGES.amounts.filter((e) => e.class === 'large'),
+    async (edge) => {
+      const body = validOrder(ctx, { order_amount: edge.amount, order_currency: edge.currency });
+      const created = await createOrder(ctx, body, `Create Order of ${edge.label}`);
+      if (created.error) throw new CheckInconclusive(`not judged: Create Order of ${edge.label} got no answer (${created.error.message})`);
+      if (!isSuccess(created)) {
+        expectStatus(
+          created,
+          AMOUNT_REFUSED,
+          `Create Order of ${edge.label} must be created or refused with 400 or 422, never 5xx (P-AMOUNT-4)`,
+        );
+        return false;
+      }
+      if (!canReadBack) return true;
+      const { record, exchange } = await readBack(ctx, body.order_id, `Order Status of the order of ${edge.label}`);
+      expectAmountKept(edge, record, exchange, 'P-AMOUNT-4: never stored altered');
       return false;
-    }
-    if (!canReadBack) return true;
-    const { record, exchange } = await readBack(ctx, body.order_id, `Order Status of the order of ${edge.label}`);
-    expectAmountKept(edge, record, exchange, 'P-AMOUNT-4: never stored altered');
-    return false;
-  });
+    },
+  );
   if (accepted.includes(true)) {
-    throw new CheckSkipped('partly judged: no large amount was answered 5xx, but whether the accepted ones were stored unaltered needs profile.operations.orderStatus to read them back');
+    throw new CheckSkipped(
+      'partly judged: no large amount was answered 5xx, but whether the accepted ones were stored unaltered needs profile.operations.orderStatus to read them back',
+    );
   }
 }
 
@@ -128,38 +167,74 @@ function createWithId(ctx: CheckContext, orderId: MerchantOrderId, label: string
 
 /** The first order of a pair must be created for the pair to say anything; else the pair is not judged. */
 function expectCreatedFirst(exchange: Exchange, what: string): void {
-  if (!isSuccess(exchange)) throw new CheckSkipped(`not judged: ${what} was not created (${exchange.response ? `HTTP ${exchange.response.status}` : 'no answer'}), so there was nothing to compare the other id with`);
+  if (!isSuccess(exchange))
+    throw new CheckSkipped(
+      `not judged: ${what} was not created (${exchange.response ? `HTTP ${exchange.response.status}` : 'no answer'}), so there was nothing to compare the other id with`,
+    );
 }
 
 /** Two ids that must be two orders: the second created too (never 409), or for `mayRefuse` a 400. */
-async function distinctPair(ctx: CheckContext, [first, second]: readonly MerchantOrderId[], what: string, mayRefuse: boolean): Promise<void> {
+async function distinctPair(
+  ctx: CheckContext,
+  [first, second]: readonly MerchantOrderId[],
+  what: string,
+  mayRefuse: boolean,
+): Promise<void> {
   const one = await createWithId(ctx, first!, `Create Order with order_id ${JSON.stringify(first)}`);
   expectCreatedFirst(one, `the order ${JSON.stringify(first)}`);
   const other = await createWithId(ctx, second!, `Create Order with order_id ${JSON.stringify(second)} (${what})`);
   if (mayRefuse && other.response?.status === 400) return;
-  expectThat(isSuccess(other), `${JSON.stringify(second)} after ${JSON.stringify(first)} (${what}) answered ${other.response ? `HTTP ${other.response.status}` : 'nothing'}: ${other.response?.status === 409 ? 'the two ids were taken for one' : 'expected a new order'} (P-DUP-5: identifiers compare exactly)`, {
-    expected: mayRefuse ? 'a new order, or 400 for an id the server will not take' : 'a new order', actual: answered(other), exchange: other,
-  });
+  expectThat(
+    isSuccess(other),
+    `${JSON.stringify(second)} after ${JSON.stringify(first)} (${what}) answered ${other.response ? `HTTP ${other.response.status}` : 'nothing'}: ${other.response?.status === 409 ? 'the two ids were taken for one' : 'expected a new order'} (P-DUP-5: identifiers compare exactly)`,
+    {
+      expected: mayRefuse ? 'a new order, or 400 for an id the server will not take' : 'a new order',
+      actual: answered(other),
+      exchange: other,
+    },
+  );
   const echoed = (other.response?.json as { return_data?: Json } | undefined)?.return_data?.order_id;
-  expectThat(String(echoed) === String(second), `the order ${JSON.stringify(second)} came back as order_id ${JSON.stringify(echoed)}: not exactly the id sent (P-DUP-5)`, {
-    expected: `order_id ${JSON.stringify(second)}`, actual: answered(other), exchange: other,
-  });
+  expectThat(
+    String(echoed) === String(second),
+    `the order ${JSON.stringify(second)} came back as order_id ${JSON.stringify(echoed)}: not exactly the id sent (P-DUP-5)`,
+    {
+      expected: `order_id ${JSON.stringify(second)}`,
+      actual: answered(other),
+      exchange: other,
+    },
+  );
 }
 
 /** An order_id past a column width: refused 400, or created, echoed and read back (where Order Status is configured) whole. */
 async function longOrderId(ctx: CheckContext, long: string): Promise<void> {
   const created = await createWithId(ctx, long, `Create Order with an order_id of ${long.length} characters`);
   if (created.response?.status === 400) return;
-  expectThat(isSuccess(created), `an order_id of ${long.length} characters answered ${created.response ? `HTTP ${created.response.status}` : 'nothing'}: expected the order, or 400 (P-DUP-5)`, {
-    expected: 'a new order, or 400', actual: answered(created), exchange: created,
-  });
+  expectThat(
+    isSuccess(created),
+    `an order_id of ${long.length} characters answered ${created.response ? `HTTP ${created.response.status}` : 'nothing'}: expected the order, or 400 (P-DUP-5)`,
+    {
+      expected: 'a new order, or 400',
+      actual: answered(created),
+      exchange: created,
+    },
+  );
   const echoed = (created.response?.json as { return_data?: Json } | undefined)?.return_data?.order_id;
-  expectThat(echoed === long, `an order_id of ${long.length} characters came back as ${String(echoed).length} characters: it must be stored and echoed whole (P-DUP-5)`, {
-    expected: `order_id of ${long.length} characters`, actual: answered(created), exchange: created,
-  });
+  expectThat(
+    echoed === long,
+    `an order_id of ${long.length} characters came back as ${String(echoed).length} characters: it must be stored and echoed whole (P-DUP-5)`,
+    {
+      expected: `order_id of ${long.length} characters`,
+      actual: answered(created),
+      exchange: created,
+    },
+  );
   if (operationOf(ctx.config, 'orderStatus') === undefined) return;
   const { record, exchange } = await readBack(ctx, long, `Order Status of the order_id of ${long.length} characters`);
-  expectThat(record.order_id === long, `Order Status of the order_id of ${long.length} characters answers order_id ${JSON.stringify(record.order_id)}, not the id whole (P-DUP-5)`, { actual: answered(exchange), exchange });
+  expectThat(
+    record.order_id === long,
+    `Order Status of the order_id of ${long.length} characters answers order_id ${JSON.stringify(record.order_id)}, not the id whole (P-DUP-5)`,
+    { actual: answered(exchange), exchange },
+  );
 }
 
 /**
@@ -171,24 +246,52 @@ async function longOrderId(ctx: CheckContext, long: string): Promise<void> {
 async function longPayoutOrderId(ctx: CheckContext, long: string): Promise<void> {
   const currency = await walletCurrency(ctx);
   const label = `Transaction Initiation with a payout_order_id of ${long.length} characters`;
-  const initiated = await initiatePayout(ctx, payoutRequest(ctx, amountNumber(ownAmount(ctx, currency)), currency, { payout_order_id: long }), label);
+  const initiated = await initiatePayout(
+    ctx,
+    payoutRequest(ctx, amountNumber(ownAmount(ctx, currency)), currency, { payout_order_id: long }),
+    label,
+  );
   const status = initiated.response?.status;
   if (status === 400) return;
   if (status === 409) {
-    expectThat(false, `${label} answered 409: the id was taken for another of this run's, which differs from it only past 64 characters, so it was cut (P-DUP-5)`, {
-      expected: 'a new payout, or 400', actual: answered(initiated), exchange: initiated,
-    });
+    expectThat(
+      false,
+      `${label} answered 409: the id was taken for another of this run's, which differs from it only past 64 characters, so it was cut (P-DUP-5)`,
+      {
+        expected: 'a new payout, or 400',
+        actual: answered(initiated),
+        exchange: initiated,
+      },
+    );
   }
-  if (!isSuccess(initiated)) throw new CheckSkipped(`not judged: ${label} was refused (${status === undefined ? 'no answer' : `HTTP ${status}`}) for something other than its id`);
+  if (!isSuccess(initiated))
+    throw new CheckSkipped(
+      `not judged: ${label} was refused (${status === undefined ? 'no answer' : `HTTP ${status}`}) for something other than its id`,
+    );
   const echoed = (initiated.response?.json as { data?: Json } | undefined)?.data?.payout_order_id;
-  expectThat(echoed === undefined || echoed === long, `${label} echoed payout_order_id of ${String(echoed).length} characters: it must be stored and echoed whole (P-DUP-5)`, {
-    expected: `payout_order_id of ${long.length} characters`, actual: answered(initiated), exchange: initiated,
-  });
+  expectThat(
+    echoed === undefined || echoed === long,
+    `${label} echoed payout_order_id of ${String(echoed).length} characters: it must be stored and echoed whole (P-DUP-5)`,
+    {
+      expected: `payout_order_id of ${long.length} characters`,
+      actual: answered(initiated),
+      exchange: initiated,
+    },
+  );
   const read = await payoutStatus(ctx, long, `Payout Status of the payout_order_id of ${long.length} characters`);
-  const record = expectData(read, `Payout Status must find the payout initiated with a payout_order_id of ${long.length} characters by that id whole (P-DUP-5)`);
-  expectThat(record.payout_order_id === long, `Payout Status of the payout_order_id of ${long.length} characters answers payout_order_id of ${String(record.payout_order_id).length} characters, not the id whole (P-DUP-5)`, {
-    expected: `payout_order_id of ${long.length} characters`, actual: answered(read), exchange: read,
-  });
+  const record = expectData(
+    read,
+    `Payout Status must find the payout initiated with a payout_order_id of ${long.length} characters by that id whole (P-DUP-5)`,
+  );
+  expectThat(
+    record.payout_order_id === long,
+    `Payout Status of the payout_order_id of ${long.length} characters answers payout_order_id of ${String(record.payout_order_id).length} characters, not the id whole (P-DUP-5)`,
+    {
+      expected: `payout_order_id of ${long.length} characters`,
+      actual: answered(read),
+      exchange: read,
+    },
+  );
 }
 
 /**
@@ -216,7 +319,7 @@ async function exactIds(ctx: CheckContext): Promise<void> {
   await part(() => distinctPair(ctx, edgeIds('case'), 'the same id in other letter case', false));
   await part(() => distinctPair(ctx, edgeIds('trailing-space'), 'the same id with a trailing space', true));
   const integer = edgeIds('integer')[0] as number;
-  await part(() => distinctPair(ctx, [integer, `000${integer}`], 'the integer\'s digits with leading zeros', false));
+  await part(() => distinctPair(ctx, [integer, `000${integer}`], "the integer's digits with leading zeros", false));
   for (const long of edgeIds('long') as string[]) await part(() => longOrderId(ctx, long));
   if (judged === 0) throw new CheckSkipped(`not judged: ${unjudged.join('; ')}`);
 }
@@ -227,7 +330,9 @@ async function exactIds(ctx: CheckContext): Promise<void> {
  * a balance check (or settling during one) would be "other activity" to it.
  */
 async function exactPayoutIds(ctx: CheckContext): Promise<void> {
-  const longs = EDGES.identifiers.find((e) => e.class === 'long')!.ids({ text: ctx.ids.payoutOrderId('LONG'), integer: ctx.ids.integerOrderId() }) as string[];
+  const longs = EDGES.identifiers
+    .find((e) => e.class === 'long')!
+    .ids({ text: ctx.ids.payoutOrderId('LONG'), integer: ctx.ids.integerOrderId() }) as string[];
   const unjudged: string[] = [];
   let judged = 0;
   for (const long of longs) {
@@ -245,8 +350,13 @@ async function exactPayoutIds(ctx: CheckContext): Promise<void> {
 /** The long payout_order_ids, listed after the operation checks (suites/sections.ts): they pay from the wallet. */
 export const longPayoutIdChecks: Check[] = [
   {
-    id: 'edges-long-payout-ids', requirement: 'DUP-EXACT-IDS', title: 'payout_order_ids of 65, 256 and 1025 characters are refused with 400 or kept and read back whole',
-    needs: ['profile.operations.transactionInitiation', 'profile.operations.balanceInquiry'], creates: true, lane: WALLET, run: exactPayoutIds,
+    id: 'edges-long-payout-ids',
+    requirement: 'DUP-EXACT-IDS',
+    title: 'payout_order_ids of 65, 256 and 1025 characters are refused with 400 or kept and read back whole',
+    needs: ['profile.operations.transactionInitiation', 'profile.operations.balanceInquiry'],
+    creates: true,
+    lane: WALLET,
+    run: exactPayoutIds,
   },
 ];
 
@@ -270,17 +380,56 @@ async function textsNo5xx(ctx: CheckContext): Promise<void> {
   const cases = EDGES.texts.flatMap((edge) => TEXT_FIELDS.map((field) => ({ edge, field })));
   await ctx.sweep(cases, async ({ edge, field }) => {
     const exchange = await createOrder(ctx, withText(validOrder(ctx), field, edge.text), `Create Order with ${field} = ${edge.label}`);
-    if (exchange.error) throw new CheckInconclusive(`not judged: Create Order with ${field} = ${edge.label} got no answer (${exchange.error.message})`);
-    expectThat(exchange.response.status < 500, `Create Order with ${field} = ${edge.label} answered HTTP ${exchange.response.status} (P-ERR-3: no input of the generators may produce a 5xx)`, {
-      expected: 'any answer but a 5xx (a 4xx for a text the server will not take is fair)', actual: answered(exchange), exchange,
-    });
+    if (exchange.error)
+      throw new CheckInconclusive(`not judged: Create Order with ${field} = ${edge.label} got no answer (${exchange.error.message})`);
+    expectThat(
+      exchange.response.status < 500,
+      `Create Order with ${field} = ${edge.label} answered HTTP ${exchange.response.status} (P-ERR-3: no input of the generators may produce a 5xx)`,
+      {
+        expected: 'any answer but a 5xx (a 4xx for a text the server will not take is fair)',
+        actual: answered(exchange),
+        exchange,
+      },
+    );
   });
 }
 
 export const edgeChecks: Check[] = [
-  { id: 'edges-amount-zero', requirement: 'AMOUNT-ZERO-REFUSED', title: 'zero as 0, 0.0, 0.00, "0", "0.00" and "-0.00" is refused on Create Order and Transaction Initiation', creates: true, run: zeroRefused },
-  { id: 'edges-amount-kept-exactly', requirement: 'AMOUNT-KEPT-EXACTLY', title: 'exact amounts in JPY, KRW, INR, USD, EUR, KWD, BHD and OMR, as numbers and strings, read back equal by Order Status', needs: ['profile.operations.orderStatus'], creates: true, run: keptExactly },
-  { id: 'edges-amount-large', requirement: 'AMOUNT-LARGE', title: '99999999.99 and amounts past 2^31 and 2^32 minor units are created and kept, or refused 400/422, never 5xx', creates: true, run: largeAmounts },
-  { id: 'edges-exact-ids', requirement: 'DUP-EXACT-IDS', title: 'case, trailing-space and leading-zero variants are distinct orders; order_ids and payout_order_ids of 65, 256 and 1025 characters are refused 400 or kept whole', creates: true, run: exactIds },
-  { id: 'edges-texts-no-5xx', requirement: 'ERR-NO-5XX', title: 'emoji, U+2028/U+2029, bidi controls, HTML characters and a 400-character name in a name, note or address never answer 5xx', creates: true, run: textsNo5xx },
+  {
+    id: 'edges-amount-zero',
+    requirement: 'AMOUNT-ZERO-REFUSED',
+    title: 'zero as 0, 0.0, 0.00, "0", "0.00" and "-0.00" is refused on Create Order and Transaction Initiation',
+    creates: true,
+    run: zeroRefused,
+  },
+  {
+    id: 'edges-amount-kept-exactly',
+    requirement: 'AMOUNT-KEPT-EXACTLY',
+    title: 'exact amounts in JPY, KRW, INR, USD, EUR, KWD, BHD and OMR, as numbers and strings, read back equal by Order Status',
+    needs: ['profile.operations.orderStatus'],
+    creates: true,
+    run: keptExactly,
+  },
+  {
+    id: 'edges-amount-large',
+    requirement: 'AMOUNT-LARGE',
+    title: '99999999.99 and amounts past 2^31 and 2^32 minor units are created and kept, or refused 400/422, never 5xx',
+    creates: true,
+    run: largeAmounts,
+  },
+  {
+    id: 'edges-exact-ids',
+    requirement: 'DUP-EXACT-IDS',
+    title:
+      'case, trailing-space and leading-zero variants are distinct orders; order_ids and payout_order_ids of 65, 256 and 1025 characters are refused 400 or kept whole',
+    creates: true,
+    run: exactIds,
+  },
+  {
+    id: 'edges-texts-no-5xx',
+    requirement: 'ERR-NO-5XX',
+    title: 'emoji, U+2028/U+2029, bidi controls, HTML characters and a 400-character name in a name, note or address never answer 5xx',
+    creates: true,
+    run: textsNo5xx,
+  },
 ];

@@ -11,7 +11,7 @@ async function refusesOtherEnvironmentKey(ctx: CheckContext): Promise<void> {
   const exchange = await sendProbe(ctx, "Payout Status with the other environment's API key, signed with the merchant's secret", {
     as: { apiKey, secretKey: ctx.config.merchant.secretKey },
   });
-  expectStatus(exchange, [401, 403], "a key of the other environment must be refused");
+  expectStatus(exchange, [401, 403], 'a key of the other environment must be refused');
 }
 
 /**
@@ -30,13 +30,27 @@ async function refusesOtherEnvironmentWallet(ctx: CheckContext): Promise<void> {
     payload: { svc_wallet_id: walletId, debit_account_type: 'svc_wallet', payout_order_id: payoutOrderId },
   });
   if (fixture === undefined && exchange.response?.status === 404) {
-    throw new CheckSkipped('answered 404 for a made-up payout id; needs fixtures.payouts.SUCCESS to tell a wallet refusal from an unknown payout');
+    throw new CheckSkipped(
+      'answered 404 for a made-up payout id; needs fixtures.payouts.SUCCESS to tell a wallet refusal from an unknown payout',
+    );
   }
-  expectStatus(exchange, [403], "a wallet of the other environment");
+  expectStatus(exchange, [403], 'a wallet of the other environment');
   expectSchema(exchange, 'payout-status-error-envelope', 'the 403 of Payout Status is the error envelope without data');
 }
 
 export const environmentChecks: Check[] = [
-  { id: 'env-other-environment-key', requirement: 'ENV-PRODUCTION-KEY', title: "the other environment's API key: 401 or 403", needs: ['otherEnvironment.apiKey'], run: refusesOtherEnvironmentKey },
-  { id: 'env-other-environment-wallet', requirement: 'ENV-WALLET-OTHER-ENVIRONMENT', title: "Payout Status with the other environment's wallet: 403, no data", needs: ['otherEnvironment.walletId'], run: refusesOtherEnvironmentWallet },
+  {
+    id: 'env-other-environment-key',
+    requirement: 'ENV-PRODUCTION-KEY',
+    title: "the other environment's API key: 401 or 403",
+    needs: ['otherEnvironment.apiKey'],
+    run: refusesOtherEnvironmentKey,
+  },
+  {
+    id: 'env-other-environment-wallet',
+    requirement: 'ENV-WALLET-OTHER-ENVIRONMENT',
+    title: "Payout Status with the other environment's wallet: 403, no data",
+    needs: ['otherEnvironment.walletId'],
+    run: refusesOtherEnvironmentWallet,
+  },
 ];

@@ -7,8 +7,15 @@ import { answered, CheckFailure, expectSchema, expectStatus, type Check, type Ch
 import type { Exchange } from '../http.js';
 import { CREATE_ORDER_PATH, PAYOUT_STATUS_PATH, unknownPayoutStatus, validOrder } from './shared-auth.js';
 import {
-  expectNoServerError, fieldCases, noServerErrorProperty, orderDefectProperty, provokeErrors, REQUIRED_ORDER_FIELDS, sweepOrders,
-  withField, wrongTypeFor,
+  expectNoServerError,
+  fieldCases,
+  noServerErrorProperty,
+  orderDefectProperty,
+  provokeErrors,
+  REQUIRED_ORDER_FIELDS,
+  sweepOrders,
+  withField,
+  wrongTypeFor,
 } from './shared-errors.js';
 
 /** Only answers of 300 and above are judged as errors; a 2xx here is another check's failure. */
@@ -35,7 +42,9 @@ async function answersAreJson(ctx: CheckContext): Promise<void> {
     const type = exchange.response.headers['content-type'] ?? '';
     if (!isJsonContentType(type)) {
       throw new CheckFailure(`${exchange.label}: answered Content-Type ${type ? JSON.stringify(type) : 'none'}`, {
-        expected: 'Content-Type: application/json (parameters such as charset allowed)', actual: answered(exchange), exchange,
+        expected: 'Content-Type: application/json (parameters such as charset allowed)',
+        actual: answered(exchange),
+        exchange,
       });
     }
   }
@@ -50,7 +59,9 @@ async function codeMatchesStatus(ctx: CheckContext): Promise<void> {
     if (body === null || typeof body !== 'object' || body.code === undefined) continue;
     if (String(body.code) !== String(response.status)) {
       throw new CheckFailure(`${exchange.label}: HTTP ${response.status} with code ${JSON.stringify(body.code)}`, {
-        expected: `code ${response.status}`, actual: answered(exchange), exchange,
+        expected: `code ${response.status}`,
+        actual: answered(exchange),
+        exchange,
       });
     }
   }
@@ -60,9 +71,16 @@ async function codeMatchesStatus(ctx: CheckContext): Promise<void> {
 async function noServerErrorForInvalidOrders(ctx: CheckContext): Promise<void> {
   const cases = REQUIRED_ORDER_FIELDS.map((path) => ({ path, order: withField(validOrder(ctx), path, undefined) }));
   await ctx.sweep(cases, async ({ path, order }) => {
-    expectNoServerError(await ctx.send({ label: `Create Order without ${path}`, path: CREATE_ORDER_PATH, payload: order }), `a Create Order without ${path}`);
+    expectNoServerError(
+      await ctx.send({ label: `Create Order without ${path}`, path: CREATE_ORDER_PATH, payload: order }),
+      `a Create Order without ${path}`,
+    );
   });
-  await noServerErrorProperty(ctx, CREATE_ORDER_PATH, invalidOrderCreateRequest({ orderIdKind: 'string', orderIdPrefix: `ERR-${ctx.ids.nonce()}` }));
+  await noServerErrorProperty(
+    ctx,
+    CREATE_ORDER_PATH,
+    invalidOrderCreateRequest({ orderIdKind: 'string', orderIdPrefix: `ERR-${ctx.ids.nonce()}` }),
+  );
 }
 
 /** ERR-NO-5XX (P-ERR-3): every defect kind of the generators on Payout Status. */
@@ -94,7 +112,10 @@ async function refusesInvalidJson(ctx: CheckContext): Promise<void> {
 
 /** ERR-EMPTY-BODY (P-ERR-4): an empty body, signed as "" + timestamp (P-SIGN-4). */
 async function refusesEmptyBody(ctx: CheckContext): Promise<void> {
-  for (const [path, operation] of [[CREATE_ORDER_PATH, 'Create Order'], [PAYOUT_STATUS_PATH, 'Payout Status']] as const) {
+  for (const [path, operation] of [
+    [CREATE_ORDER_PATH, 'Create Order'],
+    [PAYOUT_STATUS_PATH, 'Payout Status'],
+  ] as const) {
     expectStatus(await ctx.send({ label: `${operation} with an empty body`, path, raw: '' }), [400], `${operation} with an empty body`);
   }
 }
@@ -113,13 +134,20 @@ async function refusesNonObjectBody(ctx: CheckContext): Promise<void> {
   ];
   await ctx.sweep(cases, async ([path, payload, what]) => {
     const operation = path === CREATE_ORDER_PATH ? 'Create Order' : 'Payout Status';
-    expectStatus(await ctx.send({ label: `${operation} whose body is ${what}`, path, payload }), [400], `${operation} whose body is ${what}`);
+    expectStatus(
+      await ctx.send({ label: `${operation} whose body is ${what}`, path, payload }),
+      [400],
+      `${operation} whose body is ${what}`,
+    );
   });
 }
 
 /** ERR-MISSING-FIELD (P-ERR-4, P-ORDER-1): each required field left out in turn, customer.address included. */
 async function refusesEachMissingField(ctx: CheckContext): Promise<void> {
-  await sweepOrders(ctx, fieldCases(ctx, 'is missing', () => undefined));
+  await sweepOrders(
+    ctx,
+    fieldCases(ctx, 'is missing', () => undefined),
+  );
 }
 
 async function missingFieldProperty(ctx: CheckContext): Promise<void> {
@@ -128,7 +156,10 @@ async function missingFieldProperty(ctx: CheckContext): Promise<void> {
 
 /** ERR-NULL-FIELD (P-ERR-4): each required field set to null in turn. */
 async function refusesEachNullField(ctx: CheckContext): Promise<void> {
-  await sweepOrders(ctx, fieldCases(ctx, 'is null', () => null));
+  await sweepOrders(
+    ctx,
+    fieldCases(ctx, 'is null', () => null),
+  );
 }
 
 async function nullFieldProperty(ctx: CheckContext): Promise<void> {
@@ -147,9 +178,14 @@ async function wrongTypeProperty(ctx: CheckContext): Promise<void> {
 /** ERR-BAD-AMOUNT (P-ERR-4): non-numeric, empty, NaN and Infinity text, zero, negative: 400 or 422. */
 async function refusesBadAmounts(ctx: CheckContext): Promise<void> {
   const amounts: unknown[] = ['abc', '', 'NaN', 'Infinity', 0, -1, -0.01];
-  await sweepOrders(ctx, amounts.map((amount) => ({
-    description: `order_amount is ${JSON.stringify(amount)}`, order: { ...validOrder(ctx), order_amount: amount }, expected: [400, 422],
-  })));
+  await sweepOrders(
+    ctx,
+    amounts.map((amount) => ({
+      description: `order_amount is ${JSON.stringify(amount)}`,
+      order: { ...validOrder(ctx), order_amount: amount },
+      expected: [400, 422],
+    })),
+  );
 }
 
 async function badAmountProperty(ctx: CheckContext): Promise<void> {
@@ -158,9 +194,14 @@ async function badAmountProperty(ctx: CheckContext): Promise<void> {
 
 /** ERR-UNKNOWN-CURRENCY (P-ERR-4): codes outside the table, lower case included: 400 or 422. */
 async function refusesUnknownCurrencies(ctx: CheckContext): Promise<void> {
-  await sweepOrders(ctx, ['inr', 'RUB', 'XYZ'].map((currency) => ({
-    description: `order_currency is "${currency}"`, order: { ...validOrder(ctx), order_currency: currency }, expected: [400, 422],
-  })));
+  await sweepOrders(
+    ctx,
+    ['inr', 'RUB', 'XYZ'].map((currency) => ({
+      description: `order_currency is "${currency}"`,
+      order: { ...validOrder(ctx), order_currency: currency },
+      expected: [400, 422],
+    })),
+  );
 }
 
 async function unknownCurrencyProperty(ctx: CheckContext): Promise<void> {
@@ -170,22 +211,123 @@ async function unknownCurrencyProperty(ctx: CheckContext): Promise<void> {
 // Every check that sends a Create Order is `creates: true` (P-ENV-3): the orders are malformed, but a
 // lenient server could store them, so against production they run only with --allow-production.
 export const errorChecks: Check[] = [
-  { id: 'err-envelope', requirement: 'ERR-ENVELOPE', title: 'a 401, 400 and 404 answer the general error envelope', creates: true, run: errorsAnswerTheEnvelope },
-  { id: 'err-content-type', requirement: 'ERR-CONTENT-TYPE', title: 'errors and successes are labelled application/json', creates: true, run: answersAreJson },
-  { id: 'err-code-matches-status', requirement: 'ERR-CODE-MATCHES-STATUS', title: 'the code of a 401, 400 and 404 equals the HTTP status', creates: true, run: codeMatchesStatus },
-  { id: 'err-no-5xx-create-order', requirement: 'ERR-NO-5XX', title: 'no malformed Create Order answers a 5xx', creates: true, run: noServerErrorForInvalidOrders },
-  { id: 'err-no-5xx-payout-status', requirement: 'ERR-NO-5XX', title: 'no malformed Payout Status answers a 5xx', run: noServerErrorForInvalidPayoutStatus },
-  { id: 'err-invalid-json', requirement: 'ERR-INVALID-JSON', title: 'invalid JSON: 400 (a bare NaN amount: 400 or 422)', creates: true, run: refusesInvalidJson },
+  {
+    id: 'err-envelope',
+    requirement: 'ERR-ENVELOPE',
+    title: 'a 401, 400 and 404 answer the general error envelope',
+    creates: true,
+    run: errorsAnswerTheEnvelope,
+  },
+  {
+    id: 'err-content-type',
+    requirement: 'ERR-CONTENT-TYPE',
+    title: 'errors and successes are labelled application/json',
+    creates: true,
+    run: answersAreJson,
+  },
+  {
+    id: 'err-code-matches-status',
+    requirement: 'ERR-CODE-MATCHES-STATUS',
+    title: 'the code of a 401, 400 and 404 equals the HTTP status',
+    creates: true,
+    run: codeMatchesStatus,
+  },
+  {
+    id: 'err-no-5xx-create-order',
+    requirement: 'ERR-NO-5XX',
+    title: 'no malformed Create Order answers a 5xx',
+    creates: true,
+    run: noServerErrorForInvalidOrders,
+  },
+  {
+    id: 'err-no-5xx-payout-status',
+    requirement: 'ERR-NO-5XX',
+    title: 'no malformed Payout Status answers a 5xx',
+    run: noServerErrorForInvalidPayoutStatus,
+  },
+  {
+    id: 'err-invalid-json',
+    requirement: 'ERR-INVALID-JSON',
+    title: 'invalid JSON: 400 (a bare NaN amount: 400 or 422)',
+    creates: true,
+    run: refusesInvalidJson,
+  },
   { id: 'err-empty-body', requirement: 'ERR-EMPTY-BODY', title: 'an empty body: 400', creates: true, run: refusesEmptyBody },
-  { id: 'err-non-object', requirement: 'ERR-NON-OBJECT', title: 'a top-level array or scalar: 400', creates: true, run: refusesNonObjectBody },
-  { id: 'err-missing-field', requirement: 'ERR-MISSING-FIELD', title: 'each required Create Order field missing: 400', creates: true, run: refusesEachMissingField },
-  { id: 'err-missing-field-property', requirement: 'ERR-MISSING-FIELD', title: 'generated orders missing a required field: 400', creates: true, run: missingFieldProperty },
-  { id: 'err-null-field', requirement: 'ERR-NULL-FIELD', title: 'each required Create Order field null: 400', creates: true, run: refusesEachNullField },
-  { id: 'err-null-field-property', requirement: 'ERR-NULL-FIELD', title: 'generated orders with a required field null: 400', creates: true, run: nullFieldProperty },
-  { id: 'err-wrong-type', requirement: 'ERR-WRONG-TYPE', title: 'each required Create Order field of another type: 400', creates: true, run: refusesEachWrongType },
-  { id: 'err-wrong-type-property', requirement: 'ERR-WRONG-TYPE', title: 'generated orders with a field of another type: 400', creates: true, run: wrongTypeProperty },
-  { id: 'err-bad-amount', requirement: 'ERR-BAD-AMOUNT', title: 'non-numeric, zero, negative, NaN or Infinity amounts: 400 or 422', creates: true, run: refusesBadAmounts },
-  { id: 'err-bad-amount-property', requirement: 'ERR-BAD-AMOUNT', title: 'generated orders with a bad amount: 400 or 422', creates: true, run: badAmountProperty },
-  { id: 'err-unknown-currency', requirement: 'ERR-UNKNOWN-CURRENCY', title: 'currencies outside the table: 400 or 422', creates: true, run: refusesUnknownCurrencies },
-  { id: 'err-unknown-currency-property', requirement: 'ERR-UNKNOWN-CURRENCY', title: 'generated orders with an unknown currency: 400 or 422', creates: true, run: unknownCurrencyProperty },
+  {
+    id: 'err-non-object',
+    requirement: 'ERR-NON-OBJECT',
+    title: 'a top-level array or scalar: 400',
+    creates: true,
+    run: refusesNonObjectBody,
+  },
+  {
+    id: 'err-missing-field',
+    requirement: 'ERR-MISSING-FIELD',
+    title: 'each required Create Order field missing: 400',
+    creates: true,
+    run: refusesEachMissingField,
+  },
+  {
+    id: 'err-missing-field-property',
+    requirement: 'ERR-MISSING-FIELD',
+    title: 'generated orders missing a required field: 400',
+    creates: true,
+    run: missingFieldProperty,
+  },
+  {
+    id: 'err-null-field',
+    requirement: 'ERR-NULL-FIELD',
+    title: 'each required Create Order field null: 400',
+    creates: true,
+    run: refusesEachNullField,
+  },
+  {
+    id: 'err-null-field-property',
+    requirement: 'ERR-NULL-FIELD',
+    title: 'generated orders with a required field null: 400',
+    creates: true,
+    run: nullFieldProperty,
+  },
+  {
+    id: 'err-wrong-type',
+    requirement: 'ERR-WRONG-TYPE',
+    title: 'each required Create Order field of another type: 400',
+    creates: true,
+    run: refusesEachWrongType,
+  },
+  {
+    id: 'err-wrong-type-property',
+    requirement: 'ERR-WRONG-TYPE',
+    title: 'generated orders with a field of another type: 400',
+    creates: true,
+    run: wrongTypeProperty,
+  },
+  {
+    id: 'err-bad-amount',
+    requirement: 'ERR-BAD-AMOUNT',
+    title: 'non-numeric, zero, negative, NaN or Infinity amounts: 400 or 422',
+    creates: true,
+    run: refusesBadAmounts,
+  },
+  {
+    id: 'err-bad-amount-property',
+    requirement: 'ERR-BAD-AMOUNT',
+    title: 'generated orders with a bad amount: 400 or 422',
+    creates: true,
+    run: badAmountProperty,
+  },
+  {
+    id: 'err-unknown-currency',
+    requirement: 'ERR-UNKNOWN-CURRENCY',
+    title: 'currencies outside the table: 400 or 422',
+    creates: true,
+    run: refusesUnknownCurrencies,
+  },
+  {
+    id: 'err-unknown-currency-property',
+    requirement: 'ERR-UNKNOWN-CURRENCY',
+    title: 'generated orders with an unknown currency: 400 or 422',
+    creates: true,
+    run: unknownCurrencyProperty,
+  },
 ];

@@ -27,11 +27,19 @@ type Outcome = 'passed' | 'failed' | `skipped: ${string}`;
 type Server = (options: SendOptions) => number;
 
 function answer(config: TargetConfig, options: SendOptions, status: number): Exchange {
-  const json = status < 300 ? { status: true, code: status, message: 'ok', data: {} } : { status: false, code: status, message: `refused with ${status}` };
+  const json =
+    status < 300
+      ? { status: true, code: status, message: 'ok', data: {} }
+      : { status: false, code: status, message: `refused with ${status}` };
   const body = JSON.stringify(json);
   return {
     label: options.label,
-    request: { method: options.method ?? 'POST', url: `${config.baseUrl}${options.path}`, headers: {}, body: options.raw ?? JSON.stringify(options.payload) },
+    request: {
+      method: options.method ?? 'POST',
+      url: `${config.baseUrl}${options.path}`,
+      headers: {},
+      body: options.raw ?? JSON.stringify(options.payload),
+    },
     response: { status, headers: { 'content-type': 'application/json' }, body, json },
     ms: 0,
   };
@@ -51,7 +59,9 @@ async function verdict(check: Check, server: Server, edit: (config: TargetConfig
     checkId: 'fair-verdicts',
     clock: systemClock,
     ids: idSource(42, 1),
-    operation: () => { throw new Error('not used by these checks'); },
+    operation: () => {
+      throw new Error('not used by these checks');
+    },
     send: async (options) => answer(config, options, server(options)),
     note: () => {},
     notice: () => {},
@@ -83,7 +93,9 @@ function payoutFirst(options: SendOptions): number {
 
 describe('PAYOUT-UNKNOWN-WALLET: a made-up wallet is judged only where it is the one defect', () => {
   it('is skipped, naming the fixtures, when a made-up payout id answers 404', async () => {
-    expect(await verdict(byId('payout-status-unknown-wallet'), payoutFirst, withoutPayoutFixtures)).toMatch(/^skipped: .*fixtures\.payouts/);
+    expect(await verdict(byId('payout-status-unknown-wallet'), payoutFirst, withoutPayoutFixtures)).toMatch(
+      /^skipped: .*fixtures\.payouts/,
+    );
   });
 
   it('passes that server when a fixture payout is configured', async () => {
@@ -97,24 +109,36 @@ describe('PAYOUT-UNKNOWN-WALLET: a made-up wallet is judged only where it is the
 });
 
 describe('PAYOUT-MISSING-*: a missing field is a 400 whatever the payout id (P-PAYOUT-5)', () => {
-  it.each(['payout-status-without-svc-wallet-id', 'payout-status-without-debit-account-type'])('%s passes a server that checks fields first, with or without fixtures', async (id) => {
-    expect(await verdict(byId(id), payoutFirst)).toBe('passed');
-    expect(await verdict(byId(id), payoutFirst, withoutPayoutFixtures)).toBe('passed');
-  });
+  it.each(['payout-status-without-svc-wallet-id', 'payout-status-without-debit-account-type'])(
+    '%s passes a server that checks fields first, with or without fixtures',
+    async (id) => {
+      expect(await verdict(byId(id), payoutFirst)).toBe('passed');
+      expect(await verdict(byId(id), payoutFirst, withoutPayoutFixtures)).toBe('passed');
+    },
+  );
 
-  it.each(['payout-status-without-svc-wallet-id', 'payout-status-without-debit-account-type'])('%s fails a 404 even for a made-up payout id', async (id) => {
-    expect(await verdict(byId(id), () => 404, withoutPayoutFixtures)).toBe('failed');
-  });
+  it.each(['payout-status-without-svc-wallet-id', 'payout-status-without-debit-account-type'])(
+    '%s fails a 404 even for a made-up payout id',
+    async (id) => {
+      expect(await verdict(byId(id), () => 404, withoutPayoutFixtures)).toBe('failed');
+    },
+  );
 
   it('sends a configured fixture id, so the missing field is the only defect', async () => {
     const ids: unknown[] = [];
-    await verdict(byId('payout-status-without-svc-wallet-id'), (options) => (ids.push((options.payload as Record<string, unknown>).payout_order_id), 400));
+    await verdict(
+      byId('payout-status-without-svc-wallet-id'),
+      (options) => (ids.push((options.payload as Record<string, unknown>).payout_order_id), 400),
+    );
     expect(ids).toEqual([FIXTURES[0]]);
   });
 });
 
 describe('ERR-INVALID-JSON: a bare NaN may be read as a number and refused as an amount', () => {
-  const nanRefusedAsAmount = (status: number): Server => (options) => (options.raw?.includes('"order_amount":NaN') ? status : 400);
+  const nanRefusedAsAmount =
+    (status: number): Server =>
+    (options) =>
+      options.raw?.includes('"order_amount":NaN') ? status : 400;
 
   it('passes 400 or 422 for the bare NaN amount', async () => {
     expect(await verdict(byId('err-invalid-json'), nanRefusedAsAmount(422))).toBe('passed');
@@ -129,8 +153,14 @@ describe('ERR-INVALID-JSON: a bare NaN may be read as a number and refused as an
 
 describe('P-ENV-3: every check that sends a Create Order or a Transaction Initiation is marked creates', () => {
   const ALL: readonly Check[] = [
-    ...authenticationChecks, ...signatureChecks, ...environmentChecks, ...errorChecks,
-    ...createOrderChecks, ...duplicateChecks, ...payoutStatusChecks, ...operationChecks,
+    ...authenticationChecks,
+    ...signatureChecks,
+    ...environmentChecks,
+    ...errorChecks,
+    ...createOrderChecks,
+    ...duplicateChecks,
+    ...payoutStatusChecks,
+    ...operationChecks,
   ];
 
   it('holds for the requests each check sends to a correct sandbox', async () => {
@@ -140,7 +170,10 @@ describe('P-ENV-3: every check that sends a Create Order or a Transaction Initia
       const unmarked: string[] = [];
       for (const check of ALL) {
         const paths = new Set<string>();
-        const spied: Check = { ...check, run: (ctx) => check.run({ ...ctx, send: (options) => (paths.add(options.path), ctx.send(options)) }) };
+        const spied: Check = {
+          ...check,
+          run: (ctx) => check.run({ ...ctx, send: (options) => (paths.add(options.path), ctx.send(options)) }),
+        };
         await target.run(spied);
         if (!check.creates && (paths.has(CREATE_ORDER_PATH) || paths.has(initiation))) unmarked.push(check.id);
       }

@@ -14,44 +14,65 @@ import { tenantChecks } from './tenants.js';
 const CHECKS: readonly Check[] = [...moneyChecks, ...raceChecks, ...tenantChecks, ...authEffectChecks];
 
 const OUR_FAULTS: FaultName[] = [
-  'money-exact-balance-refused', 'money-overdraft-race', 'money-duplicate-debits', 'ops-initiate-race', 'ops-cancel-race',
-  'tenant-order-status', 'tenant-order-cancel', 'tenant-balance', 'tenant-initiate', 'tenant-initiate-fee', 'auth-failure-cancels-order',
+  'money-exact-balance-refused',
+  'money-overdraft-race',
+  'money-duplicate-debits',
+  'ops-initiate-race',
+  'ops-cancel-race',
+  'tenant-order-status',
+  'tenant-order-cancel',
+  'tenant-balance',
+  'tenant-initiate',
+  'tenant-initiate-fee',
+  'auth-failure-cancels-order',
 ];
 
 describe('no false alarms: every check passes a correct sandbox, debiting at initiation or at settlement', () => {
-  it.concurrent.each([['initiation'], ['settlement']] as const)('debitAt %s', async (debitAt) => {
-    const variant: Partial<SandboxVariant> = { debitAt };
-    const target = await sandboxTarget({ variant, settleSeconds: 6 });
-    try {
-      const verdicts: string[] = [];
-      for (const check of CHECKS) {
-        const { outcome, meta } = await target.run(check);
-        if (outcome !== 'passed') verdicts.push(`${check.id}: ${outcome} (${meta.failure?.message ?? meta.skipped ?? meta.error?.message})`);
-        for (const finding of meta.findings) verdicts.push(`${check.id}: finding ${finding.requirement}: ${finding.message}`);
+  it.concurrent.each([['initiation'], ['settlement']] as const)(
+    'debitAt %s',
+    async (debitAt) => {
+      const variant: Partial<SandboxVariant> = { debitAt };
+      const target = await sandboxTarget({ variant, settleSeconds: 6 });
+      try {
+        const verdicts: string[] = [];
+        for (const check of CHECKS) {
+          const { outcome, meta } = await target.run(check);
+          if (outcome !== 'passed')
+            verdicts.push(`${check.id}: ${outcome} (${meta.failure?.message ?? meta.skipped ?? meta.error?.message})`);
+          for (const finding of meta.findings) verdicts.push(`${check.id}: finding ${finding.requirement}: ${finding.message}`);
+        }
+        expect(verdicts).toEqual([]);
+      } finally {
+        await target.close();
       }
-      expect(verdicts).toEqual([]);
-    } finally {
-      await target.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });
 
 describe('detection: each fault fails a check of its requirement', () => {
-  it.concurrent.each(OUR_FAULTS.map((name) => [name, FAULTS[name].requirement] as const))('fault %s fails %s', async (fault, requirement) => {
-    const checks = CHECKS.filter((c) => c.requirement === requirement);
-    expect(checks.length, `no check for ${requirement}`).toBeGreaterThan(0);
-    const target = await sandboxTarget({ faults: [fault] });
-    try {
-      const outcomes: string[] = [];
-      for (const check of checks) {
-        const { outcome, meta } = await target.run(check);
-        outcomes.push(`${check.id}: ${outcome} ${meta.failure?.message ?? meta.skipped ?? meta.error?.message ?? ''}`);
+  it.concurrent.each(OUR_FAULTS.map((name) => [name, FAULTS[name].requirement] as const))(
+    'fault %s fails %s',
+    async (fault, requirement) => {
+      const checks = CHECKS.filter((c) => c.requirement === requirement);
+      expect(checks.length, `no check for ${requirement}`).toBeGreaterThan(0);
+      const target = await sandboxTarget({ faults: [fault] });
+      try {
+        const outcomes: string[] = [];
+        for (const check of checks) {
+          const { outcome, meta } = await target.run(check);
+          outcomes.push(`${check.id}: ${outcome} ${meta.failure?.message ?? meta.skipped ?? meta.error?.message ?? ''}`);
+        }
+        expect(
+          outcomes.some((o) => o.includes(': failed ')),
+          outcomes.join('; '),
+        ).toBe(true);
+      } finally {
+        await target.close();
       }
-      expect(outcomes.some((o) => o.includes(': failed ')), outcomes.join('; ')).toBe(true);
-    } finally {
-      await target.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });
 
 describe('the spare wallet', () => {
@@ -59,7 +80,11 @@ describe('the spare wallet', () => {
     const target = await sandboxTarget({}, (config) => ({ ...config, baseUrl: config.baseUrl }));
     try {
       // A fixture: a spare wallet the sandbox opened beforehand, named in the config.
-      const opened = await target.state.client.send({ label: 'open a spare wallet', path: '/sandbox/wallets', payload: { balance: '40.50' } });
+      const opened = await target.state.client.send({
+        label: 'open a spare wallet',
+        path: '/sandbox/wallets',
+        payload: { balance: '40.50' },
+      });
       expect(opened.response?.status).toBe(201);
       const walletId = (opened.response?.json as { data: { wallet_id: string } }).data.wallet_id;
       target.state.settings.config.fixtures = { ...target.state.settings.config.fixtures, spareWallet: walletId };
@@ -74,8 +99,10 @@ describe('the spare wallet', () => {
     // A sandbox whose control path is not served stands in for a real deployment: its unknown path answers 404.
     const target = await sandboxTarget();
     try {
-      target.state.client.send = ((original) => (options: Parameters<typeof original>[0]) =>
-        original({ ...options, path: options.path === '/sandbox/wallets' ? '/no/such/path' : options.path }))(target.state.client.send.bind(target.state.client));
+      target.state.client.send = (
+        (original) => (options: Parameters<typeof original>[0]) =>
+          original({ ...options, path: options.path === '/sandbox/wallets' ? '/no/such/path' : options.path })
+      )(target.state.client.send.bind(target.state.client));
       for (const check of moneyChecks.slice(0, 2)) {
         const { outcome, meta } = await target.run(check);
         expect(outcome).toBe('skipped');

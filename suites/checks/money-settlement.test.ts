@@ -36,8 +36,12 @@ describe('payouts still in flight on the spare wallet', () => {
     const target = await withSpareFixture({ variant, settleSeconds: SLOW });
     try {
       const seen = await outcomes(target, ['money-no-overdraft', 'money-exact-balance']);
-      expect(seen['money-no-overdraft']).toMatch(/^skipped: not judged: whether the balance stays at zero or more once the debits are taken/);
-      expect(seen['money-exact-balance']).toMatch(/^skipped: not judged: the whole balance, since \d payout\(s\) of this run on the spare wallet/);
+      expect(seen['money-no-overdraft']).toMatch(
+        /^skipped: not judged: whether the balance stays at zero or more once the debits are taken/,
+      );
+      expect(seen['money-exact-balance']).toMatch(
+        /^skipped: not judged: the whole balance, since \d payout\(s\) of this run on the spare wallet/,
+      );
     } finally {
       await target.close();
     }
@@ -55,7 +59,11 @@ describe('payouts still in flight on the spare wallet', () => {
   }, 60_000);
 
   it('money-exact-balance-refused still fails on the configured spare wallet', async () => {
-    const target = await withSpareFixture({ faults: ['money-exact-balance-refused'], variant: { debitAt: 'settlement' }, settleSeconds: 6 });
+    const target = await withSpareFixture({
+      faults: ['money-exact-balance-refused'],
+      variant: { debitAt: 'settlement' },
+      settleSeconds: 6,
+    });
     try {
       const seen = await outcomes(target, ['money-no-overdraft', 'money-exact-balance']);
       expect(seen['money-exact-balance']).toMatch(/^failed: a payout of exactly the whole balance/);
@@ -70,8 +78,18 @@ describe('a server that debits at initiation is judged without waiting for settl
     const variant: Partial<SandboxVariant> = { debitAt: 'initiation' };
     const target = await withSpareFixture({ variant, settleSeconds: SLOW });
     try {
-      const seen = await outcomes(target, ['money-no-overdraft', 'money-exact-balance', 'ops-initiate-concurrent', 'money-refused-no-effect']);
-      expect(seen).toEqual({ 'money-no-overdraft': 'passed: ', 'money-exact-balance': 'passed: ', 'ops-initiate-concurrent': 'passed: ', 'money-refused-no-effect': 'passed: ' });
+      const seen = await outcomes(target, [
+        'money-no-overdraft',
+        'money-exact-balance',
+        'ops-initiate-concurrent',
+        'money-refused-no-effect',
+      ]);
+      expect(seen).toEqual({
+        'money-no-overdraft': 'passed: ',
+        'money-exact-balance': 'passed: ',
+        'ops-initiate-concurrent': 'passed: ',
+        'money-refused-no-effect': 'passed: ',
+      });
     } finally {
       await target.close();
     }

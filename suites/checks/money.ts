@@ -7,7 +7,16 @@ import { minorUnitOf } from '../../schemas/amounts.js';
 import { CheckFailure, CheckSkipped, answered, expectThat, type Check, type CheckContext } from '../check.js';
 import { concurrencyOf } from '../config.js';
 import type { Exchange } from '../http.js';
-import { decimalMinus, decimalText, expectData, initiatePayout, payoutRequest, payoutStatus, settledPayout, type Decimal } from './requests.js';
+import {
+  decimalMinus,
+  decimalText,
+  expectData,
+  initiatePayout,
+  payoutRequest,
+  payoutStatus,
+  settledPayout,
+  type Decimal,
+} from './requests.js';
 import { WALLET } from './operations.js';
 import { spareWallet } from './spare-wallet.js';
 import { amountNumber, balanceChange, decimalPlus, ownAmount, readBalance, walletCurrency, type Balance } from './wallet.js';
@@ -26,7 +35,10 @@ async function spareBalance(ctx: CheckContext, walletId: string, label: string):
 
 /** The balance must be above zero for a wallet check to say anything. */
 function requireFunds(balance: Decimal, label: string): void {
-  if (balance.units <= 0n) throw new CheckSkipped(`not judged: the spare wallet (${label}) holds ${decimalText(balance)}: nothing left to pay out; give fixtures.spareWallet a wallet with a small balance`);
+  if (balance.units <= 0n)
+    throw new CheckSkipped(
+      `not judged: the spare wallet (${label}) holds ${decimalText(balance)}: nothing left to pay out; give fixtures.spareWallet a wallet with a small balance`,
+    );
 }
 
 /** One minor unit of a balance's scale. */
@@ -86,18 +98,30 @@ async function exactBalance(ctx: CheckContext): Promise<void> {
   requireFunds(before.balance, source);
   const over = decimalPlus(before.balance, minorUnit(before.balance));
   const overBody = payoutRequest(ctx, amountNumber(over), before.currency, { svc_wallet_id: walletId });
-  const overAnswer = await initiatePayout(ctx, overBody, `initiate ${decimalText(over)} ${before.currency}: one minor unit more than the balance`);
+  const overAnswer = await initiatePayout(
+    ctx,
+    overBody,
+    `initiate ${decimalText(over)} ${before.currency}: one minor unit more than the balance`,
+  );
   const overRecord = recordOf(overAnswer, 'a payout one minor unit beyond the balance must answer a payout record (P-OPS-3)');
-  expectThat(overRecord.status === 'FAILED' && overRecord.amount_debited === 'NO', `a payout of ${decimalText(over)}, one minor unit more than the balance ${decimalText(before.balance)}, was ${JSON.stringify(overRecord.status)}, not FAILED for insufficient balance (P-MONEY-2)`, {
-    expected: 'status FAILED, amount_debited NO', actual: answered(overAnswer), exchange: overAnswer,
-  });
+  expectThat(
+    overRecord.status === 'FAILED' && overRecord.amount_debited === 'NO',
+    `a payout of ${decimalText(over)}, one minor unit more than the balance ${decimalText(before.balance)}, was ${JSON.stringify(overRecord.status)}, not FAILED for insufficient balance (P-MONEY-2)`,
+    {
+      expected: 'status FAILED, amount_debited NO',
+      actual: answered(overAnswer),
+      exchange: overAnswer,
+    },
+  );
 
   // Judged before the whole balance is read: a payout that settles after the read changes what is available.
-  const pending = await stillInFlight(ctx, walletId, 'Payout Status until this run\'s earlier payout on the spare wallet settles');
+  const pending = await stillInFlight(ctx, walletId, "Payout Status until this run's earlier payout on the spare wallet settles");
   if (pending.length > 0) {
-    throw new CheckSkipped(`not judged: the whole balance, since ${pending.length} payout(s) of this run on the spare wallet (${pending.join(', ')}) were still in flight with their debit to come after 12 s; a server that debits at settlement holds their amounts back from the balance Balance Inquiry shows (P-OPS-4), so a refusal of that balance could be right`);
+    throw new CheckSkipped(
+      `not judged: the whole balance, since ${pending.length} payout(s) of this run on the spare wallet (${pending.join(', ')}) were still in flight with their debit to come after 12 s; a server that debits at settlement holds their amounts back from the balance Balance Inquiry shows (P-OPS-4), so a refusal of that balance could be right`,
+    );
   }
-  const whole = await spareBalance(ctx, walletId, 'the spare wallet\'s balance just before paying all of it');
+  const whole = await spareBalance(ctx, walletId, "the spare wallet's balance just before paying all of it");
   requireFunds(whole.balance, source);
   const body = payoutRequest(ctx, amountNumber(whole.balance), whole.currency, { svc_wallet_id: walletId });
   const exchange = await initiatePayout(ctx, body, `initiate ${decimalText(whole.balance)} ${whole.currency}: exactly the whole balance`);
@@ -106,13 +130,20 @@ async function exactBalance(ctx: CheckContext): Promise<void> {
     if (SETTLING.includes(record.status) && undebited(record)) inFlightOn(ctx, walletId).add(String(body.payout_order_id));
     return;
   }
-  const after = await spareBalance(ctx, walletId, 'the spare wallet\'s balance after the refused whole-balance payout');
+  const after = await spareBalance(ctx, walletId, "the spare wallet's balance after the refused whole-balance payout");
   if (after.balance.units !== whole.balance.units || after.balance.scale !== whole.balance.scale) {
-    throw new CheckSkipped(`not judged: the whole-balance payout FAILED while the spare wallet moved from ${decimalText(whole.balance)} to ${decimalText(after.balance)} by activity this run did not make (P-MONEY-1)`);
+    throw new CheckSkipped(
+      `not judged: the whole-balance payout FAILED while the spare wallet moved from ${decimalText(whole.balance)} to ${decimalText(after.balance)} by activity this run did not make (P-MONEY-1)`,
+    );
   }
-  throw new CheckFailure(`a payout of exactly the whole balance ${decimalText(whole.balance)} ${whole.currency} was FAILED (${JSON.stringify(record.message)}); the balance stayed ${decimalText(after.balance)} (P-MONEY-2)`, {
-    expected: 'the payout accepted (PROCESSING, PENDING or SUCCESS)', actual: answered(exchange), exchange,
-  });
+  throw new CheckFailure(
+    `a payout of exactly the whole balance ${decimalText(whole.balance)} ${whole.currency} was FAILED (${JSON.stringify(record.message)}); the balance stayed ${decimalText(after.balance)} (P-MONEY-2)`,
+    {
+      expected: 'the payout accepted (PROCESSING, PENDING or SUCCESS)',
+      actual: answered(exchange),
+      exchange,
+    },
+  );
 }
 
 /**
@@ -127,21 +158,38 @@ async function noOverdraft(ctx: CheckContext): Promise<void> {
   const before = await spareBalance(ctx, walletId, `the spare wallet's balance (${source})`);
   requireFunds(before.balance, source);
   const each: Decimal = { units: (before.balance.units * 2n) / BigInt(n - 1), scale: before.balance.scale };
-  if (each.units <= 0n) throw new CheckSkipped(`not judged: the spare wallet's balance ${decimalText(before.balance)} is too small to split into ${n} payouts`);
+  if (each.units <= 0n)
+    throw new CheckSkipped(`not judged: the spare wallet's balance ${decimalText(before.balance)} is too small to split into ${n} payouts`);
   const bodies = Array.from({ length: n }, () => payoutRequest(ctx, amountNumber(each), before.currency, { svc_wallet_id: walletId }));
   // Open the connections first, so the payouts leave together (see DUP-CONCURRENT in duplicates.ts).
-  await Promise.all(bodies.map((_, i) => payoutStatus(ctx, ctx.ids.payoutOrderId('WARM'), `connection ${i + 1} of ${n} opened before the race`, { walletId })));
-  const exchanges = await Promise.all(bodies.map((body, i) => initiatePayout(ctx, body, `concurrent payout ${i + 1} of ${n}: ${decimalText(each)} ${before.currency}`)));
+  await Promise.all(
+    bodies.map((_, i) =>
+      payoutStatus(ctx, ctx.ids.payoutOrderId('WARM'), `connection ${i + 1} of ${n} opened before the race`, { walletId }),
+    ),
+  );
+  const exchanges = await Promise.all(
+    bodies.map((body, i) => initiatePayout(ctx, body, `concurrent payout ${i + 1} of ${n}: ${decimalText(each)} ${before.currency}`)),
+  );
   const records = exchanges.map((x, i) => recordOf(x, `concurrent payout ${i + 1} of ${n} must answer a payout record (P-OPS-3)`));
   const accepted = records.filter((r) => r.status !== 'FAILED');
   const acceptedSum: Decimal = { units: each.units * BigInt(accepted.length), scale: each.scale };
   const statuses = records.map((r) => String(r.status)).join(', ');
-  expectThat(decimalMinus(before.balance, acceptedSum).units >= 0n, `of ${n} concurrent payouts of ${decimalText(each)} each, ${accepted.length} were accepted: ${decimalText(acceptedSum)}, more than the balance ${decimalText(before.balance)} (P-MONEY-3)`, {
-    expected: `at most ${decimalText(before.balance)} accepted in all`, actual: `statuses ${statuses}`, exchange: exchanges[records.indexOf(accepted[accepted.length - 1]!)]!,
-  });
+  expectThat(
+    decimalMinus(before.balance, acceptedSum).units >= 0n,
+    `of ${n} concurrent payouts of ${decimalText(each)} each, ${accepted.length} were accepted: ${decimalText(acceptedSum)}, more than the balance ${decimalText(before.balance)} (P-MONEY-3)`,
+    {
+      expected: `at most ${decimalText(before.balance)} accepted in all`,
+      actual: `statuses ${statuses}`,
+      exchange: exchanges[records.indexOf(accepted[accepted.length - 1]!)]!,
+    },
+  );
   const debitedFailure = exchanges.find((_, i) => records[i]!.status === 'FAILED' && records[i]!.amount_debited !== 'NO');
   if (debitedFailure !== undefined) {
-    throw new CheckFailure('a payout FAILED for insufficient balance says amount_debited YES (P-MONEY-3, P-PAYOUT-3)', { expected: 'amount_debited NO', actual: answered(debitedFailure), exchange: debitedFailure });
+    throw new CheckFailure('a payout FAILED for insufficient balance says amount_debited YES (P-MONEY-3, P-PAYOUT-3)', {
+      expected: 'amount_debited NO',
+      actual: answered(debitedFailure),
+      exchange: debitedFailure,
+    });
   }
   // A payout whose record says amount_debited YES has taken its debit: the balance shows it now. One
   // that says NO takes it when it settles, so only those are waited for (bounded).
@@ -149,17 +197,34 @@ async function noOverdraft(ctx: CheckContext): Promise<void> {
   const deadline = ctx.clock.now() + SETTLE_WAIT_MS;
   for (const record of accepted.filter(undebited)) {
     const id = String(record.payout_order_id);
-    const settled = await settledPayout(ctx, id, 'Payout Status until the accepted payout settles', { walletId, timeoutMs: Math.max(0, deadline - ctx.clock.now()) });
+    const settled = await settledPayout(ctx, id, 'Payout Status until the accepted payout settles', {
+      walletId,
+      timeoutMs: Math.max(0, deadline - ctx.clock.now()),
+    });
     if (settled === undefined) unsettled.push(id);
   }
-  const after = await spareBalance(ctx, walletId, unsettled.length === 0 ? 'the spare wallet\'s balance once the debits were taken' : 'the spare wallet\'s balance, payouts still in flight');
-  expectThat(after.balance.units >= 0n, `after ${n} concurrent payouts the spare wallet's balance is ${decimalText(after.balance)}: overdrawn (P-MONEY-3)`, {
-    expected: 'a balance of zero or more', actual: answered(after.exchange), exchange: after.exchange,
-  });
+  const after = await spareBalance(
+    ctx,
+    walletId,
+    unsettled.length === 0
+      ? "the spare wallet's balance once the debits were taken"
+      : "the spare wallet's balance, payouts still in flight",
+  );
+  expectThat(
+    after.balance.units >= 0n,
+    `after ${n} concurrent payouts the spare wallet's balance is ${decimalText(after.balance)}: overdrawn (P-MONEY-3)`,
+    {
+      expected: 'a balance of zero or more',
+      actual: answered(after.exchange),
+      exchange: after.exchange,
+    },
+  );
   if (unsettled.length > 0) {
     // Remembered, so MONEY-EXACT-BALANCE on this wallet knows their amounts may still be held back.
     for (const id of unsettled) inFlightOn(ctx, walletId).add(id);
-    throw new CheckSkipped(`not judged: whether the balance stays at zero or more once the debits are taken, since ${unsettled.length} accepted payout(s) (${unsettled.join(', ')}) said amount_debited NO and were still in flight after 12 s (P-MONEY-3, P-OPS-4); the accepted amounts were at most the balance`);
+    throw new CheckSkipped(
+      `not judged: whether the balance stays at zero or more once the debits are taken, since ${unsettled.length} accepted payout(s) (${unsettled.join(', ')}) said amount_debited NO and were still in flight after 12 s (P-MONEY-3, P-OPS-4); the accepted amounts were at most the balance`,
+    );
   }
 }
 
@@ -180,10 +245,14 @@ async function refusedMovesNothing(ctx: CheckContext): Promise<void> {
   const initiated = recordOf(firstAnswer, 'the first payout must be accepted');
   // A debit still to come (amount_debited NO) would land while the balance is measured: wait for the
   // payout to settle first. One already taken (YES) is in the balance now, so no wait is needed.
-  const firstRecord = undebited(initiated) && SETTLING.includes(initiated.status)
-    ? await settledPayout(ctx, first.payout_order_id as string, 'Payout Status until the first payout settles')
-    : initiated;
-  if (firstRecord === undefined) throw new CheckSkipped('not judged: the first payout was still PROCESSING or PENDING with amount_debited NO after 12 s, so the balance could not be measured without its own debit');
+  const firstRecord =
+    undebited(initiated) && SETTLING.includes(initiated.status)
+      ? await settledPayout(ctx, first.payout_order_id as string, 'Payout Status until the first payout settles')
+      : initiated;
+  if (firstRecord === undefined)
+    throw new CheckSkipped(
+      'not judged: the first payout was still PROCESSING or PENDING with amount_debited NO after 12 s, so the balance could not be measured without its own debit',
+    );
   const firstFinal = !SETTLING.includes(firstRecord.status);
 
   await balanceChange(ctx, 'P-MONEY-4', async (before, n) => {
@@ -191,26 +260,49 @@ async function refusedMovesNothing(ctx: CheckContext): Promise<void> {
     const value = amountNumber(amount);
     const suffix = n > 1 ? ` (try ${n})` : '';
     const refusals: Array<{ body: Json; label: string }> = [
-      { body: payoutRequest(ctx, value, before.currency, { transfer_mode: 'paypal' }), label: `initiate ${decimalText(amount)} with transfer_mode "paypal" (a 400)${suffix}` },
-      { body: { ...first, amount: value }, label: `initiate ${decimalText(amount)} again with the first payout's payout_order_id (a 409)${suffix}` },
+      {
+        body: payoutRequest(ctx, value, before.currency, { transfer_mode: 'paypal' }),
+        label: `initiate ${decimalText(amount)} with transfer_mode "paypal" (a 400)${suffix}`,
+      },
+      {
+        body: { ...first, amount: value },
+        label: `initiate ${decimalText(amount)} again with the first payout's payout_order_id (a 409)${suffix}`,
+      },
     ];
-    if (ctx.config.otherEnvironment?.walletId) refusals.push({ body: payoutRequest(ctx, value, before.currency, { svc_wallet_id: ctx.config.otherEnvironment.walletId }), label: `initiate ${decimalText(amount)} from the other environment's wallet (a 403)${suffix}` });
-    if (ctx.config.otherMerchant?.walletId) refusals.push({ body: payoutRequest(ctx, value, before.currency, { svc_wallet_id: ctx.config.otherMerchant.walletId }), label: `initiate ${decimalText(amount)} from another merchant's wallet (a 403)${suffix}` });
+    if (ctx.config.otherEnvironment?.walletId)
+      refusals.push({
+        body: payoutRequest(ctx, value, before.currency, { svc_wallet_id: ctx.config.otherEnvironment.walletId }),
+        label: `initiate ${decimalText(amount)} from the other environment's wallet (a 403)${suffix}`,
+      });
+    if (ctx.config.otherMerchant?.walletId)
+      refusals.push({
+        body: payoutRequest(ctx, value, before.currency, { svc_wallet_id: ctx.config.otherMerchant.walletId }),
+        label: `initiate ${decimalText(amount)} from another merchant's wallet (a 403)${suffix}`,
+      });
     for (const { body, label } of refusals) {
       const exchange = await initiatePayout(ctx, body, label);
       const status = exchange.response?.status ?? 0;
       // Accepted: not a refusal, so nothing here to judge (OPS-INITIATE-*, TENANT-INITIATE judge the acceptance).
-      if (status < 400 || status > 499) return { unusable: `${label} answered ${exchange.error ? 'no answer' : `HTTP ${status}`}, not a refusal` };
+      if (status < 400 || status > 499)
+        return { unusable: `${label} answered ${exchange.error ? 'no answer' : `HTTP ${status}`}, not a refusal` };
     }
     return { amount, expected: ZERO };
   });
 
-  const later = expectData(await payoutStatus(ctx, first.payout_order_id as string, 'Payout Status of the first payout after the refused requests'), 'Payout Status of the first payout must answer its record');
+  const later = expectData(
+    await payoutStatus(ctx, first.payout_order_id as string, 'Payout Status of the first payout after the refused requests'),
+    'Payout Status of the first payout must answer its record',
+  );
   // A first payout still in flight may settle meanwhile, a move the profile allows: then only what never changes is compared.
   const changed = (firstFinal ? PAYOUT_FIELDS : FIXED_FIELDS).filter((field) => later[field] !== firstRecord[field]);
-  expectThat(changed.length === 0, `after refused requests the first payout changed: ${changed.map((f) => `${f} ${JSON.stringify(later[f])} (was ${JSON.stringify(firstRecord[f])})`).join(', ')} (P-MONEY-4)`, {
-    expected: 'the first payout as it was', actual: JSON.stringify(later),
-  });
+  expectThat(
+    changed.length === 0,
+    `after refused requests the first payout changed: ${changed.map((f) => `${f} ${JSON.stringify(later[f])} (was ${JSON.stringify(firstRecord[f])})`).join(', ')} (P-MONEY-4)`,
+    {
+      expected: 'the first payout as it was',
+      actual: JSON.stringify(later),
+    },
+  );
 }
 
 const BALANCE = 'profile.operations.balanceInquiry' as const;
@@ -220,9 +312,32 @@ const SPARE = 'spare-wallet';
 
 export const moneyChecks: Check[] = [
   {
-    id: 'money-no-overdraft', requirement: 'MONEY-NO-OVERDRAFT', title: 'concurrent payouts beyond the spare wallet\'s balance never overdraw it',
-    needs: [BALANCE, INITIATION], creates: true, alone: true, keepAllEvidence: true, lane: SPARE, run: noOverdraft,
+    id: 'money-no-overdraft',
+    requirement: 'MONEY-NO-OVERDRAFT',
+    title: "concurrent payouts beyond the spare wallet's balance never overdraw it",
+    needs: [BALANCE, INITIATION],
+    creates: true,
+    alone: true,
+    keepAllEvidence: true,
+    lane: SPARE,
+    run: noOverdraft,
   },
-  { id: 'money-exact-balance', requirement: 'MONEY-EXACT-BALANCE', title: 'one minor unit over the balance is FAILED; exactly the whole balance is accepted', needs: [BALANCE, INITIATION], creates: true, lane: SPARE, run: exactBalance },
-  { id: 'money-refused-no-effect', requirement: 'MONEY-REFUSED-NO-EFFECT', title: 'refused initiations (400, 409, 403) move no money and leave the first payout as it was', needs: [BALANCE, INITIATION], creates: true, lane: WALLET, run: refusedMovesNothing },
+  {
+    id: 'money-exact-balance',
+    requirement: 'MONEY-EXACT-BALANCE',
+    title: 'one minor unit over the balance is FAILED; exactly the whole balance is accepted',
+    needs: [BALANCE, INITIATION],
+    creates: true,
+    lane: SPARE,
+    run: exactBalance,
+  },
+  {
+    id: 'money-refused-no-effect',
+    requirement: 'MONEY-REFUSED-NO-EFFECT',
+    title: 'refused initiations (400, 409, 403) move no money and leave the first payout as it was',
+    needs: [BALANCE, INITIATION],
+    creates: true,
+    lane: WALLET,
+    run: refusedMovesNothing,
+  },
 ];

@@ -10,8 +10,21 @@ import { CheckSkipped, answered, expectSchema, expectStatus, expectThat, type Ch
 import { operationOf } from '../config.js';
 import type { Exchange } from '../http.js';
 import {
-  balanceInquiry, createOrder, decimalEquals, decimalOf, decimalText, expectData, expectOrderCreated, expectRecord, initiatePayout,
-  orderLookup, payoutRequest, payoutStatus, settledPayout, validOrder, type Decimal,
+  balanceInquiry,
+  createOrder,
+  decimalEquals,
+  decimalOf,
+  decimalText,
+  expectData,
+  expectOrderCreated,
+  expectRecord,
+  initiatePayout,
+  orderLookup,
+  payoutRequest,
+  payoutStatus,
+  settledPayout,
+  validOrder,
+  type Decimal,
 } from './requests.js';
 import { amountNumber, balanceChange, decimalPlus, ownAmount, readBalance, walletCurrency } from './wallet.js';
 
@@ -43,11 +56,27 @@ async function orderStatus(ctx: CheckContext): Promise<void> {
   expectStatus(exchange, [200], 'Order Status of an existing order must answer 200 (P-OPS)');
   const record = expectSchema<{ data: Json }>(exchange, 'success-envelope', 'Order Status (P-OPS)').data;
   expectRecord(exchange, record, 'order-status-record', 'Order Status (P-OPS)');
-  const details = { expected: `order ${JSON.stringify(body.order_id)}, 310.25 INR, svc_order_id ${JSON.stringify(created.svc_order_id)}`, actual: answered(exchange), exchange };
-  expectThat(String(record.order_id) === String(body.order_id) && record.svc_order_id === created.svc_order_id, 'Order Status must answer the order asked for', details);
+  const details = {
+    expected: `order ${JSON.stringify(body.order_id)}, 310.25 INR, svc_order_id ${JSON.stringify(created.svc_order_id)}`,
+    actual: answered(exchange),
+    exchange,
+  };
+  expectThat(
+    String(record.order_id) === String(body.order_id) && record.svc_order_id === created.svc_order_id,
+    'Order Status must answer the order asked for',
+    details,
+  );
   const amount = decimalOf(record.order_amount);
-  expectThat(amount !== undefined && decimalEquals(amount, decimalOf(body.order_amount)!), `order_amount ${JSON.stringify(record.order_amount)} is not the order's 310.25 (P-OPS)`, details);
-  expectThat(record.order_currency === 'INR', `order_currency ${JSON.stringify(record.order_currency)} is not the order's INR (P-OPS)`, details);
+  expectThat(
+    amount !== undefined && decimalEquals(amount, decimalOf(body.order_amount)!),
+    `order_amount ${JSON.stringify(record.order_amount)} is not the order's 310.25 (P-OPS)`,
+    details,
+  );
+  expectThat(
+    record.order_currency === 'INR',
+    `order_currency ${JSON.stringify(record.order_currency)} is not the order's INR (P-OPS)`,
+    details,
+  );
 }
 
 async function orderStatusUnknown(ctx: CheckContext): Promise<void> {
@@ -59,7 +88,10 @@ async function orderStatusUnknown(ctx: CheckContext): Promise<void> {
 async function createdAndCancelled(ctx: CheckContext): Promise<{ orderId: string | number; exchange: Exchange }> {
   const body = validOrder(ctx);
   expectOrderCreated(await createOrder(ctx, body, 'create an order'), 'the order must be created');
-  return { orderId: body.order_id, exchange: await orderLookup(ctx, 'orderCancel', body.order_id, 'Order Cancel of the new UN_PAID order') };
+  return {
+    orderId: body.order_id,
+    exchange: await orderLookup(ctx, 'orderCancel', body.order_id, 'Order Cancel of the new UN_PAID order'),
+  };
 }
 
 async function cancel(ctx: CheckContext): Promise<void> {
@@ -67,7 +99,11 @@ async function cancel(ctx: CheckContext): Promise<void> {
   expectStatus(exchange, [200], 'Order Cancel of an UN_PAID order must answer 200 (P-OPS-1)');
   const record = expectSchema<{ data: Json }>(exchange, 'success-envelope', 'Order Cancel (P-OPS)').data;
   expectRecord(exchange, record, 'order-status-record', 'Order Cancel (P-OPS)');
-  expectThat(record.order_status === 'CANCELLED', `a cancelled order must be CANCELLED, not ${JSON.stringify(record.order_status)} (P-OPS-1)`, { actual: answered(exchange), exchange });
+  expectThat(
+    record.order_status === 'CANCELLED',
+    `a cancelled order must be CANCELLED, not ${JSON.stringify(record.order_status)} (P-OPS-1)`,
+    { actual: answered(exchange), exchange },
+  );
 }
 
 async function cancelAgain(ctx: CheckContext): Promise<void> {
@@ -84,7 +120,7 @@ async function cancelUnknown(ctx: CheckContext): Promise<void> {
 
 async function balance(ctx: CheckContext): Promise<void> {
   const exchange = await balanceInquiry(ctx, 'Balance Inquiry of the merchant wallet');
-  expectStatus(exchange, [200], 'Balance Inquiry of the merchant\'s wallet must answer 200 (P-OPS)');
+  expectStatus(exchange, [200], "Balance Inquiry of the merchant's wallet must answer 200 (P-OPS)");
   const record = expectSchema<{ data: Json }>(exchange, 'success-envelope', 'Balance Inquiry (P-OPS)').data;
   expectRecord(exchange, record, 'balance-record', 'Balance Inquiry (P-OPS)');
 }
@@ -95,8 +131,12 @@ async function balanceDebited(ctx: CheckContext): Promise<void> {
     const body = payoutRequest(ctx, amountNumber(amount), before.currency);
     await initiated(ctx, body, `initiate a payout of ${decimalText(amount)} ${before.currency}${n > 1 ? ` (try ${n})` : ''}`);
     const settled = await settledPayout(ctx, body.payout_order_id as string, 'Payout Status until the payout settles');
-    if (settled === undefined) return { unusable: 'the payout was still PROCESSING or PENDING after 12 s: the debit of a successful payout could not be observed' };
-    if (settled.status !== 'SUCCESS') return { unusable: `the payout ended ${String(settled.status)}, not SUCCESS: the debit of a successful payout could not be observed` };
+    if (settled === undefined)
+      return { unusable: 'the payout was still PROCESSING or PENDING after 12 s: the debit of a successful payout could not be observed' };
+    if (settled.status !== 'SUCCESS')
+      return {
+        unusable: `the payout ended ${String(settled.status)}, not SUCCESS: the debit of a successful payout could not be observed`,
+      };
     return { amount, expected: amount };
   });
 }
@@ -109,24 +149,55 @@ async function insufficientPayout(ctx: CheckContext) {
   return { before, body, exchange };
 }
 
-const PAYOUT_FIELDS = ['payout_id', 'payout_order_id', 'wallet_id', 'status', 'amount', 'currency', 'utr_number', 'message', 'amount_debited', 'created_at'] as const;
+const PAYOUT_FIELDS = [
+  'payout_id',
+  'payout_order_id',
+  'wallet_id',
+  'status',
+  'amount',
+  'currency',
+  'utr_number',
+  'message',
+  'amount_debited',
+  'created_at',
+] as const;
 
 async function initiateInsufficient(ctx: CheckContext): Promise<void> {
   const { body, exchange } = await insufficientPayout(ctx);
   const record = expectData(exchange, 'insufficient balance must answer a payout record, not an error envelope (P-OPS-3)', [200, 201]);
   expectRecord(exchange, record, 'payout-record', 'the payout initiated without funds (P-OPS-3)');
-  const details = { expected: 'status FAILED, amount_debited NO, utr_number NA, a reason in message', actual: answered(exchange), exchange };
-  expectThat(record.status === 'FAILED' && record.amount_debited === 'NO' && record.utr_number === 'NA', `a payout beyond the balance must be FAILED with amount_debited NO and utr_number NA (P-OPS-3)`, details);
-  expectThat(typeof record.message === 'string' && record.message !== '', 'a FAILED payout must give its reason in message (P-OPS-3)', details);
-  expectThat(record.payout_order_id === body.payout_order_id, `payout_order_id came back as ${JSON.stringify(record.payout_order_id)} (P-PAYOUT-2)`, details);
+  const details = {
+    expected: 'status FAILED, amount_debited NO, utr_number NA, a reason in message',
+    actual: answered(exchange),
+    exchange,
+  };
+  expectThat(
+    record.status === 'FAILED' && record.amount_debited === 'NO' && record.utr_number === 'NA',
+    `a payout beyond the balance must be FAILED with amount_debited NO and utr_number NA (P-OPS-3)`,
+    details,
+  );
+  expectThat(
+    typeof record.message === 'string' && record.message !== '',
+    'a FAILED payout must give its reason in message (P-OPS-3)',
+    details,
+  );
+  expectThat(
+    record.payout_order_id === body.payout_order_id,
+    `payout_order_id came back as ${JSON.stringify(record.payout_order_id)} (P-PAYOUT-2)`,
+    details,
+  );
   const status = await payoutStatus(ctx, body.payout_order_id as string, 'Payout Status of the FAILED payout');
   const later = expectData(status, 'Payout Status of the FAILED payout must answer its record (P-OPS-3)');
   const differs = PAYOUT_FIELDS.filter((field) => later[field] !== record[field]);
-  expectThat(differs.length === 0, `Payout Status returned a different record: ${differs.map((f) => `${f} ${JSON.stringify(later[f])} (was ${JSON.stringify(record[f])})`).join(', ')} (P-OPS-3)`, {
-    expected: 'the record Transaction Initiation answered',
-    actual: answered(status),
-    exchange: status,
-  });
+  expectThat(
+    differs.length === 0,
+    `Payout Status returned a different record: ${differs.map((f) => `${f} ${JSON.stringify(later[f])} (was ${JSON.stringify(record[f])})`).join(', ')} (P-OPS-3)`,
+    {
+      expected: 'the record Transaction Initiation answered',
+      actual: answered(status),
+      exchange: status,
+    },
+  );
 }
 
 async function balanceUnchangedOnFailure(ctx: CheckContext): Promise<void> {
@@ -136,10 +207,16 @@ async function balanceUnchangedOnFailure(ctx: CheckContext): Promise<void> {
     const body = payoutRequest(ctx, amountNumber(amount), before.currency);
     const exchange = await initiatePayout(ctx, body, `initiate ${String(body.amount)} ${before.currency}, more than the balance`);
     const response = exchange.response;
-    let record = response !== undefined && response.status >= 200 && response.status <= 299 ? (response.json as { data?: Json } | undefined)?.data : undefined;
-    if (record?.status === 'PROCESSING' || record?.status === 'PENDING') record = await settledPayout(ctx, body.payout_order_id as string, 'Payout Status until the payout settles');
+    let record =
+      response !== undefined && response.status >= 200 && response.status <= 299
+        ? (response.json as { data?: Json } | undefined)?.data
+        : undefined;
+    if (record?.status === 'PROCESSING' || record?.status === 'PENDING')
+      record = await settledPayout(ctx, body.payout_order_id as string, 'Payout Status until the payout settles');
     if (record?.status !== 'FAILED') {
-      return { unusable: `a payout beyond the balance did not end FAILED (${record ? `it is ${String(record.status)}` : `answered HTTP ${response?.status ?? 0}`}; see OPS-INITIATE-INSUFFICIENT), so there is no failed payout to check` };
+      return {
+        unusable: `a payout beyond the balance did not end FAILED (${record ? `it is ${String(record.status)}` : `answered HTTP ${response?.status ?? 0}`}; see OPS-INITIATE-INSUFFICIENT), so there is no failed payout to check`,
+      };
     }
     return { amount, expected: { units: 0n, scale: 0 } };
   });
@@ -159,11 +236,19 @@ async function initiate(ctx: CheckContext): Promise<void> {
   const { currency, amount } = await ownPayout(ctx);
   const body = payoutRequest(ctx, amountNumber(amount), currency);
   const { record, exchange } = await initiated(ctx, body, `initiate a payout of ${decimalText(amount)} ${currency}`);
-  expectThat(record.payout_order_id === body.payout_order_id, `payout_order_id came back as ${JSON.stringify(record.payout_order_id)} (P-PAYOUT-2)`, { actual: answered(exchange), exchange });
+  expectThat(
+    record.payout_order_id === body.payout_order_id,
+    `payout_order_id came back as ${JSON.stringify(record.payout_order_id)} (P-PAYOUT-2)`,
+    { actual: answered(exchange), exchange },
+  );
   const status = await payoutStatus(ctx, body.payout_order_id as string, 'Payout Status of the new payout');
   expectStatus(status, [200], 'Payout Status of an initiated payout must answer 200 (P-OPS-3, P-PAYOUT-1)');
   const later = expectSchema<{ data: Json }>(status, 'payout-status-envelope', 'Payout Status of the new payout (P-PAYOUT-1)').data;
-  expectThat(later.payout_order_id === body.payout_order_id, `Payout Status answered payout_order_id ${JSON.stringify(later.payout_order_id)}, not the new payout's (P-PAYOUT-2)`, { actual: answered(status), exchange: status });
+  expectThat(
+    later.payout_order_id === body.payout_order_id,
+    `Payout Status answered payout_order_id ${JSON.stringify(later.payout_order_id)}, not the new payout's (P-PAYOUT-2)`,
+    { actual: answered(status), exchange: status },
+  );
 }
 
 /**
@@ -176,11 +261,15 @@ async function initiateAmountForms(ctx: CheckContext): Promise<void> {
   const body = payoutRequest(ctx, amount, currency);
   const { record, exchange } = await initiated(ctx, body, `initiate a payout of ${JSON.stringify(amount)} ${currency} (a decimal string)`);
   const answeredAmount = decimalOf(record.amount);
-  expectThat(answeredAmount !== undefined && decimalEquals(answeredAmount, own), `the payout of ${JSON.stringify(amount)} answers amount ${JSON.stringify(record.amount)}, not the same amount (P-AMOUNT-3)`, {
-    expected: `amount equal to ${amount} by value`,
-    actual: answered(exchange),
-    exchange,
-  });
+  expectThat(
+    answeredAmount !== undefined && decimalEquals(answeredAmount, own),
+    `the payout of ${JSON.stringify(amount)} answers amount ${JSON.stringify(record.amount)}, not the same amount (P-AMOUNT-3)`,
+    {
+      expected: `amount equal to ${amount} by value`,
+      actual: answered(exchange),
+      exchange,
+    },
+  );
 }
 
 async function initiateDuplicate(ctx: CheckContext): Promise<void> {
@@ -194,12 +283,12 @@ async function initiateDuplicate(ctx: CheckContext): Promise<void> {
 async function initiateTransferMode(ctx: CheckContext): Promise<void> {
   const body = payoutRequest(ctx, 1, await walletCurrency(ctx), { transfer_mode: 'paypal' });
   const exchange = await initiatePayout(ctx, body, 'initiate with transfer_mode "paypal"');
-  expectStatus(exchange, [400], 'a transfer_mode outside the interface\'s table must answer 400 (P-OPS-3)');
+  expectStatus(exchange, [400], "a transfer_mode outside the interface's table must answer 400 (P-OPS-3)");
 }
 
 async function initiateOtherEnvironment(ctx: CheckContext): Promise<void> {
   const body = payoutRequest(ctx, 1, await walletCurrency(ctx), { svc_wallet_id: ctx.config.otherEnvironment!.walletId });
-  const exchange = await initiatePayout(ctx, body, 'initiate from the other environment\'s wallet');
+  const exchange = await initiatePayout(ctx, body, "initiate from the other environment's wallet");
   expectStatus(exchange, [403], 'a wallet of the other environment must answer 403 (P-OPS-3, P-ENV-2)');
 }
 
@@ -211,21 +300,122 @@ export const WALLET = 'wallet';
 
 export const operationChecks: Check[] = [
   // balance first: see the note at the top of the file
-  { id: 'ops-balance', requirement: 'OPS-BALANCE', title: 'Balance Inquiry answers wallet_id, decimal balance text and currency', needs: [BALANCE], lane: WALLET, run: balance },
-  { id: 'ops-balance-debited', requirement: 'OPS-BALANCE-DEBITED', title: 'after a successful payout of 1 the balance is 1 lower', needs: [BALANCE, INITIATION], creates: true, lane: WALLET, run: balanceDebited },
-  { id: 'ops-balance-unchanged-on-failure', requirement: 'OPS-BALANCE-UNCHANGED-ON-FAILURE', title: 'a payout FAILED for insufficient balance leaves the balance unchanged', needs: [BALANCE, INITIATION], creates: true, lane: WALLET, run: balanceUnchangedOnFailure },
-  { id: 'ops-initiate-insufficient', requirement: 'OPS-INITIATE-INSUFFICIENT', title: 'a payout beyond the balance is a FAILED record, returned again by Payout Status', needs: [BALANCE, INITIATION], creates: true, lane: WALLET, run: initiateInsufficient },
-  { id: 'ops-initiate', requirement: 'OPS-INITIATE', title: 'Transaction Initiation answers a payout record and Payout Status finds it', needs: [INITIATION], creates: true, lane: WALLET, run: initiate },
-  { id: 'ops-initiate-amount-forms', requirement: 'OPS-INITIATE-AMOUNT-FORMS', title: 'a payout amount sent as a decimal string is accepted and answered by value', needs: [BALANCE, INITIATION], creates: true, lane: WALLET, run: initiateAmountForms },
-  { id: 'ops-initiate-duplicate', requirement: 'OPS-INITIATE-DUPLICATE', title: 'a repeated payout_order_id answers 409', needs: [INITIATION], creates: true, lane: WALLET, run: initiateDuplicate },
-  { id: 'ops-initiate-transfer-mode', requirement: 'OPS-INITIATE-TRANSFER-MODE', title: 'transfer_mode "paypal" answers 400', needs: [INITIATION], creates: true, lane: WALLET, run: initiateTransferMode },
   {
-    id: 'ops-initiate-other-environment', requirement: 'OPS-INITIATE-OTHER-ENVIRONMENT', title: 'a payout from the other environment\'s wallet answers 403',
-    needs: [INITIATION, 'otherEnvironment.walletId'], creates: true, lane: WALLET, run: initiateOtherEnvironment,
+    id: 'ops-balance',
+    requirement: 'OPS-BALANCE',
+    title: 'Balance Inquiry answers wallet_id, decimal balance text and currency',
+    needs: [BALANCE],
+    lane: WALLET,
+    run: balance,
   },
-  { id: 'ops-order-status', requirement: 'OPS-ORDER-STATUS', title: 'Order Status answers the order with its amount and currency', needs: ['profile.operations.orderStatus'], creates: true, run: orderStatus },
-  { id: 'ops-order-status-unknown', requirement: 'OPS-ORDER-STATUS-UNKNOWN', title: 'Order Status of an unknown order answers 404', needs: ['profile.operations.orderStatus'], run: orderStatusUnknown },
-  { id: 'ops-cancel', requirement: 'OPS-CANCEL', title: 'Order Cancel moves an UN_PAID order to CANCELLED', needs: ['profile.operations.orderCancel'], creates: true, run: cancel },
-  { id: 'ops-cancel-again', requirement: 'OPS-CANCEL-AGAIN', title: 'cancelling a CANCELLED order answers 422', needs: ['profile.operations.orderCancel'], creates: true, run: cancelAgain },
-  { id: 'ops-cancel-unknown', requirement: 'OPS-CANCEL-UNKNOWN', title: 'Order Cancel of an unknown order answers 404', needs: ['profile.operations.orderCancel'], run: cancelUnknown },
+  {
+    id: 'ops-balance-debited',
+    requirement: 'OPS-BALANCE-DEBITED',
+    title: 'after a successful payout of 1 the balance is 1 lower',
+    needs: [BALANCE, INITIATION],
+    creates: true,
+    lane: WALLET,
+    run: balanceDebited,
+  },
+  {
+    id: 'ops-balance-unchanged-on-failure',
+    requirement: 'OPS-BALANCE-UNCHANGED-ON-FAILURE',
+    title: 'a payout FAILED for insufficient balance leaves the balance unchanged',
+    needs: [BALANCE, INITIATION],
+    creates: true,
+    lane: WALLET,
+    run: balanceUnchangedOnFailure,
+  },
+  {
+    id: 'ops-initiate-insufficient',
+    requirement: 'OPS-INITIATE-INSUFFICIENT',
+    title: 'a payout beyond the balance is a FAILED record, returned again by Payout Status',
+    needs: [BALANCE, INITIATION],
+    creates: true,
+    lane: WALLET,
+    run: initiateInsufficient,
+  },
+  {
+    id: 'ops-initiate',
+    requirement: 'OPS-INITIATE',
+    title: 'Transaction Initiation answers a payout record and Payout Status finds it',
+    needs: [INITIATION],
+    creates: true,
+    lane: WALLET,
+    run: initiate,
+  },
+  {
+    id: 'ops-initiate-amount-forms',
+    requirement: 'OPS-INITIATE-AMOUNT-FORMS',
+    title: 'a payout amount sent as a decimal string is accepted and answered by value',
+    needs: [BALANCE, INITIATION],
+    creates: true,
+    lane: WALLET,
+    run: initiateAmountForms,
+  },
+  {
+    id: 'ops-initiate-duplicate',
+    requirement: 'OPS-INITIATE-DUPLICATE',
+    title: 'a repeated payout_order_id answers 409',
+    needs: [INITIATION],
+    creates: true,
+    lane: WALLET,
+    run: initiateDuplicate,
+  },
+  {
+    id: 'ops-initiate-transfer-mode',
+    requirement: 'OPS-INITIATE-TRANSFER-MODE',
+    title: 'transfer_mode "paypal" answers 400',
+    needs: [INITIATION],
+    creates: true,
+    lane: WALLET,
+    run: initiateTransferMode,
+  },
+  {
+    id: 'ops-initiate-other-environment',
+    requirement: 'OPS-INITIATE-OTHER-ENVIRONMENT',
+    title: "a payout from the other environment's wallet answers 403",
+    needs: [INITIATION, 'otherEnvironment.walletId'],
+    creates: true,
+    lane: WALLET,
+    run: initiateOtherEnvironment,
+  },
+  {
+    id: 'ops-order-status',
+    requirement: 'OPS-ORDER-STATUS',
+    title: 'Order Status answers the order with its amount and currency',
+    needs: ['profile.operations.orderStatus'],
+    creates: true,
+    run: orderStatus,
+  },
+  {
+    id: 'ops-order-status-unknown',
+    requirement: 'OPS-ORDER-STATUS-UNKNOWN',
+    title: 'Order Status of an unknown order answers 404',
+    needs: ['profile.operations.orderStatus'],
+    run: orderStatusUnknown,
+  },
+  {
+    id: 'ops-cancel',
+    requirement: 'OPS-CANCEL',
+    title: 'Order Cancel moves an UN_PAID order to CANCELLED',
+    needs: ['profile.operations.orderCancel'],
+    creates: true,
+    run: cancel,
+  },
+  {
+    id: 'ops-cancel-again',
+    requirement: 'OPS-CANCEL-AGAIN',
+    title: 'cancelling a CANCELLED order answers 422',
+    needs: ['profile.operations.orderCancel'],
+    creates: true,
+    run: cancelAgain,
+  },
+  {
+    id: 'ops-cancel-unknown',
+    requirement: 'OPS-CANCEL-UNKNOWN',
+    title: 'Order Cancel of an unknown order answers 404',
+    needs: ['profile.operations.orderCancel'],
+    run: cancelUnknown,
+  },
 ];

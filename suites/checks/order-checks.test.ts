@@ -18,8 +18,13 @@ import { raceChecks } from './races.js';
 // DUP-EXACT-IDS is checked among the edges (checks/edges.ts), with the identifier edges it rests on;
 // DUP-PERMANENT by the model (checks/model.ts), over sequences that end a record before its id is used again.
 const CHECKS: readonly Check[] = [
-  ...createOrderChecks, ...duplicateChecks, ...payoutStatusChecks, ...operationChecks, ...raceChecks,
-  ...edgeChecks.filter((c) => c.requirement.startsWith('DUP-')), ...modelChecks.filter((c) => c.requirement.startsWith('DUP-')),
+  ...createOrderChecks,
+  ...duplicateChecks,
+  ...payoutStatusChecks,
+  ...operationChecks,
+  ...raceChecks,
+  ...edgeChecks.filter((c) => c.requirement.startsWith('DUP-')),
+  ...modelChecks.filter((c) => c.requirement.startsWith('DUP-')),
 ];
 const SECTIONS = ['ORDER-', 'DUP-', 'PAYOUT-', 'OPS-'];
 const ours = (requirement: string) => SECTIONS.some((prefix) => requirement.startsWith(prefix));
@@ -29,7 +34,9 @@ const NOT_APPLICABLE_ON_HTTP = new Set(['create-order-payment-link-https']);
 
 describe('the checks of these sections cover the catalog', () => {
   it('every ORDER-, DUP-, PAYOUT- and OPS- requirement has a check; every check names one of them', () => {
-    const requirements = catalog().filter((r) => ours(r.id)).map((r) => r.id);
+    const requirements = catalog()
+      .filter((r) => ours(r.id))
+      .map((r) => r.id);
     expect(requirements.filter((id) => !CHECKS.some((c) => c.requirement === id))).toEqual([]);
     expect(CHECKS.map((c) => c.requirement).filter((id) => !requirements.includes(id))).toEqual([]);
   });
@@ -45,43 +52,61 @@ function variantName(v: SandboxVariant): string {
 }
 
 describe('no false alarms: every check passes a correct sandbox in every variant', () => {
-  it.concurrent.each(allVariants().map((v) => [variantName(v), v] as const))('%s', async (_, variant) => {
-    const withWindow = (config: TargetConfig): TargetConfig => ({ ...config, profile: { ...config.profile, timestampToleranceSeconds: variant.toleranceSeconds } });
-    const target = await sandboxTarget({ variant }, withWindow, 4);
-    try {
-      const verdicts: string[] = [];
-      for (const check of CHECKS) {
-        const { outcome, meta } = await target.run(check);
-        const wanted = NOT_APPLICABLE_ON_HTTP.has(check.id) ? 'skipped' : 'passed';
-        if (outcome !== wanted) verdicts.push(`${check.id}: ${outcome} (${meta.failure?.message ?? meta.skipped})`);
-        for (const finding of meta.findings) verdicts.push(`${check.id}: finding ${finding.requirement}: ${finding.message}`);
+  it.concurrent.each(allVariants().map((v) => [variantName(v), v] as const))(
+    '%s',
+    async (_, variant) => {
+      const withWindow = (config: TargetConfig): TargetConfig => ({
+        ...config,
+        profile: { ...config.profile, timestampToleranceSeconds: variant.toleranceSeconds },
+      });
+      const target = await sandboxTarget({ variant }, withWindow, 4);
+      try {
+        const verdicts: string[] = [];
+        for (const check of CHECKS) {
+          const { outcome, meta } = await target.run(check);
+          const wanted = NOT_APPLICABLE_ON_HTTP.has(check.id) ? 'skipped' : 'passed';
+          if (outcome !== wanted) verdicts.push(`${check.id}: ${outcome} (${meta.failure?.message ?? meta.skipped})`);
+          for (const finding of meta.findings) verdicts.push(`${check.id}: finding ${finding.requirement}: ${finding.message}`);
+        }
+        expect(verdicts).toEqual([]);
+      } finally {
+        await target.close();
       }
-      expect(verdicts).toEqual([]);
-    } finally {
-      await target.close();
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });
 
 const OUR_FAULTS = FAULT_NAMES.filter((name) => ours(FAULTS[name].requirement));
 
 describe('detection: each fault of these sections fails a check of its requirement', () => {
   it('there are faults to detect in every section', () => {
-    for (const prefix of SECTIONS) expect(OUR_FAULTS.some((name) => FAULTS[name].requirement.startsWith(prefix)), prefix).toBe(true);
+    for (const prefix of SECTIONS)
+      expect(
+        OUR_FAULTS.some((name) => FAULTS[name].requirement.startsWith(prefix)),
+        prefix,
+      ).toBe(true);
   });
 
-  it.concurrent.each(OUR_FAULTS.map((name) => [name, FAULTS[name].requirement] as const))('fault %s fails %s', async (fault: FaultName, requirement) => {
-    const checks = CHECKS.filter((c) => c.requirement === requirement);
-    expect(checks.length, `no check for ${requirement}`).toBeGreaterThan(0);
-    const target = await sandboxTarget({ faults: [fault] }, (c) => c, 5);
-    try {
-      const outcomes: string[] = [];
-      for (const check of checks) outcomes.push(`${check.id}: ${(await target.run(check)).outcome}`);
-      expect(outcomes.some((o) => o.endsWith(': failed')), outcomes.join('; ')).toBe(true);
-    } finally {
-      await target.close();
-    }
-  }, 60_000);
+  it.concurrent.each(OUR_FAULTS.map((name) => [name, FAULTS[name].requirement] as const))(
+    'fault %s fails %s',
+    async (fault: FaultName, requirement) => {
+      const checks = CHECKS.filter((c) => c.requirement === requirement);
+      expect(checks.length, `no check for ${requirement}`).toBeGreaterThan(0);
+      const target = await sandboxTarget({ faults: [fault] }, (c) => c, 5);
+      try {
+        const outcomes: string[] = [];
+        for (const check of checks) outcomes.push(`${check.id}: ${(await target.run(check)).outcome}`);
+        expect(
+          outcomes.some((o) => o.endsWith(': failed')),
+          outcomes.join('; '),
+        ).toBe(true);
+      } finally {
+        await target.close();
+      }
+    },
+    60_000,
+  );
 });
 
 describe('a payout that stays PROCESSING is not a failure', () => {
@@ -109,47 +134,63 @@ interface SkipCase {
 
 const SKIP_CASES: SkipCase[] = [
   {
-    removed: 'otherMerchant', key: 'otherMerchant',
+    removed: 'otherMerchant',
+    key: 'otherMerchant',
     edit: (c) => void delete c.otherMerchant,
     skipped: ['duplicate-other-merchant', 'payout-status-other-merchant-wallet'],
   },
   {
-    removed: 'fixtures.payouts.FAILED', key: 'fixtures.payouts.FAILED',
+    removed: 'fixtures.payouts.FAILED',
+    key: 'fixtures.payouts.FAILED',
     edit: (c) => void delete c.fixtures!.payouts!.FAILED,
-    skipped: ['payout-status-failed', 'payout-failed-invariants'], passing: ['payout-record-format', 'payout-status-success'],
+    skipped: ['payout-status-failed', 'payout-failed-invariants'],
+    passing: ['payout-record-format', 'payout-status-success'],
   },
   {
-    removed: 'every fixtures.payouts entry', key: 'fixtures.payouts',
+    removed: 'every fixtures.payouts entry',
+    key: 'fixtures.payouts',
     edit: (c) => void (c.fixtures!.payouts = {}),
-    skipped: ['payout-record-format', 'payout-status-pending', 'payout-status-other-merchant-wallet'], passing: ['payout-status-without-payout-order-id', 'payout-status-unknown-wallet'],
+    skipped: ['payout-record-format', 'payout-status-pending', 'payout-status-other-merchant-wallet'],
+    passing: ['payout-status-without-payout-order-id', 'payout-status-unknown-wallet'],
   },
   {
-    removed: 'fixtures.otherMerchantPayoutOrderId', key: 'fixtures.otherMerchantPayoutOrderId',
+    removed: 'fixtures.otherMerchantPayoutOrderId',
+    key: 'fixtures.otherMerchantPayoutOrderId',
     edit: (c) => void delete c.fixtures!.otherMerchantPayoutOrderId,
     skipped: ['payout-status-other-merchant'],
   },
   {
-    removed: 'profile.operations.orderStatus', key: 'profile.operations.orderStatus',
+    removed: 'profile.operations.orderStatus',
+    key: 'profile.operations.orderStatus',
     edit: (c) => void delete c.profile!.operations!.orderStatus,
     skipped: ['duplicate-first-unchanged', 'ops-order-status', 'ops-order-status-unknown'],
   },
   {
-    removed: 'profile.operations.orderStatus (set to null)', key: 'profile.operations.orderStatus',
+    removed: 'profile.operations.orderStatus (set to null)',
+    key: 'profile.operations.orderStatus',
     edit: (c) => void (c.profile!.operations!.orderStatus = null),
     skipped: ['duplicate-first-unchanged', 'ops-order-status'],
   },
   {
-    removed: 'profile.operations.balanceInquiry', key: 'profile.operations.balanceInquiry',
+    removed: 'profile.operations.balanceInquiry',
+    key: 'profile.operations.balanceInquiry',
     edit: (c) => void delete c.profile!.operations!.balanceInquiry,
     // the payouts' currency is the wallet's, and only Balance Inquiry tells it
     skipped: [
-      'ops-balance', 'ops-balance-debited', 'ops-balance-unchanged-on-failure', 'ops-initiate-insufficient',
-      'ops-initiate', 'ops-initiate-duplicate', 'ops-initiate-transfer-mode', 'ops-initiate-other-environment',
+      'ops-balance',
+      'ops-balance-debited',
+      'ops-balance-unchanged-on-failure',
+      'ops-initiate-insufficient',
+      'ops-initiate',
+      'ops-initiate-duplicate',
+      'ops-initiate-transfer-mode',
+      'ops-initiate-other-environment',
     ],
     passing: ['ops-order-status', 'ops-cancel'],
   },
   {
-    removed: 'otherEnvironment.walletId', key: 'otherEnvironment.walletId',
+    removed: 'otherEnvironment.walletId',
+    key: 'otherEnvironment.walletId',
     edit: (c) => void delete c.otherEnvironment!.walletId,
     skipped: ['ops-initiate-other-environment'],
   },

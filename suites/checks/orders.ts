@@ -27,7 +27,12 @@ const ACCEPTED: Expected = { text: 'a 2xx answer', test: (status) => status >= 2
 const BAD_REQUEST: Expected = { text: 'HTTP 400', test: (status) => status === 400 };
 
 /** Sends each body and fails with every one whose answer is not as expected, not only the first. */
-async function expectEach(ctx: CheckContext, cases: ReadonlyArray<{ what: string; body: unknown }>, expected: Expected, rule: string): Promise<void> {
+async function expectEach(
+  ctx: CheckContext,
+  cases: ReadonlyArray<{ what: string; body: unknown }>,
+  expected: Expected,
+  rule: string,
+): Promise<void> {
   const answers = await ctx.sweep(cases, ({ what, body }) => createOrder(ctx, body, `create ${what}`));
   const wrong = cases
     .map(({ what }, i) => ({ what, exchange: answers[i]! }))
@@ -35,7 +40,9 @@ async function expectEach(ctx: CheckContext, cases: ReadonlyArray<{ what: string
   const first = wrong[0];
   expectThat(first === undefined, `${rule}: expected ${expected.text} for ${wrong.map((w) => w.what).join(', ')}`, {
     expected: `${expected.text} for each of ${cases.length} orders`,
-    actual: wrong.map((w) => `${w.what}: ${w.exchange.response?.status ?? 'no answer'}`).join('; ') + (first ? ` (first: ${answered(first.exchange)})` : ''),
+    actual:
+      wrong.map((w) => `${w.what}: ${w.exchange.response?.status ?? 'no answer'}`).join('; ') +
+      (first ? ` (first: ${answered(first.exchange)})` : ''),
     ...(first ? { exchange: first.exchange } : {}),
   });
 }
@@ -52,23 +59,42 @@ async function successEnvelope(ctx: CheckContext): Promise<void> {
   const body = exchange.response.json as Json | undefined;
   const details = { actual: answered(exchange), exchange };
   expectThat(body !== null && typeof body === 'object', 'the create envelope must be a JSON object (P-ORDER-2)', details);
-  expectThat(body.status === 'success', `the create envelope must say status "success", not ${JSON.stringify(body.status)} (P-ORDER-2)`, { expected: 'status "success"', ...details });
-  expectThat(body.code === String(http), `the create envelope must say code "${http}" (the HTTP status as text), not ${JSON.stringify(body.code)} (P-ORDER-2, P-ERR-2)`, { expected: `code "${http}"`, ...details });
+  expectThat(body.status === 'success', `the create envelope must say status "success", not ${JSON.stringify(body.status)} (P-ORDER-2)`, {
+    expected: 'status "success"',
+    ...details,
+  });
+  expectThat(
+    body.code === String(http),
+    `the create envelope must say code "${http}" (the HTTP status as text), not ${JSON.stringify(body.code)} (P-ORDER-2, P-ERR-2)`,
+    { expected: `code "${http}"`, ...details },
+  );
   expectThat(typeof body.message === 'string', 'the create envelope must carry a message string (P-ORDER-2)', details);
-  expectThat(body.return_data !== null && typeof body.return_data === 'object', 'the create envelope must carry return_data, the order record (P-ORDER-2)', details);
+  expectThat(
+    body.return_data !== null && typeof body.return_data === 'object',
+    'the create envelope must carry return_data, the order record (P-ORDER-2)',
+    details,
+  );
 }
 
 async function distinctSvcOrderIds(ctx: CheckContext): Promise<void> {
   const first = await createdOrder(ctx, 'create a first order');
   const second = await createdOrder(ctx, 'create a second order');
   for (const { record, exchange } of [first, second]) {
-    expectThat(typeof record.svc_order_id === 'string' && record.svc_order_id !== '', `svc_order_id must be a non-empty string, got ${JSON.stringify(record.svc_order_id)} (P-ORDER-3)`, { actual: answered(exchange), exchange });
+    expectThat(
+      typeof record.svc_order_id === 'string' && record.svc_order_id !== '',
+      `svc_order_id must be a non-empty string, got ${JSON.stringify(record.svc_order_id)} (P-ORDER-3)`,
+      { actual: answered(exchange), exchange },
+    );
   }
-  expectThat(first.record.svc_order_id !== second.record.svc_order_id, `two orders got the same svc_order_id ${JSON.stringify(first.record.svc_order_id)} (P-ORDER-3)`, {
-    expected: 'a distinct svc_order_id per order',
-    actual: answered(second.exchange),
-    exchange: second.exchange,
-  });
+  expectThat(
+    first.record.svc_order_id !== second.record.svc_order_id,
+    `two orders got the same svc_order_id ${JSON.stringify(first.record.svc_order_id)} (P-ORDER-3)`,
+    {
+      expected: 'a distinct svc_order_id per order',
+      actual: answered(second.exchange),
+      exchange: second.exchange,
+    },
+  );
 }
 
 async function orderIdEcho(ctx: CheckContext): Promise<void> {
@@ -76,27 +102,39 @@ async function orderIdEcho(ctx: CheckContext): Promise<void> {
   const ids: Array<string | number> = [ctx.ids.orderId(), `00${ctx.ids.integerOrderId()}`, ctx.ids.integerOrderId()];
   for (const orderId of ids) {
     const { record, exchange } = await createdOrder(ctx, `create order_id ${JSON.stringify(orderId)}`, { order_id: orderId });
-    expectThat(String(record.order_id) === String(orderId), `order_id ${JSON.stringify(orderId)} came back as ${JSON.stringify(record.order_id)} (P-ORDER-3: equal as text)`, {
-      expected: `order_id ${JSON.stringify(String(orderId))} (as text)`,
-      actual: answered(exchange),
-      exchange,
-    });
+    expectThat(
+      String(record.order_id) === String(orderId),
+      `order_id ${JSON.stringify(orderId)} came back as ${JSON.stringify(record.order_id)} (P-ORDER-3: equal as text)`,
+      {
+        expected: `order_id ${JSON.stringify(String(orderId))} (as text)`,
+        actual: answered(exchange),
+        exchange,
+      },
+    );
   }
 }
 
 async function unpaid(ctx: CheckContext): Promise<void> {
   const { record, exchange } = await createdOrder(ctx, 'create an order');
-  expectThat(record.order_status === 'UN_PAID', `a new order must be UN_PAID, got ${JSON.stringify(record.order_status)} (P-ORDER-3)`, { expected: 'order_status "UN_PAID"', actual: answered(exchange), exchange });
+  expectThat(record.order_status === 'UN_PAID', `a new order must be UN_PAID, got ${JSON.stringify(record.order_status)} (P-ORDER-3)`, {
+    expected: 'order_status "UN_PAID"',
+    actual: answered(exchange),
+    exchange,
+  });
 }
 
 async function createdAt(ctx: CheckContext): Promise<void> {
   const { record, exchange } = await createdOrder(ctx, 'create an order');
   const text = record.created_at;
-  expectThat(typeof text === 'string' && isSvcDateTime(text), `created_at ${JSON.stringify(text)} is not DD-MM-YYYY hh:mm AM/PM with a real date and an hour 01-12 (P-ORDER-3)`, {
-    expected: 'e.g. "21-11-2026 06:05 PM"',
-    actual: answered(exchange),
-    exchange,
-  });
+  expectThat(
+    typeof text === 'string' && isSvcDateTime(text),
+    `created_at ${JSON.stringify(text)} is not DD-MM-YYYY hh:mm AM/PM with a real date and an hour 01-12 (P-ORDER-3)`,
+    {
+      expected: 'e.g. "21-11-2026 06:05 PM"',
+      actual: answered(exchange),
+      exchange,
+    },
+  );
 }
 
 /** The URL when `text` is an absolute http(s) URL, else undefined. */
@@ -113,20 +151,33 @@ async function paymentLink(ctx: CheckContext): Promise<void> {
   const { record, exchange } = await createdOrder(ctx, 'create an order');
   const url = absoluteHttpUrl(record.payment_link);
   const details = { actual: answered(exchange), exchange };
-  expectThat(url !== undefined, `payment_link ${JSON.stringify(record.payment_link)} is not an absolute http(s) URL (P-ORDER-3)`, { expected: 'an absolute http(s) URL', ...details });
+  expectThat(url !== undefined, `payment_link ${JSON.stringify(record.payment_link)} is not an absolute http(s) URL (P-ORDER-3)`, {
+    expected: 'an absolute http(s) URL',
+    ...details,
+  });
   if (ctx.config.environment === 'production') {
-    expectThat(url.protocol === 'https:', `payment_link ${JSON.stringify(record.payment_link)} must use https in production (P-ORDER-3)`, { expected: 'an https URL', ...details });
+    expectThat(url.protocol === 'https:', `payment_link ${JSON.stringify(record.payment_link)} must use https in production (P-ORDER-3)`, {
+      expected: 'an https URL',
+      ...details,
+    });
   }
 }
 
 async function paymentLinkHttps(ctx: CheckContext): Promise<void> {
-  if (!/^https:/i.test(ctx.config.baseUrl)) throw new CheckSkipped('not applicable: the base URL is not https, so the rule "https when the base URL is https" does not apply', { notApplicable: true });
+  if (!/^https:/i.test(ctx.config.baseUrl))
+    throw new CheckSkipped('not applicable: the base URL is not https, so the rule "https when the base URL is https" does not apply', {
+      notApplicable: true,
+    });
   const { record, exchange } = await createdOrder(ctx, 'create an order');
-  expectThat(absoluteHttpUrl(record.payment_link)?.protocol === 'https:', `payment_link ${JSON.stringify(record.payment_link)} should use https, as the base URL does (P-ORDER-3)`, {
-    expected: 'an https URL',
-    actual: answered(exchange),
-    exchange,
-  });
+  expectThat(
+    absoluteHttpUrl(record.payment_link)?.protocol === 'https:',
+    `payment_link ${JSON.stringify(record.payment_link)} should use https, as the base URL does (P-ORDER-3)`,
+    {
+      expected: 'an https URL',
+      actual: answered(exchange),
+      exchange,
+    },
+  );
 }
 
 async function generatedAccepted(ctx: CheckContext): Promise<void> {
@@ -148,13 +199,19 @@ const AMOUNT_FORMS: ReadonlyArray<readonly [what: string, amount: RequestAmount]
 ];
 
 async function amountForms(ctx: CheckContext): Promise<void> {
-  const cases = AMOUNT_FORMS.map(([what, amount]) => ({ what: `an order_amount of ${JSON.stringify(amount)} (${what})`, body: validOrder(ctx, { order_amount: amount }) }));
+  const cases = AMOUNT_FORMS.map(([what, amount]) => ({
+    what: `an order_amount of ${JSON.stringify(amount)} (${what})`,
+    body: validOrder(ctx, { order_amount: amount }),
+  }));
   await expectEach(ctx, cases, ACCEPTED, 'order_amount must be accepted both as a JSON number and as a decimal string (P-AMOUNT-1)');
 }
 
 async function everyCurrency(ctx: CheckContext): Promise<void> {
   // A whole amount is valid in every currency, those without minor units (JPY, KRW) included.
-  const cases = CURRENCIES.map((currency) => ({ what: `an order in ${currency}`, body: validOrder(ctx, { order_currency: currency, order_amount: 100 }) }));
+  const cases = CURRENCIES.map((currency) => ({
+    what: `an order in ${currency}`,
+    body: validOrder(ctx, { order_currency: currency, order_amount: 100 }),
+  }));
   await expectEach(ctx, cases, ACCEPTED, 'every currency of the table must be accepted (P-ORDER-4)');
 }
 
@@ -173,7 +230,10 @@ const REQUIRED_ADDRESS_FIELDS = ['line1', 'city', 'state', 'country', 'postal_co
 async function addressRequired(ctx: CheckContext): Promise<void> {
   const cases = [
     { what: 'an order without customer.address', body: withoutField(validOrder(ctx), 'customer.address') },
-    ...REQUIRED_ADDRESS_FIELDS.map((field) => ({ what: `an order without customer.address.${field}`, body: withoutField(validOrder(ctx), `customer.address.${field}`) })),
+    ...REQUIRED_ADDRESS_FIELDS.map((field) => ({
+      what: `an order without customer.address.${field}`,
+      body: withoutField(validOrder(ctx), `customer.address.${field}`),
+    })),
   ];
   await expectEach(ctx, cases, BAD_REQUEST, 'a missing required address field must be refused (P-ORDER-1, P-ERR-4)');
 }
@@ -185,18 +245,96 @@ async function optionalFields(ctx: CheckContext): Promise<void> {
 }
 
 export const createOrderChecks: Check[] = [
-  { id: 'create-order-success-status', requirement: 'ORDER-SUCCESS-STATUS', title: 'a well-formed order answers 200 or 201', creates: true, run: successStatus },
-  { id: 'create-order-envelope', requirement: 'ORDER-ENVELOPE', title: 'the create envelope says "success" and the HTTP status as text', creates: true, run: successEnvelope },
-  { id: 'create-order-distinct-svc-order-ids', requirement: 'ORDER-SVC-ORDER-ID', title: 'two orders get distinct non-empty svc_order_ids', creates: true, run: distinctSvcOrderIds },
-  { id: 'create-order-order-id-echo', requirement: 'ORDER-ORDER-ID-ECHO', title: 'order_id comes back equal as text (leading zeros, integers)', creates: true, run: orderIdEcho },
+  {
+    id: 'create-order-success-status',
+    requirement: 'ORDER-SUCCESS-STATUS',
+    title: 'a well-formed order answers 200 or 201',
+    creates: true,
+    run: successStatus,
+  },
+  {
+    id: 'create-order-envelope',
+    requirement: 'ORDER-ENVELOPE',
+    title: 'the create envelope says "success" and the HTTP status as text',
+    creates: true,
+    run: successEnvelope,
+  },
+  {
+    id: 'create-order-distinct-svc-order-ids',
+    requirement: 'ORDER-SVC-ORDER-ID',
+    title: 'two orders get distinct non-empty svc_order_ids',
+    creates: true,
+    run: distinctSvcOrderIds,
+  },
+  {
+    id: 'create-order-order-id-echo',
+    requirement: 'ORDER-ORDER-ID-ECHO',
+    title: 'order_id comes back equal as text (leading zeros, integers)',
+    creates: true,
+    run: orderIdEcho,
+  },
   { id: 'create-order-un-paid', requirement: 'ORDER-STATUS-UNPAID', title: 'a new order is UN_PAID', creates: true, run: unpaid },
-  { id: 'create-order-created-at', requirement: 'ORDER-CREATED-AT', title: 'created_at is DD-MM-YYYY hh:mm AM/PM, a real date, hour 01-12', creates: true, run: createdAt },
-  { id: 'create-order-payment-link', requirement: 'ORDER-PAYMENT-LINK', title: 'payment_link is an absolute http(s) URL (https in production)', creates: true, run: paymentLink },
-  { id: 'create-order-payment-link-https', requirement: 'ORDER-PAYMENT-LINK-HTTPS', title: 'payment_link uses https when the base URL does', creates: true, run: paymentLinkHttps },
-  { id: 'create-order-generated-accepted', requirement: 'ORDER-GENERATED-ACCEPTED', title: 'generated well-formed orders are accepted, amounts as numbers and strings (property)', creates: true, run: generatedAccepted },
-  { id: 'create-order-amount-forms', requirement: 'ORDER-AMOUNT-FORMS', title: 'order_amount 1499.5, "1499.50", "1499.5" and "500" are each accepted', creates: true, run: amountForms },
-  { id: 'create-order-every-currency', requirement: 'ORDER-EVERY-CURRENCY', title: 'an order in each of the 34 currencies is accepted', creates: true, run: everyCurrency },
-  { id: 'create-order-unicode-names', requirement: 'ORDER-UNICODE-NAMES', title: 'customer names in Latin with diacritics, CJK, Hangul and Arabic are accepted', creates: true, run: unicodeNames },
-  { id: 'create-order-address-required', requirement: 'ORDER-ADDRESS-REQUIRED', title: 'an order without the address or one of its required fields answers 400', creates: true, run: addressRequired },
-  { id: 'create-order-optional-fields', requirement: 'ORDER-OPTIONAL-FIELDS', title: 'an order without order_note and address.line2 is accepted', creates: true, run: optionalFields },
+  {
+    id: 'create-order-created-at',
+    requirement: 'ORDER-CREATED-AT',
+    title: 'created_at is DD-MM-YYYY hh:mm AM/PM, a real date, hour 01-12',
+    creates: true,
+    run: createdAt,
+  },
+  {
+    id: 'create-order-payment-link',
+    requirement: 'ORDER-PAYMENT-LINK',
+    title: 'payment_link is an absolute http(s) URL (https in production)',
+    creates: true,
+    run: paymentLink,
+  },
+  {
+    id: 'create-order-payment-link-https',
+    requirement: 'ORDER-PAYMENT-LINK-HTTPS',
+    title: 'payment_link uses https when the base URL does',
+    creates: true,
+    run: paymentLinkHttps,
+  },
+  {
+    id: 'create-order-generated-accepted',
+    requirement: 'ORDER-GENERATED-ACCEPTED',
+    title: 'generated well-formed orders are accepted, amounts as numbers and strings (property)',
+    creates: true,
+    run: generatedAccepted,
+  },
+  {
+    id: 'create-order-amount-forms',
+    requirement: 'ORDER-AMOUNT-FORMS',
+    title: 'order_amount 1499.5, "1499.50", "1499.5" and "500" are each accepted',
+    creates: true,
+    run: amountForms,
+  },
+  {
+    id: 'create-order-every-currency',
+    requirement: 'ORDER-EVERY-CURRENCY',
+    title: 'an order in each of the 34 currencies is accepted',
+    creates: true,
+    run: everyCurrency,
+  },
+  {
+    id: 'create-order-unicode-names',
+    requirement: 'ORDER-UNICODE-NAMES',
+    title: 'customer names in Latin with diacritics, CJK, Hangul and Arabic are accepted',
+    creates: true,
+    run: unicodeNames,
+  },
+  {
+    id: 'create-order-address-required',
+    requirement: 'ORDER-ADDRESS-REQUIRED',
+    title: 'an order without the address or one of its required fields answers 400',
+    creates: true,
+    run: addressRequired,
+  },
+  {
+    id: 'create-order-optional-fields',
+    requirement: 'ORDER-OPTIONAL-FIELDS',
+    title: 'an order without order_note and address.line2 is accepted',
+    creates: true,
+    run: optionalFields,
+  },
 ];

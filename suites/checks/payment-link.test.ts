@@ -10,7 +10,11 @@ import { settleInOrder } from '../limiter.js';
 import { createOrderChecks } from './orders.js';
 
 function stubContext(baseUrl: string, environment: TargetConfig['environment'], paymentLink: string): CheckContext {
-  const config: TargetConfig = { baseUrl, environment, merchant: { apiKey: 'pk_test_stub', secretKey: 'sk_test_stub', walletId: 'WAL-STUB' } };
+  const config: TargetConfig = {
+    baseUrl,
+    environment,
+    merchant: { apiKey: 'pk_test_stub', secretKey: 'sk_test_stub', walletId: 'WAL-STUB' },
+  };
   return {
     config,
     client: undefined as never,
@@ -26,8 +30,16 @@ function stubContext(baseUrl: string, environment: TargetConfig['environment'], 
     },
     async send(options): Promise<Exchange> {
       const json = {
-        code: '201', status: 'success', message: 'Order created',
-        return_data: { svc_order_id: 'S-1', created_at: '21-11-2026 06:05 PM', order_id: 'x', order_status: 'UN_PAID', payment_link: paymentLink },
+        code: '201',
+        status: 'success',
+        message: 'Order created',
+        return_data: {
+          svc_order_id: 'S-1',
+          created_at: '21-11-2026 06:05 PM',
+          order_id: 'x',
+          order_status: 'UN_PAID',
+          payment_link: paymentLink,
+        },
       };
       return {
         label: options.label,
@@ -57,14 +69,62 @@ async function outcomeOf(check: Check, ctx: CheckContext): Promise<'passed' | 'f
 const byId = (id: string) => createOrderChecks.find((c) => c.id === id)!;
 
 const CASES = [
-  { check: 'create-order-payment-link', baseUrl: 'https://pay.example.test', environment: 'production', link: 'http://pay.example.test/c/1', outcome: 'failed' },
-  { check: 'create-order-payment-link', baseUrl: 'https://pay.example.test', environment: 'production', link: 'https://pay.example.test/c/1', outcome: 'passed' },
-  { check: 'create-order-payment-link', baseUrl: 'https://sbx.example.test', environment: 'sandbox', link: 'http://sbx.example.test/c/1', outcome: 'passed' },
-  { check: 'create-order-payment-link', baseUrl: 'https://sbx.example.test', environment: 'sandbox', link: 'ftp://sbx.example.test/c/1', outcome: 'failed' },
-  { check: 'create-order-payment-link', baseUrl: 'https://sbx.example.test', environment: 'sandbox', link: '//sbx.example.test/c/1', outcome: 'failed' },
-  { check: 'create-order-payment-link-https', baseUrl: 'https://sbx.example.test', environment: 'sandbox', link: 'http://sbx.example.test/c/1', outcome: 'failed' },
-  { check: 'create-order-payment-link-https', baseUrl: 'https://sbx.example.test', environment: 'sandbox', link: 'https://sbx.example.test/c/1', outcome: 'passed' },
-  { check: 'create-order-payment-link-https', baseUrl: 'http://127.0.0.1:4010', environment: 'sandbox', link: 'http://127.0.0.1:4010/c/1', outcome: 'skipped' },
+  {
+    check: 'create-order-payment-link',
+    baseUrl: 'https://pay.example.test',
+    environment: 'production',
+    link: 'http://pay.example.test/c/1',
+    outcome: 'failed',
+  },
+  {
+    check: 'create-order-payment-link',
+    baseUrl: 'https://pay.example.test',
+    environment: 'production',
+    link: 'https://pay.example.test/c/1',
+    outcome: 'passed',
+  },
+  {
+    check: 'create-order-payment-link',
+    baseUrl: 'https://sbx.example.test',
+    environment: 'sandbox',
+    link: 'http://sbx.example.test/c/1',
+    outcome: 'passed',
+  },
+  {
+    check: 'create-order-payment-link',
+    baseUrl: 'https://sbx.example.test',
+    environment: 'sandbox',
+    link: 'ftp://sbx.example.test/c/1',
+    outcome: 'failed',
+  },
+  {
+    check: 'create-order-payment-link',
+    baseUrl: 'https://sbx.example.test',
+    environment: 'sandbox',
+    link: '//sbx.example.test/c/1',
+    outcome: 'failed',
+  },
+  {
+    check: 'create-order-payment-link-https',
+    baseUrl: 'https://sbx.example.test',
+    environment: 'sandbox',
+    link: 'http://sbx.example.test/c/1',
+    outcome: 'failed',
+  },
+  {
+    check: 'create-order-payment-link-https',
+    baseUrl: 'https://sbx.example.test',
+    environment: 'sandbox',
+    link: 'https://sbx.example.test/c/1',
+    outcome: 'passed',
+  },
+  {
+    check: 'create-order-payment-link-https',
+    baseUrl: 'http://127.0.0.1:4010',
+    environment: 'sandbox',
+    link: 'http://127.0.0.1:4010/c/1',
+    outcome: 'skipped',
+  },
 ] as const;
 
 describe('payment_link: https in production (MUST) and under an https base URL (SHOULD)', () => {

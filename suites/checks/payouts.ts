@@ -29,10 +29,22 @@ function payoutInState(state: PayoutState): Check {
       const id = ctx.config.fixtures!.payouts![state]!;
       const exchange = await payoutStatus(ctx, id, `Payout Status of the ${state} fixture`);
       expectStatus(exchange, [200], `Payout Status of an existing payout must answer 200 (P-PAYOUT-1)`);
-      const body = expectSchema<{ data: Record<string, unknown> }>(exchange, 'payout-status-envelope', `Payout Status of the ${state} fixture (P-PAYOUT-1)`);
+      const body = expectSchema<{ data: Record<string, unknown> }>(
+        exchange,
+        'payout-status-envelope',
+        `Payout Status of the ${state} fixture (P-PAYOUT-1)`,
+      );
       const details = { expected: `status ${state}, payout_order_id ${JSON.stringify(id)}`, actual: answered(exchange), exchange };
-      expectThat(body.data.status === state, `the ${state} fixture ${JSON.stringify(id)} is reported ${JSON.stringify(body.data.status)} (P-PAYOUT-2)`, details);
-      expectThat(body.data.payout_order_id === id, `payout_order_id came back as ${JSON.stringify(body.data.payout_order_id)}, not ${JSON.stringify(id)} (P-PAYOUT-2)`, details);
+      expectThat(
+        body.data.status === state,
+        `the ${state} fixture ${JSON.stringify(id)} is reported ${JSON.stringify(body.data.status)} (P-PAYOUT-2)`,
+        details,
+      );
+      expectThat(
+        body.data.payout_order_id === id,
+        `payout_order_id came back as ${JSON.stringify(body.data.payout_order_id)}, not ${JSON.stringify(id)} (P-PAYOUT-2)`,
+        details,
+      );
     },
   };
 }
@@ -44,7 +56,11 @@ async function recordFormat(ctx: CheckContext): Promise<void> {
     const exchange = await payoutStatus(ctx, id, `Payout Status of the ${state} fixture`);
     const record = expectData(exchange, `Payout Status of the ${state} fixture must answer its record`);
     expectRecord(exchange, record, 'payout-record', `the ${state} fixture's record (P-PAYOUT-1, P-PAYOUT-2)`);
-    expectThat(record.payout_order_id === id, `payout_order_id came back as ${JSON.stringify(record.payout_order_id)}, not ${JSON.stringify(id)} (P-PAYOUT-2)`, { actual: answered(exchange), exchange });
+    expectThat(
+      record.payout_order_id === id,
+      `payout_order_id came back as ${JSON.stringify(record.payout_order_id)}, not ${JSON.stringify(id)} (P-PAYOUT-2)`,
+      { actual: answered(exchange), exchange },
+    );
   }
 }
 
@@ -54,9 +70,21 @@ async function failedInvariants(ctx: CheckContext): Promise<void> {
   const record = expectData(exchange, 'Payout Status of the FAILED fixture must answer its record');
   const details = { expected: 'amount_debited "NO", utr_number "NA", a non-empty message', actual: answered(exchange), exchange };
   expectThat(record.status === 'FAILED', `the FAILED fixture is reported ${JSON.stringify(record.status)}`, details);
-  expectThat(record.amount_debited === 'NO', `a FAILED payout must say amount_debited "NO", not ${JSON.stringify(record.amount_debited)} (P-PAYOUT-3)`, details);
-  expectThat(record.utr_number === 'NA', `a FAILED payout must say utr_number "NA", not ${JSON.stringify(record.utr_number)} (P-PAYOUT-3)`, details);
-  expectThat(typeof record.message === 'string' && record.message !== '', 'a FAILED payout must give its reason in a non-empty message (P-PAYOUT-3)', details);
+  expectThat(
+    record.amount_debited === 'NO',
+    `a FAILED payout must say amount_debited "NO", not ${JSON.stringify(record.amount_debited)} (P-PAYOUT-3)`,
+    details,
+  );
+  expectThat(
+    record.utr_number === 'NA',
+    `a FAILED payout must say utr_number "NA", not ${JSON.stringify(record.utr_number)} (P-PAYOUT-3)`,
+    details,
+  );
+  expectThat(
+    typeof record.message === 'string' && record.message !== '',
+    'a FAILED payout must give its reason in a non-empty message (P-PAYOUT-3)',
+    details,
+  );
 }
 
 async function unknownPayout(ctx: CheckContext): Promise<void> {
@@ -66,8 +94,8 @@ async function unknownPayout(ctx: CheckContext): Promise<void> {
 }
 
 async function otherMerchantsPayout(ctx: CheckContext): Promise<void> {
-  const exchange = await payoutStatus(ctx, ctx.config.fixtures!.otherMerchantPayoutOrderId!, 'Payout Status of another merchant\'s payout');
-  expectStatus(exchange, [404], 'another merchant\'s payout must answer 404, as if it did not exist (P-PAYOUT-4)');
+  const exchange = await payoutStatus(ctx, ctx.config.fixtures!.otherMerchantPayoutOrderId!, "Payout Status of another merchant's payout");
+  expectStatus(exchange, [404], "another merchant's payout must answer 404, as if it did not exist (P-PAYOUT-4)");
   expectSchema(exchange, 'payout-status-error-envelope', 'the 404 of Payout Status carries the error envelope and no data (P-PAYOUT-4)');
 }
 
@@ -79,9 +107,16 @@ async function otherMerchantsPayout(ctx: CheckContext): Promise<void> {
 async function unknownWallet(ctx: CheckContext): Promise<void> {
   const walletId = `WAL-UNKNOWN-${ctx.ids.nonce()}`;
   const payout = somePayoutOrderId(ctx);
-  const exchange = await payoutStatus(ctx, payout.id, `Payout Status from a made-up wallet ${walletId} (${payout.fixture ? 'a fixture payout' : 'an unknown payout'})`, { walletId });
+  const exchange = await payoutStatus(
+    ctx,
+    payout.id,
+    `Payout Status from a made-up wallet ${walletId} (${payout.fixture ? 'a fixture payout' : 'an unknown payout'})`,
+    { walletId },
+  );
   if (!payout.fixture && exchange.response?.status === 404) {
-    throw new CheckSkipped('answered 404 for a made-up payout id; needs one of fixtures.payouts.<STATE> in the config to tell a wallet refusal from an unknown payout');
+    throw new CheckSkipped(
+      'answered 404 for a made-up payout id; needs one of fixtures.payouts.<STATE> in the config to tell a wallet refusal from an unknown payout',
+    );
   }
   expectStatus(exchange, [403], 'an unknown wallet must answer 403 (P-ERR-4)');
   expectSchema(exchange, 'payout-status-error-envelope', 'the 403 of Payout Status carries the error envelope and no data (P-ERR-1)');
@@ -92,10 +127,15 @@ async function unknownWallet(ctx: CheckContext): Promise<void> {
  * merchant's wallet answers 403. The payout exists and is the merchant's, so the wallet is the only defect.
  */
 async function otherMerchantsWallet(ctx: CheckContext): Promise<void> {
-  const exchange = await payoutStatus(ctx, ctx.config.fixtures!.payouts!.SUCCESS!, 'Payout Status of the SUCCESS fixture from another merchant\'s wallet', {
-    walletId: ctx.config.otherMerchant!.walletId!,
-  });
-  expectStatus(exchange, [403], 'another merchant\'s wallet must answer 403 (P-ERR-4)');
+  const exchange = await payoutStatus(
+    ctx,
+    ctx.config.fixtures!.payouts!.SUCCESS!,
+    "Payout Status of the SUCCESS fixture from another merchant's wallet",
+    {
+      walletId: ctx.config.otherMerchant!.walletId!,
+    },
+  );
+  expectStatus(exchange, [403], "another merchant's wallet must answer 403 (P-ERR-4)");
   expectSchema(exchange, 'payout-status-error-envelope', 'the 403 of Payout Status carries the error envelope and no data (P-ERR-1)');
 }
 
@@ -116,14 +156,39 @@ function missingField(field: 'svc_wallet_id' | 'debit_account_type' | 'payout_or
 
 export const payoutStatusChecks: Check[] = [
   ...PAYOUT_STATES.map(payoutInState),
-  { id: 'payout-record-format', requirement: 'PAYOUT-RECORD-FORMAT', title: 'every fixture\'s record has well-formed values, all strings', run: recordFormat },
-  { id: 'payout-failed-invariants', requirement: 'PAYOUT-FAILED-INVARIANTS', title: 'the FAILED fixture says amount_debited NO, utr_number NA and why', needs: ['fixtures.payouts.FAILED'], run: failedInvariants },
-  { id: 'payout-status-unknown', requirement: 'PAYOUT-UNKNOWN', title: 'an unknown payout_order_id answers 404 with no data', run: unknownPayout },
-  { id: 'payout-status-other-merchant', requirement: 'PAYOUT-OTHER-MERCHANT', title: 'another merchant\'s payout answers 404', needs: ['fixtures.otherMerchantPayoutOrderId'], run: otherMerchantsPayout },
+  {
+    id: 'payout-record-format',
+    requirement: 'PAYOUT-RECORD-FORMAT',
+    title: "every fixture's record has well-formed values, all strings",
+    run: recordFormat,
+  },
+  {
+    id: 'payout-failed-invariants',
+    requirement: 'PAYOUT-FAILED-INVARIANTS',
+    title: 'the FAILED fixture says amount_debited NO, utr_number NA and why',
+    needs: ['fixtures.payouts.FAILED'],
+    run: failedInvariants,
+  },
+  {
+    id: 'payout-status-unknown',
+    requirement: 'PAYOUT-UNKNOWN',
+    title: 'an unknown payout_order_id answers 404 with no data',
+    run: unknownPayout,
+  },
+  {
+    id: 'payout-status-other-merchant',
+    requirement: 'PAYOUT-OTHER-MERCHANT',
+    title: "another merchant's payout answers 404",
+    needs: ['fixtures.otherMerchantPayoutOrderId'],
+    run: otherMerchantsPayout,
+  },
   { id: 'payout-status-unknown-wallet', requirement: 'PAYOUT-UNKNOWN-WALLET', title: 'a made-up wallet answers 403', run: unknownWallet },
   {
-    id: 'payout-status-other-merchant-wallet', requirement: 'PAYOUT-OTHER-MERCHANT-WALLET', title: 'the SUCCESS fixture asked for from another merchant\'s wallet answers 403',
-    needs: ['otherMerchant.walletId', 'fixtures.payouts.SUCCESS'], run: otherMerchantsWallet,
+    id: 'payout-status-other-merchant-wallet',
+    requirement: 'PAYOUT-OTHER-MERCHANT-WALLET',
+    title: "the SUCCESS fixture asked for from another merchant's wallet answers 403",
+    needs: ['otherMerchant.walletId', 'fixtures.payouts.SUCCESS'],
+    run: otherMerchantsWallet,
   },
   missingField('svc_wallet_id', 'PAYOUT-MISSING-WALLET'),
   missingField('debit_account_type', 'PAYOUT-MISSING-ACCOUNT-TYPE'),

@@ -4,12 +4,27 @@
 import { answered, expectSchema, expectThat, type Check, type CheckContext } from '../check.js';
 import { concurrencyOf } from '../config.js';
 import type { Exchange } from '../http.js';
-import { createOrder, decimalText, expectOrderCreated, initiatePayout, isSuccess, orderLookup, payoutRequest, payoutStatus, settledPayout, validOrder } from './requests.js';
+import {
+  createOrder,
+  decimalText,
+  expectOrderCreated,
+  initiatePayout,
+  isSuccess,
+  orderLookup,
+  payoutRequest,
+  payoutStatus,
+  settledPayout,
+  validOrder,
+} from './requests.js';
 import { amountNumber, balanceChange, ownAmount } from './wallet.js';
 
 /** n harmless reads at once, so n connections are open before the race. */
 async function warmConnections(ctx: CheckContext, n: number): Promise<void> {
-  await Promise.all(Array.from({ length: n }, (_, i) => payoutStatus(ctx, ctx.ids.payoutOrderId('WARM'), `connection ${i + 1} of ${n} opened before the race`)));
+  await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      payoutStatus(ctx, ctx.ids.payoutOrderId('WARM'), `connection ${i + 1} of ${n} opened before the race`),
+    ),
+  );
 }
 
 /** Exactly one success and n-1 answers of `loser`, else a failure with every answer as evidence. */
@@ -18,11 +33,15 @@ function expectOneWinner(exchanges: Exchange[], loser: number, what: string, rul
   const won = exchanges.filter(isSuccess);
   const lost = exchanges.filter((x) => x.response?.status === loser).length;
   const evidence = exchanges.find((x) => !isSuccess(x) && x.response?.status !== loser) ?? won[1] ?? exchanges[0]!;
-  expectThat(won.length === 1 && lost === n - 1, `of ${n} concurrent ${what}, ${won.length} succeeded and ${lost} answered ${loser} (${rule})`, {
-    expected: `exactly 1 success and ${n - 1} × ${loser}`,
-    actual: `statuses ${exchanges.map((x) => x.response?.status ?? 0).join(', ')}`,
-    exchange: evidence,
-  });
+  expectThat(
+    won.length === 1 && lost === n - 1,
+    `of ${n} concurrent ${what}, ${won.length} succeeded and ${lost} answered ${loser} (${rule})`,
+    {
+      expected: `exactly 1 success and ${n - 1} × ${loser}`,
+      actual: `statuses ${exchanges.map((x) => x.response?.status ?? 0).join(', ')}`,
+      exchange: evidence,
+    },
+  );
   return won[0]!;
 }
 
@@ -43,15 +62,23 @@ async function concurrentInitiations(ctx: CheckContext): Promise<void> {
     });
     await warmConnections(ctx, n);
     const suffix = tryNumber > 1 ? ` (try ${tryNumber})` : '';
-    const exchanges = await Promise.all(bodies.map((body, i) => initiatePayout(ctx, body, `concurrent initiation ${i + 1} of ${n}, one payout_order_id, ${decimalText(amount)}${suffix}`)));
+    const exchanges = await Promise.all(
+      bodies.map((body, i) =>
+        initiatePayout(ctx, body, `concurrent initiation ${i + 1} of ${n}, one payout_order_id, ${decimalText(amount)}${suffix}`),
+      ),
+    );
     const winner = expectOneWinner(exchanges, 409, 'Transaction Initiations with one new payout_order_id', 'P-OPS-5');
     // A record that says amount_debited YES has taken its debit: the balance can be judged at once. One
     // that says NO takes it when it settles (P-OPS-4), so only then is settlement waited for.
     const initiated = (winner.response?.json as { data?: { status?: unknown; amount_debited?: unknown } } | undefined)?.data;
     if (initiated?.amount_debited === 'YES' && initiated.status !== 'FAILED') return { amount, expected: amount };
     const settled = await settledPayout(ctx, payoutOrderId, 'Payout Status until the accepted payout settles');
-    if (settled === undefined) return { unusable: 'the accepted payout was still PROCESSING or PENDING with amount_debited NO after 12 s: its debit could not be observed' };
-    if (settled.status !== 'SUCCESS') return { unusable: `the accepted payout ended ${String(settled.status)}, not SUCCESS: its debit could not be observed` };
+    if (settled === undefined)
+      return {
+        unusable: 'the accepted payout was still PROCESSING or PENDING with amount_debited NO after 12 s: its debit could not be observed',
+      };
+    if (settled.status !== 'SUCCESS')
+      return { unusable: `the accepted payout ended ${String(settled.status)}, not SUCCESS: its debit could not be observed` };
     return { amount, expected: amount };
   });
 }
@@ -62,19 +89,39 @@ async function concurrentCancels(ctx: CheckContext): Promise<void> {
   const body = validOrder(ctx);
   expectOrderCreated(await createOrder(ctx, body, 'create an order to cancel'), 'the order must be created');
   await warmConnections(ctx, n);
-  const exchanges = await Promise.all(Array.from({ length: n }, (_, i) => orderLookup(ctx, 'orderCancel', body.order_id, `concurrent cancel ${i + 1} of ${n} of the UN_PAID order`)));
+  const exchanges = await Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      orderLookup(ctx, 'orderCancel', body.order_id, `concurrent cancel ${i + 1} of ${n} of the UN_PAID order`),
+    ),
+  );
   const winner = expectOneWinner(exchanges, 422, 'cancels of one UN_PAID order', 'P-OPS-1');
   const record = expectSchema<{ data: { order_status?: unknown } }>(winner, 'success-envelope', 'the cancel that succeeded (P-OPS)').data;
-  expectThat(record.order_status === 'CANCELLED', `the cancel that succeeded answered order_status ${JSON.stringify(record.order_status)}, not CANCELLED (P-OPS-1)`, { actual: answered(winner), exchange: winner });
+  expectThat(
+    record.order_status === 'CANCELLED',
+    `the cancel that succeeded answered order_status ${JSON.stringify(record.order_status)}, not CANCELLED (P-OPS-1)`,
+    { actual: answered(winner), exchange: winner },
+  );
 }
 
 export const raceChecks: Check[] = [
   {
-    id: 'ops-initiate-concurrent', requirement: 'OPS-INITIATE-CONCURRENT', title: 'of N concurrent initiations of one payout_order_id one is accepted and debited once, N-1 answer 409',
-    needs: ['profile.operations.balanceInquiry', 'profile.operations.transactionInitiation'], creates: true, alone: true, keepAllEvidence: true, run: concurrentInitiations,
+    id: 'ops-initiate-concurrent',
+    requirement: 'OPS-INITIATE-CONCURRENT',
+    title: 'of N concurrent initiations of one payout_order_id one is accepted and debited once, N-1 answer 409',
+    needs: ['profile.operations.balanceInquiry', 'profile.operations.transactionInitiation'],
+    creates: true,
+    alone: true,
+    keepAllEvidence: true,
+    run: concurrentInitiations,
   },
   {
-    id: 'ops-cancel-concurrent', requirement: 'OPS-CANCEL-CONCURRENT', title: 'of N concurrent cancels of one UN_PAID order one answers CANCELLED, N-1 answer 422',
-    needs: ['profile.operations.orderCancel'], creates: true, alone: true, keepAllEvidence: true, run: concurrentCancels,
+    id: 'ops-cancel-concurrent',
+    requirement: 'OPS-CANCEL-CONCURRENT',
+    title: 'of N concurrent cancels of one UN_PAID order one answers CANCELLED, N-1 answer 422',
+    needs: ['profile.operations.orderCancel'],
+    creates: true,
+    alone: true,
+    keepAllEvidence: true,
+    run: concurrentCancels,
   },
 ];

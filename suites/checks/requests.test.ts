@@ -3,7 +3,11 @@ import { decimalEquals, decimalMinus, decimalOf, decimalText, withoutField } fro
 
 describe('exact decimals for amounts and balances', () => {
   it.each([
-    ['1500.00', 150000n, 2], ['-3.5', -35n, 1], ['0', 0n, 0], [100.5, 1005n, 1], [1, 1n, 0],
+    ['1500.00', 150000n, 2],
+    ['-3.5', -35n, 1],
+    ['0', 0n, 0],
+    [100.5, 1005n, 1],
+    [1, 1n, 0],
   ] as const)('%j is %s at scale %s', (value, units, scale) => {
     expect(decimalOf(value)).toEqual({ units, scale });
   });

@@ -55,7 +55,11 @@ export function expectOrderCreated(exchange: Exchange, why: string): Json {
   expectSuccess(exchange, why);
   const record = (exchange.response?.json as Json | undefined)?.return_data;
   if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-    throw new CheckFailure(`${why}: the answer has no return_data object`, { expected: 'return_data = the order record', actual: answered(exchange), exchange });
+    throw new CheckFailure(`${why}: the answer has no return_data object`, {
+      expected: 'return_data = the order record',
+      actual: answered(exchange),
+      exchange,
+    });
   }
   return record as Json;
 }
@@ -70,7 +74,11 @@ export function isSuccess(exchange: Exchange): boolean {
 export function expectSuccess(exchange: Exchange, why: string): asserts exchange is AnsweredExchange {
   const status = exchange.response?.status;
   if (status === undefined || status < 200 || status > 299) {
-    throw new CheckFailure(`${why}: expected a 2xx answer, got ${exchange.error ? 'no answer' : `HTTP ${status}`}`, { expected: 'HTTP 2xx', actual: answered(exchange), exchange });
+    throw new CheckFailure(`${why}: expected a 2xx answer, got ${exchange.error ? 'no answer' : `HTTP ${status}`}`, {
+      expected: 'HTTP 2xx',
+      actual: answered(exchange),
+      exchange,
+    });
   }
 }
 
@@ -79,7 +87,11 @@ export function expectData(exchange: Exchange, why: string, statuses: readonly n
   expectStatus(exchange, statuses, why);
   const data = (exchange.response?.json as Json | undefined)?.data;
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    throw new CheckFailure(`${why}: the answer has no data object`, { expected: 'data = the record', actual: answered(exchange), exchange });
+    throw new CheckFailure(`${why}: the answer has no data object`, {
+      expected: 'data = the record',
+      actual: answered(exchange),
+      exchange,
+    });
   }
   return data as Json;
 }
@@ -88,11 +100,14 @@ export function expectData(exchange: Exchange, why: string, statuses: readonly n
 export function expectRecord(exchange: Exchange, record: unknown, schema: SchemaId, why: string): void {
   const result = validateSchema(schema, record);
   if (!result.valid) {
-    throw new CheckFailure(`${why}: the record does not match ${schema}: ${describeErrors(result.errors.slice(0, 3)).replaceAll('\n', '; ')}`, {
-      expected: `a record matching schemas/${schema}.schema.json`,
-      actual: answered(exchange),
-      exchange,
-    });
+    throw new CheckFailure(
+      `${why}: the record does not match ${schema}: ${describeErrors(result.errors.slice(0, 3)).replaceAll('\n', '; ')}`,
+      {
+        expected: `a record matching schemas/${schema}.schema.json`,
+        actual: answered(exchange),
+        exchange,
+      },
+    );
   }
 }
 
@@ -100,12 +115,27 @@ export function payoutStatusBody(ctx: CheckContext, payoutOrderId: string | numb
   return { svc_wallet_id: walletId, debit_account_type: 'svc_wallet', payout_order_id: payoutOrderId };
 }
 
-export function payoutStatus(ctx: CheckContext, payoutOrderId: string | number, label: string, options: { as?: Credentials; walletId?: string } = {}): Promise<Exchange> {
-  return ctx.send({ label, path: PAYOUT_STATUS_PATH, payload: payoutStatusBody(ctx, payoutOrderId, options.walletId), ...(options.as ? { as: options.as } : {}) });
+export function payoutStatus(
+  ctx: CheckContext,
+  payoutOrderId: string | number,
+  label: string,
+  options: { as?: Credentials; walletId?: string } = {},
+): Promise<Exchange> {
+  return ctx.send({
+    label,
+    path: PAYOUT_STATUS_PATH,
+    payload: payoutStatusBody(ctx, payoutOrderId, options.walletId),
+    ...(options.as ? { as: options.as } : {}),
+  });
 }
 
 /** Order Status or Order Cancel of one order_id (P-OPS); skips the check when the key is not configured. */
-export function orderLookup(ctx: CheckContext, key: 'orderStatus' | 'orderCancel', orderId: string | number, label: string): Promise<Exchange> {
+export function orderLookup(
+  ctx: CheckContext,
+  key: 'orderStatus' | 'orderCancel',
+  orderId: string | number,
+  label: string,
+): Promise<Exchange> {
   const { method, path } = ctx.operation(key);
   return ctx.send({ label, method, path, payload: { order_id: orderId } });
 }
@@ -116,7 +146,11 @@ export interface WalletRef {
   as?: Credentials;
 }
 
-export function balanceInquiry(ctx: CheckContext, label: string, { walletId = ctx.config.merchant.walletId, as }: WalletRef = {}): Promise<Exchange> {
+export function balanceInquiry(
+  ctx: CheckContext,
+  label: string,
+  { walletId = ctx.config.merchant.walletId, as }: WalletRef = {},
+): Promise<Exchange> {
   const { method, path } = ctx.operation('balanceInquiry');
   return ctx.send({ label, method, path, payload: { svc_wallet_id: walletId }, ...(as ? { as } : {}) });
 }
@@ -163,10 +197,18 @@ const SETTLING: readonly unknown[] = ['PROCESSING', 'PENDING'];
  * PROCESSING or PENDING is re-queried"). Undefined when it is still settling at the deadline: a
  * slow bank is not a fault, so callers skip rather than fail.
  */
-export async function settledPayout(ctx: CheckContext, payoutOrderId: string, label: string, { intervalMs = 250, timeoutMs = 12_000, walletId }: { intervalMs?: number; timeoutMs?: number; walletId?: string } = {}): Promise<Json | undefined> {
+export async function settledPayout(
+  ctx: CheckContext,
+  payoutOrderId: string,
+  label: string,
+  { intervalMs = 250, timeoutMs = 12_000, walletId }: { intervalMs?: number; timeoutMs?: number; walletId?: string } = {},
+): Promise<Json | undefined> {
   const deadline = ctx.clock.now() + timeoutMs;
   for (;;) {
-    const record = expectData(await payoutStatus(ctx, payoutOrderId, label, walletId === undefined ? {} : { walletId }), `${label}: Payout Status of the payout`);
+    const record = expectData(
+      await payoutStatus(ctx, payoutOrderId, label, walletId === undefined ? {} : { walletId }),
+      `${label}: Payout Status of the payout`,
+    );
     if (!SETTLING.includes(record.status)) return record;
     if (ctx.clock.now() + intervalMs > deadline) return undefined;
     await ctx.clock.sleep(intervalMs);

@@ -33,18 +33,22 @@ export function expectRefused(exchange: Exchange, why: string): void {
 export function expectAuthenticated(exchange: Exchange, why: string): void {
   const status = exchange.response?.status;
   if (status === undefined || status === 401 || status === 403 || status >= 500) {
-    throw new CheckFailure(`${why}: expected the request to pass authentication, got ${status === undefined ? 'no answer' : `HTTP ${status}`}`, {
-      expected: 'an answer other than 401, 403 or 5xx (the probe answers 404 once authenticated)',
-      actual: answered(exchange),
-      exchange,
-    });
+    throw new CheckFailure(
+      `${why}: expected the request to pass authentication, got ${status === undefined ? 'no answer' : `HTTP ${status}`}`,
+      {
+        expected: 'an answer other than 401, 403 or 5xx (the probe answers 404 once authenticated)',
+        actual: answered(exchange),
+        exchange,
+      },
+    );
   }
 }
 
 /** The merchant's key with another secret: the other merchant's when configured, else a made-up one. */
 export function wrongSecretCredentials(ctx: CheckContext): Credentials {
   const other = ctx.config.otherMerchant?.secretKey;
-  const secretKey = other !== undefined && other !== ctx.config.merchant.secretKey ? other : `${secretPrefix(ctx)}svcconformance_not_the_secret`;
+  const secretKey =
+    other !== undefined && other !== ctx.config.merchant.secretKey ? other : `${secretPrefix(ctx)}svcconformance_not_the_secret`;
   return { apiKey: ctx.config.merchant.apiKey, secretKey };
 }
 

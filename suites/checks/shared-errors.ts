@@ -10,9 +10,21 @@ import { alterLastCharacter, CREATE_ORDER_PATH, PAYOUT_STATUS_PATH, sendProbe, v
 
 /** The interface's required Create Order fields (P-ORDER-1), parents before children. */
 export const REQUIRED_ORDER_FIELDS = [
-  'order_id', 'order_amount', 'order_currency', 'service_type', 'customer', 'customer.name', 'customer.email', 'customer.phone',
-  'customer.address', 'customer.address.line1', 'customer.address.city', 'customer.address.state', 'customer.address.country',
-  'customer.address.postal_code', 'return_url',
+  'order_id',
+  'order_amount',
+  'order_currency',
+  'service_type',
+  'customer',
+  'customer.name',
+  'customer.email',
+  'customer.phone',
+  'customer.address',
+  'customer.address.line1',
+  'customer.address.city',
+  'customer.address.state',
+  'customer.address.country',
+  'customer.address.postal_code',
+  'return_url',
 ] as const;
 
 /** P-ERR-4: amount and currency defects may also answer 422. */
@@ -92,7 +104,9 @@ export function expectNoServerError(exchange: Exchange, what: string): void {
   const status = exchange.response?.status;
   if (status === undefined || status >= 500) {
     throw new CheckFailure(`${what}: expected an answer below 500, got ${status === undefined ? 'no answer' : `HTTP ${status}`}`, {
-      expected: 'an answer below 500', actual: answered(exchange), exchange,
+      expected: 'an answer below 500',
+      actual: answered(exchange),
+      exchange,
     });
   }
 }
@@ -105,8 +119,16 @@ export async function provokeErrors(ctx: CheckContext): Promise<Exchange[]> {
   const order = validOrder(ctx);
   return [
     await sendProbe(ctx, 'Payout Status with an altered signature (a 401)', { signature: alterLastCharacter }),
-    await ctx.send({ label: 'Payout Status with invalid JSON (a 400)', path: PAYOUT_STATUS_PATH, raw: '{"debit_account_type":"svc_wallet",' }),
-    await ctx.send({ label: 'Create Order without return_url (a 400)', path: CREATE_ORDER_PATH, payload: withField(order, 'return_url', undefined) }),
+    await ctx.send({
+      label: 'Payout Status with invalid JSON (a 400)',
+      path: PAYOUT_STATUS_PATH,
+      raw: '{"debit_account_type":"svc_wallet",',
+    }),
+    await ctx.send({
+      label: 'Create Order without return_url (a 400)',
+      path: CREATE_ORDER_PATH,
+      payload: withField(order, 'return_url', undefined),
+    }),
     await sendProbe(ctx, 'Payout Status of an unknown payout (a 404)'),
   ];
 }

@@ -15,7 +15,11 @@ async function acceptsNonAsciiText(ctx: CheckContext): Promise<void> {
 async function acceptsUnescapedSlashes(ctx: CheckContext): Promise<void> {
   const order = validOrder(ctx);
   order.return_url = `https://merchant.example/shop/orders/return?order_id=${encodeURIComponent(String(order.order_id))}`;
-  const exchange = await ctx.send({ label: 'Create Order whose return_url has a path and a query', path: CREATE_ORDER_PATH, payload: order });
+  const exchange = await ctx.send({
+    label: 'Create Order whose return_url has a path and a query',
+    path: CREATE_ORDER_PATH,
+    payload: order,
+  });
   expectSuccess(exchange, 'a canonical body with unescaped slashes must be accepted');
 }
 
@@ -28,7 +32,25 @@ async function acceptsHtmlCharacters(ctx: CheckContext): Promise<void> {
 }
 
 export const signatureChecks: Check[] = [
-  { id: 'sign-non-ascii', requirement: 'SIGN-NON-ASCII', title: 'Create Order with "José Müller" is accepted', creates: true, run: acceptsNonAsciiText },
-  { id: 'sign-slashes', requirement: 'SIGN-SLASHES', title: 'Create Order with a return_url path and query is accepted', creates: true, run: acceptsUnescapedSlashes },
-  { id: 'sign-html-characters', requirement: 'SIGN-HTML-CHARACTERS', title: 'Create Order with &, < and > in order_note is accepted', creates: true, run: acceptsHtmlCharacters },
+  {
+    id: 'sign-non-ascii',
+    requirement: 'SIGN-NON-ASCII',
+    title: 'Create Order with "José Müller" is accepted',
+    creates: true,
+    run: acceptsNonAsciiText,
+  },
+  {
+    id: 'sign-slashes',
+    requirement: 'SIGN-SLASHES',
+    title: 'Create Order with a return_url path and query is accepted',
+    creates: true,
+    run: acceptsUnescapedSlashes,
+  },
+  {
+    id: 'sign-html-characters',
+    requirement: 'SIGN-HTML-CHARACTERS',
+    title: 'Create Order with &, < and > in order_note is accepted',
+    creates: true,
+    run: acceptsHtmlCharacters,
+  },
 ];

@@ -27,11 +27,18 @@ export async function spareWallet(ctx: CheckContext): Promise<SpareWallet> {
   const configured = ctx.config.fixtures?.spareWallet;
   if (configured !== undefined && configured !== '') return { walletId: configured, source: 'fixtures.spareWallet' };
   if (!(await isReferenceSandbox(ctx))) {
-    throw new CheckSkipped('needs fixtures.spareWallet in the config: a wallet of the merchant that the suite may drain (P-CFG); the target is not the reference sandbox, which alone opens one for the run');
+    throw new CheckSkipped(
+      'needs fixtures.spareWallet in the config: a wallet of the merchant that the suite may drain (P-CFG); the target is not the reference sandbox, which alone opens one for the run',
+    );
   }
-  const answer = await ctx.client.send({ label: 'open a spare wallet for this run (the reference sandbox\'s control request)', path: OPERATION_PATHS.spareWallet, payload: { balance: SPARE_OPENING_BALANCE } });
+  const answer = await ctx.client.send({
+    label: "open a spare wallet for this run (the reference sandbox's control request)",
+    path: OPERATION_PATHS.spareWallet,
+    payload: { balance: SPARE_OPENING_BALANCE },
+  });
   const walletId = (answer.response?.json as { data?: { wallet_id?: unknown } } | undefined)?.data?.wallet_id;
-  if (answer.response?.status === 201 && typeof walletId === 'string' && walletId !== '') return { walletId, source: 'opened for this run' };
+  if (answer.response?.status === 201 && typeof walletId === 'string' && walletId !== '')
+    return { walletId, source: 'opened for this run' };
   throw new CheckSkipped(
     `needs fixtures.spareWallet in the config: a wallet of the merchant that the suite may drain (P-CFG); the target did not open one through the reference sandbox's control request (POST ${OPERATION_PATHS.spareWallet})`,
   );

@@ -4,7 +4,17 @@
 // the record or wallet is, for its owner, as it was.
 import { answered, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Credentials, Exchange } from '../http.js';
-import { balanceInquiry, createOrder, decimalText, expectData, expectOrderCreated, initiatePayout, payoutRequest, validOrder, type Decimal } from './requests.js';
+import {
+  balanceInquiry,
+  createOrder,
+  decimalText,
+  expectData,
+  expectOrderCreated,
+  initiatePayout,
+  payoutRequest,
+  validOrder,
+  type Decimal,
+} from './requests.js';
 import { amountNumber, balanceChange, ownAmount, walletCurrency } from './wallet.js';
 
 const other = (ctx: CheckContext): Credentials => ctx.config.otherMerchant!;
@@ -13,11 +23,20 @@ const ZERO: Decimal = { units: 0n, scale: 0 };
 /** An order of the other merchant; returns its order_id. */
 async function otherMerchantsOrder(ctx: CheckContext): Promise<string | number> {
   const body = validOrder(ctx);
-  expectOrderCreated(await createOrder(ctx, body, 'the other merchant creates an order', other(ctx)), 'the other merchant\'s order must be created');
+  expectOrderCreated(
+    await createOrder(ctx, body, 'the other merchant creates an order', other(ctx)),
+    "the other merchant's order must be created",
+  );
   return body.order_id;
 }
 
-function lookupAs(ctx: CheckContext, key: 'orderStatus' | 'orderCancel', orderId: string | number, label: string, as?: Credentials): Promise<Exchange> {
+function lookupAs(
+  ctx: CheckContext,
+  key: 'orderStatus' | 'orderCancel',
+  orderId: string | number,
+  label: string,
+  as?: Credentials,
+): Promise<Exchange> {
   const { method, path } = ctx.operation(key);
   return ctx.send({ label, method, path, payload: { order_id: orderId }, ...(as ? { as } : {}) });
 }
@@ -25,26 +44,34 @@ function lookupAs(ctx: CheckContext, key: 'orderStatus' | 'orderCancel', orderId
 /** TENANT-ORDER-STATUS: Order Status of the other merchant's order_id answers 404, as if unknown. */
 async function orderStatusIsolated(ctx: CheckContext): Promise<void> {
   const orderId = await otherMerchantsOrder(ctx);
-  const exchange = await lookupAs(ctx, 'orderStatus', orderId, 'Order Status of the other merchant\'s order_id');
-  expectStatus(exchange, [404], 'Order Status of another merchant\'s order must answer 404, as if unknown (P-TENANT-1)');
+  const exchange = await lookupAs(ctx, 'orderStatus', orderId, "Order Status of the other merchant's order_id");
+  expectStatus(exchange, [404], "Order Status of another merchant's order must answer 404, as if unknown (P-TENANT-1)");
 }
 
 /** TENANT-ORDER-CANCEL: Order Cancel of the other merchant's order_id answers 404 and the order stays UN_PAID for its owner. */
 async function orderCancelIsolated(ctx: CheckContext): Promise<void> {
   const orderId = await otherMerchantsOrder(ctx);
-  const exchange = await lookupAs(ctx, 'orderCancel', orderId, 'Order Cancel of the other merchant\'s order_id');
-  expectStatus(exchange, [404], 'Order Cancel of another merchant\'s order must answer 404, as if unknown (P-TENANT-1)');
-  const status = await lookupAs(ctx, 'orderStatus', orderId, 'the other merchant\'s Order Status of its order', other(ctx));
-  const record = expectData(status, 'the other merchant\'s Order Status of its own order must answer it');
-  expectThat(record.order_status === 'UN_PAID', `after another merchant's refused cancel the order is ${JSON.stringify(record.order_status)}, not UN_PAID (P-TENANT-1)`, {
-    expected: 'order_status UN_PAID', actual: answered(status), exchange: status,
-  });
+  const exchange = await lookupAs(ctx, 'orderCancel', orderId, "Order Cancel of the other merchant's order_id");
+  expectStatus(exchange, [404], "Order Cancel of another merchant's order must answer 404, as if unknown (P-TENANT-1)");
+  const status = await lookupAs(ctx, 'orderStatus', orderId, "the other merchant's Order Status of its order", other(ctx));
+  const record = expectData(status, "the other merchant's Order Status of its own order must answer it");
+  expectThat(
+    record.order_status === 'UN_PAID',
+    `after another merchant's refused cancel the order is ${JSON.stringify(record.order_status)}, not UN_PAID (P-TENANT-1)`,
+    {
+      expected: 'order_status UN_PAID',
+      actual: answered(status),
+      exchange: status,
+    },
+  );
 }
 
 /** TENANT-BALANCE: Balance Inquiry of the other merchant's wallet answers 403. */
 async function balanceIsolated(ctx: CheckContext): Promise<void> {
-  const exchange = await balanceInquiry(ctx, 'Balance Inquiry of the other merchant\'s wallet', { walletId: ctx.config.otherMerchant!.walletId! });
-  expectStatus(exchange, [403], 'Balance Inquiry of another merchant\'s wallet must answer 403 (P-TENANT-1)');
+  const exchange = await balanceInquiry(ctx, "Balance Inquiry of the other merchant's wallet", {
+    walletId: ctx.config.otherMerchant!.walletId!,
+  });
+  expectStatus(exchange, [403], "Balance Inquiry of another merchant's wallet must answer 403 (P-TENANT-1)");
 }
 
 /**
@@ -57,27 +84,57 @@ async function balanceIsolated(ctx: CheckContext): Promise<void> {
 async function initiateIsolated(ctx: CheckContext): Promise<void> {
   const currency = await walletCurrency(ctx);
   const otherWallet = ctx.config.otherMerchant!.walletId!;
-  await balanceChange(ctx, 'P-TENANT-1, P-MONEY-4', async (_, n) => {
-    const amount = ownAmount(ctx, currency);
-    const body = payoutRequest(ctx, amountNumber(amount), currency, { svc_wallet_id: otherWallet });
-    const exchange = await initiatePayout(ctx, body, `initiate ${decimalText(amount)} from the other merchant's wallet${n > 1 ? ` (try ${n})` : ''}`);
-    expectStatus(exchange, [403], 'a payout from another merchant\'s wallet must answer 403 (P-TENANT-1)');
-    return { amount, expected: ZERO };
-  }, { walletId: otherWallet, as: other(ctx) });
+  await balanceChange(
+    ctx,
+    'P-TENANT-1, P-MONEY-4',
+    async (_, n) => {
+      const amount = ownAmount(ctx, currency);
+      const body = payoutRequest(ctx, amountNumber(amount), currency, { svc_wallet_id: otherWallet });
+      const exchange = await initiatePayout(
+        ctx,
+        body,
+        `initiate ${decimalText(amount)} from the other merchant's wallet${n > 1 ? ` (try ${n})` : ''}`,
+      );
+      expectStatus(exchange, [403], "a payout from another merchant's wallet must answer 403 (P-TENANT-1)");
+      return { amount, expected: ZERO };
+    },
+    { walletId: otherWallet, as: other(ctx) },
+  );
 }
 
 const ORDER_STATUS = 'profile.operations.orderStatus' as const;
 const BALANCE = 'profile.operations.balanceInquiry' as const;
 
 export const tenantChecks: Check[] = [
-  { id: 'tenant-order-status', requirement: 'TENANT-ORDER-STATUS', title: 'Order Status of another merchant\'s order_id answers 404', needs: ['otherMerchant', ORDER_STATUS], creates: true, run: orderStatusIsolated },
   {
-    id: 'tenant-order-cancel', requirement: 'TENANT-ORDER-CANCEL', title: 'Order Cancel of another merchant\'s order_id answers 404 and leaves it UN_PAID',
-    needs: ['otherMerchant', ORDER_STATUS, 'profile.operations.orderCancel'], creates: true, run: orderCancelIsolated,
+    id: 'tenant-order-status',
+    requirement: 'TENANT-ORDER-STATUS',
+    title: "Order Status of another merchant's order_id answers 404",
+    needs: ['otherMerchant', ORDER_STATUS],
+    creates: true,
+    run: orderStatusIsolated,
   },
-  { id: 'tenant-balance', requirement: 'TENANT-BALANCE', title: 'Balance Inquiry of another merchant\'s wallet answers 403', needs: ['otherMerchant.walletId', BALANCE], run: balanceIsolated },
   {
-    id: 'tenant-initiate', requirement: 'TENANT-INITIATE', title: 'a payout from another merchant\'s wallet answers 403 and moves nothing',
-    needs: ['otherMerchant.walletId', BALANCE, 'profile.operations.transactionInitiation'], creates: true, run: initiateIsolated,
+    id: 'tenant-order-cancel',
+    requirement: 'TENANT-ORDER-CANCEL',
+    title: "Order Cancel of another merchant's order_id answers 404 and leaves it UN_PAID",
+    needs: ['otherMerchant', ORDER_STATUS, 'profile.operations.orderCancel'],
+    creates: true,
+    run: orderCancelIsolated,
+  },
+  {
+    id: 'tenant-balance',
+    requirement: 'TENANT-BALANCE',
+    title: "Balance Inquiry of another merchant's wallet answers 403",
+    needs: ['otherMerchant.walletId', BALANCE],
+    run: balanceIsolated,
+  },
+  {
+    id: 'tenant-initiate',
+    requirement: 'TENANT-INITIATE',
+    title: "a payout from another merchant's wallet answers 403 and moves nothing",
+    needs: ['otherMerchant.walletId', BALANCE, 'profile.operations.transactionInitiation'],
+    creates: true,
+    run: initiateIsolated,
   },
 ];

@@ -15,7 +15,16 @@ import { CURRENCIES, type Currency } from '../../schemas/types.js';
 import { CheckFailure, CheckSkipped, answered, type CheckContext } from '../check.js';
 import { operationOf } from '../config.js';
 import type { Exchange } from '../http.js';
-import { balanceInquiry, decimalEquals, decimalMinus, decimalOf, decimalText, expectData, type Decimal, type WalletRef } from './requests.js';
+import {
+  balanceInquiry,
+  decimalEquals,
+  decimalMinus,
+  decimalOf,
+  decimalText,
+  expectData,
+  type Decimal,
+  type WalletRef,
+} from './requests.js';
 
 export interface Balance {
   balance: Decimal;
@@ -29,7 +38,10 @@ export async function readBalance(ctx: CheckContext, label: string, wallet: Wall
   const data = expectData(exchange, `${label}: Balance Inquiry must answer the balance`);
   const balance = decimalOf(data.balance);
   if (balance === undefined || !(CURRENCIES as readonly unknown[]).includes(data.currency)) {
-    throw new CheckFailure(`${label}: Balance Inquiry answered balance ${JSON.stringify(data.balance)} ${JSON.stringify(data.currency)}, not decimal text and a currency of the table`, { actual: answered(exchange), exchange });
+    throw new CheckFailure(
+      `${label}: Balance Inquiry answered balance ${JSON.stringify(data.balance)} ${JSON.stringify(data.currency)}, not decimal text and a currency of the table`,
+      { actual: answered(exchange), exchange },
+    );
   }
   return { balance, currency: data.currency as Currency, exchange };
 }
@@ -46,11 +58,13 @@ const currencies = new WeakMap<object, Currency>();
  */
 export async function walletCurrency(ctx: CheckContext): Promise<Currency> {
   if (operationOf(ctx.config, 'balanceInquiry') === undefined) {
-    throw new CheckSkipped('needs profile.operations.balanceInquiry in the config, to learn the wallet\'s currency before initiating a payout in it');
+    throw new CheckSkipped(
+      "needs profile.operations.balanceInquiry in the config, to learn the wallet's currency before initiating a payout in it",
+    );
   }
   const known = currencies.get(ctx.client);
   if (known !== undefined) return known;
-  const { currency } = await readBalance(ctx, 'the wallet\'s currency');
+  const { currency } = await readBalance(ctx, "the wallet's currency");
   currencies.set(ctx.client, currency);
   return currency;
 }
@@ -152,7 +166,8 @@ export async function balanceChange(
       });
     }
   }
-  if (tries.length === 0) throw new CheckSkipped(`${unusable ?? 'no try could be made'} (on each of ${MAX_TRIES} tries, each with another amount)`);
+  if (tries.length === 0)
+    throw new CheckSkipped(`${unusable ?? 'no try could be made'} (on each of ${MAX_TRIES} tries, each with another amount)`);
   throw new CheckSkipped(
     `not judged: other activity on the wallet: the balance moved by amounts this run's own payouts do not explain, differently on each of ${tries.length} tries ` +
       `(${tries.map(describe).join('; ')}), so ${rule} could not be judged (P-MONEY-1)`,

@@ -187,10 +187,14 @@ export function observationNotes(o: Pick<Observation, 'unseen'>): string[] {
   if (strays > 0) {
     const listed = described.map((s) => `${s.method} ${s.path} (${s.why}${s.marked ? ', with delivery headers' : ''})`).join(', ');
     const more = strays > described.length ? ` and ${strays - described.length} more` : '';
-    notes.push(`${strays} stray request${strays === 1 ? '' : 's'} to the kit's webhook listener ${strays === 1 ? 'was' : 'were'} ignored, not judged as the target's deliveries: ${listed}${more}`);
+    notes.push(
+      `${strays} stray request${strays === 1 ? '' : 's'} to the kit's webhook listener ${strays === 1 ? 'was' : 'were'} ignored, not judged as the target's deliveries: ${listed}${more}`,
+    );
   }
   if (deliveriesNotKept > 0) {
-    notes.push(`the kit's webhook listener kept the first ${keptAtMost} deliveries and judged those; ${deliveriesNotKept} more were acknowledged with 200 but neither kept nor judged`);
+    notes.push(
+      `the kit's webhook listener kept the first ${keptAtMost} deliveries and judged those; ${deliveriesNotKept} more were acknowledged with 200 but neither kept nor judged`,
+    );
   }
   return notes;
 }
@@ -199,12 +203,17 @@ export function observationNotes(o: Pick<Observation, 'unseen'>): string[] {
 async function initiateObserved(ctx: CheckContext, ids: readonly string[]): Promise<ObservedPayout[]> {
   const { currency, balance } = await walletOf(ctx);
   const payouts: ObservedPayout[] = [];
-  for (const [payoutOrderId, amount, why] of [[ids[0]!, 10, 'a payout of 10 that settles'], [ids[1]!, balance + 1000, 'a payout beyond the balance (FAILED, P-OPS-3)']] as const) {
+  for (const [payoutOrderId, amount, why] of [
+    [ids[0]!, 10, 'a payout of 10 that settles'],
+    [ids[1]!, balance + 1000, 'a payout beyond the balance (FAILED, P-OPS-3)'],
+  ] as const) {
     const body = payoutRequest(ctx, amount, currency, { payout_order_id: payoutOrderId });
     const exchange = await initiatePayout(ctx, body, `${why}, to see its webhooks`);
     const status = exchange.response?.status;
     if (status === undefined || status < 200 || status > 299) {
-      throw new CheckSkipped(`could not initiate ${why} to observe its webhooks: Transaction Initiation answered ${status ?? exchange.error?.message} (the OPS- requirements judge that)`);
+      throw new CheckSkipped(
+        `could not initiate ${why} to observe its webhooks: Transaction Initiation answered ${status ?? exchange.error?.message} (the OPS- requirements judge that)`,
+      );
     }
     const record = (exchange.response?.json as { data?: { status?: unknown } } | undefined)?.data;
     payouts.push({ payoutOrderId, initiated: typeof record?.status === 'string' ? record.status : 'unknown' });
@@ -219,10 +228,13 @@ async function walletOf(ctx: CheckContext): Promise<{ currency: Currency; balanc
   try {
     data = expectData(exchange, 'Balance Inquiry');
   } catch {
-    throw new CheckSkipped(`could not read the wallet's balance to plan the payouts whose webhooks are observed: Balance Inquiry answered ${exchange.response?.status ?? exchange.error?.message} (OPS-BALANCE judges that)`);
+    throw new CheckSkipped(
+      `could not read the wallet's balance to plan the payouts whose webhooks are observed: Balance Inquiry answered ${exchange.response?.status ?? exchange.error?.message} (OPS-BALANCE judges that)`,
+    );
   }
   const balance = decimalOf(data.balance);
-  if (balance === undefined || typeof data.currency !== 'string') throw new CheckSkipped('Balance Inquiry answered no usable balance and currency (OPS-BALANCE judges that)');
+  if (balance === undefined || typeof data.currency !== 'string')
+    throw new CheckSkipped('Balance Inquiry answered no usable balance and currency (OPS-BALANCE judges that)');
   const whole = balance.units < 0n ? 0 : Number(balance.units / 10n ** BigInt(balance.scale));
   return { currency: data.currency as Currency, balance: whole };
 }

@@ -27,12 +27,22 @@ let runCounter = 0;
 
 /** Every webhook check, run as a run runs them, against `sandbox` with `config`. */
 async function judgeWebhooks(sandbox: RunningSandbox, config: TargetConfig, clock = scaledClock(20)) {
-  const state = createRunState({ clock, config, seed: 7, runs: 3, runNumber: runNumberAt(clock.now()) + runCounter++, allowProduction: false, timeoutMs: 5_000 });
+  const state = createRunState({
+    clock,
+    config,
+    seed: 7,
+    runs: 3,
+    runNumber: runNumberAt(clock.now()) + runCounter++,
+    allowProduction: false,
+    timeoutMs: 5_000,
+  });
   try {
-    const results = await Promise.all(webhookChecks.map(async (check, i) => {
-      const meta = newMeta(check);
-      return { id: check.requirement, outcome: await executeCheck(check, state, meta, i), meta };
-    }));
+    const results = await Promise.all(
+      webhookChecks.map(async (check, i) => {
+        const meta = newMeta(check);
+        return { id: check.requirement, outcome: await executeCheck(check, state, meta, i), meta };
+      }),
+    );
     return results;
   } finally {
     await closeRunState(state);
@@ -55,7 +65,10 @@ const configOf = (sandbox: RunningSandbox, edit: (c: TargetConfig) => void = () 
 describe('the webhook checks and their config', () => {
   it('without webhooks in the config: every check skipped, naming the key', async () => {
     const sandbox = await sandboxWith();
-    const results = await judgeWebhooks(sandbox, configOf(sandbox, (c) => delete c.webhooks));
+    const results = await judgeWebhooks(
+      sandbox,
+      configOf(sandbox, (c) => delete c.webhooks),
+    );
     expect(results.map((r) => r.outcome)).toEqual(webhookChecks.map(() => 'skipped'));
     for (const r of results) expect(r.meta.skipped).toBe('needs webhooks in the config');
   });
@@ -72,7 +85,10 @@ describe('the webhook checks and their config', () => {
     const port = await freePort();
     const recorded: RecordedExchange[] = [];
     const sandbox = await sandboxWith({ webhookUrl: `http://127.0.0.1:${port}/webhooks`, record: (x) => recorded.push(x) });
-    const results = await judgeWebhooks(sandbox, configOf(sandbox, (c) => (c.webhooks = { listen: `127.0.0.1:${port}`, url: `http://127.0.0.1:${port}/webhooks` })));
+    const results = await judgeWebhooks(
+      sandbox,
+      configOf(sandbox, (c) => (c.webhooks = { listen: `127.0.0.1:${port}`, url: `http://127.0.0.1:${port}/webhooks` })),
+    );
     expect(results.filter((r) => r.outcome !== 'passed').map((r) => r.id)).toEqual([]);
     expect(recorded.filter((x) => x.path === '/sandbox/webhooks')).toEqual([]);
   });
@@ -80,9 +96,14 @@ describe('the webhook checks and their config', () => {
   it('a listen address in use, or a target without the registration request: not judged (the run inconclusive), saying what to do', async () => {
     const busy = await listeningServer();
     const sandbox = await sandboxWith();
-    const inUse = await judgeWebhooks(sandbox, configOf(sandbox, (c) => (c.webhooks = { listen: `127.0.0.1:${(busy.address() as AddressInfo).port}` })));
+    const inUse = await judgeWebhooks(
+      sandbox,
+      configOf(sandbox, (c) => (c.webhooks = { listen: `127.0.0.1:${(busy.address() as AddressInfo).port}` })),
+    );
     expect(inUse[0]!.outcome).toBe('skipped');
-    expect(inUse[0]!.meta.inconclusive).toMatch(/^the kit's webhook receiver cannot listen for webhooks on 127\.0\.0\.1:\d+: the port is in use; choose another webhooks\.listen/);
+    expect(inUse[0]!.meta.inconclusive).toMatch(
+      /^the kit's webhook receiver cannot listen for webhooks on 127\.0\.0\.1:\d+: the port is in use; choose another webhooks\.listen/,
+    );
 
     // A target that answers 404 to POST /sandbox/webhooks (not the reference sandbox), and no webhooks.url.
     const config = configOf(sandbox, (c) => {
@@ -91,18 +112,26 @@ describe('the webhook checks and their config', () => {
     });
     const foreign = await judgeWebhooks(sandbox, config);
     expect(foreign[0]!.outcome).toBe('skipped');
-    expect(foreign[0]!.meta.inconclusive).toMatch(/^webhooks\.url is not set and the target did not take the reference sandbox's registration request \(POST \/sandbox\/webhooks answered 404\): register a URL that reaches webhooks\.listen/);
+    expect(foreign[0]!.meta.inconclusive).toMatch(
+      /^webhooks\.url is not set and the target did not take the reference sandbox's registration request \(POST \/sandbox\/webhooks answered 404\): register a URL that reaches webhooks\.listen/,
+    );
     expect(foreign[0]!.meta.skipped).not.toContain(MERCHANT_A.secretKey);
   });
 });
 
-describe('traffic that is not the target\'s at the kit\'s webhook listener', () => {
+describe("traffic that is not the target's at the kit's webhook listener", () => {
   it('a stray GET /, a POST to another path and an unmarked POST during the run: ignored, counted in a note, a conforming sender still passes', async () => {
     // The listener's port is picked in advance, so the strays know where to go.
     const port = await freePort();
     const strays: Array<Promise<{ status: number; type: string | null; body: string }>> = [];
     const stray = (path: string, init: RequestInit = {}) =>
-      strays.push(fetch(`http://127.0.0.1:${port}${path}`, { ...init, signal: AbortSignal.timeout(5_000) }).then(async (r) => ({ status: r.status, type: r.headers.get('content-type'), body: await r.text() })));
+      strays.push(
+        fetch(`http://127.0.0.1:${port}${path}`, { ...init, signal: AbortSignal.timeout(5_000) }).then(async (r) => ({
+          status: r.status,
+          type: r.headers.get('content-type'),
+          body: await r.text(),
+        })),
+      );
     // Sent when the sandbox has refused-delivered the first event about the kit's payouts: the
     // observation is then waiting for its retries (seconds of the run's clock), so they arrive during it.
     let sent = false;
@@ -115,7 +144,10 @@ describe('traffic that is not the target\'s at the kit\'s webhook listener', () 
         stray('/webhooks', { method: 'POST', body: 'ping' }); // no X-SIGNATURE, X-TIMESTAMP or X-EVENT-ID, and no event
       },
     });
-    const results = await judgeWebhooks(sandbox, configOf(sandbox, (c) => (c.webhooks = { listen: `127.0.0.1:${port}` })));
+    const results = await judgeWebhooks(
+      sandbox,
+      configOf(sandbox, (c) => (c.webhooks = { listen: `127.0.0.1:${port}` })),
+    );
     expect(sent).toBe(true);
     const byId = Object.fromEntries(results.map((r) => [r.id, r]));
     expect(results.filter((r) => r.outcome !== 'passed').map((r) => `${r.id}: ${r.meta.failure?.message ?? r.meta.skipped}`)).toEqual([]);
@@ -128,7 +160,18 @@ describe('traffic that is not the target\'s at the kit\'s webhook listener', () 
       expect(JSON.parse(a.body)).toMatchObject({ error: expect.stringMatching(/not a webhook delivery/) });
     }
     // Said once in the report, however many checks saw it.
-    const notes = buildReport({ results: results.map((r) => ({ meta: r.meta, state: r.outcome, durationMs: 0 })), catalog: [], target: { baseUrl: sandbox.baseUrl, environment: 'sandbox', embeddedSandbox: false }, seed: 7, runNumber: 1, runs: 3, strict: false, startedAt: new Date(), durationMs: 0, version: 'test' }).notes;
+    const notes = buildReport({
+      results: results.map((r) => ({ meta: r.meta, state: r.outcome, durationMs: 0 })),
+      catalog: [],
+      target: { baseUrl: sandbox.baseUrl, environment: 'sandbox', embeddedSandbox: false },
+      seed: 7,
+      runNumber: 1,
+      runs: 3,
+      strict: false,
+      startedAt: new Date(),
+      durationMs: 0,
+      version: 'test',
+    }).notes;
     expect(notes).toEqual([
       "3 stray requests to the kit's webhook listener were ignored, not judged as the target's deliveries: GET / (another path), POST /health (another path), POST /webhooks (no delivery headers and no event)",
     ]);
@@ -151,15 +194,19 @@ describe('traffic that is not the target\'s at the kit\'s webhook listener', () 
     expect(sent.headers['x-signature']).toBe('[redacted]');
   });
 
-  it("HOOK-SIGNATURE's evidence is the target's own X-SIGNATURE, and a sender that signs the event as it built it is explained, not \"no known variant\"", async () => {
+  it('HOOK-SIGNATURE\'s evidence is the target\'s own X-SIGNATURE, and a sender that signs the event as it built it is explained, not "no known variant"', async () => {
     const sandbox = await sandboxWith({ faults: ['hook-sign-reserialized'] });
     const results = await judgeWebhooks(sandbox, configOf(sandbox));
     const { failure, evidence } = results.find((r) => r.id === 'HOOK-SIGNATURE')!.meta;
-    expect(failure!.message).toMatch(/^delivery #\d+: X-SIGNATURE \(shown in the evidence\) does not cover the body as delivered \(the kit's HMAC of it begins [0-9a-f]{12}…\); diagnose: unsorted-keys/);
+    expect(failure!.message).toMatch(
+      /^delivery #\d+: X-SIGNATURE \(shown in the evidence\) does not cover the body as delivered \(the kit's HMAC of it begins [0-9a-f]{12}…\); diagnose: unsorted-keys/,
+    );
     const sent = evidence[0]!.request;
     expect(sent.headers['x-signature']).toMatch(/^[0-9a-f]{64}$/);
     // Only the start of the kit's own HMAC, never one that signs the body as delivered.
-    const expected = createHmac('sha256', MERCHANT_A.secretKey).update(sent.body + sent.headers['x-timestamp']).digest('hex');
+    const expected = createHmac('sha256', MERCHANT_A.secretKey)
+      .update(sent.body + sent.headers['x-timestamp'])
+      .digest('hex');
     expect(failure!.message).not.toContain(expected);
     expect(JSON.stringify({ failure, evidence })).not.toContain(MERCHANT_A.secretKey);
   });
@@ -168,10 +215,15 @@ describe('traffic that is not the target\'s at the kit\'s webhook listener', () 
     const port = await freePort();
     // The target delivers to webhooks.url; what is in front of the listener hands them on at /rewritten.
     const sandbox = await sandboxWith({ webhookUrl: `http://127.0.0.1:${port}/rewritten` });
-    const results = await judgeWebhooks(sandbox, configOf(sandbox, (c) => (c.webhooks = { listen: `127.0.0.1:${port}`, url: 'https://hooks.example.test/svc' })));
+    const results = await judgeWebhooks(
+      sandbox,
+      configOf(sandbox, (c) => (c.webhooks = { listen: `127.0.0.1:${port}`, url: 'https://hooks.example.test/svc' })),
+    );
     const fired = results.find((r) => r.id === 'HOOK-EVENTS-FIRED')!;
     expect(fired.outcome).toBe('skipped');
-    expect(fired.meta.inconclusive).toMatch(/^no webhook delivery reached the kit's receiver at http:\/\/127\.0\.0\.1:\d+\/webhooks within \d+ s of initiating two payouts, but POST \/rewritten came with delivery headers and was ignored: does the tunnel or proxy in front of webhooks\.listen change the path\? The listener takes deliveries at \/webhooks and at the path of webhooks\.url$/);
+    expect(fired.meta.inconclusive).toMatch(
+      /^no webhook delivery reached the kit's receiver at http:\/\/127\.0\.0\.1:\d+\/webhooks within \d+ s of initiating two payouts, but POST \/rewritten came with delivery headers and was ignored: does the tunnel or proxy in front of webhooks\.listen change the path\? The listener takes deliveries at \/webhooks and at the path of webhooks\.url$/,
+    );
     expect(results.filter((r) => r.outcome === 'failed').map((r) => r.id)).toEqual([]);
   });
 });

@@ -14,7 +14,11 @@ export interface Ended {
   why?: string;
 }
 
-export async function runAgainst(checks: readonly Check[], options: { variant?: Partial<SandboxVariant>; faults?: FaultName[]; record?: NonNullable<SandboxOptions['record']> }, edit: (config: TargetConfig) => TargetConfig = (c) => c): Promise<Ended[]> {
+export async function runAgainst(
+  checks: readonly Check[],
+  options: { variant?: Partial<SandboxVariant>; faults?: FaultName[]; record?: NonNullable<SandboxOptions['record']> },
+  edit: (config: TargetConfig) => TargetConfig = (c) => c,
+): Promise<Ended[]> {
   const target = await sandboxTarget(options, edit, 3);
   try {
     const ended: Ended[] = [];

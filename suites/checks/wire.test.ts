@@ -16,12 +16,19 @@ describe('no false alarm against the sandbox', () => {
     ['the default variant', {}],
     ['another method answered 404', { otherMethod: 404 as const }],
     ['long ids refused', { longIds: 'refuse' as const }],
-    ['debit at settlement, 200 on create, replays allowed', { debitAt: 'settlement' as const, createStatus: 200 as const, replay: 'allow' as const }],
-  ])('%s', async (_name, variant) => {
-    const ended = await runAgainst(CHECKS, { variant });
-    expect(ended.filter((e) => e.outcome !== 'passed')).toEqual([]);
-    expect(outcomes(ended)).toEqual(ALL_PASSED);
-  }, 30_000);
+    [
+      'debit at settlement, 200 on create, replays allowed',
+      { debitAt: 'settlement' as const, createStatus: 200 as const, replay: 'allow' as const },
+    ],
+  ])(
+    '%s',
+    async (_name, variant) => {
+      const ended = await runAgainst(CHECKS, { variant });
+      expect(ended.filter((e) => e.outcome !== 'passed')).toEqual([]);
+      expect(outcomes(ended)).toEqual(ALL_PASSED);
+    },
+    30_000,
+  );
 
   it('a server that verifies a re-canonicalized parse refuses a repeated key at authentication: not judged, never failed', async () => {
     const ended = await runAgainst(CHECKS, { variant: { verify: 'canonical' } });
@@ -30,16 +37,32 @@ describe('no false alarm against the sandbox', () => {
   }, 30_000);
 });
 
-const FAULTS_HERE: FaultName[] = ['http-method-html', 'http-media-type-exact', 'http-content-length-chars', 'http-repeated-key-last-wins', 'auth-window-past-only'];
+const FAULTS_HERE: FaultName[] = [
+  'http-method-html',
+  'http-media-type-exact',
+  'http-content-length-chars',
+  'http-repeated-key-last-wins',
+  'auth-window-past-only',
+];
 
 describe('each fault is caught by the check of its requirement', () => {
-  it.each(FAULTS_HERE.map((f) => [f, FAULTS[f].requirement] as const))('%s → %s', async (fault, requirement) => {
-    const ended = await runAgainst(CHECKS.filter((c) => c.requirement === requirement), { faults: [fault] });
-    expect(ended.map((e) => `${e.requirement} ${e.outcome}`)).toEqual([`${requirement} failed`]);
-  }, 30_000);
+  it.each(FAULTS_HERE.map((f) => [f, FAULTS[f].requirement] as const))(
+    '%s → %s',
+    async (fault, requirement) => {
+      const ended = await runAgainst(
+        CHECKS.filter((c) => c.requirement === requirement),
+        { faults: [fault] },
+      );
+      expect(ended.map((e) => `${e.requirement} ${e.outcome}`)).toEqual([`${requirement} failed`]);
+    },
+    30_000,
+  );
 
   it('http-method-html is caught on the 404 variant too', async () => {
-    const ended = await runAgainst(wireChecks.filter((c) => c.requirement === 'HTTP-OTHER-METHODS'), { variant: { otherMethod: 404 }, faults: ['http-method-html'] });
+    const ended = await runAgainst(
+      wireChecks.filter((c) => c.requirement === 'HTTP-OTHER-METHODS'),
+      { variant: { otherMethod: 404 }, faults: ['http-method-html'] },
+    );
     expect(ended.map((e) => e.outcome)).toEqual(['failed']);
     expect(ended[0]!.why).toMatch(/text\/html/);
   }, 30_000);
@@ -49,17 +72,29 @@ describe('what the wire checks try', () => {
   const otherMethodCheck = wireChecks.filter((c) => c.requirement === 'HTTP-OTHER-METHODS');
   const tried = async (edit?: Parameters<typeof runAgainst>[2]) => {
     const seen = new Set<string>();
-    const ended = await runAgainst(otherMethodCheck, { record: (x) => void (x.method !== 'POST' && seen.add(`${x.method} ${x.path.replace(/\?.*$/, '')}`)) }, edit);
+    const ended = await runAgainst(
+      otherMethodCheck,
+      { record: (x) => void (x.method !== 'POST' && seen.add(`${x.method} ${x.path.replace(/\?.*$/, '')}`)) },
+      edit,
+    );
     expect(ended[0]!.outcome).toBe('passed');
     return seen;
   };
 
-  it('GET, PUT, PATCH and DELETE on every configured operation path (the interface\'s two and the four of P-OPS)', async () => {
+  it("GET, PUT, PATCH and DELETE on every configured operation path (the interface's two and the four of P-OPS)", async () => {
     expect((await tried()).size).toBe(4 * 6);
   }, 30_000);
 
-  it('an operation set to null in the config is not tried; the interface\'s two paths always are', async () => {
-    const seen = await tried((config) => ({ ...config, profile: { ...config.profile, operations: { orderStatus: null, orderCancel: null, balanceInquiry: null, transactionInitiation: null } } }));
-    expect([...seen].sort()).toEqual(['DELETE', 'GET', 'PATCH', 'PUT'].flatMap((m) => [`${m} /api/v3/banking/payment/status`, `${m} /api/v3/pg/order/create`]).sort());
+  it("an operation set to null in the config is not tried; the interface's two paths always are", async () => {
+    const seen = await tried((config) => ({
+      ...config,
+      profile: {
+        ...config.profile,
+        operations: { orderStatus: null, orderCancel: null, balanceInquiry: null, transactionInitiation: null },
+      },
+    }));
+    expect([...seen].sort()).toEqual(
+      ['DELETE', 'GET', 'PATCH', 'PUT'].flatMap((m) => [`${m} /api/v3/banking/payment/status`, `${m} /api/v3/pg/order/create`]).sort(),
+    );
   }, 30_000);
 });

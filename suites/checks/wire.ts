@@ -37,9 +37,16 @@ function operationPaths(ctx: CheckContext): Array<{ name: string; method: string
  * error envelope whose code is the status.
  */
 async function otherMethods(ctx: CheckContext): Promise<void> {
-  const cases = operationPaths(ctx).flatMap((op) => METHODS.filter((m) => m !== op.method).map((method) => ({ ...op, method, own: op.method })));
+  const cases = operationPaths(ctx).flatMap((op) =>
+    METHODS.filter((m) => m !== op.method).map((method) => ({ ...op, method, own: op.method })),
+  );
   await ctx.sweep(cases, async ({ name, path, method, own }) => {
-    const exchange = await ctx.send({ label: `${method} ${path} (${name} takes ${own})`, method, path, payload: { order_id: ctx.ids.orderId('METHOD') } });
+    const exchange = await ctx.send({
+      label: `${method} ${path} (${name} takes ${own})`,
+      method,
+      path,
+      payload: { order_id: ctx.ids.orderId('METHOD') },
+    });
     const why = `${method} on ${name}'s path (${own} ${path})`;
     expectStatus(exchange, [405, 404], `${why} must answer 405 or 404 (P-HTTP-1)`);
     const type = exchange.response.headers['content-type'];
@@ -48,7 +55,8 @@ async function otherMethods(ctx: CheckContext): Promise<void> {
       ...envelopeProblems(exchange.response.json),
     ];
     const code = (exchange.response.json as { code?: unknown } | undefined)?.code;
-    if (problems.length === 0 && code !== exchange.response.status) problems.push(`code is ${JSON.stringify(code)}, not the HTTP status ${exchange.response.status}`);
+    if (problems.length === 0 && code !== exchange.response.status)
+      problems.push(`code is ${JSON.stringify(code)}, not the HTTP status ${exchange.response.status}`);
     expectThat(problems.length === 0, `${why}: the answer is not the JSON error envelope: ${problems.join('; ')} (P-HTTP-1, P-ERR-1)`, {
       expected: `HTTP 405 or 404, Content-Type application/json, { "status": false, "code": <the status>, "message": "…" }`,
       actual: answered(exchange),
@@ -63,8 +71,16 @@ const MEDIA_TYPES = ['application/json; charset=utf-8', 'Application/JSON'] as c
 /** HTTP-MEDIA-TYPE (P-HTTP-2): a correctly signed Create Order labelled each way is created. */
 async function mediaTypes(ctx: CheckContext): Promise<void> {
   await ctx.sweep(MEDIA_TYPES, async (contentType) => {
-    const exchange = await ctx.send({ label: `Create Order with Content-Type: ${contentType}`, path: CREATE_ORDER_PATH, payload: validOrder(ctx), contentType });
-    expectOrderCreated(exchange, `a Create Order with Content-Type "${contentType}" must be accepted: media types are case-insensitive and may carry parameters (P-HTTP-2)`);
+    const exchange = await ctx.send({
+      label: `Create Order with Content-Type: ${contentType}`,
+      path: CREATE_ORDER_PATH,
+      payload: validOrder(ctx),
+      contentType,
+    });
+    expectOrderCreated(
+      exchange,
+      `a Create Order with Content-Type "${contentType}" must be accepted: media types are case-insensitive and may carry parameters (P-HTTP-2)`,
+    );
   });
 }
 
@@ -82,7 +98,9 @@ async function repeatedKeys(ctx: CheckContext): Promise<void> {
   const raw = text.replace(first, `${first},"order_id":${JSON.stringify(second)}`);
   const exchange = await ctx.send({ label: 'Create Order whose body holds order_id twice', path: CREATE_ORDER_PATH, raw });
   if (exchange.response?.status === 401) {
-    throw new CheckSkipped('not judged: the body with a repeated key was refused at authentication (401), as a server that verifies a re-canonicalized parse does (P-SIGN-6); whether its parser would take the body cannot be seen');
+    throw new CheckSkipped(
+      'not judged: the body with a repeated key was refused at authentication (401), as a server that verifies a re-canonicalized parse does (P-SIGN-6); whether its parser would take the body cannot be seen',
+    );
   }
   expectStatus(exchange, [400], 'a body in which an object repeats a key must be refused with 400 (P-HTTP-4)');
 }
@@ -96,7 +114,9 @@ function nonAscii(bytes: Buffer): boolean {
 function lengthProblem(answer: RawAnswer): string | undefined {
   const said = answer.headers['content-length'];
   if (said === undefined) return undefined;
-  return Number(said) === answer.body.length ? undefined : `Content-Length says ${said} but ${answer.body.length} bytes came before the connection closed`;
+  return Number(said) === answer.body.length
+    ? undefined
+    : `Content-Length says ${said} but ${answer.body.length} bytes came before the connection closed`;
 }
 
 /**
@@ -108,9 +128,16 @@ function lengthProblem(answer: RawAnswer): string | undefined {
  */
 export async function contentLength(ctx: CheckContext, options: RawOptions = {}): Promise<void> {
   const orderId = `${ctx.ids.orderId('CL')}-Grüße-✓`;
-  const requests: RawRequest[] = [{ label: 'Create Order with a non-ASCII order_id, read to the close', path: CREATE_ORDER_PATH, body: canonicalize(validOrder(ctx, { order_id: orderId })) }];
+  const requests: RawRequest[] = [
+    {
+      label: 'Create Order with a non-ASCII order_id, read to the close',
+      path: CREATE_ORDER_PATH,
+      body: canonicalize(validOrder(ctx, { order_id: orderId })),
+    },
+  ];
   const status = operationOf(ctx.config, 'orderStatus');
-  if (status !== undefined && status.method === 'POST') requests.push({ label: 'Order Status of that order, read to the close', path: status.path, body: canonicalize({ order_id: orderId }) });
+  if (status !== undefined && status.method === 'POST')
+    requests.push({ label: 'Order Status of that order, read to the close', path: status.path, body: canonicalize({ order_id: orderId }) });
   let judgedNonAscii = 0;
   const unjudged: string[] = [];
   for (const request of requests) {
@@ -120,41 +147,91 @@ export async function contentLength(ctx: CheckContext, options: RawOptions = {})
       unjudged.push(`${request.label}: ${why}`);
       continue;
     }
-    if (answer === undefined) throw new CheckFailure(`${request.label}: no complete HTTP answer came before the connection closed`, { expected: 'an HTTP answer', actual: answered(evidence), exchange: evidence });
+    if (answer === undefined)
+      throw new CheckFailure(`${request.label}: no complete HTTP answer came before the connection closed`, {
+        expected: 'an HTTP answer',
+        actual: answered(evidence),
+        exchange: evidence,
+      });
     const problem = lengthProblem(answer);
     expectThat(problem === undefined, `${request.label}: ${problem} (P-HTTP-3: Content-Length counts bytes, not characters)`, {
-      expected: `Content-Length: ${answer.body.length}`, actual: `Content-Length: ${answer.headers['content-length']}`, exchange: evidence,
+      expected: `Content-Length: ${answer.body.length}`,
+      actual: `Content-Length: ${answer.headers['content-length']}`,
+      exchange: evidence,
     });
     if (answer.headers['content-length'] !== undefined && nonAscii(answer.body)) judgedNonAscii++;
   }
 
-  const broken: RawRequest = { label: 'Create Order with invalid JSON, on a kept-alive connection', path: CREATE_ORDER_PATH, body: '{"order_id":' };
-  const next: RawRequest = { label: 'Create Order on the same connection, after the error', path: CREATE_ORDER_PATH, body: canonicalize(validOrder(ctx)) };
+  const broken: RawRequest = {
+    label: 'Create Order with invalid JSON, on a kept-alive connection',
+    path: CREATE_ORDER_PATH,
+    body: '{"order_id":',
+  };
+  const next: RawRequest = {
+    label: 'Create Order on the same connection, after the error',
+    path: CREATE_ORDER_PATH,
+    body: canonicalize(validOrder(ctx)),
+  };
   const pair = await twoOnOneConnection(ctx, broken, next, options);
   if (pair.first === undefined) {
     const evidence = rawEvidence(ctx, broken, undefined);
-    throw new CheckFailure(`${broken.label}: no complete HTTP answer (P-HTTP-3)`, { expected: 'an error answer', actual: answered(evidence), exchange: evidence });
+    throw new CheckFailure(`${broken.label}: no complete HTTP answer (P-HTTP-3)`, {
+      expected: 'an error answer',
+      actual: answered(evidence),
+      exchange: evidence,
+    });
   }
   if (pair.second.unjudged !== undefined) {
     // The bytes were judged; whether the connection takes another request after an error cannot be told.
     throw new CheckSkipped(`not judged: whether a connection stays usable after an error answer: ${next.label}: ${pair.second.unjudged}`);
   }
   if (pair.sentSecond && pair.second.answer === undefined) {
-    const evidence = rawEvidence(ctx, next, undefined, 'the connection closed without an answer, though the error before it did not say Connection: close');
+    const evidence = rawEvidence(
+      ctx,
+      next,
+      undefined,
+      'the connection closed without an answer, though the error before it did not say Connection: close',
+    );
     throw new CheckFailure('after an error answer without Connection: close, the connection did not take another request (P-HTTP-3)', {
-      expected: 'an answer to the second request, or Connection: close on the error', actual: answered(evidence), exchange: evidence,
+      expected: 'an answer to the second request, or Connection: close on the error',
+      actual: answered(evidence),
+      exchange: evidence,
     });
   }
   if (judgedNonAscii === 0) {
     const also = unjudged.length > 0 ? `; ${unjudged.join('; ')}` : '';
-    throw new CheckSkipped(`not judged: no answer that said its Content-Length held non-ASCII text (the order_id was refused, or escaped as \\u), so a count of characters cannot be told from one of bytes${also}`);
+    throw new CheckSkipped(
+      `not judged: no answer that said its Content-Length held non-ASCII text (the order_id was refused, or escaped as \\u), so a count of characters cannot be told from one of bytes${also}`,
+    );
   }
 }
 
 export const wireChecks: Check[] = [
-  { id: 'http-other-methods', requirement: 'HTTP-OTHER-METHODS', title: 'GET, PUT, PATCH and DELETE on every operation path answer 405 or 404 with the JSON error envelope', run: otherMethods },
-  { id: 'http-media-type', requirement: 'HTTP-MEDIA-TYPE', title: 'Create Order labelled "application/json; charset=utf-8" or "Application/JSON" is accepted', creates: true, run: mediaTypes },
-  { id: 'http-content-length', requirement: 'HTTP-CONTENT-LENGTH', title: 'Content-Length of non-ASCII answers is their byte length; a connection stays usable after an error or is closed', creates: true, run: (ctx) => contentLength(ctx) },
-  { id: 'http-repeated-keys', requirement: 'HTTP-REPEATED-KEYS', title: 'a body that repeats order_id is refused with 400', creates: true, run: repeatedKeys },
+  {
+    id: 'http-other-methods',
+    requirement: 'HTTP-OTHER-METHODS',
+    title: 'GET, PUT, PATCH and DELETE on every operation path answer 405 or 404 with the JSON error envelope',
+    run: otherMethods,
+  },
+  {
+    id: 'http-media-type',
+    requirement: 'HTTP-MEDIA-TYPE',
+    title: 'Create Order labelled "application/json; charset=utf-8" or "Application/JSON" is accepted',
+    creates: true,
+    run: mediaTypes,
+  },
+  {
+    id: 'http-content-length',
+    requirement: 'HTTP-CONTENT-LENGTH',
+    title: 'Content-Length of non-ASCII answers is their byte length; a connection stays usable after an error or is closed',
+    creates: true,
+    run: (ctx) => contentLength(ctx),
+  },
+  {
+    id: 'http-repeated-keys',
+    requirement: 'HTTP-REPEATED-KEYS',
+    title: 'a body that repeats order_id is refused with 400',
+    creates: true,
+    run: repeatedKeys,
+  },
 ];
-

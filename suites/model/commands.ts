@@ -7,21 +7,50 @@ import { answered } from '../check.js';
 import { decimalEquals, decimalOf, decimalText, isSuccess, validOrder } from '../checks/requests.js';
 import type { Exchange } from '../http.js';
 import {
-  awaitsSettlement, changedPayoutFields, emptyModel, expectedBalance, isFinalOrderState, orderDisagreements, orderMayMove, payoutMayMove, SLOTS,
-  type Model, type PayoutRecord,
+  awaitsSettlement,
+  changedPayoutFields,
+  emptyModel,
+  expectedBalance,
+  isFinalOrderState,
+  orderDisagreements,
+  orderMayMove,
+  payoutMayMove,
+  SLOTS,
+  type Model,
+  type PayoutRecord,
 } from './model.js';
 import { briefly, NotJudged, ownPayoutAmount, type Real } from './target.js';
 
 type Json = Record<string, unknown>;
 
 export const KINDS = [
-  'createOrder', 'createOrderUsedId', 'orderStatus', 'orderCancel', 'checkoutPay', 'checkoutFail', 'checkoutExpire',
-  'initiate', 'initiateRejected', 'initiateUsedId', 'payoutStatus', 'settleSuccess', 'settleFailed', 'settleReversed', 'balance',
+  'createOrder',
+  'createOrderUsedId',
+  'orderStatus',
+  'orderCancel',
+  'checkoutPay',
+  'checkoutFail',
+  'checkoutExpire',
+  'initiate',
+  'initiateRejected',
+  'initiateUsedId',
+  'payoutStatus',
+  'settleSuccess',
+  'settleFailed',
+  'settleReversed',
+  'balance',
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
 /** The commands only a reference sandbox takes (its checkout page and settle control request). */
-export const SANDBOX_ONLY: readonly Kind[] = ['checkoutPay', 'checkoutFail', 'checkoutExpire', 'settleSuccess', 'settleFailed', 'settleReversed'];
+export const SANDBOX_ONLY: readonly Kind[] = [
+  'checkoutPay',
+  'checkoutFail',
+  'checkoutExpire',
+  'settleSuccess',
+  'settleFailed',
+  'settleReversed',
+];
 
 /** Minor-unit endings of payout amounts: the sandbox processes any but a few (drawn per payout), and its bank rejects 13. */
 const PROCESSED_ENDING = 'processed';
@@ -96,8 +125,18 @@ const RUN: Record<Kind, (m: Model, r: Real, slot: number) => Promise<void>> = {
     r.step(`Create Order ${orderName(slot)} → ${briefly(exchange, record?.order_status)}`, exchange);
     if (record === undefined) throw new NotJudged(`Create Order of a new order answered ${answered(exchange)}`);
     const state = typeof record.order_status === 'string' ? record.order_status : 'UN_PAID';
-    r.judge('STATE-ORDER-LIFECYCLE', state === 'UN_PAID', () => `a new order starts ${JSON.stringify(record.order_status)}, not UN_PAID (P-STATE-1)`, exchange);
-    m.orders[slot] = { orderId: r.orderId(slot), written: { svcOrderId: record.svc_order_id, createdAt: record.created_at, amount: decimalOf(amount)!, currency: 'INR' }, state, ...checkoutPathOf(r, record) };
+    r.judge(
+      'STATE-ORDER-LIFECYCLE',
+      state === 'UN_PAID',
+      () => `a new order starts ${JSON.stringify(record.order_status)}, not UN_PAID (P-STATE-1)`,
+      exchange,
+    );
+    m.orders[slot] = {
+      orderId: r.orderId(slot),
+      written: { svcOrderId: record.svc_order_id, createdAt: record.created_at, amount: decimalOf(amount)!, currency: 'INR' },
+      state,
+      ...checkoutPathOf(r, record),
+    };
   },
 
   async createOrderUsedId(m, r, slot) {
@@ -105,10 +144,25 @@ const RUN: Record<Kind, (m: Model, r: Real, slot: number) => Promise<void>> = {
     const body = validOrder(r.ctx, { order_id: order.orderId, order_amount: 999.99, order_currency: 'INR' });
     const exchange = await r.send(`Create Order again with ${orderName(slot)}'s order_id`, 'createOrder', body as unknown as Json);
     const record = isSuccess(exchange) ? dataOf(exchange, 'return_data') : undefined;
-    r.step(`Create Order with ${orderName(slot)}'s order_id (the order is ${order.state}) → ${briefly(exchange, record?.order_status)}`, exchange);
-    r.judge('DUP-PERMANENT', statusOf(exchange) === 409, () => `Create Order with the order_id of an order now ${order.state} answered ${briefly(exchange)}, not 409 (P-DUP-5: an identifier once used stays used, whatever became of its record)`, exchange);
+    r.step(
+      `Create Order with ${orderName(slot)}'s order_id (the order is ${order.state}) → ${briefly(exchange, record?.order_status)}`,
+      exchange,
+    );
+    r.judge(
+      'DUP-PERMANENT',
+      statusOf(exchange) === 409,
+      () =>
+        `Create Order with the order_id of an order now ${order.state} answered ${briefly(exchange)}, not 409 (P-DUP-5: an identifier once used stays used, whatever became of its record)`,
+      exchange,
+    );
     // Taken all the same: the id now names the new order, and later reads are compared with it.
-    if (record !== undefined) m.orders[slot] = { orderId: order.orderId, written: { svcOrderId: record.svc_order_id, createdAt: record.created_at, amount: decimalOf(999.99)!, currency: 'INR' }, state: String(record.order_status), ...checkoutPathOf(r, record) };
+    if (record !== undefined)
+      m.orders[slot] = {
+        orderId: order.orderId,
+        written: { svcOrderId: record.svc_order_id, createdAt: record.created_at, amount: decimalOf(999.99)!, currency: 'INR' },
+        state: String(record.order_status),
+        ...checkoutPathOf(r, record),
+      };
   },
 
   async orderStatus(m, r, slot) {
@@ -116,12 +170,29 @@ const RUN: Record<Kind, (m: Model, r: Real, slot: number) => Promise<void>> = {
     const exchange = await r.send(`Order Status ${orderName(slot)}`, 'orderStatus', { order_id: order.orderId });
     const record = statusOf(exchange) === 200 ? dataOf(exchange) : undefined;
     r.step(`Order Status ${orderName(slot)} → ${briefly(exchange, record?.order_status)}`, exchange);
-    if (statusOf(exchange) === 404) r.judge('STATE-READS-AGREE', false, () => `Order Status of ${orderName(slot)}, which Create Order made, answered 404 (P-STATE-3)`, exchange);
+    if (statusOf(exchange) === 404)
+      r.judge(
+        'STATE-READS-AGREE',
+        false,
+        () => `Order Status of ${orderName(slot)}, which Create Order made, answered 404 (P-STATE-3)`,
+        exchange,
+      );
     if (record === undefined) throw new NotJudged(`Order Status answered ${answered(exchange)}`);
     const differs = orderDisagreements(order, record);
-    r.judge('STATE-READS-AGREE', differs.length === 0, () => `Order Status of ${orderName(slot)} disagrees with what Create Order answered: ${differs.join(', ')} (P-STATE-3)`, exchange);
+    r.judge(
+      'STATE-READS-AGREE',
+      differs.length === 0,
+      () => `Order Status of ${orderName(slot)} disagrees with what Create Order answered: ${differs.join(', ')} (P-STATE-3)`,
+      exchange,
+    );
     const state = String(record.order_status);
-    r.judge('STATE-ORDER-LIFECYCLE', orderMayMove(order.state, state), () => `${orderName(slot)} read ${state} after ${order.state}${isFinalOrderState(order.state) ? ` (${order.state} is final)` : ''} (P-STATE-1)`, exchange);
+    r.judge(
+      'STATE-ORDER-LIFECYCLE',
+      orderMayMove(order.state, state),
+      () =>
+        `${orderName(slot)} read ${state} after ${order.state}${isFinalOrderState(order.state) ? ` (${order.state} is final)` : ''} (P-STATE-1)`,
+      exchange,
+    );
     order.state = state;
   },
 
@@ -132,11 +203,28 @@ const RUN: Record<Kind, (m: Model, r: Real, slot: number) => Promise<void>> = {
     const record = statusOf(exchange) === 200 ? dataOf(exchange) : undefined;
     r.step(`Order Cancel ${orderName(slot)} (it was ${before}) → ${briefly(exchange, record?.order_status)}`, exchange);
     const status = statusOf(exchange);
-    if (status === 404) r.judge('STATE-READS-AGREE', false, () => `Order Cancel of ${orderName(slot)}, which Create Order made, answered 404 (P-STATE-3)`, exchange);
+    if (status === 404)
+      r.judge(
+        'STATE-READS-AGREE',
+        false,
+        () => `Order Cancel of ${orderName(slot)}, which Create Order made, answered 404 (P-STATE-3)`,
+        exchange,
+      );
     if (status === 422) return; // refused: nothing changed (a final order must be refused so; a moving one may be)
     if (record === undefined) throw new NotJudged(`Order Cancel answered ${answered(exchange)}`);
-    r.judge('STATE-ORDER-LIFECYCLE', !isFinalOrderState(before), () => `Order Cancel of a ${before} order answered 200 ${String(record.order_status)}: ${before} is final, a cancel of it must answer 422 (P-STATE-1)`, exchange);
-    r.judge('STATE-ORDER-LIFECYCLE', record.order_status === 'CANCELLED', () => `Order Cancel answered 200 with the order ${JSON.stringify(record.order_status)}, not CANCELLED (P-STATE-1, P-OPS-1)`, exchange);
+    r.judge(
+      'STATE-ORDER-LIFECYCLE',
+      !isFinalOrderState(before),
+      () =>
+        `Order Cancel of a ${before} order answered 200 ${String(record.order_status)}: ${before} is final, a cancel of it must answer 422 (P-STATE-1)`,
+      exchange,
+    );
+    r.judge(
+      'STATE-ORDER-LIFECYCLE',
+      record.order_status === 'CANCELLED',
+      () => `Order Cancel answered 200 with the order ${JSON.stringify(record.order_status)}, not CANCELLED (P-STATE-1, P-OPS-1)`,
+      exchange,
+    );
     order.state = String(record.order_status);
   },
 
@@ -150,10 +238,23 @@ const RUN: Record<Kind, (m: Model, r: Real, slot: number) => Promise<void>> = {
   async initiateUsedId(m, r, slot) {
     const payout = m.payouts[slot]!;
     const amount = ownPayoutAmount(r.ctx, r.facts.currency, PROCESSED_ENDING);
-    const exchange = await r.send(`Transaction Initiation again with ${payoutName(slot)}'s payout_order_id`, 'transactionInitiation', r.payoutBody(slot, amount));
+    const exchange = await r.send(
+      `Transaction Initiation again with ${payoutName(slot)}'s payout_order_id`,
+      'transactionInitiation',
+      r.payoutBody(slot, amount),
+    );
     const record = isSuccess(exchange) ? dataOf(exchange) : undefined;
-    r.step(`Transaction Initiation of ${decimalText(amount)} with ${payoutName(slot)}'s payout_order_id (the payout is ${String(payout.last.status)}) → ${briefly(exchange, record?.status)}`, exchange);
-    r.judge('DUP-PERMANENT', statusOf(exchange) === 409, () => `Transaction Initiation with the payout_order_id of a payout now ${String(payout.last.status)} answered ${briefly(exchange)}, not 409 (P-DUP-5, P-OPS-3)`, exchange);
+    r.step(
+      `Transaction Initiation of ${decimalText(amount)} with ${payoutName(slot)}'s payout_order_id (the payout is ${String(payout.last.status)}) → ${briefly(exchange, record?.status)}`,
+      exchange,
+    );
+    r.judge(
+      'DUP-PERMANENT',
+      statusOf(exchange) === 409,
+      () =>
+        `Transaction Initiation with the payout_order_id of a payout now ${String(payout.last.status)} answered ${briefly(exchange)}, not 409 (P-DUP-5, P-OPS-3)`,
+      exchange,
+    );
     // Taken all the same: the id now names the new payout (what it did to the balance, the money rule sees).
     if (record !== undefined) {
       m.payouts[slot] = { payoutOrderId: payout.payoutOrderId, written: record, last: record };
@@ -173,7 +274,9 @@ const RUN: Record<Kind, (m: Model, r: Real, slot: number) => Promise<void>> = {
     // A payout of the run's own that may still move (settle by itself) is read just before and just
     // after the balance: when one moved in between, the balance cannot be set against the records.
     // The earlier sequences' payouts still to settle are read so too: their settlement is theirs to explain.
-    const moving = m.payouts.flatMap((p, slot) => (p !== undefined && !['FAILED', 'REVERSED'].includes(String(p.last.status)) ? [slot] : []));
+    const moving = m.payouts.flatMap((p, slot) =>
+      p !== undefined && !['FAILED', 'REVERSED'].includes(String(p.last.status)) ? [slot] : [],
+    );
     const earlier = m.inherited.filter((p) => awaitsSettlement(p.last));
     const readAll = async (when: string) => {
       for (const slot of moving) await readPayout(m, r, slot, `Payout Status ${payoutName(slot)} (${when} the balance)`);
@@ -184,11 +287,24 @@ const RUN: Record<Kind, (m: Model, r: Real, slot: number) => Promise<void>> = {
     const { exchange, balance } = await readBalance(r, 'Balance Inquiry');
     const unchanged = (await readAll('after')).every((state, i) => state === seen[i]);
     const expected = expectedBalance(m)!;
-    r.step(`Balance Inquiry → ${briefly(exchange)} ${decimalText(balance)} (the model expects ${decimalText(expected)}${unchanged ? '' : '; a payout moved meanwhile, not compared'})`, exchange);
+    r.step(
+      `Balance Inquiry → ${briefly(exchange)} ${decimalText(balance)} (the model expects ${decimalText(expected)}${unchanged ? '' : '; a payout moved meanwhile, not compared'})`,
+      exchange,
+    );
     if (!unchanged) return;
-    const inherited = m.inherited.length > 0 ? `, and what ${m.inherited.length} earlier sequence(s)' payout(s) still to settle at the start did since` : '';
+    const inherited =
+      m.inherited.length > 0
+        ? `, and what ${m.inherited.length} earlier sequence(s)' payout(s) still to settle at the start did since`
+        : '';
     const miss = () => ({ expected, actual: balance, amounts: r.ownAmounts });
-    r.judge('MONEY-CONSERVATION', decimalEquals(balance, expected), () => `the balance is ${decimalText(balance)}, but the run's own payouts explain ${decimalText(expected)}: the start ${decimalText(m.startBalance!)} less those amount_debited YES, plus those REVERSED${inherited} (P-MONEY-1)`, exchange, miss);
+    r.judge(
+      'MONEY-CONSERVATION',
+      decimalEquals(balance, expected),
+      () =>
+        `the balance is ${decimalText(balance)}, but the run's own payouts explain ${decimalText(expected)}: the start ${decimalText(m.startBalance!)} less those amount_debited YES, plus those REVERSED${inherited} (P-MONEY-1)`,
+      exchange,
+      miss,
+    );
   },
 };
 
@@ -207,7 +323,10 @@ async function checkout(m: Model, r: Real, slot: number, outcome: 'success' | 'f
   const word = { success: 'pay', failure: 'fail', expire: 'expire' }[outcome];
   const exchange = await r.checkout(`checkout ${word} ${orderName(slot)} (the sandbox's hosted checkout)`, order.checkoutPath!, outcome);
   const took = statusOf(exchange) === 200;
-  r.step(`checkout ${word} ${orderName(slot)} (it was ${order.state}) → ${briefly(exchange)}${took ? ` (now ${state})` : ' (not taken)'}`, exchange);
+  r.step(
+    `checkout ${word} ${orderName(slot)} (it was ${order.state}) → ${briefly(exchange)}${took ? ` (now ${state})` : ' (not taken)'}`,
+    exchange,
+  );
   if (took) order.state = state;
 }
 
@@ -216,11 +335,24 @@ async function initiate(m: Model, r: Real, slot: number, ending: number | 'proce
   const body = r.payoutBody(slot, amount);
   const exchange = await r.send(`Transaction Initiation ${payoutName(slot)}`, 'transactionInitiation', body);
   const record = isSuccess(exchange) ? dataOf(exchange) : undefined;
-  r.step(`Transaction Initiation ${payoutName(slot)} of ${decimalText(amount)} ${r.facts.currency} → ${briefly(exchange, record?.status)}${record ? ` amount_debited ${String(record.amount_debited)}` : ''}`, exchange);
+  r.step(
+    `Transaction Initiation ${payoutName(slot)} of ${decimalText(amount)} ${r.facts.currency} → ${briefly(exchange, record?.status)}${record ? ` amount_debited ${String(record.amount_debited)}` : ''}`,
+    exchange,
+  );
   if (record === undefined) throw new NotJudged(`Transaction Initiation of a new payout answered ${answered(exchange)}`);
   const answeredAmount = decimalOf(record.amount);
-  const agrees = String(record.payout_order_id) === body.payout_order_id && answeredAmount !== undefined && decimalEquals(answeredAmount, amount) && record.currency === body.currency;
-  r.judge('STATE-READS-AGREE', agrees, () => `Transaction Initiation answered payout_order_id ${JSON.stringify(record.payout_order_id)}, amount ${JSON.stringify(record.amount)}, currency ${JSON.stringify(record.currency)} for a payout of ${decimalText(amount)} ${String(body.currency)} (P-STATE-3)`, exchange);
+  const agrees =
+    String(record.payout_order_id) === body.payout_order_id &&
+    answeredAmount !== undefined &&
+    decimalEquals(answeredAmount, amount) &&
+    record.currency === body.currency;
+  r.judge(
+    'STATE-READS-AGREE',
+    agrees,
+    () =>
+      `Transaction Initiation answered payout_order_id ${JSON.stringify(record.payout_order_id)}, amount ${JSON.stringify(record.amount)}, currency ${JSON.stringify(record.currency)} for a payout of ${decimalText(amount)} ${String(body.currency)} (P-STATE-3)`,
+    exchange,
+  );
   m.payouts[slot] = { payoutOrderId: String(body.payout_order_id), written: record, last: record };
   r.notePayout(String(body.payout_order_id), record);
 }
@@ -231,7 +363,13 @@ async function readPayout(m: Model, r: Real, slot: number, label: string): Promi
   const exchange = await r.send(label, 'payoutStatus', r.payoutStatusBody(slot));
   const record = statusOf(exchange) === 200 ? dataOf(exchange) : undefined;
   r.step(`${label} → ${briefly(exchange, record?.status)}${record ? ` amount_debited ${String(record.amount_debited)}` : ''}`, exchange);
-  if (statusOf(exchange) === 404) r.judge('STATE-READS-AGREE', false, () => `Payout Status of ${payoutName(slot)}, which Transaction Initiation made, answered 404 (P-STATE-3)`, exchange);
+  if (statusOf(exchange) === 404)
+    r.judge(
+      'STATE-READS-AGREE',
+      false,
+      () => `Payout Status of ${payoutName(slot)}, which Transaction Initiation made, answered 404 (P-STATE-3)`,
+      exchange,
+    );
   if (record === undefined) throw new NotJudged(`Payout Status answered ${answered(exchange)}`);
   judgeRecord(payout, record, r, slot, exchange);
 }
@@ -239,11 +377,29 @@ async function readPayout(m: Model, r: Real, slot: number, label: string): Promi
 function judgeRecord(payout: PayoutRecord, record: Json, r: Real, slot: number, exchange: Exchange): void {
   const before = String(payout.last.status);
   const now = String(record.status);
-  r.judge('STATE-PAYOUT-LIFECYCLE', payoutMayMove(before, now), () => `${payoutName(slot)} read ${now} after ${before}: payout states move forward only${before === 'FAILED' || before === 'REVERSED' ? `, and ${before} is final` : ''} (P-STATE-2)`, exchange);
+  r.judge(
+    'STATE-PAYOUT-LIFECYCLE',
+    payoutMayMove(before, now),
+    () =>
+      `${payoutName(slot)} read ${now} after ${before}: payout states move forward only${before === 'FAILED' || before === 'REVERSED' ? `, and ${before} is final` : ''} (P-STATE-2)`,
+    exchange,
+  );
   const changed = payout.read === undefined ? [] : changedPayoutFields(payout.read, record);
-  r.judge('STATE-PAYOUT-LIFECYCLE', changed.length === 0, () => `${payoutName(slot)}'s ${changed.map((f) => `${f} changed from ${JSON.stringify(payout.read![f])} to ${JSON.stringify(record[f])}`).join(', ')} between two reads (P-STATE-2: they never change)`, exchange);
+  r.judge(
+    'STATE-PAYOUT-LIFECYCLE',
+    changed.length === 0,
+    () =>
+      `${payoutName(slot)}'s ${changed.map((f) => `${f} changed from ${JSON.stringify(payout.read![f])} to ${JSON.stringify(record[f])}`).join(', ')} between two reads (P-STATE-2: they never change)`,
+    exchange,
+  );
   const differs = changedPayoutFields(payout.written, record);
-  r.judge('STATE-READS-AGREE', differs.length === 0, () => `Payout Status of ${payoutName(slot)} shows ${differs.map((f) => `${f} ${JSON.stringify(record[f])}`).join(', ')}, but Transaction Initiation answered ${differs.map((f) => JSON.stringify(payout.written[f])).join(', ')} (P-STATE-3)`, exchange);
+  r.judge(
+    'STATE-READS-AGREE',
+    differs.length === 0,
+    () =>
+      `Payout Status of ${payoutName(slot)} shows ${differs.map((f) => `${f} ${JSON.stringify(record[f])}`).join(', ')}, but Transaction Initiation answered ${differs.map((f) => JSON.stringify(payout.written[f])).join(', ')} (P-STATE-3)`,
+    exchange,
+  );
   payout.last = record;
   payout.read = record;
   r.notePayout(payout.payoutOrderId, record);
@@ -253,7 +409,10 @@ async function settle(m: Model, r: Real, slot: number, target: 'SUCCESS' | 'FAIL
   const payout = m.payouts[slot]!;
   const exchange = await r.settle(`settle ${payoutName(slot)} to ${target} (the sandbox's control request)`, payout.payoutOrderId, target);
   const record = statusOf(exchange) === 200 ? dataOf(exchange) : undefined;
-  r.step(`settle ${payoutName(slot)} to ${target} (it was ${String(payout.last.status)}) → ${briefly(exchange, record?.status)}${record ? '' : ' (not taken)'}`, exchange);
+  r.step(
+    `settle ${payoutName(slot)} to ${target} (it was ${String(payout.last.status)}) → ${briefly(exchange, record?.status)}${record ? '' : ' (not taken)'}`,
+    exchange,
+  );
   // The control request answers the record as it now is: judged as a read.
   if (record !== undefined) judgeRecord(payout, record, r, slot, exchange);
 }
@@ -281,7 +440,10 @@ export async function readEarlierPayout(r: Real, payoutOrderId: string, when: st
   return record;
 }
 
-export async function readBalance(r: Real, label: string): Promise<{ exchange: Exchange; balance: import('../checks/requests.js').Decimal }> {
+export async function readBalance(
+  r: Real,
+  label: string,
+): Promise<{ exchange: Exchange; balance: import('../checks/requests.js').Decimal }> {
   const exchange = await r.send(label, 'balanceInquiry', { svc_wallet_id: r.facts.walletId });
   const balance = statusOf(exchange) === 200 ? decimalOf(dataOf(exchange)?.balance) : undefined;
   if (balance === undefined) throw new NotJudged(`Balance Inquiry answered ${answered(exchange)}`);

@@ -24,7 +24,13 @@ interface Outcome {
 }
 
 /** Runs one sequence of commands on fresh records (fast-check's model runner: a command runs when its check holds). */
-async function runSequence(ctx: CheckContext, rule: ModelRule, facts: TargetFacts, commands: Iterable<ModelCommand>, reached = new Set<string>()): Promise<Outcome> {
+async function runSequence(
+  ctx: CheckContext,
+  rule: ModelRule,
+  facts: TargetFacts,
+  commands: Iterable<ModelCommand>,
+  reached = new Set<string>(),
+): Promise<Outcome> {
   const real = new Real(ctx, rule, facts);
   const ran: number[] = [];
   const tracked = [...commands].map((command) => ({
@@ -56,7 +62,8 @@ function noteReached(m: Readonly<Model>, reached: Set<string>): void {
   for (const payout of m.payouts) if (payout !== undefined) reached.add(`payout:${String(payout.last.status)}`);
 }
 
-const decode = (codes: readonly number[]) => codes.map((code) => ModelCommand.decode(code)).filter((c): c is ModelCommand => c !== undefined);
+const decode = (codes: readonly number[]) =>
+  codes.map((code) => ModelCommand.decode(code)).filter((c): c is ModelCommand => c !== undefined);
 
 /** The rule's model check: fixed sequences, then random ones; throws its verdict. */
 export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void> {
@@ -80,7 +87,14 @@ export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void
     else {
       const shorter = await shortest(outcome, run);
       const path = shorter.codes.length < outcome.codes.length ? `1:${shorter.codes.join(':')}` : `0:${index}`;
-      const confirmed = await confirm(ctx, rule, decode(shorter.codes), shorter, path, `fixed sequence ${index + 1} of ${fixed.length}${path.startsWith('1:') ? ', shortened' : ''}`);
+      const confirmed = await confirm(
+        ctx,
+        rule,
+        decode(shorter.codes),
+        shorter,
+        path,
+        `fixed sequence ${index + 1} of ${fixed.length}${path.startsWith('1:') ? ', shortened' : ''}`,
+      );
       if (confirmed) throw confirmed;
       judged.disturbed += 1;
     }
@@ -107,7 +121,14 @@ export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void
     // The commands that ran in it (a command whose check did not hold was passed over): replayed as they are.
     const shrunk = decode(lastFailed!.codes);
     // fast-check's counterexample is the last sequence that failed: its outcome is the one kept.
-    const confirmed = await confirm(ctx, rule, shrunk, lastFailed!, `1:${lastFailed!.codes.join(':')}`, `a random sequence, shrunk ${details.numShrinks} times`);
+    const confirmed = await confirm(
+      ctx,
+      rule,
+      shrunk,
+      lastFailed!,
+      `1:${lastFailed!.codes.join(':')}`,
+      `a random sequence, shrunk ${details.numShrinks} times`,
+    );
     if (confirmed) throw confirmed;
     judged.disturbed += 1;
   }
@@ -116,9 +137,12 @@ export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void
   // repeat the same way, is other activity on the wallet: the requirement is reported not judged, not
   // passed on the sequences that happened to stay clear of it.
   if (judged.disturbed > 0) {
-    throw new CheckSkipped(`not judged: other activity on the wallet: ${judged.disturbed} sequence(s) saw the balance move by amounts the run's own payouts do not explain, and a re-run with other amounts did not miss the same way (${rule}, P-MONEY-1)`);
+    throw new CheckSkipped(
+      `not judged: other activity on the wallet: ${judged.disturbed} sequence(s) saw the balance move by amounts the run's own payouts do not explain, and a re-run with other amounts did not miss the same way (${rule}, P-MONEY-1)`,
+    );
   }
-  if (judged.count === 0) throw new CheckSkipped(`not judged: the model could not follow the target: ${judged.notJudged[0] ?? 'no sequence ran'} (${rule})`);
+  if (judged.count === 0)
+    throw new CheckSkipped(`not judged: the model could not follow the target: ${judged.notJudged[0] ?? 'no sequence ran'} (${rule})`);
   judgeReach(ctx, rule, plan, reached);
 }
 
@@ -132,9 +156,13 @@ function judgeReach(ctx: CheckContext, rule: ModelRule, plan: SequencePlan, reac
   const missing = plan.aims.states.filter((state) => !reached.has(state));
   if (missing.length === 0) return;
   const named = missing.map((state) => state.replace(':', ' ')).join(', ');
-  const why = 'the model moves records there only through the reference sandbox\'s checkout and settle control requests, and the target did not move them there itself';
-  if (plan.aims.needed && missing.length === plan.aims.states.length) throw new CheckSkipped(`not judged: no sequence reached ${named}, the states ${rule} is about (${why})`);
-  ctx.notice(`${rule}: judged on the states the run reached; never reached: ${named} (${why}), so what the rule says of them was not judged`);
+  const why =
+    "the model moves records there only through the reference sandbox's checkout and settle control requests, and the target did not move them there itself";
+  if (plan.aims.needed && missing.length === plan.aims.states.length)
+    throw new CheckSkipped(`not judged: no sequence reached ${named}, the states ${rule} is about (${why})`);
+  ctx.notice(
+    `${rule}: judged on the states the run reached; never reached: ${named} (${why}), so what the rule says of them was not judged`,
+  );
 }
 
 /**
@@ -163,7 +191,14 @@ async function inOrder(sequences: readonly ModelCommand[][], run: (s: ModelComma
  * the caller reports it not judged). The other rules judge the run's own records, which nothing else
  * touches: what was seen stands, reproduced or not.
  */
-async function confirm(ctx: CheckContext, rule: ModelRule, sequence: readonly ModelCommand[], seen: Outcome, path: string, what: string): Promise<CheckFailure | undefined> {
+async function confirm(
+  ctx: CheckContext,
+  rule: ModelRule,
+  sequence: readonly ModelCommand[],
+  seen: Outcome,
+  path: string,
+  what: string,
+): Promise<CheckFailure | undefined> {
   const facts = await targetFacts(ctx, sequencePlan(rule).payouts);
   // The same command, not the same step count: a money sequence reads as many earlier payouts as are
   // still settling when it runs, so its steps differ from run to run while its commands do not.
@@ -181,7 +216,8 @@ async function confirm(ctx: CheckContext, rule: ModelRule, sequence: readonly Mo
     const again = await runSequence(ctx, rule, facts, sequence);
     const miss = again.breach?.miss;
     if (miss === undefined || !atSameCommand(again)) continue;
-    if (misses.some((earlier) => sameMoneyMiss(earlier, miss))) return failure(ctx, again, path, `${what}; a re-run with other amounts missed the same way`);
+    if (misses.some((earlier) => sameMoneyMiss(earlier, miss)))
+      return failure(ctx, again, path, `${what}; a re-run with other amounts missed the same way`);
     misses.push(miss);
   }
   return undefined;
@@ -195,7 +231,12 @@ async function confirm(ctx: CheckContext, rule: ModelRule, sequence: readonly Mo
  */
 function sameMoneyMiss(a: MoneyMiss, b: MoneyMiss): boolean {
   const candidates = (m: MoneyMiss) => [...m.amounts, m.amounts.reduce(decimalPlus, NONE)];
-  const shape = (m: MoneyMiss, amount: Decimal) => ({ amount, expected: NONE, before: { balance: m.expected }, after: { balance: m.actual } });
+  const shape = (m: MoneyMiss, amount: Decimal) => ({
+    amount,
+    expected: NONE,
+    before: { balance: m.expected },
+    after: { balance: m.actual },
+  });
   const theirs = candidates(b);
   return a.amounts.length === b.amounts.length && candidates(a).some((amount, i) => sameMiss(shape(a, amount), shape(b, theirs[i]!)));
 }
@@ -229,13 +270,21 @@ function failure(ctx: CheckContext, outcome: Outcome, path: string, what: string
 }
 
 /** `--replay-path 0:I` reruns fixed sequence I; `1:C1:C2:…` the random sequence of those command codes. */
-async function replay(ctx: CheckContext, rule: ModelRule, fixed: readonly ModelCommand[][], run: (s: readonly ModelCommand[]) => Promise<Outcome>): Promise<void> {
+async function replay(
+  ctx: CheckContext,
+  rule: ModelRule,
+  fixed: readonly ModelCommand[][],
+  run: (s: readonly ModelCommand[]) => Promise<Outcome>,
+): Promise<void> {
   const [kind, ...rest] = ctx.replayPath!.split(':').map(Number);
   const sequence = kind === 0 && rest.length === 1 ? fixed[rest[0]!] : kind === 1 ? decode(rest) : undefined;
   if (sequence === undefined || sequence.length === 0) {
-    throw new CheckSkipped(`not judged: --replay-path ${ctx.replayPath} names no sequence of ${ctx.checkId} (0:I for fixed sequence I, 1:C1:C2:… for a random one)`);
+    throw new CheckSkipped(
+      `not judged: --replay-path ${ctx.replayPath} names no sequence of ${ctx.checkId} (0:I for fixed sequence I, 1:C1:C2:… for a random one)`,
+    );
   }
   const outcome = await run(sequence);
-  if (outcome.notJudged !== undefined) throw new CheckSkipped(`not judged: the model could not follow the target: ${outcome.notJudged} (${rule})`);
+  if (outcome.notJudged !== undefined)
+    throw new CheckSkipped(`not judged: the model could not follow the target: ${outcome.notJudged} (${rule})`);
   if (outcome.breach !== undefined) throw failure(ctx, outcome, ctx.replayPath!, 'the sequence at that path, replayed');
 }

@@ -24,13 +24,17 @@ async function runOnFront(check: (typeof modelChecks)[number], faults: FaultName
 }
 
 describe('MONEY-CONSERVATION on a real deployment whose wallet others use too', () => {
-  it('two runs at once: never a failure; a run that saw the other\'s payouts says not judged', async () => {
+  it("two runs at once: never a failure; a run that saw the other's payouts says not judged", async () => {
     const deployment = await realFront();
     try {
       for (let round = 0; round < 2; round++) {
         const results = await Promise.all([deployment.target(42, 5), deployment.target(42, 5)].map((target) => target.run(money)));
         for (const { outcome, meta } of results) {
-          expect({ outcome, error: meta.error?.message, failure: meta.failure?.message }).toEqual({ outcome: expect.stringMatching(/^(passed|skipped)$/), error: undefined, failure: undefined });
+          expect({ outcome, error: meta.error?.message, failure: meta.failure?.message }).toEqual({
+            outcome: expect.stringMatching(/^(passed|skipped)$/),
+            error: undefined,
+            failure: undefined,
+          });
           if (outcome === 'skipped') expect(meta.skipped).toMatch(/^not judged: other activity on the wallet/);
         }
       }
@@ -43,14 +47,20 @@ describe('MONEY-CONSERVATION on a real deployment whose wallet others use too', 
   // money sequence misses, and its re-runs miss by other amounts (before the fix: failed).
   it('other activity on every read: not judged, not failed', async () => {
     const result = await runOnFront(money, [], 42, { otherActivity: (n) => BigInt(n * (n + 7) * 13) });
-    expect({ outcome: result.outcome, why: result.why }).toEqual({ outcome: 'skipped', why: expect.stringMatching(/^not judged: other activity on the wallet/) });
+    expect({ outcome: result.outcome, why: result.why }).toEqual({
+      outcome: 'skipped',
+      why: expect.stringMatching(/^not judged: other activity on the wallet/),
+    });
   }, 60_000);
 
   // One move of 5.00 between the first sequence's two balance reads, never again: its re-run is clean
   // (before the fix: a notice, and the requirement passed on the other sequences).
   it('other activity once: not judged, not passed', async () => {
     const result = await runOnFront(money, [], 42, { otherActivity: (n) => (n >= 3 ? 500n : 0n) });
-    expect({ outcome: result.outcome, why: result.why }).toEqual({ outcome: 'skipped', why: expect.stringMatching(/^not judged: other activity on the wallet/) });
+    expect({ outcome: result.outcome, why: result.why }).toEqual({
+      outcome: 'skipped',
+      why: expect.stringMatching(/^not judged: other activity on the wallet/),
+    });
   }, 60_000);
 
   it('money-duplicate-debits still fails MONEY-CONSERVATION off the sandbox', async () => {
@@ -62,26 +72,37 @@ describe('MONEY-CONSERVATION on a real deployment whose wallet others use too', 
 });
 
 describe('the model rules off the sandbox', () => {
-  it.each([1, 2, 3, 4, 5, 6])('state-payout-id-reallocated fails STATE-READS-AGREE (seed %i)', async (seed) => {
-    const result = await runOnFront(byRequirement('STATE-READS-AGREE'), ['state-payout-id-reallocated'], seed);
-    expect({ outcome: result.outcome, error: result.meta.error?.message }).toEqual({ outcome: 'failed', error: undefined });
-    expect(result.why).toContain('STATE-READS-AGREE');
-  }, 60_000);
+  it.each([1, 2, 3, 4, 5, 6])(
+    'state-payout-id-reallocated fails STATE-READS-AGREE (seed %i)',
+    async (seed) => {
+      const result = await runOnFront(byRequirement('STATE-READS-AGREE'), ['state-payout-id-reallocated'], seed);
+      expect({ outcome: result.outcome, error: result.meta.error?.message }).toEqual({ outcome: 'failed', error: undefined });
+      expect(result.why).toContain('STATE-READS-AGREE');
+    },
+    60_000,
+  );
 
   it.each([
     ['STATE-ORDER-LIFECYCLE', 'state-paid-cancellable', /never reached: order PAID, order EXPIRED/],
     ['MONEY-CONSERVATION', 'money-reversal-not-refunded', /never reached: payout REVERSED/],
     ['STATE-PAYOUT-LIFECYCLE', undefined, /never reached: payout REVERSED/],
-  ] as const)('%s is judged on what was reached, and names what was not (%s)', async (requirement, fault, notice) => {
-    const result = await runOnFront(byRequirement(requirement), fault === undefined ? [] : [fault]);
-    expect({ outcome: result.outcome, why: result.why }).toEqual({ outcome: 'passed', why: undefined });
-    expect(result.meta.notes).toEqual([expect.stringMatching(notice)]);
-  }, 60_000);
+  ] as const)(
+    '%s is judged on what was reached, and names what was not (%s)',
+    async (requirement, fault, notice) => {
+      const result = await runOnFront(byRequirement(requirement), fault === undefined ? [] : [fault]);
+      expect({ outcome: result.outcome, why: result.why }).toEqual({ outcome: 'passed', why: undefined });
+      expect(result.meta.notes).toEqual([expect.stringMatching(notice)]);
+    },
+    60_000,
+  );
 
   // A deployment that refuses every cancel: no order reaches a final state, so whether final states
   // stay final was never seen (before: passed).
   it('STATE-ORDER-LIFECYCLE with no final state reached is not judged', async () => {
     const result = await runOnFront(byRequirement('STATE-ORDER-LIFECYCLE'), [], 42, { refuse: [OPERATION_PATHS.orderCancel] });
-    expect({ outcome: result.outcome, why: result.why }).toEqual({ outcome: 'skipped', why: expect.stringMatching(/^not judged: no sequence reached order PAID, order CANCELLED, order EXPIRED/) });
+    expect({ outcome: result.outcome, why: result.why }).toEqual({
+      outcome: 'skipped',
+      why: expect.stringMatching(/^not judged: no sequence reached order PAID, order CANCELLED, order EXPIRED/),
+    });
   }, 60_000);
 });

@@ -26,8 +26,16 @@ describe('a model failure in the report', () => {
       expect(meta.failure!.steps![2]).toMatch(/^3\. Order Cancel order#1 \(it was PAID\) → 200 CANCELLED \(.*PAID is final.*\)$/);
 
       const report = buildReport({
-        results: [{ meta, state: outcome, durationMs: 1 }], catalog: catalog(), target: { baseUrl: target.sandbox.baseUrl, environment: 'sandbox', embeddedSandbox: false },
-        seed: 42, runNumber: 1, runs: 3, strict: true, startedAt: new Date(0), durationMs: 1, version: 'test',
+        results: [{ meta, state: outcome, durationMs: 1 }],
+        catalog: catalog(),
+        target: { baseUrl: target.sandbox.baseUrl, environment: 'sandbox', embeddedSandbox: false },
+        seed: 42,
+        runNumber: 1,
+        runs: 3,
+        strict: true,
+        startedAt: new Date(0),
+        durationMs: 1,
+        version: 'test',
       });
       expect(validateSchema('report', JSON.parse(JSON.stringify(report))).valid).toBe(true);
       const requirement = report.requirements.find((r) => r.id === 'STATE-ORDER-LIFECYCLE')!;

@@ -5,7 +5,13 @@ import { decimalEquals, decimalMinus, decimalOf, decimalText, type Decimal } fro
 import { decimalPlus } from '../checks/wallet.js';
 
 /** The requirements the model judges; each model check asserts one of them. */
-export const MODEL_RULES = ['STATE-ORDER-LIFECYCLE', 'STATE-PAYOUT-LIFECYCLE', 'STATE-READS-AGREE', 'MONEY-CONSERVATION', 'DUP-PERMANENT'] as const;
+export const MODEL_RULES = [
+  'STATE-ORDER-LIFECYCLE',
+  'STATE-PAYOUT-LIFECYCLE',
+  'STATE-READS-AGREE',
+  'MONEY-CONSERVATION',
+  'DUP-PERMANENT',
+] as const;
 export type ModelRule = (typeof MODEL_RULES)[number];
 
 type Json = Record<string, unknown>;
@@ -58,7 +64,12 @@ export interface Model {
 }
 
 export function emptyModel(sandbox: boolean): Model {
-  return { orders: Array.from({ length: SLOTS }, () => undefined), payouts: Array.from({ length: SLOTS }, () => undefined), sandbox, inherited: [] };
+  return {
+    orders: Array.from({ length: SLOTS }, () => undefined),
+    payouts: Array.from({ length: SLOTS }, () => undefined),
+    sandbox,
+    inherited: [],
+  };
 }
 
 /**
@@ -119,11 +130,15 @@ export function changedPayoutFields(before: Json, after: Json): string[] {
 export function orderDisagreements(order: OrderRecord, read: Json): string[] {
   const out: string[] = [];
   if (String(read.order_id) !== order.orderId) out.push(`order_id ${JSON.stringify(read.order_id)} (was ${JSON.stringify(order.orderId)})`);
-  if (read.svc_order_id !== order.written.svcOrderId) out.push(`svc_order_id ${JSON.stringify(read.svc_order_id)} (was ${JSON.stringify(order.written.svcOrderId)})`);
+  if (read.svc_order_id !== order.written.svcOrderId)
+    out.push(`svc_order_id ${JSON.stringify(read.svc_order_id)} (was ${JSON.stringify(order.written.svcOrderId)})`);
   const amount = decimalOf(read.order_amount);
-  if (amount === undefined || !decimalEquals(amount, order.written.amount)) out.push(`order_amount ${JSON.stringify(read.order_amount)} (was ${decimalText(order.written.amount)})`);
-  if (read.order_currency !== order.written.currency) out.push(`order_currency ${JSON.stringify(read.order_currency)} (was ${order.written.currency})`);
-  if (read.created_at !== order.written.createdAt) out.push(`created_at ${JSON.stringify(read.created_at)} (was ${JSON.stringify(order.written.createdAt)})`);
+  if (amount === undefined || !decimalEquals(amount, order.written.amount))
+    out.push(`order_amount ${JSON.stringify(read.order_amount)} (was ${decimalText(order.written.amount)})`);
+  if (read.order_currency !== order.written.currency)
+    out.push(`order_currency ${JSON.stringify(read.order_currency)} (was ${order.written.currency})`);
+  if (read.created_at !== order.written.createdAt)
+    out.push(`created_at ${JSON.stringify(read.created_at)} (was ${JSON.stringify(order.written.createdAt)})`);
   return out;
 }
 
@@ -148,6 +163,7 @@ export function expectedBalance(model: Model): Decimal | undefined {
   if (model.startBalance === undefined) return undefined;
   let balance = model.startBalance;
   for (const payout of model.payouts) if (payout !== undefined) balance = decimalPlus(balance, balanceChange(payout.last));
-  for (const payout of model.inherited) balance = decimalPlus(balance, decimalMinus(balanceChange(payout.last), balanceChange(payout.atStart)));
+  for (const payout of model.inherited)
+    balance = decimalPlus(balance, decimalMinus(balanceChange(payout.last), balanceChange(payout.atStart)));
   return balance;
 }

@@ -26,8 +26,24 @@ function pairs(start: Kind, middle: readonly Kind[], close: Kind): ModelCommand[
   return middle.flatMap((a) => middle.map((b) => [start, a, b, close].map((kind) => new ModelCommand(kind, 0))));
 }
 
-const ORDER_KINDS: readonly Kind[] = ['createOrder', 'createOrderUsedId', 'orderStatus', 'orderCancel', 'checkoutPay', 'checkoutFail', 'checkoutExpire'];
-const PAYOUT_KINDS: readonly Kind[] = ['initiate', 'initiateRejected', 'initiateUsedId', 'payoutStatus', 'settleSuccess', 'settleFailed', 'settleReversed'];
+const ORDER_KINDS: readonly Kind[] = [
+  'createOrder',
+  'createOrderUsedId',
+  'orderStatus',
+  'orderCancel',
+  'checkoutPay',
+  'checkoutFail',
+  'checkoutExpire',
+];
+const PAYOUT_KINDS: readonly Kind[] = [
+  'initiate',
+  'initiateRejected',
+  'initiateUsedId',
+  'payoutStatus',
+  'settleSuccess',
+  'settleFailed',
+  'settleReversed',
+];
 
 /** One sequence on slot 0. */
 const sequence = (...kinds: Kind[]) => kinds.map((kind) => new ModelCommand(kind, 0));
@@ -46,7 +62,10 @@ export function sequencePlan(rule: ModelRule): SequencePlan {
       // and, for every target, a read before and after a cancel (the pairs need the sandbox's checkout but one)
       return {
         payouts: false,
-        fixed: [...pairs('createOrder', ['orderCancel', 'checkoutPay', 'checkoutExpire'], 'orderStatus'), sequence('createOrder', 'orderStatus', 'orderCancel', 'orderStatus')],
+        fixed: [
+          ...pairs('createOrder', ['orderCancel', 'checkoutPay', 'checkoutExpire'], 'orderStatus'),
+          sequence('createOrder', 'orderStatus', 'orderCancel', 'orderStatus'),
+        ],
         random: ORDER_KINDS.filter((k) => k !== 'createOrderUsedId'),
         aims: { states: ['order:PAID', 'order:CANCELLED', 'order:EXPIRED'], needed: true },
       };
@@ -54,7 +73,9 @@ export function sequencePlan(rule: ModelRule): SequencePlan {
       return {
         payouts: true,
         fixed: [
-          ...pairs('initiate', ['settleSuccess', 'settleFailed'], 'payoutStatus'), sequence('initiate', 'settleSuccess', 'settleReversed', 'payoutStatus'), sequence('initiateRejected', 'settleSuccess', 'payoutStatus'),
+          ...pairs('initiate', ['settleSuccess', 'settleFailed'], 'payoutStatus'),
+          sequence('initiate', 'settleSuccess', 'settleReversed', 'payoutStatus'),
+          sequence('initiateRejected', 'settleSuccess', 'payoutStatus'),
           // Sequences every target runs (no settle control request): reads that may only move forward.
           ...EVERY_TARGET_PAYOUT_READS,
         ],
@@ -65,10 +86,13 @@ export function sequencePlan(rule: ModelRule): SequencePlan {
       return {
         payouts: true,
         fixed: [
-          sequence('createOrder', 'checkoutPay', 'createOrderUsedId', 'orderStatus'), sequence('createOrder', 'orderCancel', 'orderStatus'),
-          sequence('initiate', 'settleSuccess', 'initiateUsedId', 'payoutStatus'), sequence('initiate', 'settleFailed', 'payoutStatus'),
+          sequence('createOrder', 'checkoutPay', 'createOrderUsedId', 'orderStatus'),
+          sequence('createOrder', 'orderCancel', 'orderStatus'),
+          sequence('initiate', 'settleSuccess', 'initiateUsedId', 'payoutStatus'),
+          sequence('initiate', 'settleFailed', 'payoutStatus'),
           // Every target: a payout read back as written, and after a refused duplicate.
-          ...EVERY_TARGET_PAYOUT_READS, sequence('initiate', 'initiateUsedId', 'payoutStatus'),
+          ...EVERY_TARGET_PAYOUT_READS,
+          sequence('initiate', 'initiateUsedId', 'payoutStatus'),
         ],
         random: [...ORDER_KINDS, ...PAYOUT_KINDS],
       };
@@ -76,7 +100,9 @@ export function sequencePlan(rule: ModelRule): SequencePlan {
       return {
         payouts: true,
         fixed: [
-          ...pairs('initiate', ['settleSuccess', 'settleFailed'], 'balance'), sequence('initiate', 'settleSuccess', 'settleReversed', 'balance'), sequence('initiate', 'initiateUsedId', 'balance'),
+          ...pairs('initiate', ['settleSuccess', 'settleFailed'], 'balance'),
+          sequence('initiate', 'settleSuccess', 'settleReversed', 'balance'),
+          sequence('initiate', 'initiateUsedId', 'balance'),
           // Every target: the debit of one payout, as its record says it stands.
           sequence('initiate', 'payoutStatus', 'balance'),
         ],
@@ -87,8 +113,12 @@ export function sequencePlan(rule: ModelRule): SequencePlan {
       return {
         payouts: true,
         fixed: [
-          sequence('createOrder', 'orderCancel', 'createOrderUsedId'), sequence('createOrder', 'checkoutPay', 'createOrderUsedId'), sequence('createOrder', 'checkoutExpire', 'createOrderUsedId'),
-          sequence('initiate', 'settleFailed', 'initiateUsedId'), sequence('initiateRejected', 'initiateUsedId'), sequence('initiate', 'settleSuccess', 'settleReversed', 'initiateUsedId'),
+          sequence('createOrder', 'orderCancel', 'createOrderUsedId'),
+          sequence('createOrder', 'checkoutPay', 'createOrderUsedId'),
+          sequence('createOrder', 'checkoutExpire', 'createOrderUsedId'),
+          sequence('initiate', 'settleFailed', 'initiateUsedId'),
+          sequence('initiateRejected', 'initiateUsedId'),
+          sequence('initiate', 'settleSuccess', 'settleReversed', 'initiateUsedId'),
           // Every target: a payout's id once it has been read (settled, perhaps, by the target itself).
           sequence('initiateRejected', 'payoutStatus', 'initiateUsedId'),
         ],
@@ -117,13 +147,19 @@ export async function readBalanceInto(model: Model, real: Real): Promise<void> {
     const after: Json[] = [];
     for (const id of earlier) after.push(await readEarlierPayout(real, id, 'after the start'));
     const still = earlier.every((_, i) => moneyState(before[i]!) === moneyState(after[i]!));
-    real.step(`Balance Inquiry → ${exchange.response?.status ?? 'no answer'} ${decimalText(balance)} (the start${still ? '' : '; an earlier payout moved meanwhile, read again'})`, exchange);
+    real.step(
+      `Balance Inquiry → ${exchange.response?.status ?? 'no answer'} ${decimalText(balance)} (the start${still ? '' : '; an earlier payout moved meanwhile, read again'})`,
+      exchange,
+    );
     if (still) {
       model.startBalance = balance;
       // Those settled by now are in the start for good; the rest may still move it.
-      model.inherited = earlier.flatMap((payoutOrderId, i) => (awaitsSettlement(after[i]!) ? [{ payoutOrderId, atStart: after[i]!, last: after[i]! }] : []));
+      model.inherited = earlier.flatMap((payoutOrderId, i) =>
+        awaitsSettlement(after[i]!) ? [{ payoutOrderId, atStart: after[i]!, last: after[i]! }] : [],
+      );
       return;
     }
-    if (tries === START_TRIES) throw new NotJudged(`the run's earlier payouts kept settling around the start balance (${START_TRIES} tries)`);
+    if (tries === START_TRIES)
+      throw new NotJudged(`the run's earlier payouts kept settling around the start balance (${START_TRIES} tries)`);
   }
 }

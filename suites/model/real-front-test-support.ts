@@ -56,15 +56,21 @@ export async function realFront(options: StartOptions = {}, clock: Clock = virtu
       return;
     }
     const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers[name] = value;
+    for (const [name, value] of Object.entries(req.headers))
+      if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers[name] = value;
     const method = req.method ?? 'GET';
-    const answer = await fetch(upstream + req.url, { method, headers, ...(['GET', 'HEAD'].includes(method) ? {} : { body: Buffer.concat(chunks) }) });
+    const answer = await fetch(upstream + req.url, {
+      method,
+      headers,
+      ...(['GET', 'HEAD'].includes(method) ? {} : { body: Buffer.concat(chunks) }),
+    });
     const out: Record<string, string> = {};
     answer.headers.forEach((value, name) => {
       if (!['content-length', 'transfer-encoding', 'connection', 'keep-alive'].includes(name)) out[name] = value;
     });
     let body: Buffer = Buffer.from(await answer.arrayBuffer());
-    if (front.otherActivity !== undefined && req.url === OPERATION_PATHS.balanceInquiry && answer.status === 200) body = lowered(body, front.otherActivity(++balanceReads));
+    if (front.otherActivity !== undefined && req.url === OPERATION_PATHS.balanceInquiry && answer.status === 200)
+      body = lowered(body, front.otherActivity(++balanceReads));
     res.writeHead(answer.status, out);
     res.end(body);
   }
@@ -79,7 +85,15 @@ export async function realFront(options: StartOptions = {}, clock: Clock = virtu
       delete config.webhooks;
       // A real deployment's config names no spare wallet unless its owner gives one.
       if (config.fixtures !== undefined) delete config.fixtures.spareWallet;
-      const state = createRunState({ clock, config: edit({ ...config, baseUrl }), seed, runs, runNumber: runNumberAt(clock.now()) + runCounter++, allowProduction: false, timeoutMs: 5_000 });
+      const state = createRunState({
+        clock,
+        config: edit({ ...config, baseUrl }),
+        seed,
+        runs,
+        runNumber: runNumberAt(clock.now()) + runCounter++,
+        allowProduction: false,
+        timeoutMs: 5_000,
+      });
       states.push(state.client);
       return {
         sandbox,

@@ -81,7 +81,15 @@ export class Real {
     const base = (this.base = ctx.ids.nonce());
     let n = 0;
     const next = (hint: string) => `${hint}-${base}-${++n}`;
-    this.ctx = { ...ctx, ids: { orderId: (hint = 'ORD') => next(hint), payoutOrderId: (hint = 'PO') => next(hint), integerOrderId: ctx.ids.integerOrderId, nonce: () => next('N') } };
+    this.ctx = {
+      ...ctx,
+      ids: {
+        orderId: (hint = 'ORD') => next(hint),
+        payoutOrderId: (hint = 'PO') => next(hint),
+        integerOrderId: ctx.ids.integerOrderId,
+        nonce: () => next('N'),
+      },
+    };
   }
 
   /** A slot's id names its slot: order#2 is MDL-…-O2, whenever the sequence first uses it. */
@@ -107,7 +115,11 @@ export class Real {
     this.steps.push({ text, ...(exchange !== undefined ? { exchange } : {}) });
   }
 
-  send(label: string, key: 'orderStatus' | 'orderCancel' | 'balanceInquiry' | 'transactionInitiation' | 'createOrder' | 'payoutStatus', payload: Json): Promise<Exchange> {
+  send(
+    label: string,
+    key: 'orderStatus' | 'orderCancel' | 'balanceInquiry' | 'transactionInitiation' | 'createOrder' | 'payoutStatus',
+    payload: Json,
+  ): Promise<Exchange> {
     if (key === 'createOrder' || key === 'payoutStatus') return this.ctx.send({ label, path: OPERATION_PATHS[key], payload });
     const { method, path } = this.ctx.operation(key);
     return this.ctx.send({ label, method, path, payload });
@@ -125,7 +137,11 @@ export class Real {
 
   payoutBody(slot: number, amount: Decimal, overrides: Json = {}): Json {
     this.sent.push(amount);
-    return payoutRequest(this.ctx, decimalText(amount), this.facts.currency, { svc_wallet_id: this.facts.walletId, payout_order_id: this.payoutOrderId(slot), ...overrides });
+    return payoutRequest(this.ctx, decimalText(amount), this.facts.currency, {
+      svc_wallet_id: this.facts.walletId,
+      payout_order_id: this.payoutOrderId(slot),
+      ...overrides,
+    });
   }
 
   payoutStatusBody(slot: number): Json {
@@ -228,8 +244,16 @@ async function learnWallet(ctx: CheckContext, sandbox: boolean): Promise<Omit<Ta
 
 /** A wallet of the run's own from the sandbox's control request (POST /sandbox/wallets), if it has one. */
 async function ownWallet(ctx: CheckContext): Promise<{ walletId: string; currency: Currency } | undefined> {
-  const exchange = await ctx.client.send({ label: 'a wallet of the run\'s own (the sandbox\'s control request)', path: OPERATION_PATHS.spareWallet, payload: { balance: '100000.00' } });
+  const exchange = await ctx.client.send({
+    label: "a wallet of the run's own (the sandbox's control request)",
+    path: OPERATION_PATHS.spareWallet,
+    payload: { balance: '100000.00' },
+  });
   const data = (exchange.response?.json as { data?: Json } | undefined)?.data;
-  const ok = exchange.response?.status === 201 && typeof data?.wallet_id === 'string' && (CURRENCIES as readonly unknown[]).includes(data.currency) && decimalOf(data.balance) !== undefined;
+  const ok =
+    exchange.response?.status === 201 &&
+    typeof data?.wallet_id === 'string' &&
+    (CURRENCIES as readonly unknown[]).includes(data.currency) &&
+    decimalOf(data.balance) !== undefined;
   return ok ? { walletId: data!.wallet_id as string, currency: data!.currency as Currency } : undefined;
 }

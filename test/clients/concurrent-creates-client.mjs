@@ -11,15 +11,19 @@ import { sampleOrder } from '../../examples/lib/sample-order.mjs';
 const log = (line) => console.log(`[concurrent-creates-client] ${line}`);
 const client = createClient(targetFromEnv());
 const orderIds = Array.from({ length: 4 }, () => `ORD-${randomUUID()}`);
-const created = await Promise.all(orderIds.map((orderId) => createWithRecovery(client, {
-  label: `Create Order ${orderId}`,
-  path: PATHS.createOrder,
-  payload: sampleOrder(orderId),
-  statusPath: PATHS.orderStatus,
-  statusPayload: { order_id: orderId },
-  recordOf: (body) => body.return_data,
-  log,
-})));
+const created = await Promise.all(
+  orderIds.map((orderId) =>
+    createWithRecovery(client, {
+      label: `Create Order ${orderId}`,
+      path: PATHS.createOrder,
+      payload: sampleOrder(orderId),
+      statusPath: PATHS.orderStatus,
+      statusPayload: { order_id: orderId },
+      recordOf: (body) => body.return_data,
+      log,
+    }),
+  ),
+);
 for (const orderId of orderIds) {
   const status = await client.send(PATHS.orderStatus, { order_id: orderId });
   log(`Order Status ${orderId} → ${describe(status)}`);

@@ -30,7 +30,17 @@ const RECONCILE_AFTER_MS = 8000; // no event about our payout by then: ask Payou
  * - confirmEvents (true): false acts on what a genuine event says without asking the status
  *   operation (breaks P-HOOK-9, seen only in client mode).
  */
-export async function startReceiver({ secret, port = 0, host = '127.0.0.1', log = () => {}, target, checkSignature = true, redeliveryStatus = 200, ackAfterMs = 0, confirmEvents = true }) {
+export async function startReceiver({
+  secret,
+  port = 0,
+  host = '127.0.0.1',
+  log = () => {},
+  target,
+  checkSignature = true,
+  redeliveryStatus = 200,
+  ackAfterMs = 0,
+  confirmEvents = true,
+}) {
   if (!secret) throw new Error('startReceiver: secret is required');
   const seen = new Set(); // acknowledged event_ids, oldest first
   const client = target ? createClient(target) : undefined;
@@ -102,24 +112,32 @@ export async function startReceiver({ secret, port = 0, host = '127.0.0.1', log 
     const data = event.data !== null && typeof event.data === 'object' ? event.data : {};
     const kind = kindOf(event.event);
     if (kind === undefined) return log(`processing ${event.event} ${event.event_id}: not an event this shop handles; ignored`);
-    const { id, state } = kind === 'payout' ? { id: data.payout_order_id, state: data.status } : { id: data.order_id, state: data.order_status };
+    const { id, state } =
+      kind === 'payout' ? { id: data.payout_order_id, state: data.status } : { id: data.order_id, state: data.order_status };
     log(`processing ${event.event} ${event.event_id}: the event says ${kind === 'payout' ? 'payout' : 'order'} ${id} is ${state}`);
     if (kind === 'payout' && typeof id === 'string') notified.add(id);
     if (!client) return;
     if (!confirmEvents) return log(`acting on the event as it says: ${kind} ${id} is ${state}`);
-    if (typeof id !== 'string' || id === '') return log(`processing ${event.event_id}: no ${kind === 'payout' ? 'payout_order_id' : 'order_id'} to confirm`);
+    if (typeof id !== 'string' || id === '')
+      return log(`processing ${event.event_id}: no ${kind === 'payout' ? 'payout_order_id' : 'order_id'} to confirm`);
     await confirm(kind, id, state);
   }
 
   /** P-HOOK-9: the status operation, not the event, decides; a failure is logged, never fatal. */
   async function confirm(kind, id, eventState) {
-    const [name, path, payload] = kind === 'payout'
-      ? ['Payout Status', PATHS.payoutStatus, { svc_wallet_id: target.walletId, debit_account_type: 'svc_wallet', payout_order_id: id }]
-      : ['Order Status', PATHS.orderStatus, { order_id: id }];
+    const [name, path, payload] =
+      kind === 'payout'
+        ? ['Payout Status', PATHS.payoutStatus, { svc_wallet_id: target.walletId, debit_account_type: 'svc_wallet', payout_order_id: id }]
+        : ['Order Status', PATHS.orderStatus, { order_id: id }];
     const result = await client.send(path, payload);
     if (result.status === 200) {
       const state = kind === 'payout' ? result.body?.data?.status : result.body?.data?.order_status;
-      const verdict = eventState === undefined ? '' : state === eventState ? ' (confirms the event)' : ` (the event said ${eventState}; acting on the status operation's answer)`;
+      const verdict =
+        eventState === undefined
+          ? ''
+          : state === eventState
+            ? ' (confirms the event)'
+            : ` (the event said ${eventState}; acting on the status operation's answer)`;
       log(`${name} ${id} → 200: ${state}${verdict}`);
     } else {
       log(`${name} ${id} → ${describe(result)}: not confirmed; not acting on the event`);
@@ -133,7 +151,8 @@ export async function startReceiver({ secret, port = 0, host = '127.0.0.1', log 
     const balance = await client.send(PATHS.balanceInquiry, { svc_wallet_id: target.walletId });
     if (balance.status !== 200) return log(`Balance Inquiry → ${describe(balance)}: not paying out without a known balance`);
     log(`Balance Inquiry → 200: ${balance.body.data.balance} ${balance.body.data.currency}`);
-    if (Number(balance.body.data.balance) < PAYOUT_AMOUNT) return log(`Balance Inquiry: less than the payout of ${PAYOUT_AMOUNT}; skipping the payout`);
+    if (Number(balance.body.data.balance) < PAYOUT_AMOUNT)
+      return log(`Balance Inquiry: less than the payout of ${PAYOUT_AMOUNT}; skipping the payout`);
 
     const payoutOrderId = `PO-${randomUUID()}`;
     const statusRequest = { svc_wallet_id: target.walletId, debit_account_type: 'svc_wallet', payout_order_id: payoutOrderId };
@@ -152,13 +171,17 @@ export async function startReceiver({ secret, port = 0, host = '127.0.0.1', log 
       recordOf: (body) => body.data,
       log,
     });
-    if (initiated.failed) return log(`Transaction Initiation ${payoutOrderId}: gave up (${describe(initiated.failed)}: ${initiated.failed.body?.message ?? 'no message'})`);
+    if (initiated.failed)
+      return log(
+        `Transaction Initiation ${payoutOrderId}: gave up (${describe(initiated.failed)}: ${initiated.failed.body?.message ?? 'no message'})`,
+      );
     const { status, message } = initiated.record;
     log(`Transaction Initiation ${payoutOrderId}: ${status} (${message}); waiting for its webhook`);
     if (status === 'PROCESSING' || status === 'PENDING') {
       // The status operation decides; if no event about it arrives, reconcile once by asking.
       setTimeout(() => {
-        if (!notified.has(payoutOrderId)) enqueue(() => (log(`no event about ${payoutOrderId} yet; asking Payout Status`), confirm('payout', payoutOrderId, undefined)));
+        if (!notified.has(payoutOrderId))
+          enqueue(() => (log(`no event about ${payoutOrderId} yet; asking Payout Status`), confirm('payout', payoutOrderId, undefined)));
       }, RECONCILE_AFTER_MS).unref();
     }
   }
@@ -199,14 +222,25 @@ export async function runAsScript(moduleUrl, { name, startsPayout = true, ...beh
   const log = (line) => console.log(`[${name}] ${line}`);
   let receiver;
   try {
-    receiver = await startReceiver({ ...behaviour, secret: env.SVC_SECRET_KEY, port, host: env.HOST || '127.0.0.1', log, target: clientMode ? targetOf(env) : undefined });
+    receiver = await startReceiver({
+      ...behaviour,
+      secret: env.SVC_SECRET_KEY,
+      port,
+      host: env.HOST || '127.0.0.1',
+      log,
+      target: clientMode ? targetOf(env) : undefined,
+    });
   } catch (error) {
     console.error(`cannot listen: ${error?.code ?? error?.message}`);
     process.exit(1);
   }
   for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => process.exit(0));
   console.log(`listening on ${receiver.url}`);
-  log(clientMode ? 'client mode: each genuine new event is confirmed with its status operation' : 'receiver only (set SVC_BASE_URL, SVC_API_KEY and SVC_WALLET_ID for client mode)');
+  log(
+    clientMode
+      ? 'client mode: each genuine new event is confirmed with its status operation'
+      : 'receiver only (set SVC_BASE_URL, SVC_API_KEY and SVC_WALLET_ID for client mode)',
+  );
   if (clientMode && startsPayout) await receiver.startPayout();
 }
 
