@@ -48,7 +48,7 @@ async function overheadAt(concurrency: number): Promise<number> {
   const recorded: RecordedExchange[] = [];
   const suiteTarget = await startSandbox({ port: 0, settleSeconds: 0, record: (x) => recorded.push(x) });
   const suiteStart = performance.now();
-  const results = await runChecks({ ...settings(suiteTarget.config as TargetConfig), concurrency }, SECTIONS);
+  const results = await runChecks({ ...settings(suiteTarget.config), concurrency }, SECTIONS);
   buildReport({
     results,
     catalog: catalog(),
@@ -118,7 +118,7 @@ for (const runs of [20, 100, 500]) {
 async function propertySeconds(runs: number): Promise<number> {
   const target = await startSandbox({ port: 0, settleSeconds: 0 });
   const started = performance.now();
-  await runChecks({ ...settings(target.config as TargetConfig), runs, only: ['ERR-', 'ORDER-GENERATED'] }, SECTIONS);
+  await runChecks({ ...settings(target.config), runs, only: ['ERR-', 'ORDER-GENERATED'] }, SECTIONS);
   const seconds = (performance.now() - started) / 1000;
   await target.close();
   return seconds;

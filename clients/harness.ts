@@ -302,7 +302,7 @@ function headersOf(raw: Record<string, unknown>): Headers {
  */
 function rawBody(req: NockRequest, bodyText: string): Buffer {
   const chunks = (req as unknown as { requestBodyBuffers?: unknown }).requestBodyBuffers;
-  if (Array.isArray(chunks) && chunks.every((c) => Buffer.isBuffer(c))) return Buffer.concat(chunks as Buffer[]);
+  if (Array.isArray(chunks) && chunks.every((c) => Buffer.isBuffer(c))) return Buffer.concat(chunks);
   return Buffer.from(bodyText, 'utf8');
 }
 

@@ -269,7 +269,7 @@ describe('fault switches of authentication, signing and environments change beha
     ] as const) {
       const { app } = sandboxAt({ faults });
       const calls = [make()].flat();
-      let last;
+      let last: Awaited<ReturnType<typeof call>> | undefined;
       for (const c of calls) last = await call(app, c);
       expect(last!.status, `${fault} ${faults.length ? 'on' : 'off'}`).toBe(expected);
     }

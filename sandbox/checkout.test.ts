@@ -99,7 +99,7 @@ describe('POST /checkout/{svc_order_id}', () => {
   ])('an invalid form %j answers 400 HTML and changes nothing', async (fields, says) => {
     const s = orderSandbox();
     const svc = await createdOrder(s, orderBody('ORD-INV'));
-    const result = await s.pay(svc, fields as Record<string, string>);
+    const result = await s.pay(svc, fields);
     expect(result.status).toBe(400);
     expect(result.headers.get('content-type')).toMatch(/^text\/html/);
     expect(result.html).toContain(says);

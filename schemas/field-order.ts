@@ -5,7 +5,7 @@ import { loadSchema, type SchemaId } from './index.js';
 function documentedKeys(id: SchemaId): string[] {
   const schema = loadSchema(id);
   const base = typeof schema.$ref === 'string' ? documentedKeys(schema.$ref.replace(/\.schema\.json$/, '') as SchemaId) : [];
-  const own = Object.keys((schema.properties ?? {}) as Record<string, unknown>);
+  const own = Object.keys(schema.properties ?? {});
   return [...new Set([...base, ...own])];
 }
 

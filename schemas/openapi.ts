@@ -61,7 +61,7 @@ function operation(name: OperationName) {
       'x-svc-extension': op.extension,
       parameters: [{ $ref: '#/components/parameters/XTimestamp' }, { $ref: '#/components/parameters/XSignature' }],
       security: [{ apiKey: [] }],
-      requestBody: { required: true, content: { 'application/json': { schema: ref(op.request as SchemaId) } } },
+      requestBody: { required: true, content: { 'application/json': { schema: ref(op.request) } } },
       responses: {
         ...(name === 'createOrder' ? { '201': success } : {}),
         '200': success,

@@ -106,7 +106,7 @@ function notJson(root: unknown): SignerError {
         }
         return undefined;
       }
-      if (proto !== Object.prototype && proto !== null) return [path, (value as object).constructor?.name ?? 'object'];
+      if (proto !== Object.prototype && proto !== null) return [path, value.constructor?.name ?? 'object'];
       for (const key of Object.keys(value).sort()) {
         const member = (value as Record<string, unknown>)[key];
         if (member === undefined) continue;

@@ -52,7 +52,7 @@ export async function sandboxTarget(
   const settings: RunSettings = {
     clock,
     // Without webhooks: their checks wait on deliveries, which a virtual clock cannot time (checks/webhooks.test.ts has its own, on a faster real clock).
-    config: edit(withoutWebhooks(structuredClone(sandbox.config) as TargetConfig)),
+    config: edit(withoutWebhooks(structuredClone(sandbox.config))),
     seed: 42,
     runs,
     runNumber: runNumberAt(clock.now()) + runCounter++,

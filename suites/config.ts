@@ -63,7 +63,7 @@ export function envNamesTarget(env: Record<string, string | undefined>): boolean
  */
 export function checkTargetEnv(env: Record<string, string | undefined>, configFile: string | undefined): void {
   const names = Object.keys(ENV_KEYS) as Array<keyof typeof ENV_KEYS>;
-  const empty = names.filter((name) => env[name] !== undefined && env[name]!.trim() === '');
+  const empty = names.filter((name) => env[name] !== undefined && env[name].trim() === '');
   if (empty.length > 0) {
     const list = empty.join(', ');
     throw new ConfigError(

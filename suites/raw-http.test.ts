@@ -85,7 +85,7 @@ async function prefixedFront(upstream: string, seen: string[]): Promise<string> 
     res.writeHead(answer.status, { ...out, 'content-length': String(bytes.length) });
     res.end(bytes);
   });
-  return listen(server as unknown as Server);
+  return listen(server);
 }
 
 describe('the raw requests go where TargetClient goes', () => {
@@ -108,7 +108,7 @@ describe('the evidence never shows the signature', () => {
       res.writeHead(401, { 'content-type': 'application/json', 'x-signature': signature, 'x-seen': `sig=${signature.toUpperCase()}` });
       res.end(JSON.stringify({ status: false, code: 401, message: `signature ${signature} does not match` }));
     });
-    const url = await listen(server as unknown as Server);
+    const url = await listen(server);
     const request: RawRequest = { label: 'probe', path: '/api/v3/pg/order/create', body: '{"order_id":"X"}' };
     let text = '';
     const ended = await withContext(

@@ -28,7 +28,7 @@ describe('docs/requirements.md', () => {
     const profile = anchorsIn('docs/profile.md');
     const iface = anchorsIn('docs/interface.md');
     const missing = [...text.matchAll(/\]\((profile|interface)\.md#([^)]+)\)/g)]
-      .filter(([, file, anchor]) => !(file === 'profile' ? profile : iface).has(anchor!))
+      .filter(([, file, anchor]) => !(file === 'profile' ? profile : iface).has(anchor))
       .map(([, file, anchor]) => `${file}.md#${anchor}`);
     expect([...new Set(missing)]).toEqual([]);
   });

@@ -169,7 +169,7 @@ describe('a run is the same for a seed at any concurrency', () => {
     const { webhooks: _, ...config } = sandbox.config;
     const run: RunSettings = {
       clock,
-      config: config as TargetConfig,
+      config: config,
       seed: 7,
       runs: 5,
       runNumber,

@@ -61,7 +61,7 @@ export async function conformanceSuite(options: ConformanceSuiteOptions = {}): P
   else if (options.config !== undefined || env.SVC_BASE_URL) config = await loadConfig(options.config, env, process.cwd());
   else {
     sandbox = await startSandbox({ port: 0 });
-    config = sandbox.config as TargetConfig;
+    config = sandbox.config;
   }
   const team = await loadTeamChecks(config).catch((error: unknown) => {
     throw error instanceof ConfigError ? new Error(`svc-conformance/vitest: ${error.message}`) : error;

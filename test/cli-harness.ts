@@ -116,9 +116,9 @@ export function spawnServe(args: string[]): Promise<ServedSandbox> {
   const child = spawn(process.execPath, [BIN, 'serve', ...args], { env: inheritedEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
   return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (chunk) => {
+    child.stdout.on('data', (chunk) => {
       stdout += chunk;
       if (/\n}\n$/.test(stdout)) resolve({ child, stdout, stderr: () => stderr });
     });

@@ -348,7 +348,7 @@ describe('the embedded sandbox: the cited config is in the report folder, and th
     closers.push(() => void serve.kill('SIGTERM'));
     await new Promise<void>((resolve, reject) => {
       let out = '';
-      serve.stdout!.on('data', (chunk) => (out += chunk) && /\n}\n$/.test(out) && resolve());
+      serve.stdout.on('data', (chunk) => (out += chunk) && /\n}\n$/.test(out) && resolve());
       serve.on('exit', (code) => reject(new Error(`serve exited ${code}`)));
     });
     // serve wrote the same config, its keys put back: replay signs with them.

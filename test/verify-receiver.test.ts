@@ -26,8 +26,8 @@ function startReceiver(command: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
-    child.stderr!.on('data', (chunk) => (err += chunk));
-    child.stdout!.on('data', (chunk) => {
+    child.stderr.on('data', (chunk) => (err += chunk));
+    child.stdout.on('data', (chunk) => {
       out += chunk;
       const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
       if (url) resolve(url);

@@ -155,7 +155,7 @@ export const runCommand: CommandSpec = {
         releaseSandbox = interrupts.hold({ done: 'closed the embedded sandbox', failed: 'could not close the embedded sandbox' }, () =>
           embedded.close(),
         );
-        config = sandbox.config as TargetConfig;
+        config = sandbox.config;
         const again = await embeddedSandboxAgain(io, 'run', reportDir, { baseUrl: sandbox.baseUrl, config });
         configPath = again.configPath;
         sandboxCommand = again.command;

@@ -186,7 +186,7 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
     // debitAt 'settlement': the record says NO until the payout settles SUCCESS (P-OPS-4).
     amountDebited: outcome.debited && !settlementDebit,
     createdAt: now,
-    transferMode: request.transfer_mode as TransferMode,
+    transferMode: request.transfer_mode,
     beneficiary: request.beneficiary,
   };
   if (outcome.debited && settlementDebit && !ctx.fault('ops-balance-not-debited')) debitAtSettlement(payout);

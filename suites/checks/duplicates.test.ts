@@ -19,7 +19,7 @@ describe('DUP-CONCURRENT', () => {
     const check = duplicateChecks.find((c) => c.requirement === 'DUP-CONCURRENT')!;
     const state = createRunState({
       clock: systemClock,
-      config: structuredClone(sandbox.config) as TargetConfig,
+      config: structuredClone(sandbox.config),
       seed: 7,
       runs: 1,
       runNumber: 1,

@@ -112,7 +112,7 @@ async function otherMerchantSameId(ctx: CheckContext): Promise<void> {
     ctx,
     validOrder(ctx, { order_id: first.order_id }),
     'the other merchant creates the same order_id',
-    ctx.config.otherMerchant!,
+    ctx.config.otherMerchant,
   );
   expectSuccess(other, "another merchant's order with the same order_id should be accepted: ids are unique per merchant (P-DUP-3)");
 }

@@ -366,7 +366,7 @@ const TEXT_FIELDS = ['customer.name', 'order_note', 'customer.address.line1'] as
 function withText(order: OrderCreateRequest, field: (typeof TEXT_FIELDS)[number], text: string): OrderCreateRequest {
   if (field === 'order_note') return { ...order, order_note: text };
   if (field === 'customer.name') return { ...order, customer: { ...order.customer, name: text } };
-  return { ...order, customer: { ...order.customer, address: { ...order.customer.address!, line1: text } } };
+  return { ...order, customer: { ...order.customer, address: { ...order.customer.address, line1: text } } };
 }
 
 /**

@@ -338,7 +338,7 @@ async function retries(ctx: CheckContext): Promise<void> {
   const delays = attempts.slice(1, MIN_RETRIES + 1).map((d, i) => (d.receivedAt - attempts[i]!.receivedAt) / 1000);
   const stamped = attempts
     .slice(1, MIN_RETRIES + 1)
-    .map((_, i) => (sent[i + 1] !== undefined && sent[i] !== undefined ? sent[i + 1]! - sent[i]! : undefined));
+    .map((_, i) => (sent[i + 1] !== undefined && sent[i] !== undefined ? sent[i + 1]! - sent[i] : undefined));
   const jitter = 0.25 * (ctx.clock.factor ?? 1) + o.stallSeconds;
   const shrank = delays.findIndex((delay, i) => {
     if (i === 0 || delay >= delays[i - 1]! * 0.9 - jitter) return false;
@@ -354,7 +354,7 @@ async function retries(ctx: CheckContext): Promise<void> {
   const third = attempts[MIN_RETRIES]!;
   // The bound, by arrival less the kit's own stall, or by the sender's own timestamps if they say sooner.
   const byArrival = (third.receivedAt - first.receivedAt) / 1000 - o.stallSeconds;
-  const bySender = sent[MIN_RETRIES] !== undefined && sent[0] !== undefined ? sent[MIN_RETRIES]! - sent[0]! + 1 : undefined;
+  const bySender = sent[MIN_RETRIES] !== undefined && sent[0] !== undefined ? sent[MIN_RETRIES] - sent[0] + 1 : undefined;
   const took = bySender === undefined ? byArrival : Math.min(byArrival, bySender);
   if (took > within)
     throw new CheckFailure(

@@ -255,5 +255,5 @@ async function ownWallet(ctx: CheckContext): Promise<{ walletId: string; currenc
     typeof data?.wallet_id === 'string' &&
     (CURRENCIES as readonly unknown[]).includes(data.currency) &&
     decimalOf(data.balance) !== undefined;
-  return ok ? { walletId: data!.wallet_id as string, currency: data!.currency as Currency } : undefined;
+  return ok ? { walletId: data.wallet_id as string, currency: data.currency as Currency } : undefined;
 }

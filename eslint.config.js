@@ -1,0 +1,30 @@
+// Lint: typescript-eslint's type-checked rules over the kit's TypeScript. The formatter (biome) owns
+// layout; these rules own what a type checker alone lets through: a promise nobody awaits (a check
+// whose failure would vanish), a switch over a union that forgets a member, a value of unknown type
+// used as if known.
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'svc-reports/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
+  {
+    // Tests read parsed JSON (a response body, a report) and assert on it: the assertion is the type
+    // check there, so reading an untyped value is allowed; an unawaited promise is still an error.
+    files: ['**/*.test.ts', 'test/**/*.ts', '**/*test-support.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-argument': 'off',
+      '@typescript-eslint/no-unsafe-return': 'off',
+      '@typescript-eslint/no-unsafe-call': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+);
