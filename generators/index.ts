@@ -6,6 +6,7 @@ export {
   BAD_REQUEST,
   BAD_REQUEST_OR_UNPROCESSABLE,
   DEFECT_KINDS,
+  type DefectConstraints,
   type DefectKind,
   type InvalidRequest,
   type RequestBody,

@@ -52,3 +52,9 @@ export const BAD_REQUEST: readonly number[] = Object.freeze([400]);
  * rows cover as well as its "wrong type" row, so either answer is conformant there.
  */
 export const BAD_REQUEST_OR_UNPROCESSABLE: readonly number[] = Object.freeze([400, 422]);
+
+/** The constraint every invalid-request generator adds to its valid generator's. */
+export interface DefectConstraints {
+  /** Defect kinds to draw from. Default: every kind that applies to the request kind. */
+  defects?: readonly DefectKind[];
+}
