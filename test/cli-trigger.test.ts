@@ -7,7 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { RecordedExchange } from '../sandbox/options.js';
+import { OPERATION_PATHS } from '../sandbox/paths.js';
 import { startSandbox } from '../sandbox/index.js';
+import type { Currency } from '../schemas/types.js';
+import { orderBody, payoutBody } from '../suites/checks/requests.js';
 import { runCli, spawnServe } from './cli-harness.js';
 
 interface Seen {
@@ -129,6 +133,29 @@ describe('serve --webhook-url + trigger', () => {
       const [, kind, id] = /: (order_id|payout_order_id) (\S+) /.exec(result.stdout)!;
       await receiver.waitFor((s) => eventOf(s).event === name && eventOf(s).data[kind!] === id);
     }
+  });
+
+  it("builds its Create Order and Transaction Initiation bodies with the checks' own builders", async () => {
+    const received: RecordedExchange[] = [];
+    const sandbox = await startSandbox({ port: 0, record: (x) => received.push(x) });
+    closing.push(() => sandbox.close());
+    const env = {
+      SVC_BASE_URL: sandbox.baseUrl,
+      SVC_API_KEY: sandbox.config.merchant.apiKey,
+      SVC_SECRET_KEY: sandbox.config.merchant.secretKey,
+      SVC_WALLET_ID: sandbox.config.merchant.walletId,
+    };
+    const bodyTo = (path: string) => JSON.parse(received.find((x) => x.path === path)!.body) as Record<string, unknown>;
+    const paid = await runCli(['trigger', 'payment.success'], { env });
+    expect(paid.code, paid.stderr).toBe(0);
+    const order = bodyTo(OPERATION_PATHS.createOrder);
+    expect(order).toEqual(orderBody(String(order.order_id), 'svc-conformance trigger'));
+    const failed = await runCli(['trigger', 'payout.failed'], { env });
+    expect(failed.code, failed.stderr).toBe(0);
+    const payout = bodyTo(OPERATION_PATHS.transactionInitiation);
+    expect(payout).toEqual(
+      payoutBody(sandbox.config.merchant.walletId, String(payout.payout_order_id), '10.13', payout.currency as Currency),
+    );
   });
 
   it('--to: a URL that is not http(s), or one the sandbox refuses (not on this machine), is one line, exit 2, and leaves the registration as it was', async () => {

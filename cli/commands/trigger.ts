@@ -6,7 +6,7 @@ import type { Exchange } from '../../core/exchange.js';
 import { isWebhookEventName, WEBHOOK_EVENT_NAMES, type WebhookEventName } from '../../core/webhooks.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
-import { transferModeFor } from '../../suites/checks/requests.js';
+import { orderBody, payoutBody } from '../../suites/checks/requests.js';
 import { loadConfig, type TargetConfig } from '../../suites/config.js';
 import { TargetClient, type SendOptions } from '../../suites/http.js';
 import { configFileOf } from '../config-file.js';
@@ -193,7 +193,11 @@ async function fire(client: TargetClient, config: TargetConfig, event: WebhookEv
       'payment.processing': 'pending',
       'payment.expired': 'expire',
     }[event as 'payment.success'];
-    const created = await send(client, { label: 'Create Order', path: OPERATION_PATHS.createOrder, payload: orderBody(orderId) });
+    const created = await send(client, {
+      label: 'Create Order',
+      path: OPERATION_PATHS.createOrder,
+      payload: orderBody(orderId, 'svc-conformance trigger'),
+    });
     const link = dataOf(created)?.payment_link;
     if (typeof link !== 'string') throw notASandbox(config.baseUrl, 'Create Order', created);
     const state = await checkout(link, config.baseUrl, outcome);
@@ -252,42 +256,6 @@ async function checkout(link: string, baseUrl: string, outcome: string): Promise
   return { success: 'PAID', failure: 'FAILED', pending: 'PROCESSING', expire: 'EXPIRED' }[outcome as 'success'];
 }
 
-function orderBody(orderId: string): Record<string, unknown> {
-  return {
-    order_id: orderId,
-    order_amount: '10.00',
-    order_currency: 'INR',
-    order_note: 'svc-conformance trigger',
-    service_type: 'ecommerce',
-    customer: {
-      name: 'Asha Rao',
-      email: 'asha.rao@example.com',
-      phone: '+919876543210',
-      address: { line1: '12 MG Road', city: 'Bengaluru', state: 'Karnataka', country: 'IN', postal_code: '560001' },
-    },
-    return_url: 'https://merchant.example.com/return',
-  };
-}
-
 function isCurrency(value: unknown): value is Currency {
   return typeof value === 'string' && (CURRENCIES as readonly string[]).includes(value);
-}
-
-function payoutBody(walletId: string, payoutOrderId: string, amount: string, currency: Currency): Record<string, unknown> {
-  return {
-    svc_wallet_id: walletId,
-    debit_account_type: 'svc_wallet',
-    payout_order_id: payoutOrderId,
-    amount,
-    currency,
-    // The kit's own choice for a currency, the same as its checks make.
-    transfer_mode: transferModeFor(currency),
-    beneficiary: {
-      name: 'Ravi Kumar',
-      account_number: '001234567890',
-      ifsc: 'HDFC0000123',
-      iban: 'GB29NWBK60161331926819',
-      swift_code: 'NWBKGB2L',
-    },
-  };
 }

@@ -16,16 +16,17 @@ export const PAYOUT_STATUS_PATH = OPERATIONS.payoutStatus.path;
 type Json = Record<string, unknown>;
 
 /**
- * A plain, well-formed Create Order body with a fresh order_id: ASCII text, INR, every optional field
- * present. Deliberately conservative, so a check about duplicates or records does not also depend on
- * the breadth the P-ORDER-4 checks cover (currencies, scripts) and a failure lands on one requirement.
+ * A plain, well-formed Create Order body: ASCII text, INR, every optional field present. Deliberately
+ * conservative, so a check about duplicates or records does not also depend on the breadth the
+ * P-ORDER-4 checks cover (currencies, scripts) and a failure lands on one requirement. Pure: the
+ * checks and `trigger` both build their orders with it.
  */
-export function validOrder(ctx: CheckContext, overrides: Partial<OrderCreateRequest> = {}): OrderCreateRequest {
+export function orderBody(orderId: string, note: string): OrderCreateRequest {
   return {
-    order_id: ctx.ids.orderId(),
+    order_id: orderId,
     order_amount: 250.75,
     order_currency: 'INR',
-    order_note: `conformance order ${ctx.ids.nonce()}`,
+    order_note: note,
     service_type: 'payment',
     customer: {
       name: 'Meera Nair',
@@ -34,8 +35,12 @@ export function validOrder(ctx: CheckContext, overrides: Partial<OrderCreateRequ
       address: { line1: '4 Residency Road', line2: 'Block C', city: 'Kochi', state: 'Kerala', country: 'IN', postal_code: '682011' },
     },
     return_url: 'https://merchant.example.org/orders/return?step=done',
-    ...overrides,
   };
+}
+
+/** orderBody with a fresh order_id and note of the check's own. */
+export function validOrder(ctx: CheckContext, overrides: Partial<OrderCreateRequest> = {}): OrderCreateRequest {
+  return { ...orderBody(ctx.ids.orderId(), `conformance order ${ctx.ids.nonce()}`), ...overrides };
 }
 
 /** A deep copy of `body` without the field at a dotted path (e.g. "customer.address.city"). */
@@ -163,12 +168,15 @@ export function transferModeFor(currency: Currency): TransferMode {
   return 'swift';
 }
 
-/** A well-formed Transaction Initiation body from the merchant's wallet; the beneficiary suits every mode. */
-export function payoutRequest(ctx: CheckContext, amount: RequestAmount, currency: Currency, overrides: Json = {}): Json {
+/**
+ * A well-formed Transaction Initiation body from a wallet; the beneficiary suits every mode. Pure:
+ * the checks and `trigger` both build their payouts with it.
+ */
+export function payoutBody(walletId: string, payoutOrderId: string, amount: RequestAmount, currency: Currency): Json {
   return {
-    svc_wallet_id: ctx.config.merchant.walletId,
+    svc_wallet_id: walletId,
     debit_account_type: 'svc_wallet',
-    payout_order_id: ctx.ids.payoutOrderId(),
+    payout_order_id: payoutOrderId,
     amount,
     currency,
     transfer_mode: transferModeFor(currency),
@@ -181,8 +189,12 @@ export function payoutRequest(ctx: CheckContext, amount: RequestAmount, currency
       vpa: 'kiran.desai@upi',
       bank_name: 'State Bank of India',
     },
-    ...overrides,
   };
+}
+
+/** payoutBody from the merchant's wallet with a fresh payout_order_id. */
+export function payoutRequest(ctx: CheckContext, amount: RequestAmount, currency: Currency, overrides: Json = {}): Json {
+  return { ...payoutBody(ctx.config.merchant.walletId, ctx.ids.payoutOrderId(), amount, currency), ...overrides };
 }
 
 export function initiatePayout(ctx: CheckContext, body: Json, label: string): Promise<Exchange> {
