@@ -300,8 +300,7 @@ export function deliveryExchange(
   const headers = evidenceHeaders(Object.entries(delivery.headers), redact);
   const request = { method: 'POST', url, headers, body: redact(delivery.body) };
   if (result.status === undefined) {
-    const code = result.error === 'refused' || result.error === 'timeout' || result.error === 'reset' ? result.error : 'other';
-    return { label, request, ms: result.ms, error: { code, message: result.errorMessage ?? 'no answer' } };
+    return { label, request, ms: result.ms, error: { code: result.error ?? 'other', message: result.errorMessage ?? 'no answer' } };
   }
   return { label, request, ms: result.ms, response: { status: result.status, headers: {}, body: redact(result.body ?? '') } };
 }

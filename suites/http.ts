@@ -1,10 +1,10 @@
-import { Agent, request, errors as undiciErrors } from 'undici';
-import { tlsProblemOf } from '../core/tls.js';
+import { Agent, request } from 'undici';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Exchange, ExchangeRequest, HttpAnswer, Signing, TransportErrorCode } from '../core/exchange.js';
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import { toleranceOf, type TargetConfig } from './config.js';
+import { transportFailureOf } from '../common/net-errors.js';
 import { createRedactor, evidenceHeaders } from '../common/redact.js';
 import { redactor, type Redact } from './redact.js';
 
@@ -534,34 +534,28 @@ function parseJson(text: string): unknown {
 /** A transport failure as one sentence that names the problem and the fix. */
 export function describeTransportError(error: unknown, url: string, timeoutMs: number): { code: TransportErrorCode; message: string } {
   const origin = new URL(url).host;
-  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-  if (code === 'ECONNREFUSED')
-    return { code: 'refused', message: `connection refused by ${origin}: is the server running, and is baseUrl right?` };
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
-    return { code: 'unresolved', message: `cannot resolve ${origin}: check the host name in baseUrl` };
-  const name = (error as { name?: string }).name;
-  if (name === 'TimeoutError' || name === 'AbortError' || error instanceof undiciErrors.RequestAbortedError) {
-    return {
-      code: 'timeout',
-      message: `no complete answer from ${origin} within ${timeoutMs / 1000} s: the server hangs or answers too slowly`,
-    };
+  const failure = transportFailureOf(error);
+  switch (failure.kind) {
+    case 'refused':
+      return { code: 'refused', message: `connection refused by ${origin}: is the server running, and is baseUrl right?` };
+    case 'unresolved':
+      return { code: 'unresolved', message: `cannot resolve ${origin}: check the host name in baseUrl` };
+    case 'timeout':
+      return { code: 'timeout', message: timeoutMessage(origin, failure.wait, timeoutMs / 1000) };
+    case 'reset':
+      return { code: 'reset', message: `${origin} closed the connection without a complete HTTP answer` };
+    case 'tls':
+      if (failure.problem === 'not-tls')
+        return { code: 'other', message: `the server at https://${origin} does not speak TLS: did you mean http://${origin}?` };
+      break;
+    case 'other':
+      break;
   }
-  if (
-    error instanceof undiciErrors.HeadersTimeoutError ||
-    error instanceof undiciErrors.ConnectTimeoutError ||
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_CONNECT_TIMEOUT'
-  ) {
-    return { code: 'timeout', message: `no answer from ${origin} within ${timeoutMs / 1000} s: the server hangs or is unreachable` };
-  }
-  if (error instanceof undiciErrors.BodyTimeoutError || code === 'UND_ERR_BODY_TIMEOUT') {
-    return { code: 'timeout', message: `${origin} started answering but its body did not arrive within ${timeoutMs / 1000} s` };
-  }
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || error instanceof undiciErrors.SocketError) {
-    return { code: 'reset', message: `${origin} closed the connection without a complete HTTP answer` };
-  }
-  const tls = tlsProblemOf(error);
-  if (tls === 'not-tls')
-    return { code: 'other', message: `the server at https://${origin} does not speak TLS: did you mean http://${origin}?` };
   return { code: 'other', message: `request to ${origin} failed: ${(error as Error).message}` };
+}
+
+function timeoutMessage(origin: string, wait: 'whole' | 'connect' | 'headers' | 'body', seconds: number): string {
+  if (wait === 'whole') return `no complete answer from ${origin} within ${seconds} s: the server hangs or answers too slowly`;
+  if (wait === 'body') return `${origin} started answering but its body did not arrive within ${seconds} s`;
+  return `no answer from ${origin} within ${seconds} s: the server hangs or is unreachable`;
 }

@@ -2,7 +2,8 @@
 // sandbox sends its events with it and verify-receiver its genuine and forged ones, so both speak
 // the same wire format, with the same timeout and the same bounded read of the answer.
 import { Agent, request } from 'undici';
-import { tlsProblemOf } from '../core/tls.js';
+import { transportFailureOf } from '../common/net-errors.js';
+import type { TransportErrorCode } from '../core/exchange.js';
 import { EVENT_ID_HEADER, type WebhookEvent } from '../core/webhooks.js';
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
@@ -40,7 +41,7 @@ export interface AttemptResult {
   status?: number;
   /** The first bytes of the answer's body, as text (at most 4 KiB). */
   body?: string;
-  error?: 'timeout' | 'refused' | 'reset' | 'other';
+  error?: Exclude<TransportErrorCode, 'stopped'>;
   errorMessage?: string;
   ms: number;
 }
@@ -80,7 +81,7 @@ export class DeliveryClient {
       }
       return { status: response.statusCode, body: new TextDecoder().decode(Buffer.concat(kept)), ms: ms() };
     } catch (error) {
-      return { ...describeFailure(error, url, timeoutMs), ms: ms() };
+      return { ...attemptFailureOf(error, url, timeoutMs), ms: ms() };
     }
   }
 
@@ -94,30 +95,28 @@ export class DeliveryClient {
   }
 }
 
-function describeFailure(error: unknown, url: string, timeoutMs: number): Pick<AttemptResult, 'error' | 'errorMessage'> {
+/** Why an attempt got no answer, in a line for the sandbox's log and verify-receiver's evidence. */
+export function attemptFailureOf(error: unknown, url: string, timeoutMs: number): Pick<AttemptResult, 'error' | 'errorMessage'> {
   const host = new URL(url).host;
-  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
-  const name = (error as { name?: string }).name;
-  if (code === 'ECONNREFUSED') return { error: 'refused', errorMessage: `connection refused by ${host}` };
-  if (
-    name === 'TimeoutError' ||
-    name === 'AbortError' ||
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT' ||
-    code === 'UND_ERR_CONNECT_TIMEOUT'
-  ) {
-    return { error: 'timeout', errorMessage: `no answer from ${host} within ${timeoutMs / 1000} s` };
+  const failure = transportFailureOf(error);
+  switch (failure.kind) {
+    case 'refused':
+      return { error: 'refused', errorMessage: `connection refused by ${host}` };
+    case 'unresolved':
+      return { error: 'unresolved', errorMessage: `cannot resolve ${host}: check the host name in the webhook URL` };
+    case 'timeout':
+      return { error: 'timeout', errorMessage: `no answer from ${host} within ${timeoutMs / 1000} s` };
+    case 'reset':
+      return { error: 'reset', errorMessage: `${host} closed the connection without an answer` };
+    case 'tls':
+      return {
+        error: 'other',
+        errorMessage: `the TLS handshake with ${host} failed (${failure.problem === 'untrusted-certificate' ? 'its certificate is not trusted' : 'it does not speak https: is the URL http?'})`,
+      };
+    case 'other': {
+      // One line: a transport's message may hold newlines (OpenSSL's do).
+      const message = String((error as Error).message ?? error);
+      return { error: 'other', errorMessage: `delivery to ${host} failed: ${message.replace(/\s+/g, ' ').slice(0, 300)}` };
+    }
   }
-  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET')
-    return { error: 'reset', errorMessage: `${host} closed the connection without an answer` };
-  const message = String((error as Error).message ?? error);
-  const tls = tlsProblemOf(error);
-  if (tls !== undefined) {
-    return {
-      error: 'other',
-      errorMessage: `the TLS handshake with ${host} failed (${tls === 'untrusted-certificate' ? 'its certificate is not trusted' : 'it does not speak https: is the URL http?'})`,
-    };
-  }
-  // One line: a transport's message may hold newlines (OpenSSL's do).
-  return { error: 'other', errorMessage: `delivery to ${host} failed: ${message.replace(/\s+/g, ' ').slice(0, 300)}` };
 }
