@@ -4,6 +4,7 @@ import type { Exchange, ExchangeRequest, HttpAnswer, Signing, TransportErrorCode
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import { toleranceOf, type TargetConfig } from './config.js';
+import { readBounded, type BoundedBody } from '../common/bounded-body.js';
 import { transportFailureOf } from '../common/net-errors.js';
 import { createRedactor, evidenceHeaders } from '../common/redact.js';
 import { redactor, type Redact } from './redact.js';
@@ -111,46 +112,6 @@ const MAX_EVIDENCE_BODY = 8 * 1024;
 export const MAX_KEPT_BODY = 1024 * 1024;
 /** Past this much, reading stops and the connection is dropped: the target is flooding. */
 export const MAX_READ_BODY = 64 * 1024 * 1024;
-
-export interface BoundedBody {
-  text: string;
-  /** Bytes received in all, kept or not. */
-  receivedBytes: number;
-  /** Only the first MAX_KEPT_BODY bytes were kept. */
-  cut: boolean;
-  /** Reading stopped at MAX_READ_BODY: the body may have been longer still (or endless). */
-  stopped: boolean;
-}
-
-/**
- * Reads a body keeping at most `keep` bytes, so memory stays bounded whatever a target sends; stops
- * (destroying the stream) after `stopAfter` bytes in all.
- */
-export async function readBounded(
-  body: AsyncIterable<Uint8Array> & { destroy?(): unknown },
-  keep = MAX_KEPT_BODY,
-  stopAfter = MAX_READ_BODY,
-): Promise<BoundedBody> {
-  const kept: Uint8Array[] = [];
-  let keptBytes = 0;
-  let receivedBytes = 0;
-  let stopped = false;
-  for await (const chunk of body) {
-    receivedBytes += chunk.length;
-    if (keptBytes < keep) {
-      const part = chunk.subarray(0, keep - keptBytes);
-      kept.push(part);
-      keptBytes += part.length;
-    }
-    if (receivedBytes >= stopAfter) {
-      stopped = true;
-      body.destroy?.();
-      break;
-    }
-  }
-  // A character cut at the end of what was kept decodes as U+FFFD, not as an error.
-  return { text: new TextDecoder('utf-8').decode(Buffer.concat(kept)), receivedBytes, cut: receivedBytes > keptBytes, stopped };
-}
 
 /** What the evidence says about a body that was not kept whole. */
 export function cutNote(body: BoundedBody): string {
@@ -374,8 +335,9 @@ export class TargetClient {
         bodyTimeout: this.timeoutMs,
         signal: AbortSignal.timeout(this.timeoutMs),
       });
-      const bounded = await readBounded(response.body);
-      const text = bounded.text;
+      const bounded = await readBounded(response.body, { keep: MAX_KEPT_BODY, stopAfter: MAX_READ_BODY });
+      // A character cut at the end of what was kept decodes as U+FFFD, not as an error.
+      const text = new TextDecoder('utf-8').decode(bounded.kept);
       const responseHeaders: Record<string, string> = {};
       for (const [name, value] of Object.entries(response.headers)) {
         if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;

@@ -2,6 +2,7 @@
 // sandbox sends its events with it and verify-receiver its genuine and forged ones, so both speak
 // the same wire format, with the same timeout and the same bounded read of the answer.
 import { Agent, request } from 'undici';
+import { readBounded } from '../common/bounded-body.js';
 import { transportFailureOf } from '../common/net-errors.js';
 import type { TransportErrorCode } from '../core/exchange.js';
 import { EVENT_ID_HEADER, type WebhookEvent } from '../core/webhooks.js';
@@ -69,17 +70,8 @@ export class DeliveryClient {
         bodyTimeout: timeoutMs,
         signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), this.closing.signal]),
       });
-      const kept: Buffer[] = [];
-      let read = 0;
-      for await (const chunk of response.body as AsyncIterable<Buffer>) {
-        if (read < KEPT_ANSWER_BYTES) kept.push(chunk.subarray(0, KEPT_ANSWER_BYTES - read));
-        read += chunk.length;
-        if (read >= READ_ANSWER_BYTES) {
-          response.body.destroy();
-          break;
-        }
-      }
-      return { status: response.statusCode, body: new TextDecoder().decode(Buffer.concat(kept)), ms: ms() };
+      const answer = await readBounded(response.body, { keep: KEPT_ANSWER_BYTES, stopAfter: READ_ANSWER_BYTES });
+      return { status: response.statusCode, body: new TextDecoder().decode(answer.kept), ms: ms() };
     } catch (error) {
       return { ...attemptFailureOf(error, url, timeoutMs), ms: ms() };
     }

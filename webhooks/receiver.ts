@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { Clock } from '../core/clock.js';
 import { EVENT_ID_HEADER } from '../core/webhooks.js';
+import { readBounded } from '../common/bounded-body.js';
 import { textAsSent } from '../common/utf8.js';
 
 /** One delivery attempt as the kit's receiver saw it. */
@@ -247,7 +248,10 @@ export class KitReceiver {
       req.resume();
       return this.stray({ method, pathname, why: early, headers });
     }
-    const { body, cut } = await readBounded(req);
+    // At most MAX_DELIVERY_BODY bytes are kept; past 64 times that, reading stops.
+    const read = await readBounded(req, { keep: MAX_DELIVERY_BODY, stopAfter: 64 * MAX_DELIVERY_BODY });
+    const body = textAsSent(read.kept);
+    const cut = read.cut;
     if (bearsNoDeliveryMark(headers, body)) return this.stray({ method, pathname, why: 'no delivery headers and no event', headers });
     if (this.deliveries.length >= this.keepAtMost) {
       this.tally.deliveriesNotKept += 1;
@@ -298,19 +302,4 @@ function pathnameOf(target: string): string {
 function shown(text: string, max: number): string {
   const printable = text.replace(/[^\x20-\x7e]/g, '?');
   return printable.length > max ? `${printable.slice(0, max - 1)}…` : printable;
-}
-
-/** The body as UTF-8 text, at most MAX_DELIVERY_BODY bytes of it; past 64 times that, reading stops. */
-async function readBounded(req: IncomingMessage): Promise<{ body: string; cut: boolean }> {
-  const kept: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    if (size < MAX_DELIVERY_BODY) kept.push(chunk.subarray(0, MAX_DELIVERY_BODY - size));
-    size += chunk.length;
-    if (size > 64 * MAX_DELIVERY_BODY) {
-      req.destroy();
-      break;
-    }
-  }
-  return { body: textAsSent(Buffer.concat(kept)), cut: size > MAX_DELIVERY_BODY };
 }

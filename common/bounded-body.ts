@@ -1,0 +1,71 @@
+// Reading a body whose sender the kit does not control (a target's answer, a receiver's answer, a
+// delivery to the kit's listener, a request to the sandbox) with memory and time bounded by the
+// reader, not the sender: one rule for every such read.
+import type { Readable } from 'node:stream';
+
+export interface BoundedBody {
+  /** The first `keep` bytes, as received. */
+  kept: Buffer;
+  /** Bytes received in all, kept or not. */
+  receivedBytes: number;
+  /** More came than was kept. */
+  cut: boolean;
+  /** More than `stopAfter` bytes came, so reading stopped: the body may have been longer still (or endless). */
+  stopped: boolean;
+}
+
+export interface BodyLimits {
+  /** How many bytes to keep; the rest is counted and dropped. */
+  keep: number;
+  /** Past this many bytes in all, reading stops. A body of exactly this size is read whole. */
+  stopAfter: number;
+  /**
+   * What becomes of the stream once reading stops: destroyed (the connection dropped), or paused,
+   * for a server that still answers on the connection and drops it after (the sandbox).
+   */
+  onStop?: 'destroy' | 'pause';
+}
+
+export function readBounded(stream: Readable, { keep, stopAfter, onStop = 'destroy' }: BodyLimits): Promise<BoundedBody> {
+  return new Promise((resolve, reject) => {
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
+    let receivedBytes = 0;
+    let settled = false;
+    const settle = (stopped: boolean) => {
+      if (settled) return;
+      settled = true;
+      resolve({ kept: Buffer.concat(kept), receivedBytes, cut: receivedBytes > keptBytes, stopped });
+    };
+    const onData = (chunk: Buffer) => {
+      receivedBytes += chunk.length;
+      if (keptBytes < keep) {
+        const part = chunk.subarray(0, keep - keptBytes);
+        kept.push(part);
+        keptBytes += part.length;
+      }
+      if (receivedBytes > stopAfter) {
+        stream.off('data', onData);
+        settle(true);
+        if (onStop === 'destroy') stream.destroy();
+        else stream.pause();
+      }
+    };
+    stream.on('data', onData);
+    stream.once('end', () => settle(false));
+    // Kept after settling: destroying a stream may emit an error, which must not go unheard.
+    stream.on('error', (error) => {
+      if (!settled) {
+        settled = true;
+        reject(error);
+      }
+    });
+    // A stream closed with neither an end nor an error (a peer gone) would otherwise be waited on forever.
+    stream.once('close', () => {
+      if (!settled) {
+        settled = true;
+        reject(new Error('the body ended before it was complete'));
+      }
+    });
+  });
+}
