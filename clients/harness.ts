@@ -18,8 +18,8 @@ import { readPackageJson } from '../common/package-root.js';
 import { buildReport } from '../core/verdict.js';
 import type { CheckResult, Report } from '../core/report.js';
 import type { SandboxApp } from '../sandbox/app.js';
-import { errorResponse } from '../sandbox/envelope.js';
 import { createSandbox, type ScenarioName } from '../sandbox/index.js';
+import { answerWire } from '../sandbox/wire.js';
 import type { RecordedExchange } from '../sandbox/options.js';
 import { MERCHANT_A, MERCHANT_A_LIVE } from '../sandbox/tenants.js';
 import { clientCatalog, judgeClient } from './judge.js';
@@ -142,7 +142,7 @@ export function installClientHarness(options: ClientHarnessOptions = {}): Client
   // the content type is hidden from nock's own parser (the sandbox gets the real headers).
   // allowUnmocked matters only once the interceptors are removed: the host then goes to the network
   // again (a `.test` host fails to resolve) instead of getting nock's "no match" error.
-  const received = new WeakMap<NockRequest, { headers: Headers; bytes: Buffer }>();
+  const received = new WeakMap<NockRequest, { headers: Array<[string, string]>; bytes: Buffer }>();
   const scope = nock(baseUrl, { allowUnmocked: true }).persist();
   scope.on('request', (req: NockRequest, _interceptor: unknown, bodyText: string) => {
     received.set(req, { headers: headersOf(req.headers), bytes: rawBody(req, bodyText) });
@@ -151,11 +151,14 @@ export function installClientHarness(options: ClientHarnessOptions = {}): Client
 
   async function answer(req: NockRequest, path: string): Promise<nockModule.ReplyFnResult> {
     const seen = received.get(req) ?? { headers: headersOf(req.headers), bytes: Buffer.alloc(0) };
-    const response = await answerWithSandbox(app, new URL(path, baseUrl), req.method, seen);
+    // The same answers as on a socket (sandbox/wire.ts): a body past the limit, a malformed request.
+    const wire = { method: req.method, target: path, origin: baseUrl, headers: seen.headers, body: seen.bytes };
+    const { response, closeAfter } = await answerWire(app, wire);
     const body = Buffer.from(await response.arrayBuffer());
     const headers: string[] = [];
     response.headers.forEach((value, name) => headers.push(name, value));
     if (!response.headers.has('content-length')) headers.push('content-length', String(body.length));
+    if (closeAfter) headers.push('connection', 'close');
     return [response.status, body, headers];
   }
   const tracked = (reply: Promise<nockModule.ReplyFnResult>) => {
@@ -273,25 +276,12 @@ function harnessOrigin(text: string): string {
   return url.origin;
 }
 
-/** One request through the app, as the sandbox's socket layer would pass it (sandbox/http.ts). */
-async function answerWithSandbox(app: SandboxApp, url: URL, method: string, seen: { headers: Headers; bytes: Buffer }): Promise<Response> {
-  if (seen.bytes.length > app.options.maxBodyBytes) {
-    return errorResponse(400, `the request body is larger than ${app.options.maxBodyBytes} bytes`, app.options.faults);
-  }
-  let request: Request;
-  try {
-    request = new Request(url, { method, headers: seen.headers, ...(method === 'GET' || method === 'HEAD' ? {} : { body: seen.bytes }) });
-  } catch {
-    return errorResponse(400, 'the request could not be read (malformed header or target)', app.options.faults);
-  }
-  return app.handle(request);
-}
-
-function headersOf(raw: Record<string, unknown>): Headers {
-  const headers = new Headers();
+/** The headers as sent, in pairs: turned into Headers by the sandbox's wire layer, which answers a malformed one. */
+function headersOf(raw: Record<string, string | string[] | number | undefined>): Array<[string, string]> {
+  const headers: Array<[string, string]> = [];
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue;
-    headers.append(name, Array.isArray(value) ? value.join(', ') : String(value));
+    headers.push([name, Array.isArray(value) ? value.join(', ') : String(value)]);
   }
   return headers;
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ReceivedOn, SandboxApp } from './app.js';
-import { errorResponse } from './envelope.js';
+import { answerWire, readRequestBody, unreadableRequest } from './wire.js';
 
 export interface ListenOptions {
   port?: number;
@@ -100,58 +100,26 @@ async function respond(
   received: ReceivedOn,
 ): Promise<void> {
   try {
-    const body = await readBody(req, app.options.maxBodyBytes);
-    if (body === 'too-large') {
-      // The rest of the body is never read (it may be endless): answer, then drop the connection.
-      res.once('finish', () => req.socket.destroy());
-      await send(res, errorResponse(400, `the request body is larger than ${app.options.maxBodyBytes} bytes`, app.options.faults), true);
-      return;
-    }
-    const headers = new Headers();
-    for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+    const body = await readRequestBody(app, req);
+    const rawHeaders: Array<[string, string]> = [];
+    for (let i = 0; i < req.rawHeaders.length; i += 2) rawHeaders.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
     // Links point where the client reached us (its Host), or at the listening address without one.
     const origin = validOrigin(req.headers.host) ?? listeningOrigin;
-    const request = new Request(new URL(req.url ?? '/', origin), {
-      method: req.method ?? 'GET',
-      headers,
-      ...(req.method === 'GET' || req.method === 'HEAD' ? {} : { body }),
-    });
-    await send(res, await app.handle(request, received), false, app.options.faults.has('http-content-length-chars'));
+    const wire = { method: req.method ?? 'GET', target: req.url ?? '/', origin, headers: rawHeaders, body };
+    const { response, closeAfter } = await answerWire(app, wire, received);
+    // The rest of a body not read whole is never read (it may be endless): answer, then drop the connection.
+    if (closeAfter) res.once('finish', () => req.socket.destroy());
+    await send(res, response, closeAfter, app.options.faults.has('http-content-length-chars'));
   } catch {
-    // A request the Fetch API cannot represent (a malformed header or target), or a client that hung
-    // up: answer the error envelope if anyone is still listening.
+    // A client that hung up mid-body, or an answer that failed: the error envelope if anyone is still listening.
     if (res.headersSent || res.destroyed) res.destroy();
-    else
-      await send(res, errorResponse(400, 'the request could not be read (malformed header or target)', app.options.faults), true).catch(
-        () => res.destroy(),
-      );
+    else await send(res, unreadableRequest(app), true).catch(() => res.destroy());
   }
 }
 
 function validOrigin(host: string | undefined): string | undefined {
   if (host === undefined || !/^[A-Za-z0-9.\-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(host)) return undefined;
   return `http://${host}`;
-}
-
-/** The request body, or 'too-large' as soon as it passes the limit: nothing past it is read or kept. */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) {
-        chunks.push(chunk);
-        return;
-      }
-      req.off('data', onData);
-      req.pause();
-      resolve('too-large');
-    };
-    req.on('data', onData);
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 /**

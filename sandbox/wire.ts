@@ -1,0 +1,57 @@
+// A request as a socket layer has it, before it is a standard Request: the one place that decides
+// what the sandbox answers when it cannot hand one to the app (a body past its limit, a header or
+// target the Fetch API refuses). Its two socket layers, node's (sandbox/http.ts) and nock's
+// (clients/harness.ts), both go through here, so a client meets the same answers from either.
+import type { Readable } from 'node:stream';
+import { readBounded } from '../common/bounded-body.js';
+import type { ReceivedOn, SandboxApp } from './app.js';
+import { errorResponse } from './envelope.js';
+
+export interface WireRequest {
+  method: string;
+  /** The request target as sent (path and query), resolved against `origin`. */
+  target: string;
+  origin: string;
+  headers: Iterable<readonly [string, string]>;
+  /** The body's bytes, or 'too-large' when the socket layer stopped reading it past the limit. */
+  body: Buffer | 'too-large';
+}
+
+export interface WireAnswer {
+  response: Response;
+  /** The request was not read whole or not understood: the connection is dropped after the answer. */
+  closeAfter: boolean;
+}
+
+/**
+ * A request body read up to the sandbox's limit: nothing past it is read or kept, and the stream is
+ * left paused, so the answer can still go out on its connection.
+ */
+export async function readRequestBody(app: SandboxApp, body: Readable): Promise<Buffer | 'too-large'> {
+  const read = await readBounded(body, { keep: app.options.maxBodyBytes, stopAfter: app.options.maxBodyBytes, onStop: 'pause' });
+  return read.stopped ? 'too-large' : read.kept;
+}
+
+/** The answer to a request that could not be read at all (a malformed header or target, a client gone mid-body). */
+export function unreadableRequest(app: SandboxApp): Response {
+  return errorResponse(400, 'the request could not be read (malformed header or target)', app.options.faults);
+}
+
+export async function answerWire(app: SandboxApp, wire: WireRequest, received?: ReceivedOn): Promise<WireAnswer> {
+  if (wire.body === 'too-large' || wire.body.length > app.options.maxBodyBytes) {
+    return {
+      response: errorResponse(400, `the request body is larger than ${app.options.maxBodyBytes} bytes`, app.options.faults),
+      closeAfter: true,
+    };
+  }
+  let request: Request;
+  try {
+    const headers = new Headers();
+    for (const [name, value] of wire.headers) headers.append(name, value);
+    const hasBody = wire.method !== 'GET' && wire.method !== 'HEAD';
+    request = new Request(new URL(wire.target, wire.origin), { method: wire.method, headers, ...(hasBody ? { body: wire.body } : {}) });
+  } catch {
+    return { response: unreadableRequest(app), closeAfter: true };
+  }
+  return { response: await app.handle(request, received), closeAfter: false };
+}
