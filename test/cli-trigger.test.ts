@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RecordedExchange } from '../sandbox/options.js';
 import { OPERATION_PATHS } from '../sandbox/paths.js';
-import { startSandbox } from '../sandbox/index.js';
+import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
 import type { Currency } from '../schemas/types.js';
 import { orderBody, payoutBody } from '../suites/checks/requests.js';
 import { runCli, spawnServe } from './cli-harness.js';
@@ -65,6 +65,13 @@ function canonical(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** trigger's environment for a running sandbox: its URL and the merchant's keys. */
+const envOf = (sandbox: RunningSandbox) => ({
+  SVC_BASE_URL: sandbox.baseUrl,
+  SVC_API_KEY: sandbox.config.merchant.apiKey,
+  SVC_SECRET_KEY: sandbox.config.merchant.secretKey,
+  SVC_WALLET_ID: sandbox.config.merchant.walletId,
+});
 const eventOf = (s: Seen) =>
   JSON.parse(s.raw.toString('utf8')) as { event_id: string; event: string; created_at: unknown; data: Record<string, unknown> };
 const closing: Array<() => Promise<unknown>> = [];
@@ -112,12 +119,7 @@ describe('serve --webhook-url + trigger', () => {
     closing.push(() => new Promise((r) => receiver.server.close(r)));
     const sandbox = await startSandbox({ port: 0, webhookUrl: receiver.url });
     closing.push(() => sandbox.close());
-    const env = {
-      SVC_BASE_URL: sandbox.baseUrl,
-      SVC_API_KEY: sandbox.config.merchant.apiKey,
-      SVC_SECRET_KEY: sandbox.config.merchant.secretKey,
-      SVC_WALLET_ID: sandbox.config.merchant.walletId,
-    };
+    const env = envOf(sandbox);
     for (const name of [
       'payment.success',
       'payment.failed',
@@ -139,12 +141,7 @@ describe('serve --webhook-url + trigger', () => {
     const received: RecordedExchange[] = [];
     const sandbox = await startSandbox({ port: 0, record: (x) => received.push(x) });
     closing.push(() => sandbox.close());
-    const env = {
-      SVC_BASE_URL: sandbox.baseUrl,
-      SVC_API_KEY: sandbox.config.merchant.apiKey,
-      SVC_SECRET_KEY: sandbox.config.merchant.secretKey,
-      SVC_WALLET_ID: sandbox.config.merchant.walletId,
-    };
+    const env = envOf(sandbox);
     const bodyTo = (path: string) => JSON.parse(received.find((x) => x.path === path)!.body) as Record<string, unknown>;
     const paid = await runCli(['trigger', 'payment.success'], { env });
     expect(paid.code, paid.stderr).toBe(0);
@@ -163,12 +160,7 @@ describe('serve --webhook-url + trigger', () => {
     closing.push(() => new Promise((r) => receiver.server.close(r)));
     const sandbox = await startSandbox({ port: 0, webhookUrl: receiver.url });
     closing.push(() => sandbox.close());
-    const env = {
-      SVC_BASE_URL: sandbox.baseUrl,
-      SVC_API_KEY: sandbox.config.merchant.apiKey,
-      SVC_SECRET_KEY: sandbox.config.merchant.secretKey,
-      SVC_WALLET_ID: sandbox.config.merchant.walletId,
-    };
+    const env = envOf(sandbox);
     for (const [to, reason] of [
       ['ftp://127.0.0.1/hooks', /--to/],
       ['http://10.1.2.3/hooks', /10\.1\.2\.3/],
@@ -190,12 +182,7 @@ describe('serve --webhook-url + trigger', () => {
     closing.push(() => new Promise((r) => receiver.server.close(r)));
     const sandbox = await startSandbox({ port: 0 });
     closing.push(() => sandbox.close());
-    const env = {
-      SVC_BASE_URL: sandbox.baseUrl,
-      SVC_API_KEY: sandbox.config.merchant.apiKey,
-      SVC_SECRET_KEY: sandbox.config.merchant.secretKey,
-      SVC_WALLET_ID: sandbox.config.merchant.walletId,
-    };
+    const env = envOf(sandbox);
     const said = (r: { stdout: string; stderr: string }) => r.stdout + r.stderr;
 
     const unreachable = await runCli(['trigger', 'payout.processing', '--to', receiver.url], {
