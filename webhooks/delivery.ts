@@ -77,7 +77,7 @@ export class DeliveryClient {
     }
   }
 
-  /** Cuts off every attempt in flight (they end as 'other' failures). */
+  /** Cuts off every attempt in flight (they end as 'timeout' failures: common/net-errors.ts reads an abort as a wait cut short). */
   abort(): void {
     this.closing.abort();
   }
