@@ -2,6 +2,7 @@
 // sandbox sends its events with it and verify-receiver its genuine and forged ones, so both speak
 // the same wire format, with the same timeout and the same bounded read of the answer.
 import { Agent, request } from 'undici';
+import { systemClock, type Clock } from '../core/clock.js';
 import { tlsProblemOf } from '../core/tls.js';
 import { EVENT_ID_HEADER, type WebhookEvent } from '../core/webhooks.js';
 import { canonicalize } from '../signer/canonical.js';
@@ -54,19 +55,31 @@ export class DeliveryClient {
   private readonly agent = new Agent({ connections: 16, keepAliveTimeout: 4_000 });
   private readonly closing = new AbortController();
 
-  /** POSTs a delivery, waiting at most `timeoutMs` for the whole answer. Never throws. */
+  /**
+   * `clock`: whose time the answer window and an attempt's duration are on (a test's manual clock
+   * closes a 10 s window without waiting for it); real time by default.
+   */
+  constructor(private readonly clock: Clock = systemClock) {}
+
+  /** POSTs a delivery, waiting at most `timeoutMs` of the clock for the whole answer. Never throws. */
   async post(url: string, delivery: Delivery, timeoutMs: number): Promise<AttemptResult> {
-    const started = performance.now();
-    const ms = () => Math.round(performance.now() - started);
+    const started = this.clock.now();
+    const ms = () => Math.round(this.clock.now() - started);
+    const answered = new AbortController();
+    const windowClosed = new AbortController();
+    void this.clock
+      .sleep(timeoutMs, answered.signal)
+      .then(() => windowClosed.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')));
     try {
       const response = await request(url, {
         method: 'POST',
         headers: delivery.headers,
         body: delivery.body,
         dispatcher: this.agent,
+        // Real-time bounds as well, whatever the clock: no attempt outlives the window in real time.
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
-        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), this.closing.signal]),
+        signal: AbortSignal.any([windowClosed.signal, this.closing.signal]),
       });
       const kept: Buffer[] = [];
       let read = 0;
@@ -81,6 +94,8 @@ export class DeliveryClient {
       return { status: response.statusCode, body: new TextDecoder().decode(Buffer.concat(kept)), ms: ms() };
     } catch (error) {
       return { ...describeFailure(error, url, timeoutMs), ms: ms() };
+    } finally {
+      answered.abort();
     }
   }
 
