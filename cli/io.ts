@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import type { Clock } from '../core/clock.js';
 import { exitStatusOf, type InterruptSignal, type InterruptSource, type Interrupts } from './interrupt.js';
 
 /** Everything a command touches outside itself, so tests can run commands in-process. */
@@ -12,6 +13,11 @@ export interface Io {
   cwd: string;
   /** Where SIGINT, SIGTERM, SIGHUP and a closed output (EPIPE) come from; without it a command is never interrupted. */
   onInterrupt?: InterruptSource;
+  /**
+   * The clock a command's acknowledgement windows run on (verify-receiver, verify-client
+   * --webhook-url); absent, real time. Only tests set it, in-process, to close a window at once.
+   */
+  clock?: Clock;
   /** Set by main() for the command it runs: where the command registers what it holds (cli/interrupt.ts). */
   interrupts?: Interrupts;
 }

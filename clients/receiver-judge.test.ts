@@ -5,6 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { manualClock, type ManualClock } from '../core/clock.js';
 import { validateSchema } from '../schemas/index.js';
 import { canonicalize } from '../signer/canonical.js';
 import { judgeReceiver, type ReceiverJudgement } from './receiver-judge.js';
@@ -166,5 +167,99 @@ describe('judgeReceiver', () => {
     } finally {
       await new Promise((resolve) => closer.close(resolve));
     }
+  });
+
+  describe("the acknowledgement windows run on the judge's clock", () => {
+    /** A receiver that holds each genuine delivery until the test lets go, and refuses forgeries at once. */
+    async function holdingReceiver() {
+      const held: Array<() => void> = [];
+      let holding = true;
+      const server = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (c: Buffer) => chunks.push(c));
+        req.on('end', () => {
+          const status = independentVerdict(req.headers, Buffer.concat(chunks));
+          const answer = () => void res.writeHead(status).end();
+          if (status === 200 && holding) held.push(answer);
+          else answer();
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      return {
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+        letGo() {
+          holding = false;
+          for (const answer of held.splice(0)) answer();
+        },
+        close: () =>
+          new Promise<void>((resolve) => {
+            server.close(() => resolve());
+            server.closeAllConnections();
+          }),
+      };
+    }
+
+    /** Resolves once only the four genuine deliveries wait for their answer (every forgery answered). */
+    async function onlyGenuineWait(clock: ManualClock): Promise<void> {
+      const giveUpAt = Date.now() + 5_000;
+      while (clock.sleeping !== 4) {
+        if (Date.now() > giveUpAt) throw new Error(`${clock.sleeping} deliveries wait, not the 4 genuine ones`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    }
+
+    const states = (results: ReceiverJudgement['results']) =>
+      Object.fromEntries(
+        results
+          .filter((r) => r.meta.requirement.startsWith('RECEIVER-ACK') || r.meta.requirement === 'RECEIVER-REDELIVERY')
+          .map((r) => [r.meta.requirement, r.state]),
+      );
+
+    it('an answer 3 s late (on that clock) breaks only the 2 s SHOULD, and its evidence says 3000 ms', async () => {
+      const receiver = await holdingReceiver();
+      const clock = manualClock();
+      try {
+        const judging = judgeReceiver({ url: receiver.url, merchant: { secretKey: SECRET }, clock });
+        await onlyGenuineWait(clock);
+        await clock.advance(3_000);
+        receiver.letGo();
+        const { results } = await judging;
+        expect(states(results)).toEqual({
+          'RECEIVER-ACK': 'passed',
+          'RECEIVER-ACK-IN-TIME': 'passed',
+          'RECEIVER-ACK-FAST': 'failed',
+          'RECEIVER-REDELIVERY': 'passed',
+        });
+        expect(results.find((r) => r.meta.requirement === 'RECEIVER-ACK-FAST')!.meta.failure?.actual).toBe(
+          '3000 ms, 3000 ms, 3000 ms, 3000 ms',
+        );
+      } finally {
+        await receiver.close();
+      }
+    });
+
+    it('no answer when 10 s of that clock have passed breaks RECEIVER-ACK-IN-TIME, with no real wait', async () => {
+      const receiver = await holdingReceiver();
+      const clock = manualClock();
+      try {
+        const judging = judgeReceiver({ url: receiver.url, merchant: { secretKey: SECRET }, clock });
+        await onlyGenuineWait(clock);
+        await clock.advance(9_999);
+        expect(clock.sleeping).toBe(4);
+        await clock.advance(1);
+        const { results } = await judging;
+        expect(states(results)).toEqual({
+          'RECEIVER-ACK': 'skipped',
+          'RECEIVER-ACK-IN-TIME': 'failed',
+          'RECEIVER-ACK-FAST': 'failed',
+          'RECEIVER-REDELIVERY': 'skipped',
+        });
+        expect(results.find((r) => r.meta.requirement === 'RECEIVER-ACK-IN-TIME')!.meta.failure?.message).toMatch(
+          /^4 of 4 genuine deliveries got no answer within 10 s: .*no answer from 127\.0\.0\.1:\d+ within 10 s/,
+        );
+      } finally {
+        await receiver.close();
+      }
+    });
   });
 });

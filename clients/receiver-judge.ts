@@ -4,6 +4,7 @@
 // wire format is the sandbox's own (webhooks/delivery.ts), so what is genuine here is what a
 // conforming sender sends.
 import { readPackageJson } from '../common/package-root.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import type { Exchange } from '../core/exchange.js';
 import type { CheckResult, Requirement } from '../core/report.js';
 import { ACK_SHOULD_WITHIN_MS, ACK_WITHIN_MS, type WebhookEvent } from '../core/webhooks.js';
@@ -30,8 +31,11 @@ export interface ReceiverJudgeInput {
   otherEnvironment?: { secretKey?: string | undefined } | undefined;
   /** The window either side of the receiver's clock (P-AUTH-3's default 300 s). */
   toleranceSeconds?: number;
-  /** The sender's clock, ms since the epoch. */
-  now?: () => number;
+  /**
+   * The sender's clock: the events' timestamps, and the acknowledgement windows (10 s, 2 s) are on
+   * it (real time by default; a test's manual clock closes a window without waiting for it).
+   */
+  clock?: Clock;
   /** Told of each delivery as its answer comes, for the console. */
   onDelivery?: (line: string) => void;
 }
@@ -65,7 +69,8 @@ export const CONFIRMS_STATUS = 'RECEIVER-CONFIRMS-STATUS';
  * event it repeats has been acknowledged.
  */
 export async function judgeReceiver(input: ReceiverJudgeInput): Promise<ReceiverJudgement> {
-  const now = input.now ?? Date.now;
+  const clock = input.clock ?? systemClock;
+  const now = () => clock.now();
   const seconds = Math.floor(now() / 1000);
   const run = `${seconds.toString(36).toUpperCase()}${Math.random().toString(36).slice(2, 6).toUpperCase()}`;
   const genuine = genuineEvents(run, seconds);
@@ -78,7 +83,7 @@ export async function judgeReceiver(input: ReceiverJudgeInput): Promise<Receiver
   const skippedForgeries: string[] = [];
   probes.push(...forgeries(run, seconds, input, skippedForgeries));
 
-  const client = new DeliveryClient();
+  const client = new DeliveryClient(clock);
   try {
     const deliver = async (probe: Probe) => {
       probe.result = await client.post(input.url, probe.delivery, ACK_WITHIN_MS);

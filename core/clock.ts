@@ -5,7 +5,12 @@
  */
 export interface Clock {
   now(): number;
-  sleep(ms: number): Promise<void>;
+  /**
+   * Resolves after `ms` of this clock. An abort of `signal` abandons the wait (it never resolves),
+   * so a deadline that was not needed holds no timer: a 10 s acknowledgement window answered in
+   * 5 ms does not keep the process alive for the rest.
+   */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
   /**
    * How many of this clock's ms pass in one real ms (absent: 1). A judgement of real timing (the
    * gaps between webhook retries) widens its allowance for scheduling jitter by it, since a real
@@ -16,8 +21,21 @@ export interface Clock {
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: (ms, signal) => realSleep(ms, signal),
 };
+
+/** A real timer of `ms`, cleared when `signal` aborts. */
+function realSleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return;
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', abandon);
+      resolve();
+    }, ms);
+    const abandon = () => clearTimeout(timer);
+    signal?.addEventListener('abort', abandon, { once: true });
+  });
+}
 
 /** A clock that moves only when someone sleeps on it (ms since the epoch, starting at `start`). */
 export function virtualClock(start = Date.now()): Clock {
@@ -44,6 +62,49 @@ export function scaledClock(factor: number, start = Date.now()): Clock {
   return {
     factor,
     now: () => Math.floor(start + (performance.now() - origin) * factor),
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms) / factor)),
+    sleep: (ms, signal) => realSleep(Math.max(0, ms) / factor, signal),
+  };
+}
+
+/** A clock that only a test moves: `advance` wakes, in order, every sleep whose time has come. */
+export interface ManualClock extends Clock {
+  advance(ms: number): Promise<void>;
+  /** Sleeps waiting for their time (abandoned ones not counted): what the code under test waits on. */
+  readonly sleeping: number;
+}
+
+/**
+ * A clock that stands still until the test advances it: for a test that controls the schedule
+ * (a receiver that has not answered when a 10 s window closes) without waiting for it.
+ */
+export function manualClock(start = Date.now()): ManualClock {
+  let now = start;
+  const sleepers = new Set<{ at: number; wake: () => void }>();
+  return {
+    now: () => now,
+    get sleeping() {
+      return sleepers.size;
+    },
+    sleep(ms, signal) {
+      return new Promise((resolve) => {
+        if (signal?.aborted) return;
+        const sleeper = { at: now + Math.max(0, ms), wake: resolve };
+        sleepers.add(sleeper);
+        signal?.addEventListener('abort', () => sleepers.delete(sleeper), { once: true });
+      });
+    },
+    async advance(ms) {
+      const until = now + Math.max(0, ms);
+      for (;;) {
+        const next = [...sleepers].filter((s) => s.at <= until).sort((a, b) => a.at - b.at)[0];
+        if (next === undefined) break;
+        sleepers.delete(next);
+        now = next.at;
+        next.wake();
+        // What the sleep woke runs before the clock moves on, as it would in real time.
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      now = until;
+    },
   };
 }

@@ -1,10 +1,11 @@
 // The sandbox's webhook sender (P-HOOK-1…5) on a real socket: what it delivers, how it retries, and
 // what each sender fault breaks. Signatures are checked here with node's own HMAC over the bytes
 // received, not with the kit's signer. The sandbox and the receiver share a clock 20 times faster
-// than the real one, so the 1, 2, 4 s retries take a fraction of a second.
+// than the real one, so a settlement takes a fraction of a second; the retries' schedule runs on a
+// manual clock the test moves, so their delays are exact and nothing waits for them.
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { scaledClock, type Clock } from '../core/clock.js';
+import { manualClock, scaledClock, type Clock, type ManualClock } from '../core/clock.js';
 import { KitReceiver, type ReceivedDelivery } from '../webhooks/receiver.js';
 import { startSandbox, type FaultName, type RunningSandbox } from './index.js';
 import { OPERATION_PATHS } from './paths.js';
@@ -25,8 +26,12 @@ interface Setup {
   waitFor(match: (d: ReceivedDelivery) => boolean, seconds?: number): Promise<ReceivedDelivery>;
 }
 
-async function setup(faults: FaultName[] = [], register = true, allowRemoteWebhooks = false): Promise<Setup> {
-  const clock = scaledClock(20);
+async function setup(
+  faults: FaultName[] = [],
+  register = true,
+  allowRemoteWebhooks = false,
+  clock: Clock = scaledClock(20),
+): Promise<Setup> {
   const receiver = await KitReceiver.start({ listen: '127.0.0.1:0', clock });
   const log: string[] = [];
   const sandbox = await startSandbox({
@@ -98,6 +103,56 @@ const about = (event: string, payoutOrderId: string) => (d: ReceivedDelivery) =>
 };
 const hmac = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('hex');
 
+/** Resolves once the sandbox's delivery log has a line containing `text` (an attempt's answer is logged before its retry is scheduled). */
+async function logged(s: Setup, text: string): Promise<void> {
+  const giveUpAt = Date.now() + 5_000;
+  while (!s.log.some((line) => line.includes(text))) {
+    if (Date.now() > giveUpAt) throw new Error(`the delivery log never said "${text}":\n${s.log.join('\n')}`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+/**
+ * Refuses every attempt of one payout.failed delivery, moving the manual clock on by each of
+ * `delays` (ms) once the attempt before has been answered: the sender's schedule must bring the
+ * next attempt exactly then. Returns the attempts.
+ */
+async function refusedAttempts(
+  faults: FaultName[],
+  delays: number[],
+): Promise<{ s: Setup; clock: ManualClock; attempts: ReceivedDelivery[] }> {
+  const clock = manualClock();
+  const s = await setup(faults, true, false, clock);
+  s.receiver.answerWith(() => 500);
+  await s.post(OPERATION_PATHS.transactionInitiation, initiationBody('PO-HOOK-R', { amount: 100.13 }));
+  for (const [i, delay] of delays.entries()) {
+    await logged(s, ` attempt ${i + 1} 500 `);
+    await clock.advance(delay);
+    // Bounded in real time: an attempt that did not come when the clock reached its time never will.
+    const giveUpAt = Date.now() + 5_000;
+    while (s.receiver.deliveries.length < i + 2) {
+      if (Date.now() > giveUpAt) throw new Error(`no attempt ${i + 2} when the clock moved on ${delay} ms; log:\n${s.log.join('\n')}`);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+  }
+  return { s, clock, attempts: s.receiver.deliveries };
+}
+
+/** The seconds between attempts, by when they arrived and by their X-TIMESTAMP. */
+const gapsOf = (attempts: readonly ReceivedDelivery[]) => ({
+  arrived: attempts.slice(1).map((d, i) => (d.receivedAt - attempts[i]!.receivedAt) / 1000),
+  stamped: attempts.slice(1).map((d, i) => Number(d.headers['x-timestamp']) - Number(attempts[i]!.headers['x-timestamp'])),
+});
+
+/** Resolves once the sender has no attempt on its way and no retry waiting: nothing more will come. */
+async function senderIdle(s: Setup): Promise<void> {
+  const giveUpAt = Date.now() + 5_000;
+  while (s.sandbox.app.webhooks.busy) {
+    if (Date.now() > giveUpAt) throw new Error('the sender is still busy');
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
 describe('the sandbox delivers webhooks (P-HOOK-1, P-HOOK-2)', () => {
   it("delivers payout.failed for a payout the bank rejects: canonical body, signed with the merchant's secret over the bytes sent", async () => {
     const s = await setup();
@@ -160,30 +215,21 @@ describe('the sandbox delivers webhooks (P-HOOK-1, P-HOOK-2)', () => {
 
 describe('retries (P-HOOK-3)', () => {
   it('retries a failed delivery after 1, 2 and 4 s with the same event and body, each attempt freshly timestamped and signed', async () => {
-    const s = await setup();
-    s.receiver.answerWith((d) => (d.n <= 3 ? 500 : 200));
-    await s.post(OPERATION_PATHS.transactionInitiation, initiationBody('PO-HOOK-5', { amount: 100.13 }));
-    await s.waitFor((d) => d.n === 4);
-    const attempts = s.receiver.deliveries.slice(0, 4);
+    const { s, attempts } = await refusedAttempts([], [1_000, 2_000, 4_000]);
     expect(new Set(attempts.map((d) => d.body)).size).toBe(1);
     expect(new Set(attempts.map((d) => d.headers['x-event-id'])).size).toBe(1);
     for (const d of attempts) expect(d.headers['x-signature']).toBe(hmac(MERCHANT_A.secretKey, d.body + d.headers['x-timestamp']));
-    const timestamps = attempts.map((d) => Number(d.headers['x-timestamp']));
-    expect(timestamps).toEqual([...timestamps].sort((a, b) => a - b));
-    expect(new Set(timestamps).size).toBe(4);
-    const gaps = attempts.slice(1).map((d, i) => (d.receivedAt - attempts[i]!.receivedAt) / 1000);
-    expect(gaps[0]).toBeGreaterThanOrEqual(0.9);
-    expect(gaps[1]).toBeGreaterThanOrEqual(1.9);
-    expect(gaps[2]).toBeGreaterThanOrEqual(3.9);
+    expect(gapsOf(attempts)).toEqual({ arrived: [1, 2, 4], stamped: [1, 2, 4] });
     expect(s.log.filter((line) => line.includes(' 500 ')).length).toBe(3);
   });
 
-  it('gives up after the fifth attempt, saying so in the delivery log', async () => {
-    const s = await setup();
-    s.receiver.answerWith(() => 503);
-    await s.post(OPERATION_PATHS.transactionInitiation, initiationBody('PO-HOOK-6', { amount: 100.13 }));
-    await s.waitFor((d) => d.n === 5);
-    expect(await s.receiver.waitFor((d) => d.n === 6, s.clock.now() + 20_000)).toBeUndefined();
+  it('gives up after the fifth attempt (retries 1, 2, 4 and 8 s apart), saying so in the delivery log', async () => {
+    const { s, clock, attempts } = await refusedAttempts([], [1_000, 2_000, 4_000, 8_000]);
+    expect(gapsOf(attempts).stamped).toEqual([1, 2, 4, 8]);
+    await logged(s, 'not acknowledged after 5 attempts; giving up');
+    await senderIdle(s);
+    await clock.advance(600_000);
+    expect(s.receiver.deliveries).toHaveLength(5);
     expect(s.log.at(-1)).toMatch(/not acknowledged after 5 attempts; giving up/);
   });
 });
@@ -329,9 +375,9 @@ describe('sender faults, each breaking one P-HOOK rule', () => {
   });
 
   it("'hook-same-timestamp': every retry carries the first attempt's timestamp and signature", async () => {
-    const s = await failedPayout(['hook-same-timestamp'], (d) => (d.n <= 2 ? 500 : 200));
-    await s.waitFor((d) => d.n === 3);
-    expect(new Set(s.receiver.deliveries.map((d) => `${d.headers['x-timestamp']} ${d.headers['x-signature']}`)).size).toBe(1);
+    const { attempts } = await refusedAttempts(['hook-same-timestamp'], [1_000, 2_000]);
+    expect(new Set(attempts.map((d) => `${d.headers['x-timestamp']} ${d.headers['x-signature']}`)).size).toBe(1);
+    expect(gapsOf(attempts).arrived).toEqual([1, 2]);
   });
 
   it("'hook-created-at-iso': created_at is text", async () => {
@@ -345,20 +391,17 @@ describe('sender faults, each breaking one P-HOOK rule', () => {
   });
 
   it("'hook-no-retry': one attempt only", async () => {
-    const s = await failedPayout(['hook-no-retry'], () => 500);
-    await s.waitFor(() => true);
-    expect(await s.receiver.waitFor((d) => d.n === 2, s.clock.now() + 5_000)).toBeUndefined();
+    const { s, clock } = await refusedAttempts(['hook-no-retry'], []);
+    await logged(s, 'not acknowledged after 1 attempt; giving up');
+    await senderIdle(s);
+    await clock.advance(600_000);
+    expect(s.receiver.deliveries).toHaveLength(1);
   });
 
   it("'hook-retry-countdown': each retry comes sooner than the one before", async () => {
-    const s = await failedPayout(['hook-retry-countdown'], () => 500);
-    const first = await s.waitFor(() => true);
-    const same = (d: ReceivedDelivery) => d.headers['x-event-id'] === first.headers['x-event-id'];
-    await s.waitFor((d) => same(d) && s.receiver.deliveries.filter(same).length === 4);
-    const at = s.receiver.deliveries.filter(same).map((d) => d.receivedAt);
-    const gaps = at.slice(1).map((t, i) => (t - at[i]!) / 1000);
-    // 8, 4 and 2 s, give or take the jitter of a clock 20 times faster than real.
-    [8, 4, 2].forEach((expected, i) => expect(Math.abs(gaps[i]! - expected), `gaps ${gaps.join(', ')}`).toBeLessThan(1.5));
+    // The schedule read from its end: 8, 4 and 2 s, where a conforming sender waits 1, 2 and 4.
+    const { attempts } = await refusedAttempts(['hook-retry-countdown'], [8_000, 4_000, 2_000]);
+    expect(gapsOf(attempts)).toEqual({ arrived: [8, 4, 2], stamped: [8, 4, 2] });
   });
 
   it("'hook-contradicts-status': payout.success while Payout Status says PROCESSING", async () => {

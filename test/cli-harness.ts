@@ -1,6 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { main } from '../cli/main.js';
+import type { Clock } from '../core/clock.js';
 import type { InterruptSource } from '../cli/interrupt.js';
 import type { Io } from '../cli/io.js';
 
@@ -13,7 +14,7 @@ export interface CliResult {
 /** Runs the command in-process with a captured Io: fast, and the same code path as the binary. */
 export async function runCli(
   argv: string[],
-  options: { stdin?: string; env?: Record<string, string>; cwd?: string; onInterrupt?: InterruptSource } = {},
+  options: { stdin?: string; env?: Record<string, string>; cwd?: string; onInterrupt?: InterruptSource; clock?: Clock } = {},
 ): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
@@ -25,6 +26,7 @@ export async function runCli(
     env: options.env ?? {},
     cwd: options.cwd ?? process.cwd(),
     ...(options.onInterrupt !== undefined ? { onInterrupt: options.onInterrupt } : {}),
+    ...(options.clock !== undefined ? { clock: options.clock } : {}),
   };
   const code = await main(argv, io);
   return { code, stdout, stderr };

@@ -6,7 +6,9 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { manualClock, type ManualClock } from '../core/clock.js';
 import type { Report } from '../core/report.js';
+import { ACK_WITHIN_MS } from '../core/webhooks.js';
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../sandbox/tenants.js';
 import { createServer } from 'node:net';
 import { runBinAsync, runCli } from './cli-harness.js';
@@ -36,9 +38,35 @@ function startReceiver(command: string[]): Promise<string> {
   });
 }
 
-async function verifyReceiver(url: string, strict: boolean): Promise<{ code: number; report: Report; output: string; files: string }> {
+/** The genuine events the judge delivers at once (the redelivery follows only an acknowledgement). */
+const GENUINE_DELIVERIES = 4;
+
+/**
+ * Closes the acknowledgement window on `clock` once only the genuine deliveries are still waiting
+ * for their answer (every forgery answered, its window abandoned): a receiver that holds them past
+ * 10 s is judged without the test waiting 10 real seconds.
+ */
+async function closeWindowWhenOnlyGenuineWait(clock: ManualClock): Promise<void> {
+  const giveUpAt = Date.now() + 15_000;
+  while (clock.sleeping !== GENUINE_DELIVERIES) {
+    if (Date.now() > giveUpAt)
+      throw new Error(`${clock.sleeping} deliveries wait for an answer, not the ${GENUINE_DELIVERIES} genuine ones`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  await clock.advance(ACK_WITHIN_MS);
+}
+
+async function verifyReceiver(
+  url: string,
+  strict: boolean,
+  clock?: ManualClock,
+): Promise<{ code: number; report: Report; output: string; files: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-receiver-'));
-  const result = await runCli(['verify-receiver', ...(strict ? ['--strict'] : []), '--url', url, '--report-dir', dir]);
+  const judging = runCli(['verify-receiver', ...(strict ? ['--strict'] : []), '--url', url, '--report-dir', dir], {
+    ...(clock !== undefined ? { clock } : {}),
+  });
+  if (clock !== undefined) await closeWindowWhenOnlyGenuineWait(clock);
+  const result = await judging;
   const files = readdirSync(dir)
     .map((f) => readFileSync(join(dir, f), 'utf8'))
     .join('\n');
@@ -56,7 +84,8 @@ const failed = (report: Report) =>
     .map((r) => r.id)
     .sort();
 
-const CORPUS: Array<{ file: string; command: string[]; rule?: string; fails: string[] }> = [
+/** `onManualClock`: judged on a clock the test moves (the receiver's defect is a schedule). */
+const CORPUS: Array<{ file: string; command: string[]; rule?: string; fails: string[]; onManualClock?: true }> = [
   { file: 'good-receiver.mjs', command: ['node', 'examples/receivers/good-receiver.mjs'], fails: [] },
   { file: 'good_receiver.py', command: ['python3', 'examples/receivers/good_receiver.py'], fails: [] },
   {
@@ -88,6 +117,7 @@ const CORPUS: Array<{ file: string; command: string[]; rule?: string; fails: str
     command: ['node', 'examples/receivers/slow-ack-receiver.mjs'],
     rule: 'P-HOOK-6',
     fails: ['RECEIVER-ACK-FAST', 'RECEIVER-ACK-IN-TIME'],
+    onManualClock: true,
   },
 ];
 
@@ -96,7 +126,8 @@ describe.concurrent('verify-receiver on the example receivers', () => {
     const good = example.fails.length === 0;
     it(`${example.file}: ${good ? 'CONFORMANT under --strict' : `fails ${example.rule} only (${example.fails.join(', ')})`}`, async () => {
       const url = await startReceiver(example.command);
-      const { code, report, output, files } = await verifyReceiver(url, good);
+      const clock = example.onManualClock ? manualClock() : undefined;
+      const { code, report, output, files } = await verifyReceiver(url, good, clock);
       expect(failed(report), output).toEqual(example.fails);
       expect(code).toBe(good ? 0 : 1);
       expect(report.verdict).toBe(good ? 'conformant' : 'not-conformant');

@@ -4,6 +4,7 @@
 import { Agent, request } from 'undici';
 import { readBounded } from '../common/bounded-body.js';
 import { transportFailureOf } from '../common/net-errors.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import type { TransportErrorCode } from '../core/exchange.js';
 import { EVENT_ID_HEADER, type WebhookEvent } from '../core/webhooks.js';
 import { canonicalize } from '../signer/canonical.js';
@@ -56,24 +57,38 @@ export class DeliveryClient {
   private readonly agent = new Agent({ connections: 16, keepAliveTimeout: 4_000 });
   private readonly closing = new AbortController();
 
-  /** POSTs a delivery, waiting at most `timeoutMs` for the whole answer. Never throws. */
+  /**
+   * `clock`: whose time the answer window and an attempt's duration are on (a test's manual clock
+   * closes a 10 s window without waiting for it); real time by default.
+   */
+  constructor(private readonly clock: Clock = systemClock) {}
+
+  /** POSTs a delivery, waiting at most `timeoutMs` of the clock for the whole answer. Never throws. */
   async post(url: string, delivery: Delivery, timeoutMs: number): Promise<AttemptResult> {
-    const started = performance.now();
-    const ms = () => Math.round(performance.now() - started);
+    const started = this.clock.now();
+    const ms = () => Math.round(this.clock.now() - started);
+    const answered = new AbortController();
+    const windowClosed = new AbortController();
+    void this.clock
+      .sleep(timeoutMs, answered.signal)
+      .then(() => windowClosed.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')));
     try {
       const response = await request(url, {
         method: 'POST',
         headers: delivery.headers,
         body: delivery.body,
         dispatcher: this.agent,
+        // Real-time bounds as well, whatever the clock: no attempt outlives the window in real time.
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
-        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), this.closing.signal]),
+        signal: AbortSignal.any([windowClosed.signal, this.closing.signal]),
       });
       const answer = await readBounded(response.body, { keep: KEPT_ANSWER_BYTES, stopAfter: READ_ANSWER_BYTES });
       return { status: response.statusCode, body: new TextDecoder().decode(answer.kept), ms: ms() };
     } catch (error) {
       return { ...attemptFailureOf(error, url, timeoutMs), ms: ms() };
+    } finally {
+      answered.abort();
     }
   }
 

@@ -148,7 +148,8 @@ export class KitReceiver {
 
   /**
    * The longest stall of this process's event loop since the receiver started, in ms of the run's
-   * clock: while it lasted, a delivery could have arrived unseen, so arrival times are uncertain by it.
+   * clock: while it lasted, a delivery could have arrived unseen. The observation waits that much
+   * longer before it stops looking; no verdict reads it (HOOK-RETRY trusts the sender's timestamps).
    */
   longestStallMs(): number {
     return (this.loopDelay.max / 1e6) * (this.clock.factor ?? 1);

@@ -444,6 +444,7 @@ async function judgeClientReceiver(
     merchant,
     otherMerchant: MERCHANT_A,
     otherEnvironment: MERCHANT_A_LIVE,
+    ...(io.clock !== undefined ? { clock: io.clock } : {}),
     onDelivery: (line) => io.stdout(`  [kit] ${line}\n`),
   });
 }

@@ -107,7 +107,12 @@ export const verifyReceiverCommand: CommandSpec = {
       `verify-receiver: delivering genuine, redelivered and forged events to ${url}, genuine ones signed with the secret of ${signer}\n`,
     );
     const startedAt = new Date();
-    const judged = await judgeReceiver({ url, ...keys, onDelivery: (line) => io.stdout(`  ${line}\n`) });
+    const judged = await judgeReceiver({
+      url,
+      ...keys,
+      ...(io.clock !== undefined ? { clock: io.clock } : {}),
+      onDelivery: (line) => io.stdout(`  ${line}\n`),
+    });
     // P-HOOK-9 (confirming with a status query) shows only in a client's own requests: verify-client
     // --webhook-url judges it. It is not part of this command's catalog, so --require-all can pass.
     const results = judged.results.filter((r) => r.meta.requirement !== CONFIRMS_STATUS);

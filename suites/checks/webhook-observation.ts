@@ -42,8 +42,6 @@ export interface Observation {
   statusAfter: Array<{ delivery: ReceivedDelivery; state: string | undefined; exchange: Exchange }>;
   /** How long the observation waited, seconds: for messages. */
   waitedSeconds: number;
-  /** The longest stall of the kit's own event loop meanwhile, seconds of the run's clock: arrival times are uncertain by it. */
-  stallSeconds: number;
   /** What the listener got until the observation ended that is not among the deliveries: strays, deliveries past its limit. */
   unseen: StrayTally;
   /** The merchant's webhook registration as seen when it was no longer the kit's receiver (another run took it), if it ever was not. */
@@ -172,7 +170,6 @@ async function observe(ctx: CheckContext): Promise<Observation> {
     probe: probeAttempts(),
     statusAfter,
     waitedSeconds: Math.round((ctx.clock.now() - startedAt) / 1000),
-    stallSeconds: receiver.longestStallMs() / 1000,
     unseen: receiver.strays(),
   };
 }

@@ -15,6 +15,7 @@ import { hmacSha256Hex } from '../../signer/sign.js';
 import type { ReceivedDelivery } from '../../webhooks/receiver.js';
 import { CheckFailure, CheckInconclusive, CheckSkipped, type Check, type CheckContext, type Need } from '../check.js';
 import { toleranceOf } from '../config.js';
+import { ARRIVAL_JITTER_SECONDS, retryTiming } from './retry-timing.js';
 import { attemptGroup, observation, observationNotes, parseEvent, REFUSED_ATTEMPTS, type Observation } from './webhook-observation.js';
 
 const NEEDS: readonly Need[] = ['webhooks', 'profile.operations.transactionInitiation', 'profile.operations.balanceInquiry'];
@@ -327,35 +328,22 @@ async function retries(ctx: CheckContext): Promise<void> {
       ...details(changed),
       actual: 'another body',
     });
-  // Two clocks tell the delays: arrival at the kit's receiver, which carries network jitter and any
-  // lag of the kit's own process (a stall, or a busy event loop on a loaded machine), and the
-  // sender's X-TIMESTAMP of each attempt (P-HOOK-1: its clock at that attempt), whole seconds. A
-  // delay counts as shorter than the one before only when both agree: by arrival, by more than a
-  // tenth, a quarter of a real second (on the run's clock, which may run faster than real) and the
-  // longest stall; by X-TIMESTAMP, by more than the 2 s its rounding allows. Timestamps that are not
-  // whole seconds (HOOK-FRESH-TIMESTAMP judges those) leave arrival alone to decide.
-  const sent = attempts.map((d) => (/^\d{1,12}$/.test(d.headers['x-timestamp'] ?? '') ? Number(d.headers['x-timestamp']) : undefined));
-  const delays = attempts.slice(1, MIN_RETRIES + 1).map((d, i) => (d.receivedAt - attempts[i]!.receivedAt) / 1000);
-  const stamped = attempts
-    .slice(1, MIN_RETRIES + 1)
-    .map((_, i) => (sent[i + 1] !== undefined && sent[i] !== undefined ? sent[i + 1]! - sent[i] : undefined));
-  const jitter = 0.25 * (ctx.clock.factor ?? 1) + o.stallSeconds;
-  const shrank = delays.findIndex((delay, i) => {
-    if (i === 0 || delay >= delays[i - 1]! * 0.9 - jitter) return false;
-    const [now, before] = [stamped[i], stamped[i - 1]];
-    return now === undefined || before === undefined || now < before - 2;
-  });
+  // How the delays are read, and what allowance they get, is retryTiming's to say.
+  const { delays, shrankAt, took } = retryTiming(
+    attempts.map((d) => ({
+      receivedAt: d.receivedAt,
+      timestamp: /^\d{1,12}$/.test(d.headers['x-timestamp'] ?? '') ? Number(d.headers['x-timestamp']) : undefined,
+    })),
+    ctx.clock.factor,
+  );
   const shown = delays.map((s) => `${s.toFixed(1)} s`).join(', ');
-  if (shrank !== -1)
+  if (shrankAt !== undefined)
     throw new CheckFailure(`the delays between attempts shrank (${shown}): each retry waits no less than the one before`, {
-      ...details(attempts[shrank + 1]!),
+      ...details(attempts[shrankAt]!),
+      expected: `delays not shrinking, by arrival (allowing a tenth and ${ARRIVAL_JITTER_SECONDS} s of real network and scheduling jitter) and by X-TIMESTAMP (allowing its rounding to seconds) (P-HOOK-3)`,
       actual: shown,
     });
   const third = attempts[MIN_RETRIES]!;
-  // The bound, by arrival less the kit's own stall, or by the sender's own timestamps if they say sooner.
-  const byArrival = (third.receivedAt - first.receivedAt) / 1000 - o.stallSeconds;
-  const bySender = sent[MIN_RETRIES] !== undefined && sent[0] !== undefined ? sent[MIN_RETRIES] - sent[0] + 1 : undefined;
-  const took = bySender === undefined ? byArrival : Math.min(byArrival, bySender);
   if (took > within)
     throw new CheckFailure(
       `the ${MIN_RETRIES}rd retry came ${took.toFixed(1)} s after the first attempt, past profile.webhooks.retryWithinSeconds (${within} s); delays ${shown}`,

@@ -1,0 +1,53 @@
+// HOOK-RETRY's reading of time, as data: arrival times (ms on the run's clock) and X-TIMESTAMPs in,
+// the verdict on the delays out. No clock runs here: each row is a schedule written in the test.
+import { describe, expect, it } from 'vitest';
+import { retryTiming, type RetryAttempt } from './retry-timing.js';
+
+/** Attempts arriving at `seconds` (of the run's clock), each stamped with `stamps` if given. */
+const attempts = (seconds: number[], stamps?: number[]): RetryAttempt[] =>
+  seconds.map((s, i) => ({ receivedAt: 1_700_000_000_000 + s * 1000, timestamp: stamps?.[i] }));
+
+const ROWS: Array<{ name: string; attempts: RetryAttempt[]; factor?: number; shrankAt?: number; took: number }> = [
+  { name: 'a conforming sender, 1, 2, 4 s', attempts: attempts([0, 1, 3, 7], [100, 101, 103, 107]), took: 7 },
+  {
+    // What the stall allowance was for: the kit saw the 2nd retry late, so by arrival the 3rd came
+    // sooner; the sender's own timestamps say it did not.
+    name: 'a conforming sender whose 2nd retry the kit saw 1.5 s late (its own stall): the timestamps clear it',
+    attempts: attempts([0, 1, 4.5, 7], [100, 101, 103, 107]),
+    took: 7,
+  },
+  {
+    name: 'a countdown sender, 8, 4, 2 s: both clocks agree',
+    attempts: attempts([0, 8, 12, 14], [100, 108, 112, 114]),
+    shrankAt: 2,
+    took: 14,
+  },
+  { name: 'no whole-second timestamps: arrival alone, 1, 2, 1.5 s shrank', attempts: attempts([0, 1, 3, 4.5]), shrankAt: 3, took: 4.5 },
+  { name: 'no whole-second timestamps: 1, 2, 1.6 s is within the real 0.25 s and a tenth', attempts: attempts([0, 1, 3, 4.6]), took: 4.6 },
+  {
+    name: 'on a clock 3 times faster, 0.25 real s is 0.75 of its seconds: 1, 2, 1.5 s is within it',
+    attempts: attempts([0, 1, 3, 4.5]),
+    factor: 3,
+    took: 4.5,
+  },
+  {
+    name: 'the bound: the timestamps say 8 s though the retries were seen 40 s apart (the kit was held up)',
+    attempts: attempts([0, 1, 3, 40], [100, 101, 103, 107]),
+    took: 8,
+  },
+];
+
+describe('retryTiming', () => {
+  for (const row of ROWS) {
+    it(row.name, () => {
+      const timing = retryTiming(row.attempts, row.factor);
+      expect(timing.shrankAt).toBe(row.shrankAt);
+      expect(timing.took).toBeCloseTo(row.took, 6);
+    });
+  }
+
+  it('reads only the first three retries, and refuses fewer', () => {
+    expect(retryTiming(attempts([0, 1, 3, 7, 7.5])).delays).toEqual([1, 2, 4]);
+    expect(() => retryTiming(attempts([0, 1, 3]))).toThrow('retryTiming: needs 4 attempts, got 3');
+  });
+});

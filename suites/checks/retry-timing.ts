@@ -1,0 +1,64 @@
+// HOOK-RETRY's reading of time (P-HOOK-3): the delays between the attempts of one delivery, whether
+// they shrank, and how long the first retries took. Pure: the attempts' arrival times (on the run's
+// clock) and the sender's own X-TIMESTAMPs come in; no clock, no allowance a test would need.
+import { MIN_RETRIES } from '../../core/webhooks.js';
+
+/**
+ * Real seconds a delay measured by arrival may fall short of the one before (beyond a tenth of it)
+ * without counting as shorter: network jitter and the kit's own scheduling on a busy machine.
+ */
+export const ARRIVAL_JITTER_SECONDS = 0.25;
+/** X-TIMESTAMP is whole seconds, so two delays read from it differ by up to 2 s from rounding alone. */
+const STAMP_ROUNDING_SECONDS = 2;
+
+export interface RetryAttempt {
+  /** When it arrived, ms on the run's clock. */
+  receivedAt: number;
+  /** Its X-TIMESTAMP, when that is whole UNIX seconds. */
+  timestamp?: number | undefined;
+}
+
+export interface RetryTiming {
+  /** The delays before each of the first MIN_RETRIES retries, seconds by arrival. */
+  delays: number[];
+  /** The retry (1 for the first) whose delay is shorter than the one before, by both clocks; undefined if none. */
+  shrankAt?: number;
+  /** Seconds from the first attempt to the MIN_RETRIES-th retry: by arrival, or by the sender's timestamps if they say sooner. */
+  took: number;
+}
+
+/**
+ * Reads the timing of at least MIN_RETRIES + 1 attempts. `factor`: how many of the run's clock's
+ * seconds pass in one real second (Clock.factor: a run on a scaled clock), so the real-time
+ * allowance is as wide as it is in real time.
+ *
+ * Two clocks tell the delays: arrival at the kit's receiver, which carries network jitter and the
+ * kit's own scheduling, and the sender's X-TIMESTAMP of each attempt (P-HOOK-1: its clock at that
+ * attempt). A delay counts as shorter than the one before only when both agree: by arrival, by more
+ * than a tenth and ARRIVAL_JITTER_SECONDS; by X-TIMESTAMP, by more than its rounding allows. A
+ * conforming sender's timestamps never agree, whatever the arrival jitter; timestamps that are not
+ * whole seconds (HOOK-FRESH-TIMESTAMP judges those) leave arrival alone to decide.
+ */
+export function retryTiming(attempts: readonly RetryAttempt[], factor = 1): RetryTiming {
+  if (attempts.length <= MIN_RETRIES) throw new RangeError(`retryTiming: needs ${MIN_RETRIES + 1} attempts, got ${attempts.length}`);
+  const first = attempts.slice(0, MIN_RETRIES + 1);
+  const delays = first.slice(1).map((d, i) => (d.receivedAt - first[i]!.receivedAt) / 1000);
+  const stamped = first.slice(1).map((d, i) => {
+    const [now, before] = [d.timestamp, first[i]!.timestamp];
+    return now !== undefined && before !== undefined ? now - before : undefined;
+  });
+  const jitter = ARRIVAL_JITTER_SECONDS * factor;
+  const shrank = delays.findIndex((delay, i) => {
+    if (i === 0 || delay >= delays[i - 1]! * 0.9 - jitter) return false;
+    const [now, before] = [stamped[i], stamped[i - 1]];
+    return now === undefined || before === undefined || now < before - STAMP_ROUNDING_SECONDS;
+  });
+  const last = first[MIN_RETRIES]!;
+  const byArrival = (last.receivedAt - first[0]!.receivedAt) / 1000;
+  const bySender = last.timestamp !== undefined && first[0]!.timestamp !== undefined ? last.timestamp - first[0]!.timestamp + 1 : undefined;
+  return {
+    delays,
+    ...(shrank !== -1 ? { shrankAt: shrank + 1 } : {}),
+    took: bySender === undefined ? byArrival : Math.min(byArrival, bySender),
+  };
+}
