@@ -24,6 +24,7 @@ export { parseCapturedRequest, authHeaders, headerValue, CaptureError, type Capt
 export * from './schemas/types.js';
 export {
   validateSchema,
+  isValid,
   loadSchema,
   describeErrors,
   schemaIds,

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { envNamesTarget } from '../suites/config.js';
 import type { Io } from './io.js';
-import type { ParsedOptions } from './options.js';
 
 /** The config file a command looks for in the working directory when none is named. */
 export const DISCOVERED_CONFIG = 'svc-conformance.json';
@@ -12,14 +11,14 @@ export const DISCOVERED_CONFIG = 'svc-conformance.json';
  * unless SVC_* variables name the target (they replace a config file); else none. A discovered file
  * is said on stderr, so a run never silently certifies something other than what was asked.
  */
-export function configFileOf(command: string, options: ParsedOptions, io: Io): string | undefined {
-  if (typeof options.config === 'string') return options.config;
+export function configFileOf(command: string, options: { config?: string }, io: Io): string | undefined {
+  if (options.config !== undefined) return options.config;
   if (envNamesTarget(io.env) || !existsSync(join(io.cwd, DISCOVERED_CONFIG))) return undefined;
   io.stderr(`svc-conformance ${command}: using ./${DISCOVERED_CONFIG} (found in the working directory; --config names another)\n`);
   return DISCOVERED_CONFIG;
 }
 
 /** The config file was found in the working directory, not named: the code it lists ("checks") does not run unasked. */
-export function wasDiscovered(options: ParsedOptions, configFile: string | undefined): boolean {
-  return configFile !== undefined && typeof options.config !== 'string';
+export function wasDiscovered(options: { config?: string }, configFile: string | undefined): boolean {
+  return configFile !== undefined && options.config === undefined;
 }

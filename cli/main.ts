@@ -14,9 +14,9 @@ import { verifyReceiverCommand } from './commands/verify-receiver.js';
 import { verifyReportCommand } from './commands/verify-report.js';
 import { exitStatusOf, InterruptRegistry, interruptedLine, type InterruptSignal } from './interrupt.js';
 import { processIo, UsageError, type Io } from './io.js';
-import { formatHelp, parseOptions, type CommandSpec } from './options.js';
+import { formatHelp, parseOptions, type Command } from './options.js';
 
-const COMMANDS: CommandSpec[] = [
+const COMMANDS: Command[] = [
   runCommand,
   listCommand,
   serveCommand,
@@ -95,12 +95,7 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
  * interrupt on, whatever the command still does is not heard: no output, and its own ending (a
  * verdict, an error) does not count.
  */
-async function runInterruptibly(
-  command: CommandSpec,
-  options: Parameters<CommandSpec['run']>[0],
-  positionals: string[],
-  io: Io,
-): Promise<number> {
+async function runInterruptibly(command: Command, options: Parameters<Command['run']>[0], positionals: string[], io: Io): Promise<number> {
   const interrupts = new InterruptRegistry();
   const quietOnceInterrupted = (write: (text: string) => void) => (text: string) => {
     if (!interrupts.signal.aborted) write(text);

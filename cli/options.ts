@@ -2,36 +2,82 @@ import { parseArgs } from 'node:util';
 import { UsageError, type Io } from './io.js';
 
 export interface OptionSpec {
-  name: string;
-  short?: string;
-  type: 'string' | 'boolean';
+  readonly name: string;
+  readonly short?: string;
+  readonly type: 'string' | 'boolean';
   /** Placeholder shown in help, e.g. "FILE". */
-  value?: string;
-  description: string;
-  required?: boolean;
+  readonly value?: string;
+  readonly description: string;
+  readonly required?: boolean;
   /** May be given more than once; the value is then a list. */
-  multiple?: boolean;
+  readonly multiple?: boolean;
 }
 
-export type ParsedOptions = Record<string, string | boolean | string[] | undefined>;
+/** What the parser hands a command for one option: a boolean, a string, or (given more than once) a list. */
+type OptionValue<O extends OptionSpec> = O['type'] extends 'boolean' ? boolean : O['multiple'] extends true ? string[] : string;
 
-export interface CommandSpec {
+// Always present after parsing: a flag (false when absent), a list ([] when absent), a required option
+// (the parser refuses its absence). Anything else is there only when given.
+type AlwaysPresent<O extends OptionSpec> = O extends { type: 'boolean' } | { multiple: true } | { required: true } ? true : false;
+
+/**
+ * A command's parsed options, typed from its option table: `{ strict: boolean; 'report-dir'?: string;
+ * only: string[] }`. A name not in the table does not compile. `help` is false: with --help the
+ * command does not run.
+ */
+export type ParsedOptions<T extends readonly OptionSpec[]> = string extends T[number]['name'] ? AnyParsedOptions : TypedOptions<T>;
+
+/** The options of a command whose table is not known here (main's list of every command). */
+type AnyParsedOptions = Record<string, string | boolean | string[] | undefined> & { help: false };
+
+type TypedOptions<T extends readonly OptionSpec[]> = {
+  [O in T[number] as AlwaysPresent<O> extends true ? O['name'] : never]: OptionValue<O>;
+} & {
+  [O in T[number] as AlwaysPresent<O> extends true ? never : O['name']]?: OptionValue<O>;
+} & { help: false };
+
+/** What the parser returns when --help was given: the table's own rules (a required option) are not applied. */
+export interface HelpAsked {
+  help: true;
+}
+
+export interface CommandSpec<T extends readonly OptionSpec[]> {
   name: string;
   summary: string;
   usage: string;
-  options: OptionSpec[];
+  options: T;
   details?: string[];
   examples?: string[];
   /** Takes positional arguments (verify-client's COMMAND); others refuse them. */
   positionals?: boolean;
-  run(options: ParsedOptions, io: Io, positionals: string[]): Promise<number>;
+  run(options: ParsedOptions<T>, io: Io, positionals: string[]): Promise<number>;
+}
+
+/**
+ * Any command, as main lists them: parseOptions hands each the options of its own table. (A separate
+ * type, not CommandSpec<readonly OptionSpec[]>: TypeScript compares two CommandSpecs by their tables
+ * alone, and no table is every table.)
+ */
+export interface Command extends Omit<CommandSpec<readonly OptionSpec[]>, 'run'> {
+  run(options: AnyParsedOptions, io: Io, positionals: string[]): Promise<number>;
+}
+
+/**
+ * A command, its `run` typed from its own option table (inferred as written: no `as const` needed),
+ * so reading an option the table lacks, or reading one as the wrong type, does not compile.
+ */
+export function defineCommand<const T extends readonly OptionSpec[]>(spec: CommandSpec<T>): CommandSpec<T> {
+  return spec;
 }
 
 const HELP: OptionSpec = { name: 'help', short: 'h', type: 'boolean', description: 'show this help' };
 
 /** Parses argv against a command's option table; the same table writes its help. */
-export function parseOptions(spec: CommandSpec, argv: string[]): { options: ParsedOptions; positionals: string[] } {
-  const table = [...spec.options, HELP];
+export function parseOptions<T extends readonly OptionSpec[]>(
+  spec: Pick<CommandSpec<T>, 'name' | 'options' | 'positionals'>,
+  argv: string[],
+): { options: ParsedOptions<T> | HelpAsked; positionals: string[] } {
+  const table: readonly OptionSpec[] = [...spec.options, HELP];
   let parsed;
   try {
     parsed = parseArgs({
@@ -39,27 +85,38 @@ export function parseOptions(spec: CommandSpec, argv: string[]): { options: Pars
       allowPositionals: true,
       strict: true,
       options: Object.fromEntries(
-        table.map((o) => [o.name, { type: o.type, ...(o.short ? { short: o.short } : {}), ...(o.multiple ? { multiple: true } : {}) }]),
+        table.map((o) => [
+          o.name,
+          {
+            type: o.type,
+            ...(o.short ? { short: o.short } : {}),
+            ...(o.multiple ? { multiple: true } : {}),
+            // A flag not given is false and a list not given is empty, as ParsedOptions promises.
+            ...(o.type === 'boolean' ? { default: o.multiple ? [] : false } : o.multiple ? { default: [] } : {}),
+          },
+        ]),
       ),
     });
   } catch (error) {
     throw new UsageError(`${spec.name}: ${cleanParseError((error as Error).message)}; see svc-conformance ${spec.name} --help`);
   }
-  const options = parsed.values as ParsedOptions;
-  if (options.help) return { options, positionals: parsed.positionals };
+  const values = parsed.values;
+  if (values.help === true) return { options: { help: true }, positionals: parsed.positionals };
   if (!spec.positionals && parsed.positionals.length > 0) {
     throw new UsageError(
       `${spec.name}: unexpected argument "${parsed.positionals[0]}"; options are written --name value (see svc-conformance ${spec.name} --help)`,
     );
   }
   for (const option of spec.options) {
-    if (option.required && options[option.name] === undefined) {
+    if (option.required && values[option.name] === undefined) {
       throw new UsageError(
         `${spec.name}: --${option.name} ${option.value ?? ''} is required; see svc-conformance ${spec.name} --help`.replace('  ', ' '),
       );
     }
   }
-  return { options, positionals: parsed.positionals };
+  // parseArgs types its values from a table it cannot see through; the checks above are what make
+  // them match ParsedOptions<T>: each value has its option's type, and a required one is present.
+  return { options: values as ParsedOptions<T>, positionals: parsed.positionals };
 }
 
 function cleanParseError(message: string): string {
@@ -72,7 +129,7 @@ function cleanParseError(message: string): string {
     .replace(/\.$/, '');
 }
 
-export function formatHelp(spec: CommandSpec): string {
+export function formatHelp(spec: Command): string {
   const rows = [...spec.options, HELP].map((o) => {
     const flag = `${o.short ? `-${o.short}, ` : '    '}--${o.name}${o.value ? ` ${o.value}` : ''}${o.multiple ? ' …' : ''}`;
     return [flag, o.description + (o.required ? ' (required)' : '')] as const;

@@ -148,21 +148,25 @@ export function judgementReport(input: {
 }
 
 /** --sign-key, the same for every command that judges. */
-export const SIGN_KEY_OPTION: OptionSpec = {
+export const SIGN_KEY_OPTION = {
   name: 'sign-key',
   type: 'string',
   value: 'FILE',
   description:
     'sign report.json with this Ed25519 private key (PKCS#8 PEM), writing report.json.sig beside it (verify-report --public-key checks it)',
-};
+} as const satisfies OptionSpec;
 
 /**
  * The --sign-key key, read and checked before anything is run: a key that cannot sign is exit 2 with
  * one line naming the problem and how to make a key, never the key itself. Undefined without the option.
  */
-export async function signerOf(command: string, options: ParsedOptions, io: Io): Promise<ReportSigner | undefined> {
+export async function signerOf(
+  command: string,
+  options: ParsedOptions<[typeof SIGN_KEY_OPTION]>,
+  io: Io,
+): Promise<ReportSigner | undefined> {
   const given = options['sign-key'];
-  if (typeof given !== 'string') return undefined;
+  if (given === undefined) return undefined;
   try {
     return await readSigningKey(resolve(io.cwd, given), given);
   } catch (error) {
@@ -195,22 +199,22 @@ export function finish(
 }
 
 /** --require-all, the same for every command that judges. */
-export const REQUIRE_ALL_OPTION: OptionSpec = {
+export const REQUIRE_ALL_OPTION = {
   name: 'require-all',
   type: 'boolean',
   description: 'a verdict that judged only part of the requirements (partial) is inconclusive (exit 2), not conformant',
-};
+} as const satisfies OptionSpec;
 
 /** --format: text (the console summary) or json (one JSON object on stdout; everything else on stderr). */
-export const FORMAT_OPTION: OptionSpec = {
+export const FORMAT_OPTION = {
   name: 'format',
   type: 'string',
   value: 'text|json',
   description: 'json: print the summary as one JSON object on stdout, and progress on stderr (default text)',
-};
+} as const satisfies OptionSpec;
 
 /** The chosen format, and the Io the rest of the command writes its console lines to. */
-export function formatOf(command: string, options: ParsedOptions, io: Io): { json: boolean; console: Io } {
+export function formatOf(command: string, options: ParsedOptions<[typeof FORMAT_OPTION]>, io: Io): { json: boolean; console: Io } {
   const format = options.format ?? 'text';
   if (format !== 'text' && format !== 'json')
     throw new UsageError(`${command}: --format takes text or json, not ${JSON.stringify(format)}`);

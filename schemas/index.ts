@@ -5,6 +5,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { readPackageJson } from '../common/package-root.js';
 import { SVC_DATE_FORMAT, SVC_DATETIME_FORMAT, isSvcDate, isSvcDateTime } from './formats.js';
+import type { SchemaTypes } from './types.js';
 
 // ajv and ajv-formats are CommonJS. Under NodeNext a default import is their `module.exports`, which
 // also carries the real export as `.default`; that property is what both TypeScript and Node agree on.
@@ -34,6 +35,8 @@ const SCHEMA_IDS = [
 
 /** Name of one schema: `schemas/<id>.schema.json`, `$id` `https://svc-conformance.dev/schemas/<id>.schema.json`. */
 export type SchemaId = (typeof SCHEMA_IDS)[number];
+
+export type { SchemaTypes };
 
 /** Every schema id, in a stable order. */
 export const schemaIds: readonly SchemaId[] = SCHEMA_IDS;
@@ -152,6 +155,14 @@ export function validateSchema(id: SchemaId, value: unknown): ValidationResult {
   const validate = validatorFor(id);
   if (validate(value)) return { valid: true, errors: [] };
   return { valid: false, errors: (validate.errors ?? []).map(toSchemaError) };
+}
+
+/**
+ * True when `value` satisfies schema `id`, and TypeScript then knows it as that schema's type
+ * (SchemaTypes[id]), with no cast. validateSchema says why a value does not.
+ */
+export function isValid<Id extends SchemaId>(id: Id, value: unknown): value is SchemaTypes[Id] {
+  return validateSchema(id, value).valid;
 }
 
 function detail(error: SchemaError): string {

@@ -1,19 +1,21 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { packageRoot, readPackageJson } from '../common/package-root.js';
 import {
   compileSchema,
   createSchemaAjv,
   describeErrors,
+  isValid,
   loadSchema,
   schemaIds,
   schemaUri,
   validateSchema,
   type SchemaError,
   type SchemaId,
+  type SchemaTypes,
 } from './index.js';
-import { CURRENCIES, ORDER_STATES, PAYOUT_STATES, TRANSFER_MODES } from './types.js';
+import { CURRENCIES, ORDER_STATES, PAYOUT_STATES, TRANSFER_MODES, type PayoutRecord, type TargetConfig } from './types.js';
 
 /** One case of `schemas/examples/<id>.json`. `error`, on an invalid case, names the defect it plants. */
 interface ExampleCase {
@@ -189,5 +191,29 @@ describe('validateSchema and describeErrors', () => {
 
   it('describes no errors as the empty string', () => {
     expect(describeErrors([])).toBe('');
+  });
+});
+
+describe('isValid: a type guard over SchemaTypes', () => {
+  it('has a type for every schema id and an id for every type (checked by tsc)', () => {
+    expectTypeOf<keyof SchemaTypes>().toEqualTypeOf<SchemaId>();
+  });
+
+  it("narrows a valid value to its schema's type", () => {
+    const record: unknown = examplesOf('payout-record').find((example) => example.valid)?.data;
+    if (!isValid('payout-record', record)) throw new Error('the first valid payout-record example is not valid');
+    expectTypeOf(record).toEqualTypeOf<PayoutRecord>();
+    expect(PAYOUT_STATES).toContain(record.status);
+    const config: unknown = {
+      baseUrl: 'http://127.0.0.1:1',
+      environment: 'sandbox',
+      merchant: { apiKey: 'k', secretKey: 's', walletId: 'w' },
+    };
+    if (!isValid('config', config)) throw new Error('a minimal config is not valid');
+    expectTypeOf(config).toEqualTypeOf<TargetConfig>();
+  });
+
+  it.each(schemaIds)('%s: agrees with validateSchema on every example', (id) => {
+    for (const example of examplesOf(id)) expect(isValid(id, example.data), example.description).toBe(example.valid);
   });
 });

@@ -1,5 +1,9 @@
 // TypeScript shapes of the interface's requests and records (interface.md, profile.md P-OPS).
-// The JSON Schemas beside this file are the authority; these types mirror them for callers.
+// The JSON Schemas beside this file are the authority; these types mirror them for callers, and
+// SchemaTypes says which type each schema's valid values have (schemas/index.ts isValid narrows to it).
+import type { ExtensionOperation } from '../core/operations.js';
+import type { Report } from '../core/report.js';
+import type { WebhookEvent } from '../core/webhooks.js';
 
 /** The 34 currency codes of the interface's currency table. */
 export const CURRENCIES = [
@@ -169,4 +173,56 @@ export interface TransactionInitiationRequest {
   currency: Currency;
   transfer_mode: TransferMode;
   beneficiary: Beneficiary;
+}
+
+/** The operations a target may place elsewhere, or lack (P-OPS, P-CFG `profile.operations`). */
+export type OperationKey = ExtensionOperation;
+export interface OperationLocation {
+  method: 'GET' | 'POST';
+  path: string;
+}
+
+/** P-CFG: how the suites are pointed at a target, after the environment variables are applied. */
+export interface TargetConfig {
+  baseUrl: string;
+  environment: 'sandbox' | 'production';
+  merchant: { apiKey: string; secretKey: string; walletId: string };
+  otherMerchant?: { apiKey: string; secretKey: string; walletId?: string };
+  otherEnvironment?: { apiKey?: string; secretKey?: string; walletId?: string };
+  fixtures?: { payouts?: Partial<Record<PayoutState, string>>; otherMerchantPayoutOrderId?: string; spareWallet?: string };
+  /** Where the kit's receiver listens, and the URL the target delivers to (P-HOOK-5). */
+  webhooks?: { listen: string; url?: string };
+  profile?: {
+    timestampToleranceSeconds?: number;
+    concurrency?: number;
+    operations?: Partial<Record<OperationKey, OperationLocation | null>>;
+    webhooks?: { retryWithinSeconds?: number };
+  };
+  /** A team's own check modules (absolute paths once loaded). */
+  checks?: string[];
+}
+
+/**
+ * The type of a value that satisfies each schema, by schema id (`schemas/<id>.schema.json`). Every
+ * schema id has an entry: schemas/index.ts checks that its list of ids and these keys are the same.
+ */
+export interface SchemaTypes {
+  'order-create-request': OrderCreateRequest;
+  'create-order-envelope': CreateOrderEnvelope;
+  'order-record': OrderRecord;
+  /** `data` is an object the schema leaves open; each operation's record schema says more. */
+  'success-envelope': SuccessEnvelope<Record<string, unknown>>;
+  'error-envelope': ErrorEnvelope;
+  'payout-status-error-envelope': ErrorEnvelope;
+  'payout-status-request': PayoutStatusRequest;
+  'payout-record': PayoutRecord;
+  'payout-status-envelope': SuccessEnvelope<PayoutRecord> & { code: 200 };
+  'order-lookup-request': OrderLookupRequest;
+  'order-status-record': OrderStatusRecord;
+  'balance-inquiry-request': BalanceInquiryRequest;
+  'balance-record': BalanceRecord;
+  'transaction-initiation-request': TransactionInitiationRequest;
+  'webhook-event': WebhookEvent;
+  config: TargetConfig;
+  report: Report;
 }

@@ -1,4 +1,4 @@
-import { describeErrors, validateSchema, type SchemaId } from '../schemas/index.js';
+import { describeErrors, isValid, validateSchema, type SchemaId, type SchemaTypes } from '../schemas/index.js';
 import type { OperationKey, OperationLocation, TargetConfig } from './config.js';
 import type { Exchange, SendOptions, TargetClient } from './http.js';
 import type { Clock } from '../core/clock.js';
@@ -197,8 +197,8 @@ export function expectStatus(exchange: Exchange, statuses: readonly number[], wh
   }
 }
 
-/** The answer's JSON body must satisfy a schema; returns the body. */
-export function expectSchema<T = unknown>(exchange: Exchange, schema: SchemaId, why: string): T {
+/** The answer's JSON body must satisfy a schema; returns the body, typed as that schema's values are. */
+export function expectSchema<Id extends SchemaId>(exchange: Exchange, schema: Id, why: string): SchemaTypes[Id] {
   const json = exchange.response?.json;
   if (json === undefined) {
     throw new CheckFailure(`${why}: expected a JSON body (${schema}), got ${exchange.error ? 'no answer' : 'no JSON'}`, {
@@ -207,18 +207,15 @@ export function expectSchema<T = unknown>(exchange: Exchange, schema: SchemaId, 
       exchange,
     });
   }
-  const result = validateSchema(schema, json);
-  if (!result.valid) {
-    throw new CheckFailure(
-      `${why}: the body does not match ${schema}: ${describeErrors(result.errors.slice(0, 3)).replaceAll('\n', '; ')}`,
-      {
-        expected: `a body matching schemas/${schema}.schema.json`,
-        actual: answered(exchange),
-        exchange,
-      },
-    );
+  if (!isValid(schema, json)) {
+    const { errors } = validateSchema(schema, json);
+    throw new CheckFailure(`${why}: the body does not match ${schema}: ${describeErrors(errors.slice(0, 3)).replaceAll('\n', '; ')}`, {
+      expected: `a body matching schemas/${schema}.schema.json`,
+      actual: answered(exchange),
+      exchange,
+    });
   }
-  return json as T;
+  return json;
 }
 
 /** A plain condition of a check, with its evidence. */

@@ -2,39 +2,14 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { nestedDeeperThan } from '../common/json-depth.js';
 import { setPath } from '../core/predicates.js';
-import { describeErrors, loadSchema, validateSchema } from '../schemas/index.js';
+import { describeErrors, isValid, loadSchema, validateSchema } from '../schemas/index.js';
 import { JsonTreeError, parseJsonTree } from '../signer/json-tree.js';
-import type { PayoutState } from '../schemas/types.js';
 
-import type { ExtensionOperation } from '../core/operations.js';
 import { DEFAULT_RETRY_WITHIN_SECONDS } from '../core/webhooks.js';
 
-/** The operations a target may place elsewhere, or lack (P-OPS, P-CFG `profile.operations`). */
-export type OperationKey = ExtensionOperation;
-export interface OperationLocation {
-  method: 'GET' | 'POST';
-  path: string;
-}
-
-/** P-CFG: how the suites are pointed at a target, after the environment variables are applied. */
-export interface TargetConfig {
-  baseUrl: string;
-  environment: 'sandbox' | 'production';
-  merchant: { apiKey: string; secretKey: string; walletId: string };
-  otherMerchant?: { apiKey: string; secretKey: string; walletId?: string };
-  otherEnvironment?: { apiKey?: string; secretKey?: string; walletId?: string };
-  fixtures?: { payouts?: Partial<Record<PayoutState, string>>; otherMerchantPayoutOrderId?: string; spareWallet?: string };
-  /** Where the kit's receiver listens, and the URL the target delivers to (P-HOOK-5). */
-  webhooks?: { listen: string; url?: string };
-  profile?: {
-    timestampToleranceSeconds?: number;
-    concurrency?: number;
-    operations?: Partial<Record<OperationKey, OperationLocation | null>>;
-    webhooks?: { retryWithinSeconds?: number };
-  };
-  /** A team's own check modules (absolute paths once loaded). */
-  checks?: string[];
-}
+// The config's shape mirrors schemas/config.schema.json, so it lives beside the schema's other types.
+export type { OperationKey, OperationLocation, TargetConfig } from '../schemas/types.js';
+import type { OperationKey, OperationLocation, TargetConfig } from '../schemas/types.js';
 
 /** Bad or missing configuration: one line naming the problem and the fix; the command exits 2. */
 export class ConfigError extends Error {
@@ -124,18 +99,17 @@ export async function loadConfig(file: string | undefined, env: Record<string, s
   }
   if (merged.environment === undefined && merged.baseUrl !== undefined) merged.environment = inferEnvironment(merged);
 
-  const result = validateSchema('config', merged);
-  if (!result.valid) {
+  if (!isValid('config', merged)) {
     const where = file ? `config ${file} is` : 'the SVC_* environment variables are';
-    const first = describeErrors(result.errors.slice(0, 1));
+    const first = describeErrors(validateSchema('config', merged).errors.slice(0, 1));
     throw new ConfigError(`${where} invalid: ${first}${hint(first)}`);
   }
   const where = file !== undefined && env.SVC_BASE_URL === undefined ? `"baseUrl" in config ${file}` : 'SVC_BASE_URL';
-  checkBaseUrl(merged.baseUrl as string, where);
+  checkBaseUrl(merged.baseUrl, where);
   // A team's check modules are named relative to the config file that lists them.
-  if (Array.isArray(merged.checks))
-    merged.checks = merged.checks.map((path) => resolve(cwd, file === undefined ? '.' : dirname(file), path as string));
-  return merged as unknown as TargetConfig;
+  if (merged.checks !== undefined)
+    merged.checks = merged.checks.map((path) => resolve(cwd, file === undefined ? '.' : dirname(file), path));
+  return merged;
 }
 
 /**

@@ -3,10 +3,10 @@ import { authHeaders, CaptureError, parseCapturedRequest } from '../../signer/ca
 import { diagnose, DiagnoseInputError } from '../../signer/diagnose.js';
 import { formatDiagnosis } from '../../signer/diagnose-report.js';
 import { readBody, readText, UsageError, type Io } from '../io.js';
-import type { CommandSpec, ParsedOptions } from '../options.js';
+import { defineCommand, type ParsedOptions } from '../options.js';
 import { secretOption } from './sign.js';
 
-export const diagnoseCommand: CommandSpec = {
+export const diagnoseCommand = defineCommand({
   name: 'diagnose',
   summary:
     "Says whether a received signature (of a request or a webhook delivery) is the profile's signature of a body and, if not, which mistake produced it.",
@@ -57,15 +57,15 @@ export const diagnoseCommand: CommandSpec = {
     io.stdout(options.json ? JSON.stringify(result, null, 2) + '\n' : formatDiagnosis(result));
     return result.match ? 0 : 1;
   },
-};
+});
 
 async function gatherInput(
-  options: ParsedOptions,
+  options: ParsedOptions<(typeof diagnoseCommand)['options']>,
   io: Io,
 ): Promise<{ body: string; timestamp: string; signature: string; apiKey?: string }> {
   let body: string | undefined;
   let captured: { apiKey?: string; signature?: string; timestamp?: string } = {};
-  if (typeof options.request === 'string') {
+  if (options.request !== undefined) {
     const text = await readText(io, 'diagnose', '--request', options.request);
     try {
       const request = parseCapturedRequest(text);
@@ -75,15 +75,15 @@ async function gatherInput(
       if (error instanceof CaptureError) throw new UsageError(`diagnose: ${error.message}`);
       throw error;
     }
-    if (typeof options.file === 'string') body = await readText(io, 'diagnose', '--file', options.file);
+    if (options.file !== undefined) body = await readText(io, 'diagnose', '--file', options.file);
   } else {
-    body = await readBody(io, 'diagnose', options.file as string | undefined);
+    body = await readBody(io, 'diagnose', options.file);
   }
-  const timestamp = (options.timestamp as string | undefined) ?? captured.timestamp;
-  const signature = (options.signature as string | undefined) ?? captured.signature;
-  const from = typeof options.request === 'string' ? ' (the captured request has no such header)' : '';
+  const timestamp = options.timestamp ?? captured.timestamp;
+  const signature = options.signature ?? captured.signature;
+  const from = options.request !== undefined ? ' (the captured request has no such header)' : '';
   if (timestamp === undefined) throw new UsageError(`diagnose: --timestamp T is required${from}`);
   if (signature === undefined) throw new UsageError(`diagnose: --signature SIG is required${from}`);
-  const apiKey = (options['api-key'] as string | undefined) ?? captured.apiKey;
+  const apiKey = options['api-key'] ?? captured.apiKey;
   return { body, timestamp, signature, ...(apiKey !== undefined ? { apiKey } : {}) };
 }

@@ -6,7 +6,7 @@ import { catalog } from '../../suites/catalog.js';
 import { SECTIONS } from '../../suites/sections.js';
 import { loadTeamChecks, type TeamChecks } from '../../suites/team-checks.js';
 import { UsageError } from '../io.js';
-import type { CommandSpec } from '../options.js';
+import { defineCommand } from '../options.js';
 import type { Requirement } from '../../core/report.js';
 
 /** The three catalogs, each with the command that judges it, in the order list shows them. */
@@ -18,8 +18,8 @@ const KINDS = {
 type Kind = keyof typeof KINDS;
 
 /** The kinds --kind names (a comma-separated list), or all of them. */
-function kindsOf(option: unknown): Kind[] {
-  if (typeof option !== 'string') return Object.keys(KINDS) as Kind[];
+function kindsOf(option: string | undefined): Kind[] {
+  if (option === undefined) return Object.keys(KINDS) as Kind[];
   const named = option
     .split(',')
     .map((k) => k.trim())
@@ -30,7 +30,7 @@ function kindsOf(option: unknown): Kind[] {
   return (Object.keys(KINDS) as Kind[]).filter((k) => named.includes(k));
 }
 
-export const listCommand: CommandSpec = {
+export const listCommand = defineCommand({
   name: 'list',
   summary:
     "Lists every requirement (level, id, title, profile rules): a server's with the checks that prove it, a client's and a webhook receiver's.",
@@ -51,7 +51,7 @@ export const listCommand: CommandSpec = {
   async run(options, io) {
     const kinds = kindsOf(options.kind);
     let team: TeamChecks = { sections: [], requirements: [] };
-    if (typeof options.config === 'string') {
+    if (options.config !== undefined) {
       const config = await loadConfig(options.config, {}, io.cwd);
       team = await loadTeamChecks(config, { cwd: io.cwd, say: (line) => io.stderr(`svc-conformance list: ${line}\n`) });
     }
@@ -92,4 +92,4 @@ export const listCommand: CommandSpec = {
     io.stdout(`\n${totals.join(', ')}\n`);
     return 0;
   },
-};
+});

@@ -3,9 +3,9 @@ import { resolve } from 'node:path';
 import { openApiDocument } from '../../schemas/openapi.js';
 import { writeAtomically } from '../../reports/write.js';
 import { UsageError } from '../io.js';
-import type { CommandSpec } from '../options.js';
+import { defineCommand } from '../options.js';
 
-export const openapiCommand: CommandSpec = {
+export const openapiCommand = defineCommand({
   name: 'openapi',
   summary: "Prints the interface and the profile's extension operations and webhooks as an OpenAPI 3.1 document (JSON).",
   usage: 'svc-conformance openapi [--server URL] [--out FILE]',
@@ -23,11 +23,11 @@ export const openapiCommand: CommandSpec = {
   ],
   examples: ['svc-conformance openapi --server https://sandbox.example.test --out openapi.json'],
   async run(options, io) {
-    const server = typeof options.server === 'string' ? options.server : undefined;
+    const server = options.server;
     if (server !== undefined && !URL.canParse(server))
       throw new UsageError(`openapi: --server ${JSON.stringify(server)} is not a URL, e.g. https://sandbox.example.test`);
     const text = JSON.stringify(openApiDocument(server), null, 2) + '\n';
-    if (typeof options.out !== 'string') {
+    if (options.out === undefined) {
       io.stdout(text);
       return 0;
     }
@@ -42,4 +42,4 @@ export const openapiCommand: CommandSpec = {
     io.stdout(`wrote ${path}\n`);
     return 0;
   },
-};
+});

@@ -4,9 +4,9 @@ import { SignerError } from '../../signer/errors.js';
 import { jsonErrorPlace, loadConfig } from '../../suites/config.js';
 import { TargetClient } from '../../suites/http.js';
 import { readText, UsageError } from '../io.js';
-import type { CommandSpec } from '../options.js';
+import { defineCommand } from '../options.js';
 
-export const replayCommand: CommandSpec = {
+export const replayCommand = defineCommand({
   name: 'replay',
   summary: 'Resends a request from a report, freshly signed, and prints the answer.',
   usage: 'svc-conformance replay [--config F] --path P [--method M] [--body JSON | --file F] [--as merchant|otherMerchant]',
@@ -24,15 +24,10 @@ export const replayCommand: CommandSpec = {
     'svc-conformance replay --config sandbox.json --path /api/v3/banking/payment/status --body \'{"svc_wallet_id":"WAL-SBX-A-0001","debit_account_type":"svc_wallet","payout_order_id":"PO-FIXTURE-FAILED"}\'',
   ],
   async run(options, io) {
-    const config = await loadConfig(options.config as string | undefined, io.env, io.cwd);
-    const method = String(options.method ?? 'POST').toUpperCase();
+    const config = await loadConfig(options.config, io.env, io.cwd);
+    const method = (options.method ?? 'POST').toUpperCase();
     if (method !== 'POST' && method !== 'GET') throw new UsageError('replay: --method takes POST or GET');
-    const text =
-      typeof options.file === 'string'
-        ? await readText(io, 'replay', '--file', options.file)
-        : typeof options.body === 'string'
-          ? options.body
-          : undefined;
+    const text = options.file !== undefined ? await readText(io, 'replay', '--file', options.file) : options.body;
     let payload: unknown;
     if (text !== undefined && !options.raw && text.trim() !== '') {
       try {
@@ -41,15 +36,11 @@ export const replayCommand: CommandSpec = {
         throw new UsageError(`replay: the body is not JSON${jsonErrorPlace(text)}; pass --raw to send it as it is`);
       }
     }
-    const as =
-      options.as === 'otherMerchant'
-        ? config.otherMerchant
-        : options.as === undefined || options.as === 'merchant'
-          ? config.merchant
-          : undefined;
-    if (as === undefined) throw new UsageError(`replay: --as ${String(options.as)} is not in the config (merchant or otherMerchant)`);
+    const who = options.as ?? 'merchant';
+    const as = who === 'otherMerchant' ? config.otherMerchant : who === 'merchant' ? config.merchant : undefined;
+    if (as === undefined) throw new UsageError(`replay: --as ${who} is not in the config (merchant or otherMerchant)`);
 
-    const path = String(options.path);
+    const path = options.path;
     if (!path.startsWith('/') || path.startsWith('//') || /[\s#]/.test(path)) {
       throw new UsageError(
         `replay: --path ${JSON.stringify(path)} is not a path; give the operation's path from the report, e.g. /api/v3/pg/order/create`,
@@ -87,4 +78,4 @@ export const replayCommand: CommandSpec = {
       await client.close();
     }
   },
-};
+});

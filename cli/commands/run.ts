@@ -37,9 +37,9 @@ import {
   usableReportDir,
   writeReportsOrSay,
 } from '../report-files.js';
-import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js';
+import { defineCommand, type ParsedOptions, wholeNumber } from '../options.js';
 
-export const runCommand: CommandSpec = {
+export const runCommand = defineCommand({
   name: 'run',
   summary: 'Runs the conformance suites against a target and writes report.json, junit.xml and report.html.',
   usage:
@@ -132,7 +132,7 @@ export const runCommand: CommandSpec = {
     io = out;
     const interrupts = interruptsOf(io);
     const numbers = readNumbers(options);
-    const reportDir = resolve(io.cwd, typeof options['report-dir'] === 'string' ? options['report-dir'] : defaultReportDir('run'));
+    const reportDir = resolve(io.cwd, options['report-dir'] ?? defaultReportDir('run'));
     const startedAt = new Date();
     let sandbox: RunningSandbox | undefined;
     let releaseSandbox: (() => void) | undefined;
@@ -143,7 +143,7 @@ export const runCommand: CommandSpec = {
       const configFile = configFileOf('run', options, io);
       checkTargetEnv(io.env, configFile);
       await usableReportDir('run', reportDir, io);
-      const harFile = typeof options.har === 'string' ? resolve(io.cwd, options.har) : undefined;
+      const harFile = options.har !== undefined ? resolve(io.cwd, options.har) : undefined;
       if (harFile !== undefined) await usableHarFile(harFile);
       const reportSigner = await signerOf('run', options, io);
       if (configFile !== undefined || envNamesTarget(io.env)) {
@@ -168,7 +168,7 @@ export const runCommand: CommandSpec = {
         cwd: io.cwd,
         say: (line) => io.stdout(`svc-conformance run: ${line}\n`),
         ...(configFile !== undefined && wasDiscovered(options, configFile) ? { discoveredConfig: configFile } : {}),
-        allowChecks: Boolean(options['allow-checks']),
+        allowChecks: options['allow-checks'],
       });
       const requirements = [...catalog(), ...team.requirements];
       // --har: every exchange, kept as the evidence keeps it (redacted), written when the run ends.
@@ -180,14 +180,14 @@ export const runCommand: CommandSpec = {
         seed: numbers.seed,
         runs: numbers.runs,
         runNumber: runNumberAt(startedAt.getTime()),
-        allowProduction: Boolean(options['allow-production']),
+        allowProduction: options['allow-production'],
         timeoutMs: numbers.timeoutMs,
         deadlineAt: startedAt.getTime() + numbers.maxTimeMs,
         deadlineSource: `--max-time ${numbers.maxTimeMs / 1000}`,
         ...(only !== undefined ? { only } : {}),
         ...(skip !== undefined ? { skip } : {}),
         ...(numbers.concurrency !== undefined ? { concurrency: numbers.concurrency } : {}),
-        ...(typeof options['replay-path'] === 'string' ? { replayPath: replayPathOf(options['replay-path'], options) } : {}),
+        ...(options['replay-path'] !== undefined ? { replayPath: replayPathOf(options['replay-path'], options) } : {}),
         ...(harFile !== undefined
           ? { onExchange: (exchange: Exchange) => void traffic.push({ exchange, startedAt: Date.now() - exchange.ms }) }
           : {}),
@@ -201,8 +201,8 @@ export const runCommand: CommandSpec = {
         runNumber: settings.runNumber,
         runs: settings.runs,
         concurrency: runConcurrency(settings),
-        strict: Boolean(options.strict),
-        requireAll: Boolean(options['require-all']),
+        strict: options.strict,
+        requireAll: options['require-all'],
         startedAt,
         version: readPackageJson<{ version: string }>('package.json').version,
         ...(configPath !== undefined ? { configPath } : {}),
@@ -297,7 +297,7 @@ export const runCommand: CommandSpec = {
       await sandbox?.close();
     }
   },
-};
+});
 
 /** --har must name a file whose folder exists and takes it: said before the first request, not after the run. */
 async function usableHarFile(path: string): Promise<void> {
@@ -312,18 +312,19 @@ async function usableHarFile(path: string): Promise<void> {
   }
 }
 
+type RunOptions = ParsedOptions<(typeof runCommand)['options']>;
+
 /** --only or --skip as given: repeated, comma-separated, or both; undefined when absent or empty. */
-function prefixList(value: unknown): string[] | undefined {
-  const given = Array.isArray(value) ? value : typeof value === 'string' ? [value] : [];
+function prefixList(given: string[]): string[] | undefined {
   const prefixes = given
-    .flatMap((v: string) => v.split(','))
+    .flatMap((v) => v.split(','))
     .map((p) => p.trim())
     .filter((p) => p !== '');
   return prefixes.length > 0 ? prefixes : undefined;
 }
 
 /** fast-check's replay path: numbers joined by ':' (e.g. "3:0:1"). Meaningful only for one seed and one property. */
-function replayPathOf(path: string, options: ParsedOptions): string {
+function replayPathOf(path: string, options: RunOptions): string {
   if (!/^\d+(:\d+)*$/.test(path))
     throw new UsageError(
       `run: --replay-path ${JSON.stringify(path)} is not a fast-check path; copy it from the report, e.g. --replay-path 3:0:1`,
@@ -338,7 +339,7 @@ function replayPathOf(path: string, options: ParsedOptions): string {
 /** A full run takes well under a minute against a healthy target; 15 minutes leaves room for a slow one. */
 const DEFAULT_MAX_TIME_SECONDS = 900;
 
-function readNumbers(options: ParsedOptions): { seed: number; runs: number; timeoutMs: number; maxTimeMs: number; concurrency?: number } {
+function readNumbers(options: RunOptions): { seed: number; runs: number; timeoutMs: number; maxTimeMs: number; concurrency?: number } {
   const integer = (name: string, value: unknown, min: number, max: number): number => wholeNumber('run', name, value, min, max);
   return {
     seed: options.seed === undefined ? randomInt(0, 2 ** 31 - 1) : integer('seed', options.seed, 0, 2 ** 31 - 1),

@@ -17,9 +17,9 @@ import { isLoopbackHost } from '../../core/loopback.js';
 import { webhookUrlProblem } from '../../core/webhooks.js';
 import { interruptsOf } from '../interrupt.js';
 import { UsageError } from '../io.js';
-import { wholeNumber, type CommandSpec, type ParsedOptions } from '../options.js';
+import { defineCommand, type ParsedOptions, wholeNumber } from '../options.js';
 
-export const serveCommand: CommandSpec = {
+export const serveCommand = defineCommand({
   name: 'serve',
   summary: 'Runs the reference sandbox: every operation of the interface and the profile, demo merchants, fault and scenario switches.',
   usage:
@@ -101,8 +101,9 @@ export const serveCommand: CommandSpec = {
       return 0;
     }
     const settings = readSettings(options);
-    const configOut = typeof options['config-out'] === 'string' ? resolve(io.cwd, options['config-out']) : undefined;
-    if (configOut !== undefined) await usableConfigOut(configOut, String(options['config-out']));
+    const configOutGiven = options['config-out'];
+    const configOut = configOutGiven !== undefined ? { path: resolve(io.cwd, configOutGiven), given: configOutGiven } : undefined;
+    if (configOut !== undefined) await usableConfigOut(configOut.path, configOut.given);
     const sandbox = await startSandbox({
       ...settings,
       log: options.quiet ? () => {} : (line) => io.stderr(line + '\n'),
@@ -113,13 +114,13 @@ export const serveCommand: CommandSpec = {
     if (configOut !== undefined) {
       try {
         // Renamed into place: a link planted after the check above is replaced, never written through.
-        await writeAtomically(configOut, JSON.stringify(sandbox.config, null, 2) + '\n');
+        await writeAtomically(configOut.path, JSON.stringify(sandbox.config, null, 2) + '\n');
       } catch (error) {
         await sandbox.close();
         // The error's own text names the temporary file it was writing, not the one the user gave.
         const code = (error as NodeJS.ErrnoException).code;
         throw new UsageError(
-          `serve: cannot write --config-out ${String(options['config-out'])}: ${code !== undefined ? `the system refused (${code}); give a file in a folder you can write` : (error as Error).message}`,
+          `serve: cannot write --config-out ${configOut.given}: ${code !== undefined ? `the system refused (${code}); give a file in a folder you can write` : (error as Error).message}`,
         );
       }
     }
@@ -138,7 +139,7 @@ export const serveCommand: CommandSpec = {
     await new Promise((resolveStop) => interrupts.signal.addEventListener('abort', resolveStop, { once: true }));
     return 130;
   },
-};
+});
 
 /**
  * --config-out gets the demo secrets: a symbolic link there would put them in whatever file it points
@@ -159,18 +160,18 @@ async function usableConfigOut(path: string, given: string): Promise<void> {
   }
 }
 
-function readSettings(options: ParsedOptions) {
+function readSettings(options: ParsedOptions<(typeof serveCommand)['options']>) {
   const port = options.port === undefined ? 0 : wholeNumber('serve', 'port', options.port, 0, 65_535);
-  const host = typeof options.host === 'string' ? options.host : '127.0.0.1';
+  const host = options.host ?? '127.0.0.1';
   let faults;
   try {
-    faults = [...parseFaults((options.fault as string[] | undefined) ?? [])];
+    faults = [...parseFaults(options.fault)];
   } catch (error) {
     throw new UsageError(`serve: ${(error as Error).message}`);
   }
   let scenarios;
   try {
-    scenarios = [...parseScenarios((options.scenario as string[] | undefined) ?? [])];
+    scenarios = [...parseScenarios(options.scenario)];
   } catch (error) {
     throw new UsageError(`serve: ${(error as Error).message}`);
   }
@@ -197,11 +198,11 @@ function readSettings(options: ParsedOptions) {
   if (options.tolerance !== undefined) {
     variant.toleranceSeconds = wholeNumber('serve', 'tolerance', options.tolerance, 1, 86_400);
   }
-  const webhookUrl = typeof options['webhook-url'] === 'string' ? options['webhook-url'] : undefined;
+  const webhookUrl = options['webhook-url'];
   const problem = webhookUrl === undefined ? undefined : webhookUrlProblem(webhookUrl);
   if (problem !== undefined)
     throw new UsageError(`serve: --webhook-url cannot be used: ${problem}; e.g. --webhook-url http://127.0.0.1:4020/webhooks`);
-  const allowRemoteWebhooks = Boolean(options['allow-remote-webhooks']);
+  const allowRemoteWebhooks = options['allow-remote-webhooks'];
   return {
     port,
     host,

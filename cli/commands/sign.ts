@@ -4,9 +4,9 @@ import { SignerError } from '../../signer/errors.js';
 import { signPayload } from '../../signer/sign.js';
 import { jsonErrorPlace } from '../../suites/config.js';
 import { readBody, UsageError } from '../io.js';
-import type { CommandSpec } from '../options.js';
+import { defineCommand } from '../options.js';
 
-export const signCommand: CommandSpec = {
+export const signCommand = defineCommand({
   name: 'sign',
   summary: "Prints the profile's signature (P-SIGN-2) of a JSON body: HMAC-SHA256 of canonical text + timestamp.",
   usage: 'svc-conformance sign --secret S --timestamp T [--file F] [--json]',
@@ -25,13 +25,13 @@ export const signCommand: CommandSpec = {
   async run(options, io) {
     const secret = secretOption(options.secret, io.env, 'sign');
     const timestamp = timestampOption(options.timestamp, 'sign');
-    const text = await readBody(io, 'sign', options.file as string | undefined);
+    const text = await readBody(io, 'sign', options.file);
     let payload: unknown;
     if (text.trim() !== '') {
       try {
         payload = JSON.parse(text);
       } catch {
-        const where = options.file ? String(options.file) : 'stdin';
+        const where = options.file || 'stdin';
         throw new UsageError(`sign: the body in ${where} is not JSON${jsonErrorPlace(text)}; sign signs JSON bodies only`);
       }
     }
@@ -42,7 +42,7 @@ export const signCommand: CommandSpec = {
       if (error instanceof SignerError) throw new UsageError(`sign: ${error.message.replace(/^canonicalize: /, '')}`);
       throw error;
     }
-    if (typeof options['body-out'] === 'string') {
+    if (options['body-out'] !== undefined) {
       try {
         await writeFile(resolve(io.cwd, options['body-out']), signed.canonical);
       } catch (error) {
@@ -52,18 +52,17 @@ export const signCommand: CommandSpec = {
     io.stdout(options.json ? JSON.stringify(signed) + '\n' : signed.signature + '\n');
     return 0;
   },
-};
+});
 
-export function secretOption(value: unknown, env: Record<string, string | undefined>, command: string): string {
-  const secret = typeof value === 'string' ? value : env.SVC_SECRET_KEY;
+export function secretOption(value: string | undefined, env: Record<string, string | undefined>, command: string): string {
+  const secret = value ?? env.SVC_SECRET_KEY;
   if (secret === undefined || secret === '') {
     throw new UsageError(`${command}: no secret key: pass --secret S or set SVC_SECRET_KEY`);
   }
   return secret;
 }
 
-export function timestampOption(value: unknown, command: string): string {
-  const text = String(value ?? '');
+export function timestampOption(text: string, command: string): string {
   if (/^\d{13,}$/.test(text)) {
     throw new UsageError(`${command}: --timestamp ${text} looks like milliseconds; X-TIMESTAMP is whole seconds (e.g. "$(date +%s)")`);
   }

@@ -11,7 +11,7 @@ import { loadConfig, type TargetConfig } from '../../suites/config.js';
 import { TargetClient, type SendOptions } from '../../suites/http.js';
 import { configFileOf } from '../config-file.js';
 import { UsageError } from '../io.js';
-import type { CommandSpec } from '../options.js';
+import { defineCommand } from '../options.js';
 
 /** What makes each event fire on the reference sandbox (its documented amounts and outcomes). */
 const HOW: Record<WebhookEventName, string> = {
@@ -25,7 +25,7 @@ const HOW: Record<WebhookEventName, string> = {
   'payout.reversed': 'Transaction Initiation of 10.00, settled to SUCCESS, then REVERSED (payout.processing and payout.success come first)',
 };
 
-export const triggerCommand: CommandSpec = {
+export const triggerCommand = defineCommand({
   name: 'trigger',
   summary: 'Makes the change that fires a webhook EVENT on a running reference sandbox (serve), and prints the order or payout id.',
   usage: 'svc-conformance trigger EVENT [--config F] [--to URL]',
@@ -75,7 +75,7 @@ export const triggerCommand: CommandSpec = {
     // messages: each line passes through the run's redactor, as run's do (userinfo, the secret in any form).
     const redact = client.redact;
     try {
-      const to = typeof options.to === 'string' ? receiverUrl(options.to) : undefined;
+      const to = options.to !== undefined ? receiverUrl(options.to) : undefined;
       const earlier = await registration(client, config.baseUrl);
       if (to !== undefined) await register(client, config.baseUrl, to);
       const registered = to ?? earlier;
@@ -103,7 +103,7 @@ export const triggerCommand: CommandSpec = {
       await client.close();
     }
   },
-};
+});
 
 /**
  * Sends a signed request; a 401 is tried again, twice, with another timestamp inside the window.

@@ -27,9 +27,9 @@ import {
   usableReportDir,
   writeReportsOrSay,
 } from '../report-files.js';
-import { wholeNumber, type CommandSpec } from '../options.js';
+import { defineCommand, wholeNumber } from '../options.js';
 
-export const verifyClientCommand: CommandSpec = {
+export const verifyClientCommand = defineCommand({
   name: 'verify-client',
   summary: 'Runs a client against the recording sandbox and judges the requests it sends by P-CLIENT.',
   usage:
@@ -80,20 +80,17 @@ export const verifyClientCommand: CommandSpec = {
       throw new UsageError('verify-client: give the client command after --, e.g. verify-client -- node my-client.mjs');
     let scenarios: ScenarioName[];
     try {
-      scenarios = [...parseScenarios((options.scenario as string[] | undefined) ?? [])];
+      scenarios = [...parseScenarios(options.scenario)];
     } catch (error) {
       throw new UsageError(`verify-client: ${(error as Error).message}`);
     }
     const timeoutSeconds = options.timeout === undefined ? 120 : wholeNumber('verify-client', 'timeout', options.timeout, 1, 86_400);
-    const reportDir = resolve(
-      io.cwd,
-      typeof options['report-dir'] === 'string' ? options['report-dir'] : defaultReportDir('verify-client'),
-    );
+    const reportDir = resolve(io.cwd, options['report-dir'] ?? defaultReportDir('verify-client'));
     const command = positionals.map(shellQuote).join(' ');
     await usableReportDir('verify-client', reportDir, io);
     const reportSigner = await signerOf('verify-client', options, io);
 
-    const webhookUrl = typeof options['webhook-url'] === 'string' ? options['webhook-url'] : undefined;
+    const webhookUrl = options['webhook-url'];
     const urlProblem = webhookUrl === undefined ? undefined : webhookUrlProblem(webhookUrl);
     if (urlProblem !== undefined)
       throw new UsageError(`verify-client: --webhook-url cannot be used: ${urlProblem}; e.g. --webhook-url http://127.0.0.1:4020/webhooks`);
@@ -202,8 +199,8 @@ export const verifyClientCommand: CommandSpec = {
       results,
       catalog: receiver !== undefined ? [...clientCatalog(), ...receiverCatalog()] : clientCatalog(),
       target: { baseUrl: sandbox.baseUrl, environment: 'sandbox', embeddedSandbox: true },
-      strict: Boolean(options.strict),
-      requireAll: Boolean(options['require-all']),
+      strict: options.strict,
+      requireAll: options['require-all'],
       startedAt,
       signer: reportSigner,
       rerunCommand: `svc-conformance verify-client ${scenarioFlags}-- ${command}`,
@@ -226,7 +223,7 @@ export const verifyClientCommand: CommandSpec = {
     const files = await writeReportsOrSay(io, 'verify-client', report, reportDir, reportSigner);
     return finish(io, print, json, 'verify-client', report, files);
   },
-};
+});
 
 /** The longest line of a client's output passed on; the rest of it is counted, not kept. */
 const MAX_RELAYED_LINE = 16 * 1024;

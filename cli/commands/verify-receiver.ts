@@ -11,7 +11,7 @@ import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../../sandbox/tenants.j
 import { loadConfig, toleranceOf } from '../../suites/config.js';
 import { configFileOf } from '../config-file.js';
 import { UsageError } from '../io.js';
-import type { CommandSpec } from '../options.js';
+import { defineCommand } from '../options.js';
 import {
   FORMAT_OPTION,
   REQUIRE_ALL_OPTION,
@@ -25,7 +25,7 @@ import {
   writeReportsOrSay,
 } from '../report-files.js';
 
-export const verifyReceiverCommand: CommandSpec = {
+export const verifyReceiverCommand = defineCommand({
   name: 'verify-receiver',
   summary: 'Delivers genuine, redelivered and forged webhook events to a receiver and judges its answers by P-HOOK-6…8.',
   usage: 'svc-conformance verify-receiver --url URL [--config F] [--report-dir D] [--strict] [--require-all] [--sign-key FILE]',
@@ -67,7 +67,7 @@ export const verifyReceiverCommand: CommandSpec = {
     const { json, console: out } = formatOf('verify-receiver', options, io);
     const print = io.stdout;
     io = out;
-    const url = String(options.url);
+    const url = options.url;
     const problem = webhookUrlProblem(url);
     if (problem !== undefined)
       throw new UsageError(`verify-receiver: --url cannot be used: ${problem}; e.g. --url http://127.0.0.1:4020/webhooks`);
@@ -95,10 +95,7 @@ export const verifyReceiverCommand: CommandSpec = {
       keys = { ...keys, merchant: { secretKey: io.env.SVC_SECRET_KEY } };
       signer = 'SVC_SECRET_KEY';
     }
-    const reportDir = resolve(
-      io.cwd,
-      typeof options['report-dir'] === 'string' ? options['report-dir'] : defaultReportDir('verify-receiver'),
-    );
+    const reportDir = resolve(io.cwd, options['report-dir'] ?? defaultReportDir('verify-receiver'));
     await usableReportDir('verify-receiver', reportDir, io);
     const reportSigner = await signerOf('verify-receiver', options, io);
     await listening(url);
@@ -121,8 +118,8 @@ export const verifyReceiverCommand: CommandSpec = {
       results,
       catalog: receiverCatalog().filter((r) => r.id !== CONFIRMS_STATUS),
       target: { baseUrl: url, environment, embeddedSandbox: false },
-      strict: Boolean(options.strict),
-      requireAll: Boolean(options['require-all']),
+      strict: options.strict,
+      requireAll: options['require-all'],
       startedAt,
       signer: reportSigner,
       rerunCommand: `svc-conformance verify-receiver${options.strict ? ' --strict' : ''}${configFile ? ` --config ${configFile}` : ''} --url ${url}`,
@@ -133,7 +130,7 @@ export const verifyReceiverCommand: CommandSpec = {
     const files = await writeReportsOrSay(io, 'verify-receiver', report, reportDir, reportSigner);
     return finish(io, print, json, 'verify-receiver', report, files);
   },
-};
+});
 
 /**
  * Resolves once something accepts a connection at the URL's host and port (for https, completes a

@@ -10,7 +10,7 @@ import type { Report } from '../../core/report.js';
 import { checkParsedSeal, parseReport } from '../../reports/seal.js';
 import { checkSignature, KeyFileError, readPublicKey, signatureFileOf } from '../../reports/signature.js';
 import { UsageError, type Io } from '../io.js';
-import type { CommandSpec } from '../options.js';
+import { defineCommand } from '../options.js';
 
 /** A report is a few MB at most; refuse to read something far larger. */
 const MAX_REPORT_BYTES = 256 * 1024 * 1024;
@@ -21,7 +21,7 @@ const MAX_SHOWN = 20;
 
 const DIGEST_MEANS = 'a digest finds an accidental change, not who wrote the report: anyone can recompute it';
 
-export const verifyReportCommand: CommandSpec = {
+export const verifyReportCommand = defineCommand({
   name: 'verify-report',
   summary:
     'Checks a report.json: its digest, that its counts and verdict follow from its requirements, and with --public-key its signature.',
@@ -51,7 +51,7 @@ export const verifyReportCommand: CommandSpec = {
   async run(options, io, positionals) {
     if (positionals.length !== 1)
       throw new UsageError('verify-report: give one report.json (or its folder), e.g. verify-report svc-reports/run/report.json');
-    const publicKey = typeof options['public-key'] === 'string' ? await publicKeyOf(io, options['public-key']) : undefined;
+    const publicKey = options['public-key'] !== undefined ? await publicKeyOf(io, options['public-key']) : undefined;
     const { path, bytes } = await readReportFile(io, positionals[0]!);
     const shown = visible(path);
     const sigPath = signatureFileOf(path);
@@ -121,7 +121,7 @@ export const verifyReportCommand: CommandSpec = {
     }
     return seal.intact && problems.length === 0 && signed ? 0 : 1;
   },
-};
+});
 
 /** --public-key read and checked before the report: a bad key file is bad usage (exit 2). */
 async function publicKeyOf(io: Io, given: string): Promise<Awaited<ReturnType<typeof readPublicKey>> & { shownAs: string }> {

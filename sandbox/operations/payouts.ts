@@ -2,7 +2,7 @@
 // Transaction Initiation (profile P-OPS), and the sandbox's own control endpoint that settles a
 // payout. The lifecycle rules themselves live in payout-lifecycle.ts.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describeErrors, validateSchema } from '../../schemas/index.js';
+import { describeErrors, isValid, validateSchema } from '../../schemas/index.js';
 import type { TransactionInitiationRequest, TransferMode } from '../../schemas/types.js';
 import { refuseLongId } from './identifiers.js';
 import { OperationError, requireSchema, type OperationContext, type OperationHandler } from '../context.js';
@@ -96,12 +96,14 @@ export const balanceInquiry: OperationHandler = (ctx) => {
 
 /** Schema check of Transaction Initiation; under its fault the transfer mode's table is not consulted. */
 function requireInitiationSchema(ctx: OperationContext): TransactionInitiationRequest {
-  const result = validateSchema('transaction-initiation-request', ctx.body);
-  const errors = result.errors.filter(
+  const body = ctx.body;
+  if (isValid('transaction-initiation-request', body)) return body;
+  const errors = validateSchema('transaction-initiation-request', body).errors.filter(
     (e) => !(ctx.fault('ops-transfer-mode-unchecked') && e.instancePath === '/transfer_mode' && e.keyword === 'enum'),
   );
   if (errors.length > 0) throw new OperationError(400, describeErrors(errors.slice(0, 1)));
-  return ctx.body as unknown as TransactionInitiationRequest;
+  // Only under that fault: the body is the schema's but for a transfer mode off the table.
+  return body as unknown as TransactionInitiationRequest;
 }
 
 /** The payout amount in minor units (P-AMOUNT: either form, by value); beyond the sandbox's limit a 422. */

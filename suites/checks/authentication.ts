@@ -216,11 +216,7 @@ async function authFailureAnswersEnvelope(ctx: CheckContext): Promise<void> {
   for (const exchange of refusals) {
     expectRefused(exchange, exchange.label);
     const schema = exchange.request.url.endsWith(PAYOUT_STATUS_PATH) ? 'payout-status-error-envelope' : 'error-envelope';
-    const body = expectSchema<{ code: unknown }>(
-      exchange,
-      schema,
-      `${exchange.label}: an authentication failure answers the error envelope`,
-    );
+    const body = expectSchema(exchange, schema, `${exchange.label}: an authentication failure answers the error envelope`);
     expectThat(body.code === 401, `${exchange.label}: the envelope's code is ${JSON.stringify(body.code)}, not 401`, {
       expected: 'code 401',
       actual: answered(exchange),

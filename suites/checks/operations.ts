@@ -54,7 +54,7 @@ async function orderStatus(ctx: CheckContext): Promise<void> {
   const created = expectOrderCreated(await createOrder(ctx, body, 'create an order of 310.25 INR'), 'the order must be created');
   const exchange = await orderLookup(ctx, 'orderStatus', body.order_id, 'Order Status of the new order');
   expectStatus(exchange, [200], 'Order Status of an existing order must answer 200 (P-OPS)');
-  const record = expectSchema<{ data: Json }>(exchange, 'success-envelope', 'Order Status (P-OPS)').data;
+  const record = expectSchema(exchange, 'success-envelope', 'Order Status (P-OPS)').data;
   expectRecord(exchange, record, 'order-status-record', 'Order Status (P-OPS)');
   const details = {
     expected: `order ${JSON.stringify(body.order_id)}, 310.25 INR, svc_order_id ${JSON.stringify(created.svc_order_id)}`,
@@ -97,7 +97,7 @@ async function createdAndCancelled(ctx: CheckContext): Promise<{ orderId: string
 async function cancel(ctx: CheckContext): Promise<void> {
   const { exchange } = await createdAndCancelled(ctx);
   expectStatus(exchange, [200], 'Order Cancel of an UN_PAID order must answer 200 (P-OPS-1)');
-  const record = expectSchema<{ data: Json }>(exchange, 'success-envelope', 'Order Cancel (P-OPS)').data;
+  const record = expectSchema(exchange, 'success-envelope', 'Order Cancel (P-OPS)').data;
   expectRecord(exchange, record, 'order-status-record', 'Order Cancel (P-OPS)');
   expectThat(
     record.order_status === 'CANCELLED',
@@ -121,7 +121,7 @@ async function cancelUnknown(ctx: CheckContext): Promise<void> {
 async function balance(ctx: CheckContext): Promise<void> {
   const exchange = await balanceInquiry(ctx, 'Balance Inquiry of the merchant wallet');
   expectStatus(exchange, [200], "Balance Inquiry of the merchant's wallet must answer 200 (P-OPS)");
-  const record = expectSchema<{ data: Json }>(exchange, 'success-envelope', 'Balance Inquiry (P-OPS)').data;
+  const record = expectSchema(exchange, 'success-envelope', 'Balance Inquiry (P-OPS)').data;
   expectRecord(exchange, record, 'balance-record', 'Balance Inquiry (P-OPS)');
 }
 
@@ -186,7 +186,7 @@ async function initiateInsufficient(ctx: CheckContext): Promise<void> {
     `payout_order_id came back as ${JSON.stringify(record.payout_order_id)} (P-PAYOUT-2)`,
     details,
   );
-  const status = await payoutStatus(ctx, body.payout_order_id as string, 'Payout Status of the FAILED payout');
+  const status = await payoutStatus(ctx, body.payout_order_id, 'Payout Status of the FAILED payout');
   const later = expectData(status, 'Payout Status of the FAILED payout must answer its record (P-OPS-3)');
   const differs = PAYOUT_FIELDS.filter((field) => later[field] !== record[field]);
   expectThat(
@@ -243,7 +243,7 @@ async function initiate(ctx: CheckContext): Promise<void> {
   );
   const status = await payoutStatus(ctx, body.payout_order_id as string, 'Payout Status of the new payout');
   expectStatus(status, [200], 'Payout Status of an initiated payout must answer 200 (P-OPS-3, P-PAYOUT-1)');
-  const later = expectSchema<{ data: Json }>(status, 'payout-status-envelope', 'Payout Status of the new payout (P-PAYOUT-1)').data;
+  const later = expectSchema(status, 'payout-status-envelope', 'Payout Status of the new payout (P-PAYOUT-1)').data;
   expectThat(
     later.payout_order_id === body.payout_order_id,
     `Payout Status answered payout_order_id ${JSON.stringify(later.payout_order_id)}, not the new payout's (P-PAYOUT-2)`,

@@ -29,11 +29,7 @@ function payoutInState(state: PayoutState): Check {
       const id = ctx.config.fixtures!.payouts![state]!;
       const exchange = await payoutStatus(ctx, id, `Payout Status of the ${state} fixture`);
       expectStatus(exchange, [200], `Payout Status of an existing payout must answer 200 (P-PAYOUT-1)`);
-      const body = expectSchema<{ data: Record<string, unknown> }>(
-        exchange,
-        'payout-status-envelope',
-        `Payout Status of the ${state} fixture (P-PAYOUT-1)`,
-      );
+      const body = expectSchema(exchange, 'payout-status-envelope', `Payout Status of the ${state} fixture (P-PAYOUT-1)`);
       const details = { expected: `status ${state}, payout_order_id ${JSON.stringify(id)}`, actual: answered(exchange), exchange };
       expectThat(
         body.data.status === state,

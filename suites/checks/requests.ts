@@ -4,7 +4,7 @@ import { withPath } from '../../core/predicates.js';
 // Request builders shared by the checks: one plain valid body per operation and one small function
 // per send, so a check reads as the exchanges it makes. Every send goes through ctx.send (the one
 // HTTP layer) and carries a label for the report.
-import { describeErrors, validateSchema, type SchemaId } from '../../schemas/index.js';
+import { describeErrors, isValid, validateSchema, type SchemaId, type SchemaTypes } from '../../schemas/index.js';
 import type { Currency, OrderCreateRequest, RequestAmount, TransferMode } from '../../schemas/types.js';
 import { CheckFailure, answered, expectStatus, type CheckContext } from '../check.js';
 import type { Credentials, Exchange } from '../http.js';
@@ -101,18 +101,20 @@ export function expectData(exchange: Exchange, why: string, statuses: readonly n
   return data as Json;
 }
 
-/** A record inside an answer must satisfy a record schema (the envelope is checked separately). */
-export function expectRecord(exchange: Exchange, record: unknown, schema: SchemaId, why: string): void {
-  const result = validateSchema(schema, record);
-  if (!result.valid) {
-    throw new CheckFailure(
-      `${why}: the record does not match ${schema}: ${describeErrors(result.errors.slice(0, 3)).replaceAll('\n', '; ')}`,
-      {
-        expected: `a record matching schemas/${schema}.schema.json`,
-        actual: answered(exchange),
-        exchange,
-      },
-    );
+/** A record inside an answer must satisfy a record schema (the envelope is checked separately); it is then typed as one. */
+export function expectRecord<Id extends SchemaId>(
+  exchange: Exchange,
+  record: unknown,
+  schema: Id,
+  why: string,
+): asserts record is SchemaTypes[Id] {
+  if (!isValid(schema, record)) {
+    const { errors } = validateSchema(schema, record);
+    throw new CheckFailure(`${why}: the record does not match ${schema}: ${describeErrors(errors.slice(0, 3)).replaceAll('\n', '; ')}`, {
+      expected: `a record matching schemas/${schema}.schema.json`,
+      actual: answered(exchange),
+      exchange,
+    });
   }
 }
 
