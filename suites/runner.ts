@@ -2,7 +2,7 @@ import type { CheckResult } from '../core/report.js';
 import { everySignedRequestRefused } from '../core/verdict.js';
 import { signatureSchemeProbe } from './checks/signature-probe.js';
 import type { Check } from './check.js';
-import { closeRunState, createRunState, executeCheck, laneLock, newMeta } from './context.js';
+import { closeRunState, createRunState, executeCheck, laneLock, newMeta, type RunState } from './context.js';
 import type { Section } from './sections.js';
 import type { RunSettings } from './settings.js';
 
@@ -43,6 +43,19 @@ interface Planned {
  */
 export async function runChecks(settings: RunSettings, sections: readonly Section[], listener: RunListener = {}): Promise<CheckResult[]> {
   const state = createRunState(settings);
+  try {
+    return await runChecksIn(state, sections, listener);
+  } finally {
+    await closeRunState(state);
+  }
+}
+
+/**
+ * runChecks in a run state the caller made and closes (a run session, suites/session.ts): what the
+ * checks opened (the webhook session) is still open when this returns.
+ */
+export async function runChecksIn(state: RunState, sections: readonly Section[], listener: RunListener = {}): Promise<CheckResult[]> {
+  const { settings } = state;
   if (listener.onWait !== undefined) state.client.onWait = (message) => listener.onWait?.(message);
   const all: Planned[] = sections.flatMap((section, s) => section.checks.map((check) => ({ check, section: s, scope: 0 })));
   all.forEach((planned, i) => (planned.scope = i));
@@ -77,35 +90,31 @@ export async function runChecks(settings: RunSettings, sections: readonly Sectio
     tellFinishedSections();
   };
   const extra: CheckResult[] = [];
-  try {
-    const concurrency = state.requests.max;
-    if (concurrency === 1) {
-      for (const planned of plan) await runOne(planned);
-    } else {
-      const team = (p: Planned) => sections[p.section]!.team === true;
-      for (const phase of [plan.filter((p) => !team(p)), plan.filter(team)]) {
-        for (const planned of phase.filter((p) => p.check.alone)) await runOne(planned);
-        await sideBySide(
-          phase.filter((p) => !p.check.alone),
-          concurrency,
-          (planned) => {
-            const lane = planned.check.lane;
-            return lane === undefined ? runOne(planned) : laneLock(state, lane).run(() => runOne(planned));
-          },
-        );
-      }
+  const concurrency = state.requests.max;
+  if (concurrency === 1) {
+    for (const planned of plan) await runOne(planned);
+  } else {
+    const team = (p: Planned) => sections[p.section]!.team === true;
+    for (const phase of [plan.filter((p) => !team(p)), plan.filter(team)]) {
+      for (const planned of phase.filter((p) => p.check.alone)) await runOne(planned);
+      await sideBySide(
+        phase.filter((p) => !p.check.alone),
+        concurrency,
+        (planned) => {
+          const lane = planned.check.lane;
+          return lane === undefined ? runOne(planned) : laneLock(state, lane).run(() => runOne(planned));
+        },
+      );
     }
-    // Every correctly signed request refused 401: the keys, or a target signing another way? Ask it.
-    const ran = plan.map((p) => results.get(p)!);
-    if (everySignedRequestRefused(ran)) extra.push(await probeSignatureScheme(state, all.length));
-  } finally {
-    await closeRunState(state);
   }
+  // Every correctly signed request refused 401: the keys, or a target signing another way? Ask it.
+  const ran = plan.map((p) => results.get(p)!);
+  if (everySignedRequestRefused(ran)) extra.push(await probeSignatureScheme(state, all.length));
   return [...plan.map((p) => results.get(p)!), ...extra];
 }
 
 /** Runs the signature-scheme probe as one more check, noting the variant the target accepted, if any. */
-async function probeSignatureScheme(state: ReturnType<typeof createRunState>, scope: number): Promise<CheckResult> {
+async function probeSignatureScheme(state: RunState, scope: number): Promise<CheckResult> {
   const probe = signatureSchemeProbe();
   const meta = newMeta(probe.check);
   const started = performance.now();

@@ -5,15 +5,10 @@
 import { afterAll, describe, test } from 'vitest';
 import { thrownIn, whoFixes } from '../core/check-error.js';
 import type { Level } from '../core/report.js';
-import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
-import { catalog } from './catalog.js';
-import { ConfigError, loadConfig, type TargetConfig } from './config.js';
-import { createRunState, executeCheck, newMeta } from './context.js';
-import { runNumberAt } from './ids.js';
+import { ConfigError, type TargetConfig } from './config.js';
+import { executeCheck, newMeta } from './context.js';
 import { selected } from './runner.js';
-import { SECTIONS } from './sections.js';
-import type { RunSettings } from './settings.js';
-import { loadTeamChecks } from './team-checks.js';
+import { fasterClockSaid, openSession } from './session.js';
 
 export interface ConformanceSuiteOptions {
   /** A P-CFG config file (relative to the working directory), or the config itself. None: the kit's embedded reference sandbox. */
@@ -55,37 +50,24 @@ class ConformanceFailure extends Error {
  */
 export async function conformanceSuite(options: ConformanceSuiteOptions = {}): Promise<void> {
   const env = options.env ?? process.env;
-  let sandbox: RunningSandbox | undefined;
-  let config: TargetConfig;
-  if (typeof options.config === 'object') config = options.config;
-  else if (options.config !== undefined || env.SVC_BASE_URL) config = await loadConfig(options.config, env, process.cwd());
-  else {
-    sandbox = await startSandbox({ port: 0 });
-    config = sandbox.config;
-  }
-  const team = await loadTeamChecks(config).catch((error: unknown) => {
+  const session = await openSession({
+    target: typeof options.config === 'object' ? { config: options.config } : { configFile: options.config, env, cwd: process.cwd() },
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.runs !== undefined ? { runs: options.runs } : {}),
+    ...(options.only !== undefined ? { only: options.only } : {}),
+    ...(options.allowProduction !== undefined ? { allowProduction: options.allowProduction } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+  }).catch((error: unknown) => {
     throw error instanceof ConfigError ? new Error(`svc-conformance/vitest: ${error.message}`) : error;
   });
-  const levels = new Map<string, Level>([...catalog(), ...team.requirements].map((r) => [r.id, r.level]));
-  const seed = options.seed ?? Math.floor(Math.random() * 2 ** 31);
-  const settings: RunSettings = {
-    config,
-    seed,
-    runs: options.runs ?? 20,
-    runNumber: runNumberAt(Date.now()),
-    allowProduction: options.allowProduction ?? false,
-    timeoutMs: options.timeoutMs ?? 10_000,
-    ...(options.only !== undefined ? { only: options.only } : {}),
-  };
-  const state = createRunState(settings);
-  afterAll(async () => {
-    await state.client.close();
-    await sandbox?.close();
-  });
+  const { settings, state, sandbox, config } = session;
+  const seed = settings.seed;
+  const levels = new Map<string, Level>(session.requirements.map((r) => [r.id, r.level]));
+  afterAll(() => session.close());
 
-  const target = sandbox !== undefined ? "the kit's embedded sandbox" : config.baseUrl;
+  const target = sandbox !== undefined ? `the kit's embedded sandbox${fasterClockSaid(settings.clock)}` : config.baseUrl;
   describe(`svc-conformance against ${target} (seed ${seed})`, () => {
-    const sections = [...SECTIONS, ...team.sections];
+    const sections = session.sections;
     // A check's ids come from its place among all checks, as in `run` (see idSource).
     const scopes = new Map(sections.flatMap((s) => s.checks).map((check, i) => [check, i]));
     for (const section of sections) {

@@ -46,6 +46,8 @@ describe('svc-conformance run', () => {
     const result = await runBinAsync(['run', '--runs', '3', '--seed', '11', '--report-dir', dir]);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(result.stdout).toMatch(/certifying the kit's own embedded reference sandbox at http:\/\/127\.0\.0\.1:\d+, not a deployment/);
+    // Its settlements and webhook retries ran on a faster clock the judge shares: said, on the console and in the report.
+    expect(result.stdout).toMatch(/, not a deployment, on a clock \d+ times faster than real time \(it stops with the run/);
     expect(result.stdout).toMatch(/✓ Authentication +\d+ checks/);
     // The verdict itself says what was certified, so a log excerpt of it cannot mislead.
     expect(result.stdout).toMatch(
@@ -60,6 +62,7 @@ describe('svc-conformance run', () => {
     const r = report(dir);
     expect(validateSchema('report', r)).toEqual({ valid: true, errors: [] });
     expect(r).toMatchObject({ seed: 11, verdict: 'conformant', target: { environment: 'sandbox', embeddedSandbox: true } });
+    expect(r.notes).toEqual([expect.stringMatching(/^the embedded sandbox and the run shared a clock \d+ times faster than real time/)]);
     expect(r.requirements.length).toBeGreaterThanOrEqual(80);
     for (const file of readdirSync(dir)) {
       const text = readFileSync(join(dir, file), 'utf8');

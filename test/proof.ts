@@ -3,15 +3,11 @@
 // the command around them: test/cli-run.test.ts covers that), against a fresh sandbox that shares a
 // virtual clock with the run, so no wait (the next second, a settlement) takes real time.
 import { afterAll, expect } from 'vitest';
-import { scaledClock } from '../core/clock.js';
 import type { Report } from '../core/report.js';
 import { buildReport } from '../core/verdict.js';
-import { allVariants, FAULT_NAMES, FAULTS, startSandbox, type FaultName, type SandboxVariant } from '../sandbox/index.js';
-import { catalog } from '../suites/catalog.js';
-import type { TargetConfig } from '../suites/config.js';
+import { allVariants, FAULT_NAMES, FAULTS, type FaultName, type SandboxVariant } from '../sandbox/index.js';
 import { runNumberAt } from '../suites/ids.js';
-import { runChecks } from '../suites/runner.js';
-import { SECTIONS } from '../suites/sections.js';
+import { openSession } from '../suites/session.js';
 
 /** The fault areas part 1 of the proof takes; part 3 takes those of v1.2's rules; part 2 those of records (below). */
 export const FIRST_AREAS: readonly string[] = ['auth', 'sign', 'env', 'errors'];
@@ -73,38 +69,33 @@ const RUNS = { variant: 3, fault: 1 } as const;
 export async function certify(options: { variant?: SandboxVariant; faults?: FaultName[] }, concurrency: number): Promise<Report> {
   const runs = options.faults !== undefined && options.faults.length > 0 ? RUNS.fault : RUNS.variant;
   const slower = options.faults?.map((fault) => SLOWER_CLOCK[fault]).find((factor) => factor !== undefined);
-  const clock = scaledClock(slower ?? CLOCK_FACTOR);
-  // Settling takes 6 s of the sandbox's time: long enough that an event the status contradicts is caught in the act.
-  const sandbox = await startSandbox({ port: 0, settleSeconds: 6, clock, ...options });
+  const startedAt = new Date();
+  const session = await openSession({
+    target: {
+      embedded: {
+        // Settling takes 6 s of the sandbox's time: long enough that an event the status contradicts is caught in the act.
+        sandbox: { settleSeconds: 6, ...options },
+        clockFactor: slower ?? CLOCK_FACTOR,
+        // The retries' bound is 300 s of the proof's clock (10 real seconds), not the default 60 (2 real
+        // seconds): on a loaded machine every timer of a process that runs six whole runs at once fires
+        // late, and the first three retries (1, 2 and 4 s apart) arrived 60 to 110 s apart on the proof's
+        // clock. No fault breaks the bound itself; hook-no-retry and hook-retry-countdown break the rule.
+        profile: { webhooks: { retryWithinSeconds: 300 } },
+      },
+    },
+    seed: SEED,
+    runs,
+    runNumber: runNumberAt(startedAt.getTime()) + runCounter++,
+    concurrency,
+  });
   try {
-    // The retries' bound is 300 s of the proof's clock (10 real seconds), not the default 60 (2 real
-    // seconds): on a loaded machine every timer of a process that runs six whole runs at once fires
-    // late, and the first three retries (1, 2 and 4 s apart) arrived 60 to 110 s apart on the proof's
-    // clock. No fault breaks the bound itself; hook-no-retry and hook-retry-countdown break the rule.
-    const profile = {
-      ...sandbox.config.profile,
-      timestampToleranceSeconds: sandbox.app.options.variant.toleranceSeconds,
-      webhooks: { retryWithinSeconds: 300 },
-    };
-    const config = { ...sandbox.config, profile } as TargetConfig;
-    const startedAt = new Date();
-    const settings = {
-      clock,
-      config,
-      seed: SEED,
-      runs,
-      runNumber: runNumberAt(startedAt.getTime()) + runCounter++,
-      allowProduction: false,
-      timeoutMs: 10_000,
-      concurrency,
-    };
-    const results = await runChecks(settings, SECTIONS);
+    const results = await session.run();
     return buildReport({
       results,
-      catalog: catalog(),
-      target: { baseUrl: sandbox.baseUrl, environment: 'sandbox', embeddedSandbox: false },
+      catalog: session.requirements,
+      target: { baseUrl: session.config.baseUrl, environment: 'sandbox', embeddedSandbox: false },
       seed: SEED,
-      runNumber: settings.runNumber,
+      runNumber: session.settings.runNumber,
       runs,
       strict: true,
       startedAt,
@@ -112,7 +103,7 @@ export async function certify(options: { variant?: SandboxVariant; faults?: Faul
       version: 'proof',
     });
   } finally {
-    await sandbox.close();
+    await session.close();
   }
 }
 

@@ -2,10 +2,11 @@
 // plain `vitest run` (the team's, with its reporters), passes against a conforming target, and
 // fails against a broken one with vitest's own expected/actual diff.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
+import { MERCHANT_A } from '../sandbox/tenants.js';
 import { KIT_ROOT, scratchProject } from './scratch-project.js';
 
 const VITEST = join(KIT_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
@@ -100,5 +101,37 @@ describe('svc-conformance/vitest in a scratch project', () => {
       expect.stringMatching(/team check acme-buggy in \.\/checks\/buggy\.mjs threw: TypeError: .*fix \.\/checks\/buggy\.mjs/),
     ]);
     expect(output).not.toMatch(/kit error/);
+  }, 70_000);
+
+  it('closes what a webhook check opened: the receiver stops listening and the registration it replaced is put back', async () => {
+    // Registered first, so it runs after the suite's own afterAll: what the worker still holds once the suite has closed.
+    const dir = scratchProject({
+      'conformance.test.js': [
+        "import { writeFileSync } from 'node:fs';",
+        "import { afterAll } from 'vitest';",
+        "import { conformanceSuite } from 'svc-conformance/vitest';",
+        // A closed server's handle is let go on the event loop's next turn: only one still listening is counted.
+        'afterAll(async () => {',
+        '  await new Promise((next) => setImmediate(next));',
+        "  writeFileSync('after.json', JSON.stringify(process.getActiveResourcesInfo()));",
+        '});',
+        "await conformanceSuite({ config: './target.json', seed: 7, runs: 1, only: ['HOOK-SIGNATURE'] });",
+      ].join('\n'),
+    });
+    const sandbox = await startSandbox({ port: 0, settleSeconds: 0, log: () => {}, deliveryLog: () => {} });
+    try {
+      const before = 'http://127.0.0.1:9/team-receiver';
+      sandbox.app.webhooks.register(MERCHANT_A.id, before);
+      const profile = { ...sandbox.config.profile, webhooks: { retryWithinSeconds: 1 } };
+      writeFileSync(join(dir, 'target.json'), JSON.stringify({ ...sandbox.config, profile }));
+      const { code, json, output } = await vitestRun(dir);
+      expect(code, output).toBe(0);
+      expect(json.numPassedTests, output).toBe(1);
+      const left = JSON.parse(readFileSync(join(dir, 'after.json'), 'utf8')) as string[];
+      expect(left.filter((resource) => resource === 'TCPServerWrap')).toEqual([]);
+      expect(sandbox.app.webhooks.urlOf(MERCHANT_A.id)).toBe(before);
+    } finally {
+      await sandbox.close();
+    }
   }, 70_000);
 });

@@ -11,17 +11,12 @@ import type { Exchange } from '../../core/exchange.js';
 import { renderHar, type TimedExchange } from '../../reports/har.js';
 import { certification } from '../../reports/seal.js';
 import { writeAtomically } from '../../reports/write.js';
-import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
-import { catalog } from '../../suites/catalog.js';
-import { checkTargetEnv, envNamesTarget, isProduction, loadConfig, type TargetConfig } from '../../suites/config.js';
+import { checkTargetEnv, isProduction } from '../../suites/config.js';
 import { runNumberAt } from '../../suites/ids.js';
 import { preflight } from '../../suites/preflight.js';
 import { redactor } from '../../suites/redact.js';
 import { runConcurrency } from '../../suites/context.js';
-import { runChecks } from '../../suites/runner.js';
-import { SECTIONS } from '../../suites/sections.js';
-import type { RunSettings } from '../../suites/settings.js';
-import { loadTeamChecks, type TeamChecks } from '../../suites/team-checks.js';
+import { fasterClockSaid, openSession, type RunSession } from '../../suites/session.js';
 import { configFileOf, wasDiscovered } from '../config-file.js';
 import { interruptsOf } from '../interrupt.js';
 import { UsageError } from '../io.js';
@@ -134,49 +129,26 @@ export const runCommand = defineCommand({
     const numbers = readNumbers(options);
     const reportDir = resolve(io.cwd, options['report-dir'] ?? defaultReportDir('run'));
     const startedAt = new Date();
-    let sandbox: RunningSandbox | undefined;
-    let releaseSandbox: (() => void) | undefined;
+    let session: RunSession | undefined;
     try {
-      let config: TargetConfig;
-      let configPath: string | undefined;
-      let sandboxCommand: string | undefined;
       const configFile = configFileOf('run', options, io);
       checkTargetEnv(io.env, configFile);
       await usableReportDir('run', reportDir, io);
       const harFile = options.har !== undefined ? resolve(io.cwd, options.har) : undefined;
       if (harFile !== undefined) await usableHarFile(harFile);
       const reportSigner = await signerOf('run', options, io);
-      if (configFile !== undefined || envNamesTarget(io.env)) {
-        config = await loadConfig(configFile, io.env, io.cwd);
-        configPath = configFile;
-      } else {
-        sandbox = await startSandbox({ port: 0 });
-        const embedded = sandbox;
-        releaseSandbox = interrupts.hold({ done: 'closed the embedded sandbox', failed: 'could not close the embedded sandbox' }, () =>
-          embedded.close(),
-        );
-        config = sandbox.config;
-        const again = await embeddedSandboxAgain(io, 'run', reportDir, { baseUrl: sandbox.baseUrl, config });
-        configPath = again.configPath;
-        sandboxCommand = again.command;
-        io.stdout(
-          `No target given (no --config, no ./svc-conformance.json, no SVC_* variable): certifying the kit's own embedded reference sandbox at ${sandbox.baseUrl}, not a deployment (it stops with the run; \`${again.command}\` runs it again, standalone).\n`,
-        );
-      }
-
-      const team: TeamChecks = await loadTeamChecks(config, {
-        cwd: io.cwd,
-        say: (line) => io.stdout(`svc-conformance run: ${line}\n`),
-        ...(configFile !== undefined && wasDiscovered(options, configFile) ? { discoveredConfig: configFile } : {}),
-        allowChecks: options['allow-checks'],
-      });
-      const requirements = [...catalog(), ...team.requirements];
       // --har: every exchange, kept as the evidence keeps it (redacted), written when the run ends.
       const traffic: TimedExchange[] = [];
       const only = prefixList(options.only);
       const skip = prefixList(options.skip);
-      const settings: RunSettings = {
-        config,
+      session = await openSession({
+        target: { configFile, env: io.env, cwd: io.cwd },
+        teamChecks: {
+          cwd: io.cwd,
+          say: (line) => io.stdout(`svc-conformance run: ${line}\n`),
+          ...(configFile !== undefined && wasDiscovered(options, configFile) ? { discoveredConfig: configFile } : {}),
+          allowChecks: options['allow-checks'],
+        },
         seed: numbers.seed,
         runs: numbers.runs,
         runNumber: runNumberAt(startedAt.getTime()),
@@ -192,7 +164,19 @@ export const runCommand = defineCommand({
           ? { onExchange: (exchange: Exchange) => void traffic.push({ exchange, startedAt: Date.now() - exchange.ms }) }
           : {}),
         hold: (what, undo) => interrupts.hold(what, undo),
-      };
+      });
+      const { config, sandbox, settings, requirements } = session;
+      let configPath = configFile;
+      let sandboxCommand: string | undefined;
+      if (sandbox !== undefined) {
+        const again = await embeddedSandboxAgain(io, 'run', reportDir, { baseUrl: sandbox.baseUrl, config });
+        configPath = again.configPath;
+        sandboxCommand = again.command;
+        io.stdout(
+          `No target given (no --config, no ./svc-conformance.json, no SVC_* variable): certifying the kit's own embedded reference sandbox at ${sandbox.baseUrl}, not a deployment${fasterClockSaid(settings.clock)} (it stops with the run; \`${again.command}\` runs it again, standalone).\n`,
+        );
+      }
+
       // A base URL may carry userinfo (http://user:password@host): never shown, never reported.
       const shownBaseUrl = redactor(config)(config.baseUrl);
       const base = {
@@ -207,6 +191,7 @@ export const runCommand = defineCommand({
         version: readPackageJson<{ version: string }>('package.json').version,
         ...(configPath !== undefined ? { configPath } : {}),
         ...(sandboxCommand !== undefined ? { sandboxCommand } : {}),
+        notes: session.notes,
       };
 
       // For the person signing the report off: what judged, against which configuration, with which options.
@@ -254,7 +239,7 @@ export const runCommand = defineCommand({
         io.stdout('Target is production: checks that create records are skipped (P-ENV-3); --allow-production runs them.\n');
       }
       io.stdout(
-        `svc-conformance run: ${shownBaseUrl} (${config.environment}), seed ${settings.seed}, ${plural(settings.runs, 'case')} per property, ${base.concurrency === 1 ? 'one request at a time' : `up to ${base.concurrency} requests in flight`}${only ? `, only ${only.join(',')}` : ''}${skip ? `, skipping ${skip.join(',')}` : ''}${team.requirements.length > 0 ? `, ${team.sections.reduce((n, s) => n + s.checks.length, 0)} team checks` : ''}\n`,
+        `svc-conformance run: ${shownBaseUrl} (${config.environment}), seed ${settings.seed}, ${plural(settings.runs, 'case')} per property, ${base.concurrency === 1 ? 'one request at a time' : `up to ${base.concurrency} requests in flight`}${only ? `, only ${only.join(',')}` : ''}${skip ? `, skipping ${skip.join(',')}` : ''}${session.teamCheckCount > 0 ? `, ${session.teamCheckCount} team checks` : ''}\n`,
       );
 
       const levels = new Map(requirements.map((r) => [r.id, r.level]));
@@ -262,7 +247,7 @@ export const runCommand = defineCommand({
         (line) => io.stdout(line + '\n'),
         (id) => levels.get(id),
       );
-      const results = await runChecks(settings, [...SECTIONS, ...team.sections], progress);
+      const results = await session.run(progress);
       if (results.length === 0 && (only !== undefined || skip !== undefined)) {
         const chosen = [only ? `--only ${only.join(',')}` : '', skip ? `--skip ${skip.join(',')}` : ''].filter(Boolean).join(' with ');
         throw new UsageError(
@@ -293,8 +278,7 @@ export const runCommand = defineCommand({
       }
       return finish(io, print, json, 'run', report, files);
     } finally {
-      releaseSandbox?.();
-      await sandbox?.close();
+      await session?.close();
     }
   },
 });
