@@ -287,7 +287,8 @@ async function answerWithSandbox(app: SandboxApp, url: URL, method: string, seen
   return app.handle(request);
 }
 
-function headersOf(raw: Record<string, unknown>): Headers {
+// Node's outgoing headers, as nock really passes them (its types say string only; content-length may be a number).
+function headersOf(raw: Record<string, string | number | readonly string[] | undefined>): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(raw)) {
     if (value === undefined) continue;

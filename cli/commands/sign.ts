@@ -4,7 +4,7 @@ import { SignerError } from '../../signer/errors.js';
 import { signPayload } from '../../signer/sign.js';
 import { jsonErrorPlace } from '../../suites/config.js';
 import { readBody, UsageError } from '../io.js';
-import type { CommandSpec } from '../options.js';
+import type { CommandSpec, ParsedOptions } from '../options.js';
 
 export const signCommand: CommandSpec = {
   name: 'sign',
@@ -62,7 +62,7 @@ export function secretOption(value: unknown, env: Record<string, string | undefi
   return secret;
 }
 
-export function timestampOption(value: unknown, command: string): string {
+export function timestampOption(value: ParsedOptions[string], command: string): string {
   const text = String(value ?? '');
   if (/^\d{13,}$/.test(text)) {
     throw new UsageError(`${command}: --timestamp ${text} looks like milliseconds; X-TIMESTAMP is whole seconds (e.g. "$(date +%s)")`);
