@@ -2,7 +2,7 @@
 // plain `vitest run` (the team's, with its reporters), passes against a conforming target, and
 // fails against a broken one with vitest's own expected/actual diff.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
@@ -34,10 +34,9 @@ function vitestRun(dir: string): Promise<{ code: number; json: JsonResult; outpu
     child.stdout.on('data', (c) => (output += c));
     child.stderr.on('data', (c) => (output += c));
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('exit', async (code) => {
+    child.on('exit', (code) => {
       clearTimeout(timer);
       try {
-        const { readFileSync } = await import('node:fs');
         resolve({ code: code ?? -1, json: JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as JsonResult, output });
       } catch (error) {
         reject(new Error(`vitest wrote no result (exit ${code}):\n${output}\n${String(error)}`));
