@@ -2,6 +2,10 @@
 // layout; these rules own what a type checker alone lets through: a promise nobody awaits (a check
 // whose failure would vanish), a switch over a union that forgets a member, a value of unknown type
 // used as if known.
+//
+// `npm run lint` keeps a cache in node_modules/.cache/eslint: with it a rerun lints only the files that
+// changed (about 3 s instead of a minute). The cache is per file, so an edit that
+// breaks an unchanged file's types shows in `npx eslint .` and on a fresh clone (CI), not in a warm rerun.
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
