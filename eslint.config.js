@@ -2,14 +2,29 @@
 // layout; these rules own what a type checker alone lets through: a promise nobody awaits (a check
 // whose failure would vanish), a switch over a union that forgets a member, a value of unknown type
 // used as if known.
+//
+// `npm run lint` keeps a cache in node_modules/.cache/eslint: with it a rerun lints only the files that
+// changed (about 3 s instead of a minute). The cache is per file, so an edit that
+// breaks an unchanged file's types shows in `npx eslint .` and on a fresh clone (CI), not in a warm rerun.
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'svc-reports/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   tseslint.configs.recommendedTypeChecked,
   {
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      parserOptions: {
+        // The example test is a user's project: it imports the built package by name, which the kit's
+        // own type check must not depend on (tsconfig.json leaves examples out). It is linted with the
+        // same compiler options, on its own.
+        projectService: { allowDefaultProject: ['examples/*.test.ts'], defaultProject: 'tsconfig.json' },
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
     rules: {
+      // Leaving a key out of a copy is written `const { digest: _digest, ...rest } = report`: the
+      // left-out name is the point, not an oversight.
+      '@typescript-eslint/no-unused-vars': ['error', { ignoreRestSiblings: true }],
       '@typescript-eslint/no-floating-promises': 'error',
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
     },

@@ -101,7 +101,7 @@ const byRuns = new Map<number, number[]>();
 for (const runs of [20, 100, 500]) {
   byRuns.set(
     runs,
-    await repeat(TIMES, async () => {
+    await repeat(TIMES, () => {
       const dir = mkdtempSync(join(tmpdir(), 'svc-bench-'));
       const started = performance.now();
       const cli = spawnSync(process.execPath, [BIN, 'run', '--seed', '1', '--runs', String(runs), '--report-dir', dir], {

@@ -47,7 +47,10 @@ function median(values: number[]): number {
 }
 
 const iterations = 50_000;
-for (let i = 0; i < 3; i++) time(baseline, iterations), time(signer, iterations);
+for (let i = 0; i < 3; i++) {
+  time(baseline, iterations);
+  time(signer, iterations);
+}
 const rounds = { baseline: [] as number[], signer: [] as number[] };
 for (let round = 0; round < 7; round++) {
   // Alternate so drift in the machine's speed falls on both alike.

@@ -2,7 +2,7 @@
 // median, against its target.
 
 /** Runs `measure` `times` times, one after another; returns the values sorted. */
-export async function repeat(times: number, measure: () => Promise<number>): Promise<number[]> {
+export async function repeat(times: number, measure: () => Promise<number> | number): Promise<number[]> {
   const values: number[] = [];
   for (let i = 0; i < times; i++) values.push(await measure());
   return values.sort((a, b) => a - b);

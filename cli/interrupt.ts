@@ -30,6 +30,9 @@ export interface Held {
   failed: string;
 }
 
+/** Undoes one thing held; it may return a promise (awaited) and what it resolves to may be said. */
+type Undo = () => unknown;
+
 export interface Interrupts {
   /** Aborted, its reason the signal's name, once the command is interrupted. */
   readonly signal: AbortSignal;
@@ -37,7 +40,7 @@ export interface Interrupts {
    * Registers how to undo something held (idempotent: it may run twice); an undo that resolves to
    * a string is said as that instead of `what.done`. Returns the release for when the command undid it itself.
    */
-  hold(what: Held, undo: () => Promise<unknown> | unknown): () => void;
+  hold(what: Held, undo: Undo): () => void;
 }
 
 /** How long one cleanup may take: a target that does not answer must not keep an interrupted kit alive. */
@@ -45,12 +48,12 @@ export const CLEANUP_BOUND_MS = 5_000;
 
 export class InterruptRegistry implements Interrupts {
   private readonly controller = new AbortController();
-  private readonly held: Array<{ what: Held; undo: () => Promise<unknown> | unknown }> = [];
+  private readonly held: Array<{ what: Held; undo: Undo }> = [];
   readonly signal: AbortSignal = this.controller.signal;
 
   constructor(private readonly boundMs = CLEANUP_BOUND_MS) {}
 
-  hold(what: Held, undo: () => Promise<unknown> | unknown): () => void {
+  hold(what: Held, undo: Undo): () => void {
     const entry = { what, undo };
     this.held.push(entry);
     return () => {
@@ -77,7 +80,7 @@ export class InterruptRegistry implements Interrupts {
 }
 
 /** Whether `work` finished within `ms` (not when it threw or ran out of time), and what it returned. */
-async function within(ms: number, work: () => Promise<unknown> | unknown): Promise<{ finished: boolean; value?: unknown }> {
+async function within(ms: number, work: Undo): Promise<{ finished: boolean; value?: unknown }> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<{ finished: false }>((resolveLate) => (timer = setTimeout(() => resolveLate({ finished: false }), ms)));
   try {

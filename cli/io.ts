@@ -5,8 +5,9 @@ import { exitStatusOf, type InterruptSignal, type InterruptSource, type Interrup
 
 /** Everything a command touches outside itself, so tests can run commands in-process. */
 export interface Io {
-  stdout(text: string): void;
-  stderr(text: string): void;
+  // Properties, not methods: commands pass `io.stdout` on as a plain function (a relay, a quieted copy).
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
   readStdin(): Promise<Buffer>;
   stdinIsTTY: boolean;
   env: Record<string, string | undefined>;

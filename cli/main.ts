@@ -118,7 +118,10 @@ async function runInterruptibly(command: Command, options: Parameters<Command['r
   try {
     const ending = command.run(options, commandIo, positionals).then(
       (code) => interrupted ?? code,
-      (error: unknown) => interrupted ?? Promise.reject(error),
+      (error: unknown) => {
+        if (interrupted !== undefined) return interrupted;
+        throw error;
+      },
     );
     return await Promise.race([ending, onInterrupt]);
   } finally {

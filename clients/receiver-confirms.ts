@@ -37,7 +37,7 @@ export function judgeConfirmations(
     return !requests.some((r) => {
       if (r.raw.receivedAt < startedAt || r.operation !== (payout ? 'payoutStatus' : 'orderStatus')) return false;
       const asked = (r.json as Record<string, unknown> | undefined)?.[payout ? 'payout_order_id' : 'order_id'];
-      return asked !== undefined && String(asked) === subject;
+      return (typeof asked === 'string' || typeof asked === 'number') && String(asked) === subject;
     });
   });
   if (unconfirmed.length === 0) return { meta, state: 'passed', durationMs: 0 };

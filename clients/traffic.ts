@@ -130,7 +130,7 @@ function sameSubject([orderA, payoutA]: [unknown, unknown], [orderB, payoutB]: [
 function parsed(key: 'json' | 'responseJson', text: string): Record<string, unknown> {
   if (text.trim() === '') return {};
   try {
-    return { [key]: JSON.parse(key === 'json' ? withoutByteOrderMark(text) : text) };
+    return { [key]: JSON.parse(key === 'json' ? withoutByteOrderMark(text) : text) as unknown };
   } catch {
     return {};
   }

@@ -9,7 +9,8 @@ export type TlsProblem = 'untrusted-certificate' | 'not-tls';
 export function tlsProblemOf(error: unknown): TlsProblem | undefined {
   if (error === null || typeof error !== 'object') return undefined;
   const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
-  const text = `${typeof code === 'string' ? code : ''} ${String((error as { message?: unknown }).message ?? '')}`;
+  const message = (error as { message?: unknown }).message;
+  const text = `${typeof code === 'string' ? code : ''} ${typeof message === 'string' ? message : ''}`;
   if (/certificate|CERT_|self.signed/i.test(text)) return 'untrusted-certificate';
   // A plain-HTTP server answers the TLS hello with "HTTP/1.1 400…", which OpenSSL reads as a record of an unknown version.
   if (/ERR_SSL_|SSL routines|wrong version number/i.test(text)) return 'not-tls';

@@ -259,7 +259,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
       origin: new URL(request.url).origin,
       fault,
       now: options.clock,
-      later: app.later,
+      later: (ms, task) => app.later(ms, task),
       webhooks,
     };
   }

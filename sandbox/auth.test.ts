@@ -6,7 +6,7 @@ import type { FaultName } from './faults.js';
 import type { SandboxVariant } from './options.js';
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from './tenants.js';
 import type { RecordedExchange } from './options.js';
-import { call, ORIGIN, sandboxAt, T0, type Call } from './test-support.js';
+import { call, ORIGIN, sandboxAt, T0, type Answer, type Call } from './test-support.js';
 
 const STATUS = '/api/v3/banking/payment/status';
 const known = { svc_wallet_id: MERCHANT_A.walletId, debit_account_type: 'svc_wallet', payout_order_id: 'PO-FIXTURE-SUCCESS' };
@@ -18,7 +18,7 @@ function fresh(): Call {
   return { path: STATUS, payload: { ...known, note: `n${nonce}` } };
 }
 
-function expectAuthEnvelope(answer: { status: number; json: any; contentType: string }, status = 401): void {
+function expectAuthEnvelope(answer: Answer, status = 401): void {
   expect(answer.status).toBe(status);
   expect(answer.contentType).toMatch(/^application\/json/);
   expect(answer.json).toMatchObject({ status: false, code: status });
@@ -288,7 +288,7 @@ describe('fault switches of authentication, signing and environments change beha
     expect(faulty.contentType).toMatch(/^text\/html/);
   });
 
-  it.each<[FaultName, (json: any, contentType: string) => void]>([
+  it.each<[FaultName, (json: Answer['json'], contentType: string) => void]>([
     ['errors-code-mismatch', (json) => expect(json.code).toBe(400)],
     ['errors-status-as-text', (json) => expect(json.status).toBe('false')],
     ['errors-code-as-text', (json) => expect(json.code).toBe('401')],

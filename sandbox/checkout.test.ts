@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { escapeHtml } from './checkout-page.js';
 import { OPERATION_PATHS, startSandbox } from './index.js';
 import { createdOrder, edited, orderBody, orderSandbox } from './operations/order-test-support.js';
-import { signedRequest } from './test-support.js';
+import { signedRequest, type Answer } from './test-support.js';
 
 const NASTY_NOTE = `<script>alert("note")</script> & 'quoted' <b>gift</b>`;
 const NASTY_NAME = `O'Brien "Bob" <img src=x onerror=alert(1)> & Sons`;
@@ -152,7 +152,7 @@ describe('checkout in a real browser', () => {
       const send = async (path: string, payload: unknown) => {
         const signed = signedRequest(sandbox.app, { path, payload });
         const response = await fetch(sandbox.baseUrl + path, { method: 'POST', headers: signed.headers, body: await signed.text() });
-        return { status: response.status, json: (await response.json()) as any };
+        return { status: response.status, json: (await response.json()) as Answer['json'] };
       };
       try {
         const body = orderBody('ORD-BROWSER', { order_note: NASTY_NOTE });

@@ -14,7 +14,8 @@ export interface OperationContext {
   options: ResolvedOptions;
   /** Origin the client reached this sandbox at (for payment links), e.g. http://127.0.0.1:4010. */
   origin: string;
-  fault(name: FaultName): boolean;
+  /** A property, not a method: handlers pass it on as a plain function (payoutRecord). */
+  fault: (name: FaultName) => boolean;
   /** Now, in ms, from the injected clock. */
   now(): number;
   /** Runs a task later on the sandbox's clock (a settlement); nothing runs once the sandbox has closed. */

@@ -196,10 +196,11 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     throw new RangeError(`sandbox: scenarioMerchant ${JSON.stringify(options.scenarioMerchant)} is not a merchant of this sandbox`);
   }
   const scenarios = new ScenarioSwitches(options.scenarios ?? [], options.hangSeconds, options.scenarioMerchant);
+  const clock = options.clock;
   return {
     variant,
     faults: new Set(options.faults ?? []),
-    clock: typeof options.clock === 'object' ? options.clock.now : (options.clock ?? Date.now),
+    clock: typeof clock === 'object' ? () => clock.now() : (clock ?? Date.now),
     ...(typeof options.clock === 'object' && options.clock !== systemClock ? { timerClock: options.clock } : {}),
     log: options.log ?? (() => {}),
     settleSeconds: options.settleSeconds ?? 2,

@@ -11,6 +11,7 @@ import { startSandbox, type FaultName, type RunningSandbox } from './index.js';
 import { OPERATION_PATHS } from './paths.js';
 import { MERCHANT_A, MERCHANT_B } from './tenants.js';
 import { initiationBody } from './operations/payout-test-support.js';
+import type { Answer } from './test-support.js';
 
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -22,7 +23,7 @@ interface Setup {
   receiver: KitReceiver;
   clock: Clock;
   log: string[];
-  post(path: string, payload: unknown, merchant?: typeof MERCHANT_A): Promise<{ status: number; json: any }>;
+  post(path: string, payload: unknown, merchant?: typeof MERCHANT_A): Promise<Pick<Answer, 'status' | 'json'>>;
   waitFor(match: (d: ReceivedDelivery) => boolean, seconds?: number): Promise<ReceivedDelivery>;
 }
 

@@ -73,7 +73,7 @@ describe('the HTTP layer', () => {
       json(
         res,
         401,
-        { status: false, code: 401, message: `bad signature ${s.headers['x-signature']}` },
+        { status: false, code: 401, message: `bad signature ${String(s.headers['x-signature'])}` },
         { 'x-debug': String(s.headers['x-signature']) },
       ),
     );
@@ -122,7 +122,7 @@ describe('the HTTP layer', () => {
     const startedAt = Math.floor(Date.now() / 1000);
     for (let i = 0; i < 8; i++) await client.send({ label: 'same read', path: '/x', payload: { same: true } });
     const endedAt = Math.floor(Date.now() / 1000);
-    const pairs = seen.map((s) => `${s.headers['x-timestamp']}:${s.headers['x-signature']}`);
+    const pairs = seen.map((s) => `${String(s.headers['x-timestamp'])}:${String(s.headers['x-signature'])}`);
     expect(new Set(pairs).size).toBe(8);
     // The first takes the clock's second; repeats draw from the last half window (150 s of the default ±300).
     expect(Number(seen[0]!.headers['x-timestamp'])).toBeGreaterThanOrEqual(startedAt);

@@ -57,7 +57,9 @@ export async function forAll<T>(
       ...(path ? { replayPath: path } : {}),
     });
   }
-  throw new CheckFailure(`the property was interrupted: ${String(cause ?? 'too many skipped cases')} (${requirement})`, { reproduce });
+  // With no counterexample, fast-check either gave up on skipped cases (no error) or was stopped by one.
+  const why = cause instanceof Error ? cause.message : 'too many skipped cases';
+  throw new CheckFailure(`the property was interrupted: ${why} (${requirement})`, { reproduce });
 }
 
 /** The predicate, run once per distinct case: a case seen again gets the first run's outcome. */

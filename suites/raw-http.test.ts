@@ -37,9 +37,8 @@ async function withContext(
   baseUrl: (sandboxUrl: string) => Promise<string> | string,
   body: (ctx: CheckContext) => Promise<void>,
 ): Promise<{ outcome: string; why?: string }> {
-  let target: Awaited<ReturnType<typeof sandboxTarget>> | undefined;
   let url = '';
-  target = await sandboxTarget(
+  const target = await sandboxTarget(
     {},
     (config) => {
       url = config.baseUrl;
@@ -60,7 +59,7 @@ async function withContext(
 
 /** A front that serves the sandbox only under /gw (as a gateway mounts an API), 404 everywhere else; the paths it saw. */
 async function prefixedFront(upstream: string, seen: string[]): Promise<string> {
-  const server = createHttpServer(async (req: IncomingMessage, res: ServerResponse) => {
+  const forward = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     seen.push(req.url ?? '');
@@ -84,7 +83,8 @@ async function prefixedFront(upstream: string, seen: string[]): Promise<string> 
     const bytes = Buffer.from(await answer.arrayBuffer());
     res.writeHead(answer.status, { ...out, 'content-length': String(bytes.length) });
     res.end(bytes);
-  });
+  };
+  const server = createHttpServer((req, res) => void forward(req, res));
   return listen(server);
 }
 

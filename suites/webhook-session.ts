@@ -81,11 +81,11 @@ export async function openWebhookSession(
     };
   }
   // Closed once, whether the run ends or is interrupted first (then the run's own close finds it done).
-  let closing: Promise<{ left?: string; failed?: unknown }> | undefined;
+  let closing: Promise<{ left?: string; failed?: Error }> | undefined;
   const closeOnce = () =>
     (closing ??= (async () => {
-      let failed: unknown;
-      const left = await restore?.().catch((error: unknown) => void (failed = error));
+      let failed: Error | undefined;
+      const left = await restore?.().catch((error: unknown) => void (failed = error instanceof Error ? error : new Error(String(error))));
       await receiver.close();
       return { ...(left !== undefined ? { left } : {}), ...(failed !== undefined ? { failed } : {}) };
     })());
@@ -116,7 +116,7 @@ export async function openWebhookSession(
       // A run that ended normally says it too: the target would otherwise deliver to a closed port, unseen.
       if (failed === undefined) return left;
       const earlier = previous === null ? 'remove it' : `register ${client.redact(previous)} again`;
-      return `could not restore the webhook registration (${client.redact((failed as Error)?.message ?? String(failed))}): the target may still deliver to the kit's closed receiver ${receiver.url}; ${earlier}`;
+      return `could not restore the webhook registration (${client.redact(failed.message)}): the target may still deliver to the kit's closed receiver ${receiver.url}; ${earlier}`;
     },
   };
 }

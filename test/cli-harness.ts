@@ -21,7 +21,7 @@ export async function runCli(
   const io: Io = {
     stdout: (text) => void (stdout += text),
     stderr: (text) => void (stderr += text),
-    readStdin: async () => Buffer.from(options.stdin ?? '', 'utf8'),
+    readStdin: () => Promise.resolve(Buffer.from(options.stdin ?? '', 'utf8')),
     stdinIsTTY: options.stdin === undefined,
     env: options.env ?? {},
     cwd: options.cwd ?? process.cwd(),

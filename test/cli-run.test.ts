@@ -21,7 +21,13 @@ function tempDir(): string {
 }
 
 /** A sandbox on loopback with its config written to a file; payouts settle at once to keep runs short. */
-async function target(options: StartOptions = {}, edit: (config: any) => any = (c) => c): Promise<{ dir: string; config: string }> {
+/** The config a sandbox writes for the kit, which a test may edit before the run reads it. */
+type WrittenConfig = Awaited<ReturnType<typeof startSandbox>>['config'];
+
+async function target(
+  options: StartOptions = {},
+  edit: (config: WrittenConfig) => object = (c) => c,
+): Promise<{ dir: string; config: string }> {
   const sandbox = await startSandbox({ port: 0, settleSeconds: 0, ...options });
   closers.push(sandbox.close);
   const dir = tempDir();

@@ -85,7 +85,7 @@ describe('serve --webhook-url + trigger', () => {
     closing.push(() => new Promise((r) => receiver.server.close(r)));
     const configOut = join(mkdtempSync(join(tmpdir(), 'svc-trigger-')), 'sandbox.json');
     const { child, stdout, stderr } = await spawnServe(['--quiet', '--config-out', configOut, '--webhook-url', receiver.url]);
-    closing.push(async () => child.kill('SIGTERM'));
+    closing.push(() => Promise.resolve(child.kill('SIGTERM')));
     expect(stdout).toContain(`webhooks      ${receiver.url}`);
     const config = JSON.parse(stdout.slice(stdout.indexOf('{'))) as { merchant: { secretKey: string } };
 

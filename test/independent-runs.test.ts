@@ -82,13 +82,13 @@ describe('runs against one target are independent', () => {
     // Whenever the run initiates a payout, another payout (not the run's, of an amount of its own)
     // leaves the same wallet between the run's balance reads: every try sees a change its own payout
     // does not explain, and no two the same way.
-    let busy: RunningSandbox | undefined;
     const others = [300, 417, 250, 1_999, 733, 5_021];
-    busy = await startSandbox({
+    // `record` runs per request, so only once the sandbox has been started and `busy` set.
+    const busy: RunningSandbox = await startSandbox({
       port: 0,
       settleSeconds: 0,
       record: (x) => {
-        const wallet = busy?.app.store.wallets.get(busy.config.merchant.walletId);
+        const wallet = busy.app.store.wallets.get(busy.config.merchant.walletId);
         if (wallet !== undefined && x.path === '/api/v3/banking/payment/initiate') wallet.balanceMinor -= others.shift() ?? 100;
       },
     });
@@ -135,12 +135,12 @@ describe('runs against one target are independent', () => {
   ])(
     'a target with %s: OPS-BALANCE-DEBITED fails',
     async (_name, correction) => {
-      let faulty: RunningSandbox | undefined;
-      faulty = await startSandbox({
+      // `record` runs per request, so only once the sandbox has been started and `faulty` set.
+      const faulty: RunningSandbox = await startSandbox({
         port: 0,
         settleSeconds: 0,
         record: (x) => {
-          const wallet = faulty?.app.store.wallets.get(faulty.config.merchant.walletId);
+          const wallet = faulty.app.store.wallets.get(faulty.config.merchant.walletId);
           if (wallet === undefined || x.path !== '/api/v3/banking/payment/initiate' || x.status >= 300) return;
           const amount = Math.round(Number((JSON.parse(x.body) as { amount: number | string }).amount) * 100);
           if (amount <= wallet.balanceMinor + amount) wallet.balanceMinor += correction(amount);

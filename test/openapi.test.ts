@@ -18,7 +18,8 @@ const Ajv2020 = Ajv2020Module.default;
 const addFormats = addFormatsModule.default;
 const ROOT = new URL('..', import.meta.url).pathname;
 
-async function printed(options: string[] = ['--server', 'https://sandbox.example.test']): Promise<Record<string, any>> {
+// The document as JSON.parse gives it: the tests read it untyped, their assertions being the check.
+async function printed(options: string[] = ['--server', 'https://sandbox.example.test']) {
   const result = await runCli(['openapi', ...options]);
   expect(result.code, result.stderr).toBe(0);
   return JSON.parse(result.stdout);
@@ -84,7 +85,7 @@ describe('svc-conformance openapi', () => {
   it('declares the signature of every webhook as its security, as an operation declares X-API-KEY', async () => {
     const doc = await printed();
     expect(doc.components.securitySchemes.webhookSignature).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-SIGNATURE' });
-    for (const [event, hook] of Object.entries<any>(doc.webhooks)) {
+    for (const [event, hook] of Object.entries<{ post: { security: unknown; operationId: string } }>(doc.webhooks)) {
       expect(hook.post.security, event).toEqual([{ webhookSignature: [] }]);
       expect(hook.post.operationId, event).toMatch(/^(payment|payout)[A-Z][a-z]+Webhook$/);
     }

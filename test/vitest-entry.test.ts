@@ -35,10 +35,9 @@ function vitestRun(dir: string): Promise<{ code: number; json: JsonResult; outpu
     child.stdout.on('data', (c) => (output += c));
     child.stderr.on('data', (c) => (output += c));
     const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('exit', async (code) => {
+    child.on('exit', (code) => {
       clearTimeout(timer);
       try {
-        const { readFileSync } = await import('node:fs');
         resolve({ code: code ?? -1, json: JSON.parse(readFileSync(join(dir, 'result.json'), 'utf8')) as JsonResult, output });
       } catch (error) {
         reject(new Error(`vitest wrote no result (exit ${code}):\n${output}\n${String(error)}`));

@@ -159,9 +159,9 @@ export class KitReceiver {
   static async start(options: ReceiverOptions): Promise<KitReceiver> {
     const where = parseListen(options.listen);
     if (typeof where === 'string') throw new Error(`webhooks.listen ${where}`);
-    let receiver: KitReceiver | undefined;
+    // `receiver` is made below, once the server it needs listens; a request can only arrive after that.
     const server = createServer((req, res) => {
-      void receiver!.take(req).then(
+      void receiver.take(req).then(
         ({ status, body, headers }) =>
           res.writeHead(status, { 'content-type': 'application/json', connection: 'close', ...headers }).end(body),
         () => res.destroy(),
@@ -181,7 +181,7 @@ export class KitReceiver {
     });
     const { port } = server.address() as AddressInfo;
     const host = where.host.includes(':') ? `[${where.host}]` : where.host === '0.0.0.0' ? '127.0.0.1' : where.host;
-    receiver = new KitReceiver(
+    const receiver = new KitReceiver(
       server,
       `http://${host}:${port}${RECEIVER_PATH}`,
       options.clock,

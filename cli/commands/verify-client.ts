@@ -232,7 +232,10 @@ const MAX_RELAYED_LINE = 16 * 1024;
  * Passes a client's output on line by line, marked and redacted. Memory stays bounded whatever the
  * client prints: a line longer than MAX_RELAYED_LINE is cut, saying how much was left out.
  */
-export function relayLines(write: (text: string) => void, redact: (text: string) => string): { data(chunk: Buffer): void; end(): void } {
+export function relayLines(
+  write: (text: string) => void,
+  redact: (text: string) => string,
+): { data: (chunk: Buffer) => void; end: () => void } {
   const decoder = new StringDecoder('utf8');
   let pending = '';
   let dropped = 0;
@@ -345,24 +348,26 @@ function runClient(
       const reason = error.code === 'ENOENT' ? 'no such program' : error.message;
       reject(new UsageError(`verify-client: cannot start \`${argv[0]}\`: ${reason}`));
     });
-    child.on('exit', async (code) => {
+    child.on('exit', (code) => {
       exited = true;
       clearTimeout(timer);
       // Whatever the client left running (a server, a sleep) goes with it; its pipes then close.
       killGroup();
       // What the client wrote just before it exited may still be in the pipes: read it to the end
-      // (briefly), then pass on a last line that had no newline.
-      await Promise.all([drained(child.stdout), drained(child.stderr)]);
-      out.end();
-      err.end();
-      if (stoppedNote !== undefined) resolvePromise({ exitCode: null, note: stoppedNote });
-      else if (timedOut)
-        resolvePromise({
-          exitCode: null,
-          note: `the client did not finish within ${timeoutSeconds} s and was stopped; its requests until then are judged`,
-        });
-      else if (code !== 0) resolvePromise({ exitCode: code, note: `the client exited with status ${code}` });
-      else resolvePromise({ exitCode: 0 });
+      // (briefly), then pass on a last line that had no newline. A failure there fails the outcome
+      // rather than vanishing in the event emitter.
+      Promise.all([drained(child.stdout), drained(child.stderr)]).then(() => {
+        out.end();
+        err.end();
+        if (stoppedNote !== undefined) resolvePromise({ exitCode: null, note: stoppedNote });
+        else if (timedOut)
+          resolvePromise({
+            exitCode: null,
+            note: `the client did not finish within ${timeoutSeconds} s and was stopped; its requests until then are judged`,
+          });
+        else if (code !== 0) resolvePromise({ exitCode: code, note: `the client exited with status ${code}` });
+        else resolvePromise({ exitCode: 0 });
+      }, reject);
     });
   });
   void outcome.catch(() => {}).finally(() => (exited = true));

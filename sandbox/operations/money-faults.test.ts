@@ -2,7 +2,7 @@
 // P-AUTH-5), its spare-wallet control request and its debitAt 'settlement' variant: each fault
 // switch changes exactly the answer its rule is about.
 import { describe, expect, it } from 'vitest';
-import { FAULTS, type FaultName } from '../faults.js';
+import { FAULTS } from '../faults.js';
 import { OPERATION_PATHS } from '../paths.js';
 import { call } from '../test-support.js';
 import { MERCHANT_A, MERCHANT_B } from '../tenants.js';

@@ -3,7 +3,7 @@
 // payout. The lifecycle rules themselves live in payout-lifecycle.ts.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeErrors, isValid, validateSchema } from '../../schemas/index.js';
-import type { TransactionInitiationRequest, TransferMode } from '../../schemas/types.js';
+import type { TransactionInitiationRequest } from '../../schemas/types.js';
 import { refuseLongId } from './identifiers.js';
 import { OperationError, requireSchema, type OperationContext, type OperationHandler } from '../context.js';
 import { jsonResponse, minorToText, successResponse } from '../envelope.js';

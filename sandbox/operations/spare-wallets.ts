@@ -17,7 +17,7 @@ const spares = new WeakMap<SandboxStore, Map<string, string[]>>();
 
 function sparesOf(store: SandboxStore, merchantId: string): string[] {
   let byMerchant = spares.get(store);
-  if (byMerchant === undefined) spares.set(store, (byMerchant = new Map()));
+  if (byMerchant === undefined) spares.set(store, (byMerchant = new Map<string, string[]>()));
   let list = byMerchant.get(merchantId);
   if (list === undefined) byMerchant.set(merchantId, (list = []));
   return list;

@@ -2,7 +2,7 @@
 // require, and on gives the one wrong thing it names. Also: identifiers stay used once the store has
 // forgotten their records (P-DUP-5).
 import { describe, expect, it } from 'vitest';
-import { FAULTS, FAULT_NAMES, type FaultName } from '../faults.js';
+import { FAULTS, FAULT_NAMES } from '../faults.js';
 import { createdOrder, orderBody, orderSandbox } from './order-test-support.js';
 import { bankingSandbox, initiationBody } from './payout-test-support.js';
 import type { FaultCase } from '../test-support.js';

@@ -7,7 +7,6 @@ import {
   decimalText,
   expectData,
   expectOrderCreated,
-  initiatePayout,
   orderLookup,
   payoutRequest,
   payoutStatus,

@@ -240,6 +240,7 @@ async function authFailureCreatesNothing(ctx: CheckContext): Promise<void> {
 }
 
 /** AUTH-HTTPS (P-CFG, SHOULD): "use HTTPS only"; plain http is acceptable only on loopback. */
+// eslint-disable-next-line @typescript-eslint/require-await -- a check is async by contract (Check.run): its failure is a rejection, as every other check's
 async function baseUrlUsesHttps(ctx: CheckContext): Promise<void> {
   const url = new URL(ctx.config.baseUrl);
   const fine = url.protocol === 'https:' || (url.protocol === 'http:' && isLoopbackHost(url.hostname));

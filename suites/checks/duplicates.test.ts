@@ -3,7 +3,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../core/clock.js';
 import { startSandbox } from '../../sandbox/index.js';
-import type { TargetConfig } from '../config.js';
 import { closeRunState, createRunState, executeCheck, newMeta } from '../context.js';
 import { duplicateChecks } from './duplicates.js';
 

@@ -94,10 +94,10 @@ describe('without the extension operations', () => {
  */
 async function front(options: {
   refuse?: (path: string, body: Record<string, unknown>) => boolean;
-  rewrite?: (path: string, json: Record<string, any>) => void;
+  rewrite?: (path: string, json: { data?: Record<string, unknown> }) => void;
 }) {
   let upstream = '';
-  const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
+  const forward = async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
@@ -132,7 +132,8 @@ async function front(options: {
     });
     res.writeHead(answer.status, { ...out, 'content-length': String(Buffer.byteLength(text)) });
     res.end(text);
-  });
+  };
+  const server = createServer((req, res) => void forward(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   return {

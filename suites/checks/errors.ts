@@ -57,7 +57,9 @@ async function codeMatchesStatus(ctx: CheckContext): Promise<void> {
     if (response === undefined) continue;
     const body = response.json as { code?: unknown } | undefined;
     if (body === null || typeof body !== 'object' || body.code === undefined) continue;
-    if (String(body.code) !== String(response.status)) {
+    // A code that is neither text nor a number says no status at all.
+    const code = typeof body.code === 'string' || typeof body.code === 'number' ? String(body.code) : undefined;
+    if (code !== String(response.status)) {
       throw new CheckFailure(`${exchange.label}: HTTP ${response.status} with code ${JSON.stringify(body.code)}`, {
         expected: `code ${response.status}`,
         actual: answered(exchange),

@@ -62,7 +62,7 @@ async function verdict(check: Check, server: Server, edit: (config: TargetConfig
     operation: () => {
       throw new Error('not used by these checks');
     },
-    send: async (options) => answer(config, options, server(options)),
+    send: (options) => Promise.resolve(answer(config, options, server(options))),
     note: () => {},
     notice: () => {},
     exclusive: (_lane, work) => work(),

@@ -6,8 +6,7 @@
 // the rest of the run.
 import { minorUnitOf } from '../../schemas/amounts.js';
 import type { Currency } from '../../schemas/types.js';
-import { CheckSkipped, answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
-import { operationOf } from '../config.js';
+import { answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
 import {
   balanceInquiry,

@@ -4,7 +4,6 @@ import { orderCreateRequest } from '../../generators/index.js';
 import { isSvcDateTime } from '../../schemas/formats.js';
 import { CURRENCIES, type OrderCreateRequest, type RequestAmount } from '../../schemas/types.js';
 import { CheckSkipped, answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
-import type { Exchange } from '../http.js';
 import { forAll } from '../property.js';
 import { createOrder, expectOrderCreated, expectSuccess, validOrder, withoutField } from './requests.js';
 

@@ -28,7 +28,7 @@ function stubContext(baseUrl: string, environment: TargetConfig['environment'], 
     operation: () => {
       throw new CheckSkipped('not configured');
     },
-    async send(options): Promise<Exchange> {
+    send(options): Promise<Exchange> {
       const json = {
         code: '201',
         status: 'success',
@@ -41,12 +41,12 @@ function stubContext(baseUrl: string, environment: TargetConfig['environment'], 
           payment_link: paymentLink,
         },
       };
-      return {
+      return Promise.resolve({
         label: options.label,
         request: { method: 'POST', url: baseUrl + options.path, headers: {}, body: '' },
         response: { status: 201, headers: { 'content-type': 'application/json' }, body: JSON.stringify(json), json },
         ms: 1,
-      };
+      });
     },
     note() {},
     notice() {},

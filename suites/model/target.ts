@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { minorUnitOf } from '../../schemas/amounts.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
-import { CheckSkipped, type CheckContext } from '../check.js';
+import type { CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
 import { isReferenceSandbox } from '../reference-sandbox.js';
@@ -86,7 +86,7 @@ export class Real {
       ids: {
         orderId: (hint = 'ORD') => next(hint),
         payoutOrderId: (hint = 'PO') => next(hint),
-        integerOrderId: ctx.ids.integerOrderId,
+        integerOrderId: () => ctx.ids.integerOrderId(),
         nonce: () => next('N'),
       },
     };
@@ -183,9 +183,9 @@ const unsettledOfRun = new WeakMap<object, Map<string, Map<string, Json>>>();
 
 function unsettledPayouts(ctx: CheckContext, walletId: string): Map<string, Json> {
   let wallets = unsettledOfRun.get(ctx.client);
-  if (wallets === undefined) unsettledOfRun.set(ctx.client, (wallets = new Map()));
+  if (wallets === undefined) unsettledOfRun.set(ctx.client, (wallets = new Map<string, Map<string, Json>>()));
   let payouts = wallets.get(walletId);
-  if (payouts === undefined) wallets.set(walletId, (payouts = new Map()));
+  if (payouts === undefined) wallets.set(walletId, (payouts = new Map<string, Json>()));
   return payouts;
 }
 
