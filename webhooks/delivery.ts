@@ -1,7 +1,7 @@
 // One webhook delivery: the signed request (P-HOOK-1) and the POST that carries it. The reference
 // sandbox sends its events with it and verify-receiver its genuine and forged ones, so both speak
 // the same wire format, with the same timeout and the same bounded read of the answer.
-import { Agent, request } from 'undici';
+import type { Agent, request } from 'undici';
 import { tlsProblemOf } from '../core/tls.js';
 import { EVENT_ID_HEADER, type WebhookEvent } from '../core/webhooks.js';
 import { canonicalize } from '../signer/canonical.js';
@@ -51,19 +51,32 @@ const READ_ANSWER_BYTES = 64 * 1024;
 
 /** Posts deliveries; one connection pool, closed with the sender. */
 export class DeliveryClient {
-  private readonly agent = new Agent({ connections: 16, keepAliveTimeout: 4_000 });
+  // undici takes about 100 ms to load: loaded at the first delivery, so a sandbox that sends no
+  // webhook (or a library user who only imports the sandbox) does not pay for it.
+  private connection?: Promise<{ agent: Agent; request: typeof request }>;
   private readonly closing = new AbortController();
+
+  private connect(): Promise<{ agent: Agent; request: typeof request }> {
+    this.connection ??= import('undici').then((undici) => ({
+      agent: new undici.Agent({ connections: 16, keepAliveTimeout: 4_000 }),
+      request: undici.request,
+    }));
+    return this.connection;
+  }
 
   /** POSTs a delivery, waiting at most `timeoutMs` for the whole answer. Never throws. */
   async post(url: string, delivery: Delivery, timeoutMs: number): Promise<AttemptResult> {
-    const started = performance.now();
+    let started = performance.now();
     const ms = () => Math.round(performance.now() - started);
     try {
+      const { agent, request } = await this.connect();
+      // The attempt's time is the receiver's, not the first load of undici.
+      started = performance.now();
       const response = await request(url, {
         method: 'POST',
         headers: delivery.headers,
         body: delivery.body,
-        dispatcher: this.agent,
+        dispatcher: agent,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
         signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), this.closing.signal]),
@@ -89,8 +102,8 @@ export class DeliveryClient {
     this.closing.abort();
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  async close(): Promise<void> {
+    if (this.connection !== undefined) await (await this.connection).agent.close();
   }
 }
 
