@@ -221,6 +221,124 @@ describe('buildReport decides the verdict once', () => {
   });
 });
 
+// How one requirement's check results become its status, the counts and the verdict: each row is
+// requirement A's checks (B, C, D pass), and what the report says of A and of the run.
+describe("buildReport: a requirement's checks decide its status, the counts decide the verdict", () => {
+  const finding = (requirement: string) => ({ findings: [{ requirement, message: `${requirement} broke, seen by another check` }] });
+  const rest = () => allPass().filter((r) => r.meta.requirement !== 'A' && r.meta.requirement !== 'MAYBE');
+  const withMay = [...CATALOG, requirement('MAYBE', 'MAY')];
+  it.each<
+    [
+      string,
+      CheckResult[],
+      Partial<{ strict: boolean; catalog: Requirement[] }>,
+      string,
+      string | undefined,
+      Record<string, number>,
+      string,
+    ]
+  >([
+    [
+      'passed and skipped',
+      [result('A', 'passed'), result('A', 'skipped', { skipped: 'needs x' })],
+      {},
+      'passed',
+      undefined,
+      { passed: 4 },
+      'conformant',
+    ],
+    [
+      'passed and failed',
+      [result('A', 'passed'), result('A', 'failed')],
+      {},
+      'failed',
+      undefined,
+      { passed: 3, failed: 1 },
+      'not-conformant',
+    ],
+    [
+      'every check skipped',
+      [result('A', 'skipped', { skipped: 'needs x' })],
+      {},
+      'skipped',
+      'needs x',
+      { passed: 3, skipped: 1 },
+      'conformant',
+    ],
+    [
+      'passed, and a kit error in another of its checks',
+      [result('A', 'passed'), result('A', 'error')],
+      {},
+      'skipped',
+      "not judged: the kit's own error in check a (boom)",
+      { passed: 3, skipped: 1 },
+      'inconclusive',
+    ],
+    [
+      'a team check that threw',
+      [result('A', 'error', { error: { message: 'boom', module: './checks/a.mjs' } })],
+      {},
+      'skipped',
+      'not judged: team check a in ./checks/a.mjs threw: boom',
+      { passed: 3, skipped: 1 },
+      'inconclusive',
+    ],
+    [
+      'passed, but another check saw it broken',
+      [result('A', 'passed'), result('B', 'passed', finding('A'))],
+      {},
+      'failed',
+      undefined,
+      { passed: 3, failed: 1 },
+      'not-conformant',
+    ],
+    [
+      'not judgeable here',
+      [result('A', 'skipped', { inconclusive: 'the receiver cannot listen', skipped: 'not judged' })],
+      {},
+      'skipped',
+      'not judged: the receiver cannot listen',
+      { passed: 3, skipped: 1 },
+      'inconclusive',
+    ],
+    [
+      'a MAY that does not hold: counted under neither',
+      [result('A', 'passed'), result('MAYBE', 'failed')],
+      { catalog: withMay },
+      'passed',
+      undefined,
+      { passed: 4 },
+      'conformant',
+    ],
+    [
+      'a MAY that does not hold, strict',
+      [result('A', 'passed'), result('MAYBE', 'failed')],
+      { catalog: withMay, strict: true },
+      'passed',
+      undefined,
+      { passed: 4 },
+      'conformant',
+    ],
+  ])('%s', (_name, results, options, status, skipReason, counts, verdict) => {
+    const report = buildReport({
+      results: [...rest(), ...results],
+      catalog: options.catalog ?? CATALOG,
+      target: { baseUrl: 'http://t', environment: 'sandbox', embeddedSandbox: false },
+      seed: 1,
+      runNumber: 1,
+      runs: 1,
+      strict: options.strict ?? false,
+      startedAt: new Date(0),
+      durationMs: 0,
+      version: 'test',
+    });
+    const a = report.requirements.find((r) => r.id === 'A')!;
+    expect({ status: a.status, skipReason: a.skipReason }).toEqual({ status, skipReason });
+    expect(report.summary).toEqual({ passed: 0, failed: 0, warned: 0, skipped: 0, ...counts });
+    expect(report.verdict).toBe(verdict);
+  });
+});
+
 describe('runHints: one cause said once', () => {
   it('names the wrong scheme a target accepted when every correctly signed request was refused', () => {
     const results = [

@@ -2,7 +2,6 @@
 // P-SIGN-5): every currency of the table, integer and string order ids, optional fields present and
 // absent, customers from many locales and scripts, notes and URLs with `&`, `<`, `>`, `/` and emoji.
 import fc from 'fast-check';
-import { fakerEN_US } from '@faker-js/faker';
 import {
   CURRENCIES,
   type Address,
@@ -21,7 +20,16 @@ import {
   checkOneOf,
   GeneratorConstraintError,
 } from './_internal/constraints.js';
-import { alphanumericString, digitsOf, drawWith, fakerSeed, LATIN_LOCALES, LOCALES, type LocaleProfile } from './_internal/seededFaker.js';
+import {
+  alphanumericString,
+  digitsOf,
+  drawWith,
+  fakerSeed,
+  LATIN_LOCALES,
+  localeById,
+  LOCALES,
+  type LocaleProfile,
+} from './_internal/seededFaker.js';
 
 export type OrderIdKind = 'integer' | 'string' | 'both';
 
@@ -195,7 +203,7 @@ const RETURN_PATHS = [
 
 /** An https URL with a path and a query string, often with several `&`-separated parameters. */
 function returnUrl(orderIdValue: MerchantOrderId, seed: number, locale: LocaleProfile): string {
-  return drawWith(fakerEN_US, seed, (f) => {
+  return drawWith(localeById('en_US').faker, seed, (f) => {
     const path = f.helpers.arrayElement(RETURN_PATHS).replace('{id}', encodeURIComponent(String(orderIdValue)));
     const params: Array<[string, string]> = [['order_id', String(orderIdValue)]];
     const extra = f.helpers.arrayElements(

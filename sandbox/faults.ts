@@ -195,7 +195,7 @@ export const FAULTS = {
     description: 'error responses are labelled Content-Type: text/plain',
   },
   'errors-invalid-json-500': {
-    rule: 'P-ERR-3',
+    rule: 'P-ERR-4',
     requirement: 'ERR-INVALID-JSON',
     area: 'errors',
     description: 'an invalid JSON body answers 500',
@@ -344,7 +344,7 @@ export const FAULTS = {
     description: 'a FAILED payout carries an empty utr_number instead of NA',
   },
   'payout-amount-number': {
-    rule: 'P-PAYOUT-1',
+    rule: 'P-PAYOUT-2',
     requirement: 'PAYOUT-RECORD-FORMAT',
     area: 'payout',
     description: 'the payout amount is a JSON number, not text',

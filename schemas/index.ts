@@ -1,17 +1,20 @@
 // The kit's JSON Schemas (draft 2020-12), validated with ajv in strict mode. Validation failures are
 // returned as data (ajv's error objects, copied), never thrown: a check decides what a failure means.
-import Ajv2020Module from 'ajv/dist/2020.js';
+import { createRequire } from 'node:module';
+import type Ajv2020Module from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type addFormatsModule from 'ajv-formats';
 import { readPackageJson } from '../common/package-root.js';
 import { SVC_DATE_FORMAT, SVC_DATETIME_FORMAT, isSvcDate, isSvcDateTime } from './formats.js';
 import type { SchemaTypes } from './types.js';
 
-// ajv and ajv-formats are CommonJS. Under NodeNext a default import is their `module.exports`, which
-// also carries the real export as `.default`; that property is what both TypeScript and Node agree on.
-const Ajv2020 = Ajv2020Module.default;
-const addFormats = addFormatsModule.default;
-type Ajv = InstanceType<typeof Ajv2020>;
+// ajv and ajv-formats are CommonJS, required at the first validation: loading them costs tens of
+// milliseconds that a library user who imports the kit only to sign should not pay. Their
+// `module.exports` also carries the real export as `.default`, which TypeScript and Node agree on.
+const requireModule = createRequire(import.meta.url);
+const Ajv2020 = (): typeof Ajv2020Module.default => (requireModule('ajv/dist/2020.js') as typeof Ajv2020Module).default;
+const addFormats = (): typeof addFormatsModule.default => (requireModule('ajv-formats') as typeof addFormatsModule).default;
+type Ajv = InstanceType<typeof Ajv2020Module.default>;
 
 const SCHEMA_IDS = [
   'order-create-request',
@@ -97,8 +100,8 @@ export function loadSchema(id: SchemaId): Record<string, unknown> {
  * the interface's `svc-datetime` and `svc-date`. No schema is registered on it.
  */
 export function createSchemaAjv(): Ajv {
-  const ajv = new Ajv2020({ strict: true, allErrors: true });
-  addFormats(ajv);
+  const ajv = new (Ajv2020())({ strict: true, allErrors: true });
+  addFormats()(ajv);
   ajv.addFormat(SVC_DATETIME_FORMAT, { type: 'string', validate: isSvcDateTime });
   ajv.addFormat(SVC_DATE_FORMAT, { type: 'string', validate: isSvcDate });
   return ajv;

@@ -1,6 +1,6 @@
 import { describeErrors, isValid, validateSchema, type SchemaId, type SchemaTypes } from '../schemas/index.js';
 import type { OperationKey, OperationLocation, TargetConfig } from './config.js';
-import type { Exchange, SendOptions, TargetClient } from './http.js';
+import type { Exchange, SendOptions } from './http.js';
 import type { Clock } from '../core/clock.js';
 import type { AnsweredExchange } from '../core/exchange.js';
 import type { Requirement } from '../core/report.js';
@@ -62,7 +62,15 @@ export interface Check {
 
 export interface CheckContext {
   config: TargetConfig;
-  client: TargetClient;
+  /** Now on the target's clock as the run knows it, in whole seconds: what an X-TIMESTAMP carries. */
+  nowSeconds: () => number;
+  /** The text with the run's secrets (api key, secret key, in any encoding) hidden: for a message or evidence a check builds itself. */
+  redact: (text: string) => string;
+  /**
+   * One object per run, the same for each of its checks: the key of what checks share across a run
+   * (in a WeakMap), so that two runs in one process never see each other's.
+   */
+  runKey: object;
   seed: number;
   /** Runs for property checks (--runs). */
   runs: number;
@@ -79,6 +87,8 @@ export interface CheckContext {
   operation(key: OperationKey): OperationLocation;
   /** Sends a request and keeps the exchange as evidence of this check. */
   send(options: SendOptions): Promise<Exchange>;
+  /** Sends a request that is no evidence of this check (a control request of the reference sandbox that sets the run up). */
+  sendSetup: (options: SendOptions) => Promise<Exchange>;
   /** Records a finding against another requirement (e.g. an error envelope seen while checking auth). */
   note(requirement: string, message: string, exchange?: Exchange): void;
   /** Says what the check saw that is no verdict (stray requests to the kit's webhook listener, ignored): report.notes, said once. */

@@ -239,7 +239,9 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
   };
   return {
     config: settings.config,
-    client,
+    nowSeconds: () => client.nowSeconds(),
+    redact: (text) => client.redact(text),
+    runKey: state,
     seed: settings.seed,
     runs: settings.runs,
     concurrency,
@@ -253,6 +255,7 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
       return location;
     },
     send,
+    sendSetup: (options) => client.send(options),
     sweep(cases, task) {
       return settleInOrder(cases, concurrency, task);
     },

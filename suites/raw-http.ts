@@ -6,6 +6,7 @@
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { createRedactor } from '../common/redact.js';
+import { hmacSha256Hex } from '../signer/sign.js';
 import type { Exchange } from './http.js';
 import type { CheckContext } from './check.js';
 
@@ -49,9 +50,9 @@ export function targetPath(baseUrl: string, path: string): string {
  * is kept on the request so its evidence can hide it.
  */
 function requestBytes(ctx: CheckContext, request: RawRequest, host: string, close: boolean): Buffer {
-  const timestamp = String(ctx.client.nowSeconds());
+  const timestamp = String(ctx.nowSeconds());
   const body = Buffer.from(request.body, 'utf8');
-  request.signature = ctx.client.signatureOf(request.body, timestamp);
+  request.signature = hmacSha256Hex(ctx.config.merchant.secretKey, request.body + timestamp);
   const head = [
     `POST ${targetPath(ctx.config.baseUrl, request.path)} HTTP/1.1`,
     `Host: ${host}`,
@@ -72,7 +73,7 @@ function requestBytes(ctx: CheckContext, request: RawRequest, host: string, clos
  */
 export function rawEvidence(ctx: CheckContext, request: RawRequest, answer: RawAnswer | undefined, problem?: string): Exchange {
   const hideSignature = createRedactor({ signatures: [request.signature] });
-  const hide = (text: string) => ctx.client.redact(hideSignature(text));
+  const hide = (text: string) => ctx.redact(hideSignature(text));
   const sent = {
     label: request.label,
     request: {

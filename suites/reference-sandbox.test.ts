@@ -34,7 +34,13 @@ describe('the reference sandbox, decided once per run', () => {
     const front = await realFront();
     try {
       const target = front.target(42, 1, (config) => ({ ...config, environment: 'production' }));
-      expect(await isReferenceSandbox({ client: target.state.client, config: target.state.settings.config })).toBe(false);
+      const client = target.state.client;
+      const ctx = {
+        runKey: client,
+        sendSetup: (options: Parameters<typeof client.send>[0]) => client.send(options),
+        config: target.state.settings.config,
+      };
+      expect(await isReferenceSandbox(ctx)).toBe(false);
       expect(front.controlRequests).toEqual([]);
     } finally {
       await front.close();

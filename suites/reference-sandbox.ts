@@ -21,18 +21,18 @@ const decided = new WeakMap<object, Promise<boolean>>();
  * must not judge another server's answer to it. A probe that failed in transit is not kept, so the
  * next check asks again.
  */
-export function isReferenceSandbox(ctx: Pick<CheckContext, 'client' | 'config'>): Promise<boolean> {
+export function isReferenceSandbox(ctx: Pick<CheckContext, 'runKey' | 'sendSetup' | 'config'>): Promise<boolean> {
   if (ctx.config.environment === 'production') return Promise.resolve(false);
-  let answer = decided.get(ctx.client);
+  let answer = decided.get(ctx.runKey);
   if (answer === undefined) {
-    decided.set(ctx.client, (answer = probe(ctx)));
-    answer.catch(() => decided.delete(ctx.client));
+    decided.set(ctx.runKey, (answer = probe(ctx)));
+    answer.catch(() => decided.delete(ctx.runKey));
   }
   return answer;
 }
 
-async function probe(ctx: Pick<CheckContext, 'client'>): Promise<boolean> {
-  const exchange = await ctx.client.send({
+async function probe(ctx: Pick<CheckContext, 'sendSetup'>): Promise<boolean> {
+  const exchange = await ctx.sendSetup({
     label: 'is the target a reference sandbox? (its settle control request, for a payout never made)',
     path: OPERATION_PATHS.settlePayout,
     payload: { payout_order_id: SANDBOX_PROBE_PAYOUT_ORDER_ID, status: 'SUCCESS' },

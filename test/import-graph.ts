@@ -73,3 +73,30 @@ export function importCycles(graph: ImportGraph): string[][] {
   for (const node of [...graph.keys()].sort()) if (!index.has(node)) visit(node);
   return cycles;
 }
+
+// A static import or re-export of a compiled module (`import … from '…'`, `export … from '…'`,
+// `import '…'`), not a dynamic import(): what loading the module loads at once.
+const STATIC_IMPORT = /^\s*(?:import|export)\s(?:[^'"]*?\sfrom\s*)?['"]([^'"]+)['"]/gm;
+
+/**
+ * The packages that loading a compiled entry loads at once (its static imports, followed through the
+ * entry's own modules), each with the chain of modules that leads to it.
+ */
+export function packagesLoadedBy(entry: string): Map<string, string[]> {
+  const packages = new Map<string, string[]>();
+  const visited = new Set<string>();
+  const visit = (file: string, chain: string[]): void => {
+    if (visited.has(file)) return;
+    visited.add(file);
+    for (const match of readFileSync(file, 'utf8').matchAll(STATIC_IMPORT)) {
+      const specifier = match[1]!;
+      if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier), [...chain, specifier]);
+      else if (!specifier.startsWith('node:')) {
+        const name = specifier.startsWith('@') ? specifier.split('/').slice(0, 2).join('/') : specifier.split('/')[0]!;
+        if (!packages.has(name)) packages.set(name, [...chain, specifier]);
+      }
+    }
+  };
+  visit(resolve(entry), []);
+  return packages;
+}

@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkS
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { packagesLoadedBy } from './import-graph.js';
 import { KIT_ROOT } from './scratch-project.js';
 
 interface PackageJson {
@@ -77,9 +78,15 @@ describe('the packed tarball', () => {
     }
   });
 
-  it('names its repository and the Node versions it runs on', () => {
-    expect(pkg.repository).toMatchObject({ type: 'git', url: expect.stringMatching(/^git\+https:\/\/.+\.git$/) });
-    expect(pkg.engines?.node).toMatch(/^>=20\./);
+  it('installs from git at the repository it names, on a Node that can require an ES module (faker is required at first draw)', () => {
+    const readme = readFileSync(join(KIT_ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain(`npm install --save-dev '${pkg.repository?.url}#v${pkg.version}'`);
+    // require() of an ES module needs no flag from Node 20.19 (and 22.12) on: the engines floor says so.
+    const [major, minor] = /^>=(\d+)\.(\d+)/
+      .exec(pkg.engines?.node ?? '')!
+      .slice(1)
+      .map(Number) as [number, number];
+    expect(major > 20 || (major === 20 && minor >= 19), `engines ${pkg.engines?.node}`).toBe(true);
   });
 
   it("is what the README's install section installs: this version's tarball, this version's tag", () => {
@@ -135,5 +142,53 @@ describe("installed into a team's project from the tarball", () => {
     });
     expect(imported.status, imported.stderr).toBe(0);
     expect(JSON.parse(imported.stdout)).toEqual({ suite: 'function', sign: 'function', valid: false, vectors: 'object' });
+  });
+
+  // One export each subpath is for, as the README's "Use as a library" shows it.
+  const SUBPATHS: Record<string, string> = {
+    'svc-conformance/signer': 'signPayload',
+    'svc-conformance/generators': 'orderCreateRequest',
+    'svc-conformance/sandbox': 'startSandbox',
+    'svc-conformance/harness': 'installClientHarness',
+    'svc-conformance/checks': 'defineCheck',
+  };
+
+  it("imports each subpath entry, and each of its exports is also the root entry's", () => {
+    const script = [
+      `const subpaths = ${JSON.stringify(Object.keys(SUBPATHS))};`,
+      "const root = await import('svc-conformance');",
+      'const seen = {};',
+      'for (const subpath of subpaths) {',
+      '  const entry = await import(subpath);',
+      '  seen[subpath] = Object.keys(entry).filter((name) => entry[name] === root[name]).sort();',
+      '  seen[subpath + " (all)"] = Object.keys(entry).sort();',
+      '}',
+      'console.log(JSON.stringify(seen));',
+    ].join('\n');
+    const imported = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(imported.status, imported.stderr).toBe(0);
+    const seen = JSON.parse(imported.stdout) as Record<string, string[]>;
+    for (const [subpath, name] of Object.entries(SUBPATHS)) {
+      expect(seen[subpath], subpath).toContain(name);
+      expect(seen[subpath], `${subpath}: every export is the root's own`).toEqual(seen[`${subpath} (all)`]);
+    }
+  });
+
+  it('loads no package for svc-conformance/signer (no faker, ajv, undici or fast-check), and faker for no entry at import', () => {
+    const installed = join(project, 'node_modules', 'svc-conformance');
+    const entryFile = (subpath: string): string => {
+      const target = pkg.exports[subpath.replace(/^svc-conformance/, '.')];
+      return join(installed, typeof target === 'string' ? target : target!.default);
+    };
+    expect(Object.fromEntries(packagesLoadedBy(entryFile('svc-conformance/signer')))).toEqual({});
+    for (const subpath of ['svc-conformance', ...Object.keys(SUBPATHS)]) {
+      const loaded = packagesLoadedBy(entryFile(subpath));
+      for (const heavy of ['@faker-js/faker', 'ajv', 'ajv-formats', 'undici'])
+        expect(loaded.get(heavy), `${subpath} loads ${heavy} at import`).toBeUndefined();
+    }
   });
 });

@@ -28,6 +28,9 @@ const balance = (ctx) => {
 export const checks = [
   defineCheck({ id: 'acme-balance-answers', requirement: 'ACME-BALANCE-ANSWERS', title: 'our wallet has a balance', async run(ctx) {
     expectStatus(await balance(ctx), [200], 'Balance Inquiry of our wallet');
+    // What a team check is given instead of the kit's HTTP client: the run's clock and redaction.
+    const secret = ctx.config.merchant.secretKey;
+    expectThat(!('client' in ctx) && Number.isInteger(ctx.nowSeconds()) && !ctx.redact('key ' + secret).includes(secret), 'the check context');
   } }),
   defineCheck({ id: 'acme-balance-currency', requirement: 'ACME-BALANCE-CURRENCY', title: 'the balance is in KWD', async run(ctx) {
     const x = await balance(ctx);

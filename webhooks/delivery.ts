@@ -1,7 +1,7 @@
 // One webhook delivery: the signed request (P-HOOK-1) and the POST that carries it. The reference
 // sandbox sends its events with it and verify-receiver its genuine and forged ones, so both speak
 // the same wire format, with the same timeout and the same bounded read of the answer.
-import { Agent, request } from 'undici';
+import type { Agent, request } from 'undici';
 import { readBounded } from '../common/bounded-body.js';
 import { transportFailureOf } from '../common/net-errors.js';
 import { systemClock, type Clock } from '../core/clock.js';
@@ -54,7 +54,9 @@ const READ_ANSWER_BYTES = 64 * 1024;
 
 /** Posts deliveries; one connection pool, closed with the sender. */
 export class DeliveryClient {
-  private readonly agent = new Agent({ connections: 16, keepAliveTimeout: 4_000 });
+  // undici takes about 100 ms to load: loaded at the first delivery, so a sandbox that sends no
+  // webhook (or a library user who only imports the sandbox) does not pay for it.
+  private connection?: Promise<{ agent: Agent; request: typeof request }>;
   private readonly closing = new AbortController();
 
   /**
@@ -63,21 +65,32 @@ export class DeliveryClient {
    */
   constructor(private readonly clock: Clock = systemClock) {}
 
+  private connect(): Promise<{ agent: Agent; request: typeof request }> {
+    this.connection ??= import('undici').then((undici) => ({
+      agent: new undici.Agent({ connections: 16, keepAliveTimeout: 4_000 }),
+      request: undici.request,
+    }));
+    return this.connection;
+  }
+
   /** POSTs a delivery, waiting at most `timeoutMs` of the clock for the whole answer. Never throws. */
   async post(url: string, delivery: Delivery, timeoutMs: number): Promise<AttemptResult> {
-    const started = this.clock.now();
+    let started = this.clock.now();
     const ms = () => Math.round(this.clock.now() - started);
     const answered = new AbortController();
     const windowClosed = new AbortController();
-    void this.clock
-      .sleep(timeoutMs, answered.signal)
-      .then(() => windowClosed.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')));
     try {
+      const { agent, request } = await this.connect();
+      // The attempt's time and window are the receiver's, not the first load of undici.
+      started = this.clock.now();
+      void this.clock
+        .sleep(timeoutMs, answered.signal)
+        .then(() => windowClosed.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')));
       const response = await request(url, {
         method: 'POST',
         headers: delivery.headers,
         body: delivery.body,
-        dispatcher: this.agent,
+        dispatcher: agent,
         // Real-time bounds as well, whatever the clock: no attempt outlives the window in real time.
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
@@ -97,8 +110,8 @@ export class DeliveryClient {
     this.closing.abort();
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  async close(): Promise<void> {
+    if (this.connection !== undefined) await (await this.connection).agent.close();
   }
 }
 

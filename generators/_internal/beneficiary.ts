@@ -1,7 +1,7 @@
 // Beneficiaries consistent with their transfer mode: a VPA for upi, an account number and IFSC for
 // the Indian bank transfers, an IBAN for sepa, an account number (or IBAN) with a BIC abroad.
 import fc from 'fast-check';
-import { fakerEN_IN, fakerEN_US, type Faker } from '@faker-js/faker';
+import type { Faker } from '@faker-js/faker';
 import type { Beneficiary, Currency, TransferMode } from '../../schemas/types.js';
 import { digitString, drawWith, fakerSeed, localeById } from './seededFaker.js';
 
@@ -86,7 +86,7 @@ function upiBeneficiary(): fc.Arbitrary<Beneficiary> {
   return fc
     .record({ seed: fakerSeed(), business: fc.boolean(), byMobile: fc.boolean(), handle: fc.constantFrom(...UPI_HANDLES) })
     .map(({ seed, business, byMobile, handle }) =>
-      drawWith(fakerEN_IN, seed, (f) => {
+      drawWith(localeById('en_IN').faker, seed, (f) => {
         const name = payeeName(f, business);
         const user = byMobile
           ? `9${f.string.numeric(9)}`
@@ -110,7 +110,7 @@ function indianBankBeneficiary(): fc.Arbitrary<Beneficiary> {
       withBankName: fc.boolean(),
     })
     .map(({ seed, business, bank, accountNumber, branch, withBankName }) => ({
-      name: drawWith(fakerEN_IN, seed, (f) => payeeName(f, business)),
+      name: drawWith(localeById('en_IN').faker, seed, (f) => payeeName(f, business)),
       account_number: accountNumber,
       ifsc: `${bank.ifscPrefix}0${branch}`,
       ...optional('bank_name', bank.name, withBankName),
@@ -151,7 +151,7 @@ function achBeneficiary(): fc.Arbitrary<Beneficiary> {
       withBankName: fc.boolean(),
     })
     .map(({ seed, business, accountNumber, bank, withBankName }) => ({
-      name: drawWith(fakerEN_US, seed, (f) => payeeName(f, business)),
+      name: drawWith(localeById('en_US').faker, seed, (f) => payeeName(f, business)),
       account_number: accountNumber,
       ...optional('bank_name', bank, withBankName),
     }));

@@ -2,52 +2,57 @@
 // fast-check drew, in the same synchronous map. The output is then a pure function of fast-check's
 // seed and path, so runs replay; faker's own state between calls never matters.
 import fc from 'fast-check';
-import {
-  fakerAR,
-  fakerDE,
-  fakerDE_CH,
-  fakerEN_GB,
-  fakerEN_IN,
-  fakerEN_US,
-  fakerES,
-  fakerFR,
-  fakerJA,
-  fakerKO,
-  fakerPL,
-  fakerPT_BR,
-  fakerTR,
-  fakerVI,
-  fakerZH_CN,
-  type Faker,
-} from '@faker-js/faker';
+import { createRequire } from 'node:module';
+import type { Faker } from '@faker-js/faker';
+
+// faker with its locales costs hundreds of milliseconds and tens of MB to load: only a run that
+// draws a value pays it, and only for the locales it draws from. Arbitraries are synchronous, so a
+// locale is required (Node >= 20.19 requires ES modules) at its first draw, not imported up front.
+const requireModule = createRequire(import.meta.url);
+const loaded = new Map<string, Faker>();
+
+function fakerOf(id: string): Faker {
+  let faker = loaded.get(id);
+  if (faker === undefined) {
+    faker = (requireModule(`@faker-js/faker/locale/${id}`) as { faker: Faker }).faker;
+    loaded.set(id, faker);
+  }
+  return faker;
+}
 
 /** A faker locale together with the country it describes (faker's own country() is random). */
-export interface LocaleProfile {
-  readonly id: string;
-  readonly faker: Faker;
-  readonly country: string;
-  readonly countryCode: string;
-  /** Written in the Latin script (mixing first names and surnames stays plausible among these). */
-  readonly latin: boolean;
+export class LocaleProfile {
+  constructor(
+    readonly id: string,
+    readonly country: string,
+    readonly countryCode: string,
+    /** Written in the Latin script (mixing first names and surnames stays plausible among these). */
+    readonly latin: boolean,
+  ) {}
+
+  /** This locale's faker, loaded at first use. */
+  get faker(): Faker {
+    return fakerOf(this.id);
+  }
 }
 
 /** Locales for customer data: several scripts (Latin with diacritics, CJK, Hangul, Arabic). */
 export const LOCALES: readonly LocaleProfile[] = [
-  { id: 'en_IN', faker: fakerEN_IN, country: 'India', countryCode: 'IN', latin: true },
-  { id: 'en_US', faker: fakerEN_US, country: 'United States', countryCode: 'US', latin: true },
-  { id: 'en_GB', faker: fakerEN_GB, country: 'United Kingdom', countryCode: 'GB', latin: true },
-  { id: 'de', faker: fakerDE, country: 'Deutschland', countryCode: 'DE', latin: true },
-  { id: 'de_CH', faker: fakerDE_CH, country: 'Schweiz', countryCode: 'CH', latin: true },
-  { id: 'fr', faker: fakerFR, country: 'France', countryCode: 'FR', latin: true },
-  { id: 'es', faker: fakerES, country: 'España', countryCode: 'ES', latin: true },
-  { id: 'pt_BR', faker: fakerPT_BR, country: 'Brasil', countryCode: 'BR', latin: true },
-  { id: 'pl', faker: fakerPL, country: 'Polska', countryCode: 'PL', latin: true },
-  { id: 'tr', faker: fakerTR, country: 'Türkiye', countryCode: 'TR', latin: true },
-  { id: 'ja', faker: fakerJA, country: '日本', countryCode: 'JP', latin: false },
-  { id: 'zh_CN', faker: fakerZH_CN, country: '中国', countryCode: 'CN', latin: false },
-  { id: 'ko', faker: fakerKO, country: '대한민국', countryCode: 'KR', latin: false },
-  { id: 'ar', faker: fakerAR, country: 'فلسطين', countryCode: 'PS', latin: false },
-  { id: 'vi', faker: fakerVI, country: 'Việt Nam', countryCode: 'VN', latin: true },
+  new LocaleProfile('en_IN', 'India', 'IN', true),
+  new LocaleProfile('en_US', 'United States', 'US', true),
+  new LocaleProfile('en_GB', 'United Kingdom', 'GB', true),
+  new LocaleProfile('de', 'Deutschland', 'DE', true),
+  new LocaleProfile('de_CH', 'Schweiz', 'CH', true),
+  new LocaleProfile('fr', 'France', 'FR', true),
+  new LocaleProfile('es', 'España', 'ES', true),
+  new LocaleProfile('pt_BR', 'Brasil', 'BR', true),
+  new LocaleProfile('pl', 'Polska', 'PL', true),
+  new LocaleProfile('tr', 'Türkiye', 'TR', true),
+  new LocaleProfile('ja', '日本', 'JP', false),
+  new LocaleProfile('zh_CN', '中国', 'CN', false),
+  new LocaleProfile('ko', '대한민국', 'KR', false),
+  new LocaleProfile('ar', 'فلسطين', 'PS', false),
+  new LocaleProfile('vi', 'Việt Nam', 'VN', true),
 ];
 
 export const LATIN_LOCALES: readonly LocaleProfile[] = LOCALES.filter((locale) => locale.latin);

@@ -81,7 +81,7 @@ async function refusesChangedPayload(ctx: CheckContext): Promise<void> {
 /** AUTH-PAYLOAD-CHANGED-REUSED (P-AUTH-2): an accepted (timestamp, signature) pair re-used for another body. */
 async function refusesChangedPayloadReusingSignature(ctx: CheckContext): Promise<void> {
   const original = unknownPayoutStatus(ctx);
-  const timestamp = ctx.client.nowSeconds();
+  const timestamp = ctx.nowSeconds();
   const first = await ctx.send({
     label: 'Payout Status, signed correctly (its signature is re-used next)',
     path: PAYOUT_STATUS_PATH,
@@ -99,7 +99,7 @@ async function refusesChangedPayloadReusingSignature(ctx: CheckContext): Promise
 
 /** AUTH-TIMESTAMP-CHANGED (P-AUTH-2): signed at t, sent with t − 5, still inside the window. */
 async function refusesChangedTimestamp(ctx: CheckContext): Promise<void> {
-  const signedAt = ctx.client.nowSeconds();
+  const signedAt = ctx.nowSeconds();
   const exchange = await sendProbe(ctx, 'Payout Status signed at t, sent with X-TIMESTAMP t-5', {
     timestamp: signedAt - 5,
     signedTimestamp: String(signedAt),
@@ -133,19 +133,19 @@ async function refusesTimestamps(ctx: CheckContext, what: string, texts: readonl
 
 /** AUTH-TIMESTAMP-NOT-DIGITS (P-AUTH-2): letters, a sign, hexadecimal. */
 async function refusesNonDigitTimestamp(ctx: CheckContext): Promise<void> {
-  const now = ctx.client.nowSeconds();
+  const now = ctx.nowSeconds();
   await refusesTimestamps(ctx, 'a non-digit', [`${now}abc`, `+${now}`, `0x${now.toString(16)}`]);
 }
 
 /** AUTH-TIMESTAMP-FRACTIONAL (P-AUTH-2). */
 async function refusesFractionalTimestamp(ctx: CheckContext): Promise<void> {
-  const now = ctx.client.nowSeconds();
+  const now = ctx.nowSeconds();
   await refusesTimestamps(ctx, 'a fractional', [`${now}.5`, `${now}.0`]);
 }
 
 /** AUTH-TIMESTAMP-MILLISECONDS (P-AUTH-2): the current time in milliseconds. */
 async function refusesMillisecondTimestamp(ctx: CheckContext): Promise<void> {
-  await refusesTimestamps(ctx, 'a millisecond', [String(ctx.client.nowSeconds() * 1000 + 250)]);
+  await refusesTimestamps(ctx, 'a millisecond', [String(ctx.nowSeconds() * 1000 + 250)]);
 }
 
 /** AUTH-TIMESTAMP-EMPTY (P-AUTH-2). */
@@ -155,7 +155,7 @@ async function refusesEmptyTimestamp(ctx: CheckContext): Promise<void> {
 
 /** AUTH-WINDOW-RECENT (P-AUTH-3, SHOULD): 30 seconds old is inside any sensible window. */
 async function acceptsRecentTimestamp(ctx: CheckContext): Promise<void> {
-  const exchange = await sendProbe(ctx, 'Payout Status with a timestamp 30 s old', { timestamp: ctx.client.nowSeconds() - 30 });
+  const exchange = await sendProbe(ctx, 'Payout Status with a timestamp 30 s old', { timestamp: ctx.nowSeconds() - 30 });
   expectAuthenticated(exchange, 'a timestamp 30 seconds old must be accepted');
 }
 
@@ -164,28 +164,28 @@ async function acceptsTimestampAhead(ctx: CheckContext): Promise<void> {
   // A window narrower than 30 s (profile.timestampToleranceSeconds) is the deployment's to set: then 30 s ahead is outside it.
   if (toleranceOf(ctx.config) < 30)
     throw new CheckSkipped(`the configured window is ${toleranceOf(ctx.config)} s, narrower than 30 s`, { notApplicable: true });
-  const exchange = await sendProbe(ctx, 'Payout Status with a timestamp 30 s ahead', { timestamp: ctx.client.nowSeconds() + 30 });
+  const exchange = await sendProbe(ctx, 'Payout Status with a timestamp 30 s ahead', { timestamp: ctx.nowSeconds() + 30 });
   expectAuthenticated(exchange, 'a timestamp 30 seconds ahead must be accepted');
 }
 
 /** AUTH-WINDOW-EXPIRED (P-AUTH-3): older than the window by 600 s. */
 async function refusesExpiredTimestamp(ctx: CheckContext): Promise<void> {
   const age = toleranceOf(ctx.config) + 600;
-  const exchange = await sendProbe(ctx, `Payout Status with a timestamp ${age} s old`, { timestamp: ctx.client.nowSeconds() - age });
+  const exchange = await sendProbe(ctx, `Payout Status with a timestamp ${age} s old`, { timestamp: ctx.nowSeconds() - age });
   expectRefused(exchange, `a timestamp ${age} s old (window ${toleranceOf(ctx.config)} s + 600 s)`);
 }
 
 /** AUTH-WINDOW-FUTURE (P-AUTH-3): ahead of the window by 600 s. */
 async function refusesFutureTimestamp(ctx: CheckContext): Promise<void> {
   const ahead = toleranceOf(ctx.config) + 600;
-  const exchange = await sendProbe(ctx, `Payout Status with a timestamp ${ahead} s ahead`, { timestamp: ctx.client.nowSeconds() + ahead });
+  const exchange = await sendProbe(ctx, `Payout Status with a timestamp ${ahead} s ahead`, { timestamp: ctx.nowSeconds() + ahead });
   expectRefused(exchange, `a timestamp ${ahead} s ahead (window ${toleranceOf(ctx.config)} s + 600 s)`);
 }
 
 /** AUTH-REPLAY (P-AUTH-4, MAY): the same request, same timestamp and signature, sent twice. */
 async function refusesReplay(ctx: CheckContext): Promise<void> {
   const payload = unknownPayoutStatus(ctx);
-  const timestamp = ctx.client.nowSeconds();
+  const timestamp = ctx.nowSeconds();
   const send = (label: string) => ctx.send({ label, path: PAYOUT_STATUS_PATH, payload, timestamp, reuse: true });
   const first = await send('Payout Status, the original');
   expectAuthenticated(first, 'the original request must pass authentication before it can be replayed');

@@ -51,7 +51,10 @@ async function verdict(check: Check, server: Server, edit: (config: TargetConfig
   edit(config);
   const ctx: CheckContext = {
     config,
-    client: undefined as never,
+    nowSeconds: () => Math.floor(Date.now() / 1000),
+    redact: (text) => text,
+    runKey: {},
+    sendSetup: undefined as never,
     seed: 42,
     runs: 3,
     concurrency: 1,

@@ -64,8 +64,8 @@ const SETTLE_WAIT_MS = 12_000;
 const inFlight = new WeakMap<object, Map<string, Set<string>>>();
 
 function inFlightOn(ctx: CheckContext, walletId: string): Set<string> {
-  const wallets = inFlight.get(ctx.client) ?? new Map<string, Set<string>>();
-  inFlight.set(ctx.client, wallets);
+  const wallets = inFlight.get(ctx.runKey) ?? new Map<string, Set<string>>();
+  inFlight.set(ctx.runKey, wallets);
   const ids = wallets.get(walletId) ?? new Set<string>();
   wallets.set(walletId, ids);
   return ids;

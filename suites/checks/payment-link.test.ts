@@ -17,7 +17,10 @@ function stubContext(baseUrl: string, environment: TargetConfig['environment'], 
   };
   return {
     config,
-    client: undefined as never,
+    nowSeconds: () => Math.floor(Date.now() / 1000),
+    redact: (text) => text,
+    runKey: {},
+    sendSetup: undefined as never,
     seed: 1,
     runs: 1,
     concurrency: 1,

@@ -90,7 +90,7 @@ export function signatureSchemeProbe(): { check: Check; acceptedVariant(): Varia
       const payload = payoutStatusBody(ctx, ctx.ids.payoutOrderId('PROBE'));
       const body = canonicalize(payload);
       for (const scheme of WRONG_SCHEMES) {
-        const { timestamp, signature } = scheme.sign(ctx.config.merchant.secretKey, body, ctx.client.nowSeconds());
+        const { timestamp, signature } = scheme.sign(ctx.config.merchant.secretKey, body, ctx.nowSeconds());
         const exchange = await ctx.send({
           label: `Payout Status signed a known wrong way (${scheme.id}): ${scheme.says}`,
           path: PAYOUT_STATUS_PATH,

@@ -31,7 +31,7 @@ export async function spareWallet(ctx: CheckContext): Promise<SpareWallet> {
       'needs fixtures.spareWallet in the config: a wallet of the merchant that the suite may drain (P-CFG); the target is not the reference sandbox, which alone opens one for the run',
     );
   }
-  const answer = await ctx.client.send({
+  const answer = await ctx.sendSetup({
     label: "open a spare wallet for this run (the reference sandbox's control request)",
     path: OPERATION_PATHS.spareWallet,
     payload: { balance: SPARE_OPENING_BALANCE },

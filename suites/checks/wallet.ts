@@ -62,10 +62,10 @@ export async function walletCurrency(ctx: CheckContext): Promise<Currency> {
       "needs profile.operations.balanceInquiry in the config, to learn the wallet's currency before initiating a payout in it",
     );
   }
-  const known = currencies.get(ctx.client);
+  const known = currencies.get(ctx.runKey);
   if (known !== undefined) return known;
   const { currency } = await readBalance(ctx, "the wallet's currency");
-  currencies.set(ctx.client, currency);
+  currencies.set(ctx.runKey, currency);
   return currency;
 }
 

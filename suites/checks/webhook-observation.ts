@@ -87,8 +87,8 @@ export function attemptGroup(delivery: Pick<ReceivedDelivery, 'body'>): string |
 const observations = new WeakMap<object, Promise<Observation>>();
 
 export function observation(ctx: CheckContext): Promise<Observation> {
-  let observed = observations.get(ctx.client);
-  if (observed === undefined) observations.set(ctx.client, (observed = observe(ctx)));
+  let observed = observations.get(ctx.runKey);
+  if (observed === undefined) observations.set(ctx.runKey, (observed = observe(ctx)));
   return observed;
 }
 

@@ -31,14 +31,14 @@ function asExchange(ctx: CheckContext, o: Observation, d: ReceivedDelivery): Exc
   // redacted: in a report of another failure it would be a delivery anyone could send a receiver again.
   const valid = (value: string) =>
     d.headers['x-timestamp'] !== undefined && value === hmacSha256Hex(ctx.config.merchant.secretKey, d.body + d.headers['x-timestamp']);
-  const headers = evidenceHeaders(Object.entries(d.headers), ctx.client.redact, (signature) => !valid(signature));
+  const headers = evidenceHeaders(Object.entries(d.headers), ctx.redact, (signature) => !valid(signature));
   return {
     label:
       `delivery #${d.n} to the kit's receiver: ${e.event ?? 'an unreadable event'} ${e.eventId ?? ''}${nth > 1 ? ` (attempt ${nth})` : ''}; the answer is the kit's`.replace(
         '  ',
         ' ',
       ),
-    request: { method: d.method, url: new URL(d.path, o.session.receiver.url).href, headers, body: ctx.client.redact(d.body) },
+    request: { method: d.method, url: new URL(d.path, o.session.receiver.url).href, headers, body: ctx.redact(d.body) },
     response: {
       status: d.answered,
       headers: { 'content-type': 'application/json' },

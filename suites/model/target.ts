@@ -182,8 +182,8 @@ export class Real {
 const unsettledOfRun = new WeakMap<object, Map<string, Map<string, Json>>>();
 
 function unsettledPayouts(ctx: CheckContext, walletId: string): Map<string, Json> {
-  let wallets = unsettledOfRun.get(ctx.client);
-  if (wallets === undefined) unsettledOfRun.set(ctx.client, (wallets = new Map<string, Map<string, Json>>()));
+  let wallets = unsettledOfRun.get(ctx.runKey);
+  if (wallets === undefined) unsettledOfRun.set(ctx.runKey, (wallets = new Map<string, Map<string, Json>>()));
   let payouts = wallets.get(walletId);
   if (payouts === undefined) wallets.set(walletId, (payouts = new Map<string, Json>()));
   return payouts;
@@ -218,10 +218,10 @@ const walletOfRun = new WeakMap<object, Promise<Omit<TargetFacts, 'sandbox'>>>()
 
 /** Learnt once per run by the first check that asks; a failure to learn is not kept, so the next asks again. */
 function once<T>(cache: WeakMap<object, Promise<T>>, ctx: CheckContext, learn: () => Promise<T>): Promise<T> {
-  let promise = cache.get(ctx.client);
+  let promise = cache.get(ctx.runKey);
   if (promise === undefined) {
-    cache.set(ctx.client, (promise = learn()));
-    promise.catch(() => cache.delete(ctx.client));
+    cache.set(ctx.runKey, (promise = learn()));
+    promise.catch(() => cache.delete(ctx.runKey));
   }
   return promise;
 }
@@ -244,7 +244,7 @@ async function learnWallet(ctx: CheckContext, sandbox: boolean): Promise<Omit<Ta
 
 /** A wallet of the run's own from the sandbox's control request (POST /sandbox/wallets), if it has one. */
 async function ownWallet(ctx: CheckContext): Promise<{ walletId: string; currency: Currency } | undefined> {
-  const exchange = await ctx.client.send({
+  const exchange = await ctx.sendSetup({
     label: "a wallet of the run's own (the sandbox's control request)",
     path: OPERATION_PATHS.spareWallet,
     payload: { balance: '100000.00' },
