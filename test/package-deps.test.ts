@@ -1,7 +1,8 @@
 // A light install: what every entry point needs is a dependency; what one entry point needs is an
 // optional peer (vitest for svc-conformance/vitest, nock for installClientHarness), loaded only
 // there; and the published types need nothing but the dependencies (@types/node among them).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -15,12 +16,18 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   peerDependenciesMeta: Record<string, { optional?: boolean }>;
 };
 
-function files(dir: string, ending: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'bench' || name === 'test' ? [] : files(path, ending);
-    return path.endsWith(ending) ? [path] : [];
+/**
+ * The files of dist/ the package publishes, ending so: what npm would pack (dist/ also holds the
+ * compiled tests and bench, which the package's "files" leaves out).
+ */
+function files(ending: string): string[] {
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const [info] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;
+  return info!.files.map((f) => join(ROOT, f.path)).filter((path) => path.startsWith(join(ROOT, 'dist/')) && path.endsWith(ending));
 }
 
 /** The packages a file imports statically (import … from, export … from, import()). */
@@ -42,7 +49,7 @@ describe('the published package', () => {
 
   it('imports, at run time, only its dependencies, except vitest in the svc-conformance/vitest entry alone', () => {
     const strays: string[] = [];
-    for (const file of files(join(ROOT, 'dist'), '.js')) {
+    for (const file of files('.js')) {
       const where = relative(ROOT, file);
       for (const name of packagesOf(readFileSync(file, 'utf8'))) {
         if (name === 'vitest' && where === 'dist/suites/vitest.js') continue;
@@ -55,7 +62,7 @@ describe('the published package', () => {
   it('publishes types that need only its dependencies (node: types come with @types/node, a dependency)', () => {
     expect(pkg.dependencies['@types/node']).toBeDefined();
     const strays: string[] = [];
-    for (const file of files(join(ROOT, 'dist'), '.d.ts')) {
+    for (const file of files('.d.ts')) {
       for (const name of packagesOf(readFileSync(file, 'utf8')))
         if (pkg.dependencies[name] === undefined && name !== 'vitest') strays.push(`${relative(ROOT, file)}: ${name}`);
     }
