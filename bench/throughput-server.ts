@@ -1,9 +1,12 @@
-// A worker thread of the throughput bench: starts the sandbox, or a bare Node server that reads each
-// body and answers a fixed JSON text, on loopback, and posts its base URL.
+// A worker thread of the throughput bench: starts the sandbox, or a Node server that reads each body
+// and answers a fixed JSON text (the fair one first verifies the HMAC and parses the JSON, answering
+// 401 or 400 when they fail), on loopback, and posts its base URL.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
 import { startSandbox } from '../sandbox/index.js';
+import { MERCHANT_A } from '../sandbox/tenants.js';
+import { verifyRequest } from '../signer/verify.js';
 
 const FIXED = JSON.stringify({
   code: '200',
@@ -12,13 +15,31 @@ const FIXED = JSON.stringify({
   data: { payout_order_id: 'X', status: 'SUCCESS', amount: '1.00' },
 });
 
-if ((workerData as { kind: string }).kind === 'sandbox') {
+const kind = (workerData as { kind: 'sandbox' | 'bare' | 'fair' }).kind;
+if (kind === 'sandbox') {
   const sandbox = await startSandbox({ port: 0 });
   parentPort!.postMessage({ baseUrl: sandbox.baseUrl });
 } else {
   const server = createServer((req, res) => {
-    req.on('data', () => {});
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      if (kind === 'fair') {
+        const body = Buffer.concat(chunks).toString('utf8');
+        const verdict = verifyRequest({
+          body,
+          timestamp: req.headers['x-timestamp'] as string | undefined,
+          signature: req.headers['x-signature'] as string | undefined,
+          secret: MERCHANT_A.secretKey,
+          now: Math.floor(Date.now() / 1000),
+        });
+        if (!verdict.ok) return void res.writeHead(401).end();
+        try {
+          JSON.parse(body);
+        } catch {
+          return void res.writeHead(400).end();
+        }
+      }
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(FIXED);
     });

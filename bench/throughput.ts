@@ -1,5 +1,6 @@
-// The sandbox's requests per second against a bare Node HTTP server that reads each body and answers
-// a fixed JSON text, both driven the same way: signed requests (Create Order and Payout Status in
+// The sandbox's requests per second against two Node HTTP servers that read each body and answer a
+// fixed JSON text: a bare one, and a fair one that first verifies the request's HMAC and parses its
+// JSON (what any target must do). All three are driven the same way: signed requests (Create Order and Payout Status in
 // turn, each distinct, signed before the clock starts) sent over 8 connections, 8 in flight.
 import { Worker } from 'node:worker_threads';
 import { Agent, request } from 'undici';
@@ -83,12 +84,13 @@ export async function drive(baseUrl: string, requests: readonly Prepared[], inFl
 }
 
 /**
- * Requests per second of the sandbox and of a bare Node server, each on fresh requests. Each server
- * runs in a worker thread of its own (its own core), so the driver's work is not counted against it.
+ * Requests per second of the sandbox and of the bare and fair Node servers, each on fresh requests.
+ * Each server runs in a worker thread of its own (its own core), so the driver's work is not counted
+ * against it.
  */
-export async function sandboxThroughput(count: number): Promise<{ sandbox: number; bare: number }> {
-  const rates: Record<'sandbox' | 'bare', number> = { sandbox: 0, bare: 0 };
-  for (const kind of ['sandbox', 'bare'] as const) {
+export async function sandboxThroughput(count: number): Promise<{ sandbox: number; bare: number; fair: number }> {
+  const rates: Record<'sandbox' | 'bare' | 'fair', number> = { sandbox: 0, bare: 0, fair: 0 };
+  for (const kind of ['sandbox', 'bare', 'fair'] as const) {
     const worker = new Worker(new URL('./throughput-server.js', import.meta.url), { workerData: { kind } });
     try {
       const baseUrl = await new Promise<string>((resolve, reject) => {

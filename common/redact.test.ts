@@ -44,6 +44,17 @@ describe('createRedactor', () => {
     expect(withSignature(prose)).toBe(prose);
   });
 
+  it('removes a secret of non-ASCII letters in another letter case, as the expression would, and each of several secrets', () => {
+    // Lower-casing and the expression's case-insensitivity disagree outside ASCII: upper-cased and
+    // followed by a letter, the final ς of this secret lower-cases to σ, yet the expression matches it.
+    // The cheap look before the expression must never skip what the expression would catch.
+    const greek = 'μυστικό-κλειδίς';
+    const both = createRedactor({ secrets: [SECRET, greek] });
+    expect(both(`a ${greek.toUpperCase()}x b`)).toBe('a [redacted:secret]x b');
+    expect(both(`a ${hex(SECRET).toUpperCase()} b`)).toBe('a [redacted:secret] b');
+    expect(both('nothing to hide here, not even ſk_')).toBe('nothing to hide here, not even ſk_');
+  });
+
   it('keeps every encoded form long enough not to match by chance', () => {
     const { exact, anyCase } = secretForms(SECRET);
     for (const form of [...exact, ...anyCase]) expect(form.length).toBeGreaterThanOrEqual(8);

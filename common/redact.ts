@@ -60,11 +60,25 @@ function alternation(texts: string[], flags: string): RegExp | undefined {
       );
 }
 
-/** The patterns of every form of the secrets: one matched exactly, one whatever its letter case. */
-function secretPatterns(
-  secrets: readonly (string | undefined)[],
-  flags: '' | 'g',
-): { exact?: RegExp | undefined; anyCase?: RegExp | undefined } {
+/**
+ * A cheap look for any of the texts, true whenever the alternation of them could match: most texts
+ * hold none, and a string search costs far less than the regular expression (the suite redacts every
+ * request and answer). Whatever the letter case only when every text is ASCII, where lower-casing
+ * agrees with the expression's `i` flag; with any other text it always says "could".
+ */
+function mayHoldAny(texts: readonly string[], anyCase: boolean): (text: string) => boolean {
+  if (!anyCase) return (text) => texts.some((form) => text.includes(form));
+  const ascii = (form: string) => Array.from(form).every((char) => char.charCodeAt(0) < 0x80);
+  if (!texts.every(ascii)) return () => true;
+  const lower = texts.map((form) => form.toLowerCase());
+  return (text) => {
+    const folded = text.toLowerCase();
+    return lower.some((form) => folded.includes(form));
+  };
+}
+
+/** The forms of every secret: one list matched exactly, one whatever its letter case. */
+function formsOf(secrets: readonly (string | undefined)[]): { exact: string[]; anyCase: string[] } {
   const exact: string[] = [];
   const anyCase: string[] = [];
   for (const secret of secrets) {
@@ -73,6 +87,15 @@ function secretPatterns(
     exact.push(...forms.exact);
     anyCase.push(...forms.anyCase);
   }
+  return { exact, anyCase };
+}
+
+/** The patterns of every form of the secrets: one matched exactly, one whatever its letter case. */
+function secretPatterns(
+  secrets: readonly (string | undefined)[],
+  flags: '' | 'g',
+): { exact?: RegExp | undefined; anyCase?: RegExp | undefined } {
+  const { exact, anyCase } = formsOf(secrets);
   return { exact: alternation(exact, flags), anyCase: alternation(anyCase, `${flags}i`) };
 }
 
@@ -99,8 +122,11 @@ export interface RedactorOptions {
  */
 export function createRedactor(options: RedactorOptions): Redact {
   const { exact: exactPattern, anyCase: anyCasePattern } = secretPatterns(options.secrets ?? [], 'g');
+  const forms = formsOf(options.secrets ?? []);
   const signatures = (options.signatures ?? []).filter((s): s is string => typeof s === 'string' && s.length >= MIN_FORM_LENGTH);
   const signaturePattern = alternation(signatures, 'gi');
+  // The expressions run only on a text that could hold what they match: one look for all three.
+  const mayHold = [mayHoldAny(signatures, true), mayHoldAny(forms.exact, false), mayHoldAny(forms.anyCase, true)];
   return (text) => {
     let out = text;
     // Most texts hold neither: skip those two passes unless the text could (a cheap look first).
@@ -109,6 +135,7 @@ export function createRedactor(options: RedactorOptions): Redact {
         isBasicCredential(match.slice(scheme.length + space.length)) ? `${scheme}${space}[redacted:credentials]` : match,
       );
     if (out.includes('@')) out = out.replace(URL_USERINFO, '$1[redacted]@');
+    if (!mayHold.some((look) => look(out))) return out;
     if (signaturePattern) out = out.replace(signaturePattern, '[redacted:signature]');
     if (exactPattern) out = out.replace(exactPattern, '[redacted:secret]');
     if (anyCasePattern) out = out.replace(anyCasePattern, '[redacted:secret]');
