@@ -111,6 +111,11 @@ export async function openSession(options: SessionOptions): Promise<RunSession> 
     const team = await loadTeamChecks(config, teamChecks);
     const settings: RunSettings = {
       ...given,
+      // A deadline is real time (--max-time's seconds) given as an epoch ms; the run reads it on its
+      // own clock, so on a faster clock it lies that much further ahead (or the budget would shrink).
+      ...(given.deadlineAt !== undefined && clock?.factor !== undefined && given.clock === undefined
+        ? { deadlineAt: clock.now() + (given.deadlineAt - Date.now()) * clock.factor }
+        : {}),
       config,
       seed: given.seed ?? randomInt(0, 2 ** 31 - 1),
       runs: given.runs ?? 20,

@@ -25,7 +25,7 @@ export interface RunSettings {
   concurrency?: number;
   /** Per-request timeout, ms. */
   timeoutMs: number;
-  /** When the whole run must end (ms since the epoch): nothing is sent after it. */
+  /** When the whole run must end, ms since the epoch on the run's clock (a faster clock: further ahead): nothing is sent after it. */
   deadlineAt?: number;
   /** The budget as given, e.g. "--max-time 900". */
   deadlineSource?: string;
