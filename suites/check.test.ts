@@ -1,7 +1,9 @@
 // The public check API refuses a malformed check or requirement when it is made, with a message
 // that starts with the API's name and says what to give.
-import { describe, expect, it } from 'vitest';
-import { defineCheck, defineRequirement, type Check } from './check.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { Exchange } from '../core/exchange.js';
+import type { BalanceRecord } from '../schemas/types.js';
+import { defineCheck, defineRequirement, expectSchema, type Check } from './check.js';
 
 const run = async () => {};
 
@@ -44,5 +46,24 @@ describe('defineRequirement', () => {
     ['no section', { id: 'ACME-ONE', title: 't', level: 'MAY' }, /section must name where it belongs/],
   ])('refuses %s', (_what, shape, message) => {
     expect(() => defineRequirement(shape as Parameters<typeof defineRequirement>[0])).toThrow(message);
+  });
+});
+
+describe('expectSchema', () => {
+  const exchange = (json: unknown): Exchange =>
+    ({
+      request: { method: 'GET', url: 'http://127.0.0.1/', headers: {}, body: '' },
+      response: { status: 200, headers: {}, body: JSON.stringify(json), json },
+      ms: 1,
+    }) as unknown as Exchange;
+
+  it('returns the body typed by the schema id, and still takes the type argument a 0.1 team check gave', () => {
+    const balance = { wallet_id: 'W1', currency: 'KWD', balance: '1.000' };
+    const typed = expectSchema(exchange(balance), 'balance-record', 'balance');
+    expectTypeOf(typed).toEqualTypeOf<BalanceRecord>();
+    const theirs = expectSchema<{ wallet_id: string }>(exchange(balance), 'balance-record', 'balance');
+    expectTypeOf(theirs).toEqualTypeOf<{ wallet_id: string }>();
+    expect(theirs.wallet_id).toBe('W1');
+    expect(() => expectSchema(exchange({ nope: 1 }), 'balance-record', 'balance')).toThrow(/does not match balance-record/);
   });
 });

@@ -208,7 +208,10 @@ export function expectStatus(exchange: Exchange, statuses: readonly number[], wh
 }
 
 /** The answer's JSON body must satisfy a schema; returns the body, typed as that schema's values are. */
-export function expectSchema<Id extends SchemaId>(exchange: Exchange, schema: Id, why: string): SchemaTypes[Id] {
+export function expectSchema<Id extends SchemaId>(exchange: Exchange, schema: Id, why: string): SchemaTypes[Id];
+/** @deprecated The body's type follows the schema id; a type argument of your own is what 0.1 took. */
+export function expectSchema<T>(exchange: Exchange, schema: SchemaId, why: string): T;
+export function expectSchema(exchange: Exchange, schema: SchemaId, why: string): unknown {
   const json = exchange.response?.json;
   if (json === undefined) {
     throw new CheckFailure(`${why}: expected a JSON body (${schema}), got ${exchange.error ? 'no answer' : 'no JSON'}`, {

@@ -237,7 +237,7 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
     if (options.form === undefined) for (const finding of observe(exchange)) meta.findings.push({ ...finding, exchange });
     return exchange;
   };
-  return {
+  const ctx: CheckContext = {
     config: settings.config,
     nowSeconds: () => client.nowSeconds(),
     redact: (text) => client.redact(text),
@@ -280,4 +280,14 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
       if (!meta.notes.includes(text)) meta.notes.push(text);
     },
   };
+  // Team checks written for 0.1 read ctx.client: say what replaced it, not "undefined has no property".
+  Object.defineProperty(ctx, 'client', {
+    enumerable: false,
+    get() {
+      throw new Error(
+        'ctx.client was removed from the check context: use ctx.nowSeconds() for the clock, ctx.redact(text) to hide the keys, ctx.send(…) to send',
+      );
+    },
+  });
+  return ctx;
 }

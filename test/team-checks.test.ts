@@ -30,7 +30,9 @@ export const checks = [
     expectStatus(await balance(ctx), [200], 'Balance Inquiry of our wallet');
     // What a team check is given instead of the kit's HTTP client: the run's clock and redaction.
     const secret = ctx.config.merchant.secretKey;
-    expectThat(!('client' in ctx) && Number.isInteger(ctx.nowSeconds()) && !ctx.redact('key ' + secret).includes(secret), 'the check context');
+    let removed = '';
+    try { void ctx.client; } catch (error) { removed = error.message; }
+    expectThat(removed.startsWith('ctx.client was removed') && removed.includes('ctx.nowSeconds()') && removed.includes('ctx.redact(text)') && Number.isInteger(ctx.nowSeconds()) && !ctx.redact('key ' + secret).includes(secret), 'the check context: ' + removed);
   } }),
   defineCheck({ id: 'acme-balance-currency', requirement: 'ACME-BALANCE-CURRENCY', title: 'the balance is in KWD', async run(ctx) {
     const x = await balance(ctx);
