@@ -149,7 +149,7 @@ export class KitReceiver {
   /**
    * The longest stall of this process's event loop since the receiver started, in ms of the run's
    * clock: while it lasted, a delivery could have arrived unseen. The observation waits that much
-   * longer before it stops looking; no verdict reads it (HOOK-RETRY trusts the sender's timestamps).
+   * longer before it stops looking, and HOOK-RETRY allows for it (suites/checks/retry-timing.ts).
    */
   longestStallMs(): number {
     return (this.loopDelay.max / 1e6) * (this.clock.factor ?? 1);

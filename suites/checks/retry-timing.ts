@@ -1,6 +1,6 @@
 // HOOK-RETRY's reading of time (P-HOOK-3): the delays between the attempts of one delivery, whether
 // they shrank, and how long the first retries took. Pure: the attempts' arrival times (on the run's
-// clock) and the sender's own X-TIMESTAMPs come in; no clock, no allowance a test would need.
+// clock), the sender's own X-TIMESTAMPs and the kit's longest pause come in; no clock.
 import { MIN_RETRIES } from '../../core/webhooks.js';
 
 /**
@@ -38,8 +38,15 @@ export interface RetryTiming {
  * than a tenth and ARRIVAL_JITTER_SECONDS; by X-TIMESTAMP, by more than its rounding allows. A
  * conforming sender's timestamps never agree, whatever the arrival jitter; timestamps that are not
  * whole seconds (HOOK-FRESH-TIMESTAMP judges those) leave arrival alone to decide.
+ *
+ * `stallSeconds`: the longest pause of the kit's own process while it watched (event-loop delay, on
+ * the run's clock). A pause delays the arrival the kit records, and when the sender shares the
+ * process (the embedded sandbox, on a clock 8 times faster) it delays the sender's timer and its
+ * X-TIMESTAMP too: a retry that left late is then followed by one on time, which reads as a shorter
+ * delay by both clocks, though the sender's schedule never shrank. Such a pause widens the allowance,
+ * and the bound is read that much shorter.
  */
-export function retryTiming(attempts: readonly RetryAttempt[], factor = 1): RetryTiming {
+export function retryTiming(attempts: readonly RetryAttempt[], factor = 1, stallSeconds = 0): RetryTiming {
   if (attempts.length <= MIN_RETRIES) throw new RangeError(`retryTiming: needs ${MIN_RETRIES + 1} attempts, got ${attempts.length}`);
   const first = attempts.slice(0, MIN_RETRIES + 1);
   const delays = first.slice(1).map((d, i) => (d.receivedAt - first[i]!.receivedAt) / 1000);
@@ -47,14 +54,14 @@ export function retryTiming(attempts: readonly RetryAttempt[], factor = 1): Retr
     const [now, before] = [d.timestamp, first[i]!.timestamp];
     return now !== undefined && before !== undefined ? now - before : undefined;
   });
-  const jitter = ARRIVAL_JITTER_SECONDS * factor;
+  const jitter = ARRIVAL_JITTER_SECONDS * factor + stallSeconds;
   const shrank = delays.findIndex((delay, i) => {
     if (i === 0 || delay >= delays[i - 1]! * 0.9 - jitter) return false;
     const [now, before] = [stamped[i], stamped[i - 1]];
-    return now === undefined || before === undefined || now < before - STAMP_ROUNDING_SECONDS;
+    return now === undefined || before === undefined || now < before - STAMP_ROUNDING_SECONDS - stallSeconds;
   });
   const last = first[MIN_RETRIES]!;
-  const byArrival = (last.receivedAt - first[0]!.receivedAt) / 1000;
+  const byArrival = (last.receivedAt - first[0]!.receivedAt) / 1000 - stallSeconds;
   const bySender = last.timestamp !== undefined && first[0]!.timestamp !== undefined ? last.timestamp - first[0]!.timestamp + 1 : undefined;
   return {
     delays,

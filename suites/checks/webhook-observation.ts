@@ -42,6 +42,8 @@ export interface Observation {
   statusAfter: Array<{ delivery: ReceivedDelivery; state: string | undefined; exchange: Exchange }>;
   /** How long the observation waited, seconds: for messages. */
   waitedSeconds: number;
+  /** The longest pause of the kit's own process while it watched, seconds of the run's clock (HOOK-RETRY allows for it). */
+  stallSeconds: number;
   /** What the listener got until the observation ended that is not among the deliveries: strays, deliveries past its limit. */
   unseen: StrayTally;
   /** The merchant's webhook registration as seen when it was no longer the kit's receiver (another run took it), if it ever was not. */
@@ -170,6 +172,7 @@ async function observe(ctx: CheckContext): Promise<Observation> {
     probe: probeAttempts(),
     statusAfter,
     waitedSeconds: Math.round((ctx.clock.now() - startedAt) / 1000),
+    stallSeconds: receiver.longestStallMs() / 1000,
     unseen: receiver.strays(),
   };
 }

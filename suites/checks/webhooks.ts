@@ -335,12 +335,13 @@ async function retries(ctx: CheckContext): Promise<void> {
       timestamp: /^\d{1,12}$/.test(d.headers['x-timestamp'] ?? '') ? Number(d.headers['x-timestamp']) : undefined,
     })),
     ctx.clock.factor,
+    o.stallSeconds,
   );
   const shown = delays.map((s) => `${s.toFixed(1)} s`).join(', ');
   if (shrankAt !== undefined)
     throw new CheckFailure(`the delays between attempts shrank (${shown}): each retry waits no less than the one before`, {
       ...details(attempts[shrankAt]!),
-      expected: `delays not shrinking, by arrival (allowing a tenth and ${ARRIVAL_JITTER_SECONDS} s of real network and scheduling jitter) and by X-TIMESTAMP (allowing its rounding to seconds) (P-HOOK-3)`,
+      expected: `delays not shrinking, by arrival (allowing a tenth and ${ARRIVAL_JITTER_SECONDS} s of real network and scheduling jitter, plus the kit's own longest pause, ${o.stallSeconds.toFixed(1)} s) and by X-TIMESTAMP (allowing its rounding to seconds) (P-HOOK-3)`,
       actual: shown,
     });
   const third = attempts[MIN_RETRIES]!;
