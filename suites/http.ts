@@ -172,6 +172,8 @@ export class TargetClient {
   private readonly clock: Clock;
   private readonly now: () => number;
   private readonly used = new Set<string>();
+  /** The X-TIMESTAMPs of `used`: a second no request carried needs no signature computed to be free. */
+  private readonly usedSeconds = new Set<string>();
   /** Whole seconds when the run began: a timestamp from then on was never used by an earlier run. */
   private readonly startSecond: number;
   /** Per API key: correctly signed requests answered other than 401, and answered 401. */
@@ -287,7 +289,7 @@ export class TargetClient {
     let signature = computed;
     if (typeof options.signature === 'string') signature = options.signature;
     else if (options.signature) signature = options.signature(signature);
-    if (!options.reuse && form === undefined) this.used.add(`${timestamp}\u0000${signature}`);
+    if (!options.reuse && form === undefined) this.markUsed(timestamp, signature);
 
     const lower = options.headerCase === 'lower';
     const headers: Record<string, string> = {};
@@ -399,25 +401,32 @@ export class TargetClient {
    * seconds, and a wider pool meets them less often. Drawn at random, so another run sending the same
    * body meets the same second only by chance. With none free it waits.
    */
+  private markUsed(timestamp: string, signature: string): void {
+    this.used.add(`${timestamp}\u0000${signature}`);
+    this.usedSeconds.add(timestamp);
+  }
+
   private async freshTimestamp(body: string, as: Credentials, resend: boolean): Promise<string> {
     const tolerance = toleranceOf(this.config);
     const maxStepBack = resend
       ? Math.max(Math.min(150, Math.floor(tolerance / 2)), tolerance - 60)
       : Math.min(150, Math.floor(tolerance / 2));
-    const pair = (seconds: number) => `${seconds}\u0000${hmacSha256Hex(as.secretKey, body + String(seconds))}`;
+    const signatureAt = (seconds: number) => hmacSha256Hex(as.secretKey, body + String(seconds));
+    // A second free for this body: no request carried it, or none with this body's signature.
+    const isFree = (seconds: number) => !this.usedSeconds.has(String(seconds)) || !this.used.has(`${seconds}\u0000${signatureAt(seconds)}`);
     for (;;) {
       const now = this.nowSeconds();
       const free: number[] = [];
-      if (!resend && !this.used.has(pair(now))) free.push(now);
+      if (!resend && isFree(now)) free.push(now);
       else {
-        for (let seconds = now - maxStepBack; seconds <= now; seconds++) if (!this.used.has(pair(seconds))) free.push(seconds);
+        for (let seconds = now - maxStepBack; seconds <= now; seconds++) if (isFree(seconds)) free.push(seconds);
       }
       const ours = free.filter((seconds) => seconds >= this.startSecond);
       const pool = resend || ours.length === 0 ? free : ours;
       if (pool.length > 0) {
         const seconds = pool[Math.floor(Math.random() * pool.length)]!;
         // Taken at once: a request sent beside this one must not pick the same pair.
-        this.used.add(pair(seconds));
+        this.markUsed(String(seconds), signatureAt(seconds));
         return String(seconds);
       }
       await this.clock.sleep(1000 - (this.now() % 1000) + 5);
