@@ -85,7 +85,8 @@ export function spawnAsync(
       child.kill('SIGKILL');
       reject(new Error(`${command} ${args.join(' ')} did not finish in ${options.timeoutMs} ms\n${stdout}\n${stderr}`));
     }, options.timeoutMs);
-    child.on('exit', (code) => {
+    // 'close', not 'exit': a child can exit before its last output is read, and a busy test would see it cut.
+    child.on('close', (code) => {
       clearTimeout(timer);
       resolve({ code: code ?? -1, stdout, stderr });
     });

@@ -46,7 +46,9 @@ function status(r: Report, id: string): string | undefined {
 
 // Most runs go through main() in-process (the same code as the binary, without a Node start-up);
 // the first test and the unreachable target run the built executable, as a user or CI would.
-describe('svc-conformance run', () => {
+// Each test has its own sandbox and report folder, so they run at once: much of their time is spent
+// waiting on a child process or a loopback answer.
+describe.concurrent('svc-conformance run', () => {
   it('certifies the embedded sandbox with no target given, and writes three reports without a secret or signature in them', async () => {
     const dir = tempDir();
     const result = await runBinAsync(['run', '--runs', '3', '--seed', '11', '--report-dir', dir]);
@@ -81,7 +83,9 @@ describe('svc-conformance run', () => {
 
   it('fails a sandbox with a fault, naming the broken requirement with evidence and reproduce lines', async () => {
     const t = await target({ faults: ['dup-race'] });
-    const result = await runCli(['run', '--config', t.config, '--runs', '3', '--report-dir', t.dir]);
+    // Every section but Webhooks, whose real retry schedule (1 + 2 + 4 s) has nothing to do with the
+    // race: the embedded run above covers that section, on the clock it shares with its sandbox.
+    const result = await runCli(['run', '--config', t.config, '--runs', '3', '--skip', 'HOOK-', '--report-dir', t.dir]);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/✗ NOT CONFORMANT/);
     expect(result.stdout).toMatch(/✗ DUP-CONCURRENT \(MUST\)/);
@@ -263,7 +267,7 @@ describe('svc-conformance run', () => {
   });
 });
 
-describe('svc-conformance run against a target that is not there or not an API', () => {
+describe.concurrent('svc-conformance run against a target that is not there or not an API', () => {
   async function server(handler: Parameters<typeof createServer>[1]): Promise<string> {
     const s: Server = createServer(handler);
     await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
@@ -440,7 +444,7 @@ describe('svc-conformance run against a target that is not there or not an API',
   });
 });
 
-describe('svc-conformance run whose webhook receiver cannot listen', () => {
+describe.concurrent('svc-conformance run whose webhook receiver cannot listen', () => {
   /** A plain TCP socket holding a loopback port, as another program would. */
   async function heldPort(): Promise<number> {
     const holder = createNetServer();

@@ -96,7 +96,7 @@ function secretsOf(config: { merchant: { secretKey: string }; otherMerchant: { s
   return { SVC_SECRET_KEY: config.merchant.secretKey, SVC_OTHER_SECRET_KEY: config.otherMerchant.secretKey, ...lineNow() };
 }
 
-describe('a plain failure: the curl line and the replay line send it again', () => {
+describe.concurrent('a plain failure: the curl line and the replay line send it again', () => {
   it('PAYOUT-UNKNOWN against payout-unknown-200: both get the 200 that failed it', async () => {
     const t = await faultySandbox({ faults: ['payout-unknown-200'] });
     const evidence = await failureOf(t, 'PAYOUT-UNKNOWN');
@@ -115,7 +115,7 @@ describe('a plain failure: the curl line and the replay line send it again', () 
   });
 });
 
-describe('a request sent wrong on purpose: the curl line sends the same defect, and there is no replay line', () => {
+describe.concurrent('a request sent wrong on purpose: the curl line sends the same defect, and there is no replay line', () => {
   const cases: Array<[fault: FaultName, requirement: string, defect: (curl: string) => void]> = [
     ['auth-signature-prefix-compare', 'AUTH-SIGNATURE-TRUNCATED', (curl) => expect(curl).toContain('SIG=${SIG:0:32}')],
     ['auth-accept-missing-signature', 'AUTH-MISSING-SIGNATURE', (curl) => expect(curl).not.toMatch(/-H "?X-SIGNATURE/i)],
@@ -147,7 +147,7 @@ async function failuresOf(t: { dir: string; configFile: string }, requirement: s
   return new Map(report.requirements.find((q) => q.id === requirement)!.evidence.map((e) => [e.check, e]));
 }
 
-describe('a request that creates a record: the line sends it under a fresh id, so it is not refused as a duplicate', () => {
+describe.concurrent('a request that creates a record: the line sends it under a fresh id, so it is not refused as a duplicate', () => {
   it('AUTH-FAILURE-NO-EFFECT against auth-ignore-signature: Create Order and Transaction Initiation, altered, are taken again each time', async () => {
     const t = await faultySandbox({ faults: ['auth-ignore-signature'] });
     const evidence = await failuresOf(t, 'AUTH-FAILURE-NO-EFFECT');
@@ -203,51 +203,6 @@ describe('a request that creates a record: the line sends it under a fresh id, s
   });
 });
 
-describe('a race: the script sends the raced requests at once again, so the race can show', () => {
-  // The script's curls are processes of their own, started one after another: the faults' window is
-  // widened from 5 ms so that they overlap on a loaded machine too (the race is the fault's, not timing luck).
-  const RACE_WINDOW_MS = 300;
-
-  /** Runs the script until the race shows, four times at most (it need not show on every try); each try's statuses. */
-  async function tries(curl: string, config: Parameters<typeof secretsOf>[0], shown: (statuses: number[]) => boolean): Promise<number[][]> {
-    const seen: number[][] = [];
-    while (seen.length < 4 && !seen.some(shown)) {
-      const sent = await bash(curl, secretsOf(config));
-      expect(sent.stderr).toBe('');
-      seen.push(curlStatuses(sent.stdout));
-    }
-    return seen;
-  }
-
-  it.each([
-    ['dup-race', 'DUP-CONCURRENT', 201],
-    ['ops-initiate-race', 'OPS-INITIATE-CONCURRENT', 200],
-  ] as Array<[FaultName, string, number]>)(
-    '%s (%s): the 8 creates under one fresh id, more than one of them taken',
-    async (fault, requirement, success) => {
-      const t = await faultySandbox({ faults: [fault], raceWindowMs: RACE_WINDOW_MS });
-      const evidence = await failureOf(t, requirement);
-      const { curl, replay } = evidence.reproduce!;
-      expect(replay).toBeUndefined();
-      const raced = (statuses: number[]) => statuses.filter((s) => s === success).length > 1;
-      const seen = await tries(curl!, t.config, raced);
-      for (const statuses of seen) expect(statuses).toHaveLength(8);
-      expect(seen.some(raced), JSON.stringify(seen)).toBe(true);
-    },
-  );
-
-  it('ops-cancel-race (OPS-CANCEL-CONCURRENT): a fresh order created first, then the 8 cancels of it at once, more than one answered 200', async () => {
-    const t = await faultySandbox({ faults: ['ops-cancel-race'], raceWindowMs: RACE_WINDOW_MS });
-    const { curl, replay } = (await failureOf(t, 'OPS-CANCEL-CONCURRENT')).reproduce!;
-    expect(replay).toBeUndefined();
-    const raced = (statuses: number[]) => statuses.slice(1).filter((s) => s === 200).length > 1;
-    const seen = await tries(curl!, t.config, raced);
-    for (const statuses of seen) expect(statuses[0]).toBe(201);
-    for (const statuses of seen) expect(statuses).toHaveLength(9);
-    expect(seen.some(raced), JSON.stringify(seen)).toBe(true);
-  });
-});
-
 /** A webhook receiver of the test's own, where the sandbox delivers once the run has given its registration back. */
 async function ownReceiver(): Promise<{ url: string; received: Array<{ headers: IncomingHttpHeaders; event?: string }> }> {
   const received: Array<{ headers: IncomingHttpHeaders; event?: string }> = [];
@@ -275,7 +230,7 @@ async function until(found: () => boolean): Promise<void> {
   for (let waited = 0; !found() && waited < 50; waited++) await new Promise((r) => setTimeout(r, 100));
 }
 
-describe('a webhook delivery: the trigger line makes the target send the same delivery again', () => {
+describe.concurrent('a webhook delivery: the trigger line makes the target send the same delivery again', () => {
   it('HOOK-EVENTS-FIRED against hook-silent-failures: the event that never came is triggered, and does not come again', async () => {
     const { url, received } = await ownReceiver();
     // No webhook URL registered after the run: the line's --to is what makes a delivery reach a receiver.
@@ -324,7 +279,7 @@ describe('a webhook delivery: the trigger line makes the target send the same de
   });
 });
 
-describe('the embedded sandbox: the cited config is in the report folder, and the serve line brings it back', () => {
+describe.concurrent('the embedded sandbox: the cited config is in the report folder, and the serve line brings it back', () => {
   it('writes sandbox.json beside the reports, and `serve` on the printed line answers at its baseUrl again', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'svc-repro-embedded-'));
     mkdirSync(join(cwd, 'out'));
@@ -355,5 +310,52 @@ describe('the embedded sandbox: the cited config is in the report folder, and th
     const whole = JSON.parse(readFileSync(written, 'utf8'));
     expect(JSON.parse(redactor(whole)(JSON.stringify(whole)))).toEqual(config);
     expect((await bash(replay, {}, cwd)).stdout).toMatch(/^HTTP 200$/m);
+  });
+});
+
+// Last and one test at a time (the groups above run at once, each mostly waiting on its child
+// processes and the webhook observation): the script's curls must overlap on their own, not beside the other tests' work.
+describe('a race: the script sends the raced requests at once again, so the race can show', () => {
+  // The script's curls are processes of their own, started one after another: the faults' window is
+  // widened from 5 ms so that they overlap on a loaded machine too (the race is the fault's, not timing luck).
+  const RACE_WINDOW_MS = 300;
+
+  /** Runs the script until the race shows, four times at most (it need not show on every try); each try's statuses. */
+  async function tries(curl: string, config: Parameters<typeof secretsOf>[0], shown: (statuses: number[]) => boolean): Promise<number[][]> {
+    const seen: number[][] = [];
+    while (seen.length < 4 && !seen.some(shown)) {
+      const sent = await bash(curl, secretsOf(config));
+      expect(sent.stderr).toBe('');
+      seen.push(curlStatuses(sent.stdout));
+    }
+    return seen;
+  }
+
+  it.each([
+    ['dup-race', 'DUP-CONCURRENT', 201],
+    ['ops-initiate-race', 'OPS-INITIATE-CONCURRENT', 200],
+  ] as Array<[FaultName, string, number]>)(
+    '%s (%s): the 8 creates under one fresh id, more than one of them taken',
+    async (fault, requirement, success) => {
+      const t = await faultySandbox({ faults: [fault], raceWindowMs: RACE_WINDOW_MS });
+      const evidence = await failureOf(t, requirement);
+      const { curl, replay } = evidence.reproduce!;
+      expect(replay).toBeUndefined();
+      const raced = (statuses: number[]) => statuses.filter((s) => s === success).length > 1;
+      const seen = await tries(curl!, t.config, raced);
+      for (const statuses of seen) expect(statuses).toHaveLength(8);
+      expect(seen.some(raced), JSON.stringify(seen)).toBe(true);
+    },
+  );
+
+  it('ops-cancel-race (OPS-CANCEL-CONCURRENT): a fresh order created first, then the 8 cancels of it at once, more than one answered 200', async () => {
+    const t = await faultySandbox({ faults: ['ops-cancel-race'], raceWindowMs: RACE_WINDOW_MS });
+    const { curl, replay } = (await failureOf(t, 'OPS-CANCEL-CONCURRENT')).reproduce!;
+    expect(replay).toBeUndefined();
+    const raced = (statuses: number[]) => statuses.slice(1).filter((s) => s === 200).length > 1;
+    const seen = await tries(curl!, t.config, raced);
+    for (const statuses of seen) expect(statuses[0]).toBe(201);
+    for (const statuses of seen) expect(statuses).toHaveLength(9);
+    expect(seen.some(raced), JSON.stringify(seen)).toBe(true);
   });
 });

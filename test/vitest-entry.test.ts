@@ -17,6 +17,13 @@ import { conformanceSuite } from 'svc-conformance/vitest';
 await conformanceSuite({ config: './target.json', seed: 7, runs: 2, only: ['AUTH-MISSING-', 'ERR-CONTENT-TYPE'] });
 `;
 
+/**
+ * The team's vitest config: none of its own but this. scratchProject links the kit (as `npm link`
+ * does), and vite would follow the link out of node_modules and transform the kit as the team's own
+ * source (1.5 s a run); kept at its path, the kit is a dependency loaded by Node, as installed.
+ */
+const INSTALLED_KIT = { 'vitest.config.js': 'export default { resolve: { preserveSymlinks: true } };\n' };
+
 interface JsonResult {
   numPassedTests: number;
   numFailedTests: number;
@@ -57,9 +64,9 @@ afterAll(async () => {
   await broken.close();
 });
 
-describe('svc-conformance/vitest in a scratch project', () => {
+describe.concurrent('svc-conformance/vitest in a scratch project', () => {
   it('passes under plain vitest run against a conforming target', async () => {
-    const dir = scratchProject({ 'conformance.test.js': TEST_FILE });
+    const dir = scratchProject({ ...INSTALLED_KIT, 'conformance.test.js': TEST_FILE });
     writeFileSync(join(dir, 'target.json'), JSON.stringify(good.config));
     const { code, json, output } = await vitestRun(dir);
     expect(code, output).toBe(0);
@@ -72,7 +79,7 @@ describe('svc-conformance/vitest in a scratch project', () => {
   }, 70_000);
 
   it('fails the check a broken target breaks, with expected and actual as a diff', async () => {
-    const dir = scratchProject({ 'conformance.test.js': TEST_FILE });
+    const dir = scratchProject({ ...INSTALLED_KIT, 'conformance.test.js': TEST_FILE });
     writeFileSync(join(dir, 'target.json'), JSON.stringify(broken.config));
     const { code, json, output } = await vitestRun(dir);
     expect(code).toBe(1);
@@ -84,6 +91,7 @@ describe('svc-conformance/vitest in a scratch project', () => {
 
   it("blames an exception in a team check's code on its module, not on the kit", async () => {
     const dir = scratchProject({
+      ...INSTALLED_KIT,
       'conformance.test.js':
         "import { conformanceSuite } from 'svc-conformance/vitest';\nawait conformanceSuite({ config: './target.json', seed: 7, only: ['ACME-'] });\n",
       'checks/buggy.mjs': [
@@ -105,6 +113,7 @@ describe('svc-conformance/vitest in a scratch project', () => {
   it('closes what a webhook check opened: the receiver stops listening and the registration it replaced is put back', async () => {
     // Registered first, so it runs after the suite's own afterAll: what the worker still holds once the suite has closed.
     const dir = scratchProject({
+      ...INSTALLED_KIT,
       'conformance.test.js': [
         "import { writeFileSync } from 'node:fs';",
         "import { afterAll } from 'vitest';",
