@@ -4,6 +4,7 @@
 // no run fails the target for refusing another run's request as a replay, or for a wallet another
 // run moved. (Before: the 2nd and 3rd runs failed 4-8 MUSTs, two at once 8 and 19.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scaledClock, type Clock } from '../core/clock.js';
 import { buildReport } from '../core/verdict.js';
 import type { Report } from '../core/report.js';
 import { DEFAULT_VARIANT, startSandbox, type RunningSandbox } from '../sandbox/index.js';
@@ -12,6 +13,7 @@ import type { TargetConfig } from '../suites/config.js';
 import { runNumberAt } from '../suites/ids.js';
 import { runChecks } from '../suites/runner.js';
 import { SECTIONS } from '../suites/sections.js';
+import { EMBEDDED_CLOCK_FACTOR } from '../suites/session.js';
 
 const SEED = 20261125;
 let sandbox: RunningSandbox;
@@ -21,8 +23,11 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-/** One whole run (webhooks aside: their retries take real seconds), judged as `run --strict` judges. */
-async function run(target: RunningSandbox = sandbox, only?: string[], withWebhooks = false): Promise<Report> {
+/**
+ * One whole run (webhooks aside, unless asked: their retries take real seconds), judged as `run --strict`
+ * judges; on `clock` when the target shares one with it.
+ */
+async function run(target: RunningSandbox = sandbox, only?: string[], withWebhooks = false, clock?: Clock): Promise<Report> {
   const { webhooks, ...rest } = target.config;
   const config = withWebhooks ? { ...rest, webhooks } : rest;
   const startedAt = new Date();
@@ -34,6 +39,7 @@ async function run(target: RunningSandbox = sandbox, only?: string[], withWebhoo
     allowProduction: false,
     timeoutMs: 10_000,
     ...(only ? { only } : {}),
+    ...(clock ? { clock } : {}),
   };
   const results = await runChecks(settings, SECTIONS);
   return buildReport({
@@ -112,9 +118,12 @@ describe('runs against one target are independent', () => {
 
   it("two runs at once watching one merchant's webhooks: the one whose registration was taken is inconclusive, never failed", async () => {
     // The merchant has one webhook URL: each run registers its own receiver, and the other's events go there.
-    const shared = await startSandbox({ port: 0, settleSeconds: 1 });
+    // The sandbox and both runs share the embedded run's faster clock (suites/session.ts): the retries'
+    // 1 + 2 + 4 s pass in an eighth of that, judged on that clock as `run` judges its embedded sandbox.
+    const clock = scaledClock(EMBEDDED_CLOCK_FACTOR);
+    const shared = await startSandbox({ port: 0, settleSeconds: 1, clock });
     try {
-      const reports = await Promise.all([run(shared, ['HOOK-'], true), run(shared, ['HOOK-'], true)]);
+      const reports = await Promise.all([run(shared, ['HOOK-'], true, clock), run(shared, ['HOOK-'], true, clock)]);
       for (const report of reports) {
         expect(failed(report)).toEqual([]);
         expect(['conformant', 'inconclusive']).toContain(report.verdict);

@@ -15,25 +15,41 @@ import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
 import { MERCHANT_A } from '../sandbox/tenants.js';
 import { BIN, cliEnv, runCli } from './cli-harness.js';
 
-const scratches: string[] = [];
-const scratch = () => {
+/** What tests started: each is ended after its test, whatever happened in it. */
+interface Leftovers {
+  kits: ChildProcess[];
+  scratches: string[];
+}
+/** The sequential tests' leftovers, ended after each of them. */
+const sequential: Leftovers = { kits: [], scratches: [] };
+afterEach(() => endLeftovers(sequential));
+
+/**
+ * A concurrent test's own leftovers, ended when it finishes: the file's afterEach would end those of
+ * the tests still running beside it.
+ */
+function ownLeftovers(onTestFinished: (end: () => void) => void): Leftovers {
+  const own: Leftovers = { kits: [], scratches: [] };
+  onTestFinished(() => endLeftovers(own));
+  return own;
+}
+
+const scratch = (leftovers: Leftovers = sequential) => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-signals-'));
-  scratches.push(dir);
+  leftovers.scratches.push(dir);
   return dir;
 };
 
-/** The kits a test spawned: each is killed after the test, whatever happened in it. */
-const kits: ChildProcess[] = [];
-const spawnKit = (args: string[], cwd: string): ChildProcessByStdio<null, Readable, Readable> => {
+const spawnKit = (args: string[], cwd: string, leftovers: Leftovers = sequential): ChildProcessByStdio<null, Readable, Readable> => {
   const kit = spawn(process.execPath, [BIN, ...args], { cwd, env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  kits.push(kit);
+  leftovers.kits.push(kit);
   return kit;
 };
 
 // Whatever a test left running goes with it, also when the kit's own cleanup failed (the case under
 // test): the kit, then each client's process group (the kit starts it as a group of its own, so its
 // id is the client's pid) and the client's child, by the ids the client wrote first thing.
-afterEach(() => {
+function endLeftovers({ kits, scratches }: Leftovers): void {
   for (const kit of kits.splice(0)) if (kit.exitCode === null && kit.signalCode === null) kit.kill('SIGKILL');
   for (const dir of scratches.splice(0)) {
     let pids: number[];
@@ -51,7 +67,7 @@ afterEach(() => {
       }
     }
   }
-});
+}
 
 /**
  * A client that starts a child (one that ignores SIGTERM, so only the kit's SIGKILL ends it) and a
@@ -93,10 +109,10 @@ function portFree(port: number): Promise<boolean> {
 }
 
 /** verify-client of `client` in a scratch folder, the built CLI as a real process, until the client says ready. */
-async function verifyClientStarted(client: string) {
-  const dir = scratch();
+async function verifyClientStarted(client: string, leftovers: Leftovers) {
+  const dir = scratch(leftovers);
   writeFileSync(join(dir, 'client.mjs'), client);
-  const kit = spawnKit(['verify-client', '--report-dir', 'out', '--', process.execPath, 'client.mjs'], dir);
+  const kit = spawnKit(['verify-client', '--report-dir', 'out', '--', process.execPath, 'client.mjs'], dir, leftovers);
   let stdout = '';
   let stderr = '';
   kit.stderr.on('data', (chunk) => (stderr += chunk));
@@ -119,16 +135,19 @@ async function verifyClientStarted(client: string) {
   return { dir, kit, exited, ready, stdout: () => stdout, stderr: () => stderr };
 }
 
-describe('verify-client interrupted, the built CLI as a real process', () => {
+// Each test's kit, client and child are its own processes in a folder of its own: they run at once, so
+// the kit's 2 s grace before SIGKILL (the child ignores SIGTERM) is waited once, not once per test.
+describe.concurrent('verify-client interrupted, the built CLI as a real process', () => {
   // SIGHUP is the terminal closed under the kit. Before: Node's default, death by SIGHUP, the client left running.
-  it.each([
+  it.for<[NodeJS.Signals, number]>([
     ['SIGINT', 130],
     ['SIGTERM', 130],
     ['SIGHUP', 129],
-  ] as const)(
+  ])(
     "%s: exit %i, the client's child and its listener gone, one line saying so",
-    async (signal, status) => {
-      const { dir, kit, exited, ready, stdout, stderr } = await verifyClientStarted(CLIENT);
+    { timeout: 20_000 },
+    async ([signal, status], { onTestFinished }) => {
+      const { dir, kit, exited, ready, stdout, stderr } = await verifyClientStarted(CLIENT, ownLeftovers(onTestFinished));
       const sentAt = Date.now();
       kit.kill(signal);
       const timer = setTimeout(() => kit.kill('SIGKILL'), 10_000);
@@ -145,15 +164,15 @@ describe('verify-client interrupted, the built CLI as a real process', () => {
       expect(stdout()).not.toMatch(/conformant/);
       expect(existsSync(join(dir, 'out', 'report.json'))).toBe(false);
     },
-    20_000,
   );
 
   // `verify-client -- ./backend.sh | head -1`. Before: exit 0 without a verdict, and the client's
   // listener and its TERM-ignoring child left running. 141 is what `| head` gives any Unix tool.
-  it('its output closed (EPIPE): exit 141, the same cleanup, one line saying so', async () => {
+  it('its output closed (EPIPE): exit 141, the same cleanup, one line saying so', async ({ onTestFinished }) => {
     // A client that keeps talking, as backends do: the kit passes it on, and so writes to the closed pipe.
     const { dir, kit, exited, ready, stdout, stderr } = await verifyClientStarted(
       CLIENT + "setInterval(() => console.log('working'), 50);\n",
+      ownLeftovers(onTestFinished),
     );
     kit.stdout.destroy();
     const timer = setTimeout(() => kit.kill('SIGKILL'), 10_000);

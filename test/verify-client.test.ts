@@ -79,23 +79,8 @@ afterAll(() => {
   );
 });
 
-describe.concurrent('the Node client, in-process: CONFORMANT under every scenario, with --strict', () => {
-  for (const scenarios of [...SCENARIO_ROWS, SCENARIO_NAMES]) {
-    const name = scenarios.length === 0 ? 'no scenario' : scenarios.length === 1 ? scenarios[0]! : 'every scenario at once';
-    it(`with ${name}`, async () => {
-      const { exit, report, log } = await judgeInProcess('good-client.mjs', scenarios);
-      const ok = exit === 0 && failed(report).length === 0 && report.verdict === 'conformant';
-      matrix.push({ client: 'node', scenario: name, verdict: verdictOf(ok, report) });
-      expect(failed(report), log.join('\n')).toEqual([]);
-      expect(report.verdict).toBe('conformant');
-      expect(exit).toBe(0);
-      expect(report.client?.requests).toBeGreaterThanOrEqual(5);
-      if (scenarios.includes('create-order-503-once'))
-        expect(report.requirements.find((r) => r.id === 'CLIENT-RETRY-AFTER-STATUS')?.status).toBe('passed');
-    }, 30_000);
-  }
-});
-
+// The tests that wait longest on real clients (a language's every scenario, the --timeout run) come
+// first: tests start in this order, a few at a time, so a long one queued last would end the file.
 /** The other languages of the corpus (examples/README.md): between them, the choices the profile allows. */
 const OTHER_CLIENTS: Array<[name: string, runtime: string, command: () => string[]]> = [
   ['python (decimal strings, a connection per request)', 'python3', () => ['python3', 'examples/good_client.py']],
@@ -136,6 +121,84 @@ describe.concurrent('verify-client on the other languages: one run each, every s
       },
       90_000,
     );
+  }
+});
+
+describe.concurrent('verify-client usage', () => {
+  it('stops a client that outlives --timeout, and whatever it started, and still judges what it sent', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-client-'));
+    const started = Date.now();
+    // A conforming flow, then a hang in the foreground and a sleeper left in the background.
+    const result = await runBinAsync(
+      ['verify-client', '--timeout', '8', '--report-dir', dir, '--', 'sh', '-c', 'node examples/good-client.mjs; sleep 25 & sleep 25'],
+      { cwd: ROOT, timeoutMs: 60_000 },
+    );
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(result.stdout).toMatch(/note: the client did not finish within 8 s and was stopped; its requests until then are judged/);
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
+    expect(failed(report)).toEqual([]);
+    expect(result.code).toBe(0);
+  });
+
+  it('redacts the secret from what the client prints, and reports its exit status without judging it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-client-'));
+    const result = await runBinAsync(
+      [
+        'verify-client',
+        '--timeout',
+        '20',
+        '--report-dir',
+        dir,
+        '--',
+        'sh',
+        '-c',
+        'echo "key is $SVC_SECRET_KEY"; node examples/good-client.mjs; exit 3',
+      ],
+      { cwd: ROOT, timeoutMs: 60_000 },
+    );
+    expect(result.stdout).toMatch(/│ key is \[redacted:secret\]/);
+    expect(result.stdout).not.toMatch(/sk_test_demo_merchant_a_secret/);
+    expect(result.stdout).toMatch(/note: the client exited with status 3/);
+    expect(result.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).client.exitCode).toBe(3);
+  });
+
+  it('fails a client that sends nothing', async () => {
+    const { code, report } = await verify(['node', '-e', 'process.exit(0)']);
+    expect(code).toBe(1);
+    expect(report.verdict).toBe('not-conformant');
+    expect(report.requirements.find((r: { id: string }) => r.id === 'CLIENT-SENDS-REQUESTS')).toMatchObject({
+      status: 'failed',
+      evidence: [{ message: 'the client sent no request of its own to SVC_BASE_URL' }],
+    });
+  });
+
+  it.each<[string[], RegExp]>([
+    [['verify-client'], /give the client command after --/],
+    [['verify-client', '--', 'no-such-program-svc'], /cannot start `no-such-program-svc`: no such program/],
+    [['verify-client', '--scenario', 'nope', '--', 'node'], /unknown scenario "nope"/],
+  ])('refuses %j with one line and exit 2', async (args, message) => {
+    const result = await runCli(args);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(message);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe.concurrent('the Node client, in-process: CONFORMANT under every scenario, with --strict', () => {
+  for (const scenarios of [SCENARIO_NAMES, ...SCENARIO_ROWS]) {
+    const name = scenarios.length === 0 ? 'no scenario' : scenarios.length === 1 ? scenarios[0]! : 'every scenario at once';
+    it(`with ${name}`, async () => {
+      const { exit, report, log } = await judgeInProcess('good-client.mjs', scenarios);
+      const ok = exit === 0 && failed(report).length === 0 && report.verdict === 'conformant';
+      matrix.push({ client: 'node', scenario: name, verdict: verdictOf(ok, report) });
+      expect(failed(report), log.join('\n')).toEqual([]);
+      expect(report.verdict).toBe('conformant');
+      expect(exit).toBe(0);
+      expect(report.client?.requests).toBeGreaterThanOrEqual(5);
+      if (scenarios.includes('create-order-503-once'))
+        expect(report.requirements.find((r) => r.id === 'CLIENT-RETRY-AFTER-STATUS')?.status).toBe('passed');
+    }, 30_000);
   }
 });
 
@@ -347,66 +410,5 @@ describe.concurrent("verify-client judges only the client's own requests, made w
       /^ {2}i 1 request not from the client \(neither with the API key of this run nor signed with its secret\) was not judged/m,
     );
     expect(code).toBe(0);
-  });
-});
-
-describe.concurrent('verify-client usage', () => {
-  it('stops a client that outlives --timeout, and whatever it started, and still judges what it sent', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-client-'));
-    const started = Date.now();
-    // A conforming flow, then a hang in the foreground and a sleeper left in the background.
-    const result = await runBinAsync(
-      ['verify-client', '--timeout', '8', '--report-dir', dir, '--', 'sh', '-c', 'node examples/good-client.mjs; sleep 25 & sleep 25'],
-      { cwd: ROOT, timeoutMs: 60_000 },
-    );
-    expect(Date.now() - started).toBeLessThan(20_000);
-    expect(result.stdout).toMatch(/note: the client did not finish within 8 s and was stopped; its requests until then are judged/);
-    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as Report;
-    expect(failed(report)).toEqual([]);
-    expect(result.code).toBe(0);
-  });
-
-  it('redacts the secret from what the client prints, and reports its exit status without judging it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-client-'));
-    const result = await runBinAsync(
-      [
-        'verify-client',
-        '--timeout',
-        '20',
-        '--report-dir',
-        dir,
-        '--',
-        'sh',
-        '-c',
-        'echo "key is $SVC_SECRET_KEY"; node examples/good-client.mjs; exit 3',
-      ],
-      { cwd: ROOT, timeoutMs: 60_000 },
-    );
-    expect(result.stdout).toMatch(/│ key is \[redacted:secret\]/);
-    expect(result.stdout).not.toMatch(/sk_test_demo_merchant_a_secret/);
-    expect(result.stdout).toMatch(/note: the client exited with status 3/);
-    expect(result.code).toBe(0);
-    expect(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')).client.exitCode).toBe(3);
-  });
-
-  it('fails a client that sends nothing', async () => {
-    const { code, report } = await verify(['node', '-e', 'process.exit(0)']);
-    expect(code).toBe(1);
-    expect(report.verdict).toBe('not-conformant');
-    expect(report.requirements.find((r: { id: string }) => r.id === 'CLIENT-SENDS-REQUESTS')).toMatchObject({
-      status: 'failed',
-      evidence: [{ message: 'the client sent no request of its own to SVC_BASE_URL' }],
-    });
-  });
-
-  it.each<[string[], RegExp]>([
-    [['verify-client'], /give the client command after --/],
-    [['verify-client', '--', 'no-such-program-svc'], /cannot start `no-such-program-svc`: no such program/],
-    [['verify-client', '--scenario', 'nope', '--', 'node'], /unknown scenario "nope"/],
-  ])('refuses %j with one line and exit 2', async (args, message) => {
-    const result = await runCli(args);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(message);
-    expect(result.stderr.trim().split('\n')).toHaveLength(1);
   });
 });
