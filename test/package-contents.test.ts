@@ -128,6 +128,10 @@ describe("installed into a team's project from the tarball", () => {
     expect((JSON.parse(list.stdout) as { requirements: unknown[] }).requirements.length).toBeGreaterThan(100);
   });
 
+  /** Runs an ES module script with Node in the scratch project that installed the tarball. */
+  const inProject = (script: string) =>
+    spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8', timeout: 20_000 });
+
   it('imports svc-conformance (its schemas shipped) and svc-conformance/vitest', () => {
     const script = [
       "const kit = await import('svc-conformance');",
@@ -135,11 +139,7 @@ describe("installed into a team's project from the tarball", () => {
       "const vectors = await import('svc-conformance/vectors/signing-vectors.json', { with: { type: 'json' } });",
       "console.log(JSON.stringify({ suite: typeof conformanceSuite, sign: typeof kit.signPayload, valid: kit.validateSchema('error-envelope', {}).valid, vectors: typeof vectors.default }));",
     ].join('\n');
-    const imported = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: project,
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
+    const imported = inProject(script);
     expect(imported.status, imported.stderr).toBe(0);
     expect(JSON.parse(imported.stdout)).toEqual({ suite: 'function', sign: 'function', valid: false, vectors: 'object' });
   });
@@ -165,11 +165,7 @@ describe("installed into a team's project from the tarball", () => {
       '}',
       'console.log(JSON.stringify(seen));',
     ].join('\n');
-    const imported = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
-      cwd: project,
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
+    const imported = inProject(script);
     expect(imported.status, imported.stderr).toBe(0);
     const seen = JSON.parse(imported.stdout) as Record<string, string[]>;
     for (const [subpath, name] of Object.entries(SUBPATHS)) {
