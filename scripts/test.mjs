@@ -1,0 +1,53 @@
+// `npm test`: the build (one tsc pass that type checks every file, tests included, and emits dist/),
+// then lint, the format check and the unit tests side by side. Lint is one process on one core and
+// vitest's workers take the other, so on a two-core machine they overlap instead of queueing.
+// The build goes first because some unit tests run the built command.
+//
+// vitest's output streams as it runs (arguments after `npm test --` go to it, e.g. a file to run);
+// lint's and the format check's are shown only when they fail, under their name. The exit status is
+// non-zero if any step failed, so a lint error fails `npm test` as a failing test does.
+import { spawn } from 'node:child_process';
+
+function run(name, command, args, { quiet }) {
+  const started = Date.now();
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', quiet ? 'pipe' : 'inherit', quiet ? 'pipe' : 'inherit'] });
+    let output = '';
+    child.stdout?.on('data', (chunk) => (output += chunk));
+    child.stderr?.on('data', (chunk) => (output += chunk));
+    child.on('error', (error) => resolve({ name, ok: false, output: error.message, seconds: 0 }));
+    child.on('close', (code) => resolve({ name, ok: code === 0, output, seconds: (Date.now() - started) / 1000 }));
+  });
+}
+
+const npmRun = (name, script) => run(name, 'npm', ['run', '--silent', script], { quiet: true });
+
+// What to do about each failure, said once at the end where it is read.
+const fixes = {
+  build: 'fix the type errors above (npm run build)',
+  lint: 'fix what eslint names above (npm run lint)',
+  format: 'run npx biome format --write .',
+  tests: 'see the failing tests above',
+};
+
+function report(results) {
+  for (const { name, ok, output, seconds } of results) {
+    console.log(`${ok ? 'ok  ' : 'FAIL'} ${name} (${seconds.toFixed(1)} s)`);
+    if (!ok && output !== '') console.log(output.trimEnd().replace(/^/gm, `  ${name} │ `));
+  }
+  const failed = results.filter((r) => !r.ok);
+  for (const { name } of failed) console.log(`${name} failed: ${fixes[name]}`);
+  return failed.length === 0;
+}
+
+const build = await npmRun('build', 'build');
+if (!build.ok) {
+  report([build]);
+  process.exit(1);
+}
+const results = await Promise.all([
+  npmRun('lint', 'lint'),
+  npmRun('format', 'format'),
+  run('tests', 'npx', ['vitest', 'run', '--project', 'unit', ...process.argv.slice(2)], { quiet: false }),
+]);
+if (!report([build, ...results])) process.exit(1);
