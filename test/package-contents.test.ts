@@ -188,6 +188,21 @@ describe("installed into a team's project from the tarball", () => {
     }
   });
 
+  it('loads node:http when a sandbox first listens, not at import (the root entry holds every other entry)', () => {
+    const script = [
+      "const http = () => process.moduleLoadList.includes('NativeModule http');",
+      "const { startSandbox } = await import('svc-conformance');",
+      'const atImport = http();',
+      'const sandbox = await startSandbox();',
+      "const answered = (await fetch(sandbox.baseUrl + '/no-such-path')).status;",
+      'await sandbox.close();',
+      'console.log(JSON.stringify({ atImport, afterListen: http(), answered }));',
+    ].join('\n');
+    const loaded = inProject(script);
+    expect(loaded.status, loaded.stderr).toBe(0);
+    expect(JSON.parse(loaded.stdout)).toEqual({ atImport: false, afterListen: true, answered: 404 });
+  });
+
   it("builds the generators' arbitraries with the team's own fast-check (loaded at the first one, one copy)", () => {
     const script = [
       "const { orderCreateRequest } = await import('svc-conformance/generators');",
