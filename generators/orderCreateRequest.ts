@@ -1,7 +1,7 @@
 // Well-formed Create Order requests (interface: "Order creation request"; profile P-ORDER-1, P-ORDER-4,
 // P-SIGN-5): every currency of the table, integer and string order ids, optional fields present and
 // absent, customers from many locales and scripts, notes and URLs with `&`, `<`, `>`, `/` and emoji.
-import fc from 'fast-check';
+import { fc } from '../common/fast-check.js';
 import {
   CURRENCIES,
   type Address,

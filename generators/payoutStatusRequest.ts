@@ -1,7 +1,7 @@
 // Payout Status request bodies (interface: "Payout status request"; profile P-PAYOUT). With no
 // constraints the identifiers are made up, which suits schema and not-found (P-PAYOUT-4) tests;
 // against a target, pass the configured wallet and the fixture payout ids.
-import fc from 'fast-check';
+import { fc } from '../common/fast-check.js';
 import type { PayoutStatusRequest } from '../schemas/types.js';
 import { checkNonEmptyString, checkNonEmptyStrings } from './_internal/constraints.js';
 import { payoutOrderIdArbitrary, walletIdArbitrary } from './_internal/identifiers.js';

@@ -1,7 +1,7 @@
 // Transaction Initiation request bodies (profile P-OPS, an extension: the interface names the
 // operation but shows no payload). Every transfer mode of the table is reachable, and the
 // beneficiary carries what its mode needs (VPA, account number + IFSC, IBAN, account + BIC).
-import fc from 'fast-check';
+import { fc } from '../common/fast-check.js';
 import { CURRENCIES, type Currency, type TransactionInitiationRequest, type TransferMode } from '../schemas/types.js';
 import { AMOUNT_FORMS, amountIn, type AmountForm } from './_internal/amounts.js';
 import { beneficiaryFor, usualCurrency } from './_internal/beneficiary.js';

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ReceivedOn, SandboxApp } from './app.js';
 import { answerWire, readRequestBody, unreadableRequest } from './wire.js';
@@ -51,6 +51,9 @@ function stallWatch(): { recent(): number; stop(): void } {
 
 /** Serves an app on a real socket: node's request in, a standard Request to the app, its Response out. */
 export async function listen(app: SandboxApp, options: ListenOptions = {}): Promise<Listening> {
+  // node:http is loaded by the first sandbox that listens: importing the kit (an in-process sandbox,
+  // the client harness, or only the signer through the root entry) does not pay for it.
+  const { createServer } = await import('node:http');
   const host = options.host ?? '127.0.0.1';
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   // node enforces the header and request timeouts only when it checks connections; check often enough.

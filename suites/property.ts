@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import { fc } from '../common/fast-check.js';
 import { CheckFailure, isCheckFailure, type CheckContext } from './check.js';
 
 /**

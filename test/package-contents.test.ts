@@ -174,7 +174,7 @@ describe("installed into a team's project from the tarball", () => {
     }
   });
 
-  it('loads no package for svc-conformance/signer (no faker, ajv, undici or fast-check), and faker for no entry at import', () => {
+  it('loads no package for svc-conformance/signer (no faker, ajv, undici or fast-check), and faker or fast-check for no entry at import', () => {
     const installed = join(project, 'node_modules', 'svc-conformance');
     const entryFile = (subpath: string): string => {
       const target = pkg.exports[subpath.replace(/^svc-conformance/, '.')];
@@ -183,8 +183,36 @@ describe("installed into a team's project from the tarball", () => {
     expect(Object.fromEntries(packagesLoadedBy(entryFile('svc-conformance/signer')))).toEqual({});
     for (const subpath of ['svc-conformance', ...Object.keys(SUBPATHS)]) {
       const loaded = packagesLoadedBy(entryFile(subpath));
-      for (const heavy of ['@faker-js/faker', 'ajv', 'ajv-formats', 'undici'])
+      for (const heavy of ['@faker-js/faker', 'ajv', 'ajv-formats', 'undici', 'fast-check'])
         expect(loaded.get(heavy), `${subpath} loads ${heavy} at import`).toBeUndefined();
     }
+  });
+
+  it('loads node:http when a sandbox first listens, not at import (the root entry holds every other entry)', () => {
+    const script = [
+      "const http = () => process.moduleLoadList.includes('NativeModule http');",
+      "const { startSandbox } = await import('svc-conformance');",
+      'const atImport = http();',
+      'const sandbox = await startSandbox();',
+      "const answered = (await fetch(sandbox.baseUrl + '/no-such-path')).status;",
+      'await sandbox.close();',
+      'console.log(JSON.stringify({ atImport, afterListen: http(), answered }));',
+    ].join('\n');
+    const loaded = inProject(script);
+    expect(loaded.status, loaded.stderr).toBe(0);
+    expect(JSON.parse(loaded.stdout)).toEqual({ atImport: false, afterListen: true, answered: 404 });
+  });
+
+  it("builds the generators' arbitraries with the team's own fast-check (loaded at the first one, one copy)", () => {
+    const script = [
+      "const { orderCreateRequest } = await import('svc-conformance/generators');",
+      "const { default: fc } = await import('fast-check');",
+      'const arbitrary = orderCreateRequest();',
+      'const [order] = fc.sample(arbitrary, { seed: 1, numRuns: 1 });',
+      'console.log(JSON.stringify({ same: arbitrary instanceof fc.Arbitrary, orderId: typeof order.order_id }));',
+    ].join('\n');
+    const drawn = inProject(script);
+    expect(drawn.status, drawn.stderr).toBe(0);
+    expect(JSON.parse(drawn.stdout)).toEqual({ same: true, orderId: expect.stringMatching(/^(string|number)$/) });
   });
 });

@@ -1,7 +1,7 @@
 // Amounts as merchants send them (P-AMOUNT-1/2): > 0, below a maximum, never with more decimals than
 // the currency's minor unit, spread over magnitudes rather than clustered near the maximum, and in
 // either of the two forms a client may choose: a JSON number (1499.5) or a decimal string ("1499.50").
-import fc from 'fast-check';
+import { fc } from '../../common/fast-check.js';
 import { decimalText, minorUnitOf } from '../../schemas/amounts.js';
 import type { Currency, RequestAmount } from '../../schemas/types.js';
 

@@ -1,6 +1,6 @@
 // Beneficiaries consistent with their transfer mode: a VPA for upi, an account number and IFSC for
 // the Indian bank transfers, an IBAN for sepa, an account number (or IBAN) with a BIC abroad.
-import fc from 'fast-check';
+import { fc } from '../../common/fast-check.js';
 import type { Faker } from '@faker-js/faker';
 import type { Beneficiary, Currency, TransferMode } from '../../schemas/types.js';
 import { digitString, drawWith, fakerSeed, localeById } from './seededFaker.js';

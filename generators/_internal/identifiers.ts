@@ -1,5 +1,5 @@
 // Made-up identifiers for the banking operations; the interface does not show their formats.
-import fc from 'fast-check';
+import { fc } from '../../common/fast-check.js';
 import { alphanumericString } from './seededFaker.js';
 
 const UPPER_ALPHANUMERIC = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';

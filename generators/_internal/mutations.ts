@@ -1,6 +1,6 @@
 // One-defect mutations of a valid request (P-ERR-4). Each mutation changes only what its label says:
 // one field removed, nulled or replaced, or the whole body replaced by non-object or non-JSON text.
-import fc from 'fast-check';
+import { fc } from '../../common/fast-check.js';
 import { CURRENCIES } from '../../schemas/types.js';
 import { BAD_REQUEST, BAD_REQUEST_OR_UNPROCESSABLE, DEFECT_KINDS, type DefectKind, type InvalidRequest } from '../invalidRequest.js';
 import { GeneratorConstraintError } from './constraints.js';

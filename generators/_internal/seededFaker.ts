@@ -1,7 +1,7 @@
 // Faker behind fast-check: every faker call happens right after seeding faker from an integer that
 // fast-check drew, in the same synchronous map. The output is then a pure function of fast-check's
 // seed and path, so runs replay; faker's own state between calls never matters.
-import fc from 'fast-check';
+import { fc } from '../../common/fast-check.js';
 import { createRequire } from 'node:module';
 import type { Faker } from '@faker-js/faker';
 
