@@ -1,7 +1,6 @@
 // `npm test`: the build (one tsc pass that type checks every file, tests included, and emits dist/),
-// then lint, the format check and the unit tests side by side. Lint is one process on one core and
+// lint, the format check and the unit tests, side by side. Lint is one process on one core and
 // vitest's workers take the other, so on a two-core machine they overlap instead of queueing.
-// The build goes first because some unit tests run the built command.
 //
 // vitest's output streams as it runs (arguments after `npm test --` go to it, e.g. a file to run);
 // lint's and the format check's are shown only when they fail, under their name. The exit status is
@@ -40,14 +39,13 @@ function report(results) {
   return failed.length === 0;
 }
 
+// Lint and the format check start at once; the unit tests wait for the build, as some run the built
+// command, and do not start when it failed.
+const lint = npmRun('lint', 'lint');
+const format = npmRun('format', 'format');
 const build = await npmRun('build', 'build');
-if (!build.ok) {
-  report([build]);
-  process.exit(1);
-}
-const results = await Promise.all([
-  npmRun('lint', 'lint'),
-  npmRun('format', 'format'),
-  run('tests', 'npx', ['vitest', 'run', '--project', 'unit', ...process.argv.slice(2)], { quiet: false }),
-]);
-if (!report([build, ...results])) process.exit(1);
+const tests = build.ok
+  ? run('tests', 'npx', ['vitest', 'run', '--project', 'unit', ...process.argv.slice(2)], { quiet: false })
+  : Promise.resolve(undefined);
+const results = [build, ...(await Promise.all([lint, format, tests]))].filter((r) => r !== undefined);
+if (!report(results)) process.exit(1);
