@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ReceivedOn, SandboxApp } from './app.js';
+import { answerBytes, type SandboxResponse } from './answer.js';
 import { answerWire, readRequestBody, unreadableRequest } from './wire.js';
 
 export interface ListenOptions {
@@ -127,11 +128,9 @@ function validOrigin(host: string | undefined): string | undefined {
  * the length is the text's UTF-16 length, as a server writes that sets it from `string.length`: the
  * same for ASCII, short for any other text, whose tail the client then reads as the next answer.
  */
-async function send(res: ServerResponse, response: Response, closeAfter: boolean, lengthInCharacters = false): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => (headers[name] = value));
+async function send(res: ServerResponse, response: SandboxResponse, closeAfter: boolean, lengthInCharacters = false): Promise<void> {
+  const { bytes, headers } = await answerBytes(response);
   if (closeAfter) headers.connection = 'close';
-  const bytes = Buffer.from(await response.arrayBuffer());
   headers['content-length'] = String(lengthInCharacters ? bytes.toString('utf8').length : bytes.length);
   res.writeHead(response.status, headers).end(bytes);
 }
