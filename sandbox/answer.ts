@@ -83,10 +83,13 @@ export function asResponse(answer: SandboxResponse): Response {
   return answer instanceof Answer ? answer.toResponse() : answer;
 }
 
-/** The body's bytes, read once, and the headers as a record, for a socket layer to write. */
-export async function answerBytes(answer: SandboxResponse): Promise<{ bytes: Buffer; headers: Record<string, string> }> {
+/**
+ * The body, read once, and the headers as a record, for a socket layer to write. An Answer's body
+ * stays text (written as UTF-8): node writes a text body in one go with the head, bytes in two.
+ */
+export async function answerBody(answer: SandboxResponse): Promise<{ body: string | Buffer; headers: Record<string, string> }> {
   const headers: Record<string, string> = {};
   answer.headers.forEach((value, name) => (headers[name] = value));
-  const bytes = answer instanceof Answer ? answer.bytes() : Buffer.from(await answer.arrayBuffer());
-  return { bytes, headers };
+  const body = answer instanceof Answer ? answer.body : Buffer.from(await answer.arrayBuffer());
+  return { body, headers };
 }

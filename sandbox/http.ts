@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ReceivedOn, SandboxApp } from './app.js';
-import { answerBytes, type SandboxResponse } from './answer.js';
+import { answerBody, type SandboxResponse } from './answer.js';
 import { answerWire, readRequestBody, unreadableRequest } from './wire.js';
 
 export interface ListenOptions {
@@ -41,10 +41,13 @@ function stallWatch(): { recent(): number; stop(): void } {
   }, STALL_TICK_MS);
   timer.unref();
   return {
+    // Asked once per request: a plain loop, no arrays built.
     recent: () => {
+      const now = performance.now();
       // The current tick may be running late right now: count it too.
-      const ongoing = performance.now() - last - STALL_TICK_MS;
-      return Math.max(0, ongoing, ...stalls.filter((s) => s.at >= performance.now() - STALL_MEMORY_MS).map((s) => s.ms));
+      let longest = Math.max(0, now - last - STALL_TICK_MS);
+      for (const stall of stalls) if (stall.at >= now - STALL_MEMORY_MS && stall.ms > longest) longest = stall.ms;
+      return longest;
     },
     stop: () => clearInterval(timer),
   };
@@ -129,8 +132,9 @@ function validOrigin(host: string | undefined): string | undefined {
  * same for ASCII, short for any other text, whose tail the client then reads as the next answer.
  */
 async function send(res: ServerResponse, response: SandboxResponse, closeAfter: boolean, lengthInCharacters = false): Promise<void> {
-  const { bytes, headers } = await answerBytes(response);
+  const { body, headers } = await answerBody(response);
   if (closeAfter) headers.connection = 'close';
-  headers['content-length'] = String(lengthInCharacters ? bytes.toString('utf8').length : bytes.length);
-  res.writeHead(response.status, headers).end(bytes);
+  if (lengthInCharacters) headers['content-length'] = String(Buffer.from(body).toString('utf8').length);
+  else headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length);
+  res.writeHead(response.status, headers).end(body);
 }
