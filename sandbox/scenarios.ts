@@ -160,6 +160,8 @@ export class ScenarioSwitches {
    * scenario answers instead of it; a `hold` scenario lets it run and holds a successful answer.
    */
   async around(path: string, merchantId: string, run: () => Promise<SandboxResponse>, errorAnswer: ErrorAnswer): Promise<SandboxResponse> {
+    // None armed (the usual case, and every case once they have fired): nothing to look up.
+    if (this.armed.size === 0) return run();
     const refusing = this.armedFor(path, 'refuse');
     const refusal = refusing === undefined ? undefined : (SCENARIOS[refusing] as ScenarioSpec).refusal;
     if (refusing !== undefined && refusal !== undefined && this.take(refusing, merchantId)) {
