@@ -66,7 +66,8 @@ export async function listen(app: SandboxApp, options: ListenOptions = {}): Prom
   const stalls = stallWatch();
   const server = createServer({ connectionsCheckingInterval: Math.min(1_000, Math.max(50, headersTimeout / 4)) }, (req, res) => {
     const on = connections.get(req.socket) ?? { connection: 0, connectedAt: app.options.clock() };
-    void respond(app, req, res, listeningOrigin, { ...on, stalledMs: stalls.recent() });
+    // Only a recording keeps the stall (judging a client's timing): without one it is not asked per request.
+    void respond(app, req, res, listeningOrigin, app.options.record ? { ...on, stalledMs: stalls.recent() } : on);
   });
   server.once('close', () => stalls.stop());
   server.on('connection', (socket: Socket) => void connections.set(socket, { connection: ++accepted, connectedAt: app.options.clock() }));
