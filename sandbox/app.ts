@@ -6,7 +6,7 @@ import { asResponse, type SandboxResponse } from './answer.js';
 import { authenticate, ReplayCache } from './auth.js';
 import { OperationError, type OperationContext, type OperationHandler } from './context.js';
 import { errorResponse } from './envelope.js';
-import { incomingFromFetch, type Incoming } from './incoming.js';
+import { incomingFromFetch, type Incoming, type IncomingUrl } from './incoming.js';
 import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options.js';
 import { statusRecord } from './operations/orders.js';
 import { payoutRecord } from './operations/payout-lifecycle.js';
@@ -167,7 +167,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     return response;
   }
 
-  async function dispatch(request: Incoming, url: URL): Promise<SandboxResponse> {
+  async function dispatch(request: Incoming, url: IncomingUrl): Promise<SandboxResponse> {
     const route = operations.get(url.pathname);
     if (route === undefined) {
       const page = pages.find((p) => url.pathname.startsWith(p.prefix) && p.method === request.method);
@@ -295,7 +295,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
 }
 
 /** One line per request; the API key is shortened and nothing secret is written. */
-function logLine(request: Incoming, url: URL, status: number, at: number, ms: number): string {
+function logLine(request: Incoming, url: IncomingUrl, status: number, at: number, ms: number): string {
   const key = request.headers.get('x-api-key') ?? request.headers.get('x-client-id');
   const who = key ? ` key=${key.slice(0, 8)}…${key.slice(-4)}` : '';
   return `${new Date(at).toISOString()} ${request.method} ${url.pathname} ${status} ${ms}ms${who}`;

@@ -105,9 +105,39 @@ const CASES: Array<[string, Wire]> = [
   ['a target with odd characters', { method: 'POST', target: '/a b/%zz/\u00e9?q=<1>', headers: SIGNED }],
 ];
 
+/** Targets and origins, each read both ways with the same signed headers. */
+const TARGETS: Array<[string, string]> = [
+  ['/api/v3/pg/order/create', ORIGIN],
+  ['/a?', ORIGIN],
+  ['/a?x=1&y=b.c~', ORIGIN],
+  ['/a/../b', ORIGIN],
+  ['/a/./b', ORIGIN],
+  ['/%41b', ORIGIN],
+  ['//evil.example/x', ORIGIN],
+  ['//evil/x', ORIGIN],
+  ['/x#frag', ORIGIN],
+  ['/x?q=a b', ORIGIN],
+  ['/x', 'http://LOCALHOST:80'],
+  ['/x', 'http://[::1]:4010'],
+  ['/x', 'http://Merchant.Example.:8080'],
+];
+
 describe('incomingFromWire reads a request as a WHATWG Request would', () => {
   it.each(CASES)('%s', async (_name, wire) => {
     expect(readAsIncoming(wire)).toEqual(await readAsRequest(wire));
+  });
+
+  it.each(TARGETS)('target %s at %s', (target, origin) => {
+    const incoming = incomingFromWire('POST', target, origin, SIGNED, BODY);
+    const request = new Request(new URL(target, origin), { method: 'POST', body: BODY });
+    const url = new URL(request.url);
+    expect({ href: incoming.url.href, origin: incoming.url.origin, pathname: incoming.url.pathname, search: incoming.url.search }).toEqual({
+      href: url.href,
+      origin: url.origin,
+      pathname: url.pathname,
+      search: url.search,
+    });
+    expect(incoming.toRequest().url).toBe(request.url);
   });
 
   it('joins a repeated header with ", ", trims a value, and refuses what a Request refuses (values written here)', () => {

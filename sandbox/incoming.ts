@@ -11,9 +11,12 @@ export interface HeaderReader {
   forEach(callback: (value: string, name: string) => void): void;
 }
 
+/** The parts of the request's URL the app reads. */
+export type IncomingUrl = Pick<URL, 'href' | 'origin' | 'pathname' | 'search'>;
+
 export interface Incoming {
   method: string;
-  url: URL;
+  url: IncomingUrl;
   headers: HeaderReader;
   /** The body's bytes as sent, or undefined when they could not be read. */
   body: Uint8Array | undefined;
@@ -30,6 +33,42 @@ const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
  * space or tab (which it would strip). Anything else goes through a real Headers.
  */
 const PLAIN_VALUE = /^(?:[^\0\t\n\r \u0100-\uffff](?:[^\0\n\r\u0100-\uffff]*[^\0\t\n\r \u0100-\uffff])?)?$/;
+
+/**
+ * A target that URL parsing leaves as it is: a path of plain characters (no dot segment, no
+ * percent sign, not '//'), and a query of plain characters. Any other target is parsed as a URL.
+ */
+const PLAIN_TARGET = /^\/(?!\/)[A-Za-z0-9\-_~/]*(\?[A-Za-z0-9\-._~=&]*)?$/;
+
+/** Serialized origins by the origin text a socket layer gives (a client's Host is the same on every request). */
+const origins = new Map<string, string>();
+
+/** `origin` as a URL serializes it (host lowercased, a default port dropped); throws where URL would. */
+function serializedOrigin(origin: string): string {
+  let serialized = origins.get(origin);
+  if (serialized === undefined) {
+    serialized = new URL(origin).origin;
+    // Bounded: a client that varies its Host header cannot grow the cache.
+    if (origins.size >= 64) origins.clear();
+    origins.set(origin, serialized);
+  }
+  return serialized;
+}
+
+/** The URL of `target` resolved against `origin`, parsed only when it is not plain. */
+function urlOf(target: string, origin: string): IncomingUrl {
+  const plain = PLAIN_TARGET.exec(target);
+  if (plain === null) return new URL(target, origin);
+  const serialized = serializedOrigin(origin);
+  const query = plain[1] ?? '';
+  return {
+    href: serialized + target,
+    origin: serialized,
+    pathname: target.slice(0, target.length - query.length),
+    // An empty query ('?' alone) reads as no query, as URL's `search` does.
+    search: query.length > 1 ? query : '',
+  };
+}
 
 /** Headers from a socket layer, kept as a Headers would keep them (only plain ones reach here). */
 class WireHeaders implements HeaderReader {
@@ -69,17 +108,17 @@ export function incomingFromWire(
   rawHeaders: Iterable<readonly [string, string]>,
   body: Uint8Array,
 ): Incoming {
-  const url = new URL(target, origin);
+  const url = urlOf(target, origin);
   const headers = new WireHeaders();
-  let plain = PLAIN_METHODS.has(method) && url.username === '' && url.password === '';
+  let plain = PLAIN_METHODS.has(method) && (!(url instanceof URL) || (url.username === '' && url.password === ''));
   for (const [name, value] of rawHeaders) {
     if (!TOKEN.test(name) || !PLAIN_VALUE.test(value) || name.toLowerCase() === 'set-cookie') plain = false;
     if (plain) headers.add(name, value);
   }
   // Anything a Request would change or refuse: build one, and read the request from it.
-  if (!plain) return incomingFromRequest(requestOf(method, url, rawHeaders, body), body);
+  if (!plain) return incomingFromRequest(requestOf(method, url.href, rawHeaders, body), body);
   const bytes = method === 'GET' || method === 'HEAD' ? new Uint8Array(0) : body;
-  return { method, url, headers, body: bytes, toRequest: () => requestOf(method, url, rawHeaders, body) };
+  return { method, url, headers, body: bytes, toRequest: () => requestOf(method, url.href, rawHeaders, body) };
 }
 
 /** A Request as the app takes it; `bytes`, when given, are its body already read. */
