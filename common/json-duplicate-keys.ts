@@ -45,7 +45,9 @@ export function firstDuplicateKey(text: string): DuplicateKey | undefined {
       const end = stringEnd(text, i);
       const top = stack[stack.length - 1];
       if (top?.kind === 'object' && top.expectKey) {
-        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        // A key with no escape is its text as it stands; only an escaped one needs decoding.
+        const raw = text.slice(i, end + 1);
+        const key = raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
         if (top.keys.has(key)) return { key, pointer: pointerOf(stack) };
         top.keys.add(key);
         top.currentKey = key;

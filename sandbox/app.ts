@@ -2,9 +2,11 @@ import { isJsonContentType } from '../core/predicates.js';
 import { firstDuplicateKey } from '../common/json-duplicate-keys.js';
 import { nestedDeeperThan } from '../common/json-depth.js';
 import { strictTextAsSent, textAsSent } from '../common/utf8.js';
+import { asResponse, type SandboxResponse } from './answer.js';
 import { authenticate, ReplayCache } from './auth.js';
 import { OperationError, type OperationContext, type OperationHandler } from './context.js';
 import { errorResponse } from './envelope.js';
+import { incomingFromFetch, type Incoming, type IncomingUrl } from './incoming.js';
 import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options.js';
 import { statusRecord } from './operations/orders.js';
 import { payoutRecord } from './operations/payout-lifecycle.js';
@@ -25,7 +27,7 @@ export interface PageRoute {
   /** A path prefix, e.g. /checkout/ */
   prefix: string;
   kind: 'page';
-  handle(request: Request, rest: string, app: SandboxApp): Promise<Response> | Response;
+  handle(request: Request, rest: string, app: SandboxApp): Promise<SandboxResponse> | SandboxResponse;
 }
 
 export interface SandboxApp {
@@ -40,6 +42,11 @@ export interface SandboxApp {
    * the socket layer knows beyond the Request (recorded with it).
    */
   handle(request: Request, received?: ReceivedOn): Promise<Response>;
+  /**
+   * The same for a request a socket layer read (sandbox/wire.ts): no WHATWG Request is built for it,
+   * and the answer is a Response or the lighter Answer (sandbox/answer.ts).
+   */
+  answer(request: Incoming, received?: ReceivedOn): Promise<SandboxResponse>;
   /**
    * Stops holding answers (a scenario's hang): a held answer goes out at once and later ones are not
    * held. Stops its timers and webhook deliveries. Resolves once every request in hand has been
@@ -86,7 +93,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
   const fail = (status: number, message: string) => errorResponse(status, message, options.faults);
 
   // Requests being answered, so close() can wait until each is answered and recorded.
-  const inHand = new Set<Promise<Response>>();
+  const inHand = new Set<Promise<SandboxResponse>>();
 
   const app: SandboxApp = {
     options,
@@ -94,11 +101,10 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     webhooks,
     later: (ms, task) => timers.after(ms, task),
     handle(request, received) {
-      const answer = answerOne(request, received);
-      inHand.add(answer);
-      const done = () => void inHand.delete(answer);
-      answer.then(done, done);
-      return answer;
+      return inHandUntilAnswered(incomingFromFetch(request).then((incoming) => answerOne(incoming, received))).then(asResponse);
+    },
+    answer(request, received) {
+      return inHandUntilAnswered(answerOne(request, received));
     },
     async close() {
       options.scenarios.releaseHeld();
@@ -108,12 +114,17 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     },
   };
 
-  async function answerOne(request: Request, received: ReceivedOn | undefined): Promise<Response> {
+  function inHandUntilAnswered(answer: Promise<SandboxResponse>): Promise<SandboxResponse> {
+    inHand.add(answer);
+    const done = () => void inHand.delete(answer);
+    answer.then(done, done);
+    return answer;
+  }
+
+  async function answerOne(request: Incoming, received: ReceivedOn | undefined): Promise<SandboxResponse> {
     const started = options.clock();
-    const url = new URL(request.url);
-    // Recording reads the body from a copy, as the bytes were sent (a byte-order mark kept); the handlers consume the original.
-    const recorded = options.record ? request.clone().arrayBuffer().then(textAsSent) : undefined;
-    let response: Response;
+    const { url } = request;
+    let response: SandboxResponse;
     try {
       response = await dispatch(request, url);
     } catch (error) {
@@ -121,8 +132,9 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
       options.log(`sandbox: internal error on ${request.method} ${url.pathname}: ${(error as Error).message}`);
       response = fail(500, 'internal error in the sandbox');
     }
-    options.log(logLine(request, url, response.status, started, options.clock() - started));
-    if (options.record && recorded) {
+    // The line is built only for a log that was asked for: formatting it costs as much as a small answer.
+    if (sandboxOptions.log !== undefined) options.log(logLine(request, url, response.status, started, options.clock() - started));
+    if (options.record) {
       const headers: Array<[string, string]> = [];
       request.headers.forEach((value, name) => headers.push([name, value]));
       const retryAfter = response.headers.get('retry-after');
@@ -135,7 +147,8 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
         method: request.method,
         path: url.pathname + url.search,
         headers,
-        body: await recorded.catch(() => ''),
+        // As the bytes were sent (a byte-order mark kept).
+        body: request.body === undefined ? '' : textAsSent(request.body),
         receivedAt: started,
         respondedAt: options.clock(),
         status: response.status,
@@ -154,11 +167,11 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     return response;
   }
 
-  async function dispatch(request: Request, url: URL): Promise<Response> {
+  async function dispatch(request: Incoming, url: IncomingUrl): Promise<SandboxResponse> {
     const route = operations.get(url.pathname);
     if (route === undefined) {
       const page = pages.find((p) => url.pathname.startsWith(p.prefix) && p.method === request.method);
-      if (page) return page.handle(request, url.pathname.slice(page.prefix.length), app);
+      if (page) return page.handle(request.toRequest(), url.pathname.slice(page.prefix.length), app);
       return fail(404, `no operation at ${request.method} ${url.pathname}; see the interface's Endpoints`);
     }
     if (request.method !== route.method) return otherMethod(request.method, url.pathname, route.method);
@@ -166,7 +179,8 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     let text: string;
     try {
       // The bytes as sent, a leading byte-order mark included: the signature must cover exactly them.
-      text = strictTextAsSent(await request.arrayBuffer());
+      if (request.body === undefined) throw new TypeError('the body could not be read');
+      text = strictTextAsSent(request.body);
     } catch {
       return fail(400, 'the body is not UTF-8 text');
     }
@@ -214,7 +228,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     if (nestedDeeperThan(body, MAX_BODY_DEPTH))
       return fail(400, `the body nests objects or arrays more than ${MAX_BODY_DEPTH} levels deep`);
 
-    const run = async (): Promise<Response> => {
+    const run = async (): Promise<SandboxResponse> => {
       try {
         return await route.handler(context(auth.merchant, body as Record<string, unknown>, request));
       } catch (error) {
@@ -235,7 +249,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
    * method the path takes) or 404, always the error envelope; under `http-method-html` the HTML page
    * a web framework's default handler answers.
    */
-  function otherMethod(method: string, path: string, allowed: string): Response {
+  function otherMethod(method: string, path: string, allowed: string): SandboxResponse {
     const status = options.variant.otherMethod;
     if (options.faults.has('http-method-html')) {
       const title = status === 405 ? '405 Method Not Allowed' : '404 Not Found';
@@ -250,13 +264,13 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     return response;
   }
 
-  function context(merchant: OperationContext['merchant'], body: Record<string, unknown>, request: Request): OperationContext {
+  function context(merchant: OperationContext['merchant'], body: Record<string, unknown>, request: Incoming): OperationContext {
     return {
       merchant,
       body,
       store,
       options,
-      origin: new URL(request.url).origin,
+      origin: request.url.origin,
       fault,
       now: options.clock,
       later: (ms, task) => app.later(ms, task),
@@ -268,7 +282,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     handler: OperationHandler,
     text: string,
     merchant: OperationContext['merchant'],
-    request: Request,
+    request: Incoming,
   ): Promise<void> {
     try {
       await handler(context(merchant, JSON.parse(text) as Record<string, unknown>, request));
@@ -281,7 +295,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
 }
 
 /** One line per request; the API key is shortened and nothing secret is written. */
-function logLine(request: Request, url: URL, status: number, at: number, ms: number): string {
+function logLine(request: Incoming, url: IncomingUrl, status: number, at: number, ms: number): string {
   const key = request.headers.get('x-api-key') ?? request.headers.get('x-client-id');
   const who = key ? ` key=${key.slice(0, 8)}…${key.slice(-4)}` : '';
   return `${new Date(at).toISOString()} ${request.method} ${url.pathname} ${status} ${ms}ms${who}`;

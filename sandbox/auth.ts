@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { parseJsonTree } from '../signer/json-tree.js';
 import { verifyRequest, type VerifyResult } from '../signer/verify.js';
 import { CANONICAL_STYLE, writeStyled, type TextStyle } from '../signer/variants.js';
+import type { HeaderReader } from './incoming.js';
 import type { ResolvedOptions } from './options.js';
 import type { Merchant } from './tenants.js';
 
@@ -40,7 +41,7 @@ export class ReplayCache {
  * P-AUTH-1…4 and P-ENV-1 for one request. `body` is the raw text received. The auth and sign faults
  * of the catalog are applied here and nowhere else.
  */
-export function authenticate(headers: Headers, body: string, options: ResolvedOptions, replays: ReplayCache): AuthOutcome {
+export function authenticate(headers: HeaderReader, body: string, options: ResolvedOptions, replays: ReplayCache): AuthOutcome {
   const { faults, variant } = options;
   const apiKey = headers.get('x-api-key') ?? headers.get('x-client-id') ?? undefined;
   const signature = headers.get('x-signature') ?? undefined;

@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ReceivedOn, SandboxApp } from './app.js';
+import { answerBody, type SandboxResponse } from './answer.js';
 import { answerWire, readRequestBody, unreadableRequest } from './wire.js';
 
 export interface ListenOptions {
@@ -40,10 +41,13 @@ function stallWatch(): { recent(): number; stop(): void } {
   }, STALL_TICK_MS);
   timer.unref();
   return {
+    // Asked once per request: a plain loop, no arrays built.
     recent: () => {
+      const now = performance.now();
       // The current tick may be running late right now: count it too.
-      const ongoing = performance.now() - last - STALL_TICK_MS;
-      return Math.max(0, ongoing, ...stalls.filter((s) => s.at >= performance.now() - STALL_MEMORY_MS).map((s) => s.ms));
+      let longest = Math.max(0, now - last - STALL_TICK_MS);
+      for (const stall of stalls) if (stall.at >= now - STALL_MEMORY_MS && stall.ms > longest) longest = stall.ms;
+      return longest;
     },
     stop: () => clearInterval(timer),
   };
@@ -65,7 +69,8 @@ export async function listen(app: SandboxApp, options: ListenOptions = {}): Prom
   const stalls = stallWatch();
   const server = createServer({ connectionsCheckingInterval: Math.min(1_000, Math.max(50, headersTimeout / 4)) }, (req, res) => {
     const on = connections.get(req.socket) ?? { connection: 0, connectedAt: app.options.clock() };
-    void respond(app, req, res, listeningOrigin, { ...on, stalledMs: stalls.recent() });
+    // Only a recording keeps the stall (judging a client's timing): without one it is not asked per request.
+    void respond(app, req, res, listeningOrigin, app.options.record ? { ...on, stalledMs: stalls.recent() } : on);
   });
   server.once('close', () => stalls.stop());
   server.on('connection', (socket: Socket) => void connections.set(socket, { connection: ++accepted, connectedAt: app.options.clock() }));
@@ -130,11 +135,10 @@ function validOrigin(host: string | undefined): string | undefined {
  * the length is the text's UTF-16 length, as a server writes that sets it from `string.length`: the
  * same for ASCII, short for any other text, whose tail the client then reads as the next answer.
  */
-async function send(res: ServerResponse, response: Response, closeAfter: boolean, lengthInCharacters = false): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => (headers[name] = value));
+async function send(res: ServerResponse, response: SandboxResponse, closeAfter: boolean, lengthInCharacters = false): Promise<void> {
+  const { body, headers } = await answerBody(response);
   if (closeAfter) headers.connection = 'close';
-  const bytes = Buffer.from(await response.arrayBuffer());
-  headers['content-length'] = String(lengthInCharacters ? bytes.toString('utf8').length : bytes.length);
-  res.writeHead(response.status, headers).end(bytes);
+  if (lengthInCharacters) headers['content-length'] = String(Buffer.from(body).toString('utf8').length);
+  else headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length);
+  res.writeHead(response.status, headers).end(body);
 }

@@ -10,6 +10,7 @@
  * `create-order-429-once` answers the first Create Order 503 and the second 429.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { SandboxResponse } from './answer.js';
 import { OPERATION_PATHS } from './paths.js';
 
 export type ScenarioOperation = 'createOrder' | 'transactionInitiation';
@@ -107,7 +108,7 @@ export function parseScenarios(names: Iterable<string>): Set<ScenarioName> {
 const PATHS: Pick<typeof OPERATION_PATHS, ScenarioOperation> = OPERATION_PATHS;
 
 /** Builds the general error envelope (the app's, so the envelope faults still apply). */
-export type ErrorAnswer = (status: number, message: string) => Response;
+export type ErrorAnswer = (status: number, message: string) => SandboxResponse;
 
 /**
  * The armed scenarios of one sandbox instance. Each fires once: the app asks `around` to run every
@@ -115,7 +116,7 @@ export type ErrorAnswer = (status: number, message: string) => Response;
  */
 export class ScenarioSwitches {
   private readonly armed: Set<ScenarioName>;
-  private readonly applied = new WeakMap<Response, ScenarioName>();
+  private readonly applied = new WeakMap<SandboxResponse, ScenarioName>();
   private readonly release = new AbortController();
 
   /**
@@ -144,13 +145,13 @@ export class ScenarioSwitches {
   }
 
   /** Notes that `response` was shaped by scenario `name`, for the recording. */
-  mark(response: Response, name: ScenarioName): Response {
+  mark<R extends SandboxResponse>(response: R, name: ScenarioName): R {
     this.applied.set(response, name);
     return response;
   }
 
   /** The scenario that shaped `response`, if any. */
-  appliedTo(response: Response): ScenarioName | undefined {
+  appliedTo(response: SandboxResponse): ScenarioName | undefined {
     return this.applied.get(response);
   }
 
@@ -158,7 +159,9 @@ export class ScenarioSwitches {
    * Runs one authenticated operation of `merchantId` at `path` under the armed scenarios: a `refuse`
    * scenario answers instead of it; a `hold` scenario lets it run and holds a successful answer.
    */
-  async around(path: string, merchantId: string, run: () => Promise<Response>, errorAnswer: ErrorAnswer): Promise<Response> {
+  async around(path: string, merchantId: string, run: () => Promise<SandboxResponse>, errorAnswer: ErrorAnswer): Promise<SandboxResponse> {
+    // None armed (the usual case, and every case once they have fired): nothing to look up.
+    if (this.armed.size === 0) return run();
     const refusing = this.armedFor(path, 'refuse');
     const refusal = refusing === undefined ? undefined : (SCENARIOS[refusing] as ScenarioSpec).refusal;
     if (refusing !== undefined && refusal !== undefined && this.take(refusing, merchantId)) {

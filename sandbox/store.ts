@@ -172,12 +172,13 @@ export class SandboxStore {
 
   /** Whether a merchant's order_id belonged to an order that has since been forgotten (it stays used). */
   orderIdForgotten(merchantId: string, orderId: number | string): boolean {
-    return this.forgottenOrderIds.has(digest(key(merchantId, orderId)));
+    // Nothing forgotten yet (the store has not filled): no digest to compute.
+    return this.forgottenOrderIds.size > 0 && this.forgottenOrderIds.has(digest(key(merchantId, orderId)));
   }
 
   /** Whether a merchant's payout_order_id belonged to a payout that has since been forgotten (it stays used). */
   payoutIdForgotten(merchantId: string, payoutOrderId: number | string): boolean {
-    return this.forgottenPayoutIds.has(digest(key(merchantId, payoutOrderId)));
+    return this.forgottenPayoutIds.size > 0 && this.forgottenPayoutIds.has(digest(key(merchantId, payoutOrderId)));
   }
 
   putOrder(order: Order): void {

@@ -1,11 +1,13 @@
-// A request as a socket layer has it, before it is a standard Request: the one place that decides
+// A request as a socket layer has it, before the app reads it: the one place that decides
 // what the sandbox answers when it cannot hand one to the app (a body past its limit, a header or
 // target the Fetch API refuses). Its two socket layers, node's (sandbox/http.ts) and nock's
 // (clients/harness.ts), both go through here, so a client meets the same answers from either.
 import type { Readable } from 'node:stream';
 import { readBounded } from '../common/bounded-body.js';
 import type { ReceivedOn, SandboxApp } from './app.js';
+import type { SandboxResponse } from './answer.js';
 import { errorResponse } from './envelope.js';
+import { incomingFromWire, type Incoming } from './incoming.js';
 
 export interface WireRequest {
   method: string;
@@ -18,7 +20,7 @@ export interface WireRequest {
 }
 
 export interface WireAnswer {
-  response: Response;
+  response: SandboxResponse;
   /** The request was not read whole or not understood: the connection is dropped after the answer. */
   closeAfter: boolean;
 }
@@ -33,7 +35,7 @@ export async function readRequestBody(app: SandboxApp, body: Readable): Promise<
 }
 
 /** The answer to a request that could not be read at all (a malformed header or target, a client gone mid-body). */
-export function unreadableRequest(app: SandboxApp): Response {
+export function unreadableRequest(app: SandboxApp): SandboxResponse {
   return errorResponse(400, 'the request could not be read (malformed header or target)', app.options.faults);
 }
 
@@ -44,14 +46,11 @@ export async function answerWire(app: SandboxApp, wire: WireRequest, received?: 
       closeAfter: true,
     };
   }
-  let request: Request;
+  let request: Incoming;
   try {
-    const headers = new Headers();
-    for (const [name, value] of wire.headers) headers.append(name, value);
-    const hasBody = wire.method !== 'GET' && wire.method !== 'HEAD';
-    request = new Request(new URL(wire.target, wire.origin), { method: wire.method, headers, ...(hasBody ? { body: wire.body } : {}) });
+    request = incomingFromWire(wire.method, wire.target, wire.origin, wire.headers, wire.body);
   } catch {
     return { response: unreadableRequest(app), closeAfter: true };
   }
-  return { response: await app.handle(request, received), closeAfter: false };
+  return { response: await app.answer(request, received), closeAfter: false };
 }

@@ -4,6 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { minorUnitOf } from '../../schemas/amounts.js';
 import { OperationError, requireSchema, type OperationContext, type OperationHandler } from '../context.js';
+import type { Answer } from '../answer.js';
 import { formatDate, formatDateTime, jsonResponse, minorToText, successResponse } from '../envelope.js';
 import { key, type Order, type SandboxStore } from '../store.js';
 import { comparedOrderId } from './identifiers.js';
@@ -103,7 +104,7 @@ function newOrder(ctx: OperationContext, accepted: AcceptedOrder): Order {
 }
 
 /** The create-order envelope (P-ORDER-2) with the order record (P-ORDER-3). */
-function createdResponse(ctx: OperationContext, order: Order): Response {
+function createdResponse(ctx: OperationContext, order: Order): Answer {
   const http = ctx.fault('order-create-202') ? 202 : ctx.fault('order-code-mismatch') ? 201 : ctx.options.variant.createStatus;
   return jsonResponse(http, {
     code: ctx.fault('order-code-mismatch') ? '200' : String(http),

@@ -6,6 +6,7 @@ import { describeErrors, isValid, validateSchema } from '../../schemas/index.js'
 import type { TransactionInitiationRequest } from '../../schemas/types.js';
 import { refuseLongId } from './identifiers.js';
 import { OperationError, requireSchema, type OperationContext, type OperationHandler } from '../context.js';
+import type { Answer } from '../answer.js';
 import { jsonResponse, minorToText, successResponse } from '../envelope.js';
 import type { Payout, Wallet } from '../store.js';
 import { amountInMinorUnits, refuseAmountForm } from './request-amount.js';
@@ -46,7 +47,7 @@ function lookupWallet(ctx: OperationContext, walletId: string, existenceOnly = f
 }
 
 /** P-PAYOUT-4: unknown payout → 404 with no data (or, under its fault, a 200 that says 404). */
-function payoutNotFound(ctx: OperationContext): Response {
+function payoutNotFound(ctx: OperationContext): Answer {
   if (ctx.fault('payout-unknown-200')) return jsonResponse(200, { status: false, code: 404, message: PAYOUT_NOT_FOUND });
   throw new OperationError(404, PAYOUT_NOT_FOUND);
 }

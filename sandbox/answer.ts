@@ -1,0 +1,95 @@
+// The answers the sandbox builds itself (the JSON envelopes) are this, not a WHATWG Response: a
+// Response costs a Headers and a body stream per request, and the socket layer then reads the stream
+// back. An Answer holds its text and reads like a Response where the sandbox reads one; it becomes a
+// real Response only where one leaves the app in-process (app.handle).
+
+/** Response headers as a Headers keeps them: names lowercased, iterated in sorted order. */
+export class AnswerHeaders {
+  private readonly values = new Map<string, string>();
+
+  constructor(init: Record<string, string> = {}) {
+    for (const [name, value] of Object.entries(init)) this.set(name, value);
+  }
+
+  get(name: string): string | null {
+    return this.values.get(name.toLowerCase()) ?? null;
+  }
+
+  has(name: string): boolean {
+    return this.values.has(name.toLowerCase());
+  }
+
+  set(name: string, value: string): void {
+    this.values.set(name.toLowerCase(), value);
+  }
+
+  forEach(callback: (value: string, name: string) => void): void {
+    for (const name of [...this.values.keys()].sort()) callback(this.values.get(name)!, name);
+  }
+}
+
+export class Answer {
+  readonly headers: AnswerHeaders;
+
+  constructor(
+    readonly status: number,
+    /** The body's text, sent as UTF-8. */
+    readonly body: string,
+    headers: Record<string, string> = {},
+  ) {
+    this.headers = new AnswerHeaders(headers);
+  }
+
+  get ok(): boolean {
+    return this.status >= 200 && this.status <= 299;
+  }
+
+  /** The body as sent. */
+  bytes(): Buffer {
+    return Buffer.from(this.body, 'utf8');
+  }
+
+  text(): Promise<string> {
+    return Promise.resolve(this.body);
+  }
+
+  json(): Promise<unknown> {
+    return Promise.resolve().then(() => JSON.parse(this.body) as unknown);
+  }
+
+  arrayBuffer(): Promise<ArrayBuffer> {
+    const bytes = this.bytes();
+    return Promise.resolve(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+  }
+
+  clone(): Answer {
+    const headers: Record<string, string> = {};
+    this.headers.forEach((value, name) => (headers[name] = value));
+    return new Answer(this.status, this.body, headers);
+  }
+
+  toResponse(): Response {
+    const headers: Array<[string, string]> = [];
+    this.headers.forEach((value, name) => headers.push([name, value]));
+    return new Response(this.body, { status: this.status, headers });
+  }
+}
+
+/** What the app and its routes answer: an Answer, or a Response (the checkout's pages, the HTML faults). */
+export type SandboxResponse = Answer | Response;
+
+/** The answer as a WHATWG Response, for a caller outside the app. */
+export function asResponse(answer: SandboxResponse): Response {
+  return answer instanceof Answer ? answer.toResponse() : answer;
+}
+
+/**
+ * The body, read once, and the headers as a record, for a socket layer to write. An Answer's body
+ * stays text (written as UTF-8): node writes a text body in one go with the head, bytes in two.
+ */
+export async function answerBody(answer: SandboxResponse): Promise<{ body: string | Buffer; headers: Record<string, string> }> {
+  const headers: Record<string, string> = {};
+  answer.headers.forEach((value, name) => (headers[name] = value));
+  const body = answer instanceof Answer ? answer.body : Buffer.from(await answer.arrayBuffer());
+  return { body, headers };
+}
