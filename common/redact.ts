@@ -67,6 +67,8 @@ function alternation(texts: string[], flags: string): RegExp | undefined {
  * agrees with the expression's `i` flag; with any other text it always says "could".
  */
 function mayHoldAny(texts: readonly string[], anyCase: boolean): (text: string) => boolean {
+  // Nothing to look for (a redactor of signatures alone has no secret forms): no text folded to look.
+  if (texts.length === 0) return () => false;
   if (!anyCase) return (text) => texts.some((form) => text.includes(form));
   const ascii = (form: string) => Array.from(form).every((char) => char.charCodeAt(0) < 0x80);
   if (!texts.every(ascii)) return () => true;
