@@ -207,8 +207,11 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
   const concurrency = state.requests.max;
   // A check that runs alone keeps its own requests in flight together (the race needs all of
   // them at once, even at --concurrency 1); every other request waits for one of the run's slots.
+  // A lane's go first: its checks run one after another, so a lane is the run's longest chain, and
+  // behind the property checks' queue each of its requests waited for dozens of others.
+  const ahead = check.lane !== undefined;
   const sendLimited = (options: Parameters<TargetClient['send']>[0]) =>
-    check.alone ? client.send(options) : state.requests.run(() => client.send(options));
+    check.alone ? client.send(options) : state.requests.run(() => client.send(options), { ahead });
   const send: CheckContext['send'] = async (options) => {
     const place = exchanges.length;
     exchanges.length += 1;

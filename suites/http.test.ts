@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { manualClock } from '../core/clock.js';
 import type { TargetConfig } from './config.js';
 import { MAX_REPLAY_RESENDS, retryAfterMs, TargetClient } from './http.js';
 
@@ -18,8 +19,24 @@ interface Seen {
   body: string;
 }
 
+// Every HMAC the client computes, counted (and computed as ever): what a signature costs is a test's figure.
+const hmacs = vi.hoisted(() => ({ count: 0 }));
+vi.mock('node:crypto', async (importOriginal) => {
+  const real = await importOriginal<typeof import('node:crypto')>();
+  return {
+    ...real,
+    createHmac: (...args: Parameters<typeof real.createHmac>) => {
+      hmacs.count += 1;
+      return real.createHmac(...args);
+    },
+  };
+});
+
 /** A loopback server that records what it gets and answers with `answer`. */
-async function server(answer: (seen: Seen, n: number, res: ServerResponse) => void): Promise<{ client: TargetClient; seen: Seen[] }> {
+async function server(
+  answer: (seen: Seen, n: number, res: ServerResponse) => void,
+  options: ConstructorParameters<typeof TargetClient>[1] = { timeoutMs: 1_000 },
+): Promise<{ client: TargetClient; seen: Seen[] }> {
   const seen: Seen[] = [];
   const s = createServer((req, res) => {
     let body = '';
@@ -33,7 +50,7 @@ async function server(answer: (seen: Seen, n: number, res: ServerResponse) => vo
   });
   await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
   const config: TargetConfig = { baseUrl: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, environment: 'sandbox', merchant };
-  const client = new TargetClient(config, { timeoutMs: 1_000 });
+  const client = new TargetClient(config, options);
   closers.push(async () => {
     await client.close();
     s.closeAllConnections();
@@ -130,6 +147,32 @@ describe('the HTTP layer', () => {
       expect(startedAt - Number(s.headers['x-timestamp'])).toBeLessThanOrEqual(150);
       expect(Number(s.headers['x-timestamp'])).toBeLessThanOrEqual(endedAt);
     }
+  });
+
+  it('finds a repeated body a free second with one HMAC per request, however many seconds are taken', async () => {
+    // A clock that stands still: each repeat of the read must take another second of the window.
+    const { client, seen } = await server((_s, _n, res) => json(res, 200, {}), { timeoutMs: 1_000, clock: manualClock() });
+    await client.send({ label: 'first read', path: '/x', payload: { same: true } });
+    const before = hmacs.count;
+    for (let i = 0; i < 60; i++) await client.send({ label: 'same read', path: '/x', payload: { same: true } });
+    expect(new Set(seen.map((s) => s.headers['x-timestamp'])).size).toBe(61);
+    // Its own signature, once: not one more for every second an earlier repeat took (2,010 here before).
+    expect(hmacs.count - before).toBe(60);
+  });
+
+  it('never reuses a pair sent with a signature a check gave, though it is the one the kit would compute', async () => {
+    const clock = manualClock();
+    const { client, seen } = await server((_s, _n, res) => json(res, 200, {}), { timeoutMs: 1_000, clock });
+    const second = String(Math.floor(clock.now() / 1000));
+    const body = '{"same":true}';
+    // Sent at this second with another body signed, and the signature of this body at it put in by hand.
+    const given = createHmac('sha256', merchant.secretKey)
+      .update(body + second)
+      .digest('hex');
+    await client.send({ label: 'given', path: '/x', payload: { same: true }, timestamp: second, signedBody: 'other', signature: given });
+    await client.send({ label: 'plain', path: '/x', payload: { same: true } });
+    expect(seen[0]!.headers['x-signature']).toBe(given);
+    expect(seen[1]!.headers['x-timestamp']).not.toBe(second);
   });
 
   it("sends a correctly signed request refused 401 again with a fresh timestamp, as another run's replay is refused", async () => {

@@ -24,6 +24,28 @@ describe('Limiter', () => {
     expect(limiter.inFlight).toBe(0);
   });
 
+  it('starts a task asked ahead before those waiting without it, and the others in the order they asked', async () => {
+    const limiter = new Limiter(1);
+    const order: string[] = [];
+    let release = () => {};
+    const task = (name: string) => () => {
+      order.push(name);
+      return Promise.resolve();
+    };
+    const first = limiter.run(() => new Promise<void>((resolve) => (release = resolve)));
+    const rest = [
+      limiter.run(task('a')),
+      limiter.run(task('b')),
+      limiter.run(task('lane 1'), { ahead: true }),
+      limiter.run(task('c')),
+      limiter.run(task('lane 2'), { ahead: true }),
+    ];
+    release();
+    await Promise.all([first, ...rest]);
+    expect(order).toEqual(['lane 1', 'lane 2', 'a', 'b', 'c']);
+    expect(limiter.inFlight).toBe(0);
+  });
+
   it('refuses a limit that is not a whole number of at least 1', () => {
     expect(() => new Limiter(0)).toThrow(/at least 1/);
     expect(() => new Limiter(1.5)).toThrow(/whole number/);

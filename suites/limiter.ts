@@ -1,10 +1,11 @@
 /**
- * At most `max` tasks at once; the rest wait their turn in the order they asked. `inFlight` is what
- * progress shows.
+ * At most `max` tasks at once; the rest wait their turn in the order they asked, except that a task
+ * asked `ahead` waits only behind the other `ahead` ones. `inFlight` is what progress shows.
  */
 export class Limiter {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
+  private readonly waitingAhead: Array<() => void> = [];
 
   constructor(readonly max: number) {
     if (!Number.isInteger(max) || max < 1) throw new RangeError(`a limit of ${max} tasks at once is not a whole number of at least 1`);
@@ -14,14 +15,19 @@ export class Limiter {
     return this.active;
   }
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.active >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
+  /**
+   * Runs `task` once a slot is free. `ahead` puts it before every task waiting without it: for work
+   * that others wait on (the requests of a lane, whose checks run one after another, so each of its
+   * waits lengthens the whole run; a property check's many requests can wait a little instead).
+   */
+  async run<T>(task: () => Promise<T>, { ahead = false }: { ahead?: boolean } = {}): Promise<T> {
+    if (this.active >= this.max) await new Promise<void>((resolve) => (ahead ? this.waitingAhead : this.waiting).push(resolve));
     else this.active += 1;
     try {
       return await task();
     } finally {
       // The slot passes straight to the next in line, so a newcomer cannot overtake it.
-      const next = this.waiting.shift();
+      const next = this.waitingAhead.shift() ?? this.waiting.shift();
       if (next !== undefined) next();
       else this.active -= 1;
     }

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { manualClock } from '../core/clock.js';
+import { payoutBody } from './checks/requests.js';
+import { operationOf } from './config.js';
 import { EMBEDDED_CLOCK_FACTOR, openSession } from './session.js';
 
 describe('a run session on the embedded sandbox', () => {
@@ -14,5 +17,19 @@ describe('a run session on the embedded sandbox', () => {
     } finally {
       await session.close();
     }
+  });
+
+  it("ends the sandbox's sleeps when it closes: a payout still to settle holds no timer after the run", async () => {
+    const clock = manualClock();
+    const session = await openSession({ target: { embedded: {} }, clock });
+    const { config } = session;
+    const initiation = operationOf(config, 'transactionInitiation')!;
+    const payout = payoutBody(config.merchant.walletId, 'SESSION-SLEEP-1', 10, 'INR');
+    const answer = await session.state.client.send({ label: 'a payout', path: initiation.path, payload: payout });
+    expect(answer.response?.status).toBe(200);
+    // Its settlement waits on the clock (the sandbox settles a payout seconds later).
+    expect(clock.sleeping).toBeGreaterThan(0);
+    await session.close();
+    expect(clock.sleeping).toBe(0);
   });
 });

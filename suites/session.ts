@@ -84,9 +84,14 @@ export async function openSession(options: SessionOptions): Promise<RunSession> 
   let release: (() => void) | undefined;
   let clock = given.clock;
   const notes: string[] = [];
+  const sandboxClosed = new AbortController();
   const closeSandbox = async () => {
     release?.();
-    await sandbox?.close();
+    try {
+      await sandbox?.close();
+    } finally {
+      sandboxClosed.abort();
+    }
   };
   try {
     let config: TargetConfig;
@@ -96,7 +101,11 @@ export async function openSession(options: SessionOptions): Promise<RunSession> 
       const embedded = chosen.embedded;
       const factor = embedded.clockFactor ?? EMBEDDED_CLOCK_FACTOR;
       clock ??= factor === 1 ? undefined : scaledClock(factor);
-      const started = await startSandbox({ ...embedded.sandbox, port: 0, ...(clock !== undefined ? { clock } : {}) });
+      const started = await startSandbox({
+        ...embedded.sandbox,
+        port: 0,
+        ...(clock !== undefined ? { clock: sleepsEndWith(clock, sandboxClosed.signal) } : {}),
+      });
       sandbox = started;
       if (given.hold !== undefined)
         release = given.hold({ done: 'closed the embedded sandbox', failed: 'could not close the embedded sandbox' }, () =>
@@ -158,6 +167,19 @@ export async function openSession(options: SessionOptions): Promise<RunSession> 
     await closeSandbox();
     throw error;
   }
+}
+
+/**
+ * The clock, with every sleep on it abandoned once `ended` aborts. The sandbox sleeps on it (a payout
+ * settling, a webhook retry) and closes without waking those sleeps: on a real timer each held the
+ * process after the run, up to a settlement's 2 s (a quarter second on the embedded clock, every run).
+ */
+function sleepsEndWith(clock: Clock, ended: AbortSignal): Clock {
+  return {
+    now: () => clock.now(),
+    ...(clock.factor !== undefined ? { factor: clock.factor } : {}),
+    sleep: (ms, signal) => clock.sleep(ms, signal === undefined ? ended : AbortSignal.any([signal, ended])),
+  };
 }
 
 /**
