@@ -32,4 +32,26 @@ describe('a run session on the embedded sandbox', () => {
     await session.close();
     expect(clock.sleeping).toBe(0);
   });
+
+  it('lets dozens of sleeps wait at once without node warning of a listener leak', async () => {
+    const warnings: string[] = [];
+    const warned = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', warned);
+    const clock = manualClock();
+    const session = await openSession({ target: { embedded: {} }, clock });
+    try {
+      const initiation = operationOf(session.config, 'transactionInitiation')!;
+      for (let n = 0; n < 12; n++) {
+        const payout = payoutBody(session.config.merchant.walletId, `SESSION-MANY-${n}`, 10, 'INR');
+        expect((await session.state.client.send({ label: 'a payout', path: initiation.path, payload: payout })).response?.status).toBe(200);
+      }
+      expect(clock.sleeping).toBeGreaterThanOrEqual(12);
+      // node emits its warnings on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', warned);
+      await session.close();
+    }
+  });
 });

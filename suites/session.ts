@@ -4,6 +4,7 @@
 // what is closed at the end are written once (the vitest entry's own copy once closed only the HTTP
 // client, leaving the webhook receiver listening and the target's registration on it).
 import { randomInt } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { scaledClock, type Clock } from '../core/clock.js';
 import type { CheckResult, Requirement } from '../core/report.js';
 import { startSandbox, type RunningSandbox, type StartOptions } from '../sandbox/index.js';
@@ -85,6 +86,9 @@ export async function openSession(options: SessionOptions): Promise<RunSession> 
   let clock = given.clock;
   const notes: string[] = [];
   const sandboxClosed = new AbortController();
+  // Every sleep of the sandbox listens to it (a run has dozens of payouts settling at once), and each
+  // removes its listener when it wakes: many listeners here are the design, not a leak for node to warn of.
+  setMaxListeners(0, sandboxClosed.signal);
   const closeSandbox = async () => {
     release?.();
     try {
