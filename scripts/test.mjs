@@ -45,7 +45,7 @@ const lint = npmRun('lint', 'lint');
 const format = npmRun('format', 'format');
 const build = await npmRun('build', 'build');
 const tests = build.ok
-  ? run('tests', 'npx', ['vitest', 'run', '--project', 'unit', ...process.argv.slice(2)], { quiet: false })
+  ? run('tests', 'npx', ['vitest', 'run', '--project', 'unit', '--project', 'unit-isolated', ...process.argv.slice(2)], { quiet: false })
   : Promise.resolve(undefined);
 const results = [build, ...(await Promise.all([lint, format, tests]))].filter((r) => r !== undefined);
 if (!report(results)) process.exit(1);
