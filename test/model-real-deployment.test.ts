@@ -1,14 +1,15 @@
 // The model checks against a real deployment: the reference sandbox behind a front with no control
-// paths (real-front-test-support.ts), so no settle, no checkout, and the merchant's own wallet, which other
+// paths (suites/model/real-front-test-support.ts), so no settle, no checkout, and the merchant's own wallet, which other
 // activity may move. P-MONEY-1: such activity is reported not judged, never failed and never passed;
 // a real fault still fails. P-STATE: off the sandbox the fixed sequences still judge every rule, and
-// the states never reached are named, not claimed.
+// the states never reached are named, not claimed. An end-to-end test (`npm run test:e2e`): a
+// deployment with other traffic on its wallet, and two runs against it at once.
 import { describe, expect, it } from 'vitest';
-import { virtualClock } from '../../core/clock.js';
-import type { FaultName } from '../../sandbox/index.js';
-import { OPERATION_PATHS } from '../../sandbox/paths.js';
-import { modelChecks } from '../checks/model.js';
-import { realFront, type FrontOptions } from './real-front-test-support.js';
+import { virtualClock } from '../core/clock.js';
+import type { FaultName } from '../sandbox/index.js';
+import { OPERATION_PATHS } from '../sandbox/paths.js';
+import { modelChecks } from '../suites/checks/model.js';
+import { realFront, type FrontOptions } from '../suites/model/real-front-test-support.js';
 
 const byRequirement = (requirement: string) => modelChecks.find((c) => c.requirement === requirement)!;
 const money = byRequirement('MONEY-CONSERVATION');

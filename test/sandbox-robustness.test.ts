@@ -1,11 +1,14 @@
+// The sandbox against hostile clients over real sockets: random bytes and text on every operation,
+// bodies nested hundreds of thousands deep, connections that never finish their headers. An
+// end-to-end test (`npm run test:e2e`): it drives a listening sandbox as an attacker would.
 import { createHmac } from 'node:crypto';
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_BODY_DEPTH } from './app.js';
-import { OPERATION_PATHS, startSandbox, type RunningSandbox } from './index.js';
-import { call, sandboxAt, T0 } from './test-support.js';
-import { MERCHANT_A } from './tenants.js';
+import { MAX_BODY_DEPTH } from '../sandbox/app.js';
+import { OPERATION_PATHS, startSandbox, type RunningSandbox } from '../sandbox/index.js';
+import { call, sandboxAt, T0 } from '../sandbox/test-support.js';
+import { MERCHANT_A } from '../sandbox/tenants.js';
 
 const lines: string[] = [];
 let sandbox: RunningSandbox;
