@@ -7,24 +7,27 @@ import PlainSummaryReporter from './test/plain-summary-reporter.js';
 //     they test: a module, a check against a sandbox, the sandbox's operations. They share their
 //     workers' loaded modules (isolate: false), which halves their CPU time; each makes its own
 //     sandboxes, clocks and state, so sharing the modules shares nothing they judge.
-//   - `unit-isolated` (also `npm test`): the unit tests that replace a module with vi.mock: only a
-//     fresh module graph makes the replacement reach the modules that import it.
+//   - `unit-isolated` (also `npm test`): the unit tests that replace a module or a global: vi.mock
+//     reaches only the modules loaded after it, and nock (the client harness) patches node's http and
+//     fetch for good, which would reach every file after it in a shared worker.
 //   - `e2e` (`npm run test:e2e`): the end-to-end tests in test/ and examples/ (the command as a
 //     process, whole certifications and the fault-injection proof, clients in other languages, the
 //     package as installed) and the tests that drive a real browser.
 // `vitest run` alone runs all three.
 const BROWSER_TESTS = ['reports/html.test.ts', 'sandbox/checkout.test.ts'];
 const E2E = ['test/**/*.test.ts', 'examples/**/*.test.ts', ...BROWSER_TESTS];
-/** The test files under `dir`, leaving out dependencies, output and git's own files. */
-function testFiles(dir: string): string[] {
+/** The test files under `dir` (e2e ones aside), leaving out dependencies, output and git's own files. */
+function unitTestFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = dir === '.' ? entry.name : `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return ['node_modules', 'dist', '.git'].includes(entry.name) ? [] : testFiles(path);
-    return entry.name.endsWith('.test.ts') ? [path] : [];
+    if (entry.isDirectory()) return ['node_modules', 'dist', '.git', 'test', 'examples'].includes(path) ? [] : unitTestFiles(path);
+    return entry.name.endsWith('.test.ts') && !BROWSER_TESTS.includes(path) ? [path] : [];
   });
 }
-/** The unit tests that call vi.mock, found by reading them, so a new one is never left sharing modules. */
-const MOCKING = testFiles('.').filter((file) => /\bvi\.(do)?mock\(/.test(readFileSync(file, 'utf8')));
+/** What replaces a module (vi.mock, vi.doMock) or node's own http and fetch (nock, through the client harness). */
+const REPLACES = /\bvi\.(mock|doMock)\(|\binstallClientHarness\(|from 'nock'/;
+/** The unit tests that replace something, found by reading them, so a new one is never left sharing modules. */
+const REPLACING = unitTestFiles('.').filter((file) => REPLACES.test(readFileSync(file, 'utf8')));
 
 export default defineConfig({
   test: {
@@ -38,9 +41,9 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['**/*.test.ts'], exclude: ['node_modules/**', 'dist/**', ...E2E, ...MOCKING], isolate: false },
+        test: { name: 'unit', include: ['**/*.test.ts'], exclude: ['node_modules/**', 'dist/**', ...E2E, ...REPLACING], isolate: false },
       },
-      { extends: true, test: { name: 'unit-isolated', include: MOCKING } },
+      { extends: true, test: { name: 'unit-isolated', include: REPLACING } },
       { extends: true, test: { name: 'e2e', include: E2E } },
     ],
   },

@@ -53,7 +53,7 @@ function stallWatch(): { recent(): number; stop(): void } {
   };
 }
 
-/** Serves an app on a real socket: node's request in, a standard Request to the app, its Response out. */
+/** Serves an app on a real socket: node's request in, a light Incoming to the app, its Answer (or Response) written out. */
 export async function listen(app: SandboxApp, options: ListenOptions = {}): Promise<Listening> {
   // node:http is loaded by the first sandbox that listens: importing the kit (an in-process sandbox,
   // the client harness, or only the signer through the root entry) does not pay for it.

@@ -51,12 +51,14 @@ function report(results) {
 const lint = npmRun('lint', 'lint');
 const format = npmRun('format', 'format');
 const build = await npmRun('build', 'build');
+// Arguments go to vitest. Without a file filter it runs the unit projects; with one (`npm test --
+// test/cli-run.test.ts`) the files it names in any project, so an end-to-end file runs too.
+const args = process.argv.slice(2);
+const projects = args.some((arg) => !arg.startsWith('-')) ? [] : ['--project', 'unit', '--project', 'unit-isolated'];
+// Two workers, not the config's three: lint holds a core for most of the run, and a third worker
+// would load every module once more for no core of its own.
 const tests = build.ok
-  ? // Two workers, not the config's three: lint holds a core for most of the run, and a third worker
-    // would load every module once more for no core of its own.
-    run('tests', 'vitest', ['run', '--project', 'unit', '--project', 'unit-isolated', '--maxWorkers=2', ...process.argv.slice(2)], {
-      quiet: false,
-    })
+  ? run('tests', 'vitest', ['run', ...projects, '--maxWorkers=2', ...args], { quiet: false })
   : Promise.resolve(undefined);
 const results = [build, ...(await Promise.all([lint, format, tests]))].filter((r) => r !== undefined);
 if (!report(results)) process.exit(1);
