@@ -2,7 +2,7 @@
 // alarm in any legitimate variant, every fault of these areas caught, no secret in any evidence.
 import { describe, expect, it } from 'vitest';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../../sandbox/faults.js';
-import { allVariants, type SandboxVariant } from '../../sandbox/options.js';
+import { allVariants, DEFAULT_VARIANT, type SandboxVariant } from '../../sandbox/options.js';
 import { catalog } from '../catalog.js';
 import type { Check } from '../check.js';
 import { sandboxTarget, type CheckRun } from '../check-test-support.js';
@@ -124,6 +124,27 @@ describe('every fault of these areas is caught by a check of its requirement', (
     },
     60_000,
   );
+});
+
+describe('a deployment whose window is narrower than 30 s', () => {
+  // P-AUTH-3's "30 s old and 30 s ahead are accepted" cannot hold inside a 20 s window, which the
+  // profile lets a deployment configure: both checks are not applicable there, never failed.
+  it('skips AUTH-WINDOW-RECENT and AUTH-WINDOW-AHEAD, and still judges timestamps past the window', async () => {
+    const target = await sandboxTarget({ variant: { ...DEFAULT_VARIANT, toleranceSeconds: 20 } }, withWindow(20), RUNS);
+    try {
+      const outcomes: Record<string, string> = {};
+      for (const check of CHECKS.filter((c) => c.requirement.startsWith('AUTH-WINDOW-')))
+        outcomes[check.requirement] = `${(await target.run(check)).outcome}`;
+      expect(outcomes).toEqual({
+        'AUTH-WINDOW-RECENT': 'skipped',
+        'AUTH-WINDOW-AHEAD': 'skipped',
+        'AUTH-WINDOW-EXPIRED': 'passed',
+        'AUTH-WINDOW-FUTURE': 'passed',
+      });
+    } finally {
+      await target.close();
+    }
+  });
 });
 
 describe('with only the required config keys', () => {
