@@ -3,7 +3,7 @@
 // requests and report for a seed whatever the concurrency (test/run-concurrency.test.ts: two whole runs).
 import { describe, expect, it } from 'vitest';
 import type { CheckResult } from '../core/report.js';
-import { defineCheck, type Check } from './check.js';
+import { defineCheck, type Check, type CheckContext } from './check.js';
 import type { TargetConfig } from './config.js';
 import { runChecks } from './runner.js';
 import type { Section } from './sections.js';
@@ -46,6 +46,21 @@ function timeline() {
 }
 
 const ids = (results: readonly CheckResult[]) => results.map((r) => r.meta.check);
+
+/** A check that sweeps `count` items side by side, doing `each` for each. */
+function sweeping(id: string, count: number, each: (i: number, ctx: CheckContext) => Promise<unknown>): Check {
+  return defineCheck({
+    id,
+    requirement: 'AUTH-ACCEPT',
+    title: id,
+    async run(ctx) {
+      await ctx.sweep(
+        Array.from({ length: count }, (_, i) => i),
+        (i) => each(i, ctx),
+      );
+    },
+  });
+}
 
 describe('runChecks', () => {
   it('runs checks side by side, up to the concurrency, and returns them in their listed order', async () => {
@@ -109,24 +124,13 @@ describe('runChecks', () => {
     let inFlight = 0;
     let most = 0;
     const { check } = timeline();
-    const sweeping = (id: string): Check =>
-      defineCheck({
-        id,
-        requirement: 'AUTH-ACCEPT',
-        title: id,
-        async run(ctx) {
-          await ctx.sweep(
-            Array.from({ length: 10 }, (_, i) => i),
-            async () => {
-              inFlight += 1;
-              most = Math.max(most, inFlight);
-              await new Promise((resolve) => setTimeout(resolve, 5));
-              inFlight -= 1;
-            },
-          );
-        },
-      });
-    await runChecks(settings(3), [{ name: 'A', checks: [sweeping('s1'), check('x', 1)] }]);
+    const sweeps = sweeping('s1', 10, async () => {
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      inFlight -= 1;
+    });
+    await runChecks(settings(3), [{ name: 'A', checks: [sweeps, check('x', 1)] }]);
     expect(most).toBe(3);
   });
 
@@ -135,18 +139,6 @@ describe('runChecks', () => {
     // Nothing listens on the config's port: each request is refused at once, and told in turn.
     const run = { ...settings(4), onExchange: (x: { label: string }) => sent.push(x.label) };
     // Three checks beside the lane, each sweeping with 4 requests in flight: a queue of 8 and more.
-    const sweeping = (id: string) =>
-      defineCheck({
-        id,
-        requirement: 'AUTH-ACCEPT',
-        title: id,
-        async run(ctx) {
-          await ctx.sweep(
-            Array.from({ length: 8 }, (_, i) => i),
-            (i) => ctx.send({ label: `${id} ${i}`, path: '/x' }),
-          );
-        },
-      });
     const lane = defineCheck({
       id: 'lane',
       requirement: 'AUTH-ACCEPT',
@@ -156,7 +148,8 @@ describe('runChecks', () => {
         for (let i = 0; i < 3; i++) await ctx.send({ label: `lane ${i}`, path: '/x' });
       },
     });
-    await runChecks(run, [{ name: 'A', checks: [sweeping('s1'), sweeping('s2'), sweeping('s3'), lane] }]);
+    const sends = (id: string) => sweeping(id, 8, (i, ctx) => ctx.send({ label: `${id} ${i}`, path: '/x' }));
+    await runChecks(run, [{ name: 'A', checks: [sends('s1'), sends('s2'), sends('s3'), lane] }]);
     expect(sent).toHaveLength(27);
     // Each of the lane's requests waits for one slot, not behind the queue (then it came 20th or later).
     expect(sent.indexOf('lane 2')).toBeLessThan(12);
