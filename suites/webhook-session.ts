@@ -56,26 +56,33 @@ export async function openWebhookSession(
       );
     }
     previous = typeof data.previous_url === 'string' ? data.previous_url : null;
+    /**
+     * A control request about the registration, sent once more when no answer came at all (a
+     * connection the target closed as it went idle, a keep-alive race on a loaded machine): both are
+     * safe to repeat, a question and putting back one URL.
+     */
+    const control = async (label: string, payload: { url?: string | null }) => {
+      const first = await client.send({ label, path: OPERATION_PATHS.registerWebhook, payload });
+      return first.response !== undefined
+        ? first
+        : client.send({ label: `${label} (asked again: no answer came)`, path: OPERATION_PATHS.registerWebhook, payload });
+    };
+    /** How the last question went when it got no answer to read: said if the restore cannot go on. */
+    let unanswered = '';
     // The merchant has one registration: another run against this target may take it meanwhile.
     registered = async () => {
-      const now = await client.send({
-        label: "the merchant's webhook registration now",
-        path: OPERATION_PATHS.registerWebhook,
-        payload: {},
-      });
+      const now = await control("the merchant's webhook registration now", {});
       const url = (now.response?.json as { data?: { url?: unknown } } | undefined)?.data?.url;
-      return now.response?.status === 200 ? (typeof url === 'string' ? url : null) : undefined;
+      if (now.response?.status === 200) return typeof url === 'string' ? url : null;
+      unanswered = now.response !== undefined ? `answered ${now.response.status}` : (now.error?.message ?? 'no answer');
+      return undefined;
     };
     restore = async () => {
       // Put back only what the kit replaced: a registration someone else made meanwhile is theirs.
       const now = await registered!();
-      if (now === undefined) throw new Error('the target did not say where it delivers now');
+      if (now === undefined) throw new Error(`the target did not say where it delivers now (asked, ${unanswered})`);
       if (now !== receiver.url) return "left the target's webhook registration to whoever changed it during the run";
-      const put = await client.send({
-        label: 'restore the earlier webhook registration',
-        path: OPERATION_PATHS.registerWebhook,
-        payload: { url: previous },
-      });
+      const put = await control('restore the earlier webhook registration', { url: previous });
       if (put.response?.status !== 200) throw new Error(`the target answered ${put.response?.status ?? put.error?.message}`);
       return undefined;
     };
