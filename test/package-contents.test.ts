@@ -128,20 +128,25 @@ describe("installed into a team's project from the tarball", () => {
     expect((JSON.parse(list.stdout) as { requirements: unknown[] }).requirements.length).toBeGreaterThan(100);
   });
 
-  /** Runs an ES module script with Node in the scratch project that installed the tarball. */
-  const inProject = (script: string) =>
-    spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8', timeout: 20_000 });
+  /** Runs an ES module script, one line each, with Node in the scratch project that installed the tarball: what it printed, parsed. */
+  const outputInProject = (lines: string[]): unknown => {
+    const ran = spawnSync(process.execPath, ['--input-type=module', '-e', lines.join('\n')], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(ran.status, ran.stderr).toBe(0);
+    return JSON.parse(ran.stdout);
+  };
 
   it('imports svc-conformance (its schemas shipped) and svc-conformance/vitest', () => {
-    const script = [
+    const imported = outputInProject([
       "const kit = await import('svc-conformance');",
       "const { conformanceSuite } = await import('svc-conformance/vitest');",
       "const vectors = await import('svc-conformance/vectors/signing-vectors.json', { with: { type: 'json' } });",
       "console.log(JSON.stringify({ suite: typeof conformanceSuite, sign: typeof kit.signPayload, valid: kit.validateSchema('error-envelope', {}).valid, vectors: typeof vectors.default }));",
-    ].join('\n');
-    const imported = inProject(script);
-    expect(imported.status, imported.stderr).toBe(0);
-    expect(JSON.parse(imported.stdout)).toEqual({ suite: 'function', sign: 'function', valid: false, vectors: 'object' });
+    ]);
+    expect(imported).toEqual({ suite: 'function', sign: 'function', valid: false, vectors: 'object' });
   });
 
   // One export each subpath is for, as the README's "Use as a library" shows it.
@@ -154,7 +159,7 @@ describe("installed into a team's project from the tarball", () => {
   };
 
   it("imports each subpath entry, and each of its exports is also the root entry's", () => {
-    const script = [
+    const seen = outputInProject([
       `const subpaths = ${JSON.stringify(Object.keys(SUBPATHS))};`,
       "const root = await import('svc-conformance');",
       'const seen = {};',
@@ -164,10 +169,7 @@ describe("installed into a team's project from the tarball", () => {
       '  seen[subpath + " (all)"] = Object.keys(entry).sort();',
       '}',
       'console.log(JSON.stringify(seen));',
-    ].join('\n');
-    const imported = inProject(script);
-    expect(imported.status, imported.stderr).toBe(0);
-    const seen = JSON.parse(imported.stdout) as Record<string, string[]>;
+    ]) as Record<string, string[]>;
     for (const [subpath, name] of Object.entries(SUBPATHS)) {
       expect(seen[subpath], subpath).toContain(name);
       expect(seen[subpath], `${subpath}: every export is the root's own`).toEqual(seen[`${subpath} (all)`]);
@@ -189,7 +191,7 @@ describe("installed into a team's project from the tarball", () => {
   });
 
   it('loads node:http when a sandbox first listens, not at import (the root entry holds every other entry)', () => {
-    const script = [
+    const loaded = outputInProject([
       "const http = () => process.moduleLoadList.includes('NativeModule http');",
       "const { startSandbox } = await import('svc-conformance');",
       'const atImport = http();',
@@ -197,22 +199,18 @@ describe("installed into a team's project from the tarball", () => {
       "const answered = (await fetch(sandbox.baseUrl + '/no-such-path')).status;",
       'await sandbox.close();',
       'console.log(JSON.stringify({ atImport, afterListen: http(), answered }));',
-    ].join('\n');
-    const loaded = inProject(script);
-    expect(loaded.status, loaded.stderr).toBe(0);
-    expect(JSON.parse(loaded.stdout)).toEqual({ atImport: false, afterListen: true, answered: 404 });
+    ]);
+    expect(loaded).toEqual({ atImport: false, afterListen: true, answered: 404 });
   });
 
   it("builds the generators' arbitraries with the team's own fast-check (loaded at the first one, one copy)", () => {
-    const script = [
+    const drawn = outputInProject([
       "const { orderCreateRequest } = await import('svc-conformance/generators');",
       "const { default: fc } = await import('fast-check');",
       'const arbitrary = orderCreateRequest();',
       'const [order] = fc.sample(arbitrary, { seed: 1, numRuns: 1 });',
       'console.log(JSON.stringify({ same: arbitrary instanceof fc.Arbitrary, orderId: typeof order.order_id }));',
-    ].join('\n');
-    const drawn = inProject(script);
-    expect(drawn.status, drawn.stderr).toBe(0);
-    expect(JSON.parse(drawn.stdout)).toEqual({ same: true, orderId: expect.stringMatching(/^(string|number)$/) });
+    ]);
+    expect(drawn).toEqual({ same: true, orderId: expect.stringMatching(/^(string|number)$/) });
   });
 });
