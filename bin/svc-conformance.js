@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-const entry = new URL('../dist/cli/main.js', import.meta.url);
+const entry = new URL('../dist/pkg/cli.js', import.meta.url);
 if (!existsSync(fileURLToPath(entry))) {
   process.stderr.write('svc-conformance: the command is not built yet; run `npm run build` (npm ci does it for you)\n');
   process.exit(2);

@@ -57,6 +57,12 @@ describe('the packed tarball', () => {
     expect(strays).toEqual([]);
   });
 
+  it("holds the code once, as the bundled entries of dist/pkg (tsc's module-per-file output stays behind)", () => {
+    const code = packed.filter((path) => path.endsWith('.js') && path.startsWith('dist/'));
+    expect(code.filter((path) => !path.startsWith('dist/pkg/'))).toEqual([]);
+    expect(code).toContain('dist/pkg/cli.js');
+  });
+
   it('holds README, LICENSE, the bin, main and types, and every target of "exports" (with types for each code entry)', () => {
     const has = new Set(packed);
     for (const file of ['README.md', 'LICENSE', 'package.json', ...Object.values(pkg.bin), pkg.main, pkg.types])

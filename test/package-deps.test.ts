@@ -52,7 +52,7 @@ describe('the published package', () => {
     for (const file of files('.js')) {
       const where = relative(ROOT, file);
       for (const name of packagesOf(readFileSync(file, 'utf8'))) {
-        if (name === 'vitest' && where === 'dist/suites/vitest.js') continue;
+        if (name === 'vitest' && where === 'dist/pkg/vitest.js') continue;
         if (pkg.dependencies[name] === undefined) strays.push(`${where}: ${name}`);
       }
     }

@@ -1,0 +1,46 @@
+// The second half of `npm run build`: joins what tsc emitted into dist/ into one module per entry of
+// package.json "exports" (and the command), with the modules they share in common chunks, in
+// dist/pkg/. Node loads an ES module per file, about a millisecond each, and the kit is some two
+// hundred files: loading them one by one was most of what `import('svc-conformance')` cost.
+//
+// Each module appears in exactly one output file, so a class (SignerError, ConfigError) is one class
+// whichever entries a team imports. Packages stay outside (imported by name, as before), and so do
+// Node's own modules. The types are still tsc's .d.ts files beside its .js ones.
+import { rm } from 'node:fs/promises';
+import { rolldown } from 'rolldown';
+
+/** Output name → the module tsc emitted for it. Keep in step with package.json "exports" and bin/. */
+export const ENTRIES = {
+  index: 'dist/index.js',
+  signer: 'dist/entries/signer.js',
+  generators: 'dist/entries/generators.js',
+  sandbox: 'dist/entries/sandbox.js',
+  harness: 'dist/entries/harness.js',
+  checks: 'dist/entries/checks.js',
+  vitest: 'dist/suites/vitest.js',
+  cli: 'dist/cli/main.js',
+};
+
+const OUT = 'dist/pkg';
+const local = (id) => id.startsWith('.') || id.startsWith('/');
+
+await rm(OUT, { recursive: true, force: true });
+const bundle = await rolldown({
+  input: ENTRIES,
+  platform: 'node',
+  external: (id) => !local(id),
+  logLevel: 'warn',
+  onLog(level, log) {
+    // A warning here is a module graph the kit did not mean to have: fail the build rather than ship it.
+    throw new Error(`bundle: ${log.message}`);
+  },
+});
+await bundle.write({
+  dir: OUT,
+  format: 'esm',
+  sourcemap: true,
+  chunkFileNames: 'chunks/[name]-[hash].js',
+  // The signer's modules as one chunk: svc-conformance/signer then loads two files, not four.
+  codeSplitting: { groups: [{ name: 'signer', test: /[\\/]dist[\\/]signer[\\/]/ }] },
+});
+await bundle.close();
