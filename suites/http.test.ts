@@ -134,6 +134,22 @@ describe('the HTTP layer', () => {
     expect(seen).toHaveLength(3);
   });
 
+  it('takes another second for a body whose pair another request already sent, however that one was signed', async () => {
+    const clock = manualClock(1_732_147_200_000);
+    const { client, seen } = await server((_s, _n, res) => json(res, 200, {}), { timeoutMs: 1_000, clock });
+    const second = String(clock.now() / 1000);
+    // Signed over its body alone, "{}" + the second: the very pair a body "{}" takes at that second.
+    await client.send({ label: 'body-only signature', path: '/x', raw: `{}${second}`, timestamp: second, signBodyOnly: true });
+    await client.send({ label: 'the body', path: '/x', raw: '{}' });
+    const signature = (body: string, timestamp: string) =>
+      createHmac('sha256', merchant.secretKey)
+        .update(body + timestamp)
+        .digest('hex');
+    expect(seen[0]!.headers['x-signature']).toBe(signature('{}', second));
+    expect(seen[1]!.headers['x-timestamp']).not.toBe(second);
+    expect(seen[1]!.headers['x-signature']).toBe(signature('{}', String(seen[1]!.headers['x-timestamp'])));
+  });
+
   it('never sends one (timestamp, signature) twice, staying well inside the window', async () => {
     const { client, seen } = await server((_s, _n, res) => json(res, 200, {}));
     const startedAt = Math.floor(Date.now() / 1000);
