@@ -3,7 +3,7 @@
 // seed and path, so runs replay; faker's own state between calls never matters.
 import { fc } from '../../common/fast-check.js';
 import { createRequire } from 'node:module';
-import type { Faker } from '@faker-js/faker';
+import type { Faker, LocaleDefinition, Randomizer } from '@faker-js/faker';
 
 // faker with its locales costs hundreds of milliseconds and tens of MB to load: only a run that
 // draws a value pays it, and only for the locales it draws from. Arbitraries are synchronous, so a
@@ -14,10 +14,38 @@ const loaded = new Map<string, Faker>();
 function fakerOf(id: string): Faker {
   let faker = loaded.get(id);
   if (faker === undefined) {
-    faker = (requireModule(`@faker-js/faker/locale/${id}`) as { faker: Faker }).faker;
+    const shipped = (requireModule(`@faker-js/faker/locale/${id}`) as { faker: Faker }).faker;
+    // The same locale data (merged with its fallbacks, as shipped) on a randomizer that is cheap to
+    // seed. A locale module exports only its ready-made instance, so its class comes from there.
+    const FakerClass = shipped.constructor as new (options: { locale: LocaleDefinition; randomizer: Randomizer }) => Faker;
+    faker = new FakerClass({ locale: shipped.rawDefinitions, randomizer: splitMix32() });
     loaded.set(id, faker);
   }
   return faker;
+}
+
+/**
+ * faker's randomizer for draws that are each seeded first. faker's own is a Mersenne Twister, whose
+ * seeding fills a 624-word state: with a seed before every draw that was most of a draw's cost. A
+ * draw takes a few dozen numbers, for which SplitMix32 (a 32-bit state, one step per number) is
+ * random enough, and seeding it is one assignment.
+ */
+export function splitMix32(): Randomizer {
+  // Closures, not methods: faker calls next() unbound.
+  let state = 0;
+  return {
+    seed(seed: number | number[]): void {
+      state = 0;
+      for (const word of typeof seed === 'number' ? [seed] : seed) state = Math.imul(state ^ (word >>> 0), 0x9e3779b1) >>> 0;
+    },
+    next(): number {
+      state = (state + 0x9e3779b9) >>> 0;
+      let z = state;
+      z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+      z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+      return ((z ^ (z >>> 16)) >>> 0) / 0x1_0000_0000;
+    },
+  };
 }
 
 /** A faker locale together with the country it describes (faker's own country() is random). */
