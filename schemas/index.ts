@@ -1,10 +1,13 @@
 // The kit's JSON Schemas (draft 2020-12), validated with ajv in strict mode. Validation failures are
 // returned as data (ajv's error objects, copied), never thrown: a check decides what a failure means.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type Ajv2020Module from 'ajv/dist/2020.js';
-import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { CodeOptions, ErrorObject, Format, ValidateFunction } from 'ajv/dist/2020.js';
 import type addFormatsModule from 'ajv-formats';
-import { readPackageJson } from '../common/package-root.js';
+import { packageRoot } from '../common/package-root.js';
 import { SVC_DATE_FORMAT, SVC_DATETIME_FORMAT, isSvcDate, isSvcDateTime } from './formats.js';
 import type { SchemaTypes } from './types.js';
 
@@ -74,18 +77,30 @@ function assertSchemaId(id: unknown): asserts id is SchemaId {
   }
 }
 
-const rawSchemas = new Map<SchemaId, Record<string, unknown>>();
+const rawSchemas = new Map<SchemaId, { text: string; schema: Record<string, unknown> }>();
 
-function rawSchema(id: SchemaId): Record<string, unknown> {
-  let schema = rawSchemas.get(id);
-  if (schema === undefined) {
-    schema = readPackageJson<Record<string, unknown>>(schemaPath(id));
+function rawFile(id: SchemaId): { text: string; schema: Record<string, unknown> } {
+  let file = rawSchemas.get(id);
+  if (file === undefined) {
+    const text = readFileSync(join(packageRoot(), schemaPath(id)), 'utf8');
+    const schema = JSON.parse(text) as Record<string, unknown>;
     if (schema.$id !== schemaUri(id)) {
       throw new Error(`schemas: ${schemaPath(id)} has $id ${JSON.stringify(schema.$id)}; expected "${schemaUri(id)}"`);
     }
-    rawSchemas.set(id, schema);
+    rawSchemas.set(id, (file = { text, schema }));
   }
-  return schema;
+  return file;
+}
+
+function rawSchema(id: SchemaId): Record<string, unknown> {
+  return rawFile(id).schema;
+}
+
+/** A digest of every schema file as it is now: precompiled validators are used only if made from these. */
+export function schemasDigest(): string {
+  const hash = createHash('sha256');
+  for (const id of SCHEMA_IDS) hash.update(rawFile(id).text).update('\u0000');
+  return hash.digest('hex');
 }
 
 /** The raw schema object of `id` (a copy: changing it changes nothing here). */
@@ -103,48 +118,87 @@ export function createSchemaAjv(): Ajv {
   return schemaAjv({ checkAgainstMetaSchema: true });
 }
 
-function schemaAjv({ checkAgainstMetaSchema }: { checkAgainstMetaSchema: boolean }): Ajv {
-  const ajv = new (Ajv2020())({ strict: true, allErrors: true, validateSchema: checkAgainstMetaSchema });
+/** The formats the schemas name beyond ajv-formats' own: the interface's two date shapes. */
+const SVC_FORMATS: Record<string, Format> = {
+  [SVC_DATETIME_FORMAT]: { type: 'string', validate: isSvcDateTime },
+  [SVC_DATE_FORMAT]: { type: 'string', validate: isSvcDate },
+};
+
+function schemaAjv({ checkAgainstMetaSchema, code }: { checkAgainstMetaSchema: boolean; code?: CodeOptions }): Ajv {
+  const ajv = new (Ajv2020())({ strict: true, allErrors: true, validateSchema: checkAgainstMetaSchema, ...(code ? { code } : {}) });
   addFormats()(ajv);
-  ajv.addFormat(SVC_DATETIME_FORMAT, { type: 'string', validate: isSvcDateTime });
-  ajv.addFormat(SVC_DATE_FORMAT, { type: 'string', validate: isSvcDate });
+  for (const [name, format] of Object.entries(SVC_FORMATS)) ajv.addFormat(name, format);
   return ajv;
 }
 
-let sharedAjv: Ajv | undefined;
-const validators = new Map<SchemaId, ValidateFunction>();
+/**
+ * An ajv with every schema registered (not compiled) so a `$ref` to another schema's `$id` resolves;
+ * each is compiled the first time it is used. They are the kit's own files, not checked again against
+ * the draft 2020-12 meta-schema here: compiling that was a sixth of a run's first request (about
+ * 170 ms of CPU), and schemas.test.ts checks every file against it. Strict mode still holds: an
+ * unknown keyword or format fails compilation. `code` is for the build's standalone code (standalone.ts).
+ */
+export function ajvWithAllSchemas(code?: CodeOptions): Ajv {
+  const ajv = schemaAjv({ checkAgainstMetaSchema: false, ...(code ? { code } : {}) });
+  for (const id of SCHEMA_IDS) ajv.addSchema(rawSchema(id));
+  return ajv;
+}
 
-// Every schema is registered (not compiled) up front so a `$ref` to another schema's `$id` resolves;
-// each is compiled the first time it is used. They are the kit's own files, not checked again against
-// the draft 2020-12 meta-schema here: compiling that was a sixth of a run's first request (about
-// 170 ms of CPU), and schemas.test.ts checks every file against it. Strict mode still holds: an
-// unknown keyword or format fails compilation.
-function ajvWithAllSchemas(): Ajv {
-  if (sharedAjv === undefined) {
-    const ajv = schemaAjv({ checkAgainstMetaSchema: false });
-    for (const id of SCHEMA_IDS) ajv.addSchema(rawSchema(id));
-    sharedAjv = ajv;
-  }
-  return sharedAjv;
+/** Where the build writes the validators it compiled (standalone.ts), relative to the package root. */
+export const PRECOMPILED_VALIDATORS = 'dist/pkg/schema-validators.cjs';
+
+/** What a precompiled validators module exports. */
+export interface PrecompiledModule {
+  /** schemasDigest() of the files it was compiled from. */
+  digest: string;
+  /** The validator of each schema id, given the format functions the schemas name. */
+  validators(formats: Record<string, Format>): Record<string, ValidateFunction>;
+}
+
+/**
+ * The precompiled validators, if the module is there and was compiled from the schema files as they
+ * are now; otherwise none, and each schema is compiled at first use. Compiling costs a few hundred
+ * milliseconds of a command's first requests (the sandbox and the suite validate from the first);
+ * loading the compiled code, a few dozen.
+ */
+export function precompiledValidators(module: PrecompiledModule | undefined): Map<SchemaId, ValidateFunction> | undefined {
+  if (module === undefined || module.digest !== schemasDigest()) return undefined;
+  const formats = {
+    ...(requireModule('ajv-formats/dist/formats.js') as { fullFormats: Record<string, Format> }).fullFormats,
+    ...SVC_FORMATS,
+  };
+  const compiled = module.validators(formats);
+  return new Map(SCHEMA_IDS.flatMap((id) => (compiled[id] === undefined ? [] : [[id, compiled[id]] as const])));
+}
+
+function builtValidators(): PrecompiledModule | undefined {
+  const file = join(packageRoot(), PRECOMPILED_VALIDATORS);
+  return existsSync(file) ? (requireModule(file) as PrecompiledModule) : undefined;
+}
+
+let sharedAjv: Ajv | undefined;
+let validators: Map<SchemaId, ValidateFunction> | undefined;
+
+function compiled(id: SchemaId): ValidateFunction {
+  const validate = (sharedAjv ??= ajvWithAllSchemas()).getSchema(schemaUri(id));
+  if (validate === undefined) throw new Error(`schemas: ${schemaPath(id)} is not registered with ajv`);
+  return validate;
 }
 
 function validatorFor(id: SchemaId): ValidateFunction {
+  validators ??= precompiledValidators(builtValidators()) ?? new Map();
   let validate = validators.get(id);
-  if (validate === undefined) {
-    validate = ajvWithAllSchemas().getSchema(schemaUri(id));
-    if (validate === undefined) throw new Error(`schemas: ${schemaPath(id)} is not registered with ajv`);
-    validators.set(id, validate);
-  }
+  if (validate === undefined) validators.set(id, (validate = compiled(id)));
   return validate;
 }
 
 /**
- * Compiles `id` (and the schemas it references) now instead of on first use. Throws when the schema
- * breaks a strict-mode rule: that is a defect of the kit, not of the value under test.
+ * Compiles `id` (and the schemas it references) with ajv now, whether or not the build precompiled it.
+ * Throws when the schema breaks a strict-mode rule: that is a defect of the kit, not of the value under test.
  */
 export function compileSchema(id: SchemaId): void {
   assertSchemaId(id);
-  validatorFor(id);
+  compiled(id);
 }
 
 function toSchemaError(error: ErrorObject): SchemaError {

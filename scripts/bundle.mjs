@@ -5,8 +5,9 @@
 //
 // Each module appears in exactly one output file, so a class (SignerError, ConfigError) is one class
 // whichever entries a team imports. Packages stay outside (imported by name, as before), and so do
-// Node's own modules. The types are still tsc's .d.ts files beside its .js ones.
-import { rm } from 'node:fs/promises';
+// Node's own modules. The types are still tsc's .d.ts files beside its .js ones. Last, the schemas'
+// validators are compiled into dist/pkg/schema-validators.cjs (schemas/standalone.ts).
+import { rm, writeFile } from 'node:fs/promises';
 import { rolldown } from 'rolldown';
 
 /** Output name → the module tsc emitted for it. Keep in step with package.json "exports" and bin/. */
@@ -44,3 +45,8 @@ await bundle.write({
   codeSplitting: { groups: [{ name: 'signer', test: /[\\/]dist[\\/]signer[\\/]/ }] },
 });
 await bundle.close();
+
+// The schemas' validators, compiled now rather than at a command's first requests (schemas/standalone.ts).
+const { standaloneValidators } = await import('../dist/schemas/standalone.js');
+const { PRECOMPILED_VALIDATORS } = await import('../dist/schemas/index.js');
+await writeFile(PRECOMPILED_VALIDATORS, standaloneValidators());

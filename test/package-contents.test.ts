@@ -155,6 +155,18 @@ describe("installed into a team's project from the tarball", () => {
     expect(imported).toEqual({ suite: 'function', sign: 'function', valid: false, vectors: 'object' });
   });
 
+  it('validates with the validators the build compiled: ajv compiles nothing when the package runs', () => {
+    const seen = outputInProject([
+      "import { createRequire } from 'node:module';",
+      "const { validateSchema } = await import('svc-conformance');",
+      "const valid = validateSchema('order-record', { order_id: 1 }).valid;",
+      "const loaded = Object.keys(createRequire(process.cwd() + '/').cache);",
+      'const has = (ending) => loaded.some((file) => file.endsWith(ending));',
+      "console.log(JSON.stringify({ valid, precompiled: has('/dist/pkg/schema-validators.cjs'), compiler: has('/ajv/dist/core.js') }));",
+    ]);
+    expect(seen).toEqual({ valid: false, precompiled: true, compiler: false });
+  });
+
   // One export each subpath is for, as the README's "Use as a library" shows it.
   const SUBPATHS: Record<string, string> = {
     'svc-conformance/signer': 'signPayload',
