@@ -7,11 +7,13 @@
 // whichever entries a team imports. Packages stay outside (imported by name, as before), and so do
 // Node's own modules. The types are still tsc's .d.ts files beside its .js ones. Last, the schemas'
 // validators are compiled into dist/pkg/schema-validators.cjs (schemas/standalone.ts).
+import { readdirSync, statSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { rolldown } from 'rolldown';
 
 /** Output name → the module tsc emitted for it. Keep in step with package.json "exports" and bin/. */
-export const ENTRIES = {
+const ENTRIES = {
   index: 'dist/index.js',
   signer: 'dist/entries/signer.js',
   generators: 'dist/entries/generators.js',
@@ -23,7 +25,32 @@ export const ENTRIES = {
 };
 
 const OUT = 'dist/pkg';
+const STAMP = join(OUT, '.built');
 const local = (id) => id.startsWith('.') || id.startsWith('/');
+
+/** The newest modification time among what the bundle is made from: tsc's .js, the schemas, this script. */
+function newestInput() {
+  const files = [
+    ...readdirSync('dist', { recursive: true })
+      .filter((name) => name.endsWith('.js') && !name.startsWith('pkg'))
+      .map((name) => join('dist', name)),
+    ...readdirSync('schemas')
+      .filter((name) => name.endsWith('.schema.json'))
+      .map((name) => join('schemas', name)),
+    'scripts/bundle.mjs',
+  ];
+  return Math.max(...files.map((file) => statSync(file).mtimeMs));
+}
+
+const builtAt = (() => {
+  try {
+    return statSync(STAMP).mtimeMs;
+  } catch {
+    return -Infinity;
+  }
+})();
+// `npm test` builds before every run: with nothing new since the last bundle, that one stands.
+if (builtAt >= newestInput()) process.exit(0);
 
 await rm(OUT, { recursive: true, force: true });
 const bundle = await rolldown({
@@ -50,3 +77,4 @@ await bundle.close();
 const { standaloneValidators } = await import('../dist/schemas/standalone.js');
 const { PRECOMPILED_VALIDATORS } = await import('../dist/schemas/index.js');
 await writeFile(PRECOMPILED_VALIDATORS, standaloneValidators());
+await writeFile(STAMP, '');

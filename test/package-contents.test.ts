@@ -51,7 +51,7 @@ describe('the packed tarball', () => {
   it('holds no tests, test support, bench, source maps or build state', () => {
     const strays = packed.filter(
       (path) =>
-        /\.test\.|(^|\/)test\/|test-support|(^|\/)bench\/|\.map$|\.tsbuildinfo$|^scripts\/|^examples\//.test(path) ||
+        /\.test\.|(^|\/)test\/|test-support|(^|\/)bench\/|\.map$|\.tsbuildinfo$|\.built$|^scripts\/|^examples\//.test(path) ||
         (path.endsWith('.ts') && !path.endsWith('.d.ts')),
     );
     expect(strays).toEqual([]);
