@@ -96,10 +96,22 @@ function rawSchema(id: SchemaId): Record<string, unknown> {
   return rawFile(id).schema;
 }
 
-/** A digest of every schema file as it is now: precompiled validators are used only if made from these. */
+/** ajv's options for the kit's validators, at first use and in the build's precompiled code alike. */
+const AJV_OPTIONS = { strict: true, allErrors: true } as const;
+
+/** The shape of the build's module (standalone.ts): a change to it is a change of the digest. */
+const PRECOMPILED_FORMAT = 1;
+
+/**
+ * A digest of what validators are made from, as it is here now: every schema file, the ajv and
+ * ajv-formats installed, the options and formats given to ajv. Precompiled validators are used only if
+ * made from exactly these: a schema edited since the build, or another ajv, compiles at first use.
+ */
 export function schemasDigest(): string {
   const hash = createHash('sha256');
-  for (const id of SCHEMA_IDS) hash.update(rawFile(id).text).update('\u0000');
+  const versionOf = (name: string) => (requireModule(`${name}/package.json`) as { version: string }).version;
+  hash.update(JSON.stringify([PRECOMPILED_FORMAT, AJV_OPTIONS, Object.keys(SVC_FORMATS), versionOf('ajv'), versionOf('ajv-formats')]));
+  for (const id of SCHEMA_IDS) hash.update('\u0000').update(rawFile(id).text);
   return hash.digest('hex');
 }
 
@@ -125,7 +137,7 @@ const SVC_FORMATS: Record<string, Format> = {
 };
 
 function schemaAjv({ checkAgainstMetaSchema, code }: { checkAgainstMetaSchema: boolean; code?: CodeOptions }): Ajv {
-  const ajv = new (Ajv2020())({ strict: true, allErrors: true, validateSchema: checkAgainstMetaSchema, ...(code ? { code } : {}) });
+  const ajv = new (Ajv2020())({ ...AJV_OPTIONS, validateSchema: checkAgainstMetaSchema, ...(code ? { code } : {}) });
   addFormats()(ajv);
   for (const [name, format] of Object.entries(SVC_FORMATS)) ajv.addFormat(name, format);
   return ajv;
@@ -171,9 +183,14 @@ export function precompiledValidators(module: PrecompiledModule | undefined): Ma
   return new Map(SCHEMA_IDS.flatMap((id) => (compiled[id] === undefined ? [] : [[id, compiled[id]] as const])));
 }
 
-function builtValidators(): PrecompiledModule | undefined {
-  const file = join(packageRoot(), PRECOMPILED_VALIDATORS);
-  return existsSync(file) ? (requireModule(file) as PrecompiledModule) : undefined;
+/** The build's module at `file`, if there is one that loads: one that does not (damaged) is as good as none. */
+export function precompiledModuleAt(file = join(packageRoot(), PRECOMPILED_VALIDATORS)): PrecompiledModule | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    return requireModule(file) as PrecompiledModule;
+  } catch {
+    return undefined;
+  }
 }
 
 let sharedAjv: Ajv | undefined;
@@ -186,7 +203,7 @@ function compiled(id: SchemaId): ValidateFunction {
 }
 
 function validatorFor(id: SchemaId): ValidateFunction {
-  validators ??= precompiledValidators(builtValidators()) ?? new Map();
+  validators ??= precompiledValidators(precompiledModuleAt()) ?? new Map();
   let validate = validators.get(id);
   if (validate === undefined) validators.set(id, (validate = compiled(id)));
   return validate;

@@ -1,4 +1,7 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fc } from '../common/fast-check.js';
 import { readPackageJson } from '../common/package-root.js';
@@ -11,6 +14,7 @@ import {
 } from '../generators/index.js';
 import {
   ajvWithAllSchemas,
+  precompiledModuleAt,
   precompiledValidators,
   schemaIds,
   schemasDigest,
@@ -86,9 +90,21 @@ describe("the build's precompiled validators", () => {
     expect(invalid).toBeLessThan(values.length);
   });
 
-  it('are used only while the schema files are those they were compiled from', () => {
+  it('are used only while the schema files, ajv and its options are those they were compiled with', () => {
     expect(built.digest).toBe(schemasDigest());
     expect(precompiledValidators({ ...built, digest: '0'.repeat(64) })).toBeUndefined();
     expect(precompiledValidators(undefined)).toBeUndefined();
+  });
+
+  it('a module file that is missing or does not load (cut short) counts as none: the schemas compile at first use', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-validators-'));
+    try {
+      const file = join(dir, 'schema-validators.cjs');
+      expect(precompiledModuleAt(file)).toBeUndefined();
+      writeFileSync(file, standaloneValidators().slice(0, 1_000));
+      expect(precompiledModuleAt(file)).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -8,8 +8,8 @@
 // Node's own modules. The types are still tsc's .d.ts files beside its .js ones. Last, the schemas'
 // validators are compiled into dist/pkg/schema-validators.cjs (schemas/standalone.ts).
 import { readdirSync, statSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { rename, rm, writeFile } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
 import { rolldown } from 'rolldown';
 
 /** Output name → the module tsc emitted for it. Keep in step with package.json "exports" and bin/. */
@@ -26,7 +26,9 @@ const ENTRIES = {
 
 const OUT = 'dist/pkg';
 const STAMP = join(OUT, '.built');
-const local = (id) => id.startsWith('.') || id.startsWith('/');
+// The kit's own modules: a relative import as written, or the absolute path rolldown resolved it to
+// (asked again with that; on Windows it starts with a drive letter, not a slash).
+const local = (id) => id.startsWith('.') || isAbsolute(id);
 
 /** The newest modification time among what the bundle is made from: tsc's .js, the schemas, this script. */
 function newestInput() {
@@ -76,5 +78,7 @@ await bundle.close();
 // The schemas' validators, compiled now rather than at a command's first requests (schemas/standalone.ts).
 const { standaloneValidators } = await import('../dist/schemas/standalone.js');
 const { PRECOMPILED_VALIDATORS } = await import('../dist/schemas/index.js');
-await writeFile(PRECOMPILED_VALIDATORS, standaloneValidators());
+// Written whole or not at all: a half-written file would be a module that does not load.
+await writeFile(`${PRECOMPILED_VALIDATORS}.partial`, standaloneValidators());
+await rename(`${PRECOMPILED_VALIDATORS}.partial`, PRECOMPILED_VALIDATORS);
 await writeFile(STAMP, '');
