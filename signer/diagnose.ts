@@ -103,7 +103,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const parsed = parseBody(input.body);
   const canonical = parsed.canonical;
   const message = canonical + seconds;
-  const expectedSignature = new HmacKey('sha256', input.secret).digest(message).toString('hex');
+  const expectedSignature = new HmacKey('sha256', input.secret).digest(message);
   const warnings: string[] = [];
   const detail: DiagnosisDetail = {
     bodyIsJson: parsed.isJson,
@@ -129,6 +129,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const texts = candidateTexts(input.body, parsed, timestamp, input.builtOrder);
   const keys = candidateKeys(input.secret, decoded.algorithm);
   const forms = timestampForms(timestamp);
+  const sent = decoded.bytes.toString('hex');
   const matches: Candidate[] = [];
   let tried = 0;
 
@@ -137,7 +138,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
       const started = key.hmac.start(candidate.text);
       for (const form of forms) {
         tried++;
-        if (key.hmac.finish(started, form.value).equals(decoded.bytes)) {
+        if (key.hmac.finish(started, form.value) === sent) {
           matches.push({
             text: candidate.text + form.value,
             payload: candidate.text,
@@ -148,7 +149,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
       // The timestamp placed first, and the payload alone (or with the timestamp inside it).
       tried += 2;
       for (const form of forms.slice(0, 1)) {
-        if (key.hmac.digest(form.value + candidate.text).equals(decoded.bytes)) {
+        if (key.hmac.digest(form.value + candidate.text) === sent) {
           matches.push({
             text: form.value + candidate.text,
             payload: candidate.text,
@@ -156,7 +157,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
           });
         }
       }
-      if (key.hmac.digest(candidate.text).equals(decoded.bytes)) {
+      if (key.hmac.digest(candidate.text) === sent) {
         const inside: VariantId =
           candidate.withTimestamp || timestampField(parsed.tree, timestamp) ? 'timestamp-in-body' : 'timestamp-omitted';
         matches.push({
@@ -177,7 +178,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
       for (let ms = 1; ms < 1000; ms++) {
         tried++;
         const value = String(base + ms);
-        if (key.hmac.finish(started, value).equals(decoded.bytes)) {
+        if (key.hmac.finish(started, value) === sent) {
           matches.push({
             text: candidate.text + value,
             payload: candidate.text,
