@@ -1,36 +1,17 @@
 // The Create Order, Duplicates, Payout Status and Profile operations checks, run against real
-// reference sandboxes on loopback: they pass a correct server in every legitimate variant, each
-// fault of their sections makes one of them fail, and a missing config key skips them by name.
+// reference sandboxes on loopback: each fault of their sections makes one of them fail, and a missing
+// config key skips them by name. That they pass a correct server in every legitimate variant is
+// test/check-variants.test.ts (with the end-to-end tests).
 import { describe, expect, it } from 'vitest';
-import { FAULTS, FAULT_NAMES, allVariants, type FaultName, type SandboxVariant } from '../../sandbox/index.js';
+import { FAULTS, FAULT_NAMES, type FaultName } from '../../sandbox/index.js';
 import { catalog } from '../catalog.js';
-import type { Check } from '../check.js';
 import { sandboxTarget } from '../check-test-support.js';
 import type { TargetConfig } from '../config.js';
-import { duplicateChecks } from './duplicates.js';
-import { edgeChecks } from './edges.js';
-import { modelChecks } from './model.js';
-import { operationChecks } from './operations.js';
-import { createOrderChecks } from './orders.js';
-import { payoutStatusChecks } from './payouts.js';
-import { raceChecks } from './races.js';
+import { ORDER_AREA_CHECKS } from './areas-test-support.js';
 
-// DUP-EXACT-IDS is checked among the edges (checks/edges.ts), with the identifier edges it rests on;
-// DUP-PERMANENT by the model (checks/model.ts), over sequences that end a record before its id is used again.
-const CHECKS: readonly Check[] = [
-  ...createOrderChecks,
-  ...duplicateChecks,
-  ...payoutStatusChecks,
-  ...operationChecks,
-  ...raceChecks,
-  ...edgeChecks.filter((c) => c.requirement.startsWith('DUP-')),
-  ...modelChecks.filter((c) => c.requirement.startsWith('DUP-')),
-];
+const CHECKS = ORDER_AREA_CHECKS;
 const SECTIONS = ['ORDER-', 'DUP-', 'PAYOUT-', 'OPS-'];
 const ours = (requirement: string) => SECTIONS.some((prefix) => requirement.startsWith(prefix));
-
-/** Checks that cannot run against a plain-http sandbox, with the outcome they must report there. */
-const NOT_APPLICABLE_ON_HTTP = new Set(['create-order-payment-link-https']);
 
 describe('the checks of these sections cover the catalog', () => {
   it('every ORDER-, DUP-, PAYOUT- and OPS- requirement has a check; every check names one of them', () => {
@@ -45,36 +26,6 @@ describe('the checks of these sections cover the catalog', () => {
     const ids = CHECKS.map((c) => c.id);
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
   });
-});
-
-function variantName(v: SandboxVariant): string {
-  return `create ${v.createStatus}, verify ${v.verify}, replay ${v.replay}, window ${v.toleranceSeconds} s`;
-}
-
-describe('no false alarms: every check passes a correct sandbox in every variant', () => {
-  it.concurrent.each(allVariants().map((v) => [variantName(v), v] as const))(
-    '%s',
-    async (_, variant) => {
-      const withWindow = (config: TargetConfig): TargetConfig => ({
-        ...config,
-        profile: { ...config.profile, timestampToleranceSeconds: variant.toleranceSeconds },
-      });
-      const target = await sandboxTarget({ variant }, withWindow, 4);
-      try {
-        const verdicts: string[] = [];
-        for (const check of CHECKS) {
-          const { outcome, meta } = await target.run(check);
-          const wanted = NOT_APPLICABLE_ON_HTTP.has(check.id) ? 'skipped' : 'passed';
-          if (outcome !== wanted) verdicts.push(`${check.id}: ${outcome} (${meta.failure?.message ?? meta.skipped})`);
-          for (const finding of meta.findings) verdicts.push(`${check.id}: finding ${finding.requirement}: ${finding.message}`);
-        }
-        expect(verdicts).toEqual([]);
-      } finally {
-        await target.close();
-      }
-    },
-    60_000,
-  );
 });
 
 const OUR_FAULTS = FAULT_NAMES.filter((name) => ours(FAULTS[name].requirement));
