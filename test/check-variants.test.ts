@@ -1,14 +1,15 @@
 // No false alarms, check by check: every check of two areas against the reference sandbox in each of
 // its legitimate variants (create 200 or 201, the body verified raw or canonical, replays refused or
 // allowed, a 300 or 900 s window): each passes (or, for a MAY the variant's choice breaks, fails as
-// information) and records no finding. The whole-run proof (conformance-proof.test.ts) certifies
-// each variant by its report; this judges each check and each observer. Sixteen whole-area runs, so
-// with the end-to-end tests; the areas' other tests sit beside their checks.
+// information) and records no finding; and the model checks on each way the sandbox settles a payout.
+// The whole-run proof (conformance-proof.test.ts) certifies each variant by its report; this judges
+// each check and each observer. Nineteen whole-area runs, so with the end-to-end tests; the areas'
+// other tests sit beside their checks.
 import { describe, expect, it } from 'vitest';
 import { allVariants, type SandboxVariant } from '../sandbox/options.js';
 import type { Check } from '../suites/check.js';
 import { sandboxTarget, type CheckRun } from '../suites/check-test-support.js';
-import { AUTH_AREA_CHECKS, ORDER_AREA_CHECKS, variantName, withWindow } from '../suites/checks/areas-test-support.js';
+import { AUTH_AREA_CHECKS, modelCheckSurprises, ORDER_AREA_CHECKS, variantName, withWindow } from '../suites/checks/areas-test-support.js';
 
 describe('Authentication, Signature, Environments and Errors: no false alarms in every legitimate variant', () => {
   /** AUTH-REPLAY is a MAY: against a server that allows replays it fails, as information. */
@@ -65,4 +66,12 @@ describe('Create Order, Duplicates, Payout Status and Profile operations: every 
     },
     60_000,
   );
+});
+
+describe('the model checks: no false alarms on the sandbox whatever its settlement', () => {
+  it.concurrent.each([
+    ['slow settlement (PROCESSING takes a while)', { settleSeconds: 600 }],
+    ['instant settlement', { settleSeconds: 0 }],
+    ['debit at settlement', { variant: { debitAt: 'settlement' as const } }],
+  ])('%s', async (_name, options) => expect(await modelCheckSurprises(options, 3)).toEqual([]), 60_000);
 });
