@@ -70,3 +70,32 @@ export async function sandboxTarget(
     },
   };
 }
+
+/**
+ * Starts a sandbox so and runs `checks` against it one after another: what each did other than
+ * `wanted` (by default, pass), with why, and every finding an observer made. Empty when the sandbox
+ * raised no false alarm.
+ */
+export async function surprisesAgainst(
+  options: StartOptions,
+  checks: readonly Check[],
+  {
+    edit,
+    runs,
+    wanted = () => 'passed',
+  }: { edit?: (config: TargetConfig) => TargetConfig; runs?: number; wanted?: (check: Check) => CheckOutcome } = {},
+): Promise<string[]> {
+  const target = await sandboxTarget(options, edit, runs);
+  try {
+    const surprises: string[] = [];
+    for (const check of checks) {
+      const { outcome, meta } = await target.run(check);
+      if (outcome !== wanted(check))
+        surprises.push(`${check.id}: ${outcome} (${meta.failure?.message ?? meta.skipped ?? meta.error?.message})`);
+      for (const finding of meta.findings) surprises.push(`${check.id}: finding ${finding.requirement}: ${finding.message}`);
+    }
+    return surprises;
+  } finally {
+    await target.close();
+  }
+}

@@ -6,38 +6,24 @@
 // each check and each observer. Nineteen whole-area runs, so with the end-to-end tests; the areas'
 // other tests sit beside their checks.
 import { describe, expect, it } from 'vitest';
-import { allVariants, type SandboxVariant } from '../sandbox/options.js';
-import type { Check } from '../suites/check.js';
-import { sandboxTarget, type CheckRun } from '../suites/check-test-support.js';
-import { AUTH_AREA_CHECKS, modelCheckSurprises, ORDER_AREA_CHECKS, variantName, withWindow } from '../suites/checks/areas-test-support.js';
+import { allVariants } from '../sandbox/options.js';
+import { surprisesAgainst } from '../suites/check-test-support.js';
+import { AUTH_AREA_CHECKS, ORDER_AREA_CHECKS, variantName, withWindow } from '../suites/checks/areas-test-support.js';
+import { modelChecks } from '../suites/checks/model.js';
+
+const VARIANTS = allVariants().map((v) => [variantName(v), v] as const);
 
 describe('Authentication, Signature, Environments and Errors: no false alarms in every legitimate variant', () => {
-  /** AUTH-REPLAY is a MAY: against a server that allows replays it fails, as information. */
-  const expectedOutcome = (check: Check, variant: SandboxVariant): CheckRun['outcome'] =>
-    check.requirement === 'AUTH-REPLAY' && variant.replay === 'allow' ? 'failed' : 'passed';
-
-  it.each(allVariants().map((v) => [variantName(v), v] as const))(
+  it.each(VARIANTS)(
     '%s',
     async (_name, variant) => {
-      const target = await sandboxTarget({ variant }, withWindow(variant.toleranceSeconds), 5);
-      try {
-        const surprises: unknown[] = [];
-        for (const check of AUTH_AREA_CHECKS) {
-          const { outcome, meta } = await target.run(check);
-          if (outcome !== expectedOutcome(check, variant) || meta.findings.length > 0) {
-            surprises.push({
-              check: check.id,
-              outcome,
-              skipped: meta.skipped,
-              failure: meta.failure?.message,
-              findings: meta.findings.map((f) => f.message),
-            });
-          }
-        }
-        expect(surprises).toEqual([]);
-      } finally {
-        await target.close();
-      }
+      const surprises = await surprisesAgainst({ variant }, AUTH_AREA_CHECKS, {
+        edit: withWindow(variant.toleranceSeconds),
+        runs: 5,
+        // AUTH-REPLAY is a MAY: against a server that allows replays it fails, as information.
+        wanted: (check) => (check.requirement === 'AUTH-REPLAY' && variant.replay === 'allow' ? 'failed' : 'passed'),
+      });
+      expect(surprises).toEqual([]);
     },
     60_000,
   );
@@ -47,22 +33,15 @@ describe('Create Order, Duplicates, Payout Status and Profile operations: every 
   /** Checks that cannot run against a plain-http sandbox, with the outcome they must report there. */
   const NOT_APPLICABLE_ON_HTTP = new Set(['create-order-payment-link-https']);
 
-  it.concurrent.each(allVariants().map((v) => [variantName(v), v] as const))(
+  it.concurrent.each(VARIANTS)(
     '%s',
     async (_, variant) => {
-      const target = await sandboxTarget({ variant }, withWindow(variant.toleranceSeconds), 4);
-      try {
-        const verdicts: string[] = [];
-        for (const check of ORDER_AREA_CHECKS) {
-          const { outcome, meta } = await target.run(check);
-          const wanted = NOT_APPLICABLE_ON_HTTP.has(check.id) ? 'skipped' : 'passed';
-          if (outcome !== wanted) verdicts.push(`${check.id}: ${outcome} (${meta.failure?.message ?? meta.skipped})`);
-          for (const finding of meta.findings) verdicts.push(`${check.id}: finding ${finding.requirement}: ${finding.message}`);
-        }
-        expect(verdicts).toEqual([]);
-      } finally {
-        await target.close();
-      }
+      const surprises = await surprisesAgainst({ variant }, ORDER_AREA_CHECKS, {
+        edit: withWindow(variant.toleranceSeconds),
+        runs: 4,
+        wanted: (check) => (NOT_APPLICABLE_ON_HTTP.has(check.id) ? 'skipped' : 'passed'),
+      });
+      expect(surprises).toEqual([]);
     },
     60_000,
   );
@@ -73,5 +52,5 @@ describe('the model checks: no false alarms on the sandbox whatever its settleme
     ['slow settlement (PROCESSING takes a while)', { settleSeconds: 600 }],
     ['instant settlement', { settleSeconds: 0 }],
     ['debit at settlement', { variant: { debitAt: 'settlement' as const } }],
-  ])('%s', async (_name, options) => expect(await modelCheckSurprises(options, 3)).toEqual([]), 60_000);
+  ])('%s', async (_name, options) => expect(await surprisesAgainst(options, modelChecks, { runs: 3 })).toEqual([]), 60_000);
 });

@@ -1,9 +1,7 @@
 // The checks of two areas, as their test files and the variant matrices (test/check-variants.test.ts)
-// judge them against the reference sandbox, and the model checks' clean run on it.
-import type { StartOptions } from '../../sandbox/index.js';
+// judge them against the reference sandbox.
 import type { SandboxVariant } from '../../sandbox/options.js';
 import type { Check } from '../check.js';
-import { sandboxTarget } from '../check-test-support.js';
 import type { TargetConfig } from '../config.js';
 import { authEffectChecks } from './auth-effects.js';
 import { authenticationChecks } from './authentication.js';
@@ -53,25 +51,4 @@ export function variantName(v: SandboxVariant): string {
 /** The config of a sandbox with this timestamp window, as its deployment would say it. */
 export function withWindow(seconds: number): (config: TargetConfig) => TargetConfig {
   return (config) => ({ ...config, profile: { ...config.profile, timestampToleranceSeconds: seconds } });
-}
-
-/** What the model checks do against a sandbox started so, other than pass with no finding (none: all clean). */
-export async function modelCheckSurprises(options: StartOptions, runs: number): Promise<unknown[]> {
-  const target = await sandboxTarget(options, undefined, runs);
-  try {
-    const surprises: unknown[] = [];
-    for (const check of modelChecks) {
-      const { outcome, meta } = await target.run(check);
-      if (outcome !== 'passed' || meta.findings.length > 0)
-        surprises.push({
-          check: check.id,
-          outcome,
-          why: meta.failure?.message ?? meta.skipped ?? meta.error?.message,
-          findings: meta.findings.map((f) => f.message),
-        });
-    }
-    return surprises;
-  } finally {
-    await target.close();
-  }
 }

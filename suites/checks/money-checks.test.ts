@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAULTS, type FaultName, type SandboxVariant } from '../../sandbox/index.js';
 import type { Check } from '../check.js';
-import { sandboxTarget } from '../check-test-support.js';
+import { sandboxTarget, surprisesAgainst } from '../check-test-support.js';
 import { authEffectChecks } from './auth-effects.js';
 import { moneyChecks } from './money.js';
 import { raceChecks } from './races.js';
@@ -32,19 +32,7 @@ describe('no false alarms: every check passes a correct sandbox, debiting at ini
     'debitAt %s',
     async (debitAt) => {
       const variant: Partial<SandboxVariant> = { debitAt };
-      const target = await sandboxTarget({ variant, settleSeconds: 6 });
-      try {
-        const verdicts: string[] = [];
-        for (const check of CHECKS) {
-          const { outcome, meta } = await target.run(check);
-          if (outcome !== 'passed')
-            verdicts.push(`${check.id}: ${outcome} (${meta.failure?.message ?? meta.skipped ?? meta.error?.message})`);
-          for (const finding of meta.findings) verdicts.push(`${check.id}: finding ${finding.requirement}: ${finding.message}`);
-        }
-        expect(verdicts).toEqual([]);
-      } finally {
-        await target.close();
-      }
+      expect(await surprisesAgainst({ variant, settleSeconds: 6 }, CHECKS)).toEqual([]);
     },
     60_000,
   );

@@ -4,14 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import type { FaultName } from '../../sandbox/index.js';
 import { FAULTS } from '../../sandbox/index.js';
-import { sandboxTarget } from '../check-test-support.js';
-import { modelCheckSurprises } from '../checks/areas-test-support.js';
+import { sandboxTarget, surprisesAgainst } from '../check-test-support.js';
 import { modelChecks } from '../checks/model.js';
 
 const RUNS = 3;
 
 describe('the model checks on the reference sandbox', () => {
-  it('pass, with no finding', async () => expect(await modelCheckSurprises({}, RUNS)).toEqual([]), 60_000);
+  it('pass, with no finding', async () => expect(await surprisesAgainst({}, modelChecks, { runs: RUNS })).toEqual([]), 60_000);
 });
 
 const STATE_FAULTS = Object.entries(FAULTS)
