@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 import PlainSummaryReporter from './test/plain-summary-reporter.js';
 
 // Three projects, all run by CI (.ci/run):
-//   - `unit` (what `npm test` runs, with the build, lint and format check): the tests beside the code
+//   - `unit` (what `npm test` runs, with the type check, lint and format check): the tests beside the code
 //     they test: a module, a check against a sandbox, the sandbox's operations. They share their
 //     workers' loaded modules (isolate: false), which halves their CPU time; each makes its own
 //     sandboxes, clocks and state, so sharing the modules shares nothing they judge.

@@ -1,10 +1,12 @@
-// `npm test`: the build (one tsc pass that type checks every file, tests included, and emits dist/),
-// lint, the format check and the unit tests, side by side. Lint is one process on one core and
+// `npm test`: the type check and lint (one process over one TypeScript program, scripts/check.mjs),
+// the format check and the unit tests, side by side from the start. The unit tests run the TypeScript
+// sources, so nothing waits for a build: `npm run build` writes dist/ (npm ci runs it, and so does
+// `npm run test:e2e`, whose tests run the built command). The check is one thread on one core and
 // vitest's workers take the other, so on a two-core machine they overlap instead of queueing.
 //
 // vitest's output streams as it runs (arguments after `npm test --` go to it, e.g. a file to run);
-// lint's and the format check's are shown only when they fail, under their name. The exit status is
-// non-zero if any step failed, so a lint error fails `npm test` as a failing test does.
+// the check's and the format check's are shown only when they fail, under their name. The exit status
+// is non-zero if any step failed, so a type error or a lint error fails `npm test` as a failing test does.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setPriority } from 'node:os';
@@ -29,9 +31,9 @@ function run(name, command, args, { quiet, yielding = false }) {
 }
 
 /**
- * Lets the other steps have the CPU first: lint is one thread that cannot use a second core, and the
- * tests' workers (which inherit the priority) fill whatever it leaves, so lint does not end alone
- * on one core after the tests. Where the priority cannot be lowered, it runs as it is.
+ * Lets the other steps have the CPU first: the check is one thread that cannot use a second core, and
+ * the tests' workers (which inherit the priority) fill whatever it leaves, so the check does not end
+ * alone on one core after the tests. Where the priority cannot be lowered, it runs as it is.
  */
 function lowerPriority(pid) {
   try {
@@ -45,8 +47,8 @@ const npmRun = (name, script) => run(name, 'sh', ['-c', scripts[script]], { quie
 
 // What to do about each failure, said once at the end where it is read.
 const fixes = {
-  build: 'fix the type errors above (npm run build)',
-  lint: 'fix what eslint names above (npm run lint)',
+  build: 'fix what tsc names above (npm run build)',
+  check: 'fix the type errors and what eslint names above (node scripts/check.mjs runs this step alone)',
   format: 'run npx biome format --write .',
   tests: 'see the failing tests above',
 };
@@ -61,19 +63,20 @@ function report(results) {
   return failed.length === 0;
 }
 
-// Lint and the format check start at once; the unit tests wait for the build, as some run the built
-// command, and do not start when it failed.
-const lint = npmRun('lint', 'lint');
+const check = run('check', process.execPath, ['scripts/check.mjs'], { quiet: true });
 const format = npmRun('format', 'format');
-const build = await npmRun('build', 'build');
 // Arguments go to vitest. Without a file filter it runs the unit projects; with one (`npm test --
-// test/cli-run.test.ts`) the files it names in any project, so an end-to-end file runs too.
+// test/cli-run.test.ts`) the files it names in any project, so an end-to-end file runs too, after the
+// build (those run the built command).
 const args = process.argv.slice(2);
-const projects = args.some((arg) => !arg.startsWith('-')) ? [] : ['--project', 'unit', '--project', 'unit-isolated'];
-// Two workers, not the config's three: lint holds a core for most of the run, and a third worker
+const filtered = args.some((arg) => !arg.startsWith('-'));
+const projects = filtered ? [] : ['--project', 'unit', '--project', 'unit-isolated'];
+const build = filtered ? await npmRun('build', 'build') : undefined;
+// Two workers, not the config's three: the check holds a core for most of the run, and a third worker
 // would load every module once more for no core of its own.
-const tests = build.ok
-  ? run('tests', 'vitest', ['run', ...projects, '--maxWorkers=2', ...args], { quiet: false, yielding: true })
-  : Promise.resolve(undefined);
-const results = [build, ...(await Promise.all([lint, format, tests]))].filter((r) => r !== undefined);
+const tests =
+  build?.ok === false
+    ? undefined
+    : run('tests', 'vitest', ['run', ...projects, '--maxWorkers=2', ...args], { quiet: false, yielding: true });
+const results = [build, ...(await Promise.all([check, format, tests]))].filter((r) => r !== undefined);
 if (!report(results)) process.exit(1);
