@@ -142,6 +142,8 @@ export const MAX_REPLAY_RESENDS = 5;
 const KEYS_REFUSED_AFTER = 3;
 /** A wait at least this long is announced, so a run that waits is not mistaken for one that hangs. */
 const ANNOUNCED_WAIT_MS = 2_000;
+/** Decodes each answer (a whole body at a time, so one decoder serves every request). */
+const UTF8 = new TextDecoder('utf-8');
 
 /** Retry-After in seconds (or an HTTP date), bounded to 10 s; 1 s when absent or unreadable. */
 export function retryAfterMs(value: string | undefined): number {
@@ -173,12 +175,13 @@ export class TargetClient {
   private readonly now: () => number;
   /**
    * The (timestamp, signature) pairs sent, in two places. Those signed as computed are kept by what
-   * was signed, equal exactly when the signatures are: per secret and body, the timestamps the body
-   * was signed with (the text signed being body + timestamp). So whether a body's pair at a second is
+   * was signed, equal exactly when the signatures are: per secret, per body, the timestamps the body
+   * was signed with (the text signed being body + timestamp). Keyed by the body text itself, not a
+   * key joined from it, so a body's look-ups hash it once. So whether a body's pair at a second is
    * taken is a look-up, not an HMAC: a repeated read looks at up to 150 seconds. A signed text that
    * does not end with its timestamp is no body + second, so no body's pair can equal it.
    */
-  private readonly usedSigned = new Map<string, Set<string>>();
+  private readonly usedSigned = new Map<string, Map<string, Set<string>>>();
   /** The other: pairs whose signature a check gave or altered, by the signature itself. */
   private readonly usedGiven = new Set<string>();
   /** The seconds of `usedGiven`: only at these is a body's signature computed to compare. */
@@ -294,14 +297,19 @@ export class TargetClient {
     const query = method === 'GET' ? queryOf(options.payload) : '';
     // A form is a browser's: no key, no timestamp, no signature (and no timestamp to wait for).
     const timestamp =
-      form !== undefined ? '' : options.timestamp === undefined ? await this.freshTimestamp(body, as, resend) : String(options.timestamp);
-    const signedText = (options.signedBody ?? body) + (options.signBodyOnly ? '' : (options.signedTimestamp ?? timestamp));
-    const computed = hmacSha256Hex(as.secretKey, signedText);
+      form !== undefined
+        ? ''
+        : options.timestamp === undefined
+          ? (this.takeFreeSecond(body, as, resend) ?? (await this.freshTimestamp(body, as, resend)))
+          : String(options.timestamp);
+    const signedBody = options.signedBody ?? body;
+    const signedTimestamp = options.signBodyOnly ? '' : (options.signedTimestamp ?? timestamp);
+    const computed = hmacSha256Hex(as.secretKey, signedBody + signedTimestamp);
     let signature = computed;
     if (typeof options.signature === 'string') signature = options.signature;
     else if (options.signature) signature = options.signature(signature);
     if (!options.reuse && form === undefined)
-      this.markUsed(timestamp, signature === computed ? { secretKey: as.secretKey, signedText } : { signature });
+      this.markUsed(timestamp, signature === computed ? { secretKey: as.secretKey, signedBody, signedTimestamp } : { signature });
 
     const lower = options.headerCase === 'lower';
     const headers: Record<string, string> = {};
@@ -358,7 +366,7 @@ export class TargetClient {
       });
       const bounded = await readBounded(response.body, { keep: MAX_KEPT_BODY, stopAfter: MAX_READ_BODY });
       // A character cut at the end of what was kept decodes as U+FFFD, not as an error.
-      const text = new TextDecoder('utf-8').decode(bounded.kept);
+      const text = UTF8.decode(bounded.kept);
       const responseHeaders: Record<string, string> = {};
       for (const [name, value] of Object.entries(response.headers)) {
         if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
@@ -422,50 +430,70 @@ export class TargetClient {
    * seconds, and a wider pool meets them less often. Drawn at random, so another run sending the same
    * body meets the same second only by chance. With none free it waits.
    */
-  private markUsed(timestamp: string, pair: { secretKey: string; signedText: string } | { signature: string }): void {
+  private markUsed(
+    timestamp: string,
+    pair: { secretKey: string; signedBody: string; signedTimestamp: string } | { signature: string },
+  ): void {
     if ('signature' in pair) {
       this.usedGiven.add(`${timestamp}\u0000${pair.signature}`);
       this.givenSeconds.add(timestamp);
-    } else if (pair.signedText.endsWith(timestamp)) {
-      const key = signedKey(pair.secretKey, pair.signedText.slice(0, pair.signedText.length - timestamp.length));
-      const seconds = this.usedSigned.get(key);
-      if (seconds === undefined) this.usedSigned.set(key, new Set([timestamp]));
-      else seconds.add(timestamp);
+    } else {
+      // The signed text as body + the timestamp sent, when it ends with that timestamp (whatever a
+      // check made of its parts: a body signed alone may end with the second it is sent at).
+      const signedText = pair.signedTimestamp === timestamp ? undefined : pair.signedBody + pair.signedTimestamp;
+      const body =
+        signedText === undefined
+          ? pair.signedBody
+          : signedText.endsWith(timestamp)
+            ? signedText.slice(0, signedText.length - timestamp.length)
+            : undefined;
+      if (body !== undefined) {
+        let bodies = this.usedSigned.get(pair.secretKey);
+        if (bodies === undefined) this.usedSigned.set(pair.secretKey, (bodies = new Map<string, Set<string>>()));
+        const seconds = bodies.get(body);
+        if (seconds === undefined) bodies.set(body, new Set([timestamp]));
+        else seconds.add(timestamp);
+      }
     }
     this.usedSeconds.add(timestamp);
   }
 
+  /** A free second for this body, waiting for one when none is (see takeFreeSecond). */
   private async freshTimestamp(body: string, as: Credentials, resend: boolean): Promise<string> {
+    for (;;) {
+      const second = this.takeFreeSecond(body, as, resend);
+      if (second !== undefined) return second;
+      await this.clock.sleep(1000 - (this.now() % 1000) + 5);
+    }
+  }
+
+  /** A free second for this body, taken at once; undefined when none is free now. */
+  private takeFreeSecond(body: string, as: Credentials, resend: boolean): string | undefined {
     const tolerance = toleranceOf(this.config);
     const maxStepBack = resend
       ? Math.max(Math.min(150, Math.floor(tolerance / 2)), tolerance - 60)
       : Math.min(150, Math.floor(tolerance / 2));
-    const key = signedKey(as.secretKey, body);
-    for (;;) {
-      // A second free for this body: no request carried it, or none with this body's signature.
-      const signedAt = this.usedSigned.get(key);
-      const isFree = (seconds: number) => {
-        const second = String(seconds);
-        if (!this.usedSeconds.has(second)) return true;
-        if (signedAt?.has(second)) return false;
-        return !this.givenSeconds.has(second) || !this.usedGiven.has(`${second}\u0000${hmacSha256Hex(as.secretKey, body + second)}`);
-      };
-      const now = this.nowSeconds();
-      const free: number[] = [];
-      if (!resend && isFree(now)) free.push(now);
-      else {
-        for (let seconds = now - maxStepBack; seconds <= now; seconds++) if (isFree(seconds)) free.push(seconds);
-      }
-      const ours = free.filter((seconds) => seconds >= this.startSecond);
-      const pool = resend || ours.length === 0 ? free : ours;
-      if (pool.length > 0) {
-        const seconds = pool[Math.floor(Math.random() * pool.length)]!;
-        // Taken at once: a request sent beside this one must not pick the same pair.
-        this.markUsed(String(seconds), { secretKey: as.secretKey, signedText: body + String(seconds) });
-        return String(seconds);
-      }
-      await this.clock.sleep(1000 - (this.now() % 1000) + 5);
+    // A second free for this body: no request carried it, or none with this body's signature.
+    const signedAt = this.usedSigned.get(as.secretKey)?.get(body);
+    const isFree = (seconds: number) => {
+      const second = String(seconds);
+      if (!this.usedSeconds.has(second)) return true;
+      if (signedAt?.has(second)) return false;
+      return !this.givenSeconds.has(second) || !this.usedGiven.has(`${second}\u0000${hmacSha256Hex(as.secretKey, body + second)}`);
+    };
+    const now = this.nowSeconds();
+    const free: number[] = [];
+    if (!resend && isFree(now)) free.push(now);
+    else {
+      for (let seconds = now - maxStepBack; seconds <= now; seconds++) if (isFree(seconds)) free.push(seconds);
     }
+    const ours = free.filter((seconds) => seconds >= this.startSecond);
+    const pool = resend || ours.length === 0 ? free : ours;
+    if (pool.length === 0) return undefined;
+    const second = String(pool[Math.floor(Math.random() * pool.length)]!);
+    // Taken at once: a request sent beside this one must not pick the same pair.
+    this.markUsed(second, { secretKey: as.secretKey, signedBody: body, signedTimestamp: second });
+    return second;
   }
 
   /**
@@ -519,11 +547,6 @@ export class TargetClient {
   private evidenceText(text: string): string {
     return shortened(this.redact(text));
   }
-}
-
-/** A secret and the body signed with it, as a key of TargetClient's used pairs. */
-function signedKey(secretKey: string, body: string): string {
-  return `${secretKey}\u0000${body}`;
 }
 
 /** A text as evidence keeps it: at most MAX_EVIDENCE_BODY characters, saying how many more there were. */
