@@ -1,10 +1,13 @@
-// A worker thread of the throughput bench: starts the sandbox, or a Node server that reads each body
-// and answers a fixed JSON text (the fair one first verifies the HMAC and parses the JSON, answering
-// 401 or 400 when they fail), on loopback, and posts its base URL.
+// A worker thread of the benches: starts the sandbox, or a Node server that reads each body and
+// answers a fixed JSON text (the fair one first verifies the HMAC and parses the JSON, answering 401
+// or 400 when they fail), on loopback, and posts its base URL (the sandbox's config too). A sandbox
+// started with `record` keeps what it receives from a 'record' message on, and posts it back on
+// 'take': the suite bench replays a suite's requests from it.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
 import { startSandbox } from '../sandbox/index.js';
+import type { RecordedExchange } from '../sandbox/options.js';
 import { MERCHANT_A } from '../sandbox/tenants.js';
 import { verifyRequest } from '../signer/verify.js';
 
@@ -15,10 +18,28 @@ const FIXED = JSON.stringify({
   data: { payout_order_id: 'X', status: 'SUCCESS', amount: '1.00' },
 });
 
-const kind = (workerData as { kind: 'sandbox' | 'bare' | 'fair' }).kind;
+export interface ServerData {
+  kind: 'sandbox' | 'bare' | 'fair';
+  /** The sandbox's settlement delay (its default when absent). */
+  settleSeconds?: number;
+  /** The sandbox records what it receives, as told (see above). */
+  record?: boolean;
+}
+
+const { kind, settleSeconds, record } = workerData as ServerData;
 if (kind === 'sandbox') {
-  const sandbox = await startSandbox({ port: 0 });
-  parentPort!.postMessage({ baseUrl: sandbox.baseUrl });
+  const recorded: RecordedExchange[] = [];
+  let recording = false;
+  const sandbox = await startSandbox({
+    port: 0,
+    ...(settleSeconds !== undefined ? { settleSeconds } : {}),
+    ...(record ? { record: (exchange: RecordedExchange) => void (recording && recorded.push(exchange)) } : {}),
+  });
+  parentPort!.on('message', (message: 'record' | 'take') => {
+    recording = message === 'record';
+    if (message === 'take') parentPort!.postMessage(recorded.splice(0));
+  });
+  parentPort!.postMessage({ baseUrl: sandbox.baseUrl, config: sandbox.config });
 } else {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];

@@ -5,9 +5,12 @@
 import { Worker } from 'node:worker_threads';
 import { Agent, request } from 'undici';
 import { OPERATIONS } from '../core/operations.js';
+import type { RecordedExchange } from '../sandbox/options.js';
 import { MERCHANT_A } from '../sandbox/tenants.js';
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
+import type { TargetConfig } from '../suites/config.js';
+import type { ServerData } from './throughput-server.js';
 
 export interface Prepared {
   method?: 'GET' | 'POST';
@@ -83,6 +86,37 @@ export async function drive(baseUrl: string, requests: readonly Prepared[], inFl
   return requests.length / (await sendAll(baseUrl, requests, inFlight));
 }
 
+/** A server of throughput-server.ts in a worker thread of its own, once it listens. */
+export interface ServerWorker {
+  baseUrl: string;
+  /** The sandbox's config (absent for the Node servers). */
+  config?: TargetConfig;
+  /** Starts recording what the sandbox receives (started with `record`). */
+  record(): void;
+  /** What it recorded since record(), and stops recording. */
+  take(): Promise<RecordedExchange[]>;
+  close(): Promise<void>;
+}
+
+export async function startServerWorker(data: ServerData): Promise<ServerWorker> {
+  const worker = new Worker(new URL('./throughput-server.js', import.meta.url), { workerData: data });
+  const { baseUrl, config } = await new Promise<{ baseUrl: string; config?: TargetConfig }>((resolve, reject) => {
+    worker.once('message', resolve);
+    worker.once('error', reject);
+  });
+  return {
+    baseUrl,
+    ...(config !== undefined ? { config } : {}),
+    record: () => worker.postMessage('record'),
+    take: () =>
+      new Promise((resolve) => {
+        worker.once('message', resolve);
+        worker.postMessage('take');
+      }),
+    close: async () => void (await worker.terminate()),
+  };
+}
+
 /**
  * Requests per second of the sandbox and of the bare and fair Node servers, each on fresh requests.
  * Each server runs in a worker thread of its own (its own core), so the driver's work is not counted
@@ -91,17 +125,13 @@ export async function drive(baseUrl: string, requests: readonly Prepared[], inFl
 export async function sandboxThroughput(count: number): Promise<{ sandbox: number; bare: number; fair: number }> {
   const rates: Record<'sandbox' | 'bare' | 'fair', number> = { sandbox: 0, bare: 0, fair: 0 };
   for (const kind of ['sandbox', 'bare', 'fair'] as const) {
-    const worker = new Worker(new URL('./throughput-server.js', import.meta.url), { workerData: { kind } });
+    const server = await startServerWorker({ kind });
     try {
-      const baseUrl = await new Promise<string>((resolve, reject) => {
-        worker.once('message', (message: { baseUrl: string }) => resolve(message.baseUrl));
-        worker.once('error', reject);
-      });
       // Warm the server (JIT, connections) before measuring.
-      await drive(baseUrl, prepareRequests(1_000));
-      rates[kind] = await drive(baseUrl, prepareRequests(count));
+      await drive(server.baseUrl, prepareRequests(1_000));
+      rates[kind] = await drive(server.baseUrl, prepareRequests(count));
     } finally {
-      await worker.terminate();
+      await server.close();
     }
   }
   return rates;
