@@ -37,7 +37,8 @@ if (kind === 'sandbox') {
   });
   parentPort!.on('message', (message: 'record' | 'take') => {
     recording = message === 'record';
-    if (message === 'take') parentPort!.postMessage(recorded.splice(0));
+    // Answered either way, so the bench sends nothing before recording has begun.
+    parentPort!.postMessage(message === 'take' ? recorded.splice(0) : 'recording');
   });
   parentPort!.postMessage({ baseUrl: sandbox.baseUrl, config: sandbox.config });
 } else {

@@ -91,8 +91,8 @@ export interface ServerWorker {
   baseUrl: string;
   /** The sandbox's config (absent for the Node servers). */
   config?: TargetConfig;
-  /** Starts recording what the sandbox receives (started with `record`). */
-  record(): void;
+  /** Starts recording what the sandbox receives (started with `record`); resolves once it has. */
+  record(): Promise<void>;
   /** What it recorded since record(), and stops recording. */
   take(): Promise<RecordedExchange[]>;
   close(): Promise<void>;
@@ -104,15 +104,16 @@ export async function startServerWorker(data: ServerData): Promise<ServerWorker>
     worker.once('message', resolve);
     worker.once('error', reject);
   });
+  const ask = <T>(message: 'record' | 'take') =>
+    new Promise<T>((resolve) => {
+      worker.once('message', (answer: unknown) => resolve(answer as T));
+      worker.postMessage(message);
+    });
   return {
     baseUrl,
     ...(config !== undefined ? { config } : {}),
-    record: () => worker.postMessage('record'),
-    take: () =>
-      new Promise((resolve) => {
-        worker.once('message', resolve);
-        worker.postMessage('take');
-      }),
+    record: () => ask<void>('record'),
+    take: () => ask<RecordedExchange[]>('take'),
     close: async () => void (await worker.terminate()),
   };
 }

@@ -51,7 +51,7 @@ const builtAt = (() => {
     return -Infinity;
   }
 })();
-// `npm test` builds before every run: with nothing new since the last bundle, that one stands.
+// `npm run test:e2e` builds before every run: with nothing new since the last bundle, that one stands.
 if (builtAt >= newestInput()) process.exit(0);
 
 await rm(OUT, { recursive: true, force: true });

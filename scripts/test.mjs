@@ -63,15 +63,16 @@ function report(results) {
   return failed.length === 0;
 }
 
+// Arguments go to vitest. Without a file filter or a project it runs the unit projects; with either
+// (`npm test -- test/cli-run.test.ts`, `npm test -- --project=e2e`) what they name, in any project, so
+// an end-to-end file runs too, after the build: those run the built command. The check then waits for
+// the build as well, since the example test's types are the built package's.
+const args = process.argv.slice(2);
+const chosen = args.some((arg) => !arg.startsWith('-') || arg.startsWith('--project'));
+const build = chosen ? await npmRun('build', 'build') : undefined;
 const check = run('check', process.execPath, ['scripts/check.mjs'], { quiet: true });
 const format = npmRun('format', 'format');
-// Arguments go to vitest. Without a file filter it runs the unit projects; with one (`npm test --
-// test/cli-run.test.ts`) the files it names in any project, so an end-to-end file runs too, after the
-// build (those run the built command).
-const args = process.argv.slice(2);
-const filtered = args.some((arg) => !arg.startsWith('-'));
-const projects = filtered ? [] : ['--project', 'unit', '--project', 'unit-isolated'];
-const build = filtered ? await npmRun('build', 'build') : undefined;
+const projects = chosen ? [] : ['--project', 'unit', '--project', 'unit-isolated'];
 // Two workers, not the config's three: the check holds a core for most of the run, and a third worker
 // would load every module once more for no core of its own.
 const tests =
@@ -79,4 +80,5 @@ const tests =
     ? undefined
     : run('tests', 'vitest', ['run', ...projects, '--maxWorkers=2', ...args], { quiet: false, yielding: true });
 const results = [build, ...(await Promise.all([check, format, tests]))].filter((r) => r !== undefined);
-if (!report(results)) process.exit(1);
+// Set, not forced: piped output still being written would be cut off.
+if (!report(results)) process.exitCode = 1;
