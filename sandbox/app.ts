@@ -77,6 +77,8 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
   const timers = new Timers(options.timerClock);
   const webhooks = new WebhookSender(options, timers);
   const fault = (name: Parameters<OperationContext['fault']>[0]) => options.faults.has(name);
+  // One function for every request's context, rather than a closure built per request.
+  const later = (ms: number, task: () => void) => timers.after(ms, task);
   // Every change of state fires its event with the record its status operation answers now (P-HOOK-2).
   store.onChange = (change) => {
     if ('payout' in change) {
@@ -92,79 +94,89 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
   const pages = routes.filter((r): r is PageRoute => r.kind === 'page');
   const fail = (status: number, message: string) => errorResponse(status, message, options.faults);
 
-  // Requests being answered, so close() can wait until each is answered and recorded.
-  const inHand = new Set<Promise<SandboxResponse>>();
+  // How many requests are being answered, so close() can wait until each is answered and recorded:
+  // a count rather than a set of promises, since one more promise per request costs under load.
+  let inHand = 0;
+  let allAnswered: Promise<void> | undefined;
+  let nowAllAnswered = () => {};
+  const answered = () => {
+    inHand -= 1;
+    if (inHand > 0) return;
+    nowAllAnswered();
+    allAnswered = undefined;
+  };
 
   const app: SandboxApp = {
     options,
     store,
     webhooks,
-    later: (ms, task) => timers.after(ms, task),
+    later,
     handle(request, received) {
-      return inHandUntilAnswered(incomingFromFetch(request).then((incoming) => answerOne(incoming, received))).then(asResponse);
+      // In hand from the start: close() also waits for a request whose body is still being read.
+      inHand += 1;
+      return incomingFromFetch(request)
+        .then((incoming) => answerOne(incoming, received))
+        .finally(answered)
+        .then(asResponse);
     },
-    answer(request, received) {
-      return inHandUntilAnswered(answerOne(request, received));
-    },
+    answer: answerOne,
     async close() {
       options.scenarios.releaseHeld();
       timers.close();
-      await Promise.allSettled([...inHand]);
+      if (inHand > 0) await (allAnswered ??= new Promise((resolve) => (nowAllAnswered = resolve)));
       await webhooks.close();
     },
   };
 
-  function inHandUntilAnswered(answer: Promise<SandboxResponse>): Promise<SandboxResponse> {
-    inHand.add(answer);
-    const done = () => void inHand.delete(answer);
-    answer.then(done, done);
-    return answer;
-  }
-
   async function answerOne(request: Incoming, received: ReceivedOn | undefined): Promise<SandboxResponse> {
-    const started = options.clock();
-    const { url } = request;
-    let response: SandboxResponse;
+    inHand += 1;
     try {
-      response = await dispatch(request, url);
-    } catch (error) {
-      // Never a crash and never a stack to the client: the sandbox's own bug is a 500 envelope.
-      options.log(`sandbox: internal error on ${request.method} ${url.pathname}: ${(error as Error).message}`);
-      response = fail(500, 'internal error in the sandbox');
+      const started = options.clock();
+      const { url } = request;
+      let response: SandboxResponse;
+      try {
+        response = await dispatch(request, url);
+      } catch (error) {
+        // Never a crash and never a stack to the client: the sandbox's own bug is a 500 envelope.
+        options.log(`sandbox: internal error on ${request.method} ${url.pathname}: ${(error as Error).message}`);
+        response = fail(500, 'internal error in the sandbox');
+      }
+      // The line is built only for a log that was asked for: formatting it costs as much as a small answer.
+      if (sandboxOptions.log !== undefined) options.log(logLine(request, url, response.status, started, options.clock() - started));
+      if (options.record) {
+        const headers: Array<[string, string]> = [];
+        request.headers.forEach((value, name) => headers.push([name, value]));
+        const retryAfter = response.headers.get('retry-after');
+        const scenario = options.scenarios.appliedTo(response);
+        const responseBody = await response
+          .clone()
+          .text()
+          .catch(() => '');
+        options.record({
+          method: request.method,
+          path: url.pathname + url.search,
+          headers,
+          // As the bytes were sent (a byte-order mark kept).
+          body: request.body === undefined ? '' : textAsSent(request.body),
+          receivedAt: started,
+          respondedAt: options.clock(),
+          status: response.status,
+          responseBody,
+          ...(retryAfter !== null ? { retryAfter } : {}),
+          ...(scenario !== undefined ? { scenario } : {}),
+          ...(received !== undefined
+            ? {
+                connection: received.connection,
+                connectedAt: received.connectedAt,
+                ...(received.stalledMs ? { stalledMs: Math.round(received.stalledMs) } : {}),
+              }
+            : {}),
+        });
+      }
+      return response;
+    } finally {
+      answered();
     }
-    // The line is built only for a log that was asked for: formatting it costs as much as a small answer.
-    if (sandboxOptions.log !== undefined) options.log(logLine(request, url, response.status, started, options.clock() - started));
-    if (options.record) {
-      const headers: Array<[string, string]> = [];
-      request.headers.forEach((value, name) => headers.push([name, value]));
-      const retryAfter = response.headers.get('retry-after');
-      const scenario = options.scenarios.appliedTo(response);
-      const responseBody = await response
-        .clone()
-        .text()
-        .catch(() => '');
-      options.record({
-        method: request.method,
-        path: url.pathname + url.search,
-        headers,
-        // As the bytes were sent (a byte-order mark kept).
-        body: request.body === undefined ? '' : textAsSent(request.body),
-        receivedAt: started,
-        respondedAt: options.clock(),
-        status: response.status,
-        responseBody,
-        ...(retryAfter !== null ? { retryAfter } : {}),
-        ...(scenario !== undefined ? { scenario } : {}),
-        ...(received !== undefined
-          ? {
-              connection: received.connection,
-              connectedAt: received.connectedAt,
-              ...(received.stalledMs ? { stalledMs: Math.round(received.stalledMs) } : {}),
-            }
-          : {}),
-      });
-    }
-    return response;
   }
 
   // Not async: most operations answer at once, and each promise between the socket and the handler
@@ -284,7 +296,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
       origin: request.url.origin,
       fault,
       now: options.clock,
-      later: (ms, task) => app.later(ms, task),
+      later,
       webhooks,
     };
   }
