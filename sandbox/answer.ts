@@ -8,7 +8,7 @@ export class AnswerHeaders {
   private readonly values = new Map<string, string>();
 
   constructor(init: Record<string, string> = {}) {
-    for (const [name, value] of Object.entries(init)) this.set(name, value);
+    for (const name in init) this.set(name, init[name]!);
   }
 
   get(name: string): string | null {

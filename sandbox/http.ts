@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ReceivedOn, SandboxApp } from './app.js';
-import { answerBody, type SandboxResponse } from './answer.js';
+import { answerBody, type SandboxResponse, type WrittenAnswer } from './answer.js';
 import { answerWire, readRequestBody, unreadableRequest } from './wire.js';
 
 export interface ListenOptions {
@@ -139,7 +139,13 @@ async function respond(app: SandboxApp, req: IncomingMessage, res: ServerRespons
   } catch {
     // A client that hung up mid-body, or an answer that failed: the error envelope if anyone is still listening.
     if (res.headersSent || res.destroyed) res.destroy();
-    else await send(res, unreadableRequest(app), true).catch(() => res.destroy());
+    else {
+      try {
+        await send(res, unreadableRequest(app), true);
+      } catch {
+        res.destroy();
+      }
+    }
   }
 }
 
@@ -148,15 +154,27 @@ function validOrigin(host: string | undefined): string | undefined {
   return `http://${host}`;
 }
 
+/** Sends an answer: an Answer's body is at hand and is written at once, a Response's once read. */
+function send(res: ServerResponse, response: SandboxResponse, closeAfter: boolean, lengthInCharacters = false): Promise<void> | void {
+  const written = answerBody(response);
+  if (written instanceof Promise) return written.then((at) => write(res, response.status, at, closeAfter, lengthInCharacters));
+  write(res, response.status, written, closeAfter, lengthInCharacters);
+}
+
 /**
  * Writes an answer with its Content-Length in bytes (P-HTTP-3). Under `http-content-length-chars`
  * the length is the text's UTF-16 length, as a server writes that sets it from `string.length`: the
  * same for ASCII, short for any other text, whose tail the client then reads as the next answer.
  */
-async function send(res: ServerResponse, response: SandboxResponse, closeAfter: boolean, lengthInCharacters = false): Promise<void> {
-  const { body, headers } = await answerBody(response);
+function write(
+  res: ServerResponse,
+  status: number,
+  { body, headers }: WrittenAnswer,
+  closeAfter: boolean,
+  lengthInCharacters: boolean,
+): void {
   if (closeAfter) headers.connection = 'close';
   if (lengthInCharacters) headers['content-length'] = String(Buffer.from(body).toString('utf8').length);
   else headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length);
-  res.writeHead(response.status, headers).end(body);
+  res.writeHead(status, headers).end(body);
 }
