@@ -40,7 +40,8 @@ export function readBounded(stream: Readable, { keep, stopAfter, onStop = 'destr
     const onData = (chunk: Buffer) => {
       receivedBytes += chunk.length;
       if (keptBytes < keep) {
-        const part = chunk.subarray(0, keep - keptBytes);
+        // A chunk kept whole is kept as it is: no view of it built per chunk.
+        const part = chunk.length <= keep - keptBytes ? chunk : chunk.subarray(0, keep - keptBytes);
         kept.push(part);
         keptBytes += part.length;
       }
@@ -52,7 +53,8 @@ export function readBounded(stream: Readable, { keep, stopAfter, onStop = 'destr
       }
     };
     stream.on('data', onData);
-    stream.once('end', () => settle(false));
+    // `on`, not `once`: each fires at most once anyway, and settling twice is a no-op; `once` wraps every listener.
+    stream.on('end', () => settle(false));
     // Kept after settling: destroying a stream may emit an error, which must not go unheard.
     stream.on('error', (error) => {
       if (!settled) {
@@ -61,7 +63,7 @@ export function readBounded(stream: Readable, { keep, stopAfter, onStop = 'destr
       }
     });
     // A stream closed with neither an end nor an error (a peer gone) would otherwise be waited on forever.
-    stream.once('close', () => {
+    stream.on('close', () => {
       if (!settled) {
         settled = true;
         reject(new Error('the body ended before it was complete'));

@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { firstDuplicateKey } from './json-duplicate-keys.js';
+import { firstDuplicateKey, type DuplicateKey } from './json-duplicate-keys.js';
 
 describe('firstDuplicateKey', () => {
   const cases: Array<{ description: string; text: string; expected: ReturnType<typeof firstDuplicateKey> }> = [
@@ -25,6 +26,40 @@ describe('firstDuplicateKey', () => {
     { description: 'the same key in sibling objects', text: '[{"a":1},{"a":1}]', expected: undefined },
     { description: 'a scalar body', text: '"a"', expected: undefined },
     { description: 'whitespace around everything', text: ' { "a" : 1 ,\n "a" : 2 } ', expected: { key: 'a', pointer: '' } },
+    {
+      description: 'an escaped backslash just before a closing quote',
+      text: '{"a\\\\":1,"a\\\\":2}',
+      expected: { key: 'a\\', pointer: '' },
+    },
+    {
+      description: 'an escaped quote then a backslash pair in a key',
+      text: '{"x\\"\\\\":1,"y":2,"x\\"\\\\":3}',
+      expected: { key: 'x"\\', pointer: '' },
+    },
+    { description: 'a value ending in backslashes, then a key', text: '{"a":"\\\\\\\\","a":1}', expected: { key: 'a', pointer: '' } },
+    { description: 'keys equal only once decoded, nested', text: '{"o":{"\\u00e9":1,"é":2}}', expected: { key: 'é', pointer: '/o' } },
+    {
+      description: 'a repeat in the third object of an array',
+      text: '{"l":[{"a":1},{"a":1},{"a":1,"b":[1,2],"a":2}]}',
+      expected: { key: 'a', pointer: '/l/2' },
+    },
+    {
+      description: 'arrays of arrays before an object',
+      text: '[[1,[2,3]],[4],{"k":[{"z":0,"z":1}]}]',
+      expected: { key: 'z', pointer: '/2/k/0' },
+    },
+    { description: 'a pointer escapes ~ and /', text: '{"a/b":{"~":{"c":1,"c":2}}}', expected: { key: 'c', pointer: '/a~1b/~0' } },
+    {
+      description: 'the first repeat in text order, an inner one first',
+      text: '{"a":{"b":1,"b":2},"a":3}',
+      expected: { key: 'b', pointer: '/a' },
+    },
+    { description: 'a key seen again after its object closed', text: '{"a":{"b":1},"b":2,"c":{"b":3}}', expected: undefined },
+    {
+      description: 'whitespace of every kind between tokens',
+      text: '\t{\r\n"a"\t:\r[ 1 ,\n{ "b" : 1 } ] ,\n"b":\t2 , "a" :0}',
+      expected: { key: 'a', pointer: '' },
+    },
   ];
   for (const { description, text, expected } of cases) {
     it(description, () => {
@@ -33,8 +68,86 @@ describe('firstDuplicateKey', () => {
     });
   }
 
+  it('finds what a recursive parse finds, on generated bodies with repeats, escapes and whitespace', () => {
+    fc.assert(
+      fc.property(jsonWithRepeats, (text) => {
+        JSON.parse(text);
+        expect(firstDuplicateKey(text)).toEqual(repeatByRecursiveParse(text));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('scans a body nested 100,000 levels deep without overflowing the stack', () => {
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
     expect(firstDuplicateKey(deep)).toBeUndefined();
   });
 });
+
+/** Keys from a few letters, so objects repeat them; some written with escapes, so a repeat may only show once decoded. */
+const key = fc.constantFrom('a', 'b', '"', '\\', 'a\\', '~/', 'é');
+const written = (text: string) =>
+  fc
+    .constantFrom('plain', 'escaped')
+    .map((form) =>
+      form === 'plain' ? JSON.stringify(text) : `"${[...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')}"`,
+    );
+const space = fc.constantFrom('', ' ', '\n', '\t ', '\r\n');
+const { value: jsonValue } = fc.letrec<{ value: string; object: string; array: string; scalar: string }>((tie) => ({
+  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, tie('scalar'), tie('object'), tie('array')),
+  scalar: fc.oneof(fc.constantFrom('1', '-0.5e3', 'true', 'null', '"\\\\"', '"a\\""', '"{\\"a\\":1,"'), key.chain(written)),
+  object: fc
+    .array(fc.tuple(key.chain(written), space, tie('value'), space), { maxLength: 4 })
+    .map((entries) => `{${entries.map(([k, s1, v, s2]) => `${s1}${k}${s2}:${s1}${v}${s2}`).join(',')}}`),
+  array: fc.array(fc.tuple(space, tie('value')), { maxLength: 4 }).map((items) => `[${items.map(([s, v]) => s + v).join(',')}]`),
+}));
+const jsonWithRepeats = fc.tuple(space, jsonValue, space).map(([a, v, b]) => a + v + b);
+
+/** The reference: a plain recursive-descent parse that notes the first key an object holds twice, in text order. */
+function repeatByRecursiveParse(text: string): DuplicateKey | undefined {
+  let i = 0;
+  const skipSpace = () => {
+    while (i < text.length && ' \t\r\n'.includes(text[i]!)) i++;
+  };
+  const readString = (): string => {
+    const start = i;
+    for (i++; text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    i++;
+    return JSON.parse(text.slice(start, i)) as string;
+  };
+  const pointer = (path: readonly string[]) => path.map((p) => `/${p.replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+  const readValue = (path: string[]): DuplicateKey | undefined => {
+    skipSpace();
+    const c = text[i];
+    if (c === '"') {
+      readString();
+      return undefined;
+    }
+    if (c === '{' || c === '[') {
+      const isObject = c === '{';
+      const seen = new Set<string>();
+      i++;
+      skipSpace();
+      for (let index = 0; text[i] !== (isObject ? '}' : ']'); index++) {
+        let step = String(index);
+        if (isObject) {
+          skipSpace();
+          step = readString();
+          if (seen.has(step)) return { key: step, pointer: pointer(path) };
+          seen.add(step);
+          skipSpace();
+          i++; // the colon
+        }
+        const found = readValue([...path, step]);
+        if (found !== undefined) return found;
+        skipSpace();
+        if (text[i] === ',') i++;
+      }
+      i++;
+      return undefined;
+    }
+    while (i < text.length && !',]} \t\r\n'.includes(text[i]!)) i++;
+    return undefined;
+  };
+  return readValue([]);
+}

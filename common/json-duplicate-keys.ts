@@ -8,72 +8,83 @@ export interface DuplicateKey {
   pointer: string;
 }
 
-interface ObjectFrame {
-  kind: 'object';
-  keys: Set<string>;
-  /** The next string read is a key (right after `{` or `,`), not a value. */
-  expectKey: boolean;
-  /** The key under which this object's current value sits, for the pointer. */
-  currentKey?: string;
-}
-
-interface ArrayFrame {
-  kind: 'array';
-  index: number;
-}
-
-type Frame = ObjectFrame | ArrayFrame;
+const QUOTE = 0x22; // "
+const BACKSLASH = 0x5c; // \
+const COMMA = 0x2c; // ,
+const OPEN_OBJECT = 0x7b; // {
+const CLOSE_OBJECT = 0x7d; // }
+const OPEN_ARRAY = 0x5b; // [
+const CLOSE_ARRAY = 0x5d; // ]
 
 /**
  * The first key that an object of `text` holds twice, compared as decoded text ("a" and "\u0061" are
  * one key), or undefined when there is none. `text` must be valid JSON (parse it first): the scanner
  * trusts its grammar and only tracks where keys begin. Iterative, so a deep body cannot overflow the
- * stack, and linear in the text's length.
+ * stack, and linear in the text's length. It runs on every request the sandbox answers, so it keeps
+ * its state in two parallel stacks rather than an object per open value.
  */
 export function firstDuplicateKey(text: string): DuplicateKey | undefined {
-  const stack: Frame[] = [];
+  // For each open value: the keys an object has had so far (null for an array), and where the
+  // scan is inside it (an object's current key, an array's current index), for the pointer.
+  const keys: Array<Set<string> | null> = [];
+  const at: Array<string | number> = [];
+  // The next string read is a key: right after an object's `{` or `,`.
+  let expectKey = false;
   for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (ch === '{') stack.push({ kind: 'object', keys: new Set(), expectKey: true });
-    else if (ch === '[') stack.push({ kind: 'array', index: 0 });
-    else if (ch === '}' || ch === ']') stack.pop();
-    else if (ch === ',') {
-      const top = stack[stack.length - 1];
-      if (top?.kind === 'object') top.expectKey = true;
-      else if (top?.kind === 'array') top.index += 1;
-    } else if (ch === '"') {
+    const code = text.charCodeAt(i);
+    if (code === QUOTE) {
       const end = stringEnd(text, i);
-      const top = stack[stack.length - 1];
-      if (top?.kind === 'object' && top.expectKey) {
+      if (expectKey) {
+        const top = keys[keys.length - 1]!;
         // A key with no escape is its text as it stands; only an escaped one needs decoding.
-        const raw = text.slice(i, end + 1);
-        const key = raw.includes('\\') ? (JSON.parse(raw) as string) : raw.slice(1, -1);
-        if (top.keys.has(key)) return { key, pointer: pointerOf(stack) };
-        top.keys.add(key);
-        top.currentKey = key;
-        top.expectKey = false;
+        const escaped = text.indexOf('\\', i + 1);
+        const key = escaped !== -1 && escaped < end ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end);
+        if (top.has(key)) return { key, pointer: pointerOf(at) };
+        top.add(key);
+        at[at.length - 1] = key;
+        expectKey = false;
       }
       i = end;
+    } else if (code === OPEN_OBJECT) {
+      keys.push(new Set());
+      at.push('');
+      expectKey = true;
+    } else if (code === OPEN_ARRAY) {
+      keys.push(null);
+      at.push(0);
+      expectKey = false;
+    } else if (code === CLOSE_OBJECT || code === CLOSE_ARRAY) {
+      keys.pop();
+      at.pop();
+    } else if (code === COMMA) {
+      const top = at.length - 1;
+      expectKey = keys[top] !== null;
+      if (!expectKey) at[top] = (at[top] as number) + 1;
     }
   }
   return undefined;
 }
 
-/** The index of the quote that closes the string opened at `start` (escapes skipped). */
+/**
+ * The index of the quote that closes the string opened at `start`: the next quote not escaped, i.e.
+ * not preceded by an odd run of backslashes.
+ */
 function stringEnd(text: string, start: number): number {
-  for (let i = start + 1; i < text.length; i++) {
-    if (text[i] === '\\') i++;
-    else if (text[i] === '"') return i;
+  let quote = text.indexOf('"', start + 1);
+  while (quote !== -1) {
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    quote = text.indexOf('"', quote + 1);
   }
   return text.length - 1;
 }
 
-/** The JSON Pointer (RFC 6901) of the innermost open object. */
-function pointerOf(stack: readonly Frame[]): string {
-  const parts: string[] = [];
-  for (const frame of stack.slice(0, -1)) {
-    const part = frame.kind === 'array' ? String(frame.index) : (frame.currentKey ?? '');
-    parts.push(part.replaceAll('~', '~0').replaceAll('/', '~1'));
+/** The JSON Pointer (RFC 6901) of the innermost open object, from where the scan is in each value around it. */
+function pointerOf(at: readonly (string | number)[]): string {
+  let pointer = '';
+  for (let depth = 0; depth < at.length - 1; depth++) {
+    pointer += `/${String(at[depth]).replaceAll('~', '~0').replaceAll('/', '~1')}`;
   }
-  return parts.length === 0 ? '' : `/${parts.join('/')}`;
+  return pointer;
 }

@@ -8,7 +8,7 @@ export class AnswerHeaders {
   private readonly values = new Map<string, string>();
 
   constructor(init: Record<string, string> = {}) {
-    for (const [name, value] of Object.entries(init)) this.set(name, value);
+    for (const name in init) this.set(name, init[name]!);
   }
 
   get(name: string): string | null {
@@ -83,13 +83,20 @@ export function asResponse(answer: SandboxResponse): Response {
   return answer instanceof Answer ? answer.toResponse() : answer;
 }
 
+/** An answer as a socket layer writes it. */
+export interface WrittenAnswer {
+  body: string | Buffer;
+  headers: Record<string, string>;
+}
+
 /**
  * The body, read once, and the headers as a record, for a socket layer to write. An Answer's body
  * stays text (written as UTF-8): node writes a text body in one go with the head, bytes in two.
+ * An Answer's is at hand, so it comes without a promise; only a Response's stream is waited for.
  */
-export async function answerBody(answer: SandboxResponse): Promise<{ body: string | Buffer; headers: Record<string, string> }> {
+export function answerBody(answer: SandboxResponse): WrittenAnswer | Promise<WrittenAnswer> {
   const headers: Record<string, string> = {};
   answer.headers.forEach((value, name) => (headers[name] = value));
-  const body = answer instanceof Answer ? answer.body : Buffer.from(await answer.arrayBuffer());
-  return { body, headers };
+  if (answer instanceof Answer) return { body: answer.body, headers };
+  return answer.arrayBuffer().then((bytes) => ({ body: Buffer.from(bytes), headers }));
 }

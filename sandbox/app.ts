@@ -77,6 +77,8 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
   const timers = new Timers(options.timerClock);
   const webhooks = new WebhookSender(options, timers);
   const fault = (name: Parameters<OperationContext['fault']>[0]) => options.faults.has(name);
+  // One function for every request's context, rather than a closure built per request.
+  const later = (ms: number, task: () => void) => timers.after(ms, task);
   // Every change of state fires its event with the record its status operation answers now (P-HOOK-2).
   store.onChange = (change) => {
     if ('payout' in change) {
@@ -92,82 +94,94 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
   const pages = routes.filter((r): r is PageRoute => r.kind === 'page');
   const fail = (status: number, message: string) => errorResponse(status, message, options.faults);
 
-  // Requests being answered, so close() can wait until each is answered and recorded.
-  const inHand = new Set<Promise<SandboxResponse>>();
+  // How many requests are being answered, so close() can wait until each is answered and recorded:
+  // a count rather than a set of promises, since one more promise per request costs under load.
+  let inHand = 0;
+  let allAnswered: Promise<void> | undefined;
+  let nowAllAnswered = () => {};
+  const answered = () => {
+    inHand -= 1;
+    if (inHand > 0) return;
+    nowAllAnswered();
+    allAnswered = undefined;
+  };
 
   const app: SandboxApp = {
     options,
     store,
     webhooks,
-    later: (ms, task) => timers.after(ms, task),
+    later,
     handle(request, received) {
-      return inHandUntilAnswered(incomingFromFetch(request).then((incoming) => answerOne(incoming, received))).then(asResponse);
+      // In hand from the start: close() also waits for a request whose body is still being read.
+      inHand += 1;
+      return incomingFromFetch(request)
+        .then((incoming) => answerOne(incoming, received))
+        .finally(answered)
+        .then(asResponse);
     },
-    answer(request, received) {
-      return inHandUntilAnswered(answerOne(request, received));
-    },
+    answer: answerOne,
     async close() {
       options.scenarios.releaseHeld();
       timers.close();
-      await Promise.allSettled([...inHand]);
+      if (inHand > 0) await (allAnswered ??= new Promise((resolve) => (nowAllAnswered = resolve)));
       await webhooks.close();
     },
   };
 
-  function inHandUntilAnswered(answer: Promise<SandboxResponse>): Promise<SandboxResponse> {
-    inHand.add(answer);
-    const done = () => void inHand.delete(answer);
-    answer.then(done, done);
-    return answer;
-  }
-
   async function answerOne(request: Incoming, received: ReceivedOn | undefined): Promise<SandboxResponse> {
-    const started = options.clock();
-    const { url } = request;
-    let response: SandboxResponse;
+    inHand += 1;
     try {
-      response = await dispatch(request, url);
-    } catch (error) {
-      // Never a crash and never a stack to the client: the sandbox's own bug is a 500 envelope.
-      options.log(`sandbox: internal error on ${request.method} ${url.pathname}: ${(error as Error).message}`);
-      response = fail(500, 'internal error in the sandbox');
+      const started = options.clock();
+      const { url } = request;
+      let response: SandboxResponse;
+      try {
+        response = await dispatch(request, url);
+      } catch (error) {
+        // Never a crash and never a stack to the client: the sandbox's own bug is a 500 envelope.
+        options.log(`sandbox: internal error on ${request.method} ${url.pathname}: ${(error as Error).message}`);
+        response = fail(500, 'internal error in the sandbox');
+      }
+      // The line is built only for a log that was asked for: formatting it costs as much as a small answer.
+      if (sandboxOptions.log !== undefined) options.log(logLine(request, url, response.status, started, options.clock() - started));
+      if (options.record) {
+        const headers: Array<[string, string]> = [];
+        request.headers.forEach((value, name) => headers.push([name, value]));
+        const retryAfter = response.headers.get('retry-after');
+        const scenario = options.scenarios.appliedTo(response);
+        const responseBody = await response
+          .clone()
+          .text()
+          .catch(() => '');
+        options.record({
+          method: request.method,
+          path: url.pathname + url.search,
+          headers,
+          // As the bytes were sent (a byte-order mark kept).
+          body: request.body === undefined ? '' : textAsSent(request.body),
+          receivedAt: started,
+          respondedAt: options.clock(),
+          status: response.status,
+          responseBody,
+          ...(retryAfter !== null ? { retryAfter } : {}),
+          ...(scenario !== undefined ? { scenario } : {}),
+          ...(received !== undefined
+            ? {
+                connection: received.connection,
+                connectedAt: received.connectedAt,
+                ...(received.stalledMs ? { stalledMs: Math.round(received.stalledMs) } : {}),
+              }
+            : {}),
+        });
+      }
+      return response;
+    } finally {
+      answered();
     }
-    // The line is built only for a log that was asked for: formatting it costs as much as a small answer.
-    if (sandboxOptions.log !== undefined) options.log(logLine(request, url, response.status, started, options.clock() - started));
-    if (options.record) {
-      const headers: Array<[string, string]> = [];
-      request.headers.forEach((value, name) => headers.push([name, value]));
-      const retryAfter = response.headers.get('retry-after');
-      const scenario = options.scenarios.appliedTo(response);
-      const responseBody = await response
-        .clone()
-        .text()
-        .catch(() => '');
-      options.record({
-        method: request.method,
-        path: url.pathname + url.search,
-        headers,
-        // As the bytes were sent (a byte-order mark kept).
-        body: request.body === undefined ? '' : textAsSent(request.body),
-        receivedAt: started,
-        respondedAt: options.clock(),
-        status: response.status,
-        responseBody,
-        ...(retryAfter !== null ? { retryAfter } : {}),
-        ...(scenario !== undefined ? { scenario } : {}),
-        ...(received !== undefined
-          ? {
-              connection: received.connection,
-              connectedAt: received.connectedAt,
-              ...(received.stalledMs ? { stalledMs: Math.round(received.stalledMs) } : {}),
-            }
-          : {}),
-      });
-    }
-    return response;
   }
 
-  async function dispatch(request: Incoming, url: IncomingUrl): Promise<SandboxResponse> {
+  // Not async: most operations answer at once, and each promise between the socket and the handler
+  // costs the sandbox a measurable share of its time under load.
+  function dispatch(request: Incoming, url: IncomingUrl): SandboxResponse | Promise<SandboxResponse> {
     const route = operations.get(url.pathname);
     if (route === undefined) {
       const page = pages.find((p) => url.pathname.startsWith(p.prefix) && p.method === request.method);
@@ -192,15 +206,9 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
         (options.faults.has('auth-failure-creates-order') && url.pathname.endsWith('/order/create')) ||
         (options.faults.has('auth-failure-cancels-order') && url.pathname.endsWith('/order/cancel'));
       if (effectAnyway && auth.merchant) {
-        await runQuietly(route.handler, text, auth.merchant, request);
+        return runQuietly(route.handler, text, auth.merchant, request).then(() => authRefusal(auth));
       }
-      if (options.faults.has('auth-failure-html')) {
-        return new Response(`<html><body><h1>${auth.status} Unauthorized</h1></body></html>`, {
-          status: auth.status,
-          headers: { 'content-type': 'text/html' },
-        });
-      }
-      return fail(auth.status, auth.message);
+      return authRefusal(auth);
     }
 
     const type = request.headers.get('content-type') ?? '';
@@ -228,20 +236,35 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     if (nestedDeeperThan(body, MAX_BODY_DEPTH))
       return fail(400, `the body nests objects or arrays more than ${MAX_BODY_DEPTH} levels deep`);
 
-    const run = async (): Promise<SandboxResponse> => {
+    const run = (): SandboxResponse | Promise<SandboxResponse> => {
       try {
-        return await route.handler(context(auth.merchant, body as Record<string, unknown>, request));
+        const answered = route.handler(context(auth.merchant, body as Record<string, unknown>, request));
+        return answered instanceof Promise ? answered.catch(refusalAnswer) : answered;
       } catch (error) {
-        if (error instanceof OperationError) {
-          const response = fail(error.status, error.message);
-          for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
-          return response;
-        }
-        throw error;
+        return refusalAnswer(error);
       }
     };
     // Scenarios apply here, after authentication: a refused request leaves them armed.
     return options.scenarios.around(url.pathname, auth.merchant.id, run, fail);
+  }
+
+  /** A request refused for its signature (or key, or timestamp): the envelope, or the HTML page of its fault. */
+  function authRefusal(auth: { status: number; message: string }): SandboxResponse {
+    if (options.faults.has('auth-failure-html')) {
+      return new Response(`<html><body><h1>${auth.status} Unauthorized</h1></body></html>`, {
+        status: auth.status,
+        headers: { 'content-type': 'text/html' },
+      });
+    }
+    return fail(auth.status, auth.message);
+  }
+
+  /** A handler's refusal (an OperationError) as its error envelope; any other error is the sandbox's own bug and goes on up. */
+  function refusalAnswer(error: unknown): SandboxResponse {
+    if (!(error instanceof OperationError)) throw error;
+    const response = fail(error.status, error.message);
+    for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
+    return response;
   }
 
   /**
@@ -273,7 +296,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
       origin: request.url.origin,
       fault,
       now: options.clock,
-      later: (ms, task) => app.later(ms, task),
+      later,
       webhooks,
     };
   }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createHmac } from 'node:crypto';
 import { canonicalize } from '../signer/canonical.js';
 import { signPayload } from '../signer/sign.js';
+import { ReplayCache } from './auth.js';
 import type { FaultName } from './faults.js';
 import type { SandboxVariant } from './options.js';
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from './tenants.js';
@@ -104,6 +105,23 @@ describe('sandbox authentication (P-AUTH, P-ENV-1)', () => {
 
   it('sandbox rule (the profile is silent): answers 400 when Content-Type is not application/json', async () => {
     expect((await call(app, { ...fresh(), headers: { 'Content-Type': 'text/plain' } })).status).toBe(400);
+  });
+});
+
+describe('ReplayCache (P-AUTH-4)', () => {
+  it('refuses a pair again within its window, and forgets each pair once its window has passed', () => {
+    const cache = new ReplayCache();
+    expect(cache.check('100', 'a', 1_000, 0)).toBe(false);
+    expect(cache.check('100', 'a', 1_000, 500)).toBe(true);
+    expect(cache.check('200', 'b', 2_000, 900)).toBe(false);
+    // Past the first pair's window: it is forgotten, the second kept.
+    expect(cache.check('300', 'c', 3_000, 1_500)).toBe(false);
+    expect([cache.has('100', 'a'), cache.has('200', 'b'), cache.has('300', 'c')]).toEqual([false, true, true]);
+    // Past the next two windows: both forgotten, then the cache fills and empties again.
+    expect(cache.check('400', 'd', 4_000, 3_500)).toBe(false);
+    expect([cache.has('200', 'b'), cache.has('300', 'c'), cache.has('400', 'd')]).toEqual([false, false, true]);
+    expect(cache.check('500', 'e', 5_000, 4_500)).toBe(false);
+    expect([cache.has('400', 'd'), cache.has('500', 'e')]).toEqual([false, true]);
   });
 });
 

@@ -15,19 +15,26 @@ export type AuthOutcome = { ok: true; merchant: Merchant } | { ok: false; status
  */
 export class ReplayCache {
   private readonly seen = new Map<string, number>();
+  /** When the first pair kept expires: until then pruning has nothing to do, and is not run (it is asked on every request). */
+  private firstExpiresAt = Number.POSITIVE_INFINITY;
 
   /** True when the pair was accepted before; remembers it otherwise. `expiresAt` is ms. */
   check(timestamp: string, signature: string, expiresAt: number, now: number): boolean {
-    this.prune(now);
+    if (this.firstExpiresAt < now) this.prune(now);
     const id = `${timestamp}:${signature}`;
     if (this.seen.has(id)) return true;
     this.seen.set(id, expiresAt);
+    if (this.seen.size === 1) this.firstExpiresAt = expiresAt;
     return false;
   }
 
   private prune(now: number): void {
+    this.firstExpiresAt = Number.POSITIVE_INFINITY;
     for (const [id, until] of this.seen) {
-      if (until >= now) break;
+      if (until >= now) {
+        this.firstExpiresAt = until;
+        break;
+      }
       this.seen.delete(id);
     }
   }

@@ -3,9 +3,11 @@ import { Answer } from './answer.js';
 import type { FaultName } from './faults.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+const JSON_HEADERS = { 'content-type': JSON_TYPE };
 
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Answer {
-  return new Answer(status, JSON.stringify(body), { 'content-type': JSON_TYPE, ...headers });
+export function jsonResponse(status: number, body: unknown, headers?: Record<string, string>): Answer {
+  // Nearly every answer has no header of its own: the shared record, not a new one per answer.
+  return new Answer(status, JSON.stringify(body), headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...headers });
 }
 
 /**

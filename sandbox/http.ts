@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ReceivedOn, SandboxApp } from './app.js';
-import { answerBody, type SandboxResponse } from './answer.js';
+import { answerBody, type SandboxResponse, type WrittenAnswer } from './answer.js';
 import { answerWire, readRequestBody, unreadableRequest } from './wire.js';
 
 export interface ListenOptions {
@@ -53,6 +53,27 @@ function stallWatch(): { recent(): number; stop(): void } {
   };
 }
 
+/** What the listener keeps of one connection. */
+interface Connection {
+  received: ReceivedOn;
+  /** The Host header of its last request, and the origin it gave (a client sends the same Host on every request). */
+  host?: string | undefined;
+  origin?: string;
+}
+
+/**
+ * Links point where the client reached us (its Host), or at the listening address without one. The
+ * same Host as the connection's last request gives the same origin text, neither checked nor built
+ * again, and already hashed for the sandbox's look-ups by origin.
+ */
+function originOn(connection: Connection, host: string | undefined, listeningOrigin: string): string {
+  if (connection.origin === undefined || host !== connection.host) {
+    connection.host = host;
+    connection.origin = validOrigin(host) ?? listeningOrigin;
+  }
+  return connection.origin;
+}
+
 /** Serves an app on a real socket: node's request in, a light Incoming to the app, its Answer (or Response) written out. */
 export async function listen(app: SandboxApp, options: ListenOptions = {}): Promise<Listening> {
   // node:http is loaded by the first sandbox that listens: importing the kit (an in-process sandbox,
@@ -64,16 +85,21 @@ export async function listen(app: SandboxApp, options: ListenOptions = {}): Prom
   let listeningOrigin = `http://${host}`;
   // Connections numbered as accepted, so a recording can tell one keep-alive connection's requests apart.
   // When each was accepted: a request first on its connection may have been written right after.
-  const connections = new WeakMap<Socket, ReceivedOn>();
+  const connections = new WeakMap<Socket, Connection>();
   let accepted = 0;
   const stalls = stallWatch();
   const server = createServer({ connectionsCheckingInterval: Math.min(1_000, Math.max(50, headersTimeout / 4)) }, (req, res) => {
-    const on = connections.get(req.socket) ?? { connection: 0, connectedAt: app.options.clock() };
+    const connection = connections.get(req.socket) ?? { received: { connection: 0, connectedAt: app.options.clock() } };
+    const on = connection.received;
+    const origin = originOn(connection, req.headers.host, listeningOrigin);
     // Only a recording keeps the stall (judging a client's timing): without one it is not asked per request.
-    void respond(app, req, res, listeningOrigin, app.options.record ? { ...on, stalledMs: stalls.recent() } : on);
+    void respond(app, req, res, origin, app.options.record ? { ...on, stalledMs: stalls.recent() } : on);
   });
   server.once('close', () => stalls.stop());
-  server.on('connection', (socket: Socket) => void connections.set(socket, { connection: ++accepted, connectedAt: app.options.clock() }));
+  server.on(
+    'connection',
+    (socket: Socket) => void connections.set(socket, { received: { connection: ++accepted, connectedAt: app.options.clock() } }),
+  );
   server.headersTimeout = headersTimeout;
   server.requestTimeout = options.requestTimeoutMs ?? 15_000;
   server.keepAliveTimeout = 5_000;
@@ -100,19 +126,11 @@ export async function listen(app: SandboxApp, options: ListenOptions = {}): Prom
   };
 }
 
-async function respond(
-  app: SandboxApp,
-  req: IncomingMessage,
-  res: ServerResponse,
-  listeningOrigin: string,
-  received: ReceivedOn,
-): Promise<void> {
+async function respond(app: SandboxApp, req: IncomingMessage, res: ServerResponse, origin: string, received: ReceivedOn): Promise<void> {
   try {
     const body = await readRequestBody(app, req);
     const rawHeaders: Array<[string, string]> = [];
     for (let i = 0; i < req.rawHeaders.length; i += 2) rawHeaders.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
-    // Links point where the client reached us (its Host), or at the listening address without one.
-    const origin = validOrigin(req.headers.host) ?? listeningOrigin;
     const wire = { method: req.method ?? 'GET', target: req.url ?? '/', origin, headers: rawHeaders, body };
     const { response, closeAfter } = await answerWire(app, wire, received);
     // The rest of a body not read whole is never read (it may be endless): answer, then drop the connection.
@@ -121,7 +139,13 @@ async function respond(
   } catch {
     // A client that hung up mid-body, or an answer that failed: the error envelope if anyone is still listening.
     if (res.headersSent || res.destroyed) res.destroy();
-    else await send(res, unreadableRequest(app), true).catch(() => res.destroy());
+    else {
+      try {
+        await send(res, unreadableRequest(app), true);
+      } catch {
+        res.destroy();
+      }
+    }
   }
 }
 
@@ -130,15 +154,27 @@ function validOrigin(host: string | undefined): string | undefined {
   return `http://${host}`;
 }
 
+/** Sends an answer: an Answer's body is at hand and is written at once, a Response's once read. */
+function send(res: ServerResponse, response: SandboxResponse, closeAfter: boolean, lengthInCharacters = false): Promise<void> | void {
+  const written = answerBody(response);
+  if (written instanceof Promise) return written.then((at) => write(res, response.status, at, closeAfter, lengthInCharacters));
+  write(res, response.status, written, closeAfter, lengthInCharacters);
+}
+
 /**
  * Writes an answer with its Content-Length in bytes (P-HTTP-3). Under `http-content-length-chars`
  * the length is the text's UTF-16 length, as a server writes that sets it from `string.length`: the
  * same for ASCII, short for any other text, whose tail the client then reads as the next answer.
  */
-async function send(res: ServerResponse, response: SandboxResponse, closeAfter: boolean, lengthInCharacters = false): Promise<void> {
-  const { body, headers } = await answerBody(response);
+function write(
+  res: ServerResponse,
+  status: number,
+  { body, headers }: WrittenAnswer,
+  closeAfter: boolean,
+  lengthInCharacters: boolean,
+): void {
   if (closeAfter) headers.connection = 'close';
   if (lengthInCharacters) headers['content-length'] = String(Buffer.from(body).toString('utf8').length);
   else headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length);
-  res.writeHead(response.status, headers).end(body);
+  res.writeHead(status, headers).end(body);
 }

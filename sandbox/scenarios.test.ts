@@ -187,6 +187,19 @@ describe('P-CLIENT-6: create-order-hang-once', () => {
     expect((await held).status).toBe(201);
   });
 
+  it('close() resolves once the answer it released has been sent and recorded', async () => {
+    const recorded: RecordedExchange[] = [];
+    const s = scenarioSandbox(['create-order-hang-once'], { hangSeconds: 30, record: (x) => recorded.push(x) });
+    const held = s.create('ord-1');
+    expect((await s.orderStatus('ord-1')).status).toBe(200);
+    await s.app.close();
+    expect(recorded.map((x) => [x.path, x.status, x.scenario])).toEqual([
+      [OPERATION_PATHS.orderStatus, 200, undefined],
+      [OPERATION_PATHS.createOrder, 201, 'create-order-hang-once'],
+    ]);
+    expect((await held).status).toBe(201);
+  });
+
   it('over a socket: a client that times out finds the order with Order Status; the recording shows the hang', async () => {
     const recorded: RecordedExchange[] = [];
     const sandbox = await startSandbox({ port: 0, scenarios: ['create-order-hang-once'], hangSeconds: 1, record: (x) => recorded.push(x) });

@@ -107,6 +107,9 @@ export function parseScenarios(names: Iterable<string>): Set<ScenarioName> {
 /** The paths the scenarios apply to. */
 const PATHS: Pick<typeof OPERATION_PATHS, ScenarioOperation> = OPERATION_PATHS;
 
+/** Runs one operation: its answer, at once or later. */
+export type OperationRun = () => SandboxResponse | Promise<SandboxResponse>;
+
 /** Builds the general error envelope (the app's, so the envelope faults still apply). */
 export type ErrorAnswer = (status: number, message: string) => SandboxResponse;
 
@@ -159,9 +162,14 @@ export class ScenarioSwitches {
    * Runs one authenticated operation of `merchantId` at `path` under the armed scenarios: a `refuse`
    * scenario answers instead of it; a `hold` scenario lets it run and holds a successful answer.
    */
-  async around(path: string, merchantId: string, run: () => Promise<SandboxResponse>, errorAnswer: ErrorAnswer): Promise<SandboxResponse> {
-    // None armed (the usual case, and every case once they have fired): nothing to look up.
+  around(path: string, merchantId: string, run: OperationRun, errorAnswer: ErrorAnswer): SandboxResponse | Promise<SandboxResponse> {
+    // None armed (the usual case, and every case once they have fired): nothing to look up, and no
+    // promise of its own, so an operation that answers at once is answered at once.
     if (this.armed.size === 0) return run();
+    return this.aroundArmed(path, merchantId, run, errorAnswer);
+  }
+
+  private async aroundArmed(path: string, merchantId: string, run: OperationRun, errorAnswer: ErrorAnswer): Promise<SandboxResponse> {
     const refusing = this.armedFor(path, 'refuse');
     const refusal = refusing === undefined ? undefined : (SCENARIOS[refusing] as ScenarioSpec).refusal;
     if (refusing !== undefined && refusal !== undefined && this.take(refusing, merchantId)) {

@@ -59,11 +59,12 @@ function duplicateError(orderId: number | string): OperationError {
   );
 }
 
-export const createOrder: OperationHandler = async (ctx) => {
+// Not async: a create answers at once (no promise per request) unless `dup-race` makes it wait.
+export const createOrder: OperationHandler = (ctx) => {
   const accepted = validateCreateOrder(ctx);
 
   // The check and the insert run in one synchronous stretch, so concurrent creates cannot both pass
-  // the check (P-DUP-2). Under `dup-race` an await between them lets them interleave.
+  // the check (P-DUP-2). Under `dup-race` a wait between them lets them interleave.
   const existing = duplicateOf(ctx, accepted.orderId);
   // Under `dup-id-freed-on-cancel` a cancelled order no longer holds its order_id: the new one replaces it.
   const freed = existing?.status === 'CANCELLED' && ctx.fault('dup-id-freed-on-cancel');
@@ -78,14 +79,19 @@ export const createOrder: OperationHandler = async (ctx) => {
   }
   // A forgotten order's order_id stays used (P-DUP-5), however many orders came after it.
   if (existing === undefined && ctx.store.orderIdForgotten(ctx.merchant.id, accepted.orderId)) throw duplicateError(accepted.orderId);
-  if (ctx.fault('dup-race')) await sleep(ctx.options.raceWindowMs);
+  const replaces = existing === undefined || freed;
+  if (ctx.fault('dup-race')) return sleep(ctx.options.raceWindowMs).then(() => insertOrder(ctx, accepted, replaces));
+  return insertOrder(ctx, accepted, replaces);
+};
 
+/** Stores the new order and answers it; `replaces`: it takes its order_id's place (none held it, or a freed one did). */
+function insertOrder(ctx: OperationContext, accepted: AcceptedOrder, replaces: boolean): Answer {
   const order = newOrder(ctx, accepted);
   const storeAt = storageKey(ctx, order.orderId);
   // Under dup-allowed the second order is kept beside the first; lookups by order_id find the first.
-  ctx.store.orders.set(existing === undefined || freed ? storeAt : `${storeAt}\u0000${order.svcOrderId}`, order);
+  ctx.store.orders.set(replaces ? storeAt : `${storeAt}\u0000${order.svcOrderId}`, order);
   return createdResponse(ctx, order);
-};
+}
 
 function newOrder(ctx: OperationContext, accepted: AcceptedOrder): Order {
   return {
