@@ -11,9 +11,9 @@ import PlainSummaryReporter from './test/plain-summary-reporter.js';
 //     reaches only the modules loaded after it, and nock (the client harness) patches node's http and
 //     fetch for good, which would reach every file after it in a shared worker.
 //   - `e2e` (`npm run test:e2e`): the end-to-end tests in test/ and examples/ (the command as a
-//     process, whole certifications, the fault-injection proof and the checks against every sandbox
-//     variant, clients in other languages, the package as installed) and the tests that drive a
-//     real browser.
+//     process, whole certifications, the fault-injection proof, the auth areas' faults check by
+//     check, the checks against every sandbox variant, clients in other languages, the package as
+//     installed) and the tests that drive a real browser.
 // `vitest run` alone runs all three.
 const BROWSER_TESTS = ['reports/html.test.ts', 'sandbox/checkout.test.ts'];
 const E2E = ['test/**/*.test.ts', 'examples/**/*.test.ts', ...BROWSER_TESTS];
