@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { manualClock } from '../core/clock.js';
+import { manualClock, virtualClock } from '../core/clock.js';
 import type { TargetConfig } from './config.js';
 import { MAX_REPLAY_RESENDS, retryAfterMs, TargetClient } from './http.js';
 
@@ -64,15 +64,20 @@ const json = (res: ServerResponse, status: number, body: unknown, headers: Recor
 
 describe('the HTTP layer', () => {
   it('waits out a 429 as Retry-After says, then sends the request again, freshly signed', async () => {
-    const { client, seen } = await server((_s, n, res) =>
-      n === 1 ? json(res, 429, { status: false, code: 429, message: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, { ok: true }),
+    // The wait is on the client's clock: a virtual one moves by what is slept, at once.
+    const clock = virtualClock();
+    const { client, seen } = await server(
+      (_s, n, res) =>
+        n === 1 ? json(res, 429, { status: false, code: 429, message: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, { ok: true }),
+      { timeoutMs: 1_000, clock },
     );
-    const started = Date.now();
+    const started = clock.now();
     const exchange = await client.send({ label: 'probe', path: '/x', payload: { a: 1 } });
     expect(exchange.response?.status).toBe(200);
     expect(exchange.label).toBe('probe (sent again after 1 rate-limit answer)');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(clock.now() - started).toBe(1_000);
     expect(seen).toHaveLength(2);
+    expect(seen[1]!.headers['x-signature']).not.toBe(seen[0]!.headers['x-signature']);
   });
 
   it('hides a secret the server echoes back spelled with JSON escapes, in the parsed body too', async () => {
@@ -118,18 +123,22 @@ describe('the HTTP layer', () => {
   });
 
   it('cuts off a server that trickles its answer, and stops the run after three requests without one', async () => {
-    const { client, seen } = await server((_s, _n, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      const timer = setInterval(() => res.write(' '), 200);
-      res.on('close', () => clearInterval(timer));
-    });
+    // A byte every 50 ms: each wait for a chunk is short, so only a deadline for the whole answer ends it.
+    const { client, seen } = await server(
+      (_s, _n, res) => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        const timer = setInterval(() => res.write(' '), 50);
+        res.on('close', () => clearInterval(timer));
+      },
+      { timeoutMs: 300 },
+    );
     const started = Date.now();
     for (let i = 0; i < 3; i++) expect((await client.send({ label: 'probe', path: '/x', payload: { i } })).error?.code).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(6_000);
+    expect(Date.now() - started).toBeLessThan(3_000);
     const fourth = await client.send({ label: 'probe', path: '/x', payload: { i: 4 } });
     expect(fourth.error?.code).toBe('stopped');
     expect(fourth.error?.message).toMatch(
-      /^not sent: the run stopped: the target did not answer, or took more than 0.8 s \(of the 1 s --timeout\), 3 times in a row/,
+      /^not sent: the run stopped: the target did not answer, or took more than 0.24 s \(of the 0.3 s --timeout\), 3 times in a row/,
     );
     expect(seen).toHaveLength(3);
   });
