@@ -15,7 +15,15 @@ import { delimiter, resolve } from 'node:path';
 // The package's scripts, run as npm runs them (a shell, node_modules/.bin on the PATH) without an npm
 // process per step: four of those cost a core-second of a run that must fit in a minute.
 const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
-const env = { ...process.env, PATH: [resolve('node_modules/.bin'), process.env.PATH].join(delimiter) };
+// A young generation of 32 MB semi-spaces (V8's default is 16): the check and the tests make many
+// short-lived objects, and scavenging half as often took some 5% off the tests' CPU time here
+// (57 and 60 core-seconds against 63 and 61).
+const YOUNG = '--max-semi-space-size=32';
+const env = {
+  ...process.env,
+  PATH: [resolve('node_modules/.bin'), process.env.PATH].join(delimiter),
+  NODE_OPTIONS: [process.env.NODE_OPTIONS, YOUNG].filter(Boolean).join(' '),
+};
 
 function run(name, command, args, { quiet, yielding = false }) {
   const started = Date.now();
