@@ -3,8 +3,8 @@
 // whose failure would vanish), a switch over a union that forgets a member, a value of unknown type
 // used as if known.
 //
-// `npm test` lints every file each time, handing ESLint the program its type check built
-// (scripts/check.mjs). `npm run lint` keeps a cache in node_modules/.cache/eslint: with it a rerun lints
+// `npm test` lints the kit and its unit tests, `npm run test:e2e` the end-to-end tests, each time
+// whole, handing ESLint the program a type check built (scripts/check.mjs). `npm run lint` keeps a cache in node_modules/.cache/eslint: with it a rerun lints
 // only the files that changed. The cache is per file, so an edit that breaks an unchanged file's types
 // shows in `npm test` and `npx eslint .`, not in a warm `npm run lint`.
 import tseslint from 'typescript-eslint';

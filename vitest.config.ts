@@ -15,13 +15,17 @@ import PlainSummaryReporter from './test/plain-summary-reporter.js';
 //     check, the checks against every sandbox variant, clients in other languages, the package as
 //     installed) and the tests that drive a real browser.
 // `vitest run` alone runs all three.
-const BROWSER_TESTS = ['reports/html.test.ts', 'sandbox/checkout.test.ts'];
-const E2E = ['test/**/*.test.ts', 'examples/**/*.test.ts', ...BROWSER_TESTS];
+// Which files are end-to-end: the folders test/ and examples/, and the tests that drive a browser.
+// scripts/check.mjs reads the same file: `npm test` lints the unit tier, `npm run test:e2e` this one.
+const TIERS = JSON.parse(readFileSync('test/tiers.json', 'utf8')) as { e2eFolders: string[]; e2eFiles: string[] };
+const BROWSER_TESTS = TIERS.e2eFiles;
+const E2E = [...TIERS.e2eFolders.map((folder) => `${folder}**/*.test.ts`), ...BROWSER_TESTS];
 /** The test files under `dir` (e2e ones aside), leaving out dependencies, output and git's own files. */
 function unitTestFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = dir === '.' ? entry.name : `${dir}/${entry.name}`;
-    if (entry.isDirectory()) return ['node_modules', 'dist', '.git', 'test', 'examples'].includes(path) ? [] : unitTestFiles(path);
+    if (entry.isDirectory())
+      return ['node_modules', 'dist', '.git'].includes(path) || TIERS.e2eFolders.includes(`${path}/`) ? [] : unitTestFiles(path);
     return entry.name.endsWith('.test.ts') && !BROWSER_TESTS.includes(path) ? [path] : [];
   });
 }

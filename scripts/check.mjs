@@ -11,10 +11,16 @@
 // declaration emit included, so a file that passes here passes `tsc -b`; the lint is what
 // `npx eslint .` reports, and fails on what fails it (an error; a warning is shown).
 //
+// Each tier checks its own files (test/tiers.json says which are end-to-end, as vitest.config.ts
+// does): `npm test` type checks and lints the kit and its unit tests; `npm run test:e2e`, whose build
+// has just type checked every file, runs this with `--e2e` to lint the end-to-end tests and their
+// helpers, over a program of every file.
+//
 // Exit 0 when both pass, 1 when either found a problem, with tsc's and ESLint's usual output. The
 // exit status is set, not forced: into a pipe (npm test reads this one), output still being written
 // would be cut off.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { relative, sep } from 'node:path';
 import { ESLint } from 'eslint';
 import ts from 'typescript';
 
@@ -25,6 +31,12 @@ const formatHost = {
 };
 const format = (diagnostics) =>
   process.stdout.isTTY ? ts.formatDiagnosticsWithColorAndContext(diagnostics, formatHost) : ts.formatDiagnostics(diagnostics, formatHost);
+
+const e2e = process.argv.includes('--e2e');
+const tiers = JSON.parse(readFileSync('test/tiers.json', 'utf8'));
+/** The end-to-end tier's files, as ESLint patterns: its folders whole (helpers too), its other tests. */
+const E2E_PATTERNS = [...tiers.e2eFolders.map((folder) => `${folder}**`), ...tiers.e2eFiles];
+const isE2e = (file) => tiers.e2eFolders.some((folder) => file.startsWith(folder)) || tiers.e2eFiles.includes(file);
 
 const configErrors = [];
 const config = ts.getParsedCommandLineOfConfigFile(
@@ -43,17 +55,20 @@ if (config === undefined || configErrors.length > 0 || config.errors.length > 0)
   }
 }
 
-/** Checks and lints every file; returns what failed, in words (nothing when all passed). */
+/** Checks and lints the tier's files; returns what failed, in words (nothing when all passed). */
 async function typeCheckAndLint(config) {
-  // The build's options, less the emit: nothing is written, not even tsc's incremental state.
+  // The build's options, less the emit: nothing is written, not even tsc's incremental state. The
+  // unit tier's program leaves the end-to-end tests out (a helper of theirs that a unit test imports
+  // comes in with it); the end-to-end tier's holds every file, and reports no type error (the build did).
   const options = { ...config.options, noEmit: true, incremental: false };
-  const program = ts.createProgram({ rootNames: config.fileNames, options });
-  const diagnostics = ts.getPreEmitDiagnostics(program);
+  const rootNames = e2e ? config.fileNames : config.fileNames.filter((file) => !isE2e(relative(process.cwd(), file).split(sep).join('/')));
+  const program = ts.createProgram({ rootNames, options });
+  const diagnostics = e2e ? [] : ts.getPreEmitDiagnostics(program);
   if (diagnostics.length > 0) process.stdout.write(format(diagnostics));
 
-  // The example test is a user's project, which tsconfig.json leaves out: it imports the built
-  // package by name. It gets a program of its own, with the same options, which takes every file the
-  // first program already parsed and bound from it (Node's and vitest's types, TypeScript's
+  // The example test (end-to-end) is a user's project, which tsconfig.json leaves out: it imports the
+  // built package by name. It gets a program of its own, with the same options, which takes every file
+  // the first program already parsed and bound from it (Node's and vitest's types, TypeScript's
   // libraries) instead of reading them again. The same files as eslint.config.js lints that way.
   const examples = readdirSync('examples')
     .filter((name) => name.endsWith('.test.ts'))
@@ -61,20 +76,21 @@ async function typeCheckAndLint(config) {
   const host = ts.createCompilerHost(options);
   const readSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, ...rest) => program.getSourceFile(fileName) ?? readSourceFile(fileName, ...rest);
-  const examplesProgram = ts.createProgram({ rootNames: examples, options, host });
+  const examplesProgram = e2e ? ts.createProgram({ rootNames: examples, options, host }) : undefined;
 
   const eslint = new ESLint({
     overrideConfig: [
+      ...(e2e ? [] : [{ ignores: E2E_PATTERNS }]),
       {
         // The files the program holds; any other TypeScript file is a parse error naming it (a new
         // folder tsconfig.json does not include yet).
         files: ['**/*.ts'],
         languageOptions: { parserOptions: { projectService: false, programs: [program] } },
       },
-      { files: ['examples/*.test.ts'], languageOptions: { parserOptions: { programs: [examplesProgram] } } },
+      ...(examplesProgram ? [{ files: ['examples/*.test.ts'], languageOptions: { parserOptions: { programs: [examplesProgram] } } }] : []),
     ],
   });
-  const results = await eslint.lintFiles(['.']);
+  const results = await eslint.lintFiles(e2e ? E2E_PATTERNS : ['.']);
   const lintOutput = await (await eslint.loadFormatter('stylish')).format(results);
   if (lintOutput !== '') process.stdout.write(lintOutput);
   const lintErrors = results.reduce((sum, result) => sum + result.errorCount, 0);

@@ -1,5 +1,6 @@
-// `npm test`: the type check and lint (one process over one TypeScript program, scripts/check.mjs),
-// the format check and the unit tests, side by side from the start. The unit tests run the TypeScript
+// `npm test`: the type check and lint of the kit and its unit tests (one process over one TypeScript
+// program, scripts/check.mjs; `npm run test:e2e` lints the end-to-end tests), the format check and
+// the unit tests, side by side from the start. The unit tests run the TypeScript
 // sources, so nothing waits for a build: `npm run build` writes dist/ (npm ci runs it, and so does
 // `npm run test:e2e`, whose tests run the built command). The check is one thread on one core and
 // vitest's workers take the other, so on a two-core machine they overlap instead of queueing.
