@@ -9,7 +9,7 @@
 // It emits nothing: the unit tests run the TypeScript sources, and `npm run build` (which
 // `npm ci` and `npm run test:e2e` run) writes dist/. The diagnostics are tsc's own, those of
 // declaration emit included, so a file that passes here passes `tsc -b`; the lint is what
-// `npx eslint .` reports, and fails on what fails it (an error; a warning is shown).
+// `npx eslint` reports for the tier's files, and fails on what fails it (an error; a warning is shown).
 //
 // Each tier checks its own files (test/tiers.json says which are end-to-end, as vitest.config.ts
 // does): `npm test` type checks and lints the kit and its unit tests; `npm run test:e2e`, whose build
@@ -67,9 +67,10 @@ async function typeCheckAndLint(config) {
   if (diagnostics.length > 0) process.stdout.write(format(diagnostics));
 
   // The example test (end-to-end) is a user's project, which tsconfig.json leaves out: it imports the
-  // built package by name. It gets a program of its own, with the same options, which takes every file
-  // the first program already parsed and bound from it (Node's and vitest's types, TypeScript's
-  // libraries) instead of reading them again. The same files as eslint.config.js lints that way.
+  // built package by name, and an example client in plain JavaScript. It gets a program of its own,
+  // with the same options, which takes every file the first program already parsed and bound from it
+  // (Node's and vitest's types, TypeScript's libraries) instead of reading them again. It is linted,
+  // not type checked (the client it imports has no types). The same files as eslint.config.js lints so.
   const examples = readdirSync('examples')
     .filter((name) => name.endsWith('.test.ts'))
     .map((name) => `examples/${name}`);

@@ -23,7 +23,8 @@ const YOUNG = '--max-semi-space-size=32';
 const env = {
   ...process.env,
   PATH: [resolve('node_modules/.bin'), process.env.PATH].join(delimiter),
-  NODE_OPTIONS: [process.env.NODE_OPTIONS, YOUNG].filter(Boolean).join(' '),
+  // First, so a setting of the caller's own comes after it and wins.
+  NODE_OPTIONS: [YOUNG, process.env.NODE_OPTIONS].filter(Boolean).join(' '),
 };
 
 function run(name, command, args, { quiet, yielding = false }) {
@@ -74,13 +75,13 @@ function report(results) {
 
 // Arguments go to vitest. Without a file filter or a project it runs the unit projects; with either
 // (`npm test -- test/cli-run.test.ts`, `npm test -- --project=e2e`) what they name, in any project, so
-// an end-to-end file runs too, after the build: those run the built command. The check then waits for
-// the build as well, since the example test's types are the built package's.
+// an end-to-end file runs too, after the build: those run the built command. The check reads the
+// sources alone, so it starts at once either way.
 const args = process.argv.slice(2);
 const chosen = args.some((arg) => !arg.startsWith('-') || arg.startsWith('--project'));
-const build = chosen ? await npmRun('build', 'build') : undefined;
 const check = run('check', process.execPath, ['scripts/check.mjs'], { quiet: true });
 const format = npmRun('format', 'format');
+const build = chosen ? await npmRun('build', 'build') : undefined;
 const projects = chosen ? [] : ['--project', 'unit', '--project', 'unit-isolated'];
 // Two workers, not the config's three: the check holds a core for most of the run, and a third worker
 // would load every module once more for no core of its own.
