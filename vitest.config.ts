@@ -12,8 +12,9 @@ import PlainSummaryReporter from './test/plain-summary-reporter.js';
 //     fetch for good, which would reach every file after it in a shared worker.
 //   - `e2e` (`npm run test:e2e`): the end-to-end tests in test/ and examples/ (the command as a
 //     process, whole certifications, the fault-injection proof, the auth areas' faults check by
-//     check, the checks against every sandbox variant, clients in other languages, the package as
-//     installed) and the tests that drive a real browser.
+//     check, the checks against every sandbox variant, the webhook checks on real sockets and a
+//     sped-up real clock, clients in other languages, the package as installed) and the tests that
+//     drive a real browser.
 // `vitest run` alone runs all three.
 // Which files are end-to-end: the folders test/ and examples/, and the tests that drive a browser.
 // scripts/check.mjs reads the same file: `npm test` lints the unit tier, `npm run test:e2e` this one.

@@ -51,7 +51,7 @@ export async function sandboxTarget(
   const sandbox = await startSandbox({ port: 0, clock: clock.now, ...options });
   const settings: RunSettings = {
     clock,
-    // Without webhooks: their checks wait on deliveries, which a virtual clock cannot time (checks/webhooks.test.ts has its own, on a faster real clock).
+    // Without webhooks: their checks wait on deliveries, which a virtual clock cannot time (test/webhook-checks.test.ts has its own, on a faster real clock).
     config: edit(withoutWebhooks(structuredClone(sandbox.config))),
     seed: 42,
     runs,

@@ -3,20 +3,21 @@
 // cannot time them): no key, the kit registering its own receiver and putting the earlier
 // registration back, a target already delivering to webhooks.url (a tunnel), a listen address in
 // use, a target without the sandbox's registration request, and traffic at the listener that is not
-// the target's (strays: ignored and counted, never judged).
+// the target's (strays: ignored and counted, never judged). Every webhook check against sandboxes on real
+// sockets and a real clock, several seconds of it: with the end-to-end tests.
 import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { scaledClock } from '../../core/clock.js';
-import { buildReport } from '../../core/verdict.js';
-import { startSandbox, type RunningSandbox } from '../../sandbox/index.js';
-import type { RecordedExchange } from '../../sandbox/options.js';
-import { MERCHANT_A } from '../../sandbox/tenants.js';
-import type { TargetConfig } from '../config.js';
-import { closeRunState, createRunState, executeCheck, newMeta } from '../context.js';
-import { runNumberAt } from '../ids.js';
-import { webhookChecks } from './webhooks.js';
+import { scaledClock } from '../core/clock.js';
+import { buildReport } from '../core/verdict.js';
+import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
+import type { RecordedExchange } from '../sandbox/options.js';
+import { MERCHANT_A } from '../sandbox/tenants.js';
+import type { TargetConfig } from '../suites/config.js';
+import { closeRunState, createRunState, executeCheck, newMeta } from '../suites/context.js';
+import { runNumberAt } from '../suites/ids.js';
+import { webhookChecks } from '../suites/checks/webhooks.js';
 
 const open: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

@@ -2,14 +2,16 @@
 // of another model check on the same wallet) that settles while a later sequence runs moves the
 // balance by exactly its record, so the later sequence must count it, not fail. Time is a clock that
 // moves one second for every request the sandbox answers, so each payout settles a fixed number of
-// requests after it was made, often inside the next sequence, the same way on every machine.
+// requests after it was made, often inside the next sequence, the same way on every machine. Whole
+// model-check runs against sandboxes: with the end-to-end tests (the model checks' own tests, each
+// shown failing under its fault, sit beside them in suites/model/).
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../../core/clock.js';
-import type { FaultName, StartOptions } from '../../sandbox/index.js';
-import { sandboxTarget } from '../check-test-support.js';
-import { modelChecks } from '../checks/model.js';
-import { decimalOf, decimalText } from '../checks/requests.js';
-import { emptyModel, expectedBalance } from './model.js';
+import type { Clock } from '../core/clock.js';
+import type { FaultName, StartOptions } from '../sandbox/index.js';
+import { sandboxTarget } from '../suites/check-test-support.js';
+import { modelChecks } from '../suites/checks/model.js';
+import { decimalOf, decimalText } from '../suites/checks/requests.js';
+import { emptyModel, expectedBalance } from '../suites/model/model.js';
 
 const RUNS = 5;
 const payoutLifecycle = modelChecks.find((c) => c.id === 'model-payout-lifecycle')!;
