@@ -1,10 +1,11 @@
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Exchange, ExchangeRequest, HttpAnswer, Signing, TransportErrorCode } from '../core/exchange.js';
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import { toleranceOf, type TargetConfig } from './config.js';
-import { readBounded, type BoundedBody } from '../common/bounded-body.js';
+import type { BoundedBody } from '../common/bounded-body.js';
+import { dispatch } from './dispatch.js';
 import { transportFailureOf } from '../common/net-errors.js';
 import { createRedactor, evidenceHeaders } from '../common/redact.js';
 import { redactor, type Redact } from './redact.js';
@@ -193,6 +194,8 @@ export class TargetClient {
   /** Per API key: correctly signed requests answered other than 401, and answered 401. */
   private readonly keyAnswers = new Map<string, { accepted: number; refused: number }>();
   private slowInARow = 0;
+  /** The last HMAC computed (see sign). */
+  private lastSigned: { secretKey: string; text: string; signature: string } | undefined;
   /** Why the run stopped sending, once it has. */
   private stopReason: string | undefined;
   /** Told of long waits (a Retry-After), to show as progress. */
@@ -213,6 +216,18 @@ export class TargetClient {
   /** The profile's signature of a text at a timestamp (P-SIGN-2), for checks that build their own headers. */
   signatureOf(text: string, timestamp: string, as: Credentials = this.config.merchant): string {
     return hmacSha256Hex(as.secretKey, text + timestamp);
+  }
+
+  /**
+   * HMAC of a signed text, remembering the last one: a second checked free by its signature (see
+   * takeFreeSecond) is then the one sent, signed over the same text.
+   */
+  private sign(secretKey: string, text: string): string {
+    const last = this.lastSigned;
+    if (last !== undefined && last.secretKey === secretKey && last.text === text) return last.signature;
+    const signature = hmacSha256Hex(secretKey, text);
+    this.lastSigned = { secretKey, text, signature };
+    return signature;
   }
 
   nowSeconds(): number {
@@ -304,7 +319,7 @@ export class TargetClient {
           : String(options.timestamp);
     const signedBody = options.signedBody ?? body;
     const signedTimestamp = options.signBodyOnly ? '' : (options.signedTimestamp ?? timestamp);
-    const computed = hmacSha256Hex(as.secretKey, signedBody + signedTimestamp);
+    const computed = this.sign(as.secretKey, signedBody + signedTimestamp);
     let signature = computed;
     if (typeof options.signature === 'string') signature = options.signature;
     else if (options.signature) signature = options.signature(signature);
@@ -345,39 +360,25 @@ export class TargetClient {
       return { ...sent, error: { code: 'stopped', message: `not sent: the run stopped: ${this.stopReason}` } };
     }
     let exchange: Exchange;
-    // One deadline for the whole exchange: undici's own timeouts only bound each wait for a chunk, so
-    // a target trickling a byte at a time would never be cut off by them alone. A timer cleared when
-    // the answer is in, not AbortSignal.timeout: that one costs some 13 µs a request to set up (its
-    // weak references), a quarter of what undici itself spends on a request here.
-    const deadline = new AbortController();
-    const timer = setTimeout(
-      () => deadline.abort(new DOMException(`no answer within ${this.timeoutMs} ms`, 'TimeoutError')),
-      this.timeoutMs,
-    );
     try {
-      const response = await request(url, {
+      const response = await dispatch(this.agent, url, {
         method,
         headers,
         ...(method === 'GET' ? {} : { body }),
-        dispatcher: this.agent,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-        signal: deadline.signal,
+        timeoutMs: this.timeoutMs,
+        limits: { keep: MAX_KEPT_BODY, stopAfter: MAX_READ_BODY },
       });
-      const bounded = await readBounded(response.body, { keep: MAX_KEPT_BODY, stopAfter: MAX_READ_BODY });
+      const bounded = response.body;
       // A character cut at the end of what was kept decodes as U+FFFD, not as an error.
       const text = UTF8.decode(bounded.kept);
-      const responseHeaders: Record<string, string> = {};
-      for (const [name, value] of Object.entries(response.headers)) {
-        if (value !== undefined) responseHeaders[name] = Array.isArray(value) ? value.join(', ') : value;
-      }
+      const responseHeaders = response.headers;
       // One look over all the values first: usually there is nothing to hide in any of them.
       const allValues = Object.values(responseHeaders).join('\n');
       if (hide(allValues) !== allValues)
         for (const name of Object.keys(responseHeaders)) responseHeaders[name] = hide(responseHeaders[name]!);
       const hidden = hide(text);
       const answer: HttpAnswer = {
-        status: response.statusCode,
+        status: response.status,
         headers: responseHeaders,
         body: shortened(hidden) + (bounded.cut ? `\n… ${cutNote(bounded)}` : ''),
       };
@@ -389,8 +390,6 @@ export class TargetClient {
       exchange = { ...sent, response: answer };
     } catch (error) {
       exchange = { ...sent, error: describeTransportError(error, url, this.timeoutMs) };
-    } finally {
-      clearTimeout(timer);
     }
     exchange.ms = Math.round(performance.now() - started);
     this.tally(exchange);
@@ -479,7 +478,7 @@ export class TargetClient {
       const second = String(seconds);
       if (!this.usedSeconds.has(second)) return true;
       if (signedAt?.has(second)) return false;
-      return !this.givenSeconds.has(second) || !this.usedGiven.has(`${second}\u0000${hmacSha256Hex(as.secretKey, body + second)}`);
+      return !this.givenSeconds.has(second) || !this.usedGiven.has(`${second}\u0000${this.sign(as.secretKey, body + second)}`);
     };
     const now = this.nowSeconds();
     const free: number[] = [];

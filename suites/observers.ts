@@ -12,23 +12,24 @@ export function observe(exchange: Exchange): Finding[] {
   const response = exchange.response;
   if (response === undefined) return [];
   const findings: Finding[] = [];
-  const where = `${exchange.request.method} ${new URL(exchange.request.url).pathname} (${exchange.label})`;
+  // Said only in a finding: most answers have none, and parsing the URL is most of the work here.
+  const where = () => `${exchange.request.method} ${new URL(exchange.request.url).pathname} (${exchange.label})`;
   const type = response.headers['content-type'] ?? '';
   if (!isJsonContentType(type)) {
     findings.push({
       requirement: 'ERR-CONTENT-TYPE',
-      message: `${where} answered Content-Type ${type ? `"${type}"` : 'none'}, not application/json`,
+      message: `${where()} answered Content-Type ${type ? `"${type}"` : 'none'}, not application/json`,
     });
   }
   if (response.status >= 500) {
-    findings.push({ requirement: 'ERR-NO-5XX', message: `${where} answered HTTP ${response.status}` });
+    findings.push({ requirement: 'ERR-NO-5XX', message: `${where()} answered HTTP ${response.status}` });
   }
   const body = response.json as Record<string, unknown> | undefined;
   const isObject = body !== null && typeof body === 'object' && !Array.isArray(body);
   if (response.status >= 300) {
     const problems = envelopeProblems(response.json);
     if (problems.length > 0)
-      findings.push({ requirement: 'ERR-ENVELOPE', message: `${where} answered HTTP ${response.status} with ${problems.join('; ')}` });
+      findings.push({ requirement: 'ERR-ENVELOPE', message: `${where()} answered HTTP ${response.status} with ${problems.join('; ')}` });
   }
   if (isObject && 'code' in body && (typeof body.status === 'boolean' || body.status === 'success')) {
     // The general envelope carries code as an integer, the create-order envelope as its text.
@@ -37,7 +38,7 @@ export function observe(exchange: Exchange): Finding[] {
     if (!matches && Number.isInteger(code) === (typeof body.status === 'boolean')) {
       findings.push({
         requirement: 'ERR-CODE-MATCHES-STATUS',
-        message: `${where} answered HTTP ${response.status} with code ${JSON.stringify(code)}`,
+        message: `${where()} answered HTTP ${response.status} with code ${JSON.stringify(code)}`,
       });
     }
   }
