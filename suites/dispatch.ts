@@ -81,8 +81,7 @@ export function dispatch(agent: Dispatcher, url: string, init: DispatchInit): Pr
         if (done) started.abort(new DOMException('the exchange already ended', 'AbortError'));
       },
       onResponseStart(_controller, statusCode, responseHeaders) {
-        // An informational answer (100 Continue, 103 Early Hints) comes before the real one.
-        if (statusCode < 200) return;
+        // An informational answer (103 Early Hints) comes here too, before the real one, which replaces it.
         status = statusCode;
         headers = {};
         for (const name in responseHeaders) {
