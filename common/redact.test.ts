@@ -44,6 +44,20 @@ describe('createRedactor', () => {
     expect(withSignature(prose)).toBe(prose);
   });
 
+  it('hides signatures given later in the same pass as the secrets, leaving the redactor it came from as it was', () => {
+    const signature = createHmac('sha256', SECRET).update('{}1732147200').digest('hex');
+    const withSignature = redact.withSignatures([signature, undefined, 'short']);
+    const mixedCase = signature.slice(0, 32).toUpperCase() + signature.slice(32);
+    expect(withSignature(`got ${mixedCase}, key ${hex(SECRET)}, auth Basic ${b64('user:pw')}`)).toBe(
+      'got [redacted:signature], key [redacted:secret], auth Basic [redacted:credentials]',
+    );
+    expect(redact(`got ${signature}`)).toBe(`got ${signature}`);
+    // A non-ASCII signature upper-cased before a letter lower-cases to other letters (ς, σ): the
+    // expression, not the cheap look, decides.
+    const odd = 'κλειδίς-κλειδίς';
+    expect(redact.withSignatures([odd])(`x ${odd.toUpperCase()}x y`)).toBe('x [redacted:signature]x y');
+  });
+
   it('removes a secret of non-ASCII letters in another letter case, as the expression would, and each of several secrets', () => {
     // Lower-casing and the expression's case-insensitivity disagree outside ASCII: upper-cased and
     // followed by a letter, the final ς of this secret lower-cases to σ, yet the expression matches it.

@@ -60,23 +60,10 @@ function alternation(texts: string[], flags: string): RegExp | undefined {
       );
 }
 
-/**
- * A cheap look for any of the texts, true whenever the alternation of them could match: most texts
- * hold none, and a string search costs far less than the regular expression (the suite redacts every
- * request and answer). Whatever the letter case only when every text is ASCII, where lower-casing
- * agrees with the expression's `i` flag; with any other text it always says "could".
- */
-function mayHoldAny(texts: readonly string[], anyCase: boolean): (text: string) => boolean {
-  // Nothing to look for (a redactor of signatures alone has no secret forms): no text folded to look.
-  if (texts.length === 0) return () => false;
-  if (!anyCase) return (text) => texts.some((form) => text.includes(form));
-  const ascii = (form: string) => Array.from(form).every((char) => char.charCodeAt(0) < 0x80);
-  if (!texts.every(ascii)) return () => true;
-  const lower = texts.map((form) => form.toLowerCase());
-  return (text) => {
-    const folded = text.toLowerCase();
-    return lower.some((form) => folded.includes(form));
-  };
+/** Whether every character of every text is ASCII, where lower-casing agrees with a RegExp's `i` flag. */
+function allAscii(texts: readonly string[]): boolean {
+  for (const text of texts) for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return false;
+  return true;
 }
 
 /** The forms of every secret: one list matched exactly, one whatever its letter case. */
@@ -117,35 +104,59 @@ export interface RedactorOptions {
   signatures?: readonly (string | undefined)[];
 }
 
+/** A redactor that can also hide signatures made after it (each request's own), in the same pass. */
+export interface Redactor extends Redact {
+  withSignatures(signatures: readonly (string | undefined)[]): Redact;
+}
+
 /**
  * The kit's one redactor: console lines, reports, evidence and a client's relayed output all pass
  * through one of these. Basic credentials and URL userinfo go whatever they contain; secrets go in
  * every form `secretForms` knows; signatures in any letter case.
  */
-export function createRedactor(options: RedactorOptions): Redact {
+export function createRedactor(options: RedactorOptions): Redactor {
   const { exact: exactPattern, anyCase: anyCasePattern } = secretPatterns(options.secrets ?? [], 'g');
   const forms = formsOf(options.secrets ?? []);
-  const signatures = (options.signatures ?? []).filter((s): s is string => typeof s === 'string' && s.length >= MIN_FORM_LENGTH);
-  // Built on the first text that may hold a signature: the suite makes a redactor for every request's
-  // own signature, and almost no answer echoes it, so the expression was mostly built for nothing.
-  let signaturePattern: RegExp | undefined;
-  // The expressions run only on a text that could hold what they match: one look for all three.
-  const mayHold = [mayHoldAny(signatures, true), mayHoldAny(forms.exact, false), mayHoldAny(forms.anyCase, true)];
-  return (text) => {
-    let out = text;
-    // Most texts hold neither: skip those two passes unless the text could (a cheap look first).
-    if (BASIC_WORD.test(out))
-      out = out.replace(BASIC_AUTH, (match, scheme: string, space: string) =>
-        isBasicCredential(match.slice(scheme.length + space.length)) ? `${scheme}${space}[redacted:credentials]` : match,
-      );
-    if (out.includes('@')) out = out.replace(URL_USERINFO, '$1[redacted]@');
-    if (!mayHold.some((look) => look(out))) return out;
-    signaturePattern ??= alternation(signatures, 'gi');
-    if (signaturePattern) out = out.replace(signaturePattern, '[redacted:signature]');
-    if (exactPattern) out = out.replace(exactPattern, '[redacted:secret]');
-    if (anyCasePattern) out = out.replace(anyCasePattern, '[redacted:secret]');
-    return out;
+  const anyCaseLower = forms.anyCase.map((form) => form.toLowerCase());
+  const anyCaseAscii = allAscii(forms.anyCase);
+  const build = (given: readonly (string | undefined)[]): Redact => {
+    const signatures = given.filter((s): s is string => typeof s === 'string' && s.length >= MIN_FORM_LENGTH);
+    const signaturesLower = signatures.map((signature) => signature.toLowerCase());
+    // A text is folded to lower case once, for every look whatever its case, and only when it is
+    // needed: with no such forms, nothing is folded.
+    const folds = signatures.length > 0 || anyCaseLower.length > 0;
+    // A look whatever the case is exact only for ASCII forms; with any other, the text always "may hold" it.
+    const alwaysMay = (signatures.length > 0 && !allAscii(signatures)) || (forms.anyCase.length > 0 && !anyCaseAscii);
+    // Built on the first text that may hold a signature: the suite makes one for every request's
+    // own signatures, and almost no answer echoes them, so it would mostly be built for nothing.
+    let signaturePattern: RegExp | undefined;
+    return (text) => {
+      let out = text;
+      let folded = folds ? text.toLowerCase() : undefined;
+      // Most texts hold neither: skip those two passes unless the text could (a cheap look first).
+      if (folded === undefined ? BASIC_WORD.test(out) : folded.includes('basic'))
+        out = out.replace(BASIC_AUTH, (match, scheme: string, space: string) =>
+          isBasicCredential(match.slice(scheme.length + space.length)) ? `${scheme}${space}[redacted:credentials]` : match,
+        );
+      if (out.includes('@')) out = out.replace(URL_USERINFO, '$1[redacted]@');
+      if (folded !== undefined && out !== text) folded = out.toLowerCase();
+      // The expressions run only on a text that could hold what they match: one look for all three.
+      const mayHold =
+        alwaysMay ||
+        forms.exact.some((form) => out.includes(form)) ||
+        (folded !== undefined &&
+          (signaturesLower.some((form) => folded.includes(form)) || anyCaseLower.some((form) => folded.includes(form))));
+      if (!mayHold) return out;
+      signaturePattern ??= alternation(signatures, 'gi');
+      if (signaturePattern) out = out.replace(signaturePattern, '[redacted:signature]');
+      if (exactPattern) out = out.replace(exactPattern, '[redacted:secret]');
+      if (anyCasePattern) out = out.replace(anyCasePattern, '[redacted:secret]');
+      return out;
+    };
   };
+  return Object.assign(build(options.signatures ?? []), {
+    withSignatures: (signatures: readonly (string | undefined)[]) => build([...(options.signatures ?? []), ...signatures]),
+  });
 }
 
 /**

@@ -7,8 +7,8 @@ import { toleranceOf, type TargetConfig } from './config.js';
 import type { BoundedBody } from '../common/bounded-body.js';
 import { dispatch } from './dispatch.js';
 import { transportFailureOf } from '../common/net-errors.js';
-import { createRedactor, evidenceHeaders } from '../common/redact.js';
-import { redactor, type Redact } from './redact.js';
+import { evidenceHeaders } from '../common/redact.js';
+import { redactor, type Redactor } from './redact.js';
 
 export interface Credentials {
   apiKey: string;
@@ -169,7 +169,7 @@ function queryOf(payload: unknown): string {
  * evidence with secrets and signatures redacted. Nothing else in the kit builds requests by hand.
  */
 export class TargetClient {
-  readonly redact: Redact;
+  readonly redact: Redactor;
   private readonly agent: Agent;
   private readonly timeoutMs: number;
   private readonly clock: Clock;
@@ -344,8 +344,7 @@ export class TargetClient {
 
     const url = this.config.baseUrl.replace(/\/+$/, '') + options.path + query;
     // A server that echoes a signature back (in an error message, say) must not leak it into reports.
-    const hideSignatures = createRedactor({ signatures: [signature, computed] });
-    const hide = (text: string) => this.redact(hideSignatures(text));
+    const hide = this.redact.withSignatures([signature, computed]);
     const started = performance.now();
     const sent: ExchangeRequest = {
       label: this.redact(options.label),

@@ -61,6 +61,43 @@ describe('forAll', () => {
     expect(wide.sent.length).toBe(new Set(fc.sample(fc.integer({ min: 0, max: 1_000_000 }), { seed: 4242, numRuns: 50 })).size);
   });
 
+  it('tells apart cases that JSON would write alike, and takes alike those that are', async () => {
+    const seen: unknown[] = [];
+    const record = (value: unknown) => {
+      seen.push(value);
+      return Promise.resolve();
+    };
+    class Box {
+      constructor(readonly a: number) {}
+    }
+    const cases = [
+      { a: 1 },
+      { a: 1 },
+      { a: 0 },
+      { a: -0 },
+      {},
+      { a: undefined },
+      { a: null },
+      { a: Number.NaN },
+      [1],
+      [1, undefined],
+      new Box(1),
+      { b: [{ c: 'x' }] },
+      { b: [{ c: 'x' }] },
+    ];
+    await forAll(context(1, 200), 'REQ', fc.constantFrom(...cases), record);
+    // Every distinct case once: the two repeated ones were sent once each.
+    expect(seen).toHaveLength(cases.length - 2);
+    const zeros = seen.filter(
+      (value): value is { a: number } => typeof value === 'object' && value !== null && 'a' in value && value.a === 0,
+    );
+    expect(zeros.map((zero) => Object.is(zero.a, -0)).sort()).toEqual([false, true]);
+    expect(
+      seen.some((value) => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.keys(value).length === 0),
+    ).toBe(true);
+    expect(seen.some((value) => typeof value === 'object' && value !== null && 'a' in value && value.a === undefined)).toBe(true);
+  });
+
   it('replays the case at a path (and only its own shrinks), without sending the other cases', async () => {
     const first = judged((n) => n > 300);
     const failure = await failureOf(forAll(context(8, 40), 'REQ', fc.integer({ min: 0, max: 1000 }), first.predicate));

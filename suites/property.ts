@@ -66,7 +66,7 @@ export async function forAll<T>(
 function judgedOnce<T>(predicate: (value: T) => Promise<void>): (value: T) => Promise<void> {
   const outcomes = new Map<string, Promise<void>>();
   return (value) => {
-    const key = fc.stringify(value);
+    const key = caseKey(value);
     let outcome = outcomes.get(key);
     if (outcome === undefined) {
       outcome = predicate(value);
@@ -76,4 +76,37 @@ function judgedOnce<T>(predicate: (value: T) => Promise<void>): (value: T) => Pr
     }
     return outcome;
   };
+}
+
+/**
+ * A case's identity: its JSON text when it is plain JSON data (the usual case, and several times
+ * cheaper to write), else fast-check's printing of it. The prefixes keep the two apart. Values
+ * that JSON writes alike but are not alike (-0, NaN, undefined, holes, objects of a class) take
+ * fast-check's printing, which tells them apart.
+ */
+function caseKey(value: unknown): string {
+  return isPlainJson(value, 0) ? `j${JSON.stringify(value)}` : `f${fc.stringify(value)}`;
+}
+
+function isPlainJson(value: unknown, depth: number): boolean {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(value) && !Object.is(value, -0);
+    case 'object': {
+      if (value === null) return true;
+      if (depth > 100 || Object.getOwnPropertySymbols(value).length > 0) return false;
+      if (Array.isArray(value)) {
+        if (Object.keys(value).length !== value.length) return false;
+        return value.every((item) => isPlainJson(item, depth + 1));
+      }
+      if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+      for (const item of Object.values(value)) if (!isPlainJson(item, depth + 1)) return false;
+      return true;
+    }
+    default:
+      return false;
+  }
 }
