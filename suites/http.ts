@@ -174,6 +174,8 @@ export class TargetClient {
   private readonly timeoutMs: number;
   private readonly clock: Clock;
   private readonly now: () => number;
+  /** The configured base URL without a trailing slash: each path is appended to it. */
+  private readonly baseUrl: string;
   /**
    * The (timestamp, signature) pairs sent, in two places. Those signed as computed are kept by what
    * was signed, equal exactly when the signatures are: per secret, per body, the timestamps the body
@@ -210,6 +212,7 @@ export class TargetClient {
     this.now = () => this.clock.now();
     this.agent = new Agent({ connections: 32, keepAliveTimeout: 10_000, connect: { timeout: this.timeoutMs } });
     this.redact = redactor(config);
+    this.baseUrl = config.baseUrl.replace(/\/+$/, '');
     this.startSecond = this.nowSeconds();
   }
 
@@ -242,12 +245,12 @@ export class TargetClient {
   async send(options: SendOptions): Promise<Exchange> {
     // A label is a check's own text (a team's may hold the secret it was handed): shown only redacted.
     const label = this.redact(options.label);
-    let exchange = await this.sendOnce(options);
+    let exchange = await this.sendOnce(options, label);
     this.tallyKeys(options, exchange);
     // Refused 401 though correctly signed with keys the target has taken before: perhaps as a replay of
     // another run's identical request (P-CLI: runs are independent). Sent again, freshly timestamped.
     for (let again = 1; again <= MAX_REPLAY_RESENDS && this.mayBeReplayed(options, exchange); again++) {
-      exchange = await this.sendOnce(options, true);
+      exchange = await this.sendOnce(options, label, true);
       this.tallyKeys(options, exchange);
       exchange.label = `${label} (sent again with a fresh X-TIMESTAMP: refused 401 ${again === 1 ? 'once' : `${again} times`} though correctly signed, as a target refuses a replay of another run's identical request)`;
       exchange.resent = again;
@@ -265,7 +268,7 @@ export class TargetClient {
           `waiting ${Math.round(wait / 1000)} s: the target answered ${label} with 429 (rate limited) ${retry} time${retry > 1 ? 's' : ''} in a row`,
         );
       await this.clock.sleep(wait);
-      exchange = await this.sendOnce(options);
+      exchange = await this.sendOnce(options, label);
       exchange.label = `${label} (sent again after ${retry} rate-limit answer${retry > 1 ? 's' : ''})`;
       if (retry === MAX_RATE_LIMIT_RETRIES && exchange.response?.status === 429) {
         this.stop(
@@ -303,7 +306,8 @@ export class TargetClient {
     this.keyAnswers.set(key, answers);
   }
 
-  private async sendOnce(options: SendOptions, resend = false): Promise<Exchange> {
+  /** One request, as `label` (the check's label, redacted) says. */
+  private async sendOnce(options: SendOptions, label: string, resend = false): Promise<Exchange> {
     const as = options.as ?? this.config.merchant;
     const method = options.method ?? 'POST';
     // P-SIGN-4: a request without a body signs "" + timestamp; a GET carries its fields in the query.
@@ -342,16 +346,15 @@ export class TargetClient {
       put('X-SIGNATURE', signature);
     }
 
-    const url = this.config.baseUrl.replace(/\/+$/, '') + options.path + query;
+    const url = this.baseUrl + options.path + query;
     // A server that echoes a signature back (in an error message, say) must not leak it into reports.
     const hide = this.redact.withSignatures([signature, computed]);
     const started = performance.now();
-    const sent: ExchangeRequest = {
-      label: this.redact(options.label),
-      request: { method, url: this.redact(url), headers: this.redactHeaders(headers), body: this.evidenceText(body) },
-      ms: 0,
-      ...(form === undefined ? { signing: this.signingOf(options, as, timestamp, computed, signature) } : {}),
-    };
+    const request = { method, url: this.redact(url), headers: this.redactHeaders(headers), body: this.evidenceText(body) };
+    const signing = form === undefined ? this.signingOf(options, as, timestamp, computed, signature) : undefined;
+    // Built whole, the same keys in the same order each time (no spread of a varying shape): an
+    // exchange is made for every request, answered or not.
+    const sent: ExchangeRequest = signing === undefined ? { label, request, ms: 0 } : { label, request, ms: 0, signing };
     if (this.stopReason === undefined && this.options.deadlineAt !== undefined && this.now() >= this.options.deadlineAt) {
       this.stop(`it reached its time budget (${this.options.deadlineSource ?? 'max time'})`);
     }
@@ -372,7 +375,8 @@ export class TargetClient {
       const text = UTF8.decode(bounded.kept);
       const responseHeaders = response.headers;
       // One look over all the values first: usually there is nothing to hide in any of them.
-      const allValues = Object.values(responseHeaders).join('\n');
+      let allValues = '';
+      for (const name in responseHeaders) allValues += `${responseHeaders[name]}\n`;
       if (hide(allValues) !== allValues)
         for (const name of Object.keys(responseHeaders)) responseHeaders[name] = hide(responseHeaders[name]!);
       const hidden = hide(text);
@@ -386,7 +390,7 @@ export class TargetClient {
       // Nothing to hide (the usual case): the parsed body as it is; else parsed again with it hidden.
       // (A text with escapes may spell a secret as \u0073k_…: that one is always serialized again.)
       if (json !== undefined) answer.json = hidden === text && !text.includes('\\') ? json : JSON.parse(hide(JSON.stringify(json)));
-      exchange = { ...sent, response: answer };
+      exchange = signing === undefined ? { label, request, ms: 0, response: answer } : { label, request, ms: 0, signing, response: answer };
     } catch (error) {
       exchange = { ...sent, error: describeTransportError(error, url, this.timeoutMs) };
     }
@@ -480,15 +484,17 @@ export class TargetClient {
       return !this.givenSeconds.has(second) || !this.usedGiven.has(`${second}\u0000${this.sign(as.secretKey, body + second)}`);
     };
     const now = this.nowSeconds();
-    const free: number[] = [];
-    if (!resend && isFree(now)) free.push(now);
+    let second: string;
+    // The usual case: the current second, free for this body.
+    if (!resend && isFree(now)) second = String(now);
     else {
+      const free: number[] = [];
       for (let seconds = now - maxStepBack; seconds <= now; seconds++) if (isFree(seconds)) free.push(seconds);
+      const ours = free.filter((seconds) => seconds >= this.startSecond);
+      const pool = resend || ours.length === 0 ? free : ours;
+      if (pool.length === 0) return undefined;
+      second = String(pool[Math.floor(Math.random() * pool.length)]!);
     }
-    const ours = free.filter((seconds) => seconds >= this.startSecond);
-    const pool = resend || ours.length === 0 ? free : ours;
-    if (pool.length === 0) return undefined;
-    const second = String(pool[Math.floor(Math.random() * pool.length)]!);
     // Taken at once: a request sent beside this one must not pick the same pair.
     this.markUsed(second, { secretKey: as.secretKey, signedBody: body, signedTimestamp: second });
     return second;
