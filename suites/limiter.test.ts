@@ -24,6 +24,28 @@ describe('Limiter', () => {
     expect(limiter.inFlight).toBe(0);
   });
 
+  it('gives the slot back however a task ends: a value, a rejection, a throw before its promise', async () => {
+    const limiter = new Limiter(1);
+    const thrown = new Error('thrown before any promise');
+    const outcomes = await Promise.allSettled([
+      limiter.run(() => Promise.resolve('value')),
+      limiter.run(() => Promise.reject(new Error('rejected'))),
+      limiter.run(() => {
+        throw thrown;
+      }),
+      limiter.run(() => Promise.resolve('after')),
+    ]);
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : o.reason))).toEqual(['value', new Error('rejected'), thrown, 'after']);
+    expect(limiter.inFlight).toBe(0);
+    // With the slot free, a throw is a rejection, not an exception out of run.
+    await expect(
+      limiter.run(() => {
+        throw thrown;
+      }),
+    ).rejects.toBe(thrown);
+    expect(limiter.inFlight).toBe(0);
+  });
+
   it('starts a task asked ahead before those waiting without it, and the others in the order they asked', async () => {
     const limiter = new Limiter(1);
     const order: string[] = [];

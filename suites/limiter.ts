@@ -20,17 +20,44 @@ export class Limiter {
    * that others wait on (the requests of a lane, whose checks run one after another, so each of its
    * waits lengthens the whole run; a property check's many requests can wait a little instead).
    */
-  async run<T>(task: () => Promise<T>, { ahead = false }: { ahead?: boolean } = {}): Promise<T> {
-    if (this.active >= this.max) await new Promise<void>((resolve) => (ahead ? this.waitingAhead : this.waiting).push(resolve));
-    else this.active += 1;
-    try {
-      return await task();
-    } finally {
-      // The slot passes straight to the next in line, so a newcomer cannot overtake it.
-      const next = this.waitingAhead.shift() ?? this.waiting.shift();
-      if (next !== undefined) next();
-      else this.active -= 1;
+  run<T>(task: () => Promise<T>, { ahead = false }: { ahead?: boolean } = {}): Promise<T> {
+    // Not an async function: a task that finds a slot free (most do) starts at once and costs one
+    // promise here, not three (every request of a run passes through this).
+    if (this.active < this.max) {
+      this.active += 1;
+      return this.holding(task);
     }
+    return new Promise<void>((resolve) => (ahead ? this.waitingAhead : this.waiting).push(resolve)).then(() => this.holding(task));
+  }
+
+  /** Runs a task that holds a slot, and gives the slot up when it ends, however it ends. */
+  private holding<T>(task: () => Promise<T>): Promise<T> {
+    let running: Promise<T>;
+    try {
+      running = task();
+    } catch (error) {
+      this.release();
+      // Passed on as thrown, an Error or not, as an async function would reject with it.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      return Promise.reject(error);
+    }
+    return running.then(
+      (value) => {
+        this.release();
+        return value;
+      },
+      (error: unknown) => {
+        this.release();
+        throw error;
+      },
+    );
+  }
+
+  private release(): void {
+    // The slot passes straight to the next in line, so a newcomer cannot overtake it.
+    const next = this.waitingAhead.shift() ?? this.waiting.shift();
+    if (next !== undefined) next();
+    else this.active -= 1;
   }
 }
 
