@@ -15,7 +15,8 @@ export interface Answer {
 export interface DispatchInit {
   method: Dispatcher.HttpMethod;
   headers: Record<string, string>;
-  body?: string;
+  /** None for a request without a body (a GET). */
+  body: string | undefined;
   /**
    * The whole exchange's deadline (ms): undici's own timeouts bound each wait (for the headers, for
    * the next chunk of the body), so a target trickling a byte at a time passes them all.
@@ -49,76 +50,110 @@ export function dispatch(agent: Dispatcher, url: string, init: DispatchInit): Pr
   return new Promise((resolve, reject) => {
     // Parsed first: a URL that does not parse rejects before any timer is set.
     const { origin, path } = originAndPath(url);
-    const { keep, stopAfter } = init.limits;
-    const kept: Buffer[] = [];
-    let keptBytes = 0;
-    let receivedBytes = 0;
-    let status = 0;
-    let headers: Record<string, string> = {};
-    let controller: Dispatcher.DispatchController | undefined;
-    let done = false;
-    const finish = (outcome: Answer | Error) => {
-      if (done) return false;
-      done = true;
-      clearTimeout(timer);
-      if (outcome instanceof Error) reject(outcome);
-      else resolve(outcome);
-      return true;
-    };
-    const answer = (stopped: boolean): Answer => ({
-      status,
-      headers,
-      body: { kept: Buffer.concat(kept, keptBytes), receivedBytes, cut: receivedBytes > keptBytes, stopped },
-    });
-    const timer = setTimeout(() => {
-      const timeout = new DOMException(`no answer within ${init.timeoutMs} ms`, 'TimeoutError');
-      // Not yet on a connection: it is dropped as it gets one (onRequestStart).
-      if (finish(timeout)) controller?.abort(timeout);
-    }, init.timeoutMs);
-    const handler: Dispatcher.DispatchHandler = {
-      onRequestStart(started) {
-        controller = started;
-        if (done) started.abort(new DOMException('the exchange already ended', 'AbortError'));
-      },
-      onResponseStart(_controller, statusCode, responseHeaders) {
-        // An informational answer (103 Early Hints) comes here too, before the real one, which replaces it.
-        status = statusCode;
-        headers = {};
-        for (const name in responseHeaders) {
-          const value = responseHeaders[name];
-          if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-        }
-      },
-      onResponseData(started, chunk) {
-        if (done) return;
-        receivedBytes += chunk.length;
-        if (keptBytes < keep) {
-          // A chunk kept whole is kept as it is: no view of it built per chunk.
-          const part = chunk.length <= keep - keptBytes ? chunk : chunk.subarray(0, keep - keptBytes);
-          kept.push(part);
-          keptBytes += part.length;
-        }
-        // The target is flooding: what is kept is the answer, and the connection goes.
-        if (receivedBytes > stopAfter && finish(answer(true))) started.abort(new Error(`the answer passed ${stopAfter} bytes`));
-      },
-      onResponseEnd() {
-        finish(answer(false));
-      },
-      onResponseError(_controller, error) {
-        finish(error);
-      },
-    };
+    const reading = new Reading(init, resolve, reject);
+    // The same keys for every request, a body or not (null: none, as undici reads it).
     agent.dispatch(
       {
         origin,
         path,
         method: init.method,
         headers: init.headers,
-        ...(init.body === undefined ? {} : { body: init.body }),
+        body: init.body ?? null,
         headersTimeout: init.timeoutMs,
         bodyTimeout: init.timeoutMs,
       },
-      handler,
+      reading,
     );
   });
+}
+
+/** Headers as undici hands them over, by lower-case name. */
+type ResponseHeaders = Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>[2];
+
+/** An answer as it arrives: one object per request, its methods shared (it is made for every request). */
+class Reading implements Dispatcher.DispatchHandler {
+  private readonly kept: Buffer[] = [];
+  private keptBytes = 0;
+  private receivedBytes = 0;
+  private status = 0;
+  private headers: Record<string, string> = {};
+  private controller: Dispatcher.DispatchController | undefined;
+  private done = false;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly init: DispatchInit,
+    private readonly resolve: (answer: Answer) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {
+    this.timer = setTimeout(timeUp, init.timeoutMs, this);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    // Past the deadline before it had a connection: dropped as it gets one.
+    if (this.done) controller.abort(new DOMException('the exchange already ended', 'AbortError'));
+  }
+
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: ResponseHeaders): void {
+    // An informational answer (103 Early Hints) comes here too, before the real one, which replaces it.
+    this.status = statusCode;
+    this.headers = {};
+    for (const name in headers) {
+      const value = headers[name];
+      if (value !== undefined) this.headers[name] = Array.isArray(value) ? value.join(', ') : value;
+    }
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.done) return;
+    const { keep, stopAfter } = this.init.limits;
+    this.receivedBytes += chunk.length;
+    if (this.keptBytes < keep) {
+      // A chunk kept whole is kept as it is: no view of it built per chunk.
+      const part = chunk.length <= keep - this.keptBytes ? chunk : chunk.subarray(0, keep - this.keptBytes);
+      this.kept.push(part);
+      this.keptBytes += part.length;
+    }
+    // The target is flooding: what is kept is the answer, and the connection goes.
+    if (this.receivedBytes > stopAfter && this.finish(this.answer(true)))
+      controller.abort(new Error(`the answer passed ${stopAfter} bytes`));
+  }
+
+  onResponseEnd(): void {
+    this.finish(this.answer(false));
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.finish(error);
+  }
+
+  /** The deadline passed: rejected now, and the request dropped (or dropped as it starts). */
+  timeUp(): void {
+    const timeout = new DOMException(`no answer within ${this.init.timeoutMs} ms`, 'TimeoutError');
+    if (this.finish(timeout)) this.controller?.abort(timeout);
+  }
+
+  private answer(stopped: boolean): Answer {
+    const { kept, keptBytes, receivedBytes } = this;
+    return {
+      status: this.status,
+      headers: this.headers,
+      body: { kept: Buffer.concat(kept, keptBytes), receivedBytes, cut: receivedBytes > keptBytes, stopped },
+    };
+  }
+
+  /** Settles the promise once; false when it already was. */
+  private finish(outcome: Answer | Error): boolean {
+    if (this.done) return false;
+    this.done = true;
+    clearTimeout(this.timer);
+    if (outcome instanceof Error) this.reject(outcome);
+    else this.resolve(outcome);
+    return true;
+  }
+}
+
+function timeUp(reading: Reading): void {
+  reading.timeUp();
 }

@@ -113,6 +113,7 @@ const MAX_EVIDENCE_BODY = 8 * 1024;
 export const MAX_KEPT_BODY = 1024 * 1024;
 /** Past this much, reading stops and the connection is dropped: the target is flooding. */
 export const MAX_READ_BODY = 64 * 1024 * 1024;
+const LIMITS = { keep: MAX_KEPT_BODY, stopAfter: MAX_READ_BODY };
 
 /** What the evidence says about a body that was not kept whole. */
 export function cutNote(body: BoundedBody): string {
@@ -366,9 +367,9 @@ export class TargetClient {
       const response = await dispatch(this.agent, url, {
         method,
         headers,
-        ...(method === 'GET' ? {} : { body }),
+        body: method === 'GET' ? undefined : body,
         timeoutMs: this.timeoutMs,
-        limits: { keep: MAX_KEPT_BODY, stopAfter: MAX_READ_BODY },
+        limits: LIMITS,
       });
       const bounded = response.body;
       // A character cut at the end of what was kept decodes as U+FFFD, not as an error.
