@@ -1,5 +1,6 @@
-// npm run bench (part 2): the suites' own speed. Each figure is measured 3 times in this run and
-// shown as min and median against its target, as a ratio to a baseline measured beside it:
+// npm run bench (part 2): the suites' own speed. Each figure is measured 3 times in this run (the
+// suite's against the loop 7 times) and shown as min and median against its target, as a ratio to a
+// baseline measured beside it:
 //   - the suite in-process (its Webhooks section timed apart) against a bare undici loop sending the
 //     same requests, equally concurrent, to the sandbox in the suite's own thread (and, shown apart,
 //     on a core of its own);
@@ -134,12 +135,19 @@ async function overheadAt(layout: Layout, concurrency: number): Promise<number> 
 await overheadAt('same thread', CONCURRENCY);
 await overheadAt('own core', CONCURRENCY);
 cpuRatios.length = 0;
+// Each figure 7 times, the four taken in turn each round: a ratio of two runs a second apart moves by
+// a tenth on this machine from one measure to the next, and a slow minute then spreads over every figure.
+const SUITE_TIMES = 7;
 const overheads = new Map<string, number[]>();
-for (const layout of ['same thread', 'own core'] as const) {
-  for (const concurrency of [1, CONCURRENCY]) {
-    overheads.set(`${layout} ${concurrency}`, await repeat(TIMES, () => overheadAt(layout, concurrency)));
+for (let round = 0; round < SUITE_TIMES; round++) {
+  for (const layout of ['same thread', 'own core'] as const) {
+    for (const concurrency of [1, CONCURRENCY]) {
+      const key = `${layout} ${concurrency}`;
+      overheads.set(key, [...(overheads.get(key) ?? []), await overheadAt(layout, concurrency)]);
+    }
   }
 }
+for (const values of overheads.values()) values.sort((a, b) => a - b);
 
 /** The lines of 1. */
 function suiteFigures(): string[] {
