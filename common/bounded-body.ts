@@ -26,26 +26,49 @@ export interface BodyLimits {
   onStop?: 'destroy' | 'pause';
 }
 
+/**
+ * A body's bytes as they arrive, within the limits: the first `keep` kept, every one counted. The
+ * one account of a bounded read, for a stream (readBounded) and for an answer undici hands over
+ * chunk by chunk (suites/dispatch.ts).
+ */
+export class BoundedCollector {
+  private readonly kept: Buffer[] = [];
+  private keptBytes = 0;
+  private receivedBytes = 0;
+
+  constructor(private readonly limits: Pick<BodyLimits, 'keep' | 'stopAfter'>) {}
+
+  /** Takes a chunk; true once more than `stopAfter` bytes have come, when reading must stop. */
+  add(chunk: Buffer): boolean {
+    const { keep, stopAfter } = this.limits;
+    this.receivedBytes += chunk.length;
+    if (this.keptBytes < keep) {
+      // A chunk kept whole is kept as it is: no view of it built per chunk.
+      const part = chunk.length <= keep - this.keptBytes ? chunk : chunk.subarray(0, keep - this.keptBytes);
+      this.kept.push(part);
+      this.keptBytes += part.length;
+    }
+    return this.receivedBytes > stopAfter;
+  }
+
+  /** What was read, `stopped` saying whether reading stopped before the end. */
+  body(stopped: boolean): BoundedBody {
+    const { keptBytes, receivedBytes } = this;
+    return { kept: Buffer.concat(this.kept, keptBytes), receivedBytes, cut: receivedBytes > keptBytes, stopped };
+  }
+}
+
 export function readBounded(stream: Readable, { keep, stopAfter, onStop = 'destroy' }: BodyLimits): Promise<BoundedBody> {
   return new Promise((resolve, reject) => {
-    const kept: Buffer[] = [];
-    let keptBytes = 0;
-    let receivedBytes = 0;
+    const collector = new BoundedCollector({ keep, stopAfter });
     let settled = false;
     const settle = (stopped: boolean) => {
       if (settled) return;
       settled = true;
-      resolve({ kept: Buffer.concat(kept), receivedBytes, cut: receivedBytes > keptBytes, stopped });
+      resolve(collector.body(stopped));
     };
     const onData = (chunk: Buffer) => {
-      receivedBytes += chunk.length;
-      if (keptBytes < keep) {
-        // A chunk kept whole is kept as it is: no view of it built per chunk.
-        const part = chunk.length <= keep - keptBytes ? chunk : chunk.subarray(0, keep - keptBytes);
-        kept.push(part);
-        keptBytes += part.length;
-      }
-      if (receivedBytes > stopAfter) {
+      if (collector.add(chunk)) {
         stream.off('data', onData);
         settle(true);
         if (onStop === 'destroy') stream.destroy();
