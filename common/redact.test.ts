@@ -58,6 +58,15 @@ describe('createRedactor', () => {
     expect(redact.withSignatures([odd])(`x ${odd.toUpperCase()}x y`)).toBe('x [redacted:signature]x y');
   });
 
+  it('hides credentials that a signature or a secret glued to them kept out of sight until it was removed', () => {
+    const signature = createHmac('sha256', SECRET).update('{}1732147200').digest('hex');
+    const credential = b64('merchant:hunter2-password');
+    expect(redact.withSignatures([signature])(`echo: ${signature}Basic ${credential}`)).toBe(
+      'echo: [redacted:signature]Basic [redacted:credentials]',
+    );
+    expect(redact(`echo: ${SECRET}Basic ${credential}`)).toBe('echo: [redacted:secret]Basic [redacted:credentials]');
+  });
+
   it('removes a secret of non-ASCII letters in another letter case, as the expression would, and each of several secrets', () => {
     // Lower-casing and the expression's case-insensitivity disagree outside ASCII: upper-cased and
     // followed by a letter, the final ς of this secret lower-cases to σ, yet the expression matches it.

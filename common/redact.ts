@@ -110,6 +110,21 @@ export interface Redactor extends Redact {
 }
 
 /**
+ * Basic credentials and URL userinfo hidden, whatever they hold. Most texts hold neither: each
+ * expression runs only when a cheap look says it could match (`folded`, the text in lower case, when
+ * the caller has it).
+ */
+function credentialsHidden(text: string, folded: string | undefined): string {
+  let out = text;
+  if (folded === undefined ? BASIC_WORD.test(out) : folded.includes('basic'))
+    out = out.replace(BASIC_AUTH, (match, scheme: string, space: string) =>
+      isBasicCredential(match.slice(scheme.length + space.length)) ? `${scheme}${space}[redacted:credentials]` : match,
+    );
+  if (out.includes('@')) out = out.replace(URL_USERINFO, '$1[redacted]@');
+  return out;
+}
+
+/**
  * The kit's one redactor: console lines, reports, evidence and a client's relayed output all pass
  * through one of these. Basic credentials and URL userinfo go whatever they contain; secrets go in
  * every form `secretForms` knows; signatures in any letter case.
@@ -123,35 +138,39 @@ export function createRedactor(options: RedactorOptions): Redactor {
     const signatures = given.filter((s): s is string => typeof s === 'string' && s.length >= MIN_FORM_LENGTH);
     const signaturesLower = signatures.map((signature) => signature.toLowerCase());
     // A text is folded to lower case once, for every look whatever its case, and only when it is
-    // needed: with no such forms, nothing is folded.
+    // needed: with no such forms, nothing is folded (and folded again only when a pass changed it).
     const folds = signatures.length > 0 || anyCaseLower.length > 0;
     // A look whatever the case is exact only for ASCII forms; with any other, the text always "may hold" it.
-    const alwaysMay = (signatures.length > 0 && !allAscii(signatures)) || (forms.anyCase.length > 0 && !anyCaseAscii);
+    const signaturesAlways = signatures.length > 0 && !allAscii(signatures);
+    const secretsAlways = forms.anyCase.length > 0 && !anyCaseAscii;
     // Built on the first text that may hold a signature: the suite makes one for every request's
     // own signatures, and almost no answer echoes them, so it would mostly be built for nothing.
     let signaturePattern: RegExp | undefined;
     return (text) => {
-      let out = text;
-      let folded = folds ? text.toLowerCase() : undefined;
-      // Most texts hold neither: skip those two passes unless the text could (a cheap look first).
-      if (folded === undefined ? BASIC_WORD.test(out) : folded.includes('basic'))
-        out = out.replace(BASIC_AUTH, (match, scheme: string, space: string) =>
-          isBasicCredential(match.slice(scheme.length + space.length)) ? `${scheme}${space}[redacted:credentials]` : match,
-        );
-      if (out.includes('@')) out = out.replace(URL_USERINFO, '$1[redacted]@');
-      if (folded !== undefined && out !== text) folded = out.toLowerCase();
-      // The expressions run only on a text that could hold what they match: one look for all three.
-      const mayHold =
-        alwaysMay ||
+      const textFolded = folds ? text.toLowerCase() : undefined;
+      let out = credentialsHidden(text, textFolded);
+      let folded = out === text ? textFolded : textFolded === undefined ? undefined : out.toLowerCase();
+      const signatureFolded = folded;
+      if (signaturesAlways || (signatureFolded !== undefined && signaturesLower.some((form) => signatureFolded.includes(form)))) {
+        signaturePattern ??= alternation(signatures, 'gi');
+        const replaced = signaturePattern === undefined ? out : out.replace(signaturePattern, '[redacted:signature]');
+        // A signature gone may leave "Basic" or a URL where a word boundary now lets them be seen.
+        if (replaced !== out) {
+          out = credentialsHidden(replaced, folded === undefined ? undefined : replaced.toLowerCase());
+          folded = folded === undefined ? undefined : out.toLowerCase();
+        }
+      }
+      const secretFolded = folded;
+      const mayHoldSecret =
+        secretsAlways ||
         forms.exact.some((form) => out.includes(form)) ||
-        (folded !== undefined &&
-          (signaturesLower.some((form) => folded.includes(form)) || anyCaseLower.some((form) => folded.includes(form))));
-      if (!mayHold) return out;
-      signaturePattern ??= alternation(signatures, 'gi');
-      if (signaturePattern) out = out.replace(signaturePattern, '[redacted:signature]');
-      if (exactPattern) out = out.replace(exactPattern, '[redacted:secret]');
-      if (anyCasePattern) out = out.replace(anyCasePattern, '[redacted:secret]');
-      return out;
+        (secretFolded !== undefined && anyCaseLower.some((form) => secretFolded.includes(form)));
+      if (!mayHoldSecret) return out;
+      let hidden = out;
+      if (exactPattern) hidden = hidden.replace(exactPattern, '[redacted:secret]');
+      if (anyCasePattern) hidden = hidden.replace(anyCasePattern, '[redacted:secret]');
+      // As after a signature: a secret gone may uncover credentials it was glued to.
+      return hidden === out ? out : credentialsHidden(hidden, undefined);
     };
   };
   return Object.assign(build(options.signatures ?? []), {

@@ -94,7 +94,7 @@ export function isPlainlySigned(options: SendOptions, merchant: Credentials): bo
 export type { Exchange, TransportErrorCode } from '../core/exchange.js';
 
 export interface ClientOptions {
-  /** How long to wait for an answer's headers, and then its body (ms). */
+  /** The deadline of each exchange, whole: connecting, then the answer's headers and all of its body (ms). */
   timeoutMs?: number;
   /** The client clock; injected to share a virtual clock with an in-process sandbox. Default: the system's. */
   clock?: Clock;

@@ -37,6 +37,9 @@ describe('Limiter', () => {
     ]);
     expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value : o.reason))).toEqual(['value', new Error('rejected'), thrown, 'after']);
     expect(limiter.inFlight).toBe(0);
+    // A task from plain JavaScript that returns a value, not a promise, is taken as await takes it.
+    await expect(limiter.run((() => 42) as unknown as () => Promise<number>)).resolves.toBe(42);
+    expect(limiter.inFlight).toBe(0);
     // With the slot free, a throw is a rejection, not an exception out of run.
     await expect(
       limiter.run(() => {

@@ -34,7 +34,8 @@ export class Limiter {
   private holding<T>(task: () => Promise<T>): Promise<T> {
     let running: Promise<T>;
     try {
-      running = task();
+      // As `await` takes it: a task that returns a value, not a promise, (typed or not) still settles.
+      running = Promise.resolve(task());
     } catch (error) {
       this.release();
       // Passed on as thrown, an Error or not, as an async function would reject with it.

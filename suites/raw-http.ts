@@ -75,7 +75,7 @@ export function rawEvidence(ctx: CheckContext, request: RawRequest, answer: RawA
   const hideSignature = createRedactor({ signatures: [request.signature] });
   const hide = (text: string) => ctx.redact(hideSignature(text));
   const sent = {
-    label: request.label,
+    label: hide(request.label),
     request: {
       method: 'POST',
       url: hide(ctx.config.baseUrl.replace(/\/+$/, '') + request.path),
