@@ -65,6 +65,9 @@ describe('createRedactor', () => {
       'echo: [redacted:signature]Basic [redacted:credentials]',
     );
     expect(redact(`echo: ${SECRET}Basic ${credential}`)).toBe('echo: [redacted:secret]Basic [redacted:credentials]');
+    // A client that puts its own "Basic " before one it was given.
+    expect(redact(`Authorization: Basic Basic ${credential}`)).toBe('Authorization: Basic Basic [redacted:credentials]');
+    expect(redact('Basic checks passed; basic Basic flow')).toBe('Basic checks passed; basic Basic flow');
   });
 
   it('removes a secret of non-ASCII letters in another letter case, as the expression would, and each of several secrets', () => {

@@ -7,7 +7,9 @@ const MIN_FORM_LENGTH = 8;
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Credentials in an HTTP Basic header or in a URL's userinfo are secrets whatever they hold. */
-const BASIC_AUTH = /\b(Basic)(\s+)[A-Za-z0-9+/_-]{4,}={0,2}/gi;
+// The scheme may be written more than once ("Basic Basic dXNlcjpwdw==", a client that adds its own
+// prefix to one it was given): the credential is the token after the last.
+const BASIC_AUTH = /\b(Basic(?:\s+Basic)*)(\s+)([A-Za-z0-9+/_-]{4,}={0,2})/gi;
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>\\]+@/gi;
 const BASIC_WORD = /basic/i;
 
@@ -117,8 +119,8 @@ export interface Redactor extends Redact {
 function credentialsHidden(text: string, folded: string | undefined): string {
   let out = text;
   if (folded === undefined ? BASIC_WORD.test(out) : folded.includes('basic'))
-    out = out.replace(BASIC_AUTH, (match, scheme: string, space: string) =>
-      isBasicCredential(match.slice(scheme.length + space.length)) ? `${scheme}${space}[redacted:credentials]` : match,
+    out = out.replace(BASIC_AUTH, (match, scheme: string, space: string, token: string) =>
+      isBasicCredential(token) ? `${scheme}${space}[redacted:credentials]` : match,
     );
   if (out.includes('@')) out = out.replace(URL_USERINFO, '$1[redacted]@');
   return out;
