@@ -208,6 +208,22 @@ describe("installed into a team's project from the tarball", () => {
     }
   });
 
+  it('loads fast-check and faker at their first use, not when an entry is imported (nothing built at import reaches for them)', () => {
+    // The static imports above cannot see a module that builds an arbitrary as it loads: fast-check
+    // comes through a proxy, required at its first use. What Node has loaded can.
+    const seen = outputInProject([
+      "import { createRequire } from 'node:module';",
+      "const loaded = () => Object.keys(createRequire(process.cwd() + '/').cache).filter((file) => /[\\\\/](fast-check|@faker-js)[\\\\/]/.test(file)).length;",
+      `for (const subpath of ${JSON.stringify(['svc-conformance', ...Object.keys(SUBPATHS)])}) await import(subpath);`,
+      'const atImport = loaded();',
+      "const { orderCreateRequest } = await import('svc-conformance/generators');",
+      "const fc = (await import('fast-check')).default;",
+      'fc.sample(orderCreateRequest(), { numRuns: 1, seed: 1 });',
+      'console.log(JSON.stringify({ atImport, afterFirstUse: loaded() > 0 }));',
+    ]);
+    expect(seen).toEqual({ atImport: 0, afterFirstUse: true });
+  });
+
   it('loads node:http when a sandbox first listens, not at import (the root entry holds every other entry)', () => {
     const loaded = outputInProject([
       "const http = () => process.moduleLoadList.includes('NativeModule http');",
