@@ -1,4 +1,4 @@
-import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { canonicalize } from './canonical.js';
 import { SignerError } from './errors.js';
 
@@ -38,23 +38,7 @@ export function hmacSha256Hex(secret: string, message: string): string {
   if (typeof secret !== 'string' || secret.length === 0) {
     throw new SignerError('SVC_BAD_SECRET', 'sign: the secret key is empty; pass the sk_test_… / sk_live_… key of the environment');
   }
-  return createHmac('sha256', keyOf(secret)).update(message, 'utf8').digest('hex');
-}
-
-/**
- * Each secret as a key object, made once: given the text, createHmac makes one on every call, some
- * tenth of an HMAC over a request's body. A process signs with a handful of secrets; past 64 the
- * cache starts again, so a stream of made-up ones cannot grow it.
- */
-const keys = new Map<string, KeyObject>();
-function keyOf(secret: string): KeyObject {
-  let key = keys.get(secret);
-  if (key === undefined) {
-    if (keys.size >= 64) keys.clear();
-    key = createSecretKey(secret, 'utf8');
-    keys.set(secret, key);
-  }
-  return key;
+  return createHmac('sha256', secret).update(message, 'utf8').digest('hex');
 }
 
 /** The decimal text of a timestamp in whole seconds; anything else is refused, not rounded. */
