@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRedactor, evidenceHeaders, secretForms } from './redact.js';
 
@@ -112,5 +113,52 @@ describe('evidenceHeaders', () => {
     expect(evidenceHeaders([['x-signature', '00ff']], redact, wrong)).toEqual({ 'x-signature': '00ff' });
     expect(evidenceHeaders([['x-signature', 'ffff']], redact, wrong)).toEqual({ 'x-signature': '[redacted]' });
     expect(evidenceHeaders([['x-signature', SECRET]], redact, () => true)).toEqual({ 'x-signature': '[redacted:secret]' });
+  });
+});
+
+describe('the cheap looks before each expression', () => {
+  const signature = createHmac('sha256', SECRET).update('{}1732147200').digest('hex');
+  // Pieces that hide something alone, only beside another piece, or never, glued in any order.
+  const pieces = [
+    'Basic',
+    'basic',
+    ' ',
+    '\n',
+    '\u3000',
+    'x',
+    'é',
+    '@',
+    '/',
+    '"',
+    'http://',
+    'HTTPS://',
+    '://',
+    'admin:hunter2',
+    'jose@example.test',
+    b64(`${KEY}:${SECRET}`),
+    'dXNlcjpwdw==',
+    SECRET.slice(0, 9),
+    SECRET.slice(9),
+    SECRET.toUpperCase(),
+    hex(SECRET).toUpperCase(),
+    encodeURIComponent(`${SECRET}/`),
+    b64(`ab${SECRET}`),
+    signature.slice(0, 30),
+    signature.slice(30).toUpperCase(),
+    '{"ok":true}',
+  ];
+  const texts = fc.array(fc.constantFrom(...pieces), { maxLength: 8 }).map((parts) => parts.join(''));
+
+  it('never change what the redactor writes: the same output as with every expression run on every text', () => {
+    const options = { secrets: [SECRET, 'pässwörd-ÄÖÜ-1'], signatures: [signature] };
+    const looking = createRedactor(options);
+    const running = createRedactor({ ...options, lookFirst: false });
+    fc.assert(
+      fc.property(texts, (text) => {
+        expect(looking(text)).toBe(running(text));
+        expect(looking.withSignatures([text.slice(0, 12)])(text)).toBe(running.withSignatures([text.slice(0, 12)])(text));
+      }),
+      { numRuns: 4000, seed: 11 },
+    );
   });
 });

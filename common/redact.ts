@@ -104,6 +104,11 @@ export interface RedactorOptions {
   secrets?: readonly (string | undefined)[];
   /** Signatures sent or received: replaced in any letter case by `[redacted:signature]`. */
   signatures?: readonly (string | undefined)[];
+  /**
+   * false: every expression runs on every text, with no cheap look first. The output must not differ
+   * (a test holds the looks to that); only the time does.
+   */
+  lookFirst?: boolean;
 }
 
 /** A redactor that can also hide signatures made after it (each request's own), in the same pass. */
@@ -111,18 +116,40 @@ export interface Redactor extends Redact {
   withSignatures(signatures: readonly (string | undefined)[]): Redact;
 }
 
+/** Characters that end a URL's userinfo in URL_USERINFO (its Unicode spaces aside: see mayHoldUserinfo). */
+const USERINFO_ENDS = new Set(['/', '?', '#', '"', "'", '<', '>', '\\', ' ', '\t', '\n', '\r', '\f', '\v']);
+
+/**
+ * Whether URL_USERINFO could match: some "://" followed, before any character that ends a userinfo,
+ * by at least one character and an "@". A cheap look for texts that hold URLs and e-mail addresses
+ * but no credentials (an order's answer), where the expression would be tried at every word.
+ */
+function mayHoldUserinfo(text: string): boolean {
+  for (let at = text.indexOf('://'); at !== -1; at = text.indexOf('://', at + 3)) {
+    for (let i = at + 3; i < text.length; i++) {
+      const char = text[i]!;
+      if (char === '@') {
+        if (i > at + 3) return true;
+        break;
+      }
+      // Stopping at fewer characters than the expression does only says "may" more often.
+      if (USERINFO_ENDS.has(char)) break;
+    }
+  }
+  return false;
+}
+
 /**
  * Basic credentials and URL userinfo hidden, whatever they hold. Most texts hold neither: each
- * expression runs only when a cheap look says it could match (`folded`, the text in lower case, when
- * the caller has it).
+ * expression runs only when a cheap look says it could match.
  */
-function credentialsHidden(text: string, folded: string | undefined): string {
+function credentialsHidden(text: string, lookFirst = true): string {
   let out = text;
-  if (folded === undefined ? BASIC_WORD.test(out) : folded.includes('basic'))
+  if (!lookFirst || BASIC_WORD.test(out))
     out = out.replace(BASIC_AUTH, (match, scheme: string, space: string, token: string) =>
       isBasicCredential(token) ? `${scheme}${space}[redacted:credentials]` : match,
     );
-  if (out.includes('@')) out = out.replace(URL_USERINFO, '$1[redacted]@');
+  if (!lookFirst || mayHoldUserinfo(out)) out = out.replace(URL_USERINFO, '$1[redacted]@');
   return out;
 }
 
@@ -132,47 +159,42 @@ function credentialsHidden(text: string, folded: string | undefined): string {
  * every form `secretForms` knows; signatures in any letter case.
  */
 export function createRedactor(options: RedactorOptions): Redactor {
-  const { exact: exactPattern, anyCase: anyCasePattern } = secretPatterns(options.secrets ?? [], 'g');
-  const forms = formsOf(options.secrets ?? []);
-  const anyCaseLower = forms.anyCase.map((form) => form.toLowerCase());
-  const anyCaseAscii = allAscii(forms.anyCase);
+  const secrets = options.secrets ?? [];
+  const { exact: exactPattern, anyCase: anyCasePattern } = secretPatterns(secrets, 'g');
+  // The same expressions without `g` (so with no lastIndex between texts), to look before replacing:
+  // a look and its replacement cannot disagree about what is there.
+  const { exact: exactLook, anyCase: anyCaseLook } = secretPatterns(secrets, '');
+  const lookFirst = options.lookFirst ?? true;
+  const mayHoldSecret = (text: string) => !lookFirst || (exactLook?.test(text) ?? false) || (anyCaseLook?.test(text) ?? false);
   const build = (given: readonly (string | undefined)[]): Redact => {
     const signatures = given.filter((s): s is string => typeof s === 'string' && s.length >= MIN_FORM_LENGTH);
     const signaturesLower = signatures.map((signature) => signature.toLowerCase());
-    // A text is folded to lower case once, for every look whatever its case, and only when it is
-    // needed: with no such forms, nothing is folded (and folded again only when a pass changed it).
-    const folds = signatures.length > 0 || anyCaseLower.length > 0;
-    // A look whatever the case is exact only for ASCII forms; with any other, the text always "may hold" it.
+    // A look whatever the case is exact only for ASCII forms; with any other, the text always "may hold" one.
     const signaturesAlways = signatures.length > 0 && !allAscii(signatures);
-    const secretsAlways = forms.anyCase.length > 0 && !anyCaseAscii;
-    // Built on the first text that may hold a signature: the suite makes one for every request's
-    // own signatures, and almost no answer echoes them, so it would mostly be built for nothing.
+    // Built on the first text that may hold a signature: the suite makes one for every request's own
+    // signatures, and almost no answer echoes them, so it would mostly be built for nothing. The text
+    // is folded to lower case for this look alone, and only when there are signatures to look for.
     let signaturePattern: RegExp | undefined;
+    const mayHoldSignature = (text: string) => {
+      if (signatures.length === 0) return false;
+      if (signaturesAlways || !lookFirst) return true;
+      const folded = text.toLowerCase();
+      return signaturesLower.some((form) => folded.includes(form));
+    };
     return (text) => {
-      const textFolded = folds ? text.toLowerCase() : undefined;
-      let out = credentialsHidden(text, textFolded);
-      let folded = out === text ? textFolded : textFolded === undefined ? undefined : out.toLowerCase();
-      const signatureFolded = folded;
-      if (signaturesAlways || (signatureFolded !== undefined && signaturesLower.some((form) => signatureFolded.includes(form)))) {
+      let out = credentialsHidden(text, lookFirst);
+      if (mayHoldSignature(out)) {
         signaturePattern ??= alternation(signatures, 'gi');
         const replaced = signaturePattern === undefined ? out : out.replace(signaturePattern, '[redacted:signature]');
         // A signature gone may leave "Basic" or a URL where a word boundary now lets them be seen.
-        if (replaced !== out) {
-          out = credentialsHidden(replaced, folded === undefined ? undefined : replaced.toLowerCase());
-          folded = folded === undefined ? undefined : out.toLowerCase();
-        }
+        if (replaced !== out) out = credentialsHidden(replaced, lookFirst);
       }
-      const secretFolded = folded;
-      const mayHoldSecret =
-        secretsAlways ||
-        forms.exact.some((form) => out.includes(form)) ||
-        (secretFolded !== undefined && anyCaseLower.some((form) => secretFolded.includes(form)));
-      if (!mayHoldSecret) return out;
+      if (!mayHoldSecret(out)) return out;
       let hidden = out;
       if (exactPattern) hidden = hidden.replace(exactPattern, '[redacted:secret]');
       if (anyCasePattern) hidden = hidden.replace(anyCasePattern, '[redacted:secret]');
       // As after a signature: a secret gone may uncover credentials it was glued to.
-      return hidden === out ? out : credentialsHidden(hidden, undefined);
+      return hidden === out ? out : credentialsHidden(hidden, lookFirst);
     };
   };
   return Object.assign(build(options.signatures ?? []), {
