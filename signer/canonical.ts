@@ -10,9 +10,10 @@ import { SignerError } from './errors.js';
  * because a signature over a silently altered value is worse than an error.
  */
 export function canonicalize(value: unknown): string {
-  let text: string | undefined;
+  const parts: string[] = [];
+  let written: boolean;
   try {
-    text = write(value);
+    written = write(value, parts);
   } catch (error) {
     // The writer recurses once per level: a value thousands of levels deep exhausts the stack.
     if (error instanceof RangeError)
@@ -22,8 +23,10 @@ export function canonicalize(value: unknown): string {
       );
     throw error;
   }
-  if (text === undefined) throw notJson(value);
-  return text;
+  if (!written) throw notJson(value);
+  // Joined once, the text comes out in one piece: built by `+=` it would be a tree of pieces, which
+  // whatever reads it next (the HMAC, a Map's hash) must first copy into one.
+  return parts.join('');
 }
 
 // Characters JSON.stringify escapes: quote, backslash, C0 controls, and (lone) surrogates.
@@ -33,65 +36,91 @@ function quote(text: string): string {
   return NEEDS_ESCAPE.test(text) ? JSON.stringify(text) : '"' + text + '"';
 }
 
-// Payloads of one API reuse a few dozen field names; their quoted form is worth remembering.
+// Payloads of one API reuse a few dozen field names; their quoted form, colon included, is worth remembering.
 const quotedKeys = new Map<string, string>();
 const MAX_QUOTED_KEYS = 4096;
 
-function quoteKey(key: string): string {
-  let quoted = quotedKeys.get(key);
-  if (quoted === undefined) {
-    quoted = quote(key);
+function keyPart(key: string): string {
+  let part = quotedKeys.get(key);
+  if (part === undefined) {
+    part = quote(key) + ':';
     if (quotedKeys.size >= MAX_QUOTED_KEYS) quotedKeys.clear();
-    quotedKeys.set(key, quoted);
+    quotedKeys.set(key, part);
   }
-  return quoted;
+  return part;
 }
 
-// The hot path builds no error context: `undefined` means "not JSON somewhere below", and
-// canonicalize then walks the value once more to say where.
-function write(value: unknown): string | undefined {
+// The hot path builds no error context: false means "not JSON somewhere below", and canonicalize
+// then walks the value once more to say where.
+function write(value: unknown, parts: string[]): boolean {
   switch (typeof value) {
     case 'string':
-      return quote(value);
+      parts.push(quote(value));
+      return true;
     case 'number':
       // String(-0) is "0", as JSON.stringify writes it.
-      return Number.isFinite(value) ? String(value) : undefined;
+      if (!Number.isFinite(value)) return false;
+      parts.push(String(value));
+      return true;
     case 'boolean':
-      return value ? 'true' : 'false';
+      parts.push(value ? 'true' : 'false');
+      return true;
     case 'object': {
-      if (value === null) return 'null';
-      if (Array.isArray(value)) return writeArray(value);
+      if (value === null) {
+        parts.push('null');
+        return true;
+      }
+      if (Array.isArray(value)) return writeArray(value, parts);
       const proto = Object.getPrototypeOf(value) as unknown;
-      if (proto !== Object.prototype && proto !== null) return undefined;
-      return writeObject(value as Record<string, unknown>);
+      if (proto !== Object.prototype && proto !== null) return false;
+      return writeObject(value as Record<string, unknown>, parts);
     }
     default:
-      return undefined;
+      return false;
   }
 }
 
-function writeArray(items: readonly unknown[]): string | undefined {
-  let text = '[';
+function writeArray(items: readonly unknown[], parts: string[]): boolean {
+  parts.push('[');
   for (let i = 0; i < items.length; i++) {
-    const item = write(items[i]);
-    if (item === undefined) return undefined;
-    text += i === 0 ? item : ',' + item;
+    if (i > 0) parts.push(',');
+    if (!write(items[i], parts)) return false;
   }
-  return text + ']';
+  parts.push(']');
+  return true;
 }
 
-function writeObject(object: Record<string, unknown>): string | undefined {
-  const keys = Object.keys(object).sort();
-  let text = '{';
+/** Few enough keys for an insertion sort, which beats the general sort on the handful a payload object has. */
+const FEW_KEYS = 16;
+
+/** The object's own keys in UTF-16 code unit order (what `<` on strings and the default sort compare). */
+function sortedKeys(object: Record<string, unknown>): string[] {
+  const keys = Object.keys(object);
+  if (keys.length > FEW_KEYS) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i]!;
+    let j = i - 1;
+    for (; j >= 0 && keys[j]! > key; j--) keys[j + 1] = keys[j]!;
+    keys[j + 1] = key;
+  }
+  return keys;
+}
+
+function writeObject(object: Record<string, unknown>, parts: string[]): boolean {
+  const keys = sortedKeys(object);
+  let first = true;
+  parts.push('{');
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i]!;
     const member = object[key];
     if (member === undefined) continue;
-    const written = write(member);
-    if (written === undefined) return undefined;
-    text += (text.length === 1 ? '' : ',') + quoteKey(key) + ':' + written;
+    if (!first) parts.push(',');
+    first = false;
+    parts.push(keyPart(key));
+    if (!write(member, parts)) return false;
   }
-  return text + '}';
+  parts.push('}');
+  return true;
 }
 
 /** Finds the first non-JSON value below `root` and names it with its path. */
