@@ -199,6 +199,21 @@ export function newMeta(check: Check): CheckMeta {
 }
 
 /**
+ * What every check context inherits: team checks written for 0.1 read ctx.client, and are told what
+ * replaced it rather than "undefined has no property". On the prototype, not on each context: a
+ * getter defined on an object after it is made turns it into a slow dictionary, and checks read
+ * their context at every step.
+ */
+const REMOVED: object = Object.defineProperty({}, 'client', {
+  enumerable: false,
+  get() {
+    throw new Error(
+      'ctx.client was removed from the check context: use ctx.nowSeconds() for the clock, ctx.redact(text) to hide the keys, ctx.send(…) to send',
+    );
+  },
+});
+
+/**
  * What a check sees. Its exchanges are kept in the order they were sent, not the order they were
  * answered, so its evidence and findings are the same for a seed whatever the interleaving.
  */
@@ -240,7 +255,9 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
     if (options.form === undefined) for (const finding of observe(exchange)) meta.findings.push({ ...finding, exchange });
     return exchange;
   };
-  const ctx: CheckContext = {
+  const ctx: CheckContext & { __proto__: object } = {
+    // A prototype shared by every context (see REMOVED): each stays a plain object, fast to read.
+    __proto__: REMOVED,
     config: settings.config,
     nowSeconds: () => client.nowSeconds(),
     redact: (text) => client.redact(text),
@@ -283,14 +300,5 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
       if (!meta.notes.includes(text)) meta.notes.push(text);
     },
   };
-  // Team checks written for 0.1 read ctx.client: say what replaced it, not "undefined has no property".
-  Object.defineProperty(ctx, 'client', {
-    enumerable: false,
-    get() {
-      throw new Error(
-        'ctx.client was removed from the check context: use ctx.nowSeconds() for the clock, ctx.redact(text) to hide the keys, ctx.send(…) to send',
-      );
-    },
-  });
   return ctx;
 }
