@@ -144,6 +144,25 @@ export const MAX_REPLAY_RESENDS = 5;
 const KEYS_REFUSED_AFTER = 3;
 /** A wait at least this long is announced, so a run that waits is not mistaken for one that hangs. */
 const ANNOUNCED_WAIT_MS = 2_000;
+/** Seconds drawn at random before the free ones of a range are listed (see freeAtRandom). */
+const RANDOM_TRIES = 4;
+
+/**
+ * A second of from..to for which `isFree` holds, each such second as likely as any other; undefined
+ * when none is. A few are drawn at random first: the first free one drawn is as uniform a pick among
+ * the free ones as a draw from their list, which is built only when none of those was free.
+ */
+function freeAtRandom(from: number, to: number, isFree: (second: number) => boolean): number | undefined {
+  if (from > to) return undefined;
+  for (let tries = 0; tries < RANDOM_TRIES; tries++) {
+    const second = from + Math.floor(Math.random() * (to - from + 1));
+    if (isFree(second)) return second;
+  }
+  const free: number[] = [];
+  for (let second = from; second <= to; second++) if (isFree(second)) free.push(second);
+  return free.length === 0 ? undefined : free[Math.floor(Math.random() * free.length)];
+}
+
 /** Decodes each answer (a whole body at a time, so one decoder serves every request). */
 const UTF8 = new TextDecoder('utf-8');
 
@@ -489,12 +508,12 @@ export class TargetClient {
     // The usual case: the current second, free for this body.
     if (!resend && isFree(now)) second = String(now);
     else {
-      const free: number[] = [];
-      for (let seconds = now - maxStepBack; seconds <= now; seconds++) if (isFree(seconds)) free.push(seconds);
-      const ours = free.filter((seconds) => seconds >= this.startSecond);
-      const pool = resend || ours.length === 0 ? free : ours;
-      if (pool.length === 0) return undefined;
-      second = String(pool[Math.floor(Math.random() * pool.length)]!);
+      // This run's own seconds first (no earlier run used them), then any of the range.
+      const drawn =
+        (resend ? undefined : freeAtRandom(Math.max(now - maxStepBack, this.startSecond), now, isFree)) ??
+        freeAtRandom(now - maxStepBack, now, isFree);
+      if (drawn === undefined) return undefined;
+      second = String(drawn);
     }
     // Taken at once: a request sent beside this one must not pick the same pair.
     this.markUsed(second, { secretKey: as.secretKey, signedBody: body, signedTimestamp: second });
