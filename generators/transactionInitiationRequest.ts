@@ -70,9 +70,14 @@ export function transactionInitiationRequest(
   constraints: TransactionInitiationRequestConstraints = {},
 ): fc.Arbitrary<TransactionInitiationRequest> {
   const c = withDefaults(constraints);
-  return fc.constantFrom(...c.transferModes).chain((mode) =>
-    currencyFor(mode, c).chain((currency) =>
-      fc.record({
+  // One record arbitrary per transfer mode and currency, made the first time it is drawn: the same
+  // draws as one made for every value (an arbitrary holds no state), without building it each time.
+  const made = new Map<string, fc.Arbitrary<TransactionInitiationRequest>>();
+  const requestIn = (mode: TransferMode, currency: Currency): fc.Arbitrary<TransactionInitiationRequest> => {
+    const key = `${mode} ${currency}`;
+    let arbitrary = made.get(key);
+    if (arbitrary === undefined) {
+      arbitrary = fc.record({
         svc_wallet_id: c.walletId === undefined ? walletIdArbitrary() : fc.constant(c.walletId),
         debit_account_type: fc.constant(c.debitAccountType),
         payout_order_id: payoutOrderIdArbitrary(c.payoutOrderIdPrefix),
@@ -80,7 +85,15 @@ export function transactionInitiationRequest(
         currency: fc.constant(currency),
         transfer_mode: fc.constant(mode),
         beneficiary: beneficiaryFor(mode),
-      }),
-    ),
-  );
+      });
+      made.set(key, arbitrary);
+    }
+    return arbitrary;
+  };
+  const byMode = new Map<TransferMode, fc.Arbitrary<TransactionInitiationRequest>>();
+  return fc.constantFrom(...c.transferModes).chain((mode) => {
+    let arbitrary = byMode.get(mode);
+    if (arbitrary === undefined) byMode.set(mode, (arbitrary = currencyFor(mode, c).chain((currency) => requestIn(mode, currency))));
+    return arbitrary;
+  });
 }

@@ -39,8 +39,27 @@ function amountText(units: bigint, digits: number, padded: boolean): string {
   return padded || digits === 0 ? text : text.replace(/\.?0+$/, '');
 }
 
+/**
+ * The arbitraries made, by currency, maximum and form. Generators pick the currency first and then
+ * ask for its amounts (`chain`), once per value drawn: an arbitrary holds no state, so the one made
+ * the first time draws exactly what a new one would, and building one (four ranges of bigints) cost
+ * more than drawing from it. Bounded: past 256 the memory starts again.
+ */
+const madeAmounts = new Map<string, fc.Arbitrary<RequestAmount>>();
+
 /** A positive amount in `currency` strictly below `maxAmount`, as a number, a string, or either. */
 export function amountIn(currency: Currency, maxAmount: number, form: AmountForm = 'both'): fc.Arbitrary<RequestAmount> {
+  const key = `${currency} ${maxAmount} ${form}`;
+  let made = madeAmounts.get(key);
+  if (made === undefined) {
+    made = makeAmountIn(currency, maxAmount, form);
+    if (madeAmounts.size >= 256) madeAmounts.clear();
+    madeAmounts.set(key, made);
+  }
+  return made;
+}
+
+function makeAmountIn(currency: Currency, maxAmount: number, form: AmountForm): fc.Arbitrary<RequestAmount> {
   const digits = minorUnitOf(currency);
   const asNumber = minorUnits(digits, maxAmount).map((n): RequestAmount => Number(n) / 10 ** digits);
   const asString = fc.tuple(minorUnits(digits, maxAmount), fc.boolean()).map(([n, padded]): RequestAmount => amountText(n, digits, padded));
