@@ -262,11 +262,31 @@ export class TargetClient {
     return this.stopReason;
   }
 
-  async send(options: SendOptions): Promise<Exchange> {
-    // A label is a check's own text (a team's may hold the secret it was handed): shown only redacted.
-    const label = this.redact(options.label);
-    let exchange = await this.sendOnce(options, label);
-    this.tallyKeys(options, exchange);
+  /**
+   * Sends a request and returns its exchange: usually the first answer; a 401 that may be a replay of
+   * another run's request, or a 429, sends it again (see sendAgain). Not an async function: the usual
+   * request costs one promise here, not two (every request of a run passes through this).
+   */
+  send(options: SendOptions): Promise<Exchange> {
+    let label: string;
+    try {
+      // A label is a check's own text (a team's may hold the secret it was handed): shown only redacted.
+      label = this.redact(options.label);
+    } catch (error) {
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+      return Promise.reject(error);
+    }
+    return this.sendOnce(options, label).then((first) => {
+      this.tallyKeys(options, first);
+      if (first.response?.status === 401 || first.response?.status === 429) return this.sendAgain(options, label, first);
+      this.options.onExchange?.(first);
+      return first;
+    });
+  }
+
+  /** After a 401 or a 429: the request sent again while that may help, and the last exchange. */
+  private async sendAgain(options: SendOptions, label: string, first: Exchange): Promise<Exchange> {
+    let exchange = first;
     // Refused 401 though correctly signed with keys the target has taken before: perhaps as a replay of
     // another run's identical request (P-CLI: runs are independent). Sent again, freshly timestamped.
     for (let again = 1; again <= MAX_REPLAY_RESENDS && this.mayBeReplayed(options, exchange); again++) {
