@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { manualClock, virtualClock } from '../core/clock.js';
 import type { TargetConfig } from './config.js';
-import { MAX_REPLAY_RESENDS, retryAfterMs, TargetClient } from './http.js';
+import { freeAtRandom, MAX_REPLAY_RESENDS, retryAfterMs, TargetClient } from './http.js';
 
 const merchant = { apiKey: 'pk_test_http', secretKey: 'sk_test_http_secret_value', walletId: 'W1' };
 const closers: Array<() => Promise<void>> = [];
@@ -184,6 +184,18 @@ describe('the HTTP layer', () => {
     }
   });
 
+  it("takes a repeat's second among this run's own seconds while one is free, before any earlier one", async () => {
+    const clock = manualClock(1_732_147_200_000);
+    const { client, seen } = await server((_s, _n, res) => json(res, 200, {}), { timeoutMs: 1_000, clock });
+    const started = clock.now() / 1000;
+    // Ten seconds into the run: eleven of its own, against 150 of the window.
+    await clock.advance(10_000);
+    for (let i = 0; i < 9; i++) await client.send({ label: 'same read', path: '/x', payload: { same: true } });
+    const seconds = seen.map((s) => Number(s.headers['x-timestamp']));
+    expect(new Set(seconds).size).toBe(9);
+    for (const second of seconds) expect(second).toBeGreaterThanOrEqual(started);
+  });
+
   it('finds a repeated body a free second with one HMAC per request, however many seconds are taken', async () => {
     // A clock that stands still: each repeat of the read must take another second of the window.
     const { client, seen } = await server((_s, _n, res) => json(res, 200, {}), { timeoutMs: 1_000, clock: manualClock() });
@@ -275,5 +287,27 @@ describe('the HTTP layer', () => {
     ['soon', 1000],
   ])('reads Retry-After %j as %d ms', (value, ms) => {
     expect(retryAfterMs(value)).toBe(ms);
+  });
+});
+
+describe('freeAtRandom', () => {
+  it('picks only a free second of the range, each as often as another, and none when none is free', () => {
+    const counts = new Map<number, number>();
+    // Two free seconds of 151: the few random draws mostly miss, and the list decides.
+    const sparse = (second: number) => second === 1_000 || second === 1_100;
+    for (let i = 0; i < 2_000; i++) {
+      const second = freeAtRandom(1_000, 1_150, sparse)!;
+      counts.set(second, (counts.get(second) ?? 0) + 1);
+    }
+    expect([...counts.keys()].sort()).toEqual([1_000, 1_100]);
+    expect(counts.get(1_000)).toBeGreaterThan(800);
+    expect(counts.get(1_100)).toBeGreaterThan(800);
+    // Most of them free: every free second comes up, and no taken one.
+    const dense = (second: number) => second % 10 !== 0;
+    const seen = new Set<number>();
+    for (let i = 0; i < 5_000; i++) seen.add(freeAtRandom(0, 99, dense)!);
+    expect([...seen].sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i).filter(dense));
+    expect(freeAtRandom(0, 99, () => false)).toBeUndefined();
+    expect(freeAtRandom(5, 4, () => true)).toBeUndefined();
   });
 });

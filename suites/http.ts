@@ -152,7 +152,7 @@ const RANDOM_TRIES = 4;
  * when none is. A few are drawn at random first: the first free one drawn is as uniform a pick among
  * the free ones as a draw from their list, which is built only when none of those was free.
  */
-function freeAtRandom(from: number, to: number, isFree: (second: number) => boolean): number | undefined {
+export function freeAtRandom(from: number, to: number, isFree: (second: number) => boolean): number | undefined {
   if (from > to) return undefined;
   for (let tries = 0; tries < RANDOM_TRIES; tries++) {
     const second = from + Math.floor(Math.random() * (to - from + 1));
