@@ -68,7 +68,7 @@ describe('MONEY-CONSERVATION on a real deployment whose wallet others use too', 
     const result = await runOnFront(money, ['money-duplicate-debits']);
     expect({ outcome: result.outcome, error: result.meta.error?.message }).toEqual({ outcome: 'failed', error: undefined });
     expect(result.why).toContain('MONEY-CONSERVATION');
-    expect(result.why).toContain('a re-run with other amounts missed the same way');
+    expect(result.why).toContain('run 3 times, each with amounts of its own, it missed the same way');
   }, 60_000);
 });
 

@@ -310,7 +310,7 @@ export const operationChecks: Check[] = [
   {
     id: 'ops-balance-debited',
     requirement: 'OPS-BALANCE-DEBITED',
-    title: 'after a successful payout of 1 the balance is 1 lower',
+    title: 'after a successful payout the balance is lower by exactly its amount',
     needs: [BALANCE, INITIATION],
     creates: true,
     lane: WALLET,

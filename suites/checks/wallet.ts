@@ -2,15 +2,17 @@
 // the merchant's own traffic) moving the same wallet is never blamed on the target. Each try reads
 // the balance just before and just after the run's own payout. A try whose change is exactly the
 // expected one proves the rule. A change that is not is blamed on the target only when it is
-// reproduced: two tries, each with a payout of its own amount (drawn from the run's ids, so it differs
+// reproduced: three tries, each with a payout of its own amount (drawn from the run's ids, so it differs
 // from try to try and from another run's), that miss in the same way: the change the same multiple of
 // the amount (a debit never taken: 0; taken twice: 2; a FAILED payout debited anyway: 1), the same
 // amount off (a fee), or the very same change whatever the amount (a debit cut to whole units of a
 // fixed size). A fault of the target does the same to each payout it is given; other activity (another
-// run's payouts, of amounts of its own, at times of its own) matches one of these only by chance.
-// Anything else is "not judged: other activity on the wallet" (P-MONEY-1), never a failure.
+// run's payouts, of amounts of its own) matches one of these only by chance, even when that run pays
+// in the very moments this one does (two runs at once, one seed). Two tries alike happen that way
+// now and then; three, far more rarely. Anything else is "not judged: other activity on
+// the wallet" (P-MONEY-1), never a failure.
 import { createHash } from 'node:crypto';
-import { minorUnitOf } from '../../schemas/amounts.js';
+import { minorUnitOf, normalized } from '../../schemas/amounts.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
 import { CheckFailure, CheckSkipped, answered, type CheckContext } from '../check.js';
 import { operationOf } from '../config.js';
@@ -77,16 +79,18 @@ export async function walletCurrency(ctx: CheckContext): Promise<Currency> {
 export const SANDBOX_OUTCOME_ENDINGS: readonly number[] = [13, 42];
 
 /**
- * A small payout amount of this run's own, 1 and a fraction in the currency's minor unit (1.37 INR,
- * 1.254 KWD, 7 JPY): two runs at once pay different amounts, so one's debit cannot pass for the other's.
+ * A small payout amount of this run's own, from 1 to 10 in the currency's major unit with all its
+ * minor digits drawn (5.37 INR, 2.254 KWD; 2 to 999 JPY): two runs at once pay different amounts, so
+ * one's debit cannot pass for the other's. Drawn from about a thousand values or more, so two runs at
+ * once meet on one, or on one sum, only by rare chance (with 1.01 to 1.99, two runs in step made two
+ * tries miss alike about once in twenty).
  */
 export function ownAmount(ctx: CheckContext, currency: Currency): Decimal {
   const digest = createHash('sha256').update(ctx.ids.nonce()).digest();
   const scale = minorUnitOf(currency);
-  if (scale === 0) return { units: BigInt(2 + (digest[0]! % 8)), scale: 0 };
-  const fraction = 1 + (digest.readUInt16BE(0) % (10 ** scale - 1));
-  const units = 10n ** BigInt(scale) + BigInt(fraction);
-  return { units: SANDBOX_OUTCOME_ENDINGS.includes(Number(units % 100n)) ? units + 1n : units, scale };
+  const one = 10 ** scale;
+  const units = scale === 0 ? 2 + (digest.readUInt32BE(0) % 998) : one + 1 + (digest.readUInt32BE(0) % (9 * one - 1));
+  return { units: BigInt(SANDBOX_OUTCOME_ENDINGS.includes(units % 100) ? units + 1 : units), scale };
 }
 
 /** A Decimal as the JSON number a request carries (exact: at most 3 decimals, far below 2^53). */
@@ -108,32 +112,83 @@ export function decimalPlus(a: Decimal, b: Decimal): Decimal {
   return decimalMinus(a, { units: -b.units, scale: b.scale });
 }
 
-/** What sameMiss compares of a try: the balance around it, its own amount and the change expected. */
+/** What a miss is judged by: the balance around it, its own amount and the change expected. */
 export type MissShape = Pick<Try, 'amount' | 'expected'> & { before: Pick<Balance, 'balance'>; after: Pick<Balance, 'balance'> };
 
 const change = (t: MissShape): Decimal => decimalMinus(t.before.balance, t.after.balance);
-const times = (a: Decimal, b: Decimal): Decimal => ({ units: a.units * b.units, scale: a.scale + b.scale });
+/** A decimal's value as text, whatever its scale ("1.50" and "1.5" alike). */
+const valueKey = (d: Decimal): string => {
+  const n = normalized(d);
+  return `${n.units}e-${n.scale}`;
+};
 
-/**
- * Two tries, each with its own amount, missed the same way: the same multiple of it, the same amount
- * off, or the same change. Exported for the model's money rule, which confirms a miss by this rule too.
- */
-export function sameMiss(a: MissShape, b: MissShape): boolean {
-  if (decimalEquals(a.amount, b.amount)) return false;
-  const sameMultiple = decimalEquals(times(change(a), b.amount), times(change(b), a.amount));
-  const sameError = decimalEquals(decimalMinus(change(a), a.expected), decimalMinus(change(b), b.expected));
-  // The same amount off the payout's own amount: a refused payout (expected 0) debited anyway with a fee on top.
-  const sameFeeOnAmount = decimalEquals(decimalMinus(change(a), a.amount), decimalMinus(change(b), b.amount));
-  return sameMultiple || sameError || sameFeeOnAmount || decimalEquals(change(a), change(b));
+/** c / a as a reduced fraction (a is not zero). */
+function ratioKey(c: Decimal, a: Decimal): string {
+  const scale = Math.max(c.scale, a.scale);
+  let p = decimalMinus(c, { units: 0n, scale }).units;
+  let q = decimalMinus(a, { units: 0n, scale }).units;
+  if (q < 0n) [p, q] = [-p, -q];
+  let [x, y] = [p < 0n ? -p : p, q];
+  while (y !== 0n) [x, y] = [y, x % y];
+  return `${p / x}/${q / x}`;
 }
 
-export const MAX_TRIES = 3;
+/** One way a try missed, and the amount it missed with: tries that missed the same way share the way. */
+export interface MissWay {
+  way: string;
+  amount: Decimal;
+}
+
+/**
+ * The ways a try missed: the change as a multiple of its amount (a debit never taken: 0; taken twice:
+ * 2), the change less the expected one (a fee), the change less the amount (a refused payout debited
+ * anyway, with a fee on top), and the change itself (a debit cut to whole units of a fixed size).
+ */
+export function missWays(t: MissShape, prefix = ''): MissWay[] {
+  const c = change(t);
+  const ways = [
+    `${prefix}off ${valueKey(decimalMinus(c, t.expected))}`,
+    `${prefix}off the amount ${valueKey(decimalMinus(c, t.amount))}`,
+    `${prefix}change ${valueKey(c)}`,
+  ];
+  if (t.amount.units !== 0n) ways.push(`${prefix}multiple ${ratioKey(c, t.amount)}`);
+  return ways.map((way) => ({ way, amount: t.amount }));
+}
+
+/**
+ * How many misses, each with an amount of its own, must share a way before the miss is the target's.
+ * A fault of the target misses the same way on every payout. Another run paying amounts of its own in
+ * the same moments makes two tries alike by chance now and then; three alike, hardly ever (measured in
+ * wallet.test.ts).
+ */
+export const REPRODUCED = 3;
+export const MAX_TRIES = 4;
+
+/** Misses kept by the ways they missed, until REPRODUCED of them with as many amounts share one. */
+export class Misses<T> {
+  private readonly byWay = new Map<string, Map<string, T>>();
+
+  /** Adds a miss: the misses that now reproduce it (REPRODUCED of them, this one last), or undefined. */
+  add(miss: T, ways: readonly MissWay[]): T[] | undefined {
+    let reproduced: T[] | undefined;
+    for (const { way, amount } of ways) {
+      let seen = this.byWay.get(way);
+      if (seen === undefined) this.byWay.set(way, (seen = new Map<string, T>()));
+      const key = valueKey(amount);
+      if (seen.has(key)) continue;
+      seen.set(key, miss);
+      if (reproduced === undefined && seen.size >= REPRODUCED) reproduced = [...seen.values()];
+    }
+    return reproduced;
+  }
+}
 
 /**
  * Runs `attempt` (one payout of the run's own, settled) up to MAX_TRIES times between balance reads
  * of `wallet` (the merchant's own unless named).
- * Returns the first try whose change is exactly the expected one; throws a CheckFailure when two tries
- * missed the same way, and a CheckSkipped ("not judged: other activity on the wallet") otherwise.
+ * Returns the first try whose change is exactly the expected one; throws a CheckFailure when
+ * REPRODUCED tries missed the same way, and a CheckSkipped ("not judged: other activity on the
+ * wallet") otherwise.
  */
 export async function balanceChange(
   ctx: CheckContext,
@@ -142,6 +197,7 @@ export async function balanceChange(
   wallet: WalletRef = {},
 ): Promise<Try> {
   const tries: Try[] = [];
+  const misses = new Misses<Try>();
   let unusable: string | undefined;
   for (let n = 1; n <= MAX_TRIES; n++) {
     const suffix = n === 1 ? '' : ` (try ${n})`;
@@ -156,10 +212,10 @@ export async function balanceChange(
     const after = await readBalance(ctx, `balance after the payout${suffix}`, wallet);
     const t: Try = { before, after, amount, expected };
     if (decimalEquals(change(t), expected)) return t;
-    const reproduced = tries.find((earlier) => sameMiss(earlier, t));
     tries.push(t);
+    const reproduced = misses.add(t, missWays(t));
     if (reproduced !== undefined) {
-      throw new CheckFailure(`${describe(t)}; an earlier try with another amount missed the same way (${rule})`, {
+      throw new CheckFailure(`${describe(t)}; ${REPRODUCED} tries, each with an amount of its own, missed the same way (${rule})`, {
         expected: `balance ${decimalText(decimalMinus(t.before.balance, t.expected))}`,
         actual: `${answered(t.after.exchange)}; tries: ${tries.map(describe).join('; ')}`,
         exchange: t.after.exchange,
@@ -169,8 +225,8 @@ export async function balanceChange(
   if (tries.length === 0)
     throw new CheckSkipped(`${unusable ?? 'no try could be made'} (on each of ${MAX_TRIES} tries, each with another amount)`);
   throw new CheckSkipped(
-    `not judged: other activity on the wallet: the balance moved by amounts this run's own payouts do not explain, differently on each of ${tries.length} tries ` +
-      `(${tries.map(describe).join('; ')}), so ${rule} could not be judged (P-MONEY-1)`,
+    `not judged: other activity on the wallet: the balance moved by amounts this run's own payouts do not explain, on ${tries.length} tries and ` +
+      `never ${REPRODUCED} times the same way (${tries.map(describe).join('; ')}), so ${rule} could not be judged (P-MONEY-1)`,
   );
 }
 

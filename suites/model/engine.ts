@@ -8,7 +8,7 @@ import { CheckFailure, CheckSkipped, type CheckContext } from '../check.js';
 import { ModelCommand, SANDBOX_ONLY, type Kind } from './commands.js';
 import { emptyModel, SLOTS, type Model, type ModelRule } from './model.js';
 import type { Decimal } from '../checks/requests.js';
-import { decimalPlus, MAX_TRIES, sameMiss } from '../checks/wallet.js';
+import { decimalPlus, MAX_TRIES, Misses, missWays, REPRODUCED, type MissWay } from '../checks/wallet.js';
 import { readBalanceInto, sequencePlan, type SequencePlan } from './plans.js';
 import { ModelBreach, NotJudged, Real, targetFacts, type MoneyMiss, type Step, type TargetFacts } from './target.js';
 
@@ -133,12 +133,12 @@ export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void
     judged.disturbed += 1;
   }
 
-  // P-MONEY-1: a balance move that the run's own payouts do not explain, and that a re-run did not
+  // P-MONEY-1: a balance move that the run's own payouts do not explain, and that re-runs did not
   // repeat the same way, is other activity on the wallet: the requirement is reported not judged, not
   // passed on the sequences that happened to stay clear of it.
   if (judged.disturbed > 0) {
     throw new CheckSkipped(
-      `not judged: other activity on the wallet: ${judged.disturbed} sequence(s) saw the balance move by amounts the run's own payouts do not explain, and a re-run with other amounts did not miss the same way (${rule}, P-MONEY-1)`,
+      `not judged: other activity on the wallet: ${judged.disturbed} sequence(s) saw the balance move by amounts the run's own payouts do not explain, and, run again with other amounts, did not miss the same way ${REPRODUCED} times (${rule}, P-MONEY-1)`,
     );
   }
   if (judged.count === 0)
@@ -187,7 +187,7 @@ async function inOrder(sequences: readonly ModelCommand[][], run: (s: ModelComma
 
 /**
  * Runs a failing sequence once more: its exchanges are the failure's evidence. A rule that only the
- * balance shows (P-MONEY-1) is failed only when a re-run misses the same way (undefined otherwise:
+ * balance shows (P-MONEY-1) is failed only when re-runs miss the same way (undefined otherwise:
  * the caller reports it not judged). The other rules judge the run's own records, which nothing else
  * touches: what was seen stands, reproduced or not.
  */
@@ -208,37 +208,33 @@ async function confirm(
     return atSameCommand(again) ? failure(ctx, again, path, what) : failure(ctx, seen, path, `${what}; a re-run did not show it again`);
   }
   // The balance is shared with whatever else uses the wallet (another run at once): a miss is the
-  // target's only when a re-run, with amounts of its own, misses the same way as wallet.ts judges it
-  // (the same multiple of the sequence's amounts, the same amount off, or the same change). Another
-  // run's payouts match that only by chance. Up to MAX_TRIES runs in all, as wallet.ts tries.
-  const misses = seen.breach?.miss !== undefined ? [seen.breach.miss] : [];
+  // target's only when runs of the sequence, each with amounts of its own, miss the same way
+  // REPRODUCED times, as wallet.ts judges tries (the same multiple of the sequence's amounts, the same
+  // amount off, or the same change). Another run's payouts match that only by chance. Up to
+  // MAX_TRIES runs in all, as wallet.ts tries.
+  const misses = new Misses<Outcome>();
+  if (seen.breach?.miss !== undefined) misses.add(seen, moneyWays(seen.breach.miss));
   for (let tries = 1; tries < MAX_TRIES; tries++) {
     const again = await runSequence(ctx, rule, facts, sequence);
     const miss = again.breach?.miss;
     if (miss === undefined || !atSameCommand(again)) continue;
-    if (misses.some((earlier) => sameMoneyMiss(earlier, miss)))
-      return failure(ctx, again, path, `${what}; a re-run with other amounts missed the same way`);
-    misses.push(miss);
+    if (misses.add(again, moneyWays(miss)) !== undefined)
+      return failure(ctx, again, path, `${what}; run ${REPRODUCED} times, each with amounts of its own, it missed the same way`);
   }
   return undefined;
 }
 
 /**
- * Two runs of one money sequence missed the same way, in wallet.ts's sense (sameMiss), with the
- * discrepancy (expected balance less the one seen) as the change: the same multiple of one of the
- * sequence's own amounts (the same command's in both runs: a duplicate debited, a reversal never
- * refunded) or of their sum, or the same amount off.
+ * The ways a run of a money sequence missed, in wallet.ts's sense (missWays), with the discrepancy
+ * (expected balance less the one seen) as the change: the same multiple of one of the sequence's own
+ * amounts (the same command's in every run: a duplicate debited, a reversal never refunded) or of
+ * their sum, or the same amount off. Runs with as many payouts only are compared.
  */
-function sameMoneyMiss(a: MoneyMiss, b: MoneyMiss): boolean {
-  const candidates = (m: MoneyMiss) => [...m.amounts, m.amounts.reduce(decimalPlus, NONE)];
-  const shape = (m: MoneyMiss, amount: Decimal) => ({
-    amount,
-    expected: NONE,
-    before: { balance: m.expected },
-    after: { balance: m.actual },
-  });
-  const theirs = candidates(b);
-  return a.amounts.length === b.amounts.length && candidates(a).some((amount, i) => sameMiss(shape(a, amount), shape(b, theirs[i]!)));
+function moneyWays(m: MoneyMiss): MissWay[] {
+  const candidates = [...m.amounts, m.amounts.reduce(decimalPlus, NONE)];
+  return candidates.flatMap((amount, i) =>
+    missWays({ amount, expected: NONE, before: { balance: m.expected }, after: { balance: m.actual } }, `${m.amounts.length}:${i}:`),
+  );
 }
 
 const NONE: Decimal = { units: 0n, scale: 0 };
