@@ -422,6 +422,12 @@ export const FAULTS = {
     area: 'operations',
     description: 'a successful payout does not lower the balance',
   },
+  'ops-debit-whole-units': {
+    rule: 'P-OPS-4',
+    requirement: 'OPS-BALANCE-DEBITED',
+    area: 'operations',
+    description: 'a successful payout debits its amount cut to whole units (150.75 takes 150.00): integer arithmetic on the major unit',
+  },
   'ops-failed-debits': {
     rule: 'P-OPS-4',
     requirement: 'OPS-BALANCE-UNCHANGED-ON-FAILURE',

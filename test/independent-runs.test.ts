@@ -162,7 +162,8 @@ describe('runs against one target are independent', () => {
   // The other side: a target whose debits are wrong the same way on every payout is still failed,
   // whatever the amounts the tries drew. (Emulated: the sandbox debits the amount; the hook corrects it.)
   it.each<[string, (amountMinor: number) => number]>([
-    ['a debit cut to whole units (every payout takes 1.00)', (amount) => amount - 100],
+    ['a debit of 1.00 whatever the amount', (amount) => amount - 100],
+    ['a debit cut to whole units', (amount) => amount % 100],
     ['a fee of 0.50 on every payout', () => -50],
     ['every payout debited twice', (amount) => -amount],
   ])(

@@ -117,6 +117,12 @@ const CASES: FaultCase[] = [
     on: 0,
   },
   {
+    fault: 'ops-debit-whole-units',
+    observe: (s) => debitOf(s, () => s.initiate(initiationBody('PO-CENTS', { amount: 100.37 }))),
+    off: 10_037,
+    on: 10_000,
+  },
+  {
     // FAILED by the bank, by settlement, and for insufficient balance: the last is debited before
     // the funds check, so the balance goes negative
     fault: 'ops-failed-debits',

@@ -2,6 +2,7 @@
 // Transaction Initiation (profile P-OPS), and the sandbox's own control endpoint that settles a
 // payout. The lifecycle rules themselves live in payout-lifecycle.ts.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { minorUnitOf } from '../../schemas/amounts.js';
 import { describeErrors, isValid, validateSchema } from '../../schemas/index.js';
 import type { TransactionInitiationRequest } from '../../schemas/types.js';
 import { refuseLongId } from './identifiers.js';
@@ -173,7 +174,7 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
   // Under `ops-failed-debits` the debit is taken before the funds check and never restored, so a
   // payout FAILED for either reason still lowers the balance, which may go negative.
   const debit = outcome.debited ? !ctx.fault('ops-balance-not-debited') : ctx.fault('ops-failed-debits');
-  if (debit && !(outcome.debited && settlementDebit)) wallet.balanceMinor -= amountMinor;
+  if (debit && !(outcome.debited && settlementDebit)) wallet.balanceMinor -= debitedMinor(ctx, amountMinor, wallet);
 
   const now = ctx.now();
   const payout: Payout = {
@@ -204,6 +205,13 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
   const response = successResponse(payoutRecord(answered, ctx.fault), 'Payout initiated');
   return forcedFailure ? ctx.options.scenarios.mark(response, 'payout-failed') : response;
 };
+
+/** What a payout takes from the wallet: its amount, or under `ops-debit-whole-units` the amount cut to whole units. */
+function debitedMinor(ctx: OperationContext, amountMinor: number, wallet: Wallet): number {
+  if (!ctx.fault('ops-debit-whole-units')) return amountMinor;
+  const unit = 10 ** minorUnitOf(wallet.currency);
+  return amountMinor - (amountMinor % unit);
+}
 
 /**
  * The sandbox's control endpoint (POST /sandbox/payouts/settle, signed like the API):

@@ -2,8 +2,10 @@
 // of its own, missing the same way. A fault does that on every payout; another run paying its own
 // amounts in the very moments this run pays (two runs at once, one seed) does it only by rare chance.
 import { describe, expect, it } from 'vitest';
-import type { Decimal } from '../../schemas/amounts.js';
-import { MAX_TRIES, Misses, missWays, REPRODUCED, SANDBOX_OUTCOME_ENDINGS, type MissShape } from './wallet.js';
+import { minorUnitOf, type Decimal } from '../../schemas/amounts.js';
+import { CURRENCIES } from '../../schemas/types.js';
+import type { CheckContext } from '../check.js';
+import { MAX_TRIES, Misses, missWays, ownAmount, REPRODUCED, SANDBOX_OUTCOME_ENDINGS, type MissShape } from './wallet.js';
 
 const cents = (units: number): Decimal => ({ units: BigInt(units), scale: 2 });
 const START = 100_000_000;
@@ -32,9 +34,10 @@ function draws(seed: number): () => number {
   };
 }
 
-/** An amount as ownAmount draws one for a 2-decimal currency: 1.01 to 9.99, never ending in 13 or 42. */
+/** An amount as ownAmount draws one for a 2-decimal currency: 1.01 to 9.99, never round, never ending in 13 or 42. */
 function ownCents(next: () => number, most = 999): number {
-  const units = 101 + (next() % (most - 100));
+  let units = 101 + (next() % (most - 100));
+  if (units % 10 === 0) units += 1;
   return SANDBOX_OUTCOME_ENDINGS.includes(units % 100) ? units + 1 : units;
 }
 
@@ -43,7 +46,10 @@ describe('a miss is the target’s when reproduced', () => {
     ['a fee of 0.50', (a) => a + 50, 0],
     ['a debit taken twice', (a) => 2 * a, 0],
     ['a debit never taken', () => 0, 0],
-    ['a debit cut to whole units of 1.00', () => 100, 0],
+    ['a debit of 1.00 whatever the amount', () => 100, 0],
+    ['a debit cut to whole units', (a) => Math.floor(a / 100) * 100, 0],
+    ['a debit rounded up to whole units', (a) => Math.ceil(a / 100) * 100, 0],
+    ['a debit rounded to tenths', (a) => Math.round(a / 10) * 10, 0],
     ['a refused payout debited with a fee of 0.25', (a) => a + 25, 1],
   ])('%s: reproduced on the third try, whatever the amounts', (_name, moved, refused) => {
     const next = draws(7);
@@ -53,6 +59,25 @@ describe('a miss is the target’s when reproduced', () => {
       const tries = [...amounts].map((a) => tryOf(a, moved(a), refused ? 0 : a));
       expect(reproducedAt(tries)).toBe(REPRODUCED);
     }
+  });
+
+  it.each(CURRENCIES)('ownAmount in %s: 1 to 10 (2 to 999 without decimals), never round, never a sandbox outcome ending', (currency) => {
+    let n = 0;
+    const ctx = { ids: { nonce: () => `N-${currency}-${++n}` } } as unknown as CheckContext;
+    const seen = new Set<string>();
+    for (let i = 0; i < 2_000; i++) {
+      const amount = ownAmount(ctx, currency);
+      const units = Number(amount.units);
+      expect(amount.scale).toBe(minorUnitOf(currency));
+      if (amount.scale === 0) expect(units).toBeGreaterThanOrEqual(2);
+      else expect(units % 10).not.toBe(0);
+      expect(units).toBeLessThan(amount.scale === 0 ? 1_000 : 10 * 10 ** amount.scale);
+      expect(units).toBeGreaterThan(amount.scale === 0 ? 1 : 10 ** amount.scale);
+      expect(SANDBOX_OUTCOME_ENDINGS).not.toContain(units % 100);
+      seen.add(String(units));
+    }
+    // Drawn from hundreds of values, so two runs at once rarely meet on one.
+    expect(seen.size).toBeGreaterThan(500);
   });
 
   it('two tries alike and a third not: not yet reproduced', () => {

@@ -5,8 +5,8 @@
 // reproduced: three tries, each with a payout of its own amount (drawn from the run's ids, so it differs
 // from try to try and from another run's), that miss in the same way: the change the same multiple of
 // the amount (a debit never taken: 0; taken twice: 2; a FAILED payout debited anyway: 1), the same
-// amount off (a fee), or the very same change whatever the amount (a debit cut to whole units of a
-// fixed size). A fault of the target does the same to each payout it is given; other activity (another
+// amount off (a fee), the very same change whatever the amount (a debit of a fixed size), or the
+// amount rounded the same way (a debit cut to whole units). A fault of the target does the same to each payout it is given; other activity (another
 // run's payouts, of amounts of its own) matches one of these only by chance, even when that run pays
 // in the very moments this one does (two runs at once, one seed). Two tries alike happen that way
 // now and then; three, far more rarely. Anything else is "not judged: other activity on
@@ -80,7 +80,7 @@ export const SANDBOX_OUTCOME_ENDINGS: readonly number[] = [13, 42];
 
 /**
  * A small payout amount of this run's own, from 1 to 10 in the currency's major unit with all its
- * minor digits drawn (5.37 INR, 2.254 KWD; 2 to 999 JPY): two runs at once pay different amounts, so
+ * minor digits drawn, the last never 0 (5.37 INR, 2.254 KWD; 2 to 999 JPY): two runs at once pay different amounts, so
  * one's debit cannot pass for the other's. Drawn from about a thousand values or more, so two runs at
  * once meet on one, or on one sum, only by rare chance (with 1.01 to 1.99, two runs in step made two
  * tries miss alike about once in twenty).
@@ -89,8 +89,11 @@ export function ownAmount(ctx: CheckContext, currency: Currency): Decimal {
   const digest = createHash('sha256').update(ctx.ids.nonce()).digest();
   const scale = minorUnitOf(currency);
   const one = 10 ** scale;
-  const units = scale === 0 ? 2 + (digest.readUInt32BE(0) % 998) : one + 1 + (digest.readUInt32BE(0) % (9 * one - 1));
-  return { units: BigInt(SANDBOX_OUTCOME_ENDINGS.includes(units % 100) ? units + 1 : units), scale };
+  let units = scale === 0 ? 2 + (digest.readUInt32BE(0) % 998) : one + 1 + (digest.readUInt32BE(0) % (9 * one - 1));
+  // Never a round amount (5.30, 7.00): a debit rounded to fewer decimals would be exact on it.
+  if (scale > 0 && units % 10 === 0) units += 1;
+  if (SANDBOX_OUTCOME_ENDINGS.includes(units % 100)) units += 1;
+  return { units: BigInt(units), scale };
 }
 
 /** A Decimal as the JSON number a request carries (exact: at most 3 decimals, far below 2^53). */
@@ -142,7 +145,8 @@ export interface MissWay {
 /**
  * The ways a try missed: the change as a multiple of its amount (a debit never taken: 0; taken twice:
  * 2), the change less the expected one (a fee), the change less the amount (a refused payout debited
- * anyway, with a fee on top), and the change itself (a debit cut to whole units of a fixed size).
+ * anyway, with a fee on top), the change itself (a debit of a fixed size), and the amount rounded
+ * (a debit cut to whole units).
  */
 export function missWays(t: MissShape, prefix = ''): MissWay[] {
   const c = change(t);
@@ -152,7 +156,26 @@ export function missWays(t: MissShape, prefix = ''): MissWay[] {
     `${prefix}change ${valueKey(c)}`,
   ];
   if (t.amount.units !== 0n) ways.push(`${prefix}multiple ${ratioKey(c, t.amount)}`);
+  // A debit of the amount rounded to fewer decimals (whole units, tenths): the change differs with
+  // each amount, but it is the same rounding of it.
+  for (let digits = 0; digits < t.amount.scale; digits++) {
+    for (const mode of ROUNDINGS) {
+      const rounded = roundedTo(t.amount, digits, mode);
+      if (decimalEquals(c, rounded) && !decimalEquals(rounded, t.amount)) ways.push(`${prefix}rounded ${mode} to ${digits} decimals`);
+    }
+  }
   return ways.map((way) => ({ way, amount: t.amount }));
+}
+
+const ROUNDINGS = ['down', 'up', 'half up'] as const;
+
+/** A positive amount rounded to `digits` decimals. */
+function roundedTo(d: Decimal, digits: number, mode: (typeof ROUNDINGS)[number]): Decimal {
+  if (d.scale <= digits) return d;
+  const factor = 10n ** BigInt(d.scale - digits);
+  const [whole, rest] = [d.units / factor, d.units % factor];
+  const up = mode === 'up' ? rest > 0n : mode === 'half up' ? rest * 2n >= factor : false;
+  return { units: up ? whole + 1n : whole, scale: digits };
 }
 
 /**
