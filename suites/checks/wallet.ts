@@ -2,15 +2,16 @@
 // the merchant's own traffic) moving the same wallet is never blamed on the target. Each try reads
 // the balance just before and just after the run's own payout. A try whose change is exactly the
 // expected one proves the rule. A change that is not is blamed on the target only when it is
-// reproduced: three tries, each with a payout of its own amount (drawn from the run's ids, so it differs
-// from try to try and from another run's), that miss in the same way: the change the same multiple of
-// the amount (a debit never taken: 0; taken twice: 2; a FAILED payout debited anyway: 1), the same
-// amount off (a fee), the very same change whatever the amount (a debit of a fixed size), or the
-// amount rounded the same way (a debit cut to whole units). A fault of the target does the same to each payout it is given; other activity (another
-// run's payouts, of amounts of its own) matches one of these only by chance, even when that run pays
-// in the very moments this one does (two runs at once, one seed). Two tries alike happen that way
-// now and then; three, far more rarely. Anything else is "not judged: other activity on
-// the wallet" (P-MONEY-1), never a failure.
+// reproduced: three tries, each with a payout of its own amount (drawn from the run's ids, so it
+// differs from try to try and from another run's), that miss in the same way: the change the same
+// multiple of the amount (a debit never taken: 0; taken twice: 2; a FAILED payout debited anyway: 1),
+// the same amount off (a fee), the very same change whatever the amount (a debit of a fixed size), or
+// the amount rounded the same way (a debit cut to whole units). A fault of the target does the same to
+// each payout it is given; other activity (another run's payouts, of amounts of its own) matches one
+// of these only by chance, even when that run pays in the very moments this one does (two runs at
+// once, one seed): two tries alike happen that way now and then; three, after pauses that put the
+// runs out of step, hardly ever. Anything else is "not judged: other activity on the wallet"
+// (P-MONEY-1), never a failure.
 import { createHash } from 'node:crypto';
 import { minorUnitOf, normalized } from '../../schemas/amounts.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
@@ -79,22 +80,32 @@ export async function walletCurrency(ctx: CheckContext): Promise<Currency> {
 export const SANDBOX_OUTCOME_ENDINGS: readonly number[] = [13, 42];
 
 /**
- * A small payout amount of this run's own, from 1 to 10 in the currency's major unit with all its
- * minor digits drawn, the last never 0 (5.37 INR, 2.254 KWD; 2 to 999 JPY): two runs at once pay different amounts, so
- * one's debit cannot pass for the other's. Drawn from about a thousand values or more, so two runs at
- * once meet on one, or on one sum, only by rare chance (with 1.01 to 1.99, two runs in step made two
- * tries miss alike about once in twenty).
+ * A small payout amount of this run's own: 1 and a fraction in the currency's minor unit, the last
+ * digit never 0 (1.37 INR, 1.254 KWD; 2 to 99 JPY). Two runs at once pay different amounts, so one's
+ * debit cannot pass for the other's. Kept in a narrow band on purpose: a debit that depends on the
+ * amount (a fee of 1% rounded to the cent, an amount cut to whole units) then comes out the same, or
+ * one of two ways, on every try, and is seen to repeat (see REPRODUCED). Never a round amount
+ * (1.30): a debit rounded to fewer decimals would be exact on it.
  */
 export function ownAmount(ctx: CheckContext, currency: Currency): Decimal {
   const digest = createHash('sha256').update(ctx.ids.nonce()).digest();
   const scale = minorUnitOf(currency);
   const one = 10 ** scale;
-  let units = scale === 0 ? 2 + (digest.readUInt32BE(0) % 998) : one + 1 + (digest.readUInt32BE(0) % (9 * one - 1));
-  // Never a round amount (5.30, 7.00): a debit rounded to fewer decimals would be exact on it.
+  let units = scale === 0 ? 2 + (digest.readUInt32BE(0) % 98) : one + 1 + (digest.readUInt32BE(0) % (one - 1));
   if (scale > 0 && units % 10 === 0) units += 1;
   if (SANDBOX_OUTCOME_ENDINGS.includes(units % 100)) units += 1;
   return { units: BigInt(units), scale };
 }
+
+/**
+ * How long a try after the first waits first, ms: a span drawn from the run's ids, so two runs that
+ * started together and miss together (each seeing the other's payout) fall out of step, and their
+ * later tries rarely overlap. Only a try after a miss waits.
+ */
+export function retryPauseMs(ctx: CheckContext): number {
+  return createHash('sha256').update(ctx.ids.nonce()).digest().readUInt16BE(0) % RETRY_PAUSE_SPAN_MS;
+}
+export const RETRY_PAUSE_SPAN_MS = 250;
 
 /** A Decimal as the JSON number a request carries (exact: at most 3 decimals, far below 2^53). */
 export function amountNumber(d: Decimal): number {
@@ -179,13 +190,15 @@ function roundedTo(d: Decimal, digits: number, mode: (typeof ROUNDINGS)[number])
 }
 
 /**
- * How many misses, each with an amount of its own, must share a way before the miss is the target's.
- * A fault of the target misses the same way on every payout. Another run paying amounts of its own in
- * the same moments makes two tries alike by chance now and then; three alike, hardly ever (measured in
- * wallet.test.ts).
+ * How many misses, each with an amount of its own, must share a way before the miss is the target's,
+ * and how many tries are made for it. A fault of the target misses the same way on every payout (or,
+ * for a fee that is a share of the amount, one of two or three ways within the narrow band of own
+ * amounts: six tries hold three alike of two ways, and most often of three). Another run paying its
+ * own amounts in the same moments makes two tries alike now and then; three alike, out of step after
+ * the pauses between tries, hardly ever (measured in wallet.test.ts).
  */
 export const REPRODUCED = 3;
-export const MAX_TRIES = 4;
+export const MAX_TRIES = 6;
 
 /** Misses kept by the ways they missed, until REPRODUCED of them with as many amounts share one. */
 export class Misses<T> {
@@ -222,13 +235,16 @@ export async function balanceChange(
   const tries: Try[] = [];
   const misses = new Misses<Try>();
   let unusable: string | undefined;
+  let unusableTries = 0;
   for (let n = 1; n <= MAX_TRIES; n++) {
     const suffix = n === 1 ? '' : ` (try ${n})`;
+    if (n > 1) await ctx.clock.sleep(retryPauseMs(ctx));
     const before = await readBalance(ctx, `balance before the payout${suffix}`, wallet);
     const outcome = await attempt(before, n);
     // A payout that did not end as the rule needs (a bank that refused this amount): another amount, another try.
     if ('unusable' in outcome) {
       unusable = outcome.unusable;
+      unusableTries += 1;
       continue;
     }
     const { amount, expected } = outcome;
@@ -249,7 +265,9 @@ export async function balanceChange(
     throw new CheckSkipped(`${unusable ?? 'no try could be made'} (on each of ${MAX_TRIES} tries, each with another amount)`);
   throw new CheckSkipped(
     `not judged: other activity on the wallet: the balance moved by amounts this run's own payouts do not explain, on ${tries.length} tries and ` +
-      `never ${REPRODUCED} times the same way (${tries.map(describe).join('; ')}), so ${rule} could not be judged (P-MONEY-1)`,
+      `never ${REPRODUCED} times the same way (${tries.map(describe).join('; ')})` +
+      (unusableTries > 0 ? `; ${unusableTries} more tries could not be used: ${unusable ?? ''}` : '') +
+      `, so ${rule} could not be judged (P-MONEY-1)`,
   );
 }
 

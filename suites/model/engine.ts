@@ -8,7 +8,7 @@ import { CheckFailure, CheckSkipped, type CheckContext } from '../check.js';
 import { ModelCommand, SANDBOX_ONLY, type Kind } from './commands.js';
 import { emptyModel, SLOTS, type Model, type ModelRule } from './model.js';
 import type { Decimal } from '../checks/requests.js';
-import { decimalPlus, MAX_TRIES, Misses, missWays, REPRODUCED, type MissWay } from '../checks/wallet.js';
+import { decimalPlus, Misses, missWays, REPRODUCED, retryPauseMs, type MissWay } from '../checks/wallet.js';
 import { readBalanceInto, sequencePlan, type SequencePlan } from './plans.js';
 import { ModelBreach, NotJudged, Real, targetFacts, type MoneyMiss, type Step, type TargetFacts } from './target.js';
 
@@ -210,11 +210,12 @@ async function confirm(
   // The balance is shared with whatever else uses the wallet (another run at once): a miss is the
   // target's only when runs of the sequence, each with amounts of its own, miss the same way
   // REPRODUCED times, as wallet.ts judges tries (the same multiple of the sequence's amounts, the same
-  // amount off, or the same change). Another run's payouts match that only by chance. Up to
-  // MAX_TRIES runs in all, as wallet.ts tries.
+  // amount off, or the same change). Another run's payouts match that only by chance, the less so
+  // after a pause that puts two runs in step out of it. Up to MONEY_RUNS runs in all.
   const misses = new Misses<Outcome>();
   if (seen.breach?.miss !== undefined) misses.add(seen, moneyWays(seen.breach.miss));
-  for (let tries = 1; tries < MAX_TRIES; tries++) {
+  for (let tries = 1; tries < MONEY_RUNS; tries++) {
+    await ctx.clock.sleep(retryPauseMs(ctx));
     const again = await runSequence(ctx, rule, facts, sequence);
     const miss = again.breach?.miss;
     if (miss === undefined || !atSameCommand(again)) continue;
@@ -228,7 +229,8 @@ async function confirm(
  * The ways a run of a money sequence missed, in wallet.ts's sense (missWays), with the discrepancy
  * (expected balance less the one seen) as the change: the same multiple of one of the sequence's own
  * amounts (the same command's in every run: a duplicate debited, a reversal never refunded) or of
- * their sum, or the same amount off. Runs with as many payouts only are compared.
+ * their sum, or the same amount off. Runs with as many payouts only are compared. (The model's own
+ * amounts span whole units, so a debit rounded is not among the ways it sees: wallet.ts's checks are.)
  */
 function moneyWays(m: MoneyMiss): MissWay[] {
   const candidates = [...m.amounts, m.amounts.reduce(decimalPlus, NONE)];
@@ -236,6 +238,13 @@ function moneyWays(m: MoneyMiss): MissWay[] {
     missWays({ amount, expected: NONE, before: { balance: m.expected }, after: { balance: m.actual } }, `${m.amounts.length}:${i}:`),
   );
 }
+
+/**
+ * Runs of a money sequence, the first included, before a miss not reproduced is called other activity:
+ * fewer than wallet.ts's tries, since a run is a whole sequence and its faults (a duplicate debited, a
+ * reversal never refunded) miss by the same multiple every time.
+ */
+const MONEY_RUNS = 4;
 
 const NONE: Decimal = { units: 0n, scale: 0 };
 
