@@ -56,6 +56,23 @@ async function run(target: RunningSandbox = sandbox, only?: string[], withWebhoo
   });
 }
 
+/**
+ * A sandbox whose merchant wallet something else moves: each time a payout is initiated, the next of
+ * `others` (minor units; then 1.00 each time) leaves the wallet too, inside the run's balance reads.
+ */
+async function busyWallet(others: number[]): Promise<RunningSandbox> {
+  // `record` runs per request, so only once the sandbox has been started and `busy` set.
+  const busy: RunningSandbox = await startSandbox({
+    port: 0,
+    settleSeconds: 0,
+    record: (x) => {
+      const wallet = busy.app.store.wallets.get(busy.config.merchant.walletId);
+      if (wallet !== undefined && x.path === '/api/v3/banking/payment/initiate') wallet.balanceMinor -= others.shift() ?? 100;
+    },
+  });
+  return busy;
+}
+
 const failed = (report: Report) =>
   report.requirements.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.evidence[0]?.message ?? ''}`);
 const judged = (report: Report) => report.requirements.filter((r) => r.status !== 'skipped').map((r) => r.id);
@@ -88,16 +105,7 @@ describe('runs against one target are independent', () => {
     // Whenever the run initiates a payout, another payout (not the run's, of an amount of its own)
     // leaves the same wallet between the run's balance reads: every try sees a change its own payout
     // does not explain, and no two the same way.
-    const others = [300, 417, 250, 1_999, 733, 5_021, 611, 2_468, 177, 903, 3_331, 1_250];
-    // `record` runs per request, so only once the sandbox has been started and `busy` set.
-    const busy: RunningSandbox = await startSandbox({
-      port: 0,
-      settleSeconds: 0,
-      record: (x) => {
-        const wallet = busy.app.store.wallets.get(busy.config.merchant.walletId);
-        if (wallet !== undefined && x.path === '/api/v3/banking/payment/initiate') wallet.balanceMinor -= others.shift() ?? 100;
-      },
-    });
+    const busy = await busyWallet([300, 417, 250, 1_999, 733, 5_021, 611, 2_468, 177, 903, 3_331, 1_250]);
     try {
       const report = await run(busy, ['OPS-BALANCE-DEBITED', 'OPS-BALANCE-UNCHANGED-ON-FAILURE']);
       expect(failed(report)).toEqual([]);
@@ -119,15 +127,7 @@ describe('runs against one target are independent', () => {
   it('a wallet another run moves alike on two tries in a row: not judged, never failed', async () => {
     // Another run paying in step with this one: the same 2.97 leaves the wallet during each of the
     // first two tries (a fee of 2.97, it would seem), then other amounts. Before: failed on the second try.
-    const others = [297, 297, 417, 250, 1_111, 655];
-    const busy: RunningSandbox = await startSandbox({
-      port: 0,
-      settleSeconds: 0,
-      record: (x) => {
-        const wallet = busy.app.store.wallets.get(busy.config.merchant.walletId);
-        if (wallet !== undefined && x.path === '/api/v3/banking/payment/initiate') wallet.balanceMinor -= others.shift() ?? 100;
-      },
-    });
+    const busy = await busyWallet([297, 297, 417, 250, 1_111, 655]);
     try {
       const report = await run(busy, ['OPS-BALANCE-DEBITED']);
       expect(failed(report)).toEqual([]);
