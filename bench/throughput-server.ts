@@ -2,9 +2,11 @@
 // answers a fixed JSON text (the fair one first verifies the HMAC and parses the JSON, answering 401
 // or 400 when they fail), on loopback, and posts its base URL (the sandbox's config too). A sandbox
 // started with `record` keeps what it receives from a 'record' message on, and posts it back on
-// 'take': the suite bench replays a suite's requests from it.
+// 'take': the suite bench replays a suite's requests from it. Any of them answers 'busy' with its
+// event loop's active and idle time so far (ms): the serving figures show how busy each server was.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
 import { startSandbox } from '../sandbox/index.js';
 import type { RecordedExchange } from '../sandbox/options.js';
@@ -27,6 +29,11 @@ export interface ServerData {
 }
 
 const { kind, settleSeconds, record } = workerData as ServerData;
+parentPort!.on('message', (message: string) => {
+  if (message !== 'busy') return;
+  const { active, idle } = performance.eventLoopUtilization();
+  parentPort!.postMessage({ busy: { active, idle } });
+});
 if (kind === 'sandbox') {
   const recorded: RecordedExchange[] = [];
   let recording = false;
@@ -35,7 +42,8 @@ if (kind === 'sandbox') {
     ...(settleSeconds !== undefined ? { settleSeconds } : {}),
     ...(record ? { record: (exchange: RecordedExchange) => void (recording && recorded.push(exchange)) } : {}),
   });
-  parentPort!.on('message', (message: 'record' | 'take') => {
+  parentPort!.on('message', (message: 'record' | 'take' | 'busy') => {
+    if (message === 'busy') return;
     recording = message === 'record';
     // Answered either way, so the bench sends nothing before recording has begun.
     parentPort!.postMessage(message === 'take' ? recorded.splice(0) : 'recording');

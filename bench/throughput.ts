@@ -1,7 +1,9 @@
 // The sandbox's requests per second against two Node HTTP servers that read each body and answer a
 // fixed JSON text: a bare one, and a fair one that first verifies the request's HMAC and parses its
 // JSON (what any target must do). All three are driven the same way: signed requests (Create Order and Payout Status in
-// turn, each distinct, signed before the clock starts) sent over 8 connections, 8 in flight.
+// turn, each distinct, signed before the clock starts) sent over 8 connections, 8 in flight, by the
+// lean driver of wire-driver.ts, so that each server, not the driver, is what limits its rate.
+// (sendAll, the bare undici loop, is the suite bench's baseline: it sends what a suite sent.)
 import { Worker } from 'node:worker_threads';
 import { Agent, request } from 'undici';
 import { OPERATIONS } from '../core/operations.js';
@@ -11,13 +13,9 @@ import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import type { TargetConfig } from '../suites/config.js';
 import type { ServerData } from './throughput-server.js';
+import { sendOverWire, type Prepared } from './wire-driver.js';
 
-export interface Prepared {
-  method?: 'GET' | 'POST';
-  path: string;
-  body: string;
-  headers: Record<string, string>;
-}
+export type { Prepared } from './wire-driver.js';
 
 let prepared = 0;
 
@@ -81,9 +79,20 @@ export async function sendAll(baseUrl: string, requests: readonly Prepared[], in
   return seconds;
 }
 
-/** Requests per second of a server at baseUrl, `inFlight` at a time. */
-export async function drive(baseUrl: string, requests: readonly Prepared[], inFlight = 8): Promise<number> {
-  return requests.length / (await sendAll(baseUrl, requests, inFlight));
+/** Requests per second of a server at baseUrl, `inFlight` at a time, and how many answers had each status. */
+export async function drive(
+  baseUrl: string,
+  requests: readonly Prepared[],
+  inFlight = 8,
+): Promise<{ perSecond: number; statuses: Map<number, number> }> {
+  const { seconds, statuses } = await sendOverWire(baseUrl, requests, inFlight);
+  return { perSecond: requests.length / seconds, statuses };
+}
+
+/** A thread's event-loop time so far (ms), active and idle. */
+export interface LoopTime {
+  active: number;
+  idle: number;
 }
 
 /** A server of throughput-server.ts in a worker thread of its own, once it listens. */
@@ -95,6 +104,8 @@ export interface ServerWorker {
   record(): Promise<void>;
   /** What it recorded since record(), and stops recording. */
   take(): Promise<RecordedExchange[]>;
+  /** Its thread's event-loop time so far. */
+  loopTime(): Promise<LoopTime>;
   close(): Promise<void>;
 }
 
@@ -104,7 +115,7 @@ export async function startServerWorker(data: ServerData): Promise<ServerWorker>
     worker.once('message', resolve);
     worker.once('error', reject);
   });
-  const ask = <T>(message: 'record' | 'take') =>
+  const ask = <T>(message: 'record' | 'take' | 'busy') =>
     new Promise<T>((resolve) => {
       worker.once('message', (answer: unknown) => resolve(answer as T));
       worker.postMessage(message);
@@ -114,26 +125,44 @@ export async function startServerWorker(data: ServerData): Promise<ServerWorker>
     ...(config !== undefined ? { config } : {}),
     record: () => ask<void>('record'),
     take: () => ask<RecordedExchange[]>('take'),
+    loopTime: async () => (await ask<{ busy: LoopTime }>('busy')).busy,
     close: async () => void (await worker.terminate()),
   };
+}
+
+export type ServerKind = 'sandbox' | 'bare' | 'fair';
+
+/** Each server's requests per second, and the share of that time its thread was busy (0..1). */
+export interface Serving {
+  perSecond: Record<ServerKind, number>;
+  busy: Record<ServerKind, number>;
 }
 
 /**
  * Requests per second of the sandbox and of the bare and fair Node servers, each on fresh requests.
  * Each server runs in a worker thread of its own (its own core), so the driver's work is not counted
- * against it.
+ * against it; how busy that thread was while measured says whether the server was the limit. An
+ * answer that is a refusal of the signature or a server error means the bench itself is broken
+ * (a fair server that refuses every request is fast): that throws rather than give a figure.
  */
-export async function sandboxThroughput(count: number): Promise<{ sandbox: number; bare: number; fair: number }> {
-  const rates: Record<'sandbox' | 'bare' | 'fair', number> = { sandbox: 0, bare: 0, fair: 0 };
+export async function sandboxThroughput(count: number): Promise<Serving> {
+  const serving: Serving = { perSecond: { sandbox: 0, bare: 0, fair: 0 }, busy: { sandbox: 0, bare: 0, fair: 0 } };
   for (const kind of ['sandbox', 'bare', 'fair'] as const) {
     const server = await startServerWorker({ kind });
     try {
       // Warm the server (JIT, connections) before measuring.
       await drive(server.baseUrl, prepareRequests(1_000));
-      rates[kind] = await drive(server.baseUrl, prepareRequests(count));
+      const before = await server.loopTime();
+      const { perSecond, statuses } = await drive(server.baseUrl, prepareRequests(count));
+      const after = await server.loopTime();
+      const unexpected = [...statuses.keys()].filter((status) => status === 401 || status >= 500 || (kind !== 'sandbox' && status !== 200));
+      if (unexpected.length > 0) throw new Error(`the ${kind} server answered ${unexpected.join(', ')} to the bench's requests`);
+      serving.perSecond[kind] = perSecond;
+      const active = after.active - before.active;
+      serving.busy[kind] = active / (active + after.idle - before.idle);
     } finally {
       await server.close();
     }
   }
-  return rates;
+  return serving;
 }
