@@ -56,11 +56,16 @@ function judgeSeconds(exchanges: RecordedExchange[]): number {
 
 const good = traffic(false);
 const broken = traffic(true);
-const baselineStart = performance.now();
-for (const x of broken) hmacSha256Hex(MERCHANT_A.secretKey, x.body + '0');
-const baseline = (performance.now() - baselineStart) / 1000;
 const runs = 3;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+/** One HMAC per request of the broken traffic, seconds: warmed once, then measured as the judge is. */
+function hmacSeconds(): number {
+  const started = performance.now();
+  for (const x of broken) hmacSha256Hex(MERCHANT_A.secretKey, x.body + '0');
+  return (performance.now() - started) / 1000;
+}
+hmacSeconds();
+const baseline = median(Array.from({ length: runs }, hmacSeconds));
 const goodSeconds = median(Array.from({ length: runs }, () => judgeSeconds(good)));
 const brokenSeconds = median(Array.from({ length: runs }, () => judgeSeconds(broken)));
 console.log(

@@ -1,5 +1,5 @@
-// How the benches report a figure: each measured several times in the same run, shown as min and
-// median, against its target.
+// How the benches report a figure: each measured several times in the same run, shown as min,
+// median and max, against its target.
 
 /** Runs `measure` `times` times, one after another; returns the values sorted. */
 export async function repeat(times: number, measure: () => Promise<number> | number): Promise<number[]> {
@@ -13,7 +13,11 @@ export function median(sorted: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/** One line: the figure's name, min and median, and its target with a mark for whether the median meets it. */
+/**
+ * One line: the figure's name, its min, median and max (the spread both ways: a ratio judged "at most"
+ * would show only its good side as min and median), and its target with a mark for whether the
+ * median meets it.
+ */
 export function figure(
   name: string,
   sorted: readonly number[],
@@ -22,7 +26,7 @@ export function figure(
   digits = 2,
 ): string {
   const m = median(sorted);
-  const values = `min ${sorted[0]!.toFixed(digits)}${unit}  median ${m.toFixed(digits)}${unit}`;
+  const values = `min ${sorted[0]!.toFixed(digits)}${unit}  median ${m.toFixed(digits)}${unit}  max ${sorted[sorted.length - 1]!.toFixed(digits)}${unit}`;
   const mark = target === undefined ? '' : `   ${target.met(m) ? '✓' : '✗'} target ${target.text}`;
-  return `${name.padEnd(58)} ${values.padEnd(32)}${mark}`;
+  return `${name.padEnd(58)} ${values.padEnd(46)}${mark}`;
 }
