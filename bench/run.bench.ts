@@ -126,8 +126,9 @@ async function overheadAt(layout: Layout, concurrency: number): Promise<number> 
     method: x.method as 'GET' | 'POST',
     path: x.path,
     body: x.body,
-    // What the transport sets is left to it: the Host, the length, and Connection (replayed, undici
-    // took the suite's "keep-alive" as the caller's own and closed the connection after a request).
+    // What the transport sets is left to it: the Host, the length, and Connection (the suite's undici
+    // added "keep-alive"; replayed as the caller's own header, it kept undici opening a connection per
+    // request one at a time, even on a pool as large as the suite's: 520 for 814).
     headers: Object.fromEntries(x.headers.filter(([name]) => !TRANSPORT_HEADERS.has(name))),
   }));
   const loop = await timed(() => sendAll(loopTarget.baseUrl, replayed, concurrency));
