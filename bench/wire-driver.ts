@@ -6,6 +6,9 @@
 // bytes are written before the clock starts, and an answer is only framed (its head found, its
 // Content-Length or chunks counted) and tallied by status. It keeps `inFlight` keep-alive
 // connections, one request outstanding on each, as the undici loop did.
+// It frames answers itself rather than with suites/raw-http.ts's reader: that one reads a few answers
+// for a check, one promise per wait, and must take a malformed answer as evidence; this one frames
+// thousands in the socket's data callback and fails the run on anything it cannot frame.
 import { connect, type Socket } from 'node:net';
 
 export interface Prepared {
