@@ -6,10 +6,12 @@
 // bytes are written before the clock starts, and an answer is only framed (its head found, its
 // Content-Length or chunks counted) and tallied by status. It keeps `inFlight` keep-alive
 // connections, one request outstanding on each, as the undici loop did.
-// It frames answers itself rather than with suites/raw-http.ts's reader: that one reads a few answers
-// for a check, one promise per wait, and must take a malformed answer as evidence; this one frames
-// thousands in the socket's data callback and fails the run on anything it cannot frame.
+// It finds an answer's end itself rather than with suites/raw-http.ts's reader: that one reads a few
+// answers for a check, one promise per wait, and must take a malformed answer as evidence; this one
+// frames thousands in the socket's data callback and fails the run on anything it cannot frame. A
+// chunked body is walked by the one chunk reader both use (common/http-chunks.ts).
 import { connect, type Socket } from 'node:net';
+import { readChunked } from '../common/http-chunks.js';
 
 export interface Prepared {
   method?: 'GET' | 'POST';
@@ -27,7 +29,6 @@ export interface WireRun {
 /** No answer, or no part of one, for this long: the run fails (a local server that stalls is broken). */
 const SILENCE_MS = 10_000;
 const HEAD_END = Buffer.from('\r\n\r\n');
-const LINE_END = Buffer.from('\r\n');
 
 /** A request's bytes as sent: the request line, Host, its headers, Content-Length, the body. */
 function wireBytes(request: Prepared, host: string): Buffer {
@@ -57,18 +58,9 @@ export function answerEnd(data: Buffer): { end: number; status: number } | undef
   }
   if (!/\r\ntransfer-encoding: *chunked/i.test(head))
     throw new Error(`an answer with neither Content-Length nor chunked framing: ${JSON.stringify(head.slice(0, 60))}`);
-  // Chunks: a hex size line, that many bytes, CRLF; the last has size 0 and is followed by CRLF.
-  let at = bodyStart;
-  for (;;) {
-    const lineEnd = data.indexOf(LINE_END, at);
-    if (lineEnd < 0) return undefined;
-    const size = Number.parseInt(data.toString('latin1', at, lineEnd), 16);
-    if (!Number.isInteger(size) || size < 0) throw new Error('a chunked answer with a malformed chunk size');
-    const next = lineEnd + LINE_END.length + size + LINE_END.length;
-    if (data.length < next) return undefined;
-    if (size === 0) return { end: next, status: Number(status[1]) };
-    at = next;
-  }
+  const chunks = readChunked(data, bodyStart);
+  if (chunks.state === 'malformed') throw new Error(`a malformed chunked answer: ${chunks.problem}`);
+  return chunks.state === 'complete' ? { end: chunks.end, status: Number(status[1]) } : undefined;
 }
 
 /** Sends every request to `baseUrl` over `inFlight` connections, one outstanding on each. */

@@ -131,15 +131,15 @@ describe('the evidence never shows the signature', () => {
  * A server that answers every request on a connection with `answer` and never closes it: a proxy that
  * keeps the connection open after `Connection: close`.
  */
-async function keepsOpen(answer: (n: number) => Buffer): Promise<string> {
+async function keepsOpen(answer: (n: number, request: string) => Buffer): Promise<string> {
   let n = 0;
   const server = createTcpServer((socket) => {
     socket.on('data', (data) => {
       const requests = data
         .toString('latin1')
         .split(/(?=POST \/)/)
-        .filter((part) => part.startsWith('POST /')).length;
-      for (let i = 0; i < requests; i++) socket.write(answer(n++));
+        .filter((part) => part.startsWith('POST /'));
+      for (const request of requests) socket.write(answer(n++, request));
     });
   });
   return listen(server);
@@ -194,4 +194,39 @@ describe('an answer read to the close, from a server that does not close', () =>
     expect(ended.outcome).toBe('failed');
     expect(ended.why).toMatch(/Content-Length says \d+ but \d+ bytes came/);
   }, 30_000);
+});
+
+describe('a chunked answer on a kept-alive connection is walked chunk by chunk to its end', () => {
+  const created = JSON.stringify({ status: true, code: 201, message: 'Grüße ✓', data: { order_id: 'Grüße-✓' } });
+  // The invalid-JSON error, one chunk per CRLF-ended line: the chunk "  \"code\": 400\r\n" and its own
+  // CRLF put "0\r\n\r\n" in the middle of the body, where searching for the last chunk would stop.
+  const lines = ['{\r\n', '  "status": false,\r\n', '  "code": 400\r\n', '  "message": "invalid JSON"\r\n', '}'];
+  const chunked = (last: string) =>
+    Buffer.from(
+      `HTTP/1.1 400 X\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n` +
+        lines.map((line) => `${Buffer.byteLength(line).toString(16)}\r\n${line}\r\n`).join('') +
+        last,
+      'latin1',
+    );
+
+  /** Answers the invalid-JSON request with `error`, every other with a Create Order answer; never closes. */
+  async function server(error: Buffer): Promise<string> {
+    return keepsOpen((_, request) => (request.endsWith('{"order_id":') ? error : httpAnswer(201, created)));
+  }
+
+  it.each([
+    ['whose data holds "0\\r\\n\\r\\n"', chunked('0\r\n\r\n')],
+    ['that ends with a trailer field', chunked('0\r\nX-Checksum: 1f\r\n\r\n')],
+  ])(
+    'an error answer %s: the next answer on the connection is read, and HTTP-CONTENT-LENGTH passes',
+    async (_, error) => {
+      const url = await server(error);
+      const ended = await withContext(
+        () => url,
+        (ctx) => contentLength(ctx, { timeoutMs: 150 }),
+      );
+      expect(ended).toEqual({ outcome: 'passed' });
+    },
+    30_000,
+  );
 });

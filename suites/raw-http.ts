@@ -5,6 +5,7 @@
 // the kit's own (TargetClient.signatureOf, its redactor); nothing else builds requests this way.
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
+import { readChunked } from '../common/http-chunks.js';
 import { createRedactor } from '../common/redact.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import type { Exchange } from './http.js';
@@ -199,16 +200,17 @@ class RawConnection {
         ? { unjudged: `no complete HTTP head came (${this.failure.message})` }
         : {};
     while (await this.more());
-    const chunked = /chunked/i.test(head.headers['transfer-encoding'] ?? '');
+    const chunks = /chunked/i.test(head.headers['transfer-encoding'] ?? '') ? readChunked(this.buffer) : undefined;
     if (this.failure !== undefined && !isReset(this.failure)) {
       const said = Number(head.headers['content-length']);
-      const complete = chunked ? this.buffer.indexOf('0\r\n\r\n') >= 0 : Number.isInteger(said) && this.buffer.length >= said;
+      const complete = chunks !== undefined ? chunks.state === 'complete' : Number.isInteger(said) && this.buffer.length >= said;
       if (!complete)
         return {
-          unjudged: `the connection ended without closing (${this.failure.message}) before the answer's ${chunked ? 'last chunk' : 'Content-Length bytes'} had come`,
+          unjudged: `the connection ended without closing (${this.failure.message}) before the answer's ${chunks !== undefined ? 'last chunk' : 'Content-Length bytes'} had come`,
         };
     }
-    return { answer: { ...head, body: chunked ? dechunked(this.buffer) : this.buffer } };
+    // A chunked body's data, as far as it came and was well-formed: the bytes judged are the data.
+    return { answer: { ...head, body: chunks !== undefined ? chunks.data : this.buffer } };
   }
 
   /** The next answer framed as it says (Content-Length, or chunked), leaving the connection open. */
@@ -216,11 +218,16 @@ class RawConnection {
     const head = await this.head();
     if (head === undefined) return undefined;
     if (/chunked/i.test(head.headers['transfer-encoding'] ?? '')) {
-      while (this.buffer.indexOf('0\r\n\r\n') < 0) if (!(await this.more())) return undefined;
-      const end = this.buffer.indexOf('0\r\n\r\n') + 5;
-      const body = dechunked(this.buffer.subarray(0, end));
-      this.buffer = this.buffer.subarray(end);
-      return { ...head, body };
+      // Walked chunk by chunk to its end (trailers included): a malformed body has none, so no answer.
+      for (;;) {
+        const chunks = readChunked(this.buffer);
+        if (chunks.state === 'malformed') return undefined;
+        if (chunks.state === 'complete') {
+          this.buffer = this.buffer.subarray(chunks.end);
+          return { ...head, body: chunks.data };
+        }
+        if (!(await this.more())) return undefined;
+      }
     }
     const length = Number(head.headers['content-length'] ?? 0);
     while (this.buffer.length < length) if (!(await this.more())) return undefined;
@@ -242,21 +249,6 @@ function isReset(error: Error): boolean {
 export interface ReadToClose {
   answer?: RawAnswer;
   unjudged?: string;
-}
-
-/** A chunked body's data (RFC 9112 §7.1), as far as it is well-formed. */
-function dechunked(raw: Buffer): Buffer {
-  const parts: Buffer[] = [];
-  let at = 0;
-  for (;;) {
-    const line = raw.indexOf('\r\n', at);
-    if (line < 0) break;
-    const size = parseInt(raw.subarray(at, line).toString('latin1'), 16);
-    if (!Number.isFinite(size) || size === 0) break;
-    parts.push(raw.subarray(line + 2, line + 2 + size));
-    at = line + 2 + size + 2;
-  }
-  return Buffer.concat(parts);
 }
 
 /** One signed POST with `Connection: close`, its answer read to the close: the bytes that really came. */

@@ -1,0 +1,91 @@
+// The chunked-body reader (RFC 9112 §7.1) against bodies encoded here: its end is found only by
+// walking the chunks, whatever their data holds, trailers and chunk extensions included.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { readChunked } from './http-chunks.js';
+
+interface Encoding {
+  chunks: Buffer[];
+  /** Each chunk's extension (";name=value"), or none. */
+  extensions: string[];
+  trailers: string[];
+  upperHex: boolean;
+}
+
+function encode({ chunks, extensions, trailers, upperHex }: Encoding): Buffer {
+  const hex = (n: number) => (upperHex ? n.toString(16).toUpperCase() : n.toString(16));
+  const parts = chunks.flatMap((chunk, i) => [Buffer.from(`${hex(chunk.length)}${extensions[i] ?? ''}\r\n`), chunk, Buffer.from('\r\n')]);
+  return Buffer.concat([...parts, Buffer.from(`0\r\n${trailers.map((t) => `${t}\r\n`).join('')}\r\n`)]);
+}
+
+/** Chunk data made mostly of the bytes a search for the last chunk trips on. */
+const trickyBytes = fc
+  .array(fc.constantFrom('0', '\r', '\n', '\r\n', '0\r\n\r\n', 'a', 'é'), { minLength: 1, maxLength: 12 })
+  .map((parts) => Buffer.from(parts.join(''), 'utf8'));
+
+const encodings: fc.Arbitrary<Encoding> = fc.record({
+  chunks: fc.array(
+    fc.oneof(
+      trickyBytes,
+      fc.uint8Array({ minLength: 1, maxLength: 40 }).map((b) => Buffer.from(b)),
+    ),
+    { maxLength: 6 },
+  ),
+  extensions: fc.array(fc.constantFrom('', ';x=1', ' ;name="v"', ';a'), { maxLength: 6 }),
+  trailers: fc.array(fc.constantFrom('X-Checksum: 1f', 'Expires: 0', 'a:'), { maxLength: 2 }),
+  upperHex: fc.boolean(),
+});
+
+describe('readChunked', () => {
+  it('finds the end of any chunked body, and its data, whatever the data holds', () => {
+    fc.assert(
+      fc.property(encodings, fc.uint8Array({ maxLength: 8 }), (encoding, after) => {
+        const body = encode(encoding);
+        const read = readChunked(Buffer.concat([Buffer.from('HEAD'), body, after]), 4);
+        expect(read).toEqual({ state: 'complete', data: Buffer.concat(encoding.chunks), end: 4 + body.length });
+      }),
+    );
+  });
+
+  it('waits for more at every cut short of the end, never calling a body complete or malformed too early', () => {
+    fc.assert(
+      fc.property(encodings, fc.nat(), (encoding, at) => {
+        const body = encode(encoding);
+        const cut = at % body.length;
+        const read = readChunked(body.subarray(0, cut));
+        expect(read.state).toBe('incomplete');
+        // What came of the data is a prefix of the data.
+        expect(Buffer.concat(encoding.chunks).subarray(0, read.data.length)).toEqual(read.data);
+      }),
+    );
+  });
+
+  it('a body whose data holds "0\\r\\n\\r\\n" ends at its last chunk, not there', () => {
+    const body = Buffer.from('5\r\n400\r\n\r\n1\r\n}\r\n0\r\n\r\n');
+    expect(readChunked(body)).toEqual({ state: 'complete', data: Buffer.from('400\r\n}'), end: body.length });
+  });
+
+  it('a body with trailer fields ends after them', () => {
+    const body = Buffer.from('2\r\nok\r\n0\r\nX-Checksum: 1f\r\n\r\n');
+    expect(readChunked(Buffer.concat([body, Buffer.from('HTTP/1.1 200 OK')]))).toEqual({
+      state: 'complete',
+      data: Buffer.from('ok'),
+      end: body.length,
+    });
+  });
+
+  it('says a body is malformed where no end can be found, with the data before', () => {
+    expect(readChunked(Buffer.from('2\r\nok\r\nzz\r\n'))).toMatchObject({
+      state: 'malformed',
+      data: Buffer.from('ok'),
+      problem: /"zz" is not a hex size/,
+    });
+    expect(readChunked(Buffer.from('2\r\nokay\r\n0\r\n\r\n'))).toMatchObject({
+      state: 'malformed',
+      problem: /2 bytes is not followed by CRLF/,
+    });
+    expect(readChunked(Buffer.from(`${'f'.repeat(14)}\r\n`))).toMatchObject({ state: 'malformed' });
+    expect(readChunked(Buffer.from('-1\r\n'))).toMatchObject({ state: 'malformed' });
+    expect(readChunked(Buffer.from('\r\n'))).toMatchObject({ state: 'malformed' });
+  });
+});
