@@ -11,7 +11,7 @@
 // frames thousands in the socket's data callback and fails the run on anything it cannot frame. A
 // chunked body is walked by the one chunk reader both use (common/http-chunks.ts).
 import { connect, type Socket } from 'node:net';
-import { readChunked } from '../common/http-chunks.js';
+import { ChunkedReader } from '../common/http-chunks.js';
 
 export interface Prepared {
   method?: 'GET' | 'POST';
@@ -58,7 +58,8 @@ export function answerEnd(data: Buffer): { end: number; status: number } | undef
   }
   if (!/\r\ntransfer-encoding: *chunked/i.test(head))
     throw new Error(`an answer with neither Content-Length nor chunked framing: ${JSON.stringify(head.slice(0, 60))}`);
-  const chunks = readChunked(data, bodyStart);
+  // Only where it ends: its data is not gathered.
+  const chunks = new ChunkedReader(bodyStart).read(data);
   if (chunks.state === 'malformed') throw new Error(`a malformed chunked answer: ${chunks.problem}`);
   return chunks.state === 'complete' ? { end: chunks.end, status: Number(status[1]) } : undefined;
 }

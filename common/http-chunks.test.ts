@@ -1,21 +1,28 @@
 // The chunked-body reader (RFC 9112 §7.1) against bodies encoded here: its end is found only by
-// walking the chunks, whatever their data holds, trailers and chunk extensions included.
+// walking the chunks, whatever their data holds, with trailers, extensions and zero-padded sizes,
+// and a body that arrives in pieces is read on from where each piece left off.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readChunked } from './http-chunks.js';
+import { ChunkedReader, readChunked } from './http-chunks.js';
 
 interface Encoding {
   chunks: Buffer[];
-  /** Each chunk's extension (";name=value"), or none. */
-  extensions: string[];
+  /** What follows each size (the last chunk's too): an extension, whitespace, or nothing. */
+  afterSize: string[];
+  /** Leading zeros of each size. */
+  zeros: number[];
   trailers: string[];
   upperHex: boolean;
 }
 
-function encode({ chunks, extensions, trailers, upperHex }: Encoding): Buffer {
-  const hex = (n: number) => (upperHex ? n.toString(16).toUpperCase() : n.toString(16));
-  const parts = chunks.flatMap((chunk, i) => [Buffer.from(`${hex(chunk.length)}${extensions[i] ?? ''}\r\n`), chunk, Buffer.from('\r\n')]);
-  return Buffer.concat([...parts, Buffer.from(`0\r\n${trailers.map((t) => `${t}\r\n`).join('')}\r\n`)]);
+function encode({ chunks, afterSize, zeros, trailers, upperHex }: Encoding): Buffer {
+  const size = (n: number, i: number) => {
+    const hex = '0'.repeat(zeros[i] ?? 0) + n.toString(16);
+    return (upperHex ? hex.toUpperCase() : hex) + (afterSize[i] ?? '');
+  };
+  const parts = chunks.flatMap((chunk, i) => [Buffer.from(`${size(chunk.length, i)}\r\n`), chunk, Buffer.from('\r\n')]);
+  const last = `${size(0, chunks.length)}\r\n${trailers.map((t) => `${t}\r\n`).join('')}\r\n`;
+  return Buffer.concat([...parts, Buffer.from(last)]);
 }
 
 /** Chunk data made mostly of the bytes a search for the last chunk trips on. */
@@ -27,12 +34,14 @@ const encodings: fc.Arbitrary<Encoding> = fc.record({
   chunks: fc.array(
     fc.oneof(
       trickyBytes,
-      fc.uint8Array({ minLength: 1, maxLength: 40 }).map((b) => Buffer.from(b)),
+      fc.uint8Array({ minLength: 1, maxLength: 300 }).map((b) => Buffer.from(b)),
     ),
     { maxLength: 6 },
   ),
-  extensions: fc.array(fc.constantFrom('', ';x=1', ' ;name="v"', ';a'), { maxLength: 6 }),
-  trailers: fc.array(fc.constantFrom('X-Checksum: 1f', 'Expires: 0', 'a:'), { maxLength: 2 }),
+  afterSize: fc.array(fc.constantFrom('', ';x=1', ' ;name="v; w"', ';a', ' '), { maxLength: 7 }),
+  zeros: fc.array(fc.nat(20), { maxLength: 7 }),
+  // An obs-fold continuation line among them: a trailer line of its own to the framing.
+  trailers: fc.array(fc.constantFrom('X-Checksum: 1f', 'Expires: 0', 'a:', ' folded on'), { maxLength: 3 }),
   upperHex: fc.boolean(),
 });
 
@@ -60,6 +69,21 @@ describe('readChunked', () => {
     );
   });
 
+  it('a body that arrives in pieces, read on by one reader as each comes, ends where a whole read ends', () => {
+    fc.assert(
+      fc.property(encodings, fc.array(fc.nat(), { maxLength: 12 }), (encoding, cuts) => {
+        const body = encode(encoding);
+        const ends = [...new Set(cuts.map((cut) => cut % body.length))].sort((a, b) => a - b);
+        const reader = new ChunkedReader();
+        for (const end of ends) expect(reader.read(Buffer.from(body.subarray(0, end))).state).toBe('incomplete');
+        // A new buffer each time, as a connection's grows: the reader keeps offsets, not views.
+        const whole = Buffer.from(body);
+        expect(reader.read(whole)).toEqual({ state: 'complete', end: body.length });
+        expect(reader.data(whole)).toEqual(Buffer.concat(encoding.chunks));
+      }),
+    );
+  });
+
   it('a body whose data holds "0\\r\\n\\r\\n" ends at its last chunk, not there', () => {
     const body = Buffer.from('5\r\n400\r\n\r\n1\r\n}\r\n0\r\n\r\n');
     expect(readChunked(body)).toEqual({ state: 'complete', data: Buffer.from('400\r\n}'), end: body.length });
@@ -74,6 +98,11 @@ describe('readChunked', () => {
     });
   });
 
+  it('sizes padded with zeros are sizes (1*HEXDIG), however long the padding', () => {
+    const body = Buffer.from(`${'0'.repeat(20)}5\r\nhello\r\n${'0'.repeat(16)}\r\n\r\n`);
+    expect(readChunked(body)).toEqual({ state: 'complete', data: Buffer.from('hello'), end: body.length });
+  });
+
   it('says a body is malformed where no end can be found, with the data before', () => {
     expect(readChunked(Buffer.from('2\r\nok\r\nzz\r\n'))).toMatchObject({
       state: 'malformed',
@@ -84,8 +113,9 @@ describe('readChunked', () => {
       state: 'malformed',
       problem: /2 bytes is not followed by CRLF/,
     });
-    expect(readChunked(Buffer.from(`${'f'.repeat(14)}\r\n`))).toMatchObject({ state: 'malformed' });
+    expect(readChunked(Buffer.from(`1${'0'.repeat(13)}\r\n`))).toMatchObject({ state: 'malformed' });
     expect(readChunked(Buffer.from('-1\r\n'))).toMatchObject({ state: 'malformed' });
+    expect(readChunked(Buffer.from(' 1\r\n'))).toMatchObject({ state: 'malformed' });
     expect(readChunked(Buffer.from('\r\n'))).toMatchObject({ state: 'malformed' });
   });
 });

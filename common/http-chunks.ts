@@ -1,59 +1,93 @@
 // A chunked HTTP/1.1 body (RFC 9112 §7.1), walked chunk by chunk: the one reading of it for the
 // kit's hand-written HTTP (suites/raw-http.ts) and the bench's load driver (bench/wire-driver.ts).
 // Searching the bytes for "0\r\n\r\n" instead ends a body early wherever its data holds that text (a
-// chunk of CRLF-ended lines that ends "…400\r\n" does), and never ends one that has trailer fields.
+// chunk of CRLF-ended lines that ends "…400\r\n" does), and waits forever for one whose trailer
+// section ends otherwise.
 
 const CRLF = Buffer.from('\r\n');
-/** A chunk size, before any extension: hex digits, then optional whitespace (RFC 9112's BWS). */
-const CHUNK_SIZE = /^([0-9A-Fa-f]+)[ \t]*(?:;|$)/;
+/**
+ * A chunk size: hex digits, then an extension after ";" (with the whitespace RFC 9112 allows before
+ * it). Whitespace before the CRLF without an extension is tolerated: it frames nothing differently.
+ */
+const CHUNK_SIZE = /^0*([0-9A-Fa-f]+)[ \t]*(?:;|$)/;
+/** 13 significant hex digits reach 2^52 bytes: a longer size is no answer's. */
+const MAX_SIZE_DIGITS = 13;
 
 /**
- * A chunked body read from `start` in `bytes`:
- * - `complete`: its last chunk and trailer section have come; `end` is where the next message starts.
- * - `incomplete`: more bytes are needed.
- * - `malformed`: a chunk size that is not hex, or chunk data not followed by CRLF; no end can be found.
- * `data` is the chunks' data as far as it came (a chunk cut short by the end of `bytes` included) and
- * was well-formed.
+ * Where a chunked body stands: `complete` once its last chunk and trailer section have come (`end` is
+ * where the next message starts); `incomplete` while more bytes are needed; `malformed` at a chunk
+ * size that is not hex, or chunk data not followed by CRLF, after which no end can be found.
  */
-export type ChunkedBody =
-  | { state: 'complete'; data: Buffer; end: number }
-  | { state: 'incomplete'; data: Buffer }
-  | { state: 'malformed'; data: Buffer; problem: string };
+export type ChunkedState = { state: 'complete'; end: number } | { state: 'incomplete' } | { state: 'malformed'; problem: string };
 
-export function readChunked(bytes: Buffer, start = 0): ChunkedBody {
-  const parts: Buffer[] = [];
-  const data = () => Buffer.concat(parts);
-  let at = start;
-  for (;;) {
-    const lineEnd = bytes.indexOf(CRLF, at);
-    if (lineEnd < 0) return { state: 'incomplete', data: data() };
-    const line = bytes.toString('latin1', at, lineEnd);
-    const size = CHUNK_SIZE.exec(line);
-    // More than 13 hex digits cannot be a size this side of 2^53: no sender means it.
-    if (size === null || size[1]!.length > 13)
-      return { state: 'malformed', data: data(), problem: `the chunk size line ${JSON.stringify(line.slice(0, 40))} is not a hex size` };
-    const length = Number.parseInt(size[1]!, 16);
-    const dataStart = lineEnd + CRLF.length;
-    if (length === 0) return trailers(bytes, dataStart, parts);
-    const dataEnd = dataStart + length;
-    if (bytes.length < dataEnd + CRLF.length) {
-      parts.push(bytes.subarray(dataStart, Math.min(dataEnd, bytes.length)));
-      return { state: 'incomplete', data: data() };
+/**
+ * Reads a chunked body that starts at `start` of a buffer which grows as bytes arrive: each `read`
+ * goes on from where the last stopped, so a body that comes a chunk at a time is walked once, not
+ * once per arrival. Where each chunk's data lies is kept as offsets, not views of the buffer, so a
+ * caller may hand a new buffer (the same bytes, more appended) each time.
+ */
+export class ChunkedReader {
+  private at: number;
+  private inTrailers = false;
+  /** Start and end of each whole chunk's data, in turn. */
+  private readonly spans: number[] = [];
+  /** A chunk whose size line has come but not all of its data and CRLF: where its data lies. */
+  private partial: [number, number] | undefined;
+  private settled: ChunkedState | undefined;
+
+  constructor(start = 0) {
+    this.at = start;
+  }
+
+  read(bytes: Buffer): ChunkedState {
+    if (this.settled !== undefined) return this.settled;
+    this.partial = undefined;
+    for (;;) {
+      const lineEnd = bytes.indexOf(CRLF, this.at);
+      if (lineEnd < 0) return { state: 'incomplete' };
+      if (this.inTrailers) {
+        // Trailer fields, a line each, until an empty line ends the body.
+        if (lineEnd === this.at) return (this.settled = { state: 'complete', end: lineEnd + CRLF.length });
+        this.at = lineEnd + CRLF.length;
+        continue;
+      }
+      const line = bytes.toString('latin1', this.at, lineEnd);
+      const size = CHUNK_SIZE.exec(line);
+      if (size === null || size[1]!.length > MAX_SIZE_DIGITS)
+        return (this.settled = {
+          state: 'malformed',
+          problem: `the chunk size line ${JSON.stringify(line.slice(0, 40))} is not a hex size`,
+        });
+      const length = Number.parseInt(size[1]!, 16);
+      const dataStart = lineEnd + CRLF.length;
+      if (length === 0) {
+        this.inTrailers = true;
+        this.at = dataStart;
+        continue;
+      }
+      const dataEnd = dataStart + length;
+      if (bytes.length < dataEnd + CRLF.length) {
+        this.partial = [dataStart, Math.min(dataEnd, bytes.length)];
+        return { state: 'incomplete' };
+      }
+      if (bytes[dataEnd] !== 0x0d || bytes[dataEnd + 1] !== 0x0a)
+        return (this.settled = { state: 'malformed', problem: `a chunk of ${length} bytes is not followed by CRLF` });
+      this.spans.push(dataStart, dataEnd);
+      this.at = dataEnd + CRLF.length;
     }
-    if (bytes[dataEnd] !== 0x0d || bytes[dataEnd + 1] !== 0x0a)
-      return { state: 'malformed', data: data(), problem: `a chunk of ${length} bytes is not followed by CRLF` };
-    parts.push(bytes.subarray(dataStart, dataEnd));
-    at = dataEnd + CRLF.length;
+  }
+
+  /** The chunks' data in `bytes` as far as it came (a chunk cut short by the end so far included) and was well-formed. */
+  data(bytes: Buffer): Buffer {
+    const parts: Buffer[] = [];
+    for (let i = 0; i < this.spans.length; i += 2) parts.push(bytes.subarray(this.spans[i], this.spans[i + 1]));
+    if (this.partial !== undefined) parts.push(bytes.subarray(...this.partial));
+    return Buffer.concat(parts);
   }
 }
 
-/** After the last chunk: trailer fields, each a line, then an empty line that ends the body. */
-function trailers(bytes: Buffer, from: number, parts: Buffer[]): ChunkedBody {
-  let at = from;
-  for (;;) {
-    const lineEnd = bytes.indexOf(CRLF, at);
-    if (lineEnd < 0) return { state: 'incomplete', data: Buffer.concat(parts) };
-    if (lineEnd === at) return { state: 'complete', data: Buffer.concat(parts), end: lineEnd + CRLF.length };
-    at = lineEnd + CRLF.length;
-  }
+/** A chunked body read at once from `start` of `bytes`, with its data. */
+export function readChunked(bytes: Buffer, start = 0): ChunkedState & { data: Buffer } {
+  const reader = new ChunkedReader(start);
+  return { ...reader.read(bytes), data: reader.data(bytes) };
 }

@@ -131,15 +131,27 @@ describe('the evidence never shows the signature', () => {
  * A server that answers every request on a connection with `answer` and never closes it: a proxy that
  * keeps the connection open after `Connection: close`.
  */
-async function keepsOpen(answer: (n: number, request: string) => Buffer): Promise<string> {
+async function keepsOpen(answer: (n: number, request: string) => Buffer, { aByteAtATime = false } = {}): Promise<string> {
   let n = 0;
   const server = createTcpServer((socket) => {
+    // Written in turn: a byte at a time, each write in a turn of the event loop of its own.
+    let writing = Promise.resolve();
+    const send = async (bytes: Buffer) => {
+      if (!aByteAtATime) return void socket.write(bytes);
+      for (let i = 0; i < bytes.length && !socket.destroyed; i++) {
+        socket.write(bytes.subarray(i, i + 1));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+    };
     socket.on('data', (data) => {
       const requests = data
         .toString('latin1')
         .split(/(?=POST \/)/)
         .filter((part) => part.startsWith('POST /'));
-      for (const request of requests) socket.write(answer(n++, request));
+      for (const request of requests) {
+        const bytes = answer(n++, request);
+        writing = writing.then(() => send(bytes));
+      }
     });
   });
   return listen(server);
@@ -198,25 +210,28 @@ describe('an answer read to the close, from a server that does not close', () =>
 
 describe('a chunked answer on a kept-alive connection is walked chunk by chunk to its end', () => {
   const created = JSON.stringify({ status: true, code: 201, message: 'Grüße ✓', data: { order_id: 'Grüße-✓' } });
-  // The invalid-JSON error, one chunk per CRLF-ended line: the chunk "  \"code\": 400\r\n" and its own
-  // CRLF put "0\r\n\r\n" in the middle of the body, where searching for the last chunk would stop.
-  const lines = ['{\r\n', '  "status": false,\r\n', '  "code": 400\r\n', '  "message": "invalid JSON"\r\n', '}'];
-  const chunked = (last: string) =>
+  const chunked = (lines: string[], last: string, size = (line: string) => Buffer.byteLength(line).toString(16)) =>
     Buffer.from(
       `HTTP/1.1 400 X\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n` +
-        lines.map((line) => `${Buffer.byteLength(line).toString(16)}\r\n${line}\r\n`).join('') +
+        lines.map((line) => `${size(line)}\r\n${line}\r\n`).join('') +
         last,
-      'latin1',
+      'utf8',
     );
+  // The invalid-JSON error, one chunk per CRLF-ended line: the chunk "  \"code\": 400\r\n" and its own
+  // CRLF put "0\r\n\r\n" in the middle of the body, where searching for the last chunk would stop.
+  const zeroEnded = ['{\r\n', '  "status": false,\r\n', '  "code": 400\r\n', '  "message": "invalid JSON"\r\n', '}'];
+  // No line ends in "0\r\n": only the trailer section stands in the way of a search for "0\r\n\r\n".
+  const plain = ['{"status": false, ', '"code": 400, "message": "invalid JSON"}'];
 
   /** Answers the invalid-JSON request with `error`, every other with a Create Order answer; never closes. */
-  async function server(error: Buffer): Promise<string> {
-    return keepsOpen((_, request) => (request.endsWith('{"order_id":') ? error : httpAnswer(201, created)));
+  async function server(error: Buffer, options: { aByteAtATime?: boolean } = {}): Promise<string> {
+    return keepsOpen((_, request) => (request.endsWith('{"order_id":') ? error : httpAnswer(201, created)), options);
   }
 
   it.each([
-    ['whose data holds "0\\r\\n\\r\\n"', chunked('0\r\n\r\n')],
-    ['that ends with a trailer field', chunked('0\r\nX-Checksum: 1f\r\n\r\n')],
+    ['whose data holds "0\\r\\n\\r\\n"', chunked(zeroEnded, '0\r\n\r\n')],
+    ['that ends with a trailer field', chunked(plain, '0\r\nX-Checksum: 1f\r\n\r\n')],
+    ['whose sizes are padded with zeros', chunked(plain, '0000\r\n\r\n', (line) => `0000${Buffer.byteLength(line).toString(16)}`)],
   ])(
     'an error answer %s: the next answer on the connection is read, and HTTP-CONTENT-LENGTH passes',
     async (_, error) => {
@@ -229,4 +244,25 @@ describe('a chunked answer on a kept-alive connection is walked chunk by chunk t
     },
     30_000,
   );
+
+  it('every answer written a byte at a time: each head, chunk and body is read on from where the last byte left it', async () => {
+    const url = await server(chunked(zeroEnded, '0\r\nX-Checksum: 1f\r\n\r\n'), { aByteAtATime: true });
+    const ended = await withContext(
+      () => url,
+      (ctx) => contentLength(ctx, { timeoutMs: 150 }),
+    );
+    expect(ended).toEqual({ outcome: 'passed' });
+  }, 30_000);
+
+  it('an error answer whose chunk sizes count characters, not bytes: failed, saying the chunked body is malformed', async () => {
+    const url = await server(
+      chunked(['{"status": false, "code": 400, ', '"message": "JSON invalide: « {"}'], '0\r\n\r\n', (line) => line.length.toString(16)),
+    );
+    const ended = await withContext(
+      () => url,
+      (ctx) => contentLength(ctx, { timeoutMs: 150 }),
+    );
+    expect(ended.outcome).toBe('failed');
+    expect(ended.why).toMatch(/no complete HTTP answer \(a malformed chunked body: a chunk of \d+ bytes is not followed by CRLF\)/);
+  }, 30_000);
 });

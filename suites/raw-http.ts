@@ -5,7 +5,7 @@
 // the kit's own (TargetClient.signatureOf, its redactor); nothing else builds requests this way.
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
-import { readChunked } from '../common/http-chunks.js';
+import { ChunkedReader, readChunked } from '../common/http-chunks.js';
 import { createRedactor } from '../common/redact.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import type { Exchange } from './http.js';
@@ -99,7 +99,13 @@ export function rawEvidence(ctx: CheckContext, request: RawRequest, answer: RawA
 
 /** A socket to the target, plain or TLS as its base URL says, with every byte it receives collected. */
 class RawConnection {
-  private buffer = Buffer.alloc(0);
+  /**
+   * The bytes received and not yet taken lie in `bytes` from `start` to `end`, with room after: an
+   * answer that comes a byte at a time is copied about twice, not once per arrival.
+   */
+  private bytes = Buffer.alloc(0);
+  private start = 0;
+  private end = 0;
   private ended = false;
   private failure: Error | undefined;
   private wake: (() => void) | undefined;
@@ -113,8 +119,8 @@ class RawConnection {
     this.host = host;
     socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`the connection stayed silent for ${timeoutMs / 1000} s`)));
     socket.on('data', (chunk: Buffer) => {
-      if (this.buffer.length + chunk.length > MAX_RAW_BYTES) socket.destroy(new Error('the answer is larger than 1 MiB'));
-      else this.buffer = Buffer.concat([this.buffer, chunk]);
+      if (this.end - this.start + chunk.length > MAX_RAW_BYTES) socket.destroy(new Error('the answer is larger than 1 MiB'));
+      else this.append(chunk);
       this.wake?.();
     });
     socket.on('end', () => {
@@ -151,6 +157,30 @@ class RawConnection {
     this.socket.write(bytes);
   }
 
+  /** The bytes received and not yet taken. A view: what it shows never changes, though more may come after it. */
+  private get buffer(): Buffer {
+    return this.bytes.subarray(this.start, this.end);
+  }
+
+  /** Takes the first `count` bytes received (an answer read). */
+  private take(count: number): void {
+    this.start += count;
+  }
+
+  private append(chunk: Buffer): void {
+    if (this.end + chunk.length > this.bytes.length) {
+      // Into a new buffer, never over the old one: views handed out of it stay as they were.
+      const live = this.end - this.start;
+      const grown = Buffer.allocUnsafe(Math.max(2 * (live + chunk.length), 4096));
+      this.bytes.copy(grown, 0, this.start, this.end);
+      this.bytes = grown;
+      this.start = 0;
+      this.end = live;
+    }
+    chunk.copy(this.bytes, this.end);
+    this.end += chunk.length;
+  }
+
   close(): void {
     this.socket.destroy();
   }
@@ -165,11 +195,12 @@ class RawConnection {
 
   /** The status line and headers of the next answer, once they have all come; undefined if the connection ended first. */
   private async head(): Promise<{ status: number; headers: Record<string, string> } | undefined> {
-    for (;;) {
-      const end = this.buffer.indexOf('\r\n\r\n');
+    // Each search goes on from where the last stopped: a head that comes a byte at a time is read once.
+    for (let from = 0; ; ) {
+      const end = this.buffer.indexOf('\r\n\r\n', from);
       if (end >= 0) {
         const lines = this.buffer.subarray(0, end).toString('latin1').split('\r\n');
-        this.buffer = this.buffer.subarray(end + 4);
+        this.take(end + 4);
         const status = /^HTTP\/1\.[01] (\d{3})/.exec(lines[0] ?? '');
         if (status === null) return undefined;
         const headers: Record<string, string> = {};
@@ -182,6 +213,7 @@ class RawConnection {
         }
         return { status: Number(status[1]), headers };
       }
+      from = Math.max(0, this.buffer.length - 3);
       if (!(await this.more())) return undefined;
     }
   }
@@ -213,27 +245,33 @@ class RawConnection {
     return { answer: { ...head, body: chunks !== undefined ? chunks.data : this.buffer } };
   }
 
-  /** The next answer framed as it says (Content-Length, or chunked), leaving the connection open. */
-  async framedAnswer(): Promise<RawAnswer | undefined> {
+  /**
+   * The next answer framed as it says (Content-Length, or chunked), leaving the connection open; or
+   * why there is none.
+   */
+  async framedAnswer(): Promise<{ answer: RawAnswer } | { problem: string }> {
+    const cutShort = { problem: 'the connection ended before a complete answer' };
     const head = await this.head();
-    if (head === undefined) return undefined;
+    if (head === undefined) return cutShort;
     if (/chunked/i.test(head.headers['transfer-encoding'] ?? '')) {
-      // Walked chunk by chunk to its end (trailers included): a malformed body has none, so no answer.
+      // Walked chunk by chunk to its end (trailers included), going on from where each wait began.
+      const chunks = new ChunkedReader();
       for (;;) {
-        const chunks = readChunked(this.buffer);
-        if (chunks.state === 'malformed') return undefined;
-        if (chunks.state === 'complete') {
-          this.buffer = this.buffer.subarray(chunks.end);
-          return { ...head, body: chunks.data };
+        const read = chunks.read(this.buffer);
+        if (read.state === 'malformed') return { problem: `a malformed chunked body: ${read.problem}` };
+        if (read.state === 'complete') {
+          const body = chunks.data(this.buffer);
+          this.take(read.end);
+          return { answer: { ...head, body } };
         }
-        if (!(await this.more())) return undefined;
+        if (!(await this.more())) return cutShort;
       }
     }
     const length = Number(head.headers['content-length'] ?? 0);
-    while (this.buffer.length < length) if (!(await this.more())) return undefined;
+    while (this.buffer.length < length) if (!(await this.more())) return cutShort;
     const body = this.buffer.subarray(0, length);
-    this.buffer = this.buffer.subarray(length);
-    return { ...head, body };
+    this.take(length);
+    return { answer: { ...head, body } };
   }
 }
 
@@ -276,13 +314,14 @@ export async function twoOnOneConnection(
   first: RawRequest,
   second: RawRequest,
   options: RawOptions = {},
-): Promise<{ first: RawAnswer | undefined; second: ReadToClose; sentSecond: boolean }> {
+): Promise<{ first: RawAnswer | undefined; firstProblem?: string; second: ReadToClose; sentSecond: boolean }> {
   const connection = await RawConnection.open(ctx.config.baseUrl, options.timeoutMs);
   try {
     connection.write(requestBytes(ctx, first, connection.host, false));
-    const firstAnswer = await connection.framedAnswer();
-    if (firstAnswer === undefined || /\bclose\b/i.test(firstAnswer.headers.connection ?? ''))
-      return { first: firstAnswer, second: {}, sentSecond: false };
+    const framed = await connection.framedAnswer();
+    if ('problem' in framed) return { first: undefined, firstProblem: framed.problem, second: {}, sentSecond: false };
+    const firstAnswer = framed.answer;
+    if (/\bclose\b/i.test(firstAnswer.headers.connection ?? '')) return { first: firstAnswer, second: {}, sentSecond: false };
     connection.write(requestBytes(ctx, second, connection.host, true));
     return { first: firstAnswer, second: await connection.answerToClose(), sentSecond: true };
   } finally {

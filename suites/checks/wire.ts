@@ -174,8 +174,9 @@ export async function contentLength(ctx: CheckContext, options: RawOptions = {})
   };
   const pair = await twoOnOneConnection(ctx, broken, next, options);
   if (pair.first === undefined) {
-    const evidence = rawEvidence(ctx, broken, undefined);
-    throw new CheckFailure(`${broken.label}: no complete HTTP answer (P-HTTP-3)`, {
+    const evidence = rawEvidence(ctx, broken, undefined, pair.firstProblem);
+    const why = pair.firstProblem === undefined ? '' : ` (${pair.firstProblem})`;
+    throw new CheckFailure(`${broken.label}: no complete HTTP answer${why} (P-HTTP-3)`, {
       expected: 'an error answer',
       actual: answered(evidence),
       exchange: evidence,
