@@ -254,6 +254,25 @@ describe('a chunked answer on a kept-alive connection is walked chunk by chunk t
     expect(ended).toEqual({ outcome: 'passed' });
   }, 30_000);
 
+  it.each([
+    ['a Content-Length repeated with one value', '5, 5', 'passed'],
+    ['a Content-Length that is not a number', 'five', 'failed'],
+    ['two Content-Lengths that disagree', '5, 6', 'failed'],
+  ])(
+    'an error answer with %s ("%s"): %s',
+    async (_, said, outcome) => {
+      // Five bytes of body, as the header says where it says anything.
+      const url = await server(Buffer.from(`HTTP/1.1 400 X\r\nContent-Type: application/json\r\nContent-Length: ${said}\r\n\r\n{"a":`));
+      const ended = await withContext(
+        () => url,
+        (ctx) => contentLength(ctx, { timeoutMs: 150 }),
+      );
+      expect(ended.outcome).toBe(outcome);
+      if (outcome === 'failed') expect(ended.why).toMatch(/no complete HTTP answer \(Content-Length "[^"]+" is not a number of bytes\)/);
+    },
+    30_000,
+  );
+
   it('an error answer whose chunk sizes count characters, not bytes: failed, saying the chunked body is malformed', async () => {
     const url = await server(
       chunked(['{"status": false, "code": 400, ', '"message": "JSON invalide: « {"}'], '0\r\n\r\n', (line) => line.length.toString(16)),

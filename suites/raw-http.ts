@@ -267,7 +267,11 @@ class RawConnection {
         if (!(await this.more())) return cutShort;
       }
     }
-    const length = Number(head.headers['content-length'] ?? 0);
+    // A repeated header reads as its values joined with ", ": the same number each time is that number (RFC 9110 §8.6).
+    const said = head.headers['content-length'] ?? '0';
+    const number = /^(\d+)(?:[ \t]*,[ \t]*\1)*$/.exec(said);
+    if (number === null) return { problem: `Content-Length ${JSON.stringify(said.slice(0, 40))} is not a number of bytes` };
+    const length = Number(number[1]);
     while (this.buffer.length < length) if (!(await this.more())) return cutShort;
     const body = this.buffer.subarray(0, length);
     this.take(length);
