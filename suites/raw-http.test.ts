@@ -208,6 +208,33 @@ describe('an answer read to the close, from a server that does not close', () =>
   }, 30_000);
 });
 
+describe('a Content-Length sent twice', () => {
+  const body = JSON.stringify({ status: true, code: 201, message: 'Grüße ✓', data: { order_id: 'Grüße-✓' } });
+  const twice = (first: number, second: number) =>
+    Buffer.from(`HTTP/1.1 201 X\r\nContent-Type: application/json\r\nContent-Length: ${first}\r\nContent-Length: ${second}\r\n\r\n${body}`);
+
+  it('with the byte count both times: the count is judged, and HTTP-CONTENT-LENGTH passes', async () => {
+    const bytes = Buffer.byteLength(body);
+    const url = await keepsOpen(() => twice(bytes, bytes));
+    expect(
+      await withContext(
+        () => url,
+        (ctx) => contentLength(ctx, { timeoutMs: 150 }),
+      ),
+    ).toEqual({ outcome: 'passed' });
+  }, 30_000);
+
+  it('with the count of characters both times: failed, as sent once', async () => {
+    const url = await keepsOpen(() => twice(body.length, body.length));
+    const ended = await withContext(
+      () => url,
+      (ctx) => contentLength(ctx, { timeoutMs: 150 }),
+    );
+    expect(ended.outcome).toBe('failed');
+    expect(ended.why).toMatch(/Content-Length says (\d+), \1 but \d+ bytes came/);
+  }, 30_000);
+});
+
 describe('a chunked answer on a kept-alive connection is walked chunk by chunk to its end', () => {
   const created = JSON.stringify({ status: true, code: 201, message: 'Grüße ✓', data: { order_id: 'Grüße-✓' } });
   const chunked = (lines: string[], last: string, size = (line: string) => Buffer.byteLength(line).toString(16)) =>

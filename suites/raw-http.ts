@@ -234,8 +234,8 @@ class RawConnection {
     while (await this.more());
     const chunks = /chunked/i.test(head.headers['transfer-encoding'] ?? '') ? readChunked(this.buffer) : undefined;
     if (this.failure !== undefined && !isReset(this.failure)) {
-      const said = Number(head.headers['content-length']);
-      const complete = chunks !== undefined ? chunks.state === 'complete' : Number.isInteger(said) && this.buffer.length >= said;
+      const said = contentLengthOf(head.headers['content-length'] ?? '');
+      const complete = chunks !== undefined ? chunks.state === 'complete' : said !== undefined && this.buffer.length >= said;
       if (!complete)
         return {
           unjudged: `the connection ended without closing (${this.failure.message}) before the answer's ${chunks !== undefined ? 'last chunk' : 'Content-Length bytes'} had come`,
@@ -267,16 +267,23 @@ class RawConnection {
         if (!(await this.more())) return cutShort;
       }
     }
-    // A repeated header reads as its values joined with ", ": the same number each time is that number (RFC 9110 §8.6).
     const said = head.headers['content-length'] ?? '0';
-    const number = /^(\d+)(?:[ \t]*,[ \t]*\1)*$/.exec(said);
-    if (number === null) return { problem: `Content-Length ${JSON.stringify(said.slice(0, 40))} is not a number of bytes` };
-    const length = Number(number[1]);
+    const length = contentLengthOf(said);
+    if (length === undefined) return { problem: `Content-Length ${JSON.stringify(said.slice(0, 40))} is not a number of bytes` };
     while (this.buffer.length < length) if (!(await this.more())) return cutShort;
     const body = this.buffer.subarray(0, length);
     this.take(length);
     return { answer: { ...head, body } };
   }
+}
+
+/**
+ * A Content-Length header's number of bytes, or undefined when it gives none. A header sent twice
+ * reads as its values joined with ", ": the same number each time is that number (RFC 9110 §8.6).
+ */
+export function contentLengthOf(said: string): number | undefined {
+  const number = /^(\d{1,15})(?:[ \t]*,[ \t]*\1)*$/.exec(said);
+  return number === null ? undefined : Number(number[1]);
 }
 
 /** A reset ends an answer as a close does: the server is done sending. */

@@ -6,7 +6,15 @@ import { envelopeProblems, headerIsNot, isJsonContentType } from '../../core/pre
 import { canonicalize } from '../../signer/canonical.js';
 import { answered, CheckFailure, CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { operationOf, type OperationKey } from '../config.js';
-import { postReadToClose, rawEvidence, twoOnOneConnection, type RawAnswer, type RawOptions, type RawRequest } from '../raw-http.js';
+import {
+  contentLengthOf,
+  postReadToClose,
+  rawEvidence,
+  twoOnOneConnection,
+  type RawAnswer,
+  type RawOptions,
+  type RawRequest,
+} from '../raw-http.js';
 import { CREATE_ORDER_PATH, expectOrderCreated, PAYOUT_STATUS_PATH, validOrder } from './requests.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -114,7 +122,7 @@ function nonAscii(bytes: Buffer): boolean {
 function lengthProblem(answer: RawAnswer): string | undefined {
   const said = answer.headers['content-length'];
   if (said === undefined) return undefined;
-  return Number(said) === answer.body.length
+  return contentLengthOf(said) === answer.body.length
     ? undefined
     : `Content-Length says ${said} but ${answer.body.length} bytes came before the connection closed`;
 }
