@@ -3,7 +3,9 @@
 // or 400 when they fail), on loopback, and posts its base URL (the sandbox's config too). A sandbox
 // started with `record` keeps what it receives from a 'record' message on, and posts it back on
 // 'take': the suite bench replays a suite's requests from it. Any of them answers 'busy' with its
-// event loop's active and idle time so far (ms): the serving figures show how busy each server was.
+// event loop's active and idle time so far (ms), and its thread's CPU time where Linux tells it: the
+// serving figures show how busy each server was, and what a request cost it.
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
@@ -32,8 +34,17 @@ const { kind, settleSeconds, record } = workerData as ServerData;
 parentPort!.on('message', (message: string) => {
   if (message !== 'busy') return;
   const { active, idle } = performance.eventLoopUtilization();
-  parentPort!.postMessage({ busy: { active, idle } });
+  parentPort!.postMessage({ busy: { active, idle, ...threadCpuMs() } });
 });
+
+/** This thread's CPU time so far (ms), from Linux's per-thread scheduler statistics; none elsewhere. */
+function threadCpuMs(): { cpuMs?: number } {
+  try {
+    return { cpuMs: Number(readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6 };
+  } catch {
+    return {};
+  }
+}
 if (kind === 'sandbox') {
   const recorded: RecordedExchange[] = [];
   let recording = false;

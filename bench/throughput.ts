@@ -107,10 +107,11 @@ export async function drive(
   return { perSecond: requests.length / seconds, statuses };
 }
 
-/** A thread's event-loop time so far (ms), active and idle. */
+/** A thread's event-loop time so far (ms), active and idle, and its CPU time where the system tells it. */
 export interface LoopTime {
   active: number;
   idle: number;
+  cpuMs?: number;
 }
 
 /** A server of throughput-server.ts in a worker thread of its own, once it listens. */
@@ -150,10 +151,14 @@ export async function startServerWorker(data: ServerData): Promise<ServerWorker>
 
 export type ServerKind = 'sandbox' | 'bare' | 'fair';
 
-/** Each server's requests per second, and the share of that time its thread was busy (0..1). */
+/**
+ * Each server's requests per second, the share of that time its thread was busy (0..1), and its
+ * thread's CPU time a request (µs; undefined where the system does not tell a thread's CPU time).
+ */
 export interface Serving {
   perSecond: Record<ServerKind, number>;
   busy: Record<ServerKind, number>;
+  cpuPerRequest: Record<ServerKind, number | undefined>;
 }
 
 /**
@@ -164,7 +169,11 @@ export interface Serving {
  * request is fast; a sandbox that fails to create is too): that throws rather than give a figure.
  */
 export async function sandboxThroughput(count: number, round = 0): Promise<Serving> {
-  const serving: Serving = { perSecond: { sandbox: 0, bare: 0, fair: 0 }, busy: { sandbox: 0, bare: 0, fair: 0 } };
+  const serving: Serving = {
+    perSecond: { sandbox: 0, bare: 0, fair: 0 },
+    busy: { sandbox: 0, bare: 0, fair: 0 },
+    cpuPerRequest: { sandbox: undefined, bare: undefined, fair: undefined },
+  };
   // The order turns with the round, so no server is always the first or the last measured.
   const kinds = (['sandbox', 'bare', 'fair'] as const).map((_, i, all) => all[(i + round) % all.length]!);
   for (const kind of kinds) {
@@ -185,6 +194,8 @@ export async function sandboxThroughput(count: number, round = 0): Promise<Servi
       serving.perSecond[kind] = perSecond;
       const active = after.active - before.active;
       serving.busy[kind] = active / (active + after.idle - before.idle);
+      if (after.cpuMs !== undefined && before.cpuMs !== undefined)
+        serving.cpuPerRequest[kind] = ((after.cpuMs - before.cpuMs) * 1000) / count;
     } finally {
       await server.close();
     }
