@@ -118,4 +118,11 @@ describe('readChunked', () => {
     expect(readChunked(Buffer.from(' 1\r\n'))).toMatchObject({ state: 'malformed' });
     expect(readChunked(Buffer.from('\r\n'))).toMatchObject({ state: 'malformed' });
   });
+
+  it('quotes a size line in its problem whole or not at all: a cut could keep part of a secret the redactor no longer sees', () => {
+    const secret = `sk_test_${'s3cr3t'.repeat(6)}`;
+    const read = readChunked(Buffer.from(`zz ${secret}\r\n`));
+    expect(read).toMatchObject({ state: 'malformed', problem: `the chunk size line of ${secret.length + 3} characters is not a hex size` });
+    expect((read as { problem: string }).problem).not.toContain('sk_test_');
+  });
 });

@@ -56,7 +56,7 @@ export class ChunkedReader {
       if (size === null || size[1]!.length > MAX_SIZE_DIGITS)
         return (this.settled = {
           state: 'malformed',
-          problem: `the chunk size line ${JSON.stringify(line.slice(0, 40))} is not a hex size`,
+          problem: `the chunk size line ${quoted(line)} is not a hex size`,
         });
       const length = Number.parseInt(size[1]!, 16);
       const dataStart = lineEnd + CRLF.length;
@@ -84,6 +84,14 @@ export class ChunkedReader {
     if (this.partial !== undefined) parts.push(bytes.subarray(...this.partial));
     return Buffer.concat(parts);
   }
+}
+
+/**
+ * A text of the sender's, for a message: whole or not at all, never cut. A message is redacted as a
+ * whole (a secret echoed in it hidden); a cut could leave part of a secret that no longer reads as one.
+ */
+export function quoted(text: string): string {
+  return text.length <= 40 ? JSON.stringify(text) : `of ${text.length} characters`;
 }
 
 /** A chunked body read at once from `start` of `bytes`, with its data. */

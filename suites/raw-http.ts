@@ -5,7 +5,7 @@
 // the kit's own (TargetClient.signatureOf, its redactor); nothing else builds requests this way.
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
-import { ChunkedReader, readChunked } from '../common/http-chunks.js';
+import { ChunkedReader, quoted, readChunked } from '../common/http-chunks.js';
 import { createRedactor } from '../common/redact.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import type { Exchange } from './http.js';
@@ -269,7 +269,7 @@ class RawConnection {
     }
     const said = head.headers['content-length'] ?? '0';
     const length = contentLengthOf(said);
-    if (length === undefined) return { problem: `Content-Length ${JSON.stringify(said.slice(0, 40))} is not a number of bytes` };
+    if (length === undefined) return { problem: `Content-Length ${quoted(said)} is not a number of bytes` };
     while (this.buffer.length < length) if (!(await this.more())) return cutShort;
     const body = this.buffer.subarray(0, length);
     this.take(length);
