@@ -245,8 +245,9 @@ const growth = await repeat(TIMES, async () => (await propertySeconds(500)) / (a
 //    the driver's, not the server's. The rounds take the servers in turn, so a slow minute of the
 //    machine spreads over all three. Where Linux tells a thread's CPU time, each server's CPU time a
 //    request is shown too, and the fair server's against the sandbox's: the same comparison as the
-//    rates, but of the work alone, whatever else the two cores were doing (the rates move by a fifth
-//    from round to round on this machine).
+//    rates, but of each server thread's own work, whatever else the two cores were doing (the rates
+//    move by a fifth from round to round on this machine). V8's helper threads (concurrent garbage
+//    collection) are not in it: a server that allocates more costs more than its thread shows.
 async function servingFigures(): Promise<string[]> {
   const servingBare: number[] = [];
   const servingFair: number[] = [];

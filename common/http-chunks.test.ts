@@ -119,10 +119,21 @@ describe('readChunked', () => {
     expect(readChunked(Buffer.from('\r\n'))).toMatchObject({ state: 'malformed' });
   });
 
+  it('a size line of a million zeros and a letter is malformed, found in one pass (no regular expression that backtracks over it)', () => {
+    expect(readChunked(Buffer.from(`${'0'.repeat(1_000_000)}x\r\n`))).toMatchObject({ state: 'malformed' });
+    expect(readChunked(Buffer.from(`${'0'.repeat(1_000_000)}5\r\nhello\r\n0\r\n\r\n`))).toMatchObject({
+      state: 'complete',
+      data: Buffer.from('hello'),
+    });
+  });
+
   it('quotes a size line in its problem whole or not at all: a cut could keep part of a secret the redactor no longer sees', () => {
     const secret = `sk_test_${'s3cr3t'.repeat(6)}`;
     const read = readChunked(Buffer.from(`zz ${secret}\r\n`));
     expect(read).toMatchObject({ state: 'malformed', problem: `the chunk size line of ${secret.length + 3} characters is not a hex size` });
     expect((read as { problem: string }).problem).not.toContain('sk_test_');
+    // Short, but a text JSON would escape (so a redactor would not know it): by its length too.
+    expect(readChunked(Buffer.from('z"\\\r\n'))).toMatchObject({ problem: 'the chunk size line of 3 characters is not a hex size' });
+    expect(readChunked(Buffer.from('zz;x\r\n'))).toMatchObject({ problem: 'the chunk size line "zz;x" is not a hex size' });
   });
 });

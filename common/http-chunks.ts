@@ -8,8 +8,10 @@ const CRLF = Buffer.from('\r\n');
 /**
  * A chunk size: hex digits, then an extension after ";" (with the whitespace RFC 9112 allows before
  * it). Whitespace before the CRLF without an extension is tolerated: it frames nothing differently.
+ * (Leading zeros are dropped after the match, not by it: `0*` before the digits let a line of zeros
+ * be matched in quadratically many ways, minutes of one thread for a megabyte of them.)
  */
-const CHUNK_SIZE = /^0*([0-9A-Fa-f]+)[ \t]*(?:;|$)/;
+const CHUNK_SIZE = /^([0-9A-Fa-f]+)[ \t]*(?:;|$)/;
 /** 13 significant hex digits reach 2^52 bytes: a longer size is no answer's. */
 const MAX_SIZE_DIGITS = 13;
 
@@ -34,6 +36,8 @@ export class ChunkedReader {
   /** A chunk whose size line has come but not all of its data and CRLF: where its data lies. */
   private partial: [number, number] | undefined;
   private settled: ChunkedState | undefined;
+  /** How far the bytes have been searched for the end of the current line, so no byte is searched twice. */
+  private scanned = 0;
 
   constructor(start = 0) {
     this.at = start;
@@ -43,8 +47,11 @@ export class ChunkedReader {
     if (this.settled !== undefined) return this.settled;
     this.partial = undefined;
     for (;;) {
-      const lineEnd = bytes.indexOf(CRLF, this.at);
-      if (lineEnd < 0) return { state: 'incomplete' };
+      const lineEnd = bytes.indexOf(CRLF, Math.max(this.at, this.scanned - 1));
+      if (lineEnd < 0) {
+        this.scanned = bytes.length;
+        return { state: 'incomplete' };
+      }
       if (this.inTrailers) {
         // Trailer fields, a line each, until an empty line ends the body.
         if (lineEnd === this.at) return (this.settled = { state: 'complete', end: lineEnd + CRLF.length });
@@ -52,13 +59,15 @@ export class ChunkedReader {
         continue;
       }
       const line = bytes.toString('latin1', this.at, lineEnd);
-      const size = CHUNK_SIZE.exec(line);
-      if (size === null || size[1]!.length > MAX_SIZE_DIGITS)
+      const hex = CHUNK_SIZE.exec(line)?.[1];
+      let first = 0;
+      while (hex !== undefined && first < hex.length - 1 && hex[first] === '0') first++;
+      if (hex === undefined || hex.length - first > MAX_SIZE_DIGITS)
         return (this.settled = {
           state: 'malformed',
           problem: `the chunk size line ${quoted(line)} is not a hex size`,
         });
-      const length = Number.parseInt(size[1]!, 16);
+      const length = Number.parseInt(hex.slice(first), 16);
       const dataStart = lineEnd + CRLF.length;
       if (length === 0) {
         this.inTrailers = true;
@@ -87,11 +96,13 @@ export class ChunkedReader {
 }
 
 /**
- * A text of the sender's, for a message: whole or not at all, never cut. A message is redacted as a
- * whole (a secret echoed in it hidden); a cut could leave part of a secret that no longer reads as one.
+ * A text of the sender's, for a message: whole or not at all, never cut or changed. A message is
+ * redacted as a whole (a secret echoed in it hidden); a cut, or an escape JSON adds, could leave a
+ * secret spelled otherwise than the redactor looks for. So only a short text of printable ASCII, with
+ * no quote or backslash, is shown; any other is given by its length.
  */
 export function quoted(text: string): string {
-  return text.length <= 40 ? JSON.stringify(text) : `of ${text.length} characters`;
+  return text.length <= 40 && /^[ !#-[\]-~]*$/.test(text) ? `"${text}"` : `of ${text.length} characters`;
 }
 
 /** A chunked body read at once from `start` of `bytes`, with its data. */

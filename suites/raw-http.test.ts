@@ -272,7 +272,7 @@ describe('a chunked answer on a kept-alive connection is walked chunk by chunk t
     30_000,
   );
 
-  it('every answer written a byte at a time: each head, chunk and body is read on from where the last byte left it', async () => {
+  it('every answer written a byte at a time: each is framed whole, whichever byte its head, chunk sizes and body end on', async () => {
     const url = await server(chunked(zeroEnded, '0\r\nX-Checksum: 1f\r\n\r\n'), { aByteAtATime: true });
     const ended = await withContext(
       () => url,

@@ -107,6 +107,8 @@ class RawConnection {
   private start = 0;
   private end = 0;
   private ended = false;
+  /** The last head read did not begin with an HTTP/1.x status line. */
+  private notHttp = false;
   private failure: Error | undefined;
   private wake: (() => void) | undefined;
   readonly host: string;
@@ -171,7 +173,9 @@ class RawConnection {
     if (this.end + chunk.length > this.bytes.length) {
       // Into a new buffer, never over the old one: views handed out of it stay as they were.
       const live = this.end - this.start;
-      const grown = Buffer.allocUnsafe(Math.max(2 * (live + chunk.length), 4096));
+      // Doubling, but never past the most an answer may hold (MAX_RAW_BYTES, checked before this).
+      const needed = live + chunk.length;
+      const grown = Buffer.allocUnsafe(Math.max(needed, Math.min(Math.max(2 * needed, 4096), MAX_RAW_BYTES)));
       this.bytes.copy(grown, 0, this.start, this.end);
       this.bytes = grown;
       this.start = 0;
@@ -202,6 +206,7 @@ class RawConnection {
         const lines = this.buffer.subarray(0, end).toString('latin1').split('\r\n');
         this.take(end + 4);
         const status = /^HTTP\/1\.[01] (\d{3})/.exec(lines[0] ?? '');
+        this.notHttp = status === null;
         if (status === null) return undefined;
         const headers: Record<string, string> = {};
         for (const line of lines.slice(1)) {
@@ -250,9 +255,15 @@ class RawConnection {
    * why there is none.
    */
   async framedAnswer(): Promise<{ answer: RawAnswer } | { problem: string }> {
-    const cutShort = { problem: 'the connection ended before a complete answer' };
+    // Whose doing the end was: the server's close or reset, or the kit's own wait (its silence timeout).
+    const cutShort = () => ({
+      problem:
+        this.failure !== undefined && !isReset(this.failure)
+          ? `no complete answer came (${this.failure.message})`
+          : 'the connection ended before a complete answer',
+    });
     const head = await this.head();
-    if (head === undefined) return cutShort;
+    if (head === undefined) return this.notHttp ? { problem: 'the answer does not begin with an HTTP/1.x status line' } : cutShort();
     if (/chunked/i.test(head.headers['transfer-encoding'] ?? '')) {
       // Walked chunk by chunk to its end (trailers included), going on from where each wait began.
       const chunks = new ChunkedReader();
@@ -264,13 +275,13 @@ class RawConnection {
           this.take(read.end);
           return { answer: { ...head, body } };
         }
-        if (!(await this.more())) return cutShort;
+        if (!(await this.more())) return cutShort();
       }
     }
     const said = head.headers['content-length'] ?? '0';
     const length = contentLengthOf(said);
     if (length === undefined) return { problem: `Content-Length ${quoted(said)} is not a number of bytes` };
-    while (this.buffer.length < length) if (!(await this.more())) return cutShort;
+    while (this.buffer.length < length) if (!(await this.more())) return cutShort();
     const body = this.buffer.subarray(0, length);
     this.take(length);
     return { answer: { ...head, body } };

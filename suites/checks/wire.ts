@@ -1,6 +1,7 @@
 // The wire (profile P-HTTP, v1.2): what any HTTP client meets before the operations themselves:
 // methods other than the operation's, the request's media type written as Java, .NET and PHP clients
 // write it, Content-Length in bytes, and a body that repeats a key.
+import { quoted } from '../../common/http-chunks.js';
 import { OPERATIONS } from '../../core/operations.js';
 import { envelopeProblems, headerIsNot, isJsonContentType } from '../../core/predicates.js';
 import { canonicalize } from '../../signer/canonical.js';
@@ -122,9 +123,11 @@ function nonAscii(bytes: Buffer): boolean {
 function lengthProblem(answer: RawAnswer): string | undefined {
   const said = answer.headers['content-length'];
   if (said === undefined) return undefined;
-  return contentLengthOf(said) === answer.body.length
+  const length = contentLengthOf(said);
+  // A value that is no number is the target's text: shown whole or by its length (quoted), never cut.
+  return length === answer.body.length
     ? undefined
-    : `Content-Length says ${said} but ${answer.body.length} bytes came before the connection closed`;
+    : `Content-Length says ${length !== undefined ? said : quoted(said)} but ${answer.body.length} bytes came before the connection closed`;
 }
 
 /**
