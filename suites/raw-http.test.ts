@@ -300,6 +300,31 @@ describe('a chunked answer on a kept-alive connection is walked chunk by chunk t
     30_000,
   );
 
+  it.each([
+    [
+      'with more Content-Length than it sends, the connection held open',
+      Buffer.from('HTTP/1.1 400 X\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"a":1}'),
+      /no complete HTTP answer \(no complete answer came \(the connection stayed silent for 0\.15 s\)\)/,
+    ],
+    [
+      'that is no HTTP',
+      Buffer.from('<html>busy</html>\r\n\r\n'),
+      /no complete HTTP answer \(the answer does not begin with an HTTP\/1\.x status line\)/,
+    ],
+  ])(
+    'an error answer %s: failed, saying why there was no answer',
+    async (_, error, why) => {
+      const url = await server(error);
+      const ended = await withContext(
+        () => url,
+        (ctx) => contentLength(ctx, { timeoutMs: 150 }),
+      );
+      expect(ended.outcome).toBe('failed');
+      expect(ended.why).toMatch(why);
+    },
+    30_000,
+  );
+
   it('an error answer whose chunk sizes count characters, not bytes: failed, saying the chunked body is malformed', async () => {
     const url = await server(
       chunked(['{"status": false, "code": 400, ', '"message": "JSON invalide: « {"}'], '0\r\n\r\n', (line) => line.length.toString(16)),
