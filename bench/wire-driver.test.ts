@@ -28,6 +28,9 @@ describe('answerEnd', () => {
     expect(answerEnd(whole)).toEqual({ end: whole.indexOf('HTTP/1.1 200'), status: 201 });
     expect(answerEnd(whole.subarray(0, whole.indexOf('hello') + 3))).toBeUndefined();
     expect(answerEnd(Buffer.from('HTTP/1.1 201 Created\r\nContent-Le'))).toBeUndefined();
+    // A header sent twice with one value frames as that value.
+    const twice = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 5\r\ncontent-length: 5\r\n\r\nhello');
+    expect(answerEnd(twice)).toEqual({ end: twice.length, status: 200 });
   });
 
   it('frames a chunked answer at its last chunk', () => {
@@ -40,6 +43,7 @@ describe('answerEnd', () => {
   it('refuses what it cannot frame', () => {
     expect(() => answerEnd(Buffer.from('HTTP/1.1 200 OK\r\nconnection: close\r\n\r\nbody'))).toThrow(/neither Content-Length nor chunked/);
     expect(() => answerEnd(Buffer.from('<html>\r\n\r\n'))).toThrow(/not HTTP\/1.1/);
+    expect(() => answerEnd(Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 5, 6\r\n\r\nhello'))).toThrow(/not a number of bytes/);
   });
 });
 

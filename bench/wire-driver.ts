@@ -12,6 +12,7 @@
 // chunked body is walked by the one chunk reader both use (common/http-chunks.ts).
 import { connect, type Socket } from 'node:net';
 import { ChunkedReader } from '../common/http-chunks.js';
+import { contentLengthOf } from '../suites/raw-http.js';
 
 export interface Prepared {
   method?: 'GET' | 'POST';
@@ -51,9 +52,13 @@ export function answerEnd(data: Buffer): { end: number; status: number } | undef
   const status = /^HTTP\/1\.[01] (\d{3})/.exec(head);
   if (status === null) throw new Error(`the server answered something that is not HTTP/1.1: ${JSON.stringify(head.slice(0, 60))}`);
   const bodyStart = headEnd + HEAD_END.length;
-  const length = /\r\ncontent-length: *(\d+)/i.exec(head);
-  if (length !== null) {
-    const end = bodyStart + Number(length[1]);
+  const said = /\r\ncontent-length:[ \t]*([^\r]*)/i.exec(head)?.[1];
+  if (said !== undefined) {
+    // Read as the HTTP-CONTENT-LENGTH check reads it (suites/raw-http.ts): one reading of the header.
+    const length = contentLengthOf(said.trimEnd());
+    if (length === undefined)
+      throw new Error(`an answer whose Content-Length is not a number of bytes: ${JSON.stringify(said.slice(0, 60))}`);
+    const end = bodyStart + length;
     return data.length >= end ? { end, status: Number(status[1]) } : undefined;
   }
   if (!/\r\ntransfer-encoding: *chunked/i.test(head))
