@@ -2,6 +2,7 @@
 // is judged with that allowance (clients/traffic.ts); it is asked only when something records. Links
 // in its answers point where the client reached it (its Host).
 import { Agent, request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { OPERATION_PATHS, startSandbox, type RunningSandbox } from './index.js';
 import { orderBody } from './operations/order-test-support.js';
@@ -56,4 +57,43 @@ it("links follow each request's Host, also when it changes on one keep-alive con
   } finally {
     agent.destroy();
   }
+});
+
+/** Writes `head` (and nothing more) on a fresh connection to the sandbox; resolves with the answer's status line. */
+function rawStatusLine(baseUrl: string, head: Buffer): Promise<string> {
+  const { port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), '127.0.0.1', () => socket.write(head));
+    let received = '';
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      if (received.includes('\r\n')) {
+        resolve(received.slice(0, received.indexOf('\r\n')));
+        socket.destroy();
+      }
+    });
+    socket.on('error', reject);
+  });
+}
+
+it("takes headers as node's strict parser hands them over: as a Headers keeps them, and a value with NUL never reaches the app", async () => {
+  const recorded: RecordedExchange[] = [];
+  sandbox = await startSandbox({ port: 0, record: (x) => recorded.push(x) });
+  const head = (extra: string) =>
+    Buffer.from(`GET /no-such-path HTTP/1.1\r\nHost: 127.0.0.1\r\n${extra}Connection: close\r\n\r\n`, 'latin1');
+  // Space and tabs around a value, a Latin-1 byte, a header sent twice.
+  expect(await rawStatusLine(sandbox.baseUrl, head('X-Pad:  \t padded \t \r\nX-Latin: caf\xe9\r\nx-dup: 1\r\nX-Dup: 2\r\n'))).toBe(
+    'HTTP/1.1 404 Not Found',
+  );
+  const expected = new Headers([
+    ['x-pad', '  \t padded \t '],
+    ['x-latin', 'caf\xe9'],
+    ['x-dup', '1'],
+    ['x-dup', '2'],
+  ]);
+  const kept = new Map(recorded[0]!.headers);
+  for (const name of ['x-pad', 'x-latin', 'x-dup']) expect(kept.get(name), name).toBe(expected.get(name));
+  // A NUL in a value: node's parser refuses the request itself.
+  expect(await rawStatusLine(sandbox.baseUrl, head('X-Nul: a\0b\r\n'))).toBe('HTTP/1.1 400 Bad Request');
+  expect(recorded).toHaveLength(1);
 });

@@ -88,13 +88,18 @@ export async function listen(app: SandboxApp, options: ListenOptions = {}): Prom
   const connections = new WeakMap<Socket, Connection>();
   let accepted = 0;
   const stalls = stallWatch();
-  const server = createServer({ connectionsCheckingInterval: Math.min(1_000, Math.max(50, headersTimeout / 4)) }, (req, res) => {
-    const connection = connections.get(req.socket) ?? { received: { connection: 0, connectedAt: app.options.clock() } };
-    const on = connection.received;
-    const origin = originOn(connection, req.headers.host, listeningOrigin);
-    // Only a recording keeps the stall (judging a client's timing): without one it is not asked per request.
-    void respond(app, req, res, origin, app.options.record ? { ...on, stalledMs: stalls.recent() } : on);
-  });
+  // The strict parser whatever node's flags say (--insecure-http-parser): the app takes its headers as
+  // it checks them (incomingFromWire's headersChecked).
+  const server = createServer(
+    { connectionsCheckingInterval: Math.min(1_000, Math.max(50, headersTimeout / 4)), insecureHTTPParser: false },
+    (req, res) => {
+      const connection = connections.get(req.socket) ?? { received: { connection: 0, connectedAt: app.options.clock() } };
+      const on = connection.received;
+      const origin = originOn(connection, req.headers.host, listeningOrigin);
+      // Only a recording keeps the stall (judging a client's timing): without one it is not asked per request.
+      void respond(app, req, res, origin, app.options.record ? { ...on, stalledMs: stalls.recent() } : on);
+    },
+  );
   server.once('close', () => stalls.stop());
   server.on(
     'connection',
@@ -131,7 +136,7 @@ async function respond(app: SandboxApp, req: IncomingMessage, res: ServerRespons
     const body = await readRequestBody(app, req);
     const rawHeaders: Array<[string, string]> = [];
     for (let i = 0; i < req.rawHeaders.length; i += 2) rawHeaders.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
-    const wire = { method: req.method ?? 'GET', target: req.url ?? '/', origin, headers: rawHeaders, body };
+    const wire = { method: req.method ?? 'GET', target: req.url ?? '/', origin, headers: rawHeaders, body, headersChecked: true };
     const { response, closeAfter } = await answerWire(app, wire, received);
     // The rest of a body not read whole is never read (it may be endless): answer, then drop the connection.
     if (closeAfter) res.once('finish', () => req.socket.destroy());

@@ -107,12 +107,18 @@ export function incomingFromWire(
   origin: string,
   rawHeaders: Iterable<readonly [string, string]>,
   body: Uint8Array,
+  /**
+   * The headers come from node's parser (llhttp, strict): it refuses a name that is not a token and a
+   * value with NUL, CR or LF, trims the space and tabs around a value, and reads bytes as Latin-1. So
+   * each is as a Headers would keep it, and is not looked at again.
+   */
+  headersChecked = false,
 ): Incoming {
   const url = urlOf(target, origin);
   const headers = new WireHeaders();
   let plain = PLAIN_METHODS.has(method) && (!(url instanceof URL) || (url.username === '' && url.password === ''));
   for (const [name, value] of rawHeaders) {
-    if (!TOKEN.test(name) || !PLAIN_VALUE.test(value) || name.toLowerCase() === 'set-cookie') plain = false;
+    if ((!headersChecked && (!TOKEN.test(name) || !PLAIN_VALUE.test(value))) || name.toLowerCase() === 'set-cookie') plain = false;
     if (plain) headers.add(name, value);
   }
   // Anything a Request would change or refuse: build one, and read the request from it.

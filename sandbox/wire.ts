@@ -17,6 +17,8 @@ export interface WireRequest {
   headers: Iterable<readonly [string, string]>;
   /** The body's bytes, or 'too-large' when the socket layer stopped reading it past the limit. */
   body: Buffer | 'too-large';
+  /** The headers were read by node's parser, which checks them as a Headers would (see incomingFromWire). */
+  headersChecked?: boolean;
 }
 
 export interface WireAnswer {
@@ -48,7 +50,7 @@ export async function answerWire(app: SandboxApp, wire: WireRequest, received?: 
   }
   let request: Incoming;
   try {
-    request = incomingFromWire(wire.method, wire.target, wire.origin, wire.headers, wire.body);
+    request = incomingFromWire(wire.method, wire.target, wire.origin, wire.headers, wire.body, wire.headersChecked);
   } catch {
     return { response: unreadableRequest(app), closeAfter: true };
   }
