@@ -4,12 +4,20 @@
  * recursive (a copy, a schema, a canonicalizer) can overflow the stack on it.
  */
 export function nestedDeeperThan(root: unknown, limit: number): boolean {
-  const pending: Array<[unknown, number]> = [[root, 1]];
-  while (pending.length > 0) {
-    const [value, depth] = pending.pop()!;
+  // Two stacks side by side, not a pair per value: it runs on every request the sandbox answers.
+  const values: unknown[] = [root];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const value = values.pop();
+    const depth = depths.pop()!;
     if (value === null || typeof value !== 'object') continue;
     if (depth > limit) return true;
-    for (const child of Object.values(value)) pending.push([child, depth + 1]);
+    for (const child of Object.values(value)) {
+      // A scalar needs no visit of its own.
+      if (child === null || typeof child !== 'object') continue;
+      values.push(child);
+      depths.push(depth + 1);
+    }
   }
   return false;
 }

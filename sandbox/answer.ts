@@ -3,28 +3,47 @@
 // back. An Answer holds its text and reads like a Response where the sandbox reads one; it becomes a
 // real Response only where one leaves the app in-process (app.handle).
 
-/** Response headers as a Headers keeps them: names lowercased, iterated in sorted order. */
+/**
+ * Response headers as a Headers keeps them: names lowercased, iterated in sorted order. Nearly every
+ * answer keeps the headers it was built with, often a record shared by every answer (envelope.ts):
+ * that record is read as it is, and copied only when a header is set.
+ */
 export class AnswerHeaders {
-  private readonly values = new Map<string, string>();
+  private values: Record<string, string>;
+  /** Whether `values` is this answer's own, or still the record it was built with. */
+  private own = false;
 
   constructor(init: Record<string, string> = {}) {
-    for (const name in init) this.set(name, init[name]!);
+    this.values = init;
+    for (const name in init) {
+      if (name !== name.toLowerCase()) {
+        this.values = {};
+        this.own = true;
+        for (const each in init) this.values[each.toLowerCase()] = init[each]!;
+        break;
+      }
+    }
   }
 
   get(name: string): string | null {
-    return this.values.get(name.toLowerCase()) ?? null;
+    const key = name.toLowerCase();
+    return Object.hasOwn(this.values, key) ? this.values[key]! : null;
   }
 
   has(name: string): boolean {
-    return this.values.has(name.toLowerCase());
+    return Object.hasOwn(this.values, name.toLowerCase());
   }
 
   set(name: string, value: string): void {
-    this.values.set(name.toLowerCase(), value);
+    if (!this.own) {
+      this.values = { ...this.values };
+      this.own = true;
+    }
+    this.values[name.toLowerCase()] = value;
   }
 
   forEach(callback: (value: string, name: string) => void): void {
-    for (const name of [...this.values.keys()].sort()) callback(this.values.get(name)!, name);
+    for (const name of Object.keys(this.values).sort()) callback(this.values[name]!, name);
   }
 }
 

@@ -113,6 +113,10 @@ describe('ReplayCache (P-AUTH-4)', () => {
     const cache = new ReplayCache();
     expect(cache.check('100', 'a', 1_000, 0)).toBe(false);
     expect(cache.check('100', 'a', 1_000, 500)).toBe(true);
+    // Another signature at the same second is another pair.
+    expect(cache.check('100', 'a2', 1_000, 600)).toBe(false);
+    expect(cache.check('100', 'a2', 1_000, 700)).toBe(true);
+    expect(cache.has('10', '0a')).toBe(false);
     expect(cache.check('200', 'b', 2_000, 900)).toBe(false);
     // Past the first pair's window: it is forgotten, the second kept.
     expect(cache.check('300', 'c', 3_000, 1_500)).toBe(false);

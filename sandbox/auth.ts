@@ -9,38 +9,44 @@ import type { Merchant } from './tenants.js';
 export type AuthOutcome = { ok: true; merchant: Merchant } | { ok: false; status: 401 | 403; message: string; merchant?: Merchant };
 
 /**
- * (timestamp, signature) pairs already accepted (replay refusal is a variant). A pair is kept until
- * its timestamp leaves the window: after that the window alone refuses it. Expired pairs are pruned
- * in insertion order, which is close to timestamp order, so pruning costs little.
+ * (timestamp, signature) pairs already accepted (replay refusal is a variant), by timestamp: the
+ * signatures accepted at each. A timestamp's pairs are kept until it leaves the window: after that
+ * the window alone refuses them. Expired timestamps are pruned in insertion order, which is close to
+ * timestamp order, so pruning costs little. (Keyed by the two texts as received, not by a key joined
+ * from them: a joined key is a new string to hash on every request.)
  */
 export class ReplayCache {
-  private readonly seen = new Map<string, number>();
-  /** When the first pair kept expires: until then pruning has nothing to do, and is not run (it is asked on every request). */
+  private readonly seen = new Map<string, { until: number; signatures: Set<string> }>();
+  /** When the first timestamp kept expires: until then pruning has nothing to do, and is not run (it is asked on every request). */
   private firstExpiresAt = Number.POSITIVE_INFINITY;
 
-  /** True when the pair was accepted before; remembers it otherwise. `expiresAt` is ms. */
+  /** True when the pair was accepted before; remembers it otherwise. `expiresAt` is ms (the same for every pair of a timestamp). */
   check(timestamp: string, signature: string, expiresAt: number, now: number): boolean {
     if (this.firstExpiresAt < now) this.prune(now);
-    const id = `${timestamp}:${signature}`;
-    if (this.seen.has(id)) return true;
-    this.seen.set(id, expiresAt);
-    if (this.seen.size === 1) this.firstExpiresAt = expiresAt;
+    let kept = this.seen.get(timestamp);
+    if (kept === undefined) {
+      kept = { until: expiresAt, signatures: new Set() };
+      this.seen.set(timestamp, kept);
+      if (this.seen.size === 1) this.firstExpiresAt = expiresAt;
+    }
+    if (kept.signatures.has(signature)) return true;
+    kept.signatures.add(signature);
     return false;
   }
 
   private prune(now: number): void {
     this.firstExpiresAt = Number.POSITIVE_INFINITY;
-    for (const [id, until] of this.seen) {
+    for (const [timestamp, { until }] of this.seen) {
       if (until >= now) {
         this.firstExpiresAt = until;
         break;
       }
-      this.seen.delete(id);
+      this.seen.delete(timestamp);
     }
   }
 
   has(timestamp: string, signature: string): boolean {
-    return this.seen.has(`${timestamp}:${signature}`);
+    return this.seen.get(timestamp)?.signatures.has(signature) ?? false;
   }
 }
 

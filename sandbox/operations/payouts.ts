@@ -8,7 +8,7 @@ import type { TransactionInitiationRequest } from '../../schemas/types.js';
 import { refuseLongId } from './identifiers.js';
 import { OperationError, requireSchema, type OperationContext, type OperationHandler } from '../context.js';
 import type { Answer } from '../answer.js';
-import { jsonResponse, minorToText, successResponse } from '../envelope.js';
+import { errorResponse, jsonResponse, minorToText, successResponse } from '../envelope.js';
 import type { Payout, Wallet } from '../store.js';
 import { amountInMinorUnits, refuseAmountForm } from './request-amount.js';
 import {
@@ -47,10 +47,14 @@ function lookupWallet(ctx: OperationContext, walletId: string, existenceOnly = f
   return wallet;
 }
 
-/** P-PAYOUT-4: unknown payout → 404 with no data (or, under its fault, a 200 that says 404). */
+/**
+ * P-PAYOUT-4: unknown payout → 404 with no data (or, under its fault, a 200 that says 404). The
+ * envelope a thrown OperationError would become, answered rather than thrown: a lookup of an unknown
+ * payout is an everyday answer, and throwing it cost the sandbox a share of its time under load.
+ */
 function payoutNotFound(ctx: OperationContext): Answer {
   if (ctx.fault('payout-unknown-200')) return jsonResponse(200, { status: false, code: 404, message: PAYOUT_NOT_FOUND });
-  throw new OperationError(404, PAYOUT_NOT_FOUND);
+  return errorResponse(404, PAYOUT_NOT_FOUND, ctx.options.faults);
 }
 
 /** Interface: Payout Status; P-PAYOUT-1..5, P-ENV-2. */
