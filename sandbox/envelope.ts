@@ -3,7 +3,8 @@ import { Answer } from './answer.js';
 import type { FaultName } from './faults.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-const JSON_HEADERS = { 'content-type': JSON_TYPE };
+// Shared by nearly every answer (an answer copies it before setting a header): frozen, so nothing can change them all.
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': JSON_TYPE });
 
 export function jsonResponse(status: number, body: unknown, headers?: Record<string, string>): Answer {
   // Nearly every answer has no header of its own: the shared record, not a new one per answer.
