@@ -44,6 +44,23 @@ describe('Answer', () => {
   });
 });
 
+describe('AnswerHeaders', () => {
+  it('a header set on one answer is its own: the others built alike, before or after, do not get it', () => {
+    const [first, second] = [jsonResponse(200, {}), jsonResponse(200, {})];
+    first.headers.set('Retry-After', '5');
+    first.headers.set('__proto__', 'x');
+    const later = jsonResponse(200, {});
+    expect([first.headers.get('retry-after'), first.headers.get('__proto__')]).toEqual(['5', 'x']);
+    for (const other of [second, later]) {
+      expect([other.headers.has('retry-after'), other.headers.get('__proto__'), other.headers.get('content-type')]).toEqual([
+        false,
+        null,
+        'application/json; charset=utf-8',
+      ]);
+    }
+  });
+});
+
 describe('OperationError', () => {
   it('records no stack frames, and leaves stack capture as it was for every other error', () => {
     const before = Error.stackTraceLimit;

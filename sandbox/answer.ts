@@ -17,7 +17,7 @@ export class AnswerHeaders {
     this.values = init;
     for (const name in init) {
       if (name !== name.toLowerCase()) {
-        this.values = {};
+        this.values = Object.create(null) as Record<string, string>;
         this.own = true;
         for (const each in init) this.values[each.toLowerCase()] = init[each]!;
         break;
@@ -36,7 +36,8 @@ export class AnswerHeaders {
 
   set(name: string, value: string): void {
     if (!this.own) {
-      this.values = { ...this.values };
+      // Without a prototype, so a name like __proto__ is a header like any other.
+      this.values = Object.assign(Object.create(null) as Record<string, string>, this.values);
       this.own = true;
     }
     this.values[name.toLowerCase()] = value;
