@@ -1,4 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { HmacKey } from '../signer/hmac.js';
 import { parseJsonTree } from '../signer/json-tree.js';
 import { verifyRequest, type VerifyResult } from '../signer/verify.js';
 import { CANONICAL_STYLE, writeStyled, type TextStyle } from '../signer/variants.js';
@@ -127,7 +128,7 @@ function verify(
   const style = faultyStyle(faults);
   const signedBody = style !== undefined ? restyle(body, style) : body;
   const mode = style !== undefined ? 'raw' : variant.verify;
-  const result = verifyRequest({ body: signedBody, timestamp, signature, secret: merchant.secretKey, now, toleranceSeconds, mode });
+  const result = verifyRequest({ body: signedBody, timestamp, signature, secret: keyOf(merchant), now, toleranceSeconds, mode });
   const scheme = faultyScheme(faults);
   if (
     scheme !== undefined &&
@@ -161,6 +162,18 @@ function verify(
     }
   }
   return result;
+}
+
+/** Each merchant's key, its pads computed once rather than on every request (createHmac computes them each time). */
+const keys = new WeakMap<Merchant, { secret: string; key: HmacKey }>();
+
+function keyOf(merchant: Merchant): HmacKey {
+  const kept = keys.get(merchant);
+  // Made again should the merchant's secret change: the key is only ever its secret's.
+  if (kept !== undefined && kept.secret === merchant.secretKey) return kept.key;
+  const key = new HmacKey('sha256', merchant.secretKey);
+  keys.set(merchant, { secret: merchant.secretKey, key });
+  return key;
 }
 
 function lenientSeconds(timestamp: string | undefined, faults: ResolvedOptions['faults']): number | undefined {

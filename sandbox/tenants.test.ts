@@ -53,6 +53,16 @@ describe('createSandbox({ merchants }): merchants besides the demo ones', () => 
     expect((await call(app, { path: OPERATION_PATHS.orderStatus, payload: { order_id: 'RUN-1' } })).status).toBe(404);
   });
 
+  it("verifies under the merchant's secret as it is now, should the caller change it", async () => {
+    const rotating: Merchant = runMerchant();
+    const { app } = sandboxAt({ merchants: [rotating] });
+    const before = { ...rotating };
+    expect((await balanceOf(app, rotating)).status).toBe(200);
+    rotating.secretKey = runMerchant().secretKey;
+    expect((await balanceOf(app, rotating)).status).toBe(200);
+    expect((await balanceOf(app, before)).status).toBe(401);
+  });
+
   it('is unknown to a sandbox not given it', async () => {
     expect((await balanceOf(sandboxAt().app, run)).status).toBe(401);
   });

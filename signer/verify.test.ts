@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { signPayload, signText, timestampText } from './sign.js';
 import { SignerError } from './errors.js';
+import { HmacKey } from './hmac.js';
 import { verifyRequest, type VerifyInput } from './verify.js';
 
 const secret = 'sk_test_verify_0001';
@@ -8,11 +9,22 @@ const now = 1_732_147_200;
 const payload = { order_id: 'A-1', order_amount: 10.5, return_url: 'https://shop.example/r?x=1' };
 const signed = signPayload({ payload, timestamp: now, secret });
 
+// Every case is verified twice: under the secret as text, and under a SHA-256 key prepared from it.
+let prepare = (text: string): VerifyInput['secret'] => text;
+
 function input(overrides: Partial<VerifyInput> = {}): VerifyInput {
-  return { body: signed.canonical, timestamp: String(now), signature: signed.signature, secret, now, ...overrides };
+  const merged = { body: signed.canonical, timestamp: String(now), signature: signed.signature, secret, now, ...overrides };
+  return { ...merged, secret: typeof merged.secret === 'string' ? prepare(merged.secret) : merged.secret };
 }
 
-describe('verifyRequest (P-AUTH-2, P-AUTH-3, P-SIGN-6)', () => {
+describe.each([
+  ['the secret as text', (text: string) => text],
+  ['a key prepared from the secret', (text: string) => new HmacKey('sha256', text)],
+])('verifyRequest (P-AUTH-2, P-AUTH-3, P-SIGN-6), under %s', (_name, how) => {
+  beforeEach(() => {
+    prepare = how;
+  });
+
   it('accepts a correctly signed canonical body in both modes', () => {
     expect(verifyRequest(input())).toEqual({ ok: true, timestamp: now });
     expect(verifyRequest(input({ mode: 'canonical' }))).toEqual({ ok: true, timestamp: now });
@@ -64,6 +76,12 @@ describe('verifyRequest (P-AUTH-2, P-AUTH-3, P-SIGN-6)', () => {
     const empty = signPayload({ timestamp: now, secret });
     expect(empty.message).toBe(String(now));
     expect(verifyRequest(input({ body: '', signature: empty.signature })).ok).toBe(true);
+  });
+});
+
+describe('verifyRequest under a prepared key', () => {
+  it("refuses a key of another hash than P-SIGN-2's SHA-256", () => {
+    expect(() => verifyRequest(input({ secret: new HmacKey('sha512', secret) }))).toThrow(TypeError);
   });
 });
 

@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { canonicalize } from './canonical.js';
+import type { HmacKey } from './hmac.js';
 import { hmacSha256Hex } from './sign.js';
 
 /** P-AUTH-3's default window, in seconds either side of the server's clock. */
@@ -18,7 +19,11 @@ export interface VerifyInput {
   /** X-TIMESTAMP and X-SIGNATURE as received (undefined when absent). */
   timestamp: string | undefined;
   signature: string | undefined;
-  secret: string;
+  /**
+   * The merchant's secret, or a SHA-256 key already prepared from it (`new HmacKey('sha256', secret)`),
+   * for a server that verifies many requests under one secret: its keyed pads are computed once.
+   */
+  secret: string | HmacKey;
   /** The server's clock, UNIX seconds. Injected so tests and replays are deterministic. */
   now: number;
   toleranceSeconds?: number;
@@ -57,7 +62,10 @@ export function verifyRequest(input: VerifyInput): VerifyResult {
   }
 
   const signedText = input.mode === 'canonical' ? recanonicalized(input.body) : input.body;
-  const expected = hmacSha256Hex(input.secret, signedText + timestamp);
+  const { secret } = input;
+  const message = signedText + timestamp;
+  if (typeof secret !== 'string' && secret.algorithm !== 'sha256') throw new TypeError('the key must be a SHA-256 key (P-SIGN-2)');
+  const expected = typeof secret === 'string' ? hmacSha256Hex(secret, message) : secret.digest(message);
   if (!timingSafeEqual(Buffer.from(expected, 'latin1'), Buffer.from(signature, 'latin1'))) {
     return fail('signature-mismatch', 'X-SIGNATURE does not match the body and timestamp');
   }
