@@ -2,6 +2,7 @@ import { Agent } from 'undici';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Exchange, ExchangeRequest, HttpAnswer, Signing, TransportErrorCode } from '../core/exchange.js';
 import { canonicalize } from '../signer/canonical.js';
+import { HmacKey } from '../signer/hmac.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import { toleranceOf, type TargetConfig } from './config.js';
 import type { BoundedBody } from '../common/bounded-body.js';
@@ -109,6 +110,10 @@ export interface ClientOptions {
 }
 
 const MAX_EVIDENCE_BODY = 8 * 1024;
+/** How many secrets' prepared HMAC keys a client keeps (the config's three and a few made up by checks). */
+const MAX_KEYS = 16;
+/** Texts longer than this (UTF-16 units) are signed without a prepared key (see hmac). */
+const MAX_KEYED_TEXT = 64 * 1024;
 /** Of an answer's body, this much is kept (to judge and show); the rest is read, counted and dropped. */
 export const MAX_KEPT_BODY = 1024 * 1024;
 /** Past this much, reading stops and the connection is dropped: the target is flooding. */
@@ -218,6 +223,8 @@ export class TargetClient {
   private slowInARow = 0;
   /** The last HMAC computed (see sign). */
   private lastSigned: { secretKey: string; text: string; signature: string } | undefined;
+  /** Prepared HMAC keys by secret (see hmac). */
+  private readonly keys = new Map<string, HmacKey>();
   /** Why the run stopped sending, once it has. */
   private stopReason: string | undefined;
   /** Told of long waits (a Retry-After), to show as progress. */
@@ -238,7 +245,7 @@ export class TargetClient {
 
   /** The profile's signature of a text at a timestamp (P-SIGN-2), for checks that build their own headers. */
   signatureOf(text: string, timestamp: string, as: Credentials = this.config.merchant): string {
-    return hmacSha256Hex(as.secretKey, text + timestamp);
+    return this.hmac(as.secretKey, text + timestamp);
   }
 
   /**
@@ -248,9 +255,23 @@ export class TargetClient {
   private sign(secretKey: string, text: string): string {
     const last = this.lastSigned;
     if (last !== undefined && last.secretKey === secretKey && last.text === text) return last.signature;
-    const signature = hmacSha256Hex(secretKey, text);
+    const signature = this.hmac(secretKey, text);
     this.lastSigned = { secretKey, text, signature };
     return signature;
+  }
+
+  /** HMAC-SHA256 in hex under a secret whose keyed pads are computed once (a run signs hundreds of requests under one). */
+  private hmac(secretKey: string, text: string): string {
+    // A prepared key keeps a buffer the size of the longest text it signed: a long one is signed apart.
+    if (text.length > MAX_KEYED_TEXT) return hmacSha256Hex(secretKey, text);
+    let key = this.keys.get(secretKey);
+    if (key === undefined) {
+      // Checks sign with made-up secrets too: a few are kept, not every one ever used.
+      if (this.keys.size >= MAX_KEYS) this.keys.clear();
+      key = new HmacKey('sha256', secretKey);
+      this.keys.set(secretKey, key);
+    }
+    return key.digest(text);
   }
 
   nowSeconds(): number {
