@@ -67,6 +67,8 @@ if (kind === 'sandbox') {
     req.on('end', () => {
       if (kind === 'fair') {
         const body = Buffer.concat(chunks).toString('utf8');
+        // The secret as text: node's createHmac on every request, as a server written the usual way
+        // verifies. (The sandbox prepares each merchant's key once: that saving is its own, not the baseline's.)
         const verdict = verifyRequest({
           body,
           timestamp: req.headers['x-timestamp'] as string | undefined,
