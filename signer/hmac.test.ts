@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
-import { describe, it } from 'vitest';
-import { HmacKey, type HmacAlgorithm } from './hmac.js';
+import { describe, expect, it } from 'vitest';
+import { HmacKey, MAX_SCRATCH_BYTES, type HmacAlgorithm } from './hmac.js';
 
 /** Any code point, lone surrogates included: most take 4 bytes in UTF-8, some 1, 2 or 3. */
 const codePoint = fc.integer({ min: 0, max: 0x10ffff }).map((n) => String.fromCodePoint(n));
@@ -34,5 +34,19 @@ describe('HmacKey', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('signs a text longer than its scratch space as node does, without growing the space to it', () => {
+    const key = new HmacKey('sha256', 'sk_test_scratch');
+    const started = key.start('{"prefix":1}');
+    const short = 'x'.repeat(1_000);
+    expect(key.finish(started, short)).toBe(createHmac('sha256', 'sk_test_scratch').update(`{"prefix":1}${short}`).digest('hex'));
+    const grown = started.bytes.length;
+    for (const length of [MAX_SCRATCH_BYTES / 3 + 1, 1_000_000]) {
+      const text = `${'é'.repeat(length - 1)}z`;
+      expect(key.finish(started, text)).toBe(createHmac('sha256', 'sk_test_scratch').update(`{"prefix":1}${text}`).digest('hex'));
+      expect(key.digest(text)).toBe(createHmac('sha256', 'sk_test_scratch').update(text).digest('hex'));
+    }
+    expect(started.bytes.length).toBe(grown);
   });
 });

@@ -11,6 +11,12 @@ export type HmacAlgorithm = 'sha1' | 'sha256' | 'sha512';
  */
 const ONE_CALL_PREFIX_LIMIT = 1024;
 
+/**
+ * The most scratch space a started message grows to for its suffixes (see finish): a key signs
+ * requests for as long as it lives, and one large body must not leave it holding that much memory.
+ */
+export const MAX_SCRATCH_BYTES = 192 * 1024;
+
 /** The inner message so far: the keyed pad and a prefix, to be finished with different suffixes. */
 export class StartedMessage {
   /**
@@ -76,6 +82,9 @@ export class HmacKey {
     let innerDigest: string;
     if (started.state !== undefined) {
       innerDigest = started.state.copy().update(suffix, 'utf8').digest('binary');
+    } else if (3 * suffix.length > MAX_SCRATCH_BYTES) {
+      // A suffix this long is hashed on its own: the scratch space, kept for every later finish, stays small.
+      innerDigest = createHash(this.algorithm).update(started.bytes.subarray(0, started.end)).update(suffix, 'utf8').digest('binary');
     } else {
       // A UTF-16 code unit takes at most 3 bytes in UTF-8, so this much room never truncates the suffix.
       const room = 3 * suffix.length;

@@ -3,7 +3,6 @@ import { systemClock, type Clock } from '../core/clock.js';
 import type { Exchange, ExchangeRequest, HttpAnswer, Signing, TransportErrorCode } from '../core/exchange.js';
 import { canonicalize } from '../signer/canonical.js';
 import { HmacKey } from '../signer/hmac.js';
-import { hmacSha256Hex } from '../signer/sign.js';
 import { toleranceOf, type TargetConfig } from './config.js';
 import type { BoundedBody } from '../common/bounded-body.js';
 import { dispatch } from './dispatch.js';
@@ -112,8 +111,6 @@ export interface ClientOptions {
 const MAX_EVIDENCE_BODY = 8 * 1024;
 /** How many secrets' prepared HMAC keys a client keeps (the config's three and a few made up by checks). */
 const MAX_KEYS = 16;
-/** Texts longer than this (UTF-16 units) are signed without a prepared key (see hmac). */
-const MAX_KEYED_TEXT = 64 * 1024;
 /** Of an answer's body, this much is kept (to judge and show); the rest is read, counted and dropped. */
 export const MAX_KEPT_BODY = 1024 * 1024;
 /** Past this much, reading stops and the connection is dropped: the target is flooding. */
@@ -262,8 +259,6 @@ export class TargetClient {
 
   /** HMAC-SHA256 in hex under a secret whose keyed pads are computed once (a run signs hundreds of requests under one). */
   private hmac(secretKey: string, text: string): string {
-    // A prepared key keeps a buffer the size of the longest text it signed: a long one is signed apart.
-    if (text.length > MAX_KEYED_TEXT) return hmacSha256Hex(secretKey, text);
     let key = this.keys.get(secretKey);
     if (key === undefined) {
       // Checks sign with made-up secrets too: a few are kept, not every one ever used.
