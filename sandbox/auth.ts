@@ -1,7 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { HmacKey } from '../signer/hmac.js';
+import type { HmacKey } from '../signer/hmac.js';
 import { parseJsonTree } from '../signer/json-tree.js';
-import { verifyRequest, type VerifyResult } from '../signer/verify.js';
+import { sha256Key } from '../signer/sign.js';
+import { verifyRequestWithKey, type VerifyResult } from '../signer/verify.js';
 import { CANONICAL_STYLE, writeStyled, type TextStyle } from '../signer/variants.js';
 import type { HeaderReader } from './incoming.js';
 import type { ResolvedOptions } from './options.js';
@@ -128,7 +129,7 @@ function verify(
   const style = faultyStyle(faults);
   const signedBody = style !== undefined ? restyle(body, style) : body;
   const mode = style !== undefined ? 'raw' : variant.verify;
-  const result = verifyRequest({ body: signedBody, timestamp, signature, secret: keyOf(merchant), now, toleranceSeconds, mode });
+  const result = verifyRequestWithKey({ body: signedBody, timestamp, signature, now, toleranceSeconds, mode }, keyOf(merchant));
   const scheme = faultyScheme(faults);
   if (
     scheme !== undefined &&
@@ -171,7 +172,7 @@ function keyOf(merchant: Merchant): HmacKey {
   const kept = keys.get(merchant);
   // Made again should the merchant's secret change: the key is only ever its secret's.
   if (kept !== undefined && kept.secret === merchant.secretKey) return kept.key;
-  const key = new HmacKey('sha256', merchant.secretKey);
+  const key = sha256Key(merchant.secretKey);
   keys.set(merchant, { secret: merchant.secretKey, key });
   return key;
 }

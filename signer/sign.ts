@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { HmacKey } from './hmac.js';
 import { canonicalize } from './canonical.js';
 import { SignerError } from './errors.js';
 
@@ -35,10 +36,22 @@ export function signText(text: string, timestamp: number | string, secret: strin
 }
 
 export function hmacSha256Hex(secret: string, message: string): string {
+  return createHmac('sha256', usableSecret(secret)).update(message, 'utf8').digest('hex');
+}
+
+/**
+ * A secret's P-SIGN-2 key with its pads computed once, for a caller that signs or verifies many
+ * messages under it (the sandbox, a run's client). Refuses what hmacSha256Hex refuses.
+ */
+export function sha256Key(secret: string): HmacKey {
+  return new HmacKey('sha256', usableSecret(secret));
+}
+
+function usableSecret(secret: string): string {
   if (typeof secret !== 'string' || secret.length === 0) {
     throw new SignerError('SVC_BAD_SECRET', 'sign: the secret key is empty; pass the sk_test_… / sk_live_… key of the environment');
   }
-  return createHmac('sha256', secret).update(message, 'utf8').digest('hex');
+  return secret;
 }
 
 /** The decimal text of a timestamp in whole seconds; anything else is refused, not rounded. */

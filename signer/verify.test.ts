@@ -1,33 +1,28 @@
-import { beforeEach, describe, expect, it } from 'vitest';
-import { signPayload, signText, timestampText } from './sign.js';
+import { describe, expect, it } from 'vitest';
+import { sha256Key, signPayload, signText, timestampText } from './sign.js';
 import { SignerError } from './errors.js';
 import { HmacKey } from './hmac.js';
-import { verifyRequest, type VerifyInput } from './verify.js';
+import { verifyRequest, verifyRequestWithKey, type VerifyInput, type VerifyResult } from './verify.js';
 
 const secret = 'sk_test_verify_0001';
 const now = 1_732_147_200;
 const payload = { order_id: 'A-1', order_amount: 10.5, return_url: 'https://shop.example/r?x=1' };
 const signed = signPayload({ payload, timestamp: now, secret });
 
-// Every case is verified twice: under the secret as text, and under a SHA-256 key prepared from it.
-let prepare = (text: string): VerifyInput['secret'] => text;
-
 function input(overrides: Partial<VerifyInput> = {}): VerifyInput {
-  const merged = { body: signed.canonical, timestamp: String(now), signature: signed.signature, secret, now, ...overrides };
-  return { ...merged, secret: typeof merged.secret === 'string' ? prepare(merged.secret) : merged.secret };
+  return { body: signed.canonical, timestamp: String(now), signature: signed.signature, secret, now, ...overrides };
 }
 
-describe.each([
-  ['the secret as text', (text: string) => text],
-  ['a key prepared from the secret', (text: string) => new HmacKey('sha256', text)],
-])('verifyRequest (P-AUTH-2, P-AUTH-3, P-SIGN-6), under %s', (_name, how) => {
-  beforeEach(() => {
-    prepare = how;
-  });
+// Every case is verified twice: under the secret as text, and under a key prepared from it (the sandbox's way).
+const withKey = ({ secret: text, ...rest }: VerifyInput): VerifyResult => verifyRequestWithKey(rest, sha256Key(text));
 
+describe.each([
+  ['the secret as text', verifyRequest],
+  ['a key prepared from the secret', withKey],
+])('verifyRequest (P-AUTH-2, P-AUTH-3, P-SIGN-6), under %s', (_name, verify) => {
   it('accepts a correctly signed canonical body in both modes', () => {
-    expect(verifyRequest(input())).toEqual({ ok: true, timestamp: now });
-    expect(verifyRequest(input({ mode: 'canonical' }))).toEqual({ ok: true, timestamp: now });
+    expect(verify(input())).toEqual({ ok: true, timestamp: now });
+    expect(verify(input({ mode: 'canonical' }))).toEqual({ ok: true, timestamp: now });
   });
 
   it.each<[string, Partial<VerifyInput>, string]>([
@@ -46,42 +41,50 @@ describe.each([
     ['body changed after signing', { body: signed.canonical.replace('10.5', '10.6') }, 'signature-mismatch'],
     ['timestamp changed after signing', { timestamp: String(now - 1) }, 'signature-mismatch'],
   ])('refuses a request with a %s', (_name, overrides, reason) => {
-    const result = verifyRequest(input(overrides));
+    const result = verify(input(overrides));
     expect(result.ok).toBe(false);
     expect(result.ok ? undefined : result.reason).toBe(reason);
   });
 
   it('accepts the edges of the window and honours a configured one', () => {
-    expect(verifyRequest(input({ ...resign(now - 300) })).ok).toBe(true);
-    expect(verifyRequest(input({ ...resign(now + 300) })).ok).toBe(true);
-    expect(verifyRequest(input({ ...resign(now - 30), toleranceSeconds: 10 })).ok).toBe(false);
+    expect(verify(input({ ...resign(now - 300) })).ok).toBe(true);
+    expect(verify(input({ ...resign(now + 300) })).ok).toBe(true);
+    expect(verify(input({ ...resign(now - 30), toleranceSeconds: 10 })).ok).toBe(false);
   });
 
   it('differs between raw and canonical mode only for a non-canonical body', () => {
     const pretty = JSON.stringify(payload, null, 2);
     const overCanonical = { body: pretty, signature: signed.signature };
-    expect(verifyRequest(input(overCanonical)).ok).toBe(false);
-    expect(verifyRequest(input({ ...overCanonical, mode: 'canonical' })).ok).toBe(true);
+    expect(verify(input(overCanonical)).ok).toBe(false);
+    expect(verify(input({ ...overCanonical, mode: 'canonical' })).ok).toBe(true);
     const overRaw = { body: pretty, signature: signText(pretty, now, secret).signature };
-    expect(verifyRequest(input(overRaw)).ok).toBe(true);
-    expect(verifyRequest(input({ ...overRaw, mode: 'canonical' })).ok).toBe(false);
+    expect(verify(input(overRaw)).ok).toBe(true);
+    expect(verify(input({ ...overRaw, mode: 'canonical' })).ok).toBe(false);
   });
 
   it('verifies a correctly signed malformed body by its raw text in canonical mode too (P-ERR-4)', () => {
     const body = '{"order_id": 1,';
-    expect(verifyRequest(input({ body, signature: signText(body, now, secret).signature, mode: 'canonical' })).ok).toBe(true);
+    expect(verify(input({ body, signature: signText(body, now, secret).signature, mode: 'canonical' })).ok).toBe(true);
   });
 
   it('signs a request without a body as the empty string (P-SIGN-4)', () => {
     const empty = signPayload({ timestamp: now, secret });
     expect(empty.message).toBe(String(now));
-    expect(verifyRequest(input({ body: '', signature: empty.signature })).ok).toBe(true);
+    expect(verify(input({ body: '', signature: empty.signature })).ok).toBe(true);
   });
 });
 
-describe('verifyRequest under a prepared key', () => {
+describe('verifyRequestWithKey', () => {
   it("refuses a key of another hash than P-SIGN-2's SHA-256", () => {
-    expect(() => verifyRequest(input({ secret: new HmacKey('sha512', secret) }))).toThrow(TypeError);
+    const { secret: _text, ...rest } = input();
+    expect(() => verifyRequestWithKey(rest, new HmacKey('sha512', secret))).toThrow(TypeError);
+  });
+});
+
+describe('sha256Key', () => {
+  it('refuses an empty secret as signing does', () => {
+    expect(() => sha256Key('')).toThrow(SignerError);
+    expect(() => signText('{}', now, '')).toThrow(SignerError);
   });
 });
 

@@ -19,11 +19,7 @@ export interface VerifyInput {
   /** X-TIMESTAMP and X-SIGNATURE as received (undefined when absent). */
   timestamp: string | undefined;
   signature: string | undefined;
-  /**
-   * The merchant's secret, or a SHA-256 key already prepared from it (`new HmacKey('sha256', secret)`),
-   * for a server that verifies many requests under one secret: its keyed pads are computed once.
-   */
-  secret: string | HmacKey;
+  secret: string;
   /** The server's clock, UNIX seconds. Injected so tests and replays are deterministic. */
   now: number;
   toleranceSeconds?: number;
@@ -44,6 +40,19 @@ const SIGNATURE_SHAPE = /^[0-9a-f]{64}$/;
 
 /** Verifies a request per P-AUTH-2/3 and P-SIGN-2. Never throws for bad input: it says why. */
 export function verifyRequest(input: VerifyInput): VerifyResult {
+  return verifyUnder(input, (message) => hmacSha256Hex(input.secret, message));
+}
+
+/**
+ * The same under a key prepared once from the secret (sha256Key), for a server that verifies many
+ * requests under one secret: the sandbox. Not part of the package's API.
+ */
+export function verifyRequestWithKey(input: Omit<VerifyInput, 'secret'>, key: HmacKey): VerifyResult {
+  if (key.algorithm !== 'sha256') throw new TypeError('verifyRequestWithKey: the key must be a SHA-256 key (P-SIGN-2)');
+  return verifyUnder(input, (message) => key.digest(message));
+}
+
+function verifyUnder(input: Omit<VerifyInput, 'secret'>, hmac: (message: string) => string): VerifyResult {
   const { timestamp, signature } = input;
   const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (timestamp === undefined || timestamp === '') return fail('missing-timestamp', 'X-TIMESTAMP is missing');
@@ -62,10 +71,7 @@ export function verifyRequest(input: VerifyInput): VerifyResult {
   }
 
   const signedText = input.mode === 'canonical' ? recanonicalized(input.body) : input.body;
-  const { secret } = input;
-  const message = signedText + timestamp;
-  if (typeof secret !== 'string' && secret.algorithm !== 'sha256') throw new TypeError('the key must be a SHA-256 key (P-SIGN-2)');
-  const expected = typeof secret === 'string' ? hmacSha256Hex(secret, message) : secret.digest(message);
+  const expected = hmac(signedText + timestamp);
   if (!timingSafeEqual(Buffer.from(expected, 'latin1'), Buffer.from(signature, 'latin1'))) {
     return fail('signature-mismatch', 'X-SIGNATURE does not match the body and timestamp');
   }

@@ -2,7 +2,8 @@ import { Agent } from 'undici';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Exchange, ExchangeRequest, HttpAnswer, Signing, TransportErrorCode } from '../core/exchange.js';
 import { canonicalize } from '../signer/canonical.js';
-import { HmacKey } from '../signer/hmac.js';
+import type { HmacKey } from '../signer/hmac.js';
+import { sha256Key } from '../signer/sign.js';
 import { toleranceOf, type TargetConfig } from './config.js';
 import type { BoundedBody } from '../common/bounded-body.js';
 import { dispatch } from './dispatch.js';
@@ -263,7 +264,7 @@ export class TargetClient {
     if (key === undefined) {
       // Checks sign with made-up secrets too: a few are kept, not every one ever used.
       if (this.keys.size >= MAX_KEYS) this.keys.clear();
-      key = new HmacKey('sha256', secretKey);
+      key = sha256Key(secretKey);
       this.keys.set(secretKey, key);
     }
     return key.digest(text);
