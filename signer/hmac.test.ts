@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { inspect } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { HmacKey, MAX_SCRATCH_BYTES, type HmacAlgorithm } from './hmac.js';
@@ -34,6 +35,27 @@ describe('HmacKey', () => {
       }),
       { numRuns: 150 },
     );
+  });
+
+  it('keeps its scratch space within the limit over suffixes growing up to it, signing each as node does', () => {
+    const key = new HmacKey('sha256', 'sk_test_scratch');
+    const started = key.start('{"prefix":1}');
+    for (let length = 1_000; 3 * length <= MAX_SCRATCH_BYTES; length = Math.ceil(length * 1.6)) {
+      const text = 'y'.repeat(length);
+      expect(key.finish(started, text)).toBe(createHmac('sha256', 'sk_test_scratch').update(`{"prefix":1}${text}`).digest('hex'));
+      expect(key.digest(text)).toBe(createHmac('sha256', 'sk_test_scratch').update(text).digest('hex'));
+      expect(started.bytes.length - started.end).toBeLessThanOrEqual(MAX_SCRATCH_BYTES);
+    }
+  });
+
+  it('shows neither its pads nor its last message when inspected or serialized', () => {
+    const key = new HmacKey('sha256', 'sk_test_inspected');
+    const started = key.start('{"secret_looking":"sk_test_inspected"}');
+    key.finish(started, '1700000000');
+    for (const shown of [inspect(key, { depth: 10, showHidden: true }), inspect(started), JSON.stringify({ key, started })]) {
+      expect(shown).not.toMatch(/sk_test|Buffer|<Buffer|\d{2} \d{2}/);
+    }
+    expect(inspect(key)).toBe('HmacKey <sha256>');
   });
 
   it('signs a text longer than its scratch space as node does, without growing the space to it', () => {

@@ -12,10 +12,13 @@ export type HmacAlgorithm = 'sha1' | 'sha256' | 'sha512';
 const ONE_CALL_PREFIX_LIMIT = 1024;
 
 /**
- * The most scratch space a started message grows to for its suffixes (see finish): a key signs
- * requests for as long as it lives, and one large body must not leave it holding that much memory.
+ * The most scratch space a started message keeps beyond its prefix for its suffixes (see finish): a
+ * key signs requests for as long as it lives, and one large body must not leave it holding that much.
  */
 export const MAX_SCRATCH_BYTES = 192 * 1024;
+
+/** node's util.inspect asks an object for this, and prints what it returns (without loading node:util here). */
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
 /** The inner message so far: the keyed pad and a prefix, to be finished with different suffixes. */
 export class StartedMessage {
@@ -26,6 +29,15 @@ export class StartedMessage {
    * @param state the inner hash after the pad and the prefix, for a prefix too long to hash again at
    *   each finish
    */
+  /** Shown without its bytes, which begin with the key's pad (see HmacKey's). */
+  [INSPECT](): string {
+    return 'StartedMessage';
+  }
+
+  toJSON(): string {
+    return this[INSPECT]();
+  }
+
   constructor(
     public bytes: Buffer,
     readonly end: number,
@@ -89,7 +101,8 @@ export class HmacKey {
       // A UTF-16 code unit takes at most 3 bytes in UTF-8, so this much room never truncates the suffix.
       const room = 3 * suffix.length;
       if (started.bytes.length - started.end < room) {
-        const grown = Buffer.allocUnsafe(Math.max(started.end + room, 2 * started.bytes.length));
+        // Doubled, so a run of growing suffixes grows it a few times, never past the limit (room is within it).
+        const grown = Buffer.allocUnsafe(Math.min(Math.max(started.end + room, 2 * started.bytes.length), started.end + MAX_SCRATCH_BYTES));
         started.bytes.copy(grown, 0, 0, started.end);
         started.bytes = grown;
       }
@@ -99,6 +112,15 @@ export class HmacKey {
     // 'binary' is node's name for latin1, one character a byte: the digest crosses as a string and back.
     this.outerInput.write(innerDigest, this.blockSize, 'binary');
     return hash(this.algorithm, this.outerInput, 'hex');
+  }
+
+  /** Shown as its hash alone: its pads are the key's bytes, masked, and its scratch holds the last message. */
+  [INSPECT](): string {
+    return `HmacKey <${this.algorithm}>`;
+  }
+
+  toJSON(): string {
+    return this[INSPECT]();
   }
 
   /** The HMAC of `message`, in hex. */
