@@ -29,6 +29,12 @@ export class StartedMessage {
    * @param state the inner hash after the pad and the prefix, for a prefix too long to hash again at
    *   each finish
    */
+  constructor(
+    public bytes: Buffer,
+    readonly end: number,
+    readonly state: Hash | undefined,
+  ) {}
+
   /** Shown without its bytes, which begin with the key's pad (see HmacKey's). */
   [INSPECT](): string {
     return 'StartedMessage';
@@ -37,12 +43,6 @@ export class StartedMessage {
   toJSON(): string {
     return this[INSPECT]();
   }
-
-  constructor(
-    public bytes: Buffer,
-    readonly end: number,
-    readonly state: Hash | undefined,
-  ) {}
 }
 
 /**
