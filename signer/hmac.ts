@@ -49,8 +49,9 @@ export class StartedMessage {
  * HMAC with the keyed pads computed once. Diagnosis tries thousands of messages under one key, many
  * of them sharing a prefix, so each try should cost only the bytes that differ and no more objects
  * than it must: digests travel as strings (a Buffer made by node's crypto costs more than the hashing
- * of a short message) and the outer hash's input is one buffer reused for every try. Tested against
- * node's createHmac.
+ * of a short message) and the outer hash's input is one buffer reused for every try. The sandbox (per
+ * merchant) and a run's client (per secret) keep one too, made by sha256Key. Tested against node's
+ * createHmac.
  */
 export class HmacKey {
   private readonly blockSize: number;
