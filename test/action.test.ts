@@ -59,7 +59,9 @@ function gate(inputs: Record<string, string>, env: Record<string, string> = {}):
 
 /** A reference sandbox with a duplicate race (DUP-CONCURRENT fails), its config file, and where a job summary would go. */
 async function raceTarget(): Promise<{ dir: string; config: string; summaryFile: string }> {
-  const sandbox = await startSandbox({ port: 0, settleSeconds: 0, faults: ['dup-race'] });
+  // The run is a process of its own (the gate script starts the command): the race's window is widened
+  // from 5 ms so that its concurrent creates overlap on a loaded machine too (one CI run saw them miss).
+  const sandbox = await startSandbox({ port: 0, settleSeconds: 0, faults: ['dup-race'], raceWindowMs: 300 });
   closers.push(sandbox.close);
   const dir = tempDir();
   const config = join(dir, 'target.json');

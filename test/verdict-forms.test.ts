@@ -123,7 +123,9 @@ describe('a narrowed run never passes for a full certificate', () => {
   let sandbox: RunningSandbox;
   let config = '';
   beforeAll(async () => {
-    sandbox = await startSandbox({ port: 0, faults: ['dup-race'] });
+    // The runs are processes of their own: the race's window is widened from 5 ms so that the
+    // concurrent creates overlap on a loaded machine too (the race is the fault's, not timing luck).
+    sandbox = await startSandbox({ port: 0, faults: ['dup-race'], raceWindowMs: 300 });
     const dir = mkdtempSync(join(tmpdir(), 'svc-narrowed-'));
     config = join(dir, 'target.json');
     const { webhooks: _, ...rest } = sandbox.config;
