@@ -78,6 +78,38 @@ describe('firstDuplicateKey', () => {
     );
   });
 
+  // Past 16 keys an object's keys move from the shared list into a Set of its own: both hold every key.
+  const manyKeys = (count: number) => Array.from({ length: count }, (_, i) => `"k${i}":${i}`).join(',');
+  const manyKeyCases: Array<{ description: string; text: string; expected: DuplicateKey | undefined }> = [
+    { description: '40 keys, none repeated', text: `{${manyKeys(40)}}`, expected: undefined },
+    { description: 'a repeat of the first key after 40 others', text: `{${manyKeys(40)},"k0":0}`, expected: { key: 'k0', pointer: '' } },
+    { description: 'a repeat of the 3rd key after 40 others', text: `{${manyKeys(40)},"k2":0}`, expected: { key: 'k2', pointer: '' } },
+    { description: 'a repeat of the 31st key, one the Set took', text: `{${manyKeys(40)},"k30":0}`, expected: { key: 'k30', pointer: '' } },
+    {
+      description: 'a repeat of the 17th key right after it moved',
+      text: `{${manyKeys(17)},"k16":0}`,
+      expected: { key: 'k16', pointer: '' },
+    },
+    {
+      description: 'an object of 20 keys inside one of 20, each key once, then a repeat in the outer one',
+      text: `{${manyKeys(10)},"inner":{${manyKeys(20)}},${manyKeys(20).replaceAll('"k', '"m')},"k5":1}`,
+      expected: { key: 'k5', pointer: '' },
+    },
+    {
+      description: "an inner object's keys are not the outer one's",
+      text: `{${manyKeys(18)},"inner":{${manyKeys(18)},"k17":0}}`,
+      expected: { key: 'k17', pointer: '/inner' },
+    },
+    { description: 'keys shared by sibling objects are no repeat', text: `[{${manyKeys(20)}},{${manyKeys(20)}}]`, expected: undefined },
+  ];
+  for (const { description, text, expected } of manyKeyCases) {
+    it(description, () => {
+      JSON.parse(text);
+      expect(firstDuplicateKey(text)).toEqual(expected);
+      expect(repeatByRecursiveParse(text)).toEqual(expected);
+    });
+  }
+
   it('scans a body nested 100,000 levels deep without overflowing the stack', () => {
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
     expect(firstDuplicateKey(deep)).toBeUndefined();
