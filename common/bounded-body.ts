@@ -58,39 +58,50 @@ export class BoundedCollector {
   }
 }
 
-export function readBounded(stream: Readable, { keep, stopAfter, onStop = 'destroy' }: BodyLimits): Promise<BoundedBody> {
-  return new Promise((resolve, reject) => {
-    const collector = new BoundedCollector({ keep, stopAfter });
-    let settled = false;
-    const settle = (stopped: boolean) => {
-      if (settled) return;
+export function readBounded(stream: Readable, limits: BodyLimits): Promise<BoundedBody> {
+  return new Promise((resolve, reject) => collectBounded(stream, limits, resolve, reject));
+}
+
+/**
+ * readBounded told through callbacks: exactly one of them is called, once. For a reader that would
+ * otherwise make a promise per body only to wait for it (the sandbox, for every request it serves).
+ */
+export function collectBounded(
+  stream: Readable,
+  { keep, stopAfter, onStop = 'destroy' }: BodyLimits,
+  done: (body: BoundedBody) => void,
+  failed: (error: unknown) => void,
+): void {
+  const collector = new BoundedCollector({ keep, stopAfter });
+  let settled = false;
+  const settle = (stopped: boolean) => {
+    if (settled) return;
+    settled = true;
+    done(collector.body(stopped));
+  };
+  const onData = (chunk: Buffer) => {
+    if (collector.add(chunk)) {
+      stream.off('data', onData);
+      settle(true);
+      if (onStop === 'destroy') stream.destroy();
+      else stream.pause();
+    }
+  };
+  stream.on('data', onData);
+  // `on`, not `once`: each fires at most once anyway, and settling twice is a no-op; `once` wraps every listener.
+  stream.on('end', () => settle(false));
+  // Kept after settling: destroying a stream may emit an error, which must not go unheard.
+  stream.on('error', (error) => {
+    if (!settled) {
       settled = true;
-      resolve(collector.body(stopped));
-    };
-    const onData = (chunk: Buffer) => {
-      if (collector.add(chunk)) {
-        stream.off('data', onData);
-        settle(true);
-        if (onStop === 'destroy') stream.destroy();
-        else stream.pause();
-      }
-    };
-    stream.on('data', onData);
-    // `on`, not `once`: each fires at most once anyway, and settling twice is a no-op; `once` wraps every listener.
-    stream.on('end', () => settle(false));
-    // Kept after settling: destroying a stream may emit an error, which must not go unheard.
-    stream.on('error', (error) => {
-      if (!settled) {
-        settled = true;
-        reject(error);
-      }
-    });
-    // A stream closed with neither an end nor an error (a peer gone) would otherwise be waited on forever.
-    stream.on('close', () => {
-      if (!settled) {
-        settled = true;
-        reject(new Error('the body ended before it was complete'));
-      }
-    });
+      failed(error);
+    }
+  });
+  // A stream closed with neither an end nor an error (a peer gone) would otherwise be waited on forever.
+  stream.on('close', () => {
+    if (!settled) {
+      settled = true;
+      failed(new Error('the body ended before it was complete'));
+    }
   });
 }

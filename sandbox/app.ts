@@ -2,7 +2,7 @@ import { isJsonContentType } from '../core/predicates.js';
 import { firstDuplicateKey } from '../common/json-duplicate-keys.js';
 import { nestedDeeperThan } from '../common/json-depth.js';
 import { strictTextAsSent, textAsSent } from '../common/utf8.js';
-import { asResponse, type SandboxResponse } from './answer.js';
+import { Answer, asResponse, type SandboxResponse } from './answer.js';
 import { authenticate, ReplayCache } from './auth.js';
 import { OperationError, type OperationContext, type OperationHandler } from './context.js';
 import { errorResponse } from './envelope.js';
@@ -71,6 +71,19 @@ export interface ReceivedOn {
  */
 export const MAX_BODY_DEPTH = 32;
 
+/** Each app's answer that comes at once when it can (see answerOne): for the kit's own socket layers. */
+const atOnce = new WeakMap<SandboxApp, (request: Incoming, received?: ReceivedOn) => SandboxResponse | Promise<SandboxResponse>>();
+
+/**
+ * The app's answer to a request a socket layer read: the answer itself when the app has it at once,
+ * else a promise; may throw where `answer` would reject. An app this module did not make answers
+ * through its own `answer`.
+ */
+export function answerAtOnce(app: SandboxApp, request: Incoming, received?: ReceivedOn): SandboxResponse | Promise<SandboxResponse> {
+  const answer = atOnce.get(app);
+  return answer === undefined ? app.answer(request, received) : answer(request, received);
+}
+
 export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions: SandboxOptions = {}): SandboxApp {
   const options = resolveOptions(sandboxOptions);
   const store = new SandboxStore(options.clock(), options.maxRecords, options.wallets);
@@ -99,7 +112,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
   let inHand = 0;
   let allAnswered: Promise<void> | undefined;
   let nowAllAnswered = () => {};
-  const answered = () => {
+  const released = () => {
     inHand -= 1;
     if (inHand > 0) return;
     nowAllAnswered();
@@ -116,10 +129,17 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
       inHand += 1;
       return incomingFromFetch(request)
         .then((incoming) => answerOne(incoming, received))
-        .finally(answered)
+        .finally(released)
         .then(asResponse);
     },
-    answer: answerOne,
+    answer(request, received) {
+      try {
+        return Promise.resolve(answerOne(request, received));
+      } catch (error) {
+        // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
+        return Promise.reject(error);
+      }
+    },
     async close() {
       options.scenarios.releaseHeld();
       timers.close();
@@ -127,56 +147,90 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
       await webhooks.close();
     },
   };
+  atOnce.set(app, answerOne);
 
-  async function answerOne(request: Incoming, received: ReceivedOn | undefined): Promise<SandboxResponse> {
+  /**
+   * One request's answer, logged and recorded: at once when its operation answers at once (most do),
+   * a promise otherwise. Not async: under load each promise between the socket and the handler costs
+   * the sandbox a measurable share of its time. A recording that fails throws (or rejects), as before.
+   */
+  function answerOne(request: Incoming, received: ReceivedOn | undefined): SandboxResponse | Promise<SandboxResponse> {
     inHand += 1;
+    const started = options.clock();
+    let dispatched: SandboxResponse | Promise<SandboxResponse>;
     try {
-      const started = options.clock();
-      const { url } = request;
-      let response: SandboxResponse;
-      try {
-        response = await dispatch(request, url);
-      } catch (error) {
-        // Never a crash and never a stack to the client: the sandbox's own bug is a 500 envelope.
-        options.log(`sandbox: internal error on ${request.method} ${url.pathname}: ${(error as Error).message}`);
-        response = fail(500, 'internal error in the sandbox');
-      }
-      // The line is built only for a log that was asked for: formatting it costs as much as a small answer.
-      if (sandboxOptions.log !== undefined) options.log(logLine(request, url, response.status, started, options.clock() - started));
-      if (options.record) {
-        const headers: Array<[string, string]> = [];
-        request.headers.forEach((value, name) => headers.push([name, value]));
-        const retryAfter = response.headers.get('retry-after');
-        const scenario = options.scenarios.appliedTo(response);
-        const responseBody = await response
-          .clone()
-          .text()
-          .catch(() => '');
-        options.record({
-          method: request.method,
-          path: url.pathname + url.search,
-          headers,
-          // As the bytes were sent (a byte-order mark kept).
-          body: request.body === undefined ? '' : textAsSent(request.body),
-          receivedAt: started,
-          respondedAt: options.clock(),
-          status: response.status,
-          responseBody,
-          ...(retryAfter !== null ? { retryAfter } : {}),
-          ...(scenario !== undefined ? { scenario } : {}),
-          ...(received !== undefined
-            ? {
-                connection: received.connection,
-                connectedAt: received.connectedAt,
-                ...(received.stalledMs ? { stalledMs: Math.round(received.stalledMs) } : {}),
-              }
-            : {}),
-        });
-      }
-      return response;
-    } finally {
-      answered();
+      dispatched = dispatch(request, request.url);
+    } catch (error) {
+      dispatched = internalError(request, error);
     }
+    if (dispatched instanceof Promise) {
+      return dispatched
+        .catch((error: unknown) => internalError(request, error))
+        .then((response) => finished(request, response, started, received))
+        .finally(released);
+    }
+    try {
+      const done = finished(request, dispatched, started, received);
+      if (done instanceof Promise) return done.finally(released);
+      released();
+      return done;
+    } catch (error) {
+      released();
+      throw error;
+    }
+  }
+
+  /** The sandbox's own bug: a 500 envelope, never a crash and never a stack to the client. */
+  function internalError(request: Incoming, error: unknown): SandboxResponse {
+    options.log(`sandbox: internal error on ${request.method} ${request.url.pathname}: ${(error as Error).message}`);
+    return fail(500, 'internal error in the sandbox');
+  }
+
+  /** A response as it leaves: its log line and its recording written first (only a Response's body is waited for). */
+  function finished(
+    request: Incoming,
+    response: SandboxResponse,
+    started: number,
+    received: ReceivedOn | undefined,
+  ): SandboxResponse | Promise<SandboxResponse> {
+    const { url } = request;
+    // The line is built only for a log that was asked for: formatting it costs as much as a small answer.
+    if (sandboxOptions.log !== undefined) options.log(logLine(request, url, response.status, started, options.clock() - started));
+    if (!options.record) return response;
+    const record = (responseBody: string) => {
+      const headers: Array<[string, string]> = [];
+      request.headers.forEach((value, name) => headers.push([name, value]));
+      const retryAfter = response.headers.get('retry-after');
+      const scenario = options.scenarios.appliedTo(response);
+      options.record?.({
+        method: request.method,
+        path: url.pathname + url.search,
+        headers,
+        // As the bytes were sent (a byte-order mark kept).
+        body: request.body === undefined ? '' : textAsSent(request.body),
+        receivedAt: started,
+        respondedAt: options.clock(),
+        status: response.status,
+        responseBody,
+        ...(retryAfter !== null ? { retryAfter } : {}),
+        ...(scenario !== undefined ? { scenario } : {}),
+        ...(received !== undefined
+          ? {
+              connection: received.connection,
+              connectedAt: received.connectedAt,
+              ...(received.stalledMs ? { stalledMs: Math.round(received.stalledMs) } : {}),
+            }
+          : {}),
+      });
+      return response;
+    };
+    // An Answer's body is at hand; a Response's is read from a copy, so the socket layer can still read the original.
+    if (response instanceof Answer) return record(response.body);
+    return response
+      .clone()
+      .text()
+      .catch(() => '')
+      .then(record);
   }
 
   // Not async: most operations answer at once, and each promise between the socket and the handler

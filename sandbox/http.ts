@@ -2,7 +2,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ReceivedOn, SandboxApp } from './app.js';
 import { answerBody, type SandboxResponse, type WrittenAnswer } from './answer.js';
-import { answerWire, readRequestBody, unreadableRequest } from './wire.js';
+import { answerWireAtOnce, readRequestBody, unreadableRequest, type WireAnswer } from './wire.js';
 
 export interface ListenOptions {
   port?: number;
@@ -97,7 +97,7 @@ export async function listen(app: SandboxApp, options: ListenOptions = {}): Prom
       const on = connection.received;
       const origin = originOn(connection, req.headers.host, listeningOrigin);
       // Only a recording keeps the stall (judging a client's timing): without one it is not asked per request.
-      void respond(app, req, res, origin, app.options.record ? { ...on, stalledMs: stalls.recent() } : on);
+      respond(app, req, res, origin, app.options.record ? { ...on, stalledMs: stalls.recent() } : on);
     },
   );
   server.once('close', () => stalls.stop());
@@ -131,26 +131,53 @@ export async function listen(app: SandboxApp, options: ListenOptions = {}): Prom
   };
 }
 
-async function respond(app: SandboxApp, req: IncomingMessage, res: ServerResponse, origin: string, received: ReceivedOn): Promise<void> {
-  try {
-    const body = await readRequestBody(app, req);
-    const rawHeaders: Array<[string, string]> = [];
-    for (let i = 0; i < req.rawHeaders.length; i += 2) rawHeaders.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
-    const wire = { method: req.method ?? 'GET', target: req.url ?? '/', origin, headers: rawHeaders, body, headersChecked: true };
-    const { response, closeAfter } = await answerWire(app, wire, received);
-    // The rest of a body not read whole is never read (it may be endless): answer, then drop the connection.
-    if (closeAfter) res.once('finish', () => req.socket.destroy());
-    await send(res, response, closeAfter, app.options.faults.has('http-content-length-chars'));
-  } catch {
-    // A client that hung up mid-body, or an answer that failed: the error envelope if anyone is still listening.
+/**
+ * Reads a request, hands it to the app, writes its answer. Not async: the body is told through a
+ * callback and an answer the app has at once is written at once, so the usual request costs no
+ * promise here (each one costs the sandbox a measurable share of its time under load).
+ */
+function respond(app: SandboxApp, req: IncomingMessage, res: ServerResponse, origin: string, received: ReceivedOn): void {
+  const lengthInCharacters = app.options.faults.has('http-content-length-chars');
+  // A client that hung up mid-body, or an answer that failed: the error envelope if anyone is still listening.
+  const failed = () => {
     if (res.headersSent || res.destroyed) res.destroy();
     else {
       try {
-        await send(res, unreadableRequest(app), true);
+        const sending = send(res, unreadableRequest(app), true);
+        if (sending !== undefined) sending.catch(() => res.destroy());
       } catch {
         res.destroy();
       }
     }
+  };
+  const deliver = ({ response, closeAfter }: WireAnswer) => {
+    // The rest of a body not read whole is never read (it may be endless): answer, then drop the connection.
+    if (closeAfter) res.once('finish', () => req.socket.destroy());
+    try {
+      const sending = send(res, response, closeAfter, lengthInCharacters);
+      if (sending !== undefined) sending.catch(failed);
+    } catch {
+      failed();
+    }
+  };
+  try {
+    readRequestBody(app, req, answerRead, failed);
+  } catch {
+    failed();
+  }
+  /** The request, its body read: answered, then written. */
+  function answerRead(body: Buffer | 'too-large'): void {
+    let answered: WireAnswer | Promise<WireAnswer>;
+    try {
+      const rawHeaders: Array<[string, string]> = [];
+      for (let i = 0; i < req.rawHeaders.length; i += 2) rawHeaders.push([req.rawHeaders[i]!, req.rawHeaders[i + 1]!]);
+      const wire = { method: req.method ?? 'GET', target: req.url ?? '/', origin, headers: rawHeaders, body, headersChecked: true };
+      answered = answerWireAtOnce(app, wire, received);
+    } catch {
+      return failed();
+    }
+    if (answered instanceof Promise) answered.then(deliver, failed);
+    else deliver(answered);
   }
 }
 

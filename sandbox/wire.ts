@@ -3,8 +3,8 @@
 // target the Fetch API refuses). Its two socket layers, node's (sandbox/http.ts) and nock's
 // (clients/harness.ts), both go through here, so a client meets the same answers from either.
 import type { Readable } from 'node:stream';
-import { readBounded } from '../common/bounded-body.js';
-import type { ReceivedOn, SandboxApp } from './app.js';
+import { collectBounded } from '../common/bounded-body.js';
+import { answerAtOnce, type ReceivedOn, type SandboxApp } from './app.js';
 import type { SandboxResponse } from './answer.js';
 import { errorResponse } from './envelope.js';
 import { incomingFromWire, type Incoming } from './incoming.js';
@@ -29,11 +29,17 @@ export interface WireAnswer {
 
 /**
  * A request body read up to the sandbox's limit: nothing past it is read or kept, and the stream is
- * left paused, so the answer can still go out on its connection.
+ * left paused, so the answer can still go out on its connection. Told through callbacks, not a
+ * promise: every request the sandbox serves is read here.
  */
-export async function readRequestBody(app: SandboxApp, body: Readable): Promise<Buffer | 'too-large'> {
-  const read = await readBounded(body, { keep: app.options.maxBodyBytes, stopAfter: app.options.maxBodyBytes, onStop: 'pause' });
-  return read.stopped ? 'too-large' : read.kept;
+export function readRequestBody(
+  app: SandboxApp,
+  body: Readable,
+  done: (body: Buffer | 'too-large') => void,
+  failed: (error: unknown) => void,
+): void {
+  const limit = app.options.maxBodyBytes;
+  collectBounded(body, { keep: limit, stopAfter: limit, onStop: 'pause' }, (read) => done(read.stopped ? 'too-large' : read.kept), failed);
 }
 
 /** The answer to a request that could not be read at all (a malformed header or target, a client gone mid-body). */
@@ -42,6 +48,11 @@ export function unreadableRequest(app: SandboxApp): SandboxResponse {
 }
 
 export async function answerWire(app: SandboxApp, wire: WireRequest, received?: ReceivedOn): Promise<WireAnswer> {
+  return answerWireAtOnce(app, wire, received);
+}
+
+/** answerWire's answer at once when the app has it at once (see answerAtOnce); may throw where answerWire rejects. */
+export function answerWireAtOnce(app: SandboxApp, wire: WireRequest, received?: ReceivedOn): WireAnswer | Promise<WireAnswer> {
   if (wire.body === 'too-large' || wire.body.length > app.options.maxBodyBytes) {
     return {
       response: errorResponse(400, `the request body is larger than ${app.options.maxBodyBytes} bytes`, app.options.faults),
@@ -54,5 +65,8 @@ export async function answerWire(app: SandboxApp, wire: WireRequest, received?: 
   } catch {
     return { response: unreadableRequest(app), closeAfter: true };
   }
-  return { response: await app.answer(request, received), closeAfter: false };
+  const response = answerAtOnce(app, request, received);
+  return response instanceof Promise
+    ? response.then((answered) => ({ response: answered, closeAfter: false }))
+    : { response, closeAfter: false };
 }
