@@ -77,7 +77,8 @@ const atOnce = new WeakMap<SandboxApp, (request: Incoming, received?: ReceivedOn
 /**
  * The app's answer to a request a socket layer read: the answer itself when the app has it at once,
  * else a promise; may throw where `answer` would reject. An app this module did not make answers
- * through its own `answer`.
+ * through its own `answer`; one it made answers through the function it registered, so replacing
+ * or spying on a made app's `answer` does not change what its sockets answer.
  */
 export function answerAtOnce(app: SandboxApp, request: Incoming, received?: ReceivedOn): SandboxResponse | Promise<SandboxResponse> {
   const answer = atOnce.get(app);
@@ -152,32 +153,33 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
   /**
    * One request's answer, logged and recorded: at once when its operation answers at once (most do),
    * a promise otherwise. Not async: under load each promise between the socket and the handler costs
-   * the sandbox a measurable share of its time. A recording that fails throws (or rejects), as before.
+   * the sandbox a measurable share of its time. Whatever throws (a recording, a log sink, the clock)
+   * throws or rejects as before, and the request is never left in hand (close() waits for those).
    */
   function answerOne(request: Incoming, received: ReceivedOn | undefined): SandboxResponse | Promise<SandboxResponse> {
     inHand += 1;
-    const started = options.clock();
-    let dispatched: SandboxResponse | Promise<SandboxResponse>;
+    let out: SandboxResponse | Promise<SandboxResponse>;
     try {
-      dispatched = dispatch(request, request.url);
-    } catch (error) {
-      dispatched = internalError(request, error);
-    }
-    if (dispatched instanceof Promise) {
-      return dispatched
-        .catch((error: unknown) => internalError(request, error))
-        .then((response) => finished(request, response, started, received))
-        .finally(released);
-    }
-    try {
-      const done = finished(request, dispatched, started, received);
-      if (done instanceof Promise) return done.finally(released);
-      released();
-      return done;
+      const started = options.clock();
+      let dispatched: SandboxResponse | PromiseLike<SandboxResponse>;
+      try {
+        dispatched = dispatch(request, request.url);
+      } catch (error) {
+        dispatched = internalError(request, error);
+      }
+      // A handler's answer later may be any thenable (the types say a Promise; await took any).
+      out = isThenable(dispatched)
+        ? Promise.resolve(dispatched)
+            .catch((error: unknown) => internalError(request, error))
+            .then((response) => finished(request, response, started, received))
+        : finished(request, dispatched, started, received);
     } catch (error) {
       released();
       throw error;
     }
+    if (out instanceof Promise) return out.finally(released);
+    released();
+    return out;
   }
 
   /** The sandbox's own bug: a 500 envelope, never a crash and never a stack to the client. */
@@ -369,6 +371,10 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
   }
 
   return app;
+}
+
+function isThenable(value: unknown): value is PromiseLike<SandboxResponse> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 /** One line per request; the API key is shortened and nothing secret is written. */

@@ -1,19 +1,29 @@
 // The socket layer answers at once what the app answers at once, and waits for what it does not:
-// a handler's promise, a page's Response, a recording of either. Each path is driven here over a
-// real socket, with its failures: a handler that throws, a recording that throws, a client that
-// hangs up halfway through its body.
+// a handler's promise (or any thenable), a page's Response, a recording of either. Each path is
+// driven here over a real socket, with its failures: a handler that throws, a recording or a log
+// sink that throws, a client that hangs up halfway through its body. After each test the app must
+// close: a request left in hand on any path would keep close() waiting.
 import { createHmac } from 'node:crypto';
 import { connect } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { canonicalize } from '../signer/canonical.js';
 import { Answer } from './answer.js';
-import { createApp, type PageRoute, type Route } from './app.js';
+import { createApp, type PageRoute, type Route, type SandboxApp } from './app.js';
 import { listen, type Listening } from './http.js';
 import type { RecordedExchange, SandboxOptions } from './options.js';
 import { MERCHANT_A } from './tenants.js';
 
 let listening: Listening | undefined;
-afterEach(() => listening?.close());
+let app: SandboxApp | undefined;
+afterEach(async () => {
+  await listening?.close();
+  // close() waits for every request in hand: it settles only if each path released its request.
+  const closed = await Promise.race([
+    app?.close().then(() => 'closed'),
+    new Promise((resolve) => setTimeout(resolve, 1_000, 'still waiting')),
+  ]);
+  expect(closed).toBe('closed');
+});
 
 const at = (status: number, text: string) =>
   new Answer(status, JSON.stringify({ status: true, code: status, message: text }), {
@@ -40,13 +50,21 @@ const routes: Array<Route | PageRoute> = [
   {
     kind: 'page',
     method: 'GET',
+    prefix: '/thenable/',
+    // Not a Promise, but what `await` would take: an object with a then.
+    handle: () => ({ then: (ok: (answer: Answer) => void) => ok(at(200, 'a thenable')) }) as unknown as Promise<Answer>,
+  },
+  {
+    kind: 'page',
+    method: 'GET',
     prefix: '/page/',
     handle: () => new Response('<html><body>a page</body></html>', { status: 200, headers: { 'content-type': 'text/html' } }),
   },
 ];
 
 async function serve(options: SandboxOptions = {}): Promise<string> {
-  listening = await listen(createApp(routes, { log: () => {}, ...options }), { port: 0 });
+  app = createApp(routes, { log: () => {}, ...options });
+  listening = await listen(app, { port: 0 });
   return listening.baseUrl;
 }
 
@@ -108,23 +126,47 @@ it("answers a handler's bug with the 500 envelope, thrown at once or later, and 
   expect((await post(baseUrl, '/now')).status).toBe(200);
 });
 
-it('answers 400 when recording an answer fails, at once or later, and serves on', async () => {
+it("answers 400 when recording an answer fails, at once, later or a page's, and serves on", async () => {
+  let failing = true;
   const baseUrl = await serve({
-    record: (x) => {
-      if (x.path !== '/page/x') throw new Error('the recording failed');
+    record: () => {
+      if (failing) throw new Error('the recording failed');
     },
   });
+  const unreadable = [400, 'the request could not be read (malformed header or target)'];
   for (const path of ['/now', '/later']) {
+    const answer = await post(baseUrl, path);
+    expect([answer.status, ((await answer.json()) as { message: string }).message]).toEqual(unreadable);
+  }
+  const page = await fetch(`${baseUrl}/page/x`);
+  expect([page.status, ((await page.json()) as { message: string }).message]).toEqual(unreadable);
+  failing = false;
+  expect((await post(baseUrl, '/now')).status).toBe(200);
+});
+
+it("answers 400 when the log sink throws on a handler's bug, at once or later, and serves on", async () => {
+  const baseUrl = await serve({
+    log: (line) => {
+      if (line.startsWith('sandbox: internal error')) throw new Error('the log sink broke');
+    },
+  });
+  for (const path of ['/throws', '/rejects']) {
     const answer = await post(baseUrl, path);
     expect([answer.status, ((await answer.json()) as { message: string }).message]).toEqual([
       400,
       'the request could not be read (malformed header or target)',
     ]);
   }
-  expect((await fetch(`${baseUrl}/page/x`)).status).toBe(200);
+  expect((await post(baseUrl, '/now')).status).toBe(200);
 });
 
-it('drops a client that hangs up halfway through its body, and serves the next one', async () => {
+it('takes a thenable answer as await would', async () => {
+  const baseUrl = await serve();
+  const answer = await fetch(`${baseUrl}/thenable/x`);
+  expect([answer.status, ((await answer.json()) as { message: string }).message]).toEqual([200, 'a thenable']);
+});
+
+it('does not fall over when a client hangs up halfway through its body, and serves the next one', async () => {
   const baseUrl = await serve();
   const { port } = new URL(baseUrl);
   const socket = connect(Number(port), '127.0.0.1');
