@@ -152,9 +152,9 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
 
   /**
    * One request's answer, logged and recorded: at once when its operation answers at once (most do),
-   * a promise otherwise. Not async: under load each promise between the socket and the handler costs
-   * the sandbox a measurable share of its time. Whatever throws (a recording, a log sink, the clock)
-   * throws or rejects as before, and the request is never left in hand (close() waits for those).
+   * a promise otherwise, so a socket layer makes none for it (see respond in http.ts). Whatever throws
+   * (a recording, a log sink, the clock) throws or rejects as before, and the request is never left
+   * in hand (close() waits for those).
    */
   function answerOne(request: Incoming, received: ReceivedOn | undefined): SandboxResponse | Promise<SandboxResponse> {
     inHand += 1;
