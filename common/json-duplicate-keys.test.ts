@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { firstDuplicateKey, type DuplicateKey } from './json-duplicate-keys.js';
+import { nestedDeeperThan } from './json-depth.js';
+import { firstDuplicateKey, jsonTextFault, TOO_DEEP, type DuplicateKey } from './json-duplicate-keys.js';
 
 describe('firstDuplicateKey', () => {
   const cases: Array<{ description: string; text: string; expected: ReturnType<typeof firstDuplicateKey> }> = [
@@ -113,6 +114,81 @@ describe('firstDuplicateKey', () => {
   it('scans a body nested 100,000 levels deep without overflowing the stack', () => {
     const deep = '['.repeat(100_000) + ']'.repeat(100_000);
     expect(firstDuplicateKey(deep)).toBeUndefined();
+  });
+});
+
+describe('jsonTextFault: a repeated key, else a depth past the limit, in one pass', () => {
+  /** The reference: the recursive parse's first repeat, else the parsed value's depth as nestedDeeperThan counts it. */
+  const reference = (text: string, limit: number) =>
+    repeatByRecursiveParse(text) ?? (nestedDeeperThan(JSON.parse(text), limit) ? TOO_DEEP : undefined);
+
+  it('says what the reference says, on generated bodies with repeats, escapes and whitespace, at limits 1 to 6', () => {
+    fc.assert(
+      fc.property(jsonWithRepeats, fc.integer({ min: 1, max: 6 }), (text, limit) => {
+        expect(jsonTextFault(text, limit)).toEqual(reference(text, limit));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  const deep = (levels: number, inner = '1') => '{"a":['.repeat(levels) + inner + ']}'.repeat(levels);
+  const cases: Array<{ description: string; text: string; limit: number; expected: ReturnType<typeof jsonTextFault> }> = [
+    { description: 'at the limit, not past it', text: deep(2), limit: 4, expected: undefined },
+    { description: 'one level past the limit', text: deep(2, '{}'), limit: 4, expected: TOO_DEEP },
+    { description: 'a scalar body has no depth', text: '"x"', limit: 0, expected: undefined },
+    { description: 'the deep branch after a shallow one', text: '{"s":[1],"d":[[[[1]]]]}', limit: 4, expected: TOO_DEEP },
+    { description: 'brackets inside strings are not levels', text: '{"a":"[[[[{{{{","b":"\\\\"}', limit: 1, expected: undefined },
+    {
+      description: 'a repeat wins over a depth met before it',
+      text: `{"d":${deep(3)},"d":1}`,
+      limit: 2,
+      expected: { key: 'd', pointer: '' },
+    },
+    {
+      description: 'a repeat wins over a depth met after it',
+      text: `{"x":{"k":1,"k":2},"d":${deep(3)}}`,
+      limit: 2,
+      expected: { key: 'k', pointer: '/x' },
+    },
+    { description: 'an escaped key, and too deep', text: `{"\\u0061":${deep(3)}}`, limit: 3, expected: TOO_DEEP },
+    { description: 'an escaped key, at the limit', text: `{"\\u0061":${deep(1)}}`, limit: 3, expected: undefined },
+    {
+      description: 'an escaped key, then a plain repeat of it deeper in',
+      text: '{"o":{"\\u0062":[1],"b":2}}',
+      limit: 9,
+      expected: { key: 'b', pointer: '/o' },
+    },
+    {
+      description: 'a repeat in an object of 20 keys with one escaped',
+      text: `{${Array.from({ length: 20 }, (_, i) => `"k${i}":${i}`).join(',')},"\\u006b3":0}`,
+      limit: 9,
+      expected: { key: 'k3', pointer: '' },
+    },
+  ];
+  for (const { description, text, limit, expected } of cases) {
+    it(description, () => {
+      JSON.parse(text); // every case is valid JSON, as the scanner requires
+      expect(jsonTextFault(text, limit)).toEqual(expected);
+      expect(reference(text, limit)).toEqual(expected);
+    });
+  }
+
+  it('starts each scan afresh after one that stopped at a repeat deep inside an object of many keys', () => {
+    const many = Array.from({ length: 20 }, (_, i) => `"k${i}":${i}`).join(',');
+    expect(jsonTextFault(`[[{"o":{${many},"k7":0}}]]`, 9)).toEqual({ key: 'k7', pointer: '/0/0/o' });
+    expect(jsonTextFault('[[{"o":{"k7":0}}]]', 9)).toBeUndefined();
+    expect(jsonTextFault(`[[{"o":{"k7":0,${many.replaceAll('"k', '"m')}}}]]`, 9)).toBeUndefined();
+    expect(jsonTextFault('{"k7":0,"o":{"k7":1}}', 9)).toBeUndefined();
+  });
+
+  it('finds a body 100,000 levels deep too deep without overflowing the stack, then scans small bodies as before', () => {
+    expect(jsonTextFault('['.repeat(100_000) + ']'.repeat(100_000), 32)).toBe(TOO_DEEP);
+    expect(jsonTextFault(`{${Array.from({ length: 5_000 }, (_, i) => `"k${i}":{"a":1}`).join(',')},"k1":1}`, 32)).toEqual({
+      key: 'k1',
+      pointer: '',
+    });
+    expect(jsonTextFault('{"a":{"b":1,"b":2}}', 32)).toEqual({ key: 'b', pointer: '/a' });
+    expect(jsonTextFault('{"a":{"b":1}}', 1)).toBe(TOO_DEEP);
   });
 });
 

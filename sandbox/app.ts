@@ -1,5 +1,5 @@
 import { isJsonContentType } from '../core/predicates.js';
-import { firstDuplicateKey } from '../common/json-duplicate-keys.js';
+import { jsonTextFault, TOO_DEEP } from '../common/json-duplicate-keys.js';
 import { nestedDeeperThan } from '../common/json-depth.js';
 import { strictTextAsSent, textAsSent } from '../common/utf8.js';
 import { Answer, asResponse, type SandboxResponse } from './answer.js';
@@ -282,15 +282,20 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) return fail(400, 'the body must be a JSON object');
     // P-HTTP-4: JSON.parse kept the last of a repeated key; the signature covered a text with both.
-    const repeated = options.faults.has('http-repeated-key-last-wins') ? undefined : firstDuplicateKey(text);
-    if (repeated !== undefined)
+    // And before any handler walks the body recursively, a deep body is a 400, never a stack overflow.
+    // Both found in one pass over the text; under the fault that keeps the last value, the depth is the
+    // parsed value's (a repeat's dropped value no longer counts).
+    const fault = options.faults.has('http-repeated-key-last-wins')
+      ? nestedDeeperThan(body, MAX_BODY_DEPTH)
+        ? TOO_DEEP
+        : undefined
+      : jsonTextFault(text, MAX_BODY_DEPTH);
+    if (fault === TOO_DEEP) return fail(400, `the body nests objects or arrays more than ${MAX_BODY_DEPTH} levels deep`);
+    if (fault !== undefined)
       return fail(
         400,
-        `the body repeats the key ${JSON.stringify(repeated.key)} in the object at ${JSON.stringify(repeated.pointer)}; send each key once`,
+        `the body repeats the key ${JSON.stringify(fault.key)} in the object at ${JSON.stringify(fault.pointer)}; send each key once`,
       );
-    // Before any handler walks the body recursively: a deep body is a 400, never a stack overflow.
-    if (nestedDeeperThan(body, MAX_BODY_DEPTH))
-      return fail(400, `the body nests objects or arrays more than ${MAX_BODY_DEPTH} levels deep`);
 
     const run = (): SandboxResponse | Promise<SandboxResponse> => {
       try {
