@@ -3,7 +3,7 @@
 // baseline measured beside it:
 //   - the suite in-process (its Webhooks section timed apart) against a bare undici loop sending the
 //     same requests, equally concurrent, to the sandbox in the suite's own thread (and, shown apart,
-//     on a core of its own);
+//     on a core of its own), and, shown, against a fair client sending them as any client must;
 //   - a full run through a loopback proxy adding 25 ms each way (50 ms round trip), against its
 //     floor: requests / concurrency x round trip;
 //   - `svc-conformance run --runs 20/100/500` on the embedded sandbox, wall clock, and how the
@@ -25,7 +25,7 @@ import { runChecks } from '../suites/runner.js';
 import { SECTIONS } from '../suites/sections.js';
 import { startDelayProxy } from './delay-proxy.js';
 import { figure, median, repeat } from './stats.js';
-import { drive, prepareRequests, sandboxThroughput, sendAll, startServerWorker } from './throughput.js';
+import { clientRequests, drive, prepareRequests, sandboxThroughput, sendAll, sendAllAsClient, startServerWorker } from './throughput.js';
 
 const BIN = fileURLToPath(new URL('../../bin/svc-conformance.js', import.meta.url));
 const TIMES = 3;
@@ -63,6 +63,10 @@ if (process.argv.slice(2).join(' ') === '--only throughput') {
 //      as a target deployed apart is: shown, not judged. At 8 in flight the loop is then bound by the
 //      sandbox, so this one says how the suite's own work compares with the sandbox's, not with the
 //      loop's: a faster sandbox raises it, a slower one hides the suite's cost.
+//    With the sandbox in the suite's thread, the same requests are also sent by a fair client (as the
+//    sandbox has a fair server beside its bare one): canonical JSON written from each payload, each
+//    HMAC computed, the suites' transport with its deadline, each answer decoded and parsed. Shown,
+//    not judged: the suite against it, and it against the bare loop (what no client can do without).
 /** Headers of a recorded request that the replaying transport sets itself. */
 const TRANSPORT_HEADERS = new Set(['host', 'content-length', 'connection']);
 const WEBHOOKS = SECTIONS.filter((section) => section.name === 'Webhooks');
@@ -71,6 +75,13 @@ let requestCount = 0;
 type Layout = 'same thread' | 'own core';
 /** The suite's CPU time over the loop's in each overheadAt with the sandbox in this thread, 8 in flight. */
 const cpuRatios: number[] = [];
+/**
+ * With the sandbox in this thread: the suite's time over the fair client's (sendAllAsClient: what
+ * any client must do for each request, and nothing more), by concurrency; and the fair client's over
+ * the bare loop's, 8 in flight: the share of the bare loop's ratio that no client can avoid.
+ */
+const clientRatios = new Map<number, number[]>();
+const floorRatios: number[] = [];
 
 interface BenchTarget {
   baseUrl: string;
@@ -134,6 +145,14 @@ async function overheadAt(layout: Layout, concurrency: number): Promise<number> 
   const loop = await timed(() => sendAll(loopTarget.baseUrl, replayed, concurrency));
   await loopTarget.close();
   requestCount = recorded.length;
+  if (layout === 'same thread') {
+    const built = clientRequests(replayed, suiteTarget.config);
+    const clientTarget = await benchSandbox(layout);
+    const client = await timed(() => sendAllAsClient(clientTarget.baseUrl, built, concurrency));
+    await clientTarget.close();
+    clientRatios.set(concurrency, [...(clientRatios.get(concurrency) ?? []), suite.ms / client.ms]);
+    if (concurrency === CONCURRENCY) floorRatios.push(client.ms / loop.ms);
+  }
   // On a busy machine wall time is mostly the other processes' share; CPU time is the work itself.
   if (layout === 'same thread' && concurrency === CONCURRENCY) cpuRatios.push(suite.cpuMs / loop.cpuMs);
   return suite.ms / loop.ms;
@@ -142,6 +161,8 @@ async function overheadAt(layout: Layout, concurrency: number): Promise<number> 
 await overheadAt('same thread', CONCURRENCY);
 await overheadAt('own core', CONCURRENCY);
 cpuRatios.length = 0;
+clientRatios.clear();
+floorRatios.length = 0;
 // Each figure 7 times, the four taken in turn each round: a ratio of two runs a second apart moves by
 // a tenth on this machine from one measure to the next, and a slow minute then spreads over every figure.
 const SUITE_TIMES = 7;
@@ -172,6 +193,18 @@ function suiteFigures(): string[] {
     figure(
       `  the same, CPU time / the loop's (${CONCURRENCY} in flight)`,
       cpuRatios.sort((a, b) => a - b),
+      'x',
+    ),
+    ...[1, CONCURRENCY].map((concurrency) =>
+      figure(
+        `suite, no webhooks / fair client loop (${concurrency === 1 ? 'one at a time' : `${concurrency} in flight`})`,
+        clientRatios.get(concurrency)!.sort((a, b) => a - b),
+        'x',
+      ),
+    ),
+    figure(
+      `  fair client loop / bare undici loop (${CONCURRENCY} in flight)`,
+      floorRatios.sort((a, b) => a - b),
       'x',
     ),
     suite('own core', 1, ', sandbox on its own core'),

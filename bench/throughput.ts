@@ -12,7 +12,10 @@ import type { RecordedExchange } from '../sandbox/options.js';
 import { MERCHANT_A } from '../sandbox/tenants.js';
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
+import { sha256Key } from '../signer/sign.js';
+import type { HmacKey } from '../signer/hmac.js';
 import type { TargetConfig } from '../suites/config.js';
+import { dispatch } from '../suites/dispatch.js';
 import type { ServerData } from './throughput-server.js';
 import { sendOverWire, type Prepared } from './wire-driver.js';
 
@@ -89,6 +92,84 @@ export async function sendAll(baseUrl: string, requests: readonly Prepared[], in
             },
           );
         });
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  await agent.close();
+  return seconds;
+}
+
+/** A replayed request as a client builds it: the payload its body is the canonical JSON of, if it is, and the secret its API key signs with, if known. */
+export interface ClientRequest extends Prepared {
+  payload?: unknown;
+  secret?: string;
+}
+
+/**
+ * The requests a suite sent, as a client would build them again (before any clock starts): each body
+ * that is the canonical JSON of its payload gets that payload, each known API key its secret.
+ */
+export function clientRequests(requests: readonly Prepared[], config: TargetConfig): ClientRequest[] {
+  const secrets = new Map<string, string>();
+  for (const m of [config.merchant, config.otherMerchant]) if (m !== undefined) secrets.set(m.apiKey, m.secretKey);
+  return requests.map((r) => {
+    let payload: unknown;
+    try {
+      payload = JSON.parse(r.body);
+      if (canonicalize(payload) !== r.body) payload = undefined;
+    } catch {
+      payload = undefined;
+    }
+    const secret = secrets.get(r.headers['x-api-key'] ?? '');
+    return { ...r, ...(payload !== undefined ? { payload } : {}), ...(secret !== undefined ? { secret } : {}) };
+  });
+}
+
+/** What the fair client keeps of an answer: the first 64 KiB, and it stops reading past 1 MiB (as the suites do). */
+const CLIENT_LIMITS = { keep: 64 * 1024, stopAfter: 1024 * 1024 };
+const UTF8 = new TextDecoder();
+
+/**
+ * A fair client: sends every request, `inFlight` at a time, doing what any client of the interface
+ * must for each (the suites' floor, as the fair server is the sandbox's): the body written as
+ * canonical JSON from its payload, its HMAC computed (a key prepared per secret), sent through the
+ * suites' own transport with a deadline and a bounded read (suites/dispatch.ts), and the answer
+ * decoded and parsed as JSON. Nothing else: no generation, judging or evidence. Returns the seconds
+ * it took; an answer that fails in transport fails it, as in sendAll.
+ */
+export async function sendAllAsClient(baseUrl: string, requests: readonly ClientRequest[], inFlight: number): Promise<number> {
+  const agent = new Agent({ connections: 32 });
+  const keys = new Map<string, HmacKey>();
+  const base = baseUrl.replace(/\/+$/, '');
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: inFlight }, async () => {
+      while (next < requests.length) {
+        const r = requests[next++]!;
+        const method = r.method ?? 'POST';
+        const body = r.payload !== undefined ? canonicalize(r.payload) : r.body;
+        const headers = { ...r.headers };
+        if (r.secret !== undefined) {
+          let key = keys.get(r.secret);
+          if (key === undefined) keys.set(r.secret, (key = sha256Key(r.secret)));
+          const signature = key.digest(body + (r.headers['x-timestamp'] ?? ''));
+          // Sent as computed where the suite signed correctly; a deliberately wrong one stays as recorded.
+          if (signature === r.headers['x-signature']) headers['x-signature'] = signature;
+        }
+        const answer = await dispatch(agent, base + r.path, {
+          method,
+          headers,
+          body: method === 'GET' ? undefined : body,
+          timeoutMs: 10_000,
+          limits: CLIENT_LIMITS,
+        });
+        try {
+          JSON.parse(UTF8.decode(answer.body.kept));
+        } catch {
+          // Not JSON: an answer some checks ask for on purpose.
+        }
       }
     }),
   );
