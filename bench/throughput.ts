@@ -66,33 +66,44 @@ export function prepareRequests(count: number): Prepared[] {
  * loop about a sixth more, which made the suite look cheaper than it is.) An answer that fails in
  * transport fails the loop: a baseline must not be fast by not being answered.
  */
-export async function sendAll(baseUrl: string, requests: readonly Prepared[], inFlight: number): Promise<number> {
-  // As many connections as the suite's client may open (suites/http.ts): the lanes, not the pool,
-  // keep `inFlight` requests in flight. On a pool of one, replaying a suite's requests one at a time,
-  // undici opened a connection per request after the method checks (537 for 814, against the suite's
-  // 25), whether or not the requests kept their Connection header; on this pool and without it, 8.
-  const agent = new Agent({ connections: 32 });
+export function sendAll(baseUrl: string, requests: readonly Prepared[], inFlight: number): Promise<number> {
   const { origin } = new URL(baseUrl);
+  // Not async: the one promise a request is the answer's.
+  return inLanes(
+    requests,
+    inFlight,
+    (agent, r) =>
+      new Promise<void>((resolve, reject) => {
+        const method = r.method ?? 'POST';
+        agent.dispatch(
+          { origin, path: r.path, method, headers: r.headers, body: method === 'GET' ? null : r.body },
+          {
+            onRequestStart: () => {},
+            onResponseStart: () => {},
+            onResponseData: () => {},
+            onResponseEnd: () => resolve(),
+            onResponseError: (_controller, error) => reject(error),
+          },
+        );
+      }),
+  );
+}
+
+/**
+ * Sends every request through `send`, `inFlight` lanes each taking the next request as its last is
+ * answered; returns the seconds it took. As many connections as the suite's client may open
+ * (suites/http.ts): the lanes, not the pool, keep `inFlight` requests in flight. On a pool of one,
+ * replaying a suite's requests one at a time, undici opened a connection per request after the method
+ * checks (537 for 814, against the suite's 25), whether or not the requests kept their Connection
+ * header; on this pool and without it, 8.
+ */
+async function inLanes<T>(requests: readonly T[], inFlight: number, send: (agent: Agent, request: T) => Promise<void>): Promise<number> {
+  const agent = new Agent({ connections: 32 });
   let next = 0;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
-      while (next < requests.length) {
-        const r = requests[next++]!;
-        const method = r.method ?? 'POST';
-        await new Promise<void>((resolve, reject) => {
-          agent.dispatch(
-            { origin, path: r.path, method, headers: r.headers, body: method === 'GET' ? null : r.body },
-            {
-              onRequestStart: () => {},
-              onResponseStart: () => {},
-              onResponseData: () => {},
-              onResponseEnd: () => resolve(),
-              onResponseError: (_controller, error) => reject(error),
-            },
-          );
-        });
-      }
+      while (next < requests.length) await send(agent, requests[next++]!);
     }),
   );
   const seconds = (performance.now() - started) / 1000;
@@ -138,44 +149,33 @@ const UTF8 = new TextDecoder();
  * decoded and parsed as JSON. Nothing else: no generation, judging or evidence. Returns the seconds
  * it took; an answer that fails in transport fails it, as in sendAll.
  */
-export async function sendAllAsClient(baseUrl: string, requests: readonly ClientRequest[], inFlight: number): Promise<number> {
-  const agent = new Agent({ connections: 32 });
+export function sendAllAsClient(baseUrl: string, requests: readonly ClientRequest[], inFlight: number): Promise<number> {
   const keys = new Map<string, HmacKey>();
   const base = baseUrl.replace(/\/+$/, '');
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (next < requests.length) {
-        const r = requests[next++]!;
-        const method = r.method ?? 'POST';
-        const body = r.payload !== undefined ? canonicalize(r.payload) : r.body;
-        const headers = { ...r.headers };
-        if (r.secret !== undefined) {
-          let key = keys.get(r.secret);
-          if (key === undefined) keys.set(r.secret, (key = sha256Key(r.secret)));
-          const signature = key.digest(body + (r.headers['x-timestamp'] ?? ''));
-          // Sent as computed where the suite signed correctly; a deliberately wrong one stays as recorded.
-          if (signature === r.headers['x-signature']) headers['x-signature'] = signature;
-        }
-        const answer = await dispatch(agent, base + r.path, {
-          method,
-          headers,
-          body: method === 'GET' ? undefined : body,
-          timeoutMs: 10_000,
-          limits: CLIENT_LIMITS,
-        });
-        try {
-          JSON.parse(UTF8.decode(answer.body.kept));
-        } catch {
-          // Not JSON: an answer some checks ask for on purpose.
-        }
-      }
-    }),
-  );
-  const seconds = (performance.now() - started) / 1000;
-  await agent.close();
-  return seconds;
+  return inLanes(requests, inFlight, async (agent, r) => {
+    const method = r.method ?? 'POST';
+    const body = r.payload !== undefined ? canonicalize(r.payload) : r.body;
+    const headers = { ...r.headers };
+    if (r.secret !== undefined) {
+      let key = keys.get(r.secret);
+      if (key === undefined) keys.set(r.secret, (key = sha256Key(r.secret)));
+      const signature = key.digest(body + (r.headers['x-timestamp'] ?? ''));
+      // Sent as computed where the suite signed correctly; a deliberately wrong one stays as recorded.
+      if (signature === r.headers['x-signature']) headers['x-signature'] = signature;
+    }
+    const answer = await dispatch(agent, base + r.path, {
+      method,
+      headers,
+      body: method === 'GET' ? undefined : body,
+      timeoutMs: 10_000,
+      limits: CLIENT_LIMITS,
+    });
+    try {
+      JSON.parse(UTF8.decode(answer.body.kept));
+    } catch {
+      // Not JSON: an answer some checks ask for on purpose.
+    }
+  });
 }
 
 /** Requests per second of a server at baseUrl, `inFlight` at a time, and how many answers had each status. */

@@ -173,6 +173,13 @@ describe('jsonTextFault: a repeated key, else a depth past the limit, in one pas
     });
   }
 
+  it('keeps an escaped key decoded when the keys of its object move to a Set', () => {
+    const later = Array.from({ length: 19 }, (_, i) => `"k${i + 1}":${i}`).join(',');
+    const text = `{"\\u006b0":0,${later},"k0":1}`;
+    expect(jsonTextFault(text, 9)).toEqual({ key: 'k0', pointer: '' });
+    expect(reference(text, 9)).toEqual({ key: 'k0', pointer: '' });
+  });
+
   it('starts each scan afresh after one that stopped at a repeat deep inside an object of many keys', () => {
     const many = Array.from({ length: 20 }, (_, i) => `"k${i}":${i}`).join(',');
     expect(jsonTextFault(`[[{"o":{${many},"k7":0}}]]`, 9)).toEqual({ key: 'k7', pointer: '/0/0/o' });

@@ -37,52 +37,43 @@ export function firstDuplicateKey(text: string): DuplicateKey | undefined {
  * an object holds twice (P-HTTP-4, as firstDuplicateKey), else TOO_DEEP when objects and arrays nest
  * more than `depthLimit` levels (the root is level 1: the same count as nestedDeeperThan on the parsed
  * value, since a text with no repeated key loses nothing to the parse), else undefined. `text` must be
- * valid JSON. It runs on every request the sandbox answers, so in the usual body (no key with an
- * escape) it allocates nothing: keys are compared in place in the text, by their positions.
+ * valid JSON. It runs on every request the sandbox answers, so a key is compared in place in the text,
+ * by its position, and only a key with an escape is decoded: the usual body allocates nothing here.
  */
 export function jsonTextFault(text: string, depthLimit: number): DuplicateKey | typeof TOO_DEEP | undefined {
-  const found = scanInPlace(text, depthLimit);
-  return found === ESCAPED_KEY ? scanDecoding(text, depthLimit) : found;
-}
-
-/** scanInPlace met a key with an escape: its text is not the key, so the scan starts again decoding keys. */
-const ESCAPED_KEY = Symbol('escaped key');
-
-// scanInPlace's stacks, kept between calls (it is synchronous and calls nothing that could call it
-// again), each with its own count of entries in use: written by index, never shortened, so a scan
-// allocates nothing once they have grown. For each open value: where its keys begin in the key list
-// (-1 for an array), the Set of an object's keys once it holds more than FEW_KEYS (else null), and
-// where the scan is inside it (an object's current key by its start and end in the text, an array's
-// current index in `atStart`). The key list: where each key of the objects open now starts (after
-// its quote) and ends (its closing quote).
-let firstKeyOf: number[] = [];
-let manyOf: Array<Set<string> | null> = [];
-let atStart: number[] = [];
-let atEnd: number[] = [];
-let keyStart: number[] = [];
-let keyEnd: number[] = [];
-/** Past this many entries (a deep or wide body) the stacks are let go after the scan, not kept. */
-const KEPT_STACK = 1024;
-
-function scanInPlace(text: string, depthLimit: number): DuplicateKey | typeof TOO_DEEP | typeof ESCAPED_KEY | undefined {
-  const found = scanPositions(text, depthLimit);
+  const found = scan(text, depthLimit);
   if (firstKeyOf.length > KEPT_STACK || keyStart.length > KEPT_STACK) {
     firstKeyOf = [];
     manyOf = [];
     atStart = [];
     atEnd = [];
+    atDecoded = [];
     keyStart = [];
     keyEnd = [];
+    keyDecoded = [];
   }
   return found;
 }
 
-/** The scan ends with `open` values open: the Sets of their keys are let go (a closed value's already is). */
-function closeAll(open: number): void {
-  for (let depth = 0; depth < open; depth++) manyOf[depth] = null;
-}
+// The scan's stacks, kept between calls (it is synchronous and calls nothing that could call it
+// again), each written by index up to a count of its own and never shortened: once they have grown, a
+// scan allocates nothing for them. For each open value: where its keys begin in the key list (-1 for
+// an array), the Set of an object's keys once it holds more than FEW_KEYS (else null), and where the
+// scan is inside it (an object's current key, an array's current index in `atStart`). For each key of
+// the objects open now (the key list): where it starts (after its quote) and ends (at its closing
+// quote), and, for a key with an escape, its decoded text (else undefined: the text is the key).
+let firstKeyOf: number[] = [];
+let manyOf: Array<Set<string> | null> = [];
+let atStart: number[] = [];
+let atEnd: number[] = [];
+let atDecoded: Array<string | undefined> = [];
+let keyStart: number[] = [];
+let keyEnd: number[] = [];
+let keyDecoded: Array<string | undefined> = [];
+/** Past this many entries (a deep or wide body) the stacks are let go after the scan, not kept. */
+const KEPT_STACK = 1024;
 
-function scanPositions(text: string, depthLimit: number): DuplicateKey | typeof TOO_DEEP | typeof ESCAPED_KEY | undefined {
+function scan(text: string, depthLimit: number): DuplicateKey | typeof TOO_DEEP | undefined {
   // Values open now, and keys in the list now.
   let open = 0;
   let keys = 0;
@@ -101,33 +92,38 @@ function scanPositions(text: string, depthLimit: number): DuplicateKey | typeof 
           backslash = text.indexOf('\\', i);
           if (backslash === -1) backslash = text.length;
         }
-        if (backslash < end) {
-          closeAll(open);
-          return ESCAPED_KEY;
-        }
         const start = i + 1;
+        const decoded = backslash < end ? (JSON.parse(text.slice(i, end + 1)) as string) : undefined;
         const top = open - 1;
         const set = manyOf[top];
         if (set != null) {
-          const key = text.slice(start, end);
-          if (set.has(key)) return repeated(text, start, end, open);
+          const key = decoded ?? text.slice(start, end);
+          if (set.has(key)) return repeated(text, key, open);
           set.add(key);
         } else {
           const from = firstKeyOf[top]!;
-          for (let k = from; k < keys; k++)
-            if (sameText(text, keyStart[k]!, keyEnd[k]!, start, end)) return repeated(text, start, end, open);
+          for (let k = from; k < keys; k++) {
+            const other = keyDecoded[k];
+            const same =
+              other === undefined && decoded === undefined
+                ? sameText(text, keyStart[k]!, keyEnd[k]!, start, end)
+                : (other ?? text.slice(keyStart[k], keyEnd[k])) === (decoded ?? text.slice(start, end));
+            if (same) return repeated(text, decoded ?? text.slice(start, end), open);
+          }
           keyStart[keys] = start;
           keyEnd[keys] = end;
+          keyDecoded[keys] = decoded;
           keys++;
           if (keys - from > FEW_KEYS) {
             const held = new Set<string>();
-            for (let k = from; k < keys; k++) held.add(text.slice(keyStart[k], keyEnd[k]));
+            for (let k = from; k < keys; k++) held.add(keyDecoded[k] ?? text.slice(keyStart[k], keyEnd[k]));
             manyOf[top] = held;
             keys = from;
           }
         }
         atStart[top] = start;
         atEnd[top] = end;
+        atDecoded[top] = decoded;
         expectKey = false;
       }
       i = end;
@@ -137,6 +133,7 @@ function scanPositions(text: string, depthLimit: number): DuplicateKey | typeof 
       manyOf[open] = null;
       atStart[open] = isObject ? -1 : 0;
       atEnd[open] = -1;
+      atDecoded[open] = undefined;
       open++;
       if (open > depthLimit) tooDeep = true;
       expectKey = isObject;
@@ -164,91 +161,17 @@ function sameText(text: string, aStart: number, aEnd: number, bStart: number, bE
 }
 
 /**
- * The key at text[start..end) found twice in the innermost of `open` open values (an object), with that
- * object's pointer from scanPositions' stacks (no key on them has an escape).
+ * `key`, found twice in the innermost of `open` open values (an object), with that object's pointer
+ * from the scan's stacks; the Sets of the open values are let go (a closed value's already is).
  */
-function repeated(text: string, start: number, end: number, open: number): DuplicateKey {
-  const at: Array<string | number> = [];
-  for (let depth = 0; depth < open; depth++) at.push(firstKeyOf[depth] === -1 ? atStart[depth]! : text.slice(atStart[depth], atEnd[depth]));
-  closeAll(open);
-  return { key: text.slice(start, end), pointer: pointerOf(at) };
-}
-
-/**
- * The same scan for a text with a key that has an escape: each key decoded (JSON.parse of its
- * quoted text) and kept as a string. Its state in parallel stacks, an object's keys in one shared
- * list until they pass FEW_KEYS, as above.
- */
-function scanDecoding(text: string, depthLimit: number): DuplicateKey | typeof TOO_DEEP | undefined {
-  // Every key of the objects open now, in one list; for each open value, where its own keys begin
-  // in that list (-1 for an array), and where the scan is inside it (an object's current key, an
-  // array's current index), for the pointer.
-  const seen: string[] = [];
-  const firstKey: number[] = [];
-  // For each open value: the Set of an object's keys once it has more than FEW_KEYS, else null.
-  const many: Array<Set<string> | null> = [];
-  const at: Array<string | number> = [];
-  let tooDeep = false;
-  let expectKey = false;
-  let backslash = text.indexOf('\\');
-  if (backslash === -1) backslash = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === QUOTE) {
-      const end = stringEnd(text, i);
-      if (expectKey) {
-        if (backslash < i) {
-          backslash = text.indexOf('\\', i);
-          if (backslash === -1) backslash = text.length;
-        }
-        // A key with no escape is its text as it stands; only an escaped one needs decoding.
-        const key = backslash < end ? (JSON.parse(text.slice(i, end + 1)) as string) : text.slice(i + 1, end);
-        const top = firstKey.length - 1;
-        const set = many[top];
-        if (set != null) {
-          if (set.has(key)) return { key, pointer: pointerOf(at) };
-          set.add(key);
-        } else {
-          const from = firstKey[top]!;
-          for (let k = from; k < seen.length; k++) if (seen[k] === key) return { key, pointer: pointerOf(at) };
-          seen.push(key);
-          if (seen.length - from > FEW_KEYS) {
-            many[top] = new Set(seen.slice(from));
-            seen.length = from;
-          }
-        }
-        at[at.length - 1] = key;
-        expectKey = false;
-      }
-      i = end;
-    } else if (code === OPEN_OBJECT) {
-      firstKey.push(seen.length);
-      many.push(null);
-      at.push('');
-      if (firstKey.length > depthLimit) tooDeep = true;
-      expectKey = true;
-    } else if (code === OPEN_ARRAY) {
-      firstKey.push(-1);
-      many.push(null);
-      at.push(0);
-      if (firstKey.length > depthLimit) tooDeep = true;
-      expectKey = false;
-    } else if (code === CLOSE_OBJECT) {
-      // The object's keys leave the list with it.
-      seen.length = firstKey.pop()!;
-      many.pop();
-      at.pop();
-    } else if (code === CLOSE_ARRAY) {
-      firstKey.pop();
-      many.pop();
-      at.pop();
-    } else if (code === COMMA) {
-      const top = at.length - 1;
-      expectKey = firstKey[top] !== -1;
-      if (!expectKey) at[top] = (at[top] as number) + 1;
-    }
+function repeated(text: string, key: string, open: number): DuplicateKey {
+  let pointer = '';
+  for (let depth = 0; depth < open - 1; depth++) {
+    const step = firstKeyOf[depth] === -1 ? String(atStart[depth]) : (atDecoded[depth] ?? text.slice(atStart[depth], atEnd[depth]));
+    pointer += `/${step.replaceAll('~', '~0').replaceAll('/', '~1')}`;
   }
-  return tooDeep ? TOO_DEEP : undefined;
+  for (let depth = 0; depth < open; depth++) manyOf[depth] = null;
+  return { key, pointer };
 }
 
 /**
@@ -264,13 +187,4 @@ function stringEnd(text: string, start: number): number {
     quote = text.indexOf('"', quote + 1);
   }
   return text.length - 1;
-}
-
-/** The JSON Pointer (RFC 6901) of the innermost open object, from where the scan is in each value around it. */
-function pointerOf(at: readonly (string | number)[]): string {
-  let pointer = '';
-  for (let depth = 0; depth < at.length - 1; depth++) {
-    pointer += `/${String(at[depth]).replaceAll('~', '~0').replaceAll('/', '~1')}`;
-  }
-  return pointer;
 }
