@@ -180,6 +180,26 @@ describe('jsonTextFault: a repeated key, else a depth past the limit, in one pas
     expect(reference(text, 9)).toEqual({ key: 'k0', pointer: '' });
   });
 
+  it('tells keys apart by every character: the first, the last, one in the middle, short keys and long', () => {
+    for (const length of [1, 2, 3, 16, 17, 40]) {
+      const base = 'k'.repeat(length);
+      const at = (i: number) => `${base.slice(0, i)}z${base.slice(i + 1)}`;
+      for (const i of new Set([0, Math.floor(length / 2), length - 1])) {
+        expect(jsonTextFault(`{"${base}":1,"${at(i)}":2}`, 9)).toBeUndefined();
+        expect(jsonTextFault(`{"${at(i)}":1,"o":{"${base}":0},"${at(i)}":2}`, 9)).toEqual({ key: at(i), pointer: '' });
+      }
+    }
+    expect(jsonTextFault('{"":1,"a":2,"":3}', 9)).toEqual({ key: '', pointer: '' });
+  });
+
+  it('neither throws nor spoils the next scan on a text that is no JSON (a stray close, a value left open)', () => {
+    const many = Array.from({ length: 20 }, (_, i) => `"k${i}":${i}`).join(',');
+    expect(jsonTextFault(']}{"a":1}', 9)).toBeUndefined();
+    expect(jsonTextFault(`{"x":{${many}`, 9)).toBeUndefined();
+    expect(jsonTextFault('{"x":{"k3":1}}', 9)).toBeUndefined();
+    expect(jsonTextFault('{"x":{"k3":1,"k3":2}}', 9)).toEqual({ key: 'k3', pointer: '/x' });
+  });
+
   it('starts each scan afresh after one that stopped at a repeat deep inside an object of many keys', () => {
     const many = Array.from({ length: 20 }, (_, i) => `"k${i}":${i}`).join(',');
     expect(jsonTextFault(`[[{"o":{${many},"k7":0}}]]`, 9)).toEqual({ key: 'k7', pointer: '/0/0/o' });
