@@ -31,9 +31,10 @@ export class ReplayCache {
       this.seen.set(timestamp, kept);
       if (this.seen.size === 1) this.firstExpiresAt = expiresAt;
     }
-    if (kept.signatures.has(signature)) return true;
+    // One look-up, not a has() then an add(): the Set grows only by a pair it did not hold.
+    const before = kept.signatures.size;
     kept.signatures.add(signature);
-    return false;
+    return kept.signatures.size === before;
   }
 
   private prune(now: number): void {
