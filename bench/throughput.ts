@@ -16,6 +16,7 @@ import { sha256Key } from '../signer/sign.js';
 import type { HmacKey } from '../signer/hmac.js';
 import type { TargetConfig } from '../suites/config.js';
 import { dispatch } from '../suites/dispatch.js';
+import { MAX_KEPT_BODY, MAX_READ_BODY } from '../suites/http.js';
 import type { ServerData } from './throughput-server.js';
 import { sendOverWire, type Prepared } from './wire-driver.js';
 
@@ -137,8 +138,8 @@ export function clientRequests(requests: readonly Prepared[], config: TargetConf
   });
 }
 
-/** What the fair client keeps of an answer: the first 64 KiB, and it stops reading past 1 MiB (as the suites do). */
-const CLIENT_LIMITS = { keep: 64 * 1024, stopAfter: 1024 * 1024 };
+/** What the fair client keeps of an answer, and where it stops reading: the suites' own limits. */
+const CLIENT_LIMITS = { keep: MAX_KEPT_BODY, stopAfter: MAX_READ_BODY };
 const UTF8 = new TextDecoder();
 
 /**

@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { nestedDeeperThan } from './json-depth.js';
-import { firstDuplicateKey, jsonTextFault, TOO_DEEP, type DuplicateKey } from './json-duplicate-keys.js';
+import { jsonTextFault, TOO_DEEP, type DuplicateKey } from './json-duplicate-keys.js';
+
+/** The scan without a depth limit: its first repeated key, or undefined. */
+function firstDuplicateKey(text: string): DuplicateKey | undefined {
+  const found = jsonTextFault(text, Number.POSITIVE_INFINITY);
+  return found === TOO_DEEP ? undefined : found;
+}
 
 describe('firstDuplicateKey', () => {
   const cases: Array<{ description: string; text: string; expected: ReturnType<typeof firstDuplicateKey> }> = [

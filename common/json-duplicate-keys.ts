@@ -22,24 +22,15 @@ const FEW_KEYS = 16;
 export const TOO_DEEP = 'too-deep';
 
 /**
- * The first key that an object of `text` holds twice, compared as decoded text ("a" and "\u0061" are
- * one key), or undefined when there is none. `text` must be valid JSON (parse it first): the scanner
- * trusts its grammar and only tracks where keys begin. Iterative, so a deep body cannot overflow the
- * stack, and linear in the text's length.
- */
-export function firstDuplicateKey(text: string): DuplicateKey | undefined {
-  const found = jsonTextFault(text, Number.POSITIVE_INFINITY);
-  return found === TOO_DEEP ? undefined : found;
-}
-
-/**
  * What the sandbox refuses in a parsed body's text before reading it, found in one pass: the first key
- * an object holds twice (P-HTTP-4, as firstDuplicateKey), else TOO_DEEP when objects and arrays nest
- * more than `depthLimit` levels (the root is level 1: the same count as nestedDeeperThan on the parsed
- * value, since a text with no repeated key loses nothing to the parse), else undefined. `text` must be
- * valid JSON. It runs on every request the sandbox answers, so a key is compared in place in the text,
- * by its position, and only a key with an escape is decoded: a body with no repeat, no escaped key and
- * no object of more than FEW_KEYS keys (the usual one) allocates nothing here.
+ * an object holds twice (P-HTTP-4; keys compared as decoded text, so "a" and "\u0061" are one key),
+ * else TOO_DEEP when objects and arrays nest more than `depthLimit` levels (the root is level 1: the
+ * same count as nestedDeeperThan on the parsed value, since a text with no repeated key loses nothing
+ * to the parse), else undefined. `text` must be valid JSON. Iterative, so a deep body cannot overflow
+ * the stack, and linear in the text's length. It runs on every request the sandbox answers, so a key
+ * is compared in place in the text, by its position, and only a key with an escape is decoded: a body
+ * with no repeat, no escaped key and no object of more than FEW_KEYS keys (the usual one) allocates
+ * nothing here.
  */
 export function jsonTextFault(text: string, depthLimit: number): DuplicateKey | typeof TOO_DEEP | undefined {
   const found = scan(text, depthLimit);
