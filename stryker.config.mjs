@@ -1,0 +1,27 @@
+// @ts-check
+// `npm run mutation`: StrykerJS changes the checks, core/ and signer/ one small edit at a time and runs
+// the unit tests against each; an edit no test notices is a condition no test judges. Not part of
+// `npm test` (it takes many minutes). A narrower run: `npm run mutation -- --mutate suites/checks/duplicates.ts`.
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+const config = {
+  testRunner: 'vitest',
+  // The unit tiers alone: the e2e tier's whole runs and built command take minutes per mutant, or miss it.
+  vitest: { configFile: 'vitest.mutation.config.ts', related: true },
+  coverageAnalysis: 'perTest',
+  // What a check says (messages, labels, titles) is left as it is: no verdict depends on it.
+  plugins: ['@stryker-mutator/vitest-runner', './stryker-ignore-prose.mjs'],
+  ignorers: ['prose'],
+  mutate: ['suites/checks/**/*.ts', 'core/**/*.ts', 'signer/**/*.ts', '!**/*.test.ts', '!**/*test-support.ts'],
+  ignorePatterns: ['dist', 'svc-reports', 'reports/out', '.stryker'],
+  // Two cores, shared: one vitest worker per runner, two runners at most.
+  concurrency: 2,
+  timeoutMS: 10_000,
+  dryRunTimeoutMinutes: 10,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: '.stryker/mutation.html' },
+  jsonReporter: { fileName: '.stryker/mutation.json' },
+  incrementalFile: '.stryker/incremental.json',
+  tempDirName: '.stryker-tmp',
+  thresholds: { high: 90, low: 80, break: null },
+};
+export default config;
