@@ -1,7 +1,11 @@
-// The unit tiers of vitest.config.ts, for StrykerJS (stryker.config.mjs): the e2e tier runs the built
-// command, which a mutant of the sources never reaches, so it would only cost time.
-import { defineConfig, type Plugin } from 'vitest/config';
+// The tests StrykerJS runs against each mutant (stryker.config.mjs): the unit tiers of vitest.config.ts,
+// and of the e2e tier the one file that judges the sources in-process, fault by fault, in seconds
+// (each auth-area fault against the checks of its requirement). The rest of the e2e tier runs the built
+// command (which no mutant reaches) or whole runs of every check (minutes per mutant).
+import { defineConfig, type Plugin, type TestProjectInlineConfiguration } from 'vitest/config';
 import base from './vitest.config.js';
+
+const IN_PROCESS_E2E = ['test/auth-area-faults.test.ts'];
 
 /**
  * Processes, not the worker threads StrykerJS asks for (its `pool` overrides every project's): node 20
@@ -15,11 +19,16 @@ const inForks: Plugin = {
   },
 };
 
-const projects = (base.test?.projects ?? []).flatMap((project) =>
-  typeof project === 'object' && 'test' in project && project.test?.name !== 'e2e'
-    ? // One test at a time, it.concurrent too: StrykerJS tells which test ran a mutant by the test running.
-      [{ ...project, plugins: [inForks], test: { ...project.test, maxConcurrency: 1 } }]
-    : [],
+const unitTiers = (base.test?.projects ?? []).filter(
+  (project): project is TestProjectInlineConfiguration => typeof project === 'object' && 'test' in project && project.test?.name !== 'e2e',
+);
+const inProcessE2e: TestProjectInlineConfiguration = {
+  extends: true,
+  test: { name: 'e2e-in-process', include: IN_PROCESS_E2E, isolate: false },
+};
+const projects = [...unitTiers, inProcessE2e].map(
+  // One test at a time, it.concurrent too: StrykerJS tells which test ran a mutant by the test running.
+  (project): TestProjectInlineConfiguration => ({ ...project, plugins: [inForks], test: { ...project.test, maxConcurrency: 1 } }),
 );
 
 export default defineConfig({ test: { ...base.test, reporters: ['default'], projects } });
