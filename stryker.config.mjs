@@ -18,7 +18,9 @@ const config = {
   ignorePatterns: ['dist', 'svc-reports', 'reports/out', '.stryker'],
   // Two cores, shared: one vitest worker per runner, two runners at most.
   concurrency: 2,
-  timeoutMS: 10_000,
+  // Generous: each mutant's run starts a fork and loads the kit afresh, which the dry run's timing leaves out
+  // and which took over 10 s on a loaded machine (a spurious timeout counts as killed).
+  timeoutMS: 60_000,
   dryRunTimeoutMinutes: 10,
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: '.stryker/mutation.html' },
