@@ -8,6 +8,8 @@ import { createOrderChecks } from './orders.js';
 
 type Json = Record<string, unknown>;
 const check = (id: string) => createOrderChecks.find((c) => c.id === id)!;
+type Edit = (record: Json, envelope: Json) => void;
+type Row = [string, Edit, 'passed' | 'failed'];
 
 /** The envelope of a created order, its record made from the request and changed by `edit`. */
 function created(body: Json, n: number, edit: (record: Json, envelope: Json) => void = () => {}): Reply {
@@ -63,7 +65,7 @@ describe('ORDER-ENVELOPE: status "success", code the HTTP status as text, a mess
     ['no message', (_: Json, e: Json) => void delete e.message, 'failed'],
     ['return_data null', (_: Json, e: Json) => void (e.return_data = null), 'failed'],
     ['return_data text', (_: Json, e: Json) => void (e.return_data = 'ORDER-1'), 'failed'],
-  ] as const)('%s: %s', async (_, edit, outcome) => {
+  ] satisfies Row[])('%s: %s', async (_, edit, outcome) => {
     expect(await verdict(check('create-order-envelope'), editing(edit))).toBe(outcome);
   });
 
@@ -80,7 +82,7 @@ describe('ORDER-SVC-ORDER-ID: two orders, two distinct non-empty svc_order_ids',
     ['the same for both', (r: Json) => void (r.svc_order_id = 'SVC-1'), 'failed'],
     ['empty', (r: Json) => void (r.svc_order_id = ''), 'failed'],
     ['a number', (r: Json) => void (r.svc_order_id = Number(String(r.svc_order_id).slice(4))), 'failed'],
-  ] as const)('%s: %s', async (_, edit, outcome) => {
+  ] satisfies Row[])('%s: %s', async (_, edit, outcome) => {
     expect(await verdict(check('create-order-distinct-svc-order-ids'), editing(edit))).toBe(outcome);
   });
 
@@ -104,7 +106,7 @@ describe('ORDER-ORDER-ID-ECHO: order_id comes back equal as text', () => {
       'failed',
     ],
     ['another id', (r: Json) => void (r.order_id = `${String(r.order_id)}-X`), 'failed'],
-  ] as const)('%s: %s', async (_, edit, outcome) => {
+  ] satisfies Row[])('%s: %s', async (_, edit, outcome) => {
     expect(await verdict(check('create-order-order-id-echo'), editing(edit))).toBe(outcome);
   });
 });

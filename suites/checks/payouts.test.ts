@@ -113,7 +113,7 @@ describe('PAYOUT-FAILED-INVARIANTS: FAILED, amount_debited NO, utr_number NA, a 
     ['utr_number empty', (r: Json) => void (r.utr_number = ''), 'failed'],
     ['an empty message', (r: Json) => void (r.message = ''), 'failed'],
     ['no message', (r: Json) => void delete r.message, 'failed'],
-  ] as const)('%s: %s', async (_, edit, outcome) => {
+  ] satisfies Array<[string, (record: Json) => void, 'passed' | 'failed']>)('%s: %s', async (_, edit, outcome) => {
     expect(await verdict(check('payout-failed-invariants'), editing(edit))).toBe(outcome);
   });
 });
