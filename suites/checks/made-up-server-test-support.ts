@@ -87,13 +87,18 @@ export interface Judged {
   findings: string[];
 }
 
-/** Runs one check against a made-up server. */
-export async function judge(check: Check, server: Server, edit: (config: TargetConfig) => void = () => {}): Promise<Judged> {
+/** Runs one check against a made-up server; `overrides` replace parts of its context (its clock, nowSeconds). */
+export async function judge(
+  check: Check,
+  server: Server,
+  edit: (config: TargetConfig) => void = () => {},
+  overrides: Partial<CheckContext> = {},
+): Promise<Judged> {
   const config = madeUpConfig();
   edit(config);
   const findings: string[] = [];
   try {
-    await check.run(madeUpContext(config, server, findings));
+    await check.run({ ...madeUpContext(config, server, findings), ...overrides });
     return { outcome: 'passed', findings };
   } catch (error) {
     if (error instanceof CheckSkipped) return { outcome: `skipped: ${error.message}`, findings };
