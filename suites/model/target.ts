@@ -1,15 +1,15 @@
 // The target side of the model: the requests its commands send (each through ctx.send, the one HTTP
 // layer), the numbered steps a failure is reported with, and what is learnt once per run about the
-// target: whether it is a reference sandbox (asked of suites/reference-sandbox.ts, which alone decides
-// whether control requests may be sent), and the wallet the run's payouts draw on.
+// target: whether it is the declared reference sandbox (suites/reference-sandbox.ts alone decides
+// whether control requests may be sent), and the currency of the merchant's wallet.
 import { createHash } from 'node:crypto';
 import { minorUnitOf } from '../../schemas/amounts.js';
-import { CURRENCIES, type Currency } from '../../schemas/types.js';
+import type { Currency } from '../../schemas/types.js';
 import type { CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
 import { isReferenceSandbox } from '../reference-sandbox.js';
-import { decimalOf, decimalText, payoutRequest, type Decimal } from '../checks/requests.js';
+import { decimalText, payoutRequest, type Decimal } from '../checks/requests.js';
 import { SANDBOX_OUTCOME_ENDINGS, walletCurrency } from '../checks/wallet.js';
 import { awaitsSettlement, type ModelRule } from './model.js';
 
@@ -20,8 +20,6 @@ export interface TargetFacts {
   sandbox: boolean;
   walletId: string;
   currency: Currency;
-  /** How the wallet was chosen, for the report. */
-  wallet: 'own' | 'merchant';
 }
 
 /** One numbered step of a sequence: what was sent and what came back, as the report shows it. */
@@ -213,47 +211,14 @@ export function ownPayoutAmount(ctx: CheckContext, currency: Currency, ending: n
   return { units: whole * 10n ** BigInt(scale) + BigInt(minor) * 10n ** BigInt(scale - 2), scale };
 }
 
-/** Per run (its client): the wallet payouts draw on. */
-const walletOfRun = new WeakMap<object, Promise<Omit<TargetFacts, 'sandbox'>>>();
-
-/** Learnt once per run by the first check that asks; a failure to learn is not kept, so the next asks again. */
-function once<T>(cache: WeakMap<object, Promise<T>>, ctx: CheckContext, learn: () => Promise<T>): Promise<T> {
-  let promise = cache.get(ctx.runKey);
-  if (promise === undefined) {
-    cache.set(ctx.runKey, (promise = learn()));
-    promise.catch(() => cache.delete(ctx.runKey));
-  }
-  return promise;
-}
-
-/** What the model knows of the target; `needsWallet` false (orders only) reads no balance. */
+/**
+ * What the model knows of the target; `needsWallet` false (orders only) reads no balance. The money
+ * and state rules are judged on the merchant's configured wallet in every run (P-CLI v1.3), the
+ * reference sandbox included: a wallet a target opens for the kit would let it keep its faults elsewhere.
+ */
 export async function targetFacts(ctx: CheckContext, needsWallet: boolean): Promise<TargetFacts> {
-  // Decided once per run for every check (reference-sandbox.ts): control requests only when it says so.
-  const sandbox = await isReferenceSandbox(ctx);
-  if (!needsWallet) return { sandbox, walletId: ctx.config.merchant.walletId, currency: 'INR', wallet: 'merchant' };
-  return { sandbox, ...(await once(walletOfRun, ctx, () => learnWallet(ctx, sandbox))) };
-}
-
-async function learnWallet(ctx: CheckContext, sandbox: boolean): Promise<Omit<TargetFacts, 'sandbox'>> {
-  const own = sandbox ? await ownWallet(ctx) : undefined;
-  if (own !== undefined) return { ...own, wallet: 'own' };
-  // The run's one read of the merchant wallet's currency (shared: every identical read is one more another run may replay).
-  const currency = await walletCurrency(ctx);
-  return { walletId: ctx.config.merchant.walletId, currency, wallet: 'merchant' };
-}
-
-/** A wallet of the run's own from the sandbox's control request (POST /sandbox/wallets), if it has one. */
-async function ownWallet(ctx: CheckContext): Promise<{ walletId: string; currency: Currency } | undefined> {
-  const exchange = await ctx.sendSetup({
-    label: "a wallet of the run's own (the sandbox's control request)",
-    path: OPERATION_PATHS.spareWallet,
-    payload: { balance: '100000.00' },
-  });
-  const data = (exchange.response?.json as { data?: Json } | undefined)?.data;
-  const ok =
-    exchange.response?.status === 201 &&
-    typeof data?.wallet_id === 'string' &&
-    (CURRENCIES as readonly unknown[]).includes(data.currency) &&
-    decimalOf(data.balance) !== undefined;
-  return ok ? { walletId: data.wallet_id as string, currency: data.currency as Currency } : undefined;
+  const sandbox = isReferenceSandbox(ctx);
+  const walletId = ctx.config.merchant.walletId;
+  if (!needsWallet) return { sandbox, walletId, currency: 'INR' };
+  return { sandbox, walletId, currency: await walletCurrency(ctx) };
 }
