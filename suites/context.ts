@@ -5,6 +5,7 @@ import { idSource, runSalt, runTag } from './ids.js';
 import { Limiter, settleInOrder } from './limiter.js';
 import { systemClock } from '../core/clock.js';
 import { getPath } from '../core/predicates.js';
+import type { HttpAnswer } from '../core/exchange.js';
 import type { CheckMeta, CheckOutcome } from '../core/report.js';
 import { observe } from './observers.js';
 import type { Redact } from './redact.js';
@@ -194,6 +195,22 @@ function redactedJson(value: unknown, redact: Redact): unknown {
   return value;
 }
 
+const isSuccessStatus = (status: number) => status >= 200 && status < 300;
+
+/**
+ * Counts a plainly signed request's answer: taken past authentication (2xx, or 400, 409 and 422,
+ * which come only after it, P-AUTH-6), refused 401, 404, or not the interface's JSON at all.
+ */
+function tallySigned(meta: CheckMeta, response: HttpAnswer): void {
+  const tally = (meta.plainlySigned ??= { answered: 0, refused401: 0, accepted: 0, notFound: 0, notJson: 0 });
+  const { status } = response;
+  tally.answered += 1;
+  if (status === 401) tally.refused401 += 1;
+  if (isSuccessStatus(status) || status === 400 || status === 409 || status === 422) tally.accepted += 1;
+  if (status === 404) tally.notFound += 1;
+  if (response.json === undefined) tally.notJson += 1;
+}
+
 export function newMeta(check: Check): CheckMeta {
   return { check: check.id, requirement: check.requirement, title: check.title, evidence: [], findings: [] };
 }
@@ -236,23 +253,17 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
   /** An exchange of this check, in its place: tallied, and looked over by the observers. */
   const kept = (options: Parameters<CheckContext['send']>[0], exchange: Exchange, place: number): Exchange => {
     exchanges[place] = exchange;
-    if (exchange.response !== undefined && isPlainlySigned(options, settings.config.merchant)) {
-      const tally = (meta.plainlySigned ??= { answered: 0, refused401: 0 });
-      tally.answered += 1;
-      if (exchange.response.status === 401) tally.refused401 += 1;
-    }
+    const status = exchange.response?.status;
+    if (exchange.response !== undefined && isPlainlySigned(options, settings.config.merchant)) tallySigned(meta, exchange.response);
+    if (status !== undefined && status >= 500) meta.serverErrors = (meta.serverErrors ?? 0) + 1;
     if (exchange.resent !== undefined) {
       const tally = (meta.resent ??= { sent: 0, accepted: 0 });
       tally.sent += 1;
       if (exchange.response !== undefined && exchange.response.status !== 401) tally.accepted += 1;
     }
-    // Signed wrong (or not at all) on purpose, and taken past authentication: the target's own doing, whatever the keys.
-    const status = exchange.response?.status;
-    if (
-      status !== undefined &&
-      isMisSigned(options) &&
-      ((status >= 200 && status < 300) || status === 404 || status === 409 || status === 422)
-    ) {
+    // Signed wrong (or not at all) on purpose, and taken past authentication: the target's own doing,
+    // whatever the keys. Not a 404: a wrong base URL answers that to everything.
+    if (status !== undefined && isMisSigned(options) && (isSuccessStatus(status) || status === 409 || status === 422)) {
       meta.wronglySignedAccepted = (meta.wronglySignedAccepted ?? 0) + 1;
     }
     // A form's answer is a page (the sandbox's hosted checkout), not an operation's: no envelope rule applies.
