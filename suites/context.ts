@@ -8,6 +8,7 @@ import { getPath } from '../core/predicates.js';
 import type { HttpAnswer } from '../core/exchange.js';
 import type { CheckMeta, CheckOutcome } from '../core/report.js';
 import { observe } from './observers.js';
+import { notePayouts } from './own-payouts.js';
 import type { Redact } from './redact.js';
 import type { RunSettings } from './settings.js';
 import { openWebhookSession, type OpenSession } from './webhook-session.js';
@@ -245,14 +246,18 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
   const sendLimited = (options: Parameters<TargetClient['send']>[0]) =>
     check.alone ? client.send(options) : state.requests.run(() => client.send(options), { ahead });
   // Not an async function: the usual request costs one promise here, not two.
-  const send: CheckContext['send'] = (options) => {
-    const place = exchanges.length;
-    exchanges.length += 1;
-    return sendLimited(options).then((exchange) => kept(options, exchange, place));
-  };
+  const sendVia =
+    (through: (options: Parameters<TargetClient['send']>[0]) => Promise<Exchange>): CheckContext['send'] =>
+    (options) => {
+      const place = exchanges.length;
+      exchanges.length += 1;
+      return through(options).then((exchange) => kept(options, exchange, place));
+    };
+  const send = sendVia(sendLimited);
   /** An exchange of this check, in its place: tallied, and looked over by the observers. */
   const kept = (options: Parameters<CheckContext['send']>[0], exchange: Exchange, place: number): Exchange => {
     exchanges[place] = exchange;
+    notePayouts(state, settings.config, options, exchange);
     const status = exchange.response?.status;
     if (exchange.response !== undefined && isPlainlySigned(options, settings.config.merchant)) tallySigned(meta, exchange.response);
     if (status !== undefined && status >= 500) meta.serverErrors = (meta.serverErrors ?? 0) + 1;
@@ -305,6 +310,9 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
         state.webhooks = openWebhookSession(settings.config, settings.clock ?? systemClock, send, client, settings.hold);
       }
       return (await state.webhooks).session;
+    },
+    quietly(work) {
+      return client.quietly((direct) => work({ ...ctx, send: sendVia(direct), sendSetup: direct }));
     },
     note(requirement, message, exchange) {
       meta.findings.push({ requirement, message: client.redact(message), ...(exchange ? { exchange } : {}) });

@@ -300,6 +300,35 @@ describe('the HTTP layer', () => {
   });
 });
 
+describe('a quiet window (TargetClient.quietly)', () => {
+  it('waits for the requests out to be answered, holds every other back while it lasts, and lets its own through', async () => {
+    const order: string[] = [];
+    const held: Array<() => void> = [];
+    const { client } = await server((seen, _n, res) => {
+      order.push(`got ${seen.url}`);
+      // The first request is answered only when the test says: the window must wait for it.
+      if (seen.url.endsWith('/slow')) held.push(() => json(res, 200, { status: true }));
+      else json(res, 200, { status: true });
+    });
+    const slow = client.send({ label: 'slow', path: '/slow', payload: {} });
+    await vi.waitFor(() => expect(held).toHaveLength(1));
+    let quietStarted = false;
+    const quiet = client.quietly(async (send) => {
+      quietStarted = true;
+      order.push('window open');
+      await send({ label: 'inside', path: '/inside', payload: {} });
+      order.push('window closing');
+    });
+    // Sent after the window was asked for: it waits for the window to close.
+    const later = client.send({ label: 'later', path: '/later', payload: {} });
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(quietStarted).toBe(false);
+    held[0]!();
+    await Promise.all([slow, quiet, later]);
+    expect(order).toEqual(['got /slow', 'window open', 'got /inside', 'window closing', 'got /later']);
+  });
+});
+
 describe('freeAtRandom', () => {
   it('picks only a free second of the range, each as often as another, and none when none is free', () => {
     const counts = new Map<number, number>();

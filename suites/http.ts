@@ -227,6 +227,11 @@ export class TargetClient {
   private stopReason: string | undefined;
   /** Told of long waits (a Retry-After), to show as progress. */
   onWait: ((message: string) => void) | undefined;
+  /** Requests sent and not yet answered (a quiet window waits for none), and who waits for that. */
+  private out = 0;
+  private readonly drained: Array<() => void> = [];
+  /** Open while a quiet window is (see quietly): every other request waits for it. */
+  private window: Promise<void> | undefined;
 
   constructor(
     readonly config: TargetConfig,
@@ -285,6 +290,34 @@ export class TargetClient {
    * request costs one promise here, not two (every request of a run passes through this).
    */
   send(options: SendOptions): Promise<Exchange> {
+    // A quiet window is open (see quietly): this request waits until it closes.
+    if (this.window !== undefined) return this.window.then(() => this.send(options));
+    this.out += 1;
+    return this.sendNow(options).finally(() => {
+      this.out -= 1;
+      if (this.out === 0) for (const drained of this.drained.splice(0)) drained();
+    });
+  }
+
+  /**
+   * Runs `work` while the run has no other request out: it waits for those out to be answered, holds
+   * back every new one until `work` ends, and gives `work` the only way to send meanwhile. A balance
+   * seen to move in such a window moved by no request of the run's (P-MONEY-1's other activity).
+   */
+  async quietly<T>(work: (send: (options: SendOptions) => Promise<Exchange>) => Promise<T>): Promise<T> {
+    while (this.window !== undefined) await this.window;
+    let close!: () => void;
+    this.window = new Promise<void>((closed) => (close = closed));
+    try {
+      if (this.out > 0) await new Promise<void>((drained) => this.drained.push(drained));
+      return await work((options) => this.sendNow(options));
+    } finally {
+      this.window = undefined;
+      close();
+    }
+  }
+
+  private sendNow(options: SendOptions): Promise<Exchange> {
     let label: string;
     try {
       // A label is a check's own text (a team's may hold the secret it was handed): shown only redacted.

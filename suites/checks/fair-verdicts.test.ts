@@ -55,6 +55,7 @@ async function verdict(check: Check, server: Server, edit: (config: TargetConfig
     redact: (text) => text,
     runKey: {},
     sendSetup: undefined as never,
+    quietly: undefined as never,
     seed: 42,
     runs: 3,
     concurrency: 1,
