@@ -11,7 +11,7 @@ import { OPERATION_PATHS } from '../../sandbox/paths.js';
 import { isReferenceSandbox } from '../reference-sandbox.js';
 import { decimalText, payoutRequest, type Decimal } from '../checks/requests.js';
 import { SANDBOX_OUTCOME_ENDINGS, walletCurrency } from '../checks/wallet.js';
-import { awaitsSettlement, type ModelRule } from './model.js';
+import type { ModelRule } from './model.js';
 
 type Json = Record<string, unknown>;
 
@@ -35,18 +35,9 @@ export class ModelBreach extends Error {
     readonly rule: ModelRule,
     message: string,
     readonly exchange?: Exchange,
-    /** A money miss (P-MONEY-1): the balance against the one expected, and the sequence's own amounts, to compare with a re-run's. */
-    readonly miss?: MoneyMiss,
   ) {
     super(message);
   }
-}
-
-/** A balance that the sequence's own payouts do not explain: the one seen, the one expected, and the amounts the sequence sent. */
-export interface MoneyMiss {
-  expected: Decimal;
-  actual: Decimal;
-  amounts: readonly Decimal[];
 }
 
 /** A sequence the model cannot follow (an answer it has no rule for): never the target's failure. */
@@ -68,8 +59,6 @@ export class Real {
   readonly ctx: CheckContext;
   /** This sequence's part of every id it sends (it carries the run's tag). */
   private readonly base: string;
-  /** The amounts of the payouts this sequence asked for. */
-  private readonly sent: Decimal[] = [];
 
   constructor(
     ctx: CheckContext,
@@ -100,13 +89,8 @@ export class Real {
   }
 
   /** Throws the breach when it is this check's rule; the other rules are other checks' to judge. */
-  judge(rule: ModelRule, holds: boolean, message: () => string, exchange?: Exchange, miss?: () => MoneyMiss): void {
-    if (!holds && rule === this.rule) throw new ModelBreach(rule, `${message()} (${rule})`, exchange, miss?.());
-  }
-
-  /** Every payout amount this sequence asked for, in order (a refused duplicate's included): a money miss is measured against them. */
-  get ownAmounts(): readonly Decimal[] {
-    return [...this.sent];
+  judge(rule: ModelRule, holds: boolean, message: () => string, exchange?: Exchange): void {
+    if (!holds && rule === this.rule) throw new ModelBreach(rule, `${message()} (${rule})`, exchange);
   }
 
   step(text: string, exchange?: Exchange): void {
@@ -134,7 +118,6 @@ export class Real {
   }
 
   payoutBody(slot: number, amount: Decimal, overrides: Json = {}): Json {
-    this.sent.push(amount);
     return payoutRequest(this.ctx, decimalText(amount), this.facts.currency, {
       svc_wallet_id: this.facts.walletId,
       payout_order_id: this.payoutOrderId(slot),
@@ -150,41 +133,6 @@ export class Real {
   payoutStatusBodyOf(payoutOrderId: string): Json {
     return { svc_wallet_id: this.facts.walletId, debit_account_type: 'svc_wallet', payout_order_id: payoutOrderId };
   }
-
-  /**
-   * Tells the run what a payout of its own now shows: kept among the wallet's unsettled payouts while
-   * it awaits settlement, so that a later sequence of the money rule can count its settlement.
-   */
-  notePayout(payoutOrderId: string, record: Json): void {
-    const unsettled = unsettledPayouts(this.ctx, this.facts.walletId);
-    if (awaitsSettlement(record)) unsettled.set(payoutOrderId, record);
-    else unsettled.delete(payoutOrderId);
-  }
-
-  /** Stops following a payout the model could not read (its later moves fall to the not-judged path). */
-  forgetPayout(payoutOrderId: string): void {
-    unsettledPayouts(this.ctx, this.facts.walletId).delete(payoutOrderId);
-  }
-
-  /** The run's own payouts on the wallet that had not settled when last seen, by payout_order_id. */
-  unsettledPayouts(): ReadonlyMap<string, Json> {
-    return unsettledPayouts(this.ctx, this.facts.walletId);
-  }
-}
-
-/**
- * Per run (its client) and per wallet: the run's own payouts last seen PENDING or PROCESSING. Every
- * model check that makes payouts draws on the one wallet, one check after another in the wallet lane,
- * so a payout made by one sequence may settle during a later one, of this check or the next.
- */
-const unsettledOfRun = new WeakMap<object, Map<string, Map<string, Json>>>();
-
-function unsettledPayouts(ctx: CheckContext, walletId: string): Map<string, Json> {
-  let wallets = unsettledOfRun.get(ctx.runKey);
-  if (wallets === undefined) unsettledOfRun.set(ctx.runKey, (wallets = new Map<string, Map<string, Json>>()));
-  let payouts = wallets.get(walletId);
-  if (payouts === undefined) wallets.set(walletId, (payouts = new Map<string, Json>()));
-  return payouts;
 }
 
 /** The status and, in a few words, the record of an answer: "201 UN_PAID", "409", "no answer". */
