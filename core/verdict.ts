@@ -215,7 +215,8 @@ function couldNotJudge(input: BuildInput, kitErrors: NonNullable<Report['kitErro
     const ran = input.results.filter((r) => r.state !== 'skipped').length;
     wholeRun.push(`the run had to stop: ${stopped} (${ran} of ${input.results.length} checks ran before it)`);
   }
-  wholeRun.push(...misconfiguration(input.results, input.target.baseUrl));
+  // A run that had to stop says why; what it answered before says nothing more of the configuration.
+  if (stopped === undefined) wholeRun.push(...misconfiguration(input.results, input.target.baseUrl));
   const part: string[] = [];
   const kits = kitErrors.filter((e) => e.module === undefined);
   if (kits.length > 0) {

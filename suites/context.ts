@@ -203,8 +203,10 @@ const isSuccessStatus = (status: number) => status >= 200 && status < 300;
  * which come only after it, P-AUTH-6), refused 401, 404, or not the interface's JSON at all.
  */
 function tallySigned(meta: CheckMeta, response: HttpAnswer): void {
-  const tally = (meta.plainlySigned ??= { answered: 0, refused401: 0, accepted: 0, notFound: 0, notJson: 0 });
   const { status } = response;
+  // A rate limit says nothing of the keys or the paths.
+  if (status === 429) return;
+  const tally = (meta.plainlySigned ??= { answered: 0, refused401: 0, accepted: 0, notFound: 0, notJson: 0 });
   tally.answered += 1;
   if (status === 401) tally.refused401 += 1;
   if (isSuccessStatus(status) || status === 400 || status === 409 || status === 422) tally.accepted += 1;

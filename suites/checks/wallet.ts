@@ -166,8 +166,10 @@ export function ownMovesBetween(from: Snapshot, to: Snapshot): Decimal | undefin
  * other activity is the point, and the pause is real time (another run pays in real time), however
  * much faster the run's clock runs.
  */
-export function quietPauseMs(ctx: Pick<CheckContext, 'clock'>, afterMiss = false): number {
-  return afterMiss ? (200 + Math.floor(Math.random() * 600)) * (ctx.clock.factor ?? 1) : 50 + Math.floor(Math.random() * 200);
+export function quietPauseMs(ctx: Pick<CheckContext, 'clock' | 'ids'>, afterMiss = false): number {
+  // Drawn from the run's ids: the same seed (and salt) pauses alike, and two runs' salts differ.
+  const draw = createHash('sha256').update(ctx.ids.nonce()).digest().readUInt16BE(0);
+  return afterMiss ? (200 + (draw % 600)) * (ctx.clock.factor ?? 1) : 50 + (draw % 200);
 }
 
 /** How long quiet looks go on after misses no look had excused, before they are the target's: real ms. */
@@ -279,12 +281,15 @@ export async function balanceChange(
       unusable.push(outcome.unusable);
       continue;
     }
-    const after = await readBalance(ctx, `balance after the payout${suffix}`, wallet);
-    const ownMoves = ownMovesBetween(look.own, await snapshotOwnPayouts(ctx, [...look.own.keys()], `after the payout${suffix}`, wallet));
-    if (ownMoves === undefined) {
-      unusable.push("a payout of the run's own that was still settling could not be read again");
+    const read = await balanceAfter(ctx, [...look.own.keys()], `after the payout${suffix}`, wallet);
+    const ownMoves = read === undefined ? undefined : ownMovesBetween(look.own, read.own);
+    if (read === undefined || ownMoves === undefined) {
+      unusable.push(
+        "a payout of the run's own that was still settling moved around the balance read after the payout, or could not be read",
+      );
       continue;
     }
+    const { after } = read;
     // The change the rule expects, and what the run's own earlier payouts did meanwhile (a settlement's debit).
     const t: Try = { before: look.second, after, amount: outcome.amount, expected: decimalMinus(outcome.expected, ownMoves) };
     // After a miss the tries go on (each a payout another run at once may see, and a look that may see
@@ -315,6 +320,26 @@ export async function balanceChange(
       exchanges: misses.flatMap((t) => [t.before.exchange, t.after.exchange]),
     },
   );
+}
+
+/**
+ * The balance after a try, with the run's own payouts still settling read just before and just after
+ * it: when one moved in between, the read is taken again (its settlement may or may not be in it).
+ */
+async function balanceAfter(
+  ctx: CheckContext,
+  ids: readonly string[],
+  label: string,
+  wallet: WalletRef,
+): Promise<{ after: Balance; own: Snapshot } | undefined> {
+  for (let n = 1; n <= LOOK_TRIES; n++) {
+    const before = await snapshotOwnPayouts(ctx, ids, label, wallet);
+    const after = await readBalance(ctx, `balance ${label}`, wallet);
+    const own = await snapshotOwnPayouts(ctx, ids, label, wallet);
+    const moved = ownMovesBetween(before, own);
+    if (moved !== undefined && moved.units === 0n) return { after, own };
+  }
+  return undefined;
 }
 
 /** Tries at most: more after a miss, each a chance to see other activity; more when a try cannot be used. */
