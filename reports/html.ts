@@ -163,7 +163,7 @@ function certificationSection(report: Report): string {
   const check = c?.signedBy
     ? `<p>report.json.sig is the signature of report.json by that key: <code>svc-conformance verify-report report.json --public-key pub.pem</code> shows the report was not changed since the key's holder signed it (not that the run itself was honest).</p>`
     : report.digest
-      ? `<p>Unsigned: <code>svc-conformance verify-report report.json</code> recomputes the digest, which finds an accidental change, not who wrote the report. A run given <code>--sign-key</code> signs it.</p>`
+      ? `<p>Unsigned: <code>svc-conformance verify-report report.json --allow-unsigned</code> recomputes the digest, which finds an accidental change, not who wrote the report. A run given <code>--sign-key</code> signs it.</p>`
       : '';
   const signoff =
     '<table class="signoff"><thead><tr><th>Reviewed by</th><th>Role</th><th>Date</th><th>Signature</th></tr></thead><tbody><tr><td></td><td></td><td></td><td></td></tr><tr><td></td><td></td><td></td><td></td></tr></tbody></table>';
