@@ -338,6 +338,18 @@ describe('renderHtml', () => {
       '<p class="decided">The interface does not say; profile rule <a href="#rule-P-OPS-1">P-OPS-1</a> decides: cancelling a CANCELLED (or PAID) order answers 422</p>',
     );
     expect(page).toContain('<div id="rule-P-OPS-1">');
+    // Every decision of the catalog is shown whole, whatever rule ids its own text names.
+    const all = renderHtml(
+      fixture({
+        requirements: catalog()
+          .filter((r) => r.profileDecides !== undefined)
+          .map((r) => ({ ...r, status: 'failed' as const, checks: [], evidence: [] })),
+      }),
+    );
+    for (const r of catalog().filter((q) => q.profileDecides !== undefined))
+      expect(all).toContain(
+        `<a href="#rule-${r.profileDecides!.rule}">${r.profileDecides!.rule}</a> decides: ${esc(r.profileDecides!.decision)}</p>`,
+      );
     // A point the interface itself settles (401 for a missing key) says nothing of the kind.
     const card = html.slice(
       html.indexOf('id="req-AUTH-MISSING-KEY"'),

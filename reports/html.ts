@@ -71,7 +71,9 @@ function rules(requirement: RequirementReport): string {
 function decisionHtml(requirement: RequirementReport): string {
   const decides = requirement.profileDecides;
   if (decides === undefined) return '';
-  const [before, after] = profileDecisionText(decides).split(decides.rule, 2) as [string, string];
+  const text = profileDecisionText(decides);
+  const at = text.indexOf(decides.rule);
+  const [before, after] = [text.slice(0, at), text.slice(at + decides.rule.length)];
   const rule = ruleTexts().has(decides.rule) ? `<a href="#${ruleAnchor(decides.rule)}">${esc(decides.rule)}</a>` : esc(decides.rule);
   return `<p class="decided">${esc(before.replace(/^./, (c) => c.toUpperCase()))}${rule}${esc(after)}</p>`;
 }
