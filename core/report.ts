@@ -18,6 +18,17 @@ export interface Requirement {
   statement?: string;
   /** Set for a requirement a team added with its own checks (config key "checks"): the module it came from. */
   source?: string;
+  /**
+   * Set when the requirement rests on a point interface.md leaves open: the profile rule that decides
+   * it and the decision in a few words, so a failure says the rule is the profile's, not the interface's.
+   */
+  profileDecides?: ProfileDecision;
+}
+
+/** A point the interface leaves open, as the profile decides it (e.g. P-OPS-1: "cancelling a CANCELLED order answers 422"). */
+export interface ProfileDecision {
+  rule: string;
+  decision: string;
 }
 
 /** Something a check saw about another requirement (an envelope slip noticed while checking auth). */

@@ -260,7 +260,7 @@ describe("run interrupted while it holds the target's webhook registration", () 
       cwd: dir,
     });
     expect(previous.code).toBe(0);
-    expect((await runCli(['verify-report', 'reports'], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['verify-report', 'reports', '--allow-unsigned'], { cwd: dir })).code).toBe(0);
 
     const { result, taken } = await interruptedHoldingRegistration(dir);
 
@@ -272,7 +272,7 @@ describe("run interrupted while it holds the target's webhook registration", () 
     expect(sandbox.app.webhooks.urlOf(MERCHANT_A.id)).toBe(EARLIER);
     expect(await portFree(Number(new URL(taken!).port))).toBe(true);
     expect(existsSync(join(dir, 'reports', 'report.json'))).toBe(false);
-    const verified = await runCli(['verify-report', 'reports'], { cwd: dir });
+    const verified = await runCli(['verify-report', 'reports', '--allow-unsigned'], { cwd: dir });
     expect(verified.code).not.toBe(0);
   }, 30_000);
 
