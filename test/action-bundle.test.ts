@@ -47,6 +47,7 @@ describe('the committed action bundle', () => {
     expect(tracked.status, `${BUNDLE} is not committed: ${tracked.stderr}`).toBe(0);
   });
 
+  // A whole certification and a client's run, each a process: about 10 s on an idle machine, hence the timeout.
   it('runs a certification to its verdict from a copy of only the files the Action needs, as action.yml runs it', async () => {
     const kit = mkdtempSync(join(tmpdir(), 'svc-action-kit-'));
     for (const file of ACTION_FILES) {
@@ -90,10 +91,10 @@ describe('the committed action bundle', () => {
     // verify-client reads the client catalog from the copy too.
     const client = await job({
       command: 'verify-client',
-      client: `node ${join(ROOT, 'examples/good-client.mjs')}`,
+      client: `node ${join(ROOT, 'examples/instant-retry-client.mjs')}`,
       'report-dir': 'client',
     });
     expect(client.code, client.stdout + client.stderr).toBe(0);
     expect(JSON.parse(readFileSync(join(work, 'client', 'report.json'), 'utf8'))).toMatchObject({ verdict: 'conformant' });
-  });
+  }, 120_000);
 });
