@@ -53498,7 +53498,7 @@ async function loadConfig(file, env, cwd) {
 		const value = env[name];
 		if (value !== void 0 && value !== "") setPath(merged, path, value);
 	}
-	checkPartialSections(merged, env, file);
+	checkPartialSections(merged, raw, env, file);
 	if (merged.environment === void 0 && merged.baseUrl !== void 0) merged.environment = inferEnvironment(merged);
 	if (!isValid("config", merged)) {
 		const where = file ? `config ${file} is` : "the SVC_* environment variables are";
@@ -53510,7 +53510,7 @@ async function loadConfig(file, env, cwd) {
 	if (merged.checks !== void 0) merged.checks = merged.checks.map((path) => resolve(cwd, file === void 0 ? "." : dirname(file), path));
 	return merged;
 }
-function checkPartialSections(merged, env, file) {
+function checkPartialSections(merged, raw, env, file) {
 	for (const [section, required] of Object.entries(REQUIRED_BY_SECTION)) {
 		const given = Object.entries(ENV_KEYS).filter(([name, path]) => path.startsWith(`${section}.`) && env[name] !== void 0).map(([name]) => name);
 		const values = merged[section];
@@ -53519,7 +53519,8 @@ function checkPartialSections(merged, env, file) {
 		if (missing.length === 0) continue;
 		const names = missing.map(([, name]) => name);
 		const keys = missing.map(([key]) => `"${key}"`);
-		throw new ConfigError(`${given.join(", ")} ${given.length > 1 ? "are" : "is"} set, but ${section} has no ${keys.join(" or ")}: set ${names.join(" and ")} too${file !== void 0 ? ` (or give ${keys.join(" and ")} under "${section}" in config ${file})` : ""}, or unset ${given.length > 1 ? "them" : "it"}`);
+		const droppable = section !== "merchant" && raw[section] === void 0;
+		throw new ConfigError(`${given.join(", ")} ${given.length > 1 ? "are" : "is"} set, but ${section} has no ${keys.join(" or ")}: set ${names.join(" and ")} too${file !== void 0 ? ` (or give ${keys.join(" and ")} under "${section}" in config ${file})` : ""}` + (droppable ? `, or unset ${given.length > 1 ? "them" : "it"}` : ""));
 	}
 }
 function jsonErrorPlace(text) {

@@ -133,11 +133,18 @@ describe('P-CFG environment variables', () => {
     expect(await refusal(() => loadConfig(undefined, { ...BASE, ...env }, tmpdir()))).toBe(message);
   });
 
+  it('an other merchant the file began is completed, not dropped: no "unset" then', async () => {
+    const { dir, file } = configFile({ otherMerchant: { walletId: 'WAL-FILE-OTHER' } });
+    expect(await refusal(() => loadConfig(file, { ...BASE, SVC_OTHER_SECRET_KEY: OTHERS.SVC_OTHER_SECRET_KEY }, dir))).toBe(
+      'SVC_OTHER_SECRET_KEY is set, but otherMerchant has no "apiKey": set SVC_OTHER_API_KEY too (or give "apiKey" under "otherMerchant" in config target.json)',
+    );
+  });
+
   it('a partial set beside a file names the file’s key too', async () => {
     const { dir, file } = configFile({ baseUrl: 'https://file.example.test', environment: 'sandbox' });
     expect(await refusal(() => loadConfig(file, { SVC_SECRET_KEY: BASE.SVC_SECRET_KEY }, dir))).toBe(
       'SVC_SECRET_KEY is set, but merchant has no "apiKey" or "walletId": set SVC_API_KEY and SVC_WALLET_ID too ' +
-        '(or give "apiKey" and "walletId" under "merchant" in config target.json), or unset it',
+        '(or give "apiKey" and "walletId" under "merchant" in config target.json)',
     );
   });
 

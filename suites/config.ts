@@ -113,7 +113,7 @@ export async function loadConfig(file: string | undefined, env: Record<string, s
     const value = env[name];
     if (value !== undefined && value !== '') setPath(merged, path, value);
   }
-  checkPartialSections(merged, env, file);
+  checkPartialSections(merged, raw, env, file);
   if (merged.environment === undefined && merged.baseUrl !== undefined) merged.environment = inferEnvironment(merged);
 
   if (!isValid('config', merged)) {
@@ -132,9 +132,14 @@ export async function loadConfig(file: string | undefined, env: Record<string, s
 /**
  * A section that variables started but neither they nor the file complete: SVC_OTHER_SECRET_KEY with no
  * other merchant's API key anywhere. The schema would say only "must have required property"; this
- * names the variable that completes it (never a value).
+ * names the variable that completes it (never a value), or unsetting them when the section is optional.
  */
-function checkPartialSections(merged: Record<string, unknown>, env: Record<string, string | undefined>, file: string | undefined): void {
+function checkPartialSections(
+  merged: Record<string, unknown>,
+  raw: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+  file: string | undefined,
+): void {
   for (const [section, required] of Object.entries(REQUIRED_BY_SECTION)) {
     const given = Object.entries(ENV_KEYS)
       .filter(([name, path]) => path.startsWith(`${section}.`) && env[name] !== undefined)
@@ -145,10 +150,12 @@ function checkPartialSections(merged: Record<string, unknown>, env: Record<strin
     if (missing.length === 0) continue;
     const names = missing.map(([, name]) => name);
     const keys = missing.map(([key]) => `"${key}"`);
+    // Only an optional section that the variables alone began goes away when they are unset.
+    const droppable = section !== 'merchant' && raw[section] === undefined;
     throw new ConfigError(
       `${given.join(', ')} ${given.length > 1 ? 'are' : 'is'} set, but ${section} has no ${keys.join(' or ')}: ` +
-        `set ${names.join(' and ')} too${file !== undefined ? ` (or give ${keys.join(' and ')} under "${section}" in config ${file})` : ''}, ` +
-        `or unset ${given.length > 1 ? 'them' : 'it'}`,
+        `set ${names.join(' and ')} too${file !== undefined ? ` (or give ${keys.join(' and ')} under "${section}" in config ${file})` : ''}` +
+        (droppable ? `, or unset ${given.length > 1 ? 'them' : 'it'}` : ''),
     );
   }
 }
