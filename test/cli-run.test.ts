@@ -380,6 +380,21 @@ describe.concurrent('svc-conformance run against a target that is not there or n
       { SVC_BASE_URL: 'http://127.0.0.1:9', SVC_API_KEY: MERCHANT_A.apiKey, SVC_SECRET_KEY: '', SVC_WALLET_ID: MERCHANT_A.walletId },
       /SVC_SECRET_KEY is set but empty/,
     ],
+    [
+      "the other merchant's secret alone",
+      { SVC_OTHER_SECRET_KEY: MERCHANT_B.secretKey },
+      /^svc-conformance run: SVC_OTHER_SECRET_KEY is set but SVC_BASE_URL is not/,
+    ],
+    [
+      "the other environment's secret empty next to a base URL",
+      { ...env('http://127.0.0.1:9'), SVC_OTHER_ENV_SECRET_KEY: '' },
+      /SVC_OTHER_ENV_SECRET_KEY is set but empty/,
+    ],
+    [
+      "the other merchant's secret without its API key",
+      { ...env('http://127.0.0.1:9'), SVC_OTHER_SECRET_KEY: MERCHANT_B.secretKey },
+      /^svc-conformance run: SVC_OTHER_SECRET_KEY is set, but otherMerchant has no "apiKey": set SVC_OTHER_API_KEY too, or unset it$/m,
+    ],
   ])('refuses %s with one line and exit 2, before certifying anything', async (_name, env, message) => {
     const dir = tempDir();
     const result = await runCli(['run', '--report-dir', dir], { env });

@@ -104,7 +104,8 @@ export const runCommand = defineCommand({
   ],
   details: [
     'With no --config and no SVC_* variable it starts the embedded reference sandbox on a free loopback port and certifies that, saying so in the verdict and the reports.',
-    'An SVC_* variable set but empty (a CI secret that did not reach the job), or SVC_API_KEY/SVC_SECRET_KEY/SVC_WALLET_ID/SVC_ENVIRONMENT without a base URL, is exit 2: never a silent certification of the embedded sandbox.',
+    "P-CFG's variables override the config file's keys: SVC_BASE_URL, SVC_ENVIRONMENT, SVC_API_KEY, SVC_SECRET_KEY, SVC_WALLET_ID (merchant), SVC_OTHER_API_KEY, SVC_OTHER_SECRET_KEY, SVC_OTHER_WALLET_ID (otherMerchant), SVC_OTHER_ENV_API_KEY, SVC_OTHER_ENV_SECRET_KEY, SVC_OTHER_ENV_WALLET_ID (otherEnvironment).",
+    'An SVC_* variable set but empty (a CI secret that did not reach the job), or one without a base URL, is exit 2: never a silent certification of the embedded sandbox.',
     'The run stops (exit 2, one line naming the cause, reports written) when its --max-time is spent, after 3 answers in a row that came near the --timeout or not at all, or after 4 rate-limited (429) answers in a row.',
     "Checks run side by side, at most --concurrency requests in flight; the checks that share the wallet's balance run one after another, and the concurrent-duplicate race runs with nothing else in flight. A seed gives the same requests and the same report at any concurrency.",
     'A team\'s own checks, listed under "checks" in the config, run after the kit\'s and appear in every report; `svc-conformance list` shows every requirement and check.',
