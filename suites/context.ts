@@ -62,6 +62,7 @@ export function createRunState(settings: RunSettings): RunState {
     timeoutMs: settings.timeoutMs,
     ...(settings.clock !== undefined ? { clock: settings.clock } : {}),
     ...(settings.onExchange !== undefined ? { onExchange: settings.onExchange } : {}),
+    ...(settings.interrupted !== undefined ? { interrupted: settings.interrupted } : {}),
     ...(settings.deadlineAt !== undefined
       ? { deadlineAt: settings.deadlineAt, deadlineSource: settings.deadlineSource ?? 'max time' }
       : {}),

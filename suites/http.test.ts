@@ -283,6 +283,23 @@ describe('the HTTP layer', () => {
     expect(shared.resent).toBe(MAX_REPLAY_RESENDS);
   });
 
+  it('interrupted, sends nothing more; its sibling still sends, and neither repeats a pair of the other', async () => {
+    const interrupt = new AbortController();
+    const { client, seen } = await server((_s, _n, res) => json(res, 200, {}), { timeoutMs: 1_000, interrupted: interrupt.signal });
+    const sibling = client.sibling({ timeoutMs: 1_000 });
+    closers.push(() => sibling.close());
+    for (let i = 0; i < 3; i++) {
+      await client.send({ label: 'run', path: '/x', payload: {} });
+      await sibling.send({ label: 'cleanup', path: '/x', payload: {} });
+    }
+    interrupt.abort('SIGINT');
+    const after = await client.send({ label: 'run', path: '/x', payload: {} });
+    expect(after.error?.message).toBe('not sent: the run stopped: it was interrupted (SIGINT)');
+    expect((await sibling.send({ label: 'cleanup', path: '/x', payload: {} })).response?.status).toBe(200);
+    const pairs = seen.map((x) => `${String(x.headers['x-timestamp'])} ${String(x.headers['x-signature'])}`);
+    expect(new Set(pairs).size).toBe(7);
+  });
+
   it('stops sending again once the keys are shown wrong: refused every time, never accepted', async () => {
     const { client, seen } = await server((_s, _n, res) => json(res, 401, { status: false, code: 401, message: 'invalid signature' }));
     for (let i = 0; i < 5; i++) await client.send({ label: `read ${i}`, path: '/x', payload: { i } });

@@ -107,6 +107,8 @@ export interface ClientOptions {
   deadlineSource?: string;
   /** Text every id of this run carries (its run tag): a body holding it cannot be another run's request. */
   ownMark?: string;
+  /** Aborted when the command is interrupted (Ctrl-C, kill): nothing more is sent after it. */
+  interrupted?: AbortSignal;
 }
 
 const MAX_EVIDENCE_BODY = 8 * 1024;
@@ -207,17 +209,17 @@ export class TargetClient {
    * taken is a look-up, not an HMAC: a repeated read looks at up to 150 seconds. A signed text that
    * does not end with its timestamp is no body + second, so no body's pair can equal it.
    */
-  private readonly usedSigned = new Map<string, Map<string, Set<string>>>();
+  private usedSigned = new Map<string, Map<string, Set<string>>>();
   /** The other: pairs whose signature a check gave or altered, by the signature itself. */
-  private readonly usedGiven = new Set<string>();
+  private usedGiven = new Set<string>();
   /** The seconds of `usedGiven`: only at these is a body's signature computed to compare. */
-  private readonly givenSeconds = new Set<string>();
+  private givenSeconds = new Set<string>();
   /** The X-TIMESTAMPs of both: a second no request carried is free without more. */
-  private readonly usedSeconds = new Set<string>();
+  private usedSeconds = new Set<string>();
   /** Whole seconds when the run began: a timestamp from then on was never used by an earlier run. */
-  private readonly startSecond: number;
+  private startSecond: number;
   /** Per API key: correctly signed requests answered other than 401, and answered 401. */
-  private readonly keyAnswers = new Map<string, { accepted: number; refused: number }>();
+  private keyAnswers = new Map<string, { accepted: number; refused: number }>();
   private slowInARow = 0;
   /** The last HMAC computed (see sign). */
   private lastSigned: { secretKey: string; text: string; signature: string } | undefined;
@@ -239,6 +241,28 @@ export class TargetClient {
     this.redact = redactor(config);
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
     this.startSecond = this.nowSeconds();
+  }
+
+  /**
+   * A client with connections of its own, neither stopped nor interrupted with this one, that shares
+   * this one's record of the pairs sent (neither repeats a pair of the other's) and of the keys'
+   * answers: to undo what the run did at the target after the run stopped or was interrupted.
+   */
+  sibling(options: Pick<ClientOptions, 'timeoutMs' | 'deadlineAt' | 'deadlineSource'>): TargetClient {
+    const { clock, onExchange, ownMark } = this.options;
+    const other = new TargetClient(this.config, {
+      ...options,
+      ...(clock !== undefined ? { clock } : {}),
+      ...(onExchange !== undefined ? { onExchange } : {}),
+      ...(ownMark !== undefined ? { ownMark } : {}),
+    });
+    other.usedSigned = this.usedSigned;
+    other.usedGiven = this.usedGiven;
+    other.givenSeconds = this.givenSeconds;
+    other.usedSeconds = this.usedSeconds;
+    other.keyAnswers = this.keyAnswers;
+    other.startSecond = this.startSecond;
+    return other;
   }
 
   /** The profile's signature of a text at a timestamp (P-SIGN-2), for checks that build their own headers. */
@@ -414,6 +438,9 @@ export class TargetClient {
     const sent: ExchangeRequest = signing === undefined ? { label, request, ms: 0 } : { label, request, ms: 0, signing };
     if (this.stopReason === undefined && this.options.deadlineAt !== undefined && this.now() >= this.options.deadlineAt) {
       this.stop(`it reached its time budget (${this.options.deadlineSource ?? 'max time'})`);
+    }
+    if (this.stopReason === undefined && this.options.interrupted?.aborted === true) {
+      this.stop(`it was interrupted (${String(this.options.interrupted.reason)})`);
     }
     if (this.stopReason !== undefined) {
       return { ...sent, error: { code: 'stopped', message: `not sent: the run stopped: ${this.stopReason}` } };
