@@ -185,6 +185,32 @@ describe('putting the registration back', () => {
     expect(target.registration()).toBe(opened.session.url);
   });
 
+  it("interrupted, says in the interrupt's line why it could not, redacted", async () => {
+    const target = await controlTarget(
+      (kind, url, res) => kind === 'put' && url === EARLIER && (refuse(res, 403, `not today (${config.merchant.secretKey})`), true),
+    );
+    let undo: (() => Promise<unknown>) | undefined;
+    const hold: RunHold = (_what, u) => ((undo = u), () => {});
+    await openWebhookSession(config, target.clock, (o) => target.run.send(o), target.run, hold);
+    target.interrupt();
+    expect(await undo!()).toBe(
+      `could not restore the target's webhook registration (the target answered 403 "not today ([redacted:secret])"): the kit's receiver is gone; register ${EARLIER} again`,
+    );
+  });
+
+  it("held until it is put back: an interrupt during the run's own close waits for it, not exits halfway", async () => {
+    const target = await controlTarget();
+    let undo: (() => Promise<unknown>) | undefined;
+    const hold: RunHold = (_what, u) => ((undo = u), () => void (undo = undefined));
+    const opened = await openWebhookSession(config, target.clock, (o) => target.run.send(o), target.run, hold);
+    const closing = opened.close();
+    expect(undo).toBeDefined();
+    expect(await undo!()).toBeUndefined();
+    expect(target.registration()).toBe(EARLIER);
+    await closing;
+    expect(undo).toBeUndefined();
+  });
+
   it('held from the moment the registration is sent: interrupted while it is out, puts back what it replaced once it is answered', async () => {
     const target = await controlTarget();
     let undo: (() => Promise<unknown>) | undefined;

@@ -58,23 +58,32 @@ export async function openWebhookSession(
     throw new CheckInconclusive(`the kit's webhook receiver ${(error as Error).message}; choose another webhooks.listen`);
   }
   const base = { receiver, retryWithinMs: retryWithinSecondsOf(config) * 1000 };
-  if (webhooks.url !== undefined) {
-    let closing: Promise<void> | undefined;
-    const closeReceiver = () => (closing ??= receiver.close());
-    const release = hold?.(
-      { done: "closed the kit's webhook receiver", failed: "could not close the kit's webhook receiver" },
-      closeReceiver,
-    );
-    return {
-      session: { ...base, url: webhooks.url },
-      async close() {
-        release?.();
-        await closeReceiver();
-        return undefined;
-      },
-    };
-  }
+  if (webhooks.url === undefined) return registeredSession(base, clock, send, client, hold);
+  let closing: Promise<void> | undefined;
+  const closeReceiver = () => (closing ??= receiver.close());
+  const release = hold?.(
+    { done: "closed the kit's webhook receiver", failed: "could not close the kit's webhook receiver" },
+    closeReceiver,
+  );
+  return {
+    session: { ...base, url: webhooks.url },
+    async close() {
+      await closeReceiver();
+      release?.();
+      return undefined;
+    },
+  };
+}
 
+/** The session of a kit that registers its receiver itself, and puts the earlier registration back when it ends. */
+async function registeredSession(
+  base: Omit<WebhookSession, 'url'>,
+  clock: Clock,
+  send: (options: SendOptions) => Promise<Exchange>,
+  client: TargetClient,
+  hold: RunHold | undefined,
+): Promise<OpenSession> {
+  const { receiver } = base;
   // Held in the tick the request is sent: an interrupt while it is out waits for its answer and puts back what it replaced.
   const registration = send({
     label: "register the kit's webhook receiver (the reference sandbox's control request)",
@@ -109,8 +118,8 @@ export async function openWebhookSession(
   );
   const answer = await registration;
   if (previousOf(answer) === undefined) {
-    release?.();
     await end();
+    release?.();
     throw new CheckInconclusive(
       `webhooks.url is not set and the target did not take the reference sandbox's registration request (POST ${OPERATION_PATHS.registerWebhook} answered ${answer.response?.status ?? answer.error?.message}): ` +
         'register a URL that reaches webhooks.listen with the target, and give it as webhooks.url',
@@ -126,8 +135,9 @@ export async function openWebhookSession(
       ),
     },
     async close() {
-      release?.();
+      // Held until put back: an interrupt meanwhile waits for it rather than exit halfway through.
       const { left, failed } = await end();
+      release?.();
       // A run that ended normally says it too: the target would otherwise deliver to a closed port, unseen.
       if (failed === undefined) return left;
       return client.redact(
