@@ -1,6 +1,6 @@
 import { CheckSkipped, isCheckFailure, isCheckInconclusive, isCheckSkipped, type Check, type CheckContext, type Need } from './check.js';
 import { concurrencyOf, isProduction, operationOf, type OperationKey, type TargetConfig } from './config.js';
-import { isMisSigned, isPlainlySigned, TargetClient, type Exchange } from './http.js';
+import { isMisSigned, isPlainlySigned, replayWindowUsedUp, TargetClient, type Exchange } from './http.js';
 import { idSource, runSalt, runTag } from './ids.js';
 import { Limiter, settleInOrder } from './limiter.js';
 import { systemClock } from '../core/clock.js';
@@ -64,6 +64,7 @@ export function createRunState(settings: RunSettings): RunState {
     timeoutMs: settings.timeoutMs,
     ...(settings.clock !== undefined ? { clock: settings.clock } : {}),
     ...(settings.onExchange !== undefined ? { onExchange: settings.onExchange } : {}),
+    ...(settings.interrupted !== undefined ? { interrupted: settings.interrupted } : {}),
     ...(settings.deadlineAt !== undefined
       ? { deadlineAt: settings.deadlineAt, deadlineSource: settings.deadlineSource ?? 'max time' }
       : {}),
@@ -138,6 +139,13 @@ export async function executeCheck(check: Check, state: RunState, meta: CheckMet
       return 'error';
     }
     const { exchange, exchanges: own, ...details } = error.details;
+    // A body other runs send too, still refused after its resends, judges nothing (profile v1.3 P-CLI): not judged, never failed.
+    const usedUp = exchange === undefined ? undefined : replayWindowUsedUp(exchange);
+    if (exchange !== undefined && usedUp !== undefined) {
+      meta.skipped = redact(`not judged: replay window used up by other runs: ${usedUp}`);
+      meta.evidence = [exchange];
+      return 'skipped';
+    }
     meta.failure = redactedFailure({ message: error.message, ...details }, redact);
     const others = sent().filter((x) => x !== exchange);
     // A failure that names its exchanges (a model sequence, run again cleanly) is shown by those alone.

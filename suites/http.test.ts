@@ -5,7 +5,7 @@ import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { manualClock, virtualClock } from '../core/clock.js';
 import { HmacKey } from '../signer/hmac.js';
 import type { TargetConfig } from './config.js';
-import { freeAtRandom, MAX_REPLAY_RESENDS, retryAfterMs, TargetClient } from './http.js';
+import { freeAtRandom, MAX_REPLAY_RESENDS, replayWindowUsedUp, retryAfterMs, TargetClient } from './http.js';
 
 const merchant = { apiKey: 'pk_test_http', secretKey: 'sk_test_http_secret_value', walletId: 'W1' };
 const closers: Array<() => Promise<void>> = [];
@@ -278,9 +278,57 @@ describe('the HTTP layer', () => {
     expect(own.response?.status).toBe(401);
     expect(own.resent).toBeUndefined();
     expect(seen).toBe(2);
-    // A body another run may send too (no id of this run) is sent again.
+    // Its refusal is the target's answer, judged as any other.
+    expect(replayWindowUsedUp(own)).toBeUndefined();
+    // A body another run may send too (no id of this run) is sent again; still refused, it judges nothing.
     const shared = await client.send({ label: 'a Balance Inquiry', path: '/x', payload: { svc_wallet_id: 'W1' } });
     expect(shared.resent).toBe(MAX_REPLAY_RESENDS);
+    expect(replayWindowUsedUp(shared)).toBe(
+      `a Balance Inquiry was refused 401 ${MAX_REPLAY_RESENDS + 1} times, each time with a fresh X-TIMESTAMP, as a target that refuses replays (P-AUTH-4) refuses another run's identical request`,
+    );
+  });
+
+  it('a shared body taken on a later resend, or refused for keys shown wrong, is no used-up window', async () => {
+    let refusals = 2;
+    const { client } = await server((_s, _n, res) => (refusals-- > 0 ? json(res, 401, {}) : json(res, 200, {})));
+    const taken = await client.send({ label: 'a read', path: '/x', payload: { read: 1 } });
+    expect([taken.response?.status, taken.resent]).toEqual([200, 2]);
+    expect(replayWindowUsedUp(taken)).toBeUndefined();
+    const { client: wrongKeys } = await server((_s, _n, res) => json(res, 401, {}));
+    await wrongKeys.send({ label: 'a read', path: '/x', payload: { read: 1 } });
+    const refused = await wrongKeys.send({ label: 'a read', path: '/x', payload: { read: 2 } });
+    expect([refused.response?.status, refused.resent]).toEqual([401, undefined]);
+    expect(replayWindowUsedUp(refused)).toBeUndefined();
+  });
+
+  it("shows the keys wrong by refusals of this run's own bodies, not of bodies other runs send too", async () => {
+    // Every body another run may send is refused (their windows used up); so is every one of this run's.
+    const { client, seen } = await server((_s, _n, res) => json(res, 401, {}), { timeoutMs: 1_000, ownMark: 'RUN7F3A' });
+    for (let read = 1; read <= 3; read++) {
+      const shared = await client.send({ label: 'a fixture read', path: '/x', payload: { read } });
+      expect(replayWindowUsedUp(shared)).toBeDefined();
+    }
+    for (let n = 1; n <= 3; n++) await client.send({ label: 'a payout', path: '/x', payload: { id: `PO-RUN7F3A-${n}` } });
+    const after = await client.send({ label: 'a fixture read', path: '/x', payload: { read: 4 } });
+    expect([after.resent, replayWindowUsedUp(after)]).toEqual([undefined, undefined]);
+    expect(seen).toHaveLength(3 * (MAX_REPLAY_RESENDS + 1) + 3 + 1);
+  });
+
+  it('interrupted, sends nothing more; its sibling still sends, and neither repeats a pair of the other', async () => {
+    const interrupt = new AbortController();
+    const { client, seen } = await server((_s, _n, res) => json(res, 200, {}), { timeoutMs: 1_000, interrupted: interrupt.signal });
+    const sibling = client.sibling({ timeoutMs: 1_000 });
+    closers.push(() => sibling.close());
+    for (let i = 0; i < 3; i++) {
+      await client.send({ label: 'run', path: '/x', payload: {} });
+      await sibling.send({ label: 'cleanup', path: '/x', payload: {} });
+    }
+    interrupt.abort('SIGINT');
+    const after = await client.send({ label: 'run', path: '/x', payload: {} });
+    expect(after.error?.message).toBe('not sent: the run stopped: it was interrupted (SIGINT)');
+    expect((await sibling.send({ label: 'cleanup', path: '/x', payload: {} })).response?.status).toBe(200);
+    const pairs = seen.map((x) => `${String(x.headers['x-timestamp'])} ${String(x.headers['x-signature'])}`);
+    expect(new Set(pairs).size).toBe(7);
   });
 
   it('stops sending again once the keys are shown wrong: refused every time, never accepted', async () => {

@@ -107,6 +107,8 @@ export interface ClientOptions {
   deadlineSource?: string;
   /** Text every id of this run carries (its run tag): a body holding it cannot be another run's request. */
   ownMark?: string;
+  /** Aborted when the command is interrupted (Ctrl-C, kill): nothing more is sent after it. */
+  interrupted?: AbortSignal;
 }
 
 const MAX_EVIDENCE_BODY = 8 * 1024;
@@ -141,9 +143,28 @@ const MAX_RATE_LIMIT_RETRIES = MAX_RATE_LIMITED_IN_A_ROW - 1;
  * run against the same target may have sent the very same request (a fixture read, a Balance Inquiry:
  * bodies that allow no variation) in the same second; a target that refuses replays (P-AUTH-4) then
  * refuses ours. Each resend picks a second at random, so it meets the other run's again only by chance.
+ * Twelve: after a burst of runs (each reads the balance two dozen times) others held 80% of the seconds
+ * a resend draws from; thirteen tries all meet held ones 1 time in 18, where six did 1 in 4.
  */
-export const MAX_REPLAY_RESENDS = 5;
-/** Refused this many times with no correctly signed request of those keys ever accepted, the keys are wrong: no more resends. */
+export const MAX_REPLAY_RESENDS = 12;
+
+/** The exchanges still refused 401 after every resend that another run's identical request may explain, and what was refused. */
+const usedUp = new WeakMap<Exchange, string>();
+
+/**
+ * What was refused, when this exchange is a request whose body other runs may send too (no id of this
+ * run in it), correctly signed with keys the target has taken, and still refused 401 after
+ * MAX_REPLAY_RESENDS fresh timestamps: that body's replay window may be used up by other runs
+ * (P-AUTH-4), so the refusal judges nothing (profile v1.3, P-CLI "Verdicts (v1.3)").
+ */
+export function replayWindowUsedUp(exchange: Exchange): string | undefined {
+  return usedUp.get(exchange);
+}
+/**
+ * This many requests refused, with no correctly signed request of those keys ever accepted, the keys
+ * are wrong: no more resends. Only requests with this run's own ids count (when it has them): a body
+ * other runs send too may be refused as their replay, its window used up, which says nothing of the keys.
+ */
 const KEYS_REFUSED_AFTER = 3;
 /** A wait at least this long is announced, so a run that waits is not mistaken for one that hangs. */
 const ANNOUNCED_WAIT_MS = 2_000;
@@ -207,17 +228,17 @@ export class TargetClient {
    * taken is a look-up, not an HMAC: a repeated read looks at up to 150 seconds. A signed text that
    * does not end with its timestamp is no body + second, so no body's pair can equal it.
    */
-  private readonly usedSigned = new Map<string, Map<string, Set<string>>>();
+  private usedSigned = new Map<string, Map<string, Set<string>>>();
   /** The other: pairs whose signature a check gave or altered, by the signature itself. */
-  private readonly usedGiven = new Set<string>();
+  private usedGiven = new Set<string>();
   /** The seconds of `usedGiven`: only at these is a body's signature computed to compare. */
-  private readonly givenSeconds = new Set<string>();
+  private givenSeconds = new Set<string>();
   /** The X-TIMESTAMPs of both: a second no request carried is free without more. */
-  private readonly usedSeconds = new Set<string>();
+  private usedSeconds = new Set<string>();
   /** Whole seconds when the run began: a timestamp from then on was never used by an earlier run. */
-  private readonly startSecond: number;
+  private startSecond: number;
   /** Per API key: correctly signed requests answered other than 401, and answered 401. */
-  private readonly keyAnswers = new Map<string, { accepted: number; refused: number }>();
+  private keyAnswers = new Map<string, { accepted: number; refused: number }>();
   private slowInARow = 0;
   /** The last HMAC computed (see sign). */
   private lastSigned: { secretKey: string; text: string; signature: string } | undefined;
@@ -244,6 +265,28 @@ export class TargetClient {
     this.redact = redactor(config);
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
     this.startSecond = this.nowSeconds();
+  }
+
+  /**
+   * A client with connections of its own, neither stopped nor interrupted with this one, that shares
+   * this one's record of the pairs sent (neither repeats a pair of the other's) and of the keys'
+   * answers: to undo what the run did at the target after the run stopped or was interrupted.
+   */
+  sibling(options: Pick<ClientOptions, 'timeoutMs' | 'deadlineAt' | 'deadlineSource'>): TargetClient {
+    const { clock, onExchange, ownMark } = this.options;
+    const other = new TargetClient(this.config, {
+      ...options,
+      ...(clock !== undefined ? { clock } : {}),
+      ...(onExchange !== undefined ? { onExchange } : {}),
+      ...(ownMark !== undefined ? { ownMark } : {}),
+    });
+    other.usedSigned = this.usedSigned;
+    other.usedGiven = this.usedGiven;
+    other.givenSeconds = this.givenSeconds;
+    other.usedSeconds = this.usedSeconds;
+    other.keyAnswers = this.keyAnswers;
+    other.startSecond = this.startSecond;
+    return other;
   }
 
   /** The profile's signature of a text at a timestamp (P-SIGN-2), for checks that build their own headers. */
@@ -339,12 +382,18 @@ export class TargetClient {
     let exchange = first;
     // Refused 401 though correctly signed with keys the target has taken before: perhaps as a replay of
     // another run's identical request (P-CLI: runs are independent). Sent again, freshly timestamped.
-    for (let again = 1; again <= MAX_REPLAY_RESENDS && this.mayBeReplayed(options, exchange); again++) {
+    let again = 1;
+    for (; again <= MAX_REPLAY_RESENDS && this.mayBeReplayed(options, exchange); again++) {
       exchange = await this.sendOnce(options, label, true);
       this.tallyKeys(options, exchange);
       exchange.label = `${label} (sent again with a fresh X-TIMESTAMP: refused 401 ${again === 1 ? 'once' : `${again} times`} though correctly signed, as a target refuses a replay of another run's identical request)`;
       exchange.resent = again;
     }
+    if (again > MAX_REPLAY_RESENDS && this.mayBeReplayed(options, exchange))
+      usedUp.set(
+        exchange,
+        `${label} was refused 401 ${MAX_REPLAY_RESENDS + 1} times, each time with a fresh X-TIMESTAMP, as a target that refuses replays (P-AUTH-4) refuses another run's identical request`,
+      );
     // A rate limit is a legitimate answer (its values are the deployment's): wait as told, then
     // send the request again, freshly signed. The checks judge the answer that follows.
     for (let retry = 1; retry <= MAX_RATE_LIMIT_RETRIES && exchange.response?.status === 429 && this.stopReason === undefined; retry++) {
@@ -377,8 +426,7 @@ export class TargetClient {
    */
   private mayBeReplayed(options: SendOptions, exchange: Exchange): boolean {
     if (exchange.response?.status !== 401 || !isCorrectlySigned(options) || this.stopReason !== undefined) return false;
-    const body = options.raw ?? (options.payload === undefined ? '' : canonicalize(options.payload));
-    if (this.options.ownMark !== undefined && body.includes(this.options.ownMark)) return false;
+    if (!this.isShared(options)) return false;
     const as = options.as ?? this.config.merchant;
     const known = [this.config.merchant, this.config.otherMerchant].some(
       (m) => m !== undefined && m.apiKey === as.apiKey && m.secretKey === as.secretKey,
@@ -387,11 +435,18 @@ export class TargetClient {
     return known && !(answers !== undefined && answers.accepted === 0 && answers.refused >= KEYS_REFUSED_AFTER);
   }
 
+  /** Whether another run may send this body too: it carries none of this run's ids (a run without them: any body). */
+  private isShared(options: SendOptions): boolean {
+    if (this.options.ownMark === undefined) return true;
+    const body = options.raw ?? (options.payload === undefined ? '' : canonicalize(options.payload));
+    return !body.includes(this.options.ownMark);
+  }
+
   private tallyKeys(options: SendOptions, exchange: Exchange): void {
     if (!isCorrectlySigned(options) || exchange.response === undefined) return;
     const key = (options.as ?? this.config.merchant).apiKey;
     const answers = this.keyAnswers.get(key) ?? { accepted: 0, refused: 0 };
-    if (exchange.response.status === 401) answers.refused += 1;
+    if (exchange.response.status === 401) answers.refused += this.options.ownMark !== undefined && this.isShared(options) ? 0 : 1;
     else answers.accepted += 1;
     this.keyAnswers.set(key, answers);
   }
@@ -447,6 +502,9 @@ export class TargetClient {
     const sent: ExchangeRequest = signing === undefined ? { label, request, ms: 0 } : { label, request, ms: 0, signing };
     if (this.stopReason === undefined && this.options.deadlineAt !== undefined && this.now() >= this.options.deadlineAt) {
       this.stop(`it reached its time budget (${this.options.deadlineSource ?? 'max time'})`);
+    }
+    if (this.stopReason === undefined && this.options.interrupted?.aborted === true) {
+      this.stop(`it was interrupted (${String(this.options.interrupted.reason)})`);
     }
     if (this.stopReason !== undefined) {
       return { ...sent, error: { code: 'stopped', message: `not sent: the run stopped: ${this.stopReason}` } };

@@ -165,6 +165,7 @@ export const runCommand = defineCommand({
           ? { onExchange: (exchange: Exchange) => void traffic.push({ exchange, startedAt: Date.now() - exchange.ms }) }
           : {}),
         hold: (what, undo) => interrupts.hold(what, undo),
+        interrupted: interrupts.signal,
       });
       const { config, sandbox, settings, requirements } = session;
       let configPath = configFile;
