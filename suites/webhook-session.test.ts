@@ -16,6 +16,7 @@ const config = {
   environment: 'sandbox',
   merchant: { apiKey: 'pk_test_session', secretKey: 'sk_test_session', walletId: 'WAL-1' },
   webhooks: { listen: '127.0.0.1:0' },
+  target: 'reference-sandbox',
 } as TargetConfig;
 
 const answered = (json: unknown) => ({ response: { status: 200, json } }) as unknown as Exchange;
@@ -55,6 +56,21 @@ function droppingTarget() {
   };
   return { client, send, asked, registration: () => registered };
 }
+
+describe('registering with the target', () => {
+  it('only with a declared reference sandbox: otherwise it sends nothing and says to give webhooks.url', async () => {
+    const sent: unknown[] = [];
+    const { target: _, ...undeclared } = config;
+    const send = (options: unknown) => {
+      sent.push(options);
+      return Promise.reject(new Error('nothing may be sent'));
+    };
+    await expect(openWebhookSession(undeclared, systemClock, send, undefined as never)).rejects.toThrow(
+      /^webhooks\.url is not set, and the config does not declare the reference sandbox/,
+    );
+    expect(sent).toEqual([]);
+  });
+});
 
 describe('closing the webhook session', () => {
   it('asks again when a registration request got no answer at all, and puts the earlier registration back', async () => {

@@ -9,6 +9,7 @@ import { KitReceiver } from '../webhooks/receiver.js';
 export type { WebhookSession } from './check.js';
 import { CheckInconclusive, CheckSkipped, type WebhookSession } from './check.js';
 import { retryWithinSecondsOf, type TargetConfig } from './config.js';
+import { isReferenceSandbox } from './reference-sandbox.js';
 import type { Exchange, SendOptions, TargetClient } from './http.js';
 import type { Clock } from '../core/clock.js';
 import type { RunHold } from './settings.js';
@@ -58,7 +59,14 @@ export async function openWebhookSession(
     throw new CheckInconclusive(`the kit's webhook receiver ${(error as Error).message}; choose another webhooks.listen`);
   }
   const base = { receiver, retryWithinMs: retryWithinSecondsOf(config) * 1000 };
-  if (webhooks.url === undefined) return registeredSession(base, clock, send, client, hold);
+  if (webhooks.url === undefined) {
+    if (isReferenceSandbox({ config })) return registeredSession(base, clock, send, client, hold);
+    // Only the declared reference sandbox takes the kit's registration request (P-CFG v1.3).
+    await receiver.close();
+    throw new CheckInconclusive(
+      'webhooks.url is not set, and the config does not declare the reference sandbox, which alone takes the kit\'s registration request: register a URL that reaches webhooks.listen with the target and give it as webhooks.url, or, for the kit\'s own sandbox (svc-conformance serve), add "target": "reference-sandbox" (serve --config-out writes it)',
+    );
+  }
   let closing: Promise<void> | undefined;
   const closeReceiver = () => (closing ??= receiver.close());
   const release = hold?.(

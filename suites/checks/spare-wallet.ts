@@ -28,7 +28,7 @@ export async function spareWallet(ctx: CheckContext): Promise<SpareWallet> {
   if (configured !== undefined && configured !== '') return { walletId: configured, source: 'fixtures.spareWallet' };
   if (!isReferenceSandbox(ctx)) {
     throw new CheckSkipped(
-      `needs fixtures.spareWallet in the config: a wallet of the merchant that the suite may drain (P-CFG); the config does not declare the reference sandbox ("target": "reference-sandbox"), which alone opens one for the run`,
+      `needs fixtures.spareWallet in the config: a wallet of the merchant that the suite may drain (P-CFG); only a declared reference sandbox ("target": "reference-sandbox", which serve --config-out writes) opens one for the run`,
     );
   }
   const answer = await ctx.sendSetup({
