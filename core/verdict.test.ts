@@ -398,7 +398,7 @@ describe('notes: said once', () => {
       result('D', 'passed'),
     ]);
     expect(report.notes).toEqual([
-      "3 correctly signed requests were refused 401 and sent again with a fresh X-TIMESTAMP, as a target refuses a replay of another run's identical request (a fixture read, a Balance Inquiry); 2 were then accepted, the rest are judged as refused",
+      "3 correctly signed requests were refused 401 and sent again with a fresh X-TIMESTAMP, as a target refuses a replay of another run's identical request (a fixture read, a Balance Inquiry); 2 were then accepted, and a request still refused after all its resends leaves its requirement not judged (the replay window used up by other runs)",
     ]);
   });
 });

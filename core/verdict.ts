@@ -362,7 +362,7 @@ function resendNote(results: readonly CheckResult[]): string[] {
   if (sent === 0) return [];
   return [
     `${sent} correctly signed request${sent === 1 ? ' was' : 's were'} refused 401 and sent again with a fresh X-TIMESTAMP, as a target refuses a replay of another run's identical request ` +
-      `(a fixture read, a Balance Inquiry); ${accepted} ${accepted === 1 ? 'was' : 'were'} then accepted${accepted < sent ? ', the rest are judged as refused' : ''}`,
+      `(a fixture read, a Balance Inquiry); ${accepted} ${accepted === 1 ? 'was' : 'were'} then accepted${accepted < sent ? ', and a request still refused after all its resends leaves its requirement not judged (the replay window used up by other runs)' : ''}`,
   ];
 }
 
