@@ -65,6 +65,15 @@ describe('misconfiguration: none of the correctly signed requests taken, and no 
     expect(misconfiguration([result('A', refused(5)), result('B', meta)], 'http://t')).toEqual([]);
   });
 
+  it('is the target’s own failure when a request signed wrong got its unknown-record 404 and no correctly signed one got a 404', () => {
+    expect(misconfiguration([result('A', refused(5)), result('B', { wronglySignedNotFound: 1 })], 'http://t')).toEqual([]);
+  });
+
+  it('is still the configuration when a wrong base URL answers 404 to everything, signed right or wrong', () => {
+    const results = [result('A', tally({ answered: 5, notFound: 5 })), result('B', { wronglySignedNotFound: 3 })];
+    expect(misconfiguration(results, 'http://t/v9')).toHaveLength(1);
+  });
+
   it('is nothing when a correctly signed request was taken', () => {
     expect(misconfiguration([result('A', tally({ answered: 5, refused401: 4, accepted: 1 }))], 'http://t')).toEqual([]);
   });

@@ -25,11 +25,18 @@ export function noSignedRequestAccepted(results: readonly CheckResult[]): boolea
 }
 
 /**
- * Whether the target took a request signed wrong or not at all past authentication (a scheme the
- * probe found, or a deliberately mis-signed request answered 2xx, 409 or 422): its own doing.
+ * Whether the target took a request signed wrong or not at all past authentication: a scheme the
+ * probe found, a deliberately mis-signed request answered 2xx, 409 or 422, or one answered 404 (an
+ * unknown record) by a target that answered no correctly signed request 404 (so its paths are right).
  */
 export function authenticatesOtherwise(results: readonly CheckResult[]): boolean {
-  return results.some((r) => r.meta.acceptedVariant !== undefined || (r.meta.wronglySignedAccepted ?? 0) > 0);
+  const pathsRight = plainlySignedTally(results).notFound === 0;
+  return results.some(
+    (r) =>
+      r.meta.acceptedVariant !== undefined ||
+      (r.meta.wronglySignedAccepted ?? 0) > 0 ||
+      (pathsRight && (r.meta.wronglySignedNotFound ?? 0) > 0),
+  );
 }
 
 const serverErrors = (results: readonly CheckResult[]) => results.reduce((n, r) => n + (r.meta.serverErrors ?? 0), 0);
@@ -76,7 +83,10 @@ export function runHints(results: readonly CheckResult[]): string[] {
     return [
       `no correctly signed request was taken, but one signed a known wrong way was: ${accepted.meta.failure?.message ?? accepted.meta.acceptedVariant}`,
     ];
-  const taken = results.filter((r) => (r.meta.wronglySignedAccepted ?? 0) > 0).map((r) => r.meta.requirement);
+  const pathsRight = plainlySignedTally(results).notFound === 0;
+  const taken = results
+    .filter((r) => (r.meta.wronglySignedAccepted ?? 0) > 0 || (pathsRight && (r.meta.wronglySignedNotFound ?? 0) > 0))
+    .map((r) => r.meta.requirement);
   if (taken.length > 0)
     return [
       `no correctly signed request was taken, but requests signed wrong or not at all were (${[...new Set(taken)].join(', ')}): the target authenticates another way than the profile's, whatever the keys`,

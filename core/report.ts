@@ -82,6 +82,8 @@ export interface CheckMeta {
   resent?: { sent: number; accepted: number };
   /** Its requests signed wrong or not at all on purpose that the target took past authentication (2xx, 409, 422). */
   wronglySignedAccepted?: number;
+  /** Its requests signed wrong or not at all on purpose that the target answered 404, as it answers an unknown record. */
+  wronglySignedNotFound?: number;
   /** The check's rule does not apply to this target (a rule about https when the base URL is http): nothing to judge. */
   notApplicable?: boolean;
   /**

@@ -281,6 +281,7 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
     if (status !== undefined && isMisSigned(options) && (isSuccessStatus(status) || status === 409 || status === 422)) {
       meta.wronglySignedAccepted = (meta.wronglySignedAccepted ?? 0) + 1;
     }
+    if (status === 404 && isMisSigned(options)) meta.wronglySignedNotFound = (meta.wronglySignedNotFound ?? 0) + 1;
     // A form's answer is a page (the sandbox's hosted checkout), not an operation's: no envelope rule applies.
     if (options.form === undefined) for (const finding of observe(exchange)) meta.findings.push({ ...finding, exchange });
     return exchange;
