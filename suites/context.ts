@@ -4,6 +4,7 @@ import { isMisSigned, isPlainlySigned, replayWindowUsedUp, TargetClient, type Ex
 import { idSource, runSalt, runTag } from './ids.js';
 import { Limiter, settleInOrder } from './limiter.js';
 import { systemClock } from '../core/clock.js';
+import { OPERATION_NAMES, OPERATIONS } from '../core/operations.js';
 import { getPath } from '../core/predicates.js';
 import type { HttpAnswer } from '../core/exchange.js';
 import type { CheckMeta, CheckOutcome } from '../core/report.js';
@@ -207,6 +208,19 @@ function redactedJson(value: unknown, redact: Redact): unknown {
 const isSuccessStatus = (status: number) => status >= 200 && status < 300;
 
 /**
+ * Whether a request uses its operation's own method (the interface's, or as configured): another
+ * method on purpose (HTTP-OTHER-METHODS) says nothing of whether the keys and paths are right.
+ */
+function ownMethod(config: TargetConfig, options: Parameters<TargetClient['send']>[0]): boolean {
+  const method = options.method ?? 'POST';
+  for (const key of OPERATION_NAMES) {
+    const location = key === 'createOrder' || key === 'payoutStatus' ? OPERATIONS[key] : operationOf(config, key);
+    if (location?.path === options.path) return location.method === method;
+  }
+  return true;
+}
+
+/**
  * Counts a plainly signed request's answer: taken past authentication (2xx, or 400, 409 and 422,
  * which come only after it, P-AUTH-6), refused 401, 404, or not the interface's JSON at all.
  */
@@ -269,7 +283,8 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
     exchanges[place] = exchange;
     notePayouts(state, settings.config, options, exchange);
     const status = exchange.response?.status;
-    if (exchange.response !== undefined && isPlainlySigned(options, settings.config.merchant)) tallySigned(meta, exchange.response);
+    if (exchange.response !== undefined && isPlainlySigned(options, settings.config.merchant) && ownMethod(settings.config, options))
+      tallySigned(meta, exchange.response);
     if (status !== undefined && status >= 500) meta.serverErrors = (meta.serverErrors ?? 0) + 1;
     if (exchange.resent !== undefined) {
       const tally = (meta.resent ??= { sent: 0, accepted: 0 });
