@@ -181,7 +181,7 @@ export interface Report {
   reasons?: string[];
   coverage: Coverage;
   summary: { passed: number; failed: number; warned: number; skipped: number };
-  /** One cause behind many failures, said once (e.g. every correctly signed request refused with 401). */
+  /** One cause behind many failures, said once (e.g. no correctly signed request taken, but a wrong scheme was). */
   hints?: string[];
   /** What the run saw that is no verdict (traffic that was not the target's, ignored and counted), each said once. */
   notes?: string[];
