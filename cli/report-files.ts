@@ -221,11 +221,21 @@ export function formatOf(command: string, options: ParsedOptions<[typeof FORMAT_
   return format === 'json' ? { json: true, console: { ...io, stdout: io.stderr } } : { json: false, console: io };
 }
 
-/** The summary as one JSON object: the verdict, the counts, each failed requirement, the report files and the report's digest. */
+/**
+ * The summary as one JSON object: the verdict, the counts, each failed requirement (with the profile
+ * rule that decides it, when the interface leaves it open), each MAY not held apart (information,
+ * never a failure), the report files and the report's digest.
+ */
 export function summaryJson(report: Report, files: readonly string[]): string {
-  const failed = report.requirements
-    .filter((r) => r.status === 'failed')
-    .map((r) => ({ id: r.id, level: r.level, title: r.title, message: r.evidence[0]?.message ?? r.title }));
+  const entry = (r: Report['requirements'][number]) => ({
+    id: r.id,
+    level: r.level,
+    title: r.title,
+    message: r.evidence[0]?.message ?? r.title,
+    ...(r.profileDecides !== undefined ? { profileDecides: r.profileDecides } : {}),
+  });
+  const failed = report.requirements.filter((r) => r.status === 'failed' && r.level !== 'MAY').map(entry);
+  const mayNotHeld = report.requirements.filter((r) => r.status === 'failed' && r.level === 'MAY').map(entry);
   return (
     JSON.stringify({
       tool: report.tool,
@@ -240,6 +250,7 @@ export function summaryJson(report: Report, files: readonly string[]): string {
       summary: report.summary,
       ...(report.notes !== undefined ? { notes: report.notes } : {}),
       failed,
+      ...(mayNotHeld.length > 0 ? { mayNotHeld } : {}),
       reports: files,
       digest: digestOf(report),
     }) + '\n'

@@ -3,23 +3,15 @@
 // values from the generators, or runs a property, uses it; one that imports the kit to sign or to
 // start the sandbox should not pay for it. Arbitraries are built synchronously, so it is required
 // (Node >= 20.19 requires ES modules), as the generators' faker locales are.
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
 import type fastCheck from 'fast-check';
+import { fastCheckModule } from './deferred.js';
 
 type FastCheck = typeof fastCheck;
 
 let loaded: FastCheck | undefined;
 
 function load(): FastCheck {
-  if (loaded !== undefined) return loaded;
-  // The ES module build, by the very file `import fc from 'fast-check'` loads: Node then holds one
-  // fast-check, shared with the team's own and the rest of the kit's. (A plain require would load
-  // the CommonJS build beside it: twice the cost, and arbitraries that are not the team's
-  // `fc.Arbitrary`.)
-  const file = fileURLToPath(import.meta.resolve('fast-check'));
-  loaded = (createRequire(import.meta.url)(file) as { default: FastCheck }).default;
-  return loaded;
+  return (loaded ??= fastCheckModule());
 }
 
 /**

@@ -18,6 +18,17 @@ export interface Requirement {
   statement?: string;
   /** Set for a requirement a team added with its own checks (config key "checks"): the module it came from. */
   source?: string;
+  /**
+   * Set when the requirement rests on a point interface.md leaves open: the profile rule that decides
+   * it and the decision in a few words, so a failure says the rule is the profile's, not the interface's.
+   */
+  profileDecides?: ProfileDecision;
+}
+
+/** A point the interface leaves open, as the profile decides it (e.g. P-OPS-1: "cancelling a CANCELLED order answers 422"). */
+export interface ProfileDecision {
+  rule: string;
+  decision: string;
 }
 
 /** Something a check saw about another requirement (an envelope slip noticed while checking auth). */
@@ -56,14 +67,23 @@ export interface CheckMeta {
   stopped?: string;
   /** How many of the check's exchanges the evidence leaves out (it keeps the last few; run --har FILE records all). */
   evidenceLeftOut?: number;
-  /** Requests of this check signed plainly with the merchant's keys that got an answer, and how many of those were 401. */
-  plainlySigned?: { answered: number; refused401: number };
+  /**
+   * Requests of this check signed plainly with the merchant's keys that got an answer: how many, how
+   * many were 401, taken past authentication (2xx, 400, 409, 422), 404, and not the interface's JSON.
+   */
+  plainlySigned?: PlainlySigned;
+  /** Answers of this check with a 5xx status, whatever the request: no configuration makes a correct server answer one. */
+  serverErrors?: number;
+  /** What the configuration itself suggests when no correctly signed request was taken (a secret that is another merchant's). */
+  credentialClues?: string[];
   /** What the check saw that is no verdict but a reader should know (3 stray requests to the kit's webhook listener ignored). */
   notes?: string[];
   /** Its correctly signed requests sent again after a 401 (a possible replay of another run's), and how many of those were then taken. */
   resent?: { sent: number; accepted: number };
-  /** Its requests signed wrong or not at all on purpose that the target took past authentication (2xx, 404, 409, 422). */
+  /** Its requests signed wrong or not at all on purpose that the target took past authentication (2xx, 409, 422). */
   wronglySignedAccepted?: number;
+  /** Its requests signed wrong or not at all on purpose that the target answered 404, as it answers an unknown record. */
+  wronglySignedNotFound?: number;
   /** The check's rule does not apply to this target (a rule about https when the base URL is http): nothing to judge. */
   notApplicable?: boolean;
   /**
@@ -76,6 +96,15 @@ export interface CheckMeta {
    * (the variant's id): every refused request was then the target's fault, not the credentials'.
    */
   acceptedVariant?: string;
+}
+
+/** A check's tally of its plainly signed requests (CheckMeta.plainlySigned). */
+export interface PlainlySigned {
+  answered: number;
+  refused401: number;
+  accepted: number;
+  notFound: number;
+  notJson: number;
 }
 
 /** One check's outcome as the runner saw it. */
@@ -152,7 +181,7 @@ export interface Report {
   reasons?: string[];
   coverage: Coverage;
   summary: { passed: number; failed: number; warned: number; skipped: number };
-  /** One cause behind many failures, said once (e.g. every correctly signed request refused with 401). */
+  /** One cause behind many failures, said once (e.g. no correctly signed request taken, but a wrong scheme was). */
   hints?: string[];
   /** What the run saw that is no verdict (traffic that was not the target's, ignored and counted), each said once. */
   notes?: string[];

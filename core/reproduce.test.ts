@@ -236,7 +236,7 @@ describe('curlLine of a request the kit signed', () => {
     [
       'the other environment, cut short',
       { deliberate: true, secret: 'otherEnvironment', edit: { truncatedTo: 32 } },
-      'SVC_OTHER_ENVIRONMENT_SECRET_KEY',
+      'SVC_OTHER_ENV_SECRET_KEY',
     ],
   ] as Array<[string, Partial<Signing>, string]>)(
     'stops, naming the variable, when the secret of %s is not set: nothing is sent signed with an empty key',
@@ -245,7 +245,7 @@ describe('curlLine of a request the kit signed', () => {
       for (const env of [{}, { [variable]: '' }]) {
         const script = [`date() { echo ${NOW}; }`, 'curl() { echo CURL-RAN; }', line].join('\n');
         const others = Object.fromEntries(
-          ['SVC_SECRET_KEY', 'SVC_OTHER_SECRET_KEY', 'SVC_OTHER_ENVIRONMENT_SECRET_KEY']
+          ['SVC_SECRET_KEY', 'SVC_OTHER_SECRET_KEY', 'SVC_OTHER_ENV_SECRET_KEY']
             .filter((v) => v !== variable)
             .map((v) => [v, 'sk_test_set']),
         );

@@ -35,11 +35,11 @@ function headerValue(headers: Record<string, string>, name: string): string | un
   return key === undefined ? undefined : headers[key];
 }
 
-/** The shell variable each configured secret is read from (P-CFG names the merchant's SVC_SECRET_KEY). */
+/** The shell variable each configured secret is read from: P-CFG's own, as the run reads them. */
 const SECRET_VARIABLES = {
   merchant: 'SVC_SECRET_KEY',
   otherMerchant: 'SVC_OTHER_SECRET_KEY',
-  otherEnvironment: 'SVC_OTHER_ENVIRONMENT_SECRET_KEY',
+  otherEnvironment: 'SVC_OTHER_ENV_SECRET_KEY',
 } as const;
 const SECRET_OWNERS = { merchant: 'the merchant', otherMerchant: 'the other merchant', otherEnvironment: 'the other environment' } as const;
 

@@ -1,7 +1,7 @@
 // The verdict's decision table, row by row: each input written here, each expected verdict too.
 import { describe, expect, it } from 'vitest';
-import { buildReport, decideVerdict, exitCodeOf, runHints, verdictText } from './verdict.js';
-import type { CheckMeta, CheckResult, Requirement } from './report.js';
+import { buildReport, decideVerdict, exitCodeOf, verdictText } from './verdict.js';
+import type { CheckMeta, CheckResult, PlainlySigned, Requirement } from './report.js';
 
 const requirement = (id: string, level: Requirement['level'] = 'MUST'): Requirement => ({
   id,
@@ -48,7 +48,12 @@ function build(results: CheckResult[], options: { strict?: boolean; requireAll?:
 }
 
 const allPass = () => CATALOG.map((r) => result(r.id, 'passed'));
-const signed = (answered: number, refused401: number) => ({ plainlySigned: { answered, refused401 } });
+/** A check's plainly signed requests: those neither refused 401 nor 404 were taken, unless `more` says otherwise. */
+const signed = (answered: number, refused401: number, more: Partial<PlainlySigned> = {}) => ({
+  plainlySigned: { answered, refused401, accepted: answered - refused401 - (more.notFound ?? 0), notFound: 0, notJson: 0, ...more },
+});
+const KEYS_WRONG =
+  "check that merchant.apiKey and merchant.secretKey (SVC_API_KEY, SVC_SECRET_KEY) are this merchant's, of this environment, copied whole";
 
 describe('buildReport decides the verdict once', () => {
   it.each<[string, () => CheckResult[], Parameters<typeof build>[1], string, 0 | 1 | 2]>([
@@ -145,8 +150,44 @@ describe('buildReport decides the verdict once', () => {
       'every correctly signed request refused 401',
       () => [result('A', 'failed', signed(2, 2)), result('B', 'failed', signed(3, 3)), result('C', 'passed'), result('D', 'passed')],
       {},
-      'inconclusive: every one of the 5 correctly signed requests was refused with 401, and none signed a known wrong way was accepted: check that merchant.apiKey and merchant.secretKey (SVC_API_KEY, SVC_SECRET_KEY) belong to this environment and merchant; `svc-conformance diagnose` explains a captured request',
+      `inconclusive: no correctly signed request was taken by the target (5 answered: 5 refused 401), so it could not be judged: the configured keys are likely wrong, not the target: ${KEYS_WRONG}; \`svc-conformance diagnose\` explains a captured request`,
       2,
+    ],
+    [
+      'none taken: 401s, and 405s and 404s of the wire checks, which answer before authentication',
+      () => [
+        result('A', 'failed', signed(4, 4)),
+        result('B', 'failed', signed(3, 0, { accepted: 0 })),
+        result('C', 'failed', signed(1, 0, { notFound: 1 })),
+        result('D', 'passed', { credentialClues: ['merchant.secretKey is the same as otherMerchant.secretKey'] }),
+      ],
+      {},
+      `inconclusive: no correctly signed request was taken by the target (8 answered: 4 refused 401, 1 answered 404, 3 answered otherwise), so it could not be judged: the configured keys are likely wrong, not the target: ${KEYS_WRONG} (merchant.secretKey is the same as otherMerchant.secretKey); \`svc-conformance diagnose\` explains a captured request`,
+      2,
+    ],
+    [
+      'none taken: every operation path answered 404, or a page that is no JSON',
+      () => [
+        result('A', 'failed', signed(4, 0, { notFound: 4, notJson: 4 })),
+        result('B', 'failed', signed(3, 0, { notFound: 2, accepted: 0, notJson: 1 })),
+        result('C', 'passed'),
+        result('D', 'passed'),
+      ],
+      {},
+      "inconclusive: no correctly signed request was taken by the target (7 answered: 6 answered 404, 1 answered otherwise; 5 not the interface's JSON), so it could not be judged: the base URL or the operation paths are likely wrong, not the target: check baseUrl (http://t; each operation's path, such as /api/v3/pg/order/create, is appended to it) and profile.operations",
+      2,
+    ],
+    [
+      'none taken, but a 5xx answered: no configuration explains that',
+      () => [
+        result('A', 'failed', signed(2, 2)),
+        result('B', 'failed', { ...signed(3, 3), serverErrors: 1 }),
+        result('C', 'passed'),
+        result('D', 'passed'),
+      ],
+      {},
+      'not conformant',
+      1,
     ],
     [
       'every one refused 401, but a wrong scheme accepted',
@@ -239,8 +280,17 @@ describe("buildReport: a requirement's checks decide its status, the counts deci
     ]
   >([
     [
-      'passed and skipped',
+      'passed and skipped: not wholly judged, so not passed (v1.3)',
       [result('A', 'passed'), result('A', 'skipped', { skipped: 'needs x' })],
+      {},
+      'skipped',
+      'not judged: check a: needs x',
+      { passed: 3, skipped: 1 },
+      'conformant',
+    ],
+    [
+      'passed, and a check whose rule does not apply here: passed',
+      [result('A', 'passed'), result('A', 'skipped', { skipped: 'not applicable: http', notApplicable: true })],
       {},
       'passed',
       undefined,
@@ -339,27 +389,7 @@ describe("buildReport: a requirement's checks decide its status, the counts deci
   });
 });
 
-describe('runHints: one cause said once', () => {
-  it('names the wrong scheme a target accepted when every correctly signed request was refused', () => {
-    const results = [
-      result('A', 'failed', signed(5, 5)),
-      result('D', 'failed', {
-        acceptedVariant: 'timestamp-omitted',
-        failure: { message: 'the target accepts signatures made without X-TIMESTAMP' },
-      }),
-    ];
-    expect(runHints(results)).toEqual([
-      'every correctly signed request was refused with 401, but one signed a known wrong way was accepted: the target accepts signatures made without X-TIMESTAMP',
-    ]);
-  });
-
-  it('names the requirements whose wrongly signed requests were taken, when no correctly signed one was', () => {
-    const results = [result('A', 'failed', signed(5, 5)), result('D', 'failed', { wronglySignedAccepted: 2 })];
-    expect(runHints(results)).toEqual([
-      "every correctly signed request was refused with 401, but requests signed wrong or not at all were taken (D): the target authenticates another way than the profile's, whatever the keys",
-    ]);
-  });
-
+describe('notes: said once', () => {
   it('says once how many requests were sent again after a 401, and how many were then taken', () => {
     const report = build([
       result('A', 'passed', { resent: { sent: 2, accepted: 2 } }),
@@ -368,12 +398,8 @@ describe('runHints: one cause said once', () => {
       result('D', 'passed'),
     ]);
     expect(report.notes).toEqual([
-      "3 correctly signed requests were refused 401 and sent again with a fresh X-TIMESTAMP, as a target refuses a replay of another run's identical request (a fixture read, a Balance Inquiry); 2 were then accepted, the rest are judged as refused",
+      "3 correctly signed requests were refused 401 and sent again with a fresh X-TIMESTAMP, as a target refuses a replay of another run's identical request (a fixture read, a Balance Inquiry); 2 were then accepted, and a request still refused after all its resends leaves its requirement not judged (the replay window used up by other runs)",
     ]);
-  });
-
-  it('says nothing when the credentials were taken', () => {
-    expect(runHints([result('A', 'passed', signed(5, 0)), result('D', 'failed', { acceptedVariant: 'x' })])).toEqual([]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { thrownIn, whoFixes, type CheckCodeError } from './check-error.js';
 import type { Exchange } from './exchange.js';
 import { curlLine, isDeliberate, replayLine, scriptPlan, shellQuote, triggerLine } from './reproduce.js';
+import { misconfiguration, runHints } from './misconfiguration.js';
 import type { CheckResult, Evidence, Level, Report, Requirement, RequirementReport, Verdict } from './report.js';
 
 const MAX_EVIDENCE_PER_REQUIREMENT = 5;
@@ -73,7 +74,9 @@ export function buildReport(input: BuildInput): Report {
       .sort((a, b) => Number(b.meta.acceptedVariant !== undefined) - Number(a.meta.acceptedVariant !== undefined));
     const passed = e.results.some((r) => r.state === 'passed');
     const errored = e.results.find((r) => r.state === 'error');
-    const status = failed.length > 0 || e.findingCount > 0 ? 'failed' : passed && errored === undefined ? 'passed' : 'skipped';
+    // Passed only when wholly judged (v1.3): one check not judged leaves the requirement not judged.
+    const unjudged = e.results.find((r) => r.state !== 'passed' && !(r.state === 'skipped' && r.meta.notApplicable === true));
+    const status = failed.length > 0 || e.findingCount > 0 ? 'failed' : passed && unjudged === undefined ? 'passed' : 'skipped';
     const evidenceList = [
       ...failed.map((r) => {
         // A check stopped by the runner (its time budget ran out) has no failure of its own.
@@ -108,7 +111,7 @@ export function buildReport(input: BuildInput): Report {
             ? `not judged: the kit's own error in check ${errored.meta.check} (${errored.meta.error?.message ?? 'unknown'})`
             : notJudgeable !== undefined
               ? `not judged: ${notJudgeable}`
-              : e.results.find((r) => r.meta.skipped)?.meta.skipped;
+              : partlyJudged(e.results, unjudged);
     requirements.push({
       ...requirement,
       status,
@@ -173,6 +176,17 @@ export function buildReport(input: BuildInput): Report {
   };
 }
 
+/**
+ * Why a requirement none of whose checks failed was not judged: its first check not judged, named
+ * when others of its checks passed (they do not make it passed).
+ */
+function partlyJudged(results: readonly CheckResult[], unjudged: CheckResult | undefined): string | undefined {
+  const skipped = unjudged ?? results.find((r) => r.meta.skipped !== undefined);
+  const reason = skipped?.meta.skipped;
+  if (skipped === undefined || reason === undefined || !results.some((r) => r.state === 'passed')) return reason;
+  return `not judged: check ${skipped.meta.check}: ${reason.replace(/^not judged: /, '')}`;
+}
+
 function reference(requirement: Requirement): { reference?: string } {
   return requirement.source === undefined ? { reference: `docs/requirements.md#${requirement.id}` } : {};
 }
@@ -190,8 +204,8 @@ function codeError(r: CheckResult): CheckCodeError {
 
 /**
  * Every reason the run could not judge what it was asked to, each said once. Some taint the whole
- * run: the target unreachable, the run stopping, every correctly signed request refused 401 with no
- * wrong scheme accepted instead (the credentials). Others leave part of it unjudged: the kit failing
+ * run: the target unreachable, the run stopping, no correctly signed request taken and no fault of the
+ * target's own seen (its configuration: core/misconfiguration.ts). Others leave part of it unjudged: the kit failing
  * inside a check, a configured section that could not be judged (its webhook receiver could not listen).
  */
 function couldNotJudge(input: BuildInput, kitErrors: NonNullable<Report['kitErrors']>): { wholeRun: string[]; part: string[] } {
@@ -201,7 +215,8 @@ function couldNotJudge(input: BuildInput, kitErrors: NonNullable<Report['kitErro
     const ran = input.results.filter((r) => r.state !== 'skipped').length;
     wholeRun.push(`the run had to stop: ${stopped} (${ran} of ${input.results.length} checks ran before it)`);
   }
-  if (!authenticatesOtherwise(input.results)) wholeRun.push(...credentialsRefused(input.results));
+  // A run that had to stop says why; what it answered before says nothing more of the configuration.
+  if (stopped === undefined) wholeRun.push(...misconfiguration(input.results, input.target.baseUrl));
   const part: string[] = [];
   const kits = kitErrors.filter((e) => e.module === undefined);
   if (kits.length > 0) {
@@ -336,66 +351,6 @@ export function tallySection(results: readonly CheckResult[], levelOf: (requirem
   return { ...t, mark };
 }
 
-/** Fewest plainly signed requests before "all of them were 401" says more than bad luck. */
-const MIN_SIGNED_FOR_HINT = 3;
-
-/** How many plainly signed requests got an answer, and how many of those were 401. */
-export function plainlySignedTally(results: readonly CheckResult[]): { answered: number; refused401: number } {
-  let answered = 0;
-  let refused401 = 0;
-  for (const r of results) {
-    answered += r.meta.plainlySigned?.answered ?? 0;
-    refused401 += r.meta.plainlySigned?.refused401 ?? 0;
-  }
-  return { answered, refused401 };
-}
-
-/** Whether every one of (at least a few) requests signed the profile's way with the configured keys was refused 401. */
-export function everySignedRequestRefused(results: readonly CheckResult[]): boolean {
-  const { answered, refused401 } = plainlySignedTally(results);
-  return answered >= MIN_SIGNED_FOR_HINT && refused401 === answered;
-}
-
-/**
- * When every request signed the profile's way with the configured keys was refused 401, and no
- * request signed a known wrong way was accepted either, the keys (or their environment) are what is
- * wrong: a configuration problem, not fifty separate faults of the target.
- */
-function credentialsRefused(results: readonly CheckResult[]): string[] {
-  if (!everySignedRequestRefused(results)) return [];
-  const { answered } = plainlySignedTally(results);
-  return [
-    `every one of the ${answered} correctly signed requests was refused with 401, and none signed a known wrong way was accepted: check that merchant.apiKey and merchant.secretKey ` +
-      '(SVC_API_KEY, SVC_SECRET_KEY) belong to this environment and merchant; `svc-conformance diagnose` explains a captured request',
-  ];
-}
-
-/**
- * Whether the target took a request signed wrong or not at all past authentication: then refusing
- * the correctly signed ones is its own doing too (it authenticates another way), whatever the keys.
- */
-function authenticatesOtherwise(results: readonly CheckResult[]): boolean {
-  return results.some((r) => r.meta.acceptedVariant !== undefined || (r.meta.wronglySignedAccepted ?? 0) > 0);
-}
-
-/**
- * One cause behind many failures, said once and up front: a target that refused every correctly
- * signed request but took one signed a known wrong way (the probe), or not at all, verifies another
- * scheme than P-SIGN-2.
- */
-export function runHints(results: readonly CheckResult[]): string[] {
-  if (!everySignedRequestRefused(results) || !authenticatesOtherwise(results)) return [];
-  const accepted = results.find((r) => r.meta.acceptedVariant !== undefined);
-  if (accepted !== undefined)
-    return [
-      `every correctly signed request was refused with 401, but one signed a known wrong way was accepted: ${accepted.meta.failure?.message ?? accepted.meta.acceptedVariant}`,
-    ];
-  const taken = results.filter((r) => (r.meta.wronglySignedAccepted ?? 0) > 0).map((r) => r.meta.requirement);
-  return [
-    `every correctly signed request was refused with 401, but requests signed wrong or not at all were taken (${[...new Set(taken)].join(', ')}): the target authenticates another way than the profile's, whatever the keys`,
-  ];
-}
-
 /** Said once: how many correctly signed requests were sent again after a 401, and how many were then taken. */
 function resendNote(results: readonly CheckResult[]): string[] {
   let sent = 0;
@@ -407,7 +362,7 @@ function resendNote(results: readonly CheckResult[]): string[] {
   if (sent === 0) return [];
   return [
     `${sent} correctly signed request${sent === 1 ? ' was' : 's were'} refused 401 and sent again with a fresh X-TIMESTAMP, as a target refuses a replay of another run's identical request ` +
-      `(a fixture read, a Balance Inquiry); ${accepted} ${accepted === 1 ? 'was' : 'were'} then accepted${accepted < sent ? ', the rest are judged as refused' : ''}`,
+      `(a fixture read, a Balance Inquiry); ${accepted} ${accepted === 1 ? 'was' : 'were'} then accepted${accepted < sent ? ', and a request still refused after all its resends leaves its requirement not judged (the replay window used up by other runs)' : ''}`,
   ];
 }
 

@@ -3,6 +3,7 @@ import { visible } from '../common/visible.js';
 import { thrownIn, whoFixes } from '../core/check-error.js';
 import type { CheckResult, Level, Report } from '../core/report.js';
 import { isPartial, leftOutOf, partialText, tallySection } from '../core/verdict.js';
+import { profileDecisionText, ruleReference } from './rule-text.js';
 
 /** Progress while the checks run: one line per interface section as it finishes. It only renders. */
 /** A progress line at most this often (ms of wall clock), when nothing else was said meanwhile. */
@@ -85,8 +86,14 @@ export function notJudgedLine(report: Report): string | undefined {
   const leftOut = leftOutOf(report).length;
   if (leftOut > 0) reasons.set(`left out of this run by ${selectionText(report)}`, leftOut);
   if (reasons.size === 0) return undefined;
-  const parts = [...reasons].sort((a, b) => b[1] - a[1]).map(([why, n]) => `${n} ${why}`);
-  return `not judged: ${parts.slice(0, 3).join('; ')}${parts.length > 3 ? `; ${parts.length - 3} other reasons` : ''}`;
+  const parts = [...reasons].sort((a, b) => b[1] - a[1]).map(([why, n]) => ({ why, n }));
+  // The rest counted too, so the line's numbers add up to the counts line's "not judged".
+  const rest = parts.slice(3);
+  const restText = rest.length > 0 ? `; ${rest.reduce((sum, p) => sum + p.n, 0)} for ${plural(rest.length, 'other reason')}` : '';
+  return `not judged: ${parts
+    .slice(0, 3)
+    .map(({ why, n }) => `${n} ${why}`)
+    .join('; ')}${restText}`;
 }
 
 /** How a run was narrowed, from its recorded options: "--only AUTH- and --skip AUTH-REPLAY". */
@@ -98,9 +105,51 @@ export function selectionText(report: Pick<Report, 'certification'>): string {
   return [only ? `--only ${only}` : '', skip ? `--skip ${skip}` : ''].filter(Boolean).join(' and ') || 'its options';
 }
 
-/** The short summary after a run: the verdict, the counts, and each failed requirement in one line. */
+/**
+ * The counts, from the report's summary and coverage as core/verdict.ts wrote them: "not judged" is
+ * the coverage's (what the not-judged line and the partial verdict count), so the parts add up to its total.
+ */
+export function countsLine(report: Report): string {
+  const { summary, coverage } = report;
+  const mayNotHeld = report.requirements.filter((r) => r.status === 'failed' && r.level === 'MAY').length;
+  const notApplicable = report.requirements.filter((r) => r.status === 'skipped' && r.notApplicable === true).length;
+  const parts = [
+    `${summary.passed} passed`,
+    `${summary.failed} MUST failed`,
+    `${summary.warned} SHOULD warned`,
+    ...(mayNotHeld > 0 ? [`${mayNotHeld} MAY not held`] : []),
+    ...(notApplicable > 0 ? [`${notApplicable} not applicable`] : []),
+    `${coverage.notJudged.length} not judged`,
+  ];
+  return `requirements: ${parts.join(', ')} (${coverage.judged} of ${coverage.total} judged)`;
+}
+
+/** Failed requirements listed on the console at most; the rest are in the report files. */
+const MAX_LISTED = 20;
+/** MAY results that do not hold, listed at most (information, never a failure). */
+const MAX_MAY_LISTED = 5;
+
+/** Where the requirements the console leaves out are: the HTML report and report.json, as written. */
+function whereTheRestAre(files: readonly string[]): string {
+  const shown = files.filter((f) => /(?:^|[/\\])(?:report\.html|report\.json)$/.test(f));
+  return shown.length > 0 ? `: see ${shown.join(' or ')}` : ' (no report file was written: see the error above)';
+}
+
+/** One listed requirement: its mark, its first message, the profile rule behind it, and a property's replay line. */
+function requirementLines(r: Report['requirements'][number], mark: string): string[] {
+  const lines = [`  ${mark} ${r.id} (${r.level}) ${r.evidence[0]?.message ?? r.title}`];
+  // A message read off a schema ("/order_amount: must be string") does not say whose rule it is: this does.
+  if (r.profileDecides !== undefined)
+    lines.push(`      ${profileDecisionText(r.profileDecides)} (${ruleReference(r.profileDecides.rule)})`);
+  for (const step of r.evidence[0]?.steps ?? []) lines.push(`      ${step}`);
+  // A property's shrunk case: the command that replays exactly it (seed + fast-check path).
+  const replay = r.evidence[0]?.reproduce?.run;
+  if (replay !== undefined && replay.includes('--replay-path')) lines.push(`      replay this case: ${replay}`);
+  return lines;
+}
+
+/** The short summary after a run: the verdict, the counts, each failed requirement, then each MAY not held. */
 export function summaryLines(report: Report, files: readonly string[]): string[] {
-  const { summary } = report;
   const notJudged = notJudgedLine(report);
   const lines = [
     '',
@@ -109,24 +158,21 @@ export function summaryLines(report: Report, files: readonly string[]): string[]
     ...(report.kitErrors ?? []).slice(0, 5).map((e) => `  ! ${thrownIn(e)} (${e.requirement}); ${whoFixes(e)}`),
     ...(report.hints ?? []).map((hint) => `  ! ${hint}`),
     ...(report.notes ?? []).map((note) => `  i ${note}`),
-    `  requirements: ${summary.passed} passed, ${summary.failed} MUST failed, ${summary.warned} SHOULD warned, ${summary.skipped} skipped`,
-    ...(notJudged !== undefined && report.verdict === 'conformant'
-      ? [`  ${notJudged}${report.requireAll ? '' : '; --require-all makes a partial run inconclusive'}`]
+    `  ${countsLine(report)}`,
+    ...(notJudged !== undefined
+      ? [`  ${notJudged}${report.verdict === 'conformant' && !report.requireAll ? '; --require-all makes a partial run inconclusive' : ''}`]
       : []),
   ];
-  const broken = report.requirements.filter((r) => r.status === 'failed');
+  // A MAY that does not hold fails nothing: it is listed apart, as information, never among the failures.
+  const broken = report.requirements.filter((r) => r.status === 'failed' && r.level !== 'MAY');
+  const mayNotHeld = report.requirements.filter((r) => r.status === 'failed' && r.level === 'MAY');
   if (report.verdict === 'inconclusive' && broken.length > 0)
     lines.push('  seen before the run could not judge (not a verdict about the target):');
-  for (const r of broken.slice(0, 20)) {
-    lines.push(
-      `  ${r.level === 'MUST' ? '✗' : r.level === 'SHOULD' ? '!' : 'i'} ${r.id} (${r.level}) ${r.evidence[0]?.message ?? r.title}`,
-    );
-    // A property's shrunk case: the command that replays exactly it (seed + fast-check path).
-    const replay = r.evidence[0]?.reproduce?.run;
-    for (const step of r.evidence[0]?.steps ?? []) lines.push(`      ${step}`);
-    if (replay !== undefined && replay.includes('--replay-path')) lines.push(`      replay this case: ${replay}`);
-  }
-  if (broken.length > 20) lines.push(`  …and ${broken.length - 20} more`);
+  for (const r of broken.slice(0, MAX_LISTED)) lines.push(...requirementLines(r, r.level === 'MUST' ? '✗' : '!'));
+  if (broken.length > MAX_LISTED) lines.push(`  …and ${broken.length - MAX_LISTED} more${whereTheRestAre(files)}`);
+  if (mayNotHeld.length > 0) lines.push('  information (a MAY that does not hold fails nothing):');
+  for (const r of mayNotHeld.slice(0, MAX_MAY_LISTED)) lines.push(...requirementLines(r, 'i'));
+  if (mayNotHeld.length > MAX_MAY_LISTED) lines.push(`  …and ${mayNotHeld.length - MAX_MAY_LISTED} more${whereTheRestAre(files)}`);
   if (!report.client && !report.receiver) lines.push(`  seed ${report.seed}: rerun the same requests with --seed ${report.seed}`);
   lines.push(files.length > 0 ? `  reports: ${files.join(', ')}` : '  reports: none written (see the error above)');
   // Messages quote what the target answered: no control or bidi character reaches the terminal.

@@ -155,6 +155,34 @@ describe('githubJobSummary', () => {
     );
   });
 
+  // Before: a MAY that did not hold was a row of "Failed requirements".
+  it('lists a MAY that does not hold apart, as information, never among the failed requirements', () => {
+    const summary = githubJobSummary(
+      report([requirement('DUP-CONCURRENT', 'MUST', 'failed', 'both got 201'), requirement('DUP-HINT', 'MAY', 'failed', 'no hint')]),
+      'run',
+    );
+    const failed = summary.slice(summary.indexOf('#### Failed requirements'), summary.indexOf('#### Information'));
+    expect(failed).toContain('| DUP-CONCURRENT | MUST | both got 201 |');
+    expect(failed).not.toContain('DUP-HINT');
+    expect(summary).toContain('#### Information: MAY not held (never fails the run)\n\n- DUP-HINT: no hint\n');
+    const mayOnly = githubJobSummary(report([requirement('DUP-HINT', 'MAY', 'failed', 'no hint')]), 'run');
+    expect(mayOnly).toContain('**Verdict: conformant**');
+    expect(mayOnly).not.toContain('#### Failed requirements');
+  });
+
+  it('says, beside a failure resting on a point the interface leaves open, which profile rule decides it', () => {
+    const cancel = {
+      ...requirement('OPS-CANCEL-AGAIN', 'MUST', 'failed', 'expected HTTP 422, got 409'),
+      profileDecides: { rule: 'P-OPS-1', decision: 'cancelling a CANCELLED order answers 422' },
+    };
+    expect(githubJobSummary(report([cancel]), 'run')).toContain(
+      '| OPS-CANCEL-AGAIN | MUST | expected HTTP 422, got 409 — the interface does not say; profile rule P-OPS-1 decides: cancelling a CANCELLED order answers 422 |',
+    );
+    expect(githubAnnotations(report([cancel]))).toEqual([
+      '::error title=OPS-CANCEL-AGAIN::MUST: expected HTTP 422, got 409 — the interface does not say; profile rule P-OPS-1 decides: cancelling a CANCELLED order answers 422',
+    ]);
+  });
+
   it('an inconclusive run says every reason it could not judge', () => {
     const summary = githubJobSummary(
       report([], { couldNotJudge: ['the target could not be reached: ECONNREFUSED', 'the run had to stop: --max-time 900'] }),

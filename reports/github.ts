@@ -8,6 +8,7 @@ import { visible } from '../common/visible.js';
 import type { Report, RequirementReport } from '../core/report.js';
 import { isPartial, partialText, verdictText } from '../core/verdict.js';
 import { judged } from './console.js';
+import { profileDecisionText } from './rule-text.js';
 
 /** Longest message shown in one annotation or summary row; report.json keeps the whole of it. */
 const MAX_MESSAGE = 500;
@@ -47,6 +48,11 @@ function failureMessage(requirement: RequirementReport): string {
   return requirement.evidence[0]?.message ?? requirement.title;
 }
 
+/** " — the interface does not say; profile rule P-… decides: …", when the requirement rests on a point the interface leaves open. */
+function decided(requirement: RequirementReport): string {
+  return requirement.profileDecides !== undefined ? ` — ${profileDecisionText(requirement.profileDecides)}` : '';
+}
+
 /** The requirements whose failure fails the job: every MUST, and with --strict every SHOULD. */
 function failing(report: Report): RequirementReport[] {
   return report.requirements.filter((r) => r.status === 'failed' && (r.level === 'MUST' || (r.level === 'SHOULD' && report.strict)));
@@ -58,7 +64,7 @@ function failing(report: Report): RequirementReport[] {
  */
 export function githubAnnotations(report: Report): string[] {
   const lines = failing(report).map((r) =>
-    workflowCommand('error', { title: r.id }, `${r.level}: ${visible(shortened(failureMessage(r)))}`),
+    workflowCommand('error', { title: r.id }, `${r.level}: ${visible(shortened(failureMessage(r)))}${decided(r)}`),
   );
   if (report.verdict === 'inconclusive') {
     const more = (report.reasons?.length ?? 0) - 1;
@@ -96,10 +102,17 @@ export function githubJobSummary(report: Report, command: string): string {
   if (report.hints !== undefined && report.hints.length > 0) {
     lines.push('', ...report.hints.map((hint) => `> ${markdownText(hint)}`));
   }
-  const failed = report.requirements.filter((r) => r.status === 'failed');
+  // A MAY that does not hold fails nothing: listed apart, as information, never among the failed.
+  const failed = report.requirements.filter((r) => r.status === 'failed' && r.level !== 'MAY');
   if (failed.length > 0) {
     lines.push('', '#### Failed requirements', '', '| Requirement | Level | What failed |', '| --- | --- | --- |');
-    for (const r of failed) lines.push(`| ${markdownText(r.id)} | ${r.level} | ${markdownText(failureMessage(r))} |`);
+    for (const r of failed)
+      lines.push(`| ${markdownText(r.id)} | ${r.level} | ${markdownText(failureMessage(r))}${markdownText(decided(r))} |`);
+  }
+  const notHeld = report.requirements.filter((r) => r.status === 'failed' && r.level === 'MAY');
+  if (notHeld.length > 0) {
+    lines.push('', '#### Information: MAY not held (never fails the run)', '');
+    for (const r of notHeld) lines.push(`- ${markdownText(r.id)}: ${markdownText(failureMessage(r))}`);
   }
   return lines.join('\n') + '\n\n';
 }

@@ -89,6 +89,8 @@ section > h2 { font-size: 21px; margin: 0 0 12px; }
 /* Failure cards */
 .failure { background: var(--card); border: 1px solid var(--line); border-left: 5px solid var(--c); border-radius: 8px; margin: 0 0 16px; padding: 16px 20px; }
 .failure.sev-fail { --c: var(--fail); } .failure.sev-warn { --c: var(--warn); } .failure.sev-info { --c: var(--info); }
+.failure.sev-info .expect .actual { background: var(--info-bg); border-color: #b9d6f7; }
+.decided { flex-basis: 100%; margin: 6px 0 0; font-size: 14px; max-width: 80ch; }
 .failure > header { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 10px; }
 .failure > header h3 { font-size: 17px; flex: 1 1 320px; }
 .failure .req-id { font-weight: 700; font-size: 14px; }

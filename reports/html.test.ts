@@ -231,9 +231,12 @@ describe('renderHtml', () => {
   });
 
   it('lists every requirement once in the matrix, under its section, with level and rules', () => {
-    const rows = [...html.matchAll(/<tr data-status="(\w+)" class="r-\w+"><td class="id">(?:<a href="#[^"]+">)?([A-Z0-9-]+)/g)];
+    const rows = [...html.matchAll(/<tr data-status="([\w-]+)" class="r-\w+"><td class="id">(?:<a href="#[^"]+">)?([A-Z0-9-]+)/g)];
     expect(rows.map((m) => m[2])).toEqual(report.requirements.map((r) => r.id));
-    expect(rows.map((m) => m[1])).toEqual(report.requirements.map((r) => r.status));
+    // A MAY that does not hold is "not-held" to the filters: never shown under "Failed".
+    expect(rows.map((m) => m[1])).toEqual(
+      report.requirements.map((r) => (r.status === 'failed' && r.level === 'MAY' ? 'not-held' : r.status)),
+    );
     for (const section of new Set(report.requirements.map((r) => r.section))) {
       const n = report.requirements.filter((r) => r.section === section).length;
       expect(html).toContain(`<h3>${esc(section)} <span class="tally">${n} requirement${n === 1 ? '' : 's'}: `);
@@ -288,18 +291,81 @@ describe('renderHtml', () => {
     expect(html).toContain('svc-conformance run --config CONFIG.json --seed 20251121 --only ORDER-CREATED-AT');
     expect(html).toContain('&#34;path&#34;: &#34;17:3&#34;');
     expect(html).not.toMatch(/[0-9a-f]{64}/);
-    // Most severe first (MUST, then the SHOULD warning, then the MAY), catalog order within a level.
+    // Most severe first (MUST, then the SHOULD warning), catalog order within a level; the MAY in a section of its own.
     const order = [...html.matchAll(/<article class="failure sev-(\w+)" id="req-([A-Z0-9-]+)"/g)].map((m) => `${m[1]} ${m[2]}`);
     expect(order).toEqual(['fail AUTH-MISSING-KEY', 'fail ERR-NO-5XX', 'fail ORDER-CREATED-AT', 'warn AUTH-HTTPS', 'info AUTH-REPLAY']);
+  });
+
+  // Before: AUTH-REPLAY (MAY) was a card under "Failures and warnings", its "Actual" box on the failure's red.
+  it('shows a MAY that does not hold as information, apart from the failures and never in red', () => {
+    const failures = html.slice(
+      html.indexOf('<section id="failures">'),
+      html.indexOf('</section>', html.indexOf('<section id="failures">')),
+    );
+    expect(failures).not.toContain('AUTH-REPLAY');
+    const information = html.slice(html.indexOf('<section id="information">'));
+    expect(information).toMatch(/^<section id="information"><h2>Information: MAY not held \(1\)<\/h2>/);
+    expect(information).toContain('<article class="failure sev-info" id="req-AUTH-REPLAY">');
+    expect(html).toContain('<a class="count c-info" href="#information"><span class="n">1</span><span class="label">MAY not held</span>');
+    expect(html).toMatch(/\.failure\.sev-info \.expect \.actual \{ background: var\(--info-bg\)/);
+    const mayOnly = fixture({
+      verdict: 'conformant',
+      requirements: report.requirements.map((r) =>
+        r.level === 'MAY' || r.status !== 'failed' ? r : { ...r, status: 'passed', evidence: [] },
+      ),
+    });
+    const page = renderHtml(mayOnly);
+    expect(page).not.toContain('<section id="failures">');
+    expect(page).toContain('<section id="information">');
+  });
+
+  // Before: a failure read off a schema ("/order_amount: must be string") never said the rule was the profile's.
+  it("says, on a failure resting on a point the interface leaves open, which profile rule decides it, linked to the rule's text", () => {
+    const decided = catalog().find((r) => r.id === 'OPS-CANCEL-AGAIN')!;
+    const page = renderHtml(
+      fixture({
+        requirements: [
+          {
+            ...decided,
+            status: 'failed',
+            checks: [{ id: 'ops-cancel-again', title: 't', status: 'failed' }],
+            evidence: [{ check: 'ops-cancel-again', message: 'cancel again: expected HTTP 422, got 409', exchanges: [] }],
+          },
+        ],
+      }),
+    );
+    expect(page).toContain(
+      '<p class="decided">The interface does not say; profile rule <a href="#rule-P-OPS-1">P-OPS-1</a> decides: cancelling a CANCELLED (or PAID) order answers 422</p>',
+    );
+    expect(page).toContain('<div id="rule-P-OPS-1">');
+    // Every decision of the catalog is shown whole, whatever rule ids its own text names.
+    const all = renderHtml(
+      fixture({
+        requirements: catalog()
+          .filter((r) => r.profileDecides !== undefined)
+          .map((r) => ({ ...r, status: 'failed' as const, checks: [], evidence: [] })),
+      }),
+    );
+    for (const r of catalog().filter((q) => q.profileDecides !== undefined))
+      expect(all).toContain(
+        `<a href="#rule-${r.profileDecides!.rule}">${r.profileDecides!.rule}</a> decides: ${esc(r.profileDecides!.decision)}</p>`,
+      );
+    // A point the interface itself settles (401 for a missing key) says nothing of the kind.
+    const card = html.slice(
+      html.indexOf('id="req-AUTH-MISSING-KEY"'),
+      html.indexOf('</article>', html.indexOf('id="req-AUTH-MISSING-KEY"')),
+    );
+    expect(card).not.toContain('class="decided"');
+    expect(html).toContain('<p class="decided">The interface does not say; profile rule <a href="#rule-P-ERR-3">P-ERR-3</a> decides: ');
   });
 
   it('says what the failure cards count, in the words of the counts above them', () => {
     expect(html).toContain('<span class="n">3</span><span class="label">Failed</span>');
     expect(html).toContain(
-      '<h2>Failures and warnings (5)</h2><p class="note">3 MUST requirements failed, 1 SHOULD requirement warned and 1 MAY requirement not held, most severe first.',
+      '<h2>Failures and warnings (4)</h2><p class="note">3 MUST requirements failed and 1 SHOULD requirement warned, most severe first.',
     );
     expect(renderHtml({ ...report, strict: true })).toContain(
-      '3 MUST requirements failed, 1 SHOULD requirement failed under --strict and 1 MAY requirement not held, most severe first.',
+      '3 MUST requirements failed and 1 SHOULD requirement failed under --strict, most severe first.',
     );
   });
 

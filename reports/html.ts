@@ -5,21 +5,15 @@
  * that reaches the page goes through `esc`, because bodies, headers and messages come from the target.
  */
 import { plural } from '../common/plural.js';
-import { visible } from '../common/visible.js';
-import { pathOf } from '../core/reproduce.js';
-import type { Exchange } from '../core/exchange.js';
+import { esc, evidenceHtml } from './html-evidence.js';
 import { REPORT_CSS } from './html-style.js';
 import { thrownIn, whoFixes } from '../core/check-error.js';
-import { ruleTexts } from './rule-text.js';
-import type { Evidence, Report, RequirementReport } from '../core/report.js';
+import { profileDecisionText, ruleTexts } from './rule-text.js';
+import type { Report, RequirementReport } from '../core/report.js';
 import { isPartial, leftOutOf, partialText, verdictText } from '../core/verdict.js';
 import { selectionText } from './console.js';
 
-/** Escapes text for HTML content and quoted attribute values. */
-export function esc(value: unknown): string {
-  // Control and bidi characters from a target are shown as escapes (a raw U+202E reorders the page).
-  return visible(String(value), { keepNewlines: true }).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+export { esc };
 
 /** How a requirement's outcome is shown: symbol and word (never colour alone) and a colour class. */
 interface Shown {
@@ -57,101 +51,6 @@ function formatDuration(ms: number): string {
   return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
 }
 
-function prettyJson(value: unknown): string {
-  try {
-    return JSON.stringify(value, null, 2) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
-/** A body as text; JSON laid out over lines for reading (responses only: a request's bytes matter). */
-function bodyText(body: string, pretty: boolean): string {
-  if (!pretty) return body;
-  try {
-    return prettyJson(JSON.parse(body));
-  } catch {
-    return body;
-  }
-}
-
-function statusClass(status: number): string {
-  return status < 400 ? 'ok' : status < 500 ? 'client' : 'server';
-}
-
-function headersBlock(headers: Record<string, string>): string {
-  const lines = Object.entries(headers).map(([name, value]) => `${esc(name)}: ${esc(value)}`);
-  return lines.length > 0 ? `<pre class="headers">${lines.join('\n')}</pre>` : '';
-}
-
-function exchangeHtml(exchange: Exchange): string {
-  const { request, response, error } = exchange;
-  const outcome = response
-    ? `<span class="code ${statusClass(response.status)}">HTTP ${esc(response.status)}</span>`
-    : `<span class="code error">${esc(error?.code ?? 'no answer')}</span>`;
-  const summary = `<summary><span class="method">${esc(request.method)}</span> <span class="path">${esc(pathOf(request.url))}</span> → ${outcome} <span class="label">${esc(exchange.label)}</span> <span class="ms">${esc(exchange.ms)} ms</span></summary>`;
-  const sent = `<div><h4>Request</h4><div class="block"><pre class="start">${esc(request.method)} ${esc(request.url)}</pre>${headersBlock(request.headers)}${request.body === '' ? '' : `<pre>${esc(request.body)}</pre>`}</div></div>`;
-  let received: string;
-  if (response) {
-    const body = response.body === '' ? '<pre class="why">(empty body)</pre>' : `<pre>${esc(bodyText(response.body, true))}</pre>`;
-    received = `<div><h4>Response</h4><div class="block"><pre class="start">HTTP ${esc(response.status)}</pre>${headersBlock(response.headers)}${body}</div></div>`;
-  } else {
-    received = `<div><h4>No response</h4><div class="block"><pre class="start">${esc(error?.code ?? '')}</pre><pre>${esc(error?.message ?? '')}</pre></div></div>`;
-  }
-  return `<details class="exchange">${summary}<div class="http">${sent}${received}</div></details>`;
-}
-
-function reproduceHtml(reproduce: Evidence['reproduce']): string {
-  if (!reproduce) return '';
-  const blocks: string[] = [];
-  // The one-liners first, visible; the longer curl command (the request exactly as sent) one click away.
-  if (reproduce.sandbox)
-    blocks.push(
-      `<p>The run's embedded sandbox stopped with it: start it again first (in another terminal), for the lines below:</p><pre class="cmd">${esc(reproduce.sandbox)}</pre>`,
-    );
-  if (reproduce.trigger)
-    blocks.push(
-      `<p>Makes the target send this event again, to the receiver named by <code>--to</code>, started first (the delivery as received is above):</p><pre class="cmd">${esc(reproduce.trigger)}</pre>`,
-    );
-  if (reproduce.replay)
-    blocks.push(`<p>The same request, freshly signed, against your config:</p><pre class="cmd">${esc(reproduce.replay)}</pre>`);
-  if (reproduce.run) blocks.push(`<p>This requirement again, with the same seed:</p><pre class="cmd">${esc(reproduce.run)}</pre>`);
-  if (reproduce.curl) {
-    blocks.push(
-      `<details class="curl"${blocks.length === 0 ? ' open' : ''}><summary>curl: the request as sent, its signature (or its deliberate defect) rebuilt for now from the secret's environment variable</summary><pre class="cmd">${esc(reproduce.curl)}</pre></details>`,
-    );
-  }
-  return blocks.length > 0 ? `<div class="reproduce"><h4>Reproduce</h4>${blocks.join('')}</div>` : '';
-}
-
-function evidenceHtml(evidence: Evidence): string {
-  const parts = [`<p class="message">${esc(evidence.message)}</p>`, `<p class="check">check <code>${esc(evidence.check)}</code></p>`];
-  if (evidence.expected !== undefined || evidence.actual !== undefined) {
-    parts.push(
-      `<div class="expect"><div class="expected"><h4>Expected</h4><pre>${esc(evidence.expected ?? '—')}</pre></div>` +
-        `<div class="actual"><h4>Actual</h4><pre>${esc(evidence.actual ?? '—')}</pre></div></div>`,
-    );
-  }
-  if (evidence.counterexample !== undefined) {
-    parts.push(
-      `<div class="counterexample"><h4>Counterexample</h4><pre class="block">${esc(prettyJson(evidence.counterexample))}</pre></div>`,
-    );
-  }
-  if (evidence.steps !== undefined) {
-    parts.push(
-      `<div class="counterexample"><h4>Shortest failing sequence</h4><ol class="steps">${evidence.steps.map((step) => `<li>${esc(step.replace(/^\d+\. /, ''))}</li>`).join('')}</ol></div>`,
-    );
-  }
-  if (evidence.exchanges.length > 0)
-    parts.push(`<h4>Exchanges (${evidence.exchanges.length})</h4>`, ...evidence.exchanges.map(exchangeHtml));
-  if (evidence.leftOut !== undefined)
-    parts.push(
-      `<p class="hint" role="note">${evidence.leftOut} earlier exchange${evidence.leftOut === 1 ? '' : 's'} of this check ${evidence.leftOut === 1 ? 'is' : 'are'} not shown; <code>run --har FILE</code> records every exchange of a run.</p>`,
-    );
-  parts.push(reproduceHtml(evidence.reproduce));
-  return `<div class="evidence">${parts.join('')}</div>`;
-}
-
 /**
  * The page carries each rule's text itself (the section "Profile rules cited"), and each rule id links
  * there: a report is read from a CI artifact, where no link to the machine that ran it resolves.
@@ -163,6 +62,20 @@ function ruleAnchor(rule: string): string {
 function rules(requirement: RequirementReport): string {
   const texts = ruleTexts();
   return requirement.profile.map((rule) => (texts.has(rule) ? `<a href="#${ruleAnchor(rule)}">${esc(rule)}</a>` : esc(rule))).join(' ');
+}
+
+/**
+ * The profile rule that decides the point the interface leaves open, when the requirement rests on
+ * one: a failure read off a schema ("/order_amount: must be string") does not say whose rule it is.
+ */
+function decisionHtml(requirement: RequirementReport): string {
+  const decides = requirement.profileDecides;
+  if (decides === undefined) return '';
+  const text = profileDecisionText(decides);
+  const at = text.indexOf(decides.rule);
+  const [before, after] = [text.slice(0, at), text.slice(at + decides.rule.length)];
+  const rule = ruleTexts().has(decides.rule) ? `<a href="#${ruleAnchor(decides.rule)}">${esc(decides.rule)}</a>` : esc(decides.rule);
+  return `<p class="decided">${esc(before.replace(/^./, (c) => c.toUpperCase()))}${rule}${esc(after)}</p>`;
 }
 
 /** The requirement's longer statement, when the title is not all of it. */
@@ -199,7 +112,7 @@ function metaBadges(requirement: RequirementReport): string {
 
 function failureCard(requirement: RequirementReport, strict: boolean): string {
   const s = shown(requirement, strict);
-  const header = `<header>${badge(s)} <code class="req-id">${esc(requirement.id)}</code><h3>${esc(requirement.title)}</h3>${metaBadges(requirement)}${statementHtml(requirement)}</header>`;
+  const header = `<header>${badge(s)} <code class="req-id">${esc(requirement.id)}</code><h3>${esc(requirement.title)}</h3>${metaBadges(requirement)}${statementHtml(requirement)}${decisionHtml(requirement)}</header>`;
   const failedChecks = requirement.checks.filter((c) => c.status === 'failed');
   const body =
     requirement.evidence.length > 0
@@ -208,12 +121,17 @@ function failureCard(requirement: RequirementReport, strict: boolean): string {
   return `<article class="failure sev-${s.css}" id="${anchor(requirement)}">${header}${body}</article>`;
 }
 
+/** What the matrix's filters see: a MAY that does not hold is information, never among "Failed". */
+function rowStatus(requirement: RequirementReport): string {
+  return requirement.status === 'failed' && requirement.level === 'MAY' ? 'not-held' : requirement.status;
+}
+
 function matrixRow(requirement: RequirementReport, strict: boolean): string {
   const id = requirement.status === 'failed' ? `<a href="#${anchor(requirement)}">${esc(requirement.id)}</a>` : esc(requirement.id);
   const why = requirement.status === 'skipped' ? `<span class="why">Skipped: ${skipReasonHtml(requirement.skipReason)}</span>` : '';
   const ext = requirement.extension ? ' <span class="ext">extension</span>' : '';
   return (
-    `<tr data-status="${esc(requirement.status)}" class="r-${shown(requirement, strict).css}"><td class="id">${id}</td><td>${esc(requirement.title)}${ext}${statementHtml(requirement)}${why}</td>` +
+    `<tr data-status="${esc(rowStatus(requirement))}" class="r-${shown(requirement, strict).css}"><td class="id">${id}</td><td>${esc(requirement.title)}${ext}${statementHtml(requirement)}${why}</td>` +
     `<td><span class="level ${esc(requirement.level)}">${esc(requirement.level)}</span></td><td class="rules">${rules(requirement)}</td>` +
     `<td class="status">${badge(shown(requirement, strict))}</td></tr>`
   );
@@ -247,7 +165,7 @@ function certificationSection(report: Report): string {
   const check = c?.signedBy
     ? `<p>report.json.sig is the signature of report.json by that key: <code>svc-conformance verify-report report.json --public-key pub.pem</code> shows the report was not changed since the key's holder signed it (not that the run itself was honest).</p>`
     : report.digest
-      ? `<p>Unsigned: <code>svc-conformance verify-report report.json</code> recomputes the digest, which finds an accidental change, not who wrote the report. A run given <code>--sign-key</code> signs it.</p>`
+      ? `<p>Unsigned: <code>svc-conformance verify-report report.json --allow-unsigned</code> recomputes the digest, which finds an accidental change, not who wrote the report. A run given <code>--sign-key</code> signs it.</p>`
       : '';
   const signoff =
     '<table class="signoff"><thead><tr><th>Reviewed by</th><th>Role</th><th>Date</th><th>Signature</th></tr></thead><tbody><tr><td></td><td></td><td></td><td></td></tr><tr><td></td><td></td><td></td><td></td></tr></tbody></table>';
@@ -298,13 +216,15 @@ function counts(report: Report): string {
     ['pass', report.summary.passed, 'Passed', 'requirements that hold', '#matrix'],
     ['fail', report.summary.failed, 'Failed', 'MUST: these fail the run', '#failures'],
     ['warn', report.summary.warned, 'Warned', report.strict ? 'SHOULD: fail the run (--strict)' : 'SHOULD: warnings only', '#failures'],
-    ['info', may, 'MAY not held', 'information only', '#failures'],
-    ['skip', report.summary.skipped, 'Not judged', 'skipped or left out', '#skipped'],
+    ['info', may, 'MAY not held', 'information only', '#information'],
+    // The coverage's count, as the "Not judged" section and a partial verdict give it.
+    ['skip', report.coverage.notJudged.length, 'Not judged', 'skipped or left out', '#skipped'],
   ];
   // A card links to its section only where the page has one (no failures, or only not-applicable
   // skips, leave theirs out): otherwise to the matrix, which lists every requirement.
   const present = (href: string): string =>
-    (href === '#failures' && !report.requirements.some((r) => r.status === 'failed')) ||
+    (href === '#failures' && !report.requirements.some(isFailure)) ||
+    (href === '#information' && may === 0) ||
     (href === '#skipped' && skippedSummary(report) === '')
       ? '#matrix'
       : href;
@@ -394,6 +314,11 @@ function verdictBanner(report: Report): string {
 
 const SEVERITY = { fail: 0, warn: 1, info: 2, pass: 3, skip: 3 } as const;
 
+/** A requirement that does not hold and whose level makes it a failure or a warning: a MAY never is one. */
+function isFailure(requirement: RequirementReport): boolean {
+  return requirement.status === 'failed' && requirement.level !== 'MAY';
+}
+
 /**
  * What the failure cards count, by the counts above them: every requirement that does not hold, of
  * which only the MUST ones are "Failed" (the SHOULD ones are "Warned", or failed under --strict).
@@ -405,7 +330,6 @@ function failureBreakdown(report: Report): string {
   const parts = [
     of('MUST') > 0 ? `${plural(of('MUST'), 'MUST requirement')} failed` : '',
     should > 0 ? `${plural(should, 'SHOULD requirement')} ${report.strict ? 'failed under --strict' : 'warned'}` : '',
-    of('MAY') > 0 ? `${plural(of('MAY'), 'MAY requirement')} not held` : '',
   ].filter(Boolean);
   return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
 }
@@ -413,13 +337,18 @@ function failureBreakdown(report: Report): string {
 /** Renders the report as one self-contained HTML page. */
 export function renderHtml(report: Report): string {
   const failures = report.requirements
-    .filter((r) => r.status === 'failed')
+    .filter(isFailure)
     .map((r, i) => ({ r, i, s: shown(r, report.strict) }))
     .sort((a, b) => SEVERITY[a.s.css] - SEVERITY[b.s.css] || a.i - b.i)
     .map(({ r }) => failureCard(r, report.strict));
   const failureSection =
     failures.length > 0
       ? `<section id="failures"><h2>Failures and warnings (${failures.length})</h2><p class="note">${esc(failureBreakdown(report))}, most severe first. Open an exchange to see the request and the answer.</p>${failures.join('')}</section>`
+      : '';
+  const notHeld = report.requirements.filter((r) => r.status === 'failed' && r.level === 'MAY').map((r) => failureCard(r, report.strict));
+  const informationSection =
+    notHeld.length > 0
+      ? `<section id="information"><h2>Information: MAY not held (${notHeld.length})</h2><p class="note">What the profile allows a server either way: reported so you know, never a failure, and never part of the verdict.</p>${notHeld.join('')}</section>`
       : '';
   const title = `${verdictText(report).replace(/^./, (c) => c.toUpperCase())}: ${report.target.baseUrl} · svc-conformance`;
   return `<!doctype html>
@@ -435,6 +364,7 @@ ${verdictBanner(report)}
 <main class="wrap">
 ${counts(report)}
 ${failureSection}
+${informationSection}
 ${skippedSummary(report)}
 ${matrix(report)}
 ${rulesSection(report)}

@@ -318,6 +318,29 @@ describe('renderJUnit structure', () => {
     expect(body).toContain('svc-conformance replay …');
   });
 
+  // Before: "MUST: …: the record does not match order-status-record: /order_amount: must be string", and no word of whose rule.
+  it('says, in the failure CI shows, that the interface does not say and which profile rule decides', () => {
+    const decided = failing(
+      'OPS-ORDER-STATUS',
+      'Order Status: the record does not match order-status-record: /order_amount: must be string',
+      {
+        profileDecides: { rule: 'P-OPS-1', decision: 'order_amount is decimal text' },
+      },
+    );
+    const failure = kids(kids(kids(parseXml(renderJUnit(report([decided]))), 'testsuite')[0]!, 'testcase')[0]!, 'failure')[0]!;
+    expect(failure.attrs.message).toBe(
+      'MUST: Order Status: the record does not match order-status-record: /order_amount: must be string — the interface does not say; profile rule P-OPS-1 decides: order_amount is decimal text',
+    );
+    expect(textOf(failure)).toMatch(
+      /^the interface does not say; profile rule P-OPS-1 decides: order_amount is decimal text \(docs\/profile\.md#P-OPS-1\)\n\n\[/,
+    );
+    const plain = kids(
+      kids(kids(parseXml(renderJUnit(report([failing('AUTH-MISSING-KEY', 'got 200')]))), 'testsuite')[0]!, 'testcase')[0]!,
+      'failure',
+    )[0]!;
+    expect(plain.attrs.message).toBe('MUST: got 200');
+  });
+
   it('names a failure from its failed checks when it carries no evidence, and renders an empty report', () => {
     const bare = failing('DUP-1', 'ignored', {
       evidence: [],

@@ -24,6 +24,7 @@ import type { Exchange } from '../core/exchange.js';
 import { thrownIn, whoFixes } from '../core/check-error.js';
 import type { Evidence, Report, RequirementReport } from '../core/report.js';
 import { isPartial, partialText, verdictText } from '../core/verdict.js';
+import { profileDecisionText, ruleReference } from './rule-text.js';
 
 /** Escapes text for XML character data or a double-quoted attribute, replacing what XML 1.0 forbids. */
 export function xmlEscape(text: string, attribute = false): string {
@@ -131,12 +132,16 @@ function failureMessage(requirement: RequirementReport, strict: boolean): string
           ? 'SHOULD (fails the run: --strict)'
           : 'SHOULD (warning)'
         : 'MAY (information)';
-  return `${prefix}: ${first}${more}`;
+  // A message read off a schema ("/order_amount: must be string") does not say whose rule it is: this does.
+  const decided = requirement.profileDecides !== undefined ? ` — ${profileDecisionText(requirement.profileDecides)}` : '';
+  return `${prefix}: ${first}${more}${decided}`;
 }
 
 function failureBody(requirement: RequirementReport): string {
-  if (requirement.evidence.length > 0) return requirement.evidence.map(evidenceText).join('\n\n');
-  return requirement.checks.map((c) => `[${c.id}] ${c.status}${c.message ? `: ${c.message}` : ''}`).join('\n');
+  const decides = requirement.profileDecides;
+  const decided = decides !== undefined ? `${profileDecisionText(decides)} (${ruleReference(decides.rule)})\n\n` : '';
+  if (requirement.evidence.length > 0) return decided + requirement.evidence.map(evidenceText).join('\n\n');
+  return decided + requirement.checks.map((c) => `[${c.id}] ${c.status}${c.message ? `: ${c.message}` : ''}`).join('\n');
 }
 
 function testcase(requirement: RequirementReport, strict: boolean, thrown: Report['kitErrors'] = []): string {

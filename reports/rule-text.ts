@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../common/package-root.js';
+import type { ProfileDecision } from '../core/report.js';
 
 /**
  * The text of each profile rule, read from the docs/profile.md the package ships, so a report can
@@ -46,4 +47,18 @@ export function ruleTexts(): ReadonlyMap<string, string> {
     // An install without docs: the report names each rule without its text.
   }
   return (cached = parseRuleTexts(markdown));
+}
+
+/** Where the kit states a profile rule, relative to the package root (as a requirement's `reference` is). */
+export function ruleReference(rule: string): string {
+  return `docs/profile.md#${rule}`;
+}
+
+/**
+ * What a failure of a requirement resting on a point the interface leaves open adds, in the same
+ * words in every form: "the interface does not say; profile rule P-OPS-1 decides: … ". The catalog
+ * holds the decision (profileDecides); this only words it.
+ */
+export function profileDecisionText(decides: ProfileDecision): string {
+  return `the interface does not say; profile rule ${decides.rule} decides: ${decides.decision}`;
 }

@@ -100,8 +100,8 @@ describe('a sealed report', () => {
 });
 
 describe('svc-conformance verify-report', () => {
-  it('0 for a report whose digest matches (file or folder), saying it is unsigned; 1 for an altered one, 2 for no file', async () => {
-    const intact = await runCli(['verify-report', join(dir, 'report.json')]);
+  it('--allow-unsigned: 0 for a report whose digest matches (file or folder), saying it is unsigned; 1 for an altered one, 2 for no file', async () => {
+    const intact = await runCli(['verify-report', join(dir, 'report.json'), '--allow-unsigned']);
     expect(intact.code).toBe(0);
     expect(intact.stdout).toMatch(
       /^✓ DIGEST MATCHES {2}\S+report\.json: sha256:[0-9a-f]{64}\n {2}svc-conformance \S+, profile v1\.2; conformant, partial: 2 of \d+ requirements judged \(the kit's own embedded reference sandbox, not a deployment, http:\/\/127\.0\.0\.1:\d+, sandbox\), started /,
@@ -109,15 +109,17 @@ describe('svc-conformance verify-report', () => {
     expect(intact.stdout).toContain(
       '! UNSIGNED  no report.json.sig beside it: a digest finds an accidental change, not who wrote the report',
     );
-    expect((await runCli(['verify-report', dir])).code).toBe(0);
+    expect((await runCli(['verify-report', dir, '--allow-unsigned'])).code).toBe(0);
+    // No key and no --allow-unsigned: nothing is checked, exit 2 (a gate that passes unsigned reports is asked for by name).
+    expect(await runCli(['verify-report', dir])).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/--allow-unsigned/) });
 
     const altered = join(mkdtempSync(join(tmpdir(), 'svc-seal-')), 'report.json');
     writeFileSync(altered, text.replace('"passed": 2', '"passed": 3'));
-    const result = await runCli(['verify-report', altered]);
+    const result = await runCli(['verify-report', altered, '--allow-unsigned']);
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/^✗ ALTERED {2}\S+: its content does not match its digest/);
 
-    expect(await runCli(['verify-report', join(dir, 'nothing.json')])).toMatchObject({
+    expect(await runCli(['verify-report', join(dir, 'nothing.json'), '--allow-unsigned'])).toMatchObject({
       code: 2,
       stderr: expect.stringMatching(/^svc-conformance verify-report: no such file /),
     });

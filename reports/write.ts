@@ -113,8 +113,9 @@ export async function writeReports(unsealed: Report, dir: string, signer?: Repor
   const report = seal(signer === undefined ? unsealed : signedBy(unsealed, signer));
   const json = reportText(report);
   const reportPath = join(dir, 'report.json');
-  // A signature left by an earlier run never sits beside a report it does not sign.
-  await rm(signatureFileOf(reportPath), { force: true });
+  // A signature left by an earlier run never sits beside a report it does not sign; a report.json.sig
+  // that is not the kit's (another tool's, or not beside a kit report) is left as it is.
+  if (signer === undefined && (await isKitSignature(dir))) await rm(signatureFileOf(reportPath), { force: true });
   const files: Array<[string, string]> = [
     [reportPath, json],
     ...(signer !== undefined
@@ -169,6 +170,12 @@ export async function removeReports(dir: string): Promise<string[]> {
     removed.push(name);
   }
   return removed;
+}
+
+/** Whether report.json.sig in `dir` is the kit's: a signature beside a report.json the kit wrote. */
+async function isKitSignature(dir: string): Promise<boolean> {
+  const kitReportBeside = await isKitFile(join(dir, 'report.json'), REPORT_FILES[0]!.isKits, false);
+  return kitReportBeside && (await isKitFile(join(dir, 'report.json.sig'), REPORT_FILES[1]!.isKits, kitReportBeside));
 }
 
 /** Whether `path` is a plain file whose content is the kit's (not absent, not a link or a folder, not another's). */

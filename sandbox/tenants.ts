@@ -166,6 +166,8 @@ export function sandboxConfig(baseUrl: string, toleranceSeconds: number) {
     fixtures: { payouts, otherMerchantPayoutOrderId: 'PO-FIXTURE-B-SUCCESS' },
     // No url: the kit registers its receiver with this sandbox itself, for the run (P-HOOK-5).
     webhooks: { listen: '127.0.0.1:0' },
+    // Declared, never guessed from answers: the suite may send this sandbox's control requests.
+    target: 'reference-sandbox' as const,
     profile: {
       timestampToleranceSeconds: toleranceSeconds,
       concurrency: 8,

@@ -6,17 +6,14 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type Ajv2020Module from 'ajv/dist/2020.js';
 import type { CodeOptions, ErrorObject, Format, ValidateFunction } from 'ajv/dist/2020.js';
-import type addFormatsModule from 'ajv-formats';
+import { addFormats, ajv2020, carriedValidators, fullFormats, validatorPackageVersion } from '../common/deferred.js';
 import { packageRoot } from '../common/package-root.js';
 import { SVC_DATE_FORMAT, SVC_DATETIME_FORMAT, isSvcDate, isSvcDateTime } from './formats.js';
 import type { SchemaTypes } from './types.js';
 
-// ajv and ajv-formats are CommonJS, required at the first validation: loading them costs tens of
-// milliseconds that a library user who imports the kit only to sign should not pay. Their
-// `module.exports` also carries the real export as `.default`, which TypeScript and Node agree on.
+// ajv and ajv-formats are CommonJS, required at the first validation (common/deferred.ts): loading
+// them costs tens of milliseconds that a library user who imports the kit only to sign should not pay.
 const requireModule = createRequire(import.meta.url);
-const Ajv2020 = (): typeof Ajv2020Module.default => (requireModule('ajv/dist/2020.js') as typeof Ajv2020Module).default;
-const addFormats = (): typeof addFormatsModule.default => (requireModule('ajv-formats') as typeof addFormatsModule).default;
 type Ajv = InstanceType<typeof Ajv2020Module.default>;
 
 const SCHEMA_IDS = [
@@ -109,8 +106,8 @@ const PRECOMPILED_FORMAT = 1;
  */
 export function schemasDigest(): string {
   const hash = createHash('sha256');
-  const versionOf = (name: string) => (requireModule(`${name}/package.json`) as { version: string }).version;
-  hash.update(JSON.stringify([PRECOMPILED_FORMAT, AJV_OPTIONS, Object.keys(SVC_FORMATS), versionOf('ajv'), versionOf('ajv-formats')]));
+  const versions = [validatorPackageVersion('ajv'), validatorPackageVersion('ajv-formats')];
+  hash.update(JSON.stringify([PRECOMPILED_FORMAT, AJV_OPTIONS, Object.keys(SVC_FORMATS), ...versions]));
   for (const id of SCHEMA_IDS) hash.update('\u0000').update(rawFile(id).text);
   return hash.digest('hex');
 }
@@ -137,7 +134,7 @@ const SVC_FORMATS: Record<string, Format> = {
 };
 
 function schemaAjv({ checkAgainstMetaSchema, code }: { checkAgainstMetaSchema: boolean; code?: CodeOptions }): Ajv {
-  const ajv = new (Ajv2020())({ ...AJV_OPTIONS, validateSchema: checkAgainstMetaSchema, ...(code ? { code } : {}) });
+  const ajv = new (ajv2020())({ ...AJV_OPTIONS, validateSchema: checkAgainstMetaSchema, ...(code ? { code } : {}) });
   addFormats()(ajv);
   for (const [name, format] of Object.entries(SVC_FORMATS)) ajv.addFormat(name, format);
   return ajv;
@@ -175,10 +172,7 @@ export interface PrecompiledModule {
  */
 export function precompiledValidators(module: PrecompiledModule | undefined): Map<SchemaId, ValidateFunction> | undefined {
   if (module === undefined || module.digest !== schemasDigest()) return undefined;
-  const formats = {
-    ...(requireModule('ajv-formats/dist/formats.js') as { fullFormats: Record<string, Format> }).fullFormats,
-    ...SVC_FORMATS,
-  };
+  const formats = { ...fullFormats(), ...SVC_FORMATS };
   const compiled = module.validators(formats);
   return new Map(SCHEMA_IDS.flatMap((id) => (compiled[id] === undefined ? [] : [[id, compiled[id]] as const])));
 }
@@ -203,7 +197,7 @@ function compiled(id: SchemaId): ValidateFunction {
 }
 
 function validatorFor(id: SchemaId): ValidateFunction {
-  validators ??= precompiledValidators(precompiledModuleAt()) ?? new Map();
+  validators ??= precompiledValidators((carriedValidators() as PrecompiledModule | undefined) ?? precompiledModuleAt()) ?? new Map();
   let validate = validators.get(id);
   if (validate === undefined) validators.set(id, (validate = compiled(id)));
   return validate;

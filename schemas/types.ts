@@ -192,6 +192,8 @@ export interface TargetConfig {
   fixtures?: { payouts?: Partial<Record<PayoutState, string>>; otherMerchantPayoutOrderId?: string; spareWallet?: string };
   /** Where the kit's receiver listens, and the URL the target delivers to (P-HOOK-5). */
   webhooks?: { listen: string; url?: string };
+  /** Declares the kit's own reference sandbox: only then are its control requests sent (P-CFG v1.3). */
+  target?: 'reference-sandbox';
   profile?: {
     timestampToleranceSeconds?: number;
     concurrency?: number;

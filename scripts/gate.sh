@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The GitHub Action's gate (action.yml): turns the action's inputs (INPUT_* variables, never
-# interpolated into the script) into one svc-conformance command line and runs it. Its exit status
-# is the command's: 0 conformant, 1 a MUST broken (or a SHOULD, with strict), 2 bad usage or config,
-# or inconclusive. What it refuses itself is one line on stderr and exit 2, before anything runs.
+# interpolated into the script) into one svc-conformance command line and runs it with the kit's
+# built command (action/svc-conformance.mjs, `npm run build:action`). The step's environment, P-CFG's
+# SVC_* variables and their secrets with it, reaches the command as it is. Its exit status is the
+# command's: 0 conformant, 1 a MUST broken (or a SHOULD, with strict), 2 bad usage or config, or
+# inconclusive. What it refuses itself is one line on stderr and exit 2, before anything runs.
 set -euo pipefail
 
 refuse() {
@@ -74,22 +76,21 @@ if [ "$embedded_sandbox" = true ] && [ "$command" != run ]; then
   refuse "embedded-sandbox is an input of run; $command does not take it"
 fi
 
-# The signing key: written to a file only this user can read, in a folder of its own under
-# RUNNER_TEMP (which the runner empties after the job, should this script be killed), removed on
-# every way out; never on a command line, never printed, and not in the environment of the command
-# (a client started by verify-client could print its environment).
-key_dir=''
-remove_key() {
-  if [ -n "$key_dir" ]; then rm -rf -- "$key_dir"; fi
+# A folder of the gate's own under RUNNER_TEMP (which the runner empties after the job, should this
+# script be killed), removed on every way out. It holds the signing key: in a file only this user
+# can read, never on a command line, never printed, and not in the environment of the command (a
+# client started by verify-client could print its environment).
+work_dir=$(umask 077 && mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/svc-conformance-gate.XXXXXXXX") || refuse "cannot make a private folder under ${RUNNER_TEMP:-${TMPDIR:-/tmp}}"
+remove_work_dir() {
+  rm -rf -- "$work_dir"
 }
-trap remove_key EXIT
+trap remove_work_dir EXIT
 trap 'exit 129' HUP
 trap 'exit 130' INT
 trap 'exit 143' TERM
 if [ -n "${INPUT_SIGN_KEY:-}" ]; then
-  key_dir=$(umask 077 && mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/svc-conformance-key.XXXXXXXX") || refuse "cannot make a private folder for the sign-key input under ${RUNNER_TEMP:-${TMPDIR:-/tmp}}"
-  (umask 077 && printf '%s\n' "${INPUT_SIGN_KEY%$'\n'}" > "$key_dir/sign-key.pem")
-  args+=(--sign-key "$key_dir/sign-key.pem")
+  (umask 077 && printf '%s\n' "${INPUT_SIGN_KEY%$'\n'}" > "$work_dir/sign-key.pem")
+  args+=(--sign-key "$work_dir/sign-key.pem")
 fi
 unset INPUT_SIGN_KEY
 
@@ -102,12 +103,41 @@ if [ "$command" = verify-client ]; then
   args+=(-- bash -c "$INPUT_CLIENT")
 fi
 
+# Older than this, a report.json in the report folder is not this run's (one the command did not get
+# to replace, stopping at bad usage): its verdict is not this step's.
+: > "$work_dir/started"
 status=0
-node "$kit/bin/svc-conformance.js" "${args[@]}" || status=$?
+node "$kit/action/svc-conformance.mjs" "${args[@]}" || status=$?
 
-# The report this run left, for action.yml's attest step (GITHUB_OUTPUT: one name=value per line).
+# The step's outputs (GITHUB_OUTPUT: one name=value per line). verdict: report.json's, when this run
+# wrote one; with none, nothing was judged (inconclusive). report: this run's, for action.yml's attest step.
 report="$report_dir/report.json"
-if [ "$attest" = true ] && [ -n "${GITHUB_OUTPUT:-}" ] && [ -f "$report" ]; then
+# Prints conformant, not-conformant or inconclusive; "none" when this run wrote no report.json,
+# "unknown" when it says no verdict.
+read_verdict='
+  const { readFileSync, statSync } = require("node:fs");
+  const [report, started] = process.argv.slice(1);
+  let fresh = false;
+  try {
+    fresh = statSync(report).mtimeMs >= statSync(started).mtimeMs;
+  } catch {}
+  let verdict;
+  try {
+    verdict = fresh ? JSON.parse(readFileSync(report, "utf8")).verdict : undefined;
+  } catch {}
+  const known = ["conformant", "not-conformant", "inconclusive"].includes(verdict);
+  process.stdout.write(!fresh ? "none" : known ? verdict : "unknown");
+'
+found=none
+if [ -n "${GITHUB_OUTPUT:-}" ]; then
+  found=$(node -e "$read_verdict" "$report" "$work_dir/started") || found=unknown
+  case "$found" in
+    none) echo "verdict=inconclusive" >> "$GITHUB_OUTPUT" ;;
+    unknown) echo "svc-conformance action: no verdict output: $report_dir/report.json does not say one" >&2 ;;
+    *) echo "verdict=$found" >> "$GITHUB_OUTPUT" ;;
+  esac
+fi
+if [ "$attest" = true ] && [ "$found" != none ]; then
   report=$(cd "$(dirname "$report")" && pwd)/report.json
   case "$report" in
     *$'\n'* | *$'\r'*) echo "svc-conformance action: not attesting $report_dir/report.json: its path holds a line break" >&2 ;;

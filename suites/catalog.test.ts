@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validateSchema } from '../schemas/index.js';
 import { FAULTS, FAULT_NAMES } from '../sandbox/faults.js';
@@ -84,5 +85,42 @@ describe('the requirement catalog and the checks', () => {
     );
     expect(validateSchema('report', { ...example, reasons: ['why'] }).valid).toBe(false);
     expect(validateSchema('report', { ...example, verdict: 'not conformant' }).valid).toBe(false);
+    const decided = (profileDecides: unknown) => ({ ...example, requirements: [{ ...example.requirements[0], profileDecides }] });
+    expect(validateSchema('report', decided({ rule: 'P-OPS-1', decision: 'cancelling a CANCELLED order answers 422' })).valid).toBe(true);
+    expect(validateSchema('report', decided({ rule: 'P-OPS-1', decision: '' })).valid).toBe(false);
+    expect(validateSchema('report', decided({ rule: 'OPS-1', decision: '422' })).valid).toBe(false);
+  });
+});
+
+/** The rules docs/profile.md states, by anchor: where every form of a failure sends its reader. */
+const profileAnchors = new Set(
+  [...readFileSync(new URL('../docs/profile.md', import.meta.url), 'utf8').matchAll(/<a id="(P-[A-Z0-9-]+)"><\/a>/g)].map((m) => m[1]),
+);
+
+describe('profileDecides: the points interface.md leaves open, as the profile decides them', () => {
+  const decided = requirements.filter((r) => r.profileDecides !== undefined).map((r) => [r.id, r] as const);
+
+  it.each(decided)('%s names a rule it rests on, stated in docs/profile.md, and the decision in a few words', (_id, r) => {
+    const { rule, decision, ...other } = r.profileDecides!;
+    expect(other).toEqual({});
+    expect(r.profile).toContain(rule);
+    expect(profileAnchors.has(rule), `docs/profile.md has no anchor ${rule}`).toBe(true);
+    expect(decision.trim()).not.toBe('');
+    expect(decision.length).toBeLessThanOrEqual(200);
+    expect(decision).not.toMatch(/\.$/);
+  });
+
+  // The points the implementer of the trials met, each a failure that did not say whose rule it was.
+  it.each([
+    ['OPS-CANCEL-AGAIN', 'P-OPS-1', /422/],
+    ['HTTP-OTHER-METHODS', 'P-HTTP-1', /405/],
+    ['HTTP-REPEATED-KEYS', 'P-HTTP-4', /repeats a key/],
+    ['ERR-BAD-AMOUNT', 'P-AMOUNT-1', /" 1\.00"/],
+    ['OPS-ORDER-STATUS', 'P-OPS-1', /order_amount as decimal text/],
+    ['OPS-BALANCE', 'P-OPS-4', /balance as decimal text/],
+  ])('%s: %s decides it', (id, rule, decision) => {
+    const r = requirements.find((q) => q.id === id);
+    expect(r?.profileDecides?.rule).toBe(rule);
+    expect(r?.profileDecides?.decision).toMatch(decision);
   });
 });

@@ -116,3 +116,31 @@ export function editedAnswer(exchange: Exchange, edit: (json: Record<string, unk
   edit(json);
   return { ...exchange, response: { ...exchange.response, status: status ?? exchange.response.status, body: JSON.stringify(json), json } };
 }
+
+/**
+ * One time for both sides that moves a second whenever the sandbox answers a request. The sandbox's
+ * timers (a settlement) fire when that time reaches them, between two requests; the run's own sleeps
+ * move the time on as a virtual clock's do.
+ */
+export function requestClock(start = Date.now()): { sandbox: Clock; run: Clock; tick: () => void } {
+  let now = start;
+  const timers: { at: number; fire: () => void }[] = [];
+  const moveTo = (at: number) => {
+    now = Math.max(now, at);
+    for (const timer of timers.filter((t) => t.at <= now)) {
+      timers.splice(timers.indexOf(timer), 1);
+      timer.fire();
+    }
+  };
+  return {
+    sandbox: { now: () => now, sleep: (ms) => new Promise<void>((fire) => timers.push({ at: now + Math.max(0, ms), fire })) },
+    run: {
+      now: () => now,
+      async sleep(ms) {
+        moveTo(now + Math.max(0, ms));
+        await new Promise((resolve) => setImmediate(resolve));
+      },
+    },
+    tick: () => moveTo(now + 1000),
+  };
+}

@@ -110,6 +110,11 @@ export interface CheckContext {
    * and after, runs beside them.
    */
   exclusive<T>(lane: string, work: () => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` while the run has no other request out (the rest wait): what it reads then moved by
+   * no request of the run's. Its requests go through the context it is given.
+   */
+  quietly<T>(work: (quiet: CheckContext) => Promise<T>): Promise<T>;
 }
 
 export interface IdSource {

@@ -17,12 +17,28 @@ export class ConfigError extends Error {
   readonly code = 'SVC_CONFIG';
 }
 
+/** P-CFG's environment variables and the config key each one sets, over the config file's. */
 const ENV_KEYS = {
   SVC_BASE_URL: 'baseUrl',
   SVC_ENVIRONMENT: 'environment',
   SVC_API_KEY: 'merchant.apiKey',
   SVC_SECRET_KEY: 'merchant.secretKey',
   SVC_WALLET_ID: 'merchant.walletId',
+  SVC_OTHER_API_KEY: 'otherMerchant.apiKey',
+  SVC_OTHER_SECRET_KEY: 'otherMerchant.secretKey',
+  SVC_OTHER_WALLET_ID: 'otherMerchant.walletId',
+  SVC_OTHER_ENV_API_KEY: 'otherEnvironment.apiKey',
+  SVC_OTHER_ENV_SECRET_KEY: 'otherEnvironment.secretKey',
+  SVC_OTHER_ENV_WALLET_ID: 'otherEnvironment.walletId',
+} as const;
+
+/** Every variable P-CFG reads (a command that gives a child process other coordinates leaves them out). */
+export const TARGET_ENV_NAMES: readonly string[] = Object.keys(ENV_KEYS);
+
+/** The keys a section needs once it is there at all (config.schema.json), with the variable of each. */
+const REQUIRED_BY_SECTION = {
+  merchant: { apiKey: 'SVC_API_KEY', secretKey: 'SVC_SECRET_KEY', walletId: 'SVC_WALLET_ID' },
+  otherMerchant: { apiKey: 'SVC_OTHER_API_KEY', secretKey: 'SVC_OTHER_SECRET_KEY' },
 } as const;
 
 /** True when P-CFG's environment variables point the run at a target without a config file. */
@@ -97,6 +113,7 @@ export async function loadConfig(file: string | undefined, env: Record<string, s
     const value = env[name];
     if (value !== undefined && value !== '') setPath(merged, path, value);
   }
+  checkPartialSections(merged, raw, env, file);
   if (merged.environment === undefined && merged.baseUrl !== undefined) merged.environment = inferEnvironment(merged);
 
   if (!isValid('config', merged)) {
@@ -110,6 +127,37 @@ export async function loadConfig(file: string | undefined, env: Record<string, s
   if (merged.checks !== undefined)
     merged.checks = merged.checks.map((path) => resolve(cwd, file === undefined ? '.' : dirname(file), path));
   return merged;
+}
+
+/**
+ * A section that variables started but neither they nor the file complete: SVC_OTHER_SECRET_KEY with no
+ * other merchant's API key anywhere. The schema would say only "must have required property"; this
+ * names the variable that completes it (never a value), or unsetting them when the section is optional.
+ */
+function checkPartialSections(
+  merged: Record<string, unknown>,
+  raw: Record<string, unknown>,
+  env: Record<string, string | undefined>,
+  file: string | undefined,
+): void {
+  for (const [section, required] of Object.entries(REQUIRED_BY_SECTION)) {
+    const given = Object.entries(ENV_KEYS)
+      .filter(([name, path]) => path.startsWith(`${section}.`) && env[name] !== undefined)
+      .map(([name]) => name);
+    const values = merged[section];
+    if (given.length === 0 || values === null || typeof values !== 'object') continue;
+    const missing = Object.entries(required).filter(([key]) => (values as Record<string, unknown>)[key] === undefined);
+    if (missing.length === 0) continue;
+    const names = missing.map(([, name]) => name);
+    const keys = missing.map(([key]) => `"${key}"`);
+    // Only an optional section that the variables alone began goes away when they are unset.
+    const droppable = section !== 'merchant' && raw[section] === undefined;
+    throw new ConfigError(
+      `${given.join(', ')} ${given.length > 1 ? 'are' : 'is'} set, but ${section} has no ${keys.join(' or ')}: ` +
+        `set ${names.join(' and ')} too${file !== undefined ? ` (or give ${keys.join(' and ')} under "${section}" in config ${file})` : ''}` +
+        (droppable ? `, or unset ${given.length > 1 ? 'them' : 'it'}` : ''),
+    );
+  }
 }
 
 /**
@@ -187,6 +235,8 @@ function inferEnvironment(config: Record<string, unknown>): 'sandbox' | 'product
 }
 
 function hint(problem: string): string {
+  if (/otherMerchant/.test(problem) && /required/.test(problem))
+    return ' (set it in the config file, or SVC_OTHER_API_KEY and SVC_OTHER_SECRET_KEY)';
   if (/merchant/.test(problem) && /required/.test(problem))
     return ' (set it in the config file, or SVC_API_KEY, SVC_SECRET_KEY and SVC_WALLET_ID)';
   if (/baseUrl/.test(problem)) return ' (set "baseUrl" or SVC_BASE_URL to the target, e.g. https://sandbox.example.test)';

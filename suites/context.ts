@@ -1,12 +1,15 @@
 import { CheckSkipped, isCheckFailure, isCheckInconclusive, isCheckSkipped, type Check, type CheckContext, type Need } from './check.js';
 import { concurrencyOf, isProduction, operationOf, type OperationKey, type TargetConfig } from './config.js';
-import { isMisSigned, isPlainlySigned, TargetClient, type Exchange } from './http.js';
+import { isMisSigned, isPlainlySigned, replayWindowUsedUp, TargetClient, type Exchange } from './http.js';
 import { idSource, runSalt, runTag } from './ids.js';
 import { Limiter, settleInOrder } from './limiter.js';
 import { systemClock } from '../core/clock.js';
+import { OPERATION_NAMES, OPERATIONS } from '../core/operations.js';
 import { getPath } from '../core/predicates.js';
+import type { HttpAnswer } from '../core/exchange.js';
 import type { CheckMeta, CheckOutcome } from '../core/report.js';
 import { observe } from './observers.js';
+import { notePayouts } from './own-payouts.js';
 import type { Redact } from './redact.js';
 import type { RunSettings } from './settings.js';
 import { openWebhookSession, type OpenSession } from './webhook-session.js';
@@ -62,6 +65,7 @@ export function createRunState(settings: RunSettings): RunState {
     timeoutMs: settings.timeoutMs,
     ...(settings.clock !== undefined ? { clock: settings.clock } : {}),
     ...(settings.onExchange !== undefined ? { onExchange: settings.onExchange } : {}),
+    ...(settings.interrupted !== undefined ? { interrupted: settings.interrupted } : {}),
     ...(settings.deadlineAt !== undefined
       ? { deadlineAt: settings.deadlineAt, deadlineSource: settings.deadlineSource ?? 'max time' }
       : {}),
@@ -136,6 +140,13 @@ export async function executeCheck(check: Check, state: RunState, meta: CheckMet
       return 'error';
     }
     const { exchange, exchanges: own, ...details } = error.details;
+    // A body other runs send too, still refused after its resends, judges nothing (profile v1.3 P-CLI): not judged, never failed.
+    const usedUp = exchange === undefined ? undefined : replayWindowUsedUp(exchange);
+    if (exchange !== undefined && usedUp !== undefined) {
+      meta.skipped = redact(`not judged: replay window used up by other runs: ${usedUp}`);
+      meta.evidence = [exchange];
+      return 'skipped';
+    }
     meta.failure = redactedFailure({ message: error.message, ...details }, redact);
     const others = sent().filter((x) => x !== exchange);
     // A failure that names its exchanges (a model sequence, run again cleanly) is shown by those alone.
@@ -194,6 +205,37 @@ function redactedJson(value: unknown, redact: Redact): unknown {
   return value;
 }
 
+const isSuccessStatus = (status: number) => status >= 200 && status < 300;
+
+/**
+ * Whether a request uses its operation's own method (the interface's, or as configured): another
+ * method on purpose (HTTP-OTHER-METHODS) says nothing of whether the keys and paths are right.
+ */
+function ownMethod(config: TargetConfig, options: Parameters<TargetClient['send']>[0]): boolean {
+  const method = options.method ?? 'POST';
+  for (const key of OPERATION_NAMES) {
+    const location = key === 'createOrder' || key === 'payoutStatus' ? OPERATIONS[key] : operationOf(config, key);
+    if (location?.path === options.path) return location.method === method;
+  }
+  return true;
+}
+
+/**
+ * Counts a plainly signed request's answer: taken past authentication (2xx, or 400, 409 and 422,
+ * which come only after it, P-AUTH-6), refused 401, 404, or not the interface's JSON at all.
+ */
+function tallySigned(meta: CheckMeta, response: HttpAnswer): void {
+  const { status } = response;
+  // A rate limit says nothing of the keys or the paths.
+  if (status === 429) return;
+  const tally = (meta.plainlySigned ??= { answered: 0, refused401: 0, accepted: 0, notFound: 0, notJson: 0 });
+  tally.answered += 1;
+  if (status === 401) tally.refused401 += 1;
+  if (isSuccessStatus(status) || status === 400 || status === 409 || status === 422) tally.accepted += 1;
+  if (status === 404) tally.notFound += 1;
+  if (response.json === undefined) tally.notJson += 1;
+}
+
 export function newMeta(check: Check): CheckMeta {
   return { check: check.id, requirement: check.requirement, title: check.title, evidence: [], findings: [] };
 }
@@ -228,33 +270,33 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
   const sendLimited = (options: Parameters<TargetClient['send']>[0]) =>
     check.alone ? client.send(options) : state.requests.run(() => client.send(options), { ahead });
   // Not an async function: the usual request costs one promise here, not two.
-  const send: CheckContext['send'] = (options) => {
-    const place = exchanges.length;
-    exchanges.length += 1;
-    return sendLimited(options).then((exchange) => kept(options, exchange, place));
-  };
+  const sendVia =
+    (through: (options: Parameters<TargetClient['send']>[0]) => Promise<Exchange>): CheckContext['send'] =>
+    (options) => {
+      const place = exchanges.length;
+      exchanges.length += 1;
+      return through(options).then((exchange) => kept(options, exchange, place));
+    };
+  const send = sendVia(sendLimited);
   /** An exchange of this check, in its place: tallied, and looked over by the observers. */
   const kept = (options: Parameters<CheckContext['send']>[0], exchange: Exchange, place: number): Exchange => {
     exchanges[place] = exchange;
-    if (exchange.response !== undefined && isPlainlySigned(options, settings.config.merchant)) {
-      const tally = (meta.plainlySigned ??= { answered: 0, refused401: 0 });
-      tally.answered += 1;
-      if (exchange.response.status === 401) tally.refused401 += 1;
-    }
+    notePayouts(state, settings.config, options, exchange);
+    const status = exchange.response?.status;
+    if (exchange.response !== undefined && isPlainlySigned(options, settings.config.merchant) && ownMethod(settings.config, options))
+      tallySigned(meta, exchange.response);
+    if (status !== undefined && status >= 500) meta.serverErrors = (meta.serverErrors ?? 0) + 1;
     if (exchange.resent !== undefined) {
       const tally = (meta.resent ??= { sent: 0, accepted: 0 });
       tally.sent += 1;
       if (exchange.response !== undefined && exchange.response.status !== 401) tally.accepted += 1;
     }
-    // Signed wrong (or not at all) on purpose, and taken past authentication: the target's own doing, whatever the keys.
-    const status = exchange.response?.status;
-    if (
-      status !== undefined &&
-      isMisSigned(options) &&
-      ((status >= 200 && status < 300) || status === 404 || status === 409 || status === 422)
-    ) {
+    // Signed wrong (or not at all) on purpose, and taken past authentication: the target's own doing,
+    // whatever the keys. Not a 404: a wrong base URL answers that to everything.
+    if (status !== undefined && isMisSigned(options) && (isSuccessStatus(status) || status === 409 || status === 422)) {
       meta.wronglySignedAccepted = (meta.wronglySignedAccepted ?? 0) + 1;
     }
+    if (status === 404 && isMisSigned(options)) meta.wronglySignedNotFound = (meta.wronglySignedNotFound ?? 0) + 1;
     // A form's answer is a page (the sandbox's hosted checkout), not an operation's: no envelope rule applies.
     if (options.form === undefined) for (const finding of observe(exchange)) meta.findings.push({ ...finding, exchange });
     return exchange;
@@ -294,6 +336,9 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
         state.webhooks = openWebhookSession(settings.config, settings.clock ?? systemClock, send, client, settings.hold);
       }
       return (await state.webhooks).session;
+    },
+    quietly(work) {
+      return client.quietly((direct) => work({ ...ctx, send: sendVia(direct), sendSetup: direct }));
     },
     note(requirement, message, exchange) {
       meta.findings.push({ requirement, message: client.redact(message), ...(exchange ? { exchange } : {}) });

@@ -1,11 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { manualClock, virtualClock } from '../core/clock.js';
-import { HmacKey } from '../signer/hmac.js';
 import type { TargetConfig } from './config.js';
-import { freeAtRandom, MAX_REPLAY_RESENDS, retryAfterMs, TargetClient } from './http.js';
+import { freeAtRandom, MAX_REPLAY_RESENDS, replayWindowUsedUp, retryAfterMs, TargetClient } from './http.js';
 
 const merchant = { apiKey: 'pk_test_http', secretKey: 'sk_test_http_secret_value', walletId: 'W1' };
 const closers: Array<() => Promise<void>> = [];
@@ -19,16 +18,6 @@ interface Seen {
   headers: IncomingMessage['headers'];
   body: string;
 }
-
-// Every HMAC the client computes, counted (and computed as ever): what a signature costs is a test's figure.
-const hmacs = { count: 0 };
-const digest = HmacKey.prototype.digest;
-const counting = vi.spyOn(HmacKey.prototype, 'digest').mockImplementation(function (this: HmacKey, message: string) {
-  hmacs.count += 1;
-  return digest.call(this, message);
-});
-// The test files of a worker share their modules: the next one gets the class as it was.
-afterAll(() => counting.mockRestore());
 
 /** A loopback server that records what it gets and answers with `answer`. */
 async function server(
@@ -194,18 +183,20 @@ describe('the HTTP layer', () => {
     for (const second of seconds) expect(second).toBeGreaterThanOrEqual(started);
   });
 
-  it('finds a repeated body a free second with one HMAC per request, however many seconds are taken', async () => {
+  it('finds a repeated body a free second, correctly signed, however many seconds are taken', async () => {
     // A clock that stands still: each repeat of the read must take another second of the window.
     const { client, seen } = await server((_s, _n, res) => json(res, 200, {}), { timeoutMs: 1_000, clock: manualClock() });
-    await client.send({ label: 'first read', path: '/x', payload: { same: true } });
-    const before = hmacs.count;
-    for (let i = 0; i < 60; i++) await client.send({ label: 'same read', path: '/x', payload: { same: true } });
+    for (let i = 0; i < 61; i++) await client.send({ label: 'same read', path: '/x', payload: { same: true } });
     expect(new Set(seen.map((s) => s.headers['x-timestamp'])).size).toBe(61);
-    // Its own signature, once: not one more for every second an earlier repeat took (2,010 here before).
-    expect(hmacs.count - before).toBe(60);
+    for (const s of seen)
+      expect(s.headers['x-signature']).toBe(
+        createHmac('sha256', merchant.secretKey)
+          .update(s.body + String(s.headers['x-timestamp']))
+          .digest('hex'),
+      );
   });
 
-  it('signs under any number of secrets and texts of any length, each as node computes it, the ones it stopped keeping too', () => {
+  it('signs under any secret and text of any length as node computes it', () => {
     const client = new TargetClient({ baseUrl: 'http://127.0.0.1:9', environment: 'sandbox', merchant }, { timeoutMs: 1_000 });
     closers.push(() => client.close());
     const secrets = Array.from({ length: 40 }, (_, i) => `sk_test_made_up_${i}`);
@@ -278,9 +269,57 @@ describe('the HTTP layer', () => {
     expect(own.response?.status).toBe(401);
     expect(own.resent).toBeUndefined();
     expect(seen).toBe(2);
-    // A body another run may send too (no id of this run) is sent again.
+    // Its refusal is the target's answer, judged as any other.
+    expect(replayWindowUsedUp(own)).toBeUndefined();
+    // A body another run may send too (no id of this run) is sent again; still refused, it judges nothing.
     const shared = await client.send({ label: 'a Balance Inquiry', path: '/x', payload: { svc_wallet_id: 'W1' } });
     expect(shared.resent).toBe(MAX_REPLAY_RESENDS);
+    expect(replayWindowUsedUp(shared)).toBe(
+      `a Balance Inquiry was refused 401 ${MAX_REPLAY_RESENDS + 1} times, each time with a fresh X-TIMESTAMP, as a target that refuses replays (P-AUTH-4) refuses another run's identical request`,
+    );
+  });
+
+  it('a shared body taken on a later resend, or refused for keys shown wrong, is no used-up window', async () => {
+    let refusals = 2;
+    const { client } = await server((_s, _n, res) => (refusals-- > 0 ? json(res, 401, {}) : json(res, 200, {})));
+    const taken = await client.send({ label: 'a read', path: '/x', payload: { read: 1 } });
+    expect([taken.response?.status, taken.resent]).toEqual([200, 2]);
+    expect(replayWindowUsedUp(taken)).toBeUndefined();
+    const { client: wrongKeys } = await server((_s, _n, res) => json(res, 401, {}));
+    await wrongKeys.send({ label: 'a read', path: '/x', payload: { read: 1 } });
+    const refused = await wrongKeys.send({ label: 'a read', path: '/x', payload: { read: 2 } });
+    expect([refused.response?.status, refused.resent]).toEqual([401, undefined]);
+    expect(replayWindowUsedUp(refused)).toBeUndefined();
+  });
+
+  it("shows the keys wrong by refusals of this run's own bodies, not of bodies other runs send too", async () => {
+    // Every body another run may send is refused (their windows used up); so is every one of this run's.
+    const { client, seen } = await server((_s, _n, res) => json(res, 401, {}), { timeoutMs: 1_000, ownMark: 'RUN7F3A' });
+    for (let read = 1; read <= 3; read++) {
+      const shared = await client.send({ label: 'a fixture read', path: '/x', payload: { read } });
+      expect(replayWindowUsedUp(shared)).toBeDefined();
+    }
+    for (let n = 1; n <= 3; n++) await client.send({ label: 'a payout', path: '/x', payload: { id: `PO-RUN7F3A-${n}` } });
+    const after = await client.send({ label: 'a fixture read', path: '/x', payload: { read: 4 } });
+    expect([after.resent, replayWindowUsedUp(after)]).toEqual([undefined, undefined]);
+    expect(seen).toHaveLength(3 * (MAX_REPLAY_RESENDS + 1) + 3 + 1);
+  });
+
+  it('interrupted, sends nothing more; its sibling still sends, and neither repeats a pair of the other', async () => {
+    const interrupt = new AbortController();
+    const { client, seen } = await server((_s, _n, res) => json(res, 200, {}), { timeoutMs: 1_000, interrupted: interrupt.signal });
+    const sibling = client.sibling({ timeoutMs: 1_000 });
+    closers.push(() => sibling.close());
+    for (let i = 0; i < 3; i++) {
+      await client.send({ label: 'run', path: '/x', payload: {} });
+      await sibling.send({ label: 'cleanup', path: '/x', payload: {} });
+    }
+    interrupt.abort('SIGINT');
+    const after = await client.send({ label: 'run', path: '/x', payload: {} });
+    expect(after.error?.message).toBe('not sent: the run stopped: it was interrupted (SIGINT)');
+    expect((await sibling.send({ label: 'cleanup', path: '/x', payload: {} })).response?.status).toBe(200);
+    const pairs = seen.map((x) => `${String(x.headers['x-timestamp'])} ${String(x.headers['x-signature'])}`);
+    expect(new Set(pairs).size).toBe(7);
   });
 
   it('stops sending again once the keys are shown wrong: refused every time, never accepted', async () => {
@@ -297,6 +336,35 @@ describe('the HTTP layer', () => {
     ['soon', 1000],
   ])('reads Retry-After %j as %d ms', (value, ms) => {
     expect(retryAfterMs(value)).toBe(ms);
+  });
+});
+
+describe('a quiet window (TargetClient.quietly)', () => {
+  it('waits for the requests out to be answered, holds every other back while it lasts, and lets its own through', async () => {
+    const order: string[] = [];
+    const held: Array<() => void> = [];
+    const { client } = await server((seen, _n, res) => {
+      order.push(`got ${seen.url}`);
+      // The first request is answered only when the test says: the window must wait for it.
+      if (seen.url.endsWith('/slow')) held.push(() => json(res, 200, { status: true }));
+      else json(res, 200, { status: true });
+    });
+    const slow = client.send({ label: 'slow', path: '/slow', payload: {} });
+    await vi.waitFor(() => expect(held).toHaveLength(1));
+    let quietStarted = false;
+    const quiet = client.quietly(async (send) => {
+      quietStarted = true;
+      order.push('window open');
+      await send({ label: 'inside', path: '/inside', payload: {} });
+      order.push('window closing');
+    });
+    // Sent after the window was asked for: it waits for the window to close.
+    const later = client.send({ label: 'later', path: '/later', payload: {} });
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(quietStarted).toBe(false);
+    held[0]!();
+    await Promise.all([slow, quiet, later]);
+    expect(order).toEqual(['got /slow', 'window open', 'got /inside', 'window closing', 'got /later']);
   });
 });
 

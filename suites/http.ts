@@ -2,8 +2,7 @@ import { Agent } from 'undici';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Exchange, ExchangeRequest, HttpAnswer, Signing, TransportErrorCode } from '../core/exchange.js';
 import { canonicalize } from '../signer/canonical.js';
-import type { HmacKey } from '../signer/hmac.js';
-import { sha256Key } from '../signer/sign.js';
+import { hmacSha256Hex } from '../signer/sign.js';
 import { toleranceOf, type TargetConfig } from './config.js';
 import type { BoundedBody } from '../common/bounded-body.js';
 import { dispatch } from './dispatch.js';
@@ -107,11 +106,11 @@ export interface ClientOptions {
   deadlineSource?: string;
   /** Text every id of this run carries (its run tag): a body holding it cannot be another run's request. */
   ownMark?: string;
+  /** Aborted when the command is interrupted (Ctrl-C, kill): nothing more is sent after it. */
+  interrupted?: AbortSignal;
 }
 
 const MAX_EVIDENCE_BODY = 8 * 1024;
-/** How many secrets' prepared HMAC keys a client keeps (the config's three and a few made up by checks). */
-const MAX_KEYS = 16;
 /** Of an answer's body, this much is kept (to judge and show); the rest is read, counted and dropped. */
 export const MAX_KEPT_BODY = 1024 * 1024;
 /** Past this much, reading stops and the connection is dropped: the target is flooding. */
@@ -141,9 +140,28 @@ const MAX_RATE_LIMIT_RETRIES = MAX_RATE_LIMITED_IN_A_ROW - 1;
  * run against the same target may have sent the very same request (a fixture read, a Balance Inquiry:
  * bodies that allow no variation) in the same second; a target that refuses replays (P-AUTH-4) then
  * refuses ours. Each resend picks a second at random, so it meets the other run's again only by chance.
+ * Twelve: after a burst of runs (each reads the balance two dozen times) others held 80% of the seconds
+ * a resend draws from; thirteen tries all meet held ones 1 time in 18, where six did 1 in 4.
  */
-export const MAX_REPLAY_RESENDS = 5;
-/** Refused this many times with no correctly signed request of those keys ever accepted, the keys are wrong: no more resends. */
+export const MAX_REPLAY_RESENDS = 12;
+
+/** The exchanges still refused 401 after every resend that another run's identical request may explain, and what was refused. */
+const usedUp = new WeakMap<Exchange, string>();
+
+/**
+ * What was refused, when this exchange is a request whose body other runs may send too (no id of this
+ * run in it), correctly signed with keys the target has taken, and still refused 401 after
+ * MAX_REPLAY_RESENDS fresh timestamps: that body's replay window may be used up by other runs
+ * (P-AUTH-4), so the refusal judges nothing (profile v1.3, P-CLI "Verdicts (v1.3)").
+ */
+export function replayWindowUsedUp(exchange: Exchange): string | undefined {
+  return usedUp.get(exchange);
+}
+/**
+ * This many requests refused, with no correctly signed request of those keys ever accepted, the keys
+ * are wrong: no more resends. Only requests with this run's own ids count (when it has them): a body
+ * other runs send too may be refused as their replay, its window used up, which says nothing of the keys.
+ */
 const KEYS_REFUSED_AFTER = 3;
 /** A wait at least this long is announced, so a run that waits is not mistaken for one that hangs. */
 const ANNOUNCED_WAIT_MS = 2_000;
@@ -207,26 +225,27 @@ export class TargetClient {
    * taken is a look-up, not an HMAC: a repeated read looks at up to 150 seconds. A signed text that
    * does not end with its timestamp is no body + second, so no body's pair can equal it.
    */
-  private readonly usedSigned = new Map<string, Map<string, Set<string>>>();
+  private usedSigned = new Map<string, Map<string, Set<string>>>();
   /** The other: pairs whose signature a check gave or altered, by the signature itself. */
-  private readonly usedGiven = new Set<string>();
+  private usedGiven = new Set<string>();
   /** The seconds of `usedGiven`: only at these is a body's signature computed to compare. */
-  private readonly givenSeconds = new Set<string>();
+  private givenSeconds = new Set<string>();
   /** The X-TIMESTAMPs of both: a second no request carried is free without more. */
-  private readonly usedSeconds = new Set<string>();
+  private usedSeconds = new Set<string>();
   /** Whole seconds when the run began: a timestamp from then on was never used by an earlier run. */
-  private readonly startSecond: number;
+  private startSecond: number;
   /** Per API key: correctly signed requests answered other than 401, and answered 401. */
-  private readonly keyAnswers = new Map<string, { accepted: number; refused: number }>();
+  private keyAnswers = new Map<string, { accepted: number; refused: number }>();
   private slowInARow = 0;
-  /** The last HMAC computed (see sign). */
-  private lastSigned: { secretKey: string; text: string; signature: string } | undefined;
-  /** Prepared HMAC keys by secret (see hmac). */
-  private readonly keys = new Map<string, HmacKey>();
   /** Why the run stopped sending, once it has. */
   private stopReason: string | undefined;
   /** Told of long waits (a Retry-After), to show as progress. */
   onWait: ((message: string) => void) | undefined;
+  /** Requests sent and not yet answered (a quiet window waits for none), and who waits for that. */
+  private out = 0;
+  private readonly drained: Array<() => void> = [];
+  /** Open while a quiet window is (see quietly): every other request waits for it. */
+  private window: Promise<void> | undefined;
 
   constructor(
     readonly config: TargetConfig,
@@ -241,33 +260,31 @@ export class TargetClient {
     this.startSecond = this.nowSeconds();
   }
 
+  /**
+   * A client with connections of its own, neither stopped nor interrupted with this one, that shares
+   * this one's record of the pairs sent (neither repeats a pair of the other's) and of the keys'
+   * answers: to undo what the run did at the target after the run stopped or was interrupted.
+   */
+  sibling(options: Pick<ClientOptions, 'timeoutMs' | 'deadlineAt' | 'deadlineSource'>): TargetClient {
+    const { clock, onExchange, ownMark } = this.options;
+    const other = new TargetClient(this.config, {
+      ...options,
+      ...(clock !== undefined ? { clock } : {}),
+      ...(onExchange !== undefined ? { onExchange } : {}),
+      ...(ownMark !== undefined ? { ownMark } : {}),
+    });
+    other.usedSigned = this.usedSigned;
+    other.usedGiven = this.usedGiven;
+    other.givenSeconds = this.givenSeconds;
+    other.usedSeconds = this.usedSeconds;
+    other.keyAnswers = this.keyAnswers;
+    other.startSecond = this.startSecond;
+    return other;
+  }
+
   /** The profile's signature of a text at a timestamp (P-SIGN-2), for checks that build their own headers. */
   signatureOf(text: string, timestamp: string, as: Credentials = this.config.merchant): string {
-    return this.hmac(as.secretKey, text + timestamp);
-  }
-
-  /**
-   * HMAC of a signed text, remembering the last one: a second checked free by its signature (see
-   * takeFreeSecond) is then the one sent, signed over the same text.
-   */
-  private sign(secretKey: string, text: string): string {
-    const last = this.lastSigned;
-    if (last !== undefined && last.secretKey === secretKey && last.text === text) return last.signature;
-    const signature = this.hmac(secretKey, text);
-    this.lastSigned = { secretKey, text, signature };
-    return signature;
-  }
-
-  /** HMAC-SHA256 in hex under a secret whose keyed pads are computed once (a run signs hundreds of requests under one). */
-  private hmac(secretKey: string, text: string): string {
-    let key = this.keys.get(secretKey);
-    if (key === undefined) {
-      // Checks sign with made-up secrets too: a few are kept, not every one ever used.
-      if (this.keys.size >= MAX_KEYS) this.keys.clear();
-      key = sha256Key(secretKey);
-      this.keys.set(secretKey, key);
-    }
-    return key.digest(text);
+    return hmacSha256Hex(as.secretKey, text + timestamp);
   }
 
   nowSeconds(): number {
@@ -285,6 +302,34 @@ export class TargetClient {
    * request costs one promise here, not two (every request of a run passes through this).
    */
   send(options: SendOptions): Promise<Exchange> {
+    // A quiet window is open (see quietly): this request waits until it closes.
+    if (this.window !== undefined) return this.window.then(() => this.send(options));
+    this.out += 1;
+    return this.sendNow(options).finally(() => {
+      this.out -= 1;
+      if (this.out === 0) for (const drained of this.drained.splice(0)) drained();
+    });
+  }
+
+  /**
+   * Runs `work` while the run has no other request out: it waits for those out to be answered, holds
+   * back every new one until `work` ends, and gives `work` the only way to send meanwhile. A balance
+   * seen to move in such a window moved by no request of the run's (P-MONEY-1's other activity).
+   */
+  async quietly<T>(work: (send: (options: SendOptions) => Promise<Exchange>) => Promise<T>): Promise<T> {
+    while (this.window !== undefined) await this.window;
+    let close!: () => void;
+    this.window = new Promise<void>((closed) => (close = closed));
+    try {
+      if (this.out > 0) await new Promise<void>((drained) => this.drained.push(drained));
+      return await work((options) => this.sendNow(options));
+    } finally {
+      this.window = undefined;
+      close();
+    }
+  }
+
+  private sendNow(options: SendOptions): Promise<Exchange> {
     let label: string;
     try {
       // A label is a check's own text (a team's may hold the secret it was handed): shown only redacted.
@@ -306,12 +351,18 @@ export class TargetClient {
     let exchange = first;
     // Refused 401 though correctly signed with keys the target has taken before: perhaps as a replay of
     // another run's identical request (P-CLI: runs are independent). Sent again, freshly timestamped.
-    for (let again = 1; again <= MAX_REPLAY_RESENDS && this.mayBeReplayed(options, exchange); again++) {
+    let again = 1;
+    for (; again <= MAX_REPLAY_RESENDS && this.mayBeReplayed(options, exchange); again++) {
       exchange = await this.sendOnce(options, label, true);
       this.tallyKeys(options, exchange);
       exchange.label = `${label} (sent again with a fresh X-TIMESTAMP: refused 401 ${again === 1 ? 'once' : `${again} times`} though correctly signed, as a target refuses a replay of another run's identical request)`;
       exchange.resent = again;
     }
+    if (again > MAX_REPLAY_RESENDS && this.mayBeReplayed(options, exchange))
+      usedUp.set(
+        exchange,
+        `${label} was refused 401 ${MAX_REPLAY_RESENDS + 1} times, each time with a fresh X-TIMESTAMP, as a target that refuses replays (P-AUTH-4) refuses another run's identical request`,
+      );
     // A rate limit is a legitimate answer (its values are the deployment's): wait as told, then
     // send the request again, freshly signed. The checks judge the answer that follows.
     for (let retry = 1; retry <= MAX_RATE_LIMIT_RETRIES && exchange.response?.status === 429 && this.stopReason === undefined; retry++) {
@@ -344,8 +395,7 @@ export class TargetClient {
    */
   private mayBeReplayed(options: SendOptions, exchange: Exchange): boolean {
     if (exchange.response?.status !== 401 || !isCorrectlySigned(options) || this.stopReason !== undefined) return false;
-    const body = options.raw ?? (options.payload === undefined ? '' : canonicalize(options.payload));
-    if (this.options.ownMark !== undefined && body.includes(this.options.ownMark)) return false;
+    if (!this.isShared(options)) return false;
     const as = options.as ?? this.config.merchant;
     const known = [this.config.merchant, this.config.otherMerchant].some(
       (m) => m !== undefined && m.apiKey === as.apiKey && m.secretKey === as.secretKey,
@@ -354,11 +404,18 @@ export class TargetClient {
     return known && !(answers !== undefined && answers.accepted === 0 && answers.refused >= KEYS_REFUSED_AFTER);
   }
 
+  /** Whether another run may send this body too: it carries none of this run's ids (a run without them: any body). */
+  private isShared(options: SendOptions): boolean {
+    if (this.options.ownMark === undefined) return true;
+    const body = options.raw ?? (options.payload === undefined ? '' : canonicalize(options.payload));
+    return !body.includes(this.options.ownMark);
+  }
+
   private tallyKeys(options: SendOptions, exchange: Exchange): void {
     if (!isCorrectlySigned(options) || exchange.response === undefined) return;
     const key = (options.as ?? this.config.merchant).apiKey;
     const answers = this.keyAnswers.get(key) ?? { accepted: 0, refused: 0 };
-    if (exchange.response.status === 401) answers.refused += 1;
+    if (exchange.response.status === 401) answers.refused += this.options.ownMark !== undefined && this.isShared(options) ? 0 : 1;
     else answers.accepted += 1;
     this.keyAnswers.set(key, answers);
   }
@@ -380,7 +437,7 @@ export class TargetClient {
           : String(options.timestamp);
     const signedBody = options.signedBody ?? body;
     const signedTimestamp = options.signBodyOnly ? '' : (options.signedTimestamp ?? timestamp);
-    const computed = this.sign(as.secretKey, signedBody + signedTimestamp);
+    const computed = hmacSha256Hex(as.secretKey, signedBody + signedTimestamp);
     let signature = computed;
     if (typeof options.signature === 'string') signature = options.signature;
     else if (options.signature) signature = options.signature(signature);
@@ -414,6 +471,9 @@ export class TargetClient {
     const sent: ExchangeRequest = signing === undefined ? { label, request, ms: 0 } : { label, request, ms: 0, signing };
     if (this.stopReason === undefined && this.options.deadlineAt !== undefined && this.now() >= this.options.deadlineAt) {
       this.stop(`it reached its time budget (${this.options.deadlineSource ?? 'max time'})`);
+    }
+    if (this.stopReason === undefined && this.options.interrupted?.aborted === true) {
+      this.stop(`it was interrupted (${String(this.options.interrupted.reason)})`);
     }
     if (this.stopReason !== undefined) {
       return { ...sent, error: { code: 'stopped', message: `not sent: the run stopped: ${this.stopReason}` } };
@@ -538,7 +598,7 @@ export class TargetClient {
       const second = String(seconds);
       if (!this.usedSeconds.has(second)) return true;
       if (signedAt?.has(second)) return false;
-      return !this.givenSeconds.has(second) || !this.usedGiven.has(`${second}\u0000${this.sign(as.secretKey, body + second)}`);
+      return !this.givenSeconds.has(second) || !this.usedGiven.has(`${second}\u0000${hmacSha256Hex(as.secretKey, body + second)}`);
     };
     const now = this.nowSeconds();
     let second: string;

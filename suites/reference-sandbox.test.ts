@@ -1,6 +1,6 @@
-// P-CFG, P-ENV-3: the sandbox's control requests (spare wallet, settle, checkout) go only to a target
-// that the run's one probe found to be the reference sandbox; a real deployment gets the probe alone,
-// and a production target not even that.
+// P-CFG v1.3, P-ENV-3: the sandbox's control requests (spare wallet, settle, checkout) go only to a
+// target the config declares the reference sandbox; a real deployment gets none, and neither does a
+// target that merely answers like the sandbox, nor a production one.
 import { describe, expect, it } from 'vitest';
 import { sandboxTarget } from './check-test-support.js';
 import { moneyChecks } from './checks/money.js';
@@ -10,8 +10,8 @@ import { isReferenceSandbox } from './reference-sandbox.js';
 
 const spareWalletChecks = moneyChecks.filter((c) => c.id === 'money-no-overdraft' || c.id === 'money-exact-balance');
 
-describe('the reference sandbox, decided once per run', () => {
-  it('a real deployment gets one probe and no other control request; the spare-wallet checks are skipped naming the key', async () => {
+describe('the reference sandbox, declared by the config', () => {
+  it('a real deployment gets no control request; the spare-wallet checks are skipped naming the key', async () => {
     const front = await realFront();
     try {
       const target = front.target(42, 1);
@@ -24,30 +24,33 @@ describe('the reference sandbox, decided once per run', () => {
             skipped: expect.stringMatching(/^needs fixtures\.spareWallet/),
           });
       }
-      expect(front.controlRequests).toEqual(['/sandbox/payouts/settle']);
+      expect(front.controlRequests).toEqual([]);
     } finally {
       await front.close();
     }
   }, 60_000);
 
-  it('a production target is never probed', async () => {
-    const front = await realFront();
+  it('a target that answers as the sandbox does, but is not declared one, gets no control request', async () => {
+    const seen: string[] = [];
+    const target = await sandboxTarget({ record: (x) => void (/^\/(sandbox|checkout)\//.test(x.path) && seen.push(x.path)) }, (config) => {
+      delete config.target;
+      return config;
+    });
     try {
-      const target = front.target(42, 1, (config) => ({ ...config, environment: 'production' }));
-      const client = target.state.client;
-      const ctx = {
-        runKey: client,
-        sendSetup: (options: Parameters<typeof client.send>[0]) => client.send(options),
-        config: target.state.settings.config,
-      };
-      expect(await isReferenceSandbox(ctx)).toBe(false);
-      expect(front.controlRequests).toEqual([]);
+      for (const check of [...modelChecks.filter((c) => c.id === 'model-order-lifecycle'), ...spareWalletChecks]) await target.run(check);
+      expect(seen).toEqual([]);
     } finally {
-      await front.close();
+      await target.close();
     }
+  }, 60_000);
+
+  it('only the declaration counts, and never for production', () => {
+    expect(isReferenceSandbox({ config: { target: 'reference-sandbox', environment: 'sandbox' } })).toBe(true);
+    expect(isReferenceSandbox({ config: { environment: 'sandbox' } })).toBe(false);
+    expect(isReferenceSandbox({ config: { target: 'reference-sandbox', environment: 'production' } })).toBe(false);
   });
 
-  it("against the sandbox, spare wallets are opened and the model's control commands run", async () => {
+  it("against the declared sandbox, spare wallets are opened and the model's control commands run", async () => {
     const target = await sandboxTarget(
       {},
       (config) => {

@@ -41,6 +41,13 @@ describe('docs/requirements.md', () => {
     expect(ids.filter((id) => !anchors.has(id))).toEqual([]);
   });
 
+  it('docs/profile.md anchors every rule id it names, so every link to a rule lands', () => {
+    const text = read('docs/profile.md');
+    const anchors = new Set([...text.matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1]));
+    const named = new Set([...text.matchAll(/\b(P-[A-Z]+-\d+)\b/g)].map((m) => m[1]!));
+    expect([...named].filter((rule) => !anchors.has(rule))).toEqual([]);
+  });
+
   it('docs/profile.md states every rule that a server or client requirement cites', () => {
     const anchors = new Set([...read('docs/profile.md').matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1]));
     const cited = ['suites/catalog.json', 'clients/catalog.json', 'clients/receiver-catalog.json'].flatMap((file) =>

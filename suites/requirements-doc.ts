@@ -84,6 +84,11 @@ export function requirementsMarkdown(
       '',
       `- Level: ${r.level}`,
       `- Profile rules: ${rules}`,
+      ...(r.profileDecides !== undefined
+        ? [
+            `- The interface does not say; [${r.profileDecides.rule}](profile.md#${r.profileDecides.rule}) decides: ${r.profileDecides.decision}`,
+          ]
+        : []),
       groupLine(r),
       `- Checks: ${(checksOf.get(r.id) ?? []).join('; ') || 'none'}`,
       '',

@@ -1,5 +1,5 @@
 import type { CheckResult } from '../core/report.js';
-import { everySignedRequestRefused } from '../core/verdict.js';
+import { noSignedRequestAccepted } from '../core/misconfiguration.js';
 import { signatureSchemeProbe } from './checks/signature-probe.js';
 import type { Check } from './check.js';
 import { closeRunState, createRunState, executeCheck, laneLock, newMeta, type RunState } from './context.js';
@@ -107,10 +107,26 @@ export async function runChecksIn(state: RunState, sections: readonly Section[],
       );
     }
   }
-  // Every correctly signed request refused 401: the keys, or a target signing another way? Ask it.
+  // No correctly signed request taken: the configuration, or a target signing another way? Ask it.
   const ran = plan.map((p) => results.get(p)!);
-  if (everySignedRequestRefused(ran)) extra.push(await probeSignatureScheme(state, all.length));
-  return [...plan.map((p) => results.get(p)!), ...extra];
+  if (noSignedRequestAccepted(ran)) extra.push(await probeSignatureScheme(state, all.length));
+  return [...plan.map((p) => results.get(p)!), ...leftOutOfJudged(all, plan), ...extra];
+}
+
+/**
+ * The checks --only or --skip left out of a requirement that the run judges otherwise: skipped, so
+ * that requirement is not passed on part of its checks.
+ */
+function leftOutOfJudged(all: readonly Planned[], plan: readonly Planned[]): CheckResult[] {
+  const chosen = new Set(plan);
+  const judged = new Set(plan.map((p) => p.check.requirement));
+  return all
+    .filter((p) => !chosen.has(p) && judged.has(p.check.requirement))
+    .map((p) => ({
+      meta: { ...newMeta(p.check), skipped: 'not run: left out by --only or --skip, so its requirement was judged only in part' },
+      state: 'skipped' as const,
+      durationMs: 0,
+    }));
 }
 
 /** Runs the signature-scheme probe as one more check, noting the variant the target accepted, if any. */
@@ -121,6 +137,8 @@ async function probeSignatureScheme(state: RunState, scope: number): Promise<Che
   const outcome = await executeCheck(probe.check, state, meta, scope);
   const variant = probe.acceptedVariant();
   if (variant !== undefined) meta.acceptedVariant = variant;
+  const clues = probe.clues();
+  if (clues.length > 0) meta.credentialClues = clues;
   return { meta, state: outcome, durationMs: Math.round(performance.now() - started) };
 }
 

@@ -36,6 +36,8 @@ export interface RunSettings {
    * the run be interrupted (Ctrl-C, kill); returns the release for when the run undid it itself.
    */
   hold?: RunHold;
+  /** Aborted when the command is interrupted: the run sends nothing more (its cleanup has a client of its own). */
+  interrupted?: AbortSignal;
 }
 
 /** The shape of RunSettings.hold (the CLI's interrupts, cli/interrupt.ts, have one). */

@@ -1,12 +1,14 @@
 // `svc-conformance/vitest`: the conformance checks as vitest tests in a team's own project, under
-// their `vitest run`, their reporters and their CI. One test per check, one describe per section;
-// a failure carries expected and actual, so vitest shows them as a diff. `run` uses the same
-// checks and the same executeCheck through the kit's own small runner (suites/runner.ts).
+// their `vitest run`, their reporters and their CI. The run is `run`'s (suites/runner.ts), its
+// verdict decided once (core/verdict.ts); then one test per check, one describe per section, and a
+// first test that fails when the run could not judge the target. A failure carries expected and
+// actual, so vitest shows them as a diff.
 import { afterAll, describe, test } from 'vitest';
 import { thrownIn, whoFixes } from '../core/check-error.js';
-import type { Level } from '../core/report.js';
+import type { CheckResult, Level, Report } from '../core/report.js';
+import { buildReport, verdictText } from '../core/verdict.js';
+import type { Check } from './check.js';
 import { ConfigError, type TargetConfig } from './config.js';
-import { executeCheck, newMeta } from './context.js';
 import { selected } from './runner.js';
 import { fasterClockSaid, openSession } from './session.js';
 
@@ -60,17 +62,43 @@ export async function conformanceSuite(options: ConformanceSuiteOptions = {}): P
   }).catch((error: unknown) => {
     throw error instanceof ConfigError ? new Error(`svc-conformance/vitest: ${error.message}`) : error;
   });
-  const { settings, state, sandbox, config } = session;
+  const { settings, sandbox, config } = session;
   const seed = settings.seed;
   const levels = new Map<string, Level>(session.requirements.map((r) => [r.id, r.level]));
   afterAll(() => session.close());
+  // The run as `run` makes it, its verdict decided once (core/verdict.ts): each test then shows its check.
+  let judged: Promise<{ report: Report; byCheck: Map<string, CheckResult> }> | undefined;
+  const judge = () =>
+    (judged ??= (async () => {
+      const startedAt = new Date();
+      const results = await session.run();
+      const report = buildReport({
+        results,
+        catalog: session.requirements,
+        target: { baseUrl: config.baseUrl, environment: config.environment, embeddedSandbox: sandbox !== undefined },
+        seed,
+        runNumber: settings.runNumber,
+        runs: settings.runs,
+        strict: options.strict ?? false,
+        startedAt,
+        durationMs: Date.now() - startedAt.getTime(),
+        version: 'vitest',
+      });
+      return { report, byCheck: new Map(results.map((r) => [r.meta.check, r])) };
+    })());
 
   const target = sandbox !== undefined ? `the kit's embedded sandbox${fasterClockSaid(settings.clock)}` : config.baseUrl;
   describe(`svc-conformance against ${target} (seed ${seed})`, () => {
-    const sections = session.sections;
-    // A check's ids come from its place among all checks, as in `run` (see idSource).
-    const scopes = new Map(sections.flatMap((s) => s.checks).map((check, i) => [check, i]));
-    for (const section of sections) {
+    // One test for the verdict's reasons: an inconclusive run fails it, naming why, and blames no check.
+    test(
+      'the run could judge the target',
+      async () => {
+        const { report } = await judge();
+        if (report.verdict === 'inconclusive') throw new Error(`svc-conformance: ${verdictText(report)}`);
+      },
+      RUN_TIMEOUT_MS,
+    );
+    for (const section of session.sections) {
       const checks = section.checks.filter((check) => selected(settings, check));
       if (checks.length === 0) continue;
       describe(section.name, () => {
@@ -78,49 +106,67 @@ export async function conformanceSuite(options: ConformanceSuiteOptions = {}): P
           test(
             `${check.requirement} ${check.title}`,
             async ({ skip, annotate }) => {
-              const meta = newMeta(check);
-              const outcome = await executeCheck(check, state, meta, scopes.get(check));
-              if (outcome === 'skipped') skip(meta.skipped);
-              if (outcome === 'error') {
-                const thrown = {
-                  check: check.id,
-                  requirement: check.requirement,
-                  message: meta.error?.message ?? 'unknown',
-                  ...(check.module !== undefined ? { module: check.module } : {}),
-                };
-                const error = new Error(
-                  check.module !== undefined
-                    ? `${thrownIn(thrown)}; ${whoFixes(thrown)}`
-                    : `kit error (not the target's fault): ${meta.error?.message}`,
-                );
-                // Where it was thrown, under this message: vitest shows the stack, whose first line would
-                // otherwise be the bare exception, blaming no one.
-                if (meta.error?.stack !== undefined)
-                  error.stack = [
-                    `Error: ${error.message}`,
-                    ...meta.error.stack.split('\n').filter((line) => line.startsWith('    at ')),
-                  ].join('\n');
-                throw error;
-              }
-              const level = levels.get(check.requirement) ?? 'MUST';
-              const broken = [
-                ...(meta.failure ? [{ level, ...meta.failure }] : []),
-                // An answer that broke another requirement (an error envelope seen while checking auth).
-                ...meta.findings.map((f) => ({
-                  level: levels.get(f.requirement) ?? 'MUST',
-                  message: `${f.requirement}: ${f.message}`,
-                  expected: undefined,
-                  actual: undefined,
-                })),
-              ];
-              const fatal = broken.find((b) => b.level === 'MUST' || (b.level === 'SHOULD' && options.strict));
-              for (const b of broken.filter((x) => x !== fatal)) await annotate(`${b.level} not held: ${b.message}`, 'notice');
-              if (fatal !== undefined) throw new ConformanceFailure(fatal.message, fatal.expected, fatal.actual);
+              const { report, byCheck } = await judge();
+              const result = byCheck.get(check.id);
+              if (result === undefined || result.state === 'skipped') return skip(result?.meta.skipped ?? 'not run');
+              if (result.state === 'error') throw codeError(check, result);
+              // What an inconclusive run saw is no verdict about the target: said, never failed.
+              if (report.verdict === 'inconclusive' && result.state === 'failed')
+                return skip(`not judged: the run could not judge the target (${report.reasons?.[0] ?? 'see its first test'})`);
+              await judgeResult(result, levels, options.strict ?? false, annotate);
             },
-            Math.max(60_000, settings.timeoutMs * 20),
+            RUN_TIMEOUT_MS,
           );
         }
       });
     }
   });
+}
+
+/** A whole run of the checks, awaited by the first test: remote targets take minutes. */
+const RUN_TIMEOUT_MS = 30 * 60_000;
+
+/** The exception a check's own code threw, blaming its module (a team's) or the kit. */
+function codeError(check: Check, result: CheckResult): Error {
+  const meta = result.meta;
+  const thrown = {
+    check: check.id,
+    requirement: check.requirement,
+    message: meta.error?.message ?? 'unknown',
+    ...(check.module !== undefined ? { module: check.module } : {}),
+  };
+  const error = new Error(
+    check.module !== undefined ? `${thrownIn(thrown)}; ${whoFixes(thrown)}` : `kit error (not the target's fault): ${meta.error?.message}`,
+  );
+  // Where it was thrown, under this message: vitest shows the stack, whose first line would otherwise
+  // be the bare exception, blaming no one.
+  if (meta.error?.stack !== undefined)
+    error.stack = [`Error: ${error.message}`, ...meta.error.stack.split('\n').filter((line) => line.startsWith('    at '))].join('\n');
+  return error;
+}
+
+/** A check's failure and findings: a MUST (or, strict, a SHOULD) fails its test; the rest are annotated. */
+async function judgeResult(
+  result: CheckResult,
+  levels: ReadonlyMap<string, Level>,
+  strict: boolean,
+  annotate: (message: string, type: string) => Promise<unknown>,
+): Promise<void> {
+  const meta = result.meta;
+  const level = levels.get(meta.requirement) ?? 'MUST';
+  const broken = [
+    ...(meta.failure ? [{ level, ...meta.failure }] : []),
+    // An answer that broke another requirement (an error envelope seen while checking auth).
+    ...meta.findings.map((f) => ({
+      level: levels.get(f.requirement) ?? 'MUST',
+      message: `${f.requirement}: ${f.message}`,
+      expected: undefined,
+      actual: undefined,
+    })),
+  ];
+  const fatal = broken.find((b) => b.level === 'MUST' || (b.level === 'SHOULD' && strict));
+  for (const b of broken.filter((x) => x !== fatal)) await annotate(`${b.level} not held: ${b.message}`, 'notice');
+  if (fatal !== undefined) throw new ConformanceFailure(fatal.message, fatal.expected, fatal.actual);
+  // A check stopped by the runner (its time budget ran out) has no failure of its own.
+  if (result.state === 'failed' && broken.length === 0) throw new ConformanceFailure('the check did not finish within its time budget');
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import { startSandbox } from '../sandbox/index.js';
+import { TARGET_ENV_NAMES } from '../suites/config.js';
 import { runBinAsync, runCli, spawnAsync } from './cli-harness.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
@@ -23,6 +24,7 @@ interface Step {
 }
 const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
   inputs: Record<string, { default?: string; description?: string }>;
+  outputs: Record<string, { description?: string; value?: string }>;
   runs: { using: string; steps: Step[] };
 };
 const GATE = readFileSync(join(ROOT, 'scripts/gate.sh'), 'utf8');
@@ -70,7 +72,7 @@ async function raceTarget(): Promise<{ dir: string; config: string; summaryFile:
 }
 
 describe('action.yml', () => {
-  it('runs on a Node the kit supports, installs the kit before the gate, and uploads and attests even after a failing gate', () => {
+  it('runs on a Node the kit supports, the built command with nothing installed, and uploads and attests even after a failing gate', () => {
     expect(action.runs.using).toBe('composite');
     const steps = action.runs.steps;
     const gateAt = steps.findIndex((step) => step.id === 'gate');
@@ -79,10 +81,9 @@ describe('action.yml', () => {
     expect(Number(setupNode?.with?.['node-version']), `setup-node against engines ${engines}`).toBeGreaterThanOrEqual(
       Number(/^>=(\d+)/.exec(engines)![1]),
     );
-    // The kit's own dependencies are installed where the gate runs it from, before it runs.
-    const installAt = steps.findIndex((step) => /\bnpm ci\b.*\$GITHUB_ACTION_PATH/.test(step.run ?? ''));
-    expect(installAt).toBeGreaterThanOrEqual(0);
-    expect(installAt).toBeLessThan(gateAt);
+    // The job starts from the committed bundle: no step installs or builds the kit.
+    for (const step of steps) expect(step.run ?? '', step.name).not.toMatch(/\b(npm|npx|tsc)\b/);
+    expect(GATE).toMatch(/^node "\$kit\/action\/svc-conformance\.mjs" "\$\{args\[@\]\}"/m);
     const script = /^bash "\$GITHUB_ACTION_PATH\/([^"]+)"$/.exec(steps[gateAt]?.run ?? '')?.[1];
     expect(script !== undefined && existsSync(join(ROOT, script)), `the gate step runs a script of the kit: ${steps[gateAt]?.run}`).toBe(
       true,
@@ -112,7 +113,7 @@ describe('action.yml', () => {
   });
 
   it('passes inputs to the gate through the environment only, each one it passes read by gate.sh, and none into a script', () => {
-    const env = action.runs.steps[2]!.env!;
+    const env = action.runs.steps.find((step) => step.id === 'gate')!.env!;
     for (const [variable, value] of Object.entries(env)) {
       const input = /^\$\{\{ inputs\.([a-z-]+) \}\}$/.exec(value)?.[1];
       expect(input, variable).toBeDefined();
@@ -125,6 +126,16 @@ describe('action.yml', () => {
     for (const name of Object.keys(action.inputs))
       expect(env[envName(name)] !== undefined || elsewhere.includes(`inputs.${name}`), name).toBe(true);
     for (const step of action.runs.steps) expect(step.run ?? '').not.toContain('${{');
+  });
+
+  it("declares the verdict output as the gate step's", () => {
+    expect(action.outputs).toEqual({
+      verdict: {
+        description: expect.stringMatching(/conformant, not-conformant or inconclusive/),
+        value: '${{ steps.gate.outputs.verdict }}',
+      },
+    });
+    expect(GATE).toMatch(/echo "verdict=/);
   });
 });
 
@@ -217,7 +228,42 @@ describe('the gate script', () => {
     expect(summary).toContain('| Passed | MUST failed | SHOULD warned | Skipped |\n| ---: | ---: | ---: | ---: |\n| 2 | 0 | 0 | 0 |\n');
     expect(summary).toMatch(/\nCoverage: partial: 2 of \d+ requirements judged\n/);
     expect(out).not.toContain('::error');
-    expect(readFileSync(outputFile, 'utf8')).toBe(`report=${join(dir, 'reports', 'report.json')}\n`);
+    expect(readFileSync(outputFile, 'utf8')).toBe(`verdict=conformant\nreport=${join(dir, 'reports', 'report.json')}\n`);
+  });
+
+  it("the verdict output is report.json's: not-conformant for a broken MUST, inconclusive for an unreachable target", async () => {
+    const { dir, config } = await raceTarget();
+    const outputFile = join(dir, 'output');
+    const broken = await gate(
+      { command: 'run', config, only: 'DUP-CONCURRENT', 'report-dir': join(dir, 'broken') },
+      { GITHUB_OUTPUT: outputFile },
+    );
+    expect(broken.code, broken.out).toBe(1);
+    expect(readFileSync(outputFile, 'utf8')).toBe('verdict=not-conformant\n');
+    // The console says "inconclusive" too, but the output is read from the report: make them differ.
+    const unreachable = join(dir, 'unreachable.json');
+    writeFileSync(unreachable, JSON.stringify({ ...JSON.parse(readFileSync(config, 'utf8')), baseUrl: 'http://127.0.0.1:9' }));
+    writeFileSync(outputFile, '');
+    const stopped = await gate({ command: 'run', config: unreachable, 'report-dir': join(dir, 'stopped') }, { GITHUB_OUTPUT: outputFile });
+    expect(stopped.code, stopped.out).toBe(2);
+    expect(JSON.parse(readFileSync(join(dir, 'stopped', 'report.json'), 'utf8'))).toMatchObject({ verdict: 'inconclusive' });
+    expect(readFileSync(outputFile, 'utf8')).toBe('verdict=inconclusive\n');
+  });
+
+  it("a report.json left by an earlier step is not this step's: a command stopped by bad input outputs inconclusive, and attests nothing", async () => {
+    const dir = tempDir();
+    const reports = join(dir, 'reports');
+    mkdirSync(reports);
+    writeFileSync(join(reports, 'report.json'), JSON.stringify({ verdict: 'conformant' }));
+    const outputFile = join(dir, 'output');
+    const { code, out } = await gate(
+      { command: 'run', 'embedded-sandbox': 'true', attest: 'true', 'report-dir': reports },
+      { GITHUB_OUTPUT: outputFile, SVC_OTHER_SECRET_KEY: '' },
+    );
+    expect(code, out).toBe(2);
+    expect(out).toMatch(/^svc-conformance run: SVC_OTHER_SECRET_KEY is set but empty/);
+    expect(JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8'))).toEqual({ verdict: 'conformant' });
+    expect(readFileSync(outputFile, 'utf8')).toBe('verdict=inconclusive\n');
   });
 
   it('in a job, a broken MUST: one ::error annotation on stdout naming it, the summary lists it, exit 1', async () => {
@@ -240,21 +286,21 @@ describe('the gate with a sign-key', () => {
   const key = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const keyLines = key.split('\n').filter((line) => line !== '' && !line.startsWith('-----'));
 
-  /** A stand-in for the kit's CLI: records its arguments and the key file it was given, prints its environment, exits as told. */
+  /** A stand-in for the kit's command: records its arguments and the key file it was given, prints its environment, exits as told. */
   function fakeKit(): { kit: string; record: string } {
     const kit = tempDir();
-    mkdirSync(join(kit, 'bin'));
+    mkdirSync(join(kit, 'action'));
     const record = join(kit, 'record.json');
     writeFileSync(
-      join(kit, 'bin', 'svc-conformance.js'),
+      join(kit, 'action', 'svc-conformance.mjs'),
       `
-      const { createHash } = require('node:crypto');
-      const { readFileSync, statSync, writeFileSync } = require('node:fs');
+      import { createHash } from 'node:crypto';
+      import { readFileSync, statSync, writeFileSync } from 'node:fs';
       const args = process.argv.slice(2);
-      const keyFile = args[args.indexOf('--sign-key') + 1];
-      const mode = statSync(keyFile).mode & 0o777;
-      const digest = createHash('sha256').update(readFileSync(keyFile)).digest('hex');
-      writeFileSync(${JSON.stringify(record)}, JSON.stringify({ args, keyFile, mode, digest }));
+      const keyFile = args.includes('--sign-key') ? args[args.indexOf('--sign-key') + 1] : undefined;
+      const mode = keyFile === undefined ? undefined : statSync(keyFile).mode & 0o777;
+      const digest = keyFile === undefined ? undefined : createHash('sha256').update(readFileSync(keyFile)).digest('hex');
+      writeFileSync(${JSON.stringify(record)}, JSON.stringify({ args, keyFile, mode, digest, env: process.env }));
       process.stdout.write(JSON.stringify(process.env) + '\\n');
       process.exit(Number(process.env.FAKE_KIT_EXIT));
     `,
@@ -296,6 +342,21 @@ describe('the gate with a sign-key', () => {
     expect(readdirSync(reports).sort()).toEqual(['junit.xml', 'report.html', 'report.json', 'report.json.sig', 'sandbox.json']);
     const verified = await runCli(['verify-report', join(reports, 'report.json'), '--public-key', publicKey]);
     expect(verified.code, verified.stdout + verified.stderr).toBe(0);
+  });
+
+  it("passes every P-CFG variable of the step's env (the secrets from secrets.*) to the command as it is", async () => {
+    const { kit, record } = fakeKit();
+    const variables = Object.fromEntries(
+      TARGET_ENV_NAMES.map((name, i) => [name, name === 'SVC_BASE_URL' ? 'https://sbx.example.test' : `value-${i} with $pace & "quotes"`]),
+    );
+    const { code, out } = await gate(
+      { command: 'run' },
+      { GITHUB_ACTION_PATH: kit, GITHUB_ACTIONS: 'true', FAKE_KIT_EXIT: '0', ...variables },
+    );
+    expect(code, out).toBe(0);
+    const { env } = JSON.parse(readFileSync(record, 'utf8')) as { env: Record<string, string> };
+    expect(TARGET_ENV_NAMES).toEqual(expect.arrayContaining(['SVC_OTHER_SECRET_KEY', 'SVC_OTHER_ENV_SECRET_KEY', 'SVC_OTHER_WALLET_ID']));
+    expect(Object.fromEntries(TARGET_ENV_NAMES.map((name) => [name, env[name]]))).toEqual(variables);
   });
 
   it("allow-checks: true passes --allow-checks to run (a found config's team modules are code: run only when asked)", async () => {
@@ -389,5 +450,12 @@ describe('the README', () => {
     const commands = uses.map((s) => (s.with?.command as string | undefined) ?? action.inputs.command!.default);
     expect(commands).toEqual(expect.arrayContaining(['run', 'verify-client']));
     for (const step of uses) for (const key of Object.keys(step.with ?? {})) expect(Object.keys(action.inputs)).toContain(key);
+    // The run example gives every secret in the step's env from secrets.*, with P-CFG's names alone.
+    const run = uses.find((step) => (step.with?.command ?? 'run') === 'run')!;
+    const env = run.env ?? {};
+    expect(Object.keys(env).filter((name) => !TARGET_ENV_NAMES.includes(name))).toEqual([]);
+    const secrets = TARGET_ENV_NAMES.filter((name) => name.endsWith('_SECRET_KEY'));
+    expect(secrets).toHaveLength(3);
+    for (const name of secrets) expect(env[name], name).toBe(`\${{ secrets.${name} }}`);
   });
 });

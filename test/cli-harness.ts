@@ -112,6 +112,8 @@ export interface ServedSandbox {
   stdout: string;
   /** serve's request and delivery log, growing while it runs. */
   stderr(): string;
+  /** The log once it matches `pattern`. */
+  stderrMatching(pattern: RegExp): Promise<string>;
 }
 
 /** Starts `svc-conformance serve ARGS` and resolves once it has printed its whole config. */
@@ -120,10 +122,21 @@ export function spawnServe(args: string[]): Promise<ServedSandbox> {
   let stdout = '';
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
+  /** Resolves once stderr matches: what serve logs of a delivery comes when the delivery is answered, not at a set time. */
+  const stderrMatching = (pattern: RegExp) =>
+    new Promise<string>((matched) => {
+      const look = () => {
+        if (!pattern.test(stderr)) return false;
+        child.stderr.off('data', look);
+        matched(stderr);
+        return true;
+      };
+      if (!look()) child.stderr.on('data', look);
+    });
   return new Promise((resolve, reject) => {
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
-      if (/\n}\n$/.test(stdout)) resolve({ child, stdout, stderr: () => stderr });
+      if (/\n}\n$/.test(stdout)) resolve({ child, stdout, stderr: () => stderr, stderrMatching });
     });
     child.on('exit', (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
   });

@@ -102,7 +102,7 @@ describe.concurrent('svc-conformance run', () => {
     );
   });
 
-  it('names wrong keys once, up front, when every correctly signed request is refused with 401', async () => {
+  it('names wrong keys once, up front, when no correctly signed request is taken', async () => {
     const wrongSecret = 'sk_test_not_this_merchants_secret_9d1c';
     const t = await target({}, (c) => ({ ...c, merchant: { ...c.merchant, secretKey: wrongSecret } }));
     const result = await runCli(['run', '--config', t.config, '--only', 'ORDER-', '--runs', '2', '--report-dir', t.dir]);
@@ -110,25 +110,23 @@ describe.concurrent('svc-conformance run', () => {
     expect(result.code).toBe(2);
     const lines = result.stdout.split('\n');
     const hint = lines.findIndex((l) =>
-      /^ {2}! could not judge: every one of the \d+ correctly signed requests was refused with 401, and none signed a known wrong way was accepted: check that merchant\.apiKey and merchant\.secretKey/.test(
+      /^ {2}! could not judge: no correctly signed request was taken by the target \(\d+ answered: \d+ refused 401\), so it could not be judged: the configured keys are likely wrong, not the target: check that merchant\.apiKey and merchant\.secretKey/.test(
         l,
       ),
     );
     expect(hint, result.stdout).toBeGreaterThan(0);
-    expect(lines.filter((l) => /refused with 401, and none/.test(l))).toHaveLength(1);
+    expect(lines.filter((l) => /the configured keys are likely wrong/.test(l))).toHaveLength(1);
     expect(lines[hint - 1]).toMatch(/^\? INCONCLUSIVE/);
     expect(hint).toBeLessThan(lines.findIndex((l) => /^ {2}✗ ORDER-/.test(l)));
-    expect(result.stderr).toMatch(
-      /^svc-conformance run: inconclusive: every one of the \d+ correctly signed requests was refused with 401/,
-    );
+    expect(result.stderr).toMatch(/^svc-conformance run: inconclusive: no correctly signed request was taken by the target/);
     const r = report(t.dir);
     expect(r).toMatchObject({
       verdict: 'inconclusive',
-      reasons: [expect.stringMatching(/correctly signed requests was refused with 401/)],
+      reasons: [expect.stringMatching(/the configured keys are likely wrong/)],
     });
     expect(validateSchema('report', r).valid).toBe(true);
     expect(readFileSync(join(t.dir, 'report.html'), 'utf8')).toMatch(
-      /<h1>Inconclusive<\/h1><p class="why">The run could not judge the target: every one of the \d+ correctly signed requests/,
+      /<h1>Inconclusive<\/h1><p class="why">The run could not judge the target: no correctly signed request was taken by the target/,
     );
     for (const text of [
       result.stdout,
@@ -145,7 +143,7 @@ describe.concurrent('svc-conformance run', () => {
     const t = await target({ faults: ['order-reject-non-ascii'] });
     const result = await runCli(['run', '--config', t.config, '--only', 'ORDER-', '--runs', '2', '--report-dir', t.dir]);
     expect(result.code).toBe(1);
-    expect(result.stdout).not.toMatch(/refused with 401/);
+    expect(result.stdout).not.toMatch(/no correctly signed request was taken|keys are likely wrong/);
     expect(report(t.dir).hints).toBeUndefined();
   });
 
@@ -381,6 +379,21 @@ describe.concurrent('svc-conformance run against a target that is not there or n
       'a secret empty next to a base URL',
       { SVC_BASE_URL: 'http://127.0.0.1:9', SVC_API_KEY: MERCHANT_A.apiKey, SVC_SECRET_KEY: '', SVC_WALLET_ID: MERCHANT_A.walletId },
       /SVC_SECRET_KEY is set but empty/,
+    ],
+    [
+      "the other merchant's secret alone",
+      { SVC_OTHER_SECRET_KEY: MERCHANT_B.secretKey },
+      /^svc-conformance run: SVC_OTHER_SECRET_KEY is set but SVC_BASE_URL is not/,
+    ],
+    [
+      "the other environment's secret empty next to a base URL",
+      { ...env('http://127.0.0.1:9'), SVC_OTHER_ENV_SECRET_KEY: '' },
+      /SVC_OTHER_ENV_SECRET_KEY is set but empty/,
+    ],
+    [
+      "the other merchant's secret without its API key",
+      { ...env('http://127.0.0.1:9'), SVC_OTHER_SECRET_KEY: MERCHANT_B.secretKey },
+      /^svc-conformance run: SVC_OTHER_SECRET_KEY is set, but otherMerchant has no "apiKey": set SVC_OTHER_API_KEY too, or unset it$/m,
     ],
   ])('refuses %s with one line and exit 2, before certifying anything', async (_name, env, message) => {
     const dir = tempDir();

@@ -6,9 +6,8 @@
 // model-check runs against sandboxes: with the end-to-end tests (the model checks' own tests, each
 // shown failing under its fault, sit beside them in suites/model/).
 import { describe, expect, it } from 'vitest';
-import type { Clock } from '../core/clock.js';
 import type { FaultName, StartOptions } from '../sandbox/index.js';
-import { sandboxTarget } from '../suites/check-test-support.js';
+import { requestClock, sandboxTarget } from '../suites/check-test-support.js';
 import { modelChecks } from '../suites/checks/model.js';
 import { decimalOf, decimalText } from '../suites/checks/requests.js';
 import { emptyModel, expectedBalance } from '../suites/model/model.js';
@@ -16,34 +15,6 @@ import { emptyModel, expectedBalance } from '../suites/model/model.js';
 const RUNS = 5;
 const payoutLifecycle = modelChecks.find((c) => c.id === 'model-payout-lifecycle')!;
 const money = modelChecks.find((c) => c.id === 'model-money-conservation')!;
-
-/**
- * One time for both sides that moves a second whenever the sandbox answers a request. The sandbox's
- * timers (a settlement) fire when that time reaches them, between two requests; the run's own sleeps
- * move the time on as a virtual clock's do.
- */
-function requestClock(start = Date.now()): { sandbox: Clock; run: Clock; tick: () => void } {
-  let now = start;
-  const timers: { at: number; fire: () => void }[] = [];
-  const moveTo = (at: number) => {
-    now = Math.max(now, at);
-    for (const timer of timers.filter((t) => t.at <= now)) {
-      timers.splice(timers.indexOf(timer), 1);
-      timer.fire();
-    }
-  };
-  return {
-    sandbox: { now: () => now, sleep: (ms) => new Promise<void>((fire) => timers.push({ at: now + Math.max(0, ms), fire })) },
-    run: {
-      now: () => now,
-      async sleep(ms) {
-        moveTo(now + Math.max(0, ms));
-        await new Promise((resolve) => setImmediate(resolve));
-      },
-    },
-    tick: () => moveTo(now + 1000),
-  };
-}
 
 /** A sandbox that debits at settlement, settling each payout `settleSeconds` requests after it was made. */
 async function settlingTarget(settleSeconds: number, faults: FaultName[] = []) {

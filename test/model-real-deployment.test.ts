@@ -1,11 +1,11 @@
 // The model checks against a real deployment: the reference sandbox behind a front with no control
 // paths (suites/model/real-front-test-support.ts), so no settle, no checkout, and the merchant's own wallet, which other
-// activity may move. P-MONEY-1: such activity is reported not judged, never failed and never passed;
-// a real fault still fails. P-STATE: off the sandbox the fixed sequences still judge every rule, and
+// activity may move. P-MONEY-1 (v1.3): a miss with such activity seen in a quiet look is not judged,
+// never passed; a miss no look excuses is the target's. P-STATE: off the sandbox the fixed sequences still judge every rule, and
 // the states never reached are named, not claimed. An end-to-end test (`npm run test:e2e`): a
 // deployment with other traffic on its wallet, and two runs against it at once.
 import { describe, expect, it } from 'vitest';
-import { virtualClock } from '../core/clock.js';
+import { systemClock, virtualClock } from '../core/clock.js';
 import type { FaultName } from '../sandbox/index.js';
 import { OPERATION_PATHS } from '../sandbox/paths.js';
 import { modelChecks } from '../suites/checks/model.js';
@@ -26,7 +26,8 @@ async function runOnFront(check: (typeof modelChecks)[number], faults: FaultName
 
 describe('MONEY-CONSERVATION on a real deployment whose wallet others use too', () => {
   it("two runs at once: never a failure; a run that saw the other's payouts says not judged", async () => {
-    const deployment = await realFront();
+    // Real time: a quiet look's pause must last for the other run to pay in it.
+    const deployment = await realFront({}, systemClock);
     try {
       for (let round = 0; round < 2; round++) {
         const results = await Promise.all([deployment.target(42, 5), deployment.target(42, 5)].map((target) => target.run(money)));
@@ -56,19 +57,24 @@ describe('MONEY-CONSERVATION on a real deployment whose wallet others use too', 
 
   // One move of 5.00 between the first sequence's two balance reads, never again: its re-run is clean
   // (before the fix: a notice, and the requirement passed on the other sequences).
-  it('other activity once: not judged, not passed', async () => {
+  it('other activity once, seen by a quiet look and inside no sequence: every sequence judged, passed', async () => {
+    // The 3rd Balance Inquiry is the second read of the first sequence's starting look: the move is seen there.
     const result = await runOnFront(money, [], 42, { otherActivity: (n) => (n >= 3 ? 500n : 0n) });
-    expect({ outcome: result.outcome, why: result.why }).toEqual({
-      outcome: 'skipped',
-      why: expect.stringMatching(/^not judged: other activity on the wallet/),
-    });
+    expect({ outcome: result.outcome, why: result.why }).toEqual({ outcome: 'passed', why: undefined });
+  }, 60_000);
+
+  it('other activity once, inside a sequence, seen by no quiet look: failed, as no one can tell it from a fault (P-CLI v1.3)', async () => {
+    // The 4th Balance Inquiry ends the first sequence; no look before or after sees the wallet move.
+    const result = await runOnFront(money, [], 42, { otherActivity: (n) => (n >= 4 ? 500n : 0n) });
+    expect(result.outcome).toBe('failed');
+    expect(result.why).toMatch(/no quiet look at the wallet saw anything else move it/);
   }, 60_000);
 
   it('money-duplicate-debits still fails MONEY-CONSERVATION off the sandbox', async () => {
     const result = await runOnFront(money, ['money-duplicate-debits']);
     expect({ outcome: result.outcome, error: result.meta.error?.message }).toEqual({ outcome: 'failed', error: undefined });
     expect(result.why).toContain('MONEY-CONSERVATION');
-    expect(result.why).toContain('run 3 times, each with amounts of its own, it missed the same way');
+    expect(result.why).toContain('no quiet look at the wallet saw anything else move it');
   }, 60_000);
 });
 

@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,16 +16,42 @@ import { scratchProject } from './scratch-project.js';
 const SECRET = 'sk_test_hostile_5eCr3t_0123456789';
 const API_KEY = 'pk_test_hostile_0001';
 const PASSWORD = 'hunter2-in-the-url';
+// The other merchant's and the other environment's secrets (P-CFG v1.3: SVC_OTHER_SECRET_KEY, SVC_OTHER_ENV_SECRET_KEY).
+const OTHER_SECRET = 'sk_test_hostile_other_0th3r_98765';
+const OTHER_ENV_SECRET = 'sk_live_hostile_env_3nv_24680';
 const received: string[] = [];
+/** Requests signed with the other merchant's secret (the hostile server knows it, to tell). */
+let signedByOther = 0;
 let server: Server;
 let port = 0;
+
+/** Every form the hostile server echoes a secret in. */
+function echoed(secret: string, apiKey: string): Record<string, string> {
+  return {
+    hex: Buffer.from(secret).toString('hex').toUpperCase(),
+    b64: Buffer.from(secret).toString('base64'),
+    b64url: Buffer.from(`\u00ff${secret}`).toString('base64url'),
+    auth: `Basic ${Buffer.from(`${apiKey}:${secret}`).toString('base64')}`,
+    urlEncoded: encodeURIComponent(`${secret}&`),
+  };
+}
 
 beforeAll(async () => {
   server = createServer((req, res) => {
     const signature = String(req.headers['x-signature'] ?? '');
     if (signature) received.push(signature);
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      const timestamp = String(req.headers['x-timestamp'] ?? '');
+      if (
+        signature ===
+        createHmac('sha256', OTHER_SECRET)
+          .update(body + timestamp)
+          .digest('hex')
+      )
+        signedByOther++;
       res.writeHead(400, { 'content-type': 'application/json', 'x-echo': signature.toUpperCase() });
       res.end(
         JSON.stringify({
@@ -35,6 +62,8 @@ beforeAll(async () => {
           auth: `Basic ${Buffer.from(`${API_KEY}:${SECRET}`).toString('base64')}`,
           mirror: `http://admin:${PASSWORD}@127.0.0.1:${port}/`,
           urlEncoded: encodeURIComponent(`${SECRET}&`),
+          other: { secret: OTHER_SECRET, ...echoed(OTHER_SECRET, 'pk_test_hostile_other') },
+          otherEnvironment: { secret: OTHER_ENV_SECRET.toUpperCase(), ...echoed(OTHER_ENV_SECRET, 'pk_live_hostile_env') },
         }),
       );
     });
@@ -45,23 +74,25 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 /** Every form of a leaked secret, password or signature, lower-cased for a case-blind search. */
-function leakedForms(): string[] {
-  const forms = [
-    SECRET,
-    PASSWORD,
-    Buffer.from(SECRET).toString('hex'),
-    Buffer.from(SECRET).toString('base64').slice(0, 24),
-    Buffer.from(SECRET).toString('base64url').slice(0, 24),
-  ];
-  forms.push(Buffer.from(`${API_KEY}:${SECRET}`).toString('base64').slice(0, 24), encodeURIComponent(SECRET));
+function leakedForms(secrets: readonly string[]): string[] {
+  const forms = [PASSWORD];
+  for (const secret of secrets)
+    forms.push(
+      secret,
+      Buffer.from(secret).toString('hex'),
+      Buffer.from(secret).toString('base64').slice(0, 24),
+      Buffer.from(secret).toString('base64url').slice(0, 24),
+      encodeURIComponent(secret),
+    );
+  forms.push(Buffer.from(`${API_KEY}:${SECRET}`).toString('base64').slice(0, 24));
   return [...forms, ...received].map((f) => f.toLowerCase());
 }
 
-function expectNoLeak(outputs: Record<string, string>): void {
+function expectNoLeak(outputs: Record<string, string>, secrets: readonly string[] = [SECRET]): void {
   expect(received.length).toBeGreaterThan(0);
   for (const [where, text] of Object.entries(outputs)) {
     const lower = text.toLowerCase();
-    for (const form of leakedForms()) expect(lower.includes(form), `${where} holds ${form}`).toBe(false);
+    for (const form of leakedForms(secrets)) expect(lower.includes(form), `${where} holds ${form}`).toBe(false);
   }
 }
 
@@ -94,6 +125,71 @@ describe('secrets in other forms never leak', () => {
       'junit.xml': file('junit.xml'),
       'report.html': file('report.html'),
     });
+  });
+
+  // P-CFG v1.3: every secret may come from the environment alone, the config file holding none.
+  it('run: the secrets given only as SVC_SECRET_KEY, SVC_OTHER_SECRET_KEY and SVC_OTHER_ENV_SECRET_KEY, in no report, console or HAR', async () => {
+    const path = join(dir, 'no-secrets.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        baseUrl: `http://admin:${PASSWORD}@127.0.0.1:${port}`,
+        environment: 'sandbox',
+        merchant: { apiKey: API_KEY, walletId: 'WAL-1' },
+        otherMerchant: { apiKey: 'pk_test_hostile_other', walletId: 'WAL-OTHER' },
+      }),
+    );
+    expect(readFileSync(path, 'utf8')).not.toMatch(/sk_/);
+    const before = signedByOther;
+    const result = await runBinAsync(
+      [
+        'run',
+        '--config',
+        path,
+        '--only',
+        'AUTH-,ENV-',
+        '--seed',
+        '7',
+        '--report-dir',
+        join(dir, 'env'),
+        '--har',
+        join(dir, 'env', 'x.har'),
+      ],
+      {
+        cwd: dir,
+        env: {
+          SVC_SECRET_KEY: SECRET,
+          SVC_OTHER_SECRET_KEY: OTHER_SECRET,
+          SVC_OTHER_ENV_API_KEY: 'pk_live_hostile_env',
+          SVC_OTHER_ENV_SECRET_KEY: OTHER_ENV_SECRET,
+          SVC_OTHER_ENV_WALLET_ID: 'WAL-LIVE',
+        },
+      },
+    );
+    // Whether a target that refuses everything fails or leaves the run inconclusive is another test's matter.
+    expect([1, 2], result.stderr).toContain(result.code);
+    // The variables were read: a request went out signed with the other merchant's secret, and the
+    // report's configuration holds each secret, redacted.
+    expect(signedByOther).toBeGreaterThan(before);
+    const file = (name: string) => readFileSync(join(dir, 'env', name), 'utf8');
+    const report = JSON.parse(file('report.json')) as { certification: { config: { redacted: Record<string, Record<string, string>> } } };
+    expect(report.certification.config.redacted).toMatchObject({
+      merchant: { secretKey: '[redacted]' },
+      otherMerchant: { secretKey: '[redacted]' },
+      otherEnvironment: { secretKey: '[redacted]', apiKey: 'pk_live_hostile_env' },
+    });
+    expect(file('report.json')).toContain('[redacted:secret]');
+    expectNoLeak(
+      {
+        stdout: result.stdout,
+        stderr: result.stderr,
+        'report.json': file('report.json'),
+        'junit.xml': file('junit.xml'),
+        'report.html': file('report.html'),
+        'x.har': file('x.har'),
+      },
+      [SECRET, OTHER_SECRET, OTHER_ENV_SECRET],
+    );
   });
 
   it('replay: not in what it prints', async () => {
@@ -149,6 +245,22 @@ describe('secrets in other forms never leak', () => {
     })) {
       for (const form of forms) expect(text.toLowerCase().includes(form.toLowerCase()), `${where} holds ${form}`).toBe(false);
     }
+  });
+
+  it("verify-client: the job's SVC_OTHER_* secrets are not the client's: it runs without them", async () => {
+    const client = join(dir, 'env-printing-client.mjs');
+    writeFileSync(
+      client,
+      `for (const name of ['SVC_OTHER_SECRET_KEY', 'SVC_OTHER_ENV_SECRET_KEY', 'SVC_OTHER_API_KEY']) console.log(name, process.env[name] ?? 'unset');`,
+    );
+    const result = await runBinAsync(['verify-client', '--report-dir', join(dir, 'vc-env'), '--', process.execPath, client], {
+      cwd: dir,
+      env: { SVC_OTHER_SECRET_KEY: OTHER_SECRET, SVC_OTHER_ENV_SECRET_KEY: OTHER_ENV_SECRET, SVC_OTHER_API_KEY: 'pk_test_hostile_other' },
+    });
+    expect(result.stdout).toContain('│ SVC_OTHER_SECRET_KEY unset');
+    expect(result.stdout).toContain('│ SVC_OTHER_ENV_SECRET_KEY unset');
+    expect(result.stdout).toContain('│ SVC_OTHER_API_KEY unset');
+    for (const secret of [OTHER_SECRET, OTHER_ENV_SECRET]) expect(result.stdout + result.stderr).not.toContain(secret);
   });
 
   // A team's check is code the kit cannot vet: what it throws (message, stack, a failure's expected and

@@ -260,7 +260,7 @@ describe("run interrupted while it holds the target's webhook registration", () 
       cwd: dir,
     });
     expect(previous.code).toBe(0);
-    expect((await runCli(['verify-report', 'reports'], { cwd: dir })).code).toBe(0);
+    expect((await runCli(['verify-report', 'reports', '--allow-unsigned'], { cwd: dir })).code).toBe(0);
 
     const { result, taken } = await interruptedHoldingRegistration(dir);
 
@@ -272,7 +272,7 @@ describe("run interrupted while it holds the target's webhook registration", () 
     expect(sandbox.app.webhooks.urlOf(MERCHANT_A.id)).toBe(EARLIER);
     expect(await portFree(Number(new URL(taken!).port))).toBe(true);
     expect(existsSync(join(dir, 'reports', 'report.json'))).toBe(false);
-    const verified = await runCli(['verify-report', 'reports'], { cwd: dir });
+    const verified = await runCli(['verify-report', 'reports', '--allow-unsigned'], { cwd: dir });
     expect(verified.code).not.toBe(0);
   }, 30_000);
 
@@ -330,5 +330,56 @@ describe('a judging command clears the previous reports when it starts', () => {
     const result = await runCli(['verify-receiver', '--url', NOTHING_LISTENS, '--report-dir', dir]);
     expect(result.code).toBe(2);
     for (const [name, text] of Object.entries(theirs)) expect(readFileSync(join(dir, name), 'utf8')).toBe(text);
+  });
+});
+
+// Before the command listens (the kit's modules still loading, a second or so), a signal took Node's
+// default: death by SIGTERM (a shell's 143), no line. The launcher is tried with a stand-in for the
+// built command that says when it is loading, or when it has ended, and then keeps the process alive.
+describe('the launcher, while the command loads and after it has ended', () => {
+  /** bin/svc-conformance.js as installed, beside a dist/pkg/cli.js that is `command`. */
+  function launcherWith(command: string): string {
+    const dir = scratch();
+    mkdirSync(join(dir, 'bin'));
+    mkdirSync(join(dir, 'dist', 'pkg'), { recursive: true });
+    writeFileSync(join(dir, 'bin', 'svc-conformance.js'), readFileSync(BIN, 'utf8'));
+    writeFileSync(join(dir, 'dist', 'pkg', 'cli.js'), command);
+    return join(dir, 'bin', 'svc-conformance.js');
+  }
+
+  async function signalled(launcher: string, when: RegExp, signal: NodeJS.Signals) {
+    const kit = spawn(process.execPath, [launcher, 'run', '--config', 'x.json'], { env: cliEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    sequential.kits.push(kit);
+    let stdout = '';
+    let stderr = '';
+    kit.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = new Promise<{ code: number | null; by: NodeJS.Signals | null }>((resolveExit) =>
+      kit.on('close', (code, by) => resolveExit({ code, by })),
+    );
+    kit.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      if (when.test(stdout)) kit.kill(signal);
+    });
+    return { ...(await exited), stderr: () => stderr };
+  }
+
+  it.for<[NodeJS.Signals, number]>([
+    ['SIGTERM', 130],
+    ['SIGINT', 130],
+    ['SIGHUP', 129],
+  ])('%s while it loads: exit %i and the one line, as from a command that held nothing', async ([signal, status]) => {
+    const loading = launcherWith("process.stdout.write('loading\\n');\nsetInterval(() => {}, 1000);\nawait new Promise(() => {});\n");
+    const { code, by, stderr } = await signalled(loading, /loading/, signal);
+    expect([code, by]).toEqual([status, null]);
+    expect(stderr()).toBe(`svc-conformance run: interrupted (${signal}): nothing was held, nothing to clean up\n`);
+  });
+
+  it('after the command has ended (its handles still closing): the status it gave, no line', async () => {
+    const ended = launcherWith(
+      "export async function main() { setInterval(() => {}, 1000); setImmediate(() => process.stdout.write('ended\\n')); return 1; }\n",
+    );
+    const { code, by, stderr } = await signalled(ended, /ended/, 'SIGTERM');
+    expect([code, by]).toEqual([1, null]);
+    expect(stderr()).toBe('');
   });
 });

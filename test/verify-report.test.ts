@@ -125,8 +125,8 @@ describe('the genuine signed report', () => {
     );
   });
 
-  it('without a key: exit 0, saying the signature is there and not checked, and what a digest does not show', async () => {
-    const result = await runCli(['verify-report', join(genuine, 'report.json')]);
+  it('--allow-unsigned, no key: exit 0, saying the signature is there and not checked, and what a digest does not show', async () => {
+    const result = await runCli(['verify-report', join(genuine, 'report.json'), '--allow-unsigned']);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(
       '! SIGNATURE NOT CHECKED  report.json.sig is present: give --public-key to check it; a digest finds an accidental change, not who wrote the report: anyone can recompute it\n',
@@ -170,8 +170,8 @@ describe('what a verified report says it certified', () => {
 });
 
 describe("the issue's forgery: DUP-CONCURRENT flipped to passed, the verdict to conformant, the digest recomputed", () => {
-  it('counts left as they were: exit 1 even without a key, naming what no longer follows', async () => {
-    const result = await runCli(['verify-report', folderWith(forged({ fixCounts: false }), { signature: false })]);
+  it('counts left as they were: exit 1 with --allow-unsigned (no key), naming what no longer follows', async () => {
+    const result = await runCli(['verify-report', folderWith(forged({ fixCounts: false }), { signature: false }), '--allow-unsigned']);
     expect(result.code, result.stdout).toBe(1);
     expect(result.stdout).toMatch(/^✓ DIGEST MATCHES /);
     expect(result.stdout).toContain('✗ INCONSISTENT  what it says does not follow from its requirements:\n');
@@ -181,9 +181,24 @@ describe("the issue's forgery: DUP-CONCURRENT flipped to passed, the verdict to 
     expect(result.stdout).toContain(`  - summary.passed says ${passed}, the requirements give ${passed + 1}\n`);
   });
 
-  it('counts recomputed too: without a key exit 0, but said plainly to be unsigned and what that means', async () => {
-    const result = await runCli(['verify-report', folderWith(forged({ fixCounts: true }), { signature: false })]);
+  // Before: exit 0 with no option at all, so `verify-report F && deploy` passed a forgery.
+  it('counts recomputed too: without a key exit 2, naming the two ways on; --allow-unsigned exit 0, said plainly to prove no author', async () => {
+    const forgery = folderWith(forged({ fixCounts: true }), { signature: false });
+    expect(await runCli(['verify-report', forgery])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr:
+        "svc-conformance verify-report: give --public-key PUB.pem (the public key of the run's --sign-key) to check who signed the report, or --allow-unsigned to check its digest and consistency alone, which anyone editing it can recompute\n",
+    });
+    expect(await runCli(['verify-report', forgery, '--allow-unsigned', '--public-key', PUB])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^svc-conformance verify-report: --allow-unsigned is for a report without a key; [^\n]+\n$/),
+    });
+    const result = await runCli(['verify-report', forgery, '--allow-unsigned']);
     expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      '! --allow-unsigned: nobody is proven to have written this report: anyone can edit a report and recompute its digest\n',
+    );
     expect(result.stdout).toContain('✓ CONSISTENT');
     expect(result.stdout).toContain(
       '! UNSIGNED  no report.json.sig beside it: a digest finds an accidental change, not who wrote the report: anyone can recompute it; sign with --sign-key and verify with --public-key\n',
@@ -304,14 +319,18 @@ describe('verify-client and verify-receiver sign their reports too', () => {
 describe('a file that is not a report, or says hostile things', () => {
   it('a JSON array 200,000 levels deep: exit 1, not a report (never a stack overflow, exit 70)', async () => {
     const deep = '['.repeat(200_000) + ']'.repeat(200_000);
-    const bare = await runCli(['verify-report', write(mkdtempSync(join(tmpdir(), 'svc-deep-')), 'report.json', deep)]);
+    const bare = await runCli(['verify-report', write(mkdtempSync(join(tmpdir(), 'svc-deep-')), 'report.json', deep), '--allow-unsigned']);
     expect(bare).toMatchObject({
       code: 1,
       stdout: expect.stringMatching(/^✗ NOT A REPORT {2}\S+report\.json: it is a JSON array, not an object\n$/),
     });
     // The same array inside a report's own fields, where the digest's recursion would meet it.
     const inside = `{"digest": "sha256:${'0'.repeat(64)}", "requirements": ${deep}}`;
-    const nested = await runCli(['verify-report', write(mkdtempSync(join(tmpdir(), 'svc-deep-')), 'report.json', inside)]);
+    const nested = await runCli([
+      'verify-report',
+      write(mkdtempSync(join(tmpdir(), 'svc-deep-')), 'report.json', inside),
+      '--allow-unsigned',
+    ]);
     expect(nested).toMatchObject({
       code: 1,
       stdout: expect.stringMatching(
@@ -330,7 +349,7 @@ describe('a file that is not a report, or says hostile things', () => {
     // A requirement whose status no longer follows: its id comes back in the inconsistency.
     report.requirements[0]!.id = 'DUP-\u001b[8mHIDDEN';
     report.requirements[0]!.status = 'skipped';
-    const result = await runCli(['verify-report', folderWith(reportText(seal(report)), { signature: false })]);
+    const result = await runCli(['verify-report', folderWith(reportText(seal(report)), { signature: false }), '--allow-unsigned']);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
       'svc-conformance 9.9.9\\x1b[2J, profile v1.2; inconclusive: the target\\x1b[31m said so\\u2066 (http://evil.test/\\x1b]0;pwned\\x07\\u202eedoc, sandbox)',

@@ -105,9 +105,36 @@ describe.concurrent('svc-conformance/vitest in a scratch project', () => {
     expect(code, output).toBe(1);
     const failed = json.testResults.flatMap((f) => f.assertionResults.filter((a) => a.status === 'failed'));
     expect(failed.map((a) => a.failureMessages.join('\n'))).toEqual([
+      // The verdict, as run decides it: what threw left its requirement not judged.
+      expect.stringMatching(
+        /svc-conformance: inconclusive: a team check threw \(first: team check acme-buggy in \.\/checks\/buggy\.mjs threw/,
+      ),
       expect.stringMatching(/team check acme-buggy in \.\/checks\/buggy\.mjs threw: TypeError: .*fix \.\/checks\/buggy\.mjs/),
     ]);
     expect(output).not.toMatch(/kit error/);
+  }, 70_000);
+
+  it('a wrong secret: one test says the run could not judge the target and names the keys; no check blames the target', async () => {
+    const dir = scratchProject({
+      ...INSTALLED_KIT,
+      'conformance.test.js':
+        "import { conformanceSuite } from 'svc-conformance/vitest';\nawait conformanceSuite({ config: './target.json', seed: 7, runs: 2, only: ['ORDER-'] });\n",
+    });
+    writeFileSync(
+      join(dir, 'target.json'),
+      JSON.stringify({ ...good.config, merchant: { ...good.config.merchant, secretKey: 'sk_test_not_this_one' } }),
+    );
+    const { code, json, output } = await vitestRun(dir);
+    expect(code, output).toBe(1);
+    const results = json.testResults.flatMap((f) => f.assertionResults);
+    expect(results.filter((a) => a.status === 'failed').map((a) => [a.fullName, a.failureMessages.join('\n')])).toEqual([
+      [
+        expect.stringContaining('the run could judge the target'),
+        expect.stringMatching(/inconclusive: no correctly signed request was taken by the target .* the configured keys are likely wrong/),
+      ],
+    ]);
+    expect(results.filter((a) => a.status === 'skipped').length).toBeGreaterThan(5);
+    expect(output).not.toContain('sk_test_not_this_one');
   }, 70_000);
 
   it('closes what a webhook check opened: the receiver stops listening and the registration it replaced is put back', async () => {
@@ -134,7 +161,8 @@ describe.concurrent('svc-conformance/vitest in a scratch project', () => {
       writeFileSync(join(dir, 'target.json'), JSON.stringify({ ...sandbox.config, profile }));
       const { code, json, output } = await vitestRun(dir);
       expect(code, output).toBe(0);
-      expect(json.numPassedTests, output).toBe(1);
+      // The check's test, and the one that says the run could judge the target.
+      expect(json.numPassedTests, output).toBe(2);
       const left = JSON.parse(readFileSync(join(dir, 'after.json'), 'utf8')) as string[];
       expect(left.filter((resource) => resource === 'TCPServerWrap')).toEqual([]);
       expect(sandbox.app.webhooks.urlOf(MERCHANT_A.id)).toBe(before);

@@ -104,7 +104,8 @@ export const runCommand = defineCommand({
   ],
   details: [
     'With no --config and no SVC_* variable it starts the embedded reference sandbox on a free loopback port and certifies that, saying so in the verdict and the reports.',
-    'An SVC_* variable set but empty (a CI secret that did not reach the job), or SVC_API_KEY/SVC_SECRET_KEY/SVC_WALLET_ID/SVC_ENVIRONMENT without a base URL, is exit 2: never a silent certification of the embedded sandbox.',
+    "P-CFG's variables override the config file's keys: SVC_BASE_URL, SVC_ENVIRONMENT, SVC_API_KEY, SVC_SECRET_KEY, SVC_WALLET_ID (merchant), SVC_OTHER_API_KEY, SVC_OTHER_SECRET_KEY, SVC_OTHER_WALLET_ID (otherMerchant), SVC_OTHER_ENV_API_KEY, SVC_OTHER_ENV_SECRET_KEY, SVC_OTHER_ENV_WALLET_ID (otherEnvironment).",
+    'An SVC_* variable set but empty (a CI secret that did not reach the job), or one without a base URL, is exit 2: never a silent certification of the embedded sandbox.',
     'The run stops (exit 2, one line naming the cause, reports written) when its --max-time is spent, after 3 answers in a row that came near the --timeout or not at all, or after 4 rate-limited (429) answers in a row.',
     "Checks run side by side, at most --concurrency requests in flight; the checks that share the wallet's balance run one after another, and the concurrent-duplicate race runs with nothing else in flight. A seed gives the same requests and the same report at any concurrency.",
     'A team\'s own checks, listed under "checks" in the config, run after the kit\'s and appear in every report; `svc-conformance list` shows every requirement and check.',
@@ -113,7 +114,7 @@ export const runCommand = defineCommand({
     'With --sign-key KEY.pem (an Ed25519 private key, PKCS#8 PEM: `openssl genpkey -algorithm ed25519 -out key.pem`) report.json names the key and report.json.sig beside it is its signature; `svc-conformance verify-report DIR --public-key pub.pem` (or openssl) checks it.',
     'A run that judged only part of the catalog (--only, --skip, or a config key missing) is "conformant, partial: N of M requirements judged"; --require-all makes it inconclusive.',
     "Ctrl-C or SIGTERM (exit 130), a closed terminal (SIGHUP, 129) or a closed output pipe (141): one line saying what was cleaned up (the webhook registration the run replaced put back, its receiver and the embedded sandbox closed). The kit's previous reports in the report folder (recognised by their content; files of other tools are left alone) are removed when the command starts: one that ends without its own leaves none that verify.",
-    'Exit status: 0 conformant (no MUST failed; with --strict, no SHOULD either), 1 not conformant, 2 bad usage or config, or inconclusive: the run could not judge the target (unreachable, it had to stop, its webhook receiver could not listen, every correctly signed request refused with 401, a kit error inside a check), said in every report.',
+    'Exit status: 0 conformant (no MUST failed; with --strict, no SHOULD either), 1 not conformant, 2 bad usage or config, or inconclusive: the run could not judge the target (unreachable, it had to stop, its webhook receiver could not listen, no correctly signed request taken (the keys or the base URL, named), a kit error inside a check), said in every report.',
   ],
   examples: [
     'svc-conformance run',
@@ -164,6 +165,7 @@ export const runCommand = defineCommand({
           ? { onExchange: (exchange: Exchange) => void traffic.push({ exchange, startedAt: Date.now() - exchange.ms }) }
           : {}),
         hold: (what, undo) => interrupts.hold(what, undo),
+        interrupted: interrupts.signal,
       });
       const { config, sandbox, settings, requirements } = session;
       let configPath = configFile;

@@ -10,6 +10,7 @@ import type { Report } from '../../core/report.js';
 import { shellQuote } from '../../core/reproduce.js';
 import { DEFAULT_HANG_SECONDS, parseScenarios, startSandbox, type ScenarioName } from '../../sandbox/index.js';
 import { createRedactor } from '../../common/redact.js';
+import { TARGET_ENV_NAMES } from '../../suites/config.js';
 import type { DeliveryAttempt, RecordedExchange } from '../../sandbox/options.js';
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B, runMerchant, type Merchant } from '../../sandbox/tenants.js';
 import { listening } from './verify-receiver.js';
@@ -291,6 +292,16 @@ interface ClientOutcome {
 }
 
 /**
+ * The environment without P-CFG's variables: the client's coordinates are the sandbox's alone, and a
+ * deployment's secrets given to the job (SVC_OTHER_SECRET_KEY, …) are not the client's to print.
+ */
+function withoutTargetVariables(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const kept = { ...env };
+  for (const name of TARGET_ENV_NAMES) delete kept[name];
+  return kept;
+}
+
+/**
  * Runs the client with the sandbox's coordinates; its output is passed through, marked, with the
  * secret redacted. It runs in a process group of its own, so a timeout stops what it started too.
  */
@@ -307,7 +318,7 @@ function runClient(
   const outcome = new Promise<ClientOutcome>((resolvePromise, reject) => {
     const child = spawn(argv[0]!, argv.slice(1), {
       cwd: io.cwd,
-      env: { ...io.env, ...env },
+      env: { ...withoutTargetVariables(io.env), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });

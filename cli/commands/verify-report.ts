@@ -1,6 +1,8 @@
-// `svc-conformance verify-report FILE [--public-key PUB.pem]`: whether a report.json's digest
-// matches, whether its counts and verdict follow from its requirements, and (with a key) whether
-// report.json.sig is its signature. Everything shown from the file is escaped (visible).
+// `svc-conformance verify-report FILE --public-key PUB.pem | --allow-unsigned`: whether a report.json's
+// digest matches, whether its counts and verdict follow from its requirements, and whether
+// report.json.sig is its signature by that key. Without a key it checks nothing unless
+// --allow-unsigned asks for the digest alone (P-CLI v1.3): `verify-report F && deploy` must not pass
+// on a report nobody signed. Everything shown from the file is escaped (visible).
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { verdictText } from '../../core/verdict.js';
@@ -20,12 +22,14 @@ const MAX_SIGNATURE_BYTES = 4 * 1024;
 const MAX_SHOWN = 20;
 
 const DIGEST_MEANS = 'a digest finds an accidental change, not who wrote the report: anyone can recompute it';
+/** What --allow-unsigned's exit 0 says, and does not. */
+const NOBODY_PROVEN = 'nobody is proven to have written this report: anyone can edit a report and recompute its digest';
 
 export const verifyReportCommand = defineCommand({
   name: 'verify-report',
   summary:
-    'Checks a report.json: its digest, that its counts and verdict follow from its requirements, and with --public-key its signature.',
-  usage: 'svc-conformance verify-report FILE|DIR [--public-key PUB.pem]',
+    'Checks a report.json: its signature with --public-key, its digest, and that its counts and verdict follow from its requirements.',
+  usage: 'svc-conformance verify-report FILE|DIR --public-key PUB.pem | --allow-unsigned',
   positionals: true,
   options: [
     {
@@ -34,6 +38,11 @@ export const verifyReportCommand = defineCommand({
       value: 'PUB.pem',
       description:
         'the Ed25519 public key (SPKI PEM) of the key that signed the report (run --sign-key): FILE.sig beside FILE must verify with it',
+    },
+    {
+      name: 'allow-unsigned',
+      type: 'boolean',
+      description: 'without a key: check the digest and consistency alone, which shows an accidental change but not who wrote the report',
     },
   ],
   details: [
@@ -44,13 +53,29 @@ export const verifyReportCommand = defineCommand({
     'key that is (sha256 of its public key) and whether certification.signedBy names it. A signature shows the report was not changed',
     'since a holder of the private key signed it; it does not show that the run itself was honest.',
     'openssl checks the signature without the kit: base64 -d report.json.sig > sig.bin && openssl pkeyutl -verify -pubin -inkey pub.pem -rawin -in report.json -sigfile sig.bin',
-    'Exit status: 0 the digest matches and the report is consistent (with --public-key, and its signature verifies); 1 otherwise,',
-    'or not a report, or no FILE.sig with --public-key; 2 bad usage, FILE cannot be read, or --public-key is not an Ed25519 public key.',
+    'Without --public-key it exits 2, so that `verify-report FILE && deploy` cannot pass on a report nobody signed; --allow-unsigned',
+    'checks the digest and consistency alone and says that nobody is proven to have written the report.',
+    'Exit status: 0 the signature verifies, the digest matches and the report is consistent (with --allow-unsigned: the digest matches',
+    'and it is consistent); 1 otherwise, or not a report, or no FILE.sig; 2 bad usage (neither --public-key nor --allow-unsigned, or',
+    'both), FILE cannot be read, or --public-key is not an Ed25519 public key.',
   ],
-  examples: ['svc-conformance verify-report svc-reports/run/report.json', 'svc-conformance verify-report out --public-key pub.pem'],
+  examples: [
+    'svc-conformance verify-report out --public-key pub.pem',
+    'svc-conformance verify-report svc-reports/run/report.json --allow-unsigned',
+  ],
   async run(options, io, positionals) {
     if (positionals.length !== 1)
-      throw new UsageError('verify-report: give one report.json (or its folder), e.g. verify-report svc-reports/run/report.json');
+      throw new UsageError(
+        'verify-report: give one report.json (or its folder), e.g. verify-report svc-reports/run/report.json --public-key pub.pem',
+      );
+    if (options['public-key'] === undefined && options['allow-unsigned'] !== true)
+      throw new UsageError(
+        "verify-report: give --public-key PUB.pem (the public key of the run's --sign-key) to check who signed the report, or --allow-unsigned to check its digest and consistency alone, which anyone editing it can recompute",
+      );
+    if (options['public-key'] !== undefined && options['allow-unsigned'] === true)
+      throw new UsageError(
+        'verify-report: --allow-unsigned is for a report without a key; with --public-key the signature is checked, so give one or the other',
+      );
     const publicKey = options['public-key'] !== undefined ? await publicKeyOf(io, options['public-key']) : undefined;
     const { path, bytes } = await readReportFile(io, positionals[0]!);
     const shown = visible(path);
@@ -93,11 +118,13 @@ export const verifyReportCommand = defineCommand({
     const signedBy = signedByOf(report);
     let signed = true;
     if (publicKey === undefined) {
+      // --allow-unsigned: the digest and consistency alone, and plainly what that does not show.
       if (signature === undefined)
         io.stdout(`! UNSIGNED  no ${sigName} beside it: ${DIGEST_MEANS}; sign with --sign-key and verify with --public-key\n`);
       else io.stdout(`! SIGNATURE NOT CHECKED  ${sigName} is present: give --public-key to check it; ${DIGEST_MEANS}\n`);
       if (signature === undefined && signedBy !== undefined)
         io.stdout(`  certification.signedBy names ${signedBy}, but there is no ${sigName}\n`);
+      io.stdout(`! --allow-unsigned: ${NOBODY_PROVEN}\n`);
     } else {
       const key = `the key in ${visible(publicKey.shownAs)} (ed25519 ${publicKey.fingerprint})`;
       if (signature === undefined) {

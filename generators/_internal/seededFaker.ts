@@ -1,20 +1,19 @@
 // Faker behind fast-check: every faker call happens right after seeding faker from an integer that
 // fast-check drew, in the same synchronous map. The output is then a pure function of fast-check's
 // seed and path, so runs replay; faker's own state between calls never matters.
+import { fakerLocale } from '../../common/deferred.js';
 import { fc } from '../../common/fast-check.js';
-import { createRequire } from 'node:module';
 import type { Faker, LocaleDefinition, Randomizer } from '@faker-js/faker';
 
 // faker with its locales costs hundreds of milliseconds and tens of MB to load: only a run that
 // draws a value pays it, and only for the locales it draws from. Arbitraries are synchronous, so a
 // locale is required (Node >= 20.19 requires ES modules) at its first draw, not imported up front.
-const requireModule = createRequire(import.meta.url);
 const loaded = new Map<string, Faker>();
 
 function fakerOf(id: string): Faker {
   let faker = loaded.get(id);
   if (faker === undefined) {
-    const shipped = (requireModule(`@faker-js/faker/locale/${id}`) as { faker: Faker }).faker;
+    const shipped = fakerLocale(id);
     // The same locale data (merged with its fallbacks, as shipped) on a randomizer that is cheap to
     // seed. A locale module exports only its ready-made instance, so its class comes from there.
     const FakerClass = shipped.constructor as new (options: { locale: LocaleDefinition; randomizer: Randomizer }) => Faker;

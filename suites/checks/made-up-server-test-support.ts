@@ -54,7 +54,7 @@ export function madeUpConfig(): TargetConfig {
 /** A check's context against a made-up server; `findings` collects what the check noted against other requirements. */
 export function madeUpContext(config: TargetConfig, server: Server, findings: string[] = []): CheckContext {
   const send = (options: SendOptions) => Promise.resolve(exchangeOf(config, options, server(options)));
-  return {
+  const ctx: CheckContext = {
     config,
     nowSeconds: () => Math.floor(Date.now() / 1000),
     redact: (text) => text,
@@ -77,7 +77,9 @@ export function madeUpContext(config: TargetConfig, server: Server, findings: st
     notice: () => {},
     exclusive: (_lane, work) => work(),
     webhooks: () => Promise.reject(new Error('no webhooks against a made-up server')),
+    quietly: (work) => work(ctx),
   };
+  return ctx;
 }
 
 /** What one check made of a made-up server: its outcome, the failure when it failed, and what it noted. */

@@ -3,7 +3,7 @@
 // their faults makes a check of its requirement fail, and without a spare wallet the drain checks are
 // skipped naming fixtures.spareWallet.
 import { describe, expect, it } from 'vitest';
-import { FAULTS, type FaultName, type SandboxVariant } from '../../sandbox/index.js';
+import { FAULTS, type FaultName, type RunningSandbox, type SandboxVariant } from '../../sandbox/index.js';
 import type { Check } from '../check.js';
 import { sandboxTarget, surprisesAgainst } from '../check-test-support.js';
 import { authEffectChecks } from './auth-effects.js';
@@ -97,6 +97,42 @@ describe('the spare wallet', () => {
         expect(meta.skipped).toMatch(/^needs fixtures\.spareWallet in the config/);
         expect(meta.findings).toEqual([]);
       }
+    } finally {
+      await target.close();
+    }
+  });
+});
+
+describe('the whole balance refused while the spare wallet moved (P-MONEY-1 v1.3)', () => {
+  const exact = moneyChecks.find((c) => c.id === 'money-exact-balance')!;
+
+  it.each<[string, number, string, RegExp]>([
+    [
+      'by the refused payouts themselves, no other activity seen: failed',
+      0,
+      'failed',
+      /no quiet look at the wallet saw anything else move it/,
+    ],
+    ['by something else on every read too: not judged', 3, 'skipped', /^not judged: other activity on the spare wallet/],
+  ])('%s', async (_name, perRead, wanted, why) => {
+    const started: { sandbox?: RunningSandbox } = {};
+    const target = await sandboxTarget({
+      faults: ['money-exact-balance-refused'],
+      record: (x) => {
+        // Only the spare wallet the check opens: its refused payouts take a cent each anyway, and
+        // `perRead` minor units leave it on each of its Balance Inquiries.
+        const walletId = (JSON.parse(x.body || '{}') as { svc_wallet_id?: unknown }).svc_wallet_id;
+        const wallet =
+          typeof walletId === 'string' && walletId.includes('SPARE') ? started.sandbox?.app.store.wallets.get(walletId) : undefined;
+        if (wallet === undefined) return;
+        if (x.path === '/api/v3/banking/payment/initiate' && x.status < 300) wallet.balanceMinor -= 1;
+        if (x.path === '/api/v3/banking/balance') wallet.balanceMinor -= perRead;
+      },
+    });
+    started.sandbox = target.sandbox;
+    try {
+      const { outcome, meta } = await target.run(exact);
+      expect({ outcome, why: meta.failure?.message ?? meta.skipped }).toMatchObject({ outcome: wanted, why: expect.stringMatching(why) });
     } finally {
       await target.close();
     }

@@ -8,6 +8,7 @@ import { CheckFailure, CheckSkipped, answered, expectThat, type Check, type Chec
 import { concurrencyOf } from '../config.js';
 import type { Exchange } from '../http.js';
 import {
+  decimalEquals,
   decimalMinus,
   decimalText,
   expectData,
@@ -19,7 +20,16 @@ import {
 } from './requests.js';
 import { WALLET } from './operations.js';
 import { spareWallet } from './spare-wallet.js';
-import { amountNumber, balanceChange, decimalPlus, ownAmount, readBalance, walletCurrency, type Balance } from './wallet.js';
+import {
+  amountNumber,
+  balanceChange,
+  decimalPlus,
+  otherActivityAfterMiss,
+  ownAmount,
+  readBalance,
+  walletCurrency,
+  type Balance,
+} from './wallet.js';
 
 type Json = Record<string, unknown>;
 
@@ -35,10 +45,12 @@ async function spareBalance(ctx: CheckContext, walletId: string, label: string):
 
 /** The balance must be above zero for a wallet check to say anything. */
 function requireFunds(balance: Decimal, label: string): void {
-  if (balance.units <= 0n)
-    throw new CheckSkipped(
-      `not judged: the spare wallet (${label}) holds ${decimalText(balance)}: nothing left to pay out; give fixtures.spareWallet a wallet with a small balance`,
-    );
+  if (balance.units <= 0n) throw new CheckSkipped(tooLittle(balance, label, 'nothing left to pay out'));
+}
+
+/** Said on the console as a not-judged reason, so the remedy comes first. */
+function tooLittle(balance: Decimal, label: string, why: string): string {
+  return `not judged: the spare wallet holds too little (${decimalText(balance)}; ${why}): refill it to a few units, or name another in fixtures.spareWallet (${label})`;
 }
 
 /** One minor unit of a balance's scale. */
@@ -131,10 +143,16 @@ async function exactBalance(ctx: CheckContext): Promise<void> {
     return;
   }
   const after = await spareBalance(ctx, walletId, "the spare wallet's balance after the refused whole-balance payout");
-  if (after.balance.units !== whole.balance.units || after.balance.scale !== whole.balance.scale) {
-    throw new CheckSkipped(
-      `not judged: the whole-balance payout FAILED while the spare wallet moved from ${decimalText(whole.balance)} to ${decimalText(after.balance)} by activity this run did not make (P-MONEY-1)`,
-    );
+  if (!decimalEquals(after.balance, whole.balance)) {
+    // Another run draining a shared spare wallet would explain both, but only once a quiet look saw it (P-MONEY-1).
+    const moved = `the whole-balance payout FAILED while the spare wallet moved from ${decimalText(whole.balance)} to ${decimalText(after.balance)}`;
+    const seen = await otherActivityAfterMiss(ctx, 'after the whole-balance payout', { walletId });
+    if (seen !== undefined) throw new CheckSkipped(`not judged: other activity on the spare wallet: ${seen}; ${moved} (P-MONEY-1)`);
+    throw new CheckFailure(`${moved}, and no quiet look at the wallet saw anything else move it (P-MONEY-1, P-MONEY-2)`, {
+      expected: `the payout accepted, or FAILED with the balance left at ${decimalText(whole.balance)}`,
+      actual: answered(after.exchange),
+      exchange,
+    });
   }
   throw new CheckFailure(
     `a payout of exactly the whole balance ${decimalText(whole.balance)} ${whole.currency} was FAILED (${JSON.stringify(record.message)}); the balance stayed ${decimalText(after.balance)} (P-MONEY-2)`,
@@ -158,8 +176,7 @@ async function noOverdraft(ctx: CheckContext): Promise<void> {
   const before = await spareBalance(ctx, walletId, `the spare wallet's balance (${source})`);
   requireFunds(before.balance, source);
   const each: Decimal = { units: (before.balance.units * 2n) / BigInt(n - 1), scale: before.balance.scale };
-  if (each.units <= 0n)
-    throw new CheckSkipped(`not judged: the spare wallet's balance ${decimalText(before.balance)} is too small to split into ${n} payouts`);
+  if (each.units <= 0n) throw new CheckSkipped(tooLittle(before.balance, source, `too small to split into ${n} payouts`));
   const bodies = Array.from({ length: n }, () => payoutRequest(ctx, amountNumber(each), before.currency, { svc_wallet_id: walletId }));
   // Open the connections first, so the payouts leave together (see DUP-CONCURRENT in duplicates.ts).
   await Promise.all(

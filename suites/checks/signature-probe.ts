@@ -1,13 +1,15 @@
-// When every request signed the profile's way with the configured keys was refused 401, two causes
-// look alike from outside: keys that do not belong to this environment (a configuration problem), or
-// a target that computes signatures another way (its fault). This probe tells them apart: it sends a
-// read signed each known wrong way (signer/variants.ts's ids, seen from the server's side) with the
+// When no request signed the profile's way with the configured keys was taken, two causes look alike
+// from outside: a configuration problem (keys of another merchant or environment, a wrong base URL),
+// or a target that computes signatures another way (its fault). This probe tells them apart: it sends
+// a read signed each known wrong way (signer/variants.ts's ids, seen from the server's side) with the
 // same keys. A target that accepts one verifies that scheme: a MUST failure named by the variant.
-// None accepted: the keys are what is refused, and the run is inconclusive (core/verdict.ts).
+// None accepted: the run is inconclusive, with the likely cause (core/misconfiguration.ts).
 import { createHmac } from 'node:crypto';
 import { canonicalize } from '../../signer/canonical.js';
 import type { VariantId } from '../../signer/variants.js';
 import { CheckFailure, CheckSkipped, answered, defineCheck, type Check, type CheckContext } from '../check.js';
+import type { TargetConfig } from '../config.js';
+import type { Exchange } from '../http.js';
 import { PAYOUT_STATUS_PATH, payoutStatusBody } from './requests.js';
 
 interface WrongScheme {
@@ -73,22 +75,31 @@ export const WRONG_SCHEMES: readonly WrongScheme[] = [
   },
 ];
 
-/** An answer that got past authentication: neither 401 nor 403 (refusals), nor a 5xx (which says nothing). */
-const accepted = (status: number | undefined) => status !== undefined && status !== 401 && status !== 403 && status < 500;
+/** Refused, or no answer worth reading: a 401 or 403, a 5xx, or none at all. */
+const refused = (status: number | undefined) => status === undefined || status === 401 || status === 403 || status >= 500;
 
 /**
- * The probe as a check of AUTH-ACCEPT, and which variant the target accepted (read after it ran). The
- * runner adds it only when every correctly signed request of the run was refused 401.
+ * The probe as a check of AUTH-ACCEPT, which variant the target accepted, and what the configuration
+ * suggests (read after it ran). The runner adds it only when no correctly signed request of the run
+ * was taken. Each wrong scheme is judged against the same request signed right, sent first: a variant
+ * is accepted only when the target answers it otherwise than that (a wrong base URL answers both 404).
  */
-export function signatureSchemeProbe(): { check: Check; acceptedVariant(): VariantId | undefined } {
+export function signatureSchemeProbe(): { check: Check; acceptedVariant(): VariantId | undefined; clues(): string[] } {
   let found: VariantId | undefined;
+  let clues: string[] = [];
   const check = defineCheck({
     id: 'auth-signature-scheme-probe',
     requirement: 'AUTH-ACCEPT',
-    title: 'every correctly signed request was refused 401: is a known wrong signature scheme accepted instead?',
+    title: 'no correctly signed request was taken: is a known wrong signature scheme accepted instead?',
     async run(ctx: CheckContext) {
       const payload = payoutStatusBody(ctx, ctx.ids.payoutOrderId('PROBE'));
       const body = canonicalize(payload);
+      const baseline = await ctx.send({
+        label: "Payout Status signed the profile's way, to compare with",
+        path: PAYOUT_STATUS_PATH,
+        payload,
+      });
+      clues = credentialClues(ctx.config, saidIn(baseline, ctx));
       for (const scheme of WRONG_SCHEMES) {
         const { timestamp, signature } = scheme.sign(ctx.config.merchant.secretKey, body, ctx.nowSeconds());
         const exchange = await ctx.send({
@@ -98,7 +109,8 @@ export function signatureSchemeProbe(): { check: Check; acceptedVariant(): Varia
           timestamp,
           signature,
         });
-        if (accepted(exchange.response?.status)) {
+        const status = exchange.response?.status;
+        if (!refused(status) && status !== baseline.response?.status) {
           found = scheme.id;
           throw new CheckFailure(
             `the target refuses requests signed per P-SIGN-2 (HMAC-SHA256 of the canonical body followed by X-TIMESTAMP, lower-case hex) but accepts ${scheme.says} (${scheme.id}): it verifies another scheme`,
@@ -115,5 +127,54 @@ export function signatureSchemeProbe(): { check: Check; acceptedVariant(): Varia
       );
     },
   });
-  return { check, acceptedVariant: () => found };
+  return { check, acceptedVariant: () => found, clues: () => clues };
+}
+
+/** The message of a refusal, as the target wrote it (redacted, short): "the target answered 401 \"signature mismatch\"". */
+function saidIn(exchange: Exchange, ctx: CheckContext): string | undefined {
+  const message = (exchange.response?.json as { message?: unknown } | undefined)?.message;
+  if (exchange.response?.status !== 401 || typeof message !== 'string' || message.trim() === '') return undefined;
+  const text = ctx.redact(message.trim());
+  return `the target answered 401 ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`;
+}
+
+type Keys = { apiKey?: string; secretKey?: string };
+
+/**
+ * What the configuration itself suggests about refused keys, never showing a secret: whitespace copied
+ * with a key, a secret that is the other merchant's or environment's, keys of two environments.
+ */
+export function credentialClues(
+  config: Pick<TargetConfig, 'merchant' | 'otherMerchant' | 'otherEnvironment' | 'environment'>,
+  said?: string,
+): string[] {
+  const { apiKey, secretKey } = config.merchant;
+  const clues: string[] = [];
+  for (const [name, value] of [
+    ['apiKey', apiKey],
+    ['secretKey', secretKey],
+  ] as const)
+    if (value !== value.trim()) clues.push(`merchant.${name} begins or ends with whitespace (a newline copied with it?)`);
+  const others: Array<[string, Keys | undefined]> = [
+    ['otherMerchant', config.otherMerchant],
+    ['otherEnvironment', config.otherEnvironment],
+  ];
+  for (const [name, keys] of others) {
+    if (keys?.secretKey === secretKey) clues.push(`merchant.secretKey is the same as ${name}.secretKey`);
+    if (keys?.apiKey === apiKey) clues.push(`merchant.apiKey is the same as ${name}.apiKey`);
+  }
+  const keyEnv = environmentOf(apiKey, 'pk');
+  const secretEnv = environmentOf(secretKey, 'sk');
+  if (keyEnv !== undefined && secretEnv !== undefined && keyEnv !== secretEnv)
+    clues.push(`merchant.apiKey is a ${keyEnv} key but merchant.secretKey a ${secretEnv} secret`);
+  if (keyEnv !== undefined && keyEnv !== config.environment)
+    clues.push(`merchant.apiKey is a ${keyEnv} key but environment is ${config.environment}`);
+  if (said !== undefined) clues.push(said);
+  return clues;
+}
+
+/** The environment a key's prefix names (pk_test_ / sk_live_), if it names one. */
+function environmentOf(key: string, kind: 'pk' | 'sk'): 'sandbox' | 'production' | undefined {
+  const trimmed = key.trim();
+  return trimmed.startsWith(`${kind}_live_`) ? 'production' : trimmed.startsWith(`${kind}_test_`) ? 'sandbox' : undefined;
 }

@@ -2,8 +2,8 @@
 // Order of the sources, and why:
 // 1. `fixtures.spareWallet` when the config names one: a real deployment's config says which wallet
 //    the suite may empty, and then nothing sandbox-only is ever sent to it.
-// 2. Otherwise, only when the run has decided the target is the reference sandbox (one probe per run,
-//    suites/reference-sandbox.ts), its control request (POST /sandbox/wallets) opens a fresh wallet
+// 2. Otherwise, only when the config declares the reference sandbox (suites/reference-sandbox.ts),
+//    its control request (POST /sandbox/wallets) opens a fresh wallet
 //    for this check of this run, so two runs at once never drain one wallet. A real deployment
 //    without the fixture gets no such request. It is sent on the
 //    client directly, outside the check's exchanges: a target that is not the reference sandbox may
@@ -26,9 +26,9 @@ export interface SpareWallet {
 export async function spareWallet(ctx: CheckContext): Promise<SpareWallet> {
   const configured = ctx.config.fixtures?.spareWallet;
   if (configured !== undefined && configured !== '') return { walletId: configured, source: 'fixtures.spareWallet' };
-  if (!(await isReferenceSandbox(ctx))) {
+  if (!isReferenceSandbox(ctx)) {
     throw new CheckSkipped(
-      'needs fixtures.spareWallet in the config: a wallet of the merchant that the suite may drain (P-CFG); the target is not the reference sandbox, which alone opens one for the run',
+      `needs fixtures.spareWallet in the config: a wallet of the merchant that the suite may drain (P-CFG); only a declared reference sandbox ("target": "reference-sandbox", which serve --config-out writes) opens one for the run`,
     );
   }
   const answer = await ctx.sendSetup({

@@ -1,23 +1,18 @@
-// What a payout does to the wallet's balance (P-OPS-4, P-MONEY-1), measured so that another run (or
-// the merchant's own traffic) moving the same wallet is never blamed on the target. Each try reads
-// the balance just before and just after the run's own payout. A try whose change is exactly the
-// expected one proves the rule. A change that is not is blamed on the target only when it is
-// reproduced: three tries, each with a payout of its own amount (drawn from the run's ids, so it
-// differs from try to try and from another run's), that miss in the same way: the change the same
-// multiple of the amount (a debit never taken: 0; taken twice: 2; a FAILED payout debited anyway: 1),
-// the same amount off (a fee), the very same change whatever the amount (a debit of a fixed size), or
-// the amount rounded the same way (a debit cut to whole units). A fault of the target does the same to
-// each payout it is given; other activity (another run's payouts, of amounts of its own) matches one
-// of these only by chance, even when that run pays in the very moments this one does (two runs at
-// once, one seed): two tries alike happen that way now and then; three, after pauses that put the
-// runs out of step, hardly ever. Anything else is "not judged: other activity on the wallet"
-// (P-MONEY-1), never a failure.
+// What a payout does to the wallet's balance (P-OPS-4, P-MONEY-1), judged so that a loss of money is
+// never passed off as other activity (P-CLI, Verdicts v1.3). A try reads the balance in a quiet look
+// (two reads with a pause between them while the run sends nothing else), makes its payout and reads
+// the balance again, each time also reading the run's own payouts still settling, whose moves are
+// counted. A try whose change is exactly the expected one proves the rule. One that is not is the
+// target's failure, unless a quiet look of this check (before the try, or a few after it) saw the
+// balance move by something no request of the run's explains: then it is "not judged: other
+// activity on the wallet". A later try never erases a miss: the first usable try decides.
 import { createHash } from 'node:crypto';
-import { minorUnitOf, normalized } from '../../schemas/amounts.js';
+import { minorUnitOf } from '../../schemas/amounts.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
 import { CheckFailure, CheckSkipped, answered, type CheckContext } from '../check.js';
 import { operationOf } from '../config.js';
 import type { Exchange } from '../http.js';
+import { unsettledOwnPayouts } from '../own-payouts.js';
 import {
   balanceInquiry,
   decimalEquals,
@@ -25,9 +20,12 @@ import {
   decimalOf,
   decimalText,
   expectData,
+  payoutStatus,
   type Decimal,
   type WalletRef,
 } from './requests.js';
+
+type Json = Record<string, unknown>;
 
 export interface Balance {
   balance: Decimal;
@@ -81,11 +79,8 @@ export const SANDBOX_OUTCOME_ENDINGS: readonly number[] = [13, 42];
 
 /**
  * A small payout amount of this run's own: 1 and a fraction in the currency's minor unit, the last
- * digit never 0 (1.37 INR, 1.254 KWD; 2 to 99 JPY). Two runs at once pay different amounts, so one's
- * debit cannot pass for the other's. Kept in a narrow band on purpose: a debit that depends on the
- * amount (a fee of 1% rounded to the cent, an amount cut to whole units) then comes out the same, or
- * one of two ways, on every try, and is seen to repeat (see REPRODUCED). Never a round amount
- * (1.30): a debit rounded to fewer decimals would be exact on it.
+ * digit never 0 (1.37 INR, 1.254 KWD; 2 to 99 JPY). Never a round amount (1.30): a debit rounded to
+ * fewer decimals would be exact on it.
  */
 export function ownAmount(ctx: CheckContext, currency: Currency): Decimal {
   const digest = createHash('sha256').update(ctx.ids.nonce()).digest();
@@ -96,16 +91,6 @@ export function ownAmount(ctx: CheckContext, currency: Currency): Decimal {
   if (SANDBOX_OUTCOME_ENDINGS.includes(units % 100)) units += 1;
   return { units: BigInt(units), scale };
 }
-
-/**
- * How long a try after the first waits first, ms: a span drawn from the run's ids, so two runs that
- * started together and miss together (each seeing the other's payout) fall out of step, and their
- * later tries rarely overlap. Only a try after a miss waits.
- */
-export function retryPauseMs(ctx: CheckContext): number {
-  return createHash('sha256').update(ctx.ids.nonce()).digest().readUInt16BE(0) % RETRY_PAUSE_SPAN_MS;
-}
-export const RETRY_PAUSE_SPAN_MS = 250;
 
 /** A Decimal as the JSON number a request carries (exact: at most 3 decimals, far below 2^53). */
 export function amountNumber(d: Decimal): number {
@@ -126,105 +111,152 @@ export function decimalPlus(a: Decimal, b: Decimal): Decimal {
   return decimalMinus(a, { units: -b.units, scale: b.scale });
 }
 
-/** What a miss is judged by: the balance around it, its own amount and the change expected. */
-export type MissShape = Pick<Try, 'amount' | 'expected'> & { before: Pick<Balance, 'balance'>; after: Pick<Balance, 'balance'> };
+const ZERO: Decimal = { units: 0n, scale: 0 };
 
-const change = (t: MissShape): Decimal => decimalMinus(t.before.balance, t.after.balance);
-/** A decimal's value as text, whatever its scale ("1.50" and "1.5" alike). */
-const valueKey = (d: Decimal): string => {
-  const n = normalized(d);
-  return `${n.units}e-${n.scale}`;
-};
-
-/** c / a as a reduced fraction (a is not zero). */
-function ratioKey(c: Decimal, a: Decimal): string {
-  const scale = Math.max(c.scale, a.scale);
-  let p = decimalMinus(c, { units: 0n, scale }).units;
-  let q = decimalMinus(a, { units: 0n, scale }).units;
-  if (q < 0n) [p, q] = [-p, -q];
-  let [x, y] = [p < 0n ? -p : p, q];
-  while (y !== 0n) [x, y] = [y, x % y];
-  return `${p / x}/${q / x}`;
+/** What a payout record says it did to the balance: its amount out once debited, back once REVERSED. */
+export function payoutEffect(record: Json | undefined): Decimal {
+  const amount = decimalOf(record?.amount);
+  if (record === undefined || amount === undefined) return ZERO;
+  let effect = ZERO;
+  if (record.amount_debited === 'YES') effect = decimalMinus(effect, amount);
+  if (record.status === 'REVERSED') effect = decimalPlus(effect, amount);
+  return effect;
 }
 
-/** One way a try missed, and the amount it missed with: tries that missed the same way share the way. */
-export interface MissWay {
-  way: string;
-  amount: Decimal;
-}
+/** The run's own payouts still settling, as read now: a record, 'absent' (never made), or undefined (unreadable). */
+export type Snapshot = Map<string, Json | 'absent' | undefined>;
 
-/**
- * The ways a try missed: the change as a multiple of its amount (a debit never taken: 0; taken twice:
- * 2), the change less the expected one (a fee), the change less the amount (a refused payout debited
- * anyway, with a fee on top), the change itself (a debit of a fixed size), and the amount rounded
- * (a debit cut to whole units).
- */
-export function missWays(t: MissShape, prefix = ''): MissWay[] {
-  const c = change(t);
-  const ways = [
-    `${prefix}off ${valueKey(decimalMinus(c, t.expected))}`,
-    `${prefix}off the amount ${valueKey(decimalMinus(c, t.amount))}`,
-    `${prefix}change ${valueKey(c)}`,
-  ];
-  if (t.amount.units !== 0n) ways.push(`${prefix}multiple ${ratioKey(c, t.amount)}`);
-  // A debit of the amount rounded to fewer decimals (whole units, tenths): the change differs with
-  // each amount, but it is the same rounding of it.
-  for (let digits = 0; digits < t.amount.scale; digits++) {
-    for (const mode of ROUNDINGS) {
-      const rounded = roundedTo(t.amount, digits, mode);
-      if (decimalEquals(c, rounded) && !decimalEquals(rounded, t.amount)) ways.push(`${prefix}rounded ${mode} to ${digits} decimals`);
-    }
+/** Reads each of the run's own payouts still settling on the wallet (see own-payouts.ts). */
+export async function snapshotOwnPayouts(
+  ctx: CheckContext,
+  ids: readonly string[],
+  label: string,
+  wallet: WalletRef = {},
+): Promise<Snapshot> {
+  const walletId = wallet.walletId ?? ctx.config.merchant.walletId;
+  const seen: Snapshot = new Map();
+  for (const id of ids) {
+    const exchange = await payoutStatus(ctx, id, `${label}: Payout Status of the run's own payout ${id}, still settling`, { walletId });
+    const status = exchange.response?.status;
+    const data = (exchange.response?.json as { data?: Json } | undefined)?.data;
+    seen.set(id, status === 200 && data !== undefined ? data : status === 404 ? 'absent' : undefined);
   }
-  return ways.map((way) => ({ way, amount: t.amount }));
-}
-
-const ROUNDINGS = ['down', 'up', 'half up'] as const;
-
-/** A positive amount rounded to `digits` decimals. */
-function roundedTo(d: Decimal, digits: number, mode: (typeof ROUNDINGS)[number]): Decimal {
-  if (d.scale <= digits) return d;
-  const factor = 10n ** BigInt(d.scale - digits);
-  const [whole, rest] = [d.units / factor, d.units % factor];
-  const up = mode === 'up' ? rest > 0n : mode === 'half up' ? rest * 2n >= factor : false;
-  return { units: up ? whole + 1n : whole, scale: digits };
+  return seen;
 }
 
 /**
- * How many misses, each with an amount of its own, must share a way before the miss is the target's,
- * and how many tries are made for it. A fault of the target misses the same way on every payout (or,
- * for a fee that is a share of the amount, one of two or three ways within the narrow band of own
- * amounts: six tries hold three alike of two ways, and most often of three). Another run paying its
- * own amounts in the same moments makes two tries alike now and then; three alike, out of step after
- * the pauses between tries, hardly ever (measured in wallet.test.ts).
+ * What the run's own payouts did to the balance between two snapshots of them; undefined when one
+ * could not be read, or vanished after it was seen.
  */
-export const REPRODUCED = 3;
-export const MAX_TRIES = 6;
+export function ownMovesBetween(from: Snapshot, to: Snapshot): Decimal | undefined {
+  let moved = ZERO;
+  for (const [id, before] of from) {
+    const after = to.get(id);
+    if (before === undefined || after === undefined || (after === 'absent' && before !== 'absent')) return undefined;
+    const effect = (record: Json | 'absent') => (record === 'absent' ? ZERO : payoutEffect(record));
+    moved = decimalPlus(moved, decimalMinus(effect(after), effect(before)));
+  }
+  return moved;
+}
 
-/** Misses kept by the ways they missed, until REPRODUCED of them with as many amounts share one. */
-export class Misses<T> {
-  private readonly byWay = new Map<string, Map<string, T>>();
+/**
+ * How long a quiet look pauses between its two reads, ms of the run's clock: drawn afresh each time,
+ * so two runs in step (one seed, started together) fall out of it, and one's payout lands in the
+ * other's quiet look rather than in its try. Short before a first try; once a try has missed, seeing
+ * other activity is the point, and the pause is real time (another run pays in real time), however
+ * much faster the run's clock runs.
+ */
+export function quietPauseMs(ctx: Pick<CheckContext, 'clock' | 'ids'>, afterMiss = false): number {
+  // Drawn from the run's ids: the same seed (and salt) pauses alike, and two runs' salts differ.
+  const draw = createHash('sha256').update(ctx.ids.nonce()).digest().readUInt16BE(0);
+  return afterMiss ? (200 + (draw % 600)) * (ctx.clock.factor ?? 1) : 50 + (draw % 200);
+}
 
-  /** Adds a miss: the misses that now reproduce it (REPRODUCED of them, this one last), or undefined. */
-  add(miss: T, ways: readonly MissWay[]): T[] | undefined {
-    let reproduced: T[] | undefined;
-    for (const { way, amount } of ways) {
-      let seen = this.byWay.get(way);
-      if (seen === undefined) this.byWay.set(way, (seen = new Map<string, T>()));
-      const key = valueKey(amount);
-      if (seen.has(key)) continue;
-      seen.set(key, miss);
-      if (reproduced === undefined && seen.size >= REPRODUCED) reproduced = [...seen.values()];
-    }
-    return reproduced;
+/** How long quiet looks go on after misses no look had excused, before they are the target's: real ms. */
+const LOOKING_AFTER_MISS_MS = 1_500;
+
+/** Per run (its state) and wallet: the first other activity a quiet look of the run saw there, said as the look saw it. */
+const seenOfRun = new WeakMap<object, Map<string, string>>();
+
+/**
+ * Other activity any quiet look of this run has seen on the wallet: once the run has seen the wallet
+ * move by itself, no unexplained move on it can be laid at the target's door (P-MONEY-1).
+ */
+export function otherActivitySeen(ctx: Pick<CheckContext, 'runKey' | 'config'>, wallet: WalletRef = {}): string | undefined {
+  return seenOfRun.get(ctx.runKey)?.get(wallet.walletId ?? ctx.config.merchant.walletId);
+}
+
+function noteActivity(ctx: Pick<CheckContext, 'runKey' | 'config'>, wallet: WalletRef, said: string): void {
+  let wallets = seenOfRun.get(ctx.runKey);
+  if (wallets === undefined) seenOfRun.set(ctx.runKey, (wallets = new Map<string, string>()));
+  const walletId = wallet.walletId ?? ctx.config.merchant.walletId;
+  if (!wallets.has(walletId)) wallets.set(walletId, said);
+}
+
+/** Two reads of the balance around a pause with no request of the run's out, and what moved it that the run's own payouts do not explain. */
+export interface QuietLook {
+  first: Balance;
+  second: Balance;
+  /** The run's own payouts still settling, as read after the second read. */
+  own: Snapshot;
+  /** Whether none of those moved the balance during the look (else it tells nothing, and the reads are not to be used). */
+  still: boolean;
+  /** Set when the balance moved by something no request of the run's explains: other activity, seen. */
+  otherActivity?: string;
+}
+
+/** Looks at most this many times for one in which the run's own payouts stayed still. */
+const LOOK_TRIES = 3;
+
+/** A quiet look at a wallet (the merchant's own unless named): see QuietLook; looked again while the run's own payouts move within it. */
+export async function quietLook(ctx: CheckContext, label: string, wallet: WalletRef = {}, afterMiss = false): Promise<QuietLook> {
+  for (let n = 1; ; n++) {
+    const look = await ctx.quietly((quiet) => lookOnce(quiet, n === 1 ? label : `${label} (looked again)`, wallet, afterMiss));
+    if (look.otherActivity !== undefined) noteActivity(ctx, wallet, look.otherActivity);
+    if (look.still || n === LOOK_TRIES) return look;
   }
 }
 
+async function lookOnce(quiet: CheckContext, label: string, wallet: WalletRef, afterMiss: boolean): Promise<QuietLook> {
+  const ids = unsettledOwnPayouts(quiet.runKey, wallet.walletId ?? quiet.config.merchant.walletId);
+  const ownBefore = await snapshotOwnPayouts(quiet, ids, label, wallet);
+  const first = await readBalance(quiet, `${label}: the balance, no other request of the run's out`, wallet);
+  const pause = quietPauseMs(quiet, afterMiss);
+  await quiet.clock.sleep(pause);
+  const second = await readBalance(quiet, `${label}: the balance ${pause} ms later, still none out`, wallet);
+  const own = await snapshotOwnPayouts(quiet, ids, label, wallet);
+  const ownMoves = ownMovesBetween(ownBefore, own);
+  // A payout of the run's that moved meanwhile may have moved before, between or after the two
+  // reads: such a look tells nothing. Only one in which none did is a witness.
+  const still = ownMoves !== undefined && ownMoves.units === 0n;
+  if (!still || decimalEquals(first.balance, second.balance)) return { first, second, own, still };
+  return {
+    first,
+    second,
+    own,
+    still,
+    otherActivity: `the balance went from ${decimalText(first.balance)} to ${decimalText(second.balance)} in ${pause} ms while no request of the run's was out`,
+  };
+}
+
 /**
- * Runs `attempt` (one payout of the run's own, settled) up to MAX_TRIES times between balance reads
- * of `wallet` (the merchant's own unless named).
- * Returns the first try whose change is exactly the expected one; throws a CheckFailure when
- * REPRODUCED tries missed the same way, and a CheckSkipped ("not judged: other activity on the
- * wallet") otherwise.
+ * Whether other activity on the wallet excuses a miss: seen by a quiet look of this run already, or
+ * by one of the looks taken now, again and again for a while (another run's next payout lands in one).
+ */
+export async function otherActivityAfterMiss(ctx: CheckContext, label: string, wallet: WalletRef = {}): Promise<string | undefined> {
+  const until = ctx.clock.now() + LOOKING_AFTER_MISS_MS * (ctx.clock.factor ?? 1);
+  for (let n = 1; otherActivitySeen(ctx, wallet) === undefined && ctx.clock.now() < until; n++)
+    await quietLook(ctx, `${label}, look ${n} for other activity`, wallet, true);
+  return otherActivitySeen(ctx, wallet);
+}
+
+/**
+ * Runs `attempt` (one payout of the run's own, settled) between balance reads of `wallet` (the
+ * merchant's own unless named), each try after a quiet look. Returns the first usable try when its
+ * change is exactly the expected one. After a miss it tries again, up to MAX_TRIES, and looks on for
+ * a while, for other activity; a later try that adds up erases nothing. Then throws a CheckSkipped ("not judged: other
+ * activity on the wallet") when a quiet look saw the balance move by itself, else a CheckFailure
+ * holding every miss.
  */
 export async function balanceChange(
   ctx: CheckContext,
@@ -232,44 +264,88 @@ export async function balanceChange(
   attempt: (before: Balance, tryNumber: number) => Promise<{ amount: Decimal; expected: Decimal } | { unusable: string }>,
   wallet: WalletRef = {},
 ): Promise<Try> {
-  const tries: Try[] = [];
-  const misses = new Misses<Try>();
-  let unusable: string | undefined;
-  let unusableTries = 0;
-  for (let n = 1; n <= MAX_TRIES; n++) {
+  const seen: string[] = [];
+  const unusable: string[] = [];
+  const misses: Try[] = [];
+  for (let n = 1; n <= MAX_TRIES && seen.length === 0; n++) {
     const suffix = n === 1 ? '' : ` (try ${n})`;
-    if (n > 1) await ctx.clock.sleep(retryPauseMs(ctx));
-    const before = await readBalance(ctx, `balance before the payout${suffix}`, wallet);
-    const outcome = await attempt(before, n);
-    // A payout that did not end as the rule needs (a bank that refused this amount): another amount, another try.
-    if ('unusable' in outcome) {
-      unusable = outcome.unusable;
-      unusableTries += 1;
+    const look = await quietLook(ctx, `before the payout${suffix}`, wallet, misses.length > 0);
+    if (look.otherActivity !== undefined) seen.push(look.otherActivity);
+    if (!look.still) {
+      unusable.push("the run's own earlier payouts kept settling around the balance read before the payout");
       continue;
     }
-    const { amount, expected } = outcome;
-    const after = await readBalance(ctx, `balance after the payout${suffix}`, wallet);
-    const t: Try = { before, after, amount, expected };
-    if (decimalEquals(change(t), expected)) return t;
-    tries.push(t);
-    const reproduced = misses.add(t, missWays(t));
-    if (reproduced !== undefined) {
-      throw new CheckFailure(`${describe(t)}; ${REPRODUCED} tries, each with an amount of its own, missed the same way (${rule})`, {
-        expected: `balance ${decimalText(decimalMinus(t.before.balance, t.expected))}`,
-        actual: `${answered(t.after.exchange)}; tries: ${tries.map(describe).join('; ')}`,
-        exchange: t.after.exchange,
-      });
+    const outcome = await attempt(look.second, n);
+    // A payout that did not end as the rule needs (a bank that refused this amount): another amount, another try.
+    if ('unusable' in outcome) {
+      unusable.push(outcome.unusable);
+      continue;
     }
+    const read = await balanceAfter(ctx, [...look.own.keys()], `after the payout${suffix}`, wallet);
+    const ownMoves = read === undefined ? undefined : ownMovesBetween(look.own, read.own);
+    if (read === undefined || ownMoves === undefined) {
+      unusable.push(
+        "a payout of the run's own that was still settling moved around the balance read after the payout, or could not be read",
+      );
+      continue;
+    }
+    const { after } = read;
+    // The change the rule expects, and what the run's own earlier payouts did meanwhile (a settlement's debit).
+    const t: Try = { before: look.second, after, amount: outcome.amount, expected: decimalMinus(outcome.expected, ownMoves) };
+    // After a miss the tries go on (each a payout another run at once may see, and a look that may see
+    // its payouts), but one that adds up erases nothing.
+    if (!decimalEquals(change(t), t.expected)) misses.push(t);
+    else if (misses.length === 0) return t;
   }
-  if (tries.length === 0)
-    throw new CheckSkipped(`${unusable ?? 'no try could be made'} (on each of ${MAX_TRIES} tries, each with another amount)`);
-  throw new CheckSkipped(
-    `not judged: other activity on the wallet: the balance moved by amounts this run's own payouts do not explain, on ${tries.length} tries and ` +
-      `never ${REPRODUCED} times the same way (${tries.map(describe).join('; ')})` +
-      (unusableTries > 0 ? `; ${unusableTries} more tries could not be used: ${unusable ?? ''}` : '') +
-      `, so ${rule} could not be judged (P-MONEY-1)`,
+  if (misses.length === 0)
+    throw new CheckSkipped(
+      `not judged: ${unusable[0] ?? 'no try could be made'} (on each of ${MAX_TRIES} tries, each with another amount)`,
+    );
+  if (seen.length === 0) {
+    const later = await otherActivityAfterMiss(ctx, 'after the miss', wallet);
+    if (later !== undefined) seen.push(later);
+  }
+  const each = misses.map(describe).join('; ');
+  if (seen.length > 0)
+    throw new CheckSkipped(
+      `not judged: other activity on the wallet: ${seen[0]}; and ${each}, which the run's own payouts do not explain, so ${rule} could not be judged (P-MONEY-1)`,
+    );
+  const last = misses[misses.length - 1]!;
+  throw new CheckFailure(
+    `${each} (${rule}); no quiet look at the wallet saw anything else move it, so ${misses.length === 1 ? 'the miss is' : `the ${misses.length} misses are`} the target's (P-MONEY-1)`,
+    {
+      expected: `balance ${decimalText(decimalMinus(last.before.balance, last.expected))}`,
+      actual: answered(last.after.exchange),
+      exchange: last.after.exchange,
+      exchanges: misses.flatMap((t) => [t.before.exchange, t.after.exchange]),
+    },
   );
 }
+
+/**
+ * The balance after a try, with the run's own payouts still settling read just before and just after
+ * it: when one moved in between, the read is taken again (its settlement may or may not be in it).
+ */
+async function balanceAfter(
+  ctx: CheckContext,
+  ids: readonly string[],
+  label: string,
+  wallet: WalletRef,
+): Promise<{ after: Balance; own: Snapshot } | undefined> {
+  for (let n = 1; n <= LOOK_TRIES; n++) {
+    const before = await snapshotOwnPayouts(ctx, ids, label, wallet);
+    const after = await readBalance(ctx, `balance ${label}`, wallet);
+    const own = await snapshotOwnPayouts(ctx, ids, label, wallet);
+    const moved = ownMovesBetween(before, own);
+    if (moved !== undefined && moved.units === 0n) return { after, own };
+  }
+  return undefined;
+}
+
+/** Tries at most: more after a miss, each a chance to see other activity; more when a try cannot be used. */
+export const MAX_TRIES = 4;
+
+const change = (t: Try): Decimal => decimalMinus(t.before.balance, t.after.balance);
 
 function describe(t: Try): string {
   return `a payout of ${decimalText(t.amount)} moved the balance from ${decimalText(t.before.balance)} to ${decimalText(t.after.balance)} (expected ${decimalText(decimalMinus(t.before.balance, t.expected))})`;

@@ -256,10 +256,7 @@ const RUN: Record<Kind, (m: Model, r: Real, slot: number) => Promise<void>> = {
       exchange,
     );
     // Taken all the same: the id now names the new payout (what it did to the balance, the money rule sees).
-    if (record !== undefined) {
-      m.payouts[slot] = { payoutOrderId: payout.payoutOrderId, written: record, last: record };
-      r.notePayout(payout.payoutOrderId, record);
-    }
+    if (record !== undefined) m.payouts[slot] = { payoutOrderId: payout.payoutOrderId, written: record, last: record };
   },
 
   async payoutStatus(m, r, slot) {
@@ -296,14 +293,12 @@ const RUN: Record<Kind, (m: Model, r: Real, slot: number) => Promise<void>> = {
       m.inherited.length > 0
         ? `, and what ${m.inherited.length} earlier sequence(s)' payout(s) still to settle at the start did since`
         : '';
-    const miss = () => ({ expected, actual: balance, amounts: r.ownAmounts });
     r.judge(
       'MONEY-CONSERVATION',
       decimalEquals(balance, expected),
       () =>
         `the balance is ${decimalText(balance)}, but the run's own payouts explain ${decimalText(expected)}: the start ${decimalText(m.startBalance!)} less those amount_debited YES, plus those REVERSED${inherited} (P-MONEY-1)`,
       exchange,
-      miss,
     );
   },
 };
@@ -354,7 +349,6 @@ async function initiate(m: Model, r: Real, slot: number, ending: number | 'proce
     exchange,
   );
   m.payouts[slot] = { payoutOrderId: String(body.payout_order_id), written: record, last: record };
-  r.notePayout(String(body.payout_order_id), record);
 }
 
 /** Payout Status of one payout, judged as a read (P-STATE-2, P-STATE-3); the model moves on to it. */
@@ -402,7 +396,6 @@ function judgeRecord(payout: PayoutRecord, record: Json, r: Real, slot: number, 
   );
   payout.last = record;
   payout.read = record;
-  r.notePayout(payout.payoutOrderId, record);
 }
 
 async function settle(m: Model, r: Real, slot: number, target: 'SUCCESS' | 'FAILED' | 'REVERSED'): Promise<void> {
@@ -431,12 +424,7 @@ export async function readEarlierPayout(r: Real, payoutOrderId: string, when: st
   const exchange = await r.send(label, 'payoutStatus', r.payoutStatusBodyOf(payoutOrderId));
   const record = statusOf(exchange) === 200 ? dataOf(exchange) : undefined;
   r.step(`${label} → ${briefly(exchange, record?.status)}${record ? ` amount_debited ${String(record.amount_debited)}` : ''}`, exchange);
-  if (record === undefined) {
-    // Forgotten: one payout the model cannot read must not leave every later sequence unjudged.
-    r.forgetPayout(payoutOrderId);
-    throw new NotJudged(`Payout Status of an earlier sequence's payout answered ${answered(exchange)}`);
-  }
-  r.notePayout(payoutOrderId, record);
+  if (record === undefined) throw new NotJudged(`Payout Status of an earlier payout of the run's answered ${answered(exchange)}`);
   return record;
 }
 

@@ -7,10 +7,12 @@ import fc from 'fast-check';
 import { CheckFailure, CheckSkipped, type CheckContext } from '../check.js';
 import { ModelCommand, SANDBOX_ONLY, type Kind } from './commands.js';
 import { emptyModel, SLOTS, type Model, type ModelRule } from './model.js';
-import type { Decimal } from '../checks/requests.js';
-import { decimalPlus, Misses, missWays, REPRODUCED, retryPauseMs, type MissWay } from '../checks/wallet.js';
-import { readBalanceInto, sequencePlan, type SequencePlan } from './plans.js';
-import { ModelBreach, NotJudged, Real, targetFacts, type MoneyMiss, type Step, type TargetFacts } from './target.js';
+import { otherActivityAfterMiss, otherActivitySeen } from '../checks/wallet.js';
+import { readBalanceInto, sequencePlan, type SequencePlan, type Watch } from './plans.js';
+import { ModelBreach, NotJudged, Real, targetFacts, type Step, type TargetFacts } from './target.js';
+
+/** Money sequences run again after misses that no quiet look had excused yet. */
+const EXTRA_SEQUENCES = 3;
 
 /** A sequence's longest random length: short sequences shrink fast and read well. */
 export const MAX_COMMANDS = 8;
@@ -29,14 +31,16 @@ async function runSequence(
   rule: ModelRule,
   facts: TargetFacts,
   commands: Iterable<ModelCommand>,
-  reached = new Set<string>(),
+  reached: Set<string>,
+  watch: Watch,
 ): Promise<Outcome> {
   const real = new Real(ctx, rule, facts);
   const ran: number[] = [];
+  // fc.commands hands each command wrapped (its `cmd`): the code of a replay path is the command's own.
   const tracked = [...commands].map((command) => ({
     check: (m: Readonly<Model>) => command.check(m),
     run: async (m: Model, r: Real) => {
-      ran.push(command.code);
+      ran.push(codeOf(command));
       await command.run(m, r);
       noteReached(m, reached);
     },
@@ -45,7 +49,7 @@ async function runSequence(
   try {
     await fc.asyncModelRun(async () => {
       const model = emptyModel(facts.sandbox);
-      if (rule === 'MONEY-CONSERVATION') await readBalanceInto(model, real);
+      if (rule === 'MONEY-CONSERVATION') await readBalanceInto(model, real, watch);
       return { model, real };
     }, tracked);
     return { steps: real.steps, codes: ran };
@@ -62,6 +66,8 @@ function noteReached(m: Readonly<Model>, reached: Set<string>): void {
   for (const payout of m.payouts) if (payout !== undefined) reached.add(`payout:${String(payout.last.status)}`);
 }
 
+export const codeOf = (command: ModelCommand): number => command.code ?? (command as unknown as { cmd: ModelCommand }).cmd.code;
+
 const decode = (codes: readonly number[]) =>
   codes.map((code) => ModelCommand.decode(code)).filter((c): c is ModelCommand => c !== undefined);
 
@@ -72,31 +78,32 @@ export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void
   const usable = (kind: Kind) => facts.sandbox || !SANDBOX_ONLY.includes(kind);
   const fixed = plan.fixed.filter((sequence) => sequence.every((command) => usable(command.kind)));
   const reached = new Set<string>();
-  const run = (commands: Iterable<ModelCommand>) => runSequence(ctx, rule, facts, commands, reached);
+  const watch: Watch = { afterMiss: false };
+  const run = (commands: Iterable<ModelCommand>) => runSequence(ctx, rule, facts, commands, reached, watch);
+  const money = rule === 'MONEY-CONSERVATION';
+  /** Money misses (P-MONEY-1), each kept with its path: judged once every sequence has run, never erased by a later one. */
+  const misses: Array<{ outcome: Outcome; path: string; what: string }> = [];
+  // From the first miss on, the sequences start with longer looks: seeing other activity is now the point.
+  const missed = (miss: (typeof misses)[number]) => {
+    misses.push(miss);
+    watch.afterMiss = true;
+  };
 
   if (ctx.replayPath !== undefined) return replay(ctx, rule, fixed, run);
 
   // 1. The fixed set: side by side on records of their own, except where the balance is compared
   // (every sequence's payouts move the one wallet: they go one after another).
-  const money = rule === 'MONEY-CONSERVATION';
   const outcomes = money ? await inOrder(fixed, run) : await ctx.sweep(fixed, (sequence) => run(sequence));
-  const judged = { count: 0, disturbed: 0, notJudged: [] as string[] };
+  const judged = { count: 0, notJudged: [] as string[] };
   for (const [index, outcome] of outcomes.entries()) {
     if (outcome.notJudged !== undefined) judged.notJudged.push(outcome.notJudged);
     else if (outcome.breach === undefined) judged.count += 1;
+    else if (money) missed({ outcome, path: `0:${index}`, what: `fixed sequence ${index + 1} of ${fixed.length}` });
     else {
       const shorter = await shortest(outcome, run);
       const path = shorter.codes.length < outcome.codes.length ? `1:${shorter.codes.join(':')}` : `0:${index}`;
-      const confirmed = await confirm(
-        ctx,
-        rule,
-        decode(shorter.codes),
-        shorter,
-        path,
-        `fixed sequence ${index + 1} of ${fixed.length}${path.startsWith('1:') ? ', shortened' : ''}`,
-      );
-      if (confirmed) throw confirmed;
-      judged.disturbed += 1;
+      const what = `fixed sequence ${index + 1} of ${fixed.length}${path.startsWith('1:') ? ', shortened' : ''}`;
+      throw await confirm(ctx, rule, decode(shorter.codes), shorter, path, what, watch);
     }
   }
 
@@ -109,6 +116,7 @@ export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void
       const outcome = await run(commands as Iterable<ModelCommand>);
       if (outcome.notJudged !== undefined) judged.notJudged.push(outcome.notJudged);
       else if (outcome.breach === undefined) judged.count += 1;
+      else if (money) missed({ outcome, path: `1:${outcome.codes.join(':')}`, what: 'a random sequence' });
       else {
         lastFailed = outcome;
         throw outcome.breach;
@@ -118,32 +126,50 @@ export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void
   );
   if (details.failed) {
     if (!(details.errorInstance instanceof ModelBreach)) throw details.errorInstance;
-    // The commands that ran in it (a command whose check did not hold was passed over): replayed as they are.
-    const shrunk = decode(lastFailed!.codes);
-    // fast-check's counterexample is the last sequence that failed: its outcome is the one kept.
-    const confirmed = await confirm(
-      ctx,
-      rule,
-      shrunk,
-      lastFailed!,
-      `1:${lastFailed!.codes.join(':')}`,
-      `a random sequence, shrunk ${details.numShrinks} times`,
-    );
-    if (confirmed) throw confirmed;
-    judged.disturbed += 1;
+    // fast-check's counterexample is the last sequence that failed: its outcome is the one kept, and
+    // the commands that ran in it (a command whose check did not hold was passed over) replay it.
+    const path = `1:${lastFailed!.codes.join(':')}`;
+    const what = `a random sequence, shrunk ${details.numShrinks} times`;
+    throw await confirm(ctx, rule, decode(lastFailed!.codes), lastFailed!, path, what, watch);
   }
-
-  // P-MONEY-1: a balance move that the run's own payouts do not explain, and that re-runs did not
-  // repeat the same way, is other activity on the wallet: the requirement is reported not judged, not
-  // passed on the sequences that happened to stay clear of it.
-  if (judged.disturbed > 0) {
-    throw new CheckSkipped(
-      `not judged: other activity on the wallet: ${judged.disturbed} sequence(s) saw the balance move by amounts the run's own payouts do not explain, and, run again with other amounts, did not miss the same way ${REPRODUCED} times (${rule}, P-MONEY-1)`,
-    );
+  if (misses.length > 0) {
+    // No look excused them yet: more sequences, each starting with a longer quiet look, to see whether
+    // something else moves the wallet (another run at once pays during them); their misses count too.
+    const wallet = { walletId: facts.walletId };
+    for (let extra = 0; extra < EXTRA_SEQUENCES && otherActivitySeen(ctx, wallet) === undefined && fixed.length > 0; extra++) {
+      const outcome = await run(fixed[extra % fixed.length]!);
+      if (outcome.breach !== undefined) missed({ outcome, path: `0:${extra % fixed.length}`, what: 'a fixed sequence run again' });
+    }
+    throw await moneyVerdict(ctx, facts, misses);
   }
   if (judged.count === 0)
     throw new CheckSkipped(`not judged: the model could not follow the target: ${judged.notJudged[0] ?? 'no sequence ran'} (${rule})`);
   judgeReach(ctx, rule, plan, reached);
+}
+
+/**
+ * P-MONEY-1 over the check's sequences: a balance the run's own payouts do not explain is the target's
+ * failure (the first such sequence, with how many missed), unless a quiet look of the run saw the
+ * wallet move by itself, before or just after: then the rule is not judged, and not passed either.
+ */
+async function moneyVerdict(
+  ctx: CheckContext,
+  facts: TargetFacts,
+  misses: ReadonlyArray<{ outcome: Outcome; path: string; what: string }>,
+): Promise<CheckFailure | CheckSkipped> {
+  const seen = await otherActivityAfterMiss(ctx, 'after sequences whose balance missed', { walletId: facts.walletId });
+  const count = `${misses.length} sequence${misses.length === 1 ? '' : 's'}`;
+  if (seen !== undefined)
+    return new CheckSkipped(
+      `not judged: other activity on the wallet: ${seen}; ${count} saw the balance move by amounts the run's own payouts do not explain (MONEY-CONSERVATION, P-MONEY-1)`,
+    );
+  const [first] = misses;
+  return failure(
+    ctx,
+    first!.outcome,
+    first!.path,
+    `${first!.what}; ${count} missed, and no quiet look at the wallet saw anything else move it`,
+  );
 }
 
 /**
@@ -186,10 +212,9 @@ async function inOrder(sequences: readonly ModelCommand[][], run: (s: ModelComma
 }
 
 /**
- * Runs a failing sequence once more: its exchanges are the failure's evidence. A rule that only the
- * balance shows (P-MONEY-1) is failed only when re-runs miss the same way (undefined otherwise:
- * the caller reports it not judged). The other rules judge the run's own records, which nothing else
- * touches: what was seen stands, reproduced or not.
+ * Runs a failing sequence once more (the rules other than money judge the run's own records, which
+ * nothing else touches): its exchanges are the failure's evidence when it shows the breach again;
+ * what was seen stands either way.
  */
 async function confirm(
   ctx: CheckContext,
@@ -198,55 +223,14 @@ async function confirm(
   seen: Outcome,
   path: string,
   what: string,
-): Promise<CheckFailure | undefined> {
+  watch: Watch,
+): Promise<CheckFailure> {
   const facts = await targetFacts(ctx, sequencePlan(rule).payouts);
-  // The same command, not the same step count: a money sequence reads as many earlier payouts as are
-  // still settling when it runs, so its steps differ from run to run while its commands do not.
-  const atSameCommand = (again: Outcome) => again.breach !== undefined && again.codes.length === seen.codes.length;
-  if (rule !== 'MONEY-CONSERVATION') {
-    const again = await runSequence(ctx, rule, facts, sequence);
-    return atSameCommand(again) ? failure(ctx, again, path, what) : failure(ctx, seen, path, `${what}; a re-run did not show it again`);
-  }
-  // The balance is shared with whatever else uses the wallet (another run at once): a miss is the
-  // target's only when runs of the sequence, each with amounts of its own, miss the same way
-  // REPRODUCED times, as wallet.ts judges tries (the same multiple of the sequence's amounts, the same
-  // amount off, or the same change). Another run's payouts match that only by chance, the less so
-  // after a pause that puts two runs in step out of it. Up to MONEY_RUNS runs in all.
-  const misses = new Misses<Outcome>();
-  if (seen.breach?.miss !== undefined) misses.add(seen, moneyWays(seen.breach.miss));
-  for (let tries = 1; tries < MONEY_RUNS; tries++) {
-    await ctx.clock.sleep(retryPauseMs(ctx));
-    const again = await runSequence(ctx, rule, facts, sequence);
-    const miss = again.breach?.miss;
-    if (miss === undefined || !atSameCommand(again)) continue;
-    if (misses.add(again, moneyWays(miss)) !== undefined)
-      return failure(ctx, again, path, `${what}; run ${REPRODUCED} times, each with amounts of its own, it missed the same way`);
-  }
-  return undefined;
+  const again = await runSequence(ctx, rule, facts, sequence, new Set(), watch);
+  // The same command, not the same step count: a sequence's reads of earlier payouts vary from run to run.
+  const atSameCommand = again.breach !== undefined && again.codes.length === seen.codes.length;
+  return atSameCommand ? failure(ctx, again, path, what) : failure(ctx, seen, path, `${what}; a re-run did not show it again`);
 }
-
-/**
- * The ways a run of a money sequence missed, in wallet.ts's sense (missWays), with the discrepancy
- * (expected balance less the one seen) as the change: the same multiple of one of the sequence's own
- * amounts (the same command's in every run: a duplicate debited, a reversal never refunded) or of
- * their sum, or the same amount off. Runs with as many payouts only are compared. (The model's own
- * amounts span whole units, so a debit rounded is not among the ways it sees: wallet.ts's checks are.)
- */
-function moneyWays(m: MoneyMiss): MissWay[] {
-  const candidates = [...m.amounts, m.amounts.reduce(decimalPlus, NONE)];
-  return candidates.flatMap((amount, i) =>
-    missWays({ amount, expected: NONE, before: { balance: m.expected }, after: { balance: m.actual } }, `${m.amounts.length}:${i}:`),
-  );
-}
-
-/**
- * Runs of a money sequence, the first included, before a miss not reproduced is called other activity:
- * fewer than wallet.ts's tries, since a run is a whole sequence and its faults (a duplicate debited, a
- * reversal never refunded) miss by the same multiple every time.
- */
-const MONEY_RUNS = 4;
-
-const NONE: Decimal = { units: 0n, scale: 0 };
 
 /**
  * Random sequences per model check for `--runs N`: a quarter of N, at least one. A sequence of up to

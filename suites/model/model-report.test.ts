@@ -1,6 +1,7 @@
 // A model failure as the reports show it: the shrunk sequence as numbered steps in every form
 // (report.json's evidence, the console, HTML, JUnit), and a replay line whose --seed and
 // --replay-path rerun exactly that sequence, failing the same way.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildReport } from '../../core/verdict.js';
 import { summaryLines } from '../../reports/console.js';
@@ -10,6 +11,8 @@ import { validateSchema } from '../../schemas/index.js';
 import { catalog } from '../catalog.js';
 import { sandboxTarget } from '../check-test-support.js';
 import { modelChecks } from '../checks/model.js';
+import { ModelCommand } from './commands.js';
+import { codeOf } from './engine.js';
 
 const lifecycle = modelChecks.find((c) => c.id === 'model-order-lifecycle')!;
 const money = modelChecks.find((c) => c.id === 'model-money-conservation')!;
@@ -83,6 +86,16 @@ describe('a model failure in the report', () => {
       await target.close();
     }
   }, 60_000);
+});
+
+describe('a random sequence is named by its commands’ codes', () => {
+  it('whether fast-check hands a command bare or wrapped', () => {
+    const command = new ModelCommand('initiate', 1);
+    const [wrapped] = [...fc.sample(fc.commands([fc.constant(command)], { maxCommands: 1, size: 'max' }), { numRuns: 1, seed: 1 })[0]!];
+    expect(wrapped).not.toBe(command);
+    expect(codeOf(wrapped as ModelCommand)).toBe(command.code);
+    expect(codeOf(command)).toBe(command.code);
+  });
 });
 
 const withoutNumbers = (step: string) => step.replace(/\d+\.\d+ INR/g, 'AMOUNT').replace(/^\d+\. /, '');

@@ -2,7 +2,7 @@
 // orders and payouts as the run wrote them and last read them, and the rules that say which later
 // answers are allowed. Pure: no requests here (target.ts sends them, commands.ts ties the two).
 import { decimalEquals, decimalMinus, decimalOf, decimalText, type Decimal } from '../checks/requests.js';
-import { decimalPlus } from '../checks/wallet.js';
+import { decimalPlus, payoutEffect } from '../checks/wallet.js';
 
 /** The requirements the model judges; each model check asserts one of them. */
 export const MODEL_RULES = [
@@ -142,18 +142,6 @@ export function orderDisagreements(order: OrderRecord, read: Json): string[] {
   return out;
 }
 
-const ZERO: Decimal = { units: 0n, scale: 0 };
-
-/** What a payout record says it did to the balance: its amount out once debited, back once REVERSED. */
-function balanceChange(record: Json): Decimal {
-  const amount = decimalOf(record.amount);
-  if (amount === undefined) return ZERO;
-  let change = ZERO;
-  if (record.amount_debited === 'YES') change = decimalMinus(change, amount);
-  if (record.status === 'REVERSED') change = decimalPlus(change, amount);
-  return change;
-}
-
 /**
  * P-MONEY-1: the balance the model expects now: the start, less every own payout whose record says
  * amount_debited YES, plus every one that became REVERSED (its amount returned), exactly. An inherited
@@ -162,8 +150,8 @@ function balanceChange(record: Json): Decimal {
 export function expectedBalance(model: Model): Decimal | undefined {
   if (model.startBalance === undefined) return undefined;
   let balance = model.startBalance;
-  for (const payout of model.payouts) if (payout !== undefined) balance = decimalPlus(balance, balanceChange(payout.last));
+  for (const payout of model.payouts) if (payout !== undefined) balance = decimalPlus(balance, payoutEffect(payout.last));
   for (const payout of model.inherited)
-    balance = decimalPlus(balance, decimalMinus(balanceChange(payout.last), balanceChange(payout.atStart)));
+    balance = decimalPlus(balance, decimalMinus(payoutEffect(payout.last), payoutEffect(payout.atStart)));
   return balance;
 }

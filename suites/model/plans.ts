@@ -2,11 +2,10 @@
 // move its records, on one record after it is made, then the command that judges; and a few more),
 // and the commands its random sequences draw from.
 import { decimalText } from '../checks/requests.js';
-import { moneyState, ModelCommand, readBalance, readEarlierPayout, type Kind } from './commands.js';
+import { quietLook } from '../checks/wallet.js';
+import { ModelCommand, type Kind } from './commands.js';
 import { awaitsSettlement, type Model, type ModelRule } from './model.js';
 import { NotJudged, type Real } from './target.js';
-
-type Json = Record<string, unknown>;
 
 export interface SequencePlan {
   /** Whether the rule's sequences make payouts (and so need the wallet and its currency). */
@@ -128,38 +127,29 @@ export function sequencePlan(rule: ModelRule): SequencePlan {
   }
 }
 
-/** Tries at a start whose earlier payouts keep settling around the balance read, before the sequence is not judged. */
-const START_TRIES = 3;
+/** How the money rule's sequences of one check look at the wallet. */
+export interface Watch {
+  /** Set once a sequence missed: the looks are longer, as seeing other activity is then the point. */
+  afterMiss: boolean;
+}
 
 /**
- * The money rule's sequences start from the balance as it is before their first command. The run's
- * payouts from earlier sequences that have not settled yet (this check's, and the other model checks'
- * on the same wallet) may settle during this one and move the balance (a debit taken at settlement,
- * a failure's refund): each is read just before and just after the start balance, so that the start
- * is known to include it as its record then said, and the model counts what it does from there on.
+ * The money rule's sequences start from the balance as it is before their first command, read in a
+ * quiet look (wallet.ts): no request of the run's is out around it, so a move seen there is other
+ * activity, which excuses a miss of the run's (engine.ts). The run's own payouts still
+ * settling (any check's) are read around it too: their settlement during the sequence is theirs to
+ * explain.
  */
-export async function readBalanceInto(model: Model, real: Real): Promise<void> {
-  for (let tries = 1; ; tries++) {
-    const earlier = [...real.unsettledPayouts().keys()];
-    const before: Json[] = [];
-    for (const id of earlier) before.push(await readEarlierPayout(real, id, 'before the start'));
-    const { exchange, balance } = await readBalance(real, 'Balance Inquiry (before the sequence)');
-    const after: Json[] = [];
-    for (const id of earlier) after.push(await readEarlierPayout(real, id, 'after the start'));
-    const still = earlier.every((_, i) => moneyState(before[i]!) === moneyState(after[i]!));
-    real.step(
-      `Balance Inquiry → ${exchange.response?.status ?? 'no answer'} ${decimalText(balance)} (the start${still ? '' : '; an earlier payout moved meanwhile, read again'})`,
-      exchange,
-    );
-    if (still) {
-      model.startBalance = balance;
-      // Those settled by now are in the start for good; the rest may still move it.
-      model.inherited = earlier.flatMap((payoutOrderId, i) =>
-        awaitsSettlement(after[i]!) ? [{ payoutOrderId, atStart: after[i]!, last: after[i]! }] : [],
-      );
-      return;
-    }
-    if (tries === START_TRIES)
-      throw new NotJudged(`the run's earlier payouts kept settling around the start balance (${START_TRIES} tries)`);
-  }
+export async function readBalanceInto(model: Model, real: Real, watch: Watch): Promise<void> {
+  const look = await quietLook(real.ctx, 'the start of the sequence', { walletId: real.facts.walletId }, watch.afterMiss);
+  real.step(
+    `Balance Inquiry → ${look.second.exchange.response?.status ?? 'no answer'} ${decimalText(look.second.balance)} (the start, in a quiet look${look.otherActivity !== undefined ? `: ${look.otherActivity}` : ''})`,
+    look.second.exchange,
+  );
+  if (!look.still) throw new NotJudged("the run's earlier payouts kept settling around the start balance");
+  model.startBalance = look.second.balance;
+  // Those settled by now are in the start for good; the rest may still move it.
+  model.inherited = [...look.own].flatMap(([payoutOrderId, record]) =>
+    record !== undefined && record !== 'absent' && awaitsSettlement(record) ? [{ payoutOrderId, atStart: record, last: record }] : [],
+  );
 }

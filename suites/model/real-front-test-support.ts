@@ -2,7 +2,7 @@
 // the interface's operations and none of the sandbox's control paths (every /sandbox/* answers 404
 // with an error envelope, as a real server's unknown path would). The kit must then treat the target
 // as a real deployment; the front counts the /sandbox/* requests it was sent, so a test can see that
-// nothing sandbox-only reached it but the one probe.
+// nothing sandbox-only reached it.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { virtualClock, type Clock } from '../../core/clock.js';
@@ -18,7 +18,7 @@ export interface RealFront {
   sandbox: RunningSandbox;
   /** Every /sandbox/* path the front was asked for, in order. */
   controlRequests: string[];
-  /** A run of its own against the front (a fresh run state: its own run number and probe). */
+  /** A run of its own against the front (a fresh run state: its own run number). */
   target(seed?: number, runs?: number, edit?: (config: TargetConfig) => TargetConfig): SandboxTarget;
   close(): Promise<void>;
 }
@@ -83,8 +83,9 @@ export async function realFront(options: StartOptions = {}, clock: Clock = virtu
     target(seed = 42, runs = 3, edit = (c) => c) {
       const config = structuredClone(sandbox.config) as TargetConfig;
       delete config.webhooks;
-      // A real deployment's config names no spare wallet unless its owner gives one.
+      // A real deployment's config names no spare wallet unless its owner gives one, nor the reference sandbox.
       if (config.fixtures !== undefined) delete config.fixtures.spareWallet;
+      delete config.target;
       const state = createRunState({
         clock,
         config: edit({ ...config, baseUrl }),

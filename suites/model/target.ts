@@ -1,17 +1,17 @@
 // The target side of the model: the requests its commands send (each through ctx.send, the one HTTP
 // layer), the numbered steps a failure is reported with, and what is learnt once per run about the
-// target: whether it is a reference sandbox (asked of suites/reference-sandbox.ts, which alone decides
-// whether control requests may be sent), and the wallet the run's payouts draw on.
+// target: whether it is the declared reference sandbox (suites/reference-sandbox.ts alone decides
+// whether control requests may be sent), and the currency of the merchant's wallet.
 import { createHash } from 'node:crypto';
 import { minorUnitOf } from '../../schemas/amounts.js';
-import { CURRENCIES, type Currency } from '../../schemas/types.js';
+import type { Currency } from '../../schemas/types.js';
 import type { CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
 import { isReferenceSandbox } from '../reference-sandbox.js';
-import { decimalOf, decimalText, payoutRequest, type Decimal } from '../checks/requests.js';
+import { decimalText, payoutRequest, type Decimal } from '../checks/requests.js';
 import { SANDBOX_OUTCOME_ENDINGS, walletCurrency } from '../checks/wallet.js';
-import { awaitsSettlement, type ModelRule } from './model.js';
+import type { ModelRule } from './model.js';
 
 type Json = Record<string, unknown>;
 
@@ -20,8 +20,6 @@ export interface TargetFacts {
   sandbox: boolean;
   walletId: string;
   currency: Currency;
-  /** How the wallet was chosen, for the report. */
-  wallet: 'own' | 'merchant';
 }
 
 /** One numbered step of a sequence: what was sent and what came back, as the report shows it. */
@@ -37,18 +35,9 @@ export class ModelBreach extends Error {
     readonly rule: ModelRule,
     message: string,
     readonly exchange?: Exchange,
-    /** A money miss (P-MONEY-1): the balance against the one expected, and the sequence's own amounts, to compare with a re-run's. */
-    readonly miss?: MoneyMiss,
   ) {
     super(message);
   }
-}
-
-/** A balance that the sequence's own payouts do not explain: the one seen, the one expected, and the amounts the sequence sent. */
-export interface MoneyMiss {
-  expected: Decimal;
-  actual: Decimal;
-  amounts: readonly Decimal[];
 }
 
 /** A sequence the model cannot follow (an answer it has no rule for): never the target's failure. */
@@ -70,8 +59,6 @@ export class Real {
   readonly ctx: CheckContext;
   /** This sequence's part of every id it sends (it carries the run's tag). */
   private readonly base: string;
-  /** The amounts of the payouts this sequence asked for. */
-  private readonly sent: Decimal[] = [];
 
   constructor(
     ctx: CheckContext,
@@ -102,13 +89,8 @@ export class Real {
   }
 
   /** Throws the breach when it is this check's rule; the other rules are other checks' to judge. */
-  judge(rule: ModelRule, holds: boolean, message: () => string, exchange?: Exchange, miss?: () => MoneyMiss): void {
-    if (!holds && rule === this.rule) throw new ModelBreach(rule, `${message()} (${rule})`, exchange, miss?.());
-  }
-
-  /** Every payout amount this sequence asked for, in order (a refused duplicate's included): a money miss is measured against them. */
-  get ownAmounts(): readonly Decimal[] {
-    return [...this.sent];
+  judge(rule: ModelRule, holds: boolean, message: () => string, exchange?: Exchange): void {
+    if (!holds && rule === this.rule) throw new ModelBreach(rule, `${message()} (${rule})`, exchange);
   }
 
   step(text: string, exchange?: Exchange): void {
@@ -136,7 +118,6 @@ export class Real {
   }
 
   payoutBody(slot: number, amount: Decimal, overrides: Json = {}): Json {
-    this.sent.push(amount);
     return payoutRequest(this.ctx, decimalText(amount), this.facts.currency, {
       svc_wallet_id: this.facts.walletId,
       payout_order_id: this.payoutOrderId(slot),
@@ -152,41 +133,6 @@ export class Real {
   payoutStatusBodyOf(payoutOrderId: string): Json {
     return { svc_wallet_id: this.facts.walletId, debit_account_type: 'svc_wallet', payout_order_id: payoutOrderId };
   }
-
-  /**
-   * Tells the run what a payout of its own now shows: kept among the wallet's unsettled payouts while
-   * it awaits settlement, so that a later sequence of the money rule can count its settlement.
-   */
-  notePayout(payoutOrderId: string, record: Json): void {
-    const unsettled = unsettledPayouts(this.ctx, this.facts.walletId);
-    if (awaitsSettlement(record)) unsettled.set(payoutOrderId, record);
-    else unsettled.delete(payoutOrderId);
-  }
-
-  /** Stops following a payout the model could not read (its later moves fall to the not-judged path). */
-  forgetPayout(payoutOrderId: string): void {
-    unsettledPayouts(this.ctx, this.facts.walletId).delete(payoutOrderId);
-  }
-
-  /** The run's own payouts on the wallet that had not settled when last seen, by payout_order_id. */
-  unsettledPayouts(): ReadonlyMap<string, Json> {
-    return unsettledPayouts(this.ctx, this.facts.walletId);
-  }
-}
-
-/**
- * Per run (its client) and per wallet: the run's own payouts last seen PENDING or PROCESSING. Every
- * model check that makes payouts draws on the one wallet, one check after another in the wallet lane,
- * so a payout made by one sequence may settle during a later one, of this check or the next.
- */
-const unsettledOfRun = new WeakMap<object, Map<string, Map<string, Json>>>();
-
-function unsettledPayouts(ctx: CheckContext, walletId: string): Map<string, Json> {
-  let wallets = unsettledOfRun.get(ctx.runKey);
-  if (wallets === undefined) unsettledOfRun.set(ctx.runKey, (wallets = new Map<string, Map<string, Json>>()));
-  let payouts = wallets.get(walletId);
-  if (payouts === undefined) wallets.set(walletId, (payouts = new Map<string, Json>()));
-  return payouts;
 }
 
 /** The status and, in a few words, the record of an answer: "201 UN_PAID", "409", "no answer". */
@@ -213,47 +159,14 @@ export function ownPayoutAmount(ctx: CheckContext, currency: Currency, ending: n
   return { units: whole * 10n ** BigInt(scale) + BigInt(minor) * 10n ** BigInt(scale - 2), scale };
 }
 
-/** Per run (its client): the wallet payouts draw on. */
-const walletOfRun = new WeakMap<object, Promise<Omit<TargetFacts, 'sandbox'>>>();
-
-/** Learnt once per run by the first check that asks; a failure to learn is not kept, so the next asks again. */
-function once<T>(cache: WeakMap<object, Promise<T>>, ctx: CheckContext, learn: () => Promise<T>): Promise<T> {
-  let promise = cache.get(ctx.runKey);
-  if (promise === undefined) {
-    cache.set(ctx.runKey, (promise = learn()));
-    promise.catch(() => cache.delete(ctx.runKey));
-  }
-  return promise;
-}
-
-/** What the model knows of the target; `needsWallet` false (orders only) reads no balance. */
+/**
+ * What the model knows of the target; `needsWallet` false (orders only) reads no balance. The money
+ * and state rules are judged on the merchant's configured wallet in every run (P-CLI v1.3), the
+ * reference sandbox included: a wallet a target opens for the kit would let it keep its faults elsewhere.
+ */
 export async function targetFacts(ctx: CheckContext, needsWallet: boolean): Promise<TargetFacts> {
-  // Decided once per run for every check (reference-sandbox.ts): control requests only when it says so.
-  const sandbox = await isReferenceSandbox(ctx);
-  if (!needsWallet) return { sandbox, walletId: ctx.config.merchant.walletId, currency: 'INR', wallet: 'merchant' };
-  return { sandbox, ...(await once(walletOfRun, ctx, () => learnWallet(ctx, sandbox))) };
-}
-
-async function learnWallet(ctx: CheckContext, sandbox: boolean): Promise<Omit<TargetFacts, 'sandbox'>> {
-  const own = sandbox ? await ownWallet(ctx) : undefined;
-  if (own !== undefined) return { ...own, wallet: 'own' };
-  // The run's one read of the merchant wallet's currency (shared: every identical read is one more another run may replay).
-  const currency = await walletCurrency(ctx);
-  return { walletId: ctx.config.merchant.walletId, currency, wallet: 'merchant' };
-}
-
-/** A wallet of the run's own from the sandbox's control request (POST /sandbox/wallets), if it has one. */
-async function ownWallet(ctx: CheckContext): Promise<{ walletId: string; currency: Currency } | undefined> {
-  const exchange = await ctx.sendSetup({
-    label: "a wallet of the run's own (the sandbox's control request)",
-    path: OPERATION_PATHS.spareWallet,
-    payload: { balance: '100000.00' },
-  });
-  const data = (exchange.response?.json as { data?: Json } | undefined)?.data;
-  const ok =
-    exchange.response?.status === 201 &&
-    typeof data?.wallet_id === 'string' &&
-    (CURRENCIES as readonly unknown[]).includes(data.currency) &&
-    decimalOf(data.balance) !== undefined;
-  return ok ? { walletId: data.wallet_id as string, currency: data.currency as Currency } : undefined;
+  const sandbox = isReferenceSandbox(ctx);
+  const walletId = ctx.config.merchant.walletId;
+  if (!needsWallet) return { sandbox, walletId, currency: 'INR' };
+  return { sandbox, walletId, currency: await walletCurrency(ctx) };
 }

@@ -1,0 +1,76 @@
+// Every payout the run made, per wallet, with the last record it saw of each: the money rules
+// (P-MONEY-1) explain a balance by the run's own payouts, and one that settles by itself (a debit at
+// settlement, a refund of a failure) moves the balance while no request of the run's is out. Fed
+// from every exchange of the run's checks (suites/context.ts), so no check has to remember to tell it.
+import { OPERATIONS } from '../core/operations.js';
+import { OPERATION_PATHS } from '../sandbox/paths.js';
+import { operationOf, type TargetConfig } from './config.js';
+import type { Exchange, SendOptions } from './http.js';
+
+type Json = Record<string, unknown>;
+
+/** A payout of the run's: its last record seen, or none yet (its initiation got no answer to read). */
+interface OwnPayout {
+  last?: Json;
+}
+
+/** Per run (its state): wallet id → payout_order_id → what was last seen of it. */
+const ofRun = new WeakMap<object, Map<string, Map<string, OwnPayout>>>();
+
+function walletOf(runKey: object, walletId: string): Map<string, OwnPayout> {
+  let wallets = ofRun.get(runKey);
+  if (wallets === undefined) ofRun.set(runKey, (wallets = new Map<string, Map<string, OwnPayout>>()));
+  let payouts = wallets.get(walletId);
+  if (payouts === undefined) wallets.set(walletId, (payouts = new Map<string, OwnPayout>()));
+  return payouts;
+}
+
+const recordIn = (exchange: Exchange): Json | undefined => {
+  const status = exchange.response?.status;
+  const data = (exchange.response?.json as { data?: unknown } | undefined)?.data;
+  return status !== undefined && status >= 200 && status < 300 && data !== null && typeof data === 'object' && !Array.isArray(data)
+    ? (data as Json)
+    : undefined;
+};
+
+/**
+ * Notes what an exchange says of the merchant's own payouts: an initiation taken (or unanswered: it
+ * may have been made), and a later record of one already known (a Payout Status, a settle).
+ */
+export function notePayouts(runKey: object, config: TargetConfig, options: SendOptions, exchange: Exchange): void {
+  const payload = options.payload as Json | undefined;
+  const id = payload?.payout_order_id;
+  if (typeof id !== 'string' && typeof id !== 'number') return;
+  if (options.as !== undefined && options.as.apiKey !== config.merchant.apiKey) return;
+  const walletId = typeof payload?.svc_wallet_id === 'string' ? payload.svc_wallet_id : undefined;
+  const record = recordIn(exchange);
+  if (options.path === operationOf(config, 'transactionInitiation')?.path && walletId !== undefined) {
+    if (record !== undefined) walletOf(runKey, walletId).set(String(id), { last: record });
+    else if (exchange.response === undefined) walletOf(runKey, walletId).set(String(id), {});
+    return;
+  }
+  if (record !== undefined && (options.path === OPERATIONS.payoutStatus.path || options.path === OPERATION_PATHS.settlePayout)) {
+    const known = findPayout(runKey, String(id), walletId);
+    if (known !== undefined) known.last = record;
+  }
+}
+
+function findPayout(runKey: object, id: string, walletId: string | undefined): OwnPayout | undefined {
+  const wallets = ofRun.get(runKey);
+  if (wallets === undefined) return undefined;
+  if (walletId !== undefined) return wallets.get(walletId)?.get(id);
+  for (const payouts of wallets.values()) if (payouts.has(id)) return payouts.get(id);
+  return undefined;
+}
+
+/** Whether a payout may still move the balance by itself: PENDING or PROCESSING, or never seen answered. */
+export function mayStillMove(record: Json | undefined): boolean {
+  return record === undefined || record.status === 'PENDING' || record.status === 'PROCESSING';
+}
+
+/** The run's own payouts on a wallet that may still move its balance by themselves, by payout_order_id. */
+export function unsettledOwnPayouts(runKey: object, walletId: string): string[] {
+  const payouts = ofRun.get(runKey)?.get(walletId);
+  if (payouts === undefined) return [];
+  return [...payouts].filter(([, p]) => mayStillMove(p.last)).map(([id]) => id);
+}
