@@ -35,11 +35,12 @@ describe('the wrong schemes', () => {
 });
 
 describe('the probe', () => {
-  const run = async (status: (index: number) => number) => {
+  /** `status(i)` answers the i-th wrong scheme; `baseline` the same request signed right, sent first. */
+  const run = async (status: (index: number) => number, baseline = 401) => {
     const probe = signatureSchemeProbe();
     let n = 0;
-    const judged = await judge(probe.check, () => status(n++));
-    return { ...judged, found: probe.acceptedVariant(), asked: n };
+    const judged = await judge(probe.check, () => (n++ === 0 ? baseline : status(n - 2)));
+    return { ...judged, found: probe.acceptedVariant(), asked: n - 1 };
   };
 
   it.each(WRONG_SCHEMES.map((s, i) => [s.id, i] as const))('fails on %s, the first scheme accepted, and says which', async (id, index) => {
@@ -60,20 +61,27 @@ describe('the probe', () => {
     for (const status of [400, 404, 200, 499]) expect((await run(() => status)).outcome, String(status)).toBe('failed');
   });
 
-  it('sends each scheme as signed, on a Payout Status of the merchant wallet', async () => {
+  it('does not count an answer the right signature got too (a wrong base URL answers both 404)', async () => {
+    for (const status of [404, 400, 200]) expect((await run(() => status, status)).outcome, String(status)).toMatch(/^skipped: /);
+    expect((await run((i) => (i === 3 ? 200 : 404), 404)).found).toBe('uppercase-hex');
+  });
+
+  it('sends the request signed right first, then each scheme as signed, on a Payout Status of the merchant wallet', async () => {
     const sent: Array<{ timestamp: unknown; signature: unknown; payload: unknown }> = [];
     await judge(
       signatureSchemeProbe().check,
       (o) => (sent.push({ timestamp: o.timestamp, signature: o.signature, payload: o.payload }), 401),
     );
     const { merchant } = madeUpConfig();
-    for (const [i, s] of sent.entries()) {
+    expect(sent[0]).toMatchObject({ timestamp: undefined, signature: undefined });
+    for (const [i, s] of sent.slice(1).entries()) {
       const body = canonicalize(s.payload);
       const ts = String(s.timestamp);
       const t = Number(WRONG_SCHEMES[i]!.id === 'timestamp-milliseconds' ? ts.slice(0, -3) : ts);
       expect(s.signature, WRONG_SCHEMES[i]!.id).toBe(WRONG_SCHEMES[i]!.sign(merchant.secretKey, body, t).signature);
       expect(s.payload).toMatchObject({ svc_wallet_id: merchant.walletId, debit_account_type: 'svc_wallet' });
+      expect(s.payload).toEqual(sent[0]!.payload);
     }
-    expect(sent).toHaveLength(9);
+    expect(sent).toHaveLength(10);
   });
 });
