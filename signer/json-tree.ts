@@ -12,6 +12,7 @@ export type JsonNode =
 
 export class JsonTreeError extends Error {
   override readonly name = 'JsonTreeError';
+  readonly code = 'SVC_JSON_SYNTAX';
   constructor(
     message: string,
     readonly offset: number,
