@@ -1,55 +1,31 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { HmacKey } from '../signer/hmac.js';
 import { parseJsonTree } from '../signer/json-tree.js';
-import { sha256Key } from '../signer/sign.js';
-import { verifyRequestWithKey, type VerifyResult } from '../signer/verify.js';
+import { verifyRequest, type VerifyResult } from '../signer/verify.js';
 import { CANONICAL_STYLE, writeStyled, type TextStyle } from '../signer/variants.js';
-import type { HeaderReader } from './incoming.js';
 import type { ResolvedOptions } from './options.js';
 import type { Merchant } from './tenants.js';
 
 export type AuthOutcome = { ok: true; merchant: Merchant } | { ok: false; status: 401 | 403; message: string; merchant?: Merchant };
 
-/**
- * (timestamp, signature) pairs already accepted (replay refusal is a variant), by timestamp: the
- * signatures accepted at each. A timestamp's pairs are kept until it leaves the window: after that
- * the window alone refuses them. Expired timestamps are pruned in insertion order, which is close to
- * timestamp order, so pruning costs little. (Keyed by the two texts as received, not by a key joined
- * from them: a joined key is a new string to hash on every request.)
- */
+/** (timestamp, signature) pairs already accepted (P-AUTH-4), each kept until its timestamp leaves the window. */
 export class ReplayCache {
-  private readonly seen = new Map<string, { until: number; signatures: Set<string> }>();
-  /** When the first timestamp kept expires: until then pruning has nothing to do, and is not run (it is asked on every request). */
-  private firstExpiresAt = Number.POSITIVE_INFINITY;
+  private readonly seen = new Map<string, number>();
 
-  /** True when the pair was accepted before; remembers it otherwise. `expiresAt` is ms (the same for every pair of a timestamp). */
+  /** True when the pair was accepted before; remembers it until `expiresAt` (ms) otherwise. */
   check(timestamp: string, signature: string, expiresAt: number, now: number): boolean {
-    if (this.firstExpiresAt < now) this.prune(now);
-    let kept = this.seen.get(timestamp);
-    if (kept === undefined) {
-      kept = { until: expiresAt, signatures: new Set() };
-      this.seen.set(timestamp, kept);
-      if (this.seen.size === 1) this.firstExpiresAt = expiresAt;
+    // Pairs come in nearly timestamp order: the expired ones are at the front.
+    for (const [pair, until] of this.seen) {
+      if (until >= now) break;
+      this.seen.delete(pair);
     }
-    // One look-up, not a has() then an add(): the Set grows only by a pair it did not hold.
-    const before = kept.signatures.size;
-    kept.signatures.add(signature);
-    return kept.signatures.size === before;
-  }
-
-  private prune(now: number): void {
-    this.firstExpiresAt = Number.POSITIVE_INFINITY;
-    for (const [timestamp, { until }] of this.seen) {
-      if (until >= now) {
-        this.firstExpiresAt = until;
-        break;
-      }
-      this.seen.delete(timestamp);
-    }
+    const pair = `${timestamp} ${signature}`;
+    if (this.seen.has(pair)) return true;
+    this.seen.set(pair, expiresAt);
+    return false;
   }
 
   has(timestamp: string, signature: string): boolean {
-    return this.seen.get(timestamp)?.signatures.has(signature) ?? false;
+    return this.seen.has(`${timestamp} ${signature}`);
   }
 }
 
@@ -57,7 +33,7 @@ export class ReplayCache {
  * P-AUTH-1…4 and P-ENV-1 for one request. `body` is the raw text received. The auth and sign faults
  * of the catalog are applied here and nowhere else.
  */
-export function authenticate(headers: HeaderReader, body: string, options: ResolvedOptions, replays: ReplayCache): AuthOutcome {
+export function authenticate(headers: Headers, body: string, options: ResolvedOptions, replays: ReplayCache): AuthOutcome {
   const { faults, variant } = options;
   const apiKey = headers.get('x-api-key') ?? headers.get('x-client-id') ?? undefined;
   const signature = headers.get('x-signature') ?? undefined;
@@ -130,7 +106,7 @@ function verify(
   const style = faultyStyle(faults);
   const signedBody = style !== undefined ? restyle(body, style) : body;
   const mode = style !== undefined ? 'raw' : variant.verify;
-  const result = verifyRequestWithKey({ body: signedBody, timestamp, signature, now, toleranceSeconds, mode }, keyOf(merchant));
+  const result = verifyRequest({ body: signedBody, timestamp, signature, secret: merchant.secretKey, now, toleranceSeconds, mode });
   const scheme = faultyScheme(faults);
   if (
     scheme !== undefined &&
@@ -164,18 +140,6 @@ function verify(
     }
   }
   return result;
-}
-
-/** Each merchant's key, its pads computed once rather than on every request (createHmac computes them each time). */
-const keys = new WeakMap<Merchant, { secret: string; key: HmacKey }>();
-
-function keyOf(merchant: Merchant): HmacKey {
-  const kept = keys.get(merchant);
-  // Made again should the merchant's secret change: the key is only ever its secret's.
-  if (kept !== undefined && kept.secret === merchant.secretKey) return kept.key;
-  const key = sha256Key(merchant.secretKey);
-  keys.set(merchant, { secret: merchant.secretKey, key });
-  return key;
 }
 
 function lenientSeconds(timestamp: string | undefined, faults: ResolvedOptions['faults']): number | undefined {

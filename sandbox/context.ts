@@ -1,5 +1,4 @@
 import { describeErrors, validateSchema, type SchemaId } from '../schemas/index.js';
-import type { SandboxResponse } from './answer.js';
 import type { FaultName } from './faults.js';
 import type { ResolvedOptions } from './options.js';
 import type { SandboxStore } from './store.js';
@@ -25,13 +24,9 @@ export interface OperationContext {
   webhooks: WebhookSender;
 }
 
-export type OperationHandler = (ctx: OperationContext) => SandboxResponse | Promise<SandboxResponse>;
+export type OperationHandler = (ctx: OperationContext) => Response | Promise<Response>;
 
-/**
- * A request refused for its content: handlers throw it, the app answers the error envelope. It is
- * an answer, not a fault of the sandbox, and never shown with a stack: it records none, since
- * capturing one costs more than the rest of a 404's answer.
- */
+/** A request refused for its content: handlers throw it, the app answers the error envelope. */
 export class OperationError extends Error {
   override readonly name = 'OperationError';
   constructor(
@@ -40,21 +35,8 @@ export class OperationError extends Error {
     /** Extra response headers, e.g. Retry-After. */
     readonly headers: Record<string, string> = {},
   ) {
-    super(stackless(message));
-    Error.stackTraceLimit = stackFramesBefore;
+    super(message);
   }
-}
-
-let stackFramesBefore = Error.stackTraceLimit;
-
-/**
- * Turns stack capture off for the Error about to be built with `message` (the constructor turns it
- * back on): nothing but a call may come before super(), so the switch rides on its argument.
- */
-function stackless(message: string): string {
-  stackFramesBefore = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  return message;
 }
 
 /** Validates a body against a schema; the first problem becomes a 400 that names the field. */

@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto';
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_BODY_DEPTH } from '../sandbox/app.js';
+import { MAX_BODY_DEPTH } from '../sandbox/request-body.js';
 import { OPERATION_PATHS, startSandbox, type RunningSandbox } from '../sandbox/index.js';
 import { call, sandboxAt, T0 } from '../sandbox/test-support.js';
 import { MERCHANT_A } from '../sandbox/tenants.js';
