@@ -1,8 +1,5 @@
-// Merchant identifiers (order_id, payout_order_id) as P-DUP-5 has them: exact text, nothing trimmed,
-// case kept, nothing cut. The interface shows no length limit; the variant's `longIds` is the
-// sandbox's choice for a long one (kept whole, or refused with 400). Three faults break the rule the
-// way databases do: a case-insensitive collation, and a VARCHAR(64) or a VARCHAR(255) that cuts what
-// it stores.
+// Merchant identifiers as P-DUP-5 has them: exact text, nothing trimmed or cut. Three faults break it as
+// databases do: a case-insensitive collation, a VARCHAR(64) or a VARCHAR(255) that cuts what it stores.
 import { OperationError, type OperationContext } from '../context.js';
 
 /** Past this many characters an identifier is "long" (variant `longIds: 'refuse'`, fault `dup-id-truncated`). */
