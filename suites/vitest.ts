@@ -90,25 +90,33 @@ export async function conformanceSuite(options: ConformanceSuiteOptions = {}): P
   const target = sandbox !== undefined ? `the kit's embedded sandbox${fasterClockSaid(settings.clock)}` : config.baseUrl;
   describe(`svc-conformance against ${target} (seed ${seed})`, () => {
     // One test for the verdict's reasons: an inconclusive run fails it, naming why, and blames no check.
-    test('the run could judge the target', async () => {
-      const { report } = await judge();
-      if (report.verdict === 'inconclusive') throw new Error(`svc-conformance: ${verdictText(report)}`);
-    }, RUN_TIMEOUT_MS);
+    test(
+      'the run could judge the target',
+      async () => {
+        const { report } = await judge();
+        if (report.verdict === 'inconclusive') throw new Error(`svc-conformance: ${verdictText(report)}`);
+      },
+      RUN_TIMEOUT_MS,
+    );
     for (const section of session.sections) {
       const checks = section.checks.filter((check) => selected(settings, check));
       if (checks.length === 0) continue;
       describe(section.name, () => {
         for (const check of checks) {
-          test(`${check.requirement} ${check.title}`, async ({ skip, annotate }) => {
-            const { report, byCheck } = await judge();
-            const result = byCheck.get(check.id);
-            if (result === undefined || result.state === 'skipped') return skip(result?.meta.skipped ?? 'not run');
-            if (result.state === 'error') throw codeError(check, result);
-            // What an inconclusive run saw is no verdict about the target: said, never failed.
-            if (report.verdict === 'inconclusive' && result.state === 'failed')
-              return skip(`not judged: the run could not judge the target (${report.reasons?.[0] ?? 'see its first test'})`);
-            await judgeResult(result, levels, options.strict ?? false, annotate);
-          }, RUN_TIMEOUT_MS);
+          test(
+            `${check.requirement} ${check.title}`,
+            async ({ skip, annotate }) => {
+              const { report, byCheck } = await judge();
+              const result = byCheck.get(check.id);
+              if (result === undefined || result.state === 'skipped') return skip(result?.meta.skipped ?? 'not run');
+              if (result.state === 'error') throw codeError(check, result);
+              // What an inconclusive run saw is no verdict about the target: said, never failed.
+              if (report.verdict === 'inconclusive' && result.state === 'failed')
+                return skip(`not judged: the run could not judge the target (${report.reasons?.[0] ?? 'see its first test'})`);
+              await judgeResult(result, levels, options.strict ?? false, annotate);
+            },
+            RUN_TIMEOUT_MS,
+          );
         }
       });
     }
