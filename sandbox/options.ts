@@ -175,7 +175,7 @@ export interface ResolvedOptions {
 }
 
 /** Orders and payouts kept, each (about 1.5 KB an order): a long-lived sandbox stays near 30 MB. */
-export const DEFAULT_MAX_RECORDS = 10_000;
+const DEFAULT_MAX_RECORDS = 10_000;
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   const variant = { ...DEFAULT_VARIANT, ...options.variant };

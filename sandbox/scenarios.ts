@@ -3,7 +3,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OPERATION_PATHS } from './paths.js';
 
-export type ScenarioOperation = 'createOrder' | 'transactionInitiation';
+type ScenarioOperation = 'createOrder' | 'transactionInitiation';
 
 export interface ScenarioSpec {
   /** The operation whose next authenticated request the scenario changes. */
@@ -98,10 +98,10 @@ export function parseScenarios(names: Iterable<string>): Set<ScenarioName> {
 const PATHS: Pick<typeof OPERATION_PATHS, ScenarioOperation> = OPERATION_PATHS;
 
 /** Runs one operation to its answer. */
-export type OperationRun = () => Promise<Response>;
+type OperationRun = () => Promise<Response>;
 
 /** Builds the general error envelope (the app's, so the envelope faults still apply). */
-export type ErrorAnswer = (status: number, message: string) => Response;
+type ErrorAnswer = (status: number, message: string) => Response;
 
 /**
  * The armed scenarios of one sandbox instance. Each fires once: the app asks `around` to run every

@@ -144,10 +144,6 @@ export function tenantsWith(extra: readonly Merchant[]): { merchants: readonly M
   return { merchants, wallets };
 }
 
-export function merchantByApiKey(apiKey: string): Merchant | undefined {
-  return MERCHANTS.find((m) => m.apiKey === apiKey);
-}
-
 /** A P-CFG config for a sandbox at baseUrl, every optional key filled (serve --config-out). */
 export function sandboxConfig(baseUrl: string, toleranceSeconds: number) {
   const payouts = Object.fromEntries(

@@ -3,7 +3,7 @@
 import type { ReceivedOn, SandboxApp } from './app.js';
 import { errorResponse } from './envelope.js';
 
-export interface WireRequest {
+interface WireRequest {
   method: string;
   /** The request target as sent (path and query), resolved against `origin`. */
   target: string;

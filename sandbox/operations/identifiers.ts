@@ -3,7 +3,7 @@
 import { OperationError, type OperationContext } from '../context.js';
 
 /** Past this many characters an identifier is "long" (variant `longIds: 'refuse'`, fault `dup-id-truncated`). */
-export const LONG_ID_CHARACTERS = 64;
+const LONG_ID_CHARACTERS = 64;
 
 /** Characters as a person counts them: code points, so an emoji is one. */
 function characters(text: string): number {
@@ -18,7 +18,7 @@ export function refuseLongId(ctx: OperationContext, field: 'order_id' | 'payout_
 }
 
 /** The column width of `dup-id-truncated-255`: VARCHAR(255), which an id of 200-odd characters never reaches. */
-export const VARCHAR_255 = 255;
+const VARCHAR_255 = 255;
 
 /**
  * The order_id as stored: as sent, or cut to the column's width under `dup-id-truncated` (64

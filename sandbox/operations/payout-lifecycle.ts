@@ -19,7 +19,7 @@ export const PAYOUT_MESSAGES = {
 
 /** Minor-unit endings that select an outcome (e.g. 100.13 is rejected, 100.42 stays PENDING). */
 export const REJECTED_ENDING = 13;
-export const PENDING_ENDING = 42;
+const PENDING_ENDING = 42;
 
 export interface InitiationOutcome {
   status: PayoutState;
