@@ -68,49 +68,40 @@ export async function listen(app: SandboxApp, options: ListenOptions = {}): Prom
 
 /** Reads a request's body within the limit, has the app answer it, and writes the answer. */
 async function respond(app: SandboxApp, req: IncomingMessage, res: ServerResponse, origin: string, received: ReceivedOn) {
-  let written: Written;
+  let answer: WireAnswer;
+  let body: Buffer;
   try {
     const limit = app.options.maxBodyBytes;
     // Past the limit the rest is never read (it may be endless): the stream is paused and the connection dropped after the answer.
     const read = await readBounded(req, { keep: limit, stopAfter: limit, onStop: 'pause' });
     const wire = { method: req.method ?? 'GET', target: req.url ?? '/', origin, headers: pairs(req.rawHeaders) };
-    written = await writable(await answerWire(app, { ...wire, body: read.stopped ? 'too-large' : read.kept }, received));
+    answer = await answerWire(app, { ...wire, body: read.stopped ? 'too-large' : read.kept }, received);
+    body = Buffer.from(await answer.response.arrayBuffer());
   } catch {
     // A client gone mid-body, or an answer that failed (a recording, a log sink).
-    written = await writable(unreadableRequest(app));
+    answer = unreadableRequest(app);
+    body = Buffer.from(await answer.response.arrayBuffer());
   }
   try {
     if (res.headersSent || res.destroyed) throw new Error('the connection is gone');
-    write(res, req, written, app.options.faults.has('http-content-length-chars'));
+    write(res, req, answer, body, app.options.faults.has('http-content-length-chars'));
   } catch {
     res.destroy();
   }
-}
-
-interface Written {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
-  closeAfter: boolean;
-}
-
-async function writable({ response, closeAfter }: WireAnswer): Promise<Written> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => (headers[name] = value));
-  return { status: response.status, headers, body: Buffer.from(await response.arrayBuffer()), closeAfter };
 }
 
 /**
  * Writes an answer with its Content-Length in bytes (P-HTTP-3); under `http-content-length-chars`
  * the text's UTF-16 length, as a server that sets it from `string.length` does.
  */
-function write(res: ServerResponse, req: IncomingMessage, { status, headers, body, closeAfter }: Written, lengthInCharacters: boolean) {
+function write(res: ServerResponse, req: IncomingMessage, { response, closeAfter }: WireAnswer, body: Buffer, lengthInCharacters: boolean) {
+  const headers: Record<string, string> = Object.fromEntries(response.headers);
   headers['content-length'] = String(lengthInCharacters ? body.toString('utf8').length : body.length);
   if (closeAfter) {
     headers.connection = 'close';
     res.once('finish', () => req.socket.destroy());
   }
-  res.writeHead(status, headers).end(body);
+  res.writeHead(response.status, headers).end(body);
 }
 
 function pairs(raw: string[]): Array<[string, string]> {
