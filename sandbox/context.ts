@@ -44,3 +44,42 @@ export function requireSchema(id: SchemaId, body: unknown): void {
   const result = validateSchema(id, body);
   if (!result.valid) throw new OperationError(400, describeErrors(result.errors.slice(0, 1)));
 }
+
+/** An API operation: signed, with a JSON body. */
+export interface Route {
+  kind: 'operation';
+  method: 'GET' | 'POST';
+  path: string;
+  handler: OperationHandler;
+}
+
+/** A page or control endpoint under a path prefix (e.g. /checkout/), with rules of its own. */
+export interface PageRoute {
+  kind: 'page';
+  method: 'GET' | 'POST';
+  prefix: string;
+  handle(request: Request, rest: string, app: SandboxApp): Promise<Response> | Response;
+}
+
+export interface SandboxApp {
+  readonly options: ResolvedOptions;
+  readonly store: SandboxStore;
+  /** Delivers the merchants' webhooks (P-HOOK). */
+  readonly webhooks: WebhookSender;
+  /** Runs a task later on the sandbox's clock, unless it has closed by then. */
+  later(ms: number, task: () => void): void;
+  /** Answers one request, logged and recorded: the same for a socket and an in-process call. */
+  handle(request: Request, received?: ReceivedOn): Promise<Response>;
+  /** Releases held answers, stops timers and deliveries, and waits for every request in hand. */
+  close(): Promise<void>;
+}
+
+/** What the socket layer knows of a request beyond the Request itself (recorded with it). */
+export interface ReceivedOn {
+  /** The connection it came on, numbered from 1 in the order the listener accepted them. */
+  connection: number;
+  /** When the listener accepted that connection, on the sandbox's clock. */
+  connectedAt: number;
+  /** The longest recent stall of the event loop, ms: the request may have arrived that much earlier. */
+  stalledMs?: number;
+}

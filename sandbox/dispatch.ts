@@ -1,7 +1,6 @@
 import { strictTextAsSent } from '../common/utf8.js';
-import type { PageRoute, Route, SandboxApp } from './app.js';
 import { authenticate, ReplayCache, type AuthOutcome } from './auth.js';
-import { OperationError, type OperationContext, type OperationHandler } from './context.js';
+import { OperationError, type OperationContext, type OperationHandler, type PageRoute, type Route, type SandboxApp } from './context.js';
 import { errorResponse } from './envelope.js';
 import { jsonObjectOf } from './request-body.js';
 

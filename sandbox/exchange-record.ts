@@ -1,5 +1,5 @@
 import { textAsSent } from '../common/utf8.js';
-import type { ReceivedOn } from './app.js';
+import type { ReceivedOn } from './context.js';
 import type { RecordedExchange, ResolvedOptions } from './options.js';
 
 export interface Exchange {

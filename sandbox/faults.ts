@@ -3,33 +3,6 @@ import { OPERATION_FAULTS } from './faults/operations.js';
 import { REQUEST_FAULTS } from './faults/requests.js';
 import { WEBHOOK_FAULTS } from './faults/webhooks.js';
 
-/**
- * Fault switches: each breaks exactly one profile rule the way real implementations break it, so
- * that every conformance check can be shown to fail (`serve --fault NAME`, `startSandbox({ faults })`).
- */
-export interface FaultSpec {
-  /** The profile rule the fault breaks. */
-  rule: string;
-  /** The catalog requirement (suites/catalog.json) a conformance run must report failed. */
-  requirement: string;
-  area:
-    | 'auth'
-    | 'sign'
-    | 'env'
-    | 'errors'
-    | 'order'
-    | 'duplicates'
-    | 'payout'
-    | 'operations'
-    | 'webhooks'
-    | 'wire'
-    | 'edges'
-    | 'money'
-    | 'tenants'
-    | 'state';
-  description: string;
-}
-
 /** Every fault, in the order `serve --list-faults` shows them and the proof takes them. */
 export const FAULTS = { ...REQUEST_FAULTS, ...OPERATION_FAULTS, ...EDGE_FAULTS, ...WEBHOOK_FAULTS };
 

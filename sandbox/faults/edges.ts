@@ -1,4 +1,4 @@
-import type { FaultSpec } from '../faults.js';
+import type { FaultSpec } from './spec.js';
 
 /** Faults of the wire, the edges of amounts and ids, the wallet, isolation, races, and records over time. */
 export const EDGE_FAULTS = {

@@ -1,4 +1,4 @@
-import type { FaultSpec } from '../faults.js';
+import type { FaultSpec } from './spec.js';
 
 /** Faults of the operations: Create Order, duplicates, Payout Status, the P-OPS extension. */
 export const OPERATION_FAULTS = {

@@ -1,4 +1,4 @@
-import type { FaultSpec } from '../faults.js';
+import type { FaultSpec } from './spec.js';
 
 /** Faults of accepting a request: authentication, the signed text, environments, error envelopes. */
 export const REQUEST_FAULTS = {

@@ -1,4 +1,4 @@
-import type { FaultSpec } from '../faults.js';
+import type { FaultSpec } from './spec.js';
 
 /** Faults of the webhook sender (P-HOOK). */
 export const WEBHOOK_FAULTS = {
