@@ -29,6 +29,7 @@ export type OperationHandler = (ctx: OperationContext) => Response | Promise<Res
 /** A request refused for its content: handlers throw it, the app answers the error envelope. */
 export class OperationError extends Error {
   override readonly name = 'OperationError';
+  readonly code = 'SVC_SANDBOX_REFUSED';
   constructor(
     readonly status: number,
     message: string,
