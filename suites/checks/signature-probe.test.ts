@@ -190,6 +190,9 @@ describe('credentialClues', () => {
       'merchant.apiKey is a production key but environment is sandbox',
     );
     expect(clues((c) => Object.assign(c.merchant, { apiKey: 'x_pk_live_a', secretKey: 'x_sk_test_a' }))).toEqual([]);
+    // One key without an environment's prefix: nothing to compare it with.
+    expect(clues((c) => Object.assign(c.merchant, { apiKey: 'key-a', secretKey: 'sk_live_a' }))).toEqual([]);
+    expect(clues((c) => Object.assign(c.merchant, { apiKey: 'pk_test_a', secretKey: 'secret-a' }))).toEqual([]);
   });
 
   it('ends with what the target said, when it said something', () => {
