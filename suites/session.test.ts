@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../core/clock.js';
-import { payoutBody } from './checks/requests.js';
+import { payoutBody } from './requests.js';
 import { operationOf } from './config.js';
 import { EMBEDDED_CLOCK_FACTOR, openSession } from './session.js';
 

@@ -6,7 +6,7 @@ import type { Exchange } from '../../core/exchange.js';
 import { isWebhookEventName, WEBHOOK_EVENT_NAMES, type WebhookEventName } from '../../core/webhooks.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
-import { orderBody, payoutBody } from '../../suites/checks/requests.js';
+import { orderBody, payoutBody } from '../../suites/requests.js';
 import { loadConfig, type TargetConfig } from '../../suites/config.js';
 import { TargetClient, type SendOptions } from '../../suites/http.js';
 import { configFileOf } from '../config-file.js';

@@ -14,7 +14,7 @@ import {
   orderLookup,
   payoutStatus,
   validOrder,
-} from './requests.js';
+} from '../requests.js';
 
 /**
  * A second order with the same order_id and other fields different: amount, note and customer. The

@@ -18,7 +18,7 @@ import { errorChecks } from './errors.js';
 import { operationChecks } from './operations.js';
 import { createOrderChecks } from './orders.js';
 import { payoutStatusChecks } from './payouts.js';
-import { CREATE_ORDER_PATH } from './requests.js';
+import { CREATE_ORDER_PATH } from '../requests.js';
 import { signatureChecks } from './signature.js';
 
 type Outcome = 'passed' | 'failed' | `skipped: ${string}`;

@@ -10,6 +10,7 @@ import type { Exchange } from '../http.js';
 import {
   decimalEquals,
   decimalMinus,
+  decimalPlus,
   decimalText,
   expectData,
   initiatePayout,
@@ -17,19 +18,10 @@ import {
   payoutStatus,
   settledPayout,
   type Decimal,
-} from './requests.js';
+} from '../requests.js';
 import { WALLET } from './operations.js';
 import { spareWallet } from './spare-wallet.js';
-import {
-  amountNumber,
-  balanceChange,
-  decimalPlus,
-  otherActivityAfterMiss,
-  ownAmount,
-  readBalance,
-  walletCurrency,
-  type Balance,
-} from './wallet.js';
+import { amountNumber, balanceChange, otherActivityAfterMiss, ownAmount, readBalance, walletCurrency, type Balance } from '../wallet.js';
 
 type Json = Record<string, unknown>;
 

@@ -15,8 +15,8 @@ import {
   payoutStatus,
   settledPayout,
   validOrder,
-} from './requests.js';
-import { amountNumber, balanceChange, ownAmount } from './wallet.js';
+} from '../requests.js';
+import { amountNumber, balanceChange, ownAmount } from '../wallet.js';
 
 /** n harmless reads at once, so n connections are open before the race. */
 async function warmConnections(ctx: CheckContext, n: number): Promise<void> {

@@ -4,7 +4,7 @@
 // on. A command names its record by slot, so a sequence is a list of small codes that replays exactly.
 import type fc from 'fast-check';
 import { answered } from '../check.js';
-import { decimalEquals, decimalOf, decimalText, isSuccess, validOrder } from '../checks/requests.js';
+import { decimalEquals, decimalOf, decimalText, isSuccess, validOrder } from '../requests.js';
 import type { Exchange } from '../http.js';
 import {
   awaitsSettlement,
@@ -428,10 +428,7 @@ export async function readEarlierPayout(r: Real, payoutOrderId: string, when: st
   return record;
 }
 
-export async function readBalance(
-  r: Real,
-  label: string,
-): Promise<{ exchange: Exchange; balance: import('../checks/requests.js').Decimal }> {
+export async function readBalance(r: Real, label: string): Promise<{ exchange: Exchange; balance: import('../requests.js').Decimal }> {
   const exchange = await r.send(label, 'balanceInquiry', { svc_wallet_id: r.facts.walletId });
   const balance = statusOf(exchange) === 200 ? decimalOf(dataOf(exchange)?.balance) : undefined;
   if (balance === undefined) throw new NotJudged(`Balance Inquiry answered ${answered(exchange)}`);

@@ -12,7 +12,7 @@ import type { TargetConfig } from '../config.js';
 import { createRunState } from '../context.js';
 import { runNumberAt } from '../ids.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
-import { decimalMinus, decimalOf, decimalText } from '../checks/requests.js';
+import { decimalMinus, decimalOf, decimalText } from '../requests.js';
 
 export interface RealFront {
   sandbox: RunningSandbox;
