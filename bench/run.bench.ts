@@ -20,8 +20,8 @@ import { startSandbox } from '../sandbox/index.js';
 import type { RecordedExchange } from '../sandbox/options.js';
 import { catalog } from '../suites/catalog.js';
 import type { TargetConfig } from '../suites/config.js';
-import { runNumberAt } from '../suites/ids.js';
-import { runChecks } from '../suites/runner.js';
+import { runNumberAt } from '../suites/settings.js';
+import { runChecks } from '../suites/run.js';
 import { SECTIONS } from '../suites/sections.js';
 import { startDelayProxy } from './delay-proxy.js';
 import { figure, median, repeat } from './stats.js';
@@ -35,15 +35,7 @@ const ONE_WAY_MS = 25;
 const SERVING_TIMES = 5;
 
 function settings(config: TargetConfig) {
-  return {
-    config,
-    seed: 1,
-    runs: 20,
-    runNumber: runNumberAt(Date.now()),
-    allowProduction: false,
-    timeoutMs: 10_000,
-    concurrency: CONCURRENCY,
-  };
+  return { config, seed: 1, runs: 20, runNumber: runNumberAt(Date.now()), concurrency: CONCURRENCY };
 }
 
 if (process.argv.slice(2).join(' ') === '--only throughput') {

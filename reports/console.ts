@@ -1,6 +1,7 @@
 import { plural } from '../common/plural.js';
 import { visible } from '../common/visible.js';
 import { thrownIn, whoFixes } from '../core/check-error.js';
+import type { Progress } from '../core/reporter.js';
 import type { CheckResult, Level, Report } from '../core/report.js';
 import { isPartial, leftOutOf, partialText, tallySection } from '../core/verdict.js';
 import { profileDecisionText, ruleReference } from './rule-text.js';
@@ -21,7 +22,7 @@ export class ConsoleProgress {
    * Every few seconds of a long run, how far it is and how many requests are out, so a slow remote
    * target is seen working; a quick run prints none of these.
    */
-  onProgress({ done, total, inFlight }: { done: number; total: number; inFlight: number }): void {
+  onCheckEnd(_result: CheckResult, { done, total, inFlight }: Progress): void {
     if (performance.now() - this.lastLineAt < PROGRESS_EVERY_MS || done === total) return;
     this.say(`  … ${done} of ${total} checks done, ${inFlight} request${inFlight === 1 ? '' : 's'} in flight`);
   }

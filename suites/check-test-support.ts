@@ -4,9 +4,9 @@ import { startSandbox, type RunningSandbox, type StartOptions } from '../sandbox
 import type { Check } from './check.js';
 import type { TargetConfig } from './config.js';
 import type { CheckOutcome } from '../core/report.js';
-import { createRunState, executeCheck, newMeta, type CheckMeta, type RunState } from './context.js';
-import { runNumberAt } from './ids.js';
-import type { RunSettings } from './settings.js';
+import { executeCheck, newMeta, type CheckMeta, type RunState } from './check-context.js';
+import { runNumberAt } from './settings.js';
+import { ConformanceRun } from './run.js';
 
 export interface CheckRun {
   outcome: CheckOutcome;
@@ -49,23 +49,22 @@ export async function sandboxTarget(
 ): Promise<SandboxTarget> {
   // One virtual clock for both sides by default: waits for the next second or a settlement take no real time.
   const sandbox = await startSandbox({ port: 0, clock: clock.now, ...options });
-  const settings: RunSettings = {
-    clock,
+  const run = await ConformanceRun.open({
     // Without webhooks: their checks wait on deliveries, which a virtual clock cannot time (test/webhook-checks.test.ts has its own, on a faster real clock).
-    config: edit(withoutWebhooks(structuredClone(sandbox.config))),
+    target: { config: edit(withoutWebhooks(structuredClone(sandbox.config))) },
+    sections: [],
+    clock,
     seed: 42,
     runs,
     runNumber: runNumberAt(clock.now()) + runCounter++,
-    allowProduction: false,
     timeoutMs: 5_000,
-  };
-  const state = createRunState(settings);
+  });
   return {
     sandbox,
-    state,
-    run: checkRunner(state),
+    state: run.state,
+    run: checkRunner(run.state),
     async close() {
-      await state.client.close();
+      await run.close();
       await sandbox.close();
     },
   };

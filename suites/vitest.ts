@@ -1,23 +1,22 @@
 // `svc-conformance/vitest`: the conformance checks as vitest tests in a team's own project, under
-// their `vitest run`, their reporters and their CI. The run is `run`'s (suites/runner.ts), its
-// verdict decided once (core/verdict.ts); then one test per check, one describe per section, and a
-// first test that fails when the run could not judge the target. A failure carries expected and
-// actual, so vitest shows them as a diff.
+// their `vitest run`, their reporters and their CI. The run is `run`'s (suites/run.ts), its verdict
+// decided once (core/verdict.ts); then one test per check, one describe per section, and a first
+// test that fails when the run could not judge the target. A failure shows expected and actual as a diff.
 import { afterAll, describe, test } from 'vitest';
 import { thrownIn, whoFixes } from '../core/check-error.js';
 import type { CheckResult, Level, Report } from '../core/report.js';
-import { buildReport, verdictText } from '../core/verdict.js';
+import { verdictText } from '../core/verdict.js';
 import type { Check } from './check.js';
 import { ConfigError, type TargetConfig } from './config.js';
-import { selected } from './runner.js';
-import { fasterClockSaid, openSession } from './session.js';
+import { fasterClockSaid } from './embedded.js';
+import { ConformanceRun, selected } from './run.js';
 
 export interface ConformanceSuiteOptions {
   /** A P-CFG config file (relative to the working directory), or the config itself. None: the kit's embedded reference sandbox. */
   config?: string | TargetConfig;
   /** Seed of every generated request (default: random, shown in each test's name of the suite). */
   seed?: number;
-  /** Cases per property check (default 20). */
+  /** Cases per property check (default RUN_NUMBERS.runs, suites/settings.ts: 20). */
   runs?: number;
   /** Only requirements (or checks) whose id starts with one of these. */
   only?: readonly string[];
@@ -25,7 +24,7 @@ export interface ConformanceSuiteOptions {
   strict?: boolean;
   /** Let checks that create records run against production (P-ENV-3). */
   allowProduction?: boolean;
-  /** Per-request timeout, ms (default 10,000). */
+  /** Per-request timeout, ms (default DEFAULT_TIMEOUT_MS, suites/settings.ts: 10 s). */
   timeoutMs?: number;
   /** The environment SVC_* variables are read from (default process.env). */
   env?: Record<string, string | undefined>;
@@ -52,7 +51,7 @@ class ConformanceFailure extends Error {
  */
 export async function conformanceSuite(options: ConformanceSuiteOptions = {}): Promise<void> {
   const env = options.env ?? process.env;
-  const session = await openSession({
+  const run = await ConformanceRun.open({
     target: typeof options.config === 'object' ? { config: options.config } : { configFile: options.config, env, cwd: process.cwd() },
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.runs !== undefined ? { runs: options.runs } : {}),
@@ -62,53 +61,50 @@ export async function conformanceSuite(options: ConformanceSuiteOptions = {}): P
   }).catch((error: unknown) => {
     throw error instanceof ConfigError ? new Error(`svc-conformance/vitest: ${error.message}`) : error;
   });
-  const { settings, sandbox, config } = session;
+  const { settings, sandbox, config } = run;
   const seed = settings.seed;
-  const levels = new Map<string, Level>(session.requirements.map((r) => [r.id, r.level]));
-  afterAll(() => session.close());
+  const levels = new Map<string, Level>(run.requirements.map((r) => [r.id, r.level]));
+  afterAll(() => run.close());
   // The run as `run` makes it, its verdict decided once (core/verdict.ts): each test then shows its check.
   let judged: Promise<{ report: Report; byCheck: Map<string, CheckResult> }> | undefined;
   const judge = () =>
     (judged ??= (async () => {
       const startedAt = new Date();
-      const results = await session.run();
-      const report = buildReport({
-        results,
-        catalog: session.requirements,
-        target: { baseUrl: config.baseUrl, environment: config.environment, embeddedSandbox: sandbox !== undefined },
-        seed,
-        runNumber: settings.runNumber,
-        runs: settings.runs,
-        strict: options.strict ?? false,
-        startedAt,
-        durationMs: Date.now() - startedAt.getTime(),
-        version: 'vitest',
-      });
+      const results = await run.run();
+      const report = run.report(results, { strict: options.strict ?? false, startedAt, version: 'vitest' });
       return { report, byCheck: new Map(results.map((r) => [r.meta.check, r])) };
     })());
 
   const target = sandbox !== undefined ? `the kit's embedded sandbox${fasterClockSaid(settings.clock)}` : config.baseUrl;
   describe(`svc-conformance against ${target} (seed ${seed})`, () => {
     // One test for the verdict's reasons: an inconclusive run fails it, naming why, and blames no check.
-    test('the run could judge the target', async () => {
-      const { report } = await judge();
-      if (report.verdict === 'inconclusive') throw new Error(`svc-conformance: ${verdictText(report)}`);
-    }, RUN_TIMEOUT_MS);
-    for (const section of session.sections) {
+    test(
+      'the run could judge the target',
+      async () => {
+        const { report } = await judge();
+        if (report.verdict === 'inconclusive') throw new Error(`svc-conformance: ${verdictText(report)}`);
+      },
+      RUN_TIMEOUT_MS,
+    );
+    for (const section of run.sections) {
       const checks = section.checks.filter((check) => selected(settings, check));
       if (checks.length === 0) continue;
       describe(section.name, () => {
         for (const check of checks) {
-          test(`${check.requirement} ${check.title}`, async ({ skip, annotate }) => {
-            const { report, byCheck } = await judge();
-            const result = byCheck.get(check.id);
-            if (result === undefined || result.state === 'skipped') return skip(result?.meta.skipped ?? 'not run');
-            if (result.state === 'error') throw codeError(check, result);
-            // What an inconclusive run saw is no verdict about the target: said, never failed.
-            if (report.verdict === 'inconclusive' && result.state === 'failed')
-              return skip(`not judged: the run could not judge the target (${report.reasons?.[0] ?? 'see its first test'})`);
-            await judgeResult(result, levels, options.strict ?? false, annotate);
-          }, RUN_TIMEOUT_MS);
+          test(
+            `${check.requirement} ${check.title}`,
+            async ({ skip, annotate }) => {
+              const { report, byCheck } = await judge();
+              const result = byCheck.get(check.id);
+              if (result === undefined || result.state === 'skipped') return skip(result?.meta.skipped ?? 'not run');
+              if (result.state === 'error') throw codeError(check, result);
+              // What an inconclusive run saw is no verdict about the target: said, never failed.
+              if (report.verdict === 'inconclusive' && result.state === 'failed')
+                return skip(`not judged: the run could not judge the target (${report.reasons?.[0] ?? 'see its first test'})`);
+              await judgeResult(result, levels, options.strict ?? false, annotate);
+            },
+            RUN_TIMEOUT_MS,
+          );
         }
       });
     }

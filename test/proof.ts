@@ -1,5 +1,5 @@
 // The conformance proof's machinery, shared by the three proof files (so vitest runs them on separate
-// workers): runs in-process (the runner and the verdict `run` uses, without the command around them:
+// workers): runs in-process (the run and the verdict `run` uses, without the command around them:
 // test/cli-run.test.ts covers that), each against a fresh sandbox that shares a scaled clock with the
 // run, so a wait (the next second, a settlement) takes a fraction of its time. A variant's row is a
 // whole run of every check, since a false alarm may come from any of them; a fault's row runs only
@@ -8,10 +8,9 @@
 // without faults is the variants' proof.
 import { afterAll, expect } from 'vitest';
 import type { Report } from '../core/report.js';
-import { buildReport } from '../core/verdict.js';
 import { allVariants, FAULT_NAMES, FAULTS, type FaultName, type SandboxVariant } from '../sandbox/index.js';
-import { runNumberAt } from '../suites/ids.js';
-import { openSession } from '../suites/session.js';
+import { ConformanceRun } from '../suites/run.js';
+import { runNumberAt } from '../suites/settings.js';
 
 /** The fault areas part 1 of the proof takes; part 3 takes those of v1.2's rules; part 2 those of records (below). */
 export const FIRST_AREAS: readonly string[] = ['auth', 'sign', 'env', 'errors'];
@@ -81,7 +80,7 @@ export async function certify(
   const runs = options.faults !== undefined && options.faults.length > 0 ? RUNS.fault : RUNS.variant;
   const slower = options.faults?.map((fault) => SLOWER_CLOCK[fault]).find((factor) => factor !== undefined);
   const startedAt = new Date();
-  const session = await openSession({
+  const run = await ConformanceRun.open({
     target: {
       embedded: {
         // Settling takes 6 s of the sandbox's time: long enough that an event the status contradicts is caught in the act.
@@ -101,21 +100,9 @@ export async function certify(
     ...(only !== undefined ? { only } : {}),
   });
   try {
-    const results = await session.run();
-    return buildReport({
-      results,
-      catalog: session.requirements,
-      target: { baseUrl: session.config.baseUrl, environment: 'sandbox', embeddedSandbox: false },
-      seed: SEED,
-      runNumber: session.settings.runNumber,
-      runs,
-      strict: true,
-      startedAt,
-      durationMs: Date.now() - startedAt.getTime(),
-      version: 'proof',
-    });
+    return run.report(await run.run(), { strict: true, startedAt, version: 'proof' });
   } finally {
-    await session.close();
+    await run.close();
   }
 }
 

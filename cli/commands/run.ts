@@ -1,4 +1,3 @@
-import { randomInt } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -12,11 +11,11 @@ import { renderHar, type TimedExchange } from '../../reports/har.js';
 import { certification } from '../../reports/seal.js';
 import { writeAtomically } from '../../reports/write.js';
 import { checkTargetEnv, isProduction } from '../../suites/config.js';
-import { runNumberAt } from '../../suites/ids.js';
 import { preflight } from '../../suites/preflight.js';
 import { redactor } from '../../suites/redact.js';
-import { runConcurrency } from '../../suites/context.js';
-import { fasterClockSaid, openSession, type RunSession } from '../../suites/session.js';
+import { fasterClockSaid } from '../../suites/embedded.js';
+import { ConformanceRun } from '../../suites/run.js';
+import { RUN_NUMBERS, type RunInput } from '../../suites/settings.js';
 import { configFileOf, wasDiscovered } from '../config-file.js';
 import { interruptsOf } from '../interrupt.js';
 import { UsageError } from '../io.js';
@@ -49,7 +48,7 @@ export const runCommand = defineCommand({
     { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports/run)' },
     FORMAT_OPTION,
     { name: 'seed', type: 'string', value: 'N', description: 'seed of every generated request (default: random, printed)' },
-    { name: 'runs', type: 'string', value: 'N', description: 'cases per property check (default 20)' },
+    { name: 'runs', type: 'string', value: 'N', description: `cases per property check (default ${RUN_NUMBERS.runs.default})` },
     { name: 'strict', type: 'boolean', description: 'a failed SHOULD fails the run too' },
     REQUIRE_ALL_OPTION,
     SIGN_KEY_OPTION,
@@ -91,15 +90,19 @@ export const runCommand = defineCommand({
       name: 'concurrency',
       type: 'string',
       value: 'N',
-      description:
-        "requests in flight at most (default the config's profile.concurrency, else 8); 1 runs the checks one at a time, in order",
+      description: `requests in flight at most (default the config's profile.concurrency, else ${RUN_NUMBERS.concurrency.default}); 1 runs the checks one at a time, in order`,
     },
-    { name: 'timeout', type: 'string', value: 'SECONDS', description: 'per-request timeout (default 10)' },
+    {
+      name: 'timeout',
+      type: 'string',
+      value: 'SECONDS',
+      description: `per-request timeout (default ${RUN_NUMBERS.timeoutSeconds.default})`,
+    },
     {
       name: 'max-time',
       type: 'string',
       value: 'SECONDS',
-      description: 'time budget of the whole run (default 900); nothing is sent after it',
+      description: `time budget of the whole run (default ${RUN_NUMBERS.maxTimeSeconds.default}); nothing is sent after it`,
     },
   ],
   details: [
@@ -130,7 +133,7 @@ export const runCommand = defineCommand({
     const numbers = readNumbers(options);
     const reportDir = resolve(io.cwd, options['report-dir'] ?? defaultReportDir('run'));
     const startedAt = new Date();
-    let session: RunSession | undefined;
+    let session: ConformanceRun | undefined;
     try {
       const configFile = configFileOf('run', options, io);
       checkTargetEnv(io.env, configFile);
@@ -142,7 +145,7 @@ export const runCommand = defineCommand({
       const traffic: TimedExchange[] = [];
       const only = prefixList(options.only);
       const skip = prefixList(options.skip);
-      session = await openSession({
+      session = await ConformanceRun.open({
         target: { configFile, env: io.env, cwd: io.cwd },
         teamChecks: {
           cwd: io.cwd,
@@ -150,20 +153,13 @@ export const runCommand = defineCommand({
           ...(configFile !== undefined && wasDiscovered(options, configFile) ? { discoveredConfig: configFile } : {}),
           allowChecks: options['allow-checks'],
         },
-        seed: numbers.seed,
-        runs: numbers.runs,
-        runNumber: runNumberAt(startedAt.getTime()),
+        ...numbers,
+        startedAt: startedAt.getTime(),
         allowProduction: options['allow-production'],
-        timeoutMs: numbers.timeoutMs,
-        deadlineAt: startedAt.getTime() + numbers.maxTimeMs,
-        deadlineSource: `--max-time ${numbers.maxTimeMs / 1000}`,
+        maxTimeName: '--max-time',
         ...(only !== undefined ? { only } : {}),
         ...(skip !== undefined ? { skip } : {}),
-        ...(numbers.concurrency !== undefined ? { concurrency: numbers.concurrency } : {}),
         ...(options['replay-path'] !== undefined ? { replayPath: replayPathOf(options['replay-path'], options) } : {}),
-        ...(harFile !== undefined
-          ? { onExchange: (exchange: Exchange) => void traffic.push({ exchange, startedAt: Date.now() - exchange.ms }) }
-          : {}),
         hold: (what, undo) => interrupts.hold(what, undo),
         interrupted: interrupts.signal,
       });
@@ -186,7 +182,7 @@ export const runCommand = defineCommand({
         seed: settings.seed,
         runNumber: settings.runNumber,
         runs: settings.runs,
-        concurrency: runConcurrency(settings),
+        concurrency: settings.concurrency,
         strict: options.strict,
         requireAll: options['require-all'],
         startedAt,
@@ -208,8 +204,8 @@ export const runCommand = defineCommand({
           only: only ?? null,
           skip: skip ?? null,
           allowProduction: settings.allowProduction,
-          timeoutSeconds: numbers.timeoutMs / 1000,
-          maxTimeSeconds: numbers.maxTimeMs / 1000,
+          timeoutSeconds: settings.timeoutMs / 1000,
+          maxTimeSeconds: settings.maxTimeSeconds,
           embeddedSandbox: sandbox !== undefined,
         },
         // Team check modules by their path from the working directory: no path of this machine in a report.
@@ -249,7 +245,8 @@ export const runCommand = defineCommand({
         (line) => io.stdout(line + '\n'),
         (id) => levels.get(id),
       );
-      const results = await session.run(progress);
+      const har = { onExchange: (exchange: Exchange) => void traffic.push({ exchange, startedAt: Date.now() - exchange.ms }) };
+      const results = await session.run(harFile !== undefined ? [progress, har] : [progress]);
       if (results.length === 0 && (only !== undefined || skip !== undefined)) {
         const chosen = [only ? `--only ${only.join(',')}` : '', skip ? `--skip ${skip.join(',')}` : ''].filter(Boolean).join(' with ');
         throw new UsageError(
@@ -322,16 +319,19 @@ function replayPathOf(path: string, options: RunOptions): string {
   return path;
 }
 
-/** A full run takes well under a minute against a healthy target; 15 minutes leaves room for a slow one. */
-const DEFAULT_MAX_TIME_SECONDS = 900;
-
-function readNumbers(options: RunOptions): { seed: number; runs: number; timeoutMs: number; maxTimeMs: number; concurrency?: number } {
-  const integer = (name: string, value: unknown, min: number, max: number): number => wholeNumber('run', name, value, min, max);
+/** The run's numbers given on the command line, each within its bounds (suites/settings.ts fills the rest). */
+function readNumbers(options: RunOptions): RunInput {
+  type Name = 'seed' | 'runs' | 'timeout' | 'max-time' | 'concurrency';
+  const read = (name: Name, key: 'seed' | 'runs' | 'timeoutMs' | 'maxTimeSeconds' | 'concurrency', scale = 1) => {
+    const bounds = RUN_NUMBERS[key === 'timeoutMs' ? 'timeoutSeconds' : key];
+    const value = options[name];
+    return value === undefined ? {} : { [key]: wholeNumber('run', name, value, bounds.min, bounds.max) * scale };
+  };
   return {
-    seed: options.seed === undefined ? randomInt(0, 2 ** 31 - 1) : integer('seed', options.seed, 0, 2 ** 31 - 1),
-    runs: options.runs === undefined ? 20 : integer('runs', options.runs, 1, 10_000),
-    timeoutMs: (options.timeout === undefined ? 10 : integer('timeout', options.timeout, 1, 600)) * 1000,
-    maxTimeMs: (options['max-time'] === undefined ? DEFAULT_MAX_TIME_SECONDS : integer('max-time', options['max-time'], 1, 86_400)) * 1000,
-    ...(options.concurrency !== undefined ? { concurrency: integer('concurrency', options.concurrency, 1, 64) } : {}),
+    ...read('seed', 'seed'),
+    ...read('runs', 'runs'),
+    ...read('timeout', 'timeoutMs', 1000),
+    ...read('max-time', 'maxTimeSeconds'),
+    ...read('concurrency', 'concurrency'),
   };
 }

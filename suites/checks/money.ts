@@ -5,7 +5,7 @@
 // blamed on the target.
 import { minorUnitOf } from '../../schemas/amounts.js';
 import { CheckFailure, CheckSkipped, answered, expectThat, type Check, type CheckContext } from '../check.js';
-import { concurrencyOf } from '../config.js';
+import { concurrencyOf } from '../settings.js';
 import type { Exchange } from '../http.js';
 import {
   decimalEquals,

@@ -2,7 +2,7 @@
 // one new record, each run alone so the run's other traffic does not spread them out. As in
 // DUP-CONCURRENT (duplicates.ts), connections are opened first so the requests leave together.
 import { answered, expectSchema, expectThat, type Check, type CheckContext } from '../check.js';
-import { concurrencyOf } from '../config.js';
+import { concurrencyOf } from '../settings.js';
 import type { Exchange } from '../http.js';
 import {
   createOrder,

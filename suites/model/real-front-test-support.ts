@@ -9,8 +9,8 @@ import { virtualClock, type Clock } from '../../core/clock.js';
 import { startSandbox, type RunningSandbox, type StartOptions } from '../../sandbox/index.js';
 import { checkRunner, type SandboxTarget } from '../check-test-support.js';
 import type { TargetConfig } from '../config.js';
-import { createRunState } from '../context.js';
-import { runNumberAt } from '../ids.js';
+import { runNumberAt } from '../settings.js';
+import { ConformanceRun } from '../run.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
 import { decimalMinus, decimalOf, decimalText } from '../requests.js';
 
@@ -19,7 +19,7 @@ export interface RealFront {
   /** Every /sandbox/* path the front was asked for, in order. */
   controlRequests: string[];
   /** A run of its own against the front (a fresh run state: its own run number). */
-  target(seed?: number, runs?: number, edit?: (config: TargetConfig) => TargetConfig): SandboxTarget;
+  target(seed?: number, runs?: number, edit?: (config: TargetConfig) => TargetConfig): Promise<SandboxTarget>;
   close(): Promise<void>;
 }
 
@@ -76,35 +76,30 @@ export async function realFront(options: StartOptions = {}, clock: Clock = virtu
   }
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const states: { close(): Promise<void> }[] = [];
+  const opened: ConformanceRun[] = [];
   return {
     sandbox,
     controlRequests,
-    target(seed = 42, runs = 3, edit = (c) => c) {
+    async target(seed = 42, runs = 3, edit = (c) => c) {
       const config = structuredClone(sandbox.config) as TargetConfig;
       delete config.webhooks;
       // A real deployment's config names no spare wallet unless its owner gives one, nor the reference sandbox.
       if (config.fixtures !== undefined) delete config.fixtures.spareWallet;
       delete config.target;
-      const state = createRunState({
+      const run = await ConformanceRun.open({
+        target: { config: edit({ ...config, baseUrl }) },
+        sections: [],
         clock,
-        config: edit({ ...config, baseUrl }),
         seed,
         runs,
         runNumber: runNumberAt(clock.now()) + runCounter++,
-        allowProduction: false,
         timeoutMs: 5_000,
       });
-      states.push(state.client);
-      return {
-        sandbox,
-        state,
-        run: checkRunner(state),
-        close: () => state.client.close(),
-      };
+      opened.push(run);
+      return { sandbox, state: run.state, run: checkRunner(run.state), close: () => run.close() };
     },
     async close() {
-      for (const client of states) await client.close();
+      for (const run of opened) await run.close();
       server.closeAllConnections();
       await new Promise<void>((closed) => server.close(() => closed()));
       await sandbox.close();

@@ -1,7 +1,8 @@
+// What a check sees of its run (ctx), and how one check is run and its outcome kept (executeCheck).
 import { CheckSkipped, isCheckFailure, isCheckInconclusive, isCheckSkipped, type Check, type CheckContext, type Need } from './check.js';
-import { concurrencyOf, isProduction, operationOf, type OperationKey, type TargetConfig } from './config.js';
-import { isMisSigned, isPlainlySigned, replayWindowUsedUp, TargetClient, type Exchange } from './http.js';
-import { idSource, runSalt, runTag } from './ids.js';
+import { isProduction, operationOf, type OperationKey, type TargetConfig } from './config.js';
+import { isMisSigned, isPlainlySigned, replayWindowUsedUp, type TargetClient, type Exchange } from './http.js';
+import { idSource } from './ids.js';
 import { Limiter, settleInOrder } from './limiter.js';
 import { systemClock } from '../core/clock.js';
 import { OPERATION_NAMES, OPERATIONS } from '../core/operations.js';
@@ -18,7 +19,7 @@ export type { CheckMeta } from '../core/report.js';
 
 const MAX_EVIDENCE = 6;
 
-/** The client and limits of one run, shared by all its checks. */
+/** The client and limits of one run, shared by all its checks (suites/run.ts makes it). */
 export interface RunState {
   settings: RunSettings;
   client: TargetClient;
@@ -39,38 +40,6 @@ export function laneLock(state: RunState, lane: string): Limiter {
   let lock = state.lanes.get(lane);
   if (lock === undefined) state.lanes.set(lane, (lock = new Limiter(1)));
   return lock;
-}
-
-/**
- * Ends what the run opened: the webhook session (its registration put back), then the client. What a
- * person must know of it (a registration the target would not take back) becomes a note of the
- * check that opened the session, and so of the report: no verdict of the target's.
- */
-export async function closeRunState(state: RunState): Promise<void> {
-  const webhooks = await state.webhooks?.catch(() => undefined);
-  const said = await webhooks?.close();
-  if (said !== undefined && state.webhooksOpenedBy !== undefined) (state.webhooksOpenedBy.notes ??= []).push(said);
-  await state.client.close();
-}
-
-/** The run's concurrency: --concurrency, else the config's profile.concurrency, else 8. */
-export function runConcurrency(settings: RunSettings): number {
-  return settings.concurrency ?? concurrencyOf(settings.config);
-}
-
-export function createRunState(settings: RunSettings): RunState {
-  const salt = settings.salt ?? runSalt();
-  const client = new TargetClient(settings.config, {
-    ownMark: runTag(settings.runNumber, salt),
-    timeoutMs: settings.timeoutMs,
-    ...(settings.clock !== undefined ? { clock: settings.clock } : {}),
-    ...(settings.onExchange !== undefined ? { onExchange: settings.onExchange } : {}),
-    ...(settings.interrupted !== undefined ? { interrupted: settings.interrupted } : {}),
-    ...(settings.deadlineAt !== undefined
-      ? { deadlineAt: settings.deadlineAt, deadlineSource: settings.deadlineSource ?? 'max time' }
-      : {}),
-  });
-  return { settings, client, requests: new Limiter(runConcurrency(settings)), salt, lanes: new Map() };
 }
 
 /** Why a check cannot run against this target, or undefined when it can. */
@@ -255,6 +224,29 @@ const REMOVED: object = Object.defineProperty({}, 'client', {
   },
 });
 
+/** An exchange of a check: its run's own payouts noted, its answer tallied and looked over by the observers. */
+function tally(state: RunState, meta: CheckMeta, options: Parameters<CheckContext['send']>[0], exchange: Exchange): void {
+  const { config } = state.settings;
+  notePayouts(state, config, options, exchange);
+  const status = exchange.response?.status;
+  if (exchange.response !== undefined && isPlainlySigned(options, config.merchant) && ownMethod(config, options))
+    tallySigned(meta, exchange.response);
+  if (status !== undefined && status >= 500) meta.serverErrors = (meta.serverErrors ?? 0) + 1;
+  if (exchange.resent !== undefined) {
+    const resent = (meta.resent ??= { sent: 0, accepted: 0 });
+    resent.sent += 1;
+    if (exchange.response !== undefined && exchange.response.status !== 401) resent.accepted += 1;
+  }
+  // Signed wrong (or not at all) on purpose, and taken past authentication: the target's own doing,
+  // whatever the keys. Not a 404: a wrong base URL answers that to everything.
+  if (status !== undefined && isMisSigned(options) && (isSuccessStatus(status) || status === 409 || status === 422)) {
+    meta.wronglySignedAccepted = (meta.wronglySignedAccepted ?? 0) + 1;
+  }
+  if (status === 404 && isMisSigned(options)) meta.wronglySignedNotFound = (meta.wronglySignedNotFound ?? 0) + 1;
+  // A form's answer is a page (the sandbox's hosted checkout), not an operation's: no envelope rule applies.
+  if (options.form === undefined) for (const finding of observe(exchange)) meta.findings.push({ ...finding, exchange });
+}
+
 /**
  * What a check sees. Its exchanges are kept in the order they were sent, not the order they were
  * answered, so its evidence and findings are the same for a seed whatever the interleaving.
@@ -278,27 +270,9 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
       return through(options).then((exchange) => kept(options, exchange, place));
     };
   const send = sendVia(sendLimited);
-  /** An exchange of this check, in its place: tallied, and looked over by the observers. */
   const kept = (options: Parameters<CheckContext['send']>[0], exchange: Exchange, place: number): Exchange => {
     exchanges[place] = exchange;
-    notePayouts(state, settings.config, options, exchange);
-    const status = exchange.response?.status;
-    if (exchange.response !== undefined && isPlainlySigned(options, settings.config.merchant) && ownMethod(settings.config, options))
-      tallySigned(meta, exchange.response);
-    if (status !== undefined && status >= 500) meta.serverErrors = (meta.serverErrors ?? 0) + 1;
-    if (exchange.resent !== undefined) {
-      const tally = (meta.resent ??= { sent: 0, accepted: 0 });
-      tally.sent += 1;
-      if (exchange.response !== undefined && exchange.response.status !== 401) tally.accepted += 1;
-    }
-    // Signed wrong (or not at all) on purpose, and taken past authentication: the target's own doing,
-    // whatever the keys. Not a 404: a wrong base URL answers that to everything.
-    if (status !== undefined && isMisSigned(options) && (isSuccessStatus(status) || status === 409 || status === 422)) {
-      meta.wronglySignedAccepted = (meta.wronglySignedAccepted ?? 0) + 1;
-    }
-    if (status === 404 && isMisSigned(options)) meta.wronglySignedNotFound = (meta.wronglySignedNotFound ?? 0) + 1;
-    // A form's answer is a page (the sandbox's hosted checkout), not an operation's: no envelope rule applies.
-    if (options.form === undefined) for (const finding of observe(exchange)) meta.findings.push({ ...finding, exchange });
+    tally(state, meta, options, exchange);
     return exchange;
   };
   const ctx: CheckContext & { __proto__: object } = {
