@@ -9,9 +9,11 @@ import { esc, evidenceHtml } from './html-evidence.js';
 import { REPORT_CSS } from './html-style.js';
 import { thrownIn, whoFixes } from '../core/check-error.js';
 import { profileDecisionText, ruleTexts } from './rule-text.js';
+import type { Reporter, RunEnd } from '../core/reporter.js';
 import type { Report, RequirementReport } from '../core/report.js';
 import { isPartial, leftOutOf, partialText, verdictText } from '../core/verdict.js';
 import { selectionText } from './console.js';
+import type { ReportFolder } from './write.js';
 
 export { esc };
 
@@ -374,4 +376,13 @@ ${certificationSection(report)}
 </body>
 </html>
 `;
+}
+
+/** report.html in the report folder. */
+export class HtmlReporter implements Reporter {
+  constructor(private readonly folder: ReportFolder) {}
+
+  onRunEnd(end: RunEnd): Promise<void> {
+    return this.folder.write(end, 'report.html', renderHtml(end.report));
+  }
 }
