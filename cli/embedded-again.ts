@@ -1,3 +1,5 @@
+// The embedded sandbox stops with the run, so its reproduce lines first start one again: its config
+// goes into the report folder as sandbox.json (secrets redacted; `serve --config-out` puts them back).
 import { lstat, readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { shellQuote } from '../core/reproduce.js';
@@ -6,14 +8,7 @@ import type { TargetConfig } from '../suites/config.js';
 import { redactor } from '../suites/redact.js';
 import { UsageError, type Io } from './io.js';
 
-/**
- * The embedded sandbox stops with the run, so reproduce lines cannot cite it as it was: the config
- * the run used goes into the report folder as sandbox.json, and the lines first start a sandbox on
- * the same port with `serve --config-out` that same file, which writes it again whole. Its secret
- * keys are the sandbox's public demo keys, but a report folder is uploaded and scanned like any
- * report, so they are written redacted: serve puts them back. Returns the path to cite, as given
- * from the working directory, and that command.
- */
+/** Writes sandbox.json; returns its path from the working directory and the serve command that starts the sandbox again. */
 export async function embeddedSandboxAgain(
   io: Io,
   command: string,
@@ -22,9 +17,8 @@ export async function embeddedSandboxAgain(
 ): Promise<{ configPath: string; command: string }> {
   const file = join(dir, 'sandbox.json');
   const configPath = relative(io.cwd, file) || file;
-  // A sandbox.json the kit did not write (a --report-dir . holding the project's own) is refused, not
-  // replaced, nor dodged by another name: the reproduce lines' `serve --config-out` would replace
-  // whatever file they cite, and another folder is one option away.
+  // One the kit did not write is refused, not replaced nor dodged: `serve --config-out` would replace
+  // whatever file the lines cite, and another folder is one option away.
   const notTheKits = await whyNotTheKits(file, sandbox.config);
   if (notTheKits !== undefined)
     throw new UsageError(

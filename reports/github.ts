@@ -10,9 +10,8 @@ import { judged, type ConsoleOut } from './console.js';
 import { profileDecisionText } from './rule-text.js';
 
 /**
- * Inside a GitHub Actions job (GITHUB_ACTIONS=true): the job summary appended to GITHUB_STEP_SUMMARY's
- * file, the annotations on the console. With --format json that is stderr, which the runner reads for
- * workflow commands too. A summary that cannot be written is said on stderr, and changes nothing else.
+ * In a GitHub Actions job: the job summary appended to GITHUB_STEP_SUMMARY, the annotations on the
+ * console (stderr under --format json: the runner reads workflow commands there too).
  */
 export class GitHubActionsReporter implements Reporter {
   constructor(

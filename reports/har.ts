@@ -1,6 +1,5 @@
-// Every exchange of a run as HAR 1.2 (run --har FILE), so the traffic opens in a browser's dev
-// tools, a proxy or any HAR viewer. The exchanges are the evidence's: secrets and signatures are
-// already redacted, and each body is cut where the evidence cuts it (saying so).
+// Every exchange of a run as HAR 1.2 (run --har FILE), for dev tools, proxies and HAR viewers. The
+// exchanges are the evidence's: secrets and signatures already redacted, bodies cut as it cuts them.
 import { STATUS_CODES } from 'node:http';
 import type { Exchange } from '../core/exchange.js';
 import type { Reporter, RunEnd } from '../core/reporter.js';

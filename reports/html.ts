@@ -1,9 +1,5 @@
-/**
- * report.html: one self-contained page (inline CSS, no script, no external asset) that shows the
- * verdict first, then what failed with its evidence and how to reproduce it, then every requirement.
- * It renders the report model only; statuses and the verdict come from core/verdict.ts. Every text
- * that reaches the page goes through `esc`, because bodies, headers and messages come from the target.
- */
+// report.html: one self-contained page (no script, no external asset): the verdict, what failed with
+// its evidence, every requirement. Every text goes through `esc`: bodies and messages are the target's.
 import { plural } from '../common/plural.js';
 import { esc, evidenceHtml } from './html-evidence.js';
 import { REPORT_CSS } from './html-style.js';

@@ -19,8 +19,7 @@ export class JsonSummaryReporter implements Reporter {
 
 /**
  * The summary as one JSON object: the verdict, the counts, each failed requirement (with the profile
- * rule that decides it, when the interface leaves it open), each MAY not held apart (information,
- * never a failure), the report files and the report's digest.
+ * rule that decides it), each MAY not held apart (never a failure), the report files and the digest.
  */
 export function summaryJson(report: Report, files: readonly string[]): string {
   const entry = (r: Report['requirements'][number]) => ({

@@ -139,9 +139,8 @@ export class ReportFolder {
 }
 
 /**
- * The files the report folder holds, each with how the kit knows its own by
- * content: in a folder such as "." another tool's junit.xml or report.html sits by the same name.
- * A signature is the kit's only beside the kit's report.json (another tool signs its own report).
+ * The report folder's files, each with how the kit knows its own by content (another tool's junit.xml
+ * may sit in "."); a signature is the kit's only beside the kit's report.json.
  */
 const REPORT_FILES: ReadonlyArray<{ name: string; isKits: (text: string, kitReportBeside: boolean) => boolean }> = [
   { name: 'report.json', isKits: (text) => toolNameOf(text) === 'svc-conformance' },
@@ -159,10 +158,8 @@ const REPORT_FILES: ReadonlyArray<{ name: string; isKits: (text: string, kitRepo
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 
 /**
- * Removes an earlier run's reports from `dir`, so that a run which ends without writing its own
- * (interrupted, killed, stopped by an error) leaves no verdict behind that is not its own. Only the
- * kit's: each file is removed when it is a plain file whose content the kit writes; anything else
- * by those names (another tool's junit.xml in ".", a link, a folder) is left as it is. Returns the names removed.
+ * Removes an earlier run's reports from `dir`, so a run that ends without its own leaves no verdict
+ * that is not its own. Only the kit's plain files go (not a link, a folder, another tool's); returns their names.
  */
 export async function removeReports(dir: string): Promise<string[]> {
   const kitReportBeside = await isKitFile(join(dir, 'report.json'), REPORT_FILES[0]!.isKits, false);

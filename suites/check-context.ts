@@ -135,9 +135,8 @@ export async function executeCheck(check: Check, state: RunState, meta: CheckMet
 }
 
 /**
- * A failure as kept: its texts redacted (a counterexample too, as the JSON it is reported as). A team's
- * check in plain JavaScript may give an object where a text belongs (`expected: { k: 1 }`): it is kept
- * as its JSON text, so the run goes on and the reports show it.
+ * A failure as kept: its texts redacted, a counterexample too. An object a team's check gives where a
+ * text belongs (`expected: { k: 1 }`) is kept as its JSON text, so the run goes on and the reports show it.
  */
 function redactedFailure(failure: NonNullable<CheckMeta['failure']>, redact: Redact): NonNullable<CheckMeta['failure']> {
   const { message, expected, actual, steps, reproduce, counterexample } = failure;
@@ -210,10 +209,8 @@ export function newMeta(check: Check): CheckMeta {
 }
 
 /**
- * What every check context inherits: team checks written for 0.1 read ctx.client, and are told what
- * replaced it rather than "undefined has no property". On the prototype, not on each context: a
- * getter defined on an object after it is made turns it into a slow dictionary, and checks read
- * their context at every step.
+ * Every check context's prototype: a team check written for 0.1 that reads ctx.client is told what
+ * replaced it. On the prototype, as a getter added to each context would make it a slow dictionary.
  */
 const REMOVED: object = Object.defineProperty({}, 'client', {
   enumerable: false,
@@ -254,10 +251,8 @@ function tally(state: RunState, meta: CheckMeta, options: Parameters<CheckContex
 function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges: Exchange[], scope: number): CheckContext {
   const { settings, client } = state;
   const concurrency = state.requests.max;
-  // A check that runs alone keeps its own requests in flight together (the race needs all of
-  // them at once, even at --concurrency 1); every other request waits for one of the run's slots.
-  // A lane's go first: its checks run one after another, so a lane is the run's longest chain, and
-  // behind the property checks' queue each of its requests waited for dozens of others.
+  // A check that runs alone keeps its requests in flight together (a race needs them all at once);
+  // others wait for a slot, a lane's first: a lane is the run's longest chain of requests.
   const ahead = check.lane !== undefined;
   const sendLimited = (options: Parameters<TargetClient['send']>[0]) =>
     check.alone ? client.send(options) : state.requests.run(() => client.send(options), { ahead });

@@ -7,9 +7,8 @@ import { checkTargetEnv, envNamesTarget, loadConfig, type TargetConfig } from '.
 import type { RunHold } from './settings.js';
 
 /**
- * How much faster than real time the embedded sandbox and the run against it share a clock: its
- * settlements and webhook retries take an eighth of their time. Only scheduling delay is magnified:
- * 8 keeps HOOK-RETRY's 60 s bound at 7.5 real seconds, where the proof saw retries at most 3.7 s late.
+ * How much faster than real time the embedded sandbox and its run share a clock. Scheduling delay is
+ * magnified as much: at 8, HOOK-RETRY's 60 s bound is 7.5 real s; the proof saw retries 3.7 s late at most.
  */
 export const EMBEDDED_CLOCK_FACTOR = 8;
 

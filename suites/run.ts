@@ -100,9 +100,8 @@ export class ConformanceRun {
   }
 
   /**
-   * Runs every selected check, telling the reporters as each ends, and ends what the checks opened
-   * (the webhook session, its registration put back; the client) before returning. Never throws for
-   * what a check does: a target's fault is 'failed', the kit's own 'error'.
+   * Runs every selected check, telling the reporters, then ends what the checks opened (the webhook
+   * session, its registration put back). A target's fault is 'failed', the kit's own 'error': no throw.
    */
   async run(reporters: readonly Reporter[] = []): Promise<CheckResult[]> {
     this.reporters = reporters;
@@ -176,9 +175,8 @@ export class ConformanceRun {
   }
 
   /**
-   * With a concurrency of 1 the checks run one after another, as listed. Above it: first each check
-   * that must run alone, then the rest side by side; a lane's checks (sharing the wallet's balance)
-   * run one after another, lanes first, since they take longest. A team's checks start after the kit's.
+   * At concurrency 1 the checks run as listed. Above it: each check that must run alone, then the rest
+   * side by side, lanes first and each lane in order (they take longest); a team's checks after the kit's.
    */
   private async schedule(): Promise<CheckResult[]> {
     const all = this.plan();

@@ -1,7 +1,5 @@
-// `svc-conformance/vitest`: the conformance checks as vitest tests in a team's own project, under
-// their `vitest run`, their reporters and their CI. The run is `run`'s (suites/run.ts), its verdict
-// decided once (core/verdict.ts); then one test per check, one describe per section, and a first
-// test that fails when the run could not judge the target. A failure shows expected and actual as a diff.
+// `svc-conformance/vitest`: the checks as vitest tests in a team's own project. The run is `run`'s
+// (suites/run.ts), its verdict decided once; a first test fails when the run could not judge the target.
 import { afterAll, describe, test } from 'vitest';
 import { thrownIn, whoFixes } from '../core/check-error.js';
 import type { CheckResult, Level, Report } from '../core/report.js';
@@ -45,9 +43,8 @@ class ConformanceFailure extends Error {
 }
 
 /**
- * Registers the conformance suites in the calling test file: `await conformanceSuite({ config })`.
- * It loads the config (and the team's checks it lists) before registering, so it is awaited at the
- * top level of the file. Checks run in order in that file; keep it to one call per file.
+ * Registers the suites in the calling test file: `await conformanceSuite({ config })`, at its top
+ * level (it loads the config and team checks first); one call per file.
  */
 export async function conformanceSuite(options: ConformanceSuiteOptions = {}): Promise<void> {
   const env = options.env ?? process.env;
