@@ -3,7 +3,7 @@ import { CheckSkipped, isCheckFailure, isCheckInconclusive, isCheckSkipped, type
 import { isProduction, operationOf, type OperationKey, type TargetConfig } from './config.js';
 import { isMisSigned, isPlainlySigned, replayWindowUsedUp, type TargetClient, type Exchange } from './http.js';
 import { idSource } from './ids.js';
-import { Limiter, settleInOrder } from './limiter.js';
+import { settleInOrder } from './limiter.js';
 import { systemClock } from '../core/clock.js';
 import { OPERATION_NAMES, OPERATIONS } from '../core/operations.js';
 import { getPath } from '../core/predicates.js';
@@ -12,35 +12,13 @@ import type { CheckMeta, CheckOutcome } from '../core/report.js';
 import { observe } from './observers.js';
 import { notePayouts } from './own-payouts.js';
 import type { Redact } from './redact.js';
+import { laneLock, type RunState } from './run-state.js';
 import type { RunSettings } from './settings.js';
-import { openWebhookSession, type OpenSession } from './webhook-session.js';
+import { openWebhookSession } from './webhook-session.js';
 
 export type { CheckMeta } from '../core/report.js';
 
 const MAX_EVIDENCE = 6;
-
-/** The client and limits of one run, shared by all its checks (suites/run.ts makes it). */
-export interface RunState {
-  settings: RunSettings;
-  client: TargetClient;
-  /** Requests in flight at most: the run's concurrency. */
-  requests: Limiter;
-  /** This run's part of every id (see idSource). */
-  salt: string;
-  /** The webhook session, once a check has asked for it (ctx.webhooks()). */
-  webhooks?: Promise<OpenSession>;
-  /** The check that opened it: how the session ended (a registration not put back) is said among its notes. */
-  webhooksOpenedBy?: CheckMeta;
-  /** One lock per lane: a lane's checks hold it while they run, ctx.exclusive takes it briefly. */
-  lanes: Map<string, Limiter>;
-}
-
-/** The lock of a lane (made on first use). */
-export function laneLock(state: RunState, lane: string): Limiter {
-  let lock = state.lanes.get(lane);
-  if (lock === undefined) state.lanes.set(lane, (lock = new Limiter(1)));
-  return lock;
-}
 
 /** Why a check cannot run against this target, or undefined when it can. */
 export function whyNotRun(check: Check, settings: RunSettings): string | undefined {

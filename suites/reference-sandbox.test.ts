@@ -14,7 +14,7 @@ describe('the reference sandbox, declared by the config', () => {
   it('a real deployment gets no control request; the spare-wallet checks are skipped naming the key', async () => {
     const front = await realFront();
     try {
-      const target = await front.target(42, 1);
+      const target = front.target(42, 1);
       for (const check of [...modelChecks, ...spareWalletChecks]) {
         const { outcome, meta } = await target.run(check);
         expect({ check: check.id, error: meta.error?.message }).toEqual({ check: check.id, error: undefined });

@@ -7,14 +7,12 @@ import { buildReport, type BuildInput } from '../core/verdict.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import { catalog } from './catalog.js';
 import type { Check } from './check.js';
-import { executeCheck, laneLock, newMeta, type RunState } from './check-context.js';
+import { executeCheck, newMeta } from './check-context.js';
 import { signatureSchemeProbe } from './checks/signature-probe.js';
 import type { TargetConfig } from './config.js';
 import { openTarget, type OpenedTarget, type RunTarget } from './embedded.js';
-import { TargetClient } from './http.js';
-import { runSalt, runTag } from './ids.js';
-import { Limiter } from './limiter.js';
 import { redactor } from './redact.js';
+import { closeRunState, createRunState, laneLock, type RunState } from './run-state.js';
 import { SECTIONS, type Section } from './sections.js';
 import { fillSettings, type RunInput, type RunSettings } from './settings.js';
 import { loadTeamChecks, type LoadTeamChecksOptions } from './team-checks.js';
@@ -53,7 +51,7 @@ export class ConformanceRun {
     /** The kit's catalog, then the team's requirements. */
     readonly requirements: readonly Requirement[],
   ) {
-    this.state = this.createState();
+    this.state = createRunState(settings, (exchange) => this.reporters.forEach((r) => r.onExchange?.(exchange)));
   }
 
   /**
@@ -144,34 +142,8 @@ export class ConformanceRun {
     })());
   }
 
-  private createState(): RunState {
-    const { settings } = this;
-    const salt = settings.salt ?? runSalt();
-    const client = new TargetClient(settings.config, {
-      ownMark: runTag(settings.runNumber, salt),
-      timeoutMs: settings.timeoutMs,
-      onExchange: (exchange) => this.reporters.forEach((r) => r.onExchange?.(exchange)),
-      ...(settings.clock !== undefined ? { clock: settings.clock } : {}),
-      ...(settings.interrupted !== undefined ? { interrupted: settings.interrupted } : {}),
-      ...(settings.deadlineAt !== undefined
-        ? { deadlineAt: settings.deadlineAt, deadlineSource: settings.deadlineSource ?? 'max time' }
-        : {}),
-    });
-    return { settings, client, requests: new Limiter(settings.concurrency), salt, lanes: new Map() };
-  }
-
-  /**
-   * Ends what the checks opened: the webhook session (its registration put back), then the client.
-   * What a person must know of it becomes a note of the check that opened the session: no verdict.
-   */
   private closeState(): Promise<void> {
-    const state = this.state;
-    return (this.stateClosed ??= (async () => {
-      const webhooks = await state.webhooks?.catch(() => undefined);
-      const said = await webhooks?.close();
-      if (said !== undefined && state.webhooksOpenedBy !== undefined) (state.webhooksOpenedBy.notes ??= []).push(said);
-      await state.client.close();
-    })());
+    return (this.stateClosed ??= closeRunState(this.state));
   }
 
   /**

@@ -64,7 +64,7 @@ describe.each([
   beforeAll(async () => {
     if (kind === 'front') {
       front = await realFront({}, clock);
-      config = withoutWebhooks((await front.target()).state.settings.config);
+      config = withoutWebhooks(front.target().state.settings.config);
     } else {
       sandbox = await startSandbox({ port: 0, clock: clock.now });
       config = withoutWebhooks(sandbox.config);

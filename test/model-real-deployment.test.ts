@@ -17,7 +17,7 @@ const money = byRequirement('MONEY-CONSERVATION');
 async function runOnFront(check: (typeof modelChecks)[number], faults: FaultName[] = [], seed = 42, front: FrontOptions = {}) {
   const deployment = await realFront({ faults }, virtualClock(), front);
   try {
-    const { outcome, meta } = await (await deployment.target(seed, 3)).run(check);
+    const { outcome, meta } = await deployment.target(seed, 3).run(check);
     return { outcome, meta, why: meta.failure?.message ?? meta.skipped ?? meta.error?.message };
   } finally {
     await deployment.close();
@@ -30,9 +30,7 @@ describe('MONEY-CONSERVATION on a real deployment whose wallet others use too', 
     const deployment = await realFront({}, systemClock);
     try {
       for (let round = 0; round < 2; round++) {
-        const results = await Promise.all(
-          [await deployment.target(42, 5), await deployment.target(42, 5)].map((target) => target.run(money)),
-        );
+        const results = await Promise.all([deployment.target(42, 5), deployment.target(42, 5)].map((target) => target.run(money)));
         for (const { outcome, meta } of results) {
           expect({ outcome, error: meta.error?.message, failure: meta.failure?.message }).toEqual({
             outcome: expect.stringMatching(/^(passed|skipped)$/),

@@ -1,16 +1,13 @@
-// Test support: a "real deployment" made of the reference sandbox behind a loopback front that has
-// the interface's operations and none of the sandbox's control paths (every /sandbox/* answers 404
-// with an error envelope, as a real server's unknown path would). The kit must then treat the target
-// as a real deployment; the front counts the /sandbox/* requests it was sent, so a test can see that
-// nothing sandbox-only reached it.
+// Test support: a "real deployment": the reference sandbox behind a loopback front whose /sandbox/*
+// paths answer 404, counted, so a test sees that nothing sandbox-only reached it.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { virtualClock, type Clock } from '../../core/clock.js';
 import { startSandbox, type RunningSandbox, type StartOptions } from '../../sandbox/index.js';
 import { checkRunner, type SandboxTarget } from '../check-test-support.js';
 import type { TargetConfig } from '../config.js';
-import { runNumberAt } from '../settings.js';
-import { ConformanceRun } from '../run.js';
+import { fillSettings, runNumberAt } from '../settings.js';
+import { closeRunState, createRunState, type RunState } from '../run-state.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
 import { decimalMinus, decimalOf, decimalText } from '../requests.js';
 
@@ -19,7 +16,7 @@ export interface RealFront {
   /** Every /sandbox/* path the front was asked for, in order. */
   controlRequests: string[];
   /** A run of its own against the front (a fresh run state: its own run number). */
-  target(seed?: number, runs?: number, edit?: (config: TargetConfig) => TargetConfig): Promise<SandboxTarget>;
+  target(seed?: number, runs?: number, edit?: (config: TargetConfig) => TargetConfig): SandboxTarget;
   close(): Promise<void>;
 }
 
@@ -76,30 +73,23 @@ export async function realFront(options: StartOptions = {}, clock: Clock = virtu
   }
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const opened: ConformanceRun[] = [];
+  const opened: RunState[] = [];
   return {
     sandbox,
     controlRequests,
-    async target(seed = 42, runs = 3, edit = (c) => c) {
+    target(seed = 42, runs = 3, edit = (c) => c) {
       const config = structuredClone(sandbox.config) as TargetConfig;
       delete config.webhooks;
       // A real deployment's config names no spare wallet unless its owner gives one, nor the reference sandbox.
       if (config.fixtures !== undefined) delete config.fixtures.spareWallet;
       delete config.target;
-      const run = await ConformanceRun.open({
-        target: { config: edit({ ...config, baseUrl }) },
-        sections: [],
-        clock,
-        seed,
-        runs,
-        runNumber: runNumberAt(clock.now()) + runCounter++,
-        timeoutMs: 5_000,
-      });
-      opened.push(run);
-      return { sandbox, state: run.state, run: checkRunner(run.state), close: () => run.close() };
+      const given = { clock, seed, runs, runNumber: runNumberAt(clock.now()) + runCounter++, timeoutMs: 5_000 };
+      const state = createRunState(fillSettings(given, edit({ ...config, baseUrl }), clock));
+      opened.push(state);
+      return { sandbox, state, run: checkRunner(state), close: () => closeRunState(state) };
     },
     async close() {
-      for (const run of opened) await run.close();
+      for (const state of opened) await state.client.close();
       server.closeAllConnections();
       await new Promise<void>((closed) => server.close(() => closed()));
       await sandbox.close();
