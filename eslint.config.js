@@ -11,7 +11,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'svc-reports/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
+  { ignores: ['dist/**', 'node_modules/**', 'svc-reports/**', '.stryker/**', '.stryker-tmp/**', '**/*.js', '**/*.mjs', '**/*.cjs'] },
   tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {

@@ -21,12 +21,14 @@ import PlainSummaryReporter from './test/plain-summary-reporter.js';
 const TIERS = JSON.parse(readFileSync('test/tiers.json', 'utf8')) as { e2eFolders: string[]; e2eFiles: string[] };
 const BROWSER_TESTS = TIERS.e2eFiles;
 const E2E = [...TIERS.e2eFolders.map((folder) => `${folder}**/*.test.ts`), ...BROWSER_TESTS];
-/** The test files under `dir` (e2e ones aside), leaving out dependencies, output and git's own files. */
+/** The test files under `dir` (e2e ones aside), leaving out dependencies, output, git's and StrykerJS's own files. */
 function unitTestFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = dir === '.' ? entry.name : `${dir}/${entry.name}`;
     if (entry.isDirectory())
-      return ['node_modules', 'dist', '.git'].includes(path) || TIERS.e2eFolders.includes(`${path}/`) ? [] : unitTestFiles(path);
+      return ['node_modules', 'dist', '.git', '.stryker-tmp'].includes(path) || TIERS.e2eFolders.includes(`${path}/`)
+        ? []
+        : unitTestFiles(path);
     return entry.name.endsWith('.test.ts') && !BROWSER_TESTS.includes(path) ? [path] : [];
   });
 }
@@ -37,7 +39,7 @@ const REPLACING = unitTestFiles('.').filter((file) => REPLACES.test(readFileSync
 
 export default defineConfig({
   test: {
-    exclude: ['node_modules/**', 'dist/**'],
+    exclude: ['node_modules/**', 'dist/**', '.stryker-tmp/**'],
     reporters: ['default', new PlainSummaryReporter()],
     // Property tests run hundreds of cases; keep the default budget generous but finite.
     testTimeout: 30_000,
@@ -47,7 +49,12 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'unit', include: ['**/*.test.ts'], exclude: ['node_modules/**', 'dist/**', ...E2E, ...REPLACING], isolate: false },
+        test: {
+          name: 'unit',
+          include: ['**/*.test.ts'],
+          exclude: ['node_modules/**', 'dist/**', '.stryker-tmp/**', ...E2E, ...REPLACING],
+          isolate: false,
+        },
       },
       { extends: true, test: { name: 'unit-isolated', include: REPLACING } },
       { extends: true, test: { name: 'e2e', include: E2E } },

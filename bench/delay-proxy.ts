@@ -1,6 +1,5 @@
-// A loopback TCP proxy that holds every chunk for a fixed time in each direction: a target "across
-// a network" without leaving the machine. Order within a connection is kept (equal delays fire in
-// the order they were set).
+// A loopback TCP proxy that holds every chunk for a fixed time each way: a target "across a network"
+// without leaving the machine (equal delays fire in order, so a connection's order is kept).
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 
 export interface DelayProxy {

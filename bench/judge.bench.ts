@@ -1,11 +1,11 @@
-// npm run bench (part 3): judging a client's recorded traffic after it has finished. 4,000 requests
-// of a well-behaved client, and 4,000 of one whose every body is re-serialized and every signature
-// wrong (each one a diagnose question), against a baseline of one HMAC per request in the same run.
+// npm run bench (part 3): judging a client's recorded traffic, a well-behaved client's and one whose
+// every body is re-serialized and every signature wrong (each one a diagnose question).
 import { judgeClient } from '../clients/judge.js';
 import type { RecordedExchange } from '../sandbox/options.js';
 import { MERCHANT_A, MERCHANT_A_LIVE } from '../sandbox/tenants.js';
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
+import { figure, repeat } from './stats.js';
 
 const REQUESTS = 4_000;
 
@@ -56,19 +56,7 @@ function judgeSeconds(exchanges: RecordedExchange[]): number {
 
 const good = traffic(false);
 const broken = traffic(true);
-const runs = 3;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-/** One HMAC per request of the broken traffic, seconds: warmed once, then measured as the judge is. */
-function hmacSeconds(): number {
-  const started = performance.now();
-  for (const x of broken) hmacSha256Hex(MERCHANT_A.secretKey, x.body + '0');
-  return (performance.now() - started) / 1000;
-}
-hmacSeconds();
-const baseline = median(Array.from({ length: runs }, hmacSeconds));
-const goodSeconds = median(Array.from({ length: runs }, () => judgeSeconds(good)));
-const brokenSeconds = median(Array.from({ length: runs }, () => judgeSeconds(broken)));
-console.log(
-  `judge: ${REQUESTS} requests of a good client judged in ${goodSeconds.toFixed(2)} s, of a broken one in ${brokenSeconds.toFixed(2)} s (median of ${runs}; target: a few seconds)`,
-);
-console.log(`judge: broken client ${(brokenSeconds / baseline).toFixed(0)}x a bare HMAC per request (${(baseline * 1000).toFixed(1)} ms)`);
+const goodSeconds = await repeat(3, () => judgeSeconds(good));
+const brokenSeconds = await repeat(3, () => judgeSeconds(broken));
+console.log(figure(`judge: ${REQUESTS} requests of a good client`, goodSeconds, ' s'));
+console.log(figure(`judge: ${REQUESTS} requests of a broken client`, brokenSeconds, ' s'));

@@ -1,5 +1,5 @@
-// How the benches report a figure: each measured several times in the same run, shown as min,
-// median and max, against its target.
+// How the benches report a figure: measured several times in the same run, shown as min, median and
+// max, with a mark for its target where it has one.
 
 /** Runs `measure` `times` times, one after another; returns the values sorted. */
 export async function repeat(times: number, measure: () => Promise<number> | number): Promise<number[]> {
@@ -13,11 +13,7 @@ export function median(sorted: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-/**
- * One line: the figure's name, its min, median and max (the spread both ways: a ratio judged "at most"
- * would show only its good side as min and median), and its target with a mark for whether the
- * median meets it.
- */
+/** One line: the figure's name, its min, median and max, and whether the median meets its target. */
 export function figure(
   name: string,
   sorted: readonly number[],

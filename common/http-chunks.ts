@@ -1,32 +1,21 @@
-// A chunked HTTP/1.1 body (RFC 9112 §7.1), walked chunk by chunk: the one reading of it for the
-// kit's hand-written HTTP (suites/raw-http.ts) and the bench's load driver (bench/wire-driver.ts).
-// Searching the bytes for "0\r\n\r\n" instead ends a body early wherever its data holds that text (a
-// chunk of CRLF-ended lines that ends "…400\r\n" does), and waits forever for one whose trailer
-// section ends otherwise.
+// A chunked HTTP/1.1 body (RFC 9112 §7.1), walked chunk by chunk: searching for "0\r\n\r\n" instead
+// ends a body early wherever its data holds that text, and never ends one with trailers.
 
 const CRLF = Buffer.from('\r\n');
 /**
- * A chunk size: hex digits, then an extension after ";" (with the whitespace RFC 9112 allows before
- * it). Whitespace before the CRLF without an extension is tolerated: it frames nothing differently.
- * (Leading zeros are dropped after the match, not by it: `0*` before the digits let a line of zeros
- * be matched in quadratically many ways, minutes of one thread for a megabyte of them.)
+ * A chunk size, then an optional extension. Leading zeros are dropped after the match: `0*` in it
+ * matched a megabyte of zeros in quadratically many ways.
  */
 const CHUNK_SIZE = /^([0-9A-Fa-f]+)[ \t]*(?:;|$)/;
 /** 13 significant hex digits reach 2^52 bytes: a longer size is no answer's. */
 const MAX_SIZE_DIGITS = 13;
 
-/**
- * Where a chunked body stands: `complete` once its last chunk and trailer section have come (`end` is
- * where the next message starts); `incomplete` while more bytes are needed; `malformed` at a chunk
- * size that is not hex, or chunk data not followed by CRLF, after which no end can be found.
- */
+/** Where a chunked body stands; `end` is where the next message starts, and a malformed body has no end. */
 export type ChunkedState = { state: 'complete'; end: number } | { state: 'incomplete' } | { state: 'malformed'; problem: string };
 
 /**
- * Reads a chunked body that starts at `start` of a buffer which grows as bytes arrive: each `read`
- * goes on from where the last stopped, so a body that comes a chunk at a time is walked once, not
- * once per arrival. Where each chunk's data lies is kept as offsets, not views of the buffer, so a
- * caller may hand a new buffer (the same bytes, more appended) each time.
+ * Reads a chunked body from `start` of a growing buffer, each `read` going on from the last, so a body
+ * arriving a chunk at a time is walked once. Offsets, not views: each read may get a new buffer.
  */
 export class ChunkedReader {
   private at: number;
@@ -96,10 +85,8 @@ export class ChunkedReader {
 }
 
 /**
- * A text of the sender's, for a message: whole or not at all, never cut or changed. A message is
- * redacted as a whole (a secret echoed in it hidden); a cut, or an escape JSON adds, could leave a
- * secret spelled otherwise than the redactor looks for. So only a short text of printable ASCII, with
- * no quote or backslash, is shown; any other is given by its length.
+ * A sender's text for a message, whole or given by its length: a cut or an escape could spell an
+ * echoed secret otherwise than the redactor looks for, so only short printable ASCII is shown.
  */
 export function quoted(text: string): string {
   return text.length <= 40 && /^[ !#-[\]-~]*$/.test(text) ? `"${text}"` : `of ${text.length} characters`;

@@ -75,25 +75,15 @@ describe('firstDuplicateKey', () => {
     });
   }
 
-  it('finds what a recursive parse finds, on generated bodies with repeats, escapes and whitespace', () => {
-    fc.assert(
-      fc.property(jsonWithRepeats, (text) => {
-        JSON.parse(text);
-        expect(firstDuplicateKey(text)).toEqual(repeatByRecursiveParse(text));
-      }),
-      { numRuns: 500 },
-    );
-  });
-
-  // Past 16 keys an object's keys move from the shared list into a Set of its own: both hold every key.
+  // Objects of many keys: every key is remembered, not only the last few.
   const manyKeys = (count: number) => Array.from({ length: count }, (_, i) => `"k${i}":${i}`).join(',');
   const manyKeyCases: Array<{ description: string; text: string; expected: DuplicateKey | undefined }> = [
     { description: '40 keys, none repeated', text: `{${manyKeys(40)}}`, expected: undefined },
     { description: 'a repeat of the first key after 40 others', text: `{${manyKeys(40)},"k0":0}`, expected: { key: 'k0', pointer: '' } },
     { description: 'a repeat of the 3rd key after 40 others', text: `{${manyKeys(40)},"k2":0}`, expected: { key: 'k2', pointer: '' } },
-    { description: 'a repeat of the 31st key, one the Set took', text: `{${manyKeys(40)},"k30":0}`, expected: { key: 'k30', pointer: '' } },
+    { description: 'a repeat of the 31st key', text: `{${manyKeys(40)},"k30":0}`, expected: { key: 'k30', pointer: '' } },
     {
-      description: 'a repeat of the 17th key right after it moved',
+      description: 'a repeat of the 17th key right after it',
       text: `{${manyKeys(17)},"k16":0}`,
       expected: { key: 'k16', pointer: '' },
     },
@@ -123,7 +113,7 @@ describe('firstDuplicateKey', () => {
   });
 });
 
-describe('jsonTextFault: a repeated key, else a depth past the limit, in one pass', () => {
+describe('jsonTextFault: a repeated key, else a depth past the limit', () => {
   /** The reference: the recursive parse's first repeat, else the parsed value's depth as nestedDeeperThan counts it. */
   const reference = (text: string, limit: number) =>
     repeatByRecursiveParse(text) ?? (nestedDeeperThan(JSON.parse(text), limit) ? TOO_DEEP : undefined);
@@ -179,7 +169,7 @@ describe('jsonTextFault: a repeated key, else a depth past the limit, in one pas
     });
   }
 
-  it('keeps an escaped key decoded when the keys of its object move to a Set', () => {
+  it('finds an escaped key repeated plainly after many others', () => {
     const later = Array.from({ length: 19 }, (_, i) => `"k${i + 1}":${i}`).join(',');
     const text = `{"\\u006b0":0,${later},"k0":1}`;
     expect(jsonTextFault(text, 9)).toEqual({ key: 'k0', pointer: '' });
@@ -206,7 +196,7 @@ describe('jsonTextFault: a repeated key, else a depth past the limit, in one pas
     expect(jsonTextFault('{"x":{"k3":1,"k3":2}}', 9)).toEqual({ key: 'k3', pointer: '/x' });
   });
 
-  it('starts each scan afresh after one that stopped at a repeat deep inside an object of many keys', () => {
+  it('carries nothing from a scan that stopped at a repeat deep inside an object of many keys to the next', () => {
     const many = Array.from({ length: 20 }, (_, i) => `"k${i}":${i}`).join(',');
     expect(jsonTextFault(`[[{"o":{${many},"k7":0}}]]`, 9)).toEqual({ key: 'k7', pointer: '/0/0/o' });
     expect(jsonTextFault('[[{"o":{"k7":0}}]]', 9)).toBeUndefined();

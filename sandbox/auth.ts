@@ -1,8 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { HmacKey } from '../signer/hmac.js';
 import { parseJsonTree } from '../signer/json-tree.js';
-import { sha256Key } from '../signer/sign.js';
-import { verifyRequestWithKey, type VerifyResult } from '../signer/verify.js';
+import { verifyRequest, type VerifyResult } from '../signer/verify.js';
 import { CANONICAL_STYLE, writeStyled, type TextStyle } from '../signer/variants.js';
 import type { HeaderReader } from './incoming.js';
 import type { ResolvedOptions } from './options.js';
@@ -11,11 +9,8 @@ import type { Merchant } from './tenants.js';
 export type AuthOutcome = { ok: true; merchant: Merchant } | { ok: false; status: 401 | 403; message: string; merchant?: Merchant };
 
 /**
- * (timestamp, signature) pairs already accepted (replay refusal is a variant), by timestamp: the
- * signatures accepted at each. A timestamp's pairs are kept until it leaves the window: after that
- * the window alone refuses them. Expired timestamps are pruned in insertion order, which is close to
- * timestamp order, so pruning costs little. (Keyed by the two texts as received, not by a key joined
- * from them: a joined key is a new string to hash on every request.)
+ * The (timestamp, signature) pairs accepted, for the replay-refusing variant: kept until their
+ * timestamp leaves the window, which then refuses them alone.
  */
 export class ReplayCache {
   private readonly seen = new Map<string, { until: number; signatures: Set<string> }>();
@@ -130,7 +125,7 @@ function verify(
   const style = faultyStyle(faults);
   const signedBody = style !== undefined ? restyle(body, style) : body;
   const mode = style !== undefined ? 'raw' : variant.verify;
-  const result = verifyRequestWithKey({ body: signedBody, timestamp, signature, now, toleranceSeconds, mode }, keyOf(merchant));
+  const result = verifyRequest({ body: signedBody, timestamp, signature, secret: merchant.secretKey, now, toleranceSeconds, mode });
   const scheme = faultyScheme(faults);
   if (
     scheme !== undefined &&
@@ -164,18 +159,6 @@ function verify(
     }
   }
   return result;
-}
-
-/** Each merchant's key, its pads computed once rather than on every request (createHmac computes them each time). */
-const keys = new WeakMap<Merchant, { secret: string; key: HmacKey }>();
-
-function keyOf(merchant: Merchant): HmacKey {
-  const kept = keys.get(merchant);
-  // Made again should the merchant's secret change: the key is only ever its secret's.
-  if (kept !== undefined && kept.secret === merchant.secretKey) return kept.key;
-  const key = sha256Key(merchant.secretKey);
-  keys.set(merchant, { secret: merchant.secretKey, key });
-  return key;
 }
 
 function lenientSeconds(timestamp: string | undefined, faults: ResolvedOptions['faults']): number | undefined {

@@ -526,6 +526,13 @@ export const FAULTS = {
     area: 'money',
     description: 'the funds check is amount >= balance, so a payout of exactly the whole balance is FAILED for insufficient balance',
   },
+  'money-rounding-tolerance': {
+    rule: 'P-MONEY-2',
+    requirement: 'MONEY-EXACT-BALANCE',
+    area: 'money',
+    description:
+      'the funds check allows a rounding tolerance of one minor unit (amount - balance <= 0.01), so a payout one minor unit beyond the balance is accepted and overdraws the wallet',
+  },
   'money-overdraft-race': {
     rule: 'P-MONEY-3',
     requirement: 'MONEY-NO-OVERDRAFT',

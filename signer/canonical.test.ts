@@ -72,6 +72,7 @@ describe('canonicalize (P-SIGN-1)', () => {
     ['a bigint', { n: 1n }, '$.n'],
     ['a Date', { when: new Date(0) }, '$.when'],
     ['undefined in an array', [undefined], '$[0]'],
+    ['a hole in an array', Object.assign(new Array<unknown>(2), { 1: 1 }), '$[0]'],
     ['a function', { f: () => 1 }, '$.f'],
   ])('refuses %s, naming where it is', (_what, value, path) => {
     expect(() => canonicalize(value)).toThrow(SignerError);

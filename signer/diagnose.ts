@@ -1,8 +1,9 @@
+import { createHmac } from 'node:crypto';
 import { canonicalize } from './canonical.js';
 import { SignerError } from './errors.js';
-import { HmacKey, type HmacAlgorithm } from './hmac.js';
 import { parseJsonTree, type JsonNode } from './json-tree.js';
-import { CANONICAL_STYLE, candidateStyles, inBuiltOrder, styleVariants, writeStyled, type FieldOrder, type VariantId } from './variants.js';
+import { candidateTexts, timestampField, type SignedText } from './signed-texts.js';
+import type { FieldOrder, VariantId } from './variants.js';
 
 export interface DiagnoseInput {
   /** The body as the client sent it ("" for a request without a body). */
@@ -15,9 +16,8 @@ export interface DiagnoseInput {
   /** X-API-KEY when known, to spot a key and a secret of different environments. */
   apiKey?: string;
   /**
-   * The order a sender builds its objects in, when the body is not its own serialization: a webhook
-   * is delivered as canonical text, so the order its sender built the event in (the documented one,
-   * P-HOOK-2) is lost from the body, and a signature over that order is "unsorted-keys" all the same.
+   * The order a sender builds its objects in: a webhook arrives as canonical text, so a signature
+   * over the order its sender built it in (P-HOOK-2) can only be found with this.
    */
   builtOrder?: FieldOrder;
 }
@@ -63,6 +63,15 @@ export class DiagnoseInputError extends Error {
   readonly code = 'SVC_DIAGNOSE_INPUT';
 }
 
+type HmacAlgorithm = 'sha1' | 'sha256' | 'sha512';
+
+/** A secret as the client may have used it, and the labels that way of using it adds. */
+interface Key {
+  secret: string;
+  algorithm: HmacAlgorithm;
+  labels: VariantId[];
+}
+
 interface Decoded {
   bytes: Buffer;
   algorithm: HmacAlgorithm;
@@ -103,7 +112,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   const parsed = parseBody(input.body);
   const canonical = parsed.canonical;
   const message = canonical + seconds;
-  const expectedSignature = new HmacKey('sha256', input.secret).digest(message);
+  const expectedSignature = hmacHex('sha256', input.secret, message);
   const warnings: string[] = [];
   const detail: DiagnosisDetail = {
     bodyIsJson: parsed.isJson,
@@ -128,67 +137,7 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
 
   const texts = candidateTexts(input.body, parsed, timestamp, input.builtOrder);
   const keys = candidateKeys(input.secret, decoded.algorithm);
-  const forms = timestampForms(timestamp);
-  const sent = decoded.bytes.toString('hex');
-  const matches: Candidate[] = [];
-  let tried = 0;
-
-  for (const key of keys) {
-    for (const candidate of texts) {
-      const started = key.hmac.start(candidate.text);
-      for (const form of forms) {
-        tried++;
-        if (key.hmac.finish(started, form.value) === sent) {
-          matches.push({
-            text: candidate.text + form.value,
-            payload: candidate.text,
-            labels: [...candidate.labels, ...form.labels, ...key.labels],
-          });
-        }
-      }
-      // The timestamp placed first, and the payload alone (or with the timestamp inside it).
-      tried += 2;
-      for (const form of forms.slice(0, 1)) {
-        if (key.hmac.digest(form.value + candidate.text) === sent) {
-          matches.push({
-            text: form.value + candidate.text,
-            payload: candidate.text,
-            labels: [...candidate.labels, 'timestamp-first', ...form.labels, ...key.labels],
-          });
-        }
-      }
-      if (key.hmac.digest(candidate.text) === sent) {
-        const inside: VariantId =
-          candidate.withTimestamp || timestampField(parsed.tree, timestamp) ? 'timestamp-in-body' : 'timestamp-omitted';
-        matches.push({
-          text: candidate.text,
-          payload: candidate.text,
-          labels: [...candidate.labels.filter((l) => l !== 'timestamp-in-body'), inside, ...key.labels],
-        });
-      }
-    }
-  }
-
-  if (matches.length === 0 && /^\d{1,12}$/.test(timestamp)) {
-    // A client that sent seconds but signed Date.now(): try every millisecond of that second.
-    const key = keys[0]!;
-    const base = Number(timestamp) * 1000;
-    for (const candidate of texts.slice(0, MILLISECOND_TEXTS)) {
-      const started = key.hmac.start(candidate.text);
-      for (let ms = 1; ms < 1000; ms++) {
-        tried++;
-        const value = String(base + ms);
-        if (key.hmac.finish(started, value) === sent) {
-          matches.push({
-            text: candidate.text + value,
-            payload: candidate.text,
-            labels: [...candidate.labels, 'timestamp-milliseconds', ...key.labels],
-          });
-        }
-      }
-    }
-  }
-
+  const { matches, tried } = search(texts, keys, decoded.bytes.toString('hex'), parsed.tree, timestamp);
   detail.tried = { texts: texts.length, messages: tried };
   const explanations = rank(matches, decoded.labels);
   const best = explanations[0];
@@ -212,11 +161,40 @@ export function diagnose(input: DiagnoseInput): Diagnosis {
   };
 }
 
+function hmacHex(algorithm: HmacAlgorithm, secret: string, message: string): string {
+  return createHmac(algorithm, secret).update(message, 'utf8').digest('hex');
+}
+
+/** The messages a client may have signed that have the signature sent, and how many were tried. */
+function search(texts: SignedText[], keys: Key[], sent: string, tree: JsonNode | undefined, timestamp: string) {
+  const matches: Candidate[] = [];
+  let tried = 0;
+  const test = (key: Key, text: string, payload: string, labels: VariantId[]): void => {
+    tried++;
+    if (hmacHex(key.algorithm, key.secret, text) === sent) matches.push({ text, payload, labels: [...labels, ...key.labels] });
+  };
+  const forms = timestampForms(timestamp);
+  for (const key of keys) {
+    for (const { text, labels, withTimestamp } of texts) {
+      for (const form of forms) test(key, text + form.value, text, [...labels, ...form.labels]);
+      // The timestamp placed first, and the payload alone (or with the timestamp inside it).
+      test(key, forms[0]!.value + text, text, [...labels, 'timestamp-first', ...forms[0]!.labels]);
+      const inside: VariantId = withTimestamp || timestampField(tree, timestamp) ? 'timestamp-in-body' : 'timestamp-omitted';
+      test(key, text, text, [...labels.filter((l) => l !== 'timestamp-in-body'), inside]);
+    }
+  }
+  if (matches.length === 0 && /^\d{1,12}$/.test(timestamp)) {
+    // A client that sent seconds but signed Date.now(): try every millisecond of that second.
+    const base = Number(timestamp) * 1000;
+    for (const { text, labels } of texts.slice(0, MILLISECOND_TEXTS))
+      for (let ms = 1; ms < 1000; ms++) test(keys[0]!, text + String(base + ms), text, [...labels, 'timestamp-milliseconds']);
+  }
+  return { matches, tried };
+}
+
 /**
- * P-SIGN-3 asks that the bytes sent be the very text signed. A client that signs the canonical text
- * but lets its HTTP library serialize the payload again sends other bytes: a raw-body server refuses
- * it, so that is no match (`body-not-canonical`). When the signed text is neither the canonical text
- * nor the bytes sent, the labels already say how it was written; a note says the bytes differ too.
+ * P-SIGN-3: the bytes sent must be the text signed. The canonical text signed and other bytes sent is
+ * no match (`body-not-canonical`, a raw-body server refuses it); any other difference is a warning.
  */
 function sentBytesVerdict(
   body: string,
@@ -283,71 +261,7 @@ function timestampForms(timestamp: string): TimestampForm[] {
   ];
 }
 
-/** A text the client may have signed, and whether it is the payload with the timestamp put inside. */
-interface SignedText {
-  text: string;
-  labels: VariantId[];
-  withTimestamp?: boolean;
-}
-
-/** Field names clients use for a timestamp they put inside the payload. */
-const TIMESTAMP_FIELDS = ['timestamp', 'ts'] as const;
-
-function candidateTexts(
-  body: string,
-  parsed: { canonical: string; tree?: JsonNode },
-  timestamp: string,
-  builtOrder?: FieldOrder,
-): SignedText[] {
-  const byText = new Map<string, VariantId[]>();
-  const add = (text: string, labels: VariantId[]): void => {
-    const known = byText.get(text);
-    if (known === undefined || labels.length < known.length) byText.set(text, labels);
-  };
-  add(parsed.canonical, []);
-  if (parsed.tree === undefined) {
-    if (body === '') add('{}', ['empty-body-signed-as-json']);
-    add(parsed.canonical + '\n', ['trailing-newline']);
-  } else {
-    for (const style of candidateStyles(parsed.tree)) add(writeStyled(parsed.tree, style), styleVariants(style));
-    if (builtOrder !== undefined) {
-      // The keys in the order the sender built them, instead of the order they came: only the
-      // styles that keep an object's order can tell it apart.
-      const built = inBuiltOrder(parsed.tree, builtOrder);
-      for (const style of candidateStyles(built))
-        if (style.keyOrder === 'as-received' || style.keyOrder === 'top-level') add(writeStyled(built, style), styleVariants(style));
-    }
-    // The exact bytes sent, whatever serializer made them (P-SIGN-3 wants the canonical text).
-    if (!byText.has(body)) add(body, ['non-canonical-body']);
-  }
-  const texts: SignedText[] = [...byText].map(([text, labels]) => ({ text, labels }));
-  // The timestamp added to the payload for signing only: the body sent does not carry it.
-  if (parsed.tree?.kind === 'object' && timestampField(parsed.tree, timestamp) === undefined && /^\d{1,13}$/.test(timestamp)) {
-    for (const name of TIMESTAMP_FIELDS) {
-      for (const value of [
-        { kind: 'number', text: timestamp, value: Number(timestamp) } as const,
-        { kind: 'string', value: timestamp } as const,
-      ]) {
-        const tree: JsonNode = { kind: 'object', entries: [...parsed.tree.entries, [name, value]] };
-        texts.push({ text: writeStyled(tree, CANONICAL_STYLE), labels: ['timestamp-in-body'], withTimestamp: true });
-      }
-    }
-  }
-  return texts.sort((a, b) => a.labels.length - b.labels.length);
-}
-
-/** The name of a top-level field of the body that holds the timestamp as sent, if there is one. */
-function timestampField(tree: JsonNode | undefined, timestamp: string): string | undefined {
-  if (tree?.kind !== 'object') return undefined;
-  const hit = tree.entries.find(
-    ([name, value]) =>
-      (TIMESTAMP_FIELDS as readonly string[]).includes(name) &&
-      ((value.kind === 'number' && value.text === timestamp) || (value.kind === 'string' && value.value === timestamp)),
-  );
-  return hit?.[0];
-}
-
-function candidateKeys(secret: string, algorithm: HmacAlgorithm): Array<{ hmac: HmacKey; labels: VariantId[] }> {
+function candidateKeys(secret: string, algorithm: HmacAlgorithm): Key[] {
   const algorithmLabels: VariantId[] = algorithm === 'sha1' ? ['hmac-sha1'] : algorithm === 'sha512' ? ['hmac-sha512'] : [];
   const secrets: Array<[string, VariantId[]]> = [
     [secret, []],
@@ -355,7 +269,7 @@ function candidateKeys(secret: string, algorithm: HmacAlgorithm): Array<{ hmac: 
     [secret + '\r\n', ['secret-trailing-newline']],
   ];
   if (secret.trim() !== secret) secrets.push([secret.trim(), ['secret-untrimmed']]);
-  return secrets.map(([key, labels]) => ({ hmac: new HmacKey(algorithm, key), labels: [...labels, ...algorithmLabels] }));
+  return secrets.map(([key, labels]) => ({ secret: key, algorithm, labels: [...labels, ...algorithmLabels] }));
 }
 
 function decodeSignature(received: string): Decoded | undefined {
@@ -375,9 +289,8 @@ function decodeSignature(received: string): Decoded | undefined {
   }
   if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) {
     const bytes = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
-    // base64 of the hex text (PHP's base64_encode(hash_hmac(…))): 88 characters for SHA-256, the
-    // length of a raw SHA-512 digest in base64 too, so the decoded bytes decide. Random digest bytes
-    // are all hex digits with a probability of about (22/256)^64.
+    // base64 of the hex text (PHP's base64_encode(hash_hmac(…))) has a raw SHA-512 digest's length,
+    // so the decoded bytes decide: random digest bytes are all hex digits with odds of (22/256)^64.
     const hexText = bytes.toString('latin1');
     const hexAlgorithm = /^[0-9a-fA-F]+$/.test(hexText) ? algorithmOf(hexText.length / 2) : undefined;
     if (hexAlgorithm !== undefined) {

@@ -1,5 +1,4 @@
 import { createHmac } from 'node:crypto';
-import { HmacKey } from './hmac.js';
 import { canonicalize } from './canonical.js';
 import { SignerError } from './errors.js';
 
@@ -35,23 +34,12 @@ export function signText(text: string, timestamp: number | string, secret: strin
   return { canonical: text, message, signature: hmacSha256Hex(secret, message) };
 }
 
+/** P-SIGN-2's HMAC-SHA256 of a message, in lowercase hex; an empty secret is refused. */
 export function hmacSha256Hex(secret: string, message: string): string {
-  return createHmac('sha256', usableSecret(secret)).update(message, 'utf8').digest('hex');
-}
-
-/**
- * A secret's P-SIGN-2 key with its pads computed once, for a caller that signs or verifies many
- * messages under it (the sandbox, a run's client). Refuses what hmacSha256Hex refuses.
- */
-export function sha256Key(secret: string): HmacKey {
-  return new HmacKey('sha256', usableSecret(secret));
-}
-
-function usableSecret(secret: string): string {
   if (typeof secret !== 'string' || secret.length === 0) {
     throw new SignerError('SVC_BAD_SECRET', 'sign: the secret key is empty; pass the sk_test_… / sk_live_… key of the environment');
   }
-  return secret;
+  return createHmac('sha256', secret).update(message, 'utf8').digest('hex');
 }
 
 /** The decimal text of a timestamp in whole seconds; anything else is refused, not rounded. */

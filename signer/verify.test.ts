@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { sha256Key, signPayload, signText, timestampText } from './sign.js';
+import { signPayload, signText, timestampText } from './sign.js';
 import { SignerError } from './errors.js';
-import { HmacKey } from './hmac.js';
-import { verifyRequest, verifyRequestWithKey, type VerifyInput, type VerifyResult } from './verify.js';
+import { verifyRequest, type VerifyInput } from './verify.js';
 
 const secret = 'sk_test_verify_0001';
 const now = 1_732_147_200;
@@ -13,13 +12,8 @@ function input(overrides: Partial<VerifyInput> = {}): VerifyInput {
   return { body: signed.canonical, timestamp: String(now), signature: signed.signature, secret, now, ...overrides };
 }
 
-// Every case is verified twice: under the secret as text, and under a key prepared from it (the sandbox's way).
-const withKey = ({ secret: text, ...rest }: VerifyInput): VerifyResult => verifyRequestWithKey(rest, sha256Key(text));
-
-describe.each([
-  ['the secret as text', verifyRequest],
-  ['a key prepared from the secret', withKey],
-])('verifyRequest (P-AUTH-2, P-AUTH-3, P-SIGN-6), under %s', (_name, verify) => {
+describe('verifyRequest (P-AUTH-2, P-AUTH-3, P-SIGN-6)', () => {
+  const verify = verifyRequest;
   it('accepts a correctly signed canonical body in both modes', () => {
     expect(verify(input())).toEqual({ ok: true, timestamp: now });
     expect(verify(input({ mode: 'canonical' }))).toEqual({ ok: true, timestamp: now });
@@ -74,16 +68,8 @@ describe.each([
   });
 });
 
-describe('verifyRequestWithKey', () => {
-  it("refuses a key of another hash than P-SIGN-2's SHA-256", () => {
-    const { secret: _text, ...rest } = input();
-    expect(() => verifyRequestWithKey(rest, new HmacKey('sha512', secret))).toThrow(TypeError);
-  });
-});
-
-describe('sha256Key', () => {
-  it('refuses an empty secret as signing does', () => {
-    expect(() => sha256Key('')).toThrow(SignerError);
+describe('signText', () => {
+  it('refuses an empty secret', () => {
     expect(() => signText('{}', now, '')).toThrow(SignerError);
   });
 });

@@ -1,15 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import { canonicalize } from './canonical.js';
-import type { HmacKey } from './hmac.js';
 import { hmacSha256Hex } from './sign.js';
 
 /** P-AUTH-3's default window, in seconds either side of the server's clock. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
 /**
- * How a server checks the body (P-SIGN-6): `raw` signs the bytes received; `canonical` re-canonicalizes
- * a parse of them (falling back to the raw text when the body is not JSON, so a correctly signed
- * malformed body still reaches validation and gets its 400).
+ * P-SIGN-6: `raw` verifies the bytes received; `canonical` a re-canonicalized parse of them, or the raw
+ * text when they are not JSON, so a correctly signed malformed body still gets its 400.
  */
 export type VerifyMode = 'raw' | 'canonical';
 
@@ -40,19 +38,6 @@ const SIGNATURE_SHAPE = /^[0-9a-f]{64}$/;
 
 /** Verifies a request per P-AUTH-2/3 and P-SIGN-2. Never throws for bad input: it says why. */
 export function verifyRequest(input: VerifyInput): VerifyResult {
-  return verifyUnder(input, (message) => hmacSha256Hex(input.secret, message));
-}
-
-/**
- * The same under a key prepared once from the secret (sha256Key), for a server that verifies many
- * requests under one secret: the sandbox. Not part of the package's API.
- */
-export function verifyRequestWithKey(input: Omit<VerifyInput, 'secret'>, key: HmacKey): VerifyResult {
-  if (key.algorithm !== 'sha256') throw new TypeError('verifyRequestWithKey: the key must be a SHA-256 key (P-SIGN-2)');
-  return verifyUnder(input, (message) => key.digest(message));
-}
-
-function verifyUnder(input: Omit<VerifyInput, 'secret'>, hmac: (message: string) => string): VerifyResult {
   const { timestamp, signature } = input;
   const tolerance = input.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
   if (timestamp === undefined || timestamp === '') return fail('missing-timestamp', 'X-TIMESTAMP is missing');
@@ -71,7 +56,7 @@ function verifyUnder(input: Omit<VerifyInput, 'secret'>, hmac: (message: string)
   }
 
   const signedText = input.mode === 'canonical' ? recanonicalized(input.body) : input.body;
-  const expected = hmac(signedText + timestamp);
+  const expected = hmacSha256Hex(input.secret, signedText + timestamp);
   if (!timingSafeEqual(Buffer.from(expected, 'latin1'), Buffer.from(signature, 'latin1'))) {
     return fail('signature-mismatch', 'X-SIGNATURE does not match the body and timestamp');
   }

@@ -5,6 +5,7 @@ import type { Check } from './check.js';
 import type { TargetConfig } from './config.js';
 import type { CheckOutcome } from '../core/report.js';
 import { executeCheck, newMeta, type CheckMeta } from './check-context.js';
+import type { Exchange, SendOptions } from './http.js';
 import { closeRunState, createRunState, type RunState } from './run-state.js';
 import { fillSettings, runNumberAt } from './settings.js';
 
@@ -90,6 +91,22 @@ export async function surprisesAgainst(
   } finally {
     await target.close();
   }
+}
+
+/**
+ * The check as judged through a target whose answers `rewrite` changes (by default the answer as it
+ * came): a sandbox that breaks one condition of the check and keeps every other.
+ */
+export function withAnswers(check: Check, rewrite: (exchange: Exchange, options: SendOptions) => Exchange): Check {
+  return { ...check, run: (ctx) => check.run({ ...ctx, send: async (options) => rewrite(await ctx.send(options), options) }) };
+}
+
+/** The exchange with its JSON body changed by `edit`, and its status by `status` when given. */
+export function editedAnswer(exchange: Exchange, edit: (json: Record<string, unknown>) => void, status?: number): Exchange {
+  if (exchange.response === undefined) return exchange;
+  const json = structuredClone(exchange.response.json) as Record<string, unknown>;
+  edit(json);
+  return { ...exchange, response: { ...exchange.response, status: status ?? exchange.response.status, body: JSON.stringify(json), json } };
 }
 
 /**

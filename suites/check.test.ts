@@ -1,9 +1,24 @@
 // The public check API refuses a malformed check or requirement when it is made, with a message
-// that starts with the API's name and says what to give.
+// that starts with the API's name and says what to give; then the helpers every check judges with.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { Exchange } from '../core/exchange.js';
 import type { BalanceRecord } from '../schemas/types.js';
-import { defineCheck, defineRequirement, expectSchema, type Check } from './check.js';
+import {
+  answered,
+  CheckFailure,
+  CheckInconclusive,
+  CheckSkipped,
+  defineCheck,
+  defineRequirement,
+  expectSchema,
+  expectStatus,
+  expectThat,
+  isCheckFailure,
+  isCheckInconclusive,
+  isCheckSkipped,
+  type Check,
+} from './check.js';
+import { exchangeOf, madeUpConfig, type Reply } from './checks/made-up-server-test-support.js';
 
 const run = async () => {};
 
@@ -65,5 +80,98 @@ describe('expectSchema', () => {
     expectTypeOf(theirs).toEqualTypeOf<{ wallet_id: string }>();
     expect(theirs.wallet_id).toBe('W1');
     expect(() => expectSchema(exchange({ nope: 1 }), 'balance-record', 'balance')).toThrow(/does not match balance-record/);
+  });
+});
+
+describe('expectStatus', () => {
+  const answer = (reply: Reply) => exchangeOf(madeUpConfig(), { label: 'x', path: '/x', payload: {} }, reply);
+
+  it('passes a status of the list, and fails another or no answer, naming both', () => {
+    expect(() => expectStatus(answer(201), [200, 201], 'why')).not.toThrow();
+    expect(() => expectStatus(answer(202), [200, 201], 'why')).toThrow('why: expected HTTP 200 or 201, got 202');
+    expect(() => expectStatus(answer('no answer'), [200], 'why')).toThrow('why: expected HTTP 200, got no answer');
+  });
+
+  it('expectSchema says when there was no JSON, or no answer', () => {
+    expect(() => expectSchema(answer({ status: 200, text: 'ok' }), 'balance-record', 'why')).toThrow(
+      'why: expected a JSON body (balance-record), got no JSON',
+    );
+    expect(() => expectSchema(answer('no answer'), 'balance-record', 'why')).toThrow(
+      'why: expected a JSON body (balance-record), got no answer',
+    );
+  });
+
+  it('expectThat throws its message and details only when the condition is false', () => {
+    expect(() => expectThat(true, 'never')).not.toThrow();
+    expect(() => expectThat(false, 'the message', { expected: 'e' })).toThrow(new CheckFailure('the message', { expected: 'e' }));
+  });
+});
+
+describe('answered: what came back, in a few words', () => {
+  const answer = (reply: Reply) => answered(exchangeOf(madeUpConfig(), { label: 'x', path: '/x', payload: {} }, reply));
+
+  it('the status, the content type and the JSON body', () => {
+    expect(answer({ status: 404, json: { a: 1 } })).toBe('HTTP 404 (application/json) {"a":1}');
+    expect(answer('no answer')).toBe('connection refused');
+  });
+
+  it('the text body, its first 200 characters; a JSON body cut at 300', () => {
+    expect(answer({ status: 500, text: 'x'.repeat(250), contentType: 'text/plain' })).toBe(`HTTP 500 (text/plain) "${'x'.repeat(200)}"`);
+    expect(answer({ status: 200, json: 'y'.repeat(299) })).toBe(`HTTP 200 (application/json) "${'y'.repeat(299)}…`);
+    expect(answer({ status: 200, json: 'y'.repeat(298) })).toBe(`HTTP 200 (application/json) "${'y'.repeat(298)}"`);
+  });
+
+  it('no content type when none was sent', () => {
+    const exchange = exchangeOf(madeUpConfig(), { label: 'x', path: '/x', payload: {} }, 204);
+    delete exchange.response!.headers['content-type'];
+    expect(answered(exchange)).toMatch(/^HTTP 204 \(no content type\) /);
+  });
+});
+
+describe('the brands: a failure, a skip or an inconclusive check, whichever copy of the kit made it', () => {
+  it('tells each by its brand, and nothing else by it', () => {
+    const [failure, skipped, inconclusive] = [new CheckFailure('f'), new CheckSkipped('s'), new CheckInconclusive('i')];
+    expect(
+      [failure, skipped, inconclusive, new Error('e'), null, 'text', undefined].map((e) => [
+        isCheckFailure(e),
+        isCheckSkipped(e),
+        isCheckInconclusive(e),
+      ]),
+    ).toEqual([
+      [true, false, false],
+      [false, true, false],
+      [false, false, true],
+      [false, false, false],
+      [false, false, false],
+      [false, false, false],
+      [false, false, false],
+    ]);
+    expect(isCheckFailure({ [Symbol.for('svc-conformance.CheckFailure')]: true })).toBe(true);
+  });
+});
+
+describe('defineCheck and defineRequirement: what they take', () => {
+  it('takes a check without lane or alone, and ids of letters, digits, ".", "_" and "-"', () => {
+    expect(defineCheck({ id: 'A.b_c-1', requirement: 'R', title: 't', run })).toMatchObject({ id: 'A.b_c-1' });
+    for (const id of ['', '-a', 'a b', 7])
+      expect(() => defineCheck({ id, requirement: 'R', title: 't', run } as unknown as Check), String(id)).toThrow(/^defineCheck: id /);
+    expect(() => defineCheck({ id: 'a', requirement: '', title: 't', run })).toThrow(/requirement must name/);
+    expect(() => defineCheck({ id: 'a', requirement: 'R', title: '', run })).toThrow(/title must say/);
+    expect(() => defineCheck({ id: 'a', requirement: 'R', title: 't', alone: true, run })).not.toThrow();
+  });
+
+  it('keeps a requirement of the profile as given, and refuses rules that are not a list of text', () => {
+    const rules = { id: 'ACME-ONE', title: 't', level: 'MUST' as const, section: 'Acme' };
+    expect(defineRequirement({ ...rules, profile: ['P-OPS-1'], extension: false })).toMatchObject({
+      profile: ['P-OPS-1'],
+      extension: false,
+    });
+    expect(() => defineRequirement({ ...rules, profile: 'P-OPS-1' } as never)).toThrow(/profile must be a list of rule ids/);
+    expect(() => defineRequirement({ ...rules, profile: [1] } as never)).toThrow(/profile must be a list of rule ids/);
+    expect(() => defineRequirement({ ...rules, title: '' })).toThrow(/title must state the requirement/);
+    expect(() => defineRequirement(null as never)).toThrow(/^defineRequirement: give an object/);
+    expect(() => defineRequirement({ ...rules, id: '-A' })).toThrow(/must be upper-case/);
+    expect(Object.isFrozen(defineRequirement(rules))).toBe(true);
+    for (const level of ['MUST', 'SHOULD', 'MAY'] as const) expect(defineRequirement({ ...rules, level }).level).toBe(level);
   });
 });

@@ -2,8 +2,7 @@ import { Agent } from 'undici';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Exchange, ExchangeRequest, HttpAnswer, Signing, TransportErrorCode } from '../core/exchange.js';
 import { canonicalize } from '../signer/canonical.js';
-import type { HmacKey } from '../signer/hmac.js';
-import { sha256Key } from '../signer/sign.js';
+import { hmacSha256Hex } from '../signer/sign.js';
 import { toleranceOf, type TargetConfig } from './config.js';
 import type { BoundedBody } from '../common/bounded-body.js';
 import { dispatch } from './dispatch.js';
@@ -112,8 +111,6 @@ export interface ClientOptions {
 }
 
 const MAX_EVIDENCE_BODY = 8 * 1024;
-/** How many secrets' prepared HMAC keys a client keeps (the config's three and a few made up by checks). */
-const MAX_KEYS = 16;
 /** Of an answer's body, this much is kept (to judge and show); the rest is read, counted and dropped. */
 export const MAX_KEPT_BODY = 1024 * 1024;
 /** Past this much, reading stops and the connection is dropped: the target is flooding. */
@@ -240,10 +237,6 @@ export class TargetClient {
   /** Per API key: correctly signed requests answered other than 401, and answered 401. */
   private keyAnswers = new Map<string, { accepted: number; refused: number }>();
   private slowInARow = 0;
-  /** The last HMAC computed (see sign). */
-  private lastSigned: { secretKey: string; text: string; signature: string } | undefined;
-  /** Prepared HMAC keys by secret (see hmac). */
-  private readonly keys = new Map<string, HmacKey>();
   /** Why the run stopped sending, once it has. */
   private stopReason: string | undefined;
   /** Told of long waits (a Retry-After), to show as progress. */
@@ -291,31 +284,7 @@ export class TargetClient {
 
   /** The profile's signature of a text at a timestamp (P-SIGN-2), for checks that build their own headers. */
   signatureOf(text: string, timestamp: string, as: Credentials = this.config.merchant): string {
-    return this.hmac(as.secretKey, text + timestamp);
-  }
-
-  /**
-   * HMAC of a signed text, remembering the last one: a second checked free by its signature (see
-   * takeFreeSecond) is then the one sent, signed over the same text.
-   */
-  private sign(secretKey: string, text: string): string {
-    const last = this.lastSigned;
-    if (last !== undefined && last.secretKey === secretKey && last.text === text) return last.signature;
-    const signature = this.hmac(secretKey, text);
-    this.lastSigned = { secretKey, text, signature };
-    return signature;
-  }
-
-  /** HMAC-SHA256 in hex under a secret whose keyed pads are computed once (a run signs hundreds of requests under one). */
-  private hmac(secretKey: string, text: string): string {
-    let key = this.keys.get(secretKey);
-    if (key === undefined) {
-      // Checks sign with made-up secrets too: a few are kept, not every one ever used.
-      if (this.keys.size >= MAX_KEYS) this.keys.clear();
-      key = sha256Key(secretKey);
-      this.keys.set(secretKey, key);
-    }
-    return key.digest(text);
+    return hmacSha256Hex(as.secretKey, text + timestamp);
   }
 
   nowSeconds(): number {
@@ -468,7 +437,7 @@ export class TargetClient {
           : String(options.timestamp);
     const signedBody = options.signedBody ?? body;
     const signedTimestamp = options.signBodyOnly ? '' : (options.signedTimestamp ?? timestamp);
-    const computed = this.sign(as.secretKey, signedBody + signedTimestamp);
+    const computed = hmacSha256Hex(as.secretKey, signedBody + signedTimestamp);
     let signature = computed;
     if (typeof options.signature === 'string') signature = options.signature;
     else if (options.signature) signature = options.signature(signature);
@@ -629,7 +598,7 @@ export class TargetClient {
       const second = String(seconds);
       if (!this.usedSeconds.has(second)) return true;
       if (signedAt?.has(second)) return false;
-      return !this.givenSeconds.has(second) || !this.usedGiven.has(`${second}\u0000${this.sign(as.secretKey, body + second)}`);
+      return !this.givenSeconds.has(second) || !this.usedGiven.has(`${second}\u0000${hmacSha256Hex(as.secretKey, body + second)}`);
     };
     const now = this.nowSeconds();
     let second: string;

@@ -32,6 +32,17 @@ const CASES: FaultCase[] = [
     on: 'FAILED',
   },
   {
+    fault: 'money-rounding-tolerance',
+    observe: async (faults) => {
+      const s = bankingSandbox({ faults });
+      const walletId = await spare(s, '25.00');
+      const over = await s.initiate(initiationBody('PO-OVER', { svc_wallet_id: walletId, amount: 25.01 }));
+      return [over.json.data.status, await spareBalance(s, walletId)];
+    },
+    off: ['FAILED', 2500],
+    on: ['PROCESSING', -1],
+  },
+  {
     fault: 'money-overdraft-race',
     observe: async (faults) => {
       const s = bankingSandbox({ faults });

@@ -164,10 +164,7 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
   const available = wallet.balanceMinor - (settlementDebit ? reservedMinor(ctx.store, wallet.id) : 0);
   // The `payout-failed` scenario: this one payout fails as if the wallet were short, whatever its amount.
   const forcedFailure = ctx.options.scenarios.take('payout-failed', ctx.merchant.id);
-  // `money-exact-balance-refused` compares amount >= balance: the whole balance counts as too much.
-  const outcome = forcedFailure
-    ? insufficientBalanceOutcome()
-    : initiationOutcome(amountMinor, ctx.fault('money-exact-balance-refused') ? available - 1 : available);
+  const outcome = forcedFailure ? insufficientBalanceOutcome() : initiationOutcome(amountMinor, fundsCheckedAgainst(ctx, available));
   if (outcome.failure === 'insufficient-balance' && ctx.fault('ops-failed-as-error')) {
     throw new OperationError(422, outcome.message);
   }
@@ -209,6 +206,15 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
   const response = successResponse(payoutRecord(answered, ctx.fault), 'Payout initiated');
   return forcedFailure ? ctx.options.scenarios.mark(response, 'payout-failed') : response;
 };
+
+/**
+ * What the funds check compares a payout with: what the wallet can pay, or under `money-exact-balance-refused`
+ * (amount >= balance) one minor unit less, under `money-rounding-tolerance` one minor unit more.
+ */
+function fundsCheckedAgainst(ctx: OperationContext, availableMinor: number): number {
+  if (ctx.fault('money-exact-balance-refused')) return availableMinor - 1;
+  return ctx.fault('money-rounding-tolerance') ? availableMinor + 1 : availableMinor;
+}
 
 /** What a payout takes from the wallet: its amount, or under `ops-debit-whole-units` the amount cut to whole units. */
 function debitedMinor(ctx: OperationContext, amountMinor: number, wallet: Wallet): number {

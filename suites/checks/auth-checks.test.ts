@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_VARIANT } from '../../sandbox/options.js';
 import { catalog } from '../catalog.js';
-import { sandboxTarget } from '../check-test-support.js';
+import { sandboxTarget, surprisesAgainst } from '../check-test-support.js';
 import type { TargetConfig } from '../config.js';
 import { AUTH_AREA_CHECKS, withWindow } from './areas-test-support.js';
 
@@ -97,4 +97,10 @@ describe('AUTH-HTTPS judges the configured base URL (no request is sent)', () =>
       await target.close();
     }
   });
+});
+
+describe('no false alarm: every check passes the default sandbox (each variant: test/check-variants.test.ts)', () => {
+  it('passes, with no finding', async () => {
+    expect(await surprisesAgainst({}, CHECKS, { runs: RUNS })).toEqual([]);
+  }, 60_000);
 });

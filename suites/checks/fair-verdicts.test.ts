@@ -1,86 +1,23 @@
-import { systemClock } from '../../core/clock.js';
 // Verdicts on answers the reference sandbox never gives but a conforming server may: a request with
 // two defects read the other way round, a parser that reads a bare NaN. The checks must not call
 // those failures, and must still fail the answers the profile forbids. Last, P-ENV-3: every check
 // that sends a Create Order or a Transaction Initiation says it creates records.
 import { describe, expect, it } from 'vitest';
 import { sandboxConfig } from '../../sandbox/tenants.js';
-import { CheckFailure, CheckSkipped, type Check, type CheckContext } from '../check.js';
+import type { Check } from '../check.js';
 import { sandboxTarget } from '../check-test-support.js';
 import type { TargetConfig } from '../config.js';
-import type { Exchange, SendOptions } from '../http.js';
-import { idSource } from '../ids.js';
-import { settleInOrder } from '../limiter.js';
+import type { SendOptions } from '../http.js';
 import { authenticationChecks } from './authentication.js';
 import { duplicateChecks } from './duplicates.js';
 import { environmentChecks } from './environments.js';
 import { errorChecks } from './errors.js';
+import { verdict, type Server } from './made-up-server-test-support.js';
 import { operationChecks } from './operations.js';
 import { createOrderChecks } from './orders.js';
 import { payoutStatusChecks } from './payouts.js';
 import { CREATE_ORDER_PATH } from '../requests.js';
 import { signatureChecks } from './signature.js';
-
-type Outcome = 'passed' | 'failed' | `skipped: ${string}`;
-
-/** The status a made-up server gives a request; its body is the error envelope of that status. */
-type Server = (options: SendOptions) => number;
-
-function answer(config: TargetConfig, options: SendOptions, status: number): Exchange {
-  const json =
-    status < 300
-      ? { status: true, code: status, message: 'ok', data: {} }
-      : { status: false, code: status, message: `refused with ${status}` };
-  const body = JSON.stringify(json);
-  return {
-    label: options.label,
-    request: {
-      method: options.method ?? 'POST',
-      url: `${config.baseUrl}${options.path}`,
-      headers: {},
-      body: options.raw ?? JSON.stringify(options.payload),
-    },
-    response: { status, headers: { 'content-type': 'application/json' }, body, json },
-    ms: 0,
-  };
-}
-
-/** Runs one check against a made-up server, without HTTP. */
-async function verdict(check: Check, server: Server, edit: (config: TargetConfig) => void = () => {}): Promise<Outcome> {
-  const config = structuredClone(sandboxConfig('http://127.0.0.1:9', 300)) as TargetConfig;
-  edit(config);
-  const ctx: CheckContext = {
-    config,
-    nowSeconds: () => Math.floor(Date.now() / 1000),
-    redact: (text) => text,
-    runKey: {},
-    sendSetup: undefined as never,
-    quietly: undefined as never,
-    seed: 42,
-    runs: 3,
-    concurrency: 1,
-    sweep: (cases, task) => settleInOrder(cases, 1, task),
-    checkId: 'fair-verdicts',
-    clock: systemClock,
-    ids: idSource(42, 1),
-    operation: () => {
-      throw new Error('not used by these checks');
-    },
-    send: (options) => Promise.resolve(answer(config, options, server(options))),
-    note: () => {},
-    notice: () => {},
-    exclusive: (_lane, work) => work(),
-    webhooks: () => Promise.reject(new Error('no webhooks in this test')),
-  };
-  try {
-    await check.run(ctx);
-    return 'passed';
-  } catch (error) {
-    if (error instanceof CheckSkipped) return `skipped: ${error.message}`;
-    if (error instanceof CheckFailure) return 'failed';
-    throw error;
-  }
-}
 
 const byId = (id: string) => [...payoutStatusChecks, ...errorChecks].find((c) => c.id === id)!;
 const FIXTURES = Object.values(sandboxConfig('http://127.0.0.1:9', 300).fixtures.payouts);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAULTS, FAULT_NAMES, type FaultName } from '../../sandbox/index.js';
 import { catalog } from '../catalog.js';
-import { sandboxTarget } from '../check-test-support.js';
+import { sandboxTarget, surprisesAgainst } from '../check-test-support.js';
 import type { TargetConfig } from '../config.js';
 import { ORDER_AREA_CHECKS } from './areas-test-support.js';
 
@@ -161,4 +161,14 @@ describe('skips: a check that needs an absent config key is skipped, naming the 
       await target.close();
     }
   });
+});
+
+describe('no false alarm: every check passes the default sandbox (each variant: test/check-variants.test.ts)', () => {
+  it('passes, with no finding, except the https payment link, not applicable on http', async () => {
+    const surprises = await surprisesAgainst({}, CHECKS, {
+      runs: 4,
+      wanted: (check) => (check.id === 'create-order-payment-link-https' ? 'skipped' : 'passed'),
+    });
+    expect(surprises).toEqual([]);
+  }, 60_000);
 });

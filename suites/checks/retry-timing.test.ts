@@ -51,6 +51,47 @@ const ROWS: Array<{ name: string; attempts: RetryAttempt[]; factor?: number; sta
     attempts: attempts([0, 1, 3, 40], [100, 101, 103, 107]),
     took: 8,
   },
+  // Each condition alone: where a delay is read from one clock only, and the bounds of each allowance.
+  {
+    name: 'a delay exactly a tenth and 0.25 s short of the one before is not shorter (2.5 s, then 2.0 s)',
+    attempts: attempts([0, 1, 3.5, 5.5]),
+    took: 5.5,
+  },
+  {
+    name: 'no whole-second timestamps, the kit paused 2 s: 4, 2, 1.5 s by arrival is within its pause',
+    attempts: attempts([0, 4, 6, 7.5]),
+    stall: 2,
+    took: 5.5,
+  },
+  {
+    name: 'a timestamp missing on one attempt: the delays around it are read by arrival alone (4, 2, 1 s shrank)',
+    attempts: [...attempts([0, 4], [100]), ...attempts([6, 7], [106, 107])],
+    shrankAt: 2,
+    took: 7,
+  },
+  {
+    name: 'timestamps 4 s then 2 s apart are within their rounding (2 s), though arrival says 4, 1 s',
+    attempts: attempts([0, 1, 5, 6], [100, 101, 105, 107]),
+    took: 6,
+  },
+  {
+    name: 'the same with the kit paused 1 s: allowed 1 s more by the timestamps too',
+    attempts: attempts([0, 1, 5, 6], [100, 101, 105, 107]),
+    stall: 1,
+    took: 5,
+  },
+  { name: 'the bound without the last timestamp: by arrival', attempts: attempts([0, 1, 3, 7], [100, 101, 103]), took: 7 },
+  {
+    name: 'the last delay without its timestamp, the one before with it: arrival alone says 4, 1 s shrank',
+    attempts: attempts([0, 1, 5, 6], [100, 101, 105]),
+    shrankAt: 3,
+    took: 6,
+  },
+  {
+    name: 'the bound without the first timestamp: by arrival',
+    attempts: [...attempts([0]), ...attempts([1, 3, 7], [101, 103, 104])],
+    took: 7,
+  },
 ];
 
 describe('retryTiming', () => {

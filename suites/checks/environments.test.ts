@@ -1,0 +1,58 @@
+// The environment checks (P-ENV-1, P-ENV-2), each condition broken alone by a made-up server. Their
+// sandbox faults: test/auth-area-faults.test.ts.
+import { describe, expect, it } from 'vitest';
+import type { TargetConfig } from '../config.js';
+import { environmentChecks } from './environments.js';
+import { madeUpConfig, verdict, type Reply } from './made-up-server-test-support.js';
+
+const check = (id: string) => environmentChecks.find((c) => c.id === id)!;
+const noFixture = (c: TargetConfig) => void delete c.fixtures!.payouts!.SUCCESS;
+const withData: Reply = { status: 403, json: { status: false, code: 403, message: 'no', data: {} } };
+
+describe("ENV-PRODUCTION-KEY: the other environment's key is refused, 401 or 403", () => {
+  it.each([
+    [401, 'passed'],
+    [403, 'passed'],
+    [404, 'failed'],
+    [200, 'failed'],
+  ] as const)('%i: %s', async (status, outcome) => {
+    expect(await verdict(check('env-other-environment-key'), () => status)).toBe(outcome);
+  });
+
+  it('sends that key signed with the merchant secret, and is skipped without one', async () => {
+    const sent: unknown[] = [];
+    await verdict(check('env-other-environment-key'), (o) => (sent.push(o.as), 401));
+    const { otherEnvironment, merchant } = madeUpConfig();
+    expect(sent).toEqual([{ apiKey: otherEnvironment!.apiKey, secretKey: merchant.secretKey }]);
+    expect(
+      await verdict(
+        check('env-other-environment-key'),
+        () => 401,
+        (c) => void delete c.otherEnvironment!.apiKey,
+      ),
+    ).toMatch(/^skipped: needs otherEnvironment\.apiKey/);
+  });
+});
+
+describe("ENV-WALLET-OTHER-ENVIRONMENT: the other environment's wallet answers 403 without data", () => {
+  it('passes 403, fails 404 for the SUCCESS fixture, and a 403 with data', async () => {
+    expect(await verdict(check('env-other-environment-wallet'), () => 403)).toBe('passed');
+    expect(await verdict(check('env-other-environment-wallet'), () => 404)).toBe('failed');
+    expect(await verdict(check('env-other-environment-wallet'), () => withData)).toBe('failed');
+  });
+
+  it('without the fixture: judges a 403 or a 400, skips a 404 (a server may look the payout up first)', async () => {
+    expect(await verdict(check('env-other-environment-wallet'), () => 403, noFixture)).toBe('passed');
+    expect(await verdict(check('env-other-environment-wallet'), () => 400, noFixture)).toBe('failed');
+    expect(await verdict(check('env-other-environment-wallet'), () => 404, noFixture)).toMatch(
+      /^skipped: answered 404 for a made-up payout id/,
+    );
+    expect(
+      await verdict(
+        check('env-other-environment-wallet'),
+        () => 403,
+        (c) => void delete c.otherEnvironment!.walletId,
+      ),
+    ).toMatch(/^skipped: needs otherEnvironment\.walletId/);
+  });
+});

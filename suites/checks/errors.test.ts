@@ -1,0 +1,199 @@
+// The Errors checks (P-ERR-1…4) and their shared requests, each condition broken alone by a made-up
+// server that refuses as the profile says but for one thing. Each check against the sandbox's faults:
+// test/auth-area-faults.test.ts; a bare NaN amount and the payout checks' defects: fair-verdicts.test.ts.
+import { describe, expect, it } from 'vitest';
+import { OPERATIONS } from '../../core/operations.js';
+import type { InvalidRequest } from '../../generators/index.js';
+import type { SendOptions } from '../http.js';
+import { errorChecks } from './errors.js';
+import { envelopeOf, judge, madeUpConfig, madeUpContext, verdict, type Reply, type Server } from './made-up-server-test-support.js';
+import { CREATE_ORDER_PATH, PAYOUT_STATUS_PATH } from '../requests.js';
+import { fieldCases, REQUIRED_ORDER_FIELDS, sendInvalid, statusesFor, wrongTypeFor } from './shared-errors.js';
+
+const check = (id: string) => errorChecks.find((c) => c.id === id)!;
+
+/** A server that refuses as the profile says: 401 for a signature altered, 404 for an unknown payout, 400 for the rest. */
+const refusing: Server = (options) => {
+  if (options.signature !== undefined) return 401;
+  const lookup =
+    options.path === PAYOUT_STATUS_PATH &&
+    typeof options.payload === 'object' &&
+    options.payload !== null &&
+    !Array.isArray(options.payload);
+  return lookup ? 404 : 400;
+};
+/** The refusing server, answering `reply` instead where it gives one. */
+const except =
+  (reply: (options: SendOptions) => Reply | undefined): Server =>
+  (options) =>
+    reply(options) ?? refusing(options);
+const labelled = (pattern: RegExp, reply: Reply) => except((options) => (pattern.test(options.label) ? reply : undefined));
+
+describe('ERR-ENVELOPE: a 401, 400 and 404 answer the error envelope', () => {
+  it('passes the envelope, and fails a refusal whose status says "false"', async () => {
+    expect(await verdict(check('err-envelope'), refusing)).toBe('passed');
+    const text = { status: 400, json: { status: 'false', code: 400, message: 'refused' } };
+    expect(await verdict(check('err-envelope'), labelled(/invalid JSON/, text))).toBe('failed');
+  });
+
+  it('judges every answer from 300 up, none below', async () => {
+    const bare = (status: number): Reply => ({ status, json: { data: {} } });
+    expect(await verdict(check('err-envelope'), labelled(/unknown payout/, bare(300)))).toBe('failed');
+    expect(await verdict(check('err-envelope'), labelled(/unknown payout/, bare(299)))).toBe('passed');
+  });
+});
+
+describe('ERR-CONTENT-TYPE: errors, and the success of the SUCCESS fixture, are application/json', () => {
+  const typed = (pattern: RegExp, contentType: string, status = 400) =>
+    labelled(pattern, { status, json: envelopeOf(status), contentType });
+
+  it('passes application/json with a charset, and fails text/plain or none', async () => {
+    expect(await verdict(check('err-content-type'), typed(/invalid JSON/, 'application/json; charset=utf-8'))).toBe('passed');
+    expect(await verdict(check('err-content-type'), typed(/invalid JSON/, 'text/plain'))).toBe('failed');
+    const none = await judge(check('err-content-type'), labelled(/invalid JSON/, { status: 400, text: '{}', contentType: '' }));
+    expect(none.failure?.message).toBe('Payout Status with invalid JSON (a 400): answered Content-Type none');
+  });
+
+  it('reads the SUCCESS fixture only when one is configured', async () => {
+    const success = typed(/SUCCESS fixture/, 'text/html', 200);
+    expect(await verdict(check('err-content-type'), success)).toBe('failed');
+    expect(await verdict(check('err-content-type'), success, (c) => void delete c.fixtures!.payouts!.SUCCESS)).toBe('passed');
+  });
+
+  it('leaves a request that got no answer to other checks', async () => {
+    expect(await verdict(check('err-content-type'), labelled(/invalid JSON/, 'no answer'))).toBe('passed');
+  });
+});
+
+describe('ERR-CODE-MATCHES-STATUS: the code of an error says its HTTP status', () => {
+  const coded = (code: unknown, status = 404) => labelled(/unknown payout/, { status, json: { status: false, code, message: 'm' } });
+
+  it.each([
+    ['404 as a number', 404, 'passed'],
+    ['"404" as text', '404', 'passed'],
+    ['400 on a 404', 400, 'failed'],
+    ['true', true, 'failed'],
+    ['no code (ERR-ENVELOPE judges that)', undefined, 'passed'],
+  ] as const)('%s: %s', async (_, code, outcome) => {
+    expect(await verdict(check('err-code-matches-status'), coded(code))).toBe(outcome);
+  });
+
+  it('judges no 2xx, and no body that is not an object', async () => {
+    expect(await verdict(check('err-code-matches-status'), coded(500, 200))).toBe('passed');
+    expect(await verdict(check('err-code-matches-status'), labelled(/unknown payout/, { status: 404, text: 'Not Found' }))).toBe('passed');
+    expect(await verdict(check('err-code-matches-status'), labelled(/unknown payout/, { status: 404, json: null }))).toBe('passed');
+  });
+});
+
+describe('ERR-NO-5XX: no malformed request answers a 5xx or nothing', () => {
+  it.each([
+    [499, 'passed'],
+    [500, 'failed'],
+    [503, 'failed'],
+    ['no answer', 'failed'],
+  ] as const)('a Create Order without return_url answered %s: %s', async (reply, outcome) => {
+    expect(await verdict(check('err-no-5xx-create-order'), labelled(/^Create Order without return_url$/, reply))).toBe(outcome);
+  });
+
+  it('judges the generated defects too, on both operations', async () => {
+    expect(
+      await verdict(
+        check('err-no-5xx-create-order'),
+        except((o) => (o.label.startsWith('Create Order:') ? 500 : undefined)),
+      ),
+    ).toBe('failed');
+    expect(await verdict(check('err-no-5xx-payout-status'), refusing)).toBe('passed');
+    expect(await verdict(check('err-no-5xx-payout-status'), () => 500)).toBe('failed');
+  });
+});
+
+describe('the refusals: 400 (or 422 where P-ERR-4 allows it) for each malformed request', () => {
+  it.each(['err-empty-body', 'err-non-object', 'err-missing-field', 'err-null-field', 'err-wrong-type', 'err-invalid-json'])(
+    '%s passes 400 and fails a 2xx',
+    async (id) => {
+      expect(await verdict(check(id), refusing)).toBe('passed');
+      expect(await verdict(check(id), () => 201)).toBe('failed');
+    },
+  );
+
+  it('takes 422 for an amount or currency defect only', async () => {
+    const unprocessable = (field: string) => except((o) => (o.label.includes(`Create Order: ${field} `) ? 422 : undefined));
+    expect(await verdict(check('err-missing-field'), unprocessable('order_amount'))).toBe('passed');
+    expect(await verdict(check('err-missing-field'), unprocessable('order_currency'))).toBe('passed');
+    expect(await verdict(check('err-missing-field'), unprocessable('customer.name'))).toBe('failed');
+    expect(await verdict(check('err-empty-body'), () => 422)).toBe('failed');
+  });
+
+  it.each(['err-bad-amount', 'err-unknown-currency'])('%s passes 400 and 422, and fails a 2xx', async (id) => {
+    expect(await verdict(check(id), () => 400)).toBe('passed');
+    expect(await verdict(check(id), () => 422)).toBe('passed');
+    expect(await verdict(check(id), () => 201)).toBe('failed');
+  });
+
+  it.each([
+    'err-missing-field-property',
+    'err-null-field-property',
+    'err-wrong-type-property',
+    'err-bad-amount-property',
+    'err-unknown-currency-property',
+  ])('%s passes 400 and fails a 2xx', async (id) => {
+    expect(await verdict(check(id), () => 400)).toBe('passed');
+    expect(await verdict(check(id), () => 201)).toBe('failed');
+  });
+});
+
+describe('the malformed requests', () => {
+  const ctx = () => madeUpContext(madeUpConfig(), () => 400);
+
+  it('allows 422 beside 400 for order_amount and order_currency alone', () => {
+    expect(REQUIRED_ORDER_FIELDS.filter((f) => statusesFor(f).includes(422))).toEqual(['order_amount', 'order_currency']);
+    expect(statusesFor('customer.name')).toEqual([400]);
+  });
+
+  it('gives each required field a value of another JSON type', () => {
+    const order = { customer: { address: { city: 'Kochi' } } };
+    expect(wrongTypeFor('order_id', 'A-1')).toBe(true);
+    expect(wrongTypeFor('order_amount', 1)).toBe(true);
+    expect(wrongTypeFor('order_currency', 'INR')).toBe(356);
+    expect(wrongTypeFor('customer', order.customer)).toBe(JSON.stringify(order.customer));
+    expect(wrongTypeFor('customer.address', order.customer.address)).toBe('{"city":"Kochi"}');
+    expect(wrongTypeFor('customer.name', 'Meera')).toBe(12345);
+  });
+
+  it('describes each field case with the value it puts there, or none when it removes or nulls it', () => {
+    const descriptions = (make: (path: string, current: unknown) => unknown) => fieldCases(ctx(), 'is odd', make).map((c) => c.description);
+    expect(descriptions(() => undefined)[0]).toBe('order_id is odd');
+    expect(descriptions(() => null)[1]).toBe('order_amount is odd');
+    expect(descriptions(() => 7)[2]).toBe('order_currency is odd (7)');
+    expect(fieldCases(ctx(), 'is odd', () => 7).map((c) => c.expected)).toEqual(REQUIRED_ORDER_FIELDS.map(statusesFor));
+  });
+
+  it('gives each malformed Create Order a fresh order_id, unless order_id is its defect', async () => {
+    const sent: SendOptions[] = [];
+    const context = { ...ctx(), send: (options: SendOptions) => (sent.push(options), ctx().send(options)) };
+    const invalid = (field: string, value: unknown): InvalidRequest =>
+      ({ description: 'd', field, body: { kind: 'json', value }, expectedStatuses: [400] }) as unknown as InvalidRequest;
+    await sendInvalid(context, CREATE_ORDER_PATH, invalid('customer.name', { order_id: 'SAME' }));
+    await sendInvalid(context, CREATE_ORDER_PATH, invalid('order_id', { order_id: 'SAME' }));
+    await sendInvalid(context, CREATE_ORDER_PATH, invalid('customer.name', { note: 'no id' }));
+    await sendInvalid(context, CREATE_ORDER_PATH, invalid('customer.name', ['SAME']));
+    await sendInvalid(context, OPERATIONS.payoutStatus.path, invalid('svc_wallet_id', { order_id: 'SAME' }));
+    await sendInvalid(context, CREATE_ORDER_PATH, { ...invalid('x', null), body: { kind: 'text', text: '{"a":' } });
+    expect(sent.map((o) => (o.raw !== undefined ? `raw ${o.raw}` : JSON.stringify(o.payload)))).toEqual([
+      expect.stringMatching(/^\{"order_id":"ERR-.+"\}$/),
+      '{"order_id":"SAME"}',
+      '{"note":"no id"}',
+      '["SAME"]',
+      '{"order_id":"SAME"}',
+      'raw {"a":',
+    ]);
+    expect(sent.map((o) => o.label)).toEqual([
+      'Create Order: d',
+      'Create Order: d',
+      'Create Order: d',
+      'Create Order: d',
+      'Payout Status: d',
+      'Create Order: d',
+    ]);
+  });
+});
