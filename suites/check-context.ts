@@ -86,6 +86,7 @@ export async function executeCheck(check: Check, state: RunState, meta: CheckMet
       meta.evidence = sent().slice(-MAX_EVIDENCE);
       return 'error';
     }
+    error.requirement ??= check.requirement;
     const { exchange, exchanges: own, ...details } = error.details;
     // A body other runs send too, still refused after its resends, judges nothing (profile v1.3 P-CLI): not judged, never failed.
     const usedUp = exchange === undefined ? undefined : replayWindowUsedUp(exchange);

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../core/clock.js';
 import type { CheckResult } from '../core/report.js';
-import { defineCheck, type Check, type CheckContext } from './check.js';
+import { CheckFailure, defineCheck, type Check, type CheckContext } from './check.js';
 import { operationOf, type TargetConfig } from './config.js';
 import { EMBEDDED_CLOCK_FACTOR } from './embedded.js';
 import { payoutBody } from './requests.js';
@@ -71,6 +71,30 @@ describe('a run of checks', () => {
     expect(told).toEqual(['A', 'B']);
     const most = Math.max(...events.filter((e) => e.at === 'start').map((e) => e.others.length + 1));
     expect(most).toBe(3);
+  });
+
+  it("a failure carries its check's requirement, or the one it names, and a stable code", async () => {
+    const thrown: CheckFailure[] = [];
+    const failing = (id: string, named?: string) =>
+      defineCheck({
+        id,
+        requirement: 'AUTH-ACCEPT',
+        title: id,
+        run() {
+          const failure = new CheckFailure(`${id} broke`, {}, named);
+          thrown.push(failure);
+          throw failure;
+        },
+      });
+    const results = await runChecks(settings(1), [{ name: 'A', checks: [failing('own'), failing('named', 'ERR-ENVELOPE')] }]);
+    expect(results.map((r) => [r.state, r.meta.failure?.message])).toEqual([
+      ['failed', 'own broke'],
+      ['failed', 'named broke'],
+    ]);
+    expect(thrown.map((f) => [f.code, f.requirement])).toEqual([
+      ['SVC_CHECK_FAILED', 'AUTH-ACCEPT'],
+      ['SVC_CHECK_FAILED', 'ERR-ENVELOPE'],
+    ]);
   });
 
   it('at concurrency 1 runs one check at a time, in the listed order', async () => {

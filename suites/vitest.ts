@@ -31,8 +31,10 @@ export interface ConformanceSuiteOptions {
 /** A check's failure as vitest shows it: the message, and expected/actual for its diff. */
 class ConformanceFailure extends Error {
   override readonly name = 'CheckFailure';
+  readonly code = 'SVC_CHECK_FAILED';
   readonly showDiff: boolean;
   constructor(
+    readonly requirement: string,
     message: string,
     readonly expected?: string,
     readonly actual?: string,
@@ -140,10 +142,11 @@ async function judgeResult(
   const meta = result.meta;
   const level = levels.get(meta.requirement) ?? 'MUST';
   const broken = [
-    ...(meta.failure ? [{ level, ...meta.failure }] : []),
+    ...(meta.failure ? [{ level, requirement: meta.requirement, ...meta.failure }] : []),
     // An answer that broke another requirement (an error envelope seen while checking auth).
     ...meta.findings.map((f) => ({
       level: levels.get(f.requirement) ?? 'MUST',
+      requirement: f.requirement,
       message: `${f.requirement}: ${f.message}`,
       expected: undefined,
       actual: undefined,
@@ -151,7 +154,8 @@ async function judgeResult(
   ];
   const fatal = broken.find((b) => b.level === 'MUST' || (b.level === 'SHOULD' && strict));
   for (const b of broken.filter((x) => x !== fatal)) await annotate(`${b.level} not held: ${b.message}`, 'notice');
-  if (fatal !== undefined) throw new ConformanceFailure(fatal.message, fatal.expected, fatal.actual);
+  if (fatal !== undefined) throw new ConformanceFailure(fatal.requirement, fatal.message, fatal.expected, fatal.actual);
   // A check stopped by the runner (its time budget ran out) has no failure of its own.
-  if (result.state === 'failed' && broken.length === 0) throw new ConformanceFailure('the check did not finish within its time budget');
+  if (result.state === 'failed' && broken.length === 0)
+    throw new ConformanceFailure(meta.requirement, 'the check did not finish within its time budget');
 }
