@@ -373,8 +373,15 @@ describe('triggerLine', () => {
     const receiver = spawn('bash', ['-c', `exec ${command}`], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       let out = '';
-      receiver.stdout.on('data', (chunk) => (out += chunk));
-      for (let waited = 0; !/PORT \d+/.test(out) && waited < 50; waited++) await new Promise((r) => setTimeout(r, 100));
+      // Resolves when the output first matches: no polling on real time, however slow node starts.
+      const printed = (pattern: RegExp) =>
+        new Promise<void>((resolve, reject) => {
+          const look = () => pattern.test(out) && resolve();
+          receiver.stdout.on('data', (chunk) => ((out += chunk), look()));
+          receiver.on('exit', (code) => reject(new Error(`the receiver exited (${code}) before printing ${pattern}: ${out}`)));
+          look();
+        });
+      await printed(/PORT \d+/);
       const port = /PORT (\d+)/.exec(out)![1];
       const answer = await fetch(`http://127.0.0.1:${port}/webhooks`, {
         method: 'POST',
@@ -382,7 +389,7 @@ describe('triggerLine', () => {
         body: '{"event":"payout.failed"}',
       });
       expect(answer.status).toBe(200);
-      for (let waited = 0; !out.includes('payout.failed') && waited < 50; waited++) await new Promise((r) => setTimeout(r, 100));
+      await printed(/payout\.failed/);
       expect(out).toContain('POST /webhooks');
       expect(out).toContain("'x-event-id': 'evt_1'");
       expect(out).toContain('{"event":"payout.failed"}');

@@ -24,10 +24,10 @@ describe('the fault catalog', () => {
     expect(mislabelled).toEqual([]);
   });
 
-  it('is counted rightly where the README counts it', () => {
-    const readme = readFileSync(join(here, '..', 'README.md'), 'utf8');
-    expect(readme).toMatch(/`serve --list-faults` lists all \d+ /);
-    expect(readme).toContain(`\`serve --list-faults\` lists all ${FAULT_NAMES.length} `);
+  it.each(['README.md', 'docs/sandbox.md'])('is counted rightly where %s counts it', (file) => {
+    const text = readFileSync(join(here, '..', file), 'utf8');
+    expect(text).toMatch(/`serve --list-faults` lists all \d+ /);
+    expect(text).toContain(`\`serve --list-faults\` lists all ${FAULT_NAMES.length} `);
   });
 
   it('refuses an unknown fault name, pointing at the list', () => {

@@ -1,4 +1,4 @@
-// The sandbox's memory is bounded (documented in the README): at most maxRecords orders and as many
+// The sandbox's memory is bounded (documented in docs/sandbox.md): at most maxRecords orders and as many
 // payouts; past that the oldest is forgotten, and lookups stay constant-time.
 import { describe, expect, it } from 'vitest';
 import { createdOrder, orderBody, orderSandbox } from './operations/order-test-support.js';

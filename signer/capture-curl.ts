@@ -60,6 +60,19 @@ const LONG_WITH_VALUE = new Set(
 
 const DATA_OPTIONS = new Set(['data', 'data-ascii', 'data-binary', 'data-raw', 'data-urlencode', 'json']);
 
+/** What the options of a curl command say about its request, as they are read. */
+interface CurlRequest {
+  method?: string;
+  urls: string[];
+  headers: Array<[string, string]>;
+  /** `-H 'Name:'` tells curl not to send a header it would add. */
+  removed: Set<string>;
+  data?: string;
+  json: boolean;
+  get: boolean;
+  head: boolean;
+}
+
 /** Reads a curl command line from which the leading `curl` word has been blanked out. */
 export function parseCurlCommand(command: string): CapturedRequest {
   if (/\^\r?\n|\^"/.test(command)) {
@@ -72,37 +85,11 @@ export function parseCurlCommand(command: string): CapturedRequest {
     if (error instanceof ShellWordsError) throw unreadable(`cannot read the curl command: ${error.message}`);
     throw error;
   }
-  let method: string | undefined;
-  const urls: string[] = [];
-  const headers: Array<[string, string]> = [];
-  const removed = new Set<string>(); // `-H 'Name:'` tells curl not to send a header it would add
-  let data: string | undefined;
-  let json = false;
-  let get = false;
-  let head = false;
+  return captured(readWords(words));
+}
 
-  const apply = (option: string, value: string): void => {
-    if (option === 'request') method = value.toUpperCase();
-    else if (option === 'url') urls.push(value);
-    else if (option === 'header') addCurlHeader(value, headers, removed);
-    else if (option === 'get') get = true;
-    else if (option === 'head') head = true;
-    else if (option === 'form' || option === 'form-string') {
-      throw unsupported(
-        `curl ${option === 'form' ? '-F' : '--form-string'} sends a multipart body whose boundary is random; send the signed JSON with --json or -d instead`,
-      );
-    } else if (option === 'upload-file') {
-      throw unsupported(
-        `curl -T ${value} reads the body from a file, which a capture cannot see; paste the file contents inline with -d '...' or pass the body with --file`,
-      );
-    } else if (DATA_OPTIONS.has(option)) {
-      const piece = curlDataPiece(option, value);
-      // curl joins -d pieces with '&' but appends --json pieces as they are.
-      data = data === undefined ? piece : data + (option === 'json' ? '' : '&') + piece;
-      if (option === 'json') json = true;
-    }
-  };
-
+function readWords(words: string[]): CurlRequest {
+  const request: CurlRequest = { urls: [], headers: [], removed: new Set(), json: false, get: false, head: false };
   for (let i = 0; i < words.length; i += 1) {
     const word = words[i]!;
     const valueFor = (option: string, attached: string | undefined): string => {
@@ -112,29 +99,54 @@ export function parseCurlCommand(command: string): CapturedRequest {
       return words[i]!;
     };
     if (word === '--') {
-      urls.push(...words.slice(i + 1));
+      request.urls.push(...words.slice(i + 1));
       break;
     } else if (word.startsWith('--')) {
       const eq = word.indexOf('=');
       const name = word.slice(2, eq < 0 ? undefined : eq);
-      if (LONG_WITH_VALUE.has(name)) apply(name, valueFor(word, eq < 0 ? undefined : word.slice(eq + 1)));
-      else apply(name, '');
+      apply(request, name, LONG_WITH_VALUE.has(name) ? valueFor(word, eq < 0 ? undefined : word.slice(eq + 1)) : '');
     } else if (word.startsWith('-') && word.length > 1) {
       // A cluster of short flags (-sSL); a flag that takes a value takes the rest of the word (-XPOST) or the next word.
       for (let k = 1; k < word.length; k += 1) {
         const option = SHORT_OPTIONS[word[k]!];
         if (option === undefined || !LONG_WITH_VALUE.has(option)) {
-          if (option !== undefined) apply(option, '');
+          if (option !== undefined) apply(request, option, '');
           continue;
         }
-        apply(option, valueFor(`-${word[k]}`, k + 1 < word.length ? word.slice(k + 1) : undefined));
+        apply(request, option, valueFor(`-${word[k]}`, k + 1 < word.length ? word.slice(k + 1) : undefined));
         break;
       }
     } else {
-      urls.push(word);
+      request.urls.push(word);
     }
   }
+  return request;
+}
 
+function apply(request: CurlRequest, option: string, value: string): void {
+  if (option === 'request') request.method = value.toUpperCase();
+  else if (option === 'url') request.urls.push(value);
+  else if (option === 'header') addCurlHeader(value, request.headers, request.removed);
+  else if (option === 'get') request.get = true;
+  else if (option === 'head') request.head = true;
+  else if (option === 'form' || option === 'form-string') {
+    throw unsupported(
+      `curl ${option === 'form' ? '-F' : '--form-string'} sends a multipart body whose boundary is random; send the signed JSON with --json or -d instead`,
+    );
+  } else if (option === 'upload-file') {
+    throw unsupported(
+      `curl -T ${value} reads the body from a file, which a capture cannot see; paste the file contents inline with -d '...' or pass the body with --file`,
+    );
+  } else if (DATA_OPTIONS.has(option)) {
+    const piece = curlDataPiece(option, value);
+    // curl joins -d pieces with '&' but appends --json pieces as they are.
+    request.data = request.data === undefined ? piece : request.data + (option === 'json' ? '' : '&') + piece;
+    if (option === 'json') request.json = true;
+  }
+}
+
+/** The request curl would send: one URL, -G's data in the query, the headers curl adds itself. */
+function captured({ urls, headers, removed, json, get, head, method, data }: CurlRequest): CapturedRequest {
   if (urls.length === 0) throw unreadable('the curl command has no URL');
   if (urls.length > 1) {
     throw unsupported(

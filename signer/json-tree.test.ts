@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseJsonTree, JsonTreeError, type JsonNode } from './json-tree.js';
+import { parseJsonTree, type JsonNode } from './json-tree.js';
 
 function toValue(node: JsonNode): unknown {
   switch (node.kind) {
@@ -38,8 +38,19 @@ describe('parseJsonTree', () => {
     expect(toValue(parseJsonTree('"a\\/b\\u00e9\\ud800\\n"'))).toBe('a/bé\ud800\n');
   });
 
+  it.each([
+    ['[1 2]', 3],
+    ['{"a":1,}', 7],
+    ['{"a" 1}', 5],
+    ['{"a":1 "b"}', 7],
+    ['"abc', 0],
+    ['[1] x', 4],
+  ])('places the error in %j at offset %i', (text, offset) => {
+    expect(() => parseJsonTree(text)).toThrow(expect.objectContaining({ offset }));
+  });
+
   it.each(['', '{', '{"a":1,}', "{'a':1}", '[1 2]', '01', 'NaN', '"\n"', '{"a":1} x'])('refuses %j', (text) => {
-    expect(() => parseJsonTree(text)).toThrow(JsonTreeError);
+    expect(() => parseJsonTree(text)).toThrow(expect.objectContaining({ name: 'JsonTreeError', code: 'SVC_JSON_SYNTAX' }));
     let threw = false;
     try {
       JSON.parse(text);

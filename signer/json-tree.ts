@@ -12,6 +12,7 @@ export type JsonNode =
 
 export class JsonTreeError extends Error {
   override readonly name = 'JsonTreeError';
+  readonly code = 'SVC_JSON_SYNTAX';
   constructor(
     message: string,
     readonly offset: number,
@@ -22,122 +23,86 @@ export class JsonTreeError extends Error {
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const WHITESPACE = /[ \t\n\r]*/y;
-const SIMPLE_ESCAPES: Record<string, string> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+/** One JSON string token; JSON.parse then decodes it (lone surrogates included). */
+const STRING = /"(?:[^"\\\u0000-\u001f]|\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4}))*"/y;
+const LITERALS = ['true', 'false', 'null'] as const;
 
 export function parseJsonTree(text: string): JsonNode {
-  let at = 0;
-
-  const skipWhitespace = (): void => {
-    WHITESPACE.lastIndex = at;
-    WHITESPACE.exec(text);
-    at = WHITESPACE.lastIndex;
-  };
-  const fail = (what: string): never => {
-    throw new JsonTreeError(`${what} at offset ${at}`, at);
-  };
-
-  const readString = (): string => {
-    at++; // opening quote
-    let value = '';
-    let start = at;
-    for (;;) {
-      const ch = text.charCodeAt(at);
-      if (Number.isNaN(ch)) fail('unterminated string');
-      if (ch === 0x22) break;
-      if (ch < 0x20) fail('unescaped control character in string');
-      if (ch !== 0x5c) {
-        at++;
-        continue;
-      }
-      value += text.slice(start, at);
-      const escape = text[at + 1] ?? '';
-      if (escape === 'u') {
-        const hex = text.slice(at + 2, at + 6);
-        if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail('bad \\u escape');
-        value += String.fromCharCode(parseInt(hex, 16));
-        at += 6;
-      } else {
-        const simple = SIMPLE_ESCAPES[escape];
-        if (simple === undefined) fail('bad escape');
-        value += simple;
-        at += 2;
-      }
-      start = at;
-    }
-    value += text.slice(start, at);
-    at++; // closing quote
-    return value;
-  };
-
-  const readValue = (): JsonNode => {
-    skipWhitespace();
-    const ch = text[at];
-    if (ch === '{') {
-      at++;
-      const entries: Array<[string, JsonNode]> = [];
-      skipWhitespace();
-      if (text[at] === '}') {
-        at++;
-        return { kind: 'object', entries };
-      }
-      for (;;) {
-        skipWhitespace();
-        if (text[at] !== '"') fail('expected a key');
-        const key = readString();
-        skipWhitespace();
-        if (text[at] !== ':') fail('expected ":"');
-        at++;
-        entries.push([key, readValue()]);
-        skipWhitespace();
-        if (text[at] === ',') {
-          at++;
-          continue;
-        }
-        if (text[at] === '}') {
-          at++;
-          return { kind: 'object', entries };
-        }
-        fail('expected "," or "}"');
-      }
-    }
-    if (ch === '[') {
-      at++;
-      const items: JsonNode[] = [];
-      skipWhitespace();
-      if (text[at] === ']') {
-        at++;
-        return { kind: 'array', items };
-      }
-      for (;;) {
-        items.push(readValue());
-        skipWhitespace();
-        if (text[at] === ',') {
-          at++;
-          continue;
-        }
-        if (text[at] === ']') {
-          at++;
-          return { kind: 'array', items };
-        }
-        fail('expected "," or "]"');
-      }
-    }
-    if (ch === '"') return { kind: 'string', value: readString() };
-    for (const literal of ['true', 'false', 'null'] as const) {
-      if (text.startsWith(literal, at)) {
-        at += literal.length;
-        return { kind: 'literal', text: literal };
-      }
-    }
-    NUMBER.lastIndex = at;
-    const number = NUMBER.exec(text);
-    if (number === null) return fail('unexpected character');
-    at = NUMBER.lastIndex;
-    return { kind: 'number', text: number[0], value: Number(number[0]) };
-  };
-
-  const root = readValue();
-  skipWhitespace();
-  if (at !== text.length) fail('unexpected text after the JSON value');
+  const reader = new Reader(text);
+  const root = reader.value();
+  reader.skipWhitespace();
+  if (reader.at !== text.length) reader.fail('unexpected text after the JSON value');
   return root;
+}
+
+class Reader {
+  at = 0;
+  constructor(private readonly text: string) {}
+
+  fail(what: string): never {
+    throw new JsonTreeError(`${what} at offset ${this.at}`, this.at);
+  }
+
+  skipWhitespace(): void {
+    this.at = this.sticky(WHITESPACE)!.lastIndex;
+  }
+
+  value(): JsonNode {
+    this.skipWhitespace();
+    const ch = this.text[this.at];
+    if (ch === '{') return { kind: 'object', entries: this.list('}', () => this.entry()) };
+    if (ch === '[') return { kind: 'array', items: this.list(']', () => this.value()) };
+    if (ch === '"') return { kind: 'string', value: this.string() };
+    const literal = LITERALS.find((word) => this.text.startsWith(word, this.at));
+    if (literal !== undefined) {
+      this.at += literal.length;
+      return { kind: 'literal', text: literal };
+    }
+    const number = this.sticky(NUMBER);
+    if (number === undefined) return this.fail('unexpected character');
+    this.at = number.lastIndex;
+    return { kind: 'number', text: number.token, value: Number(number.token) };
+  }
+
+  /** Items separated by commas after an opening bracket, up to `close`. */
+  private list<T>(close: '}' | ']', item: () => T): T[] {
+    this.at++;
+    const items: T[] = [];
+    this.skipWhitespace();
+    if (this.text[this.at] === close) {
+      this.at++;
+      return items;
+    }
+    for (;;) {
+      items.push(item());
+      this.skipWhitespace();
+      const next = this.text[this.at];
+      if (next !== ',' && next !== close) this.fail(`expected "," or "${close}"`);
+      this.at++;
+      if (next === close) return items;
+    }
+  }
+
+  private entry(): [string, JsonNode] {
+    this.skipWhitespace();
+    if (this.text[this.at] !== '"') this.fail('expected a key');
+    const key = this.string();
+    this.skipWhitespace();
+    if (this.text[this.at] !== ':') this.fail('expected ":"');
+    this.at++;
+    return [key, this.value()];
+  }
+
+  private string(): string {
+    const token = this.sticky(STRING);
+    if (token === undefined) return this.fail('bad or unterminated string');
+    this.at = token.lastIndex;
+    return JSON.parse(token.token) as string;
+  }
+
+  private sticky(pattern: RegExp): { token: string; lastIndex: number } | undefined {
+    pattern.lastIndex = this.at;
+    const match = pattern.exec(this.text);
+    return match === null ? undefined : { token: match[0], lastIndex: pattern.lastIndex };
+  }
 }

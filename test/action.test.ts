@@ -1,6 +1,6 @@
 // The GitHub Action (action.yml): its steps are the documented commands, its inputs reach the gate
 // only through the environment (never interpolated into a script), the gate script runs the
-// commands with the exit codes a job needs, and the README's examples use only inputs it has.
+// commands with the exit codes a job needs, and the documented jobs (docs/action.md) use only inputs it has.
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -433,10 +433,10 @@ describe('the GitHub forms of finish()', () => {
   });
 });
 
-describe('the README', () => {
+describe('docs/action.md', () => {
   it('shows the action for both gates, with only the inputs it has', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const blocks = [...readme.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((b) => b.includes('svc-conformance@'));
+    const page = readFileSync(join(ROOT, 'docs', 'action.md'), 'utf8');
+    const blocks = [...page.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]!).filter((b) => b.includes('svc-conformance@'));
     const uses: Step[] = [];
     const collect = (value: unknown): void => {
       if (Array.isArray(value)) value.forEach(collect);
@@ -457,5 +457,11 @@ describe('the README', () => {
     const secrets = TARGET_ENV_NAMES.filter((name) => name.endsWith('_SECRET_KEY'));
     expect(secrets).toHaveLength(3);
     for (const name of secrets) expect(env[name], name).toBe(`\${{ secrets.${name} }}`);
+  });
+
+  it('names every input and output the action has', () => {
+    const page = readFileSync(join(ROOT, 'docs', 'action.md'), 'utf8');
+    const named = Object.keys({ ...action.inputs, ...action.outputs }).filter((name) => !page.includes(`\`${name}\``));
+    expect(named).toEqual([]);
   });
 });

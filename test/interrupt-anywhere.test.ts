@@ -1,4 +1,4 @@
-// The README's promise, tried where it may break (issue 40, item 8): `run` (the built CLI, a real
+// docs/run.md's promise, tried where it may break (issue 40, item 8): `run` (the built CLI, a real
 // process) interrupted at a random point, by Ctrl-C, kill or a closed terminal, leaves the target's
 // webhook registration as it found it and exits with the documented status: 130 (SIGHUP: 129) once
 // interrupted, the verdict's when the run ended before the signal came. The points are drawn from the

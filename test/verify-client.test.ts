@@ -297,7 +297,7 @@ describe.concurrent('the broken example clients each fail exactly their rule, wi
 });
 
 /**
- * A node -e script that sends one request signed with demo merchant A's keys (the README prints them):
+ * A node -e script that sends one request signed with demo merchant A's keys (docs/sandbox.md prints them):
  * traffic that reaches the recording sandbox but is not the client's.
  */
 function foreignRequest(path: string, payload: unknown): string[] {
