@@ -2,49 +2,30 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { parseJsonTree } from '../signer/json-tree.js';
 import { verifyRequest, type VerifyResult } from '../signer/verify.js';
 import { CANONICAL_STYLE, writeStyled, type TextStyle } from '../signer/variants.js';
-import type { HeaderReader } from './incoming.js';
 import type { ResolvedOptions } from './options.js';
 import type { Merchant } from './tenants.js';
 
 export type AuthOutcome = { ok: true; merchant: Merchant } | { ok: false; status: 401 | 403; message: string; merchant?: Merchant };
 
-/**
- * The (timestamp, signature) pairs accepted, for the replay-refusing variant: kept until their
- * timestamp leaves the window, which then refuses them alone.
- */
+/** (timestamp, signature) pairs already accepted (P-AUTH-4), each kept until its timestamp leaves the window. */
 export class ReplayCache {
-  private readonly seen = new Map<string, { until: number; signatures: Set<string> }>();
-  /** When the first timestamp kept expires: until then pruning has nothing to do, and is not run (it is asked on every request). */
-  private firstExpiresAt = Number.POSITIVE_INFINITY;
+  private readonly seen = new Map<string, number>();
 
-  /** True when the pair was accepted before; remembers it otherwise. `expiresAt` is ms (the same for every pair of a timestamp). */
+  /** True when the pair was accepted before; remembers it until `expiresAt` (ms) otherwise. */
   check(timestamp: string, signature: string, expiresAt: number, now: number): boolean {
-    if (this.firstExpiresAt < now) this.prune(now);
-    let kept = this.seen.get(timestamp);
-    if (kept === undefined) {
-      kept = { until: expiresAt, signatures: new Set() };
-      this.seen.set(timestamp, kept);
-      if (this.seen.size === 1) this.firstExpiresAt = expiresAt;
+    // Pairs come in nearly timestamp order: the expired ones are at the front.
+    for (const [pair, until] of this.seen) {
+      if (until >= now) break;
+      this.seen.delete(pair);
     }
-    // One look-up, not a has() then an add(): the Set grows only by a pair it did not hold.
-    const before = kept.signatures.size;
-    kept.signatures.add(signature);
-    return kept.signatures.size === before;
-  }
-
-  private prune(now: number): void {
-    this.firstExpiresAt = Number.POSITIVE_INFINITY;
-    for (const [timestamp, { until }] of this.seen) {
-      if (until >= now) {
-        this.firstExpiresAt = until;
-        break;
-      }
-      this.seen.delete(timestamp);
-    }
+    const pair = `${timestamp} ${signature}`;
+    if (this.seen.has(pair)) return true;
+    this.seen.set(pair, expiresAt);
+    return false;
   }
 
   has(timestamp: string, signature: string): boolean {
-    return this.seen.get(timestamp)?.signatures.has(signature) ?? false;
+    return this.seen.has(`${timestamp} ${signature}`);
   }
 }
 
@@ -52,7 +33,7 @@ export class ReplayCache {
  * P-AUTH-1…4 and P-ENV-1 for one request. `body` is the raw text received. The auth and sign faults
  * of the catalog are applied here and nowhere else.
  */
-export function authenticate(headers: HeaderReader, body: string, options: ResolvedOptions, replays: ReplayCache): AuthOutcome {
+export function authenticate(headers: Headers, body: string, options: ResolvedOptions, replays: ReplayCache): AuthOutcome {
   const { faults, variant } = options;
   const apiKey = headers.get('x-api-key') ?? headers.get('x-client-id') ?? undefined;
   const signature = headers.get('x-signature') ?? undefined;

@@ -1,6 +1,5 @@
-// The hosted checkout's HTML: self-contained pages (inline CSS, no scripts, no external assets) in
-// which every merchant-supplied string is escaped. Pure functions of a view; sandbox/checkout.ts
-// decides which page to answer.
+// The hosted checkout's HTML: self-contained pages (inline CSS, no scripts, no external assets), every
+// merchant-supplied string escaped. Pure functions of a view; checkout.ts decides which page to answer.
 import type { OrderState } from '../schemas/types.js';
 
 /** The interface's payment methods (What the service does: UPI, QR, net banking, cards, wallets). */

@@ -1,7 +1,5 @@
-// The hosted checkout behind Create Order's payment_link (interface: Create Order, Effect). A person
-// or a headless browser picks a payment method and an outcome; the order moves per P-OPS-1:
-// UN_PAID → PAID, FAILED, or PROCESSING (which settles to PAID after `settleSeconds` by the clock).
-// Pages only: the API's authentication does not apply, and nothing here redirects anywhere.
+// The hosted checkout behind Create Order's payment_link: a person or a browser picks a payment method
+// and an outcome (P-OPS-1). Pages only: the API's authentication does not apply, and nothing redirects.
 import { minorUnitOf } from '../schemas/amounts.js';
 import type { PageRoute, SandboxApp } from './app.js';
 import {
@@ -62,9 +60,8 @@ function isOutcome(value: string | null): value is Outcome {
 }
 
 /**
- * Moves an UN_PAID order per the chosen outcome (P-OPS-1): PAID, FAILED, PROCESSING (settling to
- * PAID after `settleSeconds`, by a read or the timer, whichever comes first), or EXPIRED (the
- * session ran out; it cannot be paid or cancelled afterwards). Each change fires its event (P-HOOK-2).
+ * Moves an UN_PAID order per the chosen outcome (P-OPS-1): PAID, FAILED, EXPIRED, or PROCESSING, which
+ * settles to PAID after `settleSeconds` (by a read or the timer, whichever comes first).
  */
 export function applyOutcome(order: Order, method: PaymentMethod, outcome: Outcome, app: SandboxApp): void {
   order.paymentMethod = method;

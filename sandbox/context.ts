@@ -1,5 +1,4 @@
 import { describeErrors, validateSchema, type SchemaId } from '../schemas/index.js';
-import type { SandboxResponse } from './answer.js';
 import type { FaultName } from './faults.js';
 import type { ResolvedOptions } from './options.js';
 import type { SandboxStore } from './store.js';
@@ -25,13 +24,9 @@ export interface OperationContext {
   webhooks: WebhookSender;
 }
 
-export type OperationHandler = (ctx: OperationContext) => SandboxResponse | Promise<SandboxResponse>;
+export type OperationHandler = (ctx: OperationContext) => Response | Promise<Response>;
 
-/**
- * A request refused for its content: handlers throw it, the app answers the error envelope. It is
- * an answer, not a fault of the sandbox, and never shown with a stack: it records none, since
- * capturing one costs more than the rest of a 404's answer.
- */
+/** A request refused for its content: handlers throw it, the app answers the error envelope. */
 export class OperationError extends Error {
   override readonly name = 'OperationError';
   constructor(
@@ -40,25 +35,51 @@ export class OperationError extends Error {
     /** Extra response headers, e.g. Retry-After. */
     readonly headers: Record<string, string> = {},
   ) {
-    super(stackless(message));
-    Error.stackTraceLimit = stackFramesBefore;
+    super(message);
   }
-}
-
-let stackFramesBefore = Error.stackTraceLimit;
-
-/**
- * Turns stack capture off for the Error about to be built with `message` (the constructor turns it
- * back on): nothing but a call may come before super(), so the switch rides on its argument.
- */
-function stackless(message: string): string {
-  stackFramesBefore = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  return message;
 }
 
 /** Validates a body against a schema; the first problem becomes a 400 that names the field. */
 export function requireSchema(id: SchemaId, body: unknown): void {
   const result = validateSchema(id, body);
   if (!result.valid) throw new OperationError(400, describeErrors(result.errors.slice(0, 1)));
+}
+
+/** An API operation: signed, with a JSON body. */
+export interface Route {
+  kind: 'operation';
+  method: 'GET' | 'POST';
+  path: string;
+  handler: OperationHandler;
+}
+
+/** A page or control endpoint under a path prefix (e.g. /checkout/), with rules of its own. */
+export interface PageRoute {
+  kind: 'page';
+  method: 'GET' | 'POST';
+  prefix: string;
+  handle(request: Request, rest: string, app: SandboxApp): Promise<Response> | Response;
+}
+
+export interface SandboxApp {
+  readonly options: ResolvedOptions;
+  readonly store: SandboxStore;
+  /** Delivers the merchants' webhooks (P-HOOK). */
+  readonly webhooks: WebhookSender;
+  /** Runs a task later on the sandbox's clock, unless it has closed by then. */
+  later(ms: number, task: () => void): void;
+  /** Answers one request, logged and recorded: the same for a socket and an in-process call. */
+  handle(request: Request, received?: ReceivedOn): Promise<Response>;
+  /** Releases held answers, stops timers and deliveries, and waits for every request in hand. */
+  close(): Promise<void>;
+}
+
+/** What the socket layer knows of a request beyond the Request itself (recorded with it). */
+export interface ReceivedOn {
+  /** The connection it came on, numbered from 1 in the order the listener accepted them. */
+  connection: number;
+  /** When the listener accepted that connection, on the sandbox's clock. */
+  connectedAt: number;
+  /** The longest recent stall of the event loop, ms: the request may have arrived that much earlier. */
+  stalledMs?: number;
 }

@@ -1,34 +1,28 @@
 import { decimalText } from '../schemas/amounts.js';
-import { Answer } from './answer.js';
 import type { FaultName } from './faults.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
-// Shared by nearly every answer (an answer copies it before setting a header): frozen, so nothing can change them all.
-const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ 'content-type': JSON_TYPE });
 
-export function jsonResponse(status: number, body: unknown, headers?: Record<string, string>): Answer {
-  // Nearly every answer has no header of its own: the shared record, not a new one per answer.
-  return new Answer(status, JSON.stringify(body), headers === undefined ? JSON_HEADERS : { ...JSON_HEADERS, ...headers });
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } });
 }
 
 /**
  * The general error envelope (P-ERR-1): status false, code equal to the HTTP status, a message.
  * The envelope faults are applied here, in one place, so each breaks exactly its rule.
  */
-export function errorResponse(status: number, message: string, faults: ReadonlySet<FaultName>): Answer {
+export function errorResponse(status: number, message: string, faults: ReadonlySet<FaultName>): Response {
   const body: Record<string, unknown> = {
     status: faults.has('errors-status-as-text') ? 'false' : false,
     code: faults.has('errors-code-mismatch') ? 400 : faults.has('errors-code-as-text') ? String(status) : status,
     message: faults.has('errors-empty-message') ? '' : message,
   };
-  if (faults.has('errors-text-plain')) {
-    return new Answer(status, JSON.stringify(body), { 'content-type': 'text/plain; charset=utf-8' });
-  }
+  if (faults.has('errors-text-plain')) return jsonResponse(status, body, { 'content-type': 'text/plain; charset=utf-8' });
   return jsonResponse(status, body);
 }
 
 /** The general success envelope (interface: Common response envelope). */
-export function successResponse(data: unknown, message: string, status = 200): Answer {
+export function successResponse(data: unknown, message: string, status = 200): Response {
   return jsonResponse(status, { status: true, code: status, message, data });
 }
 

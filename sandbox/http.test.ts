@@ -1,6 +1,5 @@
-// The socket layer tells a recording how long the event loop had just stalled, so a client's timing
-// is judged with that allowance (clients/traffic.ts); it is asked only when something records. Links
-// in its answers point where the client reached it (its Host).
+// The socket layer records how long the event loop had just stalled (a client's timing is judged with
+// that allowance), points links where the client reached it (its Host), and takes node's parsed headers.
 import { Agent, request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, expect, it } from 'vitest';

@@ -37,11 +37,8 @@ export const DEFAULT_VARIANT: SandboxVariant = {
 };
 
 /**
- * The variants the proof certifies: a pairwise cover of the seven choices, so that each value of
- * every choice meets each value of every other one, in 8 runs rather than the 128 of the whole
- * product. Row i takes its three bits and gives each choice one of their seven parities (each a
- * different sum of bits): any two such sums take all four pairs of values over the eight rows. Row 0
- * is the default variant.
+ * The variants the proof certifies: each choice takes one of the seven parities of row i's three bits,
+ * so every pair of values of any two choices meets in 8 rows (pairwise cover); row 0 is the default.
  */
 export function allVariants(): SandboxVariant[] {
   return Array.from({ length: 8 }, (_, i) => {
@@ -65,9 +62,8 @@ export interface SandboxOptions {
   variant?: Partial<SandboxVariant>;
   faults?: Iterable<FaultName>;
   /**
-   * The sandbox's time: a function giving milliseconds since the epoch (then its timers are real), or
-   * a Clock whose `sleep` its timers wait on too (a test's faster clock). Injected so lifecycles,
-   * windows and webhook retries are deterministic in tests.
+   * The sandbox's time, injected so tests are deterministic: ms since the epoch (its timers then real),
+   * or a Clock whose `sleep` its timers wait on too.
    */
   clock?: (() => number) | Clock;
   /** One line per request, without secrets. */
@@ -75,9 +71,8 @@ export interface SandboxOptions {
   /** Seconds a PROCESSING payout or payment takes to settle (documented sandbox rule). */
   settleSeconds?: number;
   /**
-   * Milliseconds a race fault (dup-race, ops-initiate-race, ops-cancel-race) waits between its check
-   * and its write (default 5). A test whose racing requests come from separate processes widens it,
-   * so they overlap on a loaded machine too.
+   * Milliseconds a race fault waits between its check and its write (default 5); racing requests from
+   * separate processes need it wider to overlap on a loaded machine.
    */
   raceWindowMs?: number;
   /** Largest accepted request body, bytes. */
@@ -103,9 +98,8 @@ export interface SandboxOptions {
   /** Registers this URL as every demo merchant's webhook receiver (serve --webhook-url; P-HOOK-5). */
   webhookUrl?: string;
   /**
-   * Lets the registration control request name a receiver off this machine (serve
-   * --allow-remote-webhooks). Off by default: the demo credentials are public, and anyone holding
-   * them could otherwise point the sandbox's deliveries at any host (link-local, internal).
+   * Lets the registration control request name a receiver off this machine (serve --allow-remote-webhooks).
+   * Off by default: the demo credentials are public, and deliveries could otherwise go to any host.
    */
   allowRemoteWebhooks?: boolean;
   /** Seconds between a failed webhook attempt and the next (default 1, 2, 4, 8: P-HOOK-3). */
@@ -181,7 +175,7 @@ export interface ResolvedOptions {
 }
 
 /** Orders and payouts kept, each (about 1.5 KB an order): a long-lived sandbox stays near 30 MB. */
-export const DEFAULT_MAX_RECORDS = 10_000;
+const DEFAULT_MAX_RECORDS = 10_000;
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   const variant = { ...DEFAULT_VARIANT, ...options.variant };

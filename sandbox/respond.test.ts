@@ -1,13 +1,10 @@
-// The socket layer answers at once what the app answers at once, and waits for what it does not:
-// a handler's promise (or any thenable), a page's Response, a recording of either. Each path is
-// driven here over a real socket, with its failures: a handler that throws, a recording or a log
-// sink that throws, a client that hangs up halfway through its body. After each test the app must
-// close: a request left in hand on any path would keep close() waiting.
+// The socket layer over a real socket: a handler's answer now or later, a page's, a thenable; a
+// handler, a recording or a log sink that throws; a client gone mid-body. Each test ends by closing the app.
 import { createHmac } from 'node:crypto';
 import { connect } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { canonicalize } from '../signer/canonical.js';
-import { Answer } from './answer.js';
+import { jsonResponse } from './envelope.js';
 import { createApp, type PageRoute, type Route, type SandboxApp } from './app.js';
 import { listen, type Listening } from './http.js';
 import type { RecordedExchange, SandboxOptions } from './options.js';
@@ -25,10 +22,7 @@ afterEach(async () => {
   expect(closed).toBe('closed');
 });
 
-const at = (status: number, text: string) =>
-  new Answer(status, JSON.stringify({ status: true, code: status, message: text }), {
-    'content-type': 'application/json',
-  });
+const at = (status: number, text: string) => jsonResponse(status, { status: true, code: status, message: text });
 
 const routes: Array<Route | PageRoute> = [
   { kind: 'operation', method: 'POST', path: '/now', handler: () => at(200, 'at once') },
@@ -52,7 +46,7 @@ const routes: Array<Route | PageRoute> = [
     method: 'GET',
     prefix: '/thenable/',
     // Not a Promise, but what `await` would take: an object with a then.
-    handle: () => ({ then: (ok: (answer: Answer) => void) => ok(at(200, 'a thenable')) }) as unknown as Promise<Answer>,
+    handle: () => ({ then: (ok: (answer: Response) => void) => ok(at(200, 'a thenable')) }) as unknown as Promise<Response>,
   },
   {
     kind: 'page',

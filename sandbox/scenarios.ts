@@ -1,19 +1,9 @@
-/**
- * Scenario switches: the sandbox misbehaves on purpose, once per sandbox instance, so that a client's
- * recovery can be judged by the P-CLIENT rules (`serve --scenario NAME`, `verify-client --scenario
- * NAME`, `startSandbox({ scenarios })`). Unlike a fault, a scenario breaks no server rule: 5xx, 429,
- * slow answers and failed payouts are things a conforming server may do, and a client must survive.
- *
- * Only requests that pass authentication count (with `scenarioMerchant`, only that merchant's); a
- * refused request leaves every scenario armed. Each
- * request consumes at most one scenario, in catalog order, so `create-order-503-once` together with
- * `create-order-429-once` answers the first Create Order 503 and the second 429.
- */
+// Scenarios: the sandbox misbehaves once each as a conforming server may (5xx, 429, a slow answer, a failed
+// payout), to judge a client's recovery (P-CLIENT). An authenticated request uses up one, in catalog order.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { SandboxResponse } from './answer.js';
 import { OPERATION_PATHS } from './paths.js';
 
-export type ScenarioOperation = 'createOrder' | 'transactionInitiation';
+type ScenarioOperation = 'createOrder' | 'transactionInitiation';
 
 export interface ScenarioSpec {
   /** The operation whose next authenticated request the scenario changes. */
@@ -107,11 +97,11 @@ export function parseScenarios(names: Iterable<string>): Set<ScenarioName> {
 /** The paths the scenarios apply to. */
 const PATHS: Pick<typeof OPERATION_PATHS, ScenarioOperation> = OPERATION_PATHS;
 
-/** Runs one operation: its answer, at once or later. */
-export type OperationRun = () => SandboxResponse | Promise<SandboxResponse>;
+/** Runs one operation to its answer. */
+type OperationRun = () => Promise<Response>;
 
 /** Builds the general error envelope (the app's, so the envelope faults still apply). */
-export type ErrorAnswer = (status: number, message: string) => SandboxResponse;
+type ErrorAnswer = (status: number, message: string) => Response;
 
 /**
  * The armed scenarios of one sandbox instance. Each fires once: the app asks `around` to run every
@@ -119,7 +109,7 @@ export type ErrorAnswer = (status: number, message: string) => SandboxResponse;
  */
 export class ScenarioSwitches {
   private readonly armed: Set<ScenarioName>;
-  private readonly applied = new WeakMap<SandboxResponse, ScenarioName>();
+  private readonly applied = new WeakMap<Response, ScenarioName>();
   private readonly release = new AbortController();
 
   /**
@@ -148,13 +138,13 @@ export class ScenarioSwitches {
   }
 
   /** Notes that `response` was shaped by scenario `name`, for the recording. */
-  mark<R extends SandboxResponse>(response: R, name: ScenarioName): R {
+  mark(response: Response, name: ScenarioName): Response {
     this.applied.set(response, name);
     return response;
   }
 
   /** The scenario that shaped `response`, if any. */
-  appliedTo(response: SandboxResponse): ScenarioName | undefined {
+  appliedTo(response: Response): ScenarioName | undefined {
     return this.applied.get(response);
   }
 
@@ -162,14 +152,7 @@ export class ScenarioSwitches {
    * Runs one authenticated operation of `merchantId` at `path` under the armed scenarios: a `refuse`
    * scenario answers instead of it; a `hold` scenario lets it run and holds a successful answer.
    */
-  around(path: string, merchantId: string, run: OperationRun, errorAnswer: ErrorAnswer): SandboxResponse | Promise<SandboxResponse> {
-    // None armed (the usual case, and every case once they have fired): nothing to look up, and no
-    // promise of its own, so an operation that answers at once is answered at once.
-    if (this.armed.size === 0) return run();
-    return this.aroundArmed(path, merchantId, run, errorAnswer);
-  }
-
-  private async aroundArmed(path: string, merchantId: string, run: OperationRun, errorAnswer: ErrorAnswer): Promise<SandboxResponse> {
+  async around(path: string, merchantId: string, run: OperationRun, errorAnswer: ErrorAnswer): Promise<Response> {
     const refusing = this.armedFor(path, 'refuse');
     const refusal = refusing === undefined ? undefined : (SCENARIOS[refusing] as ScenarioSpec).refusal;
     if (refusing !== undefined && refusal !== undefined && this.take(refusing, merchantId)) {

@@ -93,13 +93,8 @@ export class BoundedMap<K, V> extends Map<K, V> {
 }
 
 /**
- * The sandbox's memory. Every read-check-write on it is synchronous, so under Node's single thread
- * a duplicate check and its insert cannot interleave with another request (P-DUP-2).
- *
- * It is bounded: at most `maxRecords` orders and `maxRecords` payouts (the seeded fixtures aside).
- * Past that the oldest is forgotten: asked about, it is unknown. Its identifier stays used (P-DUP-5:
- * identifiers are permanent): the store keeps a short digest of every forgotten one, 8 bytes each
- * instead of a whole record, so a long-lived sandbox still refuses it with 409.
+ * The sandbox's memory, read and written synchronously so a duplicate check and its insert never interleave (P-DUP-2).
+ * Past `maxRecords` the oldest is forgotten, its identifier kept as a digest so it stays used (P-DUP-5).
  */
 export class SandboxStore {
   /** Orders by service id, for the checkout pages: found in constant time. */
@@ -172,13 +167,12 @@ export class SandboxStore {
 
   /** Whether a merchant's order_id belonged to an order that has since been forgotten (it stays used). */
   orderIdForgotten(merchantId: string, orderId: number | string): boolean {
-    // Nothing forgotten yet (the store has not filled): no digest to compute.
-    return this.forgottenOrderIds.size > 0 && this.forgottenOrderIds.has(digest(key(merchantId, orderId)));
+    return this.forgottenOrderIds.has(digest(key(merchantId, orderId)));
   }
 
   /** Whether a merchant's payout_order_id belonged to a payout that has since been forgotten (it stays used). */
   payoutIdForgotten(merchantId: string, payoutOrderId: number | string): boolean {
-    return this.forgottenPayoutIds.size > 0 && this.forgottenPayoutIds.has(digest(key(merchantId, payoutOrderId)));
+    return this.forgottenPayoutIds.has(digest(key(merchantId, payoutOrderId)));
   }
 
   putOrder(order: Order): void {
@@ -207,6 +201,5 @@ export function key(merchantId: string, id: number | string): string {
 
 /** 8 bytes of SHA-256: enough to tell ids apart (a clash refuses one fresh id with 409, once in 2^64). */
 function digest(text: string): string {
-  // node's one-shot hash: no Hash object per call (a full store digests on every create).
   return hash('sha256', text, 'hex').slice(0, 16);
 }

@@ -104,9 +104,8 @@ export const PAYOUT_FIXTURES: readonly PayoutSeed[] = [
 ];
 
 /**
- * A merchant made for one run (verify-client gives its client these keys): random sandbox keys and a
- * wallet of its own, known only to the sandbox it is given to (`merchants`). Unlike the demo keys,
- * which the README prints, only the client under test holds them. `random` is injected for tests.
+ * A merchant made for one run (verify-client): random keys and a wallet known only to its sandbox, so
+ * unlike the README's demo keys only the client under test holds them. `random` is injected for tests.
  */
 export function runMerchant(random: (size: number) => Uint8Array = randomBytes): Merchant {
   const hex = (size: number) => Buffer.from(random(size)).toString('hex');
@@ -122,9 +121,8 @@ export function runMerchant(random: (size: number) => Uint8Array = randomBytes):
 }
 
 /**
- * The merchants and wallets of a sandbox: the demo ones, then `extra` (each with a sandbox wallet
- * holding what demo merchant A's does). An extra merchant must be a sandbox one, and share no id,
- * API key or wallet with another.
+ * The demo merchants and wallets, then `extra` (each with a wallet holding what merchant A's does): sandbox
+ * merchants sharing no id, API key or wallet with another.
  */
 export function tenantsWith(extra: readonly Merchant[]): { merchants: readonly Merchant[]; wallets: readonly WalletSeed[] } {
   if (extra.length === 0) return { merchants: MERCHANTS, wallets: WALLETS };
@@ -144,10 +142,6 @@ export function tenantsWith(extra: readonly Merchant[]): { merchants: readonly M
     wallets.push({ id: m.walletId, merchantId: m.id, environment: 'sandbox', currency: 'INR', balanceMinor: OPENING_BALANCE_MINOR });
   }
   return { merchants, wallets };
-}
-
-export function merchantByApiKey(apiKey: string): Merchant | undefined {
-  return MERCHANTS.find((m) => m.apiKey === apiKey);
 }
 
 /** A P-CFG config for a sandbox at baseUrl, every optional key filled (serve --config-out). */

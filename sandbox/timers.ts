@@ -1,9 +1,8 @@
 import type { Clock } from '../core/clock.js';
 
 /**
- * The sandbox's own timers (a payout settling, a webhook retry), on its clock, and all stopped when
- * the sandbox closes: nothing fires into a closed sandbox, and the real clock's timers are cleared
- * so they do not keep the process alive.
+ * The sandbox's timers (a settlement, a webhook retry) on its clock, all stopped when it closes: nothing
+ * fires into a closed sandbox, and no real timer keeps the process alive.
  */
 export class Timers {
   private readonly pending = new Set<ReturnType<typeof setTimeout>>();

@@ -1,8 +1,5 @@
-// The reference sandbox's webhook sender (P-HOOK-1…5): every order and payout change the profile
-// names is delivered to the merchant's registered URL, signed with its secret, and retried on
-// failure (1, 2, 4, 8 s) with the same event id and body and a fresh timestamp and signature. The
-// sender faults break one P-HOOK rule each, the way real senders break it, at the one place it is
-// decided here.
+// The webhook sender (P-HOOK-1…5): each change the profile names goes to the merchant's URL, signed, and is
+// retried (1, 2, 4, 8 s) with the same id and body, a fresh signature. Each sender fault breaks one rule.
 import { randomBytes } from 'node:crypto';
 import { ACK_WITHIN_MS, eventForState, webhookUrlProblem, type WebhookEvent } from '../core/webhooks.js';
 import { canonicalize } from '../signer/canonical.js';

@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto';
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_BODY_DEPTH } from '../sandbox/app.js';
+import { MAX_BODY_DEPTH } from '../sandbox/request-body.js';
 import { OPERATION_PATHS, startSandbox, type RunningSandbox } from '../sandbox/index.js';
 import { call, sandboxAt, T0 } from '../sandbox/test-support.js';
 import { MERCHANT_A } from '../sandbox/tenants.js';
@@ -14,14 +14,8 @@ const lines: string[] = [];
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({
-    port: 0,
-    log: (line) => lines.push(line),
-    headersTimeoutMs: 400,
-    requestTimeoutMs: 800,
-    idleTimeoutMs: 600,
-    maxBodyBytes: 8 * 1024,
-  });
+  // node's timeouts at their defaults: a loaded machine stalling 400 ms after a connect got node's empty 408.
+  sandbox = await startSandbox({ port: 0, log: (line) => lines.push(line), maxBodyBytes: 8 * 1024 });
 });
 afterAll(() => sandbox.close());
 
@@ -102,18 +96,23 @@ describe('the sandbox under hostile input', () => {
   });
 
   it('cuts off a client that never finishes its headers, and one that opens a connection and says nothing', async () => {
+    const impatient = await startSandbox({ port: 0, headersTimeoutMs: 400, requestTimeoutMs: 800, idleTimeoutMs: 600 });
     const closedAfter = (payload: string) =>
       new Promise<number>((resolve, reject) => {
         const started = Date.now();
-        const url = new URL(sandbox.baseUrl);
+        const url = new URL(impatient.baseUrl);
         const socket = connect(Number(url.port), url.hostname, () => socket.write(payload));
         socket.on('error', () => {});
         socket.resume(); // read (and drop) the server's 408, or 'close' never comes
         socket.on('close', () => resolve(Date.now() - started));
         setTimeout(() => reject(new Error('the server kept the connection open')), 5_000).unref();
       });
-    expect(await closedAfter('POST /api/v3/pg/order/create HTTP/1.1\r\nHost: x\r\n')).toBeLessThan(5_000);
-    expect(await closedAfter('')).toBeLessThan(5_000);
+    try {
+      expect(await closedAfter('POST /api/v3/pg/order/create HTTP/1.1\r\nHost: x\r\n')).toBeLessThan(5_000);
+      expect(await closedAfter('')).toBeLessThan(5_000);
+    } finally {
+      await impatient.close();
+    }
   });
 
   it('answers a malformed request line without crashing, and keeps serving', async () => {

@@ -1,12 +1,9 @@
-// Merchant identifiers (order_id, payout_order_id) as P-DUP-5 has them: exact text, nothing trimmed,
-// case kept, nothing cut. The interface shows no length limit; the variant's `longIds` is the
-// sandbox's choice for a long one (kept whole, or refused with 400). Three faults break the rule the
-// way databases do: a case-insensitive collation, and a VARCHAR(64) or a VARCHAR(255) that cuts what
-// it stores.
+// Merchant identifiers as P-DUP-5 has them: exact text, nothing trimmed or cut. Three faults break it as
+// databases do: a case-insensitive collation, a VARCHAR(64) or a VARCHAR(255) that cuts what it stores.
 import { OperationError, type OperationContext } from '../context.js';
 
 /** Past this many characters an identifier is "long" (variant `longIds: 'refuse'`, fault `dup-id-truncated`). */
-export const LONG_ID_CHARACTERS = 64;
+const LONG_ID_CHARACTERS = 64;
 
 /** Characters as a person counts them: code points, so an emoji is one. */
 function characters(text: string): number {
@@ -21,7 +18,7 @@ export function refuseLongId(ctx: OperationContext, field: 'order_id' | 'payout_
 }
 
 /** The column width of `dup-id-truncated-255`: VARCHAR(255), which an id of 200-odd characters never reaches. */
-export const VARCHAR_255 = 255;
+const VARCHAR_255 = 255;
 
 /**
  * The order_id as stored: as sent, or cut to the column's width under `dup-id-truncated` (64

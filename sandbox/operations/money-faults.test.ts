@@ -1,6 +1,5 @@
-// The wallet, isolation and race rules of the sandbox (P-MONEY-2..4, P-TENANT-1, P-OPS-5, P-OPS-1,
-// P-AUTH-5), its spare-wallet control request and its debitAt 'settlement' variant: each fault
-// switch changes exactly the answer its rule is about.
+// The wallet, isolation and race rules (P-MONEY-2..4, P-TENANT-1, P-OPS-5, P-OPS-1, P-AUTH-5), spare
+// wallets and debitAt 'settlement': each fault changes exactly the answer its rule is about.
 import { describe, expect, it } from 'vitest';
 import { FAULTS } from '../faults.js';
 import { OPERATION_PATHS } from '../paths.js';

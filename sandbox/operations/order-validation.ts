@@ -1,6 +1,5 @@
-// Create Order validation (interface: Order creation request; P-ORDER-1, P-ORDER-4, P-ERR-4), and the
-// fault switches that loosen or tighten it. Each switch changes exactly one part of the check: the
-// request is validated as a copy in which only the tolerated defect is patched to something valid.
+// Create Order validation (P-ORDER-1, P-ORDER-4, P-ERR-4) and the faults that loosen or tighten it: the
+// body is validated as a copy in which only a tolerated defect is patched, so each fault changes one part.
 import { decimalOf, minorUnitOf, toMinorUnits } from '../../schemas/amounts.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
 import { OperationError, requireSchema, type OperationContext } from '../context.js';
@@ -171,9 +170,8 @@ export function validateCreateOrder(ctx: OperationContext): AcceptedOrder {
 }
 
 /**
- * The amount as stored. Exact (P-AMOUNT-4) but for two faults: `amount-three-decimals-truncated`
- * (a DECIMAL(…,2) column cuts KWD, BHD and OMR amounts to two decimals) and `amount-large-int32`
- * (minor units kept in a signed 32-bit integer, which wraps past 2^31 - 1).
+ * The amount as stored: exact (P-AMOUNT-4), but cut to two decimals by a DECIMAL(…,2) column or
+ * wrapped past 2^31 - 1 by a 32-bit integer column under their faults.
  */
 function storedAmount(ctx: OperationContext, minor: number, currency: Currency): number {
   if (ctx.fault('amount-three-decimals-truncated') && minorUnitOf(currency) === 3) return minor - (minor % 10);
@@ -185,9 +183,8 @@ const LINE_SEPARATORS = /[\u2028\u2029]/;
 const ASTRAL = /[\u{10000}-\u{10FFFF}]/u;
 
 /**
- * The two text faults of P-ERR-3, each a 500 as the server's crash would answer it:
- * `errors-astral-500` (a name column in a 3-byte utf8 charset, which cannot hold an emoji) and
- * `errors-line-separator-500` (a template that embeds text in a script, where U+2028/U+2029 end it).
+ * P-ERR-3's text faults, each the 500 of a crash: an emoji in a 3-byte utf8 name column, U+2028 or
+ * U+2029 in text embedded in a script.
  */
 function crashOnEdgeText(ctx: OperationContext, customer: Json | undefined): void {
   if (ctx.fault('errors-astral-500') && typeof customer?.name === 'string' && ASTRAL.test(customer.name)) {

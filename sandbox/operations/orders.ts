@@ -1,10 +1,8 @@
-// The payment-gateway operations: Create Order (interface: Endpoints / Create Order; P-ORDER, P-DUP)
-// and the profile's Order Status and Order Cancel (P-OPS-1, P-OPS-2). Fault switches of the order,
-// duplicate and operations areas are applied here, each at the one place its rule is decided.
+// The payment-gateway operations: Create Order (P-ORDER, P-DUP), Order Status and Order Cancel (P-OPS-1,
+// P-OPS-2), with their faults, each applied where its rule is decided.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { minorUnitOf } from '../../schemas/amounts.js';
 import { OperationError, requireSchema, type OperationContext, type OperationHandler } from '../context.js';
-import type { Answer } from '../answer.js';
 import { formatDate, formatDateTime, jsonResponse, minorToText, successResponse } from '../envelope.js';
 import { key, type Order, type SandboxStore } from '../store.js';
 import { comparedOrderId } from './identifiers.js';
@@ -16,9 +14,8 @@ export function paymentLink(origin: string, svcOrderId: string): string {
 }
 
 /**
- * Settlement: a PROCESSING payment becomes PAID once the clock passes its `settlesAt`, seen by
- * whoever reads the order next (Order Status, Order Cancel, the checkout page) or by the timer set
- * when it started processing (`now` Infinity), whichever comes first; the change is told once.
+ * A PROCESSING payment becomes PAID once the clock passes its `settlesAt`: at the next read or by its
+ * timer (`now` Infinity), whichever comes first; the change is told once.
  */
 export function settleOrder(order: Order, now: number, store: SandboxStore): Order {
   if (order.status === 'PROCESSING' && order.settlesAt !== undefined && now >= order.settlesAt) {
@@ -59,8 +56,7 @@ function duplicateError(orderId: number | string): OperationError {
   );
 }
 
-// Not async: a create answers at once (no promise per request) unless `dup-race` makes it wait.
-export const createOrder: OperationHandler = (ctx) => {
+export const createOrder: OperationHandler = async (ctx) => {
   const accepted = validateCreateOrder(ctx);
 
   // The check and the insert run in one synchronous stretch, so concurrent creates cannot both pass
@@ -80,12 +76,12 @@ export const createOrder: OperationHandler = (ctx) => {
   // A forgotten order's order_id stays used (P-DUP-5), however many orders came after it.
   if (existing === undefined && ctx.store.orderIdForgotten(ctx.merchant.id, accepted.orderId)) throw duplicateError(accepted.orderId);
   const replaces = existing === undefined || freed;
-  if (ctx.fault('dup-race')) return sleep(ctx.options.raceWindowMs).then(() => insertOrder(ctx, accepted, replaces));
+  if (ctx.fault('dup-race')) await sleep(ctx.options.raceWindowMs);
   return insertOrder(ctx, accepted, replaces);
 };
 
 /** Stores the new order and answers it; `replaces`: it takes its order_id's place (none held it, or a freed one did). */
-function insertOrder(ctx: OperationContext, accepted: AcceptedOrder, replaces: boolean): Answer {
+function insertOrder(ctx: OperationContext, accepted: AcceptedOrder, replaces: boolean): Response {
   const order = newOrder(ctx, accepted);
   const storeAt = storageKey(ctx, order.orderId);
   // Under dup-allowed the second order is kept beside the first; lookups by order_id find the first.
@@ -110,7 +106,7 @@ function newOrder(ctx: OperationContext, accepted: AcceptedOrder): Order {
 }
 
 /** The create-order envelope (P-ORDER-2) with the order record (P-ORDER-3). */
-function createdResponse(ctx: OperationContext, order: Order): Answer {
+function createdResponse(ctx: OperationContext, order: Order): Response {
   const http = ctx.fault('order-create-202') ? 202 : ctx.fault('order-code-mismatch') ? 201 : ctx.options.variant.createStatus;
   return jsonResponse(http, {
     code: ctx.fault('order-code-mismatch') ? '200' : String(http),
@@ -161,8 +157,7 @@ export function statusRecord(order: Order, origin: string): Record<string, unkno
 
 /**
  * The order named by a lookup body (`{ order_id }`), settled by the clock; 400 or 404 otherwise.
- * `anyMerchant` is a tenant fault's: the order looked up by order_id alone, as a query that forgets
- * the merchant does, when this merchant has none of that id.
+ * `anyMerchant` (a tenant fault): a query that forgets the merchant, tried when this one has none.
  */
 function lookUp(ctx: OperationContext, anyMerchant = false): Order {
   requireSchema('order-lookup-request', ctx.body);
@@ -183,9 +178,8 @@ export const orderStatus: OperationHandler = (ctx) =>
   successResponse(statusRecord(lookUp(ctx, ctx.fault('tenant-order-status')), ctx.origin), 'Order fetched');
 
 /**
- * Order Cancel (P-OPS-1): UN_PAID → CANCELLED. A FAILED order (no money moved) may be cancelled too.
- * PAID, CANCELLED and EXPIRED answer 422, and so does PROCESSING: money is in flight and the network,
- * not the merchant, decides the outcome; the merchant re-queries Order Status and cancels only if it fails.
+ * Order Cancel (P-OPS-1): UN_PAID or FAILED → CANCELLED; any other state 422. PROCESSING too: money
+ * is in flight and the network decides; the merchant asks Order Status and cancels only if it fails.
  */
 export const orderCancel: OperationHandler = async (ctx) => {
   const order = lookUp(ctx, ctx.fault('tenant-order-cancel'));

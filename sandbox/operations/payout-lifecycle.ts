@@ -1,19 +1,12 @@
-// The sandbox's payout lifecycle: the documented rules that decide a new payout's outcome from its
-// amount (like test card numbers), the clock-driven settlement of PROCESSING payouts, the control
-// endpoint's transitions, and the payout record as the interface's table shows it (P-PAYOUT-1..3).
+// The sandbox's payout lifecycle: a new payout's outcome from its amount (like test card numbers),
+// settlement by the clock, the control endpoint's transitions, and the payout record (P-PAYOUT-1..3).
 import { minorUnitOf } from '../../schemas/amounts.js';
 import type { PayoutState } from '../../schemas/types.js';
 import { formatDate, minorToText } from '../envelope.js';
 import type { FaultName } from '../faults.js';
 import type { Payout, SandboxStore, Wallet } from '../store.js';
 
-/**
- * The sandbox payout rules, in the order they are applied to a new payout of X minor units:
- * 1. X greater than the wallet balance → FAILED "Insufficient wallet balance", nothing debited.
- * 2. X ending in 13 (e.g. 100.13) → FAILED "Beneficiary bank rejected the transfer", nothing debited.
- * 3. X ending in 42 (e.g. 100.42) → PENDING, debited; stays PENDING until the control endpoint settles it.
- * 4. Anything else → PROCESSING, debited; SUCCESS (with a UTR) `settleSeconds` after initiation.
- */
+/** The record's `message` for each outcome of the payout rules. */
 export const PAYOUT_MESSAGES = {
   insufficientBalance: 'Insufficient wallet balance',
   bankRejected: 'Beneficiary bank rejected the transfer',
@@ -24,9 +17,9 @@ export const PAYOUT_MESSAGES = {
   reversed: 'Amount returned to wallet',
 } as const;
 
-/** Minor-unit endings that select an outcome (rules 2 and 3). */
+/** Minor-unit endings that select an outcome (e.g. 100.13 is rejected, 100.42 stays PENDING). */
 export const REJECTED_ENDING = 13;
-export const PENDING_ENDING = 42;
+const PENDING_ENDING = 42;
 
 export interface InitiationOutcome {
   status: PayoutState;
@@ -37,12 +30,15 @@ export interface InitiationOutcome {
   failure?: 'insufficient-balance' | 'bank-rejected';
 }
 
-/** Rule 1's outcome; also forced, whatever the amount, by the `payout-failed` scenario. */
+/** A payout over the balance; also forced, whatever the amount, by the `payout-failed` scenario. */
 export function insufficientBalanceOutcome(): InitiationOutcome {
   return { status: 'FAILED', message: PAYOUT_MESSAGES.insufficientBalance, debited: false, failure: 'insufficient-balance' };
 }
 
-/** Rules 1–4 above: a pure function of the amount and the balance. */
+/**
+ * The sandbox's payout rules, in order: over the balance FAILED, ending in 13 FAILED, ending in 42
+ * PENDING (until the control endpoint settles it), anything else PROCESSING (SUCCESS after `settleSeconds`).
+ */
 export function initiationOutcome(amountMinor: number, balanceMinor: number): InitiationOutcome {
   if (amountMinor > balanceMinor) return insufficientBalanceOutcome();
   const ending = amountMinor % 100;
@@ -52,28 +48,20 @@ export function initiationOutcome(amountMinor: number, balanceMinor: number): In
   return { status: 'PROCESSING', message: PAYOUT_MESSAGES.processing, debited: true };
 }
 
-/**
- * Rule 4, evaluated lazily: a PROCESSING payout whose settlement time has passed becomes SUCCESS the
- * first time anything reads it. Fixtures have no settlement time, so they never move on their own.
- */
+/** A PROCESSING payout past its settlement time becomes SUCCESS when read (fixtures have none, so never move). */
 export function settleIfDue(payout: Payout, now: number, store: SandboxStore): void {
   if (payout.status !== 'PROCESSING' || payout.settlesAt === undefined || now < payout.settlesAt) return;
   markSuccess(payout, store);
 }
 
-/**
- * Rule 4 by the timer set at initiation: the payout settles when its time comes even if nobody reads
- * it, so its webhook goes out then (P-HOOK). Whichever comes first, a read or the timer, settles it.
- */
+/** The same by the timer set at initiation, so its webhook goes out on time (P-HOOK) even if nobody reads it. */
 export function settleWhenDue(payout: Payout, store: SandboxStore): void {
   if (payout.status === 'PROCESSING' && payout.settlesAt !== undefined) markSuccess(payout, store);
 }
 
 /**
- * Payouts accepted under the variant debitAt 'settlement' whose amount has not left the wallet yet:
- * it leaves when they settle SUCCESS, and never when they fail. Until then the funds check of a new
- * payout counts them as reserved (reservedMinor), as a server that debits late must, or concurrent
- * payouts would overdraw the wallet (P-MONEY-3).
+ * Payouts whose debit waits for their SUCCESS (variant debitAt 'settlement'): until then a new payout's
+ * funds check counts them as reserved, or concurrent payouts would overdraw the wallet (P-MONEY-3).
  */
 const awaitingDebit = new WeakSet<Payout>();
 
@@ -114,9 +102,8 @@ const ALLOWED_FROM: Readonly<Record<SettlementTarget, readonly PayoutState[]>> =
 };
 
 /**
- * Applies the control endpoint's transition to `payout`, moving money on `wallet` as the state says:
- * FAILED refunds the debit (P-OPS-4: a failed payout leaves the balance unchanged), REVERSED credits
- * the amount back. Returns a refusal reason (a 422) when the transition is not allowed.
+ * The control endpoint's transition: FAILED refunds the debit (P-OPS-4), REVERSED credits the amount
+ * back. Returns the reason for a 422 when the transition is not allowed.
  */
 export function settle(
   payout: Payout,

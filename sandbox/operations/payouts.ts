@@ -1,13 +1,11 @@
-// The banking operations of the reference sandbox: Payout Status (interface), Balance Inquiry and
-// Transaction Initiation (profile P-OPS), and the sandbox's own control endpoint that settles a
-// payout. The lifecycle rules themselves live in payout-lifecycle.ts.
+// The banking operations: Payout Status, Balance Inquiry, Transaction Initiation (P-OPS), and the control
+// endpoint that settles a payout. The lifecycle rules live in payout-lifecycle.ts.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { minorUnitOf } from '../../schemas/amounts.js';
 import { describeErrors, isValid, validateSchema } from '../../schemas/index.js';
 import type { TransactionInitiationRequest } from '../../schemas/types.js';
 import { refuseLongId } from './identifiers.js';
 import { OperationError, requireSchema, type OperationContext, type OperationHandler } from '../context.js';
-import type { Answer } from '../answer.js';
 import { errorResponse, jsonResponse, minorToText, successResponse } from '../envelope.js';
 import type { Payout, Wallet } from '../store.js';
 import { amountInMinorUnits, refuseAmountForm } from './request-amount.js';
@@ -18,6 +16,7 @@ import {
   insufficientBalanceOutcome,
   payoutRecord,
   reservedMinor,
+  type InitiationOutcome,
   settle,
   settleIfDue,
   settleWhenDue,
@@ -35,9 +34,8 @@ const REFUSAL_FEE_MINOR = 250;
 type WalletRefusal = { refused: 'environment' | 'merchant'; message: string };
 
 /**
- * P-ENV-2, P-ERR-4: the wallet must be one of the merchant's, of the sandbox environment. An unknown
- * wallet and another merchant's wallet get the same answer, so wallet ids cannot be probed. With
- * `existenceOnly` (Payout Status under its fault) another merchant's wallet passes.
+ * P-ENV-2, P-ERR-4: a wallet of the merchant's, in the sandbox. An unknown wallet and another merchant's
+ * get the same answer, so ids cannot be probed; `existenceOnly` (a fault) lets another merchant's pass.
  */
 function lookupWallet(ctx: OperationContext, walletId: string, existenceOnly = false): Wallet | WalletRefusal {
   const wallet = ctx.store.wallets.get(walletId);
@@ -47,12 +45,8 @@ function lookupWallet(ctx: OperationContext, walletId: string, existenceOnly = f
   return wallet;
 }
 
-/**
- * P-PAYOUT-4: unknown payout → 404 with no data (or, under its fault, a 200 that says 404). The
- * envelope a thrown OperationError would become, answered rather than thrown: a lookup of an unknown
- * payout is an everyday answer, and throwing it cost the sandbox a share of its time under load.
- */
-function payoutNotFound(ctx: OperationContext): Answer {
+/** P-PAYOUT-4: an unknown payout is a 404 with no data (or, under its fault, a 200 that says 404). */
+function payoutNotFound(ctx: OperationContext): Response {
   if (ctx.fault('payout-unknown-200')) return jsonResponse(200, { status: false, code: 404, message: PAYOUT_NOT_FOUND });
   return errorResponse(404, PAYOUT_NOT_FOUND, ctx.options.faults);
 }
@@ -125,11 +119,8 @@ function payoutAmountMinor(ctx: OperationContext, request: TransactionInitiation
 }
 
 /**
- * P-OPS, P-OPS-3, P-OPS-4: Transaction Initiation. The checks run in this order: schema (400), amount
- * format (400), wallet (403), duplicate payout_order_id (409), currency of the wallet and the payout
- * limit (422); then the documented rules of payout-lifecycle.ts decide the outcome. Everything from
- * the duplicate check to the insert, the funds check and the debit included, is synchronous, so
- * concurrent initiations cannot interleave (P-OPS-5, P-MONEY-3); each race fault puts an await in it.
+ * Transaction Initiation (P-OPS-3, P-OPS-4): from the duplicate check to the insert all is synchronous,
+ * so concurrent initiations cannot interleave (P-OPS-5, P-MONEY-3); each race fault puts an await in it.
  */
 export const transactionInitiation: OperationHandler = async (ctx) => {
   refuseAmountForm(ctx, 'amount', { string: 'ops-amount-string-refused' });
@@ -168,37 +159,17 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
   if (outcome.failure === 'insufficient-balance' && ctx.fault('ops-failed-as-error')) {
     throw new OperationError(422, outcome.message);
   }
-  // The fault: the funds check and the debit are apart, so concurrent payouts all pass the check. The
-  // window is 50 ms (a slow ledger write): at 5 ms, on a loaded machine, too few of a burst of eight
-  // arrived inside it to overdraw a wallet that three of them fill.
+  // The fault: the funds check and the debit are apart (a slow ledger write), so concurrent payouts all
+  // pass the check; 50 ms, wide enough for a burst of eight on a loaded machine.
   if (ctx.fault('money-overdraft-race')) await sleep(50);
   // Under `ops-failed-debits` the debit is taken before the funds check and never restored, so a
   // payout FAILED for either reason still lowers the balance, which may go negative.
   const debit = outcome.debited ? !ctx.fault('ops-balance-not-debited') : ctx.fault('ops-failed-debits');
   if (debit && !(outcome.debited && settlementDebit)) wallet.balanceMinor -= debitedMinor(ctx, amountMinor, wallet);
 
-  const now = ctx.now();
-  const payout: Payout = {
-    merchantId: ctx.merchant.id,
-    payoutId: ctx.store.nextId('PAY'),
-    payoutOrderId,
-    walletId: wallet.id,
-    status: outcome.status,
-    amountMinor,
-    currency: wallet.currency,
-    utrNumber: outcome.status === 'FAILED' ? 'NA' : '',
-    message: outcome.message,
-    // debitAt 'settlement': the record says NO until the payout settles SUCCESS (P-OPS-4).
-    amountDebited: outcome.debited && !settlementDebit,
-    createdAt: now,
-    transferMode: request.transfer_mode,
-    beneficiary: request.beneficiary,
-  };
+  const payout = newPayout(ctx, request, wallet, amountMinor, outcome);
   if (outcome.debited && settlementDebit && !ctx.fault('ops-balance-not-debited')) debitAtSettlement(payout);
-  if (outcome.status === 'PROCESSING') {
-    payout.settlesAt = now + ctx.options.settleSeconds * 1000;
-    ctx.later(ctx.options.settleSeconds * 1000, () => settleWhenDue(payout, ctx.store));
-  }
+  if (outcome.status === 'PROCESSING') ctx.later(ctx.options.settleSeconds * 1000, () => settleWhenDue(payout, ctx.store));
   ctx.store.putPayout(payout);
   ctx.store.changed({ payout });
   // Under `state-payout-id-reallocated` the answer carries a payout_id drawn again, not the one stored.
@@ -206,6 +177,33 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
   const response = successResponse(payoutRecord(answered, ctx.fault), 'Payout initiated');
   return forcedFailure ? ctx.options.scenarios.mark(response, 'payout-failed') : response;
 };
+
+function newPayout(
+  ctx: OperationContext,
+  request: TransactionInitiationRequest,
+  wallet: Wallet,
+  amountMinor: number,
+  outcome: InitiationOutcome,
+): Payout {
+  const now = ctx.now();
+  return {
+    merchantId: ctx.merchant.id,
+    payoutId: ctx.store.nextId('PAY'),
+    payoutOrderId: String(request.payout_order_id),
+    walletId: wallet.id,
+    status: outcome.status,
+    amountMinor,
+    currency: wallet.currency,
+    utrNumber: outcome.status === 'FAILED' ? 'NA' : '',
+    message: outcome.message,
+    // debitAt 'settlement': the record says NO until the payout settles SUCCESS (P-OPS-4).
+    amountDebited: outcome.debited && ctx.options.variant.debitAt !== 'settlement',
+    createdAt: now,
+    ...(outcome.status === 'PROCESSING' ? { settlesAt: now + ctx.options.settleSeconds * 1000 } : {}),
+    transferMode: request.transfer_mode,
+    beneficiary: request.beneficiary,
+  };
+}
 
 /**
  * What the funds check compares a payout with: what the wallet can pay, or under `money-exact-balance-refused`
@@ -224,9 +222,8 @@ function debitedMinor(ctx: OperationContext, amountMinor: number, wallet: Wallet
 }
 
 /**
- * The sandbox's control endpoint (POST /sandbox/payouts/settle, signed like the API):
- * `{ payout_order_id, status: 'SUCCESS' | 'FAILED' | 'REVERSED' }` moves one of the merchant's
- * PENDING/PROCESSING payouts to SUCCESS or FAILED, or a SUCCESS payout to REVERSED.
+ * The control endpoint POST /sandbox/payouts/settle, signed like the API: `{ payout_order_id, status }`
+ * moves a PENDING/PROCESSING payout to SUCCESS or FAILED, or a SUCCESS one to REVERSED.
  */
 export const settlePayout: OperationHandler = (ctx) => {
   const { payout_order_id: id, status } = ctx.body;

@@ -1,15 +1,13 @@
-// Reading an amount from a request (profile P-AMOUNT): a JSON number or a decimal string, both
-// accepted and read by value, kept in the currency's minor units. The fault switches that refuse one
-// of the two forms live here too, so each operation applies them the same way.
+// An amount in a request (P-AMOUNT): a JSON number or a decimal string, read by value into minor units;
+// and the faults that refuse one of the two forms, so each operation applies them alike.
 import { minorUnitOf, requestAmount, toMinorUnits } from '../../schemas/amounts.js';
 import type { Currency } from '../../schemas/types.js';
 import { OperationError, type OperationContext } from '../context.js';
 import type { FaultName } from '../faults.js';
 
 /**
- * P-AMOUNT-1/2: a well-formed amount in the currency's minor units. More decimals than the currency
- * has (beyond trailing zeros) is a 400: P-AMOUNT-2 lets a server refuse it or round it, and the
- * sandbox refuses. An amount too large to count exactly is a 400 as well.
+ * P-AMOUNT-1/2: the amount in the currency's minor units. More decimals than the currency has, or an
+ * amount too large to count exactly, is a 400 (P-AMOUNT-2 lets a server refuse or round).
  */
 export function amountInMinorUnits(value: unknown, currency: Currency, field: string): number {
   const amount = requestAmount(value);
@@ -26,11 +24,7 @@ export function amountInMinorUnits(value: unknown, currency: Currency, field: st
   return Number(minor);
 }
 
-/**
- * The faults that read only one of P-AMOUNT-1's two forms, as servers do that parse amounts as
- * floats only (`order-amount-string-refused`, `ops-amount-string-refused`) or as text only
- * (`order-amount-number-refused`).
- */
+/** The faults that read only one of P-AMOUNT-1's two forms, as servers that parse only floats or only text do. */
 export function refuseAmountForm(ctx: OperationContext, field: string, faults: { string?: FaultName; number?: FaultName }): void {
   const value = ctx.body[field];
   if (typeof value === 'string' && faults.string !== undefined && ctx.fault(faults.string)) {

@@ -1,8 +1,5 @@
-// The sandbox's control endpoint that opens a spare wallet (P-MONEY-2/3 drain a wallet, so the suite
-// makes a fresh one for each run rather than emptying the merchant's own). POST /sandbox/wallets,
-// signed like the API, as the merchant who will own it: `{ "balance": "12.34", "currency"?: "INR" }`
-// → 201 `{ wallet_id, balance, currency }`. Each merchant keeps at most MAX_SPARE_WALLETS of them; a
-// new one past that forgets the merchant's oldest spare, so a long-lived sandbox stays bounded.
+// POST /sandbox/wallets opens a spare wallet: P-MONEY-2/3 drain one, so a run gets a fresh one rather than
+// emptying the merchant's own. At most MAX_SPARE_WALLETS a merchant, so a long-lived sandbox stays bounded.
 import { minorUnitOf } from '../../schemas/amounts.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
 import { OperationError, type OperationHandler } from '../context.js';

@@ -1,6 +1,5 @@
-// The records-over-time faults (area 'state'): each off gives what P-STATE, P-MONEY-1 and P-DUP-5
-// require, and on gives the one wrong thing it names. Also: identifiers stay used once the store has
-// forgotten their records (P-DUP-5).
+// The records-over-time faults (area 'state'): off, what P-STATE, P-MONEY-1 and P-DUP-5 require; on, the
+// one wrong thing each names. Also: identifiers stay used once their records are forgotten (P-DUP-5).
 import { describe, expect, it } from 'vitest';
 import { FAULTS, FAULT_NAMES } from '../faults.js';
 import { createdOrder, orderBody, orderSandbox } from './order-test-support.js';

@@ -1,6 +1,5 @@
-// The sandbox's control endpoint for webhook registration (P-HOOK-5: the interface leaves it to the
-// developer console). POST /sandbox/webhooks, signed like the API, as the merchant whose receiver it
-// is: `{ "url": "https://…" }` registers, `{ "url": null }` removes, `{}` only asks.
+// POST /sandbox/webhooks registers the merchant's receiver (P-HOOK-5; the interface leaves it to a
+// console): `{ "url": "https://…" }` registers, `{ "url": null }` removes, `{}` only asks.
 import { isLoopbackHost } from '../../core/loopback.js';
 import { webhookUrlProblem } from '../../core/webhooks.js';
 import { OperationError, type OperationHandler } from '../context.js';
@@ -19,9 +18,8 @@ export const registerWebhook: OperationHandler = (ctx) => {
   if (typeof url === 'string') {
     const problem = webhookUrlProblem(url);
     if (problem !== undefined) throw new OperationError(400, `url cannot be used: ${problem}`);
-    // Sandbox policy, not a profile rule: the conformance run registers its loopback receiver, and a
-    // target that refuses the control request is not judged on it (suites/webhook-session.ts). The
-    // URL the operator gave (serve --webhook-url) was chosen already: a run puts it back when it ends.
+    // Sandbox policy: the demo credentials are public, so only loopback receivers, or the one the
+    // operator chose (serve --webhook-url, which a run puts back when it ends).
     if (!ctx.options.allowRemoteWebhooks && !isLoopbackHost(new URL(url).hostname) && !isOperatorsUrl(url, ctx.options.webhookUrl)) {
       throw new OperationError(
         403,

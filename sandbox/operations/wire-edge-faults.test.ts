@@ -1,6 +1,5 @@
-// The sandbox's own proof for the wire and the edges (P-HTTP, P-AMOUNT-4, P-DUP-5, P-ERR-3): the
-// behaviour v1.2 asks of it, its variants `otherMethod` and `longIds`, and that each fault switch of
-// the 'wire' and 'edges' areas (and auth-window-past-only) changes one observable answer.
+// The wire and the edges (P-HTTP, P-AMOUNT-4, P-DUP-5, P-ERR-3): the variants `otherMethod` and `longIds`,
+// and that each fault of the 'wire' and 'edges' areas (and auth-window-past-only) changes one answer.
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { FAULTS, type FaultName } from '../faults.js';

@@ -6,7 +6,7 @@ import { canonicalize } from '../../signer/canonical.js';
 import { diagnose } from '../../signer/diagnose.js';
 import { hmacSha256Hex } from '../../signer/sign.js';
 import { judge, madeUpConfig } from './made-up-server-test-support.js';
-import { signatureSchemeProbe, WRONG_SCHEMES } from './signature-probe.js';
+import { credentialClues, signatureSchemeProbe, WRONG_SCHEMES } from './signature-probe.js';
 
 const SECRET = madeUpConfig().merchant.secretKey;
 const BODY = canonicalize({ svc_wallet_id: 'WAL-1', debit_account_type: 'svc_wallet', payout_order_id: 'PO-1/é' });
@@ -83,5 +83,119 @@ describe('the probe', () => {
       expect(s.payload).toEqual(sent[0]!.payload);
     }
     expect(sent).toHaveLength(10);
+  });
+});
+
+describe('what the probe reads as refused', () => {
+  const run = async (status: number | undefined, baseline: number) => {
+    const probe = signatureSchemeProbe();
+    let n = 0;
+    const server = () => (n++ === 0 ? baseline : status);
+    const judged = await judge(probe.check, server as () => number);
+    return { ...judged, found: probe.acceptedVariant() };
+  };
+
+  it.each([401, 403, 500, 502])('an answer %i is a refusal even when the right signature got a 404', async (status) => {
+    expect((await run(status, 404)).outcome).toMatch(/^skipped: /);
+  });
+
+  it('an answer 400 or 200 where the right signature got a 404 is an acceptance', async () => {
+    for (const status of [400, 200, 499]) expect((await run(status, 404)).found, String(status)).toBe('timestamp-omitted');
+  });
+});
+
+describe('the clues the probe collects', () => {
+  const cluesOf = async (message: unknown, status = 401, edit: Parameters<typeof judge>[2] = () => {}) => {
+    const probe = signatureSchemeProbe();
+    let n = 0;
+    // The made-up server's statuses are not used: `send` answers, with the message given.
+    await judge(probe.check, () => 401, edit, {
+      redact: (text) => text.replaceAll('sk_live_SECRET', '[redacted]'),
+      send: (options) => {
+        const answer = n++ === 0 ? status : 401;
+        const json = { status: false, code: answer, message };
+        return Promise.resolve({
+          label: options.label,
+          request: { method: 'POST', url: 'http://127.0.0.1:9/x', headers: {}, body: '{}' },
+          response: { status: answer, headers: {}, body: JSON.stringify(json), json },
+          ms: 0,
+        });
+      },
+    });
+    return probe.clues();
+  };
+
+  it("quote the target's 401 message, trimmed, redacted, cut at 80 characters", async () => {
+    expect(await cluesOf('  bad signature  ')).toEqual(['the target answered 401 "bad signature"']);
+    expect(await cluesOf('key sk_live_SECRET refused')).toEqual(['the target answered 401 "key [redacted] refused"']);
+    expect(await cluesOf('x'.repeat(80))).toEqual([`the target answered 401 "${'x'.repeat(80)}"`]);
+    expect(await cluesOf('x'.repeat(81))).toEqual([`the target answered 401 "${'x'.repeat(80)}…"`]);
+  });
+
+  it('quote nothing when the answer was not a 401 with a message', async () => {
+    expect(await cluesOf('bad signature', 403)).toEqual([]);
+    expect(await cluesOf('   ')).toEqual([]);
+    expect(await cluesOf(42)).toEqual([]);
+  });
+});
+
+describe('credentialClues', () => {
+  const base = {
+    environment: 'sandbox' as const,
+    merchant: { apiKey: 'pk_test_a', secretKey: 'sk_test_a', walletId: 'W-A' },
+  };
+  type Config = Parameters<typeof credentialClues>[0] & Record<string, unknown>;
+  const clues = (edit: (config: Config) => void = () => {}, said?: string) => {
+    const config = structuredClone(base) as Config;
+    edit(config);
+    return credentialClues(config, said);
+  };
+
+  it('says nothing of keys that look right', () => {
+    expect(clues()).toEqual([]);
+    expect(clues((c) => (c.otherMerchant = { apiKey: 'pk_test_b', secretKey: 'sk_test_b', walletId: 'W-B' }))).toEqual([]);
+    expect(clues((c) => Object.assign(c.merchant, { apiKey: 'key-a', secretKey: 'secret-a' }))).toEqual([]);
+  });
+
+  it('names whitespace copied with either key', () => {
+    expect(clues((c) => (c.merchant.apiKey = 'pk_test_a\n'))).toEqual([
+      'merchant.apiKey begins or ends with whitespace (a newline copied with it?)',
+    ]);
+    expect(clues((c) => (c.merchant.secretKey = ' sk_test_a'))).toEqual([
+      'merchant.secretKey begins or ends with whitespace (a newline copied with it?)',
+    ]);
+  });
+
+  it("names a key that is the other merchant's or the other environment's", () => {
+    expect(clues((c) => (c.otherMerchant = { apiKey: 'pk_test_b', secretKey: 'sk_test_a', walletId: 'W-B' }))).toEqual([
+      'merchant.secretKey is the same as otherMerchant.secretKey',
+    ]);
+    expect(clues((c) => (c.otherEnvironment = { apiKey: 'pk_test_a', secretKey: 'sk_live_z', walletId: 'W-Z' }))).toEqual([
+      'merchant.apiKey is the same as otherEnvironment.apiKey',
+    ]);
+  });
+
+  it('names keys of two environments, or of another environment than the config says', () => {
+    expect(clues((c) => (c.merchant.secretKey = 'sk_live_a'))).toEqual([
+      'merchant.apiKey is a sandbox key but merchant.secretKey a production secret',
+    ]);
+    expect(clues((c) => (c.merchant.apiKey = 'pk_live_a'))).toEqual([
+      'merchant.apiKey is a production key but merchant.secretKey a sandbox secret',
+      'merchant.apiKey is a production key but environment is sandbox',
+    ]);
+    expect(clues((c) => Object.assign(c, { environment: 'production' }))).toEqual([
+      'merchant.apiKey is a sandbox key but environment is production',
+    ]);
+    expect(clues((c) => Object.assign(c.merchant, { apiKey: ' pk_live_a' }))).toContain(
+      'merchant.apiKey is a production key but environment is sandbox',
+    );
+    expect(clues((c) => Object.assign(c.merchant, { apiKey: 'x_pk_live_a', secretKey: 'x_sk_test_a' }))).toEqual([]);
+  });
+
+  it('ends with what the target said, when it said something', () => {
+    expect(clues((c) => (c.merchant.secretKey = 'sk_live_a'), 'the target answered 401 "no"')).toEqual([
+      'merchant.apiKey is a sandbox key but merchant.secretKey a production secret',
+      'the target answered 401 "no"',
+    ]);
   });
 });
