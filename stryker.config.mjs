@@ -14,7 +14,15 @@ const config = {
   // What a check says (messages, labels, titles) is left as it is: no verdict depends on it.
   plugins: ['@stryker-mutator/vitest-runner', './stryker-ignore-prose.mjs'],
   ignorers: ['prose'],
-  mutate: ['suites/checks/**/*.ts', 'core/**/*.ts', 'signer/**/*.ts', '!**/*.test.ts', '!**/*test-support.ts'],
+  mutate: [
+    'suites/checks/**/*.ts',
+    'suites/requests.ts',
+    'suites/wallet.ts',
+    'core/**/*.ts',
+    'signer/**/*.ts',
+    '!**/*.test.ts',
+    '!**/*test-support.ts',
+  ],
   ignorePatterns: ['dist', 'svc-reports', 'reports/out', '.stryker'],
   // Two cores, shared: one vitest worker per runner, two runners at most.
   concurrency: 2,

@@ -1,7 +1,7 @@
 import { errors as undiciErrors } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { attemptFailureOf } from '../webhooks/delivery.js';
-import { describeTransportError } from '../suites/http.js';
+import { describeTransportError } from '../suites/evidence.js';
 import { transportFailureOf, type TransportFailure } from './net-errors.js';
 
 const withCode = (code: string) => Object.assign(new Error(`failed: ${code}`), { code });

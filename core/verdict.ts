@@ -1,16 +1,12 @@
-import { thrownIn, whoFixes, type CheckCodeError } from './check-error.js';
-import type { Exchange } from './exchange.js';
-import { curlLine, isDeliberate, replayLine, scriptPlan, shellQuote, triggerLine } from './reproduce.js';
+import { thrownIn, whoFixes } from './check-error.js';
 import { misconfiguration, runHints } from './misconfiguration.js';
-import type { CheckResult, Evidence, Level, Report, Requirement, RequirementReport, Verdict } from './report.js';
+import type { CheckResult, Level, Report, Requirement, RequirementReport, Verdict } from './report.js';
+import { byRequirement, codeError, requirementReport, type ReproduceInput } from './requirement-report.js';
 
-const MAX_EVIDENCE_PER_REQUIREMENT = 5;
-
-export interface BuildInput {
+export interface BuildInput extends ReproduceInput {
   results: readonly CheckResult[];
   catalog: readonly Requirement[];
   target: Report['target'];
-  seed: number;
   runNumber: number;
   runs: number;
   concurrency?: number;
@@ -24,12 +20,6 @@ export interface BuildInput {
   startedAt: Date;
   durationMs: number;
   version: string;
-  /** How the run was pointed at its target, for reproduce lines: the config file, if any. */
-  configPath?: string;
-  /** The command that starts the embedded sandbox again (it stopped with the run), so configPath points at a live one. */
-  sandboxCommand?: string;
-  /** A client judgement: evidence is the client's own requests, reproduced by this command. */
-  rerunCommand?: string;
 }
 
 /**
@@ -40,106 +30,14 @@ export interface BuildInput {
  * follows from the statuses and the reasons the run could not judge (decideVerdict).
  */
 export function buildReport(input: BuildInput): Report {
-  const byRequirement = new Map<string, { results: CheckResult[]; findings: Evidence[]; findingCount: number }>();
-  const entry = (id: string) => {
-    let e = byRequirement.get(id);
-    if (e === undefined) byRequirement.set(id, (e = { results: [], findings: [], findingCount: 0 }));
-    return e;
-  };
-  for (const result of input.results) {
-    entry(result.meta.requirement).results.push(result);
-    for (const finding of result.meta.findings) {
-      const e = entry(finding.requirement);
-      e.findingCount += 1;
-      if (e.findings.length < MAX_EVIDENCE_PER_REQUIREMENT) {
-        e.findings.push(
-          evidence(input, finding.requirement, result.meta.check, finding.message, finding.exchange ? [finding.exchange] : []),
-        );
-      }
-    }
-  }
-
+  const judged = byRequirement(input, input.results);
   const requirements: RequirementReport[] = [];
   // Not run at all (left out by --only/--skip): not in the list, but counted and named by the coverage.
   const leftOut: string[] = [];
   for (const requirement of input.catalog) {
-    const e = byRequirement.get(requirement.id);
-    if (e === undefined || e.results.length === 0) {
-      leftOut.push(requirement.id);
-      continue;
-    }
-    // A wrong signature scheme the target accepted explains the rest: its evidence comes first.
-    const failed = e.results
-      .filter((r) => r.state === 'failed')
-      .sort((a, b) => Number(b.meta.acceptedVariant !== undefined) - Number(a.meta.acceptedVariant !== undefined));
-    const passed = e.results.some((r) => r.state === 'passed');
-    const errored = e.results.find((r) => r.state === 'error');
-    // Passed only when wholly judged (v1.3): one check not judged leaves the requirement not judged.
-    const unjudged = e.results.find((r) => r.state !== 'passed' && !(r.state === 'skipped' && r.meta.notApplicable === true));
-    const status = failed.length > 0 || e.findingCount > 0 ? 'failed' : passed && unjudged === undefined ? 'passed' : 'skipped';
-    const evidenceList = [
-      ...failed.map((r) => {
-        // A check stopped by the runner (its time budget ran out) has no failure of its own.
-        const f = r.meta.failure ?? { message: 'the check did not finish within its time budget: the target answers too slowly' };
-        return {
-          ...evidence(input, requirement.id, r.meta.check, f.message, r.meta.evidence, f.replayPath, f.webhookEvent),
-          ...(f.expected !== undefined ? { expected: f.expected } : {}),
-          ...(f.actual !== undefined ? { actual: f.actual } : {}),
-          ...(f.counterexample !== undefined ? { counterexample: f.counterexample } : {}),
-          ...(f.steps !== undefined ? { steps: f.steps } : {}),
-          ...(r.meta.evidenceLeftOut !== undefined ? { leftOut: r.meta.evidenceLeftOut } : {}),
-        };
-      }),
-      ...e.findings,
-    ].slice(0, MAX_EVIDENCE_PER_REQUIREMENT);
-    if (e.findingCount > e.findings.length) {
-      evidenceList.push({
-        check: '(observers)',
-        message: `…and ${e.findingCount - e.findings.length} more answers broke this requirement`,
-        exchanges: [],
-      });
-    }
-    const notJudgeable = e.results.find((r) => r.meta.inconclusive !== undefined)?.meta.inconclusive;
-    // Every check found its rule does not apply here: nothing to judge, and nothing left unjudged.
-    const notApplicable = status === 'skipped' && errored === undefined && e.results.every((r) => r.meta.notApplicable === true);
-    const skipReason =
-      status !== 'skipped'
-        ? undefined
-        : errored?.meta.error?.module !== undefined
-          ? `not judged: ${thrownIn(codeError(errored))}`
-          : errored !== undefined
-            ? `not judged: the kit's own error in check ${errored.meta.check} (${errored.meta.error?.message ?? 'unknown'})`
-            : notJudgeable !== undefined
-              ? `not judged: ${notJudgeable}`
-              : partlyJudged(e.results, unjudged);
-    requirements.push({
-      ...requirement,
-      status,
-      checks: e.results.map((r) => ({
-        id: r.meta.check,
-        title: r.meta.title,
-        status: r.state,
-        ...(r.meta.failure
-          ? { message: r.meta.failure.message }
-          : r.meta.error
-            ? {
-                message:
-                  r.meta.error.module !== undefined
-                    ? `threw in ${r.meta.error.module}: ${r.meta.error.message}`
-                    : `kit error: ${r.meta.error.message}`,
-              }
-            : r.meta.skipped
-              ? { message: r.meta.skipped }
-              : r.state === 'failed'
-                ? { message: 'did not finish within its time budget' }
-                : {}),
-      })),
-      ...(skipReason !== undefined ? { skipReason } : {}),
-      ...(notApplicable ? { notApplicable: true } : {}),
-      durationMs: e.results.reduce((sum, r) => sum + r.durationMs, 0),
-      ...reference(requirement),
-      evidence: evidenceList,
-    });
+    const e = judged.get(requirement.id);
+    if (e === undefined || e.results.length === 0) leftOut.push(requirement.id);
+    else requirements.push(requirementReport(input, requirement, e));
   }
 
   const summary = summarize(requirements);
@@ -173,32 +71,6 @@ export function buildReport(input: BuildInput): Report {
     ...(notes.length > 0 ? { notes } : {}),
     ...(kitErrors.length > 0 ? { kitErrors } : {}),
     requirements,
-  };
-}
-
-/**
- * Why a requirement none of whose checks failed was not judged: its first check not judged, named
- * when others of its checks passed (they do not make it passed).
- */
-function partlyJudged(results: readonly CheckResult[], unjudged: CheckResult | undefined): string | undefined {
-  const skipped = unjudged ?? results.find((r) => r.meta.skipped !== undefined);
-  const reason = skipped?.meta.skipped;
-  if (skipped === undefined || reason === undefined || !results.some((r) => r.state === 'passed')) return reason;
-  return `not judged: check ${skipped.meta.check}: ${reason.replace(/^not judged: /, '')}`;
-}
-
-function reference(requirement: Requirement): { reference?: string } {
-  return requirement.source === undefined ? { reference: `docs/requirements.md#${requirement.id}` } : {};
-}
-
-/** A check whose own code threw, as the report names it: with its team module, when it is a team's. */
-function codeError(r: CheckResult): CheckCodeError {
-  const module = r.meta.error?.module;
-  return {
-    check: r.meta.check,
-    requirement: r.meta.requirement,
-    message: r.meta.error?.message ?? 'unknown',
-    ...(module !== undefined ? { module } : {}),
   };
 }
 
@@ -364,48 +236,4 @@ function resendNote(results: readonly CheckResult[]): string[] {
     `${sent} correctly signed request${sent === 1 ? ' was' : 's were'} refused 401 and sent again with a fresh X-TIMESTAMP, as a target refuses a replay of another run's identical request ` +
       `(a fixture read, a Balance Inquiry); ${accepted} ${accepted === 1 ? 'was' : 'were'} then accepted${accepted < sent ? ', and a request still refused after all its resends leaves its requirement not judged (the replay window used up by other runs)' : ''}`,
   ];
-}
-
-/**
- * The reproduce lines of one piece of evidence, chosen by what its first exchange was. A webhook
- * delivery is made again by `trigger` (the kit's receiver is gone; the delivery as received stays in
- * the evidence), and so is an event that never came (the requests that should have fired it would
- * only be refused as duplicates now). A request sent wrong on purpose is sent again by the curl
- * line, its defect rebuilt: a replay line would sign it afresh, so it is left out. Any other request gets both.
- */
-function evidence(
-  input: BuildInput,
-  requirement: string,
-  check: string,
-  message: string,
-  exchanges: Exchange[],
-  replayPath?: string,
-  webhookEvent?: string,
-): Evidence {
-  const first = exchanges[0];
-  if (input.rerunCommand !== undefined) {
-    return { check, message, exchanges, reproduce: { ...(first ? { curl: curlLine(first) } : {}), run: input.rerunCommand } };
-  }
-  const config = input.configPath ?? 'CONFIG.json';
-  let lines: NonNullable<Evidence['reproduce']> = {};
-  if (first?.delivery !== undefined) lines = { trigger: triggerLine(first.delivery.event, config) };
-  else if (webhookEvent !== undefined) lines = { trigger: triggerLine(webhookEvent, config) };
-  else if (first !== undefined) {
-    const plan = scriptPlan(first, exchanges.slice(1));
-    // A replay line sends one request: where the failure took others too (a record made first, a race),
-    // or acted on a record the run changed, only the curl script (or the run line) shows it.
-    const single = plan.before.length === 0 && plan.alongside.length === 0 && plan.recordChanged !== true;
-    lines = { curl: curlLine(first, plan), ...(isDeliberate(first) || !single ? {} : { replay: replayLine(first, config) }) };
-  }
-  return {
-    check,
-    message,
-    exchanges,
-    reproduce: {
-      ...(input.sandboxCommand !== undefined ? { sandbox: input.sandboxCommand } : {}),
-      ...lines,
-      // The same seed regenerates the same cases; a property's shrunk case is replayed by its path.
-      run: `svc-conformance run${input.configPath ? ` --config ${shellQuote(input.configPath)}` : ''} --seed ${input.seed} --only ${replayPath !== undefined ? `${check} --replay-path ${replayPath}` : requirement}`,
-    },
-  };
 }

@@ -1,59 +1,36 @@
 import { plural } from '../common/plural.js';
 import { visible } from '../common/visible.js';
 import { thrownIn, whoFixes } from '../core/check-error.js';
-import type { CheckResult, Level, Report } from '../core/report.js';
-import { isPartial, leftOutOf, partialText, tallySection } from '../core/verdict.js';
+import type { Reporter, RunEnd } from '../core/reporter.js';
+import type { Report } from '../core/report.js';
+import { isPartial, leftOutOf, partialText, verdictText } from '../core/verdict.js';
 import { profileDecisionText, ruleReference } from './rule-text.js';
 
-/** Progress while the checks run: one line per interface section as it finishes. It only renders. */
-/** A progress line at most this often (ms of wall clock), when nothing else was said meanwhile. */
-const PROGRESS_EVERY_MS = 3_000;
+// The console's forms of a report: the summary after a run (SummaryReporter), and the words the
+// other forms share with it (what was judged, the verdict's headline, why not all was judged).
 
-export class ConsoleProgress {
+/** Where a command's console lines go. */
+export interface ConsoleOut {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+/** The summary after a run on stdout; an inconclusive run also says why in one line on stderr, as a usage problem does. */
+export class SummaryReporter implements Reporter {
   constructor(
-    private readonly write: (line: string) => void,
-    private readonly levelOf: (requirement: string) => Level | undefined,
+    private readonly out: ConsoleOut,
+    private readonly command: string,
   ) {}
 
-  private lastLineAt = performance.now();
-
-  /**
-   * Every few seconds of a long run, how far it is and how many requests are out, so a slow remote
-   * target is seen working; a quick run prints none of these.
-   */
-  onProgress({ done, total, inFlight }: { done: number; total: number; inFlight: number }): void {
-    if (performance.now() - this.lastLineAt < PROGRESS_EVERY_MS || done === total) return;
-    this.say(`  … ${done} of ${total} checks done, ${inFlight} request${inFlight === 1 ? '' : 's'} in flight`);
+  onRunEnd({ report, files }: RunEnd): void {
+    this.out.stdout(summaryLines(report, files).join('\n') + '\n');
+    sayInconclusive(this.out, this.command, report);
   }
+}
 
-  private say(line: string): void {
-    this.lastLineAt = performance.now();
-    this.write(line);
-  }
-
-  /** A check waiting a long time (a target's Retry-After) says so, so the run is not taken for hung. */
-  onWait(message: string): void {
-    this.say(`  … ${visible(message)}`);
-  }
-
-  onSectionEnd(section: string, results: readonly CheckResult[], durationMs: number): void {
-    const t = tallySection(results, this.levelOf);
-    const parts = [
-      `${t.passed} passed`,
-      ...(t.failed ? [`${t.failed} failed`] : []),
-      ...(t.mayNotHeld ? [`${t.mayNotHeld} MAY not held`] : []),
-      // A team module's exception is its own, not the kit's: the tally names whose code threw.
-      ...(t.errors
-        ? [
-            `${t.errors} ${results.some((r) => r.state === 'error' && r.meta.error?.module === undefined) ? 'kit' : 'team check'} error${t.errors > 1 ? 's' : ''}`,
-          ]
-        : []),
-      ...(t.skipped ? [`${t.skipped} skipped`] : []),
-    ];
-    this.say(
-      `  ${t.mark} ${visible(section).padEnd(20)} ${String(results.length).padStart(3)} check${results.length === 1 ? ' ' : 's'}: ${parts.join(', ')}  (${(durationMs / 1000).toFixed(1)} s)`,
-    );
-  }
+/** The one line on stderr of a run that could not judge: "svc-conformance run: inconclusive: …". */
+export function sayInconclusive(out: ConsoleOut, command: string, report: Report): void {
+  if (report.verdict === 'inconclusive') out.stderr(`svc-conformance ${command}: ${visible(verdictText(report))}\n`);
 }
 
 /** What the verdict is about, in words that cannot be mistaken for a deployment when it is not one. */

@@ -1,14 +1,41 @@
-/**
- * The GitHub Actions forms of a report: a job summary (Markdown for the file GITHUB_STEP_SUMMARY
- * names) and error annotations (workflow-command lines the runner reads from the step's output).
- * Pure functions of the report: the verdict and its words come from core/verdict.ts, and messages are
- * the report's own, already redacted; cli/github-actions.ts decides where they go.
- */
+// The GitHub Actions forms of a report: a job summary (Markdown for the file GITHUB_STEP_SUMMARY
+// names) and error annotations (workflow commands the runner reads from the step's output).
+import { appendFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { visible } from '../common/visible.js';
+import type { Reporter, RunEnd } from '../core/reporter.js';
 import type { Report, RequirementReport } from '../core/report.js';
 import { isPartial, partialText, verdictText } from '../core/verdict.js';
-import { judged } from './console.js';
+import { judged, type ConsoleOut } from './console.js';
 import { profileDecisionText } from './rule-text.js';
+
+/**
+ * In a GitHub Actions job: the job summary appended to GITHUB_STEP_SUMMARY, the annotations on the
+ * console (stderr under --format json: the runner reads workflow commands there too).
+ */
+export class GitHubActionsReporter implements Reporter {
+  constructor(
+    private readonly out: ConsoleOut,
+    private readonly where: { env: Record<string, string | undefined>; cwd: string },
+    private readonly command: string,
+  ) {}
+
+  onRunEnd({ report }: RunEnd): void {
+    const { env, cwd } = this.where;
+    if (env.GITHUB_ACTIONS !== 'true') return;
+    const summaryFile = env.GITHUB_STEP_SUMMARY;
+    if (summaryFile !== undefined && summaryFile !== '') {
+      try {
+        appendFileSync(resolve(cwd, summaryFile), githubJobSummary(report, this.command));
+      } catch (error) {
+        this.out.stderr(
+          `svc-conformance ${this.command}: could not append the job summary to GITHUB_STEP_SUMMARY: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`,
+        );
+      }
+    }
+    for (const line of githubAnnotations(report)) this.out.stdout(line + '\n');
+  }
+}
 
 /** Longest message shown in one annotation or summary row; report.json keeps the whole of it. */
 const MAX_MESSAGE = 500;

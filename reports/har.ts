@@ -1,8 +1,9 @@
-// Every exchange of a run as HAR 1.2 (run --har FILE), so the traffic opens in a browser's dev
-// tools, a proxy or any HAR viewer. The exchanges are the evidence's: secrets and signatures are
-// already redacted, and each body is cut where the evidence cuts it (saying so).
+// Every exchange of a run as HAR 1.2 (run --har FILE), for dev tools, proxies and HAR viewers. The
+// exchanges are the evidence's: secrets and signatures already redacted, bodies cut as it cuts them.
 import { STATUS_CODES } from 'node:http';
 import type { Exchange } from '../core/exchange.js';
+import type { Reporter, RunEnd } from '../core/reporter.js';
+import { writeAtomically } from './write.js';
 
 /** An exchange and when it was sent (ms since the epoch). */
 export interface TimedExchange {
@@ -77,4 +78,30 @@ function entry({ exchange, startedAt }: TimedExchange) {
 export function renderHar(exchanges: readonly TimedExchange[], creator: { name: string; version: string }, comment: string): string {
   const entries = [...exchanges].sort((a, b) => a.startedAt - b.startedAt).map(entry);
   return JSON.stringify({ log: { version: '1.2', creator, comment, entries } }, null, 1) + '\n';
+}
+
+/** Every exchange of the run, kept as the evidence keeps it (redacted), written to `file` when the run ends. */
+export class HarReporter implements Reporter {
+  private readonly traffic: TimedExchange[] = [];
+
+  constructor(
+    private readonly file: string,
+    /** Told when the file cannot be written: the reports and the verdict stand without it. */
+    private readonly onFailure: (error: unknown) => void,
+  ) {}
+
+  onExchange(exchange: Exchange): void {
+    this.traffic.push({ exchange, startedAt: Date.now() - exchange.ms });
+  }
+
+  async onRunEnd(end: RunEnd): Promise<void> {
+    const { report } = end;
+    const comment = `svc-conformance run of ${report.target.baseUrl}, seed ${report.seed}`;
+    try {
+      await writeAtomically(this.file, renderHar(this.traffic, { name: report.tool.name, version: report.tool.version }, comment));
+      end.files.push(this.file);
+    } catch (error) {
+      this.onFailure(error);
+    }
+  }
 }

@@ -1,17 +1,15 @@
-/**
- * report.html: one self-contained page (inline CSS, no script, no external asset) that shows the
- * verdict first, then what failed with its evidence and how to reproduce it, then every requirement.
- * It renders the report model only; statuses and the verdict come from core/verdict.ts. Every text
- * that reaches the page goes through `esc`, because bodies, headers and messages come from the target.
- */
+// report.html: one self-contained page (no script, no external asset): the verdict, what failed with
+// its evidence, every requirement. Every text goes through `esc`: bodies and messages are the target's.
 import { plural } from '../common/plural.js';
 import { esc, evidenceHtml } from './html-evidence.js';
 import { REPORT_CSS } from './html-style.js';
 import { thrownIn, whoFixes } from '../core/check-error.js';
 import { profileDecisionText, ruleTexts } from './rule-text.js';
+import type { Reporter, RunEnd } from '../core/reporter.js';
 import type { Report, RequirementReport } from '../core/report.js';
 import { isPartial, leftOutOf, partialText, verdictText } from '../core/verdict.js';
 import { selectionText } from './console.js';
+import type { ReportFolder } from './write.js';
 
 export { esc };
 
@@ -374,4 +372,13 @@ ${certificationSection(report)}
 </body>
 </html>
 `;
+}
+
+/** report.html in the report folder. */
+export class HtmlReporter implements Reporter {
+  constructor(private readonly folder: ReportFolder) {}
+
+  onRunEnd(end: RunEnd): Promise<void> {
+    return this.folder.write(end, 'report.html', renderHtml(end.report));
+  }
 }

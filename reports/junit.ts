@@ -1,30 +1,14 @@
-/**
- * JUnit XML for CI systems (Jenkins, GitLab, GitHub test-report actions): one <testsuite> per
- * interface section, one <testcase> per requirement. It renders the report model only; statuses
- * come from core/verdict.ts.
- *
- * How the levels map, since JUnit knows only pass, failure, error and skipped:
- * - MUST failed   → <failure type="MUST">: it fails the run.
- * - SHOULD failed → <failure type="SHOULD">, its message saying whether it fails this run (--strict)
- *   or only warns. JUnit has no "warning"; a visible red test is how CI dashboards surface one, and
- *   the run's exit code (P-CLI), not this file, is the gate.
- * - MAY not held  → a passing testcase with the finding in <system-out>: a MAY is counted under
- *   neither failed nor warned and never changes the exit code, so a red test would be a false alarm.
- * - skipped       → <skipped message="needs … in the config"/>.
- * - kit error     → <error type="kit">: a check's own code failed, so the requirement was not
- *   judged; it is the kit's fault, not the target's, and JUnit's error (not failure) says so.
- *
- * Text that XML 1.0 cannot hold (C0 controls other than tab, LF and CR; U+FFFE, U+FFFF; lone
- * surrogates) is replaced, not dropped: C0 controls by their Control Pictures (U+0000 → ␀), so the
- * evidence still shows a control character was there, and the rest by U+FFFD.
- */
+// JUnit XML for CI: one <testsuite> per interface section, one <testcase> per requirement. How the
+// levels map onto JUnit's pass, failure, error and skipped: docs/reports.md.
 import { plural } from '../common/plural.js';
 import { escapeChar, isInvisible } from '../common/visible.js';
 import type { Exchange } from '../core/exchange.js';
 import { thrownIn, whoFixes } from '../core/check-error.js';
+import type { Reporter, RunEnd } from '../core/reporter.js';
 import type { Evidence, Report, RequirementReport } from '../core/report.js';
 import { isPartial, partialText, verdictText } from '../core/verdict.js';
 import { profileDecisionText, ruleReference } from './rule-text.js';
+import type { ReportFolder } from './write.js';
 
 /** Escapes text for XML character data or a double-quoted attribute, replacing what XML 1.0 forbids. */
 export function xmlEscape(text: string, attribute = false): string {
@@ -253,4 +237,13 @@ export function renderJUnit(report: Report): string {
     timestamp,
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${root}>\n${[...(verdict !== undefined ? [verdict] : []), ...suites].join('\n')}\n</testsuites>\n`;
+}
+
+/** junit.xml in the report folder. */
+export class JUnitReporter implements Reporter {
+  constructor(private readonly folder: ReportFolder) {}
+
+  onRunEnd(end: RunEnd): Promise<void> {
+    return this.folder.write(end, 'junit.xml', renderJUnit(end.report));
+  }
 }

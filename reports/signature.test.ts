@@ -10,7 +10,7 @@ import type { Report } from '../core/report.js';
 import { buildReport } from '../core/verdict.js';
 import { certification, checkSeal } from './seal.js';
 import { checkSignature, keyFingerprint, readPublicKey, readSigningKey, signatureOf, type KeyFileErrorCode } from './signature.js';
-import { writeReports } from './write.js';
+import { writeReports } from './folder.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-signature-'));
 const file = (name: string, content: string) => {

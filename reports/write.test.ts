@@ -1,11 +1,12 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../core/report.js';
 import { keyFingerprint, signatureOf } from './signature.js';
-import { writeReports } from './write.js';
+import { endRun } from '../core/reporter.js';
+import { reportFolder, sealedFor, writeReports } from './folder.js';
 
 const report: Report = {
   tool: { name: 'svc-conformance', version: 'test' },
@@ -47,5 +48,22 @@ describe('writeReports and a report.json.sig already there', () => {
     expect(readFileSync(join(dir, 'report.json.sig'), 'utf8')).toMatch(/^[A-Za-z0-9+/]{86}==\n$/);
     await writeReports(report, dir);
     expect(() => readFileSync(join(dir, 'report.json.sig'))).toThrow(/ENOENT/);
+  });
+});
+
+describe('the report folder, written by its reporters', () => {
+  it('on a file it cannot write lists none of its files, tries no more, and says so once', async () => {
+    const dir = folder();
+    // junit.xml comes second: a folder by that name stops the rename over it.
+    mkdirSync(join(dir, 'junit.xml'));
+    const failures: unknown[] = [];
+    const files = await endRun(
+      reportFolder(dir, undefined, (error) => failures.push(error)),
+      sealedFor(report, undefined),
+    );
+    expect(files).toEqual([]);
+    expect(failures).toHaveLength(1);
+    expect(existsSync(join(dir, 'report.json'))).toBe(true);
+    expect(existsSync(join(dir, 'report.html'))).toBe(false);
   });
 });

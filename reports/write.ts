@@ -1,11 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { renderHtml } from './html.js';
-import { renderJUnit } from './junit.js';
-import { reportText, seal } from './seal.js';
-import { looksLikeSignature, signatureFileOf, signatureOf, type ReportSigner } from './signature.js';
-import type { Report } from '../core/report.js';
+import type { RunEnd } from '../core/reporter.js';
+import { looksLikeSignature } from './signature.js';
 
 /** A report folder that cannot take the reports: said before the first request, not after the run. */
 export class ReportDirError extends Error {
@@ -103,41 +100,47 @@ export async function writeAtomically(path: string, content: string): Promise<vo
 }
 
 /**
- * Writes report.json (P-CLI), junit.xml and report.html, the report sealed with its digest; returns
- * their paths. With a signer, report.json.sig follows report.json: the signature of its exact bytes
- * by the key the report names in certification.signedBy (recorded before the digest, so it is sealed).
+ * The report folder as the file reporters write it: each file in turn, and on the first failure (a
+ * full disk, the folder removed during the run) none of its files listed and the rest not tried.
  */
-export async function writeReports(unsealed: Report, dir: string, signer?: ReportSigner): Promise<string[]> {
-  await makeFolders(dir);
-  // Sealed as it is written: the digest covers the report as the three files show it.
-  const report = seal(signer === undefined ? unsealed : signedBy(unsealed, signer));
-  const json = reportText(report);
-  const reportPath = join(dir, 'report.json');
-  // A signature left by an earlier run never sits beside a report it does not sign; a report.json.sig
-  // that is not the kit's (another tool's, or not beside a kit report) is left as it is.
-  if (signer === undefined && (await isKitSignature(dir))) await rm(signatureFileOf(reportPath), { force: true });
-  const files: Array<[string, string]> = [
-    [reportPath, json],
-    ...(signer !== undefined
-      ? [[signatureFileOf(reportPath), signatureOf(Buffer.from(json, 'utf8'), signer.key)] as [string, string]]
-      : []),
-    [join(dir, 'junit.xml'), renderJUnit(report)],
-    [join(dir, 'report.html'), renderHtml(report)],
-  ];
-  for (const [path, content] of files) await writeAtomically(path, content);
-  return files.map(([path]) => path);
-}
+export class ReportFolder {
+  private failed = false;
+  private readonly written: string[] = [];
 
-/** The report naming the key that signs it; a command that records it earlier (for its printed digest) gets the same report back. */
-function signedBy(report: Report, signer: ReportSigner): Report {
-  if (report.certification === undefined) throw new Error('writeReports: a signed report needs its certification block to name the key');
-  return { ...report, certification: { ...report.certification, signedBy: signer.signedBy } };
+  constructor(
+    readonly dir: string,
+    /** Told of the failure, once: the command says it in one line; writeReports throws it. */
+    private readonly onFailure: (error: unknown) => void,
+  ) {}
+
+  /** Writes `name` in the folder (made again if the run removed it) and lists it among the run's files. */
+  async write(end: RunEnd, name: string, content: string): Promise<void> {
+    const path = join(this.dir, name);
+    await this.attempt(end, async () => {
+      if (this.written.length === 0) await makeFolders(this.dir);
+      await writeAtomically(path, content);
+    });
+    if (this.failed) return;
+    this.written.push(path);
+    end.files.push(path);
+  }
+
+  /** Does `work` for the folder unless a write has failed; its failure is the folder's. */
+  async attempt(end: RunEnd, work: () => Promise<void>): Promise<void> {
+    if (this.failed) return;
+    try {
+      await work();
+    } catch (error) {
+      this.failed = true;
+      end.files = end.files.filter((file) => !this.written.includes(file));
+      this.onFailure(error);
+    }
+  }
 }
 
 /**
- * The files writeReports writes into a report folder, each with how the kit knows its own by
- * content: in a folder such as "." another tool's junit.xml or report.html sits by the same name.
- * A signature is the kit's only beside the kit's report.json (another tool signs its own report).
+ * The report folder's files, each with how the kit knows its own by content (another tool's junit.xml
+ * may sit in "."); a signature is the kit's only beside the kit's report.json.
  */
 const REPORT_FILES: ReadonlyArray<{ name: string; isKits: (text: string, kitReportBeside: boolean) => boolean }> = [
   { name: 'report.json', isKits: (text) => toolNameOf(text) === 'svc-conformance' },
@@ -155,10 +158,8 @@ const REPORT_FILES: ReadonlyArray<{ name: string; isKits: (text: string, kitRepo
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 
 /**
- * Removes an earlier run's reports from `dir`, so that a run which ends without writing its own
- * (interrupted, killed, stopped by an error) leaves no verdict behind that is not its own. Only the
- * kit's: each file is removed when it is a plain file whose content the kit writes; anything else
- * by those names (another tool's junit.xml in ".", a link, a folder) is left as it is. Returns the names removed.
+ * Removes an earlier run's reports from `dir`, so a run that ends without its own leaves no verdict
+ * that is not its own. Only the kit's plain files go (not a link, a folder, another tool's); returns their names.
  */
 export async function removeReports(dir: string): Promise<string[]> {
   const kitReportBeside = await isKitFile(join(dir, 'report.json'), REPORT_FILES[0]!.isKits, false);
@@ -173,7 +174,7 @@ export async function removeReports(dir: string): Promise<string[]> {
 }
 
 /** Whether report.json.sig in `dir` is the kit's: a signature beside a report.json the kit wrote. */
-async function isKitSignature(dir: string): Promise<boolean> {
+export async function isKitSignature(dir: string): Promise<boolean> {
   const kitReportBeside = await isKitFile(join(dir, 'report.json'), REPORT_FILES[0]!.isKits, false);
   return kitReportBeside && (await isKitFile(join(dir, 'report.json.sig'), REPORT_FILES[1]!.isKits, kitReportBeside));
 }

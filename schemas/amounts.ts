@@ -78,6 +78,10 @@ export function decimalMinus(a: Decimal, b: Decimal): Decimal {
   return { units: unitsAt(a, scale) - unitsAt(b, scale), scale };
 }
 
+export function decimalPlus(a: Decimal, b: Decimal): Decimal {
+  return decimalMinus(a, { units: -b.units, scale: b.scale });
+}
+
 /** Equal by value (P-AMOUNT-3): "150", "150.0" and "150.00" are the same amount. */
 export function decimalEquals(a: Decimal, b: Decimal): boolean {
   return decimalMinus(a, b).units === 0n;

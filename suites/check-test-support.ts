@@ -4,10 +4,10 @@ import { startSandbox, type RunningSandbox, type StartOptions } from '../sandbox
 import type { Check } from './check.js';
 import type { TargetConfig } from './config.js';
 import type { CheckOutcome } from '../core/report.js';
-import { createRunState, executeCheck, newMeta, type CheckMeta, type RunState } from './context.js';
+import { executeCheck, newMeta, type CheckMeta } from './check-context.js';
 import type { Exchange, SendOptions } from './http.js';
-import { runNumberAt } from './ids.js';
-import type { RunSettings } from './settings.js';
+import { closeRunState, createRunState, type RunState } from './run-state.js';
+import { fillSettings, runNumberAt } from './settings.js';
 
 export interface CheckRun {
   outcome: CheckOutcome;
@@ -50,32 +50,24 @@ export async function sandboxTarget(
 ): Promise<SandboxTarget> {
   // One virtual clock for both sides by default: waits for the next second or a settlement take no real time.
   const sandbox = await startSandbox({ port: 0, clock: clock.now, ...options });
-  const settings: RunSettings = {
-    clock,
-    // Without webhooks: their checks wait on deliveries, which a virtual clock cannot time (test/webhook-checks.test.ts has its own, on a faster real clock).
-    config: edit(withoutWebhooks(structuredClone(sandbox.config))),
-    seed: 42,
-    runs,
-    runNumber: runNumberAt(clock.now()) + runCounter++,
-    allowProduction: false,
-    timeoutMs: 5_000,
-  };
-  const state = createRunState(settings);
+  // Without webhooks: their checks wait on deliveries, which a virtual clock cannot time (test/webhook-checks.test.ts has its own).
+  const config = edit(withoutWebhooks(structuredClone(sandbox.config)));
+  const given = { clock, seed: 42, runs, runNumber: runNumberAt(clock.now()) + runCounter++, timeoutMs: 5_000 };
+  const state = createRunState(fillSettings(given, config, clock));
   return {
     sandbox,
     state,
     run: checkRunner(state),
     async close() {
-      await state.client.close();
+      await closeRunState(state);
       await sandbox.close();
     },
   };
 }
 
 /**
- * Starts a sandbox so and runs `checks` against it one after another: what each did other than
- * `wanted` (by default, pass), with why, and every finding an observer made. Empty when the sandbox
- * raised no false alarm.
+ * Runs `checks` one after another against a sandbox started so: what each did other than `wanted`
+ * (default: pass), with why, and every observer's finding. Empty when the sandbox raised no false alarm.
  */
 export async function surprisesAgainst(
   options: StartOptions,
@@ -118,9 +110,8 @@ export function editedAnswer(exchange: Exchange, edit: (json: Record<string, unk
 }
 
 /**
- * One time for both sides that moves a second whenever the sandbox answers a request. The sandbox's
- * timers (a settlement) fire when that time reaches them, between two requests; the run's own sleeps
- * move the time on as a virtual clock's do.
+ * One time for both sides that moves a second whenever the sandbox answers: its timers fire between
+ * two requests, and the run's own sleeps move the time on as a virtual clock's do.
  */
 export function requestClock(start = Date.now()): { sandbox: Clock; run: Clock; tick: () => void } {
   let now = start;

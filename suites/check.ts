@@ -135,22 +135,29 @@ const INCONCLUSIVE = Symbol.for('svc-conformance.CheckInconclusive');
 /** A check's verdict against its requirement: what was expected, what came back, how to see it again. */
 export class CheckFailure extends Error {
   override readonly name = 'CheckFailure';
+  readonly code = 'SVC_CHECK_FAILED';
   readonly [FAILURE] = true;
+  /** The requirement not held: as given, else the failing check's (the run sets it when it catches the failure). */
+  requirement: string | undefined;
   constructor(
     message: string,
     readonly details: {
       expected?: string;
       actual?: string;
-      exchange?: Exchange /** The exchanges that are the whole evidence, in order (a model failure: its sequence's), instead of the check's last few. */;
+      exchange?: Exchange;
+      /** The exchanges that are the whole evidence, in order (a model failure: its sequence's), instead of the check's last few. */
       exchanges?: readonly Exchange[];
       counterexample?: unknown;
       steps?: string[];
       reproduce?: string;
-      replayPath?: string /** A webhook event the target did not send as it should: reproduced by `trigger` of it. */;
+      replayPath?: string;
+      /** A webhook event the target did not send as it should: reproduced by `trigger` of it. */
       webhookEvent?: string;
     } = {},
+    requirement?: string,
   ) {
     super(message);
+    this.requirement = requirement;
   }
 }
 
@@ -160,6 +167,7 @@ export class CheckFailure extends Error {
  */
 export class CheckSkipped extends Error {
   override readonly name = 'CheckSkipped';
+  readonly code = 'SVC_CHECK_SKIPPED';
   readonly [SKIPPED] = true;
   constructor(
     message: string,
@@ -176,6 +184,7 @@ export class CheckSkipped extends Error {
  */
 export class CheckInconclusive extends Error {
   override readonly name = 'CheckInconclusive';
+  readonly code = 'SVC_CHECK_INCONCLUSIVE';
   readonly [INCONCLUSIVE] = true;
 }
 

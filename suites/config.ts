@@ -258,10 +258,6 @@ export function retryWithinSecondsOf(config: TargetConfig): number {
   return config.profile?.webhooks?.retryWithinSeconds ?? DEFAULT_RETRY_WITHIN_SECONDS;
 }
 
-export function concurrencyOf(config: TargetConfig): number {
-  return config.profile?.concurrency ?? 8;
-}
-
 /** A configured extension operation, or undefined (absent or null: the target lacks it). */
 export function operationOf(config: TargetConfig, key: OperationKey): OperationLocation | undefined {
   return config.profile?.operations?.[key] ?? undefined;

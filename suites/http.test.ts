@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { manualClock, virtualClock } from '../core/clock.js';
 import type { TargetConfig } from './config.js';
-import { freeAtRandom, MAX_REPLAY_RESENDS, replayWindowUsedUp, retryAfterMs, TargetClient } from './http.js';
+import { MAX_REPLAY_RESENDS, replayWindowUsedUp, retryAfterMs, TargetClient } from './http.js';
+import { freeAtRandom } from './used-seconds.js';
 
 const merchant = { apiKey: 'pk_test_http', secretKey: 'sk_test_http_secret_value', walletId: 'W1' };
 const closers: Array<() => Promise<void>> = [];

@@ -1,95 +1,21 @@
+// The one HTTP layer of the suites: signs (P-SIGN), sends with timeouts, resends what a replay of
+// another run's request or a rate limit explains, and records each exchange as redacted evidence.
 import { Agent } from 'undici';
 import { systemClock, type Clock } from '../core/clock.js';
-import type { Exchange, ExchangeRequest, HttpAnswer, Signing, TransportErrorCode } from '../core/exchange.js';
+import type { Exchange, ExchangeRequest } from '../core/exchange.js';
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import { toleranceOf, type TargetConfig } from './config.js';
-import type { BoundedBody } from '../common/bounded-body.js';
 import { dispatch } from './dispatch.js';
-import { transportFailureOf } from '../common/net-errors.js';
 import { evidenceHeaders } from '../common/redact.js';
+import { answerOf, describeTransportError, LIMITS, shortened, signingOf } from './evidence.js';
 import { redactor, type Redactor } from './redact.js';
+import { bodyOf, headersOf, isCorrectlySigned, queryOf, type Credentials, type SendOptions } from './send-options.js';
+import { DEFAULT_TIMEOUT_MS } from './settings.js';
+import { UsedSeconds } from './used-seconds.js';
 
-export interface Credentials {
-  apiKey: string;
-  secretKey: string;
-}
-
-export type AuthHeader = 'X-API-KEY' | 'X-SIGNATURE' | 'X-TIMESTAMP' | 'Content-Type' | 'Accept';
-
-export interface SendOptions {
-  /** What the exchange is for, shown with its evidence. */
-  label: string;
-  path: string;
-  /** POST by default; PUT, PATCH and DELETE only to see how a path answers another method (P-HTTP-1). */
-  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Content-Type as sent, in place of `application/json` (P-HTTP-2: a charset parameter, another letter case). */
-  contentType?: string;
-  /** A JSON payload, sent as its canonical text (P-SIGN-3)… */
-  payload?: unknown;
-  /** …or a body text sent and signed exactly as given (malformed bodies, P-ERR-4). */
-  raw?: string;
-  /** Whose keys sign and identify the request; default the configured merchant. */
-  as?: Credentials;
-  /** X-TIMESTAMP as sent; default the client clock's whole seconds. */
-  timestamp?: string | number;
-  /** Sign with this timestamp text instead of the one sent (a timestamp changed after signing). */
-  signedTimestamp?: string;
-  /** Sign this text instead of the body sent (a body changed after signing), or null to leave the timestamp out. */
-  signedBody?: string;
-  /** Leave the timestamp out of the signed message (a client that signs the body alone). */
-  signBodyOnly?: boolean;
-  /** Replace the signature, e.g. to truncate or alter it. */
-  signature?: string | ((signature: string) => string);
-  omit?: readonly AuthHeader[];
-  /** Header names as written: the interface's capitals, or all lower case (P-AUTH-1). */
-  headerCase?: 'interface' | 'lower';
-  /** Allow the same (timestamp, signature) as an earlier request: only the replay check wants it. */
-  reuse?: boolean;
-  /**
-   * A form a person's browser submits (the reference sandbox's hosted checkout): sent unsigned as
-   * application/x-www-form-urlencoded, as a browser sends it; its answer is a page, not an operation's.
-   */
-  form?: Record<string, string>;
-}
-
-/** Whether a request is signed the profile's way over the bytes it sends, with a timestamp the client chose: nothing altered, omitted or reused. */
-function isCorrectlySigned(options: SendOptions): boolean {
-  return (
-    options.timestamp === undefined &&
-    options.signedTimestamp === undefined &&
-    options.signedBody === undefined &&
-    !options.signBodyOnly &&
-    options.signature === undefined &&
-    (options.omit === undefined || options.omit.length === 0) &&
-    !options.reuse &&
-    options.form === undefined
-  );
-}
-
-/**
- * Whether a request is deliberately signed wrong or not at all (a header left out, the signature
- * replaced or altered, the body or the timestamp changed after signing, the body signed alone).
- */
-export function isMisSigned(options: SendOptions): boolean {
-  return (
-    options.signature !== undefined ||
-    options.signedBody !== undefined ||
-    options.signedTimestamp !== undefined ||
-    options.signBodyOnly === true ||
-    (options.omit ?? []).some((header) => header === 'X-API-KEY' || header === 'X-SIGNATURE' || header === 'X-TIMESTAMP')
-  );
-}
-
-/**
- * Whether a request is signed the profile's way with the configured merchant's own keys: a fresh
- * timestamp, the canonical body, nothing altered, omitted or reused. A server given the right keys
- * never answers such a request 401, so when every one of them is, the keys are what is wrong.
- */
-export function isPlainlySigned(options: SendOptions, merchant: Credentials): boolean {
-  const as = options.as ?? merchant;
-  return as.apiKey === merchant.apiKey && as.secretKey === merchant.secretKey && options.raw === undefined && isCorrectlySigned(options);
-}
+export type { AuthHeader, Credentials, SendOptions } from './send-options.js';
+export { isMisSigned, isPlainlySigned } from './send-options.js';
 
 export type { Exchange, TransportErrorCode } from '../core/exchange.js';
 
@@ -110,20 +36,6 @@ export interface ClientOptions {
   interrupted?: AbortSignal;
 }
 
-const MAX_EVIDENCE_BODY = 8 * 1024;
-/** Of an answer's body, this much is kept (to judge and show); the rest is read, counted and dropped. */
-export const MAX_KEPT_BODY = 1024 * 1024;
-/** Past this much, reading stops and the connection is dropped: the target is flooding. */
-export const MAX_READ_BODY = 64 * 1024 * 1024;
-const LIMITS = { keep: MAX_KEPT_BODY, stopAfter: MAX_READ_BODY };
-
-/** What the evidence says about a body that was not kept whole. */
-export function cutNote(body: BoundedBody): string {
-  const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 0)} MiB`;
-  return body.stopped
-    ? `[the target sent more than ${mib(body.receivedBytes)} and kept sending; the kit kept the first ${mib(MAX_KEPT_BODY)}, stopped reading and closed the connection]`
-    : `[the target sent ${body.receivedBytes} bytes; the kit kept the first ${MAX_KEPT_BODY} and discarded the rest]`;
-}
 /** After this many answers in a row that came near the timeout, or not at all, the run stops. */
 export const MAX_SLOW_IN_A_ROW = 3;
 /** An answer slower than this share of the timeout counts as near it. */
@@ -165,28 +77,6 @@ export function replayWindowUsedUp(exchange: Exchange): string | undefined {
 const KEYS_REFUSED_AFTER = 3;
 /** A wait at least this long is announced, so a run that waits is not mistaken for one that hangs. */
 const ANNOUNCED_WAIT_MS = 2_000;
-/** Seconds drawn at random before the free ones of a range are listed (see freeAtRandom). */
-const RANDOM_TRIES = 4;
-
-/**
- * A second of from..to for which `isFree` holds, each such second as likely as any other; undefined
- * when none is. A few are drawn at random first: the first free one drawn is as uniform a pick among
- * the free ones as a draw from their list, which is built only when none of those was free.
- */
-export function freeAtRandom(from: number, to: number, isFree: (second: number) => boolean): number | undefined {
-  if (from > to) return undefined;
-  for (let tries = 0; tries < RANDOM_TRIES; tries++) {
-    const second = from + Math.floor(Math.random() * (to - from + 1));
-    if (isFree(second)) return second;
-  }
-  const free: number[] = [];
-  for (let second = from; second <= to; second++) if (isFree(second)) free.push(second);
-  return free.length === 0 ? undefined : free[Math.floor(Math.random() * free.length)];
-}
-
-/** Decodes each answer (a whole body at a time, so one decoder serves every request). */
-const UTF8 = new TextDecoder('utf-8');
-
 /** Retry-After in seconds (or an HTTP date), bounded to 10 s; 1 s when absent or unreadable. */
 export function retryAfterMs(value: string | undefined): number {
   if (value === undefined) return 1000;
@@ -194,21 +84,6 @@ export function retryAfterMs(value: string | undefined): number {
   return Number.isFinite(seconds) ? Math.min(10_000, Math.max(0, seconds * 1000)) : 1000;
 }
 
-/** A GET's fields as a query string (scalars only; the interface shows no GET payloads). */
-function queryOf(payload: unknown): string {
-  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return '';
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(payload)) {
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') params.set(key, String(value));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : '';
-}
-
-/**
- * The one HTTP layer of the suites: signs (P-SIGN), sends with timeouts, records each exchange as
- * evidence with secrets and signatures redacted. Nothing else in the kit builds requests by hand.
- */
 export class TargetClient {
   readonly redact: Redactor;
   private readonly agent: Agent;
@@ -217,23 +92,8 @@ export class TargetClient {
   private readonly now: () => number;
   /** The configured base URL without a trailing slash: each path is appended to it. */
   private readonly baseUrl: string;
-  /**
-   * The (timestamp, signature) pairs sent, in two places. Those signed as computed are kept by what
-   * was signed, equal exactly when the signatures are: per secret, per body, the timestamps the body
-   * was signed with (the text signed being body + timestamp). Keyed by the body text itself, not a
-   * key joined from it, so a body's look-ups hash it once. So whether a body's pair at a second is
-   * taken is a look-up, not an HMAC: a repeated read looks at up to 150 seconds. A signed text that
-   * does not end with its timestamp is no body + second, so no body's pair can equal it.
-   */
-  private usedSigned = new Map<string, Map<string, Set<string>>>();
-  /** The other: pairs whose signature a check gave or altered, by the signature itself. */
-  private usedGiven = new Set<string>();
-  /** The seconds of `usedGiven`: only at these is a body's signature computed to compare. */
-  private givenSeconds = new Set<string>();
-  /** The X-TIMESTAMPs of both: a second no request carried is free without more. */
-  private usedSeconds = new Set<string>();
-  /** Whole seconds when the run began: a timestamp from then on was never used by an earlier run. */
-  private startSecond: number;
+  /** The (timestamp, signature) pairs sent, shared with sibling clients: none is sent twice. */
+  private used: UsedSeconds;
   /** Per API key: correctly signed requests answered other than 401, and answered 401. */
   private keyAnswers = new Map<string, { accepted: number; refused: number }>();
   private slowInARow = 0;
@@ -251,13 +111,13 @@ export class TargetClient {
     readonly config: TargetConfig,
     private readonly options: ClientOptions = {},
   ) {
-    this.timeoutMs = options.timeoutMs ?? 10_000;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.clock = options.clock ?? systemClock;
     this.now = () => this.clock.now();
     this.agent = new Agent({ connections: 32, keepAliveTimeout: 10_000, connect: { timeout: this.timeoutMs } });
     this.redact = redactor(config);
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
-    this.startSecond = this.nowSeconds();
+    this.used = new UsedSeconds(this.nowSeconds());
   }
 
   /**
@@ -273,12 +133,8 @@ export class TargetClient {
       ...(onExchange !== undefined ? { onExchange } : {}),
       ...(ownMark !== undefined ? { ownMark } : {}),
     });
-    other.usedSigned = this.usedSigned;
-    other.usedGiven = this.usedGiven;
-    other.givenSeconds = this.givenSeconds;
-    other.usedSeconds = this.usedSeconds;
+    other.used = this.used;
     other.keyAnswers = this.keyAnswers;
-    other.startSecond = this.startSecond;
     return other;
   }
 
@@ -426,8 +282,7 @@ export class TargetClient {
     const method = options.method ?? 'POST';
     // P-SIGN-4: a request without a body signs "" + timestamp; a GET carries its fields in the query.
     const form = options.form !== undefined ? new URLSearchParams(options.form).toString() : undefined;
-    const body = method === 'GET' ? '' : (form ?? options.raw ?? (options.payload === undefined ? '' : canonicalize(options.payload)));
-    const query = method === 'GET' ? queryOf(options.payload) : '';
+    const body = bodyOf(options, method, form);
     // A form is a browser's: no key, no timestamp, no signature (and no timestamp to wait for).
     const timestamp =
       form !== undefined
@@ -442,78 +297,49 @@ export class TargetClient {
     if (typeof options.signature === 'string') signature = options.signature;
     else if (options.signature) signature = options.signature(signature);
     if (!options.reuse && form === undefined)
-      this.markUsed(timestamp, signature === computed ? { secretKey: as.secretKey, signedBody, signedTimestamp } : { signature });
+      this.used.markUsed(timestamp, signature === computed ? { secretKey: as.secretKey, signedBody, signedTimestamp } : { signature });
 
-    const lower = options.headerCase === 'lower';
-    const headers: Record<string, string> = {};
-    const put = (name: AuthHeader, value: string) => {
-      if (!options.omit?.includes(name)) headers[lower ? name.toLowerCase() : name] = value;
-    };
-    if (form !== undefined) {
-      headers['Content-Type'] = 'application/x-www-form-urlencoded';
-      headers.Accept = 'text/html';
-    } else {
-      if (method !== 'GET') put('Content-Type', options.contentType ?? 'application/json');
-      put('Accept', 'application/json');
-      put('X-API-KEY', as.apiKey);
-      put('X-TIMESTAMP', timestamp);
-      put('X-SIGNATURE', signature);
-    }
-
-    const url = this.baseUrl + options.path + query;
-    // A server that echoes a signature back (in an error message, say) must not leak it into reports.
-    const hide = this.redact.withSignatures([signature, computed]);
+    const headers = headersOf(options, as, { method, timestamp, signature, form });
+    const url = this.baseUrl + options.path + (method === 'GET' ? queryOf(options.payload) : '');
     const started = performance.now();
     const request = { method, url: this.redact(url), headers: this.redactHeaders(headers), body: this.evidenceText(body) };
-    const signing = form === undefined ? this.signingOf(options, as, timestamp, computed, signature) : undefined;
-    // Built whole, the same keys in the same order each time (no spread of a varying shape): an
-    // exchange is made for every request, answered or not.
+    const signing =
+      form === undefined
+        ? signingOf(this.config, this.redact, options, { as, timestamp, computed, signature, sentAt: this.nowSeconds() })
+        : undefined;
+    // Built whole, the same keys in the same order each time: an exchange is made for every request, answered or not.
     const sent: ExchangeRequest = signing === undefined ? { label, request, ms: 0 } : { label, request, ms: 0, signing };
-    if (this.stopReason === undefined && this.options.deadlineAt !== undefined && this.now() >= this.options.deadlineAt) {
-      this.stop(`it reached its time budget (${this.options.deadlineSource ?? 'max time'})`);
-    }
-    if (this.stopReason === undefined && this.options.interrupted?.aborted === true) {
-      this.stop(`it was interrupted (${String(this.options.interrupted.reason)})`);
-    }
-    if (this.stopReason !== undefined) {
-      return { ...sent, error: { code: 'stopped', message: `not sent: the run stopped: ${this.stopReason}` } };
-    }
+    const stopped = this.stoppedBeforeSending();
+    if (stopped !== undefined) return { ...sent, error: { code: 'stopped', message: `not sent: the run stopped: ${stopped}` } };
     let exchange: Exchange;
     try {
-      const response = await dispatch(this.agent, url, {
+      const answer = await dispatch(this.agent, url, {
         method,
         headers,
         body: method === 'GET' ? undefined : body,
         timeoutMs: this.timeoutMs,
         limits: LIMITS,
       });
-      const bounded = response.body;
-      // A character cut at the end of what was kept decodes as U+FFFD, not as an error.
-      const text = UTF8.decode(bounded.kept);
-      const responseHeaders = response.headers;
-      // One look over all the values first: usually there is nothing to hide in any of them.
-      let allValues = '';
-      for (const name in responseHeaders) allValues += `${responseHeaders[name]}\n`;
-      if (hide(allValues) !== allValues)
-        for (const name of Object.keys(responseHeaders)) responseHeaders[name] = hide(responseHeaders[name]!);
-      const hidden = hide(text);
-      const answer: HttpAnswer = {
-        status: response.status,
-        headers: responseHeaders,
-        body: shortened(hidden) + (bounded.cut ? `\n… ${cutNote(bounded)}` : ''),
-      };
-      // Half a JSON document is not the answer: a cut body is judged as text only.
-      const json = bounded.cut ? undefined : parseJson(text);
-      // Nothing to hide (the usual case): the parsed body as it is; else parsed again with it hidden.
-      // (A text with escapes may spell a secret as \u0073k_…: that one is always serialized again.)
-      if (json !== undefined) answer.json = hidden === text && !text.includes('\\') ? json : JSON.parse(hide(JSON.stringify(json)));
-      exchange = signing === undefined ? { label, request, ms: 0, response: answer } : { label, request, ms: 0, signing, response: answer };
+      // A server that echoes a signature back (in an error message, say) must not leak it into reports.
+      const response = answerOf(answer, this.redact.withSignatures([signature, computed]));
+      exchange = signing === undefined ? { label, request, ms: 0, response } : { label, request, ms: 0, signing, response };
     } catch (error) {
       exchange = { ...sent, error: describeTransportError(error, url, this.timeoutMs) };
     }
     exchange.ms = Math.round(performance.now() - started);
     this.tally(exchange);
     return exchange;
+  }
+
+  /** Why nothing more is sent (the time budget reached, the command interrupted, a stop before), if so. */
+  private stoppedBeforeSending(): string | undefined {
+    if (this.stopReason === undefined && this.options.deadlineAt !== undefined && this.now() >= this.options.deadlineAt) {
+      this.stop(`it reached its time budget (${this.options.deadlineSource ?? 'max time'})`);
+    }
+    if (this.stopReason === undefined && this.options.interrupted?.aborted === true) {
+      this.stop(`it was interrupted (${String(this.options.interrupted.reason)})`);
+    }
+    return this.stopReason;
   }
 
   close(): Promise<void> {
@@ -538,45 +364,6 @@ export class TargetClient {
     }
   }
 
-  /**
-   * Whole seconds for a request. A (timestamp, signature) pair is never reused (P-CLIENT-3), so a server
-   * that refuses replays (P-AUTH-4) is not tripped by two identical reads: the first takes the current
-   * second; a repeat takes a second at random among the free ones of the last half window (at most
-   * 150 s: well inside it, with room for a clock that runs behind), those since this run began first,
-   * since no earlier run used them. A resend after a 401 draws from all of the window but its last
-   * minute (240 s of the default 300): runs just before this one, or beside it, sending the same read
-   * again and again (a Balance Inquiry of the merchant's wallet) may have taken many of the last 150
-   * seconds, and a wider pool meets them less often. Drawn at random, so another run sending the same
-   * body meets the same second only by chance. With none free it waits.
-   */
-  private markUsed(
-    timestamp: string,
-    pair: { secretKey: string; signedBody: string; signedTimestamp: string } | { signature: string },
-  ): void {
-    if ('signature' in pair) {
-      this.usedGiven.add(`${timestamp}\u0000${pair.signature}`);
-      this.givenSeconds.add(timestamp);
-    } else {
-      // The signed text as body + the timestamp sent, when it ends with that timestamp (whatever a
-      // check made of its parts: a body signed alone may end with the second it is sent at).
-      const signedText = pair.signedTimestamp === timestamp ? undefined : pair.signedBody + pair.signedTimestamp;
-      const body =
-        signedText === undefined
-          ? pair.signedBody
-          : signedText.endsWith(timestamp)
-            ? signedText.slice(0, signedText.length - timestamp.length)
-            : undefined;
-      if (body !== undefined) {
-        let bodies = this.usedSigned.get(pair.secretKey);
-        if (bodies === undefined) this.usedSigned.set(pair.secretKey, (bodies = new Map<string, Set<string>>()));
-        const seconds = bodies.get(body);
-        if (seconds === undefined) bodies.set(body, new Set([timestamp]));
-        else seconds.add(timestamp);
-      }
-    }
-    this.usedSeconds.add(timestamp);
-  }
-
   /** A free second for this body, waiting for one when none is (see takeFreeSecond). */
   private async freshTimestamp(body: string, as: Credentials, resend: boolean): Promise<string> {
     for (;;) {
@@ -586,79 +373,9 @@ export class TargetClient {
     }
   }
 
-  /** A free second for this body, taken at once; undefined when none is free now. */
+  /** A free second for this body, taken at once; undefined when none is free now (see UsedSeconds.take). */
   private takeFreeSecond(body: string, as: Credentials, resend: boolean): string | undefined {
-    const tolerance = toleranceOf(this.config);
-    const maxStepBack = resend
-      ? Math.max(Math.min(150, Math.floor(tolerance / 2)), tolerance - 60)
-      : Math.min(150, Math.floor(tolerance / 2));
-    // A second free for this body: no request carried it, or none with this body's signature.
-    const signedAt = this.usedSigned.get(as.secretKey)?.get(body);
-    const isFree = (seconds: number) => {
-      const second = String(seconds);
-      if (!this.usedSeconds.has(second)) return true;
-      if (signedAt?.has(second)) return false;
-      return !this.givenSeconds.has(second) || !this.usedGiven.has(`${second}\u0000${hmacSha256Hex(as.secretKey, body + second)}`);
-    };
-    const now = this.nowSeconds();
-    let second: string;
-    // The usual case: the current second, free for this body.
-    if (!resend && isFree(now)) second = String(now);
-    else {
-      // This run's own seconds first (no earlier run used them), then any of the range.
-      const drawn =
-        (resend ? undefined : freeAtRandom(Math.max(now - maxStepBack, this.startSecond), now, isFree)) ??
-        freeAtRandom(now - maxStepBack, now, isFree);
-      if (drawn === undefined) return undefined;
-      second = String(drawn);
-    }
-    // Taken at once: a request sent beside this one must not pick the same pair.
-    this.markUsed(second, { secretKey: as.secretKey, signedBody: body, signedTimestamp: second });
-    return second;
-  }
-
-  /**
-   * How this request was signed, for a reproduce line: nothing secret, only whose secret (by its config
-   * key; a made-up one is no secret and is kept), the texts signed, and what was done to the signature.
-   */
-  private signingOf(options: SendOptions, as: Credentials, timestamp: string, computed: string, signature: string): Signing {
-    const configured = (['merchant', 'otherMerchant', 'otherEnvironment'] as const).find((key) => {
-      const keys = this.config[key];
-      return keys !== undefined && keys.apiKey === as.apiKey && keys.secretKey === as.secretKey;
-    });
-    const secretOwner = (['merchant', 'otherMerchant', 'otherEnvironment'] as const).find(
-      (key) => this.config[key]?.secretKey === as.secretKey,
-    );
-    // A secret of the config under another key, or anything the redactor would hide, is never written down.
-    const secret = secretOwner ?? (this.redact(as.secretKey) === as.secretKey ? { madeUp: as.secretKey } : 'unshown');
-    let edit: Signing['edit'];
-    if (signature !== computed) {
-      if (typeof options.signature === 'function' && signature.length < computed.length && computed.startsWith(signature))
-        edit = { truncatedTo: signature.length };
-      else if (
-        typeof options.signature === 'function' &&
-        signature.length === computed.length &&
-        signature.slice(0, -1) === computed.slice(0, -1)
-      )
-        edit = 'last-character-changed';
-      else edit = 'replaced';
-    }
-    // Timestamps are texts a check chose (a team's may pass its secret as one): kept only redacted,
-    // so the reproduce lines built from them are clean too. A made-up secret is kept only if nothing in it is hidden (above).
-    return {
-      sentAt: this.nowSeconds(),
-      timestamp: this.redact(timestamp),
-      secret,
-      // A key and secret not of a merchant replay can sign as, or a chosen timestamp, is part of what the check judges.
-      deliberate: isMisSigned(options) || (configured !== 'merchant' && configured !== 'otherMerchant') || options.timestamp !== undefined,
-      ...(options.signedBody !== undefined ? { signedBody: this.evidenceText(options.signedBody) } : {}),
-      ...(options.signBodyOnly
-        ? { signedTimestamp: '' }
-        : options.signedTimestamp !== undefined
-          ? { signedTimestamp: this.redact(options.signedTimestamp) }
-          : {}),
-      ...(edit !== undefined ? { edit } : {}),
-    };
+    return this.used.take(body, as.secretKey, this.nowSeconds(), toleranceOf(this.config), resend);
   }
 
   private redactHeaders(headers: Record<string, string>): Record<string, string> {
@@ -668,49 +385,4 @@ export class TargetClient {
   private evidenceText(text: string): string {
     return shortened(this.redact(text));
   }
-}
-
-/** A text as evidence keeps it: at most MAX_EVIDENCE_BODY characters, saying how many more there were. */
-function shortened(text: string): string {
-  return text.length > MAX_EVIDENCE_BODY
-    ? `${text.slice(0, MAX_EVIDENCE_BODY)}… [${text.length - MAX_EVIDENCE_BODY} more characters]`
-    : text;
-}
-
-function parseJson(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-/** A transport failure as one sentence that names the problem and the fix. */
-export function describeTransportError(error: unknown, url: string, timeoutMs: number): { code: TransportErrorCode; message: string } {
-  const origin = new URL(url).host;
-  const failure = transportFailureOf(error);
-  switch (failure.kind) {
-    case 'refused':
-      return { code: 'refused', message: `connection refused by ${origin}: is the server running, and is baseUrl right?` };
-    case 'unresolved':
-      return { code: 'unresolved', message: `cannot resolve ${origin}: check the host name in baseUrl` };
-    case 'timeout':
-      return { code: 'timeout', message: timeoutMessage(origin, failure.wait, timeoutMs / 1000) };
-    case 'reset':
-      return { code: 'reset', message: `${origin} closed the connection without a complete HTTP answer` };
-    case 'tls':
-      if (failure.problem === 'not-tls')
-        return { code: 'other', message: `the server at https://${origin} does not speak TLS: did you mean http://${origin}?` };
-      break;
-    case 'other':
-      break;
-  }
-  return { code: 'other', message: `request to ${origin} failed: ${(error as Error).message}` };
-}
-
-function timeoutMessage(origin: string, wait: 'whole' | 'connect' | 'headers' | 'body', seconds: number): string {
-  if (wait === 'whole') return `no complete answer from ${origin} within ${seconds} s: the server hangs or answers too slowly`;
-  if (wait === 'body') return `${origin} started answering but its body did not arrive within ${seconds} s`;
-  return `no answer from ${origin} within ${seconds} s: the server hangs or is unreachable`;
 }

@@ -35,7 +35,3 @@ export function runTag(runNumber: number, salt: string): string {
 export function runSalt(): string {
   return randomBytes(2).toString('hex').toUpperCase();
 }
-
-export function runNumberAt(nowMs: number): number {
-  return Math.floor((nowMs - Date.UTC(2024, 0, 1)) / 1000);
-}

@@ -1,7 +1,7 @@
 // Every payout the run made, per wallet, with the last record it saw of each: the money rules
 // (P-MONEY-1) explain a balance by the run's own payouts, and one that settles by itself (a debit at
 // settlement, a refund of a failure) moves the balance while no request of the run's is out. Fed
-// from every exchange of the run's checks (suites/context.ts), so no check has to remember to tell it.
+// from every exchange of the run's checks (suites/check-context.ts), so no check has to remember to tell it.
 import { OPERATIONS } from '../core/operations.js';
 import { OPERATION_PATHS } from '../sandbox/paths.js';
 import { operationOf, type TargetConfig } from './config.js';

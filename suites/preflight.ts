@@ -1,5 +1,5 @@
 import { request } from 'undici';
-import { describeTransportError } from './http.js';
+import { describeTransportError } from './evidence.js';
 
 /**
  * Can the target be reached at all? Any HTTP answer, even a 404 or an HTML page, means yes; the

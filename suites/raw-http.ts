@@ -10,13 +10,13 @@ import { createRedactor } from '../common/redact.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import type { Exchange } from './http.js';
 import type { CheckContext } from './check.js';
+import { DEFAULT_TIMEOUT_MS } from './settings.js';
 
 /** More than this is not read: an answer that large is no answer to these requests. */
 const MAX_RAW_BYTES = 1024 * 1024;
-const TIMEOUT_MS = 10_000;
 
 export interface RawOptions {
-  /** How long the socket may stay silent before the kit gives up on it (ms); default 10 s. */
+  /** How long the socket may stay silent before the kit gives up on it (ms); default the run's (DEFAULT_TIMEOUT_MS). */
   timeoutMs?: number;
 }
 
@@ -140,7 +140,7 @@ class RawConnection {
     });
   }
 
-  static open(baseUrl: string, timeoutMs = TIMEOUT_MS): Promise<RawConnection> {
+  static open(baseUrl: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<RawConnection> {
     const url = new URL(baseUrl);
     const tls = url.protocol === 'https:';
     const port = Number(url.port || (tls ? 443 : 80));

@@ -12,9 +12,9 @@ import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
 import type { TargetConfig } from './config.js';
 import { MAX_REPLAY_RESENDS, TargetClient } from './http.js';
 import { catalog } from './catalog.js';
-import { runNumberAt } from './ids.js';
+import { runNumberAt } from './settings.js';
 import { settleInOrder } from './limiter.js';
-import { runChecks } from './runner.js';
+import { runChecks } from './run.js';
 import { SECTIONS } from './sections.js';
 
 /** The timestamp window either side, narrow: every second a run may pick is a few dozen (see takeFreeSecond). */
@@ -54,7 +54,7 @@ async function anotherRunUsesUpTheBalanceInquiry(config: TargetConfig): Promise<
 /** OPS-ORDER-STATUS and the OPS-BALANCE… requirements, one check at a time: each check's result by its id, and the report. */
 async function run(config: TargetConfig): Promise<{ checks: Map<string, CheckResult>; report: Report }> {
   const startedAt = new Date();
-  const settings = { config, seed: 7, runs: 1, runNumber: runNumberAt(startedAt.getTime()), allowProduction: false, timeoutMs: 5_000 };
+  const settings = { config, seed: 7, runs: 1, runNumber: runNumberAt(startedAt.getTime()), timeoutMs: 5_000 };
   const results = await runChecks({ ...settings, concurrency: 1, only: ['OPS-ORDER-STATUS', 'OPS-BALANCE'] }, SECTIONS);
   const report = buildReport({
     results,

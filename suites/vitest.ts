@@ -1,23 +1,20 @@
-// `svc-conformance/vitest`: the conformance checks as vitest tests in a team's own project, under
-// their `vitest run`, their reporters and their CI. The run is `run`'s (suites/runner.ts), its
-// verdict decided once (core/verdict.ts); then one test per check, one describe per section, and a
-// first test that fails when the run could not judge the target. A failure carries expected and
-// actual, so vitest shows them as a diff.
+// `svc-conformance/vitest`: the checks as vitest tests in a team's own project. The run is `run`'s
+// (suites/run.ts), its verdict decided once; a first test fails when the run could not judge the target.
 import { afterAll, describe, test } from 'vitest';
 import { thrownIn, whoFixes } from '../core/check-error.js';
 import type { CheckResult, Level, Report } from '../core/report.js';
-import { buildReport, verdictText } from '../core/verdict.js';
+import { verdictText } from '../core/verdict.js';
 import type { Check } from './check.js';
 import { ConfigError, type TargetConfig } from './config.js';
-import { selected } from './runner.js';
-import { fasterClockSaid, openSession } from './session.js';
+import { fasterClockSaid } from './embedded.js';
+import { ConformanceRun, selected } from './run.js';
 
 export interface ConformanceSuiteOptions {
   /** A P-CFG config file (relative to the working directory), or the config itself. None: the kit's embedded reference sandbox. */
   config?: string | TargetConfig;
   /** Seed of every generated request (default: random, shown in each test's name of the suite). */
   seed?: number;
-  /** Cases per property check (default 20). */
+  /** Cases per property check (default RUN_NUMBERS.runs, suites/settings.ts: 20). */
   runs?: number;
   /** Only requirements (or checks) whose id starts with one of these. */
   only?: readonly string[];
@@ -25,7 +22,7 @@ export interface ConformanceSuiteOptions {
   strict?: boolean;
   /** Let checks that create records run against production (P-ENV-3). */
   allowProduction?: boolean;
-  /** Per-request timeout, ms (default 10,000). */
+  /** Per-request timeout, ms (default DEFAULT_TIMEOUT_MS, suites/settings.ts: 10 s). */
   timeoutMs?: number;
   /** The environment SVC_* variables are read from (default process.env). */
   env?: Record<string, string | undefined>;
@@ -34,8 +31,10 @@ export interface ConformanceSuiteOptions {
 /** A check's failure as vitest shows it: the message, and expected/actual for its diff. */
 class ConformanceFailure extends Error {
   override readonly name = 'CheckFailure';
+  readonly code = 'SVC_CHECK_FAILED';
   readonly showDiff: boolean;
   constructor(
+    readonly requirement: string,
     message: string,
     readonly expected?: string,
     readonly actual?: string,
@@ -46,13 +45,12 @@ class ConformanceFailure extends Error {
 }
 
 /**
- * Registers the conformance suites in the calling test file: `await conformanceSuite({ config })`.
- * It loads the config (and the team's checks it lists) before registering, so it is awaited at the
- * top level of the file. Checks run in order in that file; keep it to one call per file.
+ * Registers the suites in the calling test file: `await conformanceSuite({ config })`, at its top
+ * level (it loads the config and team checks first); one call per file.
  */
 export async function conformanceSuite(options: ConformanceSuiteOptions = {}): Promise<void> {
   const env = options.env ?? process.env;
-  const session = await openSession({
+  const run = await ConformanceRun.open({
     target: typeof options.config === 'object' ? { config: options.config } : { configFile: options.config, env, cwd: process.cwd() },
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.runs !== undefined ? { runs: options.runs } : {}),
@@ -62,28 +60,17 @@ export async function conformanceSuite(options: ConformanceSuiteOptions = {}): P
   }).catch((error: unknown) => {
     throw error instanceof ConfigError ? new Error(`svc-conformance/vitest: ${error.message}`) : error;
   });
-  const { settings, sandbox, config } = session;
+  const { settings, sandbox, config } = run;
   const seed = settings.seed;
-  const levels = new Map<string, Level>(session.requirements.map((r) => [r.id, r.level]));
-  afterAll(() => session.close());
+  const levels = new Map<string, Level>(run.requirements.map((r) => [r.id, r.level]));
+  afterAll(() => run.close());
   // The run as `run` makes it, its verdict decided once (core/verdict.ts): each test then shows its check.
   let judged: Promise<{ report: Report; byCheck: Map<string, CheckResult> }> | undefined;
   const judge = () =>
     (judged ??= (async () => {
       const startedAt = new Date();
-      const results = await session.run();
-      const report = buildReport({
-        results,
-        catalog: session.requirements,
-        target: { baseUrl: config.baseUrl, environment: config.environment, embeddedSandbox: sandbox !== undefined },
-        seed,
-        runNumber: settings.runNumber,
-        runs: settings.runs,
-        strict: options.strict ?? false,
-        startedAt,
-        durationMs: Date.now() - startedAt.getTime(),
-        version: 'vitest',
-      });
+      const results = await run.run();
+      const report = run.report(results, { strict: options.strict ?? false, startedAt, version: 'vitest' });
       return { report, byCheck: new Map(results.map((r) => [r.meta.check, r])) };
     })());
 
@@ -98,7 +85,7 @@ export async function conformanceSuite(options: ConformanceSuiteOptions = {}): P
       },
       RUN_TIMEOUT_MS,
     );
-    for (const section of session.sections) {
+    for (const section of run.sections) {
       const checks = section.checks.filter((check) => selected(settings, check));
       if (checks.length === 0) continue;
       describe(section.name, () => {
@@ -155,10 +142,11 @@ async function judgeResult(
   const meta = result.meta;
   const level = levels.get(meta.requirement) ?? 'MUST';
   const broken = [
-    ...(meta.failure ? [{ level, ...meta.failure }] : []),
+    ...(meta.failure ? [{ level, requirement: meta.requirement, ...meta.failure }] : []),
     // An answer that broke another requirement (an error envelope seen while checking auth).
     ...meta.findings.map((f) => ({
       level: levels.get(f.requirement) ?? 'MUST',
+      requirement: f.requirement,
       message: `${f.requirement}: ${f.message}`,
       expected: undefined,
       actual: undefined,
@@ -166,7 +154,8 @@ async function judgeResult(
   ];
   const fatal = broken.find((b) => b.level === 'MUST' || (b.level === 'SHOULD' && strict));
   for (const b of broken.filter((x) => x !== fatal)) await annotate(`${b.level} not held: ${b.message}`, 'notice');
-  if (fatal !== undefined) throw new ConformanceFailure(fatal.message, fatal.expected, fatal.actual);
+  if (fatal !== undefined) throw new ConformanceFailure(fatal.requirement, fatal.message, fatal.expected, fatal.actual);
   // A check stopped by the runner (its time budget ran out) has no failure of its own.
-  if (result.state === 'failed' && broken.length === 0) throw new ConformanceFailure('the check did not finish within its time budget');
+  if (result.state === 'failed' && broken.length === 0)
+    throw new ConformanceFailure(meta.requirement, 'the check did not finish within its time budget');
 }

@@ -11,7 +11,7 @@ import type { RecordedExchange } from '../sandbox/options.js';
 import { OPERATION_PATHS } from '../sandbox/paths.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
 import type { Currency } from '../schemas/types.js';
-import { orderBody, payoutBody } from '../suites/checks/requests.js';
+import { orderBody, payoutBody } from '../suites/requests.js';
 import { runCli, spawnServe } from './cli-harness.js';
 
 interface Seen {

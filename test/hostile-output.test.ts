@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { relayLines } from '../cli/commands/verify-client.js';
+import { relayLines } from '../cli/client-process.js';
 import { visible } from '../common/visible.js';
 import { MERCHANT_A } from '../sandbox/tenants.js';
 import { runBinAsync } from './cli-harness.js';

@@ -10,10 +10,10 @@ import type { Report } from '../core/report.js';
 import { DEFAULT_VARIANT, startSandbox, type RunningSandbox } from '../sandbox/index.js';
 import { catalog } from '../suites/catalog.js';
 import type { TargetConfig } from '../suites/config.js';
-import { runNumberAt } from '../suites/ids.js';
-import { runChecks } from '../suites/runner.js';
+import { runNumberAt } from '../suites/settings.js';
+import { runChecks } from '../suites/run.js';
 import { SECTIONS } from '../suites/sections.js';
-import { EMBEDDED_CLOCK_FACTOR } from '../suites/session.js';
+import { EMBEDDED_CLOCK_FACTOR } from '../suites/embedded.js';
 
 const SEED = 20261125;
 let sandbox: RunningSandbox;
@@ -36,8 +36,6 @@ async function run(target: RunningSandbox = sandbox, only?: string[], withWebhoo
     seed: SEED,
     runs: 5,
     runNumber: runNumberAt(startedAt.getTime()),
-    allowProduction: false,
-    timeoutMs: 10_000,
     ...(only ? { only } : {}),
     ...(clock ? { clock } : {}),
   };
@@ -127,7 +125,7 @@ describe('runs against one target are independent', () => {
 
   it("two runs at once watching one merchant's webhooks: the one whose registration was taken is inconclusive, never failed", async () => {
     // The merchant has one webhook URL: each run registers its own receiver, and the other's events go there.
-    // The sandbox and both runs share the embedded run's faster clock (suites/session.ts): the retries'
+    // The sandbox and both runs share the embedded run's faster clock (suites/embedded.ts): the retries'
     // 1 + 2 + 4 s pass in an eighth of that, judged on that clock as `run` judges its embedded sandbox.
     const clock = scaledClock(EMBEDDED_CLOCK_FACTOR);
     const shared = await startSandbox({ port: 0, settleSeconds: 1, clock });

@@ -5,13 +5,13 @@
 // each misconfiguration here was NOT CONFORMANT, exit 1, with 39 to 52 MUST failures.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { virtualClock } from '../core/clock.js';
-import { exitCodeOf, buildReport } from '../core/verdict.js';
+import { exitCodeOf } from '../core/verdict.js';
 import type { Report } from '../core/report.js';
 import { startSandbox, type FaultName, type RunningSandbox } from '../sandbox/index.js';
 import type { TargetConfig } from '../suites/config.js';
-import { runNumberAt } from '../suites/ids.js';
+import { runNumberAt } from '../suites/settings.js';
 import { realFront, type RealFront } from '../suites/model/real-front-test-support.js';
-import { openSession } from '../suites/session.js';
+import { ConformanceRun } from '../suites/run.js';
 
 const lastCharacterChanged = (secret: string) => `${secret.slice(0, -1)}${secret.endsWith('f') ? 'e' : 'f'}`;
 
@@ -36,7 +36,7 @@ const MISTAKES: ReadonlyArray<[string, (c: TargetConfig) => TargetConfig, RegExp
 
 async function judge(config: TargetConfig, clock = virtualClock()): Promise<Report> {
   const startedAt = new Date();
-  const session = await openSession({
+  const run = await ConformanceRun.open({
     target: { config },
     seed: 20261205,
     runs: 2,
@@ -45,21 +45,9 @@ async function judge(config: TargetConfig, clock = virtualClock()): Promise<Repo
     skip: ['HOOK-'],
   });
   try {
-    const results = await session.run();
-    return buildReport({
-      results,
-      catalog: session.requirements,
-      target: { baseUrl: config.baseUrl, environment: config.environment, embeddedSandbox: false },
-      seed: 20261205,
-      runNumber: session.settings.runNumber,
-      runs: 2,
-      strict: false,
-      startedAt,
-      durationMs: 0,
-      version: 'test',
-    });
+    return run.report(await run.run(), { strict: false, startedAt, version: 'test' });
   } finally {
-    await session.close();
+    await run.close();
   }
 }
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { FaultName, StartOptions } from '../sandbox/index.js';
 import { requestClock, sandboxTarget } from '../suites/check-test-support.js';
 import { modelChecks } from '../suites/checks/model.js';
-import { decimalOf, decimalText } from '../suites/checks/requests.js';
+import { decimalOf, decimalText } from '../suites/requests.js';
 import { emptyModel, expectedBalance } from '../suites/model/model.js';
 
 const RUNS = 5;

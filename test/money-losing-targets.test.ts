@@ -5,12 +5,11 @@
 //   (b) every second payout on the merchant's wallet is debited twice;
 //   (c) a payout is debited twice at random, one in two.
 import { describe, expect, it } from 'vitest';
-import { buildReport } from '../core/verdict.js';
 import type { Report } from '../core/report.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import type { RecordedExchange } from '../sandbox/options.js';
-import { runNumberAt } from '../suites/ids.js';
-import { openSession } from '../suites/session.js';
+import { runNumberAt } from '../suites/settings.js';
+import { ConformanceRun } from '../suites/run.js';
 
 const INITIATE = '/api/v3/banking/payment/initiate';
 
@@ -27,30 +26,18 @@ async function certify(loss: Loss, seed: number): Promise<Report> {
     wallet.balanceMinor -= loss(x, Math.round(Number(body.amount) * 100));
   };
   const startedAt = new Date();
-  const session = await openSession({
+  const run = await ConformanceRun.open({
     target: { embedded: { sandbox: { record } } },
     seed,
     runs: 3,
     runNumber: runNumberAt(startedAt.getTime()),
     skip: ['HOOK-'],
   });
-  if (session.sandbox !== undefined) started.sandbox = session.sandbox;
+  if (run.sandbox !== undefined) started.sandbox = run.sandbox;
   try {
-    const results = await session.run();
-    return buildReport({
-      results,
-      catalog: session.requirements,
-      target: { baseUrl: session.config.baseUrl, environment: 'sandbox', embeddedSandbox: true },
-      seed,
-      runNumber: session.settings.runNumber,
-      runs: 3,
-      strict: false,
-      startedAt,
-      durationMs: 0,
-      version: 'test',
-    });
+    return run.report(await run.run(), { strict: false, startedAt, version: 'test' });
   } finally {
-    await session.close();
+    await run.close();
   }
 }
 

@@ -1,4 +1,5 @@
-// Layering: no import cycles anywhere, and core/ imports nothing of the kit (everything may import it).
+// Layering: no import cycles anywhere, core/ imports nothing of the kit (everything may import it),
+// and the model-based checks' engine (suites/model/) sits below the checks that use it.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ describe('the import graph', () => {
   const graph = importGraph(KIT_ROOT);
 
   it('reads the whole kit', () => {
-    expect(graph.get('cli/commands/run.ts')).toContain('suites/session.ts');
+    expect(graph.get('cli/commands/run.ts')).toContain('suites/run.ts');
     expect(graph.get('suites/http.ts')).toContain('core/exchange.ts'); // `import type` counts
     expect(graph.size).toBeGreaterThan(150);
   });
@@ -24,6 +25,13 @@ describe('the import graph', () => {
       .filter(([file]) => file.startsWith('core/'))
       .flatMap(([file, targets]) => targets.filter((t) => !t.startsWith('core/')).map((t) => `${file} -> ${t}`));
     expect(leaks).toEqual([]);
+  });
+
+  it('suites/model/ imports nothing of suites/checks/: the checks use the model, not the other way', () => {
+    const upward = [...graph]
+      .filter(([file]) => file.startsWith('suites/model/') && !/(\.test|-test-support)\.ts$/.test(file))
+      .flatMap(([file, targets]) => targets.filter((t) => t.startsWith('suites/checks/')).map((t) => `${file} -> ${t}`));
+    expect(upward).toEqual([]);
   });
 
   it('finds a cycle when there is one (the detector can fail)', () => {

@@ -1,17 +1,10 @@
-// The conformance proof's machinery, shared by the three proof files (so vitest runs them on separate
-// workers): runs in-process (the runner and the verdict `run` uses, without the command around them:
-// test/cli-run.test.ts covers that), each against a fresh sandbox that shares a scaled clock with the
-// run, so a wait (the next second, a settlement) takes a fraction of its time. A variant's row is a
-// whole run of every check, since a false alarm may come from any of them; a fault's row runs only
-// the checks of the requirement the fault breaks (as `run --only REQ` does), since what the row proves
-// is that this requirement's own checks catch the fault, and the other checks' passing on a sandbox
-// without faults is the variants' proof.
+// The conformance proof's machinery, shared by the three proof files: runs as `run` does, in-process.
+// A variant's row is a whole run (a false alarm may come from any check); a fault's, its requirement's.
 import { afterAll, expect } from 'vitest';
 import type { Report } from '../core/report.js';
-import { buildReport } from '../core/verdict.js';
 import { allVariants, FAULT_NAMES, FAULTS, type FaultName, type SandboxVariant } from '../sandbox/index.js';
-import { runNumberAt } from '../suites/ids.js';
-import { openSession } from '../suites/session.js';
+import { ConformanceRun } from '../suites/run.js';
+import { runNumberAt } from '../suites/settings.js';
 
 /** The fault areas part 1 of the proof takes; part 3 takes those of v1.2's rules; part 2 those of records (below). */
 export const FIRST_AREAS: readonly string[] = ['auth', 'sign', 'env', 'errors'];
@@ -32,11 +25,8 @@ const SEED = 20261121;
 let runCounter = 0;
 
 /**
- * The concurrencies the proof runs at: one request at a time (the checks in their listed order), and
- * 8 in flight (the default). Every variant is certified at both. Each fault is proven at one of them,
- * alternating along the fault list, so both see faults of every area: a run's requests and report do
- * not depend on the concurrency (suites/runner.test.ts proves it for a seed), and a whole run per
- * fault and concurrency doubled the proof's time once the v1.2 checks came.
+ * One request at a time and 8 in flight. Each fault is proven at one, alternating along the fault
+ * list: a run's requests do not depend on the concurrency (test/run-concurrency.test.ts proves it).
  */
 export const CONCURRENCIES = [1, 8] as const;
 
@@ -46,26 +36,18 @@ export function faultsAt(faults: readonly FaultName[], concurrency: number): Fau
   return faults.filter((fault) => FAULT_NAMES.indexOf(fault) % CONCURRENCIES.length === turn);
 }
 
-/**
- * The proof's clock runs this many times faster than a real one, for the sandbox and the run alike:
- * a settlement (6 s) or the webhook retries (1, 2, 4 s) take a fraction of a second, and waits for
- * what happens elsewhere (a delivery) are measured as they would be, only sooner.
- */
+/** How much faster than real time the sandbox and the run share a clock: a settlement or a retry takes a fraction of a second. */
 export const CLOCK_FACTOR = 30;
 
 /**
- * Faults judged by timing that jitter would hide at CLOCK_FACTOR: their rows run on a slower one.
- * HOOK-RETRY allows a quarter of a real second per gap, which is 7.5 s on the proof's clock; a
- * payout.success sent while Payout Status still says PROCESSING is caught only while the payout has
- * not settled, 6 s of the sandbox's time, which is 200 ms on the proof's clock: a loaded machine
- * asks later than that.
+ * Faults judged by timing that jitter would hide at CLOCK_FACTOR: at 30, a settlement's 6 s is 200 ms,
+ * and a loaded machine asks later than that. Their rows run on a slower clock.
  */
 const SLOWER_CLOCK: Partial<Record<FaultName, number>> = { 'hook-retry-countdown': 3, 'hook-contradicts-status': 3 };
 
 /**
- * Random cases per property and random model sequences per model check. A variant is certified with
- * three (more random cases, more chances of a false alarm); a fault is proven with one: what catches it
- * must be the fixed edges and fixed sequences every run tries, not the luck of a random case.
+ * Random cases per property (and sequences per model check): three for a variant, more chances of a
+ * false alarm; one for a fault, which the fixed edges and sequences must catch, not luck.
  */
 const RUNS = { variant: 3, fault: 1 } as const;
 
@@ -81,16 +63,14 @@ export async function certify(
   const runs = options.faults !== undefined && options.faults.length > 0 ? RUNS.fault : RUNS.variant;
   const slower = options.faults?.map((fault) => SLOWER_CLOCK[fault]).find((factor) => factor !== undefined);
   const startedAt = new Date();
-  const session = await openSession({
+  const run = await ConformanceRun.open({
     target: {
       embedded: {
         // Settling takes 6 s of the sandbox's time: long enough that an event the status contradicts is caught in the act.
         sandbox: { settleSeconds: 6, ...sandboxOptions },
         clockFactor: slower ?? CLOCK_FACTOR,
-        // The retries' bound is 300 s of the proof's clock (10 real seconds), not the default 60 (2 real
-        // seconds): on a loaded machine every timer of a process that runs six whole runs at once fires
-        // late, and the first three retries (1, 2 and 4 s apart) arrived 60 to 110 s apart on the proof's
-        // clock. No fault breaks the bound itself; hook-no-retry and hook-retry-countdown break the rule.
+        // 300 s of the proof's clock (10 real s): six runs at once fire timers late, and retries came 110 s
+        // apart. No fault breaks the bound itself; hook-no-retry and hook-retry-countdown break the rule.
         profile: { webhooks: { retryWithinSeconds: 300 } },
       },
     },
@@ -101,21 +81,9 @@ export async function certify(
     ...(only !== undefined ? { only } : {}),
   });
   try {
-    const results = await session.run();
-    return buildReport({
-      results,
-      catalog: session.requirements,
-      target: { baseUrl: session.config.baseUrl, environment: 'sandbox', embeddedSandbox: false },
-      seed: SEED,
-      runNumber: session.settings.runNumber,
-      runs,
-      strict: true,
-      startedAt,
-      durationMs: Date.now() - startedAt.getTime(),
-      version: 'proof',
-    });
+    return run.report(await run.run(), { strict: true, startedAt, version: 'proof' });
   } finally {
-    await session.close();
+    await run.close();
   }
 }
 
@@ -144,10 +112,8 @@ export function printRowsAfterAll(title: string): void {
 }
 
 /**
- * The variants certified at this concurrency: those of allVariants() whose place has at most one of
- * its three bits set at 1, the others at 8. Each choice is a parity of those bits, and the majority
- * of three bits meets each value of every parity, so each value of every choice is certified at both
- * concurrencies (checked in provesVariantsClean).
+ * The variants certified at this concurrency: by the majority of their place's three low bits, which
+ * meets each value of every choice at both concurrencies (checked in provesVariantsClean).
  */
 export function variantsAt(concurrency: number): SandboxVariant[] {
   const turn = CONCURRENCIES.indexOf(concurrency as (typeof CONCURRENCIES)[number]);
@@ -177,10 +143,8 @@ export async function provesVariantsClean(concurrency: number): Promise<void> {
 }
 
 /**
- * Each fault of the list proven at this concurrency (faultsAt): a run of the checks of the requirement
- * the fault breaks (and of those whose ids it prefixes) is not conformant and names that requirement.
- * A fault caught only by another requirement's check, or only as a side effect of other checks'
- * requests, fails its row.
+ * Each fault proven at this concurrency: a run of its requirement's checks alone is not conformant and
+ * names that requirement; a fault caught only by another requirement's check fails its row.
  */
 export async function provesFaultsDetected(all: readonly FaultName[], concurrency: number): Promise<void> {
   const faults = faultsAt(all, concurrency);

@@ -8,10 +8,9 @@ import { buildReport } from '../core/verdict.js';
 import { startSandbox } from '../sandbox/index.js';
 import type { RecordedExchange } from '../sandbox/options.js';
 import { catalog } from '../suites/catalog.js';
-import { runNumberAt } from '../suites/ids.js';
-import { runChecks } from '../suites/runner.js';
+import { runNumberAt } from '../suites/settings.js';
+import { runChecks } from '../suites/run.js';
 import { SECTIONS } from '../suites/sections.js';
-import type { RunSettings } from '../suites/settings.js';
 
 const RUN_NUMBER = runNumberAt(Date.now());
 
@@ -43,17 +42,7 @@ describe('a run is the same for a seed at any concurrency', () => {
     const runNumber = RUN_NUMBER;
     // Without webhooks: their observation waits on deliveries, which a virtual clock cannot time.
     const { webhooks: _, ...config } = sandbox.config;
-    const run: RunSettings = {
-      clock,
-      config: config,
-      seed: 7,
-      runs: 5,
-      runNumber,
-      salt: 'C0DE',
-      allowProduction: false,
-      timeoutMs: 10_000,
-      concurrency,
-    };
+    const run = { clock, config, seed: 7, runs: 5, runNumber, salt: 'C0DE', concurrency };
     const results = await runChecks(run, SECTIONS);
     const report = buildReport({
       results,

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult, Report, Requirement } from '../core/report.js';
 import { buildReport, verdictText } from '../core/verdict.js';
-import { summaryJson } from '../cli/report-files.js';
+import { summaryJson } from '../reports/json-summary.js';
 import { summaryLines } from '../reports/console.js';
 import { githubAnnotations, githubJobSummary, markdownText } from '../reports/github.js';
 import { renderHtml } from '../reports/html.js';

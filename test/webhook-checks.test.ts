@@ -15,8 +15,9 @@ import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
 import type { RecordedExchange } from '../sandbox/options.js';
 import { MERCHANT_A } from '../sandbox/tenants.js';
 import type { TargetConfig } from '../suites/config.js';
-import { closeRunState, createRunState, executeCheck, newMeta } from '../suites/context.js';
-import { runNumberAt } from '../suites/ids.js';
+import { executeCheck, newMeta } from '../suites/check-context.js';
+import { ConformanceRun } from '../suites/run.js';
+import { runNumberAt } from '../suites/settings.js';
 import { webhookChecks } from '../suites/checks/webhooks.js';
 
 const open: Array<() => Promise<unknown>> = [];
@@ -28,25 +29,25 @@ let runCounter = 0;
 
 /** Every webhook check, run as a run runs them, against `sandbox` with `config`. */
 async function judgeWebhooks(sandbox: RunningSandbox, config: TargetConfig, clock = scaledClock(20)) {
-  const state = createRunState({
+  const run = await ConformanceRun.open({
+    target: { config },
+    sections: [],
     clock,
-    config,
     seed: 7,
     runs: 3,
     runNumber: runNumberAt(clock.now()) + runCounter++,
-    allowProduction: false,
     timeoutMs: 5_000,
   });
   try {
     const results = await Promise.all(
       webhookChecks.map(async (check, i) => {
         const meta = newMeta(check);
-        return { id: check.requirement, outcome: await executeCheck(check, state, meta, i), meta };
+        return { id: check.requirement, outcome: await executeCheck(check, run.state, meta, i), meta };
       }),
     );
     return results;
   } finally {
-    await closeRunState(state);
+    await run.close();
   }
 }
 

@@ -3,6 +3,7 @@ import { canonicalize } from '../../signer/canonical.js';
 import { SignerError } from '../../signer/errors.js';
 import { jsonErrorPlace, loadConfig } from '../../suites/config.js';
 import { TargetClient } from '../../suites/http.js';
+import { DEFAULT_TIMEOUT_MS } from '../../suites/settings.js';
 import { readText, UsageError } from '../io.js';
 import { defineCommand } from '../options.js';
 
@@ -54,7 +55,7 @@ export const replayCommand = defineCommand({
         throw error;
       }
     }
-    const client = new TargetClient(config);
+    const client = new TargetClient(config, { timeoutMs: DEFAULT_TIMEOUT_MS });
     try {
       const exchange = await client.send({
         label: 'replay',

@@ -1,38 +1,22 @@
-import { randomInt } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { readPackageJson } from '../../common/package-root.js';
 import { plural } from '../../common/plural.js';
-import type { Report } from '../../core/report.js';
-import { buildReport } from '../../core/verdict.js';
-import { ConsoleProgress } from '../../reports/console.js';
-import type { Exchange } from '../../core/exchange.js';
-import { renderHar, type TimedExchange } from '../../reports/har.js';
-import { certification } from '../../reports/seal.js';
-import { writeAtomically } from '../../reports/write.js';
-import { checkTargetEnv, isProduction } from '../../suites/config.js';
-import { runNumberAt } from '../../suites/ids.js';
+import { HarReporter } from '../../reports/har.js';
+import { ProgressReporter } from '../../reports/progress.js';
+import { checkTargetEnv, isProduction, type TargetConfig } from '../../suites/config.js';
+import { fasterClockSaid } from '../../suites/embedded.js';
 import { preflight } from '../../suites/preflight.js';
 import { redactor } from '../../suites/redact.js';
-import { runConcurrency } from '../../suites/context.js';
-import { fasterClockSaid, openSession, type RunSession } from '../../suites/session.js';
+import { ConformanceRun, type ReportFields } from '../../suites/run.js';
+import { RUN_NUMBERS, type RunInput } from '../../suites/settings.js';
 import { configFileOf, wasDiscovered } from '../config-file.js';
+import { embeddedSandboxAgain } from '../embedded-again.js';
 import { interruptsOf } from '../interrupt.js';
 import { UsageError } from '../io.js';
-import {
-  FORMAT_OPTION,
-  REQUIRE_ALL_OPTION,
-  SIGN_KEY_OPTION,
-  embeddedSandboxAgain,
-  finish,
-  formatOf,
-  defaultReportDir,
-  signerOf,
-  usableReportDir,
-  writeReportsOrSay,
-} from '../report-files.js';
 import { defineCommand, type ParsedOptions, wholeNumber } from '../options.js';
+import { Reporting, reportOptions } from '../reporting.js';
 
 export const runCommand = defineCommand({
   name: 'run',
@@ -46,13 +30,9 @@ export const runCommand = defineCommand({
       value: 'F',
       description: 'P-CFG config file (default: ./svc-conformance.json if there is one); SVC_* environment variables override it',
     },
-    { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports/run)' },
-    FORMAT_OPTION,
+    ...reportOptions('run'),
     { name: 'seed', type: 'string', value: 'N', description: 'seed of every generated request (default: random, printed)' },
-    { name: 'runs', type: 'string', value: 'N', description: 'cases per property check (default 20)' },
-    { name: 'strict', type: 'boolean', description: 'a failed SHOULD fails the run too' },
-    REQUIRE_ALL_OPTION,
-    SIGN_KEY_OPTION,
+    { name: 'runs', type: 'string', value: 'N', description: `cases per property check (default ${RUN_NUMBERS.runs.default})` },
     {
       name: 'har',
       type: 'string',
@@ -91,15 +71,19 @@ export const runCommand = defineCommand({
       name: 'concurrency',
       type: 'string',
       value: 'N',
-      description:
-        "requests in flight at most (default the config's profile.concurrency, else 8); 1 runs the checks one at a time, in order",
+      description: `requests in flight at most (default the config's profile.concurrency, else ${RUN_NUMBERS.concurrency.default}); 1 runs the checks one at a time, in order`,
     },
-    { name: 'timeout', type: 'string', value: 'SECONDS', description: 'per-request timeout (default 10)' },
+    {
+      name: 'timeout',
+      type: 'string',
+      value: 'SECONDS',
+      description: `per-request timeout (default ${RUN_NUMBERS.timeoutSeconds.default})`,
+    },
     {
       name: 'max-time',
       type: 'string',
       value: 'SECONDS',
-      description: 'time budget of the whole run (default 900); nothing is sent after it',
+      description: `time budget of the whole run (default ${RUN_NUMBERS.maxTimeSeconds.default}); nothing is sent after it`,
     },
   ],
   details: [
@@ -122,168 +106,130 @@ export const runCommand = defineCommand({
     'SVC_BASE_URL=https://sbx.example.test SVC_API_KEY=… SVC_SECRET_KEY=… SVC_WALLET_ID=… svc-conformance run',
   ],
   async run(options, io) {
-    // --format json: the console lines go to stderr, and stdout gets the summary object alone.
-    const { json, console: out } = formatOf('run', options, io);
-    const print = io.stdout;
-    io = out;
-    const interrupts = interruptsOf(io);
-    const numbers = readNumbers(options);
-    const reportDir = resolve(io.cwd, options['report-dir'] ?? defaultReportDir('run'));
+    const reporting = new Reporting('run', options, io);
+    const out = reporting.io;
+    const given = runInputOf(options);
+    const configFile = configFileOf('run', options, out);
+    checkTargetEnv(out.env, configFile);
+    await reporting.prepare();
+    const harFile = options.har !== undefined ? resolve(out.cwd, options.har) : undefined;
+    if (harFile !== undefined) await usableHarFile(harFile);
     const startedAt = new Date();
-    let session: RunSession | undefined;
+    const interrupts = interruptsOf(out);
+    const run = await ConformanceRun.open({
+      target: { configFile, env: out.env, cwd: out.cwd },
+      teamChecks: {
+        cwd: out.cwd,
+        say: (line) => out.stdout(`svc-conformance run: ${line}\n`),
+        ...(configFile !== undefined && wasDiscovered(options, configFile) ? { discoveredConfig: configFile } : {}),
+        allowChecks: options['allow-checks'],
+      },
+      ...given,
+      startedAt: startedAt.getTime(),
+      maxTimeName: '--max-time',
+      hold: (what, undo) => interrupts.hold(what, undo),
+      interrupted: interrupts.signal,
+    });
     try {
-      const configFile = configFileOf('run', options, io);
-      checkTargetEnv(io.env, configFile);
-      await usableReportDir('run', reportDir, io);
-      const harFile = options.har !== undefined ? resolve(io.cwd, options.har) : undefined;
-      if (harFile !== undefined) await usableHarFile(harFile);
-      const reportSigner = await signerOf('run', options, io);
-      // --har: every exchange, kept as the evidence keeps it (redacted), written when the run ends.
-      const traffic: TimedExchange[] = [];
-      const only = prefixList(options.only);
-      const skip = prefixList(options.skip);
-      session = await openSession({
-        target: { configFile, env: io.env, cwd: io.cwd },
-        teamChecks: {
-          cwd: io.cwd,
-          say: (line) => io.stdout(`svc-conformance run: ${line}\n`),
-          ...(configFile !== undefined && wasDiscovered(options, configFile) ? { discoveredConfig: configFile } : {}),
-          allowChecks: options['allow-checks'],
-        },
-        seed: numbers.seed,
-        runs: numbers.runs,
-        runNumber: runNumberAt(startedAt.getTime()),
-        allowProduction: options['allow-production'],
-        timeoutMs: numbers.timeoutMs,
-        deadlineAt: startedAt.getTime() + numbers.maxTimeMs,
-        deadlineSource: `--max-time ${numbers.maxTimeMs / 1000}`,
-        ...(only !== undefined ? { only } : {}),
-        ...(skip !== undefined ? { skip } : {}),
-        ...(numbers.concurrency !== undefined ? { concurrency: numbers.concurrency } : {}),
-        ...(options['replay-path'] !== undefined ? { replayPath: replayPathOf(options['replay-path'], options) } : {}),
-        ...(harFile !== undefined
-          ? { onExchange: (exchange: Exchange) => void traffic.push({ exchange, startedAt: Date.now() - exchange.ms }) }
-          : {}),
-        hold: (what, undo) => interrupts.hold(what, undo),
-        interrupted: interrupts.signal,
-      });
-      const { config, sandbox, settings, requirements } = session;
-      let configPath = configFile;
-      let sandboxCommand: string | undefined;
-      if (sandbox !== undefined) {
-        const again = await embeddedSandboxAgain(io, 'run', reportDir, { baseUrl: sandbox.baseUrl, config });
-        configPath = again.configPath;
-        sandboxCommand = again.command;
-        io.stdout(
-          `No target given (no --config, no ./svc-conformance.json, no SVC_* variable): certifying the kit's own embedded reference sandbox at ${sandbox.baseUrl}, not a deployment${fasterClockSaid(settings.clock)} (it stops with the run; \`${again.command}\` runs it again, standalone).\n`,
-        );
-      }
-
-      // A base URL may carry userinfo (http://user:password@host): never shown, never reported.
-      const shownBaseUrl = redactor(config)(config.baseUrl);
-      const base = {
-        target: { baseUrl: shownBaseUrl, environment: config.environment, embeddedSandbox: sandbox !== undefined },
-        seed: settings.seed,
-        runNumber: settings.runNumber,
-        runs: settings.runs,
-        concurrency: runConcurrency(settings),
-        strict: options.strict,
-        requireAll: options['require-all'],
-        startedAt,
-        version: readPackageJson<{ version: string }>('package.json').version,
-        ...(configPath !== undefined ? { configPath } : {}),
-        ...(sandboxCommand !== undefined ? { sandboxCommand } : {}),
-        notes: session.notes,
-      };
-
-      // For the person signing the report off: what judged, against which configuration, with which options.
-      const certified = certification({
-        catalogs: ['suites/catalog.json'],
-        options: {
-          seed: settings.seed,
-          runs: settings.runs,
-          strict: base.strict,
-          requireAll: base.requireAll,
-          concurrency: base.concurrency,
-          only: only ?? null,
-          skip: skip ?? null,
-          allowProduction: settings.allowProduction,
-          timeoutSeconds: numbers.timeoutMs / 1000,
-          maxTimeSeconds: numbers.maxTimeMs / 1000,
-          embeddedSandbox: sandbox !== undefined,
-        },
-        // Team check modules by their path from the working directory: no path of this machine in a report.
-        config: JSON.parse(
-          redactor(config)(
-            JSON.stringify({ ...config, ...(config.checks ? { checks: config.checks.map((p) => relative(io.cwd, p)) } : {}) }),
-          ),
-        ),
-        ...(reportSigner !== undefined ? { signedBy: reportSigner.signedBy } : {}),
-      });
-
-      const unreachable = await preflight(config.baseUrl, settings.timeoutMs);
-      if (unreachable !== undefined) {
-        // Nothing could be judged: an inconclusive report in every form (exit 2), never an empty pass.
-        const report: Report = {
-          ...buildReport({
-            ...base,
-            results: [],
-            catalog: requirements,
-            couldNotJudge: [`the target could not be reached: ${unreachable}`],
-            durationMs: Date.now() - startedAt.getTime(),
-          }),
-          certification: certified,
-        };
-        const files = await writeReportsOrSay(io, 'run', report, reportDir, reportSigner);
-        return finish(io, print, json, 'run', report, files);
-      }
-      if (isProduction(config) && !settings.allowProduction) {
-        io.stdout('Target is production: checks that create records are skipped (P-ENV-3); --allow-production runs them.\n');
-      }
-      io.stdout(
-        `svc-conformance run: ${shownBaseUrl} (${config.environment}), seed ${settings.seed}, ${plural(settings.runs, 'case')} per property, ${base.concurrency === 1 ? 'one request at a time' : `up to ${base.concurrency} requests in flight`}${only ? `, only ${only.join(',')}` : ''}${skip ? `, skipping ${skip.join(',')}` : ''}${session.teamCheckCount > 0 ? `, ${session.teamCheckCount} team checks` : ''}\n`,
-      );
-
-      const levels = new Map(requirements.map((r) => [r.id, r.level]));
-      const progress = new ConsoleProgress(
-        (line) => io.stdout(line + '\n'),
-        (id) => levels.get(id),
-      );
-      const results = await session.run(progress);
-      if (results.length === 0 && (only !== undefined || skip !== undefined)) {
-        const chosen = [only ? `--only ${only.join(',')}` : '', skip ? `--skip ${skip.join(',')}` : ''].filter(Boolean).join(' with ');
-        throw new UsageError(
-          `run: ${chosen} leaves no requirement or check to run (ids look like AUTH-MISSING-KEY, DUP-; svc-conformance list shows them)`,
-        );
-      }
-      const report: Report = {
-        ...buildReport({ ...base, results, catalog: requirements, durationMs: Date.now() - startedAt.getTime() }),
-        certification: certified,
-      };
-      const files = await writeReportsOrSay(io, 'run', report, reportDir, reportSigner);
-      if (harFile !== undefined) {
-        try {
-          await writeAtomically(
-            harFile,
-            renderHar(
-              traffic,
-              { name: report.tool.name, version: report.tool.version },
-              `svc-conformance run of ${shownBaseUrl}, seed ${settings.seed}`,
-            ),
-          );
-          files.push(harFile);
-        } catch (error) {
-          io.stderr(
-            `svc-conformance run: could not write --har ${harFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`,
-          );
-        }
-      }
-      return finish(io, print, json, 'run', report, files);
+      const fields = await reportFieldsOf(run, reporting, { options, configFile, startedAt });
+      const har = harFile !== undefined ? new HarReporter(harFile, reporting.failure(`--har ${harFile}`)) : undefined;
+      return await judge(run, reporting, fields, har);
     } finally {
-      await session?.close();
+      await run.close();
     }
   },
 });
+
+type RunOptions = ParsedOptions<(typeof runCommand)['options']>;
+
+/**
+ * Judges the target the run was opened on and feeds the verdict to the reporters. An unreachable
+ * target judges nothing: an inconclusive report in every form (exit 2), never an empty pass.
+ */
+async function judge(run: ConformanceRun, reporting: Reporting, fields: ReportFields, har: HarReporter | undefined): Promise<number> {
+  const { config, settings } = run;
+  const out = reporting.io;
+  const unreachable = await preflight(config.baseUrl, settings.timeoutMs);
+  if (unreachable !== undefined)
+    return reporting.end(run.report([], { ...fields, couldNotJudge: [`the target could not be reached: ${unreachable}`] }));
+  if (isProduction(config) && !settings.allowProduction) {
+    out.stdout('Target is production: checks that create records are skipped (P-ENV-3); --allow-production runs them.\n');
+  }
+  const { only, skip, concurrency } = settings;
+  out.stdout(
+    `svc-conformance run: ${redactor(config)(config.baseUrl)} (${config.environment}), seed ${settings.seed}, ${plural(settings.runs, 'case')} per property, ${concurrency === 1 ? 'one request at a time' : `up to ${concurrency} requests in flight`}${only ? `, only ${only.join(',')}` : ''}${skip ? `, skipping ${skip.join(',')}` : ''}${run.teamCheckCount > 0 ? `, ${run.teamCheckCount} team checks` : ''}\n`,
+  );
+  const levels = new Map(run.requirements.map((r) => [r.id, r.level]));
+  const progress = new ProgressReporter(
+    (line) => out.stdout(line + '\n'),
+    (id) => levels.get(id),
+  );
+  const results = await run.run(har !== undefined ? [progress, har] : [progress]);
+  if (results.length === 0 && (only !== undefined || skip !== undefined)) {
+    const chosen = [only ? `--only ${only.join(',')}` : '', skip ? `--skip ${skip.join(',')}` : ''].filter(Boolean).join(' with ');
+    throw new UsageError(
+      `run: ${chosen} leaves no requirement or check to run (ids look like AUTH-MISSING-KEY, DUP-; svc-conformance list shows them)`,
+    );
+  }
+  return reporting.end(run.report(results, fields), har !== undefined ? [har] : []);
+}
+
+/**
+ * What the run's reports say besides its results: its options, and for the person signing the report
+ * off what judged, against which configuration. The embedded sandbox is announced, with how to start it again.
+ */
+async function reportFieldsOf(
+  run: ConformanceRun,
+  reporting: Reporting,
+  { options, configFile, startedAt }: { options: RunOptions; configFile: string | undefined; startedAt: Date },
+): Promise<ReportFields> {
+  const { config, sandbox, settings } = run;
+  const out = reporting.io;
+  let configPath = configFile;
+  let sandboxCommand: string | undefined;
+  if (sandbox !== undefined) {
+    const again = await embeddedSandboxAgain(out, 'run', reporting.reportDir, { baseUrl: sandbox.baseUrl, config });
+    configPath = again.configPath;
+    sandboxCommand = again.command;
+    out.stdout(
+      `No target given (no --config, no ./svc-conformance.json, no SVC_* variable): certifying the kit's own embedded reference sandbox at ${sandbox.baseUrl}, not a deployment${fasterClockSaid(settings.clock)} (it stops with the run; \`${again.command}\` runs it again, standalone).\n`,
+    );
+  }
+  const strict = options.strict;
+  const requireAll = options['require-all'];
+  const certification = reporting.certification(
+    ['suites/catalog.json'],
+    {
+      seed: settings.seed,
+      runs: settings.runs,
+      strict,
+      requireAll,
+      concurrency: settings.concurrency,
+      only: settings.only ?? null,
+      skip: settings.skip ?? null,
+      allowProduction: settings.allowProduction,
+      timeoutSeconds: settings.timeoutMs / 1000,
+      maxTimeSeconds: settings.maxTimeSeconds,
+      embeddedSandbox: sandbox !== undefined,
+    },
+    certifiedConfig(config, out.cwd),
+  );
+  return {
+    strict,
+    requireAll,
+    startedAt,
+    version: readPackageJson<{ version: string }>('package.json').version,
+    ...(configPath !== undefined ? { configPath } : {}),
+    ...(sandboxCommand !== undefined ? { sandboxCommand } : {}),
+    certification,
+  };
+}
+
+/** The config as the certification fingerprints it: redacted, team modules by their path from the working directory. */
+function certifiedConfig(config: TargetConfig, cwd: string): unknown {
+  const checks = config.checks ? { checks: config.checks.map((p) => relative(cwd, p)) } : {};
+  return JSON.parse(redactor(config)(JSON.stringify({ ...config, ...checks })));
+}
 
 /** --har must name a file whose folder exists and takes it: said before the first request, not after the run. */
 async function usableHarFile(path: string): Promise<void> {
@@ -298,7 +244,18 @@ async function usableHarFile(path: string): Promise<void> {
   }
 }
 
-type RunOptions = ParsedOptions<(typeof runCommand)['options']>;
+/** The run's settings given on the command line, each checked (suites/settings.ts fills the rest). */
+function runInputOf(options: RunOptions): RunInput {
+  const only = prefixList(options.only);
+  const skip = prefixList(options.skip);
+  return {
+    ...readNumbers(options),
+    allowProduction: options['allow-production'],
+    ...(only !== undefined ? { only } : {}),
+    ...(skip !== undefined ? { skip } : {}),
+    ...(options['replay-path'] !== undefined ? { replayPath: replayPathOf(options['replay-path'], options) } : {}),
+  };
+}
 
 /** --only or --skip as given: repeated, comma-separated, or both; undefined when absent or empty. */
 function prefixList(given: string[]): string[] | undefined {
@@ -322,16 +279,19 @@ function replayPathOf(path: string, options: RunOptions): string {
   return path;
 }
 
-/** A full run takes well under a minute against a healthy target; 15 minutes leaves room for a slow one. */
-const DEFAULT_MAX_TIME_SECONDS = 900;
-
-function readNumbers(options: RunOptions): { seed: number; runs: number; timeoutMs: number; maxTimeMs: number; concurrency?: number } {
-  const integer = (name: string, value: unknown, min: number, max: number): number => wholeNumber('run', name, value, min, max);
+/** The run's numbers given on the command line, each within its bounds (suites/settings.ts fills the rest). */
+function readNumbers(options: RunOptions): RunInput {
+  type Name = 'seed' | 'runs' | 'timeout' | 'max-time' | 'concurrency';
+  const read = (name: Name, key: 'seed' | 'runs' | 'timeoutMs' | 'maxTimeSeconds' | 'concurrency', scale = 1) => {
+    const bounds = RUN_NUMBERS[key === 'timeoutMs' ? 'timeoutSeconds' : key];
+    const value = options[name];
+    return value === undefined ? {} : { [key]: wholeNumber('run', name, value, bounds.min, bounds.max) * scale };
+  };
   return {
-    seed: options.seed === undefined ? randomInt(0, 2 ** 31 - 1) : integer('seed', options.seed, 0, 2 ** 31 - 1),
-    runs: options.runs === undefined ? 20 : integer('runs', options.runs, 1, 10_000),
-    timeoutMs: (options.timeout === undefined ? 10 : integer('timeout', options.timeout, 1, 600)) * 1000,
-    maxTimeMs: (options['max-time'] === undefined ? DEFAULT_MAX_TIME_SECONDS : integer('max-time', options['max-time'], 1, 86_400)) * 1000,
-    ...(options.concurrency !== undefined ? { concurrency: integer('concurrency', options.concurrency, 1, 64) } : {}),
+    ...read('seed', 'seed'),
+    ...read('runs', 'runs'),
+    ...read('timeout', 'timeoutMs', 1000),
+    ...read('max-time', 'maxTimeSeconds'),
+    ...read('concurrency', 'concurrency'),
   };
 }

@@ -6,9 +6,10 @@ import type { Exchange } from '../../core/exchange.js';
 import { isWebhookEventName, WEBHOOK_EVENT_NAMES, type WebhookEventName } from '../../core/webhooks.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
-import { orderBody, payoutBody } from '../../suites/checks/requests.js';
+import { orderBody, payoutBody } from '../../suites/requests.js';
 import { loadConfig, type TargetConfig } from '../../suites/config.js';
 import { TargetClient, type SendOptions } from '../../suites/http.js';
+import { DEFAULT_TIMEOUT_MS } from '../../suites/settings.js';
 import { configFileOf } from '../config-file.js';
 import { UsageError } from '../io.js';
 import { defineCommand } from '../options.js';
@@ -70,7 +71,7 @@ export const triggerCommand = defineCommand({
       );
     }
     const config: TargetConfig = await loadConfig(configFile, io.env, io.cwd);
-    const client = new TargetClient(config, { timeoutMs: 10_000 });
+    const client = new TargetClient(config, { timeoutMs: DEFAULT_TIMEOUT_MS });
     // What trigger says names URLs (the sandbox's, --to, the registered one) and echoes the sandbox's
     // messages: each line passes through the run's redactor, as run's do (userinfo, the secret in any form).
     const redact = client.redact;
@@ -244,7 +245,7 @@ async function checkout(link: string, baseUrl: string, outcome: string): Promise
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ method: 'upi', outcome }).toString(),
-    signal: AbortSignal.timeout(10_000),
+    signal: AbortSignal.timeout(DEFAULT_TIMEOUT_MS),
   }).catch((error: Error) => {
     throw new UsageError(`trigger: the hosted checkout at ${new URL(link).origin} did not answer: ${error.message}`);
   });

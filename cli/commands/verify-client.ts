@@ -1,34 +1,19 @@
-import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
-import { StringDecoder } from 'node:string_decoder';
 import { clientCatalog, judgeClient } from '../../clients/judge.js';
 import { judgeConfirmations } from '../../clients/receiver-confirms.js';
 import { CONFIRMS_STATUS, judgeReceiver, receiverCatalog, type ReceiverJudgement } from '../../clients/receiver-judge.js';
-import { webhookUrlProblem } from '../../core/webhooks.js';
-import { visible } from '../../common/visible.js';
+import { createRedactor } from '../../common/redact.js';
 import type { Report } from '../../core/report.js';
 import { shellQuote } from '../../core/reproduce.js';
-import { DEFAULT_HANG_SECONDS, parseScenarios, startSandbox, type ScenarioName } from '../../sandbox/index.js';
-import { createRedactor } from '../../common/redact.js';
-import { TARGET_ENV_NAMES } from '../../suites/config.js';
+import { webhookUrlProblem } from '../../core/webhooks.js';
+import { DEFAULT_HANG_SECONDS, parseScenarios, startSandbox, type RunningSandbox, type ScenarioName } from '../../sandbox/index.js';
 import type { DeliveryAttempt, RecordedExchange } from '../../sandbox/options.js';
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B, runMerchant, type Merchant } from '../../sandbox/tenants.js';
-import { listening } from './verify-receiver.js';
+import { runClient, type ClientOutcome, type RunningClient } from '../client-process.js';
 import { interruptsOf } from '../interrupt.js';
 import { UsageError, type Io } from '../io.js';
-import {
-  FORMAT_OPTION,
-  REQUIRE_ALL_OPTION,
-  SIGN_KEY_OPTION,
-  finish,
-  formatOf,
-  judgementReport,
-  defaultReportDir,
-  signerOf,
-  usableReportDir,
-  writeReportsOrSay,
-} from '../report-files.js';
-import { defineCommand, wholeNumber } from '../options.js';
+import { defineCommand, type ParsedOptions, wholeNumber } from '../options.js';
+import { Reporting, reportOptions } from '../reporting.js';
+import { listening } from './verify-receiver.js';
 
 export const verifyClientCommand = defineCommand({
   name: 'verify-client',
@@ -51,11 +36,7 @@ export const verifyClientCommand = defineCommand({
       description:
         "where the webhook receiver COMMAND starts listens: it gets the sandbox's events and the kit's probes, judged by P-HOOK-6…9",
     },
-    { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports/client)' },
-    FORMAT_OPTION,
-    { name: 'strict', type: 'boolean', description: 'a broken SHOULD rule fails the run too' },
-    REQUIRE_ALL_OPTION,
-    SIGN_KEY_OPTION,
+    ...reportOptions('verify-client'),
     { name: 'timeout', type: 'string', value: 'SECONDS', description: 'stop the client after this long (default 120)' },
   ],
   details: [
@@ -73,355 +54,205 @@ export const verifyClientCommand = defineCommand({
     'svc-conformance verify-client --webhook-url http://127.0.0.1:4020/webhooks -- env PORT=4020 node examples/receivers/good-receiver.mjs',
   ],
   async run(options, io, positionals) {
-    // --format json: the console lines go to stderr, and stdout gets the summary object alone.
-    const { json, console: out } = formatOf('verify-client', options, io);
-    const print = io.stdout;
-    io = out;
-    if (positionals.length === 0)
-      throw new UsageError('verify-client: give the client command after --, e.g. verify-client -- node my-client.mjs');
-    let scenarios: ScenarioName[];
-    try {
-      scenarios = [...parseScenarios(options.scenario)];
-    } catch (error) {
-      throw new UsageError(`verify-client: ${(error as Error).message}`);
-    }
-    const timeoutSeconds = options.timeout === undefined ? 120 : wholeNumber('verify-client', 'timeout', options.timeout, 1, 86_400);
-    const reportDir = resolve(io.cwd, options['report-dir'] ?? defaultReportDir('verify-client'));
-    const command = positionals.map(shellQuote).join(' ');
-    await usableReportDir('verify-client', reportDir, io);
-    const reportSigner = await signerOf('verify-client', options, io);
-
-    const webhookUrl = options['webhook-url'];
-    const urlProblem = webhookUrl === undefined ? undefined : webhookUrlProblem(webhookUrl);
-    if (urlProblem !== undefined)
-      throw new UsageError(`verify-client: --webhook-url cannot be used: ${urlProblem}; e.g. --webhook-url http://127.0.0.1:4020/webhooks`);
-
-    if (
-      webhookUrl !== undefined &&
-      (await listening(webhookUrl, 1_000).then(
-        () => true,
-        () => false,
-      ))
-    ) {
+    const reporting = new Reporting('verify-client', options, io);
+    const out = reporting.io;
+    const given = clientOptionsOf(options, positionals);
+    await reporting.prepare();
+    const { webhookUrl } = given;
+    if (webhookUrl !== undefined && (await listensAt(webhookUrl))) {
       throw new UsageError(
         `verify-client: something already listens at ${webhookUrl} before COMMAND started; stop it, or give COMMAND and --webhook-url another port`,
       );
     }
-
-    const recorded: RecordedExchange[] = [];
-    const attempts: DeliveryAttempt[] = [];
-    // Keys and a wallet that only this run's client holds: a request with any other key is not its
-    // own (the demo keys are public), and no such request can use up one of its scenarios.
-    const merchant = runMerchant();
-    // Keep idle sockets open past a held answer, so a client's own timeout is what ends the wait.
-    const sandbox = await startSandbox({
-      port: 0,
-      scenarios,
-      merchants: [merchant],
-      scenarioMerchant: merchant.id,
-      record: (x) => recorded.push(x),
-      idleTimeoutMs: (DEFAULT_HANG_SECONDS + 30) * 1000,
-      requestTimeoutMs: (DEFAULT_HANG_SECONDS + 30) * 1000,
-      ...(webhookUrl !== undefined
-        ? {
-            deliveryLog: (line: string) => io.stdout(`  [sandbox] ${line}\n`),
-            onDeliveryAttempt: (a: DeliveryAttempt) => void attempts.push(a),
-          }
-        : {}),
-    });
-    const interrupts = interruptsOf(io);
-    const releaseSandbox = interrupts.hold({ done: 'closed the recording sandbox', failed: 'could not close the recording sandbox' }, () =>
-      sandbox.close(),
-    );
-    // The client's receiver gets the events of the client's own merchant only.
-    if (webhookUrl !== undefined) sandbox.app.webhooks.register(merchant.id, webhookUrl);
+    const recording = await startRecording(given, out);
     const startedAt = new Date();
-    let outcome: ClientOutcome;
-    let receiver: ReceiverJudgement | undefined;
+    let run: ClientRun;
     try {
-      io.stdout(
-        `verify-client: running \`${command}\` against the recording sandbox at ${sandbox.baseUrl}${scenarios.length ? ` (scenarios: ${scenarios.join(', ')})` : ''}${webhookUrl ? `, its webhooks to ${webhookUrl}` : ''}\n`,
+      out.stdout(
+        `verify-client: running \`${given.command}\` against the recording sandbox at ${recording.sandbox.baseUrl}${given.scenarios.length ? ` (scenarios: ${given.scenarios.join(', ')})` : ''}${webhookUrl ? `, its webhooks to ${webhookUrl}` : ''}\n`,
       );
-      const client = runClient(
-        positionals,
-        io,
-        createRedactor({ secrets: [merchant.secretKey, ...DEMO_SECRETS] }),
-        {
-          SVC_BASE_URL: sandbox.baseUrl,
-          SVC_API_KEY: merchant.apiKey,
-          SVC_SECRET_KEY: merchant.secretKey,
-          SVC_WALLET_ID: merchant.walletId,
-          SVC_ENVIRONMENT: 'sandbox',
-        },
-        timeoutSeconds,
-      );
-      // Interrupted: the client and all it started go (its receiver too), so its ports are free again.
-      const releaseClient = interrupts.hold(
-        { done: "stopped the client's process group", failed: "could not stop the client's process group" },
-        () => client.terminate(),
-      );
-      void client.outcome.then(releaseClient, releaseClient);
-      if (webhookUrl !== undefined) {
-        const judged = await judgeClientReceiver(webhookUrl, merchant, client, io, Math.min(LISTEN_WITHIN_SECONDS, timeoutSeconds));
-        if ('problem' in judged) {
-          // Nothing to judge the receiver by: like verify-receiver with nothing at --url, a usage error.
-          client.stop(judged.problem);
-          await client.outcome.catch(() => {});
-          throw new UsageError(`verify-client: ${judged.problem}; does COMMAND start the receiver, on the port of --webhook-url?`);
-        }
-        receiver = judged;
-        const judgedAt = Date.now();
-        const lastActivity = () => Math.max(recorded.at(-1)?.receivedAt ?? 0, attempts.at(-1)?.at ?? 0, judgedAt);
-        await untilQuiet(client, () => Date.now() - lastActivity() >= QUIET_MS && !sandbox.app.webhooks.busy);
-        client.stop(
-          `the kit stopped the client once its receiver had been judged and ${QUIET_MS / 1000} s passed with no request and no delivery pending`,
-        );
-      }
-      outcome = await client.outcome;
+      run = await driveClient(given, recording, out);
     } finally {
-      releaseSandbox();
-      await sandbox.close();
+      await recording.close();
     }
-
-    const { results, apiRequests, requests, foreignRequests, notes } = judgeClient({
-      exchanges: recorded,
-      baseUrl: sandbox.baseUrl,
-      merchant,
-      otherEnvironment: { apiKeys: [MERCHANT_A_LIVE.apiKey], walletIds: [MERCHANT_A_LIVE.walletId] },
-      toleranceSeconds: sandbox.app.options.variant.toleranceSeconds,
-      judge: 'own',
-    });
-    const scenarioFlags = scenarios.map((s) => `--scenario ${s} `).join('') + (webhookUrl ? `--webhook-url ${webhookUrl} ` : '');
-    if (receiver !== undefined) {
-      const confirms = judgeConfirmations(attempts, requests, [merchant.secretKey, ...DEMO_SECRETS]);
-      results.push(...receiver.results.map((r) => (r.meta.requirement === CONFIRMS_STATUS ? confirms : r)));
-    }
-    const built = judgementReport({
-      results,
-      catalog: receiver !== undefined ? [...clientCatalog(), ...receiverCatalog()] : clientCatalog(),
-      target: { baseUrl: sandbox.baseUrl, environment: 'sandbox', embeddedSandbox: true },
-      strict: options.strict,
-      requireAll: options['require-all'],
-      startedAt,
-      signer: reportSigner,
-      rerunCommand: `svc-conformance verify-client ${scenarioFlags}-- ${command}`,
-      notes,
-      catalogs: receiver !== undefined ? ['clients/catalog.json', 'clients/receiver-catalog.json'] : ['clients/catalog.json'],
-      options: { command, scenarios, webhookUrl: webhookUrl ?? null, timeoutSeconds },
-    });
-    if (outcome.note) io.stdout(`\nnote: ${outcome.note}\n`);
-    const report: Report = {
-      ...built,
-      client: {
-        command,
-        exitCode: outcome.exitCode,
-        requests: apiRequests,
-        ...(foreignRequests > 0 ? { foreignRequests } : {}),
-        scenarios,
-      },
-      ...(webhookUrl !== undefined ? { receiver: { url: webhookUrl, deliveries: (receiver?.deliveries ?? 0) + attempts.length } } : {}),
-    };
-    const files = await writeReportsOrSay(io, 'verify-client', report, reportDir, reportSigner);
-    return finish(io, print, json, 'verify-client', report, files);
+    if (run.outcome.note) out.stdout(`\nnote: ${run.outcome.note}\n`);
+    return reporting.end(clientReport(reporting, given, recording, run, startedAt));
   },
 });
 
-/** The longest line of a client's output passed on; the rest of it is counted, not kept. */
-const MAX_RELAYED_LINE = 16 * 1024;
+type ClientOptions = ParsedOptions<(typeof verifyClientCommand)['options']>;
 
-/**
- * Passes a client's output on line by line, marked and redacted. Memory stays bounded whatever the
- * client prints: a line longer than MAX_RELAYED_LINE is cut, saying how much was left out.
- */
-export function relayLines(
-  write: (text: string) => void,
-  redact: (text: string) => string,
-): { data: (chunk: Buffer) => void; end: () => void } {
-  const decoder = new StringDecoder('utf8');
-  let pending = '';
-  let dropped = 0;
-  const append = (part: string) => {
-    const room = MAX_RELAYED_LINE - pending.length;
-    if (part.length <= room) pending += part;
-    else {
-      pending += part.slice(0, room);
-      dropped += part.length - room;
-    }
-  };
-  const emit = () => {
-    write(`  │ ${visible(redact(pending))}${dropped > 0 ? ` … [${dropped} more characters of this line not shown]` : ''}\n`);
-    pending = '';
-    dropped = 0;
-  };
-  const take = (text: string) => {
-    let start = 0;
-    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
-      append(text.slice(start, newline));
-      emit();
-      start = newline + 1;
-    }
-    append(text.slice(start));
-  };
-  return {
-    data: (chunk) => take(decoder.write(chunk)),
-    end: () => {
-      take(decoder.end());
-      if (pending !== '' || dropped > 0) emit();
-    },
-  };
+/** What verify-client was asked: the client's command, the sandbox's scenarios, its receiver's URL and its time. */
+interface ClientGiven {
+  argv: string[];
+  /** The command as a shell would read it. */
+  command: string;
+  scenarios: ScenarioName[];
+  webhookUrl: string | undefined;
+  timeoutSeconds: number;
 }
 
-/** Resolves when a pipe has been read to its end, or after a second (a grandchild may hold it open). */
-function drained(stream: NodeJS.ReadableStream & { destroy(): void; readableEnded: boolean }): Promise<void> {
-  return new Promise((resolveDrain) => {
-    const done = () => {
-      clearTimeout(timer);
-      stream.destroy();
-      resolveDrain();
-    };
-    const timer = setTimeout(done, 1000);
-    if (stream.readableEnded) done();
-    else stream.once('end', done).once('close', done);
-  });
+/** The recording sandbox of a client's run, what it recorded, and the merchant only this run's client holds. */
+interface Recording {
+  sandbox: RunningSandbox;
+  merchant: Merchant;
+  recorded: RecordedExchange[];
+  attempts: DeliveryAttempt[];
+  close(): Promise<void>;
 }
 
-interface ClientOutcome {
-  exitCode: number | null;
-  /** How the client's run ended, when not with status 0: reported, not judged. */
-  note?: string;
+/** How the client's run ended, and what its receiver was judged by, with --webhook-url. */
+interface ClientRun {
+  outcome: ClientOutcome;
+  receiver?: ReceiverJudgement;
 }
 
-/**
- * The environment without P-CFG's variables: the client's coordinates are the sandbox's alone, and a
- * deployment's secrets given to the job (SVC_OTHER_SECRET_KEY, …) are not the client's to print.
- */
-function withoutTargetVariables(env: Record<string, string | undefined>): Record<string, string | undefined> {
-  const kept = { ...env };
-  for (const name of TARGET_ENV_NAMES) delete kept[name];
-  return kept;
-}
-
-/**
- * Runs the client with the sandbox's coordinates; its output is passed through, marked, with the
- * secret redacted. It runs in a process group of its own, so a timeout stops what it started too.
- */
-function runClient(
-  argv: string[],
-  io: Io,
-  redact: (text: string) => string,
-  env: Record<string, string>,
-  timeoutSeconds: number,
-): RunningClient {
-  let stopWith: ((note: string) => void) | undefined;
-  let terminateWith: (() => Promise<void>) | undefined;
-  let exited = false;
-  const outcome = new Promise<ClientOutcome>((resolvePromise, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), {
-      cwd: io.cwd,
-      env: { ...withoutTargetVariables(io.env), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    const out = relayLines(io.stdout, redact);
-    const err = relayLines(io.stderr, redact);
-    child.stdout.on('data', out.data);
-    child.stderr.on('data', err.data);
-    let timedOut = false;
-    const signalGroup = (signal: NodeJS.Signals) => {
-      try {
-        process.kill(-child.pid!, signal);
-      } catch {
-        child.kill(signal);
-      }
-    };
-    const killGroup = () => signalGroup('SIGKILL');
-    let stoppedNote: string | undefined;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      killGroup();
-    }, timeoutSeconds * 1000);
-    stopWith = (note) => {
-      if (exited) return;
-      stoppedNote = note;
-      killGroup();
-    };
-    terminateWith = async () => {
-      // Asked to stop (Ctrl-C, kill): a chance to shut down cleanly, then no more chances.
-      stoppedNote = 'the kit was interrupted';
-      signalGroup('SIGTERM');
-      const until = Date.now() + TERMINATE_GRACE_MS;
-      while (groupAlive(child.pid!) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-      killGroup();
-      await outcome.catch(() => {});
-    };
-    child.on('error', (error: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      const reason = error.code === 'ENOENT' ? 'no such program' : error.message;
-      reject(new UsageError(`verify-client: cannot start \`${argv[0]}\`: ${reason}`));
-    });
-    child.on('exit', (code) => {
-      exited = true;
-      clearTimeout(timer);
-      // Whatever the client left running (a server, a sleep) goes with it; its pipes then close.
-      killGroup();
-      // What the client wrote just before it exited may still be in the pipes: read it to the end
-      // (briefly), then pass on a last line that had no newline. A failure there fails the outcome
-      // rather than vanishing in the event emitter.
-      Promise.all([drained(child.stdout), drained(child.stderr)]).then(() => {
-        out.end();
-        err.end();
-        if (stoppedNote !== undefined) resolvePromise({ exitCode: null, note: stoppedNote });
-        else if (timedOut)
-          resolvePromise({
-            exitCode: null,
-            note: `the client did not finish within ${timeoutSeconds} s and was stopped; its requests until then are judged`,
-          });
-        else if (code !== 0) resolvePromise({ exitCode: code, note: `the client exited with status ${code}` });
-        else resolvePromise({ exitCode: 0 });
-      }, reject);
-    });
-  });
-  void outcome.catch(() => {}).finally(() => (exited = true));
-  return {
-    outcome,
-    stop: (note) => stopWith?.(note),
-    terminate: async () => terminateWith?.(),
-    get exited() {
-      return exited;
-    },
-  };
-}
-
-/** How long an interrupted client's process group has to end on SIGTERM before it gets SIGKILL. */
-const TERMINATE_GRACE_MS = 2_000;
-
-/** Whether any process of the group led by `pid` is still there. */
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** A running client command: its outcome once it ends, and a way to end it. */
-interface RunningClient {
-  outcome: Promise<ClientOutcome>;
-  /** Stops the client (its whole process group); the outcome then carries `note`. */
-  stop(note: string): void;
-  /** Stops the whole process group, SIGTERM then SIGKILL after a grace; resolves once the client has ended. */
-  terminate(): Promise<void>;
-  readonly exited: boolean;
-}
+/** Whether something accepts a connection at the URL now (within a second). */
+const listensAt = (url: string): Promise<boolean> =>
+  listening(url, 1_000).then(
+    () => true,
+    () => false,
+  );
 
 /** The demo merchants' secrets: public, but redacted like the run's wherever a client prints them. */
 const DEMO_SECRETS = [MERCHANT_A.secretKey, MERCHANT_B.secretKey, MERCHANT_A_LIVE.secretKey];
-
 /** How long verify-client --webhook-url waits for something to listen at the URL. */
 const LISTEN_WITHIN_SECONDS = 30;
 /** With --webhook-url, the client is stopped after this long with no request and no delivery pending. */
 const QUIET_MS = 3_000;
+
+function clientOptionsOf(options: ClientOptions, argv: string[]): ClientGiven {
+  if (argv.length === 0) throw new UsageError('verify-client: give the client command after --, e.g. verify-client -- node my-client.mjs');
+  let scenarios: ScenarioName[];
+  try {
+    scenarios = [...parseScenarios(options.scenario)];
+  } catch (error) {
+    throw new UsageError(`verify-client: ${(error as Error).message}`);
+  }
+  const timeoutSeconds = options.timeout === undefined ? 120 : wholeNumber('verify-client', 'timeout', options.timeout, 1, 86_400);
+  const webhookUrl = options['webhook-url'];
+  const urlProblem = webhookUrl === undefined ? undefined : webhookUrlProblem(webhookUrl);
+  if (urlProblem !== undefined)
+    throw new UsageError(`verify-client: --webhook-url cannot be used: ${urlProblem}; e.g. --webhook-url http://127.0.0.1:4020/webhooks`);
+  return { argv, command: argv.map(shellQuote).join(' '), scenarios, webhookUrl, timeoutSeconds };
+}
+
+/**
+ * Starts the recording sandbox, held so that an interrupt closes it. Keys and a wallet that only this
+ * run's client holds: a request with any other key is not its own (the demo keys are public).
+ */
+async function startRecording({ scenarios, webhookUrl }: ClientGiven, io: Io): Promise<Recording> {
+  const recorded: RecordedExchange[] = [];
+  const attempts: DeliveryAttempt[] = [];
+  const merchant = runMerchant();
+  // Idle sockets stay open past a held answer, so a client's own timeout is what ends the wait.
+  const sandbox = await startSandbox({
+    port: 0,
+    scenarios,
+    merchants: [merchant],
+    scenarioMerchant: merchant.id,
+    record: (x) => recorded.push(x),
+    idleTimeoutMs: (DEFAULT_HANG_SECONDS + 30) * 1000,
+    requestTimeoutMs: (DEFAULT_HANG_SECONDS + 30) * 1000,
+    ...(webhookUrl !== undefined
+      ? {
+          deliveryLog: (line: string) => io.stdout(`  [sandbox] ${line}\n`),
+          onDeliveryAttempt: (a: DeliveryAttempt) => void attempts.push(a),
+        }
+      : {}),
+  });
+  const release = interruptsOf(io).hold({ done: 'closed the recording sandbox', failed: 'could not close the recording sandbox' }, () =>
+    sandbox.close(),
+  );
+  // The client's receiver gets the events of the client's own merchant only.
+  if (webhookUrl !== undefined) sandbox.app.webhooks.register(merchant.id, webhookUrl);
+  return {
+    sandbox,
+    merchant,
+    recorded,
+    attempts,
+    close: async () => {
+      release();
+      await sandbox.close();
+    },
+  };
+}
+
+/** Runs the client to its end; with --webhook-url, judges its receiver once it listens and stops it once all is quiet. */
+async function driveClient(given: ClientGiven, recording: Recording, io: Io): Promise<ClientRun> {
+  const { sandbox, merchant } = recording;
+  const client = runClient(
+    given.argv,
+    io,
+    createRedactor({ secrets: [merchant.secretKey, ...DEMO_SECRETS] }),
+    {
+      SVC_BASE_URL: sandbox.baseUrl,
+      SVC_API_KEY: merchant.apiKey,
+      SVC_SECRET_KEY: merchant.secretKey,
+      SVC_WALLET_ID: merchant.walletId,
+      SVC_ENVIRONMENT: 'sandbox',
+    },
+    given.timeoutSeconds,
+  );
+  // Interrupted: the client and all it started go (its receiver too), so its ports are free again.
+  const releaseClient = interruptsOf(io).hold(
+    { done: "stopped the client's process group", failed: "could not stop the client's process group" },
+    () => client.terminate(),
+  );
+  void client.outcome.then(releaseClient, releaseClient);
+  if (given.webhookUrl === undefined) return { outcome: await client.outcome };
+  const url = given.webhookUrl;
+  const judged = await judgeClientReceiver(url, merchant, client, io, Math.min(LISTEN_WITHIN_SECONDS, given.timeoutSeconds));
+  if ('problem' in judged) {
+    // Nothing to judge the receiver by: like verify-receiver with nothing at --url, a usage error.
+    client.stop(judged.problem);
+    await client.outcome.catch(() => {});
+    throw new UsageError(`verify-client: ${judged.problem}; does COMMAND start the receiver, on the port of --webhook-url?`);
+  }
+  const judgedAt = Date.now();
+  const { recorded, attempts } = recording;
+  const lastActivity = () => Math.max(recorded.at(-1)?.receivedAt ?? 0, attempts.at(-1)?.at ?? 0, judgedAt);
+  await untilQuiet(client, () => Date.now() - lastActivity() >= QUIET_MS && !sandbox.app.webhooks.busy);
+  client.stop(
+    `the kit stopped the client once its receiver had been judged and ${QUIET_MS / 1000} s passed with no request and no delivery pending`,
+  );
+  return { outcome: await client.outcome, receiver: judged };
+}
+
+/** The client's report: its own requests judged by P-CLIENT, and with --webhook-url its receiver by P-HOOK-6…9. */
+function clientReport(reporting: Reporting, given: ClientGiven, recording: Recording, run: ClientRun, startedAt: Date): Report {
+  const { sandbox, merchant, recorded, attempts } = recording;
+  const { command, scenarios, webhookUrl, timeoutSeconds } = given;
+  const { receiver, outcome } = run;
+  const { results, apiRequests, requests, foreignRequests, notes } = judgeClient({
+    exchanges: recorded,
+    baseUrl: sandbox.baseUrl,
+    merchant,
+    otherEnvironment: { apiKeys: [MERCHANT_A_LIVE.apiKey], walletIds: [MERCHANT_A_LIVE.walletId] },
+    toleranceSeconds: sandbox.app.options.variant.toleranceSeconds,
+    judge: 'own',
+  });
+  if (receiver !== undefined) {
+    const confirms = judgeConfirmations(attempts, requests, [merchant.secretKey, ...DEMO_SECRETS]);
+    results.push(...receiver.results.map((r) => (r.meta.requirement === CONFIRMS_STATUS ? confirms : r)));
+  }
+  const scenarioFlags = scenarios.map((s) => `--scenario ${s} `).join('') + (webhookUrl ? `--webhook-url ${webhookUrl} ` : '');
+  const report = reporting.judgement({
+    results,
+    catalog: receiver !== undefined ? [...clientCatalog(), ...receiverCatalog()] : clientCatalog(),
+    target: { baseUrl: sandbox.baseUrl, environment: 'sandbox', embeddedSandbox: true },
+    startedAt,
+    rerunCommand: `svc-conformance verify-client ${scenarioFlags}-- ${command}`,
+    notes,
+    catalogs: receiver !== undefined ? ['clients/catalog.json', 'clients/receiver-catalog.json'] : ['clients/catalog.json'],
+    options: { command, scenarios, webhookUrl: webhookUrl ?? null, timeoutSeconds },
+  });
+  return {
+    ...report,
+    client: { command, exitCode: outcome.exitCode, requests: apiRequests, ...(foreignRequests > 0 ? { foreignRequests } : {}), scenarios },
+    ...(webhookUrl !== undefined ? { receiver: { url: webhookUrl, deliveries: (receiver?.deliveries ?? 0) + attempts.length } } : {}),
+  };
+}
 
 /**
  * Waits (bounded) until the client's receiver listens, then judges it as verify-receiver does.
@@ -437,10 +268,7 @@ async function judgeClientReceiver(
   const until = Date.now() + withinSeconds * 1000;
   let listens = false;
   while (!listens && !client.exited && Date.now() < until) {
-    listens = await listening(url, 1_000).then(
-      () => true,
-      () => false,
-    );
+    listens = await listensAt(url);
     if (!listens) await new Promise((r) => setTimeout(r, 200));
   }
   if (!listens)

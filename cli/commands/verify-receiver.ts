@@ -2,28 +2,15 @@
 // events to a merchant's receiver and judges its answers by P-HOOK-6…8, with the same reports as run.
 import { connect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { resolve } from 'node:path';
 import { tlsProblemOf } from '../../core/tls.js';
-import { CONFIRMS_STATUS, judgeReceiver, receiverCatalog } from '../../clients/receiver-judge.js';
-import type { Report } from '../../core/report.js';
+import { CONFIRMS_STATUS, judgeReceiver, receiverCatalog, type ReceiverJudgeInput } from '../../clients/receiver-judge.js';
 import { webhookUrlProblem } from '../../core/webhooks.js';
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../../sandbox/tenants.js';
 import { loadConfig, toleranceOf } from '../../suites/config.js';
 import { configFileOf } from '../config-file.js';
-import { UsageError } from '../io.js';
+import { UsageError, type Io } from '../io.js';
 import { defineCommand } from '../options.js';
-import {
-  FORMAT_OPTION,
-  REQUIRE_ALL_OPTION,
-  SIGN_KEY_OPTION,
-  finish,
-  formatOf,
-  judgementReport,
-  defaultReportDir,
-  signerOf,
-  usableReportDir,
-  writeReportsOrSay,
-} from '../report-files.js';
+import { Reporting, reportOptions } from '../reporting.js';
 
 export const verifyReceiverCommand = defineCommand({
   name: 'verify-receiver',
@@ -45,11 +32,7 @@ export const verifyReceiverCommand = defineCommand({
       description:
         "a P-CFG config (default: ./svc-conformance.json if there is one): merchant.secretKey signs genuine events; otherMerchant and otherEnvironment sign forgeries (default: the embedded sandbox's demo merchants)",
     },
-    { name: 'report-dir', type: 'string', value: 'D', description: 'where the reports go (default: svc-reports/receiver)' },
-    FORMAT_OPTION,
-    { name: 'strict', type: 'boolean', description: 'a broken SHOULD rule fails the run too' },
-    REQUIRE_ALL_OPTION,
-    SIGN_KEY_OPTION,
+    ...reportOptions('verify-receiver'),
   ],
   details: [
     'Genuine events (payout and payment records, some holding non-ASCII text and HTML characters) must be answered 200 within 10 s;',
@@ -63,74 +46,70 @@ export const verifyReceiverCommand = defineCommand({
     'svc-conformance verify-receiver --strict --config acme.json --url https://hooks.acme.test/svc',
   ],
   async run(options, io) {
-    // --format json: the console lines go to stderr, and stdout gets the summary object alone.
-    const { json, console: out } = formatOf('verify-receiver', options, io);
-    const print = io.stdout;
-    io = out;
+    const reporting = new Reporting('verify-receiver', options, io);
+    const out = reporting.io;
     const url = options.url;
     const problem = webhookUrlProblem(url);
     if (problem !== undefined)
       throw new UsageError(`verify-receiver: --url cannot be used: ${problem}; e.g. --url http://127.0.0.1:4020/webhooks`);
-    const configFile = configFileOf('verify-receiver', options, io);
-    // Whose secret signs the genuine events, and where it came from (said on the console, never shown).
-    let keys = {
-      merchant: { secretKey: MERCHANT_A.secretKey },
-      otherMerchant: { secretKey: MERCHANT_B.secretKey },
-      otherEnvironment: { secretKey: MERCHANT_A_LIVE.secretKey } as { secretKey?: string } | undefined,
-      toleranceSeconds: 300,
-    };
-    let signer = "the embedded sandbox's demo merchant A";
-    let environment: 'sandbox' | 'production' = 'sandbox';
-    if (configFile !== undefined) {
-      const config = await loadConfig(configFile, io.env, io.cwd);
-      environment = config.environment;
-      keys = {
-        merchant: config.merchant,
-        otherMerchant: config.otherMerchant as { secretKey: string },
-        otherEnvironment: config.otherEnvironment,
-        toleranceSeconds: toleranceOf(config),
-      };
-      signer = `merchant ${config.merchant.apiKey} of ${configFile}${io.env.SVC_SECRET_KEY ? ' (its secret from SVC_SECRET_KEY)' : ''}`;
-    } else if (io.env.SVC_SECRET_KEY) {
-      keys = { ...keys, merchant: { secretKey: io.env.SVC_SECRET_KEY } };
-      signer = 'SVC_SECRET_KEY';
-    }
-    const reportDir = resolve(io.cwd, options['report-dir'] ?? defaultReportDir('verify-receiver'));
-    await usableReportDir('verify-receiver', reportDir, io);
-    const reportSigner = await signerOf('verify-receiver', options, io);
+    const configFile = configFileOf('verify-receiver', options, out);
+    const { keys, signer, environment } = await signingKeysOf(configFile, out);
+    await reporting.prepare();
     await listening(url);
-
-    io.stdout(
+    out.stdout(
       `verify-receiver: delivering genuine, redelivered and forged events to ${url}, genuine ones signed with the secret of ${signer}\n`,
     );
     const startedAt = new Date();
     const judged = await judgeReceiver({
       url,
       ...keys,
-      ...(io.clock !== undefined ? { clock: io.clock } : {}),
-      onDelivery: (line) => io.stdout(`  ${line}\n`),
+      ...(out.clock !== undefined ? { clock: out.clock } : {}),
+      onDelivery: (line) => out.stdout(`  ${line}\n`),
     });
     // P-HOOK-9 (confirming with a status query) shows only in a client's own requests: verify-client
     // --webhook-url judges it. It is not part of this command's catalog, so --require-all can pass.
-    const results = judged.results.filter((r) => r.meta.requirement !== CONFIRMS_STATUS);
-    const { deliveries } = judged;
-    const built = judgementReport({
-      results,
+    const report = reporting.judgement({
+      results: judged.results.filter((r) => r.meta.requirement !== CONFIRMS_STATUS),
       catalog: receiverCatalog().filter((r) => r.id !== CONFIRMS_STATUS),
       target: { baseUrl: url, environment, embeddedSandbox: false },
-      strict: options.strict,
-      requireAll: options['require-all'],
       startedAt,
-      signer: reportSigner,
       rerunCommand: `svc-conformance verify-receiver${options.strict ? ' --strict' : ''}${configFile ? ` --config ${configFile}` : ''} --url ${url}`,
       catalogs: ['clients/receiver-catalog.json'],
       options: { url, signedBy: signer, toleranceSeconds: keys.toleranceSeconds },
     });
-    const report: Report = { ...built, receiver: { url, deliveries } };
-    const files = await writeReportsOrSay(io, 'verify-receiver', report, reportDir, reportSigner);
-    return finish(io, print, json, 'verify-receiver', report, files);
+    return reporting.end({ ...report, receiver: { url, deliveries: judged.deliveries } });
   },
 });
+
+/**
+ * Whose secret signs the genuine events, and where it came from (said on the console, never shown):
+ * the config's merchant, else SVC_SECRET_KEY, else the embedded sandbox's demo merchant A.
+ */
+async function signingKeysOf(configFile: string | undefined, io: Io) {
+  let keys: Pick<ReceiverJudgeInput, 'merchant' | 'otherMerchant' | 'otherEnvironment'> & { toleranceSeconds: number } = {
+    merchant: { secretKey: MERCHANT_A.secretKey },
+    otherMerchant: { secretKey: MERCHANT_B.secretKey },
+    otherEnvironment: { secretKey: MERCHANT_A_LIVE.secretKey },
+    toleranceSeconds: 300,
+  };
+  let signer = "the embedded sandbox's demo merchant A";
+  let environment: 'sandbox' | 'production' = 'sandbox';
+  if (configFile !== undefined) {
+    const config = await loadConfig(configFile, io.env, io.cwd);
+    environment = config.environment;
+    keys = {
+      merchant: config.merchant,
+      otherMerchant: config.otherMerchant,
+      otherEnvironment: config.otherEnvironment,
+      toleranceSeconds: toleranceOf(config),
+    };
+    signer = `merchant ${config.merchant.apiKey} of ${configFile}${io.env.SVC_SECRET_KEY ? ' (its secret from SVC_SECRET_KEY)' : ''}`;
+  } else if (io.env.SVC_SECRET_KEY) {
+    keys = { ...keys, merchant: { secretKey: io.env.SVC_SECRET_KEY } };
+    signer = 'SVC_SECRET_KEY';
+  }
+  return { keys, signer, environment };
+}
 
 /**
  * Resolves once something accepts a connection at the URL's host and port (for https, completes a

@@ -80,7 +80,6 @@ export const verifyReportCommand = defineCommand({
     const { path, bytes } = await readReportFile(io, positionals[0]!);
     const shown = visible(path);
     const sigPath = signatureFileOf(path);
-    const sigName = visible(basename(sigPath));
 
     let text: string;
     try {
@@ -114,41 +113,50 @@ export const verifyReportCommand = defineCommand({
       if (problems.length > MAX_SHOWN) io.stdout(`  …and ${problems.length - MAX_SHOWN} more\n`);
     }
 
-    const signature = await readSignatureFile(sigPath);
-    const signedBy = signedByOf(report);
-    let signed = true;
-    if (publicKey === undefined) {
-      // --allow-unsigned: the digest and consistency alone, and plainly what that does not show.
-      if (signature === undefined)
-        io.stdout(`! UNSIGNED  no ${sigName} beside it: ${DIGEST_MEANS}; sign with --sign-key and verify with --public-key\n`);
-      else io.stdout(`! SIGNATURE NOT CHECKED  ${sigName} is present: give --public-key to check it; ${DIGEST_MEANS}\n`);
-      if (signature === undefined && signedBy !== undefined)
-        io.stdout(`  certification.signedBy names ${signedBy}, but there is no ${sigName}\n`);
-      io.stdout(`! --allow-unsigned: ${NOBODY_PROVEN}\n`);
-    } else {
-      const key = `the key in ${visible(publicKey.shownAs)} (ed25519 ${publicKey.fingerprint})`;
-      if (signature === undefined) {
-        signed = false;
-        io.stdout(`✗ NOT SIGNED  no ${sigName} beside ${shown} to check with ${key}: a run signs its report with --sign-key KEY.pem\n`);
-      } else {
-        const check =
-          typeof signature === 'string'
-            ? checkSignature(bytes, signature, publicKey.key)
-            : { valid: false as const, why: signature.problem };
-        signed = check.valid;
-        io.stdout(
-          check.valid
-            ? `✓ SIGNATURE VERIFIES  ${sigName} is the signature of these exact bytes by ${key}\n`
-            : `✗ SIGNATURE DOES NOT VERIFY  ${sigName}, checked with ${key}: ${check.why}\n`,
-        );
-      }
-      io.stdout(
-        `  ${signedBy === undefined ? 'certification.signedBy names no key' : signedBy === `ed25519 ${publicKey.fingerprint}` ? 'certification.signedBy names this key' : `certification.signedBy names another key: ${signedBy}`}\n`,
-      );
-    }
+    const signed = await saySignature(io, { report, bytes, shown, sigPath, publicKey });
     return seal.intact && problems.length === 0 && signed ? 0 : 1;
   },
 });
+
+/** Whether report.json.sig verifies with --public-key, said; without a key (--allow-unsigned), what that leaves unproven. */
+async function saySignature(
+  io: Io,
+  given: { report: Report; bytes: Buffer; shown: string; sigPath: string; publicKey: Awaited<ReturnType<typeof publicKeyOf>> | undefined },
+): Promise<boolean> {
+  const { report, bytes, shown, sigPath, publicKey } = given;
+  const sigName = visible(basename(sigPath));
+  const signature = await readSignatureFile(sigPath);
+  const signedBy = signedByOf(report);
+  let signed = true;
+  if (publicKey === undefined) {
+    // --allow-unsigned: the digest and consistency alone, and plainly what that does not show.
+    if (signature === undefined)
+      io.stdout(`! UNSIGNED  no ${sigName} beside it: ${DIGEST_MEANS}; sign with --sign-key and verify with --public-key\n`);
+    else io.stdout(`! SIGNATURE NOT CHECKED  ${sigName} is present: give --public-key to check it; ${DIGEST_MEANS}\n`);
+    if (signature === undefined && signedBy !== undefined)
+      io.stdout(`  certification.signedBy names ${signedBy}, but there is no ${sigName}\n`);
+    io.stdout(`! --allow-unsigned: ${NOBODY_PROVEN}\n`);
+  } else {
+    const key = `the key in ${visible(publicKey.shownAs)} (ed25519 ${publicKey.fingerprint})`;
+    if (signature === undefined) {
+      signed = false;
+      io.stdout(`✗ NOT SIGNED  no ${sigName} beside ${shown} to check with ${key}: a run signs its report with --sign-key KEY.pem\n`);
+    } else {
+      const check =
+        typeof signature === 'string' ? checkSignature(bytes, signature, publicKey.key) : { valid: false as const, why: signature.problem };
+      signed = check.valid;
+      io.stdout(
+        check.valid
+          ? `✓ SIGNATURE VERIFIES  ${sigName} is the signature of these exact bytes by ${key}\n`
+          : `✗ SIGNATURE DOES NOT VERIFY  ${sigName}, checked with ${key}: ${check.why}\n`,
+      );
+    }
+    io.stdout(
+      `  ${signedBy === undefined ? 'certification.signedBy names no key' : signedBy === `ed25519 ${publicKey.fingerprint}` ? 'certification.signedBy names this key' : `certification.signedBy names another key: ${signedBy}`}\n`,
+    );
+  }
+  return signed;
+}
 
 /** --public-key read and checked before the report: a bad key file is bad usage (exit 2). */
 async function publicKeyOf(io: Io, given: string): Promise<Awaited<ReturnType<typeof readPublicKey>> & { shownAs: string }> {

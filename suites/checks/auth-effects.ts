@@ -11,10 +11,10 @@ import {
   payoutRequest,
   payoutStatus,
   validOrder,
-} from './requests.js';
+} from '../requests.js';
 import { WALLET } from './operations.js';
 import { alterLastCharacter, expectRefused } from './shared-auth.js';
-import { amountNumber, balanceChange, ownAmount } from './wallet.js';
+import { amountNumber, balanceChange, ownAmount } from '../wallet.js';
 
 /** An Order Cancel signed wrong is refused, and the order is still UN_PAID. */
 async function refusedCancelCancelsNothing(ctx: CheckContext): Promise<void> {

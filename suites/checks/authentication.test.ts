@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { SendOptions } from '../http.js';
 import { authenticationChecks } from './authentication.js';
 import { envelopeOf, judge, verdict, type Reply, type Server } from './made-up-server-test-support.js';
-import { CREATE_ORDER_PATH, PAYOUT_STATUS_PATH } from './requests.js';
+import { CREATE_ORDER_PATH, PAYOUT_STATUS_PATH } from '../requests.js';
 
 const check = (id: string) => authenticationChecks.find((c) => c.id === id)!;
 const NOW = 1_795_255_200;

@@ -4,10 +4,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../core/clock.js';
 import { startSandbox } from '../../sandbox/index.js';
-import { closeRunState, createRunState, executeCheck, newMeta } from '../context.js';
+import { executeCheck, newMeta } from '../check-context.js';
+import { ConformanceRun } from '../run.js';
 import { duplicateChecks } from './duplicates.js';
 import { judge, verdict, type Reply, type Server } from './made-up-server-test-support.js';
-import { CREATE_ORDER_PATH } from './requests.js';
+import { CREATE_ORDER_PATH } from '../requests.js';
 
 const open: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -19,20 +20,20 @@ describe('DUP-CONCURRENT', () => {
     const sandbox = await startSandbox({ port: 0, faults: ['dup-race'] });
     open.push(() => sandbox.close());
     const check = duplicateChecks.find((c) => c.requirement === 'DUP-CONCURRENT')!;
-    const state = createRunState({
+    const run = await ConformanceRun.open({
+      target: { config: structuredClone(sandbox.config) },
+      sections: [],
       clock: systemClock,
-      config: structuredClone(sandbox.config),
       seed: 7,
       runs: 1,
       runNumber: 1,
-      allowProduction: false,
       timeoutMs: 5_000,
     });
     const meta = newMeta(check);
     try {
-      expect(await executeCheck(check, state, meta, 0)).toBe('failed');
+      expect(await executeCheck(check, run.state, meta, 0)).toBe('failed');
     } finally {
-      await closeRunState(state);
+      await run.close();
     }
     const labels = meta.evidence.map((x) => x.label);
     expect(labels.filter((l) => !/^concurrent create \d+ of 8, one order_id$/.test(l))).toEqual([]);

@@ -2,7 +2,7 @@
 // a used order_id is refused with 409, sequentially and under concurrency, without touching the first
 // order; it is per merchant, and compared as text.
 import { answered, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
-import { concurrencyOf } from '../config.js';
+import { concurrencyOf } from '../settings.js';
 import {
   createOrder,
   decimalEquals,
@@ -14,7 +14,7 @@ import {
   orderLookup,
   payoutStatus,
   validOrder,
-} from './requests.js';
+} from '../requests.js';
 
 /**
  * A second order with the same order_id and other fields different: amount, note and customer. The

@@ -7,7 +7,7 @@ import type { TargetConfig } from '../config.js';
 import type { SendOptions } from '../http.js';
 import { edgeChecks, longPayoutIdChecks } from './edges.js';
 import { judge, madeUpConfig, type Reply } from './made-up-server-test-support.js';
-import { CREATE_ORDER_PATH, PAYOUT_STATUS_PATH } from './requests.js';
+import { CREATE_ORDER_PATH, PAYOUT_STATUS_PATH } from '../requests.js';
 
 type Json = Record<string, unknown>;
 const check = (id: string) => [...edgeChecks, ...longPayoutIdChecks].find((c) => c.id === id)!;

@@ -30,9 +30,9 @@ import {
   payoutRequest,
   payoutStatus,
   validOrder,
-} from './requests.js';
+} from '../requests.js';
 import { WALLET } from './operations.js';
-import { amountNumber, ownAmount, walletCurrency } from './wallet.js';
+import { amountNumber, ownAmount, walletCurrency } from '../wallet.js';
 
 type Json = Record<string, unknown>;
 

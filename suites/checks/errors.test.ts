@@ -7,7 +7,7 @@ import type { InvalidRequest } from '../../generators/index.js';
 import type { SendOptions } from '../http.js';
 import { errorChecks } from './errors.js';
 import { envelopeOf, judge, madeUpConfig, madeUpContext, verdict, type Reply, type Server } from './made-up-server-test-support.js';
-import { CREATE_ORDER_PATH, PAYOUT_STATUS_PATH } from './requests.js';
+import { CREATE_ORDER_PATH, PAYOUT_STATUS_PATH } from '../requests.js';
 import { fieldCases, REQUIRED_ORDER_FIELDS, sendInvalid, statusesFor, wrongTypeFor } from './shared-errors.js';
 
 const check = (id: string) => errorChecks.find((c) => c.id === id)!;

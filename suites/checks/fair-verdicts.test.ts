@@ -16,7 +16,7 @@ import { verdict, type Server } from './made-up-server-test-support.js';
 import { operationChecks } from './operations.js';
 import { createOrderChecks } from './orders.js';
 import { payoutStatusChecks } from './payouts.js';
-import { CREATE_ORDER_PATH } from './requests.js';
+import { CREATE_ORDER_PATH } from '../requests.js';
 import { signatureChecks } from './signature.js';
 
 const byId = (id: string) => [...payoutStatusChecks, ...errorChecks].find((c) => c.id === id)!;

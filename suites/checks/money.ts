@@ -5,11 +5,12 @@
 // blamed on the target.
 import { minorUnitOf } from '../../schemas/amounts.js';
 import { CheckFailure, CheckSkipped, answered, expectThat, type Check, type CheckContext } from '../check.js';
-import { concurrencyOf } from '../config.js';
+import { concurrencyOf } from '../settings.js';
 import type { Exchange } from '../http.js';
 import {
   decimalEquals,
   decimalMinus,
+  decimalPlus,
   decimalText,
   expectData,
   initiatePayout,
@@ -17,19 +18,10 @@ import {
   payoutStatus,
   settledPayout,
   type Decimal,
-} from './requests.js';
+} from '../requests.js';
 import { WALLET } from './operations.js';
 import { spareWallet } from './spare-wallet.js';
-import {
-  amountNumber,
-  balanceChange,
-  decimalPlus,
-  otherActivityAfterMiss,
-  ownAmount,
-  readBalance,
-  walletCurrency,
-  type Balance,
-} from './wallet.js';
+import { amountNumber, balanceChange, otherActivityAfterMiss, ownAmount, readBalance, walletCurrency, type Balance } from '../wallet.js';
 
 type Json = Record<string, unknown>;
 

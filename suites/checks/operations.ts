@@ -24,8 +24,9 @@ import {
   settledPayout,
   validOrder,
   type Decimal,
-} from './requests.js';
-import { amountNumber, balanceChange, decimalPlus, ownAmount, readBalance, walletCurrency } from './wallet.js';
+} from '../requests.js';
+import { decimalPlus } from '../../schemas/amounts.js';
+import { amountNumber, balanceChange, ownAmount, readBalance, walletCurrency } from '../wallet.js';
 
 type Json = Record<string, unknown>;
 

@@ -5,7 +5,7 @@ import { isSvcDateTime } from '../../schemas/formats.js';
 import { CURRENCIES, type OrderCreateRequest, type RequestAmount } from '../../schemas/types.js';
 import { CheckSkipped, answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { forAll } from '../property.js';
-import { createOrder, expectOrderCreated, expectSuccess, validOrder, withoutField } from './requests.js';
+import { createOrder, expectOrderCreated, expectSuccess, validOrder, withoutField } from '../requests.js';
 
 type Json = Record<string, unknown>;
 

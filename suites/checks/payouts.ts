@@ -2,7 +2,7 @@
 // record of each configured fixture payout, and the refusals. Nothing here creates a record.
 import { PAYOUT_STATES, type PayoutState } from '../../schemas/types.js';
 import { CheckSkipped, answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
-import { expectData, expectRecord, payoutStatus, payoutStatusBody, PAYOUT_STATUS_PATH, withoutField } from './requests.js';
+import { expectData, expectRecord, payoutStatus, payoutStatusBody, PAYOUT_STATUS_PATH, withoutField } from '../requests.js';
 
 /** The configured fixture payouts, state by state. */
 function fixtures(ctx: CheckContext): Array<[PayoutState, string]> {

@@ -2,7 +2,7 @@
 // one new record, each run alone so the run's other traffic does not spread them out. As in
 // DUP-CONCURRENT (duplicates.ts), connections are opened first so the requests leave together.
 import { answered, expectSchema, expectThat, type Check, type CheckContext } from '../check.js';
-import { concurrencyOf } from '../config.js';
+import { concurrencyOf } from '../settings.js';
 import type { Exchange } from '../http.js';
 import {
   createOrder,
@@ -15,8 +15,8 @@ import {
   payoutStatus,
   settledPayout,
   validOrder,
-} from './requests.js';
-import { amountNumber, balanceChange, ownAmount } from './wallet.js';
+} from '../requests.js';
+import { amountNumber, balanceChange, ownAmount } from '../wallet.js';
 
 /** n harmless reads at once, so n connections are open before the race. */
 async function warmConnections(ctx: CheckContext, n: number): Promise<void> {

@@ -3,9 +3,9 @@
 import type { PayoutStatusRequest } from '../../schemas/types.js';
 import { answered, CheckFailure, expectStatus, type CheckContext } from '../check.js';
 import type { Credentials, Exchange, SendOptions } from '../http.js';
-import { PAYOUT_STATUS_PATH } from './requests.js';
+import { PAYOUT_STATUS_PATH } from '../requests.js';
 
-export { CREATE_ORDER_PATH, expectSuccess, PAYOUT_STATUS_PATH, validOrder } from './requests.js';
+export { CREATE_ORDER_PATH, expectSuccess, PAYOUT_STATUS_PATH, validOrder } from '../requests.js';
 
 /**
  * A Payout Status of the merchant's own wallet and a payout_order_id never used: harmless, needs no

@@ -10,7 +10,7 @@ import type { VariantId } from '../../signer/variants.js';
 import { CheckFailure, CheckSkipped, answered, defineCheck, type Check, type CheckContext } from '../check.js';
 import type { TargetConfig } from '../config.js';
 import type { Exchange } from '../http.js';
-import { PAYOUT_STATUS_PATH, payoutStatusBody } from './requests.js';
+import { PAYOUT_STATUS_PATH, payoutStatusBody } from '../requests.js';
 
 interface WrongScheme {
   id: VariantId;

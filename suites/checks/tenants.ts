@@ -14,8 +14,8 @@ import {
   payoutRequest,
   validOrder,
   type Decimal,
-} from './requests.js';
-import { amountNumber, balanceChange, ownAmount, walletCurrency } from './wallet.js';
+} from '../requests.js';
+import { amountNumber, balanceChange, ownAmount, walletCurrency } from '../wallet.js';
 
 const other = (ctx: CheckContext): Credentials => ctx.config.otherMerchant!;
 const ZERO: Decimal = { units: 0n, scale: 0 };

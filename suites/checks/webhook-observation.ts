@@ -10,7 +10,7 @@ import type { ReceivedDelivery, StrayTally } from '../../webhooks/receiver.js';
 import { CheckSkipped, type CheckContext } from '../check.js';
 import type { WebhookSession } from '../check.js';
 import { WALLET } from './operations.js';
-import { balanceInquiry, decimalOf, expectData, initiatePayout, payoutRequest, payoutStatus } from './requests.js';
+import { balanceInquiry, decimalOf, expectData, initiatePayout, payoutRequest, payoutStatus } from '../requests.js';
 
 /** A delivery's body read as an event, as far as it reads. */
 export interface ParsedEvent {

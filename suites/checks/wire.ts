@@ -16,7 +16,7 @@ import {
   type RawOptions,
   type RawRequest,
 } from '../raw-http.js';
-import { CREATE_ORDER_PATH, expectOrderCreated, PAYOUT_STATUS_PATH, validOrder } from './requests.js';
+import { CREATE_ORDER_PATH, expectOrderCreated, PAYOUT_STATUS_PATH, validOrder } from '../requests.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { CheckFailure, CheckSkipped, type CheckContext } from '../check.js';
 import { ModelCommand, SANDBOX_ONLY, type Kind } from './commands.js';
 import { emptyModel, SLOTS, type Model, type ModelRule } from './model.js';
-import { otherActivityAfterMiss, otherActivitySeen } from '../checks/wallet.js';
+import { otherActivityAfterMiss, otherActivitySeen } from '../wallet.js';
 import { readBalanceInto, sequencePlan, type SequencePlan, type Watch } from './plans.js';
 import { ModelBreach, NotJudged, Real, targetFacts, type Step, type TargetFacts } from './target.js';
 

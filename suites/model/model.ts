@@ -1,8 +1,8 @@
 // The model of what the target must hold for this run's merchant (P-STATE, P-MONEY-1, P-DUP-5): its
 // orders and payouts as the run wrote them and last read them, and the rules that say which later
 // answers are allowed. Pure: no requests here (target.ts sends them, commands.ts ties the two).
-import { decimalEquals, decimalMinus, decimalOf, decimalText, type Decimal } from '../checks/requests.js';
-import { decimalPlus, payoutEffect } from '../checks/wallet.js';
+import { decimalEquals, decimalMinus, decimalOf, decimalPlus, decimalText, type Decimal } from '../../schemas/amounts.js';
+import { payoutEffect } from '../wallet.js';
 
 /** The requirements the model judges; each model check asserts one of them. */
 export const MODEL_RULES = [

@@ -1,8 +1,8 @@
 // What each model check runs: the fixed sequences of its rule (ordered pairs of the commands that
 // move its records, on one record after it is made, then the command that judges; and a few more),
 // and the commands its random sequences draw from.
-import { decimalText } from '../checks/requests.js';
-import { quietLook } from '../checks/wallet.js';
+import { decimalText } from '../requests.js';
+import { quietLook } from '../wallet.js';
 import { ModelCommand, type Kind } from './commands.js';
 import { awaitsSettlement, type Model, type ModelRule } from './model.js';
 import { NotJudged, type Real } from './target.js';

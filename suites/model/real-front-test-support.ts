@@ -1,18 +1,15 @@
-// Test support: a "real deployment" made of the reference sandbox behind a loopback front that has
-// the interface's operations and none of the sandbox's control paths (every /sandbox/* answers 404
-// with an error envelope, as a real server's unknown path would). The kit must then treat the target
-// as a real deployment; the front counts the /sandbox/* requests it was sent, so a test can see that
-// nothing sandbox-only reached it.
+// Test support: a "real deployment": the reference sandbox behind a loopback front whose /sandbox/*
+// paths answer 404, counted, so a test sees that nothing sandbox-only reached it.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { virtualClock, type Clock } from '../../core/clock.js';
 import { startSandbox, type RunningSandbox, type StartOptions } from '../../sandbox/index.js';
 import { checkRunner, type SandboxTarget } from '../check-test-support.js';
 import type { TargetConfig } from '../config.js';
-import { createRunState } from '../context.js';
-import { runNumberAt } from '../ids.js';
+import { fillSettings, runNumberAt } from '../settings.js';
+import { closeRunState, createRunState, type RunState } from '../run-state.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
-import { decimalMinus, decimalOf, decimalText } from '../checks/requests.js';
+import { decimalMinus, decimalOf, decimalText } from '../requests.js';
 
 export interface RealFront {
   sandbox: RunningSandbox;
@@ -76,7 +73,7 @@ export async function realFront(options: StartOptions = {}, clock: Clock = virtu
   }
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const states: { close(): Promise<void> }[] = [];
+  const opened: RunState[] = [];
   return {
     sandbox,
     controlRequests,
@@ -86,25 +83,13 @@ export async function realFront(options: StartOptions = {}, clock: Clock = virtu
       // A real deployment's config names no spare wallet unless its owner gives one, nor the reference sandbox.
       if (config.fixtures !== undefined) delete config.fixtures.spareWallet;
       delete config.target;
-      const state = createRunState({
-        clock,
-        config: edit({ ...config, baseUrl }),
-        seed,
-        runs,
-        runNumber: runNumberAt(clock.now()) + runCounter++,
-        allowProduction: false,
-        timeoutMs: 5_000,
-      });
-      states.push(state.client);
-      return {
-        sandbox,
-        state,
-        run: checkRunner(state),
-        close: () => state.client.close(),
-      };
+      const given = { clock, seed, runs, runNumber: runNumberAt(clock.now()) + runCounter++, timeoutMs: 5_000 };
+      const state = createRunState(fillSettings(given, edit({ ...config, baseUrl }), clock));
+      opened.push(state);
+      return { sandbox, state, run: checkRunner(state), close: () => closeRunState(state) };
     },
     async close() {
-      for (const client of states) await client.close();
+      for (const state of opened) await state.client.close();
       server.closeAllConnections();
       await new Promise<void>((closed) => server.close(() => closed()));
       await sandbox.close();

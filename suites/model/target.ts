@@ -9,8 +9,8 @@ import type { CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
 import { isReferenceSandbox } from '../reference-sandbox.js';
-import { decimalText, payoutRequest, type Decimal } from '../checks/requests.js';
-import { SANDBOX_OUTCOME_ENDINGS, walletCurrency } from '../checks/wallet.js';
+import { decimalText, payoutRequest, type Decimal } from '../requests.js';
+import { SANDBOX_OUTCOME_ENDINGS, walletCurrency } from '../wallet.js';
 import type { ModelRule } from './model.js';
 
 type Json = Record<string, unknown>;

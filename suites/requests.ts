@@ -1,13 +1,13 @@
-import type { AnsweredExchange } from '../../core/exchange.js';
-import { OPERATIONS } from '../../core/operations.js';
-import { withPath } from '../../core/predicates.js';
+import type { AnsweredExchange } from '../core/exchange.js';
+import { OPERATIONS } from '../core/operations.js';
+import { withPath } from '../core/predicates.js';
 // Request builders shared by the checks: one plain valid body per operation and one small function
 // per send, so a check reads as the exchanges it makes. Every send goes through ctx.send (the one
 // HTTP layer) and carries a label for the report.
-import { describeErrors, isValid, validateSchema, type SchemaId, type SchemaTypes } from '../../schemas/index.js';
-import type { Currency, OrderCreateRequest, RequestAmount, TransferMode } from '../../schemas/types.js';
-import { CheckFailure, answered, expectStatus, type CheckContext } from '../check.js';
-import type { Credentials, Exchange } from '../http.js';
+import { describeErrors, isValid, validateSchema, type SchemaId, type SchemaTypes } from '../schemas/index.js';
+import type { Currency, OrderCreateRequest, RequestAmount, TransferMode } from '../schemas/types.js';
+import { CheckFailure, answered, expectStatus, type CheckContext } from './check.js';
+import type { Credentials, Exchange } from './http.js';
 
 /** The interface's two fixed paths (Endpoints); the profile's four come from ctx.operation(key). */
 export const CREATE_ORDER_PATH = OPERATIONS.createOrder.path;
@@ -230,4 +230,4 @@ export async function settledPayout(
 }
 
 // Amounts are compared by value (P-AMOUNT-3); the exact decimals live with the amount rules.
-export { decimalEquals, decimalMinus, decimalOf, decimalText, type Decimal } from '../../schemas/amounts.js';
+export { decimalEquals, decimalMinus, decimalOf, decimalPlus, decimalText, type Decimal } from '../schemas/amounts.js';

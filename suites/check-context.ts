@@ -1,8 +1,9 @@
+// What a check sees of its run (ctx), and how one check is run and its outcome kept (executeCheck).
 import { CheckSkipped, isCheckFailure, isCheckInconclusive, isCheckSkipped, type Check, type CheckContext, type Need } from './check.js';
-import { concurrencyOf, isProduction, operationOf, type OperationKey, type TargetConfig } from './config.js';
-import { isMisSigned, isPlainlySigned, replayWindowUsedUp, TargetClient, type Exchange } from './http.js';
-import { idSource, runSalt, runTag } from './ids.js';
-import { Limiter, settleInOrder } from './limiter.js';
+import { isProduction, operationOf, type OperationKey, type TargetConfig } from './config.js';
+import { isMisSigned, isPlainlySigned, replayWindowUsedUp, type TargetClient, type Exchange } from './http.js';
+import { idSource } from './ids.js';
+import { settleInOrder } from './limiter.js';
 import { systemClock } from '../core/clock.js';
 import { OPERATION_NAMES, OPERATIONS } from '../core/operations.js';
 import { getPath } from '../core/predicates.js';
@@ -11,67 +12,13 @@ import type { CheckMeta, CheckOutcome } from '../core/report.js';
 import { observe } from './observers.js';
 import { notePayouts } from './own-payouts.js';
 import type { Redact } from './redact.js';
+import { laneLock, type RunState } from './run-state.js';
 import type { RunSettings } from './settings.js';
-import { openWebhookSession, type OpenSession } from './webhook-session.js';
+import { openWebhookSession } from './webhook-session.js';
 
 export type { CheckMeta } from '../core/report.js';
 
 const MAX_EVIDENCE = 6;
-
-/** The client and limits of one run, shared by all its checks. */
-export interface RunState {
-  settings: RunSettings;
-  client: TargetClient;
-  /** Requests in flight at most: the run's concurrency. */
-  requests: Limiter;
-  /** This run's part of every id (see idSource). */
-  salt: string;
-  /** The webhook session, once a check has asked for it (ctx.webhooks()). */
-  webhooks?: Promise<OpenSession>;
-  /** The check that opened it: how the session ended (a registration not put back) is said among its notes. */
-  webhooksOpenedBy?: CheckMeta;
-  /** One lock per lane: a lane's checks hold it while they run, ctx.exclusive takes it briefly. */
-  lanes: Map<string, Limiter>;
-}
-
-/** The lock of a lane (made on first use). */
-export function laneLock(state: RunState, lane: string): Limiter {
-  let lock = state.lanes.get(lane);
-  if (lock === undefined) state.lanes.set(lane, (lock = new Limiter(1)));
-  return lock;
-}
-
-/**
- * Ends what the run opened: the webhook session (its registration put back), then the client. What a
- * person must know of it (a registration the target would not take back) becomes a note of the
- * check that opened the session, and so of the report: no verdict of the target's.
- */
-export async function closeRunState(state: RunState): Promise<void> {
-  const webhooks = await state.webhooks?.catch(() => undefined);
-  const said = await webhooks?.close();
-  if (said !== undefined && state.webhooksOpenedBy !== undefined) (state.webhooksOpenedBy.notes ??= []).push(said);
-  await state.client.close();
-}
-
-/** The run's concurrency: --concurrency, else the config's profile.concurrency, else 8. */
-export function runConcurrency(settings: RunSettings): number {
-  return settings.concurrency ?? concurrencyOf(settings.config);
-}
-
-export function createRunState(settings: RunSettings): RunState {
-  const salt = settings.salt ?? runSalt();
-  const client = new TargetClient(settings.config, {
-    ownMark: runTag(settings.runNumber, salt),
-    timeoutMs: settings.timeoutMs,
-    ...(settings.clock !== undefined ? { clock: settings.clock } : {}),
-    ...(settings.onExchange !== undefined ? { onExchange: settings.onExchange } : {}),
-    ...(settings.interrupted !== undefined ? { interrupted: settings.interrupted } : {}),
-    ...(settings.deadlineAt !== undefined
-      ? { deadlineAt: settings.deadlineAt, deadlineSource: settings.deadlineSource ?? 'max time' }
-      : {}),
-  });
-  return { settings, client, requests: new Limiter(runConcurrency(settings)), salt, lanes: new Map() };
-}
 
 /** Why a check cannot run against this target, or undefined when it can. */
 export function whyNotRun(check: Check, settings: RunSettings): string | undefined {
@@ -139,6 +86,7 @@ export async function executeCheck(check: Check, state: RunState, meta: CheckMet
       meta.evidence = sent().slice(-MAX_EVIDENCE);
       return 'error';
     }
+    error.requirement ??= check.requirement;
     const { exchange, exchanges: own, ...details } = error.details;
     // A body other runs send too, still refused after its resends, judges nothing (profile v1.3 P-CLI): not judged, never failed.
     const usedUp = exchange === undefined ? undefined : replayWindowUsedUp(exchange);
@@ -166,9 +114,8 @@ export async function executeCheck(check: Check, state: RunState, meta: CheckMet
 }
 
 /**
- * A failure as kept: its texts redacted (a counterexample too, as the JSON it is reported as). A team's
- * check in plain JavaScript may give an object where a text belongs (`expected: { k: 1 }`): it is kept
- * as its JSON text, so the run goes on and the reports show it.
+ * A failure as kept: its texts redacted, a counterexample too. An object a team's check gives where a
+ * text belongs (`expected: { k: 1 }`) is kept as its JSON text, so the run goes on and the reports show it.
  */
 function redactedFailure(failure: NonNullable<CheckMeta['failure']>, redact: Redact): NonNullable<CheckMeta['failure']> {
   const { message, expected, actual, steps, reproduce, counterexample } = failure;
@@ -241,10 +188,8 @@ export function newMeta(check: Check): CheckMeta {
 }
 
 /**
- * What every check context inherits: team checks written for 0.1 read ctx.client, and are told what
- * replaced it rather than "undefined has no property". On the prototype, not on each context: a
- * getter defined on an object after it is made turns it into a slow dictionary, and checks read
- * their context at every step.
+ * Every check context's prototype: a team check written for 0.1 that reads ctx.client is told what
+ * replaced it. On the prototype, as a getter added to each context would make it a slow dictionary.
  */
 const REMOVED: object = Object.defineProperty({}, 'client', {
   enumerable: false,
@@ -255,6 +200,29 @@ const REMOVED: object = Object.defineProperty({}, 'client', {
   },
 });
 
+/** An exchange of a check: its run's own payouts noted, its answer tallied and looked over by the observers. */
+function tally(state: RunState, meta: CheckMeta, options: Parameters<CheckContext['send']>[0], exchange: Exchange): void {
+  const { config } = state.settings;
+  notePayouts(state, config, options, exchange);
+  const status = exchange.response?.status;
+  if (exchange.response !== undefined && isPlainlySigned(options, config.merchant) && ownMethod(config, options))
+    tallySigned(meta, exchange.response);
+  if (status !== undefined && status >= 500) meta.serverErrors = (meta.serverErrors ?? 0) + 1;
+  if (exchange.resent !== undefined) {
+    const resent = (meta.resent ??= { sent: 0, accepted: 0 });
+    resent.sent += 1;
+    if (exchange.response !== undefined && exchange.response.status !== 401) resent.accepted += 1;
+  }
+  // Signed wrong (or not at all) on purpose, and taken past authentication: the target's own doing,
+  // whatever the keys. Not a 404: a wrong base URL answers that to everything.
+  if (status !== undefined && isMisSigned(options) && (isSuccessStatus(status) || status === 409 || status === 422)) {
+    meta.wronglySignedAccepted = (meta.wronglySignedAccepted ?? 0) + 1;
+  }
+  if (status === 404 && isMisSigned(options)) meta.wronglySignedNotFound = (meta.wronglySignedNotFound ?? 0) + 1;
+  // A form's answer is a page (the sandbox's hosted checkout), not an operation's: no envelope rule applies.
+  if (options.form === undefined) for (const finding of observe(exchange)) meta.findings.push({ ...finding, exchange });
+}
+
 /**
  * What a check sees. Its exchanges are kept in the order they were sent, not the order they were
  * answered, so its evidence and findings are the same for a seed whatever the interleaving.
@@ -262,10 +230,8 @@ const REMOVED: object = Object.defineProperty({}, 'client', {
 function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges: Exchange[], scope: number): CheckContext {
   const { settings, client } = state;
   const concurrency = state.requests.max;
-  // A check that runs alone keeps its own requests in flight together (the race needs all of
-  // them at once, even at --concurrency 1); every other request waits for one of the run's slots.
-  // A lane's go first: its checks run one after another, so a lane is the run's longest chain, and
-  // behind the property checks' queue each of its requests waited for dozens of others.
+  // A check that runs alone keeps its requests in flight together (a race needs them all at once);
+  // others wait for a slot, a lane's first: a lane is the run's longest chain of requests.
   const ahead = check.lane !== undefined;
   const sendLimited = (options: Parameters<TargetClient['send']>[0]) =>
     check.alone ? client.send(options) : state.requests.run(() => client.send(options), { ahead });
@@ -278,27 +244,9 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
       return through(options).then((exchange) => kept(options, exchange, place));
     };
   const send = sendVia(sendLimited);
-  /** An exchange of this check, in its place: tallied, and looked over by the observers. */
   const kept = (options: Parameters<CheckContext['send']>[0], exchange: Exchange, place: number): Exchange => {
     exchanges[place] = exchange;
-    notePayouts(state, settings.config, options, exchange);
-    const status = exchange.response?.status;
-    if (exchange.response !== undefined && isPlainlySigned(options, settings.config.merchant) && ownMethod(settings.config, options))
-      tallySigned(meta, exchange.response);
-    if (status !== undefined && status >= 500) meta.serverErrors = (meta.serverErrors ?? 0) + 1;
-    if (exchange.resent !== undefined) {
-      const tally = (meta.resent ??= { sent: 0, accepted: 0 });
-      tally.sent += 1;
-      if (exchange.response !== undefined && exchange.response.status !== 401) tally.accepted += 1;
-    }
-    // Signed wrong (or not at all) on purpose, and taken past authentication: the target's own doing,
-    // whatever the keys. Not a 404: a wrong base URL answers that to everything.
-    if (status !== undefined && isMisSigned(options) && (isSuccessStatus(status) || status === 409 || status === 422)) {
-      meta.wronglySignedAccepted = (meta.wronglySignedAccepted ?? 0) + 1;
-    }
-    if (status === 404 && isMisSigned(options)) meta.wronglySignedNotFound = (meta.wronglySignedNotFound ?? 0) + 1;
-    // A form's answer is a page (the sandbox's hosted checkout), not an operation's: no envelope rule applies.
-    if (options.form === undefined) for (const finding of observe(exchange)) meta.findings.push({ ...finding, exchange });
+    tally(state, meta, options, exchange);
     return exchange;
   };
   const ctx: CheckContext & { __proto__: object } = {

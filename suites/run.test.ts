@@ -1,28 +1,22 @@
-// The runner: checks side by side within the run's concurrency, lanes one after another, a check
+// A run: checks side by side within the run's concurrency, lanes one after another, a check
 // that must run alone with nothing else in flight, results in the listed order, and the same
 // requests and report for a seed whatever the concurrency (test/run-concurrency.test.ts: two whole runs).
 import { describe, expect, it } from 'vitest';
+import { manualClock } from '../core/clock.js';
 import type { CheckResult } from '../core/report.js';
-import { defineCheck, type Check, type CheckContext } from './check.js';
-import type { TargetConfig } from './config.js';
-import { runChecks } from './runner.js';
+import { CheckFailure, defineCheck, type Check, type CheckContext } from './check.js';
+import { operationOf, type TargetConfig } from './config.js';
+import { EMBEDDED_CLOCK_FACTOR } from './embedded.js';
+import { payoutBody } from './requests.js';
+import { ConformanceRun, runChecks } from './run.js';
 import type { Section } from './sections.js';
-import type { RunSettings } from './settings.js';
 
 const config = {
   baseUrl: 'http://127.0.0.1:9',
   environment: 'sandbox',
   merchant: { apiKey: 'pk_test_runner', secretKey: 'sk_test_runner', walletId: 'WAL-1' },
 } as TargetConfig;
-const settings = (concurrency: number): RunSettings => ({
-  config,
-  seed: 1,
-  runs: 1,
-  runNumber: 1,
-  allowProduction: false,
-  timeoutMs: 1_000,
-  concurrency,
-});
+const settings = (concurrency: number) => ({ config, seed: 1, runs: 1, runNumber: 1, timeoutMs: 1_000, concurrency });
 
 /** Fake checks that send nothing: each records when it ran, and how many others were running then. */
 function timeline() {
@@ -62,7 +56,7 @@ function sweeping(id: string, count: number, each: (i: number, ctx: CheckContext
   });
 }
 
-describe('runChecks', () => {
+describe('a run of checks', () => {
   it('runs checks side by side, up to the concurrency, and returns them in their listed order', async () => {
     const { check, events } = timeline();
     const sections: Section[] = [
@@ -77,6 +71,30 @@ describe('runChecks', () => {
     expect(told).toEqual(['A', 'B']);
     const most = Math.max(...events.filter((e) => e.at === 'start').map((e) => e.others.length + 1));
     expect(most).toBe(3);
+  });
+
+  it("a failure carries its check's requirement, or the one it names, and a stable code", async () => {
+    const thrown: CheckFailure[] = [];
+    const failing = (id: string, named?: string) =>
+      defineCheck({
+        id,
+        requirement: 'AUTH-ACCEPT',
+        title: id,
+        run() {
+          const failure = new CheckFailure(`${id} broke`, {}, named);
+          thrown.push(failure);
+          throw failure;
+        },
+      });
+    const results = await runChecks(settings(1), [{ name: 'A', checks: [failing('own'), failing('named', 'ERR-ENVELOPE')] }]);
+    expect(results.map((r) => [r.state, r.meta.failure?.message])).toEqual([
+      ['failed', 'own broke'],
+      ['failed', 'named broke'],
+    ]);
+    expect(thrown.map((f) => [f.code, f.requirement])).toEqual([
+      ['SVC_CHECK_FAILED', 'AUTH-ACCEPT'],
+      ['SVC_CHECK_FAILED', 'ERR-ENVELOPE'],
+    ]);
   });
 
   it('at concurrency 1 runs one check at a time, in the listed order', async () => {
@@ -137,7 +155,7 @@ describe('runChecks', () => {
   it("sends a lane's requests before the queue of the others': its checks wait on each one", async () => {
     const sent: string[] = [];
     // Nothing listens on the config's port: each request is refused at once, and told in turn.
-    const run = { ...settings(4), onExchange: (x: { label: string }) => sent.push(x.label) };
+    const run = settings(4);
     // Three checks beside the lane, each sweeping with 4 requests in flight: a queue of 8 and more.
     const lane = defineCheck({
       id: 'lane',
@@ -149,9 +167,63 @@ describe('runChecks', () => {
       },
     });
     const sends = (id: string) => sweeping(id, 8, (i, ctx) => ctx.send({ label: `${id} ${i}`, path: '/x' }));
-    await runChecks(run, [{ name: 'A', checks: [sends('s1'), sends('s2'), sends('s3'), lane] }]);
+    await runChecks(run, [{ name: 'A', checks: [sends('s1'), sends('s2'), sends('s3'), lane] }], {
+      onExchange: (x) => sent.push(x.label),
+    });
     expect(sent).toHaveLength(27);
     // Each of the lane's requests waits for one slot, not behind the queue (then it came 20th or later).
     expect(sent.indexOf('lane 2')).toBeLessThan(12);
+  });
+});
+
+describe('a run on the embedded sandbox', () => {
+  it('keeps --max-time in real seconds on its faster clock: the deadline lies factor times further ahead on it', async () => {
+    const run = await ConformanceRun.open({ target: { embedded: {} }, maxTimeSeconds: 10 });
+    try {
+      const clock = run.settings.clock!;
+      expect(clock.factor).toBe(EMBEDDED_CLOCK_FACTOR);
+      const ahead = run.settings.deadlineAt! - clock.now();
+      // 10 real seconds are 80 s of a clock 8 times faster (less what passed while the sandbox started).
+      expect(ahead).toBeGreaterThan(10_000 * EMBEDDED_CLOCK_FACTOR - 5_000);
+      expect(ahead).toBeLessThanOrEqual(10_000 * EMBEDDED_CLOCK_FACTOR);
+    } finally {
+      await run.close();
+    }
+  });
+
+  it("ends the sandbox's sleeps when it closes: a payout still to settle holds no timer after the run", async () => {
+    const clock = manualClock();
+    const run = await ConformanceRun.open({ target: { embedded: {} }, clock });
+    const { config } = run;
+    const initiation = operationOf(config, 'transactionInitiation')!;
+    const payout = payoutBody(config.merchant.walletId, 'SESSION-SLEEP-1', 10, 'INR');
+    const answer = await run.state.client.send({ label: 'a payout', path: initiation.path, payload: payout });
+    expect(answer.response?.status).toBe(200);
+    // Its settlement waits on the clock (the sandbox settles a payout seconds later).
+    expect(clock.sleeping).toBeGreaterThan(0);
+    await run.close();
+    expect(clock.sleeping).toBe(0);
+  });
+
+  it('lets dozens of sleeps wait at once without node warning of a listener leak', async () => {
+    const warnings: string[] = [];
+    const warned = (warning: Error) => warnings.push(warning.name);
+    process.on('warning', warned);
+    const clock = manualClock();
+    const run = await ConformanceRun.open({ target: { embedded: {} }, clock });
+    try {
+      const initiation = operationOf(run.config, 'transactionInitiation')!;
+      for (let n = 0; n < 12; n++) {
+        const payout = payoutBody(run.config.merchant.walletId, `SESSION-MANY-${n}`, 10, 'INR');
+        expect((await run.state.client.send({ label: 'a payout', path: initiation.path, payload: payout })).response?.status).toBe(200);
+      }
+      expect(clock.sleeping).toBeGreaterThanOrEqual(12);
+      // node emits its warnings on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', warned);
+      await run.close();
+    }
   });
 });

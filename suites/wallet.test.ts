@@ -2,12 +2,12 @@
 // Verdicts v1.3; wallet.ts): a miss is the target's unless a quiet look saw the balance move by
 // itself; a later try that adds up erases nothing; the run's own payouts settling meanwhile are counted.
 import { describe, expect, it } from 'vitest';
-import { minorUnitOf, type Decimal } from '../../schemas/amounts.js';
-import { CURRENCIES } from '../../schemas/types.js';
-import type { RunningSandbox, StartOptions } from '../../sandbox/index.js';
-import type { CheckContext } from '../check.js';
-import { requestClock, sandboxTarget } from '../check-test-support.js';
-import { operationChecks } from './operations.js';
+import { minorUnitOf, type Decimal } from '../schemas/amounts.js';
+import { CURRENCIES } from '../schemas/types.js';
+import type { RunningSandbox, StartOptions } from '../sandbox/index.js';
+import type { CheckContext } from './check.js';
+import { requestClock, sandboxTarget } from './check-test-support.js';
+import { operationChecks } from './checks/operations.js';
 import { MAX_TRIES, ownAmount, ownMovesBetween, payoutEffect, SANDBOX_OUTCOME_ENDINGS, type Snapshot } from './wallet.js';
 
 const debited = operationChecks.find((c) => c.id === 'ops-balance-debited')!;

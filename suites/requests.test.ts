@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { virtualClock } from '../../core/clock.js';
-import { exchangeOf, madeUpConfig, madeUpContext, type Reply } from './made-up-server-test-support.js';
+import { virtualClock } from '../core/clock.js';
+import { exchangeOf, madeUpConfig, madeUpContext, type Reply } from './checks/made-up-server-test-support.js';
 import {
   decimalEquals,
   decimalMinus,

@@ -7,17 +7,18 @@
 // balance move by something no request of the run's explains: then it is "not judged: other
 // activity on the wallet". A later try never erases a miss: the first usable try decides.
 import { createHash } from 'node:crypto';
-import { minorUnitOf } from '../../schemas/amounts.js';
-import { CURRENCIES, type Currency } from '../../schemas/types.js';
-import { CheckFailure, CheckSkipped, answered, type CheckContext } from '../check.js';
-import { operationOf } from '../config.js';
-import type { Exchange } from '../http.js';
-import { unsettledOwnPayouts } from '../own-payouts.js';
+import { minorUnitOf } from '../schemas/amounts.js';
+import { CURRENCIES, type Currency } from '../schemas/types.js';
+import { CheckFailure, CheckSkipped, answered, type CheckContext } from './check.js';
+import { operationOf } from './config.js';
+import type { Exchange } from './http.js';
+import { unsettledOwnPayouts } from './own-payouts.js';
 import {
   balanceInquiry,
   decimalEquals,
   decimalMinus,
   decimalOf,
+  decimalPlus,
   decimalText,
   expectData,
   payoutStatus,
@@ -104,11 +105,6 @@ export interface Try {
   /** The payout's amount, and the change the rule expects (the amount, or 0 for a payout that FAILED). */
   amount: Decimal;
   expected: Decimal;
-}
-
-/** a + b, exactly. */
-export function decimalPlus(a: Decimal, b: Decimal): Decimal {
-  return decimalMinus(a, { units: -b.units, scale: b.scale });
 }
 
 const ZERO: Decimal = { units: 0n, scale: 0 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, Requirement } from '../core/report.js';
 import { buildReport } from '../core/verdict.js';
-import { summaryJson } from './report-files.js';
+import { summaryJson } from './json-summary.js';
 
 const requirement = (id: string, level: Requirement['level'], extra: Partial<Requirement> = {}): Requirement => ({
   id,

@@ -1,0 +1,226 @@
+// The client verify-client judges, as a process: started in a process group of its own with the
+// sandbox's coordinates, its output passed on marked and redacted, stopped with all it started.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { StringDecoder } from 'node:string_decoder';
+import { visible } from '../common/visible.js';
+import { TARGET_ENV_NAMES } from '../suites/config.js';
+import { UsageError, type Io } from './io.js';
+
+/** How a client's run ended. */
+export interface ClientOutcome {
+  exitCode: number | null;
+  /** How the client's run ended, when not with status 0: reported, not judged. */
+  note?: string;
+}
+
+/** A running client command: its outcome once it ends, and a way to end it. */
+export interface RunningClient {
+  outcome: Promise<ClientOutcome>;
+  /** Stops the client (its whole process group); the outcome then carries `note`. */
+  stop(note: string): void;
+  /** Stops the whole process group, SIGTERM then SIGKILL after a grace; resolves once the client has ended. */
+  terminate(): Promise<void>;
+  readonly exited: boolean;
+}
+
+/** The longest line of a client's output passed on; the rest of it is counted, not kept. */
+const MAX_RELAYED_LINE = 16 * 1024;
+/** How long an interrupted client's process group has to end on SIGTERM before it gets SIGKILL. */
+const TERMINATE_GRACE_MS = 2_000;
+
+/**
+ * Passes a client's output on line by line, marked and redacted. Memory stays bounded whatever the
+ * client prints: a line longer than MAX_RELAYED_LINE is cut, saying how much was left out.
+ */
+export function relayLines(
+  write: (text: string) => void,
+  redact: (text: string) => string,
+): { data: (chunk: Buffer) => void; end: () => void } {
+  const decoder = new StringDecoder('utf8');
+  let pending = '';
+  let dropped = 0;
+  const append = (part: string) => {
+    const room = MAX_RELAYED_LINE - pending.length;
+    if (part.length <= room) pending += part;
+    else {
+      pending += part.slice(0, room);
+      dropped += part.length - room;
+    }
+  };
+  const emit = () => {
+    write(`  │ ${visible(redact(pending))}${dropped > 0 ? ` … [${dropped} more characters of this line not shown]` : ''}\n`);
+    pending = '';
+    dropped = 0;
+  };
+  const take = (text: string) => {
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
+      append(text.slice(start, newline));
+      emit();
+      start = newline + 1;
+    }
+    append(text.slice(start));
+  };
+  return {
+    data: (chunk) => take(decoder.write(chunk)),
+    end: () => {
+      take(decoder.end());
+      if (pending !== '' || dropped > 0) emit();
+    },
+  };
+}
+
+/**
+ * Runs the client with the sandbox's coordinates; its output is passed through, marked, with the
+ * secret redacted. It runs in a process group of its own, so a timeout stops what it started too.
+ */
+export function runClient(
+  argv: string[],
+  io: Io,
+  redact: (text: string) => string,
+  env: Record<string, string>,
+  timeoutSeconds: number,
+): RunningClient {
+  const child = spawn(argv[0]!, argv.slice(1), {
+    cwd: io.cwd,
+    env: { ...withoutTargetVariables(io.env), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const group = processGroup(child);
+  let exited = false;
+  let stoppedNote: string | undefined;
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    group.kill();
+  }, timeoutSeconds * 1000);
+  const outcome = endOf(child, io, redact, argv[0]!, {
+    failed: () => clearTimeout(timer),
+    exited() {
+      exited = true;
+      clearTimeout(timer);
+      // Whatever the client left running (a server, a sleep) goes with it; its pipes then close.
+      group.kill();
+    },
+    stoppedAs() {
+      if (stoppedNote !== undefined) return { exitCode: null, note: stoppedNote };
+      if (!timedOut) return undefined;
+      const note = `the client did not finish within ${timeoutSeconds} s and was stopped; its requests until then are judged`;
+      return { exitCode: null, note };
+    },
+  });
+  void outcome.catch(() => {}).finally(() => (exited = true));
+  return {
+    outcome,
+    stop(note) {
+      if (exited) return;
+      stoppedNote = note;
+      group.kill();
+    },
+    async terminate() {
+      // Asked to stop (Ctrl-C, kill): a chance to shut down cleanly, then no more chances.
+      stoppedNote = 'the kit was interrupted';
+      group.signal('SIGTERM');
+      const until = Date.now() + TERMINATE_GRACE_MS;
+      while (group.alive() && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      group.kill();
+      await outcome.catch(() => {});
+    },
+    get exited() {
+      return exited;
+    },
+  };
+}
+
+/** What the client's end tells its runner: it could not start, it exited, and how the kit stopped it (if it did). */
+interface EndHooks {
+  failed(): void;
+  exited(): void;
+  stoppedAs(): ClientOutcome | undefined;
+}
+
+/**
+ * The client's outcome once it has exited and its pipes are read to the end (briefly): what it wrote
+ * just before it exited is passed on too.
+ */
+function endOf(
+  child: ChildProcess & { stdout: NodeJS.ReadableStream; stderr: NodeJS.ReadableStream },
+  io: Io,
+  redact: (text: string) => string,
+  program: string,
+  hooks: EndHooks,
+): Promise<ClientOutcome> {
+  const out = relayLines(io.stdout, redact);
+  const err = relayLines(io.stderr, redact);
+  child.stdout.on('data', out.data);
+  child.stderr.on('data', err.data);
+  return new Promise<ClientOutcome>((resolve, reject) => {
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      hooks.failed();
+      const reason = error.code === 'ENOENT' ? 'no such program' : error.message;
+      reject(new UsageError(`verify-client: cannot start \`${program}\`: ${reason}`));
+    });
+    child.on('exit', (code) => {
+      hooks.exited();
+      // A failure reading the pipes fails the outcome rather than vanishing in the event emitter.
+      Promise.all([drained(child.stdout), drained(child.stderr)]).then(() => {
+        out.end();
+        err.end();
+        const stopped = hooks.stoppedAs();
+        if (stopped !== undefined) resolve(stopped);
+        else if (code !== 0) resolve({ exitCode: code, note: `the client exited with status ${code}` });
+        else resolve({ exitCode: 0 });
+      }, reject);
+    });
+  });
+}
+
+/** Signals to the process group the child leads (or the child alone, where there is no group). */
+function processGroup(child: ChildProcess) {
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, name);
+    } catch {
+      child.kill(name);
+    }
+  };
+  return {
+    signal,
+    kill: () => signal('SIGKILL'),
+    /** Whether any process of the group is still there. */
+    alive(): boolean {
+      try {
+        process.kill(-child.pid!, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/** Resolves when a pipe has been read to its end, or after a second (a grandchild may hold it open). */
+function drained(stream: NodeJS.ReadableStream): Promise<void> {
+  const pipe = stream as NodeJS.ReadableStream & { destroy(): void; readableEnded: boolean };
+  return new Promise((resolveDrain) => {
+    const done = () => {
+      clearTimeout(timer);
+      pipe.destroy();
+      resolveDrain();
+    };
+    const timer = setTimeout(done, 1000);
+    if (pipe.readableEnded) done();
+    else pipe.once('end', done).once('close', done);
+  });
+}
+
+/**
+ * The environment without P-CFG's variables: the client's coordinates are the sandbox's alone, and a
+ * deployment's secrets given to the job (SVC_OTHER_SECRET_KEY, …) are not the client's to print.
+ */
+function withoutTargetVariables(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const kept = { ...env };
+  for (const name of TARGET_ENV_NAMES) delete kept[name];
+  return kept;
+}

@@ -1,0 +1,180 @@
+// How a judging command (run, verify-client, verify-receiver) reports: the options they share,
+// declared once, its report folder and signing key, and the reporters the verdict is fed to.
+import { relative, resolve } from 'node:path';
+import { readPackageJson } from '../common/package-root.js';
+import { endRun, type Reporter } from '../core/reporter.js';
+import type { CheckResult, Report, Requirement } from '../core/report.js';
+import { buildReport, exitCodeOf } from '../core/verdict.js';
+import { SummaryReporter } from '../reports/console.js';
+import { reportFolder, sealedFor } from '../reports/folder.js';
+import { GitHubActionsReporter } from '../reports/github.js';
+import { JsonSummaryReporter } from '../reports/json-summary.js';
+import { certification } from '../reports/seal.js';
+import { KeyFileError, readSigningKey, type ReportSigner } from '../reports/signature.js';
+import { prepareReportDir, removeReports, ReportDirError } from '../reports/write.js';
+import { interruptsOf } from './interrupt.js';
+import { UsageError, type Io } from './io.js';
+import type { ParsedOptions } from './options.js';
+
+export type JudgingCommand = 'run' | 'verify-client' | 'verify-receiver';
+
+/** Where a command's reports go without --report-dir: a folder of its own, so one never overwrites another's. */
+export function defaultReportDir(command: JudgingCommand): string {
+  return `svc-reports/${{ run: 'run', 'verify-client': 'client', 'verify-receiver': 'receiver' }[command]}`;
+}
+
+/** The options every judging command takes, the same for each. */
+export function reportOptions(command: JudgingCommand) {
+  return [
+    { name: 'report-dir', type: 'string', value: 'D', description: `where the reports go (default: ${defaultReportDir(command)})` },
+    {
+      name: 'format',
+      type: 'string',
+      value: 'text|json',
+      description: 'json: print the summary as one JSON object on stdout, and progress on stderr (default text)',
+    },
+    { name: 'strict', type: 'boolean', description: 'a failed SHOULD fails the run too' },
+    {
+      name: 'require-all',
+      type: 'boolean',
+      description: 'a verdict that judged only part of the requirements (partial) is inconclusive (exit 2), not conformant',
+    },
+    {
+      name: 'sign-key',
+      type: 'string',
+      value: 'FILE',
+      description:
+        'sign report.json with this Ed25519 private key (PKCS#8 PEM), writing report.json.sig beside it (verify-report --public-key checks it)',
+    },
+  ] as const;
+}
+
+type ReportOptions = ParsedOptions<ReturnType<typeof reportOptions>>;
+
+/** What a judgement without seed or property cases (verify-client, verify-receiver) is reported with. */
+export interface Judgement {
+  results: CheckResult[];
+  catalog: Requirement[];
+  target: Report['target'];
+  startedAt: Date;
+  rerunCommand: string;
+  catalogs: string[];
+  options: Record<string, unknown>;
+  notes?: readonly string[];
+}
+
+export class Reporting {
+  /** The console: with --format json its stdout is stderr, and stdout gets the summary object alone. */
+  readonly io: Io;
+  readonly reportDir: string;
+  private readonly json: boolean;
+  private key: ReportSigner | undefined;
+
+  /** Checks --format at once: a usage error before anything else is done. */
+  constructor(
+    private readonly command: JudgingCommand,
+    private readonly options: ReportOptions,
+    private readonly given: Io,
+  ) {
+    const format = options.format ?? 'text';
+    if (format !== 'text' && format !== 'json')
+      throw new UsageError(`${command}: --format takes text or json, not ${JSON.stringify(format)}`);
+    this.json = format === 'json';
+    this.io = this.json ? { ...given, stdout: given.stderr } : given;
+    this.reportDir = resolve(given.cwd, options['report-dir'] ?? defaultReportDir(command));
+  }
+
+  /**
+   * The report folder must take the reports before anything is sent (exit 2 now, not 70 after the
+   * run), and the --sign-key key must sign. An earlier run's reports are removed from the folder then.
+   */
+  async prepare(): Promise<void> {
+    await usableReportDir(this.command, this.reportDir, this.io);
+    this.key = await signerOf(this.command, this.options['sign-key'], this.io);
+  }
+
+  get signer(): ReportSigner | undefined {
+    return this.key;
+  }
+
+  /** How a reporter's file that could not be written is said: one line on stderr; the verdict stands. */
+  failure(what: string): (error: unknown) => void {
+    return (error) =>
+      this.io.stderr(
+        `svc-conformance ${this.command}: could not write ${what}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`,
+      );
+  }
+
+  /** The certification block: what judged, by which catalogs, with which options, and the key that signs. */
+  certification(catalogs: string[], options: Record<string, unknown>, config?: unknown): NonNullable<Report['certification']> {
+    return certification({
+      catalogs,
+      options,
+      ...(config !== undefined ? { config } : {}),
+      ...(this.key !== undefined ? { signedBy: this.key.signedBy } : {}),
+    });
+  }
+
+  /** The report of a judgement that has no seed or property cases, and the command that judges it again. */
+  judgement({ catalogs, options, ...rest }: Judgement): Report {
+    return {
+      ...buildReport({
+        ...rest,
+        strict: this.options.strict,
+        requireAll: this.options['require-all'],
+        seed: 0,
+        runNumber: 0,
+        runs: 0,
+        durationMs: Date.now() - rest.startedAt.getTime(),
+        version: readPackageJson<{ version: string }>('package.json').version,
+      }),
+      certification: this.certification(catalogs, { strict: this.options.strict, requireAll: this.options['require-all'], ...options }),
+    };
+  }
+
+  /**
+   * Feeds the report to every form, in order: the report folder, `more` (a HAR), the summary (text
+   * or JSON), the GitHub job summary and annotations. Returns the exit status; interrupted, nothing.
+   */
+  async end(report: Report, more: readonly Reporter[] = []): Promise<0 | 1 | 2> {
+    const { signal } = interruptsOf(this.io);
+    const command = this.command;
+    const summary = this.json
+      ? new JsonSummaryReporter({ stdout: this.given.stdout, stderr: this.io.stderr }, command)
+      : new SummaryReporter(this.io, command);
+    const reporters = [
+      ...reportFolder(this.reportDir, this.key, this.failure(`the reports to ${this.reportDir}`)),
+      ...more,
+      summary,
+      new GitHubActionsReporter(this.io, this.io, command),
+    ];
+    await endRun(reporters, sealedFor(report, this.key), signal);
+    return signal.aborted ? 2 : exitCodeOf(report);
+  }
+}
+
+/** Makes the report folder usable and removes an earlier run's reports; an interrupt removes what a racing write left. */
+async function usableReportDir(command: string, dir: string, io: Io): Promise<void> {
+  try {
+    await prepareReportDir(dir);
+  } catch (error) {
+    if (error instanceof ReportDirError) throw new UsageError(`${command}: ${error.message}`);
+    throw error;
+  }
+  const removed = await removeReports(dir);
+  const fromCwd = relative(io.cwd, dir);
+  const shown = fromCwd === '' ? '.' : fromCwd.startsWith('..') ? dir : fromCwd;
+  const done = removed.length > 0 ? `removed the previous reports in ${shown}` : `left no reports in ${shown}`;
+  interruptsOf(io).hold({ done, failed: `could not remove the reports in ${shown}` }, () => removeReports(dir));
+}
+
+/** The --sign-key key, read before anything is run: one that cannot sign is exit 2, naming the problem, never the key. */
+async function signerOf(command: string, given: string | undefined, io: Io): Promise<ReportSigner | undefined> {
+  if (given === undefined) return undefined;
+  try {
+    return await readSigningKey(resolve(io.cwd, given), given);
+  } catch (error) {
+    if (error instanceof KeyFileError) throw new UsageError(`${command}: ${error.message}`);
+    throw error;
+  }
+}

@@ -1,0 +1,53 @@
+// --format json: the summary as one JSON object on stdout, everything else on stderr.
+import type { Reporter, RunEnd } from '../core/reporter.js';
+import type { Report } from '../core/report.js';
+import { verdictText } from '../core/verdict.js';
+import { sayInconclusive, type ConsoleOut } from './console.js';
+import { digestOf } from './seal.js';
+
+export class JsonSummaryReporter implements Reporter {
+  constructor(
+    private readonly out: ConsoleOut,
+    private readonly command: string,
+  ) {}
+
+  onRunEnd({ report, files }: RunEnd): void {
+    this.out.stdout(summaryJson(report, files));
+    sayInconclusive(this.out, this.command, report);
+  }
+}
+
+/**
+ * The summary as one JSON object: the verdict, the counts, each failed requirement (with the profile
+ * rule that decides it), each MAY not held apart (never a failure), the report files and the digest.
+ */
+export function summaryJson(report: Report, files: readonly string[]): string {
+  const entry = (r: Report['requirements'][number]) => ({
+    id: r.id,
+    level: r.level,
+    title: r.title,
+    message: r.evidence[0]?.message ?? r.title,
+    ...(r.profileDecides !== undefined ? { profileDecides: r.profileDecides } : {}),
+  });
+  const failed = report.requirements.filter((r) => r.status === 'failed' && r.level !== 'MAY').map(entry);
+  const mayNotHeld = report.requirements.filter((r) => r.status === 'failed' && r.level === 'MAY').map(entry);
+  return (
+    JSON.stringify({
+      tool: report.tool,
+      verdict: report.verdict,
+      verdictText: verdictText(report),
+      ...(report.reasons !== undefined ? { reasons: report.reasons } : {}),
+      coverage: report.coverage,
+      target: report.target,
+      ...(report.client ? { client: report.client } : {}),
+      ...(report.receiver ? { receiver: report.receiver } : {}),
+      ...(report.client || report.receiver ? {} : { seed: report.seed }),
+      summary: report.summary,
+      ...(report.notes !== undefined ? { notes: report.notes } : {}),
+      failed,
+      ...(mayNotHeld.length > 0 ? { mayNotHeld } : {}),
+      reports: files,
+      digest: digestOf(report),
+    }) + '\n'
+  );
+}

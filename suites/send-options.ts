@@ -1,0 +1,120 @@
+// What a check asks to send (SendOptions), how it is signed, and the body and headers it becomes.
+import { canonicalize } from '../signer/canonical.js';
+
+export interface Credentials {
+  apiKey: string;
+  secretKey: string;
+}
+
+export type AuthHeader = 'X-API-KEY' | 'X-SIGNATURE' | 'X-TIMESTAMP' | 'Content-Type' | 'Accept';
+
+export interface SendOptions {
+  /** What the exchange is for, shown with its evidence. */
+  label: string;
+  path: string;
+  /** POST by default; PUT, PATCH and DELETE only to see how a path answers another method (P-HTTP-1). */
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Content-Type as sent, in place of `application/json` (P-HTTP-2: a charset parameter, another letter case). */
+  contentType?: string;
+  /** A JSON payload, sent as its canonical text (P-SIGN-3)… */
+  payload?: unknown;
+  /** …or a body text sent and signed exactly as given (malformed bodies, P-ERR-4). */
+  raw?: string;
+  /** Whose keys sign and identify the request; default the configured merchant. */
+  as?: Credentials;
+  /** X-TIMESTAMP as sent; default the client clock's whole seconds. */
+  timestamp?: string | number;
+  /** Sign with this timestamp text instead of the one sent (a timestamp changed after signing). */
+  signedTimestamp?: string;
+  /** Sign this text instead of the body sent (a body changed after signing), or null to leave the timestamp out. */
+  signedBody?: string;
+  /** Leave the timestamp out of the signed message (a client that signs the body alone). */
+  signBodyOnly?: boolean;
+  /** Replace the signature, e.g. to truncate or alter it. */
+  signature?: string | ((signature: string) => string);
+  omit?: readonly AuthHeader[];
+  /** Header names as written: the interface's capitals, or all lower case (P-AUTH-1). */
+  headerCase?: 'interface' | 'lower';
+  /** Allow the same (timestamp, signature) as an earlier request: only the replay check wants it. */
+  reuse?: boolean;
+  /**
+   * A form a person's browser submits (the reference sandbox's hosted checkout): sent unsigned as
+   * application/x-www-form-urlencoded, as a browser sends it; its answer is a page, not an operation's.
+   */
+  form?: Record<string, string>;
+}
+
+/** Whether a request is signed the profile's way over the bytes it sends, with a timestamp the client chose: nothing altered, omitted or reused. */
+export function isCorrectlySigned(options: SendOptions): boolean {
+  return (
+    options.timestamp === undefined &&
+    options.signedTimestamp === undefined &&
+    options.signedBody === undefined &&
+    !options.signBodyOnly &&
+    options.signature === undefined &&
+    (options.omit === undefined || options.omit.length === 0) &&
+    !options.reuse &&
+    options.form === undefined
+  );
+}
+
+/**
+ * Whether a request is deliberately signed wrong or not at all (a header left out, the signature
+ * replaced or altered, the body or the timestamp changed after signing, the body signed alone).
+ */
+export function isMisSigned(options: SendOptions): boolean {
+  return (
+    options.signature !== undefined ||
+    options.signedBody !== undefined ||
+    options.signedTimestamp !== undefined ||
+    options.signBodyOnly === true ||
+    (options.omit ?? []).some((header) => header === 'X-API-KEY' || header === 'X-SIGNATURE' || header === 'X-TIMESTAMP')
+  );
+}
+
+/**
+ * Whether a request is signed the profile's way with the configured merchant's own keys: a fresh
+ * timestamp, the canonical body, nothing altered, omitted or reused. A server given the right keys
+ * never answers such a request 401, so when every one of them is, the keys are what is wrong.
+ */
+export function isPlainlySigned(options: SendOptions, merchant: Credentials): boolean {
+  const as = options.as ?? merchant;
+  return as.apiKey === merchant.apiKey && as.secretKey === merchant.secretKey && options.raw === undefined && isCorrectlySigned(options);
+}
+
+/** A GET's fields as a query string (scalars only; the interface shows no GET payloads). */
+export function queryOf(payload: unknown): string {
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return '';
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(payload)) {
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** The body sent: a form's fields, the raw text, or the payload's canonical JSON; a GET's is empty (P-SIGN-4). */
+export function bodyOf(options: SendOptions, method: string, form: string | undefined): string {
+  if (method === 'GET') return '';
+  return form ?? options.raw ?? (options.payload === undefined ? '' : canonicalize(options.payload));
+}
+
+/** The request's headers, as cased and left out as the options say; a form's are a browser's. */
+export function headersOf(
+  options: SendOptions,
+  as: Credentials,
+  signed: { method: string; timestamp: string; signature: string; form: string | undefined },
+): Record<string, string> {
+  if (signed.form !== undefined) return { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'text/html' };
+  const lower = options.headerCase === 'lower';
+  const headers: Record<string, string> = {};
+  const put = (name: AuthHeader, value: string) => {
+    if (!options.omit?.includes(name)) headers[lower ? name.toLowerCase() : name] = value;
+  };
+  if (signed.method !== 'GET') put('Content-Type', options.contentType ?? 'application/json');
+  put('Accept', 'application/json');
+  put('X-API-KEY', as.apiKey);
+  put('X-TIMESTAMP', signed.timestamp);
+  put('X-SIGNATURE', signed.signature);
+  return headers;
+}
