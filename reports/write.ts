@@ -7,6 +7,7 @@ import { looksLikeSignature } from './signature.js';
 /** A report folder that cannot take the reports: said before the first request, not after the run. */
 export class ReportDirError extends Error {
   override readonly name = 'ReportDirError';
+  readonly code = 'SVC_REPORT_DIR';
 }
 
 /**

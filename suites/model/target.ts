@@ -31,6 +31,7 @@ export interface Step {
 /** A rule broken at a step: the model's verdict, carried out of fast-check's run as an exception. */
 export class ModelBreach extends Error {
   override readonly name = 'ModelBreach';
+  readonly code = 'SVC_MODEL_BREACH';
   constructor(
     readonly rule: ModelRule,
     message: string,
@@ -43,6 +44,7 @@ export class ModelBreach extends Error {
 /** A sequence the model cannot follow (an answer it has no rule for): never the target's failure. */
 export class NotJudged extends Error {
   override readonly name = 'NotJudged';
+  readonly code = 'SVC_MODEL_NOT_JUDGED';
 }
 
 /**
