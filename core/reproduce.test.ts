@@ -3,7 +3,8 @@ import { createHmac } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Exchange } from './exchange.js';
-import { curlLine, RECEIVER_COMMAND, replayLine, scriptPlan, shellQuote, timestampWord, triggerLine } from './reproduce.js';
+import { curlLine, scriptPlan, shellQuote, timestampWord } from './reproduce.js';
+import { RECEIVER_COMMAND, replayLine, triggerLine } from './resend-lines.js';
 import type { Signing } from './exchange.js';
 
 const SIGNATURE = '63987757dfd5196c8eb2547efbdf01c71052e570bae390d9791becf2ea504f4d';

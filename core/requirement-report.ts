@@ -2,7 +2,8 @@
 // against it, why it was not judged, and its evidence with the lines that reproduce each piece.
 import { thrownIn, type CheckCodeError } from './check-error.js';
 import type { Exchange } from './exchange.js';
-import { curlLine, isDeliberate, replayLine, scriptPlan, shellQuote, triggerLine } from './reproduce.js';
+import { curlLine, isDeliberate, scriptPlan, shellQuote } from './reproduce.js';
+import { replayLine, triggerLine } from './resend-lines.js';
 import type { CheckResult, Evidence, Requirement, RequirementReport } from './report.js';
 
 const MAX_EVIDENCE_PER_REQUIREMENT = 5;

@@ -6,7 +6,7 @@
 import { visible } from '../common/visible.js';
 import type { Exchange } from '../core/exchange.js';
 import type { Evidence } from '../core/report.js';
-import { pathOf } from '../core/reproduce.js';
+import { pathOf } from '../core/resend-lines.js';
 
 /** Escapes text for HTML content and quoted attribute values. */
 export function esc(value: unknown): string {

@@ -7,7 +7,8 @@ import { chromium } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { catalog } from '../suites/catalog.js';
 import type { Exchange } from '../core/exchange.js';
-import { curlLine, replayLine } from '../core/reproduce.js';
+import { curlLine } from '../core/reproduce.js';
+import { replayLine } from '../core/resend-lines.js';
 import { esc, renderHtml } from './html.js';
 import type { Evidence, Report, RequirementReport } from '../core/report.js';
 
