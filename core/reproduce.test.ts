@@ -374,7 +374,23 @@ describe('triggerLine', () => {
     try {
       let out = '';
       receiver.stdout.on('data', (chunk) => (out += chunk));
-      for (let waited = 0; !/PORT \d+/.test(out) && waited < 50; waited++) await new Promise((r) => setTimeout(r, 100));
+      // Resolves on the output as it comes; the real-time bound only ends a test that has failed.
+      const printed = (done: (text: string) => boolean) =>
+        new Promise<void>((resolve, reject) => {
+          const look = () => {
+            if (!done(out)) return;
+            clearTimeout(bound);
+            receiver.stdout.off('data', look);
+            resolve();
+          };
+          const bound = setTimeout(() => {
+            receiver.stdout.off('data', look);
+            reject(new Error(`the receiver printed only: ${out}`));
+          }, 10_000);
+          receiver.stdout.on('data', look);
+          look();
+        });
+      await printed((text) => /PORT \d+/.test(text));
       const port = /PORT (\d+)/.exec(out)![1];
       const answer = await fetch(`http://127.0.0.1:${port}/webhooks`, {
         method: 'POST',
@@ -382,7 +398,7 @@ describe('triggerLine', () => {
         body: '{"event":"payout.failed"}',
       });
       expect(answer.status).toBe(200);
-      for (let waited = 0; !out.includes('payout.failed') && waited < 50; waited++) await new Promise((r) => setTimeout(r, 100));
+      await printed((text) => text.includes('payout.failed'));
       expect(out).toContain('POST /webhooks');
       expect(out).toContain("'x-event-id': 'evt_1'");
       expect(out).toContain('{"event":"payout.failed"}');
