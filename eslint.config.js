@@ -3,11 +3,8 @@
 // whose failure would vanish), a switch over a union that forgets a member, a value of unknown type
 // used as if known.
 //
-// `npm test` lints the kit and its unit tests, `npm run test:e2e` the end-to-end tests, each time
-// whole, handing ESLint the program a type check built (scripts/check.mjs). `npm run lint` keeps a cache in node_modules/.cache/eslint: with it a rerun lints
-// only the files that changed. The cache is per file, so an edit that breaks an unchanged file's types
-// shows in `npm test` (or, for an end-to-end test, `npm run test:e2e`) and `npx eslint .`, not in a
-// warm `npm run lint`.
+// `npm run lint` (part of `npm test`) lints every file, the end-to-end tests too, with no cache: a
+// type-aware rule's verdict on one file can change with an edit to another.
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(

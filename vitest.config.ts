@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 import PlainSummaryReporter from './test/plain-summary-reporter.js';
 
 // Three projects, all run by CI (.ci/run):
-//   - `unit` (what `npm test` runs, with the type check, lint and format check): the tests beside the code
+//   - `unit` (`npm test` runs it beside the type check, lint and format check): the tests beside the code
 //     they test: a module, a check against a sandbox, the sandbox's operations. They share their
 //     workers' loaded modules (isolate: false), which halves their CPU time; each makes its own
 //     sandboxes, clocks and state, so sharing the modules shares nothing they judge.
@@ -17,7 +17,6 @@ import PlainSummaryReporter from './test/plain-summary-reporter.js';
 //     drive a real browser.
 // `vitest run` alone runs all three.
 // Which files are end-to-end: the folders test/ and examples/, and the tests that drive a browser.
-// scripts/check.mjs reads the same file: `npm test` lints the unit tier, `npm run test:e2e` this one.
 const TIERS = JSON.parse(readFileSync('test/tiers.json', 'utf8')) as { e2eFolders: string[]; e2eFiles: string[] };
 const BROWSER_TESTS = TIERS.e2eFiles;
 const E2E = [...TIERS.e2eFolders.map((folder) => `${folder}**/*.test.ts`), ...BROWSER_TESTS];

@@ -1,8 +1,10 @@
+// The harness and the sandbox behind it run on a manual clock that the test clients read and move:
+// a client that must not repeat a (timestamp, signature) pair moves it to the next second, no one waits.
 import * as http from 'node:http';
 import * as https from 'node:https';
-import { setTimeout as sleep } from 'node:timers/promises';
 import nock from 'nock';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { manualClock, type ManualClock } from '../core/clock.js';
 import { startSandbox } from '../sandbox/index.js';
 import type { RecordedExchange } from '../sandbox/options.js';
 import { MERCHANT_A, MERCHANT_A_LIVE } from '../sandbox/tenants.js';
@@ -36,21 +38,32 @@ interface SendOptions {
   /** The body text to send and sign, when not the canonical text of the payload. */
   text?: string;
   timestamp?: string;
+  /** Gives up on the answer (status 0) after this many ms of the test's clock. */
   timeoutMs?: number;
 }
+
+let clock: ManualClock;
+beforeEach(() => {
+  clock = manualClock();
+});
+const seconds = () => Math.floor(clock.now() / 1000);
 
 /** A tiny fetch-based client: signs the text it sends, never repeats a (timestamp, signature) pair. */
 function fetchClient(baseUrl: string) {
   const sent = new Set<string>();
   return async (path: string, payload: unknown, o: SendOptions = {}) => {
     const text = o.text ?? canonicalize(payload);
-    let signed = signText(text, o.timestamp ?? Math.floor(Date.now() / 1000), MERCHANT_A.secretKey);
+    let signed = signText(text, o.timestamp ?? seconds(), MERCHANT_A.secretKey);
     while (o.timestamp === undefined && sent.has(signed.signature)) {
-      await sleep(1000 - (Date.now() % 1000) + 5);
-      signed = signText(text, Math.floor(Date.now() / 1000), MERCHANT_A.secretKey);
+      await clock.advance(1000 - (clock.now() % 1000));
+      signed = signText(text, seconds(), MERCHANT_A.secretKey);
     }
     sent.add(signed.signature);
     const timestamp = o.timestamp ?? signed.message.slice(text.length);
+    // The real-time bound only ends a test that has failed.
+    const giveUp = new AbortController();
+    const bound = setTimeout(() => giveUp.abort(), 10_000);
+    if (o.timeoutMs !== undefined) void clock.sleep(o.timeoutMs, giveUp.signal).then(() => giveUp.abort());
     try {
       const response = await fetch(baseUrl + path, {
         method: 'POST',
@@ -62,7 +75,7 @@ function fetchClient(baseUrl: string) {
           'X-SIGNATURE': signed.signature,
         },
         body: text,
-        signal: AbortSignal.timeout(o.timeoutMs ?? 3000),
+        signal: giveUp.signal,
       });
       return {
         status: response.status,
@@ -70,6 +83,9 @@ function fetchClient(baseUrl: string) {
       };
     } catch {
       return { status: 0, json: null };
+    } finally {
+      clearTimeout(bound);
+      giveUp.abort();
     }
   };
 }
@@ -88,6 +104,20 @@ const failedIds = (results: ReturnType<ClientHarness['findings']>) =>
     .filter((r) => r.state === 'failed')
     .map((r) => r.meta.requirement)
     .sort();
+
+/** Resolves once the harness holds an answer (judging refuses meanwhile): bounded in turns of the event loop, not in time. */
+async function untilHeld(h: ClientHarness): Promise<void> {
+  for (let turn = 0; turn < 10_000; turn++) {
+    try {
+      h.findings();
+    } catch (error) {
+      if (/still waiting for an answer/.test((error as Error).message)) return;
+      throw error;
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  throw new Error('the harness never held an answer');
+}
 
 /** Throws what assertConformant throws, as a value. */
 function conformanceError(harness: ClientHarness, strict = false): ClientConformanceError {
@@ -108,7 +138,7 @@ afterEach(async () => {
 
 describe('installClientHarness: a client judged in-process by P-CLIENT', () => {
   it('passes a conforming fetch client, recording the exact bytes and headers it sent', async () => {
-    harness = installClientHarness();
+    harness = installClientHarness({ clock });
     const send = fetchClient(harness.env.SVC_BASE_URL);
     const orderId = `ORD-${crypto.randomUUID()}`;
     expect((await send(CREATE, order(orderId))).status).toBe(201);
@@ -134,6 +164,19 @@ describe('installClientHarness: a client judged in-process by P-CLIENT', () => {
     expect(harness.report().client?.requests).toBe(5);
   });
 
+  it('runs the sandbox and the report on the clock it is given', async () => {
+    const start = Date.UTC(2031, 0, 1, 9, 30);
+    clock = manualClock(start);
+    harness = installClientHarness({ clock });
+    const send = fetchClient(harness.baseUrl);
+    // Signed at the given clock's second: the sandbox accepts it only if it reads that clock too.
+    expect((await send(BALANCE, { svc_wallet_id: harness.credentials.walletId })).status).toBe(200);
+    await clock.advance(1_500);
+    expect(harness.requests().map((r) => r.receivedAt)).toEqual([start]);
+    expect(harness.report()).toMatchObject({ startedAt: '2031-01-01T09:30:00.000Z', durationMs: 1_500 });
+    harness.assertConformant({ strict: true });
+  });
+
   it('names each broken rule, with the findings verify-client gives for the same client', async () => {
     // Reuses an order id, escapes "/" (PHP's json_encode), and sends a millisecond timestamp.
     const brokenClient = async (baseUrl: string) => {
@@ -141,9 +184,9 @@ describe('installClientHarness: a client judged in-process by P-CLIENT', () => {
       await send(CREATE, order('ORDER-1001'));
       await send(CREATE, order('ORDER-1001', 320.75));
       await send(CREATE, order('ORDER-1002'), { text: canonicalize(order('ORDER-1002')).replaceAll('/', '\\/') });
-      await send(ORDER_STATUS, { order_id: 'ORDER-1002' }, { timestamp: String(Date.now()) });
+      await send(ORDER_STATUS, { order_id: 'ORDER-1002' }, { timestamp: String(clock.now()) });
     };
-    harness = installClientHarness();
+    harness = installClientHarness({ clock });
     await brokenClient(harness.baseUrl);
     const error = conformanceError(harness);
     expect(error).toMatchObject({ name: 'ClientConformanceError', code: 'SVC_CLIENT_NOT_CONFORMANT' });
@@ -155,7 +198,7 @@ describe('installClientHarness: a client judged in-process by P-CLIENT', () => {
 
     // The same client through a real socket, judged as verify-client judges it.
     const recorded: RecordedExchange[] = [];
-    const sandbox = await startSandbox({ port: 0, record: (x) => recorded.push(x) });
+    const sandbox = await startSandbox({ port: 0, clock, record: (x) => recorded.push(x) });
     try {
       await brokenClient(sandbox.baseUrl);
     } finally {
@@ -170,11 +213,11 @@ describe('installClientHarness: a client judged in-process by P-CLIENT', () => {
     ['https', 'https://127.0.0.1:9'],
     ['http', 'http://127.0.0.1:9'],
   ] as const)('intercepts a node:%s client too, imported by name', async (name, baseUrl) => {
-    harness = installClientHarness({ baseUrl });
+    harness = installClientHarness({ clock, baseUrl });
     // Read at call time, as a client module's named import would be: `import { request } from 'node:https'`.
     const request = name === 'https' ? https.request : http.request;
     const text = canonicalize({ svc_wallet_id: MERCHANT_A.walletId });
-    const timestamp = Math.floor(Date.now() / 1000);
+    const timestamp = seconds();
     const answer = await new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
       const req = request(
         `${harness!.baseUrl}${BALANCE}`,
@@ -208,7 +251,7 @@ describe('installClientHarness: a client judged in-process by P-CLIENT', () => {
   });
 
   it('lets a scenario reach the client: create-order-503-once, recovered by asking Order Status first', async () => {
-    harness = installClientHarness({ scenarios: ['create-order-503-once'] });
+    harness = installClientHarness({ clock, scenarios: ['create-order-503-once'] });
     const send = fetchClient(harness.baseUrl);
     const first = await send(CREATE, order('ORD-503'));
     expect(first.status).toBe(503);
@@ -222,7 +265,7 @@ describe('installClientHarness: a client judged in-process by P-CLIENT', () => {
   });
 
   it('fails a client that repeats the 503ed order at once', async () => {
-    harness = installClientHarness({ scenarios: ['create-order-503-once'] });
+    harness = installClientHarness({ clock, scenarios: ['create-order-503-once'] });
     const send = fetchClient(harness.baseUrl);
     await send(CREATE, order('ORD-AGAIN'));
     await send(CREATE, order('ORD-AGAIN'));
@@ -232,7 +275,7 @@ describe('installClientHarness: a client judged in-process by P-CLIENT', () => {
   });
 
   it('fails on a broken SHOULD rule only when strict: no wait after a 429', async () => {
-    harness = installClientHarness({ scenarios: ['create-order-429-once'] });
+    harness = installClientHarness({ clock, scenarios: ['create-order-429-once'] });
     const send = fetchClient(harness.baseUrl);
     expect((await send(CREATE, order('ORD-429'))).status).toBe(429);
     expect((await send(ORDER_STATUS, { order_id: 'ORD-429' })).status).toBe(404); // at once, ignoring Retry-After: 1
@@ -241,9 +284,12 @@ describe('installClientHarness: a client judged in-process by P-CLIENT', () => {
   });
 
   it('judges a held answer once restore() has released it; judging before that is refused', async () => {
-    harness = installClientHarness({ scenarios: ['create-order-hang-once'] });
+    harness = installClientHarness({ clock, scenarios: ['create-order-hang-once'] });
     const send = fetchClient(harness.baseUrl);
-    expect((await send(CREATE, order('ORD-HANG'), { timeoutMs: 300 })).status).toBe(0);
+    const held = send(CREATE, order('ORD-HANG'), { timeoutMs: 300 });
+    await untilHeld(harness);
+    await clock.advance(300);
+    expect((await held).status).toBe(0);
     expect(() => harness!.findings()).toThrow(/1 request is still waiting for an answer.*restore\(\)/);
     expect((await send(ORDER_STATUS, { order_id: 'ORD-HANG' })).status).toBe(200);
     await harness.restore();
@@ -255,7 +301,7 @@ describe('installClientHarness: a client judged in-process by P-CLIENT', () => {
   });
 
   it('hands the sandbox a body nock could not parse, and records it as sent', async () => {
-    harness = installClientHarness();
+    harness = installClientHarness({ clock });
     const response = await fetch(`${harness.baseUrl}${CREATE}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -267,7 +313,7 @@ describe('installClientHarness: a client judged in-process by P-CLIENT', () => {
   });
 
   it('fails when the client sent nothing, saying where to point it', () => {
-    harness = installClientHarness();
+    harness = installClientHarness({ clock });
     expect(() => harness!.assertConformant()).toThrow(/sent no request to http:\/\/127\.0\.0\.1:9; point it at harness\.baseUrl/);
   });
 
@@ -275,11 +321,11 @@ describe('installClientHarness: a client judged in-process by P-CLIENT', () => {
     expect(() => installClientHarness({ baseUrl: 'https://x.test/api' })).toThrow(
       /^installClientHarness: baseUrl must be an http\(s\) origin/,
     );
-    expect(() => installClientHarness({ scenarios: ['create-order-500-once' as 'payout-failed'] })).toThrow(
+    expect(() => installClientHarness({ clock, scenarios: ['create-order-500-once' as 'payout-failed'] })).toThrow(
       /^installClientHarness: unknown scenario "create-order-500-once"/,
     );
-    harness = installClientHarness();
-    expect(() => installClientHarness()).toThrow(/already installed for http:\/\/127\.0\.0\.1:9/);
+    harness = installClientHarness({ clock });
+    expect(() => installClientHarness({ clock })).toThrow(/already installed for http:\/\/127\.0\.0\.1:9/);
   });
 });
 
@@ -296,14 +342,14 @@ describe('restore()', () => {
     const real = await localServer('the real server');
     try {
       const other = nock('http://127.0.0.1:9').get('/still').reply(200, 'still here');
-      harness = installClientHarness({ baseUrl: real.url });
+      harness = installClientHarness({ clock, baseUrl: real.url });
       expect((await fetch(`${real.url}/nowhere`)).status).toBe(404); // the sandbox's own 404
       await harness.restore();
       await harness.restore(); // idempotent
       expect(await (await fetch(`${real.url}${CREATE}`)).text()).toBe('the real server');
       expect(await (await fetch('http://127.0.0.1:9/still')).text()).toBe('still here');
       expect(other.isDone()).toBe(true);
-      harness = installClientHarness({ baseUrl: real.url }); // the URL is free again
+      harness = installClientHarness({ clock, baseUrl: real.url }); // the URL is free again
     } finally {
       await harness?.restore();
       await real.close();
@@ -313,7 +359,7 @@ describe('restore()', () => {
   it('blocks other hosts only when asked, and allows them again on restore', async () => {
     const elsewhere = await localServer('elsewhere');
     try {
-      harness = installClientHarness({ blockOtherHosts: true });
+      harness = installClientHarness({ clock, blockOtherHosts: true });
       const blocked = await fetch(elsewhere.url).then(
         () => undefined,
         (e: Error & { cause?: { code?: string } }) => e.cause?.code ?? (e as { code?: string }).code,

@@ -15,6 +15,7 @@
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import type nockModule from 'nock';
 import { readPackageJson } from '../common/package-root.js';
+import { systemClock, type Clock } from '../core/clock.js';
 import { buildReport } from '../core/verdict.js';
 import type { CheckResult, Report } from '../core/report.js';
 import type { SandboxApp } from '../sandbox/app.js';
@@ -40,6 +41,8 @@ export interface ClientHarnessOptions {
   hangSeconds?: number;
   /** Refuse requests to every other host while installed (nock.disableNetConnect); restore() allows them again. */
   blockOtherHosts?: boolean;
+  /** The sandbox's clock (its time, its held answers) and the report's; default the system's. */
+  clock?: Clock;
 }
 
 export interface ClientHarnessEnv {
@@ -119,10 +122,12 @@ export function installClientHarness(options: ClientHarnessOptions = {}): Client
     );
   }
   const scenarios = [...(options.scenarios ?? [])];
+  const clock = options.clock ?? systemClock;
   const recorded: RecordedExchange[] = [];
   let app: SandboxApp;
   try {
     app = createSandbox({
+      clock,
       scenarios,
       ...(options.hangSeconds !== undefined ? { hangSeconds: options.hangSeconds } : {}),
       record: (x) => recorded.push(x),
@@ -132,7 +137,7 @@ export function installClientHarness(options: ClientHarnessOptions = {}): Client
   }
 
   const nock = loadNock();
-  const startedAt = new Date();
+  const startedAt = new Date(clock.now());
   // Answers being given, so judging can refuse to miss one and restore() can wait for them.
   const answering = new Set<Promise<unknown>>();
   let restored: Promise<void> | undefined;
@@ -207,7 +212,7 @@ export function installClientHarness(options: ClientHarnessOptions = {}): Client
       runs: 0,
       strict,
       startedAt,
-      durationMs: Date.now() - startedAt.getTime(),
+      durationMs: clock.now() - startedAt.getTime(),
       version: readPackageJson<{ version: string }>('package.json').version,
       rerunCommand: `re-run the test that called installClientHarness(${scenarios.length ? `{ scenarios: ${JSON.stringify(scenarios)} }` : ''})`,
     });

@@ -1,11 +1,10 @@
 // The sandbox's webhook sender (P-HOOK-1…5) on a real socket: what it delivers, how it retries, and
 // what each sender fault breaks. Signatures are checked here with node's own HMAC over the bytes
-// received, not with the kit's signer. The sandbox and the receiver share a clock 20 times faster
-// than the real one, so a settlement takes a fraction of a second; the retries' schedule runs on a
-// manual clock the test moves, so their delays are exact and nothing waits for them.
+// received, not with the kit's signer. The sandbox and the receiver share a manual clock the test
+// moves: a settlement and each retry come when it says, exactly, and nothing waits for them.
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { manualClock, scaledClock, type Clock, type ManualClock } from '../core/clock.js';
+import { manualClock, type ManualClock } from '../core/clock.js';
 import { KitReceiver, type ReceivedDelivery } from '../webhooks/receiver.js';
 import { startSandbox, type FaultName, type RunningSandbox } from './index.js';
 import { OPERATION_PATHS } from './paths.js';
@@ -18,32 +17,52 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((x) => x.close()));
 });
 
+/** The sandbox's default: a payout or a pending payment settles this long after it began. */
+const SETTLE_MS = 2_000;
+
 interface Setup {
   sandbox: RunningSandbox;
   receiver: KitReceiver;
-  clock: Clock;
+  clock: ManualClock;
   log: string[];
   post(path: string, payload: unknown, merchant?: typeof MERCHANT_A): Promise<Pick<Answer, 'status' | 'json'>>;
-  waitFor(match: (d: ReceivedDelivery) => boolean, seconds?: number): Promise<ReceivedDelivery>;
+  /** The first delivery `match` accepts, already here or when it comes. */
+  waitFor(match: (d: ReceivedDelivery) => boolean): Promise<ReceivedDelivery>;
+  /** Resolves once the delivery log has a line containing `text`. */
+  logged(text: string): Promise<void>;
 }
 
-async function setup(
-  faults: FaultName[] = [],
-  register = true,
-  allowRemoteWebhooks = false,
-  clock: Clock = scaledClock(20),
-  settleSeconds?: number,
-): Promise<Setup> {
+/**
+ * What a test waits for comes on loopback in milliseconds, whatever the clock says; this real-time
+ * bound only ends, with a clear message, a test that has failed.
+ */
+async function within<T>(waiting: Promise<T>, what: () => string): Promise<T> {
+  let bound: ReturnType<typeof setTimeout> | undefined;
+  const failed = new Promise<never>((_, reject) => {
+    bound = setTimeout(() => reject(new Error(what())), 20_000);
+  });
+  try {
+    return await Promise.race([waiting, failed]);
+  } finally {
+    clearTimeout(bound);
+  }
+}
+
+async function setup(faults: FaultName[] = [], register = true, allowRemoteWebhooks = false): Promise<Setup> {
+  const clock = manualClock();
   const receiver = await KitReceiver.start({ listen: '127.0.0.1:0', clock });
   const log: string[] = [];
+  const readers = new Set<() => void>();
   const sandbox = await startSandbox({
     port: 0,
     clock,
     faults,
     allowRemoteWebhooks,
     ...(register ? { webhookUrl: receiver.url } : {}),
-    deliveryLog: (line) => log.push(line),
-    ...(settleSeconds !== undefined ? { settleSeconds } : {}),
+    deliveryLog: (line) => {
+      log.push(line);
+      for (const read of readers) read();
+    },
   });
   open.push(sandbox, receiver);
   let second = 0;
@@ -73,14 +92,22 @@ async function setup(
       });
       return { status: response.status, json: await response.json() };
     },
-    // 200 s of the 20x clock are 10 real seconds: a delivery comes within milliseconds, but a loaded
-    // machine (the type check and the other tests beside this one) may hold it more than a second.
-    // The bound only ends a test that has failed.
-    async waitFor(match, seconds = 200) {
-      const found = await receiver.waitFor(match, clock.now() + seconds * 1000);
-      if (found === undefined)
-        throw new Error(`no matching delivery within ${seconds} s; got ${receiver.deliveries.map((d) => d.body).join('\n')}`);
-      return found;
+    async waitFor(match) {
+      // No deadline on the clock: only the test moves it.
+      const found = await within(receiver.waitFor(match, Number.POSITIVE_INFINITY), () => `no matching delivery; log:\n${log.join('\n')}`);
+      return found!;
+    },
+    logged(text) {
+      const seen = new Promise<void>((resolve) => {
+        const read = () => {
+          if (!log.some((line) => line.includes(text))) return;
+          readers.delete(read);
+          resolve();
+        };
+        readers.add(read);
+        read();
+      });
+      return within(seen, () => `the delivery log never said "${text}":\n${log.join('\n')}`);
     },
   };
 }
@@ -109,39 +136,23 @@ const about = (event: string, payoutOrderId: string) => (d: ReceivedDelivery) =>
 };
 const hmac = (secret: string, text: string) => createHmac('sha256', secret).update(text).digest('hex');
 
-/** Resolves once the sandbox's delivery log has a line containing `text` (an attempt's answer is logged before its retry is scheduled). */
-async function logged(s: Setup, text: string): Promise<void> {
-  const giveUpAt = Date.now() + 5_000;
-  while (!s.log.some((line) => line.includes(text))) {
-    if (Date.now() > giveUpAt) throw new Error(`the delivery log never said "${text}":\n${s.log.join('\n')}`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
-
 /**
  * Refuses every attempt of one payout.failed delivery, moving the manual clock on by each of
  * `delays` (ms) once the attempt before has been answered: the sender's schedule must bring the
  * next attempt exactly then. Returns the attempts.
  */
-async function refusedAttempts(
-  faults: FaultName[],
-  delays: number[],
-): Promise<{ s: Setup; clock: ManualClock; attempts: ReceivedDelivery[] }> {
-  const clock = manualClock();
-  const s = await setup(faults, true, false, clock);
+async function refusedAttempts(faults: FaultName[], delays: number[]): Promise<{ s: Setup; attempts: ReceivedDelivery[] }> {
+  const s = await setup(faults);
   s.receiver.answerWith(() => 500);
   await s.post(OPERATION_PATHS.transactionInitiation, initiationBody('PO-HOOK-R', { amount: 100.13 }));
   for (const [i, delay] of delays.entries()) {
-    await logged(s, ` attempt ${i + 1} 500 `);
-    await clock.advance(delay);
-    // Bounded in real time: an attempt that did not come when the clock reached its time never will.
-    const giveUpAt = Date.now() + 5_000;
-    while (s.receiver.deliveries.length < i + 2) {
-      if (Date.now() > giveUpAt) throw new Error(`no attempt ${i + 2} when the clock moved on ${delay} ms; log:\n${s.log.join('\n')}`);
-      await new Promise((resolve) => setTimeout(resolve, 2));
-    }
+    // An attempt's answer is logged before its retry is scheduled.
+    await s.logged(` attempt ${i + 1} 500 `);
+    await s.clock.advance(delay);
+    // Stamped when the sender's timer fired: an attempt early or late shows in the gaps.
+    await s.waitFor(() => s.receiver.deliveries.length >= i + 2);
   }
-  return { s, clock, attempts: s.receiver.deliveries };
+  return { s, attempts: s.receiver.deliveries };
 }
 
 /** The seconds between attempts, by when they arrived and by their X-TIMESTAMP. */
@@ -150,13 +161,13 @@ const gapsOf = (attempts: readonly ReceivedDelivery[]) => ({
   stamped: attempts.slice(1).map((d, i) => Number(d.headers['x-timestamp']) - Number(attempts[i]!.headers['x-timestamp'])),
 });
 
-/** Resolves once the sender has no attempt on its way and no retry waiting: nothing more will come. */
-async function senderIdle(s: Setup): Promise<void> {
-  const giveUpAt = Date.now() + 5_000;
-  while (s.sandbox.app.webhooks.busy) {
-    if (Date.now() > giveUpAt) throw new Error('the sender is still busy');
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
+/**
+ * Nothing was sent and nothing will be: the sender has no attempt on its way and no retry waiting. An
+ * attempt, once made, is on its way until its answer has been read, and by then the receiver has it.
+ */
+function expectNothingMore(s: Setup, deliveries: number): void {
+  expect(s.sandbox.app.webhooks.busy).toBe(false);
+  expect(s.receiver.deliveries).toHaveLength(deliveries);
 }
 
 describe('the sandbox delivers webhooks (P-HOOK-1, P-HOOK-2)', () => {
@@ -186,6 +197,7 @@ describe('the sandbox delivers webhooks (P-HOOK-1, P-HOOK-2)', () => {
     const s = await setup();
     await s.post(OPERATION_PATHS.transactionInitiation, initiationBody('PO-HOOK-2', { amount: 25 }));
     await s.waitFor(about('payout.processing', 'PO-HOOK-2'));
+    await s.clock.advance(SETTLE_MS);
     const success = eventOf(await s.waitFor(about('payout.success', 'PO-HOOK-2')));
     expect(success.data.status).toBe('SUCCESS');
     expect(success.data.utr_number).not.toBe('');
@@ -216,8 +228,7 @@ describe('the sandbox delivers webhooks (P-HOOK-1, P-HOOK-2)', () => {
     const s = await setup([], false);
     await s.post(OPERATION_PATHS.transactionInitiation, initiationBody('PO-HOOK-4', { amount: 100.13 }));
     // A delivery is on its way from the moment the state changes: once the sender is idle, none was.
-    await senderIdle(s);
-    expect(s.receiver.deliveries).toEqual([]);
+    expectNothingMore(s, 0);
   });
 });
 
@@ -229,17 +240,16 @@ describe('retries (P-HOOK-3)', () => {
     for (const d of attempts) expect(d.headers['x-signature']).toBe(hmac(MERCHANT_A.secretKey, d.body + d.headers['x-timestamp']));
     expect(gapsOf(attempts)).toEqual({ arrived: [1, 2, 4], stamped: [1, 2, 4] });
     // The fourth attempt has arrived; its 500 is logged once the sender has read the answer.
-    await logged(s, ' attempt 4 500 ');
+    await s.logged(' attempt 4 500 ');
     expect(s.log.filter((line) => line.includes(' 500 ')).length).toBe(4);
   });
 
   it('gives up after the fifth attempt (retries 1, 2, 4 and 8 s apart), saying so in the delivery log', async () => {
-    const { s, clock, attempts } = await refusedAttempts([], [1_000, 2_000, 4_000, 8_000]);
+    const { s, attempts } = await refusedAttempts([], [1_000, 2_000, 4_000, 8_000]);
     expect(gapsOf(attempts).stamped).toEqual([1, 2, 4, 8]);
-    await logged(s, 'not acknowledged after 5 attempts; giving up');
-    await senderIdle(s);
-    await clock.advance(600_000);
-    expect(s.receiver.deliveries).toHaveLength(5);
+    await s.logged('not acknowledged after 5 attempts; giving up');
+    await s.clock.advance(600_000);
+    expectNothingMore(s, 5);
     expect(s.log.at(-1)).toMatch(/not acknowledged after 5 attempts; giving up/);
   });
 });
@@ -346,6 +356,7 @@ describe('the hosted checkout fires payment events (P-HOOK-2, P-OPS-1)', () => {
     const s = await setup();
     await pay(await order(s, 'ORD-HOOK-PEND'), 'pending');
     await s.waitFor(aboutOrder('payment.processing', 'ORD-HOOK-PEND'));
+    await s.clock.advance(SETTLE_MS);
     const paid = eventOf(await s.waitFor(aboutOrder('payment.success', 'ORD-HOOK-PEND')));
     expect(paid.data).toMatchObject({ order_status: 'PAID', order_amount: '99.50', order_currency: 'INR' });
   });
@@ -397,16 +408,14 @@ describe('sender faults, each breaking one P-HOOK rule', () => {
 
   it("'hook-silent-failures': a FAILED payout is not notified", async () => {
     const s = await failedPayout(['hook-silent-failures']);
-    await senderIdle(s);
-    expect(s.receiver.deliveries).toEqual([]);
+    expectNothingMore(s, 0);
   });
 
   it("'hook-no-retry': one attempt only", async () => {
-    const { s, clock } = await refusedAttempts(['hook-no-retry'], []);
-    await logged(s, 'not acknowledged after 1 attempt; giving up');
-    await senderIdle(s);
-    await clock.advance(600_000);
-    expect(s.receiver.deliveries).toHaveLength(1);
+    const { s } = await refusedAttempts(['hook-no-retry'], []);
+    await s.logged('not acknowledged after 1 attempt; giving up');
+    await s.clock.advance(600_000);
+    expectNothingMore(s, 1);
   });
 
   it("'hook-retry-countdown': each retry comes sooner than the one before", async () => {
@@ -416,9 +425,8 @@ describe('sender faults, each breaking one P-HOOK rule', () => {
   });
 
   it("'hook-contradicts-status': payout.success while Payout Status says PROCESSING", async () => {
-    // Settling far off: on the 20x clock the default 2 s are a tenth of a real second, which a loaded
-    // machine can spend between the delivery and the status read, and the payout would be settled by then.
-    const s = await setup(['hook-contradicts-status'], true, false, scaledClock(20), 3_600);
+    // The clock stands still: the payout cannot settle between the delivery and the status read.
+    const s = await setup(['hook-contradicts-status']);
     await s.post(OPERATION_PATHS.transactionInitiation, initiationBody('PO-HOOK-C', { amount: 25 }));
     const d = await s.waitFor(about('payout.success', 'PO-HOOK-C'));
     expect(eventOf(d).data.status).toBe('SUCCESS');

@@ -1,18 +1,32 @@
 // The hand-written HTTP of HTTP-CONTENT-LENGTH (suites/raw-http.ts) against small loopback servers:
 // it goes where TargetClient goes (the base URL's own path first), hides the signature wherever a
 // server echoes it, and judges an answer that came whole even when the connection stays open.
+// The kit's silence timeout runs on a manual clock: it ends a wait only when a server here has gone
+// silent, never because this process was slow to read what a server wrote.
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { manualClock, type ManualClock } from '../core/clock.js';
 import type { Check, CheckContext } from './check.js';
 import { sandboxTarget } from './check-test-support.js';
 import { contentLength } from './checks/wire.js';
-import { postReadToClose, type RawRequest } from './raw-http.js';
+import { postReadToClose, type RawOptions, type RawRequest } from './raw-http.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   while (closers.length > 0) await closers.pop()!();
 });
+
+/** The kit's silence timeout in these tests (ms of the manual clock). */
+const SILENCE_MS = 150;
+let clock: ManualClock;
+let raw: RawOptions;
+beforeEach(() => {
+  clock = manualClock();
+  raw = { timeoutMs: SILENCE_MS, clock };
+});
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Listens on loopback; closed after the test, with every socket it holds. */
 async function listen(server: Server): Promise<string> {
@@ -20,6 +34,8 @@ async function listen(server: Server): Promise<string> {
   server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
+    // The kit closes a connection without reading it out: a reset is how a server sees that.
+    socket.on('error', () => {});
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   closers.push(
@@ -127,20 +143,33 @@ describe('the evidence never shows the signature', () => {
   }, 30_000);
 });
 
+const asksForClose = (request: string) => /\r\nConnection: close\r\n/i.test(request);
+
+interface KeepsOpenOptions {
+  aByteAtATime?: boolean;
+  /** After answering which requests the server falls silent, as far as the kit can tell: default, those that asked for the close. */
+  silentAfter?: (request: string) => boolean;
+}
+
 /**
  * A server that answers every request on a connection with `answer` and never closes it: a proxy that
- * keeps the connection open after `Connection: close`.
+ * keeps the connection open after `Connection: close`. Once an answer the kit waits past is written
+ * and read, the clock moves on by the kit's silence timeout, as it would on the wire.
  */
-async function keepsOpen(answer: (n: number, request: string) => Buffer, { aByteAtATime = false } = {}): Promise<string> {
+async function keepsOpen(
+  answer: (n: number, request: string) => Buffer,
+  { aByteAtATime = false, silentAfter = asksForClose }: KeepsOpenOptions = {},
+): Promise<string> {
   let n = 0;
-  const server = createTcpServer((socket) => {
-    // Written in turn: a byte at a time, each write in a turn of the event loop of its own.
+  const server = createTcpServer({ noDelay: true }, (socket) => {
     let writing = Promise.resolve();
     const send = async (bytes: Buffer) => {
-      if (!aByteAtATime) return void socket.write(bytes);
-      for (let i = 0; i < bytes.length && !socket.destroyed; i++) {
-        socket.write(bytes.subarray(i, i + 1));
-        await new Promise((resolve) => setImmediate(resolve));
+      const pieces = aByteAtATime ? Array.from(bytes, (_, i) => bytes.subarray(i, i + 1)) : [bytes];
+      for (const piece of pieces) {
+        if (socket.destroyed) return;
+        // Each write flushed before the next, a byte at a time in a turn of the event loop of its own.
+        await new Promise<void>((resolve) => socket.write(piece, () => resolve()));
+        if (aByteAtATime) await turn();
       }
     };
     socket.on('data', (data) => {
@@ -150,7 +179,14 @@ async function keepsOpen(answer: (n: number, request: string) => Buffer, { aByte
         .filter((part) => part.startsWith('POST /'));
       for (const request of requests) {
         const bytes = answer(n++, request);
-        writing = writing.then(() => send(bytes));
+        writing = writing.then(async () => {
+          await send(bytes);
+          if (!silentAfter(request)) return;
+          // The written bytes are the kit's to read in the next poll of the event loop; then time passes.
+          await turn();
+          await turn();
+          await clock.advance(SILENCE_MS);
+        });
       }
     });
   });
@@ -169,7 +205,7 @@ describe('an answer read to the close, from a server that does not close', () =>
     const ended = await withContext(
       () => url,
       async (ctx) => {
-        const read = await postReadToClose(ctx, { label: 'probe', path: '/x', body: '{}' }, { timeoutMs: 150 });
+        const read = await postReadToClose(ctx, { label: 'probe', path: '/x', body: '{}' }, raw);
         expect(read.unjudged).toBeUndefined();
         expect(read.answer?.body.length).toBe(Buffer.byteLength(body));
       },
@@ -182,7 +218,7 @@ describe('an answer read to the close, from a server that does not close', () =>
     const ended = await withContext(
       () => url,
       async (ctx) => {
-        const read = await postReadToClose(ctx, { label: 'probe', path: '/x', body: '{}' }, { timeoutMs: 150 });
+        const read = await postReadToClose(ctx, { label: 'probe', path: '/x', body: '{}' }, raw);
         expect(read.answer).toBeUndefined();
         expect(read.unjudged).toMatch(/Content-Length bytes/);
       },
@@ -195,13 +231,13 @@ describe('an answer read to the close, from a server that does not close', () =>
     expect(
       await withContext(
         () => right,
-        (ctx) => contentLength(ctx, { timeoutMs: 150 }),
+        (ctx) => contentLength(ctx, raw),
       ),
     ).toEqual({ outcome: 'passed' });
     const chars = await keepsOpen(() => httpAnswer(201, body, body.length));
     const ended = await withContext(
       () => chars,
-      (ctx) => contentLength(ctx, { timeoutMs: 150 }),
+      (ctx) => contentLength(ctx, raw),
     );
     expect(ended.outcome).toBe('failed');
     expect(ended.why).toMatch(/Content-Length says \d+ but \d+ bytes came/);
@@ -219,7 +255,7 @@ describe('a Content-Length sent twice', () => {
     expect(
       await withContext(
         () => url,
-        (ctx) => contentLength(ctx, { timeoutMs: 150 }),
+        (ctx) => contentLength(ctx, raw),
       ),
     ).toEqual({ outcome: 'passed' });
   }, 30_000);
@@ -228,7 +264,7 @@ describe('a Content-Length sent twice', () => {
     const url = await keepsOpen(() => twice(body.length, body.length));
     const ended = await withContext(
       () => url,
-      (ctx) => contentLength(ctx, { timeoutMs: 150 }),
+      (ctx) => contentLength(ctx, raw),
     );
     expect(ended.outcome).toBe('failed');
     expect(ended.why).toMatch(/Content-Length says (\d+), \1 but \d+ bytes came/);
@@ -250,9 +286,16 @@ describe('a chunked answer on a kept-alive connection is walked chunk by chunk t
   // No line ends in "0\r\n": only the trailer section stands in the way of a search for "0\r\n\r\n".
   const plain = ['{"status": false, ', '"code": 400, "message": "invalid JSON"}'];
 
-  /** Answers the invalid-JSON request with `error`, every other with a Create Order answer; never closes. */
-  async function server(error: Buffer, options: { aByteAtATime?: boolean } = {}): Promise<string> {
-    return keepsOpen((_, request) => (request.endsWith('{"order_id":') ? error : httpAnswer(201, created)), options);
+  const invalidJson = (request: string) => request.endsWith('{"order_id":');
+  /**
+   * Answers the invalid-JSON request with `error`, every other with a Create Order answer; never closes.
+   * `cutShort`: the error answer is less than it says, so the kit waits past it too.
+   */
+  async function server(error: Buffer, { aByteAtATime = false, cutShort = false } = {}): Promise<string> {
+    return keepsOpen((_, request) => (invalidJson(request) ? error : httpAnswer(201, created)), {
+      aByteAtATime,
+      silentAfter: (request) => asksForClose(request) || (cutShort && invalidJson(request)),
+    });
   }
 
   it.each([
@@ -265,7 +308,7 @@ describe('a chunked answer on a kept-alive connection is walked chunk by chunk t
       const url = await server(error);
       const ended = await withContext(
         () => url,
-        (ctx) => contentLength(ctx, { timeoutMs: 150 }),
+        (ctx) => contentLength(ctx, raw),
       );
       expect(ended).toEqual({ outcome: 'passed' });
     },
@@ -276,7 +319,7 @@ describe('a chunked answer on a kept-alive connection is walked chunk by chunk t
     const url = await server(chunked(zeroEnded, '0\r\nX-Checksum: 1f\r\n\r\n'), { aByteAtATime: true });
     const ended = await withContext(
       () => url,
-      (ctx) => contentLength(ctx, { timeoutMs: 150 }),
+      (ctx) => contentLength(ctx, raw),
     );
     expect(ended).toEqual({ outcome: 'passed' });
   }, 30_000);
@@ -292,7 +335,7 @@ describe('a chunked answer on a kept-alive connection is walked chunk by chunk t
       const url = await server(Buffer.from(`HTTP/1.1 400 X\r\nContent-Type: application/json\r\nContent-Length: ${said}\r\n\r\n{"a":`));
       const ended = await withContext(
         () => url,
-        (ctx) => contentLength(ctx, { timeoutMs: 150 }),
+        (ctx) => contentLength(ctx, raw),
       );
       expect(ended.outcome).toBe(outcome);
       if (outcome === 'failed') expect(ended.why).toMatch(/no complete HTTP answer \(Content-Length "[^"]+" is not a number of bytes\)/);
@@ -305,19 +348,21 @@ describe('a chunked answer on a kept-alive connection is walked chunk by chunk t
       'with more Content-Length than it sends, the connection held open',
       Buffer.from('HTTP/1.1 400 X\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{"a":1}'),
       /no complete HTTP answer \(no complete answer came \(the connection stayed silent for 0\.15 s\)\)/,
+      true,
     ],
     [
       'that is no HTTP',
       Buffer.from('<html>busy</html>\r\n\r\n'),
       /no complete HTTP answer \(the answer does not begin with an HTTP\/1\.x status line\)/,
+      false,
     ],
   ])(
     'an error answer %s: failed, saying why there was no answer',
-    async (_, error, why) => {
-      const url = await server(error);
+    async (_, error, why, cutShort) => {
+      const url = await server(error, { cutShort });
       const ended = await withContext(
         () => url,
-        (ctx) => contentLength(ctx, { timeoutMs: 150 }),
+        (ctx) => contentLength(ctx, raw),
       );
       expect(ended.outcome).toBe('failed');
       expect(ended.why).toMatch(why);
@@ -331,7 +376,7 @@ describe('a chunked answer on a kept-alive connection is walked chunk by chunk t
     );
     const ended = await withContext(
       () => url,
-      (ctx) => contentLength(ctx, { timeoutMs: 150 }),
+      (ctx) => contentLength(ctx, raw),
     );
     expect(ended.outcome).toBe('failed');
     expect(ended.why).toMatch(/no complete HTTP answer \(a malformed chunked body: a chunk of \d+ bytes is not followed by CRLF\)/);

@@ -5,6 +5,7 @@
 // the kit's own (TargetClient.signatureOf, its redactor); nothing else builds requests this way.
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
+import { systemClock, type Clock } from '../core/clock.js';
 import { ChunkedReader, quoted, readChunked } from '../common/http-chunks.js';
 import { createRedactor } from '../common/redact.js';
 import { hmacSha256Hex } from '../signer/sign.js';
@@ -18,6 +19,8 @@ const MAX_RAW_BYTES = 1024 * 1024;
 export interface RawOptions {
   /** How long the socket may stay silent before the kit gives up on it (ms); default the run's (DEFAULT_TIMEOUT_MS). */
   timeoutMs?: number;
+  /** The clock that silence is timed on; default the system's (a network's silence is real time). */
+  clock?: Clock;
 }
 
 export interface RawRequest {
@@ -111,16 +114,19 @@ class RawConnection {
   private notHttp = false;
   private failure: Error | undefined;
   private wake: (() => void) | undefined;
+  /** Aborts the running silence timeout: each byte sent or received starts it again. */
+  private silence = new AbortController();
   readonly host: string;
 
   private constructor(
     private readonly socket: Socket,
     host: string,
-    timeoutMs: number,
+    private readonly options: Required<RawOptions>,
   ) {
     this.host = host;
-    socket.setTimeout(timeoutMs, () => socket.destroy(new Error(`the connection stayed silent for ${timeoutMs / 1000} s`)));
+    this.restartSilence();
     socket.on('data', (chunk: Buffer) => {
+      this.restartSilence();
       if (this.end - this.start + chunk.length > MAX_RAW_BYTES) socket.destroy(new Error('the answer is larger than 1 MiB'));
       else this.append(chunk);
       this.wake?.();
@@ -130,6 +136,7 @@ class RawConnection {
       this.wake?.();
     });
     socket.on('close', () => {
+      this.silence.abort();
       this.ended = true;
       this.wake?.();
     });
@@ -140,7 +147,7 @@ class RawConnection {
     });
   }
 
-  static open(baseUrl: string, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<RawConnection> {
+  static open(baseUrl: string, { timeoutMs = DEFAULT_TIMEOUT_MS, clock = systemClock }: RawOptions): Promise<RawConnection> {
     const url = new URL(baseUrl);
     const tls = url.protocol === 'https:';
     const port = Number(url.port || (tls ? 443 : 80));
@@ -149,14 +156,26 @@ class RawConnection {
       const socket = tls ? connectTls({ host: hostname, port, servername: hostname }) : connectTcp(port, hostname);
       socket.once(tls ? 'secureConnect' : 'connect', () => {
         socket.off('error', reject);
-        resolve(new RawConnection(socket, url.host, timeoutMs));
+        resolve(new RawConnection(socket, url.host, { timeoutMs, clock }));
       });
       socket.once('error', reject);
     });
   }
 
   write(bytes: Buffer): void {
+    this.restartSilence();
     this.socket.write(bytes);
+  }
+
+  /** Gives up on the socket once it has been silent for the timeout, on the injected clock. */
+  private restartSilence(): void {
+    this.silence.abort();
+    if (this.socket.destroyed) return;
+    const silence = (this.silence = new AbortController());
+    const { timeoutMs, clock } = this.options;
+    void clock.sleep(timeoutMs, silence.signal).then(() => {
+      if (!silence.signal.aborted) this.socket.destroy(new Error(`the connection stayed silent for ${timeoutMs / 1000} s`));
+    });
   }
 
   /** The bytes received and not yet taken. A view: what it shows never changes, though more may come after it. */
@@ -186,6 +205,7 @@ class RawConnection {
   }
 
   close(): void {
+    this.silence.abort();
     this.socket.destroy();
   }
 
@@ -317,7 +337,7 @@ export async function postReadToClose(
   request: RawRequest,
   options: RawOptions = {},
 ): Promise<ReadToClose & { evidence: Exchange }> {
-  const connection = await RawConnection.open(ctx.config.baseUrl, options.timeoutMs);
+  const connection = await RawConnection.open(ctx.config.baseUrl, options);
   try {
     connection.write(requestBytes(ctx, request, connection.host, true));
     const read = await connection.answerToClose();
@@ -337,7 +357,7 @@ export async function twoOnOneConnection(
   second: RawRequest,
   options: RawOptions = {},
 ): Promise<{ first: RawAnswer | undefined; firstProblem?: string; second: ReadToClose; sentSecond: boolean }> {
-  const connection = await RawConnection.open(ctx.config.baseUrl, options.timeoutMs);
+  const connection = await RawConnection.open(ctx.config.baseUrl, options);
   try {
     connection.write(requestBytes(ctx, first, connection.host, false));
     const framed = await connection.framedAnswer();
