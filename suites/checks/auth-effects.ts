@@ -1,6 +1,5 @@
-// AUTH-FAILURE-NO-EFFECT on the profile's operations (P-AUTH-5 v1.2: every operation, P-MONEY-4): a
-// request refused for its signature cancels nothing and pays nothing. authentication.ts holds the
-// Create Order case; these need the P-OPS operations, so they are kept with what they rest on.
+// AUTH-FAILURE-NO-EFFECT on the profile's operations (P-AUTH-5, P-MONEY-4); authentication.ts holds
+// the Create Order case. These need the P-OPS operations, so they sit with what they rest on.
 import { answered, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import {
   createOrder,

@@ -1,6 +1,5 @@
-// Duplicates (interface: "Duplicate transaction attempts are blocked", Limits; P-DUP-1..4, P-OPS-2):
-// a used order_id is refused with 409, sequentially and under concurrency, without touching the first
-// order; it is per merchant, and compared as text.
+// Duplicates (P-DUP-1..4, P-OPS-2): a used order_id is refused with 409, sequentially and under
+// concurrency, without touching the first order; per merchant, compared as text.
 import { answered, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { concurrencyOf } from '../settings.js';
 import {
@@ -17,9 +16,8 @@ import {
 } from '../requests.js';
 
 /**
- * A second order with the same order_id and other fields different: amount, note and customer. The
- * currency stays validOrder's INR, since a merchant may have only some currencies enabled and a
- * refusal for the currency would hide whether the order_id was judged at all.
+ * Same order_id, other amount, note and customer. The currency stays INR: a refusal for a currency the
+ * merchant has not enabled would hide whether the order_id was judged at all.
  */
 function sameIdOtherwiseDifferent(ctx: CheckContext, orderId: string | number) {
   const body = validOrder(ctx, {
@@ -78,9 +76,8 @@ async function concurrentDuplicates(ctx: CheckContext): Promise<void> {
   const bodies = Array.from({ length: n }, (_, i) =>
     validOrder(ctx, { order_id: orderId, order_note: `concurrent attempt ${i + 1} ${ctx.ids.nonce()}` }),
   );
-  // Open n connections first (n harmless reads at once), so the creates leave together over open
-  // connections instead of being spread out by n connection handshakes: a narrow race window on the
-  // target must still see them overlap, on a busy machine too.
+  // Open n connections first (n harmless reads), so the creates leave together instead of spread out
+  // by n handshakes: a narrow race window on the target must still see them overlap.
   await Promise.all(
     Array.from({ length: n }, (_, i) =>
       payoutStatus(ctx, ctx.ids.payoutOrderId('WARM'), `connection ${i + 1} of ${n} opened before the race`),

@@ -1,22 +1,10 @@
-// The deterministic edges (generators/edges.ts) against the rules they stress: zero in every spelling
-// (P-AMOUNT-4), exact minor units in 0-, 2- and 3-decimal currencies (P-AMOUNT-4, P-AMOUNT-3), the
-// largest amounts (P-AMOUNT-4, P-ERR-3), identifiers that compare exactly (P-DUP-5) and texts that
-// break servers (P-ERR-3). Every run sends every edge, whatever --seed and --runs: a seed changes the
-// random cases, never whether an edge is tried. Every id is this run's own (ctx.ids).
+// The deterministic edges (generators/edges.ts) against the rules they stress. Every run sends every
+// edge, whatever --seed and --runs: a seed changes the random cases, never whether an edge is tried.
 import { edgeSet, type AmountEdge } from '../../generators/edges.js';
 import { minorUnitOf } from '../../schemas/amounts.js';
 import type { Currency, MerchantOrderId, OrderCreateRequest } from '../../schemas/types.js';
 import { canonicalize } from '../../signer/canonical.js';
-import {
-  answered,
-  CheckInconclusive,
-  CheckSkipped,
-  expectStatus,
-  expectThat,
-  isCheckSkipped,
-  type Check,
-  type CheckContext,
-} from '../check.js';
+import { answered, CheckInconclusive, CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { operationOf } from '../config.js';
 import type { Exchange } from '../http.js';
 import {
@@ -28,11 +16,12 @@ import {
   isSuccess,
   orderLookup,
   payoutRequest,
-  payoutStatus,
   validOrder,
 } from '../requests.js';
-import { WALLET } from './operations.js';
-import { amountNumber, ownAmount, walletCurrency } from '../wallet.js';
+import { walletCurrency } from '../wallet.js';
+import { exactIds } from './edges-ids.js';
+
+export { longPayoutIdChecks } from './edges-ids.js';
 
 type Json = Record<string, unknown>;
 
@@ -57,10 +46,8 @@ function distinctZeros(): Array<{ amount: AmountEdge['amount']; spellings: strin
 }
 
 /**
- * AMOUNT-ZERO-REFUSED (P-AMOUNT-4, P-ERR-4): every zero refused 400 or 422 on Create Order and, where
- * configured, Transaction Initiation (each payout with this run's own payout_order_id; a zero payout
- * that a faulty server accepts moves nothing). Payouts are in the wallet's currency when Balance
- * Inquiry can tell it, so a refusal is for the amount, not for the currency.
+ * AMOUNT-ZERO-REFUSED (P-AMOUNT-4, P-ERR-4). Payouts are in the wallet's currency when Balance Inquiry
+ * can tell it, so a refusal is for the amount; a zero payout a faulty server accepts moves nothing.
  */
 async function zeroRefused(ctx: CheckContext): Promise<void> {
   const zeros = distinctZeros();
@@ -80,7 +67,6 @@ async function zeroRefused(ctx: CheckContext): Promise<void> {
   });
 }
 
-/** An order of this amount read back by Order Status: its order_amount and order_currency. */
 async function readBack(ctx: CheckContext, orderId: MerchantOrderId, label: string): Promise<{ record: Json; exchange: Exchange }> {
   const exchange = await orderLookup(ctx, 'orderStatus', orderId, label);
   return { record: expectData(exchange, `${label}: Order Status of the new order must answer it (P-OPS)`), exchange };
@@ -102,10 +88,8 @@ function expectAmountKept(edge: AmountEdge, record: Json, exchange: Exchange, ru
 }
 
 /**
- * AMOUNT-KEPT-EXACTLY (P-AMOUNT-4, P-AMOUNT-3; an extension: it reads Order Status). Each exact edge is
- * created and read back. A currency the merchant has not enabled may be refused (400 or 422): that is
- * ORDER-EVERY-CURRENCY's to judge, so such an edge is not judged here; when no currency of a minor
- * unit (0, 2 or 3 decimals) could be judged, the check says so rather than pass.
+ * AMOUNT-KEPT-EXACTLY (P-AMOUNT-4, P-AMOUNT-3). A refused currency is ORDER-EVERY-CURRENCY's to judge;
+ * when no currency of a minor unit (0, 2 or 3 decimals) could be judged, the check says so.
  */
 async function keptExactly(ctx: CheckContext): Promise<void> {
   const edges = EDGES.amounts.filter((e) => e.class === 'exact');
@@ -126,11 +110,7 @@ async function keptExactly(ctx: CheckContext): Promise<void> {
   }
 }
 
-/**
- * AMOUNT-LARGE (P-AMOUNT-4, P-ERR-3): the largest amounts, and values past 2^31 and 2^32 minor units,
- * as numbers and strings: created, or refused 400 or 422 (a deployment's own limit), never 5xx; one
- * that is accepted is read back equal where Order Status is configured.
- */
+/** AMOUNT-LARGE (P-AMOUNT-4, P-ERR-3): a refusal of 400 or 422 is a deployment's own limit, fair. */
 async function largeAmounts(ctx: CheckContext): Promise<void> {
   const canReadBack = operationOf(ctx.config, 'orderStatus') !== undefined;
   const accepted = await ctx.sweep(
@@ -160,206 +140,6 @@ async function largeAmounts(ctx: CheckContext): Promise<void> {
   }
 }
 
-/** Creates an order with this id; the exchange. */
-function createWithId(ctx: CheckContext, orderId: MerchantOrderId, label: string): Promise<Exchange> {
-  return createOrder(ctx, validOrder(ctx, { order_id: orderId }), label);
-}
-
-/** The first order of a pair must be created for the pair to say anything; else the pair is not judged. */
-function expectCreatedFirst(exchange: Exchange, what: string): void {
-  if (!isSuccess(exchange))
-    throw new CheckSkipped(
-      `not judged: ${what} was not created (${exchange.response ? `HTTP ${exchange.response.status}` : 'no answer'}), so there was nothing to compare the other id with`,
-    );
-}
-
-/** Two ids that must be two orders: the second created too (never 409), or for `mayRefuse` a 400. */
-async function distinctPair(
-  ctx: CheckContext,
-  [first, second]: readonly MerchantOrderId[],
-  what: string,
-  mayRefuse: boolean,
-): Promise<void> {
-  const one = await createWithId(ctx, first!, `Create Order with order_id ${JSON.stringify(first)}`);
-  expectCreatedFirst(one, `the order ${JSON.stringify(first)}`);
-  const other = await createWithId(ctx, second!, `Create Order with order_id ${JSON.stringify(second)} (${what})`);
-  if (mayRefuse && other.response?.status === 400) return;
-  expectThat(
-    isSuccess(other),
-    `${JSON.stringify(second)} after ${JSON.stringify(first)} (${what}) answered ${other.response ? `HTTP ${other.response.status}` : 'nothing'}: ${other.response?.status === 409 ? 'the two ids were taken for one' : 'expected a new order'} (P-DUP-5: identifiers compare exactly)`,
-    {
-      expected: mayRefuse ? 'a new order, or 400 for an id the server will not take' : 'a new order',
-      actual: answered(other),
-      exchange: other,
-    },
-  );
-  const echoed = (other.response?.json as { return_data?: Json } | undefined)?.return_data?.order_id;
-  expectThat(
-    String(echoed) === String(second),
-    `the order ${JSON.stringify(second)} came back as order_id ${JSON.stringify(echoed)}: not exactly the id sent (P-DUP-5)`,
-    {
-      expected: `order_id ${JSON.stringify(second)}`,
-      actual: answered(other),
-      exchange: other,
-    },
-  );
-}
-
-/** An order_id past a column width: refused 400, or created, echoed and read back (where Order Status is configured) whole. */
-async function longOrderId(ctx: CheckContext, long: string): Promise<void> {
-  const created = await createWithId(ctx, long, `Create Order with an order_id of ${long.length} characters`);
-  if (created.response?.status === 400) return;
-  expectThat(
-    isSuccess(created),
-    `an order_id of ${long.length} characters answered ${created.response ? `HTTP ${created.response.status}` : 'nothing'}: expected the order, or 400 (P-DUP-5)`,
-    {
-      expected: 'a new order, or 400',
-      actual: answered(created),
-      exchange: created,
-    },
-  );
-  const echoed = (created.response?.json as { return_data?: Json } | undefined)?.return_data?.order_id;
-  expectThat(
-    echoed === long,
-    `an order_id of ${long.length} characters came back as ${String(echoed).length} characters: it must be stored and echoed whole (P-DUP-5)`,
-    {
-      expected: `order_id of ${long.length} characters`,
-      actual: answered(created),
-      exchange: created,
-    },
-  );
-  if (operationOf(ctx.config, 'orderStatus') === undefined) return;
-  const { record, exchange } = await readBack(ctx, long, `Order Status of the order_id of ${long.length} characters`);
-  expectThat(
-    record.order_id === long,
-    `Order Status of the order_id of ${long.length} characters answers order_id ${JSON.stringify(record.order_id)}, not the id whole (P-DUP-5)`,
-    { actual: answered(exchange), exchange },
-  );
-}
-
-/**
- * A payout_order_id past a column width, on a payout of this run's own small amount in the wallet's
- * currency (so a refusal is about the id, not the money): refused 400, or initiated and read back
- * whole by Payout Status. A 409 means the server took it for an earlier, shorter id of this run (the
- * three share their first 64 characters): cut. Any other refusal is not about the id: not judged.
- */
-async function longPayoutOrderId(ctx: CheckContext, long: string): Promise<void> {
-  const currency = await walletCurrency(ctx);
-  const label = `Transaction Initiation with a payout_order_id of ${long.length} characters`;
-  const initiated = await initiatePayout(
-    ctx,
-    payoutRequest(ctx, amountNumber(ownAmount(ctx, currency)), currency, { payout_order_id: long }),
-    label,
-  );
-  const status = initiated.response?.status;
-  if (status === 400) return;
-  if (status === 409) {
-    expectThat(
-      false,
-      `${label} answered 409: the id was taken for another of this run's, which differs from it only past 64 characters, so it was cut (P-DUP-5)`,
-      {
-        expected: 'a new payout, or 400',
-        actual: answered(initiated),
-        exchange: initiated,
-      },
-    );
-  }
-  if (!isSuccess(initiated))
-    throw new CheckSkipped(
-      `not judged: ${label} was refused (${status === undefined ? 'no answer' : `HTTP ${status}`}) for something other than its id`,
-    );
-  const echoed = (initiated.response?.json as { data?: Json } | undefined)?.data?.payout_order_id;
-  expectThat(
-    echoed === undefined || echoed === long,
-    `${label} echoed payout_order_id of ${String(echoed).length} characters: it must be stored and echoed whole (P-DUP-5)`,
-    {
-      expected: `payout_order_id of ${long.length} characters`,
-      actual: answered(initiated),
-      exchange: initiated,
-    },
-  );
-  const read = await payoutStatus(ctx, long, `Payout Status of the payout_order_id of ${long.length} characters`);
-  const record = expectData(
-    read,
-    `Payout Status must find the payout initiated with a payout_order_id of ${long.length} characters by that id whole (P-DUP-5)`,
-  );
-  expectThat(
-    record.payout_order_id === long,
-    `Payout Status of the payout_order_id of ${long.length} characters answers payout_order_id of ${String(record.payout_order_id).length} characters, not the id whole (P-DUP-5)`,
-    {
-      expected: `payout_order_id of ${long.length} characters`,
-      actual: answered(read),
-      exchange: read,
-    },
-  );
-}
-
-/**
- * DUP-EXACT-IDS (P-DUP-5): case variants are two orders; a trailing-space variant is another order or
- * refused 400, never a 409 against the first; a leading-zero text and the integer it reads as are two
- * orders (P-DUP-4 equates only 123 and "123"); ids of 65, 256 and 1025 characters (each past a common
- * column width) are refused 400 or kept whole (order_ids here; payout_order_ids in
- * edges-long-payout-ids). Each part is judged on its own: one that cannot be judged (its first order
- * refused, no wallet currency to pay in) leaves the others judged; only when none is, is the check.
- */
-async function exactIds(ctx: CheckContext): Promise<void> {
-  const edge = (cls: string) => EDGES.identifiers.find((e) => e.class === cls)!;
-  const edgeIds = (cls: string) => edge(cls).ids({ text: ctx.ids.orderId(cls.toUpperCase()), integer: ctx.ids.integerOrderId() });
-  const unjudged: string[] = [];
-  let judged = 0;
-  const part = async (judge: () => Promise<void>): Promise<void> => {
-    try {
-      await judge();
-      judged++;
-    } catch (error) {
-      if (!isCheckSkipped(error)) throw error;
-      unjudged.push(error.message.replace(/^not judged: /, ''));
-    }
-  };
-  await part(() => distinctPair(ctx, edgeIds('case'), 'the same id in other letter case', false));
-  await part(() => distinctPair(ctx, edgeIds('trailing-space'), 'the same id with a trailing space', true));
-  const integer = edgeIds('integer')[0] as number;
-  await part(() => distinctPair(ctx, [integer, `000${integer}`], "the integer's digits with leading zeros", false));
-  for (const long of edgeIds('long') as string[]) await part(() => longOrderId(ctx, long));
-  if (judged === 0) throw new CheckSkipped(`not judged: ${unjudged.join('; ')}`);
-}
-
-/**
- * DUP-EXACT-IDS (P-DUP-5) for payout_order_ids of 65, 256 and 1025 characters. A check of its own, in
- * the wallet lane after the balance checks: its payouts move the merchant's wallet, and one made beside
- * a balance check (or settling during one) would be "other activity" to it.
- */
-async function exactPayoutIds(ctx: CheckContext): Promise<void> {
-  const longs = EDGES.identifiers
-    .find((e) => e.class === 'long')!
-    .ids({ text: ctx.ids.payoutOrderId('LONG'), integer: ctx.ids.integerOrderId() }) as string[];
-  const unjudged: string[] = [];
-  let judged = 0;
-  for (const long of longs) {
-    try {
-      await longPayoutOrderId(ctx, long);
-      judged++;
-    } catch (error) {
-      if (!isCheckSkipped(error)) throw error;
-      unjudged.push(error.message.replace(/^not judged: /, ''));
-    }
-  }
-  if (judged === 0) throw new CheckSkipped(`not judged: ${unjudged.join('; ')}`);
-}
-
-/** The long payout_order_ids, listed after the operation checks (suites/sections.ts): they pay from the wallet. */
-export const longPayoutIdChecks: Check[] = [
-  {
-    id: 'edges-long-payout-ids',
-    requirement: 'DUP-EXACT-IDS',
-    title: 'payout_order_ids of 65, 256 and 1025 characters are refused with 400 or kept and read back whole',
-    needs: ['profile.operations.transactionInitiation', 'profile.operations.balanceInquiry'],
-    creates: true,
-    lane: WALLET,
-    run: exactPayoutIds,
-  },
-];
-
 /** Where a text edge goes: the fields a customer or a merchant writes. */
 const TEXT_FIELDS = ['customer.name', 'order_note', 'customer.address.line1'] as const;
 
@@ -370,11 +150,8 @@ function withText(order: OrderCreateRequest, field: (typeof TEXT_FIELDS)[number]
 }
 
 /**
- * ERR-NO-5XX (P-ERR-3) over the text edges: each in each of customer.name, order_note and address
- * line1. Only a 5xx fails: a server may refuse a text it will not store (bidi controls, a name longer
- * than its column) with a 4xx, since the interface shows no formats or sizes; whether it must take
- * names in any script is ORDER-UNICODE-NAMES's to judge. No answer at all is not judged (a timeout on
- * a loaded target is no proof of a crash).
+ * ERR-NO-5XX (P-ERR-3): a 4xx is fair, as the interface shows no formats or sizes (ORDER-UNICODE-NAMES
+ * judges scripts). No answer is not judged: a timeout on a loaded target is no proof of a crash.
  */
 async function textsNo5xx(ctx: CheckContext): Promise<void> {
   const cases = EDGES.texts.flatMap((edge) => TEXT_FIELDS.map((field) => ({ edge, field })));

@@ -1,6 +1,5 @@
-// Interface: What the service does / Limits ("credentials and wallet identifiers of the two
-// environments are separate"). Profile: P-ENV-1, P-ENV-2. The suite never holds the other
-// environment's secret, so its key is signed with the merchant's: either way it must be refused.
+// Environments are separate (P-ENV-1, P-ENV-2). The suite never holds the other environment's
+// secret, so its key is signed with the merchant's: either way it must be refused.
 import { CheckSkipped, expectSchema, expectStatus, type Check, type CheckContext } from '../check.js';
 import { PAYOUT_STATUS_PATH, sendProbe } from './shared-auth.js';
 
@@ -15,9 +14,8 @@ async function refusesOtherEnvironmentKey(ctx: CheckContext): Promise<void> {
 }
 
 /**
- * ENV-WALLET-OTHER-ENVIRONMENT (P-ENV-2): 403, the error envelope, no data. With the SUCCESS fixture
- * the wallet is the request's only fault; with a made-up payout id a server may fairly look the payout
- * up first and answer 404, so that answer cannot be judged without the fixture.
+ * ENV-WALLET-OTHER-ENVIRONMENT (P-ENV-2). Needs the SUCCESS fixture: with a made-up payout id a server
+ * may fairly look the payout up first and answer 404.
  */
 async function refusesOtherEnvironmentWallet(ctx: CheckContext): Promise<void> {
   const walletId = ctx.config.otherEnvironment?.walletId;

@@ -91,9 +91,8 @@ async function noServerErrorForInvalidPayoutStatus(ctx: CheckContext): Promise<v
 }
 
 /**
- * ERR-INVALID-JSON (P-ERR-4): text that is almost the canonical body but does not parse, signed as
- * sent: 400. A bare NaN is the exception: some parsers (Python's json) read it as a number, and then
- * the server sees a NaN order_amount, which P-ERR-4 lets it refuse with 422 as well.
+ * ERR-INVALID-JSON (P-ERR-4): 400. A bare NaN may also get 422: some parsers (Python's json) read it
+ * as a number, and a NaN order_amount is a defect P-ERR-4 lets a server refuse with 422.
  */
 async function refusesInvalidJson(ctx: CheckContext): Promise<void> {
   const order = canonicalize(validOrder(ctx));

@@ -1,6 +1,5 @@
-// Records over time (P-STATE, P-MONEY-1, P-DUP-5): model-based checks. Each runs sequences of
-// operations (and, on a reference sandbox, its checkout page and settle control request) against a
-// model of what the target must hold, and asserts its own rule over them; suites/model/ is the engine.
+// Records over time (P-STATE, P-MONEY-1, P-DUP-5): each check runs sequences of operations against a
+// model of what the target must hold and asserts its own rule; suites/model/ is the engine.
 import type { Check, CheckContext } from '../check.js';
 import { runModel } from '../model/engine.js';
 import type { ModelRule } from '../model/model.js';

@@ -1,8 +1,5 @@
-// The wallet (P-MONEY-2..4, extension: they rest on P-OPS's Balance Inquiry and Transaction
-// Initiation). The boundary and overdraft checks drain a wallet, so they run on the run's spare
-// wallet (spare-wallet.ts), never the merchant's own; the refused-request check measures the
-// merchant's own wallet as wallet.ts does, in the wallet lane, so another run's traffic is never
-// blamed on the target.
+// The wallet (P-MONEY-2..4, an extension). Boundary and overdraft drain a wallet, so they use the
+// spare one (spare-wallet.ts); MONEY-REFUSED-NO-EFFECT measures the merchant's as wallet.ts does.
 import { minorUnitOf } from '../../schemas/amounts.js';
 import { CheckFailure, CheckSkipped, answered, expectThat, type Check, type CheckContext } from '../check.js';
 import { concurrencyOf } from '../settings.js';
@@ -60,10 +57,8 @@ const SETTLING: readonly unknown[] = ['PROCESSING', 'PENDING'];
 const SETTLE_WAIT_MS = 12_000;
 
 /**
- * This run's payouts, per spare wallet, that were last seen in flight with their debit still to come.
- * A server that debits at settlement holds their amounts back from what a new payout may take, though
- * Balance Inquiry still shows them (the reference sandbox does so): while one is in flight, a payout of
- * the balance Balance Inquiry shows is rightly FAILED, so the boundary cannot be judged (per run: its client).
+ * This run's payouts per spare wallet still in flight, debit to come: a server that debits at settlement
+ * holds them back though Balance Inquiry shows them, so a whole-balance payout may rightly FAIL.
  */
 const inFlight = new WeakMap<object, Map<string, Set<string>>>();
 
@@ -90,11 +85,8 @@ async function stillInFlight(ctx: CheckContext, walletId: string, label: string)
 }
 
 /**
- * MONEY-EXACT-BALANCE (P-MONEY-2): one minor unit more than the balance is a FAILED record; then the
- * whole balance, read again just before, is accepted. Another run sharing a configured spare wallet
- * can only drain it, which makes the first payout more over the balance still; a whole-balance payout
- * that FAILED while the balance moved is "not judged", never failed. So is the whole balance while a
- * payout of this run on the wallet is still in flight with its debit to come (see inFlight).
+ * MONEY-EXACT-BALANCE (P-MONEY-2). A whole-balance payout that FAILED while the balance moved, or while
+ * a payout of this run was in flight (inFlight), is "not judged": another run can only drain the wallet.
  */
 async function exactBalance(ctx: CheckContext): Promise<void> {
   const { walletId, source } = await spareWallet(ctx);
@@ -157,10 +149,8 @@ async function exactBalance(ctx: CheckContext): Promise<void> {
 }
 
 /**
- * MONEY-NO-OVERDRAFT (P-MONEY-3): N payouts at once, distinct ids, each 2/(N-1) of the balance, so
- * together well beyond it. The accepted ones sum to at most the balance read just before (another
- * run can only lower it), the rest are FAILED, and once their debits are taken the balance is not
- * negative.
+ * MONEY-NO-OVERDRAFT (P-MONEY-3): N payouts at once, each 2/(N-1) of the balance; the accepted sum to at
+ * most the balance read just before (another run can only lower it), which never goes negative.
  */
 async function noOverdraft(ctx: CheckContext): Promise<void> {
   const { walletId, source } = await spareWallet(ctx);
@@ -242,10 +232,8 @@ const PAYOUT_FIELDS = ['payout_id', 'payout_order_id', 'status', 'amount', 'curr
 const FIXED_FIELDS = ['payout_id', 'payout_order_id', 'amount', 'currency'] as const;
 
 /**
- * MONEY-REFUSED-NO-EFFECT (P-MONEY-4): refused initiations (400 validation, 409 duplicate of a settled
- * payout, 403 other environment's wallet and another merchant's wallet where configured), each of the
- * try's own amount, leave the merchant's balance as it was (judged as wallet.ts judges a change) and
- * the first payout as it was.
+ * MONEY-REFUSED-NO-EFFECT (P-MONEY-4): refused initiations (400, 409, 403s where configured), each of
+ * the try's own amount, leave the balance (judged as wallet.ts judges a change) and the first payout.
  */
 async function refusedMovesNothing(ctx: CheckContext): Promise<void> {
   const currency = await walletCurrency(ctx);

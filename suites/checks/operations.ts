@@ -1,31 +1,23 @@
-// The profile's operations (P-OPS: an extension; each check needs its profile.operations key): Order
-// Status, Order Cancel, Balance Inquiry, Transaction Initiation. Every check that reads or moves
-// the balance is in this file and in the "wallet" lane, so they run one after another (beside the
-// other checks); the balance checks come first in it, so no earlier payout of this run is still
-// settling while a balance is compared, and the lane starts first, so its settlement wait overlaps
-// the rest of the run.
-import { minorUnitOf } from '../../schemas/amounts.js';
+// The profile's wallet operations (P-OPS, an extension): Balance Inquiry and Transaction Initiation.
+// One "wallet" lane, balance checks first, so no payout of this run is settling while a balance is compared.
+import { decimalPlus, minorUnitOf } from '../../schemas/amounts.js';
 import type { Currency } from '../../schemas/types.js';
 import { answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { orderOperationChecks } from './order-operations.js';
 import type { Exchange } from '../http.js';
 import {
   balanceInquiry,
-  createOrder,
   decimalEquals,
   decimalOf,
   decimalText,
   expectData,
-  expectOrderCreated,
   expectRecord,
   initiatePayout,
-  orderLookup,
   payoutRequest,
   payoutStatus,
   settledPayout,
-  validOrder,
   type Decimal,
 } from '../requests.js';
-import { decimalPlus } from '../../schemas/amounts.js';
 import { amountNumber, balanceChange, ownAmount, readBalance, walletCurrency } from '../wallet.js';
 
 type Json = Record<string, unknown>;
@@ -42,80 +34,6 @@ async function initiated(ctx: CheckContext, body: Json, label: string): Promise<
 function moreThan(balance: Decimal): number {
   const whole = balance.units < 0n ? 0n : balance.units / 10n ** BigInt(balance.scale);
   return Number(whole + 1n);
-}
-
-/**
- * OPS-ORDER-STATUS: an amount other than validOrder's, so the echo is of this order's own value. The
- * currency stays validOrder's INR: a merchant may have only some currencies enabled, and currency
- * support is ORDER-EVERY-CURRENCY's concern, not this check's.
- */
-async function orderStatus(ctx: CheckContext): Promise<void> {
-  const body = validOrder(ctx, { order_amount: 310.25, order_currency: 'INR' });
-  const created = expectOrderCreated(await createOrder(ctx, body, 'create an order of 310.25 INR'), 'the order must be created');
-  const exchange = await orderLookup(ctx, 'orderStatus', body.order_id, 'Order Status of the new order');
-  expectStatus(exchange, [200], 'Order Status of an existing order must answer 200 (P-OPS)');
-  const record = expectSchema(exchange, 'success-envelope', 'Order Status (P-OPS)').data;
-  expectRecord(exchange, record, 'order-status-record', 'Order Status (P-OPS)');
-  const details = {
-    expected: `order ${JSON.stringify(body.order_id)}, 310.25 INR, svc_order_id ${JSON.stringify(created.svc_order_id)}`,
-    actual: answered(exchange),
-    exchange,
-  };
-  expectThat(
-    String(record.order_id) === String(body.order_id) && record.svc_order_id === created.svc_order_id,
-    'Order Status must answer the order asked for',
-    details,
-  );
-  const amount = decimalOf(record.order_amount);
-  expectThat(
-    amount !== undefined && decimalEquals(amount, decimalOf(body.order_amount)!),
-    `order_amount ${JSON.stringify(record.order_amount)} is not the order's 310.25 (P-OPS)`,
-    details,
-  );
-  expectThat(
-    record.order_currency === 'INR',
-    `order_currency ${JSON.stringify(record.order_currency)} is not the order's INR (P-OPS)`,
-    details,
-  );
-}
-
-async function orderStatusUnknown(ctx: CheckContext): Promise<void> {
-  const exchange = await orderLookup(ctx, 'orderStatus', ctx.ids.orderId('NEVER'), 'Order Status of an order_id never used');
-  expectStatus(exchange, [404], 'Order Status of an unknown order must answer 404 (P-OPS-1)');
-}
-
-/** Creates an order and cancels it once; returns its order_id and the cancel exchange. */
-async function createdAndCancelled(ctx: CheckContext): Promise<{ orderId: string | number; exchange: Exchange }> {
-  const body = validOrder(ctx);
-  expectOrderCreated(await createOrder(ctx, body, 'create an order'), 'the order must be created');
-  return {
-    orderId: body.order_id,
-    exchange: await orderLookup(ctx, 'orderCancel', body.order_id, 'Order Cancel of the new UN_PAID order'),
-  };
-}
-
-async function cancel(ctx: CheckContext): Promise<void> {
-  const { exchange } = await createdAndCancelled(ctx);
-  expectStatus(exchange, [200], 'Order Cancel of an UN_PAID order must answer 200 (P-OPS-1)');
-  const record = expectSchema(exchange, 'success-envelope', 'Order Cancel (P-OPS)').data;
-  expectRecord(exchange, record, 'order-status-record', 'Order Cancel (P-OPS)');
-  expectThat(
-    record.order_status === 'CANCELLED',
-    `a cancelled order must be CANCELLED, not ${JSON.stringify(record.order_status)} (P-OPS-1)`,
-    { actual: answered(exchange), exchange },
-  );
-}
-
-async function cancelAgain(ctx: CheckContext): Promise<void> {
-  const { orderId, exchange } = await createdAndCancelled(ctx);
-  expectStatus(exchange, [200], 'the first Order Cancel of an UN_PAID order must succeed');
-  const again = await orderLookup(ctx, 'orderCancel', orderId, 'Order Cancel of the CANCELLED order');
-  expectStatus(again, [422], 'cancelling a CANCELLED order must answer 422 (P-OPS-1)');
-}
-
-async function cancelUnknown(ctx: CheckContext): Promise<void> {
-  const exchange = await orderLookup(ctx, 'orderCancel', ctx.ids.orderId('NEVER'), 'Order Cancel of an order_id never used');
-  expectStatus(exchange, [404], 'Order Cancel of an unknown order must answer 404 (P-OPS-1)');
 }
 
 async function balance(ctx: CheckContext): Promise<void> {
@@ -223,9 +141,8 @@ async function balanceUnchangedOnFailure(ctx: CheckContext): Promise<void> {
 }
 
 /**
- * A payout amount of this run's own for a payout that is accepted (never a constant such as 1: another
- * run's accepted payouts of one fixed amount would move the balance alike in each try of a wallet
- * rule, which wallet.ts then could not tell from a fault of the target).
+ * An amount of this run's own, never a constant: another run's payouts of one fixed amount would move
+ * the balance alike in each try of a wallet rule, which wallet.ts could not tell from a fault.
  */
 async function ownPayout(ctx: CheckContext): Promise<{ currency: Currency; amount: Decimal }> {
   const currency = await walletCurrency(ctx);
@@ -294,12 +211,10 @@ async function initiateOtherEnvironment(ctx: CheckContext): Promise<void> {
 
 const BALANCE = 'profile.operations.balanceInquiry' as const;
 const INITIATION = 'profile.operations.transactionInitiation' as const;
-/** The checks that move or compare the merchant wallet's balance. */
 /** The lane of the checks that read or move the wallet's balance (webhooks.ts's payouts take it too). */
 export const WALLET = 'wallet';
 
 export const operationChecks: Check[] = [
-  // balance first: see the note at the top of the file
   {
     id: 'ops-balance',
     requirement: 'OPS-BALANCE',
@@ -380,42 +295,5 @@ export const operationChecks: Check[] = [
     lane: WALLET,
     run: initiateOtherEnvironment,
   },
-  {
-    id: 'ops-order-status',
-    requirement: 'OPS-ORDER-STATUS',
-    title: 'Order Status answers the order with its amount and currency',
-    needs: ['profile.operations.orderStatus'],
-    creates: true,
-    run: orderStatus,
-  },
-  {
-    id: 'ops-order-status-unknown',
-    requirement: 'OPS-ORDER-STATUS-UNKNOWN',
-    title: 'Order Status of an unknown order answers 404',
-    needs: ['profile.operations.orderStatus'],
-    run: orderStatusUnknown,
-  },
-  {
-    id: 'ops-cancel',
-    requirement: 'OPS-CANCEL',
-    title: 'Order Cancel moves an UN_PAID order to CANCELLED',
-    needs: ['profile.operations.orderCancel'],
-    creates: true,
-    run: cancel,
-  },
-  {
-    id: 'ops-cancel-again',
-    requirement: 'OPS-CANCEL-AGAIN',
-    title: 'cancelling a CANCELLED order answers 422',
-    needs: ['profile.operations.orderCancel'],
-    creates: true,
-    run: cancelAgain,
-  },
-  {
-    id: 'ops-cancel-unknown',
-    requirement: 'OPS-CANCEL-UNKNOWN',
-    title: 'Order Cancel of an unknown order answers 404',
-    needs: ['profile.operations.orderCancel'],
-    run: cancelUnknown,
-  },
+  ...orderOperationChecks,
 ];

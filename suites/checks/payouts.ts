@@ -96,9 +96,8 @@ async function otherMerchantsPayout(ctx: CheckContext): Promise<void> {
 }
 
 /**
- * PAYOUT-UNKNOWN-WALLET (P-ERR-4): 403. With a fixture payout the wallet is the request's only defect;
- * with a made-up payout id there are two, and a server may fairly look the payout up first and answer
- * 404, so that answer cannot be judged without a fixture.
+ * PAYOUT-UNKNOWN-WALLET (P-ERR-4): 403. Needs a fixture payout: with a made-up payout id a server may
+ * fairly look the payout up first and answer 404.
  */
 async function unknownWallet(ctx: CheckContext): Promise<void> {
   const walletId = `WAL-UNKNOWN-${ctx.ids.nonce()}`;

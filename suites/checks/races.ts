@@ -1,6 +1,5 @@
-// Races on the profile's operations (P-OPS-5, P-OPS-1 under concurrency): many requests at once on
-// one new record, each run alone so the run's other traffic does not spread them out. As in
-// DUP-CONCURRENT (duplicates.ts), connections are opened first so the requests leave together.
+// Races on the profile's operations (P-OPS-5, P-OPS-1): many requests at once on one new record, each
+// run alone and over connections opened first (as DUP-CONCURRENT), so the requests leave together.
 import { answered, expectSchema, expectThat, type Check, type CheckContext } from '../check.js';
 import { concurrencyOf } from '../settings.js';
 import type { Exchange } from '../http.js';
@@ -46,9 +45,8 @@ function expectOneWinner(exchanges: Exchange[], loser: number, what: string, rul
 }
 
 /**
- * OPS-INITIATE-CONCURRENT (P-OPS-5): n initiations at once with one new payout_order_id, each of
- * this try's own amount: one accepted, n-1 × 409, and the balance lower by that amount once (judged
- * as wallet.ts judges a debit: another run's payouts are never blamed on the target).
+ * OPS-INITIATE-CONCURRENT (P-OPS-5): one accepted, n-1 × 409, the balance lower by the amount once,
+ * judged as wallet.ts judges a debit so another run's payouts are never blamed on the target.
  */
 async function concurrentInitiations(ctx: CheckContext): Promise<void> {
   const n = concurrencyOf(ctx.config);

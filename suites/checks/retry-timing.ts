@@ -1,6 +1,5 @@
-// HOOK-RETRY's reading of time (P-HOOK-3): the delays between the attempts of one delivery, whether
-// they shrank, and how long the first retries took. Pure: the attempts' arrival times (on the run's
-// clock), the sender's own X-TIMESTAMPs and the kit's longest pause come in; no clock.
+// HOOK-RETRY's reading of time (P-HOOK-3): delays between attempts, whether they shrank, how long the
+// first retries took. Pure: arrival times, X-TIMESTAMPs and the kit's longest pause come in.
 import { MIN_RETRIES } from '../../core/webhooks.js';
 
 /**
@@ -28,23 +27,8 @@ export interface RetryTiming {
 }
 
 /**
- * Reads the timing of at least MIN_RETRIES + 1 attempts. `factor`: how many of the run's clock's
- * seconds pass in one real second (Clock.factor: a run on a scaled clock), so the real-time
- * allowance is as wide as it is in real time.
- *
- * Two clocks tell the delays: arrival at the kit's receiver, which carries network jitter and the
- * kit's own scheduling, and the sender's X-TIMESTAMP of each attempt (P-HOOK-1: its clock at that
- * attempt). A delay counts as shorter than the one before only when both agree: by arrival, by more
- * than a tenth and ARRIVAL_JITTER_SECONDS; by X-TIMESTAMP, by more than its rounding allows. A
- * conforming sender's timestamps never agree, whatever the arrival jitter; timestamps that are not
- * whole seconds (HOOK-FRESH-TIMESTAMP judges those) leave arrival alone to decide.
- *
- * `stallSeconds`: the longest pause of the kit's own process while it watched (event-loop delay, on
- * the run's clock). A pause delays the arrival the kit records, and when the sender shares the
- * process (the embedded sandbox, on a clock 8 times faster) it delays the sender's timer and its
- * X-TIMESTAMP too: a retry that left late is then followed by one on time, which reads as a shorter
- * delay by both clocks, though the sender's schedule never shrank. Such a pause widens the allowance,
- * and the bound is read that much shorter.
+ * A delay shrank only when arrival (past jitter) and X-TIMESTAMP (past rounding) both say so; a pause
+ * of the kit's own (`stallSeconds`) can delay an in-process sender too, so it widens the allowance.
  */
 export function retryTiming(attempts: readonly RetryAttempt[], factor = 1, stallSeconds = 0): RetryTiming {
   if (attempts.length <= MIN_RETRIES) throw new RangeError(`retryTiming: needs ${MIN_RETRIES + 1} attempts, got ${attempts.length}`);

@@ -26,9 +26,8 @@ export function expectRefused(exchange: Exchange, why: string): void {
 }
 
 /**
- * Authentication let the request through: an answer that is neither 401 (refused) nor 403 (refused
- * for the environment) nor a 5xx (which proves nothing). The probe's own answer, 404, is not required
- * here: a slip in Payout Status belongs to its own requirements, not to authentication.
+ * Authentication let the request through: neither 401, 403 nor a 5xx (which proves nothing). The
+ * probe's 404 is not required: a slip in Payout Status is its own requirements', not authentication's.
  */
 export function expectAuthenticated(exchange: Exchange, why: string): void {
   const status = exchange.response?.status;

@@ -1,9 +1,5 @@
-// When no request signed the profile's way with the configured keys was taken, two causes look alike
-// from outside: a configuration problem (keys of another merchant or environment, a wrong base URL),
-// or a target that computes signatures another way (its fault). This probe tells them apart: it sends
-// a read signed each known wrong way (signer/variants.ts's ids, seen from the server's side) with the
-// same keys. A target that accepts one verifies that scheme: a MUST failure named by the variant.
-// None accepted: the run is inconclusive, with the likely cause (core/misconfiguration.ts).
+// When no correctly signed request was taken, a read signed each known wrong way (signer/variants.ts)
+// tells a target that signs another way (fails, naming it) from a configuration problem (inconclusive).
 import { createHmac } from 'node:crypto';
 import { canonicalize } from '../../signer/canonical.js';
 import type { VariantId } from '../../signer/variants.js';
@@ -79,10 +75,8 @@ export const WRONG_SCHEMES: readonly WrongScheme[] = [
 const refused = (status: number | undefined) => status === undefined || status === 401 || status === 403 || status >= 500;
 
 /**
- * The probe as a check of AUTH-ACCEPT, which variant the target accepted, and what the configuration
- * suggests (read after it ran). The runner adds it only when no correctly signed request of the run
- * was taken. Each wrong scheme is judged against the same request signed right, sent first: a variant
- * is accepted only when the target answers it otherwise than that (a wrong base URL answers both 404).
+ * The probe as a check of AUTH-ACCEPT. A variant counts as accepted only when answered otherwise than
+ * the same request signed right, sent first (a wrong base URL answers both 404).
  */
 export function signatureSchemeProbe(): { check: Check; acceptedVariant(): VariantId | undefined; clues(): string[] } {
   let found: VariantId | undefined;

@@ -1,7 +1,5 @@
-// Isolation of merchants (P-TENANT-1, extension: it rests on P-OPS's operations): with otherMerchant
-// configured, the other merchant makes a record of its own (an order) or owns a wallet; this
-// merchant's requests about it are answered as if it were unknown (404) or not its own (403), and
-// the record or wallet is, for its owner, as it was.
+// Isolation of merchants (P-TENANT-1, an extension): requests about the other merchant's order or
+// wallet answer 404 or 403, and the record or wallet is, for its owner, as it was.
 import { answered, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Credentials, Exchange } from '../http.js';
 import {
@@ -75,11 +73,8 @@ async function balanceIsolated(ctx: CheckContext): Promise<void> {
 }
 
 /**
- * TENANT-INITIATE: a payout from the other merchant's wallet, of this try's own amount, answers 403
- * and that wallet, read by its owner, does not move by it: judged as wallet.ts judges a change
- * (expected 0), so a move this run's refused payouts explain the same way twice (the amount, a fee,
- * the amount and a fee) fails, and one they do not explain is the other merchant's own traffic: "not
- * judged" (P-MONEY-1).
+ * TENANT-INITIATE: 403, and the other wallet does not move, judged as wallet.ts judges a change: a move
+ * the refused payouts do not explain is the other merchant's own traffic, "not judged" (P-MONEY-1).
  */
 async function initiateIsolated(ctx: CheckContext): Promise<void> {
   const currency = await walletCurrency(ctx);

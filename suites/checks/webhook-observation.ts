@@ -1,12 +1,9 @@
-// What the webhook checks judge (P-HOOK-1…4): one observation per run, shared by all of them. The kit
-// initiates two payouts of its own (one that settles, one the wallet cannot cover: P-OPS-3 makes it
-// FAILED on any target), refuses the first delivery about them with 500 three times to see the
-// retries, asks Payout Status right after each event that says a final state, and keeps every
-// delivery its receiver got until the retries are in (or P-HOOK-3's bound has passed).
+// One observation per run, shared by the webhook checks (P-HOOK-1…4): two payouts of the kit's own (one
+// settles, one FAILED by P-OPS-3 on any target), the first delivery about them refused to see retries.
 import type { Exchange } from '../../core/exchange.js';
 import { isWebhookEventName, MIN_RETRIES, WEBHOOK_EVENTS, type WebhookEventName } from '../../core/webhooks.js';
 import type { Currency } from '../../schemas/types.js';
-import type { ReceivedDelivery, StrayTally } from '../../webhooks/receiver.js';
+import type { KitReceiver, ReceivedDelivery, StrayTally } from '../../webhooks/receiver.js';
 import { CheckSkipped, type CheckContext } from '../check.js';
 import type { WebhookSession } from '../check.js';
 import { WALLET } from './operations.js';
@@ -94,33 +91,43 @@ export function observation(ctx: CheckContext): Promise<Observation> {
   return observed;
 }
 
+/** The status an answer's record says (Transaction Initiation, Payout Status), if it says one. */
+function recordStatus(exchange: Exchange): string | undefined {
+  const status = (exchange.response?.json as { data?: { status?: unknown } } | undefined)?.data?.status;
+  return typeof status === 'string' ? status : undefined;
+}
+
+/** Refuses the first delivery about the kit's payouts REFUSED_ATTEMPTS times: its retries are P-HOOK-3's evidence. */
+function refuseFirstOfOurs(receiver: KitReceiver, ours: (d: Pick<ReceivedDelivery, 'body'>) => boolean): () => string | undefined {
+  let probe: string | undefined;
+  receiver.answerWith((d) => {
+    const group = ours(d) ? attemptGroup(d) : undefined;
+    if (group === undefined) return 200;
+    probe ??= group;
+    if (group !== probe) return 200;
+    const earlier = receiver.deliveries.filter((x) => attemptGroup(x) === group).length;
+    return earlier < REFUSED_ATTEMPTS ? 500 : 200;
+  });
+  return () => probe;
+}
+
 async function observe(ctx: CheckContext): Promise<Observation> {
   const ids = [ctx.ids.payoutOrderId('PO-HOOK'), ctx.ids.payoutOrderId('PO-HOOK')];
   const ours = (d: Pick<ReceivedDelivery, 'body'>) => ids.includes(parseEvent(d).subject ?? '');
-  let probe: string | undefined;
   // The receiver is opened, and the balance read and moved, holding the wallet lane: no balance
   // check sees the move, and the waiting that follows runs beside the rest of the run.
-  const { session, payouts, startedAt, firstSeen } = await ctx.exclusive(WALLET, async () => {
+  const { session, payouts, startedAt, firstSeen, probe } = await ctx.exclusive(WALLET, async () => {
     const session = await ctx.webhooks();
-    const { receiver } = session;
-    // The first delivery about the kit's payouts is refused REFUSED_ATTEMPTS times: its retries are P-HOOK-3's evidence.
-    receiver.answerWith((d) => {
-      const group = ours(d) ? attemptGroup(d) : undefined;
-      if (group === undefined) return 200;
-      probe ??= group;
-      if (group !== probe) return 200;
-      const earlier = receiver.deliveries.filter((x) => attemptGroup(x) === group).length;
-      return earlier < REFUSED_ATTEMPTS ? 500 : 200;
-    });
+    const probe = refuseFirstOfOurs(session.receiver, ours);
     const startedAt = ctx.clock.now();
-    const firstSeen = receiver.deliveries.length;
-    return { session, startedAt, firstSeen, payouts: await initiateObserved(ctx, ids) };
+    const firstSeen = session.receiver.deliveries.length;
+    return { session, startedAt, firstSeen, probe, payouts: await initiateObserved(ctx, ids) };
   });
   const { receiver } = session;
 
   const statusAfter: Observation['statusAfter'] = [];
   const asked = new Set<string>();
-  const probeAttempts = () => receiver.deliveries.filter((d) => probe !== undefined && attemptGroup(d) === probe);
+  const probeAttempts = () => receiver.deliveries.filter((d) => probe() !== undefined && attemptGroup(d) === probe());
   const acknowledgedFinal = (payout: ObservedPayout) =>
     receiver.deliveries.some((d) => {
       const e = parseEvent(d);
@@ -146,10 +153,9 @@ async function observe(ctx: CheckContext): Promise<Observation> {
       if (!ours(delivery) || e.event === undefined || !WEBHOOK_EVENTS[e.event].final || group === undefined || asked.has(group)) continue;
       asked.add(group);
       const exchange = await payoutStatus(ctx, e.subject!, `Payout Status right after the ${e.event} delivery #${delivery.n} (P-HOOK-4)`);
-      const state = (exchange.response?.json as { data?: { status?: unknown } } | undefined)?.data?.status;
-      statusAfter.push({ delivery, state: typeof state === 'string' ? state : undefined, exchange });
+      statusAfter.push({ delivery, state: recordStatus(exchange), exchange });
     }
-    const retriesSeen = probe !== undefined && probeAttempts().length > REFUSED_ATTEMPTS;
+    const retriesSeen = probe() !== undefined && probeAttempts().length > REFUSED_ATTEMPTS;
     if (retriesSeen && payouts.every(acknowledgedFinal)) break;
     // Deliveries go elsewhere now: waiting for the rest would only run out the clock.
     if (takenBy !== undefined) break;
@@ -158,9 +164,8 @@ async function observe(ctx: CheckContext): Promise<Observation> {
     await receiver.waitFor((d) => d.n > seen, Math.min(deadline(), now + 1_000));
   }
   for (const payout of payouts) {
-    const exchange = await payoutStatus(ctx, payout.payoutOrderId, 'Payout Status when the observation ended');
-    const state = (exchange.response?.json as { data?: { status?: unknown } } | undefined)?.data?.status;
-    if (typeof state === 'string') payout.ended = state;
+    const state = recordStatus(await payoutStatus(ctx, payout.payoutOrderId, 'Payout Status when the observation ended'));
+    if (state !== undefined) payout.ended = state;
   }
   await watchRegistration();
   receiver.answerWith(() => 200);
@@ -215,8 +220,7 @@ async function initiateObserved(ctx: CheckContext, ids: readonly string[]): Prom
         `could not initiate ${why} to observe its webhooks: Transaction Initiation answered ${status ?? exchange.error?.message} (the OPS- requirements judge that)`,
       );
     }
-    const record = (exchange.response?.json as { data?: { status?: unknown } } | undefined)?.data;
-    payouts.push({ payoutOrderId, initiated: typeof record?.status === 'string' ? record.status : 'unknown' });
+    payouts.push({ payoutOrderId, initiated: recordStatus(exchange) ?? 'unknown' });
   }
   return payouts;
 }

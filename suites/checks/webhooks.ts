@@ -1,12 +1,7 @@
 // Webhooks (P-HOOK-1…4, an extension): each check judges one rule over the run's one observation
-// (webhook-observation.ts) of the deliveries the target sent the kit's receiver. They need the
-// config's `webhooks` and the payout operations, and create records. They are a lane of their own,
-// started with the run: the observation waits seconds for retries, beside everything else, and
-// holds the wallet lane only while it initiates its payouts.
+// (webhook-observation.ts) of the deliveries the target sent the kit's receiver.
 import { headerIsNot, isJsonContentType } from '../../core/predicates.js';
 import { agreesWithStatus, EVENT_ID_HEADER, MIN_RETRIES, WEBHOOK_EVENTS } from '../../core/webhooks.js';
-import type { Exchange } from '../../core/exchange.js';
-import { evidenceHeaders } from '../../common/redact.js';
 import { webhookBuiltOrder } from '../../schemas/field-order.js';
 import { describeErrors, validateSchema } from '../../schemas/index.js';
 import { canonicalize } from '../../signer/canonical.js';
@@ -16,87 +11,11 @@ import type { ReceivedDelivery } from '../../webhooks/receiver.js';
 import { CheckFailure, CheckInconclusive, CheckSkipped, type Check, type CheckContext, type Need } from '../check.js';
 import { toleranceOf } from '../config.js';
 import { ARRIVAL_JITTER_SECONDS, retryTiming } from './retry-timing.js';
-import { attemptGroup, observation, observationNotes, parseEvent, REFUSED_ATTEMPTS, type Observation } from './webhook-observation.js';
+import { attemptGroup, parseEvent, REFUSED_ATTEMPTS } from './webhook-observation.js';
+import { asExchange, deliveries, judgeEach, missing, observed } from './webhook-evidence.js';
 
 const NEEDS: readonly Need[] = ['webhooks', 'profile.operations.transactionInitiation', 'profile.operations.balanceInquiry'];
 const HEADER = EVENT_ID_HEADER.toLowerCase();
-
-/** A delivery as evidence: the request the target sent, and the kit's own answer to it. */
-function asExchange(ctx: CheckContext, o: Observation, d: ReceivedDelivery): Exchange {
-  const e = parseEvent(d);
-  const attempts = o.deliveries.filter((x) => attemptGroup(x) !== undefined && attemptGroup(x) === attemptGroup(d));
-  const nth = attempts.indexOf(d) + 1;
-  // A wrong X-SIGNATURE stays: it is the evidence HOOK-SIGNATURE judges, and an HMAC is not the secret
-  // (a sender that put the secret itself there is still caught by the redactor). A right one is
-  // redacted: in a report of another failure it would be a delivery anyone could send a receiver again.
-  const valid = (value: string) =>
-    d.headers['x-timestamp'] !== undefined && value === hmacSha256Hex(ctx.config.merchant.secretKey, d.body + d.headers['x-timestamp']);
-  const headers = evidenceHeaders(Object.entries(d.headers), ctx.redact, (signature) => !valid(signature));
-  return {
-    label:
-      `delivery #${d.n} to the kit's receiver: ${e.event ?? 'an unreadable event'} ${e.eventId ?? ''}${nth > 1 ? ` (attempt ${nth})` : ''}; the answer is the kit's`.replace(
-        '  ',
-        ' ',
-      ),
-    request: { method: d.method, url: new URL(d.path, o.session.receiver.url).href, headers, body: ctx.redact(d.body) },
-    response: {
-      status: d.answered,
-      headers: { 'content-type': 'application/json' },
-      body: d.answered === 200 ? '{"received":true}' : '{"error":"the conformance kit asks for a retry"}',
-    },
-    ms: 0,
-    // What `trigger` needs to make the target send this event again: the reproduce line of a delivery.
-    delivery: e.event !== undefined ? { event: e.event } : {},
-  };
-}
-
-/** The run's observation, with what it saw that is no verdict (strays ignored) said in the report's notes. */
-async function observed(ctx: CheckContext): Promise<Observation> {
-  const o = await observation(ctx);
-  for (const note of observationNotes(o)) ctx.notice(note);
-  return o;
-}
-
-/**
- * Evidence the check looked for and did not find: the target's failure, unless the listener had
- * stopped keeping deliveries (past its limit), when it may be among those: then not judged.
- */
-function missing(o: Observation, message: string, details: ConstructorParameters<typeof CheckFailure>[1]): Error {
-  const { keptAtMost, deliveriesNotKept } = o.unseen;
-  if (o.takenBy !== undefined) {
-    return new CheckInconclusive(
-      `${message}; but the merchant's webhook registration stopped being the kit's receiver during the observation (it became ${o.takenBy === null ? 'none' : JSON.stringify(o.takenBy)}): ` +
-        'another run against this target took it, so deliveries went elsewhere; run the webhook checks of one merchant one at a time',
-    );
-  }
-  if (deliveriesNotKept === 0) return new CheckFailure(message, details);
-  return new CheckInconclusive(
-    `${message}; but the kit's webhook listener kept only the first ${keptAtMost} deliveries (${deliveriesNotKept} more came), so it may be among those`,
-  );
-}
-
-/** The observation's deliveries, or a skip when none came (HOOK-EVENTS-FIRED says why). */
-async function deliveries(ctx: CheckContext): Promise<{ o: Observation; all: ReceivedDelivery[] }> {
-  const o = await observed(ctx);
-  if (o.deliveries.length === 0)
-    throw new CheckSkipped(`no webhook delivery reached the kit's receiver to judge (HOOK-EVENTS-FIRED says why)`);
-  return { o, all: o.deliveries };
-}
-
-/** Fails on the first delivery a test finds fault with, naming how many more it found. */
-function judgeEach(
-  ctx: CheckContext,
-  o: Observation,
-  list: readonly ReceivedDelivery[],
-  test: (d: ReceivedDelivery) => string | undefined,
-  expected: string,
-): void {
-  const found = list.map((d) => [d, test(d)] as const).filter((f): f is readonly [ReceivedDelivery, string] => f[1] !== undefined);
-  if (found.length === 0) return;
-  const [d, why] = found[0]!;
-  const more = found.length > 1 ? ` (and ${found.length - 1} more of the ${list.length} deliveries)` : '';
-  throw new CheckFailure(`delivery #${d.n}: ${why}${more}`, { expected, actual: why, exchange: asExchange(ctx, o, d) });
-}
 
 async function headers(ctx: CheckContext): Promise<void> {
   const { o, all } = await deliveries(ctx);
@@ -375,6 +294,7 @@ async function agreesWithStatusOperation(ctx: CheckContext): Promise<void> {
   }
 }
 
+/** Their own lane, started with the run: the observation waits seconds for retries beside the rest. */
 const hook = (id: string, requirement: string, title: string, run: (ctx: CheckContext) => Promise<void>): Check => ({
   id,
   requirement,

@@ -1,6 +1,5 @@
-// The wire (profile P-HTTP, v1.2): what any HTTP client meets before the operations themselves:
-// methods other than the operation's, the request's media type written as Java, .NET and PHP clients
-// write it, Content-Length in bytes, and a body that repeats a key.
+// The wire (P-HTTP): other methods, the media type as Java, .NET and PHP clients write it,
+// Content-Length in bytes, and a body that repeats a key.
 import { quoted } from '../../common/http-chunks.js';
 import { OPERATIONS } from '../../core/operations.js';
 import { envelopeProblems, headerIsNot, isJsonContentType } from '../../core/predicates.js';
@@ -21,9 +20,8 @@ import { CREATE_ORDER_PATH, expectOrderCreated, PAYOUT_STATUS_PATH, validOrder }
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /**
- * The methods tried on each path, less the operation's own. OPTIONS is left out on purpose: HTTP
- * defines it as a question about the path (RFC 9110 §9.3.7), and CORS middleware answers it 204 with
- * `Allow`, which is right; HEAD is left out because its answer has no body to hold an envelope.
+ * Not OPTIONS: a question about the path (RFC 9110 §9.3.7) that CORS middleware rightly answers 204.
+ * Not HEAD: its answer has no body to hold an envelope.
  */
 const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
@@ -41,9 +39,8 @@ function operationPaths(ctx: CheckContext): Array<{ name: string; method: string
 }
 
 /**
- * HTTP-OTHER-METHODS (P-HTTP-1, P-ERR-1): each other method on each operation path, correctly signed
- * with a harmless body of this run's own (an order_id never used), answers 405 or 404 with the JSON
- * error envelope whose code is the status.
+ * HTTP-OTHER-METHODS (P-HTTP-1, P-ERR-1): signed, with a harmless body (an order_id never used), so
+ * only the method is wrong.
  */
 async function otherMethods(ctx: CheckContext): Promise<void> {
   const cases = operationPaths(ctx).flatMap((op) =>
@@ -94,10 +91,8 @@ async function mediaTypes(ctx: CheckContext): Promise<void> {
 }
 
 /**
- * HTTP-REPEATED-KEYS (P-HTTP-4, SHOULD): a correctly signed Create Order whose text holds order_id
- * twice is refused with 400. A 401 is not judged: a server that verifies a re-canonicalized parse
- * (P-SIGN-6) cannot match a signature over a text with a repeated key, so it refuses before any
- * parser decides, and whether its parser would keep one value cannot be seen.
+ * HTTP-REPEATED-KEYS (P-HTTP-4). A 401 is not judged: a server verifying a re-canonicalized parse
+ * (P-SIGN-6) cannot match such a signature, so its parser is never seen deciding.
  */
 async function repeatedKeys(ctx: CheckContext): Promise<void> {
   const order = validOrder(ctx);
@@ -131,11 +126,8 @@ function lengthProblem(answer: RawAnswer): string | undefined {
 }
 
 /**
- * HTTP-CONTENT-LENGTH (P-HTTP-3). (1) Answers holding non-ASCII text, read to the connection's close
- * whatever Content-Length says: a Create Order whose order_id has non-ASCII letters (its answer echoes
- * the id, P-ORDER-3), and, where Order Status is configured, that order read back. (2) After an error
- * answer (400 for invalid JSON, P-ERR-4) the same connection takes another request, unless the error
- * said `Connection: close`.
+ * HTTP-CONTENT-LENGTH (P-HTTP-3): answers echoing a non-ASCII order_id read to the close, whatever
+ * Content-Length says; after a 400 the connection takes another request unless it said close.
  */
 export async function contentLength(ctx: CheckContext, options: RawOptions = {}): Promise<void> {
   const orderId = `${ctx.ids.orderId('CL')}-Grüße-✓`;
