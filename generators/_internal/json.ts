@@ -1,25 +1,9 @@
-// Small pure helpers over plain JSON values: sorted-key text and copy-on-write edits by dotted path.
+// Copy-on-write edits of plain JSON values by dotted path.
 
 type JsonObject = Record<string, unknown>;
 
 function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (!isObject(value)) return value;
-  const sorted: JsonObject = {};
-  for (const key of Object.keys(value).sort()) sorted[key] = sortKeys(value[key]);
-  return sorted;
-}
-
-/**
- * Compact JSON with object keys sorted recursively. For the plain values generated here this is the
- * profile's canonical text (P-SIGN-1), which keeps a malformed body's one defect its only difference.
- */
-export function sortedJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value));
 }
 
 function segments(path: string): string[] {
