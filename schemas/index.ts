@@ -87,10 +87,6 @@ function rawFile(id: SchemaId): { text: string; schema: Record<string, unknown> 
   return file;
 }
 
-function rawSchema(id: SchemaId): Record<string, unknown> {
-  return rawFile(id).schema;
-}
-
 /** ajv's options for the kit's validators, at first use and in the build's precompiled code alike. */
 const AJV_OPTIONS = { strict: true, allErrors: true } as const;
 
@@ -112,7 +108,7 @@ export function schemasDigest(): string {
 /** The raw schema object of `id` (a copy: changing it changes nothing here). */
 export function loadSchema(id: SchemaId): Record<string, unknown> {
   assertSchemaId(id);
-  return structuredClone(rawSchema(id));
+  return structuredClone(rawFile(id).schema);
 }
 
 /** A fresh ajv configured like this module's (draft 2020-12, strict, all errors, every format), with no schema. */
@@ -139,7 +135,7 @@ function schemaAjv({ checkAgainstMetaSchema, code }: { checkAgainstMetaSchema: b
  */
 export function ajvWithAllSchemas(code?: CodeOptions): Ajv {
   const ajv = schemaAjv({ checkAgainstMetaSchema: false, ...(code ? { code } : {}) });
-  for (const id of SCHEMA_IDS) ajv.addSchema(rawSchema(id));
+  for (const id of SCHEMA_IDS) ajv.addSchema(rawFile(id).schema);
   return ajv;
 }
 

@@ -6,14 +6,10 @@ function isObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function segments(path: string): string[] {
-  return path.split('.');
-}
-
 /** The value at a dotted path, or undefined when a segment is absent. */
 export function getAt(value: unknown, path: string): unknown {
   let current: unknown = value;
-  for (const key of segments(path)) {
+  for (const key of path.split('.')) {
     if (!isObject(current)) return undefined;
     current = current[key];
   }
@@ -32,14 +28,14 @@ function edit(value: unknown, keys: readonly string[], change: (parent: JsonObje
 
 /** A copy of `value` without the member at `path`; everything else is shared or copied unchanged. */
 export function withoutAt<T>(value: T, path: string): unknown {
-  return edit(value, segments(path), (parent, key) => {
+  return edit(value, path.split('.'), (parent, key) => {
     delete parent[key];
   });
 }
 
 /** A copy of `value` with the member at `path` set to `replacement`. */
 export function withAt<T>(value: T, path: string, replacement: unknown): unknown {
-  return edit(value, segments(path), (parent, key) => {
+  return edit(value, path.split('.'), (parent, key) => {
     parent[key] = replacement;
   });
 }
