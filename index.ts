@@ -1,6 +1,5 @@
-// The library entry point: what a team imports to use the kit's pieces in its own tests. Each part is
-// also its own entry (svc-conformance/signer, /generators, /sandbox, /harness, /checks), so a team
-// that only signs loads only the signer.
+// The library entry point. Each part is also its own entry (svc-conformance/signer, /generators,
+// /sandbox, /harness, /checks), so a team that only signs loads only the signer.
 export * from './entries/signer.js';
 export * from './schemas/types.js';
 export {

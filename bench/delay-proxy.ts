@@ -2,7 +2,7 @@
 // without leaving the machine (equal delays fire in order, so a connection's order is kept).
 import { createServer, connect, type AddressInfo, type Socket } from 'node:net';
 
-export interface DelayProxy {
+interface DelayProxy {
   /** The proxy's base URL (http://127.0.0.1:PORT), standing in for the upstream's. */
   baseUrl: string;
   close(): Promise<void>;

@@ -8,7 +8,7 @@ export async function repeat(times: number, measure: () => Promise<number> | num
   return values.sort((a, b) => a - b);
 }
 
-export function median(sorted: readonly number[]): number {
+function median(sorted: readonly number[]): number {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }

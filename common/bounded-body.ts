@@ -1,6 +1,5 @@
-// Reading a body whose sender the kit does not control (a target's answer, a receiver's answer, a
-// delivery to the kit's listener, a request to the sandbox) with memory and time bounded by the
-// reader, not the sender: one rule for every such read.
+// A body whose sender the kit does not control, read with memory and time bounded by the reader,
+// not the sender: one rule for every such read.
 import type { Readable } from 'node:stream';
 
 export interface BoundedBody {
@@ -19,18 +18,11 @@ export interface BodyLimits {
   keep: number;
   /** Past this many bytes in all, reading stops. A body of exactly this size is read whole. */
   stopAfter: number;
-  /**
-   * What becomes of the stream once reading stops: destroyed (the connection dropped), or paused,
-   * for a server that still answers on the connection and drops it after (the sandbox).
-   */
+  /** Once reading stops: destroy the stream, or pause it for a server that still answers on it (the sandbox). */
   onStop?: 'destroy' | 'pause';
 }
 
-/**
- * A body's bytes as they arrive, within the limits: the first `keep` kept, every one counted. The
- * one account of a bounded read, for a stream (readBounded) and for an answer undici hands over
- * chunk by chunk (suites/dispatch.ts).
- */
+/** The one account of a bounded read: for a stream (readBounded) and for undici's chunks (suites/dispatch.ts). */
 export class BoundedCollector {
   private readonly kept: Buffer[] = [];
   private keptBytes = 0;
@@ -43,7 +35,6 @@ export class BoundedCollector {
     const { keep, stopAfter } = this.limits;
     this.receivedBytes += chunk.length;
     if (this.keptBytes < keep) {
-      // A chunk kept whole is kept as it is: no view of it built per chunk.
       const part = chunk.length <= keep - this.keptBytes ? chunk : chunk.subarray(0, keep - this.keptBytes);
       this.kept.push(part);
       this.keptBytes += part.length;
@@ -58,50 +49,21 @@ export class BoundedCollector {
   }
 }
 
-export function readBounded(stream: Readable, limits: BodyLimits): Promise<BoundedBody> {
-  return new Promise((resolve, reject) => collectBounded(stream, limits, resolve, reject));
-}
-
-/**
- * readBounded told through callbacks: exactly one of them is called, once. For a reader that would
- * otherwise make a promise per body only to wait for it (the sandbox, for every request it serves).
- */
-export function collectBounded(
-  stream: Readable,
-  { keep, stopAfter, onStop = 'destroy' }: BodyLimits,
-  done: (body: BoundedBody) => void,
-  failed: (error: unknown) => void,
-): void {
-  const collector = new BoundedCollector({ keep, stopAfter });
-  let settled = false;
-  const settle = (stopped: boolean) => {
-    if (settled) return;
-    settled = true;
-    done(collector.body(stopped));
-  };
-  const onData = (chunk: Buffer) => {
-    if (collector.add(chunk)) {
+export function readBounded(stream: Readable, { keep, stopAfter, onStop = 'destroy' }: BodyLimits): Promise<BoundedBody> {
+  return new Promise((resolve, reject) => {
+    const collector = new BoundedCollector({ keep, stopAfter });
+    const onData = (chunk: Buffer) => {
+      if (!collector.add(chunk)) return;
       stream.off('data', onData);
-      settle(true);
+      resolve(collector.body(true));
       if (onStop === 'destroy') stream.destroy();
       else stream.pause();
-    }
-  };
-  stream.on('data', onData);
-  // `on`, not `once`: each fires at most once anyway, and settling twice is a no-op; `once` wraps every listener.
-  stream.on('end', () => settle(false));
-  // Kept after settling: destroying a stream may emit an error, which must not go unheard.
-  stream.on('error', (error) => {
-    if (!settled) {
-      settled = true;
-      failed(error);
-    }
-  });
-  // A stream closed with neither an end nor an error (a peer gone) would otherwise be waited on forever.
-  stream.on('close', () => {
-    if (!settled) {
-      settled = true;
-      failed(new Error('the body ended before it was complete'));
-    }
+    };
+    stream.on('data', onData);
+    stream.on('end', () => resolve(collector.body(false)));
+    // A promise settles once: an error after the body was read (destroy may emit one) is heard and dropped.
+    stream.on('error', reject);
+    // A stream closed with neither an end nor an error (a peer gone) would otherwise be waited on forever.
+    stream.on('close', () => reject(new Error('the body ended before it was complete')));
   });
 }

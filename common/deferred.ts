@@ -1,8 +1,5 @@
-// The packages the kit loads at their first use rather than at import: each costs tens to hundreds of
-// milliseconds that a command or a library user who never needs it should not pay. They are required
-// (validators and arbitraries are made synchronously; Node >= 20.19 requires ES modules), all here.
-// The Action's bundle (scripts/build-action.mjs) replaces this module with one that requires the same
-// packages from inside the bundle, which has no node_modules beside it: add a load here, not elsewhere.
+// Packages loaded at first use, not at import, so a user who never needs one does not pay for it.
+// scripts/build-action.mjs replaces this module in the Action's bundle: add a load here, not elsewhere.
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type Ajv2020Module from 'ajv/dist/2020.js';
@@ -33,19 +30,14 @@ export function validatorPackageVersion(name: 'ajv' | 'ajv-formats'): string {
   return (requireModule(name === 'ajv' ? 'ajv/package.json' : 'ajv-formats/package.json') as { version: string }).version;
 }
 
-/**
- * The validators compiled into this code by a bundle that carries them (the Action's); none here,
- * where the build writes them to a file beside the package's modules (schemas/index.ts).
- */
+/** Validators compiled into a bundle that carries them (the Action's); none here (schemas/index.ts). */
 export function carriedValidators(): unknown {
   return undefined;
 }
 
 /**
- * fast-check's default export. The ES module build, by the very file `import fc from 'fast-check'`
- * loads: Node then holds one fast-check, shared with the team's own and the rest of the kit's (a plain
- * require would load the CommonJS build beside it: twice the cost, and arbitraries that are not the
- * team's `fc.Arbitrary`).
+ * fast-check's ES module build, the file `import fc from 'fast-check'` loads: a plain require would load
+ * the CommonJS build beside it, whose arbitraries are not the team's `fc.Arbitrary`.
  */
 export function fastCheckModule(): typeof fastCheck {
   const file = fileURLToPath(import.meta.resolve('fast-check'));

@@ -2,16 +2,13 @@
 // ends a body early wherever its data holds that text, and never ends one with trailers.
 
 const CRLF = Buffer.from('\r\n');
-/**
- * A chunk size, then an optional extension. Leading zeros are dropped after the match: `0*` in it
- * matched a megabyte of zeros in quadratically many ways.
- */
+/** A chunk size and an optional extension; leading zeros are dropped after the match (`0*` in it backtracks). */
 const CHUNK_SIZE = /^([0-9A-Fa-f]+)[ \t]*(?:;|$)/;
 /** 13 significant hex digits reach 2^52 bytes: a longer size is no answer's. */
 const MAX_SIZE_DIGITS = 13;
 
 /** Where a chunked body stands; `end` is where the next message starts, and a malformed body has no end. */
-export type ChunkedState = { state: 'complete'; end: number } | { state: 'incomplete' } | { state: 'malformed'; problem: string };
+type ChunkedState = { state: 'complete'; end: number } | { state: 'incomplete' } | { state: 'malformed'; problem: string };
 
 /**
  * Reads a chunked body from `start` of a growing buffer, each `read` going on from the last, so a body
@@ -42,7 +39,6 @@ export class ChunkedReader {
         return { state: 'incomplete' };
       }
       if (this.inTrailers) {
-        // Trailer fields, a line each, until an empty line ends the body.
         if (lineEnd === this.at) return (this.settled = { state: 'complete', end: lineEnd + CRLF.length });
         this.at = lineEnd + CRLF.length;
         continue;

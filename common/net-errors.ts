@@ -1,8 +1,5 @@
-// What a failed request says about the other end, from undici's or Node's error: one rule for the
-// suites' requests (suites/http.ts) and webhook deliveries (webhooks/delivery.ts). Each caller turns
-// the kind into its own sentence; which codes mean what is decided here only. By code, not by
-// undici's classes (every undici error carries its UND_ERR_ code, tested): importing undici here would
-// load it with the signer and the sandbox, which load it only at their first request.
+// What a failed request says about the other end: one rule for suites/http.ts and webhooks/delivery.ts.
+// By error code, not undici's classes: importing undici here would load it with the signer and sandbox.
 import { tlsProblemOf, type TlsProblem } from '../core/tls.js';
 
 /** Why no answer came: 'timeout' says which wait ran out ('whole': the caller's own deadline or an abort). */

@@ -4,10 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 let cached: string | undefined;
 
-/**
- * The folder holding this package's package.json. Data files (schemas, vectors, catalogs) live beside
- * the sources, so code compiled to dist/ and code run from source find them the same way.
- */
+/** The folder of this package's package.json, so dist/ and the sources find the data files alike. */
 export function packageRoot(): string {
   if (cached !== undefined) return cached;
   let dir = dirname(fileURLToPath(import.meta.url));

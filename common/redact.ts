@@ -6,9 +6,8 @@ const MIN_FORM_LENGTH = 8;
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Credentials in an HTTP Basic header or in a URL's userinfo are secrets whatever they hold. */
-// The scheme may be written more than once ("Basic Basic dXNlcjpwdw==", a client that adds its own
-// prefix to one it was given): the credential is the token after the last.
+// Basic credentials and URL userinfo are secrets whatever they hold. The scheme may be written twice
+// ("Basic Basic dXNlcjpwdw==", a client adding its own prefix): the credential follows the last.
 const BASIC_AUTH = /\b(Basic(?:\s+Basic)*)(\s+)([A-Za-z0-9+/_-]{4,}={0,2})/gi;
 const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>\\]+@/gi;
 const BASIC_WORD = /basic/i;
@@ -19,9 +18,8 @@ function isBasicCredential(token: string): boolean {
 }
 
 /**
- * The base64 text that a secret's bytes produce wherever they sit in a longer encoded value (as in
- * Basic auth's base64 of "key:secret"): one fragment for each of the three byte alignments, keeping
- * only the characters that depend on the secret alone.
+ * The base64 text a secret's bytes produce wherever they sit in a longer encoded value ("key:secret"):
+ * one fragment per byte alignment, only the characters that depend on the secret alone.
  */
 function base64Fragments(bytes: Buffer): string[] {
   const fragments: string[] = [];
@@ -33,11 +31,8 @@ function base64Fragments(bytes: Buffer): string[] {
 }
 
 /**
- * Every form in which a secret has been seen to leak: as is, URL-encoded, hex in either case,
- * base64 and base64url (also inside a longer base64 value such as a Basic credential).
- * The first list is matched exactly (base64's letter case is its content: another case is other
- * bytes), the second whatever its letter case: the secret itself (code that upper-cases a message
- * still leaks it), hex and URL escapes, whose case carries no meaning.
+ * Every form a secret leaks in. `exact`: base64 and base64url, whose letter case is content; `anyCase`:
+ * the secret itself (an upper-cased message still leaks it), hex and URL-encoded.
  */
 export function secretForms(secret: string): { exact: string[]; anyCase: string[] } {
   const bytes = Buffer.from(secret, 'utf8');
@@ -99,15 +94,12 @@ export function secretFinder(secrets: readonly (string | undefined)[]): (text: s
   return (text) => (exact?.test(text) ?? false) || (anyCase?.test(text) ?? false);
 }
 
-export interface RedactorOptions {
+interface RedactorOptions {
   /** Secret keys: every form of them becomes `[redacted:secret]`. */
   secrets?: readonly (string | undefined)[];
   /** Signatures sent or received: replaced in any letter case by `[redacted:signature]`. */
   signatures?: readonly (string | undefined)[];
-  /**
-   * false: every expression runs on every text, with no cheap look first. The output must not differ
-   * (a test holds the looks to that); only the time does.
-   */
+  /** false: every expression runs on every text, no cheap look first; a test holds the output to be the same. */
   lookFirst?: boolean;
 }
 
@@ -119,11 +111,7 @@ export interface Redactor extends Redact {
 /** Characters that end a URL's userinfo in URL_USERINFO (its Unicode spaces aside: see mayHoldUserinfo). */
 const USERINFO_ENDS = new Set(['/', '?', '#', '"', "'", '<', '>', '\\', ' ', '\t', '\n', '\r', '\f', '\v']);
 
-/**
- * Whether URL_USERINFO could match: some "://" followed, before any character that ends a userinfo,
- * by at least one character and an "@". A cheap look for texts that hold URLs and e-mail addresses
- * but no credentials (an order's answer), where the expression would be tried at every word.
- */
+/** Whether URL_USERINFO could match: a "://", then before any USERINFO_ENDS at least one character and an "@". */
 function mayHoldUserinfo(text: string): boolean {
   for (let at = text.indexOf('://'); at !== -1; at = text.indexOf('://', at + 3)) {
     for (let i = at + 3; i < text.length; i++) {
@@ -132,17 +120,13 @@ function mayHoldUserinfo(text: string): boolean {
         if (i > at + 3) return true;
         break;
       }
-      // Stopping at fewer characters than the expression does only says "may" more often.
       if (USERINFO_ENDS.has(char)) break;
     }
   }
   return false;
 }
 
-/**
- * Basic credentials and URL userinfo hidden, whatever they hold. Most texts hold neither: each
- * expression runs only when a cheap look says it could match.
- */
+/** Basic credentials and URL userinfo hidden, each expression run only when a cheap look says it could match. */
 function credentialsHidden(text: string, lookFirst = true): string {
   let out = text;
   if (!lookFirst || BASIC_WORD.test(out))
@@ -154,15 +138,13 @@ function credentialsHidden(text: string, lookFirst = true): string {
 }
 
 /**
- * The kit's one redactor: console lines, reports, evidence and a client's relayed output all pass
- * through one of these. Basic credentials and URL userinfo go whatever they contain; secrets go in
- * every form `secretForms` knows; signatures in any letter case.
+ * The kit's one redactor, for console lines, reports, evidence and relayed output: credentials whatever
+ * they hold, secrets in every form `secretForms` knows, signatures in any letter case.
  */
 export function createRedactor(options: RedactorOptions): Redactor {
   const secrets = options.secrets ?? [];
   const { exact: exactPattern, anyCase: anyCasePattern } = secretPatterns(secrets, 'g');
-  // The same expressions without `g` (so with no lastIndex between texts), to look before replacing:
-  // a look and its replacement cannot disagree about what is there.
+  // The same expressions without `g` (no lastIndex kept between texts), so a look and its replacement agree.
   const { exact: exactLook, anyCase: anyCaseLook } = secretPatterns(secrets, '');
   const lookFirst = options.lookFirst ?? true;
   const mayHoldSecret = (text: string) => !lookFirst || (exactLook?.test(text) ?? false) || (anyCaseLook?.test(text) ?? false);
@@ -171,9 +153,7 @@ export function createRedactor(options: RedactorOptions): Redactor {
     const signaturesLower = signatures.map((signature) => signature.toLowerCase());
     // A look whatever the case is exact only for ASCII forms; with any other, the text always "may hold" one.
     const signaturesAlways = signatures.length > 0 && !allAscii(signatures);
-    // Built on the first text that may hold a signature: the suite makes one for every request's own
-    // signatures, and almost no answer echoes them, so it would mostly be built for nothing. The text
-    // is folded to lower case for this look alone, and only when there are signatures to look for.
+    // Built at the first text that may hold a signature: almost no answer echoes one.
     let signaturePattern: RegExp | undefined;
     const mayHoldSignature = (text: string) => {
       if (signatures.length === 0) return false;
@@ -203,9 +183,8 @@ export function createRedactor(options: RedactorOptions): Redactor {
 }
 
 /**
- * Headers as evidence: each value through the redactor, and X-SIGNATURE (any letter case) as
- * `[redacted]` unless `shown` says this one is the evidence (a wrong signature is; a right one would be
- * a request anyone holding the report could send again).
+ * Headers as evidence, each value redacted; X-SIGNATURE as `[redacted]` unless `shown` says it is the
+ * evidence (a wrong one is; a right one would let anyone with the report send the request again).
  */
 export function evidenceHeaders(
   headers: Iterable<readonly [string, string]>,

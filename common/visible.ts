@@ -1,7 +1,6 @@
 /**
- * Characters that act on a terminal or reorder text instead of showing: C0 controls (ESC, BEL, CR,
- * NUL…), DEL, C1 controls (including the 8-bit CSI), bidirectional controls (U+202E…), the line and
- * paragraph separators and the byte-order mark. Tab and, where asked, line feed are left alone.
+ * Characters that act on a terminal or reorder text instead of showing: C0 and C1 controls, DEL, bidi
+ * controls, U+2028/U+2029 and the byte-order mark. Tab and, where asked, line feed are left alone.
  */
 const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
 const INVISIBLE_OR_NEWLINE = new RegExp(`${INVISIBLE.source.slice(0, -1)}\\n]`, 'g');
@@ -12,10 +11,7 @@ export function escapeChar(char: string): string {
   return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0')}`;
 }
 
-/**
- * JSON text with every invisible character written as a \u escape: the same JSON value, but a viewer
- * of the file sees them instead of obeying them (JSON.stringify escapes only C0 itself).
- */
+/** JSON text with every invisible character as a \u escape: the same value, but a viewer shows them. */
 export function jsonWithVisibleControls(json: string): string {
   return json.replace(INVISIBLE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
@@ -27,9 +23,8 @@ export function isInvisible(char: string): boolean {
 }
 
 /**
- * Text from a target or a client, made safe to show: every invisible character becomes a visible
- * escape, so an answer cannot clear a screen, retitle a window or reverse a line. Line feeds are
- * escaped too unless `keepNewlines` (for multi-line bodies).
+ * Text from a target or a client, safe to show: an answer cannot clear a screen, retitle a window or
+ * reverse a line. Line feeds are escaped too unless `keepNewlines`.
  */
 export function visible(text: string, options: { keepNewlines?: boolean } = {}): string {
   return text.replace(options.keepNewlines ? INVISIBLE : INVISIBLE_OR_NEWLINE, escapeChar);

@@ -1,7 +1,5 @@
-// The deterministic edge set (profile P-ERR-3, P-AMOUNT-4, P-DUP-5): the inputs a real client sends
-// that break servers, tried on every run, whatever the seed. As in Schemathesis' coverage phase, a seed
-// changes the random cases, never whether an edge is tried: an edge left to chance is missed by the
-// one run that mattered, and a run that passed with seed 1 would fail with seed 2.
+// The deterministic edge set (P-ERR-3, P-AMOUNT-4, P-DUP-5): inputs that break servers, tried on every
+// run whatever the seed, so a run that passed with seed 1 cannot fail with seed 2.
 import { minorUnitOf } from '../schemas/amounts.js';
 import type { Currency, MerchantOrderId, RequestAmount } from '../schemas/types.js';
 
@@ -83,11 +81,8 @@ const LARGE: readonly AmountEdge[] = [
   ...bothForms('large', '42949672.96', 'INR', '2^32 minor units'),
 ];
 
-/**
- * Lengths of long ids, each one past a column width databases commonly use: VARCHAR(64), VARCHAR(255)
- * and VARCHAR(1024). An id that stops short of a width cannot show that the width cuts it.
- */
-export const LONG_ID_LENGTHS = [65, 256, 1025] as const;
+/** Long id lengths, each just past a common column width (VARCHAR(64), (255), (1024)), where a cut shows. */
+const LONG_ID_LENGTHS = [65, 256, 1025] as const;
 
 /** This run's id padded to exactly `length` characters (ASCII, so characters and bytes agree). */
 function longId(text: string, length: number): string {
@@ -127,10 +122,7 @@ const TEXTS: readonly TextEdge[] = [
   },
 ];
 
-/**
- * The edge set: a constant, with no seed to take, because every run tries every edge. Amounts use
- * each currency's own decimals (P-AMOUNT-2).
- */
+/** The edge set: a constant, since every run tries every edge; amounts in each currency's decimals (P-AMOUNT-2). */
 export function edgeSet(): EdgeSet {
   return { amounts: [...ZERO, ...EXACT, ...LARGE], identifiers: IDENTIFIERS, texts: TEXTS };
 }

@@ -47,9 +47,8 @@ export interface InvalidRequest {
 export const BAD_REQUEST: readonly number[] = Object.freeze([400]);
 
 /**
- * P-ERR-4: a bad `order_amount` answers 400 (422 also accepted); an unknown currency 400 or 422.
- * Also used for null or mistyped amount and currency fields, which the profile's amount and currency
- * rows cover as well as its "wrong type" row, so either answer is conformant there.
+ * P-ERR-4: a bad `order_amount` or unknown currency answers 400 or 422; so do a null or mistyped amount
+ * and currency, which both the amount/currency rows and the "wrong type" row cover.
  */
 export const BAD_REQUEST_OR_UNPROCESSABLE: readonly number[] = Object.freeze([400, 422]);
 

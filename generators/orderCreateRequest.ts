@@ -1,6 +1,5 @@
-// Well-formed Create Order requests (interface: "Order creation request"; profile P-ORDER-1, P-ORDER-4,
-// P-SIGN-5): every currency of the table, integer and string order ids, optional fields present and
-// absent, customers from many locales and scripts, notes and URLs with `&`, `<`, `>`, `/` and emoji.
+// Well-formed Create Order requests (P-ORDER-1, P-ORDER-4, P-SIGN-5): every currency, both id types,
+// optional fields present and absent, many locales and scripts, text with `&`, `<`, `>`, `/` and emoji.
 import { fc } from '../common/fast-check.js';
 import {
   CURRENCIES,
@@ -127,7 +126,6 @@ function customer(): fc.Arbitrary<Customer> {
       countryAsCode: fc.boolean(),
     })
     .map(({ locale, surnameLocale, seed, withLine2, internationalPhone, countryAsCode }) => {
-      // José Müller: sometimes a first name of one locale and a surname of another
       const surname =
         surnameLocale === undefined || !locale.latin ? undefined : drawWith(surnameLocale.faker, seed, (g) => g.person.lastName());
       return drawWith(locale.faker, seed, (f): Customer => {

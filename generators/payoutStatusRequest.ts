@@ -1,6 +1,5 @@
-// Payout Status request bodies (interface: "Payout status request"; profile P-PAYOUT). With no
-// constraints the identifiers are made up, which suits schema and not-found (P-PAYOUT-4) tests;
-// against a target, pass the configured wallet and the fixture payout ids.
+// Payout Status request bodies (P-PAYOUT). Made-up identifiers by default, which suit schema and
+// not-found (P-PAYOUT-4) tests; against a target, pass the configured wallet and fixture payout ids.
 import { fc } from '../common/fast-check.js';
 import type { PayoutStatusRequest } from '../schemas/types.js';
 import { checkNonEmptyString, checkNonEmptyStrings } from './_internal/constraints.js';

@@ -1,6 +1,5 @@
-// Transaction Initiation request bodies (profile P-OPS, an extension: the interface names the
-// operation but shows no payload). Every transfer mode of the table is reachable, and the
-// beneficiary carries what its mode needs (VPA, account number + IFSC, IBAN, account + BIC).
+// Transaction Initiation request bodies (P-OPS: the interface shows no payload). Every transfer mode
+// is reachable, and the beneficiary carries what its mode needs.
 import { fc } from '../common/fast-check.js';
 import { CURRENCIES, type Currency, type TransactionInitiationRequest, type TransferMode } from '../schemas/types.js';
 import { AMOUNT_FORMS, amountIn, type AmountForm } from './_internal/amounts.js';
@@ -70,8 +69,7 @@ export function transactionInitiationRequest(
   constraints: TransactionInitiationRequestConstraints = {},
 ): fc.Arbitrary<TransactionInitiationRequest> {
   const c = withDefaults(constraints);
-  // One record arbitrary per transfer mode and currency, made the first time it is drawn: the same
-  // draws as one made for every value (an arbitrary holds no state), without building it each time.
+  // One record arbitrary per mode and currency, made at its first draw (an arbitrary holds no state).
   const made = new Map<string, fc.Arbitrary<TransactionInitiationRequest>>();
   const requestIn = (mode: TransferMode, currency: Currency): fc.Arbitrary<TransactionInitiationRequest> => {
     const key = `${mode} ${currency}`;

@@ -1,6 +1,5 @@
-// Amounts (profile P-AMOUNT): what a well-formed amount in a request is, the minor unit of each
-// currency, and exact decimals so that amounts are compared by value, never as text or as floats.
-// The request schemas encode P-AMOUNT-1 too; this module is what code uses to read an amount.
+// Amounts (P-AMOUNT): a well-formed request amount, each currency's minor unit, and exact decimals,
+// so amounts are compared by value, never as text or floats. Code reads amounts here, not by schema.
 import type { Currency } from './types.js';
 
 /** An exact decimal, value = units / 10^scale. */
@@ -9,12 +8,8 @@ export interface Decimal {
   scale: number;
 }
 
-/**
- * P-AMOUNT-1's decimal string: digits, optionally a point and more digits, greater than zero. The
- * lookahead asks for one non-zero digit, so "0" and "0.00" are not amounts.
- */
-export const AMOUNT_TEXT_PATTERN = '^(?=[0-9.]*[1-9])[0-9]+(\\.[0-9]+)?$';
-const AMOUNT_TEXT = new RegExp(AMOUNT_TEXT_PATTERN);
+/** P-AMOUNT-1's decimal string, greater than zero: the lookahead wants a non-zero digit ("0.00" is none). */
+const AMOUNT_TEXT = /^(?=[0-9.]*[1-9])[0-9]+(\.[0-9]+)?$/;
 
 /** ISO 4217 minor units of the interface's currencies that do not use two decimals (P-AMOUNT-2). */
 const MINOR_UNITS: Partial<Record<Currency, 0 | 3>> = { JPY: 0, KRW: 0, KWD: 3, BHD: 3, OMR: 3 };
@@ -96,9 +91,8 @@ export function decimalText(d: Decimal, scale = d.scale): string {
 }
 
 /**
- * The amount in the currency's minor units (P-AMOUNT-2), or undefined when it has more significant
- * decimals than the minor unit allows (trailing zeros beyond it are only notation: "150.000" INR is
- * 15000 paise).
+ * The amount in the currency's minor units (P-AMOUNT-2), undefined with more significant decimals
+ * than the minor unit (trailing zeros are notation: "150.000" INR is 15000 paise).
  */
 export function toMinorUnits(d: Decimal, currency: Currency): bigint | undefined {
   const digits = minorUnitOf(currency);

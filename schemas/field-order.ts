@@ -10,10 +10,8 @@ function documentedKeys(id: SchemaId): string[] {
 }
 
 /**
- * The order a webhook sender builds an event in: P-HOOK-2's fields as webhook-event documents them,
- * and `data` as its record's schema does. A delivery arrives as canonical text, so a sender that signs
- * a second serialization of the event it built signs this order; diagnose tries it. Undefined for a
- * body that is not a webhook event.
+ * The order a webhook sender builds an event in, as its schemas document it, for diagnose to try on a
+ * sender that signs its own serialization (P-HOOK-2). Undefined for a body that is not a webhook event.
  */
 export function webhookBuiltOrder(body: string): FieldOrder | undefined {
   let event: unknown;

@@ -33,10 +33,7 @@ export function isSvcDate(text: string): boolean {
   return isCalendarDate(Number(day), Number(month), Number(year));
 }
 
-/**
- * `DD-MM-YYYY hh:mm AM|PM`: a real calendar date, a 12-hour clock hour 01–12 and a minute 00–59
- * (e.g. `05-03-2026 09:41 PM` yes, `05-03-2026 13:00 PM` and `05-03-2026 00:15 AM` no).
- */
+/** `DD-MM-YYYY hh:mm AM|PM`: a real calendar date, an hour 01–12 and a minute 00–59 (`13:00 PM`, `00:15 AM` no). */
 export function isSvcDateTime(text: string): boolean {
   const match = DATE_TIME_SHAPE.exec(text);
   if (match === null) return false;

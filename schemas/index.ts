@@ -11,8 +11,6 @@ import { packageRoot } from '../common/package-root.js';
 import { SVC_DATE_FORMAT, SVC_DATETIME_FORMAT, isSvcDate, isSvcDateTime } from './formats.js';
 import type { SchemaTypes } from './types.js';
 
-// ajv and ajv-formats are CommonJS, required at the first validation (common/deferred.ts): loading
-// them costs tens of milliseconds that a library user who imports the kit only to sign should not pay.
 const requireModule = createRequire(import.meta.url);
 type Ajv = InstanceType<typeof Ajv2020Module.default>;
 
@@ -89,10 +87,6 @@ function rawFile(id: SchemaId): { text: string; schema: Record<string, unknown> 
   return file;
 }
 
-function rawSchema(id: SchemaId): Record<string, unknown> {
-  return rawFile(id).schema;
-}
-
 /** ajv's options for the kit's validators, at first use and in the build's precompiled code alike. */
 const AJV_OPTIONS = { strict: true, allErrors: true } as const;
 
@@ -100,9 +94,8 @@ const AJV_OPTIONS = { strict: true, allErrors: true } as const;
 const PRECOMPILED_FORMAT = 1;
 
 /**
- * A digest of what validators are made from, as it is here now: every schema file, the ajv and
- * ajv-formats installed, the options and formats given to ajv. Precompiled validators are used only if
- * made from exactly these: a schema edited since the build, or another ajv, compiles at first use.
+ * A digest of what validators are made from (schema files, ajv versions, options, formats): precompiled
+ * validators are used only when made from exactly these, else each schema compiles at first use.
  */
 export function schemasDigest(): string {
   const hash = createHash('sha256');
@@ -115,14 +108,10 @@ export function schemasDigest(): string {
 /** The raw schema object of `id` (a copy: changing it changes nothing here). */
 export function loadSchema(id: SchemaId): Record<string, unknown> {
   assertSchemaId(id);
-  return structuredClone(rawSchema(id));
+  return structuredClone(rawFile(id).schema);
 }
 
-/**
- * A fresh ajv configured like this module's: draft 2020-12, strict mode (unknown keywords, formats and
- * ill-typed keywords fail compilation), all errors collected, the standard formats of ajv-formats and
- * the interface's `svc-datetime` and `svc-date`. No schema is registered on it.
- */
+/** A fresh ajv configured like this module's (draft 2020-12, strict, all errors, every format), with no schema. */
 export function createSchemaAjv(): Ajv {
   return schemaAjv({ checkAgainstMetaSchema: true });
 }
@@ -141,15 +130,12 @@ function schemaAjv({ checkAgainstMetaSchema, code }: { checkAgainstMetaSchema: b
 }
 
 /**
- * An ajv with every schema registered (not compiled) so a `$ref` to another schema's `$id` resolves;
- * each is compiled the first time it is used. They are the kit's own files, not checked again against
- * the draft 2020-12 meta-schema here: compiling that was a sixth of a run's first request (about
- * 170 ms of CPU), and schemas.test.ts checks every file against it. Strict mode still holds: an
- * unknown keyword or format fails compilation. `code` is for the build's standalone code (standalone.ts).
+ * An ajv with every schema registered so `$ref`s resolve, each compiled at first use. Not checked against
+ * the meta-schema here (schemas.test.ts does, once); `code` is for standalone.ts.
  */
 export function ajvWithAllSchemas(code?: CodeOptions): Ajv {
   const ajv = schemaAjv({ checkAgainstMetaSchema: false, ...(code ? { code } : {}) });
-  for (const id of SCHEMA_IDS) ajv.addSchema(rawSchema(id));
+  for (const id of SCHEMA_IDS) ajv.addSchema(rawFile(id).schema);
   return ajv;
 }
 
@@ -164,12 +150,7 @@ export interface PrecompiledModule {
   validators(formats: Record<string, Format>): Record<string, ValidateFunction>;
 }
 
-/**
- * The precompiled validators, if the module is there and was compiled from the schema files as they
- * are now; otherwise none, and each schema is compiled at first use. Compiling costs a few hundred
- * milliseconds of a command's first requests (the sandbox and the suite validate from the first);
- * loading the compiled code, a few dozen.
- */
+/** The precompiled validators, if the module was compiled from the schema files as they are now. */
 export function precompiledValidators(module: PrecompiledModule | undefined): Map<SchemaId, ValidateFunction> | undefined {
   if (module === undefined || module.digest !== schemasDigest()) return undefined;
   const formats = { ...fullFormats(), ...SVC_FORMATS };
@@ -204,8 +185,8 @@ function validatorFor(id: SchemaId): ValidateFunction {
 }
 
 /**
- * Compiles `id` (and the schemas it references) with ajv now, whether or not the build precompiled it.
- * Throws when the schema breaks a strict-mode rule: that is a defect of the kit, not of the value under test.
+ * Compiles `id` (and what it references) with ajv now, precompiled or not. Throws when the schema breaks
+ * a strict-mode rule: a defect of the kit, not of the value under test.
  */
 export function compileSchema(id: SchemaId): void {
   assertSchemaId(id);

@@ -1,7 +1,5 @@
-// The interface and the profile's extension operations as an OpenAPI 3.1 document, for tools that
-// speak it (Prism, Schemathesis, code generators). Built from the kit's own operation table and
-// JSON Schemas (OpenAPI 3.1 schemas are JSON Schema 2020-12, so they go in as they are, their
-// cross-file references pointed at components), so it cannot drift from what the kit checks.
+// The interface and the profile's extensions as an OpenAPI 3.1 document, built from the kit's own
+// operation table and JSON Schemas, so it cannot drift from what the kit checks.
 import { OPERATIONS, type OperationName } from '../core/operations.js';
 import { WEBHOOK_EVENT_NAMES, WEBHOOK_EVENTS } from '../core/webhooks.js';
 import { SVC_DATE_FORMAT, SVC_DATETIME_FORMAT } from './formats.js';
@@ -85,8 +83,7 @@ function webhook(event: (typeof WEBHOOK_EVENT_NAMES)[number]) {
       operationId: `${event.replace(/\.(\w)/g, (_, c: string) => c.toUpperCase())}Webhook`,
       summary: `${event}: the ${spec.subject === 'payout' ? 'payout' : 'order'} is ${spec.state}`,
       description: `Delivered to the merchant's webhook URL; retried with the same event_id until answered 200 within 10 s (P-HOOK-3). The status operation, not the event, decides final state (P-HOOK-4).`,
-      // The receiver authenticates a delivery by its X-SIGNATURE: declared as the webhook's security, as an
-      // operation's X-API-KEY is, so a tool (or a linter) does not take the webhooks for open endpoints.
+      // Declared as the webhook's security, so a tool or linter does not take webhooks for open endpoints.
       security: [{ webhookSignature: [] }],
       parameters: [header('X-TIMESTAMP', 'UNIX seconds of this attempt'), header('X-EVENT-ID', 'the event_id, the same on every attempt')],
       requestBody: { required: true, content: { 'application/json': { schema: ref('webhook-event') } } },
@@ -105,7 +102,6 @@ export function openApiDocument(server?: string): Record<string, unknown> {
     info: {
       title: 'Payment gateway and payout banking API',
       version: 'profile v1.2',
-      // The document is generated from the kit's schemas, and published under the kit's licence.
       license: { name: 'MIT', identifier: 'MIT' },
       description: `The published interface and the conformance profile's extension operations (P-OPS) and webhooks (P-HOOK), as svc-conformance checks them. ${SIGNATURE_SCHEME} Two string formats are the kit's own: ${SVC_DATETIME_FORMAT} (DD-MM-YYYY hh:mm AM/PM) and ${SVC_DATE_FORMAT} (DD-MM-YYYY), each a real calendar date; a tool that does not know them checks their pattern alone.`,
     },

@@ -1,7 +1,5 @@
-// The validators the build precompiles (scripts/bundle.mjs writes them to dist/pkg): ajv's standalone
-// code for every schema, compiled from the same ajv as index.ts compiles at first use, wrapped so the
-// format functions are handed in when it is loaded (they are the kit's code, not ajv's). The module
-// carries the digest of the schema files it came from; index.ts uses it only while they are unchanged.
+// The validators the build precompiles (scripts/bundle.mjs): ajv's standalone code from index.ts's
+// ajv, the format functions handed in at load, and the digest index.ts checks before using it.
 import { createRequire } from 'node:module';
 import type * as Codegen from 'ajv/dist/compile/codegen/index.js';
 import type * as Standalone from 'ajv/dist/standalone/index.js';

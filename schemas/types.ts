@@ -1,6 +1,5 @@
-// TypeScript shapes of the interface's requests and records (interface.md, profile.md P-OPS).
-// The JSON Schemas beside this file are the authority; these types mirror them for callers, and
-// SchemaTypes says which type each schema's valid values have (schemas/index.ts isValid narrows to it).
+// TypeScript shapes of the interface's requests and records, mirroring the JSON Schemas beside them
+// (the authority); SchemaTypes maps each schema to its type, for isValid to narrow to.
 import type { ExtensionOperation } from '../core/operations.js';
 import type { Report } from '../core/report.js';
 import type { WebhookEvent } from '../core/webhooks.js';
@@ -204,10 +203,7 @@ export interface TargetConfig {
   checks?: string[];
 }
 
-/**
- * The type of a value that satisfies each schema, by schema id (`schemas/<id>.schema.json`). Every
- * schema id has an entry: schemas/index.ts checks that its list of ids and these keys are the same.
- */
+/** The type of a value that satisfies each schema, by schema id (schemas.test.ts keeps the keys in step). */
 export interface SchemaTypes {
   'order-create-request': OrderCreateRequest;
   'create-order-envelope': CreateOrderEnvelope;

@@ -1,12 +1,5 @@
-// `npm run build:action`: the GitHub Action's command, one self-contained module (action/svc-conformance.mjs)
-// that the runner's node runs with no npm install, as JavaScript actions ship their dist/. It is made
-// from what `npm run build` emitted (dist/, the code the tests test) with every package inlined, the
-// schemas' validators precompiled into it, and no source map. It still reads the kit's data files
-// (schemas/*.json, the catalogs, docs/profile.md, package.json) from the action's folder at run time.
-// The third-party licences of what it inlines go beside it (action/THIRD-PARTY-LICENSES.txt).
-//
-// Usage: node scripts/build-action.mjs [OUT-DIR]   (default action/; test/action-bundle.test.ts builds
-// into a temporary folder and compares).
+// `npm run build:action`: the Action's command as one module, dist/ with every package and the
+// precompiled validators inlined, run with no npm install. Usage: node scripts/build-action.mjs [OUT-DIR]
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
@@ -26,10 +19,7 @@ for (const file of [dist('cli/main.js'), dist('common/deferred.js'), VALIDATORS]
   if (!existsSync(file))
     throw new Error(`build-action: ${relative(ROOT, file)} is missing; run \`npm run build\` first (npm run build:action does)`);
 
-/**
- * common/deferred.ts as the bundle has it: each package required by its name, so the bundler inlines
- * it (still loaded at first use), and the precompiled validators carried inside.
- */
+/** common/deferred.ts as the bundle has it: each package required by name, so the bundler inlines it. */
 async function deferredInBundle() {
   const { LOCALES } = await import(pathToFileURL(dist('generators/_internal/seededFaker.js')).href);
   const locales = LOCALES.map(

@@ -1,12 +1,5 @@
-// The second half of `npm run build`: joins what tsc emitted into dist/ into one module per entry of
-// package.json "exports" (and the command), with the modules they share in common chunks, in
-// dist/pkg/. Node loads an ES module per file, about a millisecond each, and the kit is some two
-// hundred files: loading them one by one was most of what `import('svc-conformance')` cost.
-//
-// Each module appears in exactly one output file, so a class (SignerError, ConfigError) is one class
-// whichever entries a team imports. Packages stay outside (imported by name, as before), and so do
-// Node's own modules. The types are still tsc's .d.ts files beside its .js ones. Last, the schemas'
-// validators are compiled into dist/pkg/schema-validators.cjs (schemas/standalone.ts).
+// The second half of `npm run build`: tsc's dist/ joined into one module per package entry, shared
+// modules in chunks (each in one file, so a class is one class), then the precompiled validators.
 import { readdirSync, statSync } from 'node:fs';
 import { rename, rm, writeFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';

@@ -1,7 +1,6 @@
 #!/usr/bin/env node
-// Signatures made the way real JavaScript clients make them, with node:crypto and JSON.stringify.
-// Nothing here uses the kit's code: signer/diagnose.test.ts reads the output and must name the
-// variants written here by hand. Run: node scripts/make-client-signatures.mjs [OUT | -]
+// Signatures made as real JavaScript clients make them, without the kit's code, for diagnose's tests
+// to name the variants written here by hand. Run: node scripts/make-client-signatures.mjs [OUT | -]
 import { createHmac } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 

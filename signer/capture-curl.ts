@@ -1,8 +1,5 @@
-/**
- * Reads a curl command line (as copied from browser dev tools, Postman or documentation) into a
- * captured request. Only what changes the request is interpreted; other options are skipped, and the
- * options that take a value are listed so their value is not mistaken for the URL.
- */
+// Reads a curl command line (from dev tools, Postman or documentation) into a captured request. Only
+// what changes the request is interpreted; options that take a value are listed, so it is not the URL.
 import type { CapturedRequest } from './captured-request.js';
 import { type CaptureError, quoteExcerpt as quote, unreadable, unsupported } from './capture-error.js';
 import { ShellWordsError, splitShellWords } from './shell-words.js';

@@ -1,14 +1,11 @@
-/**
- * Reads a whole captured request (raw HTTP/1.1 text or a curl command line) so `diagnose` can take
- * the timestamp, signature and body from it. Pure: no file, network or clock access.
- */
+// Reads a captured request (HTTP/1.1 text or a curl command line) for `diagnose` to take the
+// timestamp, signature and body from. Pure: no file, network or clock access.
 import { parseCurlCommand } from './capture-curl.js';
 import type { CapturedRequest } from './captured-request.js';
 import { type CaptureError, quoteExcerpt as quote, unreadable, unsupported } from './capture-error.js';
 
-export { CaptureError, type CaptureErrorCode } from './capture-error.js';
-
-export type { CaptureFormat, CapturedRequest } from './captured-request.js';
+export { CaptureError } from './capture-error.js';
+export type { CapturedRequest } from './captured-request.js';
 
 /** `curl` after optional leading whitespace and an optional `$ ` prompt. */
 const CURL_START = /^\s*(?:\$[ \t]+)?curl(?:\.exe)?(?=\s|$)/;

@@ -7,10 +7,7 @@ export interface CapturedRequest {
   method: string;
   /** The request-target (http) or the URL (curl), as written. */
   target: string;
-  /**
-   * In order, names as written. For curl, the headers curl adds by itself for data (Content-Type, and
-   * Accept for --json) follow, unless the command sets or suppresses them.
-   */
+  /** In order, names as written; for curl, then the headers curl adds for data unless the command sets them. */
   headers: Array<[name: string, value: string]>;
   /** The exact body text ("" when none), after Content-Length and chunked framing are applied. */
   body: string;

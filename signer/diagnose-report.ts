@@ -60,7 +60,7 @@ const SENT_LABELS: DivergenceLabels = {
 };
 
 /** Shows the bytes around the first difference, one above the other, with a caret under it. */
-export function formatDivergence(div: Divergence, labels: DivergenceLabels = SIGNED_LABELS): string[] {
+function formatDivergence(div: Divergence, labels: DivergenceLabels = SIGNED_LABELS): string[] {
   const start = Math.max(0, div.index - WINDOW);
   const lead = start > 0 ? '…' : '';
   const expected = lead + visible(div.expected.slice(start, div.index + WINDOW));

@@ -15,10 +15,7 @@ export interface DiagnoseInput {
   secret: string;
   /** X-API-KEY when known, to spot a key and a secret of different environments. */
   apiKey?: string;
-  /**
-   * The order a sender builds its objects in: a webhook arrives as canonical text, so a signature
-   * over the order its sender built it in (P-HOOK-2) can only be found with this.
-   */
+  /** The order a sender builds its objects in: a webhook arrives canonical, so only this finds P-HOOK-2's order. */
   builtOrder?: FieldOrder;
 }
 

@@ -1,8 +1,5 @@
-/**
- * A JSON parser that keeps what JSON.parse throws away: the order keys came in (JavaScript objects
- * move integer-like keys first) and each number's text as written (`1499.50`). Diagnosis needs both
- * to rebuild the text a client may have signed.
- */
+// A JSON parser that keeps what JSON.parse drops and diagnosis needs to rebuild a signed text: the
+// order keys came in (objects move integer-like keys first) and each number's text (`1499.50`).
 export type JsonNode =
   | { kind: 'object'; entries: Array<[key: string, value: JsonNode]> }
   | { kind: 'array'; items: JsonNode[] }

@@ -1,11 +1,5 @@
-/**
- * Splits a POSIX shell command line into words, the way bash would before running it, so a pasted
- * curl command can be read back. Nothing is expanded: `$VAR`, globs and `~` stay as written, because
- * a capture must be read as text, never evaluated.
- *
- * Reading stops at the first unquoted control operator (`|`, `;`, `&`, `&&`, `||`), so a trailing
- * `| jq .` on a documentation example does not turn into extra arguments.
- */
+// Splits a shell command line into words as bash would, expanding nothing (a capture is read, never
+// evaluated), and stops at an unquoted `|`, `;` or `&` (a trailing `| jq .` adds no arguments).
 
 export class ShellWordsError extends Error {
   override readonly name = 'ShellWordsError';

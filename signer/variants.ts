@@ -93,17 +93,17 @@ export function inBuiltOrder(node: JsonNode, order: FieldOrder | undefined): Jso
   return { kind: 'object', entries: entries.map(([key, value]) => [key, inBuiltOrder(value, order.fields?.[key])]) };
 }
 
-export type KeyOrder = 'sorted' | 'top-level' | 'as-received' | 'integer-keys-first';
-export type UnicodeEscape = 'raw' | 'lower' | 'upper';
-export type NumberStyle = 'js' | 'as-received' | 'two-decimals' | 'float-integers';
-export interface Layout {
+type KeyOrder = 'sorted' | 'top-level' | 'as-received' | 'integer-keys-first';
+type UnicodeEscape = 'raw' | 'lower' | 'upper';
+type NumberStyle = 'js' | 'as-received' | 'two-decimals' | 'float-integers';
+interface Layout {
   name: string;
   item: string;
   key: string;
   indent: string;
 }
 
-export const LAYOUTS: readonly Layout[] = [
+const LAYOUTS: readonly Layout[] = [
   { name: 'compact', item: ',', key: ':', indent: '' },
   { name: 'python', item: ', ', key: ': ', indent: '' },
   { name: 'colon-space', item: ',', key: ': ', indent: '' },

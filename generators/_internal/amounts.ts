@@ -1,6 +1,5 @@
-// Amounts as merchants send them (P-AMOUNT-1/2): > 0, below a maximum, never with more decimals than
-// the currency's minor unit, spread over magnitudes rather than clustered near the maximum, and in
-// either of the two forms a client may choose: a JSON number (1499.5) or a decimal string ("1499.50").
+// Amounts as merchants send them (P-AMOUNT-1/2): within the currency's minor unit, spread over
+// magnitudes, as a JSON number (1499.5) or a decimal string ("1499.50").
 import { fc } from '../../common/fast-check.js';
 import { decimalText, minorUnitOf } from '../../schemas/amounts.js';
 import type { Currency, RequestAmount } from '../../schemas/types.js';
@@ -10,10 +9,7 @@ export type AmountForm = 'number' | 'string' | 'both';
 
 export const AMOUNT_FORMS: readonly AmountForm[] = ['number', 'string', 'both'];
 
-/**
- * Positive counts of minor units strictly below `maxAmount` (which callers check is > 1 and
- * <= 1e12). Drawing integers of the minor unit keeps every amount within the currency's decimals.
- */
+/** Positive counts of minor units strictly below `maxAmount` (> 1 and <= 1e12, checked by callers). */
 function minorUnits(digits: number, maxAmount: number): fc.Arbitrary<bigint> {
   const scale = 10 ** digits;
   let top = Math.ceil(maxAmount * scale) - 1;
@@ -23,28 +19,19 @@ function minorUnits(digits: number, maxAmount: number): fc.Arbitrary<bigint> {
     { arbitrary: upTo(1_000 * scale), weight: 3 },
     { arbitrary: upTo(100_000 * scale), weight: 2 },
     { arbitrary: upTo(top), weight: 1 },
-    // round figures such as 500 or 1200.00
     { arbitrary: upTo(Math.floor(top / (100 * scale))).map((n) => n * 100n * BigInt(scale)), weight: 1 },
   );
   return units.map((n) => (n > BigInt(top) ? BigInt(top) : n));
 }
 
-/**
- * The decimal string of `units` minor units: with every decimal of the minor unit ("150.00", as
- * most payment code writes money) or with trailing zeros dropped ("150.5", "150"). Both are the
- * same amount (P-AMOUNT-3).
- */
+/** The decimal string of `units` minor units, padded ("150.00") or not ("150.5", "150"): P-AMOUNT-3. */
 function amountText(units: bigint, digits: number, padded: boolean): string {
   const text = decimalText({ units, scale: digits });
   return padded || digits === 0 ? text : text.replace(/\.?0+$/, '');
 }
 
-/**
- * The arbitraries made, by currency, maximum and form. Generators pick the currency first and then
- * ask for its amounts (`chain`), once per value drawn: an arbitrary holds no state, so the one made
- * the first time draws exactly what a new one would, and building one (four ranges of bigints) cost
- * more than drawing from it. Bounded: past 256 the memory starts again.
- */
+// Arbitraries made, by currency, maximum and form: generators ask again for every value drawn, and an
+// arbitrary holds no state, so one made earlier draws what a new one would. Cleared past 256.
 const madeAmounts = new Map<string, fc.Arbitrary<RequestAmount>>();
 
 /** A positive amount in `currency` strictly below `maxAmount`, as a number, a string, or either. */

@@ -1,5 +1,5 @@
-// Beneficiaries consistent with their transfer mode: a VPA for upi, an account number and IFSC for
-// the Indian bank transfers, an IBAN for sepa, an account number (or IBAN) with a BIC abroad.
+// Beneficiaries consistent with their transfer mode: a VPA for upi, account number and IFSC in India,
+// an IBAN for sepa, an account number (or IBAN) with a BIC abroad.
 import { fc } from '../../common/fast-check.js';
 import type { Faker } from '@faker-js/faker';
 import type { Beneficiary, Currency, TransferMode } from '../../schemas/types.js';
@@ -73,7 +73,6 @@ export function usualCurrency(mode: TransferMode): Currency | undefined {
   }
 }
 
-/** Payees are people or businesses. */
 function payeeName(f: Faker, business: boolean): string {
   return business ? f.company.name() : f.person.fullName();
 }

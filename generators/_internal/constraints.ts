@@ -14,10 +14,7 @@ export class GeneratorConstraintError extends Error {
   }
 }
 
-/**
- * Runs `build` and re-labels its constraint errors with `api`, so that a composite arbitrary
- * (invalidOrderCreateRequest over orderCreateRequest) reports bad constraints under its own name.
- */
+/** Runs `build`, its constraint errors re-labelled with `api`, so a composite reports under its own name. */
 export function underApiName<T>(api: string, build: () => T): T {
   try {
     return build();
@@ -77,7 +74,7 @@ export function checkNonEmptyStrings(api: string, name: string, value: readonly 
 }
 
 /** Largest accepted maxAmount: amounts are drawn in minor units, which must stay exact doubles. */
-export const MAX_AMOUNT_LIMIT = 1e12;
+const MAX_AMOUNT_LIMIT = 1e12;
 
 export function checkMaxAmount(api: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;

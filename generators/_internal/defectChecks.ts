@@ -1,6 +1,5 @@
-// Checks that a labelled invalid request is invalid for its labelled reason, and that it differs from
-// the valid request it came from only where its label says. Written apart from the mutation code
-// (own path handling) so that the properties over the generators do not grade their own homework.
+// Checks that a labelled invalid request fails for its label's reason and differs only there. Apart
+// from the mutation code (own path handling), so the generators' properties do not grade themselves.
 import { isDeepStrictEqual } from 'node:util';
 import { describeErrors, validateSchema, type SchemaError, type SchemaId } from '../../schemas/index.js';
 import type { InvalidRequest } from '../invalidRequest.js';
@@ -31,10 +30,7 @@ function explained(errors: readonly SchemaError[], match: (error: SchemaError) =
   return errors.some(match) ? undefined : `no schema error ${want}; errors were:\n${describeErrors([...errors])}`;
 }
 
-/**
- * Undefined when `request` breaks schema `id` for the reason its label gives; otherwise what is
- * wrong. (Text bodies are judged by JSON.parse, since a schema only sees parsed values.)
- */
+/** Undefined when `request` breaks schema `id` for its label's reason (text bodies: by JSON.parse), else why not. */
 export function labelledReasonProblem(request: InvalidRequest, id: SchemaId): string | undefined {
   const { defect, body, field } = request;
   if (defect === 'invalid-json') return body.kind === 'text' && !parses(body.text) ? undefined : 'invalid-json body parses as JSON';
@@ -97,10 +93,7 @@ function dropped(value: unknown, keys: readonly string[]): unknown {
   return copy;
 }
 
-/**
- * Undefined when `request` changes `original` only as its label says: the labelled field removed,
- * set to null, or replaced by a different value, everything else equal; otherwise what differs.
- */
+/** Undefined when `request` changes `original` only in the labelled field, as the label says; else what differs. */
 export function extraChangeProblem(original: unknown, request: InvalidRequest): string | undefined {
   const { defect, body, field } = request;
   if (field === undefined || body.kind !== 'json') return undefined;

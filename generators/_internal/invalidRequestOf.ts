@@ -1,6 +1,5 @@
 // The one way a labelled invalid request is built (P-ERR-4): a valid request from its kind's own
-// generator, then one defect drawn from those that apply to the kind's shape. The public
-// invalid…Request arbitraries are this, each under its own API name and shape.
+// generator, then one defect drawn from those that apply to the kind's shape.
 import type fc from 'fast-check';
 import type { DefectConstraints, InvalidRequest } from '../invalidRequest.js';
 import { underApiName } from './constraints.js';
@@ -14,7 +13,6 @@ export function invalidRequestOf<C extends object, T extends object>(
 ): fc.Arbitrary<InvalidRequest> {
   const { defects, ...rest } = constraints;
   const kinds = checkDefects(api, defects, applicableDefects(shape));
-  // What is left once `defects` is taken out is the valid generator's own constraints.
   const valid = underApiName(api, () => validRequest(rest as C));
   return valid.chain((request) => invalidVariantsOf(request, shape, kinds));
 }

@@ -1,13 +1,14 @@
 // One-defect mutations of a valid request (P-ERR-4). Each mutation changes only what its label says:
 // one field removed, nulled or replaced, or the whole body replaced by non-object or non-JSON text.
 import { fc } from '../../common/fast-check.js';
+import { canonicalize } from '../../signer/canonical.js';
 import { CURRENCIES } from '../../schemas/types.js';
 import { BAD_REQUEST, BAD_REQUEST_OR_UNPROCESSABLE, DEFECT_KINDS, type DefectKind, type InvalidRequest } from '../invalidRequest.js';
 import { GeneratorConstraintError } from './constraints.js';
-import { getAt, sortedJson, withAt, withoutAt } from './json.js';
+import { getAt, withAt, withoutAt } from './json.js';
 
 /** How a required field is typed, which decides its wrong-type replacements. */
-export type FieldKind = 'string' | 'object' | 'id' | 'amount' | 'currency' | 'transfer-mode';
+type FieldKind = 'string' | 'object' | 'id' | 'amount' | 'currency' | 'transfer-mode';
 
 export interface RequiredField {
   readonly path: string;
@@ -65,7 +66,7 @@ function wrongTypes(kind: FieldKind, current: unknown): readonly Replacement[] {
       return [{ value: asNumber, label: 'a number' }, asBoolean, asArray, { value: { value: current }, label: 'an object' }];
     }
     case 'object':
-      return [{ value: sortedJson(current), label: 'a string' }, asArray, { value: 1, label: 'a number' }, asBoolean];
+      return [{ value: canonicalize(current), label: 'a string' }, asArray, { value: 1, label: 'a number' }, asBoolean];
     case 'id':
     case 'amount':
       return [asBoolean, { value: { value: current }, label: 'an object' }, asArray];
@@ -76,10 +77,7 @@ function wrongTypes(kind: FieldKind, current: unknown): readonly Replacement[] {
   }
 }
 
-/**
- * Amounts P-AMOUNT-1 does not allow: text that is not a plain positive decimal (signs, exponents,
- * separators, spaces, other digits), zero and negative values in both forms, NaN and Infinity text.
- */
+/** Amounts P-AMOUNT-1 does not allow: text that is not a plain positive decimal, zero and negatives. */
 function badAmounts(current: number): readonly Replacement[] {
   return [
     { value: 'abc', label: 'the non-numeric text "abc"' },
@@ -110,10 +108,8 @@ function badAmounts(current: number): readonly Replacement[] {
 /** Real ISO 4217 codes that the interface's table does not list. */
 const CURRENCIES_OUTSIDE_TABLE = ['RUB', 'ARS', 'EGP', 'NGN', 'PKR', 'VND', 'BDT', 'KES', 'UAH', 'CLP', 'COP', 'LKR'] as const;
 
-/**
- * Codes outside the table: those listed, and three upper-case letters that are not a code of it.
- * Built once, at the first use (it depends on nothing), not at import: fast-check loads at its first use.
- */
+// Codes outside the table: those listed, and three letters that are not one of its codes. Built at
+// first use, not at import, since fast-check loads at its first use.
 let outsideTable: readonly [fc.Arbitrary<string>, fc.Arbitrary<string>] | undefined;
 
 function unknownCurrencies(current: string): fc.Arbitrary<string> {
@@ -138,7 +134,7 @@ const MARKER = 'SVC_CONFORMANCE_LITERAL_MARKER';
 
 /** Text that is almost the canonical JSON of `value` but does not parse. */
 function invalidJsonTexts<T extends object>(value: T, shape: RequestShape<T>): fc.Arbitrary<{ text: string; how: string }> {
-  const text = sortedJson(value);
+  const text = canonicalize(value);
   const firstKey = Object.keys(value).sort()[0] ?? '';
   const literalAt = shape.amountField ?? shape.requiredFields(value)[0]?.path ?? firstKey;
   const literal = shape.amountField === undefined ? 'undefined' : 'NaN';
@@ -153,7 +149,7 @@ function invalidJsonTexts<T extends object>(value: T, shape: RequestShape<T>): f
     fc.constant({ text: text.replaceAll('"', "'"), how: 'single quotes instead of double quotes' }),
     fc.constant({ text: `{${firstKey}${text.slice(firstKey.length + 3)}`, how: `the key ${firstKey} unquoted` }),
     fc.constant({
-      text: sortedJson(withAt(value, literalAt, MARKER)).replace(`"${MARKER}"`, literal),
+      text: canonicalize(withAt(value, literalAt, MARKER)).replace(`"${MARKER}"`, literal),
       how: `the bare literal ${literal} as ${literalAt}`,
     }),
     fc.constant({ text: `{/* retry */${text.slice(1)}`, how: 'a comment' }),
@@ -161,7 +157,7 @@ function invalidJsonTexts<T extends object>(value: T, shape: RequestShape<T>): f
 }
 
 /** The mutations of one defect kind applied to `valid`. */
-export function mutationsOf<T extends object>(valid: T, shape: RequestShape<T>, defect: DefectKind): fc.Arbitrary<InvalidRequest> {
+function mutationsOf<T extends object>(valid: T, shape: RequestShape<T>, defect: DefectKind): fc.Arbitrary<InvalidRequest> {
   const fields = shape.requiredFields(valid);
   const lenientField = (path: string) => path === shape.amountField || path === shape.currencyField;
   switch (defect) {
@@ -215,7 +211,7 @@ export function mutationsOf<T extends object>(valid: T, shape: RequestShape<T>, 
       return fc.constantFrom(
         whole(defect, 'body is a JSON string holding the encoded request (double-encoded), not an object', {
           kind: 'json',
-          value: sortedJson(valid),
+          value: canonicalize(valid),
         }),
         whole(defect, 'body is the number 1, not an object', { kind: 'json', value: 1 }),
         whole(defect, 'body is true, not an object', { kind: 'json', value: true }),

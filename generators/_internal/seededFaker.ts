@@ -1,21 +1,17 @@
-// Faker behind fast-check: every faker call happens right after seeding faker from an integer that
-// fast-check drew, in the same synchronous map. The output is then a pure function of fast-check's
-// seed and path, so runs replay; faker's own state between calls never matters.
+// Faker behind fast-check: each draw seeds faker from an integer fast-check drew, in the same
+// synchronous map, so the output is a pure function of fast-check's seed and path and runs replay.
 import { fakerLocale } from '../../common/deferred.js';
 import { fc } from '../../common/fast-check.js';
 import type { Faker, LocaleDefinition, Randomizer } from '@faker-js/faker';
 
-// faker with its locales costs hundreds of milliseconds and tens of MB to load: only a run that
-// draws a value pays it, and only for the locales it draws from. Arbitraries are synchronous, so a
-// locale is required (Node >= 20.19 requires ES modules) at its first draw, not imported up front.
+// Each locale is loaded at its first draw: faker is costly to load, and only a run that draws pays.
 const loaded = new Map<string, Faker>();
 
 function fakerOf(id: string): Faker {
   let faker = loaded.get(id);
   if (faker === undefined) {
     const shipped = fakerLocale(id);
-    // The same locale data (merged with its fallbacks, as shipped) on a randomizer that is cheap to
-    // seed. A locale module exports only its ready-made instance, so its class comes from there.
+    // The shipped locale data on a randomizer cheap to seed; a locale module exports only its instance.
     const FakerClass = shipped.constructor as new (options: { locale: LocaleDefinition; randomizer: Randomizer }) => Faker;
     faker = new FakerClass({ locale: shipped.rawDefinitions, randomizer: splitMix32() });
     loaded.set(id, faker);
@@ -24,10 +20,8 @@ function fakerOf(id: string): Faker {
 }
 
 /**
- * faker's randomizer for draws that are each seeded first. faker's own is a Mersenne Twister, whose
- * seeding fills a 624-word state: with a seed before every draw that was most of a draw's cost. A
- * draw takes a few dozen numbers, for which SplitMix32 (a 32-bit state, one step per number) is
- * random enough, and seeding it is one assignment.
+ * faker's randomizer for draws each seeded first: seeding faker's Mersenne Twister fills 624 words,
+ * SplitMix32's is one assignment, and a draw's few dozen numbers need no more.
  */
 export function splitMix32(): Randomizer {
   // Closures, not methods: faker calls next() unbound.
