@@ -274,7 +274,12 @@ export class TargetClient {
     const headers = headersOf(options, as, { method, timestamp, signature, form });
     const url = this.baseUrl + options.path + (method === 'GET' ? queryOf(options.payload) : '');
     const started = performance.now();
-    const request = { method, url: this.redact(url), headers: this.redactHeaders(headers), body: this.evidenceText(body) };
+    const request = {
+      method,
+      url: this.redact(url),
+      headers: evidenceHeaders(Object.entries(headers), this.redact),
+      body: shortened(this.redact(body)),
+    };
     const signing =
       form === undefined
         ? signingOf(this.config, this.redact, options, { as, timestamp, computed, signature, sentAt: this.nowSeconds() })
@@ -346,13 +351,5 @@ export class TargetClient {
   /** A free second for this body, taken at once; undefined when none is free now (see UsedSeconds.take). */
   private takeFreeSecond(body: string, as: Credentials, resend: boolean): string | undefined {
     return this.used.take(body, as.secretKey, this.nowSeconds(), toleranceOf(this.config), resend);
-  }
-
-  private redactHeaders(headers: Record<string, string>): Record<string, string> {
-    return evidenceHeaders(Object.entries(headers), this.redact);
-  }
-
-  private evidenceText(text: string): string {
-    return shortened(this.redact(text));
   }
 }
