@@ -37,10 +37,8 @@ function hasNeed(config: TargetConfig, need: Need): boolean {
   return typeof node === 'string' ? node.length > 0 : node !== undefined && node !== null;
 }
 
-/**
- * Runs one check and fills its meta. Returns the outcome; never throws. A CheckFailure is a verdict
- * about the target; any other exception is the kit's own fault ('error'), never blamed on the target.
- */
+/** Runs one check and fills its meta; never throws. A CheckFailure judges the target; any other
+ *  exception is the kit's own fault ('error'), never blamed on the target. */
 export async function executeCheck(check: Check, state: RunState, meta: CheckMeta, scope = 0): Promise<CheckOutcome> {
   if (state.client.stopped !== undefined) {
     // Nothing more is sent once the run has stopped: the check is not run, not failed.
@@ -113,10 +111,8 @@ export async function executeCheck(check: Check, state: RunState, meta: CheckMet
   }
 }
 
-/**
- * A failure as kept: its texts redacted, a counterexample too. An object a team's check gives where a
- * text belongs (`expected: { k: 1 }`) is kept as its JSON text, so the run goes on and the reports show it.
- */
+/** A failure as kept, its texts redacted. An object given where a text belongs (`expected: { k: 1 }`)
+ *  is kept as its JSON text, so the run goes on and the reports show it. */
 function redactedFailure(failure: NonNullable<CheckMeta['failure']>, redact: Redact): NonNullable<CheckMeta['failure']> {
   const { message, expected, actual, steps, reproduce, counterexample } = failure;
   const text = (value: unknown) => redact(textOf(value));
@@ -154,10 +150,7 @@ function redactedJson(value: unknown, redact: Redact): unknown {
 
 const isSuccessStatus = (status: number) => status >= 200 && status < 300;
 
-/**
- * Whether a request uses its operation's own method (the interface's, or as configured): another
- * method on purpose (HTTP-OTHER-METHODS) says nothing of whether the keys and paths are right.
- */
+/** Another method on purpose (HTTP-OTHER-METHODS) says nothing of whether the keys and paths are right. */
 function ownMethod(config: TargetConfig, options: Parameters<TargetClient['send']>[0]): boolean {
   const method = options.method ?? 'POST';
   for (const key of OPERATION_NAMES) {
@@ -167,10 +160,8 @@ function ownMethod(config: TargetConfig, options: Parameters<TargetClient['send'
   return true;
 }
 
-/**
- * Counts a plainly signed request's answer: taken past authentication (2xx, or 400, 409 and 422,
- * which come only after it, P-AUTH-6), refused 401, 404, or not the interface's JSON at all.
- */
+/** Counts a plainly signed request's answer: past authentication (2xx, or 400, 409 and 422, which
+ *  come only after it, P-AUTH-6), refused 401, 404, or not the interface's JSON at all. */
 function tallySigned(meta: CheckMeta, response: HttpAnswer): void {
   const { status } = response;
   // A rate limit says nothing of the keys or the paths.
@@ -187,10 +178,8 @@ export function newMeta(check: Check): CheckMeta {
   return { check: check.id, requirement: check.requirement, title: check.title, evidence: [], findings: [] };
 }
 
-/**
- * Every check context's prototype: a team check written for 0.1 that reads ctx.client is told what
- * replaced it. On the prototype, as a getter added to each context would make it a slow dictionary.
- */
+/** Every context's prototype: a team check written for 0.1 that reads ctx.client is told what replaced
+ *  it. On the prototype, as a getter added to each context would make it a slow dictionary. */
 const REMOVED: object = Object.defineProperty({}, 'client', {
   enumerable: false,
   get() {
@@ -223,10 +212,8 @@ function tally(state: RunState, meta: CheckMeta, options: Parameters<CheckContex
   if (options.form === undefined) for (const finding of observe(exchange)) meta.findings.push({ ...finding, exchange });
 }
 
-/**
- * What a check sees. Its exchanges are kept in the order they were sent, not the order they were
- * answered, so its evidence and findings are the same for a seed whatever the interleaving.
- */
+/** Exchanges are kept in the order sent, not answered, so a check's evidence and findings are the
+ *  same for a seed whatever the interleaving. */
 function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges: Exchange[], scope: number): CheckContext {
   const { settings, client } = state;
   const concurrency = state.requests.max;

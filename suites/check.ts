@@ -14,10 +14,8 @@ export interface WebhookSession {
   url: string;
   /** P-HOOK-3's bound on the first three retries, ms (profile.webhooks.retryWithinSeconds). */
   retryWithinMs: number;
-  /**
-   * When the kit registered its receiver itself (the reference sandbox's control request): the URL
-   * registered for the merchant now (null: none; undefined: the target did not say).
-   */
+  /** Set when the kit registered its receiver itself (the reference sandbox's control request): the
+   *  URL registered now (null: none; undefined: the target did not say). */
   registered?: () => Promise<string | null | undefined>;
 }
 
@@ -43,17 +41,13 @@ export interface Check {
   needs?: readonly Need[];
   /** A check that creates records: refused against production without --allow-production (P-ENV-3). */
   creates?: boolean;
-  /**
-   * Checks run side by side (up to the run's concurrency). Checks that share state on the target
-   * (the wallet's balance) name the same lane: they run one after another, in their listed order.
-   */
+  /** Checks that share state on the target (the wallet's balance) name the same lane: they run one
+   *  after another, in their listed order; the rest run side by side. */
   lane?: string;
   /** Runs with no other request of the run in flight (a race that other traffic would dilute). */
   alone?: boolean;
-  /**
-   * Keep every exchange of a failure as evidence, not only the last few: for a check whose proof is
-   * the whole set of answers (the concurrent-duplicate race: the one 201 and every other answer).
-   */
+  /** Keep every exchange of a failure, not only the last few: the proof is the whole set of answers
+   *  (the concurrent-duplicate race: the one 201 and every other answer). */
   keepAllEvidence?: boolean;
   /** A team's check: its module's path from the working directory (./checks/foo.mjs), set when it is loaded; the kit's have none. */
   module?: string;
@@ -66,10 +60,8 @@ export interface CheckContext {
   nowSeconds: () => number;
   /** The text with the run's secrets (api key, secret key, in any encoding) hidden: for a message or evidence a check builds itself. */
   redact: (text: string) => string;
-  /**
-   * One object per run, the same for each of its checks: the key of what checks share across a run
-   * (in a WeakMap), so that two runs in one process never see each other's.
-   */
+  /** The same object for every check of a run: the WeakMap key of what checks share, so two runs in
+   *  one process never see each other's. */
   runKey: object;
   seed: number;
   /** Runs for property checks (--runs). */
@@ -93,27 +85,17 @@ export interface CheckContext {
   note(requirement: string, message: string, exchange?: Exchange): void;
   /** Says what the check saw that is no verdict (stray requests to the kit's webhook listener, ignored): report.notes, said once. */
   notice(text: string): void;
-  /**
-   * Runs `task` for each case of a sweep side by side (within the run's concurrency) and waits for
-   * all; results in the cases' order, and the first failure in that order is the one thrown.
-   */
+  /** Runs `task` for each case side by side (within the run's concurrency); results in the cases'
+   *  order, and the first failure in that order is thrown, so the verdict does not hang on timing. */
   sweep<T, R>(cases: readonly T[], task: (item: T, index: number) => Promise<R>): Promise<R[]>;
-  /**
-   * The run's webhook session (P-HOOK-5): the kit's receiver, started on first use where
-   * `webhooks.listen` says, with the target told where to deliver. Skips the check when the config
-   * has no `webhooks`, or the target cannot be told.
-   */
+  /** The run's webhook session (P-HOOK-5), started on first use where `webhooks.listen` says. Skips
+   *  the check when the config has no `webhooks`, or the target cannot be told where to deliver. */
   webhooks(): Promise<WebhookSession>;
-  /**
-   * Runs `work` holding a lane: no check of that lane runs meanwhile (e.g. initiating a payout
-   * without moving the balance under the wallet lane's feet), while the rest of this check, before
-   * and after, runs beside them.
-   */
+  /** Runs `work` holding a lane (e.g. initiating a payout without moving the balance under the wallet
+   *  lane's feet), while the rest of this check runs beside that lane's checks. */
   exclusive<T>(lane: string, work: () => Promise<T>): Promise<T>;
-  /**
-   * Runs `work` while the run has no other request out (the rest wait): what it reads then moved by
-   * no request of the run's. Its requests go through the context it is given.
-   */
+  /** Runs `work` while the run has no other request out, so what it reads moved by no request of the
+   *  run's. Its requests go through the context it is given. */
   quietly<T>(work: (quiet: CheckContext) => Promise<T>): Promise<T>;
 }
 
@@ -161,10 +143,8 @@ export class CheckFailure extends Error {
   }
 }
 
-/**
- * A check that cannot run here (a missing config key, production without permission), or whose rule
- * does not apply to this target (`notApplicable`: there is nothing to judge, so it counts as judged).
- */
+/** A check that cannot run here (a missing config key, production without permission), or whose rule
+ *  does not apply (`notApplicable`: nothing to judge, so it counts as judged). */
 export class CheckSkipped extends Error {
   override readonly name = 'CheckSkipped';
   readonly code = 'SVC_CHECK_SKIPPED';
@@ -177,11 +157,8 @@ export class CheckSkipped extends Error {
   }
 }
 
-/**
- * A check that was configured to run but could not judge (the kit's webhook receiver could not listen,
- * the target could not be told where to deliver): never a pass, never the target's failure; the run
- * is inconclusive and says why.
- */
+/** A check configured to run that could not judge (the receiver could not listen, the target could not
+ *  be told where to deliver): never a pass nor the target's failure; the run is inconclusive. */
 export class CheckInconclusive extends Error {
   override readonly name = 'CheckInconclusive';
   readonly code = 'SVC_CHECK_INCONCLUSIVE';

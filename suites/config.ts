@@ -46,12 +46,8 @@ export function envNamesTarget(env: Record<string, string | undefined>): boolean
   return Boolean(env.SVC_BASE_URL?.trim());
 }
 
-/**
- * The SVC_* variables must not be read as "no target": in CI a secret that did not reach the job
- * arrives as an empty variable, and certifying the embedded sandbox instead would be a false
- * all-clear. So a variable set but empty, or credentials with no base URL anywhere, is a usage error
- * naming the variable (never its value) and the fix.
- */
+/** A secret that did not reach a CI job arrives empty, and certifying the embedded sandbox instead would
+ *  be a false all-clear: an empty SVC_* or credentials with no base URL are a usage error. */
 export function checkTargetEnv(env: Record<string, string | undefined>, configFile: string | undefined): void {
   const names = Object.keys(ENV_KEYS) as Array<keyof typeof ENV_KEYS>;
   const empty = names.filter((name) => env[name] !== undefined && env[name].trim() === '');
@@ -71,10 +67,7 @@ export function checkTargetEnv(env: Record<string, string | undefined>, configFi
   }
 }
 
-/**
- * Reads the config file (when given), applies the SVC_* environment variables over it, and
- * validates the result against schemas/config.schema.json.
- */
+/** Reads the config file (when given), applies the SVC_* variables over it, validates the result. */
 export async function loadConfig(file: string | undefined, env: Record<string, string | undefined>, cwd: string): Promise<TargetConfig> {
   checkTargetEnv(env, file);
   let raw: Record<string, unknown> = {};
@@ -129,11 +122,8 @@ export async function loadConfig(file: string | undefined, env: Record<string, s
   return merged;
 }
 
-/**
- * A section that variables started but neither they nor the file complete: SVC_OTHER_SECRET_KEY with no
- * other merchant's API key anywhere. The schema would say only "must have required property"; this
- * names the variable that completes it (never a value), or unsetting them when the section is optional.
- */
+/** A section variables started but nothing completes (SVC_OTHER_SECRET_KEY, no other API key): names
+ *  the variable that completes it (never a value), as the schema alone says only "required property". */
 function checkPartialSections(
   merged: Record<string, unknown>,
   raw: Record<string, unknown>,
@@ -160,11 +150,8 @@ function checkPartialSections(
   }
 }
 
-/**
- * Where a text JSON.parse refused stops being JSON, as " (line L, column C)", or "" when that cannot
- * be told. Never JSON.parse's own message: V8 quotes the text around the error, and a config or a
- * body holds secrets ("Unexpected token 's', "sk_live_TO"…").
- */
+/** Where JSON.parse stopped, as " (line L, column C)", or "". Never its own message: V8 quotes the text
+ *  around the error, and a config or a body holds secrets. */
 export function jsonErrorPlace(text: string): string {
   let offset: number;
   try {
@@ -179,11 +166,8 @@ export function jsonErrorPlace(text: string): string {
   return ` (line ${lines.length}, column ${lines.at(-1)!.length + 1})`;
 }
 
-/**
- * Top-level keys of a config that P-CFG puts in a section ("apiKey" flat beside "baseUrl" instead
- * of under "merchant"), each with the first section of the schema that has it. Read from the schema,
- * so the advice follows it; the schema alone says only "must NOT have additional properties".
- */
+/** Keys P-CFG puts in a section found at the top ("apiKey" beside "baseUrl"), each with its section:
+ *  read from the schema, which alone says only "must NOT have additional properties". */
 function misplacedKeys(config: Record<string, unknown>): Array<{ key: string; section: string }> {
   const sections = (loadSchema('config').properties ?? {}) as Record<string, { properties?: Record<string, unknown> }>;
   return Object.keys(config)
@@ -197,10 +181,8 @@ function misplacedKeys(config: Record<string, unknown>): Array<{ key: string; se
 /** Deeper than any P-CFG config could be; the schema refuses the keys long before this. */
 const MAX_CONFIG_DEPTH = 32;
 
-/**
- * The schema's "uri" format accepts what no HTTP client can use (port 99999, "host:80:80"): the
- * base URL must parse as the WHATWG URL every request is built from, with a host.
- */
+/** The schema's "uri" format accepts what no HTTP client can use (port 99999, "host:80:80"): the base URL
+ *  must parse as a WHATWG URL with a host. */
 function checkBaseUrl(baseUrl: string, where: string): void {
   let url: URL;
   try {

@@ -1,7 +1,5 @@
-// One request through undici's dispatcher, its answer read as it arrives: the suites' transport.
-// Not `request()`: that one wraps every answer's body in a Readable stream, and the deadline needs an
-// AbortController beside it. A bare loop sending 1,200 signed requests to the sandbox in its own
-// thread spent about a fifth less CPU this way, the sandbox's share included (270 ms against 345).
+// One request through undici's dispatcher, its answer read as it arrives: the suites' transport. Not
+// `request()`: it wraps every body in a Readable stream and needs an AbortController for the deadline.
 import type { Dispatcher } from 'undici';
 import { BoundedCollector, type BoundedBody, type BodyLimits } from '../common/bounded-body.js';
 
@@ -12,23 +10,18 @@ export interface Answer {
   body: BoundedBody;
 }
 
-export interface DispatchInit {
+interface DispatchInit {
   method: Dispatcher.HttpMethod;
   headers: Record<string, string>;
   /** None for a request without a body (a GET). */
   body: string | undefined;
-  /**
-   * The whole exchange's deadline (ms): undici's own timeouts bound each wait (for the headers, for
-   * the next chunk of the body), so a target trickling a byte at a time passes them all.
-   */
+  /** The whole exchange's deadline (ms): undici's own timeouts bound each wait, so a target trickling
+   *  a byte at a time passes them all. */
   timeoutMs: number;
   limits: Pick<BodyLimits, 'keep' | 'stopAfter'>;
 }
 
-/**
- * The URLs parsed, by their text: a run sends a few dozen paths over and over, and parsing one costs
- * more than looking it up. Bounded: past 256 the cache starts again.
- */
+/** A run sends a few dozen paths over and over; parsing costs more than a lookup. Past 256 it starts again. */
 const parsedUrls = new Map<string, { origin: string; path: string }>();
 function originAndPath(url: string): { origin: string; path: string } {
   let parsed = parsedUrls.get(url);
@@ -41,11 +34,8 @@ function originAndPath(url: string): { origin: string; path: string } {
   return parsed;
 }
 
-/**
- * Sends a request and reads its answer: the first `keep` bytes of the body kept, the rest counted;
- * past `stopAfter` bytes in all, reading stops and the connection is dropped. Rejects with undici's
- * error for a transport failure, or a DOMException named TimeoutError when the deadline passes first.
- */
+/** Keeps the first `keep` bytes of the body and counts the rest; past `stopAfter` the connection is
+ *  dropped. Rejects with undici's error, or a DOMException named TimeoutError at the deadline. */
 export function dispatch(agent: Dispatcher, url: string, init: DispatchInit): Promise<Answer> {
   return new Promise((resolve, reject) => {
     // Parsed first: a URL that does not parse rejects before any timer is set.

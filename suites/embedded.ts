@@ -6,14 +6,12 @@ import { startSandbox, type RunningSandbox, type StartOptions } from '../sandbox
 import { checkTargetEnv, envNamesTarget, loadConfig, type TargetConfig } from './config.js';
 import type { RunHold } from './settings.js';
 
-/**
- * How much faster than real time the embedded sandbox and its run share a clock. Scheduling delay is
- * magnified as much: at 8, HOOK-RETRY's 60 s bound is 7.5 real s; the proof saw retries 3.7 s late at most.
- */
+/** Scheduling delay is magnified as much as the clock: at 8, HOOK-RETRY's 60 s bound is 7.5 real s,
+ *  and the proof's retries stay well inside it. */
 export const EMBEDDED_CLOCK_FACTOR = 8;
 
 /** The embedded sandbox a run starts in place of a target. */
-export interface EmbeddedOptions {
+interface EmbeddedOptions {
   /** How the sandbox is started (faults, variant, settleSeconds); its port is always a free loopback one. */
   sandbox?: Omit<StartOptions, 'port' | 'host' | 'clock'>;
   /** How much faster than real time the sandbox and the run share a clock (default EMBEDDED_CLOCK_FACTOR). */
@@ -22,10 +20,8 @@ export interface EmbeddedOptions {
   profile?: Partial<NonNullable<TargetConfig['profile']>>;
 }
 
-/**
- * The target: a config already loaded; where to read one (a config file, SVC_* variables over it),
- * which, when neither names a target, is the embedded sandbox; or the embedded sandbox outright.
- */
+/** A loaded config; where to read one (file, SVC_* variables), the embedded sandbox when neither names a
+ *  target; or the embedded sandbox outright. */
 export type RunTarget =
   | { config: TargetConfig }
   | { configFile: string | undefined; env: Record<string, string | undefined>; cwd: string }
@@ -42,10 +38,8 @@ export interface OpenedTarget {
   close(): Promise<void>;
 }
 
-/**
- * Loads the config, or starts the embedded sandbox (held with `hold`, so an interrupt closes it too).
- * A config error is a ConfigError, SVC_* credentials with no base URL too: never read as "no target".
- */
+/** Loads the config or starts the embedded sandbox (held with `hold`, so an interrupt closes it too).
+ *  SVC_* credentials with no base URL are a ConfigError, never read as "no target". */
 export async function openTarget(target: RunTarget, clock: Clock | undefined, hold: RunHold | undefined): Promise<OpenedTarget> {
   let embedded: EmbeddedOptions;
   if ('config' in target) return { config: target.config, clock, notes: [], close: async () => {} };
@@ -87,10 +81,8 @@ async function startEmbedded(embedded: EmbeddedOptions, given: Clock | undefined
   return { config, clock, sandbox, notes: factor !== 1 ? [clockNote(factor)] : [], close };
 }
 
-/**
- * The clock, with every sleep on it abandoned once `ended` aborts: the sandbox closes without waking
- * its sleeps (a settlement, a retry), which on a real timer held the process after the run.
- */
+/** Sleeps abandoned once `ended` aborts: the sandbox closes without waking its sleeps (a settlement, a
+ *  retry), which on a real timer held the process after the run. */
 function sleepsEndWith(clock: Clock, ended: AbortSignal): Clock {
   return {
     now: () => clock.now(),

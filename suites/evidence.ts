@@ -12,7 +12,7 @@ const MAX_EVIDENCE_BODY = 8 * 1024;
 /** Of an answer's body, this much is kept (to judge and show); the rest is read, counted and dropped. */
 export const MAX_KEPT_BODY = 1024 * 1024;
 /** Past this much, reading stops and the connection is dropped: the target is flooding. */
-export const MAX_READ_BODY = 64 * 1024 * 1024;
+const MAX_READ_BODY = 64 * 1024 * 1024;
 export const LIMITS = { keep: MAX_KEPT_BODY, stopAfter: MAX_READ_BODY };
 
 /** What the evidence says about a body that was not kept whole. */
@@ -46,10 +46,8 @@ export function answerOf(response: Answer, hide: Redact): HttpAnswer {
   return answer;
 }
 
-/**
- * How this request was signed, for a reproduce line: nothing secret, only whose secret (by its config
- * key; a made-up one is no secret and is kept), the texts signed, and what was done to the signature.
- */
+/** How this request was signed, for a reproduce line: whose secret by its config key (a made-up one is
+ *  kept), the texts signed, and what was done to the signature; nothing secret. */
 export function signingOf(
   config: TargetConfig,
   redact: Redact,

@@ -23,7 +23,7 @@ interface Seen {
 /** A loopback server that records what it gets and answers with `answer`. */
 async function server(
   answer: (seen: Seen, n: number, res: ServerResponse) => void,
-  options: ConstructorParameters<typeof TargetClient>[1] = { timeoutMs: 1_000 },
+  options: ConstructorParameters<typeof TargetClient>[1] = { timeoutMs: 10_000 },
 ): Promise<{ client: TargetClient; seen: Seen[] }> {
   const seen: Seen[] = [];
   const s = createServer((req, res) => {
@@ -57,7 +57,7 @@ describe('the HTTP layer', () => {
     const { client, seen } = await server(
       (_s, n, res) =>
         n === 1 ? json(res, 429, { status: false, code: 429, message: 'slow down' }, { 'retry-after': '1' }) : json(res, 200, { ok: true }),
-      { timeoutMs: 1_000, clock },
+      { timeoutMs: 10_000, clock },
     );
     const started = clock.now();
     const exchange = await client.send({ label: 'probe', path: '/x', payload: { a: 1 } });
@@ -143,7 +143,7 @@ describe('the HTTP layer', () => {
 
   it('takes another second for a body whose pair another request already sent, however that one was signed', async () => {
     const clock = manualClock(1_732_147_200_000);
-    const { client, seen } = await server((_s, _n, res) => json(res, 200, {}), { timeoutMs: 1_000, clock });
+    const { client, seen } = await server((_s, _n, res) => json(res, 200, {}), { timeoutMs: 10_000, clock });
     const second = String(clock.now() / 1000);
     // Signed over its body alone, "{}" + the second: the very pair a body "{}" takes at that second.
     await client.send({ label: 'body-only signature', path: '/x', raw: `{}${second}`, timestamp: second, signBodyOnly: true });
@@ -174,7 +174,7 @@ describe('the HTTP layer', () => {
 
   it("takes a repeat's second among this run's own seconds while one is free, before any earlier one", async () => {
     const clock = manualClock(1_732_147_200_000);
-    const { client, seen } = await server((_s, _n, res) => json(res, 200, {}), { timeoutMs: 1_000, clock });
+    const { client, seen } = await server((_s, _n, res) => json(res, 200, {}), { timeoutMs: 10_000, clock });
     const started = clock.now() / 1000;
     // Ten seconds into the run: eleven of its own, against 150 of the window.
     await clock.advance(10_000);
@@ -186,7 +186,7 @@ describe('the HTTP layer', () => {
 
   it('finds a repeated body a free second, correctly signed, however many seconds are taken', async () => {
     // A clock that stands still: each repeat of the read must take another second of the window.
-    const { client, seen } = await server((_s, _n, res) => json(res, 200, {}), { timeoutMs: 1_000, clock: manualClock() });
+    const { client, seen } = await server((_s, _n, res) => json(res, 200, {}), { timeoutMs: 10_000, clock: manualClock() });
     for (let i = 0; i < 61; i++) await client.send({ label: 'same read', path: '/x', payload: { same: true } });
     expect(new Set(seen.map((s) => s.headers['x-timestamp'])).size).toBe(61);
     for (const s of seen)
@@ -198,7 +198,7 @@ describe('the HTTP layer', () => {
   });
 
   it('signs under any secret and text of any length as node computes it', () => {
-    const client = new TargetClient({ baseUrl: 'http://127.0.0.1:9', environment: 'sandbox', merchant }, { timeoutMs: 1_000 });
+    const client = new TargetClient({ baseUrl: 'http://127.0.0.1:9', environment: 'sandbox', merchant }, { timeoutMs: 10_000 });
     closers.push(() => client.close());
     const secrets = Array.from({ length: 40 }, (_, i) => `sk_test_made_up_${i}`);
     const long = 'x'.repeat(70 * 1024);
@@ -211,7 +211,7 @@ describe('the HTTP layer', () => {
 
   it('never reuses a pair sent with a signature a check gave, though it is the one the kit would compute', async () => {
     const clock = manualClock();
-    const { client, seen } = await server((_s, _n, res) => json(res, 200, {}), { timeoutMs: 1_000, clock });
+    const { client, seen } = await server((_s, _n, res) => json(res, 200, {}), { timeoutMs: 10_000, clock });
     const second = String(Math.floor(clock.now() / 1000));
     const body = '{"same":true}';
     // Sent at this second with another body signed, and the signature of this body at it put in by hand.
@@ -258,7 +258,7 @@ describe('the HTTP layer', () => {
     await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
     const client = new TargetClient(
       { baseUrl: `http://127.0.0.1:${(s.address() as AddressInfo).port}`, environment: 'sandbox', merchant },
-      { timeoutMs: 1_000, ownMark: 'RUN7F3A' },
+      { timeoutMs: 10_000, ownMark: 'RUN7F3A' },
     );
     closers.push(async () => {
       await client.close();
@@ -295,7 +295,7 @@ describe('the HTTP layer', () => {
 
   it("shows the keys wrong by refusals of this run's own bodies, not of bodies other runs send too", async () => {
     // Every body another run may send is refused (their windows used up); so is every one of this run's.
-    const { client, seen } = await server((_s, _n, res) => json(res, 401, {}), { timeoutMs: 1_000, ownMark: 'RUN7F3A' });
+    const { client, seen } = await server((_s, _n, res) => json(res, 401, {}), { timeoutMs: 10_000, ownMark: 'RUN7F3A' });
     for (let read = 1; read <= 3; read++) {
       const shared = await client.send({ label: 'a fixture read', path: '/x', payload: { read } });
       expect(replayWindowUsedUp(shared)).toBeDefined();
@@ -308,8 +308,8 @@ describe('the HTTP layer', () => {
 
   it('interrupted, sends nothing more; its sibling still sends, and neither repeats a pair of the other', async () => {
     const interrupt = new AbortController();
-    const { client, seen } = await server((_s, _n, res) => json(res, 200, {}), { timeoutMs: 1_000, interrupted: interrupt.signal });
-    const sibling = client.sibling({ timeoutMs: 1_000 });
+    const { client, seen } = await server((_s, _n, res) => json(res, 200, {}), { timeoutMs: 10_000, interrupted: interrupt.signal });
+    const sibling = client.sibling({ timeoutMs: 10_000 });
     closers.push(() => sibling.close());
     for (let i = 0; i < 3; i++) {
       await client.send({ label: 'run', path: '/x', payload: {} });

@@ -37,43 +37,27 @@ export interface ClientOptions {
 }
 
 /** After this many answers in a row that came near the timeout, or not at all, the run stops. */
-export const MAX_SLOW_IN_A_ROW = 3;
+const MAX_SLOW_IN_A_ROW = 3;
 /** An answer slower than this share of the timeout counts as near it. */
 const SLOW_SHARE = 0.8;
-/**
- * After this many 429 answers in a row to one request (it and its three retries), the run stops.
- * Counted per request, not across the run: requests sent side by side may each meet the limit once
- * and go through after their Retry-After, which is a limit that lifts.
- */
-export const MAX_RATE_LIMITED_IN_A_ROW = 4;
+/** 429s in a row to one request (it and its three retries) that stop the run. Per request: requests side
+ *  by side may each meet the limit once and pass after their Retry-After, a limit that lifts. */
+const MAX_RATE_LIMITED_IN_A_ROW = 4;
 const MAX_RATE_LIMIT_RETRIES = MAX_RATE_LIMITED_IN_A_ROW - 1;
-/**
- * How many times a correctly signed request refused 401 is sent again with a fresh timestamp. Another
- * run against the same target may have sent the very same request (a fixture read, a Balance Inquiry:
- * bodies that allow no variation) in the same second; a target that refuses replays (P-AUTH-4) then
- * refuses ours. Each resend picks a second at random, so it meets the other run's again only by chance.
- * Twelve: after a burst of runs (each reads the balance two dozen times) others held 80% of the seconds
- * a resend draws from; thirteen tries all meet held ones 1 time in 18, where six did 1 in 4.
- */
+/** Resends of a correctly signed request refused 401: another run may have sent the same body in the same
+ *  second (P-AUTH-4); each picks a random second, so twelve rarely all meet seconds other runs hold. */
 export const MAX_REPLAY_RESENDS = 12;
 
 /** The exchanges still refused 401 after every resend that another run's identical request may explain, and what was refused. */
 const usedUp = new WeakMap<Exchange, string>();
 
-/**
- * What was refused, when this exchange is a request whose body other runs may send too (no id of this
- * run in it), correctly signed with keys the target has taken, and still refused 401 after
- * MAX_REPLAY_RESENDS fresh timestamps: that body's replay window may be used up by other runs
- * (P-AUTH-4), so the refusal judges nothing (profile v1.3, P-CLI "Verdicts (v1.3)").
- */
+/** What was refused, when a body other runs may send too, correctly signed with proven keys, is still
+ *  refused after MAX_REPLAY_RESENDS: its replay window may be used up, so it judges nothing (P-CLI v1.3). */
 export function replayWindowUsedUp(exchange: Exchange): string | undefined {
   return usedUp.get(exchange);
 }
-/**
- * This many requests refused, with no correctly signed request of those keys ever accepted, the keys
- * are wrong: no more resends. Only requests with this run's own ids count (when it has them): a body
- * other runs send too may be refused as their replay, its window used up, which says nothing of the keys.
- */
+/** Refusals with no acceptance after which the keys are wrong: no more resends. Only requests with the
+ *  run's own ids count: a shared body may be refused as another run's replay. */
 const KEYS_REFUSED_AFTER = 3;
 /** A wait at least this long is announced, so a run that waits is not mistaken for one that hangs. */
 const ANNOUNCED_WAIT_MS = 2_000;
@@ -120,11 +104,8 @@ export class TargetClient {
     this.used = new UsedSeconds(this.nowSeconds());
   }
 
-  /**
-   * A client with connections of its own, neither stopped nor interrupted with this one, that shares
-   * this one's record of the pairs sent (neither repeats a pair of the other's) and of the keys'
-   * answers: to undo what the run did at the target after the run stopped or was interrupted.
-   */
+  /** A client with its own connections, not stopped or interrupted with this one, sharing its record of
+   *  pairs sent and keys' answers: undoes what the run did at the target after it stopped. */
   sibling(options: Pick<ClientOptions, 'timeoutMs' | 'deadlineAt' | 'deadlineSource'>): TargetClient {
     const { clock, onExchange, ownMark } = this.options;
     const other = new TargetClient(this.config, {
@@ -152,11 +133,8 @@ export class TargetClient {
     return this.stopReason;
   }
 
-  /**
-   * Sends a request and returns its exchange: usually the first answer; a 401 that may be a replay of
-   * another run's request, or a 429, sends it again (see sendAgain). Not an async function: the usual
-   * request costs one promise here, not two (every request of a run passes through this).
-   */
+  /** Usually the first answer; a 401 that may be a replay, or a 429, sends again (see sendAgain). Not
+   *  async: the usual request costs one promise, not two, and every request passes through here. */
   send(options: SendOptions): Promise<Exchange> {
     // A quiet window is open (see quietly): this request waits until it closes.
     if (this.window !== undefined) return this.window.then(() => this.send(options));
@@ -167,11 +145,8 @@ export class TargetClient {
     });
   }
 
-  /**
-   * Runs `work` while the run has no other request out: it waits for those out to be answered, holds
-   * back every new one until `work` ends, and gives `work` the only way to send meanwhile. A balance
-   * seen to move in such a window moved by no request of the run's (P-MONEY-1's other activity).
-   */
+  /** Runs `work` with no other request out, new ones held back until it ends: a balance seen to move
+   *  then moved by no request of the run's (P-MONEY-1's other activity). */
   async quietly<T>(work: (send: (options: SendOptions) => Promise<Exchange>) => Promise<T>): Promise<T> {
     while (this.window !== undefined) await this.window;
     let close!: () => void;
@@ -244,11 +219,8 @@ export class TargetClient {
     return exchange;
   }
 
-  /**
-   * A 401 to a request signed correctly, with keys of the configuration that have not been shown wrong
-   * (a few refusals and never an acceptance), whose body another run may have sent too: the refusal
-   * may be a replay of that run's request. A body with this run's own ids cannot be: its 401 stands.
-   */
+  /** A correct 401 with keys not shown wrong, on a body another run may have sent too: maybe that run's
+   *  replay. A body with this run's own ids cannot be: its 401 stands. */
   private mayBeReplayed(options: SendOptions, exchange: Exchange): boolean {
     if (exchange.response?.status !== 401 || !isCorrectlySigned(options) || this.stopReason !== undefined) return false;
     if (!this.isShared(options)) return false;
@@ -302,7 +274,12 @@ export class TargetClient {
     const headers = headersOf(options, as, { method, timestamp, signature, form });
     const url = this.baseUrl + options.path + (method === 'GET' ? queryOf(options.payload) : '');
     const started = performance.now();
-    const request = { method, url: this.redact(url), headers: this.redactHeaders(headers), body: this.evidenceText(body) };
+    const request = {
+      method,
+      url: this.redact(url),
+      headers: evidenceHeaders(Object.entries(headers), this.redact),
+      body: shortened(this.redact(body)),
+    };
     const signing =
       form === undefined
         ? signingOf(this.config, this.redact, options, { as, timestamp, computed, signature, sentAt: this.nowSeconds() })
@@ -350,10 +327,8 @@ export class TargetClient {
     this.stopReason ??= reason;
   }
 
-  /**
-   * A streak that means the run cannot finish in useful time: answers that come near the timeout or
-   * not at all. Any other answer ends it. (A rate limit that does not lift is judged per request, in send.)
-   */
+  /** A streak of answers near the timeout or none means the run cannot finish in useful time; any other
+   *  answer ends it. A rate limit that does not lift is judged per request, in send. */
   private tally(exchange: Exchange): void {
     const slow = exchange.error?.code === 'timeout' || exchange.ms >= this.timeoutMs * SLOW_SHARE;
     this.slowInARow = slow ? this.slowInARow + 1 : 0;
@@ -376,13 +351,5 @@ export class TargetClient {
   /** A free second for this body, taken at once; undefined when none is free now (see UsedSeconds.take). */
   private takeFreeSecond(body: string, as: Credentials, resend: boolean): string | undefined {
     return this.used.take(body, as.secretKey, this.nowSeconds(), toleranceOf(this.config), resend);
-  }
-
-  private redactHeaders(headers: Record<string, string>): Record<string, string> {
-    return evidenceHeaders(Object.entries(headers), this.redact);
-  }
-
-  private evidenceText(text: string): string {
-    return shortened(this.redact(text));
   }
 }

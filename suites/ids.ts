@@ -1,15 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { IdSource } from './check.js';
 
-/**
- * Identifiers derived from the seed and a per-run number: the seed fixes every generated value, and
- * the run number keeps a rerun against the same long-lived server from colliding with its earlier
- * orders and payouts. `runNumber` is whole seconds since 2024 at the start of the run.
- *
- * Each check draws from its own scope (its place in the run's list of checks), so the ids a check
- * sends do not depend on which other checks ran before it or beside it: a run's requests are the
- * same for a seed whatever the concurrency.
- */
+/** The seed fixes every value; `runNumber` (whole seconds since 2024) keeps a rerun from colliding with
+ *  earlier records. Each check draws from its own scope, so its ids do not depend on concurrency. */
 export function idSource(seed: number, runNumber: number, salt = runSalt(), scope = 0): IdSource {
   // The salt keeps two runs started in the same second (parallel CI jobs, one seed) apart.
   const tag = runTag(runNumber, salt);

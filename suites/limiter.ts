@@ -1,7 +1,5 @@
-/**
- * At most `max` tasks at once; the rest wait their turn in the order they asked, except that a task
- * asked `ahead` waits only behind the other `ahead` ones. `inFlight` is what progress shows.
- */
+/** At most `max` tasks at once; the rest wait in the order they asked, except that a task asked `ahead`
+ *  waits only behind the other `ahead` ones. */
 export class Limiter {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
@@ -15,11 +13,8 @@ export class Limiter {
     return this.active;
   }
 
-  /**
-   * Runs `task` once a slot is free. `ahead` puts it before every task waiting without it: for work
-   * that others wait on (the requests of a lane, whose checks run one after another, so each of its
-   * waits lengthens the whole run; a property check's many requests can wait a little instead).
-   */
+  /** `ahead` is for work others wait on (a lane's requests: each wait lengthens the whole run), while a
+   *  property check's many requests can wait a little instead. */
   run<T>(task: () => Promise<T>, { ahead = false }: { ahead?: boolean } = {}): Promise<T> {
     // Not an async function: a task that finds a slot free (most do) starts at once and costs one
     // promise here, not three (every request of a run passes through this).
@@ -62,11 +57,8 @@ export class Limiter {
   }
 }
 
-/**
- * Runs `task` over every item, up to `max` at once, and waits for all of them. The results come back
- * in the items' order; when some fail, the first failure in the items' order is thrown (not the
- * first in time), so a run's verdict does not depend on which answer arrived first.
- */
+/** Up to `max` at once; results in the items' order, and the first failure in that order (not in time)
+ *  is thrown, so a run's verdict does not depend on which answer arrived first. */
 export async function settleInOrder<T, R>(items: readonly T[], max: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const limiter = new Limiter(max);
   const settled = await Promise.allSettled(items.map((item, index) => limiter.run(() => task(item, index))));

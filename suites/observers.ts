@@ -4,10 +4,8 @@ import type { Finding } from '../core/report.js';
 
 export type { Finding } from '../core/report.js';
 
-/**
- * Rules that hold for every answer, not one operation (P-ERR-1, P-ERR-2, P-ERR-3): checked on every
- * exchange of every check, so an envelope slip anywhere is caught where it happens.
- */
+/** Rules for every answer (P-ERR-1, P-ERR-2, P-ERR-3), checked on every exchange so a slip is caught
+ *  where it happens. */
 export function observe(exchange: Exchange): Finding[] {
   const response = exchange.response;
   if (response === undefined) return [];

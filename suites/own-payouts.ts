@@ -1,7 +1,5 @@
-// Every payout the run made, per wallet, with the last record it saw of each: the money rules
-// (P-MONEY-1) explain a balance by the run's own payouts, and one that settles by itself (a debit at
-// settlement, a refund of a failure) moves the balance while no request of the run's is out. Fed
-// from every exchange of the run's checks (suites/check-context.ts), so no check has to remember to tell it.
+// Every payout the run made, per wallet, with its last record seen: P-MONEY-1 explains a balance by
+// them. Fed from every exchange (check-context.ts), so no check has to remember to tell it.
 import { OPERATIONS } from '../core/operations.js';
 import { OPERATION_PATHS } from '../sandbox/paths.js';
 import { operationOf, type TargetConfig } from './config.js';
@@ -33,10 +31,7 @@ const recordIn = (exchange: Exchange): Json | undefined => {
     : undefined;
 };
 
-/**
- * Notes what an exchange says of the merchant's own payouts: an initiation taken (or unanswered: it
- * may have been made), and a later record of one already known (a Payout Status, a settle).
- */
+/** An initiation taken (or unanswered: it may have been made), or a later record of a known payout. */
 export function notePayouts(runKey: object, config: TargetConfig, options: SendOptions, exchange: Exchange): void {
   const payload = options.payload as Json | undefined;
   const id = payload?.payout_order_id;

@@ -1,12 +1,8 @@
 import { request } from 'undici';
 import { describeTransportError } from './evidence.js';
 
-/**
- * Can the target be reached at all? Any HTTP answer, even a 404 or an HTML page, means yes; the
- * checks then judge it. A refused, unresolvable or silent target is one clear line instead of a
- * hundred identical failures. One deadline covers the whole exchange, and only a little of the
- * answer is read: a target that trickles bytes cannot hold the run.
- */
+/** Any HTTP answer means reachable; a refused or silent target is one clear line instead of a hundred
+ *  failures. One deadline covers the exchange and little is read, so a trickling target cannot hold it. */
 export async function preflight(baseUrl: string, timeoutMs: number): Promise<string | undefined> {
   try {
     const response = await request(baseUrl, {

@@ -1,20 +1,8 @@
 import { fc } from '../common/fast-check.js';
 import { CheckFailure, isCheckFailure, type CheckContext } from './check.js';
 
-/**
- * Runs a property against the target with the run's seed and number of cases. A failure is shrunk
- * by fast-check to its smallest input and reported with that input, fast-check's path to it, and a
- * command that replays exactly that case (seed + path, as fast-check users replay a counterexample).
- * An exception that is not a CheckFailure is the kit's own and is passed on as it is.
- *
- * Every case is sent first, side by side within the run's concurrency (one at a time at
- * concurrency 1); only when one fails does fast-check go over them again in order, from the answers
- * already in hand, and shrink the first failing one, a request at a time. So the requests, the
- * verdict and the counterexample are the same at any concurrency. A case generated again (an empty
- * body, say) is judged by its first answer and not sent twice: the same request could only get the
- * same verdict, and sending it again would wait for a fresh timestamp (a (timestamp, signature)
- * pair is never reused).
- */
+/** Every case is sent first, side by side; fast-check then judges them in order from the answers and
+ *  shrinks the first failure a request at a time, so the verdict is the same at any concurrency. */
 export async function forAll<T>(
   ctx: CheckContext,
   requirement: string,
@@ -62,7 +50,8 @@ export async function forAll<T>(
   throw new CheckFailure(`the property was interrupted: ${why} (${requirement})`, { reproduce });
 }
 
-/** The predicate, run once per distinct case: a case seen again gets the first run's outcome. */
+/** A case seen again gets the first outcome: resending the same request could only get the same
+ *  verdict, after waiting for a fresh timestamp. */
 function judgedOnce<T>(predicate: (value: T) => Promise<void>): (value: T) => Promise<void> {
   const outcomes = new Map<string, Promise<void>>();
   return (value) => {
@@ -70,7 +59,7 @@ function judgedOnce<T>(predicate: (value: T) => Promise<void>): (value: T) => Pr
     let outcome = outcomes.get(key);
     if (outcome === undefined) {
       outcome = predicate(value);
-      // Kept as it settles; a rejection is handled by whoever awaits it.
+      // Not an unhandled rejection: whoever awaits it handles it.
       outcome.catch(() => {});
       outcomes.set(key, outcome);
     }
@@ -78,12 +67,8 @@ function judgedOnce<T>(predicate: (value: T) => Promise<void>): (value: T) => Pr
   };
 }
 
-/**
- * A case's identity: its JSON text when it is plain JSON data (the usual case, and several times
- * cheaper to write), else fast-check's printing of it. The prefixes keep the two apart. Values
- * that JSON writes alike but are not alike (-0, NaN, undefined, holes, objects of a class) take
- * fast-check's printing, which tells them apart.
- */
+/** JSON text for plain data (cheaper), else fast-check's printing, which tells apart what JSON writes
+ *  alike (-0, NaN, undefined, holes); the prefixes keep the two apart. */
 function caseKey(value: unknown): string {
   return isPlainJson(value, 0) ? `j${JSON.stringify(value)}` : `f${fc.stringify(value)}`;
 }

@@ -1,9 +1,8 @@
 import type { AnsweredExchange } from '../core/exchange.js';
 import { OPERATIONS } from '../core/operations.js';
 import { withPath } from '../core/predicates.js';
-// Request builders shared by the checks: one plain valid body per operation and one small function
-// per send, so a check reads as the exchanges it makes. Every send goes through ctx.send (the one
-// HTTP layer) and carries a label for the report.
+// Request builders shared by the checks, so a check reads as the exchanges it makes. Every send goes
+// through ctx.send (the one HTTP layer) with a label for the report.
 import { describeErrors, isValid, validateSchema, type SchemaId, type SchemaTypes } from '../schemas/index.js';
 import type { Currency, OrderCreateRequest, RequestAmount, TransferMode } from '../schemas/types.js';
 import { CheckFailure, answered, expectStatus, type CheckContext } from './check.js';
@@ -15,12 +14,8 @@ export const PAYOUT_STATUS_PATH = OPERATIONS.payoutStatus.path;
 
 type Json = Record<string, unknown>;
 
-/**
- * A plain, well-formed Create Order body: ASCII text, INR, every optional field present. Deliberately
- * conservative, so a check about duplicates or records does not also depend on the breadth the
- * P-ORDER-4 checks cover (currencies, scripts) and a failure lands on one requirement. Pure: the
- * checks and `trigger` both build their orders with it.
- */
+/** Deliberately plain (ASCII, INR, every optional field), so a duplicate or record check does not also
+ *  rest on P-ORDER-4's breadth. Pure: checks and `trigger` both use it. */
 export function orderBody(orderId: string, note: string): OrderCreateRequest {
   return {
     order_id: orderId,
@@ -52,10 +47,7 @@ export function createOrder(ctx: CheckContext, body: unknown, label: string, as?
   return ctx.send({ label, path: CREATE_ORDER_PATH, payload: body, ...(as ? { as } : {}) });
 }
 
-/**
- * The order record of a successful create, else a failure. Any 2xx counts: whether it is 200 or 201
- * is ORDER-SUCCESS-STATUS's concern, and a check about the record should not fail for it too.
- */
+/** Any 2xx counts: 200 or 201 is ORDER-SUCCESS-STATUS's concern, not a record check's. */
 export function expectOrderCreated(exchange: Exchange, why: string): Json {
   expectSuccess(exchange, why);
   const record = (exchange.response?.json as Json | undefined)?.return_data;
@@ -170,10 +162,7 @@ export function transferModeFor(currency: Currency): TransferMode {
   return 'swift';
 }
 
-/**
- * A well-formed Transaction Initiation body from a wallet; the beneficiary suits every mode. Pure:
- * the checks and `trigger` both build their payouts with it.
- */
+/** The beneficiary suits every mode. Pure: the checks and `trigger` both use it. */
 export function payoutBody(walletId: string, payoutOrderId: string, amount: RequestAmount, currency: Currency): Json {
   return {
     svc_wallet_id: walletId,
@@ -206,11 +195,8 @@ export function initiatePayout(ctx: CheckContext, body: Json, label: string): Pr
 
 const SETTLING: readonly unknown[] = ['PROCESSING', 'PENDING'];
 
-/**
- * Re-queries Payout Status until the payout leaves PROCESSING/PENDING (interface: "a payout in
- * PROCESSING or PENDING is re-queried"). Undefined when it is still settling at the deadline: a
- * slow bank is not a fault, so callers skip rather than fail.
- */
+/** Re-queries until the payout leaves PROCESSING/PENDING (interface). Undefined at the deadline: a slow
+ *  bank is no fault, so callers skip rather than fail. */
 export async function settledPayout(
   ctx: CheckContext,
   payoutOrderId: string,

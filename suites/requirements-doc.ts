@@ -1,23 +1,16 @@
 import type { Requirement } from '../core/report.js';
 import type { Section } from './sections.js';
 
-/** Where a requirement is stated in full, relative to the package root (reports link here). */
-export function requirementReference(id: string): string {
-  return `docs/requirements.md#${id}`;
-}
-
 /** The anchor docs/interface.md gives an interface section: "Create Order" → section-create-order. */
-export function sectionAnchor(section: string): string {
+function sectionAnchor(section: string): string {
   return `section-${section
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-|-$/g, '')}`;
 }
 
-/**
- * Groups of requirements that are the profile's own (v1.2) rather than a section of the interface:
- * the doc links them to the first rule of their family in docs/profile.md.
- */
+/** Requirements that are the profile's own (v1.2), not an interface section: linked to their family's
+ *  first rule in docs/profile.md. */
 const PROFILE_GROUPS: Readonly<Record<string, string>> = {
   'Records over time': 'P-STATE-1',
   Wallet: 'P-MONEY-1',
@@ -34,19 +27,15 @@ function groupLine(r: Requirement): string {
   return `- Interface section: [${r.section}](interface.md#${sectionAnchor(r.section)})${extension}`;
 }
 
-/**
- * docs/requirements.md, generated from suites/catalog.json and the checks: each requirement's full
- * statement, level, profile rules (linked to docs/profile.md), interface section (linked to
- * docs/interface.md), whether it is an extension, and the checks that prove it. `npm run docs`
- * writes it; a test fails when the file in the repository is not what this returns.
- */
 /** A catalog judged by another command than run (verify-client, verify-receiver), listed after the server's. */
-export interface JudgedCatalog {
+interface JudgedCatalog {
   title: string;
   description: string;
   requirements: readonly Requirement[];
 }
 
+/** docs/requirements.md from suites/catalog.json and the checks; `npm run docs` writes it, and a test
+ *  fails when the file differs. */
 export function requirementsMarkdown(
   requirements: readonly Requirement[],
   sections: readonly Section[],

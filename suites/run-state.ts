@@ -47,10 +47,8 @@ export function createRunState(settings: RunSettings, onExchange?: (exchange: Ex
   return { settings, client, requests: new Limiter(settings.concurrency), salt, lanes: new Map() };
 }
 
-/**
- * Ends what the checks opened: the webhook session (its registration put back), then the client.
- * What a person must know of it becomes a note of the check that opened the session: no verdict.
- */
+/** Ends what the checks opened: the webhook session (its registration put back), then the client.
+ *  What a person must know of it becomes a note of the check that opened the session. */
 export async function closeRunState(state: RunState): Promise<void> {
   const webhooks = await state.webhooks?.catch(() => undefined);
   const said = await webhooks?.close();

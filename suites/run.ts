@@ -54,10 +54,8 @@ export class ConformanceRun {
     this.state = createRunState(settings, (exchange) => this.reporters.forEach((r) => r.onExchange?.(exchange)));
   }
 
-  /**
-   * Opens a run: its config (or the embedded sandbox started in its place, held with settings.hold),
-   * its team checks and its settings. A config or team-check error is a ConfigError; nothing is left open.
-   */
+  /** Opens the config (or the embedded sandbox, held with settings.hold), team checks and settings.
+   *  A config or team-check error is a ConfigError; nothing is left open. */
   static async open(options: RunOptions): Promise<ConformanceRun> {
     const { target, teamChecks, sections, ...given } = options;
     const opened = await openTarget(target, given.clock, given.hold);
@@ -97,10 +95,8 @@ export class ConformanceRun {
     return all;
   }
 
-  /**
-   * Runs every selected check, telling the reporters, then ends what the checks opened (the webhook
-   * session, its registration put back). A target's fault is 'failed', the kit's own 'error': no throw.
-   */
+  /** Runs the selected checks, then closes what they opened. A target's fault is 'failed', the kit's
+   *  own 'error': no throw. */
   async run(reporters: readonly Reporter[] = []): Promise<CheckResult[]> {
     this.reporters = reporters;
     if (reporters.some((r) => r.onWait !== undefined))
@@ -146,10 +142,8 @@ export class ConformanceRun {
     return (this.stateClosed ??= closeRunState(this.state));
   }
 
-  /**
-   * At concurrency 1 the checks run as listed. Above it: each check that must run alone, then the rest
-   * side by side, lanes first and each lane in order (they take longest); a team's checks after the kit's.
-   */
+  /** At concurrency 1, as listed. Above it: checks that run alone, then the rest side by side, lanes
+   *  first (they take longest); a team's checks after the kit's. */
   private async schedule(): Promise<CheckResult[]> {
     const all = this.plan();
     const plan = all.filter((p) => selected(this.settings, p.check));

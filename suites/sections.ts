@@ -35,9 +35,8 @@ export const SECTIONS: readonly Section[] = [
   { name: 'Create Order', checks: createOrderChecks },
   { name: 'Duplicates', checks: duplicateChecks },
   { name: 'Payout Status', checks: payoutStatusChecks },
-  // Wallet before Profile operations, and the races before the other operation checks: a check that
-  // measures the merchant's balance must come before, in the wallet lane, the payouts that other
-  // checks leave settling (run one at a time, the checks go in this order).
+  // Wallet first: a check that measures the balance must come before the payouts other checks leave
+  // settling, and the races before the other operation checks.
   { name: 'Wallet', checks: moneyChecks },
   { name: 'Profile operations', checks: [...raceChecks, ...operationChecks, ...longPayoutIdChecks] },
   { name: 'Isolation', checks: tenantChecks },

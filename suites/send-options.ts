@@ -37,10 +37,7 @@ export interface SendOptions {
   headerCase?: 'interface' | 'lower';
   /** Allow the same (timestamp, signature) as an earlier request: only the replay check wants it. */
   reuse?: boolean;
-  /**
-   * A form a person's browser submits (the reference sandbox's hosted checkout): sent unsigned as
-   * application/x-www-form-urlencoded, as a browser sends it; its answer is a page, not an operation's.
-   */
+  /** A browser's form (the sandbox's hosted checkout): sent unsigned, urlencoded; answered by a page. */
   form?: Record<string, string>;
 }
 
@@ -58,10 +55,7 @@ export function isCorrectlySigned(options: SendOptions): boolean {
   );
 }
 
-/**
- * Whether a request is deliberately signed wrong or not at all (a header left out, the signature
- * replaced or altered, the body or the timestamp changed after signing, the body signed alone).
- */
+/** A header left out, the signature replaced or altered, the body or timestamp changed after signing. */
 export function isMisSigned(options: SendOptions): boolean {
   return (
     options.signature !== undefined ||
@@ -72,11 +66,8 @@ export function isMisSigned(options: SendOptions): boolean {
   );
 }
 
-/**
- * Whether a request is signed the profile's way with the configured merchant's own keys: a fresh
- * timestamp, the canonical body, nothing altered, omitted or reused. A server given the right keys
- * never answers such a request 401, so when every one of them is, the keys are what is wrong.
- */
+/** Signed the profile's way with the merchant's own keys, nothing altered or reused: a server with the
+ *  right keys never answers it 401, so when every one is, the keys are wrong. */
 export function isPlainlySigned(options: SendOptions, merchant: Credentials): boolean {
   const as = options.as ?? merchant;
   return as.apiKey === merchant.apiKey && as.secretKey === merchant.secretKey && options.raw === undefined && isCorrectlySigned(options);

@@ -2,10 +2,8 @@ import { randomInt } from 'node:crypto';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { TargetConfig } from './config.js';
 
-/**
- * The run's numbers: each one's bounds and its default, read by `run`'s options and help, by the
- * vitest entry and by the tests (the seed's default is drawn at random within its bounds).
- */
+/** Each number's bounds and default, read by `run`'s options and help, the vitest entry and the tests
+ *  (the seed's default is drawn at random within its bounds). */
 export const RUN_NUMBERS = {
   seed: { min: 0, max: 2 ** 31 - 1 },
   /** Cases per property check. */
@@ -67,10 +65,8 @@ export interface RunInput extends Partial<Omit<RunSettings, 'config' | 'deadline
   maxTimeName?: string;
 }
 
-/**
- * The settings of a run, every default filled. A budget is real time: on a faster clock it lies that
- * much further ahead; a test that brings its own clock has none unless it asks for one.
- */
+/** Every default filled. A budget is real time, so on a faster clock it lies that much further ahead;
+ *  a test with its own clock has none unless it asks. */
 export function fillSettings(given: RunInput, config: TargetConfig, clock: Clock | undefined): RunSettings {
   const { maxTimeSeconds, startedAt = Date.now(), maxTimeName = 'max time', ...rest } = given;
   const seconds = maxTimeSeconds ?? (given.clock === undefined ? RUN_NUMBERS.maxTimeSeconds.default : undefined);

@@ -19,20 +19,14 @@ export interface LoadTeamChecksOptions {
   cwd?: string;
   /** Told of each module before it is imported, in one line: the module runs as code. */
   say?: (line: string) => void;
-  /**
-   * The config was found in the working directory, not named (./svc-conformance.json): its modules
-   * are refused unless `allowChecks`, so a checked-out repository does not run its code unasked.
-   */
+  /** A config found, not named: its modules are refused unless `allowChecks`, so a checked-out
+   *  repository does not run its code unasked. */
   discoveredConfig?: string;
   allowChecks?: boolean;
 }
 
-/**
- * Loads the modules named by the config's "checks". Each exports `requirements` (made with
- * defineRequirement) and `checks` (made with defineCheck); a check may also rest on one of the kit's
- * requirements. Anything wrong is a ConfigError naming the module and the fix: the run has not begun.
- * A module is code run with the caller's environment (its secrets too): each is said as it loads.
- */
+/** A module runs with the caller's environment (its secrets too), so each is said as it loads. Anything
+ *  wrong is a ConfigError naming the module and the fix, before the run begins. */
 export async function loadTeamChecks(
   config: Pick<TargetConfig, 'checks' | 'merchant' | 'otherMerchant' | 'otherEnvironment'>,
   options: LoadTeamChecksOptions = {},

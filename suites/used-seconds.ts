@@ -5,10 +5,8 @@ import { hmacSha256Hex } from '../signer/sign.js';
 /** Seconds drawn at random before the free ones of a range are listed (see freeAtRandom). */
 const RANDOM_TRIES = 4;
 
-/**
- * A second of from..to for which `isFree` holds, each such second as likely as any other; undefined
- * when none is. A few are drawn at random first; the list of free ones is built only when none was.
- */
+/** A second of from..to where `isFree`, each equally likely; undefined when none. A few random draws
+ *  first; the list of free ones is built only when they all miss. */
 export function freeAtRandom(from: number, to: number, isFree: (second: number) => boolean): number | undefined {
   if (from > to) return undefined;
   for (let tries = 0; tries < RANDOM_TRIES; tries++) {
@@ -21,14 +19,12 @@ export function freeAtRandom(from: number, to: number, isFree: (second: number) 
 }
 
 /** What was signed: as computed over a body and a timestamp, or a signature a check gave or altered. */
-export type SignedPair = { secretKey: string; signedBody: string; signedTimestamp: string } | { signature: string };
+type SignedPair = { secretKey: string; signedBody: string; signedTimestamp: string } | { signature: string };
 
 /** The pairs one run sent (shared with its sibling clients), and the seconds still free for a body. */
 export class UsedSeconds {
-  /**
-   * Pairs signed as computed, per secret, per body: the timestamps it was signed with. So whether a
-   * body's pair at a second is taken is a look-up, not an HMAC (a repeated read looks at 150 seconds).
-   */
+  /** Per secret, per body, the timestamps signed with: whether a pair is taken is a look-up, not an HMAC
+   *  (a repeated read looks at 150 seconds). */
   private readonly signed = new Map<string, Map<string, Set<string>>>();
   /** Pairs whose signature a check gave or altered, by the signature itself. */
   private readonly given = new Set<string>();
@@ -64,12 +60,8 @@ export class UsedSeconds {
     else seconds.add(timestamp);
   }
 
-  /**
-   * A free second for this body, taken at once; undefined when none is free now. The current second
-   * first; a repeat draws at random among the last half window's (at most 150 s), this run's own
-   * seconds first; a resend after a 401 draws from all of the window but its last minute, where
-   * other runs sending the same read meet it less often.
-   */
+  /** The current second first; a repeat draws among the last half window (this run's seconds first); a
+   *  resend after a 401 avoids the window's last minute, where other runs sending the same read meet. */
   take(body: string, secretKey: string, now: number, tolerance: number, resend: boolean): string | undefined {
     const half = Math.min(150, Math.floor(tolerance / 2));
     const maxStepBack = resend ? Math.max(half, tolerance - 60) : half;

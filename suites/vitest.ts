@@ -44,10 +44,7 @@ class ConformanceFailure extends Error {
   }
 }
 
-/**
- * Registers the suites in the calling test file: `await conformanceSuite({ config })`, at its top
- * level (it loads the config and team checks first); one call per file.
- */
+/** Registers the suites in the calling test file, once, at its top level: `await conformanceSuite({ config })`. */
 export async function conformanceSuite(options: ConformanceSuiteOptions = {}): Promise<void> {
   const env = options.env ?? process.env;
   const run = await ConformanceRun.open({

@@ -1,11 +1,5 @@
-// What a payout does to the wallet's balance (P-OPS-4, P-MONEY-1), judged so that a loss of money is
-// never passed off as other activity (P-CLI, Verdicts v1.3). A try reads the balance in a quiet look
-// (two reads with a pause between them while the run sends nothing else), makes its payout and reads
-// the balance again, each time also reading the run's own payouts still settling, whose moves are
-// counted. A try whose change is exactly the expected one proves the rule. One that is not is the
-// target's failure, unless a quiet look of this check (before the try, or a few after it) saw the
-// balance move by something no request of the run's explains: then it is "not judged: other
-// activity on the wallet". A later try never erases a miss: the first usable try decides.
+// What a payout does to the balance (P-OPS-4, P-MONEY-1), read around quiet looks. A miss fails the
+// target unless a quiet look saw other activity (P-CLI v1.3); a later try never erases a miss.
 import { createHash } from 'node:crypto';
 import { minorUnitOf } from '../schemas/amounts.js';
 import { CURRENCIES, type Currency } from '../schemas/types.js';
@@ -51,13 +45,8 @@ export async function readBalance(ctx: CheckContext, label: string, wallet: Wall
 /** The wallet's currency once a check of the run has read it (per run: its client). */
 const currencies = new WeakMap<object, Currency>();
 
-/**
- * The currency payouts are made in: the merchant wallet's, read with Balance Inquiry once a run (the
- * first check that needs it reads it; it does not change). Every read of one body is a request another
- * run may send in the same second: fewer of them, fewer replays to work around. Without Balance
- * Inquiry the check is skipped rather than guessing: a payout in another currency than the wallet's
- * is refused (422), and that refusal is not what the check is about.
- */
+/** Read once a run: every read is a body other runs may send in the same second. Without Balance Inquiry
+ *  the check is skipped: a payout in another currency is refused 422, which is not the point. */
 export async function walletCurrency(ctx: CheckContext): Promise<Currency> {
   if (operationOf(ctx.config, 'balanceInquiry') === undefined) {
     throw new CheckSkipped(
@@ -71,18 +60,12 @@ export async function walletCurrency(ctx: CheckContext): Promise<Currency> {
   return currency;
 }
 
-/**
- * The last two minor-unit digits the reference sandbox gives a meaning (13: its bank rejects the
- * payout; 42: it stays PENDING until settled by hand). An amount of the kit's own avoids them, so a
- * payout meant to settle does: elsewhere they are just amounts.
- */
+/** Endings the reference sandbox gives a meaning (13: bank rejects; 42: stays PENDING). The kit's own
+ *  amounts avoid them, so a payout meant to settle does. */
 export const SANDBOX_OUTCOME_ENDINGS: readonly number[] = [13, 42];
 
-/**
- * A small payout amount of this run's own: 1 and a fraction in the currency's minor unit, the last
- * digit never 0 (1.37 INR, 1.254 KWD; 2 to 99 JPY). Never a round amount (1.30): a debit rounded to
- * fewer decimals would be exact on it.
- */
+/** 1 and a fraction in the minor unit, last digit never 0 (1.37 INR, 1.254 KWD; 2 to 99 JPY): a debit
+ *  rounded to fewer decimals would be exact on a round amount. */
 export function ownAmount(ctx: CheckContext, currency: Currency): Decimal {
   const digest = createHash('sha256').update(ctx.ids.nonce()).digest();
   const scale = minorUnitOf(currency);
@@ -140,10 +123,7 @@ export async function snapshotOwnPayouts(
   return seen;
 }
 
-/**
- * What the run's own payouts did to the balance between two snapshots of them; undefined when one
- * could not be read, or vanished after it was seen.
- */
+/** Undefined when a snapshot could not be read, or a payout vanished after it was seen. */
 export function ownMovesBetween(from: Snapshot, to: Snapshot): Decimal | undefined {
   let moved = ZERO;
   for (const [id, before] of from) {
@@ -155,13 +135,8 @@ export function ownMovesBetween(from: Snapshot, to: Snapshot): Decimal | undefin
   return moved;
 }
 
-/**
- * How long a quiet look pauses between its two reads, ms of the run's clock: drawn afresh each time,
- * so two runs in step (one seed, started together) fall out of it, and one's payout lands in the
- * other's quiet look rather than in its try. Short before a first try; once a try has missed, seeing
- * other activity is the point, and the pause is real time (another run pays in real time), however
- * much faster the run's clock runs.
- */
+/** Drawn afresh so two runs in step fall out of it. Short before a first try; after a miss seeing other
+ *  activity is the point, and the pause is real time, as another run pays in real time. */
 export function quietPauseMs(ctx: Pick<CheckContext, 'clock' | 'ids'>, afterMiss = false): number {
   // Drawn from the run's ids: the same seed (and salt) pauses alike, and two runs' salts differ.
   const draw = createHash('sha256').update(ctx.ids.nonce()).digest().readUInt16BE(0);
@@ -174,10 +149,7 @@ const LOOKING_AFTER_MISS_MS = 1_500;
 /** Per run (its state) and wallet: the first other activity a quiet look of the run saw there, said as the look saw it. */
 const seenOfRun = new WeakMap<object, Map<string, string>>();
 
-/**
- * Other activity any quiet look of this run has seen on the wallet: once the run has seen the wallet
- * move by itself, no unexplained move on it can be laid at the target's door (P-MONEY-1).
- */
+/** Once the run has seen the wallet move by itself, no unexplained move can be laid at the target's door. */
 export function otherActivitySeen(ctx: Pick<CheckContext, 'runKey' | 'config'>, wallet: WalletRef = {}): string | undefined {
   return seenOfRun.get(ctx.runKey)?.get(wallet.walletId ?? ctx.config.merchant.walletId);
 }
@@ -190,7 +162,7 @@ function noteActivity(ctx: Pick<CheckContext, 'runKey' | 'config'>, wallet: Wall
 }
 
 /** Two reads of the balance around a pause with no request of the run's out, and what moved it that the run's own payouts do not explain. */
-export interface QuietLook {
+interface QuietLook {
   first: Balance;
   second: Balance;
   /** The run's own payouts still settling, as read after the second read. */
@@ -235,10 +207,8 @@ async function lookOnce(quiet: CheckContext, label: string, wallet: WalletRef, a
   };
 }
 
-/**
- * Whether other activity on the wallet excuses a miss: seen by a quiet look of this run already, or
- * by one of the looks taken now, again and again for a while (another run's next payout lands in one).
- */
+/** Seen by a quiet look already, or by one taken now, again for a while: another run's next payout lands
+ *  in one. */
 export async function otherActivityAfterMiss(ctx: CheckContext, label: string, wallet: WalletRef = {}): Promise<string | undefined> {
   const until = ctx.clock.now() + LOOKING_AFTER_MISS_MS * (ctx.clock.factor ?? 1);
   for (let n = 1; otherActivitySeen(ctx, wallet) === undefined && ctx.clock.now() < until; n++)
@@ -246,14 +216,8 @@ export async function otherActivityAfterMiss(ctx: CheckContext, label: string, w
   return otherActivitySeen(ctx, wallet);
 }
 
-/**
- * Runs `attempt` (one payout of the run's own, settled) between balance reads of `wallet` (the
- * merchant's own unless named), each try after a quiet look. Returns the first usable try when its
- * change is exactly the expected one. After a miss it tries again, up to MAX_TRIES, and looks on for
- * a while, for other activity; a later try that adds up erases nothing. Then throws a CheckSkipped ("not judged: other
- * activity on the wallet") when a quiet look saw the balance move by itself, else a CheckFailure
- * holding every miss.
- */
+/** The first usable try decides; after a miss, tries again (MAX_TRIES) and looks for other activity.
+ *  Throws CheckSkipped when a quiet look saw the balance move by itself, else a CheckFailure with every miss. */
 export async function balanceChange(
   ctx: CheckContext,
   rule: string,
@@ -318,10 +282,8 @@ export async function balanceChange(
   );
 }
 
-/**
- * The balance after a try, with the run's own payouts still settling read just before and just after
- * it: when one moved in between, the read is taken again (its settlement may or may not be in it).
- */
+/** When a payout still settling moved between the reads around it, the balance is read again: its
+ *  settlement may or may not be in it. */
 async function balanceAfter(
   ctx: CheckContext,
   ids: readonly string[],

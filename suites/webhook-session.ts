@@ -1,8 +1,5 @@
-// A run's webhook session (P-HOOK-5): the kit's receiver, listening where `webhooks.listen` says,
-// and the target told where to deliver. P-CFG's `webhooks.url` names the address the target already
-// delivers to (registered in its developer console); without it the kit registers its receiver
-// itself through the reference sandbox's signed control request, and puts the earlier registration
-// back when the run ends. Opened by the first check that asks, closed with the run.
+// P-HOOK-5: `webhooks.url` names where the target already delivers; without it the kit registers its
+// receiver through the sandbox's control request, and puts the earlier one back when the run ends.
 import { OPERATION_PATHS } from '../sandbox/paths.js';
 import { KitReceiver } from '../webhooks/receiver.js';
 
@@ -14,18 +11,12 @@ import type { Exchange, SendOptions, TargetClient } from './http.js';
 import type { Clock } from '../core/clock.js';
 import type { RunHold } from './settings.js';
 
-/**
- * How long putting the registration back may take, resends included: less than an interrupt allows
- * each cleanup (CLEANUP_BOUND_MS in cli/interrupt.ts, 5 s), so a restore that fails says why.
- */
+/** Under an interrupt's bound for each cleanup (CLEANUP_BOUND_MS, 5 s), so a failed restore says why. */
 export const RESTORE_WITHIN_MS = 4_000;
 /** Each of its requests at most: a target that holds one leaves time for the next. */
 const RESTORE_REQUEST_MS = 2_000;
-/**
- * How often the run asks where the target delivers, at most (on the run's clock). Every run asks with
- * the same body, `{}`, which a target that refuses replays (P-AUTH-4) takes once a second across all
- * runs: asked every second by each, it was refused for minutes after a burst of runs.
- */
+/** Every run asks with the body `{}`, which a replay-refusing target (P-AUTH-4) takes once a second
+ *  across all runs: asked every second by each, it was refused for minutes after a burst. */
 const ASK_AT_MOST_EVERY_MS = 3_000;
 const LEFT_TO_OTHERS = "left the target's webhook registration to whoever changed it during the run";
 
@@ -155,11 +146,8 @@ async function registeredSession(
   };
 }
 
-/**
- * Puts the earlier registration back, on a client of its own (the run's may have stopped, or been
- * interrupted), within RESTORE_WITHIN_MS. Only what the kit replaced: a registration someone else made
- * meanwhile is theirs.
- */
+/** On a client of its own (the run's may have stopped), within RESTORE_WITHIN_MS. Only what the kit
+ *  replaced: a registration someone else made meanwhile is theirs. */
 async function restore(client: TargetClient, clock: Clock, receiverUrl: string, previous: string | null): Promise<Ending> {
   const own = client.sibling({
     timeoutMs: RESTORE_REQUEST_MS,
@@ -188,11 +176,8 @@ async function restore(client: TargetClient, clock: Clock, receiverUrl: string, 
   }
 }
 
-/**
- * A control request about the registration, sent once more when no answer came at all (a connection
- * the target closed as it went idle, a keep-alive race on a loaded machine): both are safe to repeat,
- * a question and putting back one URL.
- */
+/** Sent once more when no answer came at all (an idle connection closed, a keep-alive race): both a
+ *  question and putting back one URL are safe to repeat. */
 async function control(client: TargetClient, label: string, payload: { url?: string | null }): Promise<Exchange> {
   const options = { label, path: OPERATION_PATHS.registerWebhook, payload };
   const first = await client.send(options);

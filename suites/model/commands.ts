@@ -1,7 +1,5 @@
-// The model's commands, one per operation (and, on a reference sandbox, per control request), each
-// a fast-check AsyncCommand: `check` says when it applies to the model, `run` sends it, judges the
-// answer against the model by every rule (target.ts throws only the check's own), and moves the model
-// on. A command names its record by slot, so a sequence is a list of small codes that replays exactly.
+// One fast-check AsyncCommand per operation (and control request): `run` sends it, judges the answer by
+// every rule and moves the model on. Records are named by slot, so a sequence replays exactly.
 import type fc from 'fast-check';
 import { answered } from '../check.js';
 import { decimalEquals, decimalOf, decimalText, isSuccess, validOrder } from '../requests.js';
@@ -258,9 +256,8 @@ const RUN: Record<Kind, (m: Model, r: Real, slot: number) => Promise<void>> = {
   settleReversed: (m, r, slot) => settle(m, r, slot, 'REVERSED'),
 
   async balance(m, r) {
-    // A payout of the run's own that may still move (settle by itself) is read just before and just
-    // after the balance: when one moved in between, the balance cannot be set against the records.
-    // The earlier sequences' payouts still to settle are read so too: their settlement is theirs to explain.
+    // Payouts that may still settle by themselves (this sequence's and earlier ones') are read just before
+    // and after the balance: when one moved in between, the balance cannot be set against the records.
     const moving = m.payouts.flatMap((p, slot) =>
       p !== undefined && !['FAILED', 'REVERSED'].includes(String(p.last.status)) ? [slot] : [],
     );

@@ -1,8 +1,5 @@
-// Runs the model against the target for one rule: first a fixed set of short sequences (each ordered
-// pair of the rule's commands on one record, then a read: the edges by construction, whatever the
-// seed), then --runs random sequences from the seed (fc.commands). A broken rule is shrunk by
-// fast-check to the shortest sequence that breaks it, run once more (which confirms it and collects
-// its exchanges cleanly), and reported as numbered steps with a line that replays exactly it.
+// Runs the model for one rule: fixed sequences (the edges, whatever the seed), then --runs random ones.
+// A broken rule is shrunk, run once more to confirm it, and reported as steps with a replay line.
 import fc from 'fast-check';
 import { CheckFailure, CheckSkipped, type CheckContext } from '../check.js';
 import { ModelCommand, SANDBOX_ONLY, type Kind } from './commands.js';
@@ -15,7 +12,7 @@ import { ModelBreach, NotJudged, Real, targetFacts, type Step, type TargetFacts 
 const EXTRA_SEQUENCES = 3;
 
 /** A sequence's longest random length: short sequences shrink fast and read well. */
-export const MAX_COMMANDS = 8;
+const MAX_COMMANDS = 8;
 
 interface Outcome {
   steps: Step[];
@@ -147,11 +144,8 @@ export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void
   judgeReach(ctx, rule, plan, reached);
 }
 
-/**
- * P-MONEY-1 over the check's sequences: a balance the run's own payouts do not explain is the target's
- * failure (the first such sequence, with how many missed), unless a quiet look of the run saw the
- * wallet move by itself, before or just after: then the rule is not judged, and not passed either.
- */
+/** P-MONEY-1: a balance the run's payouts do not explain fails the target, unless a quiet look saw the
+ *  wallet move by itself: then the rule is not judged, and not passed either. */
 async function moneyVerdict(
   ctx: CheckContext,
   facts: TargetFacts,
@@ -172,11 +166,8 @@ async function moneyVerdict(
   );
 }
 
-/**
- * Off the reference sandbox only the target moves records to most final states: a rule is judged on
- * the states its sequences reached, the rest are named; a rule whose point is those states, none of
- * them reached, was not exercised and is not judged (a pass would claim what was never seen).
- */
+/** Off the reference sandbox only the target moves records to most final states: a rule whose point is
+ *  states none of its sequences reached is not judged (a pass would claim what was never seen). */
 function judgeReach(ctx: CheckContext, rule: ModelRule, plan: SequencePlan, reached: ReadonlySet<string>): void {
   if (plan.aims === undefined) return;
   const missing = plan.aims.states.filter((state) => !reached.has(state));
@@ -191,10 +182,8 @@ function judgeReach(ctx: CheckContext, rule: ModelRule, plan: SequencePlan, reac
   );
 }
 
-/**
- * A fixed sequence that breaks a rule, shortened as fast-check shrinks commands: each command after
- * the first (which makes the record) is dropped in turn, and kept out when the rest still breaks it.
- */
+/** Shortens a failing fixed sequence as fast-check shrinks: each command after the first (which makes
+ *  the record) is dropped in turn, and kept out when the rest still breaks the rule. */
 async function shortest(outcome: Outcome, run: (s: readonly ModelCommand[]) => Promise<Outcome>): Promise<Outcome> {
   let best = outcome;
   for (let i = best.codes.length - 2; i >= 1; i--) {
@@ -211,11 +200,8 @@ async function inOrder(sequences: readonly ModelCommand[][], run: (s: ModelComma
   return outcomes;
 }
 
-/**
- * Runs a failing sequence once more (the rules other than money judge the run's own records, which
- * nothing else touches): its exchanges are the failure's evidence when it shows the breach again;
- * what was seen stands either way.
- */
+/** Runs a failing sequence once more: its exchanges are the evidence when it shows the breach again;
+ *  what was seen stands either way. */
 async function confirm(
   ctx: CheckContext,
   rule: ModelRule,
@@ -232,11 +218,8 @@ async function confirm(
   return atSameCommand ? failure(ctx, again, path, what) : failure(ctx, seen, path, `${what}; a re-run did not show it again`);
 }
 
-/**
- * Random sequences per model check for `--runs N`: a quarter of N, at least one. A sequence of up to
- * MAX_COMMANDS commands sends about as many requests as four cases of a property, so the model part
- * grows with --runs as the properties do, and `--runs 500` stays a run, not an afternoon.
- */
+/** A quarter of --runs, at least one: a sequence sends about as many requests as four property cases, so
+ *  `--runs 500` stays a run, not an afternoon. */
 export function randomSequences(runs: number): number {
   return Math.max(1, Math.ceil(runs / 4));
 }

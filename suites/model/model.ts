@@ -1,18 +1,10 @@
-// The model of what the target must hold for this run's merchant (P-STATE, P-MONEY-1, P-DUP-5): its
-// orders and payouts as the run wrote them and last read them, and the rules that say which later
-// answers are allowed. Pure: no requests here (target.ts sends them, commands.ts ties the two).
+// The model of what the target must hold for this run's merchant (P-STATE, P-MONEY-1, P-DUP-5).
+// Pure: no requests here (target.ts sends them, commands.ts ties the two).
 import { decimalEquals, decimalMinus, decimalOf, decimalPlus, decimalText, type Decimal } from '../../schemas/amounts.js';
 import { payoutEffect } from '../wallet.js';
 
 /** The requirements the model judges; each model check asserts one of them. */
-export const MODEL_RULES = [
-  'STATE-ORDER-LIFECYCLE',
-  'STATE-PAYOUT-LIFECYCLE',
-  'STATE-READS-AGREE',
-  'MONEY-CONSERVATION',
-  'DUP-PERMANENT',
-] as const;
-export type ModelRule = (typeof MODEL_RULES)[number];
+export type ModelRule = 'STATE-ORDER-LIFECYCLE' | 'STATE-PAYOUT-LIFECYCLE' | 'STATE-READS-AGREE' | 'MONEY-CONSERVATION' | 'DUP-PERMANENT';
 
 type Json = Record<string, unknown>;
 
@@ -39,12 +31,9 @@ export interface PayoutRecord {
   read?: Json;
 }
 
-/**
- * A payout of the run's own that an earlier sequence made on the wallet (this check's or another model
- * check's) and that had not settled when this sequence started: its settlement moves the balance
- * during this sequence, by exactly what its record then says (P-MONEY-1 counts every own payout).
- */
-export interface InheritedPayout {
+/** A payout of the run's own from an earlier sequence, not settled when this one started: its
+ *  settlement moves the balance now, by what its record then says (P-MONEY-1 counts every own payout). */
+interface InheritedPayout {
   payoutOrderId: string;
   /** Its record as read just before and just after the start balance: what the start already includes. */
   atStart: Json;
@@ -72,11 +61,8 @@ export function emptyModel(sandbox: boolean): Model {
   };
 }
 
-/**
- * Whether a payout's settlement is still to come (PENDING or PROCESSING): until it settles it may move
- * the balance by itself, with no request of the run's (a debit taken at settlement, a refund of a
- * failure). Once settled only a reversal is left, which P-MONEY-1 leaves to the not-judged path.
- */
+/** PENDING or PROCESSING: its settlement may still move the balance with no request of the run's. Once
+ *  settled only a reversal is left, which P-MONEY-1 leaves to the not-judged path. */
 export function awaitsSettlement(record: Json): boolean {
   return record.status === 'PENDING' || record.status === 'PROCESSING';
 }
@@ -142,11 +128,8 @@ export function orderDisagreements(order: OrderRecord, read: Json): string[] {
   return out;
 }
 
-/**
- * P-MONEY-1: the balance the model expects now: the start, less every own payout whose record says
- * amount_debited YES, plus every one that became REVERSED (its amount returned), exactly. An inherited
- * payout counts only for what its record says changed since the start (the start already holds the rest).
- */
+/** P-MONEY-1: the start, less every own payout with amount_debited YES, plus every REVERSED one, exactly.
+ *  An inherited payout counts only for what changed since the start. */
 export function expectedBalance(model: Model): Decimal | undefined {
   if (model.startBalance === undefined) return undefined;
   let balance = model.startBalance;

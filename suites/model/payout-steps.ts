@@ -107,10 +107,8 @@ export function moneyState(record: Record<string, unknown>): string {
   return `${String(record.status)}/${String(record.amount_debited)}`;
 }
 
-/**
- * Payout Status of a payout an earlier sequence of the run made on the wallet (the money rule counts
- * its settlement). Only the money is read from it: its lifecycle is the sequence's that made it.
- */
+/** A payout an earlier sequence made (the money rule counts its settlement): only its money is read,
+ *  as its lifecycle is the sequence's that made it. */
 export async function readEarlierPayout(r: Real, payoutOrderId: string, when: string): Promise<Json> {
   const label = `Payout Status ${payoutOrderId} (an earlier sequence's payout, ${when})`;
   const exchange = await r.send(label, 'payoutStatus', r.payoutStatusBodyOf(payoutOrderId));

@@ -1,6 +1,5 @@
-// What each model check runs: the fixed sequences of its rule (ordered pairs of the commands that
-// move its records, on one record after it is made, then the command that judges; and a few more),
-// and the commands its random sequences draw from.
+// What each model check runs: its rule's fixed sequences (ordered pairs of the commands that move its
+// records, then the command that judges; and a few more), and its random sequences' commands.
 import { decimalText } from '../requests.js';
 import { quietLook } from '../wallet.js';
 import { ModelCommand, type Kind } from './commands.js';
@@ -12,11 +11,8 @@ export interface SequencePlan {
   payouts: boolean;
   fixed: ModelCommand[][];
   random: Kind[];
-  /**
-   * The record states the rule speaks of (`order:PAID`, `payout:REVERSED`). Off the reference sandbox
-   * only the target itself moves records there, so a run may never reach some: those are named in a
-   * notice, and when `needed` and none was reached the rule's point was never exercised (not judged).
-   */
+  /** The record states the rule speaks of (`order:PAID`). Off the reference sandbox a run may reach none:
+   *  they are named in a notice, and when `needed` the rule is not judged. */
   aims?: { states: readonly string[]; needed: boolean };
 }
 
@@ -50,10 +46,8 @@ const sequence = (...kinds: Kind[]) => kinds.map((kind) => new ModelCommand(kind
 /** Payout sequences with no control request, which any target runs: each fixed set needs some, or off the sandbox its rule is judged by random sequences alone. */
 const EVERY_TARGET_PAYOUT_READS = [sequence('initiate', 'payoutStatus'), sequence('initiate', 'payoutStatus', 'payoutStatus')];
 
-/**
- * The fixed sets are kept small (every model check runs in every run, and the proof runs every fault):
- * each pairs the commands that move its rule's records, and a few sequences reach what the pairs do not.
- */
+/** Kept small, as every model check runs in every run and the proof runs every fault: pairs of the
+ *  commands that move the rule's records, and a few sequences reaching what pairs do not. */
 export function sequencePlan(rule: ModelRule): SequencePlan {
   switch (rule) {
     case 'STATE-ORDER-LIFECYCLE':
@@ -133,13 +127,8 @@ export interface Watch {
   afterMiss: boolean;
 }
 
-/**
- * The money rule's sequences start from the balance as it is before their first command, read in a
- * quiet look (wallet.ts): no request of the run's is out around it, so a move seen there is other
- * activity, which excuses a miss of the run's (engine.ts). The run's own payouts still
- * settling (any check's) are read around it too: their settlement during the sequence is theirs to
- * explain.
- */
+/** The money rule's start balance, read in a quiet look (wallet.ts) with the run's own payouts still
+ *  settling read around it: a move seen there is other activity, which excuses a miss (engine.ts). */
 export async function readBalanceInto(model: Model, real: Real, watch: Watch): Promise<void> {
   const look = await quietLook(real.ctx, 'the start of the sequence', { walletId: real.facts.walletId }, watch.afterMiss);
   real.step(

@@ -1,7 +1,5 @@
-// The target side of the model: the requests its commands send (each through ctx.send, the one HTTP
-// layer), the numbered steps a failure is reported with, and what is learnt once per run about the
-// target: whether it is the declared reference sandbox (suites/reference-sandbox.ts alone decides
-// whether control requests may be sent), and the currency of the merchant's wallet.
+// The model's target side: its requests (each through ctx.send), the steps a failure reports, and what
+// is learnt once per run (reference sandbox or not, the wallet's currency).
 import { createHash } from 'node:crypto';
 import { minorUnitOf } from '../../schemas/amounts.js';
 import type { Currency } from '../../schemas/types.js';
@@ -47,17 +45,12 @@ export class NotJudged extends Error {
   readonly code = 'SVC_MODEL_NOT_JUDGED';
 }
 
-/**
- * One sequence's connection to the target: its fresh ids per slot (drawn on first use, so a replayed
- * sequence uses this run's own ids), the steps it took, and the rule its check asserts.
- */
+/** One sequence's connection to the target: its ids per slot (drawn on first use, so a replayed
+ *  sequence uses this run's own ids), the steps it took, and the rule its check asserts. */
 export class Real {
   readonly steps: Step[] = [];
-  /**
-   * The check's context with ids of this sequence's own: one draw from the run's ids when the sequence
-   * starts, numbered on from there. Sequences run side by side, so drawing from the run's ids as they
-   * go would give each a different id at another concurrency; this way a seed sends the same requests.
-   */
+  /** The context with ids of this sequence's own, drawn once when it starts: sequences run side by side,
+   *  and drawing from the run's ids as they go would make ids depend on concurrency. */
   readonly ctx: CheckContext;
   /** This sequence's part of every id it sends (it carries the run's tag). */
   private readonly base: string;
@@ -143,14 +136,8 @@ export function briefly(exchange: Exchange, state?: unknown): string {
   return `${exchange.response.status}${typeof state === 'string' ? ` ${state}` : ''}`;
 }
 
-/**
- * A payout amount of this run's own (so another run's debit cannot pass for it): a whole part and
- * minor units from the run's ids. The reference sandbox decides a payout's outcome by the ending (13:
- * the bank rejects it; 42: it stays PENDING; anything else processes), so `ending` is either one of
- * those or 'processed': any other ending, drawn too, so that amounts differ in thousands of ways
- * (another run's payouts then miss the balance by an amount of this run's only by rare chance).
- * Elsewhere it is just an amount.
- */
+/** An amount of this run's own, so another run's debit cannot pass for it. On the reference sandbox the
+ *  ending decides the outcome (13 rejected, 42 PENDING): `ending` is one of those or 'processed'. */
 export function ownPayoutAmount(ctx: CheckContext, currency: Currency, ending: number | 'processed'): Decimal {
   const digest = createHash('sha256').update(ctx.ids.nonce()).digest();
   const scale = minorUnitOf(currency);
@@ -161,11 +148,8 @@ export function ownPayoutAmount(ctx: CheckContext, currency: Currency, ending: n
   return { units: whole * 10n ** BigInt(scale) + BigInt(minor) * 10n ** BigInt(scale - 2), scale };
 }
 
-/**
- * What the model knows of the target; `needsWallet` false (orders only) reads no balance. The money
- * and state rules are judged on the merchant's configured wallet in every run (P-CLI v1.3), the
- * reference sandbox included: a wallet a target opens for the kit would let it keep its faults elsewhere.
- */
+/** `needsWallet` false (orders only) reads no balance. The money and state rules use the configured
+ *  wallet in every run (P-CLI v1.3): a wallet opened for the kit would let a target hide faults elsewhere. */
 export async function targetFacts(ctx: CheckContext, needsWallet: boolean): Promise<TargetFacts> {
   const sandbox = isReferenceSandbox(ctx);
   const walletId = ctx.config.merchant.walletId;
