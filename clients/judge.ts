@@ -47,12 +47,8 @@ export interface JudgeInput {
   merchant: { apiKey: string; secretKey: string };
   otherEnvironment: { apiKeys: readonly string[]; walletIds: readonly string[] };
   toleranceSeconds: number;
-  /**
-   * Whose requests are judged. 'own' (verify-client, whose client has keys made for the run): only
-   * those with the merchant's API key or signed with its secret (own-traffic.ts); the rest are
-   * counted and noted, never judged. 'all' (default; the in-process harness, which nothing outside
-   * the test's own process can reach): every request.
-   */
+  /** 'own' (verify-client): only requests with the run merchant's key or secret (own-traffic.ts), the rest
+   * counted, never judged; 'all' (default, the in-process harness nothing else can reach): every request. */
   judge?: 'own' | 'all';
 }
 

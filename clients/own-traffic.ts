@@ -1,7 +1,5 @@
-// Which recorded requests are the client's own. verify-client gives its client keys made for the run
-// (sandbox/tenants.ts runMerchant); anything else that reaches the recording sandbox (a request with
-// the demo merchants' keys, which the README prints; a scanner; another tool on the machine) is no
-// evidence about the client, for or against it: it is counted and said, never judged.
+// Which recorded requests are the client's own (verify-client gives it keys made for the run); anything
+// else reaching the recording sandbox is no evidence for or against it: counted and said, never judged.
 import { secretFinder } from '../common/redact.js';
 import type { RecordedExchange } from '../sandbox/options.js';
 import { MERCHANTS } from '../sandbox/tenants.js';
@@ -17,13 +15,8 @@ export interface OwnTraffic {
   foreign: RecordedExchange[];
 }
 
-/**
- * Splits the recording into the client's requests and foreign ones. A request is the client's when it
- * carries the run's API key (X-API-KEY, or the x-client-id alias), or when it is signed with the
- * run's secret (as sent, or in a way diagnose explains) or carries that secret: only the client holds
- * it, so a request that forgot X-API-KEY is still the client's, and fails CLIENT-HEADERS. A checkout
- * page of an order the client created is its customer's, and so the client's too.
- */
+/** A request is the client's when it carries the run's API key, is signed with or carries the run's secret
+ * (so one that forgot X-API-KEY still fails CLIENT-HEADERS), or opens a checkout page of the client's order. */
 export function ownTraffic(exchanges: readonly RecordedExchange[], merchant: { apiKey: string; secretKey: string }): OwnTraffic {
   const holdsSecret = secretFinder([merchant.secretKey]);
   let diagnosed = 0;

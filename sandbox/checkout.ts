@@ -59,10 +59,8 @@ function isOutcome(value: string | null): value is Outcome {
   return OUTCOMES.some((o) => o.value === value);
 }
 
-/**
- * Moves an UN_PAID order per the chosen outcome (P-OPS-1): PAID, FAILED, EXPIRED, or PROCESSING, which
- * settles to PAID after `settleSeconds` (by a read or the timer, whichever comes first).
- */
+/** Moves an UN_PAID order per the chosen outcome (P-OPS-1); PROCESSING settles to PAID after `settleSeconds`
+ * (by a read or the timer, whichever is first). */
 export function applyOutcome(order: Order, method: PaymentMethod, outcome: Outcome, app: SandboxApp): void {
   order.paymentMethod = method;
   if (outcome === 'success') order.status = 'PAID';
