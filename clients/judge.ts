@@ -40,7 +40,7 @@ const RULES: ReadonlyArray<[string, (ctx: JudgeContext) => RuleOutcome]> = [
   ['CLIENT-BALANCE-FIRST', across.balanceFirst],
 ];
 
-export interface JudgeInput {
+interface JudgeInput {
   exchanges: readonly RecordedExchange[];
   /** Where the client was pointed, for the evidence's URLs. */
   baseUrl: string;
@@ -52,7 +52,7 @@ export interface JudgeInput {
   judge?: 'own' | 'all';
 }
 
-export interface ClientJudgement {
+interface ClientJudgement {
   /** One result per client requirement. */
   results: CheckResult[];
   /** The client's API requests (its checkout pages aside). */

@@ -10,7 +10,7 @@ import { field, withoutByteOrderMark } from './traffic.js';
 /** Requests with no API key whose signature is explained with diagnose at most: the rest are only compared plainly. */
 const MAX_DIAGNOSED = 20;
 
-export interface OwnTraffic {
+interface OwnTraffic {
   own: RecordedExchange[];
   foreign: RecordedExchange[];
 }

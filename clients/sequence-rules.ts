@@ -100,7 +100,7 @@ export function retryAfterStatus(ctx: JudgeContext): RuleOutcome {
 
 /** How long after a 429's answer a request about something else may still predate the client reading it
  * (loopback plus the client's event loop); well under the shortest wait judged (Retry-After 1 s less slack). */
-export const IN_FLIGHT_MS = 100;
+const IN_FLIGHT_MS = 100;
 
 /** P-CLIENT-7 (SHOULD): after a 429, wait, honouring Retry-After (default ≥ 0.5 s); judged from the next request
  * about the same order, or any other that cannot have arrived within IN_FLIGHT_MS (traffic.ts). */

@@ -62,7 +62,7 @@ export function classify(exchanges: readonly RecordedExchange[], all: readonly R
 
 /** How long a busy sandbox may pause between one request and the next (tens of ms on loaded CI); a longer
  * pause means it was idle and the next request arrived when it was begun. */
-export const QUEUE_GAP_MS = 20;
+const QUEUE_GAP_MS = 20;
 
 /** When each request can have reached the sandbox at the earliest: while the sandbox was busy, since that
  * stretch began, but on a reused connection not before the previous answer (HTTP/1.1, no pipelining). */

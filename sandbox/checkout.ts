@@ -61,7 +61,7 @@ function isOutcome(value: string | null): value is Outcome {
 
 /** Moves an UN_PAID order per the chosen outcome (P-OPS-1); PROCESSING settles to PAID after `settleSeconds`
  * (by a read or the timer, whichever is first). */
-export function applyOutcome(order: Order, method: PaymentMethod, outcome: Outcome, app: SandboxApp): void {
+function applyOutcome(order: Order, method: PaymentMethod, outcome: Outcome, app: SandboxApp): void {
   order.paymentMethod = method;
   if (outcome === 'success') order.status = 'PAID';
   else if (outcome === 'failure') order.status = 'FAILED';

@@ -73,7 +73,7 @@ export const DEFAULT_HANG_SECONDS = 30;
 /** The longest hold: a day. Timers fire at once past 2^31-1 ms (~24.8 days), so a longer hold would not hold. */
 export const MAX_HANG_SECONDS = 86_400;
 
-export function isScenarioName(name: string): name is ScenarioName {
+function isScenarioName(name: string): name is ScenarioName {
   return Object.hasOwn(SCENARIOS, name);
 }
 

@@ -29,11 +29,11 @@ export interface ReceivedDelivery {
 /** Decides the answer to a delivery: 200 acknowledges it, anything else asks for a retry. */
 export type AnswerPolicy = (delivery: Omit<ReceivedDelivery, 'answered'>) => number;
 
-export const MAX_DELIVERY_BODY = 1024 * 1024;
+const MAX_DELIVERY_BODY = 1024 * 1024;
 /** Deliveries kept for the checks; later ones are answered and counted, not kept (a run sees a few dozen). */
-export const MAX_KEPT_DELIVERIES = 1_000;
+const MAX_KEPT_DELIVERIES = 1_000;
 /** The path of the receiver's own URL: where the kit registers it. */
-export const RECEIVER_PATH = '/webhooks';
+const RECEIVER_PATH = '/webhooks';
 
 /** The headers of a webhook delivery (P-HOOK-1), which a health check or a probe does not send. */
 const DELIVERY_HEADERS = ['x-signature', 'x-timestamp', EVENT_ID_HEADER.toLowerCase()];
@@ -41,10 +41,10 @@ const DELIVERY_HEADERS = ['x-signature', 'x-timestamp', EVENT_ID_HEADER.toLowerC
 const DESCRIBED_STRAYS = 5;
 
 /** Why a request to the listener is not a delivery it keeps. */
-export type StrayReason = 'another path' | 'not POST' | 'no delivery headers and no event';
+type StrayReason = 'another path' | 'not POST' | 'no delivery headers and no event';
 
 /** A request that was not a delivery: answered, counted, never judged. */
-export interface StrayRequest {
+interface StrayRequest {
   method: string;
   /** Its path without the query (which may carry a token), printable ASCII, at most 80 characters. */
   path: string;
@@ -78,14 +78,14 @@ export interface ReceiverOptions {
 }
 
 /** Why a request is not a delivery, from method and path before its body is read (a health check, a tunnel's probe). */
-export function strayReason(method: string, pathname: string, paths: ReadonlySet<string>): StrayReason | undefined {
+function strayReason(method: string, pathname: string, paths: ReadonlySet<string>): StrayReason | undefined {
   if (!paths.has(pathname)) return 'another path';
   return method === 'POST' ? undefined : 'not POST';
 }
 
 /** A POST bearing no mark of P-HOOK (no delivery header, no event in the body) cannot be told from a local
  * process posting there: a stray. A sender whose every delivery is like that still fails HOOK-EVENTS-FIRED. */
-export function bearsNoDeliveryMark(headers: Readonly<Record<string, string>>, body: string): boolean {
+function bearsNoDeliveryMark(headers: Readonly<Record<string, string>>, body: string): boolean {
   if (DELIVERY_HEADERS.some((name) => headers[name] !== undefined)) return false;
   let json: unknown;
   try {
@@ -97,7 +97,7 @@ export function bearsNoDeliveryMark(headers: Readonly<Record<string, string>>, b
 }
 
 /** `host:port` (an IPv6 host in brackets) as P-CFG's webhooks.listen writes it, or why it is not one. */
-export function parseListen(listen: string): { host: string; port: number } | string {
+function parseListen(listen: string): { host: string; port: number } | string {
   const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(listen);
   if (match === null) return `"${listen}" is not host:port (e.g. 127.0.0.1:0, or 0.0.0.0:8443 behind a tunnel)`;
   const port = Number(match[2]);

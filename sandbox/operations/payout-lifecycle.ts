@@ -7,7 +7,7 @@ import type { FaultName } from '../faults.js';
 import type { Payout, SandboxStore, Wallet } from '../store.js';
 
 /** The record's `message` for each outcome of the payout rules. */
-export const PAYOUT_MESSAGES = {
+const PAYOUT_MESSAGES = {
   insufficientBalance: 'Insufficient wallet balance',
   bankRejected: 'Beneficiary bank rejected the transfer',
   pending: 'Awaiting bank confirmation',
@@ -136,7 +136,7 @@ export function settle(
 
 /** `wallet_id` is a wallet transaction reference, one per payout (interface: Payout record): PAY-00000007 →
  * WTX-00000007. */
-export function walletTransactionReference(payoutId: string): string {
+function walletTransactionReference(payoutId: string): string {
   return `WTX-${payoutId.replace(/^PAY-/, '')}`;
 }
 

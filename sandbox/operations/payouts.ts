@@ -23,11 +23,11 @@ import {
   type SettlementTarget,
 } from './payout-lifecycle.js';
 
-export const WRONG_ENVIRONMENT_WALLET = 'wallet identifier is invalid for the selected environment';
-export const FOREIGN_WALLET = 'wallet identifier is invalid for this merchant';
-export const PAYOUT_NOT_FOUND = 'payout transaction not found';
+const WRONG_ENVIRONMENT_WALLET = 'wallet identifier is invalid for the selected environment';
+const FOREIGN_WALLET = 'wallet identifier is invalid for this merchant';
+const PAYOUT_NOT_FOUND = 'payout transaction not found';
 /** The sandbox's per-payout limit (interface: payout limits per account are not shown). */
-export const PAYOUT_LIMIT_MINOR = 100_000_000_000_000;
+const PAYOUT_LIMIT_MINOR = 100_000_000_000_000;
 /** The fee the `tenant-initiate-fee` fault charges on top of the amount, minor units. */
 const REFUSAL_FEE_MINOR = 250;
 
