@@ -5,7 +5,8 @@ import { diagnose } from '../signer/diagnose.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import { requestAmount } from '../schemas/amounts.js';
 import { describeErrors, validateSchema } from '../schemas/index.js';
-import { describe, field, OPERATIONS, withoutByteOrderMark, type ClientRequest } from './traffic.js';
+import { OPERATIONS } from '../core/operations.js';
+import { describe, field, withoutByteOrderMark, type ClientRequest } from './traffic.js';
 
 export interface JudgeContext {
   requests: ClientRequest[];

@@ -8,9 +8,6 @@ import { SCENARIOS } from '../sandbox/scenarios.js';
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 
-/** The operations a client may call: the interface's and the profile's P-OPS defaults (core/operations.ts). */
-export { OPERATIONS } from '../core/operations.js';
-
 /** One request of the client, as judged: what it was, what it said, and what became of it. */
 export interface ClientRequest {
   /** Position in the client's traffic, from 1. */
@@ -51,7 +48,7 @@ export function classify(exchanges: readonly RecordedExchange[], all: readonly R
       path,
       ...(operation ? { operation } : {}),
       sandboxPage: path.startsWith('/checkout/') || path.startsWith('/sandbox/'),
-      header: (name: string) => raw.headers.find(([h]) => h.toLowerCase() === name.toLowerCase())?.[1],
+      header: (name: string) => headerOf(raw, name),
       ...parsed('json', raw.body),
       ...parsed('responseJson', raw.responseBody),
       unanswered,
@@ -120,6 +117,11 @@ function parsed(key: 'json' | 'responseJson', text: string): Record<string, unkn
   }
 }
 
+/** A recorded request's header, by name in any case. */
+export function headerOf(x: RecordedExchange, name: string): string | undefined {
+  return x.headers.find(([h]) => h.toLowerCase() === name.toLowerCase())?.[1];
+}
+
 /** The body after a leading UTF-8 byte-order mark, if it begins with one. */
 export function withoutByteOrderMark(body: string): string {
   return body.startsWith(BYTE_ORDER_MARK) ? body.slice(BYTE_ORDER_MARK.length) : body;
@@ -139,7 +141,7 @@ export function describe(r: ClientRequest): string {
 /** Whether X-SIGNATURE is one a server of either kind would take (over the bytes sent or their canonical
  * text): such a signature is a request anyone holding the report could replay. */
 function isRightSignature(r: ClientRequest, signature: string, secretKey: string): boolean {
-  const timestamp = r.raw.headers.find(([name]) => name.toLowerCase() === 'x-timestamp')?.[1];
+  const timestamp = headerOf(r.raw, 'x-timestamp');
   if (timestamp === undefined) return false;
   if (signature === hmacSha256Hex(secretKey, r.raw.body + timestamp)) return true;
   try {

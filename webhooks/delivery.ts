@@ -50,8 +50,7 @@ const READ_ANSWER_BYTES = 64 * 1024;
 
 /** Posts deliveries; one connection pool, closed with the sender. */
 export class DeliveryClient {
-  // undici takes about 100 ms to load: loaded at the first delivery, so a sandbox that sends no
-  // webhook (or a library user who only imports the sandbox) does not pay for it.
+  // undici is slow to load: loaded at the first delivery, so a sandbox that sends no webhook does not pay for it.
   private connection?: Promise<{ agent: Agent; request: typeof request }>;
   private readonly closing = new AbortController();
 
