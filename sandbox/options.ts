@@ -155,7 +155,7 @@ export interface ResolvedOptions {
   onDeliveryAttempt?: (attempt: DeliveryAttempt) => void;
 }
 
-/** Orders and payouts kept, each (about 1.5 KB an order): a long-lived sandbox stays near 30 MB. */
+/** Orders and payouts kept, each: bounds a long-lived sandbox's memory. */
 const DEFAULT_MAX_RECORDS = 10_000;
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {

@@ -89,10 +89,8 @@ export function parseScenarios(names: Iterable<string>): Set<ScenarioName> {
   return new Set(given as ScenarioName[]);
 }
 
-/** The paths the scenarios apply to. */
 const PATHS: Pick<typeof OPERATION_PATHS, ScenarioOperation> = OPERATION_PATHS;
 
-/** Runs one operation to its answer. */
 type OperationRun = () => Promise<Response>;
 
 /** Builds the general error envelope (the app's, so the envelope faults still apply). */
@@ -116,7 +114,6 @@ export class ScenarioSwitches {
       throw new RangeError(`sandbox: hangSeconds must be a number of seconds above 0 and at most ${MAX_HANG_SECONDS}`);
   }
 
-  /** The scenarios still waiting to fire. */
   pending(): ScenarioName[] {
     return SCENARIO_NAMES.filter((name) => this.armed.has(name));
   }
