@@ -1,7 +1,6 @@
 import { readPackageJson } from '../common/package-root.js';
-import type { CheckResult } from '../core/report.js';
+import type { CheckResult, Requirement } from '../core/report.js';
 import type { RecordedExchange } from '../sandbox/options.js';
-import type { Requirement } from '../core/report.js';
 import { redactor } from '../suites/redact.js';
 import * as each from './rules.js';
 import type { JudgeContext, RuleOutcome } from './rules.js';
@@ -40,23 +39,19 @@ const RULES: ReadonlyArray<[string, (ctx: JudgeContext) => RuleOutcome]> = [
   ['CLIENT-BALANCE-FIRST', across.balanceFirst],
 ];
 
-export interface JudgeInput {
+interface JudgeInput {
   exchanges: readonly RecordedExchange[];
   /** Where the client was pointed, for the evidence's URLs. */
   baseUrl: string;
   merchant: { apiKey: string; secretKey: string };
   otherEnvironment: { apiKeys: readonly string[]; walletIds: readonly string[] };
   toleranceSeconds: number;
-  /**
-   * Whose requests are judged. 'own' (verify-client, whose client has keys made for the run): only
-   * those with the merchant's API key or signed with its secret (own-traffic.ts); the rest are
-   * counted and noted, never judged. 'all' (default; the in-process harness, which nothing outside
-   * the test's own process can reach): every request.
-   */
+  /** 'own' (verify-client): only requests with the run merchant's key or secret (own-traffic.ts), the rest
+   * counted, never judged; 'all' (default, the in-process harness nothing else can reach): every request. */
   judge?: 'own' | 'all';
 }
 
-export interface ClientJudgement {
+interface ClientJudgement {
   /** One result per client requirement. */
   results: CheckResult[];
   /** The client's API requests (its checkout pages aside). */
@@ -84,40 +79,24 @@ export function judgeClient(input: JudgeInput): ClientJudgement {
   };
   const redact = redactor({ merchant: { ...input.merchant, walletId: '' } });
   const titles = new Map(clientCatalog().map((r) => [r.id, r.title]));
+  const metaOf = (requirement: string) => ({
+    check: requirement.toLowerCase(),
+    requirement,
+    title: titles.get(requirement) ?? requirement,
+    evidence: [],
+    findings: [],
+  });
   const sent: CheckResult =
     ctx.api.length > 0
-      ? {
-          meta: {
-            check: 'client-sends-requests',
-            requirement: SENDS_REQUESTS,
-            title: titles.get(SENDS_REQUESTS) ?? SENDS_REQUESTS,
-            evidence: [],
-            findings: [],
-          },
-          state: 'passed',
-          durationMs: 0,
-        }
+      ? { meta: metaOf(SENDS_REQUESTS), state: 'passed', durationMs: 0 }
       : {
-          meta: {
-            check: 'client-sends-requests',
-            requirement: SENDS_REQUESTS,
-            title: titles.get(SENDS_REQUESTS) ?? SENDS_REQUESTS,
-            evidence: [],
-            findings: [],
-            failure: { message: 'the client sent no request of its own to SVC_BASE_URL' },
-          },
+          meta: { ...metaOf(SENDS_REQUESTS), failure: { message: 'the client sent no request of its own to SVC_BASE_URL' } },
           state: 'failed',
           durationMs: 0,
         };
   const results = RULES.map(([requirement, rule]): CheckResult => {
     const outcome = ctx.api.length === 0 ? ({ status: 'skipped', reason: 'the client sent no request' } as const) : rule(ctx);
-    const meta = {
-      check: requirement.toLowerCase(),
-      requirement,
-      title: titles.get(requirement) ?? requirement,
-      evidence: [],
-      findings: [],
-    };
+    const meta = metaOf(requirement);
     if (outcome.status === 'skipped') return { meta: { ...meta, skipped: outcome.reason }, state: 'skipped', durationMs: 0 };
     if (outcome.status === 'passed') return { meta, state: 'passed', durationMs: 0 };
     return {

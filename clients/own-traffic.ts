@@ -1,35 +1,28 @@
-// Which recorded requests are the client's own. verify-client gives its client keys made for the run
-// (sandbox/tenants.ts runMerchant); anything else that reaches the recording sandbox (a request with
-// the demo merchants' keys, which the README prints; a scanner; another tool on the machine) is no
-// evidence about the client, for or against it: it is counted and said, never judged.
+// Which recorded requests are the client's own (verify-client gives it keys made for the run); anything
+// else reaching the recording sandbox is no evidence for or against it: counted and said, never judged.
 import { secretFinder } from '../common/redact.js';
 import type { RecordedExchange } from '../sandbox/options.js';
 import { MERCHANTS } from '../sandbox/tenants.js';
 import { diagnose } from '../signer/diagnose.js';
 import { hmacSha256Hex } from '../signer/sign.js';
-import { field, withoutByteOrderMark } from './traffic.js';
+import { field, headerOf, withoutByteOrderMark } from './traffic.js';
 
 /** Requests with no API key whose signature is explained with diagnose at most: the rest are only compared plainly. */
 const MAX_DIAGNOSED = 20;
 
-export interface OwnTraffic {
+interface OwnTraffic {
   own: RecordedExchange[];
   foreign: RecordedExchange[];
 }
 
-/**
- * Splits the recording into the client's requests and foreign ones. A request is the client's when it
- * carries the run's API key (X-API-KEY, or the x-client-id alias), or when it is signed with the
- * run's secret (as sent, or in a way diagnose explains) or carries that secret: only the client holds
- * it, so a request that forgot X-API-KEY is still the client's, and fails CLIENT-HEADERS. A checkout
- * page of an order the client created is its customer's, and so the client's too.
- */
+/** A request is the client's when it carries the run's API key, is signed with or carries the run's secret
+ * (so one that forgot X-API-KEY still fails CLIENT-HEADERS), or opens a checkout page of the client's order. */
 export function ownTraffic(exchanges: readonly RecordedExchange[], merchant: { apiKey: string; secretKey: string }): OwnTraffic {
   const holdsSecret = secretFinder([merchant.secretKey]);
   let diagnosed = 0;
   const signedWithSecret = (x: RecordedExchange, hasKey: boolean): boolean => {
-    const timestamp = header(x, 'x-timestamp');
-    const signature = header(x, 'x-signature');
+    const timestamp = headerOf(x, 'x-timestamp');
+    const signature = headerOf(x, 'x-signature');
     if (timestamp === undefined || signature === undefined) return false;
     const text = withoutByteOrderMark(x.body);
     if ([x.body, text].some((body) => hmacSha256Hex(merchant.secretKey, body + timestamp) === signature)) return true;
@@ -43,7 +36,7 @@ export function ownTraffic(exchanges: readonly RecordedExchange[], merchant: { a
     }
   };
   const isOwnRequest = (x: RecordedExchange): boolean => {
-    const key = header(x, 'x-api-key') ?? header(x, 'x-client-id');
+    const key = headerOf(x, 'x-api-key') ?? headerOf(x, 'x-client-id');
     if (key === merchant.apiKey) return true;
     return (
       signedWithSecret(x, key !== undefined && key !== '') ||
@@ -76,16 +69,12 @@ export function foreignNote(foreign: readonly RecordedExchange[]): string | unde
   if (foreign.length === 0) return undefined;
   const one = foreign.length === 1;
   const demoKeys = new Set(MERCHANTS.map((m) => m.apiKey));
-  const demo = foreign.filter((x) => demoKeys.has(header(x, 'x-api-key') ?? header(x, 'x-client-id') ?? '')).length;
+  const demo = foreign.filter((x) => demoKeys.has(headerOf(x, 'x-api-key') ?? headerOf(x, 'x-client-id') ?? '')).length;
   const why =
     demo === 0
       ? ''
       : `; ${one ? 'it carries' : demo === foreign.length ? 'they carry' : `${demo} of them carry`} a demo merchant's API key, which is public: a client must use SVC_API_KEY and SVC_SECRET_KEY, new for every run`;
   return `${foreign.length} request${one ? '' : 's'} not from the client (neither with the API key of this run nor signed with its secret) ${one ? 'was' : 'were'} not judged${why}`;
-}
-
-function header(x: RecordedExchange, name: string): string | undefined {
-  return x.headers.find(([h]) => h.toLowerCase() === name)?.[1];
 }
 
 function parseJson(text: string): Record<string, unknown> | undefined {

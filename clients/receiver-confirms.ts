@@ -1,7 +1,5 @@
-// P-HOOK-9, judged in verify-client --webhook-url: after acknowledging a genuine event about one of
-// its own orders or payouts (the sandbox's deliveries: every order and payout there is the client's),
-// the client asks the matching status operation about it. Seen from the deliveries' answers and the
-// client's recorded requests; the kit's own probe events (about nobody's orders) are not counted.
+// P-HOOK-9 (verify-client --webhook-url): after acknowledging an event about its own order or payout, the
+// client asks the matching status operation; the kit's own probe events (nobody's orders) do not count.
 import type { CheckResult } from '../core/report.js';
 import { WEBHOOK_EVENTS } from '../core/webhooks.js';
 import type { DeliveryAttempt } from '../sandbox/options.js';

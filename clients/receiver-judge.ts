@@ -1,8 +1,5 @@
-// Judging a merchant's webhook receiver (P-HOOK-6…8): the kit delivers genuine events (some whose
-// strings hold non-ASCII text, HTML characters and slashes), forged ones (each breaking one thing a
-// receiver must check) and a redelivery, and judges the answers. The deliveries are built here; the
-// wire format is the sandbox's own (webhooks/delivery.ts), so what is genuine here is what a
-// conforming sender sends.
+// Judging a merchant's webhook receiver (P-HOOK-6…8): genuine events, forgeries and a redelivery go
+// out in the sandbox's own wire format (webhooks/delivery.ts), so "genuine" is what a conforming sender sends.
 import { readPackageJson } from '../common/package-root.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Exchange } from '../core/exchange.js';
@@ -30,10 +27,7 @@ export interface ReceiverJudgeInput {
   otherEnvironment?: { secretKey?: string | undefined } | undefined;
   /** The window either side of the receiver's clock (P-AUTH-3's default 300 s). */
   toleranceSeconds?: number;
-  /**
-   * The sender's clock: the events' timestamps, and the acknowledgement windows (10 s, 2 s) are on
-   * it (real time by default; a test's manual clock closes a window without waiting for it).
-   */
+  /** The sender's clock, for the events' timestamps and the acknowledgement windows; a test's manual clock closes a window at once. */
   clock?: Clock;
   /** Told of each delivery as its answer comes, for the console. */
   onDelivery?: (line: string) => void;
@@ -48,11 +42,8 @@ export interface ReceiverJudgement {
 /** P-HOOK-9 is seen only in a client's own traffic, so verify-receiver leaves it to verify-client. */
 export const CONFIRMS_STATUS = 'RECEIVER-CONFIRMS-STATUS';
 
-/**
- * Delivers every probe to the receiver and judges P-HOOK-6…8. Genuine events and forgeries go out
- * together (so a receiver that takes 12 s costs 10 s, not minutes); the redelivery follows once the
- * event it repeats has been acknowledged.
- */
+/** Delivers every probe at once (a slow receiver costs one window, not minutes) and judges P-HOOK-6…8; the
+ * redelivery follows once the event it repeats was acknowledged. */
 export async function judgeReceiver(input: ReceiverJudgeInput): Promise<ReceiverJudgement> {
   const clock = input.clock ?? systemClock;
   const now = () => clock.now();
@@ -126,27 +117,12 @@ type Verdict =
   | { status: 'skipped'; reason: string }
   | { status: 'failed'; message: string; expected: string; actual: string; offending: Probe[] };
 
-function judge(probes: Probe[], evidence: (probe: Probe) => Exchange, skippedForgeries: string[]): CheckResult[] {
-  const genuine = probes.filter((p) => p.kind === 'genuine');
-  const forged = (requirement: string) => probes.filter((p) => p.kind === 'forged' && p.requirement === requirement);
-  const accepted = (p: Probe) => p.result?.status !== undefined && p.result.status >= 200 && p.result.status <= 299;
-  const list = (ps: Probe[]) => ps.map((p) => `${p.label}: ${answerOf(p.result!)}`).join('; ');
+const accepted = (p: Probe) => p.result?.status !== undefined && p.result.status >= 200 && p.result.status <= 299;
+const list = (ps: Probe[]) => ps.map((p) => `${p.label}: ${answerOf(p.result!)}`).join('; ');
+const answers = (ps: Probe[]) => ps.map((p) => answerOf(p.result!)).join(', ');
 
-  const refused = (requirement: string, what: string): Verdict => {
-    const ps = forged(requirement);
-    if (ps.length === 0) return { status: 'skipped', reason: `needs ${skippedForgeries.join(' and ')}` };
-    const bad = ps.filter(accepted);
-    if (bad.length === 0) return { status: 'passed' };
-    return {
-      status: 'failed',
-      message: `the receiver accepted ${bad.length} of ${ps.length} ${what}: ${list(bad)}`,
-      expected: 'any status other than 2xx (401 SHOULD)',
-      actual: bad.map((p) => answerOf(p.result!)).join(', '),
-      offending: bad,
-    };
-  };
-
-  const verdicts: Record<string, () => Verdict> = {
+function ackVerdicts(genuine: Probe[]): Record<string, () => Verdict> {
+  return {
     'RECEIVER-ACK': () => {
       // Judged here: every genuine delivery but those that ran out of time (RECEIVER-ACK-IN-TIME's).
       const answered = genuine.filter((p) => p.result?.error !== 'timeout');
@@ -162,7 +138,7 @@ function judge(probes: Probe[], evidence: (probe: Probe) => Exchange, skippedFor
         status: 'failed',
         message: `${bad.length} of ${answered.length} genuine deliveries were not answered 200${hint}: ${list(bad)}`,
         expected: 'HTTP 200 (P-HOOK-6)',
-        actual: bad.map((p) => answerOf(p.result!)).join(', '),
+        actual: answers(bad),
         offending: bad,
       };
     },
@@ -173,7 +149,7 @@ function judge(probes: Probe[], evidence: (probe: Probe) => Exchange, skippedFor
         status: 'failed',
         message: `${bad.length} of ${genuine.length} genuine deliveries got no answer within ${ACK_WITHIN_MS / 1000} s: ${list(bad)}; acknowledge first, process afterwards`,
         expected: `an answer within ${ACK_WITHIN_MS / 1000} s (P-HOOK-3, P-HOOK-6)`,
-        actual: bad.map((p) => answerOf(p.result!)).join(', '),
+        actual: answers(bad),
         offending: bad,
       };
     },
@@ -190,6 +166,24 @@ function judge(probes: Probe[], evidence: (probe: Probe) => Exchange, skippedFor
         offending: bad,
       };
     },
+  };
+}
+
+function refusalVerdicts(probes: Probe[], skippedForgeries: string[]): Record<string, () => Verdict> {
+  const refused = (requirement: string, what: string): Verdict => {
+    const ps = probes.filter((p) => p.kind === 'forged' && p.requirement === requirement);
+    if (ps.length === 0) return { status: 'skipped', reason: `needs ${skippedForgeries.join(' and ')}` };
+    const bad = ps.filter(accepted);
+    if (bad.length === 0) return { status: 'passed' };
+    return {
+      status: 'failed',
+      message: `the receiver accepted ${bad.length} of ${ps.length} ${what}: ${list(bad)}`,
+      expected: 'any status other than 2xx (401 SHOULD)',
+      actual: answers(bad),
+      offending: bad,
+    };
+  };
+  return {
     'RECEIVER-REFUSE-SIGNATURE': () => refused('RECEIVER-REFUSE-SIGNATURE', 'deliveries whose signature is missing or does not match'),
     'RECEIVER-REFUSE-OTHER-SECRET': () =>
       refused('RECEIVER-REFUSE-OTHER-SECRET', "deliveries signed with a secret other than the merchant's"),
@@ -202,29 +196,38 @@ function judge(probes: Probe[], evidence: (probe: Probe) => Exchange, skippedFor
         status: 'failed',
         message: `${bad.length} refusals were not answered as P-HOOK-7 advises: ${bad.map((p) => `${p.label}: ${answerOf(p.result!)}, not ${p.refuseWith}`).join('; ')}`,
         expected: '401 for a signature or timestamp, 400 for a body that is not JSON (P-HOOK-7 SHOULD)',
-        actual: bad.map((p) => answerOf(p.result!)).join(', '),
+        actual: answers(bad),
         offending: bad,
       };
     },
-    'RECEIVER-REDELIVERY': () => {
-      const again = probes.find((p) => p.kind === 'redelivery');
-      if (again === undefined)
-        return {
-          status: 'skipped',
-          reason: 'the first genuine event was not acknowledged, so its redelivery would prove nothing (RECEIVER-ACK says why)',
-        };
-      if (again.result?.status === 200) return { status: 'passed' };
-      return {
-        status: 'failed',
-        message: `the receiver acknowledged ${genuine[0]!.label.split(' ')[2]} and then answered its redelivery ${answerOf(again.result!)}: a retried event is not an error`,
-        expected: 'HTTP 200 again (P-HOOK-8)',
-        actual: answerOf(again.result!),
-        offending: [again],
-      };
-    },
+  };
+}
+
+function redeliveryVerdict(probes: Probe[], genuine: Probe[]): Verdict {
+  const again = probes.find((p) => p.kind === 'redelivery');
+  if (again === undefined)
+    return {
+      status: 'skipped',
+      reason: 'the first genuine event was not acknowledged, so its redelivery would prove nothing (RECEIVER-ACK says why)',
+    };
+  if (again.result?.status === 200) return { status: 'passed' };
+  return {
+    status: 'failed',
+    message: `the receiver acknowledged ${genuine[0]!.label.split(' ')[2]} and then answered its redelivery ${answerOf(again.result!)}: a retried event is not an error`,
+    expected: 'HTTP 200 again (P-HOOK-8)',
+    actual: answerOf(again.result!),
+    offending: [again],
+  };
+}
+
+function judge(probes: Probe[], evidence: (probe: Probe) => Exchange, skippedForgeries: string[]): CheckResult[] {
+  const genuine = probes.filter((p) => p.kind === 'genuine');
+  const verdicts: Record<string, () => Verdict> = {
+    ...ackVerdicts(genuine),
+    ...refusalVerdicts(probes, skippedForgeries),
+    'RECEIVER-REDELIVERY': () => redeliveryVerdict(probes, genuine),
     [CONFIRMS_STATUS]: () => ({ status: 'skipped', reason: "seen only in a client's own requests: judged by verify-client --webhook-url" }),
   };
-
   return receiverCatalog().map((requirement): CheckResult => {
     const verdict = verdicts[requirement.id]?.() ?? { status: 'skipped', reason: 'not judged by verify-receiver' };
     const meta = { check: requirement.id.toLowerCase(), requirement: requirement.id, title: requirement.title, evidence: [], findings: [] };

@@ -5,7 +5,7 @@ import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import { deliveryHeaders, type AttemptResult, type Delivery } from '../webhooks/delivery.js';
 
-export type Kind = 'genuine' | 'forged' | 'redelivery';
+type Kind = 'genuine' | 'forged' | 'redelivery';
 
 /** One delivery the judge makes, what it is for, and what came of it. */
 export interface Probe {
@@ -20,7 +20,7 @@ export interface Probe {
 }
 
 /** The secrets forgeries are signed with (the merchant's, another merchant's, the other environment's) and the window. */
-export interface ForgeryKeys {
+interface ForgeryKeys {
   merchant: { secretKey: string };
   otherMerchant?: { secretKey: string } | undefined;
   otherEnvironment?: { secretKey?: string | undefined } | undefined;
@@ -33,10 +33,8 @@ export function describeText(event: WebhookEvent): string {
   return /[^\x20-\x7e]/.test(text) ? 'non-ASCII text in its record' : /[<>&]/.test(text) ? 'HTML characters in its record' : 'ASCII record';
 }
 
-/**
- * The genuine events: every subject, and strings a re-serializing receiver gets wrong: German and
- * Japanese text, an em dash and a euro sign, <, > and &, and slashes (P-HOOK-2: any UTF-8).
- */
+/** The genuine events: every subject, and strings a re-serializing receiver gets wrong (non-ASCII text,
+ * <, > and &, slashes; P-HOOK-2 allows any UTF-8). */
 export function genuineEvents(run: string, seconds: number): WebhookEvent[] {
   const payout = (n: number, status: string, message: string): Record<string, unknown> => ({
     payout_id: `pay_${run}_${n}`,
@@ -78,126 +76,120 @@ export function genuineEvents(run: string, seconds: number): WebhookEvent[] {
   ];
 }
 
-/** The forgeries of P-HOOK-7, each breaking one thing; one whose secret is not configured is named in `skipped`. */
-export function forgeries(run: string, seconds: number, input: ForgeryKeys, skipped: string[]): Probe[] {
-  const secret = input.merchant.secretKey;
-  const tolerance = input.toleranceSeconds ?? 300;
-  let n = 0;
-  const event = (): WebhookEvent => {
-    n += 1;
-    return {
-      event_id: `evt_forged_${run}_${n}`,
-      event: 'payout.success',
-      created_at: seconds,
-      data: {
-        payout_id: `pay_f_${run}_${n}`,
-        payout_order_id: `PO-FORGED-${run}-${n}`,
-        wallet_id: 'wtx_rcv',
-        status: 'SUCCESS',
-        amount: '10.00',
-        currency: 'INR',
-        utr_number: `UTR${seconds}`,
-        message: 'Payout completed',
-        amount_debited: 'YES',
-        created_at: '25-11-2026',
-      },
-    };
-  };
-  const probe = (requirement: string, label: string, delivery: Delivery, refuseWith: 401 | 400 = 401): Probe => ({
-    kind: 'forged',
-    requirement,
-    label: `forged: ${label}`,
-    delivery,
-    refuseWith,
-  });
-  const signedAs = (e: WebhookEvent, key: string, ts: string = String(seconds)): Delivery => {
-    const body = canonicalize(e);
-    return { body, headers: deliveryHeaders(e.event_id, ts, hmacSha256Hex(key, body + ts)) };
-  };
-  const probes: Probe[] = [];
+/** Makes forged events, numbered in order, and signs them as the merchant's sender would. */
+interface Forger {
+  run: string;
+  seconds: number;
+  secret: string;
+  event(): WebhookEvent;
+  signedAs(e: WebhookEvent, key: string, ts?: string): Delivery;
+}
 
-  let e = event();
-  probes.push(
-    probe('RECEIVER-REFUSE-SIGNATURE', 'no X-SIGNATURE', {
-      body: canonicalize(e),
-      headers: deliveryHeaders(e.event_id, String(seconds), undefined),
-    }),
-  );
-  e = event();
-  const good = signedAs(e, secret);
+function forger(run: string, seconds: number, secret: string): Forger {
+  let n = 0;
+  return {
+    run,
+    seconds,
+    secret,
+    event() {
+      n += 1;
+      return {
+        event_id: `evt_forged_${run}_${n}`,
+        event: 'payout.success',
+        created_at: seconds,
+        data: {
+          payout_id: `pay_f_${run}_${n}`,
+          payout_order_id: `PO-FORGED-${run}-${n}`,
+          wallet_id: 'wtx_rcv',
+          status: 'SUCCESS',
+          amount: '10.00',
+          currency: 'INR',
+          utr_number: `UTR${seconds}`,
+          message: 'Payout completed',
+          amount_debited: 'YES',
+          created_at: '25-11-2026',
+        },
+      };
+    },
+    signedAs(e, key, ts = String(seconds)) {
+      const body = canonicalize(e);
+      return { body, headers: deliveryHeaders(e.event_id, ts, hmacSha256Hex(key, body + ts)) };
+    },
+  };
+}
+
+function forged(requirement: string, label: string, delivery: Delivery, refuseWith: 401 | 400 = 401): Probe {
+  return { kind: 'forged', requirement, label: `forged: ${label}`, delivery, refuseWith };
+}
+
+function signatureForgeries(f: Forger): Probe[] {
+  const missing = f.event();
+  const good = f.signedAs(f.event(), f.secret);
   const signature = good.headers['X-SIGNATURE']!;
   const flipped = signature.slice(0, -1) + (signature.endsWith('0') ? '1' : '0');
-  probes.push(
-    probe('RECEIVER-REFUSE-SIGNATURE', 'X-SIGNATURE with its last digit changed', {
+  const signedBody = f.signedAs(f.event(), f.secret);
+  const signedTs = f.signedAs(f.event(), f.secret, String(f.seconds - 5));
+  const requirement = 'RECEIVER-REFUSE-SIGNATURE';
+  return [
+    forged(requirement, 'no X-SIGNATURE', {
+      body: canonicalize(missing),
+      headers: deliveryHeaders(missing.event_id, String(f.seconds), undefined),
+    }),
+    forged(requirement, 'X-SIGNATURE with its last digit changed', {
       body: good.body,
       headers: { ...good.headers, 'X-SIGNATURE': flipped },
     }),
-  );
-  e = event();
-  const signedBody = signedAs(e, secret);
-  probes.push(
-    probe('RECEIVER-REFUSE-SIGNATURE', 'amount changed from 10.00 to 99999.00 after signing', {
+    forged(requirement, 'amount changed from 10.00 to 99999.00 after signing', {
       body: signedBody.body.replace('"amount":"10.00"', '"amount":"99999.00"'),
       headers: signedBody.headers,
     }),
-  );
-  e = event();
-  const signedTs = signedAs(e, secret, String(seconds - 5));
-  probes.push(
-    probe('RECEIVER-REFUSE-SIGNATURE', 'X-TIMESTAMP changed by 5 s after signing', {
+    forged(requirement, 'X-TIMESTAMP changed by 5 s after signing', {
       body: signedTs.body,
-      headers: { ...signedTs.headers, 'X-TIMESTAMP': String(seconds) },
+      headers: { ...signedTs.headers, 'X-TIMESTAMP': String(f.seconds) },
     }),
-  );
+  ];
+}
 
-  // A secret that is the merchant's own would make the forgery genuine: it is left out, saying so.
-  const other = input.otherMerchant?.secretKey;
-  if (other && other !== secret)
-    probes.push(probe('RECEIVER-REFUSE-OTHER-SECRET', "signed with another merchant's secret", signedAs(event(), other)));
-  else
-    skipped.push(
-      other
-        ? "another merchant's secret (otherMerchant.secretKey is the merchant's own)"
-        : "another merchant's secret (config key otherMerchant.secretKey)",
-    );
-  const live = input.otherEnvironment?.secretKey;
-  if (live && live !== secret)
-    probes.push(probe('RECEIVER-REFUSE-OTHER-SECRET', "signed with the other environment's secret", signedAs(event(), live)));
-  else
-    skipped.push(
-      live
-        ? "the other environment's secret (otherEnvironment.secretKey is the merchant's own)"
-        : "the other environment's secret (config key otherEnvironment.secretKey)",
-    );
+/** A secret that is the merchant's own would make the forgery genuine: it is left out, saying so. */
+function otherSecretForgery(f: Forger, key: string | undefined, whose: string, configKey: string, skipped: string[]): Probe[] {
+  if (key && key !== f.secret) return [forged('RECEIVER-REFUSE-OTHER-SECRET', `signed with ${whose} secret`, f.signedAs(f.event(), key))];
+  skipped.push(key ? `${whose} secret (${configKey} is the merchant's own)` : `${whose} secret (config key ${configKey})`);
+  return [];
+}
 
-  e = event();
+function timestampForgeries(f: Forger, tolerance: number): Probe[] {
+  const e = f.event();
   const bodyOnly = canonicalize(e);
-  probes.push(
-    probe('RECEIVER-REFUSE-TIMESTAMP', 'no X-TIMESTAMP (signed over the body alone)', {
-      body: bodyOnly,
-      headers: deliveryHeaders(e.event_id, undefined, hmacSha256Hex(secret, bodyOnly)),
-    }),
-  );
-  probes.push(
-    probe(
-      'RECEIVER-REFUSE-TIMESTAMP',
-      `X-TIMESTAMP "${seconds}.5" (not whole seconds), signed over it`,
-      signedAs(event(), secret, `${seconds}.5`),
-    ),
+  const requirement = 'RECEIVER-REFUSE-TIMESTAMP';
+  const unsigned = forged(requirement, 'no X-TIMESTAMP (signed over the body alone)', {
+    body: bodyOnly,
+    headers: deliveryHeaders(e.event_id, undefined, hmacSha256Hex(f.secret, bodyOnly)),
+  });
+  const fractional = forged(
+    requirement,
+    `X-TIMESTAMP "${f.seconds}.5" (not whole seconds), signed over it`,
+    f.signedAs(f.event(), f.secret, `${f.seconds}.5`),
   );
   const stale = 3 * tolerance;
-  probes.push(
-    probe('RECEIVER-REFUSE-TIMESTAMP', `X-TIMESTAMP ${stale} s old, signed over it`, signedAs(event(), secret, String(seconds - stale))),
-  );
+  const old = f.signedAs(f.event(), f.secret, String(f.seconds - stale));
+  return [unsigned, fractional, forged(requirement, `X-TIMESTAMP ${stale} s old, signed over it`, old)];
+}
 
-  const text = `event=payout.success&payout_order_id=PO-FORGED-${run}`;
-  probes.push(
-    probe(
-      'RECEIVER-REFUSE-NON-JSON',
-      'a body that is not JSON, correctly signed',
-      { body: text, headers: deliveryHeaders(`evt_forged_${run}_text`, String(seconds), hmacSha256Hex(secret, text + String(seconds))) },
-      400,
-    ),
-  );
-  return probes;
+function nonJsonForgery(f: Forger): Probe {
+  const text = `event=payout.success&payout_order_id=PO-FORGED-${f.run}`;
+  const ts = String(f.seconds);
+  const headers = deliveryHeaders(`evt_forged_${f.run}_text`, ts, hmacSha256Hex(f.secret, text + ts));
+  return forged('RECEIVER-REFUSE-NON-JSON', 'a body that is not JSON, correctly signed', { body: text, headers }, 400);
+}
+
+/** The forgeries of P-HOOK-7, each breaking one thing; one whose secret is not configured is named in `skipped`. */
+export function forgeries(run: string, seconds: number, input: ForgeryKeys, skipped: string[]): Probe[] {
+  const f = forger(run, seconds, input.merchant.secretKey);
+  return [
+    ...signatureForgeries(f),
+    ...otherSecretForgery(f, input.otherMerchant?.secretKey, "another merchant's", 'otherMerchant.secretKey', skipped),
+    ...otherSecretForgery(f, input.otherEnvironment?.secretKey, "the other environment's", 'otherEnvironment.secretKey', skipped),
+    ...timestampForgeries(f, input.toleranceSeconds ?? 300),
+    nonJsonForgery(f),
+  ];
 }

@@ -5,7 +5,8 @@ import { diagnose } from '../signer/diagnose.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import { requestAmount } from '../schemas/amounts.js';
 import { describeErrors, validateSchema } from '../schemas/index.js';
-import { describe, field, OPERATIONS, withoutByteOrderMark, type ClientRequest } from './traffic.js';
+import { OPERATIONS } from '../core/operations.js';
+import { describe, field, withoutByteOrderMark, type ClientRequest } from './traffic.js';
 
 export interface JudgeContext {
   requests: ClientRequest[];
@@ -42,11 +43,8 @@ function failures(found: Array<[ClientRequest, string]>, expected?: string): Rul
   };
 }
 
-/**
- * Applies a test to every request. `explain` is true while the offending requests found so far are
- * fewer than the evidence keeps: a costly explanation (diagnose) is only worked out for those, so
- * judging stays linear in the requests however many are wrong.
- */
+/** Applies a test to every request; `explain` is true only while the evidence still has room, so a costly
+ * explanation (diagnose) keeps judging linear however many requests are wrong. */
 function each(ctx: JudgeContext, test: (r: ClientRequest, explain: boolean) => string | undefined, expected?: string): RuleOutcome {
   const found: Array<[ClientRequest, string]> = [];
   for (const r of ctx.api) {
@@ -145,11 +143,8 @@ export function canonicalBody(ctx: JudgeContext): RuleOutcome {
   );
 }
 
-/**
- * What servers make of a body that is not the canonical text, said from what the signature covers:
- * the bytes sent pass a server verifying raw bytes (as the sandbox does), the canonical text one that
- * re-canonicalizes; the sandbox's own answer is what happened.
- */
+/** What servers make of a non-canonical body: a raw-bytes verifier (like the sandbox) takes a signature over
+ * the bytes sent, a re-canonicalizing one over the canonical text; the sandbox's own answer is what happened. */
 function whatServersDo(r: ClientRequest, secretKey: string, canonical: string): string {
   const timestamp = r.header('x-timestamp');
   const sig = r.header('x-signature');

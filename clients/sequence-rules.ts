@@ -98,24 +98,12 @@ export function retryAfterStatus(ctx: JudgeContext): RuleOutcome {
     : { status: 'passed' };
 }
 
-/**
- * How long after a 429 was answered a request about another order or payout may still be one the
- * client sent before it read the 429. Between the answer and the client's reading it lie the
- * loopback round trip (under 1 ms) and the client's own event loop (a GC pause, a loaded CI machine:
- * tens of ms); a request sent meanwhile was already on the wire. 100 ms covers that several times
- * over and stays well under the shortest wait judged (Retry-After: 1 s, less 100 ms of slack; 400 ms
- * without Retry-After), so a client that does not wait is still seen by its next request about
- * another order that comes any later, and always by a status query or a repeat of the limited one.
- */
-export const IN_FLIGHT_MS = 100;
+/** How long after a 429's answer a request about something else may still predate the client reading it
+ * (loopback plus the client's event loop); well under the shortest wait judged (Retry-After 1 s less slack). */
+const IN_FLIGHT_MS = 100;
 
-/**
- * P-CLIENT-7 (SHOULD): after a 429, wait, honouring Retry-After (default: at least half a second).
- * Judged only from the client's reaction: the first request about the same order (a status query, a
- * repeat) answered after the 429, or about anything else that cannot have reached the sandbox
- * within IN_FLIGHT_MS of the 429's answer (traffic.ts: its earliest arrival, the sandbox's own
- * queue allowed for). Requests already in flight say nothing about waiting.
- */
+/** P-CLIENT-7 (SHOULD): after a 429, wait, honouring Retry-After (default ≥ 0.5 s); judged from the next request
+ * about the same order, or any other that cannot have arrived within IN_FLIGHT_MS (traffic.ts). */
 export function backoff429(ctx: JudgeContext): RuleOutcome {
   const limited = ctx.api.filter((r) => r.raw.status === 429);
   if (limited.length === 0) return { status: 'skipped', reason: 'the client met no 429 (run with --scenario create-order-429-once)' };

@@ -8,9 +8,6 @@ import { SCENARIOS } from '../sandbox/scenarios.js';
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 
-/** The operations a client may call: the interface's and the profile's P-OPS defaults (core/operations.ts). */
-export { OPERATIONS } from '../core/operations.js';
-
 /** One request of the client, as judged: what it was, what it said, and what became of it. */
 export interface ClientRequest {
   /** Position in the client's traffic, from 1. */
@@ -30,10 +27,8 @@ export interface ClientRequest {
   earliestArrival: number;
 }
 
-/**
- * The client's requests, in order of receipt. `all` is everything the sandbox handled meanwhile
- * (the client's requests and any others): what kept it busy tells when a request can have arrived.
- */
+/** The client's requests, in order of receipt. `all` is everything the sandbox handled meanwhile: what kept it
+ * busy tells when a request can have arrived. */
 export function classify(exchanges: readonly RecordedExchange[], all: readonly RecordedExchange[] = exchanges): ClientRequest[] {
   const ordered = [...exchanges].sort((a, b) => a.receivedAt - b.receivedAt);
   const subjects = ordered.map(subjectOf);
@@ -41,10 +36,8 @@ export function classify(exchanges: readonly RecordedExchange[], all: readonly R
   return ordered.map((raw, i) => {
     const path = raw.path.split('?')[0]!;
     const operation = operationAtPath(path);
-    // The client gave up on this answer if it asked about the same order or payout again (a status
-    // query or a repeat) before the answer was ready; an unrelated request sent in parallel says
-    // nothing about it. Requests are in order of receipt, so only those received before the answer
-    // was ready are looked at: linear for a client that waits for its answers.
+    // Only a repeat about the same order or payout before the answer was ready means the client gave up; a
+    // parallel unrelated request says nothing. Looking only at earlier receipts keeps this linear.
     let unanswered = false;
     for (let j = i + 1; j < ordered.length && ordered[j]!.receivedAt < raw.respondedAt - 1 && !unanswered; j++) {
       unanswered = sameSubject(subjects[i]!, subjects[j]!);
@@ -55,7 +48,7 @@ export function classify(exchanges: readonly RecordedExchange[], all: readonly R
       path,
       ...(operation ? { operation } : {}),
       sandboxPage: path.startsWith('/checkout/') || path.startsWith('/sandbox/'),
-      header: (name: string) => raw.headers.find(([h]) => h.toLowerCase() === name.toLowerCase())?.[1],
+      header: (name: string) => headerOf(raw, name),
       ...parsed('json', raw.body),
       ...parsed('responseJson', raw.responseBody),
       unanswered,
@@ -64,23 +57,12 @@ export function classify(exchanges: readonly RecordedExchange[], all: readonly R
   });
 }
 
-/**
- * How long the sandbox may pause between finishing one request and beginning the next while it is
- * still working through requests that wait for it: a few ms, tens on a loaded CI machine. A longer
- * pause means it was idle, and the next request arrived when it was begun.
- */
-export const QUEUE_GAP_MS = 20;
+/** How long a busy sandbox may pause between one request and the next (tens of ms on loaded CI); a longer
+ * pause means it was idle and the next request arrived when it was begun. */
+const QUEUE_GAP_MS = 20;
 
-/**
- * When each request can have reached the sandbox at the earliest. `receivedAt` is when the sandbox
- * began on it, which is later than its arrival while the sandbox was busy with others (it works on
- * one request at a time; its first Create Order compiles schemas for hundreds of ms): then it may
- * have been waiting since that busy stretch began. On a connection that carried an earlier request
- * it cannot have been sent before that one's answer (HTTP/1.1 without pipelining), so a client that
- * keeps the sandbox busy over keep-alive connections is not taken for one with requests waiting. The
- * first request on a connection may have been written as soon as the connection was accepted: on a
- * loaded machine the sandbox reads it much later (hundreds of ms), but it was on the wire by then.
- */
+/** When each request can have reached the sandbox at the earliest: while the sandbox was busy, since that
+ * stretch began, but on a reused connection not before the previous answer (HTTP/1.1, no pipelining). */
 function earliestArrivals(all: readonly RecordedExchange[]): Map<RecordedExchange, number> {
   const ordered = [...all].sort((a, b) => a.receivedAt - b.receivedAt);
   const earliest = new Map<RecordedExchange, number>();
@@ -90,6 +72,7 @@ function earliestArrivals(all: readonly RecordedExchange[]): Map<RecordedExchang
   for (const x of ordered) {
     if (x.receivedAt > busyUntil + QUEUE_GAP_MS) busySince = x.receivedAt;
     const previousAnswer = x.connection === undefined ? undefined : lastAnswerOn.get(x.connection);
+    // A connection's first request may have been on the wire since the connection was accepted.
     const sentFrom = previousAnswer !== undefined ? Math.max(busySince, previousAnswer) : Math.min(busySince, x.connectedAt ?? Infinity);
     // A stall of the sandbox's own event loop (a loaded machine) delays when a request is read by as much.
     earliest.set(x, Math.min(x.receivedAt - (x.stalledMs ?? 0), sentFrom));
@@ -123,10 +106,8 @@ function sameSubject([orderA, payoutA]: [unknown, unknown], [orderB, payoutB]: [
   return (orderA !== undefined && orderA === orderB) || (payoutA !== undefined && payoutA === payoutB);
 }
 
-/**
- * The parsed JSON of a body. A request body's leading byte-order mark is stepped over: the payload is
- * still read (ids, schema), while the rules that judge bytes (signature, canonical body) see the mark.
- */
+/** The parsed JSON of a body; a leading byte-order mark is stepped over here, while the byte rules
+ * (signature, canonical body) still see it. */
 function parsed(key: 'json' | 'responseJson', text: string): Record<string, unknown> {
   if (text.trim() === '') return {};
   try {
@@ -134,6 +115,11 @@ function parsed(key: 'json' | 'responseJson', text: string): Record<string, unkn
   } catch {
     return {};
   }
+}
+
+/** A recorded request's header, by name in any case. */
+export function headerOf(x: RecordedExchange, name: string): string | undefined {
+  return x.headers.find(([h]) => h.toLowerCase() === name.toLowerCase())?.[1];
 }
 
 /** The body after a leading UTF-8 byte-order mark, if it begins with one. */
@@ -152,12 +138,10 @@ export function describe(r: ClientRequest): string {
   return `request #${r.n} (${r.operation ? OPERATIONS[r.operation].name : `${r.raw.method} ${r.path}`})`;
 }
 
-/**
- * Whether X-SIGNATURE is one a server of either kind would take: over the bytes sent, or over their
- * canonical text. Such a signature is a request anyone holding the report could send again.
- */
+/** Whether X-SIGNATURE is one a server of either kind would take (over the bytes sent or their canonical
+ * text): such a signature is a request anyone holding the report could replay. */
 function isRightSignature(r: ClientRequest, signature: string, secretKey: string): boolean {
-  const timestamp = r.raw.headers.find(([name]) => name.toLowerCase() === 'x-timestamp')?.[1];
+  const timestamp = headerOf(r.raw, 'x-timestamp');
   if (timestamp === undefined) return false;
   if (signature === hmacSha256Hex(secretKey, r.raw.body + timestamp)) return true;
   try {
@@ -167,10 +151,8 @@ function isRightSignature(r: ClientRequest, signature: string, secretKey: string
   }
 }
 
-/**
- * A recorded request as report evidence, any secret redacted. The client's X-SIGNATURE is shown when
- * it is wrong (it is what CLIENT-SIGNATURE judges, and diagnose needs it) and redacted when it is right.
- */
+/** A recorded request as evidence, secrets redacted; X-SIGNATURE shown when wrong (CLIENT-SIGNATURE and
+ * diagnose need it), redacted when right. */
 export function asEvidence(r: ClientRequest, baseUrl: string, redact: Redact, secretKey: string): Exchange {
   const sent = r.raw.headers.filter(([name]) => name !== 'host' && name !== 'content-length' && name !== 'connection');
   const headers = evidenceHeaders(sent, redact, (signature) => !isRightSignature(r, signature, secretKey));

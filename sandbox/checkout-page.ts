@@ -83,7 +83,7 @@ footer { color: var(--muted); font-size: .8rem; text-align: center; margin-top: 
 `;
 
 /** A complete page; no script runs and nothing is fetched from elsewhere (see the CSP). */
-export function htmlPage(status: number, title: string, content: string): Response {
+function htmlPage(status: number, title: string, content: string): Response {
   const html = `<!doctype html>
 <html lang="en">
 <head>

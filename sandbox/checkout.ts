@@ -59,11 +59,9 @@ function isOutcome(value: string | null): value is Outcome {
   return OUTCOMES.some((o) => o.value === value);
 }
 
-/**
- * Moves an UN_PAID order per the chosen outcome (P-OPS-1): PAID, FAILED, EXPIRED, or PROCESSING, which
- * settles to PAID after `settleSeconds` (by a read or the timer, whichever comes first).
- */
-export function applyOutcome(order: Order, method: PaymentMethod, outcome: Outcome, app: SandboxApp): void {
+/** Moves an UN_PAID order per the chosen outcome (P-OPS-1); PROCESSING settles to PAID after `settleSeconds`
+ * (by a read or the timer, whichever is first). */
+function applyOutcome(order: Order, method: PaymentMethod, outcome: Outcome, app: SandboxApp): void {
   order.paymentMethod = method;
   if (outcome === 'success') order.status = 'PAID';
   else if (outcome === 'failure') order.status = 'FAILED';

@@ -16,7 +16,6 @@ export interface OperationContext {
   origin: string;
   /** A property, not a method: handlers pass it on as a plain function (payoutRecord). */
   fault: (name: FaultName) => boolean;
-  /** Now, in ms, from the injected clock. */
   now(): number;
   /** Runs a task later on the sandbox's clock (a settlement); nothing runs once the sandbox has closed. */
   later(ms: number, task: () => void): void;

@@ -80,10 +80,8 @@ async function refusedAnyway(route: Route, auth: Extract<AuthOutcome, { ok: fals
   return errorResponse(auth.status, auth.message, faults);
 }
 
-/**
- * Another method than the operation's on its path (P-HTTP-1): the variant's 405 (with Allow) or 404
- * envelope; under `http-method-html` the HTML page a web framework's default handler answers.
- */
+/** Another method on an operation's path (P-HTTP-1): the variant's 405 (with Allow) or 404 envelope; under
+ * `http-method-html` a web framework's default HTML page. */
 function otherMethod(method: string, path: string, allowed: string, app: SandboxApp): Response {
   const { faults, variant } = app.options;
   const status = variant.otherMethod;

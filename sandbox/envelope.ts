@@ -7,10 +7,8 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } });
 }
 
-/**
- * The general error envelope (P-ERR-1): status false, code equal to the HTTP status, a message.
- * The envelope faults are applied here, in one place, so each breaks exactly its rule.
- */
+/** The general error envelope (P-ERR-1); the envelope faults are applied here, in one place, so each breaks
+ * exactly its rule. */
 export function errorResponse(status: number, message: string, faults: ReadonlySet<FaultName>): Response {
   const body: Record<string, unknown> = {
     status: faults.has('errors-status-as-text') ? 'false' : false,

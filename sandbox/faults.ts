@@ -9,7 +9,7 @@ export const FAULTS = { ...REQUEST_FAULTS, ...OPERATION_FAULTS, ...EDGE_FAULTS, 
 export type FaultName = keyof typeof FAULTS;
 export const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
 
-export function isFaultName(name: string): name is FaultName {
+function isFaultName(name: string): name is FaultName {
   return Object.hasOwn(FAULTS, name);
 }
 

@@ -90,10 +90,8 @@ async function respond(app: SandboxApp, req: IncomingMessage, res: ServerRespons
   }
 }
 
-/**
- * Writes an answer with its Content-Length in bytes (P-HTTP-3); under `http-content-length-chars`
- * the text's UTF-16 length, as a server that sets it from `string.length` does.
- */
+/** Writes an answer with its Content-Length in bytes (P-HTTP-3); under `http-content-length-chars` the
+ * UTF-16 length, as a server using `string.length` does. */
 function write(res: ServerResponse, req: IncomingMessage, { response, closeAfter }: WireAnswer, body: Buffer, lengthInCharacters: boolean) {
   const headers: Record<string, string> = Object.fromEntries(response.headers);
   headers['content-length'] = String(lengthInCharacters ? body.toString('utf8').length : body.length);
@@ -118,10 +116,8 @@ function originOf(host: string | undefined): string | undefined {
 const STALL_TICK_MS = 20;
 const STALL_MEMORY_MS = 1_500;
 
-/**
- * The longest stall of the event loop in the last STALL_MEMORY_MS (a loaded machine, a garbage
- * collection): a request read now may have arrived that much earlier, which judging a client's timing allows for.
- */
+/** The longest event-loop stall in the last STALL_MEMORY_MS: a request read now may have arrived that much
+ * earlier, which judging a client's timing allows for. */
 function stallWatch(): { recent(): number; stop(): void } {
   const stalls: Array<{ at: number; ms: number }> = [];
   let last = performance.now();

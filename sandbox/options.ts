@@ -5,10 +5,7 @@ import type { AttemptResult, Delivery } from '../webhooks/delivery.js';
 import { ScenarioSwitches, type ScenarioName } from './scenarios.js';
 import { tenantsWith, type Merchant, type WalletSeed } from './tenants.js';
 
-/**
- * The legitimate choices the profile leaves to a server. The conformance suites must pass against
- * every combination; none of these is a fault.
- */
+/** The legitimate choices the profile leaves to a server: the suites must pass against every combination. */
 export interface SandboxVariant {
   /** Create Order answers 200 or 201 (P-ORDER-2). */
   createStatus: 200 | 201;
@@ -36,10 +33,8 @@ export const DEFAULT_VARIANT: SandboxVariant = {
   longIds: 'keep',
 };
 
-/**
- * The variants the proof certifies: each choice takes one of the seven parities of row i's three bits,
- * so every pair of values of any two choices meets in 8 rows (pairwise cover); row 0 is the default.
- */
+/** The variants the proof certifies: each choice takes a parity of row i's bits, so any two choices' values
+ * meet in 8 rows (pairwise cover); row 0 is the default. */
 export function allVariants(): SandboxVariant[] {
   return Array.from({ length: 8 }, (_, i) => {
     // 1 when the bits of i picked by `mask` have an odd sum.
@@ -61,19 +56,15 @@ const bitCount = (n: number) => n.toString(2).replaceAll('0', '').length;
 export interface SandboxOptions {
   variant?: Partial<SandboxVariant>;
   faults?: Iterable<FaultName>;
-  /**
-   * The sandbox's time, injected so tests are deterministic: ms since the epoch (its timers then real),
-   * or a Clock whose `sleep` its timers wait on too.
-   */
+  /** The sandbox's time, injected so tests are deterministic: ms since the epoch (timers then real), or a Clock
+   * whose `sleep` its timers wait on too. */
   clock?: (() => number) | Clock;
   /** One line per request, without secrets. */
   log?: (line: string) => void;
   /** Seconds a PROCESSING payout or payment takes to settle (documented sandbox rule). */
   settleSeconds?: number;
-  /**
-   * Milliseconds a race fault waits between its check and its write (default 5); racing requests from
-   * separate processes need it wider to overlap on a loaded machine.
-   */
+  /** Ms a race fault waits between its check and its write (default 5); requests from separate processes
+   * need it wider to overlap on a loaded machine. */
   raceWindowMs?: number;
   /** Largest accepted request body, bytes. */
   maxBodyBytes?: number;
@@ -81,15 +72,9 @@ export interface SandboxOptions {
   record?: (exchange: RecordedExchange) => void;
   /** Misbehave on purpose, once each, to see a client recover (scenarios.ts). */
   scenarios?: Iterable<ScenarioName>;
-  /**
-   * The id of the one merchant whose requests the scenarios apply to (verify-client: the merchant of
-   * the run), so that no other traffic uses them up. Default: any merchant's.
-   */
+  /** The one merchant the scenarios apply to (verify-client: the run's), so no other traffic uses them up. */
   scenarioMerchant?: string;
-  /**
-   * Merchants besides the demo ones (verify-client: a merchant made for the run, tenants.ts
-   * runMerchant), each with a sandbox wallet holding what demo merchant A's holds.
-   */
+  /** Merchants besides the demo ones (verify-client: tenants.ts runMerchant), each funded like demo merchant A. */
   merchants?: readonly Merchant[];
   /** Seconds `create-order-hang-once` holds its answer (default 30). */
   hangSeconds?: number;
@@ -97,10 +82,8 @@ export interface SandboxOptions {
   maxRecords?: number;
   /** Registers this URL as every demo merchant's webhook receiver (serve --webhook-url; P-HOOK-5). */
   webhookUrl?: string;
-  /**
-   * Lets the registration control request name a receiver off this machine (serve --allow-remote-webhooks).
-   * Off by default: the demo credentials are public, and deliveries could otherwise go to any host.
-   */
+  /** Lets the registration control request name a receiver off this machine: off by default, since the demo
+   * credentials are public and deliveries could otherwise go to any host. */
   allowRemoteWebhooks?: boolean;
   /** Seconds between a failed webhook attempt and the next (default 1, 2, 4, 8: P-HOOK-3). */
   webhookRetryDelaysSeconds?: readonly number[];
@@ -138,10 +121,8 @@ export interface RecordedExchange {
   responseBody: string;
   /** The scenario that shaped this answer (refused it, held it, or decided its outcome). */
   scenario?: ScenarioName;
-  /**
-   * The connection it came on, numbered from 1 (absent in-process). A client sends a request on a
-   * connection only after the answer before it on that connection (HTTP/1.1 without pipelining).
-   */
+  /** The connection it came on, from 1 (absent in-process); HTTP/1.1 without pipelining sends a request only
+   * after the answer before it on that connection. */
   connection?: number;
   /** When that connection was accepted: a client that opens a connection writes its request at once. */
   connectedAt?: number;
@@ -174,7 +155,7 @@ export interface ResolvedOptions {
   onDeliveryAttempt?: (attempt: DeliveryAttempt) => void;
 }
 
-/** Orders and payouts kept, each (about 1.5 KB an order): a long-lived sandbox stays near 30 MB. */
+/** Orders and payouts kept, each: bounds a long-lived sandbox's memory. */
 const DEFAULT_MAX_RECORDS = 10_000;
 
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {

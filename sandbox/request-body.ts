@@ -7,10 +7,8 @@ import type { FaultName } from './faults.js';
 /** How deep a request body may nest (a sandbox rule; the interface's deepest body nests 3 levels). */
 export const MAX_BODY_DEPTH = 32;
 
-/**
- * An operation's body as the JSON object it must be, or the 400 (or a fault's 415 or 500) that
- * refuses it. `text` is the body as sent, already authenticated.
- */
+/** An operation's body (`text`, already authenticated) as the JSON object it must be, or the 400 (or a
+ * fault's 415 or 500) that refuses it. */
 export function jsonObjectOf(text: string, contentType: string, faults: ReadonlySet<FaultName>): Record<string, unknown> | Response {
   const fail = (status: number, message: string) => errorResponse(status, message, faults);
   if (!isJsonContentType(contentType)) return fail(400, 'Content-Type must be application/json');
@@ -35,10 +33,8 @@ export function jsonObjectOf(text: string, contentType: string, faults: Readonly
   return body as Record<string, unknown>;
 }
 
-/**
- * A repeated key (P-HTTP-4: JSON.parse kept only the last) or a nesting too deep for the handlers.
- * Under the fault that keeps the last value, only the parsed value's depth counts.
- */
+/** A repeated key (P-HTTP-4: JSON.parse kept only the last) or a nesting too deep; under the fault that keeps
+ * the last value, only the parsed depth counts. */
 function textFault(text: string, body: object, faults: ReadonlySet<FaultName>): ReturnType<typeof jsonTextFault> {
   if (!faults.has('http-repeated-key-last-wins')) return jsonTextFault(text, MAX_BODY_DEPTH);
   return nestedDeeperThan(body, MAX_BODY_DEPTH) ? TOO_DEEP : undefined;

@@ -8,10 +8,8 @@ type ScenarioOperation = 'createOrder' | 'transactionInitiation';
 export interface ScenarioSpec {
   /** The operation whose next authenticated request the scenario changes. */
   operation: ScenarioOperation;
-  /**
-   * How: `refuse` answers an error instead of running the operation (nothing is created); `hold`
-   * runs it and holds the answer for `hangSeconds`; `outcome` changes the result the operation records.
-   */
+  /** `refuse` answers an error instead (nothing created); `hold` runs it and holds the answer `hangSeconds`;
+   * `outcome` changes the result the operation records. */
   effect: 'refuse' | 'hold' | 'outcome';
   /** The P-CLIENT rules a client's recovery is judged by, the main one first. */
   rules: readonly [string, ...string[]];
@@ -72,13 +70,10 @@ export const SCENARIO_NAMES = Object.keys(SCENARIOS) as ScenarioName[];
 
 /** Seconds a `create-order-hang-once` answer is held unless told otherwise. */
 export const DEFAULT_HANG_SECONDS = 30;
-/**
- * The longest hold: a day. Timers fire at once past 2^31-1 ms (about 24.8 days), so a larger hold
- * would not hold at all; nothing a client's timeout needs comes near a day.
- */
+/** The longest hold: a day. Timers fire at once past 2^31-1 ms (~24.8 days), so a longer hold would not hold. */
 export const MAX_HANG_SECONDS = 86_400;
 
-export function isScenarioName(name: string): name is ScenarioName {
+function isScenarioName(name: string): name is ScenarioName {
   return Object.hasOwn(SCENARIOS, name);
 }
 
@@ -94,28 +89,21 @@ export function parseScenarios(names: Iterable<string>): Set<ScenarioName> {
   return new Set(given as ScenarioName[]);
 }
 
-/** The paths the scenarios apply to. */
 const PATHS: Pick<typeof OPERATION_PATHS, ScenarioOperation> = OPERATION_PATHS;
 
-/** Runs one operation to its answer. */
 type OperationRun = () => Promise<Response>;
 
 /** Builds the general error envelope (the app's, so the envelope faults still apply). */
 type ErrorAnswer = (status: number, message: string) => Response;
 
-/**
- * The armed scenarios of one sandbox instance. Each fires once: the app asks `around` to run every
- * authenticated operation, and an operation handler asks `take` for an `outcome` scenario.
- */
+/** The armed scenarios of one sandbox instance; each fires once (`around` wraps every authenticated operation,
+ * a handler asks `take` for an `outcome` one). */
 export class ScenarioSwitches {
   private readonly armed: Set<ScenarioName>;
   private readonly applied = new WeakMap<Response, ScenarioName>();
   private readonly release = new AbortController();
 
-  /**
-   * `onlyFor`: the id of the one merchant whose requests the scenarios apply to; others' leave them
-   * armed (verify-client: foreign traffic never uses up the client's scenario).
-   */
+  /** `onlyFor`: the one merchant the scenarios apply to; others' requests leave them armed (verify-client). */
   constructor(
     names: Iterable<ScenarioName>,
     readonly hangSeconds: number = DEFAULT_HANG_SECONDS,
@@ -126,7 +114,6 @@ export class ScenarioSwitches {
       throw new RangeError(`sandbox: hangSeconds must be a number of seconds above 0 and at most ${MAX_HANG_SECONDS}`);
   }
 
-  /** The scenarios still waiting to fire. */
   pending(): ScenarioName[] {
     return SCENARIO_NAMES.filter((name) => this.armed.has(name));
   }
@@ -148,10 +135,8 @@ export class ScenarioSwitches {
     return this.applied.get(response);
   }
 
-  /**
-   * Runs one authenticated operation of `merchantId` at `path` under the armed scenarios: a `refuse`
-   * scenario answers instead of it; a `hold` scenario lets it run and holds a successful answer.
-   */
+  /** Runs one authenticated operation under the armed scenarios: `refuse` answers instead of it, `hold`
+   * holds its successful answer. */
   async around(path: string, merchantId: string, run: OperationRun, errorAnswer: ErrorAnswer): Promise<Response> {
     const refusing = this.armedFor(path, 'refuse');
     const refusal = refusing === undefined ? undefined : (SCENARIOS[refusing] as ScenarioSpec).refusal;

@@ -47,10 +47,8 @@ export interface Wallet {
   balanceMinor: number;
 }
 
-/**
- * A Map that keeps at most `limit` entries: adding a new key past it forgets the oldest entry that
- * is not pinned. `onSet` and `onForget` let an index follow it.
- */
+/** A Map of at most `limit` entries: a new key past it forgets the oldest unpinned entry; `onSet` and
+ * `onForget` let an index follow it. */
 export class BoundedMap<K, V> extends Map<K, V> {
   private readonly pinned = new Set<K>();
 
@@ -92,10 +90,8 @@ export class BoundedMap<K, V> extends Map<K, V> {
   }
 }
 
-/**
- * The sandbox's memory, read and written synchronously so a duplicate check and its insert never interleave (P-DUP-2).
- * Past `maxRecords` the oldest is forgotten, its identifier kept as a digest so it stays used (P-DUP-5).
- */
+/** The sandbox's memory, synchronous so a duplicate check and its insert never interleave (P-DUP-2); past
+ * `maxRecords` the oldest is forgotten but its identifier kept as a digest, still used (P-DUP-5). */
 export class SandboxStore {
   /** Orders by service id, for the checkout pages: found in constant time. */
   private readonly bySvcOrderId = new Map<string, Order>();

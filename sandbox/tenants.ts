@@ -103,10 +103,8 @@ export const PAYOUT_FIXTURES: readonly PayoutSeed[] = [
   { merchantId: MERCHANT_B.id, payoutOrderId: 'PO-FIXTURE-B-SUCCESS', status: 'SUCCESS', amountMinor: 99_900, message: 'Payout completed' },
 ];
 
-/**
- * A merchant made for one run (verify-client): random keys and a wallet known only to its sandbox, so
- * unlike the README's demo keys only the client under test holds them. `random` is injected for tests.
- */
+/** A merchant made for one run (verify-client): random keys only the client under test holds, unlike the
+ * README's demo keys. `random` is injected for tests. */
 export function runMerchant(random: (size: number) => Uint8Array = randomBytes): Merchant {
   const hex = (size: number) => Buffer.from(random(size)).toString('hex');
   const id = hex(8);
@@ -120,10 +118,8 @@ export function runMerchant(random: (size: number) => Uint8Array = randomBytes):
   };
 }
 
-/**
- * The demo merchants and wallets, then `extra` (each with a wallet holding what merchant A's does): sandbox
- * merchants sharing no id, API key or wallet with another.
- */
+/** The demo merchants and wallets, then `extra` (each funded like merchant A's): no two share an id, API key
+ * or wallet. */
 export function tenantsWith(extra: readonly Merchant[]): { merchants: readonly Merchant[]; wallets: readonly WalletSeed[] } {
   if (extra.length === 0) return { merchants: MERCHANTS, wallets: WALLETS };
   const merchants = [...MERCHANTS];

@@ -1,9 +1,7 @@
 import type { Clock } from '../core/clock.js';
 
-/**
- * The sandbox's timers (a settlement, a webhook retry) on its clock, all stopped when it closes: nothing
- * fires into a closed sandbox, and no real timer keeps the process alive.
- */
+/** The sandbox's timers on its clock, all stopped when it closes: nothing fires into a closed sandbox and no
+ * real timer keeps the process alive. */
 export class Timers {
   private readonly pending = new Set<ReturnType<typeof setTimeout>>();
   private closed = false;

@@ -1,6 +1,5 @@
-// One webhook delivery: the signed request (P-HOOK-1) and the POST that carries it. The reference
-// sandbox sends its events with it and verify-receiver its genuine and forged ones, so both speak
-// the same wire format, with the same timeout and the same bounded read of the answer.
+// One webhook delivery (P-HOOK-1) and the POST that carries it, shared by the sandbox and verify-receiver
+// so both speak the same wire format, timeout and bounded read.
 import type { Agent, request } from 'undici';
 import { readBounded } from '../common/bounded-body.js';
 import { transportFailureOf } from '../common/net-errors.js';
@@ -16,10 +15,7 @@ export interface Delivery {
   headers: Record<string, string>;
 }
 
-/**
- * The genuine delivery of an event at a timestamp (P-HOOK-1): the canonical text of the event, and
- * the signature of P-SIGN-2 with the receiving merchant's secret over body + timestamp. Pure.
- */
+/** The genuine delivery of an event (P-HOOK-1): its canonical text, signed per P-SIGN-2 over body + timestamp. */
 export function signedDelivery(event: WebhookEvent, secret: string, timestamp: number): Delivery {
   const body = canonicalize(event);
   return { body, headers: deliveryHeaders(event.event_id, String(timestamp), hmacSha256Hex(secret, body + String(timestamp))) };
@@ -54,15 +50,11 @@ const READ_ANSWER_BYTES = 64 * 1024;
 
 /** Posts deliveries; one connection pool, closed with the sender. */
 export class DeliveryClient {
-  // undici takes about 100 ms to load: loaded at the first delivery, so a sandbox that sends no
-  // webhook (or a library user who only imports the sandbox) does not pay for it.
+  // undici is slow to load: loaded at the first delivery, so a sandbox that sends no webhook does not pay for it.
   private connection?: Promise<{ agent: Agent; request: typeof request }>;
   private readonly closing = new AbortController();
 
-  /**
-   * `clock`: whose time the answer window and an attempt's duration are on (a test's manual clock
-   * closes a 10 s window without waiting for it); real time by default.
-   */
+  /** `clock`: the answer window's and durations' clock (a test's manual clock closes a window at once). */
   constructor(private readonly clock: Clock = systemClock) {}
 
   private connect(): Promise<{ agent: Agent; request: typeof request }> {

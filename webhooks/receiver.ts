@@ -1,8 +1,5 @@
-// The kit's own webhook receiver: listens where P-CFG's `webhooks.listen` says, keeps each delivery
-// as it arrived (headers, the exact body bytes as text, when, on the run's clock) and answers what
-// the suite tells it to (200, or a 500 to see a retry). It judges nothing: the checks do. What it
-// keeps is only what the target sent: any other request on its socket (a health check, a tunnel's
-// probe) is a stray, answered at once, counted and never handed to the checks (see strayReason).
+// The kit's own webhook receiver: keeps each delivery as it arrived and answers what the suite says;
+// it judges nothing. Any other request on its socket is a stray: answered, counted, never judged.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
@@ -32,11 +29,11 @@ export interface ReceivedDelivery {
 /** Decides the answer to a delivery: 200 acknowledges it, anything else asks for a retry. */
 export type AnswerPolicy = (delivery: Omit<ReceivedDelivery, 'answered'>) => number;
 
-export const MAX_DELIVERY_BODY = 1024 * 1024;
+const MAX_DELIVERY_BODY = 1024 * 1024;
 /** Deliveries kept for the checks; later ones are answered and counted, not kept (a run sees a few dozen). */
-export const MAX_KEPT_DELIVERIES = 1_000;
+const MAX_KEPT_DELIVERIES = 1_000;
 /** The path of the receiver's own URL: where the kit registers it. */
-export const RECEIVER_PATH = '/webhooks';
+const RECEIVER_PATH = '/webhooks';
 
 /** The headers of a webhook delivery (P-HOOK-1), which a health check or a probe does not send. */
 const DELIVERY_HEADERS = ['x-signature', 'x-timestamp', EVENT_ID_HEADER.toLowerCase()];
@@ -44,10 +41,10 @@ const DELIVERY_HEADERS = ['x-signature', 'x-timestamp', EVENT_ID_HEADER.toLowerC
 const DESCRIBED_STRAYS = 5;
 
 /** Why a request to the listener is not a delivery it keeps. */
-export type StrayReason = 'another path' | 'not POST' | 'no delivery headers and no event';
+type StrayReason = 'another path' | 'not POST' | 'no delivery headers and no event';
 
 /** A request that was not a delivery: answered, counted, never judged. */
-export interface StrayRequest {
+interface StrayRequest {
   method: string;
   /** Its path without the query (which may carry a token), printable ASCII, at most 80 characters. */
   path: string;
@@ -74,34 +71,21 @@ export interface ReceiverOptions {
   /** "host:port" as P-CFG's webhooks.listen writes it ("127.0.0.1:0": a free port). */
   listen: string;
   clock: Clock;
-  /**
-   * Paths that also take deliveries besides RECEIVER_PATH: webhooks.url's, which a tunnel that keeps
-   * the path forwards as it is.
-   */
+  /** Paths that also take deliveries: webhooks.url's, which a tunnel that keeps the path forwards as it is. */
   alsoPaths?: readonly string[];
   /** Deliveries kept at most (default MAX_KEPT_DELIVERIES). */
   keepAtMost?: number;
 }
 
-/**
- * Whether a request may be a delivery (undefined), or why not, from its method and path, before its
- * body is read. Only a POST to one of the listener's paths is; anything else (a GET / health check,
- * a tunnel's probe elsewhere) is a stray.
- */
-export function strayReason(method: string, pathname: string, paths: ReadonlySet<string>): StrayReason | undefined {
+/** Why a request is not a delivery, from method and path before its body is read (a health check, a tunnel's probe). */
+function strayReason(method: string, pathname: string, paths: ReadonlySet<string>): StrayReason | undefined {
   if (!paths.has(pathname)) return 'another path';
   return method === 'POST' ? undefined : 'not POST';
 }
 
-/**
- * A POST to the listener's path that carries no mark of a delivery: none of X-SIGNATURE, X-TIMESTAMP
- * or X-EVENT-ID, and a body that is not even an event (a JSON object with `event` or `event_id`).
- * Such a request is a stray, not a sender's fault: a faulty sender still breaks P-HOOK-1 in a way the
- * checks can see (it omits one header or signs wrongly, but sends the event), while a request that
- * carries nothing of P-HOOK cannot be told apart from a local process posting there and is not judged.
- * A sender whose every delivery is like that is still caught: no event arrives (HOOK-EVENTS-FIRED).
- */
-export function bearsNoDeliveryMark(headers: Readonly<Record<string, string>>, body: string): boolean {
+/** A POST bearing no mark of P-HOOK (no delivery header, no event in the body) cannot be told from a local
+ * process posting there: a stray. A sender whose every delivery is like that still fails HOOK-EVENTS-FIRED. */
+function bearsNoDeliveryMark(headers: Readonly<Record<string, string>>, body: string): boolean {
   if (DELIVERY_HEADERS.some((name) => headers[name] !== undefined)) return false;
   let json: unknown;
   try {
@@ -113,7 +97,7 @@ export function bearsNoDeliveryMark(headers: Readonly<Record<string, string>>, b
 }
 
 /** `host:port` (an IPv6 host in brackets) as P-CFG's webhooks.listen writes it, or why it is not one. */
-export function parseListen(listen: string): { host: string; port: number } | string {
+function parseListen(listen: string): { host: string; port: number } | string {
   const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(listen);
   if (match === null) return `"${listen}" is not host:port (e.g. 127.0.0.1:0, or 0.0.0.0:8443 behind a tunnel)`;
   const port = Number(match[2]);
@@ -146,11 +130,8 @@ export class KitReceiver {
     this.loopDelay.enable();
   }
 
-  /**
-   * The longest stall of this process's event loop since the receiver started, in ms of the run's
-   * clock: while it lasted, a delivery could have arrived unseen. The observation waits that much
-   * longer before it stops looking, and HOOK-RETRY allows for it (suites/checks/retry-timing.ts).
-   */
+  /** The longest event-loop stall since start (ms): a delivery could have arrived unseen meanwhile, so the
+   * observation and HOOK-RETRY allow for it (suites/checks/retry-timing.ts). */
   longestStallMs(): number {
     return (this.loopDelay.max / 1e6) * (this.clock.factor ?? 1);
   }
@@ -208,10 +189,7 @@ export class KitReceiver {
     this.policy = policy;
   }
 
-  /**
-   * The first delivery (already here or still to come) that `match` accepts, or undefined once the
-   * run's clock passes `deadline` (ms) without one.
-   */
+  /** The first delivery (here or to come) that `match` accepts, or undefined once the clock passes `deadline`. */
   async waitFor(match: (delivery: ReceivedDelivery) => boolean, deadline: number): Promise<ReceivedDelivery | undefined> {
     for (;;) {
       const found = this.deliveries.find(match);

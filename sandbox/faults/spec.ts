@@ -1,7 +1,5 @@
-/**
- * Fault switches: each breaks exactly one profile rule the way real implementations break it, so
- * that every conformance check can be shown to fail (`serve --fault NAME`, `startSandbox({ faults })`).
- */
+/** A fault switch breaks exactly one profile rule the way real implementations do, so every check can be
+ * shown to fail (`serve --fault NAME`, `startSandbox({ faults })`). */
 export interface FaultSpec {
   /** The profile rule the fault breaks. */
   rule: string;

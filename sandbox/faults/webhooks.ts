@@ -2,7 +2,6 @@ import type { FaultSpec } from './spec.js';
 
 /** Faults of the webhook sender (P-HOOK). */
 export const WEBHOOK_FAULTS = {
-  // The webhook sender (P-HOOK)
   'hook-no-event-id': {
     rule: 'P-HOOK-1',
     requirement: 'HOOK-DELIVERY-HEADERS',

@@ -73,10 +73,8 @@ const TOLERATING_FAULTS: readonly FaultName[] = [
   'order-address-optional',
 ];
 
-/**
- * A copy of the body in which the defects that the active faults tolerate are replaced by valid
- * values, so the schema sees every other defect exactly as before.
- */
+/** The body with the defects the active faults tolerate replaced by valid values, so the schema sees every
+ * other defect exactly as before. */
 function toleratedCopy(body: Json, fault: (name: FaultName) => boolean): Json {
   // With none of them active there is nothing to replace: the schema reads the body itself (it never changes it).
   if (!TOLERATING_FAULTS.some(fault)) return body;
@@ -169,10 +167,8 @@ export function validateCreateOrder(ctx: OperationContext): AcceptedOrder {
   };
 }
 
-/**
- * The amount as stored: exact (P-AMOUNT-4), but cut to two decimals by a DECIMAL(…,2) column or
- * wrapped past 2^31 - 1 by a 32-bit integer column under their faults.
- */
+/** The amount as stored: exact (P-AMOUNT-4), or under their faults cut to two decimals (DECIMAL(…,2)) or
+ * wrapped past 2^31 - 1 (32-bit column). */
 function storedAmount(ctx: OperationContext, minor: number, currency: Currency): number {
   if (ctx.fault('amount-three-decimals-truncated') && minorUnitOf(currency) === 3) return minor - (minor % 10);
   if (ctx.fault('amount-large-int32')) return minor % 2 ** 31;
@@ -182,10 +178,8 @@ function storedAmount(ctx: OperationContext, minor: number, currency: Currency):
 const LINE_SEPARATORS = /[\u2028\u2029]/;
 const ASTRAL = /[\u{10000}-\u{10FFFF}]/u;
 
-/**
- * P-ERR-3's text faults, each the 500 of a crash: an emoji in a 3-byte utf8 name column, U+2028 or
- * U+2029 in text embedded in a script.
- */
+/** P-ERR-3's text faults, each a crash's 500: an emoji in a 3-byte utf8 column, U+2028/U+2029 in text
+ * embedded in a script. */
 function crashOnEdgeText(ctx: OperationContext, customer: Json | undefined): void {
   if (ctx.fault('errors-astral-500') && typeof customer?.name === 'string' && ASTRAL.test(customer.name)) {
     throw new OperationError(500, 'internal server error');

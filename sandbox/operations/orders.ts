@@ -13,10 +13,8 @@ export function paymentLink(origin: string, svcOrderId: string): string {
   return `${origin}/checkout/${encodeURIComponent(svcOrderId)}`;
 }
 
-/**
- * A PROCESSING payment becomes PAID once the clock passes its `settlesAt`: at the next read or by its
- * timer (`now` Infinity), whichever comes first; the change is told once.
- */
+/** A PROCESSING payment becomes PAID once the clock passes `settlesAt`, at the next read or by its timer
+ * (`now` Infinity), whichever is first; the change is told once. */
 export function settleOrder(order: Order, now: number, store: SandboxStore): Order {
   if (order.status === 'PROCESSING' && order.settlesAt !== undefined && now >= order.settlesAt) {
     order.status = 'PAID';
@@ -31,10 +29,8 @@ export function orderBySvcId(store: SandboxStore, svcOrderId: string): Order | u
   return store.orderBySvcId(svcOrderId);
 }
 
-/**
- * The store key of a merchant's order id. Ids compare as text (P-DUP-4); under `dup-type-sensitive`
- * the JSON type is part of the key, so 123 and "123" are two orders.
- */
+/** The store key of an order id: ids compare as text (P-DUP-4); under `dup-type-sensitive` the JSON type is
+ * part of the key, so 123 and "123" are two orders. */
 function storageKey(ctx: OperationContext, orderId: number | string): string {
   const text = comparedOrderId(ctx, orderId);
   return ctx.fault('dup-type-sensitive') ? key(ctx.merchant.id, `${typeof orderId}:${text}`) : key(ctx.merchant.id, text);
@@ -139,10 +135,8 @@ function createdAtText(ctx: OperationContext, ms: number): string {
   return formatDateTime(ms);
 }
 
-/**
- * Order Status / Order Cancel `data` (P-OPS table): the order record plus amount and currency; its
- * payment_link at `origin` (where the merchant reached the sandbox). Also a payment event's data.
- */
+/** Order Status / Cancel `data` (P-OPS table), also a payment event's: the record plus amount and currency,
+ * its payment_link at `origin` (where the merchant reached the sandbox). */
 export function statusRecord(order: Order, origin: string): Record<string, unknown> {
   return {
     svc_order_id: order.svcOrderId,
@@ -155,10 +149,8 @@ export function statusRecord(order: Order, origin: string): Record<string, unkno
   };
 }
 
-/**
- * The order named by a lookup body (`{ order_id }`), settled by the clock; 400 or 404 otherwise.
- * `anyMerchant` (a tenant fault): a query that forgets the merchant, tried when this one has none.
- */
+/** The order a lookup body names, settled by the clock; 400 or 404 otherwise. `anyMerchant` (a tenant
+ * fault): a query that forgets the merchant, tried when this one has none. */
 function lookUp(ctx: OperationContext, anyMerchant = false): Order {
   requireSchema('order-lookup-request', ctx.body);
   const orderId = ctx.body.order_id as number | string;
@@ -177,10 +169,8 @@ function orderOfAnyMerchant(store: SandboxStore, orderId: number | string): Orde
 export const orderStatus: OperationHandler = (ctx) =>
   successResponse(statusRecord(lookUp(ctx, ctx.fault('tenant-order-status')), ctx.origin), 'Order fetched');
 
-/**
- * Order Cancel (P-OPS-1): UN_PAID or FAILED → CANCELLED; any other state 422. PROCESSING too: money
- * is in flight and the network decides; the merchant asks Order Status and cancels only if it fails.
- */
+/** Order Cancel (P-OPS-1): UN_PAID or FAILED → CANCELLED, else 422; PROCESSING too, since money is in flight
+ * and the merchant cancels only once Order Status says it failed. */
 export const orderCancel: OperationHandler = async (ctx) => {
   const order = lookUp(ctx, ctx.fault('tenant-order-cancel'));
   const refuse = (why: string) => new OperationError(422, `order ${JSON.stringify(String(order.orderId))} cannot be cancelled: ${why}`);

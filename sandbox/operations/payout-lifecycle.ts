@@ -7,7 +7,7 @@ import type { FaultName } from '../faults.js';
 import type { Payout, SandboxStore, Wallet } from '../store.js';
 
 /** The record's `message` for each outcome of the payout rules. */
-export const PAYOUT_MESSAGES = {
+const PAYOUT_MESSAGES = {
   insufficientBalance: 'Insufficient wallet balance',
   bankRejected: 'Beneficiary bank rejected the transfer',
   pending: 'Awaiting bank confirmation',
@@ -35,10 +35,8 @@ export function insufficientBalanceOutcome(): InitiationOutcome {
   return { status: 'FAILED', message: PAYOUT_MESSAGES.insufficientBalance, debited: false, failure: 'insufficient-balance' };
 }
 
-/**
- * The sandbox's payout rules, in order: over the balance FAILED, ending in 13 FAILED, ending in 42
- * PENDING (until the control endpoint settles it), anything else PROCESSING (SUCCESS after `settleSeconds`).
- */
+/** The sandbox's payout rules, in order: over the balance FAILED, ending in 13 FAILED, in 42 PENDING (until
+ * settled by the control endpoint), else PROCESSING (SUCCESS after `settleSeconds`). */
 export function initiationOutcome(amountMinor: number, balanceMinor: number): InitiationOutcome {
   if (amountMinor > balanceMinor) return insufficientBalanceOutcome();
   const ending = amountMinor % 100;
@@ -59,10 +57,8 @@ export function settleWhenDue(payout: Payout, store: SandboxStore): void {
   if (payout.status === 'PROCESSING' && payout.settlesAt !== undefined) markSuccess(payout, store);
 }
 
-/**
- * Payouts whose debit waits for their SUCCESS (variant debitAt 'settlement'): until then a new payout's
- * funds check counts them as reserved, or concurrent payouts would overdraw the wallet (P-MONEY-3).
- */
+/** Payouts whose debit waits for SUCCESS (debitAt 'settlement'): the funds check counts them as reserved, or
+ * concurrent payouts would overdraw the wallet (P-MONEY-3). */
 const awaitingDebit = new WeakSet<Payout>();
 
 /** Marks a new payout's debit as due at settlement (debitAt 'settlement'). */
@@ -101,10 +97,8 @@ const ALLOWED_FROM: Readonly<Record<SettlementTarget, readonly PayoutState[]>> =
   REVERSED: ['SUCCESS'],
 };
 
-/**
- * The control endpoint's transition: FAILED refunds the debit (P-OPS-4), REVERSED credits the amount
- * back. Returns the reason for a 422 when the transition is not allowed.
- */
+/** The control endpoint's transition: FAILED refunds the debit (P-OPS-4), REVERSED credits it back; returns
+ * the reason for a 422 when not allowed. */
 export function settle(
   payout: Payout,
   target: SettlementTarget,
@@ -140,18 +134,14 @@ export function settle(
   return undefined;
 }
 
-/**
- * The record's `wallet_id` is a wallet transaction reference (interface: Payout record), one per
- * payout: the debit's reference, derived from the payout id (PAY-00000007 → WTX-00000007).
- */
-export function walletTransactionReference(payoutId: string): string {
+/** `wallet_id` is a wallet transaction reference, one per payout (interface: Payout record): PAY-00000007 →
+ * WTX-00000007. */
+function walletTransactionReference(payoutId: string): string {
   return `WTX-${payoutId.replace(/^PAY-/, '')}`;
 }
 
-/**
- * The payout record of the interface's table, every field a string (P-PAYOUT-1..3). The record
- * faults are applied here, in one place, so each breaks exactly its rule.
- */
+/** The payout record, every field a string (P-PAYOUT-1..3); the record faults are applied here, in one place,
+ * so each breaks exactly its rule. */
 export function payoutRecord(payout: Payout, fault: (name: FaultName) => boolean): Record<string, unknown> {
   const failed = payout.status === 'FAILED';
   const date = formatDate(payout.createdAt);

@@ -23,20 +23,18 @@ import {
   type SettlementTarget,
 } from './payout-lifecycle.js';
 
-export const WRONG_ENVIRONMENT_WALLET = 'wallet identifier is invalid for the selected environment';
-export const FOREIGN_WALLET = 'wallet identifier is invalid for this merchant';
-export const PAYOUT_NOT_FOUND = 'payout transaction not found';
+const WRONG_ENVIRONMENT_WALLET = 'wallet identifier is invalid for the selected environment';
+const FOREIGN_WALLET = 'wallet identifier is invalid for this merchant';
+const PAYOUT_NOT_FOUND = 'payout transaction not found';
 /** The sandbox's per-payout limit (interface: payout limits per account are not shown). */
-export const PAYOUT_LIMIT_MINOR = 100_000_000_000_000;
+const PAYOUT_LIMIT_MINOR = 100_000_000_000_000;
 /** The fee the `tenant-initiate-fee` fault charges on top of the amount, minor units. */
 const REFUSAL_FEE_MINOR = 250;
 
 type WalletRefusal = { refused: 'environment' | 'merchant'; message: string };
 
-/**
- * P-ENV-2, P-ERR-4: a wallet of the merchant's, in the sandbox. An unknown wallet and another merchant's
- * get the same answer, so ids cannot be probed; `existenceOnly` (a fault) lets another merchant's pass.
- */
+/** P-ENV-2, P-ERR-4: the merchant's sandbox wallet; unknown and foreign wallets get the same answer so ids
+ * cannot be probed (`existenceOnly`, a fault, lets a foreign one pass). */
 function lookupWallet(ctx: OperationContext, walletId: string, existenceOnly = false): Wallet | WalletRefusal {
   const wallet = ctx.store.wallets.get(walletId);
   if (wallet === undefined || (wallet.merchantId !== ctx.merchant.id && !existenceOnly))
@@ -118,10 +116,8 @@ function payoutAmountMinor(ctx: OperationContext, request: TransactionInitiation
   return minor;
 }
 
-/**
- * Transaction Initiation (P-OPS-3, P-OPS-4): from the duplicate check to the insert all is synchronous,
- * so concurrent initiations cannot interleave (P-OPS-5, P-MONEY-3); each race fault puts an await in it.
- */
+/** Transaction Initiation (P-OPS-3, P-OPS-4): synchronous from duplicate check to insert, so concurrent
+ * initiations cannot interleave (P-OPS-5, P-MONEY-3); each race fault puts an await in it. */
 export const transactionInitiation: OperationHandler = async (ctx) => {
   refuseAmountForm(ctx, 'amount', { string: 'ops-amount-string-refused' });
   const request = requireInitiationSchema(ctx);
@@ -205,10 +201,8 @@ function newPayout(
   };
 }
 
-/**
- * What the funds check compares a payout with: what the wallet can pay, or under `money-exact-balance-refused`
- * (amount >= balance) one minor unit less, under `money-rounding-tolerance` one minor unit more.
- */
+/** What the funds check compares a payout with: the payable amount, one minor unit less under
+ * `money-exact-balance-refused`, one more under `money-rounding-tolerance`. */
 function fundsCheckedAgainst(ctx: OperationContext, availableMinor: number): number {
   if (ctx.fault('money-exact-balance-refused')) return availableMinor - 1;
   return ctx.fault('money-rounding-tolerance') ? availableMinor + 1 : availableMinor;
@@ -221,10 +215,8 @@ function debitedMinor(ctx: OperationContext, amountMinor: number, wallet: Wallet
   return amountMinor - (amountMinor % unit);
 }
 
-/**
- * The control endpoint POST /sandbox/payouts/settle, signed like the API: `{ payout_order_id, status }`
- * moves a PENDING/PROCESSING payout to SUCCESS or FAILED, or a SUCCESS one to REVERSED.
- */
+/** POST /sandbox/payouts/settle, signed like the API: `{ payout_order_id, status }` moves PENDING/PROCESSING
+ * to SUCCESS or FAILED, or SUCCESS to REVERSED. */
 export const settlePayout: OperationHandler = (ctx) => {
   const { payout_order_id: id, status } = ctx.body;
   if (!((typeof id === 'string' && id !== '') || Number.isSafeInteger(id))) {

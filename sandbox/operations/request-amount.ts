@@ -5,10 +5,8 @@ import type { Currency } from '../../schemas/types.js';
 import { OperationError, type OperationContext } from '../context.js';
 import type { FaultName } from '../faults.js';
 
-/**
- * P-AMOUNT-1/2: the amount in the currency's minor units. More decimals than the currency has, or an
- * amount too large to count exactly, is a 400 (P-AMOUNT-2 lets a server refuse or round).
- */
+/** P-AMOUNT-1/2: the amount in minor units; too many decimals or too large to count exactly is a 400
+ * (P-AMOUNT-2 lets a server refuse or round). */
 export function amountInMinorUnits(value: unknown, currency: Currency, field: string): number {
   const amount = requestAmount(value);
   if (amount === undefined) throw new OperationError(400, `/${field}: must be a number or a decimal string greater than zero`);
