@@ -121,110 +121,16 @@ export function installClientHarness(options: ClientHarnessOptions = {}): Client
       `installClientHarness: a harness is already installed for ${baseUrl}; await its restore() first, or give this one another baseUrl`,
     );
   }
-  const scenarios = [...(options.scenarios ?? [])];
   const clock = options.clock ?? systemClock;
+  const scenarios = [...(options.scenarios ?? [])];
   const recorded: RecordedExchange[] = [];
-  let app: SandboxApp;
-  try {
-    app = createSandbox({
-      clock,
-      scenarios,
-      ...(options.hangSeconds !== undefined ? { hangSeconds: options.hangSeconds } : {}),
-      record: (x) => recorded.push(x),
-    });
-  } catch (error) {
-    throw new RangeError(`installClientHarness: ${(error as Error).message.replace(/^sandbox: /, '')}`);
-  }
-
+  const app = sandboxFor(options, clock, scenarios, recorded);
+  const state: HarnessState = { baseUrl, clock, scenarios, recorded, answering: new Set(), app, startedAt: new Date(clock.now()) };
   const nock = loadNock();
-  const startedAt = new Date(clock.now());
-  // Answers being given, so judging can refuse to miss one and restore() can wait for them.
-  const answering = new Set<Promise<unknown>>();
-  let restored: Promise<void> | undefined;
-
-  // nock hands a reply function the body parsed as JSON, and throws outside any callback when a JSON
-  // body does not parse. So the raw bytes and headers are taken on the scope's 'request' event, and
-  // the content type is hidden from nock's own parser (the sandbox gets the real headers).
-  // allowUnmocked matters only once the interceptors are removed: the host then goes to the network
-  // again (a `.test` host fails to resolve) instead of getting nock's "no match" error.
-  const received = new WeakMap<NockRequest, { headers: Array<[string, string]>; bytes: Buffer }>();
-  const scope = nock(baseUrl, { allowUnmocked: true }).persist();
-  scope.on('request', (req: NockRequest, _interceptor: unknown, bodyText: string) => {
-    received.set(req, { headers: headersOf(req.headers), bytes: rawBody(req, bodyText) });
-    req.headers = { ...req.headers, 'content-type': 'application/octet-stream' };
-  });
-
-  async function answer(req: NockRequest, path: string): Promise<nockModule.ReplyFnResult> {
-    const seen = received.get(req) ?? { headers: headersOf(req.headers), bytes: Buffer.alloc(0) };
-    // The same answers as on a socket (sandbox/wire.ts): a body past the limit, a malformed request.
-    const wire = { method: req.method, target: path, origin: baseUrl, headers: seen.headers, body: seen.bytes };
-    const { response, closeAfter } = await answerWire(app, wire);
-    const body = Buffer.from(await response.arrayBuffer());
-    const headers: string[] = [];
-    response.headers.forEach((value, name) => headers.push(name, value));
-    if (!response.headers.has('content-length')) headers.push('content-length', String(body.length));
-    if (closeAfter) headers.push('connection', 'close');
-    return [response.status, body, headers];
-  }
-  const tracked = (reply: Promise<nockModule.ReplyFnResult>) => {
-    answering.add(reply);
-    const done = () => void answering.delete(reply);
-    reply.then(done, done);
-    return reply;
-  };
-  // One catch-all interceptor per method, kept so that restore() removes exactly these.
-  const interceptors = METHODS.map((method) => {
-    const interceptor = scope.intercept(() => true, method);
-    interceptor.reply(function (this: nockModule.ReplyFnContext, path: string) {
-      return tracked(answer(this.req, path));
-    });
-    return interceptor;
-  });
+  const { scope, interceptors } = intercept(nock, state);
   if (options.blockOtherHosts) nock.disableNetConnect();
   installed.add(baseUrl);
-
-  const judge = (caller: string) => {
-    const waiting = answering.size;
-    if (waiting > 0) {
-      throw new Error(
-        `harness.${caller}(): ${waiting} request${waiting > 1 ? 's are' : ' is'} still waiting for an answer (a scenario holding it?); await harness.restore() first, which releases held answers`,
-      );
-    }
-    return judgeClient({
-      exchanges: recorded,
-      baseUrl,
-      merchant: MERCHANT_A,
-      otherEnvironment: { apiKeys: [MERCHANT_A_LIVE.apiKey], walletIds: [MERCHANT_A_LIVE.walletId] },
-      toleranceSeconds: app.options.variant.toleranceSeconds,
-    });
-  };
-
-  /** The judgement verify-client would write for this traffic, and the failed results behind it. */
-  const judgement = (strict: boolean, caller: string): { report: Report; failed: CheckResult[] } => {
-    const { results, apiRequests } = judge(caller);
-    // A client that sent nothing of its own fails CLIENT-SENDS-REQUESTS; the hint says where to point it.
-    const built = buildReport({
-      results,
-      catalog: clientCatalog(),
-      target: { baseUrl, environment: 'sandbox', embeddedSandbox: true },
-      seed: 0,
-      runNumber: 0,
-      runs: 0,
-      strict,
-      startedAt,
-      durationMs: clock.now() - startedAt.getTime(),
-      version: readPackageJson<{ version: string }>('package.json').version,
-      rerunCommand: `re-run the test that called installClientHarness(${scenarios.length ? `{ scenarios: ${JSON.stringify(scenarios)} }` : ''})`,
-    });
-    const report: Report = {
-      ...built,
-      client: { command: 'in-process (installClientHarness)', exitCode: null, requests: apiRequests, scenarios },
-      ...(apiRequests === 0
-        ? { hints: [`the client sent no request to ${baseUrl}; point it at harness.baseUrl (harness.env.SVC_BASE_URL)`] }
-        : {}),
-    };
-    return { report, failed: results.filter((r) => r.state === 'failed') };
-  };
+  let restored: Promise<void> | undefined;
 
   return {
     baseUrl,
@@ -236,11 +142,11 @@ export function installClientHarness(options: ClientHarnessOptions = {}): Client
       SVC_ENVIRONMENT: 'sandbox',
     }),
     credentials: Object.freeze({ apiKey: MERCHANT_A.apiKey, secretKey: MERCHANT_A.secretKey, walletId: MERCHANT_A.walletId }),
-    requests: () => [...recorded].sort((a, b) => a.receivedAt - b.receivedAt),
-    findings: () => judge('findings').results.filter((r) => r.state === 'failed'),
-    report: (opts = {}) => judgement(Boolean(opts.strict), 'report').report,
+    requests: () => [...state.recorded].sort((a, b) => a.receivedAt - b.receivedAt),
+    findings: () => judged(state, 'findings').results.filter((r) => r.state === 'failed'),
+    report: (opts = {}) => judgement(state, Boolean(opts.strict), 'report').report,
     assertConformant(opts = {}) {
-      const { report, failed } = judgement(Boolean(opts.strict), 'assertConformant');
+      const { report, failed } = judgement(state, Boolean(opts.strict), 'assertConformant');
       if (report.verdict !== 'conformant') throw new ClientConformanceError(conformanceMessage(report, failed), failed, report);
     },
     restore() {
@@ -249,12 +155,121 @@ export function installClientHarness(options: ClientHarnessOptions = {}): Client
         scope.removeAllListeners('request');
         if (options.blockOtherHosts) nock.enableNetConnect();
         installed.delete(baseUrl);
-        await app.close();
-        await Promise.allSettled([...answering]);
+        await state.app.close();
+        await Promise.allSettled([...state.answering]);
       })();
       return restored;
     },
   };
+}
+
+/** What one installed harness holds: its sandbox, what it recorded, and the answers still being given. */
+interface HarnessState {
+  baseUrl: string;
+  clock: Clock;
+  scenarios: ScenarioName[];
+  recorded: RecordedExchange[];
+  /** Answers being given, so judging can refuse to miss one and restore() can wait for them. */
+  answering: Set<Promise<unknown>>;
+  app: SandboxApp;
+  startedAt: Date;
+}
+
+function sandboxFor(options: ClientHarnessOptions, clock: Clock, scenarios: ScenarioName[], recorded: RecordedExchange[]): SandboxApp {
+  try {
+    return createSandbox({
+      clock,
+      scenarios,
+      ...(options.hangSeconds !== undefined ? { hangSeconds: options.hangSeconds } : {}),
+      record: (x) => recorded.push(x),
+    });
+  } catch (error) {
+    throw new RangeError(`installClientHarness: ${(error as Error).message.replace(/^sandbox: /, '')}`);
+  }
+}
+
+/**
+ * One catch-all interceptor per method, answered by the sandbox. nock parses JSON bodies and throws
+ * on a bad one, so the raw bytes are taken on 'request' and the content type hidden from its parser.
+ */
+function intercept(nock: Nock, state: HarnessState) {
+  const received = new WeakMap<NockRequest, { headers: Array<[string, string]>; bytes: Buffer }>();
+  // allowUnmocked: once the interceptors are removed, the host goes to the network again, not to "no match".
+  const scope = nock(state.baseUrl, { allowUnmocked: true }).persist();
+  scope.on('request', (req: NockRequest, _interceptor: unknown, bodyText: string) => {
+    received.set(req, { headers: headersOf(req.headers), bytes: rawBody(req, bodyText) });
+    req.headers = { ...req.headers, 'content-type': 'application/octet-stream' };
+  });
+  async function answer(req: NockRequest, path: string): Promise<nockModule.ReplyFnResult> {
+    const seen = received.get(req) ?? { headers: headersOf(req.headers), bytes: Buffer.alloc(0) };
+    // The same answers as on a socket (sandbox/wire.ts): a body past the limit, a malformed request.
+    const wire = { method: req.method, target: path, origin: state.baseUrl, headers: seen.headers, body: seen.bytes };
+    const { response, closeAfter } = await answerWire(state.app, wire);
+    const body = Buffer.from(await response.arrayBuffer());
+    const headers: string[] = [];
+    response.headers.forEach((value, name) => headers.push(name, value));
+    if (!response.headers.has('content-length')) headers.push('content-length', String(body.length));
+    if (closeAfter) headers.push('connection', 'close');
+    return [response.status, body, headers];
+  }
+  const tracked = (reply: Promise<nockModule.ReplyFnResult>) => {
+    state.answering.add(reply);
+    const done = () => void state.answering.delete(reply);
+    reply.then(done, done);
+    return reply;
+  };
+  const interceptors = METHODS.map((method) => {
+    const interceptor = scope.intercept(() => true, method);
+    interceptor.reply(function (this: nockModule.ReplyFnContext, path: string) {
+      return tracked(answer(this.req, path));
+    });
+    return interceptor;
+  });
+  return { scope, interceptors };
+}
+
+function judged(state: HarnessState, caller: string) {
+  const waiting = state.answering.size;
+  if (waiting > 0) {
+    throw new Error(
+      `harness.${caller}(): ${waiting} request${waiting > 1 ? 's are' : ' is'} still waiting for an answer (a scenario holding it?); await harness.restore() first, which releases held answers`,
+    );
+  }
+  return judgeClient({
+    exchanges: state.recorded,
+    baseUrl: state.baseUrl,
+    merchant: MERCHANT_A,
+    otherEnvironment: { apiKeys: [MERCHANT_A_LIVE.apiKey], walletIds: [MERCHANT_A_LIVE.walletId] },
+    toleranceSeconds: state.app.options.variant.toleranceSeconds,
+  });
+}
+
+/** The judgement verify-client would write for this traffic, and the failed results behind it. */
+function judgement(state: HarnessState, strict: boolean, caller: string): { report: Report; failed: CheckResult[] } {
+  const { results, apiRequests } = judged(state, caller);
+  const { baseUrl, scenarios, startedAt } = state;
+  const built = buildReport({
+    results,
+    catalog: clientCatalog(),
+    target: { baseUrl, environment: 'sandbox', embeddedSandbox: true },
+    seed: 0,
+    runNumber: 0,
+    runs: 0,
+    strict,
+    startedAt,
+    durationMs: state.clock.now() - startedAt.getTime(),
+    version: readPackageJson<{ version: string }>('package.json').version,
+    rerunCommand: `re-run the test that called installClientHarness(${scenarios.length ? `{ scenarios: ${JSON.stringify(scenarios)} }` : ''})`,
+  });
+  // A client that sent nothing of its own fails CLIENT-SENDS-REQUESTS; the hint says where to point it.
+  const report: Report = {
+    ...built,
+    client: { command: 'in-process (installClientHarness)', exitCode: null, requests: apiRequests, scenarios },
+    ...(apiRequests === 0
+      ? { hints: [`the client sent no request to ${baseUrl}; point it at harness.baseUrl (harness.env.SVC_BASE_URL)`] }
+      : {}),
+  };
+  return { report, failed: results.filter((r) => r.state === 'failed') };
 }
 
 /** The base URL as an origin; anything with a path, query or another scheme is refused. */
