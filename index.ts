@@ -4,10 +4,6 @@ export * from './entries/signer.js';
 export * from './schemas/types.js';
 export {
   validateSchema,
-  isValid,
-  loadSchema,
-  describeErrors,
-  schemaIds,
   type SchemaId,
   type SchemaError,
   type ValidationResult,

@@ -6,7 +6,6 @@ export {
   OPERATION_PATHS,
   FAULTS,
   FAULT_NAMES,
-  parseFaults,
   DEFAULT_VARIANT,
   allVariants,
   type RunningSandbox,
@@ -17,8 +16,6 @@ export {
   type FaultName,
   SCENARIOS,
   SCENARIO_NAMES,
-  DEFAULT_HANG_SECONDS,
-  parseScenarios,
   type ScenarioName,
   type ScenarioSpec,
 } from '../sandbox/index.js';

@@ -21,4 +21,4 @@ export {
 } from '../signer/diagnose.js';
 export { formatDiagnosis } from '../signer/diagnose-report.js';
 export { VARIANTS, type VariantId } from '../signer/variants.js';
-export { parseCapturedRequest, authHeaders, headerValue, CaptureError, type CapturedRequest } from '../signer/capture.js';
+export { parseCapturedRequest, CaptureError, type CapturedRequest } from '../signer/capture.js';
