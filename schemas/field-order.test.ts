@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { webhookBuiltOrder } from './field-order.js';
+import { requiredPaths, webhookBuiltOrder } from './field-order.js';
 
 describe('webhookBuiltOrder', () => {
   it("is P-HOOK-2's field order, with data in its record schema's order (the schema it builds on first)", () => {
@@ -33,4 +33,27 @@ describe('webhookBuiltOrder', () => {
       expect(webhookBuiltOrder(body)).toBeUndefined();
     },
   );
+});
+
+describe('requiredPaths', () => {
+  it("reads Create Order's required fields from its schema, parents before children (P-ORDER-1)", () => {
+    expect(requiredPaths('order-create-request')).toEqual([
+      'order_id',
+      'order_amount',
+      'order_currency',
+      'service_type',
+      'customer',
+      'customer.name',
+      'customer.email',
+      'customer.phone',
+      'customer.address',
+      'customer.address.line1',
+      'customer.address.city',
+      'customer.address.state',
+      'customer.address.country',
+      'customer.address.postal_code',
+      'return_url',
+    ]);
+    expect(requiredPaths('payout-status-request')).toEqual(['svc_wallet_id', 'debit_account_type', 'payout_order_id']);
+  });
 });

@@ -30,3 +30,10 @@ export function webhookBuiltOrder(body: string): FieldOrder | undefined {
       : undefined;
   return { keys: documentedKeys('webhook-event'), ...(record !== undefined ? { fields: { data: { keys: documentedKeys(record) } } } : {}) };
 }
+
+/** A request schema's required fields as dotted paths, depth first, parents before children. */
+export function requiredPaths(id: SchemaId): string[] {
+  const walk = (schema: { required?: string[]; properties?: Record<string, object> }, prefix: string): string[] =>
+    (schema.required ?? []).flatMap((key) => [`${prefix}${key}`, ...walk(schema.properties?.[key] ?? {}, `${prefix}${key}.`)]);
+  return walk(loadSchema(id), '');
+}

@@ -6,6 +6,7 @@ import { CURRENCIES, type OrderCreateRequest, type RequestAmount } from '../../s
 import { CheckSkipped, answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { forAll } from '../property.js';
 import { createOrder, expectOrderCreated, expectSuccess, validOrder, withoutField } from '../requests.js';
+import { REQUIRED_ORDER_FIELDS } from './shared-errors.js';
 
 type Json = Record<string, unknown>;
 
@@ -224,7 +225,8 @@ async function unicodeNames(ctx: CheckContext): Promise<void> {
   await expectEach(ctx, cases, ACCEPTED, 'customer names in any script must be accepted (P-ORDER-4, P-SIGN-5)');
 }
 
-const REQUIRED_ADDRESS_FIELDS = ['line1', 'city', 'state', 'country', 'postal_code'] as const;
+const ADDRESS = 'customer.address.';
+const REQUIRED_ADDRESS_FIELDS = REQUIRED_ORDER_FIELDS.filter((path) => path.startsWith(ADDRESS)).map((path) => path.slice(ADDRESS.length));
 
 async function addressRequired(ctx: CheckContext): Promise<void> {
   const cases = [

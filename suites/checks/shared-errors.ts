@@ -4,28 +4,13 @@ import { getPath, withPath } from '../../core/predicates.js';
 import type fc from 'fast-check';
 import { invalidOrderCreateRequest, type DefectKind, type InvalidRequest } from '../../generators/index.js';
 import { answered, CheckFailure, expectStatus, type CheckContext } from '../check.js';
+import { requiredPaths } from '../../schemas/field-order.js';
 import type { Exchange } from '../http.js';
 import { forAll } from '../property.js';
 import { alterLastCharacter, CREATE_ORDER_PATH, PAYOUT_STATUS_PATH, sendProbe, validOrder } from './shared-auth.js';
 
-/** The interface's required Create Order fields (P-ORDER-1), parents before children. */
-export const REQUIRED_ORDER_FIELDS = [
-  'order_id',
-  'order_amount',
-  'order_currency',
-  'service_type',
-  'customer',
-  'customer.name',
-  'customer.email',
-  'customer.phone',
-  'customer.address',
-  'customer.address.line1',
-  'customer.address.city',
-  'customer.address.state',
-  'customer.address.country',
-  'customer.address.postal_code',
-  'return_url',
-] as const;
+/** The interface's required Create Order fields (P-ORDER-1), read from its schema: parents before children. */
+export const REQUIRED_ORDER_FIELDS = requiredPaths('order-create-request');
 
 /** P-ERR-4: amount and currency defects may also answer 422. */
 export function statusesFor(field: string): readonly number[] {
