@@ -82,10 +82,7 @@ export function selectionText(report: Pick<Report, 'certification'>): string {
   return [only ? `--only ${only}` : '', skip ? `--skip ${skip}` : ''].filter(Boolean).join(' and ') || 'its options';
 }
 
-/**
- * The counts, from the report's summary and coverage as core/verdict.ts wrote them: "not judged" is
- * the coverage's (what the not-judged line and the partial verdict count), so the parts add up to its total.
- */
+/** The counts line; "not judged" is the coverage's, so the parts add up to its total. */
 export function countsLine(report: Report): string {
   const { summary, coverage } = report;
   const mayNotHeld = report.requirements.filter((r) => r.status === 'failed' && r.level === 'MAY').length;

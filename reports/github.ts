@@ -9,10 +9,7 @@ import { isPartial, partialText, verdictText } from '../core/verdict.js';
 import { judged, type ConsoleOut } from './console.js';
 import { profileDecisionText } from './rule-text.js';
 
-/**
- * In a GitHub Actions job: the job summary appended to GITHUB_STEP_SUMMARY, the annotations on the
- * console (stderr under --format json: the runner reads workflow commands there too).
- */
+/** The job summary and annotations; annotations go to stderr under --format json (the runner reads them there too). */
 export class GitHubActionsReporter implements Reporter {
   constructor(
     private readonly out: ConsoleOut,
@@ -58,10 +55,7 @@ export function workflowCommand(name: 'error' | 'warning' | 'notice', properties
   return `::${name}${props === '' ? '' : ` ${props}`}::${escapeCommandData(message)}`;
 }
 
-/**
- * Text from a report made inert in GitHub Markdown: one line, control characters shown as escapes,
- * and every character that could start markup, HTML, a table cell or math backslash-escaped.
- */
+/** Report text made inert in GitHub Markdown: one line, control characters escaped, markup characters backslashed. */
 export function markdownText(text: string): string {
   return visible(shortened(text)).replace(/[\\`*_[\]<>&|~$]/g, '\\$&');
 }
@@ -85,10 +79,8 @@ function failing(report: Report): RequirementReport[] {
   return report.requirements.filter((r) => r.status === 'failed' && (r.level === 'MUST' || (r.level === 'SHOULD' && report.strict)));
 }
 
-/**
- * One `::error` line per requirement that fails the job (title: its id), and one naming the reason
- * of an inconclusive run. GitHub shows a step's first few annotations; the job summary lists them all.
- */
+/** One `::error` per failing requirement, and one for an inconclusive run's reason. GitHub shows only a step's
+ * first few; the job summary lists them all. */
 export function githubAnnotations(report: Report): string[] {
   const lines = failing(report).map((r) =>
     workflowCommand('error', { title: r.id }, `${r.level}: ${visible(shortened(failureMessage(r)))}${decided(r)}`),

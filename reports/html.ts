@@ -49,10 +49,7 @@ function formatDuration(ms: number): string {
   return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
 }
 
-/**
- * The page carries each rule's text itself (the section "Profile rules cited"), and each rule id links
- * there: a report is read from a CI artifact, where no link to the machine that ran it resolves.
- */
+/** Rule ids link within the page ("Profile rules cited"): a report read from a CI artifact has nothing else to link to. */
 function ruleAnchor(rule: string): string {
   return `rule-${rule.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 }
@@ -62,10 +59,7 @@ function rules(requirement: RequirementReport): string {
   return requirement.profile.map((rule) => (texts.has(rule) ? `<a href="#${ruleAnchor(rule)}">${esc(rule)}</a>` : esc(rule))).join(' ');
 }
 
-/**
- * The profile rule that decides the point the interface leaves open, when the requirement rests on
- * one: a failure read off a schema ("/order_amount: must be string") does not say whose rule it is.
- */
+/** The profile rule deciding a point the interface leaves open: a schema failure alone does not say whose rule it is. */
 function decisionHtml(requirement: RequirementReport): string {
   const decides = requirement.profileDecides;
   if (decides === undefined) return '';
@@ -317,10 +311,7 @@ function isFailure(requirement: RequirementReport): boolean {
   return requirement.status === 'failed' && requirement.level !== 'MAY';
 }
 
-/**
- * What the failure cards count, by the counts above them: every requirement that does not hold, of
- * which only the MUST ones are "Failed" (the SHOULD ones are "Warned", or failed under --strict).
- */
+/** What the failure cards count: only MUSTs are "Failed"; SHOULDs are "Warned" (or failed under --strict). */
 function failureBreakdown(report: Report): string {
   const failed = report.requirements.filter((r) => r.status === 'failed');
   const of = (level: RequirementReport['level']) => failed.filter((r) => r.level === level).length;

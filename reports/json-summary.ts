@@ -17,10 +17,7 @@ export class JsonSummaryReporter implements Reporter {
   }
 }
 
-/**
- * The summary as one JSON object: the verdict, the counts, each failed requirement (with the profile
- * rule that decides it), each MAY not held apart (never a failure), the report files and the digest.
- */
+/** The summary as one JSON object; a MAY not held is listed apart, never as a failure. */
 export function summaryJson(report: Report, files: readonly string[]): string {
   const entry = (r: Report['requirements'][number]) => ({
     id: r.id,

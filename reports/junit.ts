@@ -191,10 +191,7 @@ function properties(report: Report): string {
   return `    <properties>\n${rows.join('\n')}\n    </properties>`;
 }
 
-/**
- * An inconclusive run's own testsuite: one testcase whose <error> names why the run could not judge,
- * so CI counts an error (never a clean "0 tests, 0 failures") and shows the reason.
- */
+/** An inconclusive run's testsuite: one <error> naming why, so CI never sees a clean "0 tests, 0 failures". */
 function verdictSuite(report: Report, timestamp: string, props: string): string | undefined {
   if (report.verdict !== 'inconclusive') return undefined;
   const reasons = report.reasons ?? ['the run could not judge the target'];
