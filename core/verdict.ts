@@ -168,6 +168,11 @@ export function summarize(requirements: ReadonlyArray<{ status: RequirementRepor
   return summary;
 }
 
+type LevelStatus = Pick<RequirementReport, 'status' | 'level'>;
+/** A failed MUST or SHOULD; a MAY that does not hold is information, never a failure (P-CLI). */
+export const isFailure = (r: LevelStatus): boolean => r.status === 'failed' && r.level !== 'MAY';
+export const isMayNotHeld = (r: LevelStatus): boolean => r.status === 'failed' && r.level === 'MAY';
+
 /** No MUST failed (and, with --strict, no SHOULD). */
 export function isConformant(summary: Report['summary'], strict: boolean): boolean {
   return summary.failed === 0 && (!strict || summary.warned === 0);

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { visible } from '../common/visible.js';
 import type { Reporter, RunEnd } from '../core/reporter.js';
 import type { Report, RequirementReport } from '../core/report.js';
-import { isPartial, partialText, verdictText } from '../core/verdict.js';
+import { isFailure, isMayNotHeld, isPartial, partialText, verdictText } from '../core/verdict.js';
 import { judged, type ConsoleOut } from './console.js';
 import { profileDecisionText } from './rule-text.js';
 
@@ -122,13 +122,13 @@ export function githubJobSummary(report: Report, command: string): string {
     lines.push('', ...report.hints.map((hint) => `> ${markdownText(hint)}`));
   }
   // A MAY that does not hold fails nothing: listed apart, as information, never among the failed.
-  const failed = report.requirements.filter((r) => r.status === 'failed' && r.level !== 'MAY');
+  const failed = report.requirements.filter(isFailure);
   if (failed.length > 0) {
     lines.push('', '#### Failed requirements', '', '| Requirement | Level | What failed |', '| --- | --- | --- |');
     for (const r of failed)
       lines.push(`| ${markdownText(r.id)} | ${r.level} | ${markdownText(failureMessage(r))}${markdownText(decided(r))} |`);
   }
-  const notHeld = report.requirements.filter((r) => r.status === 'failed' && r.level === 'MAY');
+  const notHeld = report.requirements.filter(isMayNotHeld);
   if (notHeld.length > 0) {
     lines.push('', '#### Information: MAY not held (never fails the run)', '');
     for (const r of notHeld) lines.push(`- ${markdownText(r.id)}: ${markdownText(failureMessage(r))}`);

@@ -7,7 +7,7 @@ import { thrownIn, whoFixes } from '../core/check-error.js';
 import { profileDecisionText, ruleTexts } from './rule-text.js';
 import type { Reporter, RunEnd } from '../core/reporter.js';
 import type { Report, RequirementReport } from '../core/report.js';
-import { isPartial, leftOutOf, partialText, verdictText } from '../core/verdict.js';
+import { isFailure, isMayNotHeld, isPartial, leftOutOf, partialText, verdictText } from '../core/verdict.js';
 import { selectionText } from './console.js';
 import type { ReportFolder } from './write.js';
 
@@ -203,7 +203,7 @@ function skippedSummary(report: Report): string {
 }
 
 function counts(report: Report): string {
-  const may = report.requirements.filter((r) => r.level === 'MAY' && r.status === 'failed').length;
+  const may = report.requirements.filter(isMayNotHeld).length;
   const cards: Array<[string, number, string, string, string]> = [
     ['pass', report.summary.passed, 'Passed', 'requirements that hold', '#matrix'],
     ['fail', report.summary.failed, 'Failed', 'MUST: these fail the run', '#failures'],
@@ -307,9 +307,6 @@ function verdictBanner(report: Report): string {
 const SEVERITY = { fail: 0, warn: 1, info: 2, pass: 3, skip: 3 } as const;
 
 /** A requirement that does not hold and whose level makes it a failure or a warning: a MAY never is one. */
-function isFailure(requirement: RequirementReport): boolean {
-  return requirement.status === 'failed' && requirement.level !== 'MAY';
-}
 
 /** What the failure cards count: only MUSTs are "Failed"; SHOULDs are "Warned" (or failed under --strict). */
 function failureBreakdown(report: Report): string {
@@ -334,7 +331,7 @@ export function renderHtml(report: Report): string {
     failures.length > 0
       ? `<section id="failures"><h2>Failures and warnings (${failures.length})</h2><p class="note">${esc(failureBreakdown(report))}, most severe first. Open an exchange to see the request and the answer.</p>${failures.join('')}</section>`
       : '';
-  const notHeld = report.requirements.filter((r) => r.status === 'failed' && r.level === 'MAY').map((r) => failureCard(r, report.strict));
+  const notHeld = report.requirements.filter(isMayNotHeld).map((r) => failureCard(r, report.strict));
   const informationSection =
     notHeld.length > 0
       ? `<section id="information"><h2>Information: MAY not held (${notHeld.length})</h2><p class="note">What the profile allows a server either way: reported so you know, never a failure, and never part of the verdict.</p>${notHeld.join('')}</section>`

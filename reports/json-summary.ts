@@ -1,7 +1,7 @@
 // --format json: the summary as one JSON object on stdout, everything else on stderr.
 import type { Reporter, RunEnd } from '../core/reporter.js';
 import type { Report } from '../core/report.js';
-import { verdictText } from '../core/verdict.js';
+import { isFailure, isMayNotHeld, verdictText } from '../core/verdict.js';
 import { sayInconclusive, type ConsoleOut } from './console.js';
 import { digestOf } from './seal.js';
 
@@ -26,8 +26,8 @@ export function summaryJson(report: Report, files: readonly string[]): string {
     message: r.evidence[0]?.message ?? r.title,
     ...(r.profileDecides !== undefined ? { profileDecides: r.profileDecides } : {}),
   });
-  const failed = report.requirements.filter((r) => r.status === 'failed' && r.level !== 'MAY').map(entry);
-  const mayNotHeld = report.requirements.filter((r) => r.status === 'failed' && r.level === 'MAY').map(entry);
+  const failed = report.requirements.filter(isFailure).map(entry);
+  const mayNotHeld = report.requirements.filter(isMayNotHeld).map(entry);
   return (
     JSON.stringify({
       tool: report.tool,

@@ -6,7 +6,7 @@ import type { Exchange } from '../core/exchange.js';
 import { thrownIn, whoFixes } from '../core/check-error.js';
 import type { Reporter, RunEnd } from '../core/reporter.js';
 import type { Evidence, Report, RequirementReport } from '../core/report.js';
-import { isPartial, partialText, verdictText } from '../core/verdict.js';
+import { isFailure, isPartial, partialText, verdictText } from '../core/verdict.js';
 import { profileDecisionText, ruleReference } from './rule-text.js';
 import type { ReportFolder } from './write.js';
 
@@ -145,10 +145,6 @@ function testcase(requirement: RequirementReport, strict: boolean, thrown: Repor
   const body = xmlEscape(failureBody(requirement));
   if (requirement.level === 'MAY') return `${open}>\n      <system-out>${xmlEscape(message)}\n${body}</system-out>\n    </testcase>`;
   return `${open}>\n      <failure${attrs({ message, type: requirement.level })}>${body}</failure>\n    </testcase>`;
-}
-
-function isFailure(requirement: RequirementReport): boolean {
-  return requirement.status === 'failed' && requirement.level !== 'MAY';
 }
 
 function isKitError(requirement: RequirementReport): boolean {
