@@ -6,7 +6,6 @@ import { visible } from '../common/visible.js';
 import { TARGET_ENV_NAMES } from '../suites/config.js';
 import { UsageError, type Io } from './io.js';
 
-/** How a client's run ended. */
 export interface ClientOutcome {
   exitCode: number | null;
   /** How the client's run ended, when not with status 0: reported, not judged. */
@@ -179,7 +178,6 @@ function processGroup(child: ChildProcess) {
   return {
     signal,
     kill: () => signal('SIGKILL'),
-    /** Whether any process of the group is still there. */
     alive(): boolean {
       try {
         process.kill(-child.pid!, 0);

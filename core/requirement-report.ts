@@ -11,7 +11,6 @@ const MAX_EVIDENCE_PER_REQUIREMENT = 5;
 /** How a run was pointed at its target, for the reproduce lines of its evidence. */
 export interface ReproduceInput {
   seed: number;
-  /** How the run was pointed at its target, for reproduce lines: the config file, if any. */
   configPath?: string;
   /** The command that starts the embedded sandbox again (it stopped with the run), so configPath points at a live one. */
   sandboxCommand?: string;

@@ -99,7 +99,7 @@ export function githubAnnotations(report: Report): string[] {
   return lines;
 }
 
-/** The job summary of one command: the verdict in verdictText's words, the counts, the coverage, why it could not judge, and each failed requirement. */
+/** The job summary of one command, its verdict in verdictText's words. */
 export function githubJobSummary(report: Report, command: string): string {
   const { summary, coverage } = report;
   const lines = [

@@ -54,9 +54,13 @@ function ruleAnchor(rule: string): string {
   return `rule-${rule.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 }
 
+function ruleLink(rule: string, texts: ReadonlyMap<string, string>): string {
+  return texts.has(rule) ? `<a href="#${ruleAnchor(rule)}">${esc(rule)}</a>` : esc(rule);
+}
+
 function rules(requirement: RequirementReport): string {
   const texts = ruleTexts();
-  return requirement.profile.map((rule) => (texts.has(rule) ? `<a href="#${ruleAnchor(rule)}">${esc(rule)}</a>` : esc(rule))).join(' ');
+  return requirement.profile.map((rule) => ruleLink(rule, texts)).join(' ');
 }
 
 /** The profile rule deciding a point the interface leaves open: a schema failure alone does not say whose rule it is. */
@@ -66,8 +70,7 @@ function decisionHtml(requirement: RequirementReport): string {
   const text = profileDecisionText(decides);
   const at = text.indexOf(decides.rule);
   const [before, after] = [text.slice(0, at), text.slice(at + decides.rule.length)];
-  const rule = ruleTexts().has(decides.rule) ? `<a href="#${ruleAnchor(decides.rule)}">${esc(decides.rule)}</a>` : esc(decides.rule);
-  return `<p class="decided">${esc(before.replace(/^./, (c) => c.toUpperCase()))}${rule}${esc(after)}</p>`;
+  return `<p class="decided">${esc(before.replace(/^./, (c) => c.toUpperCase()))}${ruleLink(decides.rule, ruleTexts())}${esc(after)}</p>`;
 }
 
 /** The requirement's longer statement, when the title is not all of it. */
@@ -115,7 +118,7 @@ function failureCard(requirement: RequirementReport, strict: boolean): string {
 
 /** What the matrix's filters see: a MAY that does not hold is information, never among "Failed". */
 function rowStatus(requirement: RequirementReport): string {
-  return requirement.status === 'failed' && requirement.level === 'MAY' ? 'not-held' : requirement.status;
+  return isMayNotHeld(requirement) ? 'not-held' : requirement.status;
 }
 
 function matrixRow(requirement: RequirementReport, strict: boolean): string {
@@ -320,7 +323,6 @@ function failureBreakdown(report: Report): string {
   return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
 }
 
-/** Renders the report as one self-contained HTML page. */
 export function renderHtml(report: Report): string {
   const failures = report.requirements
     .filter(isFailure)
@@ -362,7 +364,6 @@ ${certificationSection(report)}
 `;
 }
 
-/** report.html in the report folder. */
 export class HtmlReporter implements Reporter {
   constructor(private readonly folder: ReportFolder) {}
 

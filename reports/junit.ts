@@ -196,7 +196,6 @@ function verdictSuite(report: Report, timestamp: string, props: string): string 
   return `  <testsuite${header}>\n${props}\n${testcase}\n  </testsuite>`;
 }
 
-/** Renders the report as a JUnit XML document. */
 export function renderJUnit(report: Report): string {
   const sections = new Map<string, RequirementReport[]>();
   for (const requirement of report.requirements) {
@@ -232,7 +231,6 @@ export function renderJUnit(report: Report): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${root}>\n${[...(verdict !== undefined ? [verdict] : []), ...suites].join('\n')}\n</testsuites>\n`;
 }
 
-/** junit.xml in the report folder. */
 export class JUnitReporter implements Reporter {
   constructor(private readonly folder: ReportFolder) {}
 

@@ -53,7 +53,6 @@ export function digestOf(report: Report): string {
   return `sha256:${sha256(canonicalize(JSON.parse(JSON.stringify(rest))))}`;
 }
 
-/** The report with its digest. */
 export function seal(report: Report): Report {
   return { ...report, digest: digestOf(report) };
 }
