@@ -6,7 +6,6 @@ import { visible } from '../common/visible.js';
 import { TARGET_ENV_NAMES } from '../suites/config.js';
 import { UsageError, type Io } from './io.js';
 
-/** How a client's run ended. */
 export interface ClientOutcome {
   exitCode: number | null;
   /** How the client's run ended, when not with status 0: reported, not judged. */
@@ -28,10 +27,7 @@ const MAX_RELAYED_LINE = 16 * 1024;
 /** How long an interrupted client's process group has to end on SIGTERM before it gets SIGKILL. */
 const TERMINATE_GRACE_MS = 2_000;
 
-/**
- * Passes a client's output on line by line, marked and redacted. Memory stays bounded whatever the
- * client prints: a line longer than MAX_RELAYED_LINE is cut, saying how much was left out.
- */
+/** Relays a client's output marked and redacted; a line over MAX_RELAYED_LINE is cut, so memory stays bounded. */
 export function relayLines(
   write: (text: string) => void,
   redact: (text: string) => string,
@@ -70,10 +66,7 @@ export function relayLines(
   };
 }
 
-/**
- * Runs the client with the sandbox's coordinates; its output is passed through, marked, with the
- * secret redacted. It runs in a process group of its own, so a timeout stops what it started too.
- */
+/** Runs the client with the sandbox's coordinates, in a process group of its own so a timeout stops what it started too. */
 export function runClient(
   argv: string[],
   io: Io,
@@ -140,10 +133,7 @@ interface EndHooks {
   stoppedAs(): ClientOutcome | undefined;
 }
 
-/**
- * The client's outcome once it has exited and its pipes are read to the end (briefly): what it wrote
- * just before it exited is passed on too.
- */
+/** The outcome once the client exited and its pipes are drained (briefly), so its last words are relayed too. */
 function endOf(
   child: ChildProcess & { stdout: NodeJS.ReadableStream; stderr: NodeJS.ReadableStream },
   io: Io,
@@ -188,7 +178,6 @@ function processGroup(child: ChildProcess) {
   return {
     signal,
     kill: () => signal('SIGKILL'),
-    /** Whether any process of the group is still there. */
     alive(): boolean {
       try {
         process.kill(-child.pid!, 0);
@@ -215,10 +204,8 @@ function drained(stream: NodeJS.ReadableStream): Promise<void> {
   });
 }
 
-/**
- * The environment without P-CFG's variables: the client's coordinates are the sandbox's alone, and a
- * deployment's secrets given to the job (SVC_OTHER_SECRET_KEY, …) are not the client's to print.
- */
+/** The environment without P-CFG's variables: the client's coordinates are the sandbox's alone, and the
+ * job's deployment secrets are not the client's to print. */
 function withoutTargetVariables(env: Record<string, string | undefined>): Record<string, string | undefined> {
   const kept = { ...env };
   for (const name of TARGET_ENV_NAMES) delete kept[name];

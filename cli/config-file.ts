@@ -6,11 +6,8 @@ import type { Io } from './io.js';
 /** The config file a command looks for in the working directory when none is named. */
 export const DISCOVERED_CONFIG = 'svc-conformance.json';
 
-/**
- * The config file to use: --config when given; else svc-conformance.json in the working directory,
- * unless SVC_* variables name the target (they replace a config file); else none. A discovered file
- * is said on stderr, so a run never silently certifies something other than what was asked.
- */
+/** --config, else svc-conformance.json here unless SVC_* variables name the target. A discovered file is said
+ * on stderr, so a run never silently certifies something other than what was asked. */
 export function configFileOf(command: string, options: { config?: string }, io: Io): string | undefined {
   if (options.config !== undefined) return options.config;
   if (envNamesTarget(io.env) || !existsSync(join(io.cwd, DISCOVERED_CONFIG))) return undefined;

@@ -34,10 +34,7 @@ export async function embeddedSandboxAgain(
   return { configPath, command: `svc-conformance serve --port ${new URL(sandbox.baseUrl).port} --config-out ${shellQuote(configPath)}` };
 }
 
-/**
- * Why the file at `path` is not one the kit may replace with the sandbox's config; undefined when
- * it may: absent, or a config of the kit's sandbox (its demo merchant), written by a run or by serve.
- */
+/** Why the kit may not replace `path` with the sandbox's config; undefined when absent or the sandbox's own config. */
 async function whyNotTheKits(path: string, config: TargetConfig): Promise<string | undefined> {
   const info = await lstat(path).catch(() => undefined);
   if (info === undefined) return undefined;

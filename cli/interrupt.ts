@@ -1,27 +1,16 @@
-// Ctrl-C and kill. While a command holds something outside itself (a client's process group, a
-// listening port, the target's webhook registration, a report folder), it registers how to undo it
-// here. On SIGINT, SIGTERM or SIGHUP, or when its output is closed under it (EPIPE), main() undoes
-// everything still held, newest first, each within a bound, says in one line what was cleaned up,
-// and exits non-zero (exitStatusOf). Commands never listen to signals.
+// Commands register how to undo what they hold outside themselves; on a signal or EPIPE, main() undoes
+// it all, newest first and bounded, and exits non-zero. Commands never listen to signals.
 
 /** What ends a command early: a signal, or EPIPE, a write to an output whose reader went away (`| head -1`). */
 export type InterruptSignal = 'SIGINT' | 'SIGTERM' | 'SIGHUP' | 'EPIPE';
 
-/**
- * The exit status each ending gives. Ctrl-C and kill: 130, as documented since the first release.
- * A closed terminal: 129 (128 + SIGHUP, as a shell reports it). A closed output: 141 (128 + SIGPIPE),
- * what any Unix tool cut off by `| head` gives, so `set -o pipefail` sees that the verdict never
- * arrived; not 2, which says the command line or the config was wrong, and not the verdict's own
- * status, as nobody read the verdict.
- */
+/** Ctrl-C and kill: 130 (documented). A closed output: 141 (128 + SIGPIPE) like any tool cut off by `| head`,
+ * so `set -o pipefail` sees the verdict never arrived. */
 export function exitStatusOf(signal: InterruptSignal): number {
   return { SIGINT: 130, SIGTERM: 130, SIGHUP: 129, EPIPE: 141 }[signal];
 }
 
-/**
- * Where interrupts come from: the process's signals (processIo), or a test's hand. `interrupted`
- * resolves once the cleanup is done and said; the returned function stops listening.
- */
+/** The process's signals (processIo), or a test's hand; `interrupted` resolves once cleanup is done and said. */
 export type InterruptSource = (interrupted: (signal: InterruptSignal) => Promise<void>) => () => void;
 
 /** What a held thing's cleanup is said as: done (past tense), or when it failed or ran out of time. */
@@ -36,10 +25,8 @@ type Undo = () => unknown;
 export interface Interrupts {
   /** Aborted, its reason the signal's name, once the command is interrupted. */
   readonly signal: AbortSignal;
-  /**
-   * Registers how to undo something held (idempotent: it may run twice); an undo that resolves to
-   * a string is said as that instead of `what.done`. Returns the release for when the command undid it itself.
-   */
+  /** Registers an idempotent undo (a string it resolves to replaces `what.done`); returns the release
+   * for when the command undid it itself. */
   hold(what: Held, undo: Undo): () => void;
 }
 

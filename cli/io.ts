@@ -14,10 +14,7 @@ export interface Io {
   cwd: string;
   /** Where SIGINT, SIGTERM, SIGHUP and a closed output (EPIPE) come from; without it a command is never interrupted. */
   onInterrupt?: InterruptSource;
-  /**
-   * The clock a command's acknowledgement windows run on (verify-receiver, verify-client
-   * --webhook-url); absent, real time. Only tests set it, in-process, to close a window at once.
-   */
+  /** The clock acknowledgement windows run on; absent, real time. Tests set it to close a window at once. */
   clock?: Clock;
   /** Set by main() for the command it runs: where the command registers what it holds (cli/interrupt.ts). */
   interrupts?: Interrupts;

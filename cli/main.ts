@@ -88,13 +88,8 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
   }
 }
 
-/**
- * Runs the command with its own interrupts: on SIGINT, SIGTERM, SIGHUP or a closed output what it
- * holds is undone (newest first, each bounded), one line says what was cleaned up, and the exit
- * status is the interrupt's (exitStatusOf: 130 for Ctrl-C and kill). From the
- * interrupt on, whatever the command still does is not heard: no output, and its own ending (a
- * verdict, an error) does not count.
- */
+/** Runs the command with its own interrupts: once interrupted, what it holds is undone and whatever it
+ * still does is not heard; the exit status is the interrupt's. */
 async function runInterruptibly(command: Command, options: Parameters<Command['run']>[0], positionals: string[], io: Io): Promise<number> {
   const interrupts = new InterruptRegistry();
   const quietOnceInterrupted = (write: (text: string) => void) => (text: string) => {

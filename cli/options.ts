@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { UsageError, type Io } from './io.js';
 
-export interface OptionSpec {
+interface OptionSpec {
   readonly name: string;
   readonly short?: string;
   readonly type: 'string' | 'boolean';
@@ -20,11 +20,7 @@ type OptionValue<O extends OptionSpec> = O['type'] extends 'boolean' ? boolean :
 // (the parser refuses its absence). Anything else is there only when given.
 type AlwaysPresent<O extends OptionSpec> = O extends { type: 'boolean' } | { multiple: true } | { required: true } ? true : false;
 
-/**
- * A command's parsed options, typed from its option table: `{ strict: boolean; 'report-dir'?: string;
- * only: string[] }`. A name not in the table does not compile. `help` is false: with --help the
- * command does not run.
- */
+/** A command's parsed options, typed from its option table: a name not in the table does not compile. */
 export type ParsedOptions<T extends readonly OptionSpec[]> = string extends T[number]['name'] ? AnyParsedOptions : TypedOptions<T>;
 
 /** The options of a command whose table is not known here (main's list of every command). */
@@ -37,7 +33,7 @@ type TypedOptions<T extends readonly OptionSpec[]> = {
 } & { help: false };
 
 /** What the parser returns when --help was given: the table's own rules (a required option) are not applied. */
-export interface HelpAsked {
+interface HelpAsked {
   help: true;
 }
 
@@ -53,19 +49,13 @@ export interface CommandSpec<T extends readonly OptionSpec[]> {
   run(options: ParsedOptions<T>, io: Io, positionals: string[]): Promise<number>;
 }
 
-/**
- * Any command, as main lists them: parseOptions hands each the options of its own table. (A separate
- * type, not CommandSpec<readonly OptionSpec[]>: TypeScript compares two CommandSpecs by their tables
- * alone, and no table is every table.)
- */
+/** Any command, as main lists them. Not CommandSpec<readonly OptionSpec[]>: TypeScript compares CommandSpecs
+ * by their tables alone, and no table is every table. */
 export interface Command extends Omit<CommandSpec<readonly OptionSpec[]>, 'run'> {
   run(options: AnyParsedOptions, io: Io, positionals: string[]): Promise<number>;
 }
 
-/**
- * A command, its `run` typed from its own option table (inferred as written: no `as const` needed),
- * so reading an option the table lacks, or reading one as the wrong type, does not compile.
- */
+/** A command whose `run` is typed from its own option table (inferred, no `as const`). */
 export function defineCommand<const T extends readonly OptionSpec[]>(spec: CommandSpec<T>): CommandSpec<T> {
   return spec;
 }

@@ -16,7 +16,7 @@ import { interruptsOf } from './interrupt.js';
 import { UsageError, type Io } from './io.js';
 import type { ParsedOptions } from './options.js';
 
-export type JudgingCommand = 'run' | 'verify-client' | 'verify-receiver';
+type JudgingCommand = 'run' | 'verify-client' | 'verify-receiver';
 
 /** Where a command's reports go without --report-dir: a folder of its own, so one never overwrites another's. */
 export function defaultReportDir(command: JudgingCommand): string {
@@ -52,7 +52,7 @@ export function reportOptions(command: JudgingCommand) {
 type ReportOptions = ParsedOptions<ReturnType<typeof reportOptions>>;
 
 /** What a judgement without seed or property cases (verify-client, verify-receiver) is reported with. */
-export interface Judgement {
+interface Judgement {
   results: CheckResult[];
   catalog: Requirement[];
   target: Report['target'];
@@ -84,10 +84,8 @@ export class Reporting {
     this.reportDir = resolve(given.cwd, options['report-dir'] ?? defaultReportDir(command));
   }
 
-  /**
-   * The report folder must take the reports before anything is sent (exit 2 now, not 70 after the
-   * run), and the --sign-key key must sign. An earlier run's reports are removed from the folder then.
-   */
+  /** Checks the report folder and --sign-key before anything is sent (exit 2 now, not 70 after the run),
+   * and removes an earlier run's reports. */
   async prepare(): Promise<void> {
     await usableReportDir(this.command, this.reportDir, this.io);
     this.key = await signerOf(this.command, this.options['sign-key'], this.io);
@@ -132,10 +130,7 @@ export class Reporting {
     };
   }
 
-  /**
-   * Feeds the report to every form, in order: the report folder, `more` (a HAR), the summary (text
-   * or JSON), the GitHub job summary and annotations. Returns the exit status; interrupted, nothing.
-   */
+  /** Feeds the report to every form in order and returns the exit status; once interrupted, tells nothing. */
   async end(report: Report, more: readonly Reporter[] = []): Promise<0 | 1 | 2> {
     const { signal } = interruptsOf(this.io);
     const command = this.command;

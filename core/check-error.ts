@@ -1,6 +1,5 @@
-// An exception in a check's own code is never the target's fault; whose it is decides who is told to
-// fix it. A kit check's is the kit's bug (report it); a team check's is its module's (the team fixes
-// it), and blaming the kit for it sends the team to the wrong place. Every report form says it here.
+// An exception in a check's own code is never the target's fault: a kit check's is the kit's bug, a team
+// check's is its module's, and blaming the kit for it sends the team to the wrong place.
 
 /** A check whose own code threw: the kit's, or a team's (`module`: its path from the working directory). */
 export interface CheckCodeError {

@@ -1,21 +1,12 @@
-/**
- * Time as the kit uses it: what time it is, and waiting. Injected so that a run against an
- * in-process sandbox can share one virtual clock with it: waiting for the next second, for a payout
- * to settle or for a Retry-After then takes no real time, and the proof stays fast and exact.
- */
+/** Injected so a run and an in-process sandbox can share one virtual clock: waits then take no real time,
+ * and the proof stays fast and exact. */
 export interface Clock {
   now(): number;
-  /**
-   * Resolves after `ms` of this clock. An abort of `signal` abandons the wait (it never resolves),
-   * so a deadline that was not needed holds no timer: a 10 s acknowledgement window answered in
-   * 5 ms does not keep the process alive for the rest.
-   */
+  /** Resolves after `ms`. An abort abandons the wait (it never resolves), so a deadline not needed holds no timer
+   * that keeps the process alive. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
-  /**
-   * How many of this clock's ms pass in one real ms (absent: 1). A judgement of real timing (the
-   * gaps between webhook retries) widens its allowance for scheduling jitter by it, since a real
-   * stall of 50 ms reads as 1.5 s on a clock 30 times faster.
-   */
+  /** This clock's ms per real ms (absent: 1): judging real timing widens its jitter allowance by it,
+   * since a real 50 ms stall reads as 1.5 s on a clock 30 times faster. */
   readonly factor?: number;
 }
 
@@ -50,12 +41,8 @@ export function virtualClock(start = Date.now()): Clock {
   };
 }
 
-/**
- * A real clock that runs `factor` times faster: a second of it passes in 1/factor of a real one, and
- * so does every sleep. Time flows by itself (unlike the virtual clock), so a wait for something that
- * happens elsewhere (a webhook delivery, a retry 4 s later) is measured as it would be, only sooner.
- * The proof shares one between the sandbox and the run.
- */
+/** A real clock `factor` times faster: unlike the virtual clock, time flows by itself, so waits on things
+ * elsewhere (a webhook retry) are measured as they would be, only sooner. */
 export function scaledClock(factor: number, start = Date.now()): Clock {
   if (!(factor >= 1)) throw new RangeError('scaledClock: factor must be at least 1');
   const origin = performance.now();
@@ -73,10 +60,7 @@ export interface ManualClock extends Clock {
   readonly sleeping: number;
 }
 
-/**
- * A clock that stands still until the test advances it: for a test that controls the schedule
- * (a receiver that has not answered when a 10 s window closes) without waiting for it.
- */
+/** A clock that stands still until the test advances it, to control a schedule without waiting for it. */
 export function manualClock(start = Date.now()): ManualClock {
   let now = start;
   const sleepers = new Set<{ at: number; wake: () => void }>();

@@ -1,6 +1,5 @@
-// Whether a report's counts, coverage and verdict follow from its own requirements, recomputed by
-// the very functions that decided them. A digest cannot show this (a forger recomputes it too); a
-// report edited to pass, whose counts still say a MUST failed, is found here even without a key.
+// Recomputes a report's counts, coverage and verdict from its own requirements: a report edited to pass
+// is found here even without a key, which a digest cannot do.
 import type { Report } from './report.js';
 import { coverageOf, decideVerdict, leftOutOf, summarize } from './verdict.js';
 
@@ -13,11 +12,8 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
 
-/**
- * What in a report does not follow from its requirements, each said as what the report says and
- * what its requirements give ("summary.failed says 1, the requirements give 0"). Empty: consistent.
- * The report comes from a file: nothing about its shape is taken for granted.
- */
+/** What in a report does not follow from its requirements; empty when consistent. The report comes from a file,
+ * so nothing about its shape is taken for granted. */
 export function inconsistencies(report: Report): string[] {
   const shape = shapeProblems(report);
   if (shape.length > 0) return shape;

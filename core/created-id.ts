@@ -1,10 +1,5 @@
-/**
- * The id of the record a request creates, for reproduce lines. Create Order and Transaction
- * Initiation make a record under the merchant's `order_id` / `payout_order_id`; sent again with the
- * same id they are only refused as duplicates (409, P-DUP-1, P-OPS-3), so a line that is to send what
- * failed puts a fresh id in its place. Known by the body (P-OPS): requests that merely name an id
- * (Order Status, Order Cancel, Payout Status) refer to an existing record and carry no amount.
- */
+// The id of the record a request creates: sent again, it is only refused as a duplicate (409, P-DUP-1,
+// P-OPS-3), so a reproduce line puts a fresh one in its place.
 import { OPERATIONS } from './operations.js';
 
 export interface CreatedId {
@@ -38,11 +33,8 @@ export function createdIdOf(body: string): CreatedId | undefined {
   return text === undefined ? undefined : { field, text };
 }
 
-/**
- * The id of the record a request changes by naming it (Order Cancel, P-OPS-1): the run has changed
- * that record (it is CANCELLED now), so a line sending the request again must act on a fresh one.
- * Known by the operation's path; reads (Order Status, Payout Status) change nothing and are not listed.
- */
+/** The id a request changes by naming it (Order Cancel, P-OPS-1): the run already changed that record,
+ * so a line sending it again must act on a fresh one. */
 export function changedIdOf(request: { url: string; body: string }): CreatedId | undefined {
   let path: string;
   try {
@@ -60,11 +52,8 @@ export function sameId(a: CreatedId | undefined, b: CreatedId | undefined): bool
   return a !== undefined && b !== undefined && a.field === b.field && a.text === b.text;
 }
 
-/**
- * The text with each `"field": <the id>` made fresh, as the literal pieces around the places where a
- * fresh value (a shell expansion, digits only) goes: text = pieces[0] + fresh + pieces[1] + … A string
- * id keeps its text and gains `-<fresh>`, so it still reads as the kit's; a number id becomes the digits.
- */
+/** The literal pieces around each place a fresh id goes (text = pieces[0] + fresh + pieces[1] + …); a string id
+ * keeps its text and gains `-<fresh>`, so it still reads as the kit's. */
 export function freshIdPieces(text: string, id: CreatedId): string[] {
   const isString = id.text.startsWith('"');
   const pieces = [''];

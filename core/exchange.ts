@@ -1,8 +1,5 @@
-/**
- * One request the kit sent and what came of it: an answer, or a transport failure, never both and
- * never neither. The union lets code that has checked `exchange.error` use `exchange.response`
- * without an assertion.
- */
+/** One request and an answer or a transport failure, never both: after checking `exchange.error`,
+ * `exchange.response` needs no assertion. */
 export type Exchange = ExchangeRequest & (Answered | Unanswered);
 
 /** An exchange that got an HTTP answer (what an `expect…` that passed leaves you with). */
@@ -22,11 +19,8 @@ export interface ExchangeRequest {
   delivery?: { event?: string };
 }
 
-/**
- * How the kit signed a request, with nothing secret in it: whose secret, which texts, and what was
- * done to the signature afterwards. A reproduce line rebuilds the same signature (or the same defect)
- * with a fresh X-TIMESTAMP, since a recorded one ages out of the server's window or is refused as a replay.
- */
+/** How the kit signed a request, nothing secret in it, so a reproduce line can rebuild the signature (or defect)
+ * with a fresh X-TIMESTAMP. */
 export interface Signing {
   /** The client clock's whole seconds when it was sent: X-TIMESTAMP is rebuilt relative to it. */
   sentAt: number;

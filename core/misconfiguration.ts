@@ -1,7 +1,5 @@
-// Configuration is not the target's failure (P-CLI, Verdicts v1.3). A run in which no correctly
-// signed request was taken past authentication is inconclusive, with the likely cause named, unless
-// the target showed a fault no configuration explains: it took a request signed a known wrong way or
-// not at all, or it answered a 5xx.
+// Configuration is not the target's failure (P-CLI, Verdicts v1.3): no correctly signed request taken is
+// inconclusive, unless the target showed a fault no configuration explains (wrong signature taken, a 5xx).
 import type { CheckResult, PlainlySigned } from './report.js';
 
 /** Fewest plainly signed answers before "none was taken" says more than a narrow --only. */
@@ -24,11 +22,8 @@ export function noSignedRequestAccepted(results: readonly CheckResult[]): boolea
   return answered >= MIN_SIGNED && accepted === 0;
 }
 
-/**
- * Whether the target took a request signed wrong or not at all past authentication: a scheme the
- * probe found, a deliberately mis-signed request answered 2xx, 409 or 422, or one answered 404 (an
- * unknown record) by a target that answered no correctly signed request 404 (so its paths are right).
- */
+/** Whether the target took a request signed wrong or not at all; a 404 counts only from a target that
+ * answered no correctly signed request 404 (so its paths are right). */
 export function authenticatesOtherwise(results: readonly CheckResult[]): boolean {
   const pathsRight = plainlySignedTally(results).notFound === 0;
   return results.some(
@@ -41,10 +36,7 @@ export function authenticatesOtherwise(results: readonly CheckResult[]): boolean
 
 const serverErrors = (results: readonly CheckResult[]) => results.reduce((n, r) => n + (r.meta.serverErrors ?? 0), 0);
 
-/**
- * The reason a run could not judge its target because of its configuration, with the likely cause,
- * or nothing when a correctly signed request was taken or the target showed a fault of its own.
- */
+/** Why the configuration kept the run from judging, with the likely cause; nothing when that is not so. */
 export function misconfiguration(results: readonly CheckResult[], baseUrl: string): string[] {
   if (!noSignedRequestAccepted(results) || authenticatesOtherwise(results) || serverErrors(results) > 0) return [];
   const t = plainlySignedTally(results);
@@ -72,10 +64,7 @@ function statusWords(t: PlainlySigned): string {
   return `${words.join(', ')}${t.notJson > 0 ? `; ${t.notJson} not the interface's JSON` : ''}`;
 }
 
-/**
- * One cause behind many failures, said once and up front: no correctly signed request was taken, yet
- * the target took one signed a known wrong way (the probe), or not at all, or answered a 5xx.
- */
+/** One cause behind many failures, said once up front: no correctly signed request taken, yet a wrong one was, or a 5xx. */
 export function runHints(results: readonly CheckResult[]): string[] {
   if (!noSignedRequestAccepted(results)) return [];
   const accepted = results.find((r) => r.meta.acceptedVariant !== undefined);

@@ -1,8 +1,5 @@
-/**
- * The operations of the interface and the profile's P-OPS extensions, in one table: the sandbox
- * serves these paths, the suites call them, the client judge recognises them, the CLI names them.
- * Schema ids are the file names under schemas/ (`schemas/<id>.schema.json`).
- */
+/** The interface's operations and P-OPS extensions, in one table for sandbox, suites, client judge and CLI.
+ * Schema ids name `schemas/<id>.schema.json`. */
 export const OPERATIONS = {
   createOrder: {
     name: 'Create Order',

@@ -1,7 +1,4 @@
-/**
- * Rules every answer of the interface follows, as small pure predicates shared by the suites (judging
- * a server), the client judge (judging requests) and the sandbox (refusing bad requests).
- */
+// Rules every answer of the interface follows, shared by the suites, the client judge and the sandbox.
 
 /** P-ERR-1 / P-AUTH-1: a JSON content type, parameters such as charset allowed. */
 export function isJsonContentType(value: string | undefined): boolean {

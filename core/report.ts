@@ -8,7 +8,6 @@ export interface Requirement {
   id: string;
   title: string;
   level: Level;
-  /** The interface section the requirement belongs to. */
   section: string;
   /** The profile rules it rests on. */
   profile: string[];
@@ -18,10 +17,7 @@ export interface Requirement {
   statement?: string;
   /** Set for a requirement a team added with its own checks (config key "checks"): the module it came from. */
   source?: string;
-  /**
-   * Set when the requirement rests on a point interface.md leaves open: the profile rule that decides
-   * it and the decision in a few words, so a failure says the rule is the profile's, not the interface's.
-   */
+  /** Set when the requirement rests on a point interface.md leaves open, so a failure says the rule is the profile's. */
   profileDecides?: ProfileDecision;
 }
 
@@ -37,10 +33,7 @@ export interface Finding {
   message: string;
 }
 
-/**
- * How one check ended. 'error' is the kit's own fault (an exception in a check's code, not a verdict
- * about the target): it is shown apart and makes the run exit 2, never a failed requirement.
- */
+/** 'error' is the kit's own fault (an exception in a check's code): shown apart, exit 2, never a failed requirement. */
 export type CheckOutcome = 'passed' | 'failed' | 'skipped' | 'error';
 
 /** What a check leaves for the verdict and the reporters: its outcome's reason, evidence and findings. */
@@ -67,10 +60,7 @@ export interface CheckMeta {
   stopped?: string;
   /** How many of the check's exchanges the evidence leaves out (it keeps the last few; run --har FILE records all). */
   evidenceLeftOut?: number;
-  /**
-   * Requests of this check signed plainly with the merchant's keys that got an answer: how many, how
-   * many were 401, taken past authentication (2xx, 400, 409, 422), 404, and not the interface's JSON.
-   */
+  /** Requests signed plainly with the merchant's keys that got an answer, tallied by kind of answer. */
   plainlySigned?: PlainlySigned;
   /** Answers of this check with a 5xx status, whatever the request: no configuration makes a correct server answer one. */
   serverErrors?: number;
@@ -86,15 +76,9 @@ export interface CheckMeta {
   wronglySignedNotFound?: number;
   /** The check's rule does not apply to this target (a rule about https when the base URL is http): nothing to judge. */
   notApplicable?: boolean;
-  /**
-   * Set when the check could not judge what the configuration asked it to (the kit's webhook receiver
-   * could not listen, the target could not be told where to deliver): the run is inconclusive, and why.
-   */
+  /** Why the check could not judge what the configuration asked (e.g. the webhook receiver could not listen): inconclusive. */
   inconclusive?: string;
-  /**
-   * Set by the signature-scheme probe when the target accepted a request signed a known wrong way
-   * (the variant's id): every refused request was then the target's fault, not the credentials'.
-   */
+  /** The known-wrong signing variant the target accepted: every refusal was then the target's fault, not the credentials'. */
   acceptedVariant?: string;
 }
 
@@ -107,14 +91,13 @@ export interface PlainlySigned {
   notJson: number;
 }
 
-/** One check's outcome as the runner saw it. */
 export interface CheckResult {
   meta: CheckMeta;
   state: CheckOutcome;
   durationMs: number;
 }
 
-export type RequirementStatus = 'passed' | 'failed' | 'skipped';
+type RequirementStatus = 'passed' | 'failed' | 'skipped';
 
 export interface Evidence {
   check: string;
@@ -126,12 +109,7 @@ export interface Evidence {
   steps?: string[];
   /** Exchanges of the check that are not shown here (only the last few are kept); run --har FILE records every one. */
   leftOut?: number;
-  /**
-   * Commands to see it again: a curl line (its signature, or a deliberate defect, rebuilt for now from
-   * the secret's environment variable), a freshly signed replay (not for a request sent wrong on
-   * purpose), a trigger that makes the target send a webhook delivery again, the check run again, and,
-   * when the run certified its embedded sandbox, the command that starts that sandbox again first.
-   */
+  /** Commands to see it again; `sandbox` starts the embedded sandbox first when the run certified it. */
   reproduce?: { curl?: string; replay?: string; run?: string; trigger?: string; sandbox?: string };
   exchanges: Exchange[];
 }
@@ -186,15 +164,9 @@ export interface Report {
   /** What the run saw that is no verdict (traffic that was not the target's, ignored and counted), each said once. */
   notes?: string[];
   requirements: RequirementReport[];
-  /**
-   * Checks whose own code threw (never the target's fault): the kit's, or a team check's when `module`
-   * names its module. The run judged less than it claims, exit 2.
-   */
+  /** Checks whose own code threw (never the target's fault; `module` names a team's): the run judged less, exit 2. */
   kitErrors?: CheckCodeError[];
-  /**
-   * verify-client: the client command judged, and what it did. `requests` are the client's own (the
-   * API key or secret of the run); `foreignRequests`, when some came, others that were not judged.
-   */
+  /** verify-client: `requests` are the client's own (the run's credentials); `foreignRequests` came but were not judged. */
   client?: { command: string; exitCode: number | null; requests: number; foreignRequests?: number; scenarios: string[] };
   /** verify-receiver (and verify-client --webhook-url): the webhook receiver judged, and how many deliveries it got. */
   receiver?: { url: string; deliveries: number };
@@ -206,7 +178,6 @@ export interface Report {
 
 /** The judging side of a report: profile and catalog versions, the configuration (secrets removed), the options. */
 export interface Certification {
-  /** The conformance profile's version, e.g. "v1.1". */
   profile: string;
   /** The requirement catalogs used, each with the SHA-256 of its text ("sha256:…"). */
   catalogs: Array<{ file: string; digest: string }>;
@@ -214,9 +185,6 @@ export interface Certification {
   config?: { fingerprint: string; redacted: Record<string, unknown> };
   /** The command's options that decide what was sent and judged (seed, runs, strict, concurrency, only, …). */
   options: Record<string, unknown>;
-  /**
-   * Set when the run signs report.json (--sign-key): the key whose Ed25519 signature report.json.sig
-   * holds, as "sha256:" and the hex SHA-256 of its SPKI DER public key. Recorded before the digest.
-   */
+  /** --sign-key: the SHA-256 of the SPKI DER public key whose Ed25519 signature report.json.sig holds; set before the digest. */
   signedBy?: { algorithm: 'ed25519'; publicKey: string };
 }

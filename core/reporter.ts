@@ -30,10 +30,7 @@ export interface Reporter {
   onRunEnd?(end: RunEnd): void | Promise<void>;
 }
 
-/**
- * Tells every reporter the run's end, in order; once `stopped` aborts (the command was interrupted)
- * nothing more is told. Returns the files written.
- */
+/** Tells every reporter the run's end in order, nothing more once `stopped` aborts; returns the files written. */
 export async function endRun(reporters: readonly Reporter[], report: Report, stopped?: AbortSignal): Promise<string[]> {
   const end: RunEnd = { report, files: [] };
   for (const reporter of reporters) {

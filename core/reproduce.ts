@@ -1,12 +1,8 @@
 import { changedIdOf, createdIdOf, freshIdPieces, sameId, type CreatedId } from './created-id.js';
 import type { Exchange, Signing } from './exchange.js';
 
-/**
- * Reproduce lines for a recorded exchange: a curl command that sends the same request, its signature
- * (or the defect a check put in it on purpose) rebuilt for the moment it runs, and a
- * `svc-conformance replay` command that resends the same body freshly signed. Both are pure
- * functions of the exchange.
- */
+// Reproduce lines for a recorded exchange: a curl command with its signature (or deliberate defect)
+// rebuilt for the moment it runs. Pure functions of the exchange.
 
 /** Characters a POSIX shell takes literally outside quotes. */
 const SHELL_SAFE = /^[A-Za-z0-9_@%+=:,./-]+$/;
@@ -15,11 +11,7 @@ const TRUNCATED = /… \[\d+ more characters\]$/;
 /** What the redactor writes in place of a secret or signature. */
 const REDACTED = /\[redacted(?::[a-z]+)?\]/;
 
-/**
- * One shell word for any text: bare when it is plainly safe, otherwise single-quoted, where a shell
- * expands nothing, with each ' written as '\'' (close, escaped quote, reopen). Newlines and UTF-8
- * pass through as they are. NUL cannot be carried in a shell argument at all, so it is dropped.
- */
+/** One shell word for any text: single-quoted unless plainly safe. NUL cannot be carried in a shell argument, so it is dropped. */
 export function shellQuote(text: string): string {
   const clean = text.replace(/\0/g, '');
   if (SHELL_SAFE.test(clean)) return clean;
@@ -43,10 +35,7 @@ const SECRET_VARIABLES = {
 } as const;
 const SECRET_OWNERS = { merchant: 'the merchant', otherMerchant: 'the other merchant', otherEnvironment: 'the other environment' } as const;
 
-/**
- * A secret's variable as the signing line reads it: unset or empty, bash stops there with a line
- * saying what to set, where openssl would sign with an empty key and the request would fail for that.
- */
+/** A secret's variable, read with `:?` so bash stops when it is unset, rather than openssl signing with an empty key. */
 function secretWord(who: keyof typeof SECRET_VARIABLES): string {
   const name = SECRET_VARIABLES[who];
   // No ' in the message: bash reads one inside ${…:?…} as a quote, even within double quotes.
@@ -68,11 +57,8 @@ function nowPlus(offset: number): string {
   return offset === 0 ? '$NOW' : `$((NOW${offset > 0 ? '+' : '-'}${Math.abs(offset)}))`;
 }
 
-/**
- * X-TIMESTAMP as a shell word that means the same relative to the moment the line runs ($NOW) as the
- * recorded text did to the moment it was sent: 30 s old stays 30 s old, "<now>abc" stays "<now>abc",
- * milliseconds stay milliseconds. A text that holds no time stays as it was.
- */
+/** X-TIMESTAMP as a shell word that means the same relative to $NOW as the recorded text did to its sending:
+ * 30 s old stays 30 s old, milliseconds stay milliseconds. */
 export function timestampWord(text: string, sentAt: number): string {
   if (text === '') return "''";
   const WITHIN = 10 * 86_400;
@@ -105,24 +91,16 @@ function rebuildable(signing: Signing): boolean {
   return signing.edit !== 'replaced' && signing.secret !== 'unshown';
 }
 
-/**
- * Whether X-TIMESTAMP of a request signed right lagged the moment it was sent only because the kit
- * read its clock a moment before (a second or a few). The lag is no part of the request, and a line
- * that kept it (NOW-1) and ran at once could send the run's own timestamp for the same body again,
- * refused as a replay (401): such a line stamps NOW, later than anything the run sent. (A body made
- * fresh is never the run's: there the kit's offsets stay, which keeps identical raced requests apart.)
- */
+/** Whether a right signature's timestamp lagged its sending only because the kit read the clock early: keeping
+ * that lag (NOW-1) could resend the run's own timestamp and be refused as a replay (401), so such a line stamps NOW. */
 function stampedJustBefore(signing: Signing): boolean {
   if (signing.deliberate || signing.signedTimestamp !== undefined || !/^\d+$/.test(signing.timestamp)) return false;
   const lag = signing.sentAt - Number(signing.timestamp);
   return lag > 0 && lag <= 5;
 }
 
-/**
- * The lines that set TS and SIG as the kit made them, moved to the moment the line runs: the same
- * secret (read from its variable), the same texts signed, the same change made to the signature.
- * `n` ends each variable's name, so requests prepared one after another and sent at once keep theirs apart.
- */
+/** The lines that set TS and SIG as the kit made them, moved to the moment the line runs.
+ * `n` ends each variable's name, so raced requests prepared in turn keep theirs apart. */
 function signingScript(
   signing: Signing,
   headers: Record<string, string>,
@@ -237,13 +215,9 @@ function idHandling(exchange: Exchange, script: boolean, inSequence: boolean): I
   return { id, how: script ? 'fresh' : 'yours' };
 }
 
-/**
- * What a curl script sends beside the failing request, from the rest of its evidence: the requests
- * that made the record it is about, sent first and in turn, and the same request sent with it at
- * once (a race). `recordChanged`: the request changes a record the run changed already, and nothing
- * in the evidence makes a fresh one, so only the run line reproduces it.
- */
-export interface ScriptPlan {
+/** What a curl script sends beside the failing request: the requests that made its record first, and raced
+ * copies alongside. `recordChanged`: no request in the evidence makes a fresh record, so only the run line reproduces it. */
+interface ScriptPlan {
   before: readonly Exchange[];
   alongside: readonly Exchange[];
   recordChanged?: boolean;
@@ -265,12 +239,8 @@ function amountOf(body: string): unknown {
   }
 }
 
-/**
- * Whether two requests are one create sent several times: one URL, one id, one amount, both signed
- * right with one secret. A race sends such creates at once (DUP-CONCURRENT, OPS-INITIATE-CONCURRENT);
- * a check that sends a second create on purpose changes it (another amount, a refused signature),
- * and there the order matters.
- */
+/** Whether two requests are one create raced (DUP-CONCURRENT, OPS-INITIATE-CONCURRENT); a check's deliberate
+ * second create differs (amount, signature), and there the order matters. */
 function sameCreate(a: Exchange, b: Exchange): boolean {
   return (
     a.request.url === b.request.url &&
@@ -302,18 +272,8 @@ export function scriptPlan(first: Exchange, others: readonly Exchange[]): Script
   return { before: [maker], alongside };
 }
 
-/**
- * A copy-pasteable command for the request: method, URL, every header as sent and the body with
- * --data-raw, which unlike --data neither strips newlines nor reads `@file`. A request the kit signed
- * gets its X-TIMESTAMP and X-SIGNATURE rebuilt for the moment the command runs, exactly as the kit
- * made them, a deliberate defect included (a header left out stays out); the secret comes from its
- * environment variable, never from the line. A request that creates a record gets a fresh id.
- *
- * With a plan (see scriptPlan) it is a script: the requests that make the record first, in turn, under
- * one fresh id (a refused Create Order that stored the order anyway, then the 409; the create an
- * Order Cancel acts on); then the failing request, and the same request again at once where the kit
- * raced them.
- */
+/** A copy-pasteable curl command (--data-raw: unlike --data it neither strips newlines nor reads `@file`); the
+ * secret comes from its variable, never the line. With a plan it is a script: record makers first, then raced copies. */
 export function curlLine(exchange: Exchange, plan: ScriptPlan = ALONE): string {
   const inSequence = plan.before.length + plan.alongside.length > 0;
   const changed = plan.before.length > 0 ? changedIdOf(exchange.request) : undefined;
@@ -340,12 +300,8 @@ export function curlLine(exchange: Exchange, plan: ScriptPlan = ALONE): string {
   return lines.join('\n');
 }
 
-/**
- * The same request sent several times at once, as the kit raced them: each signed first, in turn
- * (openssl takes a while), then every curl started in the background together, each answer to a file
- * of its own, printed in order once all are back. Sent one after another, a target may answer them
- * rightly (201, then 409s) and hide the race.
- */
+/** Raced copies: all signed first (openssl is slow), then sent together in the background; sent in turn,
+ * a target may answer rightly (201, then 409s) and hide the race. */
 function raceLines(group: readonly Exchange[], handlings: readonly IdHandling[]): string[] {
   const lines = [
     `# Sends these ${group.length} requests at once, as the kit did (a race): all are prepared first, then sent together; their answers are printed in order once all are back. A race may not show on every try: run it a few times.`,

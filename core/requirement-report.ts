@@ -11,7 +11,6 @@ const MAX_EVIDENCE_PER_REQUIREMENT = 5;
 /** How a run was pointed at its target, for the reproduce lines of its evidence. */
 export interface ReproduceInput {
   seed: number;
-  /** How the run was pointed at its target, for reproduce lines: the config file, if any. */
   configPath?: string;
   /** The command that starts the embedded sandbox again (it stopped with the run), so configPath points at a live one. */
   sandboxCommand?: string;
@@ -49,11 +48,8 @@ export function byRequirement(input: ReproduceInput, results: readonly CheckResu
   return grouped;
 }
 
-/**
- * A requirement fails when one of its checks failed or any check saw it broken (an envelope slip
- * noticed elsewhere); it passes when a check passed and nothing broke it and no check of it met a kit
- * error; otherwise it is skipped (every check skipped, or not judgeable), saying why.
- */
+/** Fails on a failed check or a finding elsewhere; passes only when a check passed and none met a kit error;
+ * otherwise skipped, saying why. */
 export function requirementReport(input: ReproduceInput, requirement: Requirement, e: Judged): RequirementReport {
   // A wrong signature scheme the target accepted explains the rest: its evidence comes first.
   const failed = e.results
@@ -137,10 +133,7 @@ function checkLine(r: CheckResult): RequirementReport['checks'][number] {
   };
 }
 
-/**
- * Why a requirement none of whose checks failed was not judged: its first check not judged, named
- * when others of its checks passed (they do not make it passed).
- */
+/** Why a requirement with no failed check was not judged: its first unjudged check (passed siblings do not make it pass). */
 function partlyJudged(results: readonly CheckResult[], unjudged: CheckResult | undefined): string | undefined {
   const skipped = unjudged ?? results.find((r) => r.meta.skipped !== undefined);
   const reason = skipped?.meta.skipped;
@@ -163,13 +156,8 @@ export function codeError(r: CheckResult): CheckCodeError {
   };
 }
 
-/**
- * The reproduce lines of one piece of evidence, chosen by what its first exchange was. A webhook
- * delivery is made again by `trigger` (the kit's receiver is gone; the delivery as received stays in
- * the evidence), and so is an event that never came (the requests that should have fired it would
- * only be refused as duplicates now). A request sent wrong on purpose is sent again by the curl
- * line, its defect rebuilt: a replay line would sign it afresh, so it is left out. Any other request gets both.
- */
+/** Reproduce lines by the first exchange: a webhook (or one that never came) gets `trigger`; a deliberate defect
+ * only curl, since a replay would sign it afresh; any other request both. */
 function evidence(
   input: ReproduceInput,
   requirement: string,

@@ -14,11 +14,8 @@ export function pathOf(url: string): string {
   }
 }
 
-/**
- * A `svc-conformance replay` command that resends the same method, path and body to the target of
- * the given config, with a fresh timestamp and signature, so a failure can be seen again after the
- * recorded timestamp has left the server's window.
- */
+/** A `replay` command that resends the same request freshly signed, so a failure can be seen again after
+ * the recorded timestamp has left the server's window. */
 export function replayLine(exchange: Exchange, configHint = 'CONFIG.json'): string {
   const { method, url, body } = exchange.request;
   const signing = exchange.signing;
@@ -42,20 +39,14 @@ export function replayLine(exchange: Exchange, configHint = 'CONFIG.json'): stri
 /** Where a trigger line delivers: a receiver the reader starts on this machine first (the kit's closed with the run). */
 export const TRIGGER_RECEIVER = { port: 4020, url: 'http://127.0.0.1:4020/webhooks' } as const;
 
-/**
- * The receiver a trigger line asks the reader to start: node, which is wherever the kit is (netcat's
- * listen syntax differs between its BSD and traditional versions, and nc never answers, so the
- * target would send the delivery again and again).
- */
+/** node, not netcat: nc's listen syntax differs between versions, and it never answers, so the target
+ * would deliver again and again. */
 export const RECEIVER_COMMAND =
   `node -e 'require("http").createServer((q, s) => { let b = ""; q.on("data", (c) => (b += c)).on("end", () => { console.log(q.method, q.url, q.headers, b); s.end("ok"); }); })` +
   `.listen(${TRIGGER_RECEIVER.port}, "127.0.0.1")'`;
 
-/**
- * A `svc-conformance trigger` command that makes the target send the event of a failed webhook
- * delivery again, to a receiver the reader starts first (the kit's closed with the run, and the target
- * may have no URL registered at all): trigger registers it while it runs, then puts the earlier one back.
- */
+/** A `trigger` command that makes the target deliver a failed event again, to a receiver the reader starts first
+ * (the kit's closed with the run). */
 export function triggerLine(event: string | undefined, configHint = 'CONFIG.json'): string {
   return [
     '# First, in another terminal, a receiver that prints each delivery as it comes (method, headers, body) and answers 200:',

@@ -1,9 +1,5 @@
-/**
- * What a failed TLS connection says about the server, from Node's error, or undefined when the error
- * is not a TLS one. OpenSSL's own text ("…:SSL routines:ssl3_get_record:wrong version number:…")
- * tells no one what to do; each caller turns this into a line that does. One rule for the kit's
- * requests, its webhook deliveries and verify-receiver's first connection.
- */
+/** What a failed TLS connection says about the server: OpenSSL's own text tells no one what to do, so each
+ * caller turns this into a line that does. */
 export type TlsProblem = 'untrusted-certificate' | 'not-tls';
 
 export function tlsProblemOf(error: unknown): TlsProblem | undefined {

@@ -22,13 +22,8 @@ export interface BuildInput extends ReproduceInput {
   version: string;
 }
 
-/**
- * The one place where check results become requirement statuses and the run's verdict. A requirement
- * fails when one of its checks failed or any check saw it broken (an envelope slip noticed elsewhere);
- * it passes when a check passed and nothing broke it and no check of it met a kit error; otherwise it
- * is skipped (every check skipped, left out by --only/--skip, or not judgeable). The verdict then
- * follows from the statuses and the reasons the run could not judge (decideVerdict).
- */
+/** The one place where check results become requirement statuses and the verdict. A finding elsewhere fails
+ * a requirement too; a kit error in one of its checks keeps it from passing. */
 export function buildReport(input: BuildInput): Report {
   const judged = byRequirement(input, input.results);
   const requirements: RequirementReport[] = [];
@@ -74,12 +69,8 @@ export function buildReport(input: BuildInput): Report {
   };
 }
 
-/**
- * Every reason the run could not judge what it was asked to, each said once. Some taint the whole
- * run: the target unreachable, the run stopping, no correctly signed request taken and no fault of the
- * target's own seen (its configuration: core/misconfiguration.ts). Others leave part of it unjudged: the kit failing
- * inside a check, a configured section that could not be judged (its webhook receiver could not listen).
- */
+/** Every reason the run could not judge, each said once: `wholeRun` taints everything (unreachable, stopped,
+ * misconfigured); `part` leaves some unjudged (a kit error, a section that could not be judged). */
 function couldNotJudge(input: BuildInput, kitErrors: NonNullable<Report['kitErrors']>): { wholeRun: string[]; part: string[] } {
   const wholeRun = [...(input.couldNotJudge ?? [])];
   const stopped = input.results.find((r) => r.meta.stopped !== undefined)?.meta.stopped;
@@ -108,10 +99,7 @@ function couldNotJudge(input: BuildInput, kitErrors: NonNullable<Report['kitErro
   return { wholeRun: [...new Set(wholeRun)], part: [...new Set(part)] };
 }
 
-/**
- * What the report says it judged: the requirements passed, failed or not applicable, of all the catalog's. Not judged:
- * those skipped, then those left out of the run (by --only/--skip), which the report does not list.
- */
+/** Judged: passed, failed or not applicable. Not judged: skipped, then left out by --only/--skip (unlisted in the report). */
 export function coverageOf(
   requirements: ReadonlyArray<{ id: string; status: RequirementReport['status']; notApplicable?: boolean }>,
   leftOut: readonly string[] = [],
@@ -126,14 +114,8 @@ export function leftOutOf(report: Pick<Report, 'coverage' | 'requirements'>): st
   return report.coverage.notJudged.filter((id) => !listed.has(id));
 }
 
-/**
- * P-CLI's verdict, from the counts, the coverage and the reasons the run could not judge. A reason that
- * taints the whole run makes it inconclusive whatever failed (those failures may be its effect). A
- * part left unjudged makes it inconclusive unless a MUST (or, with --strict, a SHOULD) failed
- * elsewhere: what was not judged cannot undo that. So does a partial run under --require-all.
- * Otherwise: not-conformant when something failed, else conformant (partial when the coverage is).
- * verify-report recomputes it from a report's own requirements and reasons.
- */
+/** P-CLI's verdict. A whole-run reason wins over failures (they may be its effect); a part left unjudged
+ * cannot undo a failed MUST elsewhere. verify-report recomputes it from a report. */
 export function decideVerdict(input: {
   summary: Report['summary'];
   coverage: Report['coverage'];
@@ -162,10 +144,7 @@ function notJudgedText(coverage: Report['coverage']): string {
   return `not judged: ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ` and ${ids.length - 5} more` : ''}`;
 }
 
-/**
- * The verdict in words, the same in every form: "conformant", "conformant, partial: 59 of 95
- * requirements judged", "not conformant", "inconclusive: <first reason>".
- */
+/** The verdict in words, the same in every form ("conformant, partial: 59 of 95 requirements judged"). */
 export function verdictText(report: Pick<Report, 'verdict' | 'coverage' | 'reasons'>): string {
   if (report.verdict === 'inconclusive') return `inconclusive: ${report.reasons?.[0] ?? 'the run could not judge the target'}`;
   if (report.verdict === 'not-conformant') return 'not conformant';
@@ -189,6 +168,11 @@ export function summarize(requirements: ReadonlyArray<{ status: RequirementRepor
   return summary;
 }
 
+type LevelStatus = Pick<RequirementReport, 'status' | 'level'>;
+/** A failed MUST or SHOULD; a MAY that does not hold is information, never a failure (P-CLI). */
+export const isFailure = (r: LevelStatus): boolean => r.status === 'failed' && r.level !== 'MAY';
+export const isMayNotHeld = (r: LevelStatus): boolean => r.status === 'failed' && r.level === 'MAY';
+
 /** No MUST failed (and, with --strict, no SHOULD). */
 export function isConformant(summary: Report['summary'], strict: boolean): boolean {
   return summary.failed === 0 && (!strict || summary.warned === 0);
@@ -200,7 +184,7 @@ export function exitCodeOf(report: Pick<Report, 'verdict'>): 0 | 1 | 2 {
 }
 
 /** A section's line on the console: its tally and its mark. A MAY that does not hold fails nothing. */
-export interface SectionTally {
+interface SectionTally {
   passed: number;
   failed: number;
   mayNotHeld: number;

@@ -1,13 +1,10 @@
-/**
- * Webhooks as the profile fills them in (P-HOOK, an extension): the events, their records, the
- * delivery headers and the retry rules, in one place. The sandbox sends by this table, the suites
- * judge a server's deliveries by it, and the receiver judge forges and delivers by it.
- */
+// Webhooks as the profile fills them in (P-HOOK), in one place: the sandbox sends, the suites judge and
+// the receiver judge forges by this table.
 
 /** Which status operation has the last word on an event's subject (P-HOOK-4). */
-export type WebhookSubject = 'payment' | 'payout';
+type WebhookSubject = 'payment' | 'payout';
 
-export interface WebhookEventSpec {
+interface WebhookEventSpec {
   subject: WebhookSubject;
   /** The state the record in `data` carries: `order_status` of a payment, `status` of a payout. */
   state: string;
@@ -63,10 +60,7 @@ export const MIN_RETRIES = 3;
 /** The first MIN_RETRIES retries arrive within this long of the first attempt, by default (P-CFG profile.webhooks.retryWithinSeconds). */
 export const DEFAULT_RETRY_WITHIN_SECONDS = 60;
 
-/**
- * P-HOOK-4: whether the state a status operation answered after a delivery agrees with the event's:
- * the same state, or a later one (a SUCCESS payout may since have been REVERSED).
- */
+/** P-HOOK-4: the status answered after a delivery agrees with the event's, or is later (SUCCESS may be REVERSED since). */
 export function agreesWithStatus(event: WebhookEventName, statusState: string): boolean {
   const spec = WEBHOOK_EVENTS[event];
   if (statusState === spec.state) return true;

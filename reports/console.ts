@@ -3,7 +3,7 @@ import { visible } from '../common/visible.js';
 import { thrownIn, whoFixes } from '../core/check-error.js';
 import type { Reporter, RunEnd } from '../core/reporter.js';
 import type { Report } from '../core/report.js';
-import { isPartial, leftOutOf, partialText, verdictText } from '../core/verdict.js';
+import { isFailure, isMayNotHeld, isPartial, leftOutOf, partialText, verdictText } from '../core/verdict.js';
 import { profileDecisionText, ruleReference } from './rule-text.js';
 
 // The console's forms of a report: the summary after a run (SummaryReporter), and the words the
@@ -82,13 +82,10 @@ export function selectionText(report: Pick<Report, 'certification'>): string {
   return [only ? `--only ${only}` : '', skip ? `--skip ${skip}` : ''].filter(Boolean).join(' and ') || 'its options';
 }
 
-/**
- * The counts, from the report's summary and coverage as core/verdict.ts wrote them: "not judged" is
- * the coverage's (what the not-judged line and the partial verdict count), so the parts add up to its total.
- */
+/** The counts line; "not judged" is the coverage's, so the parts add up to its total. */
 export function countsLine(report: Report): string {
   const { summary, coverage } = report;
-  const mayNotHeld = report.requirements.filter((r) => r.status === 'failed' && r.level === 'MAY').length;
+  const mayNotHeld = report.requirements.filter(isMayNotHeld).length;
   const notApplicable = report.requirements.filter((r) => r.status === 'skipped' && r.notApplicable === true).length;
   const parts = [
     `${summary.passed} passed`,
@@ -141,8 +138,8 @@ export function summaryLines(report: Report, files: readonly string[]): string[]
       : []),
   ];
   // A MAY that does not hold fails nothing: it is listed apart, as information, never among the failures.
-  const broken = report.requirements.filter((r) => r.status === 'failed' && r.level !== 'MAY');
-  const mayNotHeld = report.requirements.filter((r) => r.status === 'failed' && r.level === 'MAY');
+  const broken = report.requirements.filter(isFailure);
+  const mayNotHeld = report.requirements.filter(isMayNotHeld);
   if (report.verdict === 'inconclusive' && broken.length > 0)
     lines.push('  seen before the run could not judge (not a verdict about the target):');
   for (const r of broken.slice(0, MAX_LISTED)) lines.push(...requirementLines(r, r.level === 'MUST' ? '✗' : '!'));

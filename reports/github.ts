@@ -5,14 +5,11 @@ import { resolve } from 'node:path';
 import { visible } from '../common/visible.js';
 import type { Reporter, RunEnd } from '../core/reporter.js';
 import type { Report, RequirementReport } from '../core/report.js';
-import { isPartial, partialText, verdictText } from '../core/verdict.js';
+import { isFailure, isMayNotHeld, isPartial, partialText, verdictText } from '../core/verdict.js';
 import { judged, type ConsoleOut } from './console.js';
 import { profileDecisionText } from './rule-text.js';
 
-/**
- * In a GitHub Actions job: the job summary appended to GITHUB_STEP_SUMMARY, the annotations on the
- * console (stderr under --format json: the runner reads workflow commands there too).
- */
+/** The job summary and annotations; annotations go to stderr under --format json (the runner reads them there too). */
 export class GitHubActionsReporter implements Reporter {
   constructor(
     private readonly out: ConsoleOut,
@@ -58,10 +55,7 @@ export function workflowCommand(name: 'error' | 'warning' | 'notice', properties
   return `::${name}${props === '' ? '' : ` ${props}`}::${escapeCommandData(message)}`;
 }
 
-/**
- * Text from a report made inert in GitHub Markdown: one line, control characters shown as escapes,
- * and every character that could start markup, HTML, a table cell or math backslash-escaped.
- */
+/** Report text made inert in GitHub Markdown: one line, control characters escaped, markup characters backslashed. */
 export function markdownText(text: string): string {
   return visible(shortened(text)).replace(/[\\`*_[\]<>&|~$]/g, '\\$&');
 }
@@ -85,10 +79,8 @@ function failing(report: Report): RequirementReport[] {
   return report.requirements.filter((r) => r.status === 'failed' && (r.level === 'MUST' || (r.level === 'SHOULD' && report.strict)));
 }
 
-/**
- * One `::error` line per requirement that fails the job (title: its id), and one naming the reason
- * of an inconclusive run. GitHub shows a step's first few annotations; the job summary lists them all.
- */
+/** One `::error` per failing requirement, and one for an inconclusive run's reason. GitHub shows only a step's
+ * first few; the job summary lists them all. */
 export function githubAnnotations(report: Report): string[] {
   const lines = failing(report).map((r) =>
     workflowCommand('error', { title: r.id }, `${r.level}: ${visible(shortened(failureMessage(r)))}${decided(r)}`),
@@ -107,7 +99,7 @@ export function githubAnnotations(report: Report): string[] {
   return lines;
 }
 
-/** The job summary of one command: the verdict in verdictText's words, the counts, the coverage, why it could not judge, and each failed requirement. */
+/** The job summary of one command, its verdict in verdictText's words. */
 export function githubJobSummary(report: Report, command: string): string {
   const { summary, coverage } = report;
   const lines = [
@@ -130,13 +122,13 @@ export function githubJobSummary(report: Report, command: string): string {
     lines.push('', ...report.hints.map((hint) => `> ${markdownText(hint)}`));
   }
   // A MAY that does not hold fails nothing: listed apart, as information, never among the failed.
-  const failed = report.requirements.filter((r) => r.status === 'failed' && r.level !== 'MAY');
+  const failed = report.requirements.filter(isFailure);
   if (failed.length > 0) {
     lines.push('', '#### Failed requirements', '', '| Requirement | Level | What failed |', '| --- | --- | --- |');
     for (const r of failed)
       lines.push(`| ${markdownText(r.id)} | ${r.level} | ${markdownText(failureMessage(r))}${markdownText(decided(r))} |`);
   }
-  const notHeld = report.requirements.filter((r) => r.status === 'failed' && r.level === 'MAY');
+  const notHeld = report.requirements.filter(isMayNotHeld);
   if (notHeld.length > 0) {
     lines.push('', '#### Information: MAY not held (never fails the run)', '');
     for (const r of notHeld) lines.push(`- ${markdownText(r.id)}: ${markdownText(failureMessage(r))}`);

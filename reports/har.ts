@@ -6,7 +6,7 @@ import type { Reporter, RunEnd } from '../core/reporter.js';
 import { writeAtomically } from './write.js';
 
 /** An exchange and when it was sent (ms since the epoch). */
-export interface TimedExchange {
+interface TimedExchange {
   exchange: Exchange;
   startedAt: number;
 }

@@ -1,8 +1,5 @@
-/**
- * The evidence of a failure as report.html shows it: its message, expected and actual, a model
- * check's steps, each exchange (request and answer, one click away) and the lines that reproduce it.
- * Every text that reaches the page goes through `esc`: bodies, headers and messages come from the target.
- */
+// A failure's evidence in report.html. Every text goes through `esc`: bodies, headers and messages
+// come from the target.
 import { visible } from '../common/visible.js';
 import type { Exchange } from '../core/exchange.js';
 import type { Evidence } from '../core/report.js';

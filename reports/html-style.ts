@@ -1,9 +1,5 @@
-/**
- * The HTML report's stylesheet, inlined so report.html is one file that opens anywhere.
- * Light theme; every status colour is paired with a text label and a symbol, never colour alone.
- * The matrix filter is CSS only (radio buttons and :has()), so the page needs no script; a browser
- * without :has() simply shows every row.
- */
+// Inlined so report.html is one file; status is never colour alone. The matrix filter is CSS only
+// (radio buttons and :has()): no script, and a browser without :has() shows every row.
 export const REPORT_CSS = `
 :root {
   --bg: #f5f6f8; --card: #ffffff; --line: #dde1e6; --text: #1d232b; --muted: #5b6571;

@@ -7,7 +7,7 @@ import { thrownIn, whoFixes } from '../core/check-error.js';
 import { profileDecisionText, ruleTexts } from './rule-text.js';
 import type { Reporter, RunEnd } from '../core/reporter.js';
 import type { Report, RequirementReport } from '../core/report.js';
-import { isPartial, leftOutOf, partialText, verdictText } from '../core/verdict.js';
+import { isFailure, isMayNotHeld, isPartial, leftOutOf, partialText, verdictText } from '../core/verdict.js';
 import { selectionText } from './console.js';
 import type { ReportFolder } from './write.js';
 
@@ -49,31 +49,28 @@ function formatDuration(ms: number): string {
   return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
 }
 
-/**
- * The page carries each rule's text itself (the section "Profile rules cited"), and each rule id links
- * there: a report is read from a CI artifact, where no link to the machine that ran it resolves.
- */
+/** Rule ids link within the page ("Profile rules cited"): a report read from a CI artifact has nothing else to link to. */
 function ruleAnchor(rule: string): string {
   return `rule-${rule.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 }
 
-function rules(requirement: RequirementReport): string {
-  const texts = ruleTexts();
-  return requirement.profile.map((rule) => (texts.has(rule) ? `<a href="#${ruleAnchor(rule)}">${esc(rule)}</a>` : esc(rule))).join(' ');
+function ruleLink(rule: string, texts: ReadonlyMap<string, string>): string {
+  return texts.has(rule) ? `<a href="#${ruleAnchor(rule)}">${esc(rule)}</a>` : esc(rule);
 }
 
-/**
- * The profile rule that decides the point the interface leaves open, when the requirement rests on
- * one: a failure read off a schema ("/order_amount: must be string") does not say whose rule it is.
- */
+function rules(requirement: RequirementReport): string {
+  const texts = ruleTexts();
+  return requirement.profile.map((rule) => ruleLink(rule, texts)).join(' ');
+}
+
+/** The profile rule deciding a point the interface leaves open: a schema failure alone does not say whose rule it is. */
 function decisionHtml(requirement: RequirementReport): string {
   const decides = requirement.profileDecides;
   if (decides === undefined) return '';
   const text = profileDecisionText(decides);
   const at = text.indexOf(decides.rule);
   const [before, after] = [text.slice(0, at), text.slice(at + decides.rule.length)];
-  const rule = ruleTexts().has(decides.rule) ? `<a href="#${ruleAnchor(decides.rule)}">${esc(decides.rule)}</a>` : esc(decides.rule);
-  return `<p class="decided">${esc(before.replace(/^./, (c) => c.toUpperCase()))}${rule}${esc(after)}</p>`;
+  return `<p class="decided">${esc(before.replace(/^./, (c) => c.toUpperCase()))}${ruleLink(decides.rule, ruleTexts())}${esc(after)}</p>`;
 }
 
 /** The requirement's longer statement, when the title is not all of it. */
@@ -121,7 +118,7 @@ function failureCard(requirement: RequirementReport, strict: boolean): string {
 
 /** What the matrix's filters see: a MAY that does not hold is information, never among "Failed". */
 function rowStatus(requirement: RequirementReport): string {
-  return requirement.status === 'failed' && requirement.level === 'MAY' ? 'not-held' : requirement.status;
+  return isMayNotHeld(requirement) ? 'not-held' : requirement.status;
 }
 
 function matrixRow(requirement: RequirementReport, strict: boolean): string {
@@ -209,7 +206,7 @@ function skippedSummary(report: Report): string {
 }
 
 function counts(report: Report): string {
-  const may = report.requirements.filter((r) => r.level === 'MAY' && r.status === 'failed').length;
+  const may = report.requirements.filter(isMayNotHeld).length;
   const cards: Array<[string, number, string, string, string]> = [
     ['pass', report.summary.passed, 'Passed', 'requirements that hold', '#matrix'],
     ['fail', report.summary.failed, 'Failed', 'MUST: these fail the run', '#failures'],
@@ -313,14 +310,8 @@ function verdictBanner(report: Report): string {
 const SEVERITY = { fail: 0, warn: 1, info: 2, pass: 3, skip: 3 } as const;
 
 /** A requirement that does not hold and whose level makes it a failure or a warning: a MAY never is one. */
-function isFailure(requirement: RequirementReport): boolean {
-  return requirement.status === 'failed' && requirement.level !== 'MAY';
-}
 
-/**
- * What the failure cards count, by the counts above them: every requirement that does not hold, of
- * which only the MUST ones are "Failed" (the SHOULD ones are "Warned", or failed under --strict).
- */
+/** What the failure cards count: only MUSTs are "Failed"; SHOULDs are "Warned" (or failed under --strict). */
 function failureBreakdown(report: Report): string {
   const failed = report.requirements.filter((r) => r.status === 'failed');
   const of = (level: RequirementReport['level']) => failed.filter((r) => r.level === level).length;
@@ -332,7 +323,6 @@ function failureBreakdown(report: Report): string {
   return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
 }
 
-/** Renders the report as one self-contained HTML page. */
 export function renderHtml(report: Report): string {
   const failures = report.requirements
     .filter(isFailure)
@@ -343,7 +333,7 @@ export function renderHtml(report: Report): string {
     failures.length > 0
       ? `<section id="failures"><h2>Failures and warnings (${failures.length})</h2><p class="note">${esc(failureBreakdown(report))}, most severe first. Open an exchange to see the request and the answer.</p>${failures.join('')}</section>`
       : '';
-  const notHeld = report.requirements.filter((r) => r.status === 'failed' && r.level === 'MAY').map((r) => failureCard(r, report.strict));
+  const notHeld = report.requirements.filter(isMayNotHeld).map((r) => failureCard(r, report.strict));
   const informationSection =
     notHeld.length > 0
       ? `<section id="information"><h2>Information: MAY not held (${notHeld.length})</h2><p class="note">What the profile allows a server either way: reported so you know, never a failure, and never part of the verdict.</p>${notHeld.join('')}</section>`
@@ -374,7 +364,6 @@ ${certificationSection(report)}
 `;
 }
 
-/** report.html in the report folder. */
 export class HtmlReporter implements Reporter {
   constructor(private readonly folder: ReportFolder) {}
 

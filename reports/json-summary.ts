@@ -1,7 +1,7 @@
 // --format json: the summary as one JSON object on stdout, everything else on stderr.
 import type { Reporter, RunEnd } from '../core/reporter.js';
 import type { Report } from '../core/report.js';
-import { verdictText } from '../core/verdict.js';
+import { isFailure, isMayNotHeld, verdictText } from '../core/verdict.js';
 import { sayInconclusive, type ConsoleOut } from './console.js';
 import { digestOf } from './seal.js';
 
@@ -17,10 +17,7 @@ export class JsonSummaryReporter implements Reporter {
   }
 }
 
-/**
- * The summary as one JSON object: the verdict, the counts, each failed requirement (with the profile
- * rule that decides it), each MAY not held apart (never a failure), the report files and the digest.
- */
+/** The summary as one JSON object; a MAY not held is listed apart, never as a failure. */
 export function summaryJson(report: Report, files: readonly string[]): string {
   const entry = (r: Report['requirements'][number]) => ({
     id: r.id,
@@ -29,8 +26,8 @@ export function summaryJson(report: Report, files: readonly string[]): string {
     message: r.evidence[0]?.message ?? r.title,
     ...(r.profileDecides !== undefined ? { profileDecides: r.profileDecides } : {}),
   });
-  const failed = report.requirements.filter((r) => r.status === 'failed' && r.level !== 'MAY').map(entry);
-  const mayNotHeld = report.requirements.filter((r) => r.status === 'failed' && r.level === 'MAY').map(entry);
+  const failed = report.requirements.filter(isFailure).map(entry);
+  const mayNotHeld = report.requirements.filter(isMayNotHeld).map(entry);
   return (
     JSON.stringify({
       tool: report.tool,

@@ -6,7 +6,7 @@ import type { Exchange } from '../core/exchange.js';
 import { thrownIn, whoFixes } from '../core/check-error.js';
 import type { Reporter, RunEnd } from '../core/reporter.js';
 import type { Evidence, Report, RequirementReport } from '../core/report.js';
-import { isPartial, partialText, verdictText } from '../core/verdict.js';
+import { isFailure, isPartial, partialText, verdictText } from '../core/verdict.js';
 import { profileDecisionText, ruleReference } from './rule-text.js';
 import type { ReportFolder } from './write.js';
 
@@ -147,10 +147,6 @@ function testcase(requirement: RequirementReport, strict: boolean, thrown: Repor
   return `${open}>\n      <failure${attrs({ message, type: requirement.level })}>${body}</failure>\n    </testcase>`;
 }
 
-function isFailure(requirement: RequirementReport): boolean {
-  return requirement.status === 'failed' && requirement.level !== 'MAY';
-}
-
 function isKitError(requirement: RequirementReport): boolean {
   return requirement.status !== 'failed' && requirement.checks.some((c) => c.status === 'error');
 }
@@ -191,10 +187,7 @@ function properties(report: Report): string {
   return `    <properties>\n${rows.join('\n')}\n    </properties>`;
 }
 
-/**
- * An inconclusive run's own testsuite: one testcase whose <error> names why the run could not judge,
- * so CI counts an error (never a clean "0 tests, 0 failures") and shows the reason.
- */
+/** An inconclusive run's testsuite: one <error> naming why, so CI never sees a clean "0 tests, 0 failures". */
 function verdictSuite(report: Report, timestamp: string, props: string): string | undefined {
   if (report.verdict !== 'inconclusive') return undefined;
   const reasons = report.reasons ?? ['the run could not judge the target'];
@@ -203,7 +196,6 @@ function verdictSuite(report: Report, timestamp: string, props: string): string 
   return `  <testsuite${header}>\n${props}\n${testcase}\n  </testsuite>`;
 }
 
-/** Renders the report as a JUnit XML document. */
 export function renderJUnit(report: Report): string {
   const sections = new Map<string, RequirementReport[]>();
   for (const requirement of report.requirements) {
@@ -239,7 +231,6 @@ export function renderJUnit(report: Report): string {
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${root}>\n${[...(verdict !== undefined ? [verdict] : []), ...suites].join('\n')}\n</testsuites>\n`;
 }
 
-/** junit.xml in the report folder. */
 export class JUnitReporter implements Reporter {
   constructor(private readonly folder: ReportFolder) {}
 

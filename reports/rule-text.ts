@@ -3,10 +3,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../common/package-root.js';
 import type { ProfileDecision } from '../core/report.js';
 
-/**
- * The text of each profile rule, read from the docs/profile.md the package ships, so a report can
- * carry the rules it cites: a report opened from a CI artifact has no docs folder beside it.
- */
+/** Each profile rule's text from the shipped docs/profile.md: a report opened from a CI artifact has no docs beside it. */
 let cached: ReadonlyMap<string, string> | undefined;
 
 /** Markdown made plain: links to their words, emphasis and anchors dropped; code spans kept as written. */
@@ -54,11 +51,7 @@ export function ruleReference(rule: string): string {
   return `docs/profile.md#${rule}`;
 }
 
-/**
- * What a failure of a requirement resting on a point the interface leaves open adds, in the same
- * words in every form: "the interface does not say; profile rule P-OPS-1 decides: … ". The catalog
- * holds the decision (profileDecides); this only words it.
- */
+/** "the interface does not say; profile rule P-OPS-1 decides: …", the same words in every form. */
 export function profileDecisionText(decides: ProfileDecision): string {
   return `the interface does not say; profile rule ${decides.rule} decides: ${decides.decision}`;
 }

@@ -1,7 +1,5 @@
-// A report a person can sign off: what judged it (kit, profile and catalog versions), against what
-// (a fingerprint of the configuration, secrets removed), how (seed and options), and a SHA-256
-// digest over all of it and the evidence. The digest finds an accidental change (verify-report);
-// anyone can recompute it, so who wrote the report is shown only by a signature (signature.ts).
+// A SHA-256 digest over the report finds an accidental change (verify-report); anyone can recompute
+// it, so who wrote the report is shown only by a signature (signature.ts).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -55,7 +53,6 @@ export function digestOf(report: Report): string {
   return `sha256:${sha256(canonicalize(JSON.parse(JSON.stringify(rest))))}`;
 }
 
-/** The report with its digest. */
 export function seal(report: Report): Report {
   return { ...report, digest: digestOf(report) };
 }
@@ -65,11 +62,7 @@ export function reportText(report: Report): string {
   return jsonWithVisibleControls(JSON.stringify(report, null, 2)) + '\n';
 }
 
-/**
- * Deepest nesting of objects and arrays a report.json may have. The kit's own reports stay far below
- * it (a target's JSON answer inside the evidence included); anything deeper is refused before the
- * recursive digest and layout could exhaust the stack on it.
- */
+/** Deeper than any report the kit writes: refused before the recursive digest could exhaust the stack. */
 export const MAX_REPORT_DEPTH = 1000;
 
 /** report.json's text as a JSON object, or why it is not a report at all (not JSON, not an object, nested too deep). */
@@ -88,13 +81,10 @@ export function parseReport(text: string): { report: Report } | { notAReport: st
   return { report: value as Report };
 }
 
-export type SealCheck = { intact: true; report: Report } | { intact: false; why: string };
+type SealCheck = { intact: true; report: Report } | { intact: false; why: string };
 
-/**
- * Whether report.json's text is what the kit wrote: JSON, sealed, its digest matching its content,
- * and its bytes exactly the kit's own writing of that content (so no byte, even of layout, changed
- * by accident). It cannot show who wrote it: anyone can recompute the digest (see signature.ts).
- */
+/** Whether report.json is byte for byte the kit's writing of its content, digest matching. It cannot show
+ * who wrote it: anyone can recompute the digest (see signature.ts). */
 export function checkSeal(text: string): SealCheck {
   const parsed = parseReport(text);
   if ('notAReport' in parsed) return { intact: false, why: `not a report: ${parsed.notAReport}` };

@@ -1,7 +1,5 @@
-// Signed reports (P-CLI v1.2): report.json.sig is the Ed25519 signature of report.json's exact
-// bytes, in base64, so anyone holding the public key can check with standard tools (openssl) that
-// the report was not changed since a holder of the private key signed it. A digest cannot show
-// that: anyone can recompute one.
+// Signed reports (P-CLI v1.2): an Ed25519 signature of report.json's exact bytes, checkable with openssl.
+// A digest cannot show who wrote a report: anyone can recompute one.
 import { createHash, createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Certification } from '../core/report.js';
@@ -39,7 +37,7 @@ export class KeyFileError extends Error {
 }
 
 /** Who signs a report, as certification.signedBy records it. */
-export type SignedBy = NonNullable<Certification['signedBy']>;
+type SignedBy = NonNullable<Certification['signedBy']>;
 
 /** A private key ready to sign, and the public key it answers to. */
 export interface ReportSigner {
@@ -58,10 +56,7 @@ export function keyFingerprint(key: KeyObject): string {
 /** A PEM key file is a few hundred bytes; refuse to read something far larger. */
 const MAX_KEY_FILE_BYTES = 64 * 1024;
 
-/**
- * The Ed25519 private key (PKCS#8 PEM) in `path`, checked before anything is run. `shownAs` names
- * the file in messages (as the user wrote it). Throws a KeyFileError naming the problem and the fix.
- */
+/** The Ed25519 private key (PKCS#8 PEM) in `path`, checked before anything runs; a KeyFileError names the fix. */
 export async function readSigningKey(path: string, shownAs: string = path): Promise<ReportSigner> {
   const where = `--sign-key ${shownAs}`;
   const { text, label } = await readPem(path, where, MAKE_A_KEY);

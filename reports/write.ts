@@ -10,10 +10,7 @@ export class ReportDirError extends Error {
   readonly code = 'SVC_REPORT_DIR';
 }
 
-/**
- * Makes sure the reports can be written to `dir` (creating it), by writing and removing a probe
- * file there. Throws a ReportDirError that names the problem and the fix.
- */
+/** Makes sure the reports can be written to `dir` (creating it) with a probe file; a ReportDirError names the fix. */
 export async function prepareReportDir(dir: string): Promise<void> {
   try {
     await makeFolders(dir);
@@ -54,10 +51,8 @@ async function whyNotDir(dir: string, error: NodeJS.ErrnoException): Promise<str
   return error.code ?? error.message;
 }
 
-/**
- * `mkdir -p`, one folder at a time. Node's recursive mkdir never returns where the system answers
- * ENOENT for a folder whose parent exists (/proc/x): it retries the parent and the folder forever.
- */
+/** `mkdir -p` one folder at a time: Node's recursive mkdir loops forever where the system answers
+ * ENOENT for a folder whose parent exists (/proc/x). */
 async function makeFolders(dir: string): Promise<void> {
   const missing: string[] = [];
   // Anything but "no such file" (a file in the way, no permission) is left for mkdir below to say.
@@ -80,10 +75,7 @@ async function makeFolders(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true });
 }
 
-/**
- * Writes a file by writing a temporary file in the same folder and renaming it over the target: a
- * reader never sees half a report, and a symlink planted at the target is replaced, not followed.
- */
+/** Temporary file plus rename: a reader never sees half a report, and a symlink planted at the target is replaced, not followed. */
 export async function writeAtomically(path: string, content: string): Promise<void> {
   const temporary = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
@@ -100,10 +92,7 @@ export async function writeAtomically(path: string, content: string): Promise<vo
   }
 }
 
-/**
- * The report folder as the file reporters write it: each file in turn, and on the first failure (a
- * full disk, the folder removed during the run) none of its files listed and the rest not tried.
- */
+/** The file reporters' folder: on the first failed write (a full disk) none of its files is listed and the rest are not tried. */
 export class ReportFolder {
   private failed = false;
   private readonly written: string[] = [];
@@ -139,10 +128,7 @@ export class ReportFolder {
   }
 }
 
-/**
- * The report folder's files, each with how the kit knows its own by content (another tool's junit.xml
- * may sit in "."); a signature is the kit's only beside the kit's report.json.
- */
+/** The report files, each with how the kit knows its own by content: another tool's junit.xml may sit in ".". */
 const REPORT_FILES: ReadonlyArray<{ name: string; isKits: (text: string, kitReportBeside: boolean) => boolean }> = [
   { name: 'report.json', isKits: (text) => toolNameOf(text) === 'svc-conformance' },
   { name: 'report.json.sig', isKits: (text, kitReportBeside) => kitReportBeside && looksLikeSignature(text) },
@@ -158,10 +144,8 @@ const REPORT_FILES: ReadonlyArray<{ name: string; isKits: (text: string, kitRepo
 /** Larger than any report the kit writes: a file this big by a report's name is someone else's, and is not read. */
 const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 
-/**
- * Removes an earlier run's reports from `dir`, so a run that ends without its own leaves no verdict
- * that is not its own. Only the kit's plain files go (not a link, a folder, another tool's); returns their names.
- */
+/** Removes an earlier run's reports, so a run that ends without its own leaves no stale verdict.
+ * Only the kit's plain files go (not links, folders, another tool's); returns their names. */
 export async function removeReports(dir: string): Promise<string[]> {
   const kitReportBeside = await isKitFile(join(dir, 'report.json'), REPORT_FILES[0]!.isKits, false);
   const removed: string[] = [];

@@ -142,10 +142,7 @@ export const runCommand = defineCommand({
 
 type RunOptions = ParsedOptions<(typeof runCommand)['options']>;
 
-/**
- * Judges the target the run was opened on and feeds the verdict to the reporters. An unreachable
- * target judges nothing: an inconclusive report in every form (exit 2), never an empty pass.
- */
+/** Judges the target and feeds the verdict to the reporters; an unreachable one gets an inconclusive report, never a pass. */
 async function judge(run: ConformanceRun, reporting: Reporting, fields: ReportFields, har: HarReporter | undefined): Promise<number> {
   const { config, settings } = run;
   const out = reporting.io;
@@ -174,10 +171,7 @@ async function judge(run: ConformanceRun, reporting: Reporting, fields: ReportFi
   return reporting.end(run.report(results, fields), har !== undefined ? [har] : []);
 }
 
-/**
- * What the run's reports say besides its results: its options, and for the person signing the report
- * off what judged, against which configuration. The embedded sandbox is announced, with how to start it again.
- */
+/** What the reports say besides results: the options, and for sign-off what judged against which configuration. */
 async function reportFieldsOf(
   run: ConformanceRun,
   reporting: Reporting,

@@ -141,10 +141,7 @@ export const serveCommand = defineCommand({
   },
 });
 
-/**
- * --config-out gets the demo secrets: a symbolic link there would put them in whatever file it points
- * to (overwriting it), so it is refused, as is a folder, before the sandbox starts.
- */
+/** --config-out gets the demo secrets: a symbolic link there would overwrite whatever it points to, so it is refused. */
 async function usableConfigOut(path: string, given: string): Promise<void> {
   const info = await lstat(path).catch(() => undefined);
   if (info?.isSymbolicLink())
@@ -221,10 +218,7 @@ export function bindWarning(host: string): string | undefined {
   return `warning: listening on ${host}, reachable from other machines; anyone who reaches it can use the public demo credentials (--host 127.0.0.1 keeps it on this machine)`;
 }
 
-/**
- * The warning for a --webhook-url off this machine, or undefined on loopback: the sandbox signs its
- * deliveries with the public demo secrets and sends them there (and takes that URL back from anyone).
- */
+/** The warning for a --webhook-url off this machine: deliveries there are signed with the public demo secrets. */
 export function webhookUrlWarning(url: string): string | undefined {
   if (isLoopbackHost(new URL(url).hostname)) return undefined;
   return `warning: --webhook-url ${url} is not on this machine: every demo merchant's webhooks, signed with the public demo secrets, are delivered there`;

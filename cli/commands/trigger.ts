@@ -1,7 +1,5 @@
-// `svc-conformance trigger EVENT`: against a running reference sandbox (`serve`), makes the order or
-// payout change that fires EVENT for the configured merchant, as a developer would by hand (Create
-// Order and the hosted checkout's outcome, or Transaction Initiation and the settle control request),
-// and prints the id. The sandbox then delivers the event to the merchant's registered webhook URL.
+// `svc-conformance trigger EVENT`: makes the change that fires EVENT on a running sandbox, as a developer
+// would by hand; the sandbox then delivers it to the registered webhook URL.
 import type { Exchange } from '../../core/exchange.js';
 import { isWebhookEventName, WEBHOOK_EVENT_NAMES, type WebhookEventName } from '../../core/webhooks.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
@@ -106,11 +104,8 @@ export const triggerCommand = defineCommand({
   },
 });
 
-/**
- * Sends a signed request; a 401 is tried again, twice, with another timestamp inside the window.
- * The same query (the registration, the balance) sent by two triggers within one second has the
- * same timestamp and signature, which the sandbox refuses as a replay (P-AUTH); wrong keys stay 401.
- */
+/** A 401 is tried twice more with another timestamp: two triggers' same query within a second is refused as a
+ * replay (P-AUTH); wrong keys stay 401. */
 async function send(client: TargetClient, options: SendOptions): Promise<Exchange> {
   let exchange = await client.send(options);
   for (let tries = 0; tries < 2 && exchange.response?.status === 401; tries++) {

@@ -137,10 +137,8 @@ function clientOptionsOf(options: ClientOptions, argv: string[]): ClientGiven {
   return { argv, command: argv.map(shellQuote).join(' '), scenarios, webhookUrl, timeoutSeconds };
 }
 
-/**
- * Starts the recording sandbox, held so that an interrupt closes it. Keys and a wallet that only this
- * run's client holds: a request with any other key is not its own (the demo keys are public).
- */
+/** Starts the recording sandbox with keys only this run's client holds: the demo keys are public, so any other
+ * key's request is not its own. */
 async function startRecording({ scenarios, webhookUrl }: ClientGiven, io: Io): Promise<Recording> {
   const recorded: RecordedExchange[] = [];
   const attempts: DeliveryAttempt[] = [];
@@ -254,10 +252,7 @@ function clientReport(reporting: Reporting, given: ClientGiven, recording: Recor
   };
 }
 
-/**
- * Waits (bounded) until the client's receiver listens, then judges it as verify-receiver does.
- * When nothing listens in time, or the client ends first, returns why instead.
- */
+/** Judges the client's receiver once it listens (bounded wait); otherwise returns why not. */
 async function judgeClientReceiver(
   url: string,
   merchant: Merchant,

@@ -81,10 +81,7 @@ export const verifyReceiverCommand = defineCommand({
   },
 });
 
-/**
- * Whose secret signs the genuine events, and where it came from (said on the console, never shown):
- * the config's merchant, else SVC_SECRET_KEY, else the embedded sandbox's demo merchant A.
- */
+/** Whose secret signs genuine events: the config's merchant, else SVC_SECRET_KEY, else demo merchant A. */
 async function signingKeysOf(configFile: string | undefined, io: Io) {
   let keys: Pick<ReceiverJudgeInput, 'merchant' | 'otherMerchant' | 'otherEnvironment'> & { toleranceSeconds: number } = {
     merchant: { secretKey: MERCHANT_A.secretKey },
@@ -111,10 +108,7 @@ async function signingKeysOf(configFile: string | undefined, io: Io) {
   return { keys, signer, environment };
 }
 
-/**
- * Resolves once something accepts a connection at the URL's host and port (for https, completes a
- * TLS handshake the deliveries would trust); exit 2 when nothing does.
- */
+/** Resolves once the URL accepts a connection (for https, a TLS handshake deliveries would trust); exit 2 when not. */
 export function listening(url: string, timeoutMs = 3_000): Promise<void> {
   const { hostname, port, protocol } = new URL(url);
   const host = hostname.replace(/^\[|\]$/g, '');

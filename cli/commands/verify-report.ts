@@ -1,8 +1,5 @@
-// `svc-conformance verify-report FILE --public-key PUB.pem | --allow-unsigned`: whether a report.json's
-// digest matches, whether its counts and verdict follow from its requirements, and whether
-// report.json.sig is its signature by that key. Without a key it checks nothing unless
-// --allow-unsigned asks for the digest alone (P-CLI v1.3): `verify-report F && deploy` must not pass
-// on a report nobody signed. Everything shown from the file is escaped (visible).
+// Without a key verify-report checks nothing unless --allow-unsigned (P-CLI v1.3): `verify-report F && deploy`
+// must not pass on a report nobody signed. Everything shown from the file is escaped.
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { verdictText } from '../../core/verdict.js';
