@@ -55,4 +55,16 @@ describe("ENV-WALLET-OTHER-ENVIRONMENT: the other environment's wallet answers 4
       ),
     ).toMatch(/^skipped: needs otherEnvironment\.walletId/);
   });
+
+  it("asks for the SUCCESS fixture's payout on the other environment's wallet, or a made-up id without it", async () => {
+    const sent: unknown[] = [];
+    const ask = (o: { payload?: unknown }) => (sent.push(o.payload), 403);
+    await verdict(check('env-other-environment-wallet'), ask);
+    await verdict(check('env-other-environment-wallet'), ask, noFixture);
+    const { otherEnvironment, fixtures } = madeUpConfig();
+    const wallet = { svc_wallet_id: otherEnvironment!.walletId, debit_account_type: 'svc_wallet' };
+    expect(sent[0]).toEqual({ ...wallet, payout_order_id: fixtures!.payouts!.SUCCESS });
+    expect(sent[1]).toMatchObject(wallet);
+    expect((sent[1] as { payout_order_id: string }).payout_order_id).not.toBe(fixtures!.payouts!.SUCCESS);
+  });
 });
