@@ -401,6 +401,17 @@ describe('notes: said once', () => {
       "3 correctly signed requests were refused 401 and sent again with a fresh X-TIMESTAMP, as a target refuses a replay of another run's identical request (a fixture read, a Balance Inquiry); 2 were then accepted, and a request still refused after all its resends leaves its requirement not judged (the replay window used up by other runs)",
     ]);
   });
+
+  it('says nothing of resends when no correctly signed request was taken: the keys are the cause', () => {
+    const report = build([
+      result('A', 'failed', { ...signed(3, 3), resent: { sent: 3, accepted: 0 } }),
+      result('B', 'failed', signed(2, 2)),
+      result('C', 'passed'),
+      result('D', 'passed'),
+    ]);
+    expect(report.verdict).toBe('inconclusive');
+    expect(report.notes).toBeUndefined();
+  });
 });
 
 describe('the reproduce lines of a failure follow what its first exchange was', () => {

@@ -46,7 +46,9 @@ export function buildReport(input: BuildInput): Report {
     ...couldNotJudge(input, kitErrors),
   });
   const hints = runHints(input.results).filter((hint) => !(decided.reasons ?? []).includes(hint));
-  const notes = [...new Set([...(input.notes ?? []), ...input.results.flatMap((r) => r.meta.notes ?? []), ...resendNote(input.results)])];
+  // With keys or paths wrong, every 401 is theirs: the resends say nothing of other runs.
+  const resent = misconfiguration(input.results, input.target.baseUrl).length > 0 ? [] : resendNote(input.results);
+  const notes = [...new Set([...(input.notes ?? []), ...input.results.flatMap((r) => r.meta.notes ?? []), ...resent])];
   return {
     tool: { name: 'svc-conformance', version: input.version },
     target: input.target,
