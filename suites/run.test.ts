@@ -1,6 +1,8 @@
 // A run: checks side by side within the run's concurrency, lanes one after another, a check
 // that must run alone with nothing else in flight, results in the listed order, and the same
 // requests and report for a seed whatever the concurrency (test/run-concurrency.test.ts: two whole runs).
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../core/clock.js';
 import type { CheckResult } from '../core/report.js';
@@ -224,6 +226,64 @@ describe('a run on the embedded sandbox', () => {
     } finally {
       process.off('warning', warned);
       await run.close();
+    }
+  });
+});
+
+describe('a run whose correctly signed requests are all refused', () => {
+  /** A target answering every request `status` with the error envelope; it counts what it was sent. */
+  async function target(status: number) {
+    const bodies = new Set<string>();
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        bodies.add(body);
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ status: false, code: status, message: 'no' }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const sent = () => [...bodies].map((b) => (JSON.parse(b) as { payout_order_id: string }).payout_order_id);
+    return { baseUrl: `http://127.0.0.1:${port}`, sent, close: () => new Promise((resolve) => server.close(resolve)) };
+  }
+  const sending = (id: string, requirement: string): Check =>
+    defineCheck({
+      id,
+      requirement,
+      title: id,
+      async run(ctx) {
+        await ctx.send({ label: id, path: '/api/v3/banking/payment/status', payload: { payout_order_id: id } });
+      },
+    });
+  const sections: Section[] = [
+    { name: 'Records', checks: Array.from({ length: 40 }, (_, i) => sending(`dup-${i}`, 'DUP-SEQUENTIAL')) },
+    { name: 'Authentication', checks: [sending('auth-last', 'AUTH-ACCEPT')] },
+  ];
+
+  it('holds back all but authentication once 30 were refused, saying why', async () => {
+    const refusing = await target(401);
+    try {
+      const results = await runChecks({ ...settings(1), config: { ...config, baseUrl: refusing.baseUrl } }, sections);
+      const held = results.filter((r) => r.meta.skipped?.startsWith('not run: the run stopped sending once 30'));
+      expect(held.map((r) => r.meta.check)).toEqual(Array.from({ length: 10 }, (_, i) => `dup-${i + 30}`));
+      expect(results.find((r) => r.meta.check === 'auth-last')?.state).toBe('passed');
+      // The held checks sent nothing; authentication's, and the signature-scheme probe, did.
+      expect(refusing.sent().filter((id) => /^dup-(3\d)$/.test(id))).toEqual([]);
+      expect(refusing.sent()).toContain('auth-last');
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('holds back nothing from a target that takes them', async () => {
+    const taking = await target(200);
+    try {
+      const results = await runChecks({ ...settings(1), config: { ...config, baseUrl: taking.baseUrl } }, sections);
+      expect(results.filter((r) => r.state === 'skipped')).toEqual([]);
+      expect(taking.sent().filter((id) => id.startsWith('dup-'))).toHaveLength(40);
+    } finally {
+      await taking.close();
     }
   });
 });

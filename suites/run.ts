@@ -1,6 +1,6 @@
 // One run of the conformance checks, from open to close: `run`, the vitest entry and the proof all
 // open one, so the order of its steps and what is closed at the end are written once.
-import { noSignedRequestAccepted } from '../core/misconfiguration.js';
+import { misconfiguration, noSignedRequestAccepted, plainlySignedTally } from '../core/misconfiguration.js';
 import type { Reporter } from '../core/reporter.js';
 import type { CheckResult, Report, Requirement } from '../core/report.js';
 import { buildReport, type BuildInput } from '../core/verdict.js';
@@ -36,6 +36,9 @@ interface Planned {
   /** Its place among all the run's checks, selected or not: ids stay the same with or without --only. */
   scope: number;
 }
+
+/** Correctly signed answers, none taken, after which checks other than authentication's are held back. */
+const HOLD_BACK_AFTER = 30;
 
 export class ConformanceRun {
   private reporters: readonly Reporter[] = [];
@@ -151,7 +154,7 @@ export class ConformanceRun {
     const tell = sectionTeller(this.sections, plan, results, this.reporters);
     const runOne = async (planned: Planned) => {
       tell.started(planned, performance.now());
-      const result = await this.runCheck(planned.check, planned.scope);
+      const result = this.heldBack(planned.check, [...results.values()]) ?? (await this.runCheck(planned.check, planned.scope));
       tell.ended(planned, performance.now());
       results.set(planned, result);
       const progress = { done: results.size, total: plan.length, inFlight: this.state.requests.inFlight };
@@ -176,6 +179,15 @@ export class ConformanceRun {
     // No correctly signed request taken: the configuration, or a target signing another way? Ask it.
     const extra = noSignedRequestAccepted(ran) ? [await this.probeSignatureScheme(all.length)] : [];
     return [...ran, ...leftOutOfJudged(all, plan), ...extra];
+  }
+
+  /** A check not sent once enough correctly signed requests were all refused: the configuration, not
+   *  the target, is then the cause, and a real gateway is spared the rest. Authentication runs on. */
+  private heldBack(check: Check, done: readonly CheckResult[]): CheckResult | undefined {
+    if (/^(AUTH|SIGN)-/.test(check.requirement) || plainlySignedTally(done).answered < HOLD_BACK_AFTER) return undefined;
+    if (misconfiguration(done, this.settings.config.baseUrl).length === 0) return undefined;
+    const skipped = `not run: the run stopped sending once ${HOLD_BACK_AFTER} or more correctly signed requests had all been refused (see why the run could not judge)`;
+    return { meta: { ...newMeta(check), skipped }, state: 'skipped', durationMs: 0 };
   }
 
   /** Runs one check in its scope of ids; its result as the report keeps it. */
