@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckResult, Report, Requirement } from '../core/report.js';
+import { requirementOf, resultOf } from '../core/report-test-support.js';
 import { buildReport } from '../core/verdict.js';
 import { judged, summaryLines } from './console.js';
 
@@ -24,28 +25,8 @@ describe('judged', () => {
 });
 
 describe('summaryLines', () => {
-  const requirement = (id: string, level: Requirement['level'] = 'MUST', extra: Partial<Requirement> = {}): Requirement => ({
-    id,
-    title: `${id} holds`,
-    level,
-    section: 'Section',
-    profile: ['P-OPS-1'],
-    extension: false,
-    ...extra,
-  });
-  const result = (id: string, state: CheckResult['state'], meta: Partial<CheckResult['meta']> = {}): CheckResult => ({
-    meta: {
-      check: id.toLowerCase(),
-      requirement: id,
-      title: id,
-      evidence: [],
-      findings: [],
-      ...(state === 'failed' ? { failure: { message: `${id} broke` } } : {}),
-      ...meta,
-    },
-    state,
-    durationMs: 1,
-  });
+  const requirement = requirementOf;
+  const result = resultOf;
   /** A report as a run builds it (core/verdict.ts): a catalog entry with no result was left out of the run. */
   const report = (catalog: Requirement[], results: CheckResult[]): Report =>
     buildReport({

@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckResult, Requirement } from '../core/report.js';
+import { requirementOf, resultOf } from '../core/report-test-support.js';
 import { buildReport } from '../core/verdict.js';
 import { summaryJson } from './json-summary.js';
 
-const requirement = (id: string, level: Requirement['level'], extra: Partial<Requirement> = {}): Requirement => ({
-  id,
-  title: `${id} holds`,
-  level,
-  section: 'Section',
-  profile: ['P-OPS-1'],
-  extension: false,
-  ...extra,
-});
-const failed = (id: string): CheckResult => ({
-  meta: { check: id.toLowerCase(), requirement: id, title: id, evidence: [], findings: [], failure: { message: `${id} broke` } },
-  state: 'failed',
-  durationMs: 1,
-});
+const requirement = requirementOf;
+const failed = (id: string) => resultOf(id, 'failed');
 
 describe('summaryJson (--format json)', () => {
   // Before: the MAY was an entry of "failed", and no entry said which profile rule decided it.

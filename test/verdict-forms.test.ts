@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult, Report, Requirement } from '../core/report.js';
+import { requirementOf, resultOf } from '../core/report-test-support.js';
 import { buildReport, verdictText } from '../core/verdict.js';
 import { summaryJson } from '../reports/json-summary.js';
 import { summaryLines } from '../reports/console.js';
@@ -15,28 +16,9 @@ import { renderJUnit } from '../reports/junit.js';
 import { startSandbox, type RunningSandbox } from '../sandbox/index.js';
 import { runBinAsync } from './cli-harness.js';
 
-const requirement = (id: string, level: Requirement['level'] = 'MUST'): Requirement => ({
-  id,
-  title: `${id} holds`,
-  level,
-  section: 'Section',
-  profile: ['P-AUTH-2'],
-  extension: false,
-});
+const requirement = (id: string, level: Requirement['level'] = 'MUST') => requirementOf(id, level, { profile: ['P-AUTH-2'] });
 const CATALOG = [requirement('AUTH-A'), requirement('AUTH-B'), requirement('AUTH-C', 'SHOULD')];
-const result = (id: string, state: CheckResult['state'], meta: Partial<CheckResult['meta']> = {}): CheckResult => ({
-  meta: {
-    check: id.toLowerCase(),
-    requirement: id,
-    title: id,
-    evidence: [],
-    findings: [],
-    ...(state === 'failed' ? { failure: { message: `${id} broke` } } : {}),
-    ...meta,
-  },
-  state,
-  durationMs: 1,
-});
+const result = resultOf;
 
 function report(results: CheckResult[], couldNotJudge?: string[]): Report {
   return buildReport({
