@@ -22,3 +22,12 @@ export interface FaultSpec {
     | 'state';
   description: string;
 }
+
+/** One area's faults, from rows of `name: [rule, requirement, description]`, in order. */
+export function faultsOf<T extends Record<string, readonly [string, string, string]>>(
+  area: FaultSpec['area'],
+  rows: T,
+): Record<keyof T, FaultSpec> {
+  const specs = Object.entries(rows).map(([name, [rule, requirement, description]]) => [name, { rule, requirement, area, description }]);
+  return Object.fromEntries(specs) as Record<keyof T, FaultSpec>;
+}
