@@ -9,7 +9,8 @@ import { SandboxStore, type Order, type Payout } from './store.js';
 import { Timers } from './timers.js';
 import { WebhookSender, type StateChange } from './webhook-sender.js';
 
-export type { PageRoute, ReceivedOn, Route, SandboxApp } from './context.js';
+// clients/harness.ts imports SandboxApp from here.
+export type { SandboxApp } from './context.js';
 
 export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions: SandboxOptions = {}): SandboxApp {
   const options = resolveOptions(sandboxOptions);

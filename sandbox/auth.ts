@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { parseJsonTree } from '../signer/json-tree.js';
+import { hmacSha256Hex } from '../signer/sign.js';
 import { verifyRequest, type VerifyResult } from '../signer/verify.js';
 import { CANONICAL_STYLE, writeStyled, type TextStyle } from '../signer/variants.js';
 import type { ResolvedOptions } from './options.js';
@@ -58,13 +59,13 @@ export function authenticate(headers: Headers, body: string, options: ResolvedOp
   if (lenient !== undefined && signature !== undefined) {
     // The bug: the window is checked on converted seconds, the HMAC over the header as sent.
     const inWindow = Math.abs(nowSeconds - lenient) <= variant.toleranceSeconds;
-    return inWindow && matches(hmac(merchant.secretKey, body + timestamp), signature)
+    return inWindow && matches(hmacSha256Hex(merchant.secretKey, body + timestamp), signature)
       ? { ok: true, merchant }
       : refuseSignature(merchant, options);
   }
   if (signature === undefined && faults.has('auth-accept-missing-signature')) return { ok: true, merchant };
   if (timestamp === undefined && faults.has('auth-accept-missing-timestamp')) {
-    return signature !== undefined && matches(hmac(merchant.secretKey, body), signature)
+    return signature !== undefined && matches(hmacSha256Hex(merchant.secretKey, body), signature)
       ? { ok: true, merchant }
       : refuseSignature(merchant, options);
   }
@@ -122,7 +123,7 @@ function verify(
 
   // Faults that compare less than they should: every check passed but the HMAC comparison itself.
   const accepted: VerifyResult = { ok: true, timestamp: Number(timestamp) };
-  const expected = (text: string) => hmac(merchant.secretKey, text);
+  const expected = (text: string) => hmacSha256Hex(merchant.secretKey, text);
   if (
     faults.has('auth-signature-prefix-compare') &&
     signature.length >= 16 &&
@@ -157,8 +158,8 @@ function refuse(message: string): AuthOutcome {
 
 /** A signature scheme other than P-SIGN-2's, as a server that computes it another way does. */
 function faultyScheme(faults: ResolvedOptions['faults']): ((secret: string, body: string, timestamp: string) => string) | undefined {
-  if (faults.has('auth-verify-timestamp-omitted')) return (secret, body) => hmac(secret, body);
-  if (faults.has('auth-verify-timestamp-first')) return (secret, body, timestamp) => hmac(secret, timestamp + body);
+  if (faults.has('auth-verify-timestamp-omitted')) return (secret, body) => hmacSha256Hex(secret, body);
+  if (faults.has('auth-verify-timestamp-first')) return (secret, body, timestamp) => hmacSha256Hex(secret, timestamp + body);
   if (faults.has('auth-verify-base64'))
     return (secret, body, timestamp) =>
       createHmac('sha256', secret)
@@ -181,10 +182,6 @@ function restyle(body: string, style: TextStyle): string {
   } catch {
     return body;
   }
-}
-
-function hmac(secret: string, message: string): string {
-  return createHmac('sha256', secret).update(message, 'utf8').digest('hex');
 }
 
 /** Constant-time comparison of two texts of any form (a faulty scheme's digest need not be hex). */

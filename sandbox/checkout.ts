@@ -1,7 +1,7 @@
 // The hosted checkout behind Create Order's payment_link: a person or a browser picks a payment method
 // and an outcome (P-OPS-1). Pages only: the API's authentication does not apply, and nothing redirects.
 import { minorUnitOf } from '../schemas/amounts.js';
-import type { PageRoute, SandboxApp } from './app.js';
+import type { PageRoute, SandboxApp } from './context.js';
 import {
   checkoutPage,
   notFoundPage,
@@ -14,7 +14,7 @@ import {
   type PaymentMethod,
 } from './checkout-page.js';
 import { minorToText } from './envelope.js';
-import { orderBySvcId, settleOrder } from './operations/orders.js';
+import { settleOrder } from './operations/orders.js';
 import type { Order } from './store.js';
 
 /** The svc_order_id of a checkout path's remainder, or undefined when it cannot be one. */
@@ -47,7 +47,7 @@ function viewOf(order: Order, app: SandboxApp): CheckoutView {
 /** The order a checkout path names, settled by the clock. */
 function findOrder(rest: string, app: SandboxApp): Order | undefined {
   const id = svcOrderIdOf(rest);
-  const order = id === undefined ? undefined : orderBySvcId(app.store, id);
+  const order = id === undefined ? undefined : app.store.orderBySvcId(id);
   return order === undefined ? undefined : settleOrder(order, app.options.clock(), app.store);
 }
 

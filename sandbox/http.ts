@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { readBounded } from '../common/bounded-body.js';
-import type { ReceivedOn, SandboxApp } from './app.js';
+import type { ReceivedOn, SandboxApp } from './context.js';
 import { answerWire, unreadableRequest, type WireAnswer } from './wire.js';
 
 export interface ListenOptions {

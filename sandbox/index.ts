@@ -1,4 +1,5 @@
-import { createApp, type PageRoute, type Route, type SandboxApp } from './app.js';
+import { createApp } from './app.js';
+import type { PageRoute, Route, SandboxApp } from './context.js';
 import { checkoutRoutes } from './checkout.js';
 import { listen, type ListenOptions } from './http.js';
 import { createOrder, orderCancel, orderStatus } from './operations/orders.js';
@@ -80,4 +81,4 @@ export {
   type ScenarioSpec,
 } from './scenarios.js';
 export { DEFAULT_VARIANT, allVariants, type SandboxVariant, type SandboxOptions } from './options.js';
-export type { SandboxApp } from './app.js';
+export type { SandboxApp } from './context.js';

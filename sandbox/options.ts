@@ -146,8 +146,8 @@ export interface ResolvedOptions {
   wallets: readonly WalletSeed[];
   hangSeconds: number;
   maxRecords: number;
-  /** The clock the sandbox's own timers wait on; undefined: real timers. */
-  timerClock?: Clock;
+  /** The clock the sandbox's own timers wait on: the injected Clock, or real time. */
+  timerClock: Clock;
   webhookUrl?: string;
   allowRemoteWebhooks: boolean;
   webhookRetryDelaysSeconds: readonly number[];
@@ -174,7 +174,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     variant,
     faults: new Set(options.faults ?? []),
     clock: typeof clock === 'object' ? () => clock.now() : (clock ?? Date.now),
-    ...(typeof options.clock === 'object' && options.clock !== systemClock ? { timerClock: options.clock } : {}),
+    timerClock: typeof clock === 'object' ? clock : systemClock,
     log: options.log ?? (() => {}),
     settleSeconds: options.settleSeconds ?? 2,
     raceWindowMs: options.raceWindowMs ?? 5,

@@ -69,37 +69,18 @@ export const WALLETS: readonly WalletSeed[] = [
   { id: MERCHANT_A_LIVE.walletId, merchantId: MERCHANT_A.id, environment: 'production', currency: 'INR', balanceMinor: 0 },
 ];
 
+/** Merchant A's fixture payout in `status`: PO-FIXTURE-{status}. */
+function fixtureOfA(status: PayoutState, amountMinor: number, message: string): PayoutSeed {
+  return { merchantId: MERCHANT_A.id, payoutOrderId: `PO-FIXTURE-${status}`, status, amountMinor, message };
+}
+
 /** Payouts that exist from the start, one per state, plus one of merchant B (P-CFG fixtures). */
 export const PAYOUT_FIXTURES: readonly PayoutSeed[] = [
-  { merchantId: MERCHANT_A.id, payoutOrderId: 'PO-FIXTURE-SUCCESS', status: 'SUCCESS', amountMinor: 150_000, message: 'Payout completed' },
-  {
-    merchantId: MERCHANT_A.id,
-    payoutOrderId: 'PO-FIXTURE-FAILED',
-    status: 'FAILED',
-    amountMinor: 990_000_000,
-    message: 'Insufficient wallet balance',
-  },
-  {
-    merchantId: MERCHANT_A.id,
-    payoutOrderId: 'PO-FIXTURE-PENDING',
-    status: 'PENDING',
-    amountMinor: 25_050,
-    message: 'Awaiting bank confirmation',
-  },
-  {
-    merchantId: MERCHANT_A.id,
-    payoutOrderId: 'PO-FIXTURE-PROCESSING',
-    status: 'PROCESSING',
-    amountMinor: 75_000,
-    message: 'Payout under processing',
-  },
-  {
-    merchantId: MERCHANT_A.id,
-    payoutOrderId: 'PO-FIXTURE-REVERSED',
-    status: 'REVERSED',
-    amountMinor: 30_000,
-    message: 'Amount returned to wallet',
-  },
+  fixtureOfA('SUCCESS', 150_000, 'Payout completed'),
+  fixtureOfA('FAILED', 990_000_000, 'Insufficient wallet balance'),
+  fixtureOfA('PENDING', 25_050, 'Awaiting bank confirmation'),
+  fixtureOfA('PROCESSING', 75_000, 'Payout under processing'),
+  fixtureOfA('REVERSED', 30_000, 'Amount returned to wallet'),
   { merchantId: MERCHANT_B.id, payoutOrderId: 'PO-FIXTURE-B-SUCCESS', status: 'SUCCESS', amountMinor: 99_900, message: 'Payout completed' },
 ];
 

@@ -1,7 +1,7 @@
 // Test support for the sandbox's own tests: signed standard Requests for `app.handle`, in-process.
 import { createHmac } from 'node:crypto';
 import { canonicalize } from '../signer/canonical.js';
-import type { SandboxApp } from './app.js';
+import type { SandboxApp } from './context.js';
 import type { FaultName } from './faults.js';
 import { createSandbox } from './index.js';
 import type { SandboxOptions } from './options.js';

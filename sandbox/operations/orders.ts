@@ -24,11 +24,6 @@ export function settleOrder(order: Order, now: number, store: SandboxStore): Ord
   return order;
 }
 
-/** The order behind a checkout link, whichever merchant owns it. */
-export function orderBySvcId(store: SandboxStore, svcOrderId: string): Order | undefined {
-  return store.orderBySvcId(svcOrderId);
-}
-
 /** The store key of an order id: ids compare as text (P-DUP-4); under `dup-type-sensitive` the JSON type is
  * part of the key, so 123 and "123" are two orders. */
 function storageKey(ctx: OperationContext, orderId: number | string): string {

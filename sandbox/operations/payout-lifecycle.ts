@@ -46,15 +46,10 @@ export function initiationOutcome(amountMinor: number, balanceMinor: number): In
   return { status: 'PROCESSING', message: PAYOUT_MESSAGES.processing, debited: true };
 }
 
-/** A PROCESSING payout past its settlement time becomes SUCCESS when read (fixtures have none, so never move). */
+/** A PROCESSING payout past its settlement time becomes SUCCESS when read, or by the timer set at initiation
+ * (`now` Infinity) so its webhook goes out on time (P-HOOK); fixtures have no settlement time, so never move. */
 export function settleIfDue(payout: Payout, now: number, store: SandboxStore): void {
-  if (payout.status !== 'PROCESSING' || payout.settlesAt === undefined || now < payout.settlesAt) return;
-  markSuccess(payout, store);
-}
-
-/** The same by the timer set at initiation, so its webhook goes out on time (P-HOOK) even if nobody reads it. */
-export function settleWhenDue(payout: Payout, store: SandboxStore): void {
-  if (payout.status === 'PROCESSING' && payout.settlesAt !== undefined) markSuccess(payout, store);
+  if (payout.status === 'PROCESSING' && payout.settlesAt !== undefined && now >= payout.settlesAt) markSuccess(payout, store);
 }
 
 /** Payouts whose debit waits for SUCCESS (debitAt 'settlement'): the funds check counts them as reserved, or

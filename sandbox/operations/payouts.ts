@@ -19,7 +19,6 @@ import {
   type InitiationOutcome,
   settle,
   settleIfDue,
-  settleWhenDue,
   type SettlementTarget,
 } from './payout-lifecycle.js';
 
@@ -165,7 +164,7 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
 
   const payout = newPayout(ctx, request, wallet, amountMinor, outcome);
   if (outcome.debited && settlementDebit && !ctx.fault('ops-balance-not-debited')) debitAtSettlement(payout);
-  if (outcome.status === 'PROCESSING') ctx.later(ctx.options.settleSeconds * 1000, () => settleWhenDue(payout, ctx.store));
+  if (outcome.status === 'PROCESSING') ctx.later(ctx.options.settleSeconds * 1000, () => settleIfDue(payout, Infinity, ctx.store));
   ctx.store.putPayout(payout);
   ctx.store.changed({ payout });
   // Under `state-payout-id-reallocated` the answer carries a payout_id drawn again, not the one stored.
