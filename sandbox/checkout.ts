@@ -51,14 +51,6 @@ function findOrder(rest: string, app: SandboxApp): Order | undefined {
   return order === undefined ? undefined : settleOrder(order, app.options.clock(), app.store);
 }
 
-function isMethod(value: string | null): value is PaymentMethod {
-  return PAYMENT_METHODS.some((m) => m.value === value);
-}
-
-function isOutcome(value: string | null): value is Outcome {
-  return OUTCOMES.some((o) => o.value === value);
-}
-
 /** Moves an UN_PAID order per the chosen outcome (P-OPS-1); PROCESSING settles to PAID after `settleSeconds`
  * (by a read or the timer, whichever is first). */
 function applyOutcome(order: Order, method: PaymentMethod, outcome: Outcome, app: SandboxApp): void {
@@ -90,12 +82,12 @@ async function submitCheckout(request: Request, rest: string, app: SandboxApp): 
     return checkoutPage(viewOf(order, app), 'Send the payment form as application/x-www-form-urlencoded.', 400);
   }
   const form = new URLSearchParams(await request.text());
-  const method = form.get('method');
-  const outcome = form.get('outcome');
-  if (!isMethod(method)) {
+  const method = PAYMENT_METHODS.find((m) => m.value === form.get('method'))?.value;
+  const outcome = OUTCOMES.find((o) => o.value === form.get('outcome'))?.value;
+  if (method === undefined) {
     return checkoutPage(viewOf(order, app), `Choose a payment method: ${PAYMENT_METHODS.map((m) => m.label).join(', ')}.`, 400);
   }
-  if (!isOutcome(outcome)) {
+  if (outcome === undefined) {
     return checkoutPage(viewOf(order, app), `Choose one of: ${OUTCOMES.map((o) => o.label).join(', ')}.`, 400);
   }
   applyOutcome(order, method, outcome, app);

@@ -3,6 +3,7 @@ import { authenticate, ReplayCache, type AuthOutcome } from './auth.js';
 import { OperationError, type OperationContext, type OperationHandler, type PageRoute, type Route, type SandboxApp } from './context.js';
 import { errorResponse } from './envelope.js';
 import { jsonObjectOf } from './request-body.js';
+import type { Merchant } from './tenants.js';
 
 /** Answers a request read whole (`body` undefined when it could not be read) by its route. */
 export type Dispatch = (request: Request, body: Uint8Array | undefined) => Promise<Response>;
@@ -98,12 +99,7 @@ function otherMethod(method: string, path: string, allowed: string, app: Sandbox
   return response;
 }
 
-function contextOf(
-  app: SandboxApp,
-  merchant: OperationContext['merchant'],
-  body: Record<string, unknown>,
-  origin: string,
-): OperationContext {
+function contextOf(app: SandboxApp, merchant: Merchant, body: Record<string, unknown>, origin: string): OperationContext {
   const { options, store, webhooks } = app;
   return {
     merchant,

@@ -15,8 +15,7 @@ export function errorResponse(status: number, message: string, faults: ReadonlyS
     code: faults.has('errors-code-mismatch') ? 400 : faults.has('errors-code-as-text') ? String(status) : status,
     message: faults.has('errors-empty-message') ? '' : message,
   };
-  if (faults.has('errors-text-plain')) return jsonResponse(status, body, { 'content-type': 'text/plain; charset=utf-8' });
-  return jsonResponse(status, body);
+  return jsonResponse(status, body, faults.has('errors-text-plain') ? { 'content-type': 'text/plain; charset=utf-8' } : {});
 }
 
 /** The general success envelope (interface: Common response envelope). */

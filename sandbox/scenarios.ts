@@ -73,14 +73,10 @@ export const DEFAULT_HANG_SECONDS = 30;
 /** The longest hold: a day. Timers fire at once past 2^31-1 ms (~24.8 days), so a longer hold would not hold. */
 export const MAX_HANG_SECONDS = 86_400;
 
-function isScenarioName(name: string): name is ScenarioName {
-  return Object.hasOwn(SCENARIOS, name);
-}
-
 /** Checks scenario names given by a person; the error lists where to find the ones that exist. */
 export function parseScenarios(names: Iterable<string>): Set<ScenarioName> {
   const given = [...names];
-  const unknown = given.filter((n) => !isScenarioName(n));
+  const unknown = given.filter((n) => !Object.hasOwn(SCENARIOS, n));
   if (unknown.length > 0) {
     throw new RangeError(
       `unknown scenario ${unknown.map((n) => `"${n}"`).join(', ')}; run \`svc-conformance serve --list-scenarios\` to see them`,
@@ -90,11 +86,6 @@ export function parseScenarios(names: Iterable<string>): Set<ScenarioName> {
 }
 
 const PATHS: Pick<typeof OPERATION_PATHS, ScenarioOperation> = OPERATION_PATHS;
-
-type OperationRun = () => Promise<Response>;
-
-/** Builds the general error envelope (the app's, so the envelope faults still apply). */
-type ErrorAnswer = (status: number, message: string) => Response;
 
 /** The armed scenarios of one sandbox instance; each fires once (`around` wraps every authenticated operation,
  * a handler asks `take` for an `outcome` one). */
@@ -114,10 +105,6 @@ export class ScenarioSwitches {
       throw new RangeError(`sandbox: hangSeconds must be a number of seconds above 0 and at most ${MAX_HANG_SECONDS}`);
   }
 
-  pending(): ScenarioName[] {
-    return SCENARIO_NAMES.filter((name) => this.armed.has(name));
-  }
-
   /** True the first time it is asked about an armed scenario for a request of `merchantId`, then never again. */
   take(name: ScenarioName, merchantId: string): boolean {
     if (this.onlyFor !== undefined && merchantId !== this.onlyFor) return false;
@@ -135,9 +122,14 @@ export class ScenarioSwitches {
     return this.applied.get(response);
   }
 
-  /** Runs one authenticated operation under the armed scenarios: `refuse` answers instead of it, `hold`
-   * holds its successful answer. */
-  async around(path: string, merchantId: string, run: OperationRun, errorAnswer: ErrorAnswer): Promise<Response> {
+  /** Runs one authenticated operation under the armed scenarios: `refuse` answers instead of it (with the app's
+   * `errorAnswer`, so the envelope faults still apply), `hold` holds its successful answer. */
+  async around(
+    path: string,
+    merchantId: string,
+    run: () => Promise<Response>,
+    errorAnswer: (status: number, message: string) => Response,
+  ): Promise<Response> {
     const refusing = this.armedFor(path, 'refuse');
     const refusal = refusing === undefined ? undefined : (SCENARIOS[refusing] as ScenarioSpec).refusal;
     if (refusing !== undefined && refusal !== undefined && this.take(refusing, merchantId)) {
@@ -148,7 +140,8 @@ export class ScenarioSwitches {
     const response = await run();
     const holding = this.armedFor(path, 'hold');
     if (holding !== undefined && response.ok && this.take(holding, merchantId)) {
-      await this.hold();
+      // Other requests go on meanwhile; the timer does not keep the process alive, and close ends it.
+      await sleep(this.hangSeconds * 1000, undefined, { ref: false, signal: this.release.signal }).catch(() => {});
       return this.mark(response, holding);
     }
     return response;
@@ -156,16 +149,13 @@ export class ScenarioSwitches {
 
   /** The first armed scenario, in catalog order, of this effect on the operation at `path`. */
   private armedFor(path: string, effect: ScenarioSpec['effect']): ScenarioName | undefined {
-    return this.pending().find((name) => SCENARIOS[name].effect === effect && PATHS[SCENARIOS[name].operation] === path);
+    return SCENARIO_NAMES.find(
+      (name) => this.armed.has(name) && SCENARIOS[name].effect === effect && PATHS[SCENARIOS[name].operation] === path,
+    );
   }
 
   /** Stops holding: a held answer goes out at once, and later ones are not held (sandbox close). */
   releaseHeld(): void {
     this.release.abort();
-  }
-
-  private async hold(): Promise<void> {
-    // Other requests go on meanwhile; the timer does not keep the process alive, and close ends it.
-    await sleep(this.hangSeconds * 1000, undefined, { ref: false, signal: this.release.signal }).catch(() => {});
   }
 }

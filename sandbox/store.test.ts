@@ -2,7 +2,7 @@
 // payouts; past that the oldest is forgotten, and lookups stay constant-time.
 import { describe, expect, it } from 'vitest';
 import { createdOrder, orderBody, orderSandbox } from './operations/order-test-support.js';
-import { BoundedMap } from './store.js';
+import { BoundedMap, key } from './store.js';
 import { MERCHANT_A, PAYOUT_FIXTURES } from './tenants.js';
 
 describe('BoundedMap', () => {
@@ -51,7 +51,8 @@ describe('a sandbox past its record bound', () => {
     // as copies of the first (10,050 requests took 8 s of a test run and proved no more).
     await s.create(orderBody('MANY-0'));
     const first = s.app.store.order(MERCHANT_A.id, 'MANY-0')!;
-    for (let n = 1; n < 10_000; n++) s.app.store.putOrder({ ...first, orderId: `MANY-${n}`, svcOrderId: s.app.store.nextId('SVC') });
+    for (let n = 1; n < 10_000; n++)
+      s.app.store.orders.set(key(MERCHANT_A.id, `MANY-${n}`), { ...first, orderId: `MANY-${n}`, svcOrderId: s.app.store.nextId('SVC') });
     for (let n = 10_000; n < 10_050; n++) expect((await s.create(orderBody(`MANY-${n}`))).status).toBeLessThan(300);
     expect(s.app.store.orders.size).toBe(10_000);
     expect((await s.status('MANY-49')).status).toBe(404);

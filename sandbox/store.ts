@@ -171,10 +171,6 @@ export class SandboxStore {
     return this.forgottenPayoutIds.has(digest(key(merchantId, payoutOrderId)));
   }
 
-  putOrder(order: Order): void {
-    this.orders.set(key(order.merchantId, order.orderId), order);
-  }
-
   payout(merchantId: string, payoutOrderId: number | string): Payout | undefined {
     return this.payouts.get(key(merchantId, payoutOrderId));
   }

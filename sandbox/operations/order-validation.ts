@@ -1,6 +1,7 @@
 // Create Order validation (P-ORDER-1, P-ORDER-4, P-ERR-4) and the faults that loosen or tighten it: the
 // body is validated as a copy in which only a tolerated defect is patched, so each fault changes one part.
 import { decimalOf, minorUnitOf, toMinorUnits } from '../../schemas/amounts.js';
+import { requiredPaths } from '../../schemas/field-order.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
 import { OperationError, requireSchema, type OperationContext } from '../context.js';
 import type { FaultName } from '../faults.js';
@@ -28,26 +29,15 @@ const PLACEHOLDER_ADDRESS = {
   country: 'placeholder',
   postal_code: '000000',
 };
-const PLACEHOLDER_CUSTOMER = { name: 'placeholder', email: 'placeholder@example.com', phone: '0000000000', address: PLACEHOLDER_ADDRESS };
-
-/** Every required field of the interface's table, parents before children, with a valid stand-in. */
-const REQUIRED: ReadonlyArray<readonly [path: string, placeholder: unknown]> = [
-  ['order_id', 'placeholder'],
-  ['order_amount', 1],
-  ['order_currency', 'INR'],
-  ['service_type', 'payment'],
-  ['customer', PLACEHOLDER_CUSTOMER],
-  ['return_url', 'https://merchant.example/return'],
-  ['customer.name', 'placeholder'],
-  ['customer.email', 'placeholder@example.com'],
-  ['customer.phone', '0000000000'],
-  ['customer.address', PLACEHOLDER_ADDRESS],
-  ['customer.address.line1', 'placeholder'],
-  ['customer.address.city', 'placeholder'],
-  ['customer.address.state', 'placeholder'],
-  ['customer.address.country', 'placeholder'],
-  ['customer.address.postal_code', '000000'],
-];
+/** A valid stand-in for each required field (schemas/ names them). */
+const PLACEHOLDER: Json = {
+  order_id: 'placeholder',
+  order_amount: 1,
+  order_currency: 'INR',
+  service_type: 'payment',
+  customer: { name: 'placeholder', email: 'placeholder@example.com', phone: '0000000000', address: PLACEHOLDER_ADDRESS },
+  return_url: 'https://merchant.example/return',
+};
 
 /** Only these are served under `order-reject-currencies` (a merchant narrowed by its category). */
 const NARROW_CURRENCIES: readonly string[] = ['INR', 'USD', 'EUR'];
@@ -80,9 +70,11 @@ function toleratedCopy(body: Json, fault: (name: FaultName) => boolean): Json {
   if (!TOLERATING_FAULTS.some(fault)) return body;
   const copy = structuredClone(body);
   if (fault('errors-null-field-accepted')) {
-    for (const [path, placeholder] of REQUIRED) {
+    // Parents before children: a null customer takes the stand-in's, whose fields are then all set.
+    for (const path of requiredPaths('order-create-request')) {
       const at = slot(copy, path);
-      if (at && at.parent[at.key] === null) at.parent[at.key] = structuredClone(placeholder);
+      const standIn = slot(PLACEHOLDER, path)!;
+      if (at && at.parent[at.key] === null) at.parent[at.key] = structuredClone(standIn.parent[standIn.key]);
     }
   }
   if (fault('errors-zero-amount-accepted') && zeroOrNegative(copy.order_amount)) {

@@ -82,9 +82,8 @@ export const payoutStatus: OperationHandler = (ctx) => {
 export const balanceInquiry: OperationHandler = (ctx) => {
   requireSchema('balance-inquiry-request', ctx.body);
   // `tenant-balance`: the wallet is checked for existence only, so another merchant's balance is shown.
-  const found = lookupWallet(ctx, ctx.body.svc_wallet_id as string, ctx.fault('tenant-balance'));
-  if ('refused' in found) throw new OperationError(403, found.message);
-  const wallet = found;
+  const wallet = lookupWallet(ctx, ctx.body.svc_wallet_id as string, ctx.fault('tenant-balance'));
+  if ('refused' in wallet) throw new OperationError(403, wallet.message);
   return successResponse(
     { wallet_id: wallet.id, balance: minorToText(wallet.balanceMinor), currency: wallet.currency },
     'Balance fetched successfully',
