@@ -155,9 +155,6 @@ export interface ResolvedOptions {
   onDeliveryAttempt?: (attempt: DeliveryAttempt) => void;
 }
 
-/** Orders and payouts kept, each: bounds a long-lived sandbox's memory. */
-const DEFAULT_MAX_RECORDS = 10_000;
-
 export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   const variant = { ...DEFAULT_VARIANT, ...options.variant };
   if (![200, 201].includes(variant.createStatus)) throw new RangeError('sandbox: variant.createStatus must be 200 or 201');
@@ -184,7 +181,7 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
     merchants,
     wallets,
     hangSeconds: scenarios.hangSeconds,
-    maxRecords: options.maxRecords ?? DEFAULT_MAX_RECORDS,
+    maxRecords: options.maxRecords ?? 10_000,
     ...(options.webhookUrl !== undefined ? { webhookUrl: options.webhookUrl } : {}),
     allowRemoteWebhooks: options.allowRemoteWebhooks ?? false,
     webhookRetryDelaysSeconds: options.webhookRetryDelaysSeconds ?? SANDBOX_RETRY_DELAYS_SECONDS,

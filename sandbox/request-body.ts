@@ -12,7 +12,6 @@ export const MAX_BODY_DEPTH = 32;
 export function jsonObjectOf(text: string, contentType: string, faults: ReadonlySet<FaultName>): Record<string, unknown> | Response {
   const fail = (status: number, message: string) => errorResponse(status, message, faults);
   if (!isJsonContentType(contentType)) return fail(400, 'Content-Type must be application/json');
-  // The fault: the header compared as a string, as a hand-written check does (P-HTTP-2).
   if (faults.has('http-media-type-exact') && contentType !== 'application/json')
     return fail(415, `Content-Type must be exactly application/json, not ${contentType}`);
   if (text.trim() === '') return fail(400, 'the body is empty; send a JSON object');

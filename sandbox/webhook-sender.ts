@@ -4,7 +4,8 @@ import { randomBytes } from 'node:crypto';
 import { ACK_WITHIN_MS, eventForState, webhookUrlProblem, type WebhookEvent } from '../core/webhooks.js';
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
-import { DeliveryClient, deliveryHeaders, type AttemptResult, type Delivery } from '../webhooks/delivery.js';
+import { DeliveryClient, deliveryHeaders, type Delivery } from '../webhooks/delivery.js';
+import type { FaultName } from './faults.js';
 import type { ResolvedOptions } from './options.js';
 import type { Timers } from './timers.js';
 import type { Merchant } from './tenants.js';
@@ -59,13 +60,11 @@ export class WebhookSender {
    * Returns the event's id, or undefined when nothing was sent.
    */
   notify(change: StateChange): string | undefined {
-    const fault = (name: Parameters<ResolvedOptions['faults']['has']>[0]) => this.options.faults.has(name);
+    const fault = (name: FaultName) => this.options.faults.has(name);
     let name = eventForState(change.subject, change.state);
     let data = change.record;
     if (name === undefined) return undefined;
-    // The fault: FAILED payouts are never notified (a sender that only reports good news).
     if (name === 'payout.failed' && fault('hook-silent-failures')) return undefined;
-    // The fault: the bank's acceptance is notified as success while the payout is still PROCESSING.
     if (name === 'payout.processing' && fault('hook-contradicts-status')) {
       name = 'payout.success';
       data = { ...data, status: 'SUCCESS', message: 'Payout completed' };
@@ -78,7 +77,6 @@ export class WebhookSender {
     const event = {
       event_id: `${this.idPrefix}${String(this.sequence).padStart(6, '0')}`,
       event: name,
-      // The fault: created_at as ISO text instead of UNIX seconds.
       created_at: fault('hook-created-at-iso') ? new Date(createdAt).toISOString() : Math.floor(createdAt / 1000),
       data,
     } as WebhookEvent;
@@ -89,21 +87,18 @@ export class WebhookSender {
   /** One attempt; a failure schedules the next after the retry delay, until the delays run out. */
   private attempt(url: string, merchant: Merchant, event: WebhookEvent, attempt: number, firstTimestamp: number | undefined): void {
     const now = Math.floor(this.options.clock() / 1000);
-    // The fault: every retry re-sends the first attempt's timestamp and signature (a stored request).
     const timestamp = firstTimestamp !== undefined && this.options.faults.has('hook-same-timestamp') ? firstTimestamp : now;
     const delivery = this.signed(merchant, event, timestamp);
     const sending = this.client.post(url, delivery, ACK_WITHIN_MS).then((result) => {
       if (this.closed) return;
-      this.logAttempt(event, attempt, result);
+      const outcome = result.status !== undefined ? String(result.status) : `no answer (${result.errorMessage ?? result.error})`;
+      this.log(event, `attempt ${attempt} ${outcome} ${result.ms}ms`);
       this.options.onDeliveryAttempt?.({ url, event, attempt, delivery, result, at: this.options.clock() });
       if (result.status === 200) return;
       const schedule = this.options.webhookRetryDelaysSeconds;
-      // The fault: the schedule read from its end, so each retry comes sooner than the one before.
       const delays = this.options.faults.has('hook-retry-countdown') ? [...schedule].reverse() : schedule;
       if (attempt > delays.length || this.options.faults.has('hook-no-retry')) {
-        this.options.deliveryLog(
-          `${new Date(this.options.clock()).toISOString()} webhook ${event.event} ${event.event_id} not acknowledged after ${attempt} attempt${attempt > 1 ? 's' : ''}; giving up`,
-        );
+        this.log(event, `not acknowledged after ${attempt} attempt${attempt > 1 ? 's' : ''}; giving up`);
         return;
       }
       this.scheduled += 1;
@@ -118,23 +113,17 @@ export class WebhookSender {
 
   /** The delivery of P-HOOK-1, or what a sender fault makes of it. */
   private signed(merchant: Merchant, event: WebhookEvent, timestamp: number): Delivery {
-    const fault = (name: Parameters<ResolvedOptions['faults']['has']>[0]) => this.options.faults.has(name);
+    const fault = (name: FaultName) => this.options.faults.has(name);
     const asBuilt = JSON.stringify(event);
-    // The fault: the event is sent as built (keys in insertion order), and signed so.
     const body = fault('hook-non-canonical-body') ? asBuilt : canonicalize(event);
-    // The fault: the signature covers a second serialization of the event, not the bytes sent.
     const signedText = fault('hook-sign-reserialized') ? asBuilt : body;
-    // The fault: a webhook secret of the sender's own instead of the merchant's secret key.
     const secret = fault('hook-separate-secret') ? `whsec_${merchant.id}_sandbox` : merchant.secretKey;
     const signature = hmacSha256Hex(secret, signedText + String(timestamp));
     return { body, headers: deliveryHeaders(fault('hook-no-event-id') ? undefined : event.event_id, String(timestamp), signature) };
   }
 
-  private logAttempt(event: WebhookEvent, attempt: number, result: AttemptResult): void {
-    const outcome = result.status !== undefined ? String(result.status) : `no answer (${result.errorMessage ?? result.error})`;
-    this.options.deliveryLog(
-      `${new Date(this.options.clock()).toISOString()} webhook ${event.event} ${event.event_id} attempt ${attempt} ${outcome} ${result.ms}ms`,
-    );
+  private log(event: WebhookEvent, what: string): void {
+    this.options.deliveryLog(`${new Date(this.options.clock()).toISOString()} webhook ${event.event} ${event.event_id} ${what}`);
   }
 
   /** Whether an attempt is on its way or a retry is waiting for its time. */

@@ -77,12 +77,6 @@ export interface ReceiverOptions {
   keepAtMost?: number;
 }
 
-/** Why a request is not a delivery, from method and path before its body is read (a health check, a tunnel's probe). */
-function strayReason(method: string, pathname: string, paths: ReadonlySet<string>): StrayReason | undefined {
-  if (!paths.has(pathname)) return 'another path';
-  return method === 'POST' ? undefined : 'not POST';
-}
-
 /** A POST bearing no mark of P-HOOK (no delivery header, no event in the body) cannot be told from a local
  * process posting there: a stray. A sender whose every delivery is like that still fails HOOK-EVENTS-FIRED. */
 function bearsNoDeliveryMark(headers: Readonly<Record<string, string>>, body: string): boolean {
@@ -221,11 +215,10 @@ export class KitReceiver {
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers))
       if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
-    const early = strayReason(method, pathname, this.paths);
-    if (early !== undefined) {
-      // Answered at once, its body (if any) discarded unread: a stray never waits on the kit.
+    // A health check or a tunnel's probe is answered at once, its body (if any) discarded unread.
+    if (!this.paths.has(pathname) || method !== 'POST') {
       req.resume();
-      return this.stray({ method, pathname, why: early, headers });
+      return this.stray({ method, pathname, why: this.paths.has(pathname) ? 'not POST' : 'another path', headers });
     }
     // At most MAX_DELIVERY_BODY bytes are kept; past 64 times that, reading stops.
     const read = await readBounded(req, { keep: MAX_DELIVERY_BODY, stopAfter: 64 * MAX_DELIVERY_BODY });

@@ -17,14 +17,11 @@ export function refuseLongId(ctx: OperationContext, field: 'order_id' | 'payout_
   }
 }
 
-/** The column width of `dup-id-truncated-255`: VARCHAR(255), which an id of 200-odd characters never reaches. */
-const VARCHAR_255 = 255;
-
 /** The order_id as stored: as sent, or cut to the column's width under `dup-id-truncated` (64) or
  * `dup-id-truncated-255` (255). */
 export function storedOrderId(ctx: OperationContext, id: number | string): number | string {
   if (typeof id !== 'string') return id;
-  const width = ctx.fault('dup-id-truncated') ? LONG_ID_CHARACTERS : ctx.fault('dup-id-truncated-255') ? VARCHAR_255 : undefined;
+  const width = ctx.fault('dup-id-truncated') ? LONG_ID_CHARACTERS : ctx.fault('dup-id-truncated-255') ? 255 : undefined;
   return width !== undefined && characters(id) > width ? [...id].slice(0, width).join('') : id;
 }
 

@@ -53,7 +53,6 @@ export const createOrder: OperationHandler = async (ctx) => {
   // The check and the insert run in one synchronous stretch, so concurrent creates cannot both pass
   // the check (P-DUP-2). Under `dup-race` a wait between them lets them interleave.
   const existing = duplicateOf(ctx, accepted.orderId);
-  // Under `dup-id-freed-on-cancel` a cancelled order no longer holds its order_id: the new one replaces it.
   const freed = existing?.status === 'CANCELLED' && ctx.fault('dup-id-freed-on-cancel');
   if (existing !== undefined && !freed && !ctx.fault('dup-allowed')) {
     if (ctx.fault('dup-overwrites')) {
@@ -120,13 +119,8 @@ function createdResponse(ctx: OperationContext, order: Order): Response {
 
 function createdAtText(ctx: OperationContext, ms: number): string {
   if (ctx.fault('order-created-at-iso')) return new Date(ms).toISOString();
-  if (ctx.fault('order-created-at-24h')) {
-    // a 24-hour clock with no AM/PM marker: "21-11-2026 18:05", wrong at any time of day
-    const d = new Date(ms);
-    const hh = String(d.getUTCHours()).padStart(2, '0');
-    const mm = String(d.getUTCMinutes()).padStart(2, '0');
-    return `${formatDate(ms)} ${hh}:${mm}`;
-  }
+  // A 24-hour clock with no AM/PM marker: "21-11-2026 18:05", wrong at any time of day.
+  if (ctx.fault('order-created-at-24h')) return `${formatDate(ms)} ${new Date(ms).toISOString().slice(11, 16)}`;
   return formatDateTime(ms);
 }
 
@@ -174,7 +168,6 @@ export const orderCancel: OperationHandler = async (ctx) => {
     case 'FAILED':
       break;
     case 'PAID':
-      // the fault: a cancel of a PAID order goes through (P-STATE-1: PAID is final)
       if (!ctx.fault('state-paid-cancellable')) throw refuse('it is PAID');
       break;
     case 'EXPIRED':
@@ -182,7 +175,6 @@ export const orderCancel: OperationHandler = async (ctx) => {
     case 'PROCESSING':
       throw refuse('its payment is PROCESSING; query Order Status until it settles');
     case 'CANCELLED':
-      // the fault: the cancel is applied again instead of being refused
       if (!ctx.fault('ops-cancel-cancelled')) throw refuse('it is already CANCELLED');
       break;
   }

@@ -70,7 +70,6 @@ export const payoutStatus: OperationHandler = (ctx) => {
     ctx.store.payout(ctx.merchant.id, id) ?? (ctx.fault('payout-cross-merchant') ? ctx.store.payoutOfAnyMerchant(id) : undefined);
   if (payout === undefined) return payoutNotFound(ctx);
   settleIfDue(payout, ctx.now(), ctx.store);
-  // Under `state-payout-reopens` a retry queue has taken the FAILED payout up again: it reads PROCESSING.
   const shown =
     payout.status === 'FAILED' && ctx.fault('state-payout-reopens')
       ? { ...payout, status: 'PROCESSING' as const, utrNumber: '', message: 'Payout re-queued for retry' }
@@ -81,7 +80,6 @@ export const payoutStatus: OperationHandler = (ctx) => {
 /** P-OPS: Balance Inquiry, `{ svc_wallet_id }` → `{ wallet_id, balance, currency }`. */
 export const balanceInquiry: OperationHandler = (ctx) => {
   requireSchema('balance-inquiry-request', ctx.body);
-  // `tenant-balance`: the wallet is checked for existence only, so another merchant's balance is shown.
   const wallet = lookupWallet(ctx, ctx.body.svc_wallet_id as string, ctx.fault('tenant-balance'));
   if ('refused' in wallet) throw new OperationError(403, wallet.message);
   return successResponse(
@@ -123,7 +121,6 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
   const amountMinor = payoutAmountMinor(ctx, request);
   const wallet = lookupWallet(ctx, request.svc_wallet_id, ctx.fault('tenant-initiate'));
   if ('refused' in wallet) {
-    // The fault: the refusal comes after another merchant's wallet was charged the amount and a fee.
     const foreign = ctx.store.wallets.get(request.svc_wallet_id);
     if (wallet.refused === 'merchant' && foreign !== undefined && ctx.fault('tenant-initiate-fee'))
       foreign.balanceMinor -= amountMinor + REFUSAL_FEE_MINOR;
@@ -134,14 +131,12 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
   const used =
     ctx.store.payout(ctx.merchant.id, payoutOrderId) !== undefined || ctx.store.payoutIdForgotten(ctx.merchant.id, payoutOrderId);
   if (used && !ctx.fault('ops-initiate-duplicate')) {
-    // The fault: the debit is taken before the duplicate is noticed, and the refusal does not give it back.
     if (ctx.fault('money-duplicate-debits') && amountMinor <= wallet.balanceMinor) wallet.balanceMinor -= amountMinor;
     throw new OperationError(409, `duplicate payout_order_id: ${payoutOrderId} was already used by this merchant`);
   }
   if (request.currency !== wallet.currency) {
     throw new OperationError(422, `currency not enabled for this wallet: ${request.currency} (this wallet pays out in ${wallet.currency})`);
   }
-  // The fault: the duplicate check and the insert are apart, so concurrent initiations of one id all pass it.
   if (ctx.fault('ops-initiate-race')) await sleep(ctx.options.raceWindowMs);
 
   const settlementDebit = ctx.options.variant.debitAt === 'settlement';
@@ -166,7 +161,6 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
   if (outcome.status === 'PROCESSING') ctx.later(ctx.options.settleSeconds * 1000, () => settleIfDue(payout, Infinity, ctx.store));
   ctx.store.putPayout(payout);
   ctx.store.changed({ payout });
-  // Under `state-payout-id-reallocated` the answer carries a payout_id drawn again, not the one stored.
   const answered = ctx.fault('state-payout-id-reallocated') ? { ...payout, payoutId: ctx.store.nextId('PAY') } : payout;
   const response = successResponse(payoutRecord(answered, ctx.fault), 'Payout initiated');
   return forcedFailure ? ctx.options.scenarios.mark(response, 'payout-failed') : response;
@@ -234,7 +228,6 @@ export const settlePayout: OperationHandler = (ctx) => {
     ctx.fault('ops-failed-debits'),
   );
   if (refusal !== undefined) throw new OperationError(422, refusal);
-  // Under `money-reversal-not-refunded` the reversal's credit never reaches the wallet.
   const wallet = ctx.store.wallets.get(payout.walletId);
   if (status === 'REVERSED' && wallet !== undefined && ctx.fault('money-reversal-not-refunded')) wallet.balanceMinor -= payout.amountMinor;
   return successResponse(payoutRecord(payout, ctx.fault), `Payout moved to ${payout.status}`);

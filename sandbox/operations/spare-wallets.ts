@@ -4,21 +4,11 @@ import { minorUnitOf } from '../../schemas/amounts.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
 import { OperationError, type OperationHandler } from '../context.js';
 import { minorToText, successResponse } from '../envelope.js';
-import type { SandboxStore } from '../store.js';
 import { amountInMinorUnits } from './request-amount.js';
 
 export const MAX_SPARE_WALLETS = 32;
 
-/** Each store's spare wallets by merchant, oldest first (kept here: the store knows wallets, not which are spare). */
-const spares = new WeakMap<SandboxStore, Map<string, string[]>>();
-
-function sparesOf(store: SandboxStore, merchantId: string): string[] {
-  let byMerchant = spares.get(store);
-  if (byMerchant === undefined) spares.set(store, (byMerchant = new Map<string, string[]>()));
-  let list = byMerchant.get(merchantId);
-  if (list === undefined) byMerchant.set(merchantId, (list = []));
-  return list;
-}
+const SPARE_PREFIX = 'WAL-SBX-SPARE-';
 
 export const openSpareWallet: OperationHandler = (ctx) => {
   const extra = Object.keys(ctx.body).filter((key) => key !== 'balance' && key !== 'currency');
@@ -31,11 +21,13 @@ export const openSpareWallet: OperationHandler = (ctx) => {
   // A positive decimal (text or number) with at most the currency's decimals, as a payout amount is read.
   const balanceMinor = amountInMinorUnits(ctx.body.balance, currency as Currency, 'balance');
 
-  const list = sparesOf(ctx.store, ctx.merchant.id);
-  if (list.length >= MAX_SPARE_WALLETS) ctx.store.wallets.delete(list.shift()!);
-  const id = `WAL-SBX-SPARE-${ctx.store.nextId('W')}`;
+  // The merchant's spare wallets, oldest first (a Map keeps insertion order); its own wallet is never one.
+  const spares = [...ctx.store.wallets.values()].filter(
+    (w) => w.merchantId === ctx.merchant.id && w.id !== ctx.merchant.walletId && w.id.startsWith(SPARE_PREFIX),
+  );
+  if (spares.length >= MAX_SPARE_WALLETS) ctx.store.wallets.delete(spares[0]!.id);
+  const id = `${SPARE_PREFIX}${ctx.store.nextId('W')}`;
   ctx.store.wallets.set(id, { id, merchantId: ctx.merchant.id, environment: 'sandbox', currency: currency as Currency, balanceMinor });
-  list.push(id);
   const data = { wallet_id: id, balance: minorToText(balanceMinor, minorUnitOf(currency as Currency)), currency };
   return successResponse(data, 'Spare wallet opened', 201);
 };
