@@ -32,8 +32,6 @@ export class OperationError extends Error {
   constructor(
     readonly status: number,
     message: string,
-    /** Extra response headers, e.g. Retry-After. */
-    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }

@@ -53,9 +53,7 @@ async function run(handler: OperationHandler, context: OperationContext, app: Sa
     return await handler(context);
   } catch (error) {
     if (!(error instanceof OperationError)) throw error;
-    const response = errorResponse(error.status, error.message, app.options.faults);
-    for (const [name, value] of Object.entries(error.headers)) response.headers.set(name, value);
-    return response;
+    return errorResponse(error.status, error.message, app.options.faults);
   }
 }
 

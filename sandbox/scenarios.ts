@@ -85,8 +85,6 @@ export function parseScenarios(names: Iterable<string>): Set<ScenarioName> {
   return new Set(given as ScenarioName[]);
 }
 
-const PATHS: Pick<typeof OPERATION_PATHS, ScenarioOperation> = OPERATION_PATHS;
-
 /** The armed scenarios of one sandbox instance; each fires once (`around` wraps every authenticated operation,
  * a handler asks `take` for an `outcome` one). */
 export class ScenarioSwitches {
@@ -150,7 +148,7 @@ export class ScenarioSwitches {
   /** The first armed scenario, in catalog order, of this effect on the operation at `path`. */
   private armedFor(path: string, effect: ScenarioSpec['effect']): ScenarioName | undefined {
     return SCENARIO_NAMES.find(
-      (name) => this.armed.has(name) && SCENARIOS[name].effect === effect && PATHS[SCENARIOS[name].operation] === path,
+      (name) => this.armed.has(name) && SCENARIOS[name].effect === effect && OPERATION_PATHS[SCENARIOS[name].operation] === path,
     );
   }
 

@@ -122,15 +122,11 @@ export class SandboxStore {
       const wallet = WALLETS.find((w) => w.merchantId === seed.merchantId && w.environment === 'sandbox')!;
       const failed = seed.status === 'FAILED';
       this.payouts.pin(key(seed.merchantId, seed.payoutOrderId), {
-        merchantId: seed.merchantId,
+        ...seed,
         payoutId: this.nextId('PAY'),
-        payoutOrderId: seed.payoutOrderId,
         walletId: wallet.id,
-        status: seed.status,
-        amountMinor: seed.amountMinor,
         currency: wallet.currency,
         utrNumber: failed ? 'NA' : seed.status === 'SUCCESS' || seed.status === 'REVERSED' ? this.nextUtr() : '',
-        message: seed.message,
         amountDebited: !failed,
         createdAt: now - 86_400_000,
       });

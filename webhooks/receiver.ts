@@ -145,13 +145,11 @@ export class KitReceiver {
     server.headersTimeout = 10_000;
     server.requestTimeout = 15_000;
     await new Promise<void>((resolve, reject) => {
-      server.once('error', (error: NodeJS.ErrnoException) =>
-        reject(
-          new Error(
-            `cannot listen for webhooks on ${options.listen}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : error.code === 'EADDRNOTAVAIL' ? 'no such local address' : error.message}`,
-          ),
-        ),
-      );
+      server.once('error', (error: NodeJS.ErrnoException) => {
+        const why =
+          error.code === 'EADDRINUSE' ? 'the port is in use' : error.code === 'EADDRNOTAVAIL' ? 'no such local address' : error.message;
+        reject(new Error(`cannot listen for webhooks on ${options.listen}: ${why}`));
+      });
       server.listen(where.port, where.host, () => resolve());
     });
     const { port } = server.address() as AddressInfo;

@@ -81,16 +81,11 @@ function insertOrder(ctx: OperationContext, accepted: AcceptedOrder, replaces: b
 
 function newOrder(ctx: OperationContext, accepted: AcceptedOrder): Order {
   return {
+    ...accepted,
     merchantId: ctx.merchant.id,
     svcOrderId: ctx.fault('order-id-reused') ? 'SVC-00000001' : ctx.store.nextId('SVC'),
-    orderId: accepted.orderId,
-    amountMinor: accepted.amountMinor,
-    currency: accepted.currency,
     status: 'UN_PAID',
     createdAt: ctx.now(),
-    ...(accepted.note === undefined ? {} : { note: accepted.note }),
-    returnUrl: accepted.returnUrl,
-    customerName: accepted.customerName,
     origin: ctx.origin,
   };
 }
