@@ -129,12 +129,6 @@ export function settle(
   return undefined;
 }
 
-/** `wallet_id` is a wallet transaction reference, one per payout (interface: Payout record): PAY-00000007 →
- * WTX-00000007. */
-function walletTransactionReference(payoutId: string): string {
-  return `WTX-${payoutId.replace(/^PAY-/, '')}`;
-}
-
 /** The payout record, every field a string (P-PAYOUT-1..3); the record faults are applied here, in one place,
  * so each breaks exactly its rule. */
 export function payoutRecord(payout: Payout, fault: (name: FaultName) => boolean): Record<string, unknown> {
@@ -143,7 +137,8 @@ export function payoutRecord(payout: Payout, fault: (name: FaultName) => boolean
   return {
     payout_id: payout.payoutId,
     payout_order_id: payout.payoutOrderId,
-    wallet_id: walletTransactionReference(payout.payoutId),
+    // A wallet transaction reference, one per payout (interface: Payout record): PAY-00000007 → WTX-00000007.
+    wallet_id: `WTX-${payout.payoutId.replace(/^PAY-/, '')}`,
     status: fault('payout-status-lowercase') ? payout.status.toLowerCase() : payout.status,
     amount: fault('payout-amount-number')
       ? payout.amountMinor / 10 ** minorUnitOf(payout.currency)
