@@ -2,39 +2,35 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import PlainSummaryReporter from './test/plain-summary-reporter.js';
 
-// Three projects, all run by CI (.ci/run):
+// Four projects, all run by CI (.ci/run):
 //   - `unit` (`npm test` runs it beside the type check, lint and format check): the tests beside the code
-//     they test: a module, a check against a sandbox, the sandbox's operations. They share their
-//     workers' loaded modules (isolate: false), which halves their CPU time; each makes its own
-//     sandboxes, clocks and state, so sharing the modules shares nothing they judge.
-//   - `unit-isolated` (also `npm test`): the unit tests that replace a module or a global: vi.mock
-//     reaches only the modules loaded after it, and nock (the client harness) patches node's http and
-//     fetch for good, which would reach every file after it in a shared worker.
-//   - `e2e` (`npm run test:e2e`): the end-to-end tests in test/ and examples/ (the command as a
-//     process, whole certifications, the fault-injection proof, the auth areas' faults check by
-//     check, the checks against every sandbox variant, the webhook checks on real sockets and a
-//     sped-up real clock, clients in other languages, the package as installed) and the tests that
-//     drive a real browser.
-// `vitest run` alone runs all three.
+//     they test. They share their workers' loaded modules (isolate: false), which halves their CPU
+//     time; each makes its own sandboxes, clocks and state, so sharing the modules shares nothing they judge.
+//   - `e2e` (`npm run test:e2e`): the end-to-end tests in test/ and examples/ (the command as a process,
+//     whole certifications, the fault proof, clients in other languages, the package as installed) and
+//     the tests that drive a real browser; they share loaded modules too, for the same reason.
+//   - `unit-isolated` and `e2e-isolated`: the tests of each tier that replace a module or a global:
+//     vi.mock reaches only the modules loaded after it, and nock (the client harness) patches node's
+//     http and fetch for good, which would reach every file after it in a shared worker.
+// `vitest run` alone runs all four.
 // Which files are end-to-end: the folders test/ and examples/, and the tests that drive a browser.
 const TIERS = JSON.parse(readFileSync('test/tiers.json', 'utf8')) as { e2eFolders: string[]; e2eFiles: string[] };
 const BROWSER_TESTS = TIERS.e2eFiles;
 const E2E = [...TIERS.e2eFolders.map((folder) => `${folder}**/*.test.ts`), ...BROWSER_TESTS];
-/** The test files under `dir` (e2e ones aside), leaving out dependencies, output, git's and StrykerJS's own files. */
-function unitTestFiles(dir: string): string[] {
+/** The test files under `dir`, leaving out dependencies, output, git's and StrykerJS's own files. */
+function testFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = dir === '.' ? entry.name : `${dir}/${entry.name}`;
-    if (entry.isDirectory())
-      return ['node_modules', 'dist', '.git', '.stryker-tmp'].includes(path) || TIERS.e2eFolders.includes(`${path}/`)
-        ? []
-        : unitTestFiles(path);
-    return entry.name.endsWith('.test.ts') && !BROWSER_TESTS.includes(path) ? [path] : [];
+    if (entry.isDirectory()) return ['node_modules', 'dist', '.git', '.stryker-tmp'].includes(path) ? [] : testFiles(path);
+    return entry.name.endsWith('.test.ts') ? [path] : [];
   });
 }
+const isE2e = (file: string) => TIERS.e2eFolders.some((folder) => file.startsWith(folder)) || BROWSER_TESTS.includes(file);
 /** What replaces a module (vi.mock, vi.doMock) or node's own http and fetch (nock, through the client harness). */
 const REPLACES = /\bvi\.(mock|doMock)\(|\binstallClientHarness\(|from 'nock'/;
-/** The unit tests that replace something, found by reading them, so a new one is never left sharing modules. */
-const REPLACING = unitTestFiles('.').filter((file) => REPLACES.test(readFileSync(file, 'utf8')));
+/** The tests that replace something, found by reading them, so a new one is never left sharing modules. */
+const REPLACING = testFiles('.').filter((file) => REPLACES.test(readFileSync(file, 'utf8')));
+const [E2E_REPLACING, UNIT_REPLACING] = [REPLACING.filter(isE2e), REPLACING.filter((file) => !isE2e(file))];
 
 export default defineConfig({
   test: {
@@ -55,8 +51,9 @@ export default defineConfig({
           isolate: false,
         },
       },
-      { extends: true, test: { name: 'unit-isolated', include: REPLACING } },
-      { extends: true, test: { name: 'e2e', include: E2E } },
+      { extends: true, test: { name: 'unit-isolated', include: UNIT_REPLACING } },
+      { extends: true, test: { name: 'e2e', include: E2E, exclude: E2E_REPLACING, isolate: false } },
+      { extends: true, test: { name: 'e2e-isolated', include: E2E_REPLACING } },
     ],
   },
 });

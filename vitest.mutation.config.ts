@@ -19,8 +19,10 @@ const inForks: Plugin = {
   },
 };
 
+const UNIT_TIERS = ['unit', 'unit-isolated'];
 const unitTiers = (base.test?.projects ?? []).filter(
-  (project): project is TestProjectInlineConfiguration => typeof project === 'object' && 'test' in project && project.test?.name !== 'e2e',
+  (project): project is TestProjectInlineConfiguration =>
+    typeof project === 'object' && 'test' in project && UNIT_TIERS.includes(project.test?.name as string),
 );
 const inProcessE2e: TestProjectInlineConfiguration = {
   extends: true,
