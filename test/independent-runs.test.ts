@@ -16,10 +16,12 @@ import { SECTIONS } from '../suites/sections.js';
 import { EMBEDDED_CLOCK_FACTOR } from '../suites/embedded.js';
 
 const SEED = 20261125;
+// The sandbox and the runs share the embedded run's faster clock, as `run` shares it with its own sandbox.
+const fast = scaledClock(EMBEDDED_CLOCK_FACTOR);
 let sandbox: RunningSandbox;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, settleSeconds: 0, variant: { ...DEFAULT_VARIANT, replay: 'refuse' } });
+  sandbox = await startSandbox({ port: 0, settleSeconds: 0, clock: fast, variant: { ...DEFAULT_VARIANT, replay: 'refuse' } });
 });
 afterAll(() => sandbox.close());
 
@@ -27,7 +29,7 @@ afterAll(() => sandbox.close());
  * One whole run (webhooks aside, unless asked: their retries take real seconds), judged as `run --strict`
  * judges; on `clock` when the target shares one with it.
  */
-async function run(target: RunningSandbox = sandbox, only?: string[], withWebhooks = false, clock?: Clock): Promise<Report> {
+async function run(target: RunningSandbox = sandbox, only?: string[], withWebhooks = false, clock: Clock = fast): Promise<Report> {
   const { webhooks, ...rest } = target.config;
   const config = withWebhooks ? { ...rest, webhooks } : rest;
   const startedAt = new Date();
@@ -37,7 +39,7 @@ async function run(target: RunningSandbox = sandbox, only?: string[], withWebhoo
     runs: 5,
     runNumber: runNumberAt(startedAt.getTime()),
     ...(only ? { only } : {}),
-    ...(clock ? { clock } : {}),
+    clock,
   };
   const results = await runChecks(settings, SECTIONS);
   return buildReport({
@@ -64,6 +66,7 @@ async function busyWallet(): Promise<{ sandbox: RunningSandbox; stop: () => Prom
   const sandbox = await startSandbox({
     port: 0,
     settleSeconds: 0,
+    clock: fast,
     record: (x) => {
       const wallet = started.sandbox?.app.store.wallets.get(started.sandbox.config.merchant.walletId);
       if (wallet !== undefined && x.path === '/api/v3/banking/balance') wallet.balanceMinor -= 100 + ((n++ * 7_919) % 5_000);
@@ -155,6 +158,7 @@ describe('runs against one target are independent', () => {
       const faulty: RunningSandbox = await startSandbox({
         port: 0,
         settleSeconds: 0,
+        clock: fast,
         record: (x) => {
           const wallet = faulty.app.store.wallets.get(faulty.config.merchant.walletId);
           if (wallet === undefined || x.path !== '/api/v3/banking/payment/initiate' || x.status >= 300) return;
