@@ -1,8 +1,8 @@
 // P-HTTP-3 cannot be judged through the kit's HTTP layer (suites/http.ts): undici frames an answer by
 // its Content-Length, so a wrong one is never seen, only its effects. Here one socket is written and
 // read by hand: an answer read to the connection's close shows how many bytes really came, and two
-// requests on one connection show whether it stays usable after an error. Signing and redaction are
-// the kit's own (TargetClient.signatureOf, its redactor); nothing else builds requests this way.
+// requests on one connection show whether it stays usable after an error. Signing, headers and
+// redaction are the kit's own; nothing else builds requests this way.
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { systemClock, type Clock } from '../core/clock.js';
@@ -11,6 +11,7 @@ import { createRedactor } from '../common/redact.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import type { Exchange } from './http.js';
 import type { CheckContext } from './check.js';
+import { headersOf } from './send-options.js';
 import { DEFAULT_TIMEOUT_MS } from './settings.js';
 
 /** More than this is not read: an answer that large is no answer to these requests. */
@@ -56,15 +57,18 @@ export function targetPath(baseUrl: string, path: string): string {
 function requestBytes(ctx: CheckContext, request: RawRequest, host: string, close: boolean): Buffer {
   const timestamp = String(ctx.nowSeconds());
   const body = Buffer.from(request.body, 'utf8');
-  request.signature = hmacSha256Hex(ctx.config.merchant.secretKey, request.body + timestamp);
+  const { merchant } = ctx.config;
+  const signature = (request.signature = hmacSha256Hex(merchant.secretKey, request.body + timestamp));
+  const headers = headersOf({ label: request.label, path: request.path }, merchant, {
+    method: 'POST',
+    timestamp,
+    signature,
+    form: undefined,
+  });
   const head = [
     `POST ${targetPath(ctx.config.baseUrl, request.path)} HTTP/1.1`,
     `Host: ${host}`,
-    'Content-Type: application/json',
-    'Accept: application/json',
-    `X-API-KEY: ${ctx.config.merchant.apiKey}`,
-    `X-TIMESTAMP: ${timestamp}`,
-    `X-SIGNATURE: ${request.signature}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
     `Content-Length: ${body.length}`,
     `Connection: ${close ? 'close' : 'keep-alive'}`,
   ];
