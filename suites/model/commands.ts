@@ -2,11 +2,10 @@
 // every rule and moves the model on. Records are named by slot, so a sequence replays exactly.
 import type fc from 'fast-check';
 import { answered } from '../check.js';
-import { decimalEquals, decimalOf, decimalText, isSuccess, validOrder } from '../requests.js';
+import { dataOf, decimalEquals, decimalOf, decimalText, isSuccess, validOrder } from '../requests.js';
 import { awaitsSettlement, expectedBalance, isFinalOrderState, orderDisagreements, orderMayMove, SLOTS, type Model } from './model.js';
 import { briefly, NotJudged, ownPayoutAmount, type Real } from './target.js';
 import {
-  dataOf,
   initiate,
   moneyState,
   orderName,
