@@ -44,13 +44,7 @@ export async function readPayout(m: Model, r: Real, slot: number, label: string)
   const exchange = await r.send(label, 'payoutStatus', r.payoutStatusBody(payout.payoutOrderId));
   const record = statusOf(exchange) === 200 ? dataOf(exchange) : undefined;
   r.step(`${label} → ${briefly(exchange, record?.status)}${record ? ` amount_debited ${String(record.amount_debited)}` : ''}`, exchange);
-  if (statusOf(exchange) === 404)
-    r.judge(
-      'STATE-READS-AGREE',
-      false,
-      () => `Payout Status of ${payoutName(slot)}, which Transaction Initiation made, answered 404 (P-STATE-3)`,
-      exchange,
-    );
+  r.judgeFound(exchange, `Payout Status of ${payoutName(slot)}`, 'Transaction Initiation');
   if (record === undefined) throw new NotJudged(`Payout Status answered ${answered(exchange)}`);
   judgeRecord(payout, record, r, slot, exchange);
 }

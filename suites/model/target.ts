@@ -88,6 +88,12 @@ export class Real {
     if (!holds && rule === this.rule) throw new ModelBreach(rule, `${message()} (${rule})`, exchange);
   }
 
+  /** A record the sequence made (by the `madeBy` operation) must not read back 404 (P-STATE-3). */
+  judgeFound(exchange: Exchange, read: string, madeBy: string): void {
+    if (exchange.response?.status === 404)
+      this.judge('STATE-READS-AGREE', false, () => `${read}, which ${madeBy} made, answered 404 (P-STATE-3)`, exchange);
+  }
+
   step(text: string, exchange?: Exchange): void {
     this.steps.push({ text, ...(exchange !== undefined ? { exchange } : {}) });
   }
