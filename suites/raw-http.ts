@@ -42,18 +42,14 @@ export interface RawAnswer {
   body: Buffer;
 }
 
-/**
- * The path a request goes to: the base URL's own path, then the operation's, as TargetClient joins
- * them (a base URL such as https://host/sandbox serves its operations under /sandbox).
- */
+/** The path a request goes to: the base URL's own path, then the operation's, as TargetClient joins
+ *  them (a base URL such as https://host/sandbox serves its operations under /sandbox). */
 export function targetPath(baseUrl: string, path: string): string {
   return new URL(baseUrl).pathname.replace(/\/+$/, '') + path;
 }
 
-/**
- * The request's head and body, signed as the profile signs (P-SIGN-2), fresh timestamp. The signature
- * is kept on the request so its evidence can hide it.
- */
+/** The request's head and body, signed as the profile signs (P-SIGN-2), fresh timestamp. The signature
+ *  is kept on the request so its evidence can hide it. */
 function requestBytes(ctx: CheckContext, request: RawRequest, host: string, close: boolean): Buffer {
   const timestamp = String(ctx.nowSeconds());
   const body = Buffer.from(request.body, 'utf8');
@@ -75,10 +71,8 @@ function requestBytes(ctx: CheckContext, request: RawRequest, host: string, clos
   return Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), body]);
 }
 
-/**
- * The exchange as evidence, redacted as every other: secrets by the run's redactor, and the signature
- * sent wherever a server echoes it (a header or the body), as TargetClient.send hides its own.
- */
+/** The exchange as evidence, redacted as every other: secrets by the run's redactor, and the signature
+ *  sent wherever a server echoes it (a header or the body), as TargetClient.send hides its own. */
 export function rawEvidence(ctx: CheckContext, request: RawRequest, answer: RawAnswer | undefined, problem?: string): Exchange {
   const hideSignature = createRedactor({ signatures: [request.signature] });
   const hide = (text: string) => ctx.redact(hideSignature(text));
@@ -106,10 +100,8 @@ export function rawEvidence(ctx: CheckContext, request: RawRequest, answer: RawA
 
 /** A socket to the target, plain or TLS as its base URL says, with every byte it receives collected. */
 class RawConnection {
-  /**
-   * The bytes received and not yet taken lie in `bytes` from `start` to `end`, with room after: an
-   * answer that comes a byte at a time is copied about twice, not once per arrival.
-   */
+  /** The bytes received and not yet taken lie in `bytes` from `start` to `end`, with room after: an
+   *  answer that comes a byte at a time is copied about twice, not once per arrival. */
   private bytes = Buffer.alloc(0);
   private start = 0;
   private end = 0;
@@ -247,13 +239,11 @@ class RawConnection {
     }
   }
 
-  /**
-   * The next answer with its body read to the connection's close, whatever Content-Length says. A
-   * close or a reset ends the answer: what came is what was sent. Any other end (the kit's own silence
-   * timeout, a proxy that keeps the connection open after `Connection: close`, another socket error)
-   * says nothing about bytes still to come: the bytes are judged only if the answer they make is already
-   * complete (the head, and as many bytes as Content-Length says, or the last chunk); else not judged.
-   */
+  /** The next answer with its body read to the connection's close, whatever Content-Length says. A
+   *  close or a reset ends the answer: what came is what was sent. Any other end (the kit's own silence
+   *  timeout, a proxy that keeps the connection open after `Connection: close`, another socket error)
+   *  says nothing about bytes still to come: the bytes are judged only if the answer they make is already
+   *  complete (the head, and as many bytes as Content-Length says, or the last chunk); else not judged. */
   async answerToClose(): Promise<ReadToClose> {
     const head = await this.head();
     if (head === undefined)
@@ -274,10 +264,8 @@ class RawConnection {
     return { answer: { ...head, body: chunks !== undefined ? chunks.data : this.buffer } };
   }
 
-  /**
-   * The next answer framed as it says (Content-Length, or chunked), leaving the connection open; or
-   * why there is none.
-   */
+  /** The next answer framed as it says (Content-Length, or chunked), leaving the connection open; or
+   *  why there is none. */
   async framedAnswer(): Promise<{ answer: RawAnswer } | { problem: string }> {
     // Whose doing the end was: the server's close or reset, or the kit's own wait (its silence timeout).
     const cutShort = () => ({
@@ -312,10 +300,8 @@ class RawConnection {
   }
 }
 
-/**
- * A Content-Length header's number of bytes, or undefined when it gives none. A header sent twice
- * reads as its values joined with ", ": the same number each time is that number (RFC 9110 §8.6).
- */
+/** A Content-Length header's number of bytes, or undefined when it gives none. A header sent twice
+ *  reads as its values joined with ", ": the same number each time is that number (RFC 9110 §8.6). */
 export function contentLengthOf(said: string): number | undefined {
   const number = /^(\d{1,15})(?:[ \t]*,[ \t]*\1)*$/.exec(said);
   return number === null ? undefined : Number(number[1]);
@@ -326,10 +312,8 @@ function isReset(error: Error): boolean {
   return (error as { code?: string }).code === 'ECONNRESET' || /ECONNRESET/.test(error.message);
 }
 
-/**
- * An answer read to the close; or none, with `unjudged` saying why the kit cannot tell when the
- * connection ended some other way than a close before the answer was complete.
- */
+/** An answer read to the close; or none, with `unjudged` saying why the kit cannot tell when the
+ *  connection ended some other way than a close before the answer was complete. */
 export interface ReadToClose {
   answer?: RawAnswer;
   unjudged?: string;
@@ -351,10 +335,8 @@ export async function postReadToClose(
   }
 }
 
-/**
- * Two signed POSTs on one connection: the first kept alive, the second (sent only if the first answer
- * did not say `Connection: close`) closing it. Says what each got.
- */
+/** Two signed POSTs on one connection: the first kept alive, the second (sent only if the first answer
+ *  did not say `Connection: close`) closing it. Says what each got. */
 export async function twoOnOneConnection(
   ctx: CheckContext,
   first: RawRequest,
