@@ -41,17 +41,14 @@ export interface OpenedTarget {
 /** Loads the config or starts the embedded sandbox (held with `hold`, so an interrupt closes it too).
  *  SVC_* credentials with no base URL are a ConfigError, never read as "no target". */
 export async function openTarget(target: RunTarget, clock: Clock | undefined, hold: RunHold | undefined): Promise<OpenedTarget> {
-  let embedded: EmbeddedOptions;
   if ('config' in target) return { config: target.config, clock, notes: [], close: async () => {} };
-  if ('configFile' in target) {
-    if (target.configFile !== undefined || envNamesTarget(target.env)) {
-      const config = await loadConfig(target.configFile, target.env, target.cwd);
-      return { config, clock, notes: [], close: async () => {} };
-    }
-    checkTargetEnv(target.env, undefined);
-    embedded = {};
-  } else embedded = target.embedded;
-  return startEmbedded(embedded, clock, hold);
+  if ('embedded' in target) return startEmbedded(target.embedded, clock, hold);
+  if (target.configFile !== undefined || envNamesTarget(target.env)) {
+    const config = await loadConfig(target.configFile, target.env, target.cwd);
+    return { config, clock, notes: [], close: async () => {} };
+  }
+  checkTargetEnv(target.env, undefined);
+  return startEmbedded({}, clock, hold);
 }
 
 async function startEmbedded(embedded: EmbeddedOptions, given: Clock | undefined, hold: RunHold | undefined): Promise<OpenedTarget> {

@@ -72,14 +72,12 @@ export class TargetClient {
   private readonly agent: Agent;
   private readonly timeoutMs: number;
   private readonly clock: Clock;
-  /** The configured base URL without a trailing slash: each path is appended to it. */
   private readonly baseUrl: string;
   /** The (timestamp, signature) pairs sent, shared with sibling clients: none is sent twice. */
   private used: UsedSeconds;
   /** Per API key: correctly signed requests answered other than 401, and answered 401. */
   private keyAnswers = new Map<string, { accepted: number; refused: number }>();
   private slowInARow = 0;
-  /** Why the run stopped sending, once it has. */
   private stopReason: string | undefined;
   /** Told of long waits (a Retry-After), to show as progress. */
   onWait: ((message: string) => void) | undefined;
@@ -229,7 +227,6 @@ export class TargetClient {
     this.keyAnswers.set(key, answers);
   }
 
-  /** One request, as `label` (the check's label, redacted) says. */
   private async sendOnce(options: SendOptions, label: string, resend = false): Promise<Exchange> {
     const as = options.as ?? this.config.merchant;
     const method = options.method ?? 'POST';
@@ -238,11 +235,7 @@ export class TargetClient {
     const body = bodyOf(options, method, form);
     // A form is a browser's: no key, no timestamp, no signature (and no timestamp to wait for).
     const timestamp =
-      form !== undefined
-        ? ''
-        : options.timestamp === undefined
-          ? (this.takeFreeSecond(body, as, resend) ?? (await this.freshTimestamp(body, as, resend)))
-          : String(options.timestamp);
+      form !== undefined ? '' : options.timestamp === undefined ? await this.freshTimestamp(body, as, resend) : String(options.timestamp);
     const signedBody = options.signedBody ?? body;
     const signedTimestamp = options.signBodyOnly ? '' : (options.signedTimestamp ?? timestamp);
     const computed = hmacSha256Hex(as.secretKey, signedBody + signedTimestamp);
@@ -314,17 +307,12 @@ export class TargetClient {
     }
   }
 
-  /** A free second for this body, waiting for one when none is (see takeFreeSecond). */
+  /** A free second for this body, taken at once (see UsedSeconds.take); while none is, the next second. */
   private async freshTimestamp(body: string, as: Credentials, resend: boolean): Promise<string> {
     for (;;) {
-      const second = this.takeFreeSecond(body, as, resend);
+      const second = this.used.take(body, as.secretKey, this.nowSeconds(), toleranceOf(this.config), resend);
       if (second !== undefined) return second;
       await this.clock.sleep(1000 - (this.clock.now() % 1000) + 5);
     }
-  }
-
-  /** A free second for this body, taken at once; undefined when none is free now (see UsedSeconds.take). */
-  private takeFreeSecond(body: string, as: Credentials, resend: boolean): string | undefined {
-    return this.used.take(body, as.secretKey, this.nowSeconds(), toleranceOf(this.config), resend);
   }
 }

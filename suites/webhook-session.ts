@@ -227,10 +227,5 @@ function earlierOf(client: TargetClient, registration: Exchange | undefined): st
 
 /** webhooks.url's path, which a tunnel that keeps the path forwards as it is: the listener takes deliveries there too. */
 function pathOf(url: string | undefined): string[] {
-  if (url === undefined) return [];
-  try {
-    return [new URL(url).pathname];
-  } catch {
-    return [];
-  }
+  return url !== undefined && URL.canParse(url) ? [new URL(url).pathname] : [];
 }
