@@ -46,7 +46,6 @@ export function dispatch(agent: Dispatcher, url: string, init: DispatchInit): Pr
 /** Headers as undici hands them over, by lower-case name. */
 type ResponseHeaders = Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>[2];
 
-/** An answer as it arrives. */
 class Reading implements Dispatcher.DispatchHandler {
   private readonly collector: BoundedCollector;
   private status = 0;

@@ -10,7 +10,6 @@ import type { RunHold } from './settings.js';
  *  and the proof's retries stay well inside it. */
 export const EMBEDDED_CLOCK_FACTOR = 8;
 
-/** The embedded sandbox a run starts in place of a target. */
 interface EmbeddedOptions {
   /** How the sandbox is started (faults, variant, settleSeconds); its port is always a free loopback one. */
   sandbox?: Omit<StartOptions, 'port' | 'host' | 'clock'>;

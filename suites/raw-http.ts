@@ -127,20 +127,17 @@ class RawConnection {
       else this.append(chunk);
       this.wake?.();
     });
-    socket.on('end', () => {
+    const ended = (error?: Error) => {
+      if (error !== undefined) this.failure = error;
       this.ended = true;
       this.wake?.();
-    });
+    };
+    socket.on('end', () => ended());
     socket.on('close', () => {
       this.silence.abort();
-      this.ended = true;
-      this.wake?.();
+      ended();
     });
-    socket.on('error', (error) => {
-      this.failure = error;
-      this.ended = true;
-      this.wake?.();
-    });
+    socket.on('error', ended);
   }
 
   static open(baseUrl: string, { timeoutMs = DEFAULT_TIMEOUT_MS, clock = systemClock }: RawOptions): Promise<RawConnection> {

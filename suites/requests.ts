@@ -76,7 +76,6 @@ export function isSuccess(exchange: Exchange): boolean {
   return status !== undefined && status >= 200 && status <= 299;
 }
 
-/** The answer must be a 2xx. */
 export function expectSuccess(exchange: Exchange, why: string): asserts exchange is AnsweredExchange {
   if (!isSuccess(exchange)) {
     throw new CheckFailure(`${why}: expected a 2xx answer, got ${exchange.error ? 'no answer' : `HTTP ${exchange.response.status}`}`, {

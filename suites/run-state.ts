@@ -8,7 +8,6 @@ import { Limiter } from './limiter.js';
 import type { RunSettings } from './settings.js';
 import type { OpenSession } from './webhook-session.js';
 
-/** The client and limits of one run, shared by all its checks. */
 export interface RunState {
   settings: RunSettings;
   client: TargetClient;

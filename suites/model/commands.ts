@@ -48,14 +48,7 @@ export const KINDS = [
 export type Kind = (typeof KINDS)[number];
 
 /** The commands only a reference sandbox takes (its checkout page and settle control request). */
-export const SANDBOX_ONLY: readonly Kind[] = [
-  'checkoutPay',
-  'checkoutFail',
-  'checkoutExpire',
-  'settleSuccess',
-  'settleFailed',
-  'settleReversed',
-];
+export const SANDBOX_ONLY: readonly Kind[] = KINDS.filter((kind) => /^(checkout|settle)/.test(kind));
 
 /** Minor-unit endings of payout amounts: the sandbox processes any but a few (drawn per payout), and its bank rejects 13. */
 const PROCESSED_ENDING = 'processed';
