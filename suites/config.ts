@@ -148,17 +148,15 @@ function checkPartialSections(
 /** Where JSON.parse stopped, as " (line L, column C)", or "". Never its own message: V8 quotes the text
  *  around the error, and a config or a body holds secrets. */
 export function jsonErrorPlace(text: string): string {
-  let offset: number;
   try {
     parseJsonTree(text);
-    return '';
   } catch (error) {
     // A RangeError: nested too deep for the parser's recursion; the place is then not said.
     if (!(error instanceof JsonTreeError)) return '';
-    offset = error.offset;
+    const lines = text.slice(0, error.offset).split('\n');
+    return ` (line ${lines.length}, column ${lines.at(-1)!.length + 1})`;
   }
-  const lines = text.slice(0, offset).split('\n');
-  return ` (line ${lines.length}, column ${lines.at(-1)!.length + 1})`;
+  return '';
 }
 
 /** Keys P-CFG puts in a section found at the top ("apiKey" beside "baseUrl"), each with its section:

@@ -143,10 +143,8 @@ export function balanceInquiry(
 
 /** A transfer mode usual for a currency, so a server that ties modes to currencies accepts it. */
 export function transferModeFor(currency: Currency): TransferMode {
-  if (currency === 'INR') return 'imps';
-  if (currency === 'EUR') return 'sepa';
-  if (currency === 'USD') return 'ach';
-  return 'swift';
+  const usual: Partial<Record<Currency, TransferMode>> = { INR: 'imps', EUR: 'sepa', USD: 'ach' };
+  return usual[currency] ?? 'swift';
 }
 
 /** The beneficiary suits every mode. Pure: the checks and `trigger` both use it. */

@@ -27,10 +27,7 @@ export interface OpenSession {
 }
 
 /** How the session ended: what was left as someone else made it, or why the registration could not be put back. */
-interface Ending {
-  left?: string;
-  failed?: string;
-}
+type Ending = { left?: string; failed?: string };
 
 /** Opens the session; a target the kit cannot register with is a CheckSkipped naming the fix. */
 export async function openWebhookSession(
