@@ -93,7 +93,7 @@ export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void
   const outcomes = money ? await inOrder(fixed, run) : await ctx.sweep(fixed, (sequence) => run(sequence));
   const judged = { count: 0, notJudged: [] as string[] };
   // Counts an outcome, keeping a money miss for later; true for any other breach, which is the verdict.
-  const breaks = (outcome: Outcome, path: string, what: string): boolean => {
+  const breaks = (outcome: Outcome, path: string, what: string): outcome is Outcome & { breach: ModelBreach } => {
     if (outcome.notJudged !== undefined) judged.notJudged.push(outcome.notJudged);
     else if (outcome.breach === undefined) judged.count += 1;
     else if (money) missed({ outcome, path, what });
