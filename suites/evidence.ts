@@ -94,7 +94,8 @@ export function shortened(text: string): string {
     : text;
 }
 
-function parseJson(text: string): unknown {
+/** The JSON a text holds, or undefined when it holds none. */
+export function parseJson(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);

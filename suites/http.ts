@@ -278,12 +278,10 @@ export class TargetClient {
 
   /** Why nothing more is sent (the time budget reached, the command interrupted, a stop before), if so. */
   private stoppedBeforeSending(): string | undefined {
-    if (this.stopReason === undefined && this.options.deadlineAt !== undefined && this.clock.now() >= this.options.deadlineAt) {
-      this.stop(`it reached its time budget (${this.options.deadlineSource ?? 'max time'})`);
-    }
-    if (this.stopReason === undefined && this.options.interrupted?.aborted === true) {
-      this.stop(`it was interrupted (${String(this.options.interrupted.reason)})`);
-    }
+    const { deadlineAt, deadlineSource, interrupted } = this.options;
+    if (deadlineAt !== undefined && this.clock.now() >= deadlineAt)
+      this.stop(`it reached its time budget (${deadlineSource ?? 'max time'})`);
+    if (interrupted?.aborted === true) this.stop(`it was interrupted (${String(interrupted.reason)})`);
     return this.stopReason;
   }
 

@@ -11,6 +11,7 @@ import { createRedactor } from '../common/redact.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import type { Exchange } from './http.js';
 import type { CheckContext } from './check.js';
+import { parseJson } from './evidence.js';
 import { headersOf } from './send-options.js';
 import { DEFAULT_TIMEOUT_MS } from './settings.js';
 
@@ -89,12 +90,7 @@ export function rawEvidence(ctx: CheckContext, request: RawRequest, answer: RawA
   if (answer === undefined) return { ...sent, error: { code: 'reset', message: hide(problem ?? 'no complete HTTP answer') } };
   const headers = Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, hide(value)]));
   const text = hide(answer.body.toString('utf8'));
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
+  const json = parseJson(text);
   return { ...sent, response: { status: answer.status, headers, body: text.slice(0, 8192), ...(json !== undefined ? { json } : {}) } };
 }
 

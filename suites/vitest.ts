@@ -58,7 +58,6 @@ export async function conformanceSuite(options: ConformanceSuiteOptions = {}): P
     throw error instanceof ConfigError ? new Error(`svc-conformance/vitest: ${error.message}`) : error;
   });
   const { settings, sandbox, config } = run;
-  const seed = settings.seed;
   const levels = new Map<string, Level>(run.requirements.map((r) => [r.id, r.level]));
   afterAll(() => run.close());
   // The run as `run` makes it, its verdict decided once (core/verdict.ts): each test then shows its check.
@@ -72,7 +71,7 @@ export async function conformanceSuite(options: ConformanceSuiteOptions = {}): P
     })());
 
   const target = sandbox !== undefined ? `the kit's embedded sandbox${fasterClockSaid(settings.clock)}` : config.baseUrl;
-  describe(`svc-conformance against ${target} (seed ${seed})`, () => {
+  describe(`svc-conformance against ${target} (seed ${settings.seed})`, () => {
     // One test for the verdict's reasons: an inconclusive run fails it, naming why, and blames no check.
     test(
       'the run could judge the target',
