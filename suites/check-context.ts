@@ -1,7 +1,8 @@
 // What a check sees of its run (ctx), and how one check is run and its outcome kept (executeCheck).
 import { CheckSkipped, isCheckFailure, isCheckInconclusive, isCheckSkipped, type Check, type CheckContext, type Need } from './check.js';
 import { isProduction, operationOf, type OperationKey, type TargetConfig } from './config.js';
-import { isMisSigned, isPlainlySigned, replayWindowUsedUp, type TargetClient, type Exchange } from './http.js';
+import { replayWindowUsedUp, type Exchange } from './http.js';
+import { isMisSigned, isPlainlySigned, type SendOptions } from './send-options.js';
 import { idSource } from './ids.js';
 import { settleInOrder } from './limiter.js';
 import { systemClock } from '../core/clock.js';
@@ -151,7 +152,7 @@ function redactedJson(value: unknown, redact: Redact): unknown {
 const isSuccessStatus = (status: number) => status >= 200 && status < 300;
 
 /** Another method on purpose (HTTP-OTHER-METHODS) says nothing of whether the keys and paths are right. */
-function ownMethod(config: TargetConfig, options: Parameters<TargetClient['send']>[0]): boolean {
+function ownMethod(config: TargetConfig, options: SendOptions): boolean {
   const method = options.method ?? 'POST';
   for (const key of OPERATION_NAMES) {
     const location = key === 'createOrder' || key === 'payoutStatus' ? OPERATIONS[key] : operationOf(config, key);
@@ -190,7 +191,7 @@ const REMOVED: object = Object.defineProperty({}, 'client', {
 });
 
 /** An exchange of a check: its run's own payouts noted, its answer tallied and looked over by the observers. */
-function tally(state: RunState, meta: CheckMeta, options: Parameters<CheckContext['send']>[0], exchange: Exchange): void {
+function tally(state: RunState, meta: CheckMeta, options: SendOptions, exchange: Exchange): void {
   const { config } = state.settings;
   notePayouts(state, config, options, exchange);
   const status = exchange.response?.status;
@@ -220,22 +221,18 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
   // A check that runs alone keeps its requests in flight together (a race needs them all at once);
   // others wait for a slot, a lane's first: a lane is the run's longest chain of requests.
   const ahead = check.lane !== undefined;
-  const sendLimited = (options: Parameters<TargetClient['send']>[0]) =>
+  const sendLimited = (options: SendOptions) =>
     check.alone ? client.send(options) : state.requests.run(() => client.send(options), { ahead });
-  // Not an async function: the usual request costs one promise here, not two.
   const sendVia =
-    (through: (options: Parameters<TargetClient['send']>[0]) => Promise<Exchange>): CheckContext['send'] =>
-    (options) => {
+    (through: (options: SendOptions) => Promise<Exchange>): CheckContext['send'] =>
+    async (options) => {
       const place = exchanges.length;
       exchanges.length += 1;
-      return through(options).then((exchange) => kept(options, exchange, place));
+      const exchange = (exchanges[place] = await through(options));
+      tally(state, meta, options, exchange);
+      return exchange;
     };
   const send = sendVia(sendLimited);
-  const kept = (options: Parameters<CheckContext['send']>[0], exchange: Exchange, place: number): Exchange => {
-    exchanges[place] = exchange;
-    tally(state, meta, options, exchange);
-    return exchange;
-  };
   const ctx: CheckContext & { __proto__: object } = {
     // A prototype shared by every context (see REMOVED): each stays a plain object, fast to read.
     __proto__: REMOVED,

@@ -165,17 +165,11 @@ export class CheckInconclusive extends Error {
   readonly [INCONCLUSIVE] = true;
 }
 
-export function isCheckInconclusive(error: unknown): error is CheckInconclusive {
-  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[INCONCLUSIVE] === true;
-}
-
-export function isCheckFailure(error: unknown): error is CheckFailure {
-  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[FAILURE] === true;
-}
-
-export function isCheckSkipped(error: unknown): error is CheckSkipped {
-  return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[SKIPPED] === true;
-}
+const branded = (error: unknown, brand: symbol) =>
+  typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[brand] === true;
+export const isCheckInconclusive = (error: unknown): error is CheckInconclusive => branded(error, INCONCLUSIVE);
+export const isCheckFailure = (error: unknown): error is CheckFailure => branded(error, FAILURE);
+export const isCheckSkipped = (error: unknown): error is CheckSkipped => branded(error, SKIPPED);
 
 /** Describes what came back in a few words: a status, or the transport failure. */
 export function answered(exchange: Exchange): string {
@@ -211,15 +205,19 @@ export function expectSchema(exchange: Exchange, schema: SchemaId, why: string):
       exchange,
     });
   }
-  if (!isValid(schema, json)) {
-    const { errors } = validateSchema(schema, json);
-    throw new CheckFailure(`${why}: the body does not match ${schema}: ${describeErrors(errors.slice(0, 3)).replaceAll('\n', '; ')}`, {
-      expected: `a body matching schemas/${schema}.schema.json`,
-      actual: answered(exchange),
-      exchange,
-    });
-  }
+  expectValid(exchange, json, schema, why, 'body');
   return json;
+}
+
+/** `value` (the body, or a record in it) must satisfy the schema; else the failure names its first three errors. */
+export function expectValid(exchange: Exchange, value: unknown, schema: SchemaId, why: string, what: string): void {
+  if (isValid(schema, value)) return;
+  const { errors } = validateSchema(schema, value);
+  throw new CheckFailure(`${why}: the ${what} does not match ${schema}: ${describeErrors(errors.slice(0, 3)).replaceAll('\n', '; ')}`, {
+    expected: `a ${what} matching schemas/${schema}.schema.json`,
+    actual: answered(exchange),
+    exchange,
+  });
 }
 
 /** A plain condition of a check, with its evidence. */

@@ -35,12 +35,6 @@ const ENV_KEYS = {
 /** Every variable P-CFG reads (a command that gives a child process other coordinates leaves them out). */
 export const TARGET_ENV_NAMES: readonly string[] = Object.keys(ENV_KEYS);
 
-/** The keys a section needs once it is there at all (config.schema.json), with the variable of each. */
-const REQUIRED_BY_SECTION = {
-  merchant: { apiKey: 'SVC_API_KEY', secretKey: 'SVC_SECRET_KEY', walletId: 'SVC_WALLET_ID' },
-  otherMerchant: { apiKey: 'SVC_OTHER_API_KEY', secretKey: 'SVC_OTHER_SECRET_KEY' },
-} as const;
-
 /** True when P-CFG's environment variables point the run at a target without a config file. */
 export function envNamesTarget(env: Record<string, string | undefined>): boolean {
   return Boolean(env.SVC_BASE_URL?.trim());
@@ -130,16 +124,17 @@ function checkPartialSections(
   env: Record<string, string | undefined>,
   file: string | undefined,
 ): void {
-  for (const [section, required] of Object.entries(REQUIRED_BY_SECTION)) {
-    const given = Object.entries(ENV_KEYS)
-      .filter(([name, path]) => path.startsWith(`${section}.`) && env[name] !== undefined)
-      .map(([name]) => name);
+  // The keys a section needs once it is there at all, as config.schema.json says.
+  const sections = loadSchema('config').properties as Record<string, { required?: string[] }>;
+  for (const [section, { required = [] }] of Object.entries(sections)) {
+    const variables = Object.entries(ENV_KEYS).filter(([, path]) => path.startsWith(`${section}.`));
+    const given = variables.filter(([name]) => env[name] !== undefined).map(([name]) => name);
     const values = merged[section];
     if (given.length === 0 || values === null || typeof values !== 'object') continue;
-    const missing = Object.entries(required).filter(([key]) => (values as Record<string, unknown>)[key] === undefined);
+    const missing = required.filter((key) => (values as Record<string, unknown>)[key] === undefined);
     if (missing.length === 0) continue;
-    const names = missing.map(([, name]) => name);
-    const keys = missing.map(([key]) => `"${key}"`);
+    const names = variables.filter(([, path]) => missing.some((key) => path === `${section}.${key}`)).map(([name]) => name);
+    const keys = missing.map((key) => `"${key}"`);
     // Only an optional section that the variables alone began goes away when they are unset.
     const droppable = section !== 'merchant' && raw[section] === undefined;
     throw new ConfigError(
@@ -153,17 +148,15 @@ function checkPartialSections(
 /** Where JSON.parse stopped, as " (line L, column C)", or "". Never its own message: V8 quotes the text
  *  around the error, and a config or a body holds secrets. */
 export function jsonErrorPlace(text: string): string {
-  let offset: number;
   try {
     parseJsonTree(text);
-    return '';
   } catch (error) {
     // A RangeError: nested too deep for the parser's recursion; the place is then not said.
     if (!(error instanceof JsonTreeError)) return '';
-    offset = error.offset;
+    const lines = text.slice(0, error.offset).split('\n');
+    return ` (line ${lines.length}, column ${lines.at(-1)!.length + 1})`;
   }
-  const lines = text.slice(0, offset).split('\n');
-  return ` (line ${lines.length}, column ${lines.at(-1)!.length + 1})`;
+  return '';
 }
 
 /** Keys P-CFG puts in a section found at the top ("apiKey" beside "baseUrl"), each with its section:

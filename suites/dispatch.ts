@@ -21,31 +21,17 @@ interface DispatchInit {
   limits: Pick<BodyLimits, 'keep' | 'stopAfter'>;
 }
 
-/** A run sends a few dozen paths over and over; parsing costs more than a lookup. Past 256 it starts again. */
-const parsedUrls = new Map<string, { origin: string; path: string }>();
-function originAndPath(url: string): { origin: string; path: string } {
-  let parsed = parsedUrls.get(url);
-  if (parsed === undefined) {
-    const { origin, pathname, search } = new URL(url);
-    parsed = { origin, path: pathname + search };
-    if (parsedUrls.size >= 256) parsedUrls.clear();
-    parsedUrls.set(url, parsed);
-  }
-  return parsed;
-}
-
 /** Keeps the first `keep` bytes of the body and counts the rest; past `stopAfter` the connection is
  *  dropped. Rejects with undici's error, or a DOMException named TimeoutError at the deadline. */
 export function dispatch(agent: Dispatcher, url: string, init: DispatchInit): Promise<Answer> {
   return new Promise((resolve, reject) => {
     // Parsed first: a URL that does not parse rejects before any timer is set.
-    const { origin, path } = originAndPath(url);
+    const { origin, pathname, search } = new URL(url);
     const reading = new Reading(init, resolve, reject);
-    // The same keys for every request, a body or not (null: none, as undici reads it).
     agent.dispatch(
       {
         origin,
-        path,
+        path: pathname + search,
         method: init.method,
         headers: init.headers,
         body: init.body ?? null,
@@ -60,7 +46,6 @@ export function dispatch(agent: Dispatcher, url: string, init: DispatchInit): Pr
 /** Headers as undici hands them over, by lower-case name. */
 type ResponseHeaders = Parameters<NonNullable<Dispatcher.DispatchHandler['onResponseStart']>>[2];
 
-/** An answer as it arrives: one object per request, its methods shared (it is made for every request). */
 class Reading implements Dispatcher.DispatchHandler {
   private readonly collector: BoundedCollector;
   private status = 0;
@@ -75,7 +60,7 @@ class Reading implements Dispatcher.DispatchHandler {
     private readonly reject: (error: unknown) => void,
   ) {
     this.collector = new BoundedCollector(init.limits);
-    this.timer = setTimeout(timeUp, init.timeoutMs, this);
+    this.timer = setTimeout(() => this.timeUp(), init.timeoutMs);
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -109,7 +94,7 @@ class Reading implements Dispatcher.DispatchHandler {
   }
 
   /** The deadline passed: rejected now, and the request dropped (or dropped as it starts). */
-  timeUp(): void {
+  private timeUp(): void {
     const timeout = new DOMException(`no answer within ${this.init.timeoutMs} ms`, 'TimeoutError');
     if (this.finish(timeout)) this.controller?.abort(timeout);
   }
@@ -127,8 +112,4 @@ class Reading implements Dispatcher.DispatchHandler {
     else this.resolve(outcome);
     return true;
   }
-}
-
-function timeUp(reading: Reading): void {
-  reading.timeUp();
 }

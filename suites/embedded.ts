@@ -10,7 +10,6 @@ import type { RunHold } from './settings.js';
  *  and the proof's retries stay well inside it. */
 export const EMBEDDED_CLOCK_FACTOR = 8;
 
-/** The embedded sandbox a run starts in place of a target. */
 interface EmbeddedOptions {
   /** How the sandbox is started (faults, variant, settleSeconds); its port is always a free loopback one. */
   sandbox?: Omit<StartOptions, 'port' | 'host' | 'clock'>;
@@ -41,17 +40,14 @@ export interface OpenedTarget {
 /** Loads the config or starts the embedded sandbox (held with `hold`, so an interrupt closes it too).
  *  SVC_* credentials with no base URL are a ConfigError, never read as "no target". */
 export async function openTarget(target: RunTarget, clock: Clock | undefined, hold: RunHold | undefined): Promise<OpenedTarget> {
-  let embedded: EmbeddedOptions;
   if ('config' in target) return { config: target.config, clock, notes: [], close: async () => {} };
-  if ('configFile' in target) {
-    if (target.configFile !== undefined || envNamesTarget(target.env)) {
-      const config = await loadConfig(target.configFile, target.env, target.cwd);
-      return { config, clock, notes: [], close: async () => {} };
-    }
-    checkTargetEnv(target.env, undefined);
-    embedded = {};
-  } else embedded = target.embedded;
-  return startEmbedded(embedded, clock, hold);
+  if ('embedded' in target) return startEmbedded(target.embedded, clock, hold);
+  if (target.configFile !== undefined || envNamesTarget(target.env)) {
+    const config = await loadConfig(target.configFile, target.env, target.cwd);
+    return { config, clock, notes: [], close: async () => {} };
+  }
+  checkTargetEnv(target.env, undefined);
+  return startEmbedded({}, clock, hold);
 }
 
 async function startEmbedded(embedded: EmbeddedOptions, given: Clock | undefined, hold: RunHold | undefined): Promise<OpenedTarget> {

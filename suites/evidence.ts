@@ -32,10 +32,7 @@ export function answerOf(response: Answer, hide: Redact): HttpAnswer {
   // A character cut at the end of what was kept decodes as U+FFFD, not as an error.
   const text = UTF8.decode(bounded.kept);
   const headers = response.headers;
-  // One look over all the values first: usually there is nothing to hide in any of them.
-  let allValues = '';
-  for (const name in headers) allValues += `${headers[name]}\n`;
-  if (hide(allValues) !== allValues) for (const name of Object.keys(headers)) headers[name] = hide(headers[name]!);
+  for (const name of Object.keys(headers)) headers[name] = hide(headers[name]!);
   const hidden = hide(text);
   const answer: HttpAnswer = { status: response.status, headers, body: shortened(hidden) + (bounded.cut ? `\n… ${cutNote(bounded)}` : '') };
   // Half a JSON document is not the answer: a cut body is judged as text only.
@@ -55,11 +52,9 @@ export function signingOf(
   sent: { as: Credentials; timestamp: string; computed: string; signature: string; sentAt: number },
 ): Signing {
   const { as, timestamp, computed, signature } = sent;
-  const configured = (['merchant', 'otherMerchant', 'otherEnvironment'] as const).find((key) => {
-    const keys = config[key];
-    return keys !== undefined && keys.apiKey === as.apiKey && keys.secretKey === as.secretKey;
-  });
-  const secretOwner = (['merchant', 'otherMerchant', 'otherEnvironment'] as const).find((key) => config[key]?.secretKey === as.secretKey);
+  const owners = ['merchant', 'otherMerchant', 'otherEnvironment'] as const;
+  const configured = owners.find((key) => config[key]?.apiKey === as.apiKey && config[key]?.secretKey === as.secretKey);
+  const secretOwner = owners.find((key) => config[key]?.secretKey === as.secretKey);
   // A secret of the config under another key, or anything the redactor would hide, is never written down.
   const secret = secretOwner ?? (redact(as.secretKey) === as.secretKey ? { madeUp: as.secretKey } : 'unshown');
   let edit: Signing['edit'];
@@ -99,7 +94,8 @@ export function shortened(text: string): string {
     : text;
 }
 
-function parseJson(text: string): unknown {
+/** The JSON a text holds, or undefined when it holds none. */
+export function parseJson(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text);

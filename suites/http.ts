@@ -15,25 +15,24 @@ import { DEFAULT_TIMEOUT_MS } from './settings.js';
 import { UsedSeconds } from './used-seconds.js';
 
 export type { AuthHeader, Credentials, SendOptions } from './send-options.js';
-export { isMisSigned, isPlainlySigned } from './send-options.js';
 
 export type { Exchange, TransportErrorCode } from '../core/exchange.js';
 
 export interface ClientOptions {
   /** The deadline of each exchange, whole: connecting, then the answer's headers and all of its body (ms). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** The client clock; injected to share a virtual clock with an in-process sandbox. Default: the system's. */
-  clock?: Clock;
+  clock?: Clock | undefined;
   /** Sees every exchange, redacted, as it completes. */
-  onExchange?: (exchange: Exchange) => void;
+  onExchange?: ((exchange: Exchange) => void) | undefined;
   /** When the whole run must end (ms since the epoch, on the `now` clock): nothing is sent after it. */
-  deadlineAt?: number;
+  deadlineAt?: number | undefined;
   /** How the budget was given, for the message (e.g. "--max-time 900"). */
-  deadlineSource?: string;
+  deadlineSource?: string | undefined;
   /** Text every id of this run carries (its run tag): a body holding it cannot be another run's request. */
-  ownMark?: string;
+  ownMark?: string | undefined;
   /** Aborted when the command is interrupted (Ctrl-C, kill): nothing more is sent after it. */
-  interrupted?: AbortSignal;
+  interrupted?: AbortSignal | undefined;
 }
 
 /** After this many answers in a row that came near the timeout, or not at all, the run stops. */
@@ -73,15 +72,12 @@ export class TargetClient {
   private readonly agent: Agent;
   private readonly timeoutMs: number;
   private readonly clock: Clock;
-  private readonly now: () => number;
-  /** The configured base URL without a trailing slash: each path is appended to it. */
   private readonly baseUrl: string;
   /** The (timestamp, signature) pairs sent, shared with sibling clients: none is sent twice. */
   private used: UsedSeconds;
   /** Per API key: correctly signed requests answered other than 401, and answered 401. */
   private keyAnswers = new Map<string, { accepted: number; refused: number }>();
   private slowInARow = 0;
-  /** Why the run stopped sending, once it has. */
   private stopReason: string | undefined;
   /** Told of long waits (a Retry-After), to show as progress. */
   onWait: ((message: string) => void) | undefined;
@@ -97,7 +93,6 @@ export class TargetClient {
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.clock = options.clock ?? systemClock;
-    this.now = () => this.clock.now();
     this.agent = new Agent({ connections: 32, keepAliveTimeout: 10_000, connect: { timeout: this.timeoutMs } });
     this.redact = redactor(config);
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
@@ -108,24 +103,14 @@ export class TargetClient {
    *  pairs sent and keys' answers: undoes what the run did at the target after it stopped. */
   sibling(options: Pick<ClientOptions, 'timeoutMs' | 'deadlineAt' | 'deadlineSource'>): TargetClient {
     const { clock, onExchange, ownMark } = this.options;
-    const other = new TargetClient(this.config, {
-      ...options,
-      ...(clock !== undefined ? { clock } : {}),
-      ...(onExchange !== undefined ? { onExchange } : {}),
-      ...(ownMark !== undefined ? { ownMark } : {}),
-    });
+    const other = new TargetClient(this.config, { ...options, clock, onExchange, ownMark });
     other.used = this.used;
     other.keyAnswers = this.keyAnswers;
     return other;
   }
 
-  /** The profile's signature of a text at a timestamp (P-SIGN-2), for checks that build their own headers. */
-  signatureOf(text: string, timestamp: string, as: Credentials = this.config.merchant): string {
-    return hmacSha256Hex(as.secretKey, text + timestamp);
-  }
-
   nowSeconds(): number {
-    return Math.floor(this.now() / 1000);
+    return Math.floor(this.clock.now() / 1000);
   }
 
   /** Why the run stopped sending (its budget, or a target that only throttles or stalls), if it has. */
@@ -133,16 +118,17 @@ export class TargetClient {
     return this.stopReason;
   }
 
-  /** Usually the first answer; a 401 that may be a replay, or a 429, sends again (see sendAgain). Not
-   *  async: the usual request costs one promise, not two, and every request passes through here. */
-  send(options: SendOptions): Promise<Exchange> {
+  /** Usually the first answer; a 401 that may be a replay, or a 429, sends again (see sendAgain). */
+  async send(options: SendOptions): Promise<Exchange> {
     // A quiet window is open (see quietly): this request waits until it closes.
-    if (this.window !== undefined) return this.window.then(() => this.send(options));
+    while (this.window !== undefined) await this.window;
     this.out += 1;
-    return this.sendNow(options).finally(() => {
+    try {
+      return await this.sendNow(options);
+    } finally {
       this.out -= 1;
       if (this.out === 0) for (const drained of this.drained.splice(0)) drained();
-    });
+    }
   }
 
   /** Runs `work` with no other request out, new ones held back until it ends: a balance seen to move
@@ -160,21 +146,14 @@ export class TargetClient {
     }
   }
 
-  private sendNow(options: SendOptions): Promise<Exchange> {
-    let label: string;
-    try {
-      // A label is a check's own text (a team's may hold the secret it was handed): shown only redacted.
-      label = this.redact(options.label);
-    } catch (error) {
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
-      return Promise.reject(error);
-    }
-    return this.sendOnce(options, label).then((first) => {
-      this.tallyKeys(options, first);
-      if (first.response?.status === 401 || first.response?.status === 429) return this.sendAgain(options, label, first);
-      this.options.onExchange?.(first);
-      return first;
-    });
+  private async sendNow(options: SendOptions): Promise<Exchange> {
+    // A label is a check's own text (a team's may hold the secret it was handed): shown only redacted.
+    const label = this.redact(options.label);
+    const first = await this.sendOnce(options, label);
+    this.tallyKeys(options, first);
+    if (first.response?.status === 401 || first.response?.status === 429) return this.sendAgain(options, label, first);
+    this.options.onExchange?.(first);
+    return first;
   }
 
   /** After a 401 or a 429: the request sent again while that may help, and the last exchange. */
@@ -198,7 +177,7 @@ export class TargetClient {
     // send the request again, freshly signed. The checks judge the answer that follows.
     for (let retry = 1; retry <= MAX_RATE_LIMIT_RETRIES && exchange.response?.status === 429 && this.stopReason === undefined; retry++) {
       const wait = retryAfterMs(exchange.response.headers['retry-after']);
-      if (this.options.deadlineAt !== undefined && this.now() + wait >= this.options.deadlineAt) {
+      if (this.options.deadlineAt !== undefined && this.clock.now() + wait >= this.options.deadlineAt) {
         this.stop(`its time budget (${this.options.deadlineSource ?? 'max time'}) would run out waiting for the target's Retry-After`);
         break;
       }
@@ -248,7 +227,6 @@ export class TargetClient {
     this.keyAnswers.set(key, answers);
   }
 
-  /** One request, as `label` (the check's label, redacted) says. */
   private async sendOnce(options: SendOptions, label: string, resend = false): Promise<Exchange> {
     const as = options.as ?? this.config.merchant;
     const method = options.method ?? 'POST';
@@ -257,20 +235,12 @@ export class TargetClient {
     const body = bodyOf(options, method, form);
     // A form is a browser's: no key, no timestamp, no signature (and no timestamp to wait for).
     const timestamp =
-      form !== undefined
-        ? ''
-        : options.timestamp === undefined
-          ? (this.takeFreeSecond(body, as, resend) ?? (await this.freshTimestamp(body, as, resend)))
-          : String(options.timestamp);
+      form !== undefined ? '' : options.timestamp === undefined ? await this.freshTimestamp(body, as, resend) : String(options.timestamp);
     const signedBody = options.signedBody ?? body;
     const signedTimestamp = options.signBodyOnly ? '' : (options.signedTimestamp ?? timestamp);
     const computed = hmacSha256Hex(as.secretKey, signedBody + signedTimestamp);
-    let signature = computed;
-    if (typeof options.signature === 'string') signature = options.signature;
-    else if (options.signature) signature = options.signature(signature);
-    if (!options.reuse && form === undefined)
-      this.used.markUsed(timestamp, signature === computed ? { secretKey: as.secretKey, signedBody, signedTimestamp } : { signature });
-
+    const signature = typeof options.signature === 'function' ? options.signature(computed) : (options.signature ?? computed);
+    if (!options.reuse && form === undefined) this.used.markUsed(timestamp, signature);
     const headers = headersOf(options, as, { method, timestamp, signature, form });
     const url = this.baseUrl + options.path + (method === 'GET' ? queryOf(options.payload) : '');
     const started = performance.now();
@@ -284,8 +254,7 @@ export class TargetClient {
       form === undefined
         ? signingOf(this.config, this.redact, options, { as, timestamp, computed, signature, sentAt: this.nowSeconds() })
         : undefined;
-    // Built whole, the same keys in the same order each time: an exchange is made for every request, answered or not.
-    const sent: ExchangeRequest = signing === undefined ? { label, request, ms: 0 } : { label, request, ms: 0, signing };
+    const sent: ExchangeRequest = { label, request, ms: 0, ...(signing !== undefined ? { signing } : {}) };
     const stopped = this.stoppedBeforeSending();
     if (stopped !== undefined) return { ...sent, error: { code: 'stopped', message: `not sent: the run stopped: ${stopped}` } };
     let exchange: Exchange;
@@ -298,8 +267,7 @@ export class TargetClient {
         limits: LIMITS,
       });
       // A server that echoes a signature back (in an error message, say) must not leak it into reports.
-      const response = answerOf(answer, this.redact.withSignatures([signature, computed]));
-      exchange = signing === undefined ? { label, request, ms: 0, response } : { label, request, ms: 0, signing, response };
+      exchange = { ...sent, response: answerOf(answer, this.redact.withSignatures([signature, computed])) };
     } catch (error) {
       exchange = { ...sent, error: describeTransportError(error, url, this.timeoutMs) };
     }
@@ -310,12 +278,10 @@ export class TargetClient {
 
   /** Why nothing more is sent (the time budget reached, the command interrupted, a stop before), if so. */
   private stoppedBeforeSending(): string | undefined {
-    if (this.stopReason === undefined && this.options.deadlineAt !== undefined && this.now() >= this.options.deadlineAt) {
-      this.stop(`it reached its time budget (${this.options.deadlineSource ?? 'max time'})`);
-    }
-    if (this.stopReason === undefined && this.options.interrupted?.aborted === true) {
-      this.stop(`it was interrupted (${String(this.options.interrupted.reason)})`);
-    }
+    const { deadlineAt, deadlineSource, interrupted } = this.options;
+    if (deadlineAt !== undefined && this.clock.now() >= deadlineAt)
+      this.stop(`it reached its time budget (${deadlineSource ?? 'max time'})`);
+    if (interrupted?.aborted === true) this.stop(`it was interrupted (${String(interrupted.reason)})`);
     return this.stopReason;
   }
 
@@ -339,17 +305,12 @@ export class TargetClient {
     }
   }
 
-  /** A free second for this body, waiting for one when none is (see takeFreeSecond). */
+  /** A free second for this body, taken at once (see UsedSeconds.take); while none is, the next second. */
   private async freshTimestamp(body: string, as: Credentials, resend: boolean): Promise<string> {
     for (;;) {
-      const second = this.takeFreeSecond(body, as, resend);
+      const second = this.used.take(body, as.secretKey, this.nowSeconds(), toleranceOf(this.config), resend);
       if (second !== undefined) return second;
-      await this.clock.sleep(1000 - (this.now() % 1000) + 5);
+      await this.clock.sleep(1000 - (this.clock.now() % 1000) + 5);
     }
-  }
-
-  /** A free second for this body, taken at once; undefined when none is free now (see UsedSeconds.take). */
-  private takeFreeSecond(body: string, as: Credentials, resend: boolean): string | undefined {
-    return this.used.take(body, as.secretKey, this.nowSeconds(), toleranceOf(this.config), resend);
   }
 }

@@ -15,38 +15,14 @@ export class Limiter {
 
   /** `ahead` is for work others wait on (a lane's requests: each wait lengthens the whole run), while a
    *  property check's many requests can wait a little instead. */
-  run<T>(task: () => Promise<T>, { ahead = false }: { ahead?: boolean } = {}): Promise<T> {
-    // Not an async function: a task that finds a slot free (most do) starts at once and costs one
-    // promise here, not three (every request of a run passes through this).
-    if (this.active < this.max) {
-      this.active += 1;
-      return this.holding(task);
-    }
-    return new Promise<void>((resolve) => (ahead ? this.waitingAhead : this.waiting).push(resolve)).then(() => this.holding(task));
-  }
-
-  /** Runs a task that holds a slot, and gives the slot up when it ends, however it ends. */
-  private holding<T>(task: () => Promise<T>): Promise<T> {
-    let running: Promise<T>;
+  async run<T>(task: () => Promise<T>, { ahead = false }: { ahead?: boolean } = {}): Promise<T> {
+    if (this.active < this.max) this.active += 1;
+    else await new Promise<void>((resolve) => (ahead ? this.waitingAhead : this.waiting).push(resolve));
     try {
-      // As `await` takes it: a task that returns a value, not a promise, (typed or not) still settles.
-      running = Promise.resolve(task());
-    } catch (error) {
+      return await task();
+    } finally {
       this.release();
-      // Passed on as thrown, an Error or not, as an async function would reject with it.
-      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors
-      return Promise.reject(error);
     }
-    return running.then(
-      (value) => {
-        this.release();
-        return value;
-      },
-      (error: unknown) => {
-        this.release();
-        throw error;
-      },
-    );
   }
 
   private release(): void {

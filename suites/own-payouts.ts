@@ -4,6 +4,7 @@ import { OPERATIONS } from '../core/operations.js';
 import { OPERATION_PATHS } from '../sandbox/paths.js';
 import { operationOf, type TargetConfig } from './config.js';
 import type { Exchange, SendOptions } from './http.js';
+import { dataOf, isSuccess } from './requests.js';
 
 type Json = Record<string, unknown>;
 
@@ -23,14 +24,6 @@ function walletOf(runKey: object, walletId: string): Map<string, OwnPayout> {
   return payouts;
 }
 
-const recordIn = (exchange: Exchange): Json | undefined => {
-  const status = exchange.response?.status;
-  const data = (exchange.response?.json as { data?: unknown } | undefined)?.data;
-  return status !== undefined && status >= 200 && status < 300 && data !== null && typeof data === 'object' && !Array.isArray(data)
-    ? (data as Json)
-    : undefined;
-};
-
 /** An initiation taken (or unanswered: it may have been made), or a later record of a known payout. */
 export function notePayouts(runKey: object, config: TargetConfig, options: SendOptions, exchange: Exchange): void {
   const payload = options.payload as Json | undefined;
@@ -38,7 +31,7 @@ export function notePayouts(runKey: object, config: TargetConfig, options: SendO
   if (typeof id !== 'string' && typeof id !== 'number') return;
   if (options.as !== undefined && options.as.apiKey !== config.merchant.apiKey) return;
   const walletId = typeof payload?.svc_wallet_id === 'string' ? payload.svc_wallet_id : undefined;
-  const record = recordIn(exchange);
+  const record = isSuccess(exchange) ? dataOf(exchange) : undefined;
   if (options.path === operationOf(config, 'transactionInitiation')?.path && walletId !== undefined) {
     if (record !== undefined) walletOf(runKey, walletId).set(String(id), { last: record });
     else if (exchange.response === undefined) walletOf(runKey, walletId).set(String(id), {});

@@ -1,8 +1,8 @@
 // P-HTTP-3 cannot be judged through the kit's HTTP layer (suites/http.ts): undici frames an answer by
 // its Content-Length, so a wrong one is never seen, only its effects. Here one socket is written and
 // read by hand: an answer read to the connection's close shows how many bytes really came, and two
-// requests on one connection show whether it stays usable after an error. Signing and redaction are
-// the kit's own (TargetClient.signatureOf, its redactor); nothing else builds requests this way.
+// requests on one connection show whether it stays usable after an error. Signing, headers and
+// redaction are the kit's own; nothing else builds requests this way.
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { systemClock, type Clock } from '../core/clock.js';
@@ -11,6 +11,8 @@ import { createRedactor } from '../common/redact.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import type { Exchange } from './http.js';
 import type { CheckContext } from './check.js';
+import { parseJson } from './evidence.js';
+import { headersOf } from './send-options.js';
 import { DEFAULT_TIMEOUT_MS } from './settings.js';
 
 /** More than this is not read: an answer that large is no answer to these requests. */
@@ -41,40 +43,37 @@ export interface RawAnswer {
   body: Buffer;
 }
 
-/**
- * The path a request goes to: the base URL's own path, then the operation's, as TargetClient joins
- * them (a base URL such as https://host/sandbox serves its operations under /sandbox).
- */
+/** The path a request goes to: the base URL's own path, then the operation's, as TargetClient joins
+ *  them (a base URL such as https://host/sandbox serves its operations under /sandbox). */
 export function targetPath(baseUrl: string, path: string): string {
   return new URL(baseUrl).pathname.replace(/\/+$/, '') + path;
 }
 
-/**
- * The request's head and body, signed as the profile signs (P-SIGN-2), fresh timestamp. The signature
- * is kept on the request so its evidence can hide it.
- */
+/** The request's head and body, signed as the profile signs (P-SIGN-2), fresh timestamp. The signature
+ *  is kept on the request so its evidence can hide it. */
 function requestBytes(ctx: CheckContext, request: RawRequest, host: string, close: boolean): Buffer {
   const timestamp = String(ctx.nowSeconds());
   const body = Buffer.from(request.body, 'utf8');
-  request.signature = hmacSha256Hex(ctx.config.merchant.secretKey, request.body + timestamp);
+  const { merchant } = ctx.config;
+  const signature = (request.signature = hmacSha256Hex(merchant.secretKey, request.body + timestamp));
+  const headers = headersOf({ label: request.label, path: request.path }, merchant, {
+    method: 'POST',
+    timestamp,
+    signature,
+    form: undefined,
+  });
   const head = [
     `POST ${targetPath(ctx.config.baseUrl, request.path)} HTTP/1.1`,
     `Host: ${host}`,
-    'Content-Type: application/json',
-    'Accept: application/json',
-    `X-API-KEY: ${ctx.config.merchant.apiKey}`,
-    `X-TIMESTAMP: ${timestamp}`,
-    `X-SIGNATURE: ${request.signature}`,
+    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
     `Content-Length: ${body.length}`,
     `Connection: ${close ? 'close' : 'keep-alive'}`,
   ];
   return Buffer.concat([Buffer.from(`${head.join('\r\n')}\r\n\r\n`, 'latin1'), body]);
 }
 
-/**
- * The exchange as evidence, redacted as every other: secrets by the run's redactor, and the signature
- * sent wherever a server echoes it (a header or the body), as TargetClient.send hides its own.
- */
+/** The exchange as evidence, redacted as every other: secrets by the run's redactor, and the signature
+ *  sent wherever a server echoes it (a header or the body), as TargetClient.send hides its own. */
 export function rawEvidence(ctx: CheckContext, request: RawRequest, answer: RawAnswer | undefined, problem?: string): Exchange {
   const hideSignature = createRedactor({ signatures: [request.signature] });
   const hide = (text: string) => ctx.redact(hideSignature(text));
@@ -91,21 +90,14 @@ export function rawEvidence(ctx: CheckContext, request: RawRequest, answer: RawA
   if (answer === undefined) return { ...sent, error: { code: 'reset', message: hide(problem ?? 'no complete HTTP answer') } };
   const headers = Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, hide(value)]));
   const text = hide(answer.body.toString('utf8'));
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
+  const json = parseJson(text);
   return { ...sent, response: { status: answer.status, headers, body: text.slice(0, 8192), ...(json !== undefined ? { json } : {}) } };
 }
 
 /** A socket to the target, plain or TLS as its base URL says, with every byte it receives collected. */
 class RawConnection {
-  /**
-   * The bytes received and not yet taken lie in `bytes` from `start` to `end`, with room after: an
-   * answer that comes a byte at a time is copied about twice, not once per arrival.
-   */
+  /** The bytes received and not yet taken lie in `bytes` from `start` to `end`, with room after: an
+   *  answer that comes a byte at a time is copied about twice, not once per arrival. */
   private bytes = Buffer.alloc(0);
   private start = 0;
   private end = 0;
@@ -131,20 +123,17 @@ class RawConnection {
       else this.append(chunk);
       this.wake?.();
     });
-    socket.on('end', () => {
+    const ended = (error?: Error) => {
+      if (error !== undefined) this.failure = error;
       this.ended = true;
       this.wake?.();
-    });
+    };
+    socket.on('end', () => ended());
     socket.on('close', () => {
       this.silence.abort();
-      this.ended = true;
-      this.wake?.();
+      ended();
     });
-    socket.on('error', (error) => {
-      this.failure = error;
-      this.ended = true;
-      this.wake?.();
-    });
+    socket.on('error', ended);
   }
 
   static open(baseUrl: string, { timeoutMs = DEFAULT_TIMEOUT_MS, clock = systemClock }: RawOptions): Promise<RawConnection> {
@@ -243,13 +232,11 @@ class RawConnection {
     }
   }
 
-  /**
-   * The next answer with its body read to the connection's close, whatever Content-Length says. A
-   * close or a reset ends the answer: what came is what was sent. Any other end (the kit's own silence
-   * timeout, a proxy that keeps the connection open after `Connection: close`, another socket error)
-   * says nothing about bytes still to come: the bytes are judged only if the answer they make is already
-   * complete (the head, and as many bytes as Content-Length says, or the last chunk); else not judged.
-   */
+  /** The next answer with its body read to the connection's close, whatever Content-Length says. A
+   *  close or a reset ends the answer: what came is what was sent. Any other end (the kit's own silence
+   *  timeout, a proxy that keeps the connection open after `Connection: close`, another socket error)
+   *  says nothing about bytes still to come: the bytes are judged only if the answer they make is already
+   *  complete (the head, and as many bytes as Content-Length says, or the last chunk); else not judged. */
   async answerToClose(): Promise<ReadToClose> {
     const head = await this.head();
     if (head === undefined)
@@ -270,10 +257,8 @@ class RawConnection {
     return { answer: { ...head, body: chunks !== undefined ? chunks.data : this.buffer } };
   }
 
-  /**
-   * The next answer framed as it says (Content-Length, or chunked), leaving the connection open; or
-   * why there is none.
-   */
+  /** The next answer framed as it says (Content-Length, or chunked), leaving the connection open; or
+   *  why there is none. */
   async framedAnswer(): Promise<{ answer: RawAnswer } | { problem: string }> {
     // Whose doing the end was: the server's close or reset, or the kit's own wait (its silence timeout).
     const cutShort = () => ({
@@ -308,10 +293,8 @@ class RawConnection {
   }
 }
 
-/**
- * A Content-Length header's number of bytes, or undefined when it gives none. A header sent twice
- * reads as its values joined with ", ": the same number each time is that number (RFC 9110 §8.6).
- */
+/** A Content-Length header's number of bytes, or undefined when it gives none. A header sent twice
+ *  reads as its values joined with ", ": the same number each time is that number (RFC 9110 §8.6). */
 export function contentLengthOf(said: string): number | undefined {
   const number = /^(\d{1,15})(?:[ \t]*,[ \t]*\1)*$/.exec(said);
   return number === null ? undefined : Number(number[1]);
@@ -322,10 +305,8 @@ function isReset(error: Error): boolean {
   return (error as { code?: string }).code === 'ECONNRESET' || /ECONNRESET/.test(error.message);
 }
 
-/**
- * An answer read to the close; or none, with `unjudged` saying why the kit cannot tell when the
- * connection ended some other way than a close before the answer was complete.
- */
+/** An answer read to the close; or none, with `unjudged` saying why the kit cannot tell when the
+ *  connection ended some other way than a close before the answer was complete. */
 export interface ReadToClose {
   answer?: RawAnswer;
   unjudged?: string;
@@ -347,10 +328,8 @@ export async function postReadToClose(
   }
 }
 
-/**
- * Two signed POSTs on one connection: the first kept alive, the second (sent only if the first answer
- * did not say `Connection: close`) closing it. Says what each got.
- */
+/** Two signed POSTs on one connection: the first kept alive, the second (sent only if the first answer
+ *  did not say `Connection: close`) closing it. Says what each got. */
 export async function twoOnOneConnection(
   ctx: CheckContext,
   first: RawRequest,

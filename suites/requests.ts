@@ -3,9 +3,9 @@ import { OPERATIONS } from '../core/operations.js';
 import { withPath } from '../core/predicates.js';
 // Request builders shared by the checks, so a check reads as the exchanges it makes. Every send goes
 // through ctx.send (the one HTTP layer) with a label for the report.
-import { describeErrors, isValid, validateSchema, type SchemaId, type SchemaTypes } from '../schemas/index.js';
+import type { SchemaId, SchemaTypes } from '../schemas/index.js';
 import type { Currency, OrderCreateRequest, RequestAmount, TransferMode } from '../schemas/types.js';
-import { CheckFailure, answered, expectStatus, type CheckContext } from './check.js';
+import { CheckFailure, answered, expectStatus, expectValid, type CheckContext } from './check.js';
 import type { Credentials, Exchange } from './http.js';
 
 /** The interface's two fixed paths (Endpoints); the profile's four come from ctx.operation(key). */
@@ -44,21 +44,30 @@ export function withoutField(body: object, path: string): Json {
 }
 
 export function createOrder(ctx: CheckContext, body: unknown, label: string, as?: Credentials): Promise<Exchange> {
-  return ctx.send({ label, path: CREATE_ORDER_PATH, payload: body, ...(as ? { as } : {}) });
+  return ctx.send({ label, path: CREATE_ORDER_PATH, payload: body, as });
+}
+
+/** The object under `key` of an answer's JSON, if it is one. */
+export function dataOf(exchange: Exchange, key = 'data'): Json | undefined {
+  const value = (exchange.response?.json as Json | undefined)?.[key];
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
+}
+
+function expectObject(exchange: Exchange, key: string, what: string, why: string): Json {
+  const value = dataOf(exchange, key);
+  if (value === undefined)
+    throw new CheckFailure(`${why}: the answer has no ${key} object`, {
+      expected: `${key} = ${what}`,
+      actual: answered(exchange),
+      exchange,
+    });
+  return value;
 }
 
 /** Any 2xx counts: 200 or 201 is ORDER-SUCCESS-STATUS's concern, not a record check's. */
 export function expectOrderCreated(exchange: Exchange, why: string): Json {
   expectSuccess(exchange, why);
-  const record = (exchange.response?.json as Json | undefined)?.return_data;
-  if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-    throw new CheckFailure(`${why}: the answer has no return_data object`, {
-      expected: 'return_data = the order record',
-      actual: answered(exchange),
-      exchange,
-    });
-  }
-  return record as Json;
+  return expectObject(exchange, 'return_data', 'the order record', why);
 }
 
 /** Whether the answer is a 2xx (which one is ORDER-SUCCESS-STATUS's concern); no answer is not a success. */
@@ -67,11 +76,9 @@ export function isSuccess(exchange: Exchange): boolean {
   return status !== undefined && status >= 200 && status <= 299;
 }
 
-/** The answer must be a 2xx. */
 export function expectSuccess(exchange: Exchange, why: string): asserts exchange is AnsweredExchange {
-  const status = exchange.response?.status;
-  if (status === undefined || status < 200 || status > 299) {
-    throw new CheckFailure(`${why}: expected a 2xx answer, got ${exchange.error ? 'no answer' : `HTTP ${status}`}`, {
+  if (!isSuccess(exchange)) {
+    throw new CheckFailure(`${why}: expected a 2xx answer, got ${exchange.error ? 'no answer' : `HTTP ${exchange.response.status}`}`, {
       expected: 'HTTP 2xx',
       actual: answered(exchange),
       exchange,
@@ -82,15 +89,7 @@ export function expectSuccess(exchange: Exchange, why: string): asserts exchange
 /** The `data` object of a general success envelope (HTTP 200), else a failure. */
 export function expectData(exchange: Exchange, why: string, statuses: readonly number[] = [200]): Json {
   expectStatus(exchange, statuses, why);
-  const data = (exchange.response?.json as Json | undefined)?.data;
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
-    throw new CheckFailure(`${why}: the answer has no data object`, {
-      expected: 'data = the record',
-      actual: answered(exchange),
-      exchange,
-    });
-  }
-  return data as Json;
+  return expectObject(exchange, 'data', 'the record', why);
 }
 
 /** A record inside an answer must satisfy a record schema (the envelope is checked separately); it is then typed as one. */
@@ -100,14 +99,7 @@ export function expectRecord<Id extends SchemaId>(
   schema: Id,
   why: string,
 ): asserts record is SchemaTypes[Id] {
-  if (!isValid(schema, record)) {
-    const { errors } = validateSchema(schema, record);
-    throw new CheckFailure(`${why}: the record does not match ${schema}: ${describeErrors(errors.slice(0, 3)).replaceAll('\n', '; ')}`, {
-      expected: `a record matching schemas/${schema}.schema.json`,
-      actual: answered(exchange),
-      exchange,
-    });
-  }
+  expectValid(exchange, record, schema, why, 'record');
 }
 
 export function payoutStatusBody(ctx: CheckContext, payoutOrderId: string | number, walletId = ctx.config.merchant.walletId): Json {
@@ -118,14 +110,9 @@ export function payoutStatus(
   ctx: CheckContext,
   payoutOrderId: string | number,
   label: string,
-  options: { as?: Credentials; walletId?: string } = {},
+  { walletId, as }: WalletRef = {},
 ): Promise<Exchange> {
-  return ctx.send({
-    label,
-    path: PAYOUT_STATUS_PATH,
-    payload: payoutStatusBody(ctx, payoutOrderId, options.walletId),
-    ...(options.as ? { as: options.as } : {}),
-  });
+  return ctx.send({ label, path: PAYOUT_STATUS_PATH, payload: payoutStatusBody(ctx, payoutOrderId, walletId), as });
 }
 
 /** Order Status or Order Cancel of one order_id (P-OPS); skips the check when the key is not configured. */
@@ -141,8 +128,8 @@ export function orderLookup(
 
 /** Which wallet a read is about, and as whom: the merchant's own wallet by default, else a spare wallet or the other merchant's. */
 export interface WalletRef {
-  walletId?: string;
-  as?: Credentials;
+  walletId?: string | undefined;
+  as?: Credentials | undefined;
 }
 
 export function balanceInquiry(
@@ -151,15 +138,13 @@ export function balanceInquiry(
   { walletId = ctx.config.merchant.walletId, as }: WalletRef = {},
 ): Promise<Exchange> {
   const { method, path } = ctx.operation('balanceInquiry');
-  return ctx.send({ label, method, path, payload: { svc_wallet_id: walletId }, ...(as ? { as } : {}) });
+  return ctx.send({ label, method, path, payload: { svc_wallet_id: walletId }, as });
 }
 
 /** A transfer mode usual for a currency, so a server that ties modes to currencies accepts it. */
 export function transferModeFor(currency: Currency): TransferMode {
-  if (currency === 'INR') return 'imps';
-  if (currency === 'EUR') return 'sepa';
-  if (currency === 'USD') return 'ach';
-  return 'swift';
+  const usual: Partial<Record<Currency, TransferMode>> = { INR: 'imps', EUR: 'sepa', USD: 'ach' };
+  return usual[currency] ?? 'swift';
 }
 
 /** The beneficiary suits every mode. Pure: the checks and `trigger` both use it. */
@@ -205,10 +190,7 @@ export async function settledPayout(
 ): Promise<Json | undefined> {
   const deadline = ctx.clock.now() + timeoutMs;
   for (;;) {
-    const record = expectData(
-      await payoutStatus(ctx, payoutOrderId, label, walletId === undefined ? {} : { walletId }),
-      `${label}: Payout Status of the payout`,
-    );
+    const record = expectData(await payoutStatus(ctx, payoutOrderId, label, { walletId }), `${label}: Payout Status of the payout`);
     if (!SETTLING.includes(record.status)) return record;
     if (ctx.clock.now() + intervalMs > deadline) return undefined;
     await ctx.clock.sleep(intervalMs);

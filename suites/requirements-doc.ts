@@ -27,6 +27,20 @@ function groupLine(r: Requirement): string {
   return `- Interface section: [${r.section}](interface.md#${sectionAnchor(r.section)})${extension}`;
 }
 
+/** A requirement's anchor, heading, statement, level and rules. */
+function entry(r: Requirement): string[] {
+  const rules = r.profile.map((rule) => `[${rule}](profile.md#${rule})`).join(', ') || '—';
+  return [
+    `<a id="${r.id}"></a>`,
+    `### ${r.id} (${r.level})`,
+    '',
+    r.statement ?? r.title,
+    '',
+    `- Level: ${r.level}`,
+    `- Profile rules: ${rules}`,
+  ];
+}
+
 /** A catalog judged by another command than run (verify-client, verify-receiver), listed after the server's. */
 interface JudgedCatalog {
   title: string;
@@ -64,19 +78,11 @@ export function requirementsMarkdown(
       section = r.section;
       out.push(`## ${section}`, '');
     }
-    const rules = r.profile.map((rule) => `[${rule}](profile.md#${rule})`).join(', ') || '—';
+    const decides = r.profileDecides;
     out.push(
-      `<a id="${r.id}"></a>`,
-      `### ${r.id} (${r.level})`,
-      '',
-      r.statement ?? r.title,
-      '',
-      `- Level: ${r.level}`,
-      `- Profile rules: ${rules}`,
-      ...(r.profileDecides !== undefined
-        ? [
-            `- The interface does not say; [${r.profileDecides.rule}](profile.md#${r.profileDecides.rule}) decides: ${r.profileDecides.decision}`,
-          ]
+      ...entry(r),
+      ...(decides !== undefined
+        ? [`- The interface does not say; [${decides.rule}](profile.md#${decides.rule}) decides: ${decides.decision}`]
         : []),
       groupLine(r),
       `- Checks: ${(checksOf.get(r.id) ?? []).join('; ') || 'none'}`,
@@ -85,20 +91,7 @@ export function requirementsMarkdown(
   }
   for (const other of others) {
     out.push(`## ${other.title}`, '', other.description, '');
-    for (const r of other.requirements) {
-      const rules = r.profile.map((rule) => `[${rule}](profile.md#${rule})`).join(', ') || '—';
-      out.push(
-        `<a id="${r.id}"></a>`,
-        `### ${r.id} (${r.level})`,
-        '',
-        r.statement ?? r.title,
-        '',
-        `- Level: ${r.level}`,
-        `- Profile rules: ${rules}`,
-        `- Group: ${r.section}${r.extension ? ' (an extension)' : ''}`,
-        '',
-      );
-    }
+    for (const r of other.requirements) out.push(...entry(r), `- Group: ${r.section}${r.extension ? ' (an extension)' : ''}`, '');
   }
   return out.join('\n');
 }

@@ -8,7 +8,6 @@ import { Limiter } from './limiter.js';
 import type { RunSettings } from './settings.js';
 import type { OpenSession } from './webhook-session.js';
 
-/** The client and limits of one run, shared by all its checks. */
 export interface RunState {
   settings: RunSettings;
   client: TargetClient;
@@ -34,16 +33,8 @@ export function laneLock(state: RunState, lane: string): Limiter {
 /** A run's state: its client (marking its own requests, within its time budget) and its limits. */
 export function createRunState(settings: RunSettings, onExchange?: (exchange: Exchange) => void): RunState {
   const salt = settings.salt ?? runSalt();
-  const client = new TargetClient(settings.config, {
-    ownMark: runTag(settings.runNumber, salt),
-    timeoutMs: settings.timeoutMs,
-    ...(onExchange !== undefined ? { onExchange } : {}),
-    ...(settings.clock !== undefined ? { clock: settings.clock } : {}),
-    ...(settings.interrupted !== undefined ? { interrupted: settings.interrupted } : {}),
-    ...(settings.deadlineAt !== undefined
-      ? { deadlineAt: settings.deadlineAt, deadlineSource: settings.deadlineSource ?? 'max time' }
-      : {}),
-  });
+  // The settings' timeout, clock, time budget and interrupt are the client's too.
+  const client = new TargetClient(settings.config, { ...settings, ownMark: runTag(settings.runNumber, salt), onExchange });
   return { settings, client, requests: new Limiter(settings.concurrency), salt, lanes: new Map() };
 }
 

@@ -81,11 +81,6 @@ export class ConformanceRun {
     return this.target.sandbox;
   }
 
-  /** What the reports must say of the run that is no verdict (the embedded sandbox's faster clock). */
-  get notes(): readonly string[] {
-    return this.target.notes;
-  }
-
   /** How many team checks the config's modules brought. */
   get teamCheckCount(): number {
     return this.sections.filter((s) => s.team === true).reduce((n, s) => n + s.checks.length, 0);
@@ -122,7 +117,8 @@ export class ConformanceRun {
       runs: this.settings.runs,
       concurrency: this.settings.concurrency,
       ...rest,
-      notes: [...this.notes, ...(fields.notes ?? [])],
+      // What the reports must say of the run that is no verdict (the embedded sandbox's faster clock).
+      notes: [...this.target.notes, ...(fields.notes ?? [])],
       results,
       catalog: this.requirements,
       durationMs: Date.now() - fields.startedAt.getTime(),

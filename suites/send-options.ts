@@ -21,7 +21,7 @@ export interface SendOptions {
   /** …or a body text sent and signed exactly as given (malformed bodies, P-ERR-4). */
   raw?: string;
   /** Whose keys sign and identify the request; default the configured merchant. */
-  as?: Credentials;
+  as?: Credentials | undefined;
   /** X-TIMESTAMP as sent; default the client clock's whole seconds. */
   timestamp?: string | number;
   /** Sign with this timestamp text instead of the one sent (a timestamp changed after signing). */

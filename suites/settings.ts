@@ -23,7 +23,6 @@ export const DEFAULT_TIMEOUT_MS = RUN_NUMBERS.timeoutSeconds.default * 1000;
 export interface RunSettings {
   config: TargetConfig;
   seed: number;
-  /** Cases per property check. */
   runs: number;
   /** Whole seconds since 2024 at the start of the run: part of every generated id. */
   runNumber: number;

@@ -2,9 +2,9 @@
 // (suites/run.ts), its verdict decided once; a first test fails when the run could not judge the target.
 import { afterAll, describe, test } from 'vitest';
 import { thrownIn, whoFixes } from '../core/check-error.js';
+import { codeError as codeErrorOf } from '../core/requirement-report.js';
 import type { CheckResult, Level, Report } from '../core/report.js';
 import { verdictText } from '../core/verdict.js';
-import type { Check } from './check.js';
 import { ConfigError, type TargetConfig } from './config.js';
 import { fasterClockSaid } from './embedded.js';
 import { ConformanceRun, selected } from './run.js';
@@ -58,7 +58,6 @@ export async function conformanceSuite(options: ConformanceSuiteOptions = {}): P
     throw error instanceof ConfigError ? new Error(`svc-conformance/vitest: ${error.message}`) : error;
   });
   const { settings, sandbox, config } = run;
-  const seed = settings.seed;
   const levels = new Map<string, Level>(run.requirements.map((r) => [r.id, r.level]));
   afterAll(() => run.close());
   // The run as `run` makes it, its verdict decided once (core/verdict.ts): each test then shows its check.
@@ -72,7 +71,7 @@ export async function conformanceSuite(options: ConformanceSuiteOptions = {}): P
     })());
 
   const target = sandbox !== undefined ? `the kit's embedded sandbox${fasterClockSaid(settings.clock)}` : config.baseUrl;
-  describe(`svc-conformance against ${target} (seed ${seed})`, () => {
+  describe(`svc-conformance against ${target} (seed ${settings.seed})`, () => {
     // One test for the verdict's reasons: an inconclusive run fails it, naming why, and blames no check.
     test(
       'the run could judge the target',
@@ -93,7 +92,7 @@ export async function conformanceSuite(options: ConformanceSuiteOptions = {}): P
               const { report, byCheck } = await judge();
               const result = byCheck.get(check.id);
               if (result === undefined || result.state === 'skipped') return skip(result?.meta.skipped ?? 'not run');
-              if (result.state === 'error') throw codeError(check, result);
+              if (result.state === 'error') throw codeError(result);
               // What an inconclusive run saw is no verdict about the target: said, never failed.
               if (report.verdict === 'inconclusive' && result.state === 'failed')
                 return skip(`not judged: the run could not judge the target (${report.reasons?.[0] ?? 'see its first test'})`);
@@ -111,16 +110,11 @@ export async function conformanceSuite(options: ConformanceSuiteOptions = {}): P
 const RUN_TIMEOUT_MS = 30 * 60_000;
 
 /** The exception a check's own code threw, blaming its module (a team's) or the kit. */
-function codeError(check: Check, result: CheckResult): Error {
-  const meta = result.meta;
-  const thrown = {
-    check: check.id,
-    requirement: check.requirement,
-    message: meta.error?.message ?? 'unknown',
-    ...(check.module !== undefined ? { module: check.module } : {}),
-  };
+function codeError(result: CheckResult): Error {
+  const { meta } = result;
+  const thrown = codeErrorOf(result);
   const error = new Error(
-    check.module !== undefined ? `${thrownIn(thrown)}; ${whoFixes(thrown)}` : `kit error (not the target's fault): ${meta.error?.message}`,
+    thrown.module !== undefined ? `${thrownIn(thrown)}; ${whoFixes(thrown)}` : `kit error (not the target's fault): ${meta.error?.message}`,
   );
   // Where it was thrown, under this message: vitest shows the stack, whose first line would otherwise
   // be the bare exception, blaming no one.

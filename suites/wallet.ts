@@ -198,13 +198,8 @@ async function lookOnce(quiet: CheckContext, label: string, wallet: WalletRef, a
   // reads: such a look tells nothing. Only one in which none did is a witness.
   const still = ownMoves !== undefined && ownMoves.units === 0n;
   if (!still || decimalEquals(first.balance, second.balance)) return { first, second, own, still };
-  return {
-    first,
-    second,
-    own,
-    still,
-    otherActivity: `the balance went from ${decimalText(first.balance)} to ${decimalText(second.balance)} in ${pause} ms while no request of the run's was out`,
-  };
+  const moved = `the balance went from ${decimalText(first.balance)} to ${decimalText(second.balance)} in ${pause} ms`;
+  return { first, second, own, still, otherActivity: `${moved} while no request of the run's was out` };
 }
 
 /** Seen by a quiet look already, or by one taken now, again for a while: another run's next payout lands

@@ -27,10 +27,7 @@ export interface OpenSession {
 }
 
 /** How the session ended: what was left as someone else made it, or why the registration could not be put back. */
-interface Ending {
-  left?: string;
-  failed?: string;
-}
+type Ending = { left?: string; failed?: string };
 
 /** Opens the session; a target the kit cannot register with is a CheckSkipped naming the fix. */
 export async function openWebhookSession(
@@ -227,10 +224,5 @@ function earlierOf(client: TargetClient, registration: Exchange | undefined): st
 
 /** webhooks.url's path, which a tunnel that keeps the path forwards as it is: the listener takes deliveries there too. */
 function pathOf(url: string | undefined): string[] {
-  if (url === undefined) return [];
-  try {
-    return [new URL(url).pathname];
-  } catch {
-    return [];
-  }
+  return url !== undefined && URL.canParse(url) ? [new URL(url).pathname] : [];
 }

@@ -92,16 +92,20 @@ export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void
   // (every sequence's payouts move the one wallet: they go one after another).
   const outcomes = money ? await inOrder(fixed, run) : await ctx.sweep(fixed, (sequence) => run(sequence));
   const judged = { count: 0, notJudged: [] as string[] };
-  for (const [index, outcome] of outcomes.entries()) {
+  // Counts an outcome, keeping a money miss for later; true for any other breach, which is the verdict.
+  const breaks = (outcome: Outcome, path: string, what: string): outcome is Outcome & { breach: ModelBreach } => {
     if (outcome.notJudged !== undefined) judged.notJudged.push(outcome.notJudged);
     else if (outcome.breach === undefined) judged.count += 1;
-    else if (money) missed({ outcome, path: `0:${index}`, what: `fixed sequence ${index + 1} of ${fixed.length}` });
-    else {
-      const shorter = await shortest(outcome, run);
-      const path = shorter.codes.length < outcome.codes.length ? `1:${shorter.codes.join(':')}` : `0:${index}`;
-      const what = `fixed sequence ${index + 1} of ${fixed.length}${path.startsWith('1:') ? ', shortened' : ''}`;
-      throw await confirm(ctx, rule, decode(shorter.codes), shorter, path, what, watch);
-    }
+    else if (money) missed({ outcome, path, what });
+    else return true;
+    return false;
+  };
+  for (const [index, outcome] of outcomes.entries()) {
+    if (!breaks(outcome, `0:${index}`, `fixed sequence ${index + 1} of ${fixed.length}`)) continue;
+    const shorter = await shortest(outcome, run);
+    const path = shorter.codes.length < outcome.codes.length ? `1:${shorter.codes.join(':')}` : `0:${index}`;
+    const what = `fixed sequence ${index + 1} of ${fixed.length}${path.startsWith('1:') ? ', shortened' : ''}`;
+    throw await confirm(ctx, rule, decode(shorter.codes), shorter, path, what, watch);
   }
 
   // 2. Random sequences from the seed, each on records of its own; fast-check shrinks a failure.
@@ -111,10 +115,7 @@ export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void
   const details = await fc.check(
     fc.asyncProperty(fc.commands(arbitraries, { maxCommands: MAX_COMMANDS }), async (commands) => {
       const outcome = await run(commands as Iterable<ModelCommand>);
-      if (outcome.notJudged !== undefined) judged.notJudged.push(outcome.notJudged);
-      else if (outcome.breach === undefined) judged.count += 1;
-      else if (money) missed({ outcome, path: `1:${outcome.codes.join(':')}`, what: 'a random sequence' });
-      else {
+      if (breaks(outcome, `1:${outcome.codes.join(':')}`, 'a random sequence')) {
         lastFailed = outcome;
         throw outcome.breach;
       }

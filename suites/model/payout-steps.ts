@@ -2,17 +2,12 @@
 // the balance read: each sends, judges the answer against the model, and moves the model on.
 import { answered } from '../check.js';
 import type { Exchange } from '../http.js';
-import { decimalEquals, decimalOf, decimalText, isSuccess, type Decimal } from '../requests.js';
+import { dataOf, decimalEquals, decimalOf, decimalText, isSuccess, type Decimal } from '../requests.js';
 import { changedPayoutFields, payoutMayMove, type Model, type PayoutRecord } from './model.js';
 import { briefly, NotJudged, ownPayoutAmount, type Real } from './target.js';
 
 type Json = Record<string, unknown>;
 
-/** The object under `key` of an answer's JSON, if it is one. */
-export const dataOf = (exchange: Exchange, key = 'data'): Json | undefined => {
-  const value = (exchange.response?.json as Json | undefined)?.[key];
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Json) : undefined;
-};
 export const statusOf = (exchange: Exchange) => exchange.response?.status ?? 0;
 export const orderName = (slot: number) => `order#${slot + 1}`;
 export const payoutName = (slot: number) => `payout#${slot + 1}`;
@@ -46,16 +41,10 @@ export async function initiate(m: Model, r: Real, slot: number, ending: number |
 /** Payout Status of one payout, judged as a read (P-STATE-2, P-STATE-3); the model moves on to it. */
 export async function readPayout(m: Model, r: Real, slot: number, label: string): Promise<void> {
   const payout = m.payouts[slot]!;
-  const exchange = await r.send(label, 'payoutStatus', r.payoutStatusBody(slot));
+  const exchange = await r.send(label, 'payoutStatus', r.payoutStatusBody(payout.payoutOrderId));
   const record = statusOf(exchange) === 200 ? dataOf(exchange) : undefined;
   r.step(`${label} → ${briefly(exchange, record?.status)}${record ? ` amount_debited ${String(record.amount_debited)}` : ''}`, exchange);
-  if (statusOf(exchange) === 404)
-    r.judge(
-      'STATE-READS-AGREE',
-      false,
-      () => `Payout Status of ${payoutName(slot)}, which Transaction Initiation made, answered 404 (P-STATE-3)`,
-      exchange,
-    );
+  r.judgeFound(exchange, `Payout Status of ${payoutName(slot)}`, 'Transaction Initiation');
   if (record === undefined) throw new NotJudged(`Payout Status answered ${answered(exchange)}`);
   judgeRecord(payout, record, r, slot, exchange);
 }
@@ -111,7 +100,7 @@ export function moneyState(record: Record<string, unknown>): string {
  *  as its lifecycle is the sequence's that made it. */
 export async function readEarlierPayout(r: Real, payoutOrderId: string, when: string): Promise<Json> {
   const label = `Payout Status ${payoutOrderId} (an earlier sequence's payout, ${when})`;
-  const exchange = await r.send(label, 'payoutStatus', r.payoutStatusBodyOf(payoutOrderId));
+  const exchange = await r.send(label, 'payoutStatus', r.payoutStatusBody(payoutOrderId));
   const record = statusOf(exchange) === 200 ? dataOf(exchange) : undefined;
   r.step(`${label} → ${briefly(exchange, record?.status)}${record ? ` amount_debited ${String(record.amount_debited)}` : ''}`, exchange);
   if (record === undefined) throw new NotJudged(`Payout Status of an earlier payout of the run's answered ${answered(exchange)}`);

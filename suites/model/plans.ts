@@ -2,7 +2,7 @@
 // records, then the command that judges; and a few more), and its random sequences' commands.
 import { decimalText } from '../requests.js';
 import { quietLook } from '../wallet.js';
-import { ModelCommand, type Kind } from './commands.js';
+import { KINDS, ModelCommand, type Kind } from './commands.js';
 import { awaitsSettlement, type Model, type ModelRule } from './model.js';
 import { NotJudged, type Real } from './target.js';
 
@@ -21,24 +21,8 @@ function pairs(start: Kind, middle: readonly Kind[], close: Kind): ModelCommand[
   return middle.flatMap((a) => middle.map((b) => [start, a, b, close].map((kind) => new ModelCommand(kind, 0))));
 }
 
-const ORDER_KINDS: readonly Kind[] = [
-  'createOrder',
-  'createOrderUsedId',
-  'orderStatus',
-  'orderCancel',
-  'checkoutPay',
-  'checkoutFail',
-  'checkoutExpire',
-];
-const PAYOUT_KINDS: readonly Kind[] = [
-  'initiate',
-  'initiateRejected',
-  'initiateUsedId',
-  'payoutStatus',
-  'settleSuccess',
-  'settleFailed',
-  'settleReversed',
-];
+const ORDER_KINDS = KINDS.filter((kind) => /^(createOrder|order|checkout)/.test(kind));
+const PAYOUT_KINDS = KINDS.filter((kind) => /^(initiate|payout|settle)/.test(kind));
 
 /** One sequence on slot 0. */
 const sequence = (...kinds: Kind[]) => kinds.map((kind) => new ModelCommand(kind, 0));

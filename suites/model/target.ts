@@ -7,7 +7,7 @@ import type { CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
 import { isReferenceSandbox } from '../reference-sandbox.js';
-import { decimalText, payoutRequest, type Decimal } from '../requests.js';
+import { decimalText, payoutRequest, payoutStatusBody, type Decimal } from '../requests.js';
 import { SANDBOX_OUTCOME_ENDINGS, walletCurrency } from '../wallet.js';
 import type { ModelRule } from './model.js';
 
@@ -88,6 +88,12 @@ export class Real {
     if (!holds && rule === this.rule) throw new ModelBreach(rule, `${message()} (${rule})`, exchange);
   }
 
+  /** A record the sequence made (by the `madeBy` operation) must not read back 404 (P-STATE-3). */
+  judgeFound(exchange: Exchange, read: string, madeBy: string): void {
+    if (exchange.response?.status === 404)
+      this.judge('STATE-READS-AGREE', false, () => `${read}, which ${madeBy} made, answered 404 (P-STATE-3)`, exchange);
+  }
+
   step(text: string, exchange?: Exchange): void {
     this.steps.push({ text, ...(exchange !== undefined ? { exchange } : {}) });
   }
@@ -120,13 +126,9 @@ export class Real {
     });
   }
 
-  payoutStatusBody(slot: number): Json {
-    return this.payoutStatusBodyOf(this.payoutOrderId(slot));
-  }
-
-  /** Payout Status of any payout of the run's on the wallet (an earlier sequence's, by its id). */
-  payoutStatusBodyOf(payoutOrderId: string): Json {
-    return { svc_wallet_id: this.facts.walletId, debit_account_type: 'svc_wallet', payout_order_id: payoutOrderId };
+  /** Payout Status of any payout of the run's on the wallet (a slot's, or an earlier sequence's). */
+  payoutStatusBody(payoutOrderId: string): Json {
+    return payoutStatusBody(this.ctx, payoutOrderId, this.facts.walletId);
   }
 }
 
