@@ -17,6 +17,7 @@ import {
   type Decimal,
 } from '../requests.js';
 import { WALLET } from './operations.js';
+import { warmConnections } from './races.js';
 import { spareWallet } from './spare-wallet.js';
 import { amountNumber, balanceChange, otherActivityAfterMiss, ownAmount, readBalance, walletCurrency, type Balance } from '../wallet.js';
 
@@ -160,12 +161,7 @@ async function noOverdraft(ctx: CheckContext): Promise<void> {
   const each: Decimal = { units: (before.balance.units * 2n) / BigInt(n - 1), scale: before.balance.scale };
   if (each.units <= 0n) throw new CheckSkipped(tooLittle(before.balance, source, `too small to split into ${n} payouts`));
   const bodies = Array.from({ length: n }, () => payoutRequest(ctx, amountNumber(each), before.currency, { svc_wallet_id: walletId }));
-  // Open the connections first, so the payouts leave together (see DUP-CONCURRENT in duplicates.ts).
-  await Promise.all(
-    bodies.map((_, i) =>
-      payoutStatus(ctx, ctx.ids.payoutOrderId('WARM'), `connection ${i + 1} of ${n} opened before the race`, { walletId }),
-    ),
-  );
+  await warmConnections(ctx, n, walletId);
   const exchanges = await Promise.all(
     bodies.map((body, i) => initiatePayout(ctx, body, `concurrent payout ${i + 1} of ${n}: ${decimalText(each)} ${before.currency}`)),
   );

@@ -1,6 +1,7 @@
 // The profile's wallet operations (P-OPS, an extension): Balance Inquiry and Transaction Initiation.
 // One "wallet" lane, balance checks first, so no payout of this run is settling while a balance is compared.
 import { decimalPlus, minorUnitOf } from '../../schemas/amounts.js';
+import { requiredPaths } from '../../schemas/field-order.js';
 import type { Currency } from '../../schemas/types.js';
 import { answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { orderOperationChecks } from './order-operations.js';
@@ -67,18 +68,8 @@ async function insufficientPayout(ctx: CheckContext) {
   return { before, body, exchange };
 }
 
-const PAYOUT_FIELDS = [
-  'payout_id',
-  'payout_order_id',
-  'wallet_id',
-  'status',
-  'amount',
-  'currency',
-  'utr_number',
-  'message',
-  'amount_debited',
-  'created_at',
-] as const;
+/** Every field of the payout record (interface: Payout record), as its schema lists them. */
+const PAYOUT_FIELDS = requiredPaths('payout-record');
 
 async function initiateInsufficient(ctx: CheckContext): Promise<void> {
   const { body, exchange } = await insufficientPayout(ctx);
