@@ -8,6 +8,7 @@ import { payoutStatus } from '../requests.js';
 import {
   alterLastCharacter,
   CREATE_ORDER_PATH,
+  creating,
   expectAuthenticated,
   expectRefused,
   expectSuccess,
@@ -186,13 +187,7 @@ export const authenticationChecks: Check[] = [
     needs: ['fixtures.payouts.SUCCESS'],
     run: acceptsSignedPayoutStatus,
   },
-  {
-    id: 'auth-accept-create-order',
-    requirement: 'AUTH-ACCEPT',
-    title: 'a correctly signed Create Order succeeds',
-    creates: true,
-    run: acceptsSignedCreateOrder,
-  },
+  creating('auth-accept-create-order', 'AUTH-ACCEPT', 'a correctly signed Create Order succeeds', acceptsSignedCreateOrder),
   {
     id: 'auth-header-case',
     requirement: 'AUTH-HEADER-CASE',
@@ -287,12 +282,6 @@ export const authenticationChecks: Check[] = [
     creates: true,
     run: authFailureAnswersEnvelope,
   },
-  {
-    id: 'auth-failure-no-effect',
-    requirement: 'AUTH-FAILURE-NO-EFFECT',
-    title: 'a refused Create Order creates nothing',
-    creates: true,
-    run: authFailureCreatesNothing,
-  },
+  creating('auth-failure-no-effect', 'AUTH-FAILURE-NO-EFFECT', 'a refused Create Order creates nothing', authFailureCreatesNothing),
   { id: 'auth-https', requirement: 'AUTH-HTTPS', title: 'the base URL is https, or http on loopback', run: baseUrlUsesHttps },
 ];

@@ -3,6 +3,7 @@
 import { answered, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { concurrencyOf } from '../settings.js';
 import { expectOneWinner, warmConnections } from './races.js';
+import { creating } from './shared-auth.js';
 import {
   createOrder,
   decimalEquals,
@@ -105,13 +106,7 @@ async function integerThenString(ctx: CheckContext): Promise<void> {
 }
 
 export const duplicateChecks: Check[] = [
-  {
-    id: 'duplicate-sequential',
-    requirement: 'DUP-SEQUENTIAL',
-    title: 'a used order_id with other fields different answers 409',
-    creates: true,
-    run: sequentialDuplicate,
-  },
+  creating('duplicate-sequential', 'DUP-SEQUENTIAL', 'a used order_id with other fields different answers 409', sequentialDuplicate),
   {
     id: 'duplicate-first-unchanged',
     requirement: 'DUP-FIRST-UNCHANGED',
@@ -137,11 +132,5 @@ export const duplicateChecks: Check[] = [
     creates: true,
     run: otherMerchantSameId,
   },
-  {
-    id: 'duplicate-integer-string',
-    requirement: 'DUP-INTEGER-STRING',
-    title: 'order_id 123 then "123" answers 409',
-    creates: true,
-    run: integerThenString,
-  },
+  creating('duplicate-integer-string', 'DUP-INTEGER-STRING', 'order_id 123 then "123" answers 409', integerThenString),
 ];

@@ -6,7 +6,7 @@ import { invalidOrderCreateRequest, invalidPayoutStatusRequest, type DefectKind 
 import { answered, CheckFailure, expectSchema, expectStatus, type Check, type CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
 import { withoutField } from '../requests.js';
-import { CREATE_ORDER_PATH, PAYOUT_STATUS_PATH, unknownPayoutStatus, validOrder } from './shared-auth.js';
+import { CREATE_ORDER_PATH, creating, PAYOUT_STATUS_PATH, unknownPayoutStatus, validOrder } from './shared-auth.js';
 import {
   expectNoServerError,
   fieldCases,
@@ -152,8 +152,8 @@ function defectChecks(
   cases: (ctx: CheckContext) => OrderCase[],
 ): Check[] {
   return [
-    { id, requirement, title: titles[0], creates: true, run: (ctx) => sweepOrders(ctx, cases(ctx)) },
-    { id: `${id}-property`, requirement, title: titles[1], creates: true, run: (ctx) => orderDefectProperty(ctx, requirement, [kind]) },
+    creating(id, requirement, titles[0], (ctx) => sweepOrders(ctx, cases(ctx))),
+    creating(`${id}-property`, requirement, titles[1], (ctx) => orderDefectProperty(ctx, requirement, [kind])),
   ];
 }
 
@@ -168,20 +168,8 @@ const valueCases = (ctx: CheckContext, field: 'order_amount' | 'order_currency',
 // Every check that sends a Create Order is `creates: true` (P-ENV-3): the orders are malformed, but a
 // lenient server could store them, so against production they run only with --allow-production.
 export const errorChecks: Check[] = [
-  {
-    id: 'err-envelope',
-    requirement: 'ERR-ENVELOPE',
-    title: 'a 401, 400 and 404 answer the general error envelope',
-    creates: true,
-    run: errorsAnswerTheEnvelope,
-  },
-  {
-    id: 'err-content-type',
-    requirement: 'ERR-CONTENT-TYPE',
-    title: 'errors and successes are labelled application/json',
-    creates: true,
-    run: answersAreJson,
-  },
+  creating('err-envelope', 'ERR-ENVELOPE', 'a 401, 400 and 404 answer the general error envelope', errorsAnswerTheEnvelope),
+  creating('err-content-type', 'ERR-CONTENT-TYPE', 'errors and successes are labelled application/json', answersAreJson),
   {
     id: 'err-code-matches-status',
     requirement: 'ERR-CODE-MATCHES-STATUS',
@@ -189,34 +177,16 @@ export const errorChecks: Check[] = [
     creates: true,
     run: codeMatchesStatus,
   },
-  {
-    id: 'err-no-5xx-create-order',
-    requirement: 'ERR-NO-5XX',
-    title: 'no malformed Create Order answers a 5xx',
-    creates: true,
-    run: noServerErrorForInvalidOrders,
-  },
+  creating('err-no-5xx-create-order', 'ERR-NO-5XX', 'no malformed Create Order answers a 5xx', noServerErrorForInvalidOrders),
   {
     id: 'err-no-5xx-payout-status',
     requirement: 'ERR-NO-5XX',
     title: 'no malformed Payout Status answers a 5xx',
     run: noServerErrorForInvalidPayoutStatus,
   },
-  {
-    id: 'err-invalid-json',
-    requirement: 'ERR-INVALID-JSON',
-    title: 'invalid JSON: 400 (a bare NaN amount: 400 or 422)',
-    creates: true,
-    run: refusesInvalidJson,
-  },
-  { id: 'err-empty-body', requirement: 'ERR-EMPTY-BODY', title: 'an empty body: 400', creates: true, run: refusesEmptyBody },
-  {
-    id: 'err-non-object',
-    requirement: 'ERR-NON-OBJECT',
-    title: 'a top-level array or scalar: 400',
-    creates: true,
-    run: refusesNonObjectBody,
-  },
+  creating('err-invalid-json', 'ERR-INVALID-JSON', 'invalid JSON: 400 (a bare NaN amount: 400 or 422)', refusesInvalidJson),
+  creating('err-empty-body', 'ERR-EMPTY-BODY', 'an empty body: 400', refusesEmptyBody),
+  creating('err-non-object', 'ERR-NON-OBJECT', 'a top-level array or scalar: 400', refusesNonObjectBody),
   // Each required field left out, null, or of another JSON type in turn, customer.address included (P-ORDER-1).
   ...defectChecks(
     'err-missing-field',

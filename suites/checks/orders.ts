@@ -6,6 +6,7 @@ import { CURRENCIES, type OrderCreateRequest, type RequestAmount } from '../../s
 import { CheckSkipped, answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { forAll } from '../property.js';
 import { createOrder, expectOrderCreated, expectSuccess, validOrder, withoutField } from '../requests.js';
+import { creating } from './shared-auth.js';
 import { REQUIRED_ORDER_FIELDS } from './shared-errors.js';
 
 type Json = Record<string, unknown>;
@@ -244,15 +245,6 @@ async function optionalFields(ctx: CheckContext): Promise<void> {
   const exchange = await createOrder(ctx, body, 'create an order without order_note and customer.address.line2');
   expectSuccess(exchange, 'order_note and customer.address.line2 are optional (P-ORDER-1)');
 }
-
-/** Every check here creates orders (P-ENV-3). */
-const creating = (id: string, requirement: string, title: string, run: Check['run']): Check => ({
-  id,
-  requirement,
-  title,
-  creates: true,
-  run,
-});
 
 export const createOrderChecks: Check[] = [
   creating('create-order-success-status', 'ORDER-SUCCESS-STATUS', 'a well-formed order answers 200 or 201', successStatus),

@@ -1,7 +1,7 @@
 // Requests and expectations of the Authentication, Signature, Environments and Errors checks, over
 // the shared builders of requests.ts. Every request goes through ctx.send (suites/http.ts).
 import type { PayoutStatusRequest } from '../../schemas/types.js';
-import { answered, CheckFailure, expectStatus, type CheckContext } from '../check.js';
+import { answered, CheckFailure, expectStatus, type Check, type CheckContext } from '../check.js';
 import type { Credentials, Exchange, SendOptions } from '../http.js';
 import { PAYOUT_STATUS_PATH } from '../requests.js';
 
@@ -68,3 +68,8 @@ export function alterLastCharacter(signature: string): string {
 }
 
 export { isLoopbackHost } from '../../core/loopback.js';
+
+/** A check that creates records: refused against production without --allow-production (P-ENV-3). */
+export function creating(id: string, requirement: string, title: string, run: Check['run']): Check {
+  return { id, requirement, title, creates: true, run };
+}

@@ -1,7 +1,7 @@
 // Interface: Authentication / Signature. Profile: P-SIGN-1, P-SIGN-5. A server must accept correctly
 // signed canonical bodies whatever characters they hold; each check isolates one kind of character.
 import type { Check, CheckContext } from '../check.js';
-import { CREATE_ORDER_PATH, expectSuccess, validOrder } from './shared-auth.js';
+import { CREATE_ORDER_PATH, creating, expectSuccess, validOrder } from './shared-auth.js';
 
 /** SIGN-NON-ASCII: raw UTF-8 letters in the canonical text, not \u escapes. */
 async function acceptsNonAsciiText(ctx: CheckContext): Promise<void> {
@@ -32,25 +32,7 @@ async function acceptsHtmlCharacters(ctx: CheckContext): Promise<void> {
 }
 
 export const signatureChecks: Check[] = [
-  {
-    id: 'sign-non-ascii',
-    requirement: 'SIGN-NON-ASCII',
-    title: 'Create Order with "José Müller" is accepted',
-    creates: true,
-    run: acceptsNonAsciiText,
-  },
-  {
-    id: 'sign-slashes',
-    requirement: 'SIGN-SLASHES',
-    title: 'Create Order with a return_url path and query is accepted',
-    creates: true,
-    run: acceptsUnescapedSlashes,
-  },
-  {
-    id: 'sign-html-characters',
-    requirement: 'SIGN-HTML-CHARACTERS',
-    title: 'Create Order with &, < and > in order_note is accepted',
-    creates: true,
-    run: acceptsHtmlCharacters,
-  },
+  creating('sign-non-ascii', 'SIGN-NON-ASCII', 'Create Order with "José Müller" is accepted', acceptsNonAsciiText),
+  creating('sign-slashes', 'SIGN-SLASHES', 'Create Order with a return_url path and query is accepted', acceptsUnescapedSlashes),
+  creating('sign-html-characters', 'SIGN-HTML-CHARACTERS', 'Create Order with &, < and > in order_note is accepted', acceptsHtmlCharacters),
 ];

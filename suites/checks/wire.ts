@@ -16,6 +16,7 @@ import {
   type RawRequest,
 } from '../raw-http.js';
 import { CREATE_ORDER_PATH, expectOrderCreated, PAYOUT_STATUS_PATH, validOrder } from '../requests.js';
+import { creating } from './shared-auth.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -231,11 +232,5 @@ export const wireChecks: Check[] = [
     creates: true,
     run: (ctx) => contentLength(ctx),
   },
-  {
-    id: 'http-repeated-keys',
-    requirement: 'HTTP-REPEATED-KEYS',
-    title: 'a body that repeats order_id is refused with 400',
-    creates: true,
-    run: repeatedKeys,
-  },
+  creating('http-repeated-keys', 'HTTP-REPEATED-KEYS', 'a body that repeats order_id is refused with 400', repeatedKeys),
 ];
