@@ -6,7 +6,6 @@ import type { Currency, MerchantOrderId, OrderCreateRequest } from '../../schema
 import { canonicalize } from '../../signer/canonical.js';
 import { answered, CheckInconclusive, CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { operationOf } from '../config.js';
-import type { Exchange } from '../http.js';
 import {
   createOrder,
   decimalEquals,
@@ -22,8 +21,6 @@ import { walletCurrency } from '../wallet.js';
 import { exactIds } from './edges-ids.js';
 
 export { longPayoutIdChecks } from './edges-ids.js';
-
-type Json = Record<string, unknown>;
 
 /** P-ERR-4: an amount defect answers 400, or 422. */
 const AMOUNT_REFUSED = [400, 422] as const;
@@ -67,17 +64,14 @@ async function zeroRefused(ctx: CheckContext): Promise<void> {
   });
 }
 
-async function readBack(ctx: CheckContext, orderId: MerchantOrderId, label: string): Promise<{ record: Json; exchange: Exchange }> {
+/** Order Status reads the amount sent back by exact decimal value (never a float), in its currency (P-AMOUNT-3/4). */
+async function expectAmountKept(ctx: CheckContext, edge: AmountEdge, orderId: MerchantOrderId, rule: string): Promise<void> {
+  const label = `Order Status of the order of ${edge.label}`;
   const exchange = await orderLookup(ctx, 'orderStatus', orderId, label);
-  return { record: expectData(exchange, `${label}: Order Status of the new order must answer it (P-OPS)`), exchange };
-}
-
-/** The record shows the amount sent, by exact decimal value (never a float), in its currency (P-AMOUNT-3/4). */
-function expectAmountKept(edge: AmountEdge, record: Json, exchange: Exchange, rule: string): void {
+  const record = expectData(exchange, `${label}: Order Status of the new order must answer it (P-OPS)`);
   const kept = decimalOf(record.order_amount);
-  const sent = decimalOf(edge.amount)!;
   expectThat(
-    kept !== undefined && decimalEquals(kept, sent) && record.order_currency === edge.currency,
+    kept !== undefined && decimalEquals(kept, decimalOf(edge.amount)!) && record.order_currency === edge.currency,
     `${edge.label}: Order Status answers ${JSON.stringify(record.order_amount)} ${JSON.stringify(record.order_currency)}, not the amount sent (${rule})`,
     {
       expected: `order_amount equal by value to ${String(edge.amount)}, order_currency ${edge.currency}`,
@@ -98,8 +92,7 @@ async function keptExactly(ctx: CheckContext): Promise<void> {
     const created = await createOrder(ctx, body, `Create Order of ${edge.label}`);
     // Refused, or answered 5xx (ERR-NO-5XX's to judge, as every answer is observed): nothing was kept to compare.
     if (!isSuccess(created)) return undefined;
-    const { record, exchange } = await readBack(ctx, body.order_id, `Order Status of the order of ${edge.label}`);
-    expectAmountKept(edge, record, exchange, 'P-AMOUNT-4');
+    await expectAmountKept(ctx, edge, body.order_id, 'P-AMOUNT-4');
     return minorUnitOf(edge.currency);
   });
   const unjudged = ([0, 2, 3] as const).filter((digits) => !judged.includes(digits));
@@ -128,8 +121,7 @@ async function largeAmounts(ctx: CheckContext): Promise<void> {
         return false;
       }
       if (!canReadBack) return true;
-      const { record, exchange } = await readBack(ctx, body.order_id, `Order Status of the order of ${edge.label}`);
-      expectAmountKept(edge, record, exchange, 'P-AMOUNT-4: never stored altered');
+      await expectAmountKept(ctx, edge, body.order_id, 'P-AMOUNT-4: never stored altered');
       return false;
     },
   );

@@ -31,12 +31,6 @@ async function initiated(ctx: CheckContext, body: Json, label: string): Promise<
   return { record, exchange };
 }
 
-/** A whole amount above the balance: a payout the wallet cannot cover. */
-function moreThan(balance: Decimal): number {
-  const whole = balance.units < 0n ? 0n : balance.units / 10n ** BigInt(balance.scale);
-  return Number(whole + 1n);
-}
-
 async function balance(ctx: CheckContext): Promise<void> {
   const exchange = await balanceInquiry(ctx, 'Balance Inquiry of the merchant wallet');
   expectStatus(exchange, [200], "Balance Inquiry of the merchant's wallet must answer 200 (P-OPS)");
@@ -60,19 +54,15 @@ async function balanceDebited(ctx: CheckContext): Promise<void> {
   });
 }
 
-/** Initiates a payout of more than the balance; returns the balance before, the request and the answer. */
-async function insufficientPayout(ctx: CheckContext) {
-  const before = await readBalance(ctx, 'balance before the payout');
-  const body = payoutRequest(ctx, moreThan(before.balance), before.currency);
-  const exchange = await initiatePayout(ctx, body, `initiate ${String(body.amount)} ${before.currency}, more than the balance`);
-  return { before, body, exchange };
-}
-
 /** Every field of the payout record (interface: Payout record), as its schema lists them. */
 const PAYOUT_FIELDS = requiredPaths('payout-record');
 
 async function initiateInsufficient(ctx: CheckContext): Promise<void> {
-  const { body, exchange } = await insufficientPayout(ctx);
+  const before = await readBalance(ctx, 'balance before the payout');
+  // A whole amount above the balance: a payout the wallet cannot cover.
+  const whole = before.balance.units < 0n ? 0n : before.balance.units / 10n ** BigInt(before.balance.scale);
+  const body = payoutRequest(ctx, Number(whole + 1n), before.currency);
+  const exchange = await initiatePayout(ctx, body, `initiate ${String(body.amount)} ${before.currency}, more than the balance`);
   const record = expectData(exchange, 'insufficient balance must answer a payout record, not an error envelope (P-OPS-3)', [200, 201]);
   expectRecord(exchange, record, 'payout-record', 'the payout initiated without funds (P-OPS-3)');
   const details = {
