@@ -46,8 +46,8 @@ export function expectAuthenticated(exchange: Exchange, why: string): void {
 /** The merchant's key with another secret: the other merchant's when configured, else a made-up one. */
 export function wrongSecretCredentials(ctx: CheckContext): Credentials {
   const other = ctx.config.otherMerchant?.secretKey;
-  const secretKey =
-    other !== undefined && other !== ctx.config.merchant.secretKey ? other : `${secretPrefix(ctx)}svcconformance_not_the_secret`;
+  const prefix = ctx.config.merchant.secretKey.startsWith('sk_live_') ? 'sk_live_' : 'sk_test_';
+  const secretKey = other !== undefined && other !== ctx.config.merchant.secretKey ? other : `${prefix}svcconformance_not_the_secret`;
   return { apiKey: ctx.config.merchant.apiKey, secretKey };
 }
 
@@ -55,10 +55,6 @@ export function wrongSecretCredentials(ctx: CheckContext): Credentials {
 export function unknownKeyCredentials(ctx: CheckContext): Credentials {
   const prefix = ctx.config.merchant.apiKey.startsWith('pk_live_') ? 'pk_live_' : 'pk_test_';
   return { apiKey: `${prefix}svcconformance_unknown_${ctx.ids.nonce().toLowerCase()}`, secretKey: ctx.config.merchant.secretKey };
-}
-
-function secretPrefix(ctx: CheckContext): string {
-  return ctx.config.merchant.secretKey.startsWith('sk_live_') ? 'sk_live_' : 'sk_test_';
 }
 
 /** The signature with its last hex character changed (P-AUTH-2: "altered"). */
