@@ -12,17 +12,15 @@ export function asExchange(ctx: CheckContext, o: Observation, d: ReceivedDeliver
   const e = parseEvent(d);
   const attempts = o.deliveries.filter((x) => attemptGroup(x) !== undefined && attemptGroup(x) === attemptGroup(d));
   const nth = attempts.indexOf(d) + 1;
+  const attempt = nth > 1 ? ` (attempt ${nth})` : '';
   // A wrong X-SIGNATURE stays as HOOK-SIGNATURE's evidence (an HMAC is not the secret); a right one is
   // redacted, or the report would hold a delivery anyone could send a receiver again.
   const valid = (value: string) =>
     d.headers['x-timestamp'] !== undefined && value === hmacSha256Hex(ctx.config.merchant.secretKey, d.body + d.headers['x-timestamp']);
   const headers = evidenceHeaders(Object.entries(d.headers), ctx.redact, (signature) => !valid(signature));
+  const label = `delivery #${d.n} to the kit's receiver: ${e.event ?? 'an unreadable event'} ${e.eventId ?? ''}${attempt}`;
   return {
-    label:
-      `delivery #${d.n} to the kit's receiver: ${e.event ?? 'an unreadable event'} ${e.eventId ?? ''}${nth > 1 ? ` (attempt ${nth})` : ''}; the answer is the kit's`.replace(
-        '  ',
-        ' ',
-      ),
+    label: `${label}; the answer is the kit's`.replace('  ', ' '),
     request: { method: d.method, url: new URL(d.path, o.session.receiver.url).href, headers, body: ctx.redact(d.body) },
     response: {
       status: d.answered,

@@ -128,7 +128,6 @@ const eventShape = judgeEach(
 
 async function eventsFired(ctx: CheckContext): Promise<void> {
   const o = await observed(ctx);
-  const { payouts } = o;
   const about = (id: string) => o.deliveries.filter((d) => parseEvent(d).subject === id);
   if (o.deliveries.length === 0) {
     const none = `no webhook delivery reached the kit's receiver at ${o.session.receiver.url} within ${o.waitedSeconds} s of initiating two payouts`;
@@ -154,7 +153,7 @@ async function eventsFired(ctx: CheckContext): Promise<void> {
       },
     );
   }
-  for (const payout of payouts) {
+  for (const payout of o.payouts) {
     const states = new Set([payout.initiated, payout.ended].filter((s): s is string => s !== undefined));
     for (const state of states) {
       const name = Object.entries(WEBHOOK_EVENTS).find(([, spec]) => spec.subject === 'payout' && spec.state === state)?.[0];
@@ -213,7 +212,6 @@ async function retries(ctx: CheckContext): Promise<void> {
       ...details(changed),
       actual: 'another body',
     });
-  // How the delays are read, and what allowance they get, is retryTiming's to say.
   const { delays, shrankAt, took } = retryTiming(
     attempts.map((d) => ({
       receivedAt: d.receivedAt,
