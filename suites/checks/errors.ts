@@ -3,7 +3,7 @@
 import { isJsonContentType } from '../../core/predicates.js';
 import { canonicalize } from '../../signer/canonical.js';
 import { invalidOrderCreateRequest, invalidPayoutStatusRequest, type DefectKind } from '../../generators/index.js';
-import { answered, CheckFailure, expectSchema, expectStatus, type Check, type CheckContext } from '../check.js';
+import { answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
 import { withoutField } from '../requests.js';
 import { CREATE_ORDER_PATH, creating, PAYOUT_STATUS_PATH, unknownPayoutStatus, validOrder } from './shared-auth.js';
@@ -42,13 +42,11 @@ async function answersAreJson(ctx: CheckContext): Promise<void> {
   for (const exchange of exchanges) {
     if (exchange.response === undefined) continue;
     const type = exchange.response.headers['content-type'] ?? '';
-    if (!isJsonContentType(type)) {
-      throw new CheckFailure(`${exchange.label}: answered Content-Type ${type ? JSON.stringify(type) : 'none'}`, {
-        expected: 'Content-Type: application/json (parameters such as charset allowed)',
-        actual: answered(exchange),
-        exchange,
-      });
-    }
+    expectThat(isJsonContentType(type), `${exchange.label}: answered Content-Type ${type ? JSON.stringify(type) : 'none'}`, {
+      expected: 'Content-Type: application/json (parameters such as charset allowed)',
+      actual: answered(exchange),
+      exchange,
+    });
   }
 }
 
@@ -61,13 +59,11 @@ async function codeMatchesStatus(ctx: CheckContext): Promise<void> {
     if (body === null || typeof body !== 'object' || body.code === undefined) continue;
     // A code that is neither text nor a number says no status at all.
     const code = typeof body.code === 'string' || typeof body.code === 'number' ? String(body.code) : undefined;
-    if (code !== String(response.status)) {
-      throw new CheckFailure(`${exchange.label}: HTTP ${response.status} with code ${JSON.stringify(body.code)}`, {
-        expected: `code ${response.status}`,
-        actual: answered(exchange),
-        exchange,
-      });
-    }
+    expectThat(code === String(response.status), `${exchange.label}: HTTP ${response.status} with code ${JSON.stringify(body.code)}`, {
+      expected: `code ${response.status}`,
+      actual: answered(exchange),
+      exchange,
+    });
   }
 }
 

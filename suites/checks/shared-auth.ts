@@ -1,7 +1,7 @@
 // Requests and expectations of the Authentication, Signature, Environments and Errors checks, over
 // the shared builders of requests.ts. Every request goes through ctx.send (suites/http.ts).
 import type { PayoutStatusRequest } from '../../schemas/types.js';
-import { answered, CheckFailure, expectStatus, type Check, type CheckContext } from '../check.js';
+import { answered, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Credentials, Exchange, SendOptions } from '../http.js';
 import { PAYOUT_STATUS_PATH } from '../requests.js';
 
@@ -31,16 +31,11 @@ export function expectRefused(exchange: Exchange, why: string): void {
  */
 export function expectAuthenticated(exchange: Exchange, why: string): void {
   const status = exchange.response?.status;
-  if (status === undefined || status === 401 || status === 403 || status >= 500) {
-    throw new CheckFailure(
-      `${why}: expected the request to pass authentication, got ${status === undefined ? 'no answer' : `HTTP ${status}`}`,
-      {
-        expected: 'an answer other than 401, 403 or 5xx (the probe answers 404 once authenticated)',
-        actual: answered(exchange),
-        exchange,
-      },
-    );
-  }
+  expectThat(
+    status !== undefined && status !== 401 && status !== 403 && status < 500,
+    `${why}: expected the request to pass authentication, got ${status === undefined ? 'no answer' : `HTTP ${status}`}`,
+    { expected: 'an answer other than 401, 403 or 5xx (the probe answers 404 once authenticated)', actual: answered(exchange), exchange },
+  );
 }
 
 /** The merchant's key with another secret: the other merchant's when configured, else a made-up one. */

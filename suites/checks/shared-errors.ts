@@ -3,7 +3,7 @@
 import { getPath, withPath } from '../../core/predicates.js';
 import type fc from 'fast-check';
 import { invalidOrderCreateRequest, type DefectKind, type InvalidRequest } from '../../generators/index.js';
-import { answered, CheckFailure, expectStatus, type CheckContext } from '../check.js';
+import { answered, expectStatus, expectThat, type CheckContext } from '../check.js';
 import { requiredPaths } from '../../schemas/field-order.js';
 import type { Exchange } from '../http.js';
 import { forAll } from '../property.js';
@@ -89,13 +89,15 @@ export async function noServerErrorProperty(ctx: CheckContext, path: string, arb
 
 export function expectNoServerError(exchange: Exchange, what: string): void {
   const status = exchange.response?.status;
-  if (status === undefined || status >= 500) {
-    throw new CheckFailure(`${what}: expected an answer below 500, got ${status === undefined ? 'no answer' : `HTTP ${status}`}`, {
+  expectThat(
+    status !== undefined && status < 500,
+    `${what}: expected an answer below 500, got ${status === undefined ? 'no answer' : `HTTP ${status}`}`,
+    {
       expected: 'an answer below 500',
       actual: answered(exchange),
       exchange,
-    });
-  }
+    },
+  );
 }
 
 /**
