@@ -2,7 +2,8 @@
 // edge, whatever --seed and --runs: a seed changes the random cases, never whether an edge is tried.
 import { edgeSet, type AmountEdge } from '../../generators/edges.js';
 import { minorUnitOf } from '../../schemas/amounts.js';
-import type { Currency, MerchantOrderId, OrderCreateRequest } from '../../schemas/types.js';
+import type { Currency, MerchantOrderId } from '../../schemas/types.js';
+import { withPath } from '../../core/predicates.js';
 import { canonicalize } from '../../signer/canonical.js';
 import { answered, CheckInconclusive, CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { operationOf } from '../config.js';
@@ -135,12 +136,6 @@ async function largeAmounts(ctx: CheckContext): Promise<void> {
 /** Where a text edge goes: the fields a customer or a merchant writes. */
 const TEXT_FIELDS = ['customer.name', 'order_note', 'customer.address.line1'] as const;
 
-function withText(order: OrderCreateRequest, field: (typeof TEXT_FIELDS)[number], text: string): OrderCreateRequest {
-  if (field === 'order_note') return { ...order, order_note: text };
-  if (field === 'customer.name') return { ...order, customer: { ...order.customer, name: text } };
-  return { ...order, customer: { ...order.customer, address: { ...order.customer.address, line1: text } } };
-}
-
 /**
  * ERR-NO-5XX (P-ERR-3): a 4xx is fair, as the interface shows no formats or sizes (ORDER-UNICODE-NAMES
  * judges scripts). No answer is not judged: a timeout on a loaded target is no proof of a crash.
@@ -148,7 +143,7 @@ function withText(order: OrderCreateRequest, field: (typeof TEXT_FIELDS)[number]
 async function textsNo5xx(ctx: CheckContext): Promise<void> {
   const cases = EDGES.texts.flatMap((edge) => TEXT_FIELDS.map((field) => ({ edge, field })));
   await ctx.sweep(cases, async ({ edge, field }) => {
-    const exchange = await createOrder(ctx, withText(validOrder(ctx), field, edge.text), `Create Order with ${field} = ${edge.label}`);
+    const exchange = await createOrder(ctx, withPath(validOrder(ctx), field, edge.text), `Create Order with ${field} = ${edge.label}`);
     if (exchange.error)
       throw new CheckInconclusive(`not judged: Create Order with ${field} = ${edge.label} got no answer (${exchange.error.message})`);
     expectThat(

@@ -7,13 +7,10 @@ import { isReferenceSandbox } from '../reference-sandbox.js';
 /** The balance a wallet opened by the control request starts with: whole units, valid in every currency. */
 const SPARE_OPENING_BALANCE = '25';
 
-export interface SpareWallet {
-  walletId: string;
-  /** Where it came from, for the report: the config's fixture or a wallet opened for this run. */
-  source: 'fixtures.spareWallet' | 'opened for this run';
-}
-
-export async function spareWallet(ctx: CheckContext): Promise<SpareWallet> {
+/** The wallet, and where it came from for the report: the config's fixture or a wallet opened for this run. */
+export async function spareWallet(
+  ctx: CheckContext,
+): Promise<{ walletId: string; source: 'fixtures.spareWallet' | 'opened for this run' }> {
   const configured = ctx.config.fixtures?.spareWallet;
   if (configured !== undefined && configured !== '') return { walletId: configured, source: 'fixtures.spareWallet' };
   const needs = 'needs fixtures.spareWallet in the config: a wallet of the merchant that the suite may drain (P-CFG)';
