@@ -59,16 +59,9 @@ async function refusedInitiationPaysNothing(ctx: CheckContext): Promise<void> {
       signature: alterLastCharacter,
     });
     expectRefused(refused, 'a Transaction Initiation with an altered signature');
-    const status = await payoutStatus(
-      ctx,
-      body.payout_order_id as string,
-      `Payout Status of the refused payout's payout_order_id${suffix}`,
-    );
-    expectStatus(
-      status,
-      [404],
-      'after a Transaction Initiation refused with 401 its payout_order_id must be unknown: no payout was made (P-AUTH-5)',
-    );
+    const label = `Payout Status of the refused payout's payout_order_id${suffix}`;
+    const why = 'after a Transaction Initiation refused with 401 its payout_order_id must be unknown: no payout was made (P-AUTH-5)';
+    expectStatus(await payoutStatus(ctx, body.payout_order_id as string, label), [404], why);
     return { amount, expected: { units: 0n, scale: 0 } };
   });
 }
