@@ -20,14 +20,11 @@ async function refusedCancelCancelsNothing(ctx: CheckContext): Promise<void> {
   const body = validOrder(ctx);
   expectOrderCreated(await createOrder(ctx, body, 'create an order'), 'the order must be created');
   const { method, path } = ctx.operation('orderCancel');
-  const refused = await ctx.send({
-    label: 'Order Cancel with an altered signature',
-    method,
-    path,
-    payload: { order_id: body.order_id },
-    signature: alterLastCharacter,
-  });
-  expectRefused(refused, 'an Order Cancel with an altered signature');
+  const label = 'Order Cancel with an altered signature';
+  expectRefused(
+    await ctx.send({ label, method, path, payload: { order_id: body.order_id }, signature: alterLastCharacter }),
+    `an ${label}`,
+  );
   const status = await orderLookup(ctx, 'orderStatus', body.order_id, 'Order Status after the refused cancel');
   const record = expectData(status, 'Order Status of the order must answer it');
   expectThat(

@@ -14,6 +14,7 @@ import {
   expectData,
   expectRecord,
   initiatePayout,
+  isSuccess,
   payoutRequest,
   payoutStatus,
   settledPayout,
@@ -105,16 +106,12 @@ async function balanceUnchangedOnFailure(ctx: CheckContext): Promise<void> {
     const amount = decimalPlus(before.balance.units < 0n ? { units: 0n, scale: 0 } : before.balance, ownAmount(ctx, before.currency));
     const body = payoutRequest(ctx, amountNumber(amount), before.currency);
     const exchange = await initiatePayout(ctx, body, `initiate ${String(body.amount)} ${before.currency}, more than the balance`);
-    const response = exchange.response;
-    let record =
-      response !== undefined && response.status >= 200 && response.status <= 299
-        ? (response.json as { data?: Json } | undefined)?.data
-        : undefined;
+    let record = isSuccess(exchange) ? (exchange.response?.json as { data?: Json } | undefined)?.data : undefined;
     if (record?.status === 'PROCESSING' || record?.status === 'PENDING')
       record = await settledPayout(ctx, body.payout_order_id as string, 'Payout Status until the payout settles');
     if (record?.status !== 'FAILED') {
       return {
-        unusable: `a payout beyond the balance did not end FAILED (${record ? `it is ${String(record.status)}` : `answered HTTP ${response?.status ?? 0}`}; see OPS-INITIATE-INSUFFICIENT), so there is no failed payout to check`,
+        unusable: `a payout beyond the balance did not end FAILED (${record ? `it is ${String(record.status)}` : `answered HTTP ${exchange.response?.status ?? 0}`}; see OPS-INITIATE-INSUFFICIENT), so there is no failed payout to check`,
       };
     }
     return { amount, expected: { units: 0n, scale: 0 } };

@@ -77,12 +77,8 @@ async function initiateIsolated(ctx: CheckContext): Promise<void> {
     async (_, n) => {
       const amount = ownAmount(ctx, currency);
       const body = payoutRequest(ctx, amountNumber(amount), currency, { svc_wallet_id: otherWallet });
-      const exchange = await initiatePayout(
-        ctx,
-        body,
-        `initiate ${decimalText(amount)} from the other merchant's wallet${n > 1 ? ` (try ${n})` : ''}`,
-      );
-      expectStatus(exchange, [403], "a payout from another merchant's wallet must answer 403 (P-TENANT-1)");
+      const label = `initiate ${decimalText(amount)} from the other merchant's wallet${n > 1 ? ` (try ${n})` : ''}`;
+      expectStatus(await initiatePayout(ctx, body, label), [403], "a payout from another merchant's wallet must answer 403 (P-TENANT-1)");
       return { amount, expected: ZERO };
     },
     { walletId: otherWallet, as: other(ctx) },

@@ -259,15 +259,9 @@ async function agreesWithStatusOperation(ctx: CheckContext): Promise<void> {
 }
 
 /** Their own lane, started with the run: the observation waits seconds for retries beside the rest. */
-const hook = (id: string, requirement: string, title: string, run: (ctx: CheckContext) => Promise<void>): Check => ({
-  id,
-  requirement,
-  title,
-  needs: NEEDS,
-  creates: true,
-  lane: 'webhooks',
-  run,
-});
+function hook(id: string, requirement: string, title: string, run: Check['run']): Check {
+  return { id, requirement, title, needs: NEEDS, creates: true, lane: 'webhooks', run };
+}
 
 export const webhookChecks: readonly Check[] = [
   hook('hook-events-fired', 'HOOK-EVENTS-FIRED', 'a payout that is initiated, settles or fails is notified with its event', eventsFired),
