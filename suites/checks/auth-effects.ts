@@ -20,14 +20,11 @@ async function refusedCancelCancelsNothing(ctx: CheckContext): Promise<void> {
   const body = validOrder(ctx);
   expectOrderCreated(await createOrder(ctx, body, 'create an order'), 'the order must be created');
   const { method, path } = ctx.operation('orderCancel');
-  const refused = await ctx.send({
-    label: 'Order Cancel with an altered signature',
-    method,
-    path,
-    payload: { order_id: body.order_id },
-    signature: alterLastCharacter,
-  });
-  expectRefused(refused, 'an Order Cancel with an altered signature');
+  const label = 'Order Cancel with an altered signature';
+  expectRefused(
+    await ctx.send({ label, method, path, payload: { order_id: body.order_id }, signature: alterLastCharacter }),
+    `an ${label}`,
+  );
   const status = await orderLookup(ctx, 'orderStatus', body.order_id, 'Order Status after the refused cancel');
   const record = expectData(status, 'Order Status of the order must answer it');
   expectThat(
@@ -59,16 +56,9 @@ async function refusedInitiationPaysNothing(ctx: CheckContext): Promise<void> {
       signature: alterLastCharacter,
     });
     expectRefused(refused, 'a Transaction Initiation with an altered signature');
-    const status = await payoutStatus(
-      ctx,
-      body.payout_order_id as string,
-      `Payout Status of the refused payout's payout_order_id${suffix}`,
-    );
-    expectStatus(
-      status,
-      [404],
-      'after a Transaction Initiation refused with 401 its payout_order_id must be unknown: no payout was made (P-AUTH-5)',
-    );
+    const label = `Payout Status of the refused payout's payout_order_id${suffix}`;
+    const why = 'after a Transaction Initiation refused with 401 its payout_order_id must be unknown: no payout was made (P-AUTH-5)';
+    expectStatus(await payoutStatus(ctx, body.payout_order_id as string, label), [404], why);
     return { amount, expected: { units: 0n, scale: 0 } };
   });
 }

@@ -2,6 +2,8 @@
 // concurrency, without touching the first order; per merchant, compared as text.
 import { answered, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { concurrencyOf } from '../settings.js';
+import { expectOneWinner, warmConnections } from './races.js';
+import { creating } from './shared-auth.js';
 import {
   createOrder,
   decimalEquals,
@@ -9,9 +11,7 @@ import {
   expectData,
   expectOrderCreated,
   expectSuccess,
-  isSuccess,
   orderLookup,
-  payoutStatus,
   validOrder,
 } from '../requests.js';
 
@@ -76,30 +76,11 @@ async function concurrentDuplicates(ctx: CheckContext): Promise<void> {
   const bodies = Array.from({ length: n }, (_, i) =>
     validOrder(ctx, { order_id: orderId, order_note: `concurrent attempt ${i + 1} ${ctx.ids.nonce()}` }),
   );
-  // Open n connections first (n harmless reads), so the creates leave together instead of spread out
-  // by n handshakes: a narrow race window on the target must still see them overlap.
-  await Promise.all(
-    Array.from({ length: n }, (_, i) =>
-      payoutStatus(ctx, ctx.ids.payoutOrderId('WARM'), `connection ${i + 1} of ${n} opened before the race`),
-    ),
-  );
+  // Open n connections first, so the creates leave together instead of spread out by n handshakes: a
+  // narrow race window on the target must still see them overlap. The evidence is the race alone.
+  await warmConnections(ctx, n);
   const exchanges = await Promise.all(bodies.map((body, i) => createOrder(ctx, body, `concurrent create ${i + 1} of ${n}, one order_id`)));
-  const statuses = exchanges.map((x) => x.response?.status ?? 0);
-  const succeeded = exchanges.filter(isSuccess);
-  const conflicts = statuses.filter((s) => s === 409).length;
-  // The evidence: an answer that is neither, or else the second success.
-  const evidence = exchanges.find((x) => !isSuccess(x) && x.response?.status !== 409) ?? succeeded[1] ?? exchanges[0]!;
-  // The evidence is the race alone: the warm-up reads sent before it would read as part of it.
-  expectThat(
-    succeeded.length === 1 && conflicts === n - 1,
-    `of ${n} concurrent creates with one new order_id, ${succeeded.length} succeeded and ${conflicts} answered 409 (P-DUP-2)`,
-    {
-      expected: `exactly 1 success and ${n - 1} × 409`,
-      actual: `statuses ${statuses.join(', ')}`,
-      exchange: evidence,
-      exchanges,
-    },
-  );
+  expectOneWinner(exchanges, 409, 'creates with one new order_id', 'P-DUP-2', true);
 }
 
 async function otherMerchantSameId(ctx: CheckContext): Promise<void> {
@@ -125,13 +106,7 @@ async function integerThenString(ctx: CheckContext): Promise<void> {
 }
 
 export const duplicateChecks: Check[] = [
-  {
-    id: 'duplicate-sequential',
-    requirement: 'DUP-SEQUENTIAL',
-    title: 'a used order_id with other fields different answers 409',
-    creates: true,
-    run: sequentialDuplicate,
-  },
+  creating('duplicate-sequential', 'DUP-SEQUENTIAL', 'a used order_id with other fields different answers 409', sequentialDuplicate),
   {
     id: 'duplicate-first-unchanged',
     requirement: 'DUP-FIRST-UNCHANGED',
@@ -157,11 +132,5 @@ export const duplicateChecks: Check[] = [
     creates: true,
     run: otherMerchantSameId,
   },
-  {
-    id: 'duplicate-integer-string',
-    requirement: 'DUP-INTEGER-STRING',
-    title: 'order_id 123 then "123" answers 409',
-    creates: true,
-    run: integerThenString,
-  },
+  creating('duplicate-integer-string', 'DUP-INTEGER-STRING', 'order_id 123 then "123" answers 409', integerThenString),
 ];

@@ -2,11 +2,11 @@
 // edge, whatever --seed and --runs: a seed changes the random cases, never whether an edge is tried.
 import { edgeSet, type AmountEdge } from '../../generators/edges.js';
 import { minorUnitOf } from '../../schemas/amounts.js';
-import type { Currency, MerchantOrderId, OrderCreateRequest } from '../../schemas/types.js';
+import type { Currency, MerchantOrderId } from '../../schemas/types.js';
+import { withPath } from '../../core/predicates.js';
 import { canonicalize } from '../../signer/canonical.js';
 import { answered, CheckInconclusive, CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { operationOf } from '../config.js';
-import type { Exchange } from '../http.js';
 import {
   createOrder,
   decimalEquals,
@@ -22,8 +22,6 @@ import { walletCurrency } from '../wallet.js';
 import { exactIds } from './edges-ids.js';
 
 export { longPayoutIdChecks } from './edges-ids.js';
-
-type Json = Record<string, unknown>;
 
 /** P-ERR-4: an amount defect answers 400, or 422. */
 const AMOUNT_REFUSED = [400, 422] as const;
@@ -67,17 +65,14 @@ async function zeroRefused(ctx: CheckContext): Promise<void> {
   });
 }
 
-async function readBack(ctx: CheckContext, orderId: MerchantOrderId, label: string): Promise<{ record: Json; exchange: Exchange }> {
+/** Order Status reads the amount sent back by exact decimal value (never a float), in its currency (P-AMOUNT-3/4). */
+async function expectAmountKept(ctx: CheckContext, edge: AmountEdge, orderId: MerchantOrderId, rule: string): Promise<void> {
+  const label = `Order Status of the order of ${edge.label}`;
   const exchange = await orderLookup(ctx, 'orderStatus', orderId, label);
-  return { record: expectData(exchange, `${label}: Order Status of the new order must answer it (P-OPS)`), exchange };
-}
-
-/** The record shows the amount sent, by exact decimal value (never a float), in its currency (P-AMOUNT-3/4). */
-function expectAmountKept(edge: AmountEdge, record: Json, exchange: Exchange, rule: string): void {
+  const record = expectData(exchange, `${label}: Order Status of the new order must answer it (P-OPS)`);
   const kept = decimalOf(record.order_amount);
-  const sent = decimalOf(edge.amount)!;
   expectThat(
-    kept !== undefined && decimalEquals(kept, sent) && record.order_currency === edge.currency,
+    kept !== undefined && decimalEquals(kept, decimalOf(edge.amount)!) && record.order_currency === edge.currency,
     `${edge.label}: Order Status answers ${JSON.stringify(record.order_amount)} ${JSON.stringify(record.order_currency)}, not the amount sent (${rule})`,
     {
       expected: `order_amount equal by value to ${String(edge.amount)}, order_currency ${edge.currency}`,
@@ -98,8 +93,7 @@ async function keptExactly(ctx: CheckContext): Promise<void> {
     const created = await createOrder(ctx, body, `Create Order of ${edge.label}`);
     // Refused, or answered 5xx (ERR-NO-5XX's to judge, as every answer is observed): nothing was kept to compare.
     if (!isSuccess(created)) return undefined;
-    const { record, exchange } = await readBack(ctx, body.order_id, `Order Status of the order of ${edge.label}`);
-    expectAmountKept(edge, record, exchange, 'P-AMOUNT-4');
+    await expectAmountKept(ctx, edge, body.order_id, 'P-AMOUNT-4');
     return minorUnitOf(edge.currency);
   });
   const unjudged = ([0, 2, 3] as const).filter((digits) => !judged.includes(digits));
@@ -128,8 +122,7 @@ async function largeAmounts(ctx: CheckContext): Promise<void> {
         return false;
       }
       if (!canReadBack) return true;
-      const { record, exchange } = await readBack(ctx, body.order_id, `Order Status of the order of ${edge.label}`);
-      expectAmountKept(edge, record, exchange, 'P-AMOUNT-4: never stored altered');
+      await expectAmountKept(ctx, edge, body.order_id, 'P-AMOUNT-4: never stored altered');
       return false;
     },
   );
@@ -143,12 +136,6 @@ async function largeAmounts(ctx: CheckContext): Promise<void> {
 /** Where a text edge goes: the fields a customer or a merchant writes. */
 const TEXT_FIELDS = ['customer.name', 'order_note', 'customer.address.line1'] as const;
 
-function withText(order: OrderCreateRequest, field: (typeof TEXT_FIELDS)[number], text: string): OrderCreateRequest {
-  if (field === 'order_note') return { ...order, order_note: text };
-  if (field === 'customer.name') return { ...order, customer: { ...order.customer, name: text } };
-  return { ...order, customer: { ...order.customer, address: { ...order.customer.address, line1: text } } };
-}
-
 /**
  * ERR-NO-5XX (P-ERR-3): a 4xx is fair, as the interface shows no formats or sizes (ORDER-UNICODE-NAMES
  * judges scripts). No answer is not judged: a timeout on a loaded target is no proof of a crash.
@@ -156,7 +143,7 @@ function withText(order: OrderCreateRequest, field: (typeof TEXT_FIELDS)[number]
 async function textsNo5xx(ctx: CheckContext): Promise<void> {
   const cases = EDGES.texts.flatMap((edge) => TEXT_FIELDS.map((field) => ({ edge, field })));
   await ctx.sweep(cases, async ({ edge, field }) => {
-    const exchange = await createOrder(ctx, withText(validOrder(ctx), field, edge.text), `Create Order with ${field} = ${edge.label}`);
+    const exchange = await createOrder(ctx, withPath(validOrder(ctx), field, edge.text), `Create Order with ${field} = ${edge.label}`);
     if (exchange.error)
       throw new CheckInconclusive(`not judged: Create Order with ${field} = ${edge.label} got no answer (${exchange.error.message})`);
     expectThat(

@@ -1,7 +1,8 @@
 // Environments are separate (P-ENV-1, P-ENV-2). The suite never holds the other environment's
 // secret, so its key is signed with the merchant's: either way it must be refused.
 import { CheckSkipped, expectSchema, expectStatus, type Check, type CheckContext } from '../check.js';
-import { PAYOUT_STATUS_PATH, sendProbe } from './shared-auth.js';
+import { payoutStatus } from '../requests.js';
+import { sendProbe } from './shared-auth.js';
 
 /** ENV-PRODUCTION-KEY (P-ENV-1): the other environment's API key is refused with 401 or 403. */
 async function refusesOtherEnvironmentKey(ctx: CheckContext): Promise<void> {
@@ -22,11 +23,8 @@ async function refusesOtherEnvironmentWallet(ctx: CheckContext): Promise<void> {
   if (walletId === undefined) throw new CheckSkipped('needs otherEnvironment.walletId in the config');
   const fixture = ctx.config.fixtures?.payouts?.SUCCESS;
   const payoutOrderId = fixture ?? ctx.ids.payoutOrderId('ENV');
-  const exchange = await ctx.send({
-    label: `Payout Status with the other environment's wallet (${fixture === undefined ? 'an unknown payout' : 'the SUCCESS fixture'})`,
-    path: PAYOUT_STATUS_PATH,
-    payload: { svc_wallet_id: walletId, debit_account_type: 'svc_wallet', payout_order_id: payoutOrderId },
-  });
+  const which = fixture === undefined ? 'an unknown payout' : 'the SUCCESS fixture';
+  const exchange = await payoutStatus(ctx, payoutOrderId, `Payout Status with the other environment's wallet (${which})`, { walletId });
   if (fixture === undefined && exchange.response?.status === 404) {
     throw new CheckSkipped(
       'answered 404 for a made-up payout id; needs fixtures.payouts.SUCCESS to tell a wallet refusal from an unknown payout',

@@ -2,19 +2,21 @@
 // exchange of the run to P-ERR-1/2/3; the checks here provoke errors on purpose and classify them.
 import { isJsonContentType } from '../../core/predicates.js';
 import { canonicalize } from '../../signer/canonical.js';
-import { invalidOrderCreateRequest, invalidPayoutStatusRequest } from '../../generators/index.js';
-import { answered, CheckFailure, expectSchema, expectStatus, type Check, type CheckContext } from '../check.js';
+import { invalidOrderCreateRequest, invalidPayoutStatusRequest, type DefectKind } from '../../generators/index.js';
+import { answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
-import { CREATE_ORDER_PATH, PAYOUT_STATUS_PATH, unknownPayoutStatus, validOrder } from './shared-auth.js';
+import { withoutField } from '../requests.js';
+import { CREATE_ORDER_PATH, creating, PAYOUT_STATUS_PATH, unknownPayoutStatus, validOrder } from './shared-auth.js';
 import {
   expectNoServerError,
   fieldCases,
   noServerErrorProperty,
+  operationName,
   orderDefectProperty,
   provokeErrors,
   REQUIRED_ORDER_FIELDS,
   sweepOrders,
-  withField,
+  type OrderCase,
   wrongTypeFor,
 } from './shared-errors.js';
 
@@ -40,13 +42,11 @@ async function answersAreJson(ctx: CheckContext): Promise<void> {
   for (const exchange of exchanges) {
     if (exchange.response === undefined) continue;
     const type = exchange.response.headers['content-type'] ?? '';
-    if (!isJsonContentType(type)) {
-      throw new CheckFailure(`${exchange.label}: answered Content-Type ${type ? JSON.stringify(type) : 'none'}`, {
-        expected: 'Content-Type: application/json (parameters such as charset allowed)',
-        actual: answered(exchange),
-        exchange,
-      });
-    }
+    expectThat(isJsonContentType(type), `${exchange.label}: answered Content-Type ${type ? JSON.stringify(type) : 'none'}`, {
+      expected: 'Content-Type: application/json (parameters such as charset allowed)',
+      actual: answered(exchange),
+      exchange,
+    });
   }
 }
 
@@ -59,19 +59,17 @@ async function codeMatchesStatus(ctx: CheckContext): Promise<void> {
     if (body === null || typeof body !== 'object' || body.code === undefined) continue;
     // A code that is neither text nor a number says no status at all.
     const code = typeof body.code === 'string' || typeof body.code === 'number' ? String(body.code) : undefined;
-    if (code !== String(response.status)) {
-      throw new CheckFailure(`${exchange.label}: HTTP ${response.status} with code ${JSON.stringify(body.code)}`, {
-        expected: `code ${response.status}`,
-        actual: answered(exchange),
-        exchange,
-      });
-    }
+    expectThat(code === String(response.status), `${exchange.label}: HTTP ${response.status} with code ${JSON.stringify(body.code)}`, {
+      expected: `code ${response.status}`,
+      actual: answered(exchange),
+      exchange,
+    });
   }
 }
 
 /** ERR-NO-5XX (P-ERR-3): Create Order without each required field, then every defect kind of the generators. */
 async function noServerErrorForInvalidOrders(ctx: CheckContext): Promise<void> {
-  const cases = REQUIRED_ORDER_FIELDS.map((path) => ({ path, order: withField(validOrder(ctx), path, undefined) }));
+  const cases = REQUIRED_ORDER_FIELDS.map((path) => ({ path, order: withoutField(validOrder(ctx), path) }));
   await ctx.sweep(cases, async ({ path, order }) => {
     expectNoServerError(
       await ctx.send({ label: `Create Order without ${path}`, path: CREATE_ORDER_PATH, payload: order }),
@@ -105,7 +103,7 @@ async function refusesInvalidJson(ctx: CheckContext): Promise<void> {
     [PAYOUT_STATUS_PATH, 'cut off in the middle', status.slice(0, Math.floor(status.length / 2)), [400]],
   ];
   await ctx.sweep(cases, async ([path, how, raw, statuses]) => {
-    const operation = path === CREATE_ORDER_PATH ? 'Create Order' : 'Payout Status';
+    const operation = operationName(path);
     const exchange = await ctx.send({ label: `${operation} with invalid JSON: ${how}`, path, raw });
     expectStatus(exchange, statuses, `${operation} with invalid JSON (${how})`);
   });
@@ -113,11 +111,9 @@ async function refusesInvalidJson(ctx: CheckContext): Promise<void> {
 
 /** ERR-EMPTY-BODY (P-ERR-4): an empty body, signed as "" + timestamp (P-SIGN-4). */
 async function refusesEmptyBody(ctx: CheckContext): Promise<void> {
-  for (const [path, operation] of [
-    [CREATE_ORDER_PATH, 'Create Order'],
-    [PAYOUT_STATUS_PATH, 'Payout Status'],
-  ] as const) {
-    expectStatus(await ctx.send({ label: `${operation} with an empty body`, path, raw: '' }), [400], `${operation} with an empty body`);
+  for (const path of [CREATE_ORDER_PATH, PAYOUT_STATUS_PATH]) {
+    const what = `${operationName(path)} with an empty body`;
+    expectStatus(await ctx.send({ label: what, path, raw: '' }), [400], what);
   }
 }
 
@@ -134,7 +130,7 @@ async function refusesNonObjectBody(ctx: CheckContext): Promise<void> {
     [PAYOUT_STATUS_PATH, [unknownPayoutStatus(ctx)], 'an array holding the request'],
   ];
   await ctx.sweep(cases, async ([path, payload, what]) => {
-    const operation = path === CREATE_ORDER_PATH ? 'Create Order' : 'Payout Status';
+    const operation = operationName(path);
     expectStatus(
       await ctx.send({ label: `${operation} whose body is ${what}`, path, payload }),
       [400],
@@ -143,89 +139,33 @@ async function refusesNonObjectBody(ctx: CheckContext): Promise<void> {
   });
 }
 
-/** ERR-MISSING-FIELD (P-ERR-4, P-ORDER-1): each required field left out in turn, customer.address included. */
-async function refusesEachMissingField(ctx: CheckContext): Promise<void> {
-  await sweepOrders(
-    ctx,
-    fieldCases(ctx, 'is missing', () => undefined),
-  );
+/** A fixed sweep of one defect (P-ERR-4), and a property over the generators' mutations of that kind. */
+function defectChecks(
+  id: string,
+  requirement: string,
+  kind: DefectKind,
+  titles: [string, string],
+  cases: (ctx: CheckContext) => OrderCase[],
+): Check[] {
+  return [
+    creating(id, requirement, titles[0], (ctx) => sweepOrders(ctx, cases(ctx))),
+    creating(`${id}-property`, requirement, titles[1], (ctx) => orderDefectProperty(ctx, requirement, [kind])),
+  ];
 }
 
-async function missingFieldProperty(ctx: CheckContext): Promise<void> {
-  await orderDefectProperty(ctx, 'ERR-MISSING-FIELD', ['missing-field']);
-}
-
-/** ERR-NULL-FIELD (P-ERR-4): each required field set to null in turn. */
-async function refusesEachNullField(ctx: CheckContext): Promise<void> {
-  await sweepOrders(
-    ctx,
-    fieldCases(ctx, 'is null', () => null),
-  );
-}
-
-async function nullFieldProperty(ctx: CheckContext): Promise<void> {
-  await orderDefectProperty(ctx, 'ERR-NULL-FIELD', ['null-field']);
-}
-
-/** ERR-WRONG-TYPE (P-ERR-4): each required field given a value of another JSON type. */
-async function refusesEachWrongType(ctx: CheckContext): Promise<void> {
-  await sweepOrders(ctx, fieldCases(ctx, 'has the wrong type', wrongTypeFor));
-}
-
-async function wrongTypeProperty(ctx: CheckContext): Promise<void> {
-  await orderDefectProperty(ctx, 'ERR-WRONG-TYPE', ['wrong-type']);
-}
-
-/** ERR-BAD-AMOUNT (P-ERR-4): non-numeric, empty, NaN and Infinity text, zero, negative: 400 or 422. */
-async function refusesBadAmounts(ctx: CheckContext): Promise<void> {
-  const amounts: unknown[] = ['abc', '', 'NaN', 'Infinity', 0, -1, -0.01];
-  await sweepOrders(
-    ctx,
-    amounts.map((amount) => ({
-      description: `order_amount is ${JSON.stringify(amount)}`,
-      order: { ...validOrder(ctx), order_amount: amount },
-      expected: [400, 422],
-    })),
-  );
-}
-
-async function badAmountProperty(ctx: CheckContext): Promise<void> {
-  await orderDefectProperty(ctx, 'ERR-BAD-AMOUNT', ['bad-amount']);
-}
-
-/** ERR-UNKNOWN-CURRENCY (P-ERR-4): codes outside the table, lower case included: 400 or 422. */
-async function refusesUnknownCurrencies(ctx: CheckContext): Promise<void> {
-  await sweepOrders(
-    ctx,
-    ['inr', 'RUB', 'XYZ'].map((currency) => ({
-      description: `order_currency is "${currency}"`,
-      order: { ...validOrder(ctx), order_currency: currency },
-      expected: [400, 422],
-    })),
-  );
-}
-
-async function unknownCurrencyProperty(ctx: CheckContext): Promise<void> {
-  await orderDefectProperty(ctx, 'ERR-UNKNOWN-CURRENCY', ['unknown-currency']);
-}
+/** ERR-BAD-AMOUNT, ERR-UNKNOWN-CURRENCY (P-ERR-4): each value of one field, refused 400 or 422. */
+const valueCases = (ctx: CheckContext, field: 'order_amount' | 'order_currency', values: readonly unknown[]): OrderCase[] =>
+  values.map((value) => ({
+    description: `${field} is ${JSON.stringify(value)}`,
+    order: { ...validOrder(ctx), [field]: value },
+    expected: [400, 422],
+  }));
 
 // Every check that sends a Create Order is `creates: true` (P-ENV-3): the orders are malformed, but a
 // lenient server could store them, so against production they run only with --allow-production.
 export const errorChecks: Check[] = [
-  {
-    id: 'err-envelope',
-    requirement: 'ERR-ENVELOPE',
-    title: 'a 401, 400 and 404 answer the general error envelope',
-    creates: true,
-    run: errorsAnswerTheEnvelope,
-  },
-  {
-    id: 'err-content-type',
-    requirement: 'ERR-CONTENT-TYPE',
-    title: 'errors and successes are labelled application/json',
-    creates: true,
-    run: answersAreJson,
-  },
+  creating('err-envelope', 'ERR-ENVELOPE', 'a 401, 400 and 404 answer the general error envelope', errorsAnswerTheEnvelope),
+  creating('err-content-type', 'ERR-CONTENT-TYPE', 'errors and successes are labelled application/json', answersAreJson),
   {
     id: 'err-code-matches-status',
     requirement: 'ERR-CODE-MATCHES-STATUS',
@@ -233,102 +173,51 @@ export const errorChecks: Check[] = [
     creates: true,
     run: codeMatchesStatus,
   },
-  {
-    id: 'err-no-5xx-create-order',
-    requirement: 'ERR-NO-5XX',
-    title: 'no malformed Create Order answers a 5xx',
-    creates: true,
-    run: noServerErrorForInvalidOrders,
-  },
+  creating('err-no-5xx-create-order', 'ERR-NO-5XX', 'no malformed Create Order answers a 5xx', noServerErrorForInvalidOrders),
   {
     id: 'err-no-5xx-payout-status',
     requirement: 'ERR-NO-5XX',
     title: 'no malformed Payout Status answers a 5xx',
     run: noServerErrorForInvalidPayoutStatus,
   },
-  {
-    id: 'err-invalid-json',
-    requirement: 'ERR-INVALID-JSON',
-    title: 'invalid JSON: 400 (a bare NaN amount: 400 or 422)',
-    creates: true,
-    run: refusesInvalidJson,
-  },
-  { id: 'err-empty-body', requirement: 'ERR-EMPTY-BODY', title: 'an empty body: 400', creates: true, run: refusesEmptyBody },
-  {
-    id: 'err-non-object',
-    requirement: 'ERR-NON-OBJECT',
-    title: 'a top-level array or scalar: 400',
-    creates: true,
-    run: refusesNonObjectBody,
-  },
-  {
-    id: 'err-missing-field',
-    requirement: 'ERR-MISSING-FIELD',
-    title: 'each required Create Order field missing: 400',
-    creates: true,
-    run: refusesEachMissingField,
-  },
-  {
-    id: 'err-missing-field-property',
-    requirement: 'ERR-MISSING-FIELD',
-    title: 'generated orders missing a required field: 400',
-    creates: true,
-    run: missingFieldProperty,
-  },
-  {
-    id: 'err-null-field',
-    requirement: 'ERR-NULL-FIELD',
-    title: 'each required Create Order field null: 400',
-    creates: true,
-    run: refusesEachNullField,
-  },
-  {
-    id: 'err-null-field-property',
-    requirement: 'ERR-NULL-FIELD',
-    title: 'generated orders with a required field null: 400',
-    creates: true,
-    run: nullFieldProperty,
-  },
-  {
-    id: 'err-wrong-type',
-    requirement: 'ERR-WRONG-TYPE',
-    title: 'each required Create Order field of another type: 400',
-    creates: true,
-    run: refusesEachWrongType,
-  },
-  {
-    id: 'err-wrong-type-property',
-    requirement: 'ERR-WRONG-TYPE',
-    title: 'generated orders with a field of another type: 400',
-    creates: true,
-    run: wrongTypeProperty,
-  },
-  {
-    id: 'err-bad-amount',
-    requirement: 'ERR-BAD-AMOUNT',
-    title: 'non-numeric, zero, negative, NaN or Infinity amounts: 400 or 422',
-    creates: true,
-    run: refusesBadAmounts,
-  },
-  {
-    id: 'err-bad-amount-property',
-    requirement: 'ERR-BAD-AMOUNT',
-    title: 'generated orders with a bad amount: 400 or 422',
-    creates: true,
-    run: badAmountProperty,
-  },
-  {
-    id: 'err-unknown-currency',
-    requirement: 'ERR-UNKNOWN-CURRENCY',
-    title: 'currencies outside the table: 400 or 422',
-    creates: true,
-    run: refusesUnknownCurrencies,
-  },
-  {
-    id: 'err-unknown-currency-property',
-    requirement: 'ERR-UNKNOWN-CURRENCY',
-    title: 'generated orders with an unknown currency: 400 or 422',
-    creates: true,
-    run: unknownCurrencyProperty,
-  },
+  creating('err-invalid-json', 'ERR-INVALID-JSON', 'invalid JSON: 400 (a bare NaN amount: 400 or 422)', refusesInvalidJson),
+  creating('err-empty-body', 'ERR-EMPTY-BODY', 'an empty body: 400', refusesEmptyBody),
+  creating('err-non-object', 'ERR-NON-OBJECT', 'a top-level array or scalar: 400', refusesNonObjectBody),
+  // Each required field left out, null, or of another JSON type in turn, customer.address included (P-ORDER-1).
+  ...defectChecks(
+    'err-missing-field',
+    'ERR-MISSING-FIELD',
+    'missing-field',
+    ['each required Create Order field missing: 400', 'generated orders missing a required field: 400'],
+    (ctx) => fieldCases(ctx, 'is missing', () => undefined),
+  ),
+  ...defectChecks(
+    'err-null-field',
+    'ERR-NULL-FIELD',
+    'null-field',
+    ['each required Create Order field null: 400', 'generated orders with a required field null: 400'],
+    (ctx) => fieldCases(ctx, 'is null', () => null),
+  ),
+  ...defectChecks(
+    'err-wrong-type',
+    'ERR-WRONG-TYPE',
+    'wrong-type',
+    ['each required Create Order field of another type: 400', 'generated orders with a field of another type: 400'],
+    (ctx) => fieldCases(ctx, 'has the wrong type', wrongTypeFor),
+  ),
+  // Non-numeric, empty, NaN and Infinity text, zero, negative; codes outside the table, lower case included.
+  ...defectChecks(
+    'err-bad-amount',
+    'ERR-BAD-AMOUNT',
+    'bad-amount',
+    ['non-numeric, zero, negative, NaN or Infinity amounts: 400 or 422', 'generated orders with a bad amount: 400 or 422'],
+    (ctx) => valueCases(ctx, 'order_amount', ['abc', '', 'NaN', 'Infinity', 0, -1, -0.01]),
+  ),
+  ...defectChecks(
+    'err-unknown-currency',
+    'ERR-UNKNOWN-CURRENCY',
+    'unknown-currency',
+    ['currencies outside the table: 400 or 422', 'generated orders with an unknown currency: 400 or 422'],
+    (ctx) => valueCases(ctx, 'order_currency', ['inr', 'RUB', 'XYZ']),
+  ),
 ];

@@ -17,6 +17,7 @@ import {
   type Decimal,
 } from '../requests.js';
 import { WALLET } from './operations.js';
+import { warmConnections } from './races.js';
 import { spareWallet } from './spare-wallet.js';
 import { amountNumber, balanceChange, otherActivityAfterMiss, ownAmount, readBalance, walletCurrency, type Balance } from '../wallet.js';
 
@@ -42,13 +43,8 @@ function tooLittle(balance: Decimal, label: string, why: string): string {
   return `not judged: the spare wallet holds too little (${decimalText(balance)}; ${why}): refill it to a few units, or name another in fixtures.spareWallet (${label})`;
 }
 
-/** One minor unit of a balance's scale. */
-const minorUnit = (d: Decimal): Decimal => ({ units: 1n, scale: d.scale });
-
 /** The payout record of a 2xx initiation, or a failure naming the answer. */
-function recordOf(exchange: Exchange, why: string): Json {
-  return expectData(exchange, why, [200, 201]);
-}
+const recordOf = (exchange: Exchange, why: string): Json => expectData(exchange, why, [200, 201]);
 
 /** Whether a record says its amount has not left the wallet yet (P-OPS-4: the debit may wait for settlement). */
 const undebited = (record: Json): boolean => record.amount_debited !== 'YES';
@@ -70,18 +66,15 @@ function inFlightOn(ctx: CheckContext, walletId: string): Set<string> {
   return ids;
 }
 
-/**
- * Waits (12 s in all) for this run's in-flight payouts on the wallet whose debit
- * is still to come; returns the payout_order_ids still in flight after that, and forgets the others.
- */
-async function stillInFlight(ctx: CheckContext, walletId: string, label: string): Promise<string[]> {
-  const ids = inFlightOn(ctx, walletId);
+/** Waits (12 s in all) for payouts on the wallet to settle; returns the payout_order_ids still in flight after that. */
+async function unsettled(ctx: CheckContext, walletId: string, ids: readonly string[], label: string): Promise<string[]> {
   const deadline = ctx.clock.now() + SETTLE_WAIT_MS;
-  for (const id of [...ids]) {
+  const left: string[] = [];
+  for (const id of ids) {
     const record = await settledPayout(ctx, id, label, { walletId, timeoutMs: Math.max(0, deadline - ctx.clock.now()) });
-    if (record !== undefined) ids.delete(id);
+    if (record === undefined) left.push(id);
   }
-  return [...ids];
+  return left;
 }
 
 /**
@@ -92,7 +85,7 @@ async function exactBalance(ctx: CheckContext): Promise<void> {
   const { walletId, source } = await spareWallet(ctx);
   const before = await spareBalance(ctx, walletId, `the spare wallet's balance (${source})`);
   requireFunds(before.balance, source);
-  const over = decimalPlus(before.balance, minorUnit(before.balance));
+  const over = decimalPlus(before.balance, { units: 1n, scale: before.balance.scale });
   const overBody = payoutRequest(ctx, amountNumber(over), before.currency, { svc_wallet_id: walletId });
   const overAnswer = await initiatePayout(
     ctx,
@@ -111,7 +104,10 @@ async function exactBalance(ctx: CheckContext): Promise<void> {
   );
 
   // Judged before the whole balance is read: a payout that settles after the read changes what is available.
-  const pending = await stillInFlight(ctx, walletId, "Payout Status until this run's earlier payout on the spare wallet settles");
+  const inFlightHere = inFlightOn(ctx, walletId);
+  const label = "Payout Status until this run's earlier payout on the spare wallet settles";
+  const pending = await unsettled(ctx, walletId, [...inFlightHere], label);
+  for (const id of inFlightHere) if (!pending.includes(id)) inFlightHere.delete(id);
   if (pending.length > 0) {
     throw new CheckSkipped(
       `not judged: the whole balance, since ${pending.length} payout(s) of this run on the spare wallet (${pending.join(', ')}) were still in flight with their debit to come after 12 s; a server that debits at settlement holds their amounts back from the balance Balance Inquiry shows (P-OPS-4), so a refusal of that balance could be right`,
@@ -160,12 +156,7 @@ async function noOverdraft(ctx: CheckContext): Promise<void> {
   const each: Decimal = { units: (before.balance.units * 2n) / BigInt(n - 1), scale: before.balance.scale };
   if (each.units <= 0n) throw new CheckSkipped(tooLittle(before.balance, source, `too small to split into ${n} payouts`));
   const bodies = Array.from({ length: n }, () => payoutRequest(ctx, amountNumber(each), before.currency, { svc_wallet_id: walletId }));
-  // Open the connections first, so the payouts leave together (see DUP-CONCURRENT in duplicates.ts).
-  await Promise.all(
-    bodies.map((_, i) =>
-      payoutStatus(ctx, ctx.ids.payoutOrderId('WARM'), `connection ${i + 1} of ${n} opened before the race`, { walletId }),
-    ),
-  );
+  await warmConnections(ctx, n, walletId);
   const exchanges = await Promise.all(
     bodies.map((body, i) => initiatePayout(ctx, body, `concurrent payout ${i + 1} of ${n}: ${decimalText(each)} ${before.currency}`)),
   );
@@ -192,20 +183,12 @@ async function noOverdraft(ctx: CheckContext): Promise<void> {
   }
   // A payout whose record says amount_debited YES has taken its debit: the balance shows it now. One
   // that says NO takes it when it settles, so only those are waited for (bounded).
-  const unsettled: string[] = [];
-  const deadline = ctx.clock.now() + SETTLE_WAIT_MS;
-  for (const record of accepted.filter(undebited)) {
-    const id = String(record.payout_order_id);
-    const settled = await settledPayout(ctx, id, 'Payout Status until the accepted payout settles', {
-      walletId,
-      timeoutMs: Math.max(0, deadline - ctx.clock.now()),
-    });
-    if (settled === undefined) unsettled.push(id);
-  }
+  const ids = accepted.filter(undebited).map((record) => String(record.payout_order_id));
+  const inFlightStill = await unsettled(ctx, walletId, ids, 'Payout Status until the accepted payout settles');
   const after = await spareBalance(
     ctx,
     walletId,
-    unsettled.length === 0
+    inFlightStill.length === 0
       ? "the spare wallet's balance once the debits were taken"
       : "the spare wallet's balance, payouts still in flight",
   );
@@ -218,11 +201,11 @@ async function noOverdraft(ctx: CheckContext): Promise<void> {
       exchange: after.exchange,
     },
   );
-  if (unsettled.length > 0) {
+  if (inFlightStill.length > 0) {
     // Remembered, so MONEY-EXACT-BALANCE on this wallet knows their amounts may still be held back.
-    for (const id of unsettled) inFlightOn(ctx, walletId).add(id);
+    for (const id of inFlightStill) inFlightOn(ctx, walletId).add(id);
     throw new CheckSkipped(
-      `not judged: whether the balance stays at zero or more once the debits are taken, since ${unsettled.length} accepted payout(s) (${unsettled.join(', ')}) said amount_debited NO and were still in flight after 12 s (P-MONEY-3, P-OPS-4); the accepted amounts were at most the balance`,
+      `not judged: whether the balance stays at zero or more once the debits are taken, since ${inFlightStill.length} accepted payout(s) (${inFlightStill.join(', ')}) said amount_debited NO and were still in flight after 12 s (P-MONEY-3, P-OPS-4); the accepted amounts were at most the balance`,
     );
   }
 }
@@ -256,26 +239,15 @@ async function refusedMovesNothing(ctx: CheckContext): Promise<void> {
     const amount = ownAmount(ctx, before.currency);
     const value = amountNumber(amount);
     const suffix = n > 1 ? ` (try ${n})` : '';
-    const refusals: Array<{ body: Json; label: string }> = [
-      {
-        body: payoutRequest(ctx, value, before.currency, { transfer_mode: 'paypal' }),
-        label: `initiate ${decimalText(amount)} with transfer_mode "paypal" (a 400)${suffix}`,
-      },
-      {
-        body: { ...first, amount: value },
-        label: `initiate ${decimalText(amount)} again with the first payout's payout_order_id (a 409)${suffix}`,
-      },
+    const refusal = (body: Json, how: string) => ({ body, label: `initiate ${decimalText(amount)} ${how}${suffix}` });
+    const from = (walletId: string) => payoutRequest(ctx, value, before.currency, { svc_wallet_id: walletId });
+    const { otherEnvironment, otherMerchant } = ctx.config;
+    const refusals = [
+      refusal(payoutRequest(ctx, value, before.currency, { transfer_mode: 'paypal' }), 'with transfer_mode "paypal" (a 400)'),
+      refusal({ ...first, amount: value }, "again with the first payout's payout_order_id (a 409)"),
+      ...(otherEnvironment?.walletId ? [refusal(from(otherEnvironment.walletId), "from the other environment's wallet (a 403)")] : []),
+      ...(otherMerchant?.walletId ? [refusal(from(otherMerchant.walletId), "from another merchant's wallet (a 403)")] : []),
     ];
-    if (ctx.config.otherEnvironment?.walletId)
-      refusals.push({
-        body: payoutRequest(ctx, value, before.currency, { svc_wallet_id: ctx.config.otherEnvironment.walletId }),
-        label: `initiate ${decimalText(amount)} from the other environment's wallet (a 403)${suffix}`,
-      });
-    if (ctx.config.otherMerchant?.walletId)
-      refusals.push({
-        body: payoutRequest(ctx, value, before.currency, { svc_wallet_id: ctx.config.otherMerchant.walletId }),
-        label: `initiate ${decimalText(amount)} from another merchant's wallet (a 403)${suffix}`,
-      });
     for (const { body, label } of refusals) {
       const exchange = await initiatePayout(ctx, body, label);
       const status = exchange.response?.status ?? 0;

@@ -1,6 +1,7 @@
 // The profile's wallet operations (P-OPS, an extension): Balance Inquiry and Transaction Initiation.
 // One "wallet" lane, balance checks first, so no payout of this run is settling while a balance is compared.
 import { decimalPlus, minorUnitOf } from '../../schemas/amounts.js';
+import { requiredPaths } from '../../schemas/field-order.js';
 import type { Currency } from '../../schemas/types.js';
 import { answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { orderOperationChecks } from './order-operations.js';
@@ -13,6 +14,7 @@ import {
   expectData,
   expectRecord,
   initiatePayout,
+  isSuccess,
   payoutRequest,
   payoutStatus,
   settledPayout,
@@ -28,12 +30,6 @@ async function initiated(ctx: CheckContext, body: Json, label: string): Promise<
   const record = expectData(exchange, `${label}: Transaction Initiation must answer a payout record (P-OPS-3)`, [200, 201]);
   expectRecord(exchange, record, 'payout-record', `${label}: the initiated payout (P-OPS-3, P-PAYOUT-1)`);
   return { record, exchange };
-}
-
-/** A whole amount above the balance: a payout the wallet cannot cover. */
-function moreThan(balance: Decimal): number {
-  const whole = balance.units < 0n ? 0n : balance.units / 10n ** BigInt(balance.scale);
-  return Number(whole + 1n);
 }
 
 async function balance(ctx: CheckContext): Promise<void> {
@@ -59,29 +55,15 @@ async function balanceDebited(ctx: CheckContext): Promise<void> {
   });
 }
 
-/** Initiates a payout of more than the balance; returns the balance before, the request and the answer. */
-async function insufficientPayout(ctx: CheckContext) {
-  const before = await readBalance(ctx, 'balance before the payout');
-  const body = payoutRequest(ctx, moreThan(before.balance), before.currency);
-  const exchange = await initiatePayout(ctx, body, `initiate ${String(body.amount)} ${before.currency}, more than the balance`);
-  return { before, body, exchange };
-}
-
-const PAYOUT_FIELDS = [
-  'payout_id',
-  'payout_order_id',
-  'wallet_id',
-  'status',
-  'amount',
-  'currency',
-  'utr_number',
-  'message',
-  'amount_debited',
-  'created_at',
-] as const;
+/** Every field of the payout record (interface: Payout record), as its schema lists them. */
+const PAYOUT_FIELDS = requiredPaths('payout-record');
 
 async function initiateInsufficient(ctx: CheckContext): Promise<void> {
-  const { body, exchange } = await insufficientPayout(ctx);
+  const before = await readBalance(ctx, 'balance before the payout');
+  // A whole amount above the balance: a payout the wallet cannot cover.
+  const whole = before.balance.units < 0n ? 0n : before.balance.units / 10n ** BigInt(before.balance.scale);
+  const body = payoutRequest(ctx, Number(whole + 1n), before.currency);
+  const exchange = await initiatePayout(ctx, body, `initiate ${String(body.amount)} ${before.currency}, more than the balance`);
   const record = expectData(exchange, 'insufficient balance must answer a payout record, not an error envelope (P-OPS-3)', [200, 201]);
   expectRecord(exchange, record, 'payout-record', 'the payout initiated without funds (P-OPS-3)');
   const details = {
@@ -124,16 +106,12 @@ async function balanceUnchangedOnFailure(ctx: CheckContext): Promise<void> {
     const amount = decimalPlus(before.balance.units < 0n ? { units: 0n, scale: 0 } : before.balance, ownAmount(ctx, before.currency));
     const body = payoutRequest(ctx, amountNumber(amount), before.currency);
     const exchange = await initiatePayout(ctx, body, `initiate ${String(body.amount)} ${before.currency}, more than the balance`);
-    const response = exchange.response;
-    let record =
-      response !== undefined && response.status >= 200 && response.status <= 299
-        ? (response.json as { data?: Json } | undefined)?.data
-        : undefined;
+    let record = isSuccess(exchange) ? (exchange.response?.json as { data?: Json } | undefined)?.data : undefined;
     if (record?.status === 'PROCESSING' || record?.status === 'PENDING')
       record = await settledPayout(ctx, body.payout_order_id as string, 'Payout Status until the payout settles');
     if (record?.status !== 'FAILED') {
       return {
-        unusable: `a payout beyond the balance did not end FAILED (${record ? `it is ${String(record.status)}` : `answered HTTP ${response?.status ?? 0}`}; see OPS-INITIATE-INSUFFICIENT), so there is no failed payout to check`,
+        unusable: `a payout beyond the balance did not end FAILED (${record ? `it is ${String(record.status)}` : `answered HTTP ${exchange.response?.status ?? 0}`}; see OPS-INITIATE-INSUFFICIENT), so there is no failed payout to check`,
       };
     }
     return { amount, expected: { units: 0n, scale: 0 } };

@@ -46,10 +46,8 @@ async function orderStatusUnknown(ctx: CheckContext): Promise<void> {
 async function createdAndCancelled(ctx: CheckContext): Promise<{ orderId: string | number; exchange: Exchange }> {
   const body = validOrder(ctx);
   expectOrderCreated(await createOrder(ctx, body, 'create an order'), 'the order must be created');
-  return {
-    orderId: body.order_id,
-    exchange: await orderLookup(ctx, 'orderCancel', body.order_id, 'Order Cancel of the new UN_PAID order'),
-  };
+  const exchange = await orderLookup(ctx, 'orderCancel', body.order_id, 'Order Cancel of the new UN_PAID order');
+  return { orderId: body.order_id, exchange };
 }
 
 async function cancel(ctx: CheckContext): Promise<void> {

@@ -2,6 +2,7 @@
 // record of each configured fixture payout, and the refusals. Nothing here creates a record.
 import { PAYOUT_STATES, type PayoutState } from '../../schemas/types.js';
 import { CheckSkipped, answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import type { Exchange } from '../http.js';
 import { expectData, expectRecord, payoutStatus, payoutStatusBody, PAYOUT_STATUS_PATH, withoutField } from '../requests.js';
 
 /** The configured fixture payouts, state by state. */
@@ -83,16 +84,20 @@ async function failedInvariants(ctx: CheckContext): Promise<void> {
   );
 }
 
+/** A refusal answers `status` with the error envelope of Payout Status, which holds no data. */
+function expectRefusal(exchange: Exchange, status: 403 | 404, why: string, rule: string): void {
+  expectStatus(exchange, [status], why);
+  expectSchema(exchange, 'payout-status-error-envelope', `the ${status} of Payout Status carries the error envelope and no data (${rule})`);
+}
+
 async function unknownPayout(ctx: CheckContext): Promise<void> {
   const exchange = await payoutStatus(ctx, ctx.ids.payoutOrderId('PO-NEVER-MADE'), 'Payout Status of a payout_order_id never used');
-  expectStatus(exchange, [404], 'an unknown payout_order_id must answer 404 (P-PAYOUT-4)');
-  expectSchema(exchange, 'payout-status-error-envelope', 'the 404 of Payout Status carries the error envelope and no data (P-PAYOUT-4)');
+  expectRefusal(exchange, 404, 'an unknown payout_order_id must answer 404 (P-PAYOUT-4)', 'P-PAYOUT-4');
 }
 
 async function otherMerchantsPayout(ctx: CheckContext): Promise<void> {
   const exchange = await payoutStatus(ctx, ctx.config.fixtures!.otherMerchantPayoutOrderId!, "Payout Status of another merchant's payout");
-  expectStatus(exchange, [404], "another merchant's payout must answer 404, as if it did not exist (P-PAYOUT-4)");
-  expectSchema(exchange, 'payout-status-error-envelope', 'the 404 of Payout Status carries the error envelope and no data (P-PAYOUT-4)');
+  expectRefusal(exchange, 404, "another merchant's payout must answer 404, as if it did not exist (P-PAYOUT-4)", 'P-PAYOUT-4');
 }
 
 /**
@@ -113,8 +118,7 @@ async function unknownWallet(ctx: CheckContext): Promise<void> {
       'answered 404 for a made-up payout id; needs one of fixtures.payouts.<STATE> in the config to tell a wallet refusal from an unknown payout',
     );
   }
-  expectStatus(exchange, [403], 'an unknown wallet must answer 403 (P-ERR-4)');
-  expectSchema(exchange, 'payout-status-error-envelope', 'the 403 of Payout Status carries the error envelope and no data (P-ERR-1)');
+  expectRefusal(exchange, 403, 'an unknown wallet must answer 403 (P-ERR-4)', 'P-ERR-1');
 }
 
 /**
@@ -122,16 +126,10 @@ async function unknownWallet(ctx: CheckContext): Promise<void> {
  * merchant's wallet answers 403. The payout exists and is the merchant's, so the wallet is the only defect.
  */
 async function otherMerchantsWallet(ctx: CheckContext): Promise<void> {
-  const exchange = await payoutStatus(
-    ctx,
-    ctx.config.fixtures!.payouts!.SUCCESS!,
-    "Payout Status of the SUCCESS fixture from another merchant's wallet",
-    {
-      walletId: ctx.config.otherMerchant!.walletId!,
-    },
-  );
-  expectStatus(exchange, [403], "another merchant's wallet must answer 403 (P-ERR-4)");
-  expectSchema(exchange, 'payout-status-error-envelope', 'the 403 of Payout Status carries the error envelope and no data (P-ERR-1)');
+  const walletId = ctx.config.otherMerchant!.walletId!;
+  const label = "Payout Status of the SUCCESS fixture from another merchant's wallet";
+  const exchange = await payoutStatus(ctx, ctx.config.fixtures!.payouts!.SUCCESS!, label, { walletId });
+  expectRefusal(exchange, 403, "another merchant's wallet must answer 403 (P-ERR-4)", 'P-ERR-1');
 }
 
 function missingField(field: 'svc_wallet_id' | 'debit_account_type' | 'payout_order_id', requirement: string): Check {

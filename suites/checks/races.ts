@@ -17,20 +17,21 @@ import {
 } from '../requests.js';
 import { amountNumber, balanceChange, ownAmount } from '../wallet.js';
 
-/** n harmless reads at once, so n connections are open before the race. */
-async function warmConnections(ctx: CheckContext, n: number): Promise<void> {
+/** n harmless reads at once, so n connections are open before the race and its requests leave together. */
+export async function warmConnections(ctx: CheckContext, n: number, walletId?: string): Promise<void> {
   await Promise.all(
     Array.from({ length: n }, (_, i) =>
-      payoutStatus(ctx, ctx.ids.payoutOrderId('WARM'), `connection ${i + 1} of ${n} opened before the race`),
+      payoutStatus(ctx, ctx.ids.payoutOrderId('WARM'), `connection ${i + 1} of ${n} opened before the race`, walletId ? { walletId } : {}),
     ),
   );
 }
 
-/** Exactly one success and n-1 answers of `loser`, else a failure with every answer as evidence. */
-function expectOneWinner(exchanges: Exchange[], loser: number, what: string, rule: string): Exchange {
+/** Exactly one success and n-1 answers of `loser`, else a failure with every answer as evidence (`only`: those alone). */
+export function expectOneWinner(exchanges: Exchange[], loser: number, what: string, rule: string, only = false): Exchange {
   const n = exchanges.length;
   const won = exchanges.filter(isSuccess);
   const lost = exchanges.filter((x) => x.response?.status === loser).length;
+  // The evidence: an answer that is neither, or else the second success.
   const evidence = exchanges.find((x) => !isSuccess(x) && x.response?.status !== loser) ?? won[1] ?? exchanges[0]!;
   expectThat(
     won.length === 1 && lost === n - 1,
@@ -39,6 +40,7 @@ function expectOneWinner(exchanges: Exchange[], loser: number, what: string, rul
       expected: `exactly 1 success and ${n - 1} × ${loser}`,
       actual: `statuses ${exchanges.map((x) => x.response?.status ?? 0).join(', ')}`,
       exchange: evidence,
+      ...(only ? { exchanges } : {}),
     },
   );
   return won[0]!;

@@ -1,7 +1,7 @@
 // Requests and expectations of the Authentication, Signature, Environments and Errors checks, over
 // the shared builders of requests.ts. Every request goes through ctx.send (suites/http.ts).
 import type { PayoutStatusRequest } from '../../schemas/types.js';
-import { answered, CheckFailure, expectStatus, type CheckContext } from '../check.js';
+import { answered, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Credentials, Exchange, SendOptions } from '../http.js';
 import { PAYOUT_STATUS_PATH } from '../requests.js';
 
@@ -31,23 +31,18 @@ export function expectRefused(exchange: Exchange, why: string): void {
  */
 export function expectAuthenticated(exchange: Exchange, why: string): void {
   const status = exchange.response?.status;
-  if (status === undefined || status === 401 || status === 403 || status >= 500) {
-    throw new CheckFailure(
-      `${why}: expected the request to pass authentication, got ${status === undefined ? 'no answer' : `HTTP ${status}`}`,
-      {
-        expected: 'an answer other than 401, 403 or 5xx (the probe answers 404 once authenticated)',
-        actual: answered(exchange),
-        exchange,
-      },
-    );
-  }
+  expectThat(
+    status !== undefined && status !== 401 && status !== 403 && status < 500,
+    `${why}: expected the request to pass authentication, got ${status === undefined ? 'no answer' : `HTTP ${status}`}`,
+    { expected: 'an answer other than 401, 403 or 5xx (the probe answers 404 once authenticated)', actual: answered(exchange), exchange },
+  );
 }
 
 /** The merchant's key with another secret: the other merchant's when configured, else a made-up one. */
 export function wrongSecretCredentials(ctx: CheckContext): Credentials {
   const other = ctx.config.otherMerchant?.secretKey;
-  const secretKey =
-    other !== undefined && other !== ctx.config.merchant.secretKey ? other : `${secretPrefix(ctx)}svcconformance_not_the_secret`;
+  const prefix = ctx.config.merchant.secretKey.startsWith('sk_live_') ? 'sk_live_' : 'sk_test_';
+  const secretKey = other !== undefined && other !== ctx.config.merchant.secretKey ? other : `${prefix}svcconformance_not_the_secret`;
   return { apiKey: ctx.config.merchant.apiKey, secretKey };
 }
 
@@ -57,10 +52,6 @@ export function unknownKeyCredentials(ctx: CheckContext): Credentials {
   return { apiKey: `${prefix}svcconformance_unknown_${ctx.ids.nonce().toLowerCase()}`, secretKey: ctx.config.merchant.secretKey };
 }
 
-function secretPrefix(ctx: CheckContext): string {
-  return ctx.config.merchant.secretKey.startsWith('sk_live_') ? 'sk_live_' : 'sk_test_';
-}
-
 /** The signature with its last hex character changed (P-AUTH-2: "altered"). */
 export function alterLastCharacter(signature: string): string {
   const last = signature.slice(-1);
@@ -68,3 +59,8 @@ export function alterLastCharacter(signature: string): string {
 }
 
 export { isLoopbackHost } from '../../core/loopback.js';
+
+/** A check that creates records: refused against production without --allow-production (P-ENV-3). */
+export function creating(id: string, requirement: string, title: string, run: Check['run']): Check {
+  return { id, requirement, title, creates: true, run };
+}

@@ -3,7 +3,7 @@
 import { getPath, withPath } from '../../core/predicates.js';
 import type fc from 'fast-check';
 import { invalidOrderCreateRequest, type DefectKind, type InvalidRequest } from '../../generators/index.js';
-import { answered, CheckFailure, expectStatus, type CheckContext } from '../check.js';
+import { answered, expectStatus, expectThat, type CheckContext } from '../check.js';
 import { requiredPaths } from '../../schemas/field-order.js';
 import type { Exchange } from '../http.js';
 import { forAll } from '../property.js';
@@ -16,13 +16,6 @@ export const REQUIRED_ORDER_FIELDS = requiredPaths('order-create-request');
 export function statusesFor(field: string): readonly number[] {
   return field === 'order_amount' || field === 'order_currency' ? [400, 422] : [400];
 }
-
-/** A copy of `value` with the dotted `path` set, or removed when `replacement` is undefined. */
-export function withField<T>(value: T, path: string, replacement: unknown): T {
-  return withPath(value, path, replacement);
-}
-
-const valueAt = getPath;
 
 /** One fixed malformed Create Order and the statuses P-ERR-4 allows for it. */
 export interface OrderCase {
@@ -43,9 +36,9 @@ export async function sweepOrders(ctx: CheckContext, cases: readonly OrderCase[]
 export function fieldCases(ctx: CheckContext, what: string, make: (path: string, current: unknown) => unknown): OrderCase[] {
   return REQUIRED_ORDER_FIELDS.map((path) => {
     const order = validOrder(ctx);
-    const replacement = make(path, valueAt(order, path));
+    const replacement = make(path, getPath(order, path));
     const shown = replacement === undefined || replacement === null ? '' : ` (${JSON.stringify(replacement)})`;
-    return { description: `${path} ${what}${shown}`, order: withField(order, path, replacement), expected: statusesFor(path) };
+    return { description: `${path} ${what}${shown}`, order: withPath(order, path, replacement), expected: statusesFor(path) };
   });
 }
 
@@ -57,13 +50,22 @@ export function wrongTypeFor(path: string, current: unknown): unknown {
   return 12345;
 }
 
+export const operationName = (path: string) => (path === CREATE_ORDER_PATH ? 'Create Order' : 'Payout Status');
+
 /** Sends a labelled invalid request correctly signed: JSON as canonical text, anything else as is (P-ERR-4). */
 export function sendInvalid(ctx: CheckContext, path: string, invalid: InvalidRequest): Promise<Exchange> {
-  const label = `${path === CREATE_ORDER_PATH ? 'Create Order' : 'Payout Status'}: ${invalid.description}`;
+  const label = `${operationName(path)}: ${invalid.description}`;
   if (invalid.body.kind === 'text') return ctx.send({ label, path, raw: invalid.body.text });
   let payload = invalid.body.value;
   // A fresh order_id per case, so a server that wrongly accepts one case cannot turn the next into a 409.
-  if (path === CREATE_ORDER_PATH && invalid.field !== 'order_id' && isObject(payload) && 'order_id' in payload) {
+  if (
+    path === CREATE_ORDER_PATH &&
+    invalid.field !== 'order_id' &&
+    payload !== null &&
+    typeof payload === 'object' &&
+    !Array.isArray(payload) &&
+    'order_id' in payload
+  ) {
     payload = { ...payload, order_id: ctx.ids.orderId('ERR') };
   }
   return ctx.send({ label, path, payload });
@@ -87,13 +89,15 @@ export async function noServerErrorProperty(ctx: CheckContext, path: string, arb
 
 export function expectNoServerError(exchange: Exchange, what: string): void {
   const status = exchange.response?.status;
-  if (status === undefined || status >= 500) {
-    throw new CheckFailure(`${what}: expected an answer below 500, got ${status === undefined ? 'no answer' : `HTTP ${status}`}`, {
+  expectThat(
+    status !== undefined && status < 500,
+    `${what}: expected an answer below 500, got ${status === undefined ? 'no answer' : `HTTP ${status}`}`,
+    {
       expected: 'an answer below 500',
       actual: answered(exchange),
       exchange,
-    });
-  }
+    },
+  );
 }
 
 /**
@@ -112,12 +116,8 @@ export async function provokeErrors(ctx: CheckContext): Promise<Exchange[]> {
     await ctx.send({
       label: 'Create Order without return_url (a 400)',
       path: CREATE_ORDER_PATH,
-      payload: withField(order, 'return_url', undefined),
+      payload: withPath(order, 'return_url', undefined),
     }),
     await sendProbe(ctx, 'Payout Status of an unknown payout (a 404)'),
   ];
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -18,56 +18,44 @@ interface WrongScheme {
 
 const hmac = (algorithm: 'sha1' | 'sha256' | 'sha512', secret: string, text: string) =>
   createHmac(algorithm, secret).update(text, 'utf8').digest();
-const hex = (secret: string, text: string) => hmac('sha256', secret, text).toString('hex');
+const hex = (secret: string, text: string, algorithm: 'sha1' | 'sha256' | 'sha512' = 'sha256') =>
+  hmac(algorithm, secret, text).toString('hex');
 
 /** Python's json.dumps default: ", " and ": " between tokens. The body sent stays canonical. */
 const reserialized = (body: string) => JSON.stringify(JSON.parse(body)).replace(/,"/g, ', "').replace(/":/g, '": ');
 
+/** The X-TIMESTAMP sent (the seconds, unless a scheme writes them otherwise) and the signature. */
+const signed = (signature: string, timestamp: number | string) => ({ timestamp: String(timestamp), signature });
+
 export const WRONG_SCHEMES: readonly WrongScheme[] = [
-  {
-    id: 'timestamp-omitted',
-    says: 'signatures made over the body alone, without X-TIMESTAMP',
-    sign: (s, b, t) => ({ timestamp: String(t), signature: hex(s, b) }),
-  },
+  { id: 'timestamp-omitted', says: 'signatures made over the body alone, without X-TIMESTAMP', sign: (s, b, t) => signed(hex(s, b), t) },
   {
     id: 'timestamp-first',
     says: 'signatures made over X-TIMESTAMP followed by the body',
-    sign: (s, b, t) => ({ timestamp: String(t), signature: hex(s, String(t) + b) }),
+    sign: (s, b, t) => signed(hex(s, `${t}${b}`), t),
   },
   {
     id: 'pretty-printed',
     says: 'signatures made over the body serialized again with spaces (", " and ": ")',
-    sign: (s, b, t) => ({ timestamp: String(t), signature: hex(s, reserialized(b) + String(t)) }),
+    sign: (s, b, t) => signed(hex(s, reserialized(b) + String(t)), t),
   },
-  {
-    id: 'uppercase-hex',
-    says: 'the digest in upper-case hexadecimal',
-    sign: (s, b, t) => ({ timestamp: String(t), signature: hex(s, b + String(t)).toUpperCase() }),
-  },
+  { id: 'uppercase-hex', says: 'the digest in upper-case hexadecimal', sign: (s, b, t) => signed(hex(s, `${b}${t}`).toUpperCase(), t) },
   {
     id: 'base64',
     says: 'the digest in base64 instead of hexadecimal',
-    sign: (s, b, t) => ({ timestamp: String(t), signature: hmac('sha256', s, b + String(t)).toString('base64') }),
+    sign: (s, b, t) => signed(hmac('sha256', s, `${b}${t}`).toString('base64'), t),
   },
-  {
-    id: 'hmac-sha512',
-    says: 'HMAC-SHA512 instead of HMAC-SHA256',
-    sign: (s, b, t) => ({ timestamp: String(t), signature: hmac('sha512', s, b + String(t)).toString('hex') }),
-  },
-  {
-    id: 'hmac-sha1',
-    says: 'HMAC-SHA1 instead of HMAC-SHA256',
-    sign: (s, b, t) => ({ timestamp: String(t), signature: hmac('sha1', s, b + String(t)).toString('hex') }),
-  },
+  { id: 'hmac-sha512', says: 'HMAC-SHA512 instead of HMAC-SHA256', sign: (s, b, t) => signed(hex(s, `${b}${t}`, 'sha512'), t) },
+  { id: 'hmac-sha1', says: 'HMAC-SHA1 instead of HMAC-SHA256', sign: (s, b, t) => signed(hex(s, `${b}${t}`, 'sha1'), t) },
   {
     id: 'secret-trailing-newline',
     says: "signatures made with the secret key followed by a newline (the target's copy of the key has one)",
-    sign: (s, b, t) => ({ timestamp: String(t), signature: hex(`${s}\n`, b + String(t)) }),
+    sign: (s, b, t) => signed(hex(`${s}\n`, `${b}${t}`), t),
   },
   {
     id: 'timestamp-milliseconds',
     says: 'X-TIMESTAMP in milliseconds, signed so',
-    sign: (s, b, t) => ({ timestamp: `${t}000`, signature: hex(s, `${b}${t}000`) }),
+    sign: (s, b, t) => signed(hex(s, `${b}${t}000`), `${t}000`),
   },
 ];
 

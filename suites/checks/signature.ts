@@ -1,13 +1,14 @@
 // Interface: Authentication / Signature. Profile: P-SIGN-1, P-SIGN-5. A server must accept correctly
 // signed canonical bodies whatever characters they hold; each check isolates one kind of character.
 import type { Check, CheckContext } from '../check.js';
-import { CREATE_ORDER_PATH, expectSuccess, validOrder } from './shared-auth.js';
+import { createOrder } from '../requests.js';
+import { creating, expectSuccess, validOrder } from './shared-auth.js';
 
 /** SIGN-NON-ASCII: raw UTF-8 letters in the canonical text, not \u escapes. */
 async function acceptsNonAsciiText(ctx: CheckContext): Promise<void> {
   const order = validOrder(ctx);
   order.customer.name = 'José Müller';
-  const exchange = await ctx.send({ label: 'Create Order with customer.name "José Müller"', path: CREATE_ORDER_PATH, payload: order });
+  const exchange = await createOrder(ctx, order, 'Create Order with customer.name "José Müller"');
   expectSuccess(exchange, 'a canonical body with non-ASCII text, signed over its raw UTF-8, must be accepted');
 }
 
@@ -15,11 +16,7 @@ async function acceptsNonAsciiText(ctx: CheckContext): Promise<void> {
 async function acceptsUnescapedSlashes(ctx: CheckContext): Promise<void> {
   const order = validOrder(ctx);
   order.return_url = `https://merchant.example/shop/orders/return?order_id=${encodeURIComponent(String(order.order_id))}`;
-  const exchange = await ctx.send({
-    label: 'Create Order whose return_url has a path and a query',
-    path: CREATE_ORDER_PATH,
-    payload: order,
-  });
+  const exchange = await createOrder(ctx, order, 'Create Order whose return_url has a path and a query');
   expectSuccess(exchange, 'a canonical body with unescaped slashes must be accepted');
 }
 
@@ -27,30 +24,12 @@ async function acceptsUnescapedSlashes(ctx: CheckContext): Promise<void> {
 async function acceptsHtmlCharacters(ctx: CheckContext): Promise<void> {
   const order = validOrder(ctx);
   order.order_note = 'Gift wrap <b>fragile</b> & more than 2 > 1';
-  const exchange = await ctx.send({ label: 'Create Order whose order_note holds &, < and >', path: CREATE_ORDER_PATH, payload: order });
+  const exchange = await createOrder(ctx, order, 'Create Order whose order_note holds &, < and >');
   expectSuccess(exchange, 'a canonical body with &, < and > must be accepted');
 }
 
 export const signatureChecks: Check[] = [
-  {
-    id: 'sign-non-ascii',
-    requirement: 'SIGN-NON-ASCII',
-    title: 'Create Order with "José Müller" is accepted',
-    creates: true,
-    run: acceptsNonAsciiText,
-  },
-  {
-    id: 'sign-slashes',
-    requirement: 'SIGN-SLASHES',
-    title: 'Create Order with a return_url path and query is accepted',
-    creates: true,
-    run: acceptsUnescapedSlashes,
-  },
-  {
-    id: 'sign-html-characters',
-    requirement: 'SIGN-HTML-CHARACTERS',
-    title: 'Create Order with &, < and > in order_note is accepted',
-    creates: true,
-    run: acceptsHtmlCharacters,
-  },
+  creating('sign-non-ascii', 'SIGN-NON-ASCII', 'Create Order with "José Müller" is accepted', acceptsNonAsciiText),
+  creating('sign-slashes', 'SIGN-SLASHES', 'Create Order with a return_url path and query is accepted', acceptsUnescapedSlashes),
+  creating('sign-html-characters', 'SIGN-HTML-CHARACTERS', 'Create Order with &, < and > in order_note is accepted', acceptsHtmlCharacters),
 ];

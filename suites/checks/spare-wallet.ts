@@ -7,18 +7,16 @@ import { isReferenceSandbox } from '../reference-sandbox.js';
 /** The balance a wallet opened by the control request starts with: whole units, valid in every currency. */
 const SPARE_OPENING_BALANCE = '25';
 
-export interface SpareWallet {
-  walletId: string;
-  /** Where it came from, for the report: the config's fixture or a wallet opened for this run. */
-  source: 'fixtures.spareWallet' | 'opened for this run';
-}
-
-export async function spareWallet(ctx: CheckContext): Promise<SpareWallet> {
+/** The wallet, and where it came from for the report: the config's fixture or a wallet opened for this run. */
+export async function spareWallet(
+  ctx: CheckContext,
+): Promise<{ walletId: string; source: 'fixtures.spareWallet' | 'opened for this run' }> {
   const configured = ctx.config.fixtures?.spareWallet;
   if (configured !== undefined && configured !== '') return { walletId: configured, source: 'fixtures.spareWallet' };
+  const needs = 'needs fixtures.spareWallet in the config: a wallet of the merchant that the suite may drain (P-CFG)';
   if (!isReferenceSandbox(ctx)) {
     throw new CheckSkipped(
-      `needs fixtures.spareWallet in the config: a wallet of the merchant that the suite may drain (P-CFG); only a declared reference sandbox ("target": "reference-sandbox", which serve --config-out writes) opens one for the run`,
+      `${needs}; only a declared reference sandbox ("target": "reference-sandbox", which serve --config-out writes) opens one for the run`,
     );
   }
   // Outside the check's exchanges: the run's observers (P-ERR) must not judge an answer to a request
@@ -32,6 +30,6 @@ export async function spareWallet(ctx: CheckContext): Promise<SpareWallet> {
   if (answer.response?.status === 201 && typeof walletId === 'string' && walletId !== '')
     return { walletId, source: 'opened for this run' };
   throw new CheckSkipped(
-    `needs fixtures.spareWallet in the config: a wallet of the merchant that the suite may drain (P-CFG); the target did not open one through the reference sandbox's control request (POST ${OPERATION_PATHS.spareWallet})`,
+    `${needs}; the target did not open one through the reference sandbox's control request (POST ${OPERATION_PATHS.spareWallet})`,
   );
 }

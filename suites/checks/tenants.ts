@@ -1,7 +1,7 @@
 // Isolation of merchants (P-TENANT-1, an extension): requests about the other merchant's order or
 // wallet answer 404 or 403, and the record or wallet is, for its owner, as it was.
 import { answered, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
-import type { Credentials, Exchange } from '../http.js';
+import type { Credentials } from '../http.js';
 import {
   balanceInquiry,
   createOrder,
@@ -9,6 +9,7 @@ import {
   expectData,
   expectOrderCreated,
   initiatePayout,
+  orderLookup,
   payoutRequest,
   validOrder,
   type Decimal,
@@ -28,30 +29,21 @@ async function otherMerchantsOrder(ctx: CheckContext): Promise<string | number> 
   return body.order_id;
 }
 
-function lookupAs(
-  ctx: CheckContext,
-  key: 'orderStatus' | 'orderCancel',
-  orderId: string | number,
-  label: string,
-  as?: Credentials,
-): Promise<Exchange> {
-  const { method, path } = ctx.operation(key);
-  return ctx.send({ label, method, path, payload: { order_id: orderId }, ...(as ? { as } : {}) });
-}
-
 /** TENANT-ORDER-STATUS: Order Status of the other merchant's order_id answers 404, as if unknown. */
 async function orderStatusIsolated(ctx: CheckContext): Promise<void> {
   const orderId = await otherMerchantsOrder(ctx);
-  const exchange = await lookupAs(ctx, 'orderStatus', orderId, "Order Status of the other merchant's order_id");
+  const exchange = await orderLookup(ctx, 'orderStatus', orderId, "Order Status of the other merchant's order_id");
   expectStatus(exchange, [404], "Order Status of another merchant's order must answer 404, as if unknown (P-TENANT-1)");
 }
 
 /** TENANT-ORDER-CANCEL: Order Cancel of the other merchant's order_id answers 404 and the order stays UN_PAID for its owner. */
 async function orderCancelIsolated(ctx: CheckContext): Promise<void> {
   const orderId = await otherMerchantsOrder(ctx);
-  const exchange = await lookupAs(ctx, 'orderCancel', orderId, "Order Cancel of the other merchant's order_id");
+  const exchange = await orderLookup(ctx, 'orderCancel', orderId, "Order Cancel of the other merchant's order_id");
   expectStatus(exchange, [404], "Order Cancel of another merchant's order must answer 404, as if unknown (P-TENANT-1)");
-  const status = await lookupAs(ctx, 'orderStatus', orderId, "the other merchant's Order Status of its order", other(ctx));
+  const { method, path } = ctx.operation('orderStatus');
+  const label = "the other merchant's Order Status of its order";
+  const status = await ctx.send({ label, method, path, payload: { order_id: orderId }, as: other(ctx) });
   const record = expectData(status, "the other merchant's Order Status of its own order must answer it");
   expectThat(
     record.order_status === 'UN_PAID',
@@ -85,12 +77,8 @@ async function initiateIsolated(ctx: CheckContext): Promise<void> {
     async (_, n) => {
       const amount = ownAmount(ctx, currency);
       const body = payoutRequest(ctx, amountNumber(amount), currency, { svc_wallet_id: otherWallet });
-      const exchange = await initiatePayout(
-        ctx,
-        body,
-        `initiate ${decimalText(amount)} from the other merchant's wallet${n > 1 ? ` (try ${n})` : ''}`,
-      );
-      expectStatus(exchange, [403], "a payout from another merchant's wallet must answer 403 (P-TENANT-1)");
+      const label = `initiate ${decimalText(amount)} from the other merchant's wallet${n > 1 ? ` (try ${n})` : ''}`;
+      expectStatus(await initiatePayout(ctx, body, label), [403], "a payout from another merchant's wallet must answer 403 (P-TENANT-1)");
       return { amount, expected: ZERO };
     },
     { walletId: otherWallet, as: other(ctx) },

@@ -12,17 +12,15 @@ export function asExchange(ctx: CheckContext, o: Observation, d: ReceivedDeliver
   const e = parseEvent(d);
   const attempts = o.deliveries.filter((x) => attemptGroup(x) !== undefined && attemptGroup(x) === attemptGroup(d));
   const nth = attempts.indexOf(d) + 1;
+  const attempt = nth > 1 ? ` (attempt ${nth})` : '';
   // A wrong X-SIGNATURE stays as HOOK-SIGNATURE's evidence (an HMAC is not the secret); a right one is
   // redacted, or the report would hold a delivery anyone could send a receiver again.
   const valid = (value: string) =>
     d.headers['x-timestamp'] !== undefined && value === hmacSha256Hex(ctx.config.merchant.secretKey, d.body + d.headers['x-timestamp']);
   const headers = evidenceHeaders(Object.entries(d.headers), ctx.redact, (signature) => !valid(signature));
+  const label = `delivery #${d.n} to the kit's receiver: ${e.event ?? 'an unreadable event'} ${e.eventId ?? ''}${attempt}`;
   return {
-    label:
-      `delivery #${d.n} to the kit's receiver: ${e.event ?? 'an unreadable event'} ${e.eventId ?? ''}${nth > 1 ? ` (attempt ${nth})` : ''}; the answer is the kit's`.replace(
-        '  ',
-        ' ',
-      ),
+    label: `${label}; the answer is the kit's`.replace('  ', ' '),
     request: { method: d.method, url: new URL(d.path, o.session.receiver.url).href, headers, body: ctx.redact(d.body) },
     response: {
       status: d.answered,
@@ -57,25 +55,24 @@ export function missing(o: Observation, message: string, details: ConstructorPar
   );
 }
 
-/** The observation's deliveries, or a skip when none came (HOOK-EVENTS-FIRED says why). */
-export async function deliveries(ctx: CheckContext): Promise<{ o: Observation; all: ReceivedDelivery[] }> {
-  const o = await observed(ctx);
-  if (o.deliveries.length === 0)
-    throw new CheckSkipped(`no webhook delivery reached the kit's receiver to judge (HOOK-EVENTS-FIRED says why)`);
-  return { o, all: o.deliveries };
-}
-
-/** Fails on the first delivery a test finds fault with, naming how many more it found. */
+/**
+ * A check over every delivery the observation kept (a skip when none came: HOOK-EVENTS-FIRED says why).
+ * It fails on the first delivery `test` finds fault with, naming how many more it found.
+ */
 export function judgeEach(
-  ctx: CheckContext,
-  o: Observation,
-  list: readonly ReceivedDelivery[],
-  test: (d: ReceivedDelivery) => string | undefined,
   expected: string,
-): void {
-  const found = list.map((d) => [d, test(d)] as const).filter((f): f is readonly [ReceivedDelivery, string] => f[1] !== undefined);
-  if (found.length === 0) return;
-  const [d, why] = found[0]!;
-  const more = found.length > 1 ? ` (and ${found.length - 1} more of the ${list.length} deliveries)` : '';
-  throw new CheckFailure(`delivery #${d.n}: ${why}${more}`, { expected, actual: why, exchange: asExchange(ctx, o, d) });
+  test: (d: ReceivedDelivery, ctx: CheckContext, all: readonly ReceivedDelivery[]) => string | undefined,
+): (ctx: CheckContext) => Promise<void> {
+  return async (ctx) => {
+    const o = await observed(ctx);
+    const all = o.deliveries;
+    if (all.length === 0) throw new CheckSkipped(`no webhook delivery reached the kit's receiver to judge (HOOK-EVENTS-FIRED says why)`);
+    const found = all
+      .map((d) => [d, test(d, ctx, all)] as const)
+      .filter((f): f is readonly [ReceivedDelivery, string] => f[1] !== undefined);
+    if (found.length === 0) return;
+    const [d, why] = found[0]!;
+    const more = found.length > 1 ? ` (and ${found.length - 1} more of the ${all.length} deliveries)` : '';
+    throw new CheckFailure(`delivery #${d.n}: ${why}${more}`, { expected, actual: why, exchange: asExchange(ctx, o, d) });
+  };
 }

@@ -12,28 +12,19 @@ import { CheckFailure, CheckInconclusive, CheckSkipped, type Check, type CheckCo
 import { toleranceOf } from '../config.js';
 import { ARRIVAL_JITTER_SECONDS, retryTiming } from './retry-timing.js';
 import { attemptGroup, parseEvent, REFUSED_ATTEMPTS } from './webhook-observation.js';
-import { asExchange, deliveries, judgeEach, missing, observed } from './webhook-evidence.js';
+import { asExchange, judgeEach, missing, observed } from './webhook-evidence.js';
 
 const NEEDS: readonly Need[] = ['webhooks', 'profile.operations.transactionInitiation', 'profile.operations.balanceInquiry'];
 const HEADER = EVENT_ID_HEADER.toLowerCase();
 
-async function headers(ctx: CheckContext): Promise<void> {
-  const { o, all } = await deliveries(ctx);
-  // Every delivery kept is a POST to the listener's path: anything else was a stray, never judged.
-  judgeEach(
-    ctx,
-    o,
-    all,
-    (d) => {
-      const missing = ['x-signature', 'x-timestamp', HEADER].filter((h) => !d.headers[h]);
-      if (missing.length > 0) return `${missing.map((h) => h.toUpperCase()).join(', ')} missing`;
-      if (!isJsonContentType(d.headers['content-type'] ?? ''))
-        return headerIsNot('Content-Type', d.headers['content-type'], 'application/json');
-      return undefined;
-    },
-    `POST with Content-Type: application/json, X-SIGNATURE, X-TIMESTAMP and ${EVENT_ID_HEADER} (P-HOOK-1)`,
-  );
-}
+// Every delivery kept is a POST to the listener's path: anything else was a stray, never judged.
+const headers = judgeEach(`POST with Content-Type: application/json, X-SIGNATURE, X-TIMESTAMP and ${EVENT_ID_HEADER} (P-HOOK-1)`, (d) => {
+  const missing = ['x-signature', 'x-timestamp', HEADER].filter((h) => !d.headers[h]);
+  if (missing.length > 0) return `${missing.map((h) => h.toUpperCase()).join(', ')} missing`;
+  if (!isJsonContentType(d.headers['content-type'] ?? ''))
+    return headerIsNot('Content-Type', d.headers['content-type'], 'application/json');
+  return undefined;
+});
 
 const NOT_JSON = Symbol('not JSON');
 /** Hex digits of the kit's expected webhook signature shown in HOOK-SIGNATURE's message. */
@@ -48,121 +39,95 @@ function bodyJson(d: Pick<ReceivedDelivery, 'body'>): unknown {
   }
 }
 
-async function canonicalBody(ctx: CheckContext): Promise<void> {
-  const { o, all } = await deliveries(ctx);
-  judgeEach(
-    ctx,
-    o,
-    all,
-    (d) => {
-      const json = bodyJson(d);
-      if (json === NOT_JSON) return 'the body is not JSON';
-      let canonical: string;
-      try {
-        canonical = canonicalize(json);
-      } catch {
-        return 'the body holds a number no signer can write canonically';
-      }
-      if (canonical === d.body) return undefined;
-      const timestamp = /^\d+$/.test(d.headers['x-timestamp'] ?? '') ? d.headers['x-timestamp']! : '0';
-      const secret = ctx.config.merchant.secretKey;
-      const how = diagnose({ body: d.body, timestamp, signature: hmacSha256Hex(secret, d.body + timestamp), secret }).variants.filter(
-        (v) => v !== 'canonical',
-      );
-      return `the body is not the canonical text of the event${how.length > 0 ? `: ${how.join(' + ')}` : ''}`;
-    },
-    'the canonical text of the event: keys sorted, compact, "/" and non-ASCII unescaped (P-SIGN-1)',
-  );
-}
+const canonicalBody = judgeEach(
+  'the canonical text of the event: keys sorted, compact, "/" and non-ASCII unescaped (P-SIGN-1)',
+  (d, ctx) => {
+    const json = bodyJson(d);
+    if (json === NOT_JSON) return 'the body is not JSON';
+    let canonical: string;
+    try {
+      canonical = canonicalize(json);
+    } catch {
+      return 'the body holds a number no signer can write canonically';
+    }
+    if (canonical === d.body) return undefined;
+    const timestamp = /^\d+$/.test(d.headers['x-timestamp'] ?? '') ? d.headers['x-timestamp']! : '0';
+    const secret = ctx.config.merchant.secretKey;
+    const how = diagnose({ body: d.body, timestamp, signature: hmacSha256Hex(secret, d.body + timestamp), secret }).variants.filter(
+      (v) => v !== 'canonical',
+    );
+    return `the body is not the canonical text of the event${how.length > 0 ? `: ${how.join(' + ')}` : ''}`;
+  },
+);
 
-async function signature(ctx: CheckContext): Promise<void> {
-  const { o, all } = await deliveries(ctx);
-  const secret = ctx.config.merchant.secretKey;
-  judgeEach(
-    ctx,
-    o,
-    all,
-    (d) => {
-      const timestamp = d.headers['x-timestamp'];
-      const sig = d.headers['x-signature'];
-      if (timestamp === undefined || sig === undefined) return undefined; // HOOK-DELIVERY-HEADERS reports it
-      const expected = hmacSha256Hex(secret, d.body + timestamp);
-      if (sig === expected) return undefined;
-      // Only the start of the kit's own HMAC is shown: enough to compare with a sender's, never a
-      // signature someone holding the report could put on a forged delivery.
-      const sent = `X-SIGNATURE (shown in the evidence) does not cover the body as delivered (the kit's HMAC of it begins ${expected.slice(0, EXPECTED_SHOWN)}…)`;
-      try {
-        const builtOrder = webhookBuiltOrder(d.body);
-        const found = diagnose({ body: d.body, timestamp, signature: sig, secret, ...(builtOrder !== undefined ? { builtOrder } : {}) });
-        return found.variants.length > 0
-          ? `${sent}; diagnose: ${found.variants.join(' + ')}`
-          : `${sent}, and no known variant explains it: is it signed with the merchant's secret key (P-HOOK-1), not another secret?`;
-      } catch {
-        return `${sent} (the timestamp is not a number, so diagnose cannot say more)`;
-      }
-    },
-    "X-SIGNATURE = hex HMAC-SHA256(the merchant's secret key, body as delivered + X-TIMESTAMP) (P-HOOK-1, P-SIGN-2)",
-  );
-}
+const signature = judgeEach(
+  "X-SIGNATURE = hex HMAC-SHA256(the merchant's secret key, body as delivered + X-TIMESTAMP) (P-HOOK-1, P-SIGN-2)",
+  (d, ctx) => {
+    const secret = ctx.config.merchant.secretKey;
+    const timestamp = d.headers['x-timestamp'];
+    const sig = d.headers['x-signature'];
+    if (timestamp === undefined || sig === undefined) return undefined; // HOOK-DELIVERY-HEADERS reports it
+    const expected = hmacSha256Hex(secret, d.body + timestamp);
+    if (sig === expected) return undefined;
+    // Only the start of the kit's own HMAC is shown: enough to compare with a sender's, never a
+    // signature someone holding the report could put on a forged delivery.
+    const sent = `X-SIGNATURE (shown in the evidence) does not cover the body as delivered (the kit's HMAC of it begins ${expected.slice(0, EXPECTED_SHOWN)}…)`;
+    try {
+      const builtOrder = webhookBuiltOrder(d.body);
+      const found = diagnose({ body: d.body, timestamp, signature: sig, secret, ...(builtOrder !== undefined ? { builtOrder } : {}) });
+      return found.variants.length > 0
+        ? `${sent}; diagnose: ${found.variants.join(' + ')}`
+        : `${sent}, and no known variant explains it: is it signed with the merchant's secret key (P-HOOK-1), not another secret?`;
+    } catch {
+      return `${sent} (the timestamp is not a number, so diagnose cannot say more)`;
+    }
+  },
+);
 
-async function freshTimestamp(ctx: CheckContext): Promise<void> {
-  const { o, all } = await deliveries(ctx);
-  const window = toleranceOf(ctx.config);
-  judgeEach(
-    ctx,
-    o,
-    all,
-    (d) => {
-      const ts = d.headers['x-timestamp'];
-      if (ts === undefined) return undefined; // HOOK-DELIVERY-HEADERS reports it
-      if (!/^\d{1,12}$/.test(ts)) return `X-TIMESTAMP ${JSON.stringify(ts)} is not whole UNIX seconds`;
-      const skew = Number(ts) - Math.floor(d.receivedAt / 1000);
-      if (Math.abs(skew) > window) return `X-TIMESTAMP is ${skew} s from the kit's clock when it arrived (window ±${window} s)`;
-      // An attempt 2 s or more after an earlier one of the same event was made later: its timestamp must be too.
-      const group = attemptGroup(d);
-      const earlier = all.find(
-        (x) =>
-          x.n < d.n &&
-          group !== undefined &&
-          attemptGroup(x) === group &&
-          d.receivedAt - x.receivedAt >= 2_000 &&
-          Number(x.headers['x-timestamp']) >= Number(ts),
-      );
-      return earlier === undefined
-        ? undefined
-        : `a retry ${((d.receivedAt - earlier.receivedAt) / 1000).toFixed(1)} s after delivery #${earlier.n} carries the same X-TIMESTAMP ${ts}: the retry re-sends a stored request instead of signing afresh`;
-    },
-    "each attempt's X-TIMESTAMP is the sender's clock at that attempt, with its own signature (P-HOOK-1)",
-  );
-}
+const freshTimestamp = judgeEach(
+  "each attempt's X-TIMESTAMP is the sender's clock at that attempt, with its own signature (P-HOOK-1)",
+  (d, ctx, all) => {
+    const window = toleranceOf(ctx.config);
+    const ts = d.headers['x-timestamp'];
+    if (ts === undefined) return undefined; // HOOK-DELIVERY-HEADERS reports it
+    if (!/^\d{1,12}$/.test(ts)) return `X-TIMESTAMP ${JSON.stringify(ts)} is not whole UNIX seconds`;
+    const skew = Number(ts) - Math.floor(d.receivedAt / 1000);
+    if (Math.abs(skew) > window) return `X-TIMESTAMP is ${skew} s from the kit's clock when it arrived (window ±${window} s)`;
+    // An attempt 2 s or more after an earlier one of the same event was made later: its timestamp must be too.
+    const group = attemptGroup(d);
+    const earlier = all.find(
+      (x) =>
+        x.n < d.n &&
+        group !== undefined &&
+        attemptGroup(x) === group &&
+        d.receivedAt - x.receivedAt >= 2_000 &&
+        Number(x.headers['x-timestamp']) >= Number(ts),
+    );
+    return earlier === undefined
+      ? undefined
+      : `a retry ${((d.receivedAt - earlier.receivedAt) / 1000).toFixed(1)} s after delivery #${earlier.n} carries the same X-TIMESTAMP ${ts}: the retry re-sends a stored request instead of signing afresh`;
+  },
+);
 
-async function eventShape(ctx: CheckContext): Promise<void> {
-  const { o, all } = await deliveries(ctx);
-  judgeEach(
-    ctx,
-    o,
-    all,
-    (d) => {
-      const json = bodyJson(d);
-      if (json === NOT_JSON) return undefined; // HOOK-CANONICAL-BODY reports it
-      const result = validateSchema('webhook-event', json);
-      if (!result.valid)
-        return `the event does not match webhook-event: ${describeErrors(result.errors.slice(0, 2)).replaceAll('\n', '; ')}`;
-      const e = parseEvent(d);
-      const header = d.headers[HEADER];
-      if (header !== undefined && header !== e.eventId)
-        return `${EVENT_ID_HEADER} ${JSON.stringify(header)} is not the body's event_id ${JSON.stringify(e.eventId)}`;
-      const expected = WEBHOOK_EVENTS[e.event!].state;
-      if (e.state !== expected) return `a ${e.event} event whose record says ${JSON.stringify(e.state)}, not ${expected}`;
-      return undefined;
-    },
-    '{ event_id, event, created_at (UNIX seconds), data: the record in the state the event names } (P-HOOK-2)',
-  );
-}
+const eventShape = judgeEach(
+  '{ event_id, event, created_at (UNIX seconds), data: the record in the state the event names } (P-HOOK-2)',
+  (d) => {
+    const json = bodyJson(d);
+    if (json === NOT_JSON) return undefined; // HOOK-CANONICAL-BODY reports it
+    const result = validateSchema('webhook-event', json);
+    if (!result.valid) return `the event does not match webhook-event: ${describeErrors(result.errors.slice(0, 2)).replaceAll('\n', '; ')}`;
+    const e = parseEvent(d);
+    const header = d.headers[HEADER];
+    if (header !== undefined && header !== e.eventId)
+      return `${EVENT_ID_HEADER} ${JSON.stringify(header)} is not the body's event_id ${JSON.stringify(e.eventId)}`;
+    const expected = WEBHOOK_EVENTS[e.event!].state;
+    if (e.state !== expected) return `a ${e.event} event whose record says ${JSON.stringify(e.state)}, not ${expected}`;
+    return undefined;
+  },
+);
 
 async function eventsFired(ctx: CheckContext): Promise<void> {
   const o = await observed(ctx);
-  const { payouts } = o;
   const about = (id: string) => o.deliveries.filter((d) => parseEvent(d).subject === id);
   if (o.deliveries.length === 0) {
     const none = `no webhook delivery reached the kit's receiver at ${o.session.receiver.url} within ${o.waitedSeconds} s of initiating two payouts`;
@@ -188,7 +153,7 @@ async function eventsFired(ctx: CheckContext): Promise<void> {
       },
     );
   }
-  for (const payout of payouts) {
+  for (const payout of o.payouts) {
     const states = new Set([payout.initiated, payout.ended].filter((s): s is string => s !== undefined));
     for (const state of states) {
       const name = Object.entries(WEBHOOK_EVENTS).find(([, spec]) => spec.subject === 'payout' && spec.state === state)?.[0];
@@ -247,7 +212,6 @@ async function retries(ctx: CheckContext): Promise<void> {
       ...details(changed),
       actual: 'another body',
     });
-  // How the delays are read, and what allowance they get, is retryTiming's to say.
   const { delays, shrankAt, took } = retryTiming(
     attempts.map((d) => ({
       receivedAt: d.receivedAt,
@@ -295,15 +259,9 @@ async function agreesWithStatusOperation(ctx: CheckContext): Promise<void> {
 }
 
 /** Their own lane, started with the run: the observation waits seconds for retries beside the rest. */
-const hook = (id: string, requirement: string, title: string, run: (ctx: CheckContext) => Promise<void>): Check => ({
-  id,
-  requirement,
-  title,
-  needs: NEEDS,
-  creates: true,
-  lane: 'webhooks',
-  run,
-});
+function hook(id: string, requirement: string, title: string, run: Check['run']): Check {
+  return { id, requirement, title, needs: NEEDS, creates: true, lane: 'webhooks', run };
+}
 
 export const webhookChecks: readonly Check[] = [
   hook('hook-events-fired', 'HOOK-EVENTS-FIRED', 'a payout that is initiated, settles or fails is notified with its event', eventsFired),

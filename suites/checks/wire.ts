@@ -5,6 +5,7 @@ import { OPERATIONS } from '../../core/operations.js';
 import { envelopeProblems, headerIsNot, isJsonContentType } from '../../core/predicates.js';
 import { canonicalize } from '../../signer/canonical.js';
 import { answered, CheckFailure, CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import type { Exchange } from '../http.js';
 import { operationOf, type OperationKey } from '../config.js';
 import {
   contentLengthOf,
@@ -16,6 +17,7 @@ import {
   type RawRequest,
 } from '../raw-http.js';
 import { CREATE_ORDER_PATH, expectOrderCreated, PAYOUT_STATUS_PATH, validOrder } from '../requests.js';
+import { creating } from './shared-auth.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -109,10 +111,9 @@ async function repeatedKeys(ctx: CheckContext): Promise<void> {
   expectStatus(exchange, [400], 'a body in which an object repeats a key must be refused with 400 (P-HTTP-4)');
 }
 
-/** Whether bytes hold anything past ASCII: only then can a character count differ from a byte count. */
-function nonAscii(bytes: Buffer): boolean {
-  return bytes.some((byte) => byte > 0x7f);
-}
+/** A failure shown by the raw exchange it is about. */
+const rawFailure = (message: string, expected: string, evidence: Exchange) =>
+  new CheckFailure(message, { expected, actual: answered(evidence), exchange: evidence });
 
 /** The Content-Length an answer said, checked against the bytes that came; undefined when none was sent. */
 function lengthProblem(answer: RawAnswer): string | undefined {
@@ -151,18 +152,15 @@ export async function contentLength(ctx: CheckContext, options: RawOptions = {})
       continue;
     }
     if (answer === undefined)
-      throw new CheckFailure(`${request.label}: no complete HTTP answer came before the connection closed`, {
-        expected: 'an HTTP answer',
-        actual: answered(evidence),
-        exchange: evidence,
-      });
+      throw rawFailure(`${request.label}: no complete HTTP answer came before the connection closed`, 'an HTTP answer', evidence);
     const problem = lengthProblem(answer);
     expectThat(problem === undefined, `${request.label}: ${problem} (P-HTTP-3: Content-Length counts bytes, not characters)`, {
       expected: `Content-Length: ${answer.body.length}`,
       actual: `Content-Length: ${answer.headers['content-length']}`,
       exchange: evidence,
     });
-    if (answer.headers['content-length'] !== undefined && nonAscii(answer.body)) judgedNonAscii++;
+    // Only bytes past ASCII can tell a count of characters from one of bytes.
+    if (answer.headers['content-length'] !== undefined && answer.body.some((byte) => byte > 0x7f)) judgedNonAscii++;
   }
 
   const broken: RawRequest = {
@@ -177,30 +175,24 @@ export async function contentLength(ctx: CheckContext, options: RawOptions = {})
   };
   const pair = await twoOnOneConnection(ctx, broken, next, options);
   if (pair.first === undefined) {
-    const evidence = rawEvidence(ctx, broken, undefined, pair.firstProblem);
     const why = pair.firstProblem === undefined ? '' : ` (${pair.firstProblem})`;
-    throw new CheckFailure(`${broken.label}: no complete HTTP answer${why} (P-HTTP-3)`, {
-      expected: 'an error answer',
-      actual: answered(evidence),
-      exchange: evidence,
-    });
+    throw rawFailure(
+      `${broken.label}: no complete HTTP answer${why} (P-HTTP-3)`,
+      'an error answer',
+      rawEvidence(ctx, broken, undefined, pair.firstProblem),
+    );
   }
   if (pair.second.unjudged !== undefined) {
     // The bytes were judged; whether the connection takes another request after an error cannot be told.
     throw new CheckSkipped(`not judged: whether a connection stays usable after an error answer: ${next.label}: ${pair.second.unjudged}`);
   }
   if (pair.sentSecond && pair.second.answer === undefined) {
-    const evidence = rawEvidence(
-      ctx,
-      next,
-      undefined,
-      'the connection closed without an answer, though the error before it did not say Connection: close',
+    const closed = 'the connection closed without an answer, though the error before it did not say Connection: close';
+    throw rawFailure(
+      'after an error answer without Connection: close, the connection did not take another request (P-HTTP-3)',
+      'an answer to the second request, or Connection: close on the error',
+      rawEvidence(ctx, next, undefined, closed),
     );
-    throw new CheckFailure('after an error answer without Connection: close, the connection did not take another request (P-HTTP-3)', {
-      expected: 'an answer to the second request, or Connection: close on the error',
-      actual: answered(evidence),
-      exchange: evidence,
-    });
   }
   if (judgedNonAscii === 0) {
     const also = unjudged.length > 0 ? `; ${unjudged.join('; ')}` : '';
@@ -231,11 +223,5 @@ export const wireChecks: Check[] = [
     creates: true,
     run: (ctx) => contentLength(ctx),
   },
-  {
-    id: 'http-repeated-keys',
-    requirement: 'HTTP-REPEATED-KEYS',
-    title: 'a body that repeats order_id is refused with 400',
-    creates: true,
-    run: repeatedKeys,
-  },
+  creating('http-repeated-keys', 'HTTP-REPEATED-KEYS', 'a body that repeats order_id is refused with 400', repeatedKeys),
 ];
