@@ -3,45 +3,14 @@
 import type { ExtensionOperation } from '../core/operations.js';
 import type { Report } from '../core/report.js';
 import type { WebhookEvent } from '../core/webhooks.js';
+import { loadSchema } from './index.js';
 
-/** The 34 currency codes of the interface's currency table. */
-export const CURRENCIES = [
-  'INR',
-  'USD',
-  'EUR',
-  'GBP',
-  'AED',
-  'SGD',
-  'CAD',
-  'AUD',
-  'JPY',
-  'CNY',
-  'HKD',
-  'CHF',
-  'SAR',
-  'QAR',
-  'KWD',
-  'BHD',
-  'OMR',
-  'MYR',
-  'THB',
-  'IDR',
-  'PHP',
-  'ZAR',
-  'NZD',
-  'TRY',
-  'BRL',
-  'MXN',
-  'KRW',
-  'DKK',
-  'SEK',
-  'NOK',
-  'PLN',
-  'CZK',
-  'HUF',
-  'ILS',
-] as const;
-export type Currency = (typeof CURRENCIES)[number];
+/** The 34 currency codes of the interface's currency table, as the request schemas list them. */
+export const CURRENCIES: readonly string[] = Object.freeze(
+  (loadSchema('order-create-request') as { properties: { order_currency: { enum: string[] } } }).properties.order_currency.enum,
+);
+/** A code of the currency table: the schemas hold the list, so its type is plain text. */
+export type Currency = string;
 
 /** The interface's transfer modes table. */
 export const TRANSFER_MODES = ['imps', 'neft', 'rtgs', 'upi', 'ach', 'wire', 'swift', 'sepa'] as const;
