@@ -47,18 +47,10 @@ export interface OrderCreateRequestConstraints {
   orderIdPrefix?: string;
 }
 
-interface ResolvedConstraints {
-  readonly currencies: readonly Currency[];
-  readonly orderIdKind: OrderIdKind;
-  readonly maxAmount: number;
-  readonly amountForm: AmountForm;
-  readonly serviceTypes: readonly string[];
-  readonly orderIdPrefix: string | undefined;
-}
-
 const API = 'orderCreateRequest';
 
-function withDefaults(constraints: OrderCreateRequestConstraints): ResolvedConstraints {
+/** The constraints checked, with their defaults filled in. */
+function withDefaults(constraints: OrderCreateRequestConstraints) {
   const orderIdPrefix = checkIdPrefix(API, 'orderIdPrefix', constraints.orderIdPrefix);
   const orderIdKind = checkOneOf(
     API,
@@ -79,6 +71,8 @@ function withDefaults(constraints: OrderCreateRequestConstraints): ResolvedConst
     orderIdPrefix,
   };
 }
+
+type ResolvedConstraints = ReturnType<typeof withDefaults>;
 
 /** Positive safe integers, mostly of a size merchants use, sometimes up to 2^53 - 1. */
 function integerOrderId(): fc.Arbitrary<number> {
