@@ -5,12 +5,13 @@ import type { Report } from '../core/report.js';
 import type { WebhookEvent } from '../core/webhooks.js';
 import { loadSchema } from './index.js';
 
-/** The 34 currency codes of the interface's currency table, as the request schemas list them. */
-export const CURRENCIES: readonly string[] = Object.freeze(
-  (loadSchema('order-create-request') as { properties: { order_currency: { enum: string[] } } }).properties.order_currency.enum,
+/** A code of the interface's currency table, upper-case as ISO 4217 writes it; the schemas hold the list. */
+export type Currency = Uppercase<string>;
+
+/** The 34 codes of the currency table, as the request schemas list them. */
+export const CURRENCIES: readonly Currency[] = Object.freeze(
+  (loadSchema('order-create-request') as { properties: { order_currency: { enum: Currency[] } } }).properties.order_currency.enum,
 );
-/** A code of the currency table: the schemas hold the list, so its type is plain text. */
-export type Currency = string;
 
 /** The interface's transfer modes table. */
 export const TRANSFER_MODES = ['imps', 'neft', 'rtgs', 'upi', 'ach', 'wire', 'swift', 'sepa'] as const;

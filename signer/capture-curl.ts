@@ -12,7 +12,7 @@ const SHORT_OPTIONS: Record<string, string> = Object.fromEntries(
   D:dump-header e:referer E:cert K:config m:max-time o:output P:ftp-port Q:quote r:range t:telnet-option u:user
   U:proxy-user w:write-out x:proxy y:speed-time Y:speed-limit z:time-cond`
     .split(/\s+/)
-    .map((pair) => pair.split(':')),
+    .map((pair) => pair.split(':') as [string, string]),
 );
 
 /** Long options that take a value. An unknown option is taken as a flag, so this list errs long. */
