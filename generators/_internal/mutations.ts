@@ -1,13 +1,13 @@
 // One-defect mutations of a valid request (P-ERR-4). Each mutation changes only what its label says:
 // one field removed, nulled or replaced, or the whole body replaced by non-object or non-JSON text.
 import { fc } from '../../common/fast-check.js';
+import { getPath, withPath } from '../../core/predicates.js';
 import { canonicalize } from '../../signer/canonical.js';
 import { requiredFields, type SchemaNode } from '../../schemas/field-order.js';
 import type { SchemaId } from '../../schemas/index.js';
 import { CURRENCIES } from '../../schemas/types.js';
 import { BAD_REQUEST, BAD_REQUEST_OR_UNPROCESSABLE, DEFECT_KINDS, type DefectKind, type InvalidRequest } from '../invalidRequest.js';
 import { GeneratorConstraintError } from './constraints.js';
-import { getAt, withAt, withoutAt } from './json.js';
 
 type FieldKind = 'string' | 'object' | 'id' | 'amount' | 'currency' | 'transfer-mode';
 
@@ -155,7 +155,7 @@ function invalidJsonTexts<T extends object>(value: T, shape: RequestShape): fc.A
     fc.constant({ text: text.replaceAll('"', "'"), how: 'single quotes instead of double quotes' }),
     fc.constant({ text: `{${firstKey}${text.slice(firstKey.length + 3)}`, how: `the key ${firstKey} unquoted` }),
     fc.constant({
-      text: canonicalize(withAt(value, literalAt, MARKER)).replace(`"${MARKER}"`, literal),
+      text: canonicalize(withPath(value, literalAt, MARKER)).replace(`"${MARKER}"`, literal),
       how: `the bare literal ${literal} as ${literalAt}`,
     }),
     fc.constant({ text: `{/* retry */${text.slice(1)}`, how: 'a comment' }),
@@ -170,37 +170,37 @@ function mutationsOf<T extends object>(valid: T, shape: RequestShape, defect: De
     case 'missing-field':
       return fc
         .constantFrom(...fields)
-        .map(({ path }) => field(defect, path, `required field ${path} is missing`, withoutAt(valid, path), false));
+        .map(({ path }) => field(defect, path, `required field ${path} is missing`, withPath(valid, path, undefined), false));
     case 'null-field':
       return fc
         .constantFrom(...fields)
-        .map(({ path }) => field(defect, path, `required field ${path} is null`, withAt(valid, path, null), lenientField(path)));
+        .map(({ path }) => field(defect, path, `required field ${path} is null`, withPath(valid, path, null), lenientField(path)));
     case 'wrong-type':
       return fc.constantFrom(...fields).chain(({ path, schema }) => {
         const kind = kindOf(shape, path, schema);
         return fc
-          .constantFrom(...wrongTypes(kind, getAt(valid, path)))
+          .constantFrom(...wrongTypes(kind, getPath(valid, path)))
           .map(({ value, label }) =>
-            field(defect, path, `field ${path} is ${label} instead of ${EXPECTED[kind]}`, withAt(valid, path, value), lenientField(path)),
+            field(defect, path, `field ${path} is ${label} instead of ${EXPECTED[kind]}`, withPath(valid, path, value), lenientField(path)),
           );
       });
     case 'bad-amount': {
       const path = required(shape.amountField, defect);
       // a valid amount of either form reads as a number: 150, "150.00"
       return fc
-        .constantFrom(...badAmounts(Number(getAt(valid, path))))
-        .map(({ value, label }) => field(defect, path, `${path} is ${label}`, withAt(valid, path, value), true));
+        .constantFrom(...badAmounts(Number(getPath(valid, path))))
+        .map(({ value, label }) => field(defect, path, `${path} is ${label}`, withPath(valid, path, value), true));
     }
     case 'unknown-currency': {
       const path = required(shape.currencyField, defect);
-      return unknownCurrencies(String(getAt(valid, path))).map((code) =>
-        field(defect, path, `${path} "${code}" is not in the interface's currency table`, withAt(valid, path, code), true),
+      return unknownCurrencies(String(getPath(valid, path))).map((code) =>
+        field(defect, path, `${path} "${code}" is not in the interface's currency table`, withPath(valid, path, code), true),
       );
     }
     case 'unknown-transfer-mode': {
       const path = required(shape.transferModeField, defect);
-      return unknownTransferModes(String(getAt(valid, path))).map((mode) =>
-        field(defect, path, `${path} "${mode}" is not in the interface's transfer mode table`, withAt(valid, path, mode), false),
+      return unknownTransferModes(String(getPath(valid, path))).map((mode) =>
+        field(defect, path, `${path} "${mode}" is not in the interface's transfer mode table`, withPath(valid, path, mode), false),
       );
     }
     case 'invalid-json':
