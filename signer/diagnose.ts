@@ -82,11 +82,6 @@ interface Candidate {
   payload?: string;
 }
 
-interface TimestampForm {
-  value: string;
-  labels: VariantId[];
-}
-
 /** Most explanations to list besides the best one. */
 const MAX_CANDIDATES = 8;
 /** Texts tried with every millisecond of the second, when nothing else explains the signature. */
@@ -238,7 +233,8 @@ function profileSeconds(timestamp: string): string {
   return whole.length >= 13 ? whole.slice(0, -3) : whole;
 }
 
-function timestampForms(timestamp: string): TimestampForm[] {
+/** The timestamp texts a client may have signed for the one sent, with the variants each stands for. */
+function timestampForms(timestamp: string): { value: string; labels: VariantId[] }[] {
   const [whole = '', fraction] = timestamp.split('.');
   if (fraction !== undefined) {
     return [
