@@ -69,12 +69,6 @@ interface Key {
   labels: VariantId[];
 }
 
-interface Decoded {
-  bytes: Buffer;
-  algorithm: HmacAlgorithm;
-  labels: VariantId[];
-}
-
 interface Candidate {
   text: string;
   labels: VariantId[];
@@ -265,7 +259,7 @@ function candidateKeys(secret: string, algorithm: HmacAlgorithm): Key[] {
   return secrets.map(([key, labels]) => ({ secret: key, algorithm, labels: [...labels, ...algorithmLabels] }));
 }
 
-function decodeSignature(received: string): Decoded | undefined {
+function decodeSignature(received: string): { bytes: Buffer; algorithm: HmacAlgorithm; labels: VariantId[] } | undefined {
   let text = received.trim();
   const prefixed = /^(?:sha256|sha1|sha512|v1|hmac-sha256)=(.+)$/i.exec(text);
   const prefixLabels: VariantId[] = prefixed ? ['signature-prefix'] : [];
