@@ -48,10 +48,7 @@ export class ChunkedReader {
       let first = 0;
       while (hex !== undefined && first < hex.length - 1 && hex[first] === '0') first++;
       if (hex === undefined || hex.length - first > MAX_SIZE_DIGITS)
-        return (this.settled = {
-          state: 'malformed',
-          problem: `the chunk size line ${quoted(line)} is not a hex size`,
-        });
+        return (this.settled = { state: 'malformed', problem: `the chunk size line ${quoted(line)} is not a hex size` });
       const length = Number.parseInt(hex.slice(first), 16);
       const dataStart = lineEnd + CRLF.length;
       if (length === 0) {

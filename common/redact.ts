@@ -63,25 +63,11 @@ function allAscii(texts: readonly string[]): boolean {
   return true;
 }
 
-/** The forms of every secret: one list matched exactly, one whatever its letter case. */
-function formsOf(secrets: readonly (string | undefined)[]): { exact: string[]; anyCase: string[] } {
-  const exact: string[] = [];
-  const anyCase: string[] = [];
-  for (const secret of secrets) {
-    if (typeof secret !== 'string' || secret.length < 4) continue;
-    const forms = secretForms(secret);
-    exact.push(...forms.exact);
-    anyCase.push(...forms.anyCase);
-  }
-  return { exact, anyCase };
-}
-
 /** The patterns of every form of the secrets: one matched exactly, one whatever its letter case. */
-function secretPatterns(
-  secrets: readonly (string | undefined)[],
-  flags: '' | 'g',
-): { exact?: RegExp | undefined; anyCase?: RegExp | undefined } {
-  const { exact, anyCase } = formsOf(secrets);
+function secretPatterns(secrets: readonly (string | undefined)[], flags: '' | 'g') {
+  const forms = secrets.filter((secret): secret is string => typeof secret === 'string' && secret.length >= 4).map(secretForms);
+  const exact = forms.flatMap((f) => f.exact);
+  const anyCase = forms.flatMap((f) => f.anyCase);
   return { exact: alternation(exact, flags), anyCase: alternation(anyCase, `${flags}i`) };
 }
 

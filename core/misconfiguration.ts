@@ -22,16 +22,16 @@ export function noSignedRequestAccepted(results: readonly CheckResult[]): boolea
   return answered >= MIN_SIGNED && accepted === 0;
 }
 
-/** Whether the target took a request signed wrong or not at all; a 404 counts only from a target that
- * answered no correctly signed request 404 (so its paths are right). */
+/** Whether the target took a request signed a known wrong way, or wrong or not at all. */
 export function authenticatesOtherwise(results: readonly CheckResult[]): boolean {
+  return results.some((r) => r.meta.acceptedVariant !== undefined) || tookWrongSigning(results).length > 0;
+}
+
+/** The results whose requests signed wrong or not at all the target took; a 404 counts only from a target that
+ * answered no correctly signed request 404 (so its paths are right). */
+function tookWrongSigning(results: readonly CheckResult[]): CheckResult[] {
   const pathsRight = plainlySignedTally(results).notFound === 0;
-  return results.some(
-    (r) =>
-      r.meta.acceptedVariant !== undefined ||
-      (r.meta.wronglySignedAccepted ?? 0) > 0 ||
-      (pathsRight && (r.meta.wronglySignedNotFound ?? 0) > 0),
-  );
+  return results.filter((r) => (r.meta.wronglySignedAccepted ?? 0) > 0 || (pathsRight && (r.meta.wronglySignedNotFound ?? 0) > 0));
 }
 
 const serverErrors = (results: readonly CheckResult[]) => results.reduce((n, r) => n + (r.meta.serverErrors ?? 0), 0);
@@ -72,10 +72,7 @@ export function runHints(results: readonly CheckResult[]): string[] {
     return [
       `no correctly signed request was taken, but one signed a known wrong way was: ${accepted.meta.failure?.message ?? accepted.meta.acceptedVariant}`,
     ];
-  const pathsRight = plainlySignedTally(results).notFound === 0;
-  const taken = results
-    .filter((r) => (r.meta.wronglySignedAccepted ?? 0) > 0 || (pathsRight && (r.meta.wronglySignedNotFound ?? 0) > 0))
-    .map((r) => r.meta.requirement);
+  const taken = tookWrongSigning(results).map((r) => r.meta.requirement);
   if (taken.length > 0)
     return [
       `no correctly signed request was taken, but requests signed wrong or not at all were (${[...new Set(taken)].join(', ')}): the target authenticates another way than the profile's, whatever the keys`,

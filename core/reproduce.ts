@@ -52,6 +52,11 @@ function inDoubleQuotes(text: string): string {
   return text.replace(/\0/g, '').replace(/[$`"\\]/g, '\\$&');
 }
 
+/** A double-quoted shell word for the text with every `find` replaced by the expansion `by`. */
+function replacedInDoubleQuotes(text: string, find: string, by: string): string {
+  return `"${text.split(find).map(inDoubleQuotes).join(by)}"`;
+}
+
 /** NOW, or NOW shifted by a number of seconds, as shell arithmetic. */
 function nowPlus(offset: number): string {
   return offset === 0 ? '$NOW' : `$((NOW${offset > 0 ? '+' : '-'}${Math.abs(offset)}))`;
@@ -72,16 +77,8 @@ export function timestampWord(text: string, sentAt: number): string {
   for (let back = 0; back <= 5; back++) {
     const seconds = sentAt - back;
     const hex = `0x${seconds.toString(16)}`;
-    if (text.includes(hex))
-      return `"${text
-        .split(hex)
-        .map(inDoubleQuotes)
-        .join(`0x$(printf %x ${nowPlus(-back)})`)}"`;
-    if (text.includes(String(seconds)))
-      return `"${text
-        .split(String(seconds))
-        .map(inDoubleQuotes)
-        .join(back === 0 ? '${NOW}' : nowPlus(-back))}"`;
+    if (text.includes(hex)) return replacedInDoubleQuotes(text, hex, `0x$(printf %x ${nowPlus(-back)})`);
+    if (text.includes(String(seconds))) return replacedInDoubleQuotes(text, String(seconds), back === 0 ? '${NOW}' : nowPlus(-back));
   }
   return shellQuote(text);
 }

@@ -84,17 +84,16 @@ function couldNotJudge(input: BuildInput, kitErrors: NonNullable<Report['kitErro
   if (stopped === undefined) wholeRun.push(...misconfiguration(input.results, input.target.baseUrl));
   const part: string[] = [];
   const kits = kitErrors.filter((e) => e.module === undefined);
+  const teams = kitErrors.filter((e) => e.module !== undefined);
+  const unjudged = (n: number) => (n === 1 ? 'its requirement was' : 'their requirements were');
   if (kits.length > 0) {
-    const first = kits[0]!;
     part.push(
-      `the kit failed inside ${kits.length === 1 ? 'a check' : `${kits.length} checks`} (first: ${first.check}: ${first.message}); ${kits.length === 1 ? 'its requirement was' : 'their requirements were'} not judged: this is the kit's fault, not the target's`,
+      `the kit failed inside ${kits.length === 1 ? 'a check' : `${kits.length} checks`} (first: ${kits[0]!.check}: ${kits[0]!.message}); ${unjudged(kits.length)} not judged: this is the kit's fault, not the target's`,
     );
   }
-  const teams = kitErrors.filter((e) => e.module !== undefined);
   if (teams.length > 0) {
-    const first = teams[0]!;
     part.push(
-      `${teams.length === 1 ? 'a team check' : `${teams.length} team checks`} threw (first: ${thrownIn(first)}); ${teams.length === 1 ? 'its requirement was' : 'their requirements were'} not judged: ${whoFixes(first)}`,
+      `${teams.length === 1 ? 'a team check' : `${teams.length} team checks`} threw (first: ${thrownIn(teams[0]!)}); ${unjudged(teams.length)} not judged: ${whoFixes(teams[0]!)}`,
     );
   }
   for (const r of input.results) if (r.meta.inconclusive !== undefined) part.push(r.meta.inconclusive);

@@ -1,19 +1,7 @@
 // The labelled invalid requests of P-ERR-4: each is a valid request with exactly one defect, the
 // defect named, described and paired with the statuses the profile allows for it.
 
-export type DefectKind =
-  | 'missing-field'
-  | 'null-field'
-  | 'wrong-type'
-  | 'bad-amount'
-  | 'unknown-currency'
-  | 'invalid-json'
-  | 'empty-body'
-  | 'top-level-array'
-  | 'top-level-scalar'
-  | 'unknown-transfer-mode';
-
-export const DEFECT_KINDS: readonly DefectKind[] = [
+export const DEFECT_KINDS = [
   'missing-field',
   'null-field',
   'wrong-type',
@@ -24,7 +12,9 @@ export const DEFECT_KINDS: readonly DefectKind[] = [
   'top-level-array',
   'top-level-scalar',
   'unknown-transfer-mode',
-];
+] as const;
+
+export type DefectKind = (typeof DEFECT_KINDS)[number];
 
 /**
  * What to send: a JSON value (the HTTP layer serializes it canonically and signs that), or raw text

@@ -14,28 +14,16 @@ export interface PayoutStatusRequestConstraints {
   debitAccountType?: string;
 }
 
-interface ResolvedConstraints {
-  readonly walletId: string | undefined;
-  readonly payoutOrderIds: readonly string[] | undefined;
-  readonly debitAccountType: string;
-}
-
 const API = 'payoutStatusRequest';
-
-function withDefaults(constraints: PayoutStatusRequestConstraints): ResolvedConstraints {
-  return {
-    walletId: checkNonEmptyString(API, 'walletId', constraints.walletId),
-    payoutOrderIds: checkNonEmptyStrings(API, 'payoutOrderIds', constraints.payoutOrderIds),
-    debitAccountType: checkNonEmptyString(API, 'debitAccountType', constraints.debitAccountType, 'svc_wallet'),
-  };
-}
 
 /** Payout Status request bodies that the interface's schema accepts. */
 export function payoutStatusRequest(constraints: PayoutStatusRequestConstraints = {}): fc.Arbitrary<PayoutStatusRequest> {
-  const c = withDefaults(constraints);
+  const walletId = checkNonEmptyString(API, 'walletId', constraints.walletId);
+  const payoutOrderIds = checkNonEmptyStrings(API, 'payoutOrderIds', constraints.payoutOrderIds);
+  const debitAccountType = checkNonEmptyString(API, 'debitAccountType', constraints.debitAccountType, 'svc_wallet');
   return fc.record({
-    svc_wallet_id: c.walletId === undefined ? walletIdArbitrary() : fc.constant(c.walletId),
-    debit_account_type: fc.constant(c.debitAccountType),
-    payout_order_id: c.payoutOrderIds === undefined ? payoutOrderIdArbitrary() : fc.constantFrom(...c.payoutOrderIds),
+    svc_wallet_id: walletId === undefined ? walletIdArbitrary() : fc.constant(walletId),
+    debit_account_type: fc.constant(debitAccountType),
+    payout_order_id: payoutOrderIds === undefined ? payoutOrderIdArbitrary() : fc.constantFrom(...payoutOrderIds),
   });
 }

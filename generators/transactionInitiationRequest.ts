@@ -34,19 +34,10 @@ export interface TransactionInitiationRequestConstraints {
   payoutOrderIdPrefix?: string;
 }
 
-interface ResolvedConstraints {
-  readonly walletId: string | undefined;
-  readonly debitAccountType: string;
-  readonly transferModes: readonly TransferMode[];
-  readonly currencies: readonly Currency[] | undefined;
-  readonly maxAmount: number;
-  readonly amountForm: AmountForm;
-  readonly payoutOrderIdPrefix: string | undefined;
-}
-
 const API = 'transactionInitiationRequest';
 
-function withDefaults(constraints: TransactionInitiationRequestConstraints): ResolvedConstraints {
+/** The constraints checked, with their defaults filled in. */
+function withDefaults(constraints: TransactionInitiationRequestConstraints) {
   return {
     walletId: checkNonEmptyString(API, 'walletId', constraints.walletId),
     debitAccountType: checkNonEmptyString(API, 'debitAccountType', constraints.debitAccountType, 'svc_wallet'),
@@ -57,6 +48,8 @@ function withDefaults(constraints: TransactionInitiationRequestConstraints): Res
     payoutOrderIdPrefix: checkIdPrefix(API, 'payoutOrderIdPrefix', constraints.payoutOrderIdPrefix),
   };
 }
+
+type ResolvedConstraints = ReturnType<typeof withDefaults>;
 
 function currencyFor(mode: TransferMode, c: ResolvedConstraints): fc.Arbitrary<Currency> {
   if (c.currencies !== undefined) return fc.constantFrom(...c.currencies);

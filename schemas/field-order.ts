@@ -31,9 +31,21 @@ export function webhookBuiltOrder(body: string): FieldOrder | undefined {
   return { keys: documentedKeys('webhook-event'), ...(record !== undefined ? { fields: { data: { keys: documentedKeys(record) } } } : {}) };
 }
 
-/** A request schema's required fields as dotted paths, depth first, parents before children. */
-export function requiredPaths(id: SchemaId): string[] {
-  const walk = (schema: { required?: string[]; properties?: Record<string, object> }, prefix: string): string[] =>
-    (schema.required ?? []).flatMap((key) => [`${prefix}${key}`, ...walk(schema.properties?.[key] ?? {}, `${prefix}${key}.`)]);
-  return walk(loadSchema(id), '');
+export type SchemaNode = { type?: string; required?: string[]; properties?: Record<string, SchemaNode>; anyOf?: SchemaNode[] };
+
+type RequiredField = { path: string; schema: SchemaNode };
+const requiredOf = new Map<SchemaId, readonly RequiredField[]>();
+
+/** A request schema's required fields as dotted paths with their own schemas, depth first, parents before children. */
+export function requiredFields(id: SchemaId): readonly RequiredField[] {
+  const walk = (schema: SchemaNode, prefix: string): RequiredField[] =>
+    (schema.required ?? []).flatMap((key) => {
+      const field = schema.properties?.[key] ?? {};
+      return [{ path: `${prefix}${key}`, schema: field }, ...walk(field, `${prefix}${key}.`)];
+    });
+  let fields = requiredOf.get(id);
+  if (fields === undefined) requiredOf.set(id, (fields = walk(loadSchema(id), '')));
+  return fields;
 }
+
+export const requiredPaths = (id: SchemaId): string[] => requiredFields(id).map((field) => field.path);

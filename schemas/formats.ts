@@ -9,20 +9,14 @@ export const SVC_DATE_FORMAT = 'svc-date';
 const DATE_TIME_SHAPE = /^(\d{2})-(\d{2})-(\d{4}) (\d{2}):(\d{2}) (AM|PM)$/;
 const DATE_SHAPE = /^(\d{2})-(\d{2})-(\d{4})$/;
 
-function isLeapYear(year: number): boolean {
-  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
-}
-
-function daysInMonth(month: number, year: number): number {
-  if (month === 2) return isLeapYear(year) ? 29 : 28;
-  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-}
-
 /** True when day/month/year (already parsed as decimal numbers) name a real Gregorian calendar day. */
 export function isCalendarDate(day: number, month: number, year: number): boolean {
   if (!Number.isInteger(day) || !Number.isInteger(month) || !Number.isInteger(year)) return false;
   if (year < 1 || month < 1 || month > 12 || day < 1) return false;
-  return day <= daysInMonth(month, year);
+  // A day past its month's end rolls over into the next month (setUTCFullYear, unlike Date.UTC, keeps years 1–99).
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day);
+  return date.getUTCDate() === day;
 }
 
 /** `DD-MM-YYYY`, a real calendar date (e.g. `29-02-2024` yes, `31-02-2026` no). */

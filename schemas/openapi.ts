@@ -74,9 +74,13 @@ function operation(name: OperationName) {
   };
 }
 
+/** A required header parameter: a string, of `pattern` when given. */
+function header(name: string, description: string, pattern?: string) {
+  return { name, in: 'header', required: true, description, schema: { type: 'string', ...(pattern !== undefined ? { pattern } : {}) } };
+}
+
 function webhook(event: (typeof WEBHOOK_EVENT_NAMES)[number]) {
   const spec = WEBHOOK_EVENTS[event];
-  const header = (name: string, description: string) => ({ name, in: 'header', required: true, description, schema: { type: 'string' } });
   return {
     post: {
       // Unique beside the API's own operation ids: payment.success → paymentSuccessWebhook.
@@ -134,20 +138,12 @@ export function openApiDocument(server?: string): Record<string, unknown> {
         },
       },
       parameters: {
-        XTimestamp: {
-          name: 'X-TIMESTAMP',
-          in: 'header',
-          required: true,
-          description: "UNIX seconds, within the server's window (±300 s by default)",
-          schema: { type: 'string', pattern: '^[0-9]+$' },
-        },
-        XSignature: {
-          name: 'X-SIGNATURE',
-          in: 'header',
-          required: true,
-          description: "HMAC-SHA256 (lower-case hex) of the body bytes + X-TIMESTAMP, keyed with the merchant's secret key",
-          schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
-        },
+        XTimestamp: header('X-TIMESTAMP', "UNIX seconds, within the server's window (±300 s by default)", '^[0-9]+$'),
+        XSignature: header(
+          'X-SIGNATURE',
+          "HMAC-SHA256 (lower-case hex) of the body bytes + X-TIMESTAMP, keyed with the merchant's secret key",
+          '^[0-9a-f]{64}$',
+        ),
       },
     },
   };

@@ -79,7 +79,7 @@ describe('ajv setup is strict', () => {
   });
 });
 
-describe('enumerations match types.ts', () => {
+describe('enumerations: the schemas agree with each other and with types.ts', () => {
   const currencyPaths: [SchemaId, string[]][] = [
     ['order-create-request', ['properties', 'order_currency', 'enum']],
     ['order-status-record', ['properties', 'order_currency', 'enum']],

@@ -3,45 +3,15 @@
 import type { ExtensionOperation } from '../core/operations.js';
 import type { Report } from '../core/report.js';
 import type { WebhookEvent } from '../core/webhooks.js';
+import { loadSchema } from './index.js';
 
-/** The 34 currency codes of the interface's currency table. */
-export const CURRENCIES = [
-  'INR',
-  'USD',
-  'EUR',
-  'GBP',
-  'AED',
-  'SGD',
-  'CAD',
-  'AUD',
-  'JPY',
-  'CNY',
-  'HKD',
-  'CHF',
-  'SAR',
-  'QAR',
-  'KWD',
-  'BHD',
-  'OMR',
-  'MYR',
-  'THB',
-  'IDR',
-  'PHP',
-  'ZAR',
-  'NZD',
-  'TRY',
-  'BRL',
-  'MXN',
-  'KRW',
-  'DKK',
-  'SEK',
-  'NOK',
-  'PLN',
-  'CZK',
-  'HUF',
-  'ILS',
-] as const;
-export type Currency = (typeof CURRENCIES)[number];
+/** A code of the interface's currency table, upper-case as ISO 4217 writes it; the schemas hold the list. */
+export type Currency = Uppercase<string>;
+
+/** The 34 codes of the currency table, as the request schemas list them. */
+export const CURRENCIES: readonly Currency[] = Object.freeze(
+  (loadSchema('order-create-request') as { properties: { order_currency: { enum: Currency[] } } }).properties.order_currency.enum,
+);
 
 /** The interface's transfer modes table. */
 export const TRANSFER_MODES = ['imps', 'neft', 'rtgs', 'upi', 'ach', 'wire', 'swift', 'sepa'] as const;

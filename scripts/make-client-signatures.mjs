@@ -55,60 +55,32 @@ const CANONICAL = canonical(ORDER);
 const AS_BUILT = JSON.stringify(ORDER); // insertion order, with integer-like keys first as JS does
 const SORTED_OBJECT = JSON.stringify(sortedObject(ORDER));
 
+/** One case: the body sent, the signature sent with it, and the variants diagnose names for them. */
+const entry = (name, body, signature, ...variants) => ({ name, body, timestamp: TS, secret: SECRET, signature, variants });
+const WITH_TS = canonical({ ...ORDER, timestamp: Number(TS) });
+
 const cases = [
-  { name: 'node: a correct canonicalizer', body: CANONICAL, signature: sig(CANONICAL + TS), variants: ['canonical'] },
+  entry('node: a correct canonicalizer', CANONICAL, sig(CANONICAL + TS), 'canonical'),
   // Sort into a new object and stringify it: "10" and "9" come first, at every depth.
-  {
-    name: 'node: keys sorted into a new object, then JSON.stringify',
-    body: SORTED_OBJECT,
-    signature: sig(SORTED_OBJECT + TS),
-    variants: ['integer-keys-first'],
-  },
+  entry('node: keys sorted into a new object, then JSON.stringify', SORTED_OBJECT, sig(SORTED_OBJECT + TS), 'integer-keys-first'),
   // Signs the canonical text, then fetch(..., { body: JSON.stringify(order) }) sends the object again.
-  {
-    name: 'node: canonical text signed, JSON.stringify(order) sent',
-    body: AS_BUILT,
-    signature: sig(CANONICAL + TS),
-    variants: ['body-not-canonical'],
-  },
-  { name: 'node: HMAC-SHA512 in hex', body: CANONICAL, signature: hmac('sha512', CANONICAL + TS), variants: ['hmac-sha512'] },
-  {
-    name: 'node: HMAC-SHA512 in base64',
-    body: CANONICAL,
-    signature: hmac('sha512', CANONICAL + TS, 'base64'),
-    variants: ['hmac-sha512', 'base64'],
-  },
-  { name: 'node: HMAC-SHA1 in hex', body: CANONICAL, signature: hmac('sha1', CANONICAL + TS), variants: ['hmac-sha1'] },
-  {
-    name: 'node: HMAC-SHA1 in base64url',
-    body: CANONICAL,
-    signature: hmac('sha1', CANONICAL + TS, 'base64url'),
-    variants: ['hmac-sha1', 'base64'],
-  },
-  {
-    name: 'node: HMAC-SHA512 over an object rebuilt in sorted order',
-    body: SORTED_OBJECT,
-    signature: hmac('sha512', SORTED_OBJECT + TS),
-    variants: ['integer-keys-first', 'hmac-sha512'],
-  },
+  entry('node: canonical text signed, JSON.stringify(order) sent', AS_BUILT, sig(CANONICAL + TS), 'body-not-canonical'),
+  entry('node: HMAC-SHA512 in hex', CANONICAL, hmac('sha512', CANONICAL + TS), 'hmac-sha512'),
+  entry('node: HMAC-SHA512 in base64', CANONICAL, hmac('sha512', CANONICAL + TS, 'base64'), 'hmac-sha512', 'base64'),
+  entry('node: HMAC-SHA1 in hex', CANONICAL, hmac('sha1', CANONICAL + TS), 'hmac-sha1'),
+  entry('node: HMAC-SHA1 in base64url', CANONICAL, hmac('sha1', CANONICAL + TS, 'base64url'), 'hmac-sha1', 'base64'),
+  entry(
+    'node: HMAC-SHA512 over an object rebuilt in sorted order',
+    SORTED_OBJECT,
+    hmac('sha512', SORTED_OBJECT + TS),
+    'integer-keys-first',
+    'hmac-sha512',
+  ),
   // The timestamp as a field of the payload, sent along, and the canonical text signed alone.
-  (() => {
-    const withTs = canonical({ ...ORDER, timestamp: Number(TS) });
-    return {
-      name: 'node: timestamp put in the payload as a number and sent',
-      body: withTs,
-      signature: sig(withTs),
-      variants: ['timestamp-in-body'],
-    };
-  })(),
+  entry('node: timestamp put in the payload as a number and sent', WITH_TS, sig(WITH_TS), 'timestamp-in-body'),
   // The timestamp added as a field for signing only; the body sent is the plain payload.
-  {
-    name: 'node: timestamp added as "ts" for signing only',
-    body: CANONICAL,
-    signature: sig(canonical({ ...ORDER, ts: TS })),
-    variants: ['timestamp-in-body'],
-  },
-].map((c) => ({ name: c.name, body: c.body, timestamp: TS, secret: SECRET, signature: c.signature, variants: c.variants }));
+  entry('node: timestamp added as "ts" for signing only', CANONICAL, sig(canonical({ ...ORDER, ts: TS })), 'timestamp-in-body'),
+];
 
 const text = JSON.stringify({ generator: 'scripts/make-client-signatures.mjs', runtime: 'node', cases }, null, 2) + '\n';
 const out = process.argv[2] ?? new URL('../signer/fixtures/client-signatures-node.json', import.meta.url).pathname;

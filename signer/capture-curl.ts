@@ -6,37 +6,14 @@ import { ShellWordsError, splitShellWords } from './shell-words.js';
 
 const utf8 = new TextEncoder();
 
-/** Short options that take a value, by their long name. Others listed here are flags that matter. */
-const SHORT_OPTIONS: Record<string, string> = {
-  X: 'request',
-  H: 'header',
-  d: 'data',
-  F: 'form',
-  T: 'upload-file',
-  G: 'get',
-  I: 'head',
-  A: 'user-agent',
-  b: 'cookie',
-  c: 'cookie-jar',
-  C: 'continue-at',
-  D: 'dump-header',
-  e: 'referer',
-  E: 'cert',
-  K: 'config',
-  m: 'max-time',
-  o: 'output',
-  P: 'ftp-port',
-  Q: 'quote',
-  r: 'range',
-  t: 'telnet-option',
-  u: 'user',
-  U: 'proxy-user',
-  w: 'write-out',
-  x: 'proxy',
-  y: 'speed-time',
-  Y: 'speed-limit',
-  z: 'time-cond',
-};
+/** Short options by their long name: those that take a value, and the flags that matter. */
+const SHORT_OPTIONS: Record<string, string> = Object.fromEntries(
+  `X:request H:header d:data F:form T:upload-file G:get I:head A:user-agent b:cookie c:cookie-jar C:continue-at
+  D:dump-header e:referer E:cert K:config m:max-time o:output P:ftp-port Q:quote r:range t:telnet-option u:user
+  U:proxy-user w:write-out x:proxy y:speed-time Y:speed-limit z:time-cond`
+    .split(/\s+/)
+    .map((pair) => pair.split(':') as [string, string]),
+);
 
 /** Long options that take a value. An unknown option is taken as a flag, so this list errs long. */
 const LONG_WITH_VALUE = new Set(

@@ -94,13 +94,7 @@ function parseHttpRequest(text: string): CapturedRequest {
   }
 
   const rest = bodyStart === undefined ? '' : text.slice(bodyStart);
-  return {
-    format: 'http',
-    method: match[1]!.toUpperCase(),
-    target: match[2]!,
-    headers,
-    body: frameBody(rest, headers),
-  };
+  return { format: 'http', method: match[1]!.toUpperCase(), target: match[2]!, headers, body: frameBody(rest, headers) };
 }
 
 function notARequestLine(line: string): CaptureError {
@@ -169,13 +163,7 @@ function decodeChunked(rest: string): string {
       throw unreadable(`chunked body: the ${length}-byte chunk is not followed by a line break; check its size (bytes, in hex)`);
     }
   }
-  const joined = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    joined.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return decodeUtf8(joined, 'chunked body is not valid UTF-8; check the chunk sizes (bytes, in hex)');
+  return decodeUtf8(Buffer.concat(chunks), 'chunked body is not valid UTF-8; check the chunk sizes (bytes, in hex)');
 }
 
 function decodeUtf8(bytes: Uint8Array, problem: string): string {

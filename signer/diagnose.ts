@@ -69,22 +69,11 @@ interface Key {
   labels: VariantId[];
 }
 
-interface Decoded {
-  bytes: Buffer;
-  algorithm: HmacAlgorithm;
-  labels: VariantId[];
-}
-
 interface Candidate {
   text: string;
   labels: VariantId[];
   /** The payload text inside the signed message, without the timestamp. */
   payload?: string;
-}
-
-interface TimestampForm {
-  value: string;
-  labels: VariantId[];
 }
 
 /** Most explanations to list besides the best one. */
@@ -238,7 +227,8 @@ function profileSeconds(timestamp: string): string {
   return whole.length >= 13 ? whole.slice(0, -3) : whole;
 }
 
-function timestampForms(timestamp: string): TimestampForm[] {
+/** The timestamp texts a client may have signed for the one sent, with the variants each stands for. */
+function timestampForms(timestamp: string): { value: string; labels: VariantId[] }[] {
   const [whole = '', fraction] = timestamp.split('.');
   if (fraction !== undefined) {
     return [
@@ -269,7 +259,7 @@ function candidateKeys(secret: string, algorithm: HmacAlgorithm): Key[] {
   return secrets.map(([key, labels]) => ({ secret: key, algorithm, labels: [...labels, ...algorithmLabels] }));
 }
 
-function decodeSignature(received: string): Decoded | undefined {
+function decodeSignature(received: string): { bytes: Buffer; algorithm: HmacAlgorithm; labels: VariantId[] } | undefined {
   let text = received.trim();
   const prefixed = /^(?:sha256|sha1|sha512|v1|hmac-sha256)=(.+)$/i.exec(text);
   const prefixLabels: VariantId[] = prefixed ? ['signature-prefix'] : [];

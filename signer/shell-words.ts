@@ -102,21 +102,10 @@ function readDoubleQuoted(text: string, open: number): [string, number] {
   throw unterminated('double', text, open);
 }
 
-const ANSI_C_SIMPLE: Record<string, string> = {
-  n: '\n',
-  t: '\t',
-  r: '\r',
-  a: '\x07',
-  b: '\b',
-  e: '\x1b',
-  E: '\x1b',
-  f: '\f',
-  v: '\v',
-  '\\': '\\',
-  "'": "'",
-  '"': '"',
-  '?': '?',
-};
+/** The one-letter escapes of $'...'; a backslash, quote or question mark after one stands for itself. */
+const ANSI_C_SIMPLE: Record<string, string> = { n: '\n', t: '\t', r: '\r', a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', v: '\v' };
+
+const ANSI_C_ITSELF = new Set(['\\', "'", '"', '?']);
 
 /** Reads $'...' starting at the `$`; returns the value and the index after the closing quote. */
 function readAnsiC(text: string, dollar: number): [string, number] {
@@ -131,7 +120,7 @@ function readAnsiC(text: string, dollar: number): [string, number] {
       continue;
     }
     const esc = text[i + 1]!;
-    const simple = ANSI_C_SIMPLE[esc];
+    const simple = ANSI_C_ITSELF.has(esc) ? esc : ANSI_C_SIMPLE[esc];
     if (simple !== undefined) {
       value += simple;
       i += 2;

@@ -245,50 +245,30 @@ export function candidateStyles(root: JsonNode): TextStyle[] {
     ...(features.objects ? (['top-level', 'as-received'] as const) : []),
   ];
   const slashes = features.slash ? [false, true] : [false];
-  const unicode: UnicodeEscape[] = features.nonAscii ? ['raw', 'lower', 'upper'] : ['raw'];
+  const unicodes: UnicodeEscape[] = features.nonAscii ? ['raw', 'lower', 'upper'] : ['raw'];
   const html = features.html ? [false, true] : [false];
-  const lineTerminators = features.lineTerminators ? [false, true] : [false];
-  const numbers: NumberStyle[] = ['js'];
-  if (features.numberTextDiffers) numbers.push('as-received');
-  if (features.amounts) numbers.push('two-decimals', 'float-integers');
+  const terminators = features.lineTerminators ? [false, true] : [false];
+  const numberStyles: NumberStyle[] = ['js'];
+  if (features.numberTextDiffers) numberStyles.push('as-received');
+  if (features.amounts) numberStyles.push('two-decimals', 'float-integers');
   const layouts = features.containers ? LAYOUTS : [LAYOUTS[0]!];
 
   const styles: TextStyle[] = [];
   for (const keyOrder of keyOrders)
     for (const escapeSlashes of slashes)
-      for (const u of unicode)
+      for (const unicode of unicodes)
         for (const htmlEscape of html)
-          for (const escapeLineTerminators of lineTerminators)
-            for (const n of numbers)
+          for (const lineTerminators of terminators)
+            for (const numbers of numberStyles)
               for (const layout of layouts)
                 for (const trailingNewline of [false, true])
-                  styles.push({
-                    keyOrder,
-                    escapeSlashes,
-                    unicode: u,
-                    htmlEscape,
-                    lineTerminators: escapeLineTerminators,
-                    numbers: n,
-                    layout,
-                    trailingNewline,
-                  });
+                  styles.push({ keyOrder, escapeSlashes, unicode, htmlEscape, lineTerminators, numbers, layout, trailingNewline });
   return styles;
 }
 
-interface Features {
-  objects: boolean;
-  containers: boolean;
-  slash: boolean;
-  nonAscii: boolean;
-  html: boolean;
-  lineTerminators: boolean;
-  integerKeys: boolean;
-  amounts: boolean;
-  numberTextDiffers: boolean;
-}
-
-function scan(root: JsonNode): Features {
-  const f: Features = {
+/** What the body holds that decides which styles can change its text. */
+function scan(root: JsonNode) {
+  const f = {
     objects: false,
     containers: false,
     slash: false,

@@ -56,21 +56,18 @@ const FOREIGN_BANKS: readonly ForeignBank[] = [
 
 const US_BANKS = ['JPMorgan Chase Bank', 'Bank of America', 'Wells Fargo Bank', 'Citibank', 'U.S. Bank'] as const;
 
-/** The currency a merchant would typically pay out in for a mode; undefined: any currency. */
+/** The currency a merchant would typically pay out in for a mode; none: any currency. */
+const USUAL_CURRENCY: Partial<Record<TransferMode, Currency>> = {
+  imps: 'INR',
+  neft: 'INR',
+  rtgs: 'INR',
+  upi: 'INR',
+  sepa: 'EUR',
+  ach: 'USD',
+};
+
 export function usualCurrency(mode: TransferMode): Currency | undefined {
-  switch (mode) {
-    case 'imps':
-    case 'neft':
-    case 'rtgs':
-    case 'upi':
-      return 'INR';
-    case 'sepa':
-      return 'EUR';
-    case 'ach':
-      return 'USD';
-    default:
-      return undefined;
-  }
+  return USUAL_CURRENCY[mode];
 }
 
 function payeeName(f: Faker, business: boolean): string {
@@ -176,21 +173,18 @@ function internationalBeneficiary(): fc.Arbitrary<Beneficiary> {
     );
 }
 
-/** A beneficiary carrying the fields `mode` needs. */
+/** The beneficiaries of each mode, carrying the fields it needs. */
+const BENEFICIARIES: Record<TransferMode, () => fc.Arbitrary<Beneficiary>> = {
+  upi: upiBeneficiary,
+  imps: indianBankBeneficiary,
+  neft: indianBankBeneficiary,
+  rtgs: indianBankBeneficiary,
+  sepa: sepaBeneficiary,
+  ach: achBeneficiary,
+  wire: internationalBeneficiary,
+  swift: internationalBeneficiary,
+};
+
 export function beneficiaryFor(mode: TransferMode): fc.Arbitrary<Beneficiary> {
-  switch (mode) {
-    case 'upi':
-      return upiBeneficiary();
-    case 'imps':
-    case 'neft':
-    case 'rtgs':
-      return indianBankBeneficiary();
-    case 'sepa':
-      return sepaBeneficiary();
-    case 'ach':
-      return achBeneficiary();
-    case 'wire':
-    case 'swift':
-      return internationalBeneficiary();
-  }
+  return BENEFICIARIES[mode]();
 }

@@ -28,30 +28,26 @@ function show(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : String(value);
 }
 
-export function checkCurrencies(api: string, name: string, value: readonly unknown[] | undefined): readonly Currency[] | undefined {
-  if (value === undefined) return undefined;
+/** A non-empty list of entries of one of the interface's tables (its currency table, or its transfer mode table). */
+function checkTableEntries<T>(api: string, name: string, value: readonly unknown[], table: readonly T[], tableName: string) {
   if (!Array.isArray(value) || value.length === 0) {
-    throw new GeneratorConstraintError(api, `${name} must be a non-empty list of currency codes`);
+    const entries = tableName === 'currency' ? 'currency codes' : 'transfer modes';
+    throw new GeneratorConstraintError(api, `${name} must be a non-empty list of ${entries}`);
   }
-  for (const code of value) {
-    if (!(CURRENCIES as readonly unknown[]).includes(code)) {
-      throw new GeneratorConstraintError(api, `${name} contains ${show(code)}, which is not in the interface's currency table`);
+  for (const entry of value) {
+    if (!(table as readonly unknown[]).includes(entry)) {
+      throw new GeneratorConstraintError(api, `${name} contains ${show(entry)}, which is not in the interface's ${tableName} table`);
     }
   }
-  return value as readonly Currency[];
+  return value as readonly T[];
+}
+
+export function checkCurrencies(api: string, name: string, value: readonly unknown[] | undefined): readonly Currency[] | undefined {
+  return value === undefined ? undefined : checkTableEntries(api, name, value, CURRENCIES, 'currency');
 }
 
 export function checkTransferModes(api: string, name: string, value: readonly unknown[] | undefined): readonly TransferMode[] {
-  if (value === undefined) return TRANSFER_MODES;
-  if (!Array.isArray(value) || value.length === 0) {
-    throw new GeneratorConstraintError(api, `${name} must be a non-empty list of transfer modes`);
-  }
-  for (const mode of value) {
-    if (!(TRANSFER_MODES as readonly unknown[]).includes(mode)) {
-      throw new GeneratorConstraintError(api, `${name} contains ${show(mode)}, which is not in the interface's transfer mode table`);
-    }
-  }
-  return value as readonly TransferMode[];
+  return value === undefined ? TRANSFER_MODES : checkTableEntries(api, name, value, TRANSFER_MODES, 'transfer mode');
 }
 
 export function checkNonEmptyString(api: string, name: string, value: unknown, fallback: string): string;

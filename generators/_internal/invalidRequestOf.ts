@@ -7,7 +7,7 @@ import { applicableDefects, checkDefects, invalidVariantsOf, type RequestShape }
 
 export function invalidRequestOf<C extends object, T extends object>(
   api: string,
-  shape: RequestShape<T>,
+  shape: RequestShape,
   validRequest: (constraints: C) => fc.Arbitrary<T>,
   constraints: C & DefectConstraints,
 ): fc.Arbitrary<InvalidRequest> {

@@ -1,27 +1,33 @@
 // One-defect mutations of a valid request (P-ERR-4). Each mutation changes only what its label says:
 // one field removed, nulled or replaced, or the whole body replaced by non-object or non-JSON text.
 import { fc } from '../../common/fast-check.js';
+import { getPath, withPath } from '../../core/predicates.js';
 import { canonicalize } from '../../signer/canonical.js';
+import { requiredFields, type SchemaNode } from '../../schemas/field-order.js';
+import type { SchemaId } from '../../schemas/index.js';
 import { CURRENCIES } from '../../schemas/types.js';
 import { BAD_REQUEST, BAD_REQUEST_OR_UNPROCESSABLE, DEFECT_KINDS, type DefectKind, type InvalidRequest } from '../invalidRequest.js';
 import { GeneratorConstraintError } from './constraints.js';
-import { getAt, withAt, withoutAt } from './json.js';
 
-/** How a required field is typed, which decides its wrong-type replacements. */
 type FieldKind = 'string' | 'object' | 'id' | 'amount' | 'currency' | 'transfer-mode';
 
-export interface RequiredField {
-  readonly path: string;
-  readonly kind: FieldKind;
-}
-
 /** What the mutations need to know about one request kind. */
-export interface RequestShape<T> {
-  /** Required fields of this value (a beneficiary's depend on its transfer mode). */
-  requiredFields(value: T): readonly RequiredField[];
+export interface RequestShape {
+  /** The request's schema: its required fields are the ones removed, nulled or mistyped. */
+  readonly schema: SchemaId;
   readonly amountField?: string;
   readonly currencyField?: string;
   readonly transferModeField?: string;
+}
+
+/** The kind of a required field, which decides its wrong-type replacements. */
+function kindOf(shape: RequestShape, path: string, schema: SchemaNode): FieldKind {
+  if (path === shape.amountField) return 'amount';
+  if (path === shape.currencyField) return 'currency';
+  if (path === shape.transferModeField) return 'transfer-mode';
+  if (schema.type === 'object') return 'object';
+  // order_id and payout_order_id: an integer or a string
+  return schema.anyOf?.some((s) => s.type === 'integer') ? 'id' : 'string';
 }
 
 interface Replacement {
@@ -133,10 +139,10 @@ function unknownTransferModes(current: string): fc.Arbitrary<string> {
 const MARKER = 'SVC_CONFORMANCE_LITERAL_MARKER';
 
 /** Text that is almost the canonical JSON of `value` but does not parse. */
-function invalidJsonTexts<T extends object>(value: T, shape: RequestShape<T>): fc.Arbitrary<{ text: string; how: string }> {
+function invalidJsonTexts<T extends object>(value: T, shape: RequestShape): fc.Arbitrary<{ text: string; how: string }> {
   const text = canonicalize(value);
   const firstKey = Object.keys(value).sort()[0] ?? '';
-  const literalAt = shape.amountField ?? shape.requiredFields(value)[0]?.path ?? firstKey;
+  const literalAt = shape.amountField ?? requiredFields(shape.schema)[0]?.path ?? firstKey;
   const literal = shape.amountField === undefined ? 'undefined' : 'NaN';
   const truncated = fc.integer({ min: 1, max: text.length - 1 }).map((cut) => {
     // never split a surrogate pair: the text must stay well-formed UTF-16
@@ -149,7 +155,7 @@ function invalidJsonTexts<T extends object>(value: T, shape: RequestShape<T>): f
     fc.constant({ text: text.replaceAll('"', "'"), how: 'single quotes instead of double quotes' }),
     fc.constant({ text: `{${firstKey}${text.slice(firstKey.length + 3)}`, how: `the key ${firstKey} unquoted` }),
     fc.constant({
-      text: canonicalize(withAt(value, literalAt, MARKER)).replace(`"${MARKER}"`, literal),
+      text: canonicalize(withPath(value, literalAt, MARKER)).replace(`"${MARKER}"`, literal),
       how: `the bare literal ${literal} as ${literalAt}`,
     }),
     fc.constant({ text: `{/* retry */${text.slice(1)}`, how: 'a comment' }),
@@ -157,45 +163,44 @@ function invalidJsonTexts<T extends object>(value: T, shape: RequestShape<T>): f
 }
 
 /** The mutations of one defect kind applied to `valid`. */
-function mutationsOf<T extends object>(valid: T, shape: RequestShape<T>, defect: DefectKind): fc.Arbitrary<InvalidRequest> {
-  const fields = shape.requiredFields(valid);
+function mutationsOf<T extends object>(valid: T, shape: RequestShape, defect: DefectKind): fc.Arbitrary<InvalidRequest> {
+  const fields = requiredFields(shape.schema);
   const lenientField = (path: string) => path === shape.amountField || path === shape.currencyField;
   switch (defect) {
     case 'missing-field':
       return fc
         .constantFrom(...fields)
-        .map(({ path }) => field(defect, path, `required field ${path} is missing`, withoutAt(valid, path), false));
+        .map(({ path }) => field(defect, path, `required field ${path} is missing`, withPath(valid, path, undefined), false));
     case 'null-field':
       return fc
         .constantFrom(...fields)
-        .map(({ path }) => field(defect, path, `required field ${path} is null`, withAt(valid, path, null), lenientField(path)));
+        .map(({ path }) => field(defect, path, `required field ${path} is null`, withPath(valid, path, null), lenientField(path)));
     case 'wrong-type':
-      return fc
-        .constantFrom(...fields)
-        .chain(({ path, kind }) =>
-          fc
-            .constantFrom(...wrongTypes(kind, getAt(valid, path)))
-            .map(({ value, label }) =>
-              field(defect, path, `field ${path} is ${label} instead of ${EXPECTED[kind]}`, withAt(valid, path, value), lenientField(path)),
-            ),
-        );
+      return fc.constantFrom(...fields).chain(({ path, schema }) => {
+        const kind = kindOf(shape, path, schema);
+        return fc
+          .constantFrom(...wrongTypes(kind, getPath(valid, path)))
+          .map(({ value, label }) =>
+            field(defect, path, `field ${path} is ${label} instead of ${EXPECTED[kind]}`, withPath(valid, path, value), lenientField(path)),
+          );
+      });
     case 'bad-amount': {
       const path = required(shape.amountField, defect);
       // a valid amount of either form reads as a number: 150, "150.00"
       return fc
-        .constantFrom(...badAmounts(Number(getAt(valid, path))))
-        .map(({ value, label }) => field(defect, path, `${path} is ${label}`, withAt(valid, path, value), true));
+        .constantFrom(...badAmounts(Number(getPath(valid, path))))
+        .map(({ value, label }) => field(defect, path, `${path} is ${label}`, withPath(valid, path, value), true));
     }
     case 'unknown-currency': {
       const path = required(shape.currencyField, defect);
-      return unknownCurrencies(String(getAt(valid, path))).map((code) =>
-        field(defect, path, `${path} "${code}" is not in the interface's currency table`, withAt(valid, path, code), true),
+      return unknownCurrencies(String(getPath(valid, path))).map((code) =>
+        field(defect, path, `${path} "${code}" is not in the interface's currency table`, withPath(valid, path, code), true),
       );
     }
     case 'unknown-transfer-mode': {
       const path = required(shape.transferModeField, defect);
-      return unknownTransferModes(String(getAt(valid, path))).map((mode) =>
-        field(defect, path, `${path} "${mode}" is not in the interface's transfer mode table`, withAt(valid, path, mode), false),
+      return unknownTransferModes(String(getPath(valid, path))).map((mode) =>
+        field(defect, path, `${path} "${mode}" is not in the interface's transfer mode table`, withPath(valid, path, mode), false),
       );
     }
     case 'invalid-json':
@@ -228,14 +233,14 @@ function required(path: string | undefined, defect: DefectKind): string {
 /** One defect, drawn from `defects`, applied to `valid`. */
 export function invalidVariantsOf<T extends object>(
   valid: T,
-  shape: RequestShape<T>,
+  shape: RequestShape,
   defects: readonly DefectKind[],
 ): fc.Arbitrary<InvalidRequest> {
   return fc.constantFrom(...defects).chain((defect) => mutationsOf(valid, shape, defect));
 }
 
 /** The defect kinds that apply to a request kind. */
-export function applicableDefects(shape: RequestShape<never>): readonly DefectKind[] {
+export function applicableDefects(shape: RequestShape): readonly DefectKind[] {
   return DEFECT_KINDS.filter(
     (defect) =>
       (defect !== 'bad-amount' || shape.amountField !== undefined) &&
