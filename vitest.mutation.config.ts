@@ -7,10 +7,8 @@ import base from './vitest.config.js';
 
 const IN_PROCESS_E2E = ['test/auth-area-faults.test.ts'];
 
-/**
- * Processes, not the worker threads StrykerJS asks for (its `pool` overrides every project's): node 20
- * aborted (llhttp, "Empty MaybeLocal") when a thread ended with a socket still reading.
- */
+/** Processes, not the worker threads StrykerJS asks for (its `pool` overrides every project's): node 20
+ *  aborted (llhttp, "Empty MaybeLocal") when a thread ended with a socket still reading. */
 const inForks: Plugin = {
   name: 'svc-conformance:mutation-forks',
   configResolved(config) {

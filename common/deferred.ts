@@ -35,10 +35,8 @@ export function carriedValidators(): unknown {
   return undefined;
 }
 
-/**
- * fast-check's ES module build, the file `import fc from 'fast-check'` loads: a plain require would load
- * the CommonJS build beside it, whose arbitraries are not the team's `fc.Arbitrary`.
- */
+/** fast-check's ES module build, the file `import fc from 'fast-check'` loads: a plain require would load
+ *  the CommonJS build beside it, whose arbitraries are not the team's `fc.Arbitrary`. */
 export function fastCheckModule(): typeof fastCheck {
   const file = fileURLToPath(import.meta.resolve('fast-check'));
   return (requireModule(file) as { default: typeof fastCheck }).default;

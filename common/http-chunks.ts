@@ -10,10 +10,8 @@ const MAX_SIZE_DIGITS = 13;
 /** Where a chunked body stands; `end` is where the next message starts, and a malformed body has no end. */
 type ChunkedState = { state: 'complete'; end: number } | { state: 'incomplete' } | { state: 'malformed'; problem: string };
 
-/**
- * Reads a chunked body from `start` of a growing buffer, each `read` going on from the last, so a body
- * arriving a chunk at a time is walked once. Offsets, not views: each read may get a new buffer.
- */
+/** Reads a chunked body from `start` of a growing buffer, each `read` going on from the last, so a body
+ *  arriving a chunk at a time is walked once. Offsets, not views: each read may get a new buffer. */
 export class ChunkedReader {
   private at: number;
   private inTrailers = false;
@@ -77,10 +75,8 @@ export class ChunkedReader {
   }
 }
 
-/**
- * A sender's text for a message, whole or given by its length: a cut or an escape could spell an
- * echoed secret otherwise than the redactor looks for, so only short printable ASCII is shown.
- */
+/** A sender's text for a message, whole or given by its length: a cut or an escape could spell an
+ *  echoed secret otherwise than the redactor looks for, so only short printable ASCII is shown. */
 export function quoted(text: string): string {
   return text.length <= 40 && /^[ !#-[\]-~]*$/.test(text) ? `"${text}"` : `of ${text.length} characters`;
 }

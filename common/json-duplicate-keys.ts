@@ -16,10 +16,8 @@ interface Open {
   step: string | number;
 }
 
-/**
- * A valid JSON text's first repeated key (decoded: "a" and "\u0061" are one), else TOO_DEEP past
- * `depthLimit` levels (the root is 1). A loop, not recursion: a deep body must not overflow the stack.
- */
+/** A valid JSON text's first repeated key (decoded: "a" and "\u0061" are one), else TOO_DEEP past
+ *  `depthLimit` levels (the root is 1). A loop, not recursion: a deep body must not overflow the stack. */
 export function jsonTextFault(text: string, depthLimit: number): DuplicateKey | typeof TOO_DEEP | undefined {
   const open: Open[] = [];
   let tooDeep = false;

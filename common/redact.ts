@@ -17,10 +17,8 @@ function isBasicCredential(token: string): boolean {
   return Buffer.from(token, 'base64').toString('latin1').includes(':');
 }
 
-/**
- * The base64 text a secret's bytes produce wherever they sit in a longer encoded value ("key:secret"):
- * one fragment per byte alignment, only the characters that depend on the secret alone.
- */
+/** The base64 text a secret's bytes produce wherever they sit in a longer encoded value ("key:secret"):
+ *  one fragment per byte alignment, only the characters that depend on the secret alone. */
 function base64Fragments(bytes: Buffer): string[] {
   const fragments: string[] = [];
   for (let offset = 0; offset < 3; offset++) {
@@ -30,10 +28,8 @@ function base64Fragments(bytes: Buffer): string[] {
   return fragments;
 }
 
-/**
- * Every form a secret leaks in. `exact`: base64 and base64url, whose letter case is content; `anyCase`:
- * the secret itself (an upper-cased message still leaks it), hex and URL-encoded.
- */
+/** Every form a secret leaks in. `exact`: base64 and base64url, whose letter case is content; `anyCase`:
+ *  the secret itself (an upper-cased message still leaks it), hex and URL-encoded. */
 export function secretForms(secret: string): { exact: string[]; anyCase: string[] } {
   const bytes = Buffer.from(secret, 'utf8');
   const fragments = base64Fragments(bytes);
@@ -71,10 +67,8 @@ function secretPatterns(secrets: readonly (string | undefined)[], flags: '' | 'g
   return { exact: alternation(exact, flags), anyCase: alternation(anyCase, `${flags}i`) };
 }
 
-/**
- * Whether a text holds a secret in any form the redactor removes: the client judge's test for a
- * secret sent on the wire (P-CLIENT), so what is judged and what is hidden never disagree.
- */
+/** Whether a text holds a secret in any form the redactor removes: the client judge's test for a
+ *  secret sent on the wire (P-CLIENT), so what is judged and what is hidden never disagree. */
 export function secretFinder(secrets: readonly (string | undefined)[]): (text: string) => boolean {
   const { exact, anyCase } = secretPatterns(secrets, '');
   return (text) => (exact?.test(text) ?? false) || (anyCase?.test(text) ?? false);
@@ -123,10 +117,8 @@ function credentialsHidden(text: string, lookFirst = true): string {
   return out;
 }
 
-/**
- * The kit's one redactor, for console lines, reports, evidence and relayed output: credentials whatever
- * they hold, secrets in every form `secretForms` knows, signatures in any letter case.
- */
+/** The kit's one redactor, for console lines, reports, evidence and relayed output: credentials whatever
+ *  they hold, secrets in every form `secretForms` knows, signatures in any letter case. */
 export function createRedactor(options: RedactorOptions): Redactor {
   const secrets = options.secrets ?? [];
   const { exact: exactPattern, anyCase: anyCasePattern } = secretPatterns(secrets, 'g');
@@ -168,10 +160,8 @@ export function createRedactor(options: RedactorOptions): Redactor {
   });
 }
 
-/**
- * Headers as evidence, each value redacted; X-SIGNATURE as `[redacted]` unless `shown` says it is the
- * evidence (a wrong one is; a right one would let anyone with the report send the request again).
- */
+/** Headers as evidence, each value redacted; X-SIGNATURE as `[redacted]` unless `shown` says it is the
+ *  evidence (a wrong one is; a right one would let anyone with the report send the request again). */
 export function evidenceHeaders(
   headers: Iterable<readonly [string, string]>,
   redact: Redact,

@@ -1,7 +1,5 @@
-/**
- * Characters that act on a terminal or reorder text instead of showing: C0 and C1 controls, DEL, bidi
- * controls, U+2028/U+2029 and the byte-order mark. Tab and, where asked, line feed are left alone.
- */
+/** Characters that act on a terminal or reorder text instead of showing: C0 and C1 controls, DEL, bidi
+ *  controls, U+2028/U+2029 and the byte-order mark. Tab and, where asked, line feed are left alone. */
 const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ufeff]/g;
 const INVISIBLE_OR_NEWLINE = new RegExp(`${INVISIBLE.source.slice(0, -1)}\\n]`, 'g');
 
@@ -22,10 +20,8 @@ export function isInvisible(char: string): boolean {
   return INVISIBLE.test(char);
 }
 
-/**
- * Text from a target or a client, safe to show: an answer cannot clear a screen, retitle a window or
- * reverse a line. Line feeds are escaped too unless `keepNewlines`.
- */
+/** Text from a target or a client, safe to show: an answer cannot clear a screen, retitle a window or
+ *  reverse a line. Line feeds are escaped too unless `keepNewlines`. */
 export function visible(text: string, options: { keepNewlines?: boolean } = {}): string {
   return text.replace(options.keepNewlines ? INVISIBLE : INVISIBLE_OR_NEWLINE, escapeChar);
 }

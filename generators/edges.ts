@@ -58,10 +58,8 @@ const ZERO: readonly AmountEdge[] = [
   { label: 'negative zero as the string "-0.00"', class: 'zero', amount: '-0.00', spelled: '"-0.00"', currency: 'INR' },
 ];
 
-/**
- * Exact minor-unit values in 0-, 2- and 3-decimal currencies, several of them binary-float traps
- * (0.07 × 100 is 7.000000000000001, 1.005 × 1000 is 1004.9999999999999).
- */
+/** Exact minor-unit values in 0-, 2- and 3-decimal currencies, several of them binary-float traps
+ *  (0.07 × 100 is 7.000000000000001, 1.005 × 1000 is 1004.9999999999999). */
 const EXACT: readonly AmountEdge[] = [
   ...bothForms('exact', '1', 'JPY', 'one minor unit, 0 decimals'),
   ...bothForms('exact', '1234', 'KRW', '0 decimals'),

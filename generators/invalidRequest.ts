@@ -16,10 +16,8 @@ export const DEFECT_KINDS = [
 
 export type DefectKind = (typeof DEFECT_KINDS)[number];
 
-/**
- * What to send: a JSON value (the HTTP layer serializes it canonically and signs that), or raw text
- * for bodies that are not JSON at all (signed as they are, P-ERR-4's last paragraph).
- */
+/** What to send: a JSON value (the HTTP layer serializes it canonically and signs that), or raw text
+ *  for bodies that are not JSON at all (signed as they are, P-ERR-4's last paragraph). */
 export type RequestBody = { kind: 'json'; value: unknown } | { kind: 'text'; text: string };
 
 export interface InvalidRequest {
@@ -36,10 +34,8 @@ export interface InvalidRequest {
 /** P-ERR-4: structural defects, missing / null / mistyped fields, unknown transfer mode. */
 export const BAD_REQUEST: readonly number[] = Object.freeze([400]);
 
-/**
- * P-ERR-4: a bad `order_amount` or unknown currency answers 400 or 422; so do a null or mistyped amount
- * and currency, which both the amount/currency rows and the "wrong type" row cover.
- */
+/** P-ERR-4: a bad `order_amount` or unknown currency answers 400 or 422; so do a null or mistyped amount
+ *  and currency, which both the amount/currency rows and the "wrong type" row cover. */
 export const BAD_REQUEST_OR_UNPROCESSABLE: readonly number[] = Object.freeze([400, 422]);
 
 /** The constraint every invalid-request generator adds to its valid generator's. */

@@ -192,10 +192,8 @@ function returnUrl(orderIdValue: MerchantOrderId, seed: number, locale: LocalePr
   });
 }
 
-/**
- * Create Order request bodies that the interface's schema accepts (P-ORDER-4). Deterministic for a
- * fast-check seed: faker is reseeded from a drawn integer before each use.
- */
+/** Create Order request bodies that the interface's schema accepts (P-ORDER-4). Deterministic for a
+ *  fast-check seed: faker is reseeded from a drawn integer before each use. */
 export function orderCreateRequest(constraints: OrderCreateRequestConstraints = {}): fc.Arbitrary<OrderCreateRequest> {
   const c = withDefaults(constraints);
   return fc

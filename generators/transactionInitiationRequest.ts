@@ -21,10 +21,8 @@ export interface TransactionInitiationRequestConstraints {
   debitAccountType?: string;
   /** Transfer modes to draw from. Default: the interface's whole table. */
   transferModes?: readonly TransferMode[];
-  /**
-   * Currencies to draw from, whatever the mode (e.g. the wallet's currency). Default: the mode's
-   * usual currency (INR for imps/neft/rtgs/upi, EUR for sepa, USD for ach; any for wire/swift).
-   */
+  /** Currencies to draw from, whatever the mode (e.g. the wallet's currency). Default: the mode's
+   *  usual currency (INR for imps/neft/rtgs/upi, EUR for sepa, USD for ach; any for wire/swift). */
   currencies?: readonly Currency[];
   /** `amount` stays strictly below this. Default 1_000_000. */
   maxAmount?: number;

@@ -55,10 +55,8 @@ export class WebhookSender {
     return previous;
   }
 
-  /**
-   * Fires the event a change calls for, if any, to the merchant's receiver, if one is registered.
-   * Returns the event's id, or undefined when nothing was sent.
-   */
+  /** Fires the event a change calls for, if any, to the merchant's receiver, if one is registered.
+   *  Returns the event's id, or undefined when nothing was sent. */
   notify(change: StateChange): string | undefined {
     const fault = (name: FaultName) => this.options.faults.has(name);
     let name = eventForState(change.subject, change.state);

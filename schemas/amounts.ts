@@ -19,10 +19,8 @@ export function minorUnitOf(currency: Currency): 0 | 2 | 3 {
   return MINOR_UNITS[currency] ?? 2;
 }
 
-/**
- * A signed decimal written as JSON writes numbers, with or without an exponent ("150.5", "-3",
- * "1e+21", "5e-7"); undefined for anything else. Exact: no binary floating point is involved.
- */
+/** A signed decimal written as JSON writes numbers, with or without an exponent ("150.5", "-3",
+ *  "1e+21", "5e-7"); undefined for anything else. Exact: no binary floating point is involved. */
 export function decimalFromText(text: string): Decimal | undefined {
   const match = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/.exec(text);
   if (match === null) return undefined;
@@ -44,10 +42,8 @@ export function decimalOf(value: unknown): Decimal | undefined {
   return decimalFromText(value);
 }
 
-/**
- * The amount of a request when it is well-formed by P-AMOUNT-1 (a JSON number greater than zero, or a
- * decimal string greater than zero), else undefined. "1e3" as a string, "-5", "" and "abc" are not.
- */
+/** The amount of a request when it is well-formed by P-AMOUNT-1 (a JSON number greater than zero, or a
+ *  decimal string greater than zero), else undefined. "1e3" as a string, "-5", "" and "abc" are not. */
 export function requestAmount(value: unknown): Decimal | undefined {
   if (typeof value === 'number') return value > 0 ? decimalOf(value) : undefined;
   if (typeof value === 'string' && AMOUNT_TEXT.test(value)) return decimalFromText(value);
@@ -90,10 +86,8 @@ export function decimalText(d: Decimal, scale = d.scale): string {
   return at.units < 0n ? `-${whole}` : whole;
 }
 
-/**
- * The amount in the currency's minor units (P-AMOUNT-2), undefined with more significant decimals
- * than the minor unit (trailing zeros are notation: "150.000" INR is 15000 paise).
- */
+/** The amount in the currency's minor units (P-AMOUNT-2), undefined with more significant decimals
+ *  than the minor unit (trailing zeros are notation: "150.000" INR is 15000 paise). */
 export function toMinorUnits(d: Decimal, currency: Currency): bigint | undefined {
   const digits = minorUnitOf(currency);
   const n = normalized(d);

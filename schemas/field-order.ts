@@ -9,10 +9,8 @@ function documentedKeys(id: SchemaId): string[] {
   return [...new Set([...base, ...own])];
 }
 
-/**
- * The order a webhook sender builds an event in, as its schemas document it, for diagnose to try on a
- * sender that signs its own serialization (P-HOOK-2). Undefined for a body that is not a webhook event.
- */
+/** The order a webhook sender builds an event in, as its schemas document it, for diagnose to try on a
+ *  sender that signs its own serialization (P-HOOK-2). Undefined for a body that is not a webhook event. */
 export function webhookBuiltOrder(body: string): FieldOrder | undefined {
   let event: unknown;
   try {

@@ -93,10 +93,8 @@ const AJV_OPTIONS = { strict: true, allErrors: true } as const;
 /** The shape of the build's module (standalone.ts): a change to it is a change of the digest. */
 const PRECOMPILED_FORMAT = 1;
 
-/**
- * A digest of what validators are made from (schema files, ajv versions, options, formats): precompiled
- * validators are used only when made from exactly these, else each schema compiles at first use.
- */
+/** A digest of what validators are made from (schema files, ajv versions, options, formats): precompiled
+ *  validators are used only when made from exactly these, else each schema compiles at first use. */
 export function schemasDigest(): string {
   const hash = createHash('sha256');
   const versions = [validatorPackageVersion('ajv'), validatorPackageVersion('ajv-formats')];
@@ -129,10 +127,8 @@ function schemaAjv({ checkAgainstMetaSchema, code }: { checkAgainstMetaSchema: b
   return ajv;
 }
 
-/**
- * An ajv with every schema registered so `$ref`s resolve, each compiled at first use. Not checked against
- * the meta-schema here (schemas.test.ts does, once); `code` is for standalone.ts.
- */
+/** An ajv with every schema registered so `$ref`s resolve, each compiled at first use. Not checked against
+ *  the meta-schema here (schemas.test.ts does, once); `code` is for standalone.ts. */
 export function ajvWithAllSchemas(code?: CodeOptions): Ajv {
   const ajv = schemaAjv({ checkAgainstMetaSchema: false, ...(code ? { code } : {}) });
   for (const id of SCHEMA_IDS) ajv.addSchema(rawFile(id).schema);
@@ -184,10 +180,8 @@ function validatorFor(id: SchemaId): ValidateFunction {
   return validate;
 }
 
-/**
- * Compiles `id` (and what it references) with ajv now, precompiled or not. Throws when the schema breaks
- * a strict-mode rule: a defect of the kit, not of the value under test.
- */
+/** Compiles `id` (and what it references) with ajv now, precompiled or not. Throws when the schema breaks
+ *  a strict-mode rule: a defect of the kit, not of the value under test. */
 export function compileSchema(id: SchemaId): void {
   assertSchemaId(id);
   compiled(id);
@@ -213,10 +207,8 @@ export function validateSchema(id: SchemaId, value: unknown): ValidationResult {
   return { valid: false, errors: (validate.errors ?? []).map(toSchemaError) };
 }
 
-/**
- * True when `value` satisfies schema `id`, and TypeScript then knows it as that schema's type
- * (SchemaTypes[id]), with no cast. validateSchema says why a value does not.
- */
+/** True when `value` satisfies schema `id`, and TypeScript then knows it as that schema's type
+ *  (SchemaTypes[id]), with no cast. validateSchema says why a value does not. */
 export function isValid<Id extends SchemaId>(id: Id, value: unknown): value is SchemaTypes[Id] {
   return validateSchema(id, value).valid;
 }

@@ -1,9 +1,7 @@
 import { SignerError } from './errors.js';
 
-/**
- * P-SIGN-1's canonical text: keys sorted by UTF-16 code units, no whitespace, scalars as JSON.stringify
- * writes them. A non-JSON value throws: a signature over a silently altered value is worse than an error.
- */
+/** P-SIGN-1's canonical text: keys sorted by UTF-16 code units, no whitespace, scalars as JSON.stringify
+ *  writes them. A non-JSON value throws: a signature over a silently altered value is worse than an error. */
 export function canonicalize(value: unknown): string {
   try {
     return write(value, '$');

@@ -81,10 +81,8 @@ const MAX_CANDIDATES = 8;
 /** Texts tried with every millisecond of the second, when nothing else explains the signature. */
 const MILLISECOND_TEXTS = 24;
 
-/**
- * Explains a signature: is it the profile's signature of this body and timestamp under this secret,
- * and if not, which known client mistakes (alone or combined) produce it. Pure and deterministic.
- */
+/** Explains a signature: is it the profile's signature of this body and timestamp under this secret,
+ *  and if not, which known client mistakes (alone or combined) produce it. Pure and deterministic. */
 export function diagnose(input: DiagnoseInput): Diagnosis {
   const timestamp = input.timestamp.trim();
   if (!/^\d+(\.\d+)?$/.test(timestamp)) {
@@ -178,10 +176,8 @@ function search(texts: SignedText[], keys: Key[], sent: string, tree: JsonNode |
   return { matches, tried };
 }
 
-/**
- * P-SIGN-3: the bytes sent must be the text signed. The canonical text signed and other bytes sent is
- * no match (`body-not-canonical`, a raw-body server refuses it); any other difference is a warning.
- */
+/** P-SIGN-3: the bytes sent must be the text signed. The canonical text signed and other bytes sent is
+ *  no match (`body-not-canonical`, a raw-body server refuses it); any other difference is a warning. */
 function sentBytesVerdict(
   body: string,
   parsed: { isJson: boolean; canonical: string },

@@ -25,10 +25,8 @@ export function signPayload({ payload, timestamp, secret }: SignInput): Signed {
   return signText(canonical, timestamp, secret);
 }
 
-/**
- * Signs a body text exactly as given, without canonicalizing it. The kit uses it to sign
- * deliberately malformed bodies correctly (P-ERR-4), so only the defect under test is present.
- */
+/** Signs a body text exactly as given, without canonicalizing it. The kit uses it to sign
+ *  deliberately malformed bodies correctly (P-ERR-4), so only the defect under test is present. */
 export function signText(text: string, timestamp: number | string, secret: string): Signed {
   const message = text + timestampText(timestamp);
   return { canonical: text, message, signature: hmacSha256Hex(secret, message) };

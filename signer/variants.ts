@@ -1,9 +1,7 @@
 import type { JsonNode } from './json-tree.js';
 
-/**
- * The ways real clients sign something other than the profile's message (P-CLI's list, and a few
- * more). Ids are a contract: `diagnose --json` reports them.
- */
+/** The ways real clients sign something other than the profile's message (P-CLI's list, and a few
+ *  more). Ids are a contract: `diagnose --json` reports them. */
 export const VARIANTS = {
   canonical: "the profile's canonical text and message (P-SIGN-1/2)",
   'unsorted-keys': 'object keys left in the order they came instead of sorted',
@@ -78,10 +76,8 @@ export interface FieldOrder {
   fields?: Readonly<Record<string, FieldOrder>>;
 }
 
-/**
- * The tree with each object's keys in a sender's build order: the keys the order names first, in its
- * order, then the others in the order they came.
- */
+/** The tree with each object's keys in a sender's build order: the keys the order names first, in its
+ *  order, then the others in the order they came. */
 export function inBuiltOrder(node: JsonNode, order: FieldOrder | undefined): JsonNode {
   if (order === undefined || node.kind !== 'object') return node;
   const rank = (key: string) => {

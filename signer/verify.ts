@@ -5,10 +5,8 @@ import { hmacSha256Hex } from './sign.js';
 /** P-AUTH-3's default window, in seconds either side of the server's clock. */
 export const DEFAULT_TOLERANCE_SECONDS = 300;
 
-/**
- * P-SIGN-6: `raw` verifies the bytes received; `canonical` a re-canonicalized parse of them, or the raw
- * text when they are not JSON, so a correctly signed malformed body still gets its 400.
- */
+/** P-SIGN-6: `raw` verifies the bytes received; `canonical` a re-canonicalized parse of them, or the raw
+ *  text when they are not JSON, so a correctly signed malformed body still gets its 400. */
 export type VerifyMode = 'raw' | 'canonical';
 
 export interface VerifyInput {

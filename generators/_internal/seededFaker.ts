@@ -19,10 +19,8 @@ function fakerOf(id: string): Faker {
   return faker;
 }
 
-/**
- * faker's randomizer for draws each seeded first: seeding faker's Mersenne Twister fills 624 words,
- * SplitMix32's is one assignment, and a draw's few dozen numbers need no more.
- */
+/** faker's randomizer for draws each seeded first: seeding faker's Mersenne Twister fills 624 words,
+ *  SplitMix32's is one assignment, and a draw's few dozen numbers need no more. */
 export function splitMix32(): Randomizer {
   // Closures, not methods: faker calls next() unbound.
   let state = 0;

@@ -38,10 +38,8 @@ async function refusedCancelCancelsNothing(ctx: CheckContext): Promise<void> {
   );
 }
 
-/**
- * A Transaction Initiation signed wrong is refused, its payout_order_id is unknown afterwards, and
- * the balance did not move (judged as wallet.ts judges a change, with this try's own amount).
- */
+/** A Transaction Initiation signed wrong is refused, its payout_order_id is unknown afterwards, and
+ *  the balance did not move (judged as wallet.ts judges a change, with this try's own amount). */
 async function refusedInitiationPaysNothing(ctx: CheckContext): Promise<void> {
   await balanceChange(ctx, 'P-AUTH-5', async (before, n) => {
     const amount = ownAmount(ctx, before.currency);

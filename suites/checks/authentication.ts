@@ -65,10 +65,8 @@ function outsideWindow(ctx: CheckContext, side: -1 | 1, how: 'old' | 'ahead'): P
   ];
 }
 
-/**
- * AUTH-WINDOW-RECENT, AUTH-WINDOW-AHEAD (P-AUTH-3, SHOULD): 30 s either way is inside any sensible window.
- * A window narrower than 30 s is the deployment's to set: then the SHOULD does not apply.
- */
+/** AUTH-WINDOW-RECENT, AUTH-WINDOW-AHEAD (P-AUTH-3, SHOULD): 30 s either way is inside any sensible window.
+ *  A window narrower than 30 s is the deployment's to set: then the SHOULD does not apply. */
 function insideWindow(id: string, requirement: string, side: -1 | 1, how: 'old' | 'ahead'): Check {
   return {
     id,

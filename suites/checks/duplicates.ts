@@ -15,10 +15,8 @@ import {
   validOrder,
 } from '../requests.js';
 
-/**
- * Same order_id, other amount, note and customer. The currency stays INR: a refusal for a currency the
- * merchant has not enabled would hide whether the order_id was judged at all.
- */
+/** Same order_id, other amount, note and customer. The currency stays INR: a refusal for a currency the
+ *  merchant has not enabled would hide whether the order_id was judged at all. */
 function sameIdOtherwiseDifferent(ctx: CheckContext, orderId: string | number) {
   const body = validOrder(ctx, {
     order_id: orderId,

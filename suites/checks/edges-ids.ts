@@ -91,10 +91,8 @@ async function longOrderId(ctx: CheckContext, long: string): Promise<void> {
   );
 }
 
-/**
- * A long payout_order_id, paid in the wallet's currency so a refusal is about the id. A 409 means it was
- * taken for an earlier id of this run sharing its first 64 characters: cut. Other refusals: not judged.
- */
+/** A long payout_order_id, paid in the wallet's currency so a refusal is about the id. A 409 means it was
+ *  taken for an earlier id of this run sharing its first 64 characters: cut. Other refusals: not judged. */
 async function longPayoutOrderId(ctx: CheckContext, long: string): Promise<void> {
   const currency = await walletCurrency(ctx);
   const label = `Transaction Initiation with a payout_order_id of ${long.length} characters`;
@@ -160,10 +158,8 @@ function separateParts(): { part: (judge: () => Promise<void>) => Promise<void>;
   };
 }
 
-/**
- * DUP-EXACT-IDS: a trailing-space variant may be refused 400, never 409 against the first; "000123" and
- * 123 are two orders (P-DUP-4 equates only 123 and "123"). Long payout_order_ids: edges-long-payout-ids.
- */
+/** DUP-EXACT-IDS: a trailing-space variant may be refused 400, never 409 against the first; "000123" and
+ *  123 are two orders (P-DUP-4 equates only 123 and "123"). Long payout_order_ids: edges-long-payout-ids. */
 export async function exactIds(ctx: CheckContext): Promise<void> {
   const edge = (cls: string) => IDENTIFIERS.find((e) => e.class === cls)!;
   const edgeIds = (cls: string) => edge(cls).ids({ text: ctx.ids.orderId(cls.toUpperCase()), integer: ctx.ids.integerOrderId() });

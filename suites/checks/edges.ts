@@ -28,10 +28,8 @@ const AMOUNT_REFUSED = [400, 422] as const;
 
 const EDGES = edgeSet();
 
-/**
- * Zero spellings that reach the wire as different texts: the numbers 0, 0.0 and 0.00 are all written
- * 0 in canonical JSON (P-SIGN-1), so they are one request, labelled with every spelling it stands for.
- */
+/** Zero spellings that reach the wire as different texts: the numbers 0, 0.0 and 0.00 are all written
+ *  0 in canonical JSON (P-SIGN-1), so they are one request, labelled with every spelling it stands for. */
 function distinctZeros(): Array<{ amount: AmountEdge['amount']; spellings: string }> {
   const byText = new Map<string, { amount: AmountEdge['amount']; spellings: string[] }>();
   for (const edge of EDGES.amounts.filter((e) => e.class === 'zero')) {
@@ -43,10 +41,8 @@ function distinctZeros(): Array<{ amount: AmountEdge['amount']; spellings: strin
   return [...byText.values()].map(({ amount, spellings }) => ({ amount, spellings: spellings.join(', ') }));
 }
 
-/**
- * AMOUNT-ZERO-REFUSED (P-AMOUNT-4, P-ERR-4). Payouts are in the wallet's currency when Balance Inquiry
- * can tell it, so a refusal is for the amount; a zero payout a faulty server accepts moves nothing.
- */
+/** AMOUNT-ZERO-REFUSED (P-AMOUNT-4, P-ERR-4). Payouts are in the wallet's currency when Balance Inquiry
+ *  can tell it, so a refusal is for the amount; a zero payout a faulty server accepts moves nothing. */
 async function zeroRefused(ctx: CheckContext): Promise<void> {
   const zeros = distinctZeros();
   await ctx.sweep(zeros, async ({ amount, spellings }) => {
@@ -82,10 +78,8 @@ async function expectAmountKept(ctx: CheckContext, edge: AmountEdge, orderId: Me
   );
 }
 
-/**
- * AMOUNT-KEPT-EXACTLY (P-AMOUNT-4, P-AMOUNT-3). A refused currency is ORDER-EVERY-CURRENCY's to judge;
- * when no currency of a minor unit (0, 2 or 3 decimals) could be judged, the check says so.
- */
+/** AMOUNT-KEPT-EXACTLY (P-AMOUNT-4, P-AMOUNT-3). A refused currency is ORDER-EVERY-CURRENCY's to judge;
+ *  when no currency of a minor unit (0, 2 or 3 decimals) could be judged, the check says so. */
 async function keptExactly(ctx: CheckContext): Promise<void> {
   const edges = EDGES.amounts.filter((e) => e.class === 'exact');
   const judged = await ctx.sweep(edges, async (edge) => {
@@ -136,10 +130,8 @@ async function largeAmounts(ctx: CheckContext): Promise<void> {
 /** Where a text edge goes: the fields a customer or a merchant writes. */
 const TEXT_FIELDS = ['customer.name', 'order_note', 'customer.address.line1'] as const;
 
-/**
- * ERR-NO-5XX (P-ERR-3): a 4xx is fair, as the interface shows no formats or sizes (ORDER-UNICODE-NAMES
- * judges scripts). No answer is not judged: a timeout on a loaded target is no proof of a crash.
- */
+/** ERR-NO-5XX (P-ERR-3): a 4xx is fair, as the interface shows no formats or sizes (ORDER-UNICODE-NAMES
+ *  judges scripts). No answer is not judged: a timeout on a loaded target is no proof of a crash. */
 async function textsNo5xx(ctx: CheckContext): Promise<void> {
   const cases = EDGES.texts.flatMap((edge) => TEXT_FIELDS.map((field) => ({ edge, field })));
   await ctx.sweep(cases, async ({ edge, field }) => {

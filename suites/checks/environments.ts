@@ -14,10 +14,8 @@ async function refusesOtherEnvironmentKey(ctx: CheckContext): Promise<void> {
   expectStatus(exchange, [401, 403], 'a key of the other environment must be refused');
 }
 
-/**
- * ENV-WALLET-OTHER-ENVIRONMENT (P-ENV-2). Needs the SUCCESS fixture: with a made-up payout id a server
- * may fairly look the payout up first and answer 404.
- */
+/** ENV-WALLET-OTHER-ENVIRONMENT (P-ENV-2). Needs the SUCCESS fixture: with a made-up payout id a server
+ *  may fairly look the payout up first and answer 404. */
 async function refusesOtherEnvironmentWallet(ctx: CheckContext): Promise<void> {
   const walletId = ctx.config.otherEnvironment?.walletId;
   if (walletId === undefined) throw new CheckSkipped('needs otherEnvironment.walletId in the config');

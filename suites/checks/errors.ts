@@ -88,10 +88,8 @@ async function noServerErrorForInvalidPayoutStatus(ctx: CheckContext): Promise<v
   await noServerErrorProperty(ctx, PAYOUT_STATUS_PATH, invalidPayoutStatusRequest({ walletId: ctx.config.merchant.walletId }));
 }
 
-/**
- * ERR-INVALID-JSON (P-ERR-4): 400. A bare NaN may also get 422: some parsers (Python's json) read it
- * as a number, and a NaN order_amount is a defect P-ERR-4 lets a server refuse with 422.
- */
+/** ERR-INVALID-JSON (P-ERR-4): 400. A bare NaN may also get 422: some parsers (Python's json) read it
+ *  as a number, and a NaN order_amount is a defect P-ERR-4 lets a server refuse with 422. */
 async function refusesInvalidJson(ctx: CheckContext): Promise<void> {
   const order = canonicalize(validOrder(ctx));
   const status = canonicalize(unknownPayoutStatus(ctx));

@@ -52,10 +52,8 @@ const SETTLING: readonly unknown[] = ['PROCESSING', 'PENDING'];
 /** One wait for a batch of payouts to settle, shared by all of them, so N payouts cost 12 s and not N × 12 s. */
 const SETTLE_WAIT_MS = 12_000;
 
-/**
- * This run's payouts per spare wallet still in flight, debit to come: a server that debits at settlement
- * holds them back though Balance Inquiry shows them, so a whole-balance payout may rightly FAIL.
- */
+/** This run's payouts per spare wallet still in flight, debit to come: a server that debits at settlement
+ *  holds them back though Balance Inquiry shows them, so a whole-balance payout may rightly FAIL. */
 const inFlight = new WeakMap<object, Map<string, Set<string>>>();
 
 function inFlightOn(ctx: CheckContext, walletId: string): Set<string> {
@@ -77,10 +75,8 @@ async function unsettled(ctx: CheckContext, walletId: string, ids: readonly stri
   return left;
 }
 
-/**
- * MONEY-EXACT-BALANCE (P-MONEY-2). A whole-balance payout that FAILED while the balance moved, or while
- * a payout of this run was in flight (inFlight), is "not judged": another run can only drain the wallet.
- */
+/** MONEY-EXACT-BALANCE (P-MONEY-2). A whole-balance payout that FAILED while the balance moved, or while
+ *  a payout of this run was in flight (inFlight), is "not judged": another run can only drain the wallet. */
 async function exactBalance(ctx: CheckContext): Promise<void> {
   const { walletId, source } = await spareWallet(ctx);
   const before = await spareBalance(ctx, walletId, `the spare wallet's balance (${source})`);
@@ -144,10 +140,8 @@ async function exactBalance(ctx: CheckContext): Promise<void> {
   );
 }
 
-/**
- * MONEY-NO-OVERDRAFT (P-MONEY-3): N payouts at once, each 2/(N-1) of the balance; the accepted sum to at
- * most the balance read just before (another run can only lower it), which never goes negative.
- */
+/** MONEY-NO-OVERDRAFT (P-MONEY-3): N payouts at once, each 2/(N-1) of the balance; the accepted sum to at
+ *  most the balance read just before (another run can only lower it), which never goes negative. */
 async function noOverdraft(ctx: CheckContext): Promise<void> {
   const { walletId, source } = await spareWallet(ctx);
   const n = Math.max(3, concurrencyOf(ctx.config));
@@ -214,10 +208,8 @@ const PAYOUT_FIELDS = ['payout_id', 'payout_order_id', 'status', 'amount', 'curr
 /** The fields a payout still in flight keeps when it settles (P-STATE-2); its status and amount_debited may move on. */
 const FIXED_FIELDS = ['payout_id', 'payout_order_id', 'amount', 'currency'] as const;
 
-/**
- * MONEY-REFUSED-NO-EFFECT (P-MONEY-4): refused initiations (400, 409, 403s where configured), each of
- * the try's own amount, leave the balance (judged as wallet.ts judges a change) and the first payout.
- */
+/** MONEY-REFUSED-NO-EFFECT (P-MONEY-4): refused initiations (400, 409, 403s where configured), each of
+ *  the try's own amount, leave the balance (judged as wallet.ts judges a change) and the first payout. */
 async function refusedMovesNothing(ctx: CheckContext): Promise<void> {
   const currency = await walletCurrency(ctx);
   const first = payoutRequest(ctx, amountNumber(ownAmount(ctx, currency)), currency);

@@ -118,10 +118,8 @@ async function balanceUnchangedOnFailure(ctx: CheckContext): Promise<void> {
   });
 }
 
-/**
- * An amount of this run's own, never a constant: another run's payouts of one fixed amount would move
- * the balance alike in each try of a wallet rule, which wallet.ts could not tell from a fault.
- */
+/** An amount of this run's own, never a constant: another run's payouts of one fixed amount would move
+ *  the balance alike in each try of a wallet rule, which wallet.ts could not tell from a fault. */
 async function ownPayout(ctx: CheckContext): Promise<{ currency: Currency; amount: Decimal }> {
   const currency = await walletCurrency(ctx);
   return { currency, amount: ownAmount(ctx, currency) };
@@ -146,10 +144,8 @@ async function initiate(ctx: CheckContext): Promise<void> {
   );
 }
 
-/**
- * P-AMOUNT-1/3: an amount of the run's own as a decimal string with the wallet currency's decimals
- * ("1.37" for INR, "7" for JPY), accepted and answered as the same amount, compared by value.
- */
+/** P-AMOUNT-1/3: an amount of the run's own as a decimal string with the wallet currency's decimals
+ *  ("1.37" for INR, "7" for JPY), accepted and answered as the same amount, compared by value. */
 async function initiateAmountForms(ctx: CheckContext): Promise<void> {
   const { currency, amount: own } = await ownPayout(ctx);
   const amount = decimalText(own, minorUnitOf(currency));

@@ -3,10 +3,8 @@ import { answered, expectSchema, expectStatus, expectThat, type Check, type Chec
 import type { Exchange } from '../http.js';
 import { createOrder, decimalEquals, decimalOf, expectOrderCreated, expectRecord, orderLookup, validOrder } from '../requests.js';
 
-/**
- * OPS-ORDER-STATUS: an amount of its own, so the echo is this order's; the currency stays INR, as
- * currency support is ORDER-EVERY-CURRENCY's concern.
- */
+/** OPS-ORDER-STATUS: an amount of its own, so the echo is this order's; the currency stays INR, as
+ *  currency support is ORDER-EVERY-CURRENCY's concern. */
 async function orderStatus(ctx: CheckContext): Promise<void> {
   const body = validOrder(ctx, { order_amount: 310.25, order_currency: 'INR' });
   const created = expectOrderCreated(await createOrder(ctx, body, 'create an order of 310.25 INR'), 'the order must be created');

@@ -11,10 +11,8 @@ function fixtures(ctx: CheckContext): Array<[PayoutState, string]> {
   return PAYOUT_STATES.flatMap((state) => (payouts[state] ? [[state, payouts[state]] as [PayoutState, string]] : []));
 }
 
-/**
- * A payout_order_id for requests whose subject is something else: a fixture when there is one, so the
- * request's only defect is the one under test; else a made-up id (`fixture` false).
- */
+/** A payout_order_id for requests whose subject is something else: a fixture when there is one, so the
+ *  request's only defect is the one under test; else a made-up id (`fixture` false). */
 function somePayoutOrderId(ctx: CheckContext): { id: string; fixture: boolean } {
   const configured = fixtures(ctx)[0]?.[1];
   return configured === undefined ? { id: ctx.ids.payoutOrderId(), fixture: false } : { id: configured, fixture: true };
@@ -100,10 +98,8 @@ async function otherMerchantsPayout(ctx: CheckContext): Promise<void> {
   expectRefusal(exchange, 404, "another merchant's payout must answer 404, as if it did not exist (P-PAYOUT-4)", 'P-PAYOUT-4');
 }
 
-/**
- * PAYOUT-UNKNOWN-WALLET (P-ERR-4): 403. Needs a fixture payout: with a made-up payout id a server may
- * fairly look the payout up first and answer 404.
- */
+/** PAYOUT-UNKNOWN-WALLET (P-ERR-4): 403. Needs a fixture payout: with a made-up payout id a server may
+ *  fairly look the payout up first and answer 404. */
 async function unknownWallet(ctx: CheckContext): Promise<void> {
   const walletId = `WAL-UNKNOWN-${ctx.ids.nonce()}`;
   const payout = somePayoutOrderId(ctx);
@@ -121,10 +117,8 @@ async function unknownWallet(ctx: CheckContext): Promise<void> {
   expectRefusal(exchange, 403, 'an unknown wallet must answer 403 (P-ERR-4)', 'P-ERR-1');
 }
 
-/**
- * PAYOUT-OTHER-MERCHANT-WALLET (P-ERR-4): the merchant's own SUCCESS fixture asked for from the other
- * merchant's wallet answers 403. The payout exists and is the merchant's, so the wallet is the only defect.
- */
+/** PAYOUT-OTHER-MERCHANT-WALLET (P-ERR-4): the merchant's own SUCCESS fixture asked for from the other
+ *  merchant's wallet answers 403. The payout exists and is the merchant's, so the wallet is the only defect. */
 async function otherMerchantsWallet(ctx: CheckContext): Promise<void> {
   const walletId = ctx.config.otherMerchant!.walletId!;
   const label = "Payout Status of the SUCCESS fixture from another merchant's wallet";

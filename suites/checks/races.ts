@@ -46,10 +46,8 @@ export function expectOneWinner(exchanges: Exchange[], loser: number, what: stri
   return won[0]!;
 }
 
-/**
- * OPS-INITIATE-CONCURRENT (P-OPS-5): one accepted, n-1 × 409, the balance lower by the amount once,
- * judged as wallet.ts judges a debit so another run's payouts are never blamed on the target.
- */
+/** OPS-INITIATE-CONCURRENT (P-OPS-5): one accepted, n-1 × 409, the balance lower by the amount once,
+ *  judged as wallet.ts judges a debit so another run's payouts are never blamed on the target. */
 async function concurrentInitiations(ctx: CheckContext): Promise<void> {
   const n = concurrencyOf(ctx.config);
   await balanceChange(ctx, 'P-OPS-5', async (before, tryNumber) => {

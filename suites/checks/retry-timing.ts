@@ -2,10 +2,8 @@
 // first retries took. Pure: arrival times, X-TIMESTAMPs and the kit's longest pause come in.
 import { MIN_RETRIES } from '../../core/webhooks.js';
 
-/**
- * Real seconds a delay measured by arrival may fall short of the one before (beyond a tenth of it)
- * without counting as shorter: network jitter and the kit's own scheduling on a busy machine.
- */
+/** Real seconds a delay measured by arrival may fall short of the one before (beyond a tenth of it)
+ *  without counting as shorter: network jitter and the kit's own scheduling on a busy machine. */
 export const ARRIVAL_JITTER_SECONDS = 0.25;
 /** X-TIMESTAMP is whole seconds, so two delays read from it differ by up to 2 s from rounding alone. */
 const STAMP_ROUNDING_SECONDS = 2;
@@ -26,10 +24,8 @@ export interface RetryTiming {
   took: number;
 }
 
-/**
- * A delay shrank only when arrival (past jitter) and X-TIMESTAMP (past rounding) both say so; a pause
- * of the kit's own (`stallSeconds`) can delay an in-process sender too, so it widens the allowance.
- */
+/** A delay shrank only when arrival (past jitter) and X-TIMESTAMP (past rounding) both say so; a pause
+ *  of the kit's own (`stallSeconds`) can delay an in-process sender too, so it widens the allowance. */
 export function retryTiming(attempts: readonly RetryAttempt[], factor = 1, stallSeconds = 0): RetryTiming {
   if (attempts.length <= MIN_RETRIES) throw new RangeError(`retryTiming: needs ${MIN_RETRIES + 1} attempts, got ${attempts.length}`);
   const first = attempts.slice(0, MIN_RETRIES + 1);

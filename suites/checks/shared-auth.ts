@@ -7,10 +7,8 @@ import { PAYOUT_STATUS_PATH } from '../requests.js';
 
 export { CREATE_ORDER_PATH, expectSuccess, PAYOUT_STATUS_PATH, validOrder } from '../requests.js';
 
-/**
- * A Payout Status of the merchant's own wallet and a payout_order_id never used: harmless, needs no
- * optional config, and answers 404 once authenticated (P-PAYOUT-4), 401 when refused (P-AUTH-2).
- */
+/** A Payout Status of the merchant's own wallet and a payout_order_id never used: harmless, needs no
+ *  optional config, and answers 404 once authenticated (P-PAYOUT-4), 401 when refused (P-AUTH-2). */
 export function unknownPayoutStatus(ctx: CheckContext): PayoutStatusRequest {
   return { svc_wallet_id: ctx.config.merchant.walletId, debit_account_type: 'svc_wallet', payout_order_id: ctx.ids.payoutOrderId('AUTH') };
 }
@@ -25,10 +23,8 @@ export function expectRefused(exchange: Exchange, why: string): void {
   expectStatus(exchange, [401], why);
 }
 
-/**
- * Authentication let the request through: neither 401, 403 nor a 5xx (which proves nothing). The
- * probe's 404 is not required: a slip in Payout Status is its own requirements', not authentication's.
- */
+/** Authentication let the request through: neither 401, 403 nor a 5xx (which proves nothing). The
+ *  probe's 404 is not required: a slip in Payout Status is its own requirements', not authentication's. */
 export function expectAuthenticated(exchange: Exchange, why: string): void {
   const status = exchange.response?.status;
   expectThat(

@@ -100,10 +100,8 @@ export function expectNoServerError(exchange: Exchange, what: string): void {
   );
 }
 
-/**
- * Error answers every target gives: 401 (altered signature), 400 (invalid JSON, a missing field) and
- * 404 (unknown payout). The envelope checks inspect them; their statuses are asserted by other checks.
- */
+/** Error answers every target gives: 401 (altered signature), 400 (invalid JSON, a missing field) and
+ *  404 (unknown payout). The envelope checks inspect them; their statuses are asserted by other checks. */
 export async function provokeErrors(ctx: CheckContext): Promise<Exchange[]> {
   const order = validOrder(ctx);
   return [

@@ -62,10 +62,8 @@ export const WRONG_SCHEMES: readonly WrongScheme[] = [
 /** Refused, or no answer worth reading: a 401 or 403, a 5xx, or none at all. */
 const refused = (status: number | undefined) => status === undefined || status === 401 || status === 403 || status >= 500;
 
-/**
- * The probe as a check of AUTH-ACCEPT. A variant counts as accepted only when answered otherwise than
- * the same request signed right, sent first (a wrong base URL answers both 404).
- */
+/** The probe as a check of AUTH-ACCEPT. A variant counts as accepted only when answered otherwise than
+ *  the same request signed right, sent first (a wrong base URL answers both 404). */
 export function signatureSchemeProbe(): { check: Check; acceptedVariant(): VariantId | undefined; clues(): string[] } {
   let found: VariantId | undefined;
   let clues: string[] = [];
@@ -122,10 +120,8 @@ function saidIn(exchange: Exchange, ctx: CheckContext): string | undefined {
 
 type Keys = { apiKey?: string; secretKey?: string };
 
-/**
- * What the configuration itself suggests about refused keys, never showing a secret: whitespace copied
- * with a key, a secret that is the other merchant's or environment's, keys of two environments.
- */
+/** What the configuration itself suggests about refused keys, never showing a secret: whitespace copied
+ *  with a key, a secret that is the other merchant's or environment's, keys of two environments. */
 export function credentialClues(
   config: Pick<TargetConfig, 'merchant' | 'otherMerchant' | 'otherEnvironment' | 'environment'>,
   said?: string,

@@ -64,10 +64,8 @@ async function balanceIsolated(ctx: CheckContext): Promise<void> {
   expectStatus(exchange, [403], "Balance Inquiry of another merchant's wallet must answer 403 (P-TENANT-1)");
 }
 
-/**
- * TENANT-INITIATE: 403, and the other wallet does not move, judged as wallet.ts judges a change: a move
- * the refused payouts do not explain is the other merchant's own traffic, "not judged" (P-MONEY-1).
- */
+/** TENANT-INITIATE: 403, and the other wallet does not move, judged as wallet.ts judges a change: a move
+ *  the refused payouts do not explain is the other merchant's own traffic, "not judged" (P-MONEY-1). */
 async function initiateIsolated(ctx: CheckContext): Promise<void> {
   const currency = await walletCurrency(ctx);
   const otherWallet = ctx.config.otherMerchant!.walletId!;

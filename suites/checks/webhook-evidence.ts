@@ -55,10 +55,8 @@ export function missing(o: Observation, message: string, details: ConstructorPar
   );
 }
 
-/**
- * A check over every delivery the observation kept (a skip when none came: HOOK-EVENTS-FIRED says why).
- * It fails on the first delivery `test` finds fault with, naming how many more it found.
- */
+/** A check over every delivery the observation kept (a skip when none came: HOOK-EVENTS-FIRED says why).
+ *  It fails on the first delivery `test` finds fault with, naming how many more it found. */
 export function judgeEach(
   expected: string,
   test: (d: ReceivedDelivery, ctx: CheckContext, all: readonly ReceivedDelivery[]) => string | undefined,

@@ -182,10 +182,8 @@ async function observe(ctx: CheckContext): Promise<Observation> {
   };
 }
 
-/**
- * What the observation saw that is no verdict, for report.notes: the same text from every check
- * that reads it, so the report says it once.
- */
+/** What the observation saw that is no verdict, for report.notes: the same text from every check
+ *  that reads it, so the report says it once. */
 export function observationNotes(o: Pick<Observation, 'unseen'>): string[] {
   const { strays, described, keptAtMost, deliveriesNotKept } = o.unseen;
   const notes: string[] = [];

@@ -21,10 +21,8 @@ import { creating } from './shared-auth.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/**
- * Not OPTIONS: a question about the path (RFC 9110 §9.3.7) that CORS middleware rightly answers 204.
- * Not HEAD: its answer has no body to hold an envelope.
- */
+/** Not OPTIONS: a question about the path (RFC 9110 §9.3.7) that CORS middleware rightly answers 204.
+ *  Not HEAD: its answer has no body to hold an envelope. */
 const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** Every operation path the target serves: the interface's two, and each configured extension (P-OPS). */
@@ -40,10 +38,8 @@ function operationPaths(ctx: CheckContext): Array<{ name: string; method: string
   return paths;
 }
 
-/**
- * HTTP-OTHER-METHODS (P-HTTP-1, P-ERR-1): signed, with a harmless body (an order_id never used), so
- * only the method is wrong.
- */
+/** HTTP-OTHER-METHODS (P-HTTP-1, P-ERR-1): signed, with a harmless body (an order_id never used), so
+ *  only the method is wrong. */
 async function otherMethods(ctx: CheckContext): Promise<void> {
   const cases = operationPaths(ctx).flatMap((op) =>
     METHODS.filter((m) => m !== op.method).map((method) => ({ ...op, method, own: op.method })),
@@ -92,10 +88,8 @@ async function mediaTypes(ctx: CheckContext): Promise<void> {
   });
 }
 
-/**
- * HTTP-REPEATED-KEYS (P-HTTP-4). A 401 is not judged: a server verifying a re-canonicalized parse
- * (P-SIGN-6) cannot match such a signature, so its parser is never seen deciding.
- */
+/** HTTP-REPEATED-KEYS (P-HTTP-4). A 401 is not judged: a server verifying a re-canonicalized parse
+ *  (P-SIGN-6) cannot match such a signature, so its parser is never seen deciding. */
 async function repeatedKeys(ctx: CheckContext): Promise<void> {
   const order = validOrder(ctx);
   const second = ctx.ids.orderId('REPEAT');
@@ -126,10 +120,8 @@ function lengthProblem(answer: RawAnswer): string | undefined {
     : `Content-Length says ${length !== undefined ? said : quoted(said)} but ${answer.body.length} bytes came before the connection closed`;
 }
 
-/**
- * HTTP-CONTENT-LENGTH (P-HTTP-3): answers echoing a non-ASCII order_id read to the close, whatever
- * Content-Length says; after a 400 the connection takes another request unless it said close.
- */
+/** HTTP-CONTENT-LENGTH (P-HTTP-3): answers echoing a non-ASCII order_id read to the close, whatever
+ *  Content-Length says; after a 400 the connection takes another request unless it said close. */
 export async function contentLength(ctx: CheckContext, options: RawOptions = {}): Promise<void> {
   const orderId = `${ctx.ids.orderId('CL')}-Grüße-✓`;
   const requests: RawRequest[] = [
