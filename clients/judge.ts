@@ -6,6 +6,7 @@ import * as each from './rules.js';
 import type { JudgeContext, RuleOutcome } from './rules.js';
 import * as across from './sequence-rules.js';
 import { foreignNote, ownTraffic } from './own-traffic.js';
+import { resultOf } from './result.js';
 import { asEvidence, classify, type ClientRequest } from './traffic.js';
 
 let cached: Requirement[] | undefined;
@@ -79,40 +80,17 @@ export function judgeClient(input: JudgeInput): ClientJudgement {
   };
   const redact = redactor({ merchant: { ...input.merchant, walletId: '' } });
   const titles = new Map(clientCatalog().map((r) => [r.id, r.title]));
-  const metaOf = (requirement: string) => ({
-    check: requirement.toLowerCase(),
-    requirement,
-    title: titles.get(requirement) ?? requirement,
-    evidence: [],
-    findings: [],
-  });
-  const sent: CheckResult =
+  const result = (id: string, outcome: RuleOutcome) =>
+    resultOf({ id, title: titles.get(id) ?? id }, outcome, (r) => asEvidence(r, input.baseUrl, redact, input.merchant.secretKey));
+  const sent = result(
+    SENDS_REQUESTS,
     ctx.api.length > 0
-      ? { meta: metaOf(SENDS_REQUESTS), state: 'passed', durationMs: 0 }
-      : {
-          meta: { ...metaOf(SENDS_REQUESTS), failure: { message: 'the client sent no request of its own to SVC_BASE_URL' } },
-          state: 'failed',
-          durationMs: 0,
-        };
-  const results = RULES.map(([requirement, rule]): CheckResult => {
-    const outcome = ctx.api.length === 0 ? ({ status: 'skipped', reason: 'the client sent no request' } as const) : rule(ctx);
-    const meta = metaOf(requirement);
-    if (outcome.status === 'skipped') return { meta: { ...meta, skipped: outcome.reason }, state: 'skipped', durationMs: 0 };
-    if (outcome.status === 'passed') return { meta, state: 'passed', durationMs: 0 };
-    return {
-      meta: {
-        ...meta,
-        failure: {
-          message: outcome.message,
-          ...(outcome.expected ? { expected: outcome.expected } : {}),
-          ...(outcome.actual ? { actual: outcome.actual } : {}),
-        },
-        evidence: outcome.offending.map((r) => asEvidence(r, input.baseUrl, redact, input.merchant.secretKey)),
-      },
-      state: 'failed',
-      durationMs: 0,
-    };
-  });
+      ? { status: 'passed' }
+      : { status: 'failed', message: 'the client sent no request of its own to SVC_BASE_URL', offending: [] },
+  );
+  const results = RULES.map(([id, rule]) =>
+    result(id, ctx.api.length === 0 ? { status: 'skipped', reason: 'the client sent no request' } : rule(ctx)),
+  );
   const note = foreignNote(foreign);
   return {
     results: [sent, ...results],

@@ -7,6 +7,7 @@ import type { CheckResult, Requirement } from '../core/report.js';
 import { ACK_SHOULD_WITHIN_MS, ACK_WITHIN_MS } from '../core/webhooks.js';
 import { createRedactor, evidenceHeaders } from '../common/redact.js';
 import { DeliveryClient, signedDelivery, type AttemptResult, type Delivery } from '../webhooks/delivery.js';
+import { resultOf, type Outcome } from './result.js';
 import { describeText, forgeries, genuineEvents, type Probe } from './receiver-probes.js';
 
 let cached: Requirement[] | undefined;
@@ -112,10 +113,7 @@ export function deliveryExchange(
   return { label, request, ms: result.ms, response: { status: result.status, headers: {}, body: redact(result.body ?? '') } };
 }
 
-type Verdict =
-  | { status: 'passed' }
-  | { status: 'skipped'; reason: string }
-  | { status: 'failed'; message: string; expected: string; actual: string; offending: Probe[] };
+type Verdict = Outcome<Probe>;
 
 const accepted = (p: Probe) => p.result?.status !== undefined && p.result.status >= 200 && p.result.status <= 299;
 const list = (ps: Probe[]) => ps.map((p) => `${p.label}: ${answerOf(p.result!)}`).join('; ');
@@ -228,19 +226,7 @@ function judge(probes: Probe[], evidence: (probe: Probe) => Exchange, skippedFor
     'RECEIVER-REDELIVERY': () => redeliveryVerdict(probes, genuine),
     [CONFIRMS_STATUS]: () => ({ status: 'skipped', reason: "seen only in a client's own requests: judged by verify-client --webhook-url" }),
   };
-  return receiverCatalog().map((requirement): CheckResult => {
-    const verdict = verdicts[requirement.id]?.() ?? { status: 'skipped', reason: 'not judged by verify-receiver' };
-    const meta = { check: requirement.id.toLowerCase(), requirement: requirement.id, title: requirement.title, evidence: [], findings: [] };
-    if (verdict.status === 'skipped') return { meta: { ...meta, skipped: verdict.reason }, state: 'skipped', durationMs: 0 };
-    if (verdict.status === 'passed') return { meta, state: 'passed', durationMs: 0 };
-    return {
-      meta: {
-        ...meta,
-        failure: { message: verdict.message, expected: verdict.expected, actual: verdict.actual },
-        evidence: verdict.offending.slice(0, 6).map(evidence),
-      },
-      state: 'failed',
-      durationMs: 0,
-    };
-  });
+  return receiverCatalog().map((requirement) =>
+    resultOf(requirement, verdicts[requirement.id]?.() ?? { status: 'skipped', reason: 'not judged by verify-receiver' }, evidence),
+  );
 }
