@@ -73,6 +73,15 @@ export class UsageError extends Error {
   readonly code = 'SVC_USAGE';
 }
 
+/** `work`'s value; what it throws (bad input it was handed) becomes a UsageError naming the command. */
+export function asUsage<T>(command: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    throw new UsageError(`${command}: ${(error as Error).message}`);
+  }
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads a file (or stdin for "-") as UTF-8 text, turning every failure into a UsageError that names it. */

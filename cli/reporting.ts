@@ -10,11 +10,11 @@ import { reportFolder, sealedFor } from '../reports/folder.js';
 import { GitHubActionsReporter } from '../reports/github.js';
 import { JsonSummaryReporter } from '../reports/json-summary.js';
 import { certification } from '../reports/seal.js';
-import { KeyFileError, readSigningKey, type ReportSigner } from '../reports/signature.js';
-import { prepareReportDir, removeReports, ReportDirError } from '../reports/write.js';
+import { readSigningKey, type ReportSigner } from '../reports/signature.js';
+import { prepareReportDir, removeReports } from '../reports/write.js';
 import { interruptsOf } from './interrupt.js';
-import { UsageError, type Io } from './io.js';
-import type { ParsedOptions } from './options.js';
+import type { Io } from './io.js';
+import { oneOf, type ParsedOptions } from './options.js';
 
 type JudgingCommand = 'run' | 'verify-client' | 'verify-receiver';
 
@@ -76,10 +76,7 @@ export class Reporting {
     private readonly options: ReportOptions,
     private readonly given: Io,
   ) {
-    const format = options.format ?? 'text';
-    if (format !== 'text' && format !== 'json')
-      throw new UsageError(`${command}: --format takes text or json, not ${JSON.stringify(format)}`);
-    this.json = format === 'json';
+    this.json = oneOf(command, 'format', options.format ?? 'text', ['text', 'json']) === 'json';
     this.io = this.json ? { ...given, stdout: given.stderr } : given;
     this.reportDir = resolve(given.cwd, options['report-dir'] ?? defaultReportDir(command));
   }
@@ -87,12 +84,10 @@ export class Reporting {
   /** Checks the report folder and --sign-key before anything is sent (exit 2 now, not 70 after the run),
    * and removes an earlier run's reports. */
   async prepare(): Promise<void> {
-    await usableReportDir(this.command, this.reportDir, this.io);
-    this.key = await signerOf(this.command, this.options['sign-key'], this.io);
-  }
-
-  get signer(): ReportSigner | undefined {
-    return this.key;
+    await usableReportDir(this.reportDir, this.io);
+    const keyFile = this.options['sign-key'];
+    // A key that cannot sign is exit 2 (main), naming the problem, never the key.
+    if (keyFile !== undefined) this.key = await readSigningKey(resolve(this.io.cwd, keyFile), keyFile);
   }
 
   /** How a reporter's file that could not be written is said: one line on stderr; the verdict stands. */
@@ -149,27 +144,11 @@ export class Reporting {
 }
 
 /** Makes the report folder usable and removes an earlier run's reports; an interrupt removes what a racing write left. */
-async function usableReportDir(command: string, dir: string, io: Io): Promise<void> {
-  try {
-    await prepareReportDir(dir);
-  } catch (error) {
-    if (error instanceof ReportDirError) throw new UsageError(`${command}: ${error.message}`);
-    throw error;
-  }
+async function usableReportDir(dir: string, io: Io): Promise<void> {
+  await prepareReportDir(dir);
   const removed = await removeReports(dir);
   const fromCwd = relative(io.cwd, dir);
   const shown = fromCwd === '' ? '.' : fromCwd.startsWith('..') ? dir : fromCwd;
   const done = removed.length > 0 ? `removed the previous reports in ${shown}` : `left no reports in ${shown}`;
   interruptsOf(io).hold({ done, failed: `could not remove the reports in ${shown}` }, () => removeReports(dir));
-}
-
-/** The --sign-key key, read before anything is run: one that cannot sign is exit 2, naming the problem, never the key. */
-async function signerOf(command: string, given: string | undefined, io: Io): Promise<ReportSigner | undefined> {
-  if (given === undefined) return undefined;
-  try {
-    return await readSigningKey(resolve(io.cwd, given), given);
-  } catch (error) {
-    if (error instanceof KeyFileError) throw new UsageError(`${command}: ${error.message}`);
-    throw error;
-  }
 }

@@ -4,14 +4,13 @@ import { CONFIRMS_STATUS, judgeReceiver, receiverCatalog, type ReceiverJudgement
 import { createRedactor } from '../../common/redact.js';
 import type { Report } from '../../core/report.js';
 import { shellQuote } from '../../core/reproduce.js';
-import { webhookUrlProblem } from '../../core/webhooks.js';
 import { DEFAULT_HANG_SECONDS, parseScenarios, startSandbox, type RunningSandbox, type ScenarioName } from '../../sandbox/index.js';
 import type { DeliveryAttempt, RecordedExchange } from '../../sandbox/options.js';
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B, runMerchant, type Merchant } from '../../sandbox/tenants.js';
 import { runClient, type ClientOutcome, type RunningClient } from '../client-process.js';
 import { interruptsOf } from '../interrupt.js';
-import { UsageError, type Io } from '../io.js';
-import { defineCommand, type ParsedOptions, wholeNumber } from '../options.js';
+import { asUsage, UsageError, type Io } from '../io.js';
+import { defineCommand, type ParsedOptions, webhookUrlOption, wholeNumber } from '../options.js';
 import { Reporting, reportOptions } from '../reporting.js';
 import { listening } from './verify-receiver.js';
 
@@ -123,17 +122,10 @@ const QUIET_MS = 3_000;
 
 function clientOptionsOf(options: ClientOptions, argv: string[]): ClientGiven {
   if (argv.length === 0) throw new UsageError('verify-client: give the client command after --, e.g. verify-client -- node my-client.mjs');
-  let scenarios: ScenarioName[];
-  try {
-    scenarios = [...parseScenarios(options.scenario)];
-  } catch (error) {
-    throw new UsageError(`verify-client: ${(error as Error).message}`);
-  }
+  const scenarios = [...asUsage('verify-client', () => parseScenarios(options.scenario))];
   const timeoutSeconds = options.timeout === undefined ? 120 : wholeNumber('verify-client', 'timeout', options.timeout, 1, 86_400);
   const webhookUrl = options['webhook-url'];
-  const urlProblem = webhookUrl === undefined ? undefined : webhookUrlProblem(webhookUrl);
-  if (urlProblem !== undefined)
-    throw new UsageError(`verify-client: --webhook-url cannot be used: ${urlProblem}; e.g. --webhook-url http://127.0.0.1:4020/webhooks`);
+  if (webhookUrl !== undefined) webhookUrlOption('verify-client', 'webhook-url', webhookUrl);
   return { argv, command: argv.map(shellQuote).join(' '), scenarios, webhookUrl, timeoutSeconds };
 }
 

@@ -4,12 +4,11 @@ import { connect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { tlsProblemOf } from '../../core/tls.js';
 import { CONFIRMS_STATUS, judgeReceiver, receiverCatalog, type ReceiverJudgeInput } from '../../clients/receiver-judge.js';
-import { webhookUrlProblem } from '../../core/webhooks.js';
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../../sandbox/tenants.js';
 import { loadConfig, toleranceOf } from '../../suites/config.js';
 import { configFileOf } from '../config-file.js';
 import { UsageError, type Io } from '../io.js';
-import { defineCommand } from '../options.js';
+import { defineCommand, webhookUrlOption } from '../options.js';
 import { Reporting, reportOptions } from '../reporting.js';
 
 export const verifyReceiverCommand = defineCommand({
@@ -48,10 +47,7 @@ export const verifyReceiverCommand = defineCommand({
   async run(options, io) {
     const reporting = new Reporting('verify-receiver', options, io);
     const out = reporting.io;
-    const url = options.url;
-    const problem = webhookUrlProblem(url);
-    if (problem !== undefined)
-      throw new UsageError(`verify-receiver: --url cannot be used: ${problem}; e.g. --url http://127.0.0.1:4020/webhooks`);
+    const url = webhookUrlOption('verify-receiver', 'url', options.url);
     const configFile = configFileOf('verify-receiver', options, out);
     const { keys, signer, environment } = await signingKeysOf(configFile, out);
     await reporting.prepare();
