@@ -2,7 +2,7 @@ import { plural } from '../common/plural.js';
 import { visible } from '../common/visible.js';
 import { thrownIn, whoFixes } from '../core/check-error.js';
 import type { Reporter, RunEnd } from '../core/reporter.js';
-import type { Report } from '../core/report.js';
+import type { Report, RequirementReport } from '../core/report.js';
 import { isFailure, isMayNotHeld, isPartial, leftOutOf, partialText, verdictText } from '../core/verdict.js';
 import { profileDecisionText, ruleReference } from './rule-text.js';
 
@@ -41,6 +41,37 @@ export function judged(report: Report): string {
     return `the webhook receiver at ${report.receiver.url} (${plural(report.receiver.deliveries, 'delivery', 'deliveries')})`;
   if (report.target.embeddedSandbox) return `the kit's own embedded reference sandbox at ${report.target.baseUrl}, not a deployment`;
   return `${report.target.baseUrl} (${report.target.environment})`;
+}
+
+/** Whether the report judged a run of generated requests, which has a seed (a client's or a receiver's judgement has none). */
+export function hasSeed(report: Report): boolean {
+  return !report.client && !report.receiver;
+}
+
+/** What a requirement's first evidence says, or its title when it has none. */
+export function firstMessage(r: RequirementReport): string {
+  return r.evidence[0]?.message ?? r.title;
+}
+
+/** " — the interface does not say; profile rule P-… decides: …", when the requirement rests on a point the interface leaves open. */
+export function decidedText(r: RequirementReport): string {
+  return r.profileDecides !== undefined ? ` — ${profileDecisionText(r.profileDecides)}` : '';
+}
+
+/** The requirements by their interface section, in the order they come. */
+export function bySection(requirements: readonly RequirementReport[]): Map<string, RequirementReport[]> {
+  const sections = new Map<string, RequirementReport[]>();
+  for (const r of requirements) sections.set(r.section, [...(sections.get(r.section) ?? []), r]);
+  return sections;
+}
+
+/** A value as two-space JSON, or as text when it cannot be (a cycle, a BigInt). */
+export function prettyJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
+  }
 }
 
 /** The verdict line's mark and words: the same verdict as every other form (core/verdict.ts decides it). */
@@ -110,8 +141,8 @@ function whereTheRestAre(files: readonly string[]): string {
 }
 
 /** One listed requirement: its mark, its first message, the profile rule behind it, and a property's replay line. */
-function requirementLines(r: Report['requirements'][number], mark: string): string[] {
-  const lines = [`  ${mark} ${r.id} (${r.level}) ${r.evidence[0]?.message ?? r.title}`];
+function requirementLines(r: RequirementReport, mark: string): string[] {
+  const lines = [`  ${mark} ${r.id} (${r.level}) ${firstMessage(r)}`];
   // A message read off a schema ("/order_amount: must be string") does not say whose rule it is: this does.
   if (r.profileDecides !== undefined)
     lines.push(`      ${profileDecisionText(r.profileDecides)} (${ruleReference(r.profileDecides.rule)})`);
@@ -147,7 +178,7 @@ export function summaryLines(report: Report, files: readonly string[]): string[]
   if (mayNotHeld.length > 0) lines.push('  information (a MAY that does not hold fails nothing):');
   for (const r of mayNotHeld.slice(0, MAX_MAY_LISTED)) lines.push(...requirementLines(r, 'i'));
   if (mayNotHeld.length > MAX_MAY_LISTED) lines.push(`  …and ${mayNotHeld.length - MAX_MAY_LISTED} more${whereTheRestAre(files)}`);
-  if (!report.client && !report.receiver) lines.push(`  seed ${report.seed}: rerun the same requests with --seed ${report.seed}`);
+  if (hasSeed(report)) lines.push(`  seed ${report.seed}: rerun the same requests with --seed ${report.seed}`);
   lines.push(files.length > 0 ? `  reports: ${files.join(', ')}` : '  reports: none written (see the error above)');
   // Messages quote what the target answered: no control or bidi character reaches the terminal.
   return lines.map((line) => visible(line));

@@ -8,10 +8,8 @@ import { profileDecisionText, ruleTexts } from './rule-text.js';
 import type { Reporter, RunEnd } from '../core/reporter.js';
 import type { Report, RequirementReport } from '../core/report.js';
 import { isFailure, isMayNotHeld, isPartial, leftOutOf, partialText, verdictText } from '../core/verdict.js';
-import { selectionText } from './console.js';
+import { bySection, hasSeed, selectionText } from './console.js';
 import type { ReportFolder } from './write.js';
-
-export { esc };
 
 /** How a requirement's outcome is shown: symbol and word (never colour alone) and a colour class. */
 interface Shown {
@@ -33,8 +31,10 @@ function badge(s: Shown): string {
   return `<span class="badge s-${s.css}">${s.symbol} ${esc(s.word)}</span>`;
 }
 
-function anchor(requirement: RequirementReport): string {
-  return `req-${requirement.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+/** An element id for a requirement or a profile rule: rules link within the page ("Profile rules cited"), as a report
+ * read from a CI artifact has nothing else to link to. */
+function anchor(kind: 'req' | 'rule', id: string): string {
+  return `${kind}-${id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 }
 
 function formatDate(iso: string): string {
@@ -49,13 +49,8 @@ function formatDuration(ms: number): string {
   return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
 }
 
-/** Rule ids link within the page ("Profile rules cited"): a report read from a CI artifact has nothing else to link to. */
-function ruleAnchor(rule: string): string {
-  return `rule-${rule.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-}
-
 function ruleLink(rule: string, texts: ReadonlyMap<string, string>): string {
-  return texts.has(rule) ? `<a href="#${ruleAnchor(rule)}">${esc(rule)}</a>` : esc(rule);
+  return texts.has(rule) ? `<a href="#${anchor('rule', rule)}">${esc(rule)}</a>` : esc(rule);
 }
 
 function rules(requirement: RequirementReport): string {
@@ -88,7 +83,7 @@ function rulesSection(report: Report): string {
   const items = texts
     .map(
       ([rule, text]) =>
-        `<div id="${ruleAnchor(rule)}"><dt>${esc(rule)}</dt><dd>${esc(text).replace(/`([^`]+)`/g, '<code>$1</code>')}</dd></div>`,
+        `<div id="${anchor('rule', rule)}"><dt>${esc(rule)}</dt><dd>${esc(text).replace(/`([^`]+)`/g, '<code>$1</code>')}</dd></div>`,
     )
     .join('');
   return `<section id="rules"><h2>Profile rules cited (${texts.length})</h2><p class="note">As ${esc(profile)} states them, from the docs shipped with ${esc(report.tool.name)} ${esc(report.tool.version)}.</p><dl class="rule-texts">${items}</dl></section>`;
@@ -113,7 +108,7 @@ function failureCard(requirement: RequirementReport, strict: boolean): string {
     requirement.evidence.length > 0
       ? requirement.evidence.map(evidenceHtml).join('')
       : `<div class="evidence">${failedChecks.map((c) => `<p class="message">${esc(c.message ?? c.title)}</p><p class="check">check <code>${esc(c.id)}</code></p>`).join('') || '<p class="message">No evidence was recorded.</p>'}</div>`;
-  return `<article class="failure sev-${s.css}" id="${anchor(requirement)}">${header}${body}</article>`;
+  return `<article class="failure sev-${s.css}" id="${anchor('req', requirement.id)}">${header}${body}</article>`;
 }
 
 /** What the matrix's filters see: a MAY that does not hold is information, never among "Failed". */
@@ -122,7 +117,8 @@ function rowStatus(requirement: RequirementReport): string {
 }
 
 function matrixRow(requirement: RequirementReport, strict: boolean): string {
-  const id = requirement.status === 'failed' ? `<a href="#${anchor(requirement)}">${esc(requirement.id)}</a>` : esc(requirement.id);
+  const id =
+    requirement.status === 'failed' ? `<a href="#${anchor('req', requirement.id)}">${esc(requirement.id)}</a>` : esc(requirement.id);
   const why = requirement.status === 'skipped' ? `<span class="why">Skipped: ${skipReasonHtml(requirement.skipReason)}</span>` : '';
   const ext = requirement.extension ? ' <span class="ext">extension</span>' : '';
   return (
@@ -168,9 +164,7 @@ function certificationSection(report: Report): string {
 }
 
 function matrix(report: Report): string {
-  const sections = new Map<string, RequirementReport[]>();
-  for (const r of report.requirements) sections.set(r.section, [...(sections.get(r.section) ?? []), r]);
-  const groups = [...sections].map(([section, list]) => {
+  const groups = [...bySection(report.requirements)].map(([section, list]) => {
     const tally = TALLY.map(([css, word]) => [list.filter((r) => shown(r, report.strict).css === css).length, word] as const)
       .filter(([n]) => n > 0)
       .map(([n, word]) => `${n} ${word}`)
@@ -258,7 +252,7 @@ function verdictBanner(report: Report): string {
   if (report.target.embeddedSandbox && !report.client)
     why += " This run certified the kit's own embedded reference sandbox, not a deployment.";
   // A client's or a receiver's judgement has no seed and no property cases: it shows what was judged instead.
-  const judgement = report.client !== undefined || report.receiver !== undefined;
+  const judgement = !hasSeed(report);
   const facts: Array<[string, string]> = [];
   if (report.client) {
     facts.push(
@@ -309,8 +303,6 @@ function verdictBanner(report: Report): string {
 
 const SEVERITY = { fail: 0, warn: 1, info: 2, pass: 3, skip: 3 } as const;
 
-/** A requirement that does not hold and whose level makes it a failure or a warning: a MAY never is one. */
-
 /** What the failure cards count: only MUSTs are "Failed"; SHOULDs are "Warned" (or failed under --strict). */
 function failureBreakdown(report: Report): string {
   const failed = report.requirements.filter((r) => r.status === 'failed');
@@ -358,7 +350,7 @@ ${matrix(report)}
 ${rulesSection(report)}
 ${certificationSection(report)}
 </main>
-<footer class="wrap">${report.client || report.receiver ? '' : `Seed ${esc(report.seed)}: the same seed sends the same requests. `}Generated by ${esc(report.tool.name)} ${esc(report.tool.version)}; secrets, the signatures the kit made and any right signature are redacted (a webhook delivery's wrong X-SIGNATURE is shown: it is what HOOK-SIGNATURE judges).</footer>
+<footer class="wrap">${hasSeed(report) ? `Seed ${esc(report.seed)}: the same seed sends the same requests. ` : ''}Generated by ${esc(report.tool.name)} ${esc(report.tool.version)}; secrets, the signatures the kit made and any right signature are redacted (a webhook delivery's wrong X-SIGNATURE is shown: it is what HOOK-SIGNATURE judges).</footer>
 </body>
 </html>
 `;
