@@ -252,38 +252,35 @@ function verdictBanner(report: Report): string {
   if (report.target.embeddedSandbox && !report.client)
     why += " This run certified the kit's own embedded reference sandbox, not a deployment.";
   // A client's or a receiver's judgement has no seed and no property cases: it shows what was judged instead.
-  const judgement = !hasSeed(report);
-  const facts: Array<[string, string]> = [];
-  if (report.client) {
-    facts.push(
-      ['Client', report.client.command],
-      ['Requests judged', String(report.client.requests)],
-      ['Scenarios', report.client.scenarios.join(', ') || 'none'],
-    );
-    if (report.client.foreignRequests) facts.push(['Requests not from the client (not judged)', String(report.client.foreignRequests)]);
-    facts.push(['Client exit status', report.client.exitCode === null ? 'stopped by the kit' : String(report.client.exitCode)]);
-  }
-  if (report.receiver)
-    facts.push(['Webhook receiver', `${report.receiver.url} (${plural(report.receiver.deliveries, 'delivery', 'deliveries')})`]);
-  if (!judgement)
-    facts.push([
+  const run = hasSeed(report);
+  const { client, receiver, target, concurrency } = report;
+  const facts: Array<[string, string | undefined]> = [
+    ['Client', client?.command],
+    ['Requests judged', client && String(client.requests)],
+    ['Scenarios', client && (client.scenarios.join(', ') || 'none')],
+    ['Requests not from the client (not judged)', client?.foreignRequests ? String(client.foreignRequests) : undefined],
+    ['Client exit status', client && (client.exitCode === null ? 'stopped by the kit' : String(client.exitCode))],
+    ['Webhook receiver', receiver && `${receiver.url} (${plural(receiver.deliveries, 'delivery', 'deliveries')})`],
+    [
       'Target',
-      report.target.embeddedSandbox
-        ? `${report.target.baseUrl}: the kit's own embedded reference sandbox, not a deployment`
-        : report.target.baseUrl,
-    ]);
-  if (report.client) facts.push(['Sandbox', `${report.target.baseUrl}: the kit's recording sandbox`]);
-  facts.push(['Environment', report.target.environment]);
-  if (!judgement) facts.push(['Seed', String(report.seed)]);
-  facts.push(
+      run ? target.baseUrl + (target.embeddedSandbox ? ": the kit's own embedded reference sandbox, not a deployment" : '') : undefined,
+    ],
+    ['Sandbox', client && `${target.baseUrl}: the kit's recording sandbox`],
+    ['Environment', target.environment],
+    ['Seed', run ? String(report.seed) : undefined],
     ['Started', formatDate(report.startedAt)],
     ['Duration', formatDuration(report.durationMs)],
     ['Strict', report.strict ? 'yes: SHOULD failures fail the run' : 'no'],
-  );
-  if (!judgement) facts.push(['Cases per property', String(report.runs)]);
-  if (report.concurrency !== undefined)
-    facts.push(['Concurrency', report.concurrency === 1 ? 'one request at a time' : `up to ${report.concurrency} requests in flight`]);
-  const dl = facts.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join('');
+    ['Cases per property', run ? String(report.runs) : undefined],
+    [
+      'Concurrency',
+      concurrency === undefined ? undefined : concurrency === 1 ? 'one request at a time' : `up to ${concurrency} requests in flight`,
+    ],
+  ];
+  const dl = facts
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`)
+    .join('');
   const hints =
     (report.hints ?? []).map((hint) => `<p class="hint" role="note"><strong>One likely cause:</strong> ${esc(hint)}</p>`).join('') +
     (report.notes ?? []).map((note) => `<p class="hint" role="note"><strong>Note:</strong> ${esc(note)}</p>`).join('') +
