@@ -3,8 +3,8 @@
 import { relative, resolve } from 'node:path';
 import { readPackageJson } from '../common/package-root.js';
 import { endRun, type Reporter } from '../core/reporter.js';
-import type { CheckResult, Report, Requirement } from '../core/report.js';
-import { buildReport, exitCodeOf } from '../core/verdict.js';
+import type { Report } from '../core/report.js';
+import { buildReport, exitCodeOf, type BuildInput } from '../core/verdict.js';
 import { SummaryReporter } from '../reports/console.js';
 import { reportFolder, sealedFor } from '../reports/folder.js';
 import { GitHubActionsReporter } from '../reports/github.js';
@@ -52,16 +52,10 @@ export function reportOptions(command: JudgingCommand) {
 type ReportOptions = ParsedOptions<ReturnType<typeof reportOptions>>;
 
 /** What a judgement without seed or property cases (verify-client, verify-receiver) is reported with. */
-interface Judgement {
-  results: CheckResult[];
-  catalog: Requirement[];
-  target: Report['target'];
-  startedAt: Date;
-  rerunCommand: string;
+type Judgement = Pick<BuildInput, 'results' | 'catalog' | 'target' | 'startedAt' | 'rerunCommand' | 'notes'> & {
   catalogs: string[];
   options: Record<string, unknown>;
-  notes?: readonly string[];
-}
+};
 
 export class Reporting {
   /** The console: with --format json its stdout is stderr, and stdout gets the summary object alone. */
