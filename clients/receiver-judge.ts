@@ -181,12 +181,14 @@ function refusalVerdicts(probes: Probe[], skippedForgeries: string[]): Record<st
       offending: bad,
     };
   };
+  const forgeriesOf: Array<[string, string]> = [
+    ['RECEIVER-REFUSE-SIGNATURE', 'deliveries whose signature is missing or does not match'],
+    ['RECEIVER-REFUSE-OTHER-SECRET', "deliveries signed with a secret other than the merchant's"],
+    ['RECEIVER-REFUSE-TIMESTAMP', 'deliveries whose timestamp is missing, malformed or stale'],
+    ['RECEIVER-REFUSE-NON-JSON', 'deliveries whose body is not JSON'],
+  ];
   return {
-    'RECEIVER-REFUSE-SIGNATURE': () => refused('RECEIVER-REFUSE-SIGNATURE', 'deliveries whose signature is missing or does not match'),
-    'RECEIVER-REFUSE-OTHER-SECRET': () =>
-      refused('RECEIVER-REFUSE-OTHER-SECRET', "deliveries signed with a secret other than the merchant's"),
-    'RECEIVER-REFUSE-TIMESTAMP': () => refused('RECEIVER-REFUSE-TIMESTAMP', 'deliveries whose timestamp is missing, malformed or stale'),
-    'RECEIVER-REFUSE-NON-JSON': () => refused('RECEIVER-REFUSE-NON-JSON', 'deliveries whose body is not JSON'),
+    ...Object.fromEntries(forgeriesOf.map(([requirement, what]) => [requirement, () => refused(requirement, what)])),
     'RECEIVER-REFUSAL-STATUS': () => {
       const bad = probes.filter((p) => p.kind === 'forged' && !accepted(p) && p.result?.status !== p.refuseWith);
       if (bad.length === 0) return { status: 'passed' };

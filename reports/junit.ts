@@ -122,21 +122,21 @@ function failureBody(requirement: RequirementReport): string {
 
 function testcase(requirement: RequirementReport, strict: boolean, thrown: Report['kitErrors'] = []): string {
   const open = `    <testcase${attrs({ classname: requirement.section, name: `${requirement.id} ${requirement.title}`, time: seconds(durationOf(requirement)) })}`;
+  const holding = (inner: string) => `${open}>\n      ${inner}\n    </testcase>`;
   const kitError = requirement.checks.find((c) => c.status === 'error');
   if (kitError !== undefined && requirement.status !== 'failed') {
     const team = thrown.find((e) => e.check === kitError.id && e.module !== undefined);
-    if (team !== undefined)
-      return `${open}>\n      <error${attrs({ type: 'team-check', message: `${thrownIn(team)}; ${whoFixes(team)}` })}/>\n    </testcase>`;
-    return `${open}>\n      <error${attrs({ type: 'kit', message: `the kit's own error in check ${kitError.id}, not the target's: ${kitError.message ?? ''}` })}/>\n    </testcase>`;
+    if (team !== undefined) return holding(`<error${attrs({ type: 'team-check', message: `${thrownIn(team)}; ${whoFixes(team)}` })}/>`);
+    return holding(
+      `<error${attrs({ type: 'kit', message: `the kit's own error in check ${kitError.id}, not the target's: ${kitError.message ?? ''}` })}/>`,
+    );
   }
-  if (requirement.status === 'skipped') {
-    return `${open}>\n      <skipped${attrs({ message: requirement.skipReason ?? 'skipped' })}/>\n    </testcase>`;
-  }
+  if (requirement.status === 'skipped') return holding(`<skipped${attrs({ message: requirement.skipReason ?? 'skipped' })}/>`);
   if (requirement.status === 'passed') return `${open}/>`;
   const message = failureMessage(requirement, strict);
   const body = xmlEscape(failureBody(requirement));
-  if (requirement.level === 'MAY') return `${open}>\n      <system-out>${xmlEscape(message)}\n${body}</system-out>\n    </testcase>`;
-  return `${open}>\n      <failure${attrs({ message, type: requirement.level })}>${body}</failure>\n    </testcase>`;
+  if (requirement.level === 'MAY') return holding(`<system-out>${xmlEscape(message)}\n${body}</system-out>`);
+  return holding(`<failure${attrs({ message, type: requirement.level })}>${body}</failure>`);
 }
 
 function isKitError(requirement: RequirementReport): boolean {

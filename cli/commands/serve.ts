@@ -1,6 +1,5 @@
-import { constants } from 'node:fs';
-import { access, lstat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { lstat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { writeAtomically } from '../../reports/write.js';
 import {
   FAULTS,
@@ -15,7 +14,7 @@ import {
 } from '../../sandbox/index.js';
 import { isLoopbackHost } from '../../core/loopback.js';
 import { interruptsOf } from '../interrupt.js';
-import { asUsage, UsageError } from '../io.js';
+import { asUsage, usableOutputFile, UsageError } from '../io.js';
 import { defineCommand, oneOf, type ParsedOptions, webhookUrlOption, wholeNumber } from '../options.js';
 
 export const serveCommand = defineCommand({
@@ -147,13 +146,7 @@ async function usableConfigOut(path: string, given: string): Promise<void> {
     throw new UsageError(
       `serve: --config-out ${given} is a symbolic link; the sandbox does not write through links: remove it or give another file`,
     );
-  if (info?.isDirectory())
-    throw new UsageError(`serve: --config-out ${given} is a folder; give a file name, e.g. --config-out ${join(given, 'sandbox.json')}`);
-  try {
-    await access(dirname(path), constants.W_OK);
-  } catch {
-    throw new UsageError(`serve: cannot write --config-out ${given}: its folder does not exist or is not writable`);
-  }
+  await usableOutputFile('serve', 'config-out', { path, shown: given, example: 'sandbox.json' }, info);
 }
 
 function readSettings(options: ParsedOptions<(typeof serveCommand)['options']>) {

@@ -151,13 +151,10 @@ async function registration(client: TargetClient, baseUrl: string): Promise<stri
 
 /** --to as given: an http(s) URL, or one clear line. */
 function receiverUrl(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    // Not echoed: a value that is not a URL may be anything pasted by mistake (a secret, say).
+  // Not echoed: a value that is not a URL may be anything pasted by mistake (a secret, say).
+  if (!URL.canParse(text))
     throw new UsageError(`trigger: --to takes the receiver's URL, e.g. http://127.0.0.1:4020/webhooks; what was given is not a URL`);
-  }
+  const url = new URL(text);
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new UsageError(`trigger: --to takes an http(s) URL, not ${url.protocol}`);
   return url.href;
