@@ -1,10 +1,10 @@
 // How a judging command (run, verify-client, verify-receiver) reports: the options they share,
 // declared once, its report folder and signing key, and the reporters the verdict is fed to.
 import { relative, resolve } from 'node:path';
-import { readPackageJson } from '../common/package-root.js';
 import { endRun, type Reporter } from '../core/reporter.js';
 import type { Report } from '../core/report.js';
-import { buildReport, exitCodeOf, type BuildInput } from '../core/verdict.js';
+import { exitCodeOf, type BuildInput } from '../core/verdict.js';
+import { judgementReport } from '../clients/judge.js';
 import { SummaryReporter } from '../reports/console.js';
 import { reportFolder, sealedFor } from '../reports/folder.js';
 import { GitHubActionsReporter } from '../reports/github.js';
@@ -19,7 +19,7 @@ import { oneOf, type ParsedOptions } from './options.js';
 type JudgingCommand = 'run' | 'verify-client' | 'verify-receiver';
 
 /** Where a command's reports go without --report-dir: a folder of its own, so one never overwrites another's. */
-export function defaultReportDir(command: JudgingCommand): string {
+function defaultReportDir(command: JudgingCommand): string {
   return `svc-reports/${{ run: 'run', 'verify-client': 'client', 'verify-receiver': 'receiver' }[command]}`;
 }
 
@@ -105,16 +105,7 @@ export class Reporting {
   /** The report of a judgement that has no seed or property cases, and the command that judges it again. */
   judgement({ catalogs, options, ...rest }: Judgement): Report {
     return {
-      ...buildReport({
-        ...rest,
-        strict: this.options.strict,
-        requireAll: this.options['require-all'],
-        seed: 0,
-        runNumber: 0,
-        runs: 0,
-        durationMs: Date.now() - rest.startedAt.getTime(),
-        version: readPackageJson<{ version: string }>('package.json').version,
-      }),
+      ...judgementReport({ ...rest, strict: this.options.strict, requireAll: this.options['require-all'] }, Date.now()),
       certification: this.certification(catalogs, { strict: this.options.strict, requireAll: this.options['require-all'], ...options }),
     };
   }

@@ -1,5 +1,6 @@
 import { readPackageJson } from '../common/package-root.js';
-import type { CheckResult, Requirement } from '../core/report.js';
+import type { CheckResult, Report, Requirement } from '../core/report.js';
+import { buildReport, type BuildInput } from '../core/verdict.js';
 import type { RecordedExchange } from '../sandbox/options.js';
 import { redactor } from '../suites/redact.js';
 import * as each from './rules.js';
@@ -15,6 +16,12 @@ let cached: Requirement[] | undefined;
 export function clientCatalog(): Requirement[] {
   cached ??= readPackageJson<{ requirements: Requirement[] }>('clients/catalog.json').requirements;
   return cached;
+}
+
+/** The report of a judgement from recorded traffic, which has no seed and no property cases; `now` ends it. */
+export function judgementReport(input: Omit<BuildInput, 'seed' | 'runNumber' | 'runs' | 'durationMs' | 'version'>, now: number): Report {
+  const version = readPackageJson<{ version: string }>('package.json').version;
+  return buildReport({ ...input, seed: 0, runNumber: 0, runs: 0, durationMs: now - input.startedAt.getTime(), version });
 }
 
 /** Judged apart from the rules: whether there is anything of the client's to judge at all. */

@@ -75,14 +75,14 @@ export function prettyJson(value: unknown): string {
 }
 
 /** The verdict line's mark and words: the same verdict as every other form (core/verdict.ts decides it). */
-export function verdictHeadline(report: Report): string {
+function verdictHeadline(report: Report): string {
   if (report.verdict === 'inconclusive') return '? INCONCLUSIVE (could not judge)';
   if (report.verdict === 'not-conformant') return '✗ NOT CONFORMANT';
   return isPartial(report.coverage) ? `✓ CONFORMANT, ${partialText(report.coverage).toUpperCase()}` : '✓ CONFORMANT';
 }
 
 /** Why requirements were not judged, the commonest reasons first: "30 left out by --only AUTH-; 6 need otherMerchant in the config". */
-export function notJudgedLine(report: Report): string | undefined {
+function notJudgedLine(report: Report): string | undefined {
   const reasons = new Map<string, number>();
   for (const r of report.requirements) {
     if (r.status !== 'skipped' || r.notApplicable === true) continue;
@@ -114,7 +114,7 @@ export function selectionText(report: Pick<Report, 'certification'>): string {
 }
 
 /** The counts line; "not judged" is the coverage's, so the parts add up to its total. */
-export function countsLine(report: Report): string {
+function countsLine(report: Report): string {
   const { summary, coverage } = report;
   const mayNotHeld = report.requirements.filter(isMayNotHeld).length;
   const notApplicable = report.requirements.filter((r) => r.status === 'skipped' && r.notApplicable === true).length;

@@ -2,6 +2,7 @@
 // names) and error annotations (workflow commands the runner reads from the step's output).
 import { appendFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { plural } from '../common/plural.js';
 import { visible } from '../common/visible.js';
 import type { Reporter, RunEnd } from '../core/reporter.js';
 import type { Report, RequirementReport } from '../core/report.js';
@@ -80,8 +81,7 @@ export function githubAnnotations(report: Report): string[] {
       workflowCommand(
         'error',
         { title: 'svc-conformance: inconclusive' },
-        visible(shortened(verdictText(report))) +
-          (more > 0 ? ` (and ${more} more reason${more === 1 ? '' : 's'}: see the job summary)` : ''),
+        visible(shortened(verdictText(report))) + (more > 0 ? ` (and ${plural(more, 'more reason')}: see the job summary)` : ''),
       ),
     );
   }
@@ -102,7 +102,7 @@ export function githubJobSummary(report: Report, command: string): string {
     '| ---: | ---: | ---: | ---: |',
     `| ${summary.passed} | ${summary.failed} | ${summary.warned} | ${summary.skipped} |`,
     '',
-    `Coverage: ${isPartial(coverage) ? partialText(coverage) : `all ${coverage.total} requirement${coverage.total === 1 ? '' : 's'} judged`}`,
+    `Coverage: ${isPartial(coverage) ? partialText(coverage) : `all ${plural(coverage.total, 'requirement')} judged`}`,
   ];
   if (report.reasons !== undefined && report.reasons.length > 0) {
     lines.push('', '#### Could not judge', '', ...report.reasons.map((reason) => `- ${markdownText(reason)}`));

@@ -65,7 +65,7 @@ function entry({ exchange, startedAt }: TimedExchange) {
 }
 
 /** The HAR 1.2 document of a run's exchanges, in the order they were sent. */
-export function renderHar(exchanges: readonly TimedExchange[], creator: { name: string; version: string }, comment: string): string {
+function renderHar(exchanges: readonly TimedExchange[], creator: { name: string; version: string }, comment: string): string {
   const entries = [...exchanges].sort((a, b) => a.startedAt - b.startedAt).map(entry);
   return JSON.stringify({ log: { version: '1.2', creator, comment, entries } }, null, 1) + '\n';
 }

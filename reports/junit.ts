@@ -67,7 +67,7 @@ function headerLines(headers: Record<string, string>): string[] {
 }
 
 /** One exchange as plain text: request line, headers, body; then the response or transport error. */
-export function exchangeText(exchange: Exchange): string {
+function exchangeText(exchange: Exchange): string {
   const { request, response, error } = exchange;
   const lines = [`${exchange.label} (${exchange.ms} ms)`, `> ${request.method} ${request.url}`];
   lines.push(...headerLines(request.headers).map((h) => `> ${h}`));
@@ -81,7 +81,7 @@ export function exchangeText(exchange: Exchange): string {
 }
 
 /** The evidence of a failure as the plain text CI tools show beside a failed test. */
-export function evidenceText(evidence: Evidence): string {
+function evidenceText(evidence: Evidence): string {
   const parts = [`[${evidence.check}] ${evidence.message}`];
   if (evidence.expected !== undefined) parts.push(`expected: ${evidence.expected}`);
   if (evidence.actual !== undefined) parts.push(`actual:   ${evidence.actual}`);

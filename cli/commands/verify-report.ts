@@ -3,6 +3,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { verdictText } from '../../core/verdict.js';
+import { plural } from '../../common/plural.js';
 import { visible } from '../../common/visible.js';
 import { inconsistencies } from '../../core/consistency.js';
 import type { Report } from '../../core/report.js';
@@ -103,9 +104,7 @@ export const verifyReportCommand = defineCommand({
 
     const problems = inconsistencies(report);
     if (problems.length === 0) {
-      io.stdout(
-        `✓ CONSISTENT  its counts, coverage and verdict follow from its ${report.requirements.length} requirement${report.requirements.length === 1 ? '' : 's'}\n`,
-      );
+      io.stdout(`✓ CONSISTENT  its counts, coverage and verdict follow from its ${plural(report.requirements.length, 'requirement')}\n`);
     } else {
       io.stdout(`✗ INCONSISTENT  what it says does not follow from its requirements:\n`);
       for (const problem of problems.slice(0, MAX_SHOWN)) io.stdout(`  - ${visible(problem)}\n`);
