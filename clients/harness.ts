@@ -31,7 +31,7 @@ type NockRequest = nockModule.ReplyFnContext['req'];
 export const DEFAULT_HARNESS_BASE_URL = 'http://127.0.0.1:9';
 
 export interface ClientHarnessOptions {
-  /** Where the client is pointed; an origin only (no path). Default: a `.test` host that never resolves. */
+  /** Where the client is pointed; an origin only (no path). Default: loopback's discard port, http://127.0.0.1:9. */
   baseUrl?: string;
   /** Make the sandbox misbehave once each, to see the client recover (as `verify-client --scenario`). */
   scenarios?: readonly ScenarioName[];

@@ -3,7 +3,7 @@
 import { connect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { tlsProblemOf } from '../../core/tls.js';
-import { CONFIRMS_STATUS, judgeReceiver, receiverCatalog, type ReceiverJudgeInput } from '../../clients/receiver-judge.js';
+import { CONFIRMS_STATUS, judgeReceiver, receiverCatalog } from '../../clients/receiver-judge.js';
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../../sandbox/tenants.js';
 import { loadConfig, toleranceOf } from '../../suites/config.js';
 import { configFileOf } from '../config-file.js';
@@ -79,29 +79,26 @@ export const verifyReceiverCommand = defineCommand({
 
 /** Whose secret signs genuine events: the config's merchant, else SVC_SECRET_KEY, else demo merchant A. */
 async function signingKeysOf(configFile: string | undefined, io: Io) {
-  let keys: Pick<ReceiverJudgeInput, 'merchant' | 'otherMerchant' | 'otherEnvironment'> & { toleranceSeconds: number } = {
-    merchant: { secretKey: MERCHANT_A.secretKey },
-    otherMerchant: { secretKey: MERCHANT_B.secretKey },
-    otherEnvironment: { secretKey: MERCHANT_A_LIVE.secretKey },
-    toleranceSeconds: 300,
-  };
-  let signer = "the embedded sandbox's demo merchant A";
-  let environment: 'sandbox' | 'production' = 'sandbox';
   if (configFile !== undefined) {
     const config = await loadConfig(configFile, io.env, io.cwd);
-    environment = config.environment;
-    keys = {
-      merchant: config.merchant,
-      otherMerchant: config.otherMerchant,
-      otherEnvironment: config.otherEnvironment,
-      toleranceSeconds: toleranceOf(config),
+    const { merchant, otherMerchant, otherEnvironment, environment } = config;
+    return {
+      keys: { merchant, otherMerchant, otherEnvironment, toleranceSeconds: toleranceOf(config) },
+      signer: `merchant ${merchant.apiKey} of ${configFile}${io.env.SVC_SECRET_KEY ? ' (its secret from SVC_SECRET_KEY)' : ''}`,
+      environment,
     };
-    signer = `merchant ${config.merchant.apiKey} of ${configFile}${io.env.SVC_SECRET_KEY ? ' (its secret from SVC_SECRET_KEY)' : ''}`;
-  } else if (io.env.SVC_SECRET_KEY) {
-    keys = { ...keys, merchant: { secretKey: io.env.SVC_SECRET_KEY } };
-    signer = 'SVC_SECRET_KEY';
   }
-  return { keys, signer, environment };
+  const secret = io.env.SVC_SECRET_KEY;
+  return {
+    keys: {
+      merchant: { secretKey: secret || MERCHANT_A.secretKey },
+      otherMerchant: { secretKey: MERCHANT_B.secretKey },
+      otherEnvironment: { secretKey: MERCHANT_A_LIVE.secretKey },
+      toleranceSeconds: 300,
+    },
+    signer: secret ? 'SVC_SECRET_KEY' : "the embedded sandbox's demo merchant A",
+    environment: 'sandbox' as const,
+  };
 }
 
 /** Resolves once the URL accepts a connection (for https, a TLS handshake deliveries would trust); exit 2 when not. */
