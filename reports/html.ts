@@ -309,15 +309,16 @@ function failureBreakdown(report: Report): string {
     of('MUST') > 0 ? `${plural(of('MUST'), 'MUST requirement')} failed` : '',
     should > 0 ? `${plural(should, 'SHOULD requirement')} ${report.strict ? 'failed under --strict' : 'warned'}` : '',
   ].filter(Boolean);
-  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
+  return parts.join(' and ');
 }
 
 export function renderHtml(report: Report): string {
+  // Most severe first; sort is stable, so the report's order within each.
+  const severity = (r: RequirementReport) => SEVERITY[shown(r, report.strict).css];
   const failures = report.requirements
     .filter(isFailure)
-    .map((r, i) => ({ r, i, s: shown(r, report.strict) }))
-    .sort((a, b) => SEVERITY[a.s.css] - SEVERITY[b.s.css] || a.i - b.i)
-    .map(({ r }) => failureCard(r, report.strict));
+    .sort((a, b) => severity(a) - severity(b))
+    .map((r) => failureCard(r, report.strict));
   const failureSection =
     failures.length > 0
       ? `<section id="failures"><h2>Failures and warnings (${failures.length})</h2><p class="note">${esc(failureBreakdown(report))}, most severe first. Open an exchange to see the request and the answer.</p>${failures.join('')}</section>`
