@@ -83,27 +83,23 @@ export function runClient(
   const group = processGroup(child);
   let exited = false;
   let stoppedNote: string | undefined;
-  let timedOut = false;
   const timer = setTimeout(() => {
-    timedOut = true;
+    stoppedNote ??= `the client did not finish within ${timeoutSeconds} s and was stopped; its requests until then are judged`;
     group.kill();
   }, timeoutSeconds * 1000);
-  const outcome = endOf(child, io, redact, argv[0]!, {
-    failed: () => clearTimeout(timer),
-    exited() {
+  const whenExited = () => {
+    exited = true;
+    clearTimeout(timer);
+    // Whatever the client left running (a server, a sleep) goes with it; its pipes then close.
+    group.kill();
+  };
+  const outcome = endOf(child, io, redact, argv[0]!, whenExited, () => stoppedNote);
+  void outcome
+    .catch(() => {})
+    .finally(() => {
       exited = true;
       clearTimeout(timer);
-      // Whatever the client left running (a server, a sleep) goes with it; its pipes then close.
-      group.kill();
-    },
-    stoppedAs() {
-      if (stoppedNote !== undefined) return { exitCode: null, note: stoppedNote };
-      if (!timedOut) return undefined;
-      const note = `the client did not finish within ${timeoutSeconds} s and was stopped; its requests until then are judged`;
-      return { exitCode: null, note };
-    },
-  });
-  void outcome.catch(() => {}).finally(() => (exited = true));
+    });
   return {
     outcome,
     stop(note) {
@@ -126,20 +122,15 @@ export function runClient(
   };
 }
 
-/** What the client's end tells its runner: it could not start, it exited, and how the kit stopped it (if it did). */
-interface EndHooks {
-  failed(): void;
-  exited(): void;
-  stoppedAs(): ClientOutcome | undefined;
-}
-
-/** The outcome once the client exited and its pipes are drained (briefly), so its last words are relayed too. */
+/** The outcome once the client exited and its pipes are drained (briefly), so its last words are relayed too;
+ * `stoppedNote` says how the kit stopped it, if it did. */
 function endOf(
   child: ChildProcess & { stdout: NodeJS.ReadableStream; stderr: NodeJS.ReadableStream },
   io: Io,
   redact: (text: string) => string,
   program: string,
-  hooks: EndHooks,
+  whenExited: () => void,
+  stoppedNote: () => string | undefined,
 ): Promise<ClientOutcome> {
   const out = relayLines(io.stdout, redact);
   const err = relayLines(io.stderr, redact);
@@ -147,18 +138,17 @@ function endOf(
   child.stderr.on('data', err.data);
   return new Promise<ClientOutcome>((resolve, reject) => {
     child.on('error', (error: NodeJS.ErrnoException) => {
-      hooks.failed();
       const reason = error.code === 'ENOENT' ? 'no such program' : error.message;
       reject(new UsageError(`verify-client: cannot start \`${program}\`: ${reason}`));
     });
     child.on('exit', (code) => {
-      hooks.exited();
+      whenExited();
       // A failure reading the pipes fails the outcome rather than vanishing in the event emitter.
       Promise.all([drained(child.stdout), drained(child.stderr)]).then(() => {
         out.end();
         err.end();
-        const stopped = hooks.stoppedAs();
-        if (stopped !== undefined) resolve(stopped);
+        const note = stoppedNote();
+        if (note !== undefined) resolve({ exitCode: null, note });
         else if (code !== 0) resolve({ exitCode: code, note: `the client exited with status ${code}` });
         else resolve({ exitCode: 0 });
       }, reject);

@@ -4,7 +4,7 @@ import { envNamesTarget } from '../suites/config.js';
 import type { Io } from './io.js';
 
 /** The config file a command looks for in the working directory when none is named. */
-export const DISCOVERED_CONFIG = 'svc-conformance.json';
+const DISCOVERED_CONFIG = 'svc-conformance.json';
 
 /** --config, else svc-conformance.json here unless SVC_* variables name the target. A discovered file is said
  * on stderr, so a run never silently certifies something other than what was asked. */

@@ -1,5 +1,6 @@
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { constants, type Stats } from 'node:fs';
+import { access, readFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
 import type { Clock } from '../core/clock.js';
 import { exitStatusOf, type InterruptSignal, type InterruptSource, type Interrupts } from './interrupt.js';
 
@@ -73,6 +74,15 @@ export class UsageError extends Error {
   readonly code = 'SVC_USAGE';
 }
 
+/** `work`'s value; what it throws (bad input it was handed) becomes a UsageError naming the command. */
+export function asUsage<T>(command: string, work: () => T): T {
+  try {
+    return work();
+  } catch (error) {
+    throw new UsageError(`${command}: ${(error as Error).message}`);
+  }
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads a file (or stdin for "-") as UTF-8 text, turning every failure into a UsageError that names it. */
@@ -100,4 +110,21 @@ export async function readBody(io: Io, command: string, file: string | undefined
   if (file !== undefined) return readText(io, command, '--file', file);
   if (io.stdinIsTTY) throw new UsageError(`${command}: no body given: pass --file BODY.json, or pipe the body on stdin`);
   return readText(io, command, 'stdin', '-');
+}
+
+/** A file the command writes when its work is done (--har, --config-out), `info` as it is found now: one it
+ * cannot write is said before the work, not after. It is written by renaming over it, which fails on a folder. */
+export async function usableOutputFile(
+  command: string,
+  option: string,
+  { path, shown, example }: { path: string; shown: string; example: string },
+  info: Stats | undefined,
+): Promise<void> {
+  if (info?.isDirectory())
+    throw new UsageError(`${command}: --${option} ${shown} is a folder; give a file name, e.g. --${option} ${join(shown, example)}`);
+  try {
+    await access(dirname(path), constants.W_OK);
+  } catch {
+    throw new UsageError(`${command}: cannot write --${option} ${shown}: its folder does not exist or is not writable`);
+  }
 }

@@ -1,5 +1,9 @@
 import { readPackageJson } from '../common/package-root.js';
 import { visible } from '../common/visible.js';
+import { ReportDirError } from '../reports/write.js';
+import { KeyFileError } from '../reports/signature.js';
+import { CaptureError } from '../signer/capture-error.js';
+import { DiagnoseInputError } from '../signer/diagnose.js';
 import { ConfigError } from '../suites/config.js';
 import { diagnoseCommand } from './commands/diagnose.js';
 import { listCommand } from './commands/list.js';
@@ -29,6 +33,9 @@ const COMMANDS: Command[] = [
   replayCommand,
   openapiCommand,
 ];
+
+/** A config, a key file, a report folder or a captured request that cannot be used. */
+const USER_ERRORS = [ConfigError, KeyFileError, ReportDirError, CaptureError];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length)) + 2;
@@ -71,14 +78,14 @@ export async function main(argv: string[], io: Io = processIo()): Promise<number
     }
     return await runInterruptibly(command, options, positionals, io);
   } catch (error) {
-    if (error instanceof UsageError) {
-      // Messages start with the command's name: "svc-conformance sign: …".
+    // Bad usage or input is the user's to fix (exit 2), whichever command met it. These messages start
+    // with the command's name ("sign: …"); the others' are given it.
+    if (error instanceof UsageError || error instanceof DiagnoseInputError) {
       io.stderr(`svc-conformance ${visible(error.message)}\n`);
       return 2;
     }
-    // A config that cannot be used is the user's to fix (exit 2), whichever command read it.
-    if (error instanceof ConfigError) {
-      io.stderr(`svc-conformance ${command.name}: ${visible(error.message)}\n`);
+    if (USER_ERRORS.some((kind) => error instanceof kind)) {
+      io.stderr(`svc-conformance ${command.name}: ${visible((error as Error).message)}\n`);
       return 2;
     }
     // A bug in the kit, not the user's input: say so plainly, without a stack unless asked.

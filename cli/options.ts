@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { webhookUrlProblem } from '../core/webhooks.js';
 import { UsageError, type Io } from './io.js';
 
 interface OptionSpec {
@@ -139,4 +140,18 @@ export function wholeNumber(command: string, name: string, value: unknown, min: 
     throw new UsageError(`${command}: --${name} takes a whole number from ${min} to ${max}, not ${JSON.stringify(value)}`);
   }
   return n;
+}
+
+/** An option that takes one of a few words; anything else is a UsageError naming them. */
+export function oneOf<const C extends readonly string[]>(command: string, name: string, value: string, choices: C): C[number] {
+  if (!choices.includes(value)) throw new UsageError(`${command}: --${name} takes ${choices.join(' or ')}, not ${JSON.stringify(value)}`);
+  return value;
+}
+
+/** A receiver's URL (--url, --webhook-url) the kit can deliver to; a UsageError names what is wrong with it. */
+export function webhookUrlOption(command: string, name: string, url: string): string {
+  const problem = webhookUrlProblem(url);
+  if (problem !== undefined)
+    throw new UsageError(`${command}: --${name} cannot be used: ${problem}; e.g. --${name} http://127.0.0.1:4020/webhooks`);
+  return url;
 }

@@ -1,25 +1,25 @@
 // How a judging command (run, verify-client, verify-receiver) reports: the options they share,
 // declared once, its report folder and signing key, and the reporters the verdict is fed to.
 import { relative, resolve } from 'node:path';
-import { readPackageJson } from '../common/package-root.js';
 import { endRun, type Reporter } from '../core/reporter.js';
-import type { CheckResult, Report, Requirement } from '../core/report.js';
-import { buildReport, exitCodeOf } from '../core/verdict.js';
+import type { Report } from '../core/report.js';
+import { exitCodeOf, type BuildInput } from '../core/verdict.js';
+import { judgementReport } from '../clients/judge.js';
 import { SummaryReporter } from '../reports/console.js';
 import { reportFolder, sealedFor } from '../reports/folder.js';
 import { GitHubActionsReporter } from '../reports/github.js';
 import { JsonSummaryReporter } from '../reports/json-summary.js';
 import { certification } from '../reports/seal.js';
-import { KeyFileError, readSigningKey, type ReportSigner } from '../reports/signature.js';
-import { prepareReportDir, removeReports, ReportDirError } from '../reports/write.js';
+import { readSigningKey, type ReportSigner } from '../reports/signature.js';
+import { prepareReportDir, removeReports } from '../reports/write.js';
 import { interruptsOf } from './interrupt.js';
-import { UsageError, type Io } from './io.js';
-import type { ParsedOptions } from './options.js';
+import type { Io } from './io.js';
+import { oneOf, type ParsedOptions } from './options.js';
 
 type JudgingCommand = 'run' | 'verify-client' | 'verify-receiver';
 
 /** Where a command's reports go without --report-dir: a folder of its own, so one never overwrites another's. */
-export function defaultReportDir(command: JudgingCommand): string {
+function defaultReportDir(command: JudgingCommand): string {
   return `svc-reports/${{ run: 'run', 'verify-client': 'client', 'verify-receiver': 'receiver' }[command]}`;
 }
 
@@ -52,16 +52,10 @@ export function reportOptions(command: JudgingCommand) {
 type ReportOptions = ParsedOptions<ReturnType<typeof reportOptions>>;
 
 /** What a judgement without seed or property cases (verify-client, verify-receiver) is reported with. */
-interface Judgement {
-  results: CheckResult[];
-  catalog: Requirement[];
-  target: Report['target'];
-  startedAt: Date;
-  rerunCommand: string;
+type Judgement = Pick<BuildInput, 'results' | 'catalog' | 'target' | 'startedAt' | 'rerunCommand' | 'notes'> & {
   catalogs: string[];
   options: Record<string, unknown>;
-  notes?: readonly string[];
-}
+};
 
 export class Reporting {
   /** The console: with --format json its stdout is stderr, and stdout gets the summary object alone. */
@@ -76,10 +70,7 @@ export class Reporting {
     private readonly options: ReportOptions,
     private readonly given: Io,
   ) {
-    const format = options.format ?? 'text';
-    if (format !== 'text' && format !== 'json')
-      throw new UsageError(`${command}: --format takes text or json, not ${JSON.stringify(format)}`);
-    this.json = format === 'json';
+    this.json = oneOf(command, 'format', options.format ?? 'text', ['text', 'json']) === 'json';
     this.io = this.json ? { ...given, stdout: given.stderr } : given;
     this.reportDir = resolve(given.cwd, options['report-dir'] ?? defaultReportDir(command));
   }
@@ -87,12 +78,10 @@ export class Reporting {
   /** Checks the report folder and --sign-key before anything is sent (exit 2 now, not 70 after the run),
    * and removes an earlier run's reports. */
   async prepare(): Promise<void> {
-    await usableReportDir(this.command, this.reportDir, this.io);
-    this.key = await signerOf(this.command, this.options['sign-key'], this.io);
-  }
-
-  get signer(): ReportSigner | undefined {
-    return this.key;
+    await usableReportDir(this.reportDir, this.io);
+    const keyFile = this.options['sign-key'];
+    // A key that cannot sign is exit 2 (main), naming the problem, never the key.
+    if (keyFile !== undefined) this.key = await readSigningKey(resolve(this.io.cwd, keyFile), keyFile);
   }
 
   /** How a reporter's file that could not be written is said: one line on stderr; the verdict stands. */
@@ -116,16 +105,7 @@ export class Reporting {
   /** The report of a judgement that has no seed or property cases, and the command that judges it again. */
   judgement({ catalogs, options, ...rest }: Judgement): Report {
     return {
-      ...buildReport({
-        ...rest,
-        strict: this.options.strict,
-        requireAll: this.options['require-all'],
-        seed: 0,
-        runNumber: 0,
-        runs: 0,
-        durationMs: Date.now() - rest.startedAt.getTime(),
-        version: readPackageJson<{ version: string }>('package.json').version,
-      }),
+      ...judgementReport({ ...rest, strict: this.options.strict, requireAll: this.options['require-all'] }, Date.now()),
       certification: this.certification(catalogs, { strict: this.options.strict, requireAll: this.options['require-all'], ...options }),
     };
   }
@@ -149,27 +129,11 @@ export class Reporting {
 }
 
 /** Makes the report folder usable and removes an earlier run's reports; an interrupt removes what a racing write left. */
-async function usableReportDir(command: string, dir: string, io: Io): Promise<void> {
-  try {
-    await prepareReportDir(dir);
-  } catch (error) {
-    if (error instanceof ReportDirError) throw new UsageError(`${command}: ${error.message}`);
-    throw error;
-  }
+async function usableReportDir(dir: string, io: Io): Promise<void> {
+  await prepareReportDir(dir);
   const removed = await removeReports(dir);
   const fromCwd = relative(io.cwd, dir);
   const shown = fromCwd === '' ? '.' : fromCwd.startsWith('..') ? dir : fromCwd;
   const done = removed.length > 0 ? `removed the previous reports in ${shown}` : `left no reports in ${shown}`;
   interruptsOf(io).hold({ done, failed: `could not remove the reports in ${shown}` }, () => removeReports(dir));
-}
-
-/** The --sign-key key, read before anything is run: one that cannot sign is exit 2, naming the problem, never the key. */
-async function signerOf(command: string, given: string | undefined, io: Io): Promise<ReportSigner | undefined> {
-  if (given === undefined) return undefined;
-  try {
-    return await readSigningKey(resolve(io.cwd, given), given);
-  } catch (error) {
-    if (error instanceof KeyFileError) throw new UsageError(`${command}: ${error.message}`);
-    throw error;
-  }
 }

@@ -14,16 +14,14 @@
  */
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import type nockModule from 'nock';
-import { readPackageJson } from '../common/package-root.js';
 import { systemClock, type Clock } from '../core/clock.js';
-import { buildReport } from '../core/verdict.js';
 import type { CheckResult, Report } from '../core/report.js';
 import type { SandboxApp } from '../sandbox/app.js';
 import { createSandbox, type ScenarioName } from '../sandbox/index.js';
 import { answerWire } from '../sandbox/wire.js';
 import type { RecordedExchange } from '../sandbox/options.js';
 import { MERCHANT_A, MERCHANT_A_LIVE } from '../sandbox/tenants.js';
-import { clientCatalog, judgeClient } from './judge.js';
+import { clientCatalog, judgeClient, judgementReport } from './judge.js';
 
 type Nock = typeof nockModule;
 type NockRequest = nockModule.ReplyFnContext['req'];
@@ -33,7 +31,7 @@ type NockRequest = nockModule.ReplyFnContext['req'];
 export const DEFAULT_HARNESS_BASE_URL = 'http://127.0.0.1:9';
 
 export interface ClientHarnessOptions {
-  /** Where the client is pointed; an origin only (no path). Default: a `.test` host that never resolves. */
+  /** Where the client is pointed; an origin only (no path). Default: loopback's discard port, http://127.0.0.1:9. */
   baseUrl?: string;
   /** Make the sandbox misbehave once each, to see the client recover (as `verify-client --scenario`). */
   scenarios?: readonly ScenarioName[];
@@ -248,19 +246,17 @@ function judged(state: HarnessState, caller: string) {
 function judgement(state: HarnessState, strict: boolean, caller: string): { report: Report; failed: CheckResult[] } {
   const { results, apiRequests } = judged(state, caller);
   const { baseUrl, scenarios, startedAt } = state;
-  const built = buildReport({
-    results,
-    catalog: clientCatalog(),
-    target: { baseUrl, environment: 'sandbox', embeddedSandbox: true },
-    seed: 0,
-    runNumber: 0,
-    runs: 0,
-    strict,
-    startedAt,
-    durationMs: state.clock.now() - startedAt.getTime(),
-    version: readPackageJson<{ version: string }>('package.json').version,
-    rerunCommand: `re-run the test that called installClientHarness(${scenarios.length ? `{ scenarios: ${JSON.stringify(scenarios)} }` : ''})`,
-  });
+  const built = judgementReport(
+    {
+      results,
+      catalog: clientCatalog(),
+      target: { baseUrl, environment: 'sandbox', embeddedSandbox: true },
+      strict,
+      startedAt,
+      rerunCommand: `re-run the test that called installClientHarness(${scenarios.length ? `{ scenarios: ${JSON.stringify(scenarios)} }` : ''})`,
+    },
+    state.clock.now(),
+  );
   // A client that sent nothing of its own fails CLIENT-SENDS-REQUESTS; the hint says where to point it.
   const report: Report = {
     ...built,

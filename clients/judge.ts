@@ -1,11 +1,13 @@
 import { readPackageJson } from '../common/package-root.js';
-import type { CheckResult, Requirement } from '../core/report.js';
+import type { CheckResult, Report, Requirement } from '../core/report.js';
+import { buildReport, type BuildInput } from '../core/verdict.js';
 import type { RecordedExchange } from '../sandbox/options.js';
 import { redactor } from '../suites/redact.js';
 import * as each from './rules.js';
 import type { JudgeContext, RuleOutcome } from './rules.js';
 import * as across from './sequence-rules.js';
 import { foreignNote, ownTraffic } from './own-traffic.js';
+import { resultOf } from './result.js';
 import { asEvidence, classify, type ClientRequest } from './traffic.js';
 
 let cached: Requirement[] | undefined;
@@ -14,6 +16,12 @@ let cached: Requirement[] | undefined;
 export function clientCatalog(): Requirement[] {
   cached ??= readPackageJson<{ requirements: Requirement[] }>('clients/catalog.json').requirements;
   return cached;
+}
+
+/** The report of a judgement from recorded traffic, which has no seed and no property cases; `now` ends it. */
+export function judgementReport(input: Omit<BuildInput, 'seed' | 'runNumber' | 'runs' | 'durationMs' | 'version'>, now: number): Report {
+  const version = readPackageJson<{ version: string }>('package.json').version;
+  return buildReport({ ...input, seed: 0, runNumber: 0, runs: 0, durationMs: now - input.startedAt.getTime(), version });
 }
 
 /** Judged apart from the rules: whether there is anything of the client's to judge at all. */
@@ -79,40 +87,17 @@ export function judgeClient(input: JudgeInput): ClientJudgement {
   };
   const redact = redactor({ merchant: { ...input.merchant, walletId: '' } });
   const titles = new Map(clientCatalog().map((r) => [r.id, r.title]));
-  const metaOf = (requirement: string) => ({
-    check: requirement.toLowerCase(),
-    requirement,
-    title: titles.get(requirement) ?? requirement,
-    evidence: [],
-    findings: [],
-  });
-  const sent: CheckResult =
+  const result = (id: string, outcome: RuleOutcome) =>
+    resultOf({ id, title: titles.get(id) ?? id }, outcome, (r) => asEvidence(r, input.baseUrl, redact, input.merchant.secretKey));
+  const sent = result(
+    SENDS_REQUESTS,
     ctx.api.length > 0
-      ? { meta: metaOf(SENDS_REQUESTS), state: 'passed', durationMs: 0 }
-      : {
-          meta: { ...metaOf(SENDS_REQUESTS), failure: { message: 'the client sent no request of its own to SVC_BASE_URL' } },
-          state: 'failed',
-          durationMs: 0,
-        };
-  const results = RULES.map(([requirement, rule]): CheckResult => {
-    const outcome = ctx.api.length === 0 ? ({ status: 'skipped', reason: 'the client sent no request' } as const) : rule(ctx);
-    const meta = metaOf(requirement);
-    if (outcome.status === 'skipped') return { meta: { ...meta, skipped: outcome.reason }, state: 'skipped', durationMs: 0 };
-    if (outcome.status === 'passed') return { meta, state: 'passed', durationMs: 0 };
-    return {
-      meta: {
-        ...meta,
-        failure: {
-          message: outcome.message,
-          ...(outcome.expected ? { expected: outcome.expected } : {}),
-          ...(outcome.actual ? { actual: outcome.actual } : {}),
-        },
-        evidence: outcome.offending.map((r) => asEvidence(r, input.baseUrl, redact, input.merchant.secretKey)),
-      },
-      state: 'failed',
-      durationMs: 0,
-    };
-  });
+      ? { status: 'passed' }
+      : { status: 'failed', message: 'the client sent no request of its own to SVC_BASE_URL', offending: [] },
+  );
+  const results = RULES.map(([id, rule]) =>
+    result(id, ctx.api.length === 0 ? { status: 'skipped', reason: 'the client sent no request' } : rule(ctx)),
+  );
   const note = foreignNote(foreign);
   return {
     results: [sent, ...results],

@@ -5,6 +5,7 @@ import { WEBHOOK_EVENTS } from '../core/webhooks.js';
 import type { DeliveryAttempt } from '../sandbox/options.js';
 import { createRedactor } from '../common/redact.js';
 import { CONFIRMS_STATUS, deliveryExchange, receiverCatalog } from './receiver-judge.js';
+import { resultOf } from './result.js';
 import type { ClientRequest } from './traffic.js';
 
 /** One result for RECEIVER-CONFIRMS-STATUS. */
@@ -15,8 +16,15 @@ export function judgeConfirmations(
 ): CheckResult {
   // Secrets in every form, and the deliveries' signatures, wherever a receiver echoes them back.
   const redact = createRedactor({ secrets, signatures: attempts.map((a) => a.delivery.headers['X-SIGNATURE']) });
-  const title = receiverCatalog().find((r) => r.id === CONFIRMS_STATUS)!.title;
-  const meta = { check: CONFIRMS_STATUS.toLowerCase(), requirement: CONFIRMS_STATUS, title, evidence: [], findings: [] };
+  const evidence = (a: DeliveryAttempt) =>
+    deliveryExchange(
+      `the sandbox's delivery of ${a.event.event} ${a.event.event_id} (attempt ${a.attempt}), acknowledged`,
+      a.url,
+      a.delivery,
+      a.result,
+      redact,
+    );
+  const requirement = receiverCatalog().find((r) => r.id === CONFIRMS_STATUS)!;
   // The first acknowledged attempt of each event.
   const acknowledged = new Map<string, DeliveryAttempt>();
   for (const a of [...attempts].sort((x, y) => x.at - y.at))
@@ -26,7 +34,7 @@ export function judgeConfirmations(
       attempts.length === 0
         ? 'the client made no order or payout change that fired an event'
         : "the receiver acknowledged none of the sandbox's events (RECEIVER-ACK says why)";
-    return { meta: { ...meta, skipped: `${why}, so there was nothing to confirm` }, state: 'skipped', durationMs: 0 };
+    return resultOf(requirement, { status: 'skipped', reason: `${why}, so there was nothing to confirm` }, evidence);
   }
   const unconfirmed = [...acknowledged.values()].filter((a) => {
     const payout = WEBHOOK_EVENTS[a.event.event].subject === 'payout';
@@ -38,30 +46,18 @@ export function judgeConfirmations(
       return (typeof asked === 'string' || typeof asked === 'number') && String(asked) === subject;
     });
   });
-  if (unconfirmed.length === 0) return { meta, state: 'passed', durationMs: 0 };
+  if (unconfirmed.length === 0) return resultOf(requirement, { status: 'passed' }, evidence);
   const about = (a: DeliveryAttempt) =>
     `${a.event.event} ${a.event.event_id} about ${WEBHOOK_EVENTS[a.event.event].subject === 'payout' ? `payout ${String(a.event.data.payout_order_id)}` : `order ${String(a.event.data.order_id)}`}`;
-  return {
-    meta: {
-      ...meta,
-      failure: {
-        message: `the client acknowledged ${unconfirmed.length} of ${acknowledged.size} events about its own orders and payouts without asking the status operation afterwards: ${unconfirmed.slice(0, 5).map(about).join('; ')}`,
-        expected: "Order Status or Payout Status about the event's subject after acknowledging it (P-HOOK-9)",
-        actual: 'no such request',
-      },
-      evidence: unconfirmed
-        .slice(0, 6)
-        .map((a) =>
-          deliveryExchange(
-            `the sandbox's delivery of ${a.event.event} ${a.event.event_id} (attempt ${a.attempt}), acknowledged`,
-            a.url,
-            a.delivery,
-            a.result,
-            redact,
-          ),
-        ),
+  return resultOf(
+    requirement,
+    {
+      status: 'failed',
+      message: `the client acknowledged ${unconfirmed.length} of ${acknowledged.size} events about its own orders and payouts without asking the status operation afterwards: ${unconfirmed.slice(0, 5).map(about).join('; ')}`,
+      expected: "Order Status or Payout Status about the event's subject after acknowledging it (P-HOOK-9)",
+      actual: 'no such request',
+      offending: unconfirmed,
     },
-    state: 'failed',
-    durationMs: 0,
-  };
+    evidence,
+  );
 }

@@ -7,6 +7,7 @@ import type { CheckResult, Requirement } from '../core/report.js';
 import { ACK_SHOULD_WITHIN_MS, ACK_WITHIN_MS } from '../core/webhooks.js';
 import { createRedactor, evidenceHeaders } from '../common/redact.js';
 import { DeliveryClient, signedDelivery, type AttemptResult, type Delivery } from '../webhooks/delivery.js';
+import { resultOf, type Outcome } from './result.js';
 import { describeText, forgeries, genuineEvents, type Probe } from './receiver-probes.js';
 
 let cached: Requirement[] | undefined;
@@ -112,14 +113,16 @@ export function deliveryExchange(
   return { label, request, ms: result.ms, response: { status: result.status, headers: {}, body: redact(result.body ?? '') } };
 }
 
-type Verdict =
-  | { status: 'passed' }
-  | { status: 'skipped'; reason: string }
-  | { status: 'failed'; message: string; expected: string; actual: string; offending: Probe[] };
+type Verdict = Outcome<Probe>;
 
 const accepted = (p: Probe) => p.result?.status !== undefined && p.result.status >= 200 && p.result.status <= 299;
 const list = (ps: Probe[]) => ps.map((p) => `${p.label}: ${answerOf(p.result!)}`).join('; ');
 const answers = (ps: Probe[]) => ps.map((p) => answerOf(p.result!)).join(', ');
+
+/** Passed when no probe is bad; else failed, showing the bad ones in `failure`'s words (actual: their answers, unless it says). */
+function unlessAny(bad: Probe[], failure: () => { message: string; expected: string; actual?: string }): Verdict {
+  return bad.length === 0 ? { status: 'passed' } : { status: 'failed', actual: answers(bad), ...failure(), offending: bad };
+}
 
 function ackVerdicts(genuine: Probe[]): Record<string, () => Verdict> {
   return {
@@ -129,42 +132,31 @@ function ackVerdicts(genuine: Probe[]): Record<string, () => Verdict> {
       if (answered.length === 0)
         return { status: 'skipped', reason: `no genuine delivery was answered within ${ACK_WITHIN_MS / 1000} s (RECEIVER-ACK-IN-TIME)` };
       const bad = answered.filter((p) => p.result!.status !== 200);
-      if (bad.length === 0) return { status: 'passed' };
       const nonAscii = bad.every((p) => !p.label.includes('(ASCII record)')) && answered.some((p) => p.result!.status === 200);
       const hint = nonAscii
         ? ' (only events whose strings hold non-ASCII text or HTML characters: does the receiver verify a re-serialization of the parsed body, with \\u escapes, instead of the raw bytes?)'
         : '';
-      return {
-        status: 'failed',
+      return unlessAny(bad, () => ({
         message: `${bad.length} of ${answered.length} genuine deliveries were not answered 200${hint}: ${list(bad)}`,
         expected: 'HTTP 200 (P-HOOK-6)',
-        actual: answers(bad),
-        offending: bad,
-      };
+      }));
     },
     'RECEIVER-ACK-IN-TIME': () => {
       const bad = genuine.filter((p) => p.result?.error === 'timeout');
-      if (bad.length === 0) return { status: 'passed' };
-      return {
-        status: 'failed',
+      return unlessAny(bad, () => ({
         message: `${bad.length} of ${genuine.length} genuine deliveries got no answer within ${ACK_WITHIN_MS / 1000} s: ${list(bad)}; acknowledge first, process afterwards`,
         expected: `an answer within ${ACK_WITHIN_MS / 1000} s (P-HOOK-3, P-HOOK-6)`,
-        actual: answers(bad),
-        offending: bad,
-      };
+      }));
     },
     'RECEIVER-ACK-FAST': () => {
       const bad = genuine.filter(
         (p) => p.result?.error === 'timeout' || (p.result?.status !== undefined && p.result.ms > ACK_SHOULD_WITHIN_MS),
       );
-      if (bad.length === 0) return { status: 'passed' };
-      return {
-        status: 'failed',
+      return unlessAny(bad, () => ({
         message: `${bad.length} of ${genuine.length} genuine deliveries took longer than ${ACK_SHOULD_WITHIN_MS / 1000} s: ${bad.map((p) => `${p.label}: ${p.result!.ms} ms`).join('; ')}`,
         expected: `an answer within ${ACK_SHOULD_WITHIN_MS / 1000} s (P-HOOK-6 SHOULD)`,
         actual: bad.map((p) => `${p.result!.ms} ms`).join(', '),
-        offending: bad,
-      };
+      }));
     },
   };
 }
@@ -174,31 +166,25 @@ function refusalVerdicts(probes: Probe[], skippedForgeries: string[]): Record<st
     const ps = probes.filter((p) => p.kind === 'forged' && p.requirement === requirement);
     if (ps.length === 0) return { status: 'skipped', reason: `needs ${skippedForgeries.join(' and ')}` };
     const bad = ps.filter(accepted);
-    if (bad.length === 0) return { status: 'passed' };
-    return {
-      status: 'failed',
+    return unlessAny(bad, () => ({
       message: `the receiver accepted ${bad.length} of ${ps.length} ${what}: ${list(bad)}`,
       expected: 'any status other than 2xx (401 SHOULD)',
-      actual: answers(bad),
-      offending: bad,
-    };
+    }));
   };
+  const forgeriesOf: Array<[string, string]> = [
+    ['RECEIVER-REFUSE-SIGNATURE', 'deliveries whose signature is missing or does not match'],
+    ['RECEIVER-REFUSE-OTHER-SECRET', "deliveries signed with a secret other than the merchant's"],
+    ['RECEIVER-REFUSE-TIMESTAMP', 'deliveries whose timestamp is missing, malformed or stale'],
+    ['RECEIVER-REFUSE-NON-JSON', 'deliveries whose body is not JSON'],
+  ];
   return {
-    'RECEIVER-REFUSE-SIGNATURE': () => refused('RECEIVER-REFUSE-SIGNATURE', 'deliveries whose signature is missing or does not match'),
-    'RECEIVER-REFUSE-OTHER-SECRET': () =>
-      refused('RECEIVER-REFUSE-OTHER-SECRET', "deliveries signed with a secret other than the merchant's"),
-    'RECEIVER-REFUSE-TIMESTAMP': () => refused('RECEIVER-REFUSE-TIMESTAMP', 'deliveries whose timestamp is missing, malformed or stale'),
-    'RECEIVER-REFUSE-NON-JSON': () => refused('RECEIVER-REFUSE-NON-JSON', 'deliveries whose body is not JSON'),
+    ...Object.fromEntries(forgeriesOf.map(([requirement, what]) => [requirement, () => refused(requirement, what)])),
     'RECEIVER-REFUSAL-STATUS': () => {
       const bad = probes.filter((p) => p.kind === 'forged' && !accepted(p) && p.result?.status !== p.refuseWith);
-      if (bad.length === 0) return { status: 'passed' };
-      return {
-        status: 'failed',
+      return unlessAny(bad, () => ({
         message: `${bad.length} refusals were not answered as P-HOOK-7 advises: ${bad.map((p) => `${p.label}: ${answerOf(p.result!)}, not ${p.refuseWith}`).join('; ')}`,
         expected: '401 for a signature or timestamp, 400 for a body that is not JSON (P-HOOK-7 SHOULD)',
-        actual: answers(bad),
-        offending: bad,
-      };
+      }));
     },
   };
 }
@@ -228,19 +214,7 @@ function judge(probes: Probe[], evidence: (probe: Probe) => Exchange, skippedFor
     'RECEIVER-REDELIVERY': () => redeliveryVerdict(probes, genuine),
     [CONFIRMS_STATUS]: () => ({ status: 'skipped', reason: "seen only in a client's own requests: judged by verify-client --webhook-url" }),
   };
-  return receiverCatalog().map((requirement): CheckResult => {
-    const verdict = verdicts[requirement.id]?.() ?? { status: 'skipped', reason: 'not judged by verify-receiver' };
-    const meta = { check: requirement.id.toLowerCase(), requirement: requirement.id, title: requirement.title, evidence: [], findings: [] };
-    if (verdict.status === 'skipped') return { meta: { ...meta, skipped: verdict.reason }, state: 'skipped', durationMs: 0 };
-    if (verdict.status === 'passed') return { meta, state: 'passed', durationMs: 0 };
-    return {
-      meta: {
-        ...meta,
-        failure: { message: verdict.message, expected: verdict.expected, actual: verdict.actual },
-        evidence: verdict.offending.slice(0, 6).map(evidence),
-      },
-      state: 'failed',
-      durationMs: 0,
-    };
-  });
+  return receiverCatalog().map((requirement) =>
+    resultOf(requirement, verdicts[requirement.id]?.() ?? { status: 'skipped', reason: 'not judged by verify-receiver' }, evidence),
+  );
 }

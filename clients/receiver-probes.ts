@@ -77,21 +77,13 @@ export function genuineEvents(run: string, seconds: number): WebhookEvent[] {
 }
 
 /** Makes forged events, numbered in order, and signs them as the merchant's sender would. */
-interface Forger {
-  run: string;
-  seconds: number;
-  secret: string;
-  event(): WebhookEvent;
-  signedAs(e: WebhookEvent, key: string, ts?: string): Delivery;
-}
-
-function forger(run: string, seconds: number, secret: string): Forger {
+function forger(run: string, seconds: number, secret: string) {
   let n = 0;
   return {
     run,
     seconds,
     secret,
-    event() {
+    event(): WebhookEvent {
       n += 1;
       return {
         event_id: `evt_forged_${run}_${n}`,
@@ -111,12 +103,14 @@ function forger(run: string, seconds: number, secret: string): Forger {
         },
       };
     },
-    signedAs(e, key, ts = String(seconds)) {
+    signedAs(e: WebhookEvent, key: string, ts = String(seconds)): Delivery {
       const body = canonicalize(e);
       return { body, headers: deliveryHeaders(e.event_id, ts, hmacSha256Hex(key, body + ts)) };
     },
   };
 }
+
+type Forger = ReturnType<typeof forger>;
 
 function forged(requirement: string, label: string, delivery: Delivery, refuseWith: 401 | 400 = 401): Probe {
   return { kind: 'forged', requirement, label: `forged: ${label}`, delivery, refuseWith };

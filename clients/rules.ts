@@ -6,6 +6,7 @@ import { hmacSha256Hex } from '../signer/sign.js';
 import { requestAmount } from '../schemas/amounts.js';
 import { describeErrors, validateSchema } from '../schemas/index.js';
 import { OPERATIONS } from '../core/operations.js';
+import type { Outcome } from './result.js';
 import { describe, field, withoutByteOrderMark, type ClientRequest } from './traffic.js';
 
 export interface JudgeContext {
@@ -19,10 +20,7 @@ export interface JudgeContext {
   toleranceSeconds: number;
 }
 
-export type RuleOutcome =
-  | { status: 'passed' }
-  | { status: 'skipped'; reason: string }
-  | { status: 'failed'; message: string; offending: ClientRequest[]; expected?: string; actual?: string };
+export type RuleOutcome = Outcome<ClientRequest>;
 
 const pass: RuleOutcome = { status: 'passed' };
 

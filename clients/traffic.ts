@@ -31,7 +31,7 @@ export interface ClientRequest {
  * busy tells when a request can have arrived. */
 export function classify(exchanges: readonly RecordedExchange[], all: readonly RecordedExchange[] = exchanges): ClientRequest[] {
   const ordered = [...exchanges].sort((a, b) => a.receivedAt - b.receivedAt);
-  const subjects = ordered.map(subjectOf);
+  const subjects = ordered.map((x) => subjectOf(parsed('json', x.body).json));
   const arrivals = earliestArrivals(all);
   return ordered.map((raw, i) => {
     const path = raw.path.split('?')[0]!;
@@ -89,15 +89,11 @@ function held(x: RecordedExchange): boolean {
 
 /** Two requests about the same order_id or payout_order_id (a status query about it, or a repeat). */
 export function aboutTheSame(a: ClientRequest, b: ClientRequest): boolean {
-  return sameSubject(
-    [field(a.json, 'order_id'), field(a.json, 'payout_order_id')],
-    [field(b.json, 'order_id'), field(b.json, 'payout_order_id')],
-  );
+  return sameSubject(subjectOf(a.json), subjectOf(b.json));
 }
 
-/** The order_id and payout_order_id a request is about, if any. */
-function subjectOf(x: RecordedExchange): [unknown, unknown] {
-  const json = parsed('json', x.body).json;
+/** The order_id and payout_order_id a request's body is about, if any. */
+function subjectOf(json: unknown): [unknown, unknown] {
   return [field(json, 'order_id'), field(json, 'payout_order_id')];
 }
 

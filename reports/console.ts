@@ -2,7 +2,7 @@ import { plural } from '../common/plural.js';
 import { visible } from '../common/visible.js';
 import { thrownIn, whoFixes } from '../core/check-error.js';
 import type { Reporter, RunEnd } from '../core/reporter.js';
-import type { Report } from '../core/report.js';
+import type { Report, RequirementReport } from '../core/report.js';
 import { isFailure, isMayNotHeld, isPartial, leftOutOf, partialText, verdictText } from '../core/verdict.js';
 import { profileDecisionText, ruleReference } from './rule-text.js';
 
@@ -43,15 +43,46 @@ export function judged(report: Report): string {
   return `${report.target.baseUrl} (${report.target.environment})`;
 }
 
+/** Whether the report judged a run of generated requests, which has a seed (a client's or a receiver's judgement has none). */
+export function hasSeed(report: Report): boolean {
+  return !report.client && !report.receiver;
+}
+
+/** What a requirement's first evidence says, or its title when it has none. */
+export function firstMessage(r: RequirementReport): string {
+  return r.evidence[0]?.message ?? r.title;
+}
+
+/** " — the interface does not say; profile rule P-… decides: …", when the requirement rests on a point the interface leaves open. */
+export function decidedText(r: RequirementReport): string {
+  return r.profileDecides !== undefined ? ` — ${profileDecisionText(r.profileDecides)}` : '';
+}
+
+/** The requirements by their interface section, in the order they come. */
+export function bySection(requirements: readonly RequirementReport[]): Map<string, RequirementReport[]> {
+  const sections = new Map<string, RequirementReport[]>();
+  for (const r of requirements) sections.set(r.section, [...(sections.get(r.section) ?? []), r]);
+  return sections;
+}
+
+/** A value as two-space JSON, or as text when it cannot be (a cycle, a BigInt). */
+export function prettyJson(value: unknown): string {
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
 /** The verdict line's mark and words: the same verdict as every other form (core/verdict.ts decides it). */
-export function verdictHeadline(report: Report): string {
+function verdictHeadline(report: Report): string {
   if (report.verdict === 'inconclusive') return '? INCONCLUSIVE (could not judge)';
   if (report.verdict === 'not-conformant') return '✗ NOT CONFORMANT';
   return isPartial(report.coverage) ? `✓ CONFORMANT, ${partialText(report.coverage).toUpperCase()}` : '✓ CONFORMANT';
 }
 
 /** Why requirements were not judged, the commonest reasons first: "30 left out by --only AUTH-; 6 need otherMerchant in the config". */
-export function notJudgedLine(report: Report): string | undefined {
+function notJudgedLine(report: Report): string | undefined {
   const reasons = new Map<string, number>();
   for (const r of report.requirements) {
     if (r.status !== 'skipped' || r.notApplicable === true) continue;
@@ -83,7 +114,7 @@ export function selectionText(report: Pick<Report, 'certification'>): string {
 }
 
 /** The counts line; "not judged" is the coverage's, so the parts add up to its total. */
-export function countsLine(report: Report): string {
+function countsLine(report: Report): string {
   const { summary, coverage } = report;
   const mayNotHeld = report.requirements.filter(isMayNotHeld).length;
   const notApplicable = report.requirements.filter((r) => r.status === 'skipped' && r.notApplicable === true).length;
@@ -110,8 +141,8 @@ function whereTheRestAre(files: readonly string[]): string {
 }
 
 /** One listed requirement: its mark, its first message, the profile rule behind it, and a property's replay line. */
-function requirementLines(r: Report['requirements'][number], mark: string): string[] {
-  const lines = [`  ${mark} ${r.id} (${r.level}) ${r.evidence[0]?.message ?? r.title}`];
+function requirementLines(r: RequirementReport, mark: string): string[] {
+  const lines = [`  ${mark} ${r.id} (${r.level}) ${firstMessage(r)}`];
   // A message read off a schema ("/order_amount: must be string") does not say whose rule it is: this does.
   if (r.profileDecides !== undefined)
     lines.push(`      ${profileDecisionText(r.profileDecides)} (${ruleReference(r.profileDecides.rule)})`);
@@ -147,7 +178,7 @@ export function summaryLines(report: Report, files: readonly string[]): string[]
   if (mayNotHeld.length > 0) lines.push('  information (a MAY that does not hold fails nothing):');
   for (const r of mayNotHeld.slice(0, MAX_MAY_LISTED)) lines.push(...requirementLines(r, 'i'));
   if (mayNotHeld.length > MAX_MAY_LISTED) lines.push(`  …and ${mayNotHeld.length - MAX_MAY_LISTED} more${whereTheRestAre(files)}`);
-  if (!report.client && !report.receiver) lines.push(`  seed ${report.seed}: rerun the same requests with --seed ${report.seed}`);
+  if (hasSeed(report)) lines.push(`  seed ${report.seed}: rerun the same requests with --seed ${report.seed}`);
   lines.push(files.length > 0 ? `  reports: ${files.join(', ')}` : '  reports: none written (see the error above)');
   // Messages quote what the target answered: no control or bidi character reaches the terminal.
   return lines.map((line) => visible(line));

@@ -2,12 +2,12 @@
 // names) and error annotations (workflow commands the runner reads from the step's output).
 import { appendFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { plural } from '../common/plural.js';
 import { visible } from '../common/visible.js';
 import type { Reporter, RunEnd } from '../core/reporter.js';
 import type { Report, RequirementReport } from '../core/report.js';
 import { isFailure, isMayNotHeld, isPartial, partialText, verdictText } from '../core/verdict.js';
-import { judged, type ConsoleOut } from './console.js';
-import { profileDecisionText } from './rule-text.js';
+import { decidedText, firstMessage, hasSeed, judged, type ConsoleOut } from './console.js';
 
 /** The job summary and annotations; annotations go to stderr under --format json (the runner reads them there too). */
 export class GitHubActionsReporter implements Reporter {
@@ -64,16 +64,6 @@ function shortened(text: string): string {
   return text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE - 1)}…` : text;
 }
 
-/** What a failed requirement's first evidence says, or its title when it has none. */
-function failureMessage(requirement: RequirementReport): string {
-  return requirement.evidence[0]?.message ?? requirement.title;
-}
-
-/** " — the interface does not say; profile rule P-… decides: …", when the requirement rests on a point the interface leaves open. */
-function decided(requirement: RequirementReport): string {
-  return requirement.profileDecides !== undefined ? ` — ${profileDecisionText(requirement.profileDecides)}` : '';
-}
-
 /** The requirements whose failure fails the job: every MUST, and with --strict every SHOULD. */
 function failing(report: Report): RequirementReport[] {
   return report.requirements.filter((r) => r.status === 'failed' && (r.level === 'MUST' || (r.level === 'SHOULD' && report.strict)));
@@ -83,7 +73,7 @@ function failing(report: Report): RequirementReport[] {
  * first few; the job summary lists them all. */
 export function githubAnnotations(report: Report): string[] {
   const lines = failing(report).map((r) =>
-    workflowCommand('error', { title: r.id }, `${r.level}: ${visible(shortened(failureMessage(r)))}${decided(r)}`),
+    workflowCommand('error', { title: r.id }, `${r.level}: ${visible(shortened(firstMessage(r)))}${decidedText(r)}`),
   );
   if (report.verdict === 'inconclusive') {
     const more = (report.reasons?.length ?? 0) - 1;
@@ -91,8 +81,7 @@ export function githubAnnotations(report: Report): string[] {
       workflowCommand(
         'error',
         { title: 'svc-conformance: inconclusive' },
-        visible(shortened(verdictText(report))) +
-          (more > 0 ? ` (and ${more} more reason${more === 1 ? '' : 's'}: see the job summary)` : ''),
+        visible(shortened(verdictText(report))) + (more > 0 ? ` (and ${plural(more, 'more reason')}: see the job summary)` : ''),
       ),
     );
   }
@@ -107,13 +96,13 @@ export function githubJobSummary(report: Report, command: string): string {
     '',
     `**Verdict: ${markdownText(verdictText(report))}**`,
     '',
-    `Judged: ${markdownText(judged(report))}${report.client || report.receiver ? '' : ` · seed ${report.seed}`}`,
+    `Judged: ${markdownText(judged(report))}${hasSeed(report) ? ` · seed ${report.seed}` : ''}`,
     '',
     '| Passed | MUST failed | SHOULD warned | Skipped |',
     '| ---: | ---: | ---: | ---: |',
     `| ${summary.passed} | ${summary.failed} | ${summary.warned} | ${summary.skipped} |`,
     '',
-    `Coverage: ${isPartial(coverage) ? partialText(coverage) : `all ${coverage.total} requirement${coverage.total === 1 ? '' : 's'} judged`}`,
+    `Coverage: ${isPartial(coverage) ? partialText(coverage) : `all ${plural(coverage.total, 'requirement')} judged`}`,
   ];
   if (report.reasons !== undefined && report.reasons.length > 0) {
     lines.push('', '#### Could not judge', '', ...report.reasons.map((reason) => `- ${markdownText(reason)}`));
@@ -126,12 +115,12 @@ export function githubJobSummary(report: Report, command: string): string {
   if (failed.length > 0) {
     lines.push('', '#### Failed requirements', '', '| Requirement | Level | What failed |', '| --- | --- | --- |');
     for (const r of failed)
-      lines.push(`| ${markdownText(r.id)} | ${r.level} | ${markdownText(failureMessage(r))}${markdownText(decided(r))} |`);
+      lines.push(`| ${markdownText(r.id)} | ${r.level} | ${markdownText(firstMessage(r))}${markdownText(decidedText(r))} |`);
   }
   const notHeld = report.requirements.filter(isMayNotHeld);
   if (notHeld.length > 0) {
     lines.push('', '#### Information: MAY not held (never fails the run)', '');
-    for (const r of notHeld) lines.push(`- ${markdownText(r.id)}: ${markdownText(failureMessage(r))}`);
+    for (const r of notHeld) lines.push(`- ${markdownText(r.id)}: ${markdownText(firstMessage(r))}`);
   }
   return lines.join('\n') + '\n\n';
 }

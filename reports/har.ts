@@ -43,31 +43,21 @@ function entry({ exchange, startedAt }: TimedExchange) {
       headersSize: -1,
       bodySize: requestSize,
     },
-    response: answer
-      ? {
-          status: answer.status,
-          statusText: STATUS_CODES[answer.status] ?? '',
-          httpVersion: 'HTTP/1.1',
-          cookies: [],
-          headers: pairs(answer.headers),
-          content: { size: responseSize, mimeType: header(answer.headers, 'content-type') ?? 'x-unknown', text: answer.body },
-          redirectURL: header(answer.headers, 'location') ?? '',
-          headersSize: -1,
-          bodySize: responseSize,
-        }
-      : {
-          // No answer (refused, timed out, reset): HAR's way is status 0; the reason is a custom field.
-          status: 0,
-          statusText: '',
-          httpVersion: 'HTTP/1.1',
-          cookies: [],
-          headers: [],
-          content: { size: 0, mimeType: 'x-unknown' },
-          redirectURL: '',
-          headersSize: -1,
-          bodySize: -1,
-          _error: exchange.error.message,
-        },
+    // No answer (refused, timed out, reset): HAR's way is status 0; the reason is a custom field.
+    response: {
+      status: answer?.status ?? 0,
+      statusText: answer ? (STATUS_CODES[answer.status] ?? '') : '',
+      httpVersion: 'HTTP/1.1',
+      cookies: [],
+      headers: answer ? pairs(answer.headers) : [],
+      content: answer
+        ? { size: responseSize, mimeType: header(answer.headers, 'content-type') ?? 'x-unknown', text: answer.body }
+        : { size: 0, mimeType: 'x-unknown' },
+      redirectURL: (answer && header(answer.headers, 'location')) ?? '',
+      headersSize: -1,
+      bodySize: answer ? responseSize : -1,
+      ...(answer ? {} : { _error: exchange.error.message }),
+    },
     cache: {},
     timings: { send: 0, wait: exchange.ms, receive: 0 },
     comment: exchange.label,
@@ -75,7 +65,7 @@ function entry({ exchange, startedAt }: TimedExchange) {
 }
 
 /** The HAR 1.2 document of a run's exchanges, in the order they were sent. */
-export function renderHar(exchanges: readonly TimedExchange[], creator: { name: string; version: string }, comment: string): string {
+function renderHar(exchanges: readonly TimedExchange[], creator: { name: string; version: string }, comment: string): string {
   const entries = [...exchanges].sort((a, b) => a.startedAt - b.startedAt).map(entry);
   return JSON.stringify({ log: { version: '1.2', creator, comment, entries } }, null, 1) + '\n';
 }

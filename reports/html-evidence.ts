@@ -4,19 +4,12 @@ import { visible } from '../common/visible.js';
 import type { Exchange } from '../core/exchange.js';
 import type { Evidence } from '../core/report.js';
 import { pathOf } from '../core/resend-lines.js';
+import { prettyJson } from './console.js';
 
 /** Escapes text for HTML content and quoted attribute values. */
 export function esc(value: unknown): string {
   // Control and bidi characters from a target are shown as escapes (a raw U+202E reorders the page).
   return visible(String(value), { keepNewlines: true }).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-function prettyJson(value: unknown): string {
-  try {
-    return JSON.stringify(value, null, 2) ?? String(value);
-  } catch {
-    return String(value);
-  }
 }
 
 /** A body as text; JSON laid out over lines for reading (responses only: a request's bytes matter). */

@@ -9,7 +9,8 @@ import { catalog } from '../suites/catalog.js';
 import type { Exchange } from '../core/exchange.js';
 import { curlLine } from '../core/reproduce.js';
 import { replayLine } from '../core/resend-lines.js';
-import { esc, renderHtml } from './html.js';
+import { esc } from './html-evidence.js';
+import { renderHtml } from './html.js';
 import type { Evidence, Report, RequirementReport } from '../core/report.js';
 
 const BASE = 'https://pay.example.com';

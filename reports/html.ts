@@ -8,10 +8,8 @@ import { profileDecisionText, ruleTexts } from './rule-text.js';
 import type { Reporter, RunEnd } from '../core/reporter.js';
 import type { Report, RequirementReport } from '../core/report.js';
 import { isFailure, isMayNotHeld, isPartial, leftOutOf, partialText, verdictText } from '../core/verdict.js';
-import { selectionText } from './console.js';
+import { bySection, hasSeed, selectionText } from './console.js';
 import type { ReportFolder } from './write.js';
-
-export { esc };
 
 /** How a requirement's outcome is shown: symbol and word (never colour alone) and a colour class. */
 interface Shown {
@@ -33,8 +31,10 @@ function badge(s: Shown): string {
   return `<span class="badge s-${s.css}">${s.symbol} ${esc(s.word)}</span>`;
 }
 
-function anchor(requirement: RequirementReport): string {
-  return `req-${requirement.id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+/** An element id for a requirement or a profile rule: rules link within the page ("Profile rules cited"), as a report
+ * read from a CI artifact has nothing else to link to. */
+function anchor(kind: 'req' | 'rule', id: string): string {
+  return `${kind}-${id.replace(/[^A-Za-z0-9_-]/g, '_')}`;
 }
 
 function formatDate(iso: string): string {
@@ -49,13 +49,8 @@ function formatDuration(ms: number): string {
   return `${Math.floor(seconds / 60)} min ${String(seconds % 60).padStart(2, '0')} s`;
 }
 
-/** Rule ids link within the page ("Profile rules cited"): a report read from a CI artifact has nothing else to link to. */
-function ruleAnchor(rule: string): string {
-  return `rule-${rule.replace(/[^A-Za-z0-9_-]/g, '_')}`;
-}
-
 function ruleLink(rule: string, texts: ReadonlyMap<string, string>): string {
-  return texts.has(rule) ? `<a href="#${ruleAnchor(rule)}">${esc(rule)}</a>` : esc(rule);
+  return texts.has(rule) ? `<a href="#${anchor('rule', rule)}">${esc(rule)}</a>` : esc(rule);
 }
 
 function rules(requirement: RequirementReport): string {
@@ -88,7 +83,7 @@ function rulesSection(report: Report): string {
   const items = texts
     .map(
       ([rule, text]) =>
-        `<div id="${ruleAnchor(rule)}"><dt>${esc(rule)}</dt><dd>${esc(text).replace(/`([^`]+)`/g, '<code>$1</code>')}</dd></div>`,
+        `<div id="${anchor('rule', rule)}"><dt>${esc(rule)}</dt><dd>${esc(text).replace(/`([^`]+)`/g, '<code>$1</code>')}</dd></div>`,
     )
     .join('');
   return `<section id="rules"><h2>Profile rules cited (${texts.length})</h2><p class="note">As ${esc(profile)} states them, from the docs shipped with ${esc(report.tool.name)} ${esc(report.tool.version)}.</p><dl class="rule-texts">${items}</dl></section>`;
@@ -113,7 +108,7 @@ function failureCard(requirement: RequirementReport, strict: boolean): string {
     requirement.evidence.length > 0
       ? requirement.evidence.map(evidenceHtml).join('')
       : `<div class="evidence">${failedChecks.map((c) => `<p class="message">${esc(c.message ?? c.title)}</p><p class="check">check <code>${esc(c.id)}</code></p>`).join('') || '<p class="message">No evidence was recorded.</p>'}</div>`;
-  return `<article class="failure sev-${s.css}" id="${anchor(requirement)}">${header}${body}</article>`;
+  return `<article class="failure sev-${s.css}" id="${anchor('req', requirement.id)}">${header}${body}</article>`;
 }
 
 /** What the matrix's filters see: a MAY that does not hold is information, never among "Failed". */
@@ -122,7 +117,8 @@ function rowStatus(requirement: RequirementReport): string {
 }
 
 function matrixRow(requirement: RequirementReport, strict: boolean): string {
-  const id = requirement.status === 'failed' ? `<a href="#${anchor(requirement)}">${esc(requirement.id)}</a>` : esc(requirement.id);
+  const id =
+    requirement.status === 'failed' ? `<a href="#${anchor('req', requirement.id)}">${esc(requirement.id)}</a>` : esc(requirement.id);
   const why = requirement.status === 'skipped' ? `<span class="why">Skipped: ${skipReasonHtml(requirement.skipReason)}</span>` : '';
   const ext = requirement.extension ? ' <span class="ext">extension</span>' : '';
   return (
@@ -168,9 +164,7 @@ function certificationSection(report: Report): string {
 }
 
 function matrix(report: Report): string {
-  const sections = new Map<string, RequirementReport[]>();
-  for (const r of report.requirements) sections.set(r.section, [...(sections.get(r.section) ?? []), r]);
-  const groups = [...sections].map(([section, list]) => {
+  const groups = [...bySection(report.requirements)].map(([section, list]) => {
     const tally = TALLY.map(([css, word]) => [list.filter((r) => shown(r, report.strict).css === css).length, word] as const)
       .filter(([n]) => n > 0)
       .map(([n, word]) => `${n} ${word}`)
@@ -258,38 +252,35 @@ function verdictBanner(report: Report): string {
   if (report.target.embeddedSandbox && !report.client)
     why += " This run certified the kit's own embedded reference sandbox, not a deployment.";
   // A client's or a receiver's judgement has no seed and no property cases: it shows what was judged instead.
-  const judgement = report.client !== undefined || report.receiver !== undefined;
-  const facts: Array<[string, string]> = [];
-  if (report.client) {
-    facts.push(
-      ['Client', report.client.command],
-      ['Requests judged', String(report.client.requests)],
-      ['Scenarios', report.client.scenarios.join(', ') || 'none'],
-    );
-    if (report.client.foreignRequests) facts.push(['Requests not from the client (not judged)', String(report.client.foreignRequests)]);
-    facts.push(['Client exit status', report.client.exitCode === null ? 'stopped by the kit' : String(report.client.exitCode)]);
-  }
-  if (report.receiver)
-    facts.push(['Webhook receiver', `${report.receiver.url} (${plural(report.receiver.deliveries, 'delivery', 'deliveries')})`]);
-  if (!judgement)
-    facts.push([
+  const run = hasSeed(report);
+  const { client, receiver, target, concurrency } = report;
+  const facts: Array<[string, string | undefined]> = [
+    ['Client', client?.command],
+    ['Requests judged', client && String(client.requests)],
+    ['Scenarios', client && (client.scenarios.join(', ') || 'none')],
+    ['Requests not from the client (not judged)', client?.foreignRequests ? String(client.foreignRequests) : undefined],
+    ['Client exit status', client && (client.exitCode === null ? 'stopped by the kit' : String(client.exitCode))],
+    ['Webhook receiver', receiver && `${receiver.url} (${plural(receiver.deliveries, 'delivery', 'deliveries')})`],
+    [
       'Target',
-      report.target.embeddedSandbox
-        ? `${report.target.baseUrl}: the kit's own embedded reference sandbox, not a deployment`
-        : report.target.baseUrl,
-    ]);
-  if (report.client) facts.push(['Sandbox', `${report.target.baseUrl}: the kit's recording sandbox`]);
-  facts.push(['Environment', report.target.environment]);
-  if (!judgement) facts.push(['Seed', String(report.seed)]);
-  facts.push(
+      run ? target.baseUrl + (target.embeddedSandbox ? ": the kit's own embedded reference sandbox, not a deployment" : '') : undefined,
+    ],
+    ['Sandbox', client && `${target.baseUrl}: the kit's recording sandbox`],
+    ['Environment', target.environment],
+    ['Seed', run ? String(report.seed) : undefined],
     ['Started', formatDate(report.startedAt)],
     ['Duration', formatDuration(report.durationMs)],
     ['Strict', report.strict ? 'yes: SHOULD failures fail the run' : 'no'],
-  );
-  if (!judgement) facts.push(['Cases per property', String(report.runs)]);
-  if (report.concurrency !== undefined)
-    facts.push(['Concurrency', report.concurrency === 1 ? 'one request at a time' : `up to ${report.concurrency} requests in flight`]);
-  const dl = facts.map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join('');
+    ['Cases per property', run ? String(report.runs) : undefined],
+    [
+      'Concurrency',
+      concurrency === undefined ? undefined : concurrency === 1 ? 'one request at a time' : `up to ${concurrency} requests in flight`,
+    ],
+  ];
+  const dl = facts
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`)
+    .join('');
   const hints =
     (report.hints ?? []).map((hint) => `<p class="hint" role="note"><strong>One likely cause:</strong> ${esc(hint)}</p>`).join('') +
     (report.notes ?? []).map((note) => `<p class="hint" role="note"><strong>Note:</strong> ${esc(note)}</p>`).join('') +
@@ -309,8 +300,6 @@ function verdictBanner(report: Report): string {
 
 const SEVERITY = { fail: 0, warn: 1, info: 2, pass: 3, skip: 3 } as const;
 
-/** A requirement that does not hold and whose level makes it a failure or a warning: a MAY never is one. */
-
 /** What the failure cards count: only MUSTs are "Failed"; SHOULDs are "Warned" (or failed under --strict). */
 function failureBreakdown(report: Report): string {
   const failed = report.requirements.filter((r) => r.status === 'failed');
@@ -320,15 +309,16 @@ function failureBreakdown(report: Report): string {
     of('MUST') > 0 ? `${plural(of('MUST'), 'MUST requirement')} failed` : '',
     should > 0 ? `${plural(should, 'SHOULD requirement')} ${report.strict ? 'failed under --strict' : 'warned'}` : '',
   ].filter(Boolean);
-  return parts.length > 1 ? `${parts.slice(0, -1).join(', ')} and ${parts.at(-1)}` : (parts[0] ?? '');
+  return parts.join(' and ');
 }
 
 export function renderHtml(report: Report): string {
+  // Most severe first; sort is stable, so the report's order within each.
+  const severity = (r: RequirementReport) => SEVERITY[shown(r, report.strict).css];
   const failures = report.requirements
     .filter(isFailure)
-    .map((r, i) => ({ r, i, s: shown(r, report.strict) }))
-    .sort((a, b) => SEVERITY[a.s.css] - SEVERITY[b.s.css] || a.i - b.i)
-    .map(({ r }) => failureCard(r, report.strict));
+    .sort((a, b) => severity(a) - severity(b))
+    .map((r) => failureCard(r, report.strict));
   const failureSection =
     failures.length > 0
       ? `<section id="failures"><h2>Failures and warnings (${failures.length})</h2><p class="note">${esc(failureBreakdown(report))}, most severe first. Open an exchange to see the request and the answer.</p>${failures.join('')}</section>`
@@ -358,7 +348,7 @@ ${matrix(report)}
 ${rulesSection(report)}
 ${certificationSection(report)}
 </main>
-<footer class="wrap">${report.client || report.receiver ? '' : `Seed ${esc(report.seed)}: the same seed sends the same requests. `}Generated by ${esc(report.tool.name)} ${esc(report.tool.version)}; secrets, the signatures the kit made and any right signature are redacted (a webhook delivery's wrong X-SIGNATURE is shown: it is what HOOK-SIGNATURE judges).</footer>
+<footer class="wrap">${hasSeed(report) ? `Seed ${esc(report.seed)}: the same seed sends the same requests. ` : ''}Generated by ${esc(report.tool.name)} ${esc(report.tool.version)}; secrets, the signatures the kit made and any right signature are redacted (a webhook delivery's wrong X-SIGNATURE is shown: it is what HOOK-SIGNATURE judges).</footer>
 </body>
 </html>
 `;

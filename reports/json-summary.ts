@@ -2,7 +2,7 @@
 import type { Reporter, RunEnd } from '../core/reporter.js';
 import type { Report } from '../core/report.js';
 import { isFailure, isMayNotHeld, verdictText } from '../core/verdict.js';
-import { sayInconclusive, type ConsoleOut } from './console.js';
+import { firstMessage, hasSeed, sayInconclusive, type ConsoleOut } from './console.js';
 import { digestOf } from './seal.js';
 
 export class JsonSummaryReporter implements Reporter {
@@ -23,7 +23,7 @@ export function summaryJson(report: Report, files: readonly string[]): string {
     id: r.id,
     level: r.level,
     title: r.title,
-    message: r.evidence[0]?.message ?? r.title,
+    message: firstMessage(r),
     ...(r.profileDecides !== undefined ? { profileDecides: r.profileDecides } : {}),
   });
   const failed = report.requirements.filter(isFailure).map(entry);
@@ -38,7 +38,7 @@ export function summaryJson(report: Report, files: readonly string[]): string {
       target: report.target,
       ...(report.client ? { client: report.client } : {}),
       ...(report.receiver ? { receiver: report.receiver } : {}),
-      ...(report.client || report.receiver ? {} : { seed: report.seed }),
+      ...(hasSeed(report) ? { seed: report.seed } : {}),
       summary: report.summary,
       ...(report.notes !== undefined ? { notes: report.notes } : {}),
       failed,

@@ -8,6 +8,7 @@ import type { Reporter, RunEnd } from '../core/reporter.js';
 import type { Evidence, Report, RequirementReport } from '../core/report.js';
 import { isFailure, isPartial, partialText, verdictText } from '../core/verdict.js';
 import { profileDecisionText, ruleReference } from './rule-text.js';
+import { bySection, decidedText, prettyJson } from './console.js';
 import type { ReportFolder } from './write.js';
 
 /** Escapes text for XML character data or a double-quoted attribute, replacing what XML 1.0 forbids. */
@@ -66,7 +67,7 @@ function headerLines(headers: Record<string, string>): string[] {
 }
 
 /** One exchange as plain text: request line, headers, body; then the response or transport error. */
-export function exchangeText(exchange: Exchange): string {
+function exchangeText(exchange: Exchange): string {
   const { request, response, error } = exchange;
   const lines = [`${exchange.label} (${exchange.ms} ms)`, `> ${request.method} ${request.url}`];
   lines.push(...headerLines(request.headers).map((h) => `> ${h}`));
@@ -79,20 +80,12 @@ export function exchangeText(exchange: Exchange): string {
   return lines.join('\n');
 }
 
-function json(value: unknown): string {
-  try {
-    return JSON.stringify(value, null, 2) ?? String(value);
-  } catch {
-    return String(value);
-  }
-}
-
 /** The evidence of a failure as the plain text CI tools show beside a failed test. */
-export function evidenceText(evidence: Evidence): string {
+function evidenceText(evidence: Evidence): string {
   const parts = [`[${evidence.check}] ${evidence.message}`];
   if (evidence.expected !== undefined) parts.push(`expected: ${evidence.expected}`);
   if (evidence.actual !== undefined) parts.push(`actual:   ${evidence.actual}`);
-  if (evidence.counterexample !== undefined) parts.push(`counterexample:\n${indent(json(evidence.counterexample), '  ')}`);
+  if (evidence.counterexample !== undefined) parts.push(`counterexample:\n${indent(prettyJson(evidence.counterexample), '  ')}`);
   if (evidence.steps !== undefined) parts.push(`steps:\n${indent(evidence.steps.join('\n'), '  ')}`);
   for (const exchange of evidence.exchanges) parts.push(indent(exchangeText(exchange), '  '));
   // The sandbox line first: the others need the sandbox it starts.
@@ -117,8 +110,7 @@ function failureMessage(requirement: RequirementReport, strict: boolean): string
           : 'SHOULD (warning)'
         : 'MAY (information)';
   // A message read off a schema ("/order_amount: must be string") does not say whose rule it is: this does.
-  const decided = requirement.profileDecides !== undefined ? ` — ${profileDecisionText(requirement.profileDecides)}` : '';
-  return `${prefix}: ${first}${more}${decided}`;
+  return `${prefix}: ${first}${more}${decidedText(requirement)}`;
 }
 
 function failureBody(requirement: RequirementReport): string {
@@ -130,21 +122,21 @@ function failureBody(requirement: RequirementReport): string {
 
 function testcase(requirement: RequirementReport, strict: boolean, thrown: Report['kitErrors'] = []): string {
   const open = `    <testcase${attrs({ classname: requirement.section, name: `${requirement.id} ${requirement.title}`, time: seconds(durationOf(requirement)) })}`;
+  const holding = (inner: string) => `${open}>\n      ${inner}\n    </testcase>`;
   const kitError = requirement.checks.find((c) => c.status === 'error');
   if (kitError !== undefined && requirement.status !== 'failed') {
     const team = thrown.find((e) => e.check === kitError.id && e.module !== undefined);
-    if (team !== undefined)
-      return `${open}>\n      <error${attrs({ type: 'team-check', message: `${thrownIn(team)}; ${whoFixes(team)}` })}/>\n    </testcase>`;
-    return `${open}>\n      <error${attrs({ type: 'kit', message: `the kit's own error in check ${kitError.id}, not the target's: ${kitError.message ?? ''}` })}/>\n    </testcase>`;
+    if (team !== undefined) return holding(`<error${attrs({ type: 'team-check', message: `${thrownIn(team)}; ${whoFixes(team)}` })}/>`);
+    return holding(
+      `<error${attrs({ type: 'kit', message: `the kit's own error in check ${kitError.id}, not the target's: ${kitError.message ?? ''}` })}/>`,
+    );
   }
-  if (requirement.status === 'skipped') {
-    return `${open}>\n      <skipped${attrs({ message: requirement.skipReason ?? 'skipped' })}/>\n    </testcase>`;
-  }
+  if (requirement.status === 'skipped') return holding(`<skipped${attrs({ message: requirement.skipReason ?? 'skipped' })}/>`);
   if (requirement.status === 'passed') return `${open}/>`;
   const message = failureMessage(requirement, strict);
   const body = xmlEscape(failureBody(requirement));
-  if (requirement.level === 'MAY') return `${open}>\n      <system-out>${xmlEscape(message)}\n${body}</system-out>\n    </testcase>`;
-  return `${open}>\n      <failure${attrs({ message, type: requirement.level })}>${body}</failure>\n    </testcase>`;
+  if (requirement.level === 'MAY') return holding(`<system-out>${xmlEscape(message)}\n${body}</system-out>`);
+  return holding(`<failure${attrs({ message, type: requirement.level })}>${body}</failure>`);
 }
 
 function isKitError(requirement: RequirementReport): boolean {
@@ -156,34 +148,34 @@ function isSkipped(requirement: RequirementReport): boolean {
 }
 
 function properties(report: Report): string {
-  const values: Array<[string, string | number | boolean]> = [
+  const { coverage, certification: c } = report;
+  const each = (name: string, values: readonly string[] = []) => values.map((value): [string, string] => [name, value]);
+  const values: Array<[string, string | number | boolean | undefined]> = [
     ['seed', report.seed],
     ['target.baseUrl', report.target.baseUrl],
     ['target.environment', report.target.environment],
     ['target.embeddedSandbox', report.target.embeddedSandbox],
     ['verdict', report.verdict],
     ['verdict.text', verdictText(report)],
-    ['coverage', `${report.coverage.judged} of ${plural(report.coverage.total, 'requirement')} judged`],
-    ...(report.verdict === 'conformant' && isPartial(report.coverage)
-      ? [['partial', partialText(report.coverage)] as [string, string]]
-      : []),
-    ...(report.reasons ?? []).map((reason): [string, string] => ['inconclusive.reason', reason]),
-    ...(report.hints ?? []).map((hint): [string, string] => ['hint', hint]),
-    ...(report.notes ?? []).map((note): [string, string] => ['note', note]),
+    ['coverage', `${coverage.judged} of ${plural(coverage.total, 'requirement')} judged`],
+    ['partial', report.verdict === 'conformant' && isPartial(coverage) ? partialText(coverage) : undefined],
+    ...each('inconclusive.reason', report.reasons),
+    ...each('hint', report.hints),
+    ...each('note', report.notes),
     ['strict', report.strict],
     // Two numbers that read as one ("run 91546831 of 20") when put together: said apart.
     ['runNumber', report.runNumber],
     ['casesPerProperty', report.runs],
-    ...(report.concurrency !== undefined ? [['concurrency', report.concurrency] as [string, number]] : []),
+    ['concurrency', report.concurrency],
     ['tool', `${report.tool.name} ${report.tool.version}`],
-    ...(report.certification ? [['profile', report.certification.profile] as [string, string]] : []),
-    ...(report.certification?.config ? [['config.fingerprint', report.certification.config.fingerprint] as [string, string]] : []),
-    ...(report.certification?.signedBy
-      ? [['signedBy', `${report.certification.signedBy.algorithm} ${report.certification.signedBy.publicKey}`] as [string, string]]
-      : []),
-    ...(report.digest ? [['digest', report.digest] as [string, string]] : []),
+    ['profile', c?.profile],
+    ['config.fingerprint', c?.config?.fingerprint],
+    ['signedBy', c?.signedBy ? `${c.signedBy.algorithm} ${c.signedBy.publicKey}` : undefined],
+    ['digest', report.digest || undefined],
   ];
-  const rows = values.map(([name, value]) => `      <property${attrs({ name, value: String(value) })}/>`);
+  const rows = values
+    .filter(([, value]) => value !== undefined)
+    .map(([name, value]) => `      <property${attrs({ name, value: String(value) })}/>`);
   return `    <properties>\n${rows.join('\n')}\n    </properties>`;
 }
 
@@ -197,16 +189,10 @@ function verdictSuite(report: Report, timestamp: string, props: string): string 
 }
 
 export function renderJUnit(report: Report): string {
-  const sections = new Map<string, RequirementReport[]>();
-  for (const requirement of report.requirements) {
-    const list = sections.get(requirement.section) ?? [];
-    list.push(requirement);
-    sections.set(requirement.section, list);
-  }
   const timestamp = junitTimestamp(report.startedAt);
   const props = properties(report);
   const verdict = verdictSuite(report, timestamp, props);
-  const suites = [...sections].map(([section, requirements]) => {
+  const suites = [...bySection(report.requirements)].map(([section, requirements]) => {
     const header = attrs({
       name: section,
       tests: requirements.length,

@@ -1,5 +1,6 @@
 // Progress while the checks run: one line per interface section as it finishes, a line while a check
 // waits long, and every few seconds of a long run how far it is. It only renders.
+import { plural } from '../common/plural.js';
 import { visible } from '../common/visible.js';
 import type { Progress, Reporter } from '../core/reporter.js';
 import type { CheckResult, Level } from '../core/report.js';
@@ -19,7 +20,7 @@ export class ProgressReporter implements Reporter {
   /** How far a long run is and how many requests are out, so a slow remote target is seen working; a quick run says none. */
   onCheckEnd(_result: CheckResult, { done, total, inFlight }: Progress): void {
     if (performance.now() - this.lastLineAt < PROGRESS_EVERY_MS || done === total) return;
-    this.say(`  … ${done} of ${total} checks done, ${inFlight} request${inFlight === 1 ? '' : 's'} in flight`);
+    this.say(`  … ${done} of ${total} checks done, ${plural(inFlight, 'request')} in flight`);
   }
 
   /** A check waiting a long time (a target's Retry-After) says so, so the run is not taken for hung. */

@@ -17,7 +17,7 @@ function plain(markdown: string): string {
 }
 
 /** Each rule's text by id, from a profile written as docs/profile.md is: a list item or a heading per rule. */
-export function parseRuleTexts(markdown: string): Map<string, string> {
+function parseRuleTexts(markdown: string): Map<string, string> {
   const texts = new Map<string, string>();
   const lines = markdown.split('\n');
   for (let i = 0; i < lines.length; i++) {

@@ -15,7 +15,7 @@ export const PROFILE_VERSION = 'v1.2';
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** A catalog file of the kit, named with the SHA-256 of its text: two runs judged by the same requirements show the same. */
-export function catalogVersion(file: string): { file: string; digest: string } {
+function catalogVersion(file: string): { file: string; digest: string } {
   return { file, digest: `sha256:${sha256(readFileSync(join(packageRoot(), file), 'utf8'))}` };
 }
 
@@ -63,7 +63,7 @@ export function reportText(report: Report): string {
 }
 
 /** Deeper than any report the kit writes: refused before the recursive digest could exhaust the stack. */
-export const MAX_REPORT_DEPTH = 1000;
+const MAX_REPORT_DEPTH = 1000;
 
 /** report.json's text as a JSON object, or why it is not a report at all (not JSON, not an object, nested too deep). */
 export function parseReport(text: string): { report: Report } | { notAReport: string } {

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import type { Certification } from '../core/report.js';
 
 /** How to make a key pair, said by every message about a key file. */
-export const MAKE_A_KEY =
+const MAKE_A_KEY =
   'make one with `openssl genpkey -algorithm ed25519 -out key.pem` (its public key: `openssl pkey -in key.pem -pubout -out pub.pem`)';
 
 /** How the public key that verify-report takes is made from the signer's private key. */

@@ -1,6 +1,6 @@
 import { webhookBuiltOrder } from '../../schemas/field-order.js';
-import { authHeaders, CaptureError, parseCapturedRequest } from '../../signer/capture.js';
-import { diagnose, DiagnoseInputError } from '../../signer/diagnose.js';
+import { authHeaders, parseCapturedRequest } from '../../signer/capture.js';
+import { diagnose } from '../../signer/diagnose.js';
 import { formatDiagnosis } from '../../signer/diagnose-report.js';
 import { readBody, readText, UsageError, type Io } from '../io.js';
 import { defineCommand, type ParsedOptions } from '../options.js';
@@ -41,15 +41,9 @@ export const diagnoseCommand = defineCommand({
   async run(options, io) {
     const secret = secretOption(options.secret, io.env, 'diagnose');
     const input = await gatherInput(options, io);
-    let result;
-    try {
-      // A webhook delivery's body is canonical text: the order its sender built the event in is tried too.
-      const builtOrder = webhookBuiltOrder(input.body);
-      result = diagnose({ ...input, secret, ...(builtOrder !== undefined ? { builtOrder } : {}) });
-    } catch (error) {
-      if (error instanceof DiagnoseInputError) throw new UsageError(error.message);
-      throw error;
-    }
+    // A webhook delivery's body is canonical text: the order its sender built the event in is tried too.
+    const builtOrder = webhookBuiltOrder(input.body);
+    const result = diagnose({ ...input, secret, ...(builtOrder !== undefined ? { builtOrder } : {}) });
     if (!options['show-expected']) {
       // A whole valid signature next to its body and timestamp is a ready-to-send request.
       result.detail.expectedSignature = result.detail.expectedSignature.slice(0, 12) + '…';
@@ -67,14 +61,9 @@ async function gatherInput(
   let captured: { apiKey?: string; signature?: string; timestamp?: string } = {};
   if (options.request !== undefined) {
     const text = await readText(io, 'diagnose', '--request', options.request);
-    try {
-      const request = parseCapturedRequest(text);
-      captured = authHeaders(request);
-      body = request.body;
-    } catch (error) {
-      if (error instanceof CaptureError) throw new UsageError(`diagnose: ${error.message}`);
-      throw error;
-    }
+    const request = parseCapturedRequest(text);
+    captured = authHeaders(request);
+    body = request.body;
     if (options.file !== undefined) body = await readText(io, 'diagnose', '--file', options.file);
   } else {
     body = await readBody(io, 'diagnose', options.file);

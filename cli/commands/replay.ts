@@ -5,7 +5,7 @@ import { jsonErrorPlace, loadConfig } from '../../suites/config.js';
 import { TargetClient } from '../../suites/http.js';
 import { DEFAULT_TIMEOUT_MS } from '../../suites/settings.js';
 import { readText, UsageError } from '../io.js';
-import { defineCommand } from '../options.js';
+import { defineCommand, oneOf } from '../options.js';
 
 export const replayCommand = defineCommand({
   name: 'replay',
@@ -26,8 +26,7 @@ export const replayCommand = defineCommand({
   ],
   async run(options, io) {
     const config = await loadConfig(options.config, io.env, io.cwd);
-    const method = (options.method ?? 'POST').toUpperCase();
-    if (method !== 'POST' && method !== 'GET') throw new UsageError('replay: --method takes POST or GET');
+    const method = oneOf('replay', 'method', (options.method ?? 'POST').toUpperCase(), ['POST', 'GET']);
     const text = options.file !== undefined ? await readText(io, 'replay', '--file', options.file) : options.body;
     let payload: unknown;
     if (text !== undefined && !options.raw && text.trim() !== '') {

@@ -1,6 +1,5 @@
-import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { relative, resolve } from 'node:path';
 import { readPackageJson } from '../../common/package-root.js';
 import { plural } from '../../common/plural.js';
 import { HarReporter } from '../../reports/har.js';
@@ -14,7 +13,7 @@ import { RUN_NUMBERS, type RunInput } from '../../suites/settings.js';
 import { configFileOf, wasDiscovered } from '../config-file.js';
 import { embeddedSandboxAgain } from '../embedded-again.js';
 import { interruptsOf } from '../interrupt.js';
-import { UsageError } from '../io.js';
+import { usableOutputFile, UsageError } from '../io.js';
 import { defineCommand, type ParsedOptions, wholeNumber } from '../options.js';
 import { Reporting, reportOptions } from '../reporting.js';
 
@@ -113,7 +112,13 @@ export const runCommand = defineCommand({
     checkTargetEnv(out.env, configFile);
     await reporting.prepare();
     const harFile = options.har !== undefined ? resolve(out.cwd, options.har) : undefined;
-    if (harFile !== undefined) await usableHarFile(harFile);
+    if (harFile !== undefined)
+      await usableOutputFile(
+        'run',
+        'har',
+        { path: harFile, shown: harFile, example: 'run.har' },
+        await stat(harFile).catch(() => undefined),
+      );
     const startedAt = new Date();
     const interrupts = interruptsOf(out);
     const run = await ConformanceRun.open({
@@ -223,19 +228,6 @@ async function reportFieldsOf(
 function certifiedConfig(config: TargetConfig, cwd: string): unknown {
   const checks = config.checks ? { checks: config.checks.map((p) => relative(cwd, p)) } : {};
   return JSON.parse(redactor(config)(JSON.stringify({ ...config, ...checks })));
-}
-
-/** --har must name a file whose folder exists and takes it: said before the first request, not after the run. */
-async function usableHarFile(path: string): Promise<void> {
-  // Written by renaming a temporary file over it, which fails on a folder only after the run.
-  if ((await stat(path).catch(() => undefined))?.isDirectory()) {
-    throw new UsageError(`run: --har ${path} is a folder; give a file name, e.g. --har ${join(path, 'run.har')}`);
-  }
-  try {
-    await access(dirname(path), constants.W_OK);
-  } catch {
-    throw new UsageError(`run: cannot write --har ${path}: its folder does not exist or is not writable`);
-  }
 }
 
 /** The run's settings given on the command line, each checked (suites/settings.ts fills the rest). */

@@ -1,6 +1,5 @@
-import { constants } from 'node:fs';
-import { access, lstat } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { lstat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { writeAtomically } from '../../reports/write.js';
 import {
   FAULTS,
@@ -14,10 +13,9 @@ import {
   type SandboxVariant,
 } from '../../sandbox/index.js';
 import { isLoopbackHost } from '../../core/loopback.js';
-import { webhookUrlProblem } from '../../core/webhooks.js';
 import { interruptsOf } from '../interrupt.js';
-import { UsageError } from '../io.js';
-import { defineCommand, type ParsedOptions, wholeNumber } from '../options.js';
+import { asUsage, usableOutputFile, UsageError } from '../io.js';
+import { defineCommand, oneOf, type ParsedOptions, webhookUrlOption, wholeNumber } from '../options.js';
 
 export const serveCommand = defineCommand({
   name: 'serve',
@@ -148,30 +146,14 @@ async function usableConfigOut(path: string, given: string): Promise<void> {
     throw new UsageError(
       `serve: --config-out ${given} is a symbolic link; the sandbox does not write through links: remove it or give another file`,
     );
-  if (info?.isDirectory())
-    throw new UsageError(`serve: --config-out ${given} is a folder; give a file name, e.g. --config-out ${join(given, 'sandbox.json')}`);
-  try {
-    await access(dirname(path), constants.W_OK);
-  } catch {
-    throw new UsageError(`serve: cannot write --config-out ${given}: its folder does not exist or is not writable`);
-  }
+  await usableOutputFile('serve', 'config-out', { path, shown: given, example: 'sandbox.json' }, info);
 }
 
 function readSettings(options: ParsedOptions<(typeof serveCommand)['options']>) {
   const port = options.port === undefined ? 0 : wholeNumber('serve', 'port', options.port, 0, 65_535);
   const host = options.host ?? '127.0.0.1';
-  let faults;
-  try {
-    faults = [...parseFaults(options.fault)];
-  } catch (error) {
-    throw new UsageError(`serve: ${(error as Error).message}`);
-  }
-  let scenarios;
-  try {
-    scenarios = [...parseScenarios(options.scenario)];
-  } catch (error) {
-    throw new UsageError(`serve: ${(error as Error).message}`);
-  }
+  const faults = [...asUsage('serve', () => parseFaults(options.fault))];
+  const scenarios = [...asUsage('serve', () => parseScenarios(options.scenario))];
   const hangSeconds = options['hang-seconds'] === undefined ? undefined : Number(options['hang-seconds']);
   if (hangSeconds !== undefined && !(hangSeconds > 0 && hangSeconds <= MAX_HANG_SECONDS)) {
     throw new UsageError(
@@ -179,31 +161,17 @@ function readSettings(options: ParsedOptions<(typeof serveCommand)['options']>) 
     );
   }
   const variant: Partial<SandboxVariant> = {};
-  if (options['create-status'] !== undefined) {
-    if (options['create-status'] !== '200' && options['create-status'] !== '201')
-      throw new UsageError('serve: --create-status takes 200 or 201');
-    variant.createStatus = Number(options['create-status']) as 200 | 201;
-  }
-  if (options.verify !== undefined) {
-    if (options.verify !== 'raw' && options.verify !== 'canonical') throw new UsageError('serve: --verify takes raw or canonical');
-    variant.verify = options.verify;
-  }
-  if (options.replay !== undefined) {
-    if (options.replay !== 'allow' && options.replay !== 'refuse') throw new UsageError('serve: --replay takes allow or refuse');
-    variant.replay = options.replay;
-  }
-  if (options.tolerance !== undefined) {
-    variant.toleranceSeconds = wholeNumber('serve', 'tolerance', options.tolerance, 1, 86_400);
-  }
+  const status = options['create-status'];
+  if (status !== undefined) variant.createStatus = Number(oneOf('serve', 'create-status', status, ['200', '201'])) as 200 | 201;
+  if (options.verify !== undefined) variant.verify = oneOf('serve', 'verify', options.verify, ['raw', 'canonical']);
+  if (options.replay !== undefined) variant.replay = oneOf('serve', 'replay', options.replay, ['allow', 'refuse']);
+  if (options.tolerance !== undefined) variant.toleranceSeconds = wholeNumber('serve', 'tolerance', options.tolerance, 1, 86_400);
   const webhookUrl = options['webhook-url'];
-  const problem = webhookUrl === undefined ? undefined : webhookUrlProblem(webhookUrl);
-  if (problem !== undefined)
-    throw new UsageError(`serve: --webhook-url cannot be used: ${problem}; e.g. --webhook-url http://127.0.0.1:4020/webhooks`);
-  const allowRemoteWebhooks = options['allow-remote-webhooks'];
+  if (webhookUrl !== undefined) webhookUrlOption('serve', 'webhook-url', webhookUrl);
   return {
     port,
     host,
-    allowRemoteWebhooks,
+    allowRemoteWebhooks: options['allow-remote-webhooks'],
     faults,
     scenarios,
     ...(hangSeconds !== undefined ? { hangSeconds } : {}),

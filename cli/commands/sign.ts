@@ -62,7 +62,7 @@ export function secretOption(value: string | undefined, env: Record<string, stri
   return secret;
 }
 
-export function timestampOption(text: string, command: string): string {
+function timestampOption(text: string, command: string): string {
   if (/^\d{13,}$/.test(text)) {
     throw new UsageError(`${command}: --timestamp ${text} looks like milliseconds; X-TIMESTAMP is whole seconds (e.g. "$(date +%s)")`);
   }

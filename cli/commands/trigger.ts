@@ -139,24 +139,22 @@ function dataOf(exchange: Exchange): Record<string, unknown> | undefined {
   return data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
 }
 
+const REGISTRATION = `the webhook registration control request (POST ${OPERATION_PATHS.registerWebhook})`;
+
 /** The merchant's registered webhook URL (undefined: none); refuses a target without the control request. */
 async function registration(client: TargetClient, baseUrl: string): Promise<string | undefined> {
   const exchange = await send(client, { label: 'the registered webhook URL', path: OPERATION_PATHS.registerWebhook, payload: {} });
   const data = dataOf(exchange);
-  if (data === undefined || !('url' in data))
-    throw notASandbox(baseUrl, `the webhook registration control request (POST ${OPERATION_PATHS.registerWebhook})`, exchange);
+  if (data === undefined || !('url' in data)) throw notASandbox(baseUrl, REGISTRATION, exchange);
   return typeof data.url === 'string' ? data.url : undefined;
 }
 
 /** --to as given: an http(s) URL, or one clear line. */
 function receiverUrl(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    // Not echoed: a value that is not a URL may be anything pasted by mistake (a secret, say).
+  // Not echoed: a value that is not a URL may be anything pasted by mistake (a secret, say).
+  if (!URL.canParse(text))
     throw new UsageError(`trigger: --to takes the receiver's URL, e.g. http://127.0.0.1:4020/webhooks; what was given is not a URL`);
-  }
+  const url = new URL(text);
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new UsageError(`trigger: --to takes an http(s) URL, not ${url.protocol}`);
   return url.href;
@@ -169,8 +167,7 @@ async function register(client: TargetClient, baseUrl: string, url: string | nul
     throw new UsageError(
       `trigger: the sandbox refused the webhook URL ${url}: ${messageOf(exchange) ?? `HTTP ${exchange.response.status}`}`,
     );
-  if (dataOf(exchange) === undefined)
-    throw notASandbox(baseUrl, `the webhook registration control request (POST ${OPERATION_PATHS.registerWebhook})`, exchange);
+  if (dataOf(exchange) === undefined) throw notASandbox(baseUrl, REGISTRATION, exchange);
 }
 
 interface Fired {
@@ -179,16 +176,18 @@ interface Fired {
   state: string;
 }
 
+/** The hosted checkout's outcome that fires each payment event, and the order's state after it. */
+const CHECKOUT = {
+  'payment.success': ['success', 'PAID'],
+  'payment.failed': ['failure', 'FAILED'],
+  'payment.processing': ['pending', 'PROCESSING'],
+  'payment.expired': ['expire', 'EXPIRED'],
+} as const;
+
 async function fire(client: TargetClient, config: TargetConfig, event: WebhookEventName): Promise<Fired> {
   const suffix = `${Date.now().toString(36).toUpperCase()}-${Math.random().toString(36).slice(2, 6).toUpperCase()}`;
   if (event.startsWith('payment.')) {
     const orderId = `TRG-${suffix}`;
-    const outcome = {
-      'payment.success': 'success',
-      'payment.failed': 'failure',
-      'payment.processing': 'pending',
-      'payment.expired': 'expire',
-    }[event as 'payment.success'];
     const created = await send(client, {
       label: 'Create Order',
       path: OPERATION_PATHS.createOrder,
@@ -196,7 +195,8 @@ async function fire(client: TargetClient, config: TargetConfig, event: WebhookEv
     });
     const link = dataOf(created)?.payment_link;
     if (typeof link !== 'string') throw notASandbox(config.baseUrl, 'Create Order', created);
-    const state = await checkout(link, config.baseUrl, outcome);
+    const [outcome, state] = CHECKOUT[event as keyof typeof CHECKOUT];
+    await checkout(link, config.baseUrl, outcome);
     return { kind: 'order_id', id: orderId, state };
   }
   const payoutOrderId = `TRG-PO-${suffix}`;
@@ -229,8 +229,8 @@ async function fire(client: TargetClient, config: TargetConfig, event: WebhookEv
   return { kind: 'payout_order_id', id: payoutOrderId, state };
 }
 
-/** Submits the hosted checkout's form, as the customer's browser would; returns the order's state. */
-async function checkout(link: string, baseUrl: string, outcome: string): Promise<string> {
+/** Submits the hosted checkout's form, as the customer's browser would. */
+async function checkout(link: string, baseUrl: string, outcome: string): Promise<void> {
   // Only the sandbox's own page: a payment_link elsewhere is not followed.
   if (new URL(link).origin !== new URL(baseUrl).origin)
     throw new UsageError(
@@ -249,7 +249,6 @@ async function checkout(link: string, baseUrl: string, outcome: string): Promise
     throw new UsageError(
       `trigger: the hosted checkout answered HTTP ${response.status}; trigger drives the reference sandbox (svc-conformance serve)`,
     );
-  return { success: 'PAID', failure: 'FAILED', pending: 'PROCESSING', expire: 'EXPIRED' }[outcome as 'success'];
 }
 
 function isCurrency(value: unknown): value is Currency {

@@ -4,14 +4,13 @@ import { CONFIRMS_STATUS, judgeReceiver, receiverCatalog, type ReceiverJudgement
 import { createRedactor } from '../../common/redact.js';
 import type { Report } from '../../core/report.js';
 import { shellQuote } from '../../core/reproduce.js';
-import { webhookUrlProblem } from '../../core/webhooks.js';
-import { DEFAULT_HANG_SECONDS, parseScenarios, startSandbox, type RunningSandbox, type ScenarioName } from '../../sandbox/index.js';
+import { DEFAULT_HANG_SECONDS, parseScenarios, startSandbox, type ScenarioName } from '../../sandbox/index.js';
 import type { DeliveryAttempt, RecordedExchange } from '../../sandbox/options.js';
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B, runMerchant, type Merchant } from '../../sandbox/tenants.js';
 import { runClient, type ClientOutcome, type RunningClient } from '../client-process.js';
 import { interruptsOf } from '../interrupt.js';
-import { UsageError, type Io } from '../io.js';
-import { defineCommand, type ParsedOptions, wholeNumber } from '../options.js';
+import { asUsage, UsageError, type Io } from '../io.js';
+import { defineCommand, type ParsedOptions, webhookUrlOption, wholeNumber } from '../options.js';
 import { Reporting, reportOptions } from '../reporting.js';
 import { listening } from './verify-receiver.js';
 
@@ -91,21 +90,10 @@ interface ClientGiven {
   webhookUrl: string | undefined;
   timeoutSeconds: number;
 }
-
 /** The recording sandbox of a client's run, what it recorded, and the merchant only this run's client holds. */
-interface Recording {
-  sandbox: RunningSandbox;
-  merchant: Merchant;
-  recorded: RecordedExchange[];
-  attempts: DeliveryAttempt[];
-  close(): Promise<void>;
-}
-
+type Recording = Awaited<ReturnType<typeof startRecording>>;
 /** How the client's run ended, and what its receiver was judged by, with --webhook-url. */
-interface ClientRun {
-  outcome: ClientOutcome;
-  receiver?: ReceiverJudgement;
-}
+type ClientRun = Awaited<ReturnType<typeof driveClient>>;
 
 /** Whether something accepts a connection at the URL now (within a second). */
 const listensAt = (url: string): Promise<boolean> =>
@@ -123,23 +111,16 @@ const QUIET_MS = 3_000;
 
 function clientOptionsOf(options: ClientOptions, argv: string[]): ClientGiven {
   if (argv.length === 0) throw new UsageError('verify-client: give the client command after --, e.g. verify-client -- node my-client.mjs');
-  let scenarios: ScenarioName[];
-  try {
-    scenarios = [...parseScenarios(options.scenario)];
-  } catch (error) {
-    throw new UsageError(`verify-client: ${(error as Error).message}`);
-  }
+  const scenarios = [...asUsage('verify-client', () => parseScenarios(options.scenario))];
   const timeoutSeconds = options.timeout === undefined ? 120 : wholeNumber('verify-client', 'timeout', options.timeout, 1, 86_400);
   const webhookUrl = options['webhook-url'];
-  const urlProblem = webhookUrl === undefined ? undefined : webhookUrlProblem(webhookUrl);
-  if (urlProblem !== undefined)
-    throw new UsageError(`verify-client: --webhook-url cannot be used: ${urlProblem}; e.g. --webhook-url http://127.0.0.1:4020/webhooks`);
+  if (webhookUrl !== undefined) webhookUrlOption('verify-client', 'webhook-url', webhookUrl);
   return { argv, command: argv.map(shellQuote).join(' '), scenarios, webhookUrl, timeoutSeconds };
 }
 
 /** Starts the recording sandbox with keys only this run's client holds: the demo keys are public, so any other
  * key's request is not its own. */
-async function startRecording({ scenarios, webhookUrl }: ClientGiven, io: Io): Promise<Recording> {
+async function startRecording({ scenarios, webhookUrl }: ClientGiven, io: Io) {
   const recorded: RecordedExchange[] = [];
   const attempts: DeliveryAttempt[] = [];
   const merchant = runMerchant();
@@ -177,7 +158,11 @@ async function startRecording({ scenarios, webhookUrl }: ClientGiven, io: Io): P
 }
 
 /** Runs the client to its end; with --webhook-url, judges its receiver once it listens and stops it once all is quiet. */
-async function driveClient(given: ClientGiven, recording: Recording, io: Io): Promise<ClientRun> {
+async function driveClient(
+  given: ClientGiven,
+  recording: Recording,
+  io: Io,
+): Promise<{ outcome: ClientOutcome; receiver?: ReceiverJudgement }> {
   const { sandbox, merchant } = recording;
   const client = runClient(
     given.argv,
@@ -210,7 +195,7 @@ async function driveClient(given: ClientGiven, recording: Recording, io: Io): Pr
   const judgedAt = Date.now();
   const { recorded, attempts } = recording;
   const lastActivity = () => Math.max(recorded.at(-1)?.receivedAt ?? 0, attempts.at(-1)?.at ?? 0, judgedAt);
-  await untilQuiet(client, () => Date.now() - lastActivity() >= QUIET_MS && !sandbox.app.webhooks.busy);
+  await whileRunning(client, () => Date.now() - lastActivity() >= QUIET_MS && !sandbox.app.webhooks.busy);
   client.stop(
     `the kit stopped the client once its receiver had been judged and ${QUIET_MS / 1000} s passed with no request and no delivery pending`,
   );
@@ -262,10 +247,7 @@ async function judgeClientReceiver(
 ): Promise<ReceiverJudgement | { problem: string }> {
   const until = Date.now() + withinSeconds * 1000;
   let listens = false;
-  while (!listens && !client.exited && Date.now() < until) {
-    listens = await listensAt(url);
-    if (!listens) await new Promise((r) => setTimeout(r, 200));
-  }
+  await whileRunning(client, async () => Date.now() >= until || (listens = await listensAt(url)));
   if (!listens)
     return {
       problem: client.exited
@@ -285,7 +267,7 @@ async function judgeClientReceiver(
   });
 }
 
-/** Resolves when the client has ended or `quiet()` holds, checking five times a second. */
-async function untilQuiet(client: RunningClient, quiet: () => boolean): Promise<void> {
-  while (!client.exited && !quiet()) await new Promise((r) => setTimeout(r, 200));
+/** Resolves when the client has ended or `done()` holds, asking five times a second. */
+async function whileRunning(client: RunningClient, done: () => boolean | Promise<boolean>): Promise<void> {
+  while (!client.exited && !(await done())) await new Promise((r) => setTimeout(r, 200));
 }

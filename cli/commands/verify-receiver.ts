@@ -3,13 +3,12 @@
 import { connect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { tlsProblemOf } from '../../core/tls.js';
-import { CONFIRMS_STATUS, judgeReceiver, receiverCatalog, type ReceiverJudgeInput } from '../../clients/receiver-judge.js';
-import { webhookUrlProblem } from '../../core/webhooks.js';
+import { CONFIRMS_STATUS, judgeReceiver, receiverCatalog } from '../../clients/receiver-judge.js';
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../../sandbox/tenants.js';
 import { loadConfig, toleranceOf } from '../../suites/config.js';
 import { configFileOf } from '../config-file.js';
 import { UsageError, type Io } from '../io.js';
-import { defineCommand } from '../options.js';
+import { defineCommand, webhookUrlOption } from '../options.js';
 import { Reporting, reportOptions } from '../reporting.js';
 
 export const verifyReceiverCommand = defineCommand({
@@ -48,10 +47,7 @@ export const verifyReceiverCommand = defineCommand({
   async run(options, io) {
     const reporting = new Reporting('verify-receiver', options, io);
     const out = reporting.io;
-    const url = options.url;
-    const problem = webhookUrlProblem(url);
-    if (problem !== undefined)
-      throw new UsageError(`verify-receiver: --url cannot be used: ${problem}; e.g. --url http://127.0.0.1:4020/webhooks`);
+    const url = webhookUrlOption('verify-receiver', 'url', options.url);
     const configFile = configFileOf('verify-receiver', options, out);
     const { keys, signer, environment } = await signingKeysOf(configFile, out);
     await reporting.prepare();
@@ -83,29 +79,26 @@ export const verifyReceiverCommand = defineCommand({
 
 /** Whose secret signs genuine events: the config's merchant, else SVC_SECRET_KEY, else demo merchant A. */
 async function signingKeysOf(configFile: string | undefined, io: Io) {
-  let keys: Pick<ReceiverJudgeInput, 'merchant' | 'otherMerchant' | 'otherEnvironment'> & { toleranceSeconds: number } = {
-    merchant: { secretKey: MERCHANT_A.secretKey },
-    otherMerchant: { secretKey: MERCHANT_B.secretKey },
-    otherEnvironment: { secretKey: MERCHANT_A_LIVE.secretKey },
-    toleranceSeconds: 300,
-  };
-  let signer = "the embedded sandbox's demo merchant A";
-  let environment: 'sandbox' | 'production' = 'sandbox';
   if (configFile !== undefined) {
     const config = await loadConfig(configFile, io.env, io.cwd);
-    environment = config.environment;
-    keys = {
-      merchant: config.merchant,
-      otherMerchant: config.otherMerchant,
-      otherEnvironment: config.otherEnvironment,
-      toleranceSeconds: toleranceOf(config),
+    const { merchant, otherMerchant, otherEnvironment, environment } = config;
+    return {
+      keys: { merchant, otherMerchant, otherEnvironment, toleranceSeconds: toleranceOf(config) },
+      signer: `merchant ${merchant.apiKey} of ${configFile}${io.env.SVC_SECRET_KEY ? ' (its secret from SVC_SECRET_KEY)' : ''}`,
+      environment,
     };
-    signer = `merchant ${config.merchant.apiKey} of ${configFile}${io.env.SVC_SECRET_KEY ? ' (its secret from SVC_SECRET_KEY)' : ''}`;
-  } else if (io.env.SVC_SECRET_KEY) {
-    keys = { ...keys, merchant: { secretKey: io.env.SVC_SECRET_KEY } };
-    signer = 'SVC_SECRET_KEY';
   }
-  return { keys, signer, environment };
+  const secret = io.env.SVC_SECRET_KEY;
+  return {
+    keys: {
+      merchant: { secretKey: secret || MERCHANT_A.secretKey },
+      otherMerchant: { secretKey: MERCHANT_B.secretKey },
+      otherEnvironment: { secretKey: MERCHANT_A_LIVE.secretKey },
+      toleranceSeconds: 300,
+    },
+    signer: secret ? 'SVC_SECRET_KEY' : "the embedded sandbox's demo merchant A",
+    environment: 'sandbox' as const,
+  };
 }
 
 /** Resolves once the URL accepts a connection (for https, a TLS handshake deliveries would trust); exit 2 when not. */

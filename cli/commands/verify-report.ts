@@ -3,11 +3,12 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { verdictText } from '../../core/verdict.js';
+import { plural } from '../../common/plural.js';
 import { visible } from '../../common/visible.js';
 import { inconsistencies } from '../../core/consistency.js';
 import type { Report } from '../../core/report.js';
 import { checkParsedSeal, parseReport } from '../../reports/seal.js';
-import { checkSignature, KeyFileError, readPublicKey, signatureFileOf } from '../../reports/signature.js';
+import { checkSignature, readPublicKey, signatureFileOf } from '../../reports/signature.js';
 import { UsageError, type Io } from '../io.js';
 import { defineCommand } from '../options.js';
 
@@ -73,7 +74,9 @@ export const verifyReportCommand = defineCommand({
       throw new UsageError(
         'verify-report: --allow-unsigned is for a report without a key; with --public-key the signature is checked, so give one or the other',
       );
-    const publicKey = options['public-key'] !== undefined ? await publicKeyOf(io, options['public-key']) : undefined;
+    // Read and checked before the report: a bad key file is bad usage (exit 2, main).
+    const keyFile = options['public-key'];
+    const publicKey = keyFile !== undefined ? { ...(await readPublicKey(resolve(io.cwd, keyFile), keyFile)), shownAs: keyFile } : undefined;
     const { path, bytes } = await readReportFile(io, positionals[0]!);
     const shown = visible(path);
     const sigPath = signatureFileOf(path);
@@ -101,9 +104,7 @@ export const verifyReportCommand = defineCommand({
 
     const problems = inconsistencies(report);
     if (problems.length === 0) {
-      io.stdout(
-        `✓ CONSISTENT  its counts, coverage and verdict follow from its ${report.requirements.length} requirement${report.requirements.length === 1 ? '' : 's'}\n`,
-      );
+      io.stdout(`✓ CONSISTENT  its counts, coverage and verdict follow from its ${plural(report.requirements.length, 'requirement')}\n`);
     } else {
       io.stdout(`✗ INCONSISTENT  what it says does not follow from its requirements:\n`);
       for (const problem of problems.slice(0, MAX_SHOWN)) io.stdout(`  - ${visible(problem)}\n`);
@@ -118,7 +119,13 @@ export const verifyReportCommand = defineCommand({
 /** Whether report.json.sig verifies with --public-key, said; without a key (--allow-unsigned), what that leaves unproven. */
 async function saySignature(
   io: Io,
-  given: { report: Report; bytes: Buffer; shown: string; sigPath: string; publicKey: Awaited<ReturnType<typeof publicKeyOf>> | undefined },
+  given: {
+    report: Report;
+    bytes: Buffer;
+    shown: string;
+    sigPath: string;
+    publicKey: (Awaited<ReturnType<typeof readPublicKey>> & { shownAs: string }) | undefined;
+  },
 ): Promise<boolean> {
   const { report, bytes, shown, sigPath, publicKey } = given;
   const sigName = visible(basename(sigPath));
@@ -153,16 +160,6 @@ async function saySignature(
     );
   }
   return signed;
-}
-
-/** --public-key read and checked before the report: a bad key file is bad usage (exit 2). */
-async function publicKeyOf(io: Io, given: string): Promise<Awaited<ReturnType<typeof readPublicKey>> & { shownAs: string }> {
-  try {
-    return { ...(await readPublicKey(resolve(io.cwd, given), given)), shownAs: given };
-  } catch (error) {
-    if (error instanceof KeyFileError) throw new UsageError(`verify-report: ${error.message}`);
-    throw error;
-  }
 }
 
 /** The report's path (FILE, or DIR/report.json) and its exact bytes, read bounded. */
