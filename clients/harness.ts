@@ -186,10 +186,8 @@ function sandboxFor(options: ClientHarnessOptions, clock: Clock, scenarios: Scen
   }
 }
 
-/**
- * One catch-all interceptor per method, answered by the sandbox. nock parses JSON bodies and throws
- * on a bad one, so the raw bytes are taken on 'request' and the content type hidden from its parser.
- */
+/** One catch-all interceptor per method, answered by the sandbox. nock parses JSON bodies and throws
+ *  on a bad one, so the raw bytes are taken on 'request' and the content type hidden from its parser. */
 function intercept(nock: Nock, state: HarnessState) {
   const received = new WeakMap<NockRequest, { headers: Array<[string, string]>; bytes: Buffer }>();
   // allowUnmocked: once the interceptors are removed, the host goes to the network again, not to "no match".
@@ -302,10 +300,8 @@ function headersOf(raw: Record<string, string | string[] | number | undefined>):
   return headers;
 }
 
-/**
- * The exact bytes sent. nock keeps the written chunks on the request (an internal field, so it is
- * checked); the event's text is the fallback, exact for a UTF-8 body (nock gives other bodies as hex).
- */
+/** The exact bytes sent. nock keeps the written chunks on the request (an internal field, so it is
+ *  checked); the event's text is the fallback, exact for a UTF-8 body (nock gives other bodies as hex). */
 function rawBody(req: NockRequest, bodyText: string): Buffer {
   const chunks = (req as unknown as { requestBodyBuffers?: unknown }).requestBodyBuffers;
   if (Array.isArray(chunks) && chunks.every((c) => Buffer.isBuffer(c))) return Buffer.concat(chunks);
