@@ -556,6 +556,13 @@ describe('judging a client by its traffic (P-CLIENT)', () => {
       expect(judged.foreignRequests).toBe(1);
       expect(states(judged)['CLIENT-VERIFY-ORDER']).toMatch(/^failed: the customer of order "ORD-1" returned from checkout \(request #2\)/);
     });
+
+    it('takes a checkout path with a malformed escape for no order of the client, without throwing', () => {
+      const created: Step = { path: CREATE, payload: ORDER, at: 0, status: 201, response: { return_data: { svc_order_id: 'SVC-1' } } };
+      const page: Step = { path: '/checkout/%E0%A4%A', at: 1, headers: { 'x-api-key': null, 'x-signature': null, 'x-timestamp': null } };
+      expect(judgeOwn([created, page]).foreignRequests).toBe(1);
+      expect(verdicts([created, page])['CLIENT-VERIFY-ORDER']).toBe('passed');
+    });
   });
 
   it('keeps the secret and the signatures out of the evidence', () => {

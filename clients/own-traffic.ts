@@ -5,7 +5,7 @@ import type { RecordedExchange } from '../sandbox/options.js';
 import { MERCHANTS } from '../sandbox/tenants.js';
 import { diagnose } from '../signer/diagnose.js';
 import { hmacSha256Hex } from '../signer/sign.js';
-import { field, headerOf, withoutByteOrderMark } from './traffic.js';
+import { field, headerOf, safeDecode, withoutByteOrderMark } from './traffic.js';
 
 /** Requests with no API key whose signature is explained with diagnose at most: the rest are only compared plainly. */
 const MAX_DIAGNOSED = 20;
@@ -83,13 +83,5 @@ function parseJson(text: string): Record<string, unknown> | undefined {
     return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
-  }
-}
-
-function safeDecode(text: string): string {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return text;
   }
 }

@@ -1,4 +1,4 @@
-import { aboutTheSame, field, type ClientRequest } from './traffic.js';
+import { aboutTheSame, field, safeDecode, type ClientRequest } from './traffic.js';
 import type { JudgeContext, RuleOutcome } from './rules.js';
 
 const CREATE = 'createOrder';
@@ -150,7 +150,7 @@ export function verifyOrder(ctx: JudgeContext): RuleOutcome {
   const returned = ctx.requests.filter((r) => r.raw.method === 'POST' && r.path.startsWith('/checkout/'));
   if (returned.length === 0) return { status: 'skipped', reason: 'no customer completed a checkout during the run' };
   for (const back of returned) {
-    const svcOrderId = decodeURIComponent(back.path.slice('/checkout/'.length));
+    const svcOrderId = safeDecode(back.path.slice('/checkout/'.length));
     const create = of(ctx, CREATE).find(
       (c) => field((c.responseJson as { return_data?: unknown } | undefined)?.return_data, 'svc_order_id') === svcOrderId,
     );

@@ -164,3 +164,12 @@ export function asEvidence(r: ClientRequest, baseUrl: string, redact: Redact, se
     ms: Math.round(r.raw.respondedAt - r.raw.receivedAt),
   };
 }
+
+/** A path segment decoded, or as it came when a client sent a malformed escape (it names no record then). */
+export function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
