@@ -1,7 +1,6 @@
 // @ts-check
-// `npm run mutation`: StrykerJS changes the checks, core/ and signer/ one small edit at a time and runs
-// the unit tests against each; an edit no test notices is a condition no test judges. Not part of
-// `npm test` (it takes many minutes). A narrower run: `npm run mutation -- --mutate suites/checks/duplicates.ts`.
+// `npm run mutation` (hours; not in `npm test`): StrykerJS edits the checks, core/ and signer/ a change at a time; one
+// no unit test notices is a condition none judges. One file: `npm run mutation -- --mutate suites/checks/duplicates.ts`.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 const config = {
   testRunner: 'vitest',

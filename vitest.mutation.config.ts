@@ -1,7 +1,5 @@
-// The tests StrykerJS runs against each mutant (stryker.config.mjs): the unit tiers of vitest.config.ts,
-// and of the e2e tier the one file that judges the sources in-process, fault by fault, in seconds
-// (each auth-area fault against the checks of its requirement). The rest of the e2e tier runs the built
-// command (which no mutant reaches) or whole runs of every check (minutes per mutant).
+// What StrykerJS runs against each mutant: the unit tiers and, of e2e, the in-process file judging the auth areas'
+// faults check by check; the rest runs the built command (no mutant reaches it) or whole runs (minutes a mutant).
 import { defineConfig, type Plugin, type TestProjectInlineConfiguration } from 'vitest/config';
 import base from './vitest.config.js';
 

@@ -1,17 +1,5 @@
-/**
- * The in-process client harness: a test installs it for a base URL, the client under test runs its
- * own code in the same process, and every request it sends to that URL (global fetch or
- * node:http/https) is answered by the reference sandbox app, with no socket, and recorded. The
- * recording is judged by the P-CLIENT rules exactly as `svc-conformance verify-client` judges a
- * client command: the same sandbox, the same judge, the same report.
- *
- * Interception is nock's (v14, which hooks both http.ClientRequest and global fetch). nock is loaded
- * on the first install, not when the library is imported: loading it patches node's HTTP globals.
- *
- * Unlike verify-client, the harness keeps demo merchant A's credentials and judges every request it
- * answers: nothing outside the test's own process can reach an in-process sandbox, so there is no
- * foreign traffic to tell apart, and a test that configured its client with the demo keys keeps working.
- */
+// The in-process client harness: what the client under test sends to the base URL (fetch or node:http, through
+// nock, loaded at first install) is answered by the sandbox app and judged as verify-client judges, every request.
 import { createRequire, syncBuiltinESMExports } from 'node:module';
 import type nockModule from 'nock';
 import { systemClock, type Clock } from '../core/clock.js';
@@ -104,9 +92,8 @@ function loadNock(): Nock {
   nockInstance ??= requireNock() as Nock;
   // Another test may have called nock.restore(); interception needs it active.
   if (!nockInstance.isActive()) nockInstance.activate();
-  // nock patches http.request/get and https.request/get on the CommonJS module objects; a client
-  // that imports them by name (`import { request } from 'node:https'`) sees the patch only once the
-  // ESM bindings are synced.
+  // nock patches the CommonJS module objects; a client that imports `request` by name from node:http(s)
+  // sees the patch only once the ESM bindings are synced.
   syncBuiltinESMExports();
   return nockInstance;
 }

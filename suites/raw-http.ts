@@ -1,8 +1,5 @@
-// P-HTTP-3 cannot be judged through the kit's HTTP layer (suites/http.ts): undici frames an answer by
-// its Content-Length, so a wrong one is never seen, only its effects. Here one socket is written and
-// read by hand: an answer read to the connection's close shows how many bytes really came, and two
-// requests on one connection show whether it stays usable after an error. Signing, headers and
-// redaction are the kit's own; nothing else builds requests this way.
+// P-HTTP-3 framing cannot be seen through undici, which frames an answer by its Content-Length: this client writes
+// and reads one socket by hand, answers read to the connection's close. Signing, headers, redaction: the kit's own.
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { systemClock, type Clock } from '../core/clock.js';
@@ -232,11 +229,8 @@ class RawConnection {
     }
   }
 
-  /** The next answer with its body read to the connection's close, whatever Content-Length says. A
-   *  close or a reset ends the answer: what came is what was sent. Any other end (the kit's own silence
-   *  timeout, a proxy that keeps the connection open after `Connection: close`, another socket error)
-   *  says nothing about bytes still to come: the bytes are judged only if the answer they make is already
-   *  complete (the head, and as many bytes as Content-Length says, or the last chunk); else not judged. */
+  /** The next answer, its body read to the connection's close whatever Content-Length says. Any end but a close or a
+   *  reset (a timeout, a proxy holding on) is judged only if the answer is complete (head and body, or the last chunk). */
   async answerToClose(): Promise<ReadToClose> {
     const head = await this.head();
     if (head === undefined)

@@ -3,7 +3,6 @@ import { canonicalize } from '../../signer/canonical.js';
 import { SignerError } from '../../signer/errors.js';
 import { jsonErrorPlace, loadConfig } from '../../suites/config.js';
 import { TargetClient } from '../../suites/http.js';
-import { DEFAULT_TIMEOUT_MS } from '../../suites/settings.js';
 import { readText, UsageError } from '../io.js';
 import { defineCommand, oneOf } from '../options.js';
 
@@ -54,7 +53,7 @@ export const replayCommand = defineCommand({
         throw error;
       }
     }
-    const client = new TargetClient(config, { timeoutMs: DEFAULT_TIMEOUT_MS });
+    const client = new TargetClient(config);
     try {
       const exchange = await client.send({
         label: 'replay',

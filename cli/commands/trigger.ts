@@ -69,7 +69,7 @@ export const triggerCommand = defineCommand({
       );
     }
     const config: TargetConfig = await loadConfig(configFile, io.env, io.cwd);
-    const client = new TargetClient(config, { timeoutMs: DEFAULT_TIMEOUT_MS });
+    const client = new TargetClient(config);
     // What trigger says names URLs (the sandbox's, --to, the registered one) and echoes the sandbox's
     // messages: each line passes through the run's redactor, as run's do (userinfo, the secret in any form).
     const redact = client.redact;
