@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { systemClock, type Clock } from '../core/clock.js';
 
 /** The sandbox's timers on its clock, all stopped when it closes: nothing fires into a closed sandbox and no
@@ -5,7 +6,10 @@ import { systemClock, type Clock } from '../core/clock.js';
 export class Timers {
   private readonly closing = new AbortController();
 
-  constructor(private readonly clock: Clock = systemClock) {}
+  constructor(private readonly clock: Clock = systemClock) {
+    // Each pending timer listens to the one signal and stops listening when it fires: many at once, no leak.
+    setMaxListeners(0, this.closing.signal);
+  }
 
   /** Runs `task` after `ms` on the sandbox's clock, unless the sandbox has closed by then. */
   after(ms: number, task: () => void): void {
