@@ -2,15 +2,18 @@
 // (the authority); SchemaTypes maps each schema to its type, for isValid to narrow to.
 import type { ExtensionOperation } from '../core/operations.js';
 import type { Report } from '../core/report.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../common/package-root.js';
 import type { WebhookEvent } from '../core/webhooks.js';
-import { loadSchema } from './index.js';
 
 /** A code of the interface's currency table, upper-case as ISO 4217 writes it; the schemas hold the list. */
 export type Currency = Uppercase<string>;
 
-/** The 34 codes of the currency table, as the request schemas list them. */
+/** The 34 codes of the currency table, as the request schemas list them (read here: index.ts imports this file). */
+const orderCreate = readFileSync(join(packageRoot(), 'schemas/order-create-request.schema.json'), 'utf8');
 export const CURRENCIES: readonly Currency[] = Object.freeze(
-  (loadSchema('order-create-request') as { properties: { order_currency: { enum: Currency[] } } }).properties.order_currency.enum,
+  (JSON.parse(orderCreate) as { properties: { order_currency: { enum: Currency[] } } }).properties.order_currency.enum,
 );
 
 /** The interface's transfer modes table. */
