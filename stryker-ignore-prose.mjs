@@ -37,6 +37,9 @@ const prose = {
       if (name !== undefined && SAYS_FIRST.test(name) && index === 0) return 'a message';
       if (PROSE.test(staticText(path.node))) return 'a label or message';
     }
+    // A probe's label and wording in a row ([label, options, wording]) or named before use (`const shown = …`).
+    if ((parent.type === 'ArrayExpression' || parent.type === 'VariableDeclarator') && PROSE.test(staticText(path.node)))
+      return 'a label or message';
     if (parent.type === 'ObjectProperty' && path.key === 'value' && parent.key.type === 'Identifier' && WORDING_KEYS.has(parent.key.name))
       return 'wording';
     return undefined;
