@@ -38,8 +38,8 @@ export default defineConfig({
     reporters: ['default', new PlainSummaryReporter()],
     // Property tests run hundreds of cases; keep the default budget generous but finite.
     testTimeout: 30_000,
-    // Both cores of a small CI machine: vitest's default leaves one idle on two. The test files
-    // mostly wait on loopback servers and child processes, so more workers than cores overlap well.
+    // Both cores of a small CI machine: vitest's default leaves one idle on two. The test files often wait
+    // on loopback servers and child processes, so more workers than cores overlap well (test:e2e, waiting more, takes 4).
     maxWorkers: 3,
     projects: [
       {
