@@ -86,6 +86,7 @@ export function madeUpContext(config: TargetConfig, server: Server, findings: st
 export interface Judged {
   outcome: Outcome;
   failure?: CheckFailure;
+  skip?: CheckSkipped;
   findings: string[];
 }
 
@@ -103,7 +104,7 @@ export async function judge(
     await check.run({ ...madeUpContext(config, server, findings), ...overrides });
     return { outcome: 'passed', findings };
   } catch (error) {
-    if (error instanceof CheckSkipped) return { outcome: `skipped: ${error.message}`, findings };
+    if (error instanceof CheckSkipped) return { outcome: `skipped: ${error.message}`, skip: error, findings };
     if (error instanceof CheckFailure) return { outcome: 'failed', failure: error, findings };
     throw error;
   }
