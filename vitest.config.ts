@@ -3,15 +3,17 @@ import { defineConfig } from 'vitest/config';
 import PlainSummaryReporter from './test/plain-summary-reporter.js';
 
 // Four projects, all run by CI (.ci/run):
-//   - `unit` (`npm test` runs it beside the type check, lint and format check): the tests beside the code
+//   - `unit-shared` (`npm test` runs it beside the type check, lint and format check): the tests beside the code
 //     they test. They share their workers' loaded modules (isolate: false), which halves their CPU
 //     time; each makes its own sandboxes, clocks and state, so sharing the modules shares nothing they judge.
-//   - `e2e` (`npm run test:e2e`): the end-to-end tests in test/ and examples/ (the command as a process,
+//   - `e2e-shared` (`npm run test:e2e`): the end-to-end tests in test/ and examples/ (the command as a process,
 //     whole certifications, the fault proof, clients in other languages, the package as installed) and
 //     the tests that drive a real browser; they share loaded modules too, for the same reason.
 //   - `unit-isolated` and `e2e-isolated`: the tests of each tier that replace a module or a global:
 //     vi.mock reaches only the modules loaded after it, and nock (the client harness) patches node's
-//     http and fetch for good, which would reach every file after it in a shared worker.
+//     http and fetch for good, which would reach every file after it in a shared worker. vitest starts one
+//     project's files after another's, by name: "isolated" sorts before "shared", so the long
+//     verify-client file starts with the first, not alone at the end (20 s of one busy worker).
 // `vitest run` alone runs all four.
 // Which files are end-to-end: the folders test/ and examples/, and the tests that drive a browser.
 const TIERS = JSON.parse(readFileSync('test/tiers.json', 'utf8')) as { e2eFolders: string[]; e2eFiles: string[] };
@@ -45,14 +47,14 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          name: 'unit',
+          name: 'unit-shared',
           include: ['**/*.test.ts'],
           exclude: ['node_modules/**', 'dist/**', '.stryker-tmp/**', ...E2E, ...REPLACING],
           isolate: false,
         },
       },
       { extends: true, test: { name: 'unit-isolated', include: UNIT_REPLACING } },
-      { extends: true, test: { name: 'e2e', include: E2E, exclude: E2E_REPLACING, isolate: false } },
+      { extends: true, test: { name: 'e2e-shared', include: E2E, exclude: E2E_REPLACING, isolate: false } },
       { extends: true, test: { name: 'e2e-isolated', include: E2E_REPLACING } },
     ],
   },

@@ -188,7 +188,7 @@ function intercept(nock: Nock, state: HarnessState) {
     // The same answers as on a socket (sandbox/wire.ts): a body past the limit, a malformed request.
     const wire = { method: req.method, target: path, origin: state.baseUrl, headers: seen.headers, body: seen.bytes };
     const { response, closeAfter } = await answerWire(state.app, wire);
-    const body = Buffer.from(await response.arrayBuffer());
+    const body = response.bytes();
     const headers: string[] = [];
     response.headers.forEach((value, name) => headers.push(name, value));
     if (!response.headers.has('content-length')) headers.push('content-length', String(body.length));

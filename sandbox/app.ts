@@ -8,6 +8,7 @@ import { payoutRecord } from './operations/payout-lifecycle.js';
 import { SandboxStore, type Order, type Payout } from './store.js';
 import { Timers } from './timers.js';
 import { WebhookSender, type StateChange } from './webhook-sender.js';
+import type { SandboxResponse } from './response.js';
 
 // clients/harness.ts imports SandboxApp from here.
 export type { SandboxApp } from './context.js';
@@ -18,14 +19,14 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
   const timers = new Timers(options.timerClock);
   const webhooks = new WebhookSender(options, timers);
   store.onChange = (change) => webhooks.notify(stateChangeOf(change, options));
-  const inHand = new Set<Promise<Response>>();
+  const inHand = new Set<Promise<SandboxResponse>>();
   const app: SandboxApp = {
     options,
     store,
     webhooks,
     later: (ms, task) => timers.after(ms, task),
-    handle(request, received) {
-      const answering = answer(request, received, dispatch, options);
+    handle(request, received, body) {
+      const answering = answer(request, received, body, dispatch, options);
       inHand.add(answering);
       const done = () => void inHand.delete(answering);
       answering.then(done, done);
@@ -43,17 +44,22 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
 }
 
 /** One request's answer, logged and recorded; rejects only when the log or the recording fails. */
-async function answer(request: Request, received: ReceivedOn | undefined, dispatch: Dispatch, options: ResolvedOptions) {
+async function answer(
+  request: Request,
+  received: ReceivedOn | undefined,
+  bytes: Uint8Array | undefined,
+  dispatch: Dispatch,
+  options: ResolvedOptions,
+) {
   const started = options.clock();
-  // The bytes as sent; a copy is read, so a page route can still read the request itself.
-  const body = await request
-    .clone()
-    .arrayBuffer()
-    .then(
-      (bytes) => new Uint8Array(bytes),
+  // The bytes as sent: the socket layer's, or read from an in-process Request.
+  const body =
+    bytes ??
+    (await request.arrayBuffer().then(
+      (read) => new Uint8Array(read),
       () => undefined,
-    );
-  let response: Response;
+    ));
+  let response: SandboxResponse;
   try {
     response = await dispatch(request, body);
   } catch (error) {
@@ -63,10 +69,7 @@ async function answer(request: Request, received: ReceivedOn | undefined, dispat
   }
   options.log(logLine(request, response.status, started, options.clock() - started));
   if (options.record) {
-    const responseBody = await response
-      .clone()
-      .text()
-      .catch(() => '');
+    const responseBody = await response.text();
     options.record(recordOf({ request, body, response, responseBody, started, received, options }));
   }
   return response;

@@ -1,6 +1,7 @@
 // The hosted checkout's HTML: self-contained pages (inline CSS, no scripts, no external assets), every
 // merchant-supplied string escaped. Pure functions of a view; checkout.ts decides which page to answer.
 import type { OrderState } from '../schemas/types.js';
+import { SandboxResponse } from './response.js';
 
 /** The interface's payment methods (What the service does: UPI, QR, net banking, cards, wallets). */
 export const PAYMENT_METHODS = [
@@ -83,7 +84,7 @@ footer { color: var(--muted); font-size: .8rem; text-align: center; margin-top: 
 `;
 
 /** A complete page; no script runs and nothing is fetched from elsewhere (see the CSP). */
-function htmlPage(status: number, title: string, content: string): Response {
+function htmlPage(status: number, title: string, content: string): SandboxResponse {
   const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -103,7 +104,7 @@ ${content}
 </body>
 </html>
 `;
-  return new Response(html, {
+  return new SandboxResponse(html, {
     status,
     headers: {
       'content-type': 'text/html; charset=utf-8',
@@ -168,7 +169,7 @@ function pendingNote(view: CheckoutView): string {
 }
 
 /** GET /checkout/{id}: the order and, while it is UN_PAID, the payment form. */
-export function checkoutPage(view: CheckoutView, error?: string, status = 200): Response {
+export function checkoutPage(view: CheckoutView, error?: string, status = 200): SandboxResponse {
   const payable = view.status === 'UN_PAID';
   return htmlPage(
     status,
@@ -188,7 +189,7 @@ const RESULT_HEADINGS: Partial<Record<OrderState, string>> = {
 };
 
 /** POST /checkout/{id}: what happened, and a link back to the merchant's return_url. */
-export function resultPage(view: CheckoutView): Response {
+export function resultPage(view: CheckoutView): SandboxResponse {
   const heading = RESULT_HEADINGS[view.status] ?? 'Order status';
   return htmlPage(
     200,
@@ -201,7 +202,7 @@ ${returnLink(view)}`,
 }
 
 /** POST on an order that is no longer UN_PAID (409): says its state. */
-export function notPayablePage(view: CheckoutView): Response {
+export function notPayablePage(view: CheckoutView): SandboxResponse {
   return htmlPage(
     409,
     'Order not payable',
@@ -212,7 +213,7 @@ ${returnLink(view)}`,
   );
 }
 
-export function notFoundPage(svcOrderId: string): Response {
+export function notFoundPage(svcOrderId: string): SandboxResponse {
   return htmlPage(
     404,
     'Checkout not found',

@@ -16,6 +16,7 @@ import {
 import { minorToText } from './envelope.js';
 import { settleOrder } from './operations/orders.js';
 import type { Order } from './store.js';
+import type { SandboxResponse } from './response.js';
 
 /** The svc_order_id of a checkout path's remainder, or undefined when it cannot be one. */
 function svcOrderIdOf(rest: string): string | undefined {
@@ -66,13 +67,13 @@ function applyOutcome(order: Order, method: PaymentMethod, outcome: Outcome, app
   app.store.changed({ order });
 }
 
-function showCheckout(rest: string, app: SandboxApp): Response {
+function showCheckout(rest: string, app: SandboxApp): SandboxResponse {
   const order = findOrder(rest, app);
   if (order === undefined) return notFoundPage(svcOrderIdOf(rest) ?? rest);
   return checkoutPage(viewOf(order, app));
 }
 
-async function submitCheckout(request: Request, rest: string, app: SandboxApp): Promise<Response> {
+function submitCheckout(request: Request, rest: string, app: SandboxApp, body: Uint8Array | undefined): SandboxResponse {
   const order = findOrder(rest, app);
   if (order === undefined) return notFoundPage(svcOrderIdOf(rest) ?? rest);
   if (order.status !== 'UN_PAID') return notPayablePage(viewOf(order, app));
@@ -81,7 +82,7 @@ async function submitCheckout(request: Request, rest: string, app: SandboxApp): 
   if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) {
     return checkoutPage(viewOf(order, app), 'Send the payment form as application/x-www-form-urlencoded.', 400);
   }
-  const form = new URLSearchParams(await request.text());
+  const form = new URLSearchParams(new TextDecoder().decode(body));
   const method = PAYMENT_METHODS.find((m) => m.value === form.get('method'))?.value;
   const outcome = OUTCOMES.find((o) => o.value === form.get('outcome'))?.value;
   if (method === undefined) {
@@ -96,5 +97,5 @@ async function submitCheckout(request: Request, rest: string, app: SandboxApp): 
 
 export const checkoutRoutes: PageRoute[] = [
   { kind: 'page', method: 'GET', prefix: '/checkout/', handle: (_request, rest, app) => showCheckout(rest, app) },
-  { kind: 'page', method: 'POST', prefix: '/checkout/', handle: (request, rest, app) => submitCheckout(request, rest, app) },
+  { kind: 'page', method: 'POST', prefix: '/checkout/', handle: (request, rest, app, body) => submitCheckout(request, rest, app, body) },
 ];

@@ -4,6 +4,7 @@ import type { ResolvedOptions } from './options.js';
 import type { SandboxStore } from './store.js';
 import type { Merchant } from './tenants.js';
 import type { WebhookSender } from './webhook-sender.js';
+import type { SandboxResponse } from './response.js';
 
 /** What an operation handler gets: the authenticated merchant, the parsed body, and the sandbox. */
 export interface OperationContext {
@@ -23,7 +24,7 @@ export interface OperationContext {
   webhooks: WebhookSender;
 }
 
-export type OperationHandler = (ctx: OperationContext) => Response | Promise<Response>;
+export type OperationHandler = (ctx: OperationContext) => SandboxResponse | Promise<SandboxResponse>;
 
 /** A request refused for its content: handlers throw it, the app answers the error envelope. */
 export class OperationError extends Error {
@@ -56,7 +57,7 @@ export interface PageRoute {
   kind: 'page';
   method: 'GET' | 'POST';
   prefix: string;
-  handle(request: Request, rest: string, app: SandboxApp): Promise<Response> | Response;
+  handle(request: Request, rest: string, app: SandboxApp, body: Uint8Array | undefined): Promise<SandboxResponse> | SandboxResponse;
 }
 
 export interface SandboxApp {
@@ -66,8 +67,9 @@ export interface SandboxApp {
   readonly webhooks: WebhookSender;
   /** Runs a task later on the sandbox's clock, unless it has closed by then. */
   later(ms: number, task: () => void): void;
-  /** Answers one request, logged and recorded: the same for a socket and an in-process call. */
-  handle(request: Request, received?: ReceivedOn): Promise<Response>;
+  /** Answers one request, logged and recorded: the same for a socket and an in-process call. `body` is
+   *  the bytes the socket layer read (its Request then has none); without it the Request's own are read. */
+  handle(request: Request, received?: ReceivedOn, body?: Uint8Array): Promise<SandboxResponse>;
   /** Releases held answers, stops timers and deliveries, and waits for every request in hand. */
   close(): Promise<void>;
 }

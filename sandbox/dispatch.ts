@@ -4,9 +4,10 @@ import { OperationError, type OperationContext, type OperationHandler, type Page
 import { errorResponse } from './envelope.js';
 import { jsonObjectOf } from './request-body.js';
 import type { Merchant } from './tenants.js';
+import { SandboxResponse } from './response.js';
 
 /** Answers a request read whole (`body` undefined when it could not be read) by its route. */
-export type Dispatch = (request: Request, body: Uint8Array | undefined) => Promise<Response>;
+export type Dispatch = (request: Request, body: Uint8Array | undefined) => Promise<SandboxResponse>;
 
 export function routeRequests(routes: readonly (Route | PageRoute)[], app: SandboxApp): Dispatch {
   const operations = new Map(routes.filter((r): r is Route => r.kind === 'operation').map((r) => [r.path, r]));
@@ -17,7 +18,7 @@ export function routeRequests(routes: readonly (Route | PageRoute)[], app: Sandb
     const route = operations.get(pathname);
     if (route === undefined) {
       const page = pages.find((p) => pathname.startsWith(p.prefix) && p.method === request.method);
-      if (page) return page.handle(request, pathname.slice(page.prefix.length), app);
+      if (page) return page.handle(request, pathname.slice(page.prefix.length), app, body);
       return errorResponse(404, `no operation at ${request.method} ${pathname}; see the interface's Endpoints`, app.options.faults);
     }
     if (request.method !== route.method) return otherMethod(request.method, pathname, route.method, app);
@@ -41,14 +42,14 @@ async function operation(route: Route, request: Request, bytes: Uint8Array | und
   const auth = authenticate(request.headers, text, options, replays);
   if (!auth.ok) return refusedAnyway(route, auth, text, origin, app);
   const body = jsonObjectOf(text, request.headers.get('content-type') ?? '', options.faults);
-  if (body instanceof Response) return body;
+  if (body instanceof SandboxResponse) return body;
   const context = contextOf(app, auth.merchant, body, origin);
   // Scenarios apply after authentication: a refused request leaves them armed.
   return options.scenarios.around(route.path, auth.merchant.id, () => run(route.handler, context, app), fail);
 }
 
 /** A handler's answer; its refusal (an OperationError) as the error envelope, any other error goes on up. */
-async function run(handler: OperationHandler, context: OperationContext, app: SandboxApp): Promise<Response> {
+async function run(handler: OperationHandler, context: OperationContext, app: SandboxApp): Promise<SandboxResponse> {
   try {
     return await handler(context);
   } catch (error) {
@@ -71,7 +72,7 @@ async function refusedAnyway(route: Route, auth: Extract<AuthOutcome, { ok: fals
     }
   }
   if (faults.has('auth-failure-html')) {
-    return new Response(`<html><body><h1>${auth.status} Unauthorized</h1></body></html>`, {
+    return new SandboxResponse(`<html><body><h1>${auth.status} Unauthorized</h1></body></html>`, {
       status: auth.status,
       headers: { 'content-type': 'text/html' },
     });
@@ -81,12 +82,12 @@ async function refusedAnyway(route: Route, auth: Extract<AuthOutcome, { ok: fals
 
 /** Another method on an operation's path (P-HTTP-1): the variant's 405 (with Allow) or 404 envelope; under
  * `http-method-html` a web framework's default HTML page. */
-function otherMethod(method: string, path: string, allowed: string, app: SandboxApp): Response {
+function otherMethod(method: string, path: string, allowed: string, app: SandboxApp): SandboxResponse {
   const { faults, variant } = app.options;
   const status = variant.otherMethod;
   if (faults.has('http-method-html')) {
     const title = status === 405 ? '405 Method Not Allowed' : '404 Not Found';
-    return new Response(`<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`, {
+    return new SandboxResponse(`<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`, {
       status,
       headers: { 'content-type': 'text/html; charset=utf-8', ...(status === 405 ? { allow: allowed } : {}) },
     });

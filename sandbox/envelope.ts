@@ -1,15 +1,16 @@
 import { decimalText } from '../schemas/amounts.js';
 import type { FaultName } from './faults.js';
+import { SandboxResponse } from './response.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } });
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): SandboxResponse {
+  return new SandboxResponse(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } });
 }
 
 /** The general error envelope (P-ERR-1); the envelope faults are applied here, in one place, so each breaks
  * exactly its rule. */
-export function errorResponse(status: number, message: string, faults: ReadonlySet<FaultName>): Response {
+export function errorResponse(status: number, message: string, faults: ReadonlySet<FaultName>): SandboxResponse {
   const body: Record<string, unknown> = {
     status: faults.has('errors-status-as-text') ? 'false' : false,
     code: faults.has('errors-code-mismatch') ? 400 : faults.has('errors-code-as-text') ? String(status) : status,
@@ -19,7 +20,7 @@ export function errorResponse(status: number, message: string, faults: ReadonlyS
 }
 
 /** The general success envelope (interface: Common response envelope). */
-export function successResponse(data: unknown, message: string, status = 200): Response {
+export function successResponse(data: unknown, message: string, status = 200): SandboxResponse {
   return jsonResponse(status, { status: true, code: status, message, data });
 }
 

@@ -1,12 +1,13 @@
 import { textAsSent } from '../common/utf8.js';
 import type { ReceivedOn } from './context.js';
 import type { RecordedExchange, ResolvedOptions } from './options.js';
+import type { SandboxResponse } from './response.js';
 
 export interface Exchange {
   request: Request;
   /** The request body's bytes, or undefined when they could not be read. */
   body: Uint8Array | undefined;
-  response: Response;
+  response: SandboxResponse;
   responseBody: string;
   started: number;
   received: ReceivedOn | undefined;

@@ -76,11 +76,11 @@ async function respond(app: SandboxApp, req: IncomingMessage, res: ServerRespons
     const read = await readBounded(req, { keep: limit, stopAfter: limit, onStop: 'pause' });
     const wire = { method: req.method ?? 'GET', target: req.url ?? '/', origin, headers: pairs(req.rawHeaders) };
     answer = await answerWire(app, { ...wire, body: read.stopped ? 'too-large' : read.kept }, received);
-    body = Buffer.from(await answer.response.arrayBuffer());
+    body = answer.response.bytes();
   } catch {
     // A client gone mid-body, or an answer that failed (a recording, a log sink).
     answer = unreadableRequest(app);
-    body = Buffer.from(await answer.response.arrayBuffer());
+    body = answer.response.bytes();
   }
   try {
     if (res.headersSent || res.destroyed) throw new Error('the connection is gone');

@@ -3,13 +3,14 @@ import { nestedDeeperThan } from '../common/json-depth.js';
 import { isJsonContentType } from '../core/predicates.js';
 import { errorResponse } from './envelope.js';
 import type { FaultName } from './faults.js';
+import type { SandboxResponse } from './response.js';
 
 /** How deep a request body may nest (a sandbox rule; the interface's deepest body nests 3 levels). */
 export const MAX_BODY_DEPTH = 32;
 
 /** An operation's body (`text`, already authenticated) as the JSON object it must be, or the 400 (or a
  * fault's 415 or 500) that refuses it. */
-export function jsonObjectOf(text: string, contentType: string, faults: ReadonlySet<FaultName>): Record<string, unknown> | Response {
+export function jsonObjectOf(text: string, contentType: string, faults: ReadonlySet<FaultName>): Record<string, unknown> | SandboxResponse {
   const fail = (status: number, message: string) => errorResponse(status, message, faults);
   if (!isJsonContentType(contentType)) return fail(400, 'Content-Type must be application/json');
   if (faults.has('http-media-type-exact') && contentType !== 'application/json')

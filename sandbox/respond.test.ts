@@ -8,6 +8,7 @@ import { jsonResponse } from './envelope.js';
 import { createApp } from './app.js';
 import type { PageRoute, Route, SandboxApp } from './context.js';
 import { listen, type Listening } from './http.js';
+import { SandboxResponse } from './response.js';
 import type { RecordedExchange, SandboxOptions } from './options.js';
 import { MERCHANT_A } from './tenants.js';
 
@@ -47,13 +48,13 @@ const routes: Array<Route | PageRoute> = [
     method: 'GET',
     prefix: '/thenable/',
     // Not a Promise, but what `await` would take: an object with a then.
-    handle: () => ({ then: (ok: (answer: Response) => void) => ok(at(200, 'a thenable')) }) as unknown as Promise<Response>,
+    handle: () => ({ then: (ok: (answer: SandboxResponse) => void) => ok(at(200, 'a thenable')) }) as unknown as Promise<SandboxResponse>,
   },
   {
     kind: 'page',
     method: 'GET',
     prefix: '/page/',
-    handle: () => new Response('<html><body>a page</body></html>', { status: 200, headers: { 'content-type': 'text/html' } }),
+    handle: () => new SandboxResponse('<html><body>a page</body></html>', { status: 200, headers: { 'content-type': 'text/html' } }),
   },
 ];
 

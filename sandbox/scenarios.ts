@@ -2,6 +2,7 @@
 // payout), to judge a client's recovery (P-CLIENT). An authenticated request uses up one, in catalog order.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OPERATION_PATHS } from './paths.js';
+import type { SandboxResponse } from './response.js';
 
 type ScenarioOperation = 'createOrder' | 'transactionInitiation';
 
@@ -89,7 +90,7 @@ export function parseScenarios(names: Iterable<string>): Set<ScenarioName> {
  * a handler asks `take` for an `outcome` one). */
 export class ScenarioSwitches {
   private readonly armed: Set<ScenarioName>;
-  private readonly applied = new WeakMap<Response, ScenarioName>();
+  private readonly applied = new WeakMap<SandboxResponse, ScenarioName>();
   private readonly release = new AbortController();
 
   /** `onlyFor`: the one merchant the scenarios apply to; others' requests leave them armed (verify-client). */
@@ -110,13 +111,13 @@ export class ScenarioSwitches {
   }
 
   /** Notes that `response` was shaped by scenario `name`, for the recording. */
-  mark(response: Response, name: ScenarioName): Response {
+  mark(response: SandboxResponse, name: ScenarioName): SandboxResponse {
     this.applied.set(response, name);
     return response;
   }
 
   /** The scenario that shaped `response`, if any. */
-  appliedTo(response: Response): ScenarioName | undefined {
+  appliedTo(response: SandboxResponse): ScenarioName | undefined {
     return this.applied.get(response);
   }
 
@@ -125,9 +126,9 @@ export class ScenarioSwitches {
   async around(
     path: string,
     merchantId: string,
-    run: () => Promise<Response>,
-    errorAnswer: (status: number, message: string) => Response,
-  ): Promise<Response> {
+    run: () => Promise<SandboxResponse>,
+    errorAnswer: (status: number, message: string) => SandboxResponse,
+  ): Promise<SandboxResponse> {
     const refusing = this.armedFor(path, 'refuse');
     const refusal = refusing === undefined ? undefined : (SCENARIOS[refusing] as ScenarioSpec).refusal;
     if (refusing !== undefined && refusal !== undefined && this.take(refusing, merchantId)) {

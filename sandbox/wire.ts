@@ -2,6 +2,7 @@
 // target the Fetch API refuses), for both its socket layers: node's (http.ts) and nock's (clients/harness.ts).
 import type { ReceivedOn, SandboxApp } from './context.js';
 import { errorResponse } from './envelope.js';
+import type { SandboxResponse } from './response.js';
 
 interface WireRequest {
   method: string;
@@ -14,7 +15,7 @@ interface WireRequest {
 }
 
 export interface WireAnswer {
-  response: Response;
+  response: SandboxResponse;
   /** The request was not read whole or not understood: the connection is dropped after the answer. */
   closeAfter: boolean;
 }
@@ -34,17 +35,18 @@ export async function answerWire(app: SandboxApp, wire: WireRequest, received?: 
   }
   let request: Request;
   try {
-    request = requestOf(wire, wire.body);
+    request = requestOf(wire);
   } catch {
     return unreadableRequest(app);
   }
-  return { response: await app.handle(request, received), closeAfter: false };
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
+  return { response: await app.handle(request, received, hasBody ? wire.body : new Uint8Array()), closeAfter: false };
 }
 
-/** The WHATWG Request for a wire request; throws a TypeError for a malformed method, header or target. */
-function requestOf({ method, target, origin, headers }: WireRequest, body: Buffer): Request {
+/** The WHATWG Request for a wire request, its body handed over beside it (as bytes, not a stream to read);
+ *  throws a TypeError for a malformed method, header or target. */
+function requestOf({ method, target, origin, headers }: WireRequest): Request {
   const init = new Headers();
   for (const [name, value] of headers) init.append(name, value);
-  const hasBody = method !== 'GET' && method !== 'HEAD';
-  return new Request(new URL(target, origin), { method, headers: init, ...(hasBody ? { body } : {}) });
+  return new Request(new URL(target, origin), { method, headers: init });
 }

@@ -7,6 +7,7 @@ import { formatDate, formatDateTime, jsonResponse, minorToText, successResponse 
 import { key, type Order, type SandboxStore } from '../store.js';
 import { comparedOrderId } from './identifiers.js';
 import { validateCreateOrder, type AcceptedOrder } from './order-validation.js';
+import type { SandboxResponse } from '../response.js';
 
 /** Where the hosted checkout of an order lives (sandbox/checkout.ts serves it). */
 export function paymentLink(origin: string, svcOrderId: string): string {
@@ -71,7 +72,7 @@ export const createOrder: OperationHandler = async (ctx) => {
 };
 
 /** Stores the new order and answers it; `replaces`: it takes its order_id's place (none held it, or a freed one did). */
-function insertOrder(ctx: OperationContext, accepted: AcceptedOrder, replaces: boolean): Response {
+function insertOrder(ctx: OperationContext, accepted: AcceptedOrder, replaces: boolean): SandboxResponse {
   const order = newOrder(ctx, accepted);
   const storeAt = storageKey(ctx, order.orderId);
   // Under dup-allowed the second order is kept beside the first; lookups by order_id find the first.
@@ -91,7 +92,7 @@ function newOrder(ctx: OperationContext, accepted: AcceptedOrder): Order {
 }
 
 /** The create-order envelope (P-ORDER-2) with the order record (P-ORDER-3). */
-function createdResponse(ctx: OperationContext, order: Order): Response {
+function createdResponse(ctx: OperationContext, order: Order): SandboxResponse {
   const http = ctx.fault('order-create-202') ? 202 : ctx.fault('order-code-mismatch') ? 201 : ctx.options.variant.createStatus;
   return jsonResponse(http, {
     code: ctx.fault('order-code-mismatch') ? '200' : String(http),

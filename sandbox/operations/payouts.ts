@@ -21,6 +21,7 @@ import {
   settleIfDue,
   type SettlementTarget,
 } from './payout-lifecycle.js';
+import type { SandboxResponse } from '../response.js';
 
 const WRONG_ENVIRONMENT_WALLET = 'wallet identifier is invalid for the selected environment';
 const FOREIGN_WALLET = 'wallet identifier is invalid for this merchant';
@@ -43,7 +44,7 @@ function lookupWallet(ctx: OperationContext, walletId: string, existenceOnly = f
 }
 
 /** P-PAYOUT-4: an unknown payout is a 404 with no data (or, under its fault, a 200 that says 404). */
-function payoutNotFound(ctx: OperationContext): Response {
+function payoutNotFound(ctx: OperationContext): SandboxResponse {
   if (ctx.fault('payout-unknown-200')) return jsonResponse(200, { status: false, code: 404, message: PAYOUT_NOT_FOUND });
   return errorResponse(404, PAYOUT_NOT_FOUND, ctx.options.faults);
 }
