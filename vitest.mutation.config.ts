@@ -15,7 +15,7 @@ const inForks: Plugin = {
   },
 };
 
-const UNIT_TIERS = ['unit-shared', 'unit-isolated'];
+const UNIT_TIERS = ['unit', 'unit-isolated'];
 const unitTiers = (base.test?.projects ?? []).filter(
   (project): project is TestProjectInlineConfiguration =>
     typeof project === 'object' && 'test' in project && UNIT_TIERS.includes(project.test?.name as string),

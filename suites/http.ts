@@ -1,6 +1,6 @@
 // The one HTTP layer of the suites: signs (P-SIGN), sends with timeouts, resends what a replay of
 // another run's request or a rate limit explains, and records each exchange as redacted evidence.
-import { Agent } from 'undici';
+import type { Agent } from 'undici';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Exchange, ExchangeRequest } from '../core/exchange.js';
 import { canonicalize } from '../signer/canonical.js';
@@ -69,7 +69,8 @@ export function retryAfterMs(value: string | undefined): number {
 
 export class TargetClient {
   readonly redact: Redactor;
-  private readonly agent: Agent;
+  /** Made at the first request: undici is slow to load, and a command that sends none need not. */
+  private agent: Promise<Agent> | undefined;
   private readonly timeoutMs: number;
   private readonly clock: Clock;
   private readonly baseUrl: string;
@@ -93,7 +94,6 @@ export class TargetClient {
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.clock = options.clock ?? systemClock;
-    this.agent = new Agent({ connections: 32, keepAliveTimeout: 10_000, connect: { timeout: this.timeoutMs } });
     this.redact = redactor(config);
     this.baseUrl = config.baseUrl.replace(/\/+$/, '');
     this.used = new UsedSeconds(this.nowSeconds());
@@ -259,7 +259,7 @@ export class TargetClient {
     if (stopped !== undefined) return { ...sent, error: { code: 'stopped', message: `not sent: the run stopped: ${stopped}` } };
     let exchange: Exchange;
     try {
-      const answer = await dispatch(this.agent, url, {
+      const answer = await dispatch(await this.connections(), url, {
         method,
         headers,
         body: method === 'GET' ? undefined : body,
@@ -285,8 +285,13 @@ export class TargetClient {
     return this.stopReason;
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  private connections(): Promise<Agent> {
+    const connect = { timeout: this.timeoutMs };
+    return (this.agent ??= import('undici').then(({ Agent }) => new Agent({ connections: 32, keepAliveTimeout: 10_000, connect })));
+  }
+
+  async close(): Promise<void> {
+    await (await this.agent)?.close();
   }
 
   private stop(reason: string): void {
