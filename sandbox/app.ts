@@ -1,6 +1,6 @@
 import type { ReceivedOn, Route, PageRoute, SandboxApp } from './context.js';
 import { routeRequests, type Dispatch } from './dispatch.js';
-import { errorResponse } from './envelope.js';
+import { errorResponse, type SandboxResponse } from './envelope.js';
 import { logLine, recordOf } from './exchange-record.js';
 import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options.js';
 import { statusRecord } from './operations/orders.js';
@@ -8,7 +8,6 @@ import { payoutRecord } from './operations/payout-lifecycle.js';
 import { SandboxStore, type Order, type Payout } from './store.js';
 import { Timers } from './timers.js';
 import { WebhookSender, type StateChange } from './webhook-sender.js';
-import type { SandboxResponse } from './response.js';
 
 // clients/harness.ts imports SandboxApp from here.
 export type { SandboxApp } from './context.js';
@@ -26,7 +25,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     webhooks,
     later: (ms, task) => timers.after(ms, task),
     handle(request, received, body) {
-      const answering = answer(request, received, body, dispatch, options);
+      const answering = answer(request, { received, bytes: body }, dispatch, options);
       inHand.add(answering);
       const done = () => void inHand.delete(answering);
       answering.then(done, done);
@@ -46,15 +45,15 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
 /** One request's answer, logged and recorded; rejects only when the log or the recording fails. */
 async function answer(
   request: Request,
-  received: ReceivedOn | undefined,
-  bytes: Uint8Array | undefined,
+  on: { received: ReceivedOn | undefined; bytes: Uint8Array | undefined },
   dispatch: Dispatch,
   options: ResolvedOptions,
 ) {
+  const { received } = on;
   const started = options.clock();
   // The bytes as sent: the socket layer's, or read from an in-process Request.
   const body =
-    bytes ??
+    on.bytes ??
     (await request.arrayBuffer().then(
       (read) => new Uint8Array(read),
       () => undefined,

@@ -1,7 +1,7 @@
 // The hosted checkout's HTML: self-contained pages (inline CSS, no scripts, no external assets), every
 // merchant-supplied string escaped. Pure functions of a view; checkout.ts decides which page to answer.
 import type { OrderState } from '../schemas/types.js';
-import { SandboxResponse } from './response.js';
+import { SandboxResponse } from './envelope.js';
 
 /** The interface's payment methods (What the service does: UPI, QR, net banking, cards, wallets). */
 export const PAYMENT_METHODS = [

@@ -13,10 +13,9 @@ import {
   type Outcome,
   type PaymentMethod,
 } from './checkout-page.js';
-import { minorToText } from './envelope.js';
+import { minorToText, type SandboxResponse } from './envelope.js';
 import { settleOrder } from './operations/orders.js';
 import type { Order } from './store.js';
-import type { SandboxResponse } from './response.js';
 
 /** The svc_order_id of a checkout path's remainder, or undefined when it cannot be one. */
 function svcOrderIdOf(rest: string): string | undefined {

@@ -4,7 +4,7 @@ import type { ResolvedOptions } from './options.js';
 import type { SandboxStore } from './store.js';
 import type { Merchant } from './tenants.js';
 import type { WebhookSender } from './webhook-sender.js';
-import type { SandboxResponse } from './response.js';
+import type { SandboxResponse } from './envelope.js';
 
 /** What an operation handler gets: the authenticated merchant, the parsed body, and the sandbox. */
 export interface OperationContext {

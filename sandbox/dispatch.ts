@@ -1,10 +1,9 @@
 import { strictTextAsSent } from '../common/utf8.js';
 import { authenticate, ReplayCache, type AuthOutcome } from './auth.js';
 import { OperationError, type OperationContext, type OperationHandler, type PageRoute, type Route, type SandboxApp } from './context.js';
-import { errorResponse } from './envelope.js';
+import { errorResponse, SandboxResponse } from './envelope.js';
 import { jsonObjectOf } from './request-body.js';
 import type { Merchant } from './tenants.js';
-import { SandboxResponse } from './response.js';
 
 /** Answers a request read whole (`body` undefined when it could not be read) by its route. */
 export type Dispatch = (request: Request, body: Uint8Array | undefined) => Promise<SandboxResponse>;

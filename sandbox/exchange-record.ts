@@ -1,7 +1,7 @@
 import { textAsSent } from '../common/utf8.js';
 import type { ReceivedOn } from './context.js';
 import type { RecordedExchange, ResolvedOptions } from './options.js';
-import type { SandboxResponse } from './response.js';
+import type { SandboxResponse } from './envelope.js';
 
 export interface Exchange {
   request: Request;

@@ -1,9 +1,8 @@
 import { jsonTextFault, TOO_DEEP } from '../common/json-duplicate-keys.js';
 import { nestedDeeperThan } from '../common/json-depth.js';
 import { isJsonContentType } from '../core/predicates.js';
-import { errorResponse } from './envelope.js';
+import { errorResponse, type SandboxResponse } from './envelope.js';
 import type { FaultName } from './faults.js';
-import type { SandboxResponse } from './response.js';
 
 /** How deep a request body may nest (a sandbox rule; the interface's deepest body nests 3 levels). */
 export const MAX_BODY_DEPTH = 32;

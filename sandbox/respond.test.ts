@@ -4,11 +4,10 @@ import { createHmac } from 'node:crypto';
 import { connect } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
 import { canonicalize } from '../signer/canonical.js';
-import { jsonResponse } from './envelope.js';
+import { jsonResponse, SandboxResponse } from './envelope.js';
 import { createApp } from './app.js';
 import type { PageRoute, Route, SandboxApp } from './context.js';
 import { listen, type Listening } from './http.js';
-import { SandboxResponse } from './response.js';
 import type { RecordedExchange, SandboxOptions } from './options.js';
 import { MERCHANT_A } from './tenants.js';
 

@@ -2,7 +2,7 @@
 // payout), to judge a client's recovery (P-CLIENT). An authenticated request uses up one, in catalog order.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { OPERATION_PATHS } from './paths.js';
-import type { SandboxResponse } from './response.js';
+import type { SandboxResponse } from './envelope.js';
 
 type ScenarioOperation = 'createOrder' | 'transactionInitiation';
 

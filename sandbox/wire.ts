@@ -1,8 +1,7 @@
 // What the sandbox answers a request it cannot hand to the app (a body past its limit, a header or
 // target the Fetch API refuses), for both its socket layers: node's (http.ts) and nock's (clients/harness.ts).
 import type { ReceivedOn, SandboxApp } from './context.js';
-import { errorResponse } from './envelope.js';
-import type { SandboxResponse } from './response.js';
+import { errorResponse, type SandboxResponse } from './envelope.js';
 
 interface WireRequest {
   method: string;

@@ -3,11 +3,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { minorUnitOf } from '../../schemas/amounts.js';
 import { OperationError, requireSchema, type OperationContext, type OperationHandler } from '../context.js';
-import { formatDate, formatDateTime, jsonResponse, minorToText, successResponse } from '../envelope.js';
+import { formatDate, formatDateTime, jsonResponse, minorToText, successResponse, type SandboxResponse } from '../envelope.js';
 import { key, type Order, type SandboxStore } from '../store.js';
 import { comparedOrderId } from './identifiers.js';
 import { validateCreateOrder, type AcceptedOrder } from './order-validation.js';
-import type { SandboxResponse } from '../response.js';
 
 /** Where the hosted checkout of an order lives (sandbox/checkout.ts serves it). */
 export function paymentLink(origin: string, svcOrderId: string): string {

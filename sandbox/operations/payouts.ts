@@ -6,7 +6,7 @@ import { describeErrors, isValid, validateSchema } from '../../schemas/index.js'
 import type { TransactionInitiationRequest } from '../../schemas/types.js';
 import { refuseLongId } from './identifiers.js';
 import { OperationError, requireSchema, type OperationContext, type OperationHandler } from '../context.js';
-import { errorResponse, jsonResponse, minorToText, successResponse } from '../envelope.js';
+import { errorResponse, jsonResponse, minorToText, successResponse, type SandboxResponse } from '../envelope.js';
 import type { Payout, Wallet } from '../store.js';
 import { amountInMinorUnits, refuseAmountForm } from './request-amount.js';
 import {
@@ -21,7 +21,6 @@ import {
   settleIfDue,
   type SettlementTarget,
 } from './payout-lifecycle.js';
-import type { SandboxResponse } from '../response.js';
 
 const WRONG_ENVIRONMENT_WALLET = 'wallet identifier is invalid for the selected environment';
 const FOREIGN_WALLET = 'wallet identifier is invalid for this merchant';
