@@ -38,9 +38,12 @@ async function operation(route: Route, request: Request, bytes: Uint8Array | und
     return fail(400, 'the body is not UTF-8 text');
   }
   const origin = new URL(request.url).origin;
+  const parsed = () => jsonObjectOf(text, request.headers.get('content-type') ?? '', options.faults);
+  const early = options.faults.has('auth-after-parsing') ? parsed() : undefined;
+  if (early instanceof SandboxResponse) return early;
   const auth = authenticate(request.headers, text, options, replays);
   if (!auth.ok) return refusedAnyway(route, auth, text, origin, app);
-  const body = jsonObjectOf(text, request.headers.get('content-type') ?? '', options.faults);
+  const body = early ?? parsed();
   if (body instanceof SandboxResponse) return body;
   const context = contextOf(app, auth.merchant, body, origin);
   // Scenarios apply after authentication: a refused request leaves them armed.

@@ -47,6 +47,11 @@ export const REQUEST_FAULTS = {
     'auth-failure-403': ['P-AUTH-2', 'AUTH-WRONG-SECRET', 'a signature mismatch answers 403 instead of 401'],
     'auth-failure-html': ['P-AUTH-5', 'AUTH-FAILURE-ENVELOPE', 'authentication failures answer an HTML page, not the error envelope'],
     'auth-failure-creates-order': ['P-AUTH-5', 'AUTH-FAILURE-NO-EFFECT', 'a Create Order refused for its signature is stored anyway'],
+    'auth-after-parsing': [
+      'P-AUTH-6',
+      'AUTH-BEFORE-BODY',
+      'the body is parsed before the signature is checked: JSON that does not parse answers 400 to anyone',
+    ],
   }),
   ...faultsOf('sign', {
     'sign-escaped-slashes': ['P-SIGN-5', 'SIGN-SLASHES', 'the server re-canonicalizes with "/" escaped, refusing bodies with slashes'],

@@ -123,6 +123,43 @@ describe('AUTH-FAILURE-NO-EFFECT: the order refused for its signature, then crea
   });
 });
 
+describe('AUTH-BEFORE-BODY: a Create Order signed wrong, with a bad body, refused 401 all the same', () => {
+  const payload = (o: SendOptions) => o.payload as Record<string, unknown> | undefined;
+  it('sends three bad bodies, each signed wrong, and passes when all three are refused 401', async () => {
+    const { options, outcome } = await sent('auth-before-body');
+    expect(outcome).toBe('passed');
+    expect(options.map((o) => [o.path, typeof o.signature])).toEqual(Array(3).fill([CREATE_ORDER_PATH, 'function']));
+    expect(() => JSON.parse(options[0]!.raw!)).toThrow();
+    expect(payload(options[1]!)).not.toHaveProperty('order_amount');
+    expect(payload(options[2]!)?.order_amount).toBe(-5);
+  });
+
+  it('fails a 400 to any one of the three: the body read before the signature', async () => {
+    const bodyFirst =
+      (which: (o: SendOptions) => boolean): Server =>
+      (o) =>
+        which(o) ? 400 : 401;
+    expect(
+      await verdict(
+        check('auth-before-body'),
+        bodyFirst((o) => o.raw !== undefined),
+      ),
+    ).toBe('failed');
+    expect(
+      await verdict(
+        check('auth-before-body'),
+        bodyFirst((o) => o.payload !== undefined && payload(o)?.order_amount === undefined),
+      ),
+    ).toBe('failed');
+    expect(
+      await verdict(
+        check('auth-before-body'),
+        bodyFirst((o) => payload(o)?.order_amount === -5),
+      ),
+    ).toBe('failed');
+  });
+});
+
 describe('AUTH-ACCEPT: a correctly signed read of the SUCCESS fixture, and a correctly signed Create Order', () => {
   it('reads the fixture of the merchant wallet, and is skipped without one', async () => {
     const { options, outcome } = await sent('auth-accept-payout-status', () => 200);

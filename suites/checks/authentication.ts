@@ -1,4 +1,4 @@
-// Interface: Authentication. Profile: P-AUTH-1…5, P-SIGN-2/3, P-CFG (https). The refusals all use a
+// Interface: Authentication. Profile: P-AUTH-1…6, P-SIGN-2/3, P-CFG (https). The refusals all use a
 // harmless Payout Status that answers 404 once authenticated; each differs from the others by one row.
 import { canonicalize } from '../../signer/canonical.js';
 import { answered, CheckFailure, CheckSkipped, expectSchema, expectThat, type Check, type CheckContext } from '../check.js';
@@ -166,6 +166,21 @@ async function authFailureCreatesNothing(ctx: CheckContext): Promise<void> {
   expectSuccess(created, 'the same order correctly signed must be created, since the refused one created nothing (a 409 means it did)');
 }
 
+/** AUTH-BEFORE-BODY (P-AUTH-6): a Create Order signed wrong is refused 401 whatever its body holds, so
+ *  no validation detail reaches a caller that is not authenticated. */
+async function authenticatesBeforeTheBody(ctx: CheckContext): Promise<void> {
+  const { order_amount: _, ...withoutAmount } = validOrder(ctx);
+  const bodies: Array<[string, Pick<SendOptions, 'payload' | 'raw'>]> = [
+    ['a body that is not JSON', { raw: '{"order_id": ' }],
+    ['no order_amount', { payload: withoutAmount }],
+    ['a negative order_amount', { payload: { ...validOrder(ctx), order_amount: -5 } }],
+  ];
+  for (const [what, body] of bodies) {
+    const label = `Create Order with an altered signature and ${what}`;
+    expectRefused(await ctx.send({ label, path: CREATE_ORDER_PATH, ...body, signature: alterLastCharacter }), label);
+  }
+}
+
 /** AUTH-HTTPS (P-CFG, SHOULD): "use HTTPS only"; plain http is acceptable only on loopback. */
 // eslint-disable-next-line @typescript-eslint/require-await -- a check is async by contract (Check.run): its failure is a rejection, as every other check's
 async function baseUrlUsesHttps(ctx: CheckContext): Promise<void> {
@@ -281,5 +296,11 @@ export const authenticationChecks: Check[] = [
     run: authFailureAnswersEnvelope,
   },
   creating('auth-failure-no-effect', 'AUTH-FAILURE-NO-EFFECT', 'a refused Create Order creates nothing', authFailureCreatesNothing),
+  creating(
+    'auth-before-body',
+    'AUTH-BEFORE-BODY',
+    'a Create Order signed wrong is refused 401 whatever its body holds',
+    authenticatesBeforeTheBody,
+  ),
   { id: 'auth-https', requirement: 'AUTH-HTTPS', title: 'the base URL is https, or http on loopback', run: baseUrlUsesHttps },
 ];
