@@ -131,7 +131,6 @@ async function saySignature(
   const sigName = visible(basename(sigPath));
   const signature = await readSignatureFile(sigPath);
   const signedBy = signedByOf(report);
-  let signed = true;
   if (publicKey === undefined) {
     // --allow-unsigned: the digest and consistency alone, and plainly what that does not show.
     if (signature === undefined)
@@ -140,26 +139,19 @@ async function saySignature(
     if (signature === undefined && signedBy !== undefined)
       io.stdout(`  certification.signedBy names ${signedBy}, but there is no ${sigName}\n`);
     io.stdout(`! --allow-unsigned: ${NOBODY_PROVEN}\n`);
-  } else {
-    const key = `the key in ${visible(publicKey.shownAs)} (ed25519 ${publicKey.fingerprint})`;
-    if (signature === undefined) {
-      signed = false;
-      io.stdout(`✗ NOT SIGNED  no ${sigName} beside ${shown} to check with ${key}: a run signs its report with --sign-key KEY.pem\n`);
-    } else {
-      const check =
-        typeof signature === 'string' ? checkSignature(bytes, signature, publicKey.key) : { valid: false as const, why: signature.problem };
-      signed = check.valid;
-      io.stdout(
-        check.valid
-          ? `✓ SIGNATURE VERIFIES  ${sigName} is the signature of these exact bytes by ${key}\n`
-          : `✗ SIGNATURE DOES NOT VERIFY  ${sigName}, checked with ${key}: ${check.why}\n`,
-      );
-    }
-    io.stdout(
-      `  ${signedBy === undefined ? 'certification.signedBy names no key' : signedBy === `ed25519 ${publicKey.fingerprint}` ? 'certification.signedBy names this key' : `certification.signedBy names another key: ${signedBy}`}\n`,
-    );
+    return true;
   }
-  return signed;
+  const key = `the key in ${visible(publicKey.shownAs)} (ed25519 ${publicKey.fingerprint})`;
+  const check =
+    typeof signature === 'string' ? checkSignature(bytes, signature, publicKey.key) : { valid: false as const, why: signature?.problem };
+  if (signature === undefined)
+    io.stdout(`✗ NOT SIGNED  no ${sigName} beside ${shown} to check with ${key}: a run signs its report with --sign-key KEY.pem\n`);
+  else if (check.valid) io.stdout(`✓ SIGNATURE VERIFIES  ${sigName} is the signature of these exact bytes by ${key}\n`);
+  else io.stdout(`✗ SIGNATURE DOES NOT VERIFY  ${sigName}, checked with ${key}: ${check.why}\n`);
+  io.stdout(
+    `  ${signedBy === undefined ? 'certification.signedBy names no key' : signedBy === `ed25519 ${publicKey.fingerprint}` ? 'certification.signedBy names this key' : `certification.signedBy names another key: ${signedBy}`}\n`,
+  );
+  return check.valid;
 }
 
 /** The report's path (FILE, or DIR/report.json) and its exact bytes, read bounded. */
