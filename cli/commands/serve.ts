@@ -118,7 +118,7 @@ export const serveCommand = defineCommand({
     ]) {
       if (warning !== undefined) io.stderr(`svc-conformance serve: ${warning}\n`);
     }
-    io.stdout(banner(sandbox.baseUrl, sandbox.fixtures, settings.faults, settings.scenarios, settings.webhookUrl));
+    io.stdout(banner(sandbox, settings));
     io.stdout('Config for `svc-conformance run --config FILE` (also written by --config-out):\n');
     io.stdout(JSON.stringify(sandbox.config, null, 2) + '\n');
     // Ctrl-C or kill is how serve ends: main() closes the sandbox, says so, and exits 130.
@@ -190,11 +190,8 @@ export function webhookUrlWarning(url: string): string | undefined {
 }
 
 function banner(
-  baseUrl: string,
-  fixtures: Awaited<ReturnType<typeof startSandbox>>['fixtures'],
-  faults: readonly string[],
-  scenarios: readonly string[],
-  webhookUrl: string | undefined,
+  { baseUrl, fixtures }: Awaited<ReturnType<typeof startSandbox>>,
+  { faults, scenarios, webhookUrl }: ReturnType<typeof readSettings>,
 ): string {
   const { merchant, otherMerchant, productionCredentials } = fixtures;
   return (
