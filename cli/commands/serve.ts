@@ -112,12 +112,8 @@ export const serveCommand = defineCommand({
         );
       }
     }
-    for (const warning of [
-      bindWarning(settings.host),
-      settings.webhookUrl === undefined ? undefined : webhookUrlWarning(settings.webhookUrl),
-    ]) {
-      if (warning !== undefined) io.stderr(`svc-conformance serve: ${warning}\n`);
-    }
+    const warnings = [bindWarning(settings.host), settings.webhookUrl === undefined ? undefined : webhookUrlWarning(settings.webhookUrl)];
+    for (const warning of warnings.filter((w) => w !== undefined)) io.stderr(`svc-conformance serve: ${warning}\n`);
     io.stdout(banner(sandbox, settings));
     io.stdout('Config for `svc-conformance run --config FILE` (also written by --config-out):\n');
     io.stdout(JSON.stringify(sandbox.config, null, 2) + '\n');
