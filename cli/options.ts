@@ -68,7 +68,6 @@ export function parseOptions<T extends readonly OptionSpec[]>(
   spec: Pick<CommandSpec<T>, 'name' | 'options' | 'positionals'>,
   argv: string[],
 ): { options: ParsedOptions<T> | HelpAsked; positionals: string[] } {
-  const table: readonly OptionSpec[] = [...spec.options, HELP];
   let parsed;
   try {
     parsed = parseArgs({
@@ -76,7 +75,7 @@ export function parseOptions<T extends readonly OptionSpec[]>(
       allowPositionals: true,
       strict: true,
       options: Object.fromEntries(
-        table.map((o) => [
+        [...spec.options, HELP].map((o) => [
           o.name,
           {
             type: o.type,

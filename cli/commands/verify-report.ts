@@ -79,7 +79,6 @@ export const verifyReportCommand = defineCommand({
     const publicKey = keyFile !== undefined ? { ...(await readPublicKey(resolve(io.cwd, keyFile), keyFile)), shownAs: keyFile } : undefined;
     const { path, bytes } = await readReportFile(io, positionals[0]!);
     const shown = visible(path);
-    const sigPath = signatureFileOf(path);
 
     let text: string;
     try {
@@ -111,7 +110,7 @@ export const verifyReportCommand = defineCommand({
       if (problems.length > MAX_SHOWN) io.stdout(`  …and ${problems.length - MAX_SHOWN} more\n`);
     }
 
-    const signed = await saySignature(io, { report, bytes, shown, sigPath, publicKey });
+    const signed = await saySignature(io, { report, bytes, shown, sigPath: signatureFileOf(path), publicKey });
     return seal.intact && problems.length === 0 && signed ? 0 : 1;
   },
 });
