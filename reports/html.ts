@@ -54,8 +54,7 @@ function ruleLink(rule: string, texts: ReadonlyMap<string, string>): string {
 }
 
 function rules(requirement: RequirementReport): string {
-  const texts = ruleTexts();
-  return requirement.profile.map((rule) => ruleLink(rule, texts)).join(' ');
+  return requirement.profile.map((rule) => ruleLink(rule, ruleTexts())).join(' ');
 }
 
 /** The profile rule deciding a point the interface leaves open: a schema failure alone does not say whose rule it is. */
