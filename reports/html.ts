@@ -127,13 +127,7 @@ function matrixRow(requirement: RequirementReport, strict: boolean): string {
   );
 }
 
-const TALLY = [
-  ['pass', 'passed'],
-  ['fail', 'failed'],
-  ['warn', 'warned'],
-  ['info', 'MAY not held'],
-  ['skip', 'skipped'],
-] as const;
+const TALLY = { pass: 'passed', fail: 'failed', warn: 'warned', info: 'MAY not held', skip: 'skipped' } as const;
 
 /** What judged the report and how, its digest, and a block for the people who sign it off. */
 function certificationSection(report: Report): string {
@@ -164,7 +158,8 @@ function certificationSection(report: Report): string {
 
 function matrix(report: Report): string {
   const groups = [...bySection(report.requirements)].map(([section, list]) => {
-    const tally = TALLY.map(([css, word]) => [list.filter((r) => shown(r, report.strict).css === css).length, word] as const)
+    const tally = Object.entries(TALLY)
+      .map(([css, word]) => [list.filter((r) => shown(r, report.strict).css === css).length, word] as const)
       .filter(([n]) => n > 0)
       .map(([n, word]) => `${n} ${word}`)
       .join(' · ');
