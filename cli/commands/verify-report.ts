@@ -192,13 +192,7 @@ function signedByOf(report: Report): string | undefined {
 function describe(report: Report): string {
   const text = (value: unknown) =>
     visible(typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : 'unknown');
-  const r = report as unknown as {
-    tool?: { name?: unknown; version?: unknown };
-    certification?: { profile?: unknown };
-    target?: { baseUrl?: unknown; environment?: unknown; embeddedSandbox?: unknown };
-    reasons?: unknown;
-    coverage?: { judged?: unknown; total?: unknown };
-  };
+  const r = report as unknown as Record<string, Record<string, unknown> | undefined>;
   // The verdict in the words every other form uses ("conformant, partial: 12 of 95 requirements judged"),
   // when the report holds what they are made of; else its bare word.
   const wellFormed =
