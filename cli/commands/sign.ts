@@ -56,9 +56,7 @@ export const signCommand = defineCommand({
 
 export function secretOption(value: string | undefined, env: Record<string, string | undefined>, command: string): string {
   const secret = value ?? env.SVC_SECRET_KEY;
-  if (secret === undefined || secret === '') {
-    throw new UsageError(`${command}: no secret key: pass --secret S or set SVC_SECRET_KEY`);
-  }
+  if (!secret) throw new UsageError(`${command}: no secret key: pass --secret S or set SVC_SECRET_KEY`);
   return secret;
 }
 
