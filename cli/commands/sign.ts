@@ -42,13 +42,10 @@ export const signCommand = defineCommand({
       if (error instanceof SignerError) throw new UsageError(`sign: ${error.message.replace(/^canonicalize: /, '')}`);
       throw error;
     }
-    if (options['body-out'] !== undefined) {
-      try {
-        await writeFile(resolve(io.cwd, options['body-out']), signed.canonical);
-      } catch (error) {
-        throw new UsageError(`sign: cannot write --body-out ${options['body-out']}: ${(error as Error).message}`);
-      }
-    }
+    if (options['body-out'] !== undefined)
+      await writeFile(resolve(io.cwd, options['body-out']), signed.canonical).catch((error: Error) => {
+        throw new UsageError(`sign: cannot write --body-out ${options['body-out']}: ${error.message}`);
+      });
     io.stdout(options.json ? JSON.stringify(signed) + '\n' : signed.signature + '\n');
     return 0;
   },
