@@ -197,7 +197,5 @@ function drained(stream: NodeJS.ReadableStream): Promise<void> {
 /** The environment without P-CFG's variables: the client's coordinates are the sandbox's alone, and the
  * job's deployment secrets are not the client's to print. */
 function withoutTargetVariables(env: Record<string, string | undefined>): Record<string, string | undefined> {
-  const kept = { ...env };
-  for (const name of TARGET_ENV_NAMES) delete kept[name];
-  return kept;
+  return Object.fromEntries(Object.entries(env).filter(([name]) => !TARGET_ENV_NAMES.includes(name)));
 }

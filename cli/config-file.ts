@@ -14,8 +14,3 @@ export function configFileOf(command: string, options: { config?: string }, io: 
   io.stderr(`svc-conformance ${command}: using ./${DISCOVERED_CONFIG} (found in the working directory; --config names another)\n`);
   return DISCOVERED_CONFIG;
 }
-
-/** The config file was found in the working directory, not named: the code it lists ("checks") does not run unasked. */
-export function wasDiscovered(options: { config?: string }, configFile: string | undefined): boolean {
-  return configFile !== undefined && options.config === undefined;
-}

@@ -68,7 +68,6 @@ export function parseOptions<T extends readonly OptionSpec[]>(
   spec: Pick<CommandSpec<T>, 'name' | 'options' | 'positionals'>,
   argv: string[],
 ): { options: ParsedOptions<T> | HelpAsked; positionals: string[] } {
-  const table: readonly OptionSpec[] = [...spec.options, HELP];
   let parsed;
   try {
     parsed = parseArgs({
@@ -76,7 +75,7 @@ export function parseOptions<T extends readonly OptionSpec[]>(
       allowPositionals: true,
       strict: true,
       options: Object.fromEntries(
-        table.map((o) => [
+        [...spec.options, HELP].map((o) => [
           o.name,
           {
             type: o.type,
@@ -98,13 +97,11 @@ export function parseOptions<T extends readonly OptionSpec[]>(
       `${spec.name}: unexpected argument "${parsed.positionals[0]}"; options are written --name value (see svc-conformance ${spec.name} --help)`,
     );
   }
-  for (const option of spec.options) {
-    if (option.required && values[option.name] === undefined) {
-      throw new UsageError(
-        `${spec.name}: --${option.name} ${option.value ?? ''} is required; see svc-conformance ${spec.name} --help`.replace('  ', ' '),
-      );
-    }
-  }
+  const missing = spec.options.find((option) => option.required && values[option.name] === undefined);
+  if (missing !== undefined)
+    throw new UsageError(
+      `${spec.name}: --${missing.name} ${missing.value ?? ''} is required; see svc-conformance ${spec.name} --help`.replace('  ', ' '),
+    );
   // parseArgs types its values from a table it cannot see through; the checks above are what make
   // them match ParsedOptions<T>: each value has its option's type, and a required one is present.
   return { options: values as ParsedOptions<T>, positionals: parsed.positionals };

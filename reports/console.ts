@@ -94,14 +94,12 @@ function notJudgedLine(report: Report): string | undefined {
   const leftOut = leftOutOf(report).length;
   if (leftOut > 0) reasons.set(`left out of this run by ${selectionText(report)}`, leftOut);
   if (reasons.size === 0) return undefined;
-  const parts = [...reasons].sort((a, b) => b[1] - a[1]).map(([why, n]) => ({ why, n }));
+  const parts = [...reasons].sort((a, b) => b[1] - a[1]);
+  const top = parts.slice(0, 3).map(([why, n]) => `${n} ${why}`);
   // The rest counted too, so the line's numbers add up to the counts line's "not judged".
   const rest = parts.slice(3);
-  const restText = rest.length > 0 ? `; ${rest.reduce((sum, p) => sum + p.n, 0)} for ${plural(rest.length, 'other reason')}` : '';
-  return `not judged: ${parts
-    .slice(0, 3)
-    .map(({ why, n }) => `${n} ${why}`)
-    .join('; ')}${restText}`;
+  const restText = rest.length > 0 ? `; ${rest.reduce((sum, [, n]) => sum + n, 0)} for ${plural(rest.length, 'other reason')}` : '';
+  return `not judged: ${top.join('; ')}${restText}`;
 }
 
 /** How a run was narrowed, from its recorded options: "--only AUTH- and --skip AUTH-REPLAY". */

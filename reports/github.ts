@@ -20,10 +20,9 @@ export class GitHubActionsReporter implements Reporter {
   onRunEnd({ report }: RunEnd): void {
     const { env, cwd } = this.where;
     if (env.GITHUB_ACTIONS !== 'true') return;
-    const summaryFile = env.GITHUB_STEP_SUMMARY;
-    if (summaryFile !== undefined && summaryFile !== '') {
+    if (env.GITHUB_STEP_SUMMARY) {
       try {
-        appendFileSync(resolve(cwd, summaryFile), githubJobSummary(report, this.command));
+        appendFileSync(resolve(cwd, env.GITHUB_STEP_SUMMARY), githubJobSummary(report, this.command));
       } catch (error) {
         this.out.stderr(
           `svc-conformance ${this.command}: could not append the job summary to GITHUB_STEP_SUMMARY: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}\n`,
@@ -104,12 +103,8 @@ export function githubJobSummary(report: Report, command: string): string {
     '',
     `Coverage: ${isPartial(coverage) ? partialText(coverage) : `all ${plural(coverage.total, 'requirement')} judged`}`,
   ];
-  if (report.reasons !== undefined && report.reasons.length > 0) {
-    lines.push('', '#### Could not judge', '', ...report.reasons.map((reason) => `- ${markdownText(reason)}`));
-  }
-  if (report.hints !== undefined && report.hints.length > 0) {
-    lines.push('', ...report.hints.map((hint) => `> ${markdownText(hint)}`));
-  }
+  if (report.reasons?.length) lines.push('', '#### Could not judge', '', ...report.reasons.map((reason) => `- ${markdownText(reason)}`));
+  if (report.hints?.length) lines.push('', ...report.hints.map((hint) => `> ${markdownText(hint)}`));
   // A MAY that does not hold fails nothing: listed apart, as information, never among the failed.
   const failed = report.requirements.filter(isFailure);
   if (failed.length > 0) {

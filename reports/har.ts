@@ -24,7 +24,6 @@ function entry({ exchange, startedAt }: TimedExchange) {
   } catch {
     // A URL that does not parse keeps no query string.
   }
-  const requestSize = Buffer.byteLength(request.body, 'utf8');
   const answer = exchange.response;
   const responseSize = answer ? Buffer.byteLength(answer.body, 'utf8') : 0;
   return {
@@ -41,7 +40,7 @@ function entry({ exchange, startedAt }: TimedExchange) {
         ? { postData: { mimeType: header(request.headers, 'content-type') ?? 'application/json', text: request.body } }
         : {}),
       headersSize: -1,
-      bodySize: requestSize,
+      bodySize: Buffer.byteLength(request.body, 'utf8'),
     },
     // No answer (refused, timed out, reset): HAR's way is status 0; the reason is a custom field.
     response: {

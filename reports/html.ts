@@ -54,8 +54,7 @@ function ruleLink(rule: string, texts: ReadonlyMap<string, string>): string {
 }
 
 function rules(requirement: RequirementReport): string {
-  const texts = ruleTexts();
-  return requirement.profile.map((rule) => ruleLink(rule, texts)).join(' ');
+  return requirement.profile.map((rule) => ruleLink(rule, ruleTexts())).join(' ');
 }
 
 /** The profile rule deciding a point the interface leaves open: a schema failure alone does not say whose rule it is. */
@@ -128,13 +127,7 @@ function matrixRow(requirement: RequirementReport, strict: boolean): string {
   );
 }
 
-const TALLY = [
-  ['pass', 'passed'],
-  ['fail', 'failed'],
-  ['warn', 'warned'],
-  ['info', 'MAY not held'],
-  ['skip', 'skipped'],
-] as const;
+const TALLY = { pass: 'passed', fail: 'failed', warn: 'warned', info: 'MAY not held', skip: 'skipped' } as const;
 
 /** What judged the report and how, its digest, and a block for the people who sign it off. */
 function certificationSection(report: Report): string {
@@ -165,7 +158,8 @@ function certificationSection(report: Report): string {
 
 function matrix(report: Report): string {
   const groups = [...bySection(report.requirements)].map(([section, list]) => {
-    const tally = TALLY.map(([css, word]) => [list.filter((r) => shown(r, report.strict).css === css).length, word] as const)
+    const tally = Object.entries(TALLY)
+      .map(([css, word]) => [list.filter((r) => shown(r, report.strict).css === css).length, word] as const)
       .filter(([n]) => n > 0)
       .map(([n, word]) => `${n} ${word}`)
       .join(' · ');
@@ -201,25 +195,20 @@ function skippedSummary(report: Report): string {
 
 function counts(report: Report): string {
   const may = report.requirements.filter(isMayNotHeld).length;
-  const cards: Array<[string, number, string, string, string]> = [
-    ['pass', report.summary.passed, 'Passed', 'requirements that hold', '#matrix'],
-    ['fail', report.summary.failed, 'Failed', 'MUST: these fail the run', '#failures'],
-    ['warn', report.summary.warned, 'Warned', report.strict ? 'SHOULD: fail the run (--strict)' : 'SHOULD: warnings only', '#failures'],
-    ['info', may, 'MAY not held', 'information only', '#information'],
-    // The coverage's count, as the "Not judged" section and a partial verdict give it.
-    ['skip', report.coverage.notJudged.length, 'Not judged', 'skipped or left out', '#skipped'],
-  ];
   // A card links to its section only where the page has one (no failures, or only not-applicable
   // skips, leave theirs out): otherwise to the matrix, which lists every requirement.
-  const present = (href: string): string =>
-    (href === '#failures' && !report.requirements.some(isFailure)) ||
-    (href === '#information' && may === 0) ||
-    (href === '#skipped' && skippedSummary(report) === '')
-      ? '#matrix'
-      : href;
+  const failures = report.requirements.some(isFailure) ? '#failures' : '#matrix';
+  const cards: Array<[string, number, string, string, string]> = [
+    ['pass', report.summary.passed, 'Passed', 'requirements that hold', '#matrix'],
+    ['fail', report.summary.failed, 'Failed', 'MUST: these fail the run', failures],
+    ['warn', report.summary.warned, 'Warned', report.strict ? 'SHOULD: fail the run (--strict)' : 'SHOULD: warnings only', failures],
+    ['info', may, 'MAY not held', 'information only', may > 0 ? '#information' : '#matrix'],
+    // The coverage's count, as the "Not judged" section and a partial verdict give it.
+    ['skip', report.coverage.notJudged.length, 'Not judged', 'skipped or left out', skippedSummary(report) === '' ? '#matrix' : '#skipped'],
+  ];
   const html = cards.map(
     ([css, n, label, sub, href]) =>
-      `<a class="count c-${css}${n === 0 ? ' zero' : ''}" href="${present(href)}"><span class="n">${n}</span><span class="label">${esc(label)}</span><span class="sub">${esc(sub)}</span></a>`,
+      `<a class="count c-${css}${n === 0 ? ' zero' : ''}" href="${href}"><span class="n">${n}</span><span class="label">${esc(label)}</span><span class="sub">${esc(sub)}</span></a>`,
   );
   return `<nav class="counts" aria-label="Counts">${html.join('')}</nav>`;
 }

@@ -101,14 +101,8 @@ function failureMessage(requirement: RequirementReport, strict: boolean): string
   if (messages.length === 0) messages.push(...requirement.checks.filter((c) => c.status === 'failed').map((c) => c.message ?? c.title));
   const first = messages[0] ?? 'the requirement does not hold';
   const more = messages.length > 1 ? ` (and ${messages.length - 1} more)` : '';
-  const prefix =
-    requirement.level === 'MUST'
-      ? 'MUST'
-      : requirement.level === 'SHOULD'
-        ? strict
-          ? 'SHOULD (fails the run: --strict)'
-          : 'SHOULD (warning)'
-        : 'MAY (information)';
+  const should = strict ? 'SHOULD (fails the run: --strict)' : 'SHOULD (warning)';
+  const prefix = { MUST: 'MUST', SHOULD: should, MAY: 'MAY (information)' }[requirement.level];
   // A message read off a schema ("/order_amount: must be string") does not say whose rule it is: this does.
   return `${prefix}: ${first}${more}${decidedText(requirement)}`;
 }

@@ -71,16 +71,7 @@ export async function readSigningKey(path: string, shownAs: string = path): Prom
       `${where} holds a ${label === 'PUBLIC KEY' ? 'public key' : 'certificate'}; it takes the private key ("BEGIN PRIVATE KEY"), and verify-report --public-key takes the public one: ${MAKE_A_KEY}`,
     );
   }
-  let key: KeyObject;
-  try {
-    key = createPrivateKey({ key: text, format: 'pem' });
-  } catch {
-    throw new KeyFileError(
-      'SVC_KEY_UNKNOWN_PEM',
-      `${where} is PEM ("BEGIN ${label}") but not a private key the kit can read; it takes an Ed25519 private key in PKCS#8 PEM: ${MAKE_A_KEY}`,
-    );
-  }
-  if (key.asymmetricKeyType !== 'ed25519') throw notEd25519(where, key, MAKE_A_KEY);
+  const key = ed25519Key('private', { text, label, where }, `it takes an Ed25519 private key in PKCS#8 PEM: ${MAKE_A_KEY}`, MAKE_A_KEY);
   return { key, signedBy: { algorithm: 'ed25519', publicKey: keyFingerprint(key) } };
 }
 
@@ -95,24 +86,29 @@ export async function readPublicKey(path: string, shownAs: string = path): Promi
     );
   }
   if (label === 'CERTIFICATE') throw new KeyFileError('SVC_KEY_WRONG_KIND', `${where} holds a certificate; ${PUBLIC_KEY_OF}`);
-  let key: KeyObject;
-  try {
-    key = createPublicKey({ key: text, format: 'pem' });
-  } catch {
-    throw new KeyFileError(
-      'SVC_KEY_UNKNOWN_PEM',
-      `${where} is PEM ("BEGIN ${label}") but not a public key the kit can read; ${PUBLIC_KEY_OF}`,
-    );
-  }
-  if (key.asymmetricKeyType !== 'ed25519') throw notEd25519(where, key, PUBLIC_KEY_OF);
+  const key = ed25519Key('public', { text, label, where }, PUBLIC_KEY_OF, PUBLIC_KEY_OF);
   return { key, fingerprint: keyFingerprint(key) };
 }
 
-function notEd25519(where: string, key: KeyObject, fix: string): KeyFileError {
-  const kind = (key.asymmetricKeyType ?? 'unknown').toUpperCase();
-  return new KeyFileError(
+/** The Ed25519 key of this kind in the PEM text; a KeyFileError when there is none the kit can read (it `takes` what),
+ * or a key of another type (`fix`). */
+function ed25519Key(
+  kind: 'private' | 'public',
+  { text, label, where }: { text: string; label: string; where: string },
+  takes: string,
+  fix: string,
+): KeyObject {
+  let key: KeyObject;
+  try {
+    key = (kind === 'private' ? createPrivateKey : createPublicKey)({ key: text, format: 'pem' });
+  } catch {
+    throw new KeyFileError('SVC_KEY_UNKNOWN_PEM', `${where} is PEM ("BEGIN ${label}") but not a ${kind} key the kit can read; ${takes}`);
+  }
+  if (key.asymmetricKeyType === 'ed25519') return key;
+  const type = (key.asymmetricKeyType ?? 'unknown').toUpperCase();
+  throw new KeyFileError(
     'SVC_KEY_NOT_ED25519',
-    `${where} holds a key of type ${kind}, not Ed25519; reports are signed with Ed25519: ${fix}`,
+    `${where} holds a key of type ${type}, not Ed25519; reports are signed with Ed25519: ${fix}`,
   );
 }
 

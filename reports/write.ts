@@ -147,29 +147,25 @@ const MAX_REPORT_BYTES = 64 * 1024 * 1024;
 /** Removes an earlier run's reports, so a run that ends without its own leaves no stale verdict.
  * Only the kit's plain files go (not links, folders, another tool's); returns their names. */
 export async function removeReports(dir: string): Promise<string[]> {
-  const kitReportBeside = await isKitFile(join(dir, 'report.json'), REPORT_FILES[0]!.isKits, false);
+  const kitReportBeside = await isKitFile(dir, REPORT_FILES[0]!, false);
   const removed: string[] = [];
-  for (const { name, isKits } of REPORT_FILES) {
-    const path = join(dir, name);
-    if (!(await isKitFile(path, isKits, kitReportBeside))) continue;
-    await rm(path, { force: true });
-    removed.push(name);
+  for (const file of REPORT_FILES) {
+    if (!(await isKitFile(dir, file, kitReportBeside))) continue;
+    await rm(join(dir, file.name), { force: true });
+    removed.push(file.name);
   }
   return removed;
 }
 
 /** Whether report.json.sig in `dir` is the kit's: a signature beside a report.json the kit wrote. */
 export async function isKitSignature(dir: string): Promise<boolean> {
-  const kitReportBeside = await isKitFile(join(dir, 'report.json'), REPORT_FILES[0]!.isKits, false);
-  return kitReportBeside && (await isKitFile(join(dir, 'report.json.sig'), REPORT_FILES[1]!.isKits, kitReportBeside));
+  const kitReportBeside = await isKitFile(dir, REPORT_FILES[0]!, false);
+  return kitReportBeside && (await isKitFile(dir, REPORT_FILES[1]!, kitReportBeside));
 }
 
-/** Whether `path` is a plain file whose content is the kit's (not absent, not a link or a folder, not another's). */
-async function isKitFile(
-  path: string,
-  isKits: (text: string, kitReportBeside: boolean) => boolean,
-  kitReportBeside: boolean,
-): Promise<boolean> {
+/** Whether `file` in `dir` is a plain file whose content is the kit's (not absent, not a link or a folder, not another's). */
+async function isKitFile(dir: string, { name, isKits }: (typeof REPORT_FILES)[number], kitReportBeside: boolean): Promise<boolean> {
+  const path = join(dir, name);
   const info = await lstat(path).catch(() => undefined);
   if (info === undefined || !info.isFile() || info.size > MAX_REPORT_BYTES) return false;
   const text = await readFile(path, 'utf8').catch(() => undefined);

@@ -57,14 +57,12 @@ async function gatherInput(
   options: ParsedOptions<(typeof diagnoseCommand)['options']>,
   io: Io,
 ): Promise<{ body: string; timestamp: string; signature: string; apiKey?: string }> {
-  let body: string | undefined;
+  let body: string;
   let captured: { apiKey?: string; signature?: string; timestamp?: string } = {};
   if (options.request !== undefined) {
-    const text = await readText(io, 'diagnose', '--request', options.request);
-    const request = parseCapturedRequest(text);
+    const request = parseCapturedRequest(await readText(io, 'diagnose', '--request', options.request));
     captured = authHeaders(request);
-    body = request.body;
-    if (options.file !== undefined) body = await readText(io, 'diagnose', '--file', options.file);
+    body = options.file !== undefined ? await readText(io, 'diagnose', '--file', options.file) : request.body;
   } else {
     body = await readBody(io, 'diagnose', options.file);
   }

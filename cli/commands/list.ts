@@ -56,10 +56,8 @@ export const listCommand = defineCommand({
       team = await loadTeamChecks(config, { cwd: io.cwd, say: (line) => io.stderr(`svc-conformance list: ${line}\n`) });
     }
     const checksOf = new Map<string, Array<{ id: string; title: string }>>();
-    for (const section of [...SECTIONS, ...team.sections]) {
-      for (const check of section.checks)
-        checksOf.set(check.requirement, [...(checksOf.get(check.requirement) ?? []), { id: check.id, title: check.title }]);
-    }
+    for (const check of [...SECTIONS, ...team.sections].flatMap((section) => section.checks))
+      checksOf.set(check.requirement, [...(checksOf.get(check.requirement) ?? []), { id: check.id, title: check.title }]);
     const catalogs: Record<Kind, Requirement[]> = {
       server: [...catalog(), ...team.requirements],
       client: clientCatalog(),

@@ -32,13 +32,9 @@ export const openapiCommand = defineCommand({
       return 0;
     }
     const path = resolve(io.cwd, options.out);
-    try {
-      await writeAtomically(path, text);
-    } catch (error) {
-      throw new UsageError(
-        `openapi: cannot write --out ${options.out}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-      );
-    }
+    await writeAtomically(path, text).catch((error: NodeJS.ErrnoException) => {
+      throw new UsageError(`openapi: cannot write --out ${options.out}: ${error.code ?? error.message}`);
+    });
     io.stdout(`wrote ${path}\n`);
     return 0;
   },

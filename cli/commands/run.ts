@@ -10,7 +10,7 @@ import { preflight } from '../../suites/preflight.js';
 import { redactor } from '../../suites/redact.js';
 import { ConformanceRun, type ReportFields } from '../../suites/run.js';
 import { RUN_NUMBERS, type RunInput } from '../../suites/settings.js';
-import { configFileOf, wasDiscovered } from '../config-file.js';
+import { configFileOf } from '../config-file.js';
 import { embeddedSandboxAgain } from '../embedded-again.js';
 import { interruptsOf } from '../interrupt.js';
 import { usableOutputFile, UsageError } from '../io.js';
@@ -126,7 +126,8 @@ export const runCommand = defineCommand({
       teamChecks: {
         cwd: out.cwd,
         say: (line) => out.stdout(`svc-conformance run: ${line}\n`),
-        ...(configFile !== undefined && wasDiscovered(options, configFile) ? { discoveredConfig: configFile } : {}),
+        // Found in the working directory, not named: the code it lists ("checks") does not run unasked.
+        ...(configFile !== undefined && options.config === undefined ? { discoveredConfig: configFile } : {}),
         allowChecks: options['allow-checks'],
       },
       ...given,

@@ -14,7 +14,7 @@ import {
 } from '../../sandbox/index.js';
 import { isLoopbackHost } from '../../core/loopback.js';
 import { interruptsOf } from '../interrupt.js';
-import { asUsage, usableOutputFile, UsageError } from '../io.js';
+import { asUsage, usableOutputFile, UsageError, type Io } from '../io.js';
 import { defineCommand, oneOf, type ParsedOptions, webhookUrlOption, wholeNumber } from '../options.js';
 
 export const serveCommand = defineCommand({
@@ -85,19 +85,9 @@ export const serveCommand = defineCommand({
     'svc-conformance serve --scenario create-order-503-once --scenario payout-failed',
   ],
   async run(options, io) {
-    if (options['list-faults']) {
-      const width = Math.max(...FAULT_NAMES.map((n) => n.length)) + 2;
-      io.stdout(FAULT_NAMES.map((n) => `${n.padEnd(width)}${FAULTS[n].rule.padEnd(12)}${FAULTS[n].description}`).join('\n') + '\n');
-      return 0;
-    }
-    if (options['list-scenarios']) {
-      const width = Math.max(...SCENARIO_NAMES.map((n) => n.length)) + 2;
-      io.stdout(
-        SCENARIO_NAMES.map((n) => `${n.padEnd(width)}${SCENARIOS[n].rules.join(',').padEnd(24)}${SCENARIOS[n].description}`).join('\n') +
-          '\n',
-      );
-      return 0;
-    }
+    if (options['list-faults']) return listed(io, FAULT_NAMES, (n) => `${FAULTS[n].rule.padEnd(12)}${FAULTS[n].description}`);
+    if (options['list-scenarios'])
+      return listed(io, SCENARIO_NAMES, (n) => `${SCENARIOS[n].rules.join(',').padEnd(24)}${SCENARIOS[n].description}`);
     const settings = readSettings(options);
     const configOutGiven = options['config-out'];
     const configOut = configOutGiven !== undefined ? { path: resolve(io.cwd, configOutGiven), given: configOutGiven } : undefined;
@@ -122,13 +112,9 @@ export const serveCommand = defineCommand({
         );
       }
     }
-    for (const warning of [
-      bindWarning(settings.host),
-      settings.webhookUrl === undefined ? undefined : webhookUrlWarning(settings.webhookUrl),
-    ]) {
-      if (warning !== undefined) io.stderr(`svc-conformance serve: ${warning}\n`);
-    }
-    io.stdout(banner(sandbox.baseUrl, sandbox.fixtures, settings.faults, settings.scenarios, settings.webhookUrl));
+    const warnings = [bindWarning(settings.host), settings.webhookUrl === undefined ? undefined : webhookUrlWarning(settings.webhookUrl)];
+    for (const warning of warnings.filter((w) => w !== undefined)) io.stderr(`svc-conformance serve: ${warning}\n`);
+    io.stdout(banner(sandbox, settings));
     io.stdout('Config for `svc-conformance run --config FILE` (also written by --config-out):\n');
     io.stdout(JSON.stringify(sandbox.config, null, 2) + '\n');
     // Ctrl-C or kill is how serve ends: main() closes the sandbox, says so, and exits 130.
@@ -138,6 +124,13 @@ export const serveCommand = defineCommand({
     return 130;
   },
 });
+
+/** --list-faults and --list-scenarios: each name in a column, then what `rest` says of it. */
+function listed<N extends string>(io: Io, names: readonly N[], rest: (name: N) => string): number {
+  const width = Math.max(...names.map((n) => n.length)) + 2;
+  io.stdout(names.map((n) => `${n.padEnd(width)}${rest(n)}`).join('\n') + '\n');
+  return 0;
+}
 
 /** --config-out gets the demo secrets: a symbolic link there would overwrite whatever it points to, so it is refused. */
 async function usableConfigOut(path: string, given: string): Promise<void> {
@@ -193,11 +186,8 @@ export function webhookUrlWarning(url: string): string | undefined {
 }
 
 function banner(
-  baseUrl: string,
-  fixtures: Awaited<ReturnType<typeof startSandbox>>['fixtures'],
-  faults: readonly string[],
-  scenarios: readonly string[],
-  webhookUrl: string | undefined,
+  { baseUrl, fixtures }: Awaited<ReturnType<typeof startSandbox>>,
+  { faults, scenarios, webhookUrl }: ReturnType<typeof readSettings>,
 ): string {
   const { merchant, otherMerchant, productionCredentials } = fixtures;
   return (

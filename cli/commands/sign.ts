@@ -42,13 +42,10 @@ export const signCommand = defineCommand({
       if (error instanceof SignerError) throw new UsageError(`sign: ${error.message.replace(/^canonicalize: /, '')}`);
       throw error;
     }
-    if (options['body-out'] !== undefined) {
-      try {
-        await writeFile(resolve(io.cwd, options['body-out']), signed.canonical);
-      } catch (error) {
-        throw new UsageError(`sign: cannot write --body-out ${options['body-out']}: ${(error as Error).message}`);
-      }
-    }
+    if (options['body-out'] !== undefined)
+      await writeFile(resolve(io.cwd, options['body-out']), signed.canonical).catch((error: Error) => {
+        throw new UsageError(`sign: cannot write --body-out ${options['body-out']}: ${error.message}`);
+      });
     io.stdout(options.json ? JSON.stringify(signed) + '\n' : signed.signature + '\n');
     return 0;
   },
@@ -56,9 +53,7 @@ export const signCommand = defineCommand({
 
 export function secretOption(value: string | undefined, env: Record<string, string | undefined>, command: string): string {
   const secret = value ?? env.SVC_SECRET_KEY;
-  if (secret === undefined || secret === '') {
-    throw new UsageError(`${command}: no secret key: pass --secret S or set SVC_SECRET_KEY`);
-  }
+  if (!secret) throw new UsageError(`${command}: no secret key: pass --secret S or set SVC_SECRET_KEY`);
   return secret;
 }
 

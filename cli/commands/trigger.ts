@@ -109,8 +109,7 @@ export const triggerCommand = defineCommand({
 async function send(client: TargetClient, options: SendOptions): Promise<Exchange> {
   let exchange = await client.send(options);
   for (let tries = 0; tries < 2 && exchange.response?.status === 401; tries++) {
-    const offset = 1 + Math.floor(Math.random() * 200);
-    exchange = await client.send({ ...options, timestamp: client.nowSeconds() - offset });
+    exchange = await client.send({ ...options, timestamp: client.nowSeconds() - 1 - Math.floor(Math.random() * 200) });
   }
   return exchange;
 }

@@ -184,8 +184,7 @@ async function driveClient(
   );
   void client.outcome.then(releaseClient, releaseClient);
   if (given.webhookUrl === undefined) return { outcome: await client.outcome };
-  const url = given.webhookUrl;
-  const judged = await judgeClientReceiver(url, merchant, client, io, Math.min(LISTEN_WITHIN_SECONDS, given.timeoutSeconds));
+  const judged = await judgeClientReceiver(given.webhookUrl, merchant, client, io, Math.min(LISTEN_WITHIN_SECONDS, given.timeoutSeconds));
   if ('problem' in judged) {
     // Nothing to judge the receiver by: like verify-receiver with nothing at --url, a usage error.
     client.stop(judged.problem);

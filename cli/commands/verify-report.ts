@@ -79,7 +79,6 @@ export const verifyReportCommand = defineCommand({
     const publicKey = keyFile !== undefined ? { ...(await readPublicKey(resolve(io.cwd, keyFile), keyFile)), shownAs: keyFile } : undefined;
     const { path, bytes } = await readReportFile(io, positionals[0]!);
     const shown = visible(path);
-    const sigPath = signatureFileOf(path);
 
     let text: string;
     try {
@@ -111,7 +110,7 @@ export const verifyReportCommand = defineCommand({
       if (problems.length > MAX_SHOWN) io.stdout(`  …and ${problems.length - MAX_SHOWN} more\n`);
     }
 
-    const signed = await saySignature(io, { report, bytes, shown, sigPath, publicKey });
+    const signed = await saySignature(io, { report, bytes, shown, sigPath: signatureFileOf(path), publicKey });
     return seal.intact && problems.length === 0 && signed ? 0 : 1;
   },
 });
@@ -131,7 +130,6 @@ async function saySignature(
   const sigName = visible(basename(sigPath));
   const signature = await readSignatureFile(sigPath);
   const signedBy = signedByOf(report);
-  let signed = true;
   if (publicKey === undefined) {
     // --allow-unsigned: the digest and consistency alone, and plainly what that does not show.
     if (signature === undefined)
@@ -140,26 +138,19 @@ async function saySignature(
     if (signature === undefined && signedBy !== undefined)
       io.stdout(`  certification.signedBy names ${signedBy}, but there is no ${sigName}\n`);
     io.stdout(`! --allow-unsigned: ${NOBODY_PROVEN}\n`);
-  } else {
-    const key = `the key in ${visible(publicKey.shownAs)} (ed25519 ${publicKey.fingerprint})`;
-    if (signature === undefined) {
-      signed = false;
-      io.stdout(`✗ NOT SIGNED  no ${sigName} beside ${shown} to check with ${key}: a run signs its report with --sign-key KEY.pem\n`);
-    } else {
-      const check =
-        typeof signature === 'string' ? checkSignature(bytes, signature, publicKey.key) : { valid: false as const, why: signature.problem };
-      signed = check.valid;
-      io.stdout(
-        check.valid
-          ? `✓ SIGNATURE VERIFIES  ${sigName} is the signature of these exact bytes by ${key}\n`
-          : `✗ SIGNATURE DOES NOT VERIFY  ${sigName}, checked with ${key}: ${check.why}\n`,
-      );
-    }
-    io.stdout(
-      `  ${signedBy === undefined ? 'certification.signedBy names no key' : signedBy === `ed25519 ${publicKey.fingerprint}` ? 'certification.signedBy names this key' : `certification.signedBy names another key: ${signedBy}`}\n`,
-    );
+    return true;
   }
-  return signed;
+  const key = `the key in ${visible(publicKey.shownAs)} (ed25519 ${publicKey.fingerprint})`;
+  const check =
+    typeof signature === 'string' ? checkSignature(bytes, signature, publicKey.key) : { valid: false as const, why: signature?.problem };
+  if (signature === undefined)
+    io.stdout(`✗ NOT SIGNED  no ${sigName} beside ${shown} to check with ${key}: a run signs its report with --sign-key KEY.pem\n`);
+  else if (check.valid) io.stdout(`✓ SIGNATURE VERIFIES  ${sigName} is the signature of these exact bytes by ${key}\n`);
+  else io.stdout(`✗ SIGNATURE DOES NOT VERIFY  ${sigName}, checked with ${key}: ${check.why}\n`);
+  io.stdout(
+    `  ${signedBy === undefined ? 'certification.signedBy names no key' : signedBy === `ed25519 ${publicKey.fingerprint}` ? 'certification.signedBy names this key' : `certification.signedBy names another key: ${signedBy}`}\n`,
+  );
+  return check.valid;
 }
 
 /** The report's path (FILE, or DIR/report.json) and its exact bytes, read bounded. */
@@ -201,13 +192,7 @@ function signedByOf(report: Report): string | undefined {
 function describe(report: Report): string {
   const text = (value: unknown) =>
     visible(typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : 'unknown');
-  const r = report as unknown as {
-    tool?: { name?: unknown; version?: unknown };
-    certification?: { profile?: unknown };
-    target?: { baseUrl?: unknown; environment?: unknown; embeddedSandbox?: unknown };
-    reasons?: unknown;
-    coverage?: { judged?: unknown; total?: unknown };
-  };
+  const r = report as unknown as Record<string, Record<string, unknown> | undefined>;
   // The verdict in the words every other form uses ("conformant, partial: 12 of 95 requirements judged"),
   // when the report holds what they are made of; else its bare word.
   const wellFormed =
