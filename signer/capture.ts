@@ -145,9 +145,7 @@ function decodeChunked(rest: string): string {
     const lf = bytes.indexOf(0x0a, pos);
     const sizeLine = decodeUtf8(bytes.subarray(pos, lf < 0 ? bytes.length : lf), 'a chunk-size line is not UTF-8').replace(/\r$/, '');
     const size = /^([0-9a-fA-F]+)[ \t]*(?:;.*)?$/.exec(sizeLine)?.[1];
-    if (size === undefined) {
-      throw unreadable(`chunked body: expected a chunk size in hexadecimal, got ${quote(sizeLine)}`);
-    }
+    if (size === undefined) throw unreadable(`chunked body: expected a chunk size in hexadecimal, got ${quote(sizeLine)}`);
     const length = Number.parseInt(size, 16);
     pos = lf < 0 ? bytes.length : lf + 1;
     if (length === 0) break; // the last chunk; trailer fields are not part of the body

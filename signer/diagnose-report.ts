@@ -16,9 +16,7 @@ export function formatDiagnosis(d: Diagnosis): string {
     else if (detail.sentDivergence === undefined)
       lines.push('', '  The signed text is the canonical one; the difference is in the key or the digest encoding.');
     if (detail.sentDivergence !== undefined) lines.push('', ...formatDivergence(detail.sentDivergence, SENT_LABELS));
-    if (d.candidates.length > 0) {
-      lines.push('', '  Also consistent with:', ...d.candidates.map((c) => `    ${c.join(' + ')}`));
-    }
+    if (d.candidates.length > 0) lines.push('', '  Also consistent with:', ...d.candidates.map((c) => `    ${c.join(' + ')}`));
   } else {
     lines.push('✗ signature mismatch, and no known variant explains it');
     lines.push(

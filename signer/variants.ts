@@ -217,9 +217,7 @@ function writeNumber(node: { text: string; value: number }, style: TextStyle, ke
 function writeString(value: string, style: TextStyle): string {
   let text = JSON.stringify(value);
   if (style.escapeSlashes) text = text.replaceAll('/', '\\/');
-  if (style.htmlEscape) {
-    text = text.replace(/[<>&]/g, (ch) => '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0'));
-  }
+  if (style.htmlEscape) text = text.replace(/[<>&]/g, (ch) => '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0'));
   if (style.lineTerminators) text = text.replace(/[\u2028\u2029]/g, (ch) => '\\u' + ch.charCodeAt(0).toString(16));
   if (style.unicode !== 'raw') {
     const upper = style.unicode === 'upper';

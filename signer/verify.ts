@@ -49,9 +49,7 @@ export function verifyRequest(input: VerifyInput): VerifyResult {
   if (Math.abs(input.now - seconds) > tolerance) {
     return fail('timestamp-outside-window', `X-TIMESTAMP is more than ${tolerance} s from the server clock`);
   }
-  if (!SIGNATURE_SHAPE.test(signature)) {
-    return fail('malformed-signature', 'X-SIGNATURE must be 64 lowercase hexadecimal characters');
-  }
+  if (!SIGNATURE_SHAPE.test(signature)) return fail('malformed-signature', 'X-SIGNATURE must be 64 lowercase hexadecimal characters');
 
   const signedText = input.mode === 'canonical' ? recanonicalized(input.body) : input.body;
   const expected = hmacSha256Hex(input.secret, signedText + timestamp);

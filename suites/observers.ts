@@ -19,9 +19,7 @@ export function observe(exchange: Exchange): Finding[] {
       message: `${where()} answered Content-Type ${type ? `"${type}"` : 'none'}, not application/json`,
     });
   }
-  if (response.status >= 500) {
-    findings.push({ requirement: 'ERR-NO-5XX', message: `${where()} answered HTTP ${response.status}` });
-  }
+  if (response.status >= 500) findings.push({ requirement: 'ERR-NO-5XX', message: `${where()} answered HTTP ${response.status}` });
   const body = response.json as Record<string, unknown> | undefined;
   const isObject = body !== null && typeof body === 'object' && !Array.isArray(body);
   if (response.status >= 300) {

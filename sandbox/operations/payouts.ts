@@ -145,9 +145,7 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
   // The `payout-failed` scenario: this one payout fails as if the wallet were short, whatever its amount.
   const forcedFailure = ctx.options.scenarios.take('payout-failed', ctx.merchant.id);
   const outcome = forcedFailure ? insufficientBalanceOutcome() : initiationOutcome(amountMinor, fundsCheckedAgainst(ctx, available));
-  if (outcome.failure === 'insufficient-balance' && ctx.fault('ops-failed-as-error')) {
-    throw new OperationError(422, outcome.message);
-  }
+  if (outcome.failure === 'insufficient-balance' && ctx.fault('ops-failed-as-error')) throw new OperationError(422, outcome.message);
   // The fault: the funds check and the debit are apart (a slow ledger write), so concurrent payouts all
   // pass the check; 50 ms, wide enough for a burst of eight on a loaded machine.
   if (ctx.fault('money-overdraft-race')) await sleep(50);
