@@ -75,7 +75,8 @@ async function respond(app: SandboxApp, req: IncomingMessage, res: ServerRespons
     // Past the limit the rest is never read (it may be endless): the stream is paused and the connection dropped after the answer.
     const read = await readBounded(req, { keep: limit, stopAfter: limit, onStop: 'pause' });
     const wire = { method: req.method ?? 'GET', target: req.url ?? '/', origin, headers: pairs(req.rawHeaders) };
-    answer = await answerWire(app, { ...wire, body: read.stopped ? 'too-large' : read.kept }, received);
+    const unread = app.options.faults.has('http-chunked-body-empty') && req.headers['transfer-encoding'] !== undefined;
+    answer = await answerWire(app, { ...wire, body: read.stopped ? 'too-large' : unread ? Buffer.alloc(0) : read.kept }, received);
     body = answer.response.bytes();
   } catch {
     // A client gone mid-body, or an answer that failed (a recording, a log sink).

@@ -1,5 +1,6 @@
 // One request through undici's dispatcher, its answer read as it arrives: the suites' transport. Not
 // `request()`: it wraps every body in a Readable stream and needs an AbortController for the deadline.
+import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { BoundedCollector, type BoundedBody, type BodyLimits } from '../common/bounded-body.js';
 
@@ -13,8 +14,8 @@ export interface Answer {
 interface DispatchInit {
   method: Dispatcher.HttpMethod;
   headers: Record<string, string>;
-  /** None for a request without a body (a GET). */
-  body: string | undefined;
+  /** None for a request without a body (a GET); chunks are sent with Transfer-Encoding: chunked. */
+  body: string | Readable | undefined;
   /** The whole exchange's deadline (ms): undici's own timeouts bound each wait, so a target trickling
    *  a byte at a time passes them all. */
   timeoutMs: number;

@@ -1,5 +1,6 @@
 // The one HTTP layer of the suites: signs (P-SIGN), sends with timeouts, resends what a replay of
 // another run's request or a rate limit explains, and records each exchange as redacted evidence.
+import { Readable } from 'node:stream';
 import type { Agent } from 'undici';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Exchange, ExchangeRequest } from '../core/exchange.js';
@@ -247,7 +248,7 @@ export class TargetClient {
     const request = {
       method,
       url: this.redact(url),
-      headers: evidenceHeaders(Object.entries(headers), this.redact),
+      headers: evidenceHeaders(Object.entries({ ...headers, ...(options.chunked ? { 'transfer-encoding': 'chunked' } : {}) }), this.redact),
       body: shortened(this.redact(body)),
     };
     const signing =
@@ -262,7 +263,8 @@ export class TargetClient {
       const answer = await dispatch(await this.connections(), url, {
         method,
         headers,
-        body: method === 'GET' ? undefined : body,
+        // A stream, whose length undici does not know: sent with Transfer-Encoding: chunked.
+        body: method === 'GET' ? undefined : options.chunked ? Readable.from([Buffer.from(body)]) : body,
         timeoutMs: this.timeoutMs,
         limits: LIMITS,
       });

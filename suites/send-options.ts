@@ -39,6 +39,8 @@ export interface SendOptions {
   reuse?: boolean;
   /** A browser's form (the sandbox's hosted checkout): sent unsigned, urlencoded; answered by a page. */
   form?: Record<string, string>;
+  /** The body streamed with Transfer-Encoding: chunked, no Content-Length (P-HTTP-3). */
+  chunked?: boolean;
 }
 
 /** Whether a request is signed the profile's way over the bytes it sends, with a timestamp the client chose: nothing altered, omitted or reused. */

@@ -18,6 +18,11 @@ export const EDGE_FAULTS = {
       'HTTP-CONTENT-LENGTH',
       "Content-Length is set from the text's length in UTF-16 characters, not bytes: an answer with non-ASCII text says it is shorter than it is",
     ],
+    'http-chunked-body-empty': [
+      'P-HTTP-3',
+      'HTTP-CHUNKED-BODY',
+      'a body sent with Transfer-Encoding: chunked is read as empty, as a server reading Content-Length bytes does',
+    ],
     'http-repeated-key-last-wins': [
       'P-HTTP-4',
       'HTTP-REPEATED-KEYS',

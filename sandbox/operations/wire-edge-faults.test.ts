@@ -230,11 +230,24 @@ describe('wire and edges fault switches', () => {
     }
   });
 
+  it('http-chunked-body-empty: a Create Order sent chunked is read as empty, so its signature no longer matches', async () => {
+    const statuses: number[] = [];
+    for (const faults of [[], ['http-chunked-body-empty']] as FaultName[][]) {
+      const sandbox = await startSandbox({ port: 0, clock: () => T0, faults });
+      try {
+        statuses.push(await chunkedCreate(sandbox.baseUrl, orderBody(`CHUNKED-${faults.length}`)));
+      } finally {
+        await sandbox.close();
+      }
+    }
+    expect(statuses).toEqual([201, 401]);
+  });
+
   it('every wire and edges fault has a case here', () => {
     const ours = (Object.keys(FAULTS) as FaultName[]).filter(
       (f) => ['wire', 'edges'].includes(FAULTS[f].area) || f === 'auth-window-past-only',
     );
-    expect(new Set([...CASES.map((c) => c.fault), 'http-content-length-chars'])).toEqual(new Set(ours));
+    expect(new Set([...CASES.map((c) => c.fault), 'http-content-length-chars', 'http-chunked-body-empty'])).toEqual(new Set(ours));
   });
 });
 
@@ -260,4 +273,21 @@ async function rawCreate(baseUrl: string, payload: unknown): Promise<{ length: n
   const split = raw.indexOf('\r\n\r\n');
   const length = Number(/content-length:\s*(\d+)/i.exec(raw.subarray(0, split).toString('latin1'))?.[1]);
   return { length, bytes: raw.length - split - 4 };
+}
+
+/** A signed Create Order whose body node's client streams in two chunks (Transfer-Encoding: chunked): the status. */
+async function chunkedCreate(baseUrl: string, payload: unknown): Promise<number> {
+  const signed = signedRequest({ options: { clock: () => T0 } } as never, { path: OPERATION_PATHS.createOrder, payload });
+  const body = Buffer.from(await signed.text());
+  const headers: Record<string, string> = {};
+  signed.headers.forEach((value, name) => (headers[name] = value));
+  const { request } = await import('node:http');
+  return new Promise((resolve, reject) => {
+    const req = request(`${baseUrl}${OPERATION_PATHS.createOrder}`, { method: 'POST', headers }, (res) => {
+      res.resume().on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.write(body.subarray(0, 10));
+    req.end(body.subarray(10));
+  });
 }

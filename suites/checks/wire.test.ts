@@ -41,6 +41,7 @@ const FAULTS_HERE: FaultName[] = [
   'http-method-html',
   'http-media-type-exact',
   'http-content-length-chars',
+  'http-chunked-body-empty',
   'http-repeated-key-last-wins',
   'auth-window-past-only',
 ];
@@ -80,6 +81,17 @@ describe('what the wire checks try', () => {
     expect(ended[0]!.outcome).toBe('passed');
     return seen;
   };
+
+  it('HTTP-CHUNKED-BODY streams the Create Order in chunks, with no Content-Length, and it is read whole', async () => {
+    const creates: Array<{ headers: Map<string, string>; body: string }> = [];
+    const ended = await runAgainst(
+      wireChecks.filter((c) => c.requirement === 'HTTP-CHUNKED-BODY'),
+      { record: (x) => void creates.push({ headers: new Map(x.headers.map(([n, v]) => [n.toLowerCase(), v])), body: x.body }) },
+    );
+    expect(ended.map((e) => e.outcome)).toEqual(['passed']);
+    expect(creates.map((c) => [c.headers.get('transfer-encoding'), c.headers.has('content-length')])).toEqual([['chunked', false]]);
+    expect(JSON.parse(creates[0]!.body)).toHaveProperty('order_amount');
+  }, 30_000);
 
   it("GET, PUT, PATCH and DELETE on every configured operation path (the interface's two and the four of P-OPS)", async () => {
     expect((await tried()).size).toBe(4 * 6);

@@ -1,5 +1,5 @@
 // The wire (P-HTTP): other methods, the media type as Java, .NET and PHP clients write it,
-// Content-Length in bytes, and a body that repeats a key.
+// Content-Length in bytes, chunked request bodies, and a body that repeats a key.
 import { quoted } from '../../common/http-chunks.js';
 import { OPERATIONS } from '../../core/operations.js';
 import { envelopeProblems, headerIsNot, isJsonContentType } from '../../core/predicates.js';
@@ -86,6 +86,14 @@ async function mediaTypes(ctx: CheckContext): Promise<void> {
       `a Create Order with Content-Type "${contentType}" must be accepted: media types are case-insensitive and may carry parameters (P-HTTP-2)`,
     );
   });
+}
+
+/** HTTP-CHUNKED-BODY (P-HTTP-3, v1.3): a Create Order streamed as Go's and Java's clients stream bodies,
+ *  in chunks with no Content-Length, is read as the same body sent with one. */
+async function chunkedBody(ctx: CheckContext): Promise<void> {
+  const label = 'Create Order streamed with Transfer-Encoding: chunked, no Content-Length';
+  const exchange = await ctx.send({ label, path: CREATE_ORDER_PATH, payload: validOrder(ctx), chunked: true });
+  expectOrderCreated(exchange, 'a Create Order whose body comes in chunks must be read as the same body with Content-Length (P-HTTP-3)');
 }
 
 /** HTTP-REPEATED-KEYS (P-HTTP-4). A 401 is not judged: a server verifying a re-canonicalized parse
@@ -215,5 +223,6 @@ export const wireChecks: Check[] = [
     creates: true,
     run: (ctx) => contentLength(ctx),
   },
+  creating('http-chunked-body', 'HTTP-CHUNKED-BODY', 'a Create Order sent with Transfer-Encoding: chunked is created', chunkedBody),
   creating('http-repeated-keys', 'HTTP-REPEATED-KEYS', 'a body that repeats order_id is refused with 400', repeatedKeys),
 ];
