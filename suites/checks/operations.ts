@@ -43,7 +43,13 @@ async function balanceDebited(ctx: CheckContext): Promise<void> {
   await balanceChange(ctx, 'P-OPS-4', async (before, n) => {
     const amount = ownAmount(ctx, before.currency);
     const body = payoutRequest(ctx, amountNumber(amount), before.currency);
-    await initiated(ctx, body, `initiate a payout of ${decimalText(amount)} ${before.currency}${n > 1 ? ` (try ${n})` : ''}`);
+    const { record } = await initiated(
+      ctx,
+      body,
+      `initiate a payout of ${decimalText(amount)} ${before.currency}${n > 1 ? ` (try ${n})` : ''}`,
+    );
+    // Its record says the debit is taken (P-OPS-4, P-MONEY-1): judged now, not after a wait for settlement.
+    if (record.amount_debited === 'YES' && record.status !== 'FAILED') return { amount, expected: amount };
     const settled = await settledPayout(ctx, body.payout_order_id as string, 'Payout Status until the payout settles');
     if (settled === undefined)
       return { unusable: 'the payout was still PROCESSING or PENDING after 12 s: the debit of a successful payout could not be observed' };

@@ -4,6 +4,7 @@
 // test/check-variants.test.ts (with the end-to-end tests).
 import { describe, expect, it } from 'vitest';
 import { FAULTS, FAULT_NAMES, type FaultName } from '../../sandbox/index.js';
+import { DEFAULT_VARIANT } from '../../sandbox/options.js';
 import { catalog } from '../catalog.js';
 import { sandboxTarget, surprisesAgainst } from '../check-test-support.js';
 import type { TargetConfig } from '../config.js';
@@ -61,15 +62,24 @@ describe('detection: each fault of these sections fails a check of its requireme
 });
 
 describe('a payout that stays PROCESSING is not a failure', () => {
-  it('OPS-BALANCE-DEBITED is skipped, saying so, when the payout does not settle within the polling time', async () => {
-    const target = await sandboxTarget({ settleSeconds: 3600 }, (c) => c, 3);
+  const debited = async (debitAt: 'initiation' | 'settlement', faults: FaultName[] = []) => {
+    const target = await sandboxTarget({ settleSeconds: 3600, variant: { ...DEFAULT_VARIANT, debitAt }, faults }, (c) => c, 3);
     try {
-      const { outcome, meta } = await target.run(CHECKS.find((c) => c.id === 'ops-balance-debited')!);
-      expect(outcome).toBe('skipped');
-      expect(meta.skipped).toMatch(/still PROCESSING or PENDING/);
+      return await target.run(CHECKS.find((c) => c.id === 'ops-balance-debited')!);
     } finally {
       await target.close();
     }
+  };
+
+  it('OPS-BALANCE-DEBITED is skipped, saying so, when the payout is not debited and does not settle within the polling time', async () => {
+    const { outcome, meta } = await debited('settlement');
+    expect(outcome).toBe('skipped');
+    expect(meta.skipped).toMatch(/still PROCESSING or PENDING/);
+  }, 30_000);
+
+  it('is judged at once when its record says amount_debited YES: passed, or failed when the balance did not move', async () => {
+    expect((await debited('initiation')).outcome).toBe('passed');
+    expect((await debited('initiation', ['ops-balance-not-debited'])).outcome).toBe('failed');
   }, 30_000);
 });
 
