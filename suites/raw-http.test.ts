@@ -86,7 +86,7 @@ async function prefixedFront(upstream: string, seen: string[]): Promise<string> 
     }
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers))
-      if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
+      if (typeof v === 'string' && !['host', 'connection', 'content-length', 'transfer-encoding'].includes(k)) headers[k] = v;
     const answer = await fetch(upstream + (req.url ?? '').slice('/gw'.length), {
       method: req.method!,
       headers,

@@ -126,7 +126,9 @@ async function proxy(upstream: string, refuse: (path: string) => boolean): Promi
         res.writeHead(401, { 'content-type': 'application/json' }).end('{"status":false,"code":401,"message":"signature does not match"}');
         return;
       }
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([name]) => name !== 'host' && name !== 'content-length'));
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([name]) => !['host', 'content-length', 'transfer-encoding'].includes(name)),
+      );
       void fetch(upstream + req.url, {
         method: req.method ?? 'POST',
         headers: headers as Record<string, string>,

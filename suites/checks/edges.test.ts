@@ -114,7 +114,7 @@ async function front(options: {
     }
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers))
-      if (typeof v === 'string' && !['host', 'connection', 'content-length'].includes(k)) headers[k] = v;
+      if (typeof v === 'string' && !['host', 'connection', 'content-length', 'transfer-encoding'].includes(k)) headers[k] = v;
     const answer = await fetch(upstream + (req.url ?? ''), {
       method: req.method!,
       headers,

@@ -54,7 +54,8 @@ export async function realFront(options: StartOptions = {}, clock: Clock = virtu
     }
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(req.headers))
-      if (typeof value === 'string' && !['host', 'connection', 'content-length'].includes(name)) headers[name] = value;
+      if (typeof value === 'string' && !['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive'].includes(name))
+        headers[name] = value;
     const method = req.method ?? 'GET';
     const answer = await fetch(upstream + req.url, {
       method,
