@@ -55,7 +55,8 @@ export default defineConfig({
     // Property tests run hundreds of cases; keep the default budget generous but finite.
     testTimeout: 30_000,
     // Both cores of a small CI machine: vitest's default leaves one idle on two. The test files often wait
-    // on loopback servers and child processes, so more workers than cores overlap well (test:e2e, waiting more, takes 4).
+    // on loopback servers and child processes, so more workers than cores overlap well. Every project takes
+    // this value (--maxWorkers on the command line does not reach them); a fourth made test:e2e no faster.
     maxWorkers: 3,
     projects: [
       {
