@@ -22,6 +22,10 @@ import {
 
 type Json = Record<string, unknown>;
 
+/** A payout record that says its debit is taken (P-OPS-4, P-MONEY-1): the balance is judged at once, with
+ *  no wait for settlement. One that says NO takes it when it settles. */
+export const debitTaken = (record: Json | undefined): boolean => record?.amount_debited === 'YES' && record.status !== 'FAILED';
+
 export interface Balance {
   balance: Decimal;
   currency: Currency;

@@ -20,7 +20,7 @@ import {
   settledPayout,
   type Decimal,
 } from '../requests.js';
-import { amountNumber, balanceChange, ownAmount, readBalance, walletCurrency } from '../wallet.js';
+import { amountNumber, balanceChange, debitTaken, ownAmount, readBalance, walletCurrency } from '../wallet.js';
 
 type Json = Record<string, unknown>;
 
@@ -48,8 +48,7 @@ async function balanceDebited(ctx: CheckContext): Promise<void> {
       body,
       `initiate a payout of ${decimalText(amount)} ${before.currency}${n > 1 ? ` (try ${n})` : ''}`,
     );
-    // Its record says the debit is taken (P-OPS-4, P-MONEY-1): judged now, not after a wait for settlement.
-    if (record.amount_debited === 'YES' && record.status !== 'FAILED') return { amount, expected: amount };
+    if (debitTaken(record)) return { amount, expected: amount };
     const settled = await settledPayout(ctx, body.payout_order_id as string, 'Payout Status until the payout settles');
     if (settled === undefined)
       return { unusable: 'the payout was still PROCESSING or PENDING after 12 s: the debit of a successful payout could not be observed' };

@@ -15,7 +15,7 @@ import {
   settledPayout,
   validOrder,
 } from '../requests.js';
-import { amountNumber, balanceChange, ownAmount } from '../wallet.js';
+import { amountNumber, balanceChange, debitTaken, ownAmount } from '../wallet.js';
 
 /** n harmless reads at once, so n connections are open before the race and its requests leave together. */
 export async function warmConnections(ctx: CheckContext, n: number, walletId?: string): Promise<void> {
@@ -66,10 +66,7 @@ async function concurrentInitiations(ctx: CheckContext): Promise<void> {
       ),
     );
     const winner = expectOneWinner(exchanges, 409, 'Transaction Initiations with one new payout_order_id', 'P-OPS-5');
-    // A record that says amount_debited YES has taken its debit: the balance can be judged at once. One
-    // that says NO takes it when it settles (P-OPS-4), so only then is settlement waited for.
-    const initiated = (winner.response?.json as { data?: { status?: unknown; amount_debited?: unknown } } | undefined)?.data;
-    if (initiated?.amount_debited === 'YES' && initiated.status !== 'FAILED') return { amount, expected: amount };
+    if (debitTaken((winner.response?.json as { data?: Record<string, unknown> } | undefined)?.data)) return { amount, expected: amount };
     const settled = await settledPayout(ctx, payoutOrderId, 'Payout Status until the accepted payout settles');
     if (settled === undefined)
       return {
