@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -99,12 +99,13 @@ function stillRuns(pid: number): boolean {
   }
 }
 
-/** Whether the test can listen on the port again (the kit left nothing holding it). */
+/** Whether nothing listens on the port any more (a connection is refused). Not "can the test listen on it
+ *  again": once freed, an ephemeral port may be taken at once by another test's outgoing connection. */
 function portFree(port: number): Promise<boolean> {
   return new Promise((resolvePort) => {
-    const server = createServer();
-    server.once('error', () => resolvePort(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolvePort(true)));
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => (socket.destroy(), resolvePort(false)));
+    socket.once('error', () => resolvePort(true));
   });
 }
 
