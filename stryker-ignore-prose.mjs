@@ -5,8 +5,12 @@
 const SAYS_AFTER_FIRST = /^(expect[A-Z]\w*|note)$/;
 /** Calls and constructors whose first argument is a message. */
 const SAYS_FIRST = /^(notice|CheckFailure|CheckSkipped|CheckInconclusive)$/;
-/** Object keys whose value is wording: a label, a title, the expected and actual of a failure. */
-const WORDING_KEYS = new Set(['label', 'title', 'message', 'expected', 'actual']);
+/** Object keys whose value is wording: a label, a title, the expected and actual of a failure, why a try was unusable. */
+const WORDING_KEYS = new Set(['label', 'title', 'message', 'expected', 'actual', 'unusable']);
+/** Calls whose text arguments only make a readable id: ctx.ids.orderId('RACE') stays unique without its prefix. */
+const ID_PREFIX = /^(orderId|payoutOrderId)$/;
+/** A rule cited in a message ('P-OPS-4', 'P-TENANT-1, P-MONEY-4'). */
+const RULE_IDS = /^P-[A-Z]+-\d+(, P-[A-Z]+-\d+)*$/;
 /** Text with words in it: a label passed to a helper ('create an order'), never a value such as 'FAILED' or ' 1.00'. */
 const PROSE = /[A-Za-z] [A-Za-z]/;
 
@@ -35,6 +39,8 @@ const prose = {
       const index = Number(path.key);
       if (name !== undefined && SAYS_AFTER_FIRST.test(name) && index >= 1) return 'a message';
       if (name !== undefined && SAYS_FIRST.test(name) && index === 0) return 'a message';
+      if (name !== undefined && ID_PREFIX.test(name)) return 'an id prefix';
+      if (path.node.type === 'StringLiteral' && RULE_IDS.test(path.node.value)) return 'a rule cited';
       if (PROSE.test(staticText(path.node))) return 'a label or message';
     }
     // A probe's label and wording in a row ([label, options, wording]) or named before use (`const shown = …`).

@@ -34,6 +34,9 @@ export function checkRunner(state: RunState): SandboxTarget['run'] {
   return async (check) => {
     const meta = newMeta(check);
     const outcome = await executeCheck(check, state, meta, scope++);
+    // Every failure, in every test that runs checks so, says what came back.
+    if (outcome === 'failed' && meta.failure?.actual === undefined)
+      throw new Error(`${check.id} failed without saying what came back: ${meta.failure?.message}`);
     return { outcome, meta };
   };
 }

@@ -53,10 +53,16 @@ describe('OPS-BALANCE-DEBITED, as wallet.ts judges a payout’s move', () => {
   });
 
   it('every payout debited twice: failed, with every try’s miss, none excused', async () => {
-    const { outcome, why } = await judge((path, amount, status) => (path === INITIATE && status < 300 ? amount : 0));
+    const { outcome, why, meta } = await judge((path, amount, status) => (path === INITIATE && status < 300 ? amount : 0));
     expect(outcome).toBe('failed');
     expect(why).toMatch(new RegExp(`so the ${MAX_TRIES} misses are the target's \\(P-MONEY-1\\)$`));
     expect(why?.match(/a payout of [\d.]+ moved the balance/g)).toHaveLength(MAX_TRIES);
+    // Each try's reads say which try they belong to, the first's nothing.
+    const afters = meta.evidence.map((x) => x.label).filter((label) => label.startsWith('balance after the payout'));
+    expect(afters.sort()).toEqual([
+      'balance after the payout',
+      ...Array.from({ length: MAX_TRIES - 1 }, (_, i) => `balance after the payout (try ${i + 2})`),
+    ]);
   });
 
   it('only the first payout debited twice: failed, the tries that added up after it erase nothing', async () => {

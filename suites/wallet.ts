@@ -216,11 +216,11 @@ export async function otherActivityAfterMiss(ctx: CheckContext, label: string, w
 }
 
 /** The first usable try decides; after a miss, tries again (MAX_TRIES) and looks for other activity.
- *  Throws CheckSkipped when a quiet look saw the balance move by itself, else a CheckFailure with every miss. */
+ *  `attempt` gets the balance and the try's label suffix (" (try 2)"; none on the first). Throws CheckSkipped when a quiet look saw the balance move by itself, else a CheckFailure with every miss. */
 export async function balanceChange(
   ctx: CheckContext,
   rule: string,
-  attempt: (before: Balance, tryNumber: number) => Promise<{ amount: Decimal; expected: Decimal } | { unusable: string }>,
+  attempt: (before: Balance, suffix: string) => Promise<{ amount: Decimal; expected: Decimal } | { unusable: string }>,
   wallet: WalletRef = {},
 ): Promise<Try> {
   const seen: string[] = [];
@@ -234,7 +234,7 @@ export async function balanceChange(
       unusable.push("the run's own earlier payouts kept settling around the balance read before the payout");
       continue;
     }
-    const outcome = await attempt(look.second, n);
+    const outcome = await attempt(look.second, suffix);
     // A payout that did not end as the rule needs (a bank that refused this amount): another amount, another try.
     if ('unusable' in outcome) {
       unusable.push(outcome.unusable);

@@ -41,11 +41,10 @@ async function refusedCancelCancelsNothing(ctx: CheckContext): Promise<void> {
 /** A Transaction Initiation signed wrong is refused, its payout_order_id is unknown afterwards, and
  *  the balance did not move (judged as wallet.ts judges a change, with this try's own amount). */
 async function refusedInitiationPaysNothing(ctx: CheckContext): Promise<void> {
-  await balanceChange(ctx, 'P-AUTH-5', async (before, n) => {
+  await balanceChange(ctx, 'P-AUTH-5', async (before, suffix) => {
     const amount = ownAmount(ctx, before.currency);
     const body = payoutRequest(ctx, amountNumber(amount), before.currency);
     const { method, path } = ctx.operation('transactionInitiation');
-    const suffix = n > 1 ? ` (try ${n})` : '';
     const refused = await ctx.send({
       label: `Transaction Initiation of ${decimalText(amount)} with an altered signature${suffix}`,
       method,

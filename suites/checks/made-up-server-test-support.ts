@@ -105,7 +105,12 @@ export async function judge(
     return { outcome: 'passed', findings };
   } catch (error) {
     if (error instanceof CheckSkipped) return { outcome: `skipped: ${error.message}`, skip: error, findings };
-    if (error instanceof CheckFailure) return { outcome: 'failed', failure: error, findings };
+    if (error instanceof CheckFailure) {
+      // Every failure these tests see names the exchange it judged and says what came back.
+      if (error.details.actual === undefined || error.details.exchange === undefined)
+        throw new Error(`${check.id} failed without its exchange or what came back: ${error.message}`);
+      return { outcome: 'failed', failure: error, findings };
+    }
     throw error;
   }
 }

@@ -227,10 +227,9 @@ async function refusedMovesNothing(ctx: CheckContext): Promise<void> {
     );
   const firstFinal = !SETTLING.includes(firstRecord.status);
 
-  await balanceChange(ctx, 'P-MONEY-4', async (before, n) => {
+  await balanceChange(ctx, 'P-MONEY-4', async (before, suffix) => {
     const amount = ownAmount(ctx, before.currency);
     const value = amountNumber(amount);
-    const suffix = n > 1 ? ` (try ${n})` : '';
     const refusal = (body: Json, how: string) => ({ body, label: `initiate ${decimalText(amount)} ${how}${suffix}` });
     const from = (walletId: string) => payoutRequest(ctx, value, before.currency, { svc_wallet_id: walletId });
     const { otherEnvironment, otherMerchant } = ctx.config;

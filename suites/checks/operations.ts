@@ -40,14 +40,10 @@ async function balance(ctx: CheckContext): Promise<void> {
 }
 
 async function balanceDebited(ctx: CheckContext): Promise<void> {
-  await balanceChange(ctx, 'P-OPS-4', async (before, n) => {
+  await balanceChange(ctx, 'P-OPS-4', async (before, suffix) => {
     const amount = ownAmount(ctx, before.currency);
     const body = payoutRequest(ctx, amountNumber(amount), before.currency);
-    const { record } = await initiated(
-      ctx,
-      body,
-      `initiate a payout of ${decimalText(amount)} ${before.currency}${n > 1 ? ` (try ${n})` : ''}`,
-    );
+    const { record } = await initiated(ctx, body, `initiate a payout of ${decimalText(amount)} ${before.currency}${suffix}`);
     if (debitTaken(record)) return { amount, expected: amount };
     const settled = await settledPayout(ctx, body.payout_order_id as string, 'Payout Status until the payout settles');
     if (settled === undefined)

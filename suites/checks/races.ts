@@ -50,7 +50,7 @@ export function expectOneWinner(exchanges: Exchange[], loser: number, what: stri
  *  judged as wallet.ts judges a debit so another run's payouts are never blamed on the target. */
 async function concurrentInitiations(ctx: CheckContext): Promise<void> {
   const n = concurrencyOf(ctx.config);
-  await balanceChange(ctx, 'P-OPS-5', async (before, tryNumber) => {
+  await balanceChange(ctx, 'P-OPS-5', async (before, suffix) => {
     const amount = ownAmount(ctx, before.currency);
     const payoutOrderId = ctx.ids.payoutOrderId('RACE');
     // Each request differs (its beneficiary's name), so replay protection cannot be what refuses them.
@@ -59,7 +59,6 @@ async function concurrentInitiations(ctx: CheckContext): Promise<void> {
       return { ...body, beneficiary: { ...(body.beneficiary as object), name: `Kiran Desai ${i + 1} ${ctx.ids.nonce()}` } };
     });
     await warmConnections(ctx, n);
-    const suffix = tryNumber > 1 ? ` (try ${tryNumber})` : '';
     const exchanges = await Promise.all(
       bodies.map((body, i) =>
         initiatePayout(ctx, body, `concurrent initiation ${i + 1} of ${n}, one payout_order_id, ${decimalText(amount)}${suffix}`),

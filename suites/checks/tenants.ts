@@ -72,10 +72,10 @@ async function initiateIsolated(ctx: CheckContext): Promise<void> {
   await balanceChange(
     ctx,
     'P-TENANT-1, P-MONEY-4',
-    async (_, n) => {
+    async (_, suffix) => {
       const amount = ownAmount(ctx, currency);
       const body = payoutRequest(ctx, amountNumber(amount), currency, { svc_wallet_id: otherWallet });
-      const label = `initiate ${decimalText(amount)} from the other merchant's wallet${n > 1 ? ` (try ${n})` : ''}`;
+      const label = `initiate ${decimalText(amount)} from the other merchant's wallet${suffix}`;
       expectStatus(await initiatePayout(ctx, body, label), [403], "a payout from another merchant's wallet must answer 403 (P-TENANT-1)");
       return { amount, expected: ZERO };
     },

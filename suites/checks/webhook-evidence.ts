@@ -18,9 +18,9 @@ export function asExchange(ctx: CheckContext, o: Observation, d: ReceivedDeliver
   const valid = (value: string) =>
     d.headers['x-timestamp'] !== undefined && value === hmacSha256Hex(ctx.config.merchant.secretKey, d.body + d.headers['x-timestamp']);
   const headers = evidenceHeaders(Object.entries(d.headers), ctx.redact, (signature) => !valid(signature));
-  const label = `delivery #${d.n} to the kit's receiver: ${e.event ?? 'an unreadable event'} ${e.eventId ?? ''}${attempt}`;
+  const about = [e.event ?? 'an unreadable event', e.eventId].filter((part) => part !== undefined).join(' ');
   return {
-    label: `${label}; the answer is the kit's`.replace('  ', ' '),
+    label: `delivery #${d.n} to the kit's receiver: ${about}${attempt}; the answer is the kit's`,
     request: { method: d.method, url: new URL(d.path, o.session.receiver.url).href, headers, body: ctx.redact(d.body) },
     response: {
       status: d.answered,
