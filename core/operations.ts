@@ -75,3 +75,11 @@ export const OPERATION_NAMES = Object.keys(OPERATIONS) as OperationName[];
 export function operationAtPath(path: string): OperationName | undefined {
   return OPERATION_NAMES.find((name) => OPERATIONS[name].path === path);
 }
+
+/** The reference sandbox's control requests: the kit sends them only to a declared reference sandbox
+ *  (P-CFG `target`), as the drivers of that target (suites/drivers.ts). */
+export const CONTROL_PATHS = {
+  settlePayout: '/sandbox/payouts/settle',
+  registerWebhook: '/sandbox/webhooks',
+  spareWallet: '/sandbox/wallets',
+} as const;

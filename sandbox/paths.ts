@@ -1,6 +1,6 @@
-import { OPERATIONS } from '../core/operations.js';
+import { CONTROL_PATHS, OPERATIONS } from '../core/operations.js';
 
-/** Where the sandbox serves each operation (the interface's and P-OPS's defaults), and its own control path. */
+/** Where the sandbox serves each operation (the interface's and P-OPS's defaults), and its own control paths. */
 export const OPERATION_PATHS = {
   createOrder: OPERATIONS.createOrder.path,
   orderStatus: OPERATIONS.orderStatus.path,
@@ -8,7 +8,5 @@ export const OPERATION_PATHS = {
   payoutStatus: OPERATIONS.payoutStatus.path,
   balanceInquiry: OPERATIONS.balanceInquiry.path,
   transactionInitiation: OPERATIONS.transactionInitiation.path,
-  settlePayout: '/sandbox/payouts/settle',
-  registerWebhook: '/sandbox/webhooks',
-  spareWallet: '/sandbox/wallets',
+  ...CONTROL_PATHS,
 } as const;

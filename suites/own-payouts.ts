@@ -1,7 +1,6 @@
 // Every payout the run made, per wallet, with its last record seen: P-MONEY-1 explains a balance by
 // them. Fed from every exchange (check-context.ts), so no check has to remember to tell it.
-import { OPERATIONS } from '../core/operations.js';
-import { OPERATION_PATHS } from '../sandbox/paths.js';
+import { CONTROL_PATHS, OPERATIONS } from '../core/operations.js';
 import { operationOf, type TargetConfig } from './config.js';
 import type { Exchange, SendOptions } from './http.js';
 import { dataOf, isSuccess } from './requests.js';
@@ -37,7 +36,7 @@ export function notePayouts(runKey: object, config: TargetConfig, options: SendO
     else if (exchange.response === undefined) walletOf(runKey, walletId).set(String(id), {});
     return;
   }
-  if (record !== undefined && (options.path === OPERATIONS.payoutStatus.path || options.path === OPERATION_PATHS.settlePayout)) {
+  if (record !== undefined && (options.path === OPERATIONS.payoutStatus.path || options.path === CONTROL_PATHS.settlePayout)) {
     const known = findPayout(runKey, String(id), walletId);
     if (known !== undefined) known.last = record;
   }

@@ -1,6 +1,6 @@
 // P-HOOK-5: `webhooks.url` names where the target already delivers; without it the kit registers its
 // receiver through the sandbox's control request, and puts the earlier one back when the run ends.
-import { OPERATION_PATHS } from '../sandbox/paths.js';
+import { CONTROL_PATHS } from '../core/operations.js';
 import { KitReceiver } from '../webhooks/receiver.js';
 
 export type { WebhookSession } from './check.js';
@@ -83,7 +83,7 @@ async function registeredSession(
   // Held in the tick the request is sent: an interrupt while it is out waits for its answer and puts back what it replaced.
   const registration = send({
     label: "register the kit's webhook receiver (the reference sandbox's control request)",
-    path: OPERATION_PATHS.registerWebhook,
+    path: CONTROL_PATHS.registerWebhook,
     payload: { url: receiver.url },
   });
   let ending: Promise<Ending> | undefined;
@@ -117,7 +117,7 @@ async function registeredSession(
     await end();
     release?.();
     throw new CheckInconclusive(
-      `webhooks.url is not set and the target did not take the reference sandbox's registration request (POST ${OPERATION_PATHS.registerWebhook} answered ${answer.response?.status ?? answer.error?.message}): ` +
+      `webhooks.url is not set and the target did not take the reference sandbox's registration request (POST ${CONTROL_PATHS.registerWebhook} answered ${answer.response?.status ?? answer.error?.message}): ` +
         'register a URL that reaches webhooks.listen with the target, and give it as webhooks.url',
     );
   }
@@ -176,7 +176,7 @@ async function restore(client: TargetClient, clock: Clock, receiverUrl: string, 
 /** Sent once more when no answer came at all (an idle connection closed, a keep-alive race): both a
  *  question and putting back one URL are safe to repeat. */
 async function control(client: TargetClient, label: string, payload: { url?: string | null }): Promise<Exchange> {
-  const options = { label, path: OPERATION_PATHS.registerWebhook, payload };
+  const options = { label, path: CONTROL_PATHS.registerWebhook, payload };
   const first = await client.send(options);
   return first.response !== undefined || first.error.code === 'stopped'
     ? first

@@ -1,6 +1,6 @@
 // The wallet P-MONEY-2/3 may drain: `fixtures.spareWallet`, else a fresh one from a declared reference
 // sandbox's control request (so two runs never drain one wallet), else the check is skipped.
-import { OPERATION_PATHS } from '../../sandbox/paths.js';
+import { CONTROL_PATHS } from '../../core/operations.js';
 import { CheckSkipped, type CheckContext } from '../check.js';
 import { isReferenceSandbox } from '../reference-sandbox.js';
 
@@ -23,13 +23,13 @@ export async function spareWallet(
   // the interface does not have.
   const answer = await ctx.sendSetup({
     label: "open a spare wallet for this run (the reference sandbox's control request)",
-    path: OPERATION_PATHS.spareWallet,
+    path: CONTROL_PATHS.spareWallet,
     payload: { balance: SPARE_OPENING_BALANCE },
   });
   const walletId = (answer.response?.json as { data?: { wallet_id?: unknown } } | undefined)?.data?.wallet_id;
   if (answer.response?.status === 201 && typeof walletId === 'string' && walletId !== '')
     return { walletId, source: 'opened for this run' };
   throw new CheckSkipped(
-    `${needs}; the target did not open one through the reference sandbox's control request (POST ${OPERATION_PATHS.spareWallet})`,
+    `${needs}; the target did not open one through the reference sandbox's control request (POST ${CONTROL_PATHS.spareWallet})`,
   );
 }
