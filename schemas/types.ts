@@ -154,6 +154,9 @@ export interface OperationLocation {
   path: string;
 }
 
+/** The drivers a config may name (P-CFG `drivers`). */
+export type DriverName = 'payOrder' | 'failOrder' | 'expireOrder' | 'settlePayout' | 'fundWallet';
+
 /** P-CFG: how the suites are pointed at a target, after the environment variables are applied. */
 export interface TargetConfig {
   baseUrl: string;
@@ -164,6 +167,8 @@ export interface TargetConfig {
   fixtures?: { payouts?: Partial<Record<PayoutState, string>>; otherMerchantPayoutOrderId?: string; spareWallet?: string };
   /** Where the kit's receiver listens, and the URL the target delivers to (P-HOOK-5). */
   webhooks?: { listen: string; url?: string };
+  /** Shell commands that move a record where the interface has no operation for it (P-CFG v1.3). */
+  drivers?: Partial<Record<DriverName, string>>;
   /** Declares the kit's own reference sandbox: only then are its control requests sent (P-CFG v1.3). */
   target?: 'reference-sandbox';
   profile?: {
@@ -171,6 +176,8 @@ export interface TargetConfig {
     concurrency?: number;
     operations?: Partial<Record<OperationKey, OperationLocation | null>>;
     webhooks?: { retryWithinSeconds?: number };
+    /** How long a run waits for a target's own changes, and bounds each driver (default 15). */
+    settleWithinSeconds?: number;
   };
   /** A team's own check modules (absolute paths once loaded). */
   checks?: string[];

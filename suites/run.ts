@@ -16,6 +16,7 @@ import { closeRunState, createRunState, laneLock, type RunState } from './run-st
 import { SECTIONS, type Section } from './sections.js';
 import { fillSettings, type RunInput, type RunSettings } from './settings.js';
 import { loadTeamChecks, type LoadTeamChecksOptions } from './team-checks.js';
+import { refuseUnaskedDrivers } from './drivers.js';
 
 /** What a run is opened with: its target, how team checks load, and what it is given of its settings. */
 export interface RunOptions extends RunInput {
@@ -63,6 +64,7 @@ export class ConformanceRun {
     const { target, teamChecks, sections, ...given } = options;
     const opened = await openTarget(target, given.clock, given.hold);
     try {
+      refuseUnaskedDrivers(opened.config, teamChecks);
       const team = sections === undefined ? await loadTeamChecks(opened.config, teamChecks) : { sections: [], requirements: [] };
       const settings = fillSettings(given, opened.config, opened.clock);
       return new ConformanceRun(opened, settings, sections ?? [...SECTIONS, ...team.sections], [...catalog(), ...team.requirements]);

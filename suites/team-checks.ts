@@ -23,6 +23,8 @@ export interface LoadTeamChecksOptions {
    *  repository does not run its code unasked. */
   discoveredConfig?: string;
   allowChecks?: boolean;
+  /** Likewise for the config's drivers (suites/drivers.ts). */
+  allowDrivers?: boolean;
 }
 
 /** A module runs with the caller's environment (its secrets too), so each is said as it loads. Anything

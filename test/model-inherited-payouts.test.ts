@@ -43,7 +43,7 @@ describe('the expected balance counts an earlier payout for what it did since th
     ['not moved yet: nothing', record('PROCESSING', 'NO'), record('PROCESSING', 'NO'), '100.00'],
   ])('%s', (_name, atStart, last, expected) => {
     const model = {
-      ...emptyModel(true),
+      ...emptyModel(undefined),
       startBalance: decimalOf('100.00')!,
       inherited: [{ payoutOrderId: 'MDLPO-earlier-P1', atStart, last }],
     };

@@ -65,6 +65,12 @@ export const runCommand = defineCommand({
       description:
         'run the team check modules ("checks") of a ./svc-conformance.json found, not named with --config: they are code, run with your environment',
     },
+    {
+      name: 'allow-drivers',
+      type: 'boolean',
+      description:
+        'run the drivers (shell commands) of a ./svc-conformance.json found, not named with --config: they run with your environment',
+    },
     { name: 'allow-production', type: 'boolean', description: 'let checks that create records run against production (P-ENV-3)' },
     {
       name: 'concurrency',
@@ -129,6 +135,7 @@ export const runCommand = defineCommand({
         // Found in the working directory, not named: the code it lists ("checks") does not run unasked.
         ...(configFile !== undefined && options.config === undefined ? { discoveredConfig: configFile } : {}),
         allowChecks: options['allow-checks'],
+        allowDrivers: options['allow-drivers'],
       },
       ...given,
       startedAt: startedAt.getTime(),

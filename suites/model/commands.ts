@@ -2,6 +2,7 @@
 // every rule and moves the model on. Records are named by slot, so a sequence replays exactly.
 import type fc from 'fast-check';
 import { answered } from '../check.js';
+import { checkoutPath as checkoutPathOf, type DriverName } from '../drivers.js';
 import { dataOf, decimalEquals, decimalOf, decimalText, isSuccess, validOrder } from '../requests.js';
 import {
   awaitsSettlement,
@@ -47,8 +48,15 @@ export const KINDS = [
 ] as const;
 export type Kind = (typeof KINDS)[number];
 
-/** The commands only a reference sandbox takes (its checkout page and settle control request). */
-export const SANDBOX_ONLY: readonly Kind[] = KINDS.filter((kind) => /^(checkout|settle)/.test(kind));
+/** The commands a driver carries out (the reference sandbox's checkout and settle requests, or the user's commands). */
+export const DRIVEN: Partial<Record<Kind, DriverName>> = {
+  checkoutPay: 'payOrder',
+  checkoutFail: 'failOrder',
+  checkoutExpire: 'expireOrder',
+  settleSuccess: 'settlePayout',
+  settleFailed: 'settlePayout',
+  settleReversed: 'settlePayout',
+};
 
 /** Minor-unit endings of payout amounts: the sandbox processes any but a few (drawn per payout), and its bank rejects 13. */
 const PROCESSED_ENDING = 'processed';
@@ -71,7 +79,11 @@ export class ModelCommand implements fc.AsyncCommand<Model, Real, false> {
   }
 
   check(m: Readonly<Model>): boolean {
-    if (SANDBOX_ONLY.includes(this.kind) && !m.sandbox) return false;
+    const driver = DRIVEN[this.kind];
+    if (driver !== undefined && m.drivers?.has(driver) !== true) return false;
+    // The sandbox's checkout and settle are the target's to refuse; the user's commands are asked only for
+    // a move the lifecycle allows, as a command may change a record under the target (P-STATE).
+    const commands = m.drivers?.kind === 'command';
     const order = m.orders[this.slot];
     const payout = m.payouts[this.slot];
     switch (this.kind) {
@@ -80,7 +92,12 @@ export class ModelCommand implements fc.AsyncCommand<Model, Real, false> {
       case 'checkoutPay':
       case 'checkoutFail':
       case 'checkoutExpire':
-        return order?.checkoutPath !== undefined;
+        return commands ? order?.state === 'UN_PAID' : order?.checkoutPath !== undefined;
+      case 'settleSuccess':
+      case 'settleFailed':
+        return payout !== undefined && (!commands || awaitsSettlement(payout.last));
+      case 'settleReversed':
+        return payout !== undefined && (!commands || payout.last.status === 'SUCCESS');
       case 'createOrderUsedId':
       case 'orderStatus':
       case 'orderCancel':
@@ -194,9 +211,9 @@ const RUN: Record<Kind, (m: Model, r: Real, slot: number) => Promise<void>> = {
     order.state = String(record.order_status);
   },
 
-  checkoutPay: (m, r, slot) => checkout(m, r, slot, 'success', 'PAID'),
-  checkoutFail: (m, r, slot) => checkout(m, r, slot, 'failure', 'FAILED'),
-  checkoutExpire: (m, r, slot) => checkout(m, r, slot, 'expire', 'EXPIRED'),
+  checkoutPay: (m, r, slot) => checkout(m, r, slot, 'payOrder', 'PAID'),
+  checkoutFail: (m, r, slot) => checkout(m, r, slot, 'failOrder', 'FAILED'),
+  checkoutExpire: (m, r, slot) => checkout(m, r, slot, 'expireOrder', 'EXPIRED'),
 
   initiate: (m, r, slot) => initiate(m, r, slot, PROCESSED_ENDING),
   initiateRejected: (m, r, slot) => initiate(m, r, slot, REJECTED_ENDING),
@@ -271,23 +288,26 @@ const RUN: Record<Kind, (m: Model, r: Real, slot: number) => Promise<void>> = {
 /** An order as Create Order answered it, for `amount` INR; its checkout page only when on the target itself. */
 function orderRecord(r: Real, orderId: string, record: Json, amount: number, state: string): OrderRecord {
   const written = { svcOrderId: record.svc_order_id, createdAt: record.created_at, amount: decimalOf(amount)!, currency: 'INR' };
-  try {
-    const link = new URL(String(record.payment_link));
-    if (link.origin === new URL(r.ctx.config.baseUrl).origin) return { orderId, written, state, checkoutPath: link.pathname };
-  } catch {
-    // No payment link, or not a URL: no checkout to follow.
-  }
-  return { orderId, written, state };
+  const paymentLink = typeof record.payment_link === 'string' ? record.payment_link : undefined;
+  const checkoutPath = checkoutPathOf(r.ctx, paymentLink);
+  return { orderId, written, state, ...(paymentLink !== undefined ? { paymentLink } : {}), ...(checkoutPath ? { checkoutPath } : {}) };
 }
 
-async function checkout(m: Model, r: Real, slot: number, outcome: 'success' | 'failure' | 'expire', state: string): Promise<void> {
+async function checkout(m: Model, r: Real, slot: number, name: 'payOrder' | 'failOrder' | 'expireOrder', state: string): Promise<void> {
   const order = m.orders[slot]!;
-  const word = { success: 'pay', failure: 'fail', expire: 'expire' }[outcome];
-  const exchange = await r.checkout(`checkout ${word} ${orderName(slot)} (the sandbox's hosted checkout)`, order.checkoutPath!, outcome);
-  const took = statusOf(exchange) === 200;
-  r.step(
-    `checkout ${word} ${orderName(slot)} (it was ${order.state}) → ${briefly(exchange)}${took ? ` (now ${state})` : ' (not taken)'}`,
-    exchange,
-  );
-  if (took) order.state = state;
+  const record = {
+    ORDER_ID: order.orderId,
+    SVC_ORDER_ID: String(order.written.svcOrderId),
+    AMOUNT: decimalText(order.written.amount),
+    ...(order.paymentLink !== undefined ? { PAYMENT_LINK: order.paymentLink } : {}),
+  };
+  if (m.drivers!.kind === 'command') {
+    await r.driveThenRead(name, record, `drivers.${name} for ${orderName(slot)} (it was ${order.state})`);
+    return RUN.orderStatus(m, r, slot);
+  }
+  const word = { payOrder: 'pay', failOrder: 'fail', expireOrder: 'expire' }[name];
+  const { done, said, exchange } = await r.drive(name, record, `checkout ${word} ${orderName(slot)} (the sandbox's hosted checkout)`);
+  const answer = exchange === undefined ? said : briefly(exchange);
+  r.step(`checkout ${word} ${orderName(slot)} (it was ${order.state}) → ${answer}${done ? ` (now ${state})` : ' (not taken)'}`, exchange);
+  if (done) order.state = state;
 }

@@ -2,7 +2,8 @@
 // A broken rule is shrunk, run once more to confirm it, and reported as steps with a replay line.
 import fc from 'fast-check';
 import { CheckFailure, CheckSkipped, type CheckContext } from '../check.js';
-import { ModelCommand, SANDBOX_ONLY, type Kind } from './commands.js';
+import { DRIVEN, ModelCommand, type Kind } from './commands.js';
+import { driverFor } from '../drivers.js';
 import { emptyModel, SLOTS, type Model, type ModelRule } from './model.js';
 import { otherActivityAfterMiss, otherActivitySeen } from '../wallet.js';
 import { readBalanceInto, sequencePlan, type SequencePlan, type Watch } from './plans.js';
@@ -45,7 +46,7 @@ async function runSequence(
   }));
   try {
     await fc.asyncModelRun(async () => {
-      const model = emptyModel(facts.sandbox);
+      const model = emptyModel(facts.drivers);
       if (rule === 'MONEY-CONSERVATION') await readBalanceInto(model, real, watch);
       return { model, real };
     }, tracked);
@@ -72,7 +73,7 @@ const decode = (codes: readonly number[]) =>
 export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void> {
   const plan = sequencePlan(rule);
   const facts = await targetFacts(ctx, plan.payouts);
-  const usable = (kind: Kind) => facts.sandbox || !SANDBOX_ONLY.includes(kind);
+  const usable = (kind: Kind) => DRIVEN[kind] === undefined || facts.drivers?.has(DRIVEN[kind]) === true;
   const fixed = plan.fixed.filter((sequence) => sequence.every((command) => usable(command.kind)));
   const reached = new Set<string>();
   const watch: Watch = { afterMiss: false };
@@ -142,7 +143,7 @@ export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void
   }
   if (judged.count === 0)
     throw new CheckSkipped(`not judged: the model could not follow the target: ${judged.notJudged[0] ?? 'no sequence ran'} (${rule})`);
-  judgeReach(ctx, rule, plan, reached);
+  judgeReach(ctx, rule, plan, reached, facts);
 }
 
 /** P-MONEY-1: a balance the run's payouts do not explain fails the target, unless a quiet look saw the
@@ -167,15 +168,18 @@ async function moneyVerdict(
   );
 }
 
-/** Off the reference sandbox only the target moves records to most final states: a rule whose point is
- *  states none of its sequences reached is not judged (a pass would claim what was never seen). */
-function judgeReach(ctx: CheckContext, rule: ModelRule, plan: SequencePlan, reached: ReadonlySet<string>): void {
+/** Without a driver only the target moves records to most final states: a rule whose point is states
+ *  none of its sequences reached is not judged (a pass would claim what was never seen). */
+function judgeReach(ctx: CheckContext, rule: ModelRule, plan: SequencePlan, reached: ReadonlySet<string>, facts: TargetFacts): void {
   if (plan.aims === undefined) return;
   const missing = plan.aims.states.filter((state) => !reached.has(state));
   if (missing.length === 0) return;
   const named = missing.map((state) => state.replace(':', ' ')).join(', ');
+  const absent = [...new Set(missing.map(driverFor))].filter((name) => name !== undefined && facts.drivers?.has(name) !== true);
   const why =
-    "the model moves records there only through the reference sandbox's checkout and settle control requests, and the target did not move them there itself";
+    absent.length > 0
+      ? `the target did not move records there itself, and the config has no ${absent.map((name) => `drivers.${name}`).join(' or ')} to do it`
+      : "the run's drivers did not move records there (see the sequences' steps), nor did the target itself";
   if (plan.aims.needed && missing.length === plan.aims.states.length)
     throw new CheckSkipped(`not judged: no sequence reached ${named}, the states ${rule} is about (${why})`);
   ctx.notice(

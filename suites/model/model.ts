@@ -1,6 +1,7 @@
 // The model of what the target must hold for this run's merchant (P-STATE, P-MONEY-1, P-DUP-5).
 // Pure: no requests here (target.ts sends them, commands.ts ties the two).
 import { decimalEquals, decimalMinus, decimalOf, decimalPlus, decimalText, type Decimal } from '../../schemas/amounts.js';
+import type { Drivers } from '../drivers.js';
 import { payoutEffect } from '../wallet.js';
 
 /** The requirements the model judges; each model check asserts one of them. */
@@ -17,6 +18,8 @@ export interface OrderRecord {
   written: { svcOrderId: unknown; createdAt: unknown; amount: Decimal; currency: string };
   /** The state of the last answer that showed one. */
   state: string;
+  /** Its payment_link as answered, for a driver. */
+  paymentLink?: string;
   /** The path of its payment_link, when it is on the target itself (the sandbox's hosted checkout). */
   checkoutPath?: string;
 }
@@ -44,19 +47,19 @@ interface InheritedPayout {
 export interface Model {
   orders: (OrderRecord | undefined)[];
   payouts: (PayoutRecord | undefined)[];
-  /** Whether the target is a reference sandbox: its control requests may be sent. */
-  sandbox: boolean;
+  /** What moves records where no operation does: the reference sandbox's requests, the user's commands, or none. */
+  drivers: Drivers | undefined;
   /** Whether this sequence reads the balance (the money rule): its start, read before the first command. */
   startBalance?: Decimal;
   /** The money rule's sequences: earlier payouts still to settle at the start (empty otherwise). */
   inherited: InheritedPayout[];
 }
 
-export function emptyModel(sandbox: boolean): Model {
+export function emptyModel(drivers: Drivers | undefined): Model {
   return {
     orders: Array.from({ length: SLOTS }, () => undefined),
     payouts: Array.from({ length: SLOTS }, () => undefined),
-    sandbox,
+    drivers,
     inherited: [],
   };
 }

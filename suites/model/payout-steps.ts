@@ -81,7 +81,22 @@ function judgeRecord(payout: PayoutRecord, record: Json, r: Real, slot: number, 
 
 export async function settle(m: Model, r: Real, slot: number, target: 'SUCCESS' | 'FAILED' | 'REVERSED'): Promise<void> {
   const payout = m.payouts[slot]!;
-  const exchange = await r.settle(`settle ${payoutName(slot)} to ${target} (the sandbox's control request)`, payout.payoutOrderId, target);
+  const given = {
+    PAYOUT_ORDER_ID: payout.payoutOrderId,
+    WALLET_ID: r.facts.walletId,
+    STATE: target,
+    AMOUNT: String(payout.written.amount),
+  };
+  if (m.drivers!.kind === 'command') {
+    await r.driveThenRead(
+      'settlePayout',
+      given,
+      `drivers.settlePayout ${payoutName(slot)} to ${target} (it was ${String(payout.last.status)})`,
+    );
+    return readPayout(m, r, slot, `Payout Status ${payoutName(slot)} after drivers.settlePayout`);
+  }
+  const label = `settle ${payoutName(slot)} to ${target} (the sandbox's control request)`;
+  const exchange = (await r.drive('settlePayout', given, label)).exchange!;
   const record = statusOf(exchange) === 200 ? dataOf(exchange) : undefined;
   r.step(
     `settle ${payoutName(slot)} to ${target} (it was ${String(payout.last.status)}) → ${briefly(exchange, record?.status)}${record ? '' : ' (not taken)'}`,

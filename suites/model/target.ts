@@ -5,8 +5,8 @@ import { minorUnitOf } from '../../schemas/amounts.js';
 import type { Currency } from '../../schemas/types.js';
 import type { CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
-import { OPERATION_PATHS } from '../../sandbox/paths.js';
-import { isReferenceSandbox } from '../reference-sandbox.js';
+import { OPERATIONS } from '../../core/operations.js';
+import { driversOf, type Driven, type DriverName, type DriverRecord, type Drivers } from '../drivers.js';
 import { decimalText, payoutRequest, payoutStatusBody, type Decimal } from '../requests.js';
 import { SANDBOX_OUTCOME_ENDINGS, walletCurrency } from '../wallet.js';
 import type { ModelRule } from './model.js';
@@ -15,7 +15,7 @@ type Json = Record<string, unknown>;
 
 /** What the model knows of the target for the whole run. */
 export interface TargetFacts {
-  sandbox: boolean;
+  drivers: Drivers | undefined;
   walletId: string;
   currency: Currency;
 }
@@ -103,19 +103,23 @@ export class Real {
     key: 'orderStatus' | 'orderCancel' | 'balanceInquiry' | 'transactionInitiation' | 'createOrder' | 'payoutStatus',
     payload: Json,
   ): Promise<Exchange> {
-    if (key === 'createOrder' || key === 'payoutStatus') return this.ctx.send({ label, path: OPERATION_PATHS[key], payload });
+    if (key === 'createOrder' || key === 'payoutStatus') return this.ctx.send({ label, path: OPERATIONS[key].path, payload });
     const { method, path } = this.ctx.operation(key);
     return this.ctx.send({ label, method, path, payload });
   }
 
-  /** The sandbox's control request moving a payout (sandbox/operations/payouts.ts). */
-  settle(label: string, payoutOrderId: string, status: 'SUCCESS' | 'FAILED' | 'REVERSED'): Promise<Exchange> {
-    return this.ctx.send({ label, path: OPERATION_PATHS.settlePayout, payload: { payout_order_id: payoutOrderId, status } });
+  /** Moves a record by one of the run's drivers (the engine runs a driver's commands only when it has one). */
+  drive(name: DriverName, record: DriverRecord, label: string): Promise<Driven> {
+    return this.facts.drivers!.drive(this.ctx, name, record, label);
   }
 
-  /** The hosted checkout's form, submitted as the customer's browser would (sandbox/checkout.ts). */
-  checkout(label: string, paymentLinkPath: string, outcome: 'success' | 'failure' | 'expire'): Promise<Exchange> {
-    return this.ctx.send({ label, path: paymentLinkPath, form: { method: 'upi', outcome } });
+  /** A user's driver, then the caller reads the record, judged as any read: what the driver did, or the
+   *  target did meanwhile (it may have settled the payout itself, and the driver refused), the read shows. */
+  async driveThenRead(name: DriverName, record: DriverRecord, step: string): Promise<void> {
+    const { done, said } = await this.drive(name, record, `drivers.${name}`);
+    this.step(`${step} → ${said}`);
+    if (!done)
+      this.ctx.notice(`drivers.${name} did not make a change it was asked for (${said}); the model went on from the record as read`);
   }
 
   payoutBody(slot: number, amount: Decimal, overrides: Json = {}): Json {
@@ -153,8 +157,8 @@ export function ownPayoutAmount(ctx: CheckContext, currency: Currency, ending: n
 /** `needsWallet` false (orders only) reads no balance. The money and state rules use the configured
  *  wallet in every run (P-CLI v1.3): a wallet opened for the kit would let a target hide faults elsewhere. */
 export async function targetFacts(ctx: CheckContext, needsWallet: boolean): Promise<TargetFacts> {
-  const sandbox = isReferenceSandbox(ctx);
+  const drivers = driversOf(ctx);
   const walletId = ctx.config.merchant.walletId;
-  if (!needsWallet) return { sandbox, walletId, currency: 'INR' };
-  return { sandbox, walletId, currency: await walletCurrency(ctx) };
+  if (!needsWallet) return { drivers, walletId, currency: 'INR' };
+  return { drivers, walletId, currency: await walletCurrency(ctx) };
 }
