@@ -178,6 +178,8 @@ export interface TargetConfig {
     webhooks?: { retryWithinSeconds?: number };
     /** How long a run waits for a target's own changes, and bounds each driver (default 15). */
     settleWithinSeconds?: number;
+    /** How long after a write the run's last phase reads it again (default 12). */
+    revisitAfterSeconds?: number;
   };
   /** A team's own check modules (absolute paths once loaded). */
   checks?: string[];

@@ -12,6 +12,7 @@ import type { HttpAnswer } from '../core/exchange.js';
 import type { CheckMeta, CheckOutcome } from '../core/report.js';
 import { observe } from './observers.js';
 import { notePayouts } from './own-payouts.js';
+import { noteWritten } from './written.js';
 import type { Redact } from './redact.js';
 import { laneLock, type RunState } from './run-state.js';
 import type { RunSettings } from './settings.js';
@@ -194,6 +195,7 @@ const REMOVED: object = Object.defineProperty({}, 'client', {
 function tally(state: RunState, meta: CheckMeta, options: SendOptions, exchange: Exchange): void {
   const { config } = state.settings;
   notePayouts(state, config, options, exchange);
+  noteWritten(state, config, options, exchange, (state.settings.clock ?? systemClock).now());
   const status = exchange.response?.status;
   if (exchange.response !== undefined && isPlainlySigned(options, config.merchant) && ownMethod(config, options))
     tallySigned(meta, exchange.response);

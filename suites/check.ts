@@ -46,6 +46,8 @@ export interface Check {
   lane?: string;
   /** Runs with no other request of the run in flight (a race that other traffic would dilute). */
   alone?: boolean;
+  /** Runs once the other checks have ended: it revisits what they wrote (profile.revisitAfterSeconds). */
+  last?: boolean;
   /** Keep every exchange of a failure, not only the last few: the proof is the whole set of answers
    *  (the concurrent-duplicate race: the one 201 and every other answer). */
   keepAllEvidence?: boolean;

@@ -144,7 +144,7 @@ export class ConformanceRun {
   }
 
   /** At concurrency 1, as listed. Above it: checks that run alone, then the rest side by side, lanes
-   *  first (they take longest); a team's checks after the kit's. */
+   *  first (they take longest); a team's checks after the kit's. Checks marked `last` end the run. */
   private async schedule(): Promise<CheckResult[]> {
     const all = this.plan();
     const plan = all.filter((p) => selected(this.settings, p.check));
@@ -160,11 +160,13 @@ export class ConformanceRun {
       tell.finished();
     };
     const concurrency = this.state.requests.max;
+    const last = (p: Planned) => p.check.last === true;
     if (concurrency === 1) {
-      for (const planned of plan) await runOne(planned);
+      for (const planned of [...plan.filter((p) => !last(p)), ...plan.filter(last)]) await runOne(planned);
     } else {
       const team = (p: Planned) => this.sections[p.section]!.team === true;
-      for (const phase of [plan.filter((p) => !team(p)), plan.filter(team)]) {
+      const phases = [plan.filter((p) => !team(p) && !last(p)), plan.filter((p) => team(p) && !last(p)), plan.filter(last)];
+      for (const phase of phases) {
         for (const planned of phase.filter((p) => p.check.alone)) await runOne(planned);
         await sideBySide(
           phase.filter((p) => !p.check.alone),

@@ -11,6 +11,7 @@ import { moneyChecks } from './checks/money.js';
 import { createOrderChecks } from './checks/orders.js';
 import { payoutStatusChecks } from './checks/payouts.js';
 import { raceChecks } from './checks/races.js';
+import { revisitChecks } from './checks/revisit.js';
 import { signatureChecks } from './checks/signature.js';
 import { tenantChecks } from './checks/tenants.js';
 import { webhookChecks } from './checks/webhooks.js';
@@ -40,6 +41,6 @@ export const SECTIONS: readonly Section[] = [
   { name: 'Wallet', checks: moneyChecks },
   { name: 'Profile operations', checks: [...raceChecks, ...operationChecks, ...longPayoutIdChecks] },
   { name: 'Isolation', checks: tenantChecks },
-  { name: 'Records over time', checks: modelChecks },
+  { name: 'Records over time', checks: [...modelChecks, ...revisitChecks] },
   { name: 'Webhooks', checks: webhookChecks },
 ];

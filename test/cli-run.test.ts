@@ -32,7 +32,9 @@ async function target(
   closers.push(sandbox.close);
   const dir = tempDir();
   const config = join(dir, 'target.json');
-  writeFileSync(config, JSON.stringify(edit(structuredClone(sandbox.config))));
+  // The sandbox keeps real time: the revisit reads at once rather than 12 real seconds later (revisit.test.ts waits).
+  const edited = edit(structuredClone(sandbox.config)) as { profile?: object };
+  writeFileSync(config, JSON.stringify({ ...edited, profile: { ...edited.profile, revisitAfterSeconds: 0 } }));
   return { dir, config };
 }
 

@@ -175,7 +175,7 @@ describe('the evidence', () => {
               path: '/api/v3/banking/balance',
               payload: { svc_wallet_id: ctx.config.merchant.walletId, debit_account_type: 'svc_wallet' },
             });
-          throw new CheckFailure('it failed after nine requests');
+          throw new CheckFailure('it failed after nine requests', { actual: 'nine answers' });
         },
       };
       const { outcome, meta } = await target.run(many);

@@ -152,6 +152,16 @@ export const EDGE_FAULTS = {
       'STATE-ORDER-LIFECYCLE',
       'a PAID order can be cancelled: Order Cancel answers 200 and the order reads CANCELLED',
     ],
+    'dup-memory-expires': [
+      'P-DUP-5',
+      'DUP-PERMANENT',
+      'the duplicate check remembers an order_id for 10 s (a cache with a TTL): after that the id creates a new order',
+    ],
+    'state-expiry-job-rewrites': [
+      'P-STATE-3',
+      'STATE-READS-AGREE',
+      'a background expiry job sweeps orders by age alone: 10 s after creation a CANCELLED or PAID order reads EXPIRED',
+    ],
     'state-payout-reopens': [
       'P-STATE-2',
       'STATE-PAYOUT-LIFECYCLE',

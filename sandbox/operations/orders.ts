@@ -40,6 +40,9 @@ function duplicateOf(ctx: OperationContext, orderId: number | string): Order | u
   return ctx.store.orders.get(storageKey(ctx, orderId));
 }
 
+/** How old a record is when the faults that act later act: under the kit's revisit (12 s), above any one check's span. */
+const FORGETS_AFTER_MS = 10_000;
+
 function duplicateError(orderId: number | string): OperationError {
   return new OperationError(
     409,
@@ -53,7 +56,9 @@ export const createOrder: OperationHandler = async (ctx) => {
   // The check and the insert run in one synchronous stretch, so concurrent creates cannot both pass
   // the check (P-DUP-2). Under `dup-race` a wait between them lets them interleave.
   const existing = duplicateOf(ctx, accepted.orderId);
-  const freed = existing?.status === 'CANCELLED' && ctx.fault('dup-id-freed-on-cancel');
+  const freed =
+    (existing?.status === 'CANCELLED' && ctx.fault('dup-id-freed-on-cancel')) ||
+    (existing !== undefined && ctx.fault('dup-memory-expires') && ctx.now() - existing.createdAt > FORGETS_AFTER_MS);
   if (existing !== undefined && !freed && !ctx.fault('dup-allowed')) {
     if (ctx.fault('dup-overwrites')) {
       existing.amountMinor = accepted.amountMinor;
@@ -142,6 +147,8 @@ function lookUp(ctx: OperationContext, anyMerchant = false): Order {
   if (order === undefined) {
     throw new OperationError(404, `no order with order_id ${JSON.stringify(String(orderId))} for this merchant`);
   }
+  // Under `state-expiry-job-rewrites` a sweep expires orders by age alone, final ones too.
+  if (ctx.fault('state-expiry-job-rewrites') && ctx.now() - order.createdAt > FORGETS_AFTER_MS) order.status = 'EXPIRED';
   return settleOrder(order, ctx.now(), ctx.store);
 }
 

@@ -54,6 +54,29 @@ const CASES: FaultCase[] = [
     on: 10_000,
   },
   {
+    fault: 'dup-memory-expires',
+    async observe(faults) {
+      const s = orderSandbox({ faults });
+      await createdOrder(s, orderBody('OLD-1'));
+      s.advance(11);
+      return (await s.create(orderBody('OLD-1'))).status;
+    },
+    off: 409,
+    on: 201,
+  },
+  {
+    fault: 'state-expiry-job-rewrites',
+    async observe(faults) {
+      const s = orderSandbox({ faults });
+      await createdOrder(s, orderBody('SWEPT-1'));
+      await s.cancel('SWEPT-1');
+      s.advance(11);
+      return (await s.status('SWEPT-1')).json.data.order_status;
+    },
+    off: 'CANCELLED',
+    on: 'EXPIRED',
+  },
+  {
     fault: 'dup-id-freed-on-cancel',
     async observe(faults) {
       const s = orderSandbox({ faults });

@@ -14,6 +14,7 @@ import { operationChecks } from './operations.js';
 import { createOrderChecks } from './orders.js';
 import { payoutStatusChecks } from './payouts.js';
 import { raceChecks } from './races.js';
+import { revisitChecks } from './revisit.js';
 import { signatureChecks } from './signature.js';
 
 /**
@@ -32,7 +33,8 @@ export const AUTH_AREA_CHECKS: readonly Check[] = [
 /**
  * Create Order, Duplicates, Payout Status and Profile operations. DUP-EXACT-IDS is checked among the
  * edges (checks/edges.ts), with the identifier edges it rests on; DUP-PERMANENT by the model
- * (checks/model.ts), over sequences that end a record before its id is used again.
+ * (checks/model.ts), over sequences that end a record before its id is used again, and by the
+ * revisit (checks/revisit.ts), last, once what the others wrote is old.
  */
 export const ORDER_AREA_CHECKS: readonly Check[] = [
   ...createOrderChecks,
@@ -42,6 +44,7 @@ export const ORDER_AREA_CHECKS: readonly Check[] = [
   ...raceChecks,
   ...edgeChecks.filter((c) => c.requirement.startsWith('DUP-')),
   ...modelChecks.filter((c) => c.requirement.startsWith('DUP-')),
+  ...revisitChecks.filter((c) => c.requirement.startsWith('DUP-')),
 ];
 
 export function variantName(v: SandboxVariant): string {

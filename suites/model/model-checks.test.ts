@@ -13,8 +13,10 @@ describe('the model checks on the reference sandbox', () => {
   it('pass, with no finding', async () => expect(await surprisesAgainst({}, modelChecks, { runs: RUNS })).toEqual([]), 60_000);
 });
 
+/** Faults that act only once a record is 10 s old: the revisit catches them (checks/revisit.test.ts). */
+const LATER = ['dup-memory-expires', 'state-expiry-job-rewrites'];
 const STATE_FAULTS = Object.entries(FAULTS)
-  .filter(([, spec]) => spec.area === 'state')
+  .filter(([name, spec]) => spec.area === 'state' && !LATER.includes(name))
   .map(([name]) => name as FaultName);
 
 describe('each state fault fails the model check of its requirement', () => {

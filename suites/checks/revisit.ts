@@ -1,0 +1,139 @@
+// Time as a dimension (P-DUP-5, P-STATE, profile.revisitAfterSeconds): once the other checks have
+// ended, the run revisits what it wrote at least that long before. A duplicate memory that expires,
+// or a background job that rewrites final records, shows only then.
+import { decimalEquals, decimalOf } from '../../schemas/amounts.js';
+import { answered, CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { operationOf } from '../config.js';
+import { createOrder, dataOf, initiatePayout, orderLookup, payoutStatus, validOrder } from '../requests.js';
+import { writtenBy, type Written } from '../written.js';
+
+type Json = Record<string, unknown>;
+
+/** How many records of each kind a revisit reads: enough to see a sweep, few enough to stay quick. */
+const PER_KIND = 2;
+const FINAL_ORDER = ['PAID', 'CANCELLED', 'EXPIRED'];
+const FINAL_PAYOUT = ['FAILED', 'REVERSED'];
+/** What a final record keeps (P-STATE-1, P-STATE-2, P-STATE-3); a message may change. */
+const ORDER_KEPT = ['order_id', 'svc_order_id', 'order_amount', 'order_currency', 'created_at', 'order_status'];
+const PAYOUT_KEPT = [
+  'payout_order_id',
+  'payout_id',
+  'wallet_id',
+  'amount',
+  'currency',
+  'created_at',
+  'status',
+  'amount_debited',
+  'utr_number',
+];
+
+/** The kept fields two records of one record show differently: ids as text, amounts by value (P-DUP-4,
+ *  P-AMOUNT-3), and only where both show the field (a Cancel may answer fewer fields than a Status). */
+function changedFields(kind: Written['kind'], before: Json, after: Json): string[] {
+  return (kind === 'order' ? ORDER_KEPT : PAYOUT_KEPT).filter((f) => {
+    if (before[f] === undefined || after[f] === undefined) return false;
+    const [a, b] = [decimalOf(before[f]), decimalOf(after[f])];
+    if (/amount$/.test(f) && a !== undefined && b !== undefined) return !decimalEquals(a, b);
+    return JSON.stringify(before[f]).replace(/^"|"$/g, '') !== JSON.stringify(after[f]).replace(/^"|"$/g, '');
+  });
+}
+
+const revisitAfterMs = (ctx: CheckContext) => (ctx.config.profile?.revisitAfterSeconds ?? 12) * 1000;
+const stateOf = (w: Written) => String(w.kind === 'order' ? w.last.order_status : w.last.status);
+/** How old a revisited record is, as said: the bound, not the exact age, so a seed's report does not hang on timing. */
+const ageOf = (ctx: CheckContext) => `at least ${revisitAfterMs(ctx) / 1000} s`;
+
+/** A few records of each kind `wanted` keeps, once the newest of them is old enough (the wait is on
+ *  the run's clock: an embedded sandbox's runs faster). When the run wrote none, writes an order itself. */
+async function revisited(ctx: CheckContext, wanted: (w: Written) => boolean): Promise<Written[]> {
+  let picks = pick(ctx, wanted);
+  if (picks.length === 0) {
+    await writeOne(ctx);
+    picks = pick(ctx, wanted);
+  }
+  if (picks.length === 0) throw new CheckSkipped('not judged: the run wrote no record it could revisit');
+  const due = Math.max(...picks.map((w) => w.at)) + revisitAfterMs(ctx);
+  if (ctx.clock.now() < due) await ctx.clock.sleep(due - ctx.clock.now());
+  return picks;
+}
+
+/** Chosen by identifier, not by when: a seed sends the same requests at any concurrency. */
+function pick(ctx: CheckContext, wanted: (w: Written) => boolean): Written[] {
+  const all = writtenBy(ctx.runKey)
+    .filter(wanted)
+    .sort((a, b) => (String(a.id) < String(b.id) ? -1 : 1));
+  return [...all.filter((w) => w.kind === 'order').slice(0, PER_KIND), ...all.filter((w) => w.kind === 'payout').slice(0, PER_KIND)];
+}
+
+/** An order of the revisit's own, cancelled when the target has Order Cancel: a final record to read later. */
+async function writeOne(ctx: CheckContext): Promise<void> {
+  const body = validOrder(ctx);
+  expectStatus(await createOrder(ctx, body, 'create an order to revisit'), [200, 201], 'Create Order of a new order');
+  if (operationOf(ctx.config, 'orderCancel') !== undefined) await orderLookup(ctx, 'orderCancel', body.order_id, 'cancel it');
+}
+
+/** DUP-PERMANENT later: each identifier the run used still answers 409. */
+async function idsStillUsed(ctx: CheckContext): Promise<void> {
+  for (const w of await revisited(ctx, () => true)) {
+    const state = stateOf(w);
+    const again =
+      w.kind === 'order'
+        ? await createOrder(
+            ctx,
+            validOrder(ctx, { order_id: w.id, order_amount: 999.99, order_currency: 'INR' }),
+            `Create Order again with ${w.id}`,
+          )
+        : await initiatePayout(
+            ctx,
+            { ...w.body, beneficiary: { ...(w.body.beneficiary as Json), name: `Later Again ${ctx.ids.nonce()}` } },
+            `Transaction Initiation again with ${w.id}`,
+          );
+    const what = w.kind === 'order' ? 'Create Order with the order_id' : 'Transaction Initiation with the payout_order_id';
+    expectStatus(
+      again,
+      [409],
+      `${what} of a record written ${ageOf(ctx)} earlier (${state} when last read) must answer 409 (P-DUP-5: an identifier once used stays used, however long ago)`,
+    );
+  }
+}
+
+/** STATE-READS-AGREE later: each final record reads as it last did, its state and every field. */
+async function finalRecordsUnchanged(ctx: CheckContext): Promise<void> {
+  const final = (w: Written) => (w.kind === 'order' ? FINAL_ORDER : FINAL_PAYOUT).includes(stateOf(w));
+  for (const w of await revisited(ctx, final)) {
+    // As last seen: the read below is noted too (written.ts), and would replace it.
+    const { kind, id, last } = w;
+    const state = stateOf(w);
+    const read =
+      kind === 'order'
+        ? await orderLookup(ctx, 'orderStatus', id, `Order Status of ${id}, ${state} when last read`)
+        : await payoutStatus(ctx, id, `Payout Status of ${id}, ${state} when last read`);
+    expectStatus(read, [200], `a record the run wrote ${ageOf(ctx)} earlier must still be found (P-STATE-3)`);
+    const record = dataOf(read) ?? {};
+    const changed = changedFields(kind, last, record);
+    expectThat(
+      changed.length === 0,
+      `${kind} ${id}, ${state} (final) when last read, reads ${changed.map((f) => `${f} ${JSON.stringify(record[f])}`).join(', ')} ${ageOf(ctx)} after it was written (P-STATE-1, P-STATE-2: a final record never changes; P-STATE-3)`,
+      { expected: changed.map((f) => `${f} ${JSON.stringify(last[f])}`).join(', '), actual: answered(read), exchange: read },
+    );
+  }
+}
+
+export const revisitChecks: readonly Check[] = [
+  {
+    id: 'revisit-ids-still-used',
+    requirement: 'DUP-PERMANENT',
+    title: 'identifiers the run used are still refused, a while later',
+    creates: true,
+    last: true,
+    run: idsStillUsed,
+  },
+  {
+    id: 'revisit-final-records',
+    requirement: 'STATE-READS-AGREE',
+    title: 'final records the run wrote read the same, a while later',
+    creates: true,
+    last: true,
+    run: finalRecordsUnchanged,
+  },
+];

@@ -1,0 +1,51 @@
+// What the run wrote as the merchant (orders created, payouts initiated), when, and the last record it
+// saw of each: the revisit (checks/revisit.ts) reads them again once time has passed. Fed from every
+// exchange (check-context.ts), so no check has to remember to tell it.
+import { OPERATIONS } from '../core/operations.js';
+import { operationOf, type TargetConfig } from './config.js';
+import type { Exchange, SendOptions } from './http.js';
+import { dataOf, isSuccess } from './requests.js';
+
+type Json = Record<string, unknown>;
+
+export interface Written {
+  kind: 'order' | 'payout';
+  /** The order_id or payout_order_id as sent. */
+  id: string | number;
+  /** When the write was answered, ms on the run's clock. */
+  at: number;
+  /** What the request asked for: a Create Order or Transaction Initiation body. */
+  body: Json;
+  /** The last record an answer showed of it. */
+  last: Json;
+}
+
+const ofRun = new WeakMap<object, Map<string, Written>>();
+
+/** A write taken, or a later record of one: the merchant's own requests only (not another merchant's). */
+export function noteWritten(runKey: object, config: TargetConfig, options: SendOptions, exchange: Exchange, now: number): void {
+  const body = options.payload as Json | undefined;
+  if (body === undefined || !isSuccess(exchange)) return;
+  if (options.as !== undefined && options.as.apiKey !== config.merchant.apiKey) return;
+  const path = options.path;
+  let written = ofRun.get(runKey);
+  if (written === undefined) ofRun.set(runKey, (written = new Map<string, Written>()));
+  const take = (kind: Written['kind'], id: unknown, record: Json | undefined, creates: boolean) => {
+    if ((typeof id !== 'string' && typeof id !== 'number') || record === undefined) return;
+    const key = `${kind}:${String(id)}`;
+    const known = written.get(key);
+    if (known !== undefined) known.last = record;
+    else if (creates) written.set(key, { kind, id, at: now, body, last: record });
+  };
+  if (path === OPERATIONS.createOrder.path) take('order', body.order_id, dataOf(exchange, 'return_data'), true);
+  else if (path === operationOf(config, 'orderStatus')?.path || path === operationOf(config, 'orderCancel')?.path)
+    take('order', body.order_id, dataOf(exchange), false);
+  else if (path === operationOf(config, 'transactionInitiation')?.path && body.svc_wallet_id === config.merchant.walletId)
+    take('payout', body.payout_order_id, dataOf(exchange), true);
+  else if (path === OPERATIONS.payoutStatus.path) take('payout', body.payout_order_id, dataOf(exchange), false);
+}
+
+/** The run's writes so far, oldest first. */
+export function writtenBy(runKey: object): Written[] {
+  return [...(ofRun.get(runKey)?.values() ?? [])].sort((a, b) => a.at - b.at);
+}
