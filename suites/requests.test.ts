@@ -145,9 +145,14 @@ describe('settledPayout: Payout Status until the payout leaves PROCESSING and PE
     const { ctx, at } = reads(['PROCESSING']);
     expect(await settledPayout(ctx, 'PO-1', 'reading', { intervalMs: 300, timeoutMs: 1_200 })).toBeUndefined();
     expect(at).toEqual([0, 300, 600, 900, 1_200]);
+    // By default the config's profile.settleWithinSeconds, 15 when it says none.
     const slow = reads(['PENDING']);
     expect(await settledPayout(slow.ctx, 'PO-1', 'reading')).toBeUndefined();
-    expect(slow.at.at(-1)).toBe(12_000);
+    expect(slow.at.at(-1)).toBe(15_000);
+    const bounded = reads(['PENDING']);
+    bounded.ctx.config = { ...bounded.ctx.config, profile: { ...bounded.ctx.config.profile, settleWithinSeconds: 4 } };
+    expect(await settledPayout(bounded.ctx, 'PO-1', 'reading')).toBeUndefined();
+    expect(bounded.at.at(-1)).toBe(4_000);
   });
 
   it('reads the wallet given', async () => {

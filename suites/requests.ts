@@ -180,13 +180,21 @@ export function initiatePayout(ctx: CheckContext, body: Json, label: string): Pr
 
 const SETTLING: readonly unknown[] = ['PROCESSING', 'PENDING'];
 
+/** How long one wait for the target's own change lasts, ms on the run's clock (profile.settleWithinSeconds,
+ *  default 15); the checks that wait run side by side, so their waits overlap. */
+export const settleWithinMs = (ctx: Pick<CheckContext, 'config'>): number => (ctx.config.profile?.settleWithinSeconds ?? 15) * 1000;
+
+/** "after 15 s (profile.settleWithinSeconds)": what a skip for a wait that ran out says. */
+export const afterSettleWait = (ctx: Pick<CheckContext, 'config'>): string =>
+  `after ${settleWithinMs(ctx) / 1000} s (profile.settleWithinSeconds)`;
+
 /** Re-queries until the payout leaves PROCESSING/PENDING (interface). Undefined at the deadline: a slow
  *  bank is no fault, so callers skip rather than fail. */
 export async function settledPayout(
   ctx: CheckContext,
   payoutOrderId: string,
   label: string,
-  { intervalMs = 250, timeoutMs = 12_000, walletId }: { intervalMs?: number; timeoutMs?: number; walletId?: string } = {},
+  { intervalMs = 250, timeoutMs = settleWithinMs(ctx), walletId }: { intervalMs?: number; timeoutMs?: number; walletId?: string } = {},
 ): Promise<Json | undefined> {
   const deadline = ctx.clock.now() + timeoutMs;
   for (;;) {

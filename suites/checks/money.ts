@@ -5,6 +5,8 @@ import { CheckFailure, CheckSkipped, answered, expectThat, type Check, type Chec
 import { concurrencyOf } from '../settings.js';
 import type { Exchange } from '../http.js';
 import {
+  afterSettleWait,
+  type Decimal,
   decimalEquals,
   decimalMinus,
   decimalPlus,
@@ -14,7 +16,7 @@ import {
   payoutRequest,
   payoutStatus,
   settledPayout,
-  type Decimal,
+  settleWithinMs,
 } from '../requests.js';
 import { WALLET } from './operations.js';
 import { warmConnections } from './races.js';
@@ -49,8 +51,6 @@ const recordOf = (exchange: Exchange, why: string): Json => expectData(exchange,
 /** Whether a record says its amount has not left the wallet yet (P-OPS-4: the debit may wait for settlement). */
 const undebited = (record: Json): boolean => record.amount_debited !== 'YES';
 const SETTLING: readonly unknown[] = ['PROCESSING', 'PENDING'];
-/** One wait for a batch of payouts to settle, shared by all of them, so N payouts cost 12 s and not N × 12 s. */
-const SETTLE_WAIT_MS = 12_000;
 
 /** This run's payouts per spare wallet still in flight, debit to come: a server that debits at settlement
  *  holds them back though Balance Inquiry shows them, so a whole-balance payout may rightly FAIL. */
@@ -64,9 +64,9 @@ function inFlightOn(ctx: CheckContext, walletId: string): Set<string> {
   return ids;
 }
 
-/** Waits (12 s in all) for payouts on the wallet to settle; returns the payout_order_ids still in flight after that. */
+/** Waits (profile.settleWithinSeconds in all, shared by the batch) for payouts on the wallet to settle; returns the payout_order_ids still in flight after that. */
 async function unsettled(ctx: CheckContext, walletId: string, ids: readonly string[], label: string): Promise<string[]> {
-  const deadline = ctx.clock.now() + SETTLE_WAIT_MS;
+  const deadline = ctx.clock.now() + settleWithinMs(ctx);
   const left: string[] = [];
   for (const id of ids) {
     const record = await settledPayout(ctx, id, label, { walletId, timeoutMs: Math.max(0, deadline - ctx.clock.now()) });
@@ -106,7 +106,7 @@ async function exactBalance(ctx: CheckContext): Promise<void> {
   for (const id of inFlightHere) if (!pending.includes(id)) inFlightHere.delete(id);
   if (pending.length > 0) {
     throw new CheckSkipped(
-      `not judged: the whole balance, since ${pending.length} payout(s) of this run on the spare wallet (${pending.join(', ')}) were still in flight with their debit to come after 12 s; a server that debits at settlement holds their amounts back from the balance Balance Inquiry shows (P-OPS-4), so a refusal of that balance could be right`,
+      `not judged: the whole balance, since ${pending.length} payout(s) of this run on the spare wallet (${pending.join(', ')}) were still in flight with their debit to come ${afterSettleWait(ctx)}; a server that debits at settlement holds their amounts back from the balance Balance Inquiry shows (P-OPS-4), so a refusal of that balance could be right`,
     );
   }
   const whole = await spareBalance(ctx, walletId, "the spare wallet's balance just before paying all of it");
@@ -199,7 +199,7 @@ async function noOverdraft(ctx: CheckContext): Promise<void> {
     // Remembered, so MONEY-EXACT-BALANCE on this wallet knows their amounts may still be held back.
     for (const id of inFlightStill) inFlightOn(ctx, walletId).add(id);
     throw new CheckSkipped(
-      `not judged: whether the balance stays at zero or more once the debits are taken, since ${inFlightStill.length} accepted payout(s) (${inFlightStill.join(', ')}) said amount_debited NO and were still in flight after 12 s (P-MONEY-3, P-OPS-4); the accepted amounts were at most the balance`,
+      `not judged: whether the balance stays at zero or more once the debits are taken, since ${inFlightStill.length} accepted payout(s) (${inFlightStill.join(', ')}) said amount_debited NO and were still in flight ${afterSettleWait(ctx)} (P-MONEY-3, P-OPS-4); the accepted amounts were at most the balance`,
     );
   }
 }
@@ -223,7 +223,7 @@ async function refusedMovesNothing(ctx: CheckContext): Promise<void> {
       : initiated;
   if (firstRecord === undefined)
     throw new CheckSkipped(
-      'not judged: the first payout was still PROCESSING or PENDING with amount_debited NO after 12 s, so the balance could not be measured without its own debit',
+      `not judged: the first payout was still PROCESSING or PENDING with amount_debited NO ${afterSettleWait(ctx)}, so the balance could not be measured without its own debit`,
     );
   const firstFinal = !SETTLING.includes(firstRecord.status);
 

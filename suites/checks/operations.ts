@@ -7,7 +7,9 @@ import { answered, expectSchema, expectStatus, expectThat, type Check, type Chec
 import { orderOperationChecks } from './order-operations.js';
 import type { Exchange } from '../http.js';
 import {
+  afterSettleWait,
   balanceInquiry,
+  type Decimal,
   decimalEquals,
   decimalOf,
   decimalText,
@@ -18,7 +20,6 @@ import {
   payoutRequest,
   payoutStatus,
   settledPayout,
-  type Decimal,
 } from '../requests.js';
 import { amountNumber, balanceChange, debitTaken, ownAmount, readBalance, walletCurrency } from '../wallet.js';
 
@@ -47,7 +48,9 @@ async function balanceDebited(ctx: CheckContext): Promise<void> {
     if (debitTaken(record)) return { amount, expected: amount };
     const settled = await settledPayout(ctx, body.payout_order_id as string, 'Payout Status until the payout settles');
     if (settled === undefined)
-      return { unusable: 'the payout was still PROCESSING or PENDING after 12 s: the debit of a successful payout could not be observed' };
+      return {
+        unusable: `the payout was still PROCESSING or PENDING ${afterSettleWait(ctx)}: the debit of a successful payout could not be observed`,
+      };
     if (settled.status !== 'SUCCESS')
       return {
         unusable: `the payout ended ${String(settled.status)}, not SUCCESS: the debit of a successful payout could not be observed`,

@@ -4,6 +4,7 @@ import { answered, expectSchema, expectThat, type Check, type CheckContext } fro
 import { concurrencyOf } from '../settings.js';
 import type { Exchange } from '../http.js';
 import {
+  afterSettleWait,
   createOrder,
   decimalText,
   expectOrderCreated,
@@ -69,7 +70,7 @@ async function concurrentInitiations(ctx: CheckContext): Promise<void> {
     const settled = await settledPayout(ctx, payoutOrderId, 'Payout Status until the accepted payout settles');
     if (settled === undefined)
       return {
-        unusable: 'the accepted payout was still PROCESSING or PENDING with amount_debited NO after 12 s: its debit could not be observed',
+        unusable: `the accepted payout was still PROCESSING or PENDING with amount_debited NO ${afterSettleWait(ctx)}: its debit could not be observed`,
       };
     if (settled.status !== 'SUCCESS')
       return { unusable: `the accepted payout ended ${String(settled.status)}, not SUCCESS: its debit could not be observed` };
