@@ -99,6 +99,11 @@ export const EDGE_FAULTS = {
       'MONEY-REFUSED-NO-EFFECT',
       'a duplicate payout_order_id is refused 409 after its amount was debited, and the debit is kept',
     ],
+    'money-debit-before-validation': [
+      'P-MONEY-4',
+      'MONEY-REFUSED-NO-EFFECT',
+      'the ledger takes the amount before the body is validated: a Transaction Initiation refused 400 (a transfer_mode off the table) keeps its debit',
+    ],
   }),
   ...faultsOf('operations', {
     'ops-initiate-race': [
@@ -156,6 +161,11 @@ export const EDGE_FAULTS = {
       'P-DUP-5',
       'DUP-PERMANENT',
       'the duplicate check remembers an order_id for 10 s (a cache with a TTL): after that the id creates a new order',
+    ],
+    'state-read-replica-lag': [
+      'P-STATE-3',
+      'STATE-READS-AGREE',
+      'Order Status reads a replica 1 s behind: an order read within a second of its creation answers 404',
     ],
     'state-expiry-job-rewrites': [
       'P-STATE-3',

@@ -67,6 +67,17 @@ const CASES: FaultCase[] = [
     on: [409, 700],
   },
   {
+    fault: 'money-debit-before-validation',
+    observe: async (faults) => {
+      const s = bankingSandbox({ faults });
+      const before = await s.balance();
+      const refused = await s.initiate({ ...initiationBody('PO-PAYPAL', { amount: 7 }), transfer_mode: 'paypal' });
+      return [refused.status, before - (await s.balance())];
+    },
+    off: [400, 0],
+    on: [400, 700],
+  },
+  {
     fault: 'ops-initiate-race',
     observe: async (faults) => {
       const s = bankingSandbox({ faults });

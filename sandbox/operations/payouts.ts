@@ -95,9 +95,24 @@ function requireInitiationSchema(ctx: OperationContext): TransactionInitiationRe
   const errors = validateSchema('transaction-initiation-request', body).errors.filter(
     (e) => !(ctx.fault('ops-transfer-mode-unchecked') && e.instancePath === '/transfer_mode' && e.keyword === 'enum'),
   );
-  if (errors.length > 0) throw new OperationError(400, describeErrors(errors.slice(0, 1)));
+  if (errors.length > 0) {
+    if (ctx.fault('money-debit-before-validation')) debitAsOfLedger(ctx);
+    throw new OperationError(400, describeErrors(errors.slice(0, 1)));
+  }
   // Only under that fault: the body is the schema's but for a transfer mode off the table.
   return body as unknown as TransactionInitiationRequest;
+}
+
+/** Under `money-debit-before-validation`: a ledger step ahead of validation takes the amount asked from the
+ *  merchant's own wallet, and the 400 that follows leaves it taken. */
+function debitAsOfLedger(ctx: OperationContext): void {
+  const wallet = ctx.store.wallets.get(String(ctx.body.svc_wallet_id));
+  if (wallet === undefined || wallet.merchantId !== ctx.merchant.id) return;
+  try {
+    wallet.balanceMinor -= amountInMinorUnits(ctx.body.amount, wallet.currency, 'amount');
+  } catch {
+    // No amount to read: nothing taken.
+  }
 }
 
 /** The payout amount in minor units (P-AMOUNT: either form, by value); beyond the sandbox's limit a 422. */

@@ -65,6 +65,18 @@ const CASES: FaultCase[] = [
     on: 201,
   },
   {
+    fault: 'state-read-replica-lag',
+    async observe(faults) {
+      const s = orderSandbox({ faults });
+      await createdOrder(s, orderBody('FRESH-1'));
+      const fresh = (await s.status('FRESH-1')).status;
+      s.advance(2);
+      return [fresh, (await s.status('FRESH-1')).status];
+    },
+    off: [200, 200],
+    on: [404, 200],
+  },
+  {
     fault: 'state-expiry-job-rewrites',
     async observe(faults) {
       const s = orderSandbox({ faults });

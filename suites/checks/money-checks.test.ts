@@ -17,6 +17,7 @@ const OUR_FAULTS: FaultName[] = [
   'money-exact-balance-refused',
   'money-overdraft-race',
   'money-duplicate-debits',
+  'money-debit-before-validation',
   'ops-initiate-race',
   'ops-cancel-race',
   'tenant-order-status',
