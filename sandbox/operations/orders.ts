@@ -144,8 +144,8 @@ function lookUp(ctx: OperationContext, anyMerchant = false): Order {
   requireSchema('order-lookup-request', ctx.body);
   const orderId = ctx.body.order_id as number | string;
   const found = ctx.store.orders.get(storageKey(ctx, orderId)) ?? (anyMerchant ? orderOfAnyMerchant(ctx.store, orderId) : undefined);
-  // Under `state-read-replica-lag` reads go to a replica that has not seen the last second's writes.
-  const order = found !== undefined && ctx.fault('state-read-replica-lag') && ctx.now() - found.createdAt < 1000 ? undefined : found;
+  // Under `state-read-replica-lag` reads go to a replica that has not seen the last 5 s of writes.
+  const order = found !== undefined && ctx.fault('state-read-replica-lag') && ctx.now() - found.createdAt < 5000 ? undefined : found;
   if (order === undefined) {
     throw new OperationError(404, `no order with order_id ${JSON.stringify(String(orderId))} for this merchant`);
   }
