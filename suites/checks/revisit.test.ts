@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import type { FaultName } from '../../sandbox/faults.js';
 import { sandboxTarget } from '../check-test-support.js';
 import { modelChecks } from './model.js';
-import { writtenBy } from '../written.js';
+import { virtualClock } from '../../core/clock.js';
+import { noteWritten, writtenBy } from '../written.js';
+import { exchangeOf, judge, madeUpConfig, madeUpContext } from './made-up-server-test-support.js';
 import { revisitChecks } from './revisit.js';
 
 const [ids, records] = revisitChecks;
@@ -53,5 +55,64 @@ describe('the revisit', () => {
     expect(ended[1]!.why).toMatch(
       /^order \S+, CANCELLED \(final\) when last read, reads order_status "EXPIRED" at least 12 s after it was written \(P-STATE-1/,
     );
+  });
+});
+
+describe('what the revisit compares, against a made-up target', () => {
+  /** The revisit of one final record the run saw as `last`, read back now as `now`. */
+  async function reread(kind: 'order' | 'payout', last: Record<string, unknown>, now: Record<string, unknown>) {
+    const config = madeUpConfig();
+    const ctx = {
+      ...madeUpContext(config, () => ({ status: 200, json: { status: true, code: 200, message: 'ok', data: now } })),
+      clock: virtualClock(),
+    };
+    const path = kind === 'order' ? config.profile!.operations!.orderStatus!.path : '/api/v3/banking/payment/status';
+    const payload = kind === 'order' ? { order_id: 'ORD-1' } : { payout_order_id: 'PO-1' };
+    const options = { label: 'seen', path, payload };
+    noteWritten(
+      ctx.runKey,
+      config,
+      {
+        ...options,
+        path: kind === 'order' ? '/api/v3/pg/order/create' : config.profile!.operations!.transactionInitiation!.path,
+        payload: { ...payload, svc_wallet_id: config.merchant.walletId },
+      },
+      exchangeOf(config, options, { status: 200, json: { data: last, return_data: last } }),
+      ctx.clock.now(),
+    );
+    return judge(
+      records!,
+      () => ({ status: 200, json: { status: true, code: 200, message: 'ok', data: now } }),
+      () => {},
+      { clock: ctx.clock, runKey: ctx.runKey },
+    );
+  }
+
+  it('passes a record read back alike: ids as text, amounts by value, a field one answer leaves out, a new message', async () => {
+    const last = {
+      order_id: 123,
+      order_amount: '10.5',
+      order_currency: 'INR',
+      order_status: 'CANCELLED',
+      created_at: 'x',
+      message: 'Order cancelled',
+    };
+    const now = { order_id: '123', order_amount: 10.5, order_currency: 'INR', order_status: 'CANCELLED', message: 'Order fetched' };
+    expect((await reread('order', last, now)).outcome).toBe('passed');
+  });
+
+  it('fails a final payout whose state, utr_number or amount_debited changed', async () => {
+    const last = { payout_order_id: 'PO-1', status: 'FAILED', amount: '5.00', amount_debited: 'NO', utr_number: 'NA' };
+    for (const change of [{ status: 'SUCCESS' }, { utr_number: 'UTR1' }, { amount_debited: 'YES' }, { amount: '5.01' }]) {
+      const { outcome, failure } = await reread('payout', last, { ...last, ...change });
+      expect(outcome).toBe('failed');
+      expect(failure?.message).toMatch(new RegExp(`^payout PO-1, FAILED \\(final\\) when last read, reads ${Object.keys(change)[0]} `));
+    }
+  });
+
+  it('reads nothing again that was not final when last seen: an UN_PAID order may move', async () => {
+    const last = { order_id: 'ORD-1', order_status: 'UN_PAID', order_amount: '1.00', order_currency: 'INR' };
+    const { outcome } = await reread('order', last, { ...last, order_status: 'EXPIRED' });
+    expect(outcome).not.toBe('failed');
   });
 });
