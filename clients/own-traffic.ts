@@ -1,5 +1,6 @@
 // Which recorded requests are the client's own (verify-client gives it keys made for the run); anything
 // else reaching the recording sandbox is no evidence for or against it: counted and said, never judged.
+import { jsonOf } from '../common/json-of.js';
 import { secretFinder } from '../common/redact.js';
 import type { RecordedExchange } from '../sandbox/options.js';
 import { MERCHANTS } from '../sandbox/tenants.js';
@@ -78,10 +79,6 @@ export function foreignNote(foreign: readonly RecordedExchange[]): string | unde
 }
 
 function parseJson(text: string): Record<string, unknown> | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
+  const value = jsonOf(text);
+  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
 }

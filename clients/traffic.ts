@@ -2,6 +2,7 @@ import type { RecordedExchange } from '../sandbox/options.js';
 import { OPERATIONS, operationAtPath, type OperationName } from '../core/operations.js';
 import type { Exchange } from '../core/exchange.js';
 import type { Redact } from '../suites/redact.js';
+import { jsonOf } from '../common/json-of.js';
 import { evidenceHeaders } from '../common/redact.js';
 import { BYTE_ORDER_MARK } from '../common/utf8.js';
 import { SCENARIOS } from '../sandbox/scenarios.js';
@@ -106,11 +107,8 @@ function sameSubject([orderA, payoutA]: [unknown, unknown], [orderB, payoutB]: [
  * (signature, canonical body) still see it. */
 function parsed(key: 'json' | 'responseJson', text: string): Record<string, unknown> {
   if (text.trim() === '') return {};
-  try {
-    return { [key]: JSON.parse(key === 'json' ? withoutByteOrderMark(text) : text) as unknown };
-  } catch {
-    return {};
-  }
+  const json = jsonOf(key === 'json' ? withoutByteOrderMark(text) : text);
+  return json === undefined ? {} : { [key]: json };
 }
 
 /** A recorded request's header, by name in any case. */

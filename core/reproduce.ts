@@ -1,5 +1,6 @@
 import { changedIdOf, createdIdOf, freshIdPieces, sameId, type CreatedId } from './created-id.js';
 import type { Exchange, Signing } from './exchange.js';
+import { jsonOf } from '../common/json-of.js';
 
 // Reproduce lines for a recorded exchange: a curl command with its signature (or deliberate defect)
 // rebuilt for the moment it runs. Pure functions of the exchange.
@@ -228,12 +229,8 @@ function signedRight(exchange: Exchange): boolean {
 
 /** The amount a create asks for, as its JSON says it. */
 function amountOf(body: string): unknown {
-  try {
-    const parsed = JSON.parse(body) as { order_amount?: unknown; amount?: unknown };
-    return parsed.order_amount ?? parsed.amount;
-  } catch {
-    return undefined;
-  }
+  const parsed = jsonOf(body) as { order_amount?: unknown; amount?: unknown } | null | undefined;
+  return parsed?.order_amount ?? parsed?.amount;
 }
 
 /** Whether two requests are one create raced (DUP-CONCURRENT, OPS-INITIATE-CONCURRENT); a check's deliberate

@@ -1,5 +1,6 @@
 // A failure's evidence in report.html. Every text goes through `esc`: bodies, headers and messages
 // come from the target.
+import { jsonOf } from '../common/json-of.js';
 import { visible } from '../common/visible.js';
 import type { Exchange } from '../core/exchange.js';
 import type { Evidence } from '../core/report.js';
@@ -14,12 +15,8 @@ export function esc(value: unknown): string {
 
 /** A body as text; JSON laid out over lines for reading (responses only: a request's bytes matter). */
 function bodyText(body: string, pretty: boolean): string {
-  if (!pretty) return body;
-  try {
-    return prettyJson(JSON.parse(body));
-  } catch {
-    return body;
-  }
+  const json = pretty ? jsonOf(body) : undefined;
+  return json === undefined ? body : prettyJson(json);
 }
 
 function statusClass(status: number): string {

@@ -141,6 +141,16 @@ function isSkipped(requirement: RequirementReport): boolean {
   return requirement.status === 'skipped' && !isKitError(requirement);
 }
 
+/** A testsuite's counts: an inconclusive run's verdict suite adds one test, an error. */
+function counts(requirements: readonly RequirementReport[], extra = 0) {
+  return {
+    tests: requirements.length + extra,
+    failures: requirements.filter(isFailure).length,
+    errors: requirements.filter(isKitError).length + extra,
+    skipped: requirements.filter(isSkipped).length,
+  };
+}
+
 function properties(report: Report): string {
   const { coverage, certification: c } = report;
   const each = (name: string, values: readonly string[] = []) => values.map((value): [string, string] => [name, value]);
@@ -187,27 +197,12 @@ export function renderJUnit(report: Report): string {
   const props = properties(report);
   const verdict = verdictSuite(report, timestamp, props);
   const suites = [...bySection(report.requirements)].map(([section, requirements]) => {
-    const header = attrs({
-      name: section,
-      tests: requirements.length,
-      failures: requirements.filter(isFailure).length,
-      errors: requirements.filter(isKitError).length,
-      skipped: requirements.filter(isSkipped).length,
-      time: seconds(requirements.reduce((sum, r) => sum + durationOf(r), 0)),
-      timestamp,
-    });
+    const time = seconds(requirements.reduce((sum, r) => sum + durationOf(r), 0));
+    const header = attrs({ name: section, ...counts(requirements), time, timestamp });
     return `  <testsuite${header}>\n${props}\n${requirements.map((r) => testcase(r, report.strict, report.kitErrors)).join('\n')}\n  </testsuite>`;
   });
-  const extra = verdict !== undefined ? 1 : 0;
-  const root = attrs({
-    name: `svc-conformance ${report.target.baseUrl}`,
-    tests: report.requirements.length + extra,
-    failures: report.requirements.filter(isFailure).length,
-    errors: report.requirements.filter(isKitError).length + extra,
-    skipped: report.requirements.filter(isSkipped).length,
-    time: seconds(report.durationMs),
-    timestamp,
-  });
+  const name = `svc-conformance ${report.target.baseUrl}`;
+  const root = attrs({ name, ...counts(report.requirements, verdict !== undefined ? 1 : 0), time: seconds(report.durationMs), timestamp });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${root}>\n${[...(verdict !== undefined ? [verdict] : []), ...suites].join('\n')}\n</testsuites>\n`;
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { jsonOf } from '../common/json-of.js';
 import type { RunEnd } from '../core/reporter.js';
 import { looksLikeSignature } from './signature.js';
 
@@ -173,9 +174,5 @@ async function isKitFile(dir: string, { name, isKits }: (typeof REPORT_FILES)[nu
 }
 
 function toolNameOf(text: string): unknown {
-  try {
-    return (JSON.parse(text) as { tool?: { name?: unknown } } | null)?.tool?.name;
-  } catch {
-    return undefined;
-  }
+  return (jsonOf(text) as { tool?: { name?: unknown } } | null | undefined)?.tool?.name;
 }

@@ -1,6 +1,7 @@
 // Checks that a labelled invalid request fails for its label's reason and differs only there. Apart
 // from the mutation code (own path handling), so the generators' properties do not grade themselves.
 import { isDeepStrictEqual } from 'node:util';
+import { jsonOf } from '../../common/json-of.js';
 import { describeErrors, validateSchema, type SchemaError, type SchemaId } from '../../schemas/index.js';
 import type { InvalidRequest } from '../invalidRequest.js';
 
@@ -17,15 +18,6 @@ function parentAndLeaf(path: string): { parent: string; leaf: string } {
 /** Fields whose schema is a bare `enum`, so a null or mistyped value fails `enum`, not `type`. */
 const ENUM_FIELDS = new Set(['order_currency', 'currency', 'transfer_mode']);
 
-function parses(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function explained(errors: readonly SchemaError[], match: (error: SchemaError) => boolean, want: string): string | undefined {
   return errors.some(match) ? undefined : `no schema error ${want}; errors were:\n${describeErrors([...errors])}`;
 }
@@ -33,7 +25,8 @@ function explained(errors: readonly SchemaError[], match: (error: SchemaError) =
 /** Undefined when `request` breaks schema `id` for its label's reason (text bodies: by JSON.parse), else why not. */
 export function labelledReasonProblem(request: InvalidRequest, id: SchemaId): string | undefined {
   const { defect, body, field } = request;
-  if (defect === 'invalid-json') return body.kind === 'text' && !parses(body.text) ? undefined : 'invalid-json body parses as JSON';
+  if (defect === 'invalid-json')
+    return body.kind === 'text' && jsonOf(body.text) === undefined ? undefined : 'invalid-json body parses as JSON';
   if (defect === 'empty-body') return body.kind === 'text' && body.text === '' ? undefined : 'empty-body body is not ""';
   if (body.kind !== 'json') return `${defect} should carry a JSON body`;
   const result = validateSchema(id, body.value);
