@@ -29,7 +29,8 @@ async function run(args: string[]): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
-/** A full run against the sandbox behind the delay proxy, as a multiple of its floor. */
+/** A full run against the sandbox behind the delay proxy, as a multiple of its floor; the webhooks and the
+ *  revisit aside, as both wait on purpose (issue 42's measure). */
 async function remoteRun(): Promise<{ ratio: number; floorSeconds: number }> {
   let requests = 0;
   const sandbox = await startSandbox({ port: 0, record: () => requests++ });
@@ -38,7 +39,7 @@ async function remoteRun(): Promise<{ ratio: number; floorSeconds: number }> {
   try {
     const config = join(dir, 'config.json');
     writeFileSync(config, JSON.stringify({ ...sandbox.config, baseUrl: proxy.baseUrl }));
-    const seconds = await run(['--config', config, '--concurrency', String(CONCURRENCY)]);
+    const seconds = await run(['--config', config, '--concurrency', String(CONCURRENCY), '--skip', 'HOOK-,revisit-']);
     const floorSeconds = ((requests / CONCURRENCY) * 2 * ONE_WAY_MS) / 1000;
     return { ratio: seconds / floorSeconds, floorSeconds };
   } finally {
@@ -62,6 +63,9 @@ console.log(
   [
     figure('svc-conformance run --runs 20 (embedded sandbox)', runs20, ' s', { text: '≤ 3.0 s', met: (m) => m <= 3 }, 1),
     figure('svc-conformance run --runs 500 (embedded sandbox)', runs500, ' s', { text: 'under 10 s', met: (m) => m < 10 }, 1),
-    figure(`run, 50 ms round trip / floor (${floor.toFixed(2)} s)`, ratios, 'x', { text: '≤ 2.00x', met: (m) => m <= 2 }),
+    figure(`run, 50 ms round trip / floor (${floor.toFixed(2)} s), webhooks and revisit aside`, ratios, 'x', {
+      text: '≤ 1.50x',
+      met: (m) => m <= 1.5,
+    }),
   ].join('\n'),
 );
