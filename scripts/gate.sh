@@ -30,6 +30,7 @@ strict=$(boolean strict "${INPUT_STRICT:-}" false) || exit 2
 require_all=$(boolean require-all "${INPUT_REQUIRE_ALL:-}" false) || exit 2
 embedded_sandbox=$(boolean embedded-sandbox "${INPUT_EMBEDDED_SANDBOX:-}" false) || exit 2
 allow_checks=$(boolean allow-checks "${INPUT_ALLOW_CHECKS:-}" false) || exit 2
+allow_drivers=$(boolean allow-drivers "${INPUT_ALLOW_DRIVERS:-}" false) || exit 2
 # attest is done by action.yml's next step, with the report this step leaves (GITHUB_OUTPUT report=…).
 attest=$(boolean attest "${INPUT_ATTEST:-}" false) || exit 2
 report_dir="${INPUT_REPORT_DIR:-svc-reports}"
@@ -59,6 +60,7 @@ case "$command" in
     if [ -n "${INPUT_ONLY:-}" ]; then args+=(--only "$INPUT_ONLY"); fi
     if [ -n "${INPUT_SKIP:-}" ]; then args+=(--skip "$INPUT_SKIP"); fi
     if [ "$allow_checks" = true ]; then args+=(--allow-checks); fi
+    if [ "$allow_drivers" = true ]; then args+=(--allow-drivers); fi
     ;;
   verify-receiver)
     if [ -z "${INPUT_URL:-}" ]; then refuse "verify-receiver needs the url input"; fi

@@ -28,7 +28,7 @@ const action = parse(readFileSync(join(ROOT, 'action.yml'), 'utf8')) as {
   runs: { using: string; steps: Step[] };
 };
 const GATE = readFileSync(join(ROOT, 'scripts/gate.sh'), 'utf8');
-const BOOLEAN_INPUTS = ['strict', 'require-all', 'embedded-sandbox', 'allow-checks', 'attest'];
+const BOOLEAN_INPUTS = ['strict', 'require-all', 'embedded-sandbox', 'allow-checks', 'allow-drivers', 'attest'];
 const envName = (input: string) => `INPUT_${input.toUpperCase().replace(/-/g, '_')}`;
 
 const closers: Array<() => Promise<void>> = [];
@@ -360,7 +360,7 @@ describe('the gate with a sign-key', () => {
     expect(Object.fromEntries(TARGET_ENV_NAMES.map((name) => [name, env[name]]))).toEqual(variables);
   });
 
-  it("allow-checks: true passes --allow-checks to run (a found config's team modules are code: run only when asked)", async () => {
+  it.each(['allow-checks', 'allow-drivers'])("%s: true passes --%s to run (a found config's code runs only when asked)", async (name) => {
     for (const [input, passed] of [
       ['true', true],
       ['false', false],
@@ -368,12 +368,12 @@ describe('the gate with a sign-key', () => {
     ] as const) {
       const { kit, record } = fakeKit();
       const { code, out } = await gate(
-        { command: 'run', 'allow-checks': input, 'sign-key': key },
+        { command: 'run', [name]: input, 'sign-key': key },
         { GITHUB_ACTION_PATH: kit, RUNNER_TEMP: tempDir(), FAKE_KIT_EXIT: '0' },
       );
       expect(code, out).toBe(0);
       const { args } = JSON.parse(readFileSync(record, 'utf8')) as { args: string[] };
-      expect(args.includes('--allow-checks'), input).toBe(passed);
+      expect(args.includes(`--${name}`), input).toBe(passed);
     }
   });
 
