@@ -97,6 +97,22 @@ describe('a sealed report', () => {
     );
     expect(JSON.stringify(configFingerprint(config))).not.toContain('sk_test_one');
   });
+
+  it("shows a driver's command only as its digest: it may carry a password or a token of its own", () => {
+    const settle = 'PGPASSWORD=hunter2pass psql -c "select 1"';
+    const config = {
+      baseUrl: 'https://pay.example.test',
+      drivers: { settlePayout: settle, payOrder: 'curl -u admin:pw123456 "$PAYMENT_LINK"' },
+    };
+    const shown = configFingerprint(config);
+    expect(JSON.stringify(shown)).not.toMatch(/hunter2pass|pw123456|psql|curl/);
+    expect(shown.redacted.drivers).toEqual({
+      settlePayout: expect.stringMatching(/^\[a command, sha256:[0-9a-f]{64}\]$/),
+      payOrder: expect.any(String),
+    });
+    const other = configFingerprint({ ...config, drivers: { ...config.drivers, settlePayout: `${settle} ` } });
+    expect(other.fingerprint).not.toBe(shown.fingerprint);
+  });
 });
 
 describe('svc-conformance verify-report', () => {

@@ -22,11 +22,16 @@ function catalogVersion(file: string): { file: string; digest: string } {
 /** Key names whose values are secrets in a P-CFG config: replaced before it is fingerprinted or shown. */
 const SECRET_KEYS = new Set(['secretKey']);
 
-/** The config with every secret replaced, and the SHA-256 of its canonical text (the fingerprint). */
+/** The config with every secret replaced, and the SHA-256 of its canonical text (the fingerprint). A driver
+ *  is a command that may carry credentials of its own (a password, a token): only its digest is shown. */
 export function configFingerprint(config: unknown): NonNullable<Certification['config']> {
   const redacted = JSON.parse(
     JSON.stringify(config ?? {}, (key, value: unknown) => (SECRET_KEYS.has(key) && typeof value === 'string' ? '[redacted]' : value)),
   ) as Record<string, unknown>;
+  const drivers = redacted.drivers;
+  if (drivers !== null && typeof drivers === 'object')
+    for (const [name, command] of Object.entries(drivers))
+      (drivers as Record<string, unknown>)[name] = `[a command, sha256:${sha256(String(command))}]`;
   return { fingerprint: `sha256:${sha256(canonicalize(redacted))}`, redacted };
 }
 
