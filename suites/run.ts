@@ -162,10 +162,10 @@ export class ConformanceRun {
     const concurrency = this.state.requests.max;
     const last = (p: Planned) => p.check.last === true;
     if (concurrency === 1) {
-      for (const planned of [...plan.filter((p) => !last(p)), ...plan.filter(last)]) await runOne(planned);
+      for (const planned of plan.filter((p) => !last(p))) await runOne(planned);
     } else {
       const team = (p: Planned) => this.sections[p.section]!.team === true;
-      const phases = [plan.filter((p) => !team(p) && !last(p)), plan.filter((p) => team(p) && !last(p)), plan.filter(last)];
+      const phases = [plan.filter((p) => !team(p) && !last(p)), plan.filter((p) => team(p) && !last(p))];
       for (const phase of phases) {
         for (const planned of phase.filter((p) => p.check.alone)) await runOne(planned);
         await sideBySide(
@@ -175,6 +175,8 @@ export class ConformanceRun {
         );
       }
     }
+    // The last checks one after another, as listed: each reads what the one before may have written.
+    for (const planned of plan.filter(last)) await runOne(planned);
     const ran = plan.map((p) => results.get(p)!);
     // No correctly signed request taken: the configuration, or a target signing another way? Ask it.
     const extra = noSignedRequestAccepted(ran) ? [await this.probeSignatureScheme(all.length)] : [];
