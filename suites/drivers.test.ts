@@ -57,6 +57,35 @@ describe('a command driver', () => {
     await expect.poll(() => alive(started), { timeout: 2_000, interval: 20 }).toBe(false);
   });
 
+  it('decides when the shell exits 0, and stops what it left running', async () => {
+    const ctx = commanded({ payOrder: 'sleep 30 & echo "left $!"; exit 0' });
+    const driven = await driversOf(ctx)!.drive(ctx, 'payOrder', {}, 'x');
+    expect(driven.done).toBe(true);
+    const left = Number(/left (\d+)/.exec(driven.said)![1]);
+    await expect.poll(() => alive(left), { timeout: 2_000, interval: 20 }).toBe(false);
+  });
+
+  it('runs a driver that outlived its bound no more in that run, so the waits stay bounded', async () => {
+    const ctx = contextWith((config) => {
+      delete config.target;
+      config.drivers = { settlePayout: 'sleep 30' };
+      config.profile = { ...config.profile, settleWithinSeconds: 1 };
+    }, scaledClock(20));
+    const drivers = driversOf(ctx)!;
+    expect((await drivers.drive(ctx, 'settlePayout', {}, 'x')).said).toMatch(/^did not end within 1 s/);
+    expect(await drivers.drive(ctx, 'settlePayout', {}, 'x')).toEqual({
+      done: false,
+      said: 'not run again: it outlived profile.settleWithinSeconds earlier in this run',
+    });
+  });
+
+  it('drops the end of output cut at its bound before redacting: no part of a secret shows', async () => {
+    const ctx = commanded({ fundWallet: 'head -c 16380 /dev/zero | tr "\\0" " "; printf %s "$SVC_SECRET_KEY"; exit 1' });
+    const driven = await driversOf(ctx)!.drive(ctx, 'fundWallet', {}, 'x');
+    expect(driven.said).toBe('exit 1');
+    expect(driven.said).not.toContain(ctx.config.merchant.secretKey.slice(0, 6));
+  });
+
   it('keeps a bounded part of what a driver prints', async () => {
     const ctx = commanded({ fundWallet: 'head -c 200000 /dev/zero | tr "\\0" x; exit 1' });
     const driven = await driversOf(ctx)!.drive(ctx, 'fundWallet', {}, 'x');

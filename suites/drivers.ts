@@ -100,17 +100,27 @@ export function checkoutPath(ctx: CheckContext, link: string | undefined): strin
   }
 }
 
+/** Per run, the drivers that outlived their bound once: not run again, so the run's waiting stays bounded. */
+const timedOut = new WeakMap<object, Set<DriverName>>();
+
 function commandDrivers(commands: Partial<Record<DriverName, string>>): Drivers {
   return {
     kind: 'command',
     has: (name) => commands[name] !== undefined,
-    drive: (ctx, name, record) => runCommand(ctx, commands[name]!, record),
+    async drive(ctx, name, record) {
+      const stalled = timedOut.get(ctx.runKey) ?? new Set<DriverName>();
+      timedOut.set(ctx.runKey, stalled);
+      if (stalled.has(name)) return { done: false, said: 'not run again: it outlived profile.settleWithinSeconds earlier in this run' };
+      const driven = await runCommand(ctx, commands[name]!, record);
+      if (driven.stalled === true) stalled.add(name);
+      return { done: driven.done, said: driven.said };
+    },
   };
 }
 
 /** The SVC_* variables of the run, so a driver reaches the target as the run does. */
 function runVariables(ctx: CheckContext): Record<string, string> {
-  const { baseUrl, environment, merchant, otherMerchant } = ctx.config;
+  const { baseUrl, environment, merchant, otherMerchant, otherEnvironment } = ctx.config;
   const vars: Record<string, string | undefined> = {
     SVC_BASE_URL: baseUrl,
     SVC_ENVIRONMENT: environment,
@@ -120,48 +130,71 @@ function runVariables(ctx: CheckContext): Record<string, string> {
     SVC_OTHER_API_KEY: otherMerchant?.apiKey,
     SVC_OTHER_SECRET_KEY: otherMerchant?.secretKey,
     SVC_OTHER_WALLET_ID: otherMerchant?.walletId,
+    SVC_OTHER_ENV_API_KEY: otherEnvironment?.apiKey,
+    SVC_OTHER_ENV_SECRET_KEY: otherEnvironment?.secretKey,
+    SVC_OTHER_ENV_WALLET_ID: otherEnvironment?.walletId,
   };
   return Object.fromEntries(Object.entries(vars).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
-/** Runs one driver's shell command, bounded by profile.settleWithinSeconds; its output only redacted. */
-function runCommand(ctx: CheckContext, command: string, record: DriverRecord): Promise<Driven> {
+/** The process groups of drivers still running: stopped when the kit's process ends, however it ends. */
+const running = new Set<number>();
+process.on('exit', () => {
+  for (const pid of running) stop(pid);
+});
+
+/** Runs one driver's shell command, bounded by profile.settleWithinSeconds; its output only redacted. Once
+ *  its shell exits, what it left running in the background is stopped too. */
+function runCommand(ctx: CheckContext, command: string, record: DriverRecord): Promise<Driven & { stalled?: boolean }> {
   const seconds = ctx.config.profile?.settleWithinSeconds ?? 15;
   const env = { ...process.env, ...runVariables(ctx), ...record };
   return new Promise((resolve) => {
     const child = spawn('/bin/sh', ['-c', command], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    if (child.pid !== undefined) running.add(child.pid);
     let output = '';
+    let cut = false;
     const keep = (chunk: Buffer) => {
-      if (output.length < MAX_OUTPUT) output += chunk.toString('utf8').slice(0, MAX_OUTPUT - output.length);
+      const text = chunk.toString('utf8');
+      const room = MAX_OUTPUT - output.length;
+      if (text.length > room) cut = true;
+      output += text.slice(0, Math.max(0, room));
     };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     const shown = () => {
-      const text = ctx.redact(output).replace(/\s+/g, ' ').trim();
+      // Cut output may end in part of a secret, which no redaction knows: that end is dropped first.
+      const text = ctx
+        .redact(cut ? output.slice(0, -1024) : output)
+        .replace(/\s+/g, ' ')
+        .trim();
       return text === '' ? '' : `: ${text.length > SHOWN_OUTPUT ? `${text.slice(0, SHOWN_OUTPUT)}…` : text}`;
     };
-    // A driver that outlives its bound is stopped with whatever it started (its process group).
+    const end = (driven: Driven & { stalled?: boolean }) => {
+      clearTimeout(timer);
+      stop(child.pid);
+      resolve(driven);
+    };
     const timer = setTimeout(
-      () => {
-        stop(child.pid);
-        resolve({ done: false, said: `did not end within ${seconds} s (profile.settleWithinSeconds) and was stopped${shown()}` });
-      },
+      () =>
+        end({
+          done: false,
+          stalled: true,
+          said: `did not end within ${seconds} s (profile.settleWithinSeconds) and was stopped${shown()}`,
+        }),
       (seconds * 1000) / (ctx.clock.factor ?? 1),
     );
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      resolve({ done: false, said: `could not start: ${ctx.redact(error.message)}` });
-    });
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      const how = code === null ? `ended by ${signal}` : `exit ${code}`;
-      resolve({ done: code === 0, said: `${how}${shown()}` });
-    });
+    child.on('error', (error) => end({ done: false, said: `could not start: ${ctx.redact(error.message)}` }));
+    // Decided when the shell exits; stopping its group then lets a background child's pipes close too.
+    child.on('exit', () => stop(child.pid));
+    child.on('close', (code, signal) =>
+      end({ done: code === 0, said: `${code === null ? `ended by ${signal}` : `exit ${code}`}${shown()}` }),
+    );
   });
 }
 
 function stop(pid: number | undefined): void {
   if (pid === undefined) return;
+  running.delete(pid);
   try {
     process.kill(-pid, 'SIGKILL');
   } catch {

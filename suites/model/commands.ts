@@ -299,7 +299,8 @@ async function checkout(m: Model, r: Real, slot: number, name: 'payOrder' | 'fai
     ORDER_ID: order.orderId,
     SVC_ORDER_ID: String(order.written.svcOrderId),
     AMOUNT: decimalText(order.written.amount),
-    ...(order.paymentLink !== undefined ? { PAYMENT_LINK: order.paymentLink } : {}),
+    // Only a web address: the target's text reaches a shell command.
+    ...(order.paymentLink !== undefined && /^https?:\/\/[^\s'"`$\\]+$/.test(order.paymentLink) ? { PAYMENT_LINK: order.paymentLink } : {}),
   };
   if (m.drivers!.kind === 'command') {
     await r.driveThenRead(name, record, `drivers.${name} for ${orderName(slot)} (it was ${order.state})`);

@@ -176,10 +176,15 @@ function judgeReach(ctx: CheckContext, rule: ModelRule, plan: SequencePlan, reac
   if (missing.length === 0) return;
   const named = missing.map((state) => state.replace(':', ' ')).join(', ');
   const absent = [...new Set(missing.map(driverFor))].filter((name) => name !== undefined && facts.drivers?.has(name) !== true);
-  const why =
-    absent.length > 0
-      ? `the target did not move records there itself, and the config has no ${absent.map((name) => `drivers.${name}`).join(' or ')} to do it`
-      : "the run's drivers did not move records there (see the sequences' steps), nor did the target itself";
+  const tried = missing.filter((state) => facts.drivers?.has(driverFor(state)!) === true).map((state) => state.replace(':', ' '));
+  const why = [
+    ...(absent.length > 0
+      ? [
+          `the target did not move records there itself, and the config has no ${absent.map((name) => `drivers.${name}`).join(' or ')} to do it`,
+        ]
+      : []),
+    ...(tried.length > 0 ? [`the run's drivers did not move records to ${tried.join(', ')} (see the notes and the sequences' steps)`] : []),
+  ].join('; ');
   if (plan.aims.needed && missing.length === plan.aims.states.length)
     throw new CheckSkipped(`not judged: no sequence reached ${named}, the states ${rule} is about (${why})`);
   ctx.notice(

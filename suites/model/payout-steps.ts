@@ -81,11 +81,12 @@ function judgeRecord(payout: PayoutRecord, record: Json, r: Real, slot: number, 
 
 export async function settle(m: Model, r: Real, slot: number, target: 'SUCCESS' | 'FAILED' | 'REVERSED'): Promise<void> {
   const payout = m.payouts[slot]!;
+  const amount = decimalOf(payout.written.amount);
   const given = {
     PAYOUT_ORDER_ID: payout.payoutOrderId,
     WALLET_ID: r.facts.walletId,
     STATE: target,
-    AMOUNT: String(payout.written.amount),
+    ...(amount !== undefined ? { AMOUNT: decimalText(amount) } : {}),
   };
   if (m.drivers!.kind === 'command') {
     await r.driveThenRead(
