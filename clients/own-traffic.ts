@@ -1,6 +1,6 @@
 // Which recorded requests are the client's own (verify-client gives it keys made for the run); anything
 // else reaching the recording sandbox is no evidence for or against it: counted and said, never judged.
-import { jsonOf } from '../common/json-of.js';
+import { jsonOf } from '../core/json-of.js';
 import { secretFinder } from '../common/redact.js';
 import type { RecordedExchange } from '../sandbox/options.js';
 import { MERCHANTS } from '../sandbox/tenants.js';

@@ -2,7 +2,7 @@ import type { RecordedExchange } from '../sandbox/options.js';
 import { OPERATIONS, operationAtPath, type OperationName } from '../core/operations.js';
 import type { Exchange } from '../core/exchange.js';
 import type { Redact } from '../suites/redact.js';
-import { jsonOf } from '../common/json-of.js';
+import { jsonOf } from '../core/json-of.js';
 import { evidenceHeaders } from '../common/redact.js';
 import { BYTE_ORDER_MARK } from '../common/utf8.js';
 import { SCENARIOS } from '../sandbox/scenarios.js';

@@ -1,6 +1,6 @@
 // The id of the record a request creates: sent again, it is only refused as a duplicate (409, P-DUP-1,
 // P-OPS-3), so a reproduce line puts a fresh one in its place.
-import { jsonOf } from '../common/json-of.js';
+import { jsonOf } from './json-of.js';
 import { OPERATIONS } from './operations.js';
 
 export interface CreatedId {

@@ -1,6 +1,6 @@
 import { changedIdOf, createdIdOf, freshIdPieces, sameId, type CreatedId } from './created-id.js';
 import type { Exchange, Signing } from './exchange.js';
-import { jsonOf } from '../common/json-of.js';
+import { jsonOf } from './json-of.js';
 
 // Reproduce lines for a recorded exchange: a curl command with its signature (or deliberate defect)
 // rebuilt for the moment it runs. Pure functions of the exchange.

@@ -1,6 +1,6 @@
 // A failure's evidence in report.html. Every text goes through `esc`: bodies, headers and messages
 // come from the target.
-import { jsonOf } from '../common/json-of.js';
+import { jsonOf } from '../core/json-of.js';
 import { visible } from '../common/visible.js';
 import type { Exchange } from '../core/exchange.js';
 import type { Evidence } from '../core/report.js';

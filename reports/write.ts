@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { lstat, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { jsonOf } from '../common/json-of.js';
+import { jsonOf } from '../core/json-of.js';
 import type { RunEnd } from '../core/reporter.js';
 import { looksLikeSignature } from './signature.js';
 

@@ -99,7 +99,8 @@ describe('runs against one target are independent', () => {
       expect(failed(report)).toEqual([]);
       expect(report.verdict).toBe('conformant');
       for (const r of report.requirements.filter((q) => q.status === 'skipped' && /^OPS-BALANCE/.test(q.id))) {
-        expect(r.skipReason).toMatch(/^not judged: other activity on the wallet/);
+        // Another run's payouts moved it, or its identical balance reads used up a target's replay window.
+        expect(r.skipReason).toMatch(/^not judged: (other activity on the wallet|replay window used up by other runs)/);
       }
     }
   }, 60_000);

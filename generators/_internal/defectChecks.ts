@@ -1,7 +1,7 @@
 // Checks that a labelled invalid request fails for its label's reason and differs only there. Apart
 // from the mutation code (own path handling), so the generators' properties do not grade themselves.
 import { isDeepStrictEqual } from 'node:util';
-import { jsonOf } from '../../common/json-of.js';
+import { jsonOf } from '../../core/json-of.js';
 import { describeErrors, validateSchema, type SchemaError, type SchemaId } from '../../schemas/index.js';
 import type { InvalidRequest } from '../invalidRequest.js';
 
