@@ -22,6 +22,14 @@ const commanded = (drivers: NonNullable<TargetConfig['drivers']>, settle?: numbe
     if (settle !== undefined) config.profile = { ...config.profile, settleWithinSeconds: settle };
   });
 
+/** Drivers bound to 1 s of a clock 20 times faster: 50 ms of real time. */
+const quicklyBounded = (drivers: NonNullable<TargetConfig['drivers']>) =>
+  contextWith((config) => {
+    delete config.target;
+    config.drivers = drivers;
+    config.profile = { ...config.profile, settleWithinSeconds: 1 };
+  }, scaledClock(20));
+
 describe('a command driver', () => {
   it('runs with the record and the run’s SVC_* variables in its environment; exit 0 is done', async () => {
     const ctx = commanded({ settlePayout: 'echo "$PAYOUT_ORDER_ID $STATE $WALLET_ID $SVC_BASE_URL $AMOUNT"' });
@@ -45,12 +53,7 @@ describe('a command driver', () => {
   });
 
   it('stops a driver that outlives profile.settleWithinSeconds, and what it started', async () => {
-    // One second of the driver's bound is 50 ms here (a clock 20 times faster).
-    const ctx = contextWith((config) => {
-      delete config.target;
-      config.drivers = { expireOrder: 'sleep 30 & echo "started $!"; sleep 30' };
-      config.profile = { ...config.profile, settleWithinSeconds: 1 };
-    }, scaledClock(20));
+    const ctx = quicklyBounded({ expireOrder: 'sleep 30 & echo "started $!"; sleep 30' });
     const driven = await driversOf(ctx)!.drive(ctx, 'expireOrder', {}, 'x');
     expect(driven.said).toMatch(/^did not end within 1 s \(profile.settleWithinSeconds\) and was stopped: started \d+$/);
     const started = Number(/started (\d+)/.exec(driven.said)![1]);
@@ -66,11 +69,7 @@ describe('a command driver', () => {
   });
 
   it('runs a driver that outlived its bound no more in that run, so the waits stay bounded', async () => {
-    const ctx = contextWith((config) => {
-      delete config.target;
-      config.drivers = { settlePayout: 'sleep 30' };
-      config.profile = { ...config.profile, settleWithinSeconds: 1 };
-    }, scaledClock(20));
+    const ctx = quicklyBounded({ settlePayout: 'sleep 30' });
     const drivers = driversOf(ctx)!;
     expect((await drivers.drive(ctx, 'settlePayout', {}, 'x')).said).toMatch(/^did not end within 1 s/);
     expect(await drivers.drive(ctx, 'settlePayout', {}, 'x')).toEqual({
