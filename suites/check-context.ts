@@ -248,6 +248,7 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
     checkId: meta.check,
     clock: settings.clock ?? systemClock,
     ...(settings.replayPath !== undefined ? { replayPath: settings.replayPath } : {}),
+    ...(settings.deadlineAt !== undefined ? { deadlineAt: settings.deadlineAt } : {}),
     ids: idSource(settings.seed, settings.runNumber, state.salt, scope),
     operation(key) {
       const location = operationOf(settings.config, key);

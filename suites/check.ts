@@ -76,6 +76,8 @@ export interface CheckContext {
   checkId: string;
   /** fast-check's path of one counterexample to replay (run --replay-path). */
   replayPath?: string;
+  /** When the run's time budget (--max-time) ends, ms on its clock: a check that would wait past it does not start to. */
+  deadlineAt?: number;
   /** Unique, seed-derived identifiers that also carry this run's tag. */
   ids: IdSource;
   operation(key: OperationKey): OperationLocation;

@@ -60,7 +60,7 @@ describe('the revisit', () => {
 
 describe('what the revisit compares, against a made-up target', () => {
   /** The revisit of one final record the run saw as `last`, read back now as `now`. */
-  async function reread(kind: 'order' | 'payout', last: Record<string, unknown>, now: Record<string, unknown>) {
+  async function reread(kind: 'order' | 'payout', last: Record<string, unknown>, now: Record<string, unknown>, budgetMs?: number) {
     const config = madeUpConfig();
     const ctx = {
       ...madeUpContext(config, () => ({ status: 200, json: { status: true, code: 200, message: 'ok', data: now } })),
@@ -84,9 +84,16 @@ describe('what the revisit compares, against a made-up target', () => {
       records!,
       () => ({ status: 200, json: { status: true, code: 200, message: 'ok', data: now } }),
       () => {},
-      { clock: ctx.clock, runKey: ctx.runKey },
+      { clock: ctx.clock, runKey: ctx.runKey, ...(budgetMs !== undefined ? { deadlineAt: ctx.clock.now() + budgetMs } : {}) },
     );
   }
+
+  it("does not start to wait past the run's time budget (--max-time): not judged, saying why", async () => {
+    const last = { payout_order_id: 'PO-1', status: 'FAILED', amount: '5.00' };
+    const { outcome } = await reread('payout', last, { ...last, status: 'SUCCESS' }, 5_000);
+    expect(outcome).toBe("skipped: not judged: the run's time budget ends before what it wrote is at least 12 s old");
+    expect((await reread('payout', last, { ...last, status: 'SUCCESS' }, 13_000)).outcome).toBe('failed');
+  });
 
   it('passes a record read back alike: ids as text, amounts by value, a field one answer leaves out, a new message', async () => {
     const last = {

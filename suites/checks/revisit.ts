@@ -44,6 +44,8 @@ async function revisited(ctx: CheckContext, wanted: (w: Written) => boolean): Pr
   }
   if (picks.length === 0) throw new CheckSkipped('not judged: the run wrote no record it could revisit');
   const due = Math.max(...picks.map((w) => w.at)) + revisitAfterMs(ctx);
+  if (ctx.deadlineAt !== undefined && due > ctx.deadlineAt)
+    throw new CheckSkipped(`not judged: the run's time budget ends before what it wrote is ${ageOf(ctx)} old`);
   if (ctx.clock.now() < due) await ctx.clock.sleep(due - ctx.clock.now());
   return picks;
 }
