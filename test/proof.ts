@@ -46,6 +46,12 @@ export const CLOCK_FACTOR = 30;
 const SLOWER_CLOCK: Partial<Record<FaultName, number>> = { 'hook-retry-countdown': 3, 'hook-contradicts-status': 3 };
 
 /**
+ * Faults shown by what never comes (a retry, an event): the observation waits out the whole retry
+ * bound, and a shorter one only makes the absence surer. 60 s of the proof's clock is 2 real s, not 10.
+ */
+const ABSENCE: readonly FaultName[] = ['hook-no-retry', 'hook-silent-failures'];
+
+/**
  * Random cases per property (and sequences per model check): three for a variant, more chances of a
  * false alarm; one for a fault, which the fixed edges and sequences must catch, not luck.
  */
@@ -71,7 +77,7 @@ export async function certify(
         clockFactor: slower ?? CLOCK_FACTOR,
         // 300 s of the proof's clock (10 real s): six runs at once fire timers late, and retries came 110 s
         // apart. No fault breaks the bound itself; hook-no-retry and hook-retry-countdown break the rule.
-        profile: { webhooks: { retryWithinSeconds: 300 } },
+        profile: { webhooks: { retryWithinSeconds: options.faults?.some((f) => ABSENCE.includes(f)) ? 60 : 300 } },
       },
     },
     seed: SEED,

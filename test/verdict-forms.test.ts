@@ -116,7 +116,8 @@ describe('a narrowed run never passes for a full certificate', () => {
   });
   afterAll(() => sandbox.close());
 
-  it.each([
+  // The four runs at once, as four jobs of a CI would run them: each mostly waits on the race's window.
+  it.concurrent.each([
     [['--skip', 'DUP-CONCURRENT'], 0, /^✓ CONFORMANT, PARTIAL: \d+ OF \d+ REQUIREMENTS JUDGED/m, 'DUP-CONCURRENT'],
     [['--only', 'DUP-SEQUENTIAL'], 0, /^✓ CONFORMANT, PARTIAL: 1 OF \d+ REQUIREMENTS JUDGED/m, 'AUTH-ACCEPT'],
     [['--only', 'DUP-SEQUENTIAL', '--require-all'], 2, /^\? INCONCLUSIVE \(could not judge\)/m, 'AUTH-ACCEPT'],
