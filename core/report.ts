@@ -1,6 +1,9 @@
 import type { CheckCodeError } from './check-error.js';
 import type { Exchange } from './exchange.js';
 
+/** The conformance profile whose rules the kit judges by (shared/spec/profile.md). */
+export const PROFILE_VERSION = 'v1.3';
+
 export type Level = 'MUST' | 'SHOULD' | 'MAY';
 
 /** One testable statement of the catalog (suites/catalog.json, or a team's own checks module). */

@@ -40,7 +40,7 @@ describe('a sealed report', () => {
   it('carries the kit, profile and catalog versions, the configuration fingerprint without secrets, the options and the digest', () => {
     const report = JSON.parse(text);
     expect(report.tool).toEqual({ name: 'svc-conformance', version: expect.any(String) });
-    expect(report.certification.profile).toBe('v1.2');
+    expect(report.certification.profile).toBe('v1.3');
     expect(report.certification.catalogs).toEqual([
       { file: 'suites/catalog.json', digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) },
     ]);
@@ -120,7 +120,7 @@ describe('svc-conformance verify-report', () => {
     const intact = await runCli(['verify-report', join(dir, 'report.json'), '--allow-unsigned']);
     expect(intact.code).toBe(0);
     expect(intact.stdout).toMatch(
-      /^✓ DIGEST MATCHES {2}\S+report\.json: sha256:[0-9a-f]{64}\n {2}svc-conformance \S+, profile v1\.2; conformant, partial: 2 of \d+ requirements judged \(the kit's own embedded reference sandbox, not a deployment, http:\/\/127\.0\.0\.1:\d+, sandbox\), started /,
+      /^✓ DIGEST MATCHES {2}\S+report\.json: sha256:[0-9a-f]{64}\n {2}svc-conformance \S+, profile v1\.3; conformant, partial: 2 of \d+ requirements judged \(the kit's own embedded reference sandbox, not a deployment, http:\/\/127\.0\.0\.1:\d+, sandbox\), started /,
     );
     expect(intact.stdout).toContain(
       '! UNSIGNED  no report.json.sig beside it: a digest finds an accidental change, not who wrote the report',

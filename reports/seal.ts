@@ -6,11 +6,8 @@ import { join } from 'node:path';
 import { nestedDeeperThan } from '../common/json-depth.js';
 import { jsonWithVisibleControls } from '../common/visible.js';
 import { packageRoot } from '../common/package-root.js';
-import type { Certification, Report } from '../core/report.js';
+import { type Certification, PROFILE_VERSION, type Report } from '../core/report.js';
 import { canonicalize } from '../signer/canonical.js';
-
-/** The conformance profile the kit implements (docs/profile.md). */
-export const PROFILE_VERSION = 'v1.2';
 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 

@@ -1,6 +1,7 @@
 // The interface and the profile's extensions as an OpenAPI 3.1 document, built from the kit's own
 // operation table and JSON Schemas, so it cannot drift from what the kit checks.
 import { OPERATIONS, type OperationName } from '../core/operations.js';
+import { PROFILE_VERSION } from '../core/report.js';
 import { WEBHOOK_EVENT_NAMES, WEBHOOK_EVENTS } from '../core/webhooks.js';
 import { SVC_DATE_FORMAT, SVC_DATETIME_FORMAT } from './formats.js';
 import { loadSchema, schemaIds, type SchemaId } from './index.js';
@@ -105,7 +106,7 @@ export function openApiDocument(server?: string): Record<string, unknown> {
     openapi: '3.1.0',
     info: {
       title: 'Payment gateway and payout banking API',
-      version: 'profile v1.2',
+      version: `profile ${PROFILE_VERSION}`,
       license: { name: 'MIT', identifier: 'MIT' },
       description: `The published interface and the conformance profile's extension operations (P-OPS) and webhooks (P-HOOK), as svc-conformance checks them. ${SIGNATURE_SCHEME} Two string formats are the kit's own: ${SVC_DATETIME_FORMAT} (DD-MM-YYYY hh:mm AM/PM) and ${SVC_DATE_FORMAT} (DD-MM-YYYY), each a real calendar date; a tool that does not know them checks their pattern alone.`,
     },

@@ -972,7 +972,7 @@ def build() -> dict:
         sys.exit(1)
     return {
         "description": DESCRIPTION,
-        "profile": "svc-conformance profile v1.2, P-SIGN-1/2/4",
+        "profile": "svc-conformance profile v1.3, P-SIGN-1/2/4",
         "how_to_use": HOW_TO_USE,
         "vectors": vectors,
     }

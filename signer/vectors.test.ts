@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { canonicalize } from './canonical.js';
 import { signPayload } from './sign.js';
-import { PROFILE_VERSION } from '../reports/seal.js';
+import { PROFILE_VERSION } from '../core/report.js';
 
 /**
  * The published signing vectors (signer/vectors/signing-vectors.json) are written by hand and signed

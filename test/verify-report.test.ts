@@ -116,7 +116,7 @@ describe('the genuine signed report', () => {
     const fingerprint = (JSON.parse(genuineText) as Report).certification!.signedBy!.publicKey;
     expect(result.code, result.stdout).toBe(0);
     expect(result.stdout).toMatch(
-      /^✓ DIGEST MATCHES {2}\S+report\.json: sha256:[0-9a-f]{64}\n {2}svc-conformance \S+, profile v1\.2; not conformant \(http:\/\/127\.0\.0\.1:\d+, sandbox\), started /,
+      /^✓ DIGEST MATCHES {2}\S+report\.json: sha256:[0-9a-f]{64}\n {2}svc-conformance \S+, profile v1\.3; not conformant \(http:\/\/127\.0\.0\.1:\d+, sandbox\), started /,
     );
     const listed = (JSON.parse(readFileSync(join(genuine, 'report.json'), 'utf8')) as { requirements: unknown[] }).requirements.length;
     expect(result.stdout).toContain(`✓ CONSISTENT  its counts, coverage and verdict follow from its ${listed} requirements\n`);
@@ -352,7 +352,7 @@ describe('a file that is not a report, or says hostile things', () => {
     const result = await runCli(['verify-report', folderWith(reportText(seal(report)), { signature: false }), '--allow-unsigned']);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(
-      'svc-conformance 9.9.9\\x1b[2J, profile v1.2; inconclusive: the target\\x1b[31m said so\\u2066 (http://evil.test/\\x1b]0;pwned\\x07\\u202eedoc, sandbox)',
+      'svc-conformance 9.9.9\\x1b[2J, profile v1.3; inconclusive: the target\\x1b[31m said so\\u2066 (http://evil.test/\\x1b]0;pwned\\x07\\u202eedoc, sandbox)',
     );
     expect(result.stdout).toContain('DUP-\\x1b[8mHIDDEN');
     expect(result.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
