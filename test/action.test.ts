@@ -140,7 +140,8 @@ describe('action.yml', () => {
   });
 });
 
-describe('the gate script', () => {
+// Each gate runs in its own folder against its own target, so they run at once.
+describe.concurrent('the gate script', () => {
   it('run: certifies the target and writes the reports; exit 0', async () => {
     const dir = tempDir();
     const { code, out } = await gate({ command: 'run', only: 'AUTH-MISSING-KEY,AUTH-MISSING-SIGNATURE', 'report-dir': dir });
@@ -283,7 +284,7 @@ describe('the gate script', () => {
   });
 });
 
-describe('the gate with a sign-key', () => {
+describe.concurrent('the gate with a sign-key', () => {
   const key = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const keyLines = key.split('\n').filter((line) => line !== '' && !line.startsWith('-----'));
 

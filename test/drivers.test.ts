@@ -80,7 +80,8 @@ describe('a deployment with drivers', () => {
 });
 
 describe('a deployment that breaks a lifecycle, caught only through the drivers', () => {
-  it.each([
+  // Each against its own deployment, so both at once.
+  it.concurrent.each([
     ['state-paid-cancellable', 'STATE-ORDER-LIFECYCLE'],
     ['money-reversal-not-refunded', 'MONEY-CONSERVATION'],
   ])('%s fails %s', async (fault, requirement) => {
