@@ -21,14 +21,16 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
  * compiled tests and bench, which the package's "files" leaves out).
  */
 function files(ending: string): string[] {
-  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+  packed ??= execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
     cwd: ROOT,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  const [info] = JSON.parse(out) as Array<{ files: Array<{ path: string }> }>;
+  const [info] = JSON.parse(packed) as Array<{ files: Array<{ path: string }> }>;
   return info!.files.map((f) => join(ROOT, f.path)).filter((path) => path.startsWith(join(ROOT, 'dist/')) && path.endsWith(ending));
 }
+/** npm's answer, asked once: each ask is a second of npm's own start-up. */
+let packed: string | undefined;
 
 /** The packages a file imports statically (import … from, export … from, import()). */
 function packagesOf(text: string): string[] {
