@@ -13,7 +13,10 @@ case "$1" in
   settle)
     body="{\"payout_order_id\":\"$PAYOUT_ORDER_ID\",\"status\":\"$STATE\"}"
     ts=$(date +%s)
-    sig=$(printf '%s%s' "$body" "$ts" | openssl dgst -sha256 -hmac "$SVC_SECRET_KEY" | sed 's/^.*= //')
+    # The HMAC in node, the secret read from its environment: on openssl's command line (-hmac KEY)
+    # any user of the machine could read it in ps.
+    sig=$(printf '%s%s' "$body" "$ts" | node -e 'const { createHmac } = require("node:crypto");
+      process.stdout.write(createHmac("sha256", process.env.SVC_SECRET_KEY).update(require("node:fs").readFileSync(0)).digest("hex"))')
     curl -sSf -o /dev/null "$SVC_BASE_URL/sandbox/payouts/settle" -H 'content-type: application/json' \
       -H "x-api-key: $SVC_API_KEY" -H "x-timestamp: $ts" -H "x-signature: $sig" --data "$body"
     ;;
