@@ -3,9 +3,7 @@
 import { CONTROL_PATHS, OPERATIONS } from '../core/operations.js';
 import { operationOf, type TargetConfig } from './config.js';
 import type { Exchange, SendOptions } from './http.js';
-import { dataOf, isSuccess } from './requests.js';
-
-type Json = Record<string, unknown>;
+import { awaitsSettlement, dataOf, isSuccess, type Json } from './requests.js';
 
 /** A payout of the run's: its last record seen, or none yet (its initiation got no answer to read). */
 interface OwnPayout {
@@ -50,14 +48,10 @@ function findPayout(runKey: object, id: string, walletId: string | undefined): O
   return undefined;
 }
 
-/** Whether a payout may still move the balance by itself: PENDING or PROCESSING, or never seen answered. */
-export function mayStillMove(record: Json | undefined): boolean {
-  return record === undefined || record.status === 'PENDING' || record.status === 'PROCESSING';
-}
-
-/** The run's own payouts on a wallet that may still move its balance by themselves, by payout_order_id. */
+/** The run's own payouts on a wallet that may still move its balance by themselves (or never seen
+ *  answered), by payout_order_id. */
 export function unsettledOwnPayouts(runKey: object, walletId: string): string[] {
   const payouts = ofRun.get(runKey)?.get(walletId);
   if (payouts === undefined) return [];
-  return [...payouts].filter(([, p]) => mayStillMove(p.last)).map(([id]) => id);
+  return [...payouts].filter(([, p]) => p.last === undefined || awaitsSettlement(p.last)).map(([id]) => id);
 }

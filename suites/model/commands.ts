@@ -3,17 +3,8 @@
 import type fc from 'fast-check';
 import { answered } from '../check.js';
 import { checkoutPath as checkoutPathOf, type DriverName } from '../drivers.js';
-import { dataOf, decimalEquals, decimalOf, decimalText, isSuccess, validOrder } from '../requests.js';
-import {
-  awaitsSettlement,
-  expectedBalance,
-  isFinalOrderState,
-  orderDisagreements,
-  orderMayMove,
-  SLOTS,
-  type Model,
-  type OrderRecord,
-} from './model.js';
+import { awaitsSettlement, dataOf, decimalEquals, decimalOf, decimalText, isSuccess, validOrder, type Json } from '../requests.js';
+import { expectedBalance, isFinalOrderState, orderDisagreements, orderMayMove, SLOTS, type Model, type OrderRecord } from './model.js';
 import { briefly, NotJudged, ownPayoutAmount, type Real } from './target.js';
 import {
   initiate,
@@ -26,8 +17,6 @@ import {
   settle,
   statusOf,
 } from './payout-steps.js';
-
-type Json = Record<string, unknown>;
 
 export const KINDS = [
   'createOrder',

@@ -7,11 +7,9 @@ import type { CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
 import { OPERATIONS } from '../../core/operations.js';
 import { driversOf, type Driven, type DriverName, type DriverRecord, type Drivers } from '../drivers.js';
-import { decimalText, payoutRequest, payoutStatusBody, type Decimal } from '../requests.js';
+import { decimalText, payoutRequest, payoutStatusBody, type Decimal, type Json } from '../requests.js';
 import { SANDBOX_OUTCOME_ENDINGS, walletCurrency } from '../wallet.js';
 import type { ModelRule } from './model.js';
-
-type Json = Record<string, unknown>;
 
 /** What the model knows of the target for the whole run. */
 export interface TargetFacts {
