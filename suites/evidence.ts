@@ -57,18 +57,14 @@ export function signingOf(
   const secretOwner = owners.find((key) => config[key]?.secretKey === as.secretKey);
   // A secret of the config under another key, or anything the redactor would hide, is never written down.
   const secret = secretOwner ?? (redact(as.secretKey) === as.secretKey ? { madeUp: as.secretKey } : 'unshown');
+  // An edit the check's own function made is named; any other signature is said to be replaced.
+  const edited = typeof options.signature === 'function';
   let edit: Signing['edit'];
-  if (signature !== computed) {
-    if (typeof options.signature === 'function' && signature.length < computed.length && computed.startsWith(signature))
-      edit = { truncatedTo: signature.length };
-    else if (
-      typeof options.signature === 'function' &&
-      signature.length === computed.length &&
-      signature.slice(0, -1) === computed.slice(0, -1)
-    )
-      edit = 'last-character-changed';
-    else edit = 'replaced';
-  }
+  if (signature === computed) edit = undefined;
+  else if (edited && signature.length < computed.length && computed.startsWith(signature)) edit = { truncatedTo: signature.length };
+  else if (edited && signature.length === computed.length && signature.slice(0, -1) === computed.slice(0, -1))
+    edit = 'last-character-changed';
+  else edit = 'replaced';
   // Timestamps are texts a check chose (a team's may pass its secret as one): kept only redacted,
   // so the reproduce lines built from them are clean too. A made-up secret is kept only if nothing in it is hidden (above).
   return {
@@ -108,22 +104,13 @@ export function parseJson(text: string): unknown {
 export function describeTransportError(error: unknown, url: string, timeoutMs: number): { code: TransportErrorCode; message: string } {
   const origin = new URL(url).host;
   const failure = transportFailureOf(error);
-  switch (failure.kind) {
-    case 'refused':
-      return { code: 'refused', message: `connection refused by ${origin}: is the server running, and is baseUrl right?` };
-    case 'unresolved':
-      return { code: 'unresolved', message: `cannot resolve ${origin}: check the host name in baseUrl` };
-    case 'timeout':
-      return { code: 'timeout', message: timeoutMessage(origin, failure.wait, timeoutMs / 1000) };
-    case 'reset':
-      return { code: 'reset', message: `${origin} closed the connection without a complete HTTP answer` };
-    case 'tls':
-      if (failure.problem === 'not-tls')
-        return { code: 'other', message: `the server at https://${origin} does not speak TLS: did you mean http://${origin}?` };
-      break;
-    case 'other':
-      break;
-  }
+  if (failure.kind === 'refused')
+    return { code: 'refused', message: `connection refused by ${origin}: is the server running, and is baseUrl right?` };
+  if (failure.kind === 'unresolved') return { code: 'unresolved', message: `cannot resolve ${origin}: check the host name in baseUrl` };
+  if (failure.kind === 'timeout') return { code: 'timeout', message: timeoutMessage(origin, failure.wait, timeoutMs / 1000) };
+  if (failure.kind === 'reset') return { code: 'reset', message: `${origin} closed the connection without a complete HTTP answer` };
+  if (failure.kind === 'tls' && failure.problem === 'not-tls')
+    return { code: 'other', message: `the server at https://${origin} does not speak TLS: did you mean http://${origin}?` };
   return { code: 'other', message: `request to ${origin} failed: ${(error as Error).message}` };
 }
 
