@@ -5,7 +5,7 @@ import { minorUnitOf } from '../../schemas/amounts.js';
 import type { Currency } from '../../schemas/types.js';
 import type { CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
-import { OPERATIONS } from '../../core/operations.js';
+import { OPERATIONS, type OperationName } from '../../core/operations.js';
 import { driversOf, type Driven, type DriverName, type DriverRecord, type Drivers } from '../drivers.js';
 import { decimalText, payoutRequest, payoutStatusBody, type Decimal, type Json } from '../requests.js';
 import { SANDBOX_OUTCOME_ENDINGS, walletCurrency } from '../wallet.js';
@@ -96,11 +96,7 @@ export class Real {
     this.steps.push({ text, ...(exchange !== undefined ? { exchange } : {}) });
   }
 
-  send(
-    label: string,
-    key: 'orderStatus' | 'orderCancel' | 'balanceInquiry' | 'transactionInitiation' | 'createOrder' | 'payoutStatus',
-    payload: Json,
-  ): Promise<Exchange> {
+  send(label: string, key: OperationName, payload: Json): Promise<Exchange> {
     if (key === 'createOrder' || key === 'payoutStatus') return this.ctx.send({ label, path: OPERATIONS[key].path, payload });
     const { method, path } = this.ctx.operation(key);
     return this.ctx.send({ label, method, path, payload });
