@@ -105,14 +105,12 @@ class RawConnection {
   private wake: (() => void) | undefined;
   /** Aborts the running silence timeout: each byte sent or received starts it again. */
   private silence = new AbortController();
-  readonly host: string;
 
   private constructor(
     private readonly socket: Socket,
-    host: string,
+    readonly host: string,
     private readonly options: Required<RawOptions>,
   ) {
-    this.host = host;
     this.restartSilence();
     socket.on('data', (chunk: Buffer) => {
       this.restartSilence();
