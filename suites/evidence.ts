@@ -3,6 +3,7 @@
 import type { HttpAnswer, Signing, TransportErrorCode } from '../core/exchange.js';
 import type { BoundedBody } from '../common/bounded-body.js';
 import { transportFailureOf } from '../common/net-errors.js';
+import { jsonOf } from '../core/json-of.js';
 import type { TargetConfig } from './config.js';
 import type { Answer } from './dispatch.js';
 import type { Redact } from './redact.js';
@@ -36,7 +37,7 @@ export function answerOf(response: Answer, hide: Redact): HttpAnswer {
   const hidden = hide(text);
   const answer: HttpAnswer = { status: response.status, headers, body: shortened(hidden) + (bounded.cut ? `\n… ${cutNote(bounded)}` : '') };
   // Half a JSON document is not the answer: a cut body is judged as text only.
-  const json = bounded.cut ? undefined : parseJson(text);
+  const json = bounded.cut ? undefined : jsonOf(text);
   // Nothing to hide (the usual case): the parsed body as it is; else parsed again with it hidden
   // (a text with escapes may spell a secret as \u0073k_…: that one is always serialized again).
   if (json !== undefined) answer.json = hidden === text && !text.includes('\\') ? json : JSON.parse(hide(JSON.stringify(json)));
@@ -88,16 +89,6 @@ export function shortened(text: string): string {
   return text.length > MAX_EVIDENCE_BODY
     ? `${text.slice(0, MAX_EVIDENCE_BODY)}… [${text.length - MAX_EVIDENCE_BODY} more characters]`
     : text;
-}
-
-/** The JSON a text holds, or undefined when it holds none. */
-export function parseJson(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /** A transport failure as one sentence that names the problem and the fix. */

@@ -3,12 +3,12 @@
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { systemClock, type Clock } from '../core/clock.js';
+import { jsonOf } from '../core/json-of.js';
 import { ChunkedReader, quoted, readChunked } from '../common/http-chunks.js';
 import { createRedactor } from '../common/redact.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import type { Exchange } from './http.js';
 import type { CheckContext } from './check.js';
-import { parseJson } from './evidence.js';
 import { headersOf } from './send-options.js';
 import { DEFAULT_TIMEOUT_MS } from './settings.js';
 
@@ -87,7 +87,7 @@ export function rawEvidence(ctx: CheckContext, request: RawRequest, answer: RawA
   if (answer === undefined) return { ...sent, error: { code: 'reset', message: hide(problem ?? 'no complete HTTP answer') } };
   const headers = Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, hide(value)]));
   const text = hide(answer.body.toString('utf8'));
-  const json = parseJson(text);
+  const json = jsonOf(text);
   return { ...sent, response: { status: answer.status, headers, body: text.slice(0, 8192), ...(json !== undefined ? { json } : {}) } };
 }
 
