@@ -42,10 +42,8 @@ export function notePayouts(runKey: object, config: TargetConfig, options: SendO
 
 function findPayout(runKey: object, id: string, walletId: string | undefined): OwnPayout | undefined {
   const wallets = ofRun.get(runKey);
-  if (wallets === undefined) return undefined;
-  if (walletId !== undefined) return wallets.get(walletId)?.get(id);
-  for (const payouts of wallets.values()) if (payouts.has(id)) return payouts.get(id);
-  return undefined;
+  if (walletId !== undefined) return wallets?.get(walletId)?.get(id);
+  return [...(wallets?.values() ?? [])].find((payouts) => payouts.has(id))?.get(id);
 }
 
 /** The run's own payouts on a wallet that may still move its balance by themselves (or never seen
