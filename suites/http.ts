@@ -15,9 +15,9 @@ import { bodyOf, headersOf, isCorrectlySigned, queryOf, type Credentials, type S
 import { DEFAULT_TIMEOUT_MS } from './settings.js';
 import { UsedSeconds } from './used-seconds.js';
 
-export type { AuthHeader, Credentials, SendOptions } from './send-options.js';
+export type { Credentials, SendOptions } from './send-options.js';
 
-export type { Exchange, TransportErrorCode } from '../core/exchange.js';
+export type { Exchange } from '../core/exchange.js';
 
 export interface ClientOptions {
   /** The deadline of each exchange, whole: connecting, then the answer's headers and all of its body (ms). */
