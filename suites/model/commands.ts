@@ -231,9 +231,7 @@ const RUN: Record<Kind, (m: Model, r: Real, slot: number) => Promise<void>> = {
     if (record !== undefined) m.payouts[slot] = { payoutOrderId: payout.payoutOrderId, written: record, last: record };
   },
 
-  async payoutStatus(m, r, slot) {
-    await readPayout(m, r, slot, `Payout Status ${payoutName(slot)}`);
-  },
+  payoutStatus: (m, r, slot) => readPayout(m, r, slot, `Payout Status ${payoutName(slot)}`),
 
   settleSuccess: (m, r, slot) => settle(m, r, slot, 'SUCCESS'),
   settleFailed: (m, r, slot) => settle(m, r, slot, 'FAILED'),

@@ -152,7 +152,5 @@ export function ownPayoutAmount(ctx: CheckContext, currency: Currency, ending: n
  *  wallet in every run (P-CLI v1.3): a wallet opened for the kit would let a target hide faults elsewhere. */
 export async function targetFacts(ctx: CheckContext, needsWallet: boolean): Promise<TargetFacts> {
   const drivers = driversOf(ctx);
-  const walletId = ctx.config.merchant.walletId;
-  if (!needsWallet) return { drivers, walletId, currency: 'INR' };
-  return { drivers, walletId, currency: await walletCurrency(ctx) };
+  return { drivers, walletId: ctx.config.merchant.walletId, currency: needsWallet ? await walletCurrency(ctx) : 'INR' };
 }
