@@ -1,8 +1,6 @@
 import type { Requirement } from '../core/report.js';
 import { readPackageJson } from '../common/package-root.js';
 
-export type { Level, Requirement } from '../core/report.js';
-
 let cached: Requirement[] | undefined;
 
 /** The requirement catalog (suites/catalog.json): every testable statement, with its level and rules. */

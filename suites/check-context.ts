@@ -183,7 +183,6 @@ export function newMeta(check: Check): CheckMeta {
 /** Every context's prototype: a team check written for 0.1 that reads ctx.client is told what replaced
  *  it. On the prototype, as a getter added to each context would make it a slow dictionary. */
 const REMOVED: object = Object.defineProperty({}, 'client', {
-  enumerable: false,
   get() {
     throw new Error(
       'ctx.client was removed from the check context: use ctx.nowSeconds() for the clock, ctx.redact(text) to hide the keys, ctx.send(…) to send',
@@ -257,9 +256,7 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
     },
     send,
     sendSetup: (options) => client.send(options),
-    sweep(cases, task) {
-      return settleInOrder(cases, concurrency, task);
-    },
+    sweep: (cases, task) => settleInOrder(cases, concurrency, task),
     exclusive(lane, work) {
       // A lane's own check already holds its lane.
       return check.lane === lane ? work() : laneLock(state, lane).run(work);
@@ -272,9 +269,7 @@ function checkContext(check: Check, state: RunState, meta: CheckMeta, exchanges:
       }
       return (await state.webhooks).session;
     },
-    quietly(work) {
-      return client.quietly((direct) => work({ ...ctx, send: sendVia(direct), sendSetup: direct }));
-    },
+    quietly: (work) => client.quietly((direct) => work({ ...ctx, send: sendVia(direct), sendSetup: direct })),
     note(requirement, message, exchange) {
       meta.findings.push({ requirement, message: client.redact(message), ...(exchange ? { exchange } : {}) });
     },

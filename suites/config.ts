@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { nestedDeeperThan } from '../common/json-depth.js';
-import { setPath } from '../core/predicates.js';
+import { getPath, setPath } from '../core/predicates.js';
 import { describeErrors, isValid, loadSchema, validateSchema } from '../schemas/index.js';
 import { JsonTreeError, parseJsonTree } from '../signer/json-tree.js';
 
@@ -34,6 +34,16 @@ const ENV_KEYS = {
 
 /** Every variable P-CFG reads (a command that gives a child process other coordinates leaves them out). */
 export const TARGET_ENV_NAMES: readonly string[] = Object.keys(ENV_KEYS);
+
+/** The config's coordinates as those variables: a driver reaches the target as the run does. */
+export function targetVariables(config: TargetConfig): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(ENV_KEYS).flatMap(([name, path]) => {
+      const value = getPath(config, path);
+      return typeof value === 'string' ? [[name, value]] : [];
+    }),
+  );
+}
 
 /** True when P-CFG's environment variables point the run at a target without a config file. */
 export function envNamesTarget(env: Record<string, string | undefined>): boolean {

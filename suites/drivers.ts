@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { CONTROL_PATHS } from '../core/operations.js';
 import type { DriverName } from '../schemas/types.js';
 import type { CheckContext } from './check.js';
-import { ConfigError, type TargetConfig } from './config.js';
+import { ConfigError, targetVariables, type TargetConfig } from './config.js';
 import type { Exchange } from './http.js';
 import { isReferenceSandbox } from './reference-sandbox.js';
 
@@ -118,25 +118,6 @@ function commandDrivers(commands: Partial<Record<DriverName, string>>): Drivers 
   };
 }
 
-/** The SVC_* variables of the run, so a driver reaches the target as the run does. */
-function runVariables(ctx: CheckContext): Record<string, string> {
-  const { baseUrl, environment, merchant, otherMerchant, otherEnvironment } = ctx.config;
-  const vars: Record<string, string | undefined> = {
-    SVC_BASE_URL: baseUrl,
-    SVC_ENVIRONMENT: environment,
-    SVC_API_KEY: merchant.apiKey,
-    SVC_SECRET_KEY: merchant.secretKey,
-    SVC_WALLET_ID: merchant.walletId,
-    SVC_OTHER_API_KEY: otherMerchant?.apiKey,
-    SVC_OTHER_SECRET_KEY: otherMerchant?.secretKey,
-    SVC_OTHER_WALLET_ID: otherMerchant?.walletId,
-    SVC_OTHER_ENV_API_KEY: otherEnvironment?.apiKey,
-    SVC_OTHER_ENV_SECRET_KEY: otherEnvironment?.secretKey,
-    SVC_OTHER_ENV_WALLET_ID: otherEnvironment?.walletId,
-  };
-  return Object.fromEntries(Object.entries(vars).filter((e): e is [string, string] => e[1] !== undefined));
-}
-
 /** The process groups of drivers still running: stopped when the kit's process ends, however it ends. */
 const running = new Set<number>();
 process.on('exit', () => {
@@ -147,7 +128,7 @@ process.on('exit', () => {
  *  its shell exits, what it left running in the background is stopped too. */
 function runCommand(ctx: CheckContext, command: string, record: DriverRecord): Promise<Driven & { stalled?: boolean }> {
   const seconds = ctx.config.profile?.settleWithinSeconds ?? 15;
-  const env = { ...process.env, ...runVariables(ctx), ...record };
+  const env = { ...process.env, ...targetVariables(ctx.config), ...record };
   return new Promise((resolve) => {
     const child = spawn('/bin/sh', ['-c', command], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     if (child.pid !== undefined) running.add(child.pid);

@@ -3,6 +3,7 @@
 import type { HttpAnswer, Signing, TransportErrorCode } from '../core/exchange.js';
 import type { BoundedBody } from '../common/bounded-body.js';
 import { transportFailureOf } from '../common/net-errors.js';
+import { jsonOf } from '../core/json-of.js';
 import type { TargetConfig } from './config.js';
 import type { Answer } from './dispatch.js';
 import type { Redact } from './redact.js';
@@ -36,7 +37,7 @@ export function answerOf(response: Answer, hide: Redact): HttpAnswer {
   const hidden = hide(text);
   const answer: HttpAnswer = { status: response.status, headers, body: shortened(hidden) + (bounded.cut ? `\n… ${cutNote(bounded)}` : '') };
   // Half a JSON document is not the answer: a cut body is judged as text only.
-  const json = bounded.cut ? undefined : parseJson(text);
+  const json = bounded.cut ? undefined : jsonOf(text);
   // Nothing to hide (the usual case): the parsed body as it is; else parsed again with it hidden
   // (a text with escapes may spell a secret as \u0073k_…: that one is always serialized again).
   if (json !== undefined) answer.json = hidden === text && !text.includes('\\') ? json : JSON.parse(hide(JSON.stringify(json)));
@@ -57,18 +58,14 @@ export function signingOf(
   const secretOwner = owners.find((key) => config[key]?.secretKey === as.secretKey);
   // A secret of the config under another key, or anything the redactor would hide, is never written down.
   const secret = secretOwner ?? (redact(as.secretKey) === as.secretKey ? { madeUp: as.secretKey } : 'unshown');
+  // An edit the check's own function made is named; any other signature is said to be replaced.
+  const edited = typeof options.signature === 'function';
   let edit: Signing['edit'];
-  if (signature !== computed) {
-    if (typeof options.signature === 'function' && signature.length < computed.length && computed.startsWith(signature))
-      edit = { truncatedTo: signature.length };
-    else if (
-      typeof options.signature === 'function' &&
-      signature.length === computed.length &&
-      signature.slice(0, -1) === computed.slice(0, -1)
-    )
-      edit = 'last-character-changed';
-    else edit = 'replaced';
-  }
+  if (signature === computed) edit = undefined;
+  else if (edited && signature.length < computed.length && computed.startsWith(signature)) edit = { truncatedTo: signature.length };
+  else if (edited && signature.length === computed.length && signature.slice(0, -1) === computed.slice(0, -1))
+    edit = 'last-character-changed';
+  else edit = 'replaced';
   // Timestamps are texts a check chose (a team's may pass its secret as one): kept only redacted,
   // so the reproduce lines built from them are clean too. A made-up secret is kept only if nothing in it is hidden (above).
   return {
@@ -94,36 +91,17 @@ export function shortened(text: string): string {
     : text;
 }
 
-/** The JSON a text holds, or undefined when it holds none. */
-export function parseJson(text: string): unknown {
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 /** A transport failure as one sentence that names the problem and the fix. */
 export function describeTransportError(error: unknown, url: string, timeoutMs: number): { code: TransportErrorCode; message: string } {
   const origin = new URL(url).host;
   const failure = transportFailureOf(error);
-  switch (failure.kind) {
-    case 'refused':
-      return { code: 'refused', message: `connection refused by ${origin}: is the server running, and is baseUrl right?` };
-    case 'unresolved':
-      return { code: 'unresolved', message: `cannot resolve ${origin}: check the host name in baseUrl` };
-    case 'timeout':
-      return { code: 'timeout', message: timeoutMessage(origin, failure.wait, timeoutMs / 1000) };
-    case 'reset':
-      return { code: 'reset', message: `${origin} closed the connection without a complete HTTP answer` };
-    case 'tls':
-      if (failure.problem === 'not-tls')
-        return { code: 'other', message: `the server at https://${origin} does not speak TLS: did you mean http://${origin}?` };
-      break;
-    case 'other':
-      break;
-  }
+  if (failure.kind === 'refused')
+    return { code: 'refused', message: `connection refused by ${origin}: is the server running, and is baseUrl right?` };
+  if (failure.kind === 'unresolved') return { code: 'unresolved', message: `cannot resolve ${origin}: check the host name in baseUrl` };
+  if (failure.kind === 'timeout') return { code: 'timeout', message: timeoutMessage(origin, failure.wait, timeoutMs / 1000) };
+  if (failure.kind === 'reset') return { code: 'reset', message: `${origin} closed the connection without a complete HTTP answer` };
+  if (failure.kind === 'tls' && failure.problem === 'not-tls')
+    return { code: 'other', message: `the server at https://${origin} does not speak TLS: did you mean http://${origin}?` };
   return { code: 'other', message: `request to ${origin} failed: ${(error as Error).message}` };
 }
 

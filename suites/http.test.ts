@@ -360,7 +360,7 @@ describe('a quiet window (TargetClient.quietly)', () => {
 describe('freeAtRandom', () => {
   it('picks only a free second of the range, each as often as another, and none when none is free', () => {
     const counts = new Map<number, number>();
-    // Two free seconds of 151: the few random draws mostly miss, and the list decides.
+    // Two free seconds of 151.
     const sparse = (second: number) => second === 1_000 || second === 1_100;
     for (let i = 0; i < 2_000; i++) {
       const second = freeAtRandom(1_000, 1_150, sparse)!;

@@ -15,9 +15,9 @@ import { bodyOf, headersOf, isCorrectlySigned, queryOf, type Credentials, type S
 import { DEFAULT_TIMEOUT_MS } from './settings.js';
 import { UsedSeconds } from './used-seconds.js';
 
-export type { AuthHeader, Credentials, SendOptions } from './send-options.js';
+export type { Credentials, SendOptions } from './send-options.js';
 
-export type { Exchange, TransportErrorCode } from '../core/exchange.js';
+export type { Exchange } from '../core/exchange.js';
 
 export interface ClientOptions {
   /** The deadline of each exchange, whole: connecting, then the answer's headers and all of its body (ms). */
@@ -179,7 +179,7 @@ export class TargetClient {
     for (let retry = 1; retry <= MAX_RATE_LIMIT_RETRIES && exchange.response?.status === 429 && this.stopReason === undefined; retry++) {
       const wait = retryAfterMs(exchange.response.headers['retry-after']);
       if (this.options.deadlineAt !== undefined && this.clock.now() + wait >= this.options.deadlineAt) {
-        this.stop(`its time budget (${this.options.deadlineSource ?? 'max time'}) would run out waiting for the target's Retry-After`);
+        this.stopReason ??= `its time budget (${this.options.deadlineSource ?? 'max time'}) would run out waiting for the target's Retry-After`;
         break;
       }
       if (wait >= ANNOUNCED_WAIT_MS)
@@ -190,9 +190,7 @@ export class TargetClient {
       exchange = await this.sendOnce(options, label);
       exchange.label = `${label} (sent again after ${retry} rate-limit answer${retry > 1 ? 's' : ''})`;
       if (retry === MAX_RATE_LIMIT_RETRIES && exchange.response?.status === 429) {
-        this.stop(
-          `the target answered 429 (rate limited) ${MAX_RATE_LIMITED_IN_A_ROW} times in a row; raise its rate limit for the kit's API key, or run again once it has lifted`,
-        );
+        this.stopReason ??= `the target answered 429 (rate limited) ${MAX_RATE_LIMITED_IN_A_ROW} times in a row; raise its rate limit for the kit's API key, or run again once it has lifted`;
       }
     }
     this.options.onExchange?.(exchange);
@@ -282,8 +280,8 @@ export class TargetClient {
   private stoppedBeforeSending(): string | undefined {
     const { deadlineAt, deadlineSource, interrupted } = this.options;
     if (deadlineAt !== undefined && this.clock.now() >= deadlineAt)
-      this.stop(`it reached its time budget (${deadlineSource ?? 'max time'})`);
-    if (interrupted?.aborted === true) this.stop(`it was interrupted (${String(interrupted.reason)})`);
+      this.stopReason ??= `it reached its time budget (${deadlineSource ?? 'max time'})`;
+    if (interrupted?.aborted === true) this.stopReason ??= `it was interrupted (${String(interrupted.reason)})`;
     return this.stopReason;
   }
 
@@ -296,19 +294,13 @@ export class TargetClient {
     await (await this.agent)?.close();
   }
 
-  private stop(reason: string): void {
-    this.stopReason ??= reason;
-  }
-
   /** A streak of answers near the timeout or none means the run cannot finish in useful time; any other
    *  answer ends it. A rate limit that does not lift is judged per request, in send. */
   private tally(exchange: Exchange): void {
     const slow = exchange.error?.code === 'timeout' || exchange.ms >= this.timeoutMs * SLOW_SHARE;
     this.slowInARow = slow ? this.slowInARow + 1 : 0;
     if (this.slowInARow >= MAX_SLOW_IN_A_ROW) {
-      this.stop(
-        `the target did not answer, or took more than ${(this.timeoutMs * SLOW_SHARE) / 1000} s (of the ${this.timeoutMs / 1000} s --timeout), ${this.slowInARow} times in a row`,
-      );
+      this.stopReason ??= `the target did not answer, or took more than ${(this.timeoutMs * SLOW_SHARE) / 1000} s (of the ${this.timeoutMs / 1000} s --timeout), ${this.slowInARow} times in a row`;
     }
   }
 

@@ -21,15 +21,11 @@ export class Limiter {
     try {
       return await task();
     } finally {
-      this.release();
+      // The slot passes straight to the next in line, so a newcomer cannot overtake it.
+      const next = this.waitingAhead.shift() ?? this.waiting.shift();
+      if (next !== undefined) next();
+      else this.active -= 1;
     }
-  }
-
-  private release(): void {
-    // The slot passes straight to the next in line, so a newcomer cannot overtake it.
-    const next = this.waitingAhead.shift() ?? this.waiting.shift();
-    if (next !== undefined) next();
-    else this.active -= 1;
   }
 }
 

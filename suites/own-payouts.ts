@@ -3,23 +3,17 @@
 import { CONTROL_PATHS, OPERATIONS } from '../core/operations.js';
 import { operationOf, type TargetConfig } from './config.js';
 import type { Exchange, SendOptions } from './http.js';
-import { dataOf, isSuccess } from './requests.js';
+import { awaitsSettlement, dataOf, isSuccess, type Json } from './requests.js';
 
-type Json = Record<string, unknown>;
+/** Per run (its state): wallet id → payout_order_id → its last record seen, or undefined while none
+ *  was (its initiation got no answer to read). */
+const ofRun = new WeakMap<object, Map<string, Map<string, Json | undefined>>>();
 
-/** A payout of the run's: its last record seen, or none yet (its initiation got no answer to read). */
-interface OwnPayout {
-  last?: Json;
-}
-
-/** Per run (its state): wallet id → payout_order_id → what was last seen of it. */
-const ofRun = new WeakMap<object, Map<string, Map<string, OwnPayout>>>();
-
-function walletOf(runKey: object, walletId: string): Map<string, OwnPayout> {
+function walletOf(runKey: object, walletId: string): Map<string, Json | undefined> {
   let wallets = ofRun.get(runKey);
-  if (wallets === undefined) ofRun.set(runKey, (wallets = new Map<string, Map<string, OwnPayout>>()));
+  if (wallets === undefined) ofRun.set(runKey, (wallets = new Map<string, Map<string, Json | undefined>>()));
   let payouts = wallets.get(walletId);
-  if (payouts === undefined) wallets.set(walletId, (payouts = new Map<string, OwnPayout>()));
+  if (payouts === undefined) wallets.set(walletId, (payouts = new Map<string, Json | undefined>()));
   return payouts;
 }
 
@@ -32,32 +26,19 @@ export function notePayouts(runKey: object, config: TargetConfig, options: SendO
   const walletId = typeof payload?.svc_wallet_id === 'string' ? payload.svc_wallet_id : undefined;
   const record = isSuccess(exchange) ? dataOf(exchange) : undefined;
   if (options.path === operationOf(config, 'transactionInitiation')?.path && walletId !== undefined) {
-    if (record !== undefined) walletOf(runKey, walletId).set(String(id), { last: record });
-    else if (exchange.response === undefined) walletOf(runKey, walletId).set(String(id), {});
+    if (record !== undefined || exchange.response === undefined) walletOf(runKey, walletId).set(String(id), record);
     return;
   }
-  if (record !== undefined && (options.path === OPERATIONS.payoutStatus.path || options.path === CONTROL_PATHS.settlePayout)) {
-    const known = findPayout(runKey, String(id), walletId);
-    if (known !== undefined) known.last = record;
-  }
+  if (record === undefined || (options.path !== OPERATIONS.payoutStatus.path && options.path !== CONTROL_PATHS.settlePayout)) return;
+  const wallets = ofRun.get(runKey) ?? new Map<string, Map<string, Json | undefined>>();
+  const holding = walletId !== undefined ? [wallets.get(walletId)] : [...wallets.values()];
+  holding.find((payouts) => payouts?.has(String(id)))?.set(String(id), record);
 }
 
-function findPayout(runKey: object, id: string, walletId: string | undefined): OwnPayout | undefined {
-  const wallets = ofRun.get(runKey);
-  if (wallets === undefined) return undefined;
-  if (walletId !== undefined) return wallets.get(walletId)?.get(id);
-  for (const payouts of wallets.values()) if (payouts.has(id)) return payouts.get(id);
-  return undefined;
-}
-
-/** Whether a payout may still move the balance by itself: PENDING or PROCESSING, or never seen answered. */
-export function mayStillMove(record: Json | undefined): boolean {
-  return record === undefined || record.status === 'PENDING' || record.status === 'PROCESSING';
-}
-
-/** The run's own payouts on a wallet that may still move its balance by themselves, by payout_order_id. */
+/** The run's own payouts on a wallet that may still move its balance by themselves (or never seen
+ *  answered), by payout_order_id. */
 export function unsettledOwnPayouts(runKey: object, walletId: string): string[] {
   const payouts = ofRun.get(runKey)?.get(walletId);
   if (payouts === undefined) return [];
-  return [...payouts].filter(([, p]) => mayStillMove(p.last)).map(([id]) => id);
+  return [...payouts].filter(([, last]) => last === undefined || awaitsSettlement(last)).map(([id]) => id);
 }

@@ -3,12 +3,12 @@
 import { connect as connectTcp, type Socket } from 'node:net';
 import { connect as connectTls } from 'node:tls';
 import { systemClock, type Clock } from '../core/clock.js';
+import { jsonOf } from '../core/json-of.js';
 import { ChunkedReader, quoted, readChunked } from '../common/http-chunks.js';
 import { createRedactor } from '../common/redact.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import type { Exchange } from './http.js';
 import type { CheckContext } from './check.js';
-import { parseJson } from './evidence.js';
 import { headersOf } from './send-options.js';
 import { DEFAULT_TIMEOUT_MS } from './settings.js';
 
@@ -87,7 +87,7 @@ export function rawEvidence(ctx: CheckContext, request: RawRequest, answer: RawA
   if (answer === undefined) return { ...sent, error: { code: 'reset', message: hide(problem ?? 'no complete HTTP answer') } };
   const headers = Object.fromEntries(Object.entries(answer.headers).map(([name, value]) => [name, hide(value)]));
   const text = hide(answer.body.toString('utf8'));
-  const json = parseJson(text);
+  const json = jsonOf(text);
   return { ...sent, response: { status: answer.status, headers, body: text.slice(0, 8192), ...(json !== undefined ? { json } : {}) } };
 }
 
@@ -105,14 +105,12 @@ class RawConnection {
   private wake: (() => void) | undefined;
   /** Aborts the running silence timeout: each byte sent or received starts it again. */
   private silence = new AbortController();
-  readonly host: string;
 
   private constructor(
     private readonly socket: Socket,
-    host: string,
+    readonly host: string,
     private readonly options: Required<RawOptions>,
   ) {
-    this.host = host;
     this.restartSilence();
     socket.on('data', (chunk: Buffer) => {
       this.restartSilence();
@@ -229,22 +227,26 @@ class RawConnection {
     }
   }
 
+  /** The error the connection ended with, unless a reset: that ends an answer as a close does. */
+  private get cutOff(): Error | undefined {
+    const { failure } = this;
+    const reset = (failure as NodeJS.ErrnoException | undefined)?.code === 'ECONNRESET' || /ECONNRESET/.test(failure?.message ?? '');
+    return reset ? undefined : failure;
+  }
+
   /** The next answer, its body read to the connection's close whatever Content-Length says. Any end but a close or a
    *  reset (a timeout, a proxy holding on) is judged only if the answer is complete (head and body, or the last chunk). */
   async answerToClose(): Promise<ReadToClose> {
     const head = await this.head();
-    if (head === undefined)
-      return this.failure !== undefined && !isReset(this.failure)
-        ? { unjudged: `no complete HTTP head came (${this.failure.message})` }
-        : {};
+    if (head === undefined) return this.cutOff !== undefined ? { unjudged: `no complete HTTP head came (${this.cutOff.message})` } : {};
     while (await this.more());
     const chunks = /chunked/i.test(head.headers['transfer-encoding'] ?? '') ? readChunked(this.buffer) : undefined;
-    if (this.failure !== undefined && !isReset(this.failure)) {
+    if (this.cutOff !== undefined) {
       const said = contentLengthOf(head.headers['content-length'] ?? '');
       const complete = chunks !== undefined ? chunks.state === 'complete' : said !== undefined && this.buffer.length >= said;
       if (!complete)
         return {
-          unjudged: `the connection ended without closing (${this.failure.message}) before the answer's ${chunks !== undefined ? 'last chunk' : 'Content-Length bytes'} had come`,
+          unjudged: `the connection ended without closing (${this.cutOff.message}) before the answer's ${chunks !== undefined ? 'last chunk' : 'Content-Length bytes'} had come`,
         };
     }
     // A chunked body's data, as far as it came and was well-formed: the bytes judged are the data.
@@ -257,9 +259,7 @@ class RawConnection {
     // Whose doing the end was: the server's close or reset, or the kit's own wait (its silence timeout).
     const cutShort = () => ({
       problem:
-        this.failure !== undefined && !isReset(this.failure)
-          ? `no complete answer came (${this.failure.message})`
-          : 'the connection ended before a complete answer',
+        this.cutOff !== undefined ? `no complete answer came (${this.cutOff.message})` : 'the connection ended before a complete answer',
     });
     const head = await this.head();
     if (head === undefined) return this.notHttp ? { problem: 'the answer does not begin with an HTTP/1.x status line' } : cutShort();
@@ -292,11 +292,6 @@ class RawConnection {
 export function contentLengthOf(said: string): number | undefined {
   const number = /^(\d{1,15})(?:[ \t]*,[ \t]*\1)*$/.exec(said);
   return number === null ? undefined : Number(number[1]);
-}
-
-/** A reset ends an answer as a close does: the server is done sending. */
-function isReset(error: Error): boolean {
-  return (error as { code?: string }).code === 'ECONNRESET' || /ECONNRESET/.test(error.message);
 }
 
 /** An answer read to the close; or none, with `unjudged` saying why the kit cannot tell when the

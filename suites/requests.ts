@@ -12,7 +12,7 @@ import type { Credentials, Exchange } from './http.js';
 export const CREATE_ORDER_PATH = OPERATIONS.createOrder.path;
 export const PAYOUT_STATUS_PATH = OPERATIONS.payoutStatus.path;
 
-type Json = Record<string, unknown>;
+export type Json = Record<string, unknown>;
 
 /** Deliberately plain (ASCII, INR, every optional field), so a duplicate or record check does not also
  *  rest on P-ORDER-4's breadth. Pure: checks and `trigger` both use it. */
@@ -178,7 +178,9 @@ export function initiatePayout(ctx: CheckContext, body: Json, label: string): Pr
   return ctx.send({ label, method, path, payload: body });
 }
 
-const SETTLING: readonly unknown[] = ['PROCESSING', 'PENDING'];
+/** PENDING or PROCESSING: its settlement may still move the balance with no request of the run's. Once
+ *  settled only a reversal is left, which P-MONEY-1 leaves to the not-judged path. */
+export const awaitsSettlement = (record: Json): boolean => record.status === 'PENDING' || record.status === 'PROCESSING';
 
 /** How long one wait for the target's own change lasts, ms on the run's clock (profile.settleWithinSeconds,
  *  default 15); the checks that wait run side by side, so their waits overlap. */
@@ -199,7 +201,7 @@ export async function settledPayout(
   const deadline = ctx.clock.now() + timeoutMs;
   for (;;) {
     const record = expectData(await payoutStatus(ctx, payoutOrderId, label, { walletId }), `${label}: Payout Status of the payout`);
-    if (!SETTLING.includes(record.status)) return record;
+    if (!awaitsSettlement(record)) return record;
     if (ctx.clock.now() + intervalMs > deadline) return undefined;
     await ctx.clock.sleep(intervalMs);
   }

@@ -98,14 +98,12 @@ export function requirementsMarkdown(
 
 /** The client and receiver catalogs as docs/requirements.md lists them, read with `read(path)` from the package root. */
 export function judgedCatalogs(read: (file: string) => { description: string; requirements: Requirement[] }): JudgedCatalog[] {
-  const clients = read('clients/catalog.json');
-  const receivers = read('clients/receiver-catalog.json');
-  return [
-    { title: 'Client requirements (verify-client)', description: clients.description, requirements: clients.requirements },
-    {
-      title: 'Webhook receiver requirements (verify-receiver, verify-client --webhook-url)',
-      description: receivers.description,
-      requirements: receivers.requirements,
-    },
-  ];
+  const catalogs = [
+    ['clients/catalog.json', 'Client requirements (verify-client)'],
+    ['clients/receiver-catalog.json', 'Webhook receiver requirements (verify-receiver, verify-client --webhook-url)'],
+  ] as const;
+  return catalogs.map(([file, title]) => {
+    const { description, requirements } = read(file);
+    return { title, description, requirements };
+  });
 }

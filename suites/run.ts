@@ -90,9 +90,8 @@ export class ConformanceRun {
 
   /** Every check of the run's sections, selected or not, in the report's order. */
   private plan(): Planned[] {
-    const all = this.sections.flatMap((section, s) => section.checks.map((check) => ({ check, section: s, scope: 0 })));
-    all.forEach((planned, i) => (planned.scope = i));
-    return all;
+    const all = this.sections.flatMap((section, s) => section.checks.map((check) => ({ check, section: s })));
+    return all.map((planned, scope) => ({ ...planned, scope }));
   }
 
   /** Runs the selected checks, then closes what they opened. A target's fault is 'failed', the kit's

@@ -45,16 +45,8 @@ export interface SendOptions {
 
 /** Whether a request is signed the profile's way over the bytes it sends, with a timestamp the client chose: nothing altered, omitted or reused. */
 export function isCorrectlySigned(options: SendOptions): boolean {
-  return (
-    options.timestamp === undefined &&
-    options.signedTimestamp === undefined &&
-    options.signedBody === undefined &&
-    !options.signBodyOnly &&
-    options.signature === undefined &&
-    (options.omit === undefined || options.omit.length === 0) &&
-    !options.reuse &&
-    options.form === undefined
-  );
+  const { timestamp, omit = [], reuse, form } = options;
+  return !isMisSigned(options) && timestamp === undefined && omit.length === 0 && !reuse && form === undefined;
 }
 
 /** A header left out, the signature replaced or altered, the body or timestamp changed after signing. */

@@ -2,17 +2,8 @@
 // seconds a request may take: a server that refuses replays (P-AUTH-4) is not tripped by two equal reads.
 import { hmacSha256Hex } from '../signer/sign.js';
 
-/** Seconds drawn at random before the free ones of a range are listed (see freeAtRandom). */
-const RANDOM_TRIES = 4;
-
-/** A second of from..to where `isFree`, each equally likely; undefined when none. A few random draws
- *  first; the list of free ones is built only when they all miss. */
+/** A second of from..to where `isFree`, each equally likely; undefined when none. */
 export function freeAtRandom(from: number, to: number, isFree: (second: number) => boolean): number | undefined {
-  if (from > to) return undefined;
-  for (let tries = 0; tries < RANDOM_TRIES; tries++) {
-    const second = from + Math.floor(Math.random() * (to - from + 1));
-    if (isFree(second)) return second;
-  }
   const free: number[] = [];
   for (let second = from; second <= to; second++) if (isFree(second)) free.push(second);
   return free.length === 0 ? undefined : free[Math.floor(Math.random() * free.length)];

@@ -17,10 +17,9 @@ import {
   expectData,
   payoutStatus,
   type Decimal,
+  type Json,
   type WalletRef,
 } from './requests.js';
-
-type Json = Record<string, unknown>;
 
 /** A payout record that says its debit is taken (P-OPS-4, P-MONEY-1): the balance is judged at once, with
  *  no wait for settlement. One that says NO takes it when it settles. */

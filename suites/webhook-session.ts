@@ -2,8 +2,6 @@
 // receiver through the sandbox's control request, and puts the earlier one back when the run ends.
 import { CONTROL_PATHS } from '../core/operations.js';
 import { KitReceiver } from '../webhooks/receiver.js';
-
-export type { WebhookSession } from './check.js';
 import { CheckInconclusive, CheckSkipped, type WebhookSession } from './check.js';
 import { retryWithinSecondsOf, type TargetConfig } from './config.js';
 import { isReferenceSandbox } from './reference-sandbox.js';

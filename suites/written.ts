@@ -4,9 +4,7 @@
 import { OPERATIONS } from '../core/operations.js';
 import { operationOf, type TargetConfig } from './config.js';
 import type { Exchange, SendOptions } from './http.js';
-import { dataOf, isSuccess } from './requests.js';
-
-type Json = Record<string, unknown>;
+import { dataOf, isSuccess, type Json } from './requests.js';
 
 export interface Written {
   kind: 'order' | 'payout';

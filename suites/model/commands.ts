@@ -3,17 +3,8 @@
 import type fc from 'fast-check';
 import { answered } from '../check.js';
 import { checkoutPath as checkoutPathOf, type DriverName } from '../drivers.js';
-import { dataOf, decimalEquals, decimalOf, decimalText, isSuccess, validOrder } from '../requests.js';
-import {
-  awaitsSettlement,
-  expectedBalance,
-  isFinalOrderState,
-  orderDisagreements,
-  orderMayMove,
-  SLOTS,
-  type Model,
-  type OrderRecord,
-} from './model.js';
+import { awaitsSettlement, dataOf, decimalEquals, decimalOf, decimalText, isSuccess, validOrder, type Json } from '../requests.js';
+import { expectedBalance, isFinalOrderState, orderDisagreements, orderMayMove, SLOTS, type Model, type OrderRecord } from './model.js';
 import { briefly, NotJudged, ownPayoutAmount, type Real } from './target.js';
 import {
   initiate,
@@ -26,8 +17,6 @@ import {
   settle,
   statusOf,
 } from './payout-steps.js';
-
-type Json = Record<string, unknown>;
 
 export const KINDS = [
   'createOrder',
@@ -242,9 +231,7 @@ const RUN: Record<Kind, (m: Model, r: Real, slot: number) => Promise<void>> = {
     if (record !== undefined) m.payouts[slot] = { payoutOrderId: payout.payoutOrderId, written: record, last: record };
   },
 
-  async payoutStatus(m, r, slot) {
-    await readPayout(m, r, slot, `Payout Status ${payoutName(slot)}`);
-  },
+  payoutStatus: (m, r, slot) => readPayout(m, r, slot, `Payout Status ${payoutName(slot)}`),
 
   settleSuccess: (m, r, slot) => settle(m, r, slot, 'SUCCESS'),
   settleFailed: (m, r, slot) => settle(m, r, slot, 'FAILED'),

@@ -159,13 +159,8 @@ async function moneyVerdict(
     return new CheckSkipped(
       `not judged: other activity on the wallet: ${seen}; ${count} saw the balance move by amounts the run's own payouts do not explain (MONEY-CONSERVATION, P-MONEY-1)`,
     );
-  const [first] = misses;
-  return failure(
-    ctx,
-    first!.outcome,
-    first!.path,
-    `${first!.what}; ${count} missed, and no quiet look at the wallet saw anything else move it`,
-  );
+  const { outcome, path, what } = misses[0]!;
+  return failure(ctx, outcome, path, `${what}; ${count} missed, and no quiet look at the wallet saw anything else move it`);
 }
 
 /** Without a driver only the target moves records to most final states: a rule whose point is states
@@ -178,13 +173,12 @@ function judgeReach(ctx: CheckContext, rule: ModelRule, plan: SequencePlan, reac
   const absent = [...new Set(missing.map(driverFor))].filter((name) => name !== undefined && facts.drivers?.has(name) !== true);
   const tried = missing.filter((state) => facts.drivers?.has(driverFor(state)!) === true).map((state) => state.replace(':', ' '));
   const why = [
-    ...(absent.length > 0
-      ? [
-          `the target did not move records there itself, and the config has no ${absent.map((name) => `drivers.${name}`).join(' or ')} to do it`,
-        ]
-      : []),
-    ...(tried.length > 0 ? [`the run's drivers did not move records to ${tried.join(', ')} (see the notes and the sequences' steps)`] : []),
-  ].join('; ');
+    absent.length > 0 &&
+      `the target did not move records there itself, and the config has no ${absent.map((name) => `drivers.${name}`).join(' or ')} to do it`,
+    tried.length > 0 && `the run's drivers did not move records to ${tried.join(', ')} (see the notes and the sequences' steps)`,
+  ]
+    .filter(Boolean)
+    .join('; ');
   if (plan.aims.needed && missing.length === plan.aims.states.length)
     throw new CheckSkipped(`not judged: no sequence reached ${named}, the states ${rule} is about (${why})`);
   ctx.notice(

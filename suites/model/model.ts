@@ -1,13 +1,11 @@
 // The model of what the target must hold for this run's merchant (P-STATE, P-MONEY-1, P-DUP-5).
 // Pure: no requests here (target.ts sends them, commands.ts ties the two).
-import { decimalEquals, decimalMinus, decimalOf, decimalPlus, decimalText, type Decimal } from '../../schemas/amounts.js';
+import { decimalEquals, decimalMinus, decimalOf, decimalPlus, decimalText, type Decimal, type Json } from '../requests.js';
 import type { Drivers } from '../drivers.js';
 import { payoutEffect } from '../wallet.js';
 
 /** The requirements the model judges; each model check asserts one of them. */
 export type ModelRule = 'STATE-ORDER-LIFECYCLE' | 'STATE-PAYOUT-LIFECYCLE' | 'STATE-READS-AGREE' | 'MONEY-CONSERVATION' | 'DUP-PERMANENT';
-
-type Json = Record<string, unknown>;
 
 /** Records are named by slot ("order#1"), resolved to this run's fresh ids when first used. */
 export const SLOTS = 3;
@@ -62,12 +60,6 @@ export function emptyModel(drivers: Drivers | undefined): Model {
     drivers,
     inherited: [],
   };
-}
-
-/** PENDING or PROCESSING: its settlement may still move the balance with no request of the run's. Once
- *  settled only a reversal is left, which P-MONEY-1 leaves to the not-judged path. */
-export function awaitsSettlement(record: Json): boolean {
-  return record.status === 'PENDING' || record.status === 'PROCESSING';
 }
 
 // P-STATE-1: PAID, CANCELLED and EXPIRED are final; nothing goes back to UN_PAID.

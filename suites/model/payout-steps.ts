@@ -2,11 +2,9 @@
 // the balance read: each sends, judges the answer against the model, and moves the model on.
 import { answered } from '../check.js';
 import type { Exchange } from '../http.js';
-import { dataOf, decimalEquals, decimalOf, decimalText, isSuccess, type Decimal } from '../requests.js';
+import { dataOf, decimalEquals, decimalOf, decimalText, isSuccess, type Decimal, type Json } from '../requests.js';
 import { changedPayoutFields, payoutMayMove, type Model, type PayoutRecord } from './model.js';
 import { briefly, NotJudged, ownPayoutAmount, type Real } from './target.js';
-
-type Json = Record<string, unknown>;
 
 export const statusOf = (exchange: Exchange) => exchange.response?.status ?? 0;
 export const orderName = (slot: number) => `order#${slot + 1}`;

@@ -1,9 +1,9 @@
 // What each model check runs: its rule's fixed sequences (ordered pairs of the commands that move its
 // records, then the command that judges; and a few more), and its random sequences' commands.
-import { decimalText } from '../requests.js';
+import { awaitsSettlement, decimalText } from '../requests.js';
 import { quietLook } from '../wallet.js';
 import { KINDS, ModelCommand, type Kind } from './commands.js';
-import { awaitsSettlement, type Model, type ModelRule } from './model.js';
+import type { Model, ModelRule } from './model.js';
 import { NotJudged, type Real } from './target.js';
 
 export interface SequencePlan {

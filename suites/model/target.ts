@@ -5,13 +5,11 @@ import { minorUnitOf } from '../../schemas/amounts.js';
 import type { Currency } from '../../schemas/types.js';
 import type { CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
-import { OPERATIONS } from '../../core/operations.js';
+import { OPERATIONS, type OperationName } from '../../core/operations.js';
 import { driversOf, type Driven, type DriverName, type DriverRecord, type Drivers } from '../drivers.js';
-import { decimalText, payoutRequest, payoutStatusBody, type Decimal } from '../requests.js';
+import { decimalText, payoutRequest, payoutStatusBody, type Decimal, type Json } from '../requests.js';
 import { SANDBOX_OUTCOME_ENDINGS, walletCurrency } from '../wallet.js';
 import type { ModelRule } from './model.js';
-
-type Json = Record<string, unknown>;
 
 /** What the model knows of the target for the whole run. */
 export interface TargetFacts {
@@ -98,11 +96,7 @@ export class Real {
     this.steps.push({ text, ...(exchange !== undefined ? { exchange } : {}) });
   }
 
-  send(
-    label: string,
-    key: 'orderStatus' | 'orderCancel' | 'balanceInquiry' | 'transactionInitiation' | 'createOrder' | 'payoutStatus',
-    payload: Json,
-  ): Promise<Exchange> {
+  send(label: string, key: OperationName, payload: Json): Promise<Exchange> {
     if (key === 'createOrder' || key === 'payoutStatus') return this.ctx.send({ label, path: OPERATIONS[key].path, payload });
     const { method, path } = this.ctx.operation(key);
     return this.ctx.send({ label, method, path, payload });
@@ -158,7 +152,5 @@ export function ownPayoutAmount(ctx: CheckContext, currency: Currency, ending: n
  *  wallet in every run (P-CLI v1.3): a wallet opened for the kit would let a target hide faults elsewhere. */
 export async function targetFacts(ctx: CheckContext, needsWallet: boolean): Promise<TargetFacts> {
   const drivers = driversOf(ctx);
-  const walletId = ctx.config.merchant.walletId;
-  if (!needsWallet) return { drivers, walletId, currency: 'INR' };
-  return { drivers, walletId, currency: await walletCurrency(ctx) };
+  return { drivers, walletId: ctx.config.merchant.walletId, currency: needsWallet ? await walletCurrency(ctx) : 'INR' };
 }
