@@ -14,7 +14,7 @@ import { MAX_REPLAY_RESENDS, TargetClient } from './http.js';
 import { catalog } from './catalog.js';
 import { runNumberAt } from './settings.js';
 import { settleInOrder } from './limiter.js';
-import { runChecks } from './run.js';
+import { runChecks } from './run-test-support.js';
 import { SECTIONS } from './sections.js';
 
 /** The timestamp window either side, narrow: every second a run may pick is a few dozen (see takeFreeSecond). */

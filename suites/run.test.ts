@@ -10,7 +10,8 @@ import { CheckFailure, defineCheck, type Check, type CheckContext } from './chec
 import { operationOf, type TargetConfig } from './config.js';
 import { EMBEDDED_CLOCK_FACTOR } from './embedded.js';
 import { payoutBody } from './requests.js';
-import { ConformanceRun, runChecks } from './run.js';
+import { ConformanceRun } from './run.js';
+import { runChecks } from './run-test-support.js';
 import type { Section } from './sections.js';
 
 const config = {

@@ -219,21 +219,6 @@ export function selected(settings: Pick<RunSettings, 'only' | 'skip'>, check: { 
   return !matches(settings.skip);
 }
 
-/** Runs the given sections' checks on a config and closes the run: a test's or a benchmark's whole run. */
-export async function runChecks(
-  settings: Omit<RunOptions, 'target' | 'sections'> & { config: TargetConfig },
-  sections: readonly Section[],
-  reporter: Reporter = {},
-): Promise<CheckResult[]> {
-  const { config, ...given } = settings;
-  const run = await ConformanceRun.open({ ...given, target: { config }, sections });
-  try {
-    return await run.run([reporter]);
-  } finally {
-    await run.close();
-  }
-}
-
 /** Tells a section's end once it and every section before it have ended: the console reads in order. */
 function sectionTeller(
   sections: readonly Section[],

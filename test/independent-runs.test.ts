@@ -11,7 +11,7 @@ import { DEFAULT_VARIANT, startSandbox, type RunningSandbox } from '../sandbox/i
 import { catalog } from '../suites/catalog.js';
 import type { TargetConfig } from '../suites/config.js';
 import { runNumberAt } from '../suites/settings.js';
-import { runChecks } from '../suites/run.js';
+import { runChecks } from '../suites/run-test-support.js';
 import { SECTIONS } from '../suites/sections.js';
 import { EMBEDDED_CLOCK_FACTOR } from '../suites/embedded.js';
 

@@ -9,7 +9,7 @@ import { startSandbox } from '../sandbox/index.js';
 import type { RecordedExchange } from '../sandbox/options.js';
 import { catalog } from '../suites/catalog.js';
 import { runNumberAt } from '../suites/settings.js';
-import { runChecks } from '../suites/run.js';
+import { runChecks } from '../suites/run-test-support.js';
 import { SECTIONS } from '../suites/sections.js';
 
 const RUN_NUMBER = runNumberAt(Date.now());
