@@ -1,6 +1,6 @@
 // AUTH-FAILURE-NO-EFFECT on the profile's operations (P-AUTH-5, P-MONEY-4); authentication.ts holds
 // the Create Order case. These need the P-OPS operations, so they sit with what they rest on.
-import { answered, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import {
   createOrder,
   decimalText,
@@ -14,6 +14,7 @@ import {
 import { WALLET } from './operations.js';
 import { alterLastCharacter, expectRefused } from './shared-auth.js';
 import { amountNumber, balanceChange, ownAmount } from '../wallet.js';
+import { shown } from './shown.js';
 
 /** An Order Cancel signed wrong is refused, and the order is still UN_PAID. */
 async function refusedCancelCancelsNothing(ctx: CheckContext): Promise<void> {
@@ -30,11 +31,7 @@ async function refusedCancelCancelsNothing(ctx: CheckContext): Promise<void> {
   expectThat(
     record.order_status === 'UN_PAID',
     `after an Order Cancel refused with 401 the order is ${JSON.stringify(record.order_status)}, not UN_PAID (P-AUTH-5)`,
-    {
-      expected: 'order_status UN_PAID',
-      actual: answered(status),
-      exchange: status,
-    },
+    shown(status, 'order_status UN_PAID'),
   );
 }
 

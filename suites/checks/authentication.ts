@@ -1,7 +1,7 @@
 // Interface: Authentication. Profile: P-AUTH-1…6, P-SIGN-2/3, P-CFG (https). The refusals all use a
 // harmless Payout Status that answers 404 once authenticated; each differs from the others by one row.
 import { canonicalize } from '../../signer/canonical.js';
-import { answered, CheckFailure, CheckSkipped, expectSchema, expectThat, type Check, type CheckContext } from '../check.js';
+import { CheckFailure, CheckSkipped, expectSchema, expectThat, type Check, type CheckContext } from '../check.js';
 import { toleranceOf } from '../config.js';
 import type { SendOptions } from '../http.js';
 import { payoutStatus } from '../requests.js';
@@ -20,6 +20,7 @@ import {
   validOrder,
   wrongSecretCredentials,
 } from './shared-auth.js';
+import { shown } from './shown.js';
 
 type Probe = [label: string, options: Omit<SendOptions, 'label' | 'path'>, refused: string];
 
@@ -130,7 +131,7 @@ async function refusesReplay(ctx: CheckContext): Promise<void> {
   if (replay.response?.status === 401) return;
   throw new CheckFailure(
     'a re-sent request with the same timestamp and signature was not refused (P-AUTH-4 allows this; information only)',
-    { expected: 'HTTP 401', actual: answered(replay), exchange: replay },
+    shown(replay, 'HTTP 401'),
   );
 }
 
@@ -150,11 +151,11 @@ async function authFailureAnswersEnvelope(ctx: CheckContext): Promise<void> {
     expectRefused(exchange, exchange.label);
     const schema = exchange.request.url.endsWith(PAYOUT_STATUS_PATH) ? 'payout-status-error-envelope' : 'error-envelope';
     const body = expectSchema(exchange, schema, `${exchange.label}: an authentication failure answers the error envelope`);
-    expectThat(body.code === 401, `${exchange.label}: the envelope's code is ${JSON.stringify(body.code)}, not 401`, {
-      expected: 'code 401',
-      actual: answered(exchange),
-      exchange,
-    });
+    expectThat(
+      body.code === 401,
+      `${exchange.label}: the envelope's code is ${JSON.stringify(body.code)}, not 401`,
+      shown(exchange, 'code 401'),
+    );
   }
 }
 

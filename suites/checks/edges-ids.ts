@@ -2,12 +2,13 @@
 // are kept whole. Every id is this run's own (ctx.ids).
 import { edgeSet } from '../../generators/edges.js';
 import type { MerchantOrderId } from '../../schemas/types.js';
-import { answered, CheckSkipped, expectThat, isCheckSkipped, type Check, type CheckContext } from '../check.js';
+import { CheckSkipped, expectThat, isCheckSkipped, type Check, type CheckContext } from '../check.js';
 import { operationOf } from '../config.js';
 import type { Exchange } from '../http.js';
 import { createOrder, expectData, initiatePayout, isSuccess, orderLookup, payoutRequest, payoutStatus, validOrder } from '../requests.js';
 import { WALLET } from './operations.js';
 import { amountNumber, ownAmount, walletCurrency } from '../wallet.js';
+import { shown } from './shown.js';
 
 type Json = Record<string, unknown>;
 
@@ -39,21 +40,13 @@ async function distinctPair(
   expectThat(
     isSuccess(other),
     `${JSON.stringify(second)} after ${JSON.stringify(first)} (${what}) answered ${other.response ? `HTTP ${other.response.status}` : 'nothing'}: ${other.response?.status === 409 ? 'the two ids were taken for one' : 'expected a new order'} (P-DUP-5: identifiers compare exactly)`,
-    {
-      expected: mayRefuse ? 'a new order, or 400 for an id the server will not take' : 'a new order',
-      actual: answered(other),
-      exchange: other,
-    },
+    shown(other, mayRefuse ? 'a new order, or 400 for an id the server will not take' : 'a new order'),
   );
   const echoed = (other.response?.json as { return_data?: Json } | undefined)?.return_data?.order_id;
   expectThat(
     String(echoed) === String(second),
     `the order ${JSON.stringify(second)} came back as order_id ${JSON.stringify(echoed)}: not exactly the id sent (P-DUP-5)`,
-    {
-      expected: `order_id ${JSON.stringify(second)}`,
-      actual: answered(other),
-      exchange: other,
-    },
+    shown(other, `order_id ${JSON.stringify(second)}`),
   );
 }
 
@@ -64,21 +57,13 @@ async function longOrderId(ctx: CheckContext, long: string): Promise<void> {
   expectThat(
     isSuccess(created),
     `an order_id of ${long.length} characters answered ${created.response ? `HTTP ${created.response.status}` : 'nothing'}: expected the order, or 400 (P-DUP-5)`,
-    {
-      expected: 'a new order, or 400',
-      actual: answered(created),
-      exchange: created,
-    },
+    shown(created, 'a new order, or 400'),
   );
   const echoed = (created.response?.json as { return_data?: Json } | undefined)?.return_data?.order_id;
   expectThat(
     echoed === long,
     `an order_id of ${long.length} characters came back as ${String(echoed).length} characters: it must be stored and echoed whole (P-DUP-5)`,
-    {
-      expected: `order_id of ${long.length} characters`,
-      actual: answered(created),
-      exchange: created,
-    },
+    shown(created, `order_id of ${long.length} characters`),
   );
   if (operationOf(ctx.config, 'orderStatus') === undefined) return;
   const label = `Order Status of the order_id of ${long.length} characters`;
@@ -87,7 +72,7 @@ async function longOrderId(ctx: CheckContext, long: string): Promise<void> {
   expectThat(
     record.order_id === long,
     `Order Status of the order_id of ${long.length} characters answers order_id ${JSON.stringify(record.order_id)}, not the id whole (P-DUP-5)`,
-    { actual: answered(exchange), exchange },
+    shown(exchange),
   );
 }
 
@@ -106,7 +91,7 @@ async function longPayoutOrderId(ctx: CheckContext, long: string): Promise<void>
   expectThat(
     status !== 409,
     `${label} answered 409: the id was taken for another of this run's, which differs from it only past 64 characters, so it was cut (P-DUP-5)`,
-    { expected: 'a new payout, or 400', actual: answered(initiated), exchange: initiated },
+    shown(initiated, 'a new payout, or 400'),
   );
   if (!isSuccess(initiated))
     throw new CheckSkipped(
@@ -116,11 +101,7 @@ async function longPayoutOrderId(ctx: CheckContext, long: string): Promise<void>
   expectThat(
     echoed === undefined || echoed === long,
     `${label} echoed payout_order_id of ${String(echoed).length} characters: it must be stored and echoed whole (P-DUP-5)`,
-    {
-      expected: `payout_order_id of ${long.length} characters`,
-      actual: answered(initiated),
-      exchange: initiated,
-    },
+    shown(initiated, `payout_order_id of ${long.length} characters`),
   );
   const read = await payoutStatus(ctx, long, `Payout Status of the payout_order_id of ${long.length} characters`);
   const record = expectData(
@@ -130,11 +111,7 @@ async function longPayoutOrderId(ctx: CheckContext, long: string): Promise<void>
   expectThat(
     record.payout_order_id === long,
     `Payout Status of the payout_order_id of ${long.length} characters answers payout_order_id of ${String(record.payout_order_id).length} characters, not the id whole (P-DUP-5)`,
-    {
-      expected: `payout_order_id of ${long.length} characters`,
-      actual: answered(read),
-      exchange: read,
-    },
+    shown(read, `payout_order_id of ${long.length} characters`),
   );
 }
 

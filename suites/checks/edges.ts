@@ -5,7 +5,7 @@ import { minorUnitOf } from '../../schemas/amounts.js';
 import type { Currency, MerchantOrderId } from '../../schemas/types.js';
 import { withPath } from '../../core/predicates.js';
 import { canonicalize } from '../../signer/canonical.js';
-import { answered, CheckInconclusive, CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { CheckInconclusive, CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { operationOf } from '../config.js';
 import {
   createOrder,
@@ -20,6 +20,7 @@ import {
 } from '../requests.js';
 import { walletCurrency } from '../wallet.js';
 import { exactIds } from './edges-ids.js';
+import { shown } from './shown.js';
 
 export { longPayoutIdChecks } from './edges-ids.js';
 
@@ -70,11 +71,7 @@ async function expectAmountKept(ctx: CheckContext, edge: AmountEdge, orderId: Me
   expectThat(
     kept !== undefined && decimalEquals(kept, decimalOf(edge.amount)!) && record.order_currency === edge.currency,
     `${edge.label}: Order Status answers ${JSON.stringify(record.order_amount)} ${JSON.stringify(record.order_currency)}, not the amount sent (${rule})`,
-    {
-      expected: `order_amount equal by value to ${String(edge.amount)}, order_currency ${edge.currency}`,
-      actual: answered(exchange),
-      exchange,
-    },
+    shown(exchange, `order_amount equal by value to ${String(edge.amount)}, order_currency ${edge.currency}`),
   );
 }
 
@@ -141,11 +138,7 @@ async function textsNo5xx(ctx: CheckContext): Promise<void> {
     expectThat(
       exchange.response.status < 500,
       `Create Order with ${field} = ${edge.label} answered HTTP ${exchange.response.status} (P-ERR-3: no input of the generators may produce a 5xx)`,
-      {
-        expected: 'any answer but a 5xx (a 4xx for a text the server will not take is fair)',
-        actual: answered(exchange),
-        exchange,
-      },
+      shown(exchange, 'any answer but a 5xx (a 4xx for a text the server will not take is fair)'),
     );
   });
 }

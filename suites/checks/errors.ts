@@ -3,7 +3,7 @@
 import { isJsonContentType } from '../../core/predicates.js';
 import { canonicalize } from '../../signer/canonical.js';
 import { invalidOrderCreateRequest, invalidPayoutStatusRequest, type DefectKind } from '../../generators/index.js';
-import { answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
 import { withoutField } from '../requests.js';
 import { CREATE_ORDER_PATH, creating, PAYOUT_STATUS_PATH, unknownPayoutStatus, validOrder } from './shared-auth.js';
@@ -19,6 +19,7 @@ import {
   type OrderCase,
   wrongTypeFor,
 } from './shared-errors.js';
+import { shown } from './shown.js';
 
 /** Only answers of 300 and above are judged as errors; a 2xx here is another check's failure. */
 const isError = (exchange: Exchange) => (exchange.response?.status ?? 0) >= 300;
@@ -42,11 +43,11 @@ async function answersAreJson(ctx: CheckContext): Promise<void> {
   for (const exchange of exchanges) {
     if (exchange.response === undefined) continue;
     const type = exchange.response.headers['content-type'] ?? '';
-    expectThat(isJsonContentType(type), `${exchange.label}: answered Content-Type ${type ? JSON.stringify(type) : 'none'}`, {
-      expected: 'Content-Type: application/json (parameters such as charset allowed)',
-      actual: answered(exchange),
-      exchange,
-    });
+    expectThat(
+      isJsonContentType(type),
+      `${exchange.label}: answered Content-Type ${type ? JSON.stringify(type) : 'none'}`,
+      shown(exchange, 'Content-Type: application/json (parameters such as charset allowed)'),
+    );
   }
 }
 
@@ -59,11 +60,11 @@ async function codeMatchesStatus(ctx: CheckContext): Promise<void> {
     if (body === null || typeof body !== 'object' || body.code === undefined) continue;
     // A code that is neither text nor a number says no status at all.
     const code = typeof body.code === 'string' || typeof body.code === 'number' ? String(body.code) : undefined;
-    expectThat(code === String(response.status), `${exchange.label}: HTTP ${response.status} with code ${JSON.stringify(body.code)}`, {
-      expected: `code ${response.status}`,
-      actual: answered(exchange),
-      exchange,
-    });
+    expectThat(
+      code === String(response.status),
+      `${exchange.label}: HTTP ${response.status} with code ${JSON.stringify(body.code)}`,
+      shown(exchange, `code ${response.status}`),
+    );
   }
 }
 

@@ -3,7 +3,7 @@
 import { decimalPlus, minorUnitOf } from '../../schemas/amounts.js';
 import { requiredPaths } from '../../schemas/field-order.js';
 import type { Currency } from '../../schemas/types.js';
-import { answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { orderOperationChecks } from './order-operations.js';
 import type { Exchange } from '../http.js';
 import {
@@ -22,6 +22,7 @@ import {
   settledPayout,
 } from '../requests.js';
 import { amountNumber, balanceChange, debitTaken, ownAmount, readBalance, walletCurrency } from '../wallet.js';
+import { shown } from './shown.js';
 
 type Json = Record<string, unknown>;
 
@@ -70,11 +71,7 @@ async function initiateInsufficient(ctx: CheckContext): Promise<void> {
   const exchange = await initiatePayout(ctx, body, `initiate ${String(body.amount)} ${before.currency}, more than the balance`);
   const record = expectData(exchange, 'insufficient balance must answer a payout record, not an error envelope (P-OPS-3)', [200, 201]);
   expectRecord(exchange, record, 'payout-record', 'the payout initiated without funds (P-OPS-3)');
-  const details = {
-    expected: 'status FAILED, amount_debited NO, utr_number NA, a reason in message',
-    actual: answered(exchange),
-    exchange,
-  };
+  const details = shown(exchange, 'status FAILED, amount_debited NO, utr_number NA, a reason in message');
   expectThat(
     record.status === 'FAILED' && record.amount_debited === 'NO' && record.utr_number === 'NA',
     `a payout beyond the balance must be FAILED with amount_debited NO and utr_number NA (P-OPS-3)`,
@@ -96,11 +93,7 @@ async function initiateInsufficient(ctx: CheckContext): Promise<void> {
   expectThat(
     differs.length === 0,
     `Payout Status returned a different record: ${differs.map((f) => `${f} ${JSON.stringify(later[f])} (was ${JSON.stringify(record[f])})`).join(', ')} (P-OPS-3)`,
-    {
-      expected: 'the record Transaction Initiation answered',
-      actual: answered(status),
-      exchange: status,
-    },
+    shown(status, 'the record Transaction Initiation answered'),
   );
 }
 
@@ -136,7 +129,7 @@ async function initiate(ctx: CheckContext): Promise<void> {
   expectThat(
     record.payout_order_id === body.payout_order_id,
     `payout_order_id came back as ${JSON.stringify(record.payout_order_id)} (P-PAYOUT-2)`,
-    { actual: answered(exchange), exchange },
+    shown(exchange),
   );
   const status = await payoutStatus(ctx, body.payout_order_id as string, 'Payout Status of the new payout');
   expectStatus(status, [200], 'Payout Status of an initiated payout must answer 200 (P-OPS-3, P-PAYOUT-1)');
@@ -144,7 +137,7 @@ async function initiate(ctx: CheckContext): Promise<void> {
   expectThat(
     later.payout_order_id === body.payout_order_id,
     `Payout Status answered payout_order_id ${JSON.stringify(later.payout_order_id)}, not the new payout's (P-PAYOUT-2)`,
-    { actual: answered(status), exchange: status },
+    shown(status),
   );
 }
 
@@ -159,11 +152,7 @@ async function initiateAmountForms(ctx: CheckContext): Promise<void> {
   expectThat(
     answeredAmount !== undefined && decimalEquals(answeredAmount, own),
     `the payout of ${JSON.stringify(amount)} answers amount ${JSON.stringify(record.amount)}, not the same amount (P-AMOUNT-3)`,
-    {
-      expected: `amount equal to ${amount} by value`,
-      actual: answered(exchange),
-      exchange,
-    },
+    shown(exchange, `amount equal to ${amount} by value`),
   );
 }
 

@@ -1,7 +1,8 @@
 // The profile's order operations (P-OPS, an extension): Order Status and Order Cancel.
-import { answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
 import { createOrder, decimalEquals, decimalOf, expectOrderCreated, expectRecord, orderLookup, validOrder } from '../requests.js';
+import { shown } from './shown.js';
 
 /** OPS-ORDER-STATUS: an amount of its own, so the echo is this order's; the currency stays INR, as
  *  currency support is ORDER-EVERY-CURRENCY's concern. */
@@ -12,11 +13,10 @@ async function orderStatus(ctx: CheckContext): Promise<void> {
   expectStatus(exchange, [200], 'Order Status of an existing order must answer 200 (P-OPS)');
   const record = expectSchema(exchange, 'success-envelope', 'Order Status (P-OPS)').data;
   expectRecord(exchange, record, 'order-status-record', 'Order Status (P-OPS)');
-  const details = {
-    expected: `order ${JSON.stringify(body.order_id)}, 310.25 INR, svc_order_id ${JSON.stringify(created.svc_order_id)}`,
-    actual: answered(exchange),
+  const details = shown(
     exchange,
-  };
+    `order ${JSON.stringify(body.order_id)}, 310.25 INR, svc_order_id ${JSON.stringify(created.svc_order_id)}`,
+  );
   expectThat(
     String(record.order_id) === String(body.order_id) && record.svc_order_id === created.svc_order_id,
     'Order Status must answer the order asked for',
@@ -56,7 +56,7 @@ async function cancel(ctx: CheckContext): Promise<void> {
   expectThat(
     record.order_status === 'CANCELLED',
     `a cancelled order must be CANCELLED, not ${JSON.stringify(record.order_status)} (P-OPS-1)`,
-    { actual: answered(exchange), exchange },
+    shown(exchange),
   );
 }
 

@@ -1,9 +1,10 @@
 // Payout Status (interface: Endpoints / Payout Status, Payout record; P-PAYOUT-1..5, P-ERR-4): the
 // record of each configured fixture payout, and the refusals. Nothing here creates a record.
 import { PAYOUT_STATES, type PayoutState } from '../../schemas/types.js';
-import { CheckSkipped, answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { CheckSkipped, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
 import { expectData, expectRecord, payoutStatus, payoutStatusBody, PAYOUT_STATUS_PATH, withoutField } from '../requests.js';
+import { shown } from './shown.js';
 
 /** The configured fixture payouts, state by state. */
 function fixtures(ctx: CheckContext): Array<[PayoutState, string]> {
@@ -29,7 +30,7 @@ function payoutInState(state: PayoutState): Check {
       const exchange = await payoutStatus(ctx, id, `Payout Status of the ${state} fixture`);
       expectStatus(exchange, [200], `Payout Status of an existing payout must answer 200 (P-PAYOUT-1)`);
       const body = expectSchema(exchange, 'payout-status-envelope', `Payout Status of the ${state} fixture (P-PAYOUT-1)`);
-      const details = { expected: `status ${state}, payout_order_id ${JSON.stringify(id)}`, actual: answered(exchange), exchange };
+      const details = shown(exchange, `status ${state}, payout_order_id ${JSON.stringify(id)}`);
       expectThat(
         body.data.status === state,
         `the ${state} fixture ${JSON.stringify(id)} is reported ${JSON.stringify(body.data.status)} (P-PAYOUT-2)`,
@@ -54,7 +55,7 @@ async function recordFormat(ctx: CheckContext): Promise<void> {
     expectThat(
       record.payout_order_id === id,
       `payout_order_id came back as ${JSON.stringify(record.payout_order_id)}, not ${JSON.stringify(id)} (P-PAYOUT-2)`,
-      { actual: answered(exchange), exchange },
+      shown(exchange),
     );
   }
 }
@@ -63,7 +64,7 @@ async function failedInvariants(ctx: CheckContext): Promise<void> {
   const id = ctx.config.fixtures!.payouts!.FAILED!;
   const exchange = await payoutStatus(ctx, id, 'Payout Status of the FAILED fixture');
   const record = expectData(exchange, 'Payout Status of the FAILED fixture must answer its record');
-  const details = { expected: 'amount_debited "NO", utr_number "NA", a non-empty message', actual: answered(exchange), exchange };
+  const details = shown(exchange, 'amount_debited "NO", utr_number "NA", a non-empty message');
   expectThat(record.status === 'FAILED', `the FAILED fixture is reported ${JSON.stringify(record.status)}`, details);
   expectThat(
     record.amount_debited === 'NO',

@@ -1,6 +1,6 @@
 // Races on the profile's operations (P-OPS-5, P-OPS-1): many requests at once on one new record, each
 // run alone and over connections opened first (as DUP-CONCURRENT), so the requests leave together.
-import { answered, expectSchema, expectThat, type Check, type CheckContext } from '../check.js';
+import { expectSchema, expectThat, type Check, type CheckContext } from '../check.js';
 import { concurrencyOf } from '../settings.js';
 import type { Exchange } from '../http.js';
 import {
@@ -17,6 +17,7 @@ import {
   validOrder,
 } from '../requests.js';
 import { amountNumber, balanceChange, debitTaken, ownAmount } from '../wallet.js';
+import { shown } from './shown.js';
 
 /** n harmless reads at once, so n connections are open before the race and its requests leave together. */
 export async function warmConnections(ctx: CheckContext, n: number, walletId?: string): Promise<void> {
@@ -94,7 +95,7 @@ async function concurrentCancels(ctx: CheckContext): Promise<void> {
   expectThat(
     record.order_status === 'CANCELLED',
     `the cancel that succeeded answered order_status ${JSON.stringify(record.order_status)}, not CANCELLED (P-OPS-1)`,
-    { actual: answered(winner), exchange: winner },
+    shown(winner),
   );
 }
 

@@ -1,9 +1,10 @@
 // Requests and expectations of the Authentication, Signature, Environments and Errors checks, over
 // the shared builders of requests.ts. Every request goes through ctx.send (suites/http.ts).
 import type { PayoutStatusRequest } from '../../schemas/types.js';
-import { answered, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Credentials, Exchange, SendOptions } from '../http.js';
 import { PAYOUT_STATUS_PATH } from '../requests.js';
+import { shown } from './shown.js';
 
 export { CREATE_ORDER_PATH, expectSuccess, PAYOUT_STATUS_PATH, validOrder } from '../requests.js';
 
@@ -30,7 +31,7 @@ export function expectAuthenticated(exchange: Exchange, why: string): void {
   expectThat(
     status !== undefined && status !== 401 && status !== 403 && status < 500,
     `${why}: expected the request to pass authentication, got ${status === undefined ? 'no answer' : `HTTP ${status}`}`,
-    { expected: 'an answer other than 401, 403 or 5xx (the probe answers 404 once authenticated)', actual: answered(exchange), exchange },
+    shown(exchange, 'an answer other than 401, 403 or 5xx (the probe answers 404 once authenticated)'),
   );
 }
 

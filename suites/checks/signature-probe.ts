@@ -3,10 +3,11 @@
 import { createHmac } from 'node:crypto';
 import { canonicalize } from '../../signer/canonical.js';
 import type { VariantId } from '../../signer/variants.js';
-import { CheckFailure, CheckSkipped, answered, defineCheck, type Check, type CheckContext } from '../check.js';
+import { CheckFailure, CheckSkipped, defineCheck, type Check, type CheckContext } from '../check.js';
 import type { TargetConfig } from '../config.js';
 import type { Exchange } from '../http.js';
 import { PAYOUT_STATUS_PATH, payoutStatusBody } from '../requests.js';
+import { shown } from './shown.js';
 
 interface WrongScheme {
   id: VariantId;
@@ -94,11 +95,7 @@ export function signatureSchemeProbe(): { check: Check; acceptedVariant(): Varia
           found = scheme.id;
           throw new CheckFailure(
             `the target refuses requests signed per P-SIGN-2 (HMAC-SHA256 of the canonical body followed by X-TIMESTAMP, lower-case hex) but accepts ${scheme.says} (${scheme.id}): it verifies another scheme`,
-            {
-              expected: "HTTP 401 for a signature made another way, and acceptance of the profile's own",
-              actual: answered(exchange),
-              exchange,
-            },
+            shown(exchange, "HTTP 401 for a signature made another way, and acceptance of the profile's own"),
           );
         }
       }

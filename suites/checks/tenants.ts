@@ -1,6 +1,6 @@
 // Isolation of merchants (P-TENANT-1, an extension): requests about the other merchant's order or
 // wallet answer 404 or 403, and the record or wallet is, for its owner, as it was.
-import { answered, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Credentials } from '../http.js';
 import {
   balanceInquiry,
@@ -15,6 +15,7 @@ import {
   type Decimal,
 } from '../requests.js';
 import { amountNumber, balanceChange, ownAmount, walletCurrency } from '../wallet.js';
+import { shown } from './shown.js';
 
 const other = (ctx: CheckContext): Credentials => ctx.config.otherMerchant!;
 const ZERO: Decimal = { units: 0n, scale: 0 };
@@ -48,11 +49,7 @@ async function orderCancelIsolated(ctx: CheckContext): Promise<void> {
   expectThat(
     record.order_status === 'UN_PAID',
     `after another merchant's refused cancel the order is ${JSON.stringify(record.order_status)}, not UN_PAID (P-TENANT-1)`,
-    {
-      expected: 'order_status UN_PAID',
-      actual: answered(status),
-      exchange: status,
-    },
+    shown(status, 'order_status UN_PAID'),
   );
 }
 
