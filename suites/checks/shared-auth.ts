@@ -1,17 +1,16 @@
 // Requests and expectations of the Authentication, Signature, Environments and Errors checks, over
 // the shared builders of requests.ts. Every request goes through ctx.send (suites/http.ts).
-import type { PayoutStatusRequest } from '../../schemas/types.js';
 import { expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Credentials, Exchange, SendOptions } from '../http.js';
-import { PAYOUT_STATUS_PATH } from '../requests.js';
+import { PAYOUT_STATUS_PATH, payoutStatusBody } from '../requests.js';
 import { shown } from './shown.js';
 
 export { CREATE_ORDER_PATH, expectSuccess, PAYOUT_STATUS_PATH, validOrder } from '../requests.js';
 
 /** A Payout Status of the merchant's own wallet and a payout_order_id never used: harmless, needs no
  *  optional config, and answers 404 once authenticated (P-PAYOUT-4), 401 when refused (P-AUTH-2). */
-export function unknownPayoutStatus(ctx: CheckContext): PayoutStatusRequest {
-  return { svc_wallet_id: ctx.config.merchant.walletId, debit_account_type: 'svc_wallet', payout_order_id: ctx.ids.payoutOrderId('AUTH') };
+export function unknownPayoutStatus(ctx: CheckContext): Record<string, unknown> {
+  return payoutStatusBody(ctx, ctx.ids.payoutOrderId('AUTH'));
 }
 
 /** Sends the harmless Payout Status above, with whatever the check changes about its authentication. */
