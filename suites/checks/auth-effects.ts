@@ -11,7 +11,7 @@ import {
   payoutStatus,
   validOrder,
 } from '../requests.js';
-import { WALLET } from './operations.js';
+import { paying } from './operations.js';
 import { alterLastCharacter, expectRefused } from './shared-auth.js';
 import { amountNumber, balanceChange, ownAmount } from '../wallet.js';
 import { shown } from './shown.js';
@@ -66,13 +66,11 @@ export const authEffectChecks: Check[] = [
     creates: true,
     run: refusedCancelCancelsNothing,
   },
-  {
-    id: 'auth-failure-no-payout',
-    requirement: 'AUTH-FAILURE-NO-EFFECT',
-    title: 'a refused Transaction Initiation pays nothing',
-    needs: ['profile.operations.balanceInquiry', 'profile.operations.transactionInitiation'],
-    creates: true,
-    lane: WALLET,
-    run: refusedInitiationPaysNothing,
-  },
+  paying(
+    'auth-failure-no-payout',
+    'AUTH-FAILURE-NO-EFFECT',
+    'a refused Transaction Initiation pays nothing',
+    ['profile.operations.balanceInquiry', 'profile.operations.transactionInitiation'],
+    refusedInitiationPaysNothing,
+  ),
 ];

@@ -18,7 +18,7 @@ import {
   settledPayout,
   settleWithinMs,
 } from '../requests.js';
-import { WALLET } from './operations.js';
+import { paying } from './operations.js';
 import { warmConnections } from './races.js';
 import { spareWallet } from './spare-wallet.js';
 import { amountNumber, balanceChange, otherActivityAfterMiss, ownAmount, readBalance, walletCurrency, type Balance } from '../wallet.js';
@@ -279,13 +279,11 @@ export const moneyChecks: Check[] = [
     lane: SPARE,
     run: exactBalance,
   },
-  {
-    id: 'money-refused-no-effect',
-    requirement: 'MONEY-REFUSED-NO-EFFECT',
-    title: 'refused initiations (400, 409, 403) move no money and leave the first payout as it was',
-    needs: [BALANCE, INITIATION],
-    creates: true,
-    lane: WALLET,
-    run: refusedMovesNothing,
-  },
+  paying(
+    'money-refused-no-effect',
+    'MONEY-REFUSED-NO-EFFECT',
+    'refused initiations (400, 409, 403) move no money and leave the first payout as it was',
+    [BALANCE, INITIATION],
+    refusedMovesNothing,
+  ),
 ];

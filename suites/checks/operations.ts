@@ -3,7 +3,7 @@
 import { decimalPlus, minorUnitOf } from '../../schemas/amounts.js';
 import { requiredPaths } from '../../schemas/field-order.js';
 import type { Currency } from '../../schemas/types.js';
-import { expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { expectSchema, expectStatus, expectThat, type Check, type CheckContext, type Need } from '../check.js';
 import { orderOperationChecks } from './order-operations.js';
 import type { Exchange } from '../http.js';
 import {
@@ -181,6 +181,11 @@ const INITIATION = 'profile.operations.transactionInitiation' as const;
 /** The lane of the checks that read or move the wallet's balance (webhooks.ts's payouts take it too). */
 export const WALLET = 'wallet';
 
+/** A check that makes payouts: in the wallet lane, and refused against production without --allow-production (P-ENV-3). */
+export function paying(id: string, requirement: string, title: string, needs: readonly Need[], run: Check['run']): Check {
+  return { id, requirement, title, needs, creates: true, lane: WALLET, run };
+}
+
 export const operationChecks: Check[] = [
   {
     id: 'ops-balance',
@@ -190,77 +195,55 @@ export const operationChecks: Check[] = [
     lane: WALLET,
     run: balance,
   },
-  {
-    id: 'ops-balance-debited',
-    requirement: 'OPS-BALANCE-DEBITED',
-    title: 'after a successful payout the balance is lower by exactly its amount',
-    needs: [BALANCE, INITIATION],
-    creates: true,
-    lane: WALLET,
-    run: balanceDebited,
-  },
-  {
-    id: 'ops-balance-unchanged-on-failure',
-    requirement: 'OPS-BALANCE-UNCHANGED-ON-FAILURE',
-    title: 'a payout FAILED for insufficient balance leaves the balance unchanged',
-    needs: [BALANCE, INITIATION],
-    creates: true,
-    lane: WALLET,
-    run: balanceUnchangedOnFailure,
-  },
-  {
-    id: 'ops-initiate-insufficient',
-    requirement: 'OPS-INITIATE-INSUFFICIENT',
-    title: 'a payout beyond the balance is a FAILED record, returned again by Payout Status',
-    needs: [BALANCE, INITIATION],
-    creates: true,
-    lane: WALLET,
-    run: initiateInsufficient,
-  },
-  {
-    id: 'ops-initiate',
-    requirement: 'OPS-INITIATE',
-    title: 'Transaction Initiation answers a payout record and Payout Status finds it',
-    needs: [INITIATION],
-    creates: true,
-    lane: WALLET,
-    run: initiate,
-  },
-  {
-    id: 'ops-initiate-amount-forms',
-    requirement: 'OPS-INITIATE-AMOUNT-FORMS',
-    title: 'a payout amount sent as a decimal string is accepted and answered by value',
-    needs: [BALANCE, INITIATION],
-    creates: true,
-    lane: WALLET,
-    run: initiateAmountForms,
-  },
-  {
-    id: 'ops-initiate-duplicate',
-    requirement: 'OPS-INITIATE-DUPLICATE',
-    title: 'a repeated payout_order_id answers 409',
-    needs: [INITIATION],
-    creates: true,
-    lane: WALLET,
-    run: initiateDuplicate,
-  },
-  {
-    id: 'ops-initiate-transfer-mode',
-    requirement: 'OPS-INITIATE-TRANSFER-MODE',
-    title: 'transfer_mode "paypal" answers 400',
-    needs: [INITIATION],
-    creates: true,
-    lane: WALLET,
-    run: initiateTransferMode,
-  },
-  {
-    id: 'ops-initiate-other-environment',
-    requirement: 'OPS-INITIATE-OTHER-ENVIRONMENT',
-    title: "a payout from the other environment's wallet answers 403",
-    needs: [INITIATION, 'otherEnvironment.walletId'],
-    creates: true,
-    lane: WALLET,
-    run: initiateOtherEnvironment,
-  },
+  paying(
+    'ops-balance-debited',
+    'OPS-BALANCE-DEBITED',
+    'after a successful payout the balance is lower by exactly its amount',
+    [BALANCE, INITIATION],
+    balanceDebited,
+  ),
+  paying(
+    'ops-balance-unchanged-on-failure',
+    'OPS-BALANCE-UNCHANGED-ON-FAILURE',
+    'a payout FAILED for insufficient balance leaves the balance unchanged',
+    [BALANCE, INITIATION],
+    balanceUnchangedOnFailure,
+  ),
+  paying(
+    'ops-initiate-insufficient',
+    'OPS-INITIATE-INSUFFICIENT',
+    'a payout beyond the balance is a FAILED record, returned again by Payout Status',
+    [BALANCE, INITIATION],
+    initiateInsufficient,
+  ),
+  paying(
+    'ops-initiate',
+    'OPS-INITIATE',
+    'Transaction Initiation answers a payout record and Payout Status finds it',
+    [INITIATION],
+    initiate,
+  ),
+  paying(
+    'ops-initiate-amount-forms',
+    'OPS-INITIATE-AMOUNT-FORMS',
+    'a payout amount sent as a decimal string is accepted and answered by value',
+    [BALANCE, INITIATION],
+    initiateAmountForms,
+  ),
+  paying('ops-initiate-duplicate', 'OPS-INITIATE-DUPLICATE', 'a repeated payout_order_id answers 409', [INITIATION], initiateDuplicate),
+  paying(
+    'ops-initiate-transfer-mode',
+    'OPS-INITIATE-TRANSFER-MODE',
+    'transfer_mode "paypal" answers 400',
+    [INITIATION],
+    initiateTransferMode,
+  ),
+  paying(
+    'ops-initiate-other-environment',
+    'OPS-INITIATE-OTHER-ENVIRONMENT',
+    "a payout from the other environment's wallet answers 403",
+    [INITIATION, 'otherEnvironment.walletId'],
+    initiateOtherEnvironment,
+  ),
   ...orderOperationChecks,
 ];
