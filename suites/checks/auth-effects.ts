@@ -12,7 +12,7 @@ import {
   validOrder,
 } from '../requests.js';
 import { paying } from './operations.js';
-import { alterLastCharacter, expectRefused } from './shared-auth.js';
+import { alterLastCharacter, creating, expectRefused } from './shared-auth.js';
 import { amountNumber, balanceChange, ownAmount } from '../wallet.js';
 import { shown } from './shown.js';
 
@@ -58,14 +58,10 @@ async function refusedInitiationPaysNothing(ctx: CheckContext): Promise<void> {
 }
 
 export const authEffectChecks: Check[] = [
-  {
-    id: 'auth-failure-no-cancel',
-    requirement: 'AUTH-FAILURE-NO-EFFECT',
-    title: 'a refused Order Cancel cancels nothing',
-    needs: ['profile.operations.orderCancel', 'profile.operations.orderStatus'],
-    creates: true,
-    run: refusedCancelCancelsNothing,
-  },
+  creating('auth-failure-no-cancel', 'AUTH-FAILURE-NO-EFFECT', 'a refused Order Cancel cancels nothing', refusedCancelCancelsNothing, [
+    'profile.operations.orderCancel',
+    'profile.operations.orderStatus',
+  ]),
   paying(
     'auth-failure-no-payout',
     'AUTH-FAILURE-NO-EFFECT',

@@ -289,13 +289,12 @@ export const authenticationChecks: Check[] = [
   refusal('auth-window-expired', 'AUTH-WINDOW-EXPIRED', 'a timestamp window + 600 s old: 401', (ctx) => outsideWindow(ctx, -1, 'old')),
   refusal('auth-window-future', 'AUTH-WINDOW-FUTURE', 'a timestamp window + 600 s ahead: 401', (ctx) => outsideWindow(ctx, 1, 'ahead')),
   { id: 'auth-replay', requirement: 'AUTH-REPLAY', title: 'a re-sent request is refused', run: refusesReplay },
-  {
-    id: 'auth-failure-envelope',
-    requirement: 'AUTH-FAILURE-ENVELOPE',
-    title: 'refusals answer the error envelope with code 401',
-    creates: true,
-    run: authFailureAnswersEnvelope,
-  },
+  creating(
+    'auth-failure-envelope',
+    'AUTH-FAILURE-ENVELOPE',
+    'refusals answer the error envelope with code 401',
+    authFailureAnswersEnvelope,
+  ),
   creating('auth-failure-no-effect', 'AUTH-FAILURE-NO-EFFECT', 'a refused Create Order creates nothing', authFailureCreatesNothing),
   creating(
     'auth-before-body',

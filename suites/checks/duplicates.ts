@@ -102,14 +102,13 @@ async function integerThenString(ctx: CheckContext): Promise<void> {
 
 export const duplicateChecks: Check[] = [
   creating('duplicate-sequential', 'DUP-SEQUENTIAL', 'a used order_id with other fields different answers 409', sequentialDuplicate),
-  {
-    id: 'duplicate-first-unchanged',
-    requirement: 'DUP-FIRST-UNCHANGED',
-    title: 'after a refused duplicate Order Status shows the first order unchanged',
-    needs: ['profile.operations.orderStatus'],
-    creates: true,
-    run: firstUnchanged,
-  },
+  creating(
+    'duplicate-first-unchanged',
+    'DUP-FIRST-UNCHANGED',
+    'after a refused duplicate Order Status shows the first order unchanged',
+    firstUnchanged,
+    ['profile.operations.orderStatus'],
+  ),
   {
     id: 'duplicate-concurrent',
     requirement: 'DUP-CONCURRENT',
@@ -119,13 +118,8 @@ export const duplicateChecks: Check[] = [
     keepAllEvidence: true,
     run: concurrentDuplicates,
   },
-  {
-    id: 'duplicate-other-merchant',
-    requirement: 'DUP-OTHER-MERCHANT',
-    title: 'another merchant may use the same order_id',
-    needs: ['otherMerchant'],
-    creates: true,
-    run: otherMerchantSameId,
-  },
+  creating('duplicate-other-merchant', 'DUP-OTHER-MERCHANT', 'another merchant may use the same order_id', otherMerchantSameId, [
+    'otherMerchant',
+  ]),
   creating('duplicate-integer-string', 'DUP-INTEGER-STRING', 'order_id 123 then "123" answers 409', integerThenString),
 ];

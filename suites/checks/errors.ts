@@ -165,13 +165,12 @@ const valueCases = (ctx: CheckContext, field: 'order_amount' | 'order_currency',
 export const errorChecks: Check[] = [
   creating('err-envelope', 'ERR-ENVELOPE', 'a 401, 400 and 404 answer the general error envelope', errorsAnswerTheEnvelope),
   creating('err-content-type', 'ERR-CONTENT-TYPE', 'errors and successes are labelled application/json', answersAreJson),
-  {
-    id: 'err-code-matches-status',
-    requirement: 'ERR-CODE-MATCHES-STATUS',
-    title: 'the code of a 401, 400 and 404 equals the HTTP status',
-    creates: true,
-    run: codeMatchesStatus,
-  },
+  creating(
+    'err-code-matches-status',
+    'ERR-CODE-MATCHES-STATUS',
+    'the code of a 401, 400 and 404 equals the HTTP status',
+    codeMatchesStatus,
+  ),
   creating('err-no-5xx-create-order', 'ERR-NO-5XX', 'no malformed Create Order answers a 5xx', noServerErrorForInvalidOrders),
   {
     id: 'err-no-5xx-payout-status',

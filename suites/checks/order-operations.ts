@@ -3,6 +3,7 @@ import { expectSchema, expectStatus, expectThat, type Check, type CheckContext }
 import type { Exchange } from '../http.js';
 import { createOrder, decimalEquals, decimalOf, expectOrderCreated, expectRecord, orderLookup, validOrder } from '../requests.js';
 import { shown } from './shown.js';
+import { creating } from './shared-auth.js';
 
 /** OPS-ORDER-STATUS: an amount of its own, so the echo is this order's; the currency stays INR, as
  *  currency support is ORDER-EVERY-CURRENCY's concern. */
@@ -72,43 +73,25 @@ async function cancelUnknown(ctx: CheckContext): Promise<void> {
   expectStatus(exchange, [404], 'Order Cancel of an unknown order must answer 404 (P-OPS-1)');
 }
 
+const STATUS = 'profile.operations.orderStatus' as const;
+const CANCEL = 'profile.operations.orderCancel' as const;
+
 export const orderOperationChecks: Check[] = [
-  {
-    id: 'ops-order-status',
-    requirement: 'OPS-ORDER-STATUS',
-    title: 'Order Status answers the order with its amount and currency',
-    needs: ['profile.operations.orderStatus'],
-    creates: true,
-    run: orderStatus,
-  },
+  creating('ops-order-status', 'OPS-ORDER-STATUS', 'Order Status answers the order with its amount and currency', orderStatus, [STATUS]),
   {
     id: 'ops-order-status-unknown',
     requirement: 'OPS-ORDER-STATUS-UNKNOWN',
     title: 'Order Status of an unknown order answers 404',
-    needs: ['profile.operations.orderStatus'],
+    needs: [STATUS],
     run: orderStatusUnknown,
   },
-  {
-    id: 'ops-cancel',
-    requirement: 'OPS-CANCEL',
-    title: 'Order Cancel moves an UN_PAID order to CANCELLED',
-    needs: ['profile.operations.orderCancel'],
-    creates: true,
-    run: cancel,
-  },
-  {
-    id: 'ops-cancel-again',
-    requirement: 'OPS-CANCEL-AGAIN',
-    title: 'cancelling a CANCELLED order answers 422',
-    needs: ['profile.operations.orderCancel'],
-    creates: true,
-    run: cancelAgain,
-  },
+  creating('ops-cancel', 'OPS-CANCEL', 'Order Cancel moves an UN_PAID order to CANCELLED', cancel, [CANCEL]),
+  creating('ops-cancel-again', 'OPS-CANCEL-AGAIN', 'cancelling a CANCELLED order answers 422', cancelAgain, [CANCEL]),
   {
     id: 'ops-cancel-unknown',
     requirement: 'OPS-CANCEL-UNKNOWN',
     title: 'Order Cancel of an unknown order answers 404',
-    needs: ['profile.operations.orderCancel'],
+    needs: [CANCEL],
     run: cancelUnknown,
   },
 ];

@@ -1,6 +1,6 @@
 // Requests and expectations of the Authentication, Signature, Environments and Errors checks, over
 // the shared builders of requests.ts. Every request goes through ctx.send (suites/http.ts).
-import { expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { expectStatus, expectThat, type Check, type CheckContext, type Need } from '../check.js';
 import type { Credentials, Exchange, SendOptions } from '../http.js';
 import { PAYOUT_STATUS_PATH, payoutStatusBody } from '../requests.js';
 import { shown } from './shown.js';
@@ -57,6 +57,6 @@ export function alterLastCharacter(signature: string): string {
 export { isLoopbackHost } from '../../core/loopback.js';
 
 /** A check that creates records: refused against production without --allow-production (P-ENV-3). */
-export function creating(id: string, requirement: string, title: string, run: Check['run']): Check {
-  return { id, requirement, title, creates: true, run };
+export function creating(id: string, requirement: string, title: string, run: Check['run'], needs?: readonly Need[]): Check {
+  return { id, requirement, title, ...(needs === undefined ? {} : { needs }), creates: true, run };
 }

@@ -209,20 +209,18 @@ export const wireChecks: Check[] = [
     title: 'GET, PUT, PATCH and DELETE on every operation path answer 405 or 404 with the JSON error envelope',
     run: otherMethods,
   },
-  {
-    id: 'http-media-type',
-    requirement: 'HTTP-MEDIA-TYPE',
-    title: 'Create Order labelled "application/json; charset=utf-8" or "Application/JSON" is accepted',
-    creates: true,
-    run: mediaTypes,
-  },
-  {
-    id: 'http-content-length',
-    requirement: 'HTTP-CONTENT-LENGTH',
-    title: 'Content-Length of non-ASCII answers is their byte length; a connection stays usable after an error or is closed',
-    creates: true,
-    run: (ctx) => contentLength(ctx),
-  },
+  creating(
+    'http-media-type',
+    'HTTP-MEDIA-TYPE',
+    'Create Order labelled "application/json; charset=utf-8" or "Application/JSON" is accepted',
+    mediaTypes,
+  ),
+  creating(
+    'http-content-length',
+    'HTTP-CONTENT-LENGTH',
+    'Content-Length of non-ASCII answers is their byte length; a connection stays usable after an error or is closed',
+    (ctx) => contentLength(ctx),
+  ),
   creating('http-chunked-body', 'HTTP-CHUNKED-BODY', 'a Create Order sent with Transfer-Encoding: chunked is created', chunkedBody),
   creating('http-repeated-keys', 'HTTP-REPEATED-KEYS', 'a body that repeats order_id is refused with 400', repeatedKeys),
 ];
