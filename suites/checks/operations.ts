@@ -46,18 +46,22 @@ async function balanceDebited(ctx: CheckContext): Promise<void> {
     const amount = ownAmount(ctx, before.currency);
     const body = payoutRequest(ctx, amountNumber(amount), before.currency);
     const { record } = await initiated(ctx, body, `initiate a payout of ${decimalText(amount)} ${before.currency}${suffix}`);
-    if (debitTaken(record)) return { amount, expected: amount };
-    const settled = await settledPayout(ctx, body.payout_order_id as string, 'Payout Status until the payout settles');
-    if (settled === undefined)
-      return {
-        unusable: `the payout was still PROCESSING or PENDING ${afterSettleWait(ctx)}: the debit of a successful payout could not be observed`,
-      };
-    if (settled.status !== 'SUCCESS')
-      return {
-        unusable: `the payout ended ${String(settled.status)}, not SUCCESS: the debit of a successful payout could not be observed`,
-      };
-    return { amount, expected: amount };
+    return debitOf(ctx, record, body.payout_order_id as string, amount, 'payout');
   });
+}
+
+/** A try of an accepted payout (wallet.ts): its debit, once taken (a record that says amount_debited NO
+ *  is waited for until it settles), else why the debit of a successful payout could not be observed. */
+export async function debitOf(ctx: CheckContext, record: Json | undefined, payoutOrderId: string, amount: Decimal, what: string) {
+  if (debitTaken(record)) return { amount, expected: amount };
+  const settled = await settledPayout(ctx, payoutOrderId, `Payout Status until the ${what} settles`);
+  if (settled === undefined)
+    return {
+      unusable: `the ${what} was still PROCESSING or PENDING with amount_debited NO ${afterSettleWait(ctx)}: its debit could not be observed`,
+    };
+  if (settled.status !== 'SUCCESS')
+    return { unusable: `the ${what} ended ${String(settled.status)}, not SUCCESS: its debit could not be observed` };
+  return { amount, expected: amount };
 }
 
 /** Every field of the payout record (interface: Payout record), as its schema lists them. */

@@ -4,8 +4,8 @@ import { expectSchema, expectThat, type Check, type CheckContext } from '../chec
 import { concurrencyOf } from '../settings.js';
 import type { Exchange } from '../http.js';
 import {
-  afterSettleWait,
   createOrder,
+  dataOf,
   decimalText,
   expectOrderCreated,
   initiatePayout,
@@ -13,10 +13,10 @@ import {
   orderLookup,
   payoutRequest,
   payoutStatus,
-  settledPayout,
   validOrder,
 } from '../requests.js';
-import { amountNumber, balanceChange, debitTaken, ownAmount } from '../wallet.js';
+import { amountNumber, balanceChange, ownAmount } from '../wallet.js';
+import { debitOf } from './operations.js';
 import { shown } from './shown.js';
 
 /** n harmless reads at once, so n connections are open before the race and its requests leave together. */
@@ -67,15 +67,7 @@ async function concurrentInitiations(ctx: CheckContext): Promise<void> {
       ),
     );
     const winner = expectOneWinner(exchanges, 409, 'Transaction Initiations with one new payout_order_id', 'P-OPS-5');
-    if (debitTaken((winner.response?.json as { data?: Record<string, unknown> } | undefined)?.data)) return { amount, expected: amount };
-    const settled = await settledPayout(ctx, payoutOrderId, 'Payout Status until the accepted payout settles');
-    if (settled === undefined)
-      return {
-        unusable: `the accepted payout was still PROCESSING or PENDING with amount_debited NO ${afterSettleWait(ctx)}: its debit could not be observed`,
-      };
-    if (settled.status !== 'SUCCESS')
-      return { unusable: `the accepted payout ended ${String(settled.status)}, not SUCCESS: its debit could not be observed` };
-    return { amount, expected: amount };
+    return debitOf(ctx, dataOf(winner), payoutOrderId, amount, 'accepted payout');
   });
 }
 
