@@ -1,23 +1,19 @@
 // Interface: Authentication. Profile: P-AUTH-1…6, P-SIGN-2/3, P-CFG (https). The refusals all use a
 // harmless Payout Status that answers 404 once authenticated; each differs from the others by one row.
+import { isLoopbackHost } from '../../core/loopback.js';
 import { canonicalize } from '../../signer/canonical.js';
 import { CheckFailure, CheckSkipped, expectSchema, expectThat, type Check, type CheckContext } from '../check.js';
 import { toleranceOf } from '../config.js';
 import type { SendOptions } from '../http.js';
-import { payoutStatus } from '../requests.js';
+import { CREATE_ORDER_PATH, expectSuccess, PAYOUT_STATUS_PATH, payoutStatus, validOrder } from '../requests.js';
 import {
   alterLastCharacter,
-  CREATE_ORDER_PATH,
   creating,
   expectAuthenticated,
   expectRefused,
-  expectSuccess,
-  isLoopbackHost,
-  PAYOUT_STATUS_PATH,
   sendProbe,
   unknownKeyCredentials,
   unknownPayoutStatus,
-  validOrder,
   wrongSecretCredentials,
 } from './shared-auth.js';
 import { shown } from './shown.js';

@@ -5,8 +5,8 @@ import { canonicalize } from '../../signer/canonical.js';
 import { invalidOrderCreateRequest, invalidPayoutStatusRequest, type DefectKind } from '../../generators/index.js';
 import { expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
-import { withoutField } from '../requests.js';
-import { CREATE_ORDER_PATH, creating, PAYOUT_STATUS_PATH, unknownPayoutStatus, validOrder } from './shared-auth.js';
+import { CREATE_ORDER_PATH, PAYOUT_STATUS_PATH, validOrder, withoutField } from '../requests.js';
+import { creating, unknownPayoutStatus } from './shared-auth.js';
 import {
   expectNoServerError,
   fieldCases,

@@ -5,8 +5,6 @@ import type { Credentials, Exchange, SendOptions } from '../http.js';
 import { PAYOUT_STATUS_PATH, payoutStatusBody } from '../requests.js';
 import { shown } from './shown.js';
 
-export { CREATE_ORDER_PATH, expectSuccess, PAYOUT_STATUS_PATH, validOrder } from '../requests.js';
-
 /** A Payout Status of the merchant's own wallet and a payout_order_id never used: harmless, needs no
  *  optional config, and answers 404 once authenticated (P-PAYOUT-4), 401 when refused (P-AUTH-2). */
 export function unknownPayoutStatus(ctx: CheckContext): Record<string, unknown> {
@@ -53,8 +51,6 @@ export function alterLastCharacter(signature: string): string {
   const last = signature.slice(-1);
   return signature.slice(0, -1) + (last === '0' ? '1' : '0');
 }
-
-export { isLoopbackHost } from '../../core/loopback.js';
 
 /** A check that creates records: refused against production without --allow-production (P-ENV-3). */
 export function creating(id: string, requirement: string, title: string, run: Check['run'], needs?: readonly Need[]): Check {

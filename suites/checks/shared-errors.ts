@@ -7,7 +7,8 @@ import { expectStatus, expectThat, type CheckContext } from '../check.js';
 import { requiredPaths } from '../../schemas/field-order.js';
 import type { Exchange } from '../http.js';
 import { forAll } from '../property.js';
-import { alterLastCharacter, CREATE_ORDER_PATH, PAYOUT_STATUS_PATH, sendProbe, validOrder } from './shared-auth.js';
+import { CREATE_ORDER_PATH, PAYOUT_STATUS_PATH, validOrder } from '../requests.js';
+import { alterLastCharacter, sendProbe } from './shared-auth.js';
 import { shown } from './shown.js';
 
 /** The interface's required Create Order fields (P-ORDER-1), read from its schema: parents before children. */
