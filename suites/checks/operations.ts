@@ -9,6 +9,7 @@ import type { Exchange } from '../http.js';
 import {
   afterSettleWait,
   balanceInquiry,
+  dataOf,
   type Decimal,
   decimalEquals,
   decimalOf,
@@ -107,7 +108,7 @@ async function balanceUnchangedOnFailure(ctx: CheckContext): Promise<void> {
     const amount = decimalPlus(before.balance.units < 0n ? { units: 0n, scale: 0 } : before.balance, ownAmount(ctx, before.currency));
     const body = payoutRequest(ctx, amountNumber(amount), before.currency);
     const exchange = await initiatePayout(ctx, body, `initiate ${String(body.amount)} ${before.currency}, more than the balance`);
-    let record = isSuccess(exchange) ? (exchange.response?.json as { data?: Json } | undefined)?.data : undefined;
+    let record = isSuccess(exchange) ? dataOf(exchange) : undefined;
     if (record?.status === 'PROCESSING' || record?.status === 'PENDING')
       record = await settledPayout(ctx, body.payout_order_id as string, 'Payout Status until the payout settles');
     if (record?.status !== 'FAILED') {
