@@ -129,12 +129,8 @@ async function refusesNonObjectBody(ctx: CheckContext): Promise<void> {
     [PAYOUT_STATUS_PATH, [unknownPayoutStatus(ctx)], 'an array holding the request'],
   ];
   await ctx.sweep(cases, async ([path, payload, what]) => {
-    const operation = operationName(path);
-    expectStatus(
-      await ctx.send({ label: `${operation} whose body is ${what}`, path, payload }),
-      [400],
-      `${operation} whose body is ${what}`,
-    );
+    const label = `${operationName(path)} whose body is ${what}`;
+    expectStatus(await ctx.send({ label, path, payload }), [400], label);
   });
 }
 
