@@ -115,8 +115,6 @@ function saidIn(exchange: Exchange, ctx: CheckContext): string | undefined {
   return `the target answered 401 ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`;
 }
 
-type Keys = { apiKey?: string; secretKey?: string };
-
 /** What the configuration itself suggests about refused keys, never showing a secret: whitespace copied
  *  with a key, a secret that is the other merchant's or environment's, keys of two environments. */
 export function credentialClues(
@@ -125,16 +123,11 @@ export function credentialClues(
 ): string[] {
   const { apiKey, secretKey } = config.merchant;
   const clues: string[] = [];
-  for (const [name, value] of [
-    ['apiKey', apiKey],
-    ['secretKey', secretKey],
-  ] as const)
-    if (value !== value.trim()) clues.push(`merchant.${name} begins or ends with whitespace (a newline copied with it?)`);
-  const others: Array<[string, Keys | undefined]> = [
-    ['otherMerchant', config.otherMerchant],
-    ['otherEnvironment', config.otherEnvironment],
-  ];
-  for (const [name, keys] of others) {
+  for (const name of ['apiKey', 'secretKey'] as const)
+    if (config.merchant[name] !== config.merchant[name].trim())
+      clues.push(`merchant.${name} begins or ends with whitespace (a newline copied with it?)`);
+  for (const name of ['otherMerchant', 'otherEnvironment'] as const) {
+    const keys = config[name];
     if (keys?.secretKey === secretKey) clues.push(`merchant.secretKey is the same as ${name}.secretKey`);
     if (keys?.apiKey === apiKey) clues.push(`merchant.apiKey is the same as ${name}.apiKey`);
   }
