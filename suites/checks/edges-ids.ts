@@ -13,6 +13,8 @@ import { shown } from './shown.js';
 type Json = Record<string, unknown>;
 
 const IDENTIFIERS = edgeSet().identifiers;
+/** The ids of one identifier edge, built from ids of this run's own. */
+const edgeIds = (cls: string, text: string, integer: number) => IDENTIFIERS.find((e) => e.class === cls)!.ids({ text, integer });
 
 function createWithId(ctx: CheckContext, orderId: MerchantOrderId, label: string): Promise<Exchange> {
   return createOrder(ctx, validOrder(ctx, { order_id: orderId }), label);
@@ -138,23 +140,19 @@ function separateParts(): { part: (judge: () => Promise<void>) => Promise<void>;
 /** DUP-EXACT-IDS: a trailing-space variant may be refused 400, never 409 against the first; "000123" and
  *  123 are two orders (P-DUP-4 equates only 123 and "123"). Long payout_order_ids: edges-long-payout-ids. */
 export async function exactIds(ctx: CheckContext): Promise<void> {
-  const edge = (cls: string) => IDENTIFIERS.find((e) => e.class === cls)!;
-  const edgeIds = (cls: string) => edge(cls).ids({ text: ctx.ids.orderId(cls.toUpperCase()), integer: ctx.ids.integerOrderId() });
+  const ids = (cls: string) => edgeIds(cls, ctx.ids.orderId(cls.toUpperCase()), ctx.ids.integerOrderId());
   const { part, done } = separateParts();
-  await part(() => distinctPair(ctx, edgeIds('case'), 'the same id in other letter case', false));
-  await part(() => distinctPair(ctx, edgeIds('trailing-space'), 'the same id with a trailing space', true));
-  const integer = edgeIds('integer')[0] as number;
+  await part(() => distinctPair(ctx, ids('case'), 'the same id in other letter case', false));
+  await part(() => distinctPair(ctx, ids('trailing-space'), 'the same id with a trailing space', true));
+  const integer = ids('integer')[0] as number;
   await part(() => distinctPair(ctx, [integer, `000${integer}`], "the integer's digits with leading zeros", false));
-  for (const long of edgeIds('long') as string[]) await part(() => longOrderId(ctx, long));
+  for (const long of ids('long') as string[]) await part(() => longOrderId(ctx, long));
   done();
 }
 
 /** In the wallet lane after the balance checks: its payouts would be "other activity" to a balance check. */
 async function exactPayoutIds(ctx: CheckContext): Promise<void> {
-  const longs = IDENTIFIERS.find((e) => e.class === 'long')!.ids({
-    text: ctx.ids.payoutOrderId('LONG'),
-    integer: ctx.ids.integerOrderId(),
-  }) as string[];
+  const longs = edgeIds('long', ctx.ids.payoutOrderId('LONG'), ctx.ids.integerOrderId()) as string[];
   const { part, done } = separateParts();
   for (const long of longs) await part(() => longPayoutOrderId(ctx, long));
   done();
