@@ -1,4 +1,5 @@
 // The profile's order operations (P-OPS, an extension): Order Status and Order Cancel.
+import { OPERATIONS } from '../../core/operations.js';
 import { expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
 import { createOrder, decimalEquals, decimalOf, expectOrderCreated, expectRecord, orderLookup, validOrder } from '../requests.js';
@@ -36,11 +37,6 @@ async function orderStatus(ctx: CheckContext): Promise<void> {
   );
 }
 
-async function orderStatusUnknown(ctx: CheckContext): Promise<void> {
-  const exchange = await orderLookup(ctx, 'orderStatus', ctx.ids.orderId('NEVER'), 'Order Status of an order_id never used');
-  expectStatus(exchange, [404], 'Order Status of an unknown order must answer 404 (P-OPS-1)');
-}
-
 /** Creates an order and cancels it once; returns its order_id and the cancel exchange. */
 async function createdAndCancelled(ctx: CheckContext): Promise<{ orderId: string | number; exchange: Exchange }> {
   const body = validOrder(ctx);
@@ -68,9 +64,19 @@ async function cancelAgain(ctx: CheckContext): Promise<void> {
   expectStatus(again, [422], 'cancelling a CANCELLED order must answer 422 (P-OPS-1)');
 }
 
-async function cancelUnknown(ctx: CheckContext): Promise<void> {
-  const exchange = await orderLookup(ctx, 'orderCancel', ctx.ids.orderId('NEVER'), 'Order Cancel of an order_id never used');
-  expectStatus(exchange, [404], 'Order Cancel of an unknown order must answer 404 (P-OPS-1)');
+/** OPS-ORDER-STATUS-UNKNOWN, OPS-CANCEL-UNKNOWN (P-OPS-1): an order_id never used answers 404. */
+function unknownOrder(id: string, requirement: string, key: 'orderStatus' | 'orderCancel'): Check {
+  const { name } = OPERATIONS[key];
+  return {
+    id,
+    requirement,
+    title: `${name} of an unknown order answers 404`,
+    needs: [`profile.operations.${key}`],
+    async run(ctx) {
+      const exchange = await orderLookup(ctx, key, ctx.ids.orderId('NEVER'), `${name} of an order_id never used`);
+      expectStatus(exchange, [404], `${name} of an unknown order must answer 404 (P-OPS-1)`);
+    },
+  };
 }
 
 const STATUS = 'profile.operations.orderStatus' as const;
@@ -78,20 +84,8 @@ const CANCEL = 'profile.operations.orderCancel' as const;
 
 export const orderOperationChecks: Check[] = [
   creating('ops-order-status', 'OPS-ORDER-STATUS', 'Order Status answers the order with its amount and currency', orderStatus, [STATUS]),
-  {
-    id: 'ops-order-status-unknown',
-    requirement: 'OPS-ORDER-STATUS-UNKNOWN',
-    title: 'Order Status of an unknown order answers 404',
-    needs: [STATUS],
-    run: orderStatusUnknown,
-  },
+  unknownOrder('ops-order-status-unknown', 'OPS-ORDER-STATUS-UNKNOWN', 'orderStatus'),
   creating('ops-cancel', 'OPS-CANCEL', 'Order Cancel moves an UN_PAID order to CANCELLED', cancel, [CANCEL]),
   creating('ops-cancel-again', 'OPS-CANCEL-AGAIN', 'cancelling a CANCELLED order answers 422', cancelAgain, [CANCEL]),
-  {
-    id: 'ops-cancel-unknown',
-    requirement: 'OPS-CANCEL-UNKNOWN',
-    title: 'Order Cancel of an unknown order answers 404',
-    needs: [CANCEL],
-    run: cancelUnknown,
-  },
+  unknownOrder('ops-cancel-unknown', 'OPS-CANCEL-UNKNOWN', 'orderCancel'),
 ];
