@@ -220,7 +220,6 @@ export const authenticationChecks: Check[] = [
     { omit: ['X-TIMESTAMP'], signBodyOnly: true },
     'a request without X-TIMESTAMP',
   ]),
-  // A key no merchant has, signed with the merchant's secret.
   refusal('auth-unknown-key', 'AUTH-UNKNOWN-KEY', 'an unknown API key: 401', (ctx) => [
     'Payout Status with an unknown API key',
     { as: unknownKeyCredentials(ctx) },

@@ -70,7 +70,6 @@ const PAYOUT_FIELDS = requiredPaths('payout-record');
 
 async function initiateInsufficient(ctx: CheckContext): Promise<void> {
   const before = await readBalance(ctx, 'balance before the payout');
-  // A whole amount above the balance: a payout the wallet cannot cover.
   const whole = before.balance.units < 0n ? 0n : before.balance.units / 10n ** BigInt(before.balance.scale);
   const body = payoutRequest(ctx, Number(whole + 1n), before.currency);
   const exchange = await initiatePayout(ctx, body, `initiate ${String(body.amount)} ${before.currency}, more than the balance`);
