@@ -1,6 +1,6 @@
 // AUTH-FAILURE-NO-EFFECT on the profile's operations (P-AUTH-5, P-MONEY-4); authentication.ts holds
 // the Create Order case. These need the P-OPS operations, so they sit with what they rest on.
-import { answered, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import {
   createOrder,
   decimalText,
@@ -11,9 +11,10 @@ import {
   payoutStatus,
   validOrder,
 } from '../requests.js';
-import { WALLET } from './operations.js';
-import { alterLastCharacter, expectRefused } from './shared-auth.js';
+import { paying } from './operations.js';
+import { alterLastCharacter, creating, expectRefused } from './shared-auth.js';
 import { amountNumber, balanceChange, ownAmount } from '../wallet.js';
+import { shown } from './shown.js';
 
 /** An Order Cancel signed wrong is refused, and the order is still UN_PAID. */
 async function refusedCancelCancelsNothing(ctx: CheckContext): Promise<void> {
@@ -30,11 +31,7 @@ async function refusedCancelCancelsNothing(ctx: CheckContext): Promise<void> {
   expectThat(
     record.order_status === 'UN_PAID',
     `after an Order Cancel refused with 401 the order is ${JSON.stringify(record.order_status)}, not UN_PAID (P-AUTH-5)`,
-    {
-      expected: 'order_status UN_PAID',
-      actual: answered(status),
-      exchange: status,
-    },
+    shown(status, 'order_status UN_PAID'),
   );
 }
 
@@ -61,21 +58,15 @@ async function refusedInitiationPaysNothing(ctx: CheckContext): Promise<void> {
 }
 
 export const authEffectChecks: Check[] = [
-  {
-    id: 'auth-failure-no-cancel',
-    requirement: 'AUTH-FAILURE-NO-EFFECT',
-    title: 'a refused Order Cancel cancels nothing',
-    needs: ['profile.operations.orderCancel', 'profile.operations.orderStatus'],
-    creates: true,
-    run: refusedCancelCancelsNothing,
-  },
-  {
-    id: 'auth-failure-no-payout',
-    requirement: 'AUTH-FAILURE-NO-EFFECT',
-    title: 'a refused Transaction Initiation pays nothing',
-    needs: ['profile.operations.balanceInquiry', 'profile.operations.transactionInitiation'],
-    creates: true,
-    lane: WALLET,
-    run: refusedInitiationPaysNothing,
-  },
+  creating('auth-failure-no-cancel', 'AUTH-FAILURE-NO-EFFECT', 'a refused Order Cancel cancels nothing', refusedCancelCancelsNothing, [
+    'profile.operations.orderCancel',
+    'profile.operations.orderStatus',
+  ]),
+  paying(
+    'auth-failure-no-payout',
+    'AUTH-FAILURE-NO-EFFECT',
+    'a refused Transaction Initiation pays nothing',
+    ['profile.operations.balanceInquiry', 'profile.operations.transactionInitiation'],
+    refusedInitiationPaysNothing,
+  ),
 ];

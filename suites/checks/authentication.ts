@@ -1,25 +1,22 @@
 // Interface: Authentication. Profile: P-AUTH-1…6, P-SIGN-2/3, P-CFG (https). The refusals all use a
 // harmless Payout Status that answers 404 once authenticated; each differs from the others by one row.
+import { isLoopbackHost } from '../../core/loopback.js';
 import { canonicalize } from '../../signer/canonical.js';
-import { answered, CheckFailure, CheckSkipped, expectSchema, expectThat, type Check, type CheckContext } from '../check.js';
+import { CheckFailure, CheckSkipped, expectSchema, expectThat, type Check, type CheckContext } from '../check.js';
 import { toleranceOf } from '../config.js';
 import type { SendOptions } from '../http.js';
-import { payoutStatus } from '../requests.js';
+import { CREATE_ORDER_PATH, expectSuccess, PAYOUT_STATUS_PATH, payoutStatus, validOrder } from '../requests.js';
 import {
   alterLastCharacter,
-  CREATE_ORDER_PATH,
   creating,
   expectAuthenticated,
   expectRefused,
-  expectSuccess,
-  isLoopbackHost,
-  PAYOUT_STATUS_PATH,
   sendProbe,
   unknownKeyCredentials,
   unknownPayoutStatus,
-  validOrder,
   wrongSecretCredentials,
 } from './shared-auth.js';
+import { shown } from './shown.js';
 
 type Probe = [label: string, options: Omit<SendOptions, 'label' | 'path'>, refused: string];
 
@@ -130,7 +127,7 @@ async function refusesReplay(ctx: CheckContext): Promise<void> {
   if (replay.response?.status === 401) return;
   throw new CheckFailure(
     'a re-sent request with the same timestamp and signature was not refused (P-AUTH-4 allows this; information only)',
-    { expected: 'HTTP 401', actual: answered(replay), exchange: replay },
+    shown(replay, 'HTTP 401'),
   );
 }
 
@@ -150,11 +147,11 @@ async function authFailureAnswersEnvelope(ctx: CheckContext): Promise<void> {
     expectRefused(exchange, exchange.label);
     const schema = exchange.request.url.endsWith(PAYOUT_STATUS_PATH) ? 'payout-status-error-envelope' : 'error-envelope';
     const body = expectSchema(exchange, schema, `${exchange.label}: an authentication failure answers the error envelope`);
-    expectThat(body.code === 401, `${exchange.label}: the envelope's code is ${JSON.stringify(body.code)}, not 401`, {
-      expected: 'code 401',
-      actual: answered(exchange),
-      exchange,
-    });
+    expectThat(
+      body.code === 401,
+      `${exchange.label}: the envelope's code is ${JSON.stringify(body.code)}, not 401`,
+      shown(exchange, 'code 401'),
+    );
   }
 }
 
@@ -223,7 +220,6 @@ export const authenticationChecks: Check[] = [
     { omit: ['X-TIMESTAMP'], signBodyOnly: true },
     'a request without X-TIMESTAMP',
   ]),
-  // A key no merchant has, signed with the merchant's secret.
   refusal('auth-unknown-key', 'AUTH-UNKNOWN-KEY', 'an unknown API key: 401', (ctx) => [
     'Payout Status with an unknown API key',
     { as: unknownKeyCredentials(ctx) },
@@ -288,13 +284,12 @@ export const authenticationChecks: Check[] = [
   refusal('auth-window-expired', 'AUTH-WINDOW-EXPIRED', 'a timestamp window + 600 s old: 401', (ctx) => outsideWindow(ctx, -1, 'old')),
   refusal('auth-window-future', 'AUTH-WINDOW-FUTURE', 'a timestamp window + 600 s ahead: 401', (ctx) => outsideWindow(ctx, 1, 'ahead')),
   { id: 'auth-replay', requirement: 'AUTH-REPLAY', title: 'a re-sent request is refused', run: refusesReplay },
-  {
-    id: 'auth-failure-envelope',
-    requirement: 'AUTH-FAILURE-ENVELOPE',
-    title: 'refusals answer the error envelope with code 401',
-    creates: true,
-    run: authFailureAnswersEnvelope,
-  },
+  creating(
+    'auth-failure-envelope',
+    'AUTH-FAILURE-ENVELOPE',
+    'refusals answer the error envelope with code 401',
+    authFailureAnswersEnvelope,
+  ),
   creating('auth-failure-no-effect', 'AUTH-FAILURE-NO-EFFECT', 'a refused Create Order creates nothing', authFailureCreatesNothing),
   creating(
     'auth-before-body',

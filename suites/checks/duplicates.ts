@@ -1,6 +1,6 @@
 // Duplicates (P-DUP-1..4, P-OPS-2): a used order_id is refused with 409, sequentially and under
 // concurrency, without touching the first order; per merchant, compared as text.
-import { answered, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { concurrencyOf } from '../settings.js';
 import { expectOneWinner, warmConnections } from './races.js';
 import { creating } from './shared-auth.js';
@@ -14,6 +14,7 @@ import {
   orderLookup,
   validOrder,
 } from '../requests.js';
+import { shown } from './shown.js';
 
 /** Same order_id, other amount, note and customer. The currency stays INR: a refusal for a currency the
  *  merchant has not enabled would hide whether the order_id was judged at all. */
@@ -44,11 +45,7 @@ async function firstUnchanged(ctx: CheckContext): Promise<void> {
   await createOrder(ctx, sameIdOtherwiseDifferent(ctx, first.order_id), 'create again with the same order_id: 999.99 INR');
   const status = await orderLookup(ctx, 'orderStatus', first.order_id, 'Order Status of the first order');
   const record = expectData(status, 'Order Status of the first order must answer its record');
-  const details = {
-    expected: `the first order: svc_order_id ${JSON.stringify(created.svc_order_id)}, 120.50 INR`,
-    actual: answered(status),
-    exchange: status,
-  };
+  const details = shown(status, `the first order: svc_order_id ${JSON.stringify(created.svc_order_id)}, 120.50 INR`);
   const amount = decimalOf(record.order_amount);
   expectThat(
     amount !== undefined && decimalEquals(amount, decimalOf(first.order_amount)!),
@@ -105,14 +102,13 @@ async function integerThenString(ctx: CheckContext): Promise<void> {
 
 export const duplicateChecks: Check[] = [
   creating('duplicate-sequential', 'DUP-SEQUENTIAL', 'a used order_id with other fields different answers 409', sequentialDuplicate),
-  {
-    id: 'duplicate-first-unchanged',
-    requirement: 'DUP-FIRST-UNCHANGED',
-    title: 'after a refused duplicate Order Status shows the first order unchanged',
-    needs: ['profile.operations.orderStatus'],
-    creates: true,
-    run: firstUnchanged,
-  },
+  creating(
+    'duplicate-first-unchanged',
+    'DUP-FIRST-UNCHANGED',
+    'after a refused duplicate Order Status shows the first order unchanged',
+    firstUnchanged,
+    ['profile.operations.orderStatus'],
+  ),
   {
     id: 'duplicate-concurrent',
     requirement: 'DUP-CONCURRENT',
@@ -122,13 +118,8 @@ export const duplicateChecks: Check[] = [
     keepAllEvidence: true,
     run: concurrentDuplicates,
   },
-  {
-    id: 'duplicate-other-merchant',
-    requirement: 'DUP-OTHER-MERCHANT',
-    title: 'another merchant may use the same order_id',
-    needs: ['otherMerchant'],
-    creates: true,
-    run: otherMerchantSameId,
-  },
+  creating('duplicate-other-merchant', 'DUP-OTHER-MERCHANT', 'another merchant may use the same order_id', otherMerchantSameId, [
+    'otherMerchant',
+  ]),
   creating('duplicate-integer-string', 'DUP-INTEGER-STRING', 'order_id 123 then "123" answers 409', integerThenString),
 ];

@@ -2,16 +2,19 @@
 // are kept whole. Every id is this run's own (ctx.ids).
 import { edgeSet } from '../../generators/edges.js';
 import type { MerchantOrderId } from '../../schemas/types.js';
-import { answered, CheckSkipped, expectThat, isCheckSkipped, type Check, type CheckContext } from '../check.js';
+import { CheckSkipped, expectThat, isCheckSkipped, type Check, type CheckContext } from '../check.js';
 import { operationOf } from '../config.js';
 import type { Exchange } from '../http.js';
 import { createOrder, expectData, initiatePayout, isSuccess, orderLookup, payoutRequest, payoutStatus, validOrder } from '../requests.js';
-import { WALLET } from './operations.js';
+import { paying } from './operations.js';
 import { amountNumber, ownAmount, walletCurrency } from '../wallet.js';
+import { shown } from './shown.js';
 
 type Json = Record<string, unknown>;
 
 const IDENTIFIERS = edgeSet().identifiers;
+/** The ids of one identifier edge, built from ids of this run's own. */
+const edgeIds = (cls: string, text: string, integer: number) => IDENTIFIERS.find((e) => e.class === cls)!.ids({ text, integer });
 
 function createWithId(ctx: CheckContext, orderId: MerchantOrderId, label: string): Promise<Exchange> {
   return createOrder(ctx, validOrder(ctx, { order_id: orderId }), label);
@@ -39,21 +42,13 @@ async function distinctPair(
   expectThat(
     isSuccess(other),
     `${JSON.stringify(second)} after ${JSON.stringify(first)} (${what}) answered ${other.response ? `HTTP ${other.response.status}` : 'nothing'}: ${other.response?.status === 409 ? 'the two ids were taken for one' : 'expected a new order'} (P-DUP-5: identifiers compare exactly)`,
-    {
-      expected: mayRefuse ? 'a new order, or 400 for an id the server will not take' : 'a new order',
-      actual: answered(other),
-      exchange: other,
-    },
+    shown(other, mayRefuse ? 'a new order, or 400 for an id the server will not take' : 'a new order'),
   );
   const echoed = (other.response?.json as { return_data?: Json } | undefined)?.return_data?.order_id;
   expectThat(
     String(echoed) === String(second),
     `the order ${JSON.stringify(second)} came back as order_id ${JSON.stringify(echoed)}: not exactly the id sent (P-DUP-5)`,
-    {
-      expected: `order_id ${JSON.stringify(second)}`,
-      actual: answered(other),
-      exchange: other,
-    },
+    shown(other, `order_id ${JSON.stringify(second)}`),
   );
 }
 
@@ -64,21 +59,13 @@ async function longOrderId(ctx: CheckContext, long: string): Promise<void> {
   expectThat(
     isSuccess(created),
     `an order_id of ${long.length} characters answered ${created.response ? `HTTP ${created.response.status}` : 'nothing'}: expected the order, or 400 (P-DUP-5)`,
-    {
-      expected: 'a new order, or 400',
-      actual: answered(created),
-      exchange: created,
-    },
+    shown(created, 'a new order, or 400'),
   );
   const echoed = (created.response?.json as { return_data?: Json } | undefined)?.return_data?.order_id;
   expectThat(
     echoed === long,
     `an order_id of ${long.length} characters came back as ${String(echoed).length} characters: it must be stored and echoed whole (P-DUP-5)`,
-    {
-      expected: `order_id of ${long.length} characters`,
-      actual: answered(created),
-      exchange: created,
-    },
+    shown(created, `order_id of ${long.length} characters`),
   );
   if (operationOf(ctx.config, 'orderStatus') === undefined) return;
   const label = `Order Status of the order_id of ${long.length} characters`;
@@ -87,7 +74,7 @@ async function longOrderId(ctx: CheckContext, long: string): Promise<void> {
   expectThat(
     record.order_id === long,
     `Order Status of the order_id of ${long.length} characters answers order_id ${JSON.stringify(record.order_id)}, not the id whole (P-DUP-5)`,
-    { actual: answered(exchange), exchange },
+    shown(exchange),
   );
 }
 
@@ -106,7 +93,7 @@ async function longPayoutOrderId(ctx: CheckContext, long: string): Promise<void>
   expectThat(
     status !== 409,
     `${label} answered 409: the id was taken for another of this run's, which differs from it only past 64 characters, so it was cut (P-DUP-5)`,
-    { expected: 'a new payout, or 400', actual: answered(initiated), exchange: initiated },
+    shown(initiated, 'a new payout, or 400'),
   );
   if (!isSuccess(initiated))
     throw new CheckSkipped(
@@ -116,11 +103,7 @@ async function longPayoutOrderId(ctx: CheckContext, long: string): Promise<void>
   expectThat(
     echoed === undefined || echoed === long,
     `${label} echoed payout_order_id of ${String(echoed).length} characters: it must be stored and echoed whole (P-DUP-5)`,
-    {
-      expected: `payout_order_id of ${long.length} characters`,
-      actual: answered(initiated),
-      exchange: initiated,
-    },
+    shown(initiated, `payout_order_id of ${long.length} characters`),
   );
   const read = await payoutStatus(ctx, long, `Payout Status of the payout_order_id of ${long.length} characters`);
   const record = expectData(
@@ -130,11 +113,7 @@ async function longPayoutOrderId(ctx: CheckContext, long: string): Promise<void>
   expectThat(
     record.payout_order_id === long,
     `Payout Status of the payout_order_id of ${long.length} characters answers payout_order_id of ${String(record.payout_order_id).length} characters, not the id whole (P-DUP-5)`,
-    {
-      expected: `payout_order_id of ${long.length} characters`,
-      actual: answered(read),
-      exchange: read,
-    },
+    shown(read, `payout_order_id of ${long.length} characters`),
   );
 }
 
@@ -161,23 +140,19 @@ function separateParts(): { part: (judge: () => Promise<void>) => Promise<void>;
 /** DUP-EXACT-IDS: a trailing-space variant may be refused 400, never 409 against the first; "000123" and
  *  123 are two orders (P-DUP-4 equates only 123 and "123"). Long payout_order_ids: edges-long-payout-ids. */
 export async function exactIds(ctx: CheckContext): Promise<void> {
-  const edge = (cls: string) => IDENTIFIERS.find((e) => e.class === cls)!;
-  const edgeIds = (cls: string) => edge(cls).ids({ text: ctx.ids.orderId(cls.toUpperCase()), integer: ctx.ids.integerOrderId() });
+  const ids = (cls: string) => edgeIds(cls, ctx.ids.orderId(cls.toUpperCase()), ctx.ids.integerOrderId());
   const { part, done } = separateParts();
-  await part(() => distinctPair(ctx, edgeIds('case'), 'the same id in other letter case', false));
-  await part(() => distinctPair(ctx, edgeIds('trailing-space'), 'the same id with a trailing space', true));
-  const integer = edgeIds('integer')[0] as number;
+  await part(() => distinctPair(ctx, ids('case'), 'the same id in other letter case', false));
+  await part(() => distinctPair(ctx, ids('trailing-space'), 'the same id with a trailing space', true));
+  const integer = ids('integer')[0] as number;
   await part(() => distinctPair(ctx, [integer, `000${integer}`], "the integer's digits with leading zeros", false));
-  for (const long of edgeIds('long') as string[]) await part(() => longOrderId(ctx, long));
+  for (const long of ids('long') as string[]) await part(() => longOrderId(ctx, long));
   done();
 }
 
 /** In the wallet lane after the balance checks: its payouts would be "other activity" to a balance check. */
 async function exactPayoutIds(ctx: CheckContext): Promise<void> {
-  const longs = IDENTIFIERS.find((e) => e.class === 'long')!.ids({
-    text: ctx.ids.payoutOrderId('LONG'),
-    integer: ctx.ids.integerOrderId(),
-  }) as string[];
+  const longs = edgeIds('long', ctx.ids.payoutOrderId('LONG'), ctx.ids.integerOrderId()) as string[];
   const { part, done } = separateParts();
   for (const long of longs) await part(() => longPayoutOrderId(ctx, long));
   done();
@@ -185,13 +160,11 @@ async function exactPayoutIds(ctx: CheckContext): Promise<void> {
 
 /** Listed after the operation checks (suites/sections.ts): they pay from the wallet. */
 export const longPayoutIdChecks: Check[] = [
-  {
-    id: 'edges-long-payout-ids',
-    requirement: 'DUP-EXACT-IDS',
-    title: 'payout_order_ids of 65, 256 and 1025 characters are refused with 400 or kept and read back whole',
-    needs: ['profile.operations.transactionInitiation', 'profile.operations.balanceInquiry'],
-    creates: true,
-    lane: WALLET,
-    run: exactPayoutIds,
-  },
+  paying(
+    'edges-long-payout-ids',
+    'DUP-EXACT-IDS',
+    'payout_order_ids of 65, 256 and 1025 characters are refused with 400 or kept and read back whole',
+    ['profile.operations.transactionInitiation', 'profile.operations.balanceInquiry'],
+    exactPayoutIds,
+  ),
 ];

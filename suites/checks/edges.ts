@@ -5,7 +5,7 @@ import { minorUnitOf } from '../../schemas/amounts.js';
 import type { Currency, MerchantOrderId } from '../../schemas/types.js';
 import { withPath } from '../../core/predicates.js';
 import { canonicalize } from '../../signer/canonical.js';
-import { answered, CheckInconclusive, CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { CheckInconclusive, CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { operationOf } from '../config.js';
 import {
   createOrder,
@@ -20,6 +20,8 @@ import {
 } from '../requests.js';
 import { walletCurrency } from '../wallet.js';
 import { exactIds } from './edges-ids.js';
+import { shown } from './shown.js';
+import { creating } from './shared-auth.js';
 
 export { longPayoutIdChecks } from './edges-ids.js';
 
@@ -70,11 +72,7 @@ async function expectAmountKept(ctx: CheckContext, edge: AmountEdge, orderId: Me
   expectThat(
     kept !== undefined && decimalEquals(kept, decimalOf(edge.amount)!) && record.order_currency === edge.currency,
     `${edge.label}: Order Status answers ${JSON.stringify(record.order_amount)} ${JSON.stringify(record.order_currency)}, not the amount sent (${rule})`,
-    {
-      expected: `order_amount equal by value to ${String(edge.amount)}, order_currency ${edge.currency}`,
-      actual: answered(exchange),
-      exchange,
-    },
+    shown(exchange, `order_amount equal by value to ${String(edge.amount)}, order_currency ${edge.currency}`),
   );
 }
 
@@ -141,51 +139,41 @@ async function textsNo5xx(ctx: CheckContext): Promise<void> {
     expectThat(
       exchange.response.status < 500,
       `Create Order with ${field} = ${edge.label} answered HTTP ${exchange.response.status} (P-ERR-3: no input of the generators may produce a 5xx)`,
-      {
-        expected: 'any answer but a 5xx (a 4xx for a text the server will not take is fair)',
-        actual: answered(exchange),
-        exchange,
-      },
+      shown(exchange, 'any answer but a 5xx (a 4xx for a text the server will not take is fair)'),
     );
   });
 }
 
 export const edgeChecks: Check[] = [
-  {
-    id: 'edges-amount-zero',
-    requirement: 'AMOUNT-ZERO-REFUSED',
-    title: 'zero as 0, 0.0, 0.00, "0", "0.00" and "-0.00" is refused on Create Order and Transaction Initiation',
-    creates: true,
-    run: zeroRefused,
-  },
-  {
-    id: 'edges-amount-kept-exactly',
-    requirement: 'AMOUNT-KEPT-EXACTLY',
-    title: 'exact amounts in JPY, KRW, INR, USD, EUR, KWD, BHD and OMR, as numbers and strings, read back equal by Order Status',
-    needs: ['profile.operations.orderStatus'],
-    creates: true,
-    run: keptExactly,
-  },
-  {
-    id: 'edges-amount-large',
-    requirement: 'AMOUNT-LARGE',
-    title: '99999999.99 and amounts past 2^31 and 2^32 minor units are created and kept, or refused 400/422, never 5xx',
-    creates: true,
-    run: largeAmounts,
-  },
-  {
-    id: 'edges-exact-ids',
-    requirement: 'DUP-EXACT-IDS',
-    title:
-      'case, trailing-space and leading-zero variants are distinct orders; order_ids and payout_order_ids of 65, 256 and 1025 characters are refused 400 or kept whole',
-    creates: true,
-    run: exactIds,
-  },
-  {
-    id: 'edges-texts-no-5xx',
-    requirement: 'ERR-NO-5XX',
-    title: 'emoji, U+2028/U+2029, bidi controls, HTML characters and a 400-character name in a name, note or address never answer 5xx',
-    creates: true,
-    run: textsNo5xx,
-  },
+  creating(
+    'edges-amount-zero',
+    'AMOUNT-ZERO-REFUSED',
+    'zero as 0, 0.0, 0.00, "0", "0.00" and "-0.00" is refused on Create Order and Transaction Initiation',
+    zeroRefused,
+  ),
+  creating(
+    'edges-amount-kept-exactly',
+    'AMOUNT-KEPT-EXACTLY',
+    'exact amounts in JPY, KRW, INR, USD, EUR, KWD, BHD and OMR, as numbers and strings, read back equal by Order Status',
+    keptExactly,
+    ['profile.operations.orderStatus'],
+  ),
+  creating(
+    'edges-amount-large',
+    'AMOUNT-LARGE',
+    '99999999.99 and amounts past 2^31 and 2^32 minor units are created and kept, or refused 400/422, never 5xx',
+    largeAmounts,
+  ),
+  creating(
+    'edges-exact-ids',
+    'DUP-EXACT-IDS',
+    'case, trailing-space and leading-zero variants are distinct orders; order_ids and payout_order_ids of 65, 256 and 1025 characters are refused 400 or kept whole',
+    exactIds,
+  ),
+  creating(
+    'edges-texts-no-5xx',
+    'ERR-NO-5XX',
+    'emoji, U+2028/U+2029, bidi controls, HTML characters and a 400-character name in a name, note or address never answer 5xx',
+    textsNo5xx,
+  ),
 ];

@@ -3,10 +3,10 @@
 import { isJsonContentType } from '../../core/predicates.js';
 import { canonicalize } from '../../signer/canonical.js';
 import { invalidOrderCreateRequest, invalidPayoutStatusRequest, type DefectKind } from '../../generators/index.js';
-import { answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
-import { withoutField } from '../requests.js';
-import { CREATE_ORDER_PATH, creating, PAYOUT_STATUS_PATH, unknownPayoutStatus, validOrder } from './shared-auth.js';
+import { CREATE_ORDER_PATH, PAYOUT_STATUS_PATH, validOrder, withoutField } from '../requests.js';
+import { creating, unknownPayoutStatus } from './shared-auth.js';
 import {
   expectNoServerError,
   fieldCases,
@@ -19,6 +19,7 @@ import {
   type OrderCase,
   wrongTypeFor,
 } from './shared-errors.js';
+import { shown } from './shown.js';
 
 /** Only answers of 300 and above are judged as errors; a 2xx here is another check's failure. */
 const isError = (exchange: Exchange) => (exchange.response?.status ?? 0) >= 300;
@@ -42,11 +43,11 @@ async function answersAreJson(ctx: CheckContext): Promise<void> {
   for (const exchange of exchanges) {
     if (exchange.response === undefined) continue;
     const type = exchange.response.headers['content-type'] ?? '';
-    expectThat(isJsonContentType(type), `${exchange.label}: answered Content-Type ${type ? JSON.stringify(type) : 'none'}`, {
-      expected: 'Content-Type: application/json (parameters such as charset allowed)',
-      actual: answered(exchange),
-      exchange,
-    });
+    expectThat(
+      isJsonContentType(type),
+      `${exchange.label}: answered Content-Type ${type ? JSON.stringify(type) : 'none'}`,
+      shown(exchange, 'Content-Type: application/json (parameters such as charset allowed)'),
+    );
   }
 }
 
@@ -59,11 +60,11 @@ async function codeMatchesStatus(ctx: CheckContext): Promise<void> {
     if (body === null || typeof body !== 'object' || body.code === undefined) continue;
     // A code that is neither text nor a number says no status at all.
     const code = typeof body.code === 'string' || typeof body.code === 'number' ? String(body.code) : undefined;
-    expectThat(code === String(response.status), `${exchange.label}: HTTP ${response.status} with code ${JSON.stringify(body.code)}`, {
-      expected: `code ${response.status}`,
-      actual: answered(exchange),
-      exchange,
-    });
+    expectThat(
+      code === String(response.status),
+      `${exchange.label}: HTTP ${response.status} with code ${JSON.stringify(body.code)}`,
+      shown(exchange, `code ${response.status}`),
+    );
   }
 }
 
@@ -128,12 +129,8 @@ async function refusesNonObjectBody(ctx: CheckContext): Promise<void> {
     [PAYOUT_STATUS_PATH, [unknownPayoutStatus(ctx)], 'an array holding the request'],
   ];
   await ctx.sweep(cases, async ([path, payload, what]) => {
-    const operation = operationName(path);
-    expectStatus(
-      await ctx.send({ label: `${operation} whose body is ${what}`, path, payload }),
-      [400],
-      `${operation} whose body is ${what}`,
-    );
+    const label = `${operationName(path)} whose body is ${what}`;
+    expectStatus(await ctx.send({ label, path, payload }), [400], label);
   });
 }
 
@@ -164,13 +161,12 @@ const valueCases = (ctx: CheckContext, field: 'order_amount' | 'order_currency',
 export const errorChecks: Check[] = [
   creating('err-envelope', 'ERR-ENVELOPE', 'a 401, 400 and 404 answer the general error envelope', errorsAnswerTheEnvelope),
   creating('err-content-type', 'ERR-CONTENT-TYPE', 'errors and successes are labelled application/json', answersAreJson),
-  {
-    id: 'err-code-matches-status',
-    requirement: 'ERR-CODE-MATCHES-STATUS',
-    title: 'the code of a 401, 400 and 404 equals the HTTP status',
-    creates: true,
-    run: codeMatchesStatus,
-  },
+  creating(
+    'err-code-matches-status',
+    'ERR-CODE-MATCHES-STATUS',
+    'the code of a 401, 400 and 404 equals the HTTP status',
+    codeMatchesStatus,
+  ),
   creating('err-no-5xx-create-order', 'ERR-NO-5XX', 'no malformed Create Order answers a 5xx', noServerErrorForInvalidOrders),
   {
     id: 'err-no-5xx-payout-status',

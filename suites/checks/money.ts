@@ -18,10 +18,11 @@ import {
   settledPayout,
   settleWithinMs,
 } from '../requests.js';
-import { WALLET } from './operations.js';
+import { paying } from './operations.js';
 import { warmConnections } from './races.js';
 import { spareWallet } from './spare-wallet.js';
 import { amountNumber, balanceChange, otherActivityAfterMiss, ownAmount, readBalance, walletCurrency, type Balance } from '../wallet.js';
+import { shown } from './shown.js';
 
 type Json = Record<string, unknown>;
 
@@ -92,11 +93,7 @@ async function exactBalance(ctx: CheckContext): Promise<void> {
   expectThat(
     overRecord.status === 'FAILED' && overRecord.amount_debited === 'NO',
     `a payout of ${decimalText(over)}, one minor unit more than the balance ${decimalText(before.balance)}, was ${JSON.stringify(overRecord.status)}, not FAILED for insufficient balance (P-MONEY-2)`,
-    {
-      expected: 'status FAILED, amount_debited NO',
-      actual: answered(overAnswer),
-      exchange: overAnswer,
-    },
+    shown(overAnswer, 'status FAILED, amount_debited NO'),
   );
 
   // Judged before the whole balance is read: a payout that settles after the read changes what is available.
@@ -132,11 +129,7 @@ async function exactBalance(ctx: CheckContext): Promise<void> {
   }
   throw new CheckFailure(
     `a payout of exactly the whole balance ${decimalText(whole.balance)} ${whole.currency} was FAILED (${JSON.stringify(record.message)}); the balance stayed ${decimalText(after.balance)} (P-MONEY-2)`,
-    {
-      expected: 'the payout accepted (PROCESSING, PENDING or SUCCESS)',
-      actual: answered(exchange),
-      exchange,
-    },
+    shown(exchange, 'the payout accepted (PROCESSING, PENDING or SUCCESS)'),
   );
 }
 
@@ -169,11 +162,10 @@ async function noOverdraft(ctx: CheckContext): Promise<void> {
   );
   const debitedFailure = exchanges.find((_, i) => records[i]!.status === 'FAILED' && records[i]!.amount_debited !== 'NO');
   if (debitedFailure !== undefined) {
-    throw new CheckFailure('a payout FAILED for insufficient balance says amount_debited YES (P-MONEY-3, P-PAYOUT-3)', {
-      expected: 'amount_debited NO',
-      actual: answered(debitedFailure),
-      exchange: debitedFailure,
-    });
+    throw new CheckFailure(
+      'a payout FAILED for insufficient balance says amount_debited YES (P-MONEY-3, P-PAYOUT-3)',
+      shown(debitedFailure, 'amount_debited NO'),
+    );
   }
   // A payout whose record says amount_debited YES has taken its debit: the balance shows it now. One
   // that says NO takes it when it settles, so only those are waited for (bounded).
@@ -189,11 +181,7 @@ async function noOverdraft(ctx: CheckContext): Promise<void> {
   expectThat(
     after.balance.units >= 0n,
     `after ${n} concurrent payouts the spare wallet's balance is ${decimalText(after.balance)}: overdrawn (P-MONEY-3)`,
-    {
-      expected: 'a balance of zero or more',
-      actual: answered(after.exchange),
-      exchange: after.exchange,
-    },
+    shown(after.exchange, 'a balance of zero or more'),
   );
   if (inFlightStill.length > 0) {
     // Remembered, so MONEY-EXACT-BALANCE on this wallet knows their amounts may still be held back.
@@ -291,13 +279,11 @@ export const moneyChecks: Check[] = [
     lane: SPARE,
     run: exactBalance,
   },
-  {
-    id: 'money-refused-no-effect',
-    requirement: 'MONEY-REFUSED-NO-EFFECT',
-    title: 'refused initiations (400, 409, 403) move no money and leave the first payout as it was',
-    needs: [BALANCE, INITIATION],
-    creates: true,
-    lane: WALLET,
-    run: refusedMovesNothing,
-  },
+  paying(
+    'money-refused-no-effect',
+    'MONEY-REFUSED-NO-EFFECT',
+    'refused initiations (400, 409, 403) move no money and leave the first payout as it was',
+    [BALANCE, INITIATION],
+    refusedMovesNothing,
+  ),
 ];

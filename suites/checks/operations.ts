@@ -3,12 +3,13 @@
 import { decimalPlus, minorUnitOf } from '../../schemas/amounts.js';
 import { requiredPaths } from '../../schemas/field-order.js';
 import type { Currency } from '../../schemas/types.js';
-import { answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { expectSchema, expectStatus, expectThat, type Check, type CheckContext, type Need } from '../check.js';
 import { orderOperationChecks } from './order-operations.js';
 import type { Exchange } from '../http.js';
 import {
   afterSettleWait,
   balanceInquiry,
+  dataOf,
   type Decimal,
   decimalEquals,
   decimalOf,
@@ -22,6 +23,7 @@ import {
   settledPayout,
 } from '../requests.js';
 import { amountNumber, balanceChange, debitTaken, ownAmount, readBalance, walletCurrency } from '../wallet.js';
+import { shown } from './shown.js';
 
 type Json = Record<string, unknown>;
 
@@ -45,18 +47,22 @@ async function balanceDebited(ctx: CheckContext): Promise<void> {
     const amount = ownAmount(ctx, before.currency);
     const body = payoutRequest(ctx, amountNumber(amount), before.currency);
     const { record } = await initiated(ctx, body, `initiate a payout of ${decimalText(amount)} ${before.currency}${suffix}`);
-    if (debitTaken(record)) return { amount, expected: amount };
-    const settled = await settledPayout(ctx, body.payout_order_id as string, 'Payout Status until the payout settles');
-    if (settled === undefined)
-      return {
-        unusable: `the payout was still PROCESSING or PENDING ${afterSettleWait(ctx)}: the debit of a successful payout could not be observed`,
-      };
-    if (settled.status !== 'SUCCESS')
-      return {
-        unusable: `the payout ended ${String(settled.status)}, not SUCCESS: the debit of a successful payout could not be observed`,
-      };
-    return { amount, expected: amount };
+    return debitOf(ctx, record, body.payout_order_id as string, amount, 'payout');
   });
+}
+
+/** A try of an accepted payout (wallet.ts): its debit, once taken (a record that says amount_debited NO
+ *  is waited for until it settles), else why the debit of a successful payout could not be observed. */
+export async function debitOf(ctx: CheckContext, record: Json | undefined, payoutOrderId: string, amount: Decimal, what: string) {
+  if (debitTaken(record)) return { amount, expected: amount };
+  const settled = await settledPayout(ctx, payoutOrderId, `Payout Status until the ${what} settles`);
+  if (settled === undefined)
+    return {
+      unusable: `the ${what} was still PROCESSING or PENDING with amount_debited NO ${afterSettleWait(ctx)}: its debit could not be observed`,
+    };
+  if (settled.status !== 'SUCCESS')
+    return { unusable: `the ${what} ended ${String(settled.status)}, not SUCCESS: its debit could not be observed` };
+  return { amount, expected: amount };
 }
 
 /** Every field of the payout record (interface: Payout record), as its schema lists them. */
@@ -64,17 +70,12 @@ const PAYOUT_FIELDS = requiredPaths('payout-record');
 
 async function initiateInsufficient(ctx: CheckContext): Promise<void> {
   const before = await readBalance(ctx, 'balance before the payout');
-  // A whole amount above the balance: a payout the wallet cannot cover.
   const whole = before.balance.units < 0n ? 0n : before.balance.units / 10n ** BigInt(before.balance.scale);
   const body = payoutRequest(ctx, Number(whole + 1n), before.currency);
   const exchange = await initiatePayout(ctx, body, `initiate ${String(body.amount)} ${before.currency}, more than the balance`);
   const record = expectData(exchange, 'insufficient balance must answer a payout record, not an error envelope (P-OPS-3)', [200, 201]);
   expectRecord(exchange, record, 'payout-record', 'the payout initiated without funds (P-OPS-3)');
-  const details = {
-    expected: 'status FAILED, amount_debited NO, utr_number NA, a reason in message',
-    actual: answered(exchange),
-    exchange,
-  };
+  const details = shown(exchange, 'status FAILED, amount_debited NO, utr_number NA, a reason in message');
   expectThat(
     record.status === 'FAILED' && record.amount_debited === 'NO' && record.utr_number === 'NA',
     `a payout beyond the balance must be FAILED with amount_debited NO and utr_number NA (P-OPS-3)`,
@@ -96,11 +97,7 @@ async function initiateInsufficient(ctx: CheckContext): Promise<void> {
   expectThat(
     differs.length === 0,
     `Payout Status returned a different record: ${differs.map((f) => `${f} ${JSON.stringify(later[f])} (was ${JSON.stringify(record[f])})`).join(', ')} (P-OPS-3)`,
-    {
-      expected: 'the record Transaction Initiation answered',
-      actual: answered(status),
-      exchange: status,
-    },
+    shown(status, 'the record Transaction Initiation answered'),
   );
 }
 
@@ -110,7 +107,7 @@ async function balanceUnchangedOnFailure(ctx: CheckContext): Promise<void> {
     const amount = decimalPlus(before.balance.units < 0n ? { units: 0n, scale: 0 } : before.balance, ownAmount(ctx, before.currency));
     const body = payoutRequest(ctx, amountNumber(amount), before.currency);
     const exchange = await initiatePayout(ctx, body, `initiate ${String(body.amount)} ${before.currency}, more than the balance`);
-    let record = isSuccess(exchange) ? (exchange.response?.json as { data?: Json } | undefined)?.data : undefined;
+    let record = isSuccess(exchange) ? dataOf(exchange) : undefined;
     if (record?.status === 'PROCESSING' || record?.status === 'PENDING')
       record = await settledPayout(ctx, body.payout_order_id as string, 'Payout Status until the payout settles');
     if (record?.status !== 'FAILED') {
@@ -136,7 +133,7 @@ async function initiate(ctx: CheckContext): Promise<void> {
   expectThat(
     record.payout_order_id === body.payout_order_id,
     `payout_order_id came back as ${JSON.stringify(record.payout_order_id)} (P-PAYOUT-2)`,
-    { actual: answered(exchange), exchange },
+    shown(exchange),
   );
   const status = await payoutStatus(ctx, body.payout_order_id as string, 'Payout Status of the new payout');
   expectStatus(status, [200], 'Payout Status of an initiated payout must answer 200 (P-OPS-3, P-PAYOUT-1)');
@@ -144,7 +141,7 @@ async function initiate(ctx: CheckContext): Promise<void> {
   expectThat(
     later.payout_order_id === body.payout_order_id,
     `Payout Status answered payout_order_id ${JSON.stringify(later.payout_order_id)}, not the new payout's (P-PAYOUT-2)`,
-    { actual: answered(status), exchange: status },
+    shown(status),
   );
 }
 
@@ -159,11 +156,7 @@ async function initiateAmountForms(ctx: CheckContext): Promise<void> {
   expectThat(
     answeredAmount !== undefined && decimalEquals(answeredAmount, own),
     `the payout of ${JSON.stringify(amount)} answers amount ${JSON.stringify(record.amount)}, not the same amount (P-AMOUNT-3)`,
-    {
-      expected: `amount equal to ${amount} by value`,
-      actual: answered(exchange),
-      exchange,
-    },
+    shown(exchange, `amount equal to ${amount} by value`),
   );
 }
 
@@ -192,6 +185,11 @@ const INITIATION = 'profile.operations.transactionInitiation' as const;
 /** The lane of the checks that read or move the wallet's balance (webhooks.ts's payouts take it too). */
 export const WALLET = 'wallet';
 
+/** A check that makes payouts: in the wallet lane, and refused against production without --allow-production (P-ENV-3). */
+export function paying(id: string, requirement: string, title: string, needs: readonly Need[], run: Check['run']): Check {
+  return { id, requirement, title, needs, creates: true, lane: WALLET, run };
+}
+
 export const operationChecks: Check[] = [
   {
     id: 'ops-balance',
@@ -201,77 +199,55 @@ export const operationChecks: Check[] = [
     lane: WALLET,
     run: balance,
   },
-  {
-    id: 'ops-balance-debited',
-    requirement: 'OPS-BALANCE-DEBITED',
-    title: 'after a successful payout the balance is lower by exactly its amount',
-    needs: [BALANCE, INITIATION],
-    creates: true,
-    lane: WALLET,
-    run: balanceDebited,
-  },
-  {
-    id: 'ops-balance-unchanged-on-failure',
-    requirement: 'OPS-BALANCE-UNCHANGED-ON-FAILURE',
-    title: 'a payout FAILED for insufficient balance leaves the balance unchanged',
-    needs: [BALANCE, INITIATION],
-    creates: true,
-    lane: WALLET,
-    run: balanceUnchangedOnFailure,
-  },
-  {
-    id: 'ops-initiate-insufficient',
-    requirement: 'OPS-INITIATE-INSUFFICIENT',
-    title: 'a payout beyond the balance is a FAILED record, returned again by Payout Status',
-    needs: [BALANCE, INITIATION],
-    creates: true,
-    lane: WALLET,
-    run: initiateInsufficient,
-  },
-  {
-    id: 'ops-initiate',
-    requirement: 'OPS-INITIATE',
-    title: 'Transaction Initiation answers a payout record and Payout Status finds it',
-    needs: [INITIATION],
-    creates: true,
-    lane: WALLET,
-    run: initiate,
-  },
-  {
-    id: 'ops-initiate-amount-forms',
-    requirement: 'OPS-INITIATE-AMOUNT-FORMS',
-    title: 'a payout amount sent as a decimal string is accepted and answered by value',
-    needs: [BALANCE, INITIATION],
-    creates: true,
-    lane: WALLET,
-    run: initiateAmountForms,
-  },
-  {
-    id: 'ops-initiate-duplicate',
-    requirement: 'OPS-INITIATE-DUPLICATE',
-    title: 'a repeated payout_order_id answers 409',
-    needs: [INITIATION],
-    creates: true,
-    lane: WALLET,
-    run: initiateDuplicate,
-  },
-  {
-    id: 'ops-initiate-transfer-mode',
-    requirement: 'OPS-INITIATE-TRANSFER-MODE',
-    title: 'transfer_mode "paypal" answers 400',
-    needs: [INITIATION],
-    creates: true,
-    lane: WALLET,
-    run: initiateTransferMode,
-  },
-  {
-    id: 'ops-initiate-other-environment',
-    requirement: 'OPS-INITIATE-OTHER-ENVIRONMENT',
-    title: "a payout from the other environment's wallet answers 403",
-    needs: [INITIATION, 'otherEnvironment.walletId'],
-    creates: true,
-    lane: WALLET,
-    run: initiateOtherEnvironment,
-  },
+  paying(
+    'ops-balance-debited',
+    'OPS-BALANCE-DEBITED',
+    'after a successful payout the balance is lower by exactly its amount',
+    [BALANCE, INITIATION],
+    balanceDebited,
+  ),
+  paying(
+    'ops-balance-unchanged-on-failure',
+    'OPS-BALANCE-UNCHANGED-ON-FAILURE',
+    'a payout FAILED for insufficient balance leaves the balance unchanged',
+    [BALANCE, INITIATION],
+    balanceUnchangedOnFailure,
+  ),
+  paying(
+    'ops-initiate-insufficient',
+    'OPS-INITIATE-INSUFFICIENT',
+    'a payout beyond the balance is a FAILED record, returned again by Payout Status',
+    [BALANCE, INITIATION],
+    initiateInsufficient,
+  ),
+  paying(
+    'ops-initiate',
+    'OPS-INITIATE',
+    'Transaction Initiation answers a payout record and Payout Status finds it',
+    [INITIATION],
+    initiate,
+  ),
+  paying(
+    'ops-initiate-amount-forms',
+    'OPS-INITIATE-AMOUNT-FORMS',
+    'a payout amount sent as a decimal string is accepted and answered by value',
+    [BALANCE, INITIATION],
+    initiateAmountForms,
+  ),
+  paying('ops-initiate-duplicate', 'OPS-INITIATE-DUPLICATE', 'a repeated payout_order_id answers 409', [INITIATION], initiateDuplicate),
+  paying(
+    'ops-initiate-transfer-mode',
+    'OPS-INITIATE-TRANSFER-MODE',
+    'transfer_mode "paypal" answers 400',
+    [INITIATION],
+    initiateTransferMode,
+  ),
+  paying(
+    'ops-initiate-other-environment',
+    'OPS-INITIATE-OTHER-ENVIRONMENT',
+    "a payout from the other environment's wallet answers 403",
+    [INITIATION, 'otherEnvironment.walletId'],
+    initiateOtherEnvironment,
+  ),
   ...orderOperationChecks,
 ];

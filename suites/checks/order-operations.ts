@@ -1,7 +1,10 @@
 // The profile's order operations (P-OPS, an extension): Order Status and Order Cancel.
-import { answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { OPERATIONS } from '../../core/operations.js';
+import { expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
 import { createOrder, decimalEquals, decimalOf, expectOrderCreated, expectRecord, orderLookup, validOrder } from '../requests.js';
+import { shown } from './shown.js';
+import { creating } from './shared-auth.js';
 
 /** OPS-ORDER-STATUS: an amount of its own, so the echo is this order's; the currency stays INR, as
  *  currency support is ORDER-EVERY-CURRENCY's concern. */
@@ -12,11 +15,10 @@ async function orderStatus(ctx: CheckContext): Promise<void> {
   expectStatus(exchange, [200], 'Order Status of an existing order must answer 200 (P-OPS)');
   const record = expectSchema(exchange, 'success-envelope', 'Order Status (P-OPS)').data;
   expectRecord(exchange, record, 'order-status-record', 'Order Status (P-OPS)');
-  const details = {
-    expected: `order ${JSON.stringify(body.order_id)}, 310.25 INR, svc_order_id ${JSON.stringify(created.svc_order_id)}`,
-    actual: answered(exchange),
+  const details = shown(
     exchange,
-  };
+    `order ${JSON.stringify(body.order_id)}, 310.25 INR, svc_order_id ${JSON.stringify(created.svc_order_id)}`,
+  );
   expectThat(
     String(record.order_id) === String(body.order_id) && record.svc_order_id === created.svc_order_id,
     'Order Status must answer the order asked for',
@@ -35,11 +37,6 @@ async function orderStatus(ctx: CheckContext): Promise<void> {
   );
 }
 
-async function orderStatusUnknown(ctx: CheckContext): Promise<void> {
-  const exchange = await orderLookup(ctx, 'orderStatus', ctx.ids.orderId('NEVER'), 'Order Status of an order_id never used');
-  expectStatus(exchange, [404], 'Order Status of an unknown order must answer 404 (P-OPS-1)');
-}
-
 /** Creates an order and cancels it once; returns its order_id and the cancel exchange. */
 async function createdAndCancelled(ctx: CheckContext): Promise<{ orderId: string | number; exchange: Exchange }> {
   const body = validOrder(ctx);
@@ -56,7 +53,7 @@ async function cancel(ctx: CheckContext): Promise<void> {
   expectThat(
     record.order_status === 'CANCELLED',
     `a cancelled order must be CANCELLED, not ${JSON.stringify(record.order_status)} (P-OPS-1)`,
-    { actual: answered(exchange), exchange },
+    shown(exchange),
   );
 }
 
@@ -67,48 +64,28 @@ async function cancelAgain(ctx: CheckContext): Promise<void> {
   expectStatus(again, [422], 'cancelling a CANCELLED order must answer 422 (P-OPS-1)');
 }
 
-async function cancelUnknown(ctx: CheckContext): Promise<void> {
-  const exchange = await orderLookup(ctx, 'orderCancel', ctx.ids.orderId('NEVER'), 'Order Cancel of an order_id never used');
-  expectStatus(exchange, [404], 'Order Cancel of an unknown order must answer 404 (P-OPS-1)');
+/** OPS-ORDER-STATUS-UNKNOWN, OPS-CANCEL-UNKNOWN (P-OPS-1): an order_id never used answers 404. */
+function unknownOrder(id: string, requirement: string, key: 'orderStatus' | 'orderCancel'): Check {
+  const { name } = OPERATIONS[key];
+  return {
+    id,
+    requirement,
+    title: `${name} of an unknown order answers 404`,
+    needs: [`profile.operations.${key}`],
+    async run(ctx) {
+      const exchange = await orderLookup(ctx, key, ctx.ids.orderId('NEVER'), `${name} of an order_id never used`);
+      expectStatus(exchange, [404], `${name} of an unknown order must answer 404 (P-OPS-1)`);
+    },
+  };
 }
 
+const STATUS = 'profile.operations.orderStatus' as const;
+const CANCEL = 'profile.operations.orderCancel' as const;
+
 export const orderOperationChecks: Check[] = [
-  {
-    id: 'ops-order-status',
-    requirement: 'OPS-ORDER-STATUS',
-    title: 'Order Status answers the order with its amount and currency',
-    needs: ['profile.operations.orderStatus'],
-    creates: true,
-    run: orderStatus,
-  },
-  {
-    id: 'ops-order-status-unknown',
-    requirement: 'OPS-ORDER-STATUS-UNKNOWN',
-    title: 'Order Status of an unknown order answers 404',
-    needs: ['profile.operations.orderStatus'],
-    run: orderStatusUnknown,
-  },
-  {
-    id: 'ops-cancel',
-    requirement: 'OPS-CANCEL',
-    title: 'Order Cancel moves an UN_PAID order to CANCELLED',
-    needs: ['profile.operations.orderCancel'],
-    creates: true,
-    run: cancel,
-  },
-  {
-    id: 'ops-cancel-again',
-    requirement: 'OPS-CANCEL-AGAIN',
-    title: 'cancelling a CANCELLED order answers 422',
-    needs: ['profile.operations.orderCancel'],
-    creates: true,
-    run: cancelAgain,
-  },
-  {
-    id: 'ops-cancel-unknown',
-    requirement: 'OPS-CANCEL-UNKNOWN',
-    title: 'Order Cancel of an unknown order answers 404',
-    needs: ['profile.operations.orderCancel'],
-    run: cancelUnknown,
-  },
+  creating('ops-order-status', 'OPS-ORDER-STATUS', 'Order Status answers the order with its amount and currency', orderStatus, [STATUS]),
+  unknownOrder('ops-order-status-unknown', 'OPS-ORDER-STATUS-UNKNOWN', 'orderStatus'),
+  creating('ops-cancel', 'OPS-CANCEL', 'Order Cancel moves an UN_PAID order to CANCELLED', cancel, [CANCEL]),
+  creating('ops-cancel-again', 'OPS-CANCEL-AGAIN', 'cancelling a CANCELLED order answers 422', cancelAgain, [CANCEL]),
+  unknownOrder('ops-cancel-unknown', 'OPS-CANCEL-UNKNOWN', 'orderCancel'),
 ];

@@ -9,6 +9,7 @@ import { forAll } from '../property.js';
 import { createOrder, expectOrderCreated, expectSuccess, validOrder, withoutField } from '../requests.js';
 import { creating } from './shared-auth.js';
 import { REQUIRED_ORDER_FIELDS } from './shared-errors.js';
+import { shown } from './shown.js';
 
 type Json = Record<string, unknown>;
 
@@ -55,16 +56,17 @@ async function successEnvelope(ctx: CheckContext): Promise<void> {
   expectSuccess(exchange, 'a well-formed order must be created before its envelope can be checked');
   const http = exchange.response.status;
   const body = exchange.response.json as Json | undefined;
-  const details = { actual: answered(exchange), exchange };
+  const details = shown(exchange);
   expectThat(body !== null && typeof body === 'object', 'the create envelope must be a JSON object (P-ORDER-2)', details);
-  expectThat(body.status === 'success', `the create envelope must say status "success", not ${JSON.stringify(body.status)} (P-ORDER-2)`, {
-    expected: 'status "success"',
-    ...details,
-  });
+  expectThat(
+    body.status === 'success',
+    `the create envelope must say status "success", not ${JSON.stringify(body.status)} (P-ORDER-2)`,
+    shown(exchange, 'status "success"'),
+  );
   expectThat(
     body.code === String(http),
     `the create envelope must say code "${http}" (the HTTP status as text), not ${JSON.stringify(body.code)} (P-ORDER-2, P-ERR-2)`,
-    { expected: `code "${http}"`, ...details },
+    shown(exchange, `code "${http}"`),
   );
   expectThat(typeof body.message === 'string', 'the create envelope must carry a message string (P-ORDER-2)', details);
   expectThat(
@@ -81,17 +83,13 @@ async function distinctSvcOrderIds(ctx: CheckContext): Promise<void> {
     expectThat(
       typeof record.svc_order_id === 'string' && record.svc_order_id !== '',
       `svc_order_id must be a non-empty string, got ${JSON.stringify(record.svc_order_id)} (P-ORDER-3)`,
-      { actual: answered(exchange), exchange },
+      shown(exchange),
     );
   }
   expectThat(
     first.record.svc_order_id !== second.record.svc_order_id,
     `two orders got the same svc_order_id ${JSON.stringify(first.record.svc_order_id)} (P-ORDER-3)`,
-    {
-      expected: 'a distinct svc_order_id per order',
-      actual: answered(second.exchange),
-      exchange: second.exchange,
-    },
+    shown(second.exchange, 'a distinct svc_order_id per order'),
   );
 }
 
@@ -103,22 +101,18 @@ async function orderIdEcho(ctx: CheckContext): Promise<void> {
     expectThat(
       String(record.order_id) === String(orderId),
       `order_id ${JSON.stringify(orderId)} came back as ${JSON.stringify(record.order_id)} (P-ORDER-3: equal as text)`,
-      {
-        expected: `order_id ${JSON.stringify(String(orderId))} (as text)`,
-        actual: answered(exchange),
-        exchange,
-      },
+      shown(exchange, `order_id ${JSON.stringify(String(orderId))} (as text)`),
     );
   }
 }
 
 async function unpaid(ctx: CheckContext): Promise<void> {
   const { record, exchange } = await createdOrder(ctx, 'create an order');
-  expectThat(record.order_status === 'UN_PAID', `a new order must be UN_PAID, got ${JSON.stringify(record.order_status)} (P-ORDER-3)`, {
-    expected: 'order_status "UN_PAID"',
-    actual: answered(exchange),
-    exchange,
-  });
+  expectThat(
+    record.order_status === 'UN_PAID',
+    `a new order must be UN_PAID, got ${JSON.stringify(record.order_status)} (P-ORDER-3)`,
+    shown(exchange, 'order_status "UN_PAID"'),
+  );
 }
 
 async function createdAt(ctx: CheckContext): Promise<void> {
@@ -127,11 +121,7 @@ async function createdAt(ctx: CheckContext): Promise<void> {
   expectThat(
     typeof text === 'string' && isSvcDateTime(text),
     `created_at ${JSON.stringify(text)} is not DD-MM-YYYY hh:mm AM/PM with a real date and an hour 01-12 (P-ORDER-3)`,
-    {
-      expected: 'e.g. "21-11-2026 06:05 PM"',
-      actual: answered(exchange),
-      exchange,
-    },
+    shown(exchange, 'e.g. "21-11-2026 06:05 PM"'),
   );
 }
 
@@ -148,16 +138,14 @@ function absoluteHttpUrl(text: unknown): URL | undefined {
 async function paymentLink(ctx: CheckContext): Promise<void> {
   const { record, exchange } = await createdOrder(ctx, 'create an order');
   const url = absoluteHttpUrl(record.payment_link);
-  const details = { actual: answered(exchange), exchange };
-  expectThat(url !== undefined, `payment_link ${JSON.stringify(record.payment_link)} is not an absolute http(s) URL (P-ORDER-3)`, {
-    expected: 'an absolute http(s) URL',
-    ...details,
-  });
+  expectThat(
+    url !== undefined,
+    `payment_link ${JSON.stringify(record.payment_link)} is not an absolute http(s) URL (P-ORDER-3)`,
+    shown(exchange, 'an absolute http(s) URL'),
+  );
   if (ctx.config.environment === 'production') {
-    expectThat(url.protocol === 'https:', `payment_link ${JSON.stringify(record.payment_link)} must use https in production (P-ORDER-3)`, {
-      expected: 'an https URL',
-      ...details,
-    });
+    const why = `payment_link ${JSON.stringify(record.payment_link)} must use https in production (P-ORDER-3)`;
+    expectThat(url.protocol === 'https:', why, shown(exchange, 'an https URL'));
   }
 }
 
@@ -170,11 +158,7 @@ async function paymentLinkHttps(ctx: CheckContext): Promise<void> {
   expectThat(
     absoluteHttpUrl(record.payment_link)?.protocol === 'https:',
     `payment_link ${JSON.stringify(record.payment_link)} should use https, as the base URL does (P-ORDER-3)`,
-    {
-      expected: 'an https URL',
-      actual: answered(exchange),
-      exchange,
-    },
+    shown(exchange, 'an https URL'),
   );
 }
 

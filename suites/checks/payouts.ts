@@ -1,9 +1,10 @@
 // Payout Status (interface: Endpoints / Payout Status, Payout record; P-PAYOUT-1..5, P-ERR-4): the
 // record of each configured fixture payout, and the refusals. Nothing here creates a record.
 import { PAYOUT_STATES, type PayoutState } from '../../schemas/types.js';
-import { CheckSkipped, answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { CheckSkipped, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
 import { expectData, expectRecord, payoutStatus, payoutStatusBody, PAYOUT_STATUS_PATH, withoutField } from '../requests.js';
+import { shown } from './shown.js';
 
 /** The configured fixture payouts, state by state. */
 function fixtures(ctx: CheckContext): Array<[PayoutState, string]> {
@@ -29,7 +30,7 @@ function payoutInState(state: PayoutState): Check {
       const exchange = await payoutStatus(ctx, id, `Payout Status of the ${state} fixture`);
       expectStatus(exchange, [200], `Payout Status of an existing payout must answer 200 (P-PAYOUT-1)`);
       const body = expectSchema(exchange, 'payout-status-envelope', `Payout Status of the ${state} fixture (P-PAYOUT-1)`);
-      const details = { expected: `status ${state}, payout_order_id ${JSON.stringify(id)}`, actual: answered(exchange), exchange };
+      const details = shown(exchange, `status ${state}, payout_order_id ${JSON.stringify(id)}`);
       expectThat(
         body.data.status === state,
         `the ${state} fixture ${JSON.stringify(id)} is reported ${JSON.stringify(body.data.status)} (P-PAYOUT-2)`,
@@ -54,27 +55,24 @@ async function recordFormat(ctx: CheckContext): Promise<void> {
     expectThat(
       record.payout_order_id === id,
       `payout_order_id came back as ${JSON.stringify(record.payout_order_id)}, not ${JSON.stringify(id)} (P-PAYOUT-2)`,
-      { actual: answered(exchange), exchange },
+      shown(exchange),
     );
   }
 }
+
+/** What a FAILED payout's record says besides its reason (P-PAYOUT-3): nothing debited, no bank reference. */
+const FAILED_SAYS = { amount_debited: 'NO', utr_number: 'NA' };
 
 async function failedInvariants(ctx: CheckContext): Promise<void> {
   const id = ctx.config.fixtures!.payouts!.FAILED!;
   const exchange = await payoutStatus(ctx, id, 'Payout Status of the FAILED fixture');
   const record = expectData(exchange, 'Payout Status of the FAILED fixture must answer its record');
-  const details = { expected: 'amount_debited "NO", utr_number "NA", a non-empty message', actual: answered(exchange), exchange };
+  const details = shown(exchange, 'amount_debited "NO", utr_number "NA", a non-empty message');
   expectThat(record.status === 'FAILED', `the FAILED fixture is reported ${JSON.stringify(record.status)}`, details);
-  expectThat(
-    record.amount_debited === 'NO',
-    `a FAILED payout must say amount_debited "NO", not ${JSON.stringify(record.amount_debited)} (P-PAYOUT-3)`,
-    details,
-  );
-  expectThat(
-    record.utr_number === 'NA',
-    `a FAILED payout must say utr_number "NA", not ${JSON.stringify(record.utr_number)} (P-PAYOUT-3)`,
-    details,
-  );
+  for (const [field, value] of Object.entries(FAILED_SAYS)) {
+    const said = JSON.stringify(record[field]);
+    expectThat(record[field] === value, `a FAILED payout must say ${field} "${value}", not ${said} (P-PAYOUT-3)`, details);
+  }
   expectThat(
     typeof record.message === 'string' && record.message !== '',
     'a FAILED payout must give its reason in a non-empty message (P-PAYOUT-3)',

@@ -1,11 +1,11 @@
 // Races on the profile's operations (P-OPS-5, P-OPS-1): many requests at once on one new record, each
 // run alone and over connections opened first (as DUP-CONCURRENT), so the requests leave together.
-import { answered, expectSchema, expectThat, type Check, type CheckContext } from '../check.js';
+import { expectSchema, expectThat, type Check, type CheckContext } from '../check.js';
 import { concurrencyOf } from '../settings.js';
 import type { Exchange } from '../http.js';
 import {
-  afterSettleWait,
   createOrder,
+  dataOf,
   decimalText,
   expectOrderCreated,
   initiatePayout,
@@ -13,10 +13,11 @@ import {
   orderLookup,
   payoutRequest,
   payoutStatus,
-  settledPayout,
   validOrder,
 } from '../requests.js';
-import { amountNumber, balanceChange, debitTaken, ownAmount } from '../wallet.js';
+import { amountNumber, balanceChange, ownAmount } from '../wallet.js';
+import { debitOf } from './operations.js';
+import { shown } from './shown.js';
 
 /** n harmless reads at once, so n connections are open before the race and its requests leave together. */
 export async function warmConnections(ctx: CheckContext, n: number, walletId?: string): Promise<void> {
@@ -66,15 +67,7 @@ async function concurrentInitiations(ctx: CheckContext): Promise<void> {
       ),
     );
     const winner = expectOneWinner(exchanges, 409, 'Transaction Initiations with one new payout_order_id', 'P-OPS-5');
-    if (debitTaken((winner.response?.json as { data?: Record<string, unknown> } | undefined)?.data)) return { amount, expected: amount };
-    const settled = await settledPayout(ctx, payoutOrderId, 'Payout Status until the accepted payout settles');
-    if (settled === undefined)
-      return {
-        unusable: `the accepted payout was still PROCESSING or PENDING with amount_debited NO ${afterSettleWait(ctx)}: its debit could not be observed`,
-      };
-    if (settled.status !== 'SUCCESS')
-      return { unusable: `the accepted payout ended ${String(settled.status)}, not SUCCESS: its debit could not be observed` };
-    return { amount, expected: amount };
+    return debitOf(ctx, dataOf(winner), payoutOrderId, amount, 'accepted payout');
   });
 }
 
@@ -94,7 +87,7 @@ async function concurrentCancels(ctx: CheckContext): Promise<void> {
   expectThat(
     record.order_status === 'CANCELLED',
     `the cancel that succeeded answered order_status ${JSON.stringify(record.order_status)}, not CANCELLED (P-OPS-1)`,
-    { actual: answered(winner), exchange: winner },
+    shown(winner),
   );
 }
 

@@ -2,10 +2,11 @@
 // ended, the run revisits what it wrote at least that long before. A duplicate memory that expires,
 // or a background job that rewrites final records, shows only then.
 import { decimalEquals, decimalOf } from '../../schemas/amounts.js';
-import { answered, CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { operationOf } from '../config.js';
 import { createOrder, dataOf, initiatePayout, orderLookup, payoutStatus, validOrder } from '../requests.js';
 import { writtenBy, type Written } from '../written.js';
+import { shown } from './shown.js';
 
 type Json = Record<string, unknown>;
 
@@ -117,7 +118,7 @@ async function finalRecordsUnchanged(ctx: CheckContext): Promise<void> {
     expectThat(
       changed.length === 0,
       `${kind} ${id}, ${state} (final) when last read, reads ${changed.map((f) => `${f} ${JSON.stringify(record[f])}`).join(', ')} ${ageOf(ctx)} after it was written (P-STATE-1, P-STATE-2: a final record never changes; P-STATE-3)`,
-      { expected: changed.map((f) => `${f} ${JSON.stringify(last[f])}`).join(', '), actual: answered(read), exchange: read },
+      shown(read, changed.map((f) => `${f} ${JSON.stringify(last[f])}`).join(', ')),
     );
   }
 }

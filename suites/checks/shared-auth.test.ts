@@ -5,14 +5,8 @@ import { CheckFailure } from '../check.js';
 import type { TargetConfig } from '../config.js';
 import { authenticationChecks } from './authentication.js';
 import { exchangeOf, madeUpConfig, madeUpContext, verdict, type Reply } from './made-up-server-test-support.js';
-import {
-  alterLastCharacter,
-  expectAuthenticated,
-  expectRefused,
-  PAYOUT_STATUS_PATH,
-  unknownKeyCredentials,
-  wrongSecretCredentials,
-} from './shared-auth.js';
+import { PAYOUT_STATUS_PATH } from '../requests.js';
+import { alterLastCharacter, expectAuthenticated, expectRefused, unknownKeyCredentials, wrongSecretCredentials } from './shared-auth.js';
 
 const config = madeUpConfig();
 const probe = (reply: Reply) => exchangeOf(config, { label: 'the probe', path: PAYOUT_STATUS_PATH, payload: {} }, reply);

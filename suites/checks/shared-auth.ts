@@ -1,16 +1,14 @@
 // Requests and expectations of the Authentication, Signature, Environments and Errors checks, over
 // the shared builders of requests.ts. Every request goes through ctx.send (suites/http.ts).
-import type { PayoutStatusRequest } from '../../schemas/types.js';
-import { answered, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { expectStatus, expectThat, type Check, type CheckContext, type Need } from '../check.js';
 import type { Credentials, Exchange, SendOptions } from '../http.js';
-import { PAYOUT_STATUS_PATH } from '../requests.js';
-
-export { CREATE_ORDER_PATH, expectSuccess, PAYOUT_STATUS_PATH, validOrder } from '../requests.js';
+import { PAYOUT_STATUS_PATH, payoutStatusBody } from '../requests.js';
+import { shown } from './shown.js';
 
 /** A Payout Status of the merchant's own wallet and a payout_order_id never used: harmless, needs no
  *  optional config, and answers 404 once authenticated (P-PAYOUT-4), 401 when refused (P-AUTH-2). */
-export function unknownPayoutStatus(ctx: CheckContext): PayoutStatusRequest {
-  return { svc_wallet_id: ctx.config.merchant.walletId, debit_account_type: 'svc_wallet', payout_order_id: ctx.ids.payoutOrderId('AUTH') };
+export function unknownPayoutStatus(ctx: CheckContext): Record<string, unknown> {
+  return payoutStatusBody(ctx, ctx.ids.payoutOrderId('AUTH'));
 }
 
 /** Sends the harmless Payout Status above, with whatever the check changes about its authentication. */
@@ -30,7 +28,7 @@ export function expectAuthenticated(exchange: Exchange, why: string): void {
   expectThat(
     status !== undefined && status !== 401 && status !== 403 && status < 500,
     `${why}: expected the request to pass authentication, got ${status === undefined ? 'no answer' : `HTTP ${status}`}`,
-    { expected: 'an answer other than 401, 403 or 5xx (the probe answers 404 once authenticated)', actual: answered(exchange), exchange },
+    shown(exchange, 'an answer other than 401, 403 or 5xx (the probe answers 404 once authenticated)'),
   );
 }
 
@@ -54,9 +52,7 @@ export function alterLastCharacter(signature: string): string {
   return signature.slice(0, -1) + (last === '0' ? '1' : '0');
 }
 
-export { isLoopbackHost } from '../../core/loopback.js';
-
 /** A check that creates records: refused against production without --allow-production (P-ENV-3). */
-export function creating(id: string, requirement: string, title: string, run: Check['run']): Check {
-  return { id, requirement, title, creates: true, run };
+export function creating(id: string, requirement: string, title: string, run: Check['run'], needs?: readonly Need[]): Check {
+  return { id, requirement, title, ...(needs === undefined ? {} : { needs }), creates: true, run };
 }

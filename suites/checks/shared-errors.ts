@@ -3,11 +3,13 @@
 import { getPath, withPath } from '../../core/predicates.js';
 import type fc from 'fast-check';
 import { invalidOrderCreateRequest, type DefectKind, type InvalidRequest } from '../../generators/index.js';
-import { answered, expectStatus, expectThat, type CheckContext } from '../check.js';
+import { expectStatus, expectThat, type CheckContext } from '../check.js';
 import { requiredPaths } from '../../schemas/field-order.js';
 import type { Exchange } from '../http.js';
 import { forAll } from '../property.js';
-import { alterLastCharacter, CREATE_ORDER_PATH, PAYOUT_STATUS_PATH, sendProbe, validOrder } from './shared-auth.js';
+import { CREATE_ORDER_PATH, PAYOUT_STATUS_PATH, validOrder } from '../requests.js';
+import { alterLastCharacter, sendProbe } from './shared-auth.js';
+import { shown } from './shown.js';
 
 /** The interface's required Create Order fields (P-ORDER-1), read from its schema: parents before children. */
 export const REQUIRED_ORDER_FIELDS = requiredPaths('order-create-request');
@@ -92,11 +94,7 @@ export function expectNoServerError(exchange: Exchange, what: string): void {
   expectThat(
     status !== undefined && status < 500,
     `${what}: expected an answer below 500, got ${status === undefined ? 'no answer' : `HTTP ${status}`}`,
-    {
-      expected: 'an answer below 500',
-      actual: answered(exchange),
-      exchange,
-    },
+    shown(exchange, 'an answer below 500'),
   );
 }
 

@@ -3,10 +3,11 @@
 import { createHmac } from 'node:crypto';
 import { canonicalize } from '../../signer/canonical.js';
 import type { VariantId } from '../../signer/variants.js';
-import { CheckFailure, CheckSkipped, answered, defineCheck, type Check, type CheckContext } from '../check.js';
+import { CheckFailure, CheckSkipped, defineCheck, type Check, type CheckContext } from '../check.js';
 import type { TargetConfig } from '../config.js';
 import type { Exchange } from '../http.js';
 import { PAYOUT_STATUS_PATH, payoutStatusBody } from '../requests.js';
+import { shown } from './shown.js';
 
 interface WrongScheme {
   id: VariantId;
@@ -94,11 +95,7 @@ export function signatureSchemeProbe(): { check: Check; acceptedVariant(): Varia
           found = scheme.id;
           throw new CheckFailure(
             `the target refuses requests signed per P-SIGN-2 (HMAC-SHA256 of the canonical body followed by X-TIMESTAMP, lower-case hex) but accepts ${scheme.says} (${scheme.id}): it verifies another scheme`,
-            {
-              expected: "HTTP 401 for a signature made another way, and acceptance of the profile's own",
-              actual: answered(exchange),
-              exchange,
-            },
+            shown(exchange, "HTTP 401 for a signature made another way, and acceptance of the profile's own"),
           );
         }
       }
@@ -118,8 +115,6 @@ function saidIn(exchange: Exchange, ctx: CheckContext): string | undefined {
   return `the target answered 401 ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`;
 }
 
-type Keys = { apiKey?: string; secretKey?: string };
-
 /** What the configuration itself suggests about refused keys, never showing a secret: whitespace copied
  *  with a key, a secret that is the other merchant's or environment's, keys of two environments. */
 export function credentialClues(
@@ -128,16 +123,11 @@ export function credentialClues(
 ): string[] {
   const { apiKey, secretKey } = config.merchant;
   const clues: string[] = [];
-  for (const [name, value] of [
-    ['apiKey', apiKey],
-    ['secretKey', secretKey],
-  ] as const)
-    if (value !== value.trim()) clues.push(`merchant.${name} begins or ends with whitespace (a newline copied with it?)`);
-  const others: Array<[string, Keys | undefined]> = [
-    ['otherMerchant', config.otherMerchant],
-    ['otherEnvironment', config.otherEnvironment],
-  ];
-  for (const [name, keys] of others) {
+  for (const name of ['apiKey', 'secretKey'] as const)
+    if (config.merchant[name] !== config.merchant[name].trim())
+      clues.push(`merchant.${name} begins or ends with whitespace (a newline copied with it?)`);
+  for (const name of ['otherMerchant', 'otherEnvironment'] as const) {
+    const keys = config[name];
     if (keys?.secretKey === secretKey) clues.push(`merchant.secretKey is the same as ${name}.secretKey`);
     if (keys?.apiKey === apiKey) clues.push(`merchant.apiKey is the same as ${name}.apiKey`);
   }

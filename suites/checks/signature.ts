@@ -1,8 +1,8 @@
 // Interface: Authentication / Signature. Profile: P-SIGN-1, P-SIGN-5. A server must accept correctly
 // signed canonical bodies whatever characters they hold; each check isolates one kind of character.
 import type { Check, CheckContext } from '../check.js';
-import { createOrder } from '../requests.js';
-import { creating, expectSuccess, validOrder } from './shared-auth.js';
+import { createOrder, expectSuccess, validOrder } from '../requests.js';
+import { creating } from './shared-auth.js';
 
 /** SIGN-NON-ASCII: raw UTF-8 letters in the canonical text, not \u escapes. */
 async function acceptsNonAsciiText(ctx: CheckContext): Promise<void> {

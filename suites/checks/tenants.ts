@@ -1,6 +1,6 @@
 // Isolation of merchants (P-TENANT-1, an extension): requests about the other merchant's order or
 // wallet answer 404 or 403, and the record or wallet is, for its owner, as it was.
-import { answered, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Credentials } from '../http.js';
 import {
   balanceInquiry,
@@ -15,6 +15,8 @@ import {
   type Decimal,
 } from '../requests.js';
 import { amountNumber, balanceChange, ownAmount, walletCurrency } from '../wallet.js';
+import { shown } from './shown.js';
+import { creating } from './shared-auth.js';
 
 const other = (ctx: CheckContext): Credentials => ctx.config.otherMerchant!;
 const ZERO: Decimal = { units: 0n, scale: 0 };
@@ -48,11 +50,7 @@ async function orderCancelIsolated(ctx: CheckContext): Promise<void> {
   expectThat(
     record.order_status === 'UN_PAID',
     `after another merchant's refused cancel the order is ${JSON.stringify(record.order_status)}, not UN_PAID (P-TENANT-1)`,
-    {
-      expected: 'order_status UN_PAID',
-      actual: answered(status),
-      exchange: status,
-    },
+    shown(status, 'order_status UN_PAID'),
   );
 }
 
@@ -87,22 +85,17 @@ const ORDER_STATUS = 'profile.operations.orderStatus' as const;
 const BALANCE = 'profile.operations.balanceInquiry' as const;
 
 export const tenantChecks: Check[] = [
-  {
-    id: 'tenant-order-status',
-    requirement: 'TENANT-ORDER-STATUS',
-    title: "Order Status of another merchant's order_id answers 404",
-    needs: ['otherMerchant', ORDER_STATUS],
-    creates: true,
-    run: orderStatusIsolated,
-  },
-  {
-    id: 'tenant-order-cancel',
-    requirement: 'TENANT-ORDER-CANCEL',
-    title: "Order Cancel of another merchant's order_id answers 404 and leaves it UN_PAID",
-    needs: ['otherMerchant', ORDER_STATUS, 'profile.operations.orderCancel'],
-    creates: true,
-    run: orderCancelIsolated,
-  },
+  creating('tenant-order-status', 'TENANT-ORDER-STATUS', "Order Status of another merchant's order_id answers 404", orderStatusIsolated, [
+    'otherMerchant',
+    ORDER_STATUS,
+  ]),
+  creating(
+    'tenant-order-cancel',
+    'TENANT-ORDER-CANCEL',
+    "Order Cancel of another merchant's order_id answers 404 and leaves it UN_PAID",
+    orderCancelIsolated,
+    ['otherMerchant', ORDER_STATUS, 'profile.operations.orderCancel'],
+  ),
   {
     id: 'tenant-balance',
     requirement: 'TENANT-BALANCE',
@@ -110,12 +103,11 @@ export const tenantChecks: Check[] = [
     needs: ['otherMerchant.walletId', BALANCE],
     run: balanceIsolated,
   },
-  {
-    id: 'tenant-initiate',
-    requirement: 'TENANT-INITIATE',
-    title: "a payout from another merchant's wallet answers 403 and moves nothing",
-    needs: ['otherMerchant.walletId', BALANCE, 'profile.operations.transactionInitiation'],
-    creates: true,
-    run: initiateIsolated,
-  },
+  creating(
+    'tenant-initiate',
+    'TENANT-INITIATE',
+    "a payout from another merchant's wallet answers 403 and moves nothing",
+    initiateIsolated,
+    ['otherMerchant.walletId', BALANCE, 'profile.operations.transactionInitiation'],
+  ),
 ];

@@ -4,10 +4,9 @@ import type { Exchange } from '../../core/exchange.js';
 import { isWebhookEventName, MIN_RETRIES, WEBHOOK_EVENTS, type WebhookEventName } from '../../core/webhooks.js';
 import type { Currency } from '../../schemas/types.js';
 import type { KitReceiver, ReceivedDelivery, StrayTally } from '../../webhooks/receiver.js';
-import { CheckSkipped, type CheckContext } from '../check.js';
-import type { WebhookSession } from '../check.js';
+import { CheckSkipped, type CheckContext, type WebhookSession } from '../check.js';
 import { WALLET } from './operations.js';
-import { balanceInquiry, decimalOf, expectData, initiatePayout, payoutRequest, payoutStatus } from '../requests.js';
+import { balanceInquiry, dataOf, decimalOf, expectData, initiatePayout, payoutRequest, payoutStatus } from '../requests.js';
 
 /** A delivery's body read as an event, as far as it reads. */
 export interface ParsedEvent {
@@ -93,7 +92,7 @@ export function observation(ctx: CheckContext): Promise<Observation> {
 
 /** The status an answer's record says (Transaction Initiation, Payout Status), if it says one. */
 function recordStatus(exchange: Exchange): string | undefined {
-  const status = (exchange.response?.json as { data?: { status?: unknown } } | undefined)?.data?.status;
+  const status = dataOf(exchange)?.status;
   return typeof status === 'string' ? status : undefined;
 }
 

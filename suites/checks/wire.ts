@@ -4,7 +4,7 @@ import { quoted } from '../../common/http-chunks.js';
 import { OPERATIONS } from '../../core/operations.js';
 import { envelopeProblems, headerIsNot, isJsonContentType } from '../../core/predicates.js';
 import { canonicalize } from '../../signer/canonical.js';
-import { answered, CheckFailure, CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { CheckFailure, CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
 import { operationOf, type OperationKey } from '../config.js';
 import {
@@ -18,6 +18,7 @@ import {
 } from '../raw-http.js';
 import { CREATE_ORDER_PATH, expectOrderCreated, PAYOUT_STATUS_PATH, validOrder } from '../requests.js';
 import { creating } from './shared-auth.js';
+import { shown } from './shown.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -61,11 +62,11 @@ async function otherMethods(ctx: CheckContext): Promise<void> {
     const code = (exchange.response.json as { code?: unknown } | undefined)?.code;
     if (problems.length === 0 && code !== exchange.response.status)
       problems.push(`code is ${JSON.stringify(code)}, not the HTTP status ${exchange.response.status}`);
-    expectThat(problems.length === 0, `${why}: the answer is not the JSON error envelope: ${problems.join('; ')} (P-HTTP-1, P-ERR-1)`, {
-      expected: `HTTP 405 or 404, Content-Type application/json, { "status": false, "code": <the status>, "message": "…" }`,
-      actual: answered(exchange),
-      exchange,
-    });
+    expectThat(
+      problems.length === 0,
+      `${why}: the answer is not the JSON error envelope: ${problems.join('; ')} (P-HTTP-1, P-ERR-1)`,
+      shown(exchange, `HTTP 405 or 404, Content-Type application/json, { "status": false, "code": <the status>, "message": "…" }`),
+    );
   });
 }
 
@@ -114,8 +115,7 @@ async function repeatedKeys(ctx: CheckContext): Promise<void> {
 }
 
 /** A failure shown by the raw exchange it is about. */
-const rawFailure = (message: string, expected: string, evidence: Exchange) =>
-  new CheckFailure(message, { expected, actual: answered(evidence), exchange: evidence });
+const rawFailure = (message: string, expected: string, evidence: Exchange) => new CheckFailure(message, shown(evidence, expected));
 
 /** The Content-Length an answer said, checked against the bytes that came; undefined when none was sent. */
 function lengthProblem(answer: RawAnswer): string | undefined {
@@ -209,20 +209,18 @@ export const wireChecks: Check[] = [
     title: 'GET, PUT, PATCH and DELETE on every operation path answer 405 or 404 with the JSON error envelope',
     run: otherMethods,
   },
-  {
-    id: 'http-media-type',
-    requirement: 'HTTP-MEDIA-TYPE',
-    title: 'Create Order labelled "application/json; charset=utf-8" or "Application/JSON" is accepted',
-    creates: true,
-    run: mediaTypes,
-  },
-  {
-    id: 'http-content-length',
-    requirement: 'HTTP-CONTENT-LENGTH',
-    title: 'Content-Length of non-ASCII answers is their byte length; a connection stays usable after an error or is closed',
-    creates: true,
-    run: (ctx) => contentLength(ctx),
-  },
+  creating(
+    'http-media-type',
+    'HTTP-MEDIA-TYPE',
+    'Create Order labelled "application/json; charset=utf-8" or "Application/JSON" is accepted',
+    mediaTypes,
+  ),
+  creating(
+    'http-content-length',
+    'HTTP-CONTENT-LENGTH',
+    'Content-Length of non-ASCII answers is their byte length; a connection stays usable after an error or is closed',
+    (ctx) => contentLength(ctx),
+  ),
   creating('http-chunked-body', 'HTTP-CHUNKED-BODY', 'a Create Order sent with Transfer-Encoding: chunked is created', chunkedBody),
   creating('http-repeated-keys', 'HTTP-REPEATED-KEYS', 'a body that repeats order_id is refused with 400', repeatedKeys),
 ];
