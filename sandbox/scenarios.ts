@@ -1,6 +1,7 @@
 // Scenarios: the sandbox misbehaves once each as a conforming server may (5xx, 429, a slow answer, a failed
 // payout), to judge a client's recovery (P-CLIENT). An authenticated request uses up one, in catalog order.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parseNames } from './faults.js';
 import { OPERATION_PATHS } from './paths.js';
 import type { SandboxResponse } from './envelope.js';
 
@@ -74,17 +75,7 @@ export const DEFAULT_HANG_SECONDS = 30;
 /** The longest hold: a day. Timers fire at once past 2^31-1 ms (~24.8 days), so a longer hold would not hold. */
 export const MAX_HANG_SECONDS = 86_400;
 
-/** Checks scenario names given by a person; the error lists where to find the ones that exist. */
-export function parseScenarios(names: Iterable<string>): Set<ScenarioName> {
-  const given = [...names];
-  const unknown = given.filter((n) => !Object.hasOwn(SCENARIOS, n));
-  if (unknown.length > 0) {
-    throw new RangeError(
-      `unknown scenario ${unknown.map((n) => `"${n}"`).join(', ')}; run \`svc-conformance serve --list-scenarios\` to see them`,
-    );
-  }
-  return new Set(given as ScenarioName[]);
-}
+export const parseScenarios = (names: Iterable<string>) => parseNames(SCENARIOS, 'scenario', names);
 
 /** The armed scenarios of one sandbox instance; each fires once (`around` wraps every authenticated operation,
  * a handler asks `take` for an `outcome` one). */
