@@ -17,7 +17,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
   const store = new SandboxStore(options.clock(), options.maxRecords, options.wallets);
   const timers = new Timers(options.timerClock);
   const webhooks = new WebhookSender(options, timers);
-  store.onChange = (change) => webhooks.notify(stateChangeOf(change, options));
+  store.changed = (change) => webhooks.notify(stateChangeOf(change, options));
   const inHand = new Set<Promise<SandboxResponse>>();
   const app: SandboxApp = {
     options,

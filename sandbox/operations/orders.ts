@@ -69,7 +69,7 @@ export const createOrder: OperationHandler = async (ctx) => {
     throw duplicateError(accepted.orderId);
   }
   // A forgotten order's order_id stays used (P-DUP-5), however many orders came after it.
-  if (existing === undefined && ctx.store.orderIdForgotten(ctx.merchant.id, accepted.orderId)) throw duplicateError(accepted.orderId);
+  if (existing === undefined && ctx.store.forgotten('order', ctx.merchant.id, accepted.orderId)) throw duplicateError(accepted.orderId);
   const replaces = existing === undefined || freed;
   if (ctx.fault('dup-race')) await sleep(ctx.options.raceWindowMs);
   return insertOrder(ctx, accepted, replaces);

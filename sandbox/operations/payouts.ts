@@ -144,7 +144,7 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
   const payoutOrderId = String(request.payout_order_id);
   // A forgotten payout's payout_order_id stays used too (P-DUP-5).
   const used =
-    ctx.store.payout(ctx.merchant.id, payoutOrderId) !== undefined || ctx.store.payoutIdForgotten(ctx.merchant.id, payoutOrderId);
+    ctx.store.payout(ctx.merchant.id, payoutOrderId) !== undefined || ctx.store.forgotten('payout', ctx.merchant.id, payoutOrderId);
   if (used && !ctx.fault('ops-initiate-duplicate')) {
     if (ctx.fault('money-duplicate-debits') && amountMinor <= wallet.balanceMinor) wallet.balanceMinor -= amountMinor;
     throw new OperationError(409, `duplicate payout_order_id: ${payoutOrderId} was already used by this merchant`);
