@@ -33,11 +33,8 @@ function storageKey(ctx: OperationContext, orderId: number | string): string {
 
 /** The order a new order_id collides with (P-DUP-1), or across merchants under `dup-global-ids`. */
 function duplicateOf(ctx: OperationContext, orderId: number | string): Order | undefined {
-  if (ctx.fault('dup-global-ids')) {
-    for (const order of ctx.store.orders.values()) if (comparedOrderId(ctx, order.orderId) === comparedOrderId(ctx, orderId)) return order;
-    return undefined;
-  }
-  return ctx.store.orders.get(storageKey(ctx, orderId));
+  if (!ctx.fault('dup-global-ids')) return ctx.store.orders.get(storageKey(ctx, orderId));
+  return [...ctx.store.orders.values()].find((order) => comparedOrderId(ctx, order.orderId) === comparedOrderId(ctx, orderId));
 }
 
 /** How old a record is when the faults that act later act: under the kit's revisit (12 s), above any one check's span. */
@@ -77,15 +74,7 @@ export const createOrder: OperationHandler = async (ctx) => {
 
 /** Stores the new order and answers it; `replaces`: it takes its order_id's place (none held it, or a freed one did). */
 function insertOrder(ctx: OperationContext, accepted: AcceptedOrder, replaces: boolean): SandboxResponse {
-  const order = newOrder(ctx, accepted);
-  const storeAt = storageKey(ctx, order.orderId);
-  // Under dup-allowed the second order is kept beside the first; lookups by order_id find the first.
-  ctx.store.orders.set(replaces ? storeAt : `${storeAt}\u0000${order.svcOrderId}`, order);
-  return createdResponse(ctx, order);
-}
-
-function newOrder(ctx: OperationContext, accepted: AcceptedOrder): Order {
-  return {
+  const order: Order = {
     ...accepted,
     merchantId: ctx.merchant.id,
     svcOrderId: ctx.fault('order-id-reused') ? 'SVC-00000001' : ctx.store.nextId('SVC'),
@@ -93,6 +82,10 @@ function newOrder(ctx: OperationContext, accepted: AcceptedOrder): Order {
     createdAt: ctx.now(),
     origin: ctx.origin,
   };
+  const storeAt = storageKey(ctx, order.orderId);
+  // Under dup-allowed the second order is kept beside the first; lookups by order_id find the first.
+  ctx.store.orders.set(replaces ? storeAt : `${storeAt}\u0000${order.svcOrderId}`, order);
+  return createdResponse(ctx, order);
 }
 
 /** The create-order envelope (P-ORDER-2) with the order record (P-ORDER-3). */
@@ -143,7 +136,9 @@ export function statusRecord(order: Order, origin: string): Record<string, unkno
 function lookUp(ctx: OperationContext, anyMerchant = false): Order {
   requireSchema('order-lookup-request', ctx.body);
   const orderId = ctx.body.order_id as number | string;
-  const found = ctx.store.orders.get(storageKey(ctx, orderId)) ?? (anyMerchant ? orderOfAnyMerchant(ctx.store, orderId) : undefined);
+  const found =
+    ctx.store.orders.get(storageKey(ctx, orderId)) ??
+    (anyMerchant ? [...ctx.store.orders.values()].find((o) => String(o.orderId) === String(orderId)) : undefined);
   // Under `state-read-replica-lag` reads go to a replica that has not seen the last 5 s of writes.
   const order = found !== undefined && ctx.fault('state-read-replica-lag') && ctx.now() - found.createdAt < 5000 ? undefined : found;
   if (order === undefined) {
@@ -152,11 +147,6 @@ function lookUp(ctx: OperationContext, anyMerchant = false): Order {
   // Under `state-expiry-job-rewrites` a sweep expires orders by age alone, final ones too.
   if (ctx.fault('state-expiry-job-rewrites') && ctx.now() - order.createdAt > FORGETS_AFTER_MS) order.status = 'EXPIRED';
   return settleOrder(order, ctx.now(), ctx.store);
-}
-
-function orderOfAnyMerchant(store: SandboxStore, orderId: number | string): Order | undefined {
-  for (const order of store.orders.values()) if (String(order.orderId) === String(orderId)) return order;
-  return undefined;
 }
 
 export const orderStatus: OperationHandler = (ctx) =>
