@@ -233,13 +233,7 @@ export const settlePayout: OperationHandler = (ctx) => {
   const payout = ctx.store.payout(ctx.merchant.id, id as string | number);
   if (payout === undefined) throw new OperationError(404, PAYOUT_NOT_FOUND);
   settleIfDue(payout, ctx.now(), ctx.store);
-  const refusal = settle(
-    payout,
-    status as SettlementTarget,
-    ctx.store.wallets.get(payout.walletId),
-    ctx.store,
-    ctx.fault('ops-failed-debits'),
-  );
+  const refusal = settle(payout, status as SettlementTarget, ctx.store, ctx.fault('ops-failed-debits'));
   if (refusal !== undefined) throw new OperationError(422, refusal);
   const wallet = ctx.store.wallets.get(payout.walletId);
   if (status === 'REVERSED' && wallet !== undefined && ctx.fault('money-reversal-not-refunded')) wallet.balanceMinor -= payout.amountMinor;
