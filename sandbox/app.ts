@@ -1,4 +1,4 @@
-import type { ReceivedOn, Route, PageRoute, SandboxApp } from './context.js';
+import type { ReceivedOn, Routes, SandboxApp } from './context.js';
 import { routeRequests, type Dispatch } from './dispatch.js';
 import { errorResponse, type SandboxResponse } from './envelope.js';
 import { logLine, recordOf } from './exchange-record.js';
@@ -12,7 +12,7 @@ import { WebhookSender, type StateChange } from './webhook-sender.js';
 // clients/harness.ts imports SandboxApp from here.
 export type { SandboxApp } from './context.js';
 
-export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions: SandboxOptions = {}): SandboxApp {
+export function createApp(routes: Routes, sandboxOptions: SandboxOptions = {}): SandboxApp {
   const options = resolveOptions(sandboxOptions);
   const store = new SandboxStore(options.clock(), options.maxRecords, options.wallets);
   const timers = new Timers(options.timerClock);

@@ -95,6 +95,6 @@ function submitCheckout(request: Request, rest: string, app: SandboxApp, body: U
 }
 
 export const checkoutRoutes: PageRoute[] = [
-  { kind: 'page', method: 'GET', prefix: '/checkout/', handle: (_request, rest, app) => showCheckout(rest, app) },
-  { kind: 'page', method: 'POST', prefix: '/checkout/', handle: (request, rest, app, body) => submitCheckout(request, rest, app, body) },
+  { method: 'GET', prefix: '/checkout/', handle: (_request, rest, app) => showCheckout(rest, app) },
+  { method: 'POST', prefix: '/checkout/', handle: (request, rest, app, body) => submitCheckout(request, rest, app, body) },
 ];
