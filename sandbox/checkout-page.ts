@@ -3,24 +3,18 @@
 import type { OrderState } from '../schemas/types.js';
 import { SandboxResponse } from './envelope.js';
 
-/** The interface's payment methods (What the service does: UPI, QR, net banking, cards, wallets). */
-export const PAYMENT_METHODS = [
-  { value: 'upi', label: 'UPI' },
-  { value: 'qr', label: 'QR code' },
-  { value: 'netbanking', label: 'Net banking' },
-  { value: 'card', label: 'Card' },
-  { value: 'wallet', label: 'Wallet' },
-] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number]['value'];
+/** The interface's payment methods (What the service does: UPI, QR, net banking, cards, wallets), by form value. */
+export const PAYMENT_METHODS = { upi: 'UPI', qr: 'QR code', netbanking: 'Net banking', card: 'Card', wallet: 'Wallet' } as const;
+export type PaymentMethod = keyof typeof PAYMENT_METHODS;
 
-/** What the customer can make the sandbox do with the payment. */
-export const OUTCOMES = [
-  { value: 'success', label: 'Pay (success)' },
-  { value: 'failure', label: 'Simulate failure' },
-  { value: 'pending', label: 'Simulate pending network confirmation' },
-  { value: 'expire', label: 'Let the session expire' },
-] as const;
-export type Outcome = (typeof OUTCOMES)[number]['value'];
+/** What the customer can make the sandbox do with the payment, by form value. */
+export const OUTCOMES = {
+  success: 'Pay (success)',
+  failure: 'Simulate failure',
+  pending: 'Simulate pending network confirmation',
+  expire: 'Let the session expire',
+} as const;
+export type Outcome = keyof typeof OUTCOMES;
 
 /** What a page shows of one order. */
 export interface CheckoutView {
@@ -133,7 +127,7 @@ ${rows.map(([term, value]) => `<dt>${escapeHtml(term)}</dt><dd>${escapeHtml(valu
 }
 
 function methodLabel(value: string): string {
-  return PAYMENT_METHODS.find((m) => m.value === value)?.label ?? value;
+  return Object.hasOwn(PAYMENT_METHODS, value) ? PAYMENT_METHODS[value as PaymentMethod] : value;
 }
 
 /** A link back to the merchant; only ever a link, never an automatic redirect. */
@@ -143,21 +137,22 @@ function returnLink(view: CheckoutView): string {
 }
 
 function payForm(view: CheckoutView): string {
-  const methods = PAYMENT_METHODS.map(
-    (m) => `<label><input type="radio" name="method" value="${m.value}" required> ${escapeHtml(m.label)}</label>`,
-  ).join('\n');
-  const buttons = OUTCOMES.map(
-    (o, i) => `<button type="submit" name="outcome" value="${o.value}"${i === 0 ? ' class="primary"' : ''}>${escapeHtml(o.label)}</button>`,
-  ).join('\n');
+  const methods = Object.entries(PAYMENT_METHODS).map(
+    ([value, label]) => `<label><input type="radio" name="method" value="${value}" required> ${escapeHtml(label)}</label>`,
+  );
+  const buttons = Object.entries(OUTCOMES).map(
+    ([value, label], i) =>
+      `<button type="submit" name="outcome" value="${value}"${i === 0 ? ' class="primary"' : ''}>${escapeHtml(label)}</button>`,
+  );
   return `<form method="post" action="/checkout/${encodeURIComponent(view.svcOrderId)}">
 <fieldset>
 <legend>Payment method</legend>
 <div class="methods">
-${methods}
+${methods.join('\n')}
 </div>
 </fieldset>
 <div class="actions">
-${buttons}
+${buttons.join('\n')}
 </div>
 </form>`;
 }

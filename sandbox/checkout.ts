@@ -82,15 +82,15 @@ function submitCheckout(request: Request, rest: string, app: SandboxApp, body: U
     return checkoutPage(viewOf(order, app), 'Send the payment form as application/x-www-form-urlencoded.', 400);
   }
   const form = new URLSearchParams(new TextDecoder().decode(body));
-  const method = PAYMENT_METHODS.find((m) => m.value === form.get('method'))?.value;
-  const outcome = OUTCOMES.find((o) => o.value === form.get('outcome'))?.value;
-  if (method === undefined) {
-    return checkoutPage(viewOf(order, app), `Choose a payment method: ${PAYMENT_METHODS.map((m) => m.label).join(', ')}.`, 400);
+  const method = form.get('method') ?? '';
+  const outcome = form.get('outcome') ?? '';
+  if (!Object.hasOwn(PAYMENT_METHODS, method)) {
+    return checkoutPage(viewOf(order, app), `Choose a payment method: ${Object.values(PAYMENT_METHODS).join(', ')}.`, 400);
   }
-  if (outcome === undefined) {
-    return checkoutPage(viewOf(order, app), `Choose one of: ${OUTCOMES.map((o) => o.label).join(', ')}.`, 400);
+  if (!Object.hasOwn(OUTCOMES, outcome)) {
+    return checkoutPage(viewOf(order, app), `Choose one of: ${Object.values(OUTCOMES).join(', ')}.`, 400);
   }
-  applyOutcome(order, method, outcome, app);
+  applyOutcome(order, method as PaymentMethod, outcome as Outcome, app);
   return resultPage(viewOf(order, app));
 }
 
