@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Beneficiary, Currency, OrderState, PayoutState, TransferMode } from '../schemas/types.js';
-import { PAYOUT_FIXTURES, WALLETS, type WalletSeed } from './tenants.js';
+import { PAYOUT_FIXTURES, WALLETS, type Wallet } from './tenants.js';
 
 export interface Order {
   merchantId: string;
@@ -37,14 +37,6 @@ export interface Payout {
   settlesAt?: number;
   transferMode?: TransferMode;
   beneficiary?: Beneficiary;
-}
-
-export interface Wallet {
-  id: string;
-  merchantId: string;
-  environment: 'sandbox' | 'production';
-  currency: Currency;
-  balanceMinor: number;
 }
 
 /** A Map of at most `limit` entries: a new key past it forgets the oldest unpinned entry; `onSet` and
@@ -105,7 +97,7 @@ export class SandboxStore {
   changed: (change: { order: Order } | { payout: Payout }) => void = () => {};
 
   /** `wallets`: every wallet as it opens (default: the demo merchants'). */
-  constructor(now: number, maxRecords: number, wallets: readonly WalletSeed[] = WALLETS) {
+  constructor(now: number, maxRecords: number, wallets: readonly Wallet[] = WALLETS) {
     this.orders = new BoundedMap(maxRecords, {
       onSet: (order) => this.bySvcOrderId.set(order.svcOrderId, order),
       onForget: (order) => {
@@ -166,8 +158,7 @@ export class SandboxStore {
 
   /** Finds a payout by any merchant: only for the cross-merchant fault and the control endpoints. */
   payoutOfAnyMerchant(payoutOrderId: number | string): Payout | undefined {
-    for (const p of this.payouts.values()) if (p.payoutOrderId === String(payoutOrderId)) return p;
-    return undefined;
+    return [...this.payouts.values()].find((p) => p.payoutOrderId === String(payoutOrderId));
   }
 }
 

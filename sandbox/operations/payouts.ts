@@ -7,7 +7,8 @@ import type { TransactionInitiationRequest } from '../../schemas/types.js';
 import { refuseLongId } from './identifiers.js';
 import { OperationError, requireSchema, type OperationContext, type OperationHandler } from '../context.js';
 import { errorResponse, jsonResponse, minorToText, successResponse, type SandboxResponse } from '../envelope.js';
-import type { Payout, Wallet } from '../store.js';
+import type { Payout } from '../store.js';
+import type { Wallet } from '../tenants.js';
 import { amountInMinorUnits, refuseAmountForm } from './request-amount.js';
 import {
   SETTLEMENT_TARGETS,
@@ -115,25 +116,19 @@ function debitAsOfLedger(ctx: OperationContext): void {
   }
 }
 
-/** The payout amount in minor units (P-AMOUNT: either form, by value); beyond the sandbox's limit a 422. */
-function payoutAmountMinor(ctx: OperationContext, request: TransactionInitiationRequest): number {
-  const minor = amountInMinorUnits(request.amount, request.currency, 'amount');
-  if (minor > PAYOUT_LIMIT_MINOR) {
-    throw new OperationError(
-      422,
-      `amount ${String(request.amount)} exceeds the sandbox's per-payout limit of ${minorToText(PAYOUT_LIMIT_MINOR)}`,
-    );
-  }
-  return minor;
-}
-
 /** Transaction Initiation (P-OPS-3, P-OPS-4): synchronous from duplicate check to insert, so concurrent
  * initiations cannot interleave (P-OPS-5, P-MONEY-3); each race fault puts an await in it. */
 export const transactionInitiation: OperationHandler = async (ctx) => {
   refuseAmountForm(ctx, 'amount', { string: 'ops-amount-string-refused' });
   const request = requireInitiationSchema(ctx);
   refuseLongId(ctx, 'payout_order_id', request.payout_order_id);
-  const amountMinor = payoutAmountMinor(ctx, request);
+  const amountMinor = amountInMinorUnits(request.amount, request.currency, 'amount');
+  if (amountMinor > PAYOUT_LIMIT_MINOR) {
+    throw new OperationError(
+      422,
+      `amount ${String(request.amount)} exceeds the sandbox's per-payout limit of ${minorToText(PAYOUT_LIMIT_MINOR)}`,
+    );
+  }
   const wallet = lookupWallet(ctx, request.svc_wallet_id, ctx.fault('tenant-initiate'));
   if ('refused' in wallet) {
     const foreign = ctx.store.wallets.get(request.svc_wallet_id);
