@@ -37,12 +37,12 @@ export function authenticate(headers: Headers, body: string, options: ResolvedOp
   const apiKey = headers.get('x-api-key') ?? headers.get('x-client-id') ?? undefined;
   const signature = headers.get('x-signature') ?? undefined;
   const timestamp = headers.get('x-timestamp') ?? undefined;
-  if (apiKey === undefined || apiKey === '') return refuse('X-API-KEY is missing');
+  if (apiKey === undefined || apiKey === '') return { ok: false, status: 401, message: 'X-API-KEY is missing' };
 
   const merchants = options.merchants;
   let merchant = merchants.find((m) => m.apiKey === apiKey);
   if (merchant === undefined) {
-    if (!faults.has('auth-accept-unknown-key')) return refuse('invalid API key');
+    if (!faults.has('auth-accept-unknown-key')) return { ok: false, status: 401, message: 'invalid API key' };
     merchant = merchants[0]!;
   }
   if (merchant.environment === 'production') {
@@ -150,10 +150,6 @@ function lenientSeconds(timestamp: string | undefined, faults: ResolvedOptions['
 
 function refuseSignature(merchant: Merchant, options: ResolvedOptions): AuthOutcome {
   return { ok: false, status: options.faults.has('auth-failure-403') ? 403 : 401, message: 'signature does not match', merchant };
-}
-
-function refuse(message: string): AuthOutcome {
-  return { ok: false, status: 401, message };
 }
 
 /** A signature scheme other than P-SIGN-2's, as a server that computes it another way does. */

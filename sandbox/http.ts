@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { readBounded } from '../common/bounded-body.js';
 import type { ReceivedOn, SandboxApp } from './context.js';
@@ -15,7 +15,6 @@ export interface ListenOptions {
 }
 
 export interface Listening {
-  server: Server;
   baseUrl: string;
   close(): Promise<void>;
 }
@@ -56,7 +55,6 @@ export async function listen(app: SandboxApp, options: ListenOptions = {}): Prom
   const { port } = server.address() as AddressInfo;
   listeningOrigin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
-    server,
     baseUrl: listeningOrigin,
     close: () =>
       new Promise<void>((resolve) => {
