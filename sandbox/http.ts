@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { once } from 'node:events';
 import type { AddressInfo, Socket } from 'node:net';
 import { readBounded } from '../common/bounded-body.js';
 import type { ReceivedOn, SandboxApp } from './context.js';
@@ -45,13 +46,8 @@ export async function listen(app: SandboxApp, options: ListenOptions = {}): Prom
   server.keepAliveTimeout = 5_000;
   server.setTimeout(options.idleTimeoutMs ?? 20_000, (socket) => socket.destroy());
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  server.listen(options.port ?? 0, host);
+  await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   listeningOrigin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
