@@ -18,7 +18,7 @@ export interface Exchange {
 export function recordOf({ request, body, response, responseBody, started, received, options }: Exchange): RecordedExchange {
   const url = new URL(request.url);
   const retryAfter = response.headers.get('retry-after');
-  const scenario = options.scenarios.appliedTo(response);
+  const scenario = options.scenarios.applied.get(response);
   return {
     method: request.method,
     path: url.pathname + url.search,

@@ -81,7 +81,8 @@ export const parseScenarios = (names: Iterable<string>) => parseNames(SCENARIOS,
  * a handler asks `take` for an `outcome` one). */
 export class ScenarioSwitches {
   private readonly armed: Set<ScenarioName>;
-  private readonly applied = new WeakMap<SandboxResponse, ScenarioName>();
+  /** The scenario that shaped each answer it shaped, for the recording. */
+  readonly applied = new WeakMap<SandboxResponse, ScenarioName>();
   private readonly release = new AbortController();
 
   /** `onlyFor`: the one merchant the scenarios apply to; others' requests leave them armed (verify-client). */
@@ -101,15 +102,10 @@ export class ScenarioSwitches {
     return this.armed.delete(name);
   }
 
-  /** Notes that `response` was shaped by scenario `name`, for the recording. */
+  /** Notes that `response` was shaped by scenario `name`. */
   mark(response: SandboxResponse, name: ScenarioName): SandboxResponse {
     this.applied.set(response, name);
     return response;
-  }
-
-  /** The scenario that shaped `response`, if any. */
-  appliedTo(response: SandboxResponse): ScenarioName | undefined {
-    return this.applied.get(response);
   }
 
   /** Runs one authenticated operation under the armed scenarios: `refuse` answers instead of it (with the app's
