@@ -54,7 +54,6 @@ export interface PageRoute {
 export interface SandboxApp {
   readonly options: ResolvedOptions;
   readonly store: SandboxStore;
-  /** Delivers the merchants' webhooks (P-HOOK). */
   readonly webhooks: WebhookSender;
   /** Runs a task later on the sandbox's clock, unless it has closed by then. */
   later(ms: number, task: () => void): void;

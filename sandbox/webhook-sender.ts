@@ -38,7 +38,6 @@ export class WebhookSender {
     }
   }
 
-  /** The merchant's receiver, if one is registered. */
   urlOf(merchantId: string): string | undefined {
     return this.urls.get(merchantId);
   }
@@ -121,7 +120,6 @@ export class WebhookSender {
     this.options.deliveryLog(`${new Date(this.options.clock()).toISOString()} webhook ${event.event} ${event.event_id} ${what}`);
   }
 
-  /** Whether an attempt is on its way or a retry is waiting for its time. */
   get busy(): boolean {
     return this.inFlight.size > 0 || this.scheduled > 0;
   }

@@ -6,7 +6,6 @@ import { formatDate, minorToText } from '../envelope.js';
 import type { FaultName } from '../faults.js';
 import type { Payout, SandboxStore } from '../store.js';
 
-/** The record's `message` for each outcome of the payout rules. */
 const PAYOUT_MESSAGES = {
   insufficientBalance: 'Insufficient wallet balance',
   bankRejected: 'Beneficiary bank rejected the transfer',
@@ -56,7 +55,6 @@ export function settleIfDue(payout: Payout, now: number, store: SandboxStore): v
  * concurrent payouts would overdraw the wallet (P-MONEY-3). */
 const awaitingDebit = new WeakSet<Payout>();
 
-/** Marks a new payout's debit as due at settlement (debitAt 'settlement'). */
 export function debitAtSettlement(payout: Payout): void {
   awaitingDebit.add(payout);
 }
