@@ -73,13 +73,6 @@ export class BoundedMap<K, V> extends Map<K, V> {
     this.hooks.onSet?.(value);
     return this;
   }
-
-  override delete(key: K): boolean {
-    const value = super.get(key);
-    if (value !== undefined) this.hooks.onForget?.(value);
-    this.pinned.delete(key);
-    return super.delete(key);
-  }
 }
 
 /** The sandbox's memory, synchronous so a duplicate check and its insert never interleave (P-DUP-2); past
