@@ -25,7 +25,7 @@ export function createApp(routes: Routes, sandboxOptions: SandboxOptions = {}): 
     webhooks,
     later: (ms, task) => timers.after(ms, task),
     handle(request, received, body) {
-      const answering = answer(request, { received, bytes: body }, dispatch, options);
+      const answering = answer(dispatch, options, request, received, body);
       inHand.add(answering);
       const done = () => void inHand.delete(answering);
       answering.then(done, done);
@@ -43,17 +43,11 @@ export function createApp(routes: Routes, sandboxOptions: SandboxOptions = {}): 
 }
 
 /** One request's answer, logged and recorded; rejects only when the log or the recording fails. */
-async function answer(
-  request: Request,
-  on: { received: ReceivedOn | undefined; bytes: Uint8Array | undefined },
-  dispatch: Dispatch,
-  options: ResolvedOptions,
-) {
-  const { received } = on;
+async function answer(dispatch: Dispatch, options: ResolvedOptions, request: Request, received?: ReceivedOn, bytes?: Uint8Array) {
   const started = options.clock();
   // The bytes as sent: the socket layer's, or read from an in-process Request.
   const body =
-    on.bytes ??
+    bytes ??
     (await request.arrayBuffer().then(
       (read) => new Uint8Array(read),
       () => undefined,
