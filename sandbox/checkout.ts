@@ -44,13 +44,6 @@ function viewOf(order: Order, app: SandboxApp): CheckoutView {
   };
 }
 
-/** The order a checkout path names, settled by the clock. */
-function findOrder(rest: string, app: SandboxApp): Order | undefined {
-  const id = svcOrderIdOf(rest);
-  const order = id === undefined ? undefined : app.store.orderBySvcId(id);
-  return order === undefined ? undefined : settleOrder(order, app.options.clock(), app.store);
-}
-
 /** Moves an UN_PAID order per the chosen outcome (P-OPS-1); PROCESSING settles to PAID after `settleSeconds`
  * (by a read or the timer, whichever is first). */
 function applyOutcome(order: Order, method: PaymentMethod, outcome: Outcome, app: SandboxApp): void {
@@ -66,15 +59,13 @@ function applyOutcome(order: Order, method: PaymentMethod, outcome: Outcome, app
   app.store.changed({ order });
 }
 
-function showCheckout(rest: string, app: SandboxApp): SandboxResponse {
-  const order = findOrder(rest, app);
-  if (order === undefined) return notFoundPage(svcOrderIdOf(rest) ?? rest);
-  return checkoutPage(viewOf(order, app));
-}
-
-function submitCheckout(request: Request, rest: string, app: SandboxApp, body: Uint8Array | undefined): SandboxResponse {
-  const order = findOrder(rest, app);
-  if (order === undefined) return notFoundPage(svcOrderIdOf(rest) ?? rest);
+/** GET shows the order a checkout path names, settled by the clock; POST submits its payment form. */
+function checkout(request: Request, rest: string, app: SandboxApp, body: Uint8Array | undefined): SandboxResponse {
+  const id = svcOrderIdOf(rest);
+  const found = id === undefined ? undefined : app.store.orderBySvcId(id);
+  if (found === undefined) return notFoundPage(id ?? rest);
+  const order = settleOrder(found, app.options.clock(), app.store);
+  if (request.method === 'GET') return checkoutPage(viewOf(order, app));
   if (order.status !== 'UN_PAID') return notPayablePage(viewOf(order, app));
 
   const type = request.headers.get('content-type') ?? '';
@@ -95,6 +86,6 @@ function submitCheckout(request: Request, rest: string, app: SandboxApp, body: U
 }
 
 export const checkoutRoutes: PageRoute[] = [
-  { method: 'GET', prefix: '/checkout/', handle: (_request, rest, app) => showCheckout(rest, app) },
-  { method: 'POST', prefix: '/checkout/', handle: (request, rest, app, body) => submitCheckout(request, rest, app, body) },
+  { method: 'GET', prefix: '/checkout/', handle: checkout },
+  { method: 'POST', prefix: '/checkout/', handle: checkout },
 ];
