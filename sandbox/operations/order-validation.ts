@@ -101,10 +101,7 @@ export function validateCreateOrder(ctx: OperationContext): AcceptedOrder {
   }
 
   refuseAmountForm(ctx, 'order_amount', { string: 'order-amount-string-refused', number: 'order-amount-number-refused' });
-  requireSchema(
-    'order-create-request',
-    toleratedCopy(body, (name) => ctx.fault(name)),
-  );
+  requireSchema('order-create-request', toleratedCopy(body, ctx.fault));
   refuseLongId(ctx, 'order_id', body.order_id);
   crashOnEdgeText(ctx, customer);
   // outside the table only under errors-unknown-currency-accepted, read then with two decimals
