@@ -40,13 +40,6 @@ function duplicateOf(ctx: OperationContext, orderId: number | string): Order | u
 /** How old a record is when the faults that act later act: under the kit's revisit (12 s), above any one check's span. */
 const FORGETS_AFTER_MS = 10_000;
 
-function duplicateError(orderId: number | string): OperationError {
-  return new OperationError(
-    409,
-    `order_id ${JSON.stringify(String(orderId))} is already used by another order; a merchant order id must be unique`,
-  );
-}
-
 export const createOrder: OperationHandler = async (ctx) => {
   const accepted = validateCreateOrder(ctx);
 
@@ -56,17 +49,19 @@ export const createOrder: OperationHandler = async (ctx) => {
   const freed =
     (existing?.status === 'CANCELLED' && ctx.fault('dup-id-freed-on-cancel')) ||
     (existing !== undefined && ctx.fault('dup-memory-expires') && ctx.now() - existing.createdAt > FORGETS_AFTER_MS);
-  if (existing !== undefined && !freed && !ctx.fault('dup-allowed')) {
-    if (ctx.fault('dup-overwrites')) {
+  // A forgotten order's order_id stays used too (P-DUP-5), however many orders came after it.
+  const used =
+    existing === undefined ? ctx.store.forgotten('order', ctx.merchant.id, accepted.orderId) : !freed && !ctx.fault('dup-allowed');
+  if (used) {
+    if (existing !== undefined && ctx.fault('dup-overwrites')) {
       existing.amountMinor = accepted.amountMinor;
       existing.currency = accepted.currency;
       if (accepted.note !== undefined) existing.note = accepted.note;
       else delete existing.note;
     }
-    throw duplicateError(accepted.orderId);
+    const id = JSON.stringify(String(accepted.orderId));
+    throw new OperationError(409, `order_id ${id} is already used by another order; a merchant order id must be unique`);
   }
-  // A forgotten order's order_id stays used (P-DUP-5), however many orders came after it.
-  if (existing === undefined && ctx.store.forgotten('order', ctx.merchant.id, accepted.orderId)) throw duplicateError(accepted.orderId);
   const replaces = existing === undefined || freed;
   if (ctx.fault('dup-race')) await sleep(ctx.options.raceWindowMs);
   return insertOrder(ctx, accepted, replaces);
@@ -103,9 +98,7 @@ function createdResponse(ctx: OperationContext, order: Order): SandboxResponse {
           ? Number(order.orderId)
           : order.orderId,
       order_status: ctx.fault('order-status-pending') ? 'PENDING' : order.status,
-      payment_link: ctx.fault('order-link-relative')
-        ? `/checkout/${encodeURIComponent(order.svcOrderId)}`
-        : paymentLink(ctx.origin, order.svcOrderId),
+      payment_link: paymentLink(ctx.fault('order-link-relative') ? '' : ctx.origin, order.svcOrderId),
     },
   });
 }
