@@ -31,13 +31,8 @@ export function recordOf({ request, body, response, responseBody, started, recei
     responseBody,
     ...(retryAfter !== null ? { retryAfter } : {}),
     ...(scenario !== undefined ? { scenario } : {}),
-    ...(received !== undefined
-      ? {
-          connection: received.connection,
-          connectedAt: received.connectedAt,
-          ...(received.stalledMs ? { stalledMs: Math.round(received.stalledMs) } : {}),
-        }
-      : {}),
+    ...(received !== undefined ? { connection: received.connection, connectedAt: received.connectedAt } : {}),
+    ...(received?.stalledMs ? { stalledMs: Math.round(received.stalledMs) } : {}),
   };
 }
 
