@@ -106,11 +106,7 @@ export function validateCreateOrder(ctx: OperationContext): AcceptedOrder {
   crashOnEdgeText(ctx, customer);
   // outside the table only under errors-unknown-currency-accepted, read then with two decimals
   const currency = (typeof body.order_currency === 'string' ? body.order_currency : 'INR') as Currency;
-  const amountMinor = storedAmount(
-    ctx,
-    tolerated(body.order_amount, currency) ?? amountInMinorUnits(body.order_amount, currency, 'order_amount'),
-    currency,
-  );
+  const amountMinor = storedAmount(ctx, body.order_amount, currency);
 
   const name = typeof customer?.name === 'string' ? customer.name : '';
   if (ctx.fault('order-reject-non-ascii') && /[^\x20-\x7e]/.test(name)) {
@@ -131,9 +127,10 @@ export function validateCreateOrder(ctx: OperationContext): AcceptedOrder {
   };
 }
 
-/** The amount as stored: exact (P-AMOUNT-4), or under their faults cut to two decimals (DECIMAL(…,2)) or
- * wrapped past 2^31 - 1 (32-bit column). */
-function storedAmount(ctx: OperationContext, minor: number, currency: Currency): number {
+/** The order_amount in minor units as stored: exact (P-AMOUNT-4), or under their faults cut to two decimals
+ * (DECIMAL(…,2)) or wrapped past 2^31 - 1 (32-bit column). */
+function storedAmount(ctx: OperationContext, amount: unknown, currency: Currency): number {
+  const minor = tolerated(amount, currency) ?? amountInMinorUnits(amount, currency, 'order_amount');
   if (ctx.fault('amount-three-decimals-truncated') && minorUnitOf(currency) === 3) return minor - (minor % 10);
   if (ctx.fault('amount-large-int32')) return minor % 2 ** 31;
   return minor;
