@@ -48,7 +48,7 @@ async function operation(route: Route, request: Request, bytes: Uint8Array | und
   if (body instanceof SandboxResponse) return body;
   const context = contextOf(app, auth.merchant, body, origin);
   // Scenarios apply after authentication: a refused request leaves them armed.
-  return options.scenarios.around(route.path, auth.merchant.id, () => run(route.handler, context, app), fail);
+  return options.scenarios.around(route.path, auth.merchant.id, () => run(route.handler, context, app), options.faults);
 }
 
 /** A handler's answer; its refusal (an OperationError) as the error envelope, any other error goes on up. */

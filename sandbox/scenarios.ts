@@ -1,9 +1,9 @@
 // Scenarios: the sandbox misbehaves once each as a conforming server may (5xx, 429, a slow answer, a failed
 // payout), to judge a client's recovery (P-CLIENT). An authenticated request uses up one, in catalog order.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseNames } from './faults.js';
+import { errorResponse, type SandboxResponse } from './envelope.js';
+import { parseNames, type FaultName } from './faults.js';
 import { OPERATION_PATHS } from './paths.js';
-import type { SandboxResponse } from './envelope.js';
 
 type ScenarioOperation = 'createOrder' | 'transactionInitiation';
 
@@ -108,18 +108,13 @@ export class ScenarioSwitches {
     return response;
   }
 
-  /** Runs one authenticated operation under the armed scenarios: `refuse` answers instead of it (with the app's
-   * `errorAnswer`, so the envelope faults still apply), `hold` holds its successful answer. */
-  async around(
-    path: string,
-    merchantId: string,
-    run: () => Promise<SandboxResponse>,
-    errorAnswer: (status: number, message: string) => SandboxResponse,
-  ): Promise<SandboxResponse> {
+  /** Runs one authenticated operation under the armed scenarios: `refuse` answers the error envelope instead of
+   * it (its `faults` applied), `hold` holds its successful answer. */
+  async around(path: string, merchantId: string, run: () => Promise<SandboxResponse>, faults: ReadonlySet<FaultName>) {
     const refusing = this.armedFor(path, 'refuse');
     const refusal = refusing === undefined ? undefined : (SCENARIOS[refusing] as ScenarioSpec).refusal;
     if (refusing !== undefined && refusal !== undefined && this.take(refusing, merchantId)) {
-      const response = errorAnswer(refusal.status, refusal.message);
+      const response = errorResponse(refusal.status, refusal.message, faults);
       if (refusal.retryAfter !== undefined) response.headers.set('retry-after', refusal.retryAfter);
       return this.mark(response, refusing);
     }
