@@ -28,10 +28,9 @@ function svcOrderIdOf(rest: string): string | undefined {
 }
 
 function viewOf(order: Order, app: SandboxApp): CheckoutView {
-  const merchant = app.options.merchants.find((m) => m.id === order.merchantId);
   return {
     svcOrderId: order.svcOrderId,
-    merchantName: merchant?.name ?? order.merchantId,
+    merchantName: app.options.merchants.find((m) => m.id === order.merchantId)?.name ?? order.merchantId,
     orderId: String(order.orderId),
     amount: minorToText(order.amountMinor, minorUnitOf(order.currency)),
     currency: order.currency,
