@@ -1,4 +1,4 @@
-import type { ReceivedOn, Route, PageRoute, SandboxApp } from './context.js';
+import type { ReceivedOn, Routes, SandboxApp } from './context.js';
 import { routeRequests, type Dispatch } from './dispatch.js';
 import { errorResponse, type SandboxResponse } from './envelope.js';
 import { logLine, recordOf } from './exchange-record.js';
@@ -12,12 +12,12 @@ import { WebhookSender, type StateChange } from './webhook-sender.js';
 // clients/harness.ts imports SandboxApp from here.
 export type { SandboxApp } from './context.js';
 
-export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions: SandboxOptions = {}): SandboxApp {
+export function createApp(routes: Routes, sandboxOptions: SandboxOptions = {}): SandboxApp {
   const options = resolveOptions(sandboxOptions);
   const store = new SandboxStore(options.clock(), options.maxRecords, options.wallets);
   const timers = new Timers(options.timerClock);
   const webhooks = new WebhookSender(options, timers);
-  store.onChange = (change) => webhooks.notify(stateChangeOf(change, options));
+  store.changed = (change) => webhooks.notify(stateChangeOf(change, options));
   const inHand = new Set<Promise<SandboxResponse>>();
   const app: SandboxApp = {
     options,
@@ -25,7 +25,7 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
     webhooks,
     later: (ms, task) => timers.after(ms, task),
     handle(request, received, body) {
-      const answering = answer(request, { received, bytes: body }, dispatch, options);
+      const answering = answer(dispatch, options, request, received, body);
       inHand.add(answering);
       const done = () => void inHand.delete(answering);
       answering.then(done, done);
@@ -43,17 +43,11 @@ export function createApp(routes: readonly (Route | PageRoute)[], sandboxOptions
 }
 
 /** One request's answer, logged and recorded; rejects only when the log or the recording fails. */
-async function answer(
-  request: Request,
-  on: { received: ReceivedOn | undefined; bytes: Uint8Array | undefined },
-  dispatch: Dispatch,
-  options: ResolvedOptions,
-) {
-  const { received } = on;
+async function answer(dispatch: Dispatch, options: ResolvedOptions, request: Request, received?: ReceivedOn, bytes?: Uint8Array) {
   const started = options.clock();
   // The bytes as sent: the socket layer's, or read from an in-process Request.
   const body =
-    on.bytes ??
+    bytes ??
     (await request.arrayBuffer().then(
       (read) => new Uint8Array(read),
       () => undefined,

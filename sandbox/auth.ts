@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { parseJsonTree } from '../signer/json-tree.js';
 import { hmacSha256Hex } from '../signer/sign.js';
-import { verifyRequest, type VerifyResult } from '../signer/verify.js';
+import { verifyRequest, type VerifyInput, type VerifyResult } from '../signer/verify.js';
 import { CANONICAL_STYLE, writeStyled, type TextStyle } from '../signer/variants.js';
 import type { ResolvedOptions } from './options.js';
 import type { Merchant } from './tenants.js';
@@ -37,12 +37,12 @@ export function authenticate(headers: Headers, body: string, options: ResolvedOp
   const apiKey = headers.get('x-api-key') ?? headers.get('x-client-id') ?? undefined;
   const signature = headers.get('x-signature') ?? undefined;
   const timestamp = headers.get('x-timestamp') ?? undefined;
-  if (apiKey === undefined || apiKey === '') return refuse('X-API-KEY is missing');
+  if (apiKey === undefined || apiKey === '') return { ok: false, status: 401, message: 'X-API-KEY is missing' };
 
   const merchants = options.merchants;
   let merchant = merchants.find((m) => m.apiKey === apiKey);
   if (merchant === undefined) {
-    if (!faults.has('auth-accept-unknown-key')) return refuse('invalid API key');
+    if (!faults.has('auth-accept-unknown-key')) return { ok: false, status: 401, message: 'invalid API key' };
     merchant = merchants[0]!;
   }
   if (merchant.environment === 'production') {
@@ -73,12 +73,9 @@ export function authenticate(headers: Headers, body: string, options: ResolvedOp
   if (faults.has('auth-signature-cache') && timestamp !== undefined && signature !== undefined && replays.has(timestamp, signature)) {
     return { ok: true, merchant };
   }
-  const result = verify(body, timestamp, signature, merchant, options, nowSeconds);
-  if (!result.ok) {
-    return result.reason === 'signature-mismatch' || result.reason === 'malformed-signature'
-      ? refuseSignature(merchant, options)
-      : { ok: false, status: 401, message: result.message, merchant };
-  }
+  const result = verify({ body, timestamp, signature, secret: merchant.secretKey, now: nowSeconds }, options);
+  if (!result.ok)
+    return badSignature(result) ? refuseSignature(merchant, options) : { ok: false, status: 401, message: result.message, merchant };
   // The fault: a window checked as `now - timestamp <= tolerance` alone, so any time ahead is refused.
   if (faults.has('auth-window-past-only') && Number(timestamp) > nowSeconds) {
     return { ok: false, status: 401, message: 'X-TIMESTAMP is in the future', merchant };
@@ -92,38 +89,30 @@ export function authenticate(headers: Headers, body: string, options: ResolvedOp
   return { ok: true, merchant };
 }
 
-function verify(
-  body: string,
-  timestamp: string | undefined,
-  signature: string | undefined,
-  merchant: Merchant,
-  options: ResolvedOptions,
-  now: number,
-): VerifyResult {
+/** Whether verification failed on the signature itself (every other check passed). */
+const badSignature = (result: VerifyResult) =>
+  !result.ok && (result.reason === 'signature-mismatch' || result.reason === 'malformed-signature');
+
+function verify(input: Omit<VerifyInput, 'toleranceSeconds' | 'mode'>, options: ResolvedOptions): VerifyResult {
+  const { body, timestamp, signature, secret, now } = input;
   const { faults, variant } = options;
   const toleranceSeconds = faults.has('auth-no-window') ? Number.MAX_SAFE_INTEGER : variant.toleranceSeconds;
   const style = faultyStyle(faults);
   const signedBody = style !== undefined ? restyle(body, style) : body;
   const mode = style !== undefined ? 'raw' : variant.verify;
-  const result = verifyRequest({ body: signedBody, timestamp, signature, secret: merchant.secretKey, now, toleranceSeconds, mode });
+  const result = verifyRequest({ ...input, body: signedBody, toleranceSeconds, mode });
   const scheme = faultyScheme(faults);
-  if (
-    scheme !== undefined &&
-    signature !== undefined &&
-    timestamp !== undefined &&
-    (result.ok || result.reason === 'signature-mismatch' || result.reason === 'malformed-signature')
-  ) {
+  if (scheme !== undefined && signature !== undefined && timestamp !== undefined && (result.ok || badSignature(result))) {
     // The fault: the window and the timestamp's form are checked as they should be, the HMAC another way.
-    return sameText(scheme(merchant.secretKey, body, timestamp), signature)
+    return sameText(scheme(secret, body, timestamp), signature)
       ? { ok: true, timestamp: Number(timestamp) }
       : { ok: false, reason: 'signature-mismatch', message: 'signature does not match' };
   }
-  if (result.ok || signature === undefined || timestamp === undefined) return result;
-  if (result.reason !== 'signature-mismatch' && result.reason !== 'malformed-signature') return result;
+  if (result.ok || signature === undefined || timestamp === undefined || !badSignature(result)) return result;
 
   // Faults that compare less than they should: every check passed but the HMAC comparison itself.
   const accepted: VerifyResult = { ok: true, timestamp: Number(timestamp) };
-  const expected = (text: string) => hmacSha256Hex(merchant.secretKey, text);
+  const expected = (text: string) => hmacSha256Hex(secret, text);
   if (
     faults.has('auth-signature-prefix-compare') &&
     signature.length >= 16 &&
@@ -150,10 +139,6 @@ function lenientSeconds(timestamp: string | undefined, faults: ResolvedOptions['
 
 function refuseSignature(merchant: Merchant, options: ResolvedOptions): AuthOutcome {
   return { ok: false, status: options.faults.has('auth-failure-403') ? 403 : 401, message: 'signature does not match', merchant };
-}
-
-function refuse(message: string): AuthOutcome {
-  return { ok: false, status: 401, message };
 }
 
 /** A signature scheme other than P-SIGN-2's, as a server that computes it another way does. */

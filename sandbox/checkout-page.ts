@@ -3,24 +3,18 @@
 import type { OrderState } from '../schemas/types.js';
 import { SandboxResponse } from './envelope.js';
 
-/** The interface's payment methods (What the service does: UPI, QR, net banking, cards, wallets). */
-export const PAYMENT_METHODS = [
-  { value: 'upi', label: 'UPI' },
-  { value: 'qr', label: 'QR code' },
-  { value: 'netbanking', label: 'Net banking' },
-  { value: 'card', label: 'Card' },
-  { value: 'wallet', label: 'Wallet' },
-] as const;
-export type PaymentMethod = (typeof PAYMENT_METHODS)[number]['value'];
+/** The interface's payment methods (What the service does: UPI, QR, net banking, cards, wallets), by form value. */
+export const PAYMENT_METHODS = { upi: 'UPI', qr: 'QR code', netbanking: 'Net banking', card: 'Card', wallet: 'Wallet' } as const;
+export type PaymentMethod = keyof typeof PAYMENT_METHODS;
 
-/** What the customer can make the sandbox do with the payment. */
-export const OUTCOMES = [
-  { value: 'success', label: 'Pay (success)' },
-  { value: 'failure', label: 'Simulate failure' },
-  { value: 'pending', label: 'Simulate pending network confirmation' },
-  { value: 'expire', label: 'Let the session expire' },
-] as const;
-export type Outcome = (typeof OUTCOMES)[number]['value'];
+/** What the customer can make the sandbox do with the payment, by form value. */
+export const OUTCOMES = {
+  success: 'Pay (success)',
+  failure: 'Simulate failure',
+  pending: 'Simulate pending network confirmation',
+  expire: 'Let the session expire',
+} as const;
+export type Outcome = keyof typeof OUTCOMES;
 
 /** What a page shows of one order. */
 export interface CheckoutView {
@@ -34,7 +28,6 @@ export interface CheckoutView {
   note?: string;
   returnUrl: string;
   paymentMethod?: string;
-  /** Seconds until a PROCESSING payment settles. */
   settlesInSeconds?: number;
 }
 
@@ -83,8 +76,8 @@ a { color: var(--brand); }
 footer { color: var(--muted); font-size: .8rem; text-align: center; margin-top: 1rem; }
 `;
 
-/** A complete page; no script runs and nothing is fetched from elsewhere (see the CSP). */
-function htmlPage(status: number, title: string, content: string): SandboxResponse {
+/** A complete page of `parts`, one a line; no script runs and nothing is fetched from elsewhere (see the CSP). */
+function htmlPage(status: number, title: string, ...parts: string[]): SandboxResponse {
   const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -97,7 +90,7 @@ function htmlPage(status: number, title: string, content: string): SandboxRespon
 <main>
 <div class="card">
 <div class="sandbox">Sandbox checkout: no real money moves.</div>
-${content}
+${parts.join('\n')}
 </div>
 <footer>svc-conformance reference sandbox</footer>
 </main>
@@ -133,7 +126,7 @@ ${rows.map(([term, value]) => `<dt>${escapeHtml(term)}</dt><dd>${escapeHtml(valu
 }
 
 function methodLabel(value: string): string {
-  return PAYMENT_METHODS.find((m) => m.value === value)?.label ?? value;
+  return Object.hasOwn(PAYMENT_METHODS, value) ? PAYMENT_METHODS[value as PaymentMethod] : value;
 }
 
 /** A link back to the merchant; only ever a link, never an automatic redirect. */
@@ -143,21 +136,22 @@ function returnLink(view: CheckoutView): string {
 }
 
 function payForm(view: CheckoutView): string {
-  const methods = PAYMENT_METHODS.map(
-    (m) => `<label><input type="radio" name="method" value="${m.value}" required> ${escapeHtml(m.label)}</label>`,
-  ).join('\n');
-  const buttons = OUTCOMES.map(
-    (o, i) => `<button type="submit" name="outcome" value="${o.value}"${i === 0 ? ' class="primary"' : ''}>${escapeHtml(o.label)}</button>`,
-  ).join('\n');
+  const methods = Object.entries(PAYMENT_METHODS).map(
+    ([value, label]) => `<label><input type="radio" name="method" value="${value}" required> ${escapeHtml(label)}</label>`,
+  );
+  const buttons = Object.entries(OUTCOMES).map(
+    ([value, label], i) =>
+      `<button type="submit" name="outcome" value="${value}"${i === 0 ? ' class="primary"' : ''}>${escapeHtml(label)}</button>`,
+  );
   return `<form method="post" action="/checkout/${encodeURIComponent(view.svcOrderId)}">
 <fieldset>
 <legend>Payment method</legend>
 <div class="methods">
-${methods}
+${methods.join('\n')}
 </div>
 </fieldset>
 <div class="actions">
-${buttons}
+${buttons.join('\n')}
 </div>
 </form>`;
 }
@@ -168,17 +162,14 @@ function pendingNote(view: CheckoutView): string {
   return `<p>The payment network is confirming this payment.${when} The merchant verifies the outcome with Order Status.</p>`;
 }
 
+const errorLine = (text: string) => `<p class="error" role="alert">${escapeHtml(text)}</p>`;
+
 /** GET /checkout/{id}: the order and, while it is UN_PAID, the payment form. */
 export function checkoutPage(view: CheckoutView, error?: string, status = 200): SandboxResponse {
   const payable = view.status === 'UN_PAID';
-  return htmlPage(
-    status,
-    `Pay ${view.merchantName}`,
-    `<h1>${payable ? 'Complete your payment' : 'Order status'}</h1>
-${error === undefined ? '' : `<p class="error" role="alert">${escapeHtml(error)}</p>`}
-${summary(view)}
-${payable ? payForm(view) : `${pendingNote(view)}${returnLink(view)}`}`,
-  );
+  const heading = `<h1>${payable ? 'Complete your payment' : 'Order status'}</h1>`;
+  const rest = payable ? payForm(view) : `${pendingNote(view)}${returnLink(view)}`;
+  return htmlPage(status, `Pay ${view.merchantName}`, heading, error === undefined ? '' : errorLine(error), summary(view), rest);
 }
 
 const RESULT_HEADINGS: Partial<Record<OrderState, string>> = {
@@ -191,33 +182,16 @@ const RESULT_HEADINGS: Partial<Record<OrderState, string>> = {
 /** POST /checkout/{id}: what happened, and a link back to the merchant's return_url. */
 export function resultPage(view: CheckoutView): SandboxResponse {
   const heading = RESULT_HEADINGS[view.status] ?? 'Order status';
-  return htmlPage(
-    200,
-    heading,
-    `<h1>${escapeHtml(heading)}</h1>
-${summary(view)}
-${pendingNote(view)}
-${returnLink(view)}`,
-  );
+  return htmlPage(200, heading, `<h1>${escapeHtml(heading)}</h1>`, summary(view), pendingNote(view), returnLink(view));
 }
 
 /** POST on an order that is no longer UN_PAID (409): says its state. */
 export function notPayablePage(view: CheckoutView): SandboxResponse {
-  return htmlPage(
-    409,
-    'Order not payable',
-    `<h1>This order cannot be paid</h1>
-<p class="error" role="alert">The order is ${view.status} (${escapeHtml(STATE_WORDS[view.status])}); only an UN_PAID order takes a payment.</p>
-${summary(view)}
-${returnLink(view)}`,
-  );
+  const why = `The order is ${view.status} (${STATE_WORDS[view.status]}); only an UN_PAID order takes a payment.`;
+  return htmlPage(409, 'Order not payable', '<h1>This order cannot be paid</h1>', errorLine(why), summary(view), returnLink(view));
 }
 
 export function notFoundPage(svcOrderId: string): SandboxResponse {
-  return htmlPage(
-    404,
-    'Checkout not found',
-    `<h1>Checkout not found</h1>
-<p>There is no order <code>${escapeHtml(svcOrderId)}</code> in this sandbox. Checkout links come from Create Order's <code>payment_link</code>.</p>`,
-  );
+  const where = `<p>There is no order <code>${escapeHtml(svcOrderId)}</code> in this sandbox. Checkout links come from Create Order's <code>payment_link</code>.</p>`;
+  return htmlPage(404, 'Checkout not found', '<h1>Checkout not found</h1>', where);
 }

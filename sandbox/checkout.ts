@@ -28,10 +28,9 @@ function svcOrderIdOf(rest: string): string | undefined {
 }
 
 function viewOf(order: Order, app: SandboxApp): CheckoutView {
-  const merchant = app.options.merchants.find((m) => m.id === order.merchantId);
   return {
     svcOrderId: order.svcOrderId,
-    merchantName: merchant?.name ?? order.merchantId,
+    merchantName: app.options.merchants.find((m) => m.id === order.merchantId)?.name ?? order.merchantId,
     orderId: String(order.orderId),
     amount: minorToText(order.amountMinor, minorUnitOf(order.currency)),
     currency: order.currency,
@@ -42,13 +41,6 @@ function viewOf(order: Order, app: SandboxApp): CheckoutView {
     ...(order.paymentMethod === undefined ? {} : { paymentMethod: order.paymentMethod }),
     ...(order.settlesAt === undefined ? {} : { settlesInSeconds: Math.max(0, Math.ceil((order.settlesAt - app.options.clock()) / 1000)) }),
   };
-}
-
-/** The order a checkout path names, settled by the clock. */
-function findOrder(rest: string, app: SandboxApp): Order | undefined {
-  const id = svcOrderIdOf(rest);
-  const order = id === undefined ? undefined : app.store.orderBySvcId(id);
-  return order === undefined ? undefined : settleOrder(order, app.options.clock(), app.store);
 }
 
 /** Moves an UN_PAID order per the chosen outcome (P-OPS-1); PROCESSING settles to PAID after `settleSeconds`
@@ -66,15 +58,13 @@ function applyOutcome(order: Order, method: PaymentMethod, outcome: Outcome, app
   app.store.changed({ order });
 }
 
-function showCheckout(rest: string, app: SandboxApp): SandboxResponse {
-  const order = findOrder(rest, app);
-  if (order === undefined) return notFoundPage(svcOrderIdOf(rest) ?? rest);
-  return checkoutPage(viewOf(order, app));
-}
-
-function submitCheckout(request: Request, rest: string, app: SandboxApp, body: Uint8Array | undefined): SandboxResponse {
-  const order = findOrder(rest, app);
-  if (order === undefined) return notFoundPage(svcOrderIdOf(rest) ?? rest);
+/** GET shows the order a checkout path names, settled by the clock; POST submits its payment form. */
+function checkout(request: Request, rest: string, app: SandboxApp, body: Uint8Array | undefined): SandboxResponse {
+  const id = svcOrderIdOf(rest);
+  const found = id === undefined ? undefined : app.store.orderBySvcId(id);
+  if (found === undefined) return notFoundPage(id ?? rest);
+  const order = settleOrder(found, app.options.clock(), app.store);
+  if (request.method === 'GET') return checkoutPage(viewOf(order, app));
   if (order.status !== 'UN_PAID') return notPayablePage(viewOf(order, app));
 
   const type = request.headers.get('content-type') ?? '';
@@ -82,19 +72,19 @@ function submitCheckout(request: Request, rest: string, app: SandboxApp, body: U
     return checkoutPage(viewOf(order, app), 'Send the payment form as application/x-www-form-urlencoded.', 400);
   }
   const form = new URLSearchParams(new TextDecoder().decode(body));
-  const method = PAYMENT_METHODS.find((m) => m.value === form.get('method'))?.value;
-  const outcome = OUTCOMES.find((o) => o.value === form.get('outcome'))?.value;
-  if (method === undefined) {
-    return checkoutPage(viewOf(order, app), `Choose a payment method: ${PAYMENT_METHODS.map((m) => m.label).join(', ')}.`, 400);
+  const method = form.get('method') ?? '';
+  const outcome = form.get('outcome') ?? '';
+  if (!Object.hasOwn(PAYMENT_METHODS, method)) {
+    return checkoutPage(viewOf(order, app), `Choose a payment method: ${Object.values(PAYMENT_METHODS).join(', ')}.`, 400);
   }
-  if (outcome === undefined) {
-    return checkoutPage(viewOf(order, app), `Choose one of: ${OUTCOMES.map((o) => o.label).join(', ')}.`, 400);
+  if (!Object.hasOwn(OUTCOMES, outcome)) {
+    return checkoutPage(viewOf(order, app), `Choose one of: ${Object.values(OUTCOMES).join(', ')}.`, 400);
   }
-  applyOutcome(order, method, outcome, app);
+  applyOutcome(order, method as PaymentMethod, outcome as Outcome, app);
   return resultPage(viewOf(order, app));
 }
 
 export const checkoutRoutes: PageRoute[] = [
-  { kind: 'page', method: 'GET', prefix: '/checkout/', handle: (_request, rest, app) => showCheckout(rest, app) },
-  { kind: 'page', method: 'POST', prefix: '/checkout/', handle: (request, rest, app, body) => submitCheckout(request, rest, app, body) },
+  { method: 'GET', prefix: '/checkout/', handle: checkout },
+  { method: 'POST', prefix: '/checkout/', handle: checkout },
 ];

@@ -7,21 +7,15 @@ import type { WebhookSender } from './webhook-sender.js';
 import type { SandboxResponse } from './envelope.js';
 
 /** What an operation handler gets: the authenticated merchant, the parsed body, and the sandbox. */
-export interface OperationContext {
+export interface OperationContext extends Pick<SandboxApp, 'store' | 'options' | 'webhooks' | 'later'> {
   merchant: Merchant;
   /** The request body, parsed and known to be a JSON object. */
   body: Record<string, unknown>;
-  store: SandboxStore;
-  options: ResolvedOptions;
   /** Origin the client reached this sandbox at (for payment links), e.g. http://127.0.0.1:4010. */
   origin: string;
   /** A property, not a method: handlers pass it on as a plain function (payoutRecord). */
   fault: (name: FaultName) => boolean;
   now(): number;
-  /** Runs a task later on the sandbox's clock (a settlement); nothing runs once the sandbox has closed. */
-  later(ms: number, task: () => void): void;
-  /** Where the merchant's webhooks go (the control endpoint registers them). */
-  webhooks: WebhookSender;
 }
 
 export type OperationHandler = (ctx: OperationContext) => SandboxResponse | Promise<SandboxResponse>;
@@ -44,17 +38,14 @@ export function requireSchema(id: SchemaId, body: unknown): void {
   if (!result.valid) throw new OperationError(400, describeErrors(result.errors.slice(0, 1)));
 }
 
-/** An API operation: signed, with a JSON body. */
-export interface Route {
-  kind: 'operation';
-  method: 'GET' | 'POST';
-  path: string;
-  handler: OperationHandler;
+/** What the sandbox serves: API operations by path (signed POSTs with a JSON body), and pages under a
+ * path prefix (e.g. /checkout/) with rules of their own. */
+export interface Routes {
+  operations: Readonly<Record<string, OperationHandler>>;
+  pages: readonly PageRoute[];
 }
 
-/** A page or control endpoint under a path prefix (e.g. /checkout/), with rules of its own. */
 export interface PageRoute {
-  kind: 'page';
   method: 'GET' | 'POST';
   prefix: string;
   handle(request: Request, rest: string, app: SandboxApp, body: Uint8Array | undefined): Promise<SandboxResponse> | SandboxResponse;
@@ -63,7 +54,6 @@ export interface PageRoute {
 export interface SandboxApp {
   readonly options: ResolvedOptions;
   readonly store: SandboxStore;
-  /** Delivers the merchants' webhooks (P-HOOK). */
   readonly webhooks: WebhookSender;
   /** Runs a task later on the sandbox's clock, unless it has closed by then. */
   later(ms: number, task: () => void): void;

@@ -1,6 +1,6 @@
 import { strictTextAsSent } from '../common/utf8.js';
 import { authenticate, ReplayCache, type AuthOutcome } from './auth.js';
-import { OperationError, type OperationContext, type OperationHandler, type PageRoute, type Route, type SandboxApp } from './context.js';
+import { OperationError, type OperationContext, type OperationHandler, type Routes, type SandboxApp } from './context.js';
 import { errorResponse, SandboxResponse } from './envelope.js';
 import { jsonObjectOf } from './request-body.js';
 import type { Merchant } from './tenants.js';
@@ -8,22 +8,23 @@ import type { Merchant } from './tenants.js';
 /** Answers a request read whole (`body` undefined when it could not be read) by its route. */
 export type Dispatch = (request: Request, body: Uint8Array | undefined) => Promise<SandboxResponse>;
 
-export function routeRequests(routes: readonly (Route | PageRoute)[], app: SandboxApp): Dispatch {
-  const operations = new Map(routes.filter((r): r is Route => r.kind === 'operation').map((r) => [r.path, r]));
-  const pages = routes.filter((r): r is PageRoute => r.kind === 'page');
+export function routeRequests({ operations, pages }: Routes, app: SandboxApp): Dispatch {
+  const handlers = new Map(Object.entries(operations));
   const replays = new ReplayCache();
   return async (request, body) => {
     const { pathname } = new URL(request.url);
-    const route = operations.get(pathname);
-    if (route === undefined) {
+    const handler = handlers.get(pathname);
+    if (handler === undefined) {
       const page = pages.find((p) => pathname.startsWith(p.prefix) && p.method === request.method);
       if (page) return page.handle(request, pathname.slice(page.prefix.length), app, body);
       return errorResponse(404, `no operation at ${request.method} ${pathname}; see the interface's Endpoints`, app.options.faults);
     }
-    if (request.method !== route.method) return otherMethod(request.method, pathname, route.method, app);
-    return operation(route, request, body, app, replays);
+    if (request.method !== 'POST') return otherMethod(request.method, pathname, app);
+    return operation({ path: pathname, handler }, request, body, app, replays);
   };
 }
+
+type Route = { path: string; handler: OperationHandler };
 
 /** An API operation: the body decoded, the signature checked, the JSON read, then the handler under the scenarios. */
 async function operation(route: Route, request: Request, bytes: Uint8Array | undefined, app: SandboxApp, replays: ReplayCache) {
@@ -47,7 +48,7 @@ async function operation(route: Route, request: Request, bytes: Uint8Array | und
   if (body instanceof SandboxResponse) return body;
   const context = contextOf(app, auth.merchant, body, origin);
   // Scenarios apply after authentication: a refused request leaves them armed.
-  return options.scenarios.around(route.path, auth.merchant.id, () => run(route.handler, context, app), fail);
+  return options.scenarios.around(route.path, auth.merchant.id, () => run(route.handler, context, app), options.faults);
 }
 
 /** A handler's answer; its refusal (an OperationError) as the error envelope, any other error goes on up. */
@@ -84,8 +85,9 @@ async function refusedAnyway(route: Route, auth: Extract<AuthOutcome, { ok: fals
 
 /** Another method on an operation's path (P-HTTP-1): the variant's 405 (with Allow) or 404 envelope; under
  * `http-method-html` a web framework's default HTML page. */
-function otherMethod(method: string, path: string, allowed: string, app: SandboxApp): SandboxResponse {
+function otherMethod(method: string, path: string, app: SandboxApp): SandboxResponse {
   const { faults, variant } = app.options;
+  const allowed = 'POST';
   const status = variant.otherMethod;
   if (faults.has('http-method-html')) {
     const title = status === 405 ? '405 Method Not Allowed' : '404 Not Found';

@@ -17,14 +17,12 @@ export interface Exchange {
 /** A request and its answer as the recording mode keeps them. */
 export function recordOf({ request, body, response, responseBody, started, received, options }: Exchange): RecordedExchange {
   const url = new URL(request.url);
-  const headers: Array<[string, string]> = [];
-  request.headers.forEach((value, name) => headers.push([name, value]));
   const retryAfter = response.headers.get('retry-after');
-  const scenario = options.scenarios.appliedTo(response);
+  const scenario = options.scenarios.applied.get(response);
   return {
     method: request.method,
     path: url.pathname + url.search,
-    headers,
+    headers: [...request.headers],
     // As the bytes were sent (a byte-order mark kept).
     body: body === undefined ? '' : textAsSent(body),
     receivedAt: started,
@@ -33,13 +31,8 @@ export function recordOf({ request, body, response, responseBody, started, recei
     responseBody,
     ...(retryAfter !== null ? { retryAfter } : {}),
     ...(scenario !== undefined ? { scenario } : {}),
-    ...(received !== undefined
-      ? {
-          connection: received.connection,
-          connectedAt: received.connectedAt,
-          ...(received.stalledMs ? { stalledMs: Math.round(received.stalledMs) } : {}),
-        }
-      : {}),
+    ...(received !== undefined ? { connection: received.connection, connectedAt: received.connectedAt } : {}),
+    ...(received?.stalledMs ? { stalledMs: Math.round(received.stalledMs) } : {}),
   };
 }
 

@@ -9,13 +9,16 @@ export const FAULTS = { ...REQUEST_FAULTS, ...OPERATION_FAULTS, ...EDGE_FAULTS, 
 export type FaultName = keyof typeof FAULTS;
 export const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
 
-/** Checks fault names given by a person; the error lists what exists. */
-export function parseFaults(names: readonly string[]): Set<FaultName> {
-  const unknown = names.filter((n) => !Object.hasOwn(FAULTS, n));
+/** Checks names given by a person against a table (faults, scenarios); the error says how to list them. */
+export function parseNames<T extends string>(table: Record<T, unknown>, kind: 'fault' | 'scenario', names: Iterable<string>): Set<T> {
+  const given = [...names];
+  const unknown = given.filter((n) => !Object.hasOwn(table, n));
   if (unknown.length > 0) {
     throw new RangeError(
-      `unknown fault ${unknown.map((n) => `"${n}"`).join(', ')}; run \`svc-conformance serve --list-faults\` to see them`,
+      `unknown ${kind} ${unknown.map((n) => `"${n}"`).join(', ')}; run \`svc-conformance serve --list-${kind}s\` to see them`,
     );
   }
-  return new Set(names as FaultName[]);
+  return new Set(given as T[]);
 }
+
+export const parseFaults = (names: Iterable<string>) => parseNames(FAULTS, 'fault', names);

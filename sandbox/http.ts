@@ -1,4 +1,5 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { once } from 'node:events';
 import type { AddressInfo, Socket } from 'node:net';
 import { readBounded } from '../common/bounded-body.js';
 import type { ReceivedOn, SandboxApp } from './context.js';
@@ -15,7 +16,6 @@ export interface ListenOptions {
 }
 
 export interface Listening {
-  server: Server;
   baseUrl: string;
   close(): Promise<void>;
 }
@@ -46,17 +46,11 @@ export async function listen(app: SandboxApp, options: ListenOptions = {}): Prom
   server.keepAliveTimeout = 5_000;
   server.setTimeout(options.idleTimeoutMs ?? 20_000, (socket) => socket.destroy());
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  server.listen(options.port ?? 0, host);
+  await once(server, 'listening');
   const { port } = server.address() as AddressInfo;
   listeningOrigin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
-    server,
     baseUrl: listeningOrigin,
     close: () =>
       new Promise<void>((resolve) => {
@@ -69,7 +63,6 @@ export async function listen(app: SandboxApp, options: ListenOptions = {}): Prom
 /** Reads a request's body within the limit, has the app answer it, and writes the answer. */
 async function respond(app: SandboxApp, req: IncomingMessage, res: ServerResponse, origin: string, received: ReceivedOn) {
   let answer: WireAnswer;
-  let body: Buffer;
   try {
     const limit = app.options.maxBodyBytes;
     // Past the limit the rest is never read (it may be endless): the stream is paused and the connection dropped after the answer.
@@ -77,15 +70,13 @@ async function respond(app: SandboxApp, req: IncomingMessage, res: ServerRespons
     const wire = { method: req.method ?? 'GET', target: req.url ?? '/', origin, headers: pairs(req.rawHeaders) };
     const unread = app.options.faults.has('http-chunked-body-empty') && req.headers['transfer-encoding'] !== undefined;
     answer = await answerWire(app, { ...wire, body: read.stopped ? 'too-large' : unread ? Buffer.alloc(0) : read.kept }, received);
-    body = answer.response.bytes();
   } catch {
     // A client gone mid-body, or an answer that failed (a recording, a log sink).
     answer = unreadableRequest(app);
-    body = answer.response.bytes();
   }
   try {
     if (res.headersSent || res.destroyed) throw new Error('the connection is gone');
-    write(res, req, answer, body, app.options.faults.has('http-content-length-chars'));
+    write(res, req, answer, app.options.faults.has('http-content-length-chars'));
   } catch {
     res.destroy();
   }
@@ -93,7 +84,8 @@ async function respond(app: SandboxApp, req: IncomingMessage, res: ServerRespons
 
 /** Writes an answer with its Content-Length in bytes (P-HTTP-3); under `http-content-length-chars` the
  * UTF-16 length, as a server using `string.length` does. */
-function write(res: ServerResponse, req: IncomingMessage, { response, closeAfter }: WireAnswer, body: Buffer, lengthInCharacters: boolean) {
+function write(res: ServerResponse, req: IncomingMessage, { response, closeAfter }: WireAnswer, lengthInCharacters: boolean) {
+  const body = response.bytes();
   const headers: Record<string, string> = Object.fromEntries(response.headers);
   headers['content-length'] = String(lengthInCharacters ? body.toString('utf8').length : body.length);
   if (closeAfter) {
@@ -104,9 +96,7 @@ function write(res: ServerResponse, req: IncomingMessage, { response, closeAfter
 }
 
 function pairs(raw: string[]): Array<[string, string]> {
-  const headers: Array<[string, string]> = [];
-  for (let i = 0; i < raw.length; i += 2) headers.push([raw[i]!, raw[i + 1]!]);
-  return headers;
+  return Array.from({ length: raw.length / 2 }, (_, i) => [raw[2 * i]!, raw[2 * i + 1]!]);
 }
 
 function originOf(host: string | undefined): string | undefined {

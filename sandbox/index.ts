@@ -1,5 +1,5 @@
 import { createApp } from './app.js';
-import type { PageRoute, Route, SandboxApp } from './context.js';
+import type { Routes, SandboxApp } from './context.js';
 import { checkoutRoutes } from './checkout.js';
 import { listen, type ListenOptions } from './http.js';
 import { createOrder, orderCancel, orderStatus } from './operations/orders.js';
@@ -12,18 +12,20 @@ import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B, PAYOUT_FIXTURES, sandboxConfig
 
 export { OPERATION_PATHS } from './paths.js';
 
-const routes: Array<Route | PageRoute> = [
-  { kind: 'operation', method: 'POST', path: OPERATION_PATHS.createOrder, handler: createOrder },
-  { kind: 'operation', method: 'POST', path: OPERATION_PATHS.orderStatus, handler: orderStatus },
-  { kind: 'operation', method: 'POST', path: OPERATION_PATHS.orderCancel, handler: orderCancel },
-  { kind: 'operation', method: 'POST', path: OPERATION_PATHS.payoutStatus, handler: payoutStatus },
-  { kind: 'operation', method: 'POST', path: OPERATION_PATHS.balanceInquiry, handler: balanceInquiry },
-  { kind: 'operation', method: 'POST', path: OPERATION_PATHS.transactionInitiation, handler: transactionInitiation },
-  { kind: 'operation', method: 'POST', path: OPERATION_PATHS.settlePayout, handler: settlePayout },
-  { kind: 'operation', method: 'POST', path: OPERATION_PATHS.registerWebhook, handler: registerWebhook },
-  { kind: 'operation', method: 'POST', path: OPERATION_PATHS.spareWallet, handler: openSpareWallet },
-  ...checkoutRoutes,
-];
+const routes: Routes = {
+  operations: {
+    [OPERATION_PATHS.createOrder]: createOrder,
+    [OPERATION_PATHS.orderStatus]: orderStatus,
+    [OPERATION_PATHS.orderCancel]: orderCancel,
+    [OPERATION_PATHS.payoutStatus]: payoutStatus,
+    [OPERATION_PATHS.balanceInquiry]: balanceInquiry,
+    [OPERATION_PATHS.transactionInitiation]: transactionInitiation,
+    [OPERATION_PATHS.settlePayout]: settlePayout,
+    [OPERATION_PATHS.registerWebhook]: registerWebhook,
+    [OPERATION_PATHS.spareWallet]: openSpareWallet,
+  },
+  pages: checkoutRoutes,
+};
 
 /** An in-process sandbox: `app.handle(new Request(…))` with no socket. */
 export function createSandbox(options: SandboxOptions = {}): SandboxApp {
@@ -61,12 +63,7 @@ export async function startSandbox(options: StartOptions = {}): Promise<RunningS
     fixtures: SANDBOX_FIXTURES,
     // Held answers go out (and are recorded) at close: closing never waits out a scenario's hang.
     // Closing twice is closing once: an interrupt's cleanup and the command's own may meet.
-    close: () =>
-      (closed ??= (async () => {
-        const closing = listening.close();
-        await app.close();
-        await closing;
-      })()),
+    close: () => (closed ??= Promise.all([listening.close(), app.close()]).then(() => {})),
   };
 }
 

@@ -3,7 +3,7 @@ import type { FaultName } from './faults.js';
 import { SANDBOX_RETRY_DELAYS_SECONDS, type WebhookEvent } from '../core/webhooks.js';
 import type { AttemptResult, Delivery } from '../webhooks/delivery.js';
 import { ScenarioSwitches, type ScenarioName } from './scenarios.js';
-import { tenantsWith, type Merchant, type WalletSeed } from './tenants.js';
+import { tenantsWith, type Merchant } from './tenants.js';
 
 /** The legitimate choices the profile leaves to a server: the suites must pass against every combination. */
 export interface SandboxVariant {
@@ -23,22 +23,11 @@ export interface SandboxVariant {
   longIds: 'keep' | 'refuse';
 }
 
-export const DEFAULT_VARIANT: SandboxVariant = {
-  createStatus: 201,
-  verify: 'raw',
-  replay: 'refuse',
-  toleranceSeconds: 300,
-  debitAt: 'initiation',
-  otherMethod: 405,
-  longIds: 'keep',
-};
-
 /** The variants the proof certifies: each choice takes a parity of row i's bits, so any two choices' values
- * meet in 8 rows (pairwise cover); row 0 is the default. */
+ * meet in 8 rows (pairwise cover); row 0, every parity even, is the default. */
 export function allVariants(): SandboxVariant[] {
   return Array.from({ length: 8 }, (_, i) => {
-    // 1 when the bits of i picked by `mask` have an odd sum.
-    const parity = (mask: number) => bitCount(i & mask) % 2 === 1;
+    const parity = (mask: number) => (i & mask).toString(2).replaceAll('0', '').length % 2 === 1;
     return {
       createStatus: parity(0b001) ? 200 : 201,
       verify: parity(0b010) ? 'canonical' : 'raw',
@@ -51,7 +40,7 @@ export function allVariants(): SandboxVariant[] {
   });
 }
 
-const bitCount = (n: number) => n.toString(2).replaceAll('0', '').length;
+export const DEFAULT_VARIANT: SandboxVariant = allVariants()[0]!;
 
 export interface SandboxOptions {
   variant?: Partial<SandboxVariant>;
@@ -130,32 +119,10 @@ export interface RecordedExchange {
   stalledMs?: number;
 }
 
-export interface ResolvedOptions {
-  variant: SandboxVariant;
-  faults: ReadonlySet<FaultName>;
-  clock: () => number;
-  log: (line: string) => void;
-  settleSeconds: number;
-  raceWindowMs: number;
-  maxBodyBytes: number;
-  record?: (exchange: RecordedExchange) => void;
-  /** This instance's armed scenarios: each fires once, then the sandbox behaves normally. */
-  scenarios: ScenarioSwitches;
-  /** Every merchant this sandbox knows (the demo ones first), and their wallets as they open. */
-  merchants: readonly Merchant[];
-  wallets: readonly WalletSeed[];
-  hangSeconds: number;
-  maxRecords: number;
-  /** The clock the sandbox's own timers wait on: the injected Clock, or real time. */
-  timerClock: Clock;
-  webhookUrl?: string;
-  allowRemoteWebhooks: boolean;
-  webhookRetryDelaysSeconds: readonly number[];
-  deliveryLog: (line: string) => void;
-  onDeliveryAttempt?: (attempt: DeliveryAttempt) => void;
-}
+/** The options with every default filled. */
+export type ResolvedOptions = ReturnType<typeof resolveOptions>;
 
-export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
+export function resolveOptions(options: SandboxOptions = {}) {
   const variant = { ...DEFAULT_VARIANT, ...options.variant };
   if (![200, 201].includes(variant.createStatus)) throw new RangeError('sandbox: variant.createStatus must be 200 or 201');
   if (!Number.isInteger(variant.toleranceSeconds) || variant.toleranceSeconds < 1) {
@@ -169,23 +136,25 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   const clock = options.clock;
   return {
     variant,
-    faults: new Set(options.faults ?? []),
+    faults: new Set(options.faults ?? []) as ReadonlySet<FaultName>,
     clock: typeof clock === 'object' ? () => clock.now() : (clock ?? Date.now),
+    /** The clock the sandbox's own timers wait on: the injected Clock, or real time. */
     timerClock: typeof clock === 'object' ? clock : systemClock,
     log: options.log ?? (() => {}),
     settleSeconds: options.settleSeconds ?? 2,
     raceWindowMs: options.raceWindowMs ?? 5,
     maxBodyBytes: options.maxBodyBytes ?? 64 * 1024,
-    ...(options.record ? { record: options.record } : {}),
+    record: options.record,
+    /** This instance's armed scenarios: each fires once, then the sandbox behaves normally. */
     scenarios,
+    /** Every merchant this sandbox knows (the demo ones first), and their wallets as they open. */
     merchants,
     wallets,
-    hangSeconds: scenarios.hangSeconds,
     maxRecords: options.maxRecords ?? 10_000,
-    ...(options.webhookUrl !== undefined ? { webhookUrl: options.webhookUrl } : {}),
+    webhookUrl: options.webhookUrl,
     allowRemoteWebhooks: options.allowRemoteWebhooks ?? false,
     webhookRetryDelaysSeconds: options.webhookRetryDelaysSeconds ?? SANDBOX_RETRY_DELAYS_SECONDS,
     deliveryLog: options.deliveryLog ?? options.log ?? (() => {}),
-    ...(options.onDeliveryAttempt ? { onDeliveryAttempt: options.onDeliveryAttempt } : {}),
+    onDeliveryAttempt: options.onDeliveryAttempt,
   };
 }

@@ -6,7 +6,7 @@ import { afterEach, expect, it } from 'vitest';
 import { canonicalize } from '../signer/canonical.js';
 import { jsonResponse, SandboxResponse } from './envelope.js';
 import { createApp } from './app.js';
-import type { PageRoute, Route, SandboxApp } from './context.js';
+import type { Routes, SandboxApp } from './context.js';
 import { listen, type Listening } from './http.js';
 import type { RecordedExchange, SandboxOptions } from './options.js';
 import { MERCHANT_A } from './tenants.js';
@@ -25,37 +25,29 @@ afterEach(async () => {
 
 const at = (status: number, text: string) => jsonResponse(status, { status: true, code: status, message: text });
 
-const routes: Array<Route | PageRoute> = [
-  { kind: 'operation', method: 'POST', path: '/now', handler: () => at(200, 'at once') },
-  {
-    kind: 'operation',
-    method: 'POST',
-    path: '/later',
-    handler: () => new Promise((resolve) => setTimeout(() => resolve(at(201, 'later')), 5)),
-  },
-  {
-    kind: 'operation',
-    method: 'POST',
-    path: '/throws',
-    handler: () => {
+const routes: Routes = {
+  operations: {
+    '/now': () => at(200, 'at once'),
+    '/later': () => new Promise((resolve) => setTimeout(() => resolve(at(201, 'later')), 5)),
+    '/throws': () => {
       throw new Error('a bug in the handler');
     },
+    '/rejects': () => Promise.reject(new Error('a bug, later')),
   },
-  { kind: 'operation', method: 'POST', path: '/rejects', handler: () => Promise.reject(new Error('a bug, later')) },
-  {
-    kind: 'page',
-    method: 'GET',
-    prefix: '/thenable/',
-    // Not a Promise, but what `await` would take: an object with a then.
-    handle: () => ({ then: (ok: (answer: SandboxResponse) => void) => ok(at(200, 'a thenable')) }) as unknown as Promise<SandboxResponse>,
-  },
-  {
-    kind: 'page',
-    method: 'GET',
-    prefix: '/page/',
-    handle: () => new SandboxResponse('<html><body>a page</body></html>', { status: 200, headers: { 'content-type': 'text/html' } }),
-  },
-];
+  pages: [
+    {
+      method: 'GET',
+      prefix: '/thenable/',
+      // Not a Promise, but what `await` would take: an object with a then.
+      handle: () => ({ then: (ok: (answer: SandboxResponse) => void) => ok(at(200, 'a thenable')) }) as unknown as Promise<SandboxResponse>,
+    },
+    {
+      method: 'GET',
+      prefix: '/page/',
+      handle: () => new SandboxResponse('<html><body>a page</body></html>', { status: 200, headers: { 'content-type': 'text/html' } }),
+    },
+  ],
+};
 
 async function serve(options: SandboxOptions = {}): Promise<string> {
   app = createApp(routes, { log: () => {}, ...options });

@@ -1,8 +1,9 @@
 // Scenarios: the sandbox misbehaves once each as a conforming server may (5xx, 429, a slow answer, a failed
 // payout), to judge a client's recovery (P-CLIENT). An authenticated request uses up one, in catalog order.
 import { setTimeout as sleep } from 'node:timers/promises';
+import { errorResponse, type SandboxResponse } from './envelope.js';
+import { parseNames, type FaultName } from './faults.js';
 import { OPERATION_PATHS } from './paths.js';
-import type { SandboxResponse } from './envelope.js';
 
 type ScenarioOperation = 'createOrder' | 'transactionInitiation';
 
@@ -74,23 +75,14 @@ export const DEFAULT_HANG_SECONDS = 30;
 /** The longest hold: a day. Timers fire at once past 2^31-1 ms (~24.8 days), so a longer hold would not hold. */
 export const MAX_HANG_SECONDS = 86_400;
 
-/** Checks scenario names given by a person; the error lists where to find the ones that exist. */
-export function parseScenarios(names: Iterable<string>): Set<ScenarioName> {
-  const given = [...names];
-  const unknown = given.filter((n) => !Object.hasOwn(SCENARIOS, n));
-  if (unknown.length > 0) {
-    throw new RangeError(
-      `unknown scenario ${unknown.map((n) => `"${n}"`).join(', ')}; run \`svc-conformance serve --list-scenarios\` to see them`,
-    );
-  }
-  return new Set(given as ScenarioName[]);
-}
+export const parseScenarios = (names: Iterable<string>) => parseNames(SCENARIOS, 'scenario', names);
 
 /** The armed scenarios of one sandbox instance; each fires once (`around` wraps every authenticated operation,
  * a handler asks `take` for an `outcome` one). */
 export class ScenarioSwitches {
   private readonly armed: Set<ScenarioName>;
-  private readonly applied = new WeakMap<SandboxResponse, ScenarioName>();
+  /** The scenario that shaped each answer it shaped, for the recording. */
+  readonly applied = new WeakMap<SandboxResponse, ScenarioName>();
   private readonly release = new AbortController();
 
   /** `onlyFor`: the one merchant the scenarios apply to; others' requests leave them armed (verify-client). */
@@ -110,29 +102,19 @@ export class ScenarioSwitches {
     return this.armed.delete(name);
   }
 
-  /** Notes that `response` was shaped by scenario `name`, for the recording. */
+  /** Notes that `response` was shaped by scenario `name`. */
   mark(response: SandboxResponse, name: ScenarioName): SandboxResponse {
     this.applied.set(response, name);
     return response;
   }
 
-  /** The scenario that shaped `response`, if any. */
-  appliedTo(response: SandboxResponse): ScenarioName | undefined {
-    return this.applied.get(response);
-  }
-
-  /** Runs one authenticated operation under the armed scenarios: `refuse` answers instead of it (with the app's
-   * `errorAnswer`, so the envelope faults still apply), `hold` holds its successful answer. */
-  async around(
-    path: string,
-    merchantId: string,
-    run: () => Promise<SandboxResponse>,
-    errorAnswer: (status: number, message: string) => SandboxResponse,
-  ): Promise<SandboxResponse> {
+  /** Runs one authenticated operation under the armed scenarios: `refuse` answers the error envelope instead of
+   * it (its `faults` applied), `hold` holds its successful answer. */
+  async around(path: string, merchantId: string, run: () => Promise<SandboxResponse>, faults: ReadonlySet<FaultName>) {
     const refusing = this.armedFor(path, 'refuse');
     const refusal = refusing === undefined ? undefined : (SCENARIOS[refusing] as ScenarioSpec).refusal;
     if (refusing !== undefined && refusal !== undefined && this.take(refusing, merchantId)) {
-      const response = errorAnswer(refusal.status, refusal.message);
+      const response = errorResponse(refusal.status, refusal.message, faults);
       if (refusal.retryAfter !== undefined) response.headers.set('retry-after', refusal.retryAfter);
       return this.mark(response, refusing);
     }

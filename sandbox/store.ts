@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import type { Beneficiary, Currency, OrderState, PayoutState, TransferMode } from '../schemas/types.js';
-import { PAYOUT_FIXTURES, WALLETS, type WalletSeed } from './tenants.js';
+import { PAYOUT_FIXTURES, WALLETS, type Wallet } from './tenants.js';
 
 export interface Order {
   merchantId: string;
@@ -39,14 +39,6 @@ export interface Payout {
   beneficiary?: Beneficiary;
 }
 
-export interface Wallet {
-  id: string;
-  merchantId: string;
-  environment: 'sandbox' | 'production';
-  currency: Currency;
-  balanceMinor: number;
-}
-
 /** A Map of at most `limit` entries: a new key past it forgets the oldest unpinned entry; `onSet` and
  * `onForget` let an index follow it. */
 export class BoundedMap<K, V> extends Map<K, V> {
@@ -81,13 +73,6 @@ export class BoundedMap<K, V> extends Map<K, V> {
     this.hooks.onSet?.(value);
     return this;
   }
-
-  override delete(key: K): boolean {
-    const value = super.get(key);
-    if (value !== undefined) this.hooks.onForget?.(value);
-    this.pinned.delete(key);
-    return super.delete(key);
-  }
 }
 
 /** The sandbox's memory, synchronous so a duplicate check and its insert never interleave (P-DUP-2); past
@@ -98,24 +83,23 @@ export class SandboxStore {
   readonly orders: BoundedMap<string, Order>;
   readonly payouts: BoundedMap<string, Payout>;
   readonly wallets = new Map<string, Wallet>();
-  /** Digests of the keys of forgotten orders and payouts: their identifiers stay used (P-DUP-5). */
-  private readonly forgottenOrderIds = new Set<string>();
-  private readonly forgottenPayoutIds = new Set<string>();
+  /** Digests of the identifiers of forgotten orders and payouts: they stay used (P-DUP-5). */
+  private readonly forgottenIds = new Set<string>();
   private sequence = 0;
   /** Told of every change of an order's or a payout's state, after it is made (the webhook sender listens). */
-  onChange: (change: { order: Order } | { payout: Payout }) => void = () => {};
+  changed: (change: { order: Order } | { payout: Payout }) => void = () => {};
 
   /** `wallets`: every wallet as it opens (default: the demo merchants'). */
-  constructor(now: number, maxRecords: number, wallets: readonly WalletSeed[] = WALLETS) {
+  constructor(now: number, maxRecords: number, wallets: readonly Wallet[] = WALLETS) {
     this.orders = new BoundedMap(maxRecords, {
       onSet: (order) => this.bySvcOrderId.set(order.svcOrderId, order),
       onForget: (order) => {
         if (this.bySvcOrderId.get(order.svcOrderId) === order) this.bySvcOrderId.delete(order.svcOrderId);
-        this.forgottenOrderIds.add(digest(key(order.merchantId, order.orderId)));
+        this.forgottenIds.add(digest('order', order.merchantId, order.orderId));
       },
     });
     this.payouts = new BoundedMap(maxRecords, {
-      onForget: (payout) => this.forgottenPayoutIds.add(digest(key(payout.merchantId, payout.payoutOrderId))),
+      onForget: (payout) => this.forgottenIds.add(digest('payout', payout.merchantId, payout.payoutOrderId)),
     });
     for (const w of wallets) this.wallets.set(w.id, { ...w });
     for (const seed of PAYOUT_FIXTURES) {
@@ -131,11 +115,6 @@ export class SandboxStore {
         createdAt: now - 86_400_000,
       });
     }
-  }
-
-  /** An order or a payout changed state: whoever listens is told. */
-  changed(change: { order: Order } | { payout: Payout }): void {
-    this.onChange(change);
   }
 
   /** Service-side identifiers: readable, unique within this sandbox's life. */
@@ -157,14 +136,9 @@ export class SandboxStore {
     return this.orders.get(key(merchantId, orderId));
   }
 
-  /** Whether a merchant's order_id belonged to an order that has since been forgotten (it stays used). */
-  orderIdForgotten(merchantId: string, orderId: number | string): boolean {
-    return this.forgottenOrderIds.has(digest(key(merchantId, orderId)));
-  }
-
-  /** Whether a merchant's payout_order_id belonged to a payout that has since been forgotten (it stays used). */
-  payoutIdForgotten(merchantId: string, payoutOrderId: number | string): boolean {
-    return this.forgottenPayoutIds.has(digest(key(merchantId, payoutOrderId)));
+  /** Whether a merchant's order_id (or payout_order_id) belonged to a record since forgotten: it stays used. */
+  forgotten(kind: 'order' | 'payout', merchantId: string, id: number | string): boolean {
+    return this.forgottenIds.has(digest(kind, merchantId, id));
   }
 
   payout(merchantId: string, payoutOrderId: number | string): Payout | undefined {
@@ -177,8 +151,7 @@ export class SandboxStore {
 
   /** Finds a payout by any merchant: only for the cross-merchant fault and the control endpoints. */
   payoutOfAnyMerchant(payoutOrderId: number | string): Payout | undefined {
-    for (const p of this.payouts.values()) if (p.payoutOrderId === String(payoutOrderId)) return p;
-    return undefined;
+    return [...this.payouts.values()].find((p) => p.payoutOrderId === String(payoutOrderId));
   }
 }
 
@@ -188,6 +161,6 @@ export function key(merchantId: string, id: number | string): string {
 }
 
 /** 8 bytes of SHA-256: enough to tell ids apart (a clash refuses one fresh id with 409, once in 2^64). */
-function digest(text: string): string {
-  return hash('sha256', text, 'hex').slice(0, 16);
+function digest(kind: 'order' | 'payout', merchantId: string, id: number | string): string {
+  return hash('sha256', `${kind}\u0000${key(merchantId, id)}`, 'hex').slice(0, 16);
 }

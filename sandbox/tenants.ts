@@ -13,12 +13,12 @@ export interface Merchant {
   environment: 'sandbox' | 'production';
 }
 
-export interface WalletSeed {
+export interface Wallet {
   id: string;
   merchantId: string;
   environment: 'sandbox' | 'production';
   currency: Currency;
-  /** Opening balance in minor units (paise, cents). */
+  /** In minor units (paise, cents): the opening balance in a seed. */
   balanceMinor: number;
 }
 
@@ -63,7 +63,7 @@ export const MERCHANTS: readonly Merchant[] = [MERCHANT_A, MERCHANT_B, MERCHANT_
 /** Demo merchant A's opening balance, minor units (1,000,000.00 INR); a merchant of a run gets the same. */
 const OPENING_BALANCE_MINOR = 100_000_000;
 
-export const WALLETS: readonly WalletSeed[] = [
+export const WALLETS: readonly Wallet[] = [
   { id: MERCHANT_A.walletId, merchantId: MERCHANT_A.id, environment: 'sandbox', currency: 'INR', balanceMinor: OPENING_BALANCE_MINOR },
   { id: MERCHANT_B.walletId, merchantId: MERCHANT_B.id, environment: 'sandbox', currency: 'INR', balanceMinor: 50_000_000 },
   { id: MERCHANT_A_LIVE.walletId, merchantId: MERCHANT_A.id, environment: 'production', currency: 'INR', balanceMinor: 0 },
@@ -101,7 +101,7 @@ export function runMerchant(random: (size: number) => Uint8Array = randomBytes):
 
 /** The demo merchants and wallets, then `extra` (each funded like merchant A's): no two share an id, API key
  * or wallet. */
-export function tenantsWith(extra: readonly Merchant[]): { merchants: readonly Merchant[]; wallets: readonly WalletSeed[] } {
+export function tenantsWith(extra: readonly Merchant[]): { merchants: readonly Merchant[]; wallets: readonly Wallet[] } {
   if (extra.length === 0) return { merchants: MERCHANTS, wallets: WALLETS };
   const merchants = [...MERCHANTS];
   const wallets = [...WALLETS];

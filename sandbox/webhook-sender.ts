@@ -38,7 +38,6 @@ export class WebhookSender {
     }
   }
 
-  /** The merchant's receiver, if one is registered. */
   urlOf(merchantId: string): string | undefined {
     return this.urls.get(merchantId);
   }
@@ -55,21 +54,19 @@ export class WebhookSender {
     return previous;
   }
 
-  /** Fires the event a change calls for, if any, to the merchant's receiver, if one is registered.
-   *  Returns the event's id, or undefined when nothing was sent. */
-  notify(change: StateChange): string | undefined {
+  /** Fires the event a change calls for, if any, to the merchant's receiver, if one is registered. */
+  notify(change: StateChange): void {
     const fault = (name: FaultName) => this.options.faults.has(name);
     let name = eventForState(change.subject, change.state);
     let data = change.record;
-    if (name === undefined) return undefined;
-    if (name === 'payout.failed' && fault('hook-silent-failures')) return undefined;
+    if (name === undefined || (name === 'payout.failed' && fault('hook-silent-failures'))) return;
     if (name === 'payout.processing' && fault('hook-contradicts-status')) {
       name = 'payout.success';
       data = { ...data, status: 'SUCCESS', message: 'Payout completed' };
     }
     const url = this.urls.get(change.merchantId);
     const merchant = this.options.merchants.find((m) => m.id === change.merchantId && m.environment === 'sandbox');
-    if (url === undefined || merchant === undefined || this.closed) return undefined;
+    if (url === undefined || merchant === undefined || this.closed) return;
     this.sequence += 1;
     const createdAt = this.options.clock();
     const event = {
@@ -79,7 +76,6 @@ export class WebhookSender {
       data,
     } as WebhookEvent;
     this.attempt(url, merchant, event, 1, undefined);
-    return event.event_id;
   }
 
   /** One attempt; a failure schedules the next after the retry delay, until the delays run out. */
@@ -124,7 +120,6 @@ export class WebhookSender {
     this.options.deliveryLog(`${new Date(this.options.clock()).toISOString()} webhook ${event.event} ${event.event_id} ${what}`);
   }
 
-  /** Whether an attempt is on its way or a retry is waiting for its time. */
   get busy(): boolean {
     return this.inFlight.size > 0 || this.scheduled > 0;
   }

@@ -45,7 +45,5 @@ export async function answerWire(app: SandboxApp, wire: WireRequest, received?: 
 /** The WHATWG Request for a wire request, its body handed over beside it (as bytes, not a stream to read);
  *  throws a TypeError for a malformed method, header or target. */
 function requestOf({ method, target, origin, headers }: WireRequest): Request {
-  const init = new Headers();
-  for (const [name, value] of headers) init.append(name, value);
-  return new Request(new URL(target, origin), { method, headers: init });
+  return new Request(new URL(target, origin), { method, headers: Array.from(headers, ([name, value]) => [name, value]) });
 }

@@ -2,17 +2,13 @@
 // databases do: a case-insensitive collation, a VARCHAR(64) or a VARCHAR(255) that cuts what it stores.
 import { OperationError, type OperationContext } from '../context.js';
 
-/** Past this many characters an identifier is "long" (variant `longIds: 'refuse'`, fault `dup-id-truncated`). */
+/** Past this many characters (code points, as a person counts them: an emoji is one) an identifier is "long"
+ * (variant `longIds: 'refuse'`, fault `dup-id-truncated`). */
 const LONG_ID_CHARACTERS = 64;
-
-/** Characters as a person counts them: code points, so an emoji is one. */
-function characters(text: string): number {
-  return [...text].length;
-}
 
 /** Under variant `longIds: 'refuse'`, a 400 for an identifier longer than the limit (P-DUP-5). */
 export function refuseLongId(ctx: OperationContext, field: 'order_id' | 'payout_order_id', id: unknown): void {
-  if (ctx.options.variant.longIds === 'refuse' && typeof id === 'string' && characters(id) > LONG_ID_CHARACTERS) {
+  if (ctx.options.variant.longIds === 'refuse' && typeof id === 'string' && [...id].length > LONG_ID_CHARACTERS) {
     throw new OperationError(400, `/${field}: at most ${LONG_ID_CHARACTERS} characters`);
   }
 }
@@ -22,7 +18,7 @@ export function refuseLongId(ctx: OperationContext, field: 'order_id' | 'payout_
 export function storedOrderId(ctx: OperationContext, id: number | string): number | string {
   if (typeof id !== 'string') return id;
   const width = ctx.fault('dup-id-truncated') ? LONG_ID_CHARACTERS : ctx.fault('dup-id-truncated-255') ? 255 : undefined;
-  return width !== undefined && characters(id) > width ? [...id].slice(0, width).join('') : id;
+  return width === undefined ? id : [...id].slice(0, width).join('');
 }
 
 /** The text an order_id is compared by: itself (P-DUP-4/5), or folded to lower case under `dup-id-case-insensitive`. */

@@ -1,6 +1,7 @@
 // Create Order validation (P-ORDER-1, P-ORDER-4, P-ERR-4) and the faults that loosen or tighten it: the
 // body is validated as a copy in which only a tolerated defect is patched, so each fault changes one part.
 import { decimalOf, minorUnitOf, toMinorUnits } from '../../schemas/amounts.js';
+import { getPath, setPath } from '../../core/predicates.js';
 import { requiredPaths } from '../../schemas/field-order.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
 import { OperationError, requireSchema, type OperationContext } from '../context.js';
@@ -46,25 +47,14 @@ function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The parent object of a dotted path and the last key, when every segment before it is an object. */
-function slot(root: Json, path: string): { parent: Json; key: string } | undefined {
-  const keys = path.split('.');
-  let parent: unknown = root;
-  for (const key of keys.slice(0, -1)) parent = isObject(parent) ? parent[key] : undefined;
-  return isObject(parent) ? { parent, key: keys[keys.length - 1]! } : undefined;
-}
-
 /** The body with the defects the active faults tolerate replaced by valid values, so the schema sees every
  * other defect exactly as before. */
 function toleratedCopy(body: Json, fault: (name: FaultName) => boolean): Json {
   const copy = structuredClone(body);
   if (fault('errors-null-field-accepted')) {
     // Parents before children: a null customer takes the stand-in's, whose fields are then all set.
-    for (const path of requiredPaths('order-create-request')) {
-      const at = slot(copy, path);
-      const standIn = slot(PLACEHOLDER, path)!;
-      if (at && at.parent[at.key] === null) at.parent[at.key] = structuredClone(standIn.parent[standIn.key]);
-    }
+    for (const path of requiredPaths('order-create-request'))
+      if (getPath(copy, path) === null) setPath(copy, path, structuredClone(getPath(PLACEHOLDER, path)));
   }
   if (fault('errors-zero-amount-accepted') && zeroOrNegative(copy.order_amount)) copy.order_amount = 1;
   if (fault('amount-zero-string-accepted') && zeroText(copy.order_amount)) copy.order_amount = 1;
@@ -111,19 +101,12 @@ export function validateCreateOrder(ctx: OperationContext): AcceptedOrder {
   }
 
   refuseAmountForm(ctx, 'order_amount', { string: 'order-amount-string-refused', number: 'order-amount-number-refused' });
-  requireSchema(
-    'order-create-request',
-    toleratedCopy(body, (name) => ctx.fault(name)),
-  );
+  requireSchema('order-create-request', toleratedCopy(body, ctx.fault));
   refuseLongId(ctx, 'order_id', body.order_id);
   crashOnEdgeText(ctx, customer);
   // outside the table only under errors-unknown-currency-accepted, read then with two decimals
   const currency = (typeof body.order_currency === 'string' ? body.order_currency : 'INR') as Currency;
-  const amountMinor = storedAmount(
-    ctx,
-    tolerated(body.order_amount, currency) ?? amountInMinorUnits(body.order_amount, currency, 'order_amount'),
-    currency,
-  );
+  const amountMinor = storedAmount(ctx, body.order_amount, currency);
 
   const name = typeof customer?.name === 'string' ? customer.name : '';
   if (ctx.fault('order-reject-non-ascii') && /[^\x20-\x7e]/.test(name)) {
@@ -144,9 +127,10 @@ export function validateCreateOrder(ctx: OperationContext): AcceptedOrder {
   };
 }
 
-/** The amount as stored: exact (P-AMOUNT-4), or under their faults cut to two decimals (DECIMAL(…,2)) or
- * wrapped past 2^31 - 1 (32-bit column). */
-function storedAmount(ctx: OperationContext, minor: number, currency: Currency): number {
+/** The order_amount in minor units as stored: exact (P-AMOUNT-4), or under their faults cut to two decimals
+ * (DECIMAL(…,2)) or wrapped past 2^31 - 1 (32-bit column). */
+function storedAmount(ctx: OperationContext, amount: unknown, currency: Currency): number {
+  const minor = tolerated(amount, currency) ?? amountInMinorUnits(amount, currency, 'order_amount');
   if (ctx.fault('amount-three-decimals-truncated') && minorUnitOf(currency) === 3) return minor - (minor % 10);
   if (ctx.fault('amount-large-int32')) return minor % 2 ** 31;
   return minor;

@@ -33,22 +33,12 @@ function storageKey(ctx: OperationContext, orderId: number | string): string {
 
 /** The order a new order_id collides with (P-DUP-1), or across merchants under `dup-global-ids`. */
 function duplicateOf(ctx: OperationContext, orderId: number | string): Order | undefined {
-  if (ctx.fault('dup-global-ids')) {
-    for (const order of ctx.store.orders.values()) if (comparedOrderId(ctx, order.orderId) === comparedOrderId(ctx, orderId)) return order;
-    return undefined;
-  }
-  return ctx.store.orders.get(storageKey(ctx, orderId));
+  if (!ctx.fault('dup-global-ids')) return ctx.store.orders.get(storageKey(ctx, orderId));
+  return [...ctx.store.orders.values()].find((order) => comparedOrderId(ctx, order.orderId) === comparedOrderId(ctx, orderId));
 }
 
 /** How old a record is when the faults that act later act: under the kit's revisit (12 s), above any one check's span. */
 const FORGETS_AFTER_MS = 10_000;
-
-function duplicateError(orderId: number | string): OperationError {
-  return new OperationError(
-    409,
-    `order_id ${JSON.stringify(String(orderId))} is already used by another order; a merchant order id must be unique`,
-  );
-}
 
 export const createOrder: OperationHandler = async (ctx) => {
   const accepted = validateCreateOrder(ctx);
@@ -59,17 +49,19 @@ export const createOrder: OperationHandler = async (ctx) => {
   const freed =
     (existing?.status === 'CANCELLED' && ctx.fault('dup-id-freed-on-cancel')) ||
     (existing !== undefined && ctx.fault('dup-memory-expires') && ctx.now() - existing.createdAt > FORGETS_AFTER_MS);
-  if (existing !== undefined && !freed && !ctx.fault('dup-allowed')) {
-    if (ctx.fault('dup-overwrites')) {
+  // A forgotten order's order_id stays used too (P-DUP-5), however many orders came after it.
+  const used =
+    existing === undefined ? ctx.store.forgotten('order', ctx.merchant.id, accepted.orderId) : !freed && !ctx.fault('dup-allowed');
+  if (used) {
+    if (existing !== undefined && ctx.fault('dup-overwrites')) {
       existing.amountMinor = accepted.amountMinor;
       existing.currency = accepted.currency;
       if (accepted.note !== undefined) existing.note = accepted.note;
       else delete existing.note;
     }
-    throw duplicateError(accepted.orderId);
+    const id = JSON.stringify(String(accepted.orderId));
+    throw new OperationError(409, `order_id ${id} is already used by another order; a merchant order id must be unique`);
   }
-  // A forgotten order's order_id stays used (P-DUP-5), however many orders came after it.
-  if (existing === undefined && ctx.store.orderIdForgotten(ctx.merchant.id, accepted.orderId)) throw duplicateError(accepted.orderId);
   const replaces = existing === undefined || freed;
   if (ctx.fault('dup-race')) await sleep(ctx.options.raceWindowMs);
   return insertOrder(ctx, accepted, replaces);
@@ -77,15 +69,7 @@ export const createOrder: OperationHandler = async (ctx) => {
 
 /** Stores the new order and answers it; `replaces`: it takes its order_id's place (none held it, or a freed one did). */
 function insertOrder(ctx: OperationContext, accepted: AcceptedOrder, replaces: boolean): SandboxResponse {
-  const order = newOrder(ctx, accepted);
-  const storeAt = storageKey(ctx, order.orderId);
-  // Under dup-allowed the second order is kept beside the first; lookups by order_id find the first.
-  ctx.store.orders.set(replaces ? storeAt : `${storeAt}\u0000${order.svcOrderId}`, order);
-  return createdResponse(ctx, order);
-}
-
-function newOrder(ctx: OperationContext, accepted: AcceptedOrder): Order {
-  return {
+  const order: Order = {
     ...accepted,
     merchantId: ctx.merchant.id,
     svcOrderId: ctx.fault('order-id-reused') ? 'SVC-00000001' : ctx.store.nextId('SVC'),
@@ -93,6 +77,10 @@ function newOrder(ctx: OperationContext, accepted: AcceptedOrder): Order {
     createdAt: ctx.now(),
     origin: ctx.origin,
   };
+  const storeAt = storageKey(ctx, order.orderId);
+  // Under dup-allowed the second order is kept beside the first; lookups by order_id find the first.
+  ctx.store.orders.set(replaces ? storeAt : `${storeAt}\u0000${order.svcOrderId}`, order);
+  return createdResponse(ctx, order);
 }
 
 /** The create-order envelope (P-ORDER-2) with the order record (P-ORDER-3). */
@@ -110,9 +98,7 @@ function createdResponse(ctx: OperationContext, order: Order): SandboxResponse {
           ? Number(order.orderId)
           : order.orderId,
       order_status: ctx.fault('order-status-pending') ? 'PENDING' : order.status,
-      payment_link: ctx.fault('order-link-relative')
-        ? `/checkout/${encodeURIComponent(order.svcOrderId)}`
-        : paymentLink(ctx.origin, order.svcOrderId),
+      payment_link: paymentLink(ctx.fault('order-link-relative') ? '' : ctx.origin, order.svcOrderId),
     },
   });
 }
@@ -143,7 +129,9 @@ export function statusRecord(order: Order, origin: string): Record<string, unkno
 function lookUp(ctx: OperationContext, anyMerchant = false): Order {
   requireSchema('order-lookup-request', ctx.body);
   const orderId = ctx.body.order_id as number | string;
-  const found = ctx.store.orders.get(storageKey(ctx, orderId)) ?? (anyMerchant ? orderOfAnyMerchant(ctx.store, orderId) : undefined);
+  const found =
+    ctx.store.orders.get(storageKey(ctx, orderId)) ??
+    (anyMerchant ? [...ctx.store.orders.values()].find((o) => String(o.orderId) === String(orderId)) : undefined);
   // Under `state-read-replica-lag` reads go to a replica that has not seen the last 5 s of writes.
   const order = found !== undefined && ctx.fault('state-read-replica-lag') && ctx.now() - found.createdAt < 5000 ? undefined : found;
   if (order === undefined) {
@@ -152,11 +140,6 @@ function lookUp(ctx: OperationContext, anyMerchant = false): Order {
   // Under `state-expiry-job-rewrites` a sweep expires orders by age alone, final ones too.
   if (ctx.fault('state-expiry-job-rewrites') && ctx.now() - order.createdAt > FORGETS_AFTER_MS) order.status = 'EXPIRED';
   return settleOrder(order, ctx.now(), ctx.store);
-}
-
-function orderOfAnyMerchant(store: SandboxStore, orderId: number | string): Order | undefined {
-  for (const order of store.orders.values()) if (String(order.orderId) === String(orderId)) return order;
-  return undefined;
 }
 
 export const orderStatus: OperationHandler = (ctx) =>

@@ -4,9 +4,8 @@ import { minorUnitOf } from '../../schemas/amounts.js';
 import type { PayoutState } from '../../schemas/types.js';
 import { formatDate, minorToText } from '../envelope.js';
 import type { FaultName } from '../faults.js';
-import type { Payout, SandboxStore, Wallet } from '../store.js';
+import type { Payout, SandboxStore } from '../store.js';
 
-/** The record's `message` for each outcome of the payout rules. */
 const PAYOUT_MESSAGES = {
   insufficientBalance: 'Insufficient wallet balance',
   bankRejected: 'Beneficiary bank rejected the transfer',
@@ -56,7 +55,6 @@ export function settleIfDue(payout: Payout, now: number, store: SandboxStore): v
  * concurrent payouts would overdraw the wallet (P-MONEY-3). */
 const awaitingDebit = new WeakSet<Payout>();
 
-/** Marks a new payout's debit as due at settlement (debitAt 'settlement'). */
 export function debitAtSettlement(payout: Payout): void {
   awaitingDebit.add(payout);
 }
@@ -94,16 +92,11 @@ const ALLOWED_FROM: Readonly<Record<SettlementTarget, readonly PayoutState[]>> =
 
 /** The control endpoint's transition: FAILED refunds the debit (P-OPS-4), REVERSED credits it back; returns
  * the reason for a 422 when not allowed. */
-export function settle(
-  payout: Payout,
-  target: SettlementTarget,
-  wallet: Wallet | undefined,
-  store: SandboxStore,
-  keepFailedDebit: boolean,
-): string | undefined {
+export function settle(payout: Payout, target: SettlementTarget, store: SandboxStore, keepFailedDebit: boolean): string | undefined {
   if (!ALLOWED_FROM[target].includes(payout.status)) {
     return `a ${payout.status} payout cannot be moved to ${target}; allowed from: ${ALLOWED_FROM[target].join(', ')}`;
   }
+  const wallet = store.wallets.get(payout.walletId);
   switch (target) {
     case 'SUCCESS':
       markSuccess(payout, store);

@@ -7,7 +7,8 @@ import type { TransactionInitiationRequest } from '../../schemas/types.js';
 import { refuseLongId } from './identifiers.js';
 import { OperationError, requireSchema, type OperationContext, type OperationHandler } from '../context.js';
 import { errorResponse, jsonResponse, minorToText, successResponse, type SandboxResponse } from '../envelope.js';
-import type { Payout, Wallet } from '../store.js';
+import type { Payout } from '../store.js';
+import type { Wallet } from '../tenants.js';
 import { amountInMinorUnits, refuseAmountForm } from './request-amount.js';
 import {
   SETTLEMENT_TARGETS,
@@ -115,25 +116,19 @@ function debitAsOfLedger(ctx: OperationContext): void {
   }
 }
 
-/** The payout amount in minor units (P-AMOUNT: either form, by value); beyond the sandbox's limit a 422. */
-function payoutAmountMinor(ctx: OperationContext, request: TransactionInitiationRequest): number {
-  const minor = amountInMinorUnits(request.amount, request.currency, 'amount');
-  if (minor > PAYOUT_LIMIT_MINOR) {
-    throw new OperationError(
-      422,
-      `amount ${String(request.amount)} exceeds the sandbox's per-payout limit of ${minorToText(PAYOUT_LIMIT_MINOR)}`,
-    );
-  }
-  return minor;
-}
-
 /** Transaction Initiation (P-OPS-3, P-OPS-4): synchronous from duplicate check to insert, so concurrent
  * initiations cannot interleave (P-OPS-5, P-MONEY-3); each race fault puts an await in it. */
 export const transactionInitiation: OperationHandler = async (ctx) => {
   refuseAmountForm(ctx, 'amount', { string: 'ops-amount-string-refused' });
   const request = requireInitiationSchema(ctx);
   refuseLongId(ctx, 'payout_order_id', request.payout_order_id);
-  const amountMinor = payoutAmountMinor(ctx, request);
+  const amountMinor = amountInMinorUnits(request.amount, request.currency, 'amount');
+  if (amountMinor > PAYOUT_LIMIT_MINOR) {
+    throw new OperationError(
+      422,
+      `amount ${String(request.amount)} exceeds the sandbox's per-payout limit of ${minorToText(PAYOUT_LIMIT_MINOR)}`,
+    );
+  }
   const wallet = lookupWallet(ctx, request.svc_wallet_id, ctx.fault('tenant-initiate'));
   if ('refused' in wallet) {
     const foreign = ctx.store.wallets.get(request.svc_wallet_id);
@@ -144,7 +139,7 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
   const payoutOrderId = String(request.payout_order_id);
   // A forgotten payout's payout_order_id stays used too (P-DUP-5).
   const used =
-    ctx.store.payout(ctx.merchant.id, payoutOrderId) !== undefined || ctx.store.payoutIdForgotten(ctx.merchant.id, payoutOrderId);
+    ctx.store.payout(ctx.merchant.id, payoutOrderId) !== undefined || ctx.store.forgotten('payout', ctx.merchant.id, payoutOrderId);
   if (used && !ctx.fault('ops-initiate-duplicate')) {
     if (ctx.fault('money-duplicate-debits') && amountMinor <= wallet.balanceMinor) wallet.balanceMinor -= amountMinor;
     throw new OperationError(409, `duplicate payout_order_id: ${payoutOrderId} was already used by this merchant`);
@@ -233,13 +228,7 @@ export const settlePayout: OperationHandler = (ctx) => {
   const payout = ctx.store.payout(ctx.merchant.id, id as string | number);
   if (payout === undefined) throw new OperationError(404, PAYOUT_NOT_FOUND);
   settleIfDue(payout, ctx.now(), ctx.store);
-  const refusal = settle(
-    payout,
-    status as SettlementTarget,
-    ctx.store.wallets.get(payout.walletId),
-    ctx.store,
-    ctx.fault('ops-failed-debits'),
-  );
+  const refusal = settle(payout, status as SettlementTarget, ctx.store, ctx.fault('ops-failed-debits'));
   if (refusal !== undefined) throw new OperationError(422, refusal);
   const wallet = ctx.store.wallets.get(payout.walletId);
   if (status === 'REVERSED' && wallet !== undefined && ctx.fault('money-reversal-not-refunded')) wallet.balanceMinor -= payout.amountMinor;

@@ -18,9 +18,11 @@ export const registerWebhook: OperationHandler = (ctx) => {
   if (typeof url === 'string') {
     const problem = webhookUrlProblem(url);
     if (problem !== undefined) throw new OperationError(400, `url cannot be used: ${problem}`);
-    // Sandbox policy: the demo credentials are public, so only loopback receivers, or the one the
-    // operator chose (serve --webhook-url, which a run puts back when it ends).
-    if (!ctx.options.allowRemoteWebhooks && !isLoopbackHost(new URL(url).hostname) && !isOperatorsUrl(url, ctx.options.webhookUrl)) {
+    // Sandbox policy: the demo credentials are public, so only loopback receivers, or the one the operator
+    // chose however it is spelled (serve --webhook-url, which a run puts back when it ends).
+    const { hostname, href } = new URL(url);
+    const operators = ctx.options.webhookUrl;
+    if (!ctx.options.allowRemoteWebhooks && !isLoopbackHost(hostname) && (operators === undefined || href !== new URL(operators).href)) {
       throw new OperationError(
         403,
         'url must be on this machine (127.0.0.0/8, ::1 or localhost): the demo credentials are public, so this sandbox delivers elsewhere only when started with serve --allow-remote-webhooks',
@@ -33,8 +35,3 @@ export const registerWebhook: OperationHandler = (ctx) => {
     url === null ? 'Webhook registration removed' : 'Webhook registered',
   );
 };
-
-/** Whether the URL is the one the sandbox was started with (serve --webhook-url), however it is spelled. */
-function isOperatorsUrl(url: string, operators: string | undefined): boolean {
-  return operators !== undefined && new URL(url).href === new URL(operators).href;
-}
