@@ -22,8 +22,8 @@ export interface BodyLimits {
   onStop?: 'destroy' | 'pause';
 }
 
-/** The one account of a bounded read: for a stream (readBounded) and for undici's chunks (suites/dispatch.ts). */
-export class BoundedCollector {
+/** The one account of a bounded read (readBounded's). */
+class BoundedCollector {
   private readonly kept: Buffer[] = [];
   private keptBytes = 0;
   private receivedBytes = 0;

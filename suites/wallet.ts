@@ -93,7 +93,7 @@ export interface Try {
   expected: Decimal;
 }
 
-const ZERO: Decimal = { units: 0n, scale: 0 };
+export const ZERO: Decimal = { units: 0n, scale: 0 };
 
 /** What a payout record says it did to the balance: its amount out once debited, back once REVERSED. */
 export function payoutEffect(record: Json | undefined): Decimal {

@@ -13,7 +13,7 @@ import {
 } from '../requests.js';
 import { paying } from './operations.js';
 import { alterLastCharacter, creating, expectRefused } from './shared-auth.js';
-import { amountNumber, balanceChange, ownAmount } from '../wallet.js';
+import { amountNumber, balanceChange, ownAmount, ZERO } from '../wallet.js';
 import { shown } from './shown.js';
 
 /** An Order Cancel signed wrong is refused, and the order is still UN_PAID. */
@@ -53,7 +53,7 @@ async function refusedInitiationPaysNothing(ctx: CheckContext): Promise<void> {
     const label = `Payout Status of the refused payout's payout_order_id${suffix}`;
     const why = 'after a Transaction Initiation refused with 401 its payout_order_id must be unknown: no payout was made (P-AUTH-5)';
     expectStatus(await payoutStatus(ctx, body.payout_order_id as string, label), [404], why);
-    return { amount, expected: { units: 0n, scale: 0 } };
+    return { amount, expected: ZERO };
   });
 }
 

@@ -6,6 +6,7 @@ import { concurrencyOf } from '../settings.js';
 import type { Exchange } from '../http.js';
 import {
   afterSettleWait,
+  awaitsSettlement,
   type Decimal,
   decimalEquals,
   decimalMinus,
@@ -21,12 +22,19 @@ import {
 import { paying } from './operations.js';
 import { warmConnections } from './races.js';
 import { spareWallet } from './spare-wallet.js';
-import { amountNumber, balanceChange, otherActivityAfterMiss, ownAmount, readBalance, walletCurrency, type Balance } from '../wallet.js';
+import {
+  amountNumber,
+  balanceChange,
+  otherActivityAfterMiss,
+  ownAmount,
+  readBalance,
+  walletCurrency,
+  ZERO,
+  type Balance,
+} from '../wallet.js';
 import { shown } from './shown.js';
 
 type Json = Record<string, unknown>;
-
-const ZERO: Decimal = { units: 0n, scale: 0 };
 
 /** A spare wallet's balance (readBalance, naming the wallet), written to its currency's minor unit so one more minor unit is exact. */
 async function spareBalance(ctx: CheckContext, walletId: string, label: string): Promise<Balance> {
@@ -51,7 +59,6 @@ const recordOf = (exchange: Exchange, why: string): Json => expectData(exchange,
 
 /** Whether a record says its amount has not left the wallet yet (P-OPS-4: the debit may wait for settlement). */
 const undebited = (record: Json): boolean => record.amount_debited !== 'YES';
-const SETTLING: readonly unknown[] = ['PROCESSING', 'PENDING'];
 
 /** This run's payouts per spare wallet still in flight, debit to come: a server that debits at settlement
  *  holds them back though Balance Inquiry shows them, so a whole-balance payout may rightly FAIL. */
@@ -112,7 +119,7 @@ async function exactBalance(ctx: CheckContext): Promise<void> {
   const exchange = await initiatePayout(ctx, body, `initiate ${decimalText(whole.balance)} ${whole.currency}: exactly the whole balance`);
   const record = recordOf(exchange, 'a payout of the whole balance must answer a payout record (P-OPS-3)');
   if (record.status !== 'FAILED') {
-    if (SETTLING.includes(record.status) && undebited(record)) inFlightOn(ctx, walletId).add(String(body.payout_order_id));
+    if (awaitsSettlement(record) && undebited(record)) inFlightOn(ctx, walletId).add(String(body.payout_order_id));
     return;
   }
   const after = await spareBalance(ctx, walletId, "the spare wallet's balance after the refused whole-balance payout");
@@ -206,14 +213,14 @@ async function refusedMovesNothing(ctx: CheckContext): Promise<void> {
   // A debit still to come (amount_debited NO) would land while the balance is measured: wait for the
   // payout to settle first. One already taken (YES) is in the balance now, so no wait is needed.
   const firstRecord =
-    undebited(initiated) && SETTLING.includes(initiated.status)
+    undebited(initiated) && awaitsSettlement(initiated)
       ? await settledPayout(ctx, first.payout_order_id as string, 'Payout Status until the first payout settles')
       : initiated;
   if (firstRecord === undefined)
     throw new CheckSkipped(
       `not judged: the first payout was still PROCESSING or PENDING with amount_debited NO ${afterSettleWait(ctx)}, so the balance could not be measured without its own debit`,
     );
-  const firstFinal = !SETTLING.includes(firstRecord.status);
+  const firstFinal = !awaitsSettlement(firstRecord);
 
   await balanceChange(ctx, 'P-MONEY-4', async (before, suffix) => {
     const amount = ownAmount(ctx, before.currency);

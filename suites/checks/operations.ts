@@ -22,7 +22,7 @@ import {
   payoutStatus,
   settledPayout,
 } from '../requests.js';
-import { amountNumber, balanceChange, debitTaken, ownAmount, readBalance, walletCurrency } from '../wallet.js';
+import { amountNumber, balanceChange, debitTaken, ownAmount, readBalance, walletCurrency, ZERO } from '../wallet.js';
 import { shown } from './shown.js';
 
 type Json = Record<string, unknown>;
@@ -104,7 +104,7 @@ async function initiateInsufficient(ctx: CheckContext): Promise<void> {
 async function balanceUnchangedOnFailure(ctx: CheckContext): Promise<void> {
   await balanceChange(ctx, 'P-OPS-4', async (before) => {
     // Beyond the balance by an amount of this run's own, so each try's payout differs (see wallet.ts).
-    const amount = decimalPlus(before.balance.units < 0n ? { units: 0n, scale: 0 } : before.balance, ownAmount(ctx, before.currency));
+    const amount = decimalPlus(before.balance.units < 0n ? ZERO : before.balance, ownAmount(ctx, before.currency));
     const body = payoutRequest(ctx, amountNumber(amount), before.currency);
     const exchange = await initiatePayout(ctx, body, `initiate ${String(body.amount)} ${before.currency}, more than the balance`);
     let record = isSuccess(exchange) ? dataOf(exchange) : undefined;
@@ -115,7 +115,7 @@ async function balanceUnchangedOnFailure(ctx: CheckContext): Promise<void> {
         unusable: `a payout beyond the balance did not end FAILED (${record ? `it is ${String(record.status)}` : `answered HTTP ${exchange.response?.status ?? 0}`}; see OPS-INITIATE-INSUFFICIENT), so there is no failed payout to check`,
       };
     }
-    return { amount, expected: { units: 0n, scale: 0 } };
+    return { amount, expected: ZERO };
   });
 }
 

@@ -12,14 +12,12 @@ import {
   orderLookup,
   payoutRequest,
   validOrder,
-  type Decimal,
 } from '../requests.js';
-import { amountNumber, balanceChange, ownAmount, walletCurrency } from '../wallet.js';
+import { amountNumber, balanceChange, ownAmount, walletCurrency, ZERO } from '../wallet.js';
 import { shown } from './shown.js';
 import { creating } from './shared-auth.js';
 
 const other = (ctx: CheckContext): Credentials => ctx.config.otherMerchant!;
-const ZERO: Decimal = { units: 0n, scale: 0 };
 
 /** An order of the other merchant; returns its order_id. */
 async function otherMerchantsOrder(ctx: CheckContext): Promise<string | number> {
