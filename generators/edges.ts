@@ -59,10 +59,11 @@ const ZERO: readonly AmountEdge[] = [
 ];
 
 /** Exact minor-unit values in 0-, 2- and 3-decimal currencies, several of them binary-float traps
- *  (0.07 × 100 is 7.000000000000001, 1.005 × 1000 is 1004.9999999999999). */
+ *  (0.07 × 100 is 7.000000000000001, 1.005 × 1000 is 1004.9999999999999; a 4-byte float keeps 16777216). */
 const EXACT: readonly AmountEdge[] = [
   ...bothForms('exact', '1', 'JPY', 'one minor unit, 0 decimals'),
   ...bothForms('exact', '1234', 'KRW', '0 decimals'),
+  ...bothForms('exact', '16777217', 'JPY', '2^24 + 1, the first whole number a single-precision float cannot hold'),
   ...bothForms('exact', '0.01', 'INR', 'one minor unit'),
   ...bothForms('exact', '0.07', 'USD', 'a float trap'),
   ...bothForms('exact', '1499.99', 'EUR', 'a float trap'),

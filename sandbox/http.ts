@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import type { AddressInfo, Socket } from 'node:net';
 import { readBounded } from '../common/bounded-body.js';
 import type { ReceivedOn, SandboxApp } from './context.js';
+import { SandboxResponse } from './envelope.js';
 import { answerWire, unreadableRequest, type WireAnswer } from './wire.js';
 
 export interface ListenOptions {
@@ -60,8 +61,13 @@ export async function listen(app: SandboxApp, options: ListenOptions = {}): Prom
   };
 }
 
+/** Connections where, under `http-body-unread`, a refusal left its body: the next request is read from it. */
+const desynced = new WeakSet<Socket>();
+const BAD_REQUEST: WireAnswer = { response: new SandboxResponse('Bad Request', { status: 400 }), closeAfter: true };
+
 /** Reads a request's body within the limit, has the app answer it, and writes the answer. */
 async function respond(app: SandboxApp, req: IncomingMessage, res: ServerResponse, origin: string, received: ReceivedOn) {
+  if (desynced.delete(req.socket)) return write(res, req, BAD_REQUEST, false);
   let answer: WireAnswer;
   try {
     const limit = app.options.maxBodyBytes;
@@ -70,6 +76,7 @@ async function respond(app: SandboxApp, req: IncomingMessage, res: ServerRespons
     const wire = { method: req.method ?? 'GET', target: req.url ?? '/', origin, headers: pairs(req.rawHeaders) };
     const unread = app.options.faults.has('http-chunked-body-empty') && req.headers['transfer-encoding'] !== undefined;
     answer = await answerWire(app, { ...wire, body: read.stopped ? 'too-large' : unread ? Buffer.alloc(0) : read.kept }, received);
+    if (app.options.faults.has('http-body-unread') && answer.response.status === 401 && read.receivedBytes > 0) desynced.add(req.socket);
   } catch {
     // A client gone mid-body, or an answer that failed (a recording, a log sink).
     answer = unreadableRequest(app);

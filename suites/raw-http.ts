@@ -29,6 +29,8 @@ export interface RawRequest {
   body: string;
   /** The signature it was sent with, once sent: hidden from its evidence, as TargetClient hides its own. */
   signature?: string;
+  /** Signed over other text, so authentication refuses it. */
+  signedWrong?: boolean;
 }
 
 /** One answer as it came off the wire. */
@@ -52,7 +54,8 @@ function requestBytes(ctx: CheckContext, request: RawRequest, host: string, clos
   const timestamp = String(ctx.nowSeconds());
   const body = Buffer.from(request.body, 'utf8');
   const { merchant } = ctx.config;
-  const signature = (request.signature = hmacSha256Hex(merchant.secretKey, request.body + timestamp));
+  const signed = `${request.signedWrong === true ? ' ' : ''}${request.body}${timestamp}`;
+  const signature = (request.signature = hmacSha256Hex(merchant.secretKey, signed));
   const headers = headersOf({ label: request.label, path: request.path }, merchant, {
     method: 'POST',
     timestamp,

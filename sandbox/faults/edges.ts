@@ -23,6 +23,11 @@ export const EDGE_FAULTS = {
       'HTTP-CHUNKED-BODY',
       'a body sent with Transfer-Encoding: chunked is read as empty, as a server reading Content-Length bytes does',
     ],
+    'http-body-unread': [
+      'P-HTTP-3',
+      'HTTP-CONTENT-LENGTH',
+      'a request refused at authentication leaves its unread body on a kept-alive connection, and the next request there is parsed from it: 400 Bad Request',
+    ],
     'http-repeated-key-last-wins': [
       'P-HTTP-4',
       'HTTP-REPEATED-KEYS',
@@ -46,6 +51,11 @@ export const EDGE_FAULTS = {
       'P-AMOUNT-4',
       'AMOUNT-KEPT-EXACTLY',
       'order amounts in a 3-decimal currency (KWD, BHD, OMR) are stored cut to 2 decimals (a DECIMAL(…,2) column)',
+    ],
+    'amount-float32': [
+      'P-AMOUNT-4',
+      'AMOUNT-KEPT-EXACTLY',
+      'order amounts are stored as single-precision floats (a FLOAT column): 16777217 JPY reads back as 16777216',
     ],
     'amount-large-int32': [
       'P-AMOUNT-4',
@@ -118,6 +128,11 @@ export const EDGE_FAULTS = {
     ],
   }),
   ...faultsOf('tenants', {
+    'tenant-status-cache': [
+      'P-TENANT-1',
+      'TENANT-ORDER-STATUS',
+      "Order Status answers are cached 5 s by order_id, the merchant left out of the key: after its owner reads an order, another merchant's read of that order_id gets the owner's answer",
+    ],
     'tenant-order-status': [
       'P-TENANT-1',
       'TENANT-ORDER-STATUS',

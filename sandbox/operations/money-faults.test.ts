@@ -108,6 +108,19 @@ const CASES: FaultCase[] = [
     on: [200, 404],
   },
   {
+    // B's own read fills the cache: A's read of the same order_id then gets B's answer.
+    fault: 'tenant-status-cache',
+    observe: async (faults) => {
+      const s = orderSandbox({ faults });
+      await createdOrder(s, orderBody('ORD-OF-B'), MERCHANT_B);
+      const before = (await s.status('ORD-OF-B')).status;
+      await s.status('ORD-OF-B', MERCHANT_B);
+      return [before, (await s.status('ORD-OF-B')).status];
+    },
+    off: [404, 404],
+    on: [404, 200],
+  },
+  {
     fault: 'tenant-order-cancel',
     observe: async (faults) => {
       const s = orderSandbox({ faults });

@@ -128,11 +128,13 @@ export function validateCreateOrder(ctx: OperationContext): AcceptedOrder {
 }
 
 /** The order_amount in minor units as stored: exact (P-AMOUNT-4), or under their faults cut to two decimals
- * (DECIMAL(…,2)) or wrapped past 2^31 - 1 (32-bit column). */
+ * (DECIMAL(…,2)), wrapped past 2^31 - 1 (32-bit column) or rounded to a 4-byte float (FLOAT column). */
 function storedAmount(ctx: OperationContext, amount: unknown, currency: Currency): number {
   const minor = tolerated(amount, currency) ?? amountInMinorUnits(amount, currency, 'order_amount');
   if (ctx.fault('amount-three-decimals-truncated') && minorUnitOf(currency) === 3) return minor - (minor % 10);
   if (ctx.fault('amount-large-int32')) return minor % 2 ** 31;
+  const scale = 10 ** minorUnitOf(currency);
+  if (ctx.fault('amount-float32')) return Math.round(Math.fround(minor / scale) * scale);
   return minor;
 }
 

@@ -176,6 +176,7 @@ const CASES: FaultCase[] = [
   },
   { fault: 'amount-three-decimals-truncated', observe: (s) => amountReadBack(s, 'F-3D', '12.345', 'KWD'), off: '12.345', on: '12.340' },
   { fault: 'amount-large-int32', observe: (s) => amountReadBack(s, 'F-L', 99999999.99), off: '99999999.99', on: '14100654.07' },
+  { fault: 'amount-float32', observe: (s) => amountReadBack(s, 'F-F', 16777217, 'JPY'), off: '16777217', on: '16777216' },
   {
     fault: 'dup-id-case-insensitive',
     observe: async (s) => [(await s.create(orderBody('F-Case'))).status, (await s.create(orderBody('f-case'))).status],
@@ -243,11 +244,25 @@ describe('wire and edges fault switches', () => {
     expect(statuses).toEqual([201, 401]);
   });
 
+  it('http-body-unread: after a refused signature, the next request on the connection is read from its body', async () => {
+    const statuses: number[] = [];
+    for (const faults of [[], ['http-body-unread']] as FaultName[][]) {
+      const sandbox = await startSandbox({ port: 0, clock: () => T0, faults });
+      try {
+        statuses.push(await afterRefusal(sandbox.baseUrl));
+      } finally {
+        await sandbox.close();
+      }
+    }
+    expect(statuses).toEqual([201, 400]);
+  });
+
   it('every wire and edges fault has a case here', () => {
     const ours = (Object.keys(FAULTS) as FaultName[]).filter(
       (f) => ['wire', 'edges'].includes(FAULTS[f].area) || f === 'auth-window-past-only',
     );
-    expect(new Set([...CASES.map((c) => c.fault), 'http-content-length-chars', 'http-chunked-body-empty'])).toEqual(new Set(ours));
+    const own = ['http-content-length-chars', 'http-chunked-body-empty', 'http-body-unread'];
+    expect(new Set([...CASES.map((c) => c.fault), ...own])).toEqual(new Set(ours));
   });
 });
 
@@ -273,6 +288,32 @@ async function rawCreate(baseUrl: string, payload: unknown): Promise<{ length: n
   const split = raw.indexOf('\r\n\r\n');
   const length = Number(/content-length:\s*(\d+)/i.exec(raw.subarray(0, split).toString('latin1'))?.[1]);
   return { length, bytes: raw.length - split - 4 };
+}
+
+/** A Create Order refused for its signature, then a correct one on the same kept-alive connection: the second's status. */
+async function afterRefusal(baseUrl: string): Promise<number> {
+  const { Agent, request } = await import('node:http');
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const send = async (id: string, signature?: string) => {
+    const signed = signedRequest({ options: { clock: () => T0 } } as never, { path: OPERATION_PATHS.createOrder, payload: orderBody(id) });
+    const headers: Record<string, string> = {};
+    signed.headers.forEach((value, name) => (headers[name] = value));
+    if (signature !== undefined) headers['x-signature'] = signature;
+    const body = Buffer.from(await signed.text());
+    return new Promise<number>((resolve, reject) => {
+      const req = request(`${baseUrl}${OPERATION_PATHS.createOrder}`, { method: 'POST', headers, agent }, (res) => {
+        res.resume().on('end', () => resolve(res.statusCode ?? 0));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  };
+  try {
+    expect(await send('UNREAD-1', '0'.repeat(64))).toBe(401);
+    return await send('UNREAD-2');
+  } finally {
+    agent.destroy();
+  }
 }
 
 /** A signed Create Order whose body node's client streams in two chunks (Transfer-Encoding: chunked): the status. */

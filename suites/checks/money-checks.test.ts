@@ -21,6 +21,7 @@ const OUR_FAULTS: FaultName[] = [
   'ops-initiate-race',
   'ops-cancel-race',
   'tenant-order-status',
+  'tenant-status-cache',
   'tenant-order-cancel',
   'tenant-balance',
   'tenant-initiate',

@@ -16,7 +16,7 @@ import {
   type RawOptions,
   type RawRequest,
 } from '../raw-http.js';
-import { CREATE_ORDER_PATH, expectOrderCreated, PAYOUT_STATUS_PATH, validOrder } from '../requests.js';
+import { CREATE_ORDER_PATH, createOrder, expectOrderCreated, isSuccess, PAYOUT_STATUS_PATH, validOrder } from '../requests.js';
 import { creating } from './shared-auth.js';
 import { shown } from './shown.js';
 
@@ -163,12 +163,26 @@ export async function contentLength(ctx: CheckContext, options: RawOptions = {})
     if (answer.headers['content-length'] !== undefined && answer.body.some((byte) => byte > 0x7f)) judgedNonAscii++;
   }
 
-  const broken: RawRequest = {
-    label: 'Create Order with invalid JSON, on a kept-alive connection',
-    path: CREATE_ORDER_PATH,
-    body: '{"order_id":',
-  };
-  const next: RawRequest = {
+  const invalid = { label: 'Create Order with invalid JSON, on a kept-alive connection', path: CREATE_ORDER_PATH, body: '{"order_id":' };
+  await usableAfter(ctx, invalid, options);
+  // Refused at authentication, which may come before the body is read (P-AUTH-6): the body must not be left behind.
+  const body = canonicalize(validOrder(ctx));
+  await usableAfter(
+    ctx,
+    { label: 'Create Order signed wrong, on a kept-alive connection', path: CREATE_ORDER_PATH, body, signedWrong: true },
+    options,
+  );
+  if (judgedNonAscii === 0) {
+    const also = unjudged.length > 0 ? `; ${unjudged.join('; ')}` : '';
+    throw new CheckSkipped(
+      `not judged: no answer that said its Content-Length held non-ASCII text (the order_id was refused, or escaped as \\u), so a count of characters cannot be told from one of bytes${also}`,
+    );
+  }
+}
+
+/** After `broken`'s error answer on a kept-alive connection, the next request there is read as one of its own (P-HTTP-3). */
+async function usableAfter(ctx: CheckContext, broken: RawRequest, options: RawOptions): Promise<void> {
+  const next = {
     label: 'Create Order on the same connection, after the error',
     path: CREATE_ORDER_PATH,
     body: canonicalize(validOrder(ctx)),
@@ -194,12 +208,15 @@ export async function contentLength(ctx: CheckContext, options: RawOptions = {})
       rawEvidence(ctx, next, undefined, closed),
     );
   }
-  if (judgedNonAscii === 0) {
-    const also = unjudged.length > 0 ? `; ${unjudged.join('; ')}` : '';
-    throw new CheckSkipped(
-      `not judged: no answer that said its Content-Length held non-ASCII text (the order_id was refused, or escaped as \\u), so a count of characters cannot be told from one of bytes${also}`,
-    );
-  }
+  const answer = pair.second.answer;
+  if (answer === undefined || (answer.status >= 200 && answer.status < 300)) return;
+  // Answered otherwise: the target's doing unless the same request alone is created.
+  const alone = await createOrder(ctx, validOrder(ctx), 'Create Order alone, on a connection of its own');
+  expectThat(
+    !isSuccess(alone),
+    `after the error answer to "${broken.label}", the next request there was answered HTTP ${answer.status}, though alone it is created: it was not read as a request of its own (P-HTTP-3)`,
+    shown(rawEvidence(ctx, next, answer), 'the second request created, as it is alone'),
+  );
 }
 
 export const wireChecks: Check[] = [
