@@ -63,11 +63,12 @@ export async function listen(app: SandboxApp, options: ListenOptions = {}): Prom
 
 /** Connections where, under `http-body-unread`, a refusal left its body: the next request is read from it. */
 const desynced = new WeakSet<Socket>();
-const BAD_REQUEST: WireAnswer = { response: new SandboxResponse('Bad Request', { status: 400 }), closeAfter: true };
+// Made when needed: a Response's Headers at import would load node's fetch, and node:http with it.
+const badRequest = (): WireAnswer => ({ response: new SandboxResponse('Bad Request', { status: 400 }), closeAfter: true });
 
 /** Reads a request's body within the limit, has the app answer it, and writes the answer. */
 async function respond(app: SandboxApp, req: IncomingMessage, res: ServerResponse, origin: string, received: ReceivedOn) {
-  if (desynced.delete(req.socket)) return write(res, req, BAD_REQUEST, false);
+  if (desynced.delete(req.socket)) return write(res, req, badRequest(), false);
   let answer: WireAnswer;
   try {
     const limit = app.options.maxBodyBytes;
