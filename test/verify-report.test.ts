@@ -48,7 +48,9 @@ let runJson: { digest?: string; reports?: string[] } = {};
 
 beforeAll(async () => {
   sandbox = await startSandbox({ port: 0, settleSeconds: 0, faults: ['dup-race'] });
-  const config = write(keys, 'target.json', JSON.stringify(sandbox.config));
+  // Real time: the revisit of DUP-PERMANENT reads at once rather than 12 real seconds later.
+  const profile = { ...sandbox.config.profile, revisitAfterSeconds: 0 };
+  const config = write(keys, 'target.json', JSON.stringify({ ...sandbox.config, profile }));
   genuine = mkdtempSync(join(tmpdir(), 'svc-signed-run-'));
   const run = await runCli([
     'run',
