@@ -116,8 +116,9 @@ describe('a narrowed run never passes for a full certificate', () => {
   });
   afterAll(() => sandbox.close());
 
-  // The four runs at once, as four jobs of a CI would run them: each mostly waits on the race's window.
-  it.concurrent.each([
+  // One after another: four whole runs at once on one wallet once made AUTH-FAILURE-NO-EFFECT blame the
+  // target for another run's payout (a false alarm the kit has yet to rule out; see independent-runs).
+  it.each([
     [['--skip', 'DUP-CONCURRENT'], 0, /^✓ CONFORMANT, PARTIAL: \d+ OF \d+ REQUIREMENTS JUDGED/m, 'DUP-CONCURRENT'],
     [['--only', 'DUP-SEQUENTIAL'], 0, /^✓ CONFORMANT, PARTIAL: 1 OF \d+ REQUIREMENTS JUDGED/m, 'AUTH-ACCEPT'],
     [['--only', 'DUP-SEQUENTIAL', '--require-all'], 2, /^\? INCONCLUSIVE \(could not judge\)/m, 'AUTH-ACCEPT'],
