@@ -35,6 +35,7 @@ const FAULTS_HERE: Array<[FaultName, RegExp]> = [
   ['amount-zero-string-accepted', /order_amount "(0|0\.00|-0\.00)" is zero and must be refused/],
   ['amount-three-decimals-truncated', /Order Status answers "\d+\.\d\d0" "(KWD|BHD|OMR)"/],
   ['amount-large-int32', /99999999\.99 INR .*answers "14100654\.07"/],
+  ['amount-float32', /16777217 JPY .*answers "16777216"/],
   ['dup-id-case-insensitive', /HTTP 409: the two ids were taken for one/],
   ['dup-id-truncated', /came back as 64 characters/],
   ['dup-id-truncated-255', /order_id of 256 characters came back as 255 characters/],

@@ -42,6 +42,7 @@ const FAULTS_HERE: FaultName[] = [
   'http-media-type-exact',
   'http-content-length-chars',
   'http-chunked-body-empty',
+  'http-body-unread',
   'http-repeated-key-last-wins',
   'auth-window-past-only',
 ];
