@@ -8,7 +8,7 @@ import type { RunningSandbox, StartOptions } from '../sandbox/index.js';
 import type { CheckContext } from './check.js';
 import { requestClock, sandboxTarget } from './check-test-support.js';
 import { operationChecks } from './checks/operations.js';
-import { MAX_TRIES, ownAmount, ownMovesBetween, payoutEffect, SANDBOX_OUTCOME_ENDINGS, type Snapshot } from './wallet.js';
+import { MAX_TRIES, ownAmount, ownMovesBetween, payoutEffect, SANDBOX_OUTCOME_ENDINGS, snapshotOwnPayouts, type Snapshot } from './wallet.js';
 
 const debited = operationChecks.find((c) => c.id === 'ops-balance-debited')!;
 const initiate = operationChecks.find((c) => c.id === 'ops-initiate')!;
@@ -147,6 +147,30 @@ describe('what the run’s own payouts did to the balance', () => {
     ['one seen, then gone', new Map([['A', 'absent']])],
   ])('is unknown with %s', (_name, to) => {
     expect(ownMovesBetween(new Map([['A', record('PROCESSING', false)]]), to)).toBeUndefined();
+  });
+});
+
+describe('snapshotOwnPayouts', () => {
+  it('reads the payouts side by side, never more at once than --concurrency, and keeps them in order', async () => {
+    let out = 0;
+    let most = 0;
+    const send = async (options: { payload?: unknown }) => {
+      most = Math.max(most, ++out);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      out -= 1;
+      const id = (options.payload as { payout_order_id: string }).payout_order_id;
+      return { response: id === 'P3' ? { status: 404 } : { status: 200, json: { data: { payout_order_id: id, status: 'PROCESSING' } } } };
+    };
+    const ctx = { concurrency: 2, config: { merchant: { walletId: 'W-1' } }, send } as unknown as CheckContext;
+    const seen = await snapshotOwnPayouts(ctx, ['P1', 'P2', 'P3', 'P4', 'P5'], 'a look');
+    expect(most).toBe(2);
+    expect([...seen].map(([id, record]) => [id, record === 'absent' ? record : record?.payout_order_id])).toEqual([
+      ['P1', 'P1'],
+      ['P2', 'P2'],
+      ['P3', 'absent'],
+      ['P4', 'P4'],
+      ['P5', 'P5'],
+    ]);
   });
 });
 

@@ -116,13 +116,16 @@ export async function snapshotOwnPayouts(
   wallet: WalletRef = {},
 ): Promise<Snapshot> {
   const walletId = wallet.walletId ?? ctx.config.merchant.walletId;
-  const seen: Snapshot = new Map();
-  for (const id of ids) {
+  // Read side by side (at most --concurrency): none moves the balance, and a look holds back the run.
+  const read = async (id: string) => {
     const exchange = await payoutStatus(ctx, id, `${label}: Payout Status of the run's own payout ${id}, still settling`, { walletId });
     const status = exchange.response?.status;
     const data = (exchange.response?.json as { data?: Json } | undefined)?.data;
-    seen.set(id, status === 200 && data !== undefined ? data : status === 404 ? 'absent' : undefined);
-  }
+    return [id, status === 200 && data !== undefined ? data : status === 404 ? 'absent' : undefined] as const;
+  };
+  const seen: Snapshot = new Map();
+  for (let i = 0; i < ids.length; i += ctx.concurrency)
+    for (const [id, record] of await Promise.all(ids.slice(i, i + ctx.concurrency).map(read))) seen.set(id, record);
   return seen;
 }
 
