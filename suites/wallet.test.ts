@@ -8,7 +8,15 @@ import type { RunningSandbox, StartOptions } from '../sandbox/index.js';
 import type { CheckContext } from './check.js';
 import { requestClock, sandboxTarget } from './check-test-support.js';
 import { operationChecks } from './checks/operations.js';
-import { MAX_TRIES, ownAmount, ownMovesBetween, payoutEffect, SANDBOX_OUTCOME_ENDINGS, snapshotOwnPayouts, type Snapshot } from './wallet.js';
+import {
+  MAX_TRIES,
+  ownAmount,
+  ownMovesBetween,
+  payoutEffect,
+  SANDBOX_OUTCOME_ENDINGS,
+  snapshotOwnPayouts,
+  type Snapshot,
+} from './wallet.js';
 
 const debited = operationChecks.find((c) => c.id === 'ops-balance-debited')!;
 const initiate = operationChecks.find((c) => c.id === 'ops-initiate')!;
@@ -35,10 +43,10 @@ async function movedTarget(move: (path: string, amountMinor: number, status: num
   return target;
 }
 
-async function judge(move: (path: string, amountMinor: number, status: number) => number) {
+async function judge(move: (path: string, amountMinor: number, status: number) => number, check = debited) {
   const target = await movedTarget(move);
   try {
-    const { outcome, meta } = await target.run(debited);
+    const { outcome, meta } = await target.run(check);
     return { outcome, why: meta.failure?.message ?? meta.skipped ?? meta.error?.message, meta };
   } finally {
     await target.close();
@@ -84,6 +92,21 @@ describe('OPS-BALANCE-DEBITED, as wallet.ts judges a payout’s move', () => {
     expect(why).toMatch(
       /^not judged: other activity on the wallet: the balance went from [\d.]+ to [\d.]+ in \d+ ms while no request of the run's was out/,
     );
+  });
+
+  it('OPS-INITIATE-INSUFFICIENT: a payout beyond the balance, taken as the balance rose by something else: not judged only if a look saw a move', async () => {
+    const insufficient = operationChecks.find((c) => c.id === 'ops-initiate-insufficient')!;
+    // The first read is followed by a rise of 10,000.00 (another run's refund), so the sandbox takes the payout.
+    const raised = (later: number) => {
+      let reads = 0;
+      return (path: string) => (path !== BALANCE ? 0 : ++reads === 1 ? -1_000_000 : later);
+    };
+    const moving = await judge(raised(7), insufficient);
+    expect(moving.outcome).toBe('skipped');
+    expect(moving.why).toMatch(/^not judged: other activity on the wallet: .*; the payout beyond the balance as read is PROCESSING$/);
+    const still = await judge(raised(0), insufficient);
+    expect(still.outcome).toBe('failed');
+    expect(still.why).toMatch(/must be FAILED with amount_debited NO/);
   });
 
   it('a payout of the run’s own made earlier, settling during the try (debit at settlement), is counted: passed', async () => {

@@ -217,6 +217,12 @@ export async function otherActivityAfterMiss(ctx: CheckContext, label: string, w
   return otherActivitySeen(ctx, wallet);
 }
 
+/** A miss no later try can make up for: not judged if a quiet look saw the wallet move by itself. */
+export async function unlessOtherActivity(ctx: CheckContext, said: string): Promise<void> {
+  const seen = await otherActivityAfterMiss(ctx, `after ${said}`);
+  if (seen !== undefined) throw new CheckSkipped(`not judged: other activity on the wallet: ${seen}; ${said}`);
+}
+
 /** The first usable try decides; after a miss, tries again (MAX_TRIES) and looks for other activity.
  *  `attempt` gets the balance and the try's label suffix (" (try 2)"; none on the first). Throws CheckSkipped when a quiet look saw the balance move by itself, else a CheckFailure with every miss. */
 export async function balanceChange(

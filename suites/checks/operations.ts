@@ -22,7 +22,7 @@ import {
   payoutStatus,
   settledPayout,
 } from '../requests.js';
-import { amountNumber, balanceChange, debitTaken, ownAmount, readBalance, walletCurrency, ZERO } from '../wallet.js';
+import { amountNumber, balanceChange, debitTaken, ownAmount, readBalance, unlessOtherActivity, walletCurrency, ZERO } from '../wallet.js';
 import { shown } from './shown.js';
 
 type Json = Record<string, unknown>;
@@ -76,6 +76,8 @@ async function initiateInsufficient(ctx: CheckContext): Promise<void> {
   const record = expectData(exchange, 'insufficient balance must answer a payout record, not an error envelope (P-OPS-3)', [200, 201]);
   expectRecord(exchange, record, 'payout-record', 'the payout initiated without funds (P-OPS-3)');
   const details = shown(exchange, 'status FAILED, amount_debited NO, utr_number NA, a reason in message');
+  // Taken: the balance may have risen since it was read, by another run's doing (P-CLI).
+  if (record.status !== 'FAILED') await unlessOtherActivity(ctx, `the payout beyond the balance as read is ${String(record.status)}`);
   expectThat(
     record.status === 'FAILED' && record.amount_debited === 'NO' && record.utr_number === 'NA',
     `a payout beyond the balance must be FAILED with amount_debited NO and utr_number NA (P-OPS-3)`,
