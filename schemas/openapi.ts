@@ -18,10 +18,17 @@ const SIGNATURE_SCHEME = [
 /** The schemas a document needs: every schema but the kit's own config and report. */
 const API_SCHEMAS = schemaIds.filter((id) => id !== 'config' && id !== 'report');
 
+/** A $ref with rules beside it, as allOf: OpenAPI 3.0 tools such as Prism drop a $ref's siblings. */
+function refBeside({ $ref, title, description, ...rules }: Record<string, unknown>): Record<string, unknown> {
+  const notes = Object.fromEntries(Object.entries({ title, description }).filter(([, text]) => text !== undefined));
+  return { ...notes, ...(Object.keys(rules).length === 0 ? { $ref } : { allOf: [{ $ref }, rules] }) };
+}
+
 /** A schema as a component: no $id or $schema of its own, references to other files pointed at components. */
 function component(id: SchemaId): Record<string, unknown> {
   const { $id: _id, $schema: _schema, ...schema } = loadSchema(id);
   return JSON.parse(JSON.stringify(schema), (key, value: unknown) => {
+    if (typeof value === 'object' && value !== null && '$ref' in value) return refBeside(value);
     if (key !== '$ref' || typeof value !== 'string') return value;
     const file = /^([a-z-]+)\.schema\.json(#.*)?$/.exec(value);
     if (file !== null) return `#/components/schemas/${file[1]}${file[2] ? file[2].slice(1) : ''}`;
@@ -39,8 +46,10 @@ function successSchema(name: OperationName): Record<string, unknown> {
   return { allOf: [ref('success-envelope'), { type: 'object', properties: { data: ref(record) } }] };
 }
 
-function errorResponse(description: string) {
-  return { description, content: { 'application/json': { schema: ref('error-envelope') } } };
+/** An error answer: Payout Status's carries no data (P-PAYOUT-4), as the suites check it. */
+function errorResponse(name: OperationName, description: string) {
+  const envelope = name === 'payoutStatus' ? 'payout-status-error-envelope' : 'error-envelope';
+  return { description, content: { 'application/json': { schema: ref(envelope) } } };
 }
 
 function operation(name: OperationName) {
@@ -64,12 +73,12 @@ function operation(name: OperationName) {
       responses: {
         ...(name === 'createOrder' ? { '201': success } : {}),
         '200': success,
-        '400': errorResponse('The body is not JSON, or breaks the request schema (P-ERR-4)'),
-        '401': errorResponse('Authentication failed: key, timestamp or signature (P-AUTH)'),
-        '404': errorResponse('No such order, payout or wallet for this merchant'),
-        '409': errorResponse('A duplicate order_id or payout_order_id (P-DUP)'),
-        '422': errorResponse("The request cannot be carried out in the record's state"),
-        '429': errorResponse('Too many requests; Retry-After may say how long to wait'),
+        '400': errorResponse(name, 'The body is not JSON, or breaks the request schema (P-ERR-4)'),
+        '401': errorResponse(name, 'Authentication failed: key, timestamp or signature (P-AUTH)'),
+        '404': errorResponse(name, 'No such order, payout or wallet for this merchant'),
+        '409': errorResponse(name, 'A duplicate order_id or payout_order_id (P-DUP)'),
+        '422': errorResponse(name, "The request cannot be carried out in the record's state"),
+        '429': errorResponse(name, 'Too many requests; Retry-After may say how long to wait'),
       },
     },
   };

@@ -52,7 +52,7 @@ async function answersAreJson(ctx: CheckContext): Promise<void> {
 }
 
 /** ERR-CODE-MATCHES-STATUS (P-ERR-2): the body's code says the HTTP status. Its JSON type is ERR-ENVELOPE's. */
-async function codeMatchesStatus(ctx: CheckContext): Promise<void> {
+async function codeIsStatus(ctx: CheckContext): Promise<void> {
   for (const exchange of (await provokeErrors(ctx)).filter(isError)) {
     const response = exchange.response;
     if (response === undefined) continue;
@@ -161,12 +161,7 @@ const valueCases = (ctx: CheckContext, field: 'order_amount' | 'order_currency',
 export const errorChecks: Check[] = [
   creating('err-envelope', 'ERR-ENVELOPE', 'a 401, 400 and 404 answer the general error envelope', errorsAnswerTheEnvelope),
   creating('err-content-type', 'ERR-CONTENT-TYPE', 'errors and successes are labelled application/json', answersAreJson),
-  creating(
-    'err-code-matches-status',
-    'ERR-CODE-MATCHES-STATUS',
-    'the code of a 401, 400 and 404 equals the HTTP status',
-    codeMatchesStatus,
-  ),
+  creating('err-code-matches-status', 'ERR-CODE-MATCHES-STATUS', 'the code of a 401, 400 and 404 equals the HTTP status', codeIsStatus),
   creating('err-no-5xx-create-order', 'ERR-NO-5XX', 'no malformed Create Order answers a 5xx', noServerErrorForInvalidOrders),
   {
     id: 'err-no-5xx-payout-status',

@@ -76,7 +76,7 @@ async function successEnvelope(ctx: CheckContext): Promise<void> {
   );
 }
 
-async function distinctSvcOrderIds(ctx: CheckContext): Promise<void> {
+async function distinctIds(ctx: CheckContext): Promise<void> {
   const first = await createdOrder(ctx, 'create a first order');
   const second = await createdOrder(ctx, 'create a second order');
   for (const { record, exchange } of [first, second]) {
@@ -149,7 +149,7 @@ async function paymentLink(ctx: CheckContext): Promise<void> {
   }
 }
 
-async function paymentLinkHttps(ctx: CheckContext): Promise<void> {
+async function linkHttps(ctx: CheckContext): Promise<void> {
   if (!/^https:/i.test(ctx.config.baseUrl))
     throw new CheckSkipped('not applicable: the base URL is not https, so the rule "https when the base URL is https" does not apply', {
       notApplicable: true,
@@ -227,22 +227,12 @@ async function optionalFields(ctx: CheckContext): Promise<void> {
 export const createOrderChecks: Check[] = [
   creating('create-order-success-status', 'ORDER-SUCCESS-STATUS', 'a well-formed order answers 200 or 201', successStatus),
   creating('create-order-envelope', 'ORDER-ENVELOPE', 'the create envelope says "success" and the HTTP status as text', successEnvelope),
-  creating(
-    'create-order-distinct-svc-order-ids',
-    'ORDER-SVC-ORDER-ID',
-    'two orders get distinct non-empty svc_order_ids',
-    distinctSvcOrderIds,
-  ),
+  creating('create-order-distinct-svc-order-ids', 'ORDER-SVC-ORDER-ID', 'two orders get distinct non-empty svc_order_ids', distinctIds),
   creating('create-order-order-id-echo', 'ORDER-ORDER-ID-ECHO', 'order_id comes back equal as text (leading zeros, integers)', orderIdEcho),
   creating('create-order-un-paid', 'ORDER-STATUS-UNPAID', 'a new order is UN_PAID', unpaid),
   creating('create-order-created-at', 'ORDER-CREATED-AT', 'created_at is DD-MM-YYYY hh:mm AM/PM, a real date, hour 01-12', createdAt),
   creating('create-order-payment-link', 'ORDER-PAYMENT-LINK', 'payment_link is an absolute http(s) URL (https in production)', paymentLink),
-  creating(
-    'create-order-payment-link-https',
-    'ORDER-PAYMENT-LINK-HTTPS',
-    'payment_link uses https when the base URL does',
-    paymentLinkHttps,
-  ),
+  creating('create-order-payment-link-https', 'ORDER-PAYMENT-LINK-HTTPS', 'payment_link uses https when the base URL does', linkHttps),
   creating(
     'create-order-generated-accepted',
     'ORDER-GENERATED-ACCEPTED',
