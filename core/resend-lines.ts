@@ -39,8 +39,7 @@ export function replayLine(exchange: Exchange, configHint = 'CONFIG.json'): stri
 /** Where a trigger line delivers: a receiver the reader starts on this machine first (the kit's closed with the run). */
 export const TRIGGER_RECEIVER = { port: 4020, url: 'http://127.0.0.1:4020/webhooks' } as const;
 
-/** node, not netcat: nc's listen syntax differs between versions, and it never answers, so the target
- * would deliver again and again. */
+/** node, not netcat: nc's listen syntax differs between versions, and it never answers, so the target would deliver again and again. */
 export const RECEIVER_COMMAND =
   `node -e 'require("http").createServer((q, s) => { let b = ""; q.on("data", (c) => (b += c)).on("end", () => { console.log(q.method, q.url, q.headers, b); s.end("ok"); }); })` +
   `.listen(${TRIGGER_RECEIVER.port}, "127.0.0.1")'`;

@@ -1,5 +1,4 @@
-// Create Order requests with one labelled defect (P-ERR-4, P-ORDER-1): a valid order from
-// orderCreateRequest, then one mutation of it.
+// Create Order requests with one labelled defect (P-ERR-4, P-ORDER-1): a valid order from orderCreateRequest, then one mutation of it.
 import type fc from 'fast-check';
 import { invalidRequestOf } from './_internal/invalidRequestOf.js';
 import { ORDER_CREATE_SHAPE } from './_internal/requestShapes.js';

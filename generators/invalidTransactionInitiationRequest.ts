@@ -1,5 +1,4 @@
-// Transaction Initiation requests with one labelled defect (P-ERR-4, P-OPS-3), including a
-// transfer_mode outside the interface's table.
+// Transaction Initiation requests with one labelled defect (P-ERR-4, P-OPS-3), including a transfer_mode outside the interface's table.
 import type fc from 'fast-check';
 import { invalidRequestOf } from './_internal/invalidRequestOf.js';
 import { TRANSACTION_INITIATION_SHAPE } from './_internal/requestShapes.js';

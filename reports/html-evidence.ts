@@ -1,5 +1,4 @@
-// A failure's evidence in report.html. Every text goes through `esc`: bodies, headers and messages
-// come from the target.
+// A failure's evidence in report.html. Every text goes through `esc`: bodies, headers and messages come from the target.
 import { jsonOf } from '../core/json-of.js';
 import { visible } from '../common/visible.js';
 import type { Exchange } from '../core/exchange.js';

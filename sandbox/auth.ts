@@ -30,8 +30,7 @@ export class ReplayCache {
   }
 }
 
-/** P-AUTH-1…4 and P-ENV-1 for one request (`body` as received); the catalog's auth and sign faults are applied
- * here and nowhere else. */
+/** P-AUTH-1…4 and P-ENV-1 for one request (`body` as received); the catalog's auth and sign faults are applied here and nowhere else. */
 export function authenticate(headers: Headers, body: string, options: ResolvedOptions, replays: ReplayCache): AuthOutcome {
   const { faults, variant } = options;
   const apiKey = headers.get('x-api-key') ?? headers.get('x-client-id') ?? undefined;

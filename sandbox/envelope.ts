@@ -20,8 +20,7 @@ export class SandboxResponse {
   }
 
   text = (): Promise<string> => Promise.resolve(this.body);
-  // As Response.json() is typed: a test reads what it expects.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as Response.json() is typed: a test reads what it expects
   json = (): Promise<any> => this.text().then(JSON.parse);
   bytes = (): Buffer => Buffer.from(this.body, 'utf8');
 }
@@ -30,8 +29,7 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
   return new SandboxResponse(JSON.stringify(body), { status, headers: { 'content-type': JSON_TYPE, ...headers } });
 }
 
-/** The general error envelope (P-ERR-1); the envelope faults are applied here, in one place, so each breaks
- * exactly its rule. */
+/** The general error envelope (P-ERR-1); the envelope faults are applied here, in one place, so each breaks exactly its rule. */
 export function errorResponse(status: number, message: string, faults: ReadonlySet<FaultName>): SandboxResponse {
   const body: Record<string, unknown> = {
     status: faults.has('errors-status-as-text') ? 'false' : false,

@@ -39,8 +39,7 @@ export interface Payout {
   beneficiary?: Beneficiary;
 }
 
-/** A Map of at most `limit` entries: a new key past it forgets the oldest unpinned entry; `onSet` and
- * `onForget` let an index follow it. */
+/** A Map of at most `limit` entries: a new key past it forgets the oldest unpinned entry; `onSet` and `onForget` let an index follow it. */
 export class BoundedMap<K, V> extends Map<K, V> {
   private readonly pinned = new Set<K>();
 

@@ -99,8 +99,7 @@ export function runMerchant(random: (size: number) => Uint8Array = randomBytes):
   };
 }
 
-/** The demo merchants and wallets, then `extra` (each funded like merchant A's): no two share an id, API key
- * or wallet. */
+/** The demo merchants and wallets, then `extra` (each funded like merchant A's): no two share an id, API key or wallet. */
 export function tenantsWith(extra: readonly Merchant[]): { merchants: readonly Merchant[]; wallets: readonly Wallet[] } {
   if (extra.length === 0) return { merchants: MERCHANTS, wallets: WALLETS };
   const merchants = [...MERCHANTS];

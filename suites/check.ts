@@ -44,6 +44,8 @@ export interface Check {
   /** Checks that share state on the target (the wallet's balance) name the same lane: they run one
    *  after another, in their listed order; the rest run side by side. */
   lane?: string;
+  /** With a lane: adds to its state (payouts), compares none of it; such checks run side by side, after the lane's others. */
+  addsOnly?: boolean;
   /** Runs with no other request of the run in flight (a race that other traffic would dilute). */
   alone?: boolean;
   /** Runs once the other checks have ended: it revisits what they wrote (profile.revisitAfterSeconds). */
@@ -62,8 +64,7 @@ export interface CheckContext {
   nowSeconds: () => number;
   /** The text with the run's secrets (api key, secret key, in any encoding) hidden: for a message or evidence a check builds itself. */
   redact: (text: string) => string;
-  /** The same object for every check of a run: the WeakMap key of what checks share, so two runs in
-   *  one process never see each other's. */
+  /** The same object for every check of a run: the WeakMap key of what checks share, so two runs in one process never see each other's. */
   runKey: object;
   seed: number;
   /** Runs for property checks (--runs). */

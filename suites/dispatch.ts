@@ -1,5 +1,4 @@
-// One request through undici, its body read within the kit's bounds (common/bounded-body.ts): the
-// suites' transport.
+// One request through undici, its body read within the kit's bounds (common/bounded-body.ts): the suites' transport.
 import type { Readable } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { readBounded, type BoundedBody, type BodyLimits } from '../common/bounded-body.js';
@@ -16,8 +15,7 @@ interface DispatchInit {
   headers: Record<string, string>;
   /** None for a request without a body (a GET); chunks are sent with Transfer-Encoding: chunked. */
   body: string | Readable | undefined;
-  /** The whole exchange's deadline (ms): undici's own timeouts bound each wait, so a target trickling
-   *  a byte at a time passes them all. */
+  /** The whole exchange's deadline (ms): undici's own timeouts bound each wait, so a target trickling a byte at a time passes them all. */
   timeoutMs: number;
   limits: Pick<BodyLimits, 'keep' | 'stopAfter'>;
 }

@@ -2,8 +2,7 @@ import type { Exchange } from '../core/exchange.js';
 import { envelopeProblems, isJsonContentType } from '../core/predicates.js';
 import type { Finding } from '../core/report.js';
 
-/** Rules for every answer (P-ERR-1, P-ERR-2, P-ERR-3), checked on every exchange so a slip is caught
- *  where it happens. */
+/** Rules for every answer (P-ERR-1, P-ERR-2, P-ERR-3), checked on every exchange so a slip is caught where it happens. */
 export function observe(exchange: Exchange): Finding[] {
   const response = exchange.response;
   if (response === undefined) return [];

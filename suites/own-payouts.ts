@@ -35,8 +35,7 @@ export function notePayouts(runKey: object, config: TargetConfig, options: SendO
   holding.find((payouts) => payouts?.has(String(id)))?.set(String(id), record);
 }
 
-/** The run's own payouts on a wallet that may still move its balance by themselves (or never seen
- *  answered), by payout_order_id. */
+/** The run's own payouts on a wallet that may still move its balance by themselves (or never seen answered), by payout_order_id. */
 export function unsettledOwnPayouts(runKey: object, walletId: string): string[] {
   const payouts = ofRun.get(runKey)?.get(walletId);
   if (payouts === undefined) return [];

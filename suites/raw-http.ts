@@ -256,8 +256,7 @@ class RawConnection {
     return { answer: { ...head, body: chunks !== undefined ? chunks.data : this.buffer } };
   }
 
-  /** The next answer framed as it says (Content-Length, or chunked), leaving the connection open; or
-   *  why there is none. */
+  /** The next answer framed as it says (Content-Length, or chunked), leaving the connection open; or why there is none. */
   async framedAnswer(): Promise<{ answer: RawAnswer } | { problem: string }> {
     // Whose doing the end was: the server's close or reset, or the kit's own wait (its silence timeout).
     const cutShort = () => ({

@@ -9,8 +9,7 @@ function sectionAnchor(section: string): string {
     .replace(/^-|-$/g, '')}`;
 }
 
-/** Requirements that are the profile's own (v1.2), not an interface section: linked to their family's
- *  first rule in docs/profile.md. */
+/** Requirements that are the profile's own (v1.2), not an interface section: linked to their family's first rule in docs/profile.md. */
 const PROFILE_GROUPS: Readonly<Record<string, string>> = {
   'Records over time': 'P-STATE-1',
   Wallet: 'P-MONEY-1',
@@ -48,8 +47,7 @@ interface JudgedCatalog {
   requirements: readonly Requirement[];
 }
 
-/** docs/requirements.md from suites/catalog.json and the checks; `npm run docs` writes it, and a test
- *  fails when the file differs. */
+/** docs/requirements.md from suites/catalog.json and the checks; `npm run docs` writes it, and a test fails when the file differs. */
 export function requirementsMarkdown(
   requirements: readonly Requirement[],
   sections: readonly Section[],

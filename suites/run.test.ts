@@ -122,6 +122,24 @@ describe('a run of checks', () => {
     expect(events.find((e) => e.id === 'w2' && e.at === 'start')!.others.length).toBeGreaterThan(0);
   });
 
+  it("runs a lane's checks that only add to it (addsOnly) side by side, after its others, never beside them", async () => {
+    const { check, events } = timeline();
+    const adds = { lane: 'wallet', addsOnly: true };
+    const sections: Section[] = [
+      { name: 'A', checks: [check('p1', 20, adds), check('w1', 10, { lane: 'wallet' }), check('free', 5)] },
+      { name: 'B', checks: [check('p2', 20, adds), check('w2', 10, { lane: 'wallet' })] },
+    ];
+    const results = await runChecks(settings(8), sections);
+    expect(ids(results)).toEqual(['p1', 'w1', 'free', 'p2', 'w2']);
+    const lane = events.filter((e) => e.id !== 'free').map((e) => `${e.at} ${e.id}`);
+    expect(lane).toEqual(['start w1', 'end w1', 'start w2', 'end w2', 'start p1', 'start p2', 'end p1', 'end p2']);
+    expect(events.find((e) => e.id === 'p2' && e.at === 'start')!.others).toContain('p1');
+    // One at a time, in that order too: the lane's state goes through the same history at any concurrency.
+    events.length = 0;
+    await runChecks(settings(1), sections);
+    expect(events.filter((e) => e.at === 'start').map((e) => e.id)).toEqual(['w1', 'free', 'w2', 'p1', 'p2']);
+  });
+
   it("runs a check marked alone with nothing else running, and a team's checks after the kit's", async () => {
     const { check, events } = timeline();
     const sections: Section[] = [

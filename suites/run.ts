@@ -94,8 +94,7 @@ export class ConformanceRun {
     return all.map((planned, scope) => ({ ...planned, scope }));
   }
 
-  /** Runs the selected checks, then closes what they opened. A target's fault is 'failed', the kit's
-   *  own 'error': no throw. */
+  /** Runs the selected checks, then closes what they opened. A target's fault is 'failed', the kit's own 'error': no throw. */
   async run(reporters: readonly Reporter[] = []): Promise<CheckResult[]> {
     this.reporters = reporters;
     if (reporters.some((r) => r.onWait !== undefined))
@@ -160,17 +159,18 @@ export class ConformanceRun {
     };
     const concurrency = this.state.requests.max;
     const last = (p: Planned) => p.check.last === true;
-    if (concurrency === 1) {
-      for (const planned of plan.filter((p) => !last(p))) await runOne(planned);
-    } else {
-      const team = (p: Planned) => this.sections[p.section]!.team === true;
-      const phases = [plan.filter((p) => !team(p) && !last(p)), plan.filter((p) => team(p) && !last(p))];
-      for (const phase of phases) {
+    const team = (p: Planned) => this.sections[p.section]!.team === true;
+    const adds = (p: Planned) => p.check.addsOnly === true;
+    for (const phase of [plan.filter((p) => !team(p) && !last(p)), plan.filter((p) => team(p) && !last(p))]) {
+      // One at a time, the checks that only add to a lane after the rest, as side by side: the same wallet history.
+      if (concurrency === 1) for (const planned of [...phase.filter((p) => !adds(p)), ...phase.filter(adds)]) await runOne(planned);
+      else {
         for (const planned of phase.filter((p) => p.check.alone)) await runOne(planned);
         await sideBySide(
           phase.filter((p) => !p.check.alone),
           concurrency,
-          (p) => (p.check.lane === undefined ? runOne(p) : laneLock(this.state, p.check.lane).run(() => runOne(p))),
+          runOne,
+          this.state,
         );
       }
     }
@@ -257,15 +257,17 @@ function leftOutOfJudged(all: readonly Planned[], plan: readonly Planned[]): Che
     }));
 }
 
-/** Runs the planned checks `workers` at once: each lane is one unit, its checks in order; lanes are taken first. */
-async function sideBySide(plan: readonly Planned[], workers: number, runOne: (p: Planned) => Promise<void>): Promise<void> {
+/** Runs the planned checks `workers` at once: each lane is one unit holding its lock, its checks in order
+ *  and then those that only add to it together; lanes are taken first. */
+async function sideBySide(plan: readonly Planned[], workers: number, runOne: (p: Planned) => Promise<void>, state: RunState) {
   const lanes = new Map<string, Planned[]>();
   for (const planned of plan) {
     const lane = planned.check.lane;
     if (lane !== undefined) lanes.set(lane, [...(lanes.get(lane) ?? []), planned]);
   }
-  const units: Array<() => Promise<void>> = [...lanes.values()].map((members) => async () => {
-    for (const planned of members) await runOne(planned);
+  const units: Array<() => Promise<void>> = [...lanes.entries()].map(([lane, members]) => async () => {
+    for (const planned of members) if (planned.check.addsOnly !== true) await laneLock(state, lane).run(() => runOne(planned));
+    await laneLock(state, lane).run(() => Promise.all(members.filter((p) => p.check.addsOnly === true).map(runOne)));
   });
   for (const planned of plan) if (planned.check.lane === undefined) units.push(() => runOne(planned));
   let next = 0;

@@ -19,8 +19,7 @@ export interface LoadTeamChecksOptions {
   cwd?: string;
   /** Told of each module before it is imported, in one line: the module runs as code. */
   say?: (line: string) => void;
-  /** A config found, not named: its modules are refused unless `allowChecks`, so a checked-out
-   *  repository does not run its code unasked. */
+  /** A config found, not named: its modules are refused unless `allowChecks`, so a checked-out repository does not run its code unasked. */
   discoveredConfig?: string;
   allowChecks?: boolean;
   /** Likewise for the config's drivers (suites/drivers.ts). */

@@ -208,8 +208,7 @@ async function lookOnce(quiet: CheckContext, label: string, wallet: WalletRef, a
   return { first, second, own, still, otherActivity: `${moved} while no request of the run's was out` };
 }
 
-/** Seen by a quiet look already, or by one taken now, again for a while: another run's next payout lands
- *  in one. */
+/** Seen by a quiet look already, or by one taken now, again for a while: another run's next payout lands in one. */
 export async function otherActivityAfterMiss(ctx: CheckContext, label: string, wallet: WalletRef = {}): Promise<string | undefined> {
   const until = ctx.clock.now() + LOOKING_AFTER_MISS_MS * (ctx.clock.factor ?? 1);
   for (let n = 1; otherActivitySeen(ctx, wallet) === undefined && ctx.clock.now() < until; n++)
@@ -289,8 +288,7 @@ export async function balanceChange(
   );
 }
 
-/** When a payout still settling moved between the reads around it, the balance is read again: its
- *  settlement may or may not be in it. */
+/** When a payout still settling moved between the reads around it, the balance is read again: its settlement may or may not be in it. */
 async function balanceAfter(
   ctx: CheckContext,
   ids: readonly string[],

@@ -13,8 +13,7 @@ export function refuseLongId(ctx: OperationContext, field: 'order_id' | 'payout_
   }
 }
 
-/** The order_id as stored: as sent, or cut to the column's width under `dup-id-truncated` (64) or
- * `dup-id-truncated-255` (255). */
+/** The order_id as stored: as sent, or cut to the column's width under `dup-id-truncated` (64) or `dup-id-truncated-255` (255). */
 export function storedOrderId(ctx: OperationContext, id: number | string): number | string {
   if (typeof id !== 'string') return id;
   const width = ctx.fault('dup-id-truncated') ? LONG_ID_CHARACTERS : ctx.fault('dup-id-truncated-255') ? 255 : undefined;

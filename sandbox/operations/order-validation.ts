@@ -141,8 +141,7 @@ function storedAmount(ctx: OperationContext, amount: unknown, currency: Currency
 const LINE_SEPARATORS = /[\u2028\u2029]/;
 const ASTRAL = /[\u{10000}-\u{10FFFF}]/u;
 
-/** P-ERR-3's text faults, each a crash's 500: an emoji in a 3-byte utf8 column, U+2028/U+2029 in text
- * embedded in a script. */
+/** P-ERR-3's text faults, each a crash's 500: an emoji in a 3-byte utf8 column, U+2028/U+2029 in text embedded in a script. */
 function crashOnEdgeText(ctx: OperationContext, customer: Json | undefined): void {
   if (ctx.fault('errors-astral-500') && typeof customer?.name === 'string' && ASTRAL.test(customer.name)) {
     throw new OperationError(500, 'internal server error');

@@ -137,7 +137,7 @@ function alteredCreateOrder(ctx: CheckContext, payload: unknown) {
 }
 
 /** AUTH-FAILURE-ENVELOPE (P-AUTH-5, P-ERR-1): refusals answer the general error envelope with code 401. */
-async function authFailureAnswersEnvelope(ctx: CheckContext): Promise<void> {
+async function authFailureEnvelope(ctx: CheckContext): Promise<void> {
   const refusals = [
     await sendProbe(ctx, 'Payout Status with an altered signature', { signature: alterLastCharacter }),
     await sendProbe(ctx, 'Payout Status without X-API-KEY', { omit: ['X-API-KEY'] }),
@@ -165,7 +165,7 @@ async function authFailureCreatesNothing(ctx: CheckContext): Promise<void> {
 
 /** AUTH-BEFORE-BODY (P-AUTH-6): a Create Order signed wrong is refused 401 whatever its body holds, so
  *  no validation detail reaches a caller that is not authenticated. */
-async function authenticatesBeforeTheBody(ctx: CheckContext): Promise<void> {
+async function authFirst(ctx: CheckContext): Promise<void> {
   const { order_amount: _, ...withoutAmount } = validOrder(ctx);
   const bodies: Array<[string, Pick<SendOptions, 'payload' | 'raw'>]> = [
     ['a body that is not JSON', { raw: '{"order_id": ' }],
@@ -284,18 +284,8 @@ export const authenticationChecks: Check[] = [
   refusal('auth-window-expired', 'AUTH-WINDOW-EXPIRED', 'a timestamp window + 600 s old: 401', (ctx) => outsideWindow(ctx, -1, 'old')),
   refusal('auth-window-future', 'AUTH-WINDOW-FUTURE', 'a timestamp window + 600 s ahead: 401', (ctx) => outsideWindow(ctx, 1, 'ahead')),
   { id: 'auth-replay', requirement: 'AUTH-REPLAY', title: 'a re-sent request is refused', run: refusesReplay },
-  creating(
-    'auth-failure-envelope',
-    'AUTH-FAILURE-ENVELOPE',
-    'refusals answer the error envelope with code 401',
-    authFailureAnswersEnvelope,
-  ),
+  creating('auth-failure-envelope', 'AUTH-FAILURE-ENVELOPE', 'refusals answer the error envelope with code 401', authFailureEnvelope),
   creating('auth-failure-no-effect', 'AUTH-FAILURE-NO-EFFECT', 'a refused Create Order creates nothing', authFailureCreatesNothing),
-  creating(
-    'auth-before-body',
-    'AUTH-BEFORE-BODY',
-    'a Create Order signed wrong is refused 401 whatever its body holds',
-    authenticatesBeforeTheBody,
-  ),
+  creating('auth-before-body', 'AUTH-BEFORE-BODY', 'a Create Order signed wrong is refused 401 whatever its body holds', authFirst),
   { id: 'auth-https', requirement: 'AUTH-HTTPS', title: 'the base URL is https, or http on loopback', run: baseUrlUsesHttps },
 ];

@@ -6,7 +6,7 @@ import { CheckSkipped, expectThat, isCheckSkipped, type Check, type CheckContext
 import { operationOf } from '../config.js';
 import type { Exchange } from '../http.js';
 import { createOrder, expectData, initiatePayout, isSuccess, orderLookup, payoutRequest, payoutStatus, validOrder } from '../requests.js';
-import { paying } from './operations.js';
+import { adding } from './operations.js';
 import { amountNumber, ownAmount, walletCurrency } from '../wallet.js';
 import { shown } from './shown.js';
 
@@ -160,7 +160,7 @@ async function exactPayoutIds(ctx: CheckContext): Promise<void> {
 
 /** Listed after the operation checks (suites/sections.ts): they pay from the wallet. */
 export const longPayoutIdChecks: Check[] = [
-  paying(
+  adding(
     'edges-long-payout-ids',
     'DUP-EXACT-IDS',
     'payout_order_ids of 65, 256 and 1025 characters are refused with 400 or kept and read back whole',

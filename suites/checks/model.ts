@@ -12,7 +12,8 @@ const PAYOUTS = ['profile.operations.transactionInitiation', 'profile.operations
  *  the balance that the lane's checks compare (and the money check compares it itself). */
 function judging(id: string, rule: ModelRule, title: string, needs: readonly Need[]): Check {
   const paying = needs.some((need) => (PAYOUTS as readonly Need[]).includes(need));
-  return { id, requirement: rule, title, needs, creates: true, ...(paying ? { lane: WALLET } : {}), run: (ctx) => runModel(ctx, rule) };
+  const lane = paying ? { lane: WALLET, addsOnly: rule !== 'MONEY-CONSERVATION' } : {};
+  return { id, requirement: rule, title, needs, creates: true, ...lane, run: (ctx) => runModel(ctx, rule) };
 }
 
 export const modelChecks: Check[] = [

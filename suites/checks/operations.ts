@@ -170,7 +170,7 @@ async function initiateDuplicate(ctx: CheckContext): Promise<void> {
   expectStatus(again, [409], 'a repeated payout_order_id must answer 409 (P-OPS-3)');
 }
 
-async function initiateTransferMode(ctx: CheckContext): Promise<void> {
+async function transferMode(ctx: CheckContext): Promise<void> {
   const body = payoutRequest(ctx, 1, await walletCurrency(ctx), { transfer_mode: 'paypal' });
   const exchange = await initiatePayout(ctx, body, 'initiate with transfer_mode "paypal"');
   expectStatus(exchange, [400], "a transfer_mode outside the interface's table must answer 400 (P-OPS-3)");
@@ -191,6 +191,9 @@ export const WALLET = 'wallet';
 export function paying(id: string, requirement: string, title: string, needs: readonly Need[], run: Check['run']): Check {
   return { id, requirement, title, needs, creates: true, lane: WALLET, run };
 }
+
+/** One that makes payouts and compares no balance: beside the others like it (Check.addsOnly). */
+export const adding = (...args: Parameters<typeof paying>): Check => ({ ...paying(...args), addsOnly: true });
 
 export const operationChecks: Check[] = [
   {
@@ -222,29 +225,23 @@ export const operationChecks: Check[] = [
     [BALANCE, INITIATION],
     initiateInsufficient,
   ),
-  paying(
+  adding(
     'ops-initiate',
     'OPS-INITIATE',
     'Transaction Initiation answers a payout record and Payout Status finds it',
     [INITIATION],
     initiate,
   ),
-  paying(
+  adding(
     'ops-initiate-amount-forms',
     'OPS-INITIATE-AMOUNT-FORMS',
     'a payout amount sent as a decimal string is accepted and answered by value',
     [BALANCE, INITIATION],
     initiateAmountForms,
   ),
-  paying('ops-initiate-duplicate', 'OPS-INITIATE-DUPLICATE', 'a repeated payout_order_id answers 409', [INITIATION], initiateDuplicate),
-  paying(
-    'ops-initiate-transfer-mode',
-    'OPS-INITIATE-TRANSFER-MODE',
-    'transfer_mode "paypal" answers 400',
-    [INITIATION],
-    initiateTransferMode,
-  ),
-  paying(
+  adding('ops-initiate-duplicate', 'OPS-INITIATE-DUPLICATE', 'a repeated payout_order_id answers 409', [INITIATION], initiateDuplicate),
+  adding('ops-initiate-transfer-mode', 'OPS-INITIATE-TRANSFER-MODE', 'transfer_mode "paypal" answers 400', [INITIATION], transferMode),
+  adding(
     'ops-initiate-other-environment',
     'OPS-INITIATE-OTHER-ENVIRONMENT',
     "a payout from the other environment's wallet answers 403",

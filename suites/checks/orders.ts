@@ -218,7 +218,7 @@ async function addressRequired(ctx: CheckContext): Promise<void> {
   await expectEach(ctx, cases, BAD_REQUEST, 'a missing required address field must be refused (P-ORDER-1, P-ERR-4)');
 }
 
-async function optionalFields(ctx: CheckContext): Promise<void> {
+async function optionals(ctx: CheckContext): Promise<void> {
   const body = withoutField(withoutField(validOrder(ctx), 'order_note'), 'customer.address.line2');
   const exchange = await createOrder(ctx, body, 'create an order without order_note and customer.address.line2');
   expectSuccess(exchange, 'order_note and customer.address.line2 are optional (P-ORDER-1)');
@@ -258,10 +258,5 @@ export const createOrderChecks: Check[] = [
     'an order without the address or one of its required fields answers 400',
     addressRequired,
   ),
-  creating(
-    'create-order-optional-fields',
-    'ORDER-OPTIONAL-FIELDS',
-    'an order without order_note and address.line2 is accepted',
-    optionalFields,
-  ),
+  creating('create-order-optional-fields', 'ORDER-OPTIONAL-FIELDS', 'an order without order_note and address.line2 is accepted', optionals),
 ];

@@ -19,8 +19,7 @@ export async function spareWallet(
       `${needs}; only a declared reference sandbox ("target": "reference-sandbox", which serve --config-out writes) opens one for the run`,
     );
   }
-  // Outside the check's exchanges: the run's observers (P-ERR) must not judge an answer to a request
-  // the interface does not have.
+  // Outside the check's exchanges: the run's observers (P-ERR) must not judge an answer to a request the interface does not have.
   const answer = await ctx.sendSetup({
     label: "open a spare wallet for this run (the reference sandbox's control request)",
     path: CONTROL_PATHS.spareWallet,

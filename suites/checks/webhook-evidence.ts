@@ -1,5 +1,4 @@
-// What the webhook checks show as evidence and how a missing delivery is judged, over the run's one
-// observation (webhook-observation.ts).
+// What the webhook checks show as evidence and how a missing delivery is judged, over the run's one observation (webhook-observation.ts).
 import type { Exchange } from '../../core/exchange.js';
 import { evidenceHeaders } from '../../common/redact.js';
 import { hmacSha256Hex } from '../../signer/sign.js';

@@ -39,8 +39,7 @@ function operationPaths(ctx: CheckContext): Array<{ name: string; method: string
   return paths;
 }
 
-/** HTTP-OTHER-METHODS (P-HTTP-1, P-ERR-1): signed, with a harmless body (an order_id never used), so
- *  only the method is wrong. */
+/** HTTP-OTHER-METHODS (P-HTTP-1, P-ERR-1): signed, with a harmless body (an order_id never used), so only the method is wrong. */
 async function otherMethods(ctx: CheckContext): Promise<void> {
   const cases = operationPaths(ctx).flatMap((op) =>
     METHODS.filter((m) => m !== op.method).map((method) => ({ ...op, method, own: op.method })),

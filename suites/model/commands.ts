@@ -237,40 +237,44 @@ const RUN: Record<Kind, (m: Model, r: Real, slot: number) => Promise<void>> = {
   settleFailed: (m, r, slot) => settle(m, r, slot, 'FAILED'),
   settleReversed: (m, r, slot) => settle(m, r, slot, 'REVERSED'),
 
-  async balance(m, r) {
-    // Payouts that may still settle by themselves (this sequence's and earlier ones') are read just before
-    // and after the balance: when one moved in between, the balance cannot be set against the records.
-    const moving = m.payouts.flatMap((p, slot) =>
-      p !== undefined && !['FAILED', 'REVERSED'].includes(String(p.last.status)) ? [slot] : [],
-    );
-    const earlier = m.inherited.filter((p) => awaitsSettlement(p.last));
-    const readAll = async (when: string) => {
-      for (const slot of moving) await readPayout(m, r, slot, `Payout Status ${payoutName(slot)} (${when} the balance)`);
-      for (const payout of earlier) payout.last = await readEarlierPayout(r, payout.payoutOrderId, `${when} the balance`);
-      return [...moving.map((slot) => moneyState(m.payouts[slot]!.last)), ...earlier.map((p) => moneyState(p.last))];
-    };
-    const seen = await readAll('before');
-    const { exchange, balance } = await readBalance(r, 'Balance Inquiry');
-    const unchanged = (await readAll('after')).every((state, i) => state === seen[i]);
-    const expected = expectedBalance(m)!;
-    r.step(
-      `Balance Inquiry → ${briefly(exchange)} ${decimalText(balance)} (the model expects ${decimalText(expected)}${unchanged ? '' : '; a payout moved meanwhile, not compared'})`,
-      exchange,
-    );
-    if (!unchanged) return;
-    const inherited =
-      m.inherited.length > 0
-        ? `, and what ${m.inherited.length} earlier sequence(s)' payout(s) still to settle at the start did since`
-        : '';
-    r.judge(
-      'MONEY-CONSERVATION',
-      decimalEquals(balance, expected),
-      () =>
-        `the balance is ${decimalText(balance)}, but the run's own payouts explain ${decimalText(expected)}: the start ${decimalText(m.startBalance!)} less those amount_debited YES, plus those REVERSED${inherited} (P-MONEY-1)`,
-      exchange,
-    );
-  },
+  balance: async (m, r) => void (await judgeBalance(m, r)),
 };
+
+/** The balance against every payout of the model (P-MONEY-1); false when one moved around the read, so nothing was compared. */
+export async function judgeBalance(m: Model, r: Real): Promise<boolean> {
+  // Payouts that may still settle by themselves (this sequence's and earlier ones') are read just before
+  // and after the balance: when one moved in between, the balance cannot be set against the records.
+  const moving = m.payouts.flatMap((p, slot) => (p !== undefined && !['FAILED', 'REVERSED'].includes(String(p.last.status)) ? [slot] : []));
+  const earlier = m.inherited.filter((p) => awaitsSettlement(p.last));
+  const readAll = async (when: string) => {
+    await r.together([
+      ...moving.map((slot) => (view: Real) => readPayout(m, view, slot, `Payout Status ${payoutName(slot)} (${when} the balance)`)),
+      ...earlier.map(
+        (payout) => async (view: Real) => (payout.last = await readEarlierPayout(view, payout.payoutOrderId, `${when} the balance`)),
+      ),
+    ]);
+    return [...moving.map((slot) => moneyState(m.payouts[slot]!.last)), ...earlier.map((p) => moneyState(p.last))];
+  };
+  const seen = await readAll('before');
+  const { exchange, balance } = await readBalance(r, 'Balance Inquiry');
+  const unchanged = (await readAll('after')).every((state, i) => state === seen[i]);
+  const expected = expectedBalance(m)!;
+  r.step(
+    `Balance Inquiry → ${briefly(exchange)} ${decimalText(balance)} (the model expects ${decimalText(expected)}${unchanged ? '' : '; a payout moved meanwhile, not compared'})`,
+    exchange,
+  );
+  if (!unchanged) return false;
+  const inherited =
+    m.inherited.length > 0 ? `, and what ${m.inherited.length} earlier sequence(s)' payout(s) still to settle at the start did since` : '';
+  r.judge(
+    'MONEY-CONSERVATION',
+    decimalEquals(balance, expected),
+    () =>
+      `the balance is ${decimalText(balance)}, but the run's own payouts explain ${decimalText(expected)}: the start ${decimalText(m.startBalance!)} less those amount_debited YES, plus those REVERSED${inherited} (P-MONEY-1)`,
+    exchange,
+  );
+  return true;
+}
 
 /** An order as Create Order answered it, for `amount` INR; its checkout page only when on the target itself. */
 function orderRecord(r: Real, orderId: string, record: Json, amount: number, state: string): OrderRecord {

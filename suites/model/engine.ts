@@ -2,7 +2,7 @@
 // A broken rule is shrunk, run once more to confirm it, and reported as steps with a replay line.
 import fc from 'fast-check';
 import { CheckFailure, CheckSkipped, type CheckContext } from '../check.js';
-import { DRIVEN, ModelCommand, type Kind } from './commands.js';
+import { DRIVEN, judgeBalance, ModelCommand, type Kind } from './commands.js';
 import { driverFor } from '../drivers.js';
 import { emptyModel, SLOTS, type Model, type ModelRule } from './model.js';
 import { otherActivityAfterMiss, otherActivitySeen } from '../wallet.js';
@@ -15,12 +15,16 @@ const EXTRA_SEQUENCES = 3;
 /** A sequence's longest random length: short sequences shrink fast and read well. */
 const MAX_COMMANDS = 8;
 
+type Sequences = fc.Arbitrary<Iterable<fc.AsyncCommand<Model, Real>>>;
+type Run = (commands: Iterable<ModelCommand>, reads?: boolean) => Promise<Outcome>;
+
 interface Outcome {
   steps: Step[];
   /** The commands as sent: a replay path is their codes. */
   codes: number[];
   breach?: ModelBreach;
   notJudged?: string;
+  model?: Model;
 }
 
 /** Runs one sequence of commands on fresh records (fast-check's model runner: a command runs when its check holds). */
@@ -31,9 +35,11 @@ async function runSequence(
   commands: Iterable<ModelCommand>,
   reached: Set<string>,
   watch: Watch,
+  reads: boolean = rule === 'MONEY-CONSERVATION',
 ): Promise<Outcome> {
   const real = new Real(ctx, rule, facts);
   const ran: number[] = [];
+  const model = emptyModel(facts.drivers);
   // fc.commands hands each command wrapped (its `cmd`): the code of a replay path is the command's own.
   const tracked = [...commands].map((command) => ({
     check: (m: Readonly<Model>) => command.check(m),
@@ -46,16 +52,39 @@ async function runSequence(
   }));
   try {
     await fc.asyncModelRun(async () => {
-      const model = emptyModel(facts.drivers);
-      if (rule === 'MONEY-CONSERVATION') await readBalanceInto(model, real, watch);
+      // Without a start balance (sequences side by side) a sequence's balance commands do not run.
+      if (reads) await readBalanceInto(model, real, watch);
       return { model, real };
     }, tracked);
-    return { steps: real.steps, codes: ran };
+    return { steps: real.steps, codes: ran, model };
   } catch (error) {
-    if (error instanceof ModelBreach) return { steps: real.steps, codes: ran, breach: error };
-    if (error instanceof NotJudged) return { steps: real.steps, codes: ran, notJudged: error.message };
-    throw error;
+    return caught(error, real, ran);
   }
+}
+
+function caught(error: unknown, real: Real, codes: number[]): Outcome {
+  if (error instanceof ModelBreach) return { steps: real.steps, codes, breach: error };
+  if (error instanceof NotJudged) return { steps: real.steps, codes, notJudged: error.message };
+  throw error;
+}
+
+/** P-MONEY-1 holds over any stretch: the money sequences side by side, between one quiet look and one balance
+ *  set against all their payouts (read again if one settled around it). A clean pass counts; else they run in turn. */
+async function sideBySide(ctx: CheckContext, facts: TargetFacts, fixed: ModelCommand[][], random: Sequences, run: Run, watch: Watch) {
+  const sequences = [...fixed, ...(fc.sample(random, { seed: ctx.seed, numRuns: randomSequences(ctx.runs) }) as Iterable<ModelCommand>[])];
+  const real = new Real(ctx, 'MONEY-CONSERVATION', facts);
+  const model = emptyModel(facts.drivers);
+  try {
+    await readBalanceInto(model, real, watch);
+    const outcomes = await ctx.sweep(sequences, (sequence) => run(sequence, false));
+    if (outcomes.some((o) => o.breach !== undefined || o.notJudged !== undefined)) return undefined;
+    model.payouts = outcomes.flatMap((o) => o.model!.payouts);
+    for (let n = 0; n < 3; n++) if (await judgeBalance(model, real)) return 'passed';
+  } catch (error) {
+    const outcome = caught(error, real, []);
+    if (outcome.breach !== undefined) return { outcome, path: '', what: `${sequences.length} sequences side by side` };
+  }
+  return undefined;
 }
 
 /** The states the records of a sequence have shown so far (`order:PAID`, `payout:REVERSED`). */
@@ -77,7 +106,7 @@ export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void
   const fixed = plan.fixed.filter((sequence) => sequence.every((command) => usable(command.kind)));
   const reached = new Set<string>();
   const watch: Watch = { afterMiss: false };
-  const run = (commands: Iterable<ModelCommand>) => runSequence(ctx, rule, facts, commands, reached, watch);
+  const run: Run = (commands, reads) => runSequence(ctx, rule, facts, commands, reached, watch, reads);
   const money = rule === 'MONEY-CONSERVATION';
   /** Money misses (P-MONEY-1), each kept with its path: judged once every sequence has run, never erased by a later one. */
   const misses: Array<{ outcome: Outcome; path: string; what: string }> = [];
@@ -88,6 +117,12 @@ export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void
   };
 
   if (ctx.replayPath !== undefined) return replay(ctx, rule, fixed, run);
+  const kinds = plan.random.filter(usable);
+  const arbitraries = kinds.map((kind) => fc.integer({ min: 0, max: SLOTS - 1 }).map((slot) => new ModelCommand(kind, slot)));
+  const sequences: Sequences = fc.commands(arbitraries, { maxCommands: MAX_COMMANDS });
+  const together = money ? await sideBySide(ctx, facts, fixed, sequences, run, watch) : undefined;
+  if (together === 'passed') return judgeReach(ctx, rule, plan, reached, facts);
+  if (together !== undefined) missed(together);
 
   // 1. The fixed set: side by side on records of their own, except where the balance is compared
   // (every sequence's payouts move the one wallet: they go one after another).
@@ -110,11 +145,9 @@ export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void
   }
 
   // 2. Random sequences from the seed, each on records of its own; fast-check shrinks a failure.
-  const kinds = plan.random.filter(usable);
-  const arbitraries = kinds.map((kind) => fc.integer({ min: 0, max: SLOTS - 1 }).map((slot) => new ModelCommand(kind, slot)));
   let lastFailed: Outcome | undefined;
   const details = await fc.check(
-    fc.asyncProperty(fc.commands(arbitraries, { maxCommands: MAX_COMMANDS }), async (commands) => {
+    fc.asyncProperty(sequences, async (commands) => {
       const outcome = await run(commands as Iterable<ModelCommand>);
       if (breaks(outcome, `1:${outcome.codes.join(':')}`, 'a random sequence')) {
         lastFailed = outcome;
@@ -154,12 +187,13 @@ async function moneyVerdict(
   misses: ReadonlyArray<{ outcome: Outcome; path: string; what: string }>,
 ): Promise<CheckFailure | CheckSkipped> {
   const seen = await otherActivityAfterMiss(ctx, 'after sequences whose balance missed', { walletId: facts.walletId });
-  const count = `${misses.length} sequence${misses.length === 1 ? '' : 's'}`;
+  // A miss is a stretch (P-MONEY-1's word): one sequence, or all of them side by side.
+  const count = `${misses.length} stretch${misses.length === 1 ? '' : 'es'} of sequences`;
   if (seen !== undefined)
     return new CheckSkipped(
       `not judged: other activity on the wallet: ${seen}; ${count} saw the balance move by amounts the run's own payouts do not explain (MONEY-CONSERVATION, P-MONEY-1)`,
     );
-  const { outcome, path, what } = misses[0]!;
+  const { outcome, path, what } = misses.find((miss) => miss.path !== '') ?? misses[0]!;
   return failure(ctx, outcome, path, `${what}; ${count} missed, and no quiet look at the wallet saw anything else move it`);
 }
 
@@ -204,8 +238,7 @@ async function inOrder(sequences: readonly ModelCommand[][], run: (s: ModelComma
   return outcomes;
 }
 
-/** Runs a failing sequence once more: its exchanges are the evidence when it shows the breach again;
- *  what was seen stands either way. */
+/** Runs a failing sequence once more: its exchanges are the evidence when it shows the breach again; what was seen stands either way. */
 async function confirm(
   ctx: CheckContext,
   rule: ModelRule,
@@ -232,8 +265,10 @@ export function randomSequences(runs: number): number {
 function failure(ctx: CheckContext, outcome: Outcome, path: string, what: string): CheckFailure {
   const breach = outcome.breach!;
   const steps = outcome.steps.map((step, i) => `${i + 1}. ${step.text}${i === outcome.steps.length - 1 ? ` (${breach.message})` : ''}`);
-  const reproduce = `svc-conformance run --seed ${ctx.seed} --only ${ctx.checkId} --replay-path ${path}`;
-  return new CheckFailure(`${breach.message}, after ${outcome.steps.length} step(s) (${what}, path ${path})`, {
+  // Sequences side by side have no path: the check run again replays them.
+  const replayed = path === '' ? '' : ` --replay-path ${path}`;
+  const reproduce = `svc-conformance run --seed ${ctx.seed} --only ${ctx.checkId}${replayed}`;
+  return new CheckFailure(`${breach.message}, after ${outcome.steps.length} step(s) (${what}${replayed && `, path ${path}`})`, {
     expected: 'every answer as the model allows',
     actual: steps[steps.length - 1] ?? breach.message,
     ...(breach.exchange !== undefined ? { exchange: breach.exchange } : {}),
@@ -241,7 +276,7 @@ function failure(ctx: CheckContext, outcome: Outcome, path: string, what: string
     exchanges: outcome.steps.flatMap((step) => (step.exchange !== undefined ? [step.exchange] : [])),
     steps,
     reproduce,
-    replayPath: path,
+    ...(path === '' ? {} : { replayPath: path }),
   });
 }
 

@@ -39,3 +39,49 @@ describe('each state fault fails the model check of its requirement', () => {
     60_000,
   );
 });
+
+describe('MONEY-CONSERVATION: its sequences side by side first, one after another only after a miss', () => {
+  const money = modelChecks.find((c) => c.requirement === 'MONEY-CONSERVATION')!;
+  const INITIATE = '/api/v3/banking/payment/initiate';
+
+  /** The sandbox, with `move` minor units taken from the merchant's wallet after the `nth` initiation (0: never). */
+  async function judged(nth: number, move = 100) {
+    let initiations = 0;
+    let balanceReads = 0;
+    const sandbox: { app?: { store: { wallets: Map<string, { balanceMinor: number }> } }; walletId?: string } = {};
+    const target = await sandboxTarget(
+      {
+        record: (x) => {
+          if (x.path.endsWith('/balance')) balanceReads += 1;
+          if (x.path === INITIATE && ++initiations === nth) sandbox.app!.store.wallets.get(sandbox.walletId!)!.balanceMinor -= move;
+        },
+      },
+      undefined,
+      RUNS,
+    );
+    Object.assign(sandbox, { app: target.sandbox.app, walletId: target.sandbox.config.merchant.walletId });
+    try {
+      const { outcome, meta } = await target.run(money);
+      return { outcome, meta, initiations, balanceReads };
+    } finally {
+      await target.close();
+    }
+  }
+
+  it('a correct target: passed from the sequences side by side, with a handful of balance reads, not two a sequence', async () => {
+    const { outcome, meta, initiations, balanceReads } = await judged(0);
+    expect({ outcome, failure: meta.failure?.message }).toEqual({ outcome: 'passed', failure: undefined });
+    expect(initiations).toBeGreaterThan(8);
+    expect(balanceReads).toBeLessThanOrEqual(6);
+  });
+
+  it('a move only while they ran side by side, seen by no look: failed on them (a later pass erases no miss), with no replay path', async () => {
+    const { outcome, meta } = await judged(3);
+    expect(outcome).toBe('failed');
+    expect(meta.failure?.message).toMatch(
+      /\(8 sequences side by side; 1 stretch of sequences missed, and no quiet look at the wallet saw anything else move it\)$/,
+    );
+    expect(meta.failure?.replayPath).toBeUndefined();
+    expect(meta.failure?.reproduce).toMatch(/--only model-money-conservation$/);
+  });
+});

@@ -92,6 +92,12 @@ export class Real {
       this.judge('STATE-READS-AGREE', false, () => `${read}, which ${madeBy} made, answered 404 (P-STATE-3)`, exchange);
   }
 
+  /** Runs `reads` side by side (at most --concurrency), their steps kept in the order given. */
+  async together(reads: Array<(view: Real) => Promise<unknown>>): Promise<void> {
+    const views = reads.map(() => Object.assign(Object.create(this) as Real, { steps: [] }));
+    await this.ctx.sweep(reads, (read, i) => read(views[i]!)).finally(() => views.forEach((view) => this.steps.push(...view.steps)));
+  }
+
   step(text: string, exchange?: Exchange): void {
     this.steps.push({ text, ...(exchange !== undefined ? { exchange } : {}) });
   }
