@@ -80,9 +80,7 @@ export function ownAmount(ctx: CheckContext, currency: Currency): Decimal {
 }
 
 /** A Decimal as the JSON number a request carries (exact: at most 3 decimals, far below 2^53). */
-export function amountNumber(d: Decimal): number {
-  return Number(decimalText(d));
-}
+export const amountNumber = (d: Decimal): number => Number(decimalText(d));
 
 /** What one try saw: the balance just before and just after the run's own payout. */
 export interface Try {

@@ -82,7 +82,11 @@ async function sideBySide(ctx: CheckContext, facts: TargetFacts, fixed: ModelCom
     for (let n = 0; n < 3; n++) if (await judgeBalance(model, real)) return 'passed';
   } catch (error) {
     const outcome = caught(error, real, []);
-    if (outcome.breach !== undefined) return { outcome, path: '', what: `${sequences.length} sequences side by side` };
+    if (outcome.breach === undefined) return undefined;
+    const miss = { outcome, path: '', what: `${sequences.length} sequences side by side` };
+    // A look already saw the wallet move by itself: not judged, whatever the sequences in turn would show.
+    if (otherActivitySeen(ctx, { walletId: facts.walletId }) !== undefined) throw await moneyVerdict(ctx, facts, [miss]);
+    return miss;
   }
   return undefined;
 }
@@ -257,9 +261,7 @@ async function confirm(
 
 /** A quarter of --runs, at least one: a sequence sends about as many requests as four property cases, so
  *  `--runs 500` stays a run, not an afternoon. */
-export function randomSequences(runs: number): number {
-  return Math.max(1, Math.ceil(runs / 4));
-}
+export const randomSequences = (runs: number): number => Math.max(1, Math.ceil(runs / 4));
 
 /** The verdict: the breach, the numbered steps, and the line that replays exactly this sequence. */
 function failure(ctx: CheckContext, outcome: Outcome, path: string, what: string): CheckFailure {
