@@ -11,6 +11,12 @@ import { operationOf, type TargetConfig } from './config.js';
 import { EMBEDDED_CLOCK_FACTOR } from './embedded.js';
 import { payoutBody } from './requests.js';
 import { ConformanceRun } from './run.js';
+import { startSandbox } from '../sandbox/index.js';
+import { authEffectChecks } from './checks/auth-effects.js';
+import { longPayoutIdChecks } from './checks/edges-ids.js';
+import { modelChecks } from './checks/model.js';
+import { moneyChecks } from './checks/money.js';
+import { operationChecks, WALLET } from './checks/operations.js';
 import { runChecks } from './run-test-support.js';
 import type { Section } from './sections.js';
 
@@ -305,4 +311,23 @@ describe('a run whose correctly signed requests are all refused', () => {
       await taking.close();
     }
   });
+});
+
+describe('the wallet lane of the kit at 8 in flight', () => {
+  it('passes a correct target: no check that compares the balance runs beside one that only adds to it', async () => {
+    const sandbox = await startSandbox({ port: 0, settleSeconds: 0 });
+    try {
+      const { webhooks: _, ...config } = sandbox.config;
+      const lane = [...operationChecks, ...authEffectChecks, ...moneyChecks, ...longPayoutIdChecks, ...modelChecks].filter(
+        (c) => c.lane === WALLET,
+      );
+      expect(lane.some((c) => c.addsOnly === true) && lane.some((c) => c.addsOnly !== true)).toBe(true);
+      const results = await runChecks({ ...settings(8), config, runs: 3 }, [{ name: 'Wallet', checks: lane }]);
+      expect(
+        results.filter((r) => r.state !== 'passed').map((r) => `${r.meta.check}: ${r.state} ${r.meta.failure?.message ?? ''}`),
+      ).toEqual([]);
+    } finally {
+      await sandbox.close();
+    }
+  }, 30_000);
 });
