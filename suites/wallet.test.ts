@@ -107,6 +107,8 @@ describe('OPS-BALANCE-DEBITED, as wallet.ts judges a payout’s move', () => {
     const still = await judge(raised(0), insufficient);
     expect(still.outcome).toBe('failed');
     expect(still.why).toMatch(/must be FAILED with amount_debited NO/);
+    // A payout rightly FAILED is judged, passed, whatever else moves the wallet meanwhile.
+    expect(await judge((path) => (path === BALANCE ? 7 : 0), insufficient)).toMatchObject({ outcome: 'passed' });
   });
 
   it('a payout of the run’s own made earlier, settling during the try (debit at settlement), is counted: passed', async () => {
