@@ -180,7 +180,7 @@ export const EDGE_FAULTS = {
     'state-read-replica-lag': [
       'P-STATE-3',
       'STATE-READS-AGREE',
-      'Order Status reads a replica 5 s behind: an order read within 5 s of its creation answers 404',
+      'Order Status reads a replica 30 s behind: an order read within 30 s of its creation answers 404',
     ],
     'state-expiry-job-rewrites': [
       'P-STATE-3',

@@ -132,8 +132,8 @@ function lookUp(ctx: OperationContext, anyMerchant = false): Order {
   const found =
     ctx.store.orders.get(storageKey(ctx, orderId)) ??
     (anyMerchant ? [...ctx.store.orders.values()].find((o) => String(o.orderId) === String(orderId)) : undefined);
-  // Under `state-read-replica-lag` reads go to a replica that has not seen the last 5 s of writes.
-  const order = found !== undefined && ctx.fault('state-read-replica-lag') && ctx.now() - found.createdAt < 5000 ? undefined : found;
+  // Under `state-read-replica-lag` reads go to a replica that has not seen the last 30 s of writes.
+  const order = found !== undefined && ctx.fault('state-read-replica-lag') && ctx.now() - found.createdAt < 30_000 ? undefined : found;
   if (order === undefined) {
     throw new OperationError(404, `no order with order_id ${JSON.stringify(String(orderId))} for this merchant`);
   }

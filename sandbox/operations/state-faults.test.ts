@@ -70,7 +70,7 @@ const CASES: FaultCase[] = [
       const s = orderSandbox({ faults });
       await createdOrder(s, orderBody('FRESH-1'));
       const fresh = (await s.status('FRESH-1')).status;
-      s.advance(6);
+      s.advance(31);
       return [fresh, (await s.status('FRESH-1')).status];
     },
     off: [200, 200],
