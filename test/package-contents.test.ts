@@ -6,12 +6,15 @@
 // metadata even when the packages are in its cache), so the scratch project's node_modules has them
 // linked from this repository's first, as a lockfile install would leave them; npm then installs the
 // tarball beside them, links its bin, and keeps them. vitest is linked in as the team's own, being an
-// optional peer.
+// optional peer. The same file list shows a light install: what every entry point needs is a
+// dependency; what one entry point needs is an optional peer, loaded only there.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { NOCK_MISSING, requireNock } from '../clients/harness.js';
 import { packagesLoadedBy } from './import-graph.js';
 import { KIT_ROOT } from './scratch-project.js';
 
@@ -24,6 +27,9 @@ interface PackageJson {
   repository?: { type: string; url: string };
   engines?: { node?: string };
   dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
   exports: Record<string, string | { types?: string; default: string }>;
 }
 
@@ -246,5 +252,58 @@ describe("installed into a team's project from the tarball", () => {
       'console.log(JSON.stringify({ same: arbitrary instanceof fc.Arbitrary, orderId: typeof order.order_id }));',
     ]);
     expect(drawn).toEqual({ same: true, orderId: expect.stringMatching(/^(string|number)$/) });
+  });
+});
+
+/** The files of dist/ the package publishes, ending so (dist/ also holds the compiled tests and bench, left out). */
+const files = (ending: string) =>
+  packed.filter((path) => path.startsWith('dist/') && path.endsWith(ending)).map((path) => join(KIT_ROOT, path));
+
+/** The packages a file imports statically (import … from, export … from, import()). */
+function packagesOf(text: string): string[] {
+  const specifiers = [...text.matchAll(/(?:from\s+|import\s*\(\s*)['"]([^'"]+)['"]/g)].map((m) => m[1]!);
+  return specifiers
+    .filter((s) => !s.startsWith('.') && !s.startsWith('node:') && !builtinModules.includes(s))
+    .map((s) => (s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : s.split('/')[0]!));
+}
+
+describe('the published package', () => {
+  it('keeps vitest and nock as optional peers, not dependencies every install pays for', () => {
+    for (const peer of ['vitest', 'nock']) {
+      expect(pkg.dependencies[peer]).toBeUndefined();
+      expect(pkg.peerDependencies[peer]).toBe(pkg.devDependencies[peer]);
+      expect(pkg.peerDependenciesMeta[peer]).toEqual({ optional: true });
+    }
+  });
+
+  it('imports, at run time, only its dependencies, except vitest in the svc-conformance/vitest entry alone', () => {
+    const strays: string[] = [];
+    expect(files('.js')).toContain(join(KIT_ROOT, 'dist/pkg/cli.js'));
+    for (const file of files('.js')) {
+      const where = relative(KIT_ROOT, file);
+      for (const name of packagesOf(readFileSync(file, 'utf8'))) {
+        if (name === 'vitest' && where === 'dist/pkg/vitest.js') continue;
+        if (pkg.dependencies[name] === undefined) strays.push(`${where}: ${name}`);
+      }
+    }
+    expect(strays).toEqual([]);
+  });
+
+  it('publishes types that need only its dependencies (node: types come with @types/node, a dependency)', () => {
+    expect(pkg.dependencies['@types/node']).toBeDefined();
+    const strays: string[] = [];
+    for (const file of files('.d.ts')) {
+      for (const name of packagesOf(readFileSync(file, 'utf8')))
+        if (pkg.dependencies[name] === undefined && name !== 'vitest') strays.push(`${relative(KIT_ROOT, file)}: ${name}`);
+    }
+    expect(strays).toEqual([]);
+  });
+
+  it('says how to install nock when the harness needs it and it is not there', () => {
+    const missing = () => {
+      throw Object.assign(new Error("Cannot find module 'nock'"), { code: 'MODULE_NOT_FOUND' });
+    };
+    expect(() => requireNock(missing)).toThrow(NOCK_MISSING);
+    expect(requireNock()).toHaveProperty('disableNetConnect');
   });
 });
