@@ -6,6 +6,7 @@ import { CaptureError } from '../signer/capture-error.js';
 import { DiagnoseInputError } from '../signer/diagnose.js';
 import { ConfigError } from '../suites/config.js';
 import { diagnoseCommand } from './commands/diagnose.js';
+import { judgeCommand } from './commands/judge.js';
 import { listCommand } from './commands/list.js';
 import { openapiCommand } from './commands/openapi.js';
 import { replayCommand } from './commands/replay.js';
@@ -28,6 +29,7 @@ const COMMANDS: Command[] = [
   verifyClientCommand,
   verifyReceiverCommand,
   verifyReportCommand,
+  judgeCommand,
   signCommand,
   diagnoseCommand,
   replayCommand,

@@ -173,6 +173,8 @@ export interface Report {
   client?: { command: string; exitCode: number | null; requests: number; foreignRequests?: number; scenarios: string[] };
   /** verify-receiver (and verify-client --webhook-url): the webhook receiver judged, and how many deliveries it got. */
   receiver?: { url: string; deliveries: number };
+  /** judge (P-TRAFFIC-4): each side of observed traffic, judged only on what it exercised; the verdict is the worse. */
+  sides?: Record<'client' | 'server', { verdict: Verdict; coverage: Coverage }>;
   /** What judged the target and how: for a person signing the report off. */
   certification?: Certification;
   /** SHA-256 over the canonical text of everything else in the report ("sha256:…"), set when it is written; verify-report checks it. */

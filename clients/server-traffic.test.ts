@@ -1,0 +1,154 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { canonicalize } from '../signer/canonical.js';
+import { hmacSha256Hex } from '../signer/sign.js';
+import type { ObservedExchange } from './har-input.js';
+import { judgeServerTraffic } from './server-traffic.js';
+import { classify } from './traffic.js';
+
+const merchant = { apiKey: 'pk_test_traffic', secretKey: 'sk_test_traffic_secret' };
+const NOW = 1_790_000_000_000;
+const ORDER = { order_id: 'T-1', order_amount: '10.00', order_currency: 'INR' };
+/** A create envelope answered with 201, as the schema's examples have it. */
+const CREATED = (
+  JSON.parse(readFileSync(new URL('../schemas/examples/create-order-envelope.json', import.meta.url), 'utf8')) as Array<{
+    data: { code: string };
+  }>
+).find((e) => e.data.code === '201')!.data;
+const ERROR = (code: number) => ({ status: false, code, message: 'refused' });
+
+interface Sent {
+  path?: string;
+  body?: unknown;
+  raw?: string;
+  headers?: Record<string, string | undefined>;
+  status: number;
+  answer: unknown;
+  contentType?: string | null;
+  at?: number;
+}
+
+/** One observed exchange, signed with the merchant's secret unless its headers say otherwise. */
+function exchange({
+  path = '/api/v3/pg/order/create',
+  body = ORDER,
+  raw,
+  headers = {},
+  status,
+  answer,
+  contentType = 'application/json',
+  at = 0,
+}: Sent): ObservedExchange {
+  const text = raw ?? canonicalize(body);
+  const timestamp = String(Math.floor((NOW + at) / 1000));
+  const all: Record<string, string | undefined> = {
+    'x-api-key': merchant.apiKey,
+    'x-timestamp': timestamp,
+    'x-signature': hmacSha256Hex(merchant.secretKey, text + timestamp),
+    ...headers,
+  };
+  return {
+    method: 'POST',
+    path,
+    headers: Object.entries(all).flatMap(([n, v]) => (v === undefined ? [] : [[n, v] as [string, string]])),
+    body: text,
+    receivedAt: NOW + at,
+    respondedAt: NOW + at + 5,
+    status,
+    responseBody: JSON.stringify(answer),
+    responseHeaders: contentType === null ? [] : [['content-type', contentType]],
+  };
+}
+
+const judged = (xs: ObservedExchange[], withSecret = true) =>
+  judgeServerTraffic({ requests: classify(xs), ...(withSecret ? { merchant } : {}), toleranceSeconds: 300 });
+const status = (xs: ObservedExchange[], id: string, withSecret = true) =>
+  judged(xs, withSecret).outcomes.find(([rule]) => rule === id)?.[1].status;
+
+describe('the server side of observed traffic', () => {
+  it('passes a server that takes what is signed right and refuses what is not, however the client signed', () => {
+    const xs = [
+      exchange({ status: 201, answer: CREATED }),
+      exchange({ headers: { 'x-signature': undefined }, status: 401, answer: ERROR(401), at: 1 }),
+      // Signed over bytes that are not canonical: a server that verifies the raw bytes may take it (P-SIGN-6).
+      exchange({
+        raw: JSON.stringify({ order_currency: 'INR', order_id: 'T-2', order_amount: '1.00' }),
+        status: 201,
+        answer: CREATED,
+        at: 2,
+      }),
+      exchange({ body: { ...ORDER }, status: 409, answer: ERROR(409), at: 3 }),
+    ];
+    const { outcomes, couldNotJudge } = judged(xs);
+    expect(outcomes.filter(([, o]) => o.status === 'failed')).toEqual([]);
+    expect(couldNotJudge).toEqual([]);
+    expect(status(xs, 'AUTH-ACCEPT')).toBe('passed');
+    expect(status(xs, 'DUP-SEQUENTIAL')).toBe('passed');
+  });
+
+  it.each<[string, Sent[], string]>([
+    [
+      'a request without X-SIGNATURE taken',
+      [{ headers: { 'x-signature': undefined }, status: 201, answer: CREATED }],
+      'AUTH-MISSING-SIGNATURE',
+    ],
+    [
+      'a millisecond timestamp taken',
+      [{ headers: { 'x-timestamp': String(NOW) }, status: 201, answer: CREATED }],
+      'AUTH-TIMESTAMP-MILLISECONDS',
+    ],
+    [
+      'a signature of another secret taken',
+      [{ headers: { 'x-signature': hmacSha256Hex('sk_other', 'x') }, status: 201, answer: CREATED }],
+      'AUTH-WRONG-SECRET',
+    ],
+    [
+      'a request without X-API-KEY answered 400',
+      [{ headers: { 'x-api-key': undefined }, status: 400, answer: ERROR(400) }],
+      'AUTH-BEFORE-BODY',
+    ],
+    [
+      'a correctly signed request refused while another was taken',
+      [
+        { status: 201, answer: CREATED },
+        { body: { ...ORDER, order_id: 'T-9' }, status: 401, answer: ERROR(401), at: 1 },
+      ],
+      'AUTH-ACCEPT',
+    ],
+    [
+      'an order_id created again',
+      [
+        { status: 201, answer: CREATED },
+        { status: 201, answer: CREATED, at: 1 },
+      ],
+      'DUP-SEQUENTIAL',
+    ],
+    ['an error that is not the envelope', [{ body: { order_id: 'T-1' }, status: 400, answer: { error: 'bad' } }], 'ERR-ENVELOPE'],
+    ['a body code that is not the status', [{ body: { order_id: 'T-1' }, status: 400, answer: ERROR(422) }], 'ERR-CODE-MATCHES-STATUS'],
+    ['an answer labelled text/html', [{ status: 201, answer: CREATED, contentType: 'text/html' }], 'ERR-CONTENT-TYPE'],
+    ['a create envelope whose code is not the status', [{ status: 201, answer: { ...CREATED, code: '200' } }], 'ORDER-ENVELOPE'],
+  ])('fails %s', (_name, sent, id) => {
+    expect(status(sent.map(exchange), id)).toBe('failed');
+  });
+
+  it('judges nothing the traffic did not show: no repeat, no answer headers kept, no secret', () => {
+    const [x] = [exchange({ status: 201, answer: CREATED })];
+    expect(status([x], 'DUP-SEQUENTIAL')).toBe('skipped');
+    const { responseHeaders: _, ...recorded } = x;
+    expect(status([recorded as ObservedExchange], 'ERR-CONTENT-TYPE')).toBe('skipped');
+    expect(status([x], 'AUTH-ACCEPT', false)).toBe('skipped');
+    expect(
+      status(
+        [exchange({ headers: { 'x-signature': hmacSha256Hex('sk_other', 'x') }, status: 201, answer: CREATED })],
+        'AUTH-WRONG-SECRET',
+        false,
+      ),
+    ).toBeUndefined();
+  });
+
+  it('every correctly signed request refused, none taken: the keys are doubted, not the server failed', () => {
+    const { outcomes, couldNotJudge } = judged([exchange({ status: 401, answer: ERROR(401) })]);
+    expect(outcomes.find(([id]) => id === 'AUTH-ACCEPT')).toBeUndefined();
+    expect(couldNotJudge).toEqual([expect.stringMatching(/configured keys are likely not the ones it holds/)]);
+  });
+});

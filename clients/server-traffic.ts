@@ -1,0 +1,181 @@
+// The server side of observed traffic (P-TRAFFIC-3): what its answers to requests the kit did not send
+// show, judged by the requirements of the server catalog. A requirement no exchange exercised is skipped.
+import { OPERATIONS } from '../core/operations.js';
+import { isValid, type SchemaId } from '../schemas/index.js';
+import { canonicalize } from '../signer/canonical.js';
+import { hmacSha256Hex } from '../signer/sign.js';
+import type { Outcome } from './result.js';
+import { describe, field, type ClientRequest } from './traffic.js';
+
+type ServerOutcome = Outcome<ClientRequest>;
+export interface ServerTrafficInput {
+  requests: readonly ClientRequest[];
+  /** The merchant whose secret verifies signatures; without it, the rules that need one are not judged. */
+  merchant?: { apiKey: string; secretKey: string };
+  toleranceSeconds: number;
+}
+
+/** P-AUTH-3's clear margin beyond the window: a timestamp this far out is refused by any server clock. */
+const CLEAR_MARGIN_SECONDS = 600;
+/** A timestamp this close to when the request was sent is fresh by any server clock a client could meet. */
+const FRESH_SECONDS = 30;
+
+const answered = (r: ClientRequest) => r.raw.status !== 0;
+const ok = (r: ClientRequest) => r.raw.status >= 200 && r.raw.status < 300;
+const NOT_EXERCISED: ServerOutcome = { status: 'skipped', reason: 'the traffic did not exercise it' };
+const NO_SECRET: ServerOutcome = { status: 'skipped', reason: 'no secret to verify signatures with: give --config or SVC_SECRET_KEY' };
+
+/** Passes when every request `applies` to holds; fails with those that do not; skipped when none applies. */
+function rule(requests: readonly ClientRequest[], applies: (r: ClientRequest) => boolean, wrong: (r: ClientRequest) => string | undefined) {
+  const seen = requests.filter((r) => r.operation !== undefined && answered(r) && applies(r));
+  if (seen.length === 0) return NOT_EXERCISED;
+  const found = seen.flatMap((r) => {
+    const why = wrong(r);
+    return why === undefined ? [] : [[r, why] as const];
+  });
+  if (found.length === 0) return { status: 'passed' } as const;
+  const more = found.length > 1 ? ` (and ${found.length - 1} more)` : '';
+  return { status: 'failed', message: `${describe(found[0]![0])}: ${found[0]![1]}${more}`, offending: found.map(([r]) => r) } as const;
+}
+
+const schemaProblem = (r: ClientRequest, id: SchemaId) => (isValid(id, r.responseJson) ? undefined : `the answer is not a ${id}`);
+const errorSchema = (r: ClientRequest): SchemaId => (r.operation === 'payoutStatus' ? 'payout-status-error-envelope' : 'error-envelope');
+
+/** Why a request must be refused with 401 whatever its body (P-AUTH-2), as the requirement it exercises. */
+function authDefect(r: ClientRequest, input: ServerTrafficInput): [string, string] | undefined {
+  const key = r.header('x-api-key') ?? r.header('x-client-id');
+  const timestamp = r.header('x-timestamp');
+  const signature = r.header('x-signature');
+  if (key === undefined) return ['AUTH-MISSING-KEY', 'no X-API-KEY'];
+  if (signature === undefined) return ['AUTH-MISSING-SIGNATURE', 'no X-SIGNATURE'];
+  if (timestamp === undefined) return ['AUTH-MISSING-TIMESTAMP', 'no X-TIMESTAMP'];
+  if (timestamp === '') return ['AUTH-TIMESTAMP-EMPTY', 'an empty X-TIMESTAMP'];
+  if (/^\d{13,}$/.test(timestamp)) return ['AUTH-TIMESTAMP-MILLISECONDS', `X-TIMESTAMP ${timestamp}, in milliseconds`];
+  if (/^\d+\.\d+$/.test(timestamp)) return ['AUTH-TIMESTAMP-FRACTIONAL', `a fractional X-TIMESTAMP ${timestamp}`];
+  if (!/^\d+$/.test(timestamp)) return ['AUTH-TIMESTAMP-NOT-DIGITS', `X-TIMESTAMP ${JSON.stringify(timestamp)}`];
+  const off = Number(timestamp) - r.raw.receivedAt / 1000;
+  if (Math.abs(off) > input.toleranceSeconds + CLEAR_MARGIN_SECONDS)
+    return [
+      off < 0 ? 'AUTH-WINDOW-EXPIRED' : 'AUTH-WINDOW-FUTURE',
+      `X-TIMESTAMP ${Math.round(Math.abs(off))} s ${off < 0 ? 'old' : 'ahead'}`,
+    ];
+  if (input.merchant !== undefined && key === input.merchant.apiKey && signedAs(r, input.merchant.secretKey) === undefined)
+    return [
+      'AUTH-WRONG-SECRET',
+      'a signature that verifies with the configured secret neither over the bytes sent nor over their canonical text',
+    ];
+  return undefined;
+}
+
+/** How the request is signed with `secret`: over the bytes sent, over their canonical text, or neither. */
+function signedAs(r: ClientRequest, secret: string): 'canonical' | 'raw' | undefined {
+  const [timestamp, signature] = [r.header('x-timestamp'), r.header('x-signature')];
+  if (timestamp === undefined || signature === undefined) return undefined;
+  const canonical = r.json === undefined ? undefined : canonicalize(r.json);
+  if (canonical === r.raw.body && hmacSha256Hex(secret, r.raw.body + timestamp) === signature) return 'canonical';
+  if (hmacSha256Hex(secret, r.raw.body + timestamp) === signature) return 'raw';
+  return canonical !== undefined && hmacSha256Hex(secret, canonical + timestamp) === signature ? 'raw' : undefined;
+}
+
+/** Requests that must be taken: the configured merchant's, canonical, correctly signed, fresh, the first with their signature. */
+function correctlySigned(requests: readonly ClientRequest[], input: ServerTrafficInput): Set<ClientRequest> {
+  const merchant = input.merchant;
+  const used = new Set<string>();
+  const taken = new Set<ClientRequest>();
+  if (merchant === undefined) return taken;
+  for (const r of requests) {
+    const signature = r.header('x-signature') ?? '';
+    const first = !used.has(signature);
+    used.add(signature);
+    const fresh = Math.abs(Number(r.header('x-timestamp')) - r.raw.receivedAt / 1000) <= FRESH_SECONDS;
+    if (first && fresh && r.header('x-api-key') === merchant.apiKey && signedAs(r, merchant.secretKey) === 'canonical') taken.add(r);
+  }
+  return taken;
+}
+
+/** A create of an id this merchant already created (a 2xx before) must be refused (409), never taken again. */
+function repeats(requests: readonly ClientRequest[], operation: 'createOrder' | 'transactionInitiation', id: string) {
+  const created = new Set<string>();
+  const again = new Set<ClientRequest>();
+  for (const r of requests.filter((x) => x.operation === operation && answered(x))) {
+    const key = `${r.header('x-api-key')}\u0000${field(r.json, id)}`;
+    if (field(r.json, id) === undefined) continue;
+    if (created.has(key)) again.add(r);
+    if (ok(r)) created.add(key);
+  }
+  return again;
+}
+
+type Row = [id: string, applies: (r: ClientRequest) => boolean, wrong: (r: ClientRequest) => string | undefined];
+
+/** The server catalog's requirements the exchanges exercised, each with its outcome; and why nothing could be judged. */
+export function judgeServerTraffic(input: ServerTrafficInput): { outcomes: Array<[string, ServerOutcome]>; couldNotJudge: string[] } {
+  const api = input.requests.filter((r) => r.operation !== undefined && answered(r));
+  const defects = new Map(api.map((r) => [r, authDefect(r, input)] as const));
+  const defect = (r: ClientRequest) => defects.get(r)?.[1];
+  const signed = correctlySigned(api, input);
+  const [orders, payouts] = [repeats(api, 'createOrder', 'order_id'), repeats(api, 'transactionInitiation', 'payout_order_id')];
+  // A repeat refused for authentication says nothing of duplicates.
+  const authenticated = (r: ClientRequest) => defect(r) === undefined && r.raw.status !== 401;
+  const authIds = [...new Set([...defects.values()].flatMap((d) => (d === undefined ? [] : [d[0]])))];
+  const rows: Row[] = [
+    ['ERR-CONTENT-TYPE', (r) => contentType(r) !== undefined, (r) => notJson(contentType(r)!)],
+    ['ERR-ENVELOPE', (r) => !ok(r), (r) => schemaProblem(r, errorSchema(r))],
+    ['ERR-CODE-MATCHES-STATUS', (r) => !ok(r) && field(r.responseJson, 'code') !== undefined, codeMismatch],
+    [
+      'ORDER-ENVELOPE',
+      (r) => ok(r) && r.operation === 'createOrder',
+      (r) => schemaProblem(r, OPERATIONS.createOrder.record) ?? codeMismatch(r),
+    ],
+    ['PAYOUT-RECORD-FORMAT', (r) => ok(r) && r.operation === 'payoutStatus', (r) => schemaProblem(r, OPERATIONS.payoutStatus.record)],
+    ['AUTH-FAILURE-ENVELOPE', (r) => r.raw.status === 401, (r) => schemaProblem(r, errorSchema(r))],
+    [
+      'AUTH-BEFORE-BODY',
+      (r) => defect(r) !== undefined && r.raw.status !== 401 && !ok(r),
+      (r) => `${defect(r)}, answered ${r.raw.status}, not 401`,
+    ],
+    ...authIds.map(
+      (id): Row => [id, (r) => defects.get(r)?.[0] === id, (r) => (ok(r) ? `${defect(r)}, taken: ${r.raw.status}` : undefined)],
+    ),
+    [
+      'AUTH-ACCEPT',
+      (r) => signed.has(r),
+      (r) => (r.raw.status === 401 ? 'correctly signed, fresh and first with its signature, refused with 401' : undefined),
+    ],
+    [
+      'DUP-SEQUENTIAL',
+      (r) => orders.has(r) && authenticated(r),
+      (r) => (r.raw.status === 409 ? undefined : `an order_id this merchant created before, answered ${r.raw.status}, not 409`),
+    ],
+    [
+      'DUP-PERMANENT',
+      (r) => payouts.has(r) && authenticated(r),
+      (r) => (ok(r) ? `a payout_order_id this merchant used before, taken again: ${r.raw.status}` : undefined),
+    ],
+  ];
+  const outcomes = rows.map(([id, applies, wrong]): [string, ServerOutcome] => [id, rule(api, applies, wrong)]);
+  const accept = input.merchant === undefined ? NO_SECRET : outcomes.find(([id]) => id === 'AUTH-ACCEPT')![1];
+  // Every correctly signed request refused, none taken: the configured secret is likely not the server's (P-CLI v1.3).
+  const misconfigured = accept.status === 'failed' && accept.offending.length === signed.size;
+  return {
+    outcomes: outcomes.flatMap(
+      ([id, o]): Array<[string, ServerOutcome]> => (id !== 'AUTH-ACCEPT' ? [[id, o]] : misconfigured ? [] : [[id, accept]]),
+    ),
+    couldNotJudge: misconfigured
+      ? ['no correctly signed request was taken by the server: the configured keys are likely not the ones it holds, not its fault']
+      : [],
+  };
+}
+
+const notJson = (type: string) => (/^application\/json\s*(;|$)/i.test(type) ? undefined : `labelled ${JSON.stringify(type)}`);
+
+/** The answer's Content-Type, '' when it had none; undefined when its headers were not kept (the recording sandbox's). */
+const contentType = (r: ClientRequest) => {
+  const headers = (r.raw as { responseHeaders?: Array<[string, string]> }).responseHeaders;
+  return headers === undefined ? undefined : (headers.find(([n]) => n === 'content-type')?.[1] ?? '');
+};
+
+function codeMismatch(r: ClientRequest): string | undefined {
+  const code = field(r.responseJson, 'code');
+  return code === String(r.raw.status) ? undefined : `body code ${JSON.stringify(code)}, HTTP status ${r.raw.status}`;
+}
