@@ -10,8 +10,9 @@ export function exitStatusOf(signal: InterruptSignal): number {
   return { SIGINT: 130, SIGTERM: 130, SIGHUP: 129, EPIPE: 141 }[signal];
 }
 
-/** The process's signals (processIo), or a test's hand; `interrupted` resolves once cleanup is done and said. */
-export type InterruptSource = (interrupted: (signal: InterruptSignal) => Promise<void>) => () => void;
+/** The process's signals (processIo), or a test's hand; `interrupted` resolves once cleanup is done and said, or
+ * to 'stopped' when the command took the signal as its normal end (`stopsOnSignal`): the process goes on. */
+export type InterruptSource = (interrupted: (signal: InterruptSignal) => Promise<void | 'stopped'>) => () => void;
 
 /** What a held thing's cleanup is said as: done (past tense), or when it failed or ran out of time. */
 export interface Held {

@@ -19,6 +19,8 @@ export interface Io {
   clock?: Clock;
   /** Set by main() for the command it runs: where the command registers what it holds (cli/interrupt.ts). */
   interrupts?: Interrupts;
+  /** Set by main() for a command that `stopsOnSignal`: aborted by the first SIGINT or SIGTERM, its normal end. */
+  stop?: AbortSignal;
 }
 
 export function processIo(): Io {
@@ -55,7 +57,8 @@ export function processIo(): Io {
         }
         cleaning = true;
         // Whatever the command still had in flight (a run's remaining checks) ends with the process.
-        void interrupted(signal).finally(() => process.exit(exitStatusOf(signal)));
+        const exit = () => process.exit(exitStatusOf(signal));
+        void interrupted(signal).then((outcome) => (outcome === 'stopped' ? void (cleaning = false) : exit()), exit);
       };
       const signals = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
       for (const signal of signals) process.on(signal, listener);

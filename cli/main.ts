@@ -9,6 +9,7 @@ import { diagnoseCommand } from './commands/diagnose.js';
 import { judgeCommand } from './commands/judge.js';
 import { listCommand } from './commands/list.js';
 import { openapiCommand } from './commands/openapi.js';
+import { proxyCommand } from './commands/proxy.js';
 import { replayCommand } from './commands/replay.js';
 import { runCommand } from './commands/run.js';
 import { serveCommand } from './commands/serve.js';
@@ -30,6 +31,7 @@ const COMMANDS: Command[] = [
   verifyReceiverCommand,
   verifyReportCommand,
   judgeCommand,
+  proxyCommand,
   signCommand,
   diagnoseCommand,
   replayCommand,
@@ -104,11 +106,22 @@ async function runInterruptibly(command: Command, options: Parameters<Command['r
   const quietOnceInterrupted = (write: (text: string) => void) => (text: string) => {
     if (!interrupts.signal.aborted) write(text);
   };
-  const commandIo: Io = { ...io, stdout: quietOnceInterrupted(io.stdout), stderr: quietOnceInterrupted(io.stderr), interrupts };
+  const stop = new AbortController();
+  const commandIo: Io = {
+    ...io,
+    stdout: quietOnceInterrupted(io.stdout),
+    stderr: quietOnceInterrupted(io.stderr),
+    interrupts,
+    stop: stop.signal,
+  };
   let interrupted: Promise<number> | undefined;
   let stopListening: (() => void) | undefined;
   const onInterrupt = new Promise<number>((resolveInterrupt) => {
     stopListening = io.onInterrupt?.((signal: InterruptSignal) => {
+      if (command.stopsOnSignal && (signal === 'SIGINT' || signal === 'SIGTERM') && !stop.signal.aborted) {
+        stop.abort(signal);
+        return Promise.resolve('stopped' as const);
+      }
       interrupted ??= interrupts.interrupt(signal).then((said) => {
         // A reader that stopped early (`list | head -1`) from a command that held nothing: as with any
         // Unix tool, only the status says it; a line would be noise on every such pipe.

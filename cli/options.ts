@@ -47,6 +47,8 @@ export interface CommandSpec<T extends readonly OptionSpec[]> {
   examples?: string[];
   /** Takes positional arguments (verify-client's COMMAND); others refuse them. */
   positionals?: boolean;
+  /** Ends normally on the first SIGINT or SIGTERM (proxy: io.stop), writing its reports; a second one interrupts it. */
+  stopsOnSignal?: boolean;
   run(options: ParsedOptions<T>, io: Io, positionals: string[]): Promise<number>;
 }
 

@@ -16,11 +16,11 @@ import { interruptsOf } from './interrupt.js';
 import type { Io } from './io.js';
 import { oneOf, type ParsedOptions } from './options.js';
 
-type JudgingCommand = 'run' | 'verify-client' | 'verify-receiver' | 'judge';
+type JudgingCommand = 'run' | 'verify-client' | 'verify-receiver' | 'judge' | 'proxy';
 
 /** Where a command's reports go without --report-dir: a folder of its own, so one never overwrites another's. */
 function defaultReportDir(command: JudgingCommand): string {
-  return `svc-reports/${{ run: 'run', 'verify-client': 'client', 'verify-receiver': 'receiver', judge: 'traffic' }[command]}`;
+  return `svc-reports/${{ run: 'run', 'verify-client': 'client', 'verify-receiver': 'receiver', judge: 'traffic', proxy: 'proxy' }[command]}`;
 }
 
 /** The options every judging command takes, the same for each. */

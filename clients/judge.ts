@@ -47,6 +47,11 @@ const RULES: ReadonlyArray<[string, (ctx: JudgeContext) => RuleOutcome]> = [
   ['CLIENT-BALANCE-FIRST', across.balanceFirst],
 ];
 
+/** The rules one request shows on its own (the others need what came before or after it). */
+export const PER_REQUEST_RULES: ReadonlySet<string> = new Set(
+  RULES.filter(([, rule]) => Object.values(each).includes(rule)).map(([id]) => id),
+);
+
 interface JudgeInput {
   exchanges: readonly RecordedExchange[];
   /** Where the client was pointed, for the evidence's URLs. */

@@ -240,7 +240,7 @@ describe("run interrupted while it holds the target's webhook registration", () 
   /** `run --only HOOK-`, interrupted once its receiver has taken the registration (bounded: 10 s). */
   async function interruptedHoldingRegistration(dir: string, meanwhile: () => void = () => {}) {
     sandbox.app.webhooks.register(MERCHANT_A.id, EARLIER);
-    let interrupt: ((signal: InterruptSignal) => Promise<void>) | undefined;
+    let interrupt: ((signal: InterruptSignal) => Promise<unknown>) | undefined;
     const running = runCli(['run', '--config', 'target.json', '--only', 'HOOK-', '--report-dir', 'reports'], {
       cwd: dir,
       onInterrupt: (handler) => ((interrupt = handler), () => {}),
@@ -301,7 +301,7 @@ describe('verify-receiver interrupted while a delivery waits for its answer', ()
     await new Promise<void>((resolveListen) => receiver.listen(0, '127.0.0.1', resolveListen));
     const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/webhooks`;
     try {
-      let interrupt: ((signal: InterruptSignal) => Promise<void>) | undefined;
+      let interrupt: ((signal: InterruptSignal) => Promise<unknown>) | undefined;
       const running = runCli(['verify-receiver', '--url', url, '--report-dir', 'out'], {
         cwd: dir,
         onInterrupt: (handler) => ((interrupt = handler), () => {}),

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { clientCatalog, judgeClient, judgementReport } from '../../clients/judge.js';
-import { harEntries, harTraffic } from '../../clients/har-input.js';
+import { clientCatalog, judgeClient, judgementReport, PER_REQUEST_RULES } from '../../clients/judge.js';
+import { harEntries, harTraffic, type ObservedExchange } from '../../clients/har-input.js';
 import { resultOf } from '../../clients/result.js';
 import { judgeServerTraffic } from '../../clients/server-traffic.js';
 import { asEvidence, classify } from '../../clients/traffic.js';
-import type { CheckResult, Report, Verdict } from '../../core/report.js';
+import type { CheckResult, Verdict } from '../../core/report.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../../signer/verify.js';
 import { catalog } from '../../suites/catalog.js';
 import { envNamesTarget, loadConfig, toleranceOf, type TargetConfig } from '../../suites/config.js';
@@ -17,7 +17,7 @@ import { Reporting, reportOptions } from '../reporting.js';
 /** The client rules that need the merchant's secret: without it they are not judged (P-TRAFFIC-2). */
 const NEED_SECRET = ['CLIENT-SIGNATURE', 'CLIENT-NO-SECRET'];
 const NO_SECRET = 'no secret to verify signatures with: give --config or SVC_SECRET_KEY';
-const WORSE: Verdict[] = ['conformant', 'inconclusive', 'not-conformant'];
+const WORSE: readonly Verdict[] = ['conformant', 'inconclusive', 'not-conformant'];
 
 export const judgeCommand = defineCommand({
   name: 'judge',
@@ -51,54 +51,79 @@ export const judgeCommand = defineCommand({
     const startedAt = new Date();
     const traffic = harTraffic(entries, config?.baseUrl);
     const baseUrl = traffic.baseUrl ?? 'http://unknown.invalid';
-    const judged = judgeBothSides(traffic.exchanges, baseUrl, config);
     const notes = [
-      ...judged.notes,
       ...(traffic.notRecorded > 0
         ? [`${traffic.notRecorded} exchange(s) to the API whose bodies the file did not keep were not judged`]
         : []),
       ...(traffic.elsewhere > 0 ? [`${traffic.elsewhere} exchange(s) not to the API (${baseUrl}) were not judged`] : []),
       `traffic judges only what it exercised: ${traffic.exchanges.length} exchange(s) of ${options.har}`,
     ];
-    for (const line of judged.lines) reporting.io.stdout(`${line}\n`);
-    const target = { baseUrl, environment: config?.environment ?? 'sandbox', embeddedSandbox: false } as const;
-    const side = (results: CheckResult[], sideCatalog: ReturnType<typeof catalog>, couldNotJudge: string[] = []) => {
-      const r = judgementReport({ results, catalog: sideCatalog, target, startedAt, strict: options.strict, couldNotJudge }, Date.now());
-      const verdict: Verdict = r.coverage.judged === 0 ? 'inconclusive' : r.verdict;
-      return {
-        verdict,
-        coverage: r.coverage,
-        reasons: r.coverage.judged === 0 ? ['the traffic exercised none of its rules'] : (r.reasons ?? []),
-      };
-    };
-    const sides = { client: side(judged.client, clientCatalog()), server: side(judged.server, catalog(), judged.couldNotJudge) };
-    const report: Report = reporting.judgement({
-      results: [...judged.client, ...judged.server],
-      catalog: [...clientCatalog(), ...catalog()],
-      target,
-      startedAt,
-      rerunCommand: `svc-conformance judge --har ${options.har}${configFile !== undefined ? ` --config ${configFile}` : ''}`,
-      notes,
-      catalogs: ['clients/catalog.json', 'suites/catalog.json'],
-      options: { har: options.har },
-    });
-    const verdict = WORSE[Math.max(WORSE.indexOf(sides.client.verdict), WORSE.indexOf(sides.server.verdict))]!;
-    const reasons = [...sides.client.reasons.map((r) => `client: ${r}`), ...sides.server.reasons.map((r) => `server: ${r}`)];
-    const { reasons: _, ...rest } = report;
-    return reporting.end({
-      ...rest,
-      verdict,
-      ...(verdict === 'inconclusive' ? { reasons } : {}),
-      sides: {
-        client: { verdict: sides.client.verdict, coverage: sides.client.coverage },
-        server: { verdict: sides.server.verdict, coverage: sides.server.coverage },
-      },
-    });
+    const rerunCommand = `svc-conformance judge --har ${options.har}${configFile !== undefined ? ` --config ${configFile}` : ''}`;
+    const given = { exchanges: traffic.exchanges, baseUrl, config, notes, startedAt, rerunCommand, options: { har: options.har } };
+    return reportTraffic(reporting, given, options.strict, true);
   },
 });
 
+interface Traffic {
+  exchanges: readonly ObservedExchange[];
+  /** The API's base URL, for the evidence's URLs. */
+  baseUrl: string;
+  config: TargetConfig | undefined;
+  notes: string[];
+  startedAt: Date;
+  rerunCommand: string;
+  options: Record<string, unknown>;
+}
+
+/** Judges both sides of the traffic and feeds the report to every form (P-TRAFFIC-4); `printLines`: one line per exchange first. */
+export async function reportTraffic(
+  reporting: Reporting,
+  t: Traffic,
+  strict: boolean | undefined,
+  printLines: boolean,
+): Promise<0 | 1 | 2> {
+  const judged = judgeBothSides(t.exchanges, t.baseUrl, t.config);
+  if (printLines) for (const line of judged.lines) reporting.io.stdout(`${line}\n`);
+  const target = { baseUrl: t.baseUrl, environment: t.config?.environment ?? 'sandbox', embeddedSandbox: false } as const;
+  const side = (results: CheckResult[], sideCatalog: ReturnType<typeof catalog>, couldNotJudge: string[] = []) => {
+    const r = judgementReport(
+      { results, catalog: sideCatalog, target, startedAt: t.startedAt, strict: strict ?? false, couldNotJudge },
+      Date.now(),
+    );
+    const nothing = r.coverage.judged === 0;
+    return {
+      verdict: nothing ? 'inconclusive' : r.verdict,
+      coverage: r.coverage,
+      reasons: nothing ? ['the traffic exercised none of its rules'] : (r.reasons ?? []),
+    };
+  };
+  const sides = { client: side(judged.client, clientCatalog()), server: side(judged.server, catalog(), judged.couldNotJudge) };
+  const { reasons: _, ...report } = reporting.judgement({
+    results: [...judged.client, ...judged.server],
+    catalog: [...clientCatalog(), ...catalog()],
+    target,
+    startedAt: t.startedAt,
+    rerunCommand: t.rerunCommand,
+    notes: [...judged.notes, ...t.notes],
+    catalogs: ['clients/catalog.json', 'suites/catalog.json'],
+    options: t.options,
+  });
+  const verdict = WORSE[Math.max(WORSE.indexOf(sides.client.verdict), WORSE.indexOf(sides.server.verdict))]!;
+  const reasons = [...sides.client.reasons.map((r) => `client: ${r}`), ...sides.server.reasons.map((r) => `server: ${r}`)];
+  return reporting.end({
+    ...report,
+    verdict,
+    ...(verdict === 'inconclusive' ? { reasons } : {}),
+    sides: {
+      client: { verdict: sides.client.verdict, coverage: sides.client.coverage },
+      server: { verdict: sides.server.verdict, coverage: sides.server.coverage },
+    },
+  });
+}
+
 /** Both sides of the exchanges judged, and one line per exchange with the rules it broke (P-TRAFFIC-5). */
-function judgeBothSides(exchanges: Parameters<typeof classify>[0], baseUrl: string, config: TargetConfig | undefined) {
+/** `alone`: each exchange judged by itself (a proxy's line as it happens), so only the rules one exchange shows count. */
+export function judgeBothSides(exchanges: readonly ObservedExchange[], baseUrl: string, config: TargetConfig | undefined, alone = false) {
   const merchant = config?.merchant;
   const toleranceSeconds = config !== undefined ? toleranceOf(config) : DEFAULT_TOLERANCE_SECONDS;
   const client = judgeClient({
@@ -113,13 +138,19 @@ function judgeBothSides(exchanges: Parameters<typeof classify>[0], baseUrl: stri
     toleranceSeconds,
     judge: merchant !== undefined ? 'own' : 'all',
   });
-  const clientResults = client.results.map((r) =>
-    merchant === undefined && NEED_SECRET.includes(r.meta.requirement)
-      ? resultOf({ id: r.meta.requirement, title: r.meta.title }, { status: 'skipped', reason: NO_SECRET }, () => {
-          throw new Error('a skipped result shows no evidence');
-        })
-      : r,
-  );
+  // Observed traffic holds what a client sent, if anything: having sent nothing is no rule of its own here.
+  const setAside = (id: string) =>
+    id === 'CLIENT-SENDS-REQUESTS' && client.apiRequests === 0
+      ? 'no request of the client was observed'
+      : merchant === undefined && NEED_SECRET.includes(id)
+        ? NO_SECRET
+        : undefined;
+  const clientResults = client.results.map((r) => {
+    const reason = setAside(r.meta.requirement);
+    return reason === undefined
+      ? r
+      : resultOf({ id: r.meta.requirement, title: r.meta.title }, { status: 'skipped', reason }, () => ({}) as never);
+  });
   const requests = classify(exchanges);
   const server = judgeServerTraffic({ requests, ...(merchant !== undefined ? { merchant } : {}), toleranceSeconds });
   const redact = config !== undefined ? redactor(config) : (text: string) => text;
@@ -135,8 +166,11 @@ function judgeBothSides(exchanges: Parameters<typeof classify>[0], baseUrl: stri
       const raw = byLabel.get(e.label.split(' (')[0]!);
       if (raw !== undefined) broken.set(raw, [...(broken.get(raw) ?? []), r.meta.requirement]);
     }
-  const lines = exchanges.map(
-    (x) => `  ${x.method} ${redact(x.path)} → ${x.status || 'no answer'}${broken.has(x) ? `  ✗ ${broken.get(x)!.join(', ')}` : ''}`,
-  );
+  const shown = (ids: string[]) =>
+    alone ? ids.filter((id) => PER_REQUEST_RULES.has(id) || !/^(CLIENT-|DUP-|AUTH-ACCEPT$)/.test(id)) : ids;
+  const lines = exchanges.map((x) => {
+    const ids = shown(broken.get(x) ?? []);
+    return `  ${x.method} ${redact(x.path)} → ${x.status || 'no answer'}${ids.length > 0 ? `  ✗ ${ids.join(', ')}` : ''}`;
+  });
   return { client: clientResults, server: serverResults, couldNotJudge: server.couldNotJudge, notes: client.notes, lines };
 }

@@ -1,0 +1,50 @@
+import { createServer } from 'node:http';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startProxy } from './proxy.js';
+
+const upstream = createServer((req, res) => {
+  req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":true}'));
+});
+await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+afterAll(() => new Promise((resolve) => upstream.close(resolve)));
+const upstreamUrl = new URL(`http://127.0.0.1:${(upstream.address() as { port: number }).port}`);
+
+async function through(count: number, keep: { exchanges: number; bytes: number }) {
+  const lines: string[] = [];
+  const proxy = await startProxy({
+    upstream: upstreamUrl,
+    host: '127.0.0.1',
+    port: 0,
+    keep,
+    onExchange: (x, l) => void lines.push(`${l.status}${x ? '' : ' -'}`),
+  });
+  try {
+    for (let i = 0; i < count; i += 10) {
+      await Promise.all(
+        Array.from({ length: 10 }, (_, j) =>
+          fetch(`${proxy.url}/api/v3/banking/balance`, { method: 'POST', body: `{"n":${i + j}}` }).then((r) => r.text()),
+        ),
+      );
+    }
+  } finally {
+    await proxy.close();
+  }
+  return { proxy, lines };
+}
+
+describe('the proxy keeps what it judges bounded, however long it runs', () => {
+  it('keeps at most so many exchanges, forwards and counts the rest', async () => {
+    const { proxy, lines } = await through(200, { exchanges: 30, bytes: 1 << 20 });
+    expect([proxy.seen, proxy.exchanges.length, proxy.notKept]).toEqual([200, 30, 170]);
+    expect(lines.filter((l) => l === '200')).toHaveLength(30);
+    expect(lines.filter((l) => l === '200 -')).toHaveLength(170);
+  });
+
+  it('keeps at most so many bytes', async () => {
+    const { proxy } = await through(100, { exchanges: 1000, bytes: 400 });
+    const kept = proxy.exchanges.reduce((sum, x) => sum + x.body.length + x.responseBody.length, 0);
+    expect(kept).toBeLessThanOrEqual(400);
+    expect(proxy.exchanges.length).toBeGreaterThan(5);
+    expect(proxy.exchanges.length + proxy.notKept).toBe(100);
+  });
+});

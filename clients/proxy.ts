@@ -1,0 +1,128 @@
+// The traffic proxy (P-TRAFFIC-1): forwards each request to the upstream and its answer back, changing
+// nothing but the framing and Host, and keeps what it saw, bounded, for the judges of observed traffic.
+import { Agent as HttpAgent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { ObservedExchange } from './har-input.js';
+
+/** Hop-by-hop headers (RFC 9110 §7.6.1): each connection's own, never forwarded. */
+const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
+/** A body kept for judging at most; a longer one is forwarded whole but its exchange is not judged. */
+export const MAX_KEPT_BODY = 1024 * 1024;
+/** What a proxy left running for hours keeps for judging at most; the rest is forwarded, counted and not judged. */
+export const KEEP_AT_MOST = { exchanges: 10_000, bytes: 256 * 1024 * 1024 };
+
+export interface ProxyOptions {
+  upstream: URL;
+  /** PEM of a private CA the upstream's certificate is checked against too. */
+  ca?: string;
+  host: string;
+  port: number;
+  keep?: typeof KEEP_AT_MOST;
+  /** Told of each exchange once its answer has gone back (undefined: not kept, too large or beyond the bound). */
+  onExchange: (x: ObservedExchange | undefined, line: { method: string; path: string; status: number | string }) => void;
+}
+
+export interface RunningProxy {
+  url: string;
+  exchanges: ObservedExchange[];
+  /** Exchanges seen but not kept: a body over MAX_KEPT_BODY, or beyond MAX_KEPT_EXCHANGES. */
+  notKept: number;
+  /** Requests the upstream never answered (refused, reset, TLS): the client got a 502. */
+  upstreamFailures: number;
+  seen: number;
+  close(): Promise<void>;
+}
+
+/** What a stream carries, read alongside whoever it is piped to: at most `max` bytes (undefined when longer). */
+function kept(stream: IncomingMessage, max = MAX_KEPT_BODY): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  return new Promise((resolve, reject) => {
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= max) chunks.push(chunk);
+    });
+    stream.on('end', () => resolve(size <= max ? Buffer.concat(chunks).toString('utf8') : undefined));
+    stream.on('error', reject);
+  });
+}
+
+const endToEnd = (raw: string[]): Array<[string, string]> =>
+  raw.flatMap((name, i) => (i % 2 === 0 && !HOP_BY_HOP.has(name.toLowerCase()) ? [[name, raw[i + 1]!] as [string, string]] : []));
+
+export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
+  const https = options.upstream.protocol === 'https:';
+  const agent = https ? new HttpsAgent({ keepAlive: true, ...(options.ca ? { ca: options.ca } : {}) }) : new HttpAgent({ keepAlive: true });
+  const prefix = options.upstream.pathname.replace(/\/$/, '');
+  const state = { exchanges: [] as ObservedExchange[], notKept: 0, upstreamFailures: 0, seen: 0 };
+  const bound = options.keep ?? KEEP_AT_MOST;
+  let keptBytes = 0;
+
+  const forward = async (req: IncomingMessage, res: ServerResponse) => {
+    const receivedAt = Date.now();
+    const headers = endToEnd(req.rawHeaders).filter(([name]) => name.toLowerCase() !== 'host');
+    // A body sent chunked goes on chunked (framing may differ, P-TRAFFIC-1); one with Content-Length keeps it.
+    if (req.headers['transfer-encoding'] !== undefined && req.headers['content-length'] === undefined)
+      headers.push(['Transfer-Encoding', 'chunked']);
+    const out = (https ? httpsRequest : httpRequest)(new URL(prefix + req.url!, options.upstream.origin), {
+      method: req.method,
+      headers: [...headers.flat(), 'Host', options.upstream.host],
+      agent,
+    });
+    const answered = new Promise<IncomingMessage>((resolve, reject) => out.on('response', resolve).on('error', reject));
+    const body = kept(req);
+    req.pipe(out);
+    const line = { method: req.method ?? 'GET', path: req.url ?? '/' };
+    state.seen++;
+    let answer: IncomingMessage;
+    try {
+      answer = await answered;
+    } catch (error) {
+      state.upstreamFailures++;
+      const message = `svc-conformance proxy: the upstream ${options.upstream.origin} did not answer: ${(error as Error).message}`;
+      if (!res.headersSent)
+        res.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ status: false, code: 502, message }));
+      options.onExchange(undefined, { ...line, status: `502 (${(error as NodeJS.ErrnoException).code ?? 'no answer'})` });
+      return;
+    }
+    res.writeHead(answer.statusCode ?? 502, endToEnd(answer.rawHeaders).flat());
+    answer.pipe(res);
+    const [responseBody, sent] = await Promise.all([kept(answer), body]);
+    const size = (sent?.length ?? Infinity) + (responseBody?.length ?? Infinity);
+    const keep = state.exchanges.length < bound.exchanges && keptBytes + size <= bound.bytes;
+    if (keep) keptBytes += size;
+    const x: ObservedExchange | undefined =
+      keep && sent !== undefined && responseBody !== undefined
+        ? {
+            method: line.method,
+            path: line.path,
+            headers: endToEnd(req.rawHeaders).map(([n, v]) => [n.toLowerCase(), v]),
+            body: sent,
+            receivedAt,
+            respondedAt: Date.now(),
+            status: answer.statusCode ?? 0,
+            ...(answer.headers['retry-after'] !== undefined ? { retryAfter: String(answer.headers['retry-after']) } : {}),
+            responseBody,
+            responseHeaders: endToEnd(answer.rawHeaders).map(([n, v]) => [n.toLowerCase(), v]),
+          }
+        : undefined;
+    if (x === undefined) state.notKept++;
+    else state.exchanges.push(x);
+    options.onExchange(x, { ...line, status: answer.statusCode ?? 0 });
+  };
+
+  // A request without Host is forwarded too (the upstream gets one): judging it is the point, refusing it is not.
+  const server = createServer({ requireHostHeader: false }, (req, res) => void forward(req, res).catch(() => res.destroy()));
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port, options.host, resolve));
+  const { address, port } = server.address() as AddressInfo;
+  return Object.assign(state, {
+    url: `http://${address.includes(':') ? `[${address}]` : address}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+        agent.destroy();
+      }),
+  });
+}
