@@ -1,5 +1,11 @@
-// npm run bench (part 3): judging a client's recorded traffic, a well-behaved client's and one whose
+// npm run bench (part 3): judging a client's recorded traffic and the traffic proxy; a well-behaved client's and one whose
 // every body is re-serialized and every signature wrong (each one a diagnose question).
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { judgeClient } from '../clients/judge.js';
 import type { RecordedExchange } from '../sandbox/options.js';
 import { MERCHANT_A, MERCHANT_A_LIVE } from '../sandbox/tenants.js';
@@ -60,3 +66,57 @@ const goodSeconds = await repeat(3, () => judgeSeconds(good));
 const brokenSeconds = await repeat(3, () => judgeSeconds(broken));
 console.log(figure(`judge: ${REQUESTS} requests of a good client`, goodSeconds, ' s'));
 console.log(figure(`judge: ${REQUESTS} requests of a broken client`, brokenSeconds, ' s'));
+
+// The proxy command on loopback, a process of its own as in use: the latency it adds to one exchange (medians
+// of one at a time) and its throughput against the upstream directly, 8 in flight (at most 1 ms; at least 0.8x).
+const upstream = createServer((req, res) =>
+  req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}')),
+);
+await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+const direct = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
+const free = createServer();
+await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
+const proxied = `http://127.0.0.1:${(free.address() as { port: number }).port}`;
+await new Promise((resolve) => free.close(resolve));
+const bin = fileURLToPath(new URL('../../bin/svc-conformance.js', import.meta.url));
+const reports = mkdtempSync(join(tmpdir(), 'svc-bench-proxy-'));
+const child = spawn(process.execPath, [bin, 'proxy', '--upstream', direct, '--listen', proxied.slice(7), '--report-dir', reports], {
+  stdio: 'ignore',
+});
+const post = (base: string) =>
+  fetch(`${base}/api/v3/banking/balance`, { method: 'POST', body: '{"svc_wallet_id":"W"}' }).then((r) => r.text());
+for (
+  let i = 0;
+  i < 100 &&
+  !(await post(proxied).then(
+    () => true,
+    () => false,
+  ));
+  i++
+)
+  await new Promise((r) => setTimeout(r, 50));
+const latency = async (base: string) => {
+  const ms: number[] = [];
+  for (let i = 0; i < 400; i++) {
+    const started = performance.now();
+    await post(base);
+    ms.push(performance.now() - started);
+  }
+  return ms.sort((a, b) => a - b)[200]!;
+};
+const eightInFlight = async (base: string) => {
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      for (let i = 0; i < 250; i++) await post(base);
+    }),
+  );
+  return performance.now() - started;
+};
+const added = await repeat(3, async () => (await latency(proxied)) - (await latency(direct)));
+const throughput = await repeat(3, async () => (await eightInFlight(direct)) / (await eightInFlight(proxied)));
+console.log(figure('proxy: latency added per exchange (median)', added, ' ms', { text: '≤ 1 ms', met: (m) => m <= 1 }));
+console.log(figure('proxy: throughput, 8 in flight, against direct', throughput, 'x', { text: '≥ 0.8x', met: (m) => m >= 0.8 }));
+child.kill('SIGTERM');
+await new Promise((resolve) => child.on('exit', resolve));
+upstream.close();

@@ -77,8 +77,8 @@ interface ClientJudgement {
   notes: string[];
 }
 
-/** Judges a client by the requests it sent (P-CLIENT-1…8). */
-export function judgeClient(input: JudgeInput): ClientJudgement {
+/** What the rules read: the client's own requests, classified, and the input's facts. */
+function contextOf(input: JudgeInput): { ctx: JudgeContext; foreign: readonly RecordedExchange[] } {
   const { own, foreign } = input.judge === 'own' ? ownTraffic(input.exchanges, input.merchant) : { own: input.exchanges, foreign: [] };
   // Everything the sandbox handled tells when the client's requests can have arrived (traffic.ts).
   const requests = classify(own, input.exchanges);
@@ -90,6 +90,21 @@ export function judgeClient(input: JudgeInput): ClientJudgement {
     otherEnvironmentWallets: input.otherEnvironment.walletIds,
     toleranceSeconds: input.toleranceSeconds,
   };
+  return { ctx, foreign };
+}
+
+/** The per-request rules these requests break, without evidence: a proxy's line as each exchange happens. */
+export function brokenOnItsOwn(input: JudgeInput): string[] {
+  const { ctx } = contextOf(input);
+  return ctx.api.length === 0
+    ? []
+    : RULES.filter(([id, rule]) => PER_REQUEST_RULES.has(id) && rule(ctx).status === 'failed').map(([id]) => id);
+}
+
+/** Judges a client by the requests it sent (P-CLIENT-1…8). */
+export function judgeClient(input: JudgeInput): ClientJudgement {
+  const { ctx, foreign } = contextOf(input);
+  const { requests } = ctx;
   const redact = redactor({ merchant: { ...input.merchant, walletId: '' } });
   const titles = new Map(clientCatalog().map((r) => [r.id, r.title]));
   const result = (id: string, outcome: RuleOutcome) =>

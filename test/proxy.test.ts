@@ -69,7 +69,8 @@ describe.concurrent('proxy -- COMMAND', () => {
   );
 
   it('a server fault that plain traffic shows: the server side not conformant, the client side conformant; judge --har agrees', async () => {
-    const { code, report, dir } = await proxied(['node', 'examples/good-client.mjs'], ['order-code-mismatch']);
+    const { code, report, dir, stdout } = await proxied(['node', 'examples/good-client.mjs'], ['order-code-mismatch']);
+    expect(stdout).toMatch(/\n {2}POST \/api\/v3\/pg\/order\/create → 201 {2}✗ ORDER-ENVELOPE\n/);
     expect(code).toBe(1);
     expect(failed(report)).toEqual(['ORDER-ENVELOPE']);
     expect(report.sides).toMatchObject({ client: { verdict: 'conformant' }, server: { verdict: 'not-conformant' } });
@@ -82,7 +83,8 @@ describe.concurrent('proxy -- COMMAND', () => {
 
   it('a client that breaks a rule (python, millisecond timestamps): the client side fails what verify-client fails', async () => {
     const client = ['python3', 'examples/millisecond-client.py'];
-    const { report } = await proxied(client);
+    const { report, stdout } = await proxied(client);
+    expect(stdout).toMatch(/\n {2}POST \/api\/v3\/\S+ → 401 {2}✗ CLIENT-TIMESTAMP-SECONDS\n/);
     const dir = mkdtempSync(join(tmpdir(), 'svc-proxy-'));
     await runCli(['verify-client', '--report-dir', join(dir, 'r'), '--', ...client], { cwd: ROOT, env: { PATH: process.env.PATH ?? '' } });
     const viaVerify = reportIn(dir, 'r');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { clientCatalog, judgeClient, judgementReport, PER_REQUEST_RULES } from '../../clients/judge.js';
+import { brokenOnItsOwn, clientCatalog, judgeClient, judgementReport } from '../../clients/judge.js';
 import { harEntries, harTraffic, type ObservedExchange } from '../../clients/har-input.js';
 import { resultOf } from '../../clients/result.js';
 import { judgeServerTraffic } from '../../clients/server-traffic.js';
@@ -121,23 +121,45 @@ export async function reportTraffic(
   });
 }
 
-/** Both sides of the exchanges judged, and one line per exchange with the rules it broke (P-TRAFFIC-5). */
-/** `alone`: each exchange judged by itself (a proxy's line as it happens), so only the rules one exchange shows count. */
-export function judgeBothSides(exchanges: readonly ObservedExchange[], baseUrl: string, config: TargetConfig | undefined, alone = false) {
+/** Without the secret, one nobody holds: the rules that need it are set aside. */
+const NOBODYS_SECRET = randomBytes(32).toString('hex');
+
+/** What the judges of either side are given from the config, or without one. */
+function clientInput(exchanges: readonly ObservedExchange[], baseUrl: string, config: TargetConfig | undefined) {
   const merchant = config?.merchant;
-  const toleranceSeconds = config !== undefined ? toleranceOf(config) : DEFAULT_TOLERANCE_SECONDS;
-  const client = judgeClient({
+  return {
     exchanges,
     baseUrl,
-    // Without the secret, one nobody holds: the rules that need it are set aside below.
-    merchant: merchant ?? { apiKey: '', secretKey: randomBytes(32).toString('hex') },
+    merchant: merchant ?? { apiKey: '', secretKey: NOBODYS_SECRET },
     otherEnvironment: {
       apiKeys: [config?.otherEnvironment?.apiKey ?? []].flat(),
       walletIds: [config?.otherEnvironment?.walletId ?? []].flat(),
     },
-    toleranceSeconds,
-    judge: merchant !== undefined ? 'own' : 'all',
+    toleranceSeconds: config !== undefined ? toleranceOf(config) : DEFAULT_TOLERANCE_SECONDS,
+    judge: merchant !== undefined ? ('own' as const) : ('all' as const),
+  };
+}
+
+/** The rules one exchange breaks on its own (the proxy's line as it happens); the rest need what came around it. */
+export function brokenAlone(x: ObservedExchange, baseUrl: string, config: TargetConfig | undefined): string[] {
+  const input = clientInput([x], baseUrl, config);
+  const merchant = config?.merchant;
+  const server = judgeServerTraffic({
+    requests: classify([x]),
+    ...(merchant !== undefined ? { merchant } : {}),
+    toleranceSeconds: input.toleranceSeconds,
   });
+  return [
+    ...brokenOnItsOwn(input).filter((id) => merchant !== undefined || !NEED_SECRET.includes(id)),
+    ...server.outcomes.filter(([id, o]) => o.status === 'failed' && !/^(DUP-|AUTH-ACCEPT$)/.test(id)).map(([id]) => id),
+  ];
+}
+
+/** Both sides of the exchanges judged, and one line per exchange with the rules it broke (P-TRAFFIC-5). */
+export function judgeBothSides(exchanges: readonly ObservedExchange[], baseUrl: string, config: TargetConfig | undefined) {
+  const merchant = config?.merchant;
+  const { toleranceSeconds } = clientInput(exchanges, baseUrl, config);
+  const client = judgeClient(clientInput(exchanges, baseUrl, config));
   // Observed traffic holds what a client sent, if anything: having sent nothing is no rule of its own here.
   const setAside = (id: string) =>
     id === 'CLIENT-SENDS-REQUESTS' && client.apiRequests === 0
@@ -166,11 +188,11 @@ export function judgeBothSides(exchanges: readonly ObservedExchange[], baseUrl: 
       const raw = byLabel.get(e.label.split(' (')[0]!);
       if (raw !== undefined) broken.set(raw, [...(broken.get(raw) ?? []), r.meta.requirement]);
     }
-  const shown = (ids: string[]) =>
-    alone ? ids.filter((id) => PER_REQUEST_RULES.has(id) || !/^(CLIENT-|DUP-|AUTH-ACCEPT$)/.test(id)) : ids;
-  const lines = exchanges.map((x) => {
-    const ids = shown(broken.get(x) ?? []);
-    return `  ${x.method} ${redact(x.path)} → ${x.status || 'no answer'}${ids.length > 0 ? `  ✗ ${ids.join(', ')}` : ''}`;
-  });
+  const lines = exchanges.map((x) => exchangeLine(x, broken.get(x) ?? [], redact));
   return { client: clientResults, server: serverResults, couldNotJudge: server.couldNotJudge, notes: client.notes, lines };
+}
+
+/** One exchange as the console shows it: method, path, status and the rules it broke. */
+export function exchangeLine(x: ObservedExchange, broke: readonly string[], redact: (text: string) => string): string {
+  return `  ${x.method} ${redact(x.path)} → ${x.status || 'no answer'}${broke.length > 0 ? `  ✗ ${broke.join(', ')}` : ''}`;
 }

@@ -4,13 +4,14 @@ import { startProxy } from '../../clients/proxy.js';
 import { createRedactor } from '../../common/redact.js';
 import { shellQuote } from '../../core/reproduce.js';
 import { envNamesTarget, loadConfig, targetVariables } from '../../suites/config.js';
+import { redactor } from '../../suites/redact.js';
 import { runClient } from '../client-process.js';
 import { configFileOf } from '../config-file.js';
 import { interruptsOf } from '../interrupt.js';
 import { readText, UsageError } from '../io.js';
 import { defineCommand, wholeNumber } from '../options.js';
 import { Reporting, reportOptions } from '../reporting.js';
-import { judgeBothSides, reportTraffic } from './judge.js';
+import { brokenAlone, exchangeLine, reportTraffic } from './judge.js';
 import { harOf } from '../../clients/har-input.js';
 
 export const proxyCommand = defineCommand({
@@ -64,6 +65,7 @@ export const proxyCommand = defineCommand({
     await reporting.prepare();
     const out = reporting.io;
     const startedAt = new Date();
+    const redact = config !== undefined ? redactor(config) : (text: string) => text;
     let done: () => void = () => {};
     const ended = new Promise<void>((r) => (done = r));
     const proxy = await startProxy({
@@ -73,7 +75,7 @@ export const proxyCommand = defineCommand({
       port,
       onExchange: (x, line) => {
         out.stdout(
-          `${x !== undefined ? judgeBothSides([x], upstream.href, config, true).lines[0] : `  ${line.method} ${line.path} → ${line.status}  (not judged)`}\n`,
+          `${x !== undefined ? exchangeLine(x, brokenAlone(x, upstream.href, config), redact) : `  ${line.method} ${redact(line.path)} → ${line.status}  (not judged)`}\n`,
         );
         if (maxRequests !== undefined && proxy.seen >= maxRequests) done();
       },
