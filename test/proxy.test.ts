@@ -2,7 +2,7 @@
 // started as a process of its own; the same client verdict as verify-client gives, the server's faults
 // that plain traffic shows, judge --har on the proxy's HAR agreeing, and the proxy changing nothing.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -91,6 +91,42 @@ describe.concurrent('proxy -- COMMAND', () => {
     expect(failed(report).filter((id) => id.startsWith('CLIENT-'))).toEqual(failed(viaVerify));
     expect(failed(viaVerify)).toEqual(['CLIENT-TIMESTAMP-SECONDS']);
     expect(report.sides).toMatchObject({ client: { verdict: 'not-conformant' }, server: { verdict: 'conformant' } });
+  });
+});
+
+describe.concurrent('the proxy and secrets', () => {
+  it('no secret, in any form a leaky client uses, in the relayed output, the lines, the reports or the HAR', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-proxy-'));
+    const client = join(dir, 'leaky-client.mjs');
+    writeFileSync(
+      client,
+      `const secret = process.env.SVC_SECRET_KEY, key = process.env.SVC_API_KEY;
+      const basic = 'Basic ' + Buffer.from(key + ':' + secret).toString('base64');
+      console.log('secret hex', Buffer.from(secret).toString('hex').toUpperCase(), basic);
+      await fetch(process.env.SVC_BASE_URL + '/api/v3/pg/order/create?debug=' + encodeURIComponent(secret), {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: basic, 'x-api-key': key, 'x-debug': Buffer.from(secret).toString('hex') },
+        body: JSON.stringify({ debug: Buffer.from(secret).toString('base64url') }),
+      });`,
+    );
+    const { stdout, stderr, dir: out } = await proxied([process.execPath, client]);
+    const secret = JSON.parse(readFileSync(join(out, 'target.json'), 'utf8')).merchant.secretKey as string;
+    const forms = [
+      secret,
+      Buffer.from(secret).toString('hex'),
+      Buffer.from(secret).toString('base64').slice(0, 24),
+      Buffer.from(secret).toString('base64url').slice(0, 24),
+    ];
+    expect(stdout).toContain('[redacted:secret]');
+    const texts = {
+      stdout,
+      stderr,
+      ...Object.fromEntries(
+        ['out/report.json', 'out/junit.xml', 'out/report.html', 'traffic.har'].map((f) => [f, readFileSync(join(out, f), 'utf8')]),
+      ),
+    };
+    for (const [where, text] of Object.entries(texts))
+      for (const form of forms) expect(text.toLowerCase().includes(form.toLowerCase()), `${where} holds ${form}`).toBe(false);
   });
 });
 
