@@ -4,6 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -209,6 +210,53 @@ describe.concurrent('the proxy itself', () => {
     expect(result.stdout).toMatch(/POST \/api\/v3\/banking\/balance → 502 \(ECONNREFUSED\) {2}\(not judged\)/);
     expect(result.code).toBe(2);
     expect(reportIn(dir).verdict).toBe('inconclusive');
+  });
+
+  it('an https upstream: its certificate checked, a private CA given with --upstream-ca; refused without it (502)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-proxy-tls-'));
+    const made = spawnSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { encoding: 'utf8' },
+    );
+    expect(made.status, made.stderr).toBe(0);
+    const tls = createHttpsServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) =>
+      req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"over":"tls"}')),
+    );
+    await new Promise<void>((r) => tls.listen(0, '127.0.0.1', r));
+    const upstream = `https://127.0.0.1:${(tls.address() as { port: number }).port}`;
+    const client = [
+      'node',
+      '-e',
+      `fetch(process.env.SVC_BASE_URL + '/x', { method: 'POST', body: '{}' }).then(async (r) => console.log('got', r.status, await r.text()))`,
+    ];
+    const trusted = await runCli(['proxy', '--upstream', upstream, '--upstream-ca', 'cert.pem', '--report-dir', 'a', '--', ...client], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    const untrusted = await runCli(['proxy', '--upstream', upstream, '--report-dir', 'b', '--', ...client], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    tls.close();
+    expect(trusted.stdout).toMatch(/│ got 200 \{"over":"tls"\}/);
+    expect(untrusted.stdout).toMatch(/│ got 502 .*did not answer: self[- ]signed certificate/);
   });
 
   it.each([
