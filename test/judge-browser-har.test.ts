@@ -4,8 +4,8 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Report } from '../core/report.js';
 import { OPERATION_PATHS, startSandbox, type FaultName } from '../sandbox/index.js';
 import { signedRequest } from '../sandbox/test-support.js';
@@ -15,13 +15,17 @@ import { runCli } from './cli-harness.js';
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking'];
 
+/** One browser for both tests, a context (and its HAR) each. */
+let browser: Promise<Browser> | undefined;
+afterAll(async () => (await browser)?.close());
+
 /** The browser's traffic with a sandbox (with `faults`) as Playwright records it, and the sandbox's config beside it. */
 async function browserHar(faults: FaultName[]): Promise<string> {
   const sandbox = await startSandbox({ port: 0, faults });
   const dir = mkdtempSync(join(tmpdir(), 'svc-browser-har-'));
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  browser ??= chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const context = await (await browser).newContext({ bypassCSP: true, recordHar: { path: join(dir, 'browser.har'), content: 'embed' } });
   try {
-    const context = await browser.newContext({ bypassCSP: true, recordHar: { path: join(dir, 'browser.har'), content: 'embed' } });
     const page = await context.newPage();
     await page.route('**/*', (route) => (route.request().url().startsWith(`${sandbox.baseUrl}/`) ? route.continue() : route.abort()));
     // A script on a page of the sandbox's origin calls the API, signed with the merchant's keys (computed
@@ -45,7 +49,6 @@ async function browserHar(faults: FaultName[]): Promise<string> {
     writeFileSync(join(dir, 'target.json'), JSON.stringify(sandbox.config));
     return dir;
   } finally {
-    await browser.close();
     await sandbox.close();
   }
 }
