@@ -11,19 +11,26 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { InterruptSignal } from '../cli/interrupt.js';
 import type { Report } from '../core/report.js';
+import { startSandbox, type FaultName } from '../sandbox/index.js';
 import { runCli, spawnServe, type ServedSandbox } from './cli-harness.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const served: ServedSandbox[] = [];
-afterAll(() => {
+const closers: Array<() => Promise<void>> = [];
+afterAll(async () => {
   for (const s of served) s.child.kill('SIGTERM');
+  for (const close of closers) await close();
 });
 
-/** `serve` with these faults, its config written where the proxy's run reads it. */
-async function sandbox(faults: string[] = []): Promise<{ url: string; dir: string }> {
+/** A sandbox with these faults (`serve`, a process of its own, if asked), its config written where the proxy reads it. */
+async function sandbox(faults: FaultName[], ownProcess: boolean): Promise<{ url: string; dir: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'svc-proxy-'));
-  const s = await spawnServe(['--quiet', '--config-out', join(dir, 'target.json'), ...faults.flatMap((f) => ['--fault', f])]);
-  served.push(s);
+  if (ownProcess) served.push(await spawnServe(['--quiet', '--config-out', join(dir, 'target.json')]));
+  else {
+    const started = await startSandbox({ port: 0, faults });
+    closers.push(() => started.close());
+    writeFileSync(join(dir, 'target.json'), JSON.stringify(started.config));
+  }
   return { url: JSON.parse(readFileSync(join(dir, 'target.json'), 'utf8')).baseUrl as string, dir };
 }
 
@@ -31,8 +38,8 @@ const reportIn = (dir: string, folder = 'out') => JSON.parse(readFileSync(join(d
 const failed = (report: Report) => report.requirements.filter((r) => r.status === 'failed').map((r) => r.id);
 const present = (command: string) => spawnSync(command, ['--version'], { stdio: 'ignore' }).status === 0;
 
-async function proxied(client: string[], faults: string[] = []) {
-  const { url, dir } = await sandbox(faults);
+async function proxied(client: string[], faults: FaultName[] = [], ownProcess = false) {
+  const { url, dir } = await sandbox(faults, ownProcess);
   const args = [
     'proxy',
     '--upstream',
@@ -57,7 +64,7 @@ describe.concurrent('proxy -- COMMAND', () => {
     'a conforming %s client and the sandbox: both sides conformant, a line per exchange as it happens; judge --har agrees',
     async (runtime, client) => {
       if (!present(client[0])) throw new Error(`${client[0]} is missing here: .ci/run installs it`);
-      const { code, stdout, report, dir } = await proxied([...client]);
+      const { code, stdout, report, dir } = await proxied([...client], [], true);
       expect(failed(report), stdout).toEqual([]);
       expect(code, stdout).toBe(0);
       expect(report.sides).toMatchObject({ client: { verdict: 'conformant' }, server: { verdict: 'conformant' } });
