@@ -1,6 +1,5 @@
 // Recorded traffic from a HAR 1.2 file (a browser's export, the kit's own --har, a proxy's), as the
 // exchanges the client and server judges read. What HAR did not keep (a body) is counted, never guessed.
-import { createRedactor } from '../common/redact.js';
 import { operationAtPath } from '../core/operations.js';
 import type { RecordedExchange } from '../sandbox/options.js';
 
@@ -111,41 +110,4 @@ export function harTraffic(entries: readonly HarEntry[], baseUrl = inferredBase(
     });
   }
   return traffic;
-}
-
-const nameValues = (pairs: Array<[string, string]>, redact: (t: string) => string) =>
-  pairs.map(([name, value]) => ({ name, value: redact(value) }));
-
-/** The exchanges as HAR 1.2, the secret redacted in every form and the signatures kept, so judge --har judges them again. */
-export function harOf(exchanges: readonly ObservedExchange[], baseUrl: string, secret: string | undefined): string {
-  const redact = createRedactor({ secrets: [secret] });
-  const entries = exchanges.map((x) => ({
-    startedDateTime: new Date(x.receivedAt).toISOString(),
-    time: x.respondedAt - x.receivedAt,
-    request: {
-      method: x.method,
-      url: redact(baseUrl.replace(/\/$/, '') + x.path),
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: nameValues(x.headers, redact),
-      queryString: [],
-      postData: { mimeType: 'application/json', text: redact(x.body) },
-      headersSize: -1,
-      bodySize: Buffer.byteLength(x.body),
-    },
-    response: {
-      status: x.status,
-      statusText: '',
-      httpVersion: 'HTTP/1.1',
-      cookies: [],
-      headers: nameValues(x.responseHeaders, redact),
-      content: { size: Buffer.byteLength(x.responseBody), mimeType: 'application/json', text: redact(x.responseBody) },
-      redirectURL: '',
-      headersSize: -1,
-      bodySize: Buffer.byteLength(x.responseBody),
-    },
-    cache: {},
-    timings: { send: 0, wait: x.respondedAt - x.receivedAt, receive: 0 },
-  }));
-  return `${JSON.stringify({ log: { version: '1.2', creator: { name: 'svc-conformance proxy', version: '1' }, entries } }, null, 1)}\n`;
 }

@@ -6,7 +6,7 @@ import type { Reporter, RunEnd } from '../core/reporter.js';
 import { writeAtomically } from './write.js';
 
 /** An exchange and when it was sent (ms since the epoch). */
-interface TimedExchange {
+export interface TimedExchange {
   exchange: Exchange;
   startedAt: number;
 }
@@ -63,8 +63,8 @@ function entry({ exchange, startedAt }: TimedExchange) {
   };
 }
 
-/** The HAR 1.2 document of a run's exchanges, in the order they were sent. */
-function renderHar(exchanges: readonly TimedExchange[], creator: { name: string; version: string }, comment: string): string {
+/** The HAR 1.2 document of exchanges (a run's, a proxy's), in the order they were sent. */
+export function renderHar(exchanges: readonly TimedExchange[], creator: { name: string; version: string }, comment: string): string {
   const entries = [...exchanges].sort((a, b) => a.startedAt - b.startedAt).map(entry);
   return JSON.stringify({ log: { version: '1.2', creator, comment, entries } }, null, 1) + '\n';
 }

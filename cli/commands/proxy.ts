@@ -12,7 +12,8 @@ import { readText, UsageError } from '../io.js';
 import { defineCommand, wholeNumber } from '../options.js';
 import { Reporting, reportOptions } from '../reporting.js';
 import { brokenAlone, exchangeLine, reportTraffic } from './judge.js';
-import { harOf } from '../../clients/har-input.js';
+import type { ObservedExchange } from '../../clients/har-input.js';
+import { renderHar } from '../../reports/har.js';
 
 export const proxyCommand = defineCommand({
   name: 'proxy',
@@ -145,4 +146,20 @@ function listenOf(text = '127.0.0.1:0'): [string, number] {
   if (match === null || Number(match[2]) > 65_535)
     throw new UsageError(`proxy: --listen takes HOST:PORT, e.g. 127.0.0.1:8080, not ${JSON.stringify(text)}`);
   return [match[1]!.replace(/^\[(.*)\]$/, '$1'), Number(match[2])];
+}
+
+/** The exchanges as HAR 1.2, the secret redacted in every form and the signatures kept: judge --har judges them again. */
+function harOf(exchanges: readonly ObservedExchange[], baseUrl: string, secret: string | undefined): string {
+  const redact = createRedactor({ secrets: [secret] });
+  const headers = (pairs: Array<[string, string]>) => Object.fromEntries(pairs.map(([name, value]) => [name, redact(value)]));
+  const timed = exchanges.map((x) => ({
+    startedAt: x.receivedAt,
+    exchange: {
+      label: redact(`${x.method} ${x.path}`),
+      request: { method: x.method, url: redact(baseUrl.replace(/\/$/, '') + x.path), headers: headers(x.headers), body: redact(x.body) },
+      response: { status: x.status, headers: headers(x.responseHeaders), body: redact(x.responseBody) },
+      ms: x.respondedAt - x.receivedAt,
+    },
+  }));
+  return renderHar(timed, { name: 'svc-conformance proxy', version: '1' }, `traffic through the proxy to ${baseUrl}`);
 }
