@@ -1,6 +1,7 @@
 // judge --har (P-TRAFFIC): a real client's traffic with a server, recorded as HAR 1.2 by a plain forwarder
 // between them (the test's own, below), judged on both sides: the client by P-CLIENT, the server by what
 // its answers show; each side says what it judged, and a side the traffic did not exercise is not judged.
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -9,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Report } from '../core/report.js';
 import { startSandbox, type FaultName } from '../sandbox/index.js';
 import { validateSchema } from '../schemas/index.js';
+import { canonicalize } from '../signer/canonical.js';
 import { runCli } from './cli-harness.js';
 
 const closers: Array<() => Promise<unknown>> = [];
@@ -118,6 +120,43 @@ describe.concurrent('judge --har', () => {
     const signature = report.requirements.find((r) => r.id === 'CLIENT-SIGNATURE');
     expect(signature).toMatchObject({ status: 'skipped', skipReason: expect.stringMatching(/no secret to verify signatures with/) });
     expect(report.requirements.find((r) => r.id === 'AUTH-ACCEPT')).toMatchObject({ status: 'skipped', skipReason: signature?.skipReason });
+  });
+
+  it("explains a signature that does not match with diagnose's variants (P-TRAFFIC-2)", async () => {
+    const { dir, secret } = await recordedClient();
+    const config = JSON.parse(readFileSync(join(dir, 'target.json'), 'utf8')) as { baseUrl: string; merchant: { apiKey: string } };
+    const order = { order_id: 'PRETTY-1', order_amount: '10.00', order_currency: 'INR' };
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const signature = createHmac('sha256', secret)
+      .update(`${canonicalize(order)}${timestamp}`)
+      .digest('hex');
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+      'x-api-key': config.merchant.apiKey,
+      'x-timestamp': timestamp,
+      'x-signature': signature,
+    };
+    const entry = {
+      startedDateTime: new Date().toISOString(),
+      time: 3,
+      request: {
+        method: 'POST',
+        url: `${config.baseUrl}/api/v3/pg/order/create`,
+        headers: Object.entries(headers).map(([name, value]) => ({ name, value })),
+        postData: { text: JSON.stringify(order, null, 2) },
+      },
+      response: {
+        status: 401,
+        headers: [{ name: 'content-type', value: 'application/json' }],
+        content: { text: '{"status":false,"code":401,"message":"bad signature"}' },
+      },
+    };
+    writeFileSync(join(dir, 'traffic.har'), JSON.stringify({ log: { version: '1.2', entries: [entry] } }));
+    const { report } = await judge(dir, '--config', 'target.json');
+    const evidence = report.requirements.find((r) => r.id === 'CLIENT-SIGNATURE')?.evidence[0];
+    expect(evidence?.message).toMatch(/the signature does not cover the bytes sent; diagnose: body-not-canonical/);
+    expect(report.sides?.server.verdict).toBe('conformant');
   });
 
   it('refuses what is not a HAR with one line and exit 2', async () => {
