@@ -131,6 +131,23 @@ describe('the server side of observed traffic', () => {
     expect(status(sent.map(exchange), id)).toBe('failed');
   });
 
+  it('reads against what was created (P-STATE-3): the same amount in any decimal form passes, another amount fails', () => {
+    const svc = (CREATED as { return_data: { svc_order_id: string } }).return_data.svc_order_id;
+    const read = (order_amount: string, at: number) =>
+      exchange({
+        path: '/api/v3/pg/order/status',
+        body: { order_id: 'T-1' },
+        status: 200,
+        answer: { data: { order_id: 'T-1', order_amount, order_currency: 'INR', svc_order_id: svc } },
+        at,
+      });
+    const created = exchange({ status: 201, answer: CREATED });
+    expect(status([created, read('10', 1)], 'STATE-READS-AGREE')).toBe('passed');
+    const outcome = judged([created, read('100', 1)]).outcomes.find(([id]) => id === 'STATE-READS-AGREE')?.[1];
+    expect(outcome).toMatchObject({ status: 'failed', message: expect.stringMatching(/reads order_amount "100", created as "10.00"/) });
+    expect(status([read('100', 1)], 'STATE-READS-AGREE')).toBe('skipped');
+  });
+
   it('judges nothing the traffic did not show: no repeat, no answer headers kept, no secret', () => {
     const [x] = [exchange({ status: 201, answer: CREATED })];
     expect(status([x], 'DUP-SEQUENTIAL')).toBe('skipped');

@@ -106,6 +106,57 @@ function repeats(requests: readonly ClientRequest[], operation: 'createOrder' | 
   return again;
 }
 
+/** Decimal text without trailing zeros: 10, "10.00" and 10.0 are one amount (P-AMOUNT). */
+const amountText = (value: unknown) =>
+  typeof value === 'number' || typeof value === 'string'
+    ? String(value)
+        .replace(/(\.\d*?)0+$/, '$1')
+        .replace(/\.$/, '')
+    : undefined;
+const recordOf = (r: ClientRequest, key = 'data') => (r.responseJson as Record<string, unknown> | undefined)?.[key];
+
+/** P-STATE-3 over observed traffic: a later read of what this merchant created must say what was created. */
+function readsThatDisagree(requests: readonly ClientRequest[]): Map<ClientRequest, string | undefined> {
+  const created = new Map<string, { amount: unknown; currency: unknown; id: string | undefined; idField: string }>();
+  const reads = new Map<ClientRequest, string | undefined>();
+  const key = (r: ClientRequest, kind: string, id: string) => `${kind}\u0000${r.header('x-api-key')}\u0000${field(r.json, id)}`;
+  for (const r of requests.filter(ok)) {
+    const json = r.json as Record<string, unknown> | undefined;
+    if (r.operation === 'createOrder')
+      created.set(key(r, 'o', 'order_id'), {
+        ...{ amount: json?.order_amount, currency: json?.order_currency },
+        ...{ id: field(recordOf(r, 'return_data'), 'svc_order_id'), idField: 'svc_order_id' },
+      });
+    else if (r.operation === 'transactionInitiation')
+      created.set(key(r, 'p', 'payout_order_id'), {
+        amount: json?.amount,
+        currency: json?.currency,
+        id: field(recordOf(r), 'payout_id'),
+        idField: 'payout_id',
+      });
+    const order = r.operation === 'orderStatus' || r.operation === 'orderCancel';
+    const write = order
+      ? created.get(key(r, 'o', 'order_id'))
+      : r.operation === 'payoutStatus'
+        ? created.get(key(r, 'p', 'payout_order_id'))
+        : undefined;
+    if (write === undefined) continue;
+    const record = recordOf(r);
+    const said = (name: string) => JSON.stringify(field(record, name));
+    const [amount, currency] = order ? ['order_amount', 'order_currency'] : ['amount', 'currency'];
+    const wrong = [
+      amountText(field(record, amount)) !== amountText(write.amount) &&
+        `${amount} ${said(amount)}, created as ${JSON.stringify(write.amount)}`,
+      field(record, currency) !== write.currency && `${currency} ${said(currency)}, created as ${JSON.stringify(write.currency)}`,
+      write.id !== undefined &&
+        field(record, write.idField) !== write.id &&
+        `${write.idField} ${said(write.idField)}, ${JSON.stringify(write.id)} at creation`,
+    ].filter((w) => w !== false);
+    reads.set(r, wrong.length > 0 ? `reads ${wrong.join('; ')}` : undefined);
+  }
+  return reads;
+}
+
 type Row = [id: string, applies: (r: ClientRequest) => boolean, wrong: (r: ClientRequest) => string | undefined];
 
 /** The server catalog's requirements the exchanges exercised, each with its outcome; and why nothing could be judged. */
@@ -117,6 +168,7 @@ export function judgeServerTraffic(input: ServerTrafficInput): { outcomes: Array
   const [orders, payouts] = [repeats(api, 'createOrder', 'order_id'), repeats(api, 'transactionInitiation', 'payout_order_id')];
   // A repeat refused for authentication says nothing of duplicates.
   const authenticated = (r: ClientRequest) => defect(r) === undefined && r.raw.status !== 401;
+  const reads = readsThatDisagree(api);
   const authIds = [...new Set([...defects.values()].flatMap((d) => (d === undefined ? [] : [d[0]])))];
   const rows: Row[] = [
     ['ERR-CONTENT-TYPE', (r) => contentType(r) !== undefined, (r) => notJson(contentType(r)!)],
@@ -142,6 +194,7 @@ export function judgeServerTraffic(input: ServerTrafficInput): { outcomes: Array
       (r) => signed.has(r),
       (r) => (r.raw.status === 401 ? 'correctly signed, fresh and first with its signature, refused with 401' : undefined),
     ],
+    ['STATE-READS-AGREE', (r) => reads.has(r), (r) => reads.get(r)],
     [
       'DUP-SEQUENTIAL',
       (r) => orders.has(r) && authenticated(r),
