@@ -132,7 +132,7 @@ describe('the server side of observed traffic', () => {
   });
 
   it('reads against what was created (P-STATE-3): the same amount in any decimal form passes, another amount fails', () => {
-    const svc = (CREATED as { return_data: { svc_order_id: string } }).return_data.svc_order_id;
+    const svc = (CREATED as unknown as { return_data: { svc_order_id: string } }).return_data.svc_order_id;
     const read = (order_amount: string, at: number) =>
       exchange({
         path: '/api/v3/pg/order/status',
@@ -146,6 +146,42 @@ describe('the server side of observed traffic', () => {
     const outcome = judged([created, read('100', 1)]).outcomes.find(([id]) => id === 'STATE-READS-AGREE')?.[1];
     expect(outcome).toMatchObject({ status: 'failed', message: expect.stringMatching(/reads order_amount "100", created as "10.00"/) });
     expect(status([read('100', 1)], 'STATE-READS-AGREE')).toBe('skipped');
+  });
+
+  it('lifecycles (P-STATE-1, -2): each state an answer shows follows the one shown before it', () => {
+    const order = (path: string, order_status: string, at: number, overlap = 0) => {
+      const x = exchange({
+        path: `/api/v3/pg/order/${path}`,
+        body: { order_id: 'T-1' },
+        status: 200,
+        answer: { data: { order_status } },
+        at,
+      });
+      return { ...x, respondedAt: x.respondedAt + overlap };
+    };
+    const payout = (path: string, state: string, at: number) =>
+      exchange({
+        path: `/api/v3/banking/payment/${path}`,
+        body: { payout_order_id: 'P-1' },
+        status: 200,
+        answer: { data: { status: state } },
+        at,
+      });
+    const created = exchange({ status: 201, answer: CREATED });
+    expect(status([created, order('status', 'PAID', 10), order('status', 'PAID', 20)], 'STATE-ORDER-LIFECYCLE')).toBe('passed');
+    expect(status([created, order('status', 'PAID', 10), order('status', 'UN_PAID', 20)], 'STATE-ORDER-LIFECYCLE')).toBe('failed');
+    expect(status([order('status', 'CANCELLED', 10), order('cancel', 'CANCELLED', 20)], 'STATE-ORDER-LIFECYCLE')).toBe('failed');
+    // Answers in flight at once may have been decided in either order.
+    expect(status([order('status', 'PAID', 10, 30), order('status', 'UN_PAID', 20)], 'STATE-ORDER-LIFECYCLE')).toBe('skipped');
+    const steps = (...states: string[]) => states.map((state, i) => payout(i === 0 ? 'initiate' : 'status', state, i * 10));
+    expect(status(steps('PENDING', 'SUCCESS', 'REVERSED', 'REVERSED'), 'STATE-PAYOUT-LIFECYCLE')).toBe('passed');
+    for (const wrong of [
+      ['SUCCESS', 'PROCESSING'],
+      ['FAILED', 'SUCCESS'],
+      ['PROCESSING', 'REVERSED'],
+      ['REVERSED', 'SUCCESS'],
+    ])
+      expect(status(steps(...wrong), 'STATE-PAYOUT-LIFECYCLE'), wrong.join(' → ')).toBe('failed');
   });
 
   it('judges nothing the traffic did not show: no repeat, no answer headers kept, no secret', () => {

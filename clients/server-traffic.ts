@@ -157,6 +157,42 @@ function readsThatDisagree(requests: readonly ClientRequest[]): Map<ClientReques
   return reads;
 }
 
+const FINAL_ORDER = ['PAID', 'CANCELLED', 'EXPIRED'];
+/** P-STATE-2's order: a payout's state never goes back; SUCCESS and FAILED are one step (either ends PROCESSING). */
+const PAYOUT_STEP: Record<string, number> = { PENDING: 0, PROCESSING: 1, SUCCESS: 2, FAILED: 2, REVERSED: 3 };
+
+/** P-STATE-1 and -2 over observed traffic: each state an answer shows of a record, after the one shown before it. */
+function lifecycleBreaks(requests: readonly ClientRequest[]): Record<'order' | 'payout', Map<ClientRequest, string | undefined>> {
+  const last = new Map<string, { state: string; at: number }>();
+  const found = { order: new Map<ClientRequest, string | undefined>(), payout: new Map<ClientRequest, string | undefined>() };
+  for (const r of requests.filter(ok)) {
+    const order = r.operation === 'createOrder' || r.operation === 'orderStatus' || r.operation === 'orderCancel';
+    const payout = r.operation === 'transactionInitiation' || r.operation === 'payoutStatus';
+    const state = order
+      ? field(recordOf(r, r.operation === 'createOrder' ? 'return_data' : 'data'), 'order_status')
+      : payout
+        ? field(recordOf(r), 'status')
+        : undefined;
+    if (state === undefined) continue;
+    const key = `${order ? 'o' : 'p'}\u0000${r.header('x-api-key')}\u0000${field(r.json, order ? 'order_id' : 'payout_order_id')}`;
+    const seen = last.get(key);
+    last.set(key, { state, at: r.raw.respondedAt });
+    // Two answers in flight at once may have been decided in either order: only one after the other tells.
+    if (seen === undefined || r.raw.receivedAt < seen.at) continue;
+    const before = seen.state;
+    const step = (name: string) => PAYOUT_STEP[name] ?? -1;
+    const forward = step(state) > step(before) && (state !== 'REVERSED' || before === 'SUCCESS');
+    const back = order ? FINAL_ORDER.includes(before) && (state !== before || r.operation === 'orderCancel') : state !== before && !forward;
+    found[order ? 'order' : 'payout'].set(
+      r,
+      back
+        ? `${r.operation === 'orderCancel' && state === before ? 'cancelled again' : `reads ${state}`}, after ${before}${r.operation === 'orderCancel' ? ' (a cancel of a final order answers 422)' : ''}`
+        : undefined,
+    );
+  }
+  return found;
+}
+
 type Row = [id: string, applies: (r: ClientRequest) => boolean, wrong: (r: ClientRequest) => string | undefined];
 
 /** The server catalog's requirements the exchanges exercised, each with its outcome; and why nothing could be judged. */
@@ -169,6 +205,7 @@ export function judgeServerTraffic(input: ServerTrafficInput): { outcomes: Array
   // A repeat refused for authentication says nothing of duplicates.
   const authenticated = (r: ClientRequest) => defect(r) === undefined && r.raw.status !== 401;
   const reads = readsThatDisagree(api);
+  const lifecycle = lifecycleBreaks(api);
   const authIds = [...new Set([...defects.values()].flatMap((d) => (d === undefined ? [] : [d[0]])))];
   const rows: Row[] = [
     ['ERR-CONTENT-TYPE', (r) => contentType(r) !== undefined, (r) => notJson(contentType(r)!)],
@@ -195,6 +232,8 @@ export function judgeServerTraffic(input: ServerTrafficInput): { outcomes: Array
       (r) => (r.raw.status === 401 ? 'correctly signed, fresh and first with its signature, refused with 401' : undefined),
     ],
     ['STATE-READS-AGREE', (r) => reads.has(r), (r) => reads.get(r)],
+    ['STATE-ORDER-LIFECYCLE', (r) => lifecycle.order.has(r), (r) => lifecycle.order.get(r)],
+    ['STATE-PAYOUT-LIFECYCLE', (r) => lifecycle.payout.has(r), (r) => lifecycle.payout.get(r)],
     [
       'DUP-SEQUENTIAL',
       (r) => orders.has(r) && authenticated(r),
