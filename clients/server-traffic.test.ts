@@ -184,6 +184,34 @@ describe('the server side of observed traffic', () => {
       expect(status(steps(...wrong), 'STATE-PAYOUT-LIFECYCLE'), wrong.join(' → ')).toBe('failed');
   });
 
+  it("isolation (P-TENANT) with two merchants: another's order answers 404, another's wallet 403", () => {
+    const wallets = { [merchant.apiKey]: 'W-A', pk_test_other: 'W-B' };
+    const tenant = (xs: ObservedExchange[], id: string) =>
+      judgeServerTraffic({ requests: classify(xs), merchant, toleranceSeconds: 300, wallets }).outcomes.find(([rule]) => rule === id)?.[1]
+        .status;
+    const theirs = exchange({ headers: { 'x-api-key': 'pk_test_other' }, status: 201, answer: CREATED });
+    const read = (code: number) =>
+      exchange({
+        path: '/api/v3/pg/order/status',
+        body: { order_id: 'T-1' },
+        status: code,
+        answer: code === 404 ? ERROR(404) : { data: {} },
+        at: 1,
+      });
+    expect(tenant([theirs, read(404)], 'TENANT-ORDER-STATUS')).toBe('passed');
+    expect(tenant([theirs, read(200)], 'TENANT-ORDER-STATUS')).toBe('failed');
+    const balance = (code: number) =>
+      exchange({
+        path: '/api/v3/banking/balance',
+        body: { svc_wallet_id: 'W-B' },
+        status: code,
+        answer: code === 403 ? ERROR(403) : { data: {} },
+      });
+    expect(tenant([balance(403)], 'TENANT-BALANCE')).toBe('passed');
+    expect(tenant([balance(200)], 'TENANT-BALANCE')).toBe('failed');
+    expect(status([balance(200)], 'TENANT-BALANCE')).toBeUndefined();
+  });
+
   it('judges nothing the traffic did not show: no repeat, no answer headers kept, no secret', () => {
     const [x] = [exchange({ status: 201, answer: CREATED })];
     expect(status([x], 'DUP-SEQUENTIAL')).toBe('skipped');

@@ -13,6 +13,8 @@ export interface ServerTrafficInput {
   /** The merchant whose secret verifies signatures; without it, the rules that need one are not judged. */
   merchant?: { apiKey: string; secretKey: string };
   toleranceSeconds: number;
+  /** Each configured merchant's wallet, by API key (P-TENANT: with two merchants, isolation is judged). */
+  wallets?: Readonly<Record<string, string>>;
 }
 
 /** P-AUTH-3's clear margin beyond the window: a timestamp this far out is refused by any server clock. */
@@ -193,6 +195,37 @@ function lifecycleBreaks(requests: readonly ClientRequest[]): Record<'order' | '
   return found;
 }
 
+/** P-TENANT over observed traffic: a merchant's reads of orders only another created, and its uses of another's wallet. */
+function crossings(
+  requests: readonly ClientRequest[],
+  wallets: Readonly<Record<string, string>> = {},
+): Map<ClientRequest, [string, string]> {
+  const creators = new Map<string, Set<string>>();
+  const found = new Map<ClientRequest, [string, string]>();
+  for (const r of requests) {
+    const key = r.header('x-api-key') ?? '';
+    const orderId = field(r.json, 'order_id');
+    if (r.operation === 'createOrder' && ok(r) && orderId !== undefined)
+      creators.set(orderId, (creators.get(orderId) ?? new Set()).add(key));
+    const theirs = orderId !== undefined && creators.has(orderId) && !creators.get(orderId)!.has(key);
+    if ((r.operation === 'orderStatus' || r.operation === 'orderCancel') && theirs)
+      found.set(r, [
+        r.operation === 'orderStatus' ? 'TENANT-ORDER-STATUS' : 'TENANT-ORDER-CANCEL',
+        `another merchant's order_id ${orderId}`,
+      ]);
+    const wallet = field(r.json, 'svc_wallet_id');
+    const owner = Object.keys(wallets).find((k) => wallets[k] === wallet);
+    if (
+      (r.operation === 'balanceInquiry' || r.operation === 'transactionInitiation') &&
+      owner !== undefined &&
+      owner !== key &&
+      key in wallets
+    )
+      found.set(r, [r.operation === 'balanceInquiry' ? 'TENANT-BALANCE' : 'TENANT-INITIATE', `another merchant's wallet ${wallet}`]);
+  }
+  return found;
+}
+
 type Row = [id: string, applies: (r: ClientRequest) => boolean, wrong: (r: ClientRequest) => string | undefined];
 
 /** The server catalog's requirements the exchanges exercised, each with its outcome; and why nothing could be judged. */
@@ -206,6 +239,15 @@ export function judgeServerTraffic(input: ServerTrafficInput): { outcomes: Array
   const authenticated = (r: ClientRequest) => defect(r) === undefined && r.raw.status !== 401;
   const reads = readsThatDisagree(api);
   const lifecycle = lifecycleBreaks(api);
+  const crossed = crossings(api, input.wallets);
+  const tenantRows = [...new Set([...crossed.values()].map(([id]) => id))].map((id): Row => {
+    const expected = id.startsWith('TENANT-ORDER') ? 404 : 403;
+    return [
+      id,
+      (r) => crossed.get(r)?.[0] === id && authenticated(r),
+      (r) => (r.raw.status === expected ? undefined : `${crossed.get(r)![1]}, answered ${r.raw.status}, not ${expected}`),
+    ];
+  });
   const authIds = [...new Set([...defects.values()].flatMap((d) => (d === undefined ? [] : [d[0]])))];
   const rows: Row[] = [
     ['ERR-CONTENT-TYPE', (r) => contentType(r) !== undefined, (r) => notJson(contentType(r)!)],
@@ -231,6 +273,7 @@ export function judgeServerTraffic(input: ServerTrafficInput): { outcomes: Array
       (r) => signed.has(r),
       (r) => (r.raw.status === 401 ? 'correctly signed, fresh and first with its signature, refused with 401' : undefined),
     ],
+    ...tenantRows,
     ['STATE-READS-AGREE', (r) => reads.has(r), (r) => reads.get(r)],
     ['STATE-ORDER-LIFECYCLE', (r) => lifecycle.order.has(r), (r) => lifecycle.order.get(r)],
     ['STATE-PAYOUT-LIFECYCLE', (r) => lifecycle.payout.has(r), (r) => lifecycle.payout.get(r)],

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { brokenOnItsOwn, clientCatalog, judgeClient, judgementReport } from '../../clients/judge.js';
 import { harEntries, harTraffic, type ObservedExchange } from '../../clients/har-input.js';
 import { resultOf } from '../../clients/result.js';
-import { judgeServerTraffic } from '../../clients/server-traffic.js';
+import { judgeServerTraffic, type ServerTrafficInput } from '../../clients/server-traffic.js';
 import { asEvidence, classify } from '../../clients/traffic.js';
 import type { CheckResult, Verdict } from '../../core/report.js';
 import { DEFAULT_TOLERANCE_SECONDS } from '../../signer/verify.js';
@@ -140,15 +140,24 @@ function clientInput(exchanges: readonly ObservedExchange[], baseUrl: string, co
   };
 }
 
+/** What the server side's judge is given: the exchanges, and from the config the secret, window and wallets. */
+function serverInput(exchanges: readonly ObservedExchange[], config: TargetConfig | undefined): ServerTrafficInput {
+  const wallets = [config?.merchant, config?.otherMerchant].flatMap(
+    (m): Array<[string, string]> => (m?.apiKey && m.walletId ? [[m.apiKey, m.walletId]] : []),
+  );
+  return {
+    requests: classify(exchanges),
+    ...(config !== undefined ? { merchant: config.merchant } : {}),
+    toleranceSeconds: config !== undefined ? toleranceOf(config) : DEFAULT_TOLERANCE_SECONDS,
+    wallets: Object.fromEntries(wallets),
+  };
+}
+
 /** The rules one exchange breaks on its own (the proxy's line as it happens); the rest need what came around it. */
 export function brokenAlone(x: ObservedExchange, baseUrl: string, config: TargetConfig | undefined): string[] {
   const input = clientInput([x], baseUrl, config);
   const merchant = config?.merchant;
-  const server = judgeServerTraffic({
-    requests: classify([x]),
-    ...(merchant !== undefined ? { merchant } : {}),
-    toleranceSeconds: input.toleranceSeconds,
-  });
+  const server = judgeServerTraffic(serverInput([x], config));
   return [
     ...brokenOnItsOwn(input).filter((id) => merchant !== undefined || !NEED_SECRET.includes(id)),
     ...server.outcomes.filter(([id, o]) => o.status === 'failed' && !/^(DUP-|AUTH-ACCEPT$)/.test(id)).map(([id]) => id),
@@ -158,7 +167,6 @@ export function brokenAlone(x: ObservedExchange, baseUrl: string, config: Target
 /** Both sides of the exchanges judged, and one line per exchange with the rules it broke (P-TRAFFIC-5). */
 export function judgeBothSides(exchanges: readonly ObservedExchange[], baseUrl: string, config: TargetConfig | undefined) {
   const merchant = config?.merchant;
-  const { toleranceSeconds } = clientInput(exchanges, baseUrl, config);
   const client = judgeClient(clientInput(exchanges, baseUrl, config));
   // Observed traffic holds what a client sent, if anything: having sent nothing is no rule of its own here.
   const setAside = (id: string) =>
@@ -173,8 +181,7 @@ export function judgeBothSides(exchanges: readonly ObservedExchange[], baseUrl: 
       ? r
       : resultOf({ id: r.meta.requirement, title: r.meta.title }, { status: 'skipped', reason }, () => ({}) as never);
   });
-  const requests = classify(exchanges);
-  const server = judgeServerTraffic({ requests, ...(merchant !== undefined ? { merchant } : {}), toleranceSeconds });
+  const server = judgeServerTraffic(serverInput(exchanges, config));
   const redact = config !== undefined ? redactor(config) : (text: string) => text;
   const titles = new Map(catalog().map((r) => [r.id, r.title]));
   const broken = new Map<unknown, string[]>();
