@@ -20,7 +20,7 @@ import {
   settleWithinMs,
 } from '../requests.js';
 import { paying } from './operations.js';
-import { warmConnections } from './races.js';
+import { racing, warmConnections } from './races.js';
 import { spareWallet } from './spare-wallet.js';
 import {
   amountNumber,
@@ -267,24 +267,24 @@ const SPARE = 'spare-wallet';
 
 export const moneyChecks: Check[] = [
   {
-    id: 'money-no-overdraft',
-    requirement: 'MONEY-NO-OVERDRAFT',
-    title: "concurrent payouts beyond the spare wallet's balance never overdraw it",
-    needs: [BALANCE, INITIATION],
-    creates: true,
-    alone: true,
-    keepAllEvidence: true,
+    ...racing(
+      'money-no-overdraft',
+      'MONEY-NO-OVERDRAFT',
+      "concurrent payouts beyond the spare wallet's balance never overdraw it",
+      [BALANCE, INITIATION],
+      noOverdraft,
+    ),
     lane: SPARE,
-    run: noOverdraft,
   },
   {
-    id: 'money-exact-balance',
-    requirement: 'MONEY-EXACT-BALANCE',
-    title: 'one minor unit over the balance is FAILED; exactly the whole balance is accepted',
-    needs: [BALANCE, INITIATION],
-    creates: true,
+    ...paying(
+      'money-exact-balance',
+      'MONEY-EXACT-BALANCE',
+      'one minor unit over the balance is FAILED; exactly the whole balance is accepted',
+      [BALANCE, INITIATION],
+      exactBalance,
+    ),
     lane: SPARE,
-    run: exactBalance,
   },
   paying(
     'money-refused-no-effect',

@@ -123,22 +123,13 @@ async function finalRecordsUnchanged(ctx: CheckContext): Promise<void> {
   }
 }
 
+/** Run once the other checks have ended: what they wrote is what is revisited. */
+function revisit(id: string, requirement: string, title: string, run: Check['run']): Check {
+  return { id, requirement, title, creates: true, last: true, run };
+}
+
 export const revisitChecks: readonly Check[] = [
   // Reads first: the ids check sends its re-creates after, so a target that takes one changes nothing read.
-  {
-    id: 'revisit-final-records',
-    requirement: 'STATE-READS-AGREE',
-    title: 'final records the run wrote read the same, a while later',
-    creates: true,
-    last: true,
-    run: finalRecordsUnchanged,
-  },
-  {
-    id: 'revisit-ids-still-used',
-    requirement: 'DUP-PERMANENT',
-    title: 'identifiers the run used are still refused, a while later',
-    creates: true,
-    last: true,
-    run: idsStillUsed,
-  },
+  revisit('revisit-final-records', 'STATE-READS-AGREE', 'final records the run wrote read the same, a while later', finalRecordsUnchanged),
+  revisit('revisit-ids-still-used', 'DUP-PERMANENT', 'identifiers the run used are still refused, a while later', idsStillUsed),
 ];
