@@ -95,21 +95,15 @@ export function checkSeal(text: string): SealCheck {
 
 /** checkSeal for a report already parsed (by parseReport) from `text`. */
 export function checkParsedSeal(report: Report, text: string): SealCheck {
+  const broken = (why: string): SealCheck => ({ intact: false, why });
   if (typeof report.digest !== 'string')
-    return {
-      intact: false,
-      why: 'it has no digest: it was not written by a kit that seals its reports (0.1.0 from this version on), or the digest was removed',
-    };
+    return broken(
+      'it has no digest: it was not written by a kit that seals its reports (0.1.0 from this version on), or the digest was removed',
+    );
   const expected = digestOf(report);
   if (expected !== report.digest)
-    return {
-      intact: false,
-      why: `its content does not match its digest (${report.digest} recorded, ${expected} now): it was changed after the run`,
-    };
+    return broken(`its content does not match its digest (${report.digest} recorded, ${expected} now): it was changed after the run`);
   if (reportText(report) !== text)
-    return {
-      intact: false,
-      why: 'its content matches its digest, but its bytes are not as the kit wrote them (layout or escapes changed)',
-    };
+    return broken('its content matches its digest, but its bytes are not as the kit wrote them (layout or escapes changed)');
   return { intact: true, report };
 }
