@@ -1,5 +1,6 @@
 // The wallet (P-MONEY-2..4, an extension). Boundary and overdraft drain a wallet, so they use the
 // spare one (spare-wallet.ts); MONEY-REFUSED-NO-EFFECT measures the merchant's as wallet.ts does.
+import { memo } from '../../common/memo.js';
 import { minorUnitOf } from '../../schemas/amounts.js';
 import { CheckFailure, CheckSkipped, answered, expectThat, type Check, type CheckContext } from '../check.js';
 import { concurrencyOf } from '../settings.js';
@@ -65,11 +66,11 @@ const undebited = (record: Json): boolean => record.amount_debited !== 'YES';
 const inFlight = new WeakMap<object, Map<string, Set<string>>>();
 
 function inFlightOn(ctx: CheckContext, walletId: string): Set<string> {
-  const wallets = inFlight.get(ctx.runKey) ?? new Map<string, Set<string>>();
-  inFlight.set(ctx.runKey, wallets);
-  const ids = wallets.get(walletId) ?? new Set<string>();
-  wallets.set(walletId, ids);
-  return ids;
+  return memo(
+    memo(inFlight, ctx.runKey, () => new Map<string, Set<string>>()),
+    walletId,
+    () => new Set<string>(),
+  );
 }
 
 /** Waits (profile.settleWithinSeconds in all, shared by the batch) for payouts on the wallet to settle; returns the payout_order_ids still in flight after that. */

@@ -1,6 +1,7 @@
 // Time as a dimension (P-DUP-5, P-STATE, profile.revisitAfterSeconds): once the other checks have
 // ended, the run revisits what it wrote at least that long before. A duplicate memory that expires,
 // or a background job that rewrites final records, shows only then.
+import { memo } from '../../common/memo.js';
 import { decimalEquals, decimalOf } from '../../schemas/amounts.js';
 import { CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { operationOf } from '../config.js';
@@ -62,9 +63,7 @@ function pick(ctx: CheckContext, wanted: (w: Written) => boolean): Written[] {
 /** Once per run, however many revisit checks ask: the same requests at any concurrency. */
 const ownWrites = new WeakMap<object, Promise<void>>();
 function wroteOne(ctx: CheckContext): Promise<void> {
-  let wrote = ownWrites.get(ctx.runKey);
-  if (wrote === undefined) ownWrites.set(ctx.runKey, (wrote = writeOne(ctx)));
-  return wrote;
+  return memo(ownWrites, ctx.runKey, () => writeOne(ctx));
 }
 
 /** An order of the revisit's own, cancelled when the target has Order Cancel: a final record to read later. */

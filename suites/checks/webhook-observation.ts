@@ -1,5 +1,6 @@
 // One observation per run, shared by the webhook checks (P-HOOK-1…4): two payouts of the kit's own (one
 // settles, one FAILED by P-OPS-3 on any target), the first delivery about them refused to see retries.
+import { memo } from '../../common/memo.js';
 import type { Exchange } from '../../core/exchange.js';
 import { isWebhookEventName, MIN_RETRIES, WEBHOOK_EVENTS, type WebhookEventName } from '../../core/webhooks.js';
 import type { Currency } from '../../schemas/types.js';
@@ -85,9 +86,7 @@ export function attemptGroup(delivery: Pick<ReceivedDelivery, 'body'>): string |
 const observations = new WeakMap<object, Promise<Observation>>();
 
 export function observation(ctx: CheckContext): Promise<Observation> {
-  let observed = observations.get(ctx.runKey);
-  if (observed === undefined) observations.set(ctx.runKey, (observed = observe(ctx)));
-  return observed;
+  return memo(observations, ctx.runKey, () => observe(ctx));
 }
 
 /** The status an answer's record says (Transaction Initiation, Payout Status), if it says one. */
