@@ -41,7 +41,7 @@ const ageOf = (ctx: CheckContext) => `at least ${revisitAfterMs(ctx) / 1000} s`;
 async function revisited(ctx: CheckContext, wanted: (w: Written) => boolean): Promise<Written[]> {
   let picks = pick(ctx, wanted);
   if (picks.length === 0) {
-    await wroteOne(ctx);
+    await memo(ownWrites, ctx.runKey, () => writeOne(ctx));
     picks = pick(ctx, wanted);
   }
   if (picks.length === 0) throw new CheckSkipped('not judged: the run wrote no record it could revisit');
@@ -60,11 +60,8 @@ function pick(ctx: CheckContext, wanted: (w: Written) => boolean): Written[] {
   return [...all.filter((w) => w.kind === 'order').slice(0, PER_KIND), ...all.filter((w) => w.kind === 'payout').slice(0, PER_KIND)];
 }
 
-/** Once per run, however many revisit checks ask: the same requests at any concurrency. */
+/** Its own order, written once per run however many revisit checks ask: the same requests at any concurrency. */
 const ownWrites = new WeakMap<object, Promise<void>>();
-function wroteOne(ctx: CheckContext): Promise<void> {
-  return memo(ownWrites, ctx.runKey, () => writeOne(ctx));
-}
 
 /** An order of the revisit's own, cancelled when the target has Order Cancel: a final record to read later. */
 async function writeOne(ctx: CheckContext): Promise<void> {
