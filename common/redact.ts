@@ -20,12 +20,10 @@ function isBasicCredential(token: string): boolean {
 /** The base64 text a secret's bytes produce wherever they sit in a longer encoded value ("key:secret"):
  *  one fragment per byte alignment, only the characters that depend on the secret alone. */
 function base64Fragments(bytes: Buffer): string[] {
-  const fragments: string[] = [];
-  for (let offset = 0; offset < 3; offset++) {
+  return [0, 1, 2].map((offset) => {
     const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
-    fragments.push(encoded.slice(Math.ceil((offset * 4) / 3), Math.floor(((offset + bytes.length) * 8) / 6)));
-  }
-  return fragments;
+    return encoded.slice(Math.ceil((offset * 4) / 3), Math.floor(((offset + bytes.length) * 8) / 6));
+  });
 }
 
 /** Every form a secret leaks in. `exact`: base64 and base64url, whose letter case is content; `anyCase`:
@@ -42,21 +40,13 @@ export function secretForms(secret: string): { exact: string[]; anyCase: string[
 
 /** One regular expression matching any of the texts; the longest first, so none is half-matched. */
 function alternation(texts: string[], flags: string): RegExp | undefined {
-  return texts.length === 0
-    ? undefined
-    : new RegExp(
-        [...new Set(texts)]
-          .sort((a, b) => b.length - a.length)
-          .map(escapeRegExp)
-          .join('|'),
-        flags,
-      );
+  const longestFirst = [...new Set(texts)].sort((a, b) => b.length - a.length);
+  return longestFirst.length === 0 ? undefined : new RegExp(longestFirst.map(escapeRegExp).join('|'), flags);
 }
 
 /** Whether every character of every text is ASCII, where lower-casing agrees with a RegExp's `i` flag. */
 function allAscii(texts: readonly string[]): boolean {
-  for (const text of texts) for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return false;
-  return true;
+  return texts.every((text) => /^[\x00-\x7f]*$/.test(text));
 }
 
 /** The patterns of every form of the secrets: one matched exactly, one whatever its letter case. */
