@@ -253,24 +253,21 @@ function decodeSignature(received: string): { bytes: Buffer; algorithm: HmacAlgo
   if (prefixed) text = prefixed[1]!;
   const algorithmOf = (length: number): HmacAlgorithm | undefined =>
     length === 32 ? 'sha256' : length === 20 ? 'sha1' : length === 64 ? 'sha512' : undefined;
+  // A digest in hex, within whatever `wrapped` says it came in.
+  const fromHex = (hex: string, wrapped: VariantId[]) => {
+    const algorithm = /^[0-9a-fA-F]+$/.test(hex) && hex.length % 2 === 0 ? algorithmOf(hex.length / 2) : undefined;
+    const upper: VariantId[] = /[A-F]/.test(hex) ? ['uppercase-hex'] : [];
+    return algorithm && { bytes: Buffer.from(hex, 'hex'), algorithm, labels: [...prefixLabels, ...wrapped, ...upper] };
+  };
 
-  if (/^[0-9a-fA-F]+$/.test(text) && text.length % 2 === 0) {
-    const algorithm = algorithmOf(text.length / 2);
-    if (algorithm !== undefined) {
-      const labels: VariantId[] = [...prefixLabels, ...(/[A-F]/.test(text) ? (['uppercase-hex'] as const) : [])];
-      return { bytes: Buffer.from(text, 'hex'), algorithm, labels };
-    }
-  }
+  const hex = fromHex(text, []);
+  if (hex) return hex;
   if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) {
     const bytes = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
     // base64 of the hex text (PHP's base64_encode(hash_hmac(…))) has a raw SHA-512 digest's length,
     // so the decoded bytes decide: random digest bytes are all hex digits with odds of (22/256)^64.
-    const hexText = bytes.toString('latin1');
-    const hexAlgorithm = /^[0-9a-fA-F]+$/.test(hexText) ? algorithmOf(hexText.length / 2) : undefined;
-    if (hexAlgorithm !== undefined) {
-      const upper: VariantId[] = /[A-F]/.test(hexText) ? ['uppercase-hex'] : [];
-      return { bytes: Buffer.from(hexText, 'hex'), algorithm: hexAlgorithm, labels: [...prefixLabels, 'base64-of-hex', ...upper] };
-    }
+    const ofHex = fromHex(bytes.toString('latin1'), ['base64-of-hex']);
+    if (ofHex) return ofHex;
     const algorithm = algorithmOf(bytes.length);
     if (algorithm !== undefined) return { bytes, algorithm, labels: [...prefixLabels, 'base64'] };
   }
