@@ -57,14 +57,12 @@ async function whyNotDir(dir: string, error: NodeJS.ErrnoException): Promise<str
 async function makeFolders(dir: string): Promise<void> {
   const missing: string[] = [];
   // Anything but "no such file" (a file in the way, no permission) is left for mkdir below to say.
-  for (
-    let path = dir;
-    !(await stat(path).then(
-      () => true,
-      (error: NodeJS.ErrnoException) => error.code !== 'ENOENT',
-    ));
-    path = dirname(path)
-  ) {
+  const absent = (path: string) =>
+    stat(path).then(
+      () => false,
+      (error: NodeJS.ErrnoException) => error.code === 'ENOENT',
+    );
+  for (let path = dir; await absent(path); path = dirname(path)) {
     missing.unshift(path);
     if (dirname(path) === path) break;
   }
