@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nestedDeeperThan } from '../common/json-depth.js';
+import { jsonOf } from '../core/json-of.js';
 import { jsonWithVisibleControls } from '../common/visible.js';
 import { packageRoot } from '../common/package-root.js';
 import { type Certification, PROFILE_VERSION, type Report } from '../core/report.js';
@@ -69,12 +70,8 @@ const MAX_REPORT_DEPTH = 1000;
 
 /** report.json's text as a JSON object, or why it is not a report at all (not JSON, not an object, nested too deep). */
 export function parseReport(text: string): { report: Report } | { notAReport: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { notAReport: 'it is not JSON (a byte was changed, or it is not a report.json)' };
-  }
+  const value = jsonOf(text);
+  if (value === undefined) return { notAReport: 'it is not JSON (a byte was changed, or it is not a report.json)' };
   if (value === null || typeof value !== 'object')
     return { notAReport: `it is JSON ${value === null ? 'null' : typeof value}, not an object` };
   if (Array.isArray(value)) return { notAReport: 'it is a JSON array, not an object' };

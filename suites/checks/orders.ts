@@ -127,12 +127,7 @@ async function createdAt(ctx: CheckContext): Promise<void> {
 
 /** The URL when `text` is an absolute http(s) URL, else undefined. */
 function absoluteHttpUrl(text: unknown): URL | undefined {
-  if (typeof text !== 'string' || !/^https?:\/\//i.test(text)) return undefined;
-  try {
-    return new URL(text);
-  } catch {
-    return undefined;
-  }
+  return typeof text === 'string' && /^https?:\/\//i.test(text) && URL.canParse(text) ? new URL(text) : undefined;
 }
 
 async function paymentLink(ctx: CheckContext): Promise<void> {
