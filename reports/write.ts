@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { jsonOf } from '../core/json-of.js';
 import type { RunEnd } from '../core/reporter.js';
@@ -78,12 +78,7 @@ async function makeFolders(dir: string): Promise<void> {
 export async function writeAtomically(path: string, content: string): Promise<void> {
   const temporary = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
-    const handle = await open(temporary, 'wx', 0o644);
-    try {
-      await handle.writeFile(content);
-    } finally {
-      await handle.close();
-    }
+    await writeFile(temporary, content, { flag: 'wx', mode: 0o644 });
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });
