@@ -19,6 +19,7 @@ import {
   payoutStatus,
   settledPayout,
   settleWithinMs,
+  type Json,
 } from '../requests.js';
 import { paying } from './operations.js';
 import { racing, warmConnections } from './races.js';
@@ -34,8 +35,6 @@ import {
   type Balance,
 } from '../wallet.js';
 import { shown } from './shown.js';
-
-type Json = Record<string, unknown>;
 
 /** A spare wallet's balance (readBalance, naming the wallet), written to its currency's minor unit so one more minor unit is exact. */
 async function spareBalance(ctx: CheckContext, walletId: string, label: string): Promise<Balance> {

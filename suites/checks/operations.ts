@@ -21,11 +21,10 @@ import {
   payoutRequest,
   payoutStatus,
   settledPayout,
+  type Json,
 } from '../requests.js';
 import { amountNumber, balanceChange, debitTaken, ownAmount, readBalance, unlessOtherActivity, walletCurrency, ZERO } from '../wallet.js';
 import { shown } from './shown.js';
-
-type Json = Record<string, unknown>;
 
 /** Initiates a payout that must be accepted (a 2xx with a payout record); returns the record. */
 async function initiated(ctx: CheckContext, body: Json, label: string): Promise<{ record: Json; exchange: Exchange }> {

@@ -5,11 +5,9 @@ import { memo } from '../../common/memo.js';
 import { decimalEquals, decimalOf } from '../../schemas/amounts.js';
 import { CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { operationOf } from '../config.js';
-import { createOrder, dataOf, initiatePayout, orderLookup, payoutStatus, validOrder } from '../requests.js';
+import { createOrder, dataOf, initiatePayout, orderLookup, payoutStatus, validOrder, type Json } from '../requests.js';
 import { writtenBy, type Written } from '../written.js';
 import { shown } from './shown.js';
-
-type Json = Record<string, unknown>;
 
 /** How many records of each kind a revisit reads: enough to see a sweep, few enough to stay quick. */
 const PER_KIND = 2;
