@@ -21,7 +21,7 @@ import {
   settleWithinMs,
   type Json,
 } from '../requests.js';
-import { paying } from './operations.js';
+import { BALANCE, INITIATION, paying } from './operations.js';
 import { racing, warmConnections } from './races.js';
 import { spareWallet } from './spare-wallet.js';
 import {
@@ -260,8 +260,6 @@ async function refusedMovesNothing(ctx: CheckContext): Promise<void> {
   );
 }
 
-const BALANCE = 'profile.operations.balanceInquiry' as const;
-const INITIATION = 'profile.operations.transactionInitiation' as const;
 /** The spare wallet's lane: with a configured fixture both checks drain one wallet, so one after the other (the overdraft check, alone, first). */
 const SPARE = 'spare-wallet';
 
