@@ -59,12 +59,11 @@ function readLine(text: string, start: number): { line: string; next: number } {
 }
 
 function parseHttpRequest(text: string): CapturedRequest {
-  let pos = 0;
-  let first = readLine(text, pos);
-  while (first.line.trim() === '' && first.next < text.length) first = readLine(text, (pos = first.next)); // pasted leading blank lines
+  let first = readLine(text, 0);
+  while (first.line.trim() === '' && first.next < text.length) first = readLine(text, first.next); // pasted leading blank lines
   const match = REQUEST_LINE.exec(first.line);
   if (!match) throw notARequestLine(first.line);
-  pos = first.next;
+  let pos = first.next;
 
   const headers: Array<[string, string]> = [];
   let bodyStart: number | undefined;
