@@ -2,7 +2,7 @@
 // (webhook-observation.ts) of the deliveries the target sent the kit's receiver.
 import { jsonOf } from '../../core/json-of.js';
 import { headerIsNot, isJsonContentType } from '../../core/predicates.js';
-import { agreesWithStatus, EVENT_ID_HEADER, MIN_RETRIES, WEBHOOK_EVENTS } from '../../core/webhooks.js';
+import { agreesWithStatus, EVENT_ID_HEADER, eventForState, MIN_RETRIES, WEBHOOK_EVENTS } from '../../core/webhooks.js';
 import { webhookBuiltOrder } from '../../schemas/field-order.js';
 import { describeErrors, validateSchema } from '../../schemas/index.js';
 import { canonicalize } from '../../signer/canonical.js';
@@ -147,7 +147,7 @@ async function eventsFired(ctx: CheckContext): Promise<void> {
   for (const payout of o.payouts) {
     const states = new Set([payout.initiated, payout.ended].filter((s): s is string => s !== undefined));
     for (const state of states) {
-      const name = Object.entries(WEBHOOK_EVENTS).find(([, spec]) => spec.subject === 'payout' && spec.state === state)?.[0];
+      const name = eventForState('payout', state);
       if (name === undefined) continue; // PENDING is not notified
       const later = state === 'SUCCESS' ? ['payout.success', 'payout.reversed'] : [name];
       const heard = about(payout.payoutOrderId).some((d) => later.includes(parseEvent(d).event ?? '') && parseEvent(d).state !== undefined);
