@@ -4,7 +4,7 @@ import { fc } from '../common/fast-check.js';
 import { memo } from '../common/memo.js';
 import { CURRENCIES, type Currency, type TransactionInitiationRequest, type TransferMode } from '../schemas/types.js';
 import { AMOUNT_FORMS, amountIn, type AmountForm } from './_internal/amounts.js';
-import { beneficiaryFor, usualCurrency } from './_internal/beneficiary.js';
+import { beneficiaryFor, USUAL_CURRENCY } from './_internal/beneficiary.js';
 import {
   checkCurrencies,
   checkIdPrefix,
@@ -52,7 +52,7 @@ type ResolvedConstraints = ReturnType<typeof withDefaults>;
 
 function currencyFor(mode: TransferMode, c: ResolvedConstraints): fc.Arbitrary<Currency> {
   if (c.currencies !== undefined) return fc.constantFrom(...c.currencies);
-  const usual = usualCurrency(mode);
+  const usual = USUAL_CURRENCY[mode];
   return usual === undefined ? fc.constantFrom(...CURRENCIES) : fc.constant(usual);
 }
 

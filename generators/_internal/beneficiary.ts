@@ -57,7 +57,7 @@ const FOREIGN_BANKS: readonly ForeignBank[] = [
 const US_BANKS = ['JPMorgan Chase Bank', 'Bank of America', 'Wells Fargo Bank', 'Citibank', 'U.S. Bank'] as const;
 
 /** The currency a merchant would typically pay out in for a mode; none: any currency. */
-const USUAL_CURRENCY: Partial<Record<TransferMode, Currency>> = {
+export const USUAL_CURRENCY: Partial<Record<TransferMode, Currency>> = {
   imps: 'INR',
   neft: 'INR',
   rtgs: 'INR',
@@ -65,10 +65,6 @@ const USUAL_CURRENCY: Partial<Record<TransferMode, Currency>> = {
   sepa: 'EUR',
   ach: 'USD',
 };
-
-export function usualCurrency(mode: TransferMode): Currency | undefined {
-  return USUAL_CURRENCY[mode];
-}
 
 function payeeName(f: Faker, business: boolean): string {
   return business ? f.company.name() : f.person.fullName();
