@@ -1,6 +1,5 @@
-// Time as a dimension (P-DUP-5, P-STATE, profile.revisitAfterSeconds): once the other checks have
-// ended, the run revisits what it wrote at least that long before. A duplicate memory that expires,
-// or a background job that rewrites final records, shows only then.
+// Time as a dimension (P-DUP-5, P-STATE, profile.revisitAfterSeconds): once the other checks have ended, the run
+// revisits what it wrote at least that long before: a duplicate memory that expires, or a job rewriting final records, shows then.
 import { memo } from '../../common/memo.js';
 import { decimalEquals, decimalOf } from '../../schemas/amounts.js';
 import { CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
