@@ -143,7 +143,7 @@ export function evidenceHeaders(
   redact: Redact,
   shown: (signature: string) => boolean = () => false,
 ): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of headers) out[name] = name.toLowerCase() === 'x-signature' && !shown(value) ? '[redacted]' : redact(value);
-  return out;
+  return Object.fromEntries(
+    Array.from(headers, ([name, value]) => [name, name.toLowerCase() === 'x-signature' && !shown(value) ? '[redacted]' : redact(value)]),
+  );
 }
