@@ -255,7 +255,8 @@ interface Answer {
   headers?: Record<string, string>;
 }
 
-function answerOf(status: number): Answer {
+/** The kit's answer to a delivery it keeps: an acknowledgement, or a request for a retry. */
+export function answerOf(status: number): Answer {
   return { status, body: status === 200 ? '{"received":true}' : '{"error":"the conformance kit asks for a retry"}' };
 }
 
