@@ -22,45 +22,33 @@ export interface BodyLimits {
   onStop?: 'destroy' | 'pause';
 }
 
-/** The one account of a bounded read (readBounded's). */
-class BoundedCollector {
-  private readonly kept: Buffer[] = [];
-  private keptBytes = 0;
-  private receivedBytes = 0;
-
-  constructor(private readonly limits: Pick<BodyLimits, 'keep' | 'stopAfter'>) {}
-
-  /** Takes a chunk; true once more than `stopAfter` bytes have come, when reading must stop. */
-  add(chunk: Buffer): boolean {
-    const { keep, stopAfter } = this.limits;
-    this.receivedBytes += chunk.length;
-    if (this.keptBytes < keep) {
-      const part = chunk.length <= keep - this.keptBytes ? chunk : chunk.subarray(0, keep - this.keptBytes);
-      this.kept.push(part);
-      this.keptBytes += part.length;
-    }
-    return this.receivedBytes > stopAfter;
-  }
-
-  /** What was read, `stopped` saying whether reading stopped before the end. */
-  body(stopped: boolean): BoundedBody {
-    const { keptBytes, receivedBytes } = this;
-    return { kept: Buffer.concat(this.kept, keptBytes), receivedBytes, cut: receivedBytes > keptBytes, stopped };
-  }
-}
-
 export function readBounded(stream: Readable, { keep, stopAfter, onStop = 'destroy' }: BodyLimits): Promise<BoundedBody> {
   return new Promise((resolve, reject) => {
-    const collector = new BoundedCollector({ keep, stopAfter });
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
+    let receivedBytes = 0;
+    // What was read, `stopped` saying whether reading stopped before the end.
+    const body = (stopped: boolean): BoundedBody => ({
+      kept: Buffer.concat(kept, keptBytes),
+      receivedBytes,
+      cut: receivedBytes > keptBytes,
+      stopped,
+    });
     const onData = (chunk: Buffer) => {
-      if (!collector.add(chunk)) return;
+      receivedBytes += chunk.length;
+      if (keptBytes < keep) {
+        const part = chunk.length <= keep - keptBytes ? chunk : chunk.subarray(0, keep - keptBytes);
+        kept.push(part);
+        keptBytes += part.length;
+      }
+      if (receivedBytes <= stopAfter) return;
       stream.off('data', onData);
-      resolve(collector.body(true));
+      resolve(body(true));
       if (onStop === 'destroy') stream.destroy();
       else stream.pause();
     };
     stream.on('data', onData);
-    stream.on('end', () => resolve(collector.body(false)));
+    stream.on('end', () => resolve(body(false)));
     // A promise settles once: an error after the body was read (destroy may emit one) is heard and dropped.
     stream.on('error', reject);
     // A stream closed with neither an end nor an error (a peer gone) would otherwise be waited on forever.

@@ -42,12 +42,10 @@ export class ChunkedReader {
         continue;
       }
       const line = bytes.toString('latin1', this.at, lineEnd);
-      const hex = CHUNK_SIZE.exec(line)?.[1];
-      let first = 0;
-      while (hex !== undefined && first < hex.length - 1 && hex[first] === '0') first++;
-      if (hex === undefined || hex.length - first > MAX_SIZE_DIGITS)
+      const hex = CHUNK_SIZE.exec(line)?.[1]?.replace(/^0+(?=.)/, '');
+      if (hex === undefined || hex.length > MAX_SIZE_DIGITS)
         return (this.settled = { state: 'malformed', problem: `the chunk size line ${quoted(line)} is not a hex size` });
-      const length = Number.parseInt(hex.slice(first), 16);
+      const length = Number.parseInt(hex, 16);
       const dataStart = lineEnd + CRLF.length;
       if (length === 0) {
         this.inTrailers = true;

@@ -20,12 +20,10 @@ function isBasicCredential(token: string): boolean {
 /** The base64 text a secret's bytes produce wherever they sit in a longer encoded value ("key:secret"):
  *  one fragment per byte alignment, only the characters that depend on the secret alone. */
 function base64Fragments(bytes: Buffer): string[] {
-  const fragments: string[] = [];
-  for (let offset = 0; offset < 3; offset++) {
+  return [0, 1, 2].map((offset) => {
     const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64');
-    fragments.push(encoded.slice(Math.ceil((offset * 4) / 3), Math.floor(((offset + bytes.length) * 8) / 6)));
-  }
-  return fragments;
+    return encoded.slice(Math.ceil((offset * 4) / 3), Math.floor(((offset + bytes.length) * 8) / 6));
+  });
 }
 
 /** Every form a secret leaks in. `exact`: base64 and base64url, whose letter case is content; `anyCase`:
@@ -42,21 +40,13 @@ export function secretForms(secret: string): { exact: string[]; anyCase: string[
 
 /** One regular expression matching any of the texts; the longest first, so none is half-matched. */
 function alternation(texts: string[], flags: string): RegExp | undefined {
-  return texts.length === 0
-    ? undefined
-    : new RegExp(
-        [...new Set(texts)]
-          .sort((a, b) => b.length - a.length)
-          .map(escapeRegExp)
-          .join('|'),
-        flags,
-      );
+  const longestFirst = [...new Set(texts)].sort((a, b) => b.length - a.length);
+  return longestFirst.length === 0 ? undefined : new RegExp(longestFirst.map(escapeRegExp).join('|'), flags);
 }
 
 /** Whether every character of every text is ASCII, where lower-casing agrees with a RegExp's `i` flag. */
 function allAscii(texts: readonly string[]): boolean {
-  for (const text of texts) for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return false;
-  return true;
+  return texts.every((text) => /^[\x00-\x7f]*$/.test(text));
 }
 
 /** The patterns of every form of the secrets: one matched exactly, one whatever its letter case. */
@@ -88,23 +78,9 @@ export interface Redactor extends Redact {
   withSignatures(signatures: readonly (string | undefined)[]): Redact;
 }
 
-/** Characters that end a URL's userinfo in URL_USERINFO (its Unicode spaces aside: see mayHoldUserinfo). */
-const USERINFO_ENDS = new Set(['/', '?', '#', '"', "'", '<', '>', '\\', ' ', '\t', '\n', '\r', '\f', '\v']);
-
-/** Whether URL_USERINFO could match: a "://", then before any USERINFO_ENDS at least one character and an "@". */
-function mayHoldUserinfo(text: string): boolean {
-  for (let at = text.indexOf('://'); at !== -1; at = text.indexOf('://', at + 3)) {
-    for (let i = at + 3; i < text.length; i++) {
-      const char = text[i]!;
-      if (char === '@') {
-        if (i > at + 3) return true;
-        break;
-      }
-      if (USERINFO_ENDS.has(char)) break;
-    }
-  }
-  return false;
-}
+/** Whether URL_USERINFO could match: a "://", then at least one character and an "@" before anything that
+ *  ends a userinfo there (its Unicode spaces aside: a cheap look, never a miss). */
+const MAY_HOLD_USERINFO = /:\/\/[^@/?#"'<>\\ \t\n\r\f\v]+@/;
 
 /** Basic credentials and URL userinfo hidden, each expression run only when a cheap look says it could match. */
 function credentialsHidden(text: string, lookFirst = true): string {
@@ -113,7 +89,7 @@ function credentialsHidden(text: string, lookFirst = true): string {
     out = out.replace(BASIC_AUTH, (match, scheme: string, space: string, token: string) =>
       isBasicCredential(token) ? `${scheme}${space}[redacted:credentials]` : match,
     );
-  if (!lookFirst || mayHoldUserinfo(out)) out = out.replace(URL_USERINFO, '$1[redacted]@');
+  if (!lookFirst || MAY_HOLD_USERINFO.test(out)) out = out.replace(URL_USERINFO, '$1[redacted]@');
   return out;
 }
 
@@ -167,7 +143,7 @@ export function evidenceHeaders(
   redact: Redact,
   shown: (signature: string) => boolean = () => false,
 ): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of headers) out[name] = name.toLowerCase() === 'x-signature' && !shown(value) ? '[redacted]' : redact(value);
-  return out;
+  return Object.fromEntries(
+    Array.from(headers, ([name, value]) => [name, name.toLowerCase() === 'x-signature' && !shown(value) ? '[redacted]' : redact(value)]),
+  );
 }

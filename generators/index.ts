@@ -11,11 +11,13 @@ export {
   type InvalidRequest,
   type RequestBody,
 } from './invalidRequest.js';
-export { invalidOrderCreateRequest, type InvalidOrderCreateRequestConstraints } from './invalidOrderCreateRequest.js';
-export { invalidPayoutStatusRequest, type InvalidPayoutStatusRequestConstraints } from './invalidPayoutStatusRequest.js';
 export {
+  invalidOrderCreateRequest,
+  invalidPayoutStatusRequest,
   invalidTransactionInitiationRequest,
+  type InvalidOrderCreateRequestConstraints,
+  type InvalidPayoutStatusRequestConstraints,
   type InvalidTransactionInitiationRequestConstraints,
-} from './invalidTransactionInitiationRequest.js';
+} from './invalidRequests.js';
 export { GeneratorConstraintError } from './_internal/constraints.js';
 export { edgeSet, type AmountEdge, type EdgeSet, type IdentifierBase, type IdentifierEdge, type TextEdge } from './edges.js';

@@ -4,8 +4,7 @@ import { requestAmount } from '../schemas/amounts.js';
 import { CURRENCIES } from '../schemas/types.js';
 import { extraChangeProblem, labelledReasonProblem } from './_internal/defectChecks.js';
 import { applicableDefects, invalidVariantsOf } from './_internal/mutations.js';
-import { ORDER_CREATE_SHAPE } from './_internal/requestShapes.js';
-import { invalidOrderCreateRequest, type InvalidOrderCreateRequestConstraints } from './invalidOrderCreateRequest.js';
+import { invalidOrderCreateRequest, ORDER_CREATE_SHAPE, type InvalidOrderCreateRequestConstraints } from './invalidRequests.js';
 import { DEFECT_KINDS } from './invalidRequest.js';
 import { orderCreateRequest } from './orderCreateRequest.js';
 

@@ -2,8 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { extraChangeProblem, labelledReasonProblem } from './_internal/defectChecks.js';
 import { applicableDefects, invalidVariantsOf } from './_internal/mutations.js';
-import { PAYOUT_STATUS_SHAPE } from './_internal/requestShapes.js';
-import { invalidPayoutStatusRequest, type InvalidPayoutStatusRequestConstraints } from './invalidPayoutStatusRequest.js';
+import { invalidPayoutStatusRequest, PAYOUT_STATUS_SHAPE, type InvalidPayoutStatusRequestConstraints } from './invalidRequests.js';
 import { payoutStatusRequest } from './payoutStatusRequest.js';
 
 const FIELDS = ['svc_wallet_id', 'debit_account_type', 'payout_order_id'];

@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { extraChangeProblem, labelledReasonProblem } from './_internal/defectChecks.js';
 import { applicableDefects, invalidVariantsOf } from './_internal/mutations.js';
-import { TRANSACTION_INITIATION_SHAPE } from './_internal/requestShapes.js';
 import {
   invalidTransactionInitiationRequest,
+  TRANSACTION_INITIATION_SHAPE,
   type InvalidTransactionInitiationRequestConstraints,
-} from './invalidTransactionInitiationRequest.js';
+} from './invalidRequests.js';
 import { DEFECT_KINDS } from './invalidRequest.js';
 import { transactionInitiationRequest } from './transactionInitiationRequest.js';
 

@@ -1,9 +1,10 @@
 // Transaction Initiation request bodies (P-OPS: the interface shows no payload). Every transfer mode
 // is reachable, and the beneficiary carries what its mode needs.
 import { fc } from '../common/fast-check.js';
+import { memo } from '../common/memo.js';
 import { CURRENCIES, type Currency, type TransactionInitiationRequest, type TransferMode } from '../schemas/types.js';
 import { AMOUNT_FORMS, amountIn, type AmountForm } from './_internal/amounts.js';
-import { beneficiaryFor, usualCurrency } from './_internal/beneficiary.js';
+import { beneficiaryFor, USUAL_CURRENCY } from './_internal/beneficiary.js';
 import {
   checkCurrencies,
   checkIdPrefix,
@@ -51,7 +52,7 @@ type ResolvedConstraints = ReturnType<typeof withDefaults>;
 
 function currencyFor(mode: TransferMode, c: ResolvedConstraints): fc.Arbitrary<Currency> {
   if (c.currencies !== undefined) return fc.constantFrom(...c.currencies);
-  const usual = usualCurrency(mode);
+  const usual = USUAL_CURRENCY[mode];
   return usual === undefined ? fc.constantFrom(...CURRENCIES) : fc.constant(usual);
 }
 
@@ -62,11 +63,9 @@ export function transactionInitiationRequest(
   const c = withDefaults(constraints);
   // One record arbitrary per mode and currency, made at its first draw (an arbitrary holds no state).
   const made = new Map<string, fc.Arbitrary<TransactionInitiationRequest>>();
-  const requestIn = (mode: TransferMode, currency: Currency): fc.Arbitrary<TransactionInitiationRequest> => {
-    const key = `${mode} ${currency}`;
-    let arbitrary = made.get(key);
-    if (arbitrary === undefined) {
-      arbitrary = fc.record({
+  const requestIn = (mode: TransferMode, currency: Currency): fc.Arbitrary<TransactionInitiationRequest> =>
+    memo(made, `${mode} ${currency}`, () =>
+      fc.record({
         svc_wallet_id: c.walletId === undefined ? walletIdArbitrary() : fc.constant(c.walletId),
         debit_account_type: fc.constant(c.debitAccountType),
         payout_order_id: payoutOrderIdArbitrary(c.payoutOrderIdPrefix),
@@ -74,15 +73,10 @@ export function transactionInitiationRequest(
         currency: fc.constant(currency),
         transfer_mode: fc.constant(mode),
         beneficiary: beneficiaryFor(mode),
-      });
-      made.set(key, arbitrary);
-    }
-    return arbitrary;
-  };
+      }),
+    );
   const byMode = new Map<TransferMode, fc.Arbitrary<TransactionInitiationRequest>>();
-  return fc.constantFrom(...c.transferModes).chain((mode) => {
-    let arbitrary = byMode.get(mode);
-    if (arbitrary === undefined) byMode.set(mode, (arbitrary = currencyFor(mode, c).chain((currency) => requestIn(mode, currency))));
-    return arbitrary;
-  });
+  return fc
+    .constantFrom(...c.transferModes)
+    .chain((mode) => memo(byMode, mode, () => currencyFor(mode, c).chain((currency) => requestIn(mode, currency))));
 }

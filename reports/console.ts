@@ -15,15 +15,17 @@ export interface ConsoleOut {
   stderr: (text: string) => void;
 }
 
-/** The summary after a run on stdout; an inconclusive run also says why in one line on stderr, as a usage problem does. */
+/** The summary after a run on stdout (`render`: as text lines, or another form); an inconclusive run also says
+ * why in one line on stderr, as a usage problem does. */
 export class SummaryReporter implements Reporter {
   constructor(
     private readonly out: ConsoleOut,
     private readonly command: string,
+    private readonly render = (report: Report, files: readonly string[]) => summaryLines(report, files).join('\n') + '\n',
   ) {}
 
   onRunEnd({ report, files }: RunEnd): void {
-    this.out.stdout(summaryLines(report, files).join('\n') + '\n');
+    this.out.stdout(this.render(report, files));
     sayInconclusive(this.out, this.command, report);
   }
 }

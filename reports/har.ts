@@ -18,12 +18,8 @@ const header = (headers: Record<string, string>, name: string): string | undefin
 
 function entry({ exchange, startedAt }: TimedExchange) {
   const { request } = exchange;
-  let queryString: NameValue[] = [];
-  try {
-    queryString = [...new URL(request.url).searchParams].map(([name, value]) => ({ name, value }));
-  } catch {
-    // A URL that does not parse keeps no query string.
-  }
+  // A URL that does not parse keeps no query string.
+  const queryString = URL.canParse(request.url) ? [...new URL(request.url).searchParams].map(([name, value]) => ({ name, value })) : [];
   const answer = exchange.response;
   const responseSize = answer ? Buffer.byteLength(answer.body, 'utf8') : 0;
   return {

@@ -1,19 +1,12 @@
 // --format json: the summary as one JSON object on stdout, everything else on stderr.
-import type { Reporter, RunEnd } from '../core/reporter.js';
 import type { Report } from '../core/report.js';
 import { isFailure, isMayNotHeld, verdictText } from '../core/verdict.js';
-import { firstMessage, hasSeed, sayInconclusive, type ConsoleOut } from './console.js';
+import { firstMessage, hasSeed, SummaryReporter, type ConsoleOut } from './console.js';
 import { digestOf } from './seal.js';
 
-export class JsonSummaryReporter implements Reporter {
-  constructor(
-    private readonly out: ConsoleOut,
-    private readonly command: string,
-  ) {}
-
-  onRunEnd({ report, files }: RunEnd): void {
-    this.out.stdout(summaryJson(report, files));
-    sayInconclusive(this.out, this.command, report);
+export class JsonSummaryReporter extends SummaryReporter {
+  constructor(out: ConsoleOut, command: string) {
+    super(out, command, summaryJson);
   }
 }
 

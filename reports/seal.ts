@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { nestedDeeperThan } from '../common/json-depth.js';
+import { jsonOf } from '../core/json-of.js';
 import { jsonWithVisibleControls } from '../common/visible.js';
 import { packageRoot } from '../common/package-root.js';
 import { type Certification, PROFILE_VERSION, type Report } from '../core/report.js';
@@ -69,12 +70,8 @@ const MAX_REPORT_DEPTH = 1000;
 
 /** report.json's text as a JSON object, or why it is not a report at all (not JSON, not an object, nested too deep). */
 export function parseReport(text: string): { report: Report } | { notAReport: string } {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return { notAReport: 'it is not JSON (a byte was changed, or it is not a report.json)' };
-  }
+  const value = jsonOf(text);
+  if (value === undefined) return { notAReport: 'it is not JSON (a byte was changed, or it is not a report.json)' };
   if (value === null || typeof value !== 'object')
     return { notAReport: `it is JSON ${value === null ? 'null' : typeof value}, not an object` };
   if (Array.isArray(value)) return { notAReport: 'it is a JSON array, not an object' };
@@ -95,21 +92,15 @@ export function checkSeal(text: string): SealCheck {
 
 /** checkSeal for a report already parsed (by parseReport) from `text`. */
 export function checkParsedSeal(report: Report, text: string): SealCheck {
+  const broken = (why: string): SealCheck => ({ intact: false, why });
   if (typeof report.digest !== 'string')
-    return {
-      intact: false,
-      why: 'it has no digest: it was not written by a kit that seals its reports (0.1.0 from this version on), or the digest was removed',
-    };
+    return broken(
+      'it has no digest: it was not written by a kit that seals its reports (0.1.0 from this version on), or the digest was removed',
+    );
   const expected = digestOf(report);
   if (expected !== report.digest)
-    return {
-      intact: false,
-      why: `its content does not match its digest (${report.digest} recorded, ${expected} now): it was changed after the run`,
-    };
+    return broken(`its content does not match its digest (${report.digest} recorded, ${expected} now): it was changed after the run`);
   if (reportText(report) !== text)
-    return {
-      intact: false,
-      why: 'its content matches its digest, but its bytes are not as the kit wrote them (layout or escapes changed)',
-    };
+    return broken('its content matches its digest, but its bytes are not as the kit wrote them (layout or escapes changed)');
   return { intact: true, report };
 }

@@ -47,10 +47,8 @@ export interface ReportSigner {
 
 /** "sha256:" and the hex SHA-256 of the public key's SPKI DER (of a private key: of its public key). */
 export function keyFingerprint(key: KeyObject): string {
-  const publicKey = key.type === 'private' ? createPublicKey(key) : key;
-  return `sha256:${createHash('sha256')
-    .update(publicKey.export({ type: 'spki', format: 'der' }))
-    .digest('hex')}`;
+  const der = (key.type === 'private' ? createPublicKey(key) : key).export({ type: 'spki', format: 'der' });
+  return `sha256:${createHash('sha256').update(der).digest('hex')}`;
 }
 
 /** A PEM key file is a few hundred bytes; refuse to read something far larger. */

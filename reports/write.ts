@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { lstat, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { lstat, mkdir, open, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { jsonOf } from '../core/json-of.js';
 import type { RunEnd } from '../core/reporter.js';
@@ -57,14 +57,12 @@ async function whyNotDir(dir: string, error: NodeJS.ErrnoException): Promise<str
 async function makeFolders(dir: string): Promise<void> {
   const missing: string[] = [];
   // Anything but "no such file" (a file in the way, no permission) is left for mkdir below to say.
-  for (
-    let path = dir;
-    !(await stat(path).then(
-      () => true,
-      (error: NodeJS.ErrnoException) => error.code !== 'ENOENT',
-    ));
-    path = dirname(path)
-  ) {
+  const absent = (path: string) =>
+    stat(path).then(
+      () => false,
+      (error: NodeJS.ErrnoException) => error.code === 'ENOENT',
+    );
+  for (let path = dir; await absent(path); path = dirname(path)) {
     missing.unshift(path);
     if (dirname(path) === path) break;
   }
@@ -80,12 +78,7 @@ async function makeFolders(dir: string): Promise<void> {
 export async function writeAtomically(path: string, content: string): Promise<void> {
   const temporary = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
   try {
-    const handle = await open(temporary, 'wx', 0o644);
-    try {
-      await handle.writeFile(content);
-    } finally {
-      await handle.close();
-    }
+    await writeFile(temporary, content, { flag: 'wx', mode: 0o644 });
     await rename(temporary, path);
   } catch (error) {
     await rm(temporary, { force: true });

@@ -84,7 +84,4 @@ function checkout(request: Request, rest: string, app: SandboxApp, body: Uint8Ar
   return resultPage(viewOf(order, app));
 }
 
-export const checkoutRoutes: PageRoute[] = [
-  { method: 'GET', prefix: '/checkout/', handle: checkout },
-  { method: 'POST', prefix: '/checkout/', handle: checkout },
-];
+export const checkoutRoutes: PageRoute[] = (['GET', 'POST'] as const).map((method) => ({ method, prefix: '/checkout/', handle: checkout }));

@@ -19,19 +19,17 @@ export interface WireAnswer {
   closeAfter: boolean;
 }
 
-/** The answer to a request that could not be read at all (a malformed header or target, a client gone mid-body). */
-export function unreadableRequest(app: SandboxApp): WireAnswer {
-  return {
-    response: errorResponse(400, 'the request could not be read (malformed header or target)', app.options.faults),
-    closeAfter: true,
-  };
+/** A 400 error envelope, the connection dropped after it: the request was not read whole or not understood. */
+function refused(app: SandboxApp, message: string): WireAnswer {
+  return { response: errorResponse(400, message, app.options.faults), closeAfter: true };
 }
+
+/** The answer to a request that could not be read at all (a malformed header or target, a client gone mid-body). */
+export const unreadableRequest = (app: SandboxApp) => refused(app, 'the request could not be read (malformed header or target)');
 
 export async function answerWire(app: SandboxApp, wire: WireRequest, received?: ReceivedOn): Promise<WireAnswer> {
   const limit = app.options.maxBodyBytes;
-  if (wire.body === 'too-large' || wire.body.length > limit) {
-    return { response: errorResponse(400, `the request body is larger than ${limit} bytes`, app.options.faults), closeAfter: true };
-  }
+  if (wire.body === 'too-large' || wire.body.length > limit) return refused(app, `the request body is larger than ${limit} bytes`);
   let request: Request;
   try {
     request = requestOf(wire);

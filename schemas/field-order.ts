@@ -1,3 +1,4 @@
+import { memo } from '../common/memo.js';
 import type { FieldOrder } from '../signer/variants.js';
 import { loadSchema, type SchemaId } from './index.js';
 
@@ -41,9 +42,7 @@ export function requiredFields(id: SchemaId): readonly RequiredField[] {
       const field = schema.properties?.[key] ?? {};
       return [{ path: `${prefix}${key}`, schema: field }, ...walk(field, `${prefix}${key}.`)];
     });
-  let fields = requiredOf.get(id);
-  if (fields === undefined) requiredOf.set(id, (fields = walk(loadSchema(id), '')));
-  return fields;
+  return memo(requiredOf, id, () => walk(loadSchema(id), ''));
 }
 
 export const requiredPaths = (id: SchemaId): string[] => requiredFields(id).map((field) => field.path);

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type Ajv2020Module from 'ajv/dist/2020.js';
 import type { CodeOptions, ErrorObject, Format, ValidateFunction } from 'ajv/dist/2020.js';
 import { addFormats, ajv2020, carriedValidators, fullFormats, validatorPackageVersion } from '../common/deferred.js';
+import { memo } from '../common/memo.js';
 import { packageRoot } from '../common/package-root.js';
 import { SVC_DATE_FORMAT, SVC_DATETIME_FORMAT, isSvcDate, isSvcDateTime } from './formats.js';
 import type { SchemaTypes } from './types.js';
@@ -75,16 +76,14 @@ function assertSchemaId(id: unknown): asserts id is SchemaId {
 const rawSchemas = new Map<SchemaId, { text: string; schema: Record<string, unknown> }>();
 
 function rawFile(id: SchemaId): { text: string; schema: Record<string, unknown> } {
-  let file = rawSchemas.get(id);
-  if (file === undefined) {
+  return memo(rawSchemas, id, () => {
     const text = readFileSync(join(packageRoot(), schemaPath(id)), 'utf8');
     const schema = JSON.parse(text) as Record<string, unknown>;
     if (schema.$id !== schemaUri(id)) {
       throw new Error(`schemas: ${schemaPath(id)} has $id ${JSON.stringify(schema.$id)}; expected "${schemaUri(id)}"`);
     }
-    rawSchemas.set(id, (file = { text, schema }));
-  }
-  return file;
+    return { text, schema };
+  });
 }
 
 /** ajv's options for the kit's validators, at first use and in the build's precompiled code alike. */
@@ -175,9 +174,7 @@ function compiled(id: SchemaId): ValidateFunction {
 
 function validatorFor(id: SchemaId): ValidateFunction {
   validators ??= precompiledValidators((carriedValidators() as PrecompiledModule | undefined) ?? precompiledModuleAt()) ?? new Map();
-  let validate = validators.get(id);
-  if (validate === undefined) validators.set(id, (validate = compiled(id)));
-  return validate;
+  return memo(validators, id, () => compiled(id));
 }
 
 /** Compiles `id` (and what it references) with ajv now, precompiled or not. Throws when the schema breaks

@@ -193,10 +193,7 @@ function fileBody(usage: string): CaptureError {
 
 /** URL-encodes as curl does: every byte except ASCII letters, digits and -._~ becomes %XX. */
 function curlEscape(text: string): string {
-  let out = '';
-  for (const byte of utf8.encode(text)) {
-    const ch = String.fromCharCode(byte);
-    out += /[A-Za-z0-9\-._~]/.test(ch) ? ch : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
+  const escape = (byte: number) =>
+    String.fromCharCode(byte).replace(/[^A-Za-z0-9\-._~]/, `%${byte.toString(16).toUpperCase().padStart(2, '0')}`);
+  return Array.from(utf8.encode(text), escape).join('');
 }

@@ -33,14 +33,12 @@ export function headerValue(req: CapturedRequest, ...names: string[]): string | 
 
 /** The authentication headers; the API key also answers to `x-client-id`, which one sample request sends. */
 export function authHeaders(req: CapturedRequest): { apiKey?: string; signature?: string; timestamp?: string } {
-  const result: { apiKey?: string; signature?: string; timestamp?: string } = {};
-  const apiKey = headerValue(req, 'X-API-KEY', 'x-client-id');
-  const signature = headerValue(req, 'X-SIGNATURE');
-  const timestamp = headerValue(req, 'X-TIMESTAMP');
-  if (apiKey !== undefined) result.apiKey = apiKey;
-  if (signature !== undefined) result.signature = signature;
-  if (timestamp !== undefined) result.timestamp = timestamp;
-  return result;
+  const found: Array<[string, string | undefined]> = [
+    ['apiKey', headerValue(req, 'X-API-KEY', 'x-client-id')],
+    ['signature', headerValue(req, 'X-SIGNATURE')],
+    ['timestamp', headerValue(req, 'X-TIMESTAMP')],
+  ];
+  return Object.fromEntries(found.filter(([, value]) => value !== undefined));
 }
 
 // ---- HTTP/1.1 text -------------------------------------------------------------------------------
@@ -61,12 +59,11 @@ function readLine(text: string, start: number): { line: string; next: number } {
 }
 
 function parseHttpRequest(text: string): CapturedRequest {
-  let pos = 0;
-  let first = readLine(text, pos);
-  while (first.line.trim() === '' && first.next < text.length) first = readLine(text, (pos = first.next)); // pasted leading blank lines
+  let first = readLine(text, 0);
+  while (first.line.trim() === '' && first.next < text.length) first = readLine(text, first.next); // pasted leading blank lines
   const match = REQUEST_LINE.exec(first.line);
   if (!match) throw notARequestLine(first.line);
-  pos = first.next;
+  let pos = first.next;
 
   const headers: Array<[string, string]> = [];
   let bodyStart: number | undefined;

@@ -39,11 +39,7 @@ function describeVariant(id: VariantId): string[] {
   return [`    ${id}: ${VARIANTS[id]}`, ...(fix ? [`      fix: ${fix}`] : [])];
 }
 
-interface DivergenceLabels {
-  heading: string;
-  expected: string;
-  actual: string;
-}
+type DivergenceLabels = Record<'heading' | 'expected' | 'actual', string>;
 
 // "Sender": the client of a request or the gateway of a webhook delivery; diagnose explains both.
 const SIGNED_LABELS: DivergenceLabels = {

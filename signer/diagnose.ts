@@ -226,18 +226,9 @@ function profileSeconds(timestamp: string): string {
 /** The timestamp texts a client may have signed for the one sent, with the variants each stands for. */
 function timestampForms(timestamp: string): { value: string; labels: VariantId[] }[] {
   const [whole = '', fraction] = timestamp.split('.');
-  if (fraction !== undefined) {
-    return [
-      { value: timestamp, labels: ['timestamp-fractional'] },
-      { value: whole, labels: ['timestamp-fractional'] },
-    ];
-  }
-  if (whole.length >= 13) {
-    return [
-      { value: whole, labels: ['timestamp-milliseconds'] },
-      { value: whole.slice(0, -3), labels: ['timestamp-milliseconds'] },
-    ];
-  }
+  const both = (values: string[], label: VariantId) => values.map((value) => ({ value, labels: [label] }));
+  if (fraction !== undefined) return both([timestamp, whole], 'timestamp-fractional');
+  if (whole.length >= 13) return both([whole, whole.slice(0, -3)], 'timestamp-milliseconds');
   return [
     { value: whole, labels: [] },
     { value: whole + '000', labels: ['timestamp-milliseconds'] },
@@ -262,24 +253,21 @@ function decodeSignature(received: string): { bytes: Buffer; algorithm: HmacAlgo
   if (prefixed) text = prefixed[1]!;
   const algorithmOf = (length: number): HmacAlgorithm | undefined =>
     length === 32 ? 'sha256' : length === 20 ? 'sha1' : length === 64 ? 'sha512' : undefined;
+  // A digest in hex, within whatever `wrapped` says it came in.
+  const fromHex = (hex: string, wrapped: VariantId[]) => {
+    const algorithm = /^[0-9a-fA-F]+$/.test(hex) && hex.length % 2 === 0 ? algorithmOf(hex.length / 2) : undefined;
+    const upper: VariantId[] = /[A-F]/.test(hex) ? ['uppercase-hex'] : [];
+    return algorithm && { bytes: Buffer.from(hex, 'hex'), algorithm, labels: [...prefixLabels, ...wrapped, ...upper] };
+  };
 
-  if (/^[0-9a-fA-F]+$/.test(text) && text.length % 2 === 0) {
-    const algorithm = algorithmOf(text.length / 2);
-    if (algorithm !== undefined) {
-      const labels: VariantId[] = [...prefixLabels, ...(/[A-F]/.test(text) ? (['uppercase-hex'] as const) : [])];
-      return { bytes: Buffer.from(text, 'hex'), algorithm, labels };
-    }
-  }
+  const hex = fromHex(text, []);
+  if (hex) return hex;
   if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(text)) {
     const bytes = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
     // base64 of the hex text (PHP's base64_encode(hash_hmac(…))) has a raw SHA-512 digest's length,
     // so the decoded bytes decide: random digest bytes are all hex digits with odds of (22/256)^64.
-    const hexText = bytes.toString('latin1');
-    const hexAlgorithm = /^[0-9a-fA-F]+$/.test(hexText) ? algorithmOf(hexText.length / 2) : undefined;
-    if (hexAlgorithm !== undefined) {
-      const upper: VariantId[] = /[A-F]/.test(hexText) ? ['uppercase-hex'] : [];
-      return { bytes: Buffer.from(hexText, 'hex'), algorithm: hexAlgorithm, labels: [...prefixLabels, 'base64-of-hex', ...upper] };
-    }
+    const ofHex = fromHex(bytes.toString('latin1'), ['base64-of-hex']);
+    if (ofHex) return ofHex;
     const algorithm = algorithmOf(bytes.length);
     if (algorithm !== undefined) return { bytes, algorithm, labels: [...prefixLabels, 'base64'] };
   }
@@ -288,16 +276,13 @@ function decodeSignature(received: string): { bytes: Buffer; algorithm: HmacAlgo
 
 /** Fewest variants first: the simplest story that explains the bytes is the likeliest. */
 function rank(matches: Candidate[], encodingLabels: VariantId[]): Candidate[] {
-  const seen = new Set<string>();
-  const ranked: Candidate[] = [];
+  const byStory = new Map<string, Candidate>();
   for (const m of matches) {
     const labels = [...new Set([...m.labels, ...encodingLabels])];
     const id = [...labels].sort().join('+');
-    if (seen.has(id)) continue;
-    seen.add(id);
-    ranked.push({ ...m, labels });
+    if (!byStory.has(id)) byStory.set(id, { ...m, labels });
   }
-  return ranked.sort((a, b) => a.labels.length - b.labels.length);
+  return [...byStory.values()].sort((a, b) => a.labels.length - b.labels.length);
 }
 
 function divergence(expected: string, actual: string): Divergence {
@@ -307,25 +292,25 @@ function divergence(expected: string, actual: string): Divergence {
 }
 
 function likelyCauses(input: DiagnoseInput, isJson: boolean): string[] {
-  const causes: string[] = [];
-  const keyEnv = environmentOf(input.apiKey, 'pk');
-  const secretEnv = environmentOf(input.secret, 'sk');
-  if (keyEnv !== undefined && secretEnv !== undefined && keyEnv !== secretEnv) {
-    causes.push(
-      `environment mix-up: the API key is ${keyEnv} (pk_${keyEnv === 'production' ? 'live' : 'test'}_…) but the secret is ${secretEnv}; use the secret issued with that key`,
-    );
-  }
-  causes.push("a different secret key: another merchant's, the other environment's, or one rotated since");
-  causes.push(
+  const keyEnv = keyEnvironment(input.apiKey, 'pk');
+  const secretEnv = keyEnvironment(input.secret, 'sk');
+  const mixUp = keyEnv !== undefined && secretEnv !== undefined && keyEnv !== secretEnv;
+  return [
+    ...(mixUp
+      ? [
+          `environment mix-up: the API key is ${keyEnv} (pk_${keyEnv === 'production' ? 'live' : 'test'}_…) but the secret is ${secretEnv}; use the secret issued with that key`,
+        ]
+      : []),
+    "a different secret key: another merchant's, the other environment's, or one rotated since",
     isJson
       ? 'the body changed between signing and sending (a field added or edited, or re-serialized by a framework or proxy)'
       : 'the body changed between signing and sending',
-  );
-  causes.push('the timestamp signed is not the one sent in X-TIMESTAMP');
-  return causes;
+    'the timestamp signed is not the one sent in X-TIMESTAMP',
+  ];
 }
 
-function environmentOf(key: string | undefined, kind: 'pk' | 'sk'): 'sandbox' | 'production' | undefined {
+/** The environment a key's prefix names (pk_test_ / sk_live_), if it names one. */
+export function keyEnvironment(key: string | undefined, kind: 'pk' | 'sk'): 'sandbox' | 'production' | undefined {
   if (key?.startsWith(`${kind}_test_`)) return 'sandbox';
   if (key?.startsWith(`${kind}_live_`)) return 'production';
   return undefined;

@@ -36,36 +36,30 @@ export function splitShellWords(text: string): string[] {
         inWord = true;
         i += 2;
       }
-    } else if (ch === "'") {
-      const end = text.indexOf("'", i + 1);
-      if (end < 0) throw unterminated('single', text, i);
-      word += text.slice(i + 1, end);
-      inWord = true;
-      i = end + 1;
-    } else if (ch === '"') {
-      const [value, next] = readDoubleQuoted(text, i);
-      word += value;
-      inWord = true;
-      i = next;
-    } else if (ch === '$' && text[i + 1] === "'") {
-      const [value, next] = readAnsiC(text, i);
-      word += value;
-      inWord = true;
-      i = next;
-    } else if (ch === '$' && text[i + 1] === '"') {
-      // $"..." is a locale-translated string; untranslated it is an ordinary double-quoted one.
-      const [value, next] = readDoubleQuoted(text, i + 1);
-      word += value;
-      inWord = true;
-      i = next;
     } else {
-      word += ch;
+      const [part, next] = readPart(text, i);
+      word += part;
       inWord = true;
-      i += 1;
+      i = next;
     }
   }
   endWord();
   return words;
+}
+
+/** The text of the word part starting at `at` (a quoted string, or one character), and the index after it. */
+function readPart(text: string, at: number): [string, number] {
+  const ch = text[at];
+  if (ch === "'") {
+    const end = text.indexOf("'", at + 1);
+    if (end < 0) throw unterminated('single', text, at);
+    return [text.slice(at + 1, end), end + 1];
+  }
+  if (ch === '"') return readDoubleQuoted(text, at);
+  if (ch === '$' && text[at + 1] === "'") return readAnsiC(text, at);
+  // $"..." is a locale-translated string; untranslated it is an ordinary double-quoted one.
+  if (ch === '$' && text[at + 1] === '"') return readDoubleQuoted(text, at + 1);
+  return [ch!, at + 1];
 }
 
 /** Length of a newline (LF or CRLF) starting at `at`, or 0. */

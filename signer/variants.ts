@@ -215,17 +215,13 @@ function writeNumber(node: { text: string; value: number }, style: TextStyle, ke
 }
 
 function writeString(value: string, style: TextStyle): string {
+  const hex = (ch: string) => ch.charCodeAt(0).toString(16).padStart(4, '0');
   let text = JSON.stringify(value);
   if (style.escapeSlashes) text = text.replaceAll('/', '\\/');
-  if (style.htmlEscape) text = text.replace(/[<>&]/g, (ch) => '\\u' + ch.charCodeAt(0).toString(16).padStart(4, '0'));
-  if (style.lineTerminators) text = text.replace(/[\u2028\u2029]/g, (ch) => '\\u' + ch.charCodeAt(0).toString(16));
-  if (style.unicode !== 'raw') {
-    const upper = style.unicode === 'upper';
-    text = text.replace(/[^\x00-\x7f]/g, (ch) => {
-      const hex = ch.charCodeAt(0).toString(16).padStart(4, '0');
-      return '\\u' + (upper ? hex.toUpperCase() : hex);
-    });
-  }
+  if (style.htmlEscape) text = text.replace(/[<>&]/g, (ch) => `\\u${hex(ch)}`);
+  if (style.lineTerminators) text = text.replace(/[\u2028\u2029]/g, (ch) => `\\u${hex(ch)}`);
+  if (style.unicode !== 'raw')
+    text = text.replace(/[^\x00-\x7f]/g, (ch) => `\\u${style.unicode === 'upper' ? hex(ch).toUpperCase() : hex(ch)}`);
   return text;
 }
 

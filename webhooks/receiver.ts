@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { Clock } from '../core/clock.js';
+import { jsonOf } from '../core/json-of.js';
 import { EVENT_ID_HEADER } from '../core/webhooks.js';
 import { readBounded } from '../common/bounded-body.js';
 import { textAsSent } from '../common/utf8.js';
@@ -81,12 +82,7 @@ export interface ReceiverOptions {
  * process posting there: a stray. A sender whose every delivery is like that still fails HOOK-EVENTS-FIRED. */
 function bearsNoDeliveryMark(headers: Readonly<Record<string, string>>, body: string): boolean {
   if (DELIVERY_HEADERS.some((name) => headers[name] !== undefined)) return false;
-  let json: unknown;
-  try {
-    json = JSON.parse(body);
-  } catch {
-    return true;
-  }
+  const json = jsonOf(body);
   return json === null || typeof json !== 'object' || Array.isArray(json) || !('event' in json || 'event_id' in json);
 }
 
@@ -259,7 +255,8 @@ interface Answer {
   headers?: Record<string, string>;
 }
 
-function answerOf(status: number): Answer {
+/** The kit's answer to a delivery it keeps: an acknowledgement, or a request for a retry. */
+export function answerOf(status: number): Answer {
   return { status, body: status === 200 ? '{"received":true}' : '{"error":"the conformance kit asks for a retry"}' };
 }
 

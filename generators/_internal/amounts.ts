@@ -1,6 +1,7 @@
 // Amounts as merchants send them (P-AMOUNT-1/2): within the currency's minor unit, spread over
 // magnitudes, as a JSON number (1499.5) or a decimal string ("1499.50").
 import { fc } from '../../common/fast-check.js';
+import { memo } from '../../common/memo.js';
 import { decimalText, minorUnitOf } from '../../schemas/amounts.js';
 import type { Currency, RequestAmount } from '../../schemas/types.js';
 
@@ -36,14 +37,10 @@ const madeAmounts = new Map<string, fc.Arbitrary<RequestAmount>>();
 
 /** A positive amount in `currency` strictly below `maxAmount`, as a number, a string, or either. */
 export function amountIn(currency: Currency, maxAmount: number, form: AmountForm = 'both'): fc.Arbitrary<RequestAmount> {
-  const key = `${currency} ${maxAmount} ${form}`;
-  let made = madeAmounts.get(key);
-  if (made === undefined) {
-    made = makeAmountIn(currency, maxAmount, form);
+  return memo(madeAmounts, `${currency} ${maxAmount} ${form}`, () => {
     if (madeAmounts.size >= 256) madeAmounts.clear();
-    madeAmounts.set(key, made);
-  }
-  return made;
+    return makeAmountIn(currency, maxAmount, form);
+  });
 }
 
 function makeAmountIn(currency: Currency, maxAmount: number, form: AmountForm): fc.Arbitrary<RequestAmount> {

@@ -57,7 +57,7 @@ const FOREIGN_BANKS: readonly ForeignBank[] = [
 const US_BANKS = ['JPMorgan Chase Bank', 'Bank of America', 'Wells Fargo Bank', 'Citibank', 'U.S. Bank'] as const;
 
 /** The currency a merchant would typically pay out in for a mode; none: any currency. */
-const USUAL_CURRENCY: Partial<Record<TransferMode, Currency>> = {
+export const USUAL_CURRENCY: Partial<Record<TransferMode, Currency>> = {
   imps: 'INR',
   neft: 'INR',
   rtgs: 'INR',
@@ -65,10 +65,6 @@ const USUAL_CURRENCY: Partial<Record<TransferMode, Currency>> = {
   sepa: 'EUR',
   ach: 'USD',
 };
-
-export function usualCurrency(mode: TransferMode): Currency | undefined {
-  return USUAL_CURRENCY[mode];
-}
 
 function payeeName(f: Faker, business: boolean): string {
   return business ? f.company.name() : f.person.fullName();
@@ -78,39 +74,39 @@ function optional<K extends keyof Beneficiary>(key: K, value: Beneficiary[K], pr
   return present ? { [key]: value } : {};
 }
 
+/** A beneficiary drawn from a faker seed, whether the payee is a business, and the mode's own `fields`, in that order. */
+function payee<T extends Record<string, fc.Arbitrary<unknown>>>(
+  fields: T,
+  build: (drawn: { seed: number; business: boolean } & { [K in keyof T]: T[K] extends fc.Arbitrary<infer V> ? V : never }) => Beneficiary,
+): fc.Arbitrary<Beneficiary> {
+  return fc.record({ seed: fakerSeed(), business: fc.boolean(), ...fields }).map((drawn) => build(drawn as Parameters<typeof build>[0]));
+}
+
 function upiBeneficiary(): fc.Arbitrary<Beneficiary> {
-  return fc
-    .record({ seed: fakerSeed(), business: fc.boolean(), byMobile: fc.boolean(), handle: fc.constantFrom(...UPI_HANDLES) })
-    .map(({ seed, business, byMobile, handle }) =>
-      drawWith(localeById('en_IN').faker, seed, (f) => {
-        const name = payeeName(f, business);
-        const user = byMobile
-          ? `9${f.string.numeric(9)}`
-          : f.internet
-              .username()
-              .toLowerCase()
-              .replace(/[^a-z0-9._-]/g, '') || f.string.alpha({ length: 8, casing: 'lower' });
-        return { name, vpa: `${user}@${handle}` };
-      }),
-    );
+  return payee({ byMobile: fc.boolean(), handle: fc.constantFrom(...UPI_HANDLES) }, ({ seed, business, byMobile, handle }) =>
+    drawWith(localeById('en_IN').faker, seed, (f) => {
+      const name = payeeName(f, business);
+      const user = byMobile
+        ? `9${f.string.numeric(9)}`
+        : f.internet
+            .username()
+            .toLowerCase()
+            .replace(/[^a-z0-9._-]/g, '') || f.string.alpha({ length: 8, casing: 'lower' });
+      return { name, vpa: `${user}@${handle}` };
+    }),
+  );
 }
 
 function indianBankBeneficiary(): fc.Arbitrary<Beneficiary> {
-  return fc
-    .record({
-      seed: fakerSeed(),
-      business: fc.boolean(),
-      bank: fc.constantFrom(...INDIAN_BANKS),
-      accountNumber: digitString(9, 18),
-      branch: digitString(6, 6),
-      withBankName: fc.boolean(),
-    })
-    .map(({ seed, business, bank, accountNumber, branch, withBankName }) => ({
+  return payee(
+    { bank: fc.constantFrom(...INDIAN_BANKS), accountNumber: digitString(9, 18), branch: digitString(6, 6), withBankName: fc.boolean() },
+    ({ seed, business, bank, accountNumber, branch, withBankName }) => ({
       name: drawWith(localeById('en_IN').faker, seed, (f) => payeeName(f, business)),
       account_number: accountNumber,
       ifsc: `${bank.ifscPrefix}0${branch}`,
       ...optional('bank_name', bank.name, withBankName),
-    }));
+    }),
+  );
 }
 
 function bicOf(bank: ForeignBank, withBranch: boolean): string {
@@ -118,59 +114,42 @@ function bicOf(bank: ForeignBank, withBranch: boolean): string {
 }
 
 function sepaBeneficiary(): fc.Arbitrary<Beneficiary> {
-  return fc
-    .record({
-      seed: fakerSeed(),
-      business: fc.boolean(),
-      bank: fc.constantFrom(...FOREIGN_BANKS.filter((b) => b.sepa)),
-      withBic: fc.boolean(),
-      withBranch: fc.boolean(),
-      withBankName: fc.boolean(),
-    })
-    .map(({ seed, business, bank, withBic, withBranch, withBankName }) =>
+  const bank = fc.constantFrom(...FOREIGN_BANKS.filter((b) => b.sepa));
+  return payee(
+    { bank, withBic: fc.boolean(), withBranch: fc.boolean(), withBankName: fc.boolean() },
+    ({ seed, business, bank, withBic, withBranch, withBankName }) =>
       drawWith(localeById(bank.locale).faker, seed, (f) => ({
         name: payeeName(f, business),
         iban: f.finance.iban({ countryCode: bank.country }),
         ...optional('swift_code', bicOf(bank, withBranch), withBic),
         ...optional('bank_name', bank.name, withBankName),
       })),
-    );
+  );
 }
 
 function achBeneficiary(): fc.Arbitrary<Beneficiary> {
-  return fc
-    .record({
-      seed: fakerSeed(),
-      business: fc.boolean(),
-      accountNumber: digitString(8, 17),
-      bank: fc.constantFrom(...US_BANKS),
-      withBankName: fc.boolean(),
-    })
-    .map(({ seed, business, accountNumber, bank, withBankName }) => ({
+  return payee(
+    { accountNumber: digitString(8, 17), bank: fc.constantFrom(...US_BANKS), withBankName: fc.boolean() },
+    ({ seed, business, accountNumber, bank, withBankName }) => ({
       name: drawWith(localeById('en_US').faker, seed, (f) => payeeName(f, business)),
       account_number: accountNumber,
       ...optional('bank_name', bank, withBankName),
-    }));
+    }),
+  );
 }
 
 /** wire and swift: a BIC always; an IBAN where the bank's country uses them, else an account number. */
 function internationalBeneficiary(): fc.Arbitrary<Beneficiary> {
-  return fc
-    .record({
-      seed: fakerSeed(),
-      business: fc.boolean(),
-      bank: fc.constantFrom(...FOREIGN_BANKS),
-      accountNumber: digitString(8, 20),
-      withBranch: fc.boolean(),
-    })
-    .map(({ seed, business, bank, accountNumber, withBranch }) =>
+  return payee(
+    { bank: fc.constantFrom(...FOREIGN_BANKS), accountNumber: digitString(8, 20), withBranch: fc.boolean() },
+    ({ seed, business, bank, accountNumber, withBranch }) =>
       drawWith(localeById(bank.locale).faker, seed, (f) => ({
         name: payeeName(f, business),
         ...(bank.iban ? { iban: f.finance.iban({ countryCode: bank.country }) } : { account_number: accountNumber }),
         swift_code: bicOf(bank, withBranch),
         bank_name: bank.name,
       })),
-    );
+  );
 }
 
 /** The beneficiaries of each mode, carrying the fields it needs. */

@@ -39,6 +39,8 @@ export function labelledReasonProblem(request: InvalidRequest, id: SchemaId): st
   }
   if (field === undefined) return `${defect} names no field`;
   const pointer = pointerOf(field);
+  const atField = (keywords: string[]) =>
+    explained(errors, (e) => keywords.includes(e.keyword) && e.instancePath === pointer, `of keyword ${keywords.join('/')} at ${pointer}`);
   switch (defect) {
     case 'missing-field': {
       const { parent, leaf } = parentAndLeaf(field);
@@ -49,23 +51,13 @@ export function labelledReasonProblem(request: InvalidRequest, id: SchemaId): st
       );
     }
     case 'null-field':
-    case 'wrong-type': {
-      const keywords = ENUM_FIELDS.has(field) ? ['type', 'anyOf', 'oneOf', 'enum'] : ['type', 'anyOf', 'oneOf'];
-      return explained(
-        errors,
-        (e) => keywords.includes(e.keyword) && e.instancePath === pointer,
-        `of keyword ${keywords.join('/')} at ${pointer}`,
-      );
-    }
+    case 'wrong-type':
+      return atField(ENUM_FIELDS.has(field) ? ['type', 'anyOf', 'oneOf', 'enum'] : ['type', 'anyOf', 'oneOf']);
     case 'bad-amount':
-      return explained(
-        errors,
-        (e) => ['type', 'exclusiveMinimum', 'pattern', 'anyOf'].includes(e.keyword) && e.instancePath === pointer,
-        `of keyword type/exclusiveMinimum/pattern/anyOf at ${pointer}`,
-      );
+      return atField(['type', 'exclusiveMinimum', 'pattern', 'anyOf']);
     case 'unknown-currency':
     case 'unknown-transfer-mode':
-      return explained(errors, (e) => e.keyword === 'enum' && e.instancePath === pointer, `of keyword enum at ${pointer}`);
+      return atField(['enum']);
   }
 }
 

@@ -2,21 +2,19 @@
 // synchronous map, so the output is a pure function of fast-check's seed and path and runs replay.
 import { fakerLocale } from '../../common/deferred.js';
 import { fc } from '../../common/fast-check.js';
+import { memo } from '../../common/memo.js';
 import type { Faker, LocaleDefinition, Randomizer } from '@faker-js/faker';
 
 // Each locale is loaded at its first draw: faker is costly to load, and only a run that draws pays.
 const loaded = new Map<string, Faker>();
 
 function fakerOf(id: string): Faker {
-  let faker = loaded.get(id);
-  if (faker === undefined) {
+  return memo(loaded, id, () => {
     const shipped = fakerLocale(id);
     // The shipped locale data on a randomizer cheap to seed; a locale module exports only its instance.
     const FakerClass = shipped.constructor as new (options: { locale: LocaleDefinition; randomizer: Randomizer }) => Faker;
-    faker = new FakerClass({ locale: shipped.rawDefinitions, randomizer: splitMix32() });
-    loaded.set(id, faker);
-  }
-  return faker;
+    return new FakerClass({ locale: shipped.rawDefinitions, randomizer: splitMix32() });
+  });
 }
 
 /** faker's randomizer for draws each seeded first: seeding faker's Mersenne Twister fills 624 words,

@@ -8,6 +8,7 @@ import type { SendOptions } from '../http.js';
 import { CREATE_ORDER_PATH, expectSuccess, PAYOUT_STATUS_PATH, payoutStatus, validOrder } from '../requests.js';
 import {
   alterLastCharacter,
+  check,
   creating,
   expectAuthenticated,
   expectRefused,
@@ -22,33 +23,23 @@ type Probe = [label: string, options: Omit<SendOptions, 'label' | 'path'>, refus
 
 /** The probe sent with one thing about its authentication wrong must be refused with 401 (P-AUTH-2, P-AUTH-3). */
 function refusal(id: string, requirement: string, title: string, probe: (ctx: CheckContext) => Probe): Check {
-  return {
-    id,
-    requirement,
-    title,
-    async run(ctx) {
-      const [label, options, refused] = probe(ctx);
-      expectRefused(await sendProbe(ctx, label, options), refused);
-    },
-  };
+  return check(id, requirement, title, async (ctx) => {
+    const [label, options, refused] = probe(ctx);
+    expectRefused(await sendProbe(ctx, label, options), refused);
+  });
 }
 
 /** Each malformed timestamp is signed with that same text, as a client making the mistake would. */
 function timestampRefusal(id: string, requirement: string, title: string, what: string, texts: (now: number) => string[]): Check {
-  return {
-    id,
-    requirement,
-    title,
-    async run(ctx) {
-      for (const text of texts(ctx.nowSeconds())) {
-        const shown = `${what} X-TIMESTAMP ${JSON.stringify(text)}`;
-        expectRefused(
-          await sendProbe(ctx, `Payout Status with ${shown}, signed with it`, { timestamp: text }),
-          `${what} timestamp ${JSON.stringify(text)}`,
-        );
-      }
-    },
-  };
+  return check(id, requirement, title, async (ctx) => {
+    for (const text of texts(ctx.nowSeconds())) {
+      const shown = `${what} X-TIMESTAMP ${JSON.stringify(text)}`;
+      expectRefused(
+        await sendProbe(ctx, `Payout Status with ${shown}, signed with it`, { timestamp: text }),
+        `${what} timestamp ${JSON.stringify(text)}`,
+      );
+    }
+  });
 }
 
 /** P-AUTH-3: 600 s outside the window, before (-1) or after (+1) it. */
@@ -65,17 +56,12 @@ function outsideWindow(ctx: CheckContext, side: -1 | 1, how: 'old' | 'ahead'): P
 /** AUTH-WINDOW-RECENT, AUTH-WINDOW-AHEAD (P-AUTH-3, SHOULD): 30 s either way is inside any sensible window.
  *  A window narrower than 30 s is the deployment's to set: then the SHOULD does not apply. */
 function insideWindow(id: string, requirement: string, side: -1 | 1, how: 'old' | 'ahead'): Check {
-  return {
-    id,
-    requirement,
-    title: `a timestamp 30 s ${how} is accepted`,
-    async run(ctx) {
-      const window = toleranceOf(ctx.config);
-      if (window < 30) throw new CheckSkipped(`the configured window is ${window} s, narrower than 30 s`, { notApplicable: true });
-      const exchange = await sendProbe(ctx, `Payout Status with a timestamp 30 s ${how}`, { timestamp: ctx.nowSeconds() + side * 30 });
-      expectAuthenticated(exchange, `a timestamp 30 seconds ${how} must be accepted`);
-    },
-  };
+  return check(id, requirement, `a timestamp 30 s ${how} is accepted`, async (ctx) => {
+    const window = toleranceOf(ctx.config);
+    if (window < 30) throw new CheckSkipped(`the configured window is ${window} s, narrower than 30 s`, { notApplicable: true });
+    const exchange = await sendProbe(ctx, `Payout Status with a timestamp 30 s ${how}`, { timestamp: ctx.nowSeconds() + side * 30 });
+    expectAuthenticated(exchange, `a timestamp 30 seconds ${how} must be accepted`);
+  });
 }
 
 /** AUTH-ACCEPT (P-SIGN-2, P-SIGN-3, P-AUTH-1): a correctly signed read of a known payout succeeds. */
@@ -190,20 +176,15 @@ async function baseUrlUsesHttps(ctx: CheckContext): Promise<void> {
 }
 
 export const authenticationChecks: Check[] = [
-  {
-    id: 'auth-accept-payout-status',
-    requirement: 'AUTH-ACCEPT',
-    title: 'a correctly signed Payout Status of a known payout succeeds',
-    needs: ['fixtures.payouts.SUCCESS'],
-    run: acceptsSignedPayoutStatus,
-  },
+  check(
+    'auth-accept-payout-status',
+    'AUTH-ACCEPT',
+    'a correctly signed Payout Status of a known payout succeeds',
+    acceptsSignedPayoutStatus,
+    ['fixtures.payouts.SUCCESS'],
+  ),
   creating('auth-accept-create-order', 'AUTH-ACCEPT', 'a correctly signed Create Order succeeds', acceptsSignedCreateOrder),
-  {
-    id: 'auth-header-case',
-    requirement: 'AUTH-HEADER-CASE',
-    title: 'lower-case header names are accepted',
-    run: acceptsLowerCaseHeaderNames,
-  },
+  check('auth-header-case', 'AUTH-HEADER-CASE', 'lower-case header names are accepted', acceptsLowerCaseHeaderNames),
   refusal('auth-missing-key', 'AUTH-MISSING-KEY', 'no X-API-KEY: 401', () => [
     'Payout Status without X-API-KEY',
     { omit: ['X-API-KEY'] },
@@ -235,12 +216,12 @@ export const authenticationChecks: Check[] = [
     { signedBody: canonicalize(unknownPayoutStatus(ctx)) },
     'a body changed after signing',
   ]),
-  {
-    id: 'auth-payload-changed-reused',
-    requirement: 'AUTH-PAYLOAD-CHANGED-REUSED',
-    title: "another body with an accepted request's timestamp and signature: 401",
-    run: refusesChangedPayloadReusingSignature,
-  },
+  check(
+    'auth-payload-changed-reused',
+    'AUTH-PAYLOAD-CHANGED-REUSED',
+    "another body with an accepted request's timestamp and signature: 401",
+    refusesChangedPayloadReusingSignature,
+  ),
   // Signed at t, sent with t − 5, still inside the window.
   refusal('auth-timestamp-changed', 'AUTH-TIMESTAMP-CHANGED', 'timestamp changed after signing: 401', (ctx) => {
     const signedAt = ctx.nowSeconds();
@@ -283,9 +264,9 @@ export const authenticationChecks: Check[] = [
   insideWindow('auth-window-ahead', 'AUTH-WINDOW-AHEAD', 1, 'ahead'),
   refusal('auth-window-expired', 'AUTH-WINDOW-EXPIRED', 'a timestamp window + 600 s old: 401', (ctx) => outsideWindow(ctx, -1, 'old')),
   refusal('auth-window-future', 'AUTH-WINDOW-FUTURE', 'a timestamp window + 600 s ahead: 401', (ctx) => outsideWindow(ctx, 1, 'ahead')),
-  { id: 'auth-replay', requirement: 'AUTH-REPLAY', title: 'a re-sent request is refused', run: refusesReplay },
+  check('auth-replay', 'AUTH-REPLAY', 'a re-sent request is refused', refusesReplay),
   creating('auth-failure-envelope', 'AUTH-FAILURE-ENVELOPE', 'refusals answer the error envelope with code 401', authFailureEnvelope),
   creating('auth-failure-no-effect', 'AUTH-FAILURE-NO-EFFECT', 'a refused Create Order creates nothing', authFailureCreatesNothing),
   creating('auth-before-body', 'AUTH-BEFORE-BODY', 'a Create Order signed wrong is refused 401 whatever its body holds', authFirst),
-  { id: 'auth-https', requirement: 'AUTH-HTTPS', title: 'the base URL is https, or http on loopback', run: baseUrlUsesHttps },
+  check('auth-https', 'AUTH-HTTPS', 'the base URL is https, or http on loopback', baseUrlUsesHttps),
 ];

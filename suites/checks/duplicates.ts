@@ -2,7 +2,7 @@
 // concurrency, without touching the first order; per merchant, compared as text.
 import { expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { concurrencyOf } from '../settings.js';
-import { expectOneWinner, warmConnections } from './races.js';
+import { expectOneWinner, racing, warmConnections } from './races.js';
 import { creating } from './shared-auth.js';
 import {
   createOrder,
@@ -109,15 +109,13 @@ export const duplicateChecks: Check[] = [
     firstUnchanged,
     ['profile.operations.orderStatus'],
   ),
-  {
-    id: 'duplicate-concurrent',
-    requirement: 'DUP-CONCURRENT',
-    title: 'of N concurrent creates of one order_id exactly one succeeds, N-1 answer 409',
-    creates: true,
-    alone: true,
-    keepAllEvidence: true,
-    run: concurrentDuplicates,
-  },
+  racing(
+    'duplicate-concurrent',
+    'DUP-CONCURRENT',
+    'of N concurrent creates of one order_id exactly one succeeds, N-1 answer 409',
+    [],
+    concurrentDuplicates,
+  ),
   creating('duplicate-other-merchant', 'DUP-OTHER-MERCHANT', 'another merchant may use the same order_id', otherMerchantSameId, [
     'otherMerchant',
   ]),

@@ -2,7 +2,7 @@
 // secret, so its key is signed with the merchant's: either way it must be refused.
 import { CheckSkipped, expectSchema, expectStatus, type Check, type CheckContext } from '../check.js';
 import { payoutStatus } from '../requests.js';
-import { sendProbe } from './shared-auth.js';
+import { check, sendProbe } from './shared-auth.js';
 
 /** ENV-PRODUCTION-KEY (P-ENV-1): the other environment's API key is refused with 401 or 403. */
 async function refusesOtherEnvironmentKey(ctx: CheckContext): Promise<void> {
@@ -33,18 +33,14 @@ async function refusesOtherEnvironmentWallet(ctx: CheckContext): Promise<void> {
 }
 
 export const environmentChecks: Check[] = [
-  {
-    id: 'env-other-environment-key',
-    requirement: 'ENV-PRODUCTION-KEY',
-    title: "the other environment's API key: 401 or 403",
-    needs: ['otherEnvironment.apiKey'],
-    run: refusesOtherEnvironmentKey,
-  },
-  {
-    id: 'env-other-environment-wallet',
-    requirement: 'ENV-WALLET-OTHER-ENVIRONMENT',
-    title: "Payout Status with the other environment's wallet: 403, no data",
-    needs: ['otherEnvironment.walletId'],
-    run: refusesOtherEnvironmentWallet,
-  },
+  check('env-other-environment-key', 'ENV-PRODUCTION-KEY', "the other environment's API key: 401 or 403", refusesOtherEnvironmentKey, [
+    'otherEnvironment.apiKey',
+  ]),
+  check(
+    'env-other-environment-wallet',
+    'ENV-WALLET-OTHER-ENVIRONMENT',
+    "Payout Status with the other environment's wallet: 403, no data",
+    refusesOtherEnvironmentWallet,
+    ['otherEnvironment.walletId'],
+  ),
 ];

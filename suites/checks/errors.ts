@@ -6,7 +6,7 @@ import { invalidOrderCreateRequest, invalidPayoutStatusRequest, type DefectKind 
 import { expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
 import { CREATE_ORDER_PATH, PAYOUT_STATUS_PATH, validOrder, withoutField } from '../requests.js';
-import { creating, unknownPayoutStatus } from './shared-auth.js';
+import { check, creating, unknownPayoutStatus } from './shared-auth.js';
 import {
   expectNoServerError,
   fieldCases,
@@ -163,12 +163,7 @@ export const errorChecks: Check[] = [
   creating('err-content-type', 'ERR-CONTENT-TYPE', 'errors and successes are labelled application/json', answersAreJson),
   creating('err-code-matches-status', 'ERR-CODE-MATCHES-STATUS', 'the code of a 401, 400 and 404 equals the HTTP status', codeIsStatus),
   creating('err-no-5xx-create-order', 'ERR-NO-5XX', 'no malformed Create Order answers a 5xx', noServerErrorForInvalidOrders),
-  {
-    id: 'err-no-5xx-payout-status',
-    requirement: 'ERR-NO-5XX',
-    title: 'no malformed Payout Status answers a 5xx',
-    run: noServerErrorForInvalidPayoutStatus,
-  },
+  check('err-no-5xx-payout-status', 'ERR-NO-5XX', 'no malformed Payout Status answers a 5xx', noServerErrorForInvalidPayoutStatus),
   creating('err-invalid-json', 'ERR-INVALID-JSON', 'invalid JSON: 400 (a bare NaN amount: 400 or 422)', refusesInvalidJson),
   creating('err-empty-body', 'ERR-EMPTY-BODY', 'an empty body: 400', refusesEmptyBody),
   creating('err-non-object', 'ERR-NON-OBJECT', 'a top-level array or scalar: 400', refusesNonObjectBody),

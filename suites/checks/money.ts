@@ -1,5 +1,6 @@
 // The wallet (P-MONEY-2..4, an extension). Boundary and overdraft drain a wallet, so they use the
 // spare one (spare-wallet.ts); MONEY-REFUSED-NO-EFFECT measures the merchant's as wallet.ts does.
+import { memo } from '../../common/memo.js';
 import { minorUnitOf } from '../../schemas/amounts.js';
 import { CheckFailure, CheckSkipped, answered, expectThat, type Check, type CheckContext } from '../check.js';
 import { concurrencyOf } from '../settings.js';
@@ -18,9 +19,10 @@ import {
   payoutStatus,
   settledPayout,
   settleWithinMs,
+  type Json,
 } from '../requests.js';
-import { paying } from './operations.js';
-import { warmConnections } from './races.js';
+import { BALANCE, INITIATION, paying } from './operations.js';
+import { racing, warmConnections } from './races.js';
 import { spareWallet } from './spare-wallet.js';
 import {
   amountNumber,
@@ -33,8 +35,6 @@ import {
   type Balance,
 } from '../wallet.js';
 import { shown } from './shown.js';
-
-type Json = Record<string, unknown>;
 
 /** A spare wallet's balance (readBalance, naming the wallet), written to its currency's minor unit so one more minor unit is exact. */
 async function spareBalance(ctx: CheckContext, walletId: string, label: string): Promise<Balance> {
@@ -65,11 +65,11 @@ const undebited = (record: Json): boolean => record.amount_debited !== 'YES';
 const inFlight = new WeakMap<object, Map<string, Set<string>>>();
 
 function inFlightOn(ctx: CheckContext, walletId: string): Set<string> {
-  const wallets = inFlight.get(ctx.runKey) ?? new Map<string, Set<string>>();
-  inFlight.set(ctx.runKey, wallets);
-  const ids = wallets.get(walletId) ?? new Set<string>();
-  wallets.set(walletId, ids);
-  return ids;
+  return memo(
+    memo(inFlight, ctx.runKey, () => new Map<string, Set<string>>()),
+    walletId,
+    () => new Set<string>(),
+  );
 }
 
 /** Waits (profile.settleWithinSeconds in all, shared by the batch) for payouts on the wallet to settle; returns the payout_order_ids still in flight after that. */
@@ -260,31 +260,29 @@ async function refusedMovesNothing(ctx: CheckContext): Promise<void> {
   );
 }
 
-const BALANCE = 'profile.operations.balanceInquiry' as const;
-const INITIATION = 'profile.operations.transactionInitiation' as const;
 /** The spare wallet's lane: with a configured fixture both checks drain one wallet, so one after the other (the overdraft check, alone, first). */
 const SPARE = 'spare-wallet';
 
 export const moneyChecks: Check[] = [
   {
-    id: 'money-no-overdraft',
-    requirement: 'MONEY-NO-OVERDRAFT',
-    title: "concurrent payouts beyond the spare wallet's balance never overdraw it",
-    needs: [BALANCE, INITIATION],
-    creates: true,
-    alone: true,
-    keepAllEvidence: true,
+    ...racing(
+      'money-no-overdraft',
+      'MONEY-NO-OVERDRAFT',
+      "concurrent payouts beyond the spare wallet's balance never overdraw it",
+      [BALANCE, INITIATION],
+      noOverdraft,
+    ),
     lane: SPARE,
-    run: noOverdraft,
   },
   {
-    id: 'money-exact-balance',
-    requirement: 'MONEY-EXACT-BALANCE',
-    title: 'one minor unit over the balance is FAILED; exactly the whole balance is accepted',
-    needs: [BALANCE, INITIATION],
-    creates: true,
+    ...paying(
+      'money-exact-balance',
+      'MONEY-EXACT-BALANCE',
+      'one minor unit over the balance is FAILED; exactly the whole balance is accepted',
+      [BALANCE, INITIATION],
+      exactBalance,
+    ),
     lane: SPARE,
-    run: exactBalance,
   },
   paying(
     'money-refused-no-effect',

@@ -21,11 +21,10 @@ import {
   payoutRequest,
   payoutStatus,
   settledPayout,
+  type Json,
 } from '../requests.js';
 import { amountNumber, balanceChange, debitTaken, ownAmount, readBalance, unlessOtherActivity, walletCurrency, ZERO } from '../wallet.js';
 import { shown } from './shown.js';
-
-type Json = Record<string, unknown>;
 
 /** Initiates a payout that must be accepted (a 2xx with a payout record); returns the record. */
 async function initiated(ctx: CheckContext, body: Json, label: string): Promise<{ record: Json; exchange: Exchange }> {
@@ -182,8 +181,8 @@ async function initiateOtherEnvironment(ctx: CheckContext): Promise<void> {
   expectStatus(exchange, [403], 'a wallet of the other environment must answer 403 (P-OPS-3, P-ENV-2)');
 }
 
-const BALANCE = 'profile.operations.balanceInquiry' as const;
-const INITIATION = 'profile.operations.transactionInitiation' as const;
+export const BALANCE = 'profile.operations.balanceInquiry' as const;
+export const INITIATION = 'profile.operations.transactionInitiation' as const;
 /** The lane of the checks that read or move the wallet's balance (webhooks.ts's payouts take it too). */
 export const WALLET = 'wallet';
 

@@ -4,7 +4,7 @@ import { expectSchema, expectStatus, expectThat, type Check, type CheckContext }
 import type { Exchange } from '../http.js';
 import { createOrder, decimalEquals, decimalOf, expectOrderCreated, expectRecord, orderLookup, validOrder } from '../requests.js';
 import { shown } from './shown.js';
-import { creating } from './shared-auth.js';
+import { check, creating } from './shared-auth.js';
 
 /** OPS-ORDER-STATUS: an amount of its own, so the echo is this order's; the currency stays INR, as
  *  currency support is ORDER-EVERY-CURRENCY's concern. */
@@ -67,16 +67,16 @@ async function cancelAgain(ctx: CheckContext): Promise<void> {
 /** OPS-ORDER-STATUS-UNKNOWN, OPS-CANCEL-UNKNOWN (P-OPS-1): an order_id never used answers 404. */
 function unknownOrder(id: string, requirement: string, key: 'orderStatus' | 'orderCancel'): Check {
   const { name } = OPERATIONS[key];
-  return {
+  return check(
     id,
     requirement,
-    title: `${name} of an unknown order answers 404`,
-    needs: [`profile.operations.${key}`],
-    async run(ctx) {
+    `${name} of an unknown order answers 404`,
+    async (ctx) => {
       const exchange = await orderLookup(ctx, key, ctx.ids.orderId('NEVER'), `${name} of an order_id never used`);
       expectStatus(exchange, [404], `${name} of an unknown order must answer 404 (P-OPS-1)`);
     },
-  };
+    [`profile.operations.${key}`],
+  );
 }
 
 const STATUS = 'profile.operations.orderStatus' as const;

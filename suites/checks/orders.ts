@@ -6,12 +6,10 @@ import { isSvcDateTime } from '../../schemas/formats.js';
 import { CURRENCIES, type OrderCreateRequest, type RequestAmount } from '../../schemas/types.js';
 import { CheckSkipped, answered, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { forAll } from '../property.js';
-import { createOrder, expectOrderCreated, expectSuccess, validOrder, withoutField } from '../requests.js';
+import { createOrder, expectOrderCreated, expectSuccess, validOrder, withoutField, type Json } from '../requests.js';
 import { creating } from './shared-auth.js';
 import { REQUIRED_ORDER_FIELDS } from './shared-errors.js';
 import { shown } from './shown.js';
-
-type Json = Record<string, unknown>;
 
 /** Creates one plain order and returns the request, the exchange and its order record. */
 async function createdOrder(ctx: CheckContext, label: string, overrides: Partial<OrderCreateRequest> = {}) {
@@ -127,12 +125,7 @@ async function createdAt(ctx: CheckContext): Promise<void> {
 
 /** The URL when `text` is an absolute http(s) URL, else undefined. */
 function absoluteHttpUrl(text: unknown): URL | undefined {
-  if (typeof text !== 'string' || !/^https?:\/\//i.test(text)) return undefined;
-  try {
-    return new URL(text);
-  } catch {
-    return undefined;
-  }
+  return typeof text === 'string' && /^https?:\/\//i.test(text) && URL.canParse(text) ? new URL(text) : undefined;
 }
 
 async function paymentLink(ctx: CheckContext): Promise<void> {

@@ -4,6 +4,7 @@ import { PAYOUT_STATES, type PayoutState } from '../../schemas/types.js';
 import { CheckSkipped, expectSchema, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import type { Exchange } from '../http.js';
 import { expectData, expectRecord, payoutStatus, payoutStatusBody, PAYOUT_STATUS_PATH, withoutField } from '../requests.js';
+import { check } from './shared-auth.js';
 import { shown } from './shown.js';
 
 /** The configured fixture payouts, state by state. */
@@ -20,12 +21,11 @@ function somePayoutOrderId(ctx: CheckContext): { id: string; fixture: boolean } 
 }
 
 function payoutInState(state: PayoutState): Check {
-  return {
-    id: `payout-status-${state.toLowerCase()}`,
-    requirement: `PAYOUT-STATE-${state}`,
-    title: `the ${state} fixture answers 200 with a complete payout record in state ${state}`,
-    needs: [`fixtures.payouts.${state}`],
-    async run(ctx) {
+  return check(
+    `payout-status-${state.toLowerCase()}`,
+    `PAYOUT-STATE-${state}`,
+    `the ${state} fixture answers 200 with a complete payout record in state ${state}`,
+    async (ctx) => {
       const id = ctx.config.fixtures!.payouts![state]!;
       const exchange = await payoutStatus(ctx, id, `Payout Status of the ${state} fixture`);
       expectStatus(exchange, [200], `Payout Status of an existing payout must answer 200 (P-PAYOUT-1)`);
@@ -42,7 +42,8 @@ function payoutInState(state: PayoutState): Check {
         details,
       );
     },
-  };
+    [`fixtures.payouts.${state}`],
+  );
 }
 
 async function recordFormat(ctx: CheckContext): Promise<void> {
@@ -125,56 +126,42 @@ async function otherMerchantsWallet(ctx: CheckContext): Promise<void> {
 }
 
 function missingField(field: 'svc_wallet_id' | 'debit_account_type' | 'payout_order_id', requirement: string): Check {
-  return {
-    id: `payout-status-without-${field.replaceAll('_', '-')}`,
+  return check(
+    `payout-status-without-${field.replaceAll('_', '-')}`,
     requirement,
-    title: `Payout Status without ${field} answers 400`,
-    async run(ctx) {
+    `Payout Status without ${field} answers 400`,
+    async (ctx) => {
       // A missing field is a 400 whatever the id (P-PAYOUT-5), so a 404 is a failure even for a made-up
       // id; a fixture id, when configured, keeps the missing field the request's only defect all the same.
       const body = withoutField(payoutStatusBody(ctx, somePayoutOrderId(ctx).id), field);
       const exchange = await ctx.send({ label: `Payout Status without ${field}`, path: PAYOUT_STATUS_PATH, payload: body });
       expectStatus(exchange, [400], `a Payout Status request without ${field} must answer 400 (P-PAYOUT-5)`);
     },
-  };
+  );
 }
 
 export const payoutStatusChecks: Check[] = [
   ...PAYOUT_STATES.map(payoutInState),
-  {
-    id: 'payout-record-format',
-    requirement: 'PAYOUT-RECORD-FORMAT',
-    title: "every fixture's record has well-formed values, all strings",
-    run: recordFormat,
-  },
-  {
-    id: 'payout-failed-invariants',
-    requirement: 'PAYOUT-FAILED-INVARIANTS',
-    title: 'the FAILED fixture says amount_debited NO, utr_number NA and why',
-    needs: ['fixtures.payouts.FAILED'],
-    run: failedInvariants,
-  },
-  {
-    id: 'payout-status-unknown',
-    requirement: 'PAYOUT-UNKNOWN',
-    title: 'an unknown payout_order_id answers 404 with no data',
-    run: unknownPayout,
-  },
-  {
-    id: 'payout-status-other-merchant',
-    requirement: 'PAYOUT-OTHER-MERCHANT',
-    title: "another merchant's payout answers 404",
-    needs: ['fixtures.otherMerchantPayoutOrderId'],
-    run: otherMerchantsPayout,
-  },
-  { id: 'payout-status-unknown-wallet', requirement: 'PAYOUT-UNKNOWN-WALLET', title: 'a made-up wallet answers 403', run: unknownWallet },
-  {
-    id: 'payout-status-other-merchant-wallet',
-    requirement: 'PAYOUT-OTHER-MERCHANT-WALLET',
-    title: "the SUCCESS fixture asked for from another merchant's wallet answers 403",
-    needs: ['otherMerchant.walletId', 'fixtures.payouts.SUCCESS'],
-    run: otherMerchantsWallet,
-  },
+  check('payout-record-format', 'PAYOUT-RECORD-FORMAT', "every fixture's record has well-formed values, all strings", recordFormat),
+  check(
+    'payout-failed-invariants',
+    'PAYOUT-FAILED-INVARIANTS',
+    'the FAILED fixture says amount_debited NO, utr_number NA and why',
+    failedInvariants,
+    ['fixtures.payouts.FAILED'],
+  ),
+  check('payout-status-unknown', 'PAYOUT-UNKNOWN', 'an unknown payout_order_id answers 404 with no data', unknownPayout),
+  check('payout-status-other-merchant', 'PAYOUT-OTHER-MERCHANT', "another merchant's payout answers 404", otherMerchantsPayout, [
+    'fixtures.otherMerchantPayoutOrderId',
+  ]),
+  check('payout-status-unknown-wallet', 'PAYOUT-UNKNOWN-WALLET', 'a made-up wallet answers 403', unknownWallet),
+  check(
+    'payout-status-other-merchant-wallet',
+    'PAYOUT-OTHER-MERCHANT-WALLET',
+    "the SUCCESS fixture asked for from another merchant's wallet answers 403",
+    otherMerchantsWallet,
+    ['otherMerchant.walletId', 'fixtures.payouts.SUCCESS'],
+  ),
   missingField('svc_wallet_id', 'PAYOUT-MISSING-WALLET'),
   missingField('debit_account_type', 'PAYOUT-MISSING-ACCOUNT-TYPE'),
   missingField('payout_order_id', 'PAYOUT-MISSING-ORDER-ID'),

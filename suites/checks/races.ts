@@ -1,6 +1,6 @@
 // Races on the profile's operations (P-OPS-5, P-OPS-1): many requests at once on one new record, each
 // run alone and over connections opened first (as DUP-CONCURRENT), so the requests leave together.
-import { expectSchema, expectThat, type Check, type CheckContext } from '../check.js';
+import { expectSchema, expectThat, type Check, type CheckContext, type Need } from '../check.js';
 import { concurrencyOf } from '../settings.js';
 import type { Exchange } from '../http.js';
 import {
@@ -18,6 +18,11 @@ import {
 import { amountNumber, balanceChange, ownAmount } from '../wallet.js';
 import { debitOf } from './operations.js';
 import { shown } from './shown.js';
+
+/** A race: run alone, so nothing else in flight blurs it, with every answer kept as its evidence. */
+export function racing(id: string, requirement: string, title: string, needs: readonly Need[], run: Check['run']): Check {
+  return { id, requirement, title, needs, creates: true, alone: true, keepAllEvidence: true, run };
+}
 
 /** n harmless reads at once, so n connections are open before the race and its requests leave together. */
 export async function warmConnections(ctx: CheckContext, n: number, walletId?: string): Promise<void> {
@@ -92,24 +97,18 @@ async function concurrentCancels(ctx: CheckContext): Promise<void> {
 }
 
 export const raceChecks: Check[] = [
-  {
-    id: 'ops-initiate-concurrent',
-    requirement: 'OPS-INITIATE-CONCURRENT',
-    title: 'of N concurrent initiations of one payout_order_id one is accepted and debited once, N-1 answer 409',
-    needs: ['profile.operations.balanceInquiry', 'profile.operations.transactionInitiation'],
-    creates: true,
-    alone: true,
-    keepAllEvidence: true,
-    run: concurrentInitiations,
-  },
-  {
-    id: 'ops-cancel-concurrent',
-    requirement: 'OPS-CANCEL-CONCURRENT',
-    title: 'of N concurrent cancels of one UN_PAID order one answers CANCELLED, N-1 answer 422',
-    needs: ['profile.operations.orderCancel'],
-    creates: true,
-    alone: true,
-    keepAllEvidence: true,
-    run: concurrentCancels,
-  },
+  racing(
+    'ops-initiate-concurrent',
+    'OPS-INITIATE-CONCURRENT',
+    'of N concurrent initiations of one payout_order_id one is accepted and debited once, N-1 answer 409',
+    ['profile.operations.balanceInquiry', 'profile.operations.transactionInitiation'],
+    concurrentInitiations,
+  ),
+  racing(
+    'ops-cancel-concurrent',
+    'OPS-CANCEL-CONCURRENT',
+    'of N concurrent cancels of one UN_PAID order one answers CANCELLED, N-1 answer 422',
+    ['profile.operations.orderCancel'],
+    concurrentCancels,
+  ),
 ];

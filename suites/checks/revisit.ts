@@ -1,14 +1,12 @@
-// Time as a dimension (P-DUP-5, P-STATE, profile.revisitAfterSeconds): once the other checks have
-// ended, the run revisits what it wrote at least that long before. A duplicate memory that expires,
-// or a background job that rewrites final records, shows only then.
+// Time as a dimension (P-DUP-5, P-STATE, profile.revisitAfterSeconds): once the other checks have ended, the run
+// revisits what it wrote at least that long before: a duplicate memory that expires, or a job rewriting final records, shows then.
+import { memo } from '../../common/memo.js';
 import { decimalEquals, decimalOf } from '../../schemas/amounts.js';
 import { CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { operationOf } from '../config.js';
-import { createOrder, dataOf, initiatePayout, orderLookup, payoutStatus, validOrder } from '../requests.js';
+import { createOrder, dataOf, initiatePayout, orderLookup, payoutStatus, validOrder, type Json } from '../requests.js';
 import { writtenBy, type Written } from '../written.js';
 import { shown } from './shown.js';
-
-type Json = Record<string, unknown>;
 
 /** How many records of each kind a revisit reads: enough to see a sweep, few enough to stay quick. */
 const PER_KIND = 2;
@@ -40,7 +38,7 @@ const ageOf = (ctx: CheckContext) => `at least ${revisitAfterMs(ctx) / 1000} s`;
 async function revisited(ctx: CheckContext, wanted: (w: Written) => boolean): Promise<Written[]> {
   let picks = pick(ctx, wanted);
   if (picks.length === 0) {
-    await wroteOne(ctx);
+    await memo(ownWrites, ctx.runKey, () => writeOne(ctx));
     picks = pick(ctx, wanted);
   }
   if (picks.length === 0) throw new CheckSkipped('not judged: the run wrote no record it could revisit');
@@ -59,13 +57,8 @@ function pick(ctx: CheckContext, wanted: (w: Written) => boolean): Written[] {
   return [...all.filter((w) => w.kind === 'order').slice(0, PER_KIND), ...all.filter((w) => w.kind === 'payout').slice(0, PER_KIND)];
 }
 
-/** Once per run, however many revisit checks ask: the same requests at any concurrency. */
+/** Its own order, written once per run however many revisit checks ask: the same requests at any concurrency. */
 const ownWrites = new WeakMap<object, Promise<void>>();
-function wroteOne(ctx: CheckContext): Promise<void> {
-  let wrote = ownWrites.get(ctx.runKey);
-  if (wrote === undefined) ownWrites.set(ctx.runKey, (wrote = writeOne(ctx)));
-  return wrote;
-}
 
 /** An order of the revisit's own, cancelled when the target has Order Cancel: a final record to read later. */
 async function writeOne(ctx: CheckContext): Promise<void> {
@@ -123,22 +116,13 @@ async function finalRecordsUnchanged(ctx: CheckContext): Promise<void> {
   }
 }
 
+/** Run once the other checks have ended: what they wrote is what is revisited. */
+function revisit(id: string, requirement: string, title: string, run: Check['run']): Check {
+  return { id, requirement, title, creates: true, last: true, run };
+}
+
 export const revisitChecks: readonly Check[] = [
   // Reads first: the ids check sends its re-creates after, so a target that takes one changes nothing read.
-  {
-    id: 'revisit-final-records',
-    requirement: 'STATE-READS-AGREE',
-    title: 'final records the run wrote read the same, a while later',
-    creates: true,
-    last: true,
-    run: finalRecordsUnchanged,
-  },
-  {
-    id: 'revisit-ids-still-used',
-    requirement: 'DUP-PERMANENT',
-    title: 'identifiers the run used are still refused, a while later',
-    creates: true,
-    last: true,
-    run: idsStillUsed,
-  },
+  revisit('revisit-final-records', 'STATE-READS-AGREE', 'final records the run wrote read the same, a while later', finalRecordsUnchanged),
+  revisit('revisit-ids-still-used', 'DUP-PERMANENT', 'identifiers the run used are still refused, a while later', idsStillUsed),
 ];

@@ -52,6 +52,11 @@ export function alterLastCharacter(signature: string): string {
   return signature.slice(0, -1) + (last === '0' ? '1' : '0');
 }
 
+/** A check that creates nothing, so it runs against production too. */
+export function check(id: string, requirement: string, title: string, run: Check['run'], needs?: readonly Need[]): Check {
+  return { id, requirement, title, ...(needs === undefined ? {} : { needs }), run };
+}
+
 /** A check that creates records: refused against production without --allow-production (P-ENV-3). */
 export function creating(id: string, requirement: string, title: string, run: Check['run'], needs?: readonly Need[]): Check {
   return { id, requirement, title, ...(needs === undefined ? {} : { needs }), creates: true, run };

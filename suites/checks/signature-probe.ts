@@ -2,6 +2,7 @@
 // tells a target that signs another way (fails, naming it) from a configuration problem (inconclusive).
 import { createHmac } from 'node:crypto';
 import { canonicalize } from '../../signer/canonical.js';
+import { keyEnvironment } from '../../signer/diagnose.js';
 import type { VariantId } from '../../signer/variants.js';
 import { CheckFailure, CheckSkipped, defineCheck, type Check, type CheckContext } from '../check.js';
 import type { TargetConfig } from '../config.js';
@@ -131,18 +132,12 @@ export function credentialClues(
     if (keys?.secretKey === secretKey) clues.push(`merchant.secretKey is the same as ${name}.secretKey`);
     if (keys?.apiKey === apiKey) clues.push(`merchant.apiKey is the same as ${name}.apiKey`);
   }
-  const keyEnv = environmentOf(apiKey, 'pk');
-  const secretEnv = environmentOf(secretKey, 'sk');
+  const keyEnv = keyEnvironment(apiKey.trim(), 'pk');
+  const secretEnv = keyEnvironment(secretKey.trim(), 'sk');
   if (keyEnv !== undefined && secretEnv !== undefined && keyEnv !== secretEnv)
     clues.push(`merchant.apiKey is a ${keyEnv} key but merchant.secretKey a ${secretEnv} secret`);
   if (keyEnv !== undefined && keyEnv !== config.environment)
     clues.push(`merchant.apiKey is a ${keyEnv} key but environment is ${config.environment}`);
   if (said !== undefined) clues.push(said);
   return clues;
-}
-
-/** The environment a key's prefix names (pk_test_ / sk_live_), if it names one. */
-function environmentOf(key: string, kind: 'pk' | 'sk'): 'sandbox' | 'production' | undefined {
-  const trimmed = key.trim();
-  return trimmed.startsWith(`${kind}_live_`) ? 'production' : trimmed.startsWith(`${kind}_test_`) ? 'sandbox' : undefined;
 }

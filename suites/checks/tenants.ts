@@ -15,7 +15,7 @@ import {
 } from '../requests.js';
 import { amountNumber, balanceChange, ownAmount, walletCurrency, ZERO } from '../wallet.js';
 import { shown } from './shown.js';
-import { creating } from './shared-auth.js';
+import { check, creating } from './shared-auth.js';
 
 const other = (ctx: CheckContext): Credentials => ctx.config.otherMerchant!;
 
@@ -101,13 +101,10 @@ export const tenantChecks: Check[] = [
     orderCancelIsolated,
     ['otherMerchant', ORDER_STATUS, 'profile.operations.orderCancel'],
   ),
-  {
-    id: 'tenant-balance',
-    requirement: 'TENANT-BALANCE',
-    title: "Balance Inquiry of another merchant's wallet answers 403",
-    needs: ['otherMerchant.walletId', BALANCE],
-    run: balanceIsolated,
-  },
+  check('tenant-balance', 'TENANT-BALANCE', "Balance Inquiry of another merchant's wallet answers 403", balanceIsolated, [
+    'otherMerchant.walletId',
+    BALANCE,
+  ]),
   creating(
     'tenant-initiate',
     'TENANT-INITIATE',

@@ -2,7 +2,7 @@
 import type { Exchange } from '../../core/exchange.js';
 import { evidenceHeaders } from '../../common/redact.js';
 import { hmacSha256Hex } from '../../signer/sign.js';
-import type { ReceivedDelivery } from '../../webhooks/receiver.js';
+import { answerOf, type ReceivedDelivery } from '../../webhooks/receiver.js';
 import { CheckFailure, CheckInconclusive, CheckSkipped, type CheckContext } from '../check.js';
 import { attemptGroup, observation, observationNotes, parseEvent, type Observation } from './webhook-observation.js';
 
@@ -21,11 +21,7 @@ export function asExchange(ctx: CheckContext, o: Observation, d: ReceivedDeliver
   return {
     label: `delivery #${d.n} to the kit's receiver: ${about}${attempt}; the answer is the kit's`,
     request: { method: d.method, url: new URL(d.path, o.session.receiver.url).href, headers, body: ctx.redact(d.body) },
-    response: {
-      status: d.answered,
-      headers: { 'content-type': 'application/json' },
-      body: d.answered === 200 ? '{"received":true}' : '{"error":"the conformance kit asks for a retry"}',
-    },
+    response: { status: d.answered, headers: { 'content-type': 'application/json' }, body: answerOf(d.answered).body },
     ms: 0,
     // What `trigger` needs to make the target send this event again: the reproduce line of a delivery.
     delivery: e.event !== undefined ? { event: e.event } : {},

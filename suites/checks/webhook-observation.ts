@@ -1,6 +1,8 @@
 // One observation per run, shared by the webhook checks (P-HOOK-1…4): two payouts of the kit's own (one
 // settles, one FAILED by P-OPS-3 on any target), the first delivery about them refused to see retries.
+import { memo } from '../../common/memo.js';
 import type { Exchange } from '../../core/exchange.js';
+import { jsonOf } from '../../core/json-of.js';
 import { isWebhookEventName, MIN_RETRIES, WEBHOOK_EVENTS, type WebhookEventName } from '../../core/webhooks.js';
 import type { Currency } from '../../schemas/types.js';
 import type { KitReceiver, ReceivedDelivery, StrayTally } from '../../webhooks/receiver.js';
@@ -52,12 +54,7 @@ export const REFUSED_ATTEMPTS = MIN_RETRIES;
 const GRACE_MS = 2_000;
 
 export function parseEvent(delivery: Pick<ReceivedDelivery, 'body'>): ParsedEvent {
-  let json: unknown;
-  try {
-    json = JSON.parse(delivery.body);
-  } catch {
-    return {};
-  }
+  const json = jsonOf(delivery.body);
   if (json === null || typeof json !== 'object' || Array.isArray(json)) return {};
   const e = json as Record<string, unknown>;
   const parsed: ParsedEvent = {};
@@ -85,9 +82,7 @@ export function attemptGroup(delivery: Pick<ReceivedDelivery, 'body'>): string |
 const observations = new WeakMap<object, Promise<Observation>>();
 
 export function observation(ctx: CheckContext): Promise<Observation> {
-  let observed = observations.get(ctx.runKey);
-  if (observed === undefined) observations.set(ctx.runKey, (observed = observe(ctx)));
-  return observed;
+  return memo(observations, ctx.runKey, () => observe(ctx));
 }
 
 /** The status an answer's record says (Transaction Initiation, Payout Status), if it says one. */

@@ -1,7 +1,8 @@
 // Webhooks (P-HOOK-1…4, an extension): each check judges one rule over the run's one observation
 // (webhook-observation.ts) of the deliveries the target sent the kit's receiver.
+import { jsonOf } from '../../core/json-of.js';
 import { headerIsNot, isJsonContentType } from '../../core/predicates.js';
-import { agreesWithStatus, EVENT_ID_HEADER, MIN_RETRIES, WEBHOOK_EVENTS } from '../../core/webhooks.js';
+import { agreesWithStatus, EVENT_ID_HEADER, eventForState, MIN_RETRIES, WEBHOOK_EVENTS } from '../../core/webhooks.js';
 import { webhookBuiltOrder } from '../../schemas/field-order.js';
 import { describeErrors, validateSchema } from '../../schemas/index.js';
 import { canonicalize } from '../../signer/canonical.js';
@@ -26,24 +27,14 @@ const headers = judgeEach(`POST with Content-Type: application/json, X-SIGNATURE
   return undefined;
 });
 
-const NOT_JSON = Symbol('not JSON');
 /** Hex digits of the kit's expected webhook signature shown in HOOK-SIGNATURE's message. */
 const EXPECTED_SHOWN = 12;
-
-/** A delivery's body parsed, or NOT_JSON. */
-function bodyJson(d: Pick<ReceivedDelivery, 'body'>): unknown {
-  try {
-    return JSON.parse(d.body);
-  } catch {
-    return NOT_JSON;
-  }
-}
 
 const canonicalBody = judgeEach(
   'the canonical text of the event: keys sorted, compact, "/" and non-ASCII unescaped (P-SIGN-1)',
   (d, ctx) => {
-    const json = bodyJson(d);
-    if (json === NOT_JSON) return 'the body is not JSON';
+    const json = jsonOf(d.body);
+    if (json === undefined) return 'the body is not JSON';
     let canonical: string;
     try {
       canonical = canonicalize(json);
@@ -112,8 +103,8 @@ const freshTimestamp = judgeEach(
 const eventShape = judgeEach(
   '{ event_id, event, created_at (UNIX seconds), data: the record in the state the event names } (P-HOOK-2)',
   (d) => {
-    const json = bodyJson(d);
-    if (json === NOT_JSON) return undefined; // HOOK-CANONICAL-BODY reports it
+    const json = jsonOf(d.body);
+    if (json === undefined) return undefined; // HOOK-CANONICAL-BODY reports it
     const result = validateSchema('webhook-event', json);
     if (!result.valid) return `the event does not match webhook-event: ${describeErrors(result.errors.slice(0, 2)).replaceAll('\n', '; ')}`;
     const e = parseEvent(d);
@@ -156,7 +147,7 @@ async function eventsFired(ctx: CheckContext): Promise<void> {
   for (const payout of o.payouts) {
     const states = new Set([payout.initiated, payout.ended].filter((s): s is string => s !== undefined));
     for (const state of states) {
-      const name = Object.entries(WEBHOOK_EVENTS).find(([, spec]) => spec.subject === 'payout' && spec.state === state)?.[0];
+      const name = eventForState('payout', state);
       if (name === undefined) continue; // PENDING is not notified
       const later = state === 'SUCCESS' ? ['payout.success', 'payout.reversed'] : [name];
       const heard = about(payout.payoutOrderId).some((d) => later.includes(parseEvent(d).event ?? '') && parseEvent(d).state !== undefined);

@@ -17,7 +17,7 @@ import {
   type RawRequest,
 } from '../raw-http.js';
 import { CREATE_ORDER_PATH, createOrder, expectOrderCreated, isSuccess, PAYOUT_STATUS_PATH, validOrder } from '../requests.js';
-import { creating } from './shared-auth.js';
+import { check, creating } from './shared-auth.js';
 import { shown } from './shown.js';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -219,12 +219,12 @@ async function usableAfter(ctx: CheckContext, broken: RawRequest, options: RawOp
 }
 
 export const wireChecks: Check[] = [
-  {
-    id: 'http-other-methods',
-    requirement: 'HTTP-OTHER-METHODS',
-    title: 'GET, PUT, PATCH and DELETE on every operation path answer 405 or 404 with the JSON error envelope',
-    run: otherMethods,
-  },
+  check(
+    'http-other-methods',
+    'HTTP-OTHER-METHODS',
+    'GET, PUT, PATCH and DELETE on every operation path answer 405 or 404 with the JSON error envelope',
+    otherMethods,
+  ),
   creating(
     'http-media-type',
     'HTTP-MEDIA-TYPE',
