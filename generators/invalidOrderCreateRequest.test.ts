@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { requestAmount } from '../schemas/amounts.js';
 import { CURRENCIES } from '../schemas/types.js';
-import { extraChangeProblem, labelledReasonProblem } from './_internal/defectChecks.js';
+import { extraChangeProblem, labelledReasonProblem } from './_internal/defect-test-support.js';
 import { applicableDefects, invalidVariantsOf } from './_internal/mutations.js';
 import { invalidOrderCreateRequest, ORDER_CREATE_SHAPE, type InvalidOrderCreateRequestConstraints } from './invalidRequests.js';
 import { DEFECT_KINDS } from './invalidRequest.js';

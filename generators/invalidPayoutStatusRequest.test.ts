@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { extraChangeProblem, labelledReasonProblem } from './_internal/defectChecks.js';
+import { extraChangeProblem, labelledReasonProblem } from './_internal/defect-test-support.js';
 import { applicableDefects, invalidVariantsOf } from './_internal/mutations.js';
 import { invalidPayoutStatusRequest, PAYOUT_STATUS_SHAPE, type InvalidPayoutStatusRequestConstraints } from './invalidRequests.js';
 import { payoutStatusRequest } from './payoutStatusRequest.js';

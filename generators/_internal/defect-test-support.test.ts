@@ -1,7 +1,7 @@
 // The checkers the generator properties rely on must themselves catch wrong labels and extra changes.
 import { describe, expect, it } from 'vitest';
 import type { InvalidRequest } from '../invalidRequest.js';
-import { extraChangeProblem, labelledReasonProblem } from './defectChecks.js';
+import { extraChangeProblem, labelledReasonProblem } from './defect-test-support.js';
 
 const order = {
   order_id: 'ORD-2026-00042',
