@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { InterruptSignal } from '../cli/interrupt.js';
+import { manualClock } from '../core/clock.js';
 import type { Report } from '../core/report.js';
 import { startSandbox, type FaultName } from '../sandbox/index.js';
 import { runCli, spawnServe, type ServedSandbox } from './cli-harness.js';
@@ -264,6 +265,32 @@ describe.concurrent('the proxy itself', () => {
     tls.close();
     expect(trusted.stdout).toMatch(/│ got 200 \{"over":"tls"\}/);
     expect(untrusted.stdout).toMatch(/│ got 502 .*did not answer: self[- ]signed certificate/);
+  });
+
+  it('stops after --requests exchanges, or once --for has passed on its clock', async () => {
+    const upstream = createServer((req, res) =>
+      req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}')),
+    );
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+    const target = `http://127.0.0.1:${(upstream.address() as { port: number }).port}`;
+    const dir = mkdtempSync(join(tmpdir(), 'svc-proxy-'));
+    const [first, second] = [await freePort(), await freePort()];
+    const counted = runCli(['proxy', '--upstream', target, '--listen', `127.0.0.1:${first}`, '--requests', '2', '--report-dir', 'a'], {
+      cwd: dir,
+    });
+    const clock = manualClock();
+    const timed = runCli(['proxy', '--upstream', target, '--listen', `127.0.0.1:${second}`, '--for', '60', '--report-dir', 'b'], {
+      cwd: dir,
+      clock,
+    });
+    for (const port of [first, second]) while (!(await listens(`http://127.0.0.1:${port}`))) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 2; i++) await fetch(`http://127.0.0.1:${first}/api/v3/banking/balance`, { method: 'POST', body: '{}' });
+    expect((await counted).stdout.match(/→ 200/g)).toHaveLength(2);
+    await clock.advance(59_000);
+    await fetch(`http://127.0.0.1:${second}/api/v3/banking/balance`, { method: 'POST', body: '{}' });
+    await clock.advance(1_000);
+    expect((await timed).stdout.match(/→ 200/g)).toHaveLength(1);
+    upstream.close();
   });
 
   it.each([

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { startProxy } from '../../clients/proxy.js';
 import { createRedactor } from '../../common/redact.js';
+import { systemClock } from '../../core/clock.js';
 import { shellQuote } from '../../core/reproduce.js';
 import { envNamesTarget, loadConfig, targetVariables } from '../../suites/config.js';
 import { redactor } from '../../suites/redact.js';
@@ -86,7 +87,8 @@ export const proxyCommand = defineCommand({
     const release = interruptsOf(io).hold({ done: 'closed the proxy', failed: 'could not close the proxy' }, () => proxy.close());
     out.stdout(`proxy: listening on ${proxy.url}, forwarding to ${upstream.href}\n`);
     io.stop?.addEventListener('abort', done);
-    const timer = stopAfter === undefined ? undefined : setTimeout(done, stopAfter * 1000);
+    const timer = new AbortController();
+    if (stopAfter !== undefined) void (io.clock ?? systemClock).sleep(stopAfter * 1000, timer.signal).then(done);
     const client =
       positionals.length === 0
         ? undefined
@@ -99,7 +101,7 @@ export const proxyCommand = defineCommand({
           );
     void client?.outcome.then(done, done);
     await ended;
-    clearTimeout(timer);
+    timer.abort();
     client?.stop('the proxy stopped');
     await client?.outcome.catch(() => {});
     release();
