@@ -1,7 +1,7 @@
 // proxy (P-TRAFFIC): real clients, in three languages, through the proxy to the reference sandbox
 // started as a process of its own; the same client verdict as verify-client gives, the server's faults
 // that plain traffic shows, judge --har on the proxy's HAR agreeing, and the proxy changing nothing.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -13,7 +13,7 @@ import type { InterruptSignal } from '../cli/interrupt.js';
 import { manualClock } from '../core/clock.js';
 import type { Report } from '../core/report.js';
 import { startSandbox, type FaultName } from '../sandbox/index.js';
-import { runCli, spawnServe, type ServedSandbox } from './cli-harness.js';
+import { BIN, cliEnv, runCli, spawnServe, type ServedSandbox } from './cli-harness.js';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const served: ServedSandbox[] = [];
@@ -291,6 +291,25 @@ describe.concurrent('the proxy itself', () => {
     await clock.advance(1_000);
     expect((await timed).stdout.match(/→ 200/g)).toHaveLength(1);
     upstream.close();
+  });
+
+  it('as a process: SIGTERM is its normal end, the reports written and the exit status the verdict (2: nothing judged)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-proxy-'));
+    const child = spawn(process.execPath, [BIN, 'proxy', '--upstream', 'http://127.0.0.1:9', '--report-dir', 'out'], {
+      cwd: dir,
+      env: cliEnv(),
+    });
+    let stdout = '';
+    await new Promise<void>((listening) =>
+      child.stdout.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (/listening on/.test(stdout)) listening();
+      }),
+    );
+    child.kill('SIGTERM');
+    const code = await new Promise((exited) => child.on('exit', exited));
+    expect(code).toBe(2);
+    expect(reportIn(dir).verdict).toBe('inconclusive');
   });
 
   it.each([
