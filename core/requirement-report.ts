@@ -91,7 +91,7 @@ export function requirementReport(input: ReproduceInput, requirement: Requiremen
     ...(skipReason !== undefined ? { skipReason } : {}),
     ...(notApplicable ? { notApplicable: true } : {}),
     durationMs: e.results.reduce((sum, r) => sum + r.durationMs, 0),
-    ...reference(requirement),
+    ...(requirement.source === undefined ? { reference: `docs/requirements.md#${requirement.id}` } : {}),
     evidence: evidenceList,
   };
 }
@@ -139,10 +139,6 @@ function partlyJudged(results: readonly CheckResult[], unjudged: CheckResult | u
   const reason = skipped?.meta.skipped;
   if (skipped === undefined || reason === undefined || !results.some((r) => r.state === 'passed')) return reason;
   return `not judged: check ${skipped.meta.check}: ${reason.replace(/^not judged: /, '')}`;
-}
-
-function reference(requirement: Requirement): { reference?: string } {
-  return requirement.source === undefined ? { reference: `docs/requirements.md#${requirement.id}` } : {};
 }
 
 /** A check whose own code threw, as the report names it: with its team module, when it is a team's. */
