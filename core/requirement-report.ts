@@ -112,25 +112,13 @@ function failureEvidence(input: ReproduceInput, requirement: string, r: CheckRes
 
 /** A check's line under its requirement: its status, and what it said (its failure, error or skip). */
 function checkLine(r: CheckResult): RequirementReport['checks'][number] {
-  return {
-    id: r.meta.check,
-    title: r.meta.title,
-    status: r.state,
-    ...(r.meta.failure
-      ? { message: r.meta.failure.message }
-      : r.meta.error
-        ? {
-            message:
-              r.meta.error.module !== undefined
-                ? `threw in ${r.meta.error.module}: ${r.meta.error.message}`
-                : `kit error: ${r.meta.error.message}`,
-          }
-        : r.meta.skipped
-          ? { message: r.meta.skipped }
-          : r.state === 'failed'
-            ? { message: 'did not finish within its time budget' }
-            : {}),
-  };
+  const { check: id, title, failure, error, skipped } = r.meta;
+  const message = failure
+    ? failure.message
+    : error
+      ? `${error.module !== undefined ? `threw in ${error.module}` : 'kit error'}: ${error.message}`
+      : skipped || (r.state === 'failed' ? 'did not finish within its time budget' : undefined);
+  return { id, title, status: r.state, ...(message !== undefined ? { message } : {}) };
 }
 
 /** Why a requirement with no failed check was not judged: its first unjudged check (passed siblings do not make it pass). */
