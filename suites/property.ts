@@ -83,9 +83,8 @@ function isPlainJson(value: unknown, depth: number): boolean {
     case 'object': {
       if (value === null) return true;
       if (depth > 100 || Object.getOwnPropertySymbols(value).length > 0) return false;
-      // An array with holes or extra keys is not what its JSON text says.
-      if (Array.isArray(value) && Object.keys(value).length !== value.length) return false;
-      if (!Array.isArray(value) && Object.getPrototypeOf(value) !== Object.prototype) return false;
+      if (Array.isArray(value)) return Object.keys(value).length === value.length && value.every((item) => isPlainJson(item, depth + 1));
+      if (Object.getPrototypeOf(value) !== Object.prototype) return false;
       return Object.values(value).every((item) => isPlainJson(item, depth + 1));
     }
     default:
