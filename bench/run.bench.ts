@@ -21,8 +21,7 @@ async function run(args: string[]): Promise<number> {
   // Not spawnSync: the remote run's sandbox and proxy live in this process's event loop.
   const child = spawn(process.execPath, [BIN, 'run', '--seed', '1', '--report-dir', dir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  for (const stream of [child.stdout, child.stderr]) stream.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   rmSync(dir, { recursive: true, force: true });
   if (code !== 0) throw new Error(`svc-conformance run ${args.join(' ')} exited ${code}:\n${output}`);

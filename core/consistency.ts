@@ -11,6 +11,8 @@ const COUNTS = ['passed', 'failed', 'warned', 'skipped'] as const;
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
+/** Each id again after its first time, in the order met. */
+const repeats = (ids: readonly string[]) => ids.filter((id, at) => ids.indexOf(id) !== at);
 
 /** What in a report does not follow from its requirements; empty when consistent. The report comes from a file,
  * so nothing about its shape is taken for granted. */
@@ -20,11 +22,7 @@ export function inconsistencies(report: Report): string[] {
   const problems: string[] = [];
   const { requirements } = report;
 
-  const seen = new Set<string>();
-  for (const r of requirements) {
-    if (seen.has(r.id)) problems.push(`requirements list ${r.id} more than once`);
-    seen.add(r.id);
-  }
+  for (const id of repeats(requirements.map((r) => r.id))) problems.push(`requirements list ${id} more than once`);
 
   const summary = summarize(requirements);
   for (const key of COUNTS) {
@@ -32,11 +30,8 @@ export function inconsistencies(report: Report): string[] {
       problems.push(`summary.${key} says ${report.summary[key]}, the requirements give ${summary[key]}`);
   }
 
-  const notJudged = new Set<string>();
-  for (const id of report.coverage.notJudged) {
-    if (notJudged.has(id)) problems.push(`coverage.notJudged names ${id} more than once`);
-    notJudged.add(id);
-  }
+  for (const id of repeats(report.coverage.notJudged)) problems.push(`coverage.notJudged names ${id} more than once`);
+  const notJudged = new Set(report.coverage.notJudged);
   const leftOut = [...new Set(leftOutOf(report))];
   const coverage = coverageOf(requirements, leftOut);
   if (report.coverage.judged !== coverage.judged)

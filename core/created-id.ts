@@ -32,13 +32,7 @@ export function createdIdOf(body: string): CreatedId | undefined {
 /** The id a request changes by naming it (Order Cancel, P-OPS-1): the run already changed that record,
  * so a line sending it again must act on a fresh one. */
 export function changedIdOf(request: { url: string; body: string }): CreatedId | undefined {
-  let path: string;
-  try {
-    path = new URL(request.url).pathname;
-  } catch {
-    return undefined;
-  }
-  if (!path.endsWith(OPERATIONS.orderCancel.path)) return undefined;
+  if (!URL.canParse(request.url) || !new URL(request.url).pathname.endsWith(OPERATIONS.orderCancel.path)) return undefined;
   const text = fieldPattern('order_id').exec(request.body)?.[2];
   return text === undefined ? undefined : { field: 'order_id', text };
 }

@@ -50,8 +50,7 @@ export function withPath<T>(root: T, path: string, value: unknown): T {
     return copy as T;
   }
   const parts = path.split('.');
-  const parent = getPath(copy, parts.slice(0, -1).join('.') || '');
-  const holder = parts.length === 1 ? copy : parent;
+  const holder = parts.length === 1 ? copy : getPath(copy, parts.slice(0, -1).join('.'));
   if (holder !== null && typeof holder === 'object') delete (holder as Record<string, unknown>)[parts[parts.length - 1]!];
   return copy as T;
 }

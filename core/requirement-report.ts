@@ -91,7 +91,7 @@ export function requirementReport(input: ReproduceInput, requirement: Requiremen
     ...(skipReason !== undefined ? { skipReason } : {}),
     ...(notApplicable ? { notApplicable: true } : {}),
     durationMs: e.results.reduce((sum, r) => sum + r.durationMs, 0),
-    ...reference(requirement),
+    ...(requirement.source === undefined ? { reference: `docs/requirements.md#${requirement.id}` } : {}),
     evidence: evidenceList,
   };
 }
@@ -112,25 +112,13 @@ function failureEvidence(input: ReproduceInput, requirement: string, r: CheckRes
 
 /** A check's line under its requirement: its status, and what it said (its failure, error or skip). */
 function checkLine(r: CheckResult): RequirementReport['checks'][number] {
-  return {
-    id: r.meta.check,
-    title: r.meta.title,
-    status: r.state,
-    ...(r.meta.failure
-      ? { message: r.meta.failure.message }
-      : r.meta.error
-        ? {
-            message:
-              r.meta.error.module !== undefined
-                ? `threw in ${r.meta.error.module}: ${r.meta.error.message}`
-                : `kit error: ${r.meta.error.message}`,
-          }
-        : r.meta.skipped
-          ? { message: r.meta.skipped }
-          : r.state === 'failed'
-            ? { message: 'did not finish within its time budget' }
-            : {}),
-  };
+  const { check: id, title, failure, error, skipped } = r.meta;
+  const message = failure
+    ? failure.message
+    : error
+      ? `${error.module !== undefined ? `threw in ${error.module}` : 'kit error'}: ${error.message}`
+      : skipped || (r.state === 'failed' ? 'did not finish within its time budget' : undefined);
+  return { id, title, status: r.state, ...(message !== undefined ? { message } : {}) };
 }
 
 /** Why a requirement with no failed check was not judged: its first unjudged check (passed siblings do not make it pass). */
@@ -139,10 +127,6 @@ function partlyJudged(results: readonly CheckResult[], unjudged: CheckResult | u
   const reason = skipped?.meta.skipped;
   if (skipped === undefined || reason === undefined || !results.some((r) => r.state === 'passed')) return reason;
   return `not judged: check ${skipped.meta.check}: ${reason.replace(/^not judged: /, '')}`;
-}
-
-function reference(requirement: Requirement): { reference?: string } {
-  return requirement.source === undefined ? { reference: `docs/requirements.md#${requirement.id}` } : {};
 }
 
 /** A check whose own code threw, as the report names it: with its team module, when it is a team's. */

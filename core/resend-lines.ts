@@ -6,12 +6,9 @@ import { freshWord, shellQuote } from './reproduce.js';
 
 /** The path and query of the request, which replay resends against the configured baseUrl. */
 export function pathOf(url: string): string {
-  try {
-    const parsed = new URL(url);
-    return parsed.pathname + parsed.search;
-  } catch {
-    return url;
-  }
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  return parsed.pathname + parsed.search;
 }
 
 /** A `replay` command that resends the same request freshly signed, so a failure can be seen again after
@@ -44,8 +41,7 @@ export const RECEIVER_COMMAND =
   `node -e 'require("http").createServer((q, s) => { let b = ""; q.on("data", (c) => (b += c)).on("end", () => { console.log(q.method, q.url, q.headers, b); s.end("ok"); }); })` +
   `.listen(${TRIGGER_RECEIVER.port}, "127.0.0.1")'`;
 
-/** A `trigger` command that makes the target deliver a failed event again, to a receiver the reader starts first
- * (the kit's closed with the run). */
+/** A `trigger` command that makes the target deliver a failed event again, to a receiver the reader starts first. */
 export function triggerLine(event: string | undefined, configHint = 'CONFIG.json'): string {
   return [
     '# First, in another terminal, a receiver that prints each delivery as it comes (method, headers, body) and answers 200:',

@@ -210,12 +210,8 @@ export function tallySection(results: readonly CheckResult[], levelOf: (requirem
 
 /** Said once: how many correctly signed requests were sent again after a 401, and how many were then taken. */
 function resendNote(results: readonly CheckResult[]): string[] {
-  let sent = 0;
-  let accepted = 0;
-  for (const r of results) {
-    sent += r.meta.resent?.sent ?? 0;
-    accepted += r.meta.resent?.accepted ?? 0;
-  }
+  const sent = results.reduce((n, r) => n + (r.meta.resent?.sent ?? 0), 0);
+  const accepted = results.reduce((n, r) => n + (r.meta.resent?.accepted ?? 0), 0);
   if (sent === 0) return [];
   return [
     `${sent} correctly signed request${sent === 1 ? ' was' : 's were'} refused 401 and sent again with a fresh X-TIMESTAMP, as a target refuses a replay of another run's identical request ` +

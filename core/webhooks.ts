@@ -69,12 +69,8 @@ export function agreesWithStatus(event: WebhookEventName, statusState: string): 
 
 /** A webhook URL the kit may send to or listen at: http(s), with a host. Returns why not, or undefined. */
 export function webhookUrlProblem(url: string): string | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return 'it does not parse as a URL';
-  }
+  if (!URL.canParse(url)) return 'it does not parse as a URL';
+  const parsed = new URL(url);
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return `it is ${parsed.protocol.replace(':', '')}, not http or https`;
   if (parsed.hostname === '') return 'it has no host';
   if (parsed.username !== '' || parsed.password !== '')

@@ -37,13 +37,7 @@ function newestInput() {
   return Math.max(...files.map((file) => statSync(file).mtimeMs));
 }
 
-const builtAt = (() => {
-  try {
-    return statSync(STAMP).mtimeMs;
-  } catch {
-    return -Infinity;
-  }
-})();
+const builtAt = statSync(STAMP, { throwIfNoEntry: false })?.mtimeMs ?? -Infinity;
 // `npm run test:e2e` builds before every run: with nothing new since the last bundle, that one stands.
 if (builtAt >= newestInput()) process.exit(0);
 

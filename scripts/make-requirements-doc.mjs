@@ -1,7 +1,6 @@
 // npm run docs: writes docs/requirements.md from the three catalogs and the checks (needs `npm run build`).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { requirementsMarkdown } from '../dist/suites/requirements-doc.js';
-import { judgedCatalogs } from '../dist/suites/requirements-doc.js';
+import { judgedCatalogs, requirementsMarkdown } from '../dist/suites/requirements-doc.js';
 import { SECTIONS } from '../dist/suites/sections.js';
 
 const root = new URL('..', import.meta.url);

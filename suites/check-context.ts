@@ -154,12 +154,10 @@ const isSuccessStatus = (status: number) => status >= 200 && status < 300;
 
 /** Another method on purpose (HTTP-OTHER-METHODS) says nothing of whether the keys and paths are right. */
 function ownMethod(config: TargetConfig, options: SendOptions): boolean {
-  const method = options.method ?? 'POST';
-  for (const key of OPERATION_NAMES) {
-    const location = key === 'createOrder' || key === 'payoutStatus' ? OPERATIONS[key] : operationOf(config, key);
-    if (location?.path === options.path) return location.method === method;
-  }
-  return true;
+  const location = OPERATION_NAMES.map((key) =>
+    key === 'createOrder' || key === 'payoutStatus' ? OPERATIONS[key] : operationOf(config, key),
+  ).find((found) => found?.path === options.path);
+  return location === undefined || location.method === (options.method ?? 'POST');
 }
 
 /** Counts a plainly signed request's answer: past authentication (2xx, or 400, 409 and 422, which

@@ -3,7 +3,7 @@ import type { OperationKey, OperationLocation, TargetConfig } from './config.js'
 import type { Exchange, SendOptions } from './http.js';
 import type { Clock } from '../core/clock.js';
 import type { AnsweredExchange } from '../core/exchange.js';
-import type { Requirement } from '../core/report.js';
+import type { CheckMeta, Requirement } from '../core/report.js';
 import type { KitReceiver } from '../webhooks/receiver.js';
 
 /** A run's webhook session (ctx.webhooks()): the kit's receiver and where the target delivers. */
@@ -128,18 +128,11 @@ export class CheckFailure extends Error {
   requirement: string | undefined;
   constructor(
     message: string,
-    readonly details: {
-      expected?: string;
-      actual?: string;
+    /** `webhookEvent`: one the target did not send as it should, reproduced by `trigger` of it. */
+    readonly details: Omit<NonNullable<CheckMeta['failure']>, 'message'> & {
       exchange?: Exchange;
       /** The exchanges that are the whole evidence, in order (a model failure: its sequence's), instead of the check's last few. */
       exchanges?: readonly Exchange[];
-      counterexample?: unknown;
-      steps?: string[];
-      reproduce?: string;
-      replayPath?: string;
-      /** A webhook event the target did not send as it should: reproduced by `trigger` of it. */
-      webhookEvent?: string;
     } = {},
     requirement?: string,
   ) {

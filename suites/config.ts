@@ -53,8 +53,7 @@ export function envNamesTarget(env: Record<string, string | undefined>): boolean
 /** A secret that did not reach a CI job arrives empty, and certifying the embedded sandbox instead would
  *  be a false all-clear: an empty SVC_* or credentials with no base URL are a usage error. */
 export function checkTargetEnv(env: Record<string, string | undefined>, configFile: string | undefined): void {
-  const names = Object.keys(ENV_KEYS) as Array<keyof typeof ENV_KEYS>;
-  const empty = names.filter((name) => env[name] !== undefined && env[name].trim() === '');
+  const empty = TARGET_ENV_NAMES.filter((name) => env[name] !== undefined && env[name].trim() === '');
   if (empty.length > 0) {
     const list = empty.join(', ');
     throw new ConfigError(
@@ -62,7 +61,7 @@ export function checkTargetEnv(env: Record<string, string | undefined>, configFi
         `give ${empty.length > 1 ? 'them values' : 'it a value'}, or unset ${empty.length > 1 ? 'them' : 'it'}${configFile === undefined ? " (with no SVC_* variable and no --config, run certifies the kit's embedded sandbox)" : ''}`,
     );
   }
-  const set = names.filter((name) => env[name] !== undefined);
+  const set = TARGET_ENV_NAMES.filter((name) => env[name] !== undefined);
   if (configFile === undefined && env.SVC_BASE_URL === undefined && set.length > 0) {
     throw new ConfigError(
       `${set.join(', ')} ${set.length > 1 ? 'are' : 'is'} set but SVC_BASE_URL is not: set SVC_BASE_URL (or give --config with a baseUrl) to the deployment to certify, ` +
@@ -187,10 +186,7 @@ const MAX_CONFIG_DEPTH = 32;
 /** The schema's "uri" format accepts what no HTTP client can use (port 99999, "host:80:80"): the base URL
  *  must parse as a WHATWG URL with a host. */
 function checkBaseUrl(baseUrl: string, where: string): void {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
+  if (!URL.canParse(baseUrl)) {
     const port = /^https?:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/i.exec(baseUrl)?.[1];
     const why =
       port !== undefined && Number(port) > 65_535
@@ -200,6 +196,7 @@ function checkBaseUrl(baseUrl: string, where: string): void {
       `${where} ${JSON.stringify(baseUrl)} is not a usable base URL: ${why}; give e.g. https://sandbox.example.test or http://127.0.0.1:4010`,
     );
   }
+  const url = new URL(baseUrl);
   if (url.hostname === '') throw new ConfigError(`${where} ${JSON.stringify(baseUrl)} has no host; give e.g. https://sandbox.example.test`);
   if (url.port === '0')
     throw new ConfigError(`${where} ${JSON.stringify(baseUrl)} has port 0, which nothing listens on; give the port the target listens on`);

@@ -92,12 +92,9 @@ const CONTROL_DRIVERS: Drivers = {
 
 /** A payment link's path when it is a page of the target itself, where its checkout is. */
 export function checkoutPath(ctx: CheckContext, link: string | undefined): string | undefined {
-  try {
-    const url = new URL(String(link));
-    return url.origin === new URL(ctx.config.baseUrl).origin ? url.pathname : undefined;
-  } catch {
-    return undefined;
-  }
+  if (!URL.canParse(String(link)) || !URL.canParse(ctx.config.baseUrl)) return undefined;
+  const url = new URL(String(link));
+  return url.origin === new URL(ctx.config.baseUrl).origin ? url.pathname : undefined;
 }
 
 /** Per run, the drivers that outlived their bound once: not run again, so the run's waiting stays bounded. */

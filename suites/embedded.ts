@@ -42,10 +42,8 @@ export interface OpenedTarget {
 export async function openTarget(target: RunTarget, clock: Clock | undefined, hold: RunHold | undefined): Promise<OpenedTarget> {
   if ('config' in target) return { config: target.config, clock, notes: [], close: async () => {} };
   if ('embedded' in target) return startEmbedded(target.embedded, clock, hold);
-  if (target.configFile !== undefined || envNamesTarget(target.env)) {
-    const config = await loadConfig(target.configFile, target.env, target.cwd);
-    return { config, clock, notes: [], close: async () => {} };
-  }
+  if (target.configFile !== undefined || envNamesTarget(target.env))
+    return { config: await loadConfig(target.configFile, target.env, target.cwd), clock, notes: [], close: async () => {} };
   checkTargetEnv(target.env, undefined);
   return startEmbedded({}, clock, hold);
 }

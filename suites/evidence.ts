@@ -29,10 +29,9 @@ const UTF8 = new TextDecoder('utf-8');
 
 /** An answer as evidence, with what `hide` hides hidden, and its JSON unless its body was cut. */
 export function answerOf(response: Answer, hide: Redact): HttpAnswer {
-  const bounded = response.body;
+  const { body: bounded, headers } = response;
   // A character cut at the end of what was kept decodes as U+FFFD, not as an error.
   const text = UTF8.decode(bounded.kept);
-  const headers = response.headers;
   for (const name of Object.keys(headers)) headers[name] = hide(headers[name]!);
   const hidden = hide(text);
   const answer: HttpAnswer = { status: response.status, headers, body: shortened(hidden) + (bounded.cut ? `\n… ${cutNote(bounded)}` : '') };

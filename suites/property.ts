@@ -83,13 +83,9 @@ function isPlainJson(value: unknown, depth: number): boolean {
     case 'object': {
       if (value === null) return true;
       if (depth > 100 || Object.getOwnPropertySymbols(value).length > 0) return false;
-      if (Array.isArray(value)) {
-        if (Object.keys(value).length !== value.length) return false;
-        return value.every((item) => isPlainJson(item, depth + 1));
-      }
+      if (Array.isArray(value)) return Object.keys(value).length === value.length && value.every((item) => isPlainJson(item, depth + 1));
       if (Object.getPrototypeOf(value) !== Object.prototype) return false;
-      for (const item of Object.values(value)) if (!isPlainJson(item, depth + 1)) return false;
-      return true;
+      return Object.values(value).every((item) => isPlainJson(item, depth + 1));
     }
     default:
       return false;

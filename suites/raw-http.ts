@@ -170,11 +170,6 @@ class RawConnection {
     return this.bytes.subarray(this.start, this.end);
   }
 
-  /** Takes the first `count` bytes received (an answer read). */
-  private take(count: number): void {
-    this.start += count;
-  }
-
   private append(chunk: Buffer): void {
     if (this.end + chunk.length > this.bytes.length) {
       // Into a new buffer, never over the old one: views handed out of it stay as they were.
@@ -211,7 +206,7 @@ class RawConnection {
       const end = this.buffer.indexOf('\r\n\r\n', from);
       if (end >= 0) {
         const lines = this.buffer.subarray(0, end).toString('latin1').split('\r\n');
-        this.take(end + 4);
+        this.start += end + 4;
         const status = /^HTTP\/1\.[01] (\d{3})/.exec(lines[0] ?? '');
         this.notHttp = status === null;
         if (status === null) return undefined;
@@ -273,7 +268,7 @@ class RawConnection {
         if (read.state === 'malformed') return { problem: `a malformed chunked body: ${read.problem}` };
         if (read.state === 'complete') {
           const body = chunks.data(this.buffer);
-          this.take(read.end);
+          this.start += read.end;
           return { answer: { ...head, body } };
         }
         if (!(await this.more())) return cutShort();
@@ -284,7 +279,7 @@ class RawConnection {
     if (length === undefined) return { problem: `Content-Length ${quoted(said)} is not a number of bytes` };
     while (this.buffer.length < length) if (!(await this.more())) return cutShort();
     const body = this.buffer.subarray(0, length);
-    this.take(length);
+    this.start += length;
     return { answer: { ...head, body } };
   }
 }

@@ -70,11 +70,8 @@ export function isPlainlySigned(options: SendOptions, merchant: Credentials): bo
 /** A GET's fields as a query string (scalars only; the interface shows no GET payloads). */
 export function queryOf(payload: unknown): string {
   if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return '';
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(payload)) {
-    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') params.set(key, String(value));
-  }
-  const text = params.toString();
+  const scalars = Object.entries(payload).filter(([, value]) => ['string', 'number', 'boolean'].includes(typeof value));
+  const text = new URLSearchParams(scalars.map(([key, value]): [string, string] => [key, String(value)])).toString();
   return text ? `?${text}` : '';
 }
 

@@ -4,8 +4,7 @@ import { hmacSha256Hex } from '../signer/sign.js';
 
 /** A second of from..to where `isFree`, each equally likely; undefined when none. */
 export function freeAtRandom(from: number, to: number, isFree: (second: number) => boolean): number | undefined {
-  const free: number[] = [];
-  for (let second = from; second <= to; second++) if (isFree(second)) free.push(second);
+  const free = Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i).filter(isFree);
   return free.length === 0 ? undefined : free[Math.floor(Math.random() * free.length)];
 }
 

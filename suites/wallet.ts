@@ -253,9 +253,8 @@ export async function balanceChange(
       );
       continue;
     }
-    const { after } = read;
     // The change the rule expects, and what the run's own earlier payouts did meanwhile (a settlement's debit).
-    const t: Try = { before: look.second, after, amount: outcome.amount, expected: decimalMinus(outcome.expected, ownMoves) };
+    const t: Try = { before: look.second, after: read.after, amount: outcome.amount, expected: decimalMinus(outcome.expected, ownMoves) };
     // After a miss the tries go on (each a payout another run at once may see, and a look that may see
     // its payouts), but one that adds up erases nothing.
     if (!decimalEquals(change(t), t.expected)) misses.push(t);
