@@ -237,7 +237,7 @@ describe('the svc-conformance executable', () => {
     expect(runBin(['frobnicate'])).toMatchObject({
       code: 2,
       stderr: expect.stringMatching(
-        /unknown command `frobnicate`; available: run, list, serve, trigger, verify-client, verify-receiver, verify-report, sign, diagnose, replay, openapi/,
+        /unknown command `frobnicate`; available: run, list, serve, trigger, verify-client, verify-receiver, verify-report, judge, proxy, sign, diagnose, replay, openapi/,
       ),
     });
   });

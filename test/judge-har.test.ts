@@ -65,8 +65,8 @@ async function recordedClient(faults: FaultName[] = []) {
   const sandbox = await startSandbox({ port: 0, faults });
   closers.push(() => sandbox.close());
   const rec = await recorder(sandbox.baseUrl);
-  const example = 'good-client.mjs';
-  const { runGoodClient } = (await import(`../examples/${example}`)) as {
+  const example = new URL('../examples/good-client.mjs', import.meta.url).href;
+  const { runGoodClient } = (await import(example)) as {
     runGoodClient: (env: Record<string, string>, o: object) => Promise<number>;
   };
   const { merchant } = sandbox.config;
