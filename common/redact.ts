@@ -1,3 +1,5 @@
+import { memo } from './memo.js';
+
 /** Rewrites a text so that no secret it knows of survives in any form. */
 export type Redact = (text: string) => string;
 
@@ -60,9 +62,14 @@ function secretPatterns(secrets: readonly (string | undefined)[], flags: '' | 'g
 /** Whether a text holds a secret in any form the redactor removes: the client judge's test for a
  *  secret sent on the wire (P-CLIENT), so what is judged and what is hidden never disagree. */
 export function secretFinder(secrets: readonly (string | undefined)[]): (text: string) => boolean {
-  const { exact, anyCase } = secretPatterns(secrets, '');
-  return (text) => (exact?.test(text) ?? false) || (anyCase?.test(text) ?? false);
+  // Kept for the few secrets in use: a proxy asks once per exchange, and building the patterns is the cost.
+  if (finders.size > 16) finders.clear();
+  return memo(finders, secrets.join('\u0000'), () => {
+    const { exact, anyCase } = secretPatterns(secrets, '');
+    return (text: string) => (exact?.test(text) ?? false) || (anyCase?.test(text) ?? false);
+  });
 }
+const finders = new Map<string, (text: string) => boolean>();
 
 interface RedactorOptions {
   /** Secret keys: every form of them becomes `[redacted:secret]`. */
