@@ -16,6 +16,17 @@ const CREATED = (
   }>
 ).find((e) => e.data.code === '201')!.data;
 const ERROR = (code: number) => ({ status: false, code, message: 'refused' });
+const createdFor = (body: unknown) => {
+  const orderId = (body as { order_id?: unknown }).order_id;
+  return {
+    ...CREATED,
+    return_data: {
+      ...(CREATED as unknown as { return_data: object }).return_data,
+      order_id: orderId,
+      svc_order_id: `svc-${String(orderId)}`,
+    },
+  };
+};
 
 interface Sent {
   path?: string;
@@ -55,7 +66,8 @@ function exchange({
     receivedAt: NOW + at,
     respondedAt: NOW + at + 5,
     status,
-    responseBody: JSON.stringify(answer),
+    // The create envelope, answered for the order sent: its order_id echoed, a service id of its own.
+    responseBody: JSON.stringify(answer === CREATED ? createdFor(JSON.parse(text)) : answer),
     responseHeaders: contentType === null ? [] : [['content-type', contentType]],
   };
 }
@@ -126,13 +138,43 @@ describe('the server side of observed traffic', () => {
     ['an error that is not the envelope', [{ body: { order_id: 'T-1' }, status: 400, answer: { error: 'bad' } }], 'ERR-ENVELOPE'],
     ['a body code that is not the status', [{ body: { order_id: 'T-1' }, status: 400, answer: ERROR(422) }], 'ERR-CODE-MATCHES-STATUS'],
     ['an answer labelled text/html', [{ status: 201, answer: CREATED, contentType: 'text/html' }], 'ERR-CONTENT-TYPE'],
-    ['a create envelope whose code is not the status', [{ status: 201, answer: { ...CREATED, code: '200' } }], 'ORDER-ENVELOPE'],
+    ['a create envelope whose code is not the status', [{ status: 201, answer: { ...createdFor(ORDER), code: '200' } }], 'ORDER-ENVELOPE'],
+    [
+      'a create envelope whose created_at is ISO 8601',
+      [
+        {
+          status: 201,
+          answer: { ...createdFor(ORDER), return_data: { ...createdFor(ORDER).return_data, created_at: '2026-12-06T05:00:00Z' } },
+        },
+      ],
+      'ORDER-CREATED-AT',
+    ],
+    ['a create answered 202', [{ status: 202, answer: createdFor(ORDER) }], 'ORDER-SUCCESS-STATUS'],
+    [
+      'an order_id echoed as a number',
+      [
+        {
+          body: { ...ORDER, order_id: '0012' },
+          status: 201,
+          answer: { ...createdFor(ORDER), return_data: { ...createdFor(ORDER).return_data, order_id: 12 } },
+        },
+      ],
+      'ORDER-ORDER-ID-ECHO',
+    ],
+    [
+      'two orders answered with one svc_order_id',
+      [
+        { status: 201, answer: createdFor(ORDER) },
+        { body: { ...ORDER, order_id: 'T-2' }, status: 201, answer: createdFor(ORDER), at: 1 },
+      ],
+      'ORDER-SVC-ORDER-ID',
+    ],
   ])('fails %s', (_name, sent, id) => {
     expect(status(sent.map(exchange), id)).toBe('failed');
   });
 
   it('reads against what was created (P-STATE-3): the same amount in any decimal form passes, another amount fails', () => {
-    const svc = (CREATED as unknown as { return_data: { svc_order_id: string } }).return_data.svc_order_id;
+    const svc = 'svc-T-1';
     const read = (order_amount: string, at: number) =>
       exchange({
         path: '/api/v3/pg/order/status',

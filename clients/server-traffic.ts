@@ -1,7 +1,7 @@
 // The server side of observed traffic (P-TRAFFIC-3): what its answers to requests the kit did not send
 // show, judged by the requirements of the server catalog. A requirement no exchange exercised is skipped.
 import { OPERATIONS } from '../core/operations.js';
-import { isValid, type SchemaId } from '../schemas/index.js';
+import { isValid, validateSchema, type SchemaId } from '../schemas/index.js';
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import type { Outcome } from './result.js';
@@ -226,6 +226,48 @@ function crossings(
   return found;
 }
 
+/** The create envelope's fields a requirement of their own judges; the rest of it is ORDER-ENVELOPE's. */
+const CREATE_FIELDS: ReadonlyArray<[string, string | undefined]> = [
+  ['ORDER-CREATED-AT', '/return_data/created_at'],
+  ['ORDER-PAYMENT-LINK', '/return_data/payment_link'],
+  ['ORDER-STATUS-UNPAID', '/return_data/order_status'],
+  ['ORDER-ENVELOPE', undefined],
+];
+
+/** What the create envelope's schema finds at `at` (undefined: everywhere no other row judges), or its code. */
+function createProblem(r: ClientRequest, at: string | undefined): string | undefined {
+  const errors = validateSchema(OPERATIONS.createOrder.record, r.responseJson).errors.filter((e) =>
+    at !== undefined ? e.instancePath === at : !CREATE_FIELDS.some(([, path]) => path === e.instancePath),
+  );
+  if (errors.length > 0) return `the answer's ${errors[0]!.instancePath || 'envelope'} ${errors[0]!.message}`;
+  return at === undefined ? codeMismatch(r) : undefined;
+}
+
+/** The order_id a create answers is the one sent, a string still a string (P-ORDER-2). */
+function echoProblem(r: ClientRequest): string | undefined {
+  const [sent, echoed] = [
+    (r.json as Record<string, unknown> | undefined)?.order_id,
+    (recordOf(r, 'return_data') as Record<string, unknown> | undefined)?.order_id,
+  ];
+  return String(sent) === String(echoed) && (typeof sent !== 'string' || typeof echoed === 'string')
+    ? undefined
+    : `order_id ${JSON.stringify(sent)} answered as ${JSON.stringify(echoed)}`;
+}
+
+/** Creates of different orders answered with one svc_order_id. */
+function sharedServiceIds(requests: readonly ClientRequest[]): Map<ClientRequest, string | undefined> {
+  const firstFor = new Map<string, string>();
+  const found = new Map<ClientRequest, string | undefined>();
+  for (const r of requests.filter((x) => ok(x) && x.operation === 'createOrder')) {
+    const [svc, id] = [field(recordOf(r, 'return_data'), 'svc_order_id'), `${r.header('x-api-key')} ${field(r.json, 'order_id')}`];
+    if (svc === undefined) continue;
+    const before = firstFor.get(svc) ?? id;
+    firstFor.set(svc, before);
+    found.set(r, before === id ? undefined : `svc_order_id ${svc} answered for another order too`);
+  }
+  return found;
+}
+
 type Row = [id: string, applies: (r: ClientRequest) => boolean, wrong: (r: ClientRequest) => string | undefined];
 
 /** The server catalog's requirements the exchanges exercised, each with its outcome; and why nothing could be judged. */
@@ -248,16 +290,20 @@ export function judgeServerTraffic(input: ServerTrafficInput): { outcomes: Array
       (r) => (r.raw.status === expected ? undefined : `${crossed.get(r)![1]}, answered ${r.raw.status}, not ${expected}`),
     ];
   });
+  const serviceIds = sharedServiceIds(api);
   const authIds = [...new Set([...defects.values()].flatMap((d) => (d === undefined ? [] : [d[0]])))];
   const rows: Row[] = [
     ['ERR-CONTENT-TYPE', (r) => contentType(r) !== undefined, (r) => notJson(contentType(r)!)],
     ['ERR-ENVELOPE', (r) => !ok(r), (r) => schemaProblem(r, errorSchema(r))],
     ['ERR-CODE-MATCHES-STATUS', (r) => !ok(r) && field(r.responseJson, 'code') !== undefined, codeMismatch],
+    ...CREATE_FIELDS.map(([id, at]): Row => [id, (r) => ok(r) && r.operation === 'createOrder', (r) => createProblem(r, at)]),
     [
-      'ORDER-ENVELOPE',
+      'ORDER-SUCCESS-STATUS',
       (r) => ok(r) && r.operation === 'createOrder',
-      (r) => schemaProblem(r, OPERATIONS.createOrder.record) ?? codeMismatch(r),
+      (r) => ([200, 201].includes(r.raw.status) ? undefined : `answered ${r.raw.status}`),
     ],
+    ['ORDER-ORDER-ID-ECHO', (r) => ok(r) && r.operation === 'createOrder', echoProblem],
+    ['ORDER-SVC-ORDER-ID', (r) => serviceIds.has(r), (r) => serviceIds.get(r)],
     ['PAYOUT-RECORD-FORMAT', (r) => ok(r) && r.operation === 'payoutStatus', (r) => schemaProblem(r, OPERATIONS.payoutStatus.record)],
     ['AUTH-FAILURE-ENVELOPE', (r) => r.raw.status === 401, (r) => schemaProblem(r, errorSchema(r))],
     [
