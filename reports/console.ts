@@ -45,9 +45,9 @@ export function judged(report: Report): string {
   return `${report.target.baseUrl} (${report.target.environment})`;
 }
 
-/** Whether the report judged a run of generated requests, which has a seed (a client's or a receiver's judgement has none). */
+/** Whether the report judged a run of generated requests, which has a seed (a judgement of a client, a receiver or traffic has none). */
 export function hasSeed(report: Report): boolean {
-  return !report.client && !report.receiver;
+  return !report.client && !report.receiver && !report.sides;
 }
 
 /** What a requirement's first evidence says, or its title when it has none. */

@@ -100,6 +100,9 @@ describe.concurrent('judge --har', () => {
     expect(report.requirements.find((r) => r.id === 'CLIENT-SIGNATURE')?.status).toBe('passed');
     expect(stdout).toMatch(/ {2}POST \/api\/v3\/pg\/order\/create → 201\n/);
     expect(report.notes).toContainEqual(expect.stringMatching(/^traffic judges only what it exercised: \d+ exchange/));
+    // What no traffic rule judges is said so, not "left out by the options"; traffic has no seed to rerun.
+    expect(stdout).toMatch(/not judged: \d+ not judged from traffic: run sends what judges it/);
+    expect(stdout).not.toMatch(/seed \d+/);
     for (const file of ['report.json', 'junit.xml', 'report.html'])
       expect(readFileSync(join(dir, 'out', file), 'utf8')).not.toContain(secret);
   });

@@ -97,6 +97,14 @@ export async function reportTraffic(
       reasons: nothing ? ['the traffic exercised none of its rules'] : (r.reasons ?? []),
     };
   };
+  // Every server requirement has a result: one no traffic rule judges says so, rather than "left out by the options".
+  const ruled = new Set(judged.server.map((r) => r.meta.requirement));
+  const unruled = catalog().filter((q) => !ruled.has(q.id));
+  judged.server.push(
+    ...unruled.map((q) =>
+      resultOf(q, { status: 'skipped', reason: 'not judged from traffic: run sends what judges it' }, () => ({}) as never),
+    ),
+  );
   const sides = { client: side(judged.client, clientCatalog()), server: side(judged.server, catalog(), judged.couldNotJudge) };
   const { reasons: _, ...report } = reporting.judgement({
     results: [...judged.client, ...judged.server],
