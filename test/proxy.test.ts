@@ -79,7 +79,7 @@ describe.concurrent('proxy -- COMMAND', () => {
 
   it('a server fault that plain traffic shows: the server side not conformant, the client side conformant; judge --har agrees', async () => {
     const { code, report, dir, stdout } = await proxied(['node', 'examples/good-client.mjs'], ['order-code-mismatch']);
-    expect(stdout).toMatch(/\n {2}POST \/api\/v3\/pg\/order\/create → 201 {2}✗ ORDER-ENVELOPE\n/);
+    expect(stdout).toMatch(/\n {2}POST \/api\/v3\/pg\/order\/create → 20[01] {2}✗ ORDER-ENVELOPE\n/);
     expect(code).toBe(1);
     expect(failed(report)).toEqual(['ORDER-ENVELOPE']);
     expect(report.sides).toMatchObject({ client: { verdict: 'conformant' }, server: { verdict: 'not-conformant' } });
