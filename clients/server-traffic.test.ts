@@ -138,6 +138,45 @@ describe('the server side of observed traffic', () => {
     ['an error that is not the envelope', [{ body: { order_id: 'T-1' }, status: 400, answer: { error: 'bad' } }], 'ERR-ENVELOPE'],
     ['a body code that is not the status', [{ body: { order_id: 'T-1' }, status: 400, answer: ERROR(422) }], 'ERR-CODE-MATCHES-STATUS'],
     ['an answer labelled text/html', [{ status: 201, answer: CREATED, contentType: 'text/html' }], 'ERR-CONTENT-TYPE'],
+    ['a request without X-API-KEY taken', [{ headers: { 'x-api-key': undefined }, status: 201, answer: CREATED }], 'AUTH-MISSING-KEY'],
+    [
+      'a fractional timestamp taken',
+      [{ headers: { 'x-timestamp': '1790000000.5' }, status: 201, answer: CREATED }],
+      'AUTH-TIMESTAMP-FRACTIONAL',
+    ],
+    [
+      'a timestamp an hour old taken',
+      [{ headers: { 'x-timestamp': String(NOW / 1000 - 3600) }, status: 201, answer: CREATED }],
+      'AUTH-WINDOW-EXPIRED',
+    ],
+    [
+      'a 401 that is not the envelope',
+      [{ headers: { 'x-signature': undefined }, status: 401, answer: { error: 'no' } }],
+      'AUTH-FAILURE-ENVELOPE',
+    ],
+    [
+      'a payout record with its amount a number',
+      [
+        {
+          path: '/api/v3/banking/payment/status',
+          body: { payout_order_id: 'P-1' },
+          status: 200,
+          answer: { code: 200, data: { amount: 10 } },
+        },
+      ],
+      'PAYOUT-RECORD-FORMAT',
+    ],
+    [
+      'a payout_order_id taken twice',
+      [0, 1].map((at) => ({
+        path: '/api/v3/banking/payment/initiate',
+        body: { payout_order_id: 'P-1', amount: '1.00' },
+        status: 200,
+        answer: { data: {} },
+        at,
+      })),
+      'DUP-PERMANENT',
+    ],
     ['a create envelope whose code is not the status', [{ status: 201, answer: { ...createdFor(ORDER), code: '200' } }], 'ORDER-ENVELOPE'],
     [
       'a create envelope whose created_at is ISO 8601',
