@@ -147,9 +147,10 @@ function isRightSignature(r: ClientRequest, signature: string, secretKey: string
 
 /** A recorded request as evidence, secrets redacted; X-SIGNATURE shown when wrong (CLIENT-SIGNATURE and
  * diagnose need it), redacted when right. */
-export function asEvidence(r: ClientRequest, baseUrl: string, redact: Redact, secretKey: string): Exchange {
+export function asEvidence(r: ClientRequest, baseUrl: string, redact: Redact, secretKey: string | undefined): Exchange {
   const sent = r.raw.headers.filter(([name]) => name !== 'host' && name !== 'content-length' && name !== 'connection');
-  const headers = evidenceHeaders(sent, redact, (signature) => !isRightSignature(r, signature, secretKey));
+  // Without the secret a signature cannot be told right or wrong: it is redacted as if it were right.
+  const headers = evidenceHeaders(sent, redact, (signature) => secretKey !== undefined && !isRightSignature(r, signature, secretKey));
   return {
     label: describe(r),
     request: { method: r.raw.method, url: redact(baseUrl + r.raw.path), headers, body: redact(r.raw.body) },

@@ -125,6 +125,16 @@ describe.concurrent('judge --har', () => {
     expect(report.requirements.find((r) => r.id === 'AUTH-ACCEPT')).toMatchObject({ status: 'skipped', skipReason: signature?.skipReason });
   });
 
+  it('without a config, a server that breaks a rule: failed with its evidence, each signature redacted (none can be told right)', async () => {
+    const { dir } = await recordedClient(['order-code-mismatch']);
+    const { code, stderr, report } = await judge(dir);
+    expect(stderr).toBe('');
+    expect(code).toBe(1);
+    const envelope = report.requirements.find((r) => r.id === 'ORDER-ENVELOPE');
+    expect(envelope?.status).toBe('failed');
+    expect(envelope?.evidence[0]?.exchanges[0]?.request.headers['x-signature']).toBe('[redacted]');
+  });
+
   it("explains a signature that does not match with diagnose's variants (P-TRAFFIC-2)", async () => {
     const { dir, secret } = await recordedClient();
     const config = JSON.parse(readFileSync(join(dir, 'target.json'), 'utf8')) as { baseUrl: string; merchant: { apiKey: string } };
