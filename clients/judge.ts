@@ -62,6 +62,8 @@ interface JudgeInput {
   /** 'own' (verify-client): only requests with the run merchant's key or secret (own-traffic.ts), the rest
    * counted, never judged; 'all' (default, the in-process harness nothing else can reach): every request. */
   judge?: 'own' | 'all';
+  /** Rules not judged, and why (no secret to verify signatures with): skipped, never run. */
+  notJudged?: { ids: readonly string[]; reason: string };
 }
 
 interface ClientJudgement {
@@ -98,7 +100,9 @@ export function brokenOnItsOwn(input: JudgeInput): string[] {
   const { ctx } = contextOf(input);
   return ctx.api.length === 0
     ? []
-    : RULES.filter(([id, rule]) => PER_REQUEST_RULES.has(id) && rule(ctx).status === 'failed').map(([id]) => id);
+    : RULES.filter(([id, rule]) => PER_REQUEST_RULES.has(id) && !input.notJudged?.ids.includes(id) && rule(ctx).status === 'failed').map(
+        ([id]) => id,
+      );
 }
 
 /** Judges a client by the requests it sent (P-CLIENT-1…8). */
@@ -115,8 +119,16 @@ export function judgeClient(input: JudgeInput): ClientJudgement {
       ? { status: 'passed' }
       : { status: 'failed', message: 'the client sent no request of its own to SVC_BASE_URL', offending: [] },
   );
+  const { notJudged } = input;
   const results = RULES.map(([id, rule]) =>
-    result(id, ctx.api.length === 0 ? { status: 'skipped', reason: 'the client sent no request' } : rule(ctx)),
+    result(
+      id,
+      ctx.api.length === 0
+        ? { status: 'skipped', reason: 'the client sent no request' }
+        : notJudged?.ids.includes(id)
+          ? { status: 'skipped', reason: notJudged.reason }
+          : rule(ctx),
+    ),
   );
   const note = foreignNote(foreign);
   return {

@@ -145,6 +145,7 @@ function clientInput(exchanges: readonly ObservedExchange[], baseUrl: string, co
     },
     toleranceSeconds: config !== undefined ? toleranceOf(config) : DEFAULT_TOLERANCE_SECONDS,
     judge: merchant !== undefined ? ('own' as const) : ('all' as const),
+    ...(merchant === undefined ? { notJudged: { ids: NEED_SECRET, reason: NO_SECRET } } : {}),
   };
 }
 
@@ -163,11 +164,9 @@ function serverInput(exchanges: readonly ObservedExchange[], config: TargetConfi
 
 /** The rules one exchange breaks on its own (the proxy's line as it happens); the rest need what came around it. */
 export function brokenAlone(x: ObservedExchange, baseUrl: string, config: TargetConfig | undefined): string[] {
-  const input = clientInput([x], baseUrl, config);
-  const merchant = config?.merchant;
   const server = judgeServerTraffic(serverInput([x], config));
   return [
-    ...brokenOnItsOwn(input).filter((id) => merchant !== undefined || !NEED_SECRET.includes(id)),
+    ...brokenOnItsOwn(clientInput([x], baseUrl, config)),
     ...server.outcomes.filter(([id, o]) => o.status === 'failed' && !/^(DUP-|AUTH-ACCEPT$)/.test(id)).map(([id]) => id),
   ];
 }
@@ -177,25 +176,22 @@ export function judgeBothSides(exchanges: readonly ObservedExchange[], baseUrl: 
   const merchant = config?.merchant;
   const client = judgeClient(clientInput(exchanges, baseUrl, config));
   // Observed traffic holds what a client sent, if anything: having sent nothing is no rule of its own here.
-  const setAside = (id: string) =>
-    id === 'CLIENT-SENDS-REQUESTS' && client.apiRequests === 0
-      ? 'no request of the client was observed'
-      : merchant === undefined && NEED_SECRET.includes(id)
-        ? NO_SECRET
-        : undefined;
-  const clientResults = client.results.map((r) => {
-    const reason = setAside(r.meta.requirement);
-    return reason === undefined
-      ? r
-      : resultOf({ id: r.meta.requirement, title: r.meta.title }, { status: 'skipped', reason }, () => ({}) as never);
-  });
+  const clientResults = client.results.map((r) =>
+    r.meta.requirement === 'CLIENT-SENDS-REQUESTS' && client.apiRequests === 0
+      ? resultOf(
+          { id: r.meta.requirement, title: r.meta.title },
+          { status: 'skipped', reason: 'no request of the client was observed' },
+          () => ({}) as never,
+        )
+      : r,
+  );
   const server = judgeServerTraffic(serverInput(exchanges, config));
   const redact = config !== undefined ? redactor(config) : (text: string) => text;
   const titles = new Map(catalog().map((r) => [r.id, r.title]));
   const broken = new Map<unknown, string[]>();
   const serverResults = server.outcomes.map(([id, outcome]) => {
     if (outcome.status === 'failed') for (const r of outcome.offending) broken.set(r.raw, [...(broken.get(r.raw) ?? []), id]);
-    return resultOf({ id, title: titles.get(id) ?? id }, outcome, (r) => asEvidence(r, baseUrl, redact, merchant?.secretKey ?? ''));
+    return resultOf({ id, title: titles.get(id) ?? id }, outcome, (r) => asEvidence(r, baseUrl, redact, merchant?.secretKey));
   });
   const byLabel = new Map(client.requests.map((r) => [`request #${r.n}`, r.raw]));
   for (const r of clientResults.filter((x) => x.state === 'failed'))
