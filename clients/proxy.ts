@@ -55,17 +55,24 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const https = options.upstream.protocol === 'https:';
   const agent = https ? new HttpsAgent({ keepAlive: true, ...(options.ca ? { ca: options.ca } : {}) }) : new HttpAgent({ keepAlive: true });
   const prefix = options.upstream.pathname.replace(/\/$/, '');
+  const hostname = options.upstream.hostname.replace(/^\[(.*)\]$/, '$1');
   const state = { exchanges: [] as ObservedExchange[], notKept: 0, upstreamFailures: 0, seen: 0 };
   const bound = options.keep ?? KEEP_AT_MOST;
   let keptBytes = 0;
 
   const forward = async (req: IncomingMessage, res: ServerResponse) => {
     const receivedAt = Date.now();
-    const headers = endToEnd(req.rawHeaders).filter(([name]) => name.toLowerCase() !== 'host');
+    const sentHeaders = endToEnd(req.rawHeaders);
+    const headers = sentHeaders.filter(([name]) => name.toLowerCase() !== 'host');
     // A body sent chunked goes on chunked (framing may differ, P-TRAFFIC-1); one with Content-Length keeps it.
     if (req.headers['transfer-encoding'] !== undefined && req.headers['content-length'] === undefined)
       headers.push(['Transfer-Encoding', 'chunked']);
-    const out = (https ? httpsRequest : httpRequest)(new URL(prefix + req.url!, options.upstream.origin), {
+    // The path goes on as it came, byte for byte (a URL would re-escape it).
+    const out = (https ? httpsRequest : httpRequest)({
+      protocol: options.upstream.protocol,
+      hostname,
+      port: options.upstream.port,
+      path: prefix + req.url!,
       method: req.method,
       headers: [...headers.flat(), 'Host', options.upstream.host],
       agent,
@@ -86,7 +93,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       options.onExchange(undefined, { ...line, status: `502 (${(error as NodeJS.ErrnoException).code ?? 'no answer'})` });
       return;
     }
-    res.writeHead(answer.statusCode ?? 502, endToEnd(answer.rawHeaders).flat());
+    const answerHeaders = endToEnd(answer.rawHeaders);
+    res.writeHead(answer.statusCode ?? 502, answerHeaders.flat());
     answer.pipe(res);
     const [responseBody, sent] = await Promise.all([kept(answer), body]);
     const size = (sent?.length ?? Infinity) + (responseBody?.length ?? Infinity);
@@ -97,14 +105,14 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
         ? {
             method: line.method,
             path: line.path,
-            headers: endToEnd(req.rawHeaders).map(([n, v]) => [n.toLowerCase(), v]),
+            headers: sentHeaders.map(([n, v]) => [n.toLowerCase(), v]),
             body: sent,
             receivedAt,
             respondedAt: Date.now(),
             status: answer.statusCode ?? 0,
             ...(answer.headers['retry-after'] !== undefined ? { retryAfter: String(answer.headers['retry-after']) } : {}),
             responseBody,
-            responseHeaders: endToEnd(answer.rawHeaders).map(([n, v]) => [n.toLowerCase(), v]),
+            responseHeaders: answerHeaders.map(([n, v]) => [n.toLowerCase(), v]),
           }
         : undefined;
     if (x === undefined) state.notKept++;
