@@ -51,11 +51,27 @@ function kept(stream: IncomingMessage, max = MAX_KEPT_BODY): Promise<string | un
 const endToEnd = (raw: string[]): Array<[string, string]> =>
   raw.flatMap((name, i) => (i % 2 === 0 && !HOP_BY_HOP.has(name.toLowerCase()) ? [[name, raw[i + 1]!] as [string, string]] : []));
 
+/** The request as it goes upstream: its end-to-end headers but Host, the path as it came, byte for byte (a URL
+ * would re-escape it), after the upstream's own path. */
+function upstreamRequest(req: IncomingMessage, sent: Array<[string, string]>, upstream: URL, agent: HttpAgent) {
+  const headers = sent.filter(([name]) => name.toLowerCase() !== 'host');
+  // A body sent chunked goes on chunked (framing may differ, P-TRAFFIC-1); one with Content-Length keeps it.
+  if (req.headers['transfer-encoding'] !== undefined && req.headers['content-length'] === undefined)
+    headers.push(['Transfer-Encoding', 'chunked']);
+  return (upstream.protocol === 'https:' ? httpsRequest : httpRequest)({
+    protocol: upstream.protocol,
+    hostname: upstream.hostname.replace(/^\[(.*)\]$/, '$1'),
+    port: upstream.port,
+    path: upstream.pathname.replace(/\/$/, '') + req.url!,
+    method: req.method,
+    headers: [...headers.flat(), 'Host', upstream.host],
+    agent,
+  });
+}
+
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const https = options.upstream.protocol === 'https:';
   const agent = https ? new HttpsAgent({ keepAlive: true, ...(options.ca ? { ca: options.ca } : {}) }) : new HttpAgent({ keepAlive: true });
-  const prefix = options.upstream.pathname.replace(/\/$/, '');
-  const hostname = options.upstream.hostname.replace(/^\[(.*)\]$/, '$1');
   const state = { exchanges: [] as ObservedExchange[], notKept: 0, upstreamFailures: 0, seen: 0 };
   const bound = options.keep ?? KEEP_AT_MOST;
   let keptBytes = 0;
@@ -63,20 +79,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const forward = async (req: IncomingMessage, res: ServerResponse) => {
     const receivedAt = Date.now();
     const sentHeaders = endToEnd(req.rawHeaders);
-    const headers = sentHeaders.filter(([name]) => name.toLowerCase() !== 'host');
-    // A body sent chunked goes on chunked (framing may differ, P-TRAFFIC-1); one with Content-Length keeps it.
-    if (req.headers['transfer-encoding'] !== undefined && req.headers['content-length'] === undefined)
-      headers.push(['Transfer-Encoding', 'chunked']);
-    // The path goes on as it came, byte for byte (a URL would re-escape it).
-    const out = (https ? httpsRequest : httpRequest)({
-      protocol: options.upstream.protocol,
-      hostname,
-      port: options.upstream.port,
-      path: prefix + req.url!,
-      method: req.method,
-      headers: [...headers.flat(), 'Host', options.upstream.host],
-      agent,
-    });
+    const out = upstreamRequest(req, sentHeaders, options.upstream, agent);
     const answered = new Promise<IncomingMessage>((resolve, reject) => out.on('response', resolve).on('error', reject));
     const body = kept(req);
     req.pipe(out);
@@ -98,26 +101,27 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     answer.pipe(res);
     const [responseBody, sent] = await Promise.all([kept(answer), body]);
     const size = (sent?.length ?? Infinity) + (responseBody?.length ?? Infinity);
-    const keep = state.exchanges.length < bound.exchanges && keptBytes + size <= bound.bytes;
-    if (keep) keptBytes += size;
-    const x: ObservedExchange | undefined =
-      keep && sent !== undefined && responseBody !== undefined
-        ? {
-            method: line.method,
-            path: line.path,
-            headers: sentHeaders.map(([n, v]) => [n.toLowerCase(), v]),
-            body: sent,
-            receivedAt,
-            respondedAt: Date.now(),
-            status: answer.statusCode ?? 0,
-            ...(answer.headers['retry-after'] !== undefined ? { retryAfter: String(answer.headers['retry-after']) } : {}),
-            responseBody,
-            responseHeaders: answerHeaders.map(([n, v]) => [n.toLowerCase(), v]),
-          }
-        : undefined;
-    if (x === undefined) state.notKept++;
-    else state.exchanges.push(x);
-    options.onExchange(x, { ...line, status: answer.statusCode ?? 0 });
+    const status = answer.statusCode ?? 0;
+    if (state.exchanges.length >= bound.exchanges || keptBytes + size > bound.bytes) {
+      state.notKept++;
+      return options.onExchange(undefined, { ...line, status });
+    }
+    keptBytes += size;
+    const lower = (pairs: Array<[string, string]>) => pairs.map(([n, v]): [string, string] => [n.toLowerCase(), v]);
+    const retryAfter = answer.headers['retry-after'];
+    const x: ObservedExchange = {
+      ...line,
+      headers: lower(sentHeaders),
+      body: sent!,
+      receivedAt,
+      respondedAt: Date.now(),
+      status,
+      ...(retryAfter !== undefined ? { retryAfter } : {}),
+      responseBody: responseBody!,
+      responseHeaders: lower(answerHeaders),
+    };
+    state.exchanges.push(x);
+    options.onExchange(x, { ...line, status });
   };
 
   // A request without Host is forwarded too (the upstream gets one): judging it is the point, refusing it is not.
