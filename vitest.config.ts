@@ -52,6 +52,7 @@ export default defineConfig({
     sequence: { sequencer: StartFirst },
     exclude: ['node_modules/**', 'dist/**', '.stryker-tmp/**'],
     reporters: ['default', new PlainSummaryReporter()],
+    globalSetup: ['test/temp-root.ts'],
     // Property tests run hundreds of cases; keep the default budget generous but finite.
     testTimeout: 30_000,
     // Both cores of a small CI machine: vitest's default leaves one idle on two. The test files often wait
