@@ -1,6 +1,7 @@
 // What a payout does to the balance (P-OPS-4, P-MONEY-1), read around quiet looks. A miss fails the
 // target unless a quiet look saw other activity (P-CLI v1.3); a later try never erases a miss.
 import { createHash } from 'node:crypto';
+import { memo } from '../common/memo.js';
 import { minorUnitOf } from '../schemas/amounts.js';
 import { CURRENCIES, type Currency } from '../schemas/types.js';
 import { CheckFailure, CheckSkipped, answered, type CheckContext } from './check.js';
@@ -159,8 +160,7 @@ export function otherActivitySeen(ctx: Pick<CheckContext, 'runKey' | 'config'>, 
 }
 
 function noteActivity(ctx: Pick<CheckContext, 'runKey' | 'config'>, wallet: WalletRef, said: string): void {
-  let wallets = seenOfRun.get(ctx.runKey);
-  if (wallets === undefined) seenOfRun.set(ctx.runKey, (wallets = new Map<string, string>()));
+  const wallets = memo(seenOfRun, ctx.runKey, () => new Map<string, string>());
   const walletId = wallet.walletId ?? ctx.config.merchant.walletId;
   if (!wallets.has(walletId)) wallets.set(walletId, said);
 }
