@@ -1,6 +1,7 @@
 // Drivers move a record where the interface has no operation for it (P-CFG `drivers`, as Pact's
 // provider states do): the user's shell commands, or the declared reference sandbox's own requests.
 import { spawn } from 'node:child_process';
+import { memo } from '../common/memo.js';
 import { CONTROL_PATHS } from '../core/operations.js';
 import type { DriverName } from '../schemas/types.js';
 import type { CheckContext } from './check.js';
@@ -105,8 +106,7 @@ function commandDrivers(commands: Partial<Record<DriverName, string>>): Drivers 
     kind: 'command',
     has: (name) => commands[name] !== undefined,
     async drive(ctx, name, record) {
-      const stalled = timedOut.get(ctx.runKey) ?? new Set<DriverName>();
-      timedOut.set(ctx.runKey, stalled);
+      const stalled = memo(timedOut, ctx.runKey, () => new Set<DriverName>());
       if (stalled.has(name)) return { done: false, said: 'not run again: it outlived profile.settleWithinSeconds earlier in this run' };
       const driven = await runCommand(ctx, commands[name]!, record);
       if (driven.stalled === true) stalled.add(name);

@@ -1,5 +1,6 @@
 // Every payout the run made, per wallet, with its last record seen: P-MONEY-1 explains a balance by
 // them. Fed from every exchange (check-context.ts), so no check has to remember to tell it.
+import { memo } from '../common/memo.js';
 import { CONTROL_PATHS, OPERATIONS } from '../core/operations.js';
 import { operationOf, type TargetConfig } from './config.js';
 import type { Exchange, SendOptions } from './http.js';
@@ -10,11 +11,11 @@ import { awaitsSettlement, dataOf, isSuccess, type Json } from './requests.js';
 const ofRun = new WeakMap<object, Map<string, Map<string, Json | undefined>>>();
 
 function walletOf(runKey: object, walletId: string): Map<string, Json | undefined> {
-  let wallets = ofRun.get(runKey);
-  if (wallets === undefined) ofRun.set(runKey, (wallets = new Map<string, Map<string, Json | undefined>>()));
-  let payouts = wallets.get(walletId);
-  if (payouts === undefined) wallets.set(walletId, (payouts = new Map<string, Json | undefined>()));
-  return payouts;
+  return memo(
+    memo(ofRun, runKey, () => new Map<string, Map<string, Json | undefined>>()),
+    walletId,
+    () => new Map<string, Json | undefined>(),
+  );
 }
 
 /** An initiation taken (or unanswered: it may have been made), or a later record of a known payout. */

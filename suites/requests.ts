@@ -5,7 +5,8 @@ import { withPath } from '../core/predicates.js';
 // through ctx.send (the one HTTP layer) with a label for the report.
 import type { SchemaId, SchemaTypes } from '../schemas/index.js';
 import type { Currency, OrderCreateRequest, RequestAmount, TransferMode } from '../schemas/types.js';
-import { CheckFailure, answered, expectStatus, expectValid, type CheckContext } from './check.js';
+import { CheckFailure, expectStatus, expectValid, type CheckContext } from './check.js';
+import { shown } from './checks/shown.js';
 import type { Credentials, Exchange } from './http.js';
 
 /** The interface's two fixed paths (Endpoints); the profile's four come from ctx.operation(key). */
@@ -55,12 +56,7 @@ export function dataOf(exchange: Exchange, key = 'data'): Json | undefined {
 
 function expectObject(exchange: Exchange, key: string, what: string, why: string): Json {
   const value = dataOf(exchange, key);
-  if (value === undefined)
-    throw new CheckFailure(`${why}: the answer has no ${key} object`, {
-      expected: `${key} = ${what}`,
-      actual: answered(exchange),
-      exchange,
-    });
+  if (value === undefined) throw new CheckFailure(`${why}: the answer has no ${key} object`, shown(exchange, `${key} = ${what}`));
   return value;
 }
 
@@ -78,11 +74,10 @@ export function isSuccess(exchange: Exchange): boolean {
 
 export function expectSuccess(exchange: Exchange, why: string): asserts exchange is AnsweredExchange {
   if (!isSuccess(exchange)) {
-    throw new CheckFailure(`${why}: expected a 2xx answer, got ${exchange.error ? 'no answer' : `HTTP ${exchange.response.status}`}`, {
-      expected: 'HTTP 2xx',
-      actual: answered(exchange),
-      exchange,
-    });
+    throw new CheckFailure(
+      `${why}: expected a 2xx answer, got ${exchange.error ? 'no answer' : `HTTP ${exchange.response.status}`}`,
+      shown(exchange, 'HTTP 2xx'),
+    );
   }
 }
 

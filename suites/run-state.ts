@@ -1,5 +1,6 @@
 // What one run holds for all its checks (its client, its request slots, its lanes, its webhook
 // session), made when the run opens and ended when its checks have run.
+import { memo } from '../common/memo.js';
 import type { CheckMeta } from '../core/report.js';
 import type { Exchange } from '../core/exchange.js';
 import { TargetClient } from './http.js';
@@ -25,9 +26,7 @@ export interface RunState {
 
 /** The lock of a lane (made on first use). */
 export function laneLock(state: RunState, lane: string): Limiter {
-  let lock = state.lanes.get(lane);
-  if (lock === undefined) state.lanes.set(lane, (lock = new Limiter(1)));
-  return lock;
+  return memo(state.lanes, lane, () => new Limiter(1));
 }
 
 /** A run's state: its client (marking its own requests, within its time budget) and its limits. */

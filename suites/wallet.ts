@@ -1,9 +1,11 @@
 // What a payout does to the balance (P-OPS-4, P-MONEY-1), read around quiet looks. A miss fails the
 // target unless a quiet look saw other activity (P-CLI v1.3); a later try never erases a miss.
 import { createHash } from 'node:crypto';
+import { memo } from '../common/memo.js';
 import { minorUnitOf } from '../schemas/amounts.js';
 import { CURRENCIES, type Currency } from '../schemas/types.js';
-import { CheckFailure, CheckSkipped, answered, type CheckContext } from './check.js';
+import { CheckFailure, CheckSkipped, type CheckContext } from './check.js';
+import { shown } from './checks/shown.js';
 import { operationOf } from './config.js';
 import type { Exchange } from './http.js';
 import { unsettledOwnPayouts } from './own-payouts.js';
@@ -39,7 +41,7 @@ export async function readBalance(ctx: CheckContext, label: string, wallet: Wall
   if (balance === undefined || !(CURRENCIES as readonly unknown[]).includes(data.currency)) {
     throw new CheckFailure(
       `${label}: Balance Inquiry answered balance ${JSON.stringify(data.balance)} ${JSON.stringify(data.currency)}, not decimal text and a currency of the table`,
-      { actual: answered(exchange), exchange },
+      shown(exchange),
     );
   }
   return { balance, currency: data.currency as Currency, exchange };
@@ -159,8 +161,7 @@ export function otherActivitySeen(ctx: Pick<CheckContext, 'runKey' | 'config'>, 
 }
 
 function noteActivity(ctx: Pick<CheckContext, 'runKey' | 'config'>, wallet: WalletRef, said: string): void {
-  let wallets = seenOfRun.get(ctx.runKey);
-  if (wallets === undefined) seenOfRun.set(ctx.runKey, (wallets = new Map<string, string>()));
+  const wallets = memo(seenOfRun, ctx.runKey, () => new Map<string, string>());
   const walletId = wallet.walletId ?? ctx.config.merchant.walletId;
   if (!wallets.has(walletId)) wallets.set(walletId, said);
 }
@@ -277,9 +278,7 @@ export async function balanceChange(
   throw new CheckFailure(
     `${each} (${rule}); no quiet look at the wallet saw anything else move it, so ${misses.length === 1 ? 'the miss is' : `the ${misses.length} misses are`} the target's (P-MONEY-1)`,
     {
-      expected: `balance ${decimalText(decimalMinus(last.before.balance, last.expected))}`,
-      actual: answered(last.after.exchange),
-      exchange: last.after.exchange,
+      ...shown(last.after.exchange, `balance ${decimalText(decimalMinus(last.before.balance, last.expected))}`),
       exchanges: misses.flatMap((t) => [t.before.exchange, t.after.exchange]),
     },
   );

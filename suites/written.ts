@@ -1,6 +1,7 @@
 // What the run wrote as the merchant (orders created, payouts initiated), when, and the last record it
 // saw of each: the revisit (checks/revisit.ts) reads them again once time has passed. Fed from every
 // exchange (check-context.ts), so no check has to remember to tell it.
+import { memo } from '../common/memo.js';
 import { OPERATIONS } from '../core/operations.js';
 import { operationOf, type TargetConfig } from './config.js';
 import type { Exchange, SendOptions } from './http.js';
@@ -26,8 +27,7 @@ export function noteWritten(runKey: object, config: TargetConfig, options: SendO
   if (body === undefined || !isSuccess(exchange)) return;
   if (options.as !== undefined && options.as.apiKey !== config.merchant.apiKey) return;
   const path = options.path;
-  let written = ofRun.get(runKey);
-  if (written === undefined) ofRun.set(runKey, (written = new Map<string, Written>()));
+  const written = memo(ofRun, runKey, () => new Map<string, Written>());
   const take = (kind: Written['kind'], id: unknown, record: Json | undefined, creates: boolean) => {
     if ((typeof id !== 'string' && typeof id !== 'number') || record === undefined) return;
     const key = `${kind}:${String(id)}`;

@@ -37,7 +37,6 @@ async function orderStatus(ctx: CheckContext): Promise<void> {
   );
 }
 
-/** Creates an order and cancels it once; returns its order_id and the cancel exchange. */
 async function createdAndCancelled(ctx: CheckContext): Promise<{ orderId: string | number; exchange: Exchange }> {
   const body = validOrder(ctx);
   expectOrderCreated(await createOrder(ctx, body, 'create an order'), 'the order must be created');

@@ -11,7 +11,6 @@ import { creating } from './shared-auth.js';
 import { REQUIRED_ORDER_FIELDS } from './shared-errors.js';
 import { shown } from './shown.js';
 
-/** Creates one plain order and returns the request, the exchange and its order record. */
 async function createdOrder(ctx: CheckContext, label: string, overrides: Partial<OrderCreateRequest> = {}) {
   const body = validOrder(ctx, overrides);
   const exchange = await createOrder(ctx, body, label);

@@ -7,7 +7,6 @@ import { expectData, expectRecord, payoutStatus, payoutStatusBody, PAYOUT_STATUS
 import { check } from './shared-auth.js';
 import { shown } from './shown.js';
 
-/** The configured fixture payouts, state by state. */
 function fixtures(ctx: CheckContext): Array<[PayoutState, string]> {
   const payouts = ctx.config.fixtures?.payouts ?? {};
   return PAYOUT_STATES.flatMap((state) => (payouts[state] ? [[state, payouts[state]] as [PayoutState, string]] : []));

@@ -19,7 +19,6 @@ import { check, creating } from './shared-auth.js';
 
 const other = (ctx: CheckContext): Credentials => ctx.config.otherMerchant!;
 
-/** An order of the other merchant; returns its order_id. */
 async function otherMerchantsOrder(ctx: CheckContext): Promise<string | number> {
   const body = validOrder(ctx);
   expectOrderCreated(
@@ -29,7 +28,6 @@ async function otherMerchantsOrder(ctx: CheckContext): Promise<string | number> 
   return body.order_id;
 }
 
-/** The other merchant's Order Status of its own order. */
 function ownersRead(ctx: CheckContext, orderId: string | number) {
   const { method, path } = ctx.operation('orderStatus');
   const label = "the other merchant's Order Status of its order";

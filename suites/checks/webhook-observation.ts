@@ -85,7 +85,6 @@ export function observation(ctx: CheckContext): Promise<Observation> {
   return memo(observations, ctx.runKey, () => observe(ctx));
 }
 
-/** The status an answer's record says (Transaction Initiation, Payout Status), if it says one. */
 function recordStatus(exchange: Exchange): string | undefined {
   const status = dataOf(exchange)?.status;
   return typeof status === 'string' ? status : undefined;

@@ -113,7 +113,6 @@ async function repeatedKeys(ctx: CheckContext): Promise<void> {
   expectStatus(exchange, [400], 'a body in which an object repeats a key must be refused with 400 (P-HTTP-4)');
 }
 
-/** A failure shown by the raw exchange it is about. */
 const rawFailure = (message: string, expected: string, evidence: Exchange) => new CheckFailure(message, shown(evidence, expected));
 
 /** The Content-Length an answer said, checked against the bytes that came; undefined when none was sent. */

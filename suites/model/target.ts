@@ -122,11 +122,10 @@ export class Real {
       this.ctx.notice(`drivers.${name} did not make a change it was asked for (${said}); the model went on from the record as read`);
   }
 
-  payoutBody(slot: number, amount: Decimal, overrides: Json = {}): Json {
+  payoutBody(slot: number, amount: Decimal): Json {
     return payoutRequest(this.ctx, decimalText(amount), this.facts.currency, {
       svc_wallet_id: this.facts.walletId,
       payout_order_id: this.payoutOrderId(slot),
-      ...overrides,
     });
   }
 
