@@ -70,6 +70,14 @@ describe('registering with the target', () => {
     );
     expect(sent).toEqual([]);
   });
+
+  it('a registration answered 200 with "data": null was not taken: inconclusive, saying what came back', async () => {
+    const target = droppingTarget();
+    const send = () => Promise.resolve(answered({ status: true, data: null }));
+    await expect(openWebhookSession(config, systemClock, send, target.client)).rejects.toThrow(
+      /the target did not take the reference sandbox's registration request \(POST \S+ answered 200\)/,
+    );
+  });
 });
 
 describe('closing the webhook session', () => {

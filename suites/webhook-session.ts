@@ -6,6 +6,7 @@ import { CheckInconclusive, CheckSkipped, type WebhookSession } from './check.js
 import { retryWithinSecondsOf, type TargetConfig } from './config.js';
 import { isReferenceSandbox } from './reference-sandbox.js';
 import type { Exchange, SendOptions, TargetClient } from './http.js';
+import { dataOf } from './requests.js';
 import type { Clock } from '../core/clock.js';
 import type { RunHold } from './settings.js';
 
@@ -202,7 +203,7 @@ function why(exchange: Exchange): string {
 /** The registration an answer to registering (or putting back) says it replaced (null: none), or undefined when it did not take it. */
 function previousOf(answer: Exchange | undefined): string | null | undefined {
   if (answer?.response?.status !== 200) return undefined;
-  const data = (answer.response.json as { data?: { previous_url?: unknown } } | undefined)?.data;
+  const data = dataOf(answer);
   if (data === undefined) return undefined;
   return typeof data.previous_url === 'string' ? data.previous_url : null;
 }
