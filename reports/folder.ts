@@ -2,9 +2,9 @@
 // the report sealed for them: the key that signs it recorded first, so the digest covers it.
 import { endRun, type Reporter } from '../core/reporter.js';
 import type { Report } from '../core/report.js';
-import { HtmlReporter } from './html.js';
+import { renderHtml } from './html.js';
 import { JsonReportReporter } from './json-report.js';
-import { JUnitReporter } from './junit.js';
+import { renderJUnit } from './junit.js';
 import { seal } from './seal.js';
 import type { ReportSigner } from './signature.js';
 import { ReportFolder } from './write.js';
@@ -12,7 +12,16 @@ import { ReportFolder } from './write.js';
 /** The reporters of the report folder `dir`, in the order their files are listed. */
 export function reportFolder(dir: string, signer: ReportSigner | undefined, onFailure: (error: unknown) => void): Reporter[] {
   const folder = new ReportFolder(dir, onFailure);
-  return [new JsonReportReporter(folder, signer), new JUnitReporter(folder), new HtmlReporter(folder)];
+  return [
+    new JsonReportReporter(folder, signer),
+    fileReporter(folder, 'junit.xml', renderJUnit),
+    fileReporter(folder, 'report.html', renderHtml),
+  ];
+}
+
+/** A reporter that writes `render`'s text of the report to the folder as `name`. */
+function fileReporter(folder: ReportFolder, name: string, render: (report: Report) => string): Reporter {
+  return { onRunEnd: (end) => folder.write(end, name, render(end.report)) };
 }
 
 /** The report as every form shows it: naming the key that signs it (when one does), then sealed with its digest. */
