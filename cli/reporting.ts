@@ -8,7 +8,7 @@ import { judgementReport } from '../clients/judge.js';
 import { SummaryReporter } from '../reports/console.js';
 import { reportFolder, sealedFor } from '../reports/folder.js';
 import { GitHubActionsReporter } from '../reports/github.js';
-import { JsonSummaryReporter } from '../reports/json-summary.js';
+import { summaryJson } from '../reports/json-summary.js';
 import { certification } from '../reports/seal.js';
 import { readSigningKey, type ReportSigner } from '../reports/signature.js';
 import { prepareReportDir, removeReports } from '../reports/write.js';
@@ -115,7 +115,7 @@ export class Reporting {
     const { signal } = interruptsOf(this.io);
     const command = this.command;
     const summary = this.json
-      ? new JsonSummaryReporter({ stdout: this.given.stdout, stderr: this.io.stderr }, command)
+      ? new SummaryReporter({ stdout: this.given.stdout, stderr: this.io.stderr }, command, summaryJson)
       : new SummaryReporter(this.io, command);
     const reporters = [
       ...reportFolder(this.reportDir, this.key, this.failure(`the reports to ${this.reportDir}`)),

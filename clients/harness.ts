@@ -4,7 +4,7 @@ import { createRequire, syncBuiltinESMExports } from 'node:module';
 import type nockModule from 'nock';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { CheckResult, Report } from '../core/report.js';
-import type { SandboxApp } from '../sandbox/app.js';
+import type { SandboxApp } from '../sandbox/context.js';
 import { createSandbox, type ScenarioName } from '../sandbox/index.js';
 import { answerWire } from '../sandbox/wire.js';
 import type { RecordedExchange } from '../sandbox/options.js';

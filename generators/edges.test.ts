@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { minorUnitOf } from '../schemas/amounts.js';
 import { canonicalize } from '../signer/canonical.js';
-import { edgeSet, fitsMinorUnit, type EdgeSet } from './edges.js';
+import { edgeSet, type AmountEdge, type EdgeSet } from './edges.js';
+
+/** The amount's decimals fit the currency's minor unit (P-AMOUNT-2). */
+function fitsMinorUnit(edge: AmountEdge): boolean {
+  const fraction = /\.(\d+)/.exec(String(edge.amount))?.[1] ?? '';
+  return fraction.length <= minorUnitOf(edge.currency);
+}
 
 /** The edge set as data: identifier edges spelled out for one fixed base. */
 function spelled(edges: EdgeSet): string {

@@ -1,6 +1,5 @@
 // The deterministic edge set (P-ERR-3, P-AMOUNT-4, P-DUP-5): inputs that break servers, tried on every
 // run whatever the seed, so a run that passed with seed 1 cannot fail with seed 2.
-import { minorUnitOf } from '../schemas/amounts.js';
 import type { Currency, MerchantOrderId, RequestAmount } from '../schemas/types.js';
 
 /** An amount as a request carries it, with how it is spelled in the JSON text. */
@@ -124,10 +123,4 @@ const TEXTS: readonly TextEdge[] = [
 /** The edge set: a constant, since every run tries every edge; amounts in each currency's decimals (P-AMOUNT-2). */
 export function edgeSet(): EdgeSet {
   return { amounts: [...ZERO, ...EXACT, ...LARGE], identifiers: IDENTIFIERS, texts: TEXTS };
-}
-
-/** The amount's decimals fit the currency's minor unit (P-AMOUNT-2): a guard the edge set's own test uses. */
-export function fitsMinorUnit(edge: AmountEdge): boolean {
-  const fraction = /\.(\d+)/.exec(String(edge.amount))?.[1] ?? '';
-  return fraction.length <= minorUnitOf(edge.currency);
 }

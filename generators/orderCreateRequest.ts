@@ -28,6 +28,7 @@ import {
   localeById,
   LOCALES,
   type LocaleProfile,
+  UPPER_ALPHANUMERIC,
 } from './_internal/seededFaker.js';
 
 export type OrderIdKind = 'integer' | 'string' | 'both';
@@ -89,9 +90,7 @@ function stringOrderId(prefix: string | undefined): fc.Arbitrary<string> {
     .tuple(head, fc.integer({ min: 2020, max: 2030 }), fc.integer({ min: 1, max: 99_999 }))
     .map(([h, year, serial]) => `${h}-${year}-${String(serial).padStart(5, '0')}`);
   const plain =
-    prefix === undefined
-      ? alphanumericString(6, 24)
-      : alphanumericString(6, 16, 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789').map((tail) => `${prefix}-${tail}`);
+    prefix === undefined ? alphanumericString(6, 24) : alphanumericString(6, 16, UPPER_ALPHANUMERIC).map((tail) => `${prefix}-${tail}`);
   return fc.oneof(dated, plain);
 }
 

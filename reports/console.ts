@@ -26,13 +26,8 @@ export class SummaryReporter implements Reporter {
 
   onRunEnd({ report, files }: RunEnd): void {
     this.out.stdout(this.render(report, files));
-    sayInconclusive(this.out, this.command, report);
+    if (report.verdict === 'inconclusive') this.out.stderr(`svc-conformance ${this.command}: ${visible(verdictText(report))}\n`);
   }
-}
-
-/** The one line on stderr of a run that could not judge: "svc-conformance run: inconclusive: …". */
-export function sayInconclusive(out: ConsoleOut, command: string, report: Report): void {
-  if (report.verdict === 'inconclusive') out.stderr(`svc-conformance ${command}: ${visible(verdictText(report))}\n`);
 }
 
 /** What the verdict is about, in words that cannot be mistaken for a deployment when it is not one. */

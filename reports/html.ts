@@ -5,11 +5,9 @@ import { esc, evidenceHtml } from './html-evidence.js';
 import { REPORT_CSS } from './html-style.js';
 import { thrownIn, whoFixes } from '../core/check-error.js';
 import { profileDecisionText, ruleTexts } from './rule-text.js';
-import type { Reporter, RunEnd } from '../core/reporter.js';
 import type { Report, RequirementReport } from '../core/report.js';
 import { isFailure, isMayNotHeld, isPartial, leftOutOf, partialText, verdictText } from '../core/verdict.js';
 import { bySection, hasSeed, selectionText } from './console.js';
-import type { ReportFolder } from './write.js';
 
 /** How a requirement's outcome is shown: symbol and word (never colour alone) and a colour class. */
 interface Shown {
@@ -341,12 +339,4 @@ ${certificationSection(report)}
 </body>
 </html>
 `;
-}
-
-export class HtmlReporter implements Reporter {
-  constructor(private readonly folder: ReportFolder) {}
-
-  onRunEnd(end: RunEnd): Promise<void> {
-    return this.folder.write(end, 'report.html', renderHtml(end.report));
-  }
 }

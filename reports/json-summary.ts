@@ -1,14 +1,8 @@
 // --format json: the summary as one JSON object on stdout, everything else on stderr.
 import type { Report } from '../core/report.js';
 import { isFailure, isMayNotHeld, verdictText } from '../core/verdict.js';
-import { firstMessage, hasSeed, SummaryReporter, type ConsoleOut } from './console.js';
+import { firstMessage, hasSeed } from './console.js';
 import { digestOf } from './seal.js';
-
-export class JsonSummaryReporter extends SummaryReporter {
-  constructor(out: ConsoleOut, command: string) {
-    super(out, command, summaryJson);
-  }
-}
 
 /** The summary as one JSON object; a MAY not held is listed apart, never as a failure. */
 export function summaryJson(report: Report, files: readonly string[]): string {

@@ -4,12 +4,10 @@ import { plural } from '../common/plural.js';
 import { escapeChar, isInvisible } from '../common/visible.js';
 import type { Exchange } from '../core/exchange.js';
 import { thrownIn, whoFixes } from '../core/check-error.js';
-import type { Reporter, RunEnd } from '../core/reporter.js';
 import type { Evidence, Report, RequirementReport } from '../core/report.js';
 import { isFailure, isPartial, partialText, verdictText } from '../core/verdict.js';
 import { profileDecisionText, ruleReference } from './rule-text.js';
 import { bySection, decidedText, prettyJson } from './console.js';
-import type { ReportFolder } from './write.js';
 
 /** Escapes text for XML character data or a double-quoted attribute, replacing what XML 1.0 forbids. */
 export function xmlEscape(text: string, attribute = false): string {
@@ -204,12 +202,4 @@ export function renderJUnit(report: Report): string {
   const name = `svc-conformance ${report.target.baseUrl}`;
   const root = attrs({ name, ...counts(report.requirements, verdict !== undefined ? 1 : 0), time: seconds(report.durationMs), timestamp });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites${root}>\n${[...(verdict !== undefined ? [verdict] : []), ...suites].join('\n')}\n</testsuites>\n`;
-}
-
-export class JUnitReporter implements Reporter {
-  constructor(private readonly folder: ReportFolder) {}
-
-  onRunEnd(end: RunEnd): Promise<void> {
-    return this.folder.write(end, 'junit.xml', renderJUnit(end.report));
-  }
 }

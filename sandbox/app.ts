@@ -9,9 +9,6 @@ import { SandboxStore, type Order, type Payout } from './store.js';
 import { Timers } from './timers.js';
 import { WebhookSender, type StateChange } from './webhook-sender.js';
 
-// clients/harness.ts imports SandboxApp from here.
-export type { SandboxApp } from './context.js';
-
 export function createApp(routes: Routes, sandboxOptions: SandboxOptions = {}): SandboxApp {
   const options = resolveOptions(sandboxOptions);
   const store = new SandboxStore(options.clock(), options.maxRecords, options.wallets);

@@ -3,8 +3,7 @@ import type { FaultName } from './faults.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** What the sandbox answers: what its readers use of the Fetch API's Response, over a text body read without a
- *  stream (building and reading Response's streams took a sixth of an embedded run's CPU). */
+/** What the sandbox answers: the part of the Fetch API's Response its readers use, without Response's costly streams. */
 export class SandboxResponse {
   readonly status: number;
   readonly ok: boolean;

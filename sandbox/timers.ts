@@ -1,12 +1,12 @@
 import { setMaxListeners } from 'node:events';
-import { systemClock, type Clock } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
 
 /** The sandbox's timers on its clock, all stopped when it closes: nothing fires into a closed sandbox and no
  * real timer keeps the process alive. */
 export class Timers {
   private readonly closing = new AbortController();
 
-  constructor(private readonly clock: Clock = systemClock) {
+  constructor(private readonly clock: Clock) {
     // Each pending timer listens to the one signal and stops listening when it fires: many at once, no leak.
     setMaxListeners(0, this.closing.signal);
   }

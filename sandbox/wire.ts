@@ -32,16 +32,12 @@ export async function answerWire(app: SandboxApp, wire: WireRequest, received?: 
   if (wire.body === 'too-large' || wire.body.length > limit) return refused(app, `the request body is larger than ${limit} bytes`);
   let request: Request;
   try {
-    request = requestOf(wire);
+    // The body goes beside it, as bytes; a malformed method, header or target throws a TypeError.
+    const headers = Array.from(wire.headers, ([name, value]) => [name, value]);
+    request = new Request(new URL(wire.target, wire.origin), { method: wire.method, headers });
   } catch {
     return unreadableRequest(app);
   }
   const hasBody = request.method !== 'GET' && request.method !== 'HEAD';
   return { response: await app.handle(request, received, hasBody ? wire.body : new Uint8Array()), closeAfter: false };
-}
-
-/** The WHATWG Request for a wire request, its body handed over beside it (as bytes, not a stream to read);
- *  throws a TypeError for a malformed method, header or target. */
-function requestOf({ method, target, origin, headers }: WireRequest): Request {
-  return new Request(new URL(target, origin), { method, headers: Array.from(headers, ([name, value]) => [name, value]) });
 }

@@ -39,15 +39,13 @@ const madeAmounts = new Map<string, fc.Arbitrary<RequestAmount>>();
 export function amountIn(currency: Currency, maxAmount: number, form: AmountForm = 'both'): fc.Arbitrary<RequestAmount> {
   return memo(madeAmounts, `${currency} ${maxAmount} ${form}`, () => {
     if (madeAmounts.size >= 256) madeAmounts.clear();
-    return makeAmountIn(currency, maxAmount, form);
+    const digits = minorUnitOf(currency);
+    const asNumber = minorUnits(digits, maxAmount).map((n): RequestAmount => Number(n) / 10 ** digits);
+    const asString = fc
+      .tuple(minorUnits(digits, maxAmount), fc.boolean())
+      .map(([n, padded]): RequestAmount => amountText(n, digits, padded));
+    if (form === 'number') return asNumber;
+    if (form === 'string') return asString;
+    return fc.oneof(asNumber, asString);
   });
-}
-
-function makeAmountIn(currency: Currency, maxAmount: number, form: AmountForm): fc.Arbitrary<RequestAmount> {
-  const digits = minorUnitOf(currency);
-  const asNumber = minorUnits(digits, maxAmount).map((n): RequestAmount => Number(n) / 10 ** digits);
-  const asString = fc.tuple(minorUnits(digits, maxAmount), fc.boolean()).map(([n, padded]): RequestAmount => amountText(n, digits, padded));
-  if (form === 'number') return asNumber;
-  if (form === 'string') return asString;
-  return fc.oneof(asNumber, asString);
 }

@@ -1,8 +1,6 @@
 // Made-up identifiers for the banking operations; the interface does not show their formats.
 import { fc } from '../../common/fast-check.js';
-import { alphanumericString } from './seededFaker.js';
-
-const UPPER_ALPHANUMERIC = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
+import { alphanumericString, UPPER_ALPHANUMERIC } from './seededFaker.js';
 
 /** Wallet ids such as `WAL7K2M9QX4PZ3A`. */
 export function walletIdArbitrary(): fc.Arbitrary<string> {

@@ -98,10 +98,13 @@ export function digitsOf(text: string): string {
 
 /** A string of `min`..`max` decimal digits. */
 export function digitString(min: number, max: number): fc.Arbitrary<string> {
-  return fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
+  return alphanumericString(min, max, '0123456789');
 }
 
-/** A string of `min`..`max` ASCII letters and digits. */
+/** Upper case without I and O, which read as 1 and 0. */
+export const UPPER_ALPHANUMERIC = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
+
+/** A string of `min`..`max` characters of `alphabet` (default: ASCII letters and digits). */
 export function alphanumericString(
   min: number,
   max: number,
