@@ -2,7 +2,7 @@
 // is found here even without a key, which a digest cannot do.
 import { isJsonObject } from './json-of.js';
 import type { Report } from './report.js';
-import { coverageOf, decideVerdict, leftOutOf, summarize } from './verdict.js';
+import { coverageOf, decideVerdict, isConformant, isPartial, leftOutOf, summarize } from './verdict.js';
 
 const STATUSES = new Set(['passed', 'failed', 'skipped']);
 const LEVELS = new Set(['MUST', 'SHOULD', 'MAY']);
@@ -74,7 +74,7 @@ export function inconsistencies(report: Report): string[] {
 /** Why the requirements give the verdict they give, in a few words. */
 function verdictGround(summary: Report['summary'], coverage: Report['coverage'], strict: boolean, requireAll: boolean): string {
   const failed = [`${summary.failed} MUST failed`, ...(strict ? [`${summary.warned} SHOULD failed under --strict`] : [])].join(', ');
-  if (requireAll && coverage.judged < coverage.total && summary.failed === 0 && (!strict || summary.warned === 0)) {
+  if (requireAll && isPartial(coverage) && isConformant(summary, strict)) {
     return `${failed}, and --require-all with ${coverage.judged} of ${coverage.total} judged`;
   }
   return failed;

@@ -98,7 +98,7 @@ function parseListen(listen: string): { host: string; port: number } | string {
 export class KitReceiver {
   /** The deliveries the target sent, in arrival order: at most keepAtMost (MAX_KEPT_DELIVERIES). */
   readonly deliveries: ReceivedDelivery[] = [];
-  private readonly tally: { strays: number; described: StrayRequest[]; misdirected?: StrayRequest; deliveriesNotKept: number } = {
+  private readonly tally: Omit<StrayTally, 'described' | 'keptAtMost'> & { described: StrayRequest[] } = {
     strays: 0,
     described: [],
     deliveriesNotKept: 0,
@@ -162,14 +162,7 @@ export class KitReceiver {
 
   /** What the listener got that is not in `deliveries`, so far. */
   strays(): StrayTally {
-    const { strays, described, misdirected, deliveriesNotKept } = this.tally;
-    return {
-      strays,
-      described: [...described],
-      ...(misdirected !== undefined ? { misdirected } : {}),
-      keptAtMost: this.keepAtMost,
-      deliveriesNotKept,
-    };
+    return { ...this.tally, described: [...this.tally.described], keptAtMost: this.keepAtMost };
   }
 
   /** From now on, deliveries are answered as `policy` says. */
