@@ -19,11 +19,14 @@ export interface Probe {
   result?: AttemptResult;
 }
 
-/** The secrets forgeries are signed with (the merchant's, another merchant's, the other environment's) and the window. */
-interface ForgeryKeys {
+/** The secrets deliveries are signed with, and the window either side of the receiver's clock. */
+export interface ForgeryKeys {
+  /** Whose receiver it is: genuine deliveries are signed with this secret. */
   merchant: { secretKey: string };
+  /** Forgeries are signed with these; an absent one leaves its forgery out (named in the report). */
   otherMerchant?: { secretKey: string } | undefined;
   otherEnvironment?: { secretKey?: string | undefined } | undefined;
+  /** P-AUTH-3's default 300 s when absent. */
   toleranceSeconds?: number;
 }
 
