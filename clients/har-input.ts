@@ -1,5 +1,6 @@
 // Recorded traffic from a HAR 1.2 file (a browser's export, the kit's own --har, a proxy's), as the
 // exchanges the client and server judges read. What HAR did not keep (a body) is counted, never guessed.
+import { isJsonObject, jsonOf } from '../core/json-of.js';
 import { operationAtPath } from '../core/operations.js';
 import type { RecordedExchange } from '../sandbox/options.js';
 
@@ -35,13 +36,9 @@ interface HarEntry {
 
 /** Why a text is not HAR 1.2, or its entries. */
 export function harEntries(text: string): HarEntry[] | string {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch {
-    return 'is not JSON';
-  }
-  const entries = (doc as { log?: { entries?: unknown } } | null)?.log?.entries;
+  const doc = jsonOf(text.replace(/^\uFEFF/, ''));
+  if (doc === undefined) return 'is not JSON';
+  const entries = isJsonObject(doc) && isJsonObject(doc.log) ? doc.log.entries : undefined;
   return Array.isArray(entries) ? (entries as HarEntry[]) : 'has no log.entries (not a HAR 1.2 file)';
 }
 
@@ -57,11 +54,7 @@ function inferredBase(entries: readonly HarEntry[]): string | undefined {
 }
 
 function parsedUrl(text: string | undefined): URL | undefined {
-  try {
-    return text === undefined ? undefined : new URL(text);
-  } catch {
-    return undefined;
-  }
+  return text !== undefined && URL.canParse(text) ? new URL(text) : undefined;
 }
 
 const headerPairs = (headers: HarEntry['request' | 'response']): Array<[string, string]> =>

@@ -255,14 +255,11 @@ function judgement(state: HarnessState, strict: boolean, caller: string): { repo
 
 /** The base URL as an origin; anything with a path, query or another scheme is refused. */
 function harnessOrigin(text: string): string {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
+  if (!URL.canParse(text))
     throw new RangeError(
       `installClientHarness: baseUrl ${JSON.stringify(text)} is not a URL; give an origin such as ${DEFAULT_HARNESS_BASE_URL}`,
     );
-  }
+  const url = new URL(text);
   if (
     (url.protocol !== 'https:' && url.protocol !== 'http:') ||
     url.pathname !== '/' ||

@@ -2,6 +2,7 @@ import { readPackageJson } from '../common/package-root.js';
 import type { CheckResult, Report, Requirement } from '../core/report.js';
 import { buildReport, type BuildInput } from '../core/verdict.js';
 import type { RecordedExchange } from '../sandbox/options.js';
+import { requirementsIn } from '../suites/catalog.js';
 import { redactor } from '../suites/redact.js';
 import * as each from './rules.js';
 import type { JudgeContext, RuleOutcome } from './rules.js';
@@ -10,12 +11,9 @@ import { foreignNote, ownTraffic } from './own-traffic.js';
 import { resultOf } from './result.js';
 import { asEvidence, classify, type ClientRequest } from './traffic.js';
 
-let cached: Requirement[] | undefined;
-
 /** The client requirement catalog (clients/catalog.json), judged from recorded traffic (P-CLIENT). */
 export function clientCatalog(): Requirement[] {
-  cached ??= readPackageJson<{ requirements: Requirement[] }>('clients/catalog.json').requirements;
-  return cached;
+  return requirementsIn('clients/catalog.json');
 }
 
 /** The report of a judgement from recorded traffic, which has no seed and no property cases; `now` ends it. */

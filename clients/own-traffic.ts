@@ -56,7 +56,9 @@ export function ownTraffic(exchanges: readonly RecordedExchange[], merchant: { a
   }
   // The orders the client created, by the service's id: their checkout pages are its customer's.
   const ordersOfClient = new Set(
-    own.map((x) => field(parseJson(x.responseBody)?.return_data, 'svc_order_id')).filter((id) => id !== undefined),
+    own
+      .map((x) => field((jsonOf(x.responseBody) as { return_data?: unknown } | null | undefined)?.return_data, 'svc_order_id'))
+      .filter((id) => id !== undefined),
   );
   for (const page of pages) {
     const svcOrderId = safeDecode(page.path.slice('/checkout/'.length).split(/[/?]/)[0]!);
@@ -76,9 +78,4 @@ export function foreignNote(foreign: readonly RecordedExchange[]): string | unde
       ? ''
       : `; ${one ? 'it carries' : demo === foreign.length ? 'they carry' : `${demo} of them carry`} a demo merchant's API key, which is public: a client must use SVC_API_KEY and SVC_SECRET_KEY, new for every run`;
   return `${foreign.length} request${one ? '' : 's'} not from the client (neither with the API key of this run nor signed with its secret) ${one ? 'was' : 'were'} not judged${why}`;
-}
-
-function parseJson(text: string): Record<string, unknown> | undefined {
-  const value = jsonOf(text);
-  return value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
 }

@@ -1,33 +1,23 @@
 // Judging a merchant's webhook receiver (P-HOOK-6…8): genuine events, forgeries and a redelivery go
 // out in the sandbox's own wire format (webhooks/delivery.ts), so "genuine" is what a conforming sender sends.
-import { readPackageJson } from '../common/package-root.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Exchange } from '../core/exchange.js';
 import type { CheckResult, Requirement } from '../core/report.js';
 import { ACK_SHOULD_WITHIN_MS, ACK_WITHIN_MS } from '../core/webhooks.js';
 import { createRedactor, evidenceHeaders } from '../common/redact.js';
+import { requirementsIn } from '../suites/catalog.js';
 import { DeliveryClient, signedDelivery, type AttemptResult, type Delivery } from '../webhooks/delivery.js';
 import { resultOf, type Outcome } from './result.js';
-import { describeText, forgeries, genuineEvents, type Probe } from './receiver-probes.js';
-
-let cached: Requirement[] | undefined;
+import { describeText, forgeries, genuineEvents, type ForgeryKeys, type Probe } from './receiver-probes.js';
 
 /** The receiver requirement catalog (clients/receiver-catalog.json): P-HOOK-6…9. */
 export function receiverCatalog(): Requirement[] {
-  cached ??= readPackageJson<{ requirements: Requirement[] }>('clients/receiver-catalog.json').requirements;
-  return cached;
+  return requirementsIn('clients/receiver-catalog.json');
 }
 
-export interface ReceiverJudgeInput {
+export interface ReceiverJudgeInput extends ForgeryKeys {
   /** Where the receiver listens. */
   url: string;
-  /** Whose receiver it is: genuine deliveries are signed with this secret. */
-  merchant: { secretKey: string };
-  /** Forgeries are signed with these; an absent one leaves its forgery out (named in the report). */
-  otherMerchant?: { secretKey: string } | undefined;
-  otherEnvironment?: { secretKey?: string | undefined } | undefined;
-  /** The window either side of the receiver's clock (P-AUTH-3's default 300 s). */
-  toleranceSeconds?: number;
   /** The sender's clock, for the events' timestamps and the acknowledgement windows; a test's manual clock closes a window at once. */
   clock?: Clock;
   /** Told of each delivery as its answer comes, for the console. */

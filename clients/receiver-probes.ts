@@ -19,11 +19,14 @@ export interface Probe {
   result?: AttemptResult;
 }
 
-/** The secrets forgeries are signed with (the merchant's, another merchant's, the other environment's) and the window. */
-interface ForgeryKeys {
+/** The secrets deliveries are signed with, and the window either side of the receiver's clock. */
+export interface ForgeryKeys {
+  /** Whose receiver it is: genuine deliveries are signed with this secret. */
   merchant: { secretKey: string };
+  /** Forgeries are signed with these; an absent one leaves its forgery out (named in the report). */
   otherMerchant?: { secretKey: string } | undefined;
   otherEnvironment?: { secretKey?: string | undefined } | undefined;
+  /** P-AUTH-3's default 300 s when absent. */
   toleranceSeconds?: number;
 }
 
@@ -36,18 +39,8 @@ export function describeText(event: WebhookEvent): string {
 /** The genuine events: every subject, and strings a re-serializing receiver gets wrong (non-ASCII text,
  * <, > and &, slashes; P-HOOK-2 allows any UTF-8). */
 export function genuineEvents(run: string, seconds: number): WebhookEvent[] {
-  const payout = (n: number, status: string, message: string): Record<string, unknown> => ({
-    payout_id: `pay_${run}_${n}`,
-    payout_order_id: `PO-RCV-${run}-${n}`,
-    wallet_id: 'wtx_rcv',
-    status,
-    amount: '1499.50',
-    currency: 'INR',
-    utr_number: status === 'SUCCESS' ? `UTR${seconds}${n}` : 'NA',
-    message,
-    amount_debited: status === 'SUCCESS' ? 'YES' : 'NO',
-    created_at: '25-11-2026',
-  });
+  const payout = (n: number, status: string, message: string) =>
+    payoutRecord([`pay_${run}_${n}`, `PO-RCV-${run}-${n}`, `UTR${seconds}${n}`], status, '1499.50', message);
   return [
     { event_id: `evt_rcv_${run}_1`, event: 'payout.success', created_at: seconds, data: payout(1, 'SUCCESS', 'Payout completed') },
     { event_id: `evt_rcv_${run}_2`, event: 'payout.success', created_at: seconds, data: payout(2, 'SUCCESS', 'Überweisung abgeschlossen') },
@@ -76,6 +69,23 @@ export function genuineEvents(run: string, seconds: number): WebhookEvent[] {
   ];
 }
 
+/** A payout record as an event carries it; only a SUCCESS has a UTR and was debited. */
+function payoutRecord([id, orderId, utr]: [string, string, string], status: string, amount: string, message: string) {
+  const success = status === 'SUCCESS';
+  return {
+    payout_id: id,
+    payout_order_id: orderId,
+    wallet_id: 'wtx_rcv',
+    status,
+    amount,
+    currency: 'INR',
+    utr_number: success ? utr : 'NA',
+    message,
+    amount_debited: success ? 'YES' : 'NO',
+    created_at: '25-11-2026',
+  };
+}
+
 /** Makes forged events, numbered in order, and signs them as the merchant's sender would. */
 function forger(run: string, seconds: number, secret: string) {
   let n = 0;
@@ -89,18 +99,7 @@ function forger(run: string, seconds: number, secret: string) {
         event_id: `evt_forged_${run}_${n}`,
         event: 'payout.success',
         created_at: seconds,
-        data: {
-          payout_id: `pay_f_${run}_${n}`,
-          payout_order_id: `PO-FORGED-${run}-${n}`,
-          wallet_id: 'wtx_rcv',
-          status: 'SUCCESS',
-          amount: '10.00',
-          currency: 'INR',
-          utr_number: `UTR${seconds}`,
-          message: 'Payout completed',
-          amount_debited: 'YES',
-          created_at: '25-11-2026',
-        },
+        data: payoutRecord([`pay_f_${run}_${n}`, `PO-FORGED-${run}-${n}`, `UTR${seconds}`], 'SUCCESS', '10.00', 'Payout completed'),
       };
     },
     signedAs(e: WebhookEvent, key: string, ts = String(seconds)): Delivery {

@@ -1,6 +1,7 @@
 // The server side of observed traffic (P-TRAFFIC-3): what its answers to requests the kit did not send
 // show, judged by the requirements of the server catalog. A requirement no exchange exercised is skipped.
 import { OPERATIONS } from '../core/operations.js';
+import { isJsonContentType } from '../core/predicates.js';
 import { isValid, validateSchema, type SchemaId } from '../schemas/index.js';
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
@@ -348,7 +349,7 @@ export function judgeServerTraffic(input: ServerTrafficInput): { outcomes: Array
   };
 }
 
-const notJson = (type: string) => (/^application\/json\s*(;|$)/i.test(type) ? undefined : `labelled ${JSON.stringify(type)}`);
+const notJson = (type: string) => (isJsonContentType(type) ? undefined : `labelled ${JSON.stringify(type)}`);
 
 /** The answer's Content-Type, '' when it had none; undefined when its headers were not kept (the recording sandbox's). */
 const contentType = (r: ClientRequest) => {

@@ -2,7 +2,7 @@ import type { RecordedExchange } from '../sandbox/options.js';
 import { OPERATIONS, operationAtPath, type OperationName } from '../core/operations.js';
 import type { Exchange } from '../core/exchange.js';
 import type { Redact } from '../suites/redact.js';
-import { jsonOf } from '../core/json-of.js';
+import { isJsonObject, jsonOf } from '../core/json-of.js';
 import { evidenceHeaders } from '../common/redact.js';
 import { BYTE_ORDER_MARK } from '../common/utf8.js';
 import { SCENARIOS } from '../sandbox/scenarios.js';
@@ -123,8 +123,7 @@ export function withoutByteOrderMark(body: string): string {
 
 /** A field of a JSON object body, as text (ids compare as text, P-DUP-4). */
 export function field(value: unknown, name: string): string | undefined {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
-  const v = (value as Record<string, unknown>)[name];
+  const v = isJsonObject(value) ? value[name] : undefined;
   return typeof v === 'string' || typeof v === 'number' ? String(v) : undefined;
 }
 

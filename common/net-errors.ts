@@ -1,6 +1,6 @@
 // What a failed request says about the other end: one rule for suites/http.ts and webhooks/delivery.ts.
 // By error code, not undici's classes: importing undici here would load it with the signer and sandbox.
-import { tlsProblemOf, type TlsProblem } from '../core/tls.js';
+import { errorCodeOf, tlsProblemOf, type TlsProblem } from '../core/tls.js';
 
 /** Why no answer came: 'timeout' says which wait ran out ('whole': the caller's own deadline or an abort). */
 export type TransportFailure =
@@ -11,15 +11,8 @@ export type TransportFailure =
   | { kind: 'tls'; problem: TlsProblem }
   | { kind: 'other' };
 
-/** The error's own code, or its cause's (undici wraps Node's socket errors). */
-function codeOf(error: unknown): string | undefined {
-  if (error === null || typeof error !== 'object') return undefined;
-  const code = (error as { code?: unknown }).code ?? (error as { cause?: { code?: unknown } }).cause?.code;
-  return typeof code === 'string' ? code : undefined;
-}
-
 export function transportFailureOf(error: unknown): TransportFailure {
-  const code = codeOf(error);
+  const code = errorCodeOf(error);
   const name = error !== null && typeof error === 'object' ? (error as { name?: unknown }).name : undefined;
   if (code === 'ECONNREFUSED') return { kind: 'refused' };
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { kind: 'unresolved' };

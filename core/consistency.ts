@@ -1,14 +1,14 @@
 // Recomputes a report's counts, coverage and verdict from its own requirements: a report edited to pass
 // is found here even without a key, which a digest cannot do.
+import { isJsonObject } from './json-of.js';
 import type { Report } from './report.js';
-import { coverageOf, decideVerdict, leftOutOf, summarize } from './verdict.js';
+import { coverageOf, decideVerdict, isConformant, isPartial, leftOutOf, summarize } from './verdict.js';
 
 const STATUSES = new Set(['passed', 'failed', 'skipped']);
 const LEVELS = new Set(['MUST', 'SHOULD', 'MAY']);
 const VERDICTS = new Set(['conformant', 'not-conformant', 'inconclusive']);
 const COUNTS = ['passed', 'failed', 'warned', 'skipped'] as const;
 
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 const isCount = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 const isStringList = (value: unknown): value is string[] => Array.isArray(value) && value.every((v) => typeof v === 'string');
 /** Each id again after its first time, in the order met. */
@@ -50,7 +50,7 @@ export function inconsistencies(report: Report): string[] {
   }
 
   const requireAll = report.requireAll ?? false;
-  const options = isObject(report.certification) && isObject(report.certification.options) ? report.certification.options : {};
+  const options = isJsonObject(report.certification) && isJsonObject(report.certification.options) ? report.certification.options : {};
   if (typeof options.strict === 'boolean' && options.strict !== report.strict)
     problems.push(`strict says ${report.strict}, certification.options.strict says ${options.strict}`);
   if (typeof options.requireAll === 'boolean' && options.requireAll !== requireAll)
@@ -74,7 +74,7 @@ export function inconsistencies(report: Report): string[] {
 /** Why the requirements give the verdict they give, in a few words. */
 function verdictGround(summary: Report['summary'], coverage: Report['coverage'], strict: boolean, requireAll: boolean): string {
   const failed = [`${summary.failed} MUST failed`, ...(strict ? [`${summary.warned} SHOULD failed under --strict`] : [])].join(', ');
-  if (requireAll && coverage.judged < coverage.total && summary.failed === 0 && (!strict || summary.warned === 0)) {
+  if (requireAll && isPartial(coverage) && isConformant(summary, strict)) {
     return `${failed}, and --require-all with ${coverage.judged} of ${coverage.total} judged`;
   }
   return failed;
@@ -86,7 +86,7 @@ function shapeProblems(report: Report): string[] {
   const r = report as unknown as Record<string, unknown>;
   if (!Array.isArray(r.requirements)) return ['requirements is missing or not a list'];
   (r.requirements as unknown[]).forEach((entry, at) => {
-    if (!isObject(entry) || typeof entry.id !== 'string') problems.push(`requirements[${at}] has no id`);
+    if (!isJsonObject(entry) || typeof entry.id !== 'string') problems.push(`requirements[${at}] has no id`);
     else {
       if (!STATUSES.has(entry.status as string))
         problems.push(`${entry.id}'s status is ${JSON.stringify(entry.status)}, not passed, failed or skipped`);
@@ -96,9 +96,9 @@ function shapeProblems(report: Report): string[] {
         problems.push(`${entry.id}'s notApplicable is not true or false`);
     }
   });
-  if (!isObject(r.summary) || !COUNTS.every((key) => isCount((r.summary as Record<string, unknown>)[key])))
+  if (!isJsonObject(r.summary) || !COUNTS.every((key) => isCount((r.summary as Record<string, unknown>)[key])))
     problems.push('summary is missing or not four counts (passed, failed, warned, skipped)');
-  if (!isObject(r.coverage) || !isCount(r.coverage.judged) || !isCount(r.coverage.total) || !isStringList(r.coverage.notJudged))
+  if (!isJsonObject(r.coverage) || !isCount(r.coverage.judged) || !isCount(r.coverage.total) || !isStringList(r.coverage.notJudged))
     problems.push('coverage is missing or not {judged, total, notJudged}');
   if (!VERDICTS.has(r.verdict as string))
     problems.push(`verdict is ${JSON.stringify(r.verdict)}, not conformant, not-conformant or inconclusive`);

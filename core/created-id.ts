@@ -1,6 +1,6 @@
 // The id of the record a request creates: sent again, it is only refused as a duplicate (409, P-DUP-1,
 // P-OPS-3), so a reproduce line puts a fresh one in its place.
-import { jsonOf } from './json-of.js';
+import { isJsonObject, jsonOf } from './json-of.js';
 import { OPERATIONS } from './operations.js';
 
 export interface CreatedId {
@@ -17,7 +17,7 @@ function fieldPattern(field: string): RegExp {
 /** The created record's id in a request body, if the body is one of a request that creates a record. */
 export function createdIdOf(body: string): CreatedId | undefined {
   const parsed = jsonOf(body);
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+  if (!isJsonObject(parsed)) return undefined;
   const field =
     'order_id' in parsed && 'order_amount' in parsed
       ? 'order_id'

@@ -6,3 +6,8 @@ export function jsonOf(text: string): unknown {
     return undefined;
   }
 }
+
+/** A JSON object: neither null nor an array. */
+export function isJsonObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}

@@ -1,4 +1,5 @@
 // Rules every answer of the interface follows, shared by the suites, the client judge and the sandbox.
+import { isJsonObject } from './json-of.js';
 
 /** P-ERR-1 / P-AUTH-1: a JSON content type, parameters such as charset allowed. */
 export function isJsonContentType(value: string | undefined): boolean {
@@ -11,10 +12,9 @@ export function headerIsNot(name: string, value: string | undefined, wanted: str
 }
 
 /** What is wrong with an error envelope `{ status: false, code: <integer>, message: <text> }` (P-ERR-2), or [] when nothing is. */
-export function envelopeProblems(json: unknown): string[] {
-  if (json === undefined) return ['the body is not JSON'];
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) return ['the body is not a JSON object'];
-  const body = json as Record<string, unknown>;
+export function envelopeProblems(body: unknown): string[] {
+  if (body === undefined) return ['the body is not JSON'];
+  if (!isJsonObject(body)) return ['the body is not a JSON object'];
   const problems: string[] = [];
   if (body.status !== false) problems.push(`status is ${JSON.stringify(body.status)}, not false`);
   if (!Number.isInteger(body.code)) problems.push(`code is ${JSON.stringify(body.code)}, not an integer`);

@@ -1,4 +1,5 @@
 import { memo } from '../common/memo.js';
+import { isJsonObject, jsonOf } from '../core/json-of.js';
 import type { FieldOrder } from '../signer/variants.js';
 import { loadSchema, type SchemaId } from './index.js';
 
@@ -13,14 +14,9 @@ function documentedKeys(id: SchemaId): string[] {
 /** The order a webhook sender builds an event in, as its schemas document it, for diagnose to try on a
  *  sender that signs its own serialization (P-HOOK-2). Undefined for a body that is not a webhook event. */
 export function webhookBuiltOrder(body: string): FieldOrder | undefined {
-  let event: unknown;
-  try {
-    event = JSON.parse(body);
-  } catch {
-    return undefined;
-  }
-  if (typeof event !== 'object' || event === null || Array.isArray(event)) return undefined;
-  const { event: name, event_id: id } = event as Record<string, unknown>;
+  const event = jsonOf(body);
+  if (!isJsonObject(event)) return undefined;
+  const { event: name, event_id: id } = event;
   if (typeof name !== 'string' || typeof id !== 'string') return undefined;
   const record: SchemaId | undefined = name.startsWith('payout.')
     ? 'payout-record'

@@ -1,10 +1,15 @@
 import type { Requirement } from '../core/report.js';
+import { memo } from '../common/memo.js';
 import { readPackageJson } from '../common/package-root.js';
 
-let cached: Requirement[] | undefined;
+const loaded = new Map<string, Requirement[]>();
+
+/** The requirements of a catalog file shipped with the package (its path from the package root), read once. */
+export function requirementsIn(file: string): Requirement[] {
+  return memo(loaded, file, () => readPackageJson<{ requirements: Requirement[] }>(file).requirements);
+}
 
 /** The requirement catalog (suites/catalog.json): every testable statement, with its level and rules. */
 export function catalog(): Requirement[] {
-  cached ??= readPackageJson<{ requirements: Requirement[] }>('suites/catalog.json').requirements;
-  return cached;
+  return requirementsIn('suites/catalog.json');
 }

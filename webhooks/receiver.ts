@@ -4,7 +4,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import type { Clock } from '../core/clock.js';
-import { jsonOf } from '../core/json-of.js';
+import { isJsonObject, jsonOf } from '../core/json-of.js';
 import { EVENT_ID_HEADER } from '../core/webhooks.js';
 import { readBounded } from '../common/bounded-body.js';
 import { textAsSent } from '../common/utf8.js';
@@ -83,7 +83,7 @@ export interface ReceiverOptions {
 function bearsNoDeliveryMark(headers: Readonly<Record<string, string>>, body: string): boolean {
   if (DELIVERY_HEADERS.some((name) => headers[name] !== undefined)) return false;
   const json = jsonOf(body);
-  return json === null || typeof json !== 'object' || Array.isArray(json) || !('event' in json || 'event_id' in json);
+  return !isJsonObject(json) || !('event' in json || 'event_id' in json);
 }
 
 /** `host:port` (an IPv6 host in brackets) as P-CFG's webhooks.listen writes it, or why it is not one. */
@@ -98,7 +98,7 @@ function parseListen(listen: string): { host: string; port: number } | string {
 export class KitReceiver {
   /** The deliveries the target sent, in arrival order: at most keepAtMost (MAX_KEPT_DELIVERIES). */
   readonly deliveries: ReceivedDelivery[] = [];
-  private readonly tally: { strays: number; described: StrayRequest[]; misdirected?: StrayRequest; deliveriesNotKept: number } = {
+  private readonly tally: Omit<StrayTally, 'described' | 'keptAtMost'> & { described: StrayRequest[] } = {
     strays: 0,
     described: [],
     deliveriesNotKept: 0,
@@ -162,14 +162,7 @@ export class KitReceiver {
 
   /** What the listener got that is not in `deliveries`, so far. */
   strays(): StrayTally {
-    const { strays, described, misdirected, deliveriesNotKept } = this.tally;
-    return {
-      strays,
-      described: [...described],
-      ...(misdirected !== undefined ? { misdirected } : {}),
-      keptAtMost: this.keepAtMost,
-      deliveriesNotKept,
-    };
+    return { ...this.tally, described: [...this.tally.described], keptAtMost: this.keepAtMost };
   }
 
   /** From now on, deliveries are answered as `policy` says. */

@@ -105,7 +105,8 @@ export async function reportTraffic(
       resultOf(q, { status: 'skipped', reason: 'not judged from traffic: run sends what judges it' }, () => ({}) as never),
     ),
   );
-  const sides = { client: side(judged.client, clientCatalog()), server: side(judged.server, catalog(), judged.couldNotJudge) };
+  const { reasons: clientReasons, ...client } = side(judged.client, clientCatalog());
+  const { reasons: serverReasons, ...server } = side(judged.server, catalog(), judged.couldNotJudge);
   const { reasons: _, ...report } = reporting.judgement({
     results: [...judged.client, ...judged.server],
     catalog: [...clientCatalog(), ...catalog()],
@@ -116,16 +117,13 @@ export async function reportTraffic(
     catalogs: ['clients/catalog.json', 'suites/catalog.json'],
     options: t.options,
   });
-  const verdict = WORSE[Math.max(WORSE.indexOf(sides.client.verdict), WORSE.indexOf(sides.server.verdict))]!;
-  const reasons = [...sides.client.reasons.map((r) => `client: ${r}`), ...sides.server.reasons.map((r) => `server: ${r}`)];
+  const verdict = WORSE[Math.max(WORSE.indexOf(client.verdict), WORSE.indexOf(server.verdict))]!;
+  const reasons = [...clientReasons.map((r) => `client: ${r}`), ...serverReasons.map((r) => `server: ${r}`)];
   return reporting.end({
     ...report,
     verdict,
     ...(verdict === 'inconclusive' ? { reasons } : {}),
-    sides: {
-      client: { verdict: sides.client.verdict, coverage: sides.client.coverage },
-      server: { verdict: sides.server.verdict, coverage: sides.server.coverage },
-    },
+    sides: { client, server },
   });
 }
 

@@ -24,7 +24,7 @@ export const signCommand = defineCommand({
   ],
   async run(options, io) {
     const secret = secretOption(options.secret, io.env, 'sign');
-    const timestamp = timestampOption(options.timestamp, 'sign');
+    const timestamp = timestampOption(options.timestamp);
     const text = await readBody(io, 'sign', options.file);
     let payload: unknown;
     if (text.trim() !== '') {
@@ -57,12 +57,12 @@ export function secretOption(value: string | undefined, env: Record<string, stri
   return secret;
 }
 
-function timestampOption(text: string, command: string): string {
+function timestampOption(text: string): string {
   if (/^\d{13,}$/.test(text)) {
-    throw new UsageError(`${command}: --timestamp ${text} looks like milliseconds; X-TIMESTAMP is whole seconds (e.g. "$(date +%s)")`);
+    throw new UsageError(`sign: --timestamp ${text} looks like milliseconds; X-TIMESTAMP is whole seconds (e.g. "$(date +%s)")`);
   }
   if (!/^\d+$/.test(text)) {
-    throw new UsageError(`${command}: --timestamp ${JSON.stringify(text)} is not whole UNIX seconds; use e.g. --timestamp "$(date +%s)"`);
+    throw new UsageError(`sign: --timestamp ${JSON.stringify(text)} is not whole UNIX seconds; use e.g. --timestamp "$(date +%s)"`);
   }
   return text;
 }

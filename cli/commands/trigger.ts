@@ -1,6 +1,7 @@
 // `svc-conformance trigger EVENT`: makes the change that fires EVENT on a running sandbox, as a developer
 // would by hand; the sandbox then delivers it to the registered webhook URL.
 import type { Exchange } from '../../core/exchange.js';
+import { isJsonObject } from '../../core/json-of.js';
 import { isWebhookEventName, WEBHOOK_EVENT_NAMES, type WebhookEventName } from '../../core/webhooks.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
@@ -135,7 +136,7 @@ function dataOf(exchange: Exchange): Record<string, unknown> | undefined {
   if (exchange.response === undefined || exchange.response.status < 200 || exchange.response.status > 299) return undefined;
   const json = exchange.response.json as { data?: unknown; return_data?: unknown } | undefined;
   const data = json?.data ?? json?.return_data;
-  return data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
+  return isJsonObject(data) ? data : undefined;
 }
 
 const REGISTRATION = `the webhook registration control request (POST ${OPERATION_PATHS.registerWebhook})`;
