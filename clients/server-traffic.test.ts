@@ -293,6 +293,14 @@ describe('the server side of observed traffic', () => {
     expect(status([balance(200)], 'TENANT-BALANCE')).toBeUndefined();
   });
 
+  it('a body with a number no signer can write canonically (1e400): judged by its bytes, not a crash', () => {
+    const raw = '{"order_amount":1e400,"order_currency":"INR","order_id":"T-9"}';
+    const xs = [exchange({ raw, status: 400, answer: ERROR(400) })];
+    expect(judged(xs).outcomes.filter(([, o]) => o.status === 'failed')).toEqual([]);
+    // It has no canonical text, so a server verifying that may refuse it (P-SIGN-6): AUTH-ACCEPT asks nothing of it.
+    expect(status([exchange({ raw, status: 401, answer: ERROR(401) })], 'AUTH-ACCEPT')).toBe('skipped');
+  });
+
   it('judges nothing the traffic did not show: no repeat, no answer headers kept, no secret', () => {
     const [x] = [exchange({ status: 201, answer: CREATED })];
     expect(status([x], 'DUP-SEQUENTIAL')).toBe('skipped');

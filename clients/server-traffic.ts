@@ -74,10 +74,19 @@ function authDefect(r: ClientRequest, input: ServerTrafficInput): [string, strin
 function signedAs(r: ClientRequest, secret: string): 'canonical' | 'raw' | undefined {
   const [timestamp, signature] = [r.header('x-timestamp'), r.header('x-signature')];
   if (timestamp === undefined || signature === undefined) return undefined;
-  const canonical = r.json === undefined ? undefined : canonicalize(r.json);
+  const canonical = canonicalOf(r.json);
   if (canonical === r.raw.body && hmacSha256Hex(secret, r.raw.body + timestamp) === signature) return 'canonical';
   if (hmacSha256Hex(secret, r.raw.body + timestamp) === signature) return 'raw';
   return canonical !== undefined && hmacSha256Hex(secret, canonical + timestamp) === signature ? 'raw' : undefined;
+}
+
+/** The canonical text of a body, or undefined: not JSON, or a number no signer can write (1e400). */
+function canonicalOf(json: unknown): string | undefined {
+  try {
+    return json === undefined ? undefined : canonicalize(json);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Requests that must be taken: the configured merchant's, canonical, correctly signed, fresh, the first with their signature. */
