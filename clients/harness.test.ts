@@ -4,7 +4,7 @@ import * as http from 'node:http';
 import * as https from 'node:https';
 import nock from 'nock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { manualClock, type ManualClock } from '../core/clock.js';
+import { manualClock, type ManualClock } from '../core/clock-test-support.js';
 import { startSandbox } from '../sandbox/index.js';
 import type { RecordedExchange } from '../sandbox/options.js';
 import { MERCHANT_A, MERCHANT_A_LIVE } from '../sandbox/tenants.js';

@@ -5,7 +5,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manualClock, type ManualClock } from '../core/clock.js';
+import { manualClock, type ManualClock } from '../core/clock-test-support.js';
 import { validateSchema } from '../schemas/index.js';
 import { canonicalize } from '../signer/canonical.js';
 import { judgeReceiver, type ReceiverJudgement } from './receiver-judge.js';

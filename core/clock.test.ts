@@ -1,7 +1,8 @@
 // The clocks tests drive: a manual clock wakes each sleep exactly when advanced past its time, in
 // order, and a sleep abandoned through its signal neither wakes nor counts as waiting.
 import { describe, expect, it } from 'vitest';
-import { manualClock, systemClock } from './clock.js';
+import { systemClock } from './clock.js';
+import { manualClock } from './clock-test-support.js';
 
 describe('manualClock', () => {
   it('stands still until advanced, then wakes each sleep at its own time, earliest first', async () => {

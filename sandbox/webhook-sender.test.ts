@@ -4,7 +4,7 @@
 // moves: a settlement and each retry come when it says, exactly, and nothing waits for them.
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { manualClock, type ManualClock } from '../core/clock.js';
+import { manualClock, type ManualClock } from '../core/clock-test-support.js';
 import { KitReceiver, type ReceivedDelivery } from '../webhooks/receiver.js';
 import { startSandbox, type FaultName, type RunningSandbox } from './index.js';
 import { OPERATION_PATHS } from './paths.js';

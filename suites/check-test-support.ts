@@ -1,5 +1,6 @@
 // Test support: run checks against a real reference sandbox on loopback, without vitest-in-vitest.
-import { virtualClock, type Clock } from '../core/clock.js';
+import { type Clock } from '../core/clock.js';
+import { virtualClock } from '../core/clock-test-support.js';
 import { startSandbox, type RunningSandbox, type StartOptions } from '../sandbox/index.js';
 import type { Check } from './check.js';
 import type { TargetConfig } from './config.js';

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { manualClock, virtualClock } from '../core/clock.js';
+import { manualClock, virtualClock } from '../core/clock-test-support.js';
 import type { TargetConfig } from './config.js';
 import { MAX_REPLAY_RESENDS, replayWindowUsedUp, retryAfterMs, TargetClient } from './http.js';
 import { freeAtRandom } from './used-seconds.js';

@@ -6,7 +6,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { manualClock, type ManualClock } from '../core/clock.js';
+import { manualClock, type ManualClock } from '../core/clock-test-support.js';
 import type { Check, CheckContext } from './check.js';
 import { sandboxTarget } from './check-test-support.js';
 import { contentLength } from './checks/wire.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { virtualClock } from '../core/clock.js';
+import { virtualClock } from '../core/clock-test-support.js';
 import { exchangeOf, madeUpConfig, madeUpContext, type Reply } from './checks/made-up-server-test-support.js';
 import {
   decimalEquals,

@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { manualClock } from '../core/clock.js';
+import { manualClock } from '../core/clock-test-support.js';
 import type { CheckResult } from '../core/report.js';
 import { CheckFailure, defineCheck, type Check, type CheckContext } from './check.js';
 import { operationOf, type TargetConfig } from './config.js';

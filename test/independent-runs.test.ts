@@ -4,7 +4,8 @@
 // no run fails the target for refusing another run's request as a replay, or for a wallet another
 // run moved. (Before: the 2nd and 3rd runs failed 4-8 MUSTs, two at once 8 and 19.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scaledClock, virtualClock, type Clock } from '../core/clock.js';
+import { scaledClock, type Clock } from '../core/clock.js';
+import { virtualClock } from '../core/clock-test-support.js';
 import { buildReport } from '../core/verdict.js';
 import type { Report } from '../core/report.js';
 import { DEFAULT_VARIANT, startSandbox, type RunningSandbox } from '../sandbox/index.js';

@@ -4,7 +4,7 @@
 // the target's failure when the target also took a request signed wrong, or answered a 5xx. Before,
 // each misconfiguration here was NOT CONFORMANT, exit 1, with 39 to 52 MUST failures.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { virtualClock } from '../core/clock.js';
+import { virtualClock } from '../core/clock-test-support.js';
 import { exitCodeOf } from '../core/verdict.js';
 import type { Report } from '../core/report.js';
 import { startSandbox, type FaultName, type RunningSandbox } from '../sandbox/index.js';

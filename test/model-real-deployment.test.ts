@@ -5,7 +5,8 @@
 // the states never reached are named, not claimed. An end-to-end test (`npm run test:e2e`): a
 // deployment with other traffic on its wallet, and two runs against it at once.
 import { describe, expect, it } from 'vitest';
-import { systemClock, virtualClock } from '../core/clock.js';
+import { systemClock } from '../core/clock.js';
+import { virtualClock } from '../core/clock-test-support.js';
 import type { FaultName } from '../sandbox/index.js';
 import { OPERATION_PATHS } from '../sandbox/paths.js';
 import { modelChecks } from '../suites/checks/model.js';

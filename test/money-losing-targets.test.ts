@@ -7,7 +7,7 @@
 // Run and sandbox share a virtual clock: the quiet looks after each miss take no real time.
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../core/report.js';
-import { virtualClock } from '../core/clock.js';
+import { virtualClock } from '../core/clock-test-support.js';
 import { type RunningSandbox, startSandbox } from '../sandbox/index.js';
 import type { RecordedExchange } from '../sandbox/options.js';
 import { runNumberAt } from '../suites/settings.js';

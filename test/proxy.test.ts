@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { InterruptSignal } from '../cli/interrupt.js';
-import { manualClock } from '../core/clock.js';
+import { manualClock } from '../core/clock-test-support.js';
 import type { Report } from '../core/report.js';
 import { startSandbox, type FaultName } from '../sandbox/index.js';
 import { BIN, cliEnv, runCli, spawnServe, type ServedSandbox } from './cli-harness.js';

@@ -3,7 +3,7 @@
 // report. An end-to-end test of the runner (suites/runner.test.ts tests its scheduling with fake
 // checks): two whole runs take seconds, so it runs with `npm run test:e2e`.
 import { afterAll, describe, expect, it } from 'vitest';
-import { virtualClock } from '../core/clock.js';
+import { virtualClock } from '../core/clock-test-support.js';
 import { buildReport } from '../core/verdict.js';
 import { startSandbox } from '../sandbox/index.js';
 import type { RecordedExchange } from '../sandbox/options.js';

@@ -6,7 +6,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { manualClock, type ManualClock } from '../core/clock.js';
+import { manualClock, type ManualClock } from '../core/clock-test-support.js';
 import type { Report } from '../core/report.js';
 import { ACK_WITHIN_MS } from '../core/webhooks.js';
 import { MERCHANT_A, MERCHANT_A_LIVE, MERCHANT_B } from '../sandbox/tenants.js';

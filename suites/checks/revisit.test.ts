@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { FaultName } from '../../sandbox/faults.js';
 import { sandboxTarget } from '../check-test-support.js';
 import { modelChecks } from './model.js';
-import { virtualClock } from '../../core/clock.js';
+import { virtualClock } from '../../core/clock-test-support.js';
 import { noteWritten, writtenBy } from '../written.js';
 import { exchangeOf, judge, madeUpConfig, madeUpContext } from './made-up-server-test-support.js';
 import { revisitChecks } from './revisit.js';

@@ -2,7 +2,7 @@
 // virtual clock. The target delivers each payout's events as a correct sender does (canonical body,
 // signed, retried after 1, 2, 4, 8 s) unless the test changes one thing: the events it sends, one
 // attempt as sent, its retry delays, or what Payout Status answers.
-import { virtualClock } from '../../core/clock.js';
+import { virtualClock } from '../../core/clock-test-support.js';
 import { EVENT_ID_HEADER, WEBHOOK_EVENTS, type WebhookEventName } from '../../core/webhooks.js';
 import { canonicalize } from '../../signer/canonical.js';
 import { hmacSha256Hex } from '../../signer/sign.js';

@@ -2,7 +2,8 @@
 // paths answer 404, counted, so a test sees that nothing sandbox-only reached it.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { virtualClock, type Clock } from '../../core/clock.js';
+import { type Clock } from '../../core/clock.js';
+import { virtualClock } from '../../core/clock-test-support.js';
 import { startSandbox, type RunningSandbox, type StartOptions } from '../../sandbox/index.js';
 import { checkRunner, type SandboxTarget } from '../check-test-support.js';
 import type { TargetConfig } from '../config.js';
