@@ -1,8 +1,11 @@
 import { createServer } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startProxy } from './proxy.js';
 
+const reached: string[] = [];
 const upstream = createServer((req, res) => {
+  reached.push(req.url!);
   req.resume().on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":true}'));
 });
 await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
@@ -46,5 +49,39 @@ describe('the proxy keeps what it judges bounded, however long it runs', () => {
     expect(kept).toBeLessThanOrEqual(400);
     expect(proxy.exchanges.length).toBeGreaterThan(5);
     expect(proxy.exchanges.length + proxy.notKept).toBe(100);
+  });
+});
+
+describe('the proxy forwards paths only', () => {
+  it('refuses a target naming a host of its own (absolute-form) with 400, forwarding nothing; a path that looks like one goes on', async () => {
+    const lines: string[] = [];
+    const proxy = await startProxy({
+      upstream: upstreamUrl,
+      host: '127.0.0.1',
+      port: 0,
+      onExchange: (_, l) => void lines.push(String(l.status)),
+    });
+    const raw = (target: string) =>
+      new Promise<string>((resolve) => {
+        const socket = connect(Number(new URL(proxy.url).port), '127.0.0.1', () =>
+          socket.write(`GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`),
+        );
+        let answer = '';
+        socket
+          .setEncoding('utf8')
+          .on('data', (c: string) => (answer += c))
+          .on('close', () => resolve(answer));
+      });
+    reached.length = 0;
+    try {
+      const refused = await raw('http://elsewhere.example/api/v3/banking/balance');
+      expect(refused).toMatch(/^HTTP\/1\.1 400 /);
+      expect(refused).toMatch(/"code":400,"message":"svc-conformance proxy: forwards paths only/);
+      expect(await raw('//elsewhere.example/x')).toMatch(/^HTTP\/1\.1 200 /);
+      expect(reached).toEqual(['//elsewhere.example/x']);
+      expect([proxy.seen, proxy.notForwarded, lines[0]]).toEqual([2, 1, '400 (not a path: not forwarded)']);
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -30,6 +30,8 @@ export interface RunningProxy {
   notKept: number;
   /** Requests the upstream never answered (refused, reset, TLS): the client got a 502. */
   upstreamFailures: number;
+  /** Requests not for a path (absolute-form, as sent to an HTTP proxy): refused 400, never forwarded. */
+  notForwarded: number;
   seen: number;
   close(): Promise<void>;
 }
@@ -72,7 +74,7 @@ function upstreamRequest(req: IncomingMessage, sent: Array<[string, string]>, up
 export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const https = options.upstream.protocol === 'https:';
   const agent = https ? new HttpsAgent({ keepAlive: true, ...(options.ca ? { ca: options.ca } : {}) }) : new HttpAgent({ keepAlive: true });
-  const state = { exchanges: [] as ObservedExchange[], notKept: 0, upstreamFailures: 0, seen: 0 };
+  const state = { exchanges: [] as ObservedExchange[], notKept: 0, upstreamFailures: 0, notForwarded: 0, seen: 0 };
   const bound = options.keep ?? KEEP_AT_MOST;
   let keptBytes = 0;
 
@@ -124,8 +126,19 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     options.onExchange(x, { ...line, status });
   };
 
+  // A target that is not a path names a host of its own (absolute-form): sent on, it could reach elsewhere.
+  const refuse = (req: IncomingMessage, res: ServerResponse) => {
+    state.seen++;
+    state.notForwarded++;
+    req.resume();
+    const message = `svc-conformance proxy: forwards paths only, not ${JSON.stringify(req.url)}: use the proxy as the base URL, not as an HTTP proxy`;
+    res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ status: false, code: 400, message }));
+    options.onExchange(undefined, { method: req.method ?? 'GET', path: req.url ?? '', status: '400 (not a path: not forwarded)' });
+  };
   // A request without Host is forwarded too (the upstream gets one): judging it is the point, refusing it is not.
-  const server = createServer({ requireHostHeader: false }, (req, res) => void forward(req, res).catch(() => res.destroy()));
+  const server = createServer({ requireHostHeader: false }, (req, res) =>
+    req.url?.startsWith('/') ? void forward(req, res).catch(() => res.destroy()) : refuse(req, res),
+  );
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(options.port, options.host, resolve));
   const { address, port } = server.address() as AddressInfo;
   return Object.assign(state, {

@@ -112,6 +112,7 @@ export const proxyCommand = defineCommand({
       ...(proxy.notKept > 0
         ? [`${proxy.notKept} exchange(s) not kept (a body over 1 MiB, or beyond the first 10,000 exchanges or 256 MiB) were not judged`]
         : []),
+      ...(proxy.notForwarded > 0 ? [`${proxy.notForwarded} request(s) not for a path were refused 400 and not forwarded`] : []),
       ...(proxy.upstreamFailures > 0
         ? [`${proxy.upstreamFailures} request(s) the upstream never answered got 502 from the proxy and were not judged`]
         : []),
