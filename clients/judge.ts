@@ -3,7 +3,7 @@ import type { CheckResult, Report, Requirement } from '../core/report.js';
 import { buildReport, type BuildInput } from '../core/verdict.js';
 import type { RecordedExchange } from '../sandbox/options.js';
 import { requirementsIn } from '../suites/catalog.js';
-import { redactor } from '../suites/redact.js';
+import { createRedactor } from '../common/redact.js';
 import * as each from './rules.js';
 import type { JudgeContext, RuleOutcome } from './rules.js';
 import * as across from './sequence-rules.js';
@@ -54,14 +54,13 @@ interface JudgeInput {
   exchanges: readonly RecordedExchange[];
   /** Where the client was pointed, for the evidence's URLs. */
   baseUrl: string;
-  merchant: { apiKey: string; secretKey: string };
+  /** Without the secret (traffic judged without a config) the rules that need it are skipped. */
+  merchant: { apiKey: string; secretKey?: string };
   otherEnvironment: { apiKeys: readonly string[]; walletIds: readonly string[] };
   toleranceSeconds: number;
   /** 'own' (verify-client): only requests with the run merchant's key or secret (own-traffic.ts), the rest
    * counted, never judged; 'all' (default, the in-process harness nothing else can reach): every request. */
   judge?: 'own' | 'all';
-  /** Rules not judged, and why (no secret to verify signatures with): skipped, never run. */
-  notJudged?: { ids: readonly string[]; reason: string };
 }
 
 interface ClientJudgement {
@@ -79,13 +78,17 @@ interface ClientJudgement {
 
 /** What the rules read: the client's own requests, classified, and the input's facts. */
 function contextOf(input: JudgeInput): { ctx: JudgeContext; foreign: readonly RecordedExchange[] } {
-  const { own, foreign } = input.judge === 'own' ? ownTraffic(input.exchanges, input.merchant) : { own: input.exchanges, foreign: [] };
+  const { apiKey, secretKey } = input.merchant;
+  const { own, foreign } =
+    input.judge === 'own' && secretKey !== undefined
+      ? ownTraffic(input.exchanges, { apiKey, secretKey })
+      : { own: input.exchanges, foreign: [] };
   // Everything the sandbox handled tells when the client's requests can have arrived (traffic.ts).
   const requests = classify(own, input.exchanges);
   const ctx: JudgeContext = {
     requests,
     api: requests.filter((r) => !r.sandboxPage),
-    secretKey: input.merchant.secretKey,
+    secretKey,
     otherEnvironmentKeys: input.otherEnvironment.apiKeys,
     otherEnvironmentWallets: input.otherEnvironment.walletIds,
     toleranceSeconds: input.toleranceSeconds,
@@ -98,16 +101,14 @@ export function brokenOnItsOwn(input: JudgeInput): string[] {
   const { ctx } = contextOf(input);
   return ctx.api.length === 0
     ? []
-    : RULES.filter(([id, rule]) => PER_REQUEST_RULES.has(id) && !input.notJudged?.ids.includes(id) && rule(ctx).status === 'failed').map(
-        ([id]) => id,
-      );
+    : RULES.filter(([id, rule]) => PER_REQUEST_RULES.has(id) && rule(ctx).status === 'failed').map(([id]) => id);
 }
 
 /** Judges a client by the requests it sent (P-CLIENT-1…8). */
 export function judgeClient(input: JudgeInput): ClientJudgement {
   const { ctx, foreign } = contextOf(input);
   const { requests } = ctx;
-  const redact = redactor({ merchant: { ...input.merchant, walletId: '' } });
+  const redact = createRedactor({ secrets: [input.merchant.secretKey] });
   const titles = new Map(clientCatalog().map((r) => [r.id, r.title]));
   const result = (id: string, outcome: RuleOutcome) =>
     resultOf({ id, title: titles.get(id) ?? id }, outcome, (r) => asEvidence(r, input.baseUrl, redact, input.merchant.secretKey));
@@ -117,16 +118,8 @@ export function judgeClient(input: JudgeInput): ClientJudgement {
       ? { status: 'passed' }
       : { status: 'failed', message: 'the client sent no request of its own to SVC_BASE_URL', offending: [] },
   );
-  const { notJudged } = input;
   const results = RULES.map(([id, rule]) =>
-    result(
-      id,
-      ctx.api.length === 0
-        ? { status: 'skipped', reason: 'the client sent no request' }
-        : notJudged?.ids.includes(id)
-          ? { status: 'skipped', reason: notJudged.reason }
-          : rule(ctx),
-    ),
+    result(id, ctx.api.length === 0 ? { status: 'skipped', reason: 'the client sent no request' } : rule(ctx)),
   );
   const note = foreignNote(foreign);
   return {

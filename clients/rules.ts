@@ -13,7 +13,8 @@ export interface JudgeContext {
   requests: ClientRequest[];
   /** The client's API requests: everything but the sandbox's own pages. */
   api: ClientRequest[];
-  secretKey: string;
+  /** The merchant's secret; without it (traffic judged without a config) the rules that need it are skipped. */
+  secretKey: string | undefined;
   /** Identifiers of the other environment, which the sandbox knows only to refuse. */
   otherEnvironmentKeys: readonly string[];
   otherEnvironmentWallets: readonly string[];
@@ -21,6 +22,9 @@ export interface JudgeContext {
 }
 
 export type RuleOutcome = Outcome<ClientRequest>;
+
+/** Why a rule that needs the merchant's secret was not judged (P-TRAFFIC-2). */
+export const NO_SECRET = 'no secret to verify signatures with: give --config or SVC_SECRET_KEY';
 
 const pass: RuleOutcome = { status: 'passed' };
 
@@ -81,23 +85,25 @@ export function operation(ctx: JudgeContext): RuleOutcome {
 
 /** P-CLIENT-2: the HMAC of exactly the bytes sent; a mismatch is explained by diagnose. */
 export function signature(ctx: JudgeContext): RuleOutcome {
+  const secret = ctx.secretKey;
+  if (secret === undefined) return { status: 'skipped', reason: NO_SECRET };
   return each(
     ctx,
     (r, explain) => {
       const timestamp = r.header('x-timestamp');
       const sig = r.header('x-signature');
       if (timestamp === undefined || sig === undefined) return undefined; // CLIENT-HEADERS reports it
-      if (sig === hmacSha256Hex(ctx.secretKey, r.raw.body + timestamp)) return undefined;
+      if (sig === hmacSha256Hex(secret, r.raw.body + timestamp)) return undefined;
       // A byte-order mark before the body: diagnose explains the text after it; the mark is said here.
       const text = withoutByteOrderMark(r.raw.body);
       const mark = text !== r.raw.body;
-      if (mark && sig === hmacSha256Hex(ctx.secretKey, text + timestamp))
+      if (mark && sig === hmacSha256Hex(secret, text + timestamp))
         return `the signature does not cover the bytes sent: they begin with a ${BYTE_ORDER_MARK_TEXT} that was not signed, so a server verifying the bytes it receives refuses the request`;
       if (!explain) return 'the signature does not cover the bytes sent';
       const apiKey = r.header('x-api-key');
       const before = mark ? `; they begin with a ${BYTE_ORDER_MARK_TEXT}` : '';
       try {
-        const d = diagnose({ body: text, timestamp, signature: sig, secret: ctx.secretKey, ...(apiKey ? { apiKey } : {}) });
+        const d = diagnose({ body: text, timestamp, signature: sig, secret, ...(apiKey ? { apiKey } : {}) });
         return d.variants.length > 0
           ? `the signature does not cover the bytes sent${before}; diagnose: ${d.variants.join(' + ')}`
           : `the signature does not cover the bytes sent${before}, and no known variant explains it (${d.detail.likelyCauses[0] ?? 'wrong secret'})`;
@@ -132,7 +138,9 @@ export function canonicalBody(ctx: JudgeContext): RuleOutcome {
       if (!explain) return mark ?? 'the body is not the canonical text of its payload';
       // How the text differs: diagnose a signature made over the body as sent.
       const timestamp = /^\d+$/.test(r.header('x-timestamp') ?? '') ? r.header('x-timestamp')! : '0';
-      const d = diagnose({ body: text, timestamp, signature: hmacSha256Hex(ctx.secretKey, text + timestamp), secret: ctx.secretKey });
+      // Any key will do: the text is signed and diagnosed with the same one, so only how it differs shows.
+      const key = ctx.secretKey ?? 'any key';
+      const d = diagnose({ body: text, timestamp, signature: hmacSha256Hex(key, text + timestamp), secret: key });
       const how = d.variants.filter((v) => v !== 'canonical');
       const notCanonical = `the body is not the canonical text of its payload${how.length > 0 ? `: ${how.join(' + ')}` : ''}`;
       return mark ? `${mark}; after it, ${notCanonical}` : `${notCanonical} (${whatServersDo(r, ctx.secretKey, canonical)})`;
@@ -143,11 +151,12 @@ export function canonicalBody(ctx: JudgeContext): RuleOutcome {
 
 /** What servers make of a non-canonical body: a raw-bytes verifier (like the sandbox) takes a signature over
  * the bytes sent, a re-canonicalizing one over the canonical text; the sandbox's own answer is what happened. */
-function whatServersDo(r: ClientRequest, secretKey: string, canonical: string): string {
+function whatServersDo(r: ClientRequest, secretKey: string | undefined, canonical: string): string {
   const timestamp = r.header('x-timestamp');
   const sig = r.header('x-signature');
   const sandbox = `the sandbox, which verifies the raw bytes, answered ${r.raw.status}`;
   if (timestamp === undefined || sig === undefined) return `unsigned, so no server takes it; ${sandbox}`;
+  if (secretKey === undefined) return `with no secret, which text its signature covers is not known; the server answered ${r.raw.status}`;
   if (sig === hmacSha256Hex(secretKey, r.raw.body + timestamp))
     return `its signature covers these bytes: a server verifying raw bytes takes it (${sandbox}), one that re-canonicalizes refuses it`;
   if (sig === hmacSha256Hex(secretKey, canonical + timestamp))
@@ -193,6 +202,7 @@ export function noReuse(ctx: JudgeContext): RuleOutcome {
 
 /** P-CLIENT: the secret never on the wire, in any form the redactor knows (as is, URL-encoded, hex, base64, inside Basic auth). */
 export function noSecret(ctx: JudgeContext): RuleOutcome {
+  if (ctx.secretKey === undefined) return { status: 'skipped', reason: NO_SECRET };
   const has = secretFinder([ctx.secretKey]);
   return failures(
     ctx.requests.flatMap((r): Array<[ClientRequest, string]> => {

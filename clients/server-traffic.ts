@@ -6,6 +6,7 @@ import { isValid, validateSchema, type SchemaId } from '../schemas/index.js';
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import type { Outcome } from './result.js';
+import { NO_SECRET } from './rules.js';
 import { describe, field, type ClientRequest } from './traffic.js';
 
 type ServerOutcome = Outcome<ClientRequest>;
@@ -26,7 +27,7 @@ const FRESH_SECONDS = 30;
 const answered = (r: ClientRequest) => r.raw.status !== 0;
 const ok = (r: ClientRequest) => r.raw.status >= 200 && r.raw.status < 300;
 const NOT_EXERCISED: ServerOutcome = { status: 'skipped', reason: 'the traffic did not exercise it' };
-const NO_SECRET: ServerOutcome = { status: 'skipped', reason: 'no secret to verify signatures with: give --config or SVC_SECRET_KEY' };
+const WITHOUT_SECRET: ServerOutcome = { status: 'skipped', reason: NO_SECRET };
 
 /** Passes when every request `applies` to holds; fails with those that do not; skipped when none applies. */
 function rule(requests: readonly ClientRequest[], applies: (r: ClientRequest) => boolean, wrong: (r: ClientRequest) => string | undefined) {
@@ -345,7 +346,7 @@ export function judgeServerTraffic(input: ServerTrafficInput): { outcomes: Array
     ],
   ];
   const outcomes = rows.map(([id, applies, wrong]): [string, ServerOutcome] => [id, rule(api, applies, wrong)]);
-  const accept = input.merchant === undefined ? NO_SECRET : outcomes.find(([id]) => id === 'AUTH-ACCEPT')![1];
+  const accept = input.merchant === undefined ? WITHOUT_SECRET : outcomes.find(([id]) => id === 'AUTH-ACCEPT')![1];
   // Every correctly signed request refused, none taken: the configured secret is likely not the server's (P-CLI v1.3).
   const misconfigured = accept.status === 'failed' && accept.offending.length === signed.size;
   return {

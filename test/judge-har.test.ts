@@ -172,6 +172,38 @@ describe.concurrent('judge --har', () => {
     expect(report.sides?.server.verdict).toBe('conformant');
   });
 
+  it('without a config, a client that signs a body not canonical: no claim on what its signature covers, and no signature shown', async () => {
+    const { dir, secret } = await recordedClient();
+    const config = JSON.parse(readFileSync(join(dir, 'target.json'), 'utf8')) as { baseUrl: string; merchant: { apiKey: string } };
+    const body = JSON.stringify({ order_id: 'PRETTY-2', order_amount: '10.00', order_currency: 'INR' }, null, 2);
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const signature = createHmac('sha256', secret).update(`${body}${timestamp}`).digest('hex');
+    const headers = {
+      'content-type': 'application/json',
+      'x-api-key': config.merchant.apiKey,
+      'x-timestamp': timestamp,
+      'x-signature': signature,
+    };
+    const entry = {
+      startedDateTime: new Date().toISOString(),
+      time: 3,
+      request: {
+        method: 'POST',
+        url: `${config.baseUrl}/api/v3/pg/order/create`,
+        headers: Object.entries(headers).map(([name, value]) => ({ name, value })),
+        postData: { text: body },
+      },
+      response: { status: 400, headers: [{ name: 'content-type', value: 'application/json' }], content: { text: '{"status":false}' } },
+    };
+    writeFileSync(join(dir, 'traffic.har'), JSON.stringify({ log: { version: '1.2', entries: [entry] } }));
+    const { report } = await judge(dir);
+    const canonical = report.requirements.find((r) => r.id === 'CLIENT-CANONICAL-BODY');
+    expect(canonical?.status).toBe('failed');
+    expect(canonical?.evidence[0]?.message).toMatch(/with no secret, which text its signature covers is not known/);
+    for (const file of ['report.json', 'junit.xml', 'report.html'])
+      expect(readFileSync(join(dir, 'out', file), 'utf8')).not.toContain(signature);
+  });
+
   it('refuses what is not a HAR with one line and exit 2', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-judge-'));
     writeFileSync(join(dir, 'not.har'), '<html>');

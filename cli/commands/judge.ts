@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { brokenOnItsOwn, clientCatalog, judgeClient, judgementReport } from '../../clients/judge.js';
 import { harEntries, harTraffic, type ObservedExchange } from '../../clients/har-input.js';
 import { resultOf } from '../../clients/result.js';
@@ -14,9 +13,6 @@ import { readText, UsageError } from '../io.js';
 import { defineCommand } from '../options.js';
 import { Reporting, reportOptions } from '../reporting.js';
 
-/** The client rules that need the merchant's secret: without it they are not judged (P-TRAFFIC-2). */
-const NEED_SECRET = ['CLIENT-SIGNATURE', 'CLIENT-NO-SECRET'];
-const NO_SECRET = 'no secret to verify signatures with: give --config or SVC_SECRET_KEY';
 const WORSE: readonly Verdict[] = ['conformant', 'inconclusive', 'not-conformant'];
 
 export const judgeCommand = defineCommand({
@@ -127,23 +123,19 @@ export async function reportTraffic(
   });
 }
 
-/** Without the secret, one nobody holds: the rules that need it are set aside. */
-const NOBODYS_SECRET = randomBytes(32).toString('hex');
-
 /** What the judges of either side are given from the config, or without one. */
 function clientInput(exchanges: readonly ObservedExchange[], baseUrl: string, config: TargetConfig | undefined) {
   const merchant = config?.merchant;
   return {
     exchanges,
     baseUrl,
-    merchant: merchant ?? { apiKey: '', secretKey: NOBODYS_SECRET },
+    merchant: merchant ?? { apiKey: '' },
     otherEnvironment: {
       apiKeys: [config?.otherEnvironment?.apiKey ?? []].flat(),
       walletIds: [config?.otherEnvironment?.walletId ?? []].flat(),
     },
     toleranceSeconds: config !== undefined ? toleranceOf(config) : DEFAULT_TOLERANCE_SECONDS,
     judge: merchant !== undefined ? ('own' as const) : ('all' as const),
-    ...(merchant === undefined ? { notJudged: { ids: NEED_SECRET, reason: NO_SECRET } } : {}),
   };
 }
 
