@@ -7,5 +7,6 @@ import { join } from 'node:path';
 export default function setup(): () => void {
   const root = mkdtempSync(join(tmpdir(), 'svc-tests-'));
   process.env.TMPDIR = root;
-  return () => rmSync(root, { recursive: true, force: true });
+  // A process a test started may still be writing as the run ends: removal tries again briefly.
+  return () => rmSync(root, { recursive: true, force: true, maxRetries: 5 });
 }
