@@ -85,6 +85,32 @@ const judge = async (dir: string, ...extra: string[]) => {
 };
 const failed = (report: Report) => report.requirements.filter((r) => r.status === 'failed').map((r) => r.id);
 
+/** The recording replaced by one Create Order sending `body`, signed over `signed` now; the signature is returned. */
+function oneCreate(dir: string, secret: string, signed: string, body: string, answer: { status: number; text: string }): string {
+  const config = JSON.parse(readFileSync(join(dir, 'target.json'), 'utf8')) as { baseUrl: string; merchant: { apiKey: string } };
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = createHmac('sha256', secret).update(`${signed}${timestamp}`).digest('hex');
+  const headers = {
+    'content-type': 'application/json',
+    'x-api-key': config.merchant.apiKey,
+    'x-timestamp': timestamp,
+    'x-signature': signature,
+  };
+  const entry = {
+    startedDateTime: new Date().toISOString(),
+    time: 3,
+    request: {
+      method: 'POST',
+      url: `${config.baseUrl}/api/v3/pg/order/create`,
+      headers: Object.entries(headers).map(([name, value]) => ({ name, value })),
+      postData: { text: body },
+    },
+    response: { status: answer.status, headers: [{ name: 'content-type', value: 'application/json' }], content: { text: answer.text } },
+  };
+  writeFileSync(join(dir, 'traffic.har'), JSON.stringify({ log: { version: '1.2', entries: [entry] } }));
+  return signature;
+}
+
 describe.concurrent('judge --har', () => {
   it('a conforming client and server: both sides conformant, each on what the traffic exercised; no secret in any report', async () => {
     const { dir, secret } = await recordedClient();
@@ -137,35 +163,10 @@ describe.concurrent('judge --har', () => {
 
   it("explains a signature that does not match with diagnose's variants (P-TRAFFIC-2)", async () => {
     const { dir, secret } = await recordedClient();
-    const config = JSON.parse(readFileSync(join(dir, 'target.json'), 'utf8')) as { baseUrl: string; merchant: { apiKey: string } };
     const order = { order_id: 'PRETTY-1', order_amount: '10.00', order_currency: 'INR' };
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const signature = createHmac('sha256', secret)
-      .update(`${canonicalize(order)}${timestamp}`)
-      .digest('hex');
-    const headers = {
-      'content-type': 'application/json',
-      accept: 'application/json',
-      'x-api-key': config.merchant.apiKey,
-      'x-timestamp': timestamp,
-      'x-signature': signature,
-    };
-    const entry = {
-      startedDateTime: new Date().toISOString(),
-      time: 3,
-      request: {
-        method: 'POST',
-        url: `${config.baseUrl}/api/v3/pg/order/create`,
-        headers: Object.entries(headers).map(([name, value]) => ({ name, value })),
-        postData: { text: JSON.stringify(order, null, 2) },
-      },
-      response: {
-        status: 401,
-        headers: [{ name: 'content-type', value: 'application/json' }],
-        content: { text: '{"status":false,"code":401,"message":"bad signature"}' },
-      },
-    };
-    writeFileSync(join(dir, 'traffic.har'), JSON.stringify({ log: { version: '1.2', entries: [entry] } }));
+    const answer = { status: 401, text: '{"status":false,"code":401,"message":"bad signature"}' };
+    // Signed over the canonical text, sent pretty-printed.
+    oneCreate(dir, secret, canonicalize(order), JSON.stringify(order, null, 2), answer);
     const { report } = await judge(dir, '--config', 'target.json');
     const evidence = report.requirements.find((r) => r.id === 'CLIENT-SIGNATURE')?.evidence[0];
     expect(evidence?.message).toMatch(/the signature does not cover the bytes sent; diagnose: body-not-canonical/);
@@ -174,28 +175,8 @@ describe.concurrent('judge --har', () => {
 
   it('without a config, a client that signs a body not canonical: no claim on what its signature covers, and no signature shown', async () => {
     const { dir, secret } = await recordedClient();
-    const config = JSON.parse(readFileSync(join(dir, 'target.json'), 'utf8')) as { baseUrl: string; merchant: { apiKey: string } };
     const body = JSON.stringify({ order_id: 'PRETTY-2', order_amount: '10.00', order_currency: 'INR' }, null, 2);
-    const timestamp = String(Math.floor(Date.now() / 1000));
-    const signature = createHmac('sha256', secret).update(`${body}${timestamp}`).digest('hex');
-    const headers = {
-      'content-type': 'application/json',
-      'x-api-key': config.merchant.apiKey,
-      'x-timestamp': timestamp,
-      'x-signature': signature,
-    };
-    const entry = {
-      startedDateTime: new Date().toISOString(),
-      time: 3,
-      request: {
-        method: 'POST',
-        url: `${config.baseUrl}/api/v3/pg/order/create`,
-        headers: Object.entries(headers).map(([name, value]) => ({ name, value })),
-        postData: { text: body },
-      },
-      response: { status: 400, headers: [{ name: 'content-type', value: 'application/json' }], content: { text: '{"status":false}' } },
-    };
-    writeFileSync(join(dir, 'traffic.har'), JSON.stringify({ log: { version: '1.2', entries: [entry] } }));
+    const signature = oneCreate(dir, secret, body, body, { status: 400, text: '{"status":false}' });
     const { report } = await judge(dir);
     const canonical = report.requirements.find((r) => r.id === 'CLIENT-CANONICAL-BODY');
     expect(canonical?.status).toBe('failed');
