@@ -85,3 +85,32 @@ describe('the proxy forwards paths only', () => {
     }
   });
 });
+
+describe('an upload the client abandons', () => {
+  it('is counted as seen and not kept, and its line is printed, when the upstream answered before the body ended', async () => {
+    const early = createServer((_, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"status":true}'));
+    await new Promise<void>((resolve) => early.listen(0, '127.0.0.1', resolve));
+    const lines: string[] = [];
+    let told!: () => void;
+    const line = new Promise<void>((resolve) => (told = resolve));
+    const proxy = await startProxy({
+      upstream: new URL(`http://127.0.0.1:${(early.address() as { port: number }).port}`),
+      host: '127.0.0.1',
+      port: 0,
+      onExchange: (_, l) => (lines.push(String(l.status)), told()),
+    });
+    try {
+      const socket = connect(Number(new URL(proxy.url).port), '127.0.0.1', () =>
+        socket.write('POST /api/v3/banking/balance HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{"svc_wallet_id"'),
+      );
+      // The answer arrives though the body never ends; then the client goes.
+      await new Promise<void>((resolve) => socket.once('data', () => resolve()));
+      socket.destroy();
+      await line;
+      expect([proxy.seen, proxy.notKept, proxy.exchanges.length, lines]).toEqual([1, 1, 0, ['200']]);
+    } finally {
+      await proxy.close();
+      await new Promise((resolve) => early.close(resolve));
+    }
+  });
+});

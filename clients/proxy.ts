@@ -1,6 +1,13 @@
 // The traffic proxy (P-TRAFFIC-1): forwards each request to the upstream and its answer back, changing
 // nothing but the framing and Host, and keeps what it saw, bounded, for the judges of observed traffic.
-import { Agent as HttpAgent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  type ClientRequest,
+  Agent as HttpAgent,
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { ObservedExchange } from './har-input.js';
@@ -36,18 +43,30 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
-/** What a stream carries, read alongside whoever it is piped to: at most `max` bytes (undefined when longer). */
+/** What a stream carries, read alongside whoever it is piped to: at most `max` bytes (undefined when longer,
+ * or cut off before its end: a client gone mid-upload). */
 function kept(stream: IncomingMessage, max = MAX_KEPT_BODY): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     stream.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size <= max) chunks.push(chunk);
     });
     stream.on('end', () => resolve(size <= max ? Buffer.concat(chunks).toString('utf8') : undefined));
-    stream.on('error', reject);
+    stream.on('close', () => resolve(undefined));
   });
+}
+
+/** The request's body piped upstream and kept; one the client never finished (its connection gone once the
+ * answer was out) is cut off upstream too, and not kept. */
+function sendBody(req: IncomingMessage, out: ClientRequest): Promise<string | undefined> {
+  const body = kept(req);
+  const gone = () => req.complete || (req.destroy(), out.destroy());
+  req.socket.once('close', gone);
+  req.once('end', () => req.socket.off('close', gone));
+  req.pipe(out);
+  return body;
 }
 
 const endToEnd = (raw: string[]): Array<[string, string]> =>
@@ -83,8 +102,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const sentHeaders = endToEnd(req.rawHeaders);
     const out = upstreamRequest(req, sentHeaders, options.upstream, agent);
     const answered = new Promise<IncomingMessage>((resolve, reject) => out.on('response', resolve).on('error', reject));
-    const body = kept(req);
-    req.pipe(out);
+    const body = sendBody(req, out);
     const line = { method: req.method ?? 'GET', path: req.url ?? '/' };
     state.seen++;
     let answer: IncomingMessage;
