@@ -61,6 +61,8 @@ interface JudgeInput {
   /** 'own' (verify-client): only requests with the run merchant's key or secret (own-traffic.ts), the rest
    * counted, never judged; 'all' (default, the in-process harness nothing else can reach): every request. */
   judge?: 'own' | 'all';
+  /** Who answered, as explanations name it (default: the kit's sandbox, which verifies the raw bytes). */
+  server?: string;
 }
 
 interface ClientJudgement {
@@ -92,6 +94,7 @@ function contextOf(input: JudgeInput): { ctx: JudgeContext; foreign: readonly Re
     otherEnvironmentKeys: input.otherEnvironment.apiKeys,
     otherEnvironmentWallets: input.otherEnvironment.walletIds,
     toleranceSeconds: input.toleranceSeconds,
+    server: input.server ?? 'the sandbox, which verifies the raw bytes,',
   };
   return { ctx, foreign };
 }

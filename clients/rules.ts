@@ -19,6 +19,8 @@ export interface JudgeContext {
   otherEnvironmentKeys: readonly string[];
   otherEnvironmentWallets: readonly string[];
   toleranceSeconds: number;
+  /** Who answered, as an explanation names it: the kit's sandbox, or the server traffic was observed with. */
+  server: string;
 }
 
 export type RuleOutcome = Outcome<ClientRequest>;
@@ -143,20 +145,20 @@ export function canonicalBody(ctx: JudgeContext): RuleOutcome {
       const d = diagnose({ body: text, timestamp, signature: hmacSha256Hex(key, text + timestamp), secret: key });
       const how = d.variants.filter((v) => v !== 'canonical');
       const notCanonical = `the body is not the canonical text of its payload${how.length > 0 ? `: ${how.join(' + ')}` : ''}`;
-      return mark ? `${mark}; after it, ${notCanonical}` : `${notCanonical} (${whatServersDo(r, ctx.secretKey, canonical)})`;
+      return mark ? `${mark}; after it, ${notCanonical}` : `${notCanonical} (${whatServersDo(r, ctx, canonical)})`;
     },
     'the canonical text: keys sorted, compact, "/" and non-ASCII unescaped (P-SIGN-1)',
   );
 }
 
 /** What servers make of a non-canonical body: a raw-bytes verifier (like the sandbox) takes a signature over
- * the bytes sent, a re-canonicalizing one over the canonical text; the sandbox's own answer is what happened. */
-function whatServersDo(r: ClientRequest, secretKey: string | undefined, canonical: string): string {
+ * the bytes sent, a re-canonicalizing one over the canonical text; the server's own answer is what happened. */
+function whatServersDo(r: ClientRequest, { secretKey, server }: JudgeContext, canonical: string): string {
   const timestamp = r.header('x-timestamp');
   const sig = r.header('x-signature');
-  const sandbox = `the sandbox, which verifies the raw bytes, answered ${r.raw.status}`;
+  const sandbox = `${server} answered ${r.raw.status}`;
   if (timestamp === undefined || sig === undefined) return `unsigned, so no server takes it; ${sandbox}`;
-  if (secretKey === undefined) return `with no secret, which text its signature covers is not known; the server answered ${r.raw.status}`;
+  if (secretKey === undefined) return `with no secret, which text its signature covers is not known; ${sandbox}`;
   if (sig === hmacSha256Hex(secretKey, r.raw.body + timestamp))
     return `its signature covers these bytes: a server verifying raw bytes takes it (${sandbox}), one that re-canonicalizes refuses it`;
   if (sig === hmacSha256Hex(secretKey, canonical + timestamp))

@@ -170,6 +170,9 @@ describe.concurrent('judge --har', () => {
     const { report } = await judge(dir, '--config', 'target.json');
     const evidence = report.requirements.find((r) => r.id === 'CLIENT-SIGNATURE')?.evidence[0];
     expect(evidence?.message).toMatch(/the signature does not cover the bytes sent; diagnose: body-not-canonical/);
+    // The answer is the observed server's, not the kit's sandbox's.
+    const canonical = report.requirements.find((r) => r.id === 'CLIENT-CANONICAL-BODY')?.evidence[0];
+    expect(canonical?.message).toMatch(/its signature covers the canonical text, not these bytes: .*\(the server answered 401\)/);
     expect(report.sides?.server.verdict).toBe('conformant');
   });
 

@@ -136,6 +136,7 @@ function clientInput(exchanges: readonly ObservedExchange[], baseUrl: string, co
     },
     toleranceSeconds: config !== undefined ? toleranceOf(config) : DEFAULT_TOLERANCE_SECONDS,
     judge: merchant !== undefined ? ('own' as const) : ('all' as const),
+    server: 'the server',
   };
 }
 
