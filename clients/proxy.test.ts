@@ -114,3 +114,31 @@ describe('an upload the client abandons', () => {
     }
   });
 });
+
+describe('an answer the upstream cuts off', () => {
+  it('is cut off for the client too (not left waiting), and counted as not kept', async () => {
+    const cutting = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"status":', () => res.socket?.destroy());
+    });
+    await new Promise<void>((resolve) => cutting.listen(0, '127.0.0.1', resolve));
+    const lines: string[] = [];
+    const proxy = await startProxy({
+      upstream: new URL(`http://127.0.0.1:${(cutting.address() as { port: number }).port}`),
+      host: '127.0.0.1',
+      port: 0,
+      onExchange: (x, l) => void lines.push(`${l.status}${x ? '' : ' -'}`),
+    });
+    try {
+      const socket = connect(Number(new URL(proxy.url).port), '127.0.0.1', () => socket.write('GET /x HTTP/1.1\r\nHost: x\r\n\r\n'));
+      socket.resume();
+      // Closed by the proxy once the upstream went: a client left waiting would never see this.
+      await new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      expect([proxy.seen, proxy.notKept, lines]).toEqual([1, 1, ['200 -']]);
+    } finally {
+      await proxy.close();
+      await new Promise((resolve) => cutting.close(resolve));
+    }
+  });
+});

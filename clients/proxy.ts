@@ -54,6 +54,7 @@ function kept(stream: IncomingMessage, max = MAX_KEPT_BODY): Promise<string | un
       if (size <= max) chunks.push(chunk);
     });
     stream.on('end', () => resolve(size <= max ? Buffer.concat(chunks).toString('utf8') : undefined));
+    stream.on('error', () => resolve(undefined));
     stream.on('close', () => resolve(undefined));
   });
 }
@@ -71,6 +72,8 @@ function sendBody(req: IncomingMessage, out: ClientRequest): Promise<string | un
 
 const endToEnd = (raw: string[]): Array<[string, string]> =>
   raw.flatMap((name, i) => (i % 2 === 0 && !HOP_BY_HOP.has(name.toLowerCase()) ? [[name, raw[i + 1]!] as [string, string]] : []));
+
+const lower = (pairs: Array<[string, string]>) => pairs.map(([n, v]): [string, string] => [n.toLowerCase(), v]);
 
 /** The request as it goes upstream: its end-to-end headers but Host, the path as it came, byte for byte (a URL
  * would re-escape it), after the upstream's own path. */
@@ -120,6 +123,8 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     res.writeHead(answer.statusCode ?? 502, answerHeaders.flat());
     answer.pipe(res);
     const [responseBody, sent] = await Promise.all([kept(answer), body]);
+    // An answer the upstream cut off is cut off for the client too, not left waiting for the rest.
+    if (!answer.complete) res.destroy();
     const size = (sent?.length ?? Infinity) + (responseBody?.length ?? Infinity);
     const status = answer.statusCode ?? 0;
     if (state.exchanges.length >= bound.exchanges || keptBytes + size > bound.bytes) {
@@ -127,7 +132,6 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       return options.onExchange(undefined, { ...line, status });
     }
     keptBytes += size;
-    const lower = (pairs: Array<[string, string]>) => pairs.map(([n, v]): [string, string] => [n.toLowerCase(), v]);
     const retryAfter = answer.headers['retry-after'];
     const x: ObservedExchange = {
       ...line,
