@@ -4,15 +4,21 @@
 import { describe, expect, it } from 'vitest';
 import { minorUnitOf, type Decimal } from '../schemas/amounts.js';
 import { CURRENCIES } from '../schemas/types.js';
+import { virtualClock } from '../core/clock-test-support.js';
 import type { RunningSandbox, StartOptions } from '../sandbox/index.js';
+import { sandboxConfig } from '../sandbox/tenants.js';
 import type { CheckContext } from './check.js';
 import { requestClock, sandboxTarget } from './check-test-support.js';
 import { operationChecks } from './checks/operations.js';
+import type { TargetConfig } from './config.js';
+import type { SendOptions } from './http.js';
+import { notePayouts } from './own-payouts.js';
 import {
   MAX_TRIES,
   ownAmount,
   ownMovesBetween,
   payoutEffect,
+  quietLook,
   SANDBOX_OUTCOME_ENDINGS,
   snapshotOwnPayouts,
   type Snapshot,
@@ -90,7 +96,7 @@ describe('OPS-BALANCE-DEBITED, as wallet.ts judges a payout’s move', () => {
     const { outcome, why } = await judge((path) => (path === BALANCE ? 7 : 0));
     expect(outcome).toBe('skipped');
     expect(why).toMatch(
-      /^not judged: other activity on the wallet: the balance went from [\d.]+ to [\d.]+ in \d+ ms while no request of the run's was out/,
+      /^not judged: other activity on the wallet: the balance went from [\d.]+ to [\d.]+, (\d+ ms later|read again at once) while no request of the run's was out/,
     );
   });
 
@@ -198,6 +204,57 @@ describe('snapshotOwnPayouts', () => {
       ['P4', 'P4'],
       ['P5', 'P5'],
     ]);
+  });
+});
+
+describe('quietLook', () => {
+  const config = sandboxConfig('http://127.0.0.1:9', 300) as TargetConfig;
+  const answer = (data: Record<string, unknown>) => ({ label: 'x', response: { status: 200, json: { data } } });
+  const initiated = (runKey: object, id: string) =>
+    notePayouts(
+      runKey,
+      config,
+      { label: 'x', path: INITIATE, payload: { payout_order_id: id, svc_wallet_id: config.merchant.walletId } },
+      answer({ status: 'PROCESSING', amount: '1.00', amount_debited: 'NO' }) as never,
+    );
+
+  /** A run with payout P1 still settling; `inWindow` runs once the window is open. Says each request, and where it went. */
+  async function look(inWindow: (runKey: object) => void = () => {}) {
+    const runKey = {};
+    initiated(runKey, 'P1');
+    const sent: string[] = [];
+    const via = (where: string) => async (options: SendOptions) => {
+      sent.push(`${where} ${options.path === BALANCE ? 'balance' : String((options.payload as { payout_order_id: string }).payout_order_id)}`);
+      const data = options.path === BALANCE ? { balance: '100.00', currency: 'INR' } : { status: 'PROCESSING', amount: '1.00', amount_debited: 'NO' };
+      return answer(data) as never;
+    };
+    const ctx = {
+      config,
+      runKey,
+      concurrency: 4,
+      clock: virtualClock(),
+      ids: { nonce: () => 'n' },
+      operation: () => ({ method: 'POST', path: BALANCE }),
+      send: via('run'),
+      quietly: async (work: (quiet: CheckContext) => Promise<unknown>) => {
+        inWindow(runKey);
+        return work({ ...ctx, send: via('window') });
+      },
+    } as unknown as CheckContext;
+    const result = await quietLook(ctx, 'a look');
+    return { sent, result };
+  }
+
+  it("reads the run's own payouts around the window, not in it: the window holds back the run", async () => {
+    const { sent, result } = await look();
+    expect(sent).toEqual(['run P1', 'window balance', 'window balance', 'run P1']);
+    expect({ still: result.still, own: [...result.own.keys()] }).toEqual({ still: true, own: ['P1'] });
+  });
+
+  it('reads a payout the run made since in the window, before the balance, and after it', async () => {
+    const { sent, result } = await look((runKey) => initiated(runKey, 'P2'));
+    expect(sent).toEqual(['run P1', 'window P2', 'window balance', 'window balance', 'run P1', 'run P2']);
+    expect([...result.own.keys()]).toEqual(['P1', 'P2']);
   });
 });
 

@@ -141,12 +141,14 @@ export function ownMovesBetween(from: Snapshot, to: Snapshot): Decimal | undefin
   return moved;
 }
 
-/** Drawn afresh so two runs in step fall out of it. Short before a first try; after a miss seeing other
- *  activity is the point, and the pause is real time, as another run pays in real time. */
+/** None before a first try: its look fixes the balance with none of the run's requests out, and seeing
+ *  other activity is the point only after a miss. Then drawn afresh, so two runs in step fall out of
+ *  it, and in real time, as another run pays in real time. */
 export function quietPauseMs(ctx: Pick<CheckContext, 'clock' | 'ids'>, afterMiss = false): number {
+  if (!afterMiss) return 0;
   // Drawn from the run's ids: the same seed (and salt) pauses alike, and two runs' salts differ.
   const draw = createHash('sha256').update(ctx.ids.nonce()).digest().readUInt16BE(0);
-  return afterMiss ? (200 + (draw % 600)) * (ctx.clock.factor ?? 1) : 50 + (draw % 200);
+  return (200 + (draw % 600)) * (ctx.clock.factor ?? 1);
 }
 
 /** How long quiet looks go on after misses no look had excused, before they are the target's: real ms. */
@@ -170,9 +172,9 @@ function noteActivity(ctx: Pick<CheckContext, 'runKey' | 'config'>, wallet: Wall
 interface QuietLook {
   first: Balance;
   second: Balance;
-  /** The run's own payouts still settling, as read after the second read. */
+  /** The run's own payouts still settling, as read after the window. */
   own: Snapshot;
-  /** Whether none of those moved the balance during the look (else it tells nothing, and the reads are not to be used). */
+  /** Whether none of those moved from before the window to after it (else it tells nothing, and the reads are not to be used). */
   still: boolean;
   /** Set when the balance moved by something no request of the run's explains: other activity, seen. */
   otherActivity?: string;
@@ -184,26 +186,34 @@ const LOOK_TRIES = 3;
 /** A quiet look at a wallet (the merchant's own unless named): see QuietLook; looked again while the run's own payouts move within it. */
 export async function quietLook(ctx: CheckContext, label: string, wallet: WalletRef = {}, afterMiss = false): Promise<QuietLook> {
   for (let n = 1; ; n++) {
-    const look = await ctx.quietly((quiet) => lookOnce(quiet, n === 1 ? label : `${label} (looked again)`, wallet, afterMiss));
+    const look = await lookOnce(ctx, n === 1 ? label : `${label} (looked again)`, wallet, afterMiss);
     if (look.otherActivity !== undefined) noteActivity(ctx, wallet, look.otherActivity);
     if (look.still || n === LOOK_TRIES) return look;
   }
 }
 
-async function lookOnce(quiet: CheckContext, label: string, wallet: WalletRef, afterMiss: boolean): Promise<QuietLook> {
-  const ids = unsettledOwnPayouts(quiet.runKey, wallet.walletId ?? quiet.config.merchant.walletId);
-  const ownBefore = await snapshotOwnPayouts(quiet, ids, label, wallet);
-  const first = await readBalance(quiet, `${label}: the balance, no other request of the run's out`, wallet);
-  const pause = quietPauseMs(quiet, afterMiss);
-  await quiet.clock.sleep(pause);
-  const second = await readBalance(quiet, `${label}: the balance ${pause} ms later, still none out`, wallet);
-  const own = await snapshotOwnPayouts(quiet, ids, label, wallet);
+/** The run's own payouts are read before and after the window, not in it: still over the longer
+ *  stretch is still over the window's, and the window holds back every other request of the run. */
+async function lookOnce(ctx: CheckContext, label: string, wallet: WalletRef, afterMiss: boolean): Promise<QuietLook> {
+  const unsettled = () => unsettledOwnPayouts(ctx.runKey, wallet.walletId ?? ctx.config.merchant.walletId);
+  const ownBefore = await snapshotOwnPayouts(ctx, unsettled(), label, wallet);
+  const pause = quietPauseMs(ctx, afterMiss);
+  const apart = pause > 0 ? `${pause} ms later` : 'read again at once';
+  const { first, second } = await ctx.quietly(async (quiet) => {
+    // A payout the run made since is read here, before the first read.
+    const since = unsettled().filter((id) => !ownBefore.has(id));
+    for (const [id, record] of await snapshotOwnPayouts(quiet, since, label, wallet)) ownBefore.set(id, record);
+    const first = await readBalance(quiet, `${label}: the balance, no other request of the run's out`, wallet);
+    if (pause > 0) await quiet.clock.sleep(pause);
+    return { first, second: await readBalance(quiet, `${label}: the balance ${apart}, still none out`, wallet) };
+  });
+  const own = await snapshotOwnPayouts(ctx, [...ownBefore.keys()], label, wallet);
   const ownMoves = ownMovesBetween(ownBefore, own);
   // A payout of the run's that moved meanwhile may have moved before, between or after the two
   // reads: such a look tells nothing. Only one in which none did is a witness.
   const still = ownMoves !== undefined && ownMoves.units === 0n;
   if (!still || decimalEquals(first.balance, second.balance)) return { first, second, own, still };
-  const moved = `the balance went from ${decimalText(first.balance)} to ${decimalText(second.balance)} in ${pause} ms`;
+  const moved = `the balance went from ${decimalText(first.balance)} to ${decimalText(second.balance)}, ${apart}`;
   return { first, second, own, still, otherActivity: `${moved} while no request of the run's was out` };
 }
 
