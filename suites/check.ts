@@ -42,7 +42,7 @@ export interface Check {
   /** A check that creates records: refused against production without --allow-production (P-ENV-3). */
   creates?: boolean;
   /** Checks that share state on the target (the wallet's balance) name the same lane: they run one
-   *  after another, in their listed order; the rest run side by side. */
+   *  after another, in their listed order; the rest run side by side. Lanes start first. */
   lane?: string;
   /** With a lane: adds to its state (payouts), compares none of it; such checks run side by side, after the lane's others. */
   addsOnly?: boolean;
