@@ -223,10 +223,13 @@ describe('quietLook', () => {
     const runKey = {};
     initiated(runKey, 'P1');
     const sent: string[] = [];
-    const via = (where: string) => async (options: SendOptions) => {
-      sent.push(`${where} ${options.path === BALANCE ? 'balance' : String((options.payload as { payout_order_id: string }).payout_order_id)}`);
-      const data = options.path === BALANCE ? { balance: '100.00', currency: 'INR' } : { status: 'PROCESSING', amount: '1.00', amount_debited: 'NO' };
-      return answer(data) as never;
+    const via = (where: string) => (options: SendOptions) => {
+      sent.push(
+        `${where} ${options.path === BALANCE ? 'balance' : String((options.payload as { payout_order_id: string }).payout_order_id)}`,
+      );
+      const data =
+        options.path === BALANCE ? { balance: '100.00', currency: 'INR' } : { status: 'PROCESSING', amount: '1.00', amount_debited: 'NO' };
+      return Promise.resolve(answer(data) as never);
     };
     const ctx = {
       config,

@@ -23,6 +23,7 @@ import {
 } from '../requests.js';
 import { BALANCE, INITIATION, paying } from './operations.js';
 import { racing, warmConnections } from './races.js';
+import { driversOf } from '../drivers.js';
 import { spareWallet } from './spare-wallet.js';
 import {
   amountNumber,
@@ -44,14 +45,35 @@ async function spareBalance(ctx: CheckContext, walletId: string, label: string):
   return { ...read, balance: { units: units * 10n ** BigInt(Math.max(0, minor - scale)), scale: Math.max(scale, minor) } };
 }
 
-/** The balance must be above zero for a wallet check to say anything. */
-function requireFunds(balance: Decimal, label: string): void {
-  if (balance.units <= 0n) throw new CheckSkipped(tooLittle(balance, label, 'nothing left to pay out'));
+/** What drivers.fundWallet is asked to add (AMOUNT): whole units, valid in every currency. */
+const FUNDING = '25';
+
+/** The spare wallet's balance to drain, refilled first by drivers.fundWallet when `short` says it holds
+ *  too little for the check (P-CFG); still too little, the check is not judged, the remedy first. */
+async function balanceToDrain(
+  ctx: CheckContext,
+  { walletId, source }: { walletId: string; source: string },
+  short: (balance: Decimal) => string | undefined,
+): Promise<Balance> {
+  let read = await spareBalance(ctx, walletId, `the spare wallet's balance (${source})`);
+  const fund = driversOf(ctx);
+  if (short(read.balance) !== undefined && fund?.has('fundWallet') === true) {
+    const label = `drivers.fundWallet: add ${FUNDING} ${read.currency} to the spare wallet`;
+    const driven = await fund.drive(ctx, 'fundWallet', { WALLET_ID: walletId, AMOUNT: FUNDING }, label);
+    if (!driven.done) throw new CheckSkipped(`${tooLittle(read.balance, source, short(read.balance)!)}; drivers.fundWallet: ${driven.said}`);
+    read = await spareBalance(ctx, walletId, `the spare wallet's balance after drivers.fundWallet (${source})`);
+  }
+  const why = short(read.balance);
+  if (why !== undefined) throw new CheckSkipped(tooLittle(read.balance, source, why));
+  return read;
 }
+
+/** The balance must be above zero for a wallet check to say anything. */
+const empty = (balance: Decimal) => (balance.units <= 0n ? 'nothing left to pay out' : undefined);
 
 /** Said on the console as a not-judged reason, so the remedy comes first. */
 function tooLittle(balance: Decimal, label: string, why: string): string {
-  return `not judged: the spare wallet holds too little (${decimalText(balance)}; ${why}): refill it to a few units, or name another in fixtures.spareWallet (${label})`;
+  return `not judged: the spare wallet holds too little (${decimalText(balance)}; ${why}): refill it to a few units (drivers.fundWallet does it for the run), or name another in fixtures.spareWallet (${label})`;
 }
 
 /** The payout record of a 2xx initiation, or a failure naming the answer. */
@@ -86,9 +108,9 @@ async function unsettled(ctx: CheckContext, walletId: string, ids: readonly stri
 /** MONEY-EXACT-BALANCE (P-MONEY-2). A whole-balance payout that FAILED while the balance moved, or while
  *  a payout of this run was in flight (inFlight), is "not judged": another run can only drain the wallet. */
 async function exactBalance(ctx: CheckContext): Promise<void> {
-  const { walletId, source } = await spareWallet(ctx);
-  const before = await spareBalance(ctx, walletId, `the spare wallet's balance (${source})`);
-  requireFunds(before.balance, source);
+  const spare = await spareWallet(ctx);
+  const { walletId, source } = spare;
+  const before = await balanceToDrain(ctx, spare, empty);
   const over = decimalPlus(before.balance, { units: 1n, scale: before.balance.scale });
   const overBody = payoutRequest(ctx, amountNumber(over), before.currency, { svc_wallet_id: walletId });
   const overAnswer = await initiatePayout(
@@ -114,7 +136,7 @@ async function exactBalance(ctx: CheckContext): Promise<void> {
     );
   }
   const whole = await spareBalance(ctx, walletId, "the spare wallet's balance just before paying all of it");
-  requireFunds(whole.balance, source);
+  if (empty(whole.balance) !== undefined) throw new CheckSkipped(tooLittle(whole.balance, source, empty(whole.balance)!));
   const body = payoutRequest(ctx, amountNumber(whole.balance), whole.currency, { svc_wallet_id: walletId });
   const exchange = await initiatePayout(ctx, body, `initiate ${decimalText(whole.balance)} ${whole.currency}: exactly the whole balance`);
   const record = recordOf(exchange, 'a payout of the whole balance must answer a payout record (P-OPS-3)');
@@ -143,12 +165,12 @@ async function exactBalance(ctx: CheckContext): Promise<void> {
 /** MONEY-NO-OVERDRAFT (P-MONEY-3): N payouts at once, each 2/(N-1) of the balance; the accepted sum to at
  *  most the balance read just before (another run can only lower it), which never goes negative. */
 async function noOverdraft(ctx: CheckContext): Promise<void> {
-  const { walletId, source } = await spareWallet(ctx);
+  const spare = await spareWallet(ctx);
+  const { walletId } = spare;
   const n = Math.max(3, concurrencyOf(ctx.config));
-  const before = await spareBalance(ctx, walletId, `the spare wallet's balance (${source})`);
-  requireFunds(before.balance, source);
-  const each: Decimal = { units: (before.balance.units * 2n) / BigInt(n - 1), scale: before.balance.scale };
-  if (each.units <= 0n) throw new CheckSkipped(tooLittle(before.balance, source, `too small to split into ${n} payouts`));
+  const share = (balance: Decimal) => (balance.units * 2n) / BigInt(n - 1);
+  const before = await balanceToDrain(ctx, spare, (b) => empty(b) ?? (share(b) <= 0n ? `too small to split into ${n} payouts` : undefined));
+  const each: Decimal = { units: share(before.balance), scale: before.balance.scale };
   const bodies = Array.from({ length: n }, () => payoutRequest(ctx, amountNumber(each), before.currency, { svc_wallet_id: walletId }));
   await warmConnections(ctx, n, walletId);
   const exchanges = await Promise.all(
