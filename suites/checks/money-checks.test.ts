@@ -2,7 +2,10 @@
 // loopback: each passes a correct sandbox whether it debits at initiation or at settlement, each of
 // their faults makes a check of its requirement fail, and without a spare wallet the drain checks are
 // skipped naming fixtures.spareWallet.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { minorUnitOf } from '../../schemas/amounts.js';
 import { FAULTS, type FaultName, type RunningSandbox, type SandboxVariant } from '../../sandbox/index.js';
 import type { Check } from '../check.js';
 import { sandboxTarget, surprisesAgainst } from '../check-test-support.js';
@@ -84,6 +87,46 @@ describe('the spare wallet', () => {
       await target.close();
     }
   });
+
+  it('a spare wallet drained to zero: refilled by drivers.fundWallet (WALLET_ID, AMOUNT), else not judged naming it', async () => {
+    const target = await sandboxTarget();
+    // The deployment's back office, as a driver reaches it: one request that adds AMOUNT to WALLET_ID.
+    const funded: string[] = [];
+    const office = createServer((req, res) => {
+      const { searchParams } = new URL(req.url!, 'http://office');
+      const wallet = target.sandbox.app.store.wallets.get(searchParams.get('wallet')!);
+      funded.push(`${searchParams.get('wallet')} ${searchParams.get('amount')}`);
+      if (wallet !== undefined) wallet.balanceMinor += Number(searchParams.get('amount')) * 10 ** minorUnitOf(wallet.currency);
+      res.writeHead(wallet === undefined ? 404 : 200).end();
+    });
+    await new Promise<void>((listening) => office.listen(0, '127.0.0.1', listening));
+    const fund = `node -e "fetch('http://127.0.0.1:${(office.address() as AddressInfo).port}/?wallet='+process.env.WALLET_ID+'&amount='+process.env.AMOUNT).then((r) => process.exit(r.ok ? 0 : 3))"`;
+    try {
+      const opened = await target.state.client.send({ label: 'open a spare wallet', path: '/sandbox/wallets', payload: { balance: '1' } });
+      const walletId = (opened.response?.json as { data: { wallet_id: string } }).data.wallet_id;
+      target.sandbox.app.store.wallets.get(walletId)!.balanceMinor = 0;
+      const config = target.state.settings.config;
+      config.fixtures = { ...config.fixtures, spareWallet: walletId };
+      for (const check of moneyChecks.slice(0, 2)) {
+        const { outcome, meta } = await target.run(check);
+        expect({ outcome, skipped: meta.skipped }).toEqual({
+          outcome: 'skipped',
+          skipped: expect.stringMatching(
+            /^not judged: the spare wallet holds too little \(0\.00; nothing left to pay out\): refill it to a few units \(drivers\.fundWallet does it for the run\)/,
+          ),
+        });
+      }
+      config.drivers = { fundWallet: 'exit 3' };
+      expect((await target.run(moneyChecks[0]!)).meta.skipped).toMatch(/; drivers\.fundWallet: exit 3$/);
+      config.drivers = { fundWallet: fund };
+      for (const check of moneyChecks.slice(0, 2)) expect((await target.run(check)).outcome, check.id).toBe('passed');
+      // Once: the first check leaves enough for the second.
+      expect(funded).toEqual([`${walletId} 25`]);
+    } finally {
+      office.close();
+      await target.close();
+    }
+  }, 30_000);
 
   it('a target that does not open one skips them naming fixtures.spareWallet', async () => {
     // A sandbox whose control path is not served stands in for a real deployment: its unknown path answers 404.

@@ -60,7 +60,8 @@ async function balanceToDrain(
   if (short(read.balance) !== undefined && fund?.has('fundWallet') === true) {
     const label = `drivers.fundWallet: add ${FUNDING} ${read.currency} to the spare wallet`;
     const driven = await fund.drive(ctx, 'fundWallet', { WALLET_ID: walletId, AMOUNT: FUNDING }, label);
-    if (!driven.done) throw new CheckSkipped(`${tooLittle(read.balance, source, short(read.balance)!)}; drivers.fundWallet: ${driven.said}`);
+    if (!driven.done)
+      throw new CheckSkipped(`${tooLittle(read.balance, source, short(read.balance)!)}; drivers.fundWallet: ${driven.said}`);
     read = await spareBalance(ctx, walletId, `the spare wallet's balance after drivers.fundWallet (${source})`);
   }
   const why = short(read.balance);
