@@ -202,6 +202,11 @@ export const EDGE_FAULTS = {
       'MONEY-CONSERVATION',
       'a payout moved to REVERSED does not return its amount to the wallet',
     ],
+    'money-status-debits-again': [
+      'P-MONEY-1',
+      'MONEY-CONSERVATION',
+      'Payout Status of a payout over 10 s old reconciles it by running its settlement again, which takes the amount once more; no record says so',
+    ],
     'dup-id-freed-on-cancel': [
       'P-DUP-5',
       'DUP-PERMANENT',

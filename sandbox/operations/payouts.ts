@@ -71,12 +71,25 @@ export const payoutStatus: OperationHandler = (ctx) => {
     ctx.store.payout(ctx.merchant.id, id) ?? (ctx.fault('payout-cross-merchant') ? ctx.store.payoutOfAnyMerchant(id) : undefined);
   if (payout === undefined) return payoutNotFound(ctx);
   settleIfDue(payout, ctx.now(), ctx.store);
+  if (ctx.fault('money-status-debits-again')) reconcileAgain(ctx, payout);
   const shown =
     payout.status === 'FAILED' && ctx.fault('state-payout-reopens')
       ? { ...payout, status: 'PROCESSING' as const, utrNumber: '', message: 'Payout re-queued for retry' }
       : payout;
   return successResponse(payoutRecord(shown, ctx.fault), 'Payout status fetched successfully');
 };
+
+/** Payouts whose amount the `money-status-debits-again` fault took a second time. */
+const takenAgain = new WeakSet<Payout>();
+
+/** The fault: a status read reconciles a payout over 10 s old with the bank by running its settlement
+ *  again, which takes the amount once more; no record says so. */
+function reconcileAgain(ctx: OperationContext, payout: Payout): void {
+  const wallet = ctx.store.wallets.get(payout.walletId);
+  if (!payout.amountDebited || ctx.now() - payout.createdAt <= 10_000 || wallet === undefined || takenAgain.has(payout)) return;
+  takenAgain.add(payout);
+  wallet.balanceMinor -= payout.amountMinor;
+}
 
 /** P-OPS: Balance Inquiry, `{ svc_wallet_id }` → `{ wallet_id, balance, currency }`. */
 export const balanceInquiry: OperationHandler = (ctx) => {

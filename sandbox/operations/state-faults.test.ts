@@ -54,6 +54,24 @@ const CASES: FaultCase[] = [
     on: 10_000,
   },
   {
+    fault: 'money-status-debits-again',
+    async observe(faults) {
+      const s = bankingSandbox({ faults });
+      const before = await s.balance();
+      await s.initiate(initiationBody('PO-JOB', { amount: 100 }));
+      await s.payoutStatus('PO-JOB');
+      const soon = before - (await s.balance());
+      s.advance(11);
+      const debited = [
+        (await s.payoutStatus('PO-JOB')).json.data.amount_debited,
+        (await s.payoutStatus('PO-JOB')).json.data.amount_debited,
+      ];
+      return [soon, before - (await s.balance()), debited];
+    },
+    off: [10_000, 10_000, ['YES', 'YES']],
+    on: [10_000, 20_000, ['YES', 'YES']],
+  },
+  {
     fault: 'dup-memory-expires',
     async observe(faults) {
       const s = orderSandbox({ faults });

@@ -14,7 +14,7 @@ describe('the model checks on the reference sandbox', () => {
 });
 
 /** Faults that act only once a record is 10 s old: the revisit catches them (checks/revisit.test.ts). */
-const LATER = ['dup-memory-expires', 'state-expiry-job-rewrites'];
+const LATER = ['dup-memory-expires', 'state-expiry-job-rewrites', 'money-status-debits-again'];
 const STATE_FAULTS = Object.entries(FAULTS)
   .filter(([name, spec]) => spec.area === 'state' && !LATER.includes(name))
   .map(([name]) => name as FaultName);
