@@ -50,7 +50,7 @@ export async function openTarget(target: RunTarget, clock: Clock | undefined, ho
 
 async function startEmbedded(embedded: EmbeddedOptions, given: Clock | undefined, hold: RunHold | undefined): Promise<OpenedTarget> {
   const factor = embedded.clockFactor ?? EMBEDDED_CLOCK_FACTOR;
-  const clock = given ?? (factor === 1 ? undefined : scaledClock(factor));
+  const clock = given ?? (factor === 1 ? undefined : ownedClock(factor));
   const ended = new AbortController();
   // Every sleep of the sandbox listens to it, and removes its listener when it wakes: no leak.
   setMaxListeners(0, ended.signal);
@@ -75,6 +75,18 @@ async function startEmbedded(embedded: EmbeddedOptions, given: Clock | undefined
   return { config, clock, sandbox, notes: factor !== 1 ? [clockNote(factor)] : [], close };
 }
 
+/** The run's and its sandbox's alone: the revisit moves it on instead of waiting (Clock.advance). */
+function ownedClock(factor: number): Clock {
+  const clock = scaledClock(factor);
+  let ahead = 0;
+  return {
+    factor,
+    now: () => clock.now() + ahead,
+    sleep: (ms, signal) => clock.sleep(ms, signal),
+    advance: (ms) => void (ahead += Math.max(0, ms)),
+  };
+}
+
 /** Sleeps abandoned once `ended` aborts: the sandbox closes without waking its sleeps (a settlement, a
  *  retry), which on a real timer held the process after the run. */
 function sleepsEndWith(clock: Clock, ended: AbortSignal): Clock {
@@ -87,7 +99,7 @@ function sleepsEndWith(clock: Clock, ended: AbortSignal): Clock {
 
 /** Said in every report of a run on a faster clock: its timings are the sandbox's, not real seconds. */
 export function clockNote(factor: number): string {
-  return `the embedded sandbox and the run shared a clock ${factor} times faster than real time (settlements and webhook retries took 1/${factor} of their seconds); every timing was judged on that clock`;
+  return `the embedded sandbox and the run shared a clock ${factor} times faster than real time (settlements and webhook retries took 1/${factor} of their seconds, and the revisit moved it on instead of waiting); every timing was judged on that clock`;
 }
 
 /** How the console (and the vitest entry's suite name) says a run's faster clock: nothing for a real one. */

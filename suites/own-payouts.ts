@@ -37,8 +37,12 @@ export function notePayouts(runKey: object, config: TargetConfig, options: SendO
 }
 
 /** The run's own payouts on a wallet that may still move its balance by themselves (or never seen answered), by payout_order_id. */
-export function unsettledOwnPayouts(runKey: object, walletId: string): string[] {
+export function unsettledOwnPayouts(runKey: object, walletId: string, mayMove: (last: Json) => boolean = awaitsSettlement): string[] {
   const payouts = ofRun.get(runKey)?.get(walletId);
   if (payouts === undefined) return [];
-  return [...payouts].filter(([, last]) => last === undefined || awaitsSettlement(last)).map(([id]) => id);
+  return [...payouts].filter(([, last]) => last === undefined || mayMove(last)).map(([id]) => id);
 }
+
+/** Those, and those SUCCESS, which a reversal may still move: every one not FAILED or REVERSED. */
+export const notFinalOwnPayouts = (runKey: object, walletId: string): string[] =>
+  unsettledOwnPayouts(runKey, walletId, (last) => last.status !== 'FAILED' && last.status !== 'REVERSED');

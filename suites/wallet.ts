@@ -295,7 +295,7 @@ export async function balanceChange(
 }
 
 /** When a payout still settling moved between the reads around it, the balance is read again: its settlement may or may not be in it. */
-async function balanceAfter(
+export async function balanceAfter(
   ctx: CheckContext,
   ids: readonly string[],
   label: string,

@@ -1,23 +1,27 @@
 // The revisit (P-DUP-5, P-STATE; profile.revisitAfterSeconds): what the run wrote, read again once time
 // has passed, on the virtual clock both sides share (its waits take no real time).
 import { describe, expect, it } from 'vitest';
+import type { Clock } from '../../core/clock.js';
 import type { FaultName } from '../../sandbox/faults.js';
+import type { RunningSandbox, StartOptions } from '../../sandbox/index.js';
 import { sandboxTarget } from '../check-test-support.js';
 import { modelChecks } from './model.js';
+import { operationChecks } from './operations.js';
 import { virtualClock } from '../../core/clock-test-support.js';
 import { noteWritten, writtenBy } from '../written.js';
 import { exchangeOf, judge, madeUpConfig, madeUpContext } from './made-up-server-test-support.js';
 import { revisitChecks } from './revisit.js';
 
-const [records, ids] = revisitChecks;
+const [balance, records, ids] = revisitChecks;
+const initiate = operationChecks.find((c) => c.id === 'ops-initiate')!;
 
 /** Some checks that write, then the revisit checks, as a run orders them: each one's outcome and why. */
-async function revisit(faults: FaultName[] = [], before = modelChecks) {
-  const target = await sandboxTarget({ faults });
+async function revisit(faults: FaultName[] = [], before = modelChecks, options: StartOptions = {}) {
+  const target = await sandboxTarget({ faults, ...options });
   try {
     for (const check of before) await target.run(check);
     const ended = [];
-    for (const check of [records!, ids!]) {
+    for (const check of [balance!, records!, ids!]) {
       const { outcome, meta } = await target.run(check);
       ended.push({ outcome, why: meta.failure?.message ?? meta.skipped });
     }
@@ -31,19 +35,81 @@ async function revisit(faults: FaultName[] = [], before = modelChecks) {
 describe('the revisit', () => {
   it('passes on a correct sandbox, having waited until what it reads is 12 s old', async () => {
     const { ended, oldestAgeMs } = await revisit();
-    expect(ended.map((e) => e.outcome)).toEqual(['passed', 'passed']);
+    expect(ended.map((e) => e.outcome)).toEqual(['passed', 'passed', 'passed']);
     expect(oldestAgeMs).toBeGreaterThanOrEqual(12_000);
   });
 
   it('writes an order of its own when the run wrote none, and judges it', async () => {
     const { ended } = await revisit([], []);
-    expect(ended.map((e) => e.outcome)).toEqual(['passed', 'passed']);
+    expect(ended.map((e) => e.outcome)).toEqual(['skipped', 'passed', 'passed']);
+    expect(ended[0]!.why).toBe('not judged: the run made no payout on the wallet to revisit');
+  });
+
+  it('passes a balance the run’s payouts explain, debited at settlement and settling while it waits', async () => {
+    const { ended } = await revisit([], [initiate], { variant: { debitAt: 'settlement' }, settleSeconds: 6 });
+    expect(ended[0]).toEqual({ outcome: 'passed', why: undefined });
+  });
+
+  it('fails a status read that takes a payout again once it is 10 s old (money-status-debits-again)', async () => {
+    const { ended } = await revisit(['money-status-debits-again'], [initiate]);
+    expect(ended[0]!.outcome).toBe('failed');
+    expect(ended[0]!.why).toMatch(
+      /^the balance went from [\d.]+ to [\d.]+ between the end of the other checks and at least 12 s after the run's last payout; the run's own payouts explain a change of 0(\.0+)?, and no quiet look at the wallet saw anything else move it \(P-MONEY-1\)$/,
+    );
+  });
+
+  it('moves on a clock the run owns with its sandbox (the embedded one) instead of waiting, and still judges', async () => {
+    let now = Date.now();
+    const slept: number[] = [];
+    const owned: Clock = {
+      now: () => now,
+      sleep: async (ms) => {
+        slept.push(ms);
+        now += ms;
+        await new Promise((resolve) => setImmediate(resolve));
+      },
+      advance: (ms) => void (now += ms),
+    };
+    for (const faults of [[], ['money-status-debits-again']] as FaultName[][]) {
+      const target = await sandboxTarget({ faults }, undefined, 10, owned);
+      try {
+        await target.run(initiate);
+        slept.length = 0;
+        const { outcome } = await target.run(balance!);
+        // No wait, and no look while waiting; a miss then looks for other activity (under a second each).
+        const waited = faults.length === 0 ? slept : slept.filter((ms) => ms >= 1_000);
+        expect({ faults, outcome, waited }).toEqual({ faults, outcome: faults.length === 0 ? 'passed' : 'failed', waited: [] });
+      } finally {
+        await target.close();
+      }
+    }
+  });
+
+  it('another party paying from the wallet all along, seen while it waits: not judged, never failed', async () => {
+    const moving: { sandbox?: RunningSandbox } = {};
+    const target = await sandboxTarget({
+      record: (x) => {
+        const wallet = moving.sandbox?.app.store.wallets.get(moving.sandbox.config.merchant.walletId);
+        if (wallet !== undefined && x.path === '/api/v3/banking/balance') wallet.balanceMinor -= 7;
+      },
+    });
+    moving.sandbox = target.sandbox;
+    try {
+      await target.run(initiate);
+      const { outcome, meta } = await target.run(balance!);
+      expect({ outcome, why: meta.skipped }).toEqual({
+        outcome: 'skipped',
+        why: expect.stringMatching(/^not judged: other activity on the wallet: /),
+      });
+    } finally {
+      await target.close();
+    }
   });
 
   it('fails a duplicate memory that forgets an id after 10 s (dup-memory-expires)', async () => {
     const { ended } = await revisit(['dup-memory-expires']);
-    expect(ended[1]!.outcome).toBe('failed');
-    expect(ended[1]!.why).toMatch(
+    expect(ended[2]!.outcome).toBe('failed');
+    expect(ended[2]!.why).toMatch(
       /^Create Order with the order_id of a record written at least 12 s earlier \(\w+ when last read\) must answer 409 \(P-DUP-5/,
     );
   });
@@ -51,8 +117,8 @@ describe('the revisit', () => {
   it('fails an expiry job that rewrites final orders (state-expiry-job-rewrites)', async () => {
     // Alone: the model's own reads, on the same clock, would see the rewrite first.
     const { ended } = await revisit(['state-expiry-job-rewrites'], []);
-    expect(ended[0]!.outcome).toBe('failed');
-    expect(ended[0]!.why).toMatch(
+    expect(ended[1]!.outcome).toBe('failed');
+    expect(ended[1]!.why).toMatch(
       /^order \S+, CANCELLED \(final\) when last read, reads order_status "EXPIRED" at least 12 s after it was written \(P-STATE-1/,
     );
   });

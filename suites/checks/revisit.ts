@@ -2,9 +2,22 @@
 // revisits what it wrote at least that long before: a duplicate memory that expires, or a job rewriting final records, shows then.
 import { memo } from '../../common/memo.js';
 import { decimalEquals, decimalOf } from '../../schemas/amounts.js';
-import { CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
+import { CheckFailure, CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { operationOf } from '../config.js';
-import { createOrder, dataOf, initiatePayout, orderLookup, payoutStatus, validOrder, type Json } from '../requests.js';
+import { notFinalOwnPayouts } from '../own-payouts.js';
+import {
+  createOrder,
+  dataOf,
+  decimalMinus,
+  decimalPlus,
+  decimalText,
+  initiatePayout,
+  orderLookup,
+  payoutStatus,
+  validOrder,
+  type Json,
+} from '../requests.js';
+import { balanceAfter, otherActivityAfterMiss, ownMovesBetween, quietLook } from '../wallet.js';
 import { writtenBy, type Written } from '../written.js';
 import { shown } from './shown.js';
 
@@ -45,8 +58,15 @@ async function revisited(ctx: CheckContext, wanted: (w: Written) => boolean): Pr
   const due = Math.max(...picks.map((w) => w.at)) + revisitAfterMs(ctx);
   if (ctx.deadlineAt !== undefined && due > ctx.deadlineAt)
     throw new CheckSkipped(`not judged: the run's time budget ends before what it wrote is ${ageOf(ctx)} old`);
-  if (ctx.clock.now() < due) await ctx.clock.sleep(due - ctx.clock.now());
+  await until(ctx, due);
   return picks;
+}
+
+/** Until `due` on the run's clock: moved on to it where the run owns the target's clock, else waited for. */
+async function until(ctx: CheckContext, due: number): Promise<void> {
+  const left = due - ctx.clock.now();
+  if (left > 0 && ctx.clock.advance !== undefined) ctx.clock.advance(left);
+  else if (left > 0) await ctx.clock.sleep(left);
 }
 
 /** Chosen by identifier, not by when: a seed sends the same requests at any concurrency. */
@@ -116,6 +136,35 @@ async function finalRecordsUnchanged(ctx: CheckContext): Promise<void> {
   }
 }
 
+/** MONEY-CONSERVATION later: from the end of the other checks until the run's last payout is old enough,
+ *  the balance moves only as the run's own payouts say (a job that debits again shows then). Watched
+ *  meanwhile in quiet looks, so another run's payouts are seen, not blamed on the target (P-MONEY-1). */
+async function balanceStillExplained(ctx: CheckContext): Promise<void> {
+  const payouts = writtenBy(ctx.runKey).filter((w) => w.kind === 'payout');
+  if (payouts.length === 0) throw new CheckSkipped('not judged: the run made no payout on the wallet to revisit');
+  const ids = notFinalOwnPayouts(ctx.runKey, ctx.config.merchant.walletId);
+  const start = await balanceAfter(ctx, ids, 'once the other checks ended', {});
+  const due = Math.max(...payouts.map((w) => w.at)) + revisitAfterMs(ctx);
+  if (ctx.deadlineAt !== undefined && due > ctx.deadlineAt)
+    throw new CheckSkipped(`not judged: the run's time budget ends before its last payout is ${ageOf(ctx)} old`);
+  // Where time passes by itself, watched meanwhile: another run's payouts are then seen.
+  while (ctx.clock.advance === undefined && ctx.clock.now() < due) await quietLook(ctx, 'waiting to revisit the balance', {}, true);
+  await until(ctx, due);
+  const end = await balanceAfter(ctx, ids, `${ageOf(ctx)} after the run's last payout`, {});
+  const own = start === undefined || end === undefined ? undefined : ownMovesBetween(start.own, end.own);
+  if (start === undefined || end === undefined || own === undefined)
+    throw new CheckSkipped("not judged: the run's own payouts kept settling around the balance reads, or could not be read");
+  const [from, to] = [start.after.balance, end.after.balance];
+  if (decimalEquals(decimalMinus(to, from), own)) return;
+  const said = `the balance went from ${decimalText(from)} to ${decimalText(to)} between the end of the other checks and ${ageOf(ctx)} after the run's last payout; the run's own payouts explain a change of ${decimalText(own)}`;
+  const seen = await otherActivityAfterMiss(ctx, 'after the revisited balance missed');
+  if (seen !== undefined) throw new CheckSkipped(`not judged: other activity on the wallet: ${seen}; ${said} (P-MONEY-1)`);
+  throw new CheckFailure(`${said}, and no quiet look at the wallet saw anything else move it (P-MONEY-1)`, {
+    ...shown(end.after.exchange, `balance ${decimalText(decimalPlus(from, own))}`),
+    exchanges: [start.after.exchange, end.after.exchange],
+  });
+}
+
 /** Run once the other checks have ended: what they wrote is what is revisited. */
 function revisit(id: string, requirement: string, title: string, run: Check['run']): Check {
   return { id, requirement, title, creates: true, last: true, run };
@@ -123,6 +172,16 @@ function revisit(id: string, requirement: string, title: string, run: Check['run
 
 export const revisitChecks: readonly Check[] = [
   // Reads first: the ids check sends its re-creates after, so a target that takes one changes nothing read.
+  {
+    ...revisit(
+      'revisit-balance-explained',
+      'MONEY-CONSERVATION',
+      "the balance still moves only as the run's payouts say, a while later",
+      balanceStillExplained,
+    ),
+    creates: false,
+    needs: ['profile.operations.balanceInquiry'],
+  },
   revisit('revisit-final-records', 'STATE-READS-AGREE', 'final records the run wrote read the same, a while later', finalRecordsUnchanged),
   revisit('revisit-ids-still-used', 'DUP-PERMANENT', 'identifiers the run used are still refused, a while later', idsStillUsed),
 ];
