@@ -10,7 +10,7 @@ export interface Clock {
   readonly factor?: number;
   /** Only on a clock the run owns with its target (the embedded sandbox's): moves time on at once, so
    *  the revisit need not wait for what it reads to be old enough. */
-  advance?(ms: number): void;
+  jump?(ms: number): void;
 }
 
 export const systemClock: Clock = {

@@ -75,7 +75,7 @@ async function startEmbedded(embedded: EmbeddedOptions, given: Clock | undefined
   return { config, clock, sandbox, notes: factor !== 1 ? [clockNote(factor)] : [], close };
 }
 
-/** The run's and its sandbox's alone: the revisit moves it on instead of waiting (Clock.advance). */
+/** The run's and its sandbox's alone: the revisit moves it on instead of waiting (Clock.jump). */
 function ownedClock(factor: number): Clock {
   const clock = scaledClock(factor);
   let ahead = 0;
@@ -83,7 +83,7 @@ function ownedClock(factor: number): Clock {
     factor,
     now: () => clock.now() + ahead,
     sleep: (ms, signal) => clock.sleep(ms, signal),
-    advance: (ms) => void (ahead += Math.max(0, ms)),
+    jump: (ms) => void (ahead += Math.max(0, ms)),
   };
 }
 

@@ -68,7 +68,7 @@ describe('the revisit', () => {
         now += ms;
         await new Promise((resolve) => setImmediate(resolve));
       },
-      advance: (ms) => void (now += ms),
+      jump: (ms) => void (now += ms),
     };
     for (const faults of [[], ['money-status-debits-again']] as FaultName[][]) {
       const target = await sandboxTarget({ faults }, undefined, 10, owned);

@@ -65,7 +65,7 @@ async function revisited(ctx: CheckContext, wanted: (w: Written) => boolean): Pr
 /** Until `due` on the run's clock: moved on to it where the run owns the target's clock, else waited for. */
 async function until(ctx: CheckContext, due: number): Promise<void> {
   const left = due - ctx.clock.now();
-  if (left > 0 && ctx.clock.advance !== undefined) ctx.clock.advance(left);
+  if (left > 0 && ctx.clock.jump !== undefined) ctx.clock.jump(left);
   else if (left > 0) await ctx.clock.sleep(left);
 }
 
@@ -148,7 +148,7 @@ async function balanceStillExplained(ctx: CheckContext): Promise<void> {
   if (ctx.deadlineAt !== undefined && due > ctx.deadlineAt)
     throw new CheckSkipped(`not judged: the run's time budget ends before its last payout is ${ageOf(ctx)} old`);
   // Where time passes by itself, watched meanwhile: another run's payouts are then seen.
-  while (ctx.clock.advance === undefined && ctx.clock.now() < due) await quietLook(ctx, 'waiting to revisit the balance', {}, true);
+  while (ctx.clock.jump === undefined && ctx.clock.now() < due) await quietLook(ctx, 'waiting to revisit the balance', {}, true);
   await until(ctx, due);
   const end = await balanceAfter(ctx, ids, `${ageOf(ctx)} after the run's last payout`, {});
   const own = start === undefined || end === undefined ? undefined : ownMovesBetween(start.own, end.own);
