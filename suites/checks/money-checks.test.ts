@@ -119,7 +119,9 @@ describe('the spare wallet', () => {
       config.drivers = { fundWallet: 'exit 3' };
       expect((await target.run(moneyChecks[0]!)).meta.skipped).toMatch(/; drivers\.fundWallet: exit 3$/);
       config.drivers = { fundWallet: fund };
-      for (const check of moneyChecks.slice(0, 2)) expect((await target.run(check)).outcome, check.id).toBe('passed');
+      const [first, second] = [await target.run(moneyChecks[0]!), await target.run(moneyChecks[1]!)];
+      expect([first.outcome, second.outcome]).toEqual(['passed', 'passed']);
+      expect(first.meta.notes).toEqual([`drivers.fundWallet was asked to add 25 INR to the spare wallet ${walletId}, which held 0.00`]);
       // Once: the first check leaves enough for the second.
       expect(funded).toEqual([`${walletId} 25`]);
     } finally {
@@ -127,6 +129,37 @@ describe('the spare wallet', () => {
       await target.close();
     }
   }, 30_000);
+
+  it('with drivers.fundWallet, another run refilling the wallet mid-check is not blamed once a look sees it; without, it is', async () => {
+    for (const drivers of [{ fundWallet: 'exit 0' }, undefined]) {
+      const moving: { sandbox?: RunningSandbox; walletId?: string; reads: number } = { reads: 0 };
+      // Another run: refills the wallet after this check's first read, then keeps paying from it.
+      const target = await sandboxTarget({
+        record: (x) => {
+          const wallet = moving.sandbox?.app.store.wallets.get(moving.walletId ?? '');
+          if (wallet === undefined || x.path !== '/api/v3/banking/balance' || !x.body.includes(wallet.id)) return;
+          wallet.balanceMinor += ++moving.reads === 1 ? 2_500 : -7;
+        },
+      });
+      moving.sandbox = target.sandbox;
+      try {
+        const opened = await target.state.client.send({ label: 'open', path: '/sandbox/wallets', payload: { balance: '10' } });
+        moving.walletId = (opened.response?.json as { data: { wallet_id: string } }).data.wallet_id;
+        const config = target.state.settings.config;
+        Object.assign(config, { fixtures: { ...config.fixtures, spareWallet: moving.walletId }, ...(drivers ? { drivers } : {}) });
+        const { outcome, meta } = await target.run(moneyChecks.find((c) => c.id === 'money-exact-balance')!);
+        expect({ drivers, outcome, why: meta.skipped ?? meta.failure?.message }).toEqual({
+          drivers,
+          outcome: drivers ? 'skipped' : 'failed',
+          why: drivers
+            ? expect.stringMatching(/^not judged: other activity on the spare wallet: /)
+            : expect.stringContaining('not FAILED for insufficient balance'),
+        });
+      } finally {
+        await target.close();
+      }
+    }
+  });
 
   it('a target that does not open one skips them naming fixtures.spareWallet', async () => {
     // A sandbox whose control path is not served stands in for a real deployment: its unknown path answers 404.
