@@ -99,7 +99,7 @@ function sleepsEndWith(clock: Clock, ended: AbortSignal): Clock {
 
 /** Said in every report of a run on a faster clock: its timings are the sandbox's, not real seconds. */
 export function clockNote(factor: number): string {
-  return `the embedded sandbox and the run shared a clock ${factor} times faster than real time (settlements and webhook retries took 1/${factor} of their seconds, and the revisit moved it on instead of waiting); every timing was judged on that clock`;
+  return `the embedded sandbox and the run shared a clock ${factor} times faster than real time (settlements and webhook retries took 1/${factor} of their seconds, and a revisit moves it on rather than waiting); every timing was judged on that clock`;
 }
 
 /** How the console (and the vitest entry's suite name) says a run's faster clock: nothing for a real one. */

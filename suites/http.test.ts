@@ -355,6 +355,20 @@ describe('a quiet window (TargetClient.quietly)', () => {
     await Promise.all([slow, quiet, later]);
     expect(order).toEqual(['got /slow', 'window open', 'got /inside', 'window closing', 'got /later']);
   });
+
+  it('opens once what the waited-for request answered is noted by its sender (a payout made is known to the window)', async () => {
+    const { client } = await server((_seen, _n, res) => json(res, 200, { status: true }));
+    let noted = false;
+    // The sender notes its answer a few steps after it comes, as a check's context notes a payout.
+    const sent = (async () => {
+      await client.send({ label: 'initiate', path: '/initiate', payload: {} });
+      await Promise.resolve();
+      noted = true;
+    })();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await client.quietly(() => Promise.resolve(noted))).toBe(true);
+    await sent;
+  });
 });
 
 describe('freeAtRandom', () => {

@@ -140,6 +140,8 @@ export class TargetClient {
     this.window = new Promise<void>((closed) => (close = closed));
     try {
       if (this.out > 0) await new Promise<void>((drained) => this.drained.push(drained));
+      // Their senders note what they answered (a payout made) before the work reads what the run made.
+      await new Promise((noted) => setImmediate(noted));
       return await work((options) => this.sendNow(options));
     } finally {
       this.window = undefined;

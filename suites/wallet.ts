@@ -152,7 +152,7 @@ export function quietPauseMs(ctx: Pick<CheckContext, 'clock' | 'ids'>, afterMiss
 }
 
 /** How long quiet looks go on after misses no look had excused, before they are the target's: real ms. */
-const LOOKING_AFTER_MISS_MS = 3_000;
+export const LOOKING_AFTER_MISS_MS = 3_000;
 
 /** Per run (its state) and wallet: the first other activity a quiet look of the run saw there, said as the look saw it. */
 const seenOfRun = new WeakMap<object, Map<string, string>>();

@@ -54,7 +54,7 @@ describe('the revisit', () => {
     const { ended } = await revisit(['money-status-debits-again'], [initiate]);
     expect(ended[0]!.outcome).toBe('failed');
     expect(ended[0]!.why).toMatch(
-      /^the balance went from [\d.]+ to [\d.]+ between the end of the other checks and at least 12 s after the run's last payout; the run's own payouts explain a change of 0(\.0+)?, and no quiet look at the wallet saw anything else move it \(P-MONEY-1\)$/,
+      /^the balance went from [\d.]+ as the other checks ended to [\d.]+ at least 12 s later; the run's own payouts explain a change of 0(\.0+)?, and no quiet look at the wallet saw anything else move it \(P-MONEY-1\)$/,
     );
   });
 
@@ -82,6 +82,37 @@ describe('the revisit', () => {
       } finally {
         await target.close();
       }
+    }
+  });
+
+  it('judges a whole stretch even when the run’s last payout is already old: a debit due 5 s after it starts is caught', async () => {
+    let now = Date.now();
+    const owned: Clock = { now: () => now, sleep: (ms) => Promise.resolve(void (now += ms)), jump: (ms) => void (now += ms) };
+    const late: { sandbox?: RunningSandbox; at: number | undefined } = { at: undefined };
+    const target = await sandboxTarget(
+      {
+        // A job that takes 1.00 once, some seconds after the revisit started: shown from the next answer on.
+        record: () => {
+          const wallet = late.sandbox?.app.store.wallets.get(late.sandbox.config.merchant.walletId);
+          if (wallet !== undefined && late.at !== undefined && now >= late.at) {
+            wallet.balanceMinor -= 100;
+            late.at = undefined;
+          }
+        },
+      },
+      undefined,
+      10,
+      owned,
+    );
+    late.sandbox = target.sandbox;
+    try {
+      await target.run(initiate);
+      now += 60_000;
+      late.at = now + 5_000;
+      const { outcome, meta } = await target.run(balance!);
+      expect({ outcome, why: meta.failure?.message }).toEqual({ outcome: 'failed', why: expect.stringContaining('explain a change of 0') });
+    } finally {
+      await target.close();
     }
   });
 

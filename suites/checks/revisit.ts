@@ -17,7 +17,7 @@ import {
   validOrder,
   type Json,
 } from '../requests.js';
-import { balanceAfter, otherActivityAfterMiss, ownMovesBetween, quietLook } from '../wallet.js';
+import { balanceAfter, LOOKING_AFTER_MISS_MS, otherActivityAfterMiss, ownMovesBetween, quietLook } from '../wallet.js';
 import { writtenBy, type Written } from '../written.js';
 import { shown } from './shown.js';
 
@@ -136,27 +136,28 @@ async function finalRecordsUnchanged(ctx: CheckContext): Promise<void> {
   }
 }
 
-/** MONEY-CONSERVATION later: from the end of the other checks until the run's last payout is old enough,
- *  the balance moves only as the run's own payouts say (a job that debits again shows then). Watched
- *  meanwhile in quiet looks, so another run's payouts are seen, not blamed on the target (P-MONEY-1). */
+/** MONEY-CONSERVATION later: over revisitAfterSeconds from the end of the other checks (and until the
+ *  run's last payout is as old), the balance moves only as the run's own payouts say (a job that debits
+ *  again shows then). Watched meanwhile, so another run's payouts are seen, not blamed (P-MONEY-1). */
 async function balanceStillExplained(ctx: CheckContext): Promise<void> {
   const payouts = writtenBy(ctx.runKey).filter((w) => w.kind === 'payout');
   if (payouts.length === 0) throw new CheckSkipped('not judged: the run made no payout on the wallet to revisit');
   const ids = notFinalOwnPayouts(ctx.runKey, ctx.config.merchant.walletId);
   const start = await balanceAfter(ctx, ids, 'once the other checks ended', {});
-  const due = Math.max(...payouts.map((w) => w.at)) + revisitAfterMs(ctx);
-  if (ctx.deadlineAt !== undefined && due > ctx.deadlineAt)
-    throw new CheckSkipped(`not judged: the run's time budget ends before its last payout is ${ageOf(ctx)} old`);
+  const due = Math.max(ctx.clock.now(), ...payouts.map((w) => w.at)) + revisitAfterMs(ctx);
+  // Room after it too: the reads, and after a miss the looks for other activity.
+  if (ctx.deadlineAt !== undefined && due + 2 * LOOKING_AFTER_MISS_MS * (ctx.clock.factor ?? 1) > ctx.deadlineAt)
+    throw new CheckSkipped(`not judged: the run's time budget ends before the balance can be read again ${ageOf(ctx)} later`);
   // Where time passes by itself, watched meanwhile: another run's payouts are then seen.
   while (ctx.clock.jump === undefined && ctx.clock.now() < due) await quietLook(ctx, 'waiting to revisit the balance', {}, true);
   await until(ctx, due);
-  const end = await balanceAfter(ctx, ids, `${ageOf(ctx)} after the run's last payout`, {});
+  const end = await balanceAfter(ctx, ids, `${ageOf(ctx)} later`, {});
   const own = start === undefined || end === undefined ? undefined : ownMovesBetween(start.own, end.own);
   if (start === undefined || end === undefined || own === undefined)
     throw new CheckSkipped("not judged: the run's own payouts kept settling around the balance reads, or could not be read");
   const [from, to] = [start.after.balance, end.after.balance];
   if (decimalEquals(decimalMinus(to, from), own)) return;
-  const said = `the balance went from ${decimalText(from)} to ${decimalText(to)} between the end of the other checks and ${ageOf(ctx)} after the run's last payout; the run's own payouts explain a change of ${decimalText(own)}`;
+  const said = `the balance went from ${decimalText(from)} as the other checks ended to ${decimalText(to)} ${ageOf(ctx)} later; the run's own payouts explain a change of ${decimalText(own)}`;
   const seen = await otherActivityAfterMiss(ctx, 'after the revisited balance missed');
   if (seen !== undefined) throw new CheckSkipped(`not judged: other activity on the wallet: ${seen}; ${said} (P-MONEY-1)`);
   throw new CheckFailure(`${said}, and no quiet look at the wallet saw anything else move it (P-MONEY-1)`, {
