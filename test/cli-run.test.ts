@@ -477,7 +477,7 @@ describe.concurrent('svc-conformance run whose webhook receiver cannot listen', 
         ...c,
         webhooks: { listen: `127.0.0.1:${port}` },
       }));
-      const result = await runBinAsync(['run', '--config', t.config, '--only', 'HOOK-', ...extra, '--report-dir', t.dir]);
+      const result = await runCli(['run', '--config', t.config, '--only', 'HOOK-', ...extra, '--report-dir', t.dir]);
       const reason = `the kit's webhook receiver cannot listen for webhooks on 127.0.0.1:${port}: the port is in use; choose another webhooks.listen`;
       expect(result.code, result.stdout + result.stderr).toBe(2);
       expect(result.stdout).toMatch(/only HOOK-/);

@@ -47,12 +47,13 @@ afterAll(() => {
   for (const sandbox of served) sandbox.child.kill('SIGTERM');
 });
 
-describe('a deployment with drivers', () => {
-  let correct: TargetConfig;
-  beforeAll(async () => {
-    correct = await deployment();
-  });
+// One correct deployment for every test that needs no fault: each run makes records of its own.
+let correct: TargetConfig;
+beforeAll(async () => {
+  correct = await deployment();
+});
 
+describe('a deployment with drivers', () => {
   it('judges every lifecycle rule, reaching each state through the drivers', async () => {
     const { code, status, notes, stdout } = await run({ ...correct, drivers: DRIVERS });
     expect(LIFECYCLES.map(status), stdout).toEqual(LIFECYCLES.map(() => 'passed'));
@@ -95,7 +96,7 @@ describe('a deployment that breaks a lifecycle, caught only through the drivers'
 describe('drivers are code', () => {
   it('those of a ./svc-conformance.json found, not named, run only with --allow-drivers (exit 2, one line)', async () => {
     const found = scratchProject({});
-    const config = { ...(await deployment()), drivers: { payOrder: `touch ${join(found, 'ran')}` } };
+    const config = { ...correct, drivers: { payOrder: `touch ${join(found, 'ran')}` } };
     writeFileSync(join(found, 'svc-conformance.json'), JSON.stringify(config));
     const refused = await runCli(['run', '--only', 'STATE-ORDER-LIFECYCLE', '--report-dir', 'out'], { cwd: found });
     expect(refused.code).toBe(2);

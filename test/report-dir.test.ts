@@ -3,7 +3,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runBinAsync, runCli } from './cli-harness.js';
+import { runCli } from './cli-harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'svc-report-dir-'));
 writeFileSync(join(dir, 'a-file'), 'not a folder\n');
@@ -61,7 +61,7 @@ describe('reports are written atomically', () => {
     symlinkSync(victim, join(reportDir, 'report.json'));
     symlinkSync(victim, join(reportDir, 'junit.xml'));
 
-    const result = await runBinAsync(['run', '--only', 'AUTH-MISSING-KEY', '--seed', '1', '--report-dir', reportDir], { cwd: dir });
+    const result = await runCli(['run', '--only', 'AUTH-MISSING-KEY', '--seed', '1', '--report-dir', reportDir], { cwd: dir });
 
     expect(result.code, result.stderr).toBe(0);
     expect(readFileSync(victim, 'utf8')).toBe('precious\n');

@@ -6,7 +6,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { webhookUrlWarning } from '../cli/commands/serve.js';
 import type { Report } from '../core/report.js';
 import { startSandbox, type RunningSandbox, type StartOptions } from '../sandbox/index.js';
@@ -15,7 +15,8 @@ import { runCli, spawnServe } from './cli-harness.js';
 
 const OPERATORS_URL = 'http://10.9.9.9/hook';
 const open: RunningSandbox[] = [];
-afterEach(async () => {
+// Closed when the file ends, not after each test: the two runs below share no sandbox and run at once.
+afterAll(async () => {
   await Promise.all(open.splice(0).map((s) => s.close()));
 });
 
@@ -35,7 +36,8 @@ const runHooks = (dir: string) =>
   runCli(['run', '--config', 'target.json', '--only', 'HOOK-SIGNATURE', '--runs', '1', '--report-dir', 'out'], { cwd: dir });
 const notesOf = (dir: string) => (JSON.parse(readFileSync(join(dir, 'out', 'report.json'), 'utf8')) as Report).notes ?? [];
 
-describe('a normal run gives the webhook registration back', () => {
+// Each run has its own sandbox and folder, and mostly waits out the webhook observation (real seconds): both at once.
+describe.concurrent('a normal run gives the webhook registration back', () => {
   it("to the non-loopback URL the sandbox's operator gave (serve --webhook-url), which the sandbox takes back", async () => {
     const { sandbox, dir } = await target({ webhookUrl: OPERATORS_URL });
     const result = await runHooks(dir);
