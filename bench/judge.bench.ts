@@ -123,9 +123,8 @@ const eightInFlight = async (base: string) => {
   );
   return performance.now() - started;
 };
-// A proxy left in place runs warm: it carries 4,000 exchanges (the judges' code is compiled by then) and the
-// direct path 2,000 before anything is timed. All told the proxy sees under 10,000 exchanges, so every one is
-// kept and judged as in use (KEEP_AT_MOST).
+// Timed warm, as a proxy left in place runs: 4,000 exchanges through it and 2,000 direct first. Under
+// 10,000 in all, so every one is kept and judged as in use (KEEP_AT_MOST).
 for (let i = 0; i < 4; i++) await eightInFlight(proxied);
 for (let i = 0; i < 2; i++) await eightInFlight(direct);
 const added = await repeat(3, async () => (await latency(proxied)) - (await latency(direct)));

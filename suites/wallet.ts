@@ -141,9 +141,8 @@ export function ownMovesBetween(from: Snapshot, to: Snapshot): Decimal | undefin
   return moved;
 }
 
-/** None before a first try: its look fixes the balance with none of the run's requests out, and seeing
- *  other activity is the point only after a miss. Then drawn afresh, so two runs in step fall out of
- *  it, and in real time, as another run pays in real time. */
+/** None before a first try: its look fixes the balance, and seeing other activity is the point only after a
+ *  miss. Then drawn afresh (two runs in step fall out of it) and in real time, as another run pays. */
 export function quietPauseMs(ctx: Pick<CheckContext, 'clock' | 'ids'>, afterMiss = false): number {
   if (!afterMiss) return 0;
   // Drawn from the run's ids: the same seed (and salt) pauses alike, and two runs' salts differ.

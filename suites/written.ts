@@ -1,6 +1,5 @@
-// What the run wrote as the merchant (orders created, payouts initiated), when, and the last record it
-// saw of each: the revisit (checks/revisit.ts) reads them again once time has passed. Fed from every
-// exchange (check-context.ts), so no check has to remember to tell it.
+// What the run wrote as the merchant, when, and the last record seen of each, for the revisit
+// (checks/revisit.ts). Fed from every exchange (check-context.ts), so no check has to tell it.
 import { memo } from '../common/memo.js';
 import { OPERATIONS } from '../core/operations.js';
 import { operationOf, type TargetConfig } from './config.js';

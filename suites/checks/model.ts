@@ -8,9 +8,8 @@ import { WALLET } from './operations.js';
 const ORDERS = ['profile.operations.orderStatus', 'profile.operations.orderCancel'] as const;
 const PAYOUTS = ['profile.operations.transactionInitiation', 'profile.operations.balanceInquiry'] as const;
 
-/** A check of one rule of the model. Those that make payouts hold the wallet lane: their payouts move
- *  the balance that the lane's checks compare (and the money check compares it itself). The others
- *  take a lane of their own: a chain of steps, it starts first and its requests go ahead. */
+/** A check of one rule of the model. Those that pay hold the wallet lane (their payouts move the balance
+ *  its checks compare); the others take a lane of their own, so their chain of steps starts first. */
 function judging(id: string, rule: ModelRule, title: string, needs: readonly Need[]): Check {
   const paying = needs.some((need) => (PAYOUTS as readonly Need[]).includes(need));
   const lane = paying ? { lane: WALLET, addsOnly: rule !== 'MONEY-CONSERVATION' } : { lane: id };

@@ -119,9 +119,8 @@ async function unsettled(ctx: CheckContext, walletId: string, ids: readonly stri
   return left;
 }
 
-/** MONEY-EXACT-BALANCE (P-MONEY-2). A whole-balance payout that FAILED while the balance moved, or while
- *  a payout of this run was in flight (inFlight), is "not judged": another run can only drain the wallet
- *  (or, with drivers.fundWallet, refill it: see unlessRaised). */
+/** MONEY-EXACT-BALANCE (P-MONEY-2). A whole-balance payout that FAILED while the balance moved, or while a
+ *  payout of this run was in flight, is "not judged": another run can only drain it (or refill: unlessRaised). */
 async function exactBalance(ctx: CheckContext): Promise<void> {
   const spare = await spareWallet(ctx);
   const { walletId, source } = spare;

@@ -136,9 +136,8 @@ async function finalRecordsUnchanged(ctx: CheckContext): Promise<void> {
   }
 }
 
-/** MONEY-CONSERVATION later: over revisitAfterSeconds from the end of the other checks (and until the
- *  run's last payout is as old), the balance moves only as the run's own payouts say (a job that debits
- *  again shows then). Watched meanwhile, so another run's payouts are seen, not blamed (P-MONEY-1). */
+/** MONEY-CONSERVATION later: from the other checks' end, revisitAfterSeconds on (and its last payout as old),
+ *  the balance moved only as the run's payouts say; watched meanwhile, so another run's are seen (P-MONEY-1). */
 async function balanceStillExplained(ctx: CheckContext): Promise<void> {
   const payouts = writtenBy(ctx.runKey).filter((w) => w.kind === 'payout');
   if (payouts.length === 0) throw new CheckSkipped('not judged: the run made no payout on the wallet to revisit');
