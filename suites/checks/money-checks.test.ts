@@ -106,6 +106,8 @@ describe('the spare wallet', () => {
       const walletId = (opened.response?.json as { data: { wallet_id: string } }).data.wallet_id;
       target.sandbox.app.store.wallets.get(walletId)!.balanceMinor = 0;
       const config = target.state.settings.config;
+      // A deployment's: no control request of the reference sandbox's stands in for a driver.
+      delete config.target;
       config.fixtures = { ...config.fixtures, spareWallet: walletId };
       for (const check of moneyChecks.slice(0, 2)) {
         const { outcome, meta } = await target.run(check);
@@ -118,6 +120,10 @@ describe('the spare wallet', () => {
       }
       config.drivers = { fundWallet: 'exit 3' };
       expect((await target.run(moneyChecks[0]!)).meta.skipped).toMatch(/; drivers\.fundWallet: exit 3$/);
+      config.drivers = { fundWallet: 'exit 0' };
+      expect((await target.run(moneyChecks[0]!)).meta.skipped).toBe(
+        'not judged: drivers.fundWallet exited 0, but the spare wallet still holds too little (0.00; nothing left to pay out)',
+      );
       config.drivers = { fundWallet: fund };
       const [first, second] = [await target.run(moneyChecks[0]!), await target.run(moneyChecks[1]!)];
       expect([first.outcome, second.outcome]).toEqual(['passed', 'passed']);
@@ -131,13 +137,20 @@ describe('the spare wallet', () => {
   }, 30_000);
 
   it('with drivers.fundWallet, another run refilling the wallet mid-check is not blamed once a look sees it; without, it is', async () => {
-    for (const drivers of [{ fundWallet: 'exit 0' }, undefined]) {
+    const cases = [
+      { drivers: { fundWallet: 'exit 0' }, other: true, outcome: 'skipped' },
+      { drivers: undefined, other: true, outcome: 'failed' },
+      // Nothing else moves it: the over-balance payout the server took is its own doing.
+      { drivers: { fundWallet: 'exit 0' }, other: false, faults: ['money-rounding-tolerance' as const], outcome: 'failed' },
+    ];
+    for (const { drivers, other, faults, outcome: expected } of cases) {
       const moving: { sandbox?: RunningSandbox; walletId?: string; reads: number } = { reads: 0 };
       // Another run: refills the wallet after this check's first read, then keeps paying from it.
       const target = await sandboxTarget({
+        ...(faults ? { faults } : {}),
         record: (x) => {
           const wallet = moving.sandbox?.app.store.wallets.get(moving.walletId ?? '');
-          if (wallet === undefined || x.path !== '/api/v3/banking/balance' || !x.body.includes(wallet.id)) return;
+          if (!other || wallet === undefined || x.path !== '/api/v3/banking/balance' || !x.body.includes(wallet.id)) return;
           wallet.balanceMinor += ++moving.reads === 1 ? 2_500 : -7;
         },
       });
@@ -150,10 +163,11 @@ describe('the spare wallet', () => {
         const { outcome, meta } = await target.run(moneyChecks.find((c) => c.id === 'money-exact-balance')!);
         expect({ drivers, outcome, why: meta.skipped ?? meta.failure?.message }).toEqual({
           drivers,
-          outcome: drivers ? 'skipped' : 'failed',
-          why: drivers
-            ? expect.stringMatching(/^not judged: other activity on the spare wallet: /)
-            : expect.stringContaining('not FAILED for insufficient balance'),
+          outcome: expected,
+          why:
+            expected === 'skipped'
+              ? expect.stringMatching(/^not judged: other activity on the spare wallet: /)
+              : expect.stringContaining('not FAILED for insufficient balance'),
         });
       } finally {
         await target.close();

@@ -45,6 +45,37 @@ describe('the revisit', () => {
     expect(ended[0]!.why).toBe('not judged: the run made no payout on the wallet to revisit');
   });
 
+  it('judges no balance when the run made orders but no payout', async () => {
+    const orders = modelChecks.find((c) => c.id === 'model-order-lifecycle')!;
+    const { ended } = await revisit([], [orders]);
+    expect(ended[0]).toEqual({ outcome: 'skipped', why: 'not judged: the run made no payout on the wallet to revisit' });
+  });
+
+  it("does not start a wait that the run's time budget would cut short, nor its reads after", async () => {
+    const target = await sandboxTarget();
+    try {
+      await target.run(initiate);
+      const at = (ms: number) => ({ deadlineAt: target.state.settings.clock!.now() + ms });
+      for (const [budget, outcome] of [
+        [13_000, 'skipped'],
+        [60_000, 'passed'],
+      ] as const) {
+        Object.assign(target.state.settings, at(budget));
+        const { outcome: seen, meta } = await target.run(balance!);
+        expect({ budget, seen, why: meta.skipped }).toEqual({
+          budget,
+          seen: outcome,
+          why:
+            outcome === 'skipped'
+              ? "not judged: the run's time budget ends before the balance can be read again at least 12 s later"
+              : undefined,
+        });
+      }
+    } finally {
+      await target.close();
+    }
+  });
+
   it('passes a balance the run’s payouts explain, debited at settlement and settling while it waits', async () => {
     const { ended } = await revisit([], [initiate], { variant: { debitAt: 'settlement' }, settleSeconds: 6 });
     expect(ended[0]).toEqual({ outcome: 'passed', why: undefined });
@@ -111,6 +142,59 @@ describe('the revisit', () => {
       late.at = now + 5_000;
       const { outcome, meta } = await target.run(balance!);
       expect({ outcome, why: meta.failure?.message }).toEqual({ outcome: 'failed', why: expect.stringContaining('explain a change of 0') });
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('another run paying only while this one waits, stopped by its end: seen by the looks meanwhile, not judged', async () => {
+    // Its payouts land as time passes: 0.07 each second for the first 10 s of the wait, then none.
+    const base = virtualClock();
+    const other: { sandbox?: RunningSandbox; from?: number; paid: number } = { paid: 0 };
+    const pay = () => {
+      const wallet = other.sandbox?.app.store.wallets.get(other.sandbox.config.merchant.walletId);
+      if (wallet === undefined || other.from === undefined) return;
+      const due = Math.min(10, Math.floor((base.now() - other.from) / 1000));
+      wallet.balanceMinor -= 7 * (due - other.paid);
+      other.paid = due;
+    };
+    const clock: Clock = { now: base.now, sleep: async (ms) => (await base.sleep(ms), pay()) };
+    const target = await sandboxTarget({}, undefined, 10, clock);
+    other.sandbox = target.sandbox;
+    try {
+      await target.run(initiate);
+      other.from = clock.now();
+      const { outcome, meta } = await target.run(balance!);
+      expect({ outcome, why: meta.skipped }).toEqual({
+        outcome: 'skipped',
+        why: expect.stringMatching(/^not judged: other activity on the wallet: /),
+      });
+    } finally {
+      await target.close();
+    }
+  });
+
+  it('a payout of the run’s gone by the end: not judged, saying why', async () => {
+    let now = Date.now();
+    const gone: { sandbox?: RunningSandbox } = {};
+    // The target forgets every payout while the revisit waits.
+    const owned: Clock = {
+      now: () => now,
+      sleep: (ms) => Promise.resolve(void (now += ms)),
+      jump: (ms) => {
+        now += ms;
+        for (const key of [...gone.sandbox!.app.store.payouts.keys()]) gone.sandbox!.app.store.payouts.delete(key);
+      },
+    };
+    const target = await sandboxTarget({}, undefined, 10, owned);
+    gone.sandbox = target.sandbox;
+    try {
+      await target.run(initiate);
+      const { outcome, meta } = await target.run(balance!);
+      expect({ outcome, why: meta.skipped }).toEqual({
+        outcome: 'skipped',
+        why: "not judged: the run's own payouts kept settling around the balance reads, or could not be read",
+      });
     } finally {
       await target.close();
     }
