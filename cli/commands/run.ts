@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { readPackageJson } from '../../common/package-root.js';
 import { plural } from '../../common/plural.js';
@@ -118,13 +117,7 @@ export const runCommand = defineCommand({
     checkTargetEnv(out.env, configFile);
     await reporting.prepare();
     const harFile = options.har !== undefined ? resolve(out.cwd, options.har) : undefined;
-    if (harFile !== undefined)
-      await usableOutputFile(
-        'run',
-        'har',
-        { path: harFile, shown: harFile, example: 'run.har' },
-        await stat(harFile).catch(() => undefined),
-      );
+    if (harFile !== undefined) await usableOutputFile('run', 'har', { path: harFile, shown: harFile, example: 'run.har' });
     const startedAt = new Date();
     const interrupts = interruptsOf(out);
     const run = await ConformanceRun.open({

@@ -97,10 +97,9 @@ type ClientRun = Awaited<ReturnType<typeof driveClient>>;
 
 /** Whether something accepts a connection at the URL now (within a second). */
 const listensAt = (url: string): Promise<boolean> =>
-  listening(url, 1_000).then(
-    () => true,
-    () => false,
-  );
+  listening(url, 1_000)
+    .then(() => true)
+    .catch(() => false);
 
 /** The demo merchants' secrets: public, but redacted like the run's wherever a client prints them. */
 const DEMO_SECRETS = [MERCHANT_A.secretKey, MERCHANT_B.secretKey, MERCHANT_A_LIVE.secretKey];
