@@ -90,17 +90,12 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads a file (or stdin for "-") as UTF-8 text, turning every failure into a UsageError that names it. */
 export async function readText(io: Io, command: string, option: string, path: string): Promise<string> {
-  let bytes: Buffer;
-  if (path === '-') {
-    bytes = await io.readStdin();
-  } else {
-    try {
-      bytes = await readFile(resolve(io.cwd, path));
-    } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-      throw new UsageError(`${command}: cannot read ${option} ${path}: ${reason}`);
-    }
-  }
+  const bytes =
+    path === '-'
+      ? await io.readStdin()
+      : await readFile(resolve(io.cwd, path)).catch((error: NodeJS.ErrnoException) => {
+          throw new UsageError(`${command}: cannot read ${option} ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+        });
   try {
     return utf8.decode(bytes);
   } catch {

@@ -21,10 +21,9 @@ export const judgeCommand = defineCommand({
     'Judges recorded traffic (HAR 1.2) between a client and a server: the client by P-CLIENT, the server by what the exchanges show.',
   usage: 'svc-conformance judge --har FILE [--config F] [--report-dir D] [--strict] [--require-all] [--sign-key FILE]',
   options: [
-    { name: 'har', type: 'string', value: 'FILE', description: "the recorded traffic: a browser's HAR export, run --har's, or a proxy's" },
+    { name: 'har', value: 'FILE', description: "the recorded traffic: a browser's HAR export, run --har's, or a proxy's" },
     {
       name: 'config',
-      type: 'string',
       value: 'F',
       description: "the target's config (P-CFG): its base URL says which exchanges are the API's, its secret verifies signatures",
     },

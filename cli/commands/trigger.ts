@@ -33,7 +33,6 @@ export const triggerCommand = defineCommand({
   options: [
     {
       name: 'to',
-      type: 'string',
       value: 'URL',
       description:
         'deliver this event to URL (a loopback receiver unless serve --allow-remote-webhooks): registered while trigger runs, the earlier registration put back after',
@@ -41,7 +40,6 @@ export const triggerCommand = defineCommand({
     {
       name: 'config',
       short: 'c',
-      type: 'string',
       value: 'F',
       description:
         "the sandbox's P-CFG config (serve --config-out writes one; default: ./svc-conformance.json if there is one); SVC_BASE_URL, SVC_API_KEY, SVC_SECRET_KEY and SVC_WALLET_ID override it",

@@ -23,20 +23,18 @@ export const verifyClientCommand = defineCommand({
   options: [
     {
       name: 'scenario',
-      type: 'string',
       value: 'S',
       multiple: true,
       description: 'make the sandbox misbehave once, to see the client recover (see serve --list-scenarios)',
     },
     {
       name: 'webhook-url',
-      type: 'string',
       value: 'URL',
       description:
         "where the webhook receiver COMMAND starts listens: it gets the sandbox's events and the kit's probes, judged by P-HOOK-6…9",
     },
     ...reportOptions('verify-client'),
-    { name: 'timeout', type: 'string', value: 'SECONDS', description: 'stop the client after this long (default 120)' },
+    { name: 'timeout', value: 'SECONDS', description: 'stop the client after this long (default 120)' },
   ],
   details: [
     'COMMAND runs with SVC_BASE_URL, SVC_API_KEY, SVC_SECRET_KEY, SVC_WALLET_ID (and SVC_ENVIRONMENT=sandbox) set to the sandbox, with keys and a wallet made for this run.',

@@ -18,7 +18,6 @@ export const verifyReceiverCommand = defineCommand({
   options: [
     {
       name: 'url',
-      type: 'string',
       value: 'URL',
       required: true,
       description: 'where the receiver listens, e.g. http://127.0.0.1:4020/webhooks',
@@ -26,7 +25,6 @@ export const verifyReceiverCommand = defineCommand({
     {
       name: 'config',
       short: 'c',
-      type: 'string',
       value: 'F',
       description:
         "a P-CFG config (default: ./svc-conformance.json if there is one): merchant.secretKey signs genuine events; otherMerchant and otherEnvironment sign forgeries (default: the embedded sandbox's demo merchants)",
