@@ -16,17 +16,10 @@ export const diagnoseCommand = defineCommand({
     { name: 'timestamp', value: 'T', description: 'X-TIMESTAMP as sent' },
     { name: 'signature', value: 'SIG', description: 'X-SIGNATURE as received (hex, or whatever the client sent)' },
     { name: 'file', value: 'F', description: 'the body as sent (default: stdin)' },
-    {
-      name: 'request',
-      value: 'F',
-      description: 'a captured request instead: raw HTTP/1.1 text or a curl command ("-" for stdin)',
-    },
+    { name: 'request', value: 'F', description: 'a captured request instead: raw HTTP/1.1 text or a curl command ("-" for stdin)' },
     { name: 'api-key', value: 'K', description: 'X-API-KEY as sent, to spot a key and secret of different environments' },
     { name: 'json', description: 'print { "match", "variants", "candidates", "detail" }' },
-    {
-      name: 'show-expected',
-      description: 'print the whole expected signature (shortened by default: output gets pasted into tickets)',
-    },
+    { name: 'show-expected', description: 'print the whole expected signature (shortened by default: output gets pasted into tickets)' },
   ],
   details: [
     'Exit status: 0 the signature matches, 1 it does not, 2 bad input.',

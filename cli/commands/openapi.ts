@@ -10,11 +10,7 @@ export const openapiCommand = defineCommand({
   summary: "Prints the interface and the profile's extension operations and webhooks as an OpenAPI 3.1 document (JSON).",
   usage: 'svc-conformance openapi [--server URL] [--out FILE]',
   options: [
-    {
-      name: 'server',
-      value: 'URL',
-      description: 'the base URL to name under servers (default: a {baseUrl} placeholder to fill in)',
-    },
+    { name: 'server', value: 'URL', description: 'the base URL to name under servers (default: a {baseUrl} placeholder to fill in)' },
     { name: 'out', value: 'FILE', description: 'write it to FILE instead of stdout' },
   ],
   details: [

@@ -26,16 +26,8 @@ export const proxyCommand = defineCommand({
   options: [
     { name: 'upstream', value: 'URL', description: 'the server to forward to (http or https, certificates checked)' },
     { name: 'upstream-ca', value: 'FILE', description: "a private CA (PEM) the upstream's certificate may chain to" },
-    {
-      name: 'listen',
-      value: 'HOST:PORT',
-      description: 'where the proxy listens (default 127.0.0.1:0; the address is its first line)',
-    },
-    {
-      name: 'config',
-      value: 'F',
-      description: "the merchant's config (P-CFG): its secret verifies signatures, its keys go to COMMAND",
-    },
+    { name: 'listen', value: 'HOST:PORT', description: 'where the proxy listens (default 127.0.0.1:0; the address is its first line)' },
+    { name: 'config', value: 'F', description: "the merchant's config (P-CFG): its secret verifies signatures, its keys go to COMMAND" },
     { name: 'for', value: 'SECONDS', description: 'stop after this long' },
     { name: 'requests', value: 'N', description: 'stop after this many exchanges' },
     {

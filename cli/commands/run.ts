@@ -69,11 +69,7 @@ export const runCommand = defineCommand({
       value: 'N',
       description: `requests in flight at most (default the config's profile.concurrency, else ${RUN_NUMBERS.concurrency.default}); 1 runs the checks one at a time, in order`,
     },
-    {
-      name: 'timeout',
-      value: 'SECONDS',
-      description: `per-request timeout (default ${RUN_NUMBERS.timeoutSeconds.default})`,
-    },
+    { name: 'timeout', value: 'SECONDS', description: `per-request timeout (default ${RUN_NUMBERS.timeoutSeconds.default})` },
     {
       name: 'max-time',
       value: 'SECONDS',

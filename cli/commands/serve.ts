@@ -26,11 +26,7 @@ export const serveCommand = defineCommand({
     { name: 'port', value: 'N', description: 'port to listen on (default: a free one)' },
     { name: 'host', value: 'H', description: 'address to listen on (default: 127.0.0.1)' },
     { name: 'config-out', value: 'F', description: 'write a P-CFG config for this sandbox to F once it listens' },
-    {
-      name: 'webhook-url',
-      value: 'URL',
-      description: "deliver every demo merchant's webhooks (P-HOOK) to URL, logging each attempt",
-    },
+    { name: 'webhook-url', value: 'URL', description: "deliver every demo merchant's webhooks (P-HOOK) to URL, logging each attempt" },
     {
       name: 'allow-remote-webhooks',
       description:
@@ -45,22 +41,14 @@ export const serveCommand = defineCommand({
       description: 'misbehave once on purpose, to see a client recover (see --list-scenarios)',
     },
     { name: 'list-scenarios', description: 'list the scenarios and the client rule each tests, then exit' },
-    {
-      name: 'hang-seconds',
-      value: 'SECONDS',
-      description: 'how long create-order-hang-once holds its answer, up to 86400 (default 30)',
-    },
+    { name: 'hang-seconds', value: 'SECONDS', description: 'how long create-order-hang-once holds its answer, up to 86400 (default 30)' },
     { name: 'create-status', value: '200|201', description: 'HTTP status of a created order (default 201)' },
     {
       name: 'verify',
       value: 'raw|canonical',
       description: 'verify signatures over the raw body or a re-canonicalized parse (default raw)',
     },
-    {
-      name: 'replay',
-      value: 'allow|refuse',
-      description: 'accept or refuse a re-sent timestamp and signature (default refuse)',
-    },
+    { name: 'replay', value: 'allow|refuse', description: 'accept or refuse a re-sent timestamp and signature (default refuse)' },
     { name: 'tolerance', value: 'SECONDS', description: 'timestamp window either side of the clock (default 300)' },
     { name: 'quiet', description: 'do not log requests' },
   ],
