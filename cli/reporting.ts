@@ -64,7 +64,7 @@ export class Reporting {
   /** Checks --format at once: a usage error before anything else is done. */
   constructor(
     private readonly command: JudgingCommand,
-    private readonly options: ReportOptions,
+    readonly options: ReportOptions,
     private readonly given: Io,
   ) {
     this.json = oneOf(command, 'format', options.format ?? 'text', ['text', 'json']) === 'json';

@@ -119,7 +119,6 @@ export const proxyCommand = defineCommand({
         rerunCommand,
         options: { upstream: upstream.href },
       },
-      options.strict,
       false,
     );
   },
