@@ -63,15 +63,10 @@ export const verifyClientCommand = defineCommand({
     }
     const recording = await startRecording(given, out);
     const startedAt = new Date();
-    let run: ClientRun;
-    try {
-      out.stdout(
-        `verify-client: running \`${given.command}\` against the recording sandbox at ${recording.sandbox.baseUrl}${given.scenarios.length ? ` (scenarios: ${given.scenarios.join(', ')})` : ''}${webhookUrl ? `, its webhooks to ${webhookUrl}` : ''}\n`,
-      );
-      run = await driveClient(given, recording, out);
-    } finally {
-      await recording.close();
-    }
+    out.stdout(
+      `verify-client: running \`${given.command}\` against the recording sandbox at ${recording.sandbox.baseUrl}${given.scenarios.length ? ` (scenarios: ${given.scenarios.join(', ')})` : ''}${webhookUrl ? `, its webhooks to ${webhookUrl}` : ''}\n`,
+    );
+    const run = await driveClient(given, recording, out).finally(() => recording.close());
     if (run.outcome.note) out.stdout(`\nnote: ${run.outcome.note}\n`);
     return reporting.end(clientReport(reporting, given, recording, run, startedAt));
   },
