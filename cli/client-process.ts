@@ -1,6 +1,7 @@
 // The client verify-client judges, as a process: started in a process group of its own with the
 // sandbox's coordinates, its output passed on marked and redacted, stopped with all it started.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type ChildProcessByStdio } from 'node:child_process';
+import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { visible } from '../common/visible.js';
 import { TARGET_ENV_NAMES } from '../suites/config.js';
@@ -37,11 +38,8 @@ export function relayLines(
   let dropped = 0;
   const append = (part: string) => {
     const room = MAX_RELAYED_LINE - pending.length;
-    if (part.length <= room) pending += part;
-    else {
-      pending += part.slice(0, room);
-      dropped += part.length - room;
-    }
+    pending += part.slice(0, room);
+    dropped += Math.max(0, part.length - room);
   };
   const emit = () => {
     write(`  │ ${visible(redact(pending))}${dropped > 0 ? ` … [${dropped} more characters of this line not shown]` : ''}\n`);
@@ -87,19 +85,17 @@ export function runClient(
     stoppedNote ??= `the client did not finish within ${timeoutSeconds} s and was stopped; its requests until then are judged`;
     group.kill();
   }, timeoutSeconds * 1000);
-  const whenExited = () => {
+  const ended = () => {
     exited = true;
     clearTimeout(timer);
+  };
+  const whenExited = () => {
+    ended();
     // Whatever the client left running (a server, a sleep) goes with it; its pipes then close.
     group.kill();
   };
   const outcome = endOf(child, io, redact, argv[0]!, whenExited, () => stoppedNote);
-  void outcome
-    .catch(() => {})
-    .finally(() => {
-      exited = true;
-      clearTimeout(timer);
-    });
+  void outcome.then(ended, ended);
   return {
     outcome,
     stop(note) {
@@ -125,7 +121,7 @@ export function runClient(
 /** The outcome once the client exited and its pipes are drained (briefly), so its last words are relayed too;
  * `stoppedNote` says how the kit stopped it, if it did. */
 function endOf(
-  child: ChildProcess & { stdout: NodeJS.ReadableStream; stderr: NodeJS.ReadableStream },
+  child: ChildProcessByStdio<null, Readable, Readable>,
   io: Io,
   redact: (text: string) => string,
   program: string,
@@ -180,8 +176,7 @@ function processGroup(child: ChildProcess) {
 }
 
 /** Resolves when a pipe has been read to its end, or after a second (a grandchild may hold it open). */
-function drained(stream: NodeJS.ReadableStream): Promise<void> {
-  const pipe = stream as NodeJS.ReadableStream & { destroy(): void; readableEnded: boolean };
+function drained(pipe: Readable): Promise<void> {
   return new Promise((resolveDrain) => {
     const done = () => {
       clearTimeout(timer);

@@ -71,16 +71,9 @@ export class InterruptRegistry implements Interrupts {
 async function within(ms: number, work: Undo): Promise<{ finished: boolean; value?: unknown }> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<{ finished: false }>((resolveLate) => (timer = setTimeout(() => resolveLate({ finished: false }), ms)));
+  const done = (async () => ({ finished: true, value: await work() }))().catch(() => ({ finished: false }));
   try {
-    return await Promise.race([
-      Promise.resolve()
-        .then(work)
-        .then(
-          (value) => ({ finished: true, value }),
-          () => ({ finished: false }),
-        ),
-      late,
-    ]);
+    return await Promise.race([done, late]);
   } finally {
     clearTimeout(timer);
   }

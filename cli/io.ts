@@ -1,5 +1,5 @@
 import { constants, type Stats } from 'node:fs';
-import { access, readFile } from 'node:fs/promises';
+import { access, readFile, stat } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { Clock } from '../core/clock.js';
 import { exitStatusOf, type InterruptSignal, type InterruptSource, type Interrupts } from './interrupt.js';
@@ -90,17 +90,12 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /** Reads a file (or stdin for "-") as UTF-8 text, turning every failure into a UsageError that names it. */
 export async function readText(io: Io, command: string, option: string, path: string): Promise<string> {
-  let bytes: Buffer;
-  if (path === '-') {
-    bytes = await io.readStdin();
-  } else {
-    try {
-      bytes = await readFile(resolve(io.cwd, path));
-    } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (error as Error).message;
-      throw new UsageError(`${command}: cannot read ${option} ${path}: ${reason}`);
-    }
-  }
+  const bytes =
+    path === '-'
+      ? await io.readStdin()
+      : await readFile(resolve(io.cwd, path)).catch((error: NodeJS.ErrnoException) => {
+          throw new UsageError(`${command}: cannot read ${option} ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+        });
   try {
     return utf8.decode(bytes);
   } catch {
@@ -115,14 +110,15 @@ export async function readBody(io: Io, command: string, file: string | undefined
   return readText(io, command, 'stdin', '-');
 }
 
-/** A file the command writes when its work is done (--har, --config-out), `info` as it is found now: one it
- * cannot write is said before the work, not after. It is written by renaming over it, which fails on a folder. */
+/** A file the command writes when its work is done (--har, --config-out), `info` as found now (default: stat): one
+ * it cannot write is said before the work, not after. It is written by renaming over it, which fails on a folder. */
 export async function usableOutputFile(
   command: string,
   option: string,
   { path, shown, example }: { path: string; shown: string; example: string },
-  info: Stats | undefined,
+  info?: Stats,
 ): Promise<void> {
+  info ??= await stat(path).catch(() => undefined);
   if (info?.isDirectory())
     throw new UsageError(`${command}: --${option} ${shown} is a folder; give a file name, e.g. --${option} ${join(shown, example)}`);
   try {

@@ -10,10 +10,10 @@ const example = defineCommand({
   summary: 'an example',
   usage: 'example',
   options: [
-    { name: 'report-dir', type: 'string', value: 'D', description: 'where' },
-    { name: 'strict', type: 'boolean', description: 'stricter' },
-    { name: 'only', type: 'string', value: 'PREFIX', multiple: true, description: 'these' },
-    { name: 'url', type: 'string', value: 'URL', required: true, description: 'there' },
+    { name: 'report-dir', value: 'D', description: 'where' },
+    { name: 'strict', description: 'stricter' },
+    { name: 'only', value: 'PREFIX', multiple: true, description: 'these' },
+    { name: 'url', value: 'URL', required: true, description: 'there' },
   ],
   async run(options) {
     expectTypeOf(options['report-dir']).toEqualTypeOf<string | undefined>();

@@ -5,8 +5,7 @@ import { UsageError, type Io } from './io.js';
 interface OptionSpec {
   readonly name: string;
   readonly short?: string;
-  readonly type: 'string' | 'boolean';
-  /** Placeholder shown in help, e.g. "FILE". */
+  /** Placeholder shown in help, e.g. "FILE": an option with one takes a string, one without is a flag. */
   readonly value?: string;
   readonly description: string;
   readonly required?: boolean;
@@ -15,11 +14,11 @@ interface OptionSpec {
 }
 
 /** What the parser hands a command for one option: a boolean, a string, or (given more than once) a list. */
-type OptionValue<O extends OptionSpec> = O['type'] extends 'boolean' ? boolean : O['multiple'] extends true ? string[] : string;
+type OptionValue<O extends OptionSpec> = O extends { value: string } ? (O['multiple'] extends true ? string[] : string) : boolean;
 
 // Always present after parsing: a flag (false when absent), a list ([] when absent), a required option
 // (the parser refuses its absence). Anything else is there only when given.
-type AlwaysPresent<O extends OptionSpec> = O extends { type: 'boolean' } | { multiple: true } | { required: true } ? true : false;
+type AlwaysPresent<O extends OptionSpec> = O extends { value: string; multiple?: false; required?: false } ? false : true;
 
 /** A command's parsed options, typed from its option table: a name not in the table does not compile. */
 export type ParsedOptions<T extends readonly OptionSpec[]> = string extends T[number]['name'] ? AnyParsedOptions : TypedOptions<T>;
@@ -34,9 +33,7 @@ type TypedOptions<T extends readonly OptionSpec[]> = {
 } & { help: false };
 
 /** What the parser returns when --help was given: the table's own rules (a required option) are not applied. */
-interface HelpAsked {
-  help: true;
-}
+type HelpAsked = { help: true };
 
 export interface CommandSpec<T extends readonly OptionSpec[]> {
   name: string;
@@ -63,7 +60,7 @@ export function defineCommand<const T extends readonly OptionSpec[]>(spec: Comma
   return spec;
 }
 
-const HELP: OptionSpec = { name: 'help', short: 'h', type: 'boolean', description: 'show this help' };
+const HELP: OptionSpec = { name: 'help', short: 'h', description: 'show this help' };
 
 /** Parses argv against a command's option table; the same table writes its help. */
 export function parseOptions<T extends readonly OptionSpec[]>(
@@ -80,11 +77,11 @@ export function parseOptions<T extends readonly OptionSpec[]>(
         [...spec.options, HELP].map((o) => [
           o.name,
           {
-            type: o.type,
+            type: o.value === undefined ? 'boolean' : 'string',
             ...(o.short ? { short: o.short } : {}),
             ...(o.multiple ? { multiple: true } : {}),
             // A flag not given is false and a list not given is empty, as ParsedOptions promises.
-            ...(o.type === 'boolean' ? { default: o.multiple ? [] : false } : o.multiple ? { default: [] } : {}),
+            ...(o.value === undefined ? { default: o.multiple ? [] : false } : o.multiple ? { default: [] } : {}),
           },
         ]),
       ),

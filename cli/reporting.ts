@@ -26,22 +26,19 @@ function defaultReportDir(command: JudgingCommand): string {
 /** The options every judging command takes, the same for each. */
 export function reportOptions(command: JudgingCommand) {
   return [
-    { name: 'report-dir', type: 'string', value: 'D', description: `where the reports go (default: ${defaultReportDir(command)})` },
+    { name: 'report-dir', value: 'D', description: `where the reports go (default: ${defaultReportDir(command)})` },
     {
       name: 'format',
-      type: 'string',
       value: 'text|json',
       description: 'json: print the summary as one JSON object on stdout, and progress on stderr (default text)',
     },
-    { name: 'strict', type: 'boolean', description: 'a failed SHOULD fails the run too' },
+    { name: 'strict', description: 'a failed SHOULD fails the run too' },
     {
       name: 'require-all',
-      type: 'boolean',
       description: 'a verdict that judged only part of the requirements (partial) is inconclusive (exit 2), not conformant',
     },
     {
       name: 'sign-key',
-      type: 'string',
       value: 'FILE',
       description:
         'sign report.json with this Ed25519 private key (PKCS#8 PEM), writing report.json.sig beside it (verify-report --public-key checks it)',
@@ -67,7 +64,7 @@ export class Reporting {
   /** Checks --format at once: a usage error before anything else is done. */
   constructor(
     private readonly command: JudgingCommand,
-    private readonly options: ReportOptions,
+    readonly options: ReportOptions,
     private readonly given: Io,
   ) {
     this.json = oneOf(command, 'format', options.format ?? 'text', ['text', 'json']) === 'json';

@@ -21,10 +21,9 @@ export const judgeCommand = defineCommand({
     'Judges recorded traffic (HAR 1.2) between a client and a server: the client by P-CLIENT, the server by what the exchanges show.',
   usage: 'svc-conformance judge --har FILE [--config F] [--report-dir D] [--strict] [--require-all] [--sign-key FILE]',
   options: [
-    { name: 'har', type: 'string', value: 'FILE', description: "the recorded traffic: a browser's HAR export, run --har's, or a proxy's" },
+    { name: 'har', value: 'FILE', description: "the recorded traffic: a browser's HAR export, run --har's, or a proxy's" },
     {
       name: 'config',
-      type: 'string',
       value: 'F',
       description: "the target's config (P-CFG): its base URL says which exchanges are the API's, its secret verifies signatures",
     },
@@ -56,7 +55,7 @@ export const judgeCommand = defineCommand({
     ];
     const rerunCommand = `svc-conformance judge --har ${options.har}${configFile !== undefined ? ` --config ${configFile}` : ''}`;
     const given = { exchanges: traffic.exchanges, baseUrl, config, notes, startedAt, rerunCommand, options: { har: options.har } };
-    return reportTraffic(reporting, given, options.strict, true);
+    return reportTraffic(reporting, given, true);
   },
 });
 
@@ -72,18 +71,13 @@ interface Traffic {
 }
 
 /** Judges both sides of the traffic and feeds the report to every form (P-TRAFFIC-4); `printLines`: one line per exchange first. */
-export async function reportTraffic(
-  reporting: Reporting,
-  t: Traffic,
-  strict: boolean | undefined,
-  printLines: boolean,
-): Promise<0 | 1 | 2> {
+export async function reportTraffic(reporting: Reporting, t: Traffic, printLines: boolean): Promise<0 | 1 | 2> {
   const judged = judgeBothSides(t.exchanges, t.baseUrl, t.config);
   if (printLines) for (const line of judged.lines) reporting.io.stdout(`${line}\n`);
   const target = { baseUrl: t.baseUrl, environment: t.config?.environment ?? 'sandbox', embeddedSandbox: false } as const;
   const side = (results: CheckResult[], sideCatalog: ReturnType<typeof catalog>, couldNotJudge: string[] = []) => {
     const r = judgementReport(
-      { results, catalog: sideCatalog, target, startedAt: t.startedAt, strict: strict ?? false, couldNotJudge },
+      { results, catalog: sideCatalog, target, startedAt: t.startedAt, strict: reporting.options.strict, couldNotJudge },
       Date.now(),
     );
     const nothing = r.coverage.judged === 0;
@@ -95,12 +89,8 @@ export async function reportTraffic(
   };
   // Every server requirement has a result: one no traffic rule judges says so, rather than "left out by the options".
   const ruled = new Set(judged.server.map((r) => r.meta.requirement));
-  const unruled = catalog().filter((q) => !ruled.has(q.id));
-  judged.server.push(
-    ...unruled.map((q) =>
-      resultOf(q, { status: 'skipped', reason: 'not judged from traffic: run sends what judges it' }, () => ({}) as never),
-    ),
-  );
+  for (const q of catalog().filter((r) => !ruled.has(r.id)))
+    judged.server.push(skipped(q, 'not judged from traffic: run sends what judges it'));
   const { reasons: clientReasons, ...client } = side(judged.client, clientCatalog());
   const { reasons: serverReasons, ...server } = side(judged.server, catalog(), judged.couldNotJudge);
   const { reasons: _, ...report } = reporting.judgement({
@@ -122,6 +112,10 @@ export async function reportTraffic(
     sides: { client, server },
   });
 }
+
+/** A requirement's result when the traffic does not judge it, and why. */
+const skipped = (requirement: { id: string; title: string }, reason: string) =>
+  resultOf(requirement, { status: 'skipped', reason }, () => ({}) as never);
 
 /** What the judges of either side are given from the config, or without one. */
 function clientInput(exchanges: readonly ObservedExchange[], baseUrl: string, config: TargetConfig | undefined) {
@@ -169,11 +163,7 @@ export function judgeBothSides(exchanges: readonly ObservedExchange[], baseUrl: 
   // Observed traffic holds what a client sent, if anything: having sent nothing is no rule of its own here.
   const clientResults = client.results.map((r) =>
     r.meta.requirement === 'CLIENT-SENDS-REQUESTS' && client.apiRequests === 0
-      ? resultOf(
-          { id: r.meta.requirement, title: r.meta.title },
-          { status: 'skipped', reason: 'no request of the client was observed' },
-          () => ({}) as never,
-        )
+      ? skipped({ id: r.meta.requirement, title: r.meta.title }, 'no request of the client was observed')
       : r,
   );
   const server = judgeServerTraffic(serverInput(exchanges, config));

@@ -38,13 +38,12 @@ export const listCommand = defineCommand({
   options: [
     {
       name: 'kind',
-      type: 'string',
       value: 'K',
       description:
         'only these catalogs, comma-separated: server (judged by run), client (verify-client), receiver (verify-receiver); default all',
     },
-    { name: 'config', type: 'string', value: 'F', description: 'a P-CFG config whose "checks" add a team\'s own requirements and checks' },
-    { name: 'json', type: 'boolean', description: 'print { requirements: [{ …, kind, judgedBy, checks: [{ id, title }] }] } instead' },
+    { name: 'config', value: 'F', description: 'a P-CFG config whose "checks" add a team\'s own requirements and checks' },
+    { name: 'json', description: 'print { requirements: [{ …, kind, judgedBy, checks: [{ id, title }] }] } instead' },
   ],
   details: ['Requirement ids and check ids are what --only takes; docs/requirements.md states each requirement in full.'],
   examples: ['svc-conformance list', 'svc-conformance list --kind client', 'svc-conformance list --config staging.json --json'],

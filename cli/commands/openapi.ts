@@ -10,13 +10,8 @@ export const openapiCommand = defineCommand({
   summary: "Prints the interface and the profile's extension operations and webhooks as an OpenAPI 3.1 document (JSON).",
   usage: 'svc-conformance openapi [--server URL] [--out FILE]',
   options: [
-    {
-      name: 'server',
-      type: 'string',
-      value: 'URL',
-      description: 'the base URL to name under servers (default: a {baseUrl} placeholder to fill in)',
-    },
-    { name: 'out', type: 'string', value: 'FILE', description: 'write it to FILE instead of stdout' },
+    { name: 'server', value: 'URL', description: 'the base URL to name under servers (default: a {baseUrl} placeholder to fill in)' },
+    { name: 'out', value: 'FILE', description: 'write it to FILE instead of stdout' },
   ],
   details: [
     "Built from the same operation table and JSON Schemas the kit checks with; the signature scheme is described under components.securitySchemes, a webhook's X-SIGNATURE as its security. It passes `npx @redocly/cli lint --extends=recommended`.",

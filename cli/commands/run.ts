@@ -1,4 +1,3 @@
-import { stat } from 'node:fs/promises';
 import { relative, resolve } from 'node:path';
 import { readPackageJson } from '../../common/package-root.js';
 import { plural } from '../../common/plural.js';
@@ -25,68 +24,54 @@ export const runCommand = defineCommand({
   options: [
     {
       name: 'config',
-      type: 'string',
       value: 'F',
       description: 'P-CFG config file (default: ./svc-conformance.json if there is one); SVC_* environment variables override it',
     },
     ...reportOptions('run'),
-    { name: 'seed', type: 'string', value: 'N', description: 'seed of every generated request (default: random, printed)' },
-    { name: 'runs', type: 'string', value: 'N', description: `cases per property check (default ${RUN_NUMBERS.runs.default})` },
+    { name: 'seed', value: 'N', description: 'seed of every generated request (default: random, printed)' },
+    { name: 'runs', value: 'N', description: `cases per property check (default ${RUN_NUMBERS.runs.default})` },
     {
       name: 'har',
-      type: 'string',
       value: 'FILE',
       description: 'also write every exchange of the run to FILE as HAR 1.2 (redacted), for dev tools and proxies',
     },
     {
       name: 'only',
-      type: 'string',
       value: 'PREFIX',
       multiple: true,
       description: 'only requirements (or checks) whose id starts with PREFIX, e.g. AUTH- or DUP-CONCURRENT; repeat it, or comma-separate',
     },
     {
       name: 'skip',
-      type: 'string',
       value: 'PREFIX',
       multiple: true,
       description: 'leave out requirements (or checks) whose id starts with PREFIX, e.g. HOOK-; repeat it, or comma-separate',
     },
     {
       name: 'replay-path',
-      type: 'string',
       value: 'PATH',
       description:
         "with --seed and --only: replay exactly the shrunk counterexample of a property (fast-check's path, as the report gives it)",
     },
     {
       name: 'allow-checks',
-      type: 'boolean',
       description:
         'run the team check modules ("checks") of a ./svc-conformance.json found, not named with --config: they are code, run with your environment',
     },
     {
       name: 'allow-drivers',
-      type: 'boolean',
       description:
         'run the drivers (shell commands) of a ./svc-conformance.json found, not named with --config: they run with your environment',
     },
-    { name: 'allow-production', type: 'boolean', description: 'let checks that create records run against production (P-ENV-3)' },
+    { name: 'allow-production', description: 'let checks that create records run against production (P-ENV-3)' },
     {
       name: 'concurrency',
-      type: 'string',
       value: 'N',
       description: `requests in flight at most (default the config's profile.concurrency, else ${RUN_NUMBERS.concurrency.default}); 1 runs the checks one at a time, in order`,
     },
-    {
-      name: 'timeout',
-      type: 'string',
-      value: 'SECONDS',
-      description: `per-request timeout (default ${RUN_NUMBERS.timeoutSeconds.default})`,
-    },
+    { name: 'timeout', value: 'SECONDS', description: `per-request timeout (default ${RUN_NUMBERS.timeoutSeconds.default})` },
     {
       name: 'max-time',
-      type: 'string',
       value: 'SECONDS',
       description: `time budget of the whole run (default ${RUN_NUMBERS.maxTimeSeconds.default}); nothing is sent after it`,
     },
@@ -118,13 +103,7 @@ export const runCommand = defineCommand({
     checkTargetEnv(out.env, configFile);
     await reporting.prepare();
     const harFile = options.har !== undefined ? resolve(out.cwd, options.har) : undefined;
-    if (harFile !== undefined)
-      await usableOutputFile(
-        'run',
-        'har',
-        { path: harFile, shown: harFile, example: 'run.har' },
-        await stat(harFile).catch(() => undefined),
-      );
+    if (harFile !== undefined) await usableOutputFile('run', 'har', { path: harFile, shown: harFile, example: 'run.har' });
     const startedAt = new Date();
     const interrupts = interruptsOf(out);
     const run = await ConformanceRun.open({

@@ -11,11 +11,11 @@ export const signCommand = defineCommand({
   summary: "Prints the profile's signature (P-SIGN-2) of a JSON body: HMAC-SHA256 of canonical text + timestamp.",
   usage: 'svc-conformance sign --secret S --timestamp T [--file F] [--json]',
   options: [
-    { name: 'secret', type: 'string', value: 'S', description: 'secret key (sk_test_…); defaults to $SVC_SECRET_KEY' },
-    { name: 'timestamp', type: 'string', value: 'T', description: 'UNIX seconds, the X-TIMESTAMP value', required: true },
-    { name: 'file', type: 'string', value: 'F', description: 'body file (default: stdin); an empty file signs a request without a body' },
-    { name: 'json', type: 'boolean', description: 'print { "canonical", "message", "signature" }' },
-    { name: 'body-out', type: 'string', value: 'F', description: 'also write the canonical body, the exact bytes to send, to F' },
+    { name: 'secret', value: 'S', description: 'secret key (sk_test_…); defaults to $SVC_SECRET_KEY' },
+    { name: 'timestamp', value: 'T', description: 'UNIX seconds, the X-TIMESTAMP value', required: true },
+    { name: 'file', value: 'F', description: 'body file (default: stdin); an empty file signs a request without a body' },
+    { name: 'json', description: 'print { "canonical", "message", "signature" }' },
+    { name: 'body-out', value: 'F', description: 'also write the canonical body, the exact bytes to send, to F' },
   ],
   details: ['Send the canonical text as the body, byte for byte (P-SIGN-3): `--json` prints it.'],
   examples: [

@@ -2,6 +2,7 @@
 // would by hand; the sandbox then delivers it to the registered webhook URL.
 import type { Exchange } from '../../core/exchange.js';
 import { isJsonObject } from '../../core/json-of.js';
+import { OPERATIONS } from '../../core/operations.js';
 import { isWebhookEventName, WEBHOOK_EVENT_NAMES, type WebhookEventName } from '../../core/webhooks.js';
 import { OPERATION_PATHS } from '../../sandbox/paths.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
@@ -33,7 +34,6 @@ export const triggerCommand = defineCommand({
   options: [
     {
       name: 'to',
-      type: 'string',
       value: 'URL',
       description:
         'deliver this event to URL (a loopback receiver unless serve --allow-remote-webhooks): registered while trigger runs, the earlier registration put back after',
@@ -41,7 +41,6 @@ export const triggerCommand = defineCommand({
     {
       name: 'config',
       short: 'c',
-      type: 'string',
       value: 'F',
       description:
         "the sandbox's P-CFG config (serve --config-out writes one; default: ./svc-conformance.json if there is one); SVC_BASE_URL, SVC_API_KEY, SVC_SECRET_KEY and SVC_WALLET_ID override it",
@@ -114,6 +113,10 @@ async function send(client: TargetClient, options: SendOptions): Promise<Exchang
   }
   return exchange;
 }
+
+/** Sends one of the interface's operations to the sandbox, labelled with the operation's name. */
+const operation = (client: TargetClient, key: keyof typeof OPERATIONS, payload: unknown) =>
+  send(client, { label: OPERATIONS[key].name, path: OPERATION_PATHS[key], payload });
 
 /** A refusal that says the target is not (or not a working) reference sandbox: exit 2. */
 function notASandbox(baseUrl: string, what: string, exchange: Exchange): UsageError {
@@ -188,11 +191,7 @@ async function fire(client: TargetClient, config: TargetConfig, event: WebhookEv
   const suffix = `${Date.now().toString(36).toUpperCase()}-${Math.random().toString(36).slice(2, 6).toUpperCase()}`;
   if (event.startsWith('payment.')) {
     const orderId = `TRG-${suffix}`;
-    const created = await send(client, {
-      label: 'Create Order',
-      path: OPERATION_PATHS.createOrder,
-      payload: orderBody(orderId, 'svc-conformance trigger'),
-    });
+    const created = await operation(client, 'createOrder', orderBody(orderId, 'svc-conformance trigger'));
     const link = dataOf(created)?.payment_link;
     if (typeof link !== 'string') throw notASandbox(config.baseUrl, 'Create Order', created);
     const [outcome, state] = CHECKOUT[event as keyof typeof CHECKOUT];
@@ -200,19 +199,11 @@ async function fire(client: TargetClient, config: TargetConfig, event: WebhookEv
     return { kind: 'order_id', id: orderId, state };
   }
   const payoutOrderId = `TRG-PO-${suffix}`;
-  const balance = await send(client, {
-    label: 'Balance Inquiry',
-    path: OPERATION_PATHS.balanceInquiry,
-    payload: { svc_wallet_id: config.merchant.walletId, debit_account_type: 'svc_wallet' },
-  });
+  const balance = await operation(client, 'balanceInquiry', { svc_wallet_id: config.merchant.walletId, debit_account_type: 'svc_wallet' });
   const currency = dataOf(balance)?.currency;
   if (!isCurrency(currency)) throw notASandbox(config.baseUrl, 'Balance Inquiry', balance);
   const amount = event === 'payout.failed' ? '10.13' : '10.00';
-  const initiated = await send(client, {
-    label: 'Transaction Initiation',
-    path: OPERATION_PATHS.transactionInitiation,
-    payload: payoutBody(config.merchant.walletId, payoutOrderId, amount, currency),
-  });
+  const initiated = await operation(client, 'transactionInitiation', payoutBody(config.merchant.walletId, payoutOrderId, amount, currency));
   let state = dataOf(initiated)?.status;
   if (typeof state !== 'string') throw notASandbox(config.baseUrl, 'Transaction Initiation', initiated);
   const targets = { 'payout.success': ['SUCCESS'], 'payout.reversed': ['SUCCESS', 'REVERSED'] }[event as 'payout.success'] ?? [];

@@ -23,20 +23,18 @@ export const verifyClientCommand = defineCommand({
   options: [
     {
       name: 'scenario',
-      type: 'string',
       value: 'S',
       multiple: true,
       description: 'make the sandbox misbehave once, to see the client recover (see serve --list-scenarios)',
     },
     {
       name: 'webhook-url',
-      type: 'string',
       value: 'URL',
       description:
         "where the webhook receiver COMMAND starts listens: it gets the sandbox's events and the kit's probes, judged by P-HOOK-6…9",
     },
     ...reportOptions('verify-client'),
-    { name: 'timeout', type: 'string', value: 'SECONDS', description: 'stop the client after this long (default 120)' },
+    { name: 'timeout', value: 'SECONDS', description: 'stop the client after this long (default 120)' },
   ],
   details: [
     'COMMAND runs with SVC_BASE_URL, SVC_API_KEY, SVC_SECRET_KEY, SVC_WALLET_ID (and SVC_ENVIRONMENT=sandbox) set to the sandbox, with keys and a wallet made for this run.',
@@ -65,15 +63,10 @@ export const verifyClientCommand = defineCommand({
     }
     const recording = await startRecording(given, out);
     const startedAt = new Date();
-    let run: ClientRun;
-    try {
-      out.stdout(
-        `verify-client: running \`${given.command}\` against the recording sandbox at ${recording.sandbox.baseUrl}${given.scenarios.length ? ` (scenarios: ${given.scenarios.join(', ')})` : ''}${webhookUrl ? `, its webhooks to ${webhookUrl}` : ''}\n`,
-      );
-      run = await driveClient(given, recording, out);
-    } finally {
-      await recording.close();
-    }
+    out.stdout(
+      `verify-client: running \`${given.command}\` against the recording sandbox at ${recording.sandbox.baseUrl}${given.scenarios.length ? ` (scenarios: ${given.scenarios.join(', ')})` : ''}${webhookUrl ? `, its webhooks to ${webhookUrl}` : ''}\n`,
+    );
+    const run = await driveClient(given, recording, out).finally(() => recording.close());
     if (run.outcome.note) out.stdout(`\nnote: ${run.outcome.note}\n`);
     return reporting.end(clientReport(reporting, given, recording, run, startedAt));
   },
@@ -97,10 +90,9 @@ type ClientRun = Awaited<ReturnType<typeof driveClient>>;
 
 /** Whether something accepts a connection at the URL now (within a second). */
 const listensAt = (url: string): Promise<boolean> =>
-  listening(url, 1_000).then(
-    () => true,
-    () => false,
-  );
+  listening(url, 1_000)
+    .then(() => true)
+    .catch(() => false);
 
 /** The demo merchants' secrets: public, but redacted like the run's wherever a client prints them. */
 const DEMO_SECRETS = [MERCHANT_A.secretKey, MERCHANT_B.secretKey, MERCHANT_A_LIVE.secretKey];

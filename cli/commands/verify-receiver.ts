@@ -16,17 +16,10 @@ export const verifyReceiverCommand = defineCommand({
   summary: 'Delivers genuine, redelivered and forged webhook events to a receiver and judges its answers by P-HOOK-6…8.',
   usage: 'svc-conformance verify-receiver --url URL [--config F] [--report-dir D] [--strict] [--require-all] [--sign-key FILE]',
   options: [
-    {
-      name: 'url',
-      type: 'string',
-      value: 'URL',
-      required: true,
-      description: 'where the receiver listens, e.g. http://127.0.0.1:4020/webhooks',
-    },
+    { name: 'url', value: 'URL', required: true, description: 'where the receiver listens, e.g. http://127.0.0.1:4020/webhooks' },
     {
       name: 'config',
       short: 'c',
-      type: 'string',
       value: 'F',
       description:
         "a P-CFG config (default: ./svc-conformance.json if there is one): merchant.secretKey signs genuine events; otherMerchant and otherEnvironment sign forgeries (default: the embedded sandbox's demo merchants)",

@@ -32,14 +32,12 @@ export const verifyReportCommand = defineCommand({
   options: [
     {
       name: 'public-key',
-      type: 'string',
       value: 'PUB.pem',
       description:
         'the Ed25519 public key (SPKI PEM) of the key that signed the report (run --sign-key): FILE.sig beside FILE must verify with it',
     },
     {
       name: 'allow-unsigned',
-      type: 'boolean',
       description: 'without a key: check the digest and consistency alone, which shows an accidental change but not who wrote the report',
     },
   ],
