@@ -1,6 +1,5 @@
 // The hosted checkout behind Create Order's payment_link: a person or a browser picks a payment method
 // and an outcome (P-OPS-1). Pages only: the API's authentication does not apply, and nothing redirects.
-import { minorUnitOf } from '../schemas/amounts.js';
 import type { PageRoute, SandboxApp } from './context.js';
 import {
   checkoutPage,
@@ -32,7 +31,7 @@ function viewOf(order: Order, app: SandboxApp): CheckoutView {
     svcOrderId: order.svcOrderId,
     merchantName: app.options.merchants.find((m) => m.id === order.merchantId)?.name ?? order.merchantId,
     orderId: String(order.orderId),
-    amount: minorToText(order.amountMinor, minorUnitOf(order.currency)),
+    amount: minorToText(order.amountMinor, order.currency),
     currency: order.currency,
     status: order.status,
     customerName: order.customerName,

@@ -1,7 +1,6 @@
 // The payment-gateway operations: Create Order (P-ORDER, P-DUP), Order Status and Order Cancel (P-OPS-1,
 // P-OPS-2), with their faults, each applied where its rule is decided.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { minorUnitOf } from '../../schemas/amounts.js';
 import { OperationError, requireSchema, type OperationContext, type OperationHandler } from '../context.js';
 import { formatDate, formatDateTime, jsonResponse, minorToText, successResponse, type SandboxResponse } from '../envelope.js';
 import { key, type Order, type SandboxStore } from '../store.js';
@@ -119,7 +118,7 @@ export function statusRecord(order: Order, origin: string): Record<string, unkno
     order_id: order.orderId,
     order_status: order.status,
     payment_link: paymentLink(origin, order.svcOrderId),
-    order_amount: minorToText(order.amountMinor, minorUnitOf(order.currency)),
+    order_amount: minorToText(order.amountMinor, order.currency),
     order_currency: order.currency,
   };
 }
