@@ -7,7 +7,7 @@ import { requiredFields, type SchemaNode } from '../../schemas/field-order.js';
 import type { SchemaId } from '../../schemas/index.js';
 import { CURRENCIES } from '../../schemas/types.js';
 import { BAD_REQUEST, BAD_REQUEST_OR_UNPROCESSABLE, DEFECT_KINDS, type DefectKind, type InvalidRequest } from '../invalidRequest.js';
-import { GeneratorConstraintError } from './constraints.js';
+import { checkList, GeneratorConstraintError } from './constraints.js';
 import { alphanumericString } from './seededFaker.js';
 
 type FieldKind = 'string' | 'object' | 'id' | 'amount' | 'currency' | 'transfer-mode';
@@ -251,12 +251,8 @@ export function applicableDefects(shape: RequestShape): readonly DefectKind[] {
 /** Checks a `defects` constraint against the kinds that apply; default: all of them. */
 export function checkDefects(api: string, value: readonly unknown[] | undefined, applicable: readonly DefectKind[]): readonly DefectKind[] {
   if (value === undefined) return applicable;
-  if (!Array.isArray(value) || value.length === 0)
-    throw new GeneratorConstraintError(api, 'defects must be a non-empty list of defect kinds');
-  for (const defect of value) {
-    if (!(applicable as readonly unknown[]).includes(defect)) {
+  return checkList(api, 'defects', value, 'defect kinds', (defect) => {
+    if (!(applicable as readonly unknown[]).includes(defect))
       throw new GeneratorConstraintError(api, `defects contains ${JSON.stringify(defect)}, which is not one of ${applicable.join(', ')}`);
-    }
-  }
-  return value as readonly DefectKind[];
+  });
 }
