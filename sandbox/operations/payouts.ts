@@ -209,8 +209,6 @@ function newPayout(
     amountDebited: outcome.debited && ctx.options.variant.debitAt !== 'settlement',
     createdAt: now,
     ...(outcome.status === 'PROCESSING' ? { settlesAt: now + ctx.options.settleSeconds * 1000 } : {}),
-    transferMode: request.transfer_mode,
-    beneficiary: request.beneficiary,
   };
 }
 
