@@ -133,10 +133,8 @@ export interface Beneficiary {
   bank_name?: string;
 }
 
-export interface TransactionInitiationRequest {
-  svc_wallet_id: string;
-  debit_account_type: string;
-  payout_order_id: MerchantOrderId;
+/** P-OPS: the wallet, account type and payout order id of Payout Status, and what to pay whom. */
+export interface TransactionInitiationRequest extends PayoutStatusRequest {
   amount: RequestAmount;
   currency: Currency;
   transfer_mode: TransferMode;
