@@ -10,6 +10,9 @@ import type { FaultName } from '../faults.js';
 import { refuseLongId, storedOrderId } from './identifiers.js';
 import { amountInMinorUnits, refuseAmountForm } from './request-amount.js';
 
+/** The 500 of a faulty server that crashed on what it was sent. */
+const crashed = () => new OperationError(500, 'internal server error');
+
 /** What Create Order keeps of a request it accepted. */
 export interface AcceptedOrder {
   /** As sent: number or string (compared as text, P-DUP-4). */
@@ -93,9 +96,7 @@ export function validateCreateOrder(ctx: OperationContext): AcceptedOrder {
   const customer = isJsonObject(body.customer) ? body.customer : undefined;
 
   // The fault's server reads customer.address.city without a guard: a null dereference.
-  if (ctx.fault('errors-missing-field-500') && customer && customer.address === undefined) {
-    throw new OperationError(500, 'internal server error');
-  }
+  if (ctx.fault('errors-missing-field-500') && customer && customer.address === undefined) throw crashed();
 
   refuseAmountForm(ctx, 'order_amount', { string: 'order-amount-string-refused', number: 'order-amount-number-refused' });
   requireSchema('order-create-request', toleratedCopy(body, ctx.fault));
@@ -140,13 +141,10 @@ const ASTRAL = /[\u{10000}-\u{10FFFF}]/u;
 
 /** P-ERR-3's text faults, each a crash's 500: an emoji in a 3-byte utf8 column, U+2028/U+2029 in text embedded in a script. */
 function crashOnEdgeText(ctx: OperationContext, customer: Json | undefined): void {
-  if (ctx.fault('errors-astral-500') && typeof customer?.name === 'string' && ASTRAL.test(customer.name)) {
-    throw new OperationError(500, 'internal server error');
-  }
+  if (ctx.fault('errors-astral-500') && typeof customer?.name === 'string' && ASTRAL.test(customer.name)) throw crashed();
   if (ctx.fault('errors-line-separator-500')) {
     const address = isJsonObject(customer?.address) ? customer.address : {};
     const texts = [ctx.body.order_note, customer?.name, ...Object.values(address)];
-    if (texts.some((text) => typeof text === 'string' && LINE_SEPARATORS.test(text)))
-      throw new OperationError(500, 'internal server error');
+    if (texts.some((text) => typeof text === 'string' && LINE_SEPARATORS.test(text))) throw crashed();
   }
 }
