@@ -292,21 +292,18 @@ function divergence(expected: string, actual: string): Divergence {
 }
 
 function likelyCauses(input: DiagnoseInput, isJson: boolean): string[] {
-  const keyEnv = keyEnvironment(input.apiKey, 'pk');
-  const secretEnv = keyEnvironment(input.secret, 'sk');
-  const mixUp = keyEnv !== undefined && secretEnv !== undefined && keyEnv !== secretEnv;
-  return [
-    ...(mixUp
-      ? [
-          `environment mix-up: the API key is ${keyEnv} (pk_${keyEnv === 'production' ? 'live' : 'test'}_…) but the secret is ${secretEnv}; use the secret issued with that key`,
-        ]
-      : []),
+  const causes = [
     "a different secret key: another merchant's, the other environment's, or one rotated since",
     isJson
       ? 'the body changed between signing and sending (a field added or edited, or re-serialized by a framework or proxy)'
       : 'the body changed between signing and sending',
     'the timestamp signed is not the one sent in X-TIMESTAMP',
   ];
+  const keyEnv = keyEnvironment(input.apiKey, 'pk');
+  const secretEnv = keyEnvironment(input.secret, 'sk');
+  if (keyEnv === undefined || secretEnv === undefined || keyEnv === secretEnv) return causes;
+  const mixUp = `environment mix-up: the API key is ${keyEnv} (pk_${keyEnv === 'production' ? 'live' : 'test'}_…) but the secret is ${secretEnv}; use the secret issued with that key`;
+  return [mixUp, ...causes];
 }
 
 /** The environment a key's prefix names (pk_test_ / sk_live_), if it names one. */
