@@ -200,19 +200,14 @@ const TOO_DEEP =
 
 function parseBody(body: string): { isJson: boolean; canonical: string; tree?: JsonNode } {
   if (body === '') return { isJson: false, canonical: '' };
-  let tree: JsonNode;
   try {
-    tree = parseJsonTree(body);
-  } catch (error) {
-    // Nested beyond the parser's recursion: JSON, but none the kit can canonicalize, so not "not JSON".
-    if (error instanceof RangeError) throw new DiagnoseInputError(TOO_DEEP);
-    return { isJson: false, canonical: body };
-  }
-  try {
+    const tree = parseJsonTree(body);
     return { isJson: true, canonical: canonicalize(JSON.parse(body)), tree };
   } catch (error) {
-    if (error instanceof SignerError && error.code === 'SVC_TOO_DEEP') throw new DiagnoseInputError(TOO_DEEP);
-    // JSON text the profile cannot sign canonically (a number beyond a double, 1e400): compare it raw.
+    // Nested beyond the parser's recursion, or canonicalize's: JSON, but none the kit can canonicalize, so not "not JSON".
+    if (error instanceof RangeError || (error instanceof SignerError && error.code === 'SVC_TOO_DEEP'))
+      throw new DiagnoseInputError(TOO_DEEP);
+    // Not JSON, or JSON the profile cannot sign canonically (a number beyond a double, 1e400): compare it raw.
     return { isJson: false, canonical: body };
   }
 }
