@@ -177,7 +177,7 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
   const debit = outcome.debited ? !ctx.fault('ops-balance-not-debited') : ctx.fault('ops-failed-debits');
   if (debit && !(outcome.debited && settlementDebit)) wallet.balanceMinor -= debitedMinor(ctx, amountMinor, wallet);
 
-  const payout = newPayout(ctx, request, wallet, amountMinor, outcome);
+  const payout = newPayout(ctx, payoutOrderId, wallet, amountMinor, outcome);
   if (outcome.debited && settlementDebit && !ctx.fault('ops-balance-not-debited')) debitAtSettlement(payout);
   if (outcome.status === 'PROCESSING') ctx.later(ctx.options.settleSeconds * 1000, () => settleIfDue(payout, Infinity, ctx.store));
   ctx.store.putPayout(payout);
@@ -187,18 +187,12 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
   return forcedFailure ? ctx.options.scenarios.mark(response, 'payout-failed') : response;
 };
 
-function newPayout(
-  ctx: OperationContext,
-  request: TransactionInitiationRequest,
-  wallet: Wallet,
-  amountMinor: number,
-  outcome: InitiationOutcome,
-): Payout {
+function newPayout(ctx: OperationContext, payoutOrderId: string, wallet: Wallet, amountMinor: number, outcome: InitiationOutcome): Payout {
   const now = ctx.now();
   return {
     merchantId: ctx.merchant.id,
     payoutId: ctx.store.nextId('PAY'),
-    payoutOrderId: String(request.payout_order_id),
+    payoutOrderId,
     walletId: wallet.id,
     status: outcome.status,
     amountMinor,
