@@ -138,7 +138,7 @@ function unknownTransferModes(current: string): fc.Arbitrary<string> {
 const MARKER = 'SVC_CONFORMANCE_LITERAL_MARKER';
 
 /** Text that is almost the canonical JSON of `value` but does not parse. */
-function invalidJsonTexts<T extends object>(value: T, shape: RequestShape): fc.Arbitrary<{ text: string; how: string }> {
+function invalidJsonTexts(value: object, shape: RequestShape): fc.Arbitrary<{ text: string; how: string }> {
   const text = canonicalize(value);
   const firstKey = Object.keys(value).sort()[0] ?? '';
   const literalAt = shape.amountField ?? requiredFields(shape.schema)[0]?.path ?? firstKey;
@@ -162,7 +162,7 @@ function invalidJsonTexts<T extends object>(value: T, shape: RequestShape): fc.A
 }
 
 /** The mutations of one defect kind applied to `valid`. */
-function mutationsOf<T extends object>(valid: T, shape: RequestShape, defect: DefectKind): fc.Arbitrary<InvalidRequest> {
+function mutationsOf(valid: object, shape: RequestShape, defect: DefectKind): fc.Arbitrary<InvalidRequest> {
   const fields = requiredFields(shape.schema);
   const lenientField = (path: string) => path === shape.amountField || path === shape.currencyField;
   switch (defect) {
@@ -230,11 +230,7 @@ function required(path: string | undefined, defect: DefectKind): string {
 }
 
 /** One defect, drawn from `defects`, applied to `valid`. */
-export function invalidVariantsOf<T extends object>(
-  valid: T,
-  shape: RequestShape,
-  defects: readonly DefectKind[],
-): fc.Arbitrary<InvalidRequest> {
+export function invalidVariantsOf(valid: object, shape: RequestShape, defects: readonly DefectKind[]): fc.Arbitrary<InvalidRequest> {
   return fc.constantFrom(...defects).chain((defect) => mutationsOf(valid, shape, defect));
 }
 
