@@ -76,6 +76,8 @@ interface Candidate {
   payload?: string;
 }
 
+type SentVerdict = { labels: VariantId[]; divergence?: Divergence; warning?: string };
+
 /** Most explanations to list besides the best one. */
 const MAX_CANDIDATES = 8;
 /** Texts tried with every millisecond of the second, when nothing else explains the signature. */
@@ -178,11 +180,7 @@ function search(texts: SignedText[], keys: Key[], sent: string, tree: JsonNode |
 
 /** P-SIGN-3: the bytes sent must be the text signed. The canonical text signed and other bytes sent is
  *  no match (`body-not-canonical`, a raw-body server refuses it); any other difference is a warning. */
-function sentBytesVerdict(
-  body: string,
-  parsed: { isJson: boolean; canonical: string },
-  best: Candidate,
-): { labels: VariantId[]; divergence?: Divergence; warning?: string } {
+function sentBytesVerdict(body: string, parsed: { isJson: boolean; canonical: string }, best: Candidate): SentVerdict {
   const signed = best.payload;
   if (!parsed.isJson || signed === undefined || signed === body) return { labels: [] };
   const where = divergence(signed, body);
