@@ -23,8 +23,6 @@ import {
   type SettlementTarget,
 } from './payout-lifecycle.js';
 
-const WRONG_ENVIRONMENT_WALLET = 'wallet identifier is invalid for the selected environment';
-const FOREIGN_WALLET = 'wallet identifier is invalid for this merchant';
 const PAYOUT_NOT_FOUND = 'payout transaction not found';
 /** The sandbox's per-payout limit (interface: payout limits per account are not shown). */
 const PAYOUT_LIMIT_MINOR = 100_000_000_000_000;
@@ -38,8 +36,9 @@ type WalletRefusal = { refused: 'environment' | 'merchant'; message: string };
 function lookupWallet(ctx: OperationContext, walletId: string, existenceOnly = false): Wallet | WalletRefusal {
   const wallet = ctx.store.wallets.get(walletId);
   if (wallet === undefined || (wallet.merchantId !== ctx.merchant.id && !existenceOnly))
-    return { refused: 'merchant', message: FOREIGN_WALLET };
-  if (wallet.environment !== 'sandbox') return { refused: 'environment', message: WRONG_ENVIRONMENT_WALLET };
+    return { refused: 'merchant', message: 'wallet identifier is invalid for this merchant' };
+  if (wallet.environment !== 'sandbox')
+    return { refused: 'environment', message: 'wallet identifier is invalid for the selected environment' };
   return wallet;
 }
 
