@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { OPERATION_NAMES, OPERATIONS } from '../core/operations.js';
+import { OPERATION_NAMES, OPERATIONS, type ExtensionOperation } from '../core/operations.js';
 import { DEFAULT_RETRY_WITHIN_SECONDS } from '../core/webhooks.js';
 import type { Currency, PayoutState } from '../schemas/types.js';
 
@@ -145,7 +145,7 @@ export function sandboxConfig(baseUrl: string, toleranceSeconds: number) {
       // Each extension operation where the sandbox serves it: the profile's default path (core/operations.ts).
       operations: Object.fromEntries(
         OPERATION_NAMES.filter((name) => OPERATIONS[name].extension).map((name) => [name, { method: 'POST', path: OPERATIONS[name].path }]),
-      ),
+      ) as Record<ExtensionOperation, { method: 'POST'; path: string }>,
     },
   };
 }
