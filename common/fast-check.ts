@@ -7,12 +7,10 @@ type FastCheck = typeof fastCheck;
 
 let loaded: FastCheck | undefined;
 
-function load(): FastCheck {
-  return (loaded ??= fastCheckModule());
-}
-
 /** fast-check's `fc`, whose members load fast-check when first read, never at import. */
-export const fc: FastCheck = new Proxy({} as FastCheck, { get: (_target, key) => Reflect.get(load(), key) as unknown });
+export const fc: FastCheck = new Proxy({} as FastCheck, {
+  get: (_target, key) => Reflect.get((loaded ??= fastCheckModule()), key) as unknown,
+});
 
 // eslint-disable-next-line @typescript-eslint/no-namespace -- only a namespace merges types into the value `fc`
 export declare namespace fc {

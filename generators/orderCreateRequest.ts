@@ -133,9 +133,7 @@ function customer(): fc.Arbitrary<Customer> {
         const state = f.location.state();
         const country = countryAsCode ? locale.countryCode : locale.country;
         const postal_code = f.location.zipCode();
-        const address: Address = withLine2
-          ? { line1, line2, city, state, country, postal_code }
-          : { line1, city, state, country, postal_code };
+        const address: Address = { line1, ...(withLine2 ? { line2 } : {}), city, state, country, postal_code };
         return { name, email, phone, address };
       });
     });

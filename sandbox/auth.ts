@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { parseJsonTree } from '../signer/json-tree.js';
 import { hmacSha256Hex } from '../signer/sign.js';
 import { verifyRequest, type VerifyInput, type VerifyResult } from '../signer/verify.js';
@@ -142,10 +142,7 @@ function faultyScheme(faults: ResolvedOptions['faults']): ((secret: string, body
   if (faults.has('auth-verify-timestamp-omitted')) return (secret, body) => hmacSha256Hex(secret, body);
   if (faults.has('auth-verify-timestamp-first')) return (secret, body, timestamp) => hmacSha256Hex(secret, timestamp + body);
   if (faults.has('auth-verify-base64'))
-    return (secret, body, timestamp) =>
-      createHmac('sha256', secret)
-        .update(body + timestamp, 'utf8')
-        .digest('base64');
+    return (secret, body, timestamp) => Buffer.from(hmacSha256Hex(secret, body + timestamp), 'hex').toString('base64');
   return undefined;
 }
 

@@ -1,6 +1,5 @@
 // The hosted checkout behind Create Order's payment_link: a person or a browser picks a payment method
 // and an outcome (P-OPS-1). Pages only: the API's authentication does not apply, and nothing redirects.
-import { minorUnitOf } from '../schemas/amounts.js';
 import type { PageRoute, SandboxApp } from './context.js';
 import {
   checkoutPage,
@@ -32,7 +31,7 @@ function viewOf(order: Order, app: SandboxApp): CheckoutView {
     svcOrderId: order.svcOrderId,
     merchantName: app.options.merchants.find((m) => m.id === order.merchantId)?.name ?? order.merchantId,
     orderId: String(order.orderId),
-    amount: minorToText(order.amountMinor, minorUnitOf(order.currency)),
+    amount: minorToText(order.amountMinor, order.currency),
     currency: order.currency,
     status: order.status,
     customerName: order.customerName,
@@ -67,19 +66,15 @@ function checkout(request: Request, rest: string, app: SandboxApp, body: Uint8Ar
   if (request.method === 'GET') return checkoutPage(viewOf(order, app));
   if (order.status !== 'UN_PAID') return notPayablePage(viewOf(order, app));
 
+  const refuse = (why: string) => checkoutPage(viewOf(order, app), why, 400);
   const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type)) {
-    return checkoutPage(viewOf(order, app), 'Send the payment form as application/x-www-form-urlencoded.', 400);
-  }
+  if (!/^application\/x-www-form-urlencoded\s*(;|$)/i.test(type))
+    return refuse('Send the payment form as application/x-www-form-urlencoded.');
   const form = new URLSearchParams(new TextDecoder().decode(body));
   const method = form.get('method') ?? '';
   const outcome = form.get('outcome') ?? '';
-  if (!Object.hasOwn(PAYMENT_METHODS, method)) {
-    return checkoutPage(viewOf(order, app), `Choose a payment method: ${Object.values(PAYMENT_METHODS).join(', ')}.`, 400);
-  }
-  if (!Object.hasOwn(OUTCOMES, outcome)) {
-    return checkoutPage(viewOf(order, app), `Choose one of: ${Object.values(OUTCOMES).join(', ')}.`, 400);
-  }
+  if (!Object.hasOwn(PAYMENT_METHODS, method)) return refuse(`Choose a payment method: ${Object.values(PAYMENT_METHODS).join(', ')}.`);
+  if (!Object.hasOwn(OUTCOMES, outcome)) return refuse(`Choose one of: ${Object.values(OUTCOMES).join(', ')}.`);
   applyOutcome(order, method as PaymentMethod, outcome as Outcome, app);
   return resultPage(viewOf(order, app));
 }

@@ -1,4 +1,5 @@
-import { decimalText } from '../schemas/amounts.js';
+import { decimalText, minorUnitOf } from '../schemas/amounts.js';
+import type { Currency } from '../schemas/types.js';
 import type { FaultName } from './faults.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -61,7 +62,7 @@ function pad(n: number): string {
   return String(n).padStart(2, '0');
 }
 
-/** Minor units as decimal text with the currency's decimals: 150000 → "1500.00"; 1500 with 0 → "1500". */
-export function minorToText(minor: number, decimals: 0 | 2 | 3 = 2): string {
-  return decimalText({ units: BigInt(minor), scale: decimals });
+/** Minor units as decimal text with the currency's decimals (two without one): 150000 → "1500.00"; 1500 JPY → "1500". */
+export function minorToText(minor: number, currency?: Currency): string {
+  return decimalText({ units: BigInt(minor), scale: currency === undefined ? 2 : minorUnitOf(currency) });
 }

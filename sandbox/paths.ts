@@ -1,12 +1,9 @@
-import { CONTROL_PATHS, OPERATIONS } from '../core/operations.js';
+import { CONTROL_PATHS, OPERATION_NAMES, OPERATIONS, type OperationName } from '../core/operations.js';
 
 /** Where the sandbox serves each operation (the interface's and P-OPS's defaults), and its own control paths. */
 export const OPERATION_PATHS = {
-  createOrder: OPERATIONS.createOrder.path,
-  orderStatus: OPERATIONS.orderStatus.path,
-  orderCancel: OPERATIONS.orderCancel.path,
-  payoutStatus: OPERATIONS.payoutStatus.path,
-  balanceInquiry: OPERATIONS.balanceInquiry.path,
-  transactionInitiation: OPERATIONS.transactionInitiation.path,
+  ...(Object.fromEntries(OPERATION_NAMES.map((name) => [name, OPERATIONS[name].path])) as {
+    [K in OperationName]: (typeof OPERATIONS)[K]['path'];
+  }),
   ...CONTROL_PATHS,
-} as const;
+};

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import type { Beneficiary, Currency, OrderState, PayoutState, TransferMode } from '../schemas/types.js';
+import type { Currency, OrderState, PayoutState } from '../schemas/types.js';
 import { PAYOUT_FIXTURES, WALLETS, type Wallet } from './tenants.js';
 
 export interface Order {
@@ -35,8 +35,6 @@ export interface Payout {
   createdAt: number;
   /** When a PROCESSING payout settles to SUCCESS (ms). */
   settlesAt?: number;
-  transferMode?: TransferMode;
-  beneficiary?: Beneficiary;
 }
 
 /** A Map of at most `limit` entries: a new key past it forgets the oldest unpinned entry; `onSet` and `onForget` let an index follow it. */

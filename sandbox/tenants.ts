@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { OPERATIONS, type OperationName } from '../core/operations.js';
+import { OPERATION_NAMES, OPERATIONS, type ExtensionOperation } from '../core/operations.js';
 import { DEFAULT_RETRY_WITHIN_SECONDS } from '../core/webhooks.js';
 import type { Currency, PayoutState } from '../schemas/types.js';
 
@@ -142,17 +142,10 @@ export function sandboxConfig(baseUrl: string, toleranceSeconds: number) {
       timestampToleranceSeconds: toleranceSeconds,
       concurrency: 8,
       webhooks: { retryWithinSeconds: DEFAULT_RETRY_WITHIN_SECONDS },
-      operations: {
-        orderStatus: located('orderStatus'),
-        orderCancel: located('orderCancel'),
-        balanceInquiry: located('balanceInquiry'),
-        transactionInitiation: located('transactionInitiation'),
-      },
+      // Each extension operation where the sandbox serves it: the profile's default path (core/operations.ts).
+      operations: Object.fromEntries(
+        OPERATION_NAMES.filter((name) => OPERATIONS[name].extension).map((name) => [name, { method: 'POST', path: OPERATIONS[name].path }]),
+      ) as Record<ExtensionOperation, { method: 'POST'; path: string }>,
     },
   };
-}
-
-/** Where the sandbox serves an extension operation: the profile's default (core/operations.ts). */
-function located(name: OperationName): { method: 'POST'; path: string } {
-  return { method: 'POST', path: OPERATIONS[name].path };
 }

@@ -28,6 +28,7 @@ export class WebhookSender {
   private closed = false;
   /** Retries waiting for their time. */
   private scheduled = 0;
+  private readonly fault = (name: FaultName) => this.options.faults.has(name);
 
   constructor(
     private readonly options: ResolvedOptions,
@@ -56,11 +57,10 @@ export class WebhookSender {
 
   /** Fires the event a change calls for, if any, to the merchant's receiver, if one is registered. */
   notify(change: StateChange): void {
-    const fault = (name: FaultName) => this.options.faults.has(name);
     let name = eventForState(change.subject, change.state);
     let data = change.record;
-    if (name === undefined || (name === 'payout.failed' && fault('hook-silent-failures'))) return;
-    if (name === 'payout.processing' && fault('hook-contradicts-status')) {
+    if (name === undefined || (name === 'payout.failed' && this.fault('hook-silent-failures'))) return;
+    if (name === 'payout.processing' && this.fault('hook-contradicts-status')) {
       name = 'payout.success';
       data = { ...data, status: 'SUCCESS', message: 'Payout completed' };
     }
@@ -72,7 +72,7 @@ export class WebhookSender {
     const event = {
       event_id: `${this.idPrefix}${String(this.sequence).padStart(6, '0')}`,
       event: name,
-      created_at: fault('hook-created-at-iso') ? new Date(createdAt).toISOString() : Math.floor(createdAt / 1000),
+      created_at: this.fault('hook-created-at-iso') ? new Date(createdAt).toISOString() : Math.floor(createdAt / 1000),
       data,
     } as WebhookEvent;
     this.attempt(url, merchant, event, 1, undefined);
@@ -81,7 +81,7 @@ export class WebhookSender {
   /** One attempt; a failure schedules the next after the retry delay, until the delays run out. */
   private attempt(url: string, merchant: Merchant, event: WebhookEvent, attempt: number, firstTimestamp: number | undefined): void {
     const now = Math.floor(this.options.clock() / 1000);
-    const timestamp = firstTimestamp !== undefined && this.options.faults.has('hook-same-timestamp') ? firstTimestamp : now;
+    const timestamp = firstTimestamp !== undefined && this.fault('hook-same-timestamp') ? firstTimestamp : now;
     const delivery = this.signed(merchant, event, timestamp);
     const sending = this.client.post(url, delivery, ACK_WITHIN_MS).then((result) => {
       if (this.closed) return;
@@ -90,8 +90,8 @@ export class WebhookSender {
       this.options.onDeliveryAttempt?.({ url, event, attempt, delivery, result, at: this.options.clock() });
       if (result.status === 200) return;
       const schedule = this.options.webhookRetryDelaysSeconds;
-      const delays = this.options.faults.has('hook-retry-countdown') ? [...schedule].reverse() : schedule;
-      if (attempt > delays.length || this.options.faults.has('hook-no-retry')) {
+      const delays = this.fault('hook-retry-countdown') ? [...schedule].reverse() : schedule;
+      if (attempt > delays.length || this.fault('hook-no-retry')) {
         this.log(event, `not acknowledged after ${attempt} attempt${attempt > 1 ? 's' : ''}; giving up`);
         return;
       }
@@ -107,13 +107,12 @@ export class WebhookSender {
 
   /** The delivery of P-HOOK-1, or what a sender fault makes of it. */
   private signed(merchant: Merchant, event: WebhookEvent, timestamp: number): Delivery {
-    const fault = (name: FaultName) => this.options.faults.has(name);
     const asBuilt = JSON.stringify(event);
-    const body = fault('hook-non-canonical-body') ? asBuilt : canonicalize(event);
-    const signedText = fault('hook-sign-reserialized') ? asBuilt : body;
-    const secret = fault('hook-separate-secret') ? `whsec_${merchant.id}_sandbox` : merchant.secretKey;
+    const body = this.fault('hook-non-canonical-body') ? asBuilt : canonicalize(event);
+    const signedText = this.fault('hook-sign-reserialized') ? asBuilt : body;
+    const secret = this.fault('hook-separate-secret') ? `whsec_${merchant.id}_sandbox` : merchant.secretKey;
     const signature = hmacSha256Hex(secret, signedText + String(timestamp));
-    return { body, headers: deliveryHeaders(fault('hook-no-event-id') ? undefined : event.event_id, String(timestamp), signature) };
+    return { body, headers: deliveryHeaders(this.fault('hook-no-event-id') ? undefined : event.event_id, String(timestamp), signature) };
   }
 
   private log(event: WebhookEvent, what: string): void {

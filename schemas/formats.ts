@@ -6,7 +6,7 @@ export const SVC_DATETIME_FORMAT = 'svc-datetime';
 /** Format name of the payout record's `created_at` (interface: Payout record; P-PAYOUT-2). */
 export const SVC_DATE_FORMAT = 'svc-date';
 
-const DATE_TIME_SHAPE = /^(\d{2})-(\d{2})-(\d{4}) (\d{2}):(\d{2}) (AM|PM)$/;
+const DATE_TIME_SHAPE = /^(\d{2}-\d{2}-\d{4}) (\d{2}):(\d{2}) (AM|PM)$/;
 const DATE_SHAPE = /^(\d{2})-(\d{2})-(\d{4})$/;
 
 /** True when day/month/year (already parsed as decimal numbers) name a real Gregorian calendar day. */
@@ -21,19 +21,14 @@ export function isCalendarDate(day: number, month: number, year: number): boolea
 
 /** `DD-MM-YYYY`, a real calendar date (e.g. `29-02-2024` yes, `31-02-2026` no). */
 export function isSvcDate(text: string): boolean {
-  const match = DATE_SHAPE.exec(text);
-  if (match === null) return false;
-  const [, day, month, year] = match;
+  // Without a match every part is undefined, and Number(undefined) is no calendar day.
+  const [, day, month, year] = DATE_SHAPE.exec(text) ?? [];
   return isCalendarDate(Number(day), Number(month), Number(year));
 }
 
 /** `DD-MM-YYYY hh:mm AM|PM`: a real calendar date, an hour 01–12 and a minute 00–59 (`13:00 PM`, `00:15 AM` no). */
 export function isSvcDateTime(text: string): boolean {
-  const match = DATE_TIME_SHAPE.exec(text);
-  if (match === null) return false;
-  const [, day, month, year, hour, minute] = match;
+  const [, date = '', hour, minute] = DATE_TIME_SHAPE.exec(text) ?? [];
   const h = Number(hour);
-  const m = Number(minute);
-  if (h < 1 || h > 12 || m > 59) return false;
-  return isCalendarDate(Number(day), Number(month), Number(year));
+  return h >= 1 && h <= 12 && Number(minute) <= 59 && isSvcDate(date);
 }

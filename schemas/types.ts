@@ -2,19 +2,15 @@
 // (the authority); SchemaTypes maps each schema to its type, for isValid to narrow to.
 import type { ExtensionOperation } from '../core/operations.js';
 import type { Report } from '../core/report.js';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { packageRoot } from '../common/package-root.js';
+import { readPackageJson } from '../common/package-root.js';
 import type { WebhookEvent } from '../core/webhooks.js';
 
 /** A code of the interface's currency table, upper-case as ISO 4217 writes it; the schemas hold the list. */
 export type Currency = Uppercase<string>;
 
 /** The 34 codes of the currency table, as the request schemas list them (read here: index.ts imports this file). */
-const orderCreate = readFileSync(join(packageRoot(), 'schemas/order-create-request.schema.json'), 'utf8');
-export const CURRENCIES: readonly Currency[] = Object.freeze(
-  (JSON.parse(orderCreate) as { properties: { order_currency: { enum: Currency[] } } }).properties.order_currency.enum,
-);
+const orderCreate = readPackageJson<{ properties: { order_currency: { enum: Currency[] } } }>('schemas/order-create-request.schema.json');
+export const CURRENCIES: readonly Currency[] = Object.freeze(orderCreate.properties.order_currency.enum);
 
 /** The interface's transfer modes table. */
 export const TRANSFER_MODES = ['imps', 'neft', 'rtgs', 'upi', 'ach', 'wire', 'swift', 'sepa'] as const;
@@ -137,10 +133,8 @@ export interface Beneficiary {
   bank_name?: string;
 }
 
-export interface TransactionInitiationRequest {
-  svc_wallet_id: string;
-  debit_account_type: string;
-  payout_order_id: MerchantOrderId;
+/** P-OPS: the wallet, account type and payout order id of Payout Status, and what to pay whom. */
+export interface TransactionInitiationRequest extends PayoutStatusRequest {
   amount: RequestAmount;
   currency: Currency;
   transfer_mode: TransferMode;

@@ -11,13 +11,10 @@ export class CaptureError extends Error {
   }
 }
 
-export function unreadable(message: string): CaptureError {
-  return new CaptureError('SVC_CAPTURE_UNREADABLE', `capture: ${message}`);
-}
-
-export function unsupported(message: string): CaptureError {
-  return new CaptureError('SVC_CAPTURE_UNSUPPORTED', `capture: ${message}`);
-}
+/** Makes the CaptureErrors of one code, each message under the `capture:` prefix. */
+const ofCode = (code: CaptureErrorCode) => (message: string) => new CaptureError(code, `capture: ${message}`);
+export const unreadable = ofCode('SVC_CAPTURE_UNREADABLE');
+export const unsupported = ofCode('SVC_CAPTURE_UNSUPPORTED');
 
 /** A JSON-quoted excerpt for messages, cut at `max` characters. */
 export function quoteExcerpt(text: string, max = 60): string {

@@ -76,6 +76,8 @@ interface Candidate {
   payload?: string;
 }
 
+type SentVerdict = { labels: VariantId[]; divergence?: Divergence; warning?: string };
+
 /** Most explanations to list besides the best one. */
 const MAX_CANDIDATES = 8;
 /** Texts tried with every millisecond of the second, when nothing else explains the signature. */
@@ -178,11 +180,7 @@ function search(texts: SignedText[], keys: Key[], sent: string, tree: JsonNode |
 
 /** P-SIGN-3: the bytes sent must be the text signed. The canonical text signed and other bytes sent is
  *  no match (`body-not-canonical`, a raw-body server refuses it); any other difference is a warning. */
-function sentBytesVerdict(
-  body: string,
-  parsed: { isJson: boolean; canonical: string },
-  best: Candidate,
-): { labels: VariantId[]; divergence?: Divergence; warning?: string } {
+function sentBytesVerdict(body: string, parsed: { isJson: boolean; canonical: string }, best: Candidate): SentVerdict {
   const signed = best.payload;
   if (!parsed.isJson || signed === undefined || signed === body) return { labels: [] };
   const where = divergence(signed, body);
@@ -200,19 +198,14 @@ const TOO_DEEP =
 
 function parseBody(body: string): { isJson: boolean; canonical: string; tree?: JsonNode } {
   if (body === '') return { isJson: false, canonical: '' };
-  let tree: JsonNode;
   try {
-    tree = parseJsonTree(body);
-  } catch (error) {
-    // Nested beyond the parser's recursion: JSON, but none the kit can canonicalize, so not "not JSON".
-    if (error instanceof RangeError) throw new DiagnoseInputError(TOO_DEEP);
-    return { isJson: false, canonical: body };
-  }
-  try {
+    const tree = parseJsonTree(body);
     return { isJson: true, canonical: canonicalize(JSON.parse(body)), tree };
   } catch (error) {
-    if (error instanceof SignerError && error.code === 'SVC_TOO_DEEP') throw new DiagnoseInputError(TOO_DEEP);
-    // JSON text the profile cannot sign canonically (a number beyond a double, 1e400): compare it raw.
+    // Nested beyond the parser's recursion, or canonicalize's: JSON, but none the kit can canonicalize, so not "not JSON".
+    if (error instanceof RangeError || (error instanceof SignerError && error.code === 'SVC_TOO_DEEP'))
+      throw new DiagnoseInputError(TOO_DEEP);
+    // Not JSON, or JSON the profile cannot sign canonically (a number beyond a double, 1e400): compare it raw.
     return { isJson: false, canonical: body };
   }
 }
@@ -292,21 +285,18 @@ function divergence(expected: string, actual: string): Divergence {
 }
 
 function likelyCauses(input: DiagnoseInput, isJson: boolean): string[] {
-  const keyEnv = keyEnvironment(input.apiKey, 'pk');
-  const secretEnv = keyEnvironment(input.secret, 'sk');
-  const mixUp = keyEnv !== undefined && secretEnv !== undefined && keyEnv !== secretEnv;
-  return [
-    ...(mixUp
-      ? [
-          `environment mix-up: the API key is ${keyEnv} (pk_${keyEnv === 'production' ? 'live' : 'test'}_…) but the secret is ${secretEnv}; use the secret issued with that key`,
-        ]
-      : []),
+  const causes = [
     "a different secret key: another merchant's, the other environment's, or one rotated since",
     isJson
       ? 'the body changed between signing and sending (a field added or edited, or re-serialized by a framework or proxy)'
       : 'the body changed between signing and sending',
     'the timestamp signed is not the one sent in X-TIMESTAMP',
   ];
+  const keyEnv = keyEnvironment(input.apiKey, 'pk');
+  const secretEnv = keyEnvironment(input.secret, 'sk');
+  if (keyEnv === undefined || secretEnv === undefined || keyEnv === secretEnv) return causes;
+  const mixUp = `environment mix-up: the API key is ${keyEnv} (pk_${keyEnv === 'production' ? 'live' : 'test'}_…) but the secret is ${secretEnv}; use the secret issued with that key`;
+  return [mixUp, ...causes];
 }
 
 /** The environment a key's prefix names (pk_test_ / sk_live_), if it names one. */

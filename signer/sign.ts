@@ -42,11 +42,8 @@ export function hmacSha256Hex(secret: string, message: string): string {
 
 /** The decimal text of a timestamp in whole seconds; anything else is refused, not rounded. */
 export function timestampText(timestamp: number | string): string {
-  if (typeof timestamp === 'number') {
-    if (Number.isSafeInteger(timestamp) && timestamp >= 0) return String(timestamp);
-  } else if (typeof timestamp === 'string' && /^\d+$/.test(timestamp)) {
-    return timestamp;
-  }
+  if (typeof timestamp === 'number' && Number.isSafeInteger(timestamp) && timestamp >= 0) return String(timestamp);
+  if (typeof timestamp === 'string' && /^\d+$/.test(timestamp)) return timestamp;
   throw new SignerError(
     'SVC_BAD_TIMESTAMP',
     `sign: timestamp ${JSON.stringify(timestamp)} is not whole UNIX seconds; use Math.floor(Date.now() / 1000)`,

@@ -169,7 +169,8 @@ function writeNode(node: JsonNode, style: TextStyle, depth: number, key: string)
     case 'object': {
       const sort =
         style.keyOrder === 'sorted' || style.keyOrder === 'integer-keys-first' || (style.keyOrder === 'top-level' && depth === 0);
-      let entries = sort ? [...node.entries].sort(byKey) : node.entries;
+      // UTF-16 code unit order, as Array.prototype.sort compares strings.
+      let entries = sort ? [...node.entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : node.entries;
       if (style.keyOrder === 'integer-keys-first') entries = integerKeysFirst(entries);
       const parts = entries.map(([name, value]) => writeString(name, style) + style.layout.key + writeNode(value, style, depth + 1, name));
       return wrap('{', '}', parts, style.layout, depth);
@@ -186,11 +187,6 @@ function integerKeysFirst(entries: Array<[string, JsonNode]>): Array<[string, Js
 /** A key JavaScript enumerates before the others: the canonical text of an integer below 2^32 - 1. */
 function isArrayIndex(key: string): boolean {
   return /^(0|[1-9]\d{0,9})$/.test(key) && Number(key) < 4_294_967_295;
-}
-
-function byKey(a: [string, JsonNode], b: [string, JsonNode]): number {
-  // UTF-16 code unit order, as Array.prototype.sort compares strings.
-  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
 }
 
 function wrap(open: string, close: string, parts: string[], layout: Layout, depth: number): string {

@@ -28,18 +28,20 @@ function show(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : String(value);
 }
 
+/** `value` as a non-empty list of `entries`, each passed to `check` (which throws for a bad one). */
+export function checkList<T>(api: string, name: string, value: unknown, entries: string, check: (entry: unknown) => void): readonly T[] {
+  if (!Array.isArray(value) || value.length === 0)
+    throw new GeneratorConstraintError(api, `${name} must be a non-empty list of ${entries}`);
+  for (const entry of value) check(entry);
+  return value as readonly T[];
+}
+
 /** A non-empty list of entries of one of the interface's tables (its currency table, or its transfer mode table). */
 function checkTableEntries<T>(api: string, name: string, value: readonly unknown[], table: readonly T[], tableName: string) {
-  if (!Array.isArray(value) || value.length === 0) {
-    const entries = tableName === 'currency' ? 'currency codes' : 'transfer modes';
-    throw new GeneratorConstraintError(api, `${name} must be a non-empty list of ${entries}`);
-  }
-  for (const entry of value) {
-    if (!(table as readonly unknown[]).includes(entry)) {
+  return checkList<T>(api, name, value, tableName === 'currency' ? 'currency codes' : 'transfer modes', (entry) => {
+    if (!(table as readonly unknown[]).includes(entry))
       throw new GeneratorConstraintError(api, `${name} contains ${show(entry)}, which is not in the interface's ${tableName} table`);
-    }
-  }
-  return value as readonly T[];
+  });
 }
 
 export function checkCurrencies(api: string, name: string, value: readonly unknown[] | undefined): readonly Currency[] | undefined {
@@ -62,11 +64,7 @@ export function checkNonEmptyString(api: string, name: string, value: unknown, f
 
 export function checkNonEmptyStrings(api: string, name: string, value: readonly unknown[] | undefined): readonly string[] | undefined {
   if (value === undefined) return undefined;
-  if (!Array.isArray(value) || value.length === 0) {
-    throw new GeneratorConstraintError(api, `${name} must be a non-empty list of non-empty strings`);
-  }
-  for (const item of value) checkNonEmptyString(api, `every entry of ${name}`, item);
-  return value as readonly string[];
+  return checkList(api, name, value, 'non-empty strings', (item) => checkNonEmptyString(api, `every entry of ${name}`, item));
 }
 
 /** Largest accepted maxAmount: amounts are drawn in minor units, which must stay exact doubles. */

@@ -7,7 +7,7 @@ import { requiredFields, type SchemaNode } from '../../schemas/field-order.js';
 import type { SchemaId } from '../../schemas/index.js';
 import { CURRENCIES } from '../../schemas/types.js';
 import { BAD_REQUEST, BAD_REQUEST_OR_UNPROCESSABLE, DEFECT_KINDS, type DefectKind, type InvalidRequest } from '../invalidRequest.js';
-import { GeneratorConstraintError } from './constraints.js';
+import { checkList, GeneratorConstraintError } from './constraints.js';
 import { alphanumericString } from './seededFaker.js';
 
 type FieldKind = 'string' | 'object' | 'id' | 'amount' | 'currency' | 'transfer-mode';
@@ -138,7 +138,7 @@ function unknownTransferModes(current: string): fc.Arbitrary<string> {
 const MARKER = 'SVC_CONFORMANCE_LITERAL_MARKER';
 
 /** Text that is almost the canonical JSON of `value` but does not parse. */
-function invalidJsonTexts<T extends object>(value: T, shape: RequestShape): fc.Arbitrary<{ text: string; how: string }> {
+function invalidJsonTexts(value: object, shape: RequestShape): fc.Arbitrary<{ text: string; how: string }> {
   const text = canonicalize(value);
   const firstKey = Object.keys(value).sort()[0] ?? '';
   const literalAt = shape.amountField ?? requiredFields(shape.schema)[0]?.path ?? firstKey;
@@ -162,7 +162,7 @@ function invalidJsonTexts<T extends object>(value: T, shape: RequestShape): fc.A
 }
 
 /** The mutations of one defect kind applied to `valid`. */
-function mutationsOf<T extends object>(valid: T, shape: RequestShape, defect: DefectKind): fc.Arbitrary<InvalidRequest> {
+function mutationsOf(valid: object, shape: RequestShape, defect: DefectKind): fc.Arbitrary<InvalidRequest> {
   const fields = requiredFields(shape.schema);
   const lenientField = (path: string) => path === shape.amountField || path === shape.currencyField;
   switch (defect) {
@@ -230,11 +230,7 @@ function required(path: string | undefined, defect: DefectKind): string {
 }
 
 /** One defect, drawn from `defects`, applied to `valid`. */
-export function invalidVariantsOf<T extends object>(
-  valid: T,
-  shape: RequestShape,
-  defects: readonly DefectKind[],
-): fc.Arbitrary<InvalidRequest> {
+export function invalidVariantsOf(valid: object, shape: RequestShape, defects: readonly DefectKind[]): fc.Arbitrary<InvalidRequest> {
   return fc.constantFrom(...defects).chain((defect) => mutationsOf(valid, shape, defect));
 }
 
@@ -251,12 +247,8 @@ export function applicableDefects(shape: RequestShape): readonly DefectKind[] {
 /** Checks a `defects` constraint against the kinds that apply; default: all of them. */
 export function checkDefects(api: string, value: readonly unknown[] | undefined, applicable: readonly DefectKind[]): readonly DefectKind[] {
   if (value === undefined) return applicable;
-  if (!Array.isArray(value) || value.length === 0)
-    throw new GeneratorConstraintError(api, 'defects must be a non-empty list of defect kinds');
-  for (const defect of value) {
-    if (!(applicable as readonly unknown[]).includes(defect)) {
+  return checkList(api, 'defects', value, 'defect kinds', (defect) => {
+    if (!(applicable as readonly unknown[]).includes(defect))
       throw new GeneratorConstraintError(api, `defects contains ${JSON.stringify(defect)}, which is not one of ${applicable.join(', ')}`);
-    }
-  }
-  return value as readonly DefectKind[];
+  });
 }

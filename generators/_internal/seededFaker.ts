@@ -104,11 +104,9 @@ export function digitString(min: number, max: number): fc.Arbitrary<string> {
 /** Upper case without I and O, which read as 1 and 0. */
 export const UPPER_ALPHANUMERIC = 'ABCDEFGHJKLMNPQRSTUVWXYZ0123456789';
 
+const ALPHANUMERIC = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
 /** A string of `min`..`max` characters of `alphabet` (default: ASCII letters and digits). */
-export function alphanumericString(
-  min: number,
-  max: number,
-  alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789',
-): fc.Arbitrary<string> {
+export function alphanumericString(min: number, max: number, alphabet = ALPHANUMERIC): fc.Arbitrary<string> {
   return fc.string({ unit: fc.constantFrom(...alphabet), minLength: min, maxLength: max });
 }

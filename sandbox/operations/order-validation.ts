@@ -1,6 +1,7 @@
 // Create Order validation (P-ORDER-1, P-ORDER-4, P-ERR-4) and the faults that loosen or tighten it: the
 // body is validated as a copy in which only a tolerated defect is patched, so each fault changes one part.
 import { decimalOf, minorUnitOf, toMinorUnits } from '../../schemas/amounts.js';
+import { isJsonObject } from '../../core/json-of.js';
 import { getPath, setPath } from '../../core/predicates.js';
 import { requiredPaths } from '../../schemas/field-order.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
@@ -8,6 +9,9 @@ import { OperationError, requireSchema, type OperationContext } from '../context
 import type { FaultName } from '../faults.js';
 import { refuseLongId, storedOrderId } from './identifiers.js';
 import { amountInMinorUnits, refuseAmountForm } from './request-amount.js';
+
+/** The 500 of a faulty server that crashed on what it was sent. */
+const crashed = () => new OperationError(500, 'internal server error');
 
 /** What Create Order keeps of a request it accepted. */
 export interface AcceptedOrder {
@@ -43,10 +47,6 @@ const PLACEHOLDER: Json = {
 /** Only these are served under `order-reject-currencies` (a merchant narrowed by its category). */
 const NARROW_CURRENCIES: readonly string[] = ['INR', 'USD', 'EUR'];
 
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The body with the defects the active faults tolerate replaced by valid values, so the schema sees every
  * other defect exactly as before. */
 function toleratedCopy(body: Json, fault: (name: FaultName) => boolean): Json {
@@ -65,7 +65,7 @@ function toleratedCopy(body: Json, fault: (name: FaultName) => boolean): Json {
   ) {
     copy.order_currency = 'INR';
   }
-  if (fault('order-address-optional') && isObject(copy.customer) && copy.customer.address === undefined) {
+  if (fault('order-address-optional') && isJsonObject(copy.customer) && copy.customer.address === undefined) {
     copy.customer.address = structuredClone(PLACEHOLDER_ADDRESS);
   }
   return copy;
@@ -93,12 +93,10 @@ function tolerated(value: unknown, currency: Currency): number | undefined {
 /** Validates a Create Order body; throws OperationError (400, 422, or the 500 of a fault). */
 export function validateCreateOrder(ctx: OperationContext): AcceptedOrder {
   const body = ctx.body;
-  const customer = isObject(body.customer) ? body.customer : undefined;
+  const customer = isJsonObject(body.customer) ? body.customer : undefined;
 
   // The fault's server reads customer.address.city without a guard: a null dereference.
-  if (ctx.fault('errors-missing-field-500') && customer && customer.address === undefined) {
-    throw new OperationError(500, 'internal server error');
-  }
+  if (ctx.fault('errors-missing-field-500') && customer && customer.address === undefined) throw crashed();
 
   refuseAmountForm(ctx, 'order_amount', { string: 'order-amount-string-refused', number: 'order-amount-number-refused' });
   requireSchema('order-create-request', toleratedCopy(body, ctx.fault));
@@ -143,13 +141,10 @@ const ASTRAL = /[\u{10000}-\u{10FFFF}]/u;
 
 /** P-ERR-3's text faults, each a crash's 500: an emoji in a 3-byte utf8 column, U+2028/U+2029 in text embedded in a script. */
 function crashOnEdgeText(ctx: OperationContext, customer: Json | undefined): void {
-  if (ctx.fault('errors-astral-500') && typeof customer?.name === 'string' && ASTRAL.test(customer.name)) {
-    throw new OperationError(500, 'internal server error');
-  }
+  if (ctx.fault('errors-astral-500') && typeof customer?.name === 'string' && ASTRAL.test(customer.name)) throw crashed();
   if (ctx.fault('errors-line-separator-500')) {
-    const address = isObject(customer?.address) ? customer.address : {};
+    const address = isJsonObject(customer?.address) ? customer.address : {};
     const texts = [ctx.body.order_note, customer?.name, ...Object.values(address)];
-    if (texts.some((text) => typeof text === 'string' && LINE_SEPARATORS.test(text)))
-      throw new OperationError(500, 'internal server error');
+    if (texts.some((text) => typeof text === 'string' && LINE_SEPARATORS.test(text))) throw crashed();
   }
 }

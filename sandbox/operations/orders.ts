@@ -1,9 +1,10 @@
 // The payment-gateway operations: Create Order (P-ORDER, P-DUP), Order Status and Order Cancel (P-OPS-1,
 // P-OPS-2), with their faults, each applied where its rule is decided.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { minorUnitOf } from '../../schemas/amounts.js';
 import { OperationError, requireSchema, type OperationContext, type OperationHandler } from '../context.js';
 import { formatDate, formatDateTime, jsonResponse, minorToText, successResponse, type SandboxResponse } from '../envelope.js';
+import type { OrderState } from '../../schemas/types.js';
+import type { FaultName } from '../faults.js';
 import { key, type Order, type SandboxStore } from '../store.js';
 import { comparedOrderId } from './identifiers.js';
 import { validateCreateOrder, type AcceptedOrder } from './order-validation.js';
@@ -119,7 +120,7 @@ export function statusRecord(order: Order, origin: string): Record<string, unkno
     order_id: order.orderId,
     order_status: order.status,
     payment_link: paymentLink(origin, order.svcOrderId),
-    order_amount: minorToText(order.amountMinor, minorUnitOf(order.currency)),
+    order_amount: minorToText(order.amountMinor, order.currency),
     order_currency: order.currency,
   };
 }
@@ -157,25 +158,21 @@ export const orderStatus: OperationHandler = (ctx) => {
   return answer;
 };
 
+/** Why Order Cancel refuses an order in each state it refuses (422), and the fault that lets it through. */
+const CANCEL_REFUSALS: Partial<Record<OrderState, [why: string, unlessFault?: FaultName]>> = {
+  PAID: ['it is PAID', 'state-paid-cancellable'],
+  EXPIRED: ['its checkout session EXPIRED'],
+  PROCESSING: ['its payment is PROCESSING; query Order Status until it settles'],
+  CANCELLED: ['it is already CANCELLED', 'ops-cancel-cancelled'],
+};
+
 /** Order Cancel (P-OPS-1): UN_PAID or FAILED → CANCELLED, else 422; PROCESSING too, since money is in flight
  * and the merchant cancels only once Order Status says it failed. */
 export const orderCancel: OperationHandler = async (ctx) => {
   const order = lookUp(ctx, ctx.fault('tenant-order-cancel'));
-  const refuse = (why: string) => new OperationError(422, `order ${JSON.stringify(String(order.orderId))} cannot be cancelled: ${why}`);
-  switch (order.status) {
-    case 'UN_PAID':
-    case 'FAILED':
-      break;
-    case 'PAID':
-      if (!ctx.fault('state-paid-cancellable')) throw refuse('it is PAID');
-      break;
-    case 'EXPIRED':
-      throw refuse('its checkout session EXPIRED');
-    case 'PROCESSING':
-      throw refuse('its payment is PROCESSING; query Order Status until it settles');
-    case 'CANCELLED':
-      if (!ctx.fault('ops-cancel-cancelled')) throw refuse('it is already CANCELLED');
-      break;
+  const [why, unlessFault] = CANCEL_REFUSALS[order.status] ?? [];
+  if (why !== undefined && !(unlessFault !== undefined && ctx.fault(unlessFault))) {
+    throw new OperationError(422, `order ${JSON.stringify(String(order.orderId))} cannot be cancelled: ${why}`);
   }
   // The read, the state check and the write are one synchronous stretch, so of concurrent cancels
   // one wins (P-OPS-1). The fault reads, awaits (a slow write path), then writes: they all win.

@@ -135,7 +135,7 @@ export function payoutRecord(payout: Payout, fault: (name: FaultName) => boolean
     status: fault('payout-status-lowercase') ? payout.status.toLowerCase() : payout.status,
     amount: fault('payout-amount-number')
       ? payout.amountMinor / 10 ** minorUnitOf(payout.currency)
-      : minorToText(payout.amountMinor, minorUnitOf(payout.currency)),
+      : minorToText(payout.amountMinor, payout.currency),
     currency: payout.currency,
     utr_number: failed && fault('payout-failed-utr') ? '' : payout.utrNumber,
     message: payout.message,

@@ -23,8 +23,6 @@ import {
   type SettlementTarget,
 } from './payout-lifecycle.js';
 
-const WRONG_ENVIRONMENT_WALLET = 'wallet identifier is invalid for the selected environment';
-const FOREIGN_WALLET = 'wallet identifier is invalid for this merchant';
 const PAYOUT_NOT_FOUND = 'payout transaction not found';
 /** The sandbox's per-payout limit (interface: payout limits per account are not shown). */
 const PAYOUT_LIMIT_MINOR = 100_000_000_000_000;
@@ -38,8 +36,9 @@ type WalletRefusal = { refused: 'environment' | 'merchant'; message: string };
 function lookupWallet(ctx: OperationContext, walletId: string, existenceOnly = false): Wallet | WalletRefusal {
   const wallet = ctx.store.wallets.get(walletId);
   if (wallet === undefined || (wallet.merchantId !== ctx.merchant.id && !existenceOnly))
-    return { refused: 'merchant', message: FOREIGN_WALLET };
-  if (wallet.environment !== 'sandbox') return { refused: 'environment', message: WRONG_ENVIRONMENT_WALLET };
+    return { refused: 'merchant', message: 'wallet identifier is invalid for this merchant' };
+  if (wallet.environment !== 'sandbox')
+    return { refused: 'environment', message: 'wallet identifier is invalid for the selected environment' };
   return wallet;
 }
 
@@ -177,7 +176,7 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
   const debit = outcome.debited ? !ctx.fault('ops-balance-not-debited') : ctx.fault('ops-failed-debits');
   if (debit && !(outcome.debited && settlementDebit)) wallet.balanceMinor -= debitedMinor(ctx, amountMinor, wallet);
 
-  const payout = newPayout(ctx, request, wallet, amountMinor, outcome);
+  const payout = newPayout(ctx, payoutOrderId, wallet, amountMinor, outcome);
   if (outcome.debited && settlementDebit && !ctx.fault('ops-balance-not-debited')) debitAtSettlement(payout);
   if (outcome.status === 'PROCESSING') ctx.later(ctx.options.settleSeconds * 1000, () => settleIfDue(payout, Infinity, ctx.store));
   ctx.store.putPayout(payout);
@@ -187,18 +186,12 @@ export const transactionInitiation: OperationHandler = async (ctx) => {
   return forcedFailure ? ctx.options.scenarios.mark(response, 'payout-failed') : response;
 };
 
-function newPayout(
-  ctx: OperationContext,
-  request: TransactionInitiationRequest,
-  wallet: Wallet,
-  amountMinor: number,
-  outcome: InitiationOutcome,
-): Payout {
+function newPayout(ctx: OperationContext, payoutOrderId: string, wallet: Wallet, amountMinor: number, outcome: InitiationOutcome): Payout {
   const now = ctx.now();
   return {
     merchantId: ctx.merchant.id,
     payoutId: ctx.store.nextId('PAY'),
-    payoutOrderId: String(request.payout_order_id),
+    payoutOrderId,
     walletId: wallet.id,
     status: outcome.status,
     amountMinor,
@@ -209,8 +202,6 @@ function newPayout(
     amountDebited: outcome.debited && ctx.options.variant.debitAt !== 'settlement',
     createdAt: now,
     ...(outcome.status === 'PROCESSING' ? { settlesAt: now + ctx.options.settleSeconds * 1000 } : {}),
-    transferMode: request.transfer_mode,
-    beneficiary: request.beneficiary,
   };
 }
 

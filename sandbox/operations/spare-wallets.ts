@@ -1,6 +1,5 @@
 // POST /sandbox/wallets opens a spare wallet: P-MONEY-2/3 drain one, so a run gets a fresh one rather than
 // emptying the merchant's own. At most MAX_SPARE_WALLETS a merchant, so a long-lived sandbox stays bounded.
-import { minorUnitOf } from '../../schemas/amounts.js';
 import { CURRENCIES, type Currency } from '../../schemas/types.js';
 import { OperationError, type OperationHandler } from '../context.js';
 import { minorToText, successResponse } from '../envelope.js';
@@ -28,6 +27,6 @@ export const openSpareWallet: OperationHandler = (ctx) => {
   if (spares.length >= MAX_SPARE_WALLETS) ctx.store.wallets.delete(spares[0]!.id);
   const id = `${SPARE_PREFIX}${ctx.store.nextId('W')}`;
   ctx.store.wallets.set(id, { id, merchantId: ctx.merchant.id, environment: 'sandbox', currency: currency as Currency, balanceMinor });
-  const data = { wallet_id: id, balance: minorToText(balanceMinor, minorUnitOf(currency as Currency)), currency };
+  const data = { wallet_id: id, balance: minorToText(balanceMinor, currency as Currency), currency };
   return successResponse(data, 'Spare wallet opened', 201);
 };
