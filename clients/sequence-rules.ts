@@ -1,3 +1,4 @@
+import { memo } from '../common/memo.js';
 import { aboutTheSame, field, safeDecode, type ClientRequest } from './traffic.js';
 import type { JudgeContext, RuleOutcome } from './rules.js';
 
@@ -10,19 +11,13 @@ const BALANCE = 'balanceInquiry';
 const byOperation = new WeakMap<JudgeContext, Map<string, ClientRequest[]>>();
 
 /** A context's requests to one operation, in order; grouped once per context, not once per question. */
-function of(ctx: JudgeContext, path: string): ClientRequest[] {
-  let groups = byOperation.get(ctx);
-  if (groups === undefined) {
-    groups = new Map();
-    for (const r of ctx.api) {
-      if (r.operation === undefined) continue;
-      const group = groups.get(r.operation) ?? [];
-      group.push(r);
-      groups.set(r.operation, group);
-    }
-    byOperation.set(ctx, groups);
-  }
-  return groups.get(path) ?? [];
+function of(ctx: JudgeContext, operation: string): ClientRequest[] {
+  const groups = memo(byOperation, ctx, () => {
+    const made = new Map<string, ClientRequest[]>();
+    for (const r of ctx.api) if (r.operation !== undefined) memo(made, r.operation, () => []).push(r);
+    return made;
+  });
+  return groups.get(operation) ?? [];
 }
 
 function failed(message: string, offending: ClientRequest[], expected?: string): RuleOutcome {
