@@ -49,10 +49,10 @@ section { margin: 0 0 32px; }
 section > h2 { font-size: 21px; margin: 0 0 12px; }
 .note { color: var(--muted); margin: -6px 0 12px; }
 
-/* Each status's colours, for its badge (s-), count (c-), failure card (sev-) and matrix row (r-) */
-.s-pass, .c-pass, .r-pass { --c: var(--pass); --c-bg: var(--pass-bg); }
-.s-fail, .c-fail, .sev-fail, .r-fail { --c: var(--fail); --c-bg: var(--fail-bg); }
-.s-warn, .c-warn, .sev-warn, .r-warn { --c: var(--warn); --c-bg: var(--warn-bg); }
+/* Each status's colours, for its badge (s-), count (c-), failure card (sev-), matrix row (r-) and HTTP status (.code) */
+.s-pass, .c-pass, .r-pass, .code.ok { --c: var(--pass); --c-bg: var(--pass-bg); }
+.s-fail, .c-fail, .sev-fail, .r-fail, .code.server, .code.error { --c: var(--fail); --c-bg: var(--fail-bg); }
+.s-warn, .c-warn, .sev-warn, .r-warn, .code.client { --c: var(--warn); --c-bg: var(--warn-bg); }
 .s-info, .c-info, .sev-info, .r-info { --c: var(--info); --c-bg: var(--info-bg); }
 .s-skip, .c-skip, .r-skip { --c: var(--skip); --c-bg: var(--skip-bg); }
 
@@ -106,9 +106,7 @@ details.exchange[open] > summary { border-bottom: 1px solid var(--line); }
 summary .method { font-family: var(--mono); font-weight: 700; }
 summary .path { font-family: var(--mono); overflow-wrap: anywhere; }
 summary .label, summary .ms { color: var(--muted); font-size: 13px; }
-.code { font-family: var(--mono); font-weight: 700; border-radius: 4px; padding: 0 6px; }
-.code.ok { color: var(--pass); background: var(--pass-bg); } .code.client { color: var(--warn); background: var(--warn-bg); }
-.code.server, .code.error { color: var(--fail); background: var(--fail-bg); }
+.code { font-family: var(--mono); font-weight: 700; border-radius: 4px; padding: 0 6px; color: var(--c); background: var(--c-bg); }
 .http { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; padding: 12px; }
 .http > div { min-width: 0; }
 .http .start { font-weight: 700; }
