@@ -276,12 +276,10 @@ function harnessOrigin(text: string): string {
 
 /** The headers as sent, in pairs: turned into Headers by the sandbox's wire layer, which answers a malformed one. */
 function headersOf(raw: Record<string, string | string[] | number | undefined>): Array<[string, string]> {
-  const headers: Array<[string, string]> = [];
-  for (const [name, value] of Object.entries(raw)) {
-    if (value === undefined) continue;
-    headers.push([name, Array.isArray(value) ? value.join(', ') : String(value)]);
-  }
-  return headers;
+  return Object.entries(raw).flatMap(
+    ([name, value]): Array<[string, string]> =>
+      value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : String(value)]],
+  );
 }
 
 /** The exact bytes sent. nock keeps the written chunks on the request (an internal field, so it is

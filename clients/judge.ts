@@ -46,9 +46,7 @@ const RULES: ReadonlyArray<[string, (ctx: JudgeContext) => RuleOutcome]> = [
 ];
 
 /** The rules one request shows on its own (the others need what came before or after it). */
-export const PER_REQUEST_RULES: ReadonlySet<string> = new Set(
-  RULES.filter(([, rule]) => Object.values(each).includes(rule)).map(([id]) => id),
-);
+const PER_REQUEST_RULES = RULES.filter(([, rule]) => Object.values(each).includes(rule));
 
 interface JudgeInput {
   exchanges: readonly RecordedExchange[];
@@ -102,9 +100,7 @@ function contextOf(input: JudgeInput): { ctx: JudgeContext; foreign: readonly Re
 /** The per-request rules these requests break, without evidence: a proxy's line as each exchange happens. */
 export function brokenOnItsOwn(input: JudgeInput): string[] {
   const { ctx } = contextOf(input);
-  return ctx.api.length === 0
-    ? []
-    : RULES.filter(([id, rule]) => PER_REQUEST_RULES.has(id) && rule(ctx).status === 'failed').map(([id]) => id);
+  return ctx.api.length === 0 ? [] : PER_REQUEST_RULES.filter(([, rule]) => rule(ctx).status === 'failed').map(([id]) => id);
 }
 
 /** Judges a client by the requests it sent (P-CLIENT-1…8). */

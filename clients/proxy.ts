@@ -10,6 +10,7 @@ import {
 } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { readBounded } from '../common/bounded-body.js';
 import type { ObservedExchange } from './har-input.js';
 
 /** Hop-by-hop headers (RFC 9110 §7.6.1): each connection's own, never forwarded. */
@@ -46,17 +47,10 @@ export interface RunningProxy {
 /** What a stream carries, read alongside whoever it is piped to: at most `max` bytes (undefined when longer,
  * or cut off before its end: a client gone mid-upload). */
 function kept(stream: IncomingMessage, max = MAX_KEPT_BODY): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  return new Promise((resolve) => {
-    stream.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= max) chunks.push(chunk);
-    });
-    stream.on('end', () => resolve(size <= max ? Buffer.concat(chunks).toString('utf8') : undefined));
-    stream.on('error', () => resolve(undefined));
-    stream.on('close', () => resolve(undefined));
-  });
+  return readBounded(stream, { keep: max, stopAfter: Infinity }).then(
+    (body) => (body.cut ? undefined : body.kept.toString('utf8')),
+    () => undefined,
+  );
 }
 
 /** The request's body piped upstream and kept; one the client never finished (its connection gone once the

@@ -6,7 +6,7 @@ import type { DeliveryAttempt } from '../sandbox/options.js';
 import { createRedactor } from '../common/redact.js';
 import { CONFIRMS_STATUS, deliveryExchange, receiverCatalog } from './receiver-judge.js';
 import { resultOf } from './result.js';
-import type { ClientRequest } from './traffic.js';
+import { field, type ClientRequest } from './traffic.js';
 
 /** One result for RECEIVER-CONFIRMS-STATUS. */
 export function judgeConfirmations(
@@ -42,8 +42,7 @@ export function judgeConfirmations(
     const startedAt = a.at - a.result.ms;
     return !requests.some((r) => {
       if (r.raw.receivedAt < startedAt || r.operation !== (payout ? 'payoutStatus' : 'orderStatus')) return false;
-      const asked = (r.json as Record<string, unknown> | undefined)?.[payout ? 'payout_order_id' : 'order_id'];
-      return (typeof asked === 'string' || typeof asked === 'number') && String(asked) === subject;
+      return field(r.json, payout ? 'payout_order_id' : 'order_id') === subject;
     });
   });
   if (unconfirmed.length === 0) return resultOf(requirement, { status: 'passed' }, evidence);

@@ -37,8 +37,7 @@ export const CONFIRMS_STATUS = 'RECEIVER-CONFIRMS-STATUS';
  * redelivery follows once the event it repeats was acknowledged. */
 export async function judgeReceiver(input: ReceiverJudgeInput): Promise<ReceiverJudgement> {
   const clock = input.clock ?? systemClock;
-  const now = () => clock.now();
-  const seconds = Math.floor(now() / 1000);
+  const seconds = Math.floor(clock.now() / 1000);
   const run = `${seconds.toString(36).toUpperCase()}${Math.random().toString(36).slice(2, 6).toUpperCase()}`;
   const genuine = genuineEvents(run, seconds);
   const probes: Probe[] = genuine.map((event) => ({
@@ -65,7 +64,7 @@ export async function judgeReceiver(input: ReceiverJudgeInput): Promise<Receiver
         kind: 'redelivery',
         requirement: 'RECEIVER-REDELIVERY',
         label: `redelivery of ${again.event_id} (same event, fresh timestamp and signature)`,
-        delivery: signedDelivery(again, input.merchant.secretKey, Math.max(Math.floor(now() / 1000), seconds + 1)),
+        delivery: signedDelivery(again, input.merchant.secretKey, Math.max(Math.floor(clock.now() / 1000), seconds + 1)),
       };
       probes.push(redelivery);
       await deliver(redelivery);

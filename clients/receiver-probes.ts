@@ -3,7 +3,7 @@
 import type { WebhookEvent } from '../core/webhooks.js';
 import { canonicalize } from '../signer/canonical.js';
 import { hmacSha256Hex } from '../signer/sign.js';
-import { deliveryHeaders, type AttemptResult, type Delivery } from '../webhooks/delivery.js';
+import { deliveryHeaders, signedDelivery, type AttemptResult, type Delivery } from '../webhooks/delivery.js';
 
 type Kind = 'genuine' | 'forged' | 'redelivery';
 
@@ -102,10 +102,7 @@ function forger(run: string, seconds: number, secret: string) {
         data: payoutRecord([`pay_f_${run}_${n}`, `PO-FORGED-${run}-${n}`, `UTR${seconds}`], 'SUCCESS', '10.00', 'Payout completed'),
       };
     },
-    signedAs(e: WebhookEvent, key: string, ts = String(seconds)): Delivery {
-      const body = canonicalize(e);
-      return { body, headers: deliveryHeaders(e.event_id, ts, hmacSha256Hex(key, body + ts)) };
-    },
+    signedAs: (e: WebhookEvent, key: string, ts: number | string = seconds): Delivery => signedDelivery(e, key, ts),
   };
 }
 

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../core/json-of.js';
 import { headerIsNot, isJsonContentType } from '../core/predicates.js';
 import { secretFinder } from '../common/redact.js';
 import { canonicalize } from '../signer/canonical.js';
@@ -237,15 +238,10 @@ export function requestSchema(ctx: JudgeContext): RuleOutcome {
     const result = validateSchema(OPERATIONS[r.operation].request, r.json);
     if (result.valid) return undefined;
     // An amount's two allowed forms make the schema's own words obscure; say it as P-AMOUNT-1 does.
-    const amount = result.errors.find((e) => e.instancePath === '/order_amount' || e.instancePath === '/amount');
-    if (
-      amount !== undefined &&
-      field(r.json, amount.instancePath.slice(1)) !== undefined &&
-      requestAmount((r.json as Record<string, unknown>)[amount.instancePath.slice(1)]) === undefined
-    ) {
-      const name = amount.instancePath.slice(1);
-      return `${name} ${JSON.stringify((r.json as Record<string, unknown>)[name])} is neither a JSON number nor a decimal string greater than zero such as "1499.50" (P-AMOUNT-1)`;
-    }
+    const name = result.errors.find((e) => e.instancePath === '/order_amount' || e.instancePath === '/amount')?.instancePath.slice(1);
+    const amount = name !== undefined && isJsonObject(r.json) ? r.json[name] : undefined;
+    if (name !== undefined && field(r.json, name) !== undefined && requestAmount(amount) === undefined)
+      return `${name} ${JSON.stringify(amount)} is neither a JSON number nor a decimal string greater than zero such as "1499.50" (P-AMOUNT-1)`;
     return `the body does not satisfy ${OPERATIONS[r.operation].request}: ${describeErrors(result.errors.slice(0, 2)).replaceAll('\n', '; ')}`;
   });
 }

@@ -1,28 +1,18 @@
+import { memo } from '../common/memo.js';
+import { OPERATIONS, type OperationName } from '../core/operations.js';
 import { aboutTheSame, field, safeDecode, type ClientRequest } from './traffic.js';
 import type { JudgeContext, RuleOutcome } from './rules.js';
 
-const CREATE = 'createOrder';
-const ORDER_STATUS = 'orderStatus';
-const INITIATE = 'transactionInitiation';
-const PAYOUT_STATUS = 'payoutStatus';
-const BALANCE = 'balanceInquiry';
-
-const byOperation = new WeakMap<JudgeContext, Map<string, ClientRequest[]>>();
+const byOperation = new WeakMap<JudgeContext, Map<OperationName, ClientRequest[]>>();
 
 /** A context's requests to one operation, in order; grouped once per context, not once per question. */
-function of(ctx: JudgeContext, path: string): ClientRequest[] {
-  let groups = byOperation.get(ctx);
-  if (groups === undefined) {
-    groups = new Map();
-    for (const r of ctx.api) {
-      if (r.operation === undefined) continue;
-      const group = groups.get(r.operation) ?? [];
-      group.push(r);
-      groups.set(r.operation, group);
-    }
-    byOperation.set(ctx, groups);
-  }
-  return groups.get(path) ?? [];
+function of(ctx: JudgeContext, operation: OperationName): ClientRequest[] {
+  const groups = memo(byOperation, ctx, () => {
+    const made = new Map<OperationName, ClientRequest[]>();
+    for (const r of ctx.api) if (r.operation !== undefined) memo(made, r.operation, () => []).push(r);
+    return made;
+  });
+  return groups.get(operation) ?? [];
 }
 
 function failed(message: string, offending: ClientRequest[], expected?: string): RuleOutcome {
@@ -40,10 +30,9 @@ function inDoubt(r: ClientRequest): boolean {
 }
 
 /** P-CLIENT-6: every new order (or payout) gets a fresh id; a repeat of an unsettled attempt is not new. */
-function freshIds(ctx: JudgeContext, path: string, idField: string, what: string): RuleOutcome {
-  const creates = of(ctx, path);
-  if (creates.length === 0)
-    return { status: 'skipped', reason: `the client sent no ${what === 'order' ? 'Create Order' : 'Transaction Initiation'}` };
+function freshIds(ctx: JudgeContext, operation: OperationName, idField: string, what: string): RuleOutcome {
+  const creates = of(ctx, operation);
+  if (creates.length === 0) return { status: 'skipped', reason: `the client sent no ${OPERATIONS[operation].name}` };
   const made = new Map<string, ClientRequest>();
   for (const r of creates) {
     const id = field(r.json, idField);
@@ -61,28 +50,28 @@ function freshIds(ctx: JudgeContext, path: string, idField: string, what: string
   return { status: 'passed' };
 }
 
-export const freshOrderId = (ctx: JudgeContext) => freshIds(ctx, CREATE, 'order_id', 'order');
-export const freshPayoutId = (ctx: JudgeContext) => freshIds(ctx, INITIATE, 'payout_order_id', 'payout');
+export const freshOrderId = (ctx: JudgeContext) => freshIds(ctx, 'createOrder', 'order_id', 'order');
+export const freshPayoutId = (ctx: JudgeContext) => freshIds(ctx, 'transactionInitiation', 'payout_order_id', 'payout');
 
 /** P-CLIENT-6: an attempt in doubt is repeated only after the matching status operation. */
 export function retryAfterStatus(ctx: JudgeContext): RuleOutcome {
-  const pairs: Array<[string, string, string]> = [
-    [CREATE, ORDER_STATUS, 'order_id'],
-    [INITIATE, PAYOUT_STATUS, 'payout_order_id'],
+  const pairs: Array<[OperationName, OperationName, string]> = [
+    ['createOrder', 'orderStatus', 'order_id'],
+    ['transactionInitiation', 'payoutStatus', 'payout_order_id'],
   ];
   let doubted = 0;
-  for (const [createPath, statusPath, idField] of pairs) {
-    for (const attempt of of(ctx, createPath).filter(inDoubt)) {
+  for (const [create, statusQuery, idField] of pairs) {
+    for (const attempt of of(ctx, create).filter(inDoubt)) {
       doubted++;
       const id = field(attempt.json, idField);
       if (id === undefined) continue;
-      const repeat = of(ctx, createPath).find((r) => r.n > attempt.n && field(r.json, idField) === id);
+      const repeat = of(ctx, create).find((r) => r.n > attempt.n && field(r.json, idField) === id);
       if (repeat === undefined) continue;
-      const asked = of(ctx, statusPath).some((s) => s.n > attempt.n && s.n < repeat.n && field(s.json, idField) === id);
+      const asked = of(ctx, statusQuery).some((s) => s.n > attempt.n && s.n < repeat.n && field(s.json, idField) === id);
       if (!asked) {
         const why = attempt.unanswered ? 'got no answer (the client gave up waiting)' : `answered ${attempt.raw.status}`;
         return failed(
-          `request #${attempt.n} ${why}; request #${repeat.n} repeats it without asking ${statusPath.includes('order') ? 'Order Status' : 'Payout Status'} for ${idField} ${JSON.stringify(id)} first`,
+          `request #${attempt.n} ${why}; request #${repeat.n} repeats it without asking ${OPERATIONS[statusQuery].name} for ${idField} ${JSON.stringify(id)} first`,
           [attempt, repeat],
           'a status query between the failed attempt and its repeat',
         );
@@ -128,14 +117,14 @@ export function backoff429(ctx: JudgeContext): RuleOutcome {
 
 /** P-CLIENT-8 (SHOULD): a payout left PROCESSING or PENDING is verified with Payout Status. */
 export function verifyPayout(ctx: JudgeContext): RuleOutcome {
-  const unsettled = of(ctx, INITIATE).filter((r) => {
+  const unsettled = of(ctx, 'transactionInitiation').filter((r) => {
     const state = field((r.responseJson as { data?: unknown } | undefined)?.data, 'status');
     return state === 'PROCESSING' || state === 'PENDING';
   });
   if (unsettled.length === 0) return { status: 'skipped', reason: 'no payout of the client was left PROCESSING or PENDING' };
   for (const r of unsettled) {
     const id = field(r.json, 'payout_order_id');
-    if (!of(ctx, PAYOUT_STATUS).some((s) => s.n > r.n && field(s.json, 'payout_order_id') === id)) {
+    if (!of(ctx, 'payoutStatus').some((s) => s.n > r.n && field(s.json, 'payout_order_id') === id)) {
       return failed(
         `request #${r.n} initiated payout ${JSON.stringify(id)}, left PROCESSING or PENDING, and the client never asked Payout Status`,
         [r],
@@ -151,12 +140,12 @@ export function verifyOrder(ctx: JudgeContext): RuleOutcome {
   if (returned.length === 0) return { status: 'skipped', reason: 'no customer completed a checkout during the run' };
   for (const back of returned) {
     const svcOrderId = safeDecode(back.path.slice('/checkout/'.length));
-    const create = of(ctx, CREATE).find(
+    const create = of(ctx, 'createOrder').find(
       (c) => field((c.responseJson as { return_data?: unknown } | undefined)?.return_data, 'svc_order_id') === svcOrderId,
     );
     const orderId = create ? field(create.json, 'order_id') : undefined;
     if (orderId === undefined) continue;
-    if (!of(ctx, ORDER_STATUS).some((s) => s.n > back.n && field(s.json, 'order_id') === orderId)) {
+    if (!of(ctx, 'orderStatus').some((s) => s.n > back.n && field(s.json, 'order_id') === orderId)) {
       return failed(
         `the customer of order ${JSON.stringify(orderId)} returned from checkout (request #${back.n}) and the client never asked Order Status`,
         [back],
@@ -168,10 +157,10 @@ export function verifyOrder(ctx: JudgeContext): RuleOutcome {
 
 /** P-CLIENT-8 (SHOULD): a payout is preceded by a Balance Inquiry. */
 export function balanceFirst(ctx: JudgeContext): RuleOutcome {
-  const payouts = of(ctx, INITIATE);
+  const payouts = of(ctx, 'transactionInitiation');
   if (payouts.length === 0) return { status: 'skipped', reason: 'the client sent no Transaction Initiation' };
   const first = payouts[0]!;
-  return of(ctx, BALANCE).some((b) => b.n < first.n)
+  return of(ctx, 'balanceInquiry').some((b) => b.n < first.n)
     ? { status: 'passed' }
     : failed(`request #${first.n} initiates a payout with no Balance Inquiry before it`, [first]);
 }

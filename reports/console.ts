@@ -1,3 +1,4 @@
+import { memo } from '../common/memo.js';
 import { plural } from '../common/plural.js';
 import { visible } from '../common/visible.js';
 import { thrownIn, whoFixes } from '../core/check-error.js';
@@ -78,20 +79,25 @@ function verdictHeadline(report: Report): string {
   return isPartial(report.coverage) ? `✓ CONFORMANT, ${partialText(report.coverage).toUpperCase()}` : '✓ CONFORMANT';
 }
 
+/** The requirements not judged (the not applicable aside) by why: the skip reason in `reasonOf`'s words, or how the run was narrowed. */
+export function notJudgedByReason(report: Report, reasonOf: (r: RequirementReport) => string): Map<string, string[]> {
+  const byReason = new Map<string, string[]>();
+  for (const r of report.requirements)
+    if (r.status === 'skipped' && r.notApplicable !== true) memo(byReason, reasonOf(r), () => []).push(r.id);
+  const leftOut = leftOutOf(report);
+  if (leftOut.length > 0) byReason.set(`left out of this run by ${selectionText(report)}`, leftOut);
+  return byReason;
+}
+
 /** Why requirements were not judged, the commonest reasons first: "30 left out by --only AUTH-; 6 need otherMerchant in the config". */
 function notJudgedLine(report: Report): string | undefined {
-  const reasons = new Map<string, number>();
-  for (const r of report.requirements) {
-    if (r.status !== 'skipped' || r.notApplicable === true) continue;
+  const reasons = notJudgedByReason(report, (r) => {
     // The reason's head: the details (each try of a wallet rule, say) are in the report.
     const full = (r.skipReason ?? 'skipped').replace(/^not judged: /, '');
-    const why = full.length > 90 ? `${full.slice(0, 90).replace(/[\s,;:(]+\S*$/, '')}…` : full;
-    reasons.set(why, (reasons.get(why) ?? 0) + 1);
-  }
-  const leftOut = leftOutOf(report).length;
-  if (leftOut > 0) reasons.set(`left out of this run by ${selectionText(report)}`, leftOut);
+    return full.length > 90 ? `${full.slice(0, 90).replace(/[\s,;:(]+\S*$/, '')}…` : full;
+  });
   if (reasons.size === 0) return undefined;
-  const parts = [...reasons].sort((a, b) => b[1] - a[1]);
+  const parts = [...reasons].map(([why, ids]) => [why, ids.length] as const).sort((a, b) => b[1] - a[1]);
   const top = parts.slice(0, 3).map(([why, n]) => `${n} ${why}`);
   // The rest counted too, so the line's numbers add up to the counts line's "not judged".
   const rest = parts.slice(3);

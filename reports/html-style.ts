@@ -18,19 +18,13 @@ h1, h2, h3, h4 { line-height: 1.25; margin: 0; }
 
 /* Verdict banner */
 .verdict { border-bottom: 1px solid var(--line); padding: 28px 0 24px; }
-.verdict.pass { background: linear-gradient(180deg, var(--pass-bg), #f4fbf6); }
-.verdict.fail { background: linear-gradient(180deg, var(--fail-bg), #fef6f5); }
+.verdict.pass { --v: var(--pass); background: linear-gradient(180deg, var(--pass-bg), #f4fbf6); }
+.verdict.fail { --v: var(--fail); background: linear-gradient(180deg, var(--fail-bg), #fef6f5); }
+.verdict.unsure { --v: var(--warn); background: linear-gradient(180deg, var(--warn-bg), #fffbea); }
 .verdict .wrap { display: grid; grid-template-columns: auto 1fr; gap: 8px 20px; align-items: center; }
-.verdict .mark { width: 64px; height: 64px; border-radius: 50%; display: grid; place-items: center; color: #fff; font-size: 34px; font-weight: 700; }
-.verdict.pass .mark { background: var(--pass); }
-.verdict.fail .mark { background: var(--fail); }
+.verdict .mark { width: 64px; height: 64px; border-radius: 50%; display: grid; place-items: center; color: #fff; background: var(--v); font-size: 34px; font-weight: 700; }
 .verdict .eyebrow { margin: 0; color: var(--muted); font-size: 13px; letter-spacing: .04em; text-transform: uppercase; }
-.verdict h1 { font-size: 32px; }
-.verdict.pass h1 { color: var(--pass); }
-.verdict.fail h1 { color: var(--fail); }
-.verdict.unsure { background: linear-gradient(180deg, var(--warn-bg), #fffbea); }
-.verdict.unsure .mark { background: var(--warn); }
-.verdict.unsure h1 { color: var(--warn); }
+.verdict h1 { font-size: 32px; color: var(--v); }
 .verdict .partial { font-size: 20px; font-weight: 600; color: var(--warn); }
 .verdict .why { margin: 2px 0 0; font-size: 16px; }
 .verdict .hint { margin: 8px 0 0; padding: 6px 10px; border-left: 4px solid currentColor; background: rgba(255, 255, 255, .55); font-size: 14px; max-width: 60ch; }
@@ -46,7 +40,6 @@ h1, h2, h3, h4 { line-height: 1.25; margin: 0; }
 .count .label { font-weight: 600; }
 .count .sub { display: block; color: var(--muted); font-size: 12.5px; }
 .count.zero .n { color: var(--muted); }
-.c-pass { --c: var(--pass); } .c-fail { --c: var(--fail); } .c-warn { --c: var(--warn); } .c-info { --c: var(--info); } .c-skip { --c: var(--skip); }
 
 section { margin: 0 0 32px; }
 .cert dd code { overflow-wrap: anywhere; }
@@ -56,18 +49,19 @@ section { margin: 0 0 32px; }
 section > h2 { font-size: 21px; margin: 0 0 12px; }
 .note { color: var(--muted); margin: -6px 0 12px; }
 
+/* Each status's colours, for its badge (s-), count (c-), failure card (sev-), matrix row (r-) and HTTP status (.code) */
+.s-pass, .c-pass, .r-pass, .code.ok { --c: var(--pass); --c-bg: var(--pass-bg); }
+.s-fail, .c-fail, .sev-fail, .r-fail, .code.server, .code.error { --c: var(--fail); --c-bg: var(--fail-bg); }
+.s-warn, .c-warn, .sev-warn, .r-warn, .code.client { --c: var(--warn); --c-bg: var(--warn-bg); }
+.s-info, .c-info, .sev-info, .r-info { --c: var(--info); --c-bg: var(--info-bg); }
+.s-skip, .c-skip, .r-skip { --c: var(--skip); --c-bg: var(--skip-bg); }
+
 /* Badges: symbol + text + colour */
-.badge { display: inline-block; white-space: nowrap; border-radius: 999px; padding: 1px 10px; font-size: 12.5px; font-weight: 700; border: 1px solid transparent; }
-.s-pass { color: var(--pass); background: var(--pass-bg); }
-.s-fail { color: var(--fail); background: var(--fail-bg); }
-.s-warn { color: var(--warn); background: var(--warn-bg); }
-.s-info { color: var(--info); background: var(--info-bg); }
-.s-skip { color: var(--skip); background: var(--skip-bg); }
+.badge { display: inline-block; white-space: nowrap; border-radius: 999px; padding: 1px 10px; font-size: 12.5px; font-weight: 700; border: 1px solid transparent; color: var(--c); background: var(--c-bg); }
 .level { font-family: var(--mono); font-size: 11.5px; font-weight: 700; border: 1px solid var(--line); border-radius: 4px; padding: 0 6px; background: var(--card); color: var(--muted); }
 .level.MUST { color: var(--text); border-color: #9aa4af; }
 .ext { font-size: 11.5px; font-weight: 700; border-radius: 4px; padding: 0 6px; color: #6e40c9; background: #f1ebfd; border: 1px solid #d8c8f7; }
 .rules { color: var(--muted); font-family: var(--mono); font-size: 12px; }
-.rules span { white-space: nowrap; }
 .statement { margin: 6px 0 0; color: var(--muted); font-size: 14px; max-width: 80ch; }
 .rule-texts > div { margin: 0 0 10px; scroll-margin-top: 12px; }
 .rule-texts dt { font-family: var(--mono); font-weight: 600; }
@@ -84,7 +78,6 @@ section > h2 { font-size: 21px; margin: 0 0 12px; }
 
 /* Failure cards */
 .failure { background: var(--card); border: 1px solid var(--line); border-left: 5px solid var(--c); border-radius: 8px; margin: 0 0 16px; padding: 16px 20px; }
-.failure.sev-fail { --c: var(--fail); } .failure.sev-warn { --c: var(--warn); } .failure.sev-info { --c: var(--info); }
 .failure.sev-info .expect .actual { background: var(--info-bg); border-color: #b9d6f7; }
 .decided { flex-basis: 100%; margin: 6px 0 0; font-size: 14px; max-width: 80ch; }
 .failure > header { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 10px; }
@@ -104,8 +97,7 @@ pre { margin: 0; white-space: pre-wrap; overflow-wrap: anywhere; }
 .counterexample { margin: 0 0 12px; }
 
 details.exchange { border: 1px solid var(--line); border-radius: 6px; margin: 0 0 8px; background: #fbfbfc; }
-details.exchange > summary { cursor: pointer; padding: 8px 12px; display: flex; flex-wrap: wrap; gap: 4px 10px; align-items: baseline; }
-details.exchange > summary { list-style: none; }
+details.exchange > summary { cursor: pointer; padding: 8px 12px; display: flex; flex-wrap: wrap; gap: 4px 10px; align-items: baseline; list-style: none; }
 details.exchange > summary::-webkit-details-marker { display: none; }
 details.exchange > summary::before { content: "▸"; color: var(--muted); width: 1em; }
 details.exchange[open] > summary::before { content: "▾"; }
@@ -114,9 +106,7 @@ details.exchange[open] > summary { border-bottom: 1px solid var(--line); }
 summary .method { font-family: var(--mono); font-weight: 700; }
 summary .path { font-family: var(--mono); overflow-wrap: anywhere; }
 summary .label, summary .ms { color: var(--muted); font-size: 13px; }
-.code { font-family: var(--mono); font-weight: 700; border-radius: 4px; padding: 0 6px; }
-.code.ok { color: var(--pass); background: var(--pass-bg); } .code.client { color: var(--warn); background: var(--warn-bg); }
-.code.server, .code.error { color: var(--fail); background: var(--fail-bg); }
+.code { font-family: var(--mono); font-weight: 700; border-radius: 4px; padding: 0 6px; color: var(--c); background: var(--c-bg); }
 .http { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; padding: 12px; }
 .http > div { min-width: 0; }
 .http .start { font-weight: 700; }
@@ -146,8 +136,7 @@ th { font-size: 12px; color: var(--muted); text-transform: uppercase; letter-spa
 td.id { font-family: var(--mono); font-size: 13px; overflow-wrap: anywhere; }
 td.status { white-space: nowrap; }
 td .why { display: block; color: var(--muted); font-size: 13px; }
-td.id a { font-weight: 700; }
-tr.r-fail td.id a { color: var(--fail); } tr.r-warn td.id a { color: var(--warn); } tr.r-info td.id a { color: var(--info); }
+td.id a { font-weight: 700; color: var(--c); }
 body:has(#show-failed:checked) .group tr[data-status]:not([data-status="failed"]),
 body:has(#show-skipped:checked) .group tr[data-status]:not([data-status="skipped"]),
 body:has(#show-passed:checked) .group tr[data-status]:not([data-status="passed"]) { display: none; }

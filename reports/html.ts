@@ -6,8 +6,8 @@ import { REPORT_CSS } from './html-style.js';
 import { thrownIn, whoFixes } from '../core/check-error.js';
 import { profileDecisionText, ruleTexts } from './rule-text.js';
 import type { Report, RequirementReport } from '../core/report.js';
-import { isFailure, isMayNotHeld, isPartial, leftOutOf, partialText, verdictText } from '../core/verdict.js';
-import { bySection, hasSeed, selectionText } from './console.js';
+import { isFailure, isMayNotHeld, isPartial, partialText, verdictText } from '../core/verdict.js';
+import { bySection, hasSeed, notJudgedByReason } from './console.js';
 
 /** How a requirement's outcome is shown: symbol and word (never colour alone) and a colour class. */
 interface Shown {
@@ -176,13 +176,7 @@ function matrix(report: Report): string {
 }
 
 function skippedSummary(report: Report): string {
-  const byReason = new Map<string, string[]>();
-  for (const r of report.requirements.filter((x) => x.status === 'skipped' && x.notApplicable !== true)) {
-    const reason = r.skipReason ?? 'no reason recorded';
-    byReason.set(reason, [...(byReason.get(reason) ?? []), r.id]);
-  }
-  const leftOut = leftOutOf(report);
-  if (leftOut.length > 0) byReason.set(`left out of this run by ${selectionText(report)}`, leftOut);
+  const byReason = notJudgedByReason(report, (r) => r.skipReason ?? 'no reason recorded');
   if (byReason.size === 0) return '';
   const items = [...byReason].map(
     ([reason, ids]) =>
@@ -288,15 +282,12 @@ function verdictBanner(report: Report): string {
 const SEVERITY = { fail: 0, warn: 1, info: 2, pass: 3, skip: 3 } as const;
 
 /** What the failure cards count: only MUSTs are "Failed"; SHOULDs are "Warned" (or failed under --strict). */
-function failureBreakdown(report: Report): string {
-  const failed = report.requirements.filter((r) => r.status === 'failed');
-  const of = (level: RequirementReport['level']) => failed.filter((r) => r.level === level).length;
-  const should = of('SHOULD');
+function failureBreakdown({ summary, strict }: Report): string {
   const parts = [
-    of('MUST') > 0 ? `${plural(of('MUST'), 'MUST requirement')} failed` : '',
-    should > 0 ? `${plural(should, 'SHOULD requirement')} ${report.strict ? 'failed under --strict' : 'warned'}` : '',
-  ].filter(Boolean);
-  return parts.join(' and ');
+    summary.failed > 0 ? `${plural(summary.failed, 'MUST requirement')} failed` : '',
+    summary.warned > 0 ? `${plural(summary.warned, 'SHOULD requirement')} ${strict ? 'failed under --strict' : 'warned'}` : '',
+  ];
+  return parts.filter(Boolean).join(' and ');
 }
 
 export function renderHtml(report: Report): string {

@@ -15,8 +15,8 @@ export interface Delivery {
   headers: Record<string, string>;
 }
 
-/** The genuine delivery of an event (P-HOOK-1): its canonical text, signed per P-SIGN-2 over body + timestamp. */
-export function signedDelivery(event: WebhookEvent, secret: string, timestamp: number): Delivery {
+/** An event's delivery (P-HOOK-1): its canonical text, signed per P-SIGN-2 over body + timestamp (a forgery's may be "….5"). */
+export function signedDelivery(event: WebhookEvent, secret: string, timestamp: number | string): Delivery {
   const body = canonicalize(event);
   return { body, headers: deliveryHeaders(event.event_id, String(timestamp), hmacSha256Hex(secret, body + String(timestamp))) };
 }

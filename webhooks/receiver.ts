@@ -210,13 +210,12 @@ export class KitReceiver {
     // At most MAX_DELIVERY_BODY bytes are kept; past 64 times that, reading stops.
     const read = await readBounded(req, { keep: MAX_DELIVERY_BODY, stopAfter: 64 * MAX_DELIVERY_BODY });
     const body = textAsSent(read.kept);
-    const cut = read.cut;
     if (bearsNoDeliveryMark(headers, body)) return this.stray({ method, pathname, why: 'no delivery headers and no event', headers });
     if (this.deliveries.length >= this.keepAtMost) {
       this.tally.deliveriesNotKept += 1;
       return answerOf(200);
     }
-    const seen = { n: this.deliveries.length + 1, receivedAt, method, path, headers, body, cut };
+    const seen = { n: this.deliveries.length + 1, receivedAt, method, path, headers, body, cut: read.cut };
     let status = 500;
     try {
       status = this.policy(seen);
