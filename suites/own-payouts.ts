@@ -11,11 +11,8 @@ import { awaitsSettlement, dataOf, isFinalPayout, isSuccess, type Json } from '.
 const ofRun = new WeakMap<object, Map<string, Map<string, Json | undefined>>>();
 
 function walletOf(runKey: object, walletId: string): Map<string, Json | undefined> {
-  return memo(
-    memo(ofRun, runKey, () => new Map<string, Map<string, Json | undefined>>()),
-    walletId,
-    () => new Map<string, Json | undefined>(),
-  );
+  const wallets = memo(ofRun, runKey, () => new Map<string, Map<string, Json | undefined>>());
+  return memo(wallets, walletId, () => new Map<string, Json | undefined>());
 }
 
 /** An initiation taken (or unanswered: it may have been made), or a later record of a known payout. */
