@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { judgeBothSides } from '../cli/commands/judge.js';
 import type { ObservedExchange } from '../clients/har-input.js';
@@ -95,16 +96,7 @@ const child = spawn(process.execPath, [bin, 'proxy', '--upstream', direct, '--li
 });
 const post = (base: string) =>
   fetch(`${base}/api/v3/banking/balance`, { method: 'POST', body: '{"svc_wallet_id":"W"}' }).then((r) => r.text());
-for (
-  let i = 0;
-  i < 100 &&
-  !(await post(proxied).then(
-    () => true,
-    () => false,
-  ));
-  i++
-)
-  await new Promise((r) => setTimeout(r, 50));
+for (let i = 0; i < 100 && (await post(proxied).catch(() => undefined)) === undefined; i++) await setTimeout(50);
 const latency = async (base: string) => {
   const ms: number[] = [];
   for (let i = 0; i < 300; i++) {

@@ -13,14 +13,11 @@ function median(sorted: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
+/** What a figure aims at: said after it, marked by whether its median meets it. */
+export type Target = { text: string; met: (median: number) => boolean };
+
 /** One line: the figure's name, its min, median and max, and whether the median meets its target. */
-export function figure(
-  name: string,
-  sorted: readonly number[],
-  unit: string,
-  target?: { text: string; met: (median: number) => boolean },
-  digits = 2,
-): string {
+export function figure(name: string, sorted: readonly number[], unit: string, target?: Target, digits = 2): string {
   const m = median(sorted);
   const values = `min ${sorted[0]!.toFixed(digits)}${unit}  median ${m.toFixed(digits)}${unit}  max ${sorted[sorted.length - 1]!.toFixed(digits)}${unit}`;
   const mark = target === undefined ? '' : `   ${target.met(m) ? '✓' : '✗'} target ${target.text}`;

@@ -60,10 +60,8 @@ export function requirementReport(input: ReproduceInput, requirement: Requiremen
   // Passed only when wholly judged (v1.3): one check not judged leaves the requirement not judged.
   const unjudged = e.results.find((r) => r.state !== 'passed' && !(r.state === 'skipped' && r.meta.notApplicable === true));
   const status = failed.length > 0 || e.findingCount > 0 ? 'failed' : passed && unjudged === undefined ? 'passed' : 'skipped';
-  const evidenceList = [...failed.map((r) => failureEvidence(input, requirement.id, r)), ...e.findings].slice(
-    0,
-    MAX_EVIDENCE_PER_REQUIREMENT,
-  );
+  const failures = failed.map((r) => failureEvidence(input, requirement.id, r));
+  const evidenceList = [...failures, ...e.findings].slice(0, MAX_EVIDENCE_PER_REQUIREMENT);
   if (e.findingCount > e.findings.length) {
     evidenceList.push({
       check: '(observers)',

@@ -152,15 +152,8 @@ function runCommand(ctx: CheckContext, command: string, record: DriverRecord): P
       stop(child.pid);
       resolve(driven);
     };
-    const timer = setTimeout(
-      () =>
-        end({
-          done: false,
-          stalled: true,
-          said: `did not end within ${seconds} s (profile.settleWithinSeconds) and was stopped${shown()}`,
-        }),
-      (seconds * 1000) / (ctx.clock.factor ?? 1),
-    );
+    const outlived = () => `did not end within ${seconds} s (profile.settleWithinSeconds) and was stopped${shown()}`;
+    const timer = setTimeout(() => end({ done: false, stalled: true, said: outlived() }), (seconds * 1000) / (ctx.clock.factor ?? 1));
     child.on('error', (error) => end({ done: false, said: `could not start: ${ctx.redact(error.message)}` }));
     // Decided when the shell exits; stopping its group then lets a background child's pipes close too.
     child.on('exit', () => stop(child.pid));

@@ -67,6 +67,7 @@ export function signingOf(
   else edit = 'replaced';
   // Timestamps are texts a check chose (a team's may pass its secret as one): kept only redacted,
   // so the reproduce lines built from them are clean too. A made-up secret is kept only if nothing in it is hidden (above).
+  const signedTimestamp = options.signBodyOnly ? '' : options.signedTimestamp === undefined ? undefined : redact(options.signedTimestamp);
   return {
     sentAt: sent.sentAt,
     timestamp: redact(timestamp),
@@ -74,11 +75,7 @@ export function signingOf(
     // A key and secret not of a merchant replay can sign as, or a chosen timestamp, is part of what the check judges.
     deliberate: isMisSigned(options) || (configured !== 'merchant' && configured !== 'otherMerchant') || options.timestamp !== undefined,
     ...(options.signedBody !== undefined ? { signedBody: shortened(redact(options.signedBody)) } : {}),
-    ...(options.signBodyOnly
-      ? { signedTimestamp: '' }
-      : options.signedTimestamp !== undefined
-        ? { signedTimestamp: redact(options.signedTimestamp) }
-        : {}),
+    ...(signedTimestamp !== undefined ? { signedTimestamp } : {}),
     ...(edit !== undefined ? { edit } : {}),
   };
 }

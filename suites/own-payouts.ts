@@ -4,18 +4,15 @@ import { memo } from '../common/memo.js';
 import { CONTROL_PATHS, OPERATIONS } from '../core/operations.js';
 import { operationOf, type TargetConfig } from './config.js';
 import type { Exchange, SendOptions } from './http.js';
-import { awaitsSettlement, dataOf, isSuccess, type Json } from './requests.js';
+import { awaitsSettlement, dataOf, isFinalPayout, isSuccess, type Json } from './requests.js';
 
 /** Per run (its state): wallet id → payout_order_id → its last record seen, or undefined while none
  *  was (its initiation got no answer to read). */
 const ofRun = new WeakMap<object, Map<string, Map<string, Json | undefined>>>();
 
 function walletOf(runKey: object, walletId: string): Map<string, Json | undefined> {
-  return memo(
-    memo(ofRun, runKey, () => new Map<string, Map<string, Json | undefined>>()),
-    walletId,
-    () => new Map<string, Json | undefined>(),
-  );
+  const wallets = memo(ofRun, runKey, () => new Map<string, Map<string, Json | undefined>>());
+  return memo(wallets, walletId, () => new Map<string, Json | undefined>());
 }
 
 /** An initiation taken (or unanswered: it may have been made), or a later record of a known payout. */
@@ -45,4 +42,4 @@ export function unsettledOwnPayouts(runKey: object, walletId: string, mayMove: (
 
 /** Those, and those SUCCESS, which a reversal may still move: every one not FAILED or REVERSED. */
 export const notFinalOwnPayouts = (runKey: object, walletId: string): string[] =>
-  unsettledOwnPayouts(runKey, walletId, (last) => last.status !== 'FAILED' && last.status !== 'REVERSED');
+  unsettledOwnPayouts(runKey, walletId, (last) => !isFinalPayout(last.status));

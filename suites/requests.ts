@@ -177,6 +177,9 @@ export function initiatePayout(ctx: CheckContext, body: Json, label: string): Pr
  *  settled only a reversal is left, which P-MONEY-1 leaves to the not-judged path. */
 export const awaitsSettlement = (record: Json): boolean => record.status === 'PENDING' || record.status === 'PROCESSING';
 
+/** FAILED or REVERSED: a payout state nothing moves on from (P-STATE-2). */
+export const isFinalPayout = (state: unknown): boolean => state === 'FAILED' || state === 'REVERSED';
+
 /** How long one wait for the target's own change lasts, ms on the run's clock (profile.settleWithinSeconds,
  *  default 15); the checks that wait run side by side, so their waits overlap. */
 export const settleWithinMs = (ctx: Pick<CheckContext, 'config'>): number => (ctx.config.profile?.settleWithinSeconds ?? 15) * 1000;

@@ -100,8 +100,5 @@ export function judgedCatalogs(read: (file: string) => { description: string; re
     ['clients/catalog.json', 'Client requirements (verify-client)'],
     ['clients/receiver-catalog.json', 'Webhook receiver requirements (verify-receiver, verify-client --webhook-url)'],
   ] as const;
-  return catalogs.map(([file, title]) => {
-    const { description, requirements } = read(file);
-    return { title, description, requirements };
-  });
+  return catalogs.map(([file, title]) => ({ ...read(file), title }));
 }

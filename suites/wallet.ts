@@ -230,14 +230,12 @@ export async function unlessOtherActivity(ctx: CheckContext, said: string): Prom
   if (seen !== undefined) throw new CheckSkipped(`not judged: other activity on the wallet: ${seen}; ${said}`);
 }
 
+/** One try's payout, made after the balance `before`: the change it should make, or why it cannot be used. */
+type Attempt = (before: Balance, suffix: string) => Promise<{ amount: Decimal; expected: Decimal } | { unusable: string }>;
+
 /** The first usable try decides; after a miss, tries again (MAX_TRIES) and looks for other activity.
  *  `attempt` gets the balance and the try's label suffix (" (try 2)"; none on the first). Throws CheckSkipped when a quiet look saw the balance move by itself, else a CheckFailure with every miss. */
-export async function balanceChange(
-  ctx: CheckContext,
-  rule: string,
-  attempt: (before: Balance, suffix: string) => Promise<{ amount: Decimal; expected: Decimal } | { unusable: string }>,
-  wallet: WalletRef = {},
-): Promise<Try> {
+export async function balanceChange(ctx: CheckContext, rule: string, attempt: Attempt, wallet: WalletRef = {}): Promise<Try> {
   const seen: string[] = [];
   const unusable: string[] = [];
   const misses: Try[] = [];

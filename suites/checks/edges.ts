@@ -99,25 +99,23 @@ async function keptExactly(ctx: CheckContext): Promise<void> {
 /** AMOUNT-LARGE (P-AMOUNT-4, P-ERR-3): a refusal of 400 or 422 is a deployment's own limit, fair. */
 async function largeAmounts(ctx: CheckContext): Promise<void> {
   const canReadBack = operationOf(ctx.config, 'orderStatus') !== undefined;
-  const accepted = await ctx.sweep(
-    EDGES.amounts.filter((e) => e.class === 'large'),
-    async (edge) => {
-      const body = validOrder(ctx, { order_amount: edge.amount, order_currency: edge.currency });
-      const created = await createOrder(ctx, body, `Create Order of ${edge.label}`);
-      if (created.error) throw new CheckInconclusive(`not judged: Create Order of ${edge.label} got no answer (${created.error.message})`);
-      if (!isSuccess(created)) {
-        expectStatus(
-          created,
-          AMOUNT_REFUSED,
-          `Create Order of ${edge.label} must be created or refused with 400 or 422, never 5xx (P-AMOUNT-4)`,
-        );
-        return false;
-      }
-      if (!canReadBack) return true;
-      await expectAmountKept(ctx, edge, body.order_id, 'P-AMOUNT-4: never stored altered');
+  const edges = EDGES.amounts.filter((e) => e.class === 'large');
+  const accepted = await ctx.sweep(edges, async (edge) => {
+    const body = validOrder(ctx, { order_amount: edge.amount, order_currency: edge.currency });
+    const created = await createOrder(ctx, body, `Create Order of ${edge.label}`);
+    if (created.error) throw new CheckInconclusive(`not judged: Create Order of ${edge.label} got no answer (${created.error.message})`);
+    if (!isSuccess(created)) {
+      expectStatus(
+        created,
+        AMOUNT_REFUSED,
+        `Create Order of ${edge.label} must be created or refused with 400 or 422, never 5xx (P-AMOUNT-4)`,
+      );
       return false;
-    },
-  );
+    }
+    if (!canReadBack) return true;
+    await expectAmountKept(ctx, edge, body.order_id, 'P-AMOUNT-4: never stored altered');
+    return false;
+  });
   if (accepted.includes(true)) {
     throw new CheckSkipped(
       'partly judged: no large amount was answered 5xx, but whether the accepted ones were stored unaltered needs profile.operations.orderStatus to read them back',

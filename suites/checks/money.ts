@@ -101,11 +101,8 @@ const undebited = (record: Json): boolean => record.amount_debited !== 'YES';
 const inFlight = new WeakMap<object, Map<string, Set<string>>>();
 
 function inFlightOn(ctx: CheckContext, walletId: string): Set<string> {
-  return memo(
-    memo(inFlight, ctx.runKey, () => new Map<string, Set<string>>()),
-    walletId,
-    () => new Set<string>(),
-  );
+  const ofRun = memo(inFlight, ctx.runKey, () => new Map<string, Set<string>>());
+  return memo(ofRun, walletId, () => new Set<string>());
 }
 
 /** Waits (profile.settleWithinSeconds in all, shared by the batch) for payouts on the wallet to settle; returns the payout_order_ids still in flight after that. */

@@ -66,16 +66,11 @@ async function cancelAgain(ctx: CheckContext): Promise<void> {
 /** OPS-ORDER-STATUS-UNKNOWN, OPS-CANCEL-UNKNOWN (P-OPS-1): an order_id never used answers 404. */
 function unknownOrder(id: string, requirement: string, key: 'orderStatus' | 'orderCancel'): Check {
   const { name } = OPERATIONS[key];
-  return check(
-    id,
-    requirement,
-    `${name} of an unknown order answers 404`,
-    async (ctx) => {
-      const exchange = await orderLookup(ctx, key, ctx.ids.orderId('NEVER'), `${name} of an order_id never used`);
-      expectStatus(exchange, [404], `${name} of an unknown order must answer 404 (P-OPS-1)`);
-    },
-    [`profile.operations.${key}`],
-  );
+  const run = async (ctx: CheckContext) => {
+    const exchange = await orderLookup(ctx, key, ctx.ids.orderId('NEVER'), `${name} of an order_id never used`);
+    expectStatus(exchange, [404], `${name} of an unknown order must answer 404 (P-OPS-1)`);
+  };
+  return check(id, requirement, `${name} of an unknown order answers 404`, run, [`profile.operations.${key}`]);
 }
 
 const STATUS = 'profile.operations.orderStatus' as const;

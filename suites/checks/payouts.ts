@@ -125,18 +125,14 @@ async function otherMerchantsWallet(ctx: CheckContext): Promise<void> {
 }
 
 function missingField(field: 'svc_wallet_id' | 'debit_account_type' | 'payout_order_id', requirement: string): Check {
-  return check(
-    `payout-status-without-${field.replaceAll('_', '-')}`,
-    requirement,
-    `Payout Status without ${field} answers 400`,
-    async (ctx) => {
-      // A missing field is a 400 whatever the id (P-PAYOUT-5), so a 404 is a failure even for a made-up
-      // id; a fixture id, when configured, keeps the missing field the request's only defect all the same.
-      const body = withoutField(payoutStatusBody(ctx, somePayoutOrderId(ctx).id), field);
-      const exchange = await ctx.send({ label: `Payout Status without ${field}`, path: PAYOUT_STATUS_PATH, payload: body });
-      expectStatus(exchange, [400], `a Payout Status request without ${field} must answer 400 (P-PAYOUT-5)`);
-    },
-  );
+  const run = async (ctx: CheckContext) => {
+    // A missing field is a 400 whatever the id (P-PAYOUT-5), so a 404 is a failure even for a made-up
+    // id; a fixture id, when configured, keeps the missing field the request's only defect all the same.
+    const body = withoutField(payoutStatusBody(ctx, somePayoutOrderId(ctx).id), field);
+    const exchange = await ctx.send({ label: `Payout Status without ${field}`, path: PAYOUT_STATUS_PATH, payload: body });
+    expectStatus(exchange, [400], `a Payout Status request without ${field} must answer 400 (P-PAYOUT-5)`);
+  };
+  return check(`payout-status-without-${field.replaceAll('_', '-')}`, requirement, `Payout Status without ${field} answers 400`, run);
 }
 
 export const payoutStatusChecks: Check[] = [

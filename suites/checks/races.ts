@@ -24,12 +24,13 @@ export function racing(id: string, requirement: string, title: string, needs: re
   return { id, requirement, title, needs, creates: true, alone: true, keepAllEvidence: true, run };
 }
 
+/** n requests at once, the i-th sent by `send(i)`: the requests of a race leave together. */
+const atOnce = <T>(n: number, send: (i: number) => Promise<T>): Promise<T[]> => Promise.all(Array.from({ length: n }, (_, i) => send(i)));
+
 /** n harmless reads at once, so n connections are open before the race and its requests leave together. */
 export async function warmConnections(ctx: CheckContext, n: number, walletId?: string): Promise<void> {
-  await Promise.all(
-    Array.from({ length: n }, (_, i) =>
-      payoutStatus(ctx, ctx.ids.payoutOrderId('WARM'), `connection ${i + 1} of ${n} opened before the race`, walletId ? { walletId } : {}),
-    ),
+  await atOnce(n, (i) =>
+    payoutStatus(ctx, ctx.ids.payoutOrderId('WARM'), `connection ${i + 1} of ${n} opened before the race`, walletId ? { walletId } : {}),
   );
 }
 
@@ -66,10 +67,8 @@ async function concurrentInitiations(ctx: CheckContext): Promise<void> {
       return { ...body, beneficiary: { ...(body.beneficiary as object), name: `Kiran Desai ${i + 1} ${ctx.ids.nonce()}` } };
     });
     await warmConnections(ctx, n);
-    const exchanges = await Promise.all(
-      bodies.map((body, i) =>
-        initiatePayout(ctx, body, `concurrent initiation ${i + 1} of ${n}, one payout_order_id, ${decimalText(amount)}${suffix}`),
-      ),
+    const exchanges = await atOnce(n, (i) =>
+      initiatePayout(ctx, bodies[i]!, `concurrent initiation ${i + 1} of ${n}, one payout_order_id, ${decimalText(amount)}${suffix}`),
     );
     const winner = expectOneWinner(exchanges, 409, 'Transaction Initiations with one new payout_order_id', 'P-OPS-5');
     return debitOf(ctx, dataOf(winner), payoutOrderId, amount, 'accepted payout');
@@ -82,10 +81,8 @@ async function concurrentCancels(ctx: CheckContext): Promise<void> {
   const body = validOrder(ctx);
   expectOrderCreated(await createOrder(ctx, body, 'create an order to cancel'), 'the order must be created');
   await warmConnections(ctx, n);
-  const exchanges = await Promise.all(
-    Array.from({ length: n }, (_, i) =>
-      orderLookup(ctx, 'orderCancel', body.order_id, `concurrent cancel ${i + 1} of ${n} of the UN_PAID order`),
-    ),
+  const exchanges = await atOnce(n, (i) =>
+    orderLookup(ctx, 'orderCancel', body.order_id, `concurrent cancel ${i + 1} of ${n} of the UN_PAID order`),
   );
   const winner = expectOneWinner(exchanges, 422, 'cancels of one UN_PAID order', 'P-OPS-1');
   const record = expectSchema(winner, 'success-envelope', 'the cancel that succeeded (P-OPS)').data;

@@ -4,6 +4,7 @@ import { memo } from '../../common/memo.js';
 import { decimalEquals, decimalOf } from '../../schemas/amounts.js';
 import { CheckFailure, CheckSkipped, expectStatus, expectThat, type Check, type CheckContext } from '../check.js';
 import { operationOf } from '../config.js';
+import { isFinalOrderState } from '../model/model.js';
 import { notFinalOwnPayouts } from '../own-payouts.js';
 import {
   createOrder,
@@ -12,6 +13,7 @@ import {
   decimalPlus,
   decimalText,
   initiatePayout,
+  isFinalPayout,
   orderLookup,
   payoutStatus,
   validOrder,
@@ -23,8 +25,6 @@ import { shown } from './shown.js';
 
 /** How many records of each kind a revisit reads: enough to see a sweep, few enough to stay quick. */
 const PER_KIND = 2;
-const FINAL_ORDER = ['PAID', 'CANCELLED', 'EXPIRED'];
-const FINAL_PAYOUT = ['FAILED', 'REVERSED'];
 /** What a final record keeps (P-STATE-1, P-STATE-2, P-STATE-3); a message may change. */
 const ORDER_KEPT = ['order_id', 'svc_order_id', 'order_amount', 'order_currency', 'created_at', 'order_status'];
 // Not utr_number nor amount_debited: a UTR may come late (interface), and P-STATE-2 fixes neither.
@@ -116,7 +116,7 @@ async function idsStillUsed(ctx: CheckContext): Promise<void> {
 async function finalRecordsUnchanged(ctx: CheckContext): Promise<void> {
   // Orders are read again only where the target has Order Status (P-OPS).
   const readable = (w: Written) => w.kind === 'payout' || operationOf(ctx.config, 'orderStatus') !== undefined;
-  const final = (w: Written) => readable(w) && (w.kind === 'order' ? FINAL_ORDER : FINAL_PAYOUT).includes(stateOf(w));
+  const final = (w: Written) => readable(w) && (w.kind === 'order' ? isFinalOrderState : isFinalPayout)(stateOf(w));
   for (const w of await revisited(ctx, final)) {
     // As last seen: the read below is noted too (written.ts), and would replace it.
     const { kind, id, last } = w;

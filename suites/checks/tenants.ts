@@ -13,7 +13,7 @@ import {
   payoutRequest,
   validOrder,
 } from '../requests.js';
-import { amountNumber, balanceChange, ownAmount, walletCurrency, ZERO } from '../wallet.js';
+import { amountNumber, balanceChange, ownAmount, walletCurrency, ZERO, type Balance } from '../wallet.js';
 import { shown } from './shown.js';
 import { check, creating } from './shared-auth.js';
 
@@ -70,18 +70,14 @@ async function balanceIsolated(ctx: CheckContext): Promise<void> {
 async function initiateIsolated(ctx: CheckContext): Promise<void> {
   const currency = await walletCurrency(ctx);
   const otherWallet = ctx.config.otherMerchant!.walletId!;
-  await balanceChange(
-    ctx,
-    'P-TENANT-1, P-MONEY-4',
-    async (_, suffix) => {
-      const amount = ownAmount(ctx, currency);
-      const body = payoutRequest(ctx, amountNumber(amount), currency, { svc_wallet_id: otherWallet });
-      const label = `initiate ${decimalText(amount)} from the other merchant's wallet${suffix}`;
-      expectStatus(await initiatePayout(ctx, body, label), [403], "a payout from another merchant's wallet must answer 403 (P-TENANT-1)");
-      return { amount, expected: ZERO };
-    },
-    { walletId: otherWallet, as: other(ctx) },
-  );
+  const refusedPayout = async (_: Balance, suffix: string) => {
+    const amount = ownAmount(ctx, currency);
+    const body = payoutRequest(ctx, amountNumber(amount), currency, { svc_wallet_id: otherWallet });
+    const label = `initiate ${decimalText(amount)} from the other merchant's wallet${suffix}`;
+    expectStatus(await initiatePayout(ctx, body, label), [403], "a payout from another merchant's wallet must answer 403 (P-TENANT-1)");
+    return { amount, expected: ZERO };
+  };
+  await balanceChange(ctx, 'P-TENANT-1, P-MONEY-4', refusedPayout, { walletId: otherWallet, as: other(ctx) });
 }
 
 const ORDER_STATUS = 'profile.operations.orderStatus' as const;

@@ -2,7 +2,7 @@
 // settles, one FAILED by P-OPS-3 on any target), the first delivery about them refused to see retries.
 import { memo } from '../../common/memo.js';
 import type { Exchange } from '../../core/exchange.js';
-import { jsonOf } from '../../core/json-of.js';
+import { isJsonObject, jsonOf } from '../../core/json-of.js';
 import { isWebhookEventName, MIN_RETRIES, WEBHOOK_EVENTS, type WebhookEventName } from '../../core/webhooks.js';
 import type { Currency } from '../../schemas/types.js';
 import type { KitReceiver, ReceivedDelivery, StrayTally } from '../../webhooks/receiver.js';
@@ -54,14 +54,13 @@ export const REFUSED_ATTEMPTS = MIN_RETRIES;
 const GRACE_MS = 2_000;
 
 export function parseEvent(delivery: Pick<ReceivedDelivery, 'body'>): ParsedEvent {
-  const json = jsonOf(delivery.body);
-  if (json === null || typeof json !== 'object' || Array.isArray(json)) return {};
-  const e = json as Record<string, unknown>;
+  const e = jsonOf(delivery.body);
+  if (!isJsonObject(e)) return {};
   const parsed: ParsedEvent = {};
   if (typeof e.event_id === 'string') parsed.eventId = e.event_id;
   if (isWebhookEventName(e.event)) parsed.event = e.event;
-  const data = e.data as Record<string, unknown> | undefined;
-  if (data !== null && typeof data === 'object' && parsed.event !== undefined) {
+  const data = e.data;
+  if (isJsonObject(data) && parsed.event !== undefined) {
     const payout = WEBHOOK_EVENTS[parsed.event].subject === 'payout';
     const id = payout ? data.payout_order_id : data.order_id;
     if (typeof id === 'string' || typeof id === 'number') parsed.subject = String(id);

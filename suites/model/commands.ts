@@ -4,6 +4,7 @@ import type fc from 'fast-check';
 import { answered } from '../check.js';
 import { checkoutPath as checkoutPathOf, type DriverName } from '../drivers.js';
 import { awaitsSettlement, dataOf, decimalEquals, decimalOf, decimalText, isSuccess, validOrder, type Json } from '../requests.js';
+import { isFinalPayout } from '../requests.js';
 import { expectedBalance, isFinalOrderState, orderDisagreements, orderMayMove, SLOTS, type Model, type OrderRecord } from './model.js';
 import { briefly, NotJudged, ownPayoutAmount, type Real } from './target.js';
 import {
@@ -244,7 +245,7 @@ const RUN: Record<Kind, (m: Model, r: Real, slot: number) => Promise<void>> = {
 export async function judgeBalance(m: Model, r: Real): Promise<boolean> {
   // Payouts that may still settle by themselves (this sequence's and earlier ones') are read just before
   // and after the balance: when one moved in between, the balance cannot be set against the records.
-  const moving = m.payouts.flatMap((p, slot) => (p !== undefined && !['FAILED', 'REVERSED'].includes(String(p.last.status)) ? [slot] : []));
+  const moving = m.payouts.flatMap((p, slot) => (p !== undefined && !isFinalPayout(p.last.status) ? [slot] : []));
   const earlier = m.inherited.filter((p) => awaitsSettlement(p.last));
   const readAll = async (when: string) => {
     await r.together([

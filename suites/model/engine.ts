@@ -62,6 +62,9 @@ async function runSequence(
   }
 }
 
+/** A sequence (or stretch of them) whose balance the model could not explain, with its replay path. */
+type Miss = { outcome: Outcome; path: string; what: string };
+
 function caught(error: unknown, real: Real, codes: number[]): Outcome {
   if (error instanceof ModelBreach) return { steps: real.steps, codes, breach: error };
   if (error instanceof NotJudged) return { steps: real.steps, codes, notJudged: error.message };
@@ -113,9 +116,9 @@ export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void
   const run: Run = (commands, reads) => runSequence(ctx, rule, facts, commands, reached, watch, reads);
   const money = rule === 'MONEY-CONSERVATION';
   /** Money misses (P-MONEY-1), each kept with its path: judged once every sequence has run, never erased by a later one. */
-  const misses: Array<{ outcome: Outcome; path: string; what: string }> = [];
+  const misses: Miss[] = [];
   // From the first miss on, the sequences start with longer looks: seeing other activity is now the point.
-  const missed = (miss: (typeof misses)[number]) => {
+  const missed = (miss: Miss) => {
     misses.push(miss);
     watch.afterMiss = true;
   };
@@ -185,11 +188,7 @@ export async function runModel(ctx: CheckContext, rule: ModelRule): Promise<void
 
 /** P-MONEY-1: a balance the run's payouts do not explain fails the target, unless a quiet look saw the
  *  wallet move by itself: then the rule is not judged, and not passed either. */
-async function moneyVerdict(
-  ctx: CheckContext,
-  facts: TargetFacts,
-  misses: ReadonlyArray<{ outcome: Outcome; path: string; what: string }>,
-): Promise<CheckFailure | CheckSkipped> {
+async function moneyVerdict(ctx: CheckContext, facts: TargetFacts, misses: readonly Miss[]): Promise<CheckFailure | CheckSkipped> {
   const seen = await otherActivityAfterMiss(ctx, 'after sequences whose balance missed', { walletId: facts.walletId });
   // A miss is a stretch (P-MONEY-1's word): one sequence, or all of them side by side.
   const count = `${misses.length} stretch${misses.length === 1 ? '' : 'es'} of sequences`;
@@ -283,12 +282,7 @@ function failure(ctx: CheckContext, outcome: Outcome, path: string, what: string
 }
 
 /** `--replay-path 0:I` reruns fixed sequence I; `1:C1:C2:…` the random sequence of those command codes. */
-async function replay(
-  ctx: CheckContext,
-  rule: ModelRule,
-  fixed: readonly ModelCommand[][],
-  run: (s: readonly ModelCommand[]) => Promise<Outcome>,
-): Promise<void> {
+async function replay(ctx: CheckContext, rule: ModelRule, fixed: readonly ModelCommand[][], run: Run): Promise<void> {
   const [kind, ...rest] = ctx.replayPath!.split(':').map(Number);
   const sequence = kind === 0 && rest.length === 1 ? fixed[rest[0]!] : kind === 1 ? decode(rest) : undefined;
   if (sequence === undefined || sequence.length === 0) {

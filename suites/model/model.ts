@@ -1,6 +1,6 @@
 // The model of what the target must hold for this run's merchant (P-STATE, P-MONEY-1, P-DUP-5).
 // Pure: no requests here (target.ts sends them, commands.ts ties the two).
-import { decimalEquals, decimalMinus, decimalOf, decimalPlus, decimalText, type Decimal, type Json } from '../requests.js';
+import { decimalEquals, decimalMinus, decimalOf, decimalPlus, decimalText, isFinalPayout, type Decimal, type Json } from '../requests.js';
 import type { Drivers } from '../drivers.js';
 import { payoutEffect } from '../wallet.js';
 
@@ -83,7 +83,7 @@ const PAYOUT_RANK: Readonly<Record<string, number>> = { PENDING: 0, PROCESSING: 
 /** Whether a read may show payout state `next` after one showed `previous`. */
 export function payoutMayMove(previous: string, next: string): boolean {
   if (previous === next) return true;
-  if (previous === 'FAILED' || previous === 'REVERSED') return false;
+  if (isFinalPayout(previous)) return false;
   if (next === 'REVERSED') return previous !== 'FAILED';
   if (next === 'FAILED') return previous === 'PENDING' || previous === 'PROCESSING';
   const from = PAYOUT_RANK[previous];

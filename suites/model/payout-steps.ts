@@ -2,7 +2,7 @@
 // the balance read: each sends, judges the answer against the model, and moves the model on.
 import { answered } from '../check.js';
 import type { Exchange } from '../http.js';
-import { dataOf, decimalEquals, decimalOf, decimalText, isSuccess, type Decimal, type Json } from '../requests.js';
+import { dataOf, decimalEquals, decimalOf, decimalText, isFinalPayout, isSuccess, type Decimal, type Json } from '../requests.js';
 import { changedPayoutFields, payoutMayMove, type Model, type PayoutRecord } from './model.js';
 import { briefly, NotJudged, ownPayoutAmount, type Real } from './target.js';
 
@@ -54,7 +54,7 @@ function judgeRecord(payout: PayoutRecord, record: Json, r: Real, slot: number, 
     'STATE-PAYOUT-LIFECYCLE',
     payoutMayMove(before, now),
     () =>
-      `${payoutName(slot)} read ${now} after ${before}: payout states move forward only${before === 'FAILED' || before === 'REVERSED' ? `, and ${before} is final` : ''} (P-STATE-2)`,
+      `${payoutName(slot)} read ${now} after ${before}: payout states move forward only${isFinalPayout(before) ? `, and ${before} is final` : ''} (P-STATE-2)`,
     exchange,
   );
   const changed = payout.read === undefined ? [] : changedPayoutFields(payout.read, record);
