@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../core/clock.js';
 import type { FaultName } from '../../sandbox/faults.js';
 import type { RunningSandbox, StartOptions } from '../../sandbox/index.js';
-import { sandboxTarget } from '../check-test-support.js';
+import { sandboxTarget, type SandboxTarget } from '../check-test-support.js';
 import { modelChecks } from './model.js';
 import { operationChecks } from './operations.js';
 import { virtualClock } from '../../core/clock-test-support.js';
@@ -14,6 +14,36 @@ import { revisitChecks } from './revisit.js';
 
 const [balance, records, ids] = revisitChecks;
 const initiate = operationChecks.find((c) => c.id === 'ops-initiate')!;
+
+/** The run's one payout, then (after `between`) the balance revisit, on a fresh target: its outcome and why. */
+async function payThenRevisit(target: SandboxTarget, between: () => void = () => {}) {
+  try {
+    await target.run(initiate);
+    between();
+    const { outcome, meta } = await target.run(balance!);
+    return { outcome, why: meta.skipped ?? meta.failure?.message };
+  } finally {
+    await target.close();
+  }
+}
+
+/** A clock the run owns with its sandbox, as the embedded one: `jump` moves it on (and runs `onJump`); sleeps are recorded. */
+function ownedClock(onJump: () => void = () => {}) {
+  const clock = { at: Date.now(), slept: [] as number[] };
+  const owned: Clock = {
+    now: () => clock.at,
+    sleep: async (ms) => {
+      clock.slept.push(ms);
+      clock.at += ms;
+      await new Promise((resolve) => setImmediate(resolve));
+    },
+    jump: (ms) => {
+      clock.at += ms;
+      onJump();
+    },
+  };
+  return Object.assign(clock, { owned });
+}
 
 /** Some checks that write, then the revisit checks, as a run orders them: each one's outcome and why. */
 async function revisit(faults: FaultName[] = [], before = modelChecks, options: StartOptions = {}) {
@@ -90,17 +120,7 @@ describe('the revisit', () => {
   });
 
   it('moves on a clock the run owns with its sandbox (the embedded one) instead of waiting, and still judges', async () => {
-    let now = Date.now();
-    const slept: number[] = [];
-    const owned: Clock = {
-      now: () => now,
-      sleep: async (ms) => {
-        slept.push(ms);
-        now += ms;
-        await new Promise((resolve) => setImmediate(resolve));
-      },
-      jump: (ms) => void (now += ms),
-    };
+    const { owned, slept } = ownedClock();
     for (const faults of [[], ['money-status-debits-again']] as FaultName[][]) {
       const target = await sandboxTarget({ faults }, undefined, 10, owned);
       try {
@@ -117,15 +137,14 @@ describe('the revisit', () => {
   });
 
   it('judges a whole stretch even when the run’s last payout is already old: a debit due 5 s after it starts is caught', async () => {
-    let now = Date.now();
-    const owned: Clock = { now: () => now, sleep: (ms) => Promise.resolve(void (now += ms)), jump: (ms) => void (now += ms) };
+    const clock = ownedClock();
     const late: { sandbox?: RunningSandbox; at: number | undefined } = { at: undefined };
     const target = await sandboxTarget(
       {
         // A job that takes 1.00 once, some seconds after the revisit started: shown from the next answer on.
         record: () => {
           const wallet = late.sandbox?.app.store.wallets.get(late.sandbox.config.merchant.walletId);
-          if (wallet !== undefined && late.at !== undefined && now >= late.at) {
+          if (wallet !== undefined && late.at !== undefined && clock.at >= late.at) {
             wallet.balanceMinor -= 100;
             late.at = undefined;
           }
@@ -133,18 +152,14 @@ describe('the revisit', () => {
       },
       undefined,
       10,
-      owned,
+      clock.owned,
     );
     late.sandbox = target.sandbox;
-    try {
-      await target.run(initiate);
-      now += 60_000;
-      late.at = now + 5_000;
-      const { outcome, meta } = await target.run(balance!);
-      expect({ outcome, why: meta.failure?.message }).toEqual({ outcome: 'failed', why: expect.stringContaining('explain a change of 0') });
-    } finally {
-      await target.close();
-    }
+    const ended = await payThenRevisit(target, () => {
+      clock.at += 60_000;
+      late.at = clock.at + 5_000;
+    });
+    expect(ended).toEqual({ outcome: 'failed', why: expect.stringContaining('explain a change of 0') });
   });
 
   it('another run paying only while this one waits, stopped by its end: seen by the looks meanwhile, not judged', async () => {
@@ -161,43 +176,22 @@ describe('the revisit', () => {
     const clock: Clock = { now: base.now, sleep: async (ms) => (await base.sleep(ms), pay()) };
     const target = await sandboxTarget({}, undefined, 10, clock);
     other.sandbox = target.sandbox;
-    try {
-      await target.run(initiate);
-      other.from = clock.now();
-      const { outcome, meta } = await target.run(balance!);
-      expect({ outcome, why: meta.skipped }).toEqual({
-        outcome: 'skipped',
-        why: expect.stringMatching(/^not judged: other activity on the wallet: /),
-      });
-    } finally {
-      await target.close();
-    }
+    const ended = await payThenRevisit(target, () => (other.from = clock.now()));
+    expect(ended).toEqual({ outcome: 'skipped', why: expect.stringMatching(/^not judged: other activity on the wallet: /) });
   });
 
   it('a payout of the run’s gone by the end: not judged, saying why', async () => {
-    let now = Date.now();
     const gone: { sandbox?: RunningSandbox } = {};
     // The target forgets every payout while the revisit waits.
-    const owned: Clock = {
-      now: () => now,
-      sleep: (ms) => Promise.resolve(void (now += ms)),
-      jump: (ms) => {
-        now += ms;
-        for (const key of [...gone.sandbox!.app.store.payouts.keys()]) gone.sandbox!.app.store.payouts.delete(key);
-      },
-    };
+    const { owned } = ownedClock(() => {
+      for (const key of [...gone.sandbox!.app.store.payouts.keys()]) gone.sandbox!.app.store.payouts.delete(key);
+    });
     const target = await sandboxTarget({}, undefined, 10, owned);
     gone.sandbox = target.sandbox;
-    try {
-      await target.run(initiate);
-      const { outcome, meta } = await target.run(balance!);
-      expect({ outcome, why: meta.skipped }).toEqual({
-        outcome: 'skipped',
-        why: "not judged: the run's own payouts kept settling around the balance reads, or could not be read",
-      });
-    } finally {
-      await target.close();
-    }
+    expect(await payThenRevisit(target)).toEqual({
+      outcome: 'skipped',
+      why: "not judged: the run's own payouts kept settling around the balance reads, or could not be read",
+    });
   });
 
   it('another party paying from the wallet all along, seen while it waits: not judged, never failed', async () => {
@@ -209,16 +203,10 @@ describe('the revisit', () => {
       },
     });
     moving.sandbox = target.sandbox;
-    try {
-      await target.run(initiate);
-      const { outcome, meta } = await target.run(balance!);
-      expect({ outcome, why: meta.skipped }).toEqual({
-        outcome: 'skipped',
-        why: expect.stringMatching(/^not judged: other activity on the wallet: /),
-      });
-    } finally {
-      await target.close();
-    }
+    expect(await payThenRevisit(target)).toEqual({
+      outcome: 'skipped',
+      why: expect.stringMatching(/^not judged: other activity on the wallet: /),
+    });
   });
 
   it('fails a duplicate memory that forgets an id after 10 s (dup-memory-expires)', async () => {
