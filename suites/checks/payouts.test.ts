@@ -156,3 +156,29 @@ describe('PAYOUT-UNKNOWN-WALLET and PAYOUT-OTHER-MERCHANT-WALLET: 403 with the e
     ]);
   });
 });
+
+describe('Payout Status: the evidence, and configs and answers a check must judge without throwing', () => {
+  it('a fixture in the wrong state shows the state and id expected', async () => {
+    const judged = await judge(
+      check('payout-status-pending'),
+      editing((r) => void (r.status = 'SUCCESS')),
+    );
+    expect(judged.failure?.details.expected).toBe(`status PENDING, payout_order_id ${JSON.stringify(FIXTURES.PENDING)}`);
+  });
+
+  it('PAYOUT-RECORD-FORMAT is skipped when the config has no fixtures at all', async () => {
+    expect(await verdict(check('payout-record-format'), fixturesServer(), (c) => void delete c.fixtures)).toMatch(
+      /^skipped: needs at least one/,
+    );
+  });
+
+  it('PAYOUT-UNKNOWN-WALLET names a wallet of its own, which a server that refuses an empty one still answers 403', async () => {
+    const emptyIs400: Server = (o) => ((o.payload as Json).svc_wallet_id === '' ? 400 : fixturesServer()(o));
+    expect(await verdict(check('payout-status-unknown-wallet'), emptyIs400)).toBe('passed');
+  });
+
+  it('PAYOUT-UNKNOWN-WALLET fails no answer for a made-up payout id', async () => {
+    const none = (c: typeof config) => void (c.fixtures!.payouts = {});
+    expect(await verdict(check('payout-status-unknown-wallet'), () => 'no answer', none)).toBe('failed');
+  });
+});
