@@ -225,3 +225,118 @@ describe('the sweeps: each order answered as expected, every wrong one named', (
     expect(await verdict(check('create-order-generated-accepted'), orders())).toBe('passed');
   });
 });
+
+describe('the sweeps: what a failure shows', () => {
+  const refusing = (wrong: (body: Json) => boolean, status: Reply = 400) => orders((body) => (wrong(body) ? status : undefined));
+
+  it('ORDER-AMOUNT-FORMS passes 200 for each form', async () => {
+    const ok = orders((body) => ({ status: 200, json: { status: 'success', code: '200', return_data: { order_id: body.order_id } } }));
+    expect(await verdict(check('create-order-amount-forms'), ok)).toBe('passed');
+  });
+
+  it('ORDER-EVERY-CURRENCY names each currency refused with its status, and the first answer in full', async () => {
+    const labels: string[] = [];
+    const server = refusing((body) => body.order_currency === 'JPY' || body.order_currency === 'KRW');
+    const judged = await judge(check('create-order-every-currency'), (o) => (labels.push(o.label), server(o)));
+    expect(labels).toContain('create an order in JPY');
+    expect(judged.failure?.message).toBe(
+      'every currency of the table must be accepted (P-ORDER-4): expected a 2xx answer for an order in JPY, an order in KRW',
+    );
+    expect(judged.failure?.details.actual).toBe(
+      'an order in JPY: 400; an order in KRW: 400 (first: HTTP 400 (application/json) {"status":false,"code":400,"message":"refused with 400"})',
+    );
+    expect(judged.failure?.details.exchange?.label).toBe('create an order in JPY');
+  });
+
+  it('a sweep shows an order that got no answer as "no answer"', async () => {
+    const judged = await judge(
+      check('create-order-every-currency'),
+      refusing((body) => body.order_currency === 'JPY', 'no answer'),
+    );
+    expect(judged.failure?.details.actual).toBe('an order in JPY: no answer (first: connection refused)');
+  });
+
+  it('ORDER-UNICODE-NAMES and ORDER-ADDRESS-REQUIRED name the order refused or accepted', async () => {
+    const names = await judge(
+      check('create-order-unicode-names'),
+      refusing((body) => (body.customer as Json).name === '김지훈'),
+    );
+    expect(names.failure?.message).toMatch(/expected a 2xx answer for an order for 김지훈$/);
+    const address = await judge(check('create-order-address-required'), orders());
+    expect(address.failure?.message).toBe(
+      'a missing required address field must be refused (P-ORDER-1, P-ERR-4): expected HTTP 400 for an order without customer.address, ' +
+        ['line1', 'city', 'state', 'country', 'postal_code'].map((f) => `an order without customer.address.${f}`).join(', '),
+    );
+  });
+
+  it('ORDER-OPTIONAL-FIELDS fails a server that wants customer.address.line2', async () => {
+    const line2 = (body: Json) => ((body.customer as Json).address as Json).line2 === undefined;
+    expect(await verdict(check('create-order-optional-fields'), refusing(line2))).toBe('failed');
+  });
+});
+
+describe('the new record: what a failure shows, and values that only look right as text', () => {
+  it.each([
+    ['create-order-envelope', (_: Json, e: Json) => void (e.status = 'SUCCESS'), 'status "success"'],
+    ['create-order-envelope', (_: Json, e: Json) => void (e.code = '200'), 'code "201"'],
+    ['create-order-un-paid', (r: Json) => void (r.order_status = 'PAID'), 'order_status "UN_PAID"'],
+    ['create-order-created-at', (r: Json) => void (r.created_at = '21-11-2026 18:05'), 'e.g. "21-11-2026 06:05 PM"'],
+  ] satisfies Array<[string, Edit, string]>)('%s shows %j expected', async (id, edit, expected) => {
+    expect((await judge(check(id), editing(edit))).failure?.details.expected).toBe(expected);
+  });
+
+  it('fails a created_at or payment_link sent as an array of one good string', async () => {
+    expect(
+      await verdict(
+        check('create-order-created-at'),
+        editing((r) => void (r.created_at = ['21-11-2026 06:05 PM'])),
+      ),
+    ).toBe('failed');
+    expect(
+      await verdict(
+        check('create-order-payment-link'),
+        editing((r) => void (r.payment_link = ['https://pay.example.test/c/1'])),
+      ),
+    ).toBe('failed');
+  });
+
+  it('fails a payment_link of another scheme with an http URL inside', async () => {
+    expect(
+      await verdict(
+        check('create-order-payment-link'),
+        editing((r) => void (r.payment_link = 'ftp://pay.example.test/?next=https://pay.example.test/c/1')),
+      ),
+    ).toBe('failed');
+  });
+});
+
+describe('ORDER-PAYMENT-LINK-HTTPS: only when the base URL is https', () => {
+  it('is not applicable to an http base URL, even one whose path says https:', async () => {
+    const judged = await judge(
+      check('create-order-payment-link-https'),
+      orders(),
+      (c) => void (c.baseUrl = 'http://127.0.0.1:9/https://api'),
+    );
+    expect(judged.outcome).toMatch(/^skipped: not applicable/);
+    expect(judged.skip?.options.notApplicable).toBe(true);
+  });
+
+  it('fails a payment_link that is not a URL at all under an https base URL', async () => {
+    expect(
+      await verdict(
+        check('create-order-payment-link-https'),
+        editing((r) => void (r.payment_link = '/c/1')),
+        (c) => void (c.baseUrl = 'https://127.0.0.1:9'),
+      ),
+    ).toBe('failed');
+  });
+});
+
+describe('ORDER-GENERATED-ACCEPTED: a fresh id of the kind generated', () => {
+  it.each(['number', 'string'] as const)('a server refusing %s order_ids fails on a generated id of that kind', async (refused) => {
+    const server = orders((body) => (typeof body.order_id === refused ? 400 : undefined));
+    const judged = await judge(check('create-order-generated-accepted'), server, undefined, { runs: 20 });
+    expect(judged.outcome).toBe('failed');
+    expect(typeof (judged.failure?.details.counterexample as Json).order_id).toBe(refused);
+  });
+});
