@@ -1,11 +1,51 @@
 // The one observation the webhook checks share (P-HOOK-1…4), against a made-up target: which
 // deliveries it refuses, when it asks Payout Status, how long it waits, and how it reads an event.
 import { describe, expect, it } from 'vitest';
-import type { ReceivedDelivery } from '../../webhooks/receiver.js';
+import type { AnswerPolicy, KitReceiver, ReceivedDelivery } from '../../webhooks/receiver.js';
+import type { CheckContext } from '../check.js';
 import { attemptGroup, observation, observationNotes, parseEvent, REFUSED_ATTEMPTS } from './webhook-observation.js';
 import { webhookContext, type SentAttempt, type WebhookTarget } from './webhook-target-test-support.js';
 
 const observe = (target: WebhookTarget = {}) => observation(webhookContext(target));
+
+/** The observation with the made-up target's receiver (or session) seen through `wrap`. */
+async function observeThrough(target: WebhookTarget, wrap: (receiver: KitReceiver, ctx: CheckContext) => Partial<KitReceiver>) {
+  const ctx = webhookContext(target);
+  const session = await ctx.webhooks();
+  const receiver = session.receiver;
+  const seen = Object.create(receiver, Object.getOwnPropertyDescriptors(wrap(receiver, ctx))) as KitReceiver;
+  return observation({ ...ctx, webhooks: () => Promise.resolve({ ...session, receiver: seen }) });
+}
+
+/** A receiver whose deliveries arrive when the run's clock reaches them, as a real listener's do. The
+ *  made-up target answers all its attempts at once, each after those before it: its policy sees them all. */
+function arrivingOnTime(receiver: KitReceiver, ctx: CheckContext): Partial<KitReceiver> {
+  let answering = false;
+  const arrived = () => receiver.deliveries.filter((d) => answering || d.receivedAt <= ctx.clock.now());
+  return {
+    get deliveries() {
+      return arrived();
+    },
+    answerWith: (policy: AnswerPolicy) =>
+      receiver.answerWith((d) => {
+        answering = true;
+        try {
+          return policy(d);
+        } finally {
+          answering = false;
+        }
+      }),
+    async waitFor(match: (d: ReceivedDelivery) => boolean, deadline: number) {
+      for (;;) {
+        const found = arrived().find(match);
+        const now = ctx.clock.now();
+        if (found !== undefined || now >= deadline) return found;
+        const next = receiver.deliveries.find((d) => d.receivedAt > now)?.receivedAt ?? deadline;
+        await ctx.clock.sleep(Math.min(next, deadline) - now);
+      }
+    },
+  };
+}
 
 describe('the observation of a correct sender', () => {
   it('initiates a payout that settles and one beyond the balance (FAILED), and reads each one last', async () => {
@@ -42,6 +82,88 @@ describe('the observation of a correct sender', () => {
 
   it('stops once the retries are in and every payout is acknowledged in a final state, waiting no longer', async () => {
     expect((await observe()).waitedSeconds).toBeLessThan(10);
+    // Deliveries arriving in time: it wakes for the probe's fourth attempt (7.11 s), not at the next second.
+    expect((await observeThrough({}, arrivingOnTime)).waitedSeconds).toBe(7);
+  });
+
+  it('takes a delivery about another payout that comes first, and refuses the first of its own', async () => {
+    const elsewhere = (a: SentAttempt): SentAttempt =>
+      a.event === 'payout.processing' ? { ...a, body: a.body.replaceAll(a.payoutOrderId, 'PO-SOMEONE-ELSES') } : a;
+    const o = await observe({ tamper: elsewhere });
+    expect(o.deliveries.map((d) => [parseEvent(d).event, d.answered])).toEqual([
+      ['payout.processing', 200],
+      ['payout.failed', 500],
+      ['payout.success', 200],
+      ['payout.failed', 500],
+      ['payout.failed', 500],
+      ['payout.failed', 200],
+    ]);
+  });
+
+  it('refuses nothing and has no probe when no delivery can be grouped', async () => {
+    const o = await observe({ tamper: (a) => ({ ...a, body: '{}' }) });
+    expect(o.deliveries.map((d) => d.answered)).toEqual([200, 200, 200]);
+    expect(o.probe).toEqual([]);
+  });
+
+  it('leaves out what the receiver got before the observation began', async () => {
+    const earlier = {
+      n: 1,
+      receivedAt: 0,
+      method: 'POST',
+      path: '/webhooks',
+      headers: {},
+      body: '{"event":"payout.success"}',
+      cut: false,
+      answered: 200,
+    };
+    const o = await observeThrough({}, (receiver) => ({
+      get deliveries() {
+        return [earlier, ...receiver.deliveries];
+      },
+    }));
+    expect(o.deliveries).not.toContain(earlier);
+    expect(o.deliveries).toHaveLength(6);
+  });
+
+  it('acknowledges every later delivery with 200 once it ends', async () => {
+    let policy: AnswerPolicy | undefined;
+    await observeThrough({}, (receiver) => ({ answerWith: (p: AnswerPolicy) => void ((policy = p), receiver.answerWith(p)) }));
+    expect(policy?.({ n: 9, receivedAt: 0, method: 'POST', path: '/webhooks', headers: {}, body: '{}', cut: false })).toBe(200);
+  });
+
+  it('leaves a payout without an end state, and takenBy, unsaid when Payout Status and the registration say nothing', async () => {
+    const o = await observe({ statusOf: () => undefined });
+    expect(o.payouts.map((p) => Object.keys(p))).toEqual([
+      ['payoutOrderId', 'initiated'],
+      ['payoutOrderId', 'initiated'],
+    ]);
+    expect(Object.keys(o)).not.toContain('takenBy');
+  });
+});
+
+describe('when the retries and the final events are in', () => {
+  const someoneElses = (a: SentAttempt): SentAttempt =>
+    a.event === 'payout.failed' ? { ...a, body: a.body.replaceAll(a.payoutOrderId, 'PO-SOMEONE-ELSES') } : a;
+
+  it('waits for the bound while one payout has no final event of its own, whatever others say', async () => {
+    expect((await observe({ tamper: someoneElses })).waitedSeconds).toBe(62);
+  });
+
+  it('waits for the bound when only two retries come, one fewer than asked for', async () => {
+    expect((await observe({ retryDelays: [1, 2] })).waitedSeconds).toBe(62);
+  });
+
+  it('waits for a final event refused with the probe until one of its attempts is acknowledged', async () => {
+    // A sender that gives every event of the settling payout one event_id: its success is refused as the probe.
+    const oneId = (a: SentAttempt): SentAttempt => (a.event === 'payout.failed' ? a : { ...a, body: a.body.replace(a.eventId, 'EVT-ONE') });
+    const events = (p: { initiated: string }) =>
+      p.initiated === 'FAILED'
+        ? (['payout.failed'] as const)
+        : (['payout.success', 'payout.processing', 'payout.processing', 'payout.processing'] as const);
+    const o = await observeThrough({ events, tamper: oneId }, arrivingOnTime);
+    expect(o.deliveries.filter((d) => parseEvent(d).event === 'payout.success').map((d) => d.answered)).toEqual([500, 200]);
+    expect(o.waitedSeconds).toBe(1);
   });
 });
 
@@ -54,6 +176,15 @@ describe('how long the observation waits', () => {
 
   it('from the first refused attempt, when its retries never come', async () => {
     expect((await observe({ retryDelays: [] })).waitedSeconds).toBe(62);
+  });
+
+  it('a second or so once another run takes the registration meanwhile, naming the first to take it', async () => {
+    const ctx = webhookContext({ events: () => [] });
+    const session = await ctx.webhooks();
+    const reads = [session.url, 'http://127.0.0.1:8/first', 'http://127.0.0.1:8/second'];
+    session.registered = () => Promise.resolve(reads.length > 1 ? reads.shift() : reads[0]);
+    const o = await observation(ctx);
+    expect([o.takenBy, o.waitedSeconds]).toEqual(['http://127.0.0.1:8/first', 1]);
   });
 
   it('not at all once another run took the registration: deliveries go elsewhere', async () => {
@@ -72,11 +203,16 @@ describe('the payouts it initiates', () => {
     await expect(observe({ initiation: () => 'no answer' })).rejects.toThrow(/Transaction Initiation answered connection refused/);
   });
 
-  it('takes any 2xx, and a record without a state as "unknown"', async () => {
+  it('takes any 2xx, and a record without a state, or with one that is not text, as "unknown"', async () => {
     const o = await observe({
       initiation: (body) => ({
         status: 299,
-        json: { status: true, code: 299, message: 'ok', data: { payout_order_id: body.payout_order_id } },
+        json: {
+          status: true,
+          code: 299,
+          message: 'ok',
+          data: { payout_order_id: body.payout_order_id, ...(body.amount === 10 ? {} : { status: 3 }) },
+        },
       }),
       events: () => [],
     });
