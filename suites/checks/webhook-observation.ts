@@ -133,7 +133,7 @@ async function observe(ctx: CheckContext): Promise<Observation> {
   const watchRegistration = async () => {
     if (takenBy !== undefined || session.registered === undefined) return;
     const now = await session.registered();
-    if (now !== undefined && now !== receiver.url) takenBy = now;
+    if (now !== receiver.url) takenBy = now;
   };
   for (;;) {
     await watchRegistration();
@@ -147,7 +147,7 @@ async function observe(ctx: CheckContext): Promise<Observation> {
       const exchange = await payoutStatus(ctx, e.subject!, `Payout Status right after the ${e.event} delivery #${delivery.n} (P-HOOK-4)`);
       statusAfter.push({ delivery, state: recordStatus(exchange), exchange });
     }
-    const retriesSeen = probe() !== undefined && probeAttempts().length > REFUSED_ATTEMPTS;
+    const retriesSeen = probeAttempts().length > REFUSED_ATTEMPTS;
     if (retriesSeen && payouts.every(acknowledgedFinal)) break;
     // Deliveries go elsewhere now: waiting for the rest would only run out the clock.
     if (takenBy !== undefined) break;
