@@ -6,7 +6,16 @@ import { OPERATIONS } from '../../core/operations.js';
 import type { InvalidRequest } from '../../generators/index.js';
 import type { SendOptions } from '../http.js';
 import { errorChecks } from './errors.js';
-import { envelopeOf, judge, madeUpConfig, madeUpContext, verdict, type Reply, type Server } from './made-up-server-test-support.js';
+import {
+  envelopeOf,
+  exchangeOf,
+  judge,
+  madeUpConfig,
+  madeUpContext,
+  verdict,
+  type Reply,
+  type Server,
+} from './made-up-server-test-support.js';
 import { CREATE_ORDER_PATH, PAYOUT_STATUS_PATH } from '../requests.js';
 import { fieldCases, REQUIRED_ORDER_FIELDS, sendInvalid, statusesFor, wrongTypeFor } from './shared-errors.js';
 
@@ -41,6 +50,16 @@ describe('ERR-ENVELOPE: a 401, 400 and 404 answer the error envelope', () => {
     expect(await verdict(check('err-envelope'), labelled(/unknown payout/, bare(300)))).toBe('failed');
     expect(await verdict(check('err-envelope'), labelled(/unknown payout/, bare(299)))).toBe('passed');
   });
+
+  it('leaves a request that got no answer to other checks', async () => {
+    expect(await verdict(check('err-envelope'), labelled(/unknown payout/, 'no answer'))).toBe('passed');
+  });
+
+  it('holds a Payout Status error to its own envelope, which has no data (a Create Order error may carry it)', async () => {
+    const withData = (status: number): Reply => ({ status, json: { status: false, code: status, message: 'refused', data: {} } });
+    expect(await verdict(check('err-envelope'), labelled(/unknown payout/, withData(404)))).toBe('failed');
+    expect(await verdict(check('err-envelope'), labelled(/without return_url/, withData(400)))).toBe('passed');
+  });
 });
 
 describe('ERR-CONTENT-TYPE: errors, and the success of the SUCCESS fixture, are application/json', () => {
@@ -58,6 +77,29 @@ describe('ERR-CONTENT-TYPE: errors, and the success of the SUCCESS fixture, are 
     const success = typed(/SUCCESS fixture/, 'text/html', 200);
     expect(await verdict(check('err-content-type'), success)).toBe('failed');
     expect(await verdict(check('err-content-type'), success, (c) => void delete c.fixtures!.payouts!.SUCCESS)).toBe('passed');
+    expect(await verdict(check('err-content-type'), success, (c) => void delete c.fixtures!.payouts)).toBe('passed');
+  });
+
+  it("asks for the SUCCESS fixture by its payout_order_id, from the merchant's wallet", async () => {
+    const config = madeUpConfig();
+    const fixture = config.fixtures!.payouts!.SUCCESS!;
+    const ofTheFixture = (o: SendOptions) =>
+      o.path === PAYOUT_STATUS_PATH &&
+      (o.payload as Record<string, unknown> | undefined)?.payout_order_id === fixture &&
+      (o.payload as Record<string, unknown>).svc_wallet_id === config.merchant.walletId;
+    const html = except((o) => (ofTheFixture(o) ? { status: 200, json: envelopeOf(200), contentType: 'text/html' } : undefined));
+    expect(await verdict(check('err-content-type'), html)).toBe('failed');
+  });
+
+  it('says "none" when an answer has no Content-Type header at all', async () => {
+    const config = madeUpConfig();
+    const send = (options: SendOptions) => {
+      const exchange = exchangeOf(config, options, refusing(options));
+      if (/invalid JSON/.test(options.label)) delete exchange.response!.headers['content-type'];
+      return Promise.resolve(exchange);
+    };
+    const judged = await judge(check('err-content-type'), refusing, () => {}, { send });
+    expect(judged.failure?.message).toBe('Payout Status with invalid JSON (a 400): answered Content-Type none');
   });
 
   it('leaves a request that got no answer to other checks', async () => {
@@ -73,6 +115,8 @@ describe('ERR-CODE-MATCHES-STATUS: the code of an error says its HTTP status', (
     ['"404" as text', '404', 'passed'],
     ['400 on a 404', 400, 'failed'],
     ['true', true, 'failed'],
+    ['[404], an array', [404], 'failed'],
+    ['null', null, 'failed'],
     ['no code (ERR-ENVELOPE judges that)', undefined, 'passed'],
   ] as const)('%s: %s', async (_, code, outcome) => {
     expect(await verdict(check('err-code-matches-status'), coded(code))).toBe(outcome);
@@ -82,6 +126,12 @@ describe('ERR-CODE-MATCHES-STATUS: the code of an error says its HTTP status', (
     expect(await verdict(check('err-code-matches-status'), coded(500, 200))).toBe('passed');
     expect(await verdict(check('err-code-matches-status'), labelled(/unknown payout/, { status: 404, text: 'Not Found' }))).toBe('passed');
     expect(await verdict(check('err-code-matches-status'), labelled(/unknown payout/, { status: 404, json: null }))).toBe('passed');
+  });
+
+  it('shows the code that the status wanted', async () => {
+    const judged = await judge(check('err-code-matches-status'), coded(400));
+    expect(judged.failure?.message).toBe('Payout Status of an unknown payout (a 404): HTTP 404 with code 400');
+    expect(judged.failure?.details.expected).toBe('code 404');
   });
 });
 
