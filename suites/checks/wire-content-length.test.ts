@@ -211,6 +211,15 @@ describe('whether a connection stays usable after an error answer', () => {
     );
   });
 
+  it('only an interim 100 Continue to the second request, then the close: failed', async () => {
+    let afterError = false;
+    const url = await serve((a) => {
+      if (invalid(a)) return ((afterError = true), echoing(a));
+      return afterError ? Buffer.from('HTTP/1.1 100 Continue\r\n\r\n') : echoing(a);
+    });
+    expect((await judged(url, withoutOrderStatus)).outcome).toBe('failed');
+  });
+
   it('a 300 to the second request, which alone is created: failed', async () => {
     let afterError = false;
     const url = await serve((a) => {
