@@ -6,7 +6,16 @@ import { OPERATIONS } from '../../core/operations.js';
 import type { InvalidRequest } from '../../generators/index.js';
 import type { SendOptions } from '../http.js';
 import { errorChecks } from './errors.js';
-import { envelopeOf, judge, madeUpConfig, madeUpContext, verdict, type Reply, type Server } from './made-up-server-test-support.js';
+import {
+  envelopeOf,
+  exchangeOf,
+  judge,
+  madeUpConfig,
+  madeUpContext,
+  verdict,
+  type Reply,
+  type Server,
+} from './made-up-server-test-support.js';
 import { CREATE_ORDER_PATH, PAYOUT_STATUS_PATH } from '../requests.js';
 import { fieldCases, REQUIRED_ORDER_FIELDS, sendInvalid, statusesFor, wrongTypeFor } from './shared-errors.js';
 
@@ -41,6 +50,16 @@ describe('ERR-ENVELOPE: a 401, 400 and 404 answer the error envelope', () => {
     expect(await verdict(check('err-envelope'), labelled(/unknown payout/, bare(300)))).toBe('failed');
     expect(await verdict(check('err-envelope'), labelled(/unknown payout/, bare(299)))).toBe('passed');
   });
+
+  it('leaves a request that got no answer to other checks', async () => {
+    expect(await verdict(check('err-envelope'), labelled(/unknown payout/, 'no answer'))).toBe('passed');
+  });
+
+  it('holds a Payout Status error to its own envelope, which has no data (a Create Order error may carry it)', async () => {
+    const withData = (status: number): Reply => ({ status, json: { status: false, code: status, message: 'refused', data: {} } });
+    expect(await verdict(check('err-envelope'), labelled(/unknown payout/, withData(404)))).toBe('failed');
+    expect(await verdict(check('err-envelope'), labelled(/without return_url/, withData(400)))).toBe('passed');
+  });
 });
 
 describe('ERR-CONTENT-TYPE: errors, and the success of the SUCCESS fixture, are application/json', () => {
@@ -58,6 +77,29 @@ describe('ERR-CONTENT-TYPE: errors, and the success of the SUCCESS fixture, are 
     const success = typed(/SUCCESS fixture/, 'text/html', 200);
     expect(await verdict(check('err-content-type'), success)).toBe('failed');
     expect(await verdict(check('err-content-type'), success, (c) => void delete c.fixtures!.payouts!.SUCCESS)).toBe('passed');
+    expect(await verdict(check('err-content-type'), success, (c) => void delete c.fixtures!.payouts)).toBe('passed');
+  });
+
+  it("asks for the SUCCESS fixture by its payout_order_id, from the merchant's wallet", async () => {
+    const config = madeUpConfig();
+    const fixture = config.fixtures!.payouts!.SUCCESS!;
+    const ofTheFixture = (o: SendOptions) =>
+      o.path === PAYOUT_STATUS_PATH &&
+      (o.payload as Record<string, unknown> | undefined)?.payout_order_id === fixture &&
+      (o.payload as Record<string, unknown>).svc_wallet_id === config.merchant.walletId;
+    const html = except((o) => (ofTheFixture(o) ? { status: 200, json: envelopeOf(200), contentType: 'text/html' } : undefined));
+    expect(await verdict(check('err-content-type'), html)).toBe('failed');
+  });
+
+  it('says "none" when an answer has no Content-Type header at all', async () => {
+    const config = madeUpConfig();
+    const send = (options: SendOptions) => {
+      const exchange = exchangeOf(config, options, refusing(options));
+      if (/invalid JSON/.test(options.label)) delete exchange.response!.headers['content-type'];
+      return Promise.resolve(exchange);
+    };
+    const judged = await judge(check('err-content-type'), refusing, () => {}, { send });
+    expect(judged.failure?.message).toBe('Payout Status with invalid JSON (a 400): answered Content-Type none');
   });
 
   it('leaves a request that got no answer to other checks', async () => {
@@ -73,6 +115,8 @@ describe('ERR-CODE-MATCHES-STATUS: the code of an error says its HTTP status', (
     ['"404" as text', '404', 'passed'],
     ['400 on a 404', 400, 'failed'],
     ['true', true, 'failed'],
+    ['[404], an array', [404], 'failed'],
+    ['null', null, 'failed'],
     ['no code (ERR-ENVELOPE judges that)', undefined, 'passed'],
   ] as const)('%s: %s', async (_, code, outcome) => {
     expect(await verdict(check('err-code-matches-status'), coded(code))).toBe(outcome);
@@ -82,6 +126,12 @@ describe('ERR-CODE-MATCHES-STATUS: the code of an error says its HTTP status', (
     expect(await verdict(check('err-code-matches-status'), coded(500, 200))).toBe('passed');
     expect(await verdict(check('err-code-matches-status'), labelled(/unknown payout/, { status: 404, text: 'Not Found' }))).toBe('passed');
     expect(await verdict(check('err-code-matches-status'), labelled(/unknown payout/, { status: 404, json: null }))).toBe('passed');
+  });
+
+  it('shows the code that the status wanted', async () => {
+    const judged = await judge(check('err-code-matches-status'), coded(400));
+    expect(judged.failure?.message).toBe('Payout Status of an unknown payout (a 404): HTTP 404 with code 400');
+    expect(judged.failure?.details.expected).toBe('code 404');
   });
 });
 
@@ -195,5 +245,105 @@ describe('the malformed requests', () => {
       'Payout Status: d',
       'Create Order: d',
     ]);
+  });
+});
+
+describe('each malformed request is sent: a server lenient to that one alone fails its check', () => {
+  const parsed = (text: string | undefined): Record<string, unknown> | undefined => {
+    try {
+      const value: unknown = JSON.parse(text ?? '');
+      return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  /** Creates an order from the body as `read` reads it, when that is an order; refuses the rest as the profile says. */
+  const lenient = (read: (options: SendOptions) => Record<string, unknown> | undefined) =>
+    except((o) => (o.path === CREATE_ORDER_PATH && read(o)?.order_amount !== undefined ? 201 : undefined));
+  const failure = async (id: string, server: Server) => (await judge(check(id), server)).failure?.message;
+
+  it.each([
+    ['a trailing comma', (o: SendOptions) => parsed(o.raw?.replace(/,}$/, '}'))],
+    ['single quotes', (o: SendOptions) => (o.raw?.includes('"') === false ? parsed(o.raw.replaceAll("'", '"')) : undefined)],
+    // Python's json reads a bare NaN as a number.
+    [
+      'a bare NaN amount',
+      (o: SendOptions) => (/"order_amount":NaN[,}]/.test(o.raw ?? '') ? parsed(o.raw!.replace(':NaN', ':0')) : undefined),
+    ],
+  ])('ERR-INVALID-JSON: a parser that takes %s fails', async (how, read) => {
+    expect(await failure('err-invalid-json', lenient(read))).toBe(
+      `Create Order with invalid JSON (${how}): expected HTTP ${how.includes('NaN') ? '400 or 422' : '400'}, got 201`,
+    );
+  });
+
+  it('ERR-EMPTY-BODY: a server that takes an empty body as an empty query fails', async () => {
+    expect(
+      await failure(
+        'err-empty-body',
+        except((o) => (o.raw === '' ? 200 : undefined)),
+      ),
+    ).toBe('Create Order with an empty body: expected HTTP 400, got 200');
+  });
+
+  const order = (value: unknown) => (Array.isArray(value) ? parsed(JSON.stringify(value[0])) : parsed(JSON.stringify(value)));
+  it.each([
+    ['an array holding the order', (o: SendOptions) => Array.isArray(o.payload) && order(o.payload) !== undefined],
+    ['an empty array', (o: SendOptions) => Array.isArray(o.payload) && o.payload.length === 0],
+    // A framework that decodes a JSON string body a second time.
+    [
+      'a string holding the encoded order',
+      (o: SendOptions) => typeof o.payload === 'string' && parsed(o.payload)?.order_amount !== undefined,
+    ],
+    ['the number 1', (o: SendOptions) => o.payload === 1],
+    ['true', (o: SendOptions) => o.payload === true],
+    ['null', (o: SendOptions) => o.payload === null],
+  ])('ERR-NON-OBJECT: a Create Order server that takes a body that is %s fails', async (what, takes) => {
+    const server = except((o) => (o.path === CREATE_ORDER_PATH && o.raw === undefined && takes(o) ? 201 : undefined));
+    expect(await failure('err-non-object', server)).toBe(`Create Order whose body is ${what}: expected HTTP 400, got 201`);
+  });
+
+  it('ERR-NON-OBJECT: a Payout Status server that reads the request out of an array fails', async () => {
+    const firstOf = (o: SendOptions) => Array.isArray(o.payload) && order(o.payload)?.payout_order_id !== undefined;
+    const server = except((o) => (o.path === PAYOUT_STATUS_PATH && firstOf(o) ? 404 : undefined));
+    expect(await failure('err-non-object', server)).toBe(
+      'Payout Status whose body is an array holding the request: expected HTTP 400, got 404',
+    );
+  });
+
+  it.each([
+    ['err-bad-amount', 'order_amount', ['abc', '', 'NaN', 'Infinity', 0, -1, -0.01]],
+    ['err-unknown-currency', 'order_currency', ['inr', 'RUB', 'XYZ']],
+  ] as const)('%s: a server that takes an %s of each value in turn fails', async (id, field, values) => {
+    for (const value of values) {
+      const server = lenient((o) => (parsed(JSON.stringify(o.payload))?.[field] === value ? parsed(JSON.stringify(o.payload)) : undefined));
+      expect(await failure(id, server)).toBe(
+        `a Create Order whose ${field} is ${JSON.stringify(value)}: expected HTTP 400 or 422, got 201`,
+      );
+    }
+  });
+
+  it('ERR-NULL-FIELD: a server that takes a null customer name (though not a missing one) fails', async () => {
+    const server = lenient((o) => {
+      const body = parsed(JSON.stringify(o.payload));
+      return (body?.customer as Record<string, unknown> | undefined)?.name === null ? body : undefined;
+    });
+    expect(await failure('err-null-field', server)).toBe('a Create Order whose customer.name is null: expected HTTP 400, got 201');
+  });
+
+  it("ERR-NO-5XX: a Payout Status server that fails only on the merchant's own wallet fails", async () => {
+    const walletId = madeUpConfig().merchant.walletId;
+    const own = except((o) => ((o.payload as Record<string, unknown> | undefined)?.svc_wallet_id === walletId ? 500 : undefined));
+    expect(await verdict(check('err-no-5xx-payout-status'), own)).toBe('failed');
+  });
+
+  it("ERR-NO-5XX: the generated Create Orders carry this run's string order_ids, in broken text too", async () => {
+    const bodies: string[] = [];
+    const server = except(
+      (o) => void (o.label.startsWith('Create Order:') && !o.label.includes('order_id') && bodies.push(o.raw ?? JSON.stringify(o.payload))),
+    );
+    expect(await verdict(check('err-no-5xx-create-order'), server)).toBe('passed');
+    const ids = bodies.flatMap((body) => [...body.matchAll(/"order_id":([^,}]*)/g)].map((m) => m[1]));
+    expect(bodies.filter((body) => parsed(body) === undefined && body.includes('"order_id":'))).not.toEqual([]);
+    expect(ids.filter((id) => !/^"ERR-/.test(id!))).toEqual([]);
   });
 });

@@ -1,9 +1,11 @@
 // The Wire checks (P-HTTP) and AUTH-WINDOW-AHEAD against the reference sandbox: each passes on the
 // default sandbox and on the variants v1.2 added (another method answered 404; long ids refused), and
-// each fails, naming its requirement, under the fault that breaks its rule.
+// each fails, naming its requirement, under the fault that breaks its rule. Conditions no sandbox fault
+// breaks alone: against made-up servers at the end.
 import { describe, expect, it } from 'vitest';
 import { FAULTS, type FaultName } from '../../sandbox/faults.js';
 import { authenticationChecks } from './authentication.js';
+import { envelopeOf, judge, type Server } from './made-up-server-test-support.js';
 import { wireChecks } from './wire.js';
 import { outcomes, runAgainst } from './wire-edges-test-support.js';
 
@@ -110,4 +112,36 @@ describe('what the wire checks try', () => {
       ['DELETE', 'GET', 'PATCH', 'PUT'].flatMap((m) => [`${m} /api/v3/banking/payment/status`, `${m} /api/v3/pg/order/create`]).sort(),
     );
   }, 30_000);
+});
+
+describe('against made-up servers', () => {
+  const wireCheck = (id: string) => wireChecks.find((c) => c.id === id)!;
+  /** Answers POST as the operation, any other method 405 with the error envelope, or `other` where it gives one. */
+  const methods =
+    (other: Server = () => 405): Server =>
+    (options) =>
+      (options.method ?? 'POST') === 'POST' ? 200 : other(options);
+
+  it('HTTP-OTHER-METHODS sends a body with an order_id: a server that reads the body before the method still answers 405', async () => {
+    const bodyFirst = methods((o) => ((o.payload as { order_id?: unknown } | undefined)?.order_id === undefined ? 400 : 405));
+    expect((await judge(wireCheck('http-other-methods'), bodyFirst)).outcome).toBe('passed');
+  });
+
+  it('HTTP-OTHER-METHODS fails an envelope whose code is not the status, and names only what is wrong', async () => {
+    const coded = (contentType: string) => methods(() => ({ status: 405, json: envelopeOf(404), contentType }));
+    const why = "GET on Create Order's path (POST /api/v3/pg/order/create): the answer is not the JSON error envelope";
+    expect((await judge(wireCheck('http-other-methods'), coded('application/json'))).failure?.message).toBe(
+      `${why}: code is 404, not the HTTP status 405 (P-HTTP-1, P-ERR-1)`,
+    );
+    // Not JSON by its label: that alone is said, not the code the body gives.
+    expect((await judge(wireCheck('http-other-methods'), coded('text/html'))).failure?.message).toBe(
+      `${why}: Content-Type is "text/html", not application/json (P-HTTP-1, P-ERR-1)`,
+    );
+  });
+
+  it('HTTP-REPEATED-KEYS fails a body that got no answer', async () => {
+    expect((await judge(wireCheck('http-repeated-keys'), () => 'no answer')).failure?.message).toBe(
+      'a body in which an object repeats a key must be refused with 400 (P-HTTP-4): expected HTTP 400, got no answer',
+    );
+  });
 });

@@ -187,9 +187,9 @@ async function usableAfter(ctx: CheckContext, broken: RawRequest, options: RawOp
   };
   const pair = await twoOnOneConnection(ctx, broken, next, options);
   if (pair.first === undefined) {
-    const why = pair.firstProblem === undefined ? '' : ` (${pair.firstProblem})`;
+    // twoOnOneConnection gives no first answer without saying why.
     throw rawFailure(
-      `${broken.label}: no complete HTTP answer${why} (P-HTTP-3)`,
+      `${broken.label}: no complete HTTP answer (${pair.firstProblem}) (P-HTTP-3)`,
       'an error answer',
       rawEvidence(ctx, broken, undefined, pair.firstProblem),
     );
