@@ -54,7 +54,7 @@ describe('HOOK-DELIVERY-HEADERS: a POST with Content-Type application/json, X-SI
   it('fails Content-Type text/plain, passes application/json with a charset', async () => {
     const plain = await judgeWebhooks(check('HOOK-DELIVERY-HEADERS'), { tamper: onSuccess(withHeaders({ 'content-type': 'text/plain' })) });
     expect(plain.outcome).toBe('failed');
-    expect(plain.message).toMatch(/Content-Type/);
+    expect(plain.message).toMatch(/: Content-Type is "text\/plain", not application\/json$/);
     const charset = withHeaders({ 'content-type': 'application/json; charset=utf-8' });
     expect(await judgeWebhooks(check('HOOK-DELIVERY-HEADERS'), { tamper: onSuccess(charset) })).toEqual({ outcome: 'passed' });
   });
@@ -75,11 +75,22 @@ describe('HOOK-CANONICAL-BODY: the canonical text of the event', () => {
       tamper: onSuccess(withBody((a) => JSON.stringify(event(a), null, 1))),
     });
     expect(spaced.outcome).toBe('failed');
-    expect(spaced.message).toMatch(/: the body is not the canonical text of the event(: .+)?$/);
+    expect(spaced.message).toMatch(/: the body is not the canonical text of the event: non-canonical-body$/);
     const escaped = await judgeWebhooks(check('HOOK-CANONICAL-BODY'), {
       tamper: onSuccess(withBody((a) => a.body.replaceAll('-', '\\u002d'))),
     });
     expect(escaped.outcome).toBe('failed');
+  });
+
+  it('says how the body differs whatever X-TIMESTAMP is, and a timestamp in milliseconds too', async () => {
+    const spacedAt = (timestamp: string | undefined) =>
+      onSuccess((a) => withHeaders({ 'x-timestamp': timestamp })(withBody((b) => JSON.stringify(event(b), null, 1))(a)));
+    for (const timestamp of [undefined, 'abc', 'x1', '1x']) {
+      const judged = await judgeWebhooks(check('HOOK-CANONICAL-BODY'), { tamper: spacedAt(timestamp) });
+      expect([judged.outcome, judged.message], String(timestamp)).toEqual(['failed', expect.stringMatching(/event: non-canonical-body$/)]);
+    }
+    const millis = await judgeWebhooks(check('HOOK-CANONICAL-BODY'), { tamper: spacedAt('1763719200000') });
+    expect(millis.message).toMatch(/event: non-canonical-body \+ timestamp-milliseconds$/);
   });
 
   it('fails a body holding a number no signer writes canonically', async () => {
