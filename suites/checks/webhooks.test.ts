@@ -117,6 +117,35 @@ describe("HOOK-SIGNATURE: HMAC-SHA256 of the merchant's secret over the body as 
     expect(message).toMatch(/; diagnose: .+/);
   });
 
+  it('names the order a sender built its event in, when it signed its own serialization of it', async () => {
+    // In the order the schemas document the event and its payout record; the body sent stays canonical.
+    const inOrder = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.map((k) => [k, o[k]]));
+    const record = [
+      'payout_id',
+      'payout_order_id',
+      'wallet_id',
+      'status',
+      'amount',
+      'currency',
+      'utr_number',
+      'message',
+      'amount_debited',
+      'created_at',
+    ];
+    const built = (a: SentAttempt) => {
+      const e = event(a);
+      const data = inOrder(e.data as Record<string, unknown>, record);
+      return JSON.stringify(inOrder({ ...e, data }, ['event_id', 'event', 'created_at', 'data']));
+    };
+    const signed = (text: (a: SentAttempt) => string) =>
+      onSuccess((a) => withHeaders({ 'x-signature': hmacSha256Hex(SECRET, text(a)) })(a));
+    const builtOrder = await judgeWebhooks(check('HOOK-SIGNATURE'), { tamper: signed((a) => built(a) + a.headers['x-timestamp']) });
+    expect(builtOrder.message).toMatch(/; diagnose: unsorted-keys$/);
+    expect((await judgeWebhooks(check('HOOK-SIGNATURE'), { tamper: signed(built) })).message).toMatch(
+      /; diagnose: unsorted-keys \+ timestamp-omitted$/,
+    );
+  });
+
   it('says so when the timestamp is no number, and leaves a missing header to HOOK-DELIVERY-HEADERS', async () => {
     const letters = await judgeWebhooks(check('HOOK-SIGNATURE'), {
       tamper: onSuccess((a) => resigned(withHeaders({ 'x-timestamp': 'abc' })(a))),
