@@ -208,6 +208,30 @@ describe("HOOK-FRESH-TIMESTAMP: each attempt's X-TIMESTAMP is the sender's clock
     }
   });
 
+  it('says how long after the earlier attempt the re-sent retry came', async () => {
+    const judged = await judgeWebhooks(check('HOOK-FRESH-TIMESTAMP'), { retryDelays: [2], tamper: replayed(0) });
+    expect(judged.message).toMatch(/: a retry 2\.0 s after delivery #\d+ carries the same X-TIMESTAMP/);
+  });
+
+  it("passes an event stamped later than another event's retry, and deliveries it cannot tell apart as attempts", async () => {
+    const ahead = onSuccess(stamped((a) => String(secondsOf(a) + 10)));
+    expect(await judgeWebhooks(check('HOOK-FRESH-TIMESTAMP'), { tamper: ahead })).toEqual({ outcome: 'passed' });
+    // Two reversals whose bodies are no event, 5 s apart, both stamped with the run's first second.
+    const firstSecond = String(Date.UTC(2026, 10, 21, 10, 0, 0) / 1000);
+    const unreadable = (a: SentAttempt): SentAttempt =>
+      a.event !== 'payout.reversed'
+        ? a
+        : {
+            ...a,
+            body: 'not json',
+            at: a.at + (a.eventId.endsWith('-3') ? 5_000 : 0),
+            headers: { ...a.headers, 'x-timestamp': firstSecond },
+          };
+    const events = (p: MadeUpPayout): WebhookEventName[] =>
+      p.initiated === 'FAILED' ? ['payout.failed'] : ['payout.processing', 'payout.success', 'payout.reversed', 'payout.reversed'];
+    expect(await judgeWebhooks(check('HOOK-FRESH-TIMESTAMP'), { events, tamper: unreadable })).toEqual({ outcome: 'passed' });
+  });
+
   it('passes a retry within 2 s of the attempt before that carries its timestamp', async () => {
     expect(await judgeWebhooks(check('HOOK-FRESH-TIMESTAMP'), { retryDelays: [1.9], tamper: replayed(0) })).toEqual({ outcome: 'passed' });
   });
