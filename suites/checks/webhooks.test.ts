@@ -264,6 +264,13 @@ describe('HOOK-EVENT-SHAPE: event_id (= X-EVENT-ID), a known event, created_at i
     expect(judged.message).toMatch(message);
   });
 
+  it('names the first two problems of an event with more, one after the other', async () => {
+    const wrong = edited((e) => Object.assign(e, { event_id: 5, event: 'payout.settled', created_at: 'today' }));
+    expect((await judgeWebhooks(check('HOOK-EVENT-SHAPE'), { tamper: onSuccess(wrong) })).message).toMatch(
+      /: the event does not match webhook-event: \/event_id: must be string; \/event: must be equal to one of the allowed values: [^;]*$/,
+    );
+  });
+
   it('leaves a body that is no JSON to HOOK-CANONICAL-BODY and a missing X-EVENT-ID to HOOK-DELIVERY-HEADERS', async () => {
     expect(await judgeWebhooks(check('HOOK-EVENT-SHAPE'), { tamper: onSuccess(withBody(() => '{')) })).toEqual({ outcome: 'passed' });
     expect(await judgeWebhooks(check('HOOK-EVENT-SHAPE'), { tamper: withHeaders({ 'x-event-id': undefined }) })).toEqual({
@@ -281,7 +288,8 @@ describe('HOOK-EVENTS-FIRED: each state a payout was seen in is notified', () =>
     expect(judged.message).toMatch(
       /^no webhook delivery reached the kit's receiver at .* within \d+ s of initiating two payouts: is .* the merchant's registered webhook URL/,
     );
-    expect(judged.failure?.details.webhookEvent).toBe('payout.success');
+    expect(judged.message).toMatch(/does it reach webhooks\.listen\?$/);
+    expect(judged.failure?.details).toMatchObject({ actual: 'no delivery', webhookEvent: 'payout.success' });
   });
 
   it('says a delivery that came as another method was one, and is inconclusive when a proxy changed the path', async () => {
@@ -291,6 +299,7 @@ describe('HOOK-EVENTS-FIRED: each state a payout was seen in is notified', () =>
       'failed',
       expect.stringMatching(/; GET \/webhooks came with delivery headers and was ignored: a delivery is a POST/),
     ]);
+    expect(notPost.failure?.details.actual).toBe('GET /webhooks');
     const elsewhere = { method: 'POST', path: '/hooks', why: 'another path' as const, marked: true };
     const moved = await judgeWebhooks(fired, { events: () => [], unseen: { strays: 1, described: [elsewhere], misdirected: elsewhere } });
     expect([moved.outcome, moved.message]).toEqual([
@@ -329,6 +338,20 @@ describe('HOOK-EVENTS-FIRED: each state a payout was seen in is notified', () =>
     const judged = await judgeWebhooks(fired, { events });
     expect(judged.outcome).toBe('failed');
     expect(judged.message).toMatch(message);
+  });
+
+  it('shows the events that did come about the payout, or that none did', async () => {
+    const noSuccess = (p: MadeUpPayout): WebhookEventName[] => (p.initiated === 'FAILED' ? ['payout.failed'] : ['payout.processing']);
+    expect((await judgeWebhooks(fired, { events: noSuccess })).failure?.details).toMatchObject({
+      expected: 'a payout.success delivery (P-HOOK-2)',
+      actual: expect.stringMatching(/^payout\.processing(, payout\.processing)*$/),
+      webhookEvent: 'payout.success',
+    });
+    const noFailed = (p: MadeUpPayout): WebhookEventName[] => (p.initiated === 'FAILED' ? [] : ['payout.processing', 'payout.success']);
+    expect((await judgeWebhooks(fired, { events: noFailed })).failure?.details).toMatchObject({
+      expected: 'a payout.failed delivery (P-HOOK-2)',
+      actual: 'no delivery about it',
+    });
   });
 
   it('takes payout.reversed for a payout since reversed, and asks nothing of a PENDING one', async () => {
