@@ -376,12 +376,23 @@ describe('HOOK-RETRY: a delivery answered 500 is retried 3 times or more, the sa
   const retry = check('HOOK-RETRY');
 
   it.each([
-    [[], /it was never retried/],
-    [[1], /got only 1 retry within/],
-    [[1, 2], /got only 2 retries within/],
-  ] as const)('fails the retries %j', async (retryDelays, message) => {
+    [[], /it was never retried within \d+ s$/, '1 attempt'],
+    [[1], /got only 1 retry within \d+ s$/, '2 attempts'],
+    [[1, 2], /got only 2 retries within \d+ s$/, '3 attempts'],
+  ] as const)('fails the retries %j', async (retryDelays, message, actual) => {
     const judged = await judgeWebhooks(retry, { retryDelays });
     expect([judged.outcome, judged.message]).toEqual(['failed', expect.stringMatching(message)]);
+    expect(judged.failure?.details).toMatchObject({ expected: expect.stringMatching(/\(P-HOOK-3\)$/), actual });
+    expect(judged.failure?.details.exchange?.label).toMatch(/^delivery #\d+ to the kit's receiver: payout\.processing/);
+  });
+
+  it("names no other payout's event as a retry under another event_id", async () => {
+    const bothProcess = (p: MadeUpPayout): WebhookEventName[] => [
+      'payout.processing',
+      p.initiated === 'FAILED' ? 'payout.failed' : 'payout.success',
+    ];
+    const judged = await judgeWebhooks(retry, { events: bothProcess, retryDelays: [] });
+    expect(judged.message).toMatch(/it was never retried within \d+ s$/);
   });
 
   it('says when the retries came as another event (another event_id)', async () => {
@@ -399,17 +410,34 @@ describe('HOOK-RETRY: a delivery answered 500 is retried 3 times or more, the sa
 
   it('fails a retry with another body', async () => {
     const changed = (a: SentAttempt) => (a.attempt === 3 ? withBody((b) => b.body.replace('"ok"', '"retried"'))(a) : a);
-    expect((await judgeWebhooks(retry, { tamper: changed })).message).toMatch(/^delivery #\d+ retries #\d+ with another body/);
+    const judged = await judgeWebhooks(retry, { tamper: changed });
+    expect(judged.message).toMatch(/^delivery #\d+ retries #\d+ with another body/);
+    expect(judged.failure?.details).toMatchObject({ expected: expect.stringMatching(/P-HOOK-3/), actual: 'another body' });
   });
 
   it('fails delays that shrink, and a third retry past the bound; passes it just within', async () => {
-    expect((await judgeWebhooks(retry, { retryDelays: [8, 4, 2] })).message).toMatch(
-      /the delays between attempts shrank \(8\.0 s, 4\.0 s, 2\.0 s\)/,
-    );
-    expect((await judgeWebhooks(retry, { retryDelays: [10, 20, 31] })).message).toMatch(
-      /the 3rd retry came 61\.0 s after the first attempt, past .*\(60 s\)/,
-    );
+    const shrank = await judgeWebhooks(retry, { retryDelays: [8, 4, 2] });
+    expect(shrank.message).toMatch(/the delays between attempts shrank \(8\.0 s, 4\.0 s, 2\.0 s\)/);
+    expect(shrank.failure?.details).toMatchObject({
+      expected: expect.stringMatching(/^delays not shrinking/),
+      actual: '8.0 s, 4.0 s, 2.0 s',
+    });
+    expect(shrank.failure?.details.exchange?.label).toMatch(/\(attempt 3\)/);
+    const late = await judgeWebhooks(retry, { retryDelays: [10, 20, 31] });
+    expect(late.message).toMatch(/the 3rd retry came 61\.0 s after the first attempt, past .*\(60 s\)/);
+    expect(late.failure?.details).toMatchObject({ expected: expect.stringMatching(/P-HOOK-3/), actual: '61.0 s' });
+    expect(late.failure?.details.exchange?.label).toMatch(/\(attempt 4\)/);
     expect(await judgeWebhooks(retry, { retryDelays: [10, 20, 30] })).toEqual({ outcome: 'passed' });
+  });
+
+  it("reads the sender's own delays from X-TIMESTAMP only when it is whole seconds", async () => {
+    // Arrival says the delays shrank (held up on the way); the sender's stamps say it waited 1, 2, then 4 s.
+    const sent = (suffix: string) => (a: SentAttempt) =>
+      resigned(withHeaders({ 'x-timestamp': `${Math.floor(a.createdAt / 1000) + [0, 1, 3, 7][a.attempt - 1]!}${suffix}` })(a));
+    expect(await judgeWebhooks(retry, { retryDelays: [8, 4, 2], tamper: sent('') })).toEqual({ outcome: 'passed' });
+    expect((await judgeWebhooks(retry, { retryDelays: [8, 4, 2], tamper: sent('.5') })).message).toMatch(
+      /the delays between attempts shrank/,
+    );
   });
 
   it('is skipped when no delivery about the payouts came to refuse', async () => {
@@ -423,8 +451,11 @@ describe('HOOK-AGREES-WITH-STATUS: Payout Status right after a final-state event
   it('fails a state before the event, and no state at all', async () => {
     const behind = await judgeWebhooks(agrees, { statusOf: (p) => (p.initiated === 'FAILED' ? 'FAILED' : 'PROCESSING') });
     expect(behind.message).toMatch(/says payout\.success for payout .*, but Payout Status asked right after it answers PROCESSING/);
+    expect(behind.failure?.details).toMatchObject({ expected: 'Payout Status SUCCESS (or REVERSED) (P-HOOK-4)', actual: 'PROCESSING' });
+    expect(behind.failure?.details.exchange?.label).toMatch(/^Payout Status right after the payout\.success delivery/);
     const none = await judgeWebhooks(agrees, { statusOf: () => undefined });
     expect(none.message).toMatch(/right after its payout\.(success|failed) delivery #\d+ answered no payout state$/);
+    expect(none.failure?.details.exchange?.label).toMatch(/^Payout Status right after the payout\.(success|failed) delivery/);
   });
 
   it('passes REVERSED after payout.success, and is skipped when no event said a final state', async () => {
