@@ -143,7 +143,7 @@ async function eventsFired(ctx: CheckContext): Promise<void> {
     );
   }
   for (const payout of o.payouts) {
-    const states = new Set([payout.initiated, payout.ended].filter((s): s is string => s !== undefined));
+    const states = new Set([payout.initiated, payout.ended ?? payout.initiated]);
     for (const state of states) {
       const name = eventForState('payout', state);
       if (name === undefined) continue; // PENDING is not notified
