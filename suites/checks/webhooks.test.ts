@@ -54,7 +54,7 @@ describe('HOOK-DELIVERY-HEADERS: a POST with Content-Type application/json, X-SI
   it('fails Content-Type text/plain, passes application/json with a charset', async () => {
     const plain = await judgeWebhooks(check('HOOK-DELIVERY-HEADERS'), { tamper: onSuccess(withHeaders({ 'content-type': 'text/plain' })) });
     expect(plain.outcome).toBe('failed');
-    expect(plain.message).toMatch(/Content-Type/);
+    expect(plain.message).toMatch(/: Content-Type is "text\/plain", not application\/json$/);
     const charset = withHeaders({ 'content-type': 'application/json; charset=utf-8' });
     expect(await judgeWebhooks(check('HOOK-DELIVERY-HEADERS'), { tamper: onSuccess(charset) })).toEqual({ outcome: 'passed' });
   });
@@ -75,11 +75,22 @@ describe('HOOK-CANONICAL-BODY: the canonical text of the event', () => {
       tamper: onSuccess(withBody((a) => JSON.stringify(event(a), null, 1))),
     });
     expect(spaced.outcome).toBe('failed');
-    expect(spaced.message).toMatch(/: the body is not the canonical text of the event(: .+)?$/);
+    expect(spaced.message).toMatch(/: the body is not the canonical text of the event: non-canonical-body$/);
     const escaped = await judgeWebhooks(check('HOOK-CANONICAL-BODY'), {
       tamper: onSuccess(withBody((a) => a.body.replaceAll('-', '\\u002d'))),
     });
     expect(escaped.outcome).toBe('failed');
+  });
+
+  it('says how the body differs whatever X-TIMESTAMP is, and a timestamp in milliseconds too', async () => {
+    const spacedAt = (timestamp: string | undefined) =>
+      onSuccess((a) => withHeaders({ 'x-timestamp': timestamp })(withBody((b) => JSON.stringify(event(b), null, 1))(a)));
+    for (const timestamp of [undefined, 'abc', 'x1', '1x']) {
+      const judged = await judgeWebhooks(check('HOOK-CANONICAL-BODY'), { tamper: spacedAt(timestamp) });
+      expect([judged.outcome, judged.message], String(timestamp)).toEqual(['failed', expect.stringMatching(/event: non-canonical-body$/)]);
+    }
+    const millis = await judgeWebhooks(check('HOOK-CANONICAL-BODY'), { tamper: spacedAt('1763719200000') });
+    expect(millis.message).toMatch(/event: non-canonical-body \+ timestamp-milliseconds$/);
   });
 
   it('fails a body holding a number no signer writes canonically', async () => {
@@ -104,6 +115,35 @@ describe("HOOK-SIGNATURE: HMAC-SHA256 of the merchant's secret over the body as 
     const bodyOnly = (a: SentAttempt) => withHeaders({ 'x-signature': hmacSha256Hex(SECRET, a.body) })(a);
     const { message } = await judgeWebhooks(check('HOOK-SIGNATURE'), { tamper: onSuccess(bodyOnly) });
     expect(message).toMatch(/; diagnose: .+/);
+  });
+
+  it('names the order a sender built its event in, when it signed its own serialization of it', async () => {
+    // In the order the schemas document the event and its payout record; the body sent stays canonical.
+    const inOrder = (o: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.map((k) => [k, o[k]]));
+    const record = [
+      'payout_id',
+      'payout_order_id',
+      'wallet_id',
+      'status',
+      'amount',
+      'currency',
+      'utr_number',
+      'message',
+      'amount_debited',
+      'created_at',
+    ];
+    const built = (a: SentAttempt) => {
+      const e = event(a);
+      const data = inOrder(e.data as Record<string, unknown>, record);
+      return JSON.stringify(inOrder({ ...e, data }, ['event_id', 'event', 'created_at', 'data']));
+    };
+    const signed = (text: (a: SentAttempt) => string) =>
+      onSuccess((a) => withHeaders({ 'x-signature': hmacSha256Hex(SECRET, text(a)) })(a));
+    const builtOrder = await judgeWebhooks(check('HOOK-SIGNATURE'), { tamper: signed((a) => built(a) + a.headers['x-timestamp']) });
+    expect(builtOrder.message).toMatch(/; diagnose: unsorted-keys$/);
+    expect((await judgeWebhooks(check('HOOK-SIGNATURE'), { tamper: signed(built) })).message).toMatch(
+      /; diagnose: unsorted-keys \+ timestamp-omitted$/,
+    );
   });
 
   it('says so when the timestamp is no number, and leaves a missing header to HOOK-DELIVERY-HEADERS', async () => {
@@ -168,6 +208,30 @@ describe("HOOK-FRESH-TIMESTAMP: each attempt's X-TIMESTAMP is the sender's clock
     }
   });
 
+  it('says how long after the earlier attempt the re-sent retry came', async () => {
+    const judged = await judgeWebhooks(check('HOOK-FRESH-TIMESTAMP'), { retryDelays: [2], tamper: replayed(0) });
+    expect(judged.message).toMatch(/: a retry 2\.0 s after delivery #\d+ carries the same X-TIMESTAMP/);
+  });
+
+  it("passes an event stamped later than another event's retry, and deliveries it cannot tell apart as attempts", async () => {
+    const ahead = onSuccess(stamped((a) => String(secondsOf(a) + 10)));
+    expect(await judgeWebhooks(check('HOOK-FRESH-TIMESTAMP'), { tamper: ahead })).toEqual({ outcome: 'passed' });
+    // Two reversals whose bodies are no event, 5 s apart, both stamped with the run's first second.
+    const firstSecond = String(Date.UTC(2026, 10, 21, 10, 0, 0) / 1000);
+    const unreadable = (a: SentAttempt): SentAttempt =>
+      a.event !== 'payout.reversed'
+        ? a
+        : {
+            ...a,
+            body: 'not json',
+            at: a.at + (a.eventId.endsWith('-3') ? 5_000 : 0),
+            headers: { ...a.headers, 'x-timestamp': firstSecond },
+          };
+    const events = (p: MadeUpPayout): WebhookEventName[] =>
+      p.initiated === 'FAILED' ? ['payout.failed'] : ['payout.processing', 'payout.success', 'payout.reversed', 'payout.reversed'];
+    expect(await judgeWebhooks(check('HOOK-FRESH-TIMESTAMP'), { events, tamper: unreadable })).toEqual({ outcome: 'passed' });
+  });
+
   it('passes a retry within 2 s of the attempt before that carries its timestamp', async () => {
     expect(await judgeWebhooks(check('HOOK-FRESH-TIMESTAMP'), { retryDelays: [1.9], tamper: replayed(0) })).toEqual({ outcome: 'passed' });
   });
@@ -200,6 +264,13 @@ describe('HOOK-EVENT-SHAPE: event_id (= X-EVENT-ID), a known event, created_at i
     expect(judged.message).toMatch(message);
   });
 
+  it('names the first two problems of an event with more, one after the other', async () => {
+    const wrong = edited((e) => Object.assign(e, { event_id: 5, event: 'payout.settled', created_at: 'today' }));
+    expect((await judgeWebhooks(check('HOOK-EVENT-SHAPE'), { tamper: onSuccess(wrong) })).message).toMatch(
+      /: the event does not match webhook-event: \/event_id: must be string; \/event: must be equal to one of the allowed values: [^;]*$/,
+    );
+  });
+
   it('leaves a body that is no JSON to HOOK-CANONICAL-BODY and a missing X-EVENT-ID to HOOK-DELIVERY-HEADERS', async () => {
     expect(await judgeWebhooks(check('HOOK-EVENT-SHAPE'), { tamper: onSuccess(withBody(() => '{')) })).toEqual({ outcome: 'passed' });
     expect(await judgeWebhooks(check('HOOK-EVENT-SHAPE'), { tamper: withHeaders({ 'x-event-id': undefined }) })).toEqual({
@@ -217,7 +288,8 @@ describe('HOOK-EVENTS-FIRED: each state a payout was seen in is notified', () =>
     expect(judged.message).toMatch(
       /^no webhook delivery reached the kit's receiver at .* within \d+ s of initiating two payouts: is .* the merchant's registered webhook URL/,
     );
-    expect(judged.failure?.details.webhookEvent).toBe('payout.success');
+    expect(judged.message).toMatch(/does it reach webhooks\.listen\?$/);
+    expect(judged.failure?.details).toMatchObject({ actual: 'no delivery', webhookEvent: 'payout.success' });
   });
 
   it('says a delivery that came as another method was one, and is inconclusive when a proxy changed the path', async () => {
@@ -227,6 +299,7 @@ describe('HOOK-EVENTS-FIRED: each state a payout was seen in is notified', () =>
       'failed',
       expect.stringMatching(/; GET \/webhooks came with delivery headers and was ignored: a delivery is a POST/),
     ]);
+    expect(notPost.failure?.details.actual).toBe('GET /webhooks');
     const elsewhere = { method: 'POST', path: '/hooks', why: 'another path' as const, marked: true };
     const moved = await judgeWebhooks(fired, { events: () => [], unseen: { strays: 1, described: [elsewhere], misdirected: elsewhere } });
     expect([moved.outcome, moved.message]).toEqual([
@@ -267,6 +340,20 @@ describe('HOOK-EVENTS-FIRED: each state a payout was seen in is notified', () =>
     expect(judged.message).toMatch(message);
   });
 
+  it('shows the events that did come about the payout, or that none did', async () => {
+    const noSuccess = (p: MadeUpPayout): WebhookEventName[] => (p.initiated === 'FAILED' ? ['payout.failed'] : ['payout.processing']);
+    expect((await judgeWebhooks(fired, { events: noSuccess })).failure?.details).toMatchObject({
+      expected: 'a payout.success delivery (P-HOOK-2)',
+      actual: expect.stringMatching(/^payout\.processing(, payout\.processing)*$/),
+      webhookEvent: 'payout.success',
+    });
+    const noFailed = (p: MadeUpPayout): WebhookEventName[] => (p.initiated === 'FAILED' ? [] : ['payout.processing', 'payout.success']);
+    expect((await judgeWebhooks(fired, { events: noFailed })).failure?.details).toMatchObject({
+      expected: 'a payout.failed delivery (P-HOOK-2)',
+      actual: 'no delivery about it',
+    });
+  });
+
   it('takes payout.reversed for a payout since reversed, and asks nothing of a PENDING one', async () => {
     const reversed = (p: MadeUpPayout): WebhookEventName[] =>
       p.initiated === 'FAILED' ? ['payout.failed'] : ['payout.processing', 'payout.reversed'];
@@ -289,12 +376,23 @@ describe('HOOK-RETRY: a delivery answered 500 is retried 3 times or more, the sa
   const retry = check('HOOK-RETRY');
 
   it.each([
-    [[], /it was never retried/],
-    [[1], /got only 1 retry within/],
-    [[1, 2], /got only 2 retries within/],
-  ] as const)('fails the retries %j', async (retryDelays, message) => {
+    [[], /it was never retried within \d+ s$/, '1 attempt'],
+    [[1], /got only 1 retry within \d+ s$/, '2 attempts'],
+    [[1, 2], /got only 2 retries within \d+ s$/, '3 attempts'],
+  ] as const)('fails the retries %j', async (retryDelays, message, actual) => {
     const judged = await judgeWebhooks(retry, { retryDelays });
     expect([judged.outcome, judged.message]).toEqual(['failed', expect.stringMatching(message)]);
+    expect(judged.failure?.details).toMatchObject({ expected: expect.stringMatching(/\(P-HOOK-3\)$/), actual });
+    expect(judged.failure?.details.exchange?.label).toMatch(/^delivery #\d+ to the kit's receiver: payout\.processing/);
+  });
+
+  it("names no other payout's event as a retry under another event_id", async () => {
+    const bothProcess = (p: MadeUpPayout): WebhookEventName[] => [
+      'payout.processing',
+      p.initiated === 'FAILED' ? 'payout.failed' : 'payout.success',
+    ];
+    const judged = await judgeWebhooks(retry, { events: bothProcess, retryDelays: [] });
+    expect(judged.message).toMatch(/it was never retried within \d+ s$/);
   });
 
   it('says when the retries came as another event (another event_id)', async () => {
@@ -312,17 +410,34 @@ describe('HOOK-RETRY: a delivery answered 500 is retried 3 times or more, the sa
 
   it('fails a retry with another body', async () => {
     const changed = (a: SentAttempt) => (a.attempt === 3 ? withBody((b) => b.body.replace('"ok"', '"retried"'))(a) : a);
-    expect((await judgeWebhooks(retry, { tamper: changed })).message).toMatch(/^delivery #\d+ retries #\d+ with another body/);
+    const judged = await judgeWebhooks(retry, { tamper: changed });
+    expect(judged.message).toMatch(/^delivery #\d+ retries #\d+ with another body/);
+    expect(judged.failure?.details).toMatchObject({ expected: expect.stringMatching(/P-HOOK-3/), actual: 'another body' });
   });
 
   it('fails delays that shrink, and a third retry past the bound; passes it just within', async () => {
-    expect((await judgeWebhooks(retry, { retryDelays: [8, 4, 2] })).message).toMatch(
-      /the delays between attempts shrank \(8\.0 s, 4\.0 s, 2\.0 s\)/,
-    );
-    expect((await judgeWebhooks(retry, { retryDelays: [10, 20, 31] })).message).toMatch(
-      /the 3rd retry came 61\.0 s after the first attempt, past .*\(60 s\)/,
-    );
+    const shrank = await judgeWebhooks(retry, { retryDelays: [8, 4, 2] });
+    expect(shrank.message).toMatch(/the delays between attempts shrank \(8\.0 s, 4\.0 s, 2\.0 s\)/);
+    expect(shrank.failure?.details).toMatchObject({
+      expected: expect.stringMatching(/^delays not shrinking/),
+      actual: '8.0 s, 4.0 s, 2.0 s',
+    });
+    expect(shrank.failure?.details.exchange?.label).toMatch(/\(attempt 3\)/);
+    const late = await judgeWebhooks(retry, { retryDelays: [10, 20, 31] });
+    expect(late.message).toMatch(/the 3rd retry came 61\.0 s after the first attempt, past .*\(60 s\)/);
+    expect(late.failure?.details).toMatchObject({ expected: expect.stringMatching(/P-HOOK-3/), actual: '61.0 s' });
+    expect(late.failure?.details.exchange?.label).toMatch(/\(attempt 4\)/);
     expect(await judgeWebhooks(retry, { retryDelays: [10, 20, 30] })).toEqual({ outcome: 'passed' });
+  });
+
+  it("reads the sender's own delays from X-TIMESTAMP only when it is whole seconds", async () => {
+    // Arrival says the delays shrank (held up on the way); the sender's stamps say it waited 1, 2, then 4 s.
+    const sent = (suffix: string) => (a: SentAttempt) =>
+      resigned(withHeaders({ 'x-timestamp': `${Math.floor(a.createdAt / 1000) + [0, 1, 3, 7][a.attempt - 1]!}${suffix}` })(a));
+    expect(await judgeWebhooks(retry, { retryDelays: [8, 4, 2], tamper: sent('') })).toEqual({ outcome: 'passed' });
+    expect((await judgeWebhooks(retry, { retryDelays: [8, 4, 2], tamper: sent('.5') })).message).toMatch(
+      /the delays between attempts shrank/,
+    );
   });
 
   it('is skipped when no delivery about the payouts came to refuse', async () => {
@@ -336,8 +451,11 @@ describe('HOOK-AGREES-WITH-STATUS: Payout Status right after a final-state event
   it('fails a state before the event, and no state at all', async () => {
     const behind = await judgeWebhooks(agrees, { statusOf: (p) => (p.initiated === 'FAILED' ? 'FAILED' : 'PROCESSING') });
     expect(behind.message).toMatch(/says payout\.success for payout .*, but Payout Status asked right after it answers PROCESSING/);
+    expect(behind.failure?.details).toMatchObject({ expected: 'Payout Status SUCCESS (or REVERSED) (P-HOOK-4)', actual: 'PROCESSING' });
+    expect(behind.failure?.details.exchange?.label).toMatch(/^Payout Status right after the payout\.success delivery/);
     const none = await judgeWebhooks(agrees, { statusOf: () => undefined });
     expect(none.message).toMatch(/right after its payout\.(success|failed) delivery #\d+ answered no payout state$/);
+    expect(none.failure?.details.exchange?.label).toMatch(/^Payout Status right after the payout\.(success|failed) delivery/);
   });
 
   it('passes REVERSED after payout.success, and is skipped when no event said a final state', async () => {
