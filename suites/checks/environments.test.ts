@@ -31,6 +31,13 @@ describe("ENV-PRODUCTION-KEY: the other environment's key is refused, 401 or 403
         (c) => void delete c.otherEnvironment!.apiKey,
       ),
     ).toMatch(/^skipped: needs otherEnvironment\.apiKey/);
+    expect(
+      await verdict(
+        check('env-other-environment-key'),
+        () => 401,
+        (c) => void delete c.otherEnvironment,
+      ),
+    ).toMatch(/^skipped: needs otherEnvironment\.apiKey/);
   });
 });
 
@@ -54,6 +61,13 @@ describe("ENV-WALLET-OTHER-ENVIRONMENT: the other environment's wallet answers 4
         (c) => void delete c.otherEnvironment!.walletId,
       ),
     ).toMatch(/^skipped: needs otherEnvironment\.walletId/);
+    expect(
+      await verdict(
+        check('env-other-environment-wallet'),
+        () => 403,
+        (c) => void delete c.otherEnvironment,
+      ),
+    ).toMatch(/^skipped: needs otherEnvironment\.walletId/);
   });
 
   it("asks for the SUCCESS fixture's payout on the other environment's wallet, or a made-up id without it", async () => {
@@ -66,5 +80,22 @@ describe("ENV-WALLET-OTHER-ENVIRONMENT: the other environment's wallet answers 4
     expect(sent[0]).toEqual({ ...wallet, payout_order_id: fixtures!.payouts!.SUCCESS });
     expect(sent[1]).toMatchObject(wallet);
     expect((sent[1] as { payout_order_id: string }).payout_order_id).not.toBe(fixtures!.payouts!.SUCCESS);
+  });
+
+  it('names which payout it asked for in the label, also with no fixtures at all or none for payouts', async () => {
+    const labels: string[] = [];
+    const ask = (o: { label: string }) => (labels.push(o.label), 403);
+    await verdict(check('env-other-environment-wallet'), ask);
+    await verdict(check('env-other-environment-wallet'), ask, (c) => void delete c.fixtures);
+    await verdict(check('env-other-environment-wallet'), ask, (c) => void (c.fixtures = {}));
+    expect(labels).toEqual([
+      "Payout Status with the other environment's wallet (the SUCCESS fixture)",
+      "Payout Status with the other environment's wallet (an unknown payout)",
+      "Payout Status with the other environment's wallet (an unknown payout)",
+    ]);
+  });
+
+  it('without the fixture, no answer at all is failed, not skipped as a 404', async () => {
+    expect(await verdict(check('env-other-environment-wallet'), () => 'no answer', noFixture)).toBe('failed');
   });
 });
