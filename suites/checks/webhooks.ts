@@ -86,7 +86,6 @@ const freshTimestamp = judgeEach(
     const group = attemptGroup(d);
     const earlier = all.find(
       (x) =>
-        x.n < d.n &&
         group !== undefined &&
         attemptGroup(x) === group &&
         d.receivedAt - x.receivedAt >= 2_000 &&
