@@ -244,6 +244,29 @@ describe('an answer read to the close, from a server that does not close', () =>
   }, 30_000);
 });
 
+describe('an interim 100 Continue or 103 Early Hints before the answer (RFC 9110 §15.2)', () => {
+  const body = JSON.stringify({ status: true, code: 201, message: 'Grüße ✓', data: { order_id: 'Grüße-✓' } });
+  const interim = (code: string) => Buffer.concat([Buffer.from(`HTTP/1.1 ${code}\r\nLink: </x>\r\n\r\n`), httpAnswer(201, body)]);
+
+  it.each(['100 Continue', '103 Early Hints'])(
+    '%s is passed over: the answer after it is the one judged',
+    async (code) => {
+      const url = await keepsOpen(() => interim(code));
+      const ended = await withContext(
+        () => url,
+        async (ctx) => {
+          const read = await postReadToClose(ctx, { label: 'probe', path: '/x', body: '{}' }, raw);
+          expect(read.answer?.status).toBe(201);
+          expect(read.answer?.body.toString()).toBe(body);
+          await contentLength(ctx, raw);
+        },
+      );
+      expect(ended).toEqual({ outcome: 'passed' });
+    },
+    30_000,
+  );
+});
+
 describe('a Content-Length sent twice', () => {
   const body = JSON.stringify({ status: true, code: 201, message: 'Grüße ✓', data: { order_id: 'Grüße-✓' } });
   const twice = (first: number, second: number) =>

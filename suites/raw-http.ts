@@ -210,6 +210,8 @@ class RawConnection {
         const status = /^HTTP\/1\.[01] (\d{3})/.exec(lines[0] ?? '');
         this.notHttp = status === null;
         if (status === null) return undefined;
+        // An interim answer (100 Continue, 103 Early Hints) comes before the real one (RFC 9110 §15.2).
+        if (status[1]!.startsWith('1') && status[1] !== '101') return this.head();
         const headers: Record<string, string> = {};
         for (const line of lines.slice(1)) {
           const colon = line.indexOf(':');
