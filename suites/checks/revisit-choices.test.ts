@@ -4,14 +4,15 @@ import { describe, expect, it } from 'vitest';
 import { virtualClock } from '../../core/clock-test-support.js';
 import type { Clock } from '../../core/clock.js';
 import { OPERATIONS } from '../../core/operations.js';
-import type { Check } from '../check.js';
+import { CheckFailure, CheckSkipped, type Check, type CheckContext } from '../check.js';
 import type { TargetConfig } from '../config.js';
 import type { SendOptions } from '../http.js';
+import { notePayouts } from '../own-payouts.js';
 import { noteWritten } from '../written.js';
-import { exchangeOf, judge, madeUpConfig, type Reply } from './made-up-server-test-support.js';
+import { exchangeOf, madeUpConfig, madeUpContext, type Outcome, type Reply } from './made-up-server-test-support.js';
 import { revisitChecks } from './revisit.js';
 
-const [, records, ids] = revisitChecks;
+const [balance, records, ids] = revisitChecks;
 type Record = { [field: string]: unknown };
 
 /** A record the run wrote `ageMs` before the revisit, and last saw as `last`. */
@@ -57,20 +58,27 @@ async function revisitAfter(
       ...(kind === 'order' ? { order_id: id } : { payout_order_id: id, svc_wallet_id: config.merchant.walletId }),
     };
     const options = { label: 'written', path, payload };
-    noteWritten(
-      runKey,
-      config,
-      options,
-      exchangeOf(config, options, { status: 200, json: { data: last, return_data: last } }),
-      start - ageMs,
-    );
+    const exchange = exchangeOf(config, options, { status: 200, json: { data: last, return_data: last } });
+    noteWritten(runKey, config, options, exchange, start - ageMs);
+    notePayouts(runKey, config, options, exchange);
   }
   const sent: SendOptions[] = [];
-  const judged = await judge(check, (options) => (sent.push(options), server(options)), edit, {
+  const base = madeUpContext(config, (options) => (sent.push(options), server(options)));
+  const ctx: CheckContext = {
+    ...base,
     clock,
     runKey,
     ...(budgetMs !== undefined ? { deadlineAt: start + budgetMs } : {}),
-  });
+    quietly: (work) => work(ctx),
+  };
+  const judged: { outcome: Outcome; failure?: CheckFailure } = await check.run(ctx).then(
+    () => ({ outcome: 'passed' as Outcome }),
+    (error: unknown) => {
+      if (error instanceof CheckSkipped) return { outcome: `skipped: ${error.message}` as Outcome };
+      if (error instanceof CheckFailure) return { outcome: 'failed' as Outcome, failure: error };
+      throw error;
+    },
+  );
   return { ...judged, sent: sent.map((s) => `${s.path} ${idOf(s.payload)}`), waitedMs: clock.now() - start };
 }
 
@@ -184,5 +192,73 @@ describe('when the revisit reads', () => {
       /^skipped: not judged: the run's time budget/,
     );
     expect((await revisitAfter(records!, [failed('PO-1')], undefined, { budgetMs: 12_000 })).outcome).toBe('passed');
+  });
+});
+
+describe('the balance revisited', () => {
+  const DUE = 12_000;
+  /** A wallet whose balance is `before` until the revisit's read once due, `after` from then on; its one payout still PENDING,
+   *  unreadable (500) while `unreadable` says so. Each request is kept with when it was sent, from the revisit's start. */
+  function wallet(clock: Clock, before: string, after: string, unreadable: (sinceStart: number) => boolean = () => false) {
+    const start = clock.now();
+    const asked: { label: string; at: number }[] = [];
+    const server = (options: SendOptions): Reply => {
+      const at = clock.now() - start;
+      asked.push({ label: options.label, at });
+      if (asked.length > 500) throw new Error('the revisit never stops asking');
+      const data =
+        options.path === OPERATIONS.balanceInquiry.path
+          ? { balance: asked.some((a) => a.label === 'balance at least 12 s later') ? after : before, currency: 'INR' }
+          : { payout_order_id: 'PO-1', status: 'PENDING', amount: '5.00', amount_debited: 'YES' };
+      return options.path === PAYOUT_STATUS && unreadable(at)
+        ? 500
+        : { status: 200, json: { status: true, code: 200, message: 'ok', data } };
+    };
+    return { server, asked };
+  }
+  const pending: Seen = {
+    kind: 'payout',
+    id: 'PO-1',
+    last: { payout_order_id: 'PO-1', status: 'PENDING', amount: '5.00', amount_debited: 'YES' },
+  };
+
+  it('fails a balance its payouts do not explain, showing the balance expected and the two reads', async () => {
+    const clock = virtualClock();
+    const { server } = wallet(clock, '100.00', '99.00');
+    const { outcome, failure } = await revisitAfter(balance!, [pending], server, { clock });
+    expect(outcome).toBe('failed');
+    expect(failure?.details.expected).toBe('balance 100.00');
+    expect(failure?.details.exchanges?.map((x) => x.label)).toEqual(['balance once the other checks ended', 'balance at least 12 s later']);
+  });
+
+  it('is not judged when its payout cannot be read as it starts, or when it ends', async () => {
+    for (const unreadable of [(at: number) => at === 0, (at: number) => at >= DUE]) {
+      const clock = virtualClock();
+      const { server } = wallet(clock, '100.00', '100.00', unreadable);
+      expect((await revisitAfter(balance!, [pending], server, { clock })).outcome).toBe(
+        "skipped: not judged: the run's own payouts kept settling around the balance reads, or could not be read",
+      );
+    }
+  });
+
+  it('looks at the wallet while it waits, each look two reads apart, and none once it is due', async () => {
+    // A clock that moves in whole seconds: the looks end exactly when the revisit is due.
+    const at = { now: 1_000_000 };
+    const clock: Clock = { now: () => at.now, sleep: (ms) => Promise.resolve(void (at.now += Math.ceil(ms / 1000) * 1000)) };
+    const { server, asked } = wallet(clock, '100.00', '100.00');
+    expect((await revisitAfter(balance!, [pending], server, { clock })).outcome).toBe('passed');
+    const looks = asked.filter((a) => a.label.startsWith('waiting to revisit the balance: the balance'));
+    expect(looks.length).toBeGreaterThan(0);
+    expect(looks.filter((a) => a.label.endsWith("no other request of the run's out") && a.at >= DUE)).toEqual([]);
+    expect(looks.filter((a) => a.label.includes('read again at once'))).toEqual([]);
+  });
+
+  it('skips when the time budget leaves no room for the reads after the wait: 2 × 3 s on the run’s clock', async () => {
+    const room = (budgetMs: number, factor = 1) => {
+      const clock = { ...virtualClock(), factor };
+      return revisitAfter(balance!, [pending], wallet(clock, '100.00', '100.00').server, { clock, budgetMs }).then((j) => j.outcome);
+    };
+    expect(await room(DUE + 6_000)).toBe('passed');
+    expect(await room(DUE + 30_000, 10)).toMatch(/^skipped: not judged: the run's time budget ends before the balance can be read again/);
   });
 });
