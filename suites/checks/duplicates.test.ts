@@ -97,3 +97,39 @@ describe('DUP-FIRST-UNCHANGED: the first order keeps its amount, currency and sv
     expect(await verdict(byRequirement('DUP-FIRST-UNCHANGED'), withRecord(record))).toBe(outcome);
   });
 });
+
+describe('the duplicates sent: well-formed orders, each field filled', () => {
+  /** Refuses 400 any order with an empty text field or an e-mail without "@" (stricter than the schema,
+   *  as a deployment may be), else 409 for a used order_id and 201 for a new one. */
+  const strict = (): Server => {
+    const used = new Set<string>();
+    const empty = (value: unknown): boolean =>
+      value === '' || (typeof value === 'object' && value !== null && Object.values(value).some(empty));
+    return (options) => {
+      if (options.path !== CREATE_ORDER_PATH) return 404;
+      const body = options.payload as { order_id: unknown; customer: { email: string } };
+      if (empty(body) || !body.customer.email.includes('@')) return 400;
+      const id = String(body.order_id);
+      if (used.has(id)) return 409;
+      used.add(id);
+      return created(`S-${id}`);
+    };
+  };
+
+  it('DUP-SEQUENTIAL passes a server that validates every field before it looks up the order_id', async () => {
+    expect(await verdict(byRequirement('DUP-SEQUENTIAL'), strict())).toBe('passed');
+  });
+
+  it('DUP-CONCURRENT sends creates that differ in their order_note, numbered as their labels are', async () => {
+    const sent: Array<{ label: string; note: unknown }> = [];
+    const server = strict();
+    await judge(byRequirement('DUP-CONCURRENT'), (options) => {
+      if (options.path === CREATE_ORDER_PATH)
+        sent.push({ label: options.label, note: (options.payload as { order_note?: unknown }).order_note });
+      return server(options);
+    });
+    expect(sent).toHaveLength(8);
+    expect(new Set(sent.map((s) => s.note)).size).toBe(8);
+    for (const { label, note } of sent) expect(note).toMatch(new RegExp(`^concurrent attempt ${/create (\d+)/.exec(label)![1]} `));
+  });
+});

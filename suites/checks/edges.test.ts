@@ -3,9 +3,13 @@
 // naming its requirement, under the fault that breaks its rule, and none needs a seed to find its edge.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { edgeSet } from '../../generators/edges.js';
 import { FAULTS, type FaultName } from '../../sandbox/faults.js';
 import type { TargetConfig } from '../config.js';
+import type { SendOptions } from '../http.js';
+import { CREATE_ORDER_PATH } from '../requests.js';
 import { edgeChecks, longPayoutIdChecks } from './edges.js';
+import { judge, type Server } from './made-up-server-test-support.js';
 import { outcomes, runAgainst } from './wire-edges-test-support.js';
 
 const ALL_PASSED = Object.fromEntries(edgeChecks.map((c) => [c.id, 'passed']));
@@ -189,4 +193,55 @@ describe('DUP-EXACT-IDS judges each part on its own', () => {
       await cut.close();
     }
   }, 30_000);
+});
+
+describe('the amount edges each check sends, to a made-up server that keeps every order', () => {
+  type Json = Record<string, unknown>;
+  const edgeCheck = (id: string) => edgeChecks.find((c) => c.id === id)!;
+  /** Creates every order (201) and answers Order Status with its amount and currency, edited by `edit`. */
+  const keeping = (edit: (record: Json) => void = () => {}): Server => {
+    const orders = new Map<string, Json>();
+    return (o) => {
+      const body = o.payload as Json;
+      if (o.path === CREATE_ORDER_PATH) {
+        orders.set(String(body.order_id), body);
+        return { status: 201, json: { status: 'success', code: '201', message: 'created', return_data: { svc_order_id: 'S' } } };
+      }
+      const order = orders.get(String(body.order_id))!;
+      const record = { order_id: order.order_id, order_amount: order.order_amount, order_currency: order.order_currency };
+      edit(record);
+      return { status: 200, json: { status: true, code: 200, message: 'ok', data: record } };
+    };
+  };
+  const createLabels = async (id: string, server: Server) => {
+    const sent: SendOptions[] = [];
+    const judged = await judge(edgeCheck(id), (o) => (sent.push(o), server(o)));
+    return { judged, labels: sent.filter((o) => o.path === CREATE_ORDER_PATH).map((o) => o.label) };
+  };
+  const ofClass = (c: string) =>
+    edgeSet()
+      .amounts.filter((e) => e.class === c)
+      .map((e) => `Create Order of ${e.label}`);
+
+  it('AMOUNT-ZERO-REFUSED names every spelling a zero on the wire stands for', async () => {
+    const { labels } = await createLabels('edges-amount-zero', () => 400);
+    expect(labels).toContain('Create Order with order_amount 0, 0.0, 0.00');
+  });
+
+  it('AMOUNT-KEPT-EXACTLY sends the exact amounts only, and fails an Order Status with no amount', async () => {
+    const { judged, labels } = await createLabels('edges-amount-kept-exactly', keeping());
+    expect(judged.outcome).toBe('passed');
+    expect(labels).toEqual(ofClass('exact'));
+    const none = await judge(
+      edgeCheck('edges-amount-kept-exactly'),
+      keeping((r) => void (r.order_amount = null)),
+    );
+    expect(none.failure?.message).toMatch(/Order Status answers null "\w+", not the amount sent/);
+  });
+
+  it('AMOUNT-LARGE sends the large amounts only', async () => {
+    const { judged, labels } = await createLabels('edges-amount-large', keeping());
+    expect(judged.outcome).toBe('passed');
+    expect(labels).toEqual(ofClass('large'));
+  });
 });

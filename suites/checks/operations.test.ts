@@ -2,7 +2,7 @@
 // condition broken alone: the reference sandbox with one answer rewritten. The balance checks:
 // wallet.test.ts; the operations' sandbox faults: order-checks.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Check } from '../check.js';
+import type { Check, CheckContext } from '../check.js';
 import { editedAnswer, sandboxTarget, withAnswers, type SandboxTarget } from '../check-test-support.js';
 import type { Exchange, SendOptions } from '../http.js';
 import { operationChecks } from './operations.js';
@@ -133,5 +133,82 @@ describe('OPS-INITIATE-AMOUNT-FORMS: a decimal string amount answered as the sam
     expect(await outcome(editing(check('ops-initiate-amount-forms'), initiation, (d) => void (d.amount = '0.01')))).toMatch(
       /answers amount "0.01", not the same amount/,
     );
+  });
+});
+
+describe('OPS-BALANCE-DEBITED: a payout whose debit is to come is waited for, and judged only once SUCCESS', () => {
+  it('does not judge a payout that ended FAILED after answering amount_debited NO', async () => {
+    const pending = withAnswers(check('ops-balance-debited'), (exchange, options) => {
+      if (/^initiate a payout of/.test(options.label))
+        return editedAnswer(exchange, (json) => void Object.assign(json.data as Json, { status: 'PROCESSING', amount_debited: 'NO' }));
+      if (/^Payout Status until the payout settles/.test(options.label))
+        return editedAnswer(exchange, (json) => void Object.assign(json.data as Json, { status: 'FAILED', amount_debited: 'NO' }));
+      return exchange;
+    });
+    expect(await outcome(pending)).toMatch(/not judged: the payout ended FAILED, not SUCCESS: its debit could not be observed/);
+  });
+});
+
+describe('a balance read below zero: the payouts beyond it are of an amount above zero', () => {
+  const sent: unknown[] = [];
+  const lower = (exchange: Exchange, options: SendOptions) => {
+    if (/more than the balance$/.test(options.label)) sent.push((options.payload as Json).amount);
+    const data = (exchange.response?.json as Json | undefined)?.data as Json | undefined;
+    return typeof data?.balance === 'string' ? editedAnswer(exchange, (json) => void ((json.data as Json).balance = '-5.00')) : exchange;
+  };
+  // Every balance read, the quiet ones of wallet.ts included, answers -5.00.
+  const negative = (c: Check): Check => {
+    const rewrite = (ctx: CheckContext): CheckContext => ({
+      ...ctx,
+      send: async (options) => lower(await ctx.send(options), options),
+      quietly: (work) => ctx.quietly((quiet) => work(rewrite(quiet))),
+    });
+    return { ...c, run: (ctx) => c.run(rewrite(ctx)) };
+  };
+
+  it.each(['ops-initiate-insufficient', 'ops-balance-unchanged-on-failure'])('%s', async (id) => {
+    sent.length = 0;
+    await target.run(negative(check(id)));
+    expect(sent.length).toBeGreaterThan(0);
+    for (const amount of sent) expect(Number(amount)).toBeGreaterThan(0);
+  });
+});
+
+describe('OPS-BALANCE-UNCHANGED-ON-FAILURE: the payout judged is the one that ended FAILED', () => {
+  const initiation = /more than the balance$/;
+  const c = () => check('ops-balance-unchanged-on-failure');
+
+  it.each(['PROCESSING', 'PENDING'])('waits for a payout answered %s until Payout Status says FAILED', async (state) => {
+    expect(await outcome(editing(c(), initiation, (d) => void Object.assign(d, { status: state, utr_number: '' })))).toBe('passed');
+  });
+
+  it('judges a FAILED answer as it came, asking no Payout Status', async () => {
+    const later = editing(c(), /^Payout Status until the payout settles$/, (d) => void (d.status = 'SUCCESS'));
+    expect(await outcome(later)).toBe('passed');
+  });
+
+  it('does not judge a payout answered SUCCESS, or an initiation answered 400', async () => {
+    expect(await outcome(editing(c(), initiation, (d) => void Object.assign(d, { status: 'SUCCESS', amount_debited: 'YES' })))).toMatch(
+      /not judged: a payout beyond the balance did not end FAILED \(it is SUCCESS;/,
+    );
+    expect(await outcome(editing(c(), initiation, () => {}, 400))).toMatch(
+      /not judged: a payout beyond the balance did not end FAILED \(answered HTTP 400;/,
+    );
+  });
+});
+
+describe('OPS-INITIATE-AMOUNT-FORMS and OPS-INITIATE-TRANSFER-MODE: what is sent, and what comes back', () => {
+  it('fails an amount answered with more decimals than an amount can carry, not crashing on it', async () => {
+    const long = `1.${'0'.repeat(401)}`;
+    expect(await outcome(editing(check('ops-initiate-amount-forms'), /\(a decimal string\)$/, (d) => void (d.amount = long)))).toMatch(
+      /not the same amount/,
+    );
+  });
+
+  it('sends transfer_mode "paypal": a server refusing only that mode passes', async () => {
+    const onlyPaypal = withAnswers(check('ops-initiate-transfer-mode'), (exchange, options) =>
+      (options.payload as Json).transfer_mode === 'paypal' ? exchange : editedAnswer(exchange, () => {}, 200),
+    );
+    expect(await outcome(onlyPaypal)).toBe('passed');
   });
 });

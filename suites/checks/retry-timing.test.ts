@@ -88,6 +88,12 @@ const ROWS: Array<{ name: string; attempts: RetryAttempt[]; factor?: number; sta
     took: 6,
   },
   {
+    name: 'the first attempt without its timestamp: the first delay is read by arrival alone (4, 1 s shrank)',
+    attempts: [...attempts([0]), ...attempts([4, 5, 7], [104, 105, 107])],
+    shrankAt: 2,
+    took: 7,
+  },
+  {
     name: 'the bound without the first timestamp: by arrival',
     attempts: [...attempts([0]), ...attempts([1, 3, 7], [101, 103, 104])],
     took: 7,

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalize } from '../../signer/canonical.js';
 import { diagnose } from '../../signer/diagnose.js';
 import { hmacSha256Hex } from '../../signer/sign.js';
-import { judge, madeUpConfig } from './made-up-server-test-support.js';
+import { judge, madeUpConfig, type Reply } from './made-up-server-test-support.js';
 import { credentialClues, signatureSchemeProbe, WRONG_SCHEMES } from './signature-probe.js';
 
 const SECRET = madeUpConfig().merchant.secretKey;
@@ -87,16 +87,21 @@ describe('the probe', () => {
 });
 
 describe('what the probe reads as refused', () => {
-  const run = async (status: number | undefined, baseline: number) => {
+  const run = async (status: Reply, baseline: Reply) => {
     const probe = signatureSchemeProbe();
     let n = 0;
-    const server = () => (n++ === 0 ? baseline : status);
-    const judged = await judge(probe.check, server as () => number);
+    const judged = await judge(probe.check, () => (n++ === 0 ? baseline : status));
     return { ...judged, found: probe.acceptedVariant() };
   };
 
   it.each([401, 403, 500, 502])('an answer %i is a refusal even when the right signature got a 404', async (status) => {
     expect((await run(status, 404)).outcome).toMatch(/^skipped: /);
+  });
+
+  it('no answer to a wrong scheme is a refusal; no answer to the right one is no acceptance to compare with', async () => {
+    expect((await run('no answer', 401)).outcome).toMatch(/^skipped: /);
+    expect((await run(401, 'no answer')).outcome).toMatch(/^skipped: /);
+    expect((await run(200, 'no answer')).found).toBe('timestamp-omitted');
   });
 
   it('an answer 400 or 200 where the right signature got a 404 is an acceptance', async () => {
@@ -130,6 +135,10 @@ describe('the clues the probe collects', () => {
     expect(await cluesOf('key sk_live_SECRET refused')).toEqual(['the target answered 401 "key [redacted] refused"']);
     expect(await cluesOf('x'.repeat(80))).toEqual([`the target answered 401 "${'x'.repeat(80)}"`]);
     expect(await cluesOf('x'.repeat(81))).toEqual([`the target answered 401 "${'x'.repeat(80)}…"`]);
+  });
+
+  it('are none before the probe has run (a run stopped before it)', () => {
+    expect(signatureSchemeProbe().clues()).toEqual([]);
   });
 
   it('quote nothing when the answer was not a 401 with a message', async () => {
@@ -188,6 +197,9 @@ describe('credentialClues', () => {
     ]);
     expect(clues((c) => Object.assign(c.merchant, { apiKey: ' pk_live_a' }))).toContain(
       'merchant.apiKey is a production key but environment is sandbox',
+    );
+    expect(clues((c) => Object.assign(c.merchant, { secretKey: ' sk_live_a' }))).toContain(
+      'merchant.apiKey is a sandbox key but merchant.secretKey a production secret',
     );
     expect(clues((c) => Object.assign(c.merchant, { apiKey: 'x_pk_live_a', secretKey: 'x_sk_test_a' }))).toEqual([]);
     // One key without an environment's prefix: nothing to compare it with.

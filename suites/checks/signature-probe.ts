@@ -19,7 +19,7 @@ interface WrongScheme {
 }
 
 const hmac = (algorithm: 'sha1' | 'sha256' | 'sha512', secret: string, text: string) =>
-  createHmac(algorithm, secret).update(text, 'utf8').digest();
+  createHmac(algorithm, secret).update(text).digest();
 const hex = (secret: string, text: string, algorithm: 'sha1' | 'sha256' | 'sha512' = 'sha256') =>
   hmac(algorithm, secret, text).toString('hex');
 

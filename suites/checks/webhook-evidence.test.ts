@@ -65,6 +65,9 @@ describe('a delivery as evidence', () => {
     expect(asExchange(ctx, o, wrong).request.headers['x-signature']).toBe('ab'.repeat(32));
     const untimed = { ...d, headers: Object.fromEntries(Object.entries(d.headers).filter(([k]) => k !== 'x-timestamp')) };
     expect(asExchange(ctx, o, untimed).request.headers['x-signature']).toBe(right);
+    // A sender that signed its missing X-TIMESTAMP as the text "undefined" signed wrong: kept too.
+    const unstamped = { ...untimed, headers: { ...untimed.headers, 'x-signature': hmacSha256Hex(SECRET, `${d.body}undefined`) } };
+    expect(asExchange(ctx, o, unstamped).request.headers['x-signature']).toBe(hmacSha256Hex(SECRET, `${d.body}undefined`));
   });
 });
 
@@ -92,6 +95,7 @@ describe('a delivery not found', () => {
       const error = judged({ ...base, takenBy });
       expect(isCheckInconclusive(error)).toBe(true);
       expect(error.message).toContain(shown);
+      expect(error.message).toMatch(/deliveries went elsewhere; run the webhook checks of one merchant one at a time$/);
     }
   });
 });
