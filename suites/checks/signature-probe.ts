@@ -18,8 +18,7 @@ interface WrongScheme {
   sign(secret: string, body: string, seconds: number): { timestamp: string; signature: string };
 }
 
-const hmac = (algorithm: 'sha1' | 'sha256' | 'sha512', secret: string, text: string) =>
-  createHmac(algorithm, secret).update(text).digest();
+const hmac = (algorithm: 'sha1' | 'sha256' | 'sha512', secret: string, text: string) => createHmac(algorithm, secret).update(text).digest();
 const hex = (secret: string, text: string, algorithm: 'sha1' | 'sha256' | 'sha512' = 'sha256') =>
   hmac(algorithm, secret, text).toString('hex');
 
