@@ -46,7 +46,7 @@ export function expectOneWinner(exchanges: Exchange[], loser: number, what: stri
     `of ${n} concurrent ${what}, ${won.length} succeeded and ${lost} answered ${loser} (${rule})`,
     {
       expected: `exactly 1 success and ${n - 1} × ${loser}`,
-      actual: `statuses ${exchanges.map((x) => x.response?.status ?? 0).join(', ')}`,
+      actual: `statuses ${exchanges.map((x) => x.response?.status ?? 'no answer').join(', ')}`,
       exchange: evidence,
       ...(only ? { exchanges } : {}),
     },

@@ -172,11 +172,10 @@ describe('the identifiers the revisit uses again', () => {
   });
 
   it('writes an order of its own when the run wrote none, cancelling none where the target has no Order Cancel', async () => {
-    const { outcome, sent } = await revisitAfter(ids!, [], () => 201, {
+    const { sent } = await revisitAfter(ids!, [], () => 201, {
       edit: (config) => delete config.profile!.operations!.orderCancel,
     });
-    // The made-up target's answer is not noted as written (that is the run's HTTP layer): nothing to revisit.
-    expect(outcome).toBe('skipped: not judged: the run wrote no record it could revisit');
+    // Only what it sent is judged here: the made-up target's answers are not noted as written, as a run's are.
     expect(sent).toEqual([expect.stringMatching(new RegExp(`^${OPERATIONS.createOrder.path} `))]);
   });
 });
@@ -248,8 +247,9 @@ describe('the balance revisited', () => {
     const { server, asked } = wallet(clock, '100.00', '100.00');
     expect((await revisitAfter(balance!, [pending], server, { clock })).outcome).toBe('passed');
     const looks = asked.filter((a) => a.label.startsWith('waiting to revisit the balance: the balance'));
-    expect(looks.length).toBeGreaterThan(0);
-    expect(looks.filter((a) => a.label.endsWith("no other request of the run's out") && a.at >= DUE)).toEqual([]);
+    const first = (a: (typeof looks)[number]) => a.label.endsWith("no other request of the run's out");
+    expect(looks.some(first) && looks.some((a) => / \d+ ms later, still none out$/.test(a.label))).toBe(true);
+    expect(looks.filter((a) => first(a) && a.at >= DUE)).toEqual([]);
     expect(looks.filter((a) => a.label.includes('read again at once'))).toEqual([]);
   });
 
