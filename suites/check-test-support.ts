@@ -69,6 +69,16 @@ export async function sandboxTarget(
   };
 }
 
+/** Opens a wallet of `balance` on the target's sandbox and names it in the config as fixtures.spareWallet; its id. */
+export async function openSpareWallet(target: SandboxTarget, balance: string): Promise<string> {
+  const opened = await target.state.client.send({ label: 'open a spare wallet', path: '/sandbox/wallets', payload: { balance } });
+  if (opened.response?.status !== 201) throw new Error(`the sandbox opened no wallet: ${JSON.stringify(opened.response ?? opened.error)}`);
+  const walletId = (opened.response.json as { data: { wallet_id: string } }).data.wallet_id;
+  const { config } = target.state.settings;
+  config.fixtures = { ...config.fixtures, spareWallet: walletId };
+  return walletId;
+}
+
 /**
  * Runs `checks` one after another against a sandbox started so: what each did other than `wanted`
  * (default: pass), with why, and every observer's finding. Empty when the sandbox raised no false alarm.

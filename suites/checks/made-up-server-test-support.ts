@@ -101,7 +101,9 @@ export async function judge(
   edit(config);
   const findings: string[] = [];
   try {
-    await check.run({ ...madeUpContext(config, server, findings), ...overrides });
+    // Quiet work runs on the context as overridden (its clock, its run's records).
+    const ctx: CheckContext = { ...madeUpContext(config, server, findings), quietly: (work) => work(ctx), ...overrides };
+    await check.run(ctx);
     return { outcome: 'passed', findings };
   } catch (error) {
     if (error instanceof CheckSkipped) return { outcome: `skipped: ${error.message}`, skip: error, findings };

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { minorUnitOf } from '../../schemas/amounts.js';
 import { FAULTS, type FaultName, type RunningSandbox, type SandboxVariant } from '../../sandbox/index.js';
 import type { Check } from '../check.js';
-import { sandboxTarget, surprisesAgainst } from '../check-test-support.js';
+import { openSpareWallet, sandboxTarget, surprisesAgainst } from '../check-test-support.js';
 import { authEffectChecks } from './auth-effects.js';
 import { moneyChecks } from './money.js';
 import { raceChecks } from './races.js';
@@ -73,14 +73,7 @@ describe('the spare wallet', () => {
     const target = await sandboxTarget({}, (config) => ({ ...config, baseUrl: config.baseUrl }));
     try {
       // A fixture: a spare wallet the sandbox opened beforehand, named in the config.
-      const opened = await target.state.client.send({
-        label: 'open a spare wallet',
-        path: '/sandbox/wallets',
-        payload: { balance: '40.50' },
-      });
-      expect(opened.response?.status).toBe(201);
-      const walletId = (opened.response?.json as { data: { wallet_id: string } }).data.wallet_id;
-      target.state.settings.config.fixtures = { ...target.state.settings.config.fixtures, spareWallet: walletId };
+      const walletId = await openSpareWallet(target, '40.50');
       for (const check of moneyChecks.slice(0, 2)) expect((await target.run(check)).outcome, check.id).toBe('passed');
       expect(target.sandbox.app.store.wallets.get(walletId)!.balanceMinor).toBe(0);
     } finally {
@@ -102,13 +95,11 @@ describe('the spare wallet', () => {
     await new Promise<void>((listening) => office.listen(0, '127.0.0.1', listening));
     const fund = `node -e "fetch('http://127.0.0.1:${(office.address() as AddressInfo).port}/?wallet='+process.env.WALLET_ID+'&amount='+process.env.AMOUNT).then((r) => process.exit(r.ok ? 0 : 3))"`;
     try {
-      const opened = await target.state.client.send({ label: 'open a spare wallet', path: '/sandbox/wallets', payload: { balance: '1' } });
-      const walletId = (opened.response?.json as { data: { wallet_id: string } }).data.wallet_id;
+      const walletId = await openSpareWallet(target, '1');
       target.sandbox.app.store.wallets.get(walletId)!.balanceMinor = 0;
       const config = target.state.settings.config;
       // A deployment's: no control request of the reference sandbox's stands in for a driver.
       delete config.target;
-      config.fixtures = { ...config.fixtures, spareWallet: walletId };
       for (const check of moneyChecks.slice(0, 2)) {
         const { outcome, meta } = await target.run(check);
         expect({ outcome, skipped: meta.skipped }).toEqual({

@@ -3,7 +3,7 @@
 // as a server could give them, and what the checks send, read back from their requests.
 import { describe, expect, it } from 'vitest';
 import type { RunningSandbox, StartOptions } from '../../sandbox/index.js';
-import { editedAnswer, sandboxTarget, withAnswers, type CheckRun, type SandboxTarget } from '../check-test-support.js';
+import { editedAnswer, openSpareWallet, sandboxTarget, withAnswers, type CheckRun, type SandboxTarget } from '../check-test-support.js';
 import type { TargetConfig } from '../config.js';
 import type { Exchange, SendOptions } from '../http.js';
 import { moneyChecks } from './money.js';
@@ -46,11 +46,8 @@ async function spare(balance: string, options: StartOptions = {}, other?: Other)
     },
   });
   held.sandbox = target.sandbox;
-  const opened = await target.state.client.send({ label: 'open a spare wallet', path: '/sandbox/wallets', payload: { balance } });
-  const walletId = (opened.response?.json as { data: { wallet_id: string } }).data.wallet_id;
-  held.walletId = walletId;
+  const walletId = (held.walletId = await openSpareWallet(target, balance));
   const config = target.state.settings.config;
-  config.fixtures = { ...config.fixtures, spareWallet: walletId };
   const wallet = target.sandbox.app.store.wallets.get(walletId)!;
   return {
     target,

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import type { SandboxVariant } from '../../sandbox/index.js';
 import type { StartOptions } from '../../sandbox/index.js';
-import { sandboxTarget, type SandboxTarget } from '../check-test-support.js';
+import { openSpareWallet, sandboxTarget, type SandboxTarget } from '../check-test-support.js';
 import { moneyChecks } from './money.js';
 import { raceChecks } from './races.js';
 
@@ -14,9 +14,7 @@ const SLOW = 600;
 /** A sandbox with one spare wallet, opened beforehand and named in the config as fixtures.spareWallet. */
 async function withSpareFixture(options: StartOptions): Promise<SandboxTarget> {
   const target = await sandboxTarget(options);
-  const opened = await target.state.client.send({ label: 'open a spare wallet', path: '/sandbox/wallets', payload: { balance: '40.50' } });
-  const walletId = (opened.response?.json as { data: { wallet_id: string } }).data.wallet_id;
-  target.state.settings.config.fixtures = { ...target.state.settings.config.fixtures, spareWallet: walletId };
+  await openSpareWallet(target, '40.50');
   return target;
 }
 

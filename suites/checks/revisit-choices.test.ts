@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { virtualClock } from '../../core/clock-test-support.js';
 import type { Clock } from '../../core/clock.js';
 import { OPERATIONS } from '../../core/operations.js';
-import { CheckFailure, CheckSkipped, type Check, type CheckContext } from '../check.js';
+import type { Check } from '../check.js';
 import type { TargetConfig } from '../config.js';
 import type { SendOptions } from '../http.js';
 import { notePayouts } from '../own-payouts.js';
 import { noteWritten } from '../written.js';
-import { exchangeOf, madeUpConfig, madeUpContext, type Outcome, type Reply } from './made-up-server-test-support.js';
+import { exchangeOf, judge, type Reply } from './made-up-server-test-support.js';
 import { revisitChecks } from './revisit.js';
 
 const [balance, records, ids] = revisitChecks;
@@ -47,39 +47,30 @@ async function revisitAfter(
   server: (options: SendOptions) => Reply = target(seen),
   { edit = () => {}, budgetMs, clock = virtualClock() }: { edit?: (config: TargetConfig) => void; budgetMs?: number; clock?: Clock } = {},
 ) {
-  const config = madeUpConfig();
-  edit(config);
   const runKey = {};
   const start = clock.now();
-  for (const { kind, id, last, ageMs = 0, body = {} } of seen) {
-    const path = kind === 'order' ? OPERATIONS.createOrder.path : config.profile!.operations!.transactionInitiation!.path;
-    const payload = {
-      ...body,
-      ...(kind === 'order' ? { order_id: id } : { payout_order_id: id, svc_wallet_id: config.merchant.walletId }),
-    };
-    const options = { label: 'written', path, payload };
-    const exchange = exchangeOf(config, options, { status: 200, json: { data: last, return_data: last } });
-    noteWritten(runKey, config, options, exchange, start - ageMs);
-    notePayouts(runKey, config, options, exchange);
-  }
+  const written = (config: TargetConfig) => {
+    edit(config);
+    for (const { kind, id, last, ageMs = 0, body = {} } of seen) {
+      const path = kind === 'order' ? OPERATIONS.createOrder.path : config.profile!.operations!.transactionInitiation!.path;
+      const payload = {
+        ...body,
+        ...(kind === 'order' ? { order_id: id } : { payout_order_id: id, svc_wallet_id: config.merchant.walletId }),
+      };
+      const options = { label: 'written', path, payload };
+      const exchange = exchangeOf(config, options, { status: 200, json: { data: last, return_data: last } });
+      noteWritten(runKey, config, options, exchange, start - ageMs);
+      notePayouts(runKey, config, options, exchange);
+    }
+  };
   const sent: SendOptions[] = [];
-  const base = madeUpContext(config, (options) => (sent.push(options), server(options)));
-  const ctx: CheckContext = {
-    ...base,
+  const deadline = budgetMs !== undefined ? { deadlineAt: start + budgetMs } : {};
+  const { outcome, failure } = await judge(check, (options) => (sent.push(options), server(options)), written, {
     clock,
     runKey,
-    ...(budgetMs !== undefined ? { deadlineAt: start + budgetMs } : {}),
-    quietly: (work) => work(ctx),
-  };
-  const judged: { outcome: Outcome; failure?: CheckFailure } = await check.run(ctx).then(
-    () => ({ outcome: 'passed' as Outcome }),
-    (error: unknown) => {
-      if (error instanceof CheckSkipped) return { outcome: `skipped: ${error.message}` as Outcome };
-      if (error instanceof CheckFailure) return { outcome: 'failed' as Outcome, failure: error };
-      throw error;
-    },
-  );
-  return { ...judged, sent: sent.map((s) => `${s.path} ${idOf(s.payload)}`), waitedMs: clock.now() - start };
+    ...deadline,
+  });
+  return { outcome, failure, sent: sent.map((s) => `${s.path} ${idOf(s.payload)}`), waitedMs: clock.now() - start };
 }
 
 const ORDER_STATUS = OPERATIONS.orderStatus.path;
