@@ -211,13 +211,17 @@ describe('whether a connection stays usable after an error answer', () => {
     );
   });
 
-  it('only an interim 100 Continue to the second request, then the close: failed', async () => {
-    let afterError = false;
-    const url = await serve((a) => {
-      if (invalid(a)) return ((afterError = true), echoing(a));
-      return afterError ? Buffer.from('HTTP/1.1 100 Continue\r\n\r\n') : echoing(a);
-    });
-    expect((await judged(url, withoutOrderStatus)).outcome).toBe('failed');
+  it('a 101 Switching Protocols, never asked for, to the second request: failed; a 100 Continue before its answer: passed', async () => {
+    const second = (interim: string, then = '') => {
+      let afterError = false;
+      return serve((a) => {
+        if (invalid(a)) return ((afterError = true), echoing(a));
+        return afterError ? Buffer.concat([Buffer.from(`HTTP/1.1 ${interim}\r\n\r\n${then}`), echoing(a)]) : echoing(a);
+      });
+    };
+    const switched = await judged(await second('101 Switching Protocols', 'binary'), withoutOrderStatus);
+    expect(switched.failure?.message).toMatch(/the next request there was answered HTTP 101, though alone it is created/);
+    expect((await judged(await second('100 Continue'), withoutOrderStatus)).outcome).toBe('passed');
   });
 
   it('a 300 to the second request, which alone is created: failed', async () => {
