@@ -163,10 +163,11 @@ describe('the identifiers the revisit uses again', () => {
   });
 
   it('writes an order of its own when the run wrote none, cancelling none where the target has no Order Cancel', async () => {
-    const { sent } = await revisitAfter(ids!, [], () => 201, {
+    const { outcome, sent } = await revisitAfter(ids!, [], () => 201, {
       edit: (config) => delete config.profile!.operations!.orderCancel,
     });
-    // Only what it sent is judged here: the made-up target's answers are not noted as written, as a run's are.
+    // A 201 with no return_data leaves the run nothing noted to revisit (nor is a made-up answer noted): never passed.
+    expect(outcome).toBe('skipped: not judged: the run wrote no record it could revisit');
     expect(sent).toEqual([expect.stringMatching(new RegExp(`^${OPERATIONS.createOrder.path} `))]);
   });
 });
