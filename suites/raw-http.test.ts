@@ -4,9 +4,10 @@
 // The kit's silence timeout runs on a manual clock: it ends a wait only when a server here has gone
 // silent, never because this process was slow to read what a server wrote.
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import { createServer as createTcpServer, type Server, type Socket } from 'node:net';
+import { createServer as createTcpServer, type Server } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock, type ManualClock } from '../core/clock-test-support.js';
+import { listenOnLoopback } from './loopback-test-support.js';
 import type { Check, CheckContext } from './check.js';
 import { sandboxTarget } from './check-test-support.js';
 import { contentLength } from './checks/wire.js';
@@ -29,24 +30,7 @@ beforeEach(() => {
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 
 /** Listens on loopback; closed after the test, with every socket it holds. */
-async function listen(server: Server): Promise<string> {
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    // The kit closes a connection without reading it out: a reset is how a server sees that.
-    socket.on('error', () => {});
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(
-    () =>
-      new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-}
+const listen = (server: Server) => listenOnLoopback(server, closers);
 
 /** Runs `body` with a check context whose base URL is `baseUrl` (the sandbox behind it is unused unless proxied to). */
 async function withContext(

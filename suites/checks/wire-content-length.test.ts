@@ -1,11 +1,12 @@
 // HTTP-CONTENT-LENGTH (P-HTTP-3) against small loopback servers that each break, or leave unseen, one
 // condition: what the check sends, what it judges, and why it fails or is not judged. Its raw HTTP
 // client alone: suites/raw-http.test.ts. Silence is timed on a manual clock, never waited for.
-import { createServer, type Socket } from 'node:net';
+import { createServer } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { manualClock, type ManualClock } from '../../core/clock-test-support.js';
 import type { Check } from '../check.js';
 import type { TargetConfig } from '../config.js';
+import { listenOnLoopback } from '../loopback-test-support.js';
 import { judge, type Judged, type Server } from './made-up-server-test-support.js';
 import { contentLength } from './wire.js';
 
@@ -38,11 +39,7 @@ type Answer = Buffer | 'hang up' | { silent: Buffer };
 
 /** A loopback server answering each request on a connection as `answer` says; its base URL. */
 async function serve(answer: (asked: Asked) => Answer): Promise<string> {
-  const sockets = new Set<Socket>();
   const server = createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => {});
     let pending = Buffer.alloc(0);
     socket.on('data', (data: Buffer) => {
       pending = Buffer.concat([pending, data]);
@@ -70,15 +67,7 @@ async function serve(answer: (asked: Asked) => Answer): Promise<string> {
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(
-    () =>
-      new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  );
-  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  return listenOnLoopback(server, closers);
 }
 
 /** An answer with a Content-Length of `said` (default: the body's bytes; null: none). */
